@@ -1,0 +1,33 @@
+import type { SmoothingStrategyType, TurnType } from '../types.js';
+
+/** A machine pose in the local metric frame: position in meters, heading in radians CCW from +x. */
+export interface Pose {
+  x: number;
+  y: number;
+  headingRadians: number;
+}
+
+export interface TurnOptions {
+  /** Minimum turning radius, meters. */
+  turnRadiusMeters: number;
+  /** Curvature-rate (steering-rate) limit, 1/m²; absent or Infinity = curvature may jump. */
+  maxCurvatureRatePerSquareMeter?: number;
+  /** Allow reversing (fishtail, Reeds-Shepp). Default false. */
+  reverseAllowed?: boolean;
+  /** None / Arcs / Clothoids. Default: Clothoids when a curvature-rate limit is given, else Arcs. */
+  smoothing?: SmoothingStrategyType;
+  /** Maximum distance between output points, meters (default 0.5). */
+  sampleStepMeters?: number;
+}
+
+/** A curvature-limited manoeuvre from one pose to another. */
+export interface TurnPath {
+  turnType: TurnType;
+  lengthMeters: number;
+  /** Dense polyline x0,y0,x1,y1,… from the start pose to the end pose, a point at least every sampleStepMeters. */
+  points: Float64Array;
+  /** Point indices where the driving direction flips (reverse turns); empty for forward-only paths. */
+  cusps: number[];
+  /** Direction of the first piece: false = forward. Pieces alternate at each cusp. */
+  startsReversed: boolean;
+}

@@ -1,0 +1,197 @@
+/**
+ * Public data shapes of furrow: the path-plan request (SERVICE-SPEC 2.1-2.3, shapes A and B)
+ * and the Plan returned by `planRoute` (CONTRACT.md "Plan JSON").
+ *
+ * Everything here is plain JSON: `JSON.parse(JSON.stringify(plan))` is the same plan.
+ * Positions at the edges are WGS84 [lon, lat]; core geometry works in a local metric frame.
+ */
+
+/** [longitude, latitude] in degrees (WGS84), RFC 7946 order. */
+export type Position = [number, number];
+export type Ring = Position[];
+
+export interface GeoJsonPolygon {
+  type: 'Polygon';
+  coordinates: Ring[];
+}
+export interface GeoJsonMultiPolygon {
+  type: 'MultiPolygon';
+  coordinates: Ring[][];
+}
+export type FieldGeometry = GeoJsonPolygon | GeoJsonMultiPolygon;
+
+/** Machine / equipment description. Every number carries its unit in its name. */
+export interface MachineInput {
+  /** Working width of the implement (swath width), meters. Required, > 0. */
+  widthMeters: number;
+  /** Minimum turning radius of the tractor + implement centre, meters (default 6). */
+  turnRadiusMeters?: number;
+  /** Maximum rate of change of curvature along the path (steering-rate / jerk limit), 1/m². */
+  maxCurvatureRatePerSquareMeter?: number;
+  /** Whether the machine may reverse in turns (fishtail / K-turns, Reeds-Shepp). */
+  reverseAllowed?: boolean;
+  /** Speed while working a pass, m/s (default 2.5 ≈ 9 km/h). */
+  workingSpeedMetersPerSecond?: number;
+  /** Speed in turns and connectors inside the field, m/s (default 1.5). */
+  turningSpeedMetersPerSecond?: number;
+  /** Speed when transporting between field parts or to a staging area, m/s (default 4). */
+  transportSpeedMetersPerSecond?: number;
+  /** Fuel burnt while working, liters per hour. */
+  workingFuelLitersPerHour?: number;
+  /** Fuel burnt while turning / transporting, liters per hour. */
+  turningFuelLitersPerHour?: number;
+  /** Tank or hopper capacity (liters or kilograms, same unit as the rate), for refill planning. */
+  tankCapacity?: number;
+  /** Application rate per hectare (same unit as tankCapacity). */
+  applicationRatePerHectare?: number;
+  /** Lateral offset of the implement centre from the tractor centre line, meters (+ = right). */
+  implementOffsetMeters?: number;
+}
+
+/** Exclusion zone given in the request (in addition to the boundary's holes). */
+export interface ObstacleInput {
+  /** Polygon in lon/lat (GeoJSON Polygon). */
+  geometry: GeoJsonPolygon;
+  /** A passable zone may be driven over but is never worked. Default false (a pond, a building). */
+  passable?: boolean;
+  /** Extra buffer around the zone, meters (default 0). */
+  bufferMeters?: number;
+  name?: string;
+}
+
+export type RouteAlgorithm = 'optimized' | 'boustrophedon' | 'snake' | 'spiral' | 'clusteredSpiral';
+export type RefillStrategyType = 'Exact' | 'StartOfTrack' | 'ClosestExternalHeadland';
+export type RouteObjective = 'distance' | 'time' | 'fuel';
+
+/** routeOptions (schema RouteApiOptions, SERVICE-SPEC 2.3). */
+export interface RouteApiOptions {
+  startPointNodeIndex?: number;
+  endPointNodeIndex?: number;
+  algorithm?: RouteAlgorithm;
+  skipCount?: number;
+  enableHeadlandDrivethrough?: boolean;
+  headlandsFirst?: boolean;
+  calculateRefillPoints?: boolean;
+  /** [lon, lat] WGS84. */
+  stagingArea?: Position;
+  refillStrategyType?: RefillStrategyType;
+  /** Hard limit on optimizer time, seconds (default 10). */
+  maxOptimizerTime?: number;
+  forcedDirection?: 'CW' | 'CCW';
+  objective?: RouteObjective;
+}
+
+/** Values of SmoothingStrategyType: how turn and connector geometry is smoothed. */
+export type SmoothingStrategyType = 'None' | 'Arcs' | 'Clothoids';
+
+export interface HeadlandInput {
+  /** Number of exterior headland passes (default 2). */
+  passes?: number;
+  /** full perimeter (default), only where tracks end, or none. */
+  mode?: 'full' | 'turnOnly' | 'none';
+  corners?: 'square' | 'rounded';
+}
+
+export interface TracksInput {
+  /** Preferred track bearing in degrees clockwise from north; omitted = best heading search. */
+  preferredDirectionDegrees?: number;
+  trackType?: 'straight' | 'curved';
+}
+
+/**
+ * A path-plan request: shape A (`field`, `machine`, `headland`, `tracks`) or shape B
+ * (`boundary`, `equipment`, `exteriorHeadlandPasses`). Both may carry `options` and `routeOptions`.
+ */
+export interface PathPlanRequest {
+  // shape A
+  field?: FieldGeometry;
+  machine?: MachineInput;
+  headland?: HeadlandInput;
+  tracks?: TracksInput;
+  // shape B
+  boundary?: FieldGeometry;
+  equipment?: MachineInput;
+  exteriorHeadlandPasses?: number;
+  // both
+  obstacles?: ObstacleInput[];
+  /** Comma-separated option names (SERVICE-SPEC 2.2): useCrossHatches, excludePassable, extendTracks. */
+  options?: string;
+  routeOptions?: RouteApiOptions;
+  smoothingStrategy?: SmoothingStrategyType;
+}
+
+/** Metrics exactly as named in CONTRACT.md. */
+export interface PlanMetrics {
+  fieldAreaSquareMeters: number;
+  workableAreaSquareMeters: number;
+  distanceMeters: number;
+  workingDistanceMeters: number;
+  nonWorkingDistanceMeters: number;
+  timeSeconds: number;
+  overlapSquareMeters: number;
+  overlapRatio: number;
+  uncoveredSquareMeters: number;
+  uncoveredRatio: number;
+  turns: number;
+  /** Turns counted by turnType. */
+  turnsByType?: Record<string, number>;
+  fuelLiters?: number;
+  [extra: string]: unknown;
+}
+
+/** GuidanceGeometryType (spec 2.4) plus the non-working route pieces. */
+export type GuidanceGeometryType = 'Track' | 'ExteriorHeadland' | 'InteriorHeadland';
+export type RouteSegmentType = GuidanceGeometryType | 'Turn' | 'Connector';
+
+export type TurnType =
+  | 'U'
+  | 'PerfectU'
+  | 'Bulb'
+  | 'PTurn'
+  | 'Fishtail'
+  | 'Dubins'
+  | 'ReedsShepp'
+  | 'HeadlandTraversal'
+  | 'Corner';
+
+/** One piece of the route, in driving order. */
+export interface RouteSegment {
+  /** Position in the route, from 0. */
+  sequence: number;
+  type: RouteSegmentType;
+  /** lon/lat polyline; starts within 0.05 m of where the previous segment ended. */
+  coordinates: Position[];
+  lengthMeters: number;
+  /** For working passes. */
+  widthMeters?: number;
+  /** For Turn segments. */
+  turnType?: TurnType;
+  /** Index into plan.tracks / plan.headlands for working passes. */
+  trackIndex?: number;
+  headlandIndex?: number;
+  /** True where the machine drives backwards (only when reverse is allowed). */
+  reverse?: boolean;
+  /** Free-form extras (cellIndex, connector kind, ...). */
+  [extra: string]: unknown;
+}
+
+export interface PlanWarning {
+  code: string;
+  message: string;
+  /** Where, in lon/lat, when the warning has a place. */
+  geometry?: { type: string; coordinates: unknown };
+}
+
+export interface Plan {
+  /** Version of furrow that made the plan. */
+  version: string;
+  metrics: PlanMetrics;
+  /** Working heading actually used, degrees clockwise from north, and how it was chosen. */
+  heading: { degrees: number; source: 'preferred' | 'search' };
+  /** The route in driving order. */
+  route: RouteSegment[];
+  /** The field as planned (outer ring + holes), lon/lat. */
+  boundary: FieldGeometry;
+  warnings: PlanWarning[];
+  [extra: string]: unknown;
+}
