@@ -1,0 +1,447 @@
+/**
+ * Anytime improvement of an item order: 2-opt with end flips and Or-opt (segments of 1-3 items,
+ * either way round) over neighbour lists with don't-look bits, then an iterated local search
+ * (seeded segment-limited double-bridge kicks) until the time or iteration budget runs out or
+ * `maxStallKicks` kicks in a row brought nothing.
+ *
+ * Costs must be symmetric (see OrderingProblem.transitionCost): reversing a stretch of the route
+ * then changes only the two links at its ends.
+ */
+import Flatbush from 'flatbush';
+import type { ItemOrder, OrderingProblem } from '../order/problem.js';
+import { VIOLATION_PENALTY } from '../order/problem.js';
+
+export interface LocalSearchOptions {
+  /** Milliseconds clock injected by the caller (core reads no clock). Absent = only iteration budgets stop the search. */
+  now?: () => number;
+  /** Hard limit on the search time, milliseconds (needs `now`). */
+  maxTimeMilliseconds?: number;
+  /** Start time on the `now` clock the limit is measured from (default: when the search starts). */
+  startedAtMilliseconds?: number;
+  /** Maximum number of kicks (perturbations); default 20 × maxStallKicks. */
+  maxKicks?: number;
+  /** Stop after this many kicks in a row without improvement; default min(1000, 50 + 2n). */
+  maxStallKicks?: number;
+  /** Neighbour list length per end; default 10. */
+  neighbourCount?: number;
+  /** Seed of the kick generator; default derived from the instance size. */
+  seed?: number;
+}
+
+export type StopReason = 'local-optimum' | 'converged' | 'time-limit' | 'iteration-limit';
+
+export interface LocalSearchResult {
+  order: ItemOrder;
+  cost: number;
+  /** Improving moves applied (2-opt, flips, Or-opt), kicks included. */
+  iterations: number;
+  kicks: number;
+  stoppedBy: StopReason;
+}
+
+const EPS = 1e-7;
+
+/** Deterministic 32-bit generator (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Memoised symmetric transition cost. */
+export function memoTransition(problem: OrderingProblem): (a: number, b: number) => number {
+  const ends = 2 * problem.itemCount;
+  const memo = new Map<number, number>();
+  return (a, b) => {
+    const key = a < b ? a * ends + b : b * ends + a;
+    let c = memo.get(key);
+    if (c === undefined) {
+      c = problem.transitionCost(a, b);
+      memo.set(key, c);
+    }
+    return c;
+  };
+}
+
+/** Neighbour lists: for each end, the K nearest other-item ends (Euclidean), sorted by transition cost. */
+export interface NeighbourLists {
+  k: number;
+  ends: Int32Array;
+  costs: Float64Array;
+  count: Int32Array;
+  /** Euclidean distance to the farthest listed neighbour (every unlisted end is at least this far). */
+  radius: Float64Array;
+}
+
+export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, b: number) => number, k: number): NeighbourLists {
+  const ends = 2 * problem.itemCount;
+  const kk = Math.max(0, Math.min(k, ends - 2));
+  const out: NeighbourLists = {
+    k: kk,
+    ends: new Int32Array(ends * kk),
+    costs: new Float64Array(ends * kk),
+    count: new Int32Array(ends),
+    radius: new Float64Array(ends),
+  };
+  if (kk === 0) return out;
+  const xy = problem.endXY;
+  const index = new Flatbush(ends);
+  for (let e = 0; e < ends; e++) index.add(xy[2 * e], xy[2 * e + 1], xy[2 * e], xy[2 * e + 1]);
+  index.finish();
+  const tmpE: number[] = [];
+  const tmpC: number[] = [];
+  const perm: number[] = [];
+  for (let e = 0; e < ends; e++) {
+    const self = e;
+    const partner = e ^ 1;
+    const found = index.neighbors(xy[2 * e], xy[2 * e + 1], kk, Infinity, (i) => i !== self && i !== partner);
+    tmpE.length = 0;
+    tmpC.length = 0;
+    perm.length = 0;
+    let r = 0;
+    for (let j = 0; j < found.length; j++) {
+      const f = found[j];
+      tmpE.push(f);
+      tmpC.push(cost(e, f));
+      perm.push(j);
+      const d = Math.hypot(xy[2 * f] - xy[2 * e], xy[2 * f + 1] - xy[2 * e + 1]);
+      if (d > r) r = d;
+    }
+    perm.sort((p, q) => tmpC[p] - tmpC[q] || tmpE[p] - tmpE[q]);
+    for (let j = 0; j < perm.length; j++) {
+      out.ends[e * kk + j] = tmpE[perm[j]];
+      out.costs[e * kk + j] = tmpC[perm[j]];
+    }
+    out.count[e] = found.length;
+    out.radius[e] = found.length < kk ? Infinity : r;
+  }
+  return out;
+}
+
+/**
+ * Improves `initial` (a valid order) and returns the best order found; never worse than `initial`
+ * under the problem's cost.
+ */
+export function improveOrder(problem: OrderingProblem, initial: ItemOrder, options: LocalSearchOptions = {}, shared?: { cost: (a: number, b: number) => number; neighbours: NeighbourLists }): LocalSearchResult {
+  const n = problem.itemCount;
+  const cost = shared?.cost ?? memoTransition(problem);
+  const nb = shared?.neighbours ?? buildNeighbourLists(problem, cost, options.neighbourCount ?? 10);
+  const now = options.now;
+  const startedAt = options.startedAtMilliseconds ?? (now ? now() : 0);
+  const limitMs = now && options.maxTimeMilliseconds !== undefined ? options.maxTimeMilliseconds : Infinity;
+  const maxStall = options.maxStallKicks ?? Math.min(1000, 50 + 2 * n);
+  const maxKicks = options.maxKicks ?? 20 * maxStall;
+  const random = rng(options.seed ?? 0x9e3779b9 ^ Math.imul(n, 2654435761));
+  const fixedOrientation = problem.fixedOrientation;
+  const entryCost = problem.entryCost;
+  const exitCost = problem.exitCost;
+  const startEnd = problem.startEnd;
+  const finishEnd = problem.finishEnd;
+
+  const order = new Int32Array(n);
+  const pos = new Int32Array(n);
+  const flip = new Uint8Array(n);
+  for (let k = 0; k < n; k++) {
+    order[k] = initial.sequence[k];
+    pos[initial.sequence[k]] = k;
+    flip[initial.sequence[k]] = initial.flipped[k] ? 1 : 0;
+  }
+
+  const entry = (k: number): number => (k < 0 || k >= n ? -1 : 2 * order[k] + flip[order[k]]);
+  const exit = (k: number): number => (k < 0 || k >= n ? -1 : (2 * order[k] + flip[order[k]]) ^ 1);
+  const link = (from: number, to: number): number => {
+    if (from < 0) {
+      if (to < 0) return 0;
+      let c = entryCost ? entryCost(to) : 0;
+      if (startEnd !== undefined && startEnd !== to) c += VIOLATION_PENALTY;
+      return c;
+    }
+    if (to < 0) {
+      let c = exitCost ? exitCost(from) : 0;
+      if (finishEnd !== undefined && finishEnd !== from) c += VIOLATION_PENALTY;
+      return c;
+    }
+    return cost(from, to);
+  };
+  /** Link cost into position k (k = n: into the finish depot). */
+  const linkAt = (k: number): number => link(exit(k - 1), entry(k));
+
+  let current = 0;
+  for (let k = 0; k < n; k++) current += problem.workCost[k];
+  for (let k = 0; k <= n; k++) current += linkAt(k);
+
+  // don't-look bits as a FIFO of items
+  const queue = new Int32Array(n + 1);
+  const queued = new Uint8Array(n);
+  let qHead = 0;
+  let qTail = 0;
+  let qSize = 0;
+  const activate = (k: number): void => {
+    if (k < 0 || k >= n) return;
+    const item = order[k];
+    if (queued[item]) return;
+    queued[item] = 1;
+    queue[qTail] = item;
+    qTail = qTail === n ? 0 : qTail + 1;
+    qSize++;
+  };
+
+  let iterations = 0;
+  let stopped: StopReason | undefined;
+  let evaluations = 0;
+  const outOfTime = (): boolean => {
+    if (limitMs === Infinity) return false;
+    if (now!() - startedAt >= limitMs) {
+      stopped = 'time-limit';
+      return true;
+    }
+    return false;
+  };
+
+  const hasFixed = (i: number, j: number): boolean => {
+    if (!fixedOrientation) return false;
+    for (let k = i; k <= j; k++) if (fixedOrientation[order[k]]) return true;
+    return false;
+  };
+
+  const twoOptDelta = (i: number, j: number): number =>
+    link(exit(i - 1), exit(j)) + link(entry(i), entry(j + 1)) - linkAt(i) - linkAt(j + 1);
+
+  const applyReverse = (i: number, j: number): void => {
+    for (let a = i, b = j; a <= b; a++, b--) {
+      const ia = order[a];
+      const ib = order[b];
+      order[a] = ib;
+      order[b] = ia;
+      pos[ib] = a;
+      pos[ia] = b;
+    }
+    for (let k = i; k <= j; k++) flip[order[k]] ^= 1;
+    activate(i - 1);
+    activate(i);
+    activate(j);
+    activate(j + 1);
+  };
+
+  const tryReverse = (i: number, j: number): boolean => {
+    if (i > j || i < 0 || j >= n) return false;
+    evaluations++;
+    const d = twoOptDelta(i, j);
+    if (d < -EPS && !hasFixed(i, j)) {
+      applyReverse(i, j);
+      current += d;
+      iterations++;
+      return true;
+    }
+    return false;
+  };
+
+  const tryTwoOpt = (p: number): boolean => {
+    const kk = nb.k;
+    // new link exit(p) — exit(q): reverse the stretch between them
+    let a = exit(p);
+    let g = linkAt(p + 1);
+    for (let t = 0; t < nb.count[a]; t++) {
+      const c = nb.costs[a * kk + t];
+      if (c >= g - EPS) break;
+      const b = nb.ends[a * kk + t];
+      const q = pos[b >> 1];
+      if (q === p || b !== exit(q)) continue;
+      if (q > p ? tryReverse(p + 1, q) : tryReverse(q + 1, p)) return true;
+    }
+    // new link entry(p) — entry(q)
+    a = entry(p);
+    g = linkAt(p);
+    for (let t = 0; t < nb.count[a]; t++) {
+      const c = nb.costs[a * kk + t];
+      if (c >= g - EPS) break;
+      const b = nb.ends[a * kk + t];
+      const q = pos[b >> 1];
+      if (q === p || b !== entry(q)) continue;
+      if (q > p ? tryReverse(p, q - 1) : tryReverse(q, p - 1)) return true;
+    }
+    // end flip and the stretches touching the depots
+    return tryReverse(p, p) || tryReverse(0, p) || tryReverse(p, n - 1);
+  };
+
+  const segItems = new Int32Array(3);
+  const segFlips = new Uint8Array(3);
+
+  /** Moves positions [i, i+len) to just after position t (original numbering), reversed or not. */
+  const applyMove = (i: number, len: number, t: number, reversed: boolean): void => {
+    for (let s = 0; s < len; s++) {
+      const src = reversed ? i + len - 1 - s : i + s;
+      segItems[s] = order[src];
+      segFlips[s] = flip[order[src]] ^ (reversed ? 1 : 0);
+    }
+    let dst: number;
+    let lo: number;
+    let hi: number;
+    if (t < i) {
+      order.copyWithin(t + 1 + len, t + 1, i);
+      dst = t + 1;
+      lo = t + 1;
+      hi = i + len - 1;
+    } else {
+      order.copyWithin(i, i + len, t + 1);
+      dst = t - len + 1;
+      lo = i;
+      hi = t;
+    }
+    for (let s = 0; s < len; s++) {
+      order[dst + s] = segItems[s];
+      flip[segItems[s]] = segFlips[s];
+    }
+    for (let k = lo; k <= hi; k++) pos[order[k]] = k;
+    activate(i - 1);
+    activate(i);
+    activate(dst - 1);
+    activate(dst);
+    activate(dst + len - 1);
+    activate(dst + len);
+    activate(lo - 1);
+    activate(hi + 1);
+  };
+
+  const tryOrOpt = (p: number): boolean => {
+    const kk = nb.k;
+    for (let len = 1; len <= 3 && len < n; len++) {
+      for (let i = p - len + 1; i <= p; i++) {
+        if (i < 0 || i + len > n) continue;
+        const segIn = entry(i);
+        const segOut = exit(i + len - 1);
+        const removeGain = linkAt(i) + linkAt(i + len) - link(exit(i - 1), entry(i + len));
+        if (removeGain <= EPS) continue;
+        for (let side = 0; side < 2; side++) {
+          const a = side === 0 ? segIn : segOut;
+          for (let t = 0; t < nb.count[a]; t++) {
+            const c = nb.costs[a * kk + t];
+            if (c >= removeGain - EPS) break;
+            const b = nb.ends[a * kk + t];
+            const q = pos[b >> 1];
+            if (q >= i && q < i + len) continue;
+            let after: number;
+            let reversed: boolean;
+            if (b === exit(q)) {
+              after = q; // link b -> a: a becomes the segment's new entry
+              reversed = a === segOut;
+            } else {
+              after = q - 1; // link a -> b: a becomes the segment's new exit
+              reversed = a === segIn;
+            }
+            if (after >= i - 1 && after <= i + len - 1) continue;
+            if (reversed && hasFixed(i, i + len - 1)) continue;
+            const newIn = reversed ? segOut : segIn;
+            const newOut = reversed ? segIn : segOut;
+            evaluations++;
+            const d = link(exit(after), newIn) + link(newOut, entry(after + 1)) - linkAt(after + 1) - removeGain;
+            if (d < -EPS) {
+              applyMove(i, len, after, reversed);
+              current += d;
+              iterations++;
+              return true;
+            }
+          }
+        }
+      }
+    }
+    return false;
+  };
+
+  /** Runs the queue empty (or out of time). */
+  const descend = (): boolean => {
+    let pops = 0;
+    while (qSize > 0) {
+      if ((++pops & 63) === 0 && outOfTime()) return false;
+      const item = queue[qHead];
+      qHead = qHead === n ? 0 : qHead + 1;
+      qSize--;
+      queued[item] = 0;
+      const p = pos[item];
+      if (tryTwoOpt(p) || tryOrOpt(pos[item])) activate(pos[item]);
+    }
+    return true;
+  };
+
+  for (let k = 0; k < n; k++) activate(k);
+  const bestOrder = new Int32Array(n);
+  const bestFlip = new Uint8Array(n);
+  let kicks = 0;
+  let stall = 0;
+  if (n > 0 && !outOfTime()) {
+    descend();
+  }
+  let best = current;
+  bestOrder.set(order);
+  bestFlip.set(flip);
+
+  const scratch = new Int32Array(n);
+  const canKick = n >= 8;
+  while (!stopped) {
+    if (!canKick) {
+      stopped = 'local-optimum';
+      break;
+    }
+    if (stall >= maxStall) {
+      stopped = 'converged';
+      break;
+    }
+    if (kicks >= maxKicks) {
+      stopped = 'iteration-limit';
+      break;
+    }
+    if (outOfTime()) break;
+    // segment-limited double bridge: A B C D -> A C B D with |B|, |C| ≤ 30
+    const maxSeg = Math.min(30, Math.floor((n - 1) / 3));
+    const lb = 1 + Math.floor(random() * maxSeg);
+    const lc = 1 + Math.floor(random() * maxSeg);
+    const a = Math.floor(random() * (n - lb - lc + 1));
+    const b = a + lb;
+    const c = b + lc;
+    const d =
+      link(exit(a - 1), entry(b)) + link(exit(c - 1), entry(a)) + link(exit(b - 1), entry(c)) - linkAt(a) - linkAt(b) - linkAt(c);
+    for (let k = a; k < c; k++) scratch[k] = order[k];
+    let w = a;
+    for (let k = b; k < c; k++) order[w++] = scratch[k];
+    for (let k = a; k < b; k++) order[w++] = scratch[k];
+    for (let k = a; k < c; k++) pos[order[k]] = k;
+    current += d;
+    kicks++;
+    iterations++;
+    activate(a - 1);
+    activate(a);
+    activate(a + lc - 1);
+    activate(a + lc);
+    activate(c - 1);
+    activate(c);
+    descend();
+    if (current < best - EPS) {
+      best = current;
+      bestOrder.set(order);
+      bestFlip.set(flip);
+      stall = 0;
+    } else {
+      stall++;
+      order.set(bestOrder);
+      flip.set(bestFlip);
+      for (let k = 0; k < n; k++) pos[order[k]] = k;
+      current = best;
+      // a partially run queue belongs to the discarded order
+      while (qSize > 0) {
+        queued[queue[qHead]] = 0;
+        qHead = qHead === n ? 0 : qHead + 1;
+        qSize--;
+      }
+    }
+  }
+  void evaluations;
+
+  const sequence = Array.from(bestOrder);
+  const flipped = sequence.map((item) => bestFlip[item] === 1);
+  return { order: { sequence, flipped }, cost: best, iterations, kicks, stoppedBy: stopped ?? 'local-optimum' };
+}

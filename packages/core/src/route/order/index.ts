@@ -1,0 +1,3 @@
+export * from './problem.js';
+export * from './patterns.js';
+export { fixedOrder, fixedSequence, orientSequence, firstTurnSide, FIXED_ORDER_ALGORITHMS, type FixedOrderAlgorithm, type FixedOrderOptions } from './fixed.js';
