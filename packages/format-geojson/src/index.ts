@@ -1,1 +1,3 @@
-export {};
+export * from './boundary.js';
+export { readBoundary, boundaryToFeature, writeBoundaries, collectBoundaries } from './read.js';
+export * from './plan.js';

@@ -1,1 +1,2 @@
-export {};
+export { readBoundary, readTaskData } from './read.js';
+export * from './write.js';

@@ -1,0 +1,251 @@
+/**
+ * ISO 11783-10 (v4.3) TASKDATA.XML out: customer / farm / partfield, PLN boundary (1),
+ * obstacles (6) and headland (10), guidance groups with AB (C=1) and curve (C=3) patterns
+ * holding LSG type 5 line strings with PNT A (6) / B (7) points, and refill / staging points
+ * as PNT storage (4) / home base (11). Validated against the v4.3 XSD in the tests.
+ */
+import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import type { FieldGeometry, Plan, Position, Ring } from '@furrow/core';
+import { FURROW_VERSION } from '@furrow/core';
+import { contextFeaturesOf, polygonsOf, rewindPolygon, routeInOrder } from '@furrow/format-geojson';
+import type { ParsedBoundary } from '@furrow/format-geojson';
+import JSZip from 'jszip';
+
+/** PLN types (ISO 11783-10 PolygonType). */
+export const PLN_BOUNDARY = 1;
+export const PLN_OBSTACLE = 6;
+export const PLN_HEADLAND = 10;
+/** LSG types (LineStringType). */
+export const LSG_EXTERIOR = 1;
+export const LSG_INTERIOR = 2;
+export const LSG_GUIDANCE = 5;
+/** PNT types (PointType). */
+export const PNT_OTHER = 2;
+export const PNT_STORAGE = 4;
+export const PNT_GUIDANCE_A = 6;
+export const PNT_GUIDANCE_B = 7;
+export const PNT_GUIDANCE_POINT = 9;
+export const PNT_HOMEBASE = 11;
+/** GPN types (GuidancePatternType). */
+export const GPN_AB = 1;
+export const GPN_CURVE = 3;
+
+export interface TaskDataNames {
+  /** Customer (grower) name, CTR B (default "furrow"). */
+  customer?: string;
+  /** Farm name, FRM B (default "furrow"). */
+  farm?: string;
+  /** Partfield (field) name, PFD C (default "field"). */
+  field?: string;
+}
+
+const designator = (s: string): string => (s.length > 32 ? s.slice(0, 32) : s);
+const deg = (v: number): string => Number(v.toFixed(9)).toString();
+
+/** Geodesic-enough ring area in m² (spherical excess on the WGS84 mean radius), for PFD D / PLN C. */
+export function ringAreaSquareMeters(ring: readonly Position[]): number {
+  const R = 6371008.8;
+  let sum = 0;
+  const rad = Math.PI / 180;
+  for (let i = 0; i < ring.length - 1; i++) {
+    const [x1, y1] = ring[i];
+    const [x2, y2] = ring[i + 1];
+    sum += (x2 - x1) * rad * (2 + Math.sin(y1 * rad) + Math.sin(y2 * rad));
+  }
+  return Math.abs((sum * R * R) / 2);
+}
+
+function polygonArea(rings: Ring[]): number {
+  return rings.reduce((a, r, i) => (i === 0 ? a + ringAreaSquareMeters(r) : a - ringAreaSquareMeters(r)), 0);
+}
+
+function geometryArea(geometry: FieldGeometry): number {
+  return polygonsOf(geometry).reduce((a, p) => a + polygonArea(p), 0);
+}
+
+function addPoint(parent: XMLBuilder, type: number, p: Position, name?: string): void {
+  const attrs: Record<string, string> = { A: String(type) };
+  if (name) attrs.B = designator(name);
+  attrs.C = deg(p[1]);
+  attrs.D = deg(p[0]);
+  parent.ele('PNT', attrs);
+}
+
+function addPolygon(parent: XMLBuilder, type: number, rings: Ring[], name?: string): void {
+  const attrs: Record<string, string> = { A: String(type) };
+  if (name) attrs.B = designator(name);
+  attrs.C = String(Math.round(polygonArea(rings)));
+  const pln = parent.ele('PLN', attrs);
+  // ISO 11783-10 does not fix the orientation; we write outer rings counter-clockwise, holes clockwise.
+  rewindPolygon(rings).forEach((ring, i) => {
+    const lsg = pln.ele('LSG', { A: String(i === 0 ? LSG_EXTERIOR : LSG_INTERIOR) });
+    for (const p of ring) addPoint(lsg, PNT_OTHER, p);
+  });
+}
+
+function bearingDegrees(a: Position, b: Position): number {
+  const rad = Math.PI / 180;
+  const y = Math.sin((b[0] - a[0]) * rad) * Math.cos(b[1] * rad);
+  const x = Math.cos(a[1] * rad) * Math.sin(b[1] * rad) - Math.sin(a[1] * rad) * Math.cos(b[1] * rad) * Math.cos((b[0] - a[0]) * rad);
+  const d = (Math.atan2(y, x) / rad + 360) % 360;
+  return Number(d.toFixed(6)) % 360;
+}
+
+/** True if every point lies within `toleranceMeters` of the chord from the first to the last point. */
+export function isStraight(line: readonly Position[], toleranceMeters = 0.05): boolean {
+  if (line.length <= 2) return true;
+  const lat0 = (line[0][1] * Math.PI) / 180;
+  const mx = 111320 * Math.cos(lat0);
+  const my = 110540;
+  const ax = 0;
+  const ay = 0;
+  const bx = (line[line.length - 1][0] - line[0][0]) * mx;
+  const by = (line[line.length - 1][1] - line[0][1]) * my;
+  const len = Math.hypot(bx - ax, by - ay);
+  if (len === 0) return false;
+  for (const p of line) {
+    const px = (p[0] - line[0][0]) * mx;
+    const py = (p[1] - line[0][1]) * my;
+    if (Math.abs((bx * py - by * px) / len) > toleranceMeters) return false;
+  }
+  return true;
+}
+
+/** A guidance pattern: AB line (C=1) when straight, curve (C=3) otherwise. */
+function addPattern(ggp: XMLBuilder, id: number, name: string, line: Position[]): void {
+  const straight = isStraight(line);
+  const attrs: Record<string, string> = { A: `GPN${id}`, B: designator(name), C: String(straight ? GPN_AB : GPN_CURVE) };
+  if (straight) attrs.G = String(bearingDegrees(line[0], line[line.length - 1]));
+  const gpn = ggp.ele('GPN', attrs);
+  const lsg = gpn.ele('LSG', { A: String(LSG_GUIDANCE) });
+  if (straight) {
+    addPoint(lsg, PNT_GUIDANCE_A, line[0]);
+    addPoint(lsg, PNT_GUIDANCE_B, line[line.length - 1]);
+    return;
+  }
+  line.forEach((p, i) => addPoint(lsg, i === 0 ? PNT_GUIDANCE_A : i === line.length - 1 ? PNT_GUIDANCE_B : PNT_GUIDANCE_POINT, p));
+}
+
+export interface PartfieldContent {
+  names: TaskDataNames;
+  boundary: FieldGeometry;
+  obstacles?: Ring[][];
+  headlands?: Ring[][];
+  /** Guidance groups: name + lines (each an AB line or a curve). */
+  guidance?: { name: string; lines: { name: string; coordinates: Position[] }[] }[];
+  points?: { type: number; name?: string; position: Position }[];
+}
+
+function buildTaskData(content: PartfieldContent): string {
+  const names = content.names;
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('ISO11783_TaskData', {
+    VersionMajor: '4',
+    VersionMinor: '3',
+    ManagementSoftwareManufacturer: 'furrow',
+    ManagementSoftwareVersion: designator(FURROW_VERSION),
+    DataTransferOrigin: '1',
+  });
+  root.ele('CTR', { A: 'CTR1', B: designator(names.customer ?? 'furrow') });
+  root.ele('FRM', { A: 'FRM1', B: designator(names.farm ?? 'furrow'), I: 'CTR1' });
+  const pfd = root.ele('PFD', {
+    A: 'PFD1',
+    C: designator(names.field ?? 'field'),
+    D: String(Math.round(geometryArea(content.boundary))),
+    E: 'CTR1',
+    F: 'FRM1',
+  });
+  for (const rings of polygonsOf(content.boundary)) addPolygon(pfd, PLN_BOUNDARY, rings, names.field);
+  (content.obstacles ?? []).forEach((rings, i) => addPolygon(pfd, PLN_OBSTACLE, rings, `Obstacle ${i + 1}`));
+  (content.headlands ?? []).forEach((rings, i) => addPolygon(pfd, PLN_HEADLAND, rings, `Headland ${i + 1}`));
+  for (const p of content.points ?? []) addPoint(pfd, p.type, p.position, p.name);
+  let ggpId = 0;
+  let gpnId = 0;
+  for (const group of content.guidance ?? []) {
+    const lines = group.lines.filter((l) => l.coordinates.length >= 2);
+    if (lines.length === 0) continue;
+    const ggp = pfd.ele('GGP', { A: `GGP${++ggpId}`, B: designator(group.name) });
+    for (const line of lines) addPattern(ggp, ++gpnId, line.name, line.coordinates);
+  }
+  return root.end({ prettyPrint: true });
+}
+
+function ringsOfGeometry(g: { type: string; coordinates: unknown }): Ring[][] {
+  if (g.type === 'Polygon') return [g.coordinates as Ring[]];
+  if (g.type === 'MultiPolygon') return g.coordinates as Ring[][];
+  return [];
+}
+
+/**
+ * The plan as TASKDATA.XML: PFD with the boundary (PLN 1), its holes and the plan's obstacles
+ * (PLN 6), headland areas when the plan has them (PLN 10), one guidance group with a pattern
+ * per track in driving order (AB or curve), the plan's guidance lines as a second group, and
+ * refill points (PNT 4) and the staging area (PNT 11).
+ */
+export function planToTaskData(plan: Plan, names: TaskDataNames = {}): string {
+  const context = contextFeaturesOf(plan);
+  const obstacles: Ring[][] = [];
+  for (const rings of polygonsOf(plan.boundary)) for (const hole of rings.slice(1)) obstacles.push([hole]);
+  const headlands: Ring[][] = [];
+  const points: PartfieldContent['points'] = [];
+  const guidanceLines: { name: string; coordinates: Position[] }[] = [];
+  for (const f of context) {
+    const t = f.properties.type;
+    if (t === 'Obstacle') obstacles.push(...ringsOfGeometry(f.geometry));
+    else if (t === 'HeadlandArea') headlands.push(...ringsOfGeometry(f.geometry));
+    else if ((t === 'RefillPoint' || t === 'StagingArea') && f.geometry.type === 'Point') {
+      const index = typeof f.properties.index === 'number' ? f.properties.index + 1 : 1;
+      points.push({
+        type: t === 'RefillPoint' ? PNT_STORAGE : PNT_HOMEBASE,
+        name: t === 'RefillPoint' ? `Refill ${index}` : 'Staging area',
+        position: f.geometry.coordinates,
+      });
+    } else if (t === 'GuidanceLine' && f.geometry.type === 'LineString') {
+      const index = typeof f.properties.index === 'number' ? f.properties.index + 1 : guidanceLines.length + 1;
+      guidanceLines.push({ name: `Guidance ${index}`, coordinates: f.geometry.coordinates });
+    }
+  }
+  const tracks = routeInOrder(plan)
+    .filter((s) => s.type === 'Track')
+    .map((s, i) => ({ name: `Track ${i + 1}`, coordinates: s.coordinates }));
+  return buildTaskData({
+    names,
+    boundary: plan.boundary,
+    obstacles,
+    headlands,
+    points,
+    guidance: [
+      { name: 'furrow tracks', lines: tracks },
+      { name: 'furrow guidance lines', lines: guidanceLines },
+    ],
+  });
+}
+
+function nameOf(props: Record<string, unknown>, keys: string[]): string | undefined {
+  for (const k of keys) {
+    const hit = Object.keys(props).find((p) => p.toLowerCase() === k.toLowerCase());
+    if (hit && props[hit] !== undefined && props[hit] !== null && String(props[hit]).trim() !== '') return String(props[hit]);
+  }
+  return undefined;
+}
+
+/** A boundary as TASKDATA.XML (names from its Grower / Farm / Field properties, obstacles as PLN 6). */
+export function boundaryToTaskData(boundary: Pick<ParsedBoundary, 'geometry' | 'properties' | 'obstacles'>, names: TaskDataNames = {}): string {
+  const props = boundary.properties ?? {};
+  return buildTaskData({
+    names: {
+      customer: names.customer ?? nameOf(props, ['Grower', 'Customer', 'Client']),
+      farm: names.farm ?? nameOf(props, ['Farm']),
+      field: names.field ?? nameOf(props, ['Field', 'name', 'id']),
+    },
+    boundary: boundary.geometry,
+    obstacles: (boundary.obstacles ?? []).map((o) => o.coordinates),
+  });
+}
+
+/** TASKDATA.XML in a zip under `TASKDATA/`, as terminals read it from a USB stick. */
+export async function zipTaskData(xml: string, folder = 'TASKDATA'): Promise<Uint8Array> {
+  const zip = new JSZip();
+  zip.file(`${folder}/TASKDATA.XML`, xml, { date: new Date(Date.UTC(2020, 0, 1)) });
+  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', platform: 'UNIX' });
+}
