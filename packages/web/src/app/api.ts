@@ -1,0 +1,192 @@
+/**
+ * The app's calls to the furrow API (same origin). Every call but the launch exchange sends the
+ * session's JWT as `Authorization: Bearer`. Errors become `ApiError` with the body's code and
+ * message (CONTRACT.md error bodies) so pages can say what went wrong.
+ */
+import type { FeatureCollection, Geometry, Position } from './geo.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly correlationId?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Paths of the API the app uses, in one place. */
+export const endpoints = {
+  exchange: '/api/partner/launch/exchange',
+  currentUser: '/api/user/current',
+  boundary: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}`,
+  planGeoJson: '/api/path-plans/direct/geojson',
+  savePlan: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}/plans`,
+  exportPlan: (planId: string, format: string) =>
+    `/api/plans/${encodeURIComponent(planId)}/export?format=${encodeURIComponent(format)}`,
+  fieldsOfCompany: (companyId: string) => `/api/companies/${encodeURIComponent(companyId)}/fields`,
+} as const;
+
+/** Export formats offered for download (the formats packages), with file names. */
+export const EXPORT_FORMATS: readonly { id: string; label: string; extension: string }[] = [
+  { id: 'geojson', label: 'GeoJSON', extension: 'geojson' },
+  { id: 'kml', label: 'KML', extension: 'kml' },
+  { id: 'wkt', label: 'WKT', extension: 'wkt' },
+  { id: 'shapefile', label: 'Shapefile (zip)', extension: 'zip' },
+  { id: 'isoxml', label: 'ISO-XML (zip)', extension: 'zip' },
+];
+
+export function errorFromBody(status: number, body: unknown, fallback: string): ApiError {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const e = (typeof b['error'] === 'object' && b['error'] !== null ? b['error'] : b) as Record<string, unknown>;
+  const code = [e['code'], b['errorCode']].find((v): v is string => typeof v === 'string') ?? `HTTP${status}`;
+  const message = [e['message'], b['message']].find((v): v is string => typeof v === 'string') ?? fallback;
+  const correlationId = typeof b['correlationId'] === 'string' ? b['correlationId'] : undefined;
+  return new ApiError(status, code, message, correlationId);
+}
+
+export interface ApiClientOptions {
+  /** Returns the session token, or undefined when there is none (then calls go without it). */
+  token: () => string | undefined;
+  /** Called on a 401 from an authenticated call (the session is no longer valid). */
+  onUnauthorized?: () => void;
+  fetchImpl?: typeof fetch;
+}
+
+export class ApiClient {
+  constructor(private readonly opts: ApiClientOptions) {}
+
+  private async call(method: string, path: string, body?: unknown, authenticated = true): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const token = authenticated ? this.opts.token() : undefined;
+    if (token) headers['authorization'] = `Bearer ${token}`;
+    let res: Response;
+    try {
+      res = await (this.opts.fetchImpl ?? fetch)(path, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    } catch (err) {
+      throw new ApiError(0, 'NetworkError', 'The furrow server could not be reached. Check the connection and try again.');
+    }
+    if (!res.ok) {
+      let parsed: unknown;
+      try {
+        parsed = await res.json();
+      } catch {
+        parsed = undefined;
+      }
+      if (res.status === 401 && authenticated) this.opts.onUnauthorized?.();
+      throw errorFromBody(res.status, parsed, `${method} ${path} failed with HTTP ${res.status}`);
+    }
+    return res;
+  }
+
+  async json<T>(method: string, path: string, body?: unknown, authenticated = true): Promise<T> {
+    const res = await this.call(method, path, body, authenticated);
+    if (res.status === 204) return undefined as T;
+    return (await res.json()) as T;
+  }
+
+  exchangeLaunchCode(code: string, userId: string): Promise<unknown> {
+    return this.json('POST', endpoints.exchange, { code, userId }, false);
+  }
+
+  currentUser(): Promise<unknown> {
+    return this.json('GET', endpoints.currentUser);
+  }
+
+  async boundary(boundaryId: string): Promise<StoredBoundary> {
+    const body = await this.json<unknown>('GET', endpoints.boundary(boundaryId));
+    const b = normalizeBoundary(body);
+    if (!b) throw new ApiError(500, 'BadBoundary', `Boundary ${boundaryId} came back without a usable geometry.`);
+    return b;
+  }
+
+  planGeoJson(request: unknown): Promise<FeatureCollection> {
+    return this.json('POST', endpoints.planGeoJson, request);
+  }
+
+  savePlan(boundaryId: string, request: unknown): Promise<unknown> {
+    return this.json('POST', endpoints.savePlan(boundaryId), { request });
+  }
+
+  /** Downloads an export of a stored plan as a Blob. */
+  async exportPlan(planId: string, format: string): Promise<Blob> {
+    const res = await this.call('GET', endpoints.exportPlan(planId, format));
+    return res.blob();
+  }
+}
+
+/** A stored boundary as the app uses it. */
+export interface StoredBoundary {
+  boundaryId?: string;
+  fieldId?: string;
+  name?: string;
+  geometry: Geometry;
+  /** Obstacles stored with the field (GeoJSON Polygons), if any. */
+  obstacles: Geometry[];
+}
+
+function closedRings(v: unknown): Position[][] | undefined {
+  if (!Array.isArray(v) || v.length === 0) return undefined;
+  const ok = v.every(
+    (r) => Array.isArray(r) && r.length >= 4 && r.every((p) => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number'),
+  );
+  return ok ? (v as Position[][]) : undefined;
+}
+
+function asGeometry(v: unknown): Geometry | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  if (o['type'] === 'Polygon' || o['type'] === 'MultiPolygon') return o as unknown as Geometry;
+  if (o['type'] === 'Feature') return asGeometry(o['geometry']);
+  if (o['type'] === 'FeatureCollection' && Array.isArray(o['features'])) {
+    for (const f of o['features']) {
+      const g = asGeometry(f);
+      if (g) return g;
+    }
+  }
+  const rings = closedRings(v);
+  return rings ? { type: 'Polygon', coordinates: rings } : undefined;
+}
+
+/**
+ * Reads a boundary from what the API returns for it: a GeoJSON geometry / Feature, or an object
+ * with `geometry`, `boundary` (GeoJSON or rings of [lon, lat]), `rings` or `coordinates`,
+ * possibly wrapped in `vBoundary` / `boundary`.
+ */
+export function normalizeBoundary(body: unknown): StoredBoundary | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const o = body as Record<string, unknown>;
+  const direct = asGeometry(o);
+  if (direct && o['type'] !== undefined) return { geometry: direct, obstacles: [] };
+  const inner = (typeof o['vBoundary'] === 'object' && o['vBoundary'] !== null ? o['vBoundary'] : o) as Record<string, unknown>;
+  const geometry =
+    asGeometry(inner['geometry']) ??
+    asGeometry(inner['boundary']) ??
+    asGeometry(inner['rings']) ??
+    asGeometry(inner['coordinates']) ??
+    (inner !== o ? undefined : asGeometry(o['boundary']));
+  if (!geometry) return undefined;
+  const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+  const field = (typeof o['field'] === 'object' && o['field'] !== null ? o['field'] : {}) as Record<string, unknown>;
+  const obstacles = (Array.isArray(inner['obstacles']) ? inner['obstacles'] : Array.isArray(o['obstacles']) ? o['obstacles'] : [])
+    .map((x: unknown) => asGeometry((x as Record<string, unknown>)?.['geometry'] ?? x))
+    .filter((g: Geometry | undefined): g is Geometry => g !== undefined);
+  const boundaryId = str(inner['boundaryId']) ?? str(o['boundaryId']);
+  const fieldId = str(inner['fieldId']) ?? str(o['fieldId']) ?? str(field['fieldId']);
+  const name = str(o['name']) ?? str(field['name']) ?? str(inner['name']);
+  return {
+    geometry,
+    obstacles,
+    ...(boundaryId ? { boundaryId } : {}),
+    ...(fieldId ? { fieldId } : {}),
+    ...(name ? { name } : {}),
+  };
+}

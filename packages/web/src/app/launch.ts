@@ -1,0 +1,107 @@
+/**
+ * `/launch?code=…&userId=…&returnUrl=…`: exchanges the one-time launch code for the end user's
+ * session, keeps it (session.ts), then goes to `returnUrl`. Any failure ends on a message with
+ * a way back, never a blank page.
+ */
+import type { ApiClient } from './api.js';
+import { ApiError } from './api.js';
+import { h } from './dom.js';
+import type { SessionStore } from './session.js';
+import { safeReturnUrl, sessionFromExchange } from './session.js';
+import type { Shell } from './shell.js';
+import { backButton, messagePanel } from './shell.js';
+
+export interface LaunchDeps {
+  shell: Shell;
+  api: ApiClient;
+  sessions: SessionStore;
+  location: Location;
+  history: History;
+  now: () => number;
+}
+
+/** What a failed exchange means for the user. */
+export function launchFailureMessage(err: unknown): { title: string; body: string } {
+  if (err instanceof ApiError) {
+    if (err.status === 0) return { title: 'Cannot reach furrow', body: err.message };
+    if (err.status === 429) return { title: 'Too many attempts', body: 'Please wait a minute, then open the planner again from your farm software.' };
+    const code = err.code.toLowerCase();
+    const expired = code.includes('expired') || /expired/i.test(err.message);
+    const used = code.includes('used') || code.includes('consumed') || code.includes('replay') || /already been used|used|replay/i.test(err.message);
+    if (expired) {
+      return {
+        title: 'This sign-in link has expired',
+        body: 'Launch links are valid for 10 minutes. Go back to your farm software and open the planner again to get a new one.',
+      };
+    }
+    if (used) {
+      return {
+        title: 'This sign-in link was already used',
+        body: 'Each launch link works once. Go back to your farm software and open the planner again to get a new one.',
+      };
+    }
+    if (err.status >= 400 && err.status < 500) {
+      return {
+        title: 'This sign-in link is not valid',
+        body: 'The link may be used, expired or mistyped. Go back to your farm software and open the planner again.',
+      };
+    }
+    return { title: 'Sign-in failed', body: `The server could not sign you in (${err.message}). Please try again in a moment.` };
+  }
+  return { title: 'Sign-in failed', body: 'Something went wrong while signing you in. Please try again.' };
+}
+
+export async function runLaunch(deps: LaunchDeps): Promise<void> {
+  const { shell, api, sessions, location, history } = deps;
+  const params = new URLSearchParams(location.search);
+  const code = params.get('code');
+  const userId = params.get('userId');
+  const returnUrl = params.get('returnUrl');
+  // The code is a credential: take it out of the address bar and history at once.
+  history.replaceState(null, '', '/launch');
+
+  const page = shell.page;
+  const status = h('p', { class: 'launch-status', role: 'status', 'aria-live': 'polite' }, 'Signing you in…');
+  page.replaceChildren(h('section', { class: 'launch', 'data-testid': 'launch' }, h('div', { class: 'spinner', 'aria-hidden': 'true' }), status));
+
+  const fail = (title: string, body: string): void => {
+    page.replaceChildren(messagePanel(title, body, [backButton()]));
+    page.dataset.state = 'launch-failed';
+  };
+
+  if (!code || !userId) {
+    fail('This sign-in link is incomplete', 'The link has no launch code or user. Go back to your farm software and open the planner again.');
+    return;
+  }
+  let body: unknown;
+  try {
+    body = await api.exchangeLaunchCode(code, userId);
+  } catch (err) {
+    const m = launchFailureMessage(err);
+    fail(m.title, m.body);
+    return;
+  }
+  const session = sessionFromExchange(body, deps.now());
+  if (!session) {
+    fail('Sign-in failed', 'The server answered without a usable session. Please open the planner again from your farm software.');
+    return;
+  }
+  sessions.save(session);
+  const target = safeReturnUrl(returnUrl, location.origin);
+  if (!target) {
+    page.replaceChildren(
+      messagePanel(
+        'You are signed in',
+        returnUrl
+          ? 'The page you were sent to is not part of furrow, so it was not opened.'
+          : 'No page to open was given. Go back to your farm software and choose a field to plan.',
+        [backButton()],
+        'info',
+      ),
+    );
+    page.dataset.state = 'launch-no-target';
+    return;
+  }
+  page.dataset.state = 'launch-ok';
+  location.replace(target);
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { classifyPlan, layerCounts } from './layers.js';
+import type { Feature, FeatureCollection } from './geo.js';
+
+const line = (type: string, sequence: number | undefined, coords: [number, number][], extra: Record<string, unknown> = {}): Feature => ({
+  type: 'Feature',
+  geometry: { type: 'LineString', coordinates: coords },
+  properties: { type, ...(sequence === undefined ? {} : { sequence }), ...extra },
+});
+
+describe('classifyPlan', () => {
+  it('puts each feature type in its layer and finds start and end by sequence, not by array order', () => {
+    const plan: FeatureCollection = {
+      type: 'FeatureCollection',
+      features: [
+        line('Turn', 2, [[2, 0], [2, 1]], { turnType: 'U' }),
+        line('Track', 3, [[2, 1], [0, 1]]),
+        line('ExteriorHeadland', 0, [[9, 9], [1, 0]]),
+        line('Track', 1, [[1, 0], [2, 0]]),
+        line('Connector', 4, [[0, 1], [5, 5]]),
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [3, 3] }, properties: { type: 'RefillPoint' } },
+        { type: 'Feature', geometry: { type: 'Polygon', coordinates: [] }, properties: { type: 'Boundary' } },
+        { type: 'Feature', geometry: { type: 'Polygon', coordinates: [] }, properties: { type: 'Obstacle' } },
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [0, 0] }, properties: { type: 'Mystery' } },
+      ],
+    };
+    const c = classifyPlan(plan);
+    expect(c.start).toEqual([9, 9]);
+    expect(c.end).toEqual([5, 5]);
+    expect(c.route.map((f) => f.properties?.['sequence'])).toEqual([0, 1, 2, 3, 4]);
+    expect(layerCounts(c)).toMatchObject({ tracks: 2, turns: 1, headlands: 1, connectors: 1, refill: 1, boundary: 1, obstacles: 1, startEnd: 2 });
+    expect(c.other).toHaveLength(1);
+  });
+
+  it('has no start or end without route features', () => {
+    const c = classifyPlan({ type: 'FeatureCollection', features: [] });
+    expect(c.start).toBeUndefined();
+    expect(layerCounts(c).startEnd).toBe(0);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The plan's map layers: which GeoJSON features (CONTRACT.md "Plan GeoJSON", by
+ * `properties.type`) go to which toggleable layer, in what colour, and the route's start
+ * and end (first and last route feature by `properties.sequence`).
+ */
+import type { Feature, FeatureCollection, Geometry, Position } from './geo.js';
+
+export type LayerId =
+  | 'boundary'
+  | 'obstacles'
+  | 'headlands'
+  | 'tracks'
+  | 'turns'
+  | 'connectors'
+  | 'crosshatches'
+  | 'refill'
+  | 'staging'
+  | 'startEnd';
+
+export interface LayerStyle {
+  id: LayerId;
+  label: string;
+  /** Stroke / marker colour; chosen to stay distinct for the common colour-vision deficiencies. */
+  color: string;
+  /** What the legend draws: a line, a dashed line, an area or a point marker. */
+  swatch: 'line' | 'dashed' | 'area' | 'point';
+  /** Feature `properties.type` values drawn in this layer. */
+  types: readonly string[];
+}
+
+/** Drawing order: bottom to top. */
+export const LAYERS: readonly LayerStyle[] = [
+  { id: 'boundary', label: 'Field boundary', color: '#2f5d1e', swatch: 'area', types: ['Boundary'] },
+  { id: 'obstacles', label: 'Obstacles', color: '#8c2d19', swatch: 'area', types: ['Obstacle', 'NoGoZone', 'PassableZone'] },
+  { id: 'crosshatches', label: 'Cross-hatches', color: '#7a6f9b', swatch: 'dashed', types: ['Crosshatch'] },
+  { id: 'headlands', label: 'Headland passes', color: '#d97a00', swatch: 'line', types: ['ExteriorHeadland', 'InteriorHeadland'] },
+  { id: 'tracks', label: 'Tracks', color: '#1f5fbf', swatch: 'line', types: ['Track'] },
+  { id: 'turns', label: 'Turns', color: '#c2185b', swatch: 'line', types: ['Turn'] },
+  { id: 'connectors', label: 'Connectors', color: '#555555', swatch: 'dashed', types: ['Connector'] },
+  { id: 'refill', label: 'Refill points', color: '#008b8b', swatch: 'point', types: ['RefillPoint'] },
+  { id: 'staging', label: 'Staging area', color: '#6a3d9a', swatch: 'point', types: ['StagingArea'] },
+  { id: 'startEnd', label: 'Start and end', color: '#111111', swatch: 'point', types: [] },
+];
+
+const LAYER_BY_TYPE = new Map<string, LayerId>();
+for (const l of LAYERS) for (const t of l.types) LAYER_BY_TYPE.set(t, l.id);
+
+export const ROUTE_TYPES: readonly string[] = ['Track', 'ExteriorHeadland', 'InteriorHeadland', 'Turn', 'Connector'];
+
+export interface ClassifiedPlan {
+  layers: Record<LayerId, Feature[]>;
+  /** Features whose type no layer knows (kept, drawn nowhere, counted for the curious). */
+  other: Feature[];
+  start?: Position;
+  end?: Position;
+  /** Route features sorted by sequence. */
+  route: Feature[];
+}
+
+export function featureType(f: Feature): string {
+  const t = f.properties?.['type'];
+  return typeof t === 'string' ? t : '';
+}
+
+function lineEnds(g: Geometry | null): { first?: Position; last?: Position } {
+  if (!g) return {};
+  if (g.type === 'LineString') {
+    const c = g.coordinates as Position[];
+    return { first: c[0], last: c[c.length - 1] };
+  }
+  if (g.type === 'MultiLineString') {
+    const c = g.coordinates as Position[][];
+    const a = c[0];
+    const b = c[c.length - 1];
+    return { first: a?.[0], last: b?.[b.length - 1] };
+  }
+  return {};
+}
+
+/** Sorts a plan's features into layers; the route's start and end come from its sequence order. */
+export function classifyPlan(plan: FeatureCollection): ClassifiedPlan {
+  const layers = Object.fromEntries(LAYERS.map((l) => [l.id, [] as Feature[]])) as Record<LayerId, Feature[]>;
+  const other: Feature[] = [];
+  const route: Feature[] = [];
+  for (const f of plan.features ?? []) {
+    const type = featureType(f);
+    const layer = LAYER_BY_TYPE.get(type);
+    if (layer) layers[layer].push(f);
+    else other.push(f);
+    if (ROUTE_TYPES.includes(type)) route.push(f);
+  }
+  const seq = (f: Feature): number => {
+    const s = f.properties?.['sequence'];
+    return typeof s === 'number' ? s : Number.MAX_SAFE_INTEGER;
+  };
+  route.sort((a, b) => seq(a) - seq(b));
+  const start = route.length > 0 ? lineEnds(route[0].geometry).first : undefined;
+  const end = route.length > 0 ? lineEnds(route[route.length - 1].geometry).last : undefined;
+  return { layers, other, route, ...(start ? { start } : {}), ...(end ? { end } : {}) };
+}
+
+/** Counts of what a plan holds, per layer (for the legend). */
+export function layerCounts(c: ClassifiedPlan): Record<LayerId, number> {
+  const counts = Object.fromEntries(LAYERS.map((l) => [l.id, c.layers[l.id].length])) as Record<LayerId, number>;
+  counts.startEnd = (c.start ? 1 : 0) + (c.end ? 1 : 0);
+  return counts;
+}

@@ -1,0 +1,163 @@
+/** Entry point of the browser application: picks the page from the path. */
+import { ApiClient } from './api.js';
+import { h } from './dom.js';
+import { sanitizeTheme } from './embedding.js';
+import { runLaunch } from './launch.js';
+import { PlanView } from './plan-view.js';
+import type { Session } from './session.js';
+import { SessionStore } from './session.js';
+import type { SelectorOption } from './shell.js';
+import { Shell, backButton, messagePanel } from './shell.js';
+
+function memoryStorage(): Storage {
+  const m = new Map<string, string>();
+  return {
+    get length() {
+      return m.size;
+    },
+    clear: () => m.clear(),
+    getItem: (k) => m.get(k) ?? null,
+    key: (i) => [...m.keys()][i] ?? null,
+    removeItem: (k) => void m.delete(k),
+    setItem: (k, v) => void m.set(k, v),
+  };
+}
+
+function tabStorage(): Storage {
+  try {
+    const st = window.sessionStorage;
+    st.getItem('furrow.probe');
+    return st;
+  } catch {
+    // Storage blocked (e.g. strict third-party settings): keep the session for this page only.
+    return memoryStorage();
+  }
+}
+
+function list(v: unknown): Record<string, unknown>[] {
+  return Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : [];
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Organisations of the current user, tolerant to how /api/user/current names them. */
+export function organisationsOf(user: unknown): SelectorOption[] {
+  const u = (typeof user === 'object' && user !== null ? user : {}) as Record<string, unknown>;
+  const raw = [...list(u['companies']), ...list(u['companyAccess']), ...list(u['companyAccesses']), ...list(u['organizations'])];
+  const out = new Map<string, string>();
+  for (const c of raw) {
+    const inner = (typeof c['company'] === 'object' && c['company'] !== null ? c['company'] : c) as Record<string, unknown>;
+    const id = str(inner['companyId']) ?? str(inner['id']) ?? str(c['companyId']);
+    if (id && !out.has(id)) out.set(id, str(inner['name']) ?? id);
+  }
+  return [...out].map(([value, label]) => ({ value, label }));
+}
+
+async function main(): Promise<void> {
+  const mount = document.getElementById('root') ?? document.body;
+  const shell = new Shell(mount, location.search);
+  const sessions = new SessionStore(tabStorage());
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+
+  const signedOut = (title: string, body: string) => {
+    shell.page.replaceChildren(messagePanel(title, body, [backButton()]));
+    shell.page.dataset.state = 'signed-out';
+  };
+
+  let session: Session | undefined;
+  const api = new ApiClient({
+    token: () => session?.token,
+    onUnauthorized: () => {
+      sessions.clear();
+      session = undefined;
+      signedOut('Your session has ended', 'Open the planner again from your farm software to continue.');
+    },
+  });
+  shell.onSignOut = () => {
+    sessions.clear();
+    session = undefined;
+    signedOut('You are signed out', 'Open the planner again from your farm software to continue.');
+  };
+
+  if (path === '/launch') {
+    await runLaunch({ shell, api, sessions, location, history, now: () => Date.now() });
+    return;
+  }
+
+  const loaded = sessions.load();
+  session = loaded.session;
+  if (session) {
+    shell.setAllowedOrigins(session.allowedOrigins);
+    shell.setTheme(session.theme);
+  }
+  shell.listenForEmbeddingMessages(window);
+
+  if (!session) {
+    signedOut(
+      loaded.expired ? 'Your session has expired' : 'Sign-in needed',
+      loaded.expired
+        ? 'For your safety sessions end after a while. Open the planner again from your farm software.'
+        : 'Open the planner from your farm software: it signs you in and brings you to your field.',
+    );
+    return;
+  }
+  // Honour the expiry while the page stays open.
+  const left = session.expiresAtMs - Date.now();
+  setTimeout(() => {
+    sessions.clear();
+    session = undefined;
+    signedOut('Your session has expired', 'Open the planner again from your farm software to continue.');
+  }, Math.min(Math.max(left, 0), 2_147_000_000));
+
+  const m = /^\/path-planning\/boundary\/([^/]+)$/.exec(path);
+  if (!m) {
+    shell.page.replaceChildren(
+      messagePanel('Choose a field', 'Pick a field in your farm software to plan its route.', [backButton()], 'info'),
+    );
+    shell.page.dataset.state = 'home';
+    return;
+  }
+  const boundaryId = decodeURIComponent(m[1]);
+  shell.setFields([{ value: boundaryId, label: 'This field' }], boundaryId);
+  shell.onFieldSelected = (id) => {
+    if (id && id !== boundaryId) location.assign(`/path-planning/boundary/${encodeURIComponent(id)}${location.search}`);
+  };
+
+  // Organisations, partner theme and allowed origins from the current user (best effort).
+  void api
+    .currentUser()
+    .then((user) => {
+      const orgs = organisationsOf(user);
+      shell.setOrganisations(orgs, orgs[0]?.value);
+      const u = (user ?? {}) as Record<string, unknown>;
+      const partner = (u['partner'] ?? u['embedding']) as Record<string, unknown> | undefined;
+      const origins = [u['allowedOrigins'], partner?.['allowedOrigins'], partner?.['embedOrigins']].flatMap((v) =>
+        Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [],
+      );
+      const theme = sanitizeTheme(u['theme'] ?? partner?.['theme']);
+      const updated = sessions.update({
+        allowedOrigins: [...new Set([...(session?.allowedOrigins ?? []), ...origins])],
+        ...(theme ? { theme } : {}),
+      });
+      if (updated) {
+        shell.setAllowedOrigins(updated.allowedOrigins);
+        shell.setTheme(updated.theme);
+      }
+    })
+    .catch(() => {
+      shell.setOrganisations([]);
+    });
+
+  await new PlanView({ shell, api, boundaryId }).start();
+}
+
+main().catch((err: unknown) => {
+  // Last resort: never leave a blank page.
+  const root = document.getElementById('root') ?? document.body;
+  root.replaceChildren(
+    h('section', { class: 'message-panel error', role: 'alert' }, h('h1', {}, 'Something went wrong'), h('p', {}, 'Please reload the page.')),
+  );
+  console.error(err);
+});

@@ -1,0 +1,140 @@
+/**
+ * The planning form's parameters and the path-plan request (shape A, SERVICE-SPEC 2.1-2.3)
+ * they become. Validation happens here too, so the form can name the bad field before
+ * anything is sent.
+ */
+import type { Geometry } from './geo.js';
+
+export type RouteOrder = 'optimized' | 'boustrophedon' | 'snake' | 'spiral' | 'clusteredSpiral';
+
+export interface PlanParameters {
+  widthMeters: number;
+  headlandPasses: number;
+  /** undefined: let the planner search the best heading. */
+  headingDegrees?: number;
+  order: RouteOrder;
+  turnRadiusMeters: number;
+  useCrossHatches: boolean;
+  excludePassable: boolean;
+  extendTracks: boolean;
+  headlandsFirst: boolean;
+  calculateRefillPoints: boolean;
+  enableHeadlandDrivethrough: boolean;
+}
+
+export const DEFAULT_PARAMETERS: PlanParameters = {
+  widthMeters: 6,
+  headlandPasses: 2,
+  order: 'optimized',
+  turnRadiusMeters: 6,
+  useCrossHatches: false,
+  excludePassable: false,
+  extendTracks: false,
+  headlandsFirst: false,
+  calculateRefillPoints: false,
+  enableHeadlandDrivethrough: false,
+};
+
+export const ROUTE_ORDERS: readonly { id: RouteOrder; label: string }[] = [
+  { id: 'optimized', label: 'Optimized (shortest)' },
+  { id: 'boustrophedon', label: 'Back and forth' },
+  { id: 'snake', label: 'Snake (skip tracks)' },
+  { id: 'spiral', label: 'Spiral' },
+  { id: 'clusteredSpiral', label: 'Clustered spiral' },
+];
+
+export interface ParameterError {
+  field: keyof PlanParameters;
+  message: string;
+}
+
+type Raw = Record<string, string | boolean | undefined>;
+
+function number(raw: Raw, key: string): number | undefined {
+  const v = raw[key];
+  if (typeof v !== 'string' || v.trim() === '') return undefined;
+  const n = Number(v.trim().replace(',', '.'));
+  return Number.isFinite(n) ? n : NaN;
+}
+
+/** Parses the form's raw values (strings from inputs, booleans from checkboxes). */
+export function parseParameters(raw: Raw): { params?: PlanParameters; errors: ParameterError[] } {
+  const errors: ParameterError[] = [];
+  const width = number(raw, 'widthMeters');
+  if (width === undefined || !(width > 0) || width > 200) {
+    errors.push({ field: 'widthMeters', message: 'Working width must be a number of meters above 0 (at most 200).' });
+  }
+  const passes = number(raw, 'headlandPasses');
+  if (passes === undefined || !Number.isInteger(passes) || passes < 0 || passes > 20) {
+    errors.push({ field: 'headlandPasses', message: 'Headland passes must be a whole number from 0 to 20.' });
+  }
+  const heading = number(raw, 'headingDegrees');
+  if (heading !== undefined && (!Number.isFinite(heading) || heading < 0 || heading >= 360)) {
+    errors.push({ field: 'headingDegrees', message: 'Heading must be from 0 to 359 degrees, or empty for the best heading.' });
+  }
+  const radius = number(raw, 'turnRadiusMeters');
+  if (radius === undefined || !(radius > 0) || radius > 100) {
+    errors.push({ field: 'turnRadiusMeters', message: 'Turn radius must be a number of meters above 0 (at most 100).' });
+  }
+  const order = raw['order'];
+  if (typeof order !== 'string' || !ROUTE_ORDERS.some((o) => o.id === order)) {
+    errors.push({ field: 'order', message: 'Choose a route order from the list.' });
+  }
+  if (errors.length > 0) return { errors };
+  const bool = (k: string) => raw[k] === true || raw[k] === 'true' || raw[k] === 'on';
+  return {
+    errors,
+    params: {
+      widthMeters: width!,
+      headlandPasses: passes!,
+      ...(heading !== undefined ? { headingDegrees: heading } : {}),
+      order: order as RouteOrder,
+      turnRadiusMeters: radius!,
+      useCrossHatches: bool('useCrossHatches'),
+      excludePassable: bool('excludePassable'),
+      extendTracks: bool('extendTracks'),
+      headlandsFirst: bool('headlandsFirst'),
+      calculateRefillPoints: bool('calculateRefillPoints'),
+      enableHeadlandDrivethrough: bool('enableHeadlandDrivethrough'),
+    },
+  };
+}
+
+/** The path-plan request (shape A) for a boundary, its obstacles and the parameters. */
+export function buildPlanRequest(field: Geometry, obstacles: Geometry[], p: PlanParameters): Record<string, unknown> {
+  const options = [
+    p.useCrossHatches ? 'useCrossHatches' : '',
+    p.excludePassable ? 'excludePassable' : '',
+    p.extendTracks ? 'extendTracks' : '',
+  ].filter((o) => o !== '');
+  const routeOptions: Record<string, unknown> = { algorithm: p.order };
+  if (p.headlandsFirst) routeOptions['headlandsFirst'] = true;
+  if (p.calculateRefillPoints) routeOptions['calculateRefillPoints'] = true;
+  if (p.enableHeadlandDrivethrough) routeOptions['enableHeadlandDrivethrough'] = true;
+  return {
+    field,
+    machine: { widthMeters: p.widthMeters, turnRadiusMeters: p.turnRadiusMeters },
+    headland: { passes: p.headlandPasses },
+    ...(p.headingDegrees !== undefined ? { tracks: { preferredDirectionDegrees: p.headingDegrees } } : {}),
+    ...(obstacles.length > 0 ? { obstacles: obstacles.map((geometry) => ({ geometry })) } : {}),
+    ...(options.length > 0 ? { options: options.join(',') } : {}),
+    routeOptions,
+  };
+}
+
+/** Raw form values of parameters (inverse of parseParameters), to fill the form. */
+export function parametersToRaw(p: PlanParameters): Raw {
+  return {
+    widthMeters: String(p.widthMeters),
+    headlandPasses: String(p.headlandPasses),
+    headingDegrees: p.headingDegrees === undefined ? '' : String(p.headingDegrees),
+    order: p.order,
+    turnRadiusMeters: String(p.turnRadiusMeters),
+    useCrossHatches: p.useCrossHatches,
+    excludePassable: p.excludePassable,
+    extendTracks: p.extendTracks,
+    headlandsFirst: p.headlandsFirst,
+    calculateRefillPoints: p.calculateRefillPoints,
+    enableHeadlandDrivethrough: p.enableHeadlandDrivethrough,
+  };
+}

@@ -1,0 +1,337 @@
+/**
+ * `/path-planning/boundary/{boundaryId}`: the field on a map with its plan (layers, legend,
+ * metrics), a form that re-plans through the API and shows how the metrics changed, save,
+ * and downloads in every export format.
+ */
+import type { ApiClient, StoredBoundary } from './api.js';
+import { ApiError, EXPORT_FORMATS } from './api.js';
+import { clear, h, s } from './dom.js';
+import type { FeatureCollection } from './geo.js';
+import type { ClassifiedPlan, LayerId } from './layers.js';
+import { LAYERS, classifyPlan, layerCounts } from './layers.js';
+import { MapView } from './map.js';
+import type { MetricChange } from './metrics.js';
+import { METRIC_ROWS, compareMetrics } from './metrics.js';
+import type { PlanParameters } from './params.js';
+import { DEFAULT_PARAMETERS, ROUTE_ORDERS, buildPlanRequest, parametersToRaw, parseParameters } from './params.js';
+import type { Shell } from './shell.js';
+
+export interface PlanViewDeps {
+  shell: Shell;
+  api: ApiClient;
+  boundaryId: string;
+}
+
+interface PlanState {
+  plan: FeatureCollection;
+  classified: ClassifiedPlan;
+  params: PlanParameters;
+  request: Record<string, unknown>;
+  savedPlanId?: string;
+}
+
+export class PlanView {
+  private readonly map = new MapView();
+  private readonly legend = h('div', { class: 'legend', 'data-testid': 'legend' });
+  private readonly metrics = h('div', { class: 'metrics', 'data-testid': 'metrics' });
+  private readonly status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
+  private readonly title = h('h1', { class: 'field-title' }, 'Field');
+  private readonly subtitle = h('p', { class: 'field-subtitle' });
+  private readonly form: HTMLFormElement;
+  private readonly saveButton: HTMLButtonElement;
+  private readonly downloads = h('div', { class: 'downloads', 'data-testid': 'downloads' });
+  private boundary?: StoredBoundary;
+  private current?: PlanState;
+  private previousMetrics?: Record<string, unknown>;
+  private busy = false;
+
+  constructor(private readonly deps: PlanViewDeps) {
+    this.form = this.buildForm();
+    this.saveButton = h('button', { type: 'button', class: 'button secondary', 'data-testid': 'save-plan', disabled: true }, 'Save plan');
+    this.saveButton.addEventListener('click', () => void this.save());
+  }
+
+  async start(): Promise<void> {
+    const page = this.deps.shell.page;
+    page.dataset.state = 'loading';
+    page.replaceChildren(
+      h(
+        'div',
+        { class: 'plan-layout' },
+        h(
+          'section',
+          { class: 'map-pane', 'aria-label': 'Map' },
+          h('div', { class: 'map-header' }, this.title, this.subtitle),
+          this.map.element,
+          this.legend,
+        ),
+        h(
+          'aside',
+          { class: 'side-panel', 'aria-label': 'Plan details' },
+          h('section', { class: 'panel' }, h('h2', {}, 'Plan metrics'), this.metrics),
+          h('section', { class: 'panel' }, h('h2', {}, 'Planning parameters'), this.form),
+          h(
+            'section',
+            { class: 'panel' },
+            h('h2', {}, 'Save and download'),
+            h('div', { class: 'actions' }, this.saveButton),
+            this.downloads,
+          ),
+          this.status,
+        ),
+      ),
+    );
+    this.renderLegend(undefined);
+    this.renderMetrics(undefined, undefined);
+    this.renderDownloads();
+    this.setStatus('Loading the field…');
+    try {
+      this.boundary = await this.deps.api.boundary(this.deps.boundaryId);
+    } catch (err) {
+      page.dataset.state = 'error';
+      this.setStatus(describeError(err, 'The field could not be loaded'), true);
+      return;
+    }
+    this.title.textContent = this.boundary.name ?? 'Field';
+    this.map.setData({ boundary: this.boundary.geometry, obstacles: this.boundary.obstacles }, true);
+    await this.replan(DEFAULT_PARAMETERS);
+  }
+
+  private buildForm(): HTMLFormElement {
+    const raw = parametersToRaw(DEFAULT_PARAMETERS);
+    const num = (name: string, label: string, attrs: Record<string, string | number>, hint?: string) =>
+      h(
+        'div',
+        { class: 'form-row' },
+        h('label', { for: `p-${name}` }, label),
+        h('input', { id: `p-${name}`, name, type: 'number', inputmode: 'decimal', value: String(raw[name] ?? ''), ...attrs }),
+        hint ? h('small', { class: 'hint' }, hint) : null,
+        h('span', { class: 'field-error', id: `p-${name}-error`, 'aria-live': 'polite' }),
+      );
+    const check = (name: string, label: string) =>
+      h('label', { class: 'check' }, h('input', { type: 'checkbox', name, id: `p-${name}`, checked: raw[name] === true }), label);
+    const order = h('select', { id: 'p-order', name: 'order' }, ...ROUTE_ORDERS.map((o) => h('option', { value: o.id, selected: o.id === raw['order'] }, o.label)));
+    const form = h(
+      'form',
+      { class: 'params', 'data-testid': 'params-form', novalidate: true },
+      num('widthMeters', 'Working width (m)', { min: 0.5, max: 200, step: 0.1, required: 'true' }),
+      num('headlandPasses', 'Headland passes', { min: 0, max: 20, step: 1, required: 'true' }),
+      num('headingDegrees', 'Track heading (°)', { min: 0, max: 359, step: 1, placeholder: 'best' }, 'Empty: the planner picks the best heading.'),
+      h('div', { class: 'form-row' }, h('label', { for: 'p-order' }, 'Route order'), order, h('span', { class: 'field-error', id: 'p-order-error' })),
+      num('turnRadiusMeters', 'Turn radius (m)', { min: 0.5, max: 100, step: 0.1, required: 'true' }),
+      h(
+        'fieldset',
+        { class: 'options' },
+        h('legend', {}, 'Options'),
+        check('headlandsFirst', 'Headlands first'),
+        check('calculateRefillPoints', 'Refill points'),
+        check('enableHeadlandDrivethrough', 'Drive straight through headlands'),
+        check('extendTracks', 'Extend tracks'),
+        check('excludePassable', 'Exclude passable zones'),
+        check('useCrossHatches', 'Cross-hatches'),
+      ),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button primary', 'data-testid': 'replan' }, 'Re-plan')),
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const values: Record<string, string | boolean> = {};
+      for (const el of Array.from(form.elements)) {
+        if (el instanceof HTMLInputElement) values[el.name] = el.type === 'checkbox' ? el.checked : el.value;
+        else if (el instanceof HTMLSelectElement) values[el.name] = el.value;
+      }
+      const { params, errors } = parseParameters(values);
+      for (const el of Array.from(form.querySelectorAll<HTMLElement>('.field-error'))) el.textContent = '';
+      for (const el of Array.from(form.querySelectorAll('[aria-invalid]'))) el.removeAttribute('aria-invalid');
+      if (!params) {
+        for (const err of errors) {
+          const msg = form.querySelector(`#p-${err.field}-error`);
+          if (msg) msg.textContent = err.message;
+          form.querySelector(`#p-${err.field}`)?.setAttribute('aria-invalid', 'true');
+        }
+        (form.querySelector(`#p-${errors[0].field}`) as HTMLElement | null)?.focus();
+        this.setStatus('Check the highlighted parameters.', true);
+        return;
+      }
+      void this.replan(params);
+    });
+    return form;
+  }
+
+  private async replan(params: PlanParameters): Promise<void> {
+    if (!this.boundary || this.busy) return;
+    this.busy = true;
+    const page = this.deps.shell.page;
+    page.dataset.state = 'planning';
+    this.form.querySelector('button[type=submit]')?.setAttribute('disabled', '');
+    this.setStatus('Planning the route…');
+    const request = buildPlanRequest(this.boundary.geometry, this.boundary.obstacles, params);
+    try {
+      const plan = await this.deps.api.planGeoJson(request);
+      if (!plan || plan.type !== 'FeatureCollection' || !Array.isArray(plan.features)) {
+        throw new ApiError(500, 'BadPlan', 'The server returned something that is not a plan.');
+      }
+      const classified = classifyPlan(plan);
+      const first = this.current === undefined;
+      this.previousMetrics = this.current?.plan.metrics;
+      this.current = { plan, classified, params, request };
+      this.map.setData({ boundary: this.boundary.geometry, obstacles: this.boundary.obstacles, plan: classified }, first);
+      this.renderLegend(classified);
+      this.renderMetrics(plan.metrics, this.previousMetrics);
+      this.renderDownloads();
+      this.saveButton.disabled = false;
+      this.saveButton.textContent = 'Save plan';
+      const heading = (plan as { heading?: { degrees?: number } }).heading?.degrees;
+      this.subtitle.textContent = [
+        `${params.widthMeters} m working width`,
+        `${params.headlandPasses} headland pass${params.headlandPasses === 1 ? '' : 'es'}`,
+        typeof heading === 'number' ? `heading ${Math.round(heading)}°` : params.headingDegrees !== undefined ? `heading ${params.headingDegrees}°` : '',
+      ]
+        .filter((x) => x !== '')
+        .join(' · ');
+      page.dataset.state = 'planned';
+      page.dataset.planCount = String(Number(page.dataset.planCount ?? '0') + 1);
+      this.setStatus(first ? 'Plan ready.' : 'New plan ready: see how the metrics changed.');
+    } catch (err) {
+      page.dataset.state = this.current ? 'planned' : 'error';
+      this.setStatus(describeError(err, 'Planning failed'), true);
+    } finally {
+      this.busy = false;
+      this.form.querySelector('button[type=submit]')?.removeAttribute('disabled');
+    }
+  }
+
+  private async save(): Promise<void> {
+    const cur = this.current;
+    if (!cur) return;
+    this.saveButton.disabled = true;
+    this.setStatus('Saving the plan…');
+    try {
+      const res = (await this.deps.api.savePlan(this.deps.boundaryId, cur.request)) as Record<string, unknown> | undefined;
+      const plan = (res?.['plan'] ?? res) as Record<string, unknown> | undefined;
+      const id = plan?.['planId'] ?? plan?.['id'];
+      if (typeof id === 'string') cur.savedPlanId = id;
+      this.saveButton.textContent = 'Saved';
+      this.deps.shell.page.dataset.savedPlanId = cur.savedPlanId ?? '';
+      this.renderDownloads();
+      this.setStatus(cur.savedPlanId ? `Plan saved (${cur.savedPlanId}).` : 'Plan saved.');
+    } catch (err) {
+      this.saveButton.disabled = false;
+      this.setStatus(describeError(err, 'The plan could not be saved'), true);
+    }
+  }
+
+  private renderLegend(c: ClassifiedPlan | undefined): void {
+    const counts = c ? layerCounts(c) : undefined;
+    clear(this.legend);
+    this.legend.append(h('h2', { class: 'legend-title' }, 'Layers'));
+    const list = h('ul', { class: 'legend-list' });
+    for (const layer of LAYERS) {
+      const n = counts?.[layer.id] ?? 0;
+      if (c && n === 0 && layer.id !== 'boundary' && layer.id !== 'tracks') continue;
+      const box = h('input', { type: 'checkbox', checked: this.map.isLayerVisible(layer.id), 'data-layer': layer.id, id: `layer-${layer.id}` });
+      box.addEventListener('change', () => this.map.setLayerVisible(layer.id as LayerId, box.checked));
+      list.append(
+        h(
+          'li',
+          {},
+          h('label', { for: `layer-${layer.id}` }, box, swatch(layer.swatch, layer.color), h('span', {}, layer.label), counts ? h('span', { class: 'count' }, String(n)) : null),
+        ),
+      );
+    }
+    this.legend.append(list);
+  }
+
+  private renderMetrics(metrics: Record<string, unknown> | undefined, previous: Record<string, unknown> | undefined): void {
+    clear(this.metrics);
+    if (!metrics) {
+      this.metrics.append(h('p', { class: 'muted' }, 'No plan yet.'));
+      return;
+    }
+    const changes = new Map<string, MetricChange>((previous ? compareMetrics(previous, metrics) : []).map((c) => [c.key, c]));
+    const table = h(
+      'table',
+      { class: 'metrics-table' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'KPI'), h('th', { scope: 'col' }, 'This plan'), previous ? h('th', { scope: 'col' }, 'Change') : null)),
+    );
+    const body = h('tbody');
+    for (const row of METRIC_ROWS) {
+      const v = metrics[row.key];
+      if (typeof v !== 'number') continue;
+      const change = changes.get(row.key);
+      body.append(
+        h(
+          'tr',
+          { 'data-metric': row.key },
+          h('th', { scope: 'row' }, row.label),
+          h('td', { class: 'value' }, row.format(v, metrics)),
+          previous ? h('td', { class: `change ${change?.verdict ?? ''}`, 'data-verdict': change?.verdict ?? '' }, change?.text ?? '') : null,
+        ),
+      );
+    }
+    table.append(body);
+    this.metrics.append(table);
+  }
+
+  private renderDownloads(): void {
+    clear(this.downloads);
+    const cur = this.current;
+    const list = h('ul', { class: 'download-list' });
+    for (const f of EXPORT_FORMATS) {
+      const b = h('button', { type: 'button', class: 'button link', 'data-format': f.id, disabled: !cur }, f.label);
+      b.addEventListener('click', () => void this.download(f.id, f.extension));
+      list.append(h('li', {}, b));
+    }
+    this.downloads.append(h('p', { class: 'muted' }, 'Download this plan for your terminal or farm software:'), list);
+  }
+
+  private async download(format: string, extension: string): Promise<void> {
+    const cur = this.current;
+    if (!cur) return;
+    const base = `furrow-plan-${this.deps.boundaryId}`;
+    try {
+      let blob: Blob;
+      if (format === 'geojson') {
+        blob = new Blob([JSON.stringify(cur.plan)], { type: 'application/geo+json' });
+      } else {
+        if (!cur.savedPlanId) {
+          this.setStatus('Saving the plan so it can be exported…');
+          await this.save();
+          if (!cur.savedPlanId) return;
+        }
+        this.setStatus(`Preparing the ${format} export…`);
+        blob = await this.deps.api.exportPlan(cur.savedPlanId, format);
+      }
+      const url = URL.createObjectURL(blob);
+      const a = h('a', { href: url, download: `${base}.${extension}`, hidden: true });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      this.setStatus(`Downloaded ${base}.${extension}.`);
+    } catch (err) {
+      this.setStatus(describeError(err, `The ${format} export failed`), true);
+    }
+  }
+
+  private setStatus(text: string, error = false): void {
+    this.status.textContent = text;
+    this.status.classList.toggle('error', error);
+  }
+}
+
+function swatch(kind: string, color: string): SVGElement {
+  const svg = s('svg', { class: 'swatch', width: 22, height: 12, viewBox: '0 0 22 12', 'aria-hidden': 'true' });
+  if (kind === 'area') svg.append(s('rect', { x: 1, y: 1, width: 20, height: 10, fill: color, 'fill-opacity': 0.25, stroke: color, 'stroke-width': 2 }));
+  else if (kind === 'point') svg.append(s('circle', { cx: 11, cy: 6, r: 5, fill: color }));
+  else svg.append(s('line', { x1: 1, y1: 6, x2: 21, y2: 6, stroke: color, 'stroke-width': 3, 'stroke-dasharray': kind === 'dashed' ? '4 3' : undefined }));
+  return svg;
+}
+
+export function describeError(err: unknown, prefix: string): string {
+  if (err instanceof ApiError) {
+    if (err.status === 401) return `${prefix}: your session has ended. Open the planner again from your farm software.`;
+    if (err.status === 404) return `${prefix}: not found, or not shared with your organisation.`;
+    return `${prefix}: ${err.message}`;
+  }
+  return `${prefix}.`;
+}
