@@ -1,1 +1,3 @@
-export {};
+export { detectFormat, readAnyBoundary } from './detect.js';
+export * from './layouts.js';
+export type { BoundaryFormat, ParsedBoundary } from '@furrow/format-geojson';
