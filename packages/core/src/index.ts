@@ -6,3 +6,4 @@ export * from './route/order/index.js';
 export * from './route/optimize/index.js';
 export { syntheticTrackProblem, parallelTurnLengthMeters, type SyntheticOptions } from './route/order/synthetic.js';
 export * from './refill/index.js';
+export * from './terrain/index.js';
