@@ -1,1 +1,12 @@
-export {};
+/** @furrow/api: the HTTP API (Hono), its store, and the server commands the CLI calls. */
+export { createApp, type CreateAppOptions } from './app.js';
+export { serve, serveCommand, createKeyCommand, type ServeOptions, type RunningServer, type CreateKeyOptions } from './server.js';
+export { defaultConfig, type ApiConfig, type App, type AppEnv, type Caller } from './context.js';
+export { inProcessPlanner, poolPlanner, type Planner, type PlanFunction } from './planner.js';
+export { createRateLimiter, type RateLimiter, type RateDecision } from './ratelimit.js';
+export { Store, openStore, hashSecret, generateApiKey } from './store/store.js';
+export { migrations, migrate } from './store/migrations.js';
+export { type Sql, type SqlBackend, pgliteBackend, postgresBackend } from './store/sql.js';
+export { openSql } from './store/open.js';
+export { ApiError } from './errors.js';
+export { API_VERSION, VERSION_HEADER, CORRELATION_HEADER } from './version.js';

@@ -1,0 +1,142 @@
+/**
+ * The Hono app factory: middleware, routes, the OpenAPI document, `/docs`, one `onError`.
+ * Build it with `createApp(deps)`; `app.request()` exercises it without a port.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
+import { bodyLimit } from 'hono/body-limit';
+import pino from 'pino';
+import { randomBytes } from 'node:crypto';
+import { type ApiConfig, type App, type AppEnv, type Deps, defaultConfig } from './context.js';
+import { mountDocs } from './docs.js';
+import { ApiError, errorBody, fromPlanError } from './errors.js';
+import { jsonBodies, rateLimit, requestContext, requireCaller, requirePartnerAdmin, resolveCaller } from './middleware.js';
+import { PlanAbortedError, inProcessPlanner, type Planner } from './planner.js';
+import { createRateLimiter, type RateLimiter } from './ratelimit.js';
+import { accountRoutes } from './routes/account.js';
+import { validationHook } from './routes/common.js';
+import { plansRoutes } from './routes/plans.js';
+import { extraRoutes } from './routes/registry.js';
+import type { Store } from './store/store.js';
+import { API_VERSION, CORRELATION_HEADER, VERSION_HEADER } from './version.js';
+
+export interface CreateAppOptions {
+  store: Store;
+  /** Default: in-process planning with @furrow/core's planRoute (the server passes a worker pool). */
+  planner?: Planner;
+  /** Default: 600 requests per 60 s per key, shared in PostgreSQL when the store is PostgreSQL. */
+  limiter?: RateLimiter;
+  config?: Partial<ApiConfig>;
+  /** Default: silent. */
+  logger?: pino.Logger;
+  /** Mounts the web application (static files, pages) on the app, after the API routes. */
+  web?: (app: App) => void;
+}
+
+/** Routes whose body is not JSON (boundary import takes files). */
+const RAW_BODY_PATHS = [/^\/api\/fields\/[^/]+\/boundaries\/import$/, /^\/api\/companies\/[^/]+\/boundaries\/import$/];
+
+export function createApp(opts: CreateAppOptions): App {
+  const config: ApiConfig = { ...defaultConfig, ...opts.config };
+  const logger = opts.logger ?? pino({ level: 'silent' });
+  let secret: Promise<Uint8Array> | undefined;
+  const deps: Deps = {
+    store: opts.store,
+    planner: opts.planner ?? inProcessPlanner(),
+    limiter: opts.limiter ?? createRateLimiter({ points: 600, windowSeconds: 60, pgPool: opts.store.db.pgPool }),
+    config,
+    logger,
+    jwtSecret: () =>
+      (secret ??= opts.store
+        .setting('jwt_secret', () => randomBytes(32).toString('base64url'))
+        .then((s) => new TextEncoder().encode(s))),
+  };
+
+  const app: App = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
+  app.onError((err, c) => {
+    const correlationId = c.get('correlationId') ?? 'none';
+    const apiError = toApiError(err);
+    if (apiError.status >= 500) logger.error({ correlationId, err: errorForLog(err) }, 'request failed');
+    else logger.info({ correlationId, status: apiError.status, code: apiError.code }, 'request rejected');
+    const res = c.json(errorBody(apiError, correlationId), apiError.status as never);
+    for (const [k, v] of Object.entries(apiError.headers)) res.headers.set(k, v);
+    res.headers.set(CORRELATION_HEADER, correlationId);
+    res.headers.set(VERSION_HEADER, API_VERSION);
+    return res;
+  });
+  app.notFound((c) => {
+    throw new ApiError(404, 'NotFound', `no route for ${c.req.method} ${c.req.path}`);
+  });
+
+  app.use('*', requestContext(deps));
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: config.bodyLimitBytes,
+      onError: () => {
+        throw new ApiError(413, 'PayloadTooLarge', `the request body exceeds ${config.bodyLimitBytes} bytes`, [
+          { path: '(body)', message: `at most ${config.bodyLimitBytes} bytes` },
+        ]);
+      },
+    }),
+  );
+  // Every /api route but the launch exchange needs a key (or a launch session); all are rate-limited.
+  app.use('/api/*', async (c, next) => {
+    if (c.req.path === '/api/partner/launch/exchange') return next();
+    return resolveCaller(deps)(c, next);
+  });
+  app.use('/api/*', rateLimit(deps));
+  app.use('/api/*', async (c, next) => {
+    if (c.req.path === '/api/partner/launch/exchange') return next();
+    return requireCaller()(c, next);
+  });
+  app.use('/api/partner/*', async (c, next) => {
+    if (c.req.path === '/api/partner/launch/exchange') return next();
+    return requirePartnerAdmin()(c, next);
+  });
+  app.use('/api/*', jsonBodies(RAW_BODY_PATHS));
+
+  app.route('/', plansRoutes(deps));
+  app.route('/', accountRoutes(deps));
+  for (const routes of extraRoutes) app.route('/', routes(deps));
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-KEY' });
+  app.doc31('/openapi.json', (c) => ({
+    openapi: '3.1.0',
+    info: {
+      title: 'furrow API',
+      version: API_VERSION,
+      description:
+        'Coverage route planning for farm machines: Quick Start plans, partner provisioning, land entities, launch codes. Send your key in the X-API-KEY header.',
+    },
+    servers: [{ url: new URL(c.req.url).origin }],
+  }));
+  mountDocs(app);
+  app.get('/healthz', (c) => c.json({ ok: true, version: API_VERSION }));
+  opts.web?.(app);
+  return app;
+}
+
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const fromPlan = fromPlanError(err);
+  if (fromPlan) return fromPlan;
+  if (err instanceof PlanAbortedError) {
+    return err.reason === 'timeout'
+      ? new ApiError(503, 'PlanTimeout', 'planning exceeded its time limit; lower routeOptions.maxOptimizerTime or simplify the field', [], {}, { 'Retry-After': '1' })
+      : new ApiError(499, 'ClientClosedRequest', err.message);
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status;
+    if (status === 400) return new ApiError(400, 'InvalidJson', err.message, [{ path: '(body)', message: err.message }]);
+    if (status === 413) return new ApiError(413, 'PayloadTooLarge', err.message);
+    return new ApiError(status, status === 401 ? 'Unauthorized' : 'HttpError', err.message);
+  }
+  return new ApiError(500, 'InternalError', 'an internal error occurred; quote the correlationId when reporting it');
+}
+
+function errorForLog(err: unknown): Record<string, unknown> {
+  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
+  return { value: String(err) };
+}

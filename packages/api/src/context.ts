@@ -1,0 +1,72 @@
+/** What every route can reach: the store, the planner, limits, configuration and the caller. */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Logger } from 'pino';
+import type { Planner } from './planner.js';
+import type { RateLimiter } from './ratelimit.js';
+import type { Store } from './store/store.js';
+
+export interface ApiConfig {
+  /** Credits one plan costs (direct or stored). */
+  planCostCredits: number;
+  /** Largest accepted request body, bytes. */
+  bodyLimitBytes: number;
+  /** Upper bound on any plan's run time, seconds, whatever maxOptimizerTime asks. */
+  planTimeoutCapSeconds: number;
+  /** Seconds a plan may run beyond its maxOptimizerTime (geometry, turns, metrics). */
+  planTimeoutGraceSeconds: number;
+  /** The web application's address, for launch URLs. */
+  appUrl: string;
+  /** Origins a launch returnUrl may point to besides appUrl's. */
+  returnUrlOrigins: string[];
+  launchCodeSeconds: number;
+  /** Lifetime of the JWT sessions issued by the launch exchange, seconds. */
+  sessionSeconds: number;
+  /** Credits given to a key created by `furrow keys create` or the bootstrap key. */
+  initialCredits: number;
+}
+
+export const defaultConfig: ApiConfig = {
+  planCostCredits: 1,
+  bodyLimitBytes: 10 * 1024 * 1024,
+  planTimeoutCapSeconds: 120,
+  planTimeoutGraceSeconds: 30,
+  appUrl: 'http://127.0.0.1:8787',
+  returnUrlOrigins: [],
+  launchCodeSeconds: 600,
+  sessionSeconds: 8 * 3600,
+  initialCredits: 1000,
+};
+
+export interface Caller {
+  userId: string;
+  /** The key's id, or undefined for a launch session (JWT). */
+  keyId?: string;
+  partnerAdmin: boolean;
+  via: 'api-key' | 'session';
+}
+
+export interface Deps {
+  store: Store;
+  planner: Planner;
+  limiter: RateLimiter;
+  config: ApiConfig;
+  logger: Logger;
+  /** HS256 secret of launch sessions. */
+  jwtSecret: () => Promise<Uint8Array>;
+}
+
+export interface AppEnv {
+  Variables: {
+    correlationId: string;
+    caller: Caller | undefined;
+  };
+}
+
+export type App = OpenAPIHono<AppEnv>;
+
+/** The caller of an authenticated route (the auth middleware guarantees it). */
+export function callerOf(c: { get(key: 'caller'): Caller | undefined }): Caller {
+  const caller = c.get('caller');
+  if (!caller) throw new Error('route reached without a caller');
+  return caller;
+}

@@ -1,0 +1,118 @@
+/**
+ * Runs `planRoute` from @furrow/core, either in a worker-thread pool (piscina; the default for the
+ * server, so a heavy plan never stalls the event loop) or in-process (tests, tiny deployments).
+ * Both honour an AbortSignal: the pool terminates the worker running an aborted plan.
+ */
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import * as core from '@furrow/core';
+import { PlanError, type PlanErrorCode, type PlanErrorDetail } from '@furrow/core';
+import { Piscina } from 'piscina';
+
+export type PlanFunction = (request: unknown) => unknown;
+
+export interface Planner {
+  plan(request: unknown, signal: AbortSignal): Promise<Record<string, unknown>>;
+  readonly threads: number;
+  close(): Promise<void>;
+}
+
+/** What a worker sends back: a plan, or a PlanError's fields (structured clone drops its class). */
+export type WorkerResult =
+  | { ok: true; plan: Record<string, unknown> }
+  | { ok: false; planError?: { code: PlanErrorCode; message: string; details: PlanErrorDetail[] }; message?: string };
+
+/** The library's planner, looked up at run time so the API builds while the planner is being written. */
+export function libraryPlanRoute(): PlanFunction {
+  const fn = (core as Record<string, unknown>).planRoute;
+  if (typeof fn !== 'function') {
+    return () => {
+      throw new Error('planRoute is not available in @furrow/core yet');
+    };
+  }
+  return fn as PlanFunction;
+}
+
+export async function runPlan(planRoute: PlanFunction, request: unknown): Promise<WorkerResult> {
+  try {
+    const plan = (await planRoute(request)) as Record<string, unknown>;
+    return { ok: true, plan };
+  } catch (err) {
+    if (core.isPlanError(err)) {
+      const e = err as PlanError;
+      return { ok: false, planError: { code: e.code, message: e.message, details: e.details ?? [] } };
+    }
+    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+function unwrap(result: WorkerResult): Record<string, unknown> {
+  if (result.ok) return result.plan;
+  if (result.planError) throw new PlanError(result.planError.code, result.planError.message, result.planError.details);
+  throw new Error(`planner failed: ${result.message}`);
+}
+
+export class PlanAbortedError extends Error {
+  constructor(readonly reason: 'timeout' | 'client-closed') {
+    super(reason === 'timeout' ? 'planning exceeded its time limit' : 'the client closed the connection');
+    this.name = 'PlanAbortedError';
+  }
+}
+
+function abortReason(signal: AbortSignal): PlanAbortedError {
+  const r = signal.reason;
+  if (r instanceof PlanAbortedError) return r;
+  return new PlanAbortedError('client-closed');
+}
+
+/** In-process planner: simple, but a synchronous planRoute blocks the event loop while it runs. */
+export function inProcessPlanner(planRoute: PlanFunction = libraryPlanRoute()): Planner {
+  return {
+    threads: 0,
+    async plan(request, signal) {
+      if (signal.aborted) throw abortReason(signal);
+      // The work itself cannot be interrupted in-process; the caller gets its answer at once.
+      let onAbort: (() => void) | undefined;
+      const aborted = new Promise<never>((_, reject) => {
+        onAbort = () => reject(abortReason(signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+      try {
+        return unwrap(await Promise.race([runPlan(planRoute, request), aborted]));
+      } finally {
+        signal.removeEventListener('abort', onAbort!);
+      }
+    },
+    async close() {},
+  };
+}
+
+/** The built worker entry (`dist/worker.js`); a raw .ts worker cannot load under vitest. */
+export function workerFile(): string {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const built = here.endsWith('/src/') ? fileURLToPath(new URL('../dist/worker.js', import.meta.url)) : `${here}worker.js`;
+  return built;
+}
+
+export function poolPlanner(opts: { threads?: number; filename?: string } = {}): Planner {
+  const threads = Math.max(1, opts.threads ?? availableParallelism());
+  const filename = opts.filename ?? workerFile();
+  if (!existsSync(filename)) {
+    throw new Error(`worker entry ${filename} is missing: build first (npx tsc --build packages/api)`);
+  }
+  const pool = new Piscina({ filename, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+  return {
+    threads,
+    async plan(request, signal) {
+      if (signal.aborted) throw abortReason(signal);
+      try {
+        return unwrap((await pool.run({ request }, { signal })) as WorkerResult);
+      } catch (err) {
+        if (signal.aborted) throw abortReason(signal);
+        throw err;
+      }
+    },
+    close: () => pool.close({ force: true }),
+  };
+}

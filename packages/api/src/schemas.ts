@@ -1,0 +1,327 @@
+/**
+ * Request and response schemas (zod 4, with OpenAPI metadata): the single source of validation
+ * and of the OpenAPI 3.1 document. Shape checks (types, ranges, unknown names) answer 400 with
+ * the field's path; geometric validity is checked separately and answers 422.
+ */
+import { z } from '@hono/zod-openapi';
+import { API_VERSION } from './version.js';
+
+export const OPTION_NAMES = ['useCrossHatches', 'excludePassable', 'extendTracks'] as const;
+
+const num = (min: number, max: number) => z.number().finite().min(min).max(max);
+
+export const PositionSchema = z
+  .array(z.number().finite())
+  .min(2)
+  .max(3)
+  .openapi('Position', { description: '[longitude, latitude] in WGS84 degrees (RFC 7946 order)', example: [8.5, 47.4] });
+
+const RingSchema = z.array(PositionSchema).openapi({ description: 'A closed ring: first and last positions equal, at least 4 positions' });
+
+export const PolygonSchema = z
+  .strictObject({ type: z.literal('Polygon'), coordinates: z.array(RingSchema).min(1) })
+  .openapi('Polygon', { description: 'GeoJSON Polygon: the outer ring first, then holes (no-go zones)' });
+
+export const MultiPolygonSchema = z
+  .strictObject({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(RingSchema).min(1)).min(1) })
+  .openapi('MultiPolygon');
+
+export const FieldGeometrySchema = z
+  .discriminatedUnion('type', [PolygonSchema, MultiPolygonSchema])
+  .openapi('FieldGeometry', { description: 'GeoJSON Polygon or MultiPolygon in lon/lat; holes are no-go zones' });
+
+export const MachineSchema = z
+  .strictObject({
+    widthMeters: num(0.1, 100).openapi({ description: 'Working (swath) width, meters', example: 6 }),
+    turnRadiusMeters: num(0, 100).optional().openapi({ description: 'Minimum turning radius, meters (default 6)' }),
+    maxCurvatureRatePerSquareMeter: num(0, 100).optional().openapi({ description: 'Steering-rate (curvature-rate) limit, 1/m²' }),
+    reverseAllowed: z.boolean().optional(),
+    workingSpeedMetersPerSecond: num(0.01, 50).optional(),
+    turningSpeedMetersPerSecond: num(0.01, 50).optional(),
+    transportSpeedMetersPerSecond: num(0.01, 50).optional(),
+    workingFuelLitersPerHour: num(0, 1000).optional(),
+    turningFuelLitersPerHour: num(0, 1000).optional(),
+    tankCapacity: num(0, 1e7).optional().openapi({ description: 'Tank or hopper capacity (liters or kg), for refill planning' }),
+    applicationRatePerHectare: num(0, 1e6).optional().openapi({ description: 'Application rate per hectare, same unit as tankCapacity' }),
+    implementOffsetMeters: num(-50, 50).optional(),
+  })
+  .openapi('Machine', { description: 'Machine / equipment. Shape B\'s `equipment` takes the same fields as shape A\'s `machine`.' });
+
+export const ObstacleSchema = z
+  .strictObject({
+    geometry: PolygonSchema,
+    passable: z.boolean().optional(),
+    bufferMeters: num(0, 1000).optional(),
+    name: z.string().max(200).optional(),
+  })
+  .openapi('Obstacle');
+
+export const RouteApiOptionsSchema = z
+  .strictObject({
+    startPointNodeIndex: z.number().int().min(0).max(1_000_000).optional(),
+    endPointNodeIndex: z.number().int().min(0).max(1_000_000).optional(),
+    algorithm: z.enum(['optimized', 'boustrophedon', 'snake', 'spiral', 'clusteredSpiral']).optional(),
+    skipCount: z.number().int().min(0).max(50).optional(),
+    enableHeadlandDrivethrough: z.boolean().optional(),
+    headlandsFirst: z.boolean().optional(),
+    calculateRefillPoints: z.boolean().optional(),
+    stagingArea: z
+      .tuple([num(-180, 180), num(-90, 90)])
+      .optional()
+      .openapi({ description: '[lon, lat] WGS84 of the staging area' }),
+    refillStrategyType: z.enum(['Exact', 'StartOfTrack', 'ClosestExternalHeadland']).optional(),
+    maxOptimizerTime: z.number().int().min(1).max(600).optional().openapi({ description: 'Optimizer time limit, seconds (default 10)' }),
+    forcedDirection: z.enum(['CW', 'CCW']).optional(),
+    objective: z.enum(['distance', 'time', 'fuel']).optional(),
+  })
+  .openapi('RouteApiOptions');
+
+export const PathPlanRequestSchema = z
+  .strictObject({
+    field: FieldGeometrySchema.optional().openapi({ description: 'Shape A: the field boundary' }),
+    machine: MachineSchema.optional().openapi({ description: 'Shape A: the machine' }),
+    headland: z
+      .strictObject({
+        passes: z.number().int().min(0).max(20).optional(),
+        mode: z.enum(['full', 'turnOnly', 'none']).optional(),
+        corners: z.enum(['square', 'rounded']).optional(),
+      })
+      .optional(),
+    tracks: z
+      .strictObject({
+        preferredDirectionDegrees: num(-360, 360).optional().openapi({ description: 'Preferred bearing, degrees clockwise from north' }),
+        trackType: z.enum(['straight', 'curved']).optional(),
+      })
+      .optional(),
+    boundary: FieldGeometrySchema.optional().openapi({ description: 'Shape B: the field boundary (GeoJSON Polygon or MultiPolygon)' }),
+    equipment: MachineSchema.optional().openapi({ description: 'Shape B: the machine (same fields as `machine`)' }),
+    exteriorHeadlandPasses: z.number().int().min(0).max(20).optional(),
+    obstacles: z.array(ObstacleSchema).max(1000).optional(),
+    options: z
+      .string()
+      .max(200)
+      .optional()
+      .openapi({ description: `Comma-separated option names: ${OPTION_NAMES.join(', ')}`, example: 'useCrossHatches' }),
+    routeOptions: RouteApiOptionsSchema.optional(),
+    smoothingStrategy: z.enum(['None', 'Arcs', 'Clothoids']).optional().openapi('SmoothingStrategyType'),
+  })
+  .superRefine((r, ctx) => {
+    if (r.field !== undefined && r.boundary !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['boundary'], message: 'give either `field` (shape A) or `boundary` (shape B), not both' });
+    if (r.field === undefined && r.boundary === undefined)
+      ctx.addIssue({ code: 'custom', path: ['field'], message: 'required: the field boundary (`field` in shape A, `boundary` in shape B)' });
+    if (r.machine !== undefined && r.equipment !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['equipment'], message: 'give either `machine` (shape A) or `equipment` (shape B), not both' });
+    if (r.machine === undefined && r.equipment === undefined)
+      ctx.addIssue({ code: 'custom', path: ['machine'], message: 'required: the machine (`machine.widthMeters` or `equipment.widthMeters`)' });
+    if (r.headland?.passes !== undefined && r.exteriorHeadlandPasses !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['exteriorHeadlandPasses'], message: 'give either `headland.passes` or `exteriorHeadlandPasses`, not both' });
+    if (r.options !== undefined) {
+      for (const name of r.options.split(',').map((s) => s.trim())) {
+        if (name === '') continue;
+        if (!(OPTION_NAMES as readonly string[]).includes(name))
+          ctx.addIssue({ code: 'custom', path: ['options'], message: `unknown option "${name}"; known: ${OPTION_NAMES.join(', ')}` });
+      }
+    }
+  })
+  .openapi('PathPlanRequest', {
+    description:
+      'Shape A (`field`, `machine`, `headland`, `tracks`) or shape B (`boundary`, `equipment`, `exteriorHeadlandPasses`); both take `obstacles`, `options`, `routeOptions`.',
+    example: {
+      field: {
+        type: 'Polygon',
+        coordinates: [[[8.54, 47.37], [8.548, 47.37], [8.548, 47.375], [8.54, 47.375], [8.54, 47.37]]],
+      },
+      machine: { widthMeters: 6 },
+      headland: { passes: 2 },
+      tracks: { preferredDirectionDegrees: 90 },
+    },
+  });
+
+export type PathPlanRequestBody = z.infer<typeof PathPlanRequestSchema>;
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    }),
+    correlationId: z.string(),
+  })
+  .openapi('Error');
+
+export const ForbiddenSchema = z
+  .object({ correlationId: z.string(), errorCode: z.literal('NotAuthorized'), message: z.string() })
+  .openapi('Forbidden');
+
+export const PaymentRequiredSchema = z
+  .object({ creditsAvailable: z.number(), creditsRequired: z.number(), message: z.string(), correlationId: z.string() })
+  .openapi('PaymentRequired');
+
+export const RateLimitedSchema = z
+  .object({
+    error: z.object({ code: z.literal('RATE_LIMIT_EXCEEDED'), message: z.string() }),
+    limit: z.number(),
+    windowSeconds: z.number(),
+    retryAfterSeconds: z.number(),
+    correlationId: z.string(),
+  })
+  .openapi('RateLimited');
+
+export const MetricsSchema = z
+  .object({
+    fieldAreaSquareMeters: z.number(),
+    workableAreaSquareMeters: z.number(),
+    distanceMeters: z.number(),
+    workingDistanceMeters: z.number(),
+    nonWorkingDistanceMeters: z.number(),
+    timeSeconds: z.number(),
+    overlapSquareMeters: z.number(),
+    overlapRatio: z.number(),
+    uncoveredSquareMeters: z.number(),
+    uncoveredRatio: z.number(),
+    turns: z.number(),
+  })
+  .passthrough()
+  .openapi('PlanMetrics');
+
+export const PlanSchema = z
+  .object({
+    version: z.string().openapi({ example: API_VERSION }),
+    metrics: MetricsSchema,
+    route: z.array(z.record(z.string(), z.unknown())).optional(),
+    crosshatches: z.array(z.unknown()).optional().openapi({ description: 'Present only with option useCrossHatches (schema Crosshatch)' }),
+  })
+  .passthrough()
+  .openapi('Plan');
+
+export const PlanFeatureCollectionSchema = z
+  .object({
+    type: z.literal('FeatureCollection'),
+    features: z.array(z.record(z.string(), z.unknown())),
+    metrics: MetricsSchema,
+    version: z.string(),
+  })
+  .passthrough()
+  .openapi('PlanFeatureCollection');
+
+export const GuidanceGeometryTypeSchema = z.enum(['Track', 'ExteriorHeadland', 'InteriorHeadland']).openapi('GuidanceGeometryType');
+
+// ---- partner and land entities ---------------------------------------------------------
+
+export const CountryCodeSchema = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter ISO 3166-1 alpha-2 code')
+  .transform((s) => s.toUpperCase());
+
+export const PartnerUserSchema = z
+  .strictObject({
+    partnerUserId: z.string().min(1).max(200),
+    email: z.email().max(320).optional(),
+    firstName: z.string().min(1).max(200).optional(),
+    lastName: z.string().min(1).max(200).optional(),
+    countryCode: CountryCodeSchema.optional(),
+  })
+  .openapi('PartnerUser');
+
+export const PartnerCompanySchema = z
+  .strictObject({
+    partnerCompanyId: z.string().min(1).max(200),
+    name: z.string().min(1).max(200).optional(),
+    countryCode: CountryCodeSchema.optional(),
+  })
+  .openapi('PartnerCompany');
+
+export const CompanyAccessSchema = z
+  .strictObject({
+    partnerUserId: z.string().min(1).max(200),
+    partnerCompanyId: z.string().min(1).max(200),
+    role: z.enum(['admin', 'member']).optional(),
+  })
+  .openapi('CompanyAccessRequest');
+
+export const LandEntitySchema = z
+  .strictObject({
+    name: z.string().min(1).max(200),
+    source: z.string().min(1).max(50).optional().openapi({ example: 'api' }),
+    archived: z.boolean().optional(),
+  })
+  .openapi('LandEntityRequest');
+
+export const SaveFieldSchema = z
+  .strictObject({
+    farmId: z.string().min(1),
+    name: z.string().min(1).max(200),
+    boundary: z
+      .array(z.array(PositionSchema))
+      .min(1)
+      .openapi({ description: 'Rings of [lon, lat] pairs, each closed; the first the outer ring, the rest holes' }),
+  })
+  .openapi('SaveFieldRequest');
+
+export const CreateKeySchema = z
+  .strictObject({
+    name: z.string().min(1).max(200),
+    partnerUserId: z.string().min(1).max(200).optional(),
+  })
+  .openapi('CreateApiKeyRequest');
+
+export const LaunchSchema = z
+  .strictObject({
+    userId: z.string().min(1).max(200).openapi({ description: "The partner's id for the end user (partnerUserId)" }),
+    returnUrl: z.string().max(2000).optional(),
+  })
+  .openapi('LaunchRequest');
+
+export const LaunchExchangeSchema = z
+  .strictObject({
+    code: z.string().min(1).max(200),
+    userId: z.string().min(1).max(200).openapi({ description: "The service's user id returned by the launch call" }),
+  })
+  .openapi('LaunchExchangeRequest');
+
+export const GrantCreditsSchema = z
+  .strictObject({
+    credits: z.number().int().min(1).max(1_000_000_000),
+    partnerUserId: z.string().min(1).max(200).optional(),
+    partnerCompanyId: z.string().min(1).max(200).optional(),
+  })
+  .superRefine((r, ctx) => {
+    if ((r.partnerUserId === undefined) === (r.partnerCompanyId === undefined))
+      ctx.addIssue({ code: 'custom', path: ['partnerUserId'], message: 'give exactly one of partnerUserId or partnerCompanyId' });
+  })
+  .openapi('GrantCreditsRequest');
+
+export const PageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  includeArchived: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((s) => s === 'true'),
+});
+
+/** Turns zod issues into `details` with paths like `machine.widthMeters` or `field.coordinates[0][3]`. */
+export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix: (string | number)[] = []): { path: string; message: string }[] {
+  const out: { path: string; message: string }[] = [];
+  for (const issue of issues) {
+    const base = [...prefix, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ path: formatPath([...base, key]), message: `unknown field "${key}"` });
+    } else if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      // Report the branch that got furthest (discriminated unions report one).
+      const deepest = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
+      out.push(...issuesToDetails(deepest, base));
+    } else {
+      out.push({ path: formatPath(base), message: issue.message });
+    }
+  }
+  return out;
+}
+
+export function formatPath(path: (string | number)[]): string {
+  let s = '';
+  for (const p of path) s += typeof p === 'number' ? `[${p}]` : s === '' ? p : `.${p}`;
+  return s === '' ? '(body)' : s;
+}

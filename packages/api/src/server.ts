@@ -1,0 +1,167 @@
+/**
+ * `furrow serve` and `furrow keys create` as single function calls for the CLI.
+ * Environment (CONTRACT.md): PORT, HOST, DATABASE_URL, FURROW_BOOTSTRAP_API_KEY, APP_URL; plus
+ * FURROW_RATE_LIMIT (requests per window per key, default 600), FURROW_RATE_WINDOW_SECONDS (60),
+ * FURROW_PLAN_THREADS (worker threads, default = cores; 0 = plan in-process), FURROW_PLAN_COST (1),
+ * FURROW_INITIAL_CREDITS (1000), FURROW_BODY_LIMIT_BYTES (10 MiB), FURROW_PLAN_TIMEOUT_SECONDS (120),
+ * FURROW_RETURN_URL_ORIGINS (comma-separated extra launch returnUrl origins), FURROW_LOG_LEVEL (info).
+ */
+import type { AddressInfo } from 'node:net';
+import { serve as nodeServe } from '@hono/node-server';
+import pino from 'pino';
+import { createApp } from './app.js';
+import type { ApiConfig, App } from './context.js';
+import { inProcessPlanner, poolPlanner, type Planner } from './planner.js';
+import { createRateLimiter } from './ratelimit.js';
+import { openStore, type Store } from './store/store.js';
+
+type Env = Record<string, string | undefined>;
+
+export interface ServeOptions {
+  /** Mounts the web application on the app (see createApp). */
+  web?: (app: App) => void;
+  logger?: pino.Logger;
+  /** Where start-up hints go (default stderr). */
+  out?: (line: string) => void;
+  cwd?: string;
+  /** Planner to use instead of the worker pool / FURROW_PLAN_THREADS (tests, embedding). */
+  planner?: Planner;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  app: App;
+  store: Store;
+  planner: Planner;
+  close(): Promise<void>;
+}
+
+function intEnv(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min} (got "${raw}")`);
+  return n;
+}
+
+export async function serve(env: Env = process.env, opts: ServeOptions = {}): Promise<RunningServer> {
+  const out = opts.out ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const logger = opts.logger ?? pino({ level: env.FURROW_LOG_LEVEL ?? 'info' });
+  const port = intEnv(env, 'PORT', 8787);
+  const host = env.HOST || '127.0.0.1';
+  const threads = intEnv(env, 'FURROW_PLAN_THREADS', -1, -1);
+  const config: Partial<ApiConfig> = {
+    planCostCredits: intEnv(env, 'FURROW_PLAN_COST', 1),
+    initialCredits: intEnv(env, 'FURROW_INITIAL_CREDITS', 1000),
+    bodyLimitBytes: intEnv(env, 'FURROW_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024),
+    planTimeoutCapSeconds: intEnv(env, 'FURROW_PLAN_TIMEOUT_SECONDS', 120, 1),
+    returnUrlOrigins: (env.FURROW_RETURN_URL_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+  };
+
+  const store = await openStore(env.DATABASE_URL, opts.cwd);
+  let planner: Planner | undefined;
+  try {
+    if (env.FURROW_BOOTSTRAP_API_KEY) {
+      const { created, keyId } = await store.ensureBootstrapKey(env.FURROW_BOOTSTRAP_API_KEY, config.initialCredits ?? 1000);
+      logger.info({ keyId, created }, 'bootstrap partner-admin key ready');
+    }
+    if ((await store.countKeys()) === 0) {
+      out('furrow: no API keys exist yet. Create one with `npx furrow keys create --partner-admin` (stop the server first when using the embedded store), or start with FURROW_BOOTSTRAP_API_KEY set.');
+    }
+    planner = opts.planner ?? (threads === 0 ? inProcessPlanner() : poolPlanner(threads > 0 ? { threads } : {}));
+    const limiter = createRateLimiter({
+      points: intEnv(env, 'FURROW_RATE_LIMIT', 600, 1),
+      windowSeconds: intEnv(env, 'FURROW_RATE_WINDOW_SECONDS', 60, 1),
+      pgPool: store.db.pgPool,
+    });
+
+    // APP_URL defaults to the server's own address, known only once it listens: listen first,
+    // then build the app and hand requests to it.
+    let app: App | undefined;
+    const server = nodeServe({
+      fetch: (req, bindings) => (app ? app.fetch(req, bindings) : new Response('starting', { status: 503 })),
+      port,
+      hostname: host,
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    const address = server.address() as AddressInfo;
+    const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    const appConfig: Partial<ApiConfig> = { ...config, appUrl: (env.APP_URL || url).replace(/\/$/, '') };
+    app = createApp({ store, planner, limiter, logger, config: appConfig, web: opts.web });
+    logger.info({ url, appUrl: appConfig.appUrl, store: store.db.kind, planThreads: planner.threads }, 'furrow API listening');
+
+    let closing: Promise<void> | undefined;
+    const usedPlanner = planner;
+    return {
+      url,
+      port: address.port,
+      app: app,
+      store,
+      planner: usedPlanner,
+      close: () =>
+        (closing ??= (async () => {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            // Idle keep-alive sockets would hold close() open.
+            (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+          });
+          await usedPlanner.close();
+          await store.close();
+        })()),
+    };
+  } catch (err) {
+    await planner?.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** `furrow serve`: serves until SIGINT / SIGTERM, then shuts down gracefully. Resolves with the exit code. */
+export async function serveCommand(env: Env = process.env, opts: ServeOptions = {}): Promise<number> {
+  const running = await serve(env, opts);
+  process.stderr.write(`furrow API on ${running.url} (docs: ${running.url}/docs)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await running.close();
+  return 0;
+}
+
+export interface CreateKeyOptions {
+  partnerAdmin?: boolean;
+  name?: string;
+  /** Credits of the new key's account (default FURROW_INITIAL_CREDITS or 1000). */
+  credits?: number;
+}
+
+/**
+ * `furrow keys create [--partner-admin] [--name NAME]`: creates an account with one key in the
+ * store named by DATABASE_URL and returns it; the secret is shown only here.
+ */
+export async function createKeyCommand(
+  opts: CreateKeyOptions = {},
+  env: Env = process.env,
+  cwd?: string,
+): Promise<{ keyId: string; apiKey: string; userId: string; partnerAdmin: boolean }> {
+  const store = await openStore(env.DATABASE_URL, cwd);
+  try {
+    const made = await store.createAccountKey({
+      name: opts.name ?? (opts.partnerAdmin ? 'partner admin' : 'api key'),
+      partnerAdmin: opts.partnerAdmin ?? false,
+      initialCredits: opts.credits ?? intEnv(env, 'FURROW_INITIAL_CREDITS', 1000),
+    });
+    return { ...made, partnerAdmin: opts.partnerAdmin ?? false };
+  } finally {
+    await store.close();
+  }
+}

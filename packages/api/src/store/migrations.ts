@@ -1,0 +1,175 @@
+/**
+ * Versioned schema migrations, shared by both backends. Each runs once, in its own transaction,
+ * recorded in `schema_migrations`. Append new versions; never edit an applied one.
+ */
+import type { Sql, SqlBackend } from './sql.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'users, keys, credits, rate limits',
+    sql: `
+      CREATE TABLE users (
+        user_id uuid PRIMARY KEY,
+        partner_owner_id uuid REFERENCES users(user_id),
+        partner_user_id text,
+        email text,
+        first_name text,
+        last_name text,
+        country_code text,
+        display_name text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (partner_owner_id, partner_user_id)
+      );
+      CREATE TABLE api_keys (
+        key_id text PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(user_id),
+        name text NOT NULL,
+        key_hash text NOT NULL UNIQUE,
+        partner_admin boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        revoked_at timestamptz
+      );
+      CREATE INDEX api_keys_user ON api_keys (user_id);
+      CREATE TABLE credit_accounts (
+        owner_kind text NOT NULL CHECK (owner_kind IN ('user', 'company')),
+        owner_id uuid NOT NULL,
+        balance bigint NOT NULL DEFAULT 0 CHECK (balance >= 0),
+        PRIMARY KEY (owner_kind, owner_id)
+      );
+      CREATE TABLE credit_ledger (
+        entry_id bigserial PRIMARY KEY,
+        owner_kind text NOT NULL,
+        owner_id uuid NOT NULL,
+        delta bigint NOT NULL,
+        reason text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE rate_limits (
+        key varchar(255) PRIMARY KEY,
+        points integer NOT NULL DEFAULT 0,
+        expire bigint
+      );
+      CREATE TABLE settings (
+        name text PRIMARY KEY,
+        value text NOT NULL
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'companies, land entities, launch codes, stored plans',
+    sql: `
+      CREATE TABLE companies (
+        company_id uuid PRIMARY KEY,
+        partner_owner_id uuid REFERENCES users(user_id),
+        partner_company_id text,
+        name text NOT NULL,
+        country_code text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (partner_owner_id, partner_company_id)
+      );
+      CREATE TABLE company_accesses (
+        user_id uuid NOT NULL REFERENCES users(user_id),
+        company_id uuid NOT NULL REFERENCES companies(company_id),
+        role text NOT NULL CHECK (role IN ('admin', 'member')),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, company_id)
+      );
+      CREATE TABLE growers (
+        grower_id uuid PRIMARY KEY,
+        company_id uuid NOT NULL REFERENCES companies(company_id),
+        name text NOT NULL,
+        source text NOT NULL,
+        archived boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX growers_company ON growers (company_id);
+      CREATE TABLE farms (
+        farm_id uuid PRIMARY KEY,
+        grower_id uuid NOT NULL REFERENCES growers(grower_id),
+        company_id uuid NOT NULL REFERENCES companies(company_id),
+        name text NOT NULL,
+        source text NOT NULL,
+        archived boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX farms_grower ON farms (grower_id);
+      CREATE TABLE fields (
+        field_id uuid PRIMARY KEY,
+        farm_id uuid NOT NULL REFERENCES farms(farm_id),
+        company_id uuid NOT NULL REFERENCES companies(company_id),
+        name text NOT NULL,
+        archived boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX fields_farm ON fields (farm_id);
+      CREATE TABLE boundaries (
+        boundary_id uuid PRIMARY KEY,
+        field_id uuid REFERENCES fields(field_id),
+        company_id uuid NOT NULL REFERENCES companies(company_id),
+        name text,
+        geometry jsonb NOT NULL,
+        archived boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX boundaries_field ON boundaries (field_id);
+      CREATE TABLE plans (
+        plan_id uuid PRIMARY KEY,
+        boundary_id uuid NOT NULL REFERENCES boundaries(boundary_id),
+        field_id uuid REFERENCES fields(field_id),
+        company_id uuid NOT NULL REFERENCES companies(company_id),
+        created_by uuid NOT NULL REFERENCES users(user_id),
+        request jsonb NOT NULL,
+        plan jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX plans_field ON plans (field_id);
+      CREATE INDEX plans_boundary ON plans (boundary_id);
+      CREATE TABLE launch_codes (
+        code_hash text PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(user_id),
+        issued_by uuid NOT NULL REFERENCES users(user_id),
+        return_url text,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+];
+
+/** Applies every migration not yet recorded. Safe when several processes start at once on PostgreSQL. */
+export async function migrate(db: SqlBackend): Promise<number[]> {
+  const applied: number[] = [];
+  await db.transaction(async (tx) => {
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(727274)');
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const done = new Set(
+      (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)),
+    );
+    for (const m of migrations) {
+      if (done.has(m.version)) continue;
+      await execScript(tx, m.sql);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      applied.push(m.version);
+    }
+  });
+  return applied;
+}
+
+/** Runs a script statement by statement (parameterless; our migrations hold no `;` inside literals). */
+async function execScript(tx: Sql, script: string): Promise<void> {
+  for (const stmt of script.split(';')) {
+    if (stmt.trim() !== '') await tx.query(stmt);
+  }
+}

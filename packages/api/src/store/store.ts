@@ -1,0 +1,656 @@
+/**
+ * furrow's store: every read and write of the API, as SQL shared by PGlite and PostgreSQL.
+ * Writes that touch several rows run in one transaction; idempotent creates rely on unique
+ * constraints (`INSERT … ON CONFLICT DO NOTHING`, then read), never on check-then-insert.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Sql, SqlBackend } from './sql.js';
+
+export type CreditOwnerKind = 'user' | 'company';
+
+export interface UserRow {
+  userId: string;
+  partnerOwnerId: string | null;
+  partnerUserId: string | null;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  countryCode: string | null;
+  displayName: string | null;
+  createdAt: string;
+}
+
+export interface ApiKeyRow {
+  keyId: string;
+  userId: string;
+  name: string;
+  partnerAdmin: boolean;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface CompanyRow {
+  companyId: string;
+  partnerCompanyId: string | null;
+  name: string;
+  countryCode: string;
+  createdAt: string;
+}
+
+export interface CompanyAccessRow {
+  userId: string;
+  companyId: string;
+  role: 'admin' | 'member';
+}
+
+export interface LandRow {
+  id: string;
+  companyId: string;
+  name: string;
+  source: string;
+  archived: boolean;
+  createdAt: string;
+}
+
+export interface FieldRow {
+  fieldId: string;
+  farmId: string;
+  companyId: string;
+  name: string;
+  archived: boolean;
+  createdAt: string;
+}
+
+export interface BoundaryRow {
+  boundaryId: string;
+  fieldId: string | null;
+  companyId: string;
+  name: string | null;
+  geometry: { type: 'Polygon' | 'MultiPolygon'; coordinates: unknown };
+  archived: boolean;
+  createdAt: string;
+}
+
+export interface StoredPlanRow {
+  planId: string;
+  boundaryId: string;
+  fieldId: string | null;
+  companyId: string;
+  createdBy: string;
+  request: Record<string, unknown>;
+  plan: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** SHA-256 hex of a secret: how API keys and launch codes are stored. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** A new API key: `fk_<keyId>_<secret>` with a 256-bit secret. Only its hash is stored. */
+export function generateApiKey(): { keyId: string; apiKey: string } {
+  const keyId = randomBytes(8).toString('hex');
+  return { keyId, apiKey: `fk_${keyId}_${randomBytes(32).toString('base64url')}` };
+}
+
+const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
+const isoOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : iso(v));
+const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+
+type Row = Record<string, unknown>;
+
+function toUser(r: Row): UserRow {
+  return {
+    userId: String(r.user_id),
+    partnerOwnerId: (r.partner_owner_id as string | null) ?? null,
+    partnerUserId: (r.partner_user_id as string | null) ?? null,
+    email: (r.email as string | null) ?? null,
+    firstName: (r.first_name as string | null) ?? null,
+    lastName: (r.last_name as string | null) ?? null,
+    countryCode: (r.country_code as string | null) ?? null,
+    displayName: (r.display_name as string | null) ?? null,
+    createdAt: iso(r.created_at),
+  };
+}
+
+function toKey(r: Row): ApiKeyRow {
+  return {
+    keyId: String(r.key_id),
+    userId: String(r.user_id),
+    name: String(r.name),
+    partnerAdmin: Boolean(r.partner_admin),
+    createdAt: iso(r.created_at),
+    revokedAt: isoOrNull(r.revoked_at),
+  };
+}
+
+function toCompany(r: Row): CompanyRow {
+  return {
+    companyId: String(r.company_id),
+    partnerCompanyId: (r.partner_company_id as string | null) ?? null,
+    name: String(r.name),
+    countryCode: String(r.country_code),
+    createdAt: iso(r.created_at),
+  };
+}
+
+function toLand(idColumn: string) {
+  return (r: Row): LandRow => ({
+    id: String(r[idColumn]),
+    companyId: String(r.company_id),
+    name: String(r.name),
+    source: String(r.source),
+    archived: Boolean(r.archived),
+    createdAt: iso(r.created_at),
+  });
+}
+
+function toField(r: Row): FieldRow {
+  return {
+    fieldId: String(r.field_id),
+    farmId: String(r.farm_id),
+    companyId: String(r.company_id),
+    name: String(r.name),
+    archived: Boolean(r.archived),
+    createdAt: iso(r.created_at),
+  };
+}
+
+function toBoundary(r: Row): BoundaryRow {
+  return {
+    boundaryId: String(r.boundary_id),
+    fieldId: (r.field_id as string | null) ?? null,
+    companyId: String(r.company_id),
+    name: (r.name as string | null) ?? null,
+    geometry: json(r.geometry),
+    archived: Boolean(r.archived),
+    createdAt: iso(r.created_at),
+  };
+}
+
+function toPlan(r: Row): StoredPlanRow {
+  return {
+    planId: String(r.plan_id),
+    boundaryId: String(r.boundary_id),
+    fieldId: (r.field_id as string | null) ?? null,
+    companyId: String(r.company_id),
+    createdBy: String(r.created_by),
+    request: json(r.request),
+    plan: json(r.plan),
+    createdAt: iso(r.created_at),
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids from URLs are checked before they reach SQL (a malformed uuid would be a SQL error, not a 404). */
+export const isUuid = (s: string): boolean => UUID.test(s);
+
+export class Store {
+  constructor(readonly db: SqlBackend) {}
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
+  // ---- settings -------------------------------------------------------------------------
+
+  /** A setting's value, created once with `make()` if absent (first writer wins across processes). */
+  async setting(name: string, make: () => string): Promise<string> {
+    await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, make()]);
+    const rows = await this.db.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [name]);
+    return rows[0].value;
+  }
+
+  // ---- users and keys -------------------------------------------------------------------
+
+  async getUser(userId: string): Promise<UserRow | undefined> {
+    if (!isUuid(userId)) return undefined;
+    const rows = await this.db.query('SELECT * FROM users WHERE user_id = $1', [userId]);
+    return rows[0] ? toUser(rows[0]) : undefined;
+  }
+
+  async countKeys(): Promise<number> {
+    const rows = await this.db.query<{ n: string }>('SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL');
+    return Number(rows[0].n);
+  }
+
+  /**
+   * Creates an account user with one key (what `furrow keys create` does). The user gets
+   * `initialCredits` and, for partner admins, acts as the partner namespace of what it provisions.
+   */
+  async createAccountKey(opts: { name: string; partnerAdmin: boolean; initialCredits: number; apiKey?: string }): Promise<{
+    userId: string;
+    keyId: string;
+    apiKey: string;
+  }> {
+    const generated = generateApiKey();
+    const apiKey = opts.apiKey ?? generated.apiKey;
+    const keyId = generated.keyId;
+    const userId = randomUUID();
+    await this.db.transaction(async (tx) => {
+      await tx.query('INSERT INTO users (user_id, display_name) VALUES ($1, $2)', [userId, opts.name]);
+      await tx.query(
+        'INSERT INTO api_keys (key_id, user_id, name, key_hash, partner_admin) VALUES ($1, $2, $3, $4, $5)',
+        [keyId, userId, opts.name, hashSecret(apiKey), opts.partnerAdmin],
+      );
+      if (opts.initialCredits > 0) await grantIn(tx, 'user', userId, opts.initialCredits, 'initial credits');
+    });
+    return { userId, keyId, apiKey };
+  }
+
+  /** Makes sure a partner-admin key with exactly this secret exists (FURROW_BOOTSTRAP_API_KEY). */
+  async ensureBootstrapKey(apiKey: string, initialCredits: number): Promise<{ created: boolean; keyId: string }> {
+    const existing = await this.db.query<{ key_id: string }>('SELECT key_id FROM api_keys WHERE key_hash = $1', [
+      hashSecret(apiKey),
+    ]);
+    if (existing[0]) return { created: false, keyId: existing[0].key_id };
+    try {
+      const made = await this.createAccountKey({ name: 'bootstrap', partnerAdmin: true, initialCredits, apiKey });
+      return { created: true, keyId: made.keyId };
+    } catch (err) {
+      // Another process created it at the same moment (unique key_hash): that one stands.
+      const again = await this.db.query<{ key_id: string }>('SELECT key_id FROM api_keys WHERE key_hash = $1', [
+        hashSecret(apiKey),
+      ]);
+      if (again[0]) return { created: false, keyId: again[0].key_id };
+      throw err;
+    }
+  }
+
+  async createKey(userId: string, name: string, partnerAdmin = false): Promise<{ keyId: string; apiKey: string }> {
+    const { keyId, apiKey } = generateApiKey();
+    await this.db.query(
+      'INSERT INTO api_keys (key_id, user_id, name, key_hash, partner_admin) VALUES ($1, $2, $3, $4, $5)',
+      [keyId, userId, name, hashSecret(apiKey), partnerAdmin],
+    );
+    return { keyId, apiKey };
+  }
+
+  /** The key row whose stored hash equals `keyHash` (revoked ones included), with that hash. */
+  async findKeyByHash(keyHash: string): Promise<(ApiKeyRow & { keyHash: string }) | undefined> {
+    const rows = await this.db.query('SELECT * FROM api_keys WHERE key_hash = $1', [keyHash]);
+    return rows[0] ? { ...toKey(rows[0]), keyHash: String(rows[0].key_hash) } : undefined;
+  }
+
+  /** Keys of `userId` and of the users it provisioned as a partner. */
+  async listKeys(userId: string): Promise<ApiKeyRow[]> {
+    const rows = await this.db.query(
+      `SELECT k.* FROM api_keys k JOIN users u ON u.user_id = k.user_id
+       WHERE k.user_id = $1 OR u.partner_owner_id = $1 ORDER BY k.created_at, k.key_id`,
+      [userId],
+    );
+    return rows.map(toKey);
+  }
+
+  /** Revokes a key of `userId` (or of a user it provisioned). False when no such key is visible. */
+  async revokeKey(userId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+    const rows = await this.db.query(
+      `UPDATE api_keys k SET revoked_at = COALESCE(k.revoked_at, now())
+       FROM users u WHERE u.user_id = k.user_id AND k.key_id = $2 AND (k.user_id = $1 OR u.partner_owner_id = $1)
+       RETURNING k.*`,
+      [userId, keyId],
+    );
+    return rows[0] ? toKey(rows[0]) : undefined;
+  }
+
+  // ---- credits --------------------------------------------------------------------------
+
+  async balance(kind: CreditOwnerKind, ownerId: string): Promise<number> {
+    const rows = await this.db.query<{ balance: string }>(
+      'SELECT balance FROM credit_accounts WHERE owner_kind = $1 AND owner_id = $2',
+      [kind, ownerId],
+    );
+    return rows[0] ? Number(rows[0].balance) : 0;
+  }
+
+  async grantCredits(kind: CreditOwnerKind, ownerId: string, amount: number, reason: string): Promise<number> {
+    return this.db.transaction((tx) => grantIn(tx, kind, ownerId, amount, reason));
+  }
+
+  /**
+   * Takes `amount` credits in one atomic statement (`balance >= amount` in the WHERE clause, so
+   * concurrent charges never overdraw). Returns the new balance, or undefined when too few remain.
+   */
+  async charge(kind: CreditOwnerKind, ownerId: string, amount: number, reason: string): Promise<number | undefined> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query<{ balance: string }>(
+        `UPDATE credit_accounts SET balance = balance - $3
+         WHERE owner_kind = $1 AND owner_id = $2 AND balance >= $3 RETURNING balance`,
+        [kind, ownerId, amount],
+      );
+      if (!rows[0]) return undefined;
+      await tx.query('INSERT INTO credit_ledger (owner_kind, owner_id, delta, reason) VALUES ($1, $2, $3, $4)', [
+        kind,
+        ownerId,
+        -amount,
+        reason,
+      ]);
+      return Number(rows[0].balance);
+    });
+  }
+
+  // ---- partner provisioning -------------------------------------------------------------
+
+  async userByPartnerId(partnerOwnerId: string, partnerUserId: string): Promise<UserRow | undefined> {
+    const rows = await this.db.query('SELECT * FROM users WHERE partner_owner_id = $1 AND partner_user_id = $2', [
+      partnerOwnerId,
+      partnerUserId,
+    ]);
+    return rows[0] ? toUser(rows[0]) : undefined;
+  }
+
+  /** Creates the partner's user, or returns the existing one (`created: false`). */
+  async provisionUser(
+    partnerOwnerId: string,
+    u: { partnerUserId: string; email?: string; firstName?: string; lastName?: string; countryCode?: string },
+  ): Promise<{ user: UserRow; created: boolean }> {
+    const inserted = await this.db.query(
+      `INSERT INTO users (user_id, partner_owner_id, partner_user_id, email, first_name, last_name, country_code)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (partner_owner_id, partner_user_id) DO NOTHING RETURNING *`,
+      [randomUUID(), partnerOwnerId, u.partnerUserId, u.email ?? null, u.firstName ?? null, u.lastName ?? null, u.countryCode ?? null],
+    );
+    if (inserted[0]) return { user: toUser(inserted[0]), created: true };
+    const existing = await this.userByPartnerId(partnerOwnerId, u.partnerUserId);
+    if (!existing) throw new Error('user vanished between insert and read');
+    return { user: existing, created: false };
+  }
+
+  async companyByPartnerId(partnerOwnerId: string, partnerCompanyId: string): Promise<CompanyRow | undefined> {
+    const rows = await this.db.query('SELECT * FROM companies WHERE partner_owner_id = $1 AND partner_company_id = $2', [
+      partnerOwnerId,
+      partnerCompanyId,
+    ]);
+    return rows[0] ? toCompany(rows[0]) : undefined;
+  }
+
+  /** Creates the partner's company (and admin access for `creatorUserId`), or returns the existing one. */
+  async provisionCompany(
+    partnerOwnerId: string,
+    creatorUserId: string,
+    c: { partnerCompanyId: string; name?: string; countryCode?: string },
+  ): Promise<{ company: CompanyRow; created: boolean }> {
+    const made = await this.db.transaction(async (tx) => {
+      const inserted = await tx.query(
+        `INSERT INTO companies (company_id, partner_owner_id, partner_company_id, name, country_code)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (partner_owner_id, partner_company_id) DO NOTHING RETURNING *`,
+        [randomUUID(), partnerOwnerId, c.partnerCompanyId, c.name ?? '', c.countryCode ?? ''],
+      );
+      if (!inserted[0]) return undefined;
+      const company = toCompany(inserted[0]);
+      await grantAccessIn(tx, creatorUserId, company.companyId, 'admin');
+      return company;
+    });
+    if (made) return { company: made, created: true };
+    const existing = await this.companyByPartnerId(partnerOwnerId, c.partnerCompanyId);
+    if (!existing) throw new Error('company vanished between insert and read');
+    return { company: existing, created: false };
+  }
+
+  async grantAccess(userId: string, companyId: string, role: 'admin' | 'member'): Promise<{ access: CompanyAccessRow; created: boolean }> {
+    const created = await this.db.transaction((tx) => grantAccessIn(tx, userId, companyId, role));
+    const rows = await this.db.query<{ role: 'admin' | 'member' }>(
+      'SELECT role FROM company_accesses WHERE user_id = $1 AND company_id = $2',
+      [userId, companyId],
+    );
+    return { access: { userId, companyId, role: rows[0].role }, created };
+  }
+
+  /** Companies `userId` may access, with its role. */
+  async companiesOf(userId: string): Promise<(CompanyRow & { role: 'admin' | 'member' })[]> {
+    const rows = await this.db.query(
+      `SELECT c.*, a.role FROM company_accesses a JOIN companies c ON c.company_id = a.company_id
+       WHERE a.user_id = $1 ORDER BY c.created_at, c.company_id`,
+      [userId],
+    );
+    return rows.map((r) => ({ ...toCompany(r), role: r.role as 'admin' | 'member' }));
+  }
+
+  async canAccessCompany(userId: string, companyId: string): Promise<boolean> {
+    if (!isUuid(companyId)) return false;
+    const rows = await this.db.query('SELECT 1 FROM company_accesses WHERE user_id = $1 AND company_id = $2', [
+      userId,
+      companyId,
+    ]);
+    return rows.length > 0;
+  }
+
+  // ---- land entities (every read scoped to the companies the user can access) -----------
+
+  async createGrower(companyId: string, g: { name: string; source: string; archived: boolean }): Promise<LandRow> {
+    const rows = await this.db.query(
+      'INSERT INTO growers (grower_id, company_id, name, source, archived) VALUES ($1, $2, $3, $4, $5) RETURNING *',
+      [randomUUID(), companyId, g.name, g.source, g.archived],
+    );
+    return toLand('grower_id')(rows[0]);
+  }
+
+  async getGrower(userId: string, growerId: string): Promise<LandRow | undefined> {
+    if (!isUuid(growerId)) return undefined;
+    const rows = await this.db.query(
+      `SELECT g.* FROM growers g JOIN company_accesses a ON a.company_id = g.company_id
+       WHERE g.grower_id = $2 AND a.user_id = $1`,
+      [userId, growerId],
+    );
+    return rows[0] ? toLand('grower_id')(rows[0]) : undefined;
+  }
+
+  async listGrowers(companyId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<LandRow>> {
+    return this.page('growers', 'company_id', companyId, page, toLand('grower_id'));
+  }
+
+  async createFarm(grower: LandRow, f: { name: string; source: string; archived: boolean }): Promise<LandRow> {
+    const rows = await this.db.query(
+      'INSERT INTO farms (farm_id, grower_id, company_id, name, source, archived) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+      [randomUUID(), grower.id, grower.companyId, f.name, f.source, f.archived],
+    );
+    return { ...toLand('farm_id')(rows[0]), growerId: grower.id } as LandRow;
+  }
+
+  async getFarm(userId: string, farmId: string): Promise<(LandRow & { growerId: string }) | undefined> {
+    if (!isUuid(farmId)) return undefined;
+    const rows = await this.db.query(
+      `SELECT f.* FROM farms f JOIN company_accesses a ON a.company_id = f.company_id
+       WHERE f.farm_id = $2 AND a.user_id = $1`,
+      [userId, farmId],
+    );
+    return rows[0] ? { ...toLand('farm_id')(rows[0]), growerId: String(rows[0].grower_id) } : undefined;
+  }
+
+  async listFarms(growerId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<LandRow>> {
+    return this.page('farms', 'grower_id', growerId, page, (r) => ({ ...toLand('farm_id')(r), growerId: String(r.grower_id) }));
+  }
+
+  /** Creates a field and its boundary in one transaction. */
+  async saveField(
+    farm: LandRow,
+    f: { name: string; geometry: BoundaryRow['geometry'] },
+  ): Promise<{ field: FieldRow; boundary: BoundaryRow }> {
+    return this.db.transaction(async (tx) => {
+      const fieldRows = await tx.query(
+        'INSERT INTO fields (field_id, farm_id, company_id, name) VALUES ($1, $2, $3, $4) RETURNING *',
+        [randomUUID(), farm.id, farm.companyId, f.name],
+      );
+      const field = toField(fieldRows[0]);
+      const boundaryRows = await tx.query(
+        'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *',
+        [randomUUID(), field.fieldId, farm.companyId, f.name, f.geometry],
+      );
+      return { field, boundary: toBoundary(boundaryRows[0]) };
+    });
+  }
+
+  async getField(userId: string, fieldId: string): Promise<FieldRow | undefined> {
+    if (!isUuid(fieldId)) return undefined;
+    const rows = await this.db.query(
+      `SELECT f.* FROM fields f JOIN company_accesses a ON a.company_id = f.company_id
+       WHERE f.field_id = $2 AND a.user_id = $1`,
+      [userId, fieldId],
+    );
+    return rows[0] ? toField(rows[0]) : undefined;
+  }
+
+  async listFields(farmId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<FieldRow>> {
+    return this.page('fields', 'farm_id', farmId, page, toField);
+  }
+
+  /** Adds a boundary to a field (import) or to a company without a field. */
+  async addBoundary(companyId: string, fieldId: string | null, name: string | null, geometry: BoundaryRow['geometry']): Promise<BoundaryRow> {
+    const rows = await this.db.query(
+      'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *',
+      [randomUUID(), fieldId, companyId, name, geometry],
+    );
+    return toBoundary(rows[0]);
+  }
+
+  async getBoundary(userId: string, boundaryId: string): Promise<BoundaryRow | undefined> {
+    if (!isUuid(boundaryId)) return undefined;
+    const rows = await this.db.query(
+      `SELECT b.* FROM boundaries b JOIN company_accesses a ON a.company_id = b.company_id
+       WHERE b.boundary_id = $2 AND a.user_id = $1`,
+      [userId, boundaryId],
+    );
+    return rows[0] ? toBoundary(rows[0]) : undefined;
+  }
+
+  async listBoundaries(fieldId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<BoundaryRow>> {
+    return this.page('boundaries', 'field_id', fieldId, page, toBoundary);
+  }
+
+  /** Sets `archived` on a grower, farm, field or boundary the caller can access. */
+  async setArchived(
+    table: 'growers' | 'farms' | 'fields' | 'boundaries',
+    userId: string,
+    id: string,
+    archived: boolean,
+  ): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const idColumn = { growers: 'grower_id', farms: 'farm_id', fields: 'field_id', boundaries: 'boundary_id' }[table];
+    const rows = await this.db.query(
+      `UPDATE ${table} t SET archived = $3 FROM company_accesses a
+       WHERE a.company_id = t.company_id AND a.user_id = $1 AND t.${idColumn} = $2 RETURNING t.${idColumn}`,
+      [userId, id, archived],
+    );
+    return rows.length > 0;
+  }
+
+  private async page<T>(
+    table: string,
+    parentColumn: string,
+    parentId: string,
+    p: { limit: number; offset: number; includeArchived: boolean },
+    map: (r: Row) => T,
+  ): Promise<Page<T>> {
+    const archived = p.includeArchived ? '' : ' AND archived = false';
+    const rows = await this.db.query(
+      `SELECT *, count(*) OVER () AS total_count FROM ${table} WHERE ${parentColumn} = $1${archived}
+       ORDER BY created_at, 1 LIMIT $2 OFFSET $3`,
+      [parentId, p.limit, p.offset],
+    );
+    let total = rows[0] ? Number(rows[0].total_count) : 0;
+    if (rows.length === 0 && p.offset > 0) {
+      const n = await this.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${parentColumn} = $1${archived}`, [parentId]);
+      total = Number(n[0].n);
+    }
+    return { items: rows.map(map), total, limit: p.limit, offset: p.offset };
+  }
+
+  // ---- stored plans ---------------------------------------------------------------------
+
+  async savePlan(p: {
+    boundary: BoundaryRow;
+    createdBy: string;
+    request: Record<string, unknown>;
+    plan: Record<string, unknown>;
+  }): Promise<StoredPlanRow> {
+    const rows = await this.db.query(
+      `INSERT INTO plans (plan_id, boundary_id, field_id, company_id, created_by, request, plan)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb) RETURNING *`,
+      [randomUUID(), p.boundary.boundaryId, p.boundary.fieldId, p.boundary.companyId, p.createdBy, p.request, p.plan],
+    );
+    return toPlan(rows[0]);
+  }
+
+  async getPlan(userId: string, planId: string): Promise<StoredPlanRow | undefined> {
+    if (!isUuid(planId)) return undefined;
+    const rows = await this.db.query(
+      `SELECT p.* FROM plans p JOIN company_accesses a ON a.company_id = p.company_id
+       WHERE p.plan_id = $2 AND a.user_id = $1`,
+      [userId, planId],
+    );
+    return rows[0] ? toPlan(rows[0]) : undefined;
+  }
+
+  async listPlans(fieldId: string, page: { limit: number; offset: number }): Promise<Page<StoredPlanRow>> {
+    const rows = await this.db.query(
+      `SELECT *, count(*) OVER () AS total_count FROM plans WHERE field_id = $1 ORDER BY created_at, plan_id LIMIT $2 OFFSET $3`,
+      [fieldId, page.limit, page.offset],
+    );
+    return { items: rows.map(toPlan), total: rows[0] ? Number(rows[0].total_count) : 0, ...page };
+  }
+
+  // ---- launch codes ---------------------------------------------------------------------
+
+  async createLaunchCode(userId: string, issuedBy: string, returnUrl: string | null, lifetimeSeconds: number): Promise<string> {
+    const code = randomBytes(24).toString('base64url');
+    await this.db.query(
+      `INSERT INTO launch_codes (code_hash, user_id, issued_by, return_url, expires_at)
+       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+      [hashSecret(code), userId, issuedBy, returnUrl, lifetimeSeconds],
+    );
+    return code;
+  }
+
+  /**
+   * Consumes a launch code once: a single UPDATE that only matches an unused, unexpired code of
+   * that user, so of two concurrent exchanges exactly one succeeds.
+   */
+  async consumeLaunchCode(code: string, userId: string): Promise<{ userId: string; returnUrl: string | null } | undefined> {
+    if (!isUuid(userId)) return undefined;
+    const rows = await this.db.query<{ user_id: string; return_url: string | null }>(
+      `UPDATE launch_codes SET used_at = now()
+       WHERE code_hash = $1 AND user_id = $2 AND used_at IS NULL AND expires_at > now()
+       RETURNING user_id, return_url`,
+      [hashSecret(code), userId],
+    );
+    return rows[0] ? { userId: String(rows[0].user_id), returnUrl: rows[0].return_url } : undefined;
+  }
+}
+
+async function grantIn(tx: Sql, kind: CreditOwnerKind, ownerId: string, amount: number, reason: string): Promise<number> {
+  const rows = await tx.query<{ balance: string }>(
+    `INSERT INTO credit_accounts (owner_kind, owner_id, balance) VALUES ($1, $2, $3)
+     ON CONFLICT (owner_kind, owner_id) DO UPDATE SET balance = credit_accounts.balance + EXCLUDED.balance
+     RETURNING balance`,
+    [kind, ownerId, amount],
+  );
+  await tx.query('INSERT INTO credit_ledger (owner_kind, owner_id, delta, reason) VALUES ($1, $2, $3, $4)', [
+    kind,
+    ownerId,
+    amount,
+    reason,
+  ]);
+  return Number(rows[0].balance);
+}
+
+async function grantAccessIn(tx: Sql, userId: string, companyId: string, role: 'admin' | 'member'): Promise<boolean> {
+  const rows = await tx.query(
+    `INSERT INTO company_accesses (user_id, company_id, role) VALUES ($1, $2, $3)
+     ON CONFLICT (user_id, company_id) DO NOTHING RETURNING user_id`,
+    [userId, companyId, role],
+  );
+  return rows.length > 0;
+}
+
+export async function openStore(databaseUrl: string | undefined, cwd?: string): Promise<Store> {
+  const { openSql } = await import('./open.js');
+  return new Store(await openSql(databaseUrl, cwd));
+}

@@ -1,0 +1,62 @@
+/** Planning off the event loop: worker pool, time cap, client disconnects (stub worker, real piscina). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, poolPlanner, type Planner, type Store } from '@furrow/api';
+import { jsonInit, makeApp, shapeA, stubWorkerFile, type TestApp } from './support.js';
+
+let store: Store;
+let planner: Planner;
+let t: TestApp;
+
+beforeAll(async () => {
+  store = await openStore('memory:');
+  planner = poolPlanner({ threads: 2, filename: stubWorkerFile });
+  t = await makeApp(store, { planner, config: { planTimeoutCapSeconds: 2, planTimeoutGraceSeconds: 0 } });
+});
+afterAll(async () => {
+  await planner?.close();
+  await store?.close();
+});
+
+const heavy = shapeA({ machine: { widthMeters: 6, turnRadiusMeters: 99 } });
+
+describe('worker pool', () => {
+  it('plans in a worker thread', async () => {
+    const res = await t.app.request('/api/path-plans/direct', jsonInit('POST', t.adminKey, shapeA()));
+    expect(res.status).toBe(200);
+    expect((await res.json()).version).toBe('1.5.0');
+  });
+
+  it('keeps answering other requests while a heavy plan runs, and caps its time (503, refunded)', async () => {
+    const before = await store.balance('user', t.adminUserId);
+    const started = performance.now();
+    const slow = t.app.request('/api/path-plans/direct', jsonInit('POST', t.adminKey, heavy));
+    await new Promise((r) => setTimeout(r, 200));
+    const quickStart = performance.now();
+    const quick = await t.app.request('/api/user/current', jsonInit('GET', t.adminKey));
+    expect(quick.status).toBe(200);
+    expect(performance.now() - quickStart).toBeLessThan(1000);
+    const res = await slow;
+    expect(res.status).toBe(503);
+    expect((await res.json()).error.code).toBe('PlanTimeout');
+    expect(performance.now() - started).toBeLessThan(6000);
+    expect(await store.balance('user', t.adminUserId)).toBe(before);
+  });
+
+  it('cancels the work when the client disconnects (the worker is freed at once)', async () => {
+    const controllers = [new AbortController(), new AbortController()];
+    const pending = controllers.map((ctl) =>
+      t.app.request('/api/path-plans/direct', { ...jsonInit('POST', t.adminKey, heavy), signal: ctl.signal }).then(
+        (r) => r.status,
+        () => 'aborted',
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    for (const ctl of controllers) ctl.abort();
+    await Promise.all(pending);
+    // Both threads were busy with 30 s loops; a new plan is answered quickly only if they were terminated.
+    const started = performance.now();
+    const res = await t.app.request('/api/path-plans/direct', jsonInit('POST', t.adminKey, shapeA()));
+    expect(res.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+});
