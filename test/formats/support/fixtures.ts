@@ -102,7 +102,7 @@ export function handPlan(field: FieldGeometry, widthMeters = 12, maxTracks = 6):
     const end: [number, number] = [forward ? x1 : x0, y];
     const gap = Math.hypot(start[0] - at[0], start[1] - at[1]);
     if (i === 0) {
-      const n = Math.max(2, Math.ceil(gap / 0.5) + 1);
+      const n = Math.max(2, Math.ceil(gap / 0.45) + 1);
       const line: Position[] = [];
       for (let k = 0; k < n; k++) line.push(f.toLonLat(at[0] + ((start[0] - at[0]) * k) / (n - 1), at[1] + ((start[1] - at[1]) * k) / (n - 1)));
       push('Connector', line);
@@ -110,7 +110,7 @@ export function handPlan(field: FieldGeometry, widthMeters = 12, maxTracks = 6):
       // semicircle of radius (y_i − y_{i−1}) / 2 beyond the previous end, then straight to the start
       const r = (y - at[1]) / 2;
       const side = forward ? 1 : -1; // bulge outwards: left end when the next track runs forward
-      const n = Math.max(8, Math.ceil((Math.PI * Math.abs(r)) / 0.5) + 1);
+      const n = Math.max(8, Math.ceil((Math.PI * Math.abs(r)) / 0.45) + 1);
       const line: Position[] = [];
       for (let k = 0; k < n; k++) {
         const a = -Math.PI / 2 + (Math.PI * k) / (n - 1);
@@ -118,7 +118,7 @@ export function handPlan(field: FieldGeometry, widthMeters = 12, maxTracks = 6):
       }
       const last = at[1] + 2 * r;
       const d = Math.abs(start[0] - at[0]);
-      const m = Math.ceil(d / 0.5);
+      const m = Math.ceil(d / 0.45);
       for (let k = 1; k <= m; k++) line.push(f.toLonLat(at[0] + ((start[0] - at[0]) * k) / m, last));
       if (m === 0) line[line.length - 1] = f.toLonLat(start[0], start[1]);
       push('Turn', line, { turnType: 'U' });
