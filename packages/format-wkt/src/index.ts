@@ -61,7 +61,7 @@ export function readBoundary(input: string | Uint8Array, name?: string): ParsedB
   if (!looksLikeWkt(text)) throw boundaryError(where, 'does not start with a WKT geometry keyword (POLYGON, MULTIPOLYGON, ...)');
   const out: ParsedBoundary[] = [];
   for (const { wkt, line } of splitGeometries(text)) {
-    const place = `line ${line}`;
+    const place = `line ${line}, geometry`;
     const code = srid(wkt);
     if (code !== undefined && code !== 4326 && code !== 4258) {
       throw boundaryError({ ...where, place }, `SRID=${code} is not supported: give WGS84 lon/lat (SRID=4326)`);
