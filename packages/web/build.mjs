@@ -2,7 +2,7 @@
 // Run by `npm run build -w @furrow/web` (and so by the root `npm run build`), and by the
 // browser test suite before it starts. Usage: node build.mjs [--out DIR] [--dev]
 import { build } from 'esbuild';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -11,7 +11,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Builds the static web application into `outDir` (default dist/public). Returns the folder. */
 export async function buildWebApp({ outDir = join(here, 'dist', 'public'), dev = false } = {}) {
   await mkdir(outDir, { recursive: true });
-  await build({
+  const result = await build({
+    write: false,
     entryPoints: [join(here, 'src', 'app', 'main.ts')],
     bundle: true,
     format: 'esm',
@@ -23,8 +24,16 @@ export async function buildWebApp({ outDir = join(here, 'dist', 'public'), dev =
     legalComments: 'none',
     logLevel: 'warning',
   });
-  await copyFile(join(here, 'src', 'app', 'index.html'), join(outDir, 'index.html'));
-  await copyFile(join(here, 'src', 'app', 'app.css'), join(outDir, 'app.css'));
+  const files = result.outputFiles.map((f) => ({ path: f.path, contents: f.contents }));
+  for (const name of ['index.html', 'app.css']) {
+    files.push({ path: join(outDir, name), contents: await readFile(join(here, 'src', 'app', name)) });
+  }
+  // Write beside, then rename: a server or a parallel test never reads a half-written file.
+  for (const f of files) {
+    const tmp = `${f.path}.${process.pid}.tmp`;
+    await writeFile(tmp, f.contents);
+    await rename(tmp, f.path);
+  }
   return outDir;
 }
 

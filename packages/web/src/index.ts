@@ -5,8 +5,8 @@
  * into `dist/public/` (index.html, app.js, app.css). The API mounts it with one line:
  *
  * ```ts
- * import { webAppResponse } from '@furrow/web';
- * app.use('*', async (c, next) => (await webAppResponse(c.req.raw)) ?? next());
+ * import { mountWebApp } from '@furrow/web';
+ * await serve(process.env, { web: mountWebApp });   // @furrow/api's serve / createApp hook
  * ```
  *
  * `webAppResponse` answers the app's pages (`/launch`, `/path-planning/boundary/{id}`, `/app`)
@@ -108,4 +108,22 @@ export async function webAppResponse(request: Request): Promise<Response | undef
     headers.set('cache-control', 'no-cache');
   }
   return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+}
+
+/** What `mountWebApp` needs of an app: Hono's `get(path, handler)` (structurally; no Hono import here). */
+export interface WebMountTarget {
+  get(path: string, handler: (c: { req: { raw: Request } }) => Promise<Response>): unknown;
+}
+
+/** Every GET path the app answers (pages and assets), as router patterns. */
+export const webAppMountPaths: readonly string[] = [...webAppRoutes, '/app/', `${WEB_ASSETS_PREFIX}*`];
+
+/**
+ * Mounts the web application on a Hono app (the `web` hook of `@furrow/api`'s `createApp` /
+ * `serve`): GET routes for the pages and `/app-assets/*`.
+ */
+export function mountWebApp(app: WebMountTarget): void {
+  const handler = async (c: { req: { raw: Request } }): Promise<Response> =>
+    (await webAppResponse(c.req.raw)) ?? new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  for (const path of webAppMountPaths) app.get(path, handler);
 }

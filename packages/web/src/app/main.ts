@@ -62,6 +62,7 @@ async function main(): Promise<void> {
   const path = location.pathname.replace(/\/+$/, '') || '/';
 
   const signedOut = (title: string, body: string) => {
+    shell.setMinimal(true);
     shell.page.replaceChildren(messagePanel(title, body, [backButton()]));
     shell.page.dataset.state = 'signed-out';
   };
@@ -82,6 +83,7 @@ async function main(): Promise<void> {
   };
 
   if (path === '/launch') {
+    shell.setMinimal(true);
     await runLaunch({ shell, api, sessions, location, history, now: () => Date.now() });
     return;
   }
@@ -113,6 +115,7 @@ async function main(): Promise<void> {
 
   const m = /^\/path-planning\/boundary\/([^/]+)$/.exec(path);
   if (!m) {
+    shell.setMinimal(true);
     shell.page.replaceChildren(
       messagePanel('Choose a field', 'Pick a field in your farm software to plan its route.', [backButton()], 'info'),
     );

@@ -23,6 +23,8 @@ export class Shell {
   private state: EmbeddingState;
   private theme?: PartnerTheme;
   private allowedOrigins: string[] = [];
+  /** Pages without a session (launch, messages) show no navigation and no selectors. */
+  private minimal = false;
   /** Called when a field is chosen in the field selector (value = boundaryId). */
   onFieldSelected?: (boundaryId: string) => void;
   onOrgSelected?: (companyId: string) => void;
@@ -80,6 +82,11 @@ export class Shell {
     return resolveVisibility(this.state);
   }
 
+  setMinimal(minimal: boolean): void {
+    this.minimal = minimal;
+    this.render();
+  }
+
   setTheme(theme: PartnerTheme | undefined): void {
     this.theme = theme;
     this.render();
@@ -116,12 +123,17 @@ export class Shell {
 
   private render(): void {
     const v = resolveVisibility(this.state);
+    if (this.minimal) {
+      v.sideNav = false;
+      v.orgSelector = false;
+      v.fieldSelector = false;
+    }
     this.sideNav.hidden = !v.sideNav;
     this.orgSelector.hidden = !v.orgSelector;
     this.fieldSelector.hidden = !v.fieldSelector;
     this.root.classList.toggle('embedded', this.state.embedded);
     this.root.classList.toggle('no-side-nav', !v.sideNav);
-    const topBarEmpty = !v.orgSelector && !v.fieldSelector && !(v.partnerTheme && this.theme?.name);
+    const topBarEmpty = !v.orgSelector && !v.fieldSelector;
     this.root.classList.toggle('no-top-bar', topBarEmpty);
     const docEl = document.documentElement;
     const vars: [string, keyof PartnerTheme][] = [
@@ -136,7 +148,9 @@ export class Shell {
       else docEl.style.removeProperty(cssVar);
     }
     docEl.dataset.theme = v.partnerTheme && this.theme ? 'partner' : 'furrow';
+    // Inside the partner's product its name is on screen already; show it only with the selectors.
     this.partnerName.textContent = v.partnerTheme && this.theme?.name ? this.theme.name : '';
+    this.root.classList.toggle('minimal', this.minimal);
     this.root.dataset.embedded = String(this.state.embedded);
     this.root.dataset.chrome = String(this.state.chrome);
   }
