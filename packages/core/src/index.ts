@@ -7,3 +7,4 @@ export * from './route/optimize/index.js';
 export { syntheticTrackProblem, parallelTurnLengthMeters, type SyntheticOptions } from './route/order/synthetic.js';
 export * from './refill/index.js';
 export * from './terrain/index.js';
+export * from './sequencing/index.js';

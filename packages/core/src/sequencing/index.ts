@@ -1,0 +1,13 @@
+export type { TransportInput, TransportModel } from './transport.js';
+export { haversineMeters, transportModel } from './transport.js';
+export type {
+  FieldVisit,
+  SequencingField,
+  SequencingObjective,
+  SequencingRequest,
+  SequencedStop,
+  TransportLeg,
+  DayMetrics,
+  DaySequence,
+} from './sequence.js';
+export { sequenceFields, visitsFromPlan } from './sequence.js';
