@@ -3,7 +3,8 @@
  * rings closed, at least 4 positions, coordinates within WGS84 ranges, a vertex budget.
  * Deeper validity (self-intersections, holes outside shells) is the planner's `PlanError`.
  */
-import { ApiError, type ErrorDetail } from './errors.js';
+import * as core from '@furrow/core';
+import { ApiError, fromPlanError, type ErrorDetail } from './errors.js';
 
 export const MAX_VERTICES = 100_000;
 
@@ -43,6 +44,22 @@ export function assertValidGeometry(geometry: Geometry, path: string): void {
   const problems = geometryProblems(geometry, path);
   if (problems.length > 0) {
     throw new ApiError(422, 'InvalidGeometry', `${problems[0].path}: ${problems[0].message}`, problems);
+  }
+}
+
+/**
+ * A stored boundary is validated exactly like a plan's field: the checks above, then the
+ * planner's own boundary validation (self-intersections, holes outside shells) when @furrow/core
+ * exports it as `validateFieldGeometry(geometry, path)`.
+ */
+export function assertValidBoundary(geometry: Geometry, path: string): void {
+  assertValidGeometry(geometry, path);
+  const validate = (core as Record<string, unknown>).validateFieldGeometry;
+  if (typeof validate !== 'function') return;
+  try {
+    validate(geometry, path);
+  } catch (err) {
+    throw fromPlanError(err) ?? err;
   }
 }
 

@@ -5,6 +5,7 @@ import { ApiError } from '../errors.js';
 import { assertValidGeometry } from '../geometry.js';
 import { PlanAbortedError } from '../planner.js';
 import { planToGeoJson } from '../render.js';
+import type { CreditOwnerKind } from '../store/store.js';
 import { PathPlanRequestSchema, PlanFeatureCollectionSchema, PlanSchema, OPTION_NAMES, type PathPlanRequestBody } from '../schemas.js';
 import { API_VERSION } from '../version.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
@@ -16,16 +17,25 @@ export async function planBillable(
   request: PathPlanRequestBody,
   clientSignal: AbortSignal,
   reason: string,
+  /** Accounts tried in order; the first with enough credits pays. */
+  accounts: { kind: CreditOwnerKind; id: string }[] = [{ kind: 'user', id: caller.userId }],
 ): Promise<Record<string, unknown>> {
   const geometry = request.field ?? request.boundary;
   if (geometry) assertValidGeometry(geometry as never, request.field ? 'field' : 'boundary');
   request.obstacles?.forEach((o, i) => assertValidGeometry(o.geometry as never, `obstacles[${i}].geometry`));
 
   const cost = deps.config.planCostCredits;
+  let payer: { kind: CreditOwnerKind; id: string } | undefined;
   if (cost > 0) {
-    const left = await deps.store.charge('user', caller.userId, cost, reason);
-    if (left === undefined) {
-      const available = await deps.store.balance('user', caller.userId);
+    for (const account of accounts) {
+      if ((await deps.store.charge(account.kind, account.id, cost, reason)) !== undefined) {
+        payer = account;
+        break;
+      }
+    }
+    if (!payer) {
+      const balances = await Promise.all(accounts.map((a) => deps.store.balance(a.kind, a.id)));
+      const available = Math.max(0, ...balances);
       throw new ApiError(402, 'PaymentRequired', `this plan costs ${cost} credit(s); the account has ${available}. Ask for testing credits.`, [], {
         creditsAvailable: available,
         creditsRequired: cost,
@@ -42,7 +52,7 @@ export async function planBillable(
     const plan = await deps.planner.plan(request, AbortSignal.any([clientSignal, timeout.signal]));
     return shapePlan(plan, request);
   } catch (err) {
-    if (cost > 0) await deps.store.grantCredits('user', caller.userId, cost, `refund: ${reason}`);
+    if (payer) await deps.store.grantCredits(payer.kind, payer.id, cost, `refund: ${reason}`);
     throw err;
   } finally {
     clearTimeout(timer);

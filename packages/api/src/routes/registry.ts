@@ -1,6 +1,7 @@
 /** Route groups of the full platform (issue 8), mounted by `createApp` after the Quick Start ones. */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Deps } from '../context.js';
+import { landRoutes } from './land.js';
 import { partnerRoutes } from './partner.js';
 
-export const extraRoutes: ((deps: Deps) => OpenAPIHono<AppEnv>)[] = [partnerRoutes];
+export const extraRoutes: ((deps: Deps) => OpenAPIHono<AppEnv>)[] = [partnerRoutes, landRoutes];

@@ -511,6 +511,39 @@ export class Store {
     return toBoundary(rows[0]);
   }
 
+  /** Adds several boundaries to a field in one transaction (an import is all or nothing). */
+  async addBoundaries(companyId: string, fieldId: string, items: { name: string | null; geometry: BoundaryRow['geometry'] }[]): Promise<BoundaryRow[]> {
+    return this.db.transaction(async (tx) => {
+      const out: BoundaryRow[] = [];
+      for (const it of items) {
+        const rows = await tx.query(
+          'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *',
+          [randomUUID(), fieldId, companyId, it.name, it.geometry],
+        );
+        out.push(toBoundary(rows[0]));
+      }
+      return out;
+    });
+  }
+
+  /** Fields of a company, each with its latest unarchived boundary's id. */
+  async listCompanyFields(companyId: string, p: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<FieldRow & { boundaryId: string | null }>> {
+    const archived = p.includeArchived ? '' : ' AND f.archived = false';
+    const rows = await this.db.query(
+      `SELECT f.*, count(*) OVER () AS total_count,
+         (SELECT b.boundary_id FROM boundaries b WHERE b.field_id = f.field_id AND b.archived = false
+          ORDER BY b.created_at DESC, b.boundary_id LIMIT 1) AS latest_boundary_id
+       FROM fields f WHERE f.company_id = $1${archived} ORDER BY f.created_at, f.field_id LIMIT $2 OFFSET $3`,
+      [companyId, p.limit, p.offset],
+    );
+    return {
+      items: rows.map((r) => ({ ...toField(r), boundaryId: (r.latest_boundary_id as string | null) ?? null })),
+      total: rows[0] ? Number(rows[0].total_count) : 0,
+      limit: p.limit,
+      offset: p.offset,
+    };
+  }
+
   async getBoundary(userId: string, boundaryId: string): Promise<BoundaryRow | undefined> {
     if (!isUuid(boundaryId)) return undefined;
     const rows = await this.db.query(
