@@ -8,3 +8,4 @@ export { syntheticTrackProblem, parallelTurnLengthMeters, type SyntheticOptions 
 export * from './refill/index.js';
 export * from './terrain/index.js';
 export * from './sequencing/index.js';
+export * from './scenarios/index.js';
