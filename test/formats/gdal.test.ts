@@ -4,17 +4,18 @@
  * One ogrinfo process per file, all files written first and read concurrently.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { wktToGeoJSON } from 'betterknown';
+import JSZip from 'jszip';
 import type { FieldGeometry, Plan } from '@furrow/core';
 import { planToFeatureCollection, readBoundary as readGeoJson, writeBoundaries as geojsonBoundaries } from '@furrow/format-geojson';
 import type { GeoJsonGeometry, ParsedBoundary } from '@furrow/format-geojson';
 import { planToKml, writeBoundaries as kmlBoundaries } from '@furrow/format-kml';
-import { planToShapefileZip, writeBoundaries as shapefileBoundaries } from '@furrow/format-shapefile';
+import { planToShapefileZip, readBoundary as readShapefileBoundary, writeBoundaries as shapefileBoundaries } from '@furrow/format-shapefile';
 import { writePlan } from '@furrow/format-vendor';
 import { describeWith } from '../support/requires.js';
 import { corpusField, corpusFields, handPlan, maxRingDeviation } from './support/fixtures.js';
@@ -175,3 +176,48 @@ describeWith(['gdal'], 'GDAL reads what we write', () => {
   }
 });
 
+
+describeWith(['gdal'], 'Shapefiles in projected coordinate systems (written by GDAL ogr2ogr) are reprojected to WGS84', () => {
+  const ids = ['at-ref-056', 'bg-009', 'br-lem-003', 'nz-006', 'se-000', 'jp-063'];
+  const picked = corpusFields().filter((f) => ids.includes(f.id) || f.category === 'multipart').slice(0, 8);
+  let dir = '';
+  const cases: { id: string; epsg: string; encoding: string; zip: Uint8Array }[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'furrow-prj-'));
+    await Promise.all(
+      picked.map(async (field, i) => {
+        const [lon, lat] = (field.geometry.type === 'Polygon' ? field.geometry.coordinates[0][0] : field.geometry.coordinates[0][0][0]) as number[];
+        const zone = Math.floor((lon + 180) / 6) + 1;
+        const epsg = i % 3 === 2 ? 'EPSG:3857' : `EPSG:${lat >= 0 ? 32600 + zone : 32700 + zone}`;
+        const encoding = i % 2 === 0 ? 'UTF-8' : 'ISO-8859-1';
+        const src = join(dir, `${field.id}.geojson`);
+        const feature = { type: 'Feature', properties: { Grower: 'Jörg Müller', Farm: 'Hofgut Süd', Field: field.id }, geometry: field.geometry };
+        writeFileSync(src, JSON.stringify({ type: 'FeatureCollection', features: [feature] }));
+        const out = join(dir, field.id);
+        await run('ogr2ogr', ['-f', 'ESRI Shapefile', out, src, '-t_srs', epsg, '-lco', `ENCODING=${encoding}`, '-nln', 'field']);
+        const zip = new JSZip();
+        for (const ext of ['shp', 'shx', 'dbf', 'prj', 'cpg']) {
+          if (existsSync(join(out, `field.${ext}`))) zip.file(`field.${ext}`, readFileSync(join(out, `field.${ext}`)));
+        }
+        cases.push({ id: field.id, epsg, encoding, zip: await zip.generateAsync({ type: 'uint8array' }) });
+      }),
+    );
+  }, 120_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('same rings within 1e-7°, attributes decoded with the .cpg code page', async () => {
+    expect(cases.length).toBe(picked.length);
+    expect(cases.length).toBeGreaterThanOrEqual(6);
+    for (const c of cases) {
+      const [b] = await readShapefileBoundary(c.zip, `${c.id}.zip`);
+      const original = corpusFields().find((f) => f.id === c.id)!;
+      const [expected] = readGeoJson(original.text, original.file);
+      expect(maxRingDeviation(b.geometry, expected.geometry), `${c.id} ${c.epsg}`).toBeLessThanOrEqual(1e-7);
+      expect(b.properties, `${c.id} ${c.encoding}`).toMatchObject({ Grower: 'Jörg Müller', Farm: 'Hofgut Süd', Field: c.id });
+    }
+  });
+});

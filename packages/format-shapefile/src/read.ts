@@ -1,40 +1,121 @@
 /**
- * Zipped Shapefile boundaries in (shpjs): every polygon layer of the archive, reprojected
- * from its .prj to WGS84, attribute columns kept as properties.
+ * Zipped Shapefile boundaries in: every polygon layer of the archive (any folder), reprojected
+ * from its .prj to WGS84 with proj4, attribute columns kept as properties. Records are parsed by
+ * shpjs; the archive, the .prj and the text encoding are handled here: a geographic WGS84 .prj
+ * is not "reprojected" (no round-off), a .prj proj4 cannot read is an error (not silently
+ * ignored), and a .dbf without .cpg is decoded as UTF-8 when it is valid UTF-8, else Windows-1252.
  */
 import * as shpjs from 'shpjs';
-import type { FeatureCollection } from 'geojson';
+import JSZip from 'jszip';
+import proj4 from 'proj4';
+import type { FeatureCollection, Geometry, GeoJsonProperties } from 'geojson';
 import { boundaryError, collectBoundaries } from '@furrow/format-geojson';
 import type { ParsedBoundary, SourcePlace } from '@furrow/format-geojson';
 
 // shpjs is ESM with named exports; its @types describe a CommonJS `export =`.
-const { parseZip } = shpjs as unknown as { parseZip: (buffer: ArrayBuffer) => Promise<FeatureCollection | FeatureCollection[]> };
+const lib = shpjs as unknown as {
+  parseShp: (shp: Uint8Array, prj?: string) => Geometry[];
+  parseDbf: (dbf: Uint8Array, cpg?: string) => GeoJsonProperties[];
+  combine: (parts: [Geometry[], GeoJsonProperties[] | undefined]) => FeatureCollection;
+};
 
 /** True if the bytes start like a ZIP archive. */
 export function isZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) && (bytes[3] === 4 || bytes[3] === 6);
 }
 
+/** A .prj that is plain geographic WGS84: read as is, no transform. */
+function isGeographicWgs84(prj: string): boolean {
+  const p = prj.trim().toUpperCase();
+  return !p.startsWith('PROJCS') && !p.startsWith('PROJCRS') && /WGS[_ ]?(19)?84/.test(p);
+}
+
+function utf8OrLatin(bytes: Uint8Array): string {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return 'utf-8';
+  } catch {
+    return 'windows-1252';
+  }
+}
+
+/** A TextDecoder label for a .cpg code page ("UTF-8", "1252", "ANSI 1252", "88591", "ISO-8859-1", ...). */
+export function encodingOfCpg(cpg: string, dbfText: Uint8Array): string {
+  const c = cpg.trim().toUpperCase().replace(/^ANSI\s*/, '').replace(/^CP/, '');
+  const label = /^\d{3,4}$/.test(c) ? `windows-${c}` : /^8859[_-]?(\d+)$/.test(c) ? `iso-8859-${/(\d+)$/.exec(c)![1]}` : c;
+  try {
+    new TextDecoder(label);
+    return label;
+  } catch {
+    return utf8OrLatin(dbfText);
+  }
+}
+
+interface LayerFiles {
+  shp?: JSZip.JSZipObject;
+  dbf?: JSZip.JSZipObject;
+  prj?: JSZip.JSZipObject;
+  cpg?: JSZip.JSZipObject;
+}
+
 /** Reads the polygon layers of a zipped Shapefile (.shp + .dbf [+ .prj, .cpg]). */
 export async function readBoundary(input: Uint8Array, name?: string): Promise<ParsedBoundary[]> {
   const where: SourcePlace = { file: name, format: 'shapefile' };
   if (typeof input === 'string' || !isZip(input)) throw boundaryError(where, 'expected a ZIP archive holding .shp, .shx, .dbf and .prj files');
-  let parsed: FeatureCollection | FeatureCollection[];
+  let zip: JSZip;
   try {
-    parsed = await parseZip(input.buffer.slice(input.byteOffset, input.byteOffset + input.byteLength) as ArrayBuffer);
+    zip = await JSZip.loadAsync(input);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw boundaryError(where, `could not read the shapefile (${reason}); the archive needs .shp and .dbf files, and a .prj unless in WGS84`);
+    throw boundaryError(where, `not a readable zip archive (${err instanceof Error ? err.message : String(err)})`);
   }
-  const layers = (Array.isArray(parsed) ? parsed : [parsed]) as (FeatureCollection & { fileName?: string })[];
+  const layers = new Map<string, LayerFiles>();
+  for (const file of Object.values(zip.files)) {
+    if (file.dir || file.name.includes('__MACOSX')) continue;
+    const m = /^(.*)\.(shp|dbf|prj|cpg)$/i.exec(file.name);
+    if (!m) continue;
+    const entry = layers.get(m[1]) ?? {};
+    entry[m[2].toLowerCase() as keyof LayerFiles] = file;
+    layers.set(m[1], entry);
+  }
   const features: { geometry: unknown; properties: Record<string, unknown> }[] = [];
   const places: string[] = [];
-  for (const layer of layers) {
-    layer.features.forEach((f, i) => {
+  for (const [base, files] of layers) {
+    if (!files.shp) continue;
+    const layerWhere: SourcePlace = { ...where, place: `layer ${base}` };
+    let transform: string | undefined;
+    if (files.prj) {
+      const prj = await files.prj.async('string');
+      if (!isGeographicWgs84(prj)) {
+        try {
+          // checked here because shpjs ignores a .prj proj4 cannot read
+          proj4(prj);
+          transform = prj;
+        } catch {
+          throw boundaryError(layerWhere, `the coordinate system in ${base}.prj is not supported; reproject the shapefile to WGS84 (EPSG:4326)`);
+        }
+      }
+    }
+    let collection: FeatureCollection;
+    try {
+      const geometries = lib.parseShp(await files.shp.async('uint8array'), transform);
+      let rows: GeoJsonProperties[] | undefined;
+      if (files.dbf) {
+        const dbf = await files.dbf.async('uint8array');
+        const text = dbf.subarray(dbf.length > 10 ? dbf[8] | (dbf[9] << 8) : 0);
+        const cpg = files.cpg ? encodingOfCpg(await files.cpg.async('string'), text) : utf8OrLatin(text);
+        rows = lib.parseDbf(dbf, cpg);
+      }
+      collection = lib.combine([geometries, rows]);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw boundaryError(layerWhere, `could not read the shapefile (${reason}); a layer needs valid .shp, .shx and .dbf files`);
+    }
+    collection.features.forEach((f, i) => {
       features.push({ geometry: f.geometry, properties: { ...(f.properties ?? {}) } });
-      places.push(`layer ${layer.fileName ?? '?'} record ${i + 1}`);
+      places.push(`layer ${base} record ${i + 1}`);
     });
   }
+  if (layers.size === 0 || ![...layers.values()].some((l) => l.shp)) throw boundaryError(where, 'the archive holds no .shp file');
   if (features.length === 0) throw boundaryError(where, 'the archive holds no shapefile records');
   const out = collectBoundaries(features, where, (i) => places[i]);
   for (const b of out) b.format = 'shapefile';
