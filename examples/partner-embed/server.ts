@@ -27,7 +27,7 @@ export interface PartnerEmbedOptions {
   partnerCompanyId?: string;
   /** GeoJSON Feature or Polygon of the field to plan (default: ./field.geojson). */
   fieldFile?: string;
-  /** Theme the partner would like (sent with the launch request; the app applies it when embedded). */
+  /** The partner's theme (name and colours), applied by the app in embedded mode. */
   theme?: Record<string, string>;
 }
 
@@ -118,12 +118,17 @@ export async function startPartnerEmbed(opts: PartnerEmbedOptions): Promise<Part
     }
     (async () => {
       const ids = await provision();
+      // The page the app returns to: embedded without its chrome, steerable from this page's
+      // origin only (embedOrigin), in this partner's colours (partnerTheme). The API keeps this
+      // URL with the code, so the browser cannot change it.
+      const returnUrl = new URL(`/path-planning/boundary/${encodeURIComponent(ids.boundaryId)}`, appUrlOf(base));
+      returnUrl.searchParams.set('embedded', 'true');
+      returnUrl.searchParams.set('chrome', 'false');
+      returnUrl.searchParams.set('embedOrigin', pageOrigin);
+      if (opts.theme) returnUrl.searchParams.set('partnerTheme', JSON.stringify(opts.theme));
       const launch = await call<{ code: string; userId: string; launchUrl: string; expiresInSec: number }>('POST', '/api/partner/launch', {
         userId: partnerUserId,
-        returnUrl: `${appUrlOf(base)}/path-planning/boundary/${encodeURIComponent(ids.boundaryId)}?embedded=true&chrome=false`,
-        // Which page may embed and steer the app, and how it should look inside it.
-        embedOrigins: [pageOrigin],
-        ...(opts.theme ? { theme: opts.theme } : {}),
+        returnUrl: returnUrl.toString(),
       });
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
@@ -217,6 +222,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.stderr.write('Set FURROW_ADMIN_KEY to a partner-admin key of the furrow server (see `furrow keys create --partner-admin`).\n');
     process.exit(2);
   }
-  const running = await startPartnerEmbed({ furrowUrl, adminKey, port: Number(process.env.PORT ?? 8790) });
+  const running = await startPartnerEmbed({
+    furrowUrl,
+    adminKey,
+    port: Number(process.env.PORT ?? 8790),
+    theme: { name: 'Acme Farm Manager', primaryColor: '#0a4d8c', accentColor: '#f2a900' },
+  });
   process.stdout.write(`partner page on ${running.url} (furrow at ${furrowUrl})\n`);
 }

@@ -24,7 +24,6 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
   let api: FakeApi;
   let partner: PartnerEmbed;
   let foreign: Awaited<ReturnType<typeof startForeignPage>>;
-  const allowedOrigins: string[] = [];
   let boundaryId = '';
   const contexts: BrowserContext[] = [];
 
@@ -41,8 +40,13 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
       headers: { 'X-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' },
       body: JSON.stringify({ userId: PARTNER_USER, returnUrl: `${api.url}${returnPath}`, ...extra }),
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     return ((await res.json()) as { launchUrl: string }).launchUrl;
+  }
+
+  /** Embedded without chrome, steerable from the partner page only, in the partner's theme. */
+  function embeddedQuery(): string {
+    return new URLSearchParams({ embedded: 'true', chrome: 'false', embedOrigin: partner.url, partnerTheme: JSON.stringify(THEME) }).toString();
   }
 
   async function planned(target: Page | Frame, count = 1): Promise<void> {
@@ -58,9 +62,8 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
 
   beforeAll(async () => {
     await buildWebApp();
-    api = await startFakeApi({ adminKey: ADMIN_KEY, allowedOrigins, theme: THEME });
-    partner = await startPartnerEmbed({ furrowUrl: api.url, adminKey: ADMIN_KEY, partnerUserId: PARTNER_USER });
-    allowedOrigins.push(partner.url);
+    api = await startFakeApi({ adminKey: ADMIN_KEY });
+    partner = await startPartnerEmbed({ furrowUrl: api.url, adminKey: ADMIN_KEY, partnerUserId: PARTNER_USER, theme: THEME });
     foreign = await startForeignPage();
     boundaryId = (await partner.provisioned()).boundaryId;
     browser = await launchBrowser();
@@ -116,13 +119,14 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     await second.page.goto(url);
     const panel = second.page.locator('[data-testid=message-panel]');
     await panel.waitFor();
-    expect(await panel.locator('h1').textContent()).toMatch(/already used/i);
+    expect(await panel.locator('h1').textContent()).toMatch(/can no longer be used/i);
+    expect(await panel.locator('p').textContent()).toMatch(/used, expired or not valid/);
     expect(await second.page.locator('[data-testid=go-back]').isVisible()).toBe(true);
     // Nothing of the code stays in the address bar.
     expect(second.page.url()).toBe(`${api.url}/launch`);
     await screenshot(second.page, '02-launch-code-replayed');
     // Chromium itself logs the refused exchange (HTTP 400); the app logs nothing.
-    expect([...first.errors, ...second.errors].filter((e) => !/status of 400 .*launch\/exchange/.test(e))).toEqual([]);
+    expect([...first.errors, ...second.errors].filter((e) => !/status of 401 .*launch\/exchange/.test(e))).toEqual([]);
   });
 
   it('explains expired and wrong codes (never a blank page)', async () => {
@@ -130,12 +134,12 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     const a = await newPage();
     await a.page.goto(expired);
     await a.page.locator('[data-testid=message-panel] h1').waitFor();
-    expect(await a.page.locator('[data-testid=message-panel] h1').textContent()).toMatch(/expired/i);
+    expect(await a.page.locator('[data-testid=message-panel] h1').textContent()).toMatch(/can no longer be used/i);
     await screenshot(a.page, '03-launch-code-expired');
     const b = await newPage();
     await b.page.goto(`${api.url}/launch?code=nope&userId=nobody&returnUrl=%2F`);
     await b.page.locator('[data-testid=message-panel] h1').waitFor();
-    expect(await b.page.locator('[data-testid=message-panel] h1').textContent()).toMatch(/not valid/i);
+    expect(await b.page.locator('[data-testid=message-panel] h1').textContent()).toMatch(/can no longer be used/i);
     const c = await newPage();
     await c.page.goto(`${api.url}/launch`);
     expect(await c.page.locator('[data-testid=message-panel] h1').textContent()).toMatch(/incomplete/i);
@@ -143,21 +147,18 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     await d.page.goto(`${api.url}/path-planning/boundary/${boundaryId}`);
     expect(await d.page.locator('[data-testid=message-panel] h1').textContent()).toMatch(/sign-in needed/i);
     await screenshot(d.page, '04-signed-out');
-    expect([...a.errors, ...b.errors, ...c.errors, ...d.errors].filter((e) => !/status of 400/.test(e))).toEqual([]);
+    expect([...a.errors, ...b.errors, ...c.errors, ...d.errors].filter((e) => !/status of 401 .*launch\/exchange/.test(e))).toEqual([]);
   });
 
-  it('does not follow a returnUrl on another origin', async () => {
-    const { page } = await newPage();
-    const res = await fetch(`${api.url}/api/partner/launch`, {
-      method: 'POST',
-      headers: { 'X-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ userId: PARTNER_USER, returnUrl: 'https://evil.example/steal' }),
-    });
-    const { launchUrl: url } = (await res.json()) as { launchUrl: string };
-    await page.goto(url);
-    await page.locator('[data-testid=message-panel]').waitFor();
+  it('follows the returnUrl the API stored with the code, not an edited one', async () => {
+    const { page, errors } = await newPage();
+    const url = new URL(await launchUrl(`/path-planning/boundary/${boundaryId}`));
+    url.searchParams.set('returnUrl', 'https://evil.example/steal');
+    await page.goto(url.toString());
+    await planned(page);
     expect(new URL(page.url()).origin).toBe(api.url);
-    expect(await page.locator('[data-testid=message-panel]').textContent()).toMatch(/not part of furrow/);
+    expect(new URL(page.url()).pathname).toBe(`/path-planning/boundary/${boundaryId}`);
+    expect(errors).toEqual([]);
   });
 
   it('normal mode shows navigation and selectors; the URL flags hide them', async () => {
@@ -172,7 +173,7 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     await screenshot(normal.page, '05-normal-mode');
 
     const embedded = await newPage();
-    await embedded.page.goto(await launchUrl(`/path-planning/boundary/${boundaryId}?embedded=true&chrome=false`));
+    await embedded.page.goto(await launchUrl(`/path-planning/boundary/${boundaryId}?${embeddedQuery()}`));
     await planned(embedded.page);
     for (const id of ['side-nav', 'org-selector', 'field-selector']) {
       expect(await embedded.page.locator(`[data-testid=${id}]`).isHidden(), id).toBe(true);
@@ -198,7 +199,7 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
 
     // A page on an origin the partner did not allow, with a live session in its frame.
     const f = await newPage();
-    await f.page.goto(foreign.pageFor(await launchUrl(`/path-planning/boundary/${boundaryId}?embedded=true&chrome=false`)));
+    await f.page.goto(foreign.pageFor(await launchUrl(`/path-planning/boundary/${boundaryId}?${embeddedQuery()}`)));
     await f.page.frameLocator('#furrow').locator('#page[data-state="planned"]').waitFor({ timeout: 30_000 });
     const victim = f.page.frames().find((fr) => fr.url().includes('/path-planning/boundary/'))!;
     await f.page.evaluate(() => (window as unknown as { sendMode(): void }).sendMode());

@@ -12,9 +12,11 @@ import { fakePlan, type FakePlanRequest } from './fake-plan.js';
 
 export interface FakeApiOptions {
   adminKey: string;
-  /** Origins partners embed the app from (returned with the session). */
-  allowedOrigins: string[];
-  theme?: Record<string, string>;
+  /**
+   * Partner embedding settings returned beside the session (`partner` member), as a future API
+   * might; the real API does not, and the partner passes them in the returnUrl instead.
+   */
+  partnerSettings?: { allowedOrigins: string[]; theme?: Record<string, string> };
   /** Launch code lifetime, seconds (600 in the spec; tests shorten it to test expiry). */
   launchCodeSeconds?: number;
 }
@@ -51,7 +53,7 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
   const users = new Map<string, { userId: string; partnerUserId: string }>();
   const companies = new Map<string, { companyId: string; name: string }>();
   const boundaries = new Map<string, { boundaryId: string; fieldId: string; name: string; rings: number[][][] }>();
-  const codes = new Map<string, { userId: string; expiresAtMs: number; used: boolean }>();
+  const codes = new Map<string, { userId: string; expiresAtMs: number; used: boolean; returnUrl: string }>();
   const sessions = new Map<string, { userId: string; expiresAtMs: number }>();
   const log: FakeApi['log'] = [];
   const plansSaved: Record<string, unknown>[] = [];
@@ -82,14 +84,15 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
     if (method === 'POST' && p === '/api/partner/launch/exchange') {
       const body = await readJson(req);
       const c = codes.get(String(body['code']));
-      if (!c || c.userId !== body['userId']) return error(res, 400, 'InvalidLaunchCode', 'the launch code is not valid');
-      if (c.used) return error(res, 400, 'LaunchCodeUsed', 'the launch code has already been used');
-      if (c.expiresAtMs <= Date.now()) return error(res, 400, 'LaunchCodeExpired', 'the launch code has expired');
+      // Like the real API: one answer for unknown, expired and replayed codes.
+      if (!c || c.userId !== body['userId'] || c.used || c.expiresAtMs <= Date.now()) {
+        return error(res, 401, 'Unauthorized', 'the launch code is unknown, expired or already used; ask the partner for a new launch');
+      }
       c.used = true;
       const exp = Math.floor(Date.now() / 1000) + 3600;
       const token = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ sub: c.userId, exp })}.fake`;
       sessions.set(token, { userId: c.userId, expiresAtMs: exp * 1000 });
-      return send(res, 200, { token, tokenType: 'Bearer', expiresInSec: 3600, userId: c.userId, partner: { allowedOrigins: opts.allowedOrigins, ...(opts.theme ? { theme: opts.theme } : {}) } });
+      return send(res, 200, { token, tokenType: 'Bearer', expiresInSec: 3600, userId: c.userId, returnUrl: c.returnUrl, ...(opts.partnerSettings ? { partner: opts.partnerSettings } : {}) });
     }
     if (!isAdmin && !sessionUser) return error(res, 401, 'Unauthorized', 'missing or invalid credentials');
     if (p.startsWith('/api/partner/') && !isAdmin) return send(res, 403, { correlationId: randomUUID(), errorCode: 'NotAuthorized', message: 'partner admin key required' });
@@ -98,7 +101,7 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
       return send(res, 200, {
         user: { userId: sessionUser ?? 'admin' },
         companies: [...companies.values()].map((c) => ({ companyId: c.companyId, name: c.name })),
-        partner: { allowedOrigins: opts.allowedOrigins, ...(opts.theme ? { theme: opts.theme } : {}) },
+        ...(opts.partnerSettings ? { partner: opts.partnerSettings } : {}),
       });
     }
     if (method === 'POST' && p === '/api/partner/users') {
@@ -131,9 +134,11 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
       const code = randomUUID().replace(/-/g, '');
       // Test-only knob of the fake: a shorter lifetime to exercise expiry.
       const ttl = typeof b['testTtlSeconds'] === 'number' ? b['testTtlSeconds'] : codeSeconds;
-      codes.set(code, { userId: user.userId, expiresAtMs: Date.now() + ttl * 1000, used: false });
-      const launchUrl = `${url}/launch?code=${code}&userId=${user.userId}&returnUrl=${encodeURIComponent(String(b['returnUrl']))}`;
-      return send(res, 200, { code, userId: user.userId, launchUrl, expiresInSec: codeSeconds });
+      const returnUrl = new URL(String(b['returnUrl'] ?? '/'), url);
+      if (returnUrl.origin !== url) return error(res, 400, 'ValidationFailed', `returnUrl: origin ${returnUrl.origin} is not allowed`);
+      codes.set(code, { userId: user.userId, expiresAtMs: Date.now() + ttl * 1000, used: false, returnUrl: returnUrl.toString() });
+      const launchUrl = `${url}/launch?code=${code}&userId=${user.userId}&returnUrl=${encodeURIComponent(returnUrl.toString())}`;
+      return send(res, 201, { code, userId: user.userId, launchUrl, expiresInSec: codeSeconds });
     }
     let m = /^\/api\/boundaries\/([^/]+)$/.exec(p);
     if (method === 'GET' && m) {

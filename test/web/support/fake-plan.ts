@@ -156,3 +156,21 @@ export function fakePlan(req: FakePlanRequest): Record<string, unknown> {
     features,
   };
 }
+
+/**
+ * The same stand-in as a Plan JSON (CONTRACT.md "Plan JSON": route segments in driving order),
+ * for the real API server while `@furrow/core` has no `planRoute` yet.
+ */
+export function fakePlanJson(request: Record<string, unknown>): Record<string, unknown> {
+  const r = request as FakePlanRequest & { boundary?: FakePlanRequest['field']; equipment?: FakePlanRequest['machine']; exteriorHeadlandPasses?: number };
+  const fc = fakePlan({
+    ...r,
+    field: r.field ?? r.boundary,
+    machine: r.machine ?? r.equipment,
+    headland: r.headland ?? (r.exteriorHeadlandPasses !== undefined ? { passes: r.exteriorHeadlandPasses } : undefined),
+  }) as { features: { geometry: { type: string; coordinates: unknown }; properties: Record<string, unknown> }[]; metrics: unknown; heading: unknown; version: string };
+  const route = fc.features
+    .filter((f) => typeof f.properties['sequence'] === 'number')
+    .map((f) => ({ ...f.properties, coordinates: f.geometry.coordinates }));
+  return { version: fc.version, metrics: fc.metrics, heading: fc.heading, route, boundary: r.field ?? r.boundary, warnings: [] };
+}

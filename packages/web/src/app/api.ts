@@ -32,11 +32,29 @@ export const endpoints = {
 /** Export formats offered for download (the formats packages), with file names. */
 export const EXPORT_FORMATS: readonly { id: string; label: string; extension: string }[] = [
   { id: 'geojson', label: 'GeoJSON', extension: 'geojson' },
+  { id: 'json', label: 'Plan JSON', extension: 'json' },
   { id: 'kml', label: 'KML', extension: 'kml' },
   { id: 'wkt', label: 'WKT', extension: 'wkt' },
   { id: 'shapefile', label: 'Shapefile (zip)', extension: 'zip' },
-  { id: 'isoxml', label: 'ISO-XML (zip)', extension: 'zip' },
+  { id: 'isoxml', label: 'ISO-XML TASKDATA (zip)', extension: 'zip' },
+  { id: 'trimble', label: 'Trimble', extension: 'zip' },
+  { id: 'johndeere', label: 'John Deere', extension: 'zip' },
+  { id: 'cnh', label: 'CNH', extension: 'zip' },
+  { id: 'mueller', label: 'Müller-Elektronik', extension: 'zip' },
 ];
+
+/** The download's file name: the server's Content-Disposition one when it gives one. */
+export function fileNameFrom(contentDisposition: string | null, fallback: string): string {
+  const m = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(contentDisposition ?? '');
+  if (!m) return fallback;
+  let name = m[1];
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // keep as is
+  }
+  return /^[A-Za-z0-9._ -]{1,120}$/.test(name) ? name : fallback;
+}
 
 export function errorFromBody(status: number, body: unknown, fallback: string): ApiError {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
@@ -116,10 +134,10 @@ export class ApiClient {
     return this.json('POST', endpoints.savePlan(boundaryId), { request });
   }
 
-  /** Downloads an export of a stored plan as a Blob. */
-  async exportPlan(planId: string, format: string): Promise<Blob> {
+  /** Downloads an export of a stored plan: its bytes and the server's file name, if any. */
+  async exportPlan(planId: string, format: string): Promise<{ blob: Blob; fileName: string | null }> {
     const res = await this.call('GET', endpoints.exportPlan(planId, format));
-    return res.blob();
+    return { blob: await res.blob(), fileName: res.headers.get('content-disposition') };
   }
 }
 

@@ -25,16 +25,15 @@ export function launchFailureMessage(err: unknown): { title: string; body: strin
   if (err instanceof ApiError) {
     if (err.status === 0) return { title: 'Cannot reach furrow', body: err.message };
     if (err.status === 429) return { title: 'Too many attempts', body: 'Please wait a minute, then open the planner again from your farm software.' };
+    // Only a specific error code names one cause; the API may (rightly) not say which one.
     const code = err.code.toLowerCase();
-    const expired = code.includes('expired') || /expired/i.test(err.message);
-    const used = code.includes('used') || code.includes('consumed') || code.includes('replay') || /already been used|used|replay/i.test(err.message);
-    if (expired) {
+    if (code.includes('expired')) {
       return {
         title: 'This sign-in link has expired',
         body: 'Launch links are valid for 10 minutes. Go back to your farm software and open the planner again to get a new one.',
       };
     }
-    if (used) {
+    if (code.includes('used') || code.includes('consumed') || code.includes('replay')) {
       return {
         title: 'This sign-in link was already used',
         body: 'Each launch link works once. Go back to your farm software and open the planner again to get a new one.',
@@ -42,8 +41,8 @@ export function launchFailureMessage(err: unknown): { title: string; body: strin
     }
     if (err.status >= 400 && err.status < 500) {
       return {
-        title: 'This sign-in link is not valid',
-        body: 'The link may be used, expired or mistyped. Go back to your farm software and open the planner again.',
+        title: 'This sign-in link can no longer be used',
+        body: 'Launch links work once and for 10 minutes; this one is used, expired or not valid. Go back to your farm software and open the planner again.',
       };
     }
     return { title: 'Sign-in failed', body: `The server could not sign you in (${err.message}). Please try again in a moment.` };
@@ -81,13 +80,16 @@ export async function runLaunch(deps: LaunchDeps): Promise<void> {
     fail(m.title, m.body);
     return;
   }
-  const session = sessionFromExchange(body, deps.now());
+  const session = sessionFromExchange(body, deps.now(), location.origin);
   if (!session) {
     fail('Sign-in failed', 'The server answered without a usable session. Please open the planner again from your farm software.');
     return;
   }
   sessions.save(session);
-  const target = safeReturnUrl(returnUrl, location.origin);
+  // The returnUrl the API stored with the code (set by the partner's server) wins over the
+  // one in the address bar, which anyone could have edited.
+  const stored = (body as { returnUrl?: unknown } | null)?.returnUrl;
+  const target = safeReturnUrl(typeof stored === 'string' ? stored : returnUrl, location.origin);
   if (!target) {
     page.replaceChildren(
       messagePanel(

@@ -4,7 +4,7 @@
  * and downloads in every export format.
  */
 import type { ApiClient, StoredBoundary } from './api.js';
-import { ApiError, EXPORT_FORMATS } from './api.js';
+import { ApiError, EXPORT_FORMATS, fileNameFrom } from './api.js';
 import { clear, h, s } from './dom.js';
 import type { FeatureCollection } from './geo.js';
 import type { ClassifiedPlan, LayerId } from './layers.js';
@@ -207,8 +207,8 @@ export class PlanView {
     this.setStatus('Saving the plan…');
     try {
       const res = (await this.deps.api.savePlan(this.deps.boundaryId, cur.request)) as Record<string, unknown> | undefined;
-      const plan = (res?.['plan'] ?? res) as Record<string, unknown> | undefined;
-      const id = plan?.['planId'] ?? plan?.['id'];
+      const nested = res?.['plan'] as Record<string, unknown> | undefined;
+      const id = res?.['planId'] ?? nested?.['planId'] ?? res?.['id'];
       if (typeof id === 'string') cur.savedPlanId = id;
       this.saveButton.textContent = 'Saved';
       this.deps.shell.page.dataset.savedPlanId = cur.savedPlanId ?? '';
@@ -290,6 +290,7 @@ export class PlanView {
     const base = `furrow-plan-${this.deps.boundaryId}`;
     try {
       let blob: Blob;
+      let fileName = `${base}.${extension}`;
       if (format === 'geojson') {
         blob = new Blob([JSON.stringify(cur.plan)], { type: 'application/geo+json' });
       } else {
@@ -299,15 +300,17 @@ export class PlanView {
           if (!cur.savedPlanId) return;
         }
         this.setStatus(`Preparing the ${format} export…`);
-        blob = await this.deps.api.exportPlan(cur.savedPlanId, format);
+        const out = await this.deps.api.exportPlan(cur.savedPlanId, format);
+        blob = out.blob;
+        fileName = fileNameFrom(out.fileName, fileName);
       }
       const url = URL.createObjectURL(blob);
-      const a = h('a', { href: url, download: `${base}.${extension}`, hidden: true });
+      const a = h('a', { href: url, download: fileName, hidden: true });
       document.body.append(a);
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      this.setStatus(`Downloaded ${base}.${extension}.`);
+      this.setStatus(`Downloaded ${fileName}.`);
     } catch (err) {
       this.setStatus(describeError(err, `The ${format} export failed`), true);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionStore, decodeJwtPayload, safeReturnUrl, sessionFromExchange } from './session.js';
+import { SessionStore, decodeJwtPayload, embeddingFromReturnUrl, safeReturnUrl, sessionFromExchange } from './session.js';
 
 function jwt(payload: Record<string, unknown>): string {
   const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -62,5 +62,27 @@ describe('safeReturnUrl', () => {
     for (const u of ['https://evil.test/x', '//evil.test/x', 'javascript:alert(1)', 'http://app.furrow.test/x', '/launch?code=1', '']) {
       expect(safeReturnUrl(u, app), u).toBeUndefined();
     }
+  });
+});
+
+describe('embedding settings in the returnUrl', () => {
+  const app = 'https://app.furrow.test';
+  it('reads embedOrigin (repeatable) and a sanitised partnerTheme', () => {
+    const u = new URL('/path-planning/boundary/b1', app);
+    u.searchParams.append('embedOrigin', 'https://partner.example');
+    u.searchParams.append('embedOrigin', 'https://b.example:8443,not a url');
+    u.searchParams.set('partnerTheme', JSON.stringify({ name: 'Acme', primaryColor: '#0a4d8c', textColor: 'red;}' }));
+    expect(embeddingFromReturnUrl(u.toString(), app)).toEqual({
+      allowedOrigins: ['https://partner.example', 'https://b.example:8443'],
+      theme: { name: 'Acme', primaryColor: '#0a4d8c' },
+    });
+    expect(embeddingFromReturnUrl(`${app}/x?partnerTheme=%7Bbroken`, app)).toEqual({ allowedOrigins: [] });
+  });
+  it('takes them from the exchange body (the server-stored returnUrl)', () => {
+    const s = sessionFromExchange({ token: 't', expiresInSec: 60, returnUrl: `${app}/p?embedOrigin=https%3A%2F%2Fpartner.example` }, 0, app);
+    expect(s?.allowedOrigins).toEqual(['https://partner.example']);
+  });
+  it('sends the API default returnUrl (the root) to the app home', () => {
+    expect(safeReturnUrl(`${app}/`, app)).toBe('/app');
   });
 });

@@ -9,7 +9,7 @@
  * expired session is dropped on read and the page says so.
  */
 import type { PartnerTheme } from './embedding.js';
-import { sanitizeTheme } from './embedding.js';
+import { normalizeOrigin, sanitizeTheme } from './embedding.js';
 
 export interface Session {
   token: string;
@@ -59,6 +59,37 @@ function pick(obj: unknown, ...keys: string[]): unknown {
   return undefined;
 }
 
+/**
+ * Embedding settings a partner puts in the launch's `returnUrl` (its server sends that URL
+ * with its admin key; the API stores it with the code and returns it from the exchange):
+ * `embedOrigin` (repeatable: origins allowed to post `embedded-mode` messages) and
+ * `partnerTheme` (JSON: name, primaryColor, accentColor, backgroundColor, textColor).
+ */
+export function embeddingFromReturnUrl(returnUrl: string | undefined, appOrigin: string): { allowedOrigins: string[]; theme?: PartnerTheme } {
+  if (!returnUrl) return { allowedOrigins: [] };
+  let u: URL;
+  try {
+    u = new URL(returnUrl, appOrigin);
+  } catch {
+    return { allowedOrigins: [] };
+  }
+  const allowedOrigins = u.searchParams
+    .getAll('embedOrigin')
+    .flatMap((o) => o.split(','))
+    .map((o) => normalizeOrigin(o.trim()))
+    .filter((o): o is string => o !== undefined);
+  let theme: PartnerTheme | undefined;
+  const raw = u.searchParams.get('partnerTheme');
+  if (raw) {
+    try {
+      theme = sanitizeTheme(JSON.parse(raw));
+    } catch {
+      theme = undefined;
+    }
+  }
+  return { allowedOrigins, ...(theme ? { theme } : {}) };
+}
+
 function stringList(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
@@ -69,7 +100,7 @@ function stringList(v: unknown): string[] {
  * `allowedOrigins` / `embedOrigins` and `theme` at the top level or under `partner` / `embedding`.
  * Undefined when the body holds no token or the session is already over.
  */
-export function sessionFromExchange(body: unknown, nowMs: number): Session | undefined {
+export function sessionFromExchange(body: unknown, nowMs: number, appOrigin = 'http://localhost'): Session | undefined {
   const session = pick(body, 'session');
   const token = pick(body, 'token', 'jwt', 'accessToken', 'sessionToken') ?? pick(session, 'token', 'jwt', 'accessToken');
   if (typeof token !== 'string' || token.length === 0) return undefined;
@@ -85,11 +116,14 @@ export function sessionFromExchange(body: unknown, nowMs: number): Session | und
   if (!(expiresAtMs > nowMs)) return undefined;
 
   const partner = pick(body, 'partner', 'embedding');
+  const returnUrl = pick(body, 'returnUrl');
+  const fromReturnUrl = embeddingFromReturnUrl(typeof returnUrl === 'string' ? returnUrl : undefined, appOrigin);
   const allowedOrigins = [
     ...stringList(pick(body, 'allowedOrigins', 'embedOrigins')),
     ...stringList(pick(partner, 'allowedOrigins', 'embedOrigins')),
+    ...fromReturnUrl.allowedOrigins,
   ];
-  const theme = sanitizeTheme(pick(body, 'theme') ?? pick(partner, 'theme'));
+  const theme = sanitizeTheme(pick(body, 'theme') ?? pick(partner, 'theme')) ?? fromReturnUrl.theme;
   const user = pick(body, 'user');
   const userId = pick(body, 'userId') ?? pick(user, 'userId', 'id');
   return {
@@ -154,6 +188,8 @@ export function safeReturnUrl(returnUrl: string | null, appOrigin: string): stri
     const u = new URL(returnUrl, appOrigin);
     if (u.origin !== new URL(appOrigin).origin) return undefined;
     if (u.pathname === '/launch') return undefined;
+    // The API's default returnUrl is the app's root: the app's home page is /app.
+    if (u.pathname === '/' || u.pathname === '') return `/app${u.search}${u.hash}`;
     return u.pathname + u.search + u.hash;
   } catch {
     return undefined;
