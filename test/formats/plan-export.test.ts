@@ -129,7 +129,7 @@ describe('plan Shapefile', () => {
   });
   it('reads back: polygon layer gives the boundary (typed), lines are ignored', async () => {
     const [b] = await readShapefile(await planToShapefileZip(plan), 'plan.zip');
-    expect(maxRingDeviation(b.geometry, plan.boundary)).toBeLessThanOrEqual(1e-12);
+    expect(maxRingDeviation(b.geometry, plan.boundary)).toBe(0);
   });
 });
 
@@ -170,7 +170,7 @@ describe('writePlan and vendor layouts', () => {
     const dir = 'AgGPS/Data/Grower/Farm/at-ref-056';
     for (const f of ['Boundary', 'Swath']) for (const ext of ['shp', 'shx', 'dbf', 'prj']) expect(Object.keys(out.files!)).toContain(`${dir}/${f}.${ext}`);
     const [b] = await readAnyBoundary(out.bytes, 'trimble.zip');
-    expect(maxRingDeviation(b.geometry, plan.boundary)).toBeLessThanOrEqual(1e-12);
+    expect(maxRingDeviation(b.geometry, plan.boundary)).toBe(0);
     expect(b.properties).toMatchObject({ Name: 'at-ref-056', Date: '20260401' });
     expect(b.properties.Area).toBeCloseTo(2.24, 1); // corpus index: 2.2434 ha
   });
