@@ -186,3 +186,33 @@ describe('writePlan and vendor layouts', () => {
     expect(b.properties).toMatchObject({ CLIENT: 'C', FARM: 'F', FIELD: 'X' });
   });
 });
+
+describe('ISO-XML headland area (PLN 10)', () => {
+  it('is the band of the exterior passes: a 200 m square with one 12 m pass gives 200² − 176² m²', () => {
+    // 200 m × 200 m square at 48°N: degrees per meter from the WGS84 meridian / parallel radii
+    const lat = 48;
+    const rad = Math.PI / 180;
+    const a = 6378137;
+    const e2 = 0.00669437999014;
+    const s = 1 - e2 * Math.sin(lat * rad) ** 2;
+    const mPerDegLat = (rad * a * (1 - e2)) / s ** 1.5;
+    const mPerDegLon = (rad * a * Math.cos(lat * rad)) / Math.sqrt(s);
+    const dx = 200 / mPerDegLon;
+    const dy = 200 / mPerDegLat;
+    const square: Plan['boundary'] = { type: 'Polygon', coordinates: [[[10, lat], [10 + dx, lat], [10 + dx, lat + dy], [10, lat + dy], [10, lat]]] };
+    const squarePlan = handPlan(square, 12, 4);
+    const xml = planToTaskData(squarePlan);
+    const headlands = [...xml.matchAll(/<PLN A="10" B="[^"]*" C="(\d+)"/g)].map((m) => Number(m[1]));
+    expect(headlands).toHaveLength(1);
+    expect(headlands[0]).toBeGreaterThan((200 * 200 - 176 * 176) * 0.995);
+    expect(headlands[0]).toBeLessThan((200 * 200 - 176 * 176) * 1.005);
+    const boundary = Number(/<PLN A="1"[^>]* C="(\d+)"/.exec(xml)![1]);
+    expect(boundary).toBeGreaterThan(40000 * 0.995);
+    expect(boundary).toBeLessThan(40000 * 1.005);
+  });
+
+  it('is absent when the plan has no exterior headland pass', () => {
+    const noHeadland: Plan = { ...plan, route: plan.route.filter((r) => r.type !== 'ExteriorHeadland') };
+    expect(planToTaskData(noHeadland)).not.toContain('<PLN A="10"');
+  });
+});

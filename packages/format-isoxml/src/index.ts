@@ -1,2 +1,3 @@
 export { readBoundary, readTaskData } from './read.js';
 export * from './write.js';
+export { headlandArea, headlandDepthMeters } from './headland.js';

@@ -11,6 +11,7 @@ import { FURROW_VERSION } from '@furrow/core';
 import { contextFeaturesOf, polygonsOf, rewindPolygon, routeInOrder } from '@furrow/format-geojson';
 import type { ParsedBoundary } from '@furrow/format-geojson';
 import JSZip from 'jszip';
+import { headlandArea } from './headland.js';
 
 /** PLN types (ISO 11783-10 PolygonType). */
 export const PLN_BOUNDARY = 1;
@@ -178,7 +179,7 @@ function ringsOfGeometry(g: { type: string; coordinates: unknown }): Ring[][] {
 
 /**
  * The plan as TASKDATA.XML: PFD with the boundary (PLN 1), its holes and the plan's obstacles
- * (PLN 6), headland areas when the plan has them (PLN 10), one guidance group with a pattern
+ * (PLN 6), the headland area (PLN 10: the plan's, else the band of its exterior passes), one guidance group with a pattern
  * per track in driving order (AB or curve), the plan's guidance lines as a second group, and
  * refill points (PNT 4) and the staging area (PNT 11).
  */
@@ -205,6 +206,8 @@ export function planToTaskData(plan: Plan, names: TaskDataNames = {}): string {
       guidanceLines.push({ name: `Guidance ${index}`, coordinates: f.geometry.coordinates });
     }
   }
+  // headland area: given by the plan, else the band the exterior headland passes cover
+  if (headlands.length === 0) headlands.push(...headlandArea(plan));
   const tracks = routeInOrder(plan)
     .filter((s) => s.type === 'Track')
     .map((s, i) => ({ name: `Track ${i + 1}`, coordinates: s.coordinates }));

@@ -1,0 +1,60 @@
+/**
+ * The exterior headland area of a plan (for PLN type 10): the field minus the field shrunk by
+ * the headland depth (exterior passes × working width), computed with clipper2-ts in a local
+ * equirectangular frame (relative scale error ≈ 1e-4 over a field: millimetres on a 30 m band).
+ */
+import { Clipper, ClipType, EndType, FillRule, JoinType, PolyTreeD } from 'clipper2-ts';
+import type { PathD, PathsD, PolyPathD } from 'clipper2-ts';
+import type { Plan, Position, Ring } from '@furrow/core';
+import { polygonsOf, rewindPolygon } from '@furrow/format-geojson';
+
+const PRECISION = 6;
+
+/** Headland depth in meters from the plan: exterior passes × their width; 0 when the plan has none. */
+export function headlandDepthMeters(plan: Plan): number {
+  const passes = plan.route.filter((s) => s.type === 'ExteriorHeadland');
+  if (passes.length === 0) return 0;
+  const width = passes.find((s) => typeof s.widthMeters === 'number')?.widthMeters ?? 0;
+  const fromHeadlands = Array.isArray(plan.headlands)
+    ? (plan.headlands as { type?: unknown }[]).filter((h) => h && h.type === 'ExteriorHeadland').length
+    : 0;
+  const declared = typeof plan.headlandPasses === 'number' ? plan.headlandPasses : 0;
+  const distinct = new Set(passes.map((s) => s.headlandIndex ?? s.passIndex ?? s.sequence)).size;
+  const count = fromHeadlands || declared || distinct;
+  return count * width;
+}
+
+/** Headland band polygons (lon/lat rings, outer CCW, holes CW) for a depth in meters. */
+export function headlandArea(plan: Plan, depthMeters = headlandDepthMeters(plan)): Ring[][] {
+  if (!(depthMeters > 0)) return [];
+  const polys = polygonsOf(plan.boundary);
+  const origin = polys[0][0][0];
+  const mx = 111320 * Math.cos((origin[1] * Math.PI) / 180);
+  const my = 110574;
+  const field: PathsD = [];
+  for (const rings of polys) {
+    for (const ring of rewindPolygon(rings)) field.push(ring.slice(0, -1).map((p) => ({ x: (p[0] - origin[0]) * mx, y: (p[1] - origin[1]) * my })));
+  }
+  const inner = Clipper.inflatePathsD(field, -depthMeters, JoinType.Miter, EndType.Polygon, 2, PRECISION);
+  const tree = new PolyTreeD();
+  Clipper.booleanOpDWithPolyTree(ClipType.Difference, field, inner, tree, FillRule.NonZero, PRECISION);
+  const toRing = (path: PathD): Ring => {
+    const ring: Position[] = path.map((p) => [origin[0] + p.x / mx, origin[1] + p.y / my]);
+    ring.push([ring[0][0], ring[0][1]]);
+    return ring;
+  };
+  const out: Ring[][] = [];
+  const visit = (node: PolyPathD): void => {
+    for (let i = 0; i < node.count; i++) {
+      const shell = node.child(i);
+      const rings: Ring[] = [toRing(shell.poly as PathD)];
+      for (let j = 0; j < shell.count; j++) {
+        rings.push(toRing(shell.child(j).poly as PathD));
+        visit(shell.child(j));
+      }
+      out.push(rewindPolygon(rings));
+    }
+  };
+  visit(tree);
+  return out;
+}
