@@ -203,6 +203,14 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
     return false;
   };
 
+  // positions changed since the last accepted state (restored from the best on a failed kick)
+  let dirtyLo = n;
+  let dirtyHi = -1;
+  const touch = (lo: number, hi: number): void => {
+    if (lo < dirtyLo) dirtyLo = lo;
+    if (hi > dirtyHi) dirtyHi = hi;
+  };
+
   const hasFixed = (i: number, j: number): boolean => {
     if (!fixedOrientation) return false;
     for (let k = i; k <= j; k++) if (fixedOrientation[order[k]]) return true;
@@ -222,6 +230,7 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
       pos[ia] = b;
     }
     for (let k = i; k <= j; k++) flip[order[k]] ^= 1;
+    touch(i, j);
     activate(i - 1);
     activate(i);
     activate(j);
@@ -298,6 +307,7 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
       flip[segItems[s]] = segFlips[s];
     }
     for (let k = lo; k <= hi; k++) pos[order[k]] = k;
+    touch(lo, hi);
     activate(i - 1);
     activate(i);
     activate(dst - 1);
@@ -379,6 +389,8 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
   let best = current;
   bestOrder.set(order);
   bestFlip.set(flip);
+  dirtyLo = n;
+  dirtyHi = -1;
 
   const scratch = new Int32Array(n);
   const canKick = n >= 8;
@@ -410,6 +422,7 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
     for (let k = b; k < c; k++) order[w++] = scratch[k];
     for (let k = a; k < b; k++) order[w++] = scratch[k];
     for (let k = a; k < c; k++) pos[order[k]] = k;
+    touch(a, c - 1);
     current += d;
     kicks++;
     iterations++;
@@ -422,14 +435,18 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
     descend();
     if (current < best - EPS) {
       best = current;
-      bestOrder.set(order);
-      bestFlip.set(flip);
+      for (let k = dirtyLo; k <= dirtyHi; k++) {
+        bestOrder[k] = order[k];
+        bestFlip[order[k]] = flip[order[k]];
+      }
       stall = 0;
     } else {
       stall++;
-      order.set(bestOrder);
-      flip.set(bestFlip);
-      for (let k = 0; k < n; k++) pos[order[k]] = k;
+      for (let k = dirtyLo; k <= dirtyHi; k++) {
+        order[k] = bestOrder[k];
+        flip[order[k]] = bestFlip[order[k]];
+        pos[order[k]] = k;
+      }
       current = best;
       // a partially run queue belongs to the discarded order
       while (qSize > 0) {
@@ -438,6 +455,8 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
         qSize--;
       }
     }
+    dirtyLo = n;
+    dirtyHi = -1;
   }
   void evaluations;
 

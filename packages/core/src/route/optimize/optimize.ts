@@ -37,6 +37,8 @@ export interface OptimizerReport {
   lowerBoundMethod?: 'assignment' | 'cheapest-link';
   /** (cost − lowerBound) / cost: at most this share of the cost could still be saved. */
   gapRatio?: number;
+  /** (cost − lowerBound) / (cost − working cost): the same gap measured on the non-working part alone. */
+  nonWorkingGapRatio?: number;
   timeSpentMilliseconds?: number;
   firstFeasibleMilliseconds?: number;
 }
@@ -71,7 +73,10 @@ export function orderItems(problem: OrderingProblem, options: OrderItemsOptions 
     let best: ItemOrder | undefined;
     let bestCost = Infinity;
     construction = '';
+    const limit = now && options.maxTimeMilliseconds !== undefined ? options.maxTimeMilliseconds : Infinity;
+    const timeLeft = (): boolean => limit === Infinity || now!() - t0 < limit;
     for (const name of FIXED_ORDER_ALGORITHMS) {
+      if (best && !timeLeft()) break;
       const candidate = fixedOrder(memoProblem, name, options);
       const c = orderCost(memoProblem, candidate);
       if (firstFeasibleMilliseconds === undefined && now) firstFeasibleMilliseconds = now() - t0;
@@ -81,20 +86,29 @@ export function orderItems(problem: OrderingProblem, options: OrderItemsOptions 
         construction = name;
       }
     }
-    neighbours = buildNeighbourLists(memoProblem, transition, options.neighbourCount ?? 10);
-    const greedy = greedyOrder(memoProblem, transition, neighbours);
-    const greedyCost = orderCost(memoProblem, greedy);
-    if (greedyCost < bestCost) {
-      best = greedy;
-      bestCost = greedyCost;
-      construction = 'greedy';
+    if (timeLeft()) {
+      neighbours = buildNeighbourLists(memoProblem, transition, options.neighbourCount ?? 10);
+    }
+    if (neighbours && timeLeft()) {
+      const greedy = greedyOrder(memoProblem, transition, neighbours);
+      const greedyCost = orderCost(memoProblem, greedy);
+      if (greedyCost < bestCost) {
+        best = greedy;
+        bestCost = greedyCost;
+        construction = 'greedy';
+      }
     }
     initialCost = bestCost;
-    const result = improveOrder(memoProblem, best!, { ...options, startedAtMilliseconds: t0 }, { cost: transition, neighbours });
-    order = result.order;
-    iterations = result.iterations;
-    kicks = result.kicks;
-    stoppedBy = result.stoppedBy;
+    if (neighbours && timeLeft()) {
+      const result = improveOrder(memoProblem, best!, { ...options, startedAtMilliseconds: t0 }, { cost: transition, neighbours });
+      order = result.order;
+      iterations = result.iterations;
+      kicks = result.kicks;
+      stoppedBy = result.stoppedBy;
+    } else {
+      order = best!;
+      stoppedBy = 'time-limit';
+    }
   }
 
   const cost = orderCost(memoProblem, order);
@@ -110,6 +124,9 @@ export function orderItems(problem: OrderingProblem, options: OrderItemsOptions 
     report.lowerBound = lb.value;
     report.lowerBoundMethod = lb.method;
     report.gapRatio = cost > 0 ? Math.max(0, (cost - lb.value) / cost) : 0;
+    let work = 0;
+    for (let i = 0; i < problem.itemCount; i++) work += problem.workCost[i];
+    report.nonWorkingGapRatio = cost - work > 0 ? Math.max(0, (cost - lb.value) / (cost - work)) : 0;
   }
   return { order, report };
 }

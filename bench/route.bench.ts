@@ -1,0 +1,92 @@
+/**
+ * Route-order benchmark (issue 3): every order on synthetic parallel-track fields, the optimizer's
+ * gap to its lower bound, time to the first feasible route and the time limit on a field with
+ * more than 1,000 tracks. Run: `npx tsc --build packages/core && npx tsx bench/route.bench.ts`
+ * (prints Markdown; `--quick` skips the 10 s time-limit run).
+ *
+ * Costs are the synthetic connector model of `syntheticTrackProblem` (PLANNER-NOTES turn formulas),
+ * in meters; the corpus section of docs/benchmarks/route.md comes from planRoute on real fields.
+ */
+import { performance } from 'node:perf_hooks';
+import { FIXED_ORDER_ALGORITHMS, orderItems, syntheticTrackProblem, transitionTotal, type OrderingProblem } from '@furrow/core';
+
+const quick = process.argv.includes('--quick');
+const now = (): number => performance.now();
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const f1 = (v: number): string => v.toFixed(1);
+let checksum = 0;
+
+function orderTable(): string[] {
+  const out: string[] = [];
+  out.push('| field | tracks | ' + FIXED_ORDER_ALGORITHMS.join(' | ') + ' | optimized | gap | first feasible ms | optimizer ms |');
+  out.push('|---|---:|' + FIXED_ORDER_ALGORITHMS.map(() => '---:|').join('') + '---:|---:|---:|---:|');
+  const gaps: number[] = [];
+  let wins = 0;
+  let rows = 0;
+  for (const trackCount of [12, 40, 120, 300]) {
+    for (const width of [3, 6, 12]) {
+      for (const seed of [1, 2]) {
+        const p: OrderingProblem = syntheticTrackProblem({ trackCount, spacingMeters: width, turnRadiusMeters: 6, seed, slope: seed === 2 ? 0.4 : 0, lengthMeters: 250, staging: [-30, -30] });
+        const fixed = FIXED_ORDER_ALGORITHMS.map((algorithm) => transitionTotal(p, orderItems(p, { algorithm, skipCount: 1, lowerBound: false }).order));
+        const opt = orderItems(p, { now, maxTimeMilliseconds: 10_000 });
+        const nonWorking = transitionTotal(p, opt.order);
+        checksum += nonWorking;
+        let work = 0;
+        for (const w of p.workCost) work += w;
+        const gap = opt.report.gapRatio!;
+        gaps.push(gap);
+        rows++;
+        if (nonWorking <= Math.min(...fixed) + 1e-6) wins++;
+        out.push(
+          `| w ${width} m, seed ${seed} | ${trackCount} | ${fixed.map(f1).join(' | ')} | ${f1(nonWorking)} | ${(gap * 100).toFixed(1)}% | ${opt.report.firstFeasibleMilliseconds!.toFixed(2)} | ${opt.report.timeSpentMilliseconds!.toFixed(0)} |`,
+        );
+        void work;
+      }
+    }
+  }
+  out.push('');
+  out.push(`Non-working distance in meters (entry and exit legs to a staging area included). optimized ≤ best fixed order on ${wins} of ${rows} instances; median gap to the lower bound ${(median(gaps) * 100).toFixed(1)}% (gap = (cost − bound) / cost, cost includes working length).`);
+  return out;
+}
+
+function largeField(): string[] {
+  const out: string[] = [];
+  const p = syntheticTrackProblem({ trackCount: 1200, spacingMeters: 3, turnRadiusMeters: 6, seed: 7, slope: 0.2, lengthMeters: 600, staging: [-50, -50] });
+  out.push('| run | first feasible ms | time spent ms | limit ms | stopped by | iterations | kicks | non-working m | gap |');
+  out.push('|---|---:|---:|---:|---|---:|---:|---:|---:|');
+  const limits = quick ? [100, 1000] : [100, 1000, 10_000];
+  for (const limit of limits) {
+    const t0 = now();
+    const r = orderItems(p, { now, maxTimeMilliseconds: limit, maxStallKicks: 1_000_000 });
+    const wall = now() - t0;
+    checksum += r.report.cost;
+    out.push(
+      `| maxOptimizerTime ${limit / 1000} s (wall incl. bound ${wall.toFixed(0)} ms) | ${r.report.firstFeasibleMilliseconds!.toFixed(2)} | ${r.report.timeSpentMilliseconds!.toFixed(1)} | ${limit} | ${r.report.stoppedBy} | ${r.report.iterations} | ${r.report.kicks} | ${f1(transitionTotal(p, r.order))} | ${(r.report.gapRatio! * 100).toFixed(2)}% |`,
+    );
+  }
+  const conv = orderItems(p, { now, maxTimeMilliseconds: 60_000 });
+  out.push(
+    `| default stall rule (limit 60 s) | ${conv.report.firstFeasibleMilliseconds!.toFixed(2)} | ${conv.report.timeSpentMilliseconds!.toFixed(1)} | 60000 | ${conv.report.stoppedBy} | ${conv.report.iterations} | ${conv.report.kicks} | ${f1(transitionTotal(p, conv.order))} | ${(conv.report.gapRatio! * 100).toFixed(2)}% |`,
+  );
+  for (const algorithm of FIXED_ORDER_ALGORITHMS) {
+    const t0 = now();
+    const r = orderItems(p, { algorithm, skipCount: 2, lowerBound: false });
+    out.push(`| fixed ${algorithm} (skip 2) | ${(now() - t0).toFixed(2)} | – | – | – | – | – | ${f1(transitionTotal(p, r.order))} | – |`);
+  }
+  return out;
+}
+
+export function runRouteBench(): string {
+  const lines: string[] = [];
+  lines.push('### Orders on synthetic fields (R = 6 m, 250 m tracks)', '', ...orderTable(), '');
+  lines.push('### 1,200 tracks (3 m width, 3.6 km × 600 m, ragged slanted ends)', '', ...largeField(), '');
+  lines.push(`checksum ${checksum.toFixed(3)}`);
+  return lines.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.stdout.write(runRouteBench() + '\n');
+}
