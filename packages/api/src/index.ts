@@ -10,3 +10,4 @@ export { type Sql, type SqlBackend, pgliteBackend, postgresBackend } from './sto
 export { openSql } from './store/open.js';
 export { ApiError } from './errors.js';
 export { API_VERSION, VERSION_HEADER, CORRELATION_HEADER } from './version.js';
+export * from './portals/index.js';

@@ -1,0 +1,116 @@
+/**
+ * John Deere Operations Center push: boundary, AB guidance line and (optionally) a work plan
+ * that selects that guidance line, for an existing field of an organization.
+ */
+import type { Plan } from '@furrow/core';
+import { PortalError } from './errors.js';
+import { PortalHttp, type PortalHttpDeps, type RetryPolicy } from './http.js';
+import { OAuthTokenSource, type OAuthConfig, type TokenSourceDeps } from './oauth.js';
+import { abLineOf, deereAbLineBody, deereBoundaryBody, deereWorkPlanBody, type DeereWorkType } from './shapes.js';
+
+export const DEERE_MEDIA_TYPE = 'application/vnd.deere.axiom.v3+json';
+export const DEERE_SANDBOX_BASE_URL = 'https://sandboxapi.deere.com/platform';
+export const DEERE_PRODUCTION_BASE_URL = 'https://partnerapi.deere.com/platform';
+export const DEERE_TOKEN_URL = 'https://signin.johndeere.com/oauth2/aus78tnlaysMraFhC1t7/v1/token';
+
+export interface DeereConfig {
+  /** API root (default the sandbox, https://sandboxapi.deere.com/platform). */
+  baseUrl?: string;
+  oauth: Omit<OAuthConfig, 'tokenUrl'> & { tokenUrl?: string };
+  retry?: RetryPolicy;
+}
+
+export interface DeereTarget {
+  organizationId: string;
+  fieldId: string;
+}
+
+export interface DeerePushOptions {
+  /** Names shown in Operations Center (default from the plan). */
+  boundaryName?: string;
+  guidanceLineName?: string;
+  /** Also create a work plan that selects the pushed guidance line. */
+  workPlan?: { workType: DeereWorkType; year: number; instructions?: string; workOrder?: string };
+  /** Push the boundary too (default true). */
+  boundary?: boolean;
+}
+
+export interface PushedResource {
+  kind: 'boundary' | 'guidanceLine' | 'workPlan';
+  /** The created resource's address (Location header), or its id in the body. */
+  uri: string | null;
+  status: number;
+  attempts: number;
+}
+
+export interface DeereClientDeps extends TokenSourceDeps, PortalHttpDeps {}
+
+function checkTarget(t: DeereTarget): void {
+  for (const k of ['organizationId', 'fieldId'] as const) {
+    if (typeof t?.[k] !== 'string' || t[k].length === 0 || /[/?#]/.test(t[k])) {
+      throw new PortalError('deere', 'portal-config', `deere: target.${k} must be a non-empty id without "/", "?" or "#"`);
+    }
+  }
+}
+
+export class DeereClient {
+  readonly tokens: OAuthTokenSource;
+  readonly http: PortalHttp;
+
+  constructor(config: DeereConfig, deps: DeereClientDeps = {}) {
+    if (!config?.oauth) throw new PortalError('deere', 'portal-config', 'deere: oauth configuration is required');
+    this.tokens = new OAuthTokenSource('deere', { ...config.oauth, tokenUrl: config.oauth.tokenUrl ?? DEERE_TOKEN_URL }, deps);
+    this.http = new PortalHttp('deere', config.baseUrl ?? DEERE_SANDBOX_BASE_URL, this.tokens, DEERE_MEDIA_TYPE, config.retry, deps);
+  }
+
+  fieldUri(t: DeereTarget): string {
+    return this.http.url(`/organizations/${encodeURIComponent(t.organizationId)}/fields/${encodeURIComponent(t.fieldId)}`);
+  }
+
+  async pushBoundary(plan: Plan, t: DeereTarget, name: string): Promise<PushedResource> {
+    checkTarget(t);
+    const res = await this.http.postJson(
+      `/organizations/${encodeURIComponent(t.organizationId)}/fields/${encodeURIComponent(t.fieldId)}/boundaries`,
+      deereBoundaryBody(plan.boundary, { name }),
+      'creating the boundary',
+    );
+    return { kind: 'boundary', uri: res.headers.get('location'), status: res.status, attempts: res.attempts };
+  }
+
+  async pushGuidanceLine(plan: Plan, t: DeereTarget, name: string): Promise<PushedResource> {
+    checkTarget(t);
+    const body = deereAbLineBody(abLineOf(plan, 'deere'), { name, fieldUri: this.fieldUri(t) });
+    const res = await this.http.postJson(
+      `/organizations/${encodeURIComponent(t.organizationId)}/fields/${encodeURIComponent(t.fieldId)}/guidanceLines`,
+      body,
+      'creating the AB guidance line',
+    );
+    return { kind: 'guidanceLine', uri: res.headers.get('location'), status: res.status, attempts: res.attempts };
+  }
+
+  async pushWorkPlan(t: DeereTarget, guidanceLineUri: string, o: NonNullable<DeerePushOptions['workPlan']>): Promise<PushedResource> {
+    checkTarget(t);
+    const res = await this.http.postJson(
+      `/organizations/${encodeURIComponent(t.organizationId)}/workPlans`,
+      deereWorkPlanBody({ fieldUri: this.fieldUri(t), guidanceLineUri, ...o }),
+      'creating the work plan',
+    );
+    return { kind: 'workPlan', uri: res.headers.get('location'), status: res.status, attempts: res.attempts };
+  }
+
+  /** Boundary, AB line, then the work plan (which needs the AB line's address). */
+  async pushPlan(plan: Plan, t: DeereTarget, o: DeerePushOptions = {}): Promise<PushedResource[]> {
+    checkTarget(t);
+    abLineOf(plan, 'deere'); // fail before sending anything when there is no line
+    const base = `furrow ${plan.heading ? `${Math.round(plan.heading.degrees)}°` : ''}`.trim();
+    const out: PushedResource[] = [];
+    if (o.boundary !== false) out.push(await this.pushBoundary(plan, t, o.boundaryName ?? `${base} boundary`));
+    const line = await this.pushGuidanceLine(plan, t, o.guidanceLineName ?? `${base} AB`);
+    out.push(line);
+    if (o.workPlan) {
+      if (!line.uri) throw new PortalError('deere', 'portal-rejected', 'deere: the guidance line was created without a Location header, so no work plan can point at it');
+      out.push(await this.pushWorkPlan(t, line.uri, o.workPlan));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,28 @@
+/** Push adapters to manufacturer portals (John Deere Operations Center, Trimble Agriculture). */
+export { PortalError, isPortalError, codeForStatus, type PortalErrorCode, type PortalName } from './errors.js';
+export { OAuthTokenSource, type OAuthConfig, type OAuthGrant, type TokenSourceDeps } from './oauth.js';
+export { PortalHttp, retryAfterMs, type RetryPolicy, type PortalHttpDeps, type PortalResponse } from './http.js';
+export {
+  abLineOf,
+  bearingDegrees,
+  deereBoundaryBody,
+  deereAbLineBody,
+  deereWorkPlanBody,
+  trimbleBoundaryBody,
+  trimbleAbLineBody,
+  type AbLine,
+  type DeereWorkType,
+} from './shapes.js';
+export {
+  DeereClient,
+  DEERE_MEDIA_TYPE,
+  DEERE_SANDBOX_BASE_URL,
+  DEERE_PRODUCTION_BASE_URL,
+  DEERE_TOKEN_URL,
+  type DeereConfig,
+  type DeereTarget,
+  type DeerePushOptions,
+  type PushedResource,
+} from './deere.js';
+export { TrimbleClient, TRIMBLE_BASE_URL, TRIMBLE_TOKEN_URL, type TrimbleConfig, type TrimbleTarget, type TrimblePushOptions } from './trimble.js';
+export { parsePortalsConfig, PortalRegistry, type PortalsConfig, type CompanyPortals } from './config.js';

@@ -1,0 +1,89 @@
+/**
+ * Trimble Agriculture (Ag Data API 3.0) push: boundary and AB guidance line for an existing
+ * field of an organization.
+ */
+import type { Plan } from '@furrow/core';
+import { PortalError } from './errors.js';
+import { PortalHttp, type PortalHttpDeps, type RetryPolicy } from './http.js';
+import { OAuthTokenSource, type OAuthConfig, type TokenSourceDeps } from './oauth.js';
+import type { PushedResource } from './deere.js';
+import { abLineOf, trimbleAbLineBody, trimbleBoundaryBody } from './shapes.js';
+
+export const TRIMBLE_BASE_URL = 'https://cloud.api.trimble.com/Trimble-Ag-Software/externalApi/3.0';
+export const TRIMBLE_TOKEN_URL = 'https://id.trimble.com/oauth/token';
+
+export interface TrimbleConfig {
+  baseUrl?: string;
+  /** For client credentials Trimble expects the application (client) name as `scope`. */
+  oauth: Omit<OAuthConfig, 'tokenUrl'> & { tokenUrl?: string };
+  retry?: RetryPolicy;
+}
+
+export interface TrimbleTarget {
+  organizationId: string;
+  fieldId: string;
+}
+
+export interface TrimblePushOptions {
+  boundaryName?: string;
+  guidanceLineName?: string;
+  boundary?: boolean;
+}
+
+export interface TrimbleClientDeps extends TokenSourceDeps, PortalHttpDeps {}
+
+function checkTarget(t: TrimbleTarget): void {
+  for (const k of ['organizationId', 'fieldId'] as const) {
+    if (typeof t?.[k] !== 'string' || t[k].length === 0 || /[/?#]/.test(t[k])) {
+      throw new PortalError('trimble', 'portal-config', `trimble: target.${k} must be a non-empty id without "/", "?" or "#"`);
+    }
+  }
+}
+
+/** The id of a created resource from Trimble's answer body (`id` or `result.id`). */
+function idOf(body: unknown): string | null {
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, unknown>;
+    if (typeof b.id === 'string') return b.id;
+    const r = b.result as Record<string, unknown> | undefined;
+    if (r && typeof r.id === 'string') return r.id;
+  }
+  return null;
+}
+
+export class TrimbleClient {
+  readonly tokens: OAuthTokenSource;
+  readonly http: PortalHttp;
+
+  constructor(config: TrimbleConfig, deps: TrimbleClientDeps = {}) {
+    if (!config?.oauth) throw new PortalError('trimble', 'portal-config', 'trimble: oauth configuration is required');
+    this.tokens = new OAuthTokenSource('trimble', { ...config.oauth, tokenUrl: config.oauth.tokenUrl ?? TRIMBLE_TOKEN_URL }, deps);
+    this.http = new PortalHttp('trimble', config.baseUrl ?? TRIMBLE_BASE_URL, this.tokens, 'application/json', config.retry, deps);
+  }
+
+  async pushBoundary(plan: Plan, t: TrimbleTarget, name: string): Promise<PushedResource> {
+    checkTarget(t);
+    const res = await this.http.postJson(`/resources/${encodeURIComponent(t.organizationId)}/boundaries`, trimbleBoundaryBody(plan.boundary, { fieldId: t.fieldId, name }), 'creating the boundary');
+    return { kind: 'boundary', uri: idOf(res.body) ?? res.headers.get('location'), status: res.status, attempts: res.attempts };
+  }
+
+  async pushGuidanceLine(plan: Plan, t: TrimbleTarget, name: string): Promise<PushedResource> {
+    checkTarget(t);
+    const res = await this.http.postJson(
+      `/resources/${encodeURIComponent(t.organizationId)}/guidancelines`,
+      trimbleAbLineBody(abLineOf(plan, 'trimble'), { fieldId: t.fieldId, name }),
+      'creating the AB guidance line',
+    );
+    return { kind: 'guidanceLine', uri: idOf(res.body) ?? res.headers.get('location'), status: res.status, attempts: res.attempts };
+  }
+
+  async pushPlan(plan: Plan, t: TrimbleTarget, o: TrimblePushOptions = {}): Promise<PushedResource[]> {
+    checkTarget(t);
+    abLineOf(plan, 'trimble');
+    const base = `furrow ${plan.heading ? `${Math.round(plan.heading.degrees)}°` : ''}`.trim();
+    const out: PushedResource[] = [];
+    if (o.boundary !== false) out.push(await this.pushBoundary(plan, t, o.boundaryName ?? `${base} boundary`));
+    out.push(await this.pushGuidanceLine(plan, t, o.guidanceLineName ?? `${base} AB`));
+    return out;
+  }
+}
