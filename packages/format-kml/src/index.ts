@@ -116,6 +116,7 @@ const STYLES: Record<string, { line: string; width: number; fill?: string }> = {
   RefillPoint: { line: 'ffff0000', width: 1 },
   StagingArea: { line: 'ff800080', width: 1 },
   Warning: { line: 'ff0000ff', width: 1 },
+  Node: { line: 'ff808080', width: 1 },
 };
 
 const FOLDER_NAMES: Record<string, string> = {
@@ -132,6 +133,7 @@ const FOLDER_NAMES: Record<string, string> = {
   RefillPoint: 'Refill points',
   StagingArea: 'Staging area',
   Warning: 'Warnings',
+  Node: 'Track ends (nodes)',
 };
 
 function placemarkName(f: PlanFeature): string {

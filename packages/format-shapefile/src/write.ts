@@ -97,6 +97,9 @@ function attributesOf(f: PlanFeature): Record<string, unknown> {
   if (typeof p.lengthMeters === 'number') a.length_m = Math.round(p.lengthMeters * 1000) / 1000;
   if (typeof p.name === 'string') a.name = p.name;
   if (typeof p.index === 'number' && a.sequence === undefined) a.index = p.index;
+  if (typeof p.trackIndex === 'number') a.trackIndex = p.trackIndex;
+  if (typeof p.end === 'string') a.end = p.end;
+  if (typeof p.code === 'string') a.code = p.code;
   return a;
 }
 
