@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { PlanError } from '../../errors.js';
+import { objectiveRates } from '../optimize/objective.js';
+import { defaultSkipCount, orderFieldTracks, type FieldOrderInput, type OrderTrack } from './fieldOrder.js';
+
+/** n tracks along +y, 6 m apart, 300 m long, one cell (a rectangle's tracks, heading north). */
+function rectangleTracks(n: number, width = 6): OrderTrack[] {
+  return Array.from({ length: n }, (_, i) => ({ line: i, u0: 0, u1: 300, v: i * width, x0: i * width, y0: 0, x1: i * width, y1: 300 }));
+}
+
+function input(n: number, extra: Partial<FieldOrderInput> = {}): FieldOrderInput {
+  return {
+    tracks: rectangleTracks(n),
+    cellOf: new Int32Array(n),
+    directionRadians: Math.PI / 2,
+    widthMeters: 6,
+    turnRadiusMeters: 6,
+    rates: objectiveRates({ widthMeters: 6 }, 'distance'),
+    routeOptions: {},
+    ...extra,
+  };
+}
+
+describe('orderFieldTracks', () => {
+  it('derives the skip that keeps neighbouring passes 2R apart', () => {
+    expect(defaultSkipCount(6, 6)).toBe(1);
+    expect(defaultSkipCount(12, 6)).toBe(0);
+    expect(defaultSkipCount(3, 6)).toBe(3);
+    expect(defaultSkipCount(5, 6)).toBe(2);
+  });
+
+  it('visits every track once for every algorithm, alternating driving directions on turns', () => {
+    for (const algorithm of ['optimized', 'boustrophedon', 'snake', 'spiral', 'clusteredSpiral'] as const) {
+      const { visits, report } = orderFieldTracks(input(21, { routeOptions: { algorithm } }));
+      expect(new Set(visits.map((v) => v.trackIndex)).size).toBe(21);
+      expect(report.algorithm).toBe(algorithm);
+      for (let k = 1; k < visits.length; k++) expect(visits[k].forward).toBe(!visits[k - 1].forward);
+    }
+  });
+
+  it('a staging area far to the east moves the first track east', () => {
+    const east = orderFieldTracks(input(30, { startPoint: { x: 5000, y: 150 }, startIsStaging: true, endPoint: { x: 5000, y: 150 }, endIsStaging: true }));
+    const west = orderFieldTracks(input(30, { startPoint: { x: -5000, y: 150 }, startIsStaging: true, endPoint: { x: -5000, y: 150 }, endIsStaging: true }));
+    expect(east.visits[0].trackIndex).toBeGreaterThanOrEqual(27);
+    expect(west.visits[0].trackIndex).toBeLessThanOrEqual(2);
+  });
+
+  it('starts and ends at the chosen nodes (node 2i = start of track i, 2i + 1 = its end)', () => {
+    const { visits } = orderFieldTracks(input(16, { routeOptions: { startPointNodeIndex: 15, endPointNodeIndex: 20 } }));
+    expect(visits[0]).toEqual({ trackIndex: 7, forward: false });
+    expect(visits.at(-1)).toEqual({ trackIndex: 10, forward: false });
+    const fixed = orderFieldTracks(input(16, { routeOptions: { algorithm: 'snake', startPointNodeIndex: 15 } }));
+    expect(fixed.visits[0]).toEqual({ trackIndex: 7, forward: false });
+  });
+
+  it('rejects node indices that are not in the plan with a typed error', () => {
+    expect(() => orderFieldTracks(input(4, { routeOptions: { startPointNodeIndex: 8 } }))).toThrow(PlanError);
+    try {
+      orderFieldTracks(input(4, { routeOptions: { endPointNodeIndex: 99 } }));
+    } catch (e) {
+      expect((e as PlanError).code).toBe('invalid-option');
+      expect((e as PlanError).details[0].path).toBe('routeOptions.endPointNodeIndex');
+    }
+  });
+
+  it('optimized needs no more estimated non-working cost than any fixed order', () => {
+    const base = input(40, { startPoint: { x: -20, y: -20 }, startIsStaging: true });
+    const cost = (algorithm: 'optimized' | 'boustrophedon' | 'snake' | 'spiral' | 'clusteredSpiral'): number =>
+      orderFieldTracks({ ...base, routeOptions: { algorithm } }).report.cost;
+    const opt = cost('optimized');
+    for (const alg of ['boustrophedon', 'snake', 'spiral', 'clusteredSpiral'] as const) expect(opt).toBeLessThanOrEqual(cost(alg) + 1e-6);
+  });
+
+  it('respects maxOptimizerTime with an injected clock', () => {
+    let t = 0;
+    const { report } = orderFieldTracks(input(200, { routeOptions: { maxOptimizerTime: 0 }, now: () => (t += 1) }));
+    expect(report.stoppedBy).toBe('time-limit');
+    expect(report.iterations).toBe(0);
+  });
+
+  it('the time objective values the transport legs at transport speed', () => {
+    const rates = objectiveRates({ widthMeters: 6, turningSpeedMetersPerSecond: 1, transportSpeedMetersPerSecond: 10 }, 'time');
+    const r = orderFieldTracks(input(10, { rates, startPoint: { x: -100, y: 0 }, startIsStaging: true }));
+    const d = orderFieldTracks(input(10, { startPoint: { x: -100, y: 0 }, startIsStaging: true }));
+    // working 10 × 300 m at 2.5 m/s = 1200 s; the distance run costs meters, the time run seconds
+    expect(r.report.cost).toBeGreaterThan(1200);
+    expect(d.report.cost).toBeGreaterThan(3000);
+    expect(r.report.cost).toBeLessThan(d.report.cost);
+  });
+});

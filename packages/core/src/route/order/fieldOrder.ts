@@ -1,0 +1,154 @@
+/**
+ * The seam between the planner and the route orders: builds the OrderingProblem of a field's
+ * tracks (ends, working cost, estimated connector cost in the objective's unit) and returns the
+ * visits `connectTracks` drives.
+ *
+ * Connector cost estimate (the connect stage's rules, PLANNER-NOTES formulas): between ends on
+ * the same headland side of tracks of one cell at most 3 lines apart, a turn — flat U
+ * d + (π − 2)R for d ≥ 2R, bulb R[π + 4·arccos((d + 2R)/4R)] below — plus the along-track offset;
+ * other same-side pairs a headland traversal, estimated with the same formula on the straight
+ * distance; ends on opposite sides drive round: along + across + πR. All ≥ the straight
+ * distance, so the optimizer's large-instance bound holds.
+ */
+import { PlanError } from '../../errors.js';
+import type { RouteApiOptions } from '../../types.js';
+import type { ObjectiveRates } from '../optimize/objective.js';
+import { orderItems, type OptimizerReport } from '../optimize/optimize.js';
+import type { OrderingProblem } from './problem.js';
+import { parallelTurnLengthMeters } from './synthetic.js';
+
+/** A track as the track stage makes it (structurally the same as tracks/generateTracks' Track). */
+export interface OrderTrack {
+  /** Scanline number across the heading. */
+  line: number;
+  /** Along-track coordinates of the ends (u0 < u1) and the across-track coordinate. */
+  u0: number;
+  u1: number;
+  v: number;
+  /** Ends in the local frame: (x0, y0) at u0 = node 2i, (x1, y1) at u1 = node 2i + 1. */
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** One track of the route in driving order (structurally the connect stage's TrackVisit). */
+export interface OrderVisit {
+  trackIndex: number;
+  /** true = drive from (x0, y0) to (x1, y1). */
+  forward: boolean;
+}
+
+export interface FieldOrderInput {
+  tracks: OrderTrack[];
+  /** Cell of each track (tracks of one cell are neighbours across the field). */
+  cellOf: Int32Array;
+  directionRadians: number;
+  widthMeters: number;
+  turnRadiusMeters: number;
+  rates: ObjectiveRates;
+  routeOptions: RouteApiOptions;
+  /** Where the machine comes from before the first track (staging area, or the end of the headland passes). */
+  startPoint?: { x: number; y: number };
+  /** Whether `startPoint` is reached by transport (staging area) or in-field driving. */
+  startIsStaging?: boolean;
+  /** Where the machine goes after the last track (staging area when the tracks are last). */
+  endPoint?: { x: number; y: number };
+  endIsStaging?: boolean;
+  /** Milliseconds clock; without it the optimizer stops by its iteration rules only. */
+  now?: () => number;
+}
+
+export interface FieldOrderResult {
+  visits: OrderVisit[];
+  report: OptimizerReport;
+  /** Skip count the fixed orders used. */
+  skipCount: number;
+}
+
+/** Tracks skipped per turn so that neighbouring passes are ≥ 2R apart (no loop turns). */
+export function defaultSkipCount(widthMeters: number, turnRadiusMeters: number): number {
+  return Math.max(0, Math.ceil((2 * turnRadiusMeters) / widthMeters - 1e-9) - 1);
+}
+
+export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
+  const { tracks, cellOf, widthMeters: w, turnRadiusMeters: R, rates } = input;
+  const n = tracks.length;
+  const endXY = new Float64Array(4 * n);
+  const endU = new Float64Array(2 * n);
+  const v = new Float64Array(n);
+  const workCost = new Float64Array(n);
+  const rank = new Float64Array(n);
+  const line = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = tracks[i];
+    endXY[4 * i] = t.x0;
+    endXY[4 * i + 1] = t.y0;
+    endXY[4 * i + 2] = t.x1;
+    endXY[4 * i + 3] = t.y1;
+    endU[2 * i] = t.u0;
+    endU[2 * i + 1] = t.u1;
+    v[i] = t.v;
+    line[i] = t.line;
+    rank[i] = t.v;
+    workCost[i] = Math.hypot(t.x1 - t.x0, t.y1 - t.y0) * rates.workingPerMeter;
+  }
+  const turning = rates.turningPerMeter;
+  const transitionCost = (a: number, b: number): number => {
+    const ia = a >> 1;
+    const ib = b >> 1;
+    const across = Math.abs(v[ia] - v[ib]);
+    const along = Math.abs(endU[a] - endU[b]);
+    if ((a & 1) === (b & 1)) {
+      if (cellOf[ia] === cellOf[ib] && Math.abs(line[ia] - line[ib]) <= 3) return (parallelTurnLengthMeters(across, R) + along) * turning;
+      return parallelTurnLengthMeters(Math.hypot(across, along), R) * turning;
+    }
+    return (along + across + Math.PI * R) * turning;
+  };
+  const problem: OrderingProblem = { itemCount: n, endXY, workCost, rank, group: cellOf, transitionCost };
+  const { startPoint, endPoint } = input;
+  const entryRate = input.startIsStaging ? rates.transportPerMeter : turning;
+  const exitRate = input.endIsStaging ? rates.transportPerMeter : turning;
+  if (startPoint) problem.entryCost = (e) => Math.hypot(endXY[2 * e] - startPoint.x, endXY[2 * e + 1] - startPoint.y) * entryRate;
+  if (endPoint) problem.exitCost = (e) => Math.hypot(endXY[2 * e] - endPoint.x, endXY[2 * e + 1] - endPoint.y) * exitRate;
+  const ro = input.routeOptions;
+  const nodes = 2 * n;
+  if (ro.startPointNodeIndex !== undefined) {
+    if (ro.startPointNodeIndex >= nodes)
+      throw new PlanError('invalid-option', `routeOptions.startPointNodeIndex: ${ro.startPointNodeIndex} is not a node of this plan (it has ${nodes} nodes, 0 to ${nodes - 1}; see plan.nodes)`, [
+        { path: 'routeOptions.startPointNodeIndex', message: `must be below ${nodes}` },
+      ]);
+    problem.startEnd = ro.startPointNodeIndex;
+  }
+  if (ro.endPointNodeIndex !== undefined) {
+    if (ro.endPointNodeIndex >= nodes)
+      throw new PlanError('invalid-option', `routeOptions.endPointNodeIndex: ${ro.endPointNodeIndex} is not a node of this plan (it has ${nodes} nodes, 0 to ${nodes - 1}; see plan.nodes)`, [
+        { path: 'routeOptions.endPointNodeIndex', message: `must be below ${nodes}` },
+      ]);
+    if (n > 1 && problem.startEnd !== undefined && ro.endPointNodeIndex >> 1 === problem.startEnd >> 1)
+      throw new PlanError('invalid-option', 'routeOptions.endPointNodeIndex: the end node lies on the same track as the start node; pick an end node of another track', [
+        { path: 'routeOptions.endPointNodeIndex', message: 'same track as the start node' },
+      ]);
+    problem.finishEnd = ro.endPointNodeIndex;
+  }
+  problem.costPerMeterLowerBound = Math.min(turning, entryRate, exitRate);
+  return problem;
+}
+
+/** Orders a field's tracks by `routeOptions.algorithm` (default optimized). */
+export function orderFieldTracks(input: FieldOrderInput): FieldOrderResult {
+  const ro = input.routeOptions;
+  const problem = trackOrderingProblem(input);
+  const skipCount = ro.skipCount ?? defaultSkipCount(input.widthMeters, input.turnRadiusMeters);
+  const maxSeconds = ro.maxOptimizerTime ?? 10;
+  const { order, report } = orderItems(problem, {
+    algorithm: ro.algorithm ?? 'optimized',
+    skipCount,
+    ...(ro.forcedDirection ? { forcedDirection: ro.forcedDirection } : {}),
+    ...(input.now ? { now: input.now, maxTimeMilliseconds: maxSeconds * 1000 } : {}),
+    // without a clock, keep planning bounded: the stall rule plus a hard cap on kicks
+    ...(input.now ? {} : { maxKicks: 4000 }),
+  });
+  const visits: OrderVisit[] = order.sequence.map((trackIndex, k) => ({ trackIndex, forward: !order.flipped[k] }));
+  return { visits, report, skipCount };
+}
