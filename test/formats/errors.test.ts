@@ -85,3 +85,20 @@ describe('bad boundary files', () => {
     expect((out[1].geometry.coordinates as number[][][][])[0]).toHaveLength(2);
   });
 });
+
+describe('ISO-XML external files', () => {
+  const pfd = '<PFD A="PFD1" C="North" D="0"><PLN A="1"><LSG A="1"><PNT A="2" C="50" D="10"/><PNT A="2" C="50" D="10.01"/><PNT A="2" C="50.01" D="10.01"/><PNT A="2" C="50" D="10"/></LSG></PLN></PFD>';
+  const main = '<?xml version="1.0" encoding="UTF-8"?><ISO11783_TaskData VersionMajor="4" VersionMinor="3" DataTransferOrigin="1"><XFR A="PFD00001" B="1"/></ISO11783_TaskData>';
+  it('follows XFR into PFD00001.XML inside a zip', async () => {
+    const zip = new JSZip();
+    zip.file('TASKDATA/TASKDATA.XML', main);
+    zip.file('TASKDATA/PFD00001.XML', `<?xml version="1.0" encoding="UTF-8"?><XFC>${pfd}</XFC>`);
+    const [b] = await readAnyBoundary(await zip.generateAsync({ type: 'uint8array' }), 'task.zip');
+    expect(b.properties.Field).toBe('North');
+    expect(b.geometry.coordinates[0]).toHaveLength(4);
+  });
+  it('says to give the archive when only the main file is given', async () => {
+    const err = await errorOf(main, 'TASKDATA.XML');
+    expect(err.message).toMatch(/external files \(XFR\)/);
+  });
+});

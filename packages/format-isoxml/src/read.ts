@@ -62,10 +62,10 @@ function polygonsOfPln(pln: El, where: SourcePlace, place: string): Position[][]
 }
 
 /** Boundaries of the partfields in a parsed TASKDATA document (plus PFDs from external files). */
-function boundariesOf(root: El, external: El[], where: SourcePlace): ParsedBoundary[] {
+function boundariesOf(root: El, external_: El[], where: SourcePlace): ParsedBoundary[] {
   const customers = new Map(children(root, 'CTR').map((c) => [String(c.A), String(c.B ?? '')]));
   const farms = new Map(children(root, 'FRM').map((f) => [String(f.A), f]));
-  const pfds = [...children(root, 'PFD'), ...external.flatMap((x) => children(x, 'PFD'))];
+  const pfds = [...children(root, 'PFD'), ...external_.flatMap((x) => children(x, 'PFD'))];
   const out: ParsedBoundary[] = [];
   pfds.forEach((pfd, p) => {
     const place = `PFD[${p}] ${String(pfd.A ?? '')}`.trim();
@@ -98,7 +98,11 @@ function boundariesOf(root: El, external: El[], where: SourcePlace): ParsedBound
     if (obstacles.length > 0) b.obstacles = obstacles.map((o) => ({ type: 'Polygon', coordinates: rewindPolygon(o.coordinates) }));
     out.push(b);
   });
-  if (out.length === 0) throw boundaryError(where, 'no partfield (PFD) with a boundary polygon (PLN A="1") found');
+  if (out.length === 0) {
+    const external = children(root, 'XFR').length > 0 && external_.length === 0;
+    const hint = external ? ' (this TASKDATA.XML keeps its data in external files (XFR): give the zip or folder with them)' : '';
+    throw boundaryError(where, `no partfield (PFD) with a boundary polygon (PLN A="1") found${hint}`);
+  }
   return out;
 }
 
