@@ -92,6 +92,8 @@ describeWith(['gdal'], 'GDAL reads what we write', () => {
       'plan.kml': planToKml(plan),
       'plan.zip': await planToShapefileZip(plan, { name: 'plan' }),
       'trimble.zip': (await writePlan(plan, 'trimble', { customer: 'Grower', farm: 'Farm', field: 'F1' })).bytes,
+      'johndeere.zip': (await writePlan(plan, 'johndeere', { customer: 'Grower', farm: 'Farm', field: 'F1' })).bytes,
+      'mueller.zip': (await writePlan(plan, 'mueller', { field: 'F1' })).bytes,
       'fields.geojson': geojsonBoundaries(boundaries),
       'fields.kml': kmlBoundaries(boundaries),
       'fields.zip': await shapefileBoundaries(boundaries, { name: 'fields' }),
@@ -99,7 +101,7 @@ describeWith(['gdal'], 'GDAL reads what we write', () => {
     for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
     const names = Object.keys(files);
     // GDAL opens the shapefiles of a zip's root, or of the folder given after the archive name
-    const inside: Record<string, string> = { 'trimble.zip': '/AgGPS/Data/Grower/Farm/F1' };
+    const inside: Record<string, string> = { 'trimble.zip': '/AgGPS/Data/Grower/Farm/F1', 'johndeere.zip': '/Grower/Farm/F1', 'mueller.zip': '/SHP' };
     const paths = names.map((n) => (n.endsWith('.zip') ? `/vsizip/${join(dir, n)}${inside[n] ?? ''}` : join(dir, n)));
     const parsed = await Promise.all(paths.map(ogrinfo));
     results = Object.fromEntries(names.map((n, i) => [n, parsed[i]]));
@@ -159,6 +161,17 @@ describeWith(['gdal'], 'GDAL reads what we write', () => {
     expect(byName.Boundary.featureCount).toBe(1);
     expect(byName.Swath.featureCount).toBe(plan.route.filter((s) => s.type === 'Track').length);
     expect(maxRingDeviation(fieldGeometryOf(byName.Boundary.features[0].wkt), plan.boundary)).toBeLessThanOrEqual(1e-7);
+  });
+
+  it('John Deere and Müller layouts: boundary and guidance line layers', () => {
+    const tracks = plan.route.filter((s) => s.type === 'Track').length;
+    for (const [file, boundaryLayer, linesLayer] of [['johndeere.zip', 'boundary', 'guidance_lines'], ['mueller.zip', 'F1_boundary', 'F1_guidance']]) {
+      const byName = Object.fromEntries(results[file].map((l) => [l.name, l]));
+      expect(byName[boundaryLayer]?.featureCount, file).toBe(1);
+      expect(byName[linesLayer]?.featureCount, file).toBe(tracks);
+      expect(maxRingDeviation(fieldGeometryOf(byName[boundaryLayer].features[0].wkt), plan.boundary)).toBeLessThanOrEqual(1e-7);
+    }
+    expect(results['johndeere.zip'].find((l) => l.name === 'boundary')!.features[0].attributes).toMatchObject({ CLIENT: 'Grower', FARM: 'Farm', FIELD: 'F1' });
   });
 
   for (const file of ['fields.geojson', 'fields.kml', 'fields.zip']) {
