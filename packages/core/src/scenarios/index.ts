@@ -6,5 +6,6 @@ export type {
   ScenarioComparison,
   CompareScenariosOptions,
   Planner,
+  AsyncPlanner,
 } from './scenarios.js';
-export { scenarioRequest, rankScenarios, compareScenarios } from './scenarios.js';
+export { scenarioRequest, rankScenarios, compareScenarios, compareScenariosAsync } from './scenarios.js';

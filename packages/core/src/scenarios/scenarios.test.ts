@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as core from '../index.js';
 import { PlanError } from '../errors.js';
 import type { FieldGeometry, PathPlanRequest, Plan } from '../types.js';
-import { compareScenarios, rankScenarios, scenarioRequest, type EquipmentScenario } from './index.js';
+import { compareScenarios, compareScenariosAsync, rankScenarios, scenarioRequest, type EquipmentScenario } from './index.js';
 
 /**
  * A stand-in planner with known closed-form results: a 400 m × 400 m square worked in straight
@@ -96,6 +96,20 @@ describe('comparing equipment sets', () => {
     expect(byFuel.best).toBe('small engine');
     expect(compareScenarios(base, fuelSets, modelPlanner, { objective: 'distance' }).best).toBe('big engine');
     expect(() => compareScenarios(base, sets, modelPlanner, { objective: 'fuel' })).toThrowError(/fuel objective needs/);
+  });
+
+  it('the asynchronous variant gives the same comparison, planning one scenario at a time', async () => {
+    let running = 0, maxRunning = 0;
+    const slow = async (r: PathPlanRequest): Promise<Plan> => {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      await new Promise((res) => setTimeout(res, 5));
+      running--;
+      return modelPlanner(r);
+    };
+    const cmp = await compareScenariosAsync(base, sets, slow);
+    expect(cmp).toEqual(compareScenarios(base, sets, modelPlanner));
+    expect(maxRunning).toBe(1);
   });
 
   it('an objective in routeOptions is the default', () => {

@@ -56,6 +56,7 @@ export interface CompareScenariosOptions {
 }
 
 export type Planner = (request: PathPlanRequest) => Plan;
+export type AsyncPlanner = (request: PathPlanRequest) => Promise<Plan>;
 
 const MAX_SCENARIOS = 20;
 
@@ -133,19 +134,51 @@ export function rankScenarios(results: ScenarioResult[], objective: ScenarioObje
 export function compareScenarios(base: PathPlanRequest, scenarios: EquipmentScenario[], planner: Planner, options: CompareScenariosOptions = {}): ScenarioComparison {
   const objective = options.objective ?? base.routeOptions?.objective ?? 'time';
   validateScenarios(scenarios, objective);
-  const results: ScenarioResult[] = scenarios.map((s) => {
+  const results = scenarios.map((s) => {
     const req = scenarioRequest(base, s);
     try {
-      const plan = planner(req);
-      const width = (req.machine ?? req.equipment)?.widthMeters ?? NaN;
-      const r: ScenarioResult = { name: s.name, ok: true, kpis: kpisOf(plan, width) };
-      if (options.includePlans) r.plan = plan;
-      return r;
+      return planned(s, req, planner(req), options);
     } catch (err) {
-      if (isPlanError(err)) return { name: s.name, ok: false, error: { code: err.code, message: err.message } };
-      return { name: s.name, ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
+      return failed(s, err);
     }
   });
   const ranking = rankScenarios(results, objective);
   return { objective, results, ranking, best: ranking[0] ?? null };
+}
+
+/**
+ * The same with an asynchronous planner (a worker pool, a remote service). Scenarios are
+ * planned one after another, in the order given, so a pool is not flooded by one call.
+ */
+export async function compareScenariosAsync(
+  base: PathPlanRequest,
+  scenarios: EquipmentScenario[],
+  planner: AsyncPlanner,
+  options: CompareScenariosOptions = {},
+): Promise<ScenarioComparison> {
+  const objective = options.objective ?? base.routeOptions?.objective ?? 'time';
+  validateScenarios(scenarios, objective);
+  const results: ScenarioResult[] = [];
+  for (const s of scenarios) {
+    const req = scenarioRequest(base, s);
+    try {
+      results.push(planned(s, req, await planner(req), options));
+    } catch (err) {
+      results.push(failed(s, err));
+    }
+  }
+  const ranking = rankScenarios(results, objective);
+  return { objective, results, ranking, best: ranking[0] ?? null };
+}
+
+function planned(s: EquipmentScenario, req: PathPlanRequest, plan: Plan, options: CompareScenariosOptions): ScenarioResult {
+  const width = (req.machine ?? req.equipment)?.widthMeters ?? NaN;
+  const r: ScenarioResult = { name: s.name, ok: true, kpis: kpisOf(plan, width) };
+  if (options.includePlans) r.plan = plan;
+  return r;
+}
+
+function failed(s: EquipmentScenario, err: unknown): ScenarioResult {
+  if (isPlanError(err)) return { name: s.name, ok: false, error: { code: err.code, message: err.message } };
+  return { name: s.name, ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
 }

@@ -22,3 +22,5 @@ export type {
 export { sampleTerrain, headingSlopeCost, bestTerrainHeading, bestContourHeading } from './heading.js';
 export type { SlopeStatistics, FieldTerrainOptions, FieldTerrain, SegmentSlope, RouteSlope } from './stats.js';
 export { lineSlopeStatistics, analyzeFieldTerrain, routeSlopeStatistics } from './stats.js';
+export type { KeyContour } from './contours.js';
+export { contourLines, clipLinesToRings, keyContourLine } from './contours.js';
