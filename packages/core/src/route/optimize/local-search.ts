@@ -7,7 +7,6 @@
  * Costs must be symmetric (see OrderingProblem.transitionCost): reversing a stretch of the route
  * then changes only the two links at its ends.
  */
-import Flatbush from 'flatbush';
 import type { ItemOrder, OrderingProblem } from '../order/problem.js';
 import { VIOLATION_PENALTY } from '../order/problem.js';
 
@@ -90,35 +89,83 @@ export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, 
   };
   if (kk === 0) return out;
   const xy = problem.endXY;
-  const index = new Flatbush(ends);
-  for (let e = 0; e < ends; e++) index.add(xy[2 * e], xy[2 * e + 1], xy[2 * e], xy[2 * e + 1]);
-  index.finish();
-  const tmpE: number[] = [];
-  const tmpC: number[] = [];
+  // uniform grid over the ends, ~2 ends per cell; rings of cells searched outwards
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let e = 0; e < ends; e++) {
+    const x = xy[2 * e], y = xy[2 * e + 1];
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  const spanX = Math.max(maxX - minX, 1e-9);
+  const spanY = Math.max(maxY - minY, 1e-9);
+  const cell = Math.max(Math.sqrt((spanX * spanY * 2) / ends), Math.max(spanX, spanY) / 1024, 1e-6);
+  const gx = Math.min(1024, Math.floor(spanX / cell) + 1);
+  const gy = Math.min(1024, Math.floor(spanY / cell) + 1);
+  const cellOf = (e: number): number => {
+    const cx = Math.min(gx - 1, Math.floor((xy[2 * e] - minX) / cell));
+    const cy = Math.min(gy - 1, Math.floor((xy[2 * e + 1] - minY) / cell));
+    return cy * gx + cx;
+  };
+  const start = new Int32Array(gx * gy + 1);
+  for (let e = 0; e < ends; e++) start[cellOf(e) + 1]++;
+  for (let c = 0; c < gx * gy; c++) start[c + 1] += start[c];
+  const fill = start.slice(0, gx * gy);
+  const members = new Int32Array(ends);
+  for (let e = 0; e < ends; e++) members[fill[cellOf(e)]++] = e;
+
+  const bestE = new Int32Array(kk);
+  const bestD = new Float64Array(kk);
+  const tmpC = new Float64Array(kk);
   const perm: number[] = [];
   for (let e = 0; e < ends; e++) {
-    const self = e;
-    const partner = e ^ 1;
-    const found = index.neighbors(xy[2 * e], xy[2 * e + 1], kk, Infinity, (i) => i !== self && i !== partner);
-    tmpE.length = 0;
-    tmpC.length = 0;
-    perm.length = 0;
-    let r = 0;
-    for (let j = 0; j < found.length; j++) {
-      const f = found[j];
-      tmpE.push(f);
-      tmpC.push(cost(e, f));
-      perm.push(j);
-      const d = Math.hypot(xy[2 * f] - xy[2 * e], xy[2 * f + 1] - xy[2 * e + 1]);
-      if (d > r) r = d;
+    const x = xy[2 * e], y = xy[2 * e + 1];
+    const cx = Math.min(gx - 1, Math.floor((x - minX) / cell));
+    const cy = Math.min(gy - 1, Math.floor((y - minY) / cell));
+    let found = 0;
+    const maxRing = Math.max(gx, gy);
+    for (let r = 0; r <= maxRing; r++) {
+      // every end in ring r is at least (r − 1) · cell away; stop once the k-th is nearer
+      if (found === kk && bestD[kk - 1] <= ((r - 1) * cell) ** 2) break;
+      const x0 = cx - r, x1 = cx + r, y0 = cy - r, y1 = cy + r;
+      for (let yy = y0; yy <= y1; yy++) {
+        if (yy < 0 || yy >= gy) continue;
+        const edgeRow = yy === y0 || yy === y1;
+        for (let xx = x0; xx <= x1; xx += edgeRow ? 1 : x1 - x0 || 1) {
+          if (xx >= 0 && xx < gx) {
+            const c = yy * gx + xx;
+            for (let t = start[c]; t < start[c + 1]; t++) {
+              const f = members[t];
+              if (f === e || f === (e ^ 1)) continue;
+              const d = (xy[2 * f] - x) ** 2 + (xy[2 * f + 1] - y) ** 2;
+              if (found === kk && d >= bestD[kk - 1]) continue;
+              let j = found < kk ? found++ : kk - 1;
+              while (j > 0 && (bestD[j - 1] > d || (bestD[j - 1] === d && bestE[j - 1] > f))) {
+                bestD[j] = bestD[j - 1];
+                bestE[j] = bestE[j - 1];
+                j--;
+              }
+              bestD[j] = d;
+              bestE[j] = f;
+            }
+          }
+          if (x1 === x0) break;
+        }
+      }
     }
-    perm.sort((p, q) => tmpC[p] - tmpC[q] || tmpE[p] - tmpE[q]);
-    for (let j = 0; j < perm.length; j++) {
-      out.ends[e * kk + j] = tmpE[perm[j]];
+    perm.length = 0;
+    for (let j = 0; j < found; j++) {
+      tmpC[j] = cost(e, bestE[j]);
+      perm.push(j);
+    }
+    perm.sort((p, q) => tmpC[p] - tmpC[q] || bestE[p] - bestE[q]);
+    for (let j = 0; j < found; j++) {
+      out.ends[e * kk + j] = bestE[perm[j]];
       out.costs[e * kk + j] = tmpC[perm[j]];
     }
-    out.count[e] = found.length;
-    out.radius[e] = found.length < kk ? Infinity : r;
+    out.count[e] = found;
+    out.radius[e] = found < kk ? Infinity : Math.sqrt(bestD[found - 1]);
   }
   return out;
 }
