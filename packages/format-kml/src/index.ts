@@ -186,7 +186,7 @@ export function featuresToKml(
       addGeometry(pm, f.geometry);
     }
   }
-  return root.end({ prettyPrint: false });
+  return root.end({ prettyPrint: true });
 }
 
 /** The plan as KML: one folder per feature type, route placemarks in driving order, metrics in the description. */
