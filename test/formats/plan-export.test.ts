@@ -9,7 +9,7 @@ import { planToFeatureCollection, readBoundary as readGeoJson, ROUTE_FEATURE_TYP
 import { planToKml, readBoundary as readKml } from '@furrow/format-kml';
 import { planToWkt } from '@furrow/format-wkt';
 import { planToShapefileZip, readBoundary as readShapefile } from '@furrow/format-shapefile';
-import { planToTaskData, readBoundary as readIsoxml } from '@furrow/format-isoxml';
+import { headlandDepthMeters, planToTaskData, readBoundary as readIsoxml } from '@furrow/format-isoxml';
 import { PLAN_FORMATS, readAnyBoundary, writePlan } from '@furrow/format-vendor';
 import { corpusField, handPlan, maxRingDeviation } from './support/fixtures.js';
 
@@ -209,6 +209,13 @@ describe('ISO-XML headland area (PLN 10)', () => {
     const boundary = Number(/<PLN A="1"[^>]* C="(\d+)"/.exec(xml)![1]);
     expect(boundary).toBeGreaterThan(40000 * 0.995);
     expect(boundary).toBeLessThan(40000 * 1.005);
+  });
+
+  it('takes the number of passes from the plan (declared, or distinct pass indices of its headland rings)', () => {
+    expect(headlandDepthMeters(plan)).toBe(12);
+    expect(headlandDepthMeters({ ...plan, headlandPasses: 3 })).toBe(36);
+    const rings = [1, 1, 2].map((passIndex) => ({ type: 'ExteriorHeadland', passIndex, coordinates: [] }));
+    expect(headlandDepthMeters({ ...plan, headlands: [...rings, { type: 'InteriorHeadland', passIndex: 3 }] })).toBe(24);
   });
 
   it('is absent when the plan has no exterior headland pass', () => {

@@ -15,12 +15,13 @@ export function headlandDepthMeters(plan: Plan): number {
   const passes = plan.route.filter((s) => s.type === 'ExteriorHeadland');
   if (passes.length === 0) return 0;
   const width = passes.find((s) => typeof s.widthMeters === 'number')?.widthMeters ?? 0;
-  const fromHeadlands = Array.isArray(plan.headlands)
-    ? (plan.headlands as { type?: unknown }[]).filter((h) => h && h.type === 'ExteriorHeadland').length
-    : 0;
+  // passes: as declared by the plan, else distinct pass indices of its exterior headland rings
+  // (one pass may be several rings on a split field), else distinct route pieces
   const declared = typeof plan.headlandPasses === 'number' ? plan.headlandPasses : 0;
+  const rings = Array.isArray(plan.headlands) ? (plan.headlands as { type?: unknown; passIndex?: unknown }[]) : [];
+  const fromHeadlands = new Set(rings.filter((h) => h && h.type === 'ExteriorHeadland').map((h) => h.passIndex)).size;
   const distinct = new Set(passes.map((s) => s.headlandIndex ?? s.passIndex ?? s.sequence)).size;
-  const count = fromHeadlands || declared || distinct;
+  const count = declared || fromHeadlands || distinct;
   return count * width;
 }
 
