@@ -1,0 +1,140 @@
+/**
+ * Route extras the planner adds after connecting: entry and exit legs to a staging area and the
+ * refill points along the route (routeOptions.stagingArea, calculateRefillPoints,
+ * refillStrategyType). Structural types only, so the planner's segment type fits as is.
+ */
+import { PlanError } from '../errors.js';
+import type { MachineInput, PathPlanRequest, Position, RefillStrategyType, RouteApiOptions } from '../types.js';
+import { planRefills, type RefillPointLocal, type XY } from './refill.js';
+
+export interface ExtrasSegment {
+  type: string;
+  /** Flat local xy. */
+  xy: Float64Array;
+  connector?: string;
+}
+
+export interface ExtrasFrame {
+  toLocal(lon: number, lat: number): [number, number];
+  toLonLat(x: number, y: number): Position;
+}
+
+/** The staging area in the local frame, validated; undefined when not given. */
+export function stagingPointLocal(frame: ExtrasFrame, routeOptions: RouteApiOptions): XY | undefined {
+  const s = routeOptions.stagingArea as unknown;
+  if (s === undefined || s === null) return undefined;
+  if (!Array.isArray(s) || s.length < 2 || !s.slice(0, 2).every((v) => typeof v === 'number' && Number.isFinite(v)) || Math.abs(s[0]) > 180 || Math.abs(s[1]) > 90) {
+    throw new PlanError('invalid-request', 'routeOptions.stagingArea: must be [lon, lat] in WGS84 degrees', [
+      { path: 'routeOptions.stagingArea', message: 'must be [lon, lat]' },
+    ]);
+  }
+  return frame.toLocal(s[0] as number, s[1] as number);
+}
+
+/** Prepends the leg from the staging area and appends the leg back to it (straight connectors). */
+export function withStagingLegs<T extends ExtrasSegment>(segments: T[], staging: XY, make: (xy: Float64Array) => T): T[] {
+  if (segments.length === 0) return segments;
+  const first = segments[0].xy;
+  const last = segments[segments.length - 1].xy;
+  const out: T[] = [];
+  out.push(make(Float64Array.from([staging[0], staging[1], first[0], first[1]])));
+  for (const s of segments) out.push(s);
+  out.push(make(Float64Array.from([last[last.length - 2], last[last.length - 1], staging[0], staging[1]])));
+  return out;
+}
+
+export interface RefillCapacity {
+  tankCapacity: number;
+  applicationRatePerHectare: number;
+}
+
+/** Reads and checks the capacity model of the request's machine / equipment. */
+export function refillCapacity(request: PathPlanRequest): RefillCapacity {
+  const m: MachineInput | undefined = request.machine ?? request.equipment;
+  const path = request.machine ? 'machine' : 'equipment';
+  const check = (key: 'tankCapacity' | 'applicationRatePerHectare'): number => {
+    const v = m?.[key] as unknown;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
+      throw new PlanError('invalid-option', `${path}.${key}: routeOptions.calculateRefillPoints needs a positive ${key} (tank in liters or kilograms, rate in the same unit per hectare)`, [
+        { path: `${path}.${key}`, message: 'must be a positive number when calculateRefillPoints is set' },
+      ]);
+    }
+    return v;
+  };
+  return { tankCapacity: check('tankCapacity'), applicationRatePerHectare: check('applicationRatePerHectare') };
+}
+
+/** A refill point as the plan carries it (lon/lat). */
+export interface PlanRefillPoint {
+  index: number;
+  /** Where the machine leaves the route and later resumes. */
+  position: Position;
+  /** Where it leaves the field towards the staging area. */
+  exitPosition: Position;
+  /** Sequence number of the route segment it leaves from, and how far along it. */
+  sequence: number;
+  alongMeters: number;
+  /** Out-and-back detour, meters (counted in the plan's non-working distance). */
+  detourMeters: number;
+  /** Tank contents when leaving. */
+  remainingBefore: number;
+  strategy: RefillStrategyType;
+}
+
+const WORKING = new Set(['Track', 'ExteriorHeadland', 'InteriorHeadland']);
+
+/** Nearest point on a set of closed rings (flat xy, local). */
+export function nearestOnRings(rings: ArrayLike<number>[], at: XY): XY {
+  let best: XY = at;
+  let bestD = Infinity;
+  for (const r of rings) {
+    for (let i = 2; i + 1 < r.length; i += 2) {
+      const ax = r[i - 2], ay = r[i - 1], bx = r[i], by = r[i + 1];
+      const dx = bx - ax, dy = by - ay;
+      const l2 = dx * dx + dy * dy;
+      const t = l2 > 0 ? Math.max(0, Math.min(1, ((at[0] - ax) * dx + (at[1] - ay) * dy) / l2)) : 0;
+      const px = ax + t * dx, py = ay + t * dy;
+      const d = (px - at[0]) ** 2 + (py - at[1]) ** 2;
+      if (d < bestD) {
+        bestD = d;
+        best = [px, py];
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * Refill points along the connected route. The depot is the staging area, or the route's start
+ * when none is given. Exterior headland rings (closed, flat xy) serve ClosestExternalHeadland.
+ */
+export function routeRefillPoints(
+  segments: ExtrasSegment[],
+  capacity: RefillCapacity,
+  widthMeters: number,
+  strategy: RefillStrategyType,
+  depot: XY,
+  frame: ExtrasFrame,
+  exteriorRings: ArrayLike<number>[],
+): { points: PlanRefillPoint[]; detourMeters: number; local: RefillPointLocal[] } {
+  const result = planRefills({
+    pieces: segments.map((s) => ({ points: s.xy, working: WORKING.has(s.type), widthMeters }),),
+    tankCapacity: capacity.tankCapacity,
+    applicationRatePerHectare: capacity.applicationRatePerHectare,
+    strategy,
+    staging: depot,
+    ...(exteriorRings.length > 0 ? { nearestExteriorHeadlandPoint: (at: XY) => nearestOnRings(exteriorRings, at) } : {}),
+  });
+  const round = (v: number): number => Math.round(v * 1000) / 1000;
+  const points = result.points.map((p, index) => ({
+    index,
+    position: frame.toLonLat(p.at[0], p.at[1]),
+    exitPosition: frame.toLonLat(p.exitAt[0], p.exitAt[1]),
+    sequence: p.pieceIndex,
+    alongMeters: round(p.alongMeters),
+    detourMeters: round(p.detourMeters),
+    remainingBefore: round(p.remainingBefore),
+    strategy: p.strategy,
+  }));
+  return { points, detourMeters: result.detourMeters, local: result.points };
+}
