@@ -9,3 +9,4 @@ export * from './refill/index.js';
 export * from './terrain/index.js';
 export * from './sequencing/index.js';
 export * from './scenarios/index.js';
+export * from './turns/index.js';

@@ -1,4 +1,5 @@
 import type { SmoothingStrategyType, TurnType } from '../types.js';
+import type { TurnSegment } from './segments.js';
 
 /** A machine pose in the local metric frame: position in meters, heading in radians CCW from +x. */
 export interface Pose {
@@ -30,4 +31,8 @@ export interface TurnPath {
   cusps: number[];
   /** Direction of the first piece: false = forward. Pieces alternate at each cusp. */
   startsReversed: boolean;
+  /** Word of the manoeuvre, e.g. 'LSL', 'RLR', 'LS-L' (S- = straight in reverse), 'L+R-L+'. */
+  word?: string;
+  /** The exact pieces (lines, arcs, clothoids) the points were sampled from. */
+  segments?: TurnSegment[];
 }

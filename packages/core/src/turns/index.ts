@@ -1,0 +1,289 @@
+/**
+ * Turns: curvature-limited manoeuvres between poses (issue 4).
+ *
+ * `turnCandidates(from, to, opts)` lists feasible manoeuvres sorted by length; the route stage
+ * takes the first that stays inside the field. Poses are in the local metric frame, heading
+ * in radians CCW from +x. See docs/turns.md.
+ */
+import { PlanError } from '../errors.js';
+import type { SmoothingStrategyType, TurnType } from '../types.js';
+import { wrapPi } from './angles.js';
+import { sampleSegments, segmentsLength, type TurnSegment } from './segments.js';
+import { turnDisplacement, turnLengthMeters, turnShape, type TurnShape } from './shape.js';
+import type { Pose, TurnOptions, TurnPath } from './types.js';
+import { pushStraight, pushTurn, SLOT_STRIDE, SLOT_WORDS, slotSegments, solveWords, WORD_SLOTS, type DubinsWord } from './words.js';
+
+export type { Pose, TurnOptions, TurnPath } from './types.js';
+export type { TurnSegment, SampledPath } from './segments.js';
+export { sampleSegments, segmentsLength } from './segments.js';
+export type { TurnShape } from './shape.js';
+export { turnShape, turnLengthMeters, turnDisplacement } from './shape.js';
+export type { DubinsWord } from './words.js';
+export {
+  uTurnLengthMeters,
+  bulbTurnLengthMeters,
+  bulbTurnExtentMeters,
+  fishtailTurnLengthMeters,
+  predictFieldTurns,
+  type FieldTurnPrediction,
+  type FieldTurnOptions,
+} from './fieldTurns.js';
+
+const DEFAULT_STEP_METERS = 0.5;
+/** A sampled candidate must reach the target this closely before its last point is snapped. */
+const END_POSITION_TOLERANCE_METERS = 1e-6;
+const END_HEADING_TOLERANCE_RADIANS = 1e-7;
+
+interface ResolvedOptions {
+  radiusMeters: number;
+  sigma: number;
+  stepMeters: number;
+  reverseAllowed: boolean;
+  smoothing: SmoothingStrategyType;
+  shape: TurnShape;
+}
+
+function fail(path: string, message: string): never {
+  throw new PlanError('invalid-option', message, [{ path, message }]);
+}
+
+/** Validates options; throws PlanError('invalid-option') naming the bad field. */
+export function resolveTurnOptions(opts: TurnOptions): ResolvedOptions {
+  const R = opts.turnRadiusMeters;
+  if (!(R > 0) || !Number.isFinite(R)) fail('turnRadiusMeters', `turnRadiusMeters must be a finite number > 0, got ${R}`);
+  const sigmaIn = opts.maxCurvatureRatePerSquareMeter;
+  if (sigmaIn !== undefined && !(sigmaIn > 0))
+    fail('maxCurvatureRatePerSquareMeter', `maxCurvatureRatePerSquareMeter must be > 0 (or omitted), got ${sigmaIn}`);
+  const step = opts.sampleStepMeters ?? DEFAULT_STEP_METERS;
+  if (!(step > 0) || !Number.isFinite(step)) fail('sampleStepMeters', `sampleStepMeters must be a finite number > 0, got ${step}`);
+  const smoothing = opts.smoothing ?? (sigmaIn !== undefined && sigmaIn < Infinity ? 'Clothoids' : 'Arcs');
+  if (smoothing !== 'None' && smoothing !== 'Arcs' && smoothing !== 'Clothoids')
+    fail('smoothing', `smoothing must be None, Arcs or Clothoids, got ${String(smoothing)}`);
+  const sigma = smoothing === 'Clothoids' ? (sigmaIn ?? Infinity) : Infinity;
+  return {
+    radiusMeters: R,
+    sigma,
+    stepMeters: step,
+    reverseAllowed: opts.reverseAllowed === true,
+    smoothing,
+    shape: turnShape(R, sigma),
+  };
+}
+
+function checkPose(p: Pose, name: string): void {
+  if (!p || !Number.isFinite(p.x) || !Number.isFinite(p.y) || !Number.isFinite(p.headingRadians))
+    throw new PlanError('invalid-request', `${name} pose must have finite x, y, headingRadians`, [
+      { path: name, message: 'non-finite pose' },
+    ]);
+}
+
+interface Candidate {
+  turnType: TurnType;
+  word: string;
+  lengthMeters: number;
+  segments: TurnSegment[];
+}
+
+/** Relative geometry of the target in the start frame. */
+interface Relative {
+  /** Heading of `to` is `from`'s reversed (parallel tracks, opposite directions). */
+  opposite: boolean;
+  along: number;
+  lateral: number;
+}
+
+function relative(from: Pose, to: Pose): Relative {
+  const c = Math.cos(from.headingRadians);
+  const s = Math.sin(from.headingRadians);
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  return {
+    opposite: Math.abs(wrapPi(to.headingRadians - from.headingRadians - Math.PI)) < 1e-9,
+    along: dx * c + dy * s,
+    lateral: -dx * s + dy * c,
+  };
+}
+
+/**
+ * Field-turn name of a forward manoeuvre between opposite-parallel poses: turning by π toward
+ * the other track only (U; PerfectU when it is one semicircle with no straight), or away,
+ * around and back (Bulb). Anything else, or other poses: 'Dubins'.
+ */
+function classifyForward(segs: readonly TurnSegment[], rel: Relative): TurnType {
+  if (!rel.opposite || Math.abs(rel.lateral) < 1e-9) return 'Dubins';
+  const side = rel.lateral > 0 ? 1 : -1;
+  let total = 0;
+  let straight = false;
+  let away = false;
+  let firstSide = 0;
+  let lastSide = 0;
+  for (const g of segs) {
+    if (g.reverse) return 'Dubins';
+    const k0 = g.startCurvaturePerMeter;
+    const k1 = g.endCurvaturePerMeter;
+    total += 0.5 * (k0 + k1) * g.lengthMeters;
+    if (k0 === 0 && k1 === 0) straight = true;
+    if (k0 * side < 0 || k1 * side < 0) away = true;
+    const k = k0 !== 0 ? k0 : k1;
+    if (k !== 0) {
+      if (firstSide === 0) firstSide = Math.sign(k);
+      lastSide = Math.sign(k);
+    }
+  }
+  if (Math.abs(total - side * Math.PI) > 1e-6) return 'Dubins';
+  if (!away) return straight ? 'U' : 'PerfectU';
+  return !straight && firstSide === -side && lastSide === -side ? 'Bulb' : 'Dubins';
+}
+
+/** Same pieces (after merging), within 1e-9 m / 1e-12 per meter. */
+function samePieces(a: readonly TurnSegment[], b: readonly TurnSegment[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const p = a[i];
+    const q = b[i];
+    if (p.reverse !== q.reverse) return false;
+    if (Math.abs(p.lengthMeters - q.lengthMeters) > 1e-9) return false;
+    if (Math.abs(p.startCurvaturePerMeter - q.startCurvaturePerMeter) > 1e-12) return false;
+    if (Math.abs(p.endCurvaturePerMeter - q.endCurvaturePerMeter) > 1e-12) return false;
+  }
+  return true;
+}
+
+const scratch = new Float64Array(WORD_SLOTS * SLOT_STRIDE);
+
+function dubinsCandidates(from: Pose, to: Pose, shape: TurnShape, rel: Relative, into: Candidate[]): void {
+  solveWords(from.x, from.y, from.headingRadians, to.x, to.y, to.headingRadians, shape, scratch);
+  for (let slot = 0; slot < WORD_SLOTS; slot++) {
+    const len = scratch[slot * SLOT_STRIDE];
+    if (!(len < Infinity)) continue;
+    const word = SLOT_WORDS[slot];
+    const segments = slotSegments(slot, scratch, shape);
+    into.push({ turnType: classifyForward(segments, rel), word, lengthMeters: len, segments });
+  }
+}
+
+/**
+ * Classic field turns between opposite-parallel poses whose ends need not be aligned:
+ * [straight] quarter turn, straight across, quarter turn [straight]. Forward when the spacing
+ * allows (U), else with the crossing straight driven in reverse (Fishtail, reverse only).
+ */
+function fieldCandidates(shape: TurnShape, rel: Relative, reverseAllowed: boolean, into: Candidate[]): void {
+  if (!rel.opposite) return;
+  const w = Math.abs(rel.lateral);
+  if (w < 1e-9) return;
+  const side = rel.lateral > 0 ? 1 : -1;
+  const quarter = turnLengthMeters(shape, Math.PI / 2);
+  if (!Number.isFinite(quarter)) return;
+  const a = turnDisplacement(shape, Math.PI / 2)[0];
+  const cross = w - 2 * a;
+  const e = rel.along;
+  const aligned = Math.abs(e) < 1e-6;
+  const forward = cross >= -1e-9;
+  // The aligned forward U is the Dubins CSC word already.
+  if (forward && aligned) return;
+  if (!forward && !reverseAllowed) return;
+  const segs: TurnSegment[] = [];
+  if (e > 0) pushStraight(segs, e);
+  pushTurn(segs, shape, side, Math.PI / 2);
+  pushStraight(segs, Math.abs(cross), !forward);
+  pushTurn(segs, shape, side, Math.PI / 2);
+  if (e < 0) pushStraight(segs, -e);
+  const type: TurnType = forward ? classifyForward(segs, rel) : 'Fishtail';
+  const c = side > 0 ? 'L' : 'R';
+  const word = `${e > 0 ? 'S' : ''}${c}${forward ? 'S' : 'S-'}${c}${e < 0 ? 'S' : ''}`;
+  into.push({ turnType: type, word, lengthMeters: segmentsLength(segs), segments: segs });
+}
+
+function toTurnPath(from: Pose, to: Pose, c: Candidate, stepMeters: number): TurnPath | undefined {
+  const sampled = sampleSegments(from, c.segments, stepMeters, to);
+  const end = sampled.endPose;
+  if (Math.hypot(end.x - to.x, end.y - to.y) > END_POSITION_TOLERANCE_METERS) return undefined;
+  if (Math.abs(wrapPi(end.headingRadians - to.headingRadians)) > END_HEADING_TOLERANCE_RADIANS) return undefined;
+  return {
+    turnType: c.turnType,
+    lengthMeters: c.lengthMeters,
+    points: sampled.points,
+    cusps: sampled.cusps,
+    startsReversed: c.segments.length > 0 && c.segments[0].reverse,
+    word: c.word,
+    segments: c.segments,
+  };
+}
+
+/**
+ * Feasible manoeuvres from `from` to `to`, shortest first: every feasible Dubins / CC-Dubins
+ * word (classified U, PerfectU, Bulb where the poses are opposite-parallel, else Dubins),
+ * the classic U with straight extensions, and with `reverseAllowed` the Fishtail and
+ * Reeds-Shepp paths. Each is sampled with a point at least every `sampleStepMeters`; the
+ * first point is exactly `from`, the last exactly `to`. Throws PlanError on bad options.
+ */
+export function turnCandidates(from: Pose, to: Pose, opts: TurnOptions): TurnPath[] {
+  const o = resolveTurnOptions(opts);
+  checkPose(from, 'from');
+  checkPose(to, 'to');
+  const rel = relative(from, to);
+  const cands: Candidate[] = [];
+  // Straight ahead: no turn at all.
+  if (Math.abs(wrapPi(to.headingRadians - from.headingRadians)) < 1e-9 && Math.abs(rel.lateral) < 1e-9 && rel.along >= 0) {
+    const segs: TurnSegment[] = [];
+    pushStraight(segs, rel.along);
+    cands.push({ turnType: 'Dubins', word: 'S', lengthMeters: rel.along, segments: segs });
+  }
+  dubinsCandidates(from, to, o.shape, rel, cands);
+  fieldCandidates(o.shape, rel, o.reverseAllowed, cands);
+  cands.sort((p, q) => p.lengthMeters - q.lengthMeters);
+  const paths: TurnPath[] = [];
+  const kept: Candidate[] = [];
+  for (const c of cands) {
+    let dup = false;
+    for (let i = kept.length - 1; i >= 0 && kept[i].lengthMeters > c.lengthMeters - 1e-9; i--) {
+      if (samePieces(kept[i].segments, c.segments)) dup = true;
+    }
+    if (dup) continue;
+    const p = toTurnPath(from, to, c, o.stepMeters);
+    if (p) {
+      paths.push(p);
+      kept.push(c);
+    }
+  }
+  return paths;
+}
+
+export interface DubinsSolution {
+  word: DubinsWord;
+  lengthMeters: number;
+  segments: TurnSegment[];
+}
+
+/** Shortest Dubins path (plain arcs), as pieces; undefined only for non-finite input. */
+export function shortestDubins(from: Pose, to: Pose, radiusMeters: number): DubinsSolution | undefined {
+  const shape = turnShape(radiusMeters, Infinity);
+  const best = solveWords(from.x, from.y, from.headingRadians, to.x, to.y, to.headingRadians, shape, scratch);
+  if (best < 0) return undefined;
+  return { word: SLOT_WORDS[best], lengthMeters: scratch[best * SLOT_STRIDE], segments: slotSegments(best, scratch, shape) };
+}
+
+/** Length of the shortest Dubins path, meters, without building or sampling it (no allocation). */
+export function dubinsLengthMeters(from: Pose, to: Pose, radiusMeters: number): number {
+  const shape = turnShape(radiusMeters, Infinity);
+  const best = solveWords(from.x, from.y, from.headingRadians, to.x, to.y, to.headingRadians, shape, scratch);
+  return best < 0 ? NaN : scratch[best * SLOT_STRIDE];
+}
+
+/**
+ * Length of the shortest CC-Dubins path (clothoid transitions, curvature rate ≤ σ), meters,
+ * without sampling; NaN when no CC word fits (every word needs deflections ≥ κ²/σ).
+ */
+export function ccDubinsLengthMeters(from: Pose, to: Pose, radiusMeters: number, maxCurvatureRatePerSquareMeter: number): number {
+  const shape = turnShape(radiusMeters, maxCurvatureRatePerSquareMeter);
+  const best = solveWords(from.x, from.y, from.headingRadians, to.x, to.y, to.headingRadians, shape, scratch);
+  return best < 0 ? NaN : scratch[best * SLOT_STRIDE];
+}
+
+/** The shortest Dubins path from `from` to `to`, sampled (a TurnPath), or undefined. */
+export function dubinsPath(from: Pose, to: Pose, radiusMeters: number, sampleStepMeters = DEFAULT_STEP_METERS): TurnPath | undefined {
+  const sol = shortestDubins(from, to, radiusMeters);
+  if (!sol) return undefined;
+  const type = classifyForward(sol.segments, relative(from, to));
+  return toTurnPath(from, to, { turnType: type, word: sol.word, lengthMeters: sol.lengthMeters, segments: sol.segments }, sampleStepMeters);
+}

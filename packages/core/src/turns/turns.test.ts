@@ -1,0 +1,306 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isPlanError } from '../errors.js';
+import {
+  bulbTurnExtentMeters,
+  bulbTurnLengthMeters,
+  dubinsLengthMeters,
+  dubinsPath,
+  predictFieldTurns,
+  shortestDubins,
+  turnCandidates,
+  uTurnLengthMeters,
+  type Pose,
+  type TurnPath,
+  type TurnSegment,
+} from './index.js';
+
+// ---- Independent references (not the code under test) ----
+
+/** Integrates pieces with Simpson's rule on 2000 sub-steps each: end pose. */
+function integrate(from: Pose, segs: readonly TurnSegment[]): Pose {
+  let x = from.x;
+  let y = from.y;
+  let h = from.headingRadians;
+  for (const g of segs) {
+    const d = g.reverse ? -1 : 1;
+    const a = (g.endCurvaturePerMeter - g.startCurvaturePerMeter) / g.lengthMeters;
+    const head = (s: number) => h + d * (g.startCurvaturePerMeter * s + 0.5 * a * s * s);
+    const n = 2000;
+    const ds = g.lengthMeters / n;
+    let sx = 0;
+    let sy = 0;
+    for (let i = 0; i <= n; i++) {
+      const wgt = i === 0 || i === n ? 1 : i % 2 === 1 ? 4 : 2;
+      sx += wgt * Math.cos(head(i * ds));
+      sy += wgt * Math.sin(head(i * ds));
+    }
+    x += (d * sx * ds) / 3;
+    y += (d * sy * ds) / 3;
+    h = head(g.lengthMeters);
+  }
+  return { x, y, headingRadians: h };
+}
+
+function angleDiff(a: number, b: number): number {
+  return Math.abs(Math.atan2(Math.sin(a - b), Math.cos(a - b)));
+}
+
+/** Menger curvature of point triples whose legs are ≥ minLegMeters; returns the max, skipping cusp points. */
+function maxTripleCurvature(p: Float64Array, cusps: number[], minLegMeters = 0.4): number {
+  const n = p.length / 2;
+  const cuspSet = new Set(cusps);
+  let max = 0;
+  for (let i = 1; i < n - 1; i++) {
+    let j = i - 1;
+    while (j > 0 && Math.hypot(p[2 * i] - p[2 * j], p[2 * i + 1] - p[2 * j + 1]) < minLegMeters) j--;
+    let k = i + 1;
+    while (k < n - 1 && Math.hypot(p[2 * i] - p[2 * k], p[2 * i + 1] - p[2 * k + 1]) < minLegMeters) k++;
+    let crossesCusp = false;
+    for (let c = j; c <= k; c++) if (cuspSet.has(c)) crossesCusp = true;
+    if (crossesCusp) continue;
+    const ax = p[2 * j], ay = p[2 * j + 1], bx = p[2 * i], by = p[2 * i + 1], cx = p[2 * k], cy = p[2 * k + 1];
+    const ab = Math.hypot(bx - ax, by - ay);
+    const bc = Math.hypot(cx - bx, cy - by);
+    const ca = Math.hypot(ax - cx, ay - cy);
+    if (ab < minLegMeters * 0.999 || bc < minLegMeters * 0.999) continue;
+    const area2 = Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
+    max = Math.max(max, (2 * area2) / (ab * bc * ca));
+  }
+  return max;
+}
+
+function maxStep(p: Float64Array): number {
+  let m = 0;
+  for (let i = 2; i < p.length; i += 2) m = Math.max(m, Math.hypot(p[i] - p[i - 2], p[i + 1] - p[i - 1]));
+  return m;
+}
+
+function maxY(p: Float64Array): number {
+  let m = -Infinity;
+  for (let i = 1; i < p.length; i += 2) m = Math.max(m, p[i]);
+  return m;
+}
+
+const north = (x: number, y = 0): Pose => ({ x, y, headingRadians: Math.PI / 2 });
+const south = (x: number, y = 0): Pose => ({ x, y, headingRadians: -Math.PI / 2 });
+
+describe('field turns match the closed forms of PLANNER-NOTES', () => {
+  it.each([
+    [18, 6],
+    [30, 9],
+    [7, 3],
+    [12.5, 6],
+  ])('flat U, w = %d m, R = %d m: w + (π − 2)R, extent R', (w, R) => {
+    const c = turnCandidates(north(0), south(-w), { turnRadiusMeters: R });
+    expect(c[0].turnType).toBe('U');
+    expect(c[0].lengthMeters).toBeCloseTo(w + (Math.PI - 2) * R, 9);
+    expect(maxY(c[0].points)).toBeCloseTo(R, 6);
+    expect(uTurnLengthMeters(w, R)).toBeCloseTo(w + (Math.PI - 2) * R, 12);
+  });
+
+  it.each([3, 6, 9])('perfect U, w = 2R, R = %d m: πR', (R) => {
+    const c = turnCandidates(north(0), south(-2 * R), { turnRadiusMeters: R });
+    expect(c[0].turnType).toBe('PerfectU');
+    expect(c[0].lengthMeters).toBeCloseTo(Math.PI * R, 9);
+    // The same semicircle is not offered twice under other words.
+    expect(c.filter((p) => Math.abs(p.lengthMeters - Math.PI * R) < 1e-6)).toHaveLength(1);
+  });
+
+  it.each([
+    [6, 6],
+    [6, 9],
+    [2, 9],
+    [0.5, 3],
+    [11, 6],
+  ])('bulb, w = %d m, R = %d m: R[π + 4 arccos((w + 2R)/4R)], extent R + √(4R² − (w/2 + R)²)', (w, R) => {
+    const c = turnCandidates(north(0), south(-w), { turnRadiusMeters: R });
+    const expected = R * (Math.PI + 4 * Math.acos((w + 2 * R) / (4 * R)));
+    const extent = R + Math.sqrt(4 * R * R - (w / 2 + R) ** 2);
+    expect(c[0].turnType).toBe('Bulb');
+    expect(c[0].lengthMeters).toBeCloseTo(expected, 9);
+    // Sampled apex within a chord's sagitta of the analytic extent.
+    expect(maxY(c[0].points)).toBeLessThanOrEqual(extent + 1e-9);
+    expect(maxY(c[0].points)).toBeGreaterThan(extent - R * (1 - Math.cos(0.25 / R)) - 1e-9);
+    expect(bulbTurnLengthMeters(w, R)).toBeCloseTo(expected, 12);
+    expect(bulbTurnExtentMeters(w, R)).toBeCloseTo(extent, 12);
+    const pred = predictFieldTurns(w, { turnRadiusMeters: R });
+    expect(pred[0]).toMatchObject({ turnType: 'Bulb', reverse: false });
+    expect(pred[0].lengthMeters).toBeCloseTo(expected, 9);
+    expect(pred[0].extentMeters).toBeCloseTo(extent, 9);
+  });
+
+  it('bulb limits: πR at w = 2R, 7πR/3 with extent (1 + √3)R as w → 0', () => {
+    expect(bulbTurnLengthMeters(12, 6)).toBeCloseTo(Math.PI * 6, 9);
+    expect(bulbTurnLengthMeters(1e-9, 6)).toBeCloseTo((7 * Math.PI * 6) / 3, 6);
+    expect(bulbTurnExtentMeters(1e-9, 6)).toBeCloseTo((1 + Math.sqrt(3)) * 6, 6);
+  });
+
+  it('the example of PLANNER-NOTES: w = 6, R = 6 reaches 13.9 m; skipping one track (w = 12) gives a 6 m perfect U', () => {
+    expect(bulbTurnExtentMeters(6, 6)).toBeCloseTo(13.9, 1);
+    const skip = predictFieldTurns(12, { turnRadiusMeters: 6 });
+    expect(skip[0].turnType).toBe('PerfectU');
+    expect(skip[0].extentMeters).toBeCloseTo(6, 9);
+  });
+
+  it('turns to the right mirror turns to the left', () => {
+    const left = turnCandidates(north(0), south(-18), { turnRadiusMeters: 6 });
+    const right = turnCandidates(north(0), south(18), { turnRadiusMeters: 6 });
+    expect(right[0].turnType).toBe('U');
+    expect(right[0].lengthMeters).toBeCloseTo(left[0].lengthMeters, 9);
+  });
+
+  it('unaligned track ends: a U with a straight extension is offered besides the slanted Dubins U', () => {
+    const c = turnCandidates(north(0), south(-18, 4), { turnRadiusMeters: 6 });
+    const ext = c.find((p) => p.word === 'SLSL');
+    expect(ext).toBeDefined();
+    expect(ext!.turnType).toBe('U');
+    expect(ext!.lengthMeters).toBeCloseTo(4 + 18 + (Math.PI - 2) * 6, 9);
+    expect(c[0].lengthMeters).toBeLessThanOrEqual(ext!.lengthMeters);
+  });
+});
+
+describe('Dubins paths', () => {
+  it('straight ahead is a straight line', () => {
+    const c = turnCandidates({ x: 0, y: 0, headingRadians: 0 }, { x: 10, y: 0, headingRadians: 0 }, { turnRadiusMeters: 6 });
+    expect(c[0].lengthMeters).toBeCloseTo(10, 12);
+    expect(c[0].points.length / 2).toBe(21);
+  });
+
+  it('a quarter turn to a pose on the circle is a quarter arc', () => {
+    const R = 5;
+    expect(dubinsLengthMeters({ x: 0, y: 0, headingRadians: 0 }, { x: R, y: R, headingRadians: Math.PI / 2 }, R)).toBeCloseTo(
+      (Math.PI * R) / 2,
+      12,
+    );
+    const p = dubinsPath({ x: 0, y: 0, headingRadians: 0 }, { x: R, y: R, headingRadians: Math.PI / 2 }, R);
+    expect(p?.word).toBe('LSL');
+  });
+
+  it('offers several distinct candidates, shortest first, the shortest equal to shortestDubins', () => {
+    const from = { x: 3, y: -2, headingRadians: 0.3 };
+    const to = { x: 12, y: 7, headingRadians: 2.5 };
+    const c = turnCandidates(from, to, { turnRadiusMeters: 4 });
+    expect(c.length).toBeGreaterThanOrEqual(4);
+    for (let i = 1; i < c.length; i++) expect(c[i].lengthMeters).toBeGreaterThanOrEqual(c[i - 1].lengthMeters);
+    expect(c[0].lengthMeters).toBeCloseTo(shortestDubins(from, to, 4)!.lengthMeters, 12);
+  });
+});
+
+const pose = fc.record({
+  x: fc.double({ min: -50, max: 50, noNaN: true }),
+  y: fc.double({ min: -50, max: 50, noNaN: true }),
+  headingRadians: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }),
+});
+
+function checkPath(p: TurnPath, from: Pose, to: Pose, R: number, step: number, sigma?: number): void {
+  const n = p.points.length / 2;
+  // Exactly the poses (=== so that -0 equals 0).
+  expect(p.points[0] === from.x && p.points[1] === from.y).toBe(true);
+  expect(p.points[2 * n - 2] === to.x && p.points[2 * n - 1] === to.y).toBe(true);
+  expect(maxStep(p.points)).toBeLessThanOrEqual(step + 1e-6);
+  const end = integrate(from, p.segments!);
+  expect(Math.hypot(end.x - to.x, end.y - to.y)).toBeLessThan(1e-3);
+  expect(angleDiff(end.headingRadians, to.headingRadians)).toBeLessThan(1e-6);
+  let len = 0;
+  for (const g of p.segments!) {
+    len += g.lengthMeters;
+    expect(Math.abs(g.startCurvaturePerMeter)).toBeLessThanOrEqual(1 / R + 1e-12);
+    expect(Math.abs(g.endCurvaturePerMeter)).toBeLessThanOrEqual(1 / R + 1e-12);
+  }
+  expect(len).toBeCloseTo(p.lengthMeters, 9);
+  expect(maxTripleCurvature(p.points, p.cusps)).toBeLessThanOrEqual((1 / R) * 1.001 + 1e-9);
+  if (sigma !== undefined) {
+    const segs = p.segments!;
+    for (let i = 0; i < segs.length; i++) {
+      const g = segs[i];
+      expect(Math.abs(g.endCurvaturePerMeter - g.startCurvaturePerMeter) / g.lengthMeters).toBeLessThanOrEqual(sigma * (1 + 1e-9));
+      // Curvature is continuous, and zero at the ends and at cusps.
+      const prevEnd = i === 0 ? 0 : segs[i - 1].reverse !== g.reverse ? 0 : segs[i - 1].endCurvaturePerMeter;
+      expect(Math.abs(g.startCurvaturePerMeter - prevEnd)).toBeLessThan(1e-12);
+      if (i > 0 && segs[i - 1].reverse !== g.reverse) expect(Math.abs(segs[i - 1].endCurvaturePerMeter)).toBeLessThan(1e-12);
+    }
+    if (segs.length > 0) expect(Math.abs(segs[segs.length - 1].endCurvaturePerMeter)).toBeLessThan(1e-12);
+  }
+}
+
+describe('property: random poses and radii', () => {
+  it('every Dubins candidate ends at the target pose and respects the radius', () => {
+    fc.assert(
+      fc.property(pose, pose, fc.double({ min: 1, max: 12, noNaN: true }), (from, to, R) => {
+        const c = turnCandidates(from, to, { turnRadiusMeters: R });
+        expect(c.length).toBeGreaterThan(0);
+        for (const p of c) checkPath(p, from, to, R, 0.5);
+      }),
+      { seed: 4242, numRuns: 60, endOnFailure: true },
+    );
+  });
+
+  it('CC clothoid candidates end at the target pose, respect radius and curvature rate', () => {
+    fc.assert(
+      fc.property(
+        pose,
+        pose,
+        fc.double({ min: 2, max: 12, noNaN: true }),
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        (from, to, R, sigma) => {
+          const c = turnCandidates(from, to, { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma });
+          for (const p of c) checkPath(p, from, to, R, 0.5, sigma);
+          // CC paths are never shorter than the plain Dubins path.
+          if (c.length > 0) expect(c[0].lengthMeters).toBeGreaterThanOrEqual(dubinsLengthMeters(from, to, R) - 1e-9);
+        },
+      ),
+      { seed: 777, numRuns: 60, endOnFailure: true },
+    );
+  });
+
+  it('opposite-parallel poses: the shortest forward turn is no longer than the U / bulb formula', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.2, max: 40, noNaN: true }),
+        fc.double({ min: 1, max: 12, noNaN: true }),
+        fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }),
+        fc.boolean(),
+        (w, R, heading, leftSide) => {
+          const from = { x: 10, y: -5, headingRadians: heading };
+          const side = leftSide ? 1 : -1;
+          const to = {
+            x: from.x - side * w * Math.sin(heading),
+            y: from.y + side * w * Math.cos(heading),
+            headingRadians: heading + Math.PI,
+          };
+          const c = turnCandidates(from, to, { turnRadiusMeters: R });
+          const formula = w >= 2 * R ? w + (Math.PI - 2) * R : R * (Math.PI + 4 * Math.acos((w + 2 * R) / (4 * R)));
+          expect(c[0].lengthMeters).toBeLessThanOrEqual(formula + 1e-7);
+          for (const p of c) checkPath(p, from, to, R, 0.5);
+        },
+      ),
+      { seed: 99, numRuns: 100, endOnFailure: true },
+    );
+  });
+});
+
+describe('options', () => {
+  it.each([
+    [{ turnRadiusMeters: 0 }, 'turnRadiusMeters'],
+    [{ turnRadiusMeters: Number.NaN }, 'turnRadiusMeters'],
+    [{ turnRadiusMeters: 6, maxCurvatureRatePerSquareMeter: -1 }, 'maxCurvatureRatePerSquareMeter'],
+    [{ turnRadiusMeters: 6, sampleStepMeters: 0 }, 'sampleStepMeters'],
+  ])('bad option %j throws PlanError naming %s', (opts, name) => {
+    try {
+      turnCandidates(north(0), south(-12), opts);
+      expect.unreachable();
+    } catch (err) {
+      expect(isPlanError(err)).toBe(true);
+      expect((err as { code: string }).code).toBe('invalid-option');
+      expect((err as Error).message).toContain(name);
+    }
+  });
+
+  it('a smaller sample step gives more points on the same path', () => {
+    const a = turnCandidates(north(0), south(-18), { turnRadiusMeters: 6, sampleStepMeters: 0.5 })[0];
+    const b = turnCandidates(north(0), south(-18), { turnRadiusMeters: 6, sampleStepMeters: 0.1 })[0];
+    expect(b.points.length).toBeGreaterThan(4 * a.points.length);
+    expect(maxStep(b.points)).toBeLessThanOrEqual(0.1 + 1e-9);
+  });
+});
