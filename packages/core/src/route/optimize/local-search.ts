@@ -77,7 +77,10 @@ export interface NeighbourLists {
   radius: Float64Array;
 }
 
-export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, b: number) => number, k: number): NeighbourLists {
+/** `stop` (checked every 64 ends) aborts the build: the result is then undefined. */
+export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, b: number) => number, k: number): NeighbourLists;
+export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, b: number) => number, k: number, stop: () => boolean): NeighbourLists | undefined;
+export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, b: number) => number, k: number, stop?: () => boolean): NeighbourLists | undefined {
   const ends = 2 * problem.itemCount;
   const kk = Math.max(0, Math.min(k, ends - 2));
   const out: NeighbourLists = {
@@ -120,6 +123,7 @@ export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, 
   const tmpC = new Float64Array(kk);
   const perm: number[] = [];
   for (let e = 0; e < ends; e++) {
+    if (stop && (e & 63) === 63 && stop()) return undefined;
     const x = xy[2 * e], y = xy[2 * e + 1];
     const cx = Math.min(gx - 1, Math.floor((x - minX) / cell));
     const cy = Math.min(gy - 1, Math.floor((y - minY) / cell));

@@ -87,7 +87,7 @@ export function orderItems(problem: OrderingProblem, options: OrderItemsOptions 
       }
     }
     if (timeLeft()) {
-      neighbours = buildNeighbourLists(memoProblem, transition, options.neighbourCount ?? 10);
+      neighbours = buildNeighbourLists(memoProblem, transition, options.neighbourCount ?? 10, () => !timeLeft());
     }
     if (neighbours && timeLeft()) {
       const greedy = greedyOrder(memoProblem, transition, neighbours);
