@@ -43,6 +43,21 @@ function partsOf(geometry: GeoJsonGeometry, shapeType: ShapeType): Position[] | 
   }
 }
 
+const SHAPE_CODES: Record<ShapeType, number> = { POINT: 1, POLYLINE: 3, POLYGON: 5 };
+
+/** A layer without records: the 100-byte .shp / .shx headers (shp-write fails on an empty list). */
+function emptyLayer(shapeType: ShapeType): { shp: DataView; shx: DataView } {
+  const header = (): DataView => {
+    const view = new DataView(new ArrayBuffer(100));
+    view.setInt32(0, 9994); // file code, big-endian
+    view.setInt32(24, 50); // file length in 16-bit words
+    view.setInt32(28, 1000, true); // version
+    view.setInt32(32, SHAPE_CODES[shapeType], true);
+    return view;
+  };
+  return { shp: header(), shx: header() };
+}
+
 function toBytes(view: DataView): Uint8Array {
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice();
 }
@@ -58,7 +73,8 @@ export function layerFiles(layer: ShapefileLayer, date?: Date): Record<string, U
     rows.push(record.attributes);
   }
   let files: { shp: DataView; shx: DataView } | undefined;
-  shpwrite.write(
+  if (geometries.length === 0) files = emptyLayer(layer.shapeType);
+  else shpwrite.write(
     rows.map(() => ({})),
     layer.shapeType,
     geometries as object[],
