@@ -27,6 +27,8 @@ export interface PartnerEmbedOptions {
   partnerCompanyId?: string;
   /** GeoJSON Feature or Polygon of the field to plan (default: ./field.geojson). */
   fieldFile?: string;
+  /** Testing credits granted to the end user on provisioning (default 500). */
+  credits?: number;
   /** The partner's theme (name and colours), applied by the app in embedded mode. */
   theme?: Record<string, string>;
 }
@@ -86,6 +88,8 @@ export async function startPartnerEmbed(opts: PartnerEmbedOptions): Promise<Part
         countryCode: 'BE',
       });
       await call('POST', '/api/partner/company-accesses', { partnerUserId, partnerCompanyId });
+      // Planning costs credits: give the end user some testing credits.
+      await call('POST', '/api/partner/credits', { partnerUserId, credits: opts.credits ?? 500 });
       const { growerId } = await call<{ growerId: string }>('POST', `/api/companies/${encodeURIComponent(companyId)}/growers`, {
         name: 'Jo Farmer',
         source: 'api',

@@ -119,6 +119,7 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
       return send(res, 200, { companyId: c.companyId });
     }
     if (method === 'POST' && p === '/api/partner/company-accesses') return send(res, 200, { granted: true });
+    if (method === 'POST' && p === '/api/partner/credits') return send(res, 200, { balance: (await readJson(req))['credits'] });
     if (method === 'POST' && /^\/api\/companies\/[^/]+\/growers$/.test(p)) return send(res, 201, { growerId: randomUUID() });
     if (method === 'POST' && /^\/api\/growers\/[^/]+\/farms$/.test(p)) return send(res, 201, { farmId: randomUUID() });
     if (method === 'POST' && p === '/api/fields/save') {
