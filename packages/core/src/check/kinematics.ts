@@ -1,0 +1,207 @@
+/**
+ * Kinematic check of dense route geometry (turns, connectors): is it drivable by a machine
+ * with minimum turning radius R, curvature-rate limit σ, and (not) reversing?
+ *
+ * - curvature: Menger curvature of point triples whose legs are ≥ minLegMeters (0.4 m) must
+ *   be ≤ (1/R)·(1 + tolerance). On points of a circle this estimate is exact.
+ * - curvature-rate: differences of those curvature estimates over ≥ minLegMeters of path,
+ *   divided by the distance between the triples' mean arc lengths, must be ≤ σ·(1 + rateTolerance) + 1e-3. The
+ *   triples smooth a jump over about 2·minLegMeters, so a curvature jump Δκ is caught when
+ *   Δκ / (2·minLegMeters) > σ (a 1/R jump from a line into an arc is caught when 1/R > 0.8σ).
+ * - heading-jump: the heading change between consecutive chords (both ≥ 1 cm) must be
+ *   ≤ asin(a/2R) + asin(b/2R) + headingToleranceRadians (the exact value for points on a
+ *   circle of radius R): catches kinks at junctions that the 0.4 m triples would smooth.
+ * - reverse: a cusp (declared in `cusps`, or a chord reversal of more than 90°) where
+ *   reversing is not allowed. With reversing allowed, the path is checked piecewise between cusps.
+ *
+ * Allocation: one pass to copy pairs into a typed array (when given [x,y][]) and two typed
+ * arrays of n entries; no per-point objects.
+ */
+
+export type KinematicViolationKind = 'curvature' | 'curvature-rate' | 'heading-jump' | 'reverse';
+
+export interface KinematicViolation {
+  kind: KinematicViolationKind;
+  /** Point index where the worst value of this run of violations was measured. */
+  index: number;
+  x: number;
+  y: number;
+  /** Measured value (1/m, 1/m², radians, or 1 for a cusp). */
+  value: number;
+  /** The limit it exceeded. */
+  limit: number;
+  message: string;
+}
+
+export interface KinematicCheckOptions {
+  /** Minimum turning radius, meters (> 0). */
+  turnRadiusMeters: number;
+  /** Curvature-rate limit σ, 1/m²; omitted or Infinity: not checked. */
+  maxCurvatureRatePerSquareMeter?: number;
+  /** Whether cusps (reversing) are allowed. Default false. */
+  reverseAllowed?: boolean;
+  /** Point indices where the driving direction flips (TurnPath.cusps). Chord reversals > 90° are found too. */
+  cusps?: readonly number[];
+  /** Shortest leg of a curvature triple, meters (default 0.4). */
+  minLegMeters?: number;
+  /** Relative tolerance on curvature (default 0.005). */
+  curvatureTolerance?: number;
+  /** Relative tolerance on the curvature rate (default 0.05). */
+  rateTolerance?: number;
+  /** Extra heading change allowed at a vertex, radians (default 0.002). */
+  headingToleranceRadians?: number;
+}
+
+/** Copies [x,y][] into x0,y0,x1,y1,… (Float64Array passes through). */
+function flat(points: Float64Array | readonly (readonly [number, number])[] | readonly number[][]): Float64Array {
+  if (points instanceof Float64Array) return points;
+  const out = new Float64Array(points.length * 2);
+  for (let i = 0; i < points.length; i++) {
+    out[2 * i] = points[i][0];
+    out[2 * i + 1] = points[i][1];
+  }
+  return out;
+}
+
+/**
+ * Violations of the machine's limits along a dense polyline (empty = drivable). Consecutive
+ * violating points of one kind are reported once, at the worst point.
+ */
+export function checkKinematics(
+  points: Float64Array | readonly (readonly [number, number])[] | readonly number[][],
+  opts: KinematicCheckOptions,
+): KinematicViolation[] {
+  const p = flat(points);
+  const n = p.length >> 1;
+  const out: KinematicViolation[] = [];
+  const R = opts.turnRadiusMeters;
+  if (n < 2 || !(R > 0)) return out;
+  const kmax = 1 / R;
+  const sigma = opts.maxCurvatureRatePerSquareMeter ?? Infinity;
+  const minLeg = opts.minLegMeters ?? 0.4;
+  const kTol = opts.curvatureTolerance ?? 0.005;
+  const rTol = opts.rateTolerance ?? 0.05;
+  const hTol = opts.headingToleranceRadians ?? 0.002;
+  const kLimit = kmax * (1 + kTol) + 1e-9;
+  const rLimit = sigma * (1 + rTol) + 1e-3;
+
+  // Cumulative chord length.
+  const s = new Float64Array(n);
+  for (let i = 1; i < n; i++) s[i] = s[i - 1] + Math.hypot(p[2 * i] - p[2 * i - 2], p[2 * i + 1] - p[2 * i - 1]);
+
+  // Cusps: declared, plus chord reversals (> 90°) between non-degenerate chords.
+  const isCusp = new Uint8Array(n);
+  if (opts.cusps) for (const c of opts.cusps) if (c > 0 && c < n - 1) isCusp[c] = 1;
+  let run: KinematicViolation | undefined;
+  const flush = () => {
+    if (run) out.push(run);
+    run = undefined;
+  };
+  const note = (kind: KinematicViolationKind, i: number, value: number, limit: number, message: string) => {
+    if (run && run.kind === kind) {
+      if (value > run.value) {
+        run.index = i;
+        run.x = p[2 * i];
+        run.y = p[2 * i + 1];
+        run.value = value;
+        run.message = message;
+      }
+      return;
+    }
+    flush();
+    run = { kind, index: i, x: p[2 * i], y: p[2 * i + 1], value, limit, message };
+  };
+
+  // Vertex pass: cusps and heading jumps.
+  let lastChord = -1; // index of the start of the last non-degenerate chord
+  for (let i = 1; i < n; i++) {
+    const dx = p[2 * i] - p[2 * i - 2];
+    const dy = p[2 * i + 1] - p[2 * i - 1];
+    const len = Math.hypot(dx, dy);
+    if (len < 1e-9) continue;
+    if (lastChord >= 0) {
+      const j = lastChord;
+      const ax = p[2 * j + 2] - p[2 * j];
+      const ay = p[2 * j + 3] - p[2 * j + 1];
+      const alen = Math.hypot(ax, ay);
+      const v = i - 1; // shared vertex
+      const turn = Math.abs(Math.atan2(ax * dy - ay * dx, ax * dx + ay * dy));
+      if (turn > Math.PI / 2) isCusp[v] = 1;
+      if (isCusp[v]) {
+        flush();
+        if (!opts.reverseAllowed)
+          note('reverse', v, 1, 0, `reversing at point ${v} (${p[2 * v].toFixed(2)}, ${p[2 * v + 1].toFixed(2)}) but reverseAllowed is false`);
+      } else if (alen >= 0.01 && len >= 0.01) {
+        const allowed = Math.asin(Math.min(1, alen * 0.5 * kmax)) + Math.asin(Math.min(1, len * 0.5 * kmax)) + hTol;
+        if (turn > allowed)
+          note('heading-jump', v, turn, allowed, `heading jumps by ${((turn * 180) / Math.PI).toFixed(2)}° at point ${v}, more than a ${R} m radius allows`);
+      }
+    }
+    lastChord = i - 1;
+  }
+  flush();
+
+  // Curvature estimates per point (signed, NaN where no triple fits), between cusps.
+  const kappa = new Float64Array(n).fill(NaN);
+  // Where along the path each estimate applies: the mean arc length of its triple (exact for
+  // the second divided difference of a cubic, i.e. for linearly varying curvature).
+  const at = new Float64Array(n);
+  let lo = 0;
+  while (lo < n - 1) {
+    let hi = lo + 1;
+    while (hi < n - 1 && !isCusp[hi]) hi++;
+    // Piece lo..hi (cusps at its ends only).
+    let j = lo;
+    let k = lo;
+    for (let i = lo + 1; i < hi; i++) {
+      // j: the last index ≤ i with s[i] - s[j] ≥ minLeg; k: the first index ≥ i with s[k] - s[i] ≥ minLeg.
+      while (j + 1 < i && s[i] - s[j + 1] >= minLeg) j++;
+      if (s[i] - s[j] < minLeg) continue;
+      if (k < i) k = i;
+      while (k < hi && s[k] - s[i] < minLeg) k++;
+      if (s[k] - s[i] < minLeg) break;
+      const ax = p[2 * j], ay = p[2 * j + 1];
+      const bx = p[2 * i], by = p[2 * i + 1];
+      const cx = p[2 * k], cy = p[2 * k + 1];
+      const ab = Math.hypot(bx - ax, by - ay);
+      const bc = Math.hypot(cx - bx, cy - by);
+      const ca = Math.hypot(ax - cx, ay - cy);
+      if (ab < minLeg * 0.5 || bc < minLeg * 0.5) continue; // folded back on itself: left to the vertex pass
+      const cross = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+      kappa[i] = (2 * cross) / (ab * bc * ca);
+      at[i] = (s[j] + s[i] + s[k]) / 3;
+    }
+    lo = hi;
+  }
+
+  for (let i = 0; i < n; i++) {
+    const v = Math.abs(kappa[i]);
+    if (v > kLimit)
+      note('curvature', i, v, kmax, `curvature ${v.toFixed(4)} 1/m at point ${i} exceeds 1/R = ${kmax.toFixed(4)} 1/m (radius ${(1 / v).toFixed(2)} m < ${R} m)`);
+    else flush();
+  }
+  flush();
+
+  if (sigma < Infinity) {
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      if (Number.isNaN(kappa[i])) {
+        flush();
+        continue;
+      }
+      if (m < i) m = i;
+      while (m < n && (Number.isNaN(kappa[m]) ? false : at[m] - at[i] < minLeg)) m++;
+      if (m >= n || Number.isNaN(kappa[m])) {
+        flush();
+        continue;
+      }
+      // No cusp between i and m (kappa is NaN at cusps, and m stops at the first NaN).
+      const rate = Math.abs(kappa[m] - kappa[i]) / (at[m] - at[i]);
+      if (rate > rLimit)
+        note('curvature-rate', i, rate, sigma, `curvature rate ${rate.toFixed(4)} 1/m² near point ${i} exceeds the limit ${sigma} 1/m²`);
+      else flush();
+    }
+    flush();
+  }
+  return out;
+}
