@@ -10,3 +10,6 @@ export * from './terrain/index.js';
 export * from './sequencing/index.js';
 export * from './scenarios/index.js';
 export * from './turns/index.js';
+export { planRoute } from './plan.js';
+export { checkPlan, coverageDeviation, CHECK_TOLERANCES } from './check/checkPlan.js';
+export type { PlanCheck, PlanViolation } from './check/checkPlan.js';

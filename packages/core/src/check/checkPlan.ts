@@ -1,0 +1,217 @@
+/**
+ * `checkPlan(field, plan)`: the planner's own invariant checker, used by tests and bench.
+ * It re-reads the plan from its lon/lat output, in a local frame built from the field, and
+ * reports (never throws for a bad plan):
+ * - `gap`: consecutive route pieces more than 0.05 m apart;
+ * - `curvature`: a turn or connector bending tighter than 1/R (+5 %), measured like
+ *   /work/shared/tools/checkplan.py on point triples at least 0.4 m apart;
+ * - `outside-boundary` / `inside-no-go`: route geometry more than 0.10 m outside the field
+ *   or inside a hole / obstacle;
+ * - `sparse-geometry`: turn or connector points more than 0.5 m apart (+ 1 cm);
+ * - `metrics`: reported distances or coverage not matching the geometry.
+ */
+import type { FieldGeometry, PathPlanRequest, Plan, RouteSegment } from '../types.js';
+import { normalizeRequest } from '../request/normalizeRequest.js';
+import { prepareField } from '../plan.js';
+import type { LocalField } from '../plan.js';
+import { Region, segmentsIntersect } from '../geometry/region.js';
+import { computeCoverage } from '../metrics/computeCoverage.js';
+import type { PathsD } from '../geometry/clipper.js';
+
+export interface PlanViolation {
+  code: 'gap' | 'curvature' | 'outside-boundary' | 'inside-no-go' | 'sparse-geometry' | 'metrics' | 'empty-route' | 'invalid-field';
+  message: string;
+  sequence?: number;
+  /** [lon, lat] where it happens. */
+  position?: [number, number];
+}
+
+export interface PlanCheck {
+  ok: boolean;
+  violations: PlanViolation[];
+}
+
+export const CHECK_TOLERANCES = {
+  gapMeters: 0.05,
+  outsideMeters: 0.1,
+  curvatureRatio: 1.05,
+  curvatureSpacingMeters: 0.4,
+  maxPointSpacingMeters: 0.51,
+  /** Relative tolerance on reported distances. */
+  distanceRatio: 0.005,
+  /** Absolute tolerance on reported coverage ratios. */
+  coverageRatio: 0.002,
+} as const;
+
+type FieldLike = PathPlanRequest | FieldGeometry | { type: 'Feature'; geometry: FieldGeometry };
+
+function localFieldOf(field: FieldLike, plan: Plan): LocalField {
+  const f = field as Record<string, unknown>;
+  let request: PathPlanRequest;
+  if (f.type === 'Polygon' || f.type === 'MultiPolygon') request = { field: field as FieldGeometry };
+  else if (f.type === 'Feature') request = { field: (field as { geometry: FieldGeometry }).geometry };
+  else request = field as PathPlanRequest;
+  const width = (plan.machine as { widthMeters?: number } | undefined)?.widthMeters ?? 1;
+  const req: PathPlanRequest = { ...request };
+  if (!req.machine && !req.equipment) req.machine = { widthMeters: width };
+  return prepareField(normalizeRequest(req));
+}
+
+function toLocalXY(lf: LocalField, coords: [number, number][]): Float64Array {
+  const out = new Float64Array(coords.length * 2);
+  for (let i = 0; i < coords.length; i++) {
+    const p = lf.frame.toLocal(coords[i][0], coords[i][1]);
+    out[2 * i] = p[0];
+    out[2 * i + 1] = p[1];
+  }
+  return out;
+}
+
+function len(xy: Float64Array): number {
+  let s = 0;
+  for (let i = 2; i < xy.length; i += 2) s += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+  return s;
+}
+
+/** Worst curvature × R over point triples spaced ≥ 0.4 m, and where. */
+function worstCurvature(xy: Float64Array, radius: number): { ratio: number; at: number } {
+  const kept: number[] = [0];
+  for (let i = 1; i < xy.length / 2; i++) {
+    const j = kept[kept.length - 1];
+    if (Math.hypot(xy[2 * i] - xy[2 * j], xy[2 * i + 1] - xy[2 * j + 1]) >= CHECK_TOLERANCES.curvatureSpacingMeters) kept.push(i);
+  }
+  let worst = 0, at = 0;
+  for (let k = 2; k < kept.length; k++) {
+    const a = kept[k - 2], b = kept[k - 1], c = kept[k];
+    const ax = xy[2 * a], ay = xy[2 * a + 1], bx = xy[2 * b], by = xy[2 * b + 1], cx = xy[2 * c], cy = xy[2 * c + 1];
+    const ab = Math.hypot(bx - ax, by - ay), bc = Math.hypot(cx - bx, cy - by), ca = Math.hypot(ax - cx, ay - cy);
+    const prod = ab * bc * ca;
+    if (prod === 0) continue;
+    const area2 = Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
+    const r = ((2 * area2) / prod) * radius;
+    if (r > worst) { worst = r; at = b; }
+  }
+  return { ratio: worst, at };
+}
+
+/** Pieces of a polyline outside the region, with how far outside they reach and which side. */
+function outsideReach(region: Region, holes: Region | undefined, xy: Float64Array): { meters: number; inHole: boolean; x: number; y: number } | undefined {
+  let worst: { meters: number; inHole: boolean; x: number; y: number } | undefined;
+  const consider = (x: number, y: number): void => {
+    if (region.contains(x, y)) return;
+    const d = region.distanceToEdge(x, y);
+    if (d <= CHECK_TOLERANCES.outsideMeters) return;
+    const inHole = holes !== undefined && holes.contains(x, y);
+    if (!worst || d > worst.meters) worst = { meters: d, inHole, x, y };
+  };
+  for (let i = 0; i < xy.length; i += 2) consider(xy[i], xy[i + 1]);
+  // Edges crossing the boundary: sample them (every 0.25 m) to find how deep they go.
+  for (let i = 2; i < xy.length; i += 2) {
+    const ax = xy[i - 2], ay = xy[i - 1], bx = xy[i], by = xy[i + 1];
+    if (region.segmentClear(ax, ay, bx, by)) continue;
+    const l = Math.hypot(bx - ax, by - ay);
+    const n = Math.min(4000, Math.ceil(l / 0.25));
+    for (let k = 1; k < n; k++) consider(ax + ((bx - ax) * k) / n, ay + ((by - ay) * k) / n);
+  }
+  return worst;
+}
+
+function holesOf(field: PathsD): PathsD {
+  const out: PathsD = [];
+  for (const r of field) {
+    let a2 = 0;
+    for (let i = 0, j = r.length - 1; i < r.length; j = i++) a2 += (r[j].x - r[i].x) * (r[j].y + r[i].y);
+    if (a2 < 0) out.push([...r].reverse());
+  }
+  return out;
+}
+
+export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
+  const violations: PlanViolation[] = [];
+  let lf: LocalField;
+  try {
+    lf = localFieldOf(field, plan);
+  } catch (e) {
+    return { ok: false, violations: [{ code: 'invalid-field', message: `the field is invalid: ${(e as Error).message}` }] };
+  }
+  const machine = (plan.machine ?? {}) as { widthMeters?: number; turnRadiusMeters?: number };
+  const radius = machine.turnRadiusMeters ?? 6;
+  const route: RouteSegment[] = [...(plan.route ?? [])].sort((a, b) => a.sequence - b.sequence);
+  if (route.length === 0) violations.push({ code: 'empty-route', message: 'the plan has no route' });
+  const region = new Region(lf.field);
+  const holeRings = [...holesOf(lf.field), ...lf.obstacles];
+  const holes = holeRings.length > 0 ? new Region(holeRings) : undefined;
+  let working = 0, total = 0;
+  let prevEnd: Float64Array | undefined;
+  const passes: { xy: Float64Array; widthMeters: number }[] = [];
+  for (const seg of route) {
+    const xy = toLocalXY(lf, seg.coordinates as [number, number][]);
+    const l = len(xy);
+    total += l;
+    const isWork = seg.type === 'Track' || seg.type === 'ExteriorHeadland' || seg.type === 'InteriorHeadland';
+    if (isWork) {
+      working += l;
+      passes.push({ xy, widthMeters: seg.widthMeters ?? machine.widthMeters ?? 0 });
+    }
+    if (prevEnd && xy.length >= 2) {
+      const gap = Math.hypot(xy[0] - prevEnd[0], xy[1] - prevEnd[1]);
+      if (gap > CHECK_TOLERANCES.gapMeters)
+        violations.push({ code: 'gap', sequence: seg.sequence, message: `segment ${seg.sequence} (${seg.type}) starts ${gap.toFixed(3)} m from where segment ${seg.sequence - 1} ended`, position: seg.coordinates[0] as [number, number] });
+    }
+    if (xy.length >= 2) prevEnd = xy.subarray(xy.length - 2);
+    if (!isWork && xy.length >= 6) {
+      const c = worstCurvature(xy, radius);
+      if (c.ratio > CHECK_TOLERANCES.curvatureRatio)
+        violations.push({ code: 'curvature', sequence: seg.sequence, message: `${seg.type}${seg.turnType ? ` (${seg.turnType})` : ''} ${seg.sequence} bends to radius ${(radius / c.ratio).toFixed(2)} m, tighter than the minimum ${radius} m`, position: seg.coordinates[c.at] as [number, number] });
+      for (let i = 2; i < xy.length; i += 2) {
+        const d = Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+        if (d > CHECK_TOLERANCES.maxPointSpacingMeters) {
+          violations.push({ code: 'sparse-geometry', sequence: seg.sequence, message: `${seg.type} ${seg.sequence} has points ${d.toFixed(2)} m apart (at most 0.5 m allowed)`, position: seg.coordinates[i / 2] as [number, number] });
+          break;
+        }
+      }
+    }
+    const out = outsideReach(region, holes, xy);
+    if (out) {
+      const p = lf.frame.toLonLat(out.x, out.y);
+      violations.push({
+        code: out.inHole ? 'inside-no-go' : 'outside-boundary',
+        sequence: seg.sequence,
+        message: `${seg.type} ${seg.sequence} goes ${out.meters.toFixed(2)} m ${out.inHole ? 'into a no-go zone' : 'outside the boundary'}`,
+        position: [p[0], p[1]],
+      });
+    }
+  }
+  const m = plan.metrics;
+  if (m) {
+    const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(1, Math.abs(b));
+    if (rel(m.distanceMeters, total) > CHECK_TOLERANCES.distanceRatio)
+      violations.push({ code: 'metrics', message: `distanceMeters ${m.distanceMeters} differs from the route's length ${total.toFixed(2)} m` });
+    if (rel(m.workingDistanceMeters, working) > CHECK_TOLERANCES.distanceRatio)
+      violations.push({ code: 'metrics', message: `workingDistanceMeters ${m.workingDistanceMeters} differs from the working passes' length ${working.toFixed(2)} m` });
+    const cov = computeCoverage(lf.workable, passes);
+    if (Math.abs(cov.uncoveredRatio - m.uncoveredRatio) > CHECK_TOLERANCES.coverageRatio)
+      violations.push({ code: 'metrics', message: `uncoveredRatio ${m.uncoveredRatio} differs from the swaths' ${cov.uncoveredRatio.toFixed(5)}` });
+    if (Math.abs(cov.overlapRatio - m.overlapRatio) > CHECK_TOLERANCES.coverageRatio)
+      violations.push({ code: 'metrics', message: `overlapRatio ${m.overlapRatio} differs from the swaths' ${cov.overlapRatio.toFixed(5)}` });
+  }
+  return { ok: violations.length === 0, violations };
+}
+
+/**
+ * Like earcut's `deviation()`: |reported covered area − covered area recomputed from the
+ * plan's working passes| ÷ workable area. 0 means the coverage metrics match the geometry.
+ */
+export function coverageDeviation(field: FieldLike, plan: Plan): number {
+  const lf = localFieldOf(field, plan);
+  const w = (plan.machine as { widthMeters?: number } | undefined)?.widthMeters ?? 0;
+  const passes = [...plan.route]
+    .filter((s) => s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland')
+    .map((s) => ({ xy: toLocalXY(lf, s.coordinates as [number, number][]), widthMeters: s.widthMeters ?? w }));
+  const cov = computeCoverage(lf.workable, passes);
+  if (!(cov.workableAreaSquareMeters > 0)) return 0;
+  const reportedCovered = plan.metrics.workableAreaSquareMeters * (1 - plan.metrics.uncoveredRatio);
+  return Math.abs(reportedCovered - cov.coveredSquareMeters) / cov.workableAreaSquareMeters;
+}
+
+void segmentsIntersect;

@@ -1,0 +1,82 @@
+/**
+ * Thin wrappers over clipper2-ts (`ClipperD`, precision 6 as STACK.md advises: coarser
+ * precisions lose meters over many clipped tracks). Polygons are `PathsD`: outer rings
+ * counter-clockwise (positive area), holes clockwise, evaluated with the NonZero rule.
+ */
+import { ClipType, Clipper, EndType, FillRule, JoinType, PolyTreeD } from 'clipper2-ts';
+import type { PathD, PathsD, PolyPathD } from 'clipper2-ts';
+
+export type { PathD, PathsD } from 'clipper2-ts';
+
+export const PRECISION = 4;
+/** Max deviation of offset arcs from true circles, meters: keeps chords short (≈0.3 m at R = 6 m). */
+export const ARC_TOLERANCE_METERS = 0.002;
+
+/** Offsets closed polygons by `deltaMeters` (negative = inwards) with round joins. */
+export function offsetPolygons(paths: PathsD, deltaMeters: number): PathsD {
+  if (deltaMeters === 0) return paths.map((p) => p.slice());
+  return Clipper.inflatePathsD(paths, deltaMeters, JoinType.Round, EndType.Polygon, 2, PRECISION, ARC_TOLERANCE_METERS);
+}
+
+/** Buffers open polylines by `halfWidthMeters` with flat (butt) ends and round joins: the swaths. */
+export function bufferPolylines(paths: PathsD, halfWidthMeters: number, closed = false): PathsD {
+  return Clipper.inflatePathsD(paths, halfWidthMeters, JoinType.Round, closed ? EndType.Joined : EndType.Butt, 2, PRECISION, 0.01);
+}
+
+export function unionPolygons(paths: PathsD): PathsD {
+  return Clipper.unionD(paths, FillRule.NonZero);
+}
+
+export function intersectPolygons(a: PathsD, b: PathsD): PathsD {
+  return Clipper.intersectD(a, b, FillRule.NonZero, PRECISION);
+}
+
+export function differencePolygons(a: PathsD, b: PathsD): PathsD {
+  return Clipper.differenceD(a, b, FillRule.NonZero, PRECISION);
+}
+
+/** Signed area sum (holes negative). */
+export function areaOf(paths: PathsD): number {
+  return Clipper.areaPathsD(paths);
+}
+
+/** Groups outer rings with their holes: one entry per polygon, shell first. */
+export function groupPolygons(paths: PathsD): PathsD[] {
+  const tree = new PolyTreeD();
+  Clipper.booleanOpDWithPolyTree(ClipType.Union, paths, null, tree, FillRule.NonZero, PRECISION);
+  const out: PathsD[] = [];
+  const visit = (node: PolyPathD): void => {
+    for (let i = 0; i < node.count; i++) {
+      const shell = node.child(i);
+      const poly: PathsD = [shell.poly as PathD];
+      for (let j = 0; j < shell.count; j++) {
+        const hole = shell.child(j);
+        poly.push(hole.poly as PathD);
+        visit(hole);
+      }
+      out.push(poly);
+    }
+  };
+  visit(tree);
+  return out;
+}
+
+/** Closed ring (PathD) → flat xy array, first point repeated at the end. */
+export function ringToFlat(ring: PathD): Float64Array {
+  const n = ring.length;
+  const out = new Float64Array(2 * n + 2);
+  for (let i = 0; i < n; i++) {
+    out[2 * i] = ring[i].x;
+    out[2 * i + 1] = ring[i].y;
+  }
+  out[2 * n] = ring[0].x;
+  out[2 * n + 1] = ring[0].y;
+  return out;
+}
+
+/** Flat xy polyline → PathD. */
+export function flatToPath(xy: ArrayLike<number>): PathD {
+  const out: PathD = new Array(xy.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = { x: xy[2 * i], y: xy[2 * i + 1] };
+  return out;
+}

@@ -1,0 +1,122 @@
+/**
+ * The region a route may use: the field (inside the boundary, outside its holes), with its
+ * edges in a flatbush index. Answers "is this polyline inside?" exactly (no sampling: any
+ * crossing of a boundary edge is found) and measures how far a point lies outside.
+ */
+import Flatbush from 'flatbush';
+import type { PathsD } from './clipper.js';
+
+export class Region {
+  /** Edge endpoints, stride 4: ax, ay, bx, by. */
+  readonly edges: Float64Array;
+  /** Ring of each edge (0 = a shell of its polygon... any ring; see `holeEdge`). */
+  readonly holeEdge: Uint8Array;
+  private readonly index: Flatbush;
+  private readonly hits: number[] = [];
+
+  constructor(rings: PathsD) {
+    let n = 0;
+    for (const r of rings) n += r.length;
+    this.edges = new Float64Array(4 * n);
+    this.holeEdge = new Uint8Array(n);
+    this.index = new Flatbush(Math.max(1, n));
+    let k = 0;
+    for (const r of rings) {
+      // Clockwise rings are holes (shells are counter-clockwise).
+      let a2 = 0;
+      for (let i = 0, j = r.length - 1; i < r.length; j = i++) a2 += (r[j].x - r[i].x) * (r[j].y + r[i].y);
+      const hole = a2 < 0 ? 1 : 0;
+      for (let i = 0; i < r.length; i++) {
+        const a = r[i], b = r[(i + 1) % r.length];
+        this.edges[4 * k] = a.x; this.edges[4 * k + 1] = a.y; this.edges[4 * k + 2] = b.x; this.edges[4 * k + 3] = b.y;
+        this.holeEdge[k] = hole;
+        this.index.add(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y));
+        k++;
+      }
+    }
+    if (n === 0) this.index.add(0, 0, 0, 0);
+    this.index.finish();
+  }
+
+  /** Even-odd point in region (shells and holes together). */
+  contains(x: number, y: number): boolean {
+    const e = this.edges;
+    let inside = false;
+    const ids = this.index.search(-Infinity, y, x, y);
+    for (const k of ids) {
+      const ax = e[4 * k], ay = e[4 * k + 1], bx = e[4 * k + 2], by = e[4 * k + 3];
+      if (ay > y !== by > y && x < ((bx - ax) * (y - ay)) / (by - ay) + ax) inside = !inside;
+    }
+    return inside;
+  }
+
+  /** Distance from a point to the nearest boundary edge. */
+  distanceToEdge(x: number, y: number): number {
+    const e = this.edges;
+    let best = Infinity;
+    const ids = this.index.neighbors(x, y, 1);
+    for (const k of ids) {
+      const d = segmentDistance(x, y, e[4 * k], e[4 * k + 1], e[4 * k + 2], e[4 * k + 3]);
+      if (d < best) best = d;
+    }
+    // flatbush neighbours are by bbox distance: check the bbox ring around the first answer too.
+    if (best < Infinity) {
+      for (const k of this.index.search(x - best, y - best, x + best, y + best)) {
+        const d = segmentDistance(x, y, e[4 * k], e[4 * k + 1], e[4 * k + 2], e[4 * k + 3]);
+        if (d < best) best = d;
+      }
+    }
+    return best;
+  }
+
+  /** True when the segment crosses or touches no boundary edge. */
+  segmentClear(ax: number, ay: number, bx: number, by: number): boolean {
+    const e = this.edges;
+    const hits = this.index.search(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
+    for (const k of hits) {
+      if (segmentsIntersect(ax, ay, bx, by, e[4 * k], e[4 * k + 1], e[4 * k + 2], e[4 * k + 3])) return false;
+    }
+    return true;
+  }
+
+  /** True when the whole polyline (flat xy) lies inside the region. */
+  containsPolyline(xy: ArrayLike<number>): boolean {
+    if (xy.length < 2) return true;
+    if (!this.contains(xy[0], xy[1])) return false;
+    for (let i = 2; i < xy.length; i += 2) {
+      if (!this.segmentClear(xy[i - 2], xy[i - 1], xy[i], xy[i + 1])) return false;
+    }
+    return true;
+  }
+}
+
+export function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const dx = bx - ax, dy = by - ay;
+  const l2 = dx * dx + dy * dy;
+  let t = l2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / l2 : 0;
+  if (t < 0) t = 0;
+  else if (t > 1) t = 1;
+  return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
+}
+
+function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
+  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+/** Closed-segment intersection test (touching counts). */
+export function segmentsIntersect(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
+  const d1 = orient(cx, cy, dx, dy, ax, ay);
+  const d2 = orient(cx, cy, dx, dy, bx, by);
+  const d3 = orient(ax, ay, bx, by, cx, cy);
+  const d4 = orient(ax, ay, bx, by, dx, dy);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+  if (d1 === 0 && between(ax, ay, cx, cy, dx, dy)) return true;
+  if (d2 === 0 && between(bx, by, cx, cy, dx, dy)) return true;
+  if (d3 === 0 && between(cx, cy, ax, ay, bx, by)) return true;
+  if (d4 === 0 && between(dx, dy, ax, ay, bx, by)) return true;
+  return false;
+}
+
+function between(px: number, py: number, ax: number, ay: number, bx: number, by: number): boolean {
+  return Math.min(ax, bx) <= px && px <= Math.max(ax, bx) && Math.min(ay, by) <= py && py <= Math.max(ay, by);
+}

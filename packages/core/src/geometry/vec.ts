@@ -1,0 +1,46 @@
+/** Small planar helpers for flat xy arrays (x0,y0,x1,y1,…) in the local metric frame. */
+
+/** Length of a flat polyline. */
+export function polylineLength(xy: ArrayLike<number>): number {
+  let len = 0;
+  for (let i = 2; i < xy.length; i += 2) len += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+  return len;
+}
+
+/** Inserts points so that no edge is longer than `stepMeters`. */
+export function densify(xy: ArrayLike<number>, stepMeters: number): Float64Array {
+  const out: number[] = [];
+  const n = xy.length / 2;
+  if (n === 0) return new Float64Array(0);
+  out.push(xy[0], xy[1]);
+  for (let i = 1; i < n; i++) {
+    const x0 = xy[2 * i - 2], y0 = xy[2 * i - 1], x1 = xy[2 * i], y1 = xy[2 * i + 1];
+    const d = Math.hypot(x1 - x0, y1 - y0);
+    const k = Math.ceil(d / stepMeters);
+    for (let j = 1; j < k; j++) out.push(x0 + ((x1 - x0) * j) / k, y0 + ((y1 - y0) * j) / k);
+    out.push(x1, y1);
+  }
+  return Float64Array.from(out);
+}
+
+/** Concatenates flat polylines, dropping a joint point that repeats the previous end (within 1 mm). */
+export function concatPolylines(parts: ArrayLike<number>[]): Float64Array {
+  const out: number[] = [];
+  for (const p of parts) {
+    let start = 0;
+    if (out.length >= 2 && p.length >= 2) {
+      const dx = p[0] - out[out.length - 2], dy = p[1] - out[out.length - 1];
+      if (dx * dx + dy * dy < 1e-6) start = 2;
+    }
+    for (let i = start; i < p.length; i++) out.push(p[i]);
+  }
+  return Float64Array.from(out);
+}
+
+/** Normalises an angle to (-π, π]. */
+export function wrapAngle(a: number): number {
+  a = a % (2 * Math.PI);
+  if (a <= -Math.PI) a += 2 * Math.PI;
+  else if (a > Math.PI) a -= 2 * Math.PI;
+  return a;
+}

@@ -1,0 +1,288 @@
+/**
+ * `planRoute(request) → Plan`: the whole pipeline, synchronous, pure and deterministic.
+ *
+ *   normalizeRequest → validate + project (toLocal) → generateHeadlands → searchHeading →
+ *   generateTracks → orderTracks → connectTracks → computeCoverage → Plan (fromLocal)
+ */
+import { PlanError } from './errors.js';
+import type { Plan, PlanMetrics, PlanWarning, Position, RouteSegment, PathPlanRequest, FieldGeometry } from './types.js';
+import { FURROW_VERSION } from './version.js';
+import { normalizeRequest, LIMITS } from './request/normalizeRequest.js';
+import type { PlanInput } from './request/normalizeRequest.js';
+import { createLocalFrame, flatToLonLat, roundDeg } from './geometry/projection.js';
+import type { LocalFrame } from './geometry/projection.js';
+import { validatePolygon } from './geometry/validateBoundary.js';
+import { areaOf, differencePolygons, offsetPolygons, ringToFlat, unionPolygons } from './geometry/clipper.js';
+import type { PathsD } from './geometry/clipper.js';
+import { Region } from './geometry/region.js';
+import { polylineLength } from './geometry/vec.js';
+import { generateHeadlands } from './headland/generateHeadlands.js';
+import type { HeadlandPass } from './headland/generateHeadlands.js';
+import { generateTracks } from './tracks/generateTracks.js';
+import type { TrackSet } from './tracks/generateTracks.js';
+import { searchHeading } from './tracks/searchHeading.js';
+import { groupCells, orderTracks } from './route/baselineOrder.js';
+import type { TrackVisit } from './route/baselineOrder.js';
+import { buildConnectorRings, makeLoop } from './route/connectorRings.js';
+import { connectTracks, trackPieces } from './route/connectTracks.js';
+import type { LocalSegment, Piece, RouteContext } from './route/connectTracks.js';
+import { computeCoverage } from './metrics/computeCoverage.js';
+
+/** The field in the local frame, ready for planning (also used by `checkPlan`). */
+export interface LocalField {
+  frame: LocalFrame;
+  /** Field polygons: shells counter-clockwise, holes clockwise. */
+  field: PathsD;
+  /** Field minus non-passable obstacles. */
+  workable: PathsD;
+  /** Obstacle polygons (local) given in the request. */
+  obstacles: PathsD;
+}
+
+/** Validates and projects the field of a normalised input. */
+export function prepareField(input: PlanInput): LocalField {
+  const all: Position[] = [];
+  for (const poly of input.polygons) if (Array.isArray(poly) && Array.isArray(poly[0])) for (const p of poly[0]) if (Array.isArray(p)) all.push(p as Position);
+  const frame = createLocalFrame(all.filter((p) => Number.isFinite(p[0]) && Number.isFinite(p[1])));
+  const rings: PathsD = [];
+  input.polygons.forEach((poly, i) => {
+    for (const r of validatePolygon(poly, input.polygonPaths[i], frame)) rings.push(r);
+  });
+  const field = input.polygons.length > 1 ? unionPolygons(rings) : rings;
+  const obstacles: PathsD = [];
+  input.obstacles.forEach((o, i) => {
+    if (o.passable && !input.options.includes('excludePassable')) return;
+    const local = validatePolygon([o.ring], `obstacles[${i}].geometry.coordinates`, frame);
+    const buffered = o.bufferMeters > 0 ? offsetPolygons(local, o.bufferMeters) : local;
+    for (const r of buffered) obstacles.push(r);
+  });
+  const workable = obstacles.length > 0 ? differencePolygons(field, obstacles) : field;
+  return { frame, field: workable, workable, obstacles };
+}
+
+/** Track direction (radians CCW from +x, [0, π)) → bearing in degrees clockwise from north, [0, 180). */
+export function directionToBearingDegrees(directionRadians: number): number {
+  let b = 90 - (directionRadians * 180) / Math.PI;
+  b = ((b % 180) + 180) % 180;
+  return Math.round(b * 1e6) / 1e6;
+}
+
+export function bearingToDirectionRadians(bearingDegrees: number): number {
+  let a = ((90 - bearingDegrees) * Math.PI) / 180;
+  a %= Math.PI;
+  return a < 0 ? a + Math.PI : a;
+}
+
+function ringLonLat(frame: LocalFrame, ring: { x: number; y: number }[]): Position[] {
+  return flatToLonLat(frame, ringToFlat(ring));
+}
+
+/** Plans a coverage route for one field. Synchronous; throws `PlanError` on bad input. */
+export function planRoute(request: PathPlanRequest): Plan {
+  const input = normalizeRequest(request);
+  const { frame, field, workable, obstacles } = prepareField(input);
+  const m = input.machine;
+  const w = m.widthMeters;
+  const R = m.turnRadiusMeters;
+  const fieldArea = areaOf(field);
+  if (!(fieldArea > 0)) throw new PlanError('no-workable-area', 'the field has no area left to work after removing obstacles', [{ path: 'field', message: 'no workable area' }]);
+
+  // Bound the work: the track count is the field's extent across the tracks ÷ width.
+  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  for (const r of field) for (const p of r) {
+    if (p.x < minX) minX = p.x;
+    if (p.x > maxX) maxX = p.x;
+    if (p.y < minY) minY = p.y;
+    if (p.y > maxY) maxY = p.y;
+  }
+  const extent = Math.hypot(maxX - minX, maxY - minY);
+  if (extent / w > LIMITS.maxTracks)
+    throw new PlanError('invalid-request', `the field is ${Math.round(extent)} m across: at ${w} m width that is more than ${LIMITS.maxTracks} tracks; use a wider machine or split the field`, [{ path: 'machine.widthMeters', message: 'too many tracks' }]);
+
+  const headlands = generateHeadlands(field, input.headlandPasses, w);
+  const mainland = headlands.mainland;
+
+  let heading: Plan['heading'];
+  let directionRadians: number;
+  if (input.preferredHeadingDegrees !== undefined) {
+    directionRadians = bearingToDirectionRadians(input.preferredHeadingDegrees);
+    heading = { degrees: input.preferredHeadingDegrees, source: 'preferred' };
+  } else if (mainland.length > 0) {
+    directionRadians = searchHeading(field, mainland, w, R).directionRadians;
+    heading = { degrees: directionToBearingDegrees(directionRadians), source: 'search' };
+  } else {
+    directionRadians = Math.PI / 2;
+    heading = { degrees: 0, source: 'search' };
+  }
+  const trackSet: TrackSet = mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
+  if (trackSet.tracks.length === 0 && headlands.passes.length === 0)
+    throw new PlanError('no-workable-area', `the field is too small for a ${w} m machine: no track or headland pass fits`, [{ path: 'machine.widthMeters', message: 'no pass fits' }]);
+
+  const warnings: PlanWarning[] = [];
+  const algorithm = input.routeOptions.algorithm;
+  const orderOpts = {
+    widthMeters: w,
+    turnRadiusMeters: R,
+    pattern: algorithm === 'boustrophedon' ? ('boustrophedon' as const) : ('snake' as const),
+    ...(input.routeOptions.skipCount !== undefined && algorithm !== 'boustrophedon' ? { skipCount: input.routeOptions.skipCount } : {}),
+  };
+  const headlandsFirst = input.routeOptions.headlandsFirst === true;
+  const passOrder: HeadlandPass[] = [...headlands.passes].sort((a, b) =>
+    headlandsFirst ? a.passIndex - b.passIndex || (a.type === b.type ? 0 : a.type === 'ExteriorHeadland' ? -1 : 1) : b.passIndex - a.passIndex);
+  const headlandPieces: Piece[] = passOrder.map((p) => ({
+    kind: 'headland',
+    type: p.type,
+    headlandIndex: headlands.passes.indexOf(p),
+    loop: makeLoop(ringToFlat(p.ring), Infinity),
+  }));
+  const firstPass = headlandsFirst ? passOrder[0] : undefined;
+  const visits: TrackVisit[] = orderTracks(trackSet.tracks, orderOpts, firstPass ? firstPass.ring[0] : undefined);
+  const cells = groupCells(trackSet.tracks);
+  const cellOf = new Int32Array(trackSet.tracks.length);
+  cells.forEach((c, i) => { for (const t of c) cellOf[t] = i; });
+  const tracksPieces: Piece[] = trackPieces(trackSet.tracks, visits, cellOf);
+  const pieces: Piece[] = headlandsFirst ? [...headlandPieces, ...tracksPieces] : [...tracksPieces, ...headlandPieces];
+
+  const ringOffset = Math.max(R, (input.headlandPasses * w) / 2);
+  const ctx: RouteContext = {
+    region: new Region(field),
+    loops: buildConnectorRings(field, ringOffset, R),
+    turnOptions: {
+      turnRadiusMeters: R,
+      reverseAllowed: m.reverseAllowed,
+      sampleStepMeters: 0.5,
+      ...(m.maxCurvatureRatePerSquareMeter !== undefined ? { maxCurvatureRatePerSquareMeter: m.maxCurvatureRatePerSquareMeter } : {}),
+      ...(request.smoothingStrategy ? { smoothing: request.smoothingStrategy } : {}),
+    },
+    widthMeters: w,
+    warnings: [],
+  };
+  const segments = connectTracks(pieces, ctx);
+
+  const metrics = computeMetrics(segments, workable, fieldArea, input);
+  for (const wn of ctx.warnings) {
+    const pw: PlanWarning = { code: wn.code, message: wn.message };
+    if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
+    warnings.push(pw);
+  }
+
+  const route: RouteSegment[] = segments.map((s, i) => {
+    const seg: RouteSegment = { sequence: i, type: s.type, coordinates: flatToLonLat(frame, s.xy), lengthMeters: round3(polylineLength(s.xy)) };
+    if (s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland') seg.widthMeters = w;
+    if (s.turnType) seg.turnType = s.turnType;
+    if (s.trackIndex !== undefined) seg.trackIndex = s.trackIndex;
+    if (s.headlandIndex !== undefined) seg.headlandIndex = s.headlandIndex;
+    if (s.connector) seg.connectorKind = s.connector;
+    if (s.reverse) seg.reverse = true;
+    return seg;
+  });
+
+  // Tracks as driven (after any trimming for turns), by index.
+  const drivenTrack = new Map<number, Float64Array>();
+  for (const s of segments) if (s.type === 'Track' && s.trackIndex !== undefined) drivenTrack.set(s.trackIndex, s.xy);
+  const tracks = trackSet.tracks.map((t, i) => {
+    const xy = drivenTrack.get(i) ?? Float64Array.from([t.x0, t.y0, t.x1, t.y1]);
+    return { index: i, line: t.line, cell: cellOf[i], coordinates: flatToLonLat(frame, xy), lengthMeters: round3(polylineLength(xy)) };
+  });
+  const nodes: { index: number; trackIndex: number; end: 'start' | 'end'; position: Position }[] = [];
+  for (const t of tracks) {
+    nodes.push({ index: nodes.length, trackIndex: t.index, end: 'start', position: t.coordinates[0] });
+    nodes.push({ index: nodes.length, trackIndex: t.index, end: 'end', position: t.coordinates[t.coordinates.length - 1] });
+  }
+  const boundary: FieldGeometry = boundaryOf(frame, field);
+  const plan: Plan = {
+    version: FURROW_VERSION,
+    metrics,
+    heading,
+    route,
+    boundary,
+    warnings,
+    tracks,
+    headlands: headlands.passes.map((p, i) => ({ index: i, type: p.type, passIndex: p.passIndex, coordinates: ringLonLat(frame, p.ring) })),
+    obstacles: obstacles.map((r) => ({ type: 'Polygon', coordinates: [ringLonLat(frame, r)] })),
+    nodes,
+    machine: { ...m },
+    headlandPasses: input.headlandPasses,
+    options: input.options,
+    routeOptions: input.routeOptions,
+    frame: { definition: frame.definition, originLonLat: frame.originLonLat.map(roundDeg) },
+  };
+  return plan;
+}
+
+function round3(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}
+
+/** Field polygons (local) → GeoJSON Polygon / MultiPolygon in lon/lat, rings in RFC 7946 order. */
+function boundaryOf(frame: LocalFrame, field: PathsD): FieldGeometry {
+  // Group holes with their shells by containment of a vertex.
+  const shells: PathsD = [], holes: PathsD = [];
+  for (const r of field) (areaOf([r]) > 0 ? shells : holes).push(r);
+  const polys: Position[][][] = shells.map((s) => [ringLonLat(frame, s)]);
+  for (const h of holes) {
+    const p = h[0];
+    const k = shells.findIndex((s) => pointIn(p.x, p.y, s));
+    if (k >= 0) polys[k].push(ringLonLat(frame, h));
+  }
+  return polys.length === 1 ? { type: 'Polygon', coordinates: polys[0] } : { type: 'MultiPolygon', coordinates: polys };
+}
+
+function pointIn(x: number, y: number, ring: { x: number; y: number }[]): boolean {
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const a = ring[i], b = ring[j];
+    if (a.y > y !== b.y > y && x < ((b.x - a.x) * (y - a.y)) / (b.y - a.y) + a.x) inside = !inside;
+  }
+  return inside;
+}
+
+export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, input: PlanInput): PlanMetrics {
+  const m = input.machine;
+  let working = 0, nonWorking = 0, turns = 0;
+  const turnsByType: Record<string, number> = {};
+  const passes: { xy: Float64Array; widthMeters: number }[] = [];
+  let connectors = 0;
+  for (const s of segments) {
+    const len = polylineLength(s.xy);
+    if (s.type === 'Turn' || s.type === 'Connector') {
+      nonWorking += len;
+      if (s.type === 'Turn') {
+        turns++;
+        const k = s.turnType ?? 'Dubins';
+        turnsByType[k] = (turnsByType[k] ?? 0) + 1;
+      } else connectors++;
+    } else {
+      working += len;
+      passes.push({ xy: s.xy, widthMeters: m.widthMeters });
+    }
+  }
+  const cov = computeCoverage(workable, passes);
+  const timeSeconds = working / m.workingSpeedMetersPerSecond + nonWorking / m.turningSpeedMetersPerSecond;
+  const metrics: PlanMetrics = {
+    fieldAreaSquareMeters: r2(fieldArea),
+    workableAreaSquareMeters: r2(cov.workableAreaSquareMeters),
+    distanceMeters: r2(working + nonWorking),
+    workingDistanceMeters: r2(working),
+    nonWorkingDistanceMeters: r2(nonWorking),
+    timeSeconds: r2(timeSeconds),
+    overlapSquareMeters: r2(cov.overlapSquareMeters),
+    overlapRatio: r6(cov.overlapRatio),
+    uncoveredSquareMeters: r2(cov.uncoveredSquareMeters),
+    uncoveredRatio: r6(cov.uncoveredRatio),
+    turns,
+    turnsByType,
+    connectors,
+  };
+  if (m.workingFuelLitersPerHour !== undefined || m.turningFuelLitersPerHour !== undefined) {
+    metrics.fuelLiters = r2(((m.workingFuelLitersPerHour ?? 0) * working) / m.workingSpeedMetersPerSecond / 3600 + ((m.turningFuelLitersPerHour ?? 0) * nonWorking) / m.turningSpeedMetersPerSecond / 3600);
+  }
+  return metrics;
+}
+
+function r2(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+function r6(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
+}

@@ -1,0 +1,286 @@
+/**
+ * Route assembly: working pieces (tracks in visit order, headland passes) joined by turns
+ * and connectors that respect the minimum turning radius and stay inside the field.
+ *
+ * Between neighbouring tracks (same cell, ≤ 3 widths apart) the first turn candidate from
+ * `turns/` that lies inside the field is taken; if none fits, both track ends are pulled
+ * back a little (1, 2, 4 m) and the turn retried, then a headland traversal (onto a
+ * connector ring, along it, off again) is used. Far transitions (other cells, headland
+ * passes) use a traversal first and a direct manoeuvre inside the field second. What still
+ * does not fit becomes a straight connector with a `turn-not-fitted` warning — `checkPlan`
+ * reports it; nothing is hidden.
+ */
+import { turnCandidates } from '../turns/index.js';
+import type { Pose, TurnOptions } from '../turns/types.js';
+import type { RouteSegmentType, TurnType } from '../types.js';
+import type { Region } from '../geometry/region.js';
+import { densify, polylineLength } from '../geometry/vec.js';
+import type { Track } from '../tracks/generateTracks.js';
+import type { TrackVisit } from './baselineOrder.js';
+import { nearestOnLoop, poseOnLoop, sliceLoop } from './connectorRings.js';
+import type { LoopPath } from './connectorRings.js';
+
+export interface LocalSegment {
+  type: RouteSegmentType;
+  /** Flat xy, local frame. */
+  xy: Float64Array;
+  turnType?: TurnType;
+  trackIndex?: number;
+  headlandIndex?: number;
+  /** Connector kind: 'direct' | 'headlandTraversal' | 'unfitted'. */
+  connector?: string;
+  reverse?: boolean;
+}
+
+export interface LocalWarning {
+  code: string;
+  message: string;
+  x?: number;
+  y?: number;
+}
+
+export interface RouteContext {
+  region: Region;
+  /** Connector rings for headland traversal. */
+  loops: LoopPath[];
+  turnOptions: TurnOptions;
+  widthMeters: number;
+  warnings: LocalWarning[];
+}
+
+/** A working piece to drive. Tracks carry their (mutable) ends; headland passes a loop. */
+export type Piece =
+  | { kind: 'track'; trackIndex: number; line: number; cell: number; sx: number; sy: number; ex: number; ey: number }
+  | { kind: 'headland'; type: 'ExteriorHeadland' | 'InteriorHeadland'; headlandIndex: number; loop: LoopPath };
+
+interface Conn {
+  xy: ArrayLike<number>;
+  turnType?: TurnType;
+  kind: string;
+  reverse?: boolean;
+}
+
+const MIN_TRACK_AFTER_TRIM_METERS = 1;
+
+function trackHeading(p: Extract<Piece, { kind: 'track' }>): number {
+  return Math.atan2(p.ey - p.sy, p.ex - p.sx);
+}
+
+/** First turn candidate (shortest first) that stays inside the field. */
+export function tryDirect(from: Pose, to: Pose, ctx: RouteContext, maxCandidates = 8): Conn | undefined {
+  let cands;
+  try {
+    cands = turnCandidates(from, to, ctx.turnOptions);
+  } catch {
+    return undefined;
+  }
+  let tried = 0;
+  for (const c of cands) {
+    if (tried++ >= maxCandidates) break;
+    if (ctx.region.containsPolyline(c.points)) {
+      return { xy: c.points, turnType: c.turnType, kind: 'direct', reverse: c.cusps.length > 0 || c.startsReversed };
+    }
+  }
+  return undefined;
+}
+
+/** Shortest contained manoeuvre from `from` onto the loop near arc length s0, searching along dir. */
+function ontoLoop(from: Pose, loop: LoopPath, s0: number, dir: 1 | -1, ctx: RouteContext, reverseSearch: boolean): { conn: Conn; s: number } | undefined {
+  const step = 1.5;
+  for (let k = 0; k <= 24; k++) {
+    const s = s0 + (reverseSearch ? -dir : dir) * k * step;
+    const pose = poseOnLoop(loop, s, dir);
+    const c = reverseSearch ? tryDirect(pose, from, ctx, 4) : tryDirect(from, pose, ctx, 4);
+    if (c) return { conn: c, s };
+  }
+  return undefined;
+}
+
+function wrapDistance(loop: LoopPath, d: number): number {
+  const L = loop.lengthMeters;
+  d %= L;
+  return d < 0 ? d + L : d;
+}
+
+/** Headland traversal: a manoeuvre onto a connector ring, along it, and off to `to`. */
+export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  let best: Conn | undefined;
+  let bestLen = Infinity;
+  for (const loop of ctx.loops) {
+    const a = nearestOnLoop(loop, from.x, from.y);
+    const b = nearestOnLoop(loop, to.x, to.y);
+    for (const dir of [1, -1] as const) {
+      const on = ontoLoop(from, loop, a.s, dir, ctx, false);
+      if (!on) continue;
+      const off = ontoLoop(to, loop, b.s, dir, ctx, true);
+      if (!off) continue;
+      const along = wrapDistance(loop, (off.s - on.s) * dir);
+      const len = polylineLength(on.conn.xy) + along + polylineLength(off.conn.xy);
+      if (len < bestLen) {
+        const mid = sliceLoop(loop, on.s, along, dir);
+        const xy: number[] = Array.from(on.conn.xy);
+        for (let i = 2; i < mid.length; i++) xy.push(mid[i]);
+        const offXy = off.conn.xy;
+        for (let i = 2; i < offXy.length; i++) xy.push(offXy[i]);
+        best = { xy, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
+        bestLen = len;
+      }
+    }
+  }
+  return best;
+}
+
+function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
+  ctx.warnings.push({
+    code: 'turn-not-fitted',
+    message: `no manoeuvre within the turning radius fits inside the field for ${what}; a straight connector was drawn instead`,
+    x: from.x,
+    y: from.y,
+  });
+  return { xy: densify([from.x, from.y, to.x, to.y], 0.5), kind: 'unfitted' };
+}
+
+function trackStart(p: Extract<Piece, { kind: 'track' }>): Pose {
+  return { x: p.sx, y: p.sy, headingRadians: trackHeading(p) };
+}
+function trackEnd(p: Extract<Piece, { kind: 'track' }>): Pose {
+  return { x: p.ex, y: p.ey, headingRadians: trackHeading(p) };
+}
+
+/** Connects two consecutive tracks of one cell, pulling their ends back if a turn needs room. */
+function connectNeighbours(a: Extract<Piece, { kind: 'track' }>, b: Extract<Piece, { kind: 'track' }>, ctx: RouteContext): Conn {
+  const direct = tryDirect(trackEnd(a), trackStart(b), ctx);
+  if (direct) return direct;
+  const la = Math.hypot(a.ex - a.sx, a.ey - a.sy), lb = Math.hypot(b.ex - b.sx, b.ey - b.sy);
+  const ha = trackHeading(a), hb = trackHeading(b);
+  const tryTrim = (d: number): Conn | undefined => {
+    if (la - d < MIN_TRACK_AFTER_TRIM_METERS || lb - d < MIN_TRACK_AFTER_TRIM_METERS) return undefined;
+    const from: Pose = { x: a.ex - d * Math.cos(ha), y: a.ey - d * Math.sin(ha), headingRadians: ha };
+    const to: Pose = { x: b.sx + d * Math.cos(hb), y: b.sy + d * Math.sin(hb), headingRadians: hb };
+    const c = tryDirect(from, to, ctx);
+    if (c) {
+      a.ex = from.x; a.ey = from.y;
+      b.sx = to.x; b.sy = to.y;
+    }
+    return c;
+  };
+  for (const d of [1, 2, 4]) {
+    const c = tryTrim(d);
+    if (c) return c;
+  }
+  const t = tryTraversal(trackEnd(a), trackStart(b), ctx);
+  if (t) return t;
+  for (const d of [8, 16, 32]) {
+    const c = tryTrim(d);
+    if (c) return c;
+  }
+  return straightFallback(trackEnd(a), trackStart(b), ctx, `the turn from track ${a.trackIndex} to track ${b.trackIndex}`);
+}
+
+/** Connects two poses far apart (other cell, headland): traversal first, then a direct manoeuvre. */
+function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
+  const d = Math.hypot(to.x - from.x, to.y - from.y);
+  if (d <= 3 * ctx.widthMeters) {
+    const c = tryDirect(from, to, ctx);
+    if (c) return c;
+  }
+  const t = tryTraversal(from, to, ctx);
+  if (t) return t;
+  const c = tryDirect(from, to, ctx, 16);
+  if (c) return c;
+  return straightFallback(from, to, ctx, what);
+}
+
+/** Enters a headland pass from `from`: picks start point and direction, returns connector + pass. */
+function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headland' }>, ctx: RouteContext): { conn?: Conn; ring: number[] } {
+  const loop = p.loop;
+  if (!from) {
+    // Start of the route: the middle of the longest edge, in the ring's own direction.
+    let bestI = 0, bestL = -1;
+    for (let i = 1; i < loop.s.length; i++) {
+      const l = loop.s[i] - loop.s[i - 1];
+      if (l > bestL) { bestL = l; bestI = i - 1; }
+    }
+    const s = loop.s[bestI] + bestL / 2;
+    return { ring: sliceLoop(loop, s, loop.lengthMeters, 1) };
+  }
+  const near = nearestOnLoop(loop, from.x, from.y);
+  let best: { conn: Conn; s: number; dir: 1 | -1 } | undefined;
+  let bestLen = Infinity;
+  for (const dir of [1, -1] as const) {
+    const on = ontoLoop(from, loop, near.s, dir, ctx, false);
+    if (on) {
+      const len = polylineLength(on.conn.xy);
+      if (len < bestLen) { bestLen = len; best = { conn: on.conn, s: on.s, dir }; }
+    }
+  }
+  if (!best) {
+    for (const dir of [1, -1] as const) {
+      const s = near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters;
+      const t = tryTraversal(from, poseOnLoop(loop, s, dir), ctx);
+      if (t) { best = { conn: t, s, dir }; break; }
+    }
+  }
+  if (!best) {
+    const s = near.s;
+    best = { conn: straightFallback(from, poseOnLoop(loop, s, 1), ctx, `the way onto headland pass ${p.headlandIndex}`), s, dir: 1 };
+  }
+  return { conn: best.conn, ring: sliceLoop(loop, best.s, loop.lengthMeters, best.dir) };
+}
+
+function endPose(xy: ArrayLike<number>): Pose {
+  const n = xy.length;
+  let i = n - 4;
+  // Step back past points that nearly repeat the last one.
+  while (i > 0 && Math.hypot(xy[n - 2] - xy[i], xy[n - 1] - xy[i + 1]) < 1e-6) i -= 2;
+  return { x: xy[n - 2], y: xy[n - 1], headingRadians: Math.atan2(xy[n - 1] - xy[i + 1], xy[n - 2] - xy[i]) };
+}
+
+/** Builds track pieces for a visit order. `cellOf` groups neighbours. */
+export function trackPieces(tracks: Track[], visits: TrackVisit[], cellOf: Int32Array): Extract<Piece, { kind: 'track' }>[] {
+  return visits.map((v) => {
+    const t = tracks[v.trackIndex];
+    return v.forward
+      ? { kind: 'track', trackIndex: v.trackIndex, line: t.line, cell: cellOf[v.trackIndex], sx: t.x0, sy: t.y0, ex: t.x1, ey: t.y1 }
+      : { kind: 'track', trackIndex: v.trackIndex, line: t.line, cell: cellOf[v.trackIndex], sx: t.x1, sy: t.y1, ex: t.x0, ey: t.y0 };
+  });
+}
+
+/** Joins the pieces, in order, into route segments (turns and connectors in between). */
+export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[] {
+  type Pending = { seg: LocalSegment; piece?: Extract<Piece, { kind: 'track' }> };
+  const out: Pending[] = [];
+  let cur: Pose | undefined;
+  let prev: Piece | undefined;
+  const push = (c: Conn, type: 'Turn' | 'Connector'): void => {
+    const seg: LocalSegment = { type, xy: Float64Array.from(c.xy), connector: c.kind };
+    if (type === 'Turn') seg.turnType = c.turnType ?? 'Dubins';
+    else if (c.turnType) seg.turnType = c.turnType;
+    if (c.reverse) seg.reverse = true;
+    out.push({ seg });
+  };
+  for (const p of pieces) {
+    if (p.kind === 'track') {
+      if (cur !== undefined) {
+        if (prev?.kind === 'track' && prev.cell === p.cell && Math.abs(prev.line - p.line) <= 3) {
+          push(connectNeighbours(prev, p, ctx), 'Turn');
+        } else {
+          push(connectFar(cur, trackStart(p), ctx, `the way to track ${p.trackIndex}`), 'Connector');
+        }
+      }
+      out.push({ seg: { type: 'Track', xy: new Float64Array(0), trackIndex: p.trackIndex }, piece: p });
+      cur = trackEnd(p);
+    } else {
+      const { conn, ring } = enterHeadland(cur, p, ctx);
+      if (conn) push(conn, 'Connector');
+      out.push({ seg: { type: p.type, xy: Float64Array.from(ring), headlandIndex: p.headlandIndex } });
+      cur = endPose(ring);
+    }
+    prev = p;
+  }
+  // Tracks may have been trimmed by later turns: their geometry is final only now.
+  for (const o of out) {
+    if (o.piece) o.seg.xy = Float64Array.from([o.piece.sx, o.piece.sy, o.piece.ex, o.piece.ey]);
+  }
+  return out.map((o) => o.seg);
+}

@@ -1,0 +1,69 @@
+/**
+ * Heading search. Cost of a heading (meters of estimated non-working travel):
+ *
+ *   cost(θ) = pieces(θ) × (π·R + 2·w)
+ *
+ * where pieces(θ) is the number of tracks the scanline cuts at θ (every track end costs one
+ * turn of about a half circle plus the skip spacing). Fewer, longer tracks win; headings that
+ * cut a concave field into many pieces lose. Candidates: the directions of the five longest
+ * boundary edges (farmers' favourites, and the optimum for convex cells by rotating calipers)
+ * plus a coarse-to-fine search over all headings (5°, then 0.5°, then 0.1° around the best).
+ */
+import type { PathD, PathsD } from '../geometry/clipper.js';
+import { summarizeTracks } from './generateTracks.js';
+
+export interface HeadingChoice {
+  /** Track direction, radians CCW from +x, in [0, π). */
+  directionRadians: number;
+  costMeters: number;
+}
+
+export function headingCost(mainland: PathsD, directionRadians: number, widthMeters: number, turnRadiusMeters: number): number {
+  const { pieces, lengthMeters } = summarizeTracks(mainland, directionRadians, widthMeters);
+  if (pieces === 0) return Infinity;
+  // Tie-break on length (longer worked length = better coverage), 1e-6 per meter.
+  return pieces * (Math.PI * turnRadiusMeters + 2 * widthMeters) - lengthMeters * 1e-6;
+}
+
+function normalizeDirection(a: number): number {
+  a = a % Math.PI;
+  return a < 0 ? a + Math.PI : a;
+}
+
+/** Directions of the longest edges of the outer rings. */
+export function longEdgeDirections(field: PathsD, count: number): number[] {
+  const edges: { len: number; dir: number }[] = [];
+  for (const ring of field as PathD[]) {
+    for (let i = 0; i < ring.length; i++) {
+      const a = ring[i], b = ring[(i + 1) % ring.length];
+      const len = Math.hypot(b.x - a.x, b.y - a.y);
+      edges.push({ len, dir: normalizeDirection(Math.atan2(b.y - a.y, b.x - a.x)) });
+    }
+  }
+  edges.sort((p, q) => q.len - p.len || p.dir - q.dir);
+  return edges.slice(0, count).map((e) => e.dir);
+}
+
+export function searchHeading(field: PathsD, mainland: PathsD, widthMeters: number, turnRadiusMeters: number): HeadingChoice {
+  const cost = (a: number): number => headingCost(mainland, a, widthMeters, turnRadiusMeters);
+  const scored: HeadingChoice[] = [];
+  const seen = new Set<number>();
+  const add = (a: number): void => {
+    a = normalizeDirection(a);
+    const key = Math.round(a * 1e6);
+    if (seen.has(key)) return;
+    seen.add(key);
+    scored.push({ directionRadians: a, costMeters: cost(a) });
+  };
+  for (const d of longEdgeDirections(field, 5)) add(d);
+  const deg = Math.PI / 180;
+  for (let d = 0; d < 180; d += 5) add(d * deg);
+  const best = (): HeadingChoice[] => [...scored].sort((p, q) => p.costMeters - q.costMeters || p.directionRadians - q.directionRadians);
+  for (const step of [0.5, 0.1]) {
+    const span = step === 0.5 ? 2.5 : 0.5;
+    for (const c of best().slice(0, 3)) {
+      for (let o = -span; o <= span + 1e-9; o += step) add(c.directionRadians + o * deg);
+    }
+  }
+  return best()[0];
+}
