@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
 import type { Plan, Position } from '@furrow/core';
 import { planToFeatureCollection, readBoundary as readGeoJson, ROUTE_FEATURE_TYPES } from '@furrow/format-geojson';
-import { planToKml, readBoundary as readKml } from '@furrow/format-kml';
+import { planToKml, readBoundary as readKml, writeBoundaries as kmlWriteBoundaries } from '@furrow/format-kml';
 import { planToWkt } from '@furrow/format-wkt';
 import { planToShapefileZip, readBoundary as readShapefile } from '@furrow/format-shapefile';
 import { headlandDepthMeters, planToTaskData, readBoundary as readIsoxml } from '@furrow/format-isoxml';
@@ -102,6 +102,15 @@ describe('plan KML', () => {
     const trackNumbers = [...text.matchAll(/<name>Track #(\d+)<\/name>/g)].map((m) => Number(m[1]));
     expect(trackNumbers).toEqual(plan.route.filter((s) => s.type === 'Track').map((s) => s.sequence));
   });
+  it('escapes names and attribute values (read back by a strict XML parser)', () => {
+    const odd = 'Feld "Süd" & <Nord> \'7\' ]]>';
+    const out = planToKml({ ...plan, metrics: { ...plan.metrics, note: odd } }, { name: odd });
+    expect(out).toContain('<name>Feld &quot;Süd&quot; &amp; &lt;Nord&gt; &apos;7&apos; ]]&gt;</name>');
+    const [b] = readKml(kmlWriteBoundaries([{ geometry: plan.boundary, properties: { Field: odd } }]), 'odd.kml');
+    expect(b.properties.Field).toBe(odd);
+    expect(() => readKml(out, 'odd-plan.kml')).not.toThrow();
+  });
+
   it('reads back as the plan boundary', () => {
     const [b] = readKml(text, 'plan.kml');
     expect(maxRingDeviation(b.geometry, plan.boundary)).toBe(0);

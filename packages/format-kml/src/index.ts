@@ -1,12 +1,10 @@
 /**
  * KML: boundaries in (Polygon, MultiGeometry, inner rings) through @tmcw/togeojson, and
- * plans / boundaries out with xmlbuilder2 (folders per feature type, styled lines,
+ * plans / boundaries out as text (folders per feature type, styled lines,
  * metrics in the document description).
  */
 import { DOMParser } from '@xmldom/xmldom';
 import { kml } from '@tmcw/togeojson';
-import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { Plan, Position } from '@furrow/core';
 import {
   boundaryError,
@@ -60,45 +58,40 @@ export function readBoundary(input: string | Uint8Array, name?: string): ParsedB
 
 const coordText = (ring: readonly Position[]): string => ring.map((p) => `${p[0]},${p[1]}`).join(' ');
 
-function addPolygon(parent: XMLBuilder, rings: Position[][]): void {
-  const poly = parent.ele('Polygon');
-  poly.ele('outerBoundaryIs').ele('LinearRing').ele('coordinates').txt(coordText(rings[0]));
-  for (const hole of rings.slice(1)) poly.ele('innerBoundaryIs').ele('LinearRing').ele('coordinates').txt(coordText(hole));
+/** Escapes text and attribute values for XML. */
+export function escapeXml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
 }
 
-function addGeometry(placemark: XMLBuilder, geometry: GeoJsonGeometry): void {
+// Plan KML is written as text: xmlbuilder2 took ~0.8 s for a 900-feature plan, string building ~10 ms.
+function polygonXml(rings: Position[][]): string {
+  let out = `<Polygon><outerBoundaryIs><LinearRing><coordinates>${coordText(rings[0])}</coordinates></LinearRing></outerBoundaryIs>`;
+  for (const hole of rings.slice(1)) out += `<innerBoundaryIs><LinearRing><coordinates>${coordText(hole)}</coordinates></LinearRing></innerBoundaryIs>`;
+  return out + '</Polygon>';
+}
+
+function geometryXml(geometry: GeoJsonGeometry): string {
   switch (geometry.type) {
     case 'Point':
-      placemark.ele('Point').ele('coordinates').txt(coordText([geometry.coordinates]));
-      return;
+      return `<Point><coordinates>${coordText([geometry.coordinates])}</coordinates></Point>`;
     case 'LineString':
-      placemark.ele('LineString').ele('tessellate').txt('1').up().ele('coordinates').txt(coordText(geometry.coordinates));
-      return;
+      return `<LineString><tessellate>1</tessellate><coordinates>${coordText(geometry.coordinates)}</coordinates></LineString>`;
     case 'Polygon':
-      addPolygon(placemark, geometry.coordinates);
-      return;
-    case 'MultiPoint': {
-      const multi = placemark.ele('MultiGeometry');
-      for (const p of geometry.coordinates) multi.ele('Point').ele('coordinates').txt(coordText([p]));
-      return;
-    }
-    case 'MultiLineString': {
-      const multi = placemark.ele('MultiGeometry');
-      for (const l of geometry.coordinates) multi.ele('LineString').ele('coordinates').txt(coordText(l));
-      return;
-    }
-    case 'MultiPolygon': {
-      const multi = placemark.ele('MultiGeometry');
-      for (const p of geometry.coordinates) addPolygon(multi, p);
-    }
+      return polygonXml(geometry.coordinates);
+    case 'MultiPoint':
+      return `<MultiGeometry>${geometry.coordinates.map((p) => `<Point><coordinates>${coordText([p])}</coordinates></Point>`).join('')}</MultiGeometry>`;
+    case 'MultiLineString':
+      return `<MultiGeometry>${geometry.coordinates.map((l) => `<LineString><coordinates>${coordText(l)}</coordinates></LineString>`).join('')}</MultiGeometry>`;
+    case 'MultiPolygon':
+      return `<MultiGeometry>${geometry.coordinates.map(polygonXml).join('')}</MultiGeometry>`;
   }
 }
 
-function addExtendedData(placemark: XMLBuilder, props: Record<string, unknown>): void {
+function extendedDataXml(props: Record<string, unknown>, indent: string): string {
   const entries = Object.entries(props).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v));
-  if (entries.length === 0) return;
-  const data = placemark.ele('ExtendedData');
-  for (const [k, v] of entries) data.ele('Data', { name: k }).ele('value').txt(String(v));
+  if (entries.length === 0) return '';
+  const data = entries.map(([k, v]) => `<Data name="${escapeXml(k)}"><value>${escapeXml(String(v))}</value></Data>`).join('');
+  return `${indent}<ExtendedData>${data}</ExtendedData>\n`;
 }
 
 /** KML colours are aabbggrr. */
@@ -162,31 +155,28 @@ export function featuresToKml(
   features: PlanFeature[],
   options: KmlOptions & { description?: string; extended?: Record<string, unknown> } = {},
 ): string {
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('kml', { xmlns: 'http://www.opengis.net/kml/2.2' });
-  const doc = root.ele('Document');
-  doc.ele('name').txt(options.name ?? 'furrow plan');
-  if (options.description) doc.ele('description').dat(options.description);
+  const parts: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2">\n  <Document>\n'];
+  parts.push(`    <name>${escapeXml(options.name ?? 'furrow plan')}</name>\n`);
+  if (options.description) parts.push(`    <description><![CDATA[${options.description.replace(/]]>/g, ']]]]><![CDATA[>')}]]></description>\n`);
   const types = [...new Set(features.map((f) => f.properties.type))];
   for (const type of types) {
     const style = STYLES[type] ?? { line: 'ffffffff', width: 1 };
-    const s = doc.ele('Style', { id: type });
-    s.ele('LineStyle').ele('color').txt(style.line).up().ele('width').txt(String(style.width));
-    if (style.fill) s.ele('PolyStyle').ele('color').txt(style.fill).up().ele('outline').txt('1');
+    const poly = style.fill ? `<PolyStyle><color>${style.fill}</color><outline>1</outline></PolyStyle>` : '';
+    parts.push(`    <Style id="${escapeXml(type)}"><LineStyle><color>${style.line}</color><width>${style.width}</width></LineStyle>${poly}</Style>\n`);
   }
-  if (options.extended) addExtendedData(doc, options.extended);
+  if (options.extended) parts.push(extendedDataXml(options.extended, '    '));
   for (const type of types) {
-    const folder = doc.ele('Folder');
-    folder.ele('name').txt(FOLDER_NAMES[type] ?? type);
+    parts.push(`    <Folder>\n      <name>${escapeXml(FOLDER_NAMES[type] ?? type)}</name>\n`);
     for (const f of features) {
       if (f.properties.type !== type) continue;
-      const pm = folder.ele('Placemark');
-      pm.ele('name').txt(placemarkName(f));
-      pm.ele('styleUrl').txt(`#${type}`);
-      addExtendedData(pm, f.properties);
-      addGeometry(pm, f.geometry);
+      parts.push(`      <Placemark>\n        <name>${escapeXml(placemarkName(f))}</name>\n        <styleUrl>#${escapeXml(type)}</styleUrl>\n`);
+      parts.push(extendedDataXml(f.properties, '        '));
+      parts.push(`        ${geometryXml(f.geometry)}\n      </Placemark>\n`);
     }
+    parts.push('    </Folder>\n');
   }
-  return root.end({ prettyPrint: true });
+  parts.push('  </Document>\n</kml>');
+  return parts.join('');
 }
 
 /** The plan as KML: one folder per feature type, route placemarks in driving order, metrics in the description. */
