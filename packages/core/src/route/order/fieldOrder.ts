@@ -14,7 +14,9 @@ import { PlanError } from '../../errors.js';
 import type { RouteApiOptions } from '../../types.js';
 import type { ObjectiveRates } from '../optimize/objective.js';
 import { orderItems, type OptimizerReport } from '../optimize/optimize.js';
-import type { OrderingProblem } from './problem.js';
+import { FIXED_ORDER_ALGORITHMS, fixedOrder } from './fixed.js';
+import type { ItemOrder, OrderingProblem } from './problem.js';
+import { orderCost } from './problem.js';
 import { parallelTurnLengthMeters } from './synthetic.js';
 
 /** A track as the track stage makes it (structurally the same as tracks/generateTracks' Track). */
@@ -59,9 +61,23 @@ export interface FieldOrderInput {
   now?: () => number;
 }
 
+/** A complete order the planner may connect and compare on the real route. */
+export interface OrderAlternative {
+  algorithm: string;
+  visits: OrderVisit[];
+  /** Cost under the estimate the optimizer used. */
+  estimatedCost: number;
+}
+
 export interface FieldOrderResult {
   visits: OrderVisit[];
   report: OptimizerReport;
+  /**
+   * For `optimized`: the optimizer's order first, then every fixed order that differs from it.
+   * The planner connects them and keeps the one with the least real non-working cost
+   * (`chooseConnectedRoute`), so `optimized` is never worse than a fixed order on the real route.
+   */
+  alternatives: OrderAlternative[];
   /** Skip count the fixed orders used. */
   skipCount: number;
 }
@@ -149,6 +165,49 @@ export function orderFieldTracks(input: FieldOrderInput): FieldOrderResult {
     // without a clock, keep planning bounded: the stall rule plus a hard cap on kicks
     ...(input.now ? {} : { maxKicks: 4000 }),
   });
-  const visits: OrderVisit[] = order.sequence.map((trackIndex, k) => ({ trackIndex, forward: !order.flipped[k] }));
-  return { visits, report, skipCount };
+  const toVisits = (o: ItemOrder): OrderVisit[] => o.sequence.map((trackIndex, k) => ({ trackIndex, forward: !o.flipped[k] }));
+  const visits = toVisits(order);
+  const alternatives: OrderAlternative[] = [{ algorithm: report.algorithm, visits, estimatedCost: report.cost }];
+  if ((ro.algorithm ?? 'optimized') === 'optimized') {
+    const seen = new Set<string>([key(order)]);
+    for (const algorithm of FIXED_ORDER_ALGORITHMS) {
+      const o = fixedOrder(problem, algorithm, { skipCount, ...(ro.forcedDirection ? { forcedDirection: ro.forcedDirection } : {}) });
+      const k = key(o);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      alternatives.push({ algorithm, visits: toVisits(o), estimatedCost: orderCost(problem, o) });
+    }
+  }
+  return { visits, report, skipCount, alternatives };
+}
+
+function key(o: ItemOrder): string {
+  return o.sequence.map((i, k) => (o.flipped[k] ? -1 - i : i)).join(',');
+}
+
+/**
+ * Connects each alternative (`connect` returns the real non-working cost in the objective's unit)
+ * and returns the index of the cheapest, the optimizer's own order winning ties. Stops early when
+ * `outOfTime` says so (the first alternative is always connected).
+ */
+export function chooseConnectedRoute<T>(
+  alternatives: OrderAlternative[],
+  connect: (visits: OrderVisit[]) => { result: T; nonWorkingCost: number },
+  outOfTime: () => boolean = () => false,
+): { index: number; result: T; costs: { algorithm: string; nonWorkingCost: number }[] } {
+  let best = -1;
+  let bestCost = Infinity;
+  let bestResult: T | undefined;
+  const costs: { algorithm: string; nonWorkingCost: number }[] = [];
+  for (let i = 0; i < alternatives.length; i++) {
+    if (i > 0 && outOfTime()) break;
+    const { result, nonWorkingCost } = connect(alternatives[i].visits);
+    costs.push({ algorithm: alternatives[i].algorithm, nonWorkingCost });
+    if (nonWorkingCost < bestCost - 1e-9) {
+      best = i;
+      bestCost = nonWorkingCost;
+      bestResult = result;
+    }
+  }
+  return { index: best, result: bestResult as T, costs };
 }
