@@ -138,3 +138,51 @@ export function routeRefillPoints(
   }));
   return { points, detourMeters: result.detourMeters, local: result.points };
 }
+
+/** The metrics members refill planning changes (names as in PlanMetrics). */
+export interface RefillMetrics {
+  distanceMeters: number;
+  nonWorkingDistanceMeters: number;
+  timeSeconds: number;
+  [extra: string]: unknown;
+}
+
+/**
+ * Plans the refill points of a connected route when `calculateRefillPoints` is set, and adds their
+ * detours to the metrics (distance and non-working distance; time at transport speed), with
+ * `refillCount` and `refillDetourMeters`. Returns the points for `plan.refillPoints`, or undefined.
+ */
+export function applyRefills(
+  metrics: RefillMetrics,
+  segments: ExtrasSegment[],
+  request: PathPlanRequest,
+  routeOptions: RouteApiOptions,
+  widthMeters: number,
+  staging: XY | undefined,
+  frame: ExtrasFrame,
+  exteriorRings: ArrayLike<number>[],
+  transportSpeedMetersPerSecond: number,
+): PlanRefillPoint[] | undefined {
+  if (routeOptions.calculateRefillPoints !== true || segments.length === 0) return undefined;
+  const strategy = routeOptions.refillStrategyType ?? 'Exact';
+  if (strategy !== 'Exact' && strategy !== 'StartOfTrack' && strategy !== 'ClosestExternalHeadland') {
+    throw new PlanError('invalid-option', 'routeOptions.refillStrategyType: must be one of Exact, StartOfTrack, ClosestExternalHeadland', [
+      { path: 'routeOptions.refillStrategyType', message: 'unknown strategy' },
+    ]);
+  }
+  const capacity = refillCapacity(request);
+  const depot: XY = staging ?? [segments[0].xy[0], segments[0].xy[1]];
+  const closed = exteriorRings.map((r) => {
+    const a = Array.from(r);
+    if (a.length >= 4 && (a[0] !== a[a.length - 2] || a[1] !== a[a.length - 1])) a.push(a[0], a[1]);
+    return a;
+  });
+  const r = routeRefillPoints(segments, capacity, widthMeters, strategy, depot, frame, closed);
+  const round2 = (v: number): number => Math.round(v * 100) / 100;
+  metrics.distanceMeters = round2(metrics.distanceMeters + r.detourMeters);
+  metrics.nonWorkingDistanceMeters = round2(metrics.nonWorkingDistanceMeters + r.detourMeters);
+  metrics.timeSeconds = round2(metrics.timeSeconds + r.detourMeters / transportSpeedMetersPerSecond);
+  metrics.refillCount = r.points.length;
+  metrics.refillDetourMeters = round2(r.detourMeters);
+  return r.points;
+}
