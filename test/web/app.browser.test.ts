@@ -169,6 +169,8 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     expect(await normal.page.locator('[data-testid=org-selector]').isVisible()).toBe(true);
     expect(await normal.page.locator('[data-testid=field-selector]').isVisible()).toBe(true);
     await normal.page.waitForFunction(() => (document.querySelector('#org-select option')?.textContent ?? '') === 'Acme Farms');
+    await normal.page.waitForFunction(() => (document.querySelector('#field-select option:checked')?.textContent ?? '') === 'North meadow');
+    expect(await normal.page.locator('.scale-label').textContent()).toMatch(/^\d+ (m|km)$/);
     expect(await normal.page.evaluate(() => document.documentElement.dataset.theme)).toBe('furrow');
     await screenshot(normal.page, '05-normal-mode');
 

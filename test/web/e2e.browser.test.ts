@@ -124,7 +124,8 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     await normal.page.goto(await launchUrl());
     await planned(normal.page);
     for (const id of ['side-nav', 'org-selector', 'field-selector']) expect(await normal.page.locator(`[data-testid=${id}]`).isVisible(), id).toBe(true);
-    await normal.page.waitForFunction(() => (document.querySelector('#org-select option')?.textContent ?? '') !== '');
+    await normal.page.waitForFunction(() => (document.querySelector('#org-select option:checked')?.textContent ?? '') === 'Acme Farms');
+    await normal.page.waitForFunction(() => (document.querySelector('#field-select option:checked')?.textContent ?? '') === 'North meadow');
     await screenshot(normal.page, 'e2e-03-normal-mode');
     const embedded = await newPage();
     await embedded.page.goto(await launchUrl('?embedded=true&chrome=false'));

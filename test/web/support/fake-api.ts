@@ -151,6 +151,11 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
       const b = (await readJson(req)) as FakePlanRequest;
       return send(res, 200, fakePlan(b), { 'content-type': 'application/geo+json' });
     }
+    m = /^\/api\/companies\/([^/]+)\/fields$/.exec(p);
+    if (method === 'GET' && m) {
+      const items = [...boundaries.values()].map((b) => ({ fieldId: b.fieldId, name: b.name, companyId: m![1], boundaryId: b.boundaryId }));
+      return send(res, 200, { items, total: items.length, limit: 500, offset: 0 });
+    }
     m = /^\/api\/boundaries\/([^/]+)\/plans$/.exec(p);
     if (method === 'POST' && m) {
       const b = await readJson(req);

@@ -26,7 +26,7 @@ export const endpoints = {
   savePlan: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}/plans`,
   exportPlan: (planId: string, format: string) =>
     `/api/plans/${encodeURIComponent(planId)}/export?format=${encodeURIComponent(format)}`,
-  fieldsOfCompany: (companyId: string) => `/api/companies/${encodeURIComponent(companyId)}/fields`,
+  fieldsOfCompany: (companyId: string) => `/api/companies/${encodeURIComponent(companyId)}/fields?limit=500`,
 } as const;
 
 /** Export formats offered for download (the formats packages), with file names. */
@@ -130,6 +130,15 @@ export class ApiClient {
     return this.json('POST', endpoints.planGeoJson, request);
   }
 
+  /** Fields of a company that have a boundary, as selector options (value = boundaryId). */
+  async fieldsOfCompany(companyId: string): Promise<{ value: string; label: string }[]> {
+    const body = await this.json<{ items?: unknown }>('GET', endpoints.fieldsOfCompany(companyId));
+    const items = Array.isArray(body?.items) ? (body.items as Record<string, unknown>[]) : [];
+    return items
+      .filter((f) => typeof f['boundaryId'] === 'string')
+      .map((f) => ({ value: f['boundaryId'] as string, label: typeof f['name'] === 'string' ? f['name'] : (f['boundaryId'] as string) }));
+  }
+
   savePlan(boundaryId: string, request: unknown): Promise<unknown> {
     return this.json('POST', endpoints.savePlan(boundaryId), { request });
   }
@@ -145,6 +154,7 @@ export class ApiClient {
 export interface StoredBoundary {
   boundaryId?: string;
   fieldId?: string;
+  companyId?: string;
   name?: string;
   geometry: Geometry;
   /** Obstacles stored with the field (GeoJSON Polygons), if any. */
@@ -199,12 +209,14 @@ export function normalizeBoundary(body: unknown): StoredBoundary | undefined {
     .filter((g: Geometry | undefined): g is Geometry => g !== undefined);
   const boundaryId = str(inner['boundaryId']) ?? str(o['boundaryId']);
   const fieldId = str(inner['fieldId']) ?? str(o['fieldId']) ?? str(field['fieldId']);
+  const companyId = str(inner['companyId']) ?? str(o['companyId']);
   const name = str(o['name']) ?? str(field['name']) ?? str(inner['name']);
   return {
     geometry,
     obstacles,
     ...(boundaryId ? { boundaryId } : {}),
     ...(fieldId ? { fieldId } : {}),
+    ...(companyId ? { companyId } : {}),
     ...(name ? { name } : {}),
   };
 }

@@ -1,5 +1,5 @@
 /** Entry point of the browser application: picks the page from the path. */
-import { ApiClient } from './api.js';
+import { ApiClient, type StoredBoundary } from './api.js';
 import { h } from './dom.js';
 import { sanitizeTheme } from './embedding.js';
 import { runLaunch } from './launch.js';
@@ -128,18 +128,37 @@ async function main(): Promise<void> {
     if (id && id !== boundaryId) location.assign(`/path-planning/boundary/${encodeURIComponent(id)}${location.search}`);
   };
 
-  // Organisations, partner theme and allowed origins from the current user (best effort).
-  void api
-    .currentUser()
-    .then((user) => {
+  // Organisations, partner theme and allowed origins from the current user; the fields of the
+  // organisation in the field selector (best effort: the plan view works without them).
+  const loadFields = async (companyId: string, selected: string): Promise<void> => {
+    try {
+      const fields = await api.fieldsOfCompany(companyId);
+      if (!fields.some((f) => f.value === selected)) fields.unshift({ value: selected, label: 'This field' });
+      shell.setFields(fields, selected);
+    } catch {
+      shell.setFields([{ value: selected, label: 'This field' }], selected);
+    }
+  };
+  const userLoaded = api.currentUser().then(
+    (user) => user,
+    () => undefined,
+  );
+  shell.onOrgSelected = (companyId) => {
+    if (companyId) void loadFields(companyId, boundaryId);
+  };
+  const onBoundary = (b: StoredBoundary): void => {
+    void userLoaded.then((user) => {
       const orgs = organisationsOf(user);
-      shell.setOrganisations(orgs, orgs[0]?.value);
+      const current = b.companyId && orgs.some((o) => o.value === b.companyId) ? b.companyId : orgs[0]?.value;
+      shell.setOrganisations(orgs, current);
+      if (current) void loadFields(current, boundaryId);
       const u = (user ?? {}) as Record<string, unknown>;
       const partner = (u['partner'] ?? u['embedding']) as Record<string, unknown> | undefined;
       const origins = [u['allowedOrigins'], partner?.['allowedOrigins'], partner?.['embedOrigins']].flatMap((v) =>
         Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [],
       );
       const theme = sanitizeTheme(u['theme'] ?? partner?.['theme']);
+      if (origins.length === 0 && !theme) return;
       const updated = sessions.update({
         allowedOrigins: [...new Set([...(session?.allowedOrigins ?? []), ...origins])],
         ...(theme ? { theme } : {}),
@@ -148,12 +167,10 @@ async function main(): Promise<void> {
         shell.setAllowedOrigins(updated.allowedOrigins);
         shell.setTheme(updated.theme);
       }
-    })
-    .catch(() => {
-      shell.setOrganisations([]);
     });
+  };
 
-  await new PlanView({ shell, api, boundaryId }).start();
+  await new PlanView({ shell, api, boundaryId, onBoundary }).start();
 }
 
 main().catch((err: unknown) => {

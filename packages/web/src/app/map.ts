@@ -36,6 +36,8 @@ export class MapView {
   private view: ViewBox = { x: 0, y: 0, width: 100, height: 100 };
   private hidden = new Set<LayerId>();
   private fitBounds?: ReturnType<typeof projectedBounds>;
+  private readonly scaleBar: HTMLElement;
+  private readonly scaleLabel: HTMLElement;
 
   constructor() {
     this.svg = s('svg', {
@@ -65,6 +67,10 @@ export class MapView {
       },
       toolbar,
     );
+    this.scaleLabel = h('span', { class: 'scale-label' });
+    this.scaleBar = h('div', { class: 'scale-bar', 'aria-hidden': 'true' }, h('span', { class: 'scale-line' }), this.scaleLabel);
+    const north = h('div', { class: 'north-arrow', title: 'North is up', 'aria-hidden': 'true' }, '▲', h('span', {}, 'N'));
+    this.element.append(this.scaleBar, north);
     this.element.prepend(this.svg);
     this.bindInteractions();
   }
@@ -211,6 +217,9 @@ export class MapView {
       m.setAttribute('transform', `translate(${m.getAttribute('data-x')} ${m.getAttribute('data-y')}) scale(${k})`);
     }
     this.element.dataset.viewWidth = v.width.toFixed(2);
+    const { meters, pixels } = scaleFor(k);
+    (this.scaleBar.firstChild as HTMLElement).style.width = `${pixels}px`;
+    this.scaleLabel.textContent = meters >= 1000 ? `${meters / 1000} km` : `${meters} m`;
   }
 
   private bindInteractions(): void {
@@ -280,4 +289,12 @@ function describeFeature(f: Feature): string | undefined {
   if (typeof p['lengthMeters'] === 'number') parts.push(`${Math.round(p['lengthMeters'])} m`);
   if (typeof p['name'] === 'string') parts.push(p['name']);
   return parts.join(' · ');
+}
+
+/** A round scale-bar length (1, 2 or 5 × 10^n m) near 100 px at `metersPerPixel`. */
+export function scaleFor(metersPerPixel: number): { meters: number; pixels: number } {
+  const target = 100 * metersPerPixel;
+  const p = Math.pow(10, Math.floor(Math.log10(target)));
+  const meters = [5, 2, 1].map((m) => m * p).find((m) => m <= target) ?? p;
+  return { meters, pixels: Math.round(meters / metersPerPixel) };
 }

@@ -36,7 +36,7 @@ export const DEFAULT_PARAMETERS: PlanParameters = {
 };
 
 export const ROUTE_ORDERS: readonly { id: RouteOrder; label: string }[] = [
-  { id: 'optimized', label: 'Optimized (shortest)' },
+  { id: 'optimized', label: 'Optimized' },
   { id: 'boustrophedon', label: 'Back and forth' },
   { id: 'snake', label: 'Snake (skip tracks)' },
   { id: 'spiral', label: 'Spiral' },

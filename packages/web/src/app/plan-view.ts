@@ -20,6 +20,8 @@ export interface PlanViewDeps {
   shell: Shell;
   api: ApiClient;
   boundaryId: string;
+  /** Called once the boundary is loaded (the frame fills its selectors from it). */
+  onBoundary?: (boundary: StoredBoundary) => void;
 }
 
 interface PlanState {
@@ -93,6 +95,7 @@ export class PlanView {
       return;
     }
     this.title.textContent = this.boundary.name ?? 'Field';
+    this.deps.onBoundary?.(this.boundary);
     this.map.setData({ boundary: this.boundary.geometry, obstacles: this.boundary.obstacles }, true);
     await this.replan(DEFAULT_PARAMETERS);
   }

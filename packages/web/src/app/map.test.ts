@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { scaleFor } from './map.js';
+
+describe('scaleFor', () => {
+  it('picks a 1-2-5 length between 40 and 100 px', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.001, max: 1000, noNaN: true }), (mpp) => {
+        const { meters, pixels } = scaleFor(mpp);
+        const lead = meters / Math.pow(10, Math.floor(Math.log10(meters) + 1e-9));
+        expect([1, 2, 5].some((d) => Math.abs(lead - d) < 1e-6)).toBe(true);
+        expect(pixels).toBeGreaterThanOrEqual(40);
+        expect(pixels).toBeLessThanOrEqual(100);
+      }),
+      { seed: 3, numRuns: 300 },
+    );
+    expect(scaleFor(1)).toEqual({ meters: 100, pixels: 100 });
+    expect(scaleFor(3)).toEqual({ meters: 200, pixels: 67 });
+  });
+});
