@@ -15,7 +15,7 @@ import type { FieldGeometry, Plan } from '@furrow/core';
 import { planToFeatureCollection, readBoundary as readGeoJson, writeBoundaries as geojsonBoundaries } from '@furrow/format-geojson';
 import type { GeoJsonGeometry, ParsedBoundary } from '@furrow/format-geojson';
 import { planToKml, writeBoundaries as kmlBoundaries } from '@furrow/format-kml';
-import { planToShapefileZip, readBoundary as readShapefileBoundary, writeBoundaries as shapefileBoundaries } from '@furrow/format-shapefile';
+import { layerFiles, planToShapefileZip, readBoundary as readShapefileBoundary, writeBoundaries as shapefileBoundaries, zipFiles } from '@furrow/format-shapefile';
 import { writePlan } from '@furrow/format-vendor';
 import { describeWith } from '../support/requires.js';
 import { corpusField, corpusFields, handPlan, maxRingDeviation } from './support/fixtures.js';
@@ -94,6 +94,7 @@ describeWith(['gdal'], 'GDAL reads what we write', () => {
       'trimble.zip': (await writePlan(plan, 'trimble', { customer: 'Grower', farm: 'Farm', field: 'F1' })).bytes,
       'johndeere.zip': (await writePlan(plan, 'johndeere', { customer: 'Grower', farm: 'Farm', field: 'F1' })).bytes,
       'mueller.zip': (await writePlan(plan, 'mueller', { field: 'F1' })).bytes,
+      'empty.zip': await zipFiles(layerFiles({ name: 'Swath', shapeType: 'POLYLINE', records: [] })),
       'fields.geojson': geojsonBoundaries(boundaries),
       'fields.kml': kmlBoundaries(boundaries),
       'fields.zip': await shapefileBoundaries(boundaries, { name: 'fields' }),
@@ -161,6 +162,10 @@ describeWith(['gdal'], 'GDAL reads what we write', () => {
     expect(byName.Boundary.featureCount).toBe(1);
     expect(byName.Swath.featureCount).toBe(plan.route.filter((s) => s.type === 'Track').length);
     expect(maxRingDeviation(fieldGeometryOf(byName.Boundary.features[0].wkt), plan.boundary)).toBeLessThanOrEqual(1e-7);
+  });
+
+  it('an empty layer (a plan without tracks) is a valid, empty shapefile', () => {
+    expect(results['empty.zip'].map((l) => [l.name, l.featureCount])).toEqual([['Swath', 0]]);
   });
 
   it('John Deere and Müller layouts: boundary and guidance line layers', () => {
