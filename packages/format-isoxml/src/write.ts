@@ -4,8 +4,6 @@
  * holding LSG type 5 line strings with PNT A (6) / B (7) points, and refill / staging points
  * as PNT storage (4) / home base (11). Validated against the v4.3 XSD in the tests.
  */
-import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { FieldGeometry, Plan, Position, Ring } from '@furrow/core';
 import { FURROW_VERSION } from '@furrow/core';
 import { contextFeaturesOf, polygonsOf, rewindPolygon, routeInOrder } from '@furrow/format-geojson';
@@ -41,7 +39,8 @@ export interface TaskDataNames {
   field?: string;
 }
 
-const designator = (s: string): string => (s.length > 32 ? s.slice(0, 32) : s);
+// XSD maxLength counts characters (code points), not UTF-16 units
+const designator = (s: string): string => (s.length > 32 ? Array.from(s).slice(0, 32).join('') : s);
 const deg = (v: number): string => Number(v.toFixed(9)).toString();
 
 /** Geodesic-enough ring area in m² (spherical excess on the WGS84 mean radius), for PFD D / PLN C. */
@@ -65,24 +64,36 @@ function geometryArea(geometry: FieldGeometry): number {
   return polygonsOf(geometry).reduce((a, p) => a + polygonArea(p), 0);
 }
 
-function addPoint(parent: XMLBuilder, type: number, p: Position, name?: string): void {
+const escapeXml = (value: string): string =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
+
+/** `<TAG A="…" …/>` or `<TAG …>` with attributes in the given order (ISO-XML writes them A, B, C, …). */
+function tag(name: string, attrs: Record<string, string>, close: boolean): string {
+  let out = `<${name}`;
+  for (const [k, v] of Object.entries(attrs)) out += ` ${k}="${escapeXml(v)}"`;
+  return out + (close ? '/>' : '>');
+}
+
+function pointXml(indent: string, type: number, p: Position, name?: string): string {
   const attrs: Record<string, string> = { A: String(type) };
   if (name) attrs.B = designator(name);
   attrs.C = deg(p[1]);
   attrs.D = deg(p[0]);
-  parent.ele('PNT', attrs);
+  return `${indent}${tag('PNT', attrs, true)}\n`;
 }
 
-function addPolygon(parent: XMLBuilder, type: number, rings: Ring[], name?: string): void {
+function polygonXml(indent: string, type: number, rings: Ring[], name?: string): string {
   const attrs: Record<string, string> = { A: String(type) };
   if (name) attrs.B = designator(name);
   attrs.C = String(Math.round(polygonArea(rings)));
-  const pln = parent.ele('PLN', attrs);
+  let out = `${indent}${tag('PLN', attrs, false)}\n`;
   // ISO 11783-10 does not fix the orientation; we write outer rings counter-clockwise, holes clockwise.
   rewindPolygon(rings).forEach((ring, i) => {
-    const lsg = pln.ele('LSG', { A: String(i === 0 ? LSG_EXTERIOR : LSG_INTERIOR) });
-    for (const p of ring) addPoint(lsg, PNT_OTHER, p);
+    out += `${indent}  <LSG A="${i === 0 ? LSG_EXTERIOR : LSG_INTERIOR}">\n`;
+    for (const p of ring) out += pointXml(`${indent}    `, PNT_OTHER, p);
+    out += `${indent}  </LSG>\n`;
   });
+  return out + `${indent}</PLN>\n`;
 }
 
 function bearingDegrees(a: Position, b: Position): number {
@@ -114,18 +125,20 @@ export function isStraight(line: readonly Position[], toleranceMeters = 0.05): b
 }
 
 /** A guidance pattern: AB line (C=1) when straight, curve (C=3) otherwise. */
-function addPattern(ggp: XMLBuilder, id: number, name: string, line: Position[]): void {
+function patternXml(indent: string, id: number, name: string, line: Position[]): string {
   const straight = isStraight(line);
   const attrs: Record<string, string> = { A: `GPN${id}`, B: designator(name), C: String(straight ? GPN_AB : GPN_CURVE) };
   if (straight) attrs.G = String(bearingDegrees(line[0], line[line.length - 1]));
-  const gpn = ggp.ele('GPN', attrs);
-  const lsg = gpn.ele('LSG', { A: String(LSG_GUIDANCE) });
+  let out = `${indent}${tag('GPN', attrs, false)}\n${indent}  <LSG A="${LSG_GUIDANCE}">\n`;
+  const inner = `${indent}    `;
   if (straight) {
-    addPoint(lsg, PNT_GUIDANCE_A, line[0]);
-    addPoint(lsg, PNT_GUIDANCE_B, line[line.length - 1]);
-    return;
+    out += pointXml(inner, PNT_GUIDANCE_A, line[0]) + pointXml(inner, PNT_GUIDANCE_B, line[line.length - 1]);
+  } else {
+    line.forEach((p, i) => {
+      out += pointXml(inner, i === 0 ? PNT_GUIDANCE_A : i === line.length - 1 ? PNT_GUIDANCE_B : PNT_GUIDANCE_POINT, p);
+    });
   }
-  line.forEach((p, i) => addPoint(lsg, i === 0 ? PNT_GUIDANCE_A : i === line.length - 1 ? PNT_GUIDANCE_B : PNT_GUIDANCE_POINT, p));
+  return out + `${indent}  </LSG>\n${indent}</GPN>\n`;
 }
 
 export interface PartfieldContent {
@@ -138,37 +151,40 @@ export interface PartfieldContent {
   points?: { type: number; name?: string; position: Position }[];
 }
 
+// Written as text: xmlbuilder2 was the slowest part on plans with thousands of points.
 function buildTaskData(content: PartfieldContent): string {
   const names = content.names;
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('ISO11783_TaskData', {
-    VersionMajor: '4',
-    VersionMinor: '3',
-    ManagementSoftwareManufacturer: 'furrow',
-    ManagementSoftwareVersion: designator(FURROW_VERSION),
-    DataTransferOrigin: '1',
-  });
-  root.ele('CTR', { A: 'CTR1', B: designator(names.customer ?? 'furrow') });
-  root.ele('FRM', { A: 'FRM1', B: designator(names.farm ?? 'furrow'), I: 'CTR1' });
-  const pfd = root.ele('PFD', {
-    A: 'PFD1',
-    C: designator(names.field ?? 'field'),
-    D: String(Math.round(geometryArea(content.boundary))),
-    E: 'CTR1',
-    F: 'FRM1',
-  });
-  for (const rings of polygonsOf(content.boundary)) addPolygon(pfd, PLN_BOUNDARY, rings, names.field);
-  (content.obstacles ?? []).forEach((rings, i) => addPolygon(pfd, PLN_OBSTACLE, rings, `Obstacle ${i + 1}`));
-  (content.headlands ?? []).forEach((rings, i) => addPolygon(pfd, PLN_HEADLAND, rings, `Headland ${i + 1}`));
-  for (const p of content.points ?? []) addPoint(pfd, p.type, p.position, p.name);
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
+  out.push(
+    tag('ISO11783_TaskData', {
+      VersionMajor: '4',
+      VersionMinor: '3',
+      ManagementSoftwareManufacturer: 'furrow',
+      ManagementSoftwareVersion: designator(FURROW_VERSION),
+      DataTransferOrigin: '1',
+    }, false) + '\n',
+  );
+  out.push(`  ${tag('CTR', { A: 'CTR1', B: designator(names.customer ?? 'furrow') }, true)}\n`);
+  out.push(`  ${tag('FRM', { A: 'FRM1', B: designator(names.farm ?? 'furrow'), I: 'CTR1' }, true)}\n`);
+  out.push(
+    `  ${tag('PFD', { A: 'PFD1', C: designator(names.field ?? 'field'), D: String(Math.round(geometryArea(content.boundary))), E: 'CTR1', F: 'FRM1' }, false)}\n`,
+  );
+  const i4 = '    ';
+  for (const rings of polygonsOf(content.boundary)) out.push(polygonXml(i4, PLN_BOUNDARY, rings, names.field));
+  (content.obstacles ?? []).forEach((rings, i) => out.push(polygonXml(i4, PLN_OBSTACLE, rings, `Obstacle ${i + 1}`)));
+  (content.headlands ?? []).forEach((rings, i) => out.push(polygonXml(i4, PLN_HEADLAND, rings, `Headland ${i + 1}`)));
+  for (const p of content.points ?? []) out.push(pointXml(i4, p.type, p.position, p.name));
   let ggpId = 0;
   let gpnId = 0;
   for (const group of content.guidance ?? []) {
     const lines = group.lines.filter((l) => l.coordinates.length >= 2);
     if (lines.length === 0) continue;
-    const ggp = pfd.ele('GGP', { A: `GGP${++ggpId}`, B: designator(group.name) });
-    for (const line of lines) addPattern(ggp, ++gpnId, line.name, line.coordinates);
+    out.push(`${i4}${tag('GGP', { A: `GGP${++ggpId}`, B: designator(group.name) }, false)}\n`);
+    for (const line of lines) out.push(patternXml(`${i4}  `, ++gpnId, line.name, line.coordinates));
+    out.push(`${i4}</GGP>\n`);
   }
-  return root.end({ prettyPrint: true });
+  out.push('  </PFD>\n</ISO11783_TaskData>\n');
+  return out.join('');
 }
 
 function ringsOfGeometry(g: { type: string; coordinates: unknown }): Ring[][] {
