@@ -341,6 +341,17 @@ describe('auth matrix on every route', () => {
     { method: 'POST', path: () => `/api/farms/${a.farmId}/archive`, body: () => ({ archived: false }), tenant: true },
     { method: 'POST', path: () => `/api/fields/${a.fieldId}/archive`, body: () => ({ archived: false }), tenant: true },
     { method: 'POST', path: () => `/api/boundaries/${a.boundaryId}/archive`, body: () => ({ archived: false }), tenant: true },
+    // Issue 11 (terrain, scenarios, sequencing, portal pushes; see test/portals/api.test.ts)
+    { method: 'POST', path: () => '/api/terrain/analyze', body: () => ({ field: shapeB().boundary, grid: { type: 'ElevationGrid', crs: 'EPSG:4326', origin: [8.539, 47.375], cellSize: 0.001, columns: 7, rows: 7, elevations: new Array(49).fill(100) } }) },
+    { method: 'POST', path: () => '/api/path-plans/scenarios', body: () => ({ request: shapeB(), scenarios: [{ name: 'a', equipment: { widthMeters: 6 } }] }) },
+    { method: 'POST', path: () => '/api/path-plans/sequence', body: () => ({ depot: [8.53, 47.37], fields: [{ id: 'a', request: shapeB() }] }) },
+    { method: 'GET', path: () => `/api/companies/${a.companyId}/portals`, tenant: true },
+    ...(['deere', 'trimble'] as const).map((portal) => ({
+      method: 'POST',
+      path: () => `/api/companies/${a.companyId}/portals/${portal}/push`,
+      body: () => ({ organizationId: 'o', fieldId: 'f', dryRun: true, plan: { boundary: shapeB().boundary, route: [{ sequence: 0, type: 'Track', coordinates: [[8.541, 47.371], [8.543, 47.373]], lengthMeters: 250 }] } }),
+      tenant: true,
+    })),
   ];
 
   it('covers every route of the OpenAPI document', async () => {

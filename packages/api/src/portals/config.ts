@@ -47,7 +47,19 @@ export class PortalRegistry {
   constructor(
     private readonly config: PortalsConfig,
     private readonly deps: DeereClientDeps & TrimbleClientDeps = {},
+    /** Called when a company's refresh token was rotated by the token endpoint (persist it). */
+    private readonly onRotated?: (companyId: string, portal: PortalName, refreshToken: string) => void | Promise<void>,
   ) {}
+
+  private depsFor(companyId: string, portal: PortalName): DeereClientDeps & TrimbleClientDeps {
+    return {
+      ...this.deps,
+      onRefreshTokenRotated: async (token: string) => {
+        await this.deps.onRefreshTokenRotated?.(token);
+        await this.onRotated?.(companyId, portal, token);
+      },
+    };
+  }
 
   companies(): string[] {
     return Object.keys(this.config);
@@ -58,11 +70,16 @@ export class PortalRegistry {
     return c ? (['deere', 'trimble'] as const).filter((p) => c[p] !== undefined) : [];
   }
 
+  /** The company's configuration of one portal, if any (for base URLs in previews). */
+  configOf(companyId: string, portal: PortalName): DeereConfig | TrimbleConfig | undefined {
+    return this.config[companyId]?.[portal];
+  }
+
   deereFor(companyId: string): DeereClient {
     const c = this.config[companyId]?.deere;
     if (!c) throw new PortalError('deere', 'portal-config', `company ${companyId} has no John Deere Operations Center configuration`);
     let client = this.deere.get(companyId);
-    if (!client) this.deere.set(companyId, (client = new DeereClient(c, this.deps)));
+    if (!client) this.deere.set(companyId, (client = new DeereClient(c, this.depsFor(companyId, 'deere'))));
     return client;
   }
 
@@ -70,7 +87,7 @@ export class PortalRegistry {
     const c = this.config[companyId]?.trimble;
     if (!c) throw new PortalError('trimble', 'portal-config', `company ${companyId} has no Trimble Agriculture configuration`);
     let client = this.trimble.get(companyId);
-    if (!client) this.trimble.set(companyId, (client = new TrimbleClient(c, this.deps)));
+    if (!client) this.trimble.set(companyId, (client = new TrimbleClient(c, this.depsFor(companyId, 'trimble'))));
     return client;
   }
 }

@@ -53,6 +53,37 @@ function checkTarget(t: DeereTarget): void {
   }
 }
 
+/** One request a push would send. */
+export interface PlannedRequest {
+  method: 'POST';
+  url: string;
+  body: Record<string, unknown>;
+}
+
+function defaultNames(plan: Plan, o: { boundaryName?: string; guidanceLineName?: string }): { boundary: string; line: string } {
+  const base = `furrow ${plan.heading ? `${Math.round(plan.heading.degrees)}°` : ''}`.trim();
+  return { boundary: o.boundaryName ?? `${base} boundary`, line: o.guidanceLineName ?? `${base} AB` };
+}
+
+/** The requests `pushPlan` would send, without sending them (no credentials needed). */
+export function previewDeerePush(plan: Plan, t: DeereTarget, o: DeerePushOptions = {}, baseUrl = DEERE_SANDBOX_BASE_URL): PlannedRequest[] {
+  checkTarget(t);
+  const root = baseUrl.replace(/\/+$/, '');
+  const field = `${root}/organizations/${encodeURIComponent(t.organizationId)}/fields/${encodeURIComponent(t.fieldId)}`;
+  const names = defaultNames(plan, o);
+  const out: PlannedRequest[] = [];
+  if (o.boundary !== false) out.push({ method: 'POST', url: `${field}/boundaries`, body: deereBoundaryBody(plan.boundary, { name: names.boundary }) });
+  out.push({ method: 'POST', url: `${field}/guidanceLines`, body: deereAbLineBody(abLineOf(plan, 'deere'), { name: names.line, fieldUri: field }) });
+  if (o.workPlan) {
+    out.push({
+      method: 'POST',
+      url: `${root}/organizations/${encodeURIComponent(t.organizationId)}/workPlans`,
+      body: deereWorkPlanBody({ fieldUri: field, guidanceLineUri: '<Location of the created guidance line>', ...o.workPlan }),
+    });
+  }
+  return out;
+}
+
 export class DeereClient {
   readonly tokens: OAuthTokenSource;
   readonly http: PortalHttp;
@@ -102,10 +133,10 @@ export class DeereClient {
   async pushPlan(plan: Plan, t: DeereTarget, o: DeerePushOptions = {}): Promise<PushedResource[]> {
     checkTarget(t);
     abLineOf(plan, 'deere'); // fail before sending anything when there is no line
-    const base = `furrow ${plan.heading ? `${Math.round(plan.heading.degrees)}°` : ''}`.trim();
+    const names = defaultNames(plan, o);
     const out: PushedResource[] = [];
-    if (o.boundary !== false) out.push(await this.pushBoundary(plan, t, o.boundaryName ?? `${base} boundary`));
-    const line = await this.pushGuidanceLine(plan, t, o.guidanceLineName ?? `${base} AB`);
+    if (o.boundary !== false) out.push(await this.pushBoundary(plan, t, names.boundary));
+    const line = await this.pushGuidanceLine(plan, t, names.line);
     out.push(line);
     if (o.workPlan) {
       if (!line.uri) throw new PortalError('deere', 'portal-rejected', 'deere: the guidance line was created without a Location header, so no work plan can point at it');

@@ -15,6 +15,7 @@ export {
 } from './shapes.js';
 export {
   DeereClient,
+  previewDeerePush,
   DEERE_MEDIA_TYPE,
   DEERE_SANDBOX_BASE_URL,
   DEERE_PRODUCTION_BASE_URL,
@@ -23,6 +24,7 @@ export {
   type DeereTarget,
   type DeerePushOptions,
   type PushedResource,
+  type PlannedRequest,
 } from './deere.js';
-export { TrimbleClient, TRIMBLE_BASE_URL, TRIMBLE_TOKEN_URL, type TrimbleConfig, type TrimbleTarget, type TrimblePushOptions } from './trimble.js';
+export { TrimbleClient, previewTrimblePush, TRIMBLE_BASE_URL, TRIMBLE_TOKEN_URL, type TrimbleConfig, type TrimbleTarget, type TrimblePushOptions } from './trimble.js';
 export { parsePortalsConfig, PortalRegistry, type PortalsConfig, type CompanyPortals } from './config.js';

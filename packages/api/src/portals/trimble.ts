@@ -6,7 +6,7 @@ import type { Plan } from '@furrow/core';
 import { PortalError } from './errors.js';
 import { PortalHttp, type PortalHttpDeps, type RetryPolicy } from './http.js';
 import { OAuthTokenSource, type OAuthConfig, type TokenSourceDeps } from './oauth.js';
-import type { PushedResource } from './deere.js';
+import type { PlannedRequest, PushedResource } from './deere.js';
 import { abLineOf, trimbleAbLineBody, trimbleBoundaryBody } from './shapes.js';
 
 export const TRIMBLE_BASE_URL = 'https://cloud.api.trimble.com/Trimble-Ag-Software/externalApi/3.0';
@@ -51,6 +51,22 @@ function idOf(body: unknown): string | null {
   return null;
 }
 
+function defaultNames(plan: Plan, o: TrimblePushOptions): { boundary: string; line: string } {
+  const base = `furrow ${plan.heading ? `${Math.round(plan.heading.degrees)}°` : ''}`.trim();
+  return { boundary: o.boundaryName ?? `${base} boundary`, line: o.guidanceLineName ?? `${base} AB` };
+}
+
+/** The requests `pushPlan` would send, without sending them (no credentials needed). */
+export function previewTrimblePush(plan: Plan, t: TrimbleTarget, o: TrimblePushOptions = {}, baseUrl = TRIMBLE_BASE_URL): PlannedRequest[] {
+  checkTarget(t);
+  const root = `${baseUrl.replace(/\/+$/, '')}/resources/${encodeURIComponent(t.organizationId)}`;
+  const names = defaultNames(plan, o);
+  const out: PlannedRequest[] = [];
+  if (o.boundary !== false) out.push({ method: 'POST', url: `${root}/boundaries`, body: trimbleBoundaryBody(plan.boundary, { fieldId: t.fieldId, name: names.boundary }) });
+  out.push({ method: 'POST', url: `${root}/guidancelines`, body: trimbleAbLineBody(abLineOf(plan, 'trimble'), { fieldId: t.fieldId, name: names.line }) });
+  return out;
+}
+
 export class TrimbleClient {
   readonly tokens: OAuthTokenSource;
   readonly http: PortalHttp;
@@ -80,10 +96,10 @@ export class TrimbleClient {
   async pushPlan(plan: Plan, t: TrimbleTarget, o: TrimblePushOptions = {}): Promise<PushedResource[]> {
     checkTarget(t);
     abLineOf(plan, 'trimble');
-    const base = `furrow ${plan.heading ? `${Math.round(plan.heading.degrees)}°` : ''}`.trim();
+    const names = defaultNames(plan, o);
     const out: PushedResource[] = [];
-    if (o.boundary !== false) out.push(await this.pushBoundary(plan, t, o.boundaryName ?? `${base} boundary`));
-    out.push(await this.pushGuidanceLine(plan, t, o.guidanceLineName ?? `${base} AB`));
+    if (o.boundary !== false) out.push(await this.pushBoundary(plan, t, names.boundary));
+    out.push(await this.pushGuidanceLine(plan, t, names.line));
     return out;
   }
 }

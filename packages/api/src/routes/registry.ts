@@ -3,5 +3,6 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Deps } from '../context.js';
 import { landRoutes } from './land.js';
 import { partnerRoutes } from './partner.js';
+import { planningExtrasRoutes, portalRoutes } from '../portals/routes.js';
 
-export const extraRoutes: ((deps: Deps) => OpenAPIHono<AppEnv>)[] = [partnerRoutes, landRoutes];
+export const extraRoutes: ((deps: Deps) => OpenAPIHono<AppEnv>)[] = [partnerRoutes, landRoutes, planningExtrasRoutes, (deps) => portalRoutes(deps)];
