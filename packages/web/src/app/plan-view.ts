@@ -167,6 +167,8 @@ export class PlanView {
     page.dataset.state = 'planning';
     this.form.querySelector('button[type=submit]')?.setAttribute('disabled', '');
     this.setStatus('Planning the route…');
+    this.map.element.classList.add('busy');
+    this.map.element.setAttribute('aria-busy', 'true');
     const request = buildPlanRequest(this.boundary.geometry, this.boundary.obstacles, params);
     try {
       const plan = await this.deps.api.planGeoJson(request);
@@ -187,7 +189,7 @@ export class PlanView {
       this.subtitle.textContent = [
         `${params.widthMeters} m working width`,
         `${params.headlandPasses} headland pass${params.headlandPasses === 1 ? '' : 'es'}`,
-        typeof heading === 'number' ? `heading ${Math.round(heading)}°` : params.headingDegrees !== undefined ? `heading ${params.headingDegrees}°` : '',
+        typeof heading === 'number' ? `heading ${Math.round(heading)}°` : params.headingDegrees !== undefined ? `heading ${params.headingDegrees}°` : 'best heading',
       ]
         .filter((x) => x !== '')
         .join(' · ');
@@ -199,6 +201,8 @@ export class PlanView {
       this.setStatus(describeError(err, 'Planning failed'), true);
     } finally {
       this.busy = false;
+      this.map.element.classList.remove('busy');
+      this.map.element.removeAttribute('aria-busy');
       this.form.querySelector('button[type=submit]')?.removeAttribute('disabled');
     }
   }
