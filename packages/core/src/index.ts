@@ -13,3 +13,4 @@ export * from './turns/index.js';
 export { planRoute } from './plan.js';
 export { checkPlan, coverageDeviation, CHECK_TOLERANCES } from './check/checkPlan.js';
 export type { PlanCheck, PlanViolation } from './check/checkPlan.js';
+export * from './check/kinematics.js';

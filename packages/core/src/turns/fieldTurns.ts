@@ -4,7 +4,7 @@
  * track ends the centre line reaches. The route stage uses `predictFieldTurns` to decide
  * whether a turn fits a headland band without sampling anything.
  */
-import { turnDisplacement, turnLengthMeters, turnShape } from './shape.js';
+import { halfTurnDisplacement, turnDisplacement, turnLengthMeters, turnShape, type TurnShape } from './shape.js';
 import type { TurnType } from '../types.js';
 
 /** Flat U (two quarter arcs and a straight), w ≥ 2R: w + (π − 2)R; NaN when w < 2R. */
@@ -81,25 +81,117 @@ export function predictFieldTurns(spacingMeters: number, opts: FieldTurnOptions)
       reverse: false,
     });
   }
-  // Bulb: R L R (next track on the left), centres as in words.ts.
-  const cx = shape.centerForwardMeters;
-  const cy = shape.centerLeftMeters;
-  const r = shape.outerRadiusMeters;
-  const half = w / 2 + cy;
-  if (half <= 2 * r && w < 2 * a - tol) {
-    const c2y = cx + Math.sqrt(4 * r * r - half * half);
-    // Middle-circle junction headings give the three deflections; the shape is symmetric.
-    const p12 = Math.atan2(c2y - cx, -half);
-    const hm1 = p12 - Math.PI / 2 + shape.muRadians;
-    let d1 = Math.PI / 2 - hm1;
-    d1 = ((d1 % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
-    const d2 = Math.PI + 2 * d1;
-    const len = 2 * turnLengthMeters(shape, d1) + turnLengthMeters(shape, d2);
-    if (Number.isFinite(len)) out.push({ turnType: 'Bulb', lengthMeters: len, extentMeters: c2y + R, reverse: false });
+  if (w < 2 * a - tol) {
+    const bulb = fieldBulb(shape, w);
+    if (bulb)
+      out.push({
+        turnType: bulb.outerDeflectionRadians < 0 ? 'U' : 'Bulb',
+        lengthMeters: bulb.lengthMeters,
+        extentMeters: bulb.extentMeters,
+        reverse: false,
+      });
   }
   if (opts.reverseAllowed && Number.isFinite(quarter) && w < 2 * a - tol) {
     out.push({ turnType: 'Fishtail', lengthMeters: 2 * quarter + (2 * a - w), extentMeters: a, reverse: true });
   }
   out.sort((p, q) => p.lengthMeters - q.lengthMeters);
   return out;
+}
+
+export interface FieldBulb {
+  /**
+   * Signed deflection of the two outer turns, radians: > 0 turns away from the next track
+   * first (a bulb), < 0 toward it (three turns the same way: a U whose quarter turns would
+   * overshoot, possible only with clothoids).
+   */
+  outerDeflectionRadians: number;
+  /** Deflection of the middle turn (π + 2·outer), radians, toward the next track. */
+  middleDeflectionRadians: number;
+  lengthMeters: number;
+  extentMeters: number;
+}
+
+/**
+ * The symmetric three-turn field turn between tracks w < 2a apart with aligned ends, for any
+ * turn shape: outer turns δ1, middle turn π + 2δ1 (Dubins: the bulb, δ1 = arccos((w+2R)/4R)).
+ * Each turn is a CC turn, or an elementary clothoid pair when its deflection is below κ²/σ, so
+ * with a curvature-rate limit this turn exists where CC-Dubins words do not. The path is
+ * symmetric about the line halfway between the tracks; δ1 solves
+ * chord(π + 2δ1) − 2·sign(δ1)·left(|δ1|) = w (scan, then bisection). Undefined when none fits.
+ */
+export function fieldBulb(shape: TurnShape, spacingMeters: number): FieldBulb | undefined {
+  const w = Math.abs(spacingMeters);
+  // Route stages ask for the same spacing over and over: memoise per shape.
+  let memo = bulbMemo.get(shape);
+  if (!memo) {
+    memo = new Map();
+    bulbMemo.set(shape, memo);
+  }
+  const hit = memo.get(w);
+  if (hit !== undefined) return hit ?? undefined;
+  const result = solveFieldBulb(shape, w);
+  if (memo.size >= 256) memo.clear();
+  memo.set(w, result ?? null);
+  return result;
+}
+
+const bulbMemo = new WeakMap<TurnShape, Map<number, FieldBulb | null>>();
+
+function solveFieldBulb(shape: TurnShape, w: number): FieldBulb | undefined {
+  const f = (d1: number): number => {
+    const [fx, fy] = turnDisplacement(shape, Math.PI + 2 * d1);
+    return Math.hypot(fx, fy) - 2 * Math.sign(d1) * turnDisplacement(shape, Math.abs(d1))[1] - w;
+  };
+  const f0 = f(0);
+  let d1 = 0;
+  if (f0 !== 0) {
+    // f changes sign between 0 and ±end: scan for the bracket nearest to 0, then regula falsi (Illinois).
+    const end = f0 > 0 ? Math.PI * (1 - 1e-9) : -Math.PI / 2;
+    const steps = 16;
+    let a = 0;
+    let fa = f0;
+    let b = NaN;
+    let fb = NaN;
+    for (let i = 1; i <= steps; i++) {
+      const x = (end * i) / steps;
+      const fx = f(x);
+      if (fa * fx <= 0) {
+        b = x;
+        fb = fx;
+        break;
+      }
+      a = x;
+      fa = fx;
+    }
+    if (Number.isNaN(b)) return undefined;
+    let side = 0;
+    d1 = b;
+    for (let i = 0; i < 100; i++) {
+      const c = (a * fb - b * fa) / (fb - fa);
+      const fc = f(c);
+      d1 = c;
+      if (Math.abs(fc) < 1e-12 || Math.abs(b - a) < 1e-15) break;
+      if (fc * fb > 0) {
+        b = c;
+        fb = fc;
+        if (side === -1) fa /= 2;
+        side = -1;
+      } else {
+        a = c;
+        fa = fc;
+        if (side === 1) fb /= 2;
+        side = 1;
+      }
+    }
+  }
+  const d2 = Math.PI + 2 * d1;
+  const [f1] = turnDisplacement(shape, Math.abs(d1));
+  const h = Math.PI / 2 - d1;
+  const [hx, hy] = halfTurnDisplacement(shape, d2);
+  return {
+    outerDeflectionRadians: d1,
+    middleDeflectionRadians: d2,
+    lengthMeters: 2 * turnLengthMeters(shape, Math.abs(d1)) + turnLengthMeters(shape, d2),
+    extentMeters: f1 + hx * Math.sin(h) + hy * Math.cos(h),
+  };
 }

@@ -11,13 +11,14 @@ import { wrapPi } from './angles.js';
 import { sampleSegments, segmentsLength, type TurnSegment } from './segments.js';
 import { turnDisplacement, turnLengthMeters, turnShape, type TurnShape } from './shape.js';
 import type { Pose, TurnOptions, TurnPath } from './types.js';
+import { fieldBulb } from './fieldTurns.js';
 import { pushStraight, pushTurn, SLOT_STRIDE, SLOT_WORDS, slotSegments, solveWords, WORD_SLOTS, type DubinsWord } from './words.js';
 
 export type { Pose, TurnOptions, TurnPath } from './types.js';
 export type { TurnSegment, SampledPath } from './segments.js';
 export { sampleSegments, segmentsLength } from './segments.js';
 export type { TurnShape } from './shape.js';
-export { turnShape, turnLengthMeters, turnDisplacement } from './shape.js';
+export { turnShape, turnLengthMeters, turnDisplacement, halfTurnDisplacement } from './shape.js';
 export type { DubinsWord } from './words.js';
 export {
   uTurnLengthMeters,
@@ -25,6 +26,8 @@ export {
   bulbTurnExtentMeters,
   fishtailTurnLengthMeters,
   predictFieldTurns,
+  fieldBulb,
+  type FieldBulb,
   type FieldTurnPrediction,
   type FieldTurnOptions,
 } from './fieldTurns.js';
@@ -176,11 +179,30 @@ function fieldCandidates(shape: TurnShape, rel: Relative, reverseAllowed: boolea
   if (!Number.isFinite(quarter)) return;
   const a = turnDisplacement(shape, Math.PI / 2)[0];
   const cross = w - 2 * a;
-  const e = rel.along;
-  const aligned = Math.abs(e) < 1e-6;
+  const aligned = Math.abs(rel.along) < 1e-9;
+  const e = aligned ? 0 : rel.along;
   const forward = cross >= -1e-9;
-  // The aligned forward U is the Dubins CSC word already.
-  if (forward && aligned) return;
+  const c = side > 0 ? 'L' : 'R';
+  const o = side > 0 ? 'R' : 'L';
+  if (!forward) {
+    // Bulb (also where CC-Dubins has none: elementary outer turns), with straight extensions.
+    const bulb = fieldBulb(shape, w);
+    if (bulb) {
+      const segs: TurnSegment[] = [];
+      if (e > 0) pushStraight(segs, e);
+      const d1 = bulb.outerDeflectionRadians;
+      const outer = d1 > 0 ? -side : side;
+      pushTurn(segs, shape, outer, Math.abs(d1));
+      pushTurn(segs, shape, side, bulb.middleDeflectionRadians);
+      pushTurn(segs, shape, outer, Math.abs(d1));
+      if (e < 0) pushStraight(segs, -e);
+      const oc = d1 > 0 ? o : c;
+      const word = `${e > 0 ? 'S' : ''}${oc}${c}${oc}${e < 0 ? 'S' : ''}`;
+      into.push({ turnType: d1 > 0 ? 'Bulb' : 'U', word, lengthMeters: segmentsLength(segs), segments: segs });
+    }
+  }
+  // The aligned forward U is usually the Dubins CSC word already (dropped as a duplicate then),
+  // but not where a quarter turn is below the CC minimum deflection.
   if (!forward && !reverseAllowed) return;
   const segs: TurnSegment[] = [];
   if (e > 0) pushStraight(segs, e);
@@ -189,7 +211,6 @@ function fieldCandidates(shape: TurnShape, rel: Relative, reverseAllowed: boolea
   pushTurn(segs, shape, side, Math.PI / 2);
   if (e < 0) pushStraight(segs, -e);
   const type: TurnType = forward ? classifyForward(segs, rel) : 'Fishtail';
-  const c = side > 0 ? 'L' : 'R';
   const word = `${e > 0 ? 'S' : ''}${c}${forward ? 'S' : 'S-'}${c}${e < 0 ? 'S' : ''}`;
   into.push({ turnType: type, word, lengthMeters: segmentsLength(segs), segments: segs });
 }

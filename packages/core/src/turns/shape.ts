@@ -22,6 +22,9 @@ export interface TurnShape {
   /** Arc centre relative to the start pose of a left turn (x forward, y left), meters. */
   centerForwardMeters: number;
   centerLeftMeters: number;
+  /** End of the entry clothoid relative to the start pose (x forward, y left), meters. */
+  clothoidEndForwardMeters: number;
+  clothoidEndLeftMeters: number;
   /** Radius r of the circle the start and end poses lie on, meters. */
   outerRadiusMeters: number;
   /** Angle between heading and that circle's tangent at the start / end, radians. */
@@ -36,7 +39,8 @@ export interface TurnShape {
 function clothoidEnd(lengthMeters: number, sigma: number): [number, number] {
   const X = [0.04691007703066802, 0.23076534494715845, 0.5, 0.7692346550528415, 0.9530899229693319];
   const W = [0.11846344252809454, 0.23931433524968324, 0.28444444444444444, 0.23931433524968324, 0.11846344252809454];
-  const n = Math.max(16, Math.ceil(lengthMeters / 0.1));
+  // Panels with ≤ 0.1 rad of heading change and ≤ 0.5 m: GL5 error far below 1e-12 m per panel.
+  const n = Math.max(2, Math.ceil((0.5 * sigma * lengthMeters * lengthMeters) / 0.1), Math.ceil(lengthMeters / 0.5));
   const ds = lengthMeters / n;
   let x = 0;
   let y = 0;
@@ -72,6 +76,8 @@ export function turnShape(radiusMeters: number, curvatureRatePerSquareMeter = In
       minDeflectionRadians: 0,
       centerForwardMeters: 0,
       centerLeftMeters: R,
+      clothoidEndForwardMeters: 0,
+      clothoidEndLeftMeters: 0,
       outerRadiusMeters: R,
       muRadians: 0,
       innerRadiusMeters: R,
@@ -94,6 +100,8 @@ export function turnShape(radiusMeters: number, curvatureRatePerSquareMeter = In
       minDeflectionRadians: 2 * th,
       centerForwardMeters: cx,
       centerLeftMeters: cy,
+      clothoidEndForwardMeters: xe,
+      clothoidEndLeftMeters: ye,
       outerRadiusMeters: r,
       muRadians: mu,
       innerRadiusMeters: r * Math.cos(mu),
@@ -106,23 +114,41 @@ export function turnShape(radiusMeters: number, curvatureRatePerSquareMeter = In
   return shape;
 }
 
-/** Length of a turn of deflection δ (radians) with this shape; NaN when δ is below the minimum. */
+/**
+ * Length of a symmetric turn of deflection δ (radians) with this shape. Below the CC minimum
+ * δmin = κ²/σ the turn is "elementary": two clothoids of sharpness σ peaking at κ' = √(δσ) < κ.
+ */
 export function turnLengthMeters(shape: TurnShape, deflectionRadians: number): number {
-  if (deflectionRadians < shape.minDeflectionRadians - 1e-12) return NaN;
-  const arc = Math.max(0, deflectionRadians - shape.minDeflectionRadians) * shape.radiusMeters;
-  return 2 * shape.clothoidLengthMeters + arc;
+  const d = deflectionRadians;
+  if (!(d > 0)) return 0;
+  if (d < shape.minDeflectionRadians) return 2 * Math.sqrt(d / shape.curvatureRatePerSquareMeter);
+  return 2 * shape.clothoidLengthMeters + (d - shape.minDeflectionRadians) * shape.radiusMeters;
+}
+
+/** Forward / left displacement of the first half of a symmetric left turn of deflection δ. */
+export function halfTurnDisplacement(shape: TurnShape, deflectionRadians: number): [number, number] {
+  const d = deflectionRadians;
+  if (!(d > 0)) return [0, 0];
+  const R = shape.radiusMeters;
+  if (d < shape.minDeflectionRadians) {
+    const sigma = shape.curvatureRatePerSquareMeter;
+    return clothoidEnd(Math.sqrt(d / sigma), sigma);
+  }
+  const th = shape.clothoidDeflectionRadians;
+  const x = shape.clothoidEndForwardMeters;
+  const y = shape.clothoidEndLeftMeters;
+  const half = d / 2;
+  return [x + R * (Math.sin(half) - Math.sin(th)), y - R * (Math.cos(half) - Math.cos(th))];
 }
 
 /**
- * Forward (along the start heading) and left displacement of a left CC turn of deflection δ.
- * The end pose is the start pose mirrored about the bisector through the centre.
+ * Forward (along the start heading) and left displacement of a symmetric left turn of
+ * deflection δ: the chord makes the angle δ/2 with the start heading.
  */
 export function turnDisplacement(shape: TurnShape, deflectionRadians: number): [number, number] {
-  // Start heading = tangent + μ, end heading = tangent − μ: the position angle about the
-  // centre sweeps δ + 2μ while the heading turns by δ.
-  const cx = shape.centerForwardMeters;
-  const cy = shape.centerLeftMeters;
-  const r = shape.outerRadiusMeters;
-  const a = Math.atan2(-cy, -cx) + deflectionRadians + 2 * shape.muRadians;
-  return [cx + r * Math.cos(a), cy + r * Math.sin(a)];
+  const [hx, hy] = halfTurnDisplacement(shape, deflectionRadians);
+  const c = Math.cos(deflectionRadians / 2);
+  const s = Math.sin(deflectionRadians / 2);
+  const chord = 2 * (hx * c + hy * s);
+  return [chord * c, chord * s];
 }

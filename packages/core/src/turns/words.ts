@@ -201,6 +201,16 @@ export function pushTurn(
   deflectionRadians: number,
   reverse = false,
 ): void {
+  if (!(deflectionRadians > 0)) return;
+  if (deflectionRadians < shape.minDeflectionRadians) {
+    // Elementary turn: two clothoids of sharpness σ meeting at κ' = √(δσ).
+    const sigma = shape.curvatureRatePerSquareMeter;
+    const kp = side * Math.sqrt(deflectionRadians * sigma);
+    const l = Math.sqrt(deflectionRadians / sigma);
+    push(segs, l, 0, kp, reverse);
+    push(segs, l, kp, 0, reverse);
+    return;
+  }
   const k = side * shape.curvaturePerMeter;
   const lc = shape.clothoidLengthMeters;
   const arc = Math.max(0, deflectionRadians - shape.minDeflectionRadians) * shape.radiusMeters;
