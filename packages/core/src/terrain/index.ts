@@ -24,3 +24,5 @@ export type { SlopeStatistics, FieldTerrainOptions, FieldTerrain, SegmentSlope, 
 export { lineSlopeStatistics, analyzeFieldTerrain, routeSlopeStatistics } from './stats.js';
 export type { KeyContour } from './contours.js';
 export { contourLines, clipLinesToRings, keyContourLine } from './contours.js';
+export type { TerrainPlanningInput, PlanTerrain, TerrainPlan } from './planning.js';
+export { terrainRequest, planWithTerrain, planWithTerrainAsync } from './planning.js';
