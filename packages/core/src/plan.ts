@@ -27,6 +27,14 @@ import { buildConnectorRings, makeLoop } from './route/connectorRings.js';
 import { connectTracks, trackPieces } from './route/connectTracks.js';
 import type { LocalSegment, Piece, RouteContext } from './route/connectTracks.js';
 import { computeCoverage } from './metrics/computeCoverage.js';
+import { chooseConnectedRoute, orderFieldTracks } from './route/order/fieldOrder.js';
+import { objectiveRates } from './route/optimize/objective.js';
+import { applyRefills, stagingPointLocal, withStagingLegs } from './refill/routeExtras.js';
+
+/** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
+export interface PlanRuntime {
+  now?: () => number;
+}
 
 /** The field in the local frame, ready for planning (also used by `checkPlan`). */
 export interface LocalField {
@@ -78,7 +86,7 @@ function ringLonLat(frame: LocalFrame, ring: { x: number; y: number }[]): Positi
 }
 
 /** Plans a coverage route for one field. Synchronous; throws `PlanError` on bad input. */
-export function planRoute(request: PathPlanRequest): Plan {
+export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
   const input = normalizeRequest(request);
   const { frame, field, workable, obstacles } = prepareField(input);
   const m = input.machine;
@@ -136,10 +144,31 @@ export function planRoute(request: PathPlanRequest): Plan {
     loop: makeLoop(ringToFlat(p.ring), Infinity),
   }));
   const firstPass = headlandsFirst ? passOrder[0] : undefined;
-  const visits: TrackVisit[] = orderTracks(trackSet.tracks, orderOpts, firstPass ? firstPass.ring[0] : undefined);
   const cells = groupCells(trackSet.tracks);
   const cellOf = new Int32Array(trackSet.tracks.length);
   cells.forEach((c, i) => { for (const t of c) cellOf[t] = i; });
+  // Route order (issue 3): routeOptions.algorithm, skipCount, start / end nodes, staging area, objective, maxOptimizerTime.
+  const routeT0 = runtime.now ? runtime.now() : 0;
+  const staging = stagingPointLocal(frame, input.routeOptions);
+  const rates = objectiveRates(m, input.routeOptions.objective);
+  const headlandsAfter = !headlandsFirst && passOrder.length > 0;
+  const lastPass = headlandsFirst ? passOrder[passOrder.length - 1] : undefined;
+  const ordered = orderFieldTracks({
+    tracks: trackSet.tracks,
+    cellOf,
+    directionRadians,
+    widthMeters: w,
+    turnRadiusMeters: R,
+    rates,
+    routeOptions: input.routeOptions,
+    ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : {}),
+    ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : {}),
+    ...(runtime.now ? { now: runtime.now } : {}),
+  });
+  const visits: TrackVisit[] = ordered.visits;
+  void orderTracks;
+  void orderOpts;
+  void firstPass;
   const tracksPieces: Piece[] = trackPieces(trackSet.tracks, visits, cellOf);
   const pieces: Piece[] = headlandsFirst ? [...headlandPieces, ...tracksPieces] : [...tracksPieces, ...headlandPieces];
 
@@ -156,10 +185,28 @@ export function planRoute(request: PathPlanRequest): Plan {
     },
     widthMeters: w,
     warnings: [],
+    ...(input.routeOptions.forcedDirection ? { headlandWinding: input.routeOptions.forcedDirection } : {}),
+    ...(input.routeOptions.enableHeadlandDrivethrough === true ? { headlandDrivethrough: true } : {}),
   };
-  const segments = connectTracks(pieces, ctx);
+  void pieces;
+  // Connect the optimizer's order (and, for optimized, each fixed order) and keep the least real non-working cost.
+  const connectVisits = (v: TrackVisit[]): { result: { segs: LocalSegment[]; warnings: RouteContext['warnings'] }; nonWorkingCost: number } => {
+    const tp: Piece[] = trackPieces(trackSet.tracks, v, cellOf);
+    const c: RouteContext = { ...ctx, warnings: [] };
+    let segs = connectTracks(headlandsFirst ? [...headlandPieces, ...tp] : [...tp, ...headlandPieces], c);
+    if (staging) segs = withStagingLegs(segs, staging, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'staging' }));
+    let cost = 0;
+    for (const s of segs) if (s.type === 'Turn' || s.type === 'Connector') cost += polylineLength(s.xy) * (s.connector === 'staging' ? rates.transportPerMeter : rates.turningPerMeter);
+    return { result: { segs, warnings: c.warnings }, nonWorkingCost: cost };
+  };
+  const limitMs = (input.routeOptions.maxOptimizerTime ?? 10) * 1000;
+  const chosen = chooseConnectedRoute(ordered.alternatives, connectVisits, () => runtime.now !== undefined && runtime.now() - routeT0 >= limitMs);
+  const segments = chosen.result.segs;
+  for (const wn of chosen.result.warnings) ctx.warnings.push(wn);
 
   const metrics = computeMetrics(segments, workable, fieldArea, input);
+  const exteriorRings = headlands.passes.filter((p) => p.type === 'ExteriorHeadland' && p.passIndex === 0).map((p) => ringToFlat(p.ring));
+  const refillPoints = applyRefills(metrics, segments, request, input.routeOptions, w, staging, frame, exteriorRings, m.transportSpeedMetersPerSecond);
   for (const wn of ctx.warnings) {
     const pw: PlanWarning = { code: wn.code, message: wn.message };
     if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
@@ -207,6 +254,9 @@ export function planRoute(request: PathPlanRequest): Plan {
     routeOptions: input.routeOptions,
     frame: { definition: frame.definition, originLonLat: frame.originLonLat.map(roundDeg) },
   };
+  plan.optimizer = { ...ordered.report, chosen: ordered.alternatives[chosen.index].algorithm, connected: chosen.costs };
+  if (refillPoints) plan.refillPoints = refillPoints;
+  if (staging) plan.stagingArea = frame.toLonLat(staging[0], staging[1]).map(roundDeg);
   return plan;
 }
 

@@ -46,6 +46,20 @@ export interface RouteContext {
   turnOptions: TurnOptions;
   widthMeters: number;
   warnings: LocalWarning[];
+  /** routeOptions.forcedDirection: winding of headland passes (CW / CCW); absent = whichever joins better. */
+  headlandWinding?: 'CW' | 'CCW';
+  /** routeOptions.enableHeadlandDrivethrough: far connectors try a direct manoeuvre across the headland band before a headland traversal. */
+  headlandDrivethrough?: boolean;
+}
+
+/** Directions (along the loop's own order = 1) allowed by a forced winding, preferred first. */
+function loopDirections(loop: LoopPath, winding: 'CW' | 'CCW' | undefined): (1 | -1)[] {
+  if (!winding) return [1, -1];
+  let area2 = 0;
+  const xy = loop.xy;
+  for (let i = 2; i < xy.length; i += 2) area2 += xy[i - 2] * xy[i + 1] - xy[i] * xy[i - 1];
+  const ccw = area2 > 0;
+  return [(winding === 'CCW') === ccw ? 1 : -1];
 }
 
 /** A working piece to drive. Tracks carry their (mutable) ends; headland passes a loop. */
@@ -179,6 +193,10 @@ function connectNeighbours(a: Extract<Piece, { kind: 'track' }>, b: Extract<Piec
 
 /** Connects two poses far apart (other cell, headland): traversal first, then a direct manoeuvre. */
 function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
+  if (ctx.headlandDrivethrough) {
+    const c = tryDirect(from, to, ctx, 16);
+    if (c) return c;
+  }
   const d = Math.hypot(to.x - from.x, to.y - from.y);
   if (d <= 3 * ctx.widthMeters) {
     const c = tryDirect(from, to, ctx);
@@ -194,6 +212,7 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
 /** Enters a headland pass from `from`: picks start point and direction, returns connector + pass. */
 function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headland' }>, ctx: RouteContext): { conn?: Conn; ring: number[] } {
   const loop = p.loop;
+  const dirs = loopDirections(loop, ctx.headlandWinding);
   if (!from) {
     // Start of the route: the middle of the longest edge, in the ring's own direction.
     let bestI = 0, bestL = -1;
@@ -202,12 +221,12 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
       if (l > bestL) { bestL = l; bestI = i - 1; }
     }
     const s = loop.s[bestI] + bestL / 2;
-    return { ring: sliceLoop(loop, s, loop.lengthMeters, 1) };
+    return { ring: sliceLoop(loop, s, loop.lengthMeters, dirs[0]) };
   }
   const near = nearestOnLoop(loop, from.x, from.y);
   let best: { conn: Conn; s: number; dir: 1 | -1 } | undefined;
   let bestLen = Infinity;
-  for (const dir of [1, -1] as const) {
+  for (const dir of dirs) {
     const on = ontoLoop(from, loop, near.s, dir, ctx, false);
     if (on) {
       const len = polylineLength(on.conn.xy);
@@ -215,7 +234,7 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
     }
   }
   if (!best) {
-    for (const dir of [1, -1] as const) {
+    for (const dir of dirs) {
       const s = near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters;
       const t = tryTraversal(from, poseOnLoop(loop, s, dir), ctx);
       if (t) { best = { conn: t, s, dir }; break; }
@@ -223,7 +242,7 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
   }
   if (!best) {
     const s = near.s;
-    best = { conn: straightFallback(from, poseOnLoop(loop, s, 1), ctx, `the way onto headland pass ${p.headlandIndex}`), s, dir: 1 };
+    best = { conn: straightFallback(from, poseOnLoop(loop, s, dirs[0]), ctx, `the way onto headland pass ${p.headlandIndex}`), s, dir: dirs[0] };
   }
   return { conn: best.conn, ring: sliceLoop(loop, best.s, loop.lengthMeters, best.dir) };
 }
