@@ -83,7 +83,7 @@ export function resolveCaller(deps: Pick<Deps, 'store' | 'jwtSecret'>): Middlewa
     let caller: Caller | undefined;
     if (key !== undefined && key !== '') {
       const digest = hashSecret(key);
-      const row = await deps.store.findKeyByHash(digest);
+      const row = await deps.store.findKeyByHashCached(digest);
       if (row && digestsEqual(row.keyHash, digest) && row.revokedAt === null) {
         caller = { userId: row.userId, keyId: row.keyId, partnerAdmin: row.partnerAdmin, via: 'api-key' };
       }

@@ -7,6 +7,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import {
   analyzeFieldTerrain,
   compareScenariosAsync,
+  planWithTerrainAsync,
   isPlanError,
   keyContourLine,
   PlanError,
@@ -51,6 +52,17 @@ async function gridOf(body: z.infer<typeof TerrainRequestSchema>): Promise<Eleva
   if (body.grid !== undefined) return readElevationGridJson(body.grid, 'grid');
   return readGeoTiffDem(Buffer.from(body.gridGeoTiffBase64 as string, 'base64'), { fileName: 'gridGeoTiffBase64', ...(body.crs ? { crs: body.crs } : {}) });
 }
+
+const TerrainPlanRequestSchema = z
+  .strictObject({
+    request: PathPlanRequestSchema,
+    grid: TerrainRequestSchema.shape.grid,
+    gridGeoTiffBase64: TerrainRequestSchema.shape.gridGeoTiffBase64,
+    crs: TerrainRequestSchema.shape.crs,
+    objective: TerrainRequestSchema.shape.objective,
+    maxCrossSlopeDegrees: TerrainRequestSchema.shape.maxCrossSlopeDegrees,
+  })
+  .openapi('TerrainPlanRequest');
 
 // ---------- scenarios and sequencing ----------
 
@@ -124,6 +136,30 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const out: Record<string, unknown> = { ...terrain };
       if (body.keyContour) out.keyContour = keyContourLine(field, grid);
       return c.json(out, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/path-plans/terrain',
+      tags: ['Terrain [Beta]'],
+      summary: 'Plan a field with the heading its terrain recommends, and report the slope driven',
+      description: `Like POST /api/path-plans/direct (${deps.config.planCostCredits} credit(s)), with a DEM: unless \`request.tracks.preferredDirectionDegrees\` fixes the heading, the tracks follow the contour (objective \`contour\`) or run up and down the slope (\`minimizeCrossSlope\`). The plan gains \`terrain\`: the recommended heading and its figures, the elevation range, and slope statistics per pass and for the route.`,
+      security,
+      request: { body: jsonBody(TerrainPlanRequestSchema) },
+      responses: { 200: { description: 'The plan with terrain', content: { 'application/json': { schema: Json } } }, ...errorResponses(400, 401, 402, 413, 422, 429) },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const grid = await gridOf({ field: (body.request.field ?? body.request.boundary) as never, ...body });
+      const caller = callerOf(c);
+      const plan = await planWithTerrainAsync(
+        body.request as PathPlanRequest,
+        { grid, ...(body.objective ? { objective: body.objective } : {}), ...(body.maxCrossSlopeDegrees !== undefined ? { maxCrossSlopeDegrees: body.maxCrossSlopeDegrees } : {}) },
+        async (req) => (await planBillable(deps, caller, req as PathPlanRequestBody, c.req.raw.signal, 'path-plans/terrain')) as unknown as Plan,
+      );
+      return c.json(plan as never, 200);
     },
   );
 

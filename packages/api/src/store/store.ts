@@ -279,6 +279,24 @@ export class Store {
     return rows[0] ? { ...toKey(rows[0]), keyHash: String(rows[0].key_hash) } : undefined;
   }
 
+  private keyCache = new Map<string, { row: (ApiKeyRow & { keyHash: string }) | undefined; until: number }>();
+
+  /**
+   * `findKeyByHash` remembered for `keyCacheMs` (every request authenticates; the embedded store
+   * answers a query in milliseconds). A revocation clears this process's cache at once; other
+   * processes sharing PostgreSQL see it within `keyCacheMs`.
+   */
+  keyCacheMs = 5000;
+  async findKeyByHashCached(keyHash: string): Promise<(ApiKeyRow & { keyHash: string }) | undefined> {
+    const now = Date.now();
+    const hit = this.keyCache.get(keyHash);
+    if (hit && hit.until > now) return hit.row;
+    const row = await this.findKeyByHash(keyHash);
+    if (this.keyCache.size >= 10_000) this.keyCache.clear();
+    this.keyCache.set(keyHash, { row, until: now + this.keyCacheMs });
+    return row;
+  }
+
   /** Keys of `userId` and of the users it provisioned as a partner. */
   async listKeys(userId: string): Promise<ApiKeyRow[]> {
     const rows = await this.db.query(
@@ -291,12 +309,14 @@ export class Store {
 
   /** Revokes a key of `userId` (or of a user it provisioned). False when no such key is visible. */
   async revokeKey(userId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+    this.keyCache.clear();
     const rows = await this.db.query(
       `UPDATE api_keys k SET revoked_at = COALESCE(k.revoked_at, now())
        FROM users u WHERE u.user_id = k.user_id AND k.key_id = $2 AND (k.user_id = $1 OR u.partner_owner_id = $1)
        RETURNING k.*`,
       [userId, keyId],
     );
+    this.keyCache.clear();
     return rows[0] ? toKey(rows[0]) : undefined;
   }
 
@@ -319,21 +339,18 @@ export class Store {
    * concurrent charges never overdraw). Returns the new balance, or undefined when too few remain.
    */
   async charge(kind: CreditOwnerKind, ownerId: string, amount: number, reason: string): Promise<number | undefined> {
-    return this.db.transaction(async (tx) => {
-      const rows = await tx.query<{ balance: string }>(
-        `UPDATE credit_accounts SET balance = balance - $3
-         WHERE owner_kind = $1 AND owner_id = $2 AND balance >= $3 RETURNING balance`,
-        [kind, ownerId, amount],
-      );
-      if (!rows[0]) return undefined;
-      await tx.query('INSERT INTO credit_ledger (owner_kind, owner_id, delta, reason) VALUES ($1, $2, $3, $4)', [
-        kind,
-        ownerId,
-        -amount,
-        reason,
-      ]);
-      return Number(rows[0].balance);
-    });
+    // One statement (data-modifying CTE): the guarded UPDATE and its ledger row commit together.
+    const rows = await this.db.query<{ balance: string }>(
+      `WITH charged AS (
+         UPDATE credit_accounts SET balance = balance - $3::bigint
+         WHERE owner_kind = $1::text AND owner_id = $2::uuid AND balance >= $3::bigint RETURNING balance),
+       logged AS (
+         INSERT INTO credit_ledger (owner_kind, owner_id, delta, reason)
+         SELECT $1::text, $2::uuid, -($3::bigint), $4::text FROM charged)
+       SELECT balance FROM charged`,
+      [kind, ownerId, amount, reason],
+    );
+    return rows[0] ? Number(rows[0].balance) : undefined;
   }
 
   // ---- partner provisioning -------------------------------------------------------------
