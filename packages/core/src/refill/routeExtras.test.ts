@@ -48,7 +48,7 @@ describe('route extras', () => {
     // 10 m × 2000 m = 2 ha at 100 l/ha = 200 l with a 150 l tank: one refill, 500 m into the second track
     const r = routeRefillPoints(segs, { tankCapacity: 150, applicationRatePerHectare: 100 }, 10, 'Exact', [0, -500], frame, []);
     expect(r.points).toHaveLength(1);
-    expect(r.points[0].sequence).toBe(3);
+    expect(r.points[0].routeSequence).toBe(3);
     expect(r.points[0].alongMeters).toBeCloseTo(500, 6);
     expect(r.points[0].position[0]).toBeCloseTo(0.01, 9);
     expect(r.points[0].position[1]).toBeCloseTo(0.5, 9);

@@ -71,8 +71,8 @@ export interface PlanRefillPoint {
   position: Position;
   /** Where it leaves the field towards the staging area. */
   exitPosition: Position;
-  /** Sequence number of the route segment it leaves from, and how far along it. */
-  sequence: number;
+  /** Sequence number of the route segment it leaves from (not `sequence`: that names route pieces), and how far along it. */
+  routeSequence: number;
   alongMeters: number;
   /** Out-and-back detour, meters (counted in the plan's non-working distance). */
   detourMeters: number;
@@ -130,7 +130,7 @@ export function routeRefillPoints(
     index,
     position: frame.toLonLat(p.at[0], p.at[1]),
     exitPosition: frame.toLonLat(p.exitAt[0], p.exitAt[1]),
-    sequence: p.pieceIndex,
+    routeSequence: p.pieceIndex,
     alongMeters: round(p.alongMeters),
     detourMeters: round(p.detourMeters),
     remainingBefore: round(p.remainingBefore),

@@ -116,8 +116,8 @@ describe('planRoute routeOptions (issue 3)', () => {
         const starts = p.refillPoints.filter((r: { alongMeters: number }) => r.alongMeters === 0);
         expect(starts.length).toBeGreaterThan(0);
         for (const r of starts) {
-          expect(['Track', 'ExteriorHeadland']).toContain(p.route[r.sequence].type);
-          expect(dist(r.position, p.route[r.sequence].coordinates[0])).toBeLessThan(0.01);
+          expect(['Track', 'ExteriorHeadland']).toContain(p.route[r.routeSequence].type);
+          expect(dist(r.position, p.route[r.routeSequence].coordinates[0])).toBeLessThan(0.01);
         }
       }
     }
