@@ -278,7 +278,16 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     const [kml] = await Promise.all([page.waitForEvent('download'), page.click('[data-format=kml]')]);
     expect(kml.suggestedFilename()).toBe(`furrow-plan-${boundaryId}.kml`);
     expect(await streamText(await kml.createReadStream())).toContain('<kml>');
-    expect(errors).toEqual([]);
+
+    // Opening the field again shows the saved plan with its parameters.
+    const again = await newPage();
+    await again.page.goto(await launchUrl(`/path-planning/boundary/${boundaryId}`));
+    await planned(again.page);
+    expect(await again.page.inputValue('#p-widthMeters')).toBe('12');
+    expect(await again.page.inputValue('#p-headingDegrees')).toBe('90');
+    expect(await again.page.locator('[data-testid=status]').textContent()).toMatch(/last saved plan/);
+    expect(await again.page.locator('[data-layer=tracks] path').count()).toBe(tracksAfter.length);
+    expect([...errors, ...again.errors]).toEqual([]);
   });
 
   it('is keyboard reachable and fits a tablet', async () => {

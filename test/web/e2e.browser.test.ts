@@ -179,6 +179,15 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     for await (const c of await kml.createReadStream()) chunks.push(Buffer.from(c as Buffer));
     expect(Buffer.concat(chunks).toString('utf8')).toContain('<kml');
     expect(kml.suggestedFilename()).toMatch(/\.kml$/);
-    expect(errors).toEqual([]);
+
+    // Opening the field again shows the saved plan (through the server's GeoJSON export).
+    const again = await newPage();
+    await again.page.goto(await launchUrl());
+    await planned(again.page);
+    expect(await again.page.inputValue('#p-widthMeters')).toBe('12');
+    expect(await again.page.evaluate(() => document.getElementById('page')?.dataset.savedPlanId)).toBe(planId);
+    expect(await again.page.locator('[data-layer=tracks] path').count()).toBe(after.length);
+    await screenshot(again.page, 'e2e-06-saved-plan-reopened');
+    expect([...errors, ...again.errors]).toEqual([]);
   });
 });

@@ -159,11 +159,27 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
     m = /^\/api\/boundaries\/([^/]+)\/plans$/.exec(p);
     if (method === 'POST' && m) {
       const b = await readJson(req);
+      const boundary = boundaries.get(m[1]);
+      if (!boundary) return error(res, 404, 'NotFound', 'no such boundary');
       const planId = randomUUID();
-      plansSaved.push({ planId, boundaryId: m[1], ...b });
-      return send(res, 201, { planId });
+      const request = { ...(b['request'] as Record<string, unknown>), field: { type: 'Polygon', coordinates: boundary.rings } };
+      plansSaved.push({ planId, boundaryId: m[1], fieldId: boundary.fieldId, ...b, geojson: fakePlan(request as FakePlanRequest) });
+      return send(res, 201, { planId, boundaryId: m[1], fieldId: boundary.fieldId, request: b['request'] });
+    }
+    m = /^\/api\/fields\/([^/]+)\/plans$/.exec(p);
+    if (method === 'GET' && m) {
+      const all = plansSaved.filter((x) => x['fieldId'] === m![1]);
+      const offset = Number(u.searchParams.get('offset') ?? '0');
+      const limit = Number(u.searchParams.get('limit') ?? '50');
+      const items = all.slice(offset, offset + limit).map(({ geojson: _g, ...rest }) => rest);
+      return send(res, 200, { items, total: all.length, limit, offset });
     }
     m = /^\/api\/plans\/([^/]+)\/export$/.exec(p);
+    if (method === 'GET' && m && u.searchParams.get('format') === 'geojson') {
+      const saved = plansSaved.find((x) => x['planId'] === m![1]);
+      if (!saved) return error(res, 404, 'NotFound', 'no such plan');
+      return send(res, 200, saved['geojson'], { 'content-type': 'application/geo+json' });
+    }
     if (method === 'GET' && m) {
       res.writeHead(200, { 'content-type': 'application/vnd.google-earth.kml+xml' });
       res.end(`<kml><!-- plan ${m[1]} as ${u.searchParams.get('format')} --></kml>`);

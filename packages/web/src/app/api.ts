@@ -26,6 +26,7 @@ export const endpoints = {
   savePlan: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}/plans`,
   exportPlan: (planId: string, format: string) =>
     `/api/plans/${encodeURIComponent(planId)}/export?format=${encodeURIComponent(format)}`,
+  plansOfField: (fieldId: string, offset: number) => `/api/fields/${encodeURIComponent(fieldId)}/plans?limit=1&offset=${offset}`,
   fieldsOfCompany: (companyId: string) => `/api/companies/${encodeURIComponent(companyId)}/fields?limit=500`,
 } as const;
 
@@ -137,6 +138,27 @@ export class ApiClient {
     return items
       .filter((f) => typeof f['boundaryId'] === 'string')
       .map((f) => ({ value: f['boundaryId'] as string, label: typeof f['name'] === 'string' ? f['name'] : (f['boundaryId'] as string) }));
+  }
+
+  /** The newest stored plan of a field (id, boundary, request), or undefined when none. */
+  async latestPlanOfField(fieldId: string): Promise<{ planId: string; boundaryId?: string; request: unknown } | undefined> {
+    const first = await this.json<{ total?: number }>('GET', endpoints.plansOfField(fieldId, 0));
+    const total = typeof first?.total === 'number' ? first.total : 0;
+    if (total === 0) return undefined;
+    const page = await this.json<{ items?: Record<string, unknown>[] }>('GET', endpoints.plansOfField(fieldId, total - 1));
+    const item = page?.items?.[0];
+    if (!item || typeof item['planId'] !== 'string') return undefined;
+    return {
+      planId: item['planId'],
+      ...(typeof item['boundaryId'] === 'string' ? { boundaryId: item['boundaryId'] } : {}),
+      request: item['request'],
+    };
+  }
+
+  /** A stored plan as plan GeoJSON (the server's rendering). */
+  async storedPlanGeoJson(planId: string): Promise<FeatureCollection> {
+    const res = await this.call('GET', endpoints.exportPlan(planId, 'geojson'));
+    return (await res.json()) as FeatureCollection;
   }
 
   savePlan(boundaryId: string, request: unknown): Promise<unknown> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PARAMETERS, buildPlanRequest, parametersToRaw, parseParameters } from './params.js';
+import { DEFAULT_PARAMETERS, buildPlanRequest, parametersFromRequest, parametersToRaw, parseParameters } from './params.js';
 
 const field = { type: 'Polygon', coordinates: [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0]]] };
 
@@ -36,5 +36,16 @@ describe('buildPlanRequest', () => {
     const req = buildPlanRequest(field, [field], DEFAULT_PARAMETERS);
     expect(req['tracks']).toBeUndefined();
     expect(req['obstacles']).toEqual([{ geometry: field }]);
+  });
+});
+
+describe('parametersFromRequest', () => {
+  it('inverts buildPlanRequest', () => {
+    const p = { ...DEFAULT_PARAMETERS, widthMeters: 9, headlandPasses: 3, headingDegrees: 45, order: 'spiral' as const, extendTracks: true, headlandsFirst: true };
+    expect(parametersFromRequest(buildPlanRequest(field, [], p))).toEqual(p);
+  });
+  it('reads shape B and falls back to defaults', () => {
+    expect(parametersFromRequest({ equipment: { widthMeters: 24 }, exteriorHeadlandPasses: 1 })).toEqual({ ...DEFAULT_PARAMETERS, widthMeters: 24, headlandPasses: 1 });
+    expect(parametersFromRequest(null)).toEqual(DEFAULT_PARAMETERS);
   });
 });

@@ -138,3 +138,31 @@ export function parametersToRaw(p: PlanParameters): Raw {
     enableHeadlandDrivethrough: p.enableHeadlandDrivethrough,
   };
 }
+
+/**
+ * The form's parameters from a stored path-plan request (shape A or B, as the API keeps it
+ * with a saved plan); what the request does not say keeps its default.
+ */
+export function parametersFromRequest(request: unknown): PlanParameters {
+  const r = (typeof request === 'object' && request !== null ? request : {}) as Record<string, unknown>;
+  const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
+  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const machine = { ...obj(r['equipment']), ...obj(r['machine']) };
+  const route = obj(r['routeOptions']);
+  const options = typeof r['options'] === 'string' ? r['options'].split(',').map((o) => o.trim()) : [];
+  const heading = num(obj(r['tracks'])['preferredDirectionDegrees']);
+  const algorithm = route['algorithm'];
+  return {
+    widthMeters: num(machine['widthMeters']) ?? DEFAULT_PARAMETERS.widthMeters,
+    headlandPasses: num(obj(r['headland'])['passes']) ?? num(r['exteriorHeadlandPasses']) ?? DEFAULT_PARAMETERS.headlandPasses,
+    ...(heading !== undefined ? { headingDegrees: heading } : {}),
+    order: ROUTE_ORDERS.some((o) => o.id === algorithm) ? (algorithm as RouteOrder) : DEFAULT_PARAMETERS.order,
+    turnRadiusMeters: num(machine['turnRadiusMeters']) ?? DEFAULT_PARAMETERS.turnRadiusMeters,
+    useCrossHatches: options.includes('useCrossHatches'),
+    excludePassable: options.includes('excludePassable'),
+    extendTracks: options.includes('extendTracks'),
+    headlandsFirst: route['headlandsFirst'] === true,
+    calculateRefillPoints: route['calculateRefillPoints'] === true,
+    enableHeadlandDrivethrough: route['enableHeadlandDrivethrough'] === true,
+  };
+}

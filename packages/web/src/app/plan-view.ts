@@ -13,7 +13,7 @@ import { MapView } from './map.js';
 import type { MetricChange } from './metrics.js';
 import { METRIC_ROWS, compareMetrics } from './metrics.js';
 import type { PlanParameters } from './params.js';
-import { DEFAULT_PARAMETERS, ROUTE_ORDERS, buildPlanRequest, parametersToRaw, parseParameters } from './params.js';
+import { DEFAULT_PARAMETERS, ROUTE_ORDERS, buildPlanRequest, parametersFromRequest, parametersToRaw, parseParameters } from './params.js';
 import type { Shell } from './shell.js';
 
 export interface PlanViewDeps {
@@ -97,7 +97,64 @@ export class PlanView {
     this.title.textContent = this.boundary.name ?? 'Field';
     this.deps.onBoundary?.(this.boundary);
     this.map.setData({ boundary: this.boundary.geometry, obstacles: this.boundary.obstacles }, true);
+    if (await this.showLatestSavedPlan()) return;
     await this.replan(DEFAULT_PARAMETERS);
+  }
+
+  /** Shows the field's newest saved plan of this boundary, if there is one (true when shown). */
+  private async showLatestSavedPlan(): Promise<boolean> {
+    const b = this.boundary;
+    if (!b?.fieldId) return false;
+    try {
+      const latest = await this.deps.api.latestPlanOfField(b.fieldId);
+      if (!latest || (latest.boundaryId !== undefined && latest.boundaryId !== this.deps.boundaryId)) return false;
+      const plan = await this.deps.api.storedPlanGeoJson(latest.planId);
+      if (!plan || plan.type !== 'FeatureCollection' || !Array.isArray(plan.features)) return false;
+      const params = parametersFromRequest(latest.request);
+      this.fillForm(params);
+      this.show(plan, params, buildPlanRequest(b.geometry, b.obstacles, params), true);
+      this.current!.savedPlanId = latest.planId;
+      this.saveButton.disabled = true;
+      this.saveButton.textContent = 'Saved';
+      this.deps.shell.page.dataset.savedPlanId = latest.planId;
+      this.setStatus('Showing your last saved plan. Change the parameters and re-plan to compare.');
+      return true;
+    } catch {
+      return false; // no stored plans to show: plan afresh
+    }
+  }
+
+  private fillForm(p: PlanParameters): void {
+    const raw = parametersToRaw(p);
+    for (const el of Array.from(this.form.elements)) {
+      if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement) || !(el.name in raw)) continue;
+      const v = raw[el.name];
+      if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = v === true;
+      else el.value = typeof v === 'string' ? v : '';
+    }
+  }
+
+  /** Draws a plan, its legend and KPIs (with the change from the previous plan). */
+  private show(plan: FeatureCollection, params: PlanParameters, request: Record<string, unknown>, refit: boolean): void {
+    const boundary = this.boundary!;
+    const classified = classifyPlan(plan);
+    this.previousMetrics = this.current?.plan.metrics;
+    this.current = { plan, classified, params, request };
+    this.map.setData({ boundary: boundary.geometry, obstacles: boundary.obstacles, plan: classified }, refit);
+    this.renderLegend(classified);
+    this.renderMetrics(plan.metrics, this.previousMetrics);
+    this.renderDownloads();
+    this.saveButton.disabled = false;
+    this.saveButton.textContent = 'Save plan';
+    const heading = (plan as { heading?: { degrees?: number } }).heading?.degrees;
+    this.subtitle.textContent = [
+      `${params.widthMeters} m working width`,
+      `${params.headlandPasses} headland pass${params.headlandPasses === 1 ? '' : 'es'}`,
+      typeof heading === 'number' ? `heading ${Math.round(heading)}°` : params.headingDegrees !== undefined ? `heading ${params.headingDegrees}°` : 'best heading',
+    ].join(' · ');
+    const page = this.deps.shell.page;
+    page.dataset.state = 'planned';
+    page.dataset.planCount = String(Number(page.dataset.planCount ?? '0') + 1);
   }
 
   private buildForm(): HTMLFormElement {
@@ -175,26 +232,8 @@ export class PlanView {
       if (!plan || plan.type !== 'FeatureCollection' || !Array.isArray(plan.features)) {
         throw new ApiError(500, 'BadPlan', 'The server returned something that is not a plan.');
       }
-      const classified = classifyPlan(plan);
       const first = this.current === undefined;
-      this.previousMetrics = this.current?.plan.metrics;
-      this.current = { plan, classified, params, request };
-      this.map.setData({ boundary: this.boundary.geometry, obstacles: this.boundary.obstacles, plan: classified }, first);
-      this.renderLegend(classified);
-      this.renderMetrics(plan.metrics, this.previousMetrics);
-      this.renderDownloads();
-      this.saveButton.disabled = false;
-      this.saveButton.textContent = 'Save plan';
-      const heading = (plan as { heading?: { degrees?: number } }).heading?.degrees;
-      this.subtitle.textContent = [
-        `${params.widthMeters} m working width`,
-        `${params.headlandPasses} headland pass${params.headlandPasses === 1 ? '' : 'es'}`,
-        typeof heading === 'number' ? `heading ${Math.round(heading)}°` : params.headingDegrees !== undefined ? `heading ${params.headingDegrees}°` : 'best heading',
-      ]
-        .filter((x) => x !== '')
-        .join(' · ');
-      page.dataset.state = 'planned';
-      page.dataset.planCount = String(Number(page.dataset.planCount ?? '0') + 1);
+      this.show(plan, params, request, first);
       this.setStatus(first ? 'Plan ready.' : 'New plan ready: see how the metrics changed.');
     } catch (err) {
       page.dataset.state = this.current ? 'planned' : 'error';
