@@ -343,6 +343,7 @@ describe('auth matrix on every route', () => {
     { method: 'POST', path: () => `/api/boundaries/${a.boundaryId}/archive`, body: () => ({ archived: false }), tenant: true },
     // Issue 11 (terrain, scenarios, sequencing, portal pushes; see test/portals/api.test.ts)
     { method: 'POST', path: () => '/api/terrain/analyze', body: () => ({ field: shapeB().boundary, grid: { type: 'ElevationGrid', crs: 'EPSG:4326', origin: [8.539, 47.375], cellSize: 0.001, columns: 7, rows: 7, elevations: new Array(49).fill(100) } }) },
+    { method: 'POST', path: () => '/api/path-plans/terrain', body: () => ({ request: shapeB(), grid: { type: 'ElevationGrid', crs: 'EPSG:4326', origin: [8.539, 47.375], cellSize: 0.001, columns: 7, rows: 7, elevations: new Array(49).fill(100) } }) },
     { method: 'POST', path: () => '/api/path-plans/scenarios', body: () => ({ request: shapeB(), scenarios: [{ name: 'a', equipment: { widthMeters: 6 } }] }) },
     { method: 'POST', path: () => '/api/path-plans/sequence', body: () => ({ depot: [8.53, 47.37], fields: [{ id: 'a', request: shapeB() }] }) },
     { method: 'GET', path: () => `/api/companies/${a.companyId}/portals`, tenant: true },

@@ -60,6 +60,23 @@ describe('POST /api/terrain/analyze', () => {
     expect(Math.max(...lats) - Math.min(...lats)).toBeLessThan(1e-6); // an east-west line
   });
 
+  it('POST /api/path-plans/terrain plans with the contour heading and reports the slope driven', async () => {
+    const request = shapeA({ field, tracks: undefined });
+    delete (request as Record<string, unknown>).tracks;
+    const r = await call('POST', '/api/path-plans/terrain', { request, grid: grid(0.04) });
+    expect(r.status).toBe(200);
+    expect(r.body.terrain.headingSource).toBe('terrain');
+    // The stub planner drives the requested heading: east-west, along the contour.
+    expect(Math.abs(r.body.heading.degrees - 90)).toBeLessThan(0.5);
+    expect(r.body.terrain.slope.passes.length).toBeGreaterThan(0);
+    expect(r.body.terrain.slope.route.lengthMeters).toBeGreaterThan(0);
+    const fixed = await call('POST', '/api/path-plans/terrain', { request: shapeA({ field }), grid: grid(0.04) });
+    expect(fixed.body.terrain.headingSource).toBe('preferred');
+    const bad = await call('POST', '/api/path-plans/terrain', { request, grid: { ...grid(0.04), crs: 'EPSG:1' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/not supported/);
+  });
+
   it('minimizeCrossSlope turns it north-south; bad grids are 400 naming the member', async () => {
     const r = await call('POST', '/api/terrain/analyze', { field, grid: grid(0.04), objective: 'minimizeCrossSlope' });
     expect(Math.min(r.body.best.headingDegrees, 180 - r.body.best.headingDegrees)).toBeLessThan(0.5);
@@ -168,7 +185,7 @@ describe('portal pushes', () => {
 
   it('the routes are in the OpenAPI document', async () => {
     const doc = (await (await t.app.request('/openapi.json')).json()) as { paths: Record<string, unknown> };
-    for (const p of ['/api/terrain/analyze', '/api/path-plans/scenarios', '/api/path-plans/sequence', '/api/companies/{companyId}/portals', '/api/companies/{companyId}/portals/deere/push', '/api/companies/{companyId}/portals/trimble/push']) {
+    for (const p of ['/api/terrain/analyze', '/api/path-plans/terrain', '/api/path-plans/scenarios', '/api/path-plans/sequence', '/api/companies/{companyId}/portals', '/api/companies/{companyId}/portals/deere/push', '/api/companies/{companyId}/portals/trimble/push']) {
       expect(Object.keys(doc.paths)).toContain(p);
     }
   });
