@@ -150,6 +150,29 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     expect([...a.errors, ...b.errors, ...c.errors, ...d.errors].filter((e) => !/status of 401 .*launch\/exchange/.test(e))).toEqual([]);
   });
 
+  it('honours the session expiry, on load and while the page is open', async () => {
+    const { page, errors } = await newPage();
+    await page.goto(await launchUrl(`/path-planning/boundary/${boundaryId}`));
+    await planned(page);
+    const stored = JSON.parse((await page.evaluate(() => sessionStorage.getItem('furrow.session'))) ?? '{}');
+    expect(typeof stored.token).toBe('string');
+    // Expiring in 4 s while open: the page ends the session by itself.
+    await page.evaluate(() => {
+      const s = JSON.parse(sessionStorage.getItem('furrow.session')!);
+      sessionStorage.setItem('furrow.session', JSON.stringify({ ...s, expiresAtMs: Date.now() + 4000 }));
+    });
+    await page.reload();
+    await page.locator('[data-testid=field-selector]').waitFor({ state: 'visible' });
+    await page.locator('[data-testid=message-panel] h1', { hasText: 'expired' }).waitFor({ timeout: 20_000 });
+    expect(await page.evaluate(() => sessionStorage.getItem('furrow.session'))).toBeNull();
+    // Already expired on load.
+    await page.evaluate((s) => sessionStorage.setItem('furrow.session', JSON.stringify({ ...s, expiresAtMs: Date.now() - 1 })), stored);
+    await page.reload();
+    expect(await page.locator('[data-testid=message-panel] h1').textContent()).toMatch(/expired/);
+    await screenshot(page, '04b-session-expired');
+    expect(errors).toEqual([]);
+  });
+
   it('follows the returnUrl the API stored with the code, not an edited one', async () => {
     const { page, errors } = await newPage();
     const url = new URL(await launchUrl(`/path-planning/boundary/${boundaryId}`));
