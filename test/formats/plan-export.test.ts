@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
 import type { Plan, Position } from '@furrow/core';
-import { planToFeatureCollection, readBoundary as readGeoJson, ROUTE_FEATURE_TYPES } from '@furrow/format-geojson';
+import { checkPlanFeatureCollection, planToFeatureCollection, readBoundary as readGeoJson, ROUTE_FEATURE_TYPES } from '@furrow/format-geojson';
 import { planToKml, readBoundary as readKml, writeBoundaries as kmlWriteBoundaries } from '@furrow/format-kml';
 import { planToWkt } from '@furrow/format-wkt';
 import { planToShapefileZip, readBoundary as readShapefile } from '@furrow/format-shapefile';
@@ -32,6 +32,10 @@ describe('plan GeoJSON (CONTRACT.md)', () => {
     expect(fc.metrics).toEqual(plan.metrics);
     expect(fc.version).toBe(plan.version);
     expect(JSON.parse(JSON.stringify(fc))).toEqual(fc);
+  });
+
+  it('keeps the contract by its own checker', () => {
+    expect(checkPlanFeatureCollection(fc)).toEqual([]);
   });
 
   it('every feature has properties.type; route features are LineStrings with integer sequence from 0 in driving order', () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ISOXMLManager } from 'isoxml';
 import * as core from '@furrow/core';
 import type { PathPlanRequest, Plan } from '@furrow/core';
-import { planToFeatureCollection, ROUTE_FEATURE_TYPES } from '@furrow/format-geojson';
+import { checkPlanFeatureCollection, planToFeatureCollection, ROUTE_FEATURE_TYPES } from '@furrow/format-geojson';
 import { planToKml } from '@furrow/format-kml';
 import { planToShapefileZip } from '@furrow/format-shapefile';
 import { planToTaskData, zipTaskData } from '@furrow/format-isoxml';
@@ -51,6 +51,7 @@ describe.skipIf(!planRoute)('plans from planRoute on corpus fields', () => {
       const sorted = [...plan.route].sort((a, b) => a.sequence - b.sequence);
       route.forEach((f, i) => expect(f.geometry.coordinates).toEqual(sorted[i].coordinates.map((p) => [p[0], p[1]])));
       expect(fc.metrics).toEqual(plan.metrics);
+      expect(checkPlanFeatureCollection(fc), id).toEqual([]);
     }
   });
 
