@@ -5,7 +5,7 @@
  * (layers, pan / zoom, re-plan, save, download), keyboard reach, tablet layout, console errors.
  * Screenshots of each state go to test-results/web/.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { describeWith } from '../support/requires.js';
 // @ts-expect-error plain JavaScript build script
@@ -20,6 +20,8 @@ const PARTNER_USER = 'web-suite-user-0001';
 const THEME = { name: 'Acme Farm Manager', primaryColor: '#0a4d8c', accentColor: '#f2a900' };
 
 describeWith(['chromium'], 'web app against the API contract (browser)', () => {
+  // Real browser and server on a shared 2-core CI machine: generous per-test time.
+  vi.setConfig({ testTimeout: 120_000 });
   let browser: Browser;
   let api: FakeApi;
   let partner: PartnerEmbed;

@@ -7,7 +7,7 @@
  * Planning uses `@furrow/core`'s `planRoute` when it exists; until then a stand-in planner is
  * injected through `serve`'s `planner` option (said on stderr), so the platform half is tested.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import * as core from '@furrow/core';
 import { serve, type RunningServer } from '@furrow/api';
@@ -26,6 +26,8 @@ const THEME = { name: 'Acme Farm Manager', primaryColor: '#0a4d8c', accentColor:
 const realPlanner = typeof (core as Record<string, unknown>)['planRoute'] === 'function';
 
 describeWith(['chromium'], 'web app end to end on the real server (browser)', () => {
+  // Real browser and server on a shared 2-core CI machine: generous per-test time.
+  vi.setConfig({ testTimeout: 120_000 });
   let server: RunningServer;
   let partner: PartnerEmbed;
   let foreign: Awaited<ReturnType<typeof startForeignPage>>;
