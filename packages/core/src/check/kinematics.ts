@@ -87,7 +87,11 @@ export function checkKinematics(
 
   // Cumulative chord length.
   const s = new Float64Array(n);
-  for (let i = 1; i < n; i++) s[i] = s[i - 1] + Math.hypot(p[2 * i] - p[2 * i - 2], p[2 * i + 1] - p[2 * i - 1]);
+  for (let i = 1; i < n; i++) {
+    const dx = p[2 * i] - p[2 * i - 2];
+    const dy = p[2 * i + 1] - p[2 * i - 1];
+    s[i] = s[i - 1] + Math.sqrt(dx * dx + dy * dy);
+  }
 
   // Cusps: declared, plus chord reversals (> 90°) between non-degenerate chords.
   const isCusp = new Uint8Array(n);
@@ -117,13 +121,13 @@ export function checkKinematics(
   for (let i = 1; i < n; i++) {
     const dx = p[2 * i] - p[2 * i - 2];
     const dy = p[2 * i + 1] - p[2 * i - 1];
-    const len = Math.hypot(dx, dy);
+    const len = Math.sqrt(dx * dx + dy * dy);
     if (len < 1e-9) continue;
     if (lastChord >= 0) {
       const j = lastChord;
       const ax = p[2 * j + 2] - p[2 * j];
       const ay = p[2 * j + 3] - p[2 * j + 1];
-      const alen = Math.hypot(ax, ay);
+      const alen = Math.sqrt(ax * ax + ay * ay);
       const v = i - 1; // shared vertex
       const turn = Math.abs(Math.atan2(ax * dy - ay * dx, ax * dx + ay * dy));
       if (turn > Math.PI / 2) isCusp[v] = 1;
@@ -163,9 +167,9 @@ export function checkKinematics(
       const ax = p[2 * j], ay = p[2 * j + 1];
       const bx = p[2 * i], by = p[2 * i + 1];
       const cx = p[2 * k], cy = p[2 * k + 1];
-      const ab = Math.hypot(bx - ax, by - ay);
-      const bc = Math.hypot(cx - bx, cy - by);
-      const ca = Math.hypot(ax - cx, ay - cy);
+      const ab = Math.sqrt((bx - ax) * (bx - ax) + (by - ay) * (by - ay));
+      const bc = Math.sqrt((cx - bx) * (cx - bx) + (cy - by) * (cy - by));
+      const ca = Math.sqrt((ax - cx) * (ax - cx) + (ay - cy) * (ay - cy));
       if (ab < minLeg * 0.5 || bc < minLeg * 0.5) continue; // folded back on itself: left to the vertex pass
       const cross = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
       kappa[i] = (2 * cross) / (ab * bc * ca);

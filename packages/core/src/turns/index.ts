@@ -12,6 +12,7 @@ import { sampleSegments, segmentsLength, type TurnSegment } from './segments.js'
 import { turnDisplacement, turnLengthMeters, turnShape, type TurnShape } from './shape.js';
 import type { Pose, TurnOptions, TurnPath } from './types.js';
 import { fieldBulb } from './fieldTurns.js';
+import { reedsSheppSolutions } from './reedsShepp.js';
 import { pushStraight, pushTurn, SLOT_STRIDE, SLOT_WORDS, slotSegments, solveWords, WORD_SLOTS, type DubinsWord } from './words.js';
 
 export type { Pose, TurnOptions, TurnPath } from './types.js';
@@ -20,6 +21,7 @@ export { sampleSegments, segmentsLength } from './segments.js';
 export type { TurnShape } from './shape.js';
 export { turnShape, turnLengthMeters, turnDisplacement, halfTurnDisplacement } from './shape.js';
 export type { DubinsWord } from './words.js';
+export { reedsSheppLengthMeters, reedsSheppSolutions, type ReedsSheppSolution } from './reedsShepp.js';
 export {
   uTurnLengthMeters,
   bulbTurnLengthMeters,
@@ -252,6 +254,14 @@ export function turnCandidates(from: Pose, to: Pose, opts: TurnOptions): TurnPat
   }
   dubinsCandidates(from, to, o.shape, rel, cands);
   fieldCandidates(o.shape, rel, o.reverseAllowed, cands);
+  // Reeds-Shepp paths with at least one reversed piece (the forward-only ones are Dubins words).
+  // They are arcs and straights: offered only where curvature may jump (no clothoid smoothing).
+  if (o.reverseAllowed && o.shape.curvatureRatePerSquareMeter === Infinity) {
+    for (const rs of reedsSheppSolutions(from, to, o.radiusMeters)) {
+      if (!rs.segments.some((g) => g.reverse)) continue;
+      cands.push({ turnType: 'ReedsShepp', word: rs.word, lengthMeters: rs.lengthMeters, segments: rs.segments });
+    }
+  }
   cands.sort((p, q) => p.lengthMeters - q.lengthMeters);
   const paths: TurnPath[] = [];
   const kept: Candidate[] = [];

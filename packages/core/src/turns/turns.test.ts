@@ -7,6 +7,8 @@ import {
   dubinsLengthMeters,
   dubinsPath,
   predictFieldTurns,
+  reedsSheppLengthMeters,
+  reedsSheppSolutions,
   shortestDubins,
   turnCandidates,
   uTurnLengthMeters,
@@ -318,6 +320,62 @@ describe('clothoid (CC) field turns', () => {
     expect(pred[0].extentMeters).toBeGreaterThan(6);
     // Longer than the arc-only perfect U (πR), as a CC path must be.
     expect(pred[0].lengthMeters).toBeGreaterThan(Math.PI * 6);
+  });
+});
+
+describe('reverse: fishtail and Reeds-Shepp', () => {
+  it.each([
+    [6, 6],
+    [4, 9],
+    [1, 3],
+  ])('fishtail, w = %d m, R = %d m: πR + 2R − w, extent R, two cusps', (w, R) => {
+    const c = turnCandidates(north(0), south(-w), { turnRadiusMeters: R, reverseAllowed: true });
+    const fish = c.find((p) => p.turnType === 'Fishtail')!;
+    expect(fish.lengthMeters).toBeCloseTo(Math.PI * R + 2 * R - w, 9);
+    expect(fish.cusps).toHaveLength(2);
+    expect(fish.startsReversed).toBe(false);
+    expect(maxY(fish.points)).toBeLessThanOrEqual(R + 1e-9);
+    expect(maxY(fish.points)).toBeGreaterThan(R - R * (1 - Math.cos(0.25 / R)) - 1e-9);
+    const pred = predictFieldTurns(w, { turnRadiusMeters: R, reverseAllowed: true }).find((p) => p.turnType === 'Fishtail')!;
+    expect(pred.lengthMeters).toBeCloseTo(Math.PI * R + 2 * R - w, 9);
+    expect(pred.extentMeters).toBeCloseTo(R, 9);
+    // The shortest manoeuvre with reversing is no longer than the fishtail.
+    expect(c[0].lengthMeters).toBeLessThanOrEqual(fish.lengthMeters + 1e-9);
+  });
+
+  it('straight back is one reversed straight', () => {
+    const c = turnCandidates({ x: 0, y: 0, headingRadians: 0 }, { x: -5, y: 0, headingRadians: 0 }, { turnRadiusMeters: 4, reverseAllowed: true });
+    expect(c[0].turnType).toBe('ReedsShepp');
+    expect(c[0].word).toBe('S-');
+    expect(c[0].lengthMeters).toBeCloseTo(5, 12);
+    expect(c[0].startsReversed).toBe(true);
+    expect(reedsSheppLengthMeters({ x: 0, y: 0, headingRadians: 0 }, { x: -5, y: 0, headingRadians: 0 }, 4)).toBeCloseTo(5, 12);
+  });
+
+  it('without reverseAllowed no candidate reverses', () => {
+    const c = turnCandidates(north(0), south(-4), { turnRadiusMeters: 6 });
+    expect(c.every((p) => p.cusps.length === 0 && !p.startsReversed && p.segments!.every((g) => !g.reverse))).toBe(true);
+  });
+
+  it('property: Reeds-Shepp candidates end at the target; the shortest is no longer than Dubins', () => {
+    fc.assert(
+      fc.property(pose, pose, fc.double({ min: 1, max: 12, noNaN: true }), (from, to, R) => {
+        const c = turnCandidates(from, to, { turnRadiusMeters: R, reverseAllowed: true });
+        for (const p of c) checkPath(p, from, to, R, 0.5);
+        expect(c.some((p) => p.turnType === 'ReedsShepp' && p.cusps.length > 0) || c[0].cusps.length === 0).toBe(true);
+        const rs = reedsSheppLengthMeters(from, to, R);
+        // (1e-5: degenerate near-identical poses leave micrometre residues in the arcsine formulas.)
+        expect(rs).toBeLessThanOrEqual(dubinsLengthMeters(from, to, R) + 1e-5);
+        expect(c[0].lengthMeters).toBeCloseTo(Math.min(rs, c[0].lengthMeters), 9);
+        // Every Reeds-Shepp solution reaches the target (none silently dropped).
+        for (const s of reedsSheppSolutions(from, to, R)) {
+          const end = integrate(from, s.segments);
+          expect(Math.hypot(end.x - to.x, end.y - to.y)).toBeLessThan(1e-3);
+          expect(angleDiff(end.headingRadians, to.headingRadians)).toBeLessThan(1e-6);
+        }
+      }),
+      { seed: 515, numRuns: 60, endOnFailure: true },
+    );
   });
 });
 

@@ -73,7 +73,7 @@ export function solveWords(
   // LSL
   dx = elx - slx;
   dy = ely - sly;
-  D = Math.hypot(dx, dy);
+  D = Math.sqrt(dx * dx + dy * dy);
   u = D < 1e-12 ? h0 : Math.atan2(dy, dx);
   st = D - t2;
   d1 = defl(u - h0);
@@ -88,7 +88,7 @@ export function solveWords(
   // RSR
   dx = erx - srx;
   dy = ery - sry;
-  D = Math.hypot(dx, dy);
+  D = Math.sqrt(dx * dx + dy * dy);
   u = D < 1e-12 ? h0 : Math.atan2(dy, dx);
   st = D - t2;
   d1 = defl(h0 - u);
@@ -103,7 +103,7 @@ export function solveWords(
   // LSR
   dx = erx - slx;
   dy = ery - sly;
-  D = Math.hypot(dx, dy);
+  D = Math.sqrt(dx * dx + dy * dy);
   len = NaN;
   if (D >= 2 * rho) {
     const lt = Math.sqrt(D * D - 4 * rho * rho);
@@ -122,7 +122,7 @@ export function solveWords(
   // RSL
   dx = elx - srx;
   dy = ely - sry;
-  D = Math.hypot(dx, dy);
+  D = Math.sqrt(dx * dx + dy * dy);
   len = NaN;
   if (D >= 2 * rho) {
     const lt = Math.sqrt(D * D - 4 * rho * rho);
@@ -146,7 +146,7 @@ export function solveWords(
     const by = w === 0 ? ery : ely;
     dx = bx - ax;
     dy = by - ay;
-    D = Math.hypot(dx, dy);
+    D = Math.sqrt(dx * dx + dy * dy);
     for (let side = 0; side < 2; side++) {
       const slot = 4 + 2 * w + side;
       const o = slot * SLOT_STRIDE;
