@@ -1,5 +1,95 @@
-/** Entry point of the `furrow` command. Returns the process exit code. */
-export async function main(argv: string[]): Promise<number> {
-  process.stdout.write(`furrow: nothing to do yet (${argv.join(' ')})\n`);
-  return 0;
+/**
+ * The `furrow` command (CONTRACT.md "Command line"). `main` returns the process exit code:
+ * 0 on success, 2 on bad input (message on stderr), 1 on other failures.
+ */
+import { Command, CommanderError } from 'commander';
+import { isInputError, runPlan, UsageError } from './commands/plan.js';
+import { runBench } from './commands/bench.js';
+import { FURROW_VERSION } from '@furrow/core';
+
+export { planToSvg } from './svg.js';
+export { buildRequest } from './commands/plan.js';
+
+function program(): Command {
+  const cmd = new Command('furrow')
+    .description('Coverage route planning for farm machines')
+    .version(FURROW_VERSION)
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+
+  cmd
+    .command('plan')
+    .description('plan one field and print the plan (JSON by default)')
+    .argument('<boundary-file>', 'GeoJSON, WKT, KML, zipped Shapefile or ISO-XML TASKDATA.XML')
+    .option('--width <m>', 'working width in meters (default 6 when the request gives none)')
+    .option('--headland-passes <n>', 'number of exterior headland passes')
+    .option('--turn-radius <m>', 'minimum turning radius in meters')
+    .option('--heading <deg>', 'preferred track bearing, degrees clockwise from north')
+    .option('--request <file.json>', 'path-plan request body (shape A or B, may be partial)')
+    .option('--format <fmt>', 'json | geojson | kml | wkt | shapefile | isoxml', 'json')
+    .option('--out <file>', 'write the plan here instead of stdout')
+    .option('--svg <file>', 'also draw the plan as an SVG picture')
+    .action(async (file: string, opts) => {
+      cmd.setOptionValue('exitCode', await runPlan(file, opts));
+    });
+
+  cmd
+    .command('bench')
+    .description('plan every field of a corpus folder; write the summary to docs/BENCHMARKS.md')
+    .option('--fields <dir>', 'corpus folder with index.csv and *.geojson', 'test/fields')
+    .option('--out <file>', 'benchmarks document to update', 'docs/BENCHMARKS.md')
+    .option('--width <m>', 'working width', '6')
+    .option('--headland-passes <n>', 'headland passes', '2')
+    .option('--turn-radius <m>', 'turning radius', '6')
+    .option('--repeat <n>', 'runs per field (the median is reported)', '3')
+    .option('--filter <text>', 'only fields whose id contains this')
+    .option('--no-write', 'print only; leave the document alone')
+    .action(async (opts) => {
+      cmd.setOptionValue('exitCode', await runBench(opts));
+    });
+
+  cmd
+    .command('serve')
+    .description('serve the API and the web app (PORT, HOST, DATABASE_URL, APP_URL, FURROW_BOOTSTRAP_API_KEY)')
+    .action(async () => {
+      // The API (store, server) loads only for the commands that need it: `plan` stays fast.
+      const { serveCommand } = await import('@furrow/api');
+      cmd.setOptionValue('exitCode', await serveCommand(process.env));
+    });
+
+  const keys = cmd.command('keys').description('manage API keys in the store named by DATABASE_URL');
+  keys
+    .command('create')
+    .description('create an API key (printed once; stored hashed)')
+    .option('--partner-admin', 'the key may call /api/partner/*')
+    .option('--name <name>', 'a label for the key')
+    .action(async (opts: { partnerAdmin?: boolean; name?: string }) => {
+      const { createKeyCommand } = await import('@furrow/api');
+      const made = await createKeyCommand({ partnerAdmin: opts.partnerAdmin === true, name: opts.name }, process.env);
+      process.stdout.write(`${made.apiKey}\n`);
+      process.stderr.write(
+        `key ${made.keyId} for user ${made.userId}${made.partnerAdmin ? ' (partner admin)' : ''}: shown only now, store it safely\n`,
+      );
+    });
+
+  return cmd;
 }
+
+export async function main(argv: string[]): Promise<number> {
+  const cmd = program();
+  try {
+    await cmd.parseAsync(argv, { from: 'user' });
+    return (cmd.getOptionValue('exitCode') as number | undefined) ?? 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    if (isInputError(err) || (err instanceof Error && err.name === 'UsageError')) {
+      process.stderr.write(`furrow: ${(err as Error).message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+export { UsageError };

@@ -1,0 +1,108 @@
+/**
+ * The `furrow` command as a user runs it: the built bin in a child process (npm test builds
+ * first). Also the library example, run as an npm consumer would run it.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPlan, type Plan } from '@furrow/core';
+
+const run = promisify(execFile);
+const root = new URL('../../', import.meta.url).pathname;
+const bin = join(root, 'packages/cli/bin/furrow.js');
+const field = join(root, 'test/fields/be-wal-000.geojson');
+let dir: string;
+
+async function furrow(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: root, maxBuffer: 64 << 20, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+beforeAll(() => {
+  if (!existsSync(join(root, 'packages/cli/dist/index.js'))) {
+    throw new Error('packages/cli is not built: run the README test command (npm test), which builds first');
+  }
+  dir = mkdtempSync(join(tmpdir(), 'furrow-cli-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('furrow plan', () => {
+  it('prints the plan JSON of the direct endpoint and draws an SVG', async () => {
+    const svg = join(dir, 'plan.svg');
+    const r = await furrow(['plan', field, '--width', '6', '--headland-passes', '2', '--turn-radius', '6', '--svg', svg]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout) as Plan;
+    const feature = JSON.parse(readFileSync(field, 'utf8'));
+    const check = checkPlan({ field: feature.geometry, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 } }, plan);
+    expect(check.violations).toEqual([]);
+    expect(plan.metrics.turns).toBeGreaterThan(0);
+    const picture = readFileSync(svg, 'utf8');
+    expect(picture.startsWith('<svg')).toBe(true);
+    // Every route piece is drawn, and the legend and the metrics caption are there.
+    expect((picture.match(/<path /g) ?? []).length).toBeGreaterThan(plan.route.length);
+    expect(picture).toContain('Turn');
+    expect(picture).toContain(`${plan.metrics.turns} turns`);
+  });
+
+  it('applies --heading and a partial --request, flags overriding the request', async () => {
+    const req = join(dir, 'req.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(req, JSON.stringify({ equipment: { widthMeters: 12 }, exteriorHeadlandPasses: 1, routeOptions: { algorithm: 'boustrophedon' } }));
+    const r = await furrow(['plan', field, '--request', req, '--heading', '30', '--turn-radius', '5']);
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout) as Plan;
+    expect(plan.heading.source).toBe('preferred');
+    expect(plan.heading.degrees).toBeCloseTo(30, 6);
+    const tracks = plan.route.filter((s) => s.type === 'Track');
+    expect(tracks.every((t) => t.widthMeters === 12)).toBe(true);
+    expect(plan.route.filter((s) => s.type === 'ExteriorHeadland').length).toBe(1);
+  });
+
+  it('writes GeoJSON per CONTRACT.md and zipped layouts to files or folders', async () => {
+    const g = await furrow(['plan', field, '--format', 'geojson']);
+    expect(g.code).toBe(0);
+    const fc = JSON.parse(g.stdout);
+    expect(fc.type).toBe('FeatureCollection');
+    expect(fc.metrics.turns).toBeGreaterThan(0);
+    const route = fc.features.filter((f: { properties: { sequence?: number } }) => Number.isInteger(f.properties.sequence));
+    expect(route.map((f: { properties: { sequence: number } }) => f.properties.sequence).sort((a: number, b: number) => a - b)).toEqual(
+      route.map((_: unknown, i: number) => i),
+    );
+    const zip = join(dir, 'plan.zip');
+    expect((await furrow(['plan', field, '--format', 'shapefile', '--out', zip])).code).toBe(0);
+    expect([...readFileSync(zip).subarray(0, 2)]).toEqual([0x50, 0x4b]);
+    const folder = join(dir, 'usb/');
+    expect((await furrow(['plan', field, '--format', 'isoxml', '--out', folder])).code).toBe(0);
+    expect(readdirSync(join(folder, 'TASKDATA'))).toContain('TASKDATA.XML');
+  });
+
+  it('exits 2 with the reason on stderr for bad input', async () => {
+    const missing = await furrow(['plan', join(dir, 'nope.geojson')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.geojson/);
+    const width = await furrow(['plan', field, '--width', '-3']);
+    expect(width.code).toBe(2);
+    expect(width.stderr).toMatch(/widthMeters/);
+    const fmt = await furrow(['plan', field, '--format', 'pdf']);
+    expect(fmt.code).toBe(2);
+    expect(fmt.stderr).toMatch(/--format/);
+  });
+});
+
+describe('examples/plan-a-field.ts', () => {
+  it('plans a corpus field through the package name and reports a clean check', async () => {
+    const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
+    const { stdout } = await run(process.execPath, [tsx, join(root, 'examples/plan-a-field.ts')], { cwd: root, timeout: 60_000 });
+    expect(stdout).toMatch(/checkPlan\s+ok/);
+    expect(stdout).toMatch(/uncovered\s+\d+\.\d+ %/);
+  });
+});
