@@ -337,12 +337,60 @@ function bestVisits(p: Problem, order: number[]): { seq: number[]; cost: number 
   return { seq, cost: bc };
 }
 
+/** Objective cost of a field order with the best visit per field (Viterbi, no allocation). */
+function orderCost(p: Problem, order: ArrayLike<number>, n: number, a: Float64Array, b: Float64Array): number {
+  const { firstVisit, visitCount } = p;
+  const V = p.visitField.length;
+  let prev = a, cur = b;
+  let f = order[0];
+  let pf = firstVisit[f], pc = visitCount[f];
+  for (let i = 0; i < pc; i++) prev[i] = p.fromDepot[pf + i] + p.work[pf + i];
+  for (let k = 1; k < n; k++) {
+    f = order[k];
+    const cf = firstVisit[f], cc = visitCount[f];
+    for (let j = 0; j < cc; j++) {
+      const v = cf + j;
+      let best = Infinity;
+      for (let i = 0; i < pc; i++) {
+        const c = prev[i] + p.between[(pf + i) * V + v];
+        if (c < best) best = c;
+      }
+      cur[j] = best + p.work[v];
+    }
+    const t = prev; prev = cur; cur = t;
+    pf = cf; pc = cc;
+  }
+  let best = Infinity;
+  for (let i = 0; i < pc; i++) {
+    const c = prev[i] + p.toEnd[pf + i];
+    if (c < best) best = c;
+  }
+  return best;
+}
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Nearest neighbour, then iterated local search: or-opt (move a run of 1-3 fields) and
+ * 2-opt (reverse a stretch) to a local optimum, double-bridge kicks from the best order.
+ * Bounded by a number of order evaluations that scales inversely with the instance size,
+ * and stopped after 100 kicks in a row without improvement. Deterministic (seeded kicks).
+ */
 function solveHeuristic(p: Problem): number[] {
   const { n, firstVisit, visitCount } = p;
   const V = p.visitField.length;
-  // Nearest neighbour on the cheapest visit of each remaining field.
   const done = new Uint8Array(n);
-  const order: number[] = [];
+  const start: number[] = [];
   let lastVisit = -1; // -1: still at the depot
   for (let k = 0; k < n; k++) {
     let bestF = -1, bestV = -1, bestC = Infinity;
@@ -354,39 +402,90 @@ function solveHeuristic(p: Problem): number[] {
       }
     }
     done[bestF] = 1;
-    order.push(bestF);
+    start.push(bestF);
     lastVisit = bestV;
   }
-  let current = bestVisits(p, order);
-  // 2-opt (reverse a stretch) and relocation (move one field), first improvement, bounded passes.
-  let improved = true;
-  for (let pass = 0; improved && pass < 50; pass++) {
-    improved = false;
-    for (let i = 0; i < n - 1 && !improved; i++) {
-      for (let j = i + 1; j < n && !improved; j++) {
-        const cand = order.slice(0, i).concat(order.slice(i, j + 1).reverse(), order.slice(j + 1));
-        const r = bestVisits(p, cand);
-        if (r.cost < current.cost - 1e-9) {
-          order.splice(0, n, ...cand);
-          current = r;
-          improved = true;
+  let maxVisits = 1;
+  for (let f = 0; f < n; f++) maxVisits = Math.max(maxVisits, visitCount[f]);
+  const sa = new Float64Array(maxVisits), sb = new Float64Array(maxVisits);
+  const cand = new Int32Array(n);
+  // Work budget: about 1.5e7 inner steps whatever the size (well under a second here).
+  let budget = Math.max(2000, Math.floor(1.5e7 / (n * maxVisits * maxVisits)));
+  const evaluate = (order: ArrayLike<number>): number => {
+    budget--;
+    return orderCost(p, order, n, sa, sb);
+  };
+
+  const localSearch = (order: Int32Array, cost: number): number => {
+    let improved = true;
+    while (improved && budget > 0) {
+      improved = false;
+      // or-opt: move order[i .. i+len) before position j of the rest.
+      for (let len = 1; len <= 3 && len < n; len++) {
+        for (let i = 0; i + len <= n && budget > 0; i++) {
+          for (let j = 0; j <= n - len && budget > 0; j++) {
+            if (j === i) continue;
+            // Build: rest = order without the block; insert block at j of rest.
+            let w = 0;
+            for (let k = 0, r = 0; k < n; k++) {
+              if (k >= i && k < i + len) continue;
+              if (r === j) for (let b = 0; b < len; b++) cand[w++] = order[i + b];
+              cand[w++] = order[k];
+              r++;
+            }
+            if (w < n) for (let b = 0; b < len; b++) cand[w++] = order[i + b];
+            const c = evaluate(cand);
+            if (c < cost - 1e-9) {
+              order.set(cand);
+              cost = c;
+              improved = true;
+            }
+          }
+        }
+      }
+      // 2-opt: reverse order[i .. j].
+      for (let i = 0; i < n - 1 && budget > 0; i++) {
+        for (let j = i + 1; j < n && budget > 0; j++) {
+          for (let k = 0; k < n; k++) cand[k] = k < i || k > j ? order[k] : order[i + j - k];
+          const c = evaluate(cand);
+          if (c < cost - 1e-9) {
+            order.set(cand);
+            cost = c;
+            improved = true;
+          }
         }
       }
     }
-    for (let i = 0; i < n && !improved; i++) {
-      for (let j = 0; j < n && !improved; j++) {
-        if (i === j) continue;
-        const cand = order.slice();
-        const [f] = cand.splice(i, 1);
-        cand.splice(j, 0, f);
-        const r = bestVisits(p, cand);
-        if (r.cost < current.cost - 1e-9) {
-          order.splice(0, n, ...cand);
-          current = r;
-          improved = true;
-        }
-      }
+    return cost;
+  };
+
+  const best = Int32Array.from(start);
+  let bestCost = localSearch(best, evaluate(best));
+  const random = rng(0x5eed ^ (n * 7919 + V));
+  const work = new Int32Array(n);
+  // Stop after 100 kicks in a row that found nothing better.
+  for (let stall = 0; budget > 0 && n >= 4 && stall < 100; stall++) {
+    // Double bridge: A B C D → A C B D with three random cut points.
+    const cuts = [1 + Math.floor(random() * (n - 1)), 1 + Math.floor(random() * (n - 1)), 1 + Math.floor(random() * (n - 1))].sort((x, y) => x - y);
+    const [c1, c2, c3] = cuts;
+    if (c1 === c2 || c2 === c3) {
+      // Degenerate cut: swap two random fields instead.
+      work.set(best);
+      const x = Math.floor(random() * n), y = Math.floor(random() * n);
+      const t = work[x]; work[x] = work[y]; work[y] = t;
+    } else {
+      let w = 0;
+      for (let k = 0; k < c1; k++) work[w++] = best[k];
+      for (let k = c2; k < c3; k++) work[w++] = best[k];
+      for (let k = c1; k < c2; k++) work[w++] = best[k];
+      for (let k = c3; k < n; k++) work[w++] = best[k];
+    }
+    const c = localSearch(work, evaluate(work));
+    if (c < bestCost - 1e-9) {
+      best.set(work);
+      bestCost = c;
+      stall = -1;
     }
   }
-  return current.seq;
+  return bestVisits(p, Array.from(best)).seq;
 }
