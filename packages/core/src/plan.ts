@@ -29,7 +29,7 @@ import type { LocalSegment, Piece, RouteContext } from './route/connectTracks.js
 import { computeCoverage } from './metrics/computeCoverage.js';
 import { chooseConnectedRoute, orderFieldTracks } from './route/order/fieldOrder.js';
 import { objectiveRates } from './route/optimize/objective.js';
-import { applyRefills, stagingPointLocal, withStagingLegs } from './refill/routeExtras.js';
+import { stagingPointLocal, withRefillDetours, withStagingLegs } from './refill/routeExtras.js';
 
 /** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
 export interface PlanRuntime {
@@ -201,12 +201,18 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   };
   const limitMs = (input.routeOptions.maxOptimizerTime ?? 10) * 1000;
   const chosen = chooseConnectedRoute(ordered.alternatives, connectVisits, () => runtime.now !== undefined && runtime.now() - routeT0 >= limitMs);
-  const segments = chosen.result.segs;
+  const connected = chosen.result.segs;
+  // Refill detours (calculateRefillPoints) become route connectors, so the metrics count them.
+  const exteriorRings = headlands.passes.filter((p) => p.type === 'ExteriorHeadland' && p.passIndex === 0).map((p) => ringToFlat(p.ring));
+  const refills = withRefillDetours(connected, request, input.routeOptions, w, staging, frame, exteriorRings, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }));
+  const segments = refills ? refills.segments : connected;
   for (const wn of chosen.result.warnings) ctx.warnings.push(wn);
 
   const metrics = computeMetrics(segments, workable, fieldArea, input);
-  const exteriorRings = headlands.passes.filter((p) => p.type === 'ExteriorHeadland' && p.passIndex === 0).map((p) => ringToFlat(p.ring));
-  const refillPoints = applyRefills(metrics, segments, request, input.routeOptions, w, staging, frame, exteriorRings, m.transportSpeedMetersPerSecond);
+  if (refills) {
+    metrics.refillCount = refills.points.length;
+    metrics.refillDetourMeters = Math.round(refills.detourMeters * 100) / 100;
+  }
   for (const wn of ctx.warnings) {
     const pw: PlanWarning = { code: wn.code, message: wn.message };
     if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
@@ -226,15 +232,18 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
 
   // Tracks as driven (after any trimming for turns), by index.
   const drivenTrack = new Map<number, Float64Array>();
-  for (const s of segments) if (s.type === 'Track' && s.trackIndex !== undefined) drivenTrack.set(s.trackIndex, s.xy);
+  for (const s of connected) if (s.type === 'Track' && s.trackIndex !== undefined) drivenTrack.set(s.trackIndex, s.xy);
   const tracks = trackSet.tracks.map((t, i) => {
     const xy = drivenTrack.get(i) ?? Float64Array.from([t.x0, t.y0, t.x1, t.y1]);
     return { index: i, line: t.line, cell: cellOf[i], coordinates: flatToLonLat(frame, xy), lengthMeters: round3(polylineLength(xy)) };
   });
   const nodes: { index: number; trackIndex: number; end: 'start' | 'end'; position: Position }[] = [];
+  // Candidate entry / exit nodes (routeOptions.startPointNodeIndex / endPointNodeIndex): node 2i is
+  // track i's end at (x0, y0), node 2i + 1 its end at (x1, y1), whichever way the track is driven.
   for (const t of tracks) {
-    nodes.push({ index: nodes.length, trackIndex: t.index, end: 'start', position: t.coordinates[0] });
-    nodes.push({ index: nodes.length, trackIndex: t.index, end: 'end', position: t.coordinates[t.coordinates.length - 1] });
+    const tr = trackSet.tracks[t.index];
+    nodes.push({ index: nodes.length, trackIndex: t.index, end: 'start', position: flatToLonLat(frame, [tr.x0, tr.y0])[0] });
+    nodes.push({ index: nodes.length, trackIndex: t.index, end: 'end', position: flatToLonLat(frame, [tr.x1, tr.y1])[0] });
   }
   const boundary: FieldGeometry = boundaryOf(frame, field);
   const plan: Plan = {
@@ -255,7 +264,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
     frame: { definition: frame.definition, originLonLat: frame.originLonLat.map(roundDeg) },
   };
   plan.optimizer = { ...ordered.report, chosen: ordered.alternatives[chosen.index].algorithm, connected: chosen.costs };
-  if (refillPoints) plan.refillPoints = refillPoints;
+  if (refills) plan.refillPoints = refills.points;
   if (staging) plan.stagingArea = frame.toLonLat(staging[0], staging[1]).map(roundDeg);
   return plan;
 }

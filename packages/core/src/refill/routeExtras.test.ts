@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PlanError } from '../errors.js';
-import { nearestOnRings, refillCapacity, routeRefillPoints, stagingPointLocal, withStagingLegs, type ExtrasSegment } from './routeExtras.js';
+import { nearestOnRings, refillCapacity, routeRefillPoints, stagingPointLocal, withRefillDetours, withStagingLegs, type ExtrasSegment } from './routeExtras.js';
 
 const frame = {
   toLocal: (lon: number, lat: number): [number, number] => [lon * 1000, lat * 1000],
@@ -19,8 +19,13 @@ describe('route extras', () => {
     const segs: ExtrasSegment[] = [{ type: 'Track', xy: Float64Array.from([0, 0, 0, 100]) }, { type: 'Turn', xy: Float64Array.from([0, 100, 6, 100]) }];
     const out = withStagingLegs(segs, [50, -50], (xy) => ({ type: 'Connector', xy, connector: 'staging' }));
     expect(out).toHaveLength(4);
-    expect(Array.from(out[0].xy)).toEqual([50, -50, 0, 0]);
-    expect(Array.from(out[3].xy)).toEqual([6, 100, 50, -50]);
+    const first = Array.from(out[0].xy);
+    const last = Array.from(out[3].xy);
+    expect(first.slice(0, 2)).toEqual([50, -50]);
+    expect(first.slice(-2)).toEqual([0, 0]);
+    expect(last.slice(0, 2)).toEqual([6, 100]);
+    expect(last.slice(-2)).toEqual([50, -50]);
+    for (const leg of [first, last]) for (let i = 2; i < leg.length; i += 2) expect(Math.hypot(leg[i] - leg[i - 2], leg[i + 1] - leg[i - 1])).toBeLessThanOrEqual(0.5 + 1e-9);
   });
 
   it('asks for the capacity model when refills are requested', () => {
@@ -53,5 +58,31 @@ describe('route extras', () => {
     expect(r.points[0].position[0]).toBeCloseTo(0.01, 9);
     expect(r.points[0].position[1]).toBeCloseTo(0.5, 9);
     expect(r.detourMeters).toBeCloseTo(2 * Math.hypot(10, 1000), 6);
+  });
+
+  it('writes refill detours into the route: the working piece is split and two refill connectors go to the depot and back', () => {
+    const segs: ExtrasSegment[] = [
+      { type: 'Track', xy: Float64Array.from([0, 0, 0, 1000]) },
+      { type: 'Turn', xy: Float64Array.from([0, 1000, 10, 1000]) },
+      { type: 'Track', xy: Float64Array.from([10, 1000, 10, 0]) },
+    ];
+    const request = { machine: { widthMeters: 10, tankCapacity: 150, applicationRatePerHectare: 100 } };
+    const r = withRefillDetours(segs, request, { calculateRefillPoints: true }, 10, [0, -20], frame, [], (xy) => ({ type: 'Connector', xy, connector: 'refill' }))!;
+    // refill 500 m into the second track: Track, Turn, Track (500 m), out, back, Track (500 m)
+    expect(r.segments.map((s) => s.type)).toEqual(['Track', 'Turn', 'Track', 'Connector', 'Connector', 'Track']);
+    expect(r.points[0].routeSequence).toBe(3);
+    for (let i = 1; i < r.segments.length; i++) {
+      const a = r.segments[i - 1].xy;
+      const b = r.segments[i].xy;
+      expect(Math.hypot(a[a.length - 2] - b[0], a[a.length - 1] - b[1])).toBeLessThan(1e-9);
+    }
+    const length = (xy: Float64Array): number => {
+      let l = 0;
+      for (let i = 2; i < xy.length; i += 2) l += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+      return l;
+    };
+    expect(length(r.segments[3].xy) + length(r.segments[4].xy)).toBeCloseTo(r.detourMeters, 6);
+    expect(length(r.segments[2].xy)).toBeCloseTo(500, 6);
+    expect(withRefillDetours(segs, request, {}, 10, undefined, frame, [], (xy) => ({ type: 'Connector', xy }))).toBeUndefined();
   });
 });

@@ -31,15 +31,15 @@ export function stagingPointLocal(frame: ExtrasFrame, routeOptions: RouteApiOpti
   return frame.toLocal(s[0] as number, s[1] as number);
 }
 
-/** Prepends the leg from the staging area and appends the leg back to it (straight connectors). */
+/** Prepends the leg from the staging area and appends the leg back to it (straight connectors, a point every 0.5 m). */
 export function withStagingLegs<T extends ExtrasSegment>(segments: T[], staging: XY, make: (xy: Float64Array) => T): T[] {
   if (segments.length === 0) return segments;
   const first = segments[0].xy;
   const last = segments[segments.length - 1].xy;
   const out: T[] = [];
-  out.push(make(Float64Array.from([staging[0], staging[1], first[0], first[1]])));
+  out.push(make(straightLeg([staging, [first[0], first[1]]])));
   for (const s of segments) out.push(s);
-  out.push(make(Float64Array.from([last[last.length - 2], last[last.length - 1], staging[0], staging[1]])));
+  out.push(make(straightLeg([[last[last.length - 2], last[last.length - 1]], staging])));
   return out;
 }
 
@@ -185,4 +185,113 @@ export function applyRefills(
   metrics.refillCount = r.points.length;
   metrics.refillDetourMeters = round2(r.detourMeters);
   return r.points;
+}
+
+/** Straight polyline a → b with a point at least every `stepMeters` (route connectors are checked for density). */
+export function straightLeg(points: XY[], stepMeters = 0.5): Float64Array {
+  const out: number[] = [points[0][0], points[0][1]];
+  for (let i = 1; i < points.length; i++) {
+    const [ax, ay] = points[i - 1];
+    const [bx, by] = points[i];
+    const len = Math.hypot(bx - ax, by - ay);
+    const steps = Math.max(1, Math.ceil(len / stepMeters));
+    for (let k = 1; k <= steps; k++) out.push(ax + ((bx - ax) * k) / steps, ay + ((by - ay) * k) / steps);
+  }
+  return Float64Array.from(out);
+}
+
+function polylineMeters(xy: ArrayLike<number>): number {
+  let l = 0;
+  for (let i = 2; i + 1 < xy.length; i += 2) l += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+  return l;
+}
+
+/** Splits a polyline at increasing distances along it. */
+function splitAt(xy: Float64Array, cuts: number[]): Float64Array[] {
+  const parts: Float64Array[] = [];
+  let cur: number[] = [xy[0], xy[1]];
+  let walked = 0;
+  let c = 0;
+  for (let i = 2; i + 1 < xy.length; i += 2) {
+    const ax = xy[i - 2], ay = xy[i - 1], bx = xy[i], by = xy[i + 1];
+    const seg = Math.hypot(bx - ax, by - ay);
+    while (c < cuts.length && cuts[c] <= walked + seg) {
+      const t = seg > 0 ? Math.max(0, Math.min(1, (cuts[c] - walked) / seg)) : 0;
+      const px = ax + t * (bx - ax), py = ay + t * (by - ay);
+      cur.push(px, py);
+      parts.push(Float64Array.from(cur));
+      cur = [px, py];
+      c++;
+    }
+    cur.push(bx, by);
+    walked += seg;
+  }
+  while (c++ < cuts.length) {
+    parts.push(Float64Array.from(cur));
+    cur = [cur[cur.length - 2], cur[cur.length - 1]];
+  }
+  parts.push(Float64Array.from(cur));
+  return parts;
+}
+
+/**
+ * Plans refills (when `calculateRefillPoints` is set) and writes their detours into the route:
+ * the working piece is split where the machine leaves, and two `Connector` pieces
+ * (`connector: 'refill'`) go to the depot and back (via the exterior headland point for
+ * ClosestExternalHeadland), so the route stays continuous and its metrics count the detours.
+ * The depot is the staging area, or the route's start. Returns undefined when not requested.
+ */
+export function withRefillDetours<T extends ExtrasSegment>(
+  segments: T[],
+  request: PathPlanRequest,
+  routeOptions: RouteApiOptions,
+  widthMeters: number,
+  staging: XY | undefined,
+  frame: ExtrasFrame,
+  exteriorRings: ArrayLike<number>[],
+  makeConnector: (xy: Float64Array) => T,
+): { segments: T[]; points: PlanRefillPoint[]; detourMeters: number } | undefined {
+  if (routeOptions.calculateRefillPoints !== true || segments.length === 0) return undefined;
+  const strategy = routeOptions.refillStrategyType ?? 'Exact';
+  if (strategy !== 'Exact' && strategy !== 'StartOfTrack' && strategy !== 'ClosestExternalHeadland') {
+    throw new PlanError('invalid-option', 'routeOptions.refillStrategyType: must be one of Exact, StartOfTrack, ClosestExternalHeadland', [
+      { path: 'routeOptions.refillStrategyType', message: 'unknown strategy' },
+    ]);
+  }
+  const capacity = refillCapacity(request);
+  const depot: XY = staging ?? [segments[0].xy[0], segments[0].xy[1]];
+  const closed = exteriorRings.map((r) => {
+    const a = Array.from(r);
+    if (a.length >= 4 && (a[0] !== a[a.length - 2] || a[1] !== a[a.length - 1])) a.push(a[0], a[1]);
+    return a;
+  });
+  const planned = routeRefillPoints(segments, capacity, widthMeters, strategy, depot, frame, closed);
+  const byPiece = new Map<number, number[]>();
+  planned.local.forEach((p, i) => {
+    const list = byPiece.get(p.pieceIndex);
+    if (list) list.push(i);
+    else byPiece.set(p.pieceIndex, [i]);
+  });
+  const out: T[] = [];
+  segments.forEach((seg, k) => {
+    const ids = byPiece.get(k);
+    if (!ids) {
+      out.push(seg);
+      return;
+    }
+    const parts = splitAt(seg.xy, ids.map((i) => planned.local[i].alongMeters));
+    parts.forEach((part, j) => {
+      if (part.length >= 4 && polylineMeters(part) > 1e-9) out.push({ ...seg, xy: part });
+      if (j < ids.length) {
+        const p = planned.local[ids[j]];
+        const via: XY[] = [p.at];
+        if (Math.hypot(p.exitAt[0] - p.at[0], p.exitAt[1] - p.at[1]) > 1e-9) via.push(p.exitAt);
+        via.push(depot);
+        planned.points[ids[j]].routeSequence = out.length;
+        out.push(makeConnector(straightLeg(via)));
+        out.push(makeConnector(straightLeg([...via].reverse())));
+      }
+    });
+  });
+  return { segments: out, points: planned.points, detourMeters: planned.detourMeters };
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PlanError } from '../../errors.js';
 import type { PathPlanRequest, Plan, Position, RouteSegment } from '../../types.js';
 import { planRoute } from '../../plan.js';
+import { checkPlan } from '../../check/checkPlan.js';
 
 // 360 m (east-west) × 240 m field near 10° E, 50° N
 const LON0 = 10;
@@ -32,6 +33,10 @@ const xOf = (pos: Position): number => (pos[0] - LON0) * M_PER_DEG_LON;
 const yOf = (pos: Position): number => (pos[1] - LAT0) * M_PER_DEG_LAT;
 const dist = (a: Position, b: Position): number => Math.hypot(xOf(a) - xOf(b), yOf(a) - yOf(b));
 
+function expectValid(p: Plan): void {
+  expect(checkPlan(field, p).violations).toEqual([]);
+}
+
 function expectContinuous(p: Plan): void {
   for (let i = 1; i < p.route.length; i++) {
     const prev = p.route[i - 1].coordinates;
@@ -51,6 +56,8 @@ describe('planRoute routeOptions (issue 3)', () => {
     expect(b.optimizer.algorithm).toBe('boustrophedon');
     expect(s.optimizer.algorithm).toBe('clusteredSpiral');
     expectContinuous(s);
+    expectValid(s);
+    expectValid(b);
   });
 
   it('optimized (default) reports its search and is not worse than the fixed orders on the real route', () => {
@@ -72,20 +79,24 @@ describe('planRoute routeOptions (issue 3)', () => {
     expect(dist(last[last.length - 1], at(3000, 120))).toBeLessThan(0.05);
     expect(east.metrics.nonWorkingDistanceMeters).toBeGreaterThan(plan({}).metrics.nonWorkingDistanceMeters + 2 * 2600);
     expectContinuous(east);
+    expectValid(east);
   });
 
   it('startPointNodeIndex / endPointNodeIndex: the route enters and leaves the tracks at the chosen nodes', () => {
     const base = plan({}, { headland: { passes: 0 } });
-    const nodes = base.nodes as { index: number; position: Position }[];
-    expect(nodes.length).toBeGreaterThan(8);
+    expect(base.nodes.length).toBeGreaterThan(8);
+    const p = plan({ startPointNodeIndex: 9, endPointNodeIndex: 4 }, { headland: { passes: 0 } });
+    // node k = end k of the plan's tracks (as driven: turns may pull inner ends back, never the route's first start or last end)
+    const nodes = p.nodes as { index: number; trackIndex: number; position: Position }[];
     const startNode = nodes[9];
     const endNode = nodes[4];
-    const p = plan({ startPointNodeIndex: 9, endPointNodeIndex: 4 }, { headland: { passes: 0 } });
+    expect(startNode.trackIndex).toBe(4);
+    expect(endNode.trackIndex).toBe(2);
     const t = tracks(p);
     expect(dist(t[0].coordinates[0], startNode.position)).toBeLessThan(1);
     const lastTrack = t[t.length - 1].coordinates;
     expect(dist(lastTrack[lastTrack.length - 1], endNode.position)).toBeLessThan(1);
-    expect(dist(tracks(base)[0].coordinates[0], startNode.position)).toBeGreaterThan(1);
+    expect(tracks(base)[0].trackIndex).not.toBe(4);
   });
 
   it('rejects a node index the plan does not have', () => {
@@ -109,16 +120,23 @@ describe('planRoute routeOptions (issue 3)', () => {
       // 8.64 ha worked at 200 l/ha with a 300 l tank: at least 5 refills
       expect(p.refillPoints.length).toBeGreaterThanOrEqual(5);
       expect(p.metrics.refillCount).toBe(p.refillPoints.length);
+      // each detour is in the route: out to the staging area and back, continuous
+      for (const r of p.refillPoints) {
+        const out = p.route[r.routeSequence];
+        const back = p.route[r.routeSequence + 1];
+        expect([out.type, out.connectorKind, back.connectorKind]).toEqual(['Connector', 'refill', 'refill']);
+        expect(dist(out.coordinates[0], r.position)).toBeLessThan(0.01);
+        expect(dist(out.coordinates[out.coordinates.length - 1], at(-100, -100))).toBeLessThan(0.05);
+      }
+      expectContinuous(p);
+      expectValid(p);
       const detour = p.refillPoints.reduce((a: number, r: { detourMeters: number }) => a + r.detourMeters, 0);
       expect(p.metrics.nonWorkingDistanceMeters).toBeCloseTo(without.metrics.nonWorkingDistanceMeters + detour, 0);
       if (refillStrategyType === 'StartOfTrack') {
-        // refills at the start of a working pass (track or headland pass), where it begins
+        // refills at the start of a working pass (track or headland pass): the pass follows the detour
         const starts = p.refillPoints.filter((r: { alongMeters: number }) => r.alongMeters === 0);
         expect(starts.length).toBeGreaterThan(0);
-        for (const r of starts) {
-          expect(['Track', 'ExteriorHeadland']).toContain(p.route[r.routeSequence].type);
-          expect(dist(r.position, p.route[r.routeSequence].coordinates[0])).toBeLessThan(0.01);
-        }
+        for (const r of starts) expect(['Track', 'ExteriorHeadland']).toContain(p.route[r.routeSequence + 2].type);
       }
     }
     expect(() => plan({ calculateRefillPoints: true })).toThrow(/tankCapacity/);
