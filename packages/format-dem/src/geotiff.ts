@@ -67,6 +67,9 @@ export async function readGeoTiffDem(bytes: ArrayBuffer | Uint8Array, options: R
   const columns = image.getWidth();
   const rows = image.getHeight();
   const bands = image.getSamplesPerPixel();
+  if (columns * rows > 25_000_000) {
+    throw demError(file, `the raster has ${columns} × ${rows} cells; at most 25,000,000 are read — crop it to the field first (gdal_translate -projwin)`);
+  }
   const band = options.band ?? 0;
   if (!(Number.isInteger(band) && band >= 0 && band < bands)) throw demError(file, `band ${band} does not exist (the file has ${bands})`);
 

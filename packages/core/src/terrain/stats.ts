@@ -175,6 +175,15 @@ export function analyzeFieldTerrain(field: FieldGeometry, grid: ElevationGrid, o
       if (z > maxZ) maxZ = z;
     }
   }
+  if (!Number.isFinite(minZ)) {
+    // A field smaller than one cell: take the surface at its vertices instead.
+    for (const [x, y] of pts) {
+      const z = sampleElevation(model, x, y);
+      if (Number.isNaN(z)) continue;
+      if (z < minZ) minZ = z;
+      if (z > maxZ) maxZ = z;
+    }
+  }
   return { best, byHeading, minElevationMeters: minZ, maxElevationMeters: maxZ };
 }
 

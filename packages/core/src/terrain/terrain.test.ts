@@ -279,3 +279,15 @@ describe('bad input', () => {
     expect(headingGap(best.headingDegrees, 0)).toBeLessThan(1);
   });
 });
+
+describe('small fields', () => {
+  it('a field smaller than one DEM cell still gets an elevation range and a heading', () => {
+    // 30 m cells of a plane rising east; a 10 m × 10 m field around the origin.
+    const g: ElevationGrid = { crs: 'local', originX: -90, originY: 90, cellSizeX: 30, cellSizeY: 30, columns: 6, rows: 6, elevationsMeters: Array.from({ length: 36 }, (_, i) => 0.1 * (-75 + (i % 6) * 30)) };
+    const frame = frameForPositions([[16, 48], [16.0001, 48.0001]]);
+    const ring = [[-5, -5], [5, -5], [5, 5], [-5, 5], [-5, -5]].map(([x, y]) => frame.toLonLat(x, y));
+    const t = analyzeFieldTerrain({ type: 'Polygon', coordinates: [ring] }, g);
+    expect(t.maxElevationMeters - t.minElevationMeters).toBeCloseTo(1, 3); // 10 m east-west at 10 %
+    expect(Math.min(t.best.headingDegrees, 180 - t.best.headingDegrees)).toBeLessThan(0.5);
+  });
+});
