@@ -123,3 +123,25 @@ describe('random polygons round-trip (fast-check)', () => {
     });
   }
 });
+
+describe('attribute columns round-trip through the Shapefile .dbf (fast-check)', () => {
+  it('text (any Unicode up to 254 bytes, surrounding spaces aside), integers and decimals come back equal', async () => {
+    const field = corpusFields()[0];
+    const [base] = geojson.readBoundary(field.text, field.file);
+    const text = fc.string({ unit: 'grapheme', maxLength: 40 }).filter((s) => new TextEncoder().encode(s).length <= 254 && !/[\u0000]/.test(s));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ Grower: text, Farm: text, acres: fc.integer({ min: -1e9, max: 1e9 }), ratio: fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((v) => Math.round(v * 1e4) / 1e4) }),
+        async (props) => {
+          const [back] = await shapefile.readBoundary(await shapefile.writeBoundaries([{ ...base, properties: props }]), 'attrs.zip');
+          // dBASE pads text with spaces and readers (shpjs, GDAL) trim them; empty text reads back as absent or ''
+          expect((back.properties.Grower ?? '') as string).toBe(props.Grower.trim());
+          expect((back.properties.Farm ?? '') as string).toBe(props.Farm.trim());
+          expect(back.properties.acres).toBe(props.acres);
+          expect(back.properties.ratio).toBeCloseTo(props.ratio, 4);
+        },
+      ),
+      { seed: 7, numRuns: 60 },
+    );
+  });
+});
