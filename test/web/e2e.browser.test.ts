@@ -7,6 +7,7 @@
  * Planning uses `@furrow/core`'s `planRoute` when it exists; until then a stand-in planner is
  * injected through `serve`'s `planner` option (said on stderr), so the platform half is tested.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import * as core from '@furrow/core';
@@ -191,5 +192,49 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     expect(await again.page.locator('[data-layer=tracks] path').count()).toBe(after.length);
     await screenshot(again.page, 'e2e-06-saved-plan-reopened');
     expect([...errors, ...again.errors]).toEqual([]);
+  });
+
+  it('downloads the saved plan in every export format', async () => {
+    const { page, errors } = await newPage();
+    await page.goto(await launchUrl());
+    await planned(page);
+    expect(await page.evaluate(() => document.getElementById('page')?.dataset.savedPlanId)).not.toBe('');
+    const formats = await page.locator('[data-format]').evaluateAll((els) => els.map((e) => e.getAttribute('data-format')!));
+    expect(formats.length).toBeGreaterThanOrEqual(10);
+    for (const format of formats) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-format=${format}]`)]);
+      const chunks: Buffer[] = [];
+      for await (const c of await download.createReadStream()) chunks.push(Buffer.from(c as Buffer));
+      const bytes = Buffer.concat(chunks);
+      expect(bytes.length, format).toBeGreaterThan(100);
+      if (format === 'json') expect(JSON.parse(bytes.toString('utf8')).metrics, format).toBeDefined();
+      if (download.suggestedFilename().endsWith('.zip')) expect(bytes.subarray(0, 2).toString('latin1'), format).toBe('PK');
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('draws a field with a hole, the hole as an obstacle, and lists both fields', async () => {
+    const ids = await partner.provisioned();
+    const feature = JSON.parse(readFileSync(new URL('../fields/at-ref-056.geojson', import.meta.url), 'utf8'));
+    const res = await fetch(`${server.url}/api/fields/save`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ farmId: ids.farmId, name: 'Field with a pond', boundary: feature.geometry.coordinates }),
+    });
+    expect(res.status).toBe(201);
+    const pondBoundary = ((await res.json()) as { vBoundary: { boundaryId: string } }).vBoundary.boundaryId;
+    const launch = await fetch(`${server.url}/api/partner/launch`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userId: PARTNER_USER, returnUrl: `/path-planning/boundary/${pondBoundary}` }),
+    });
+    const { page, errors } = await newPage();
+    await page.goto(((await launch.json()) as { launchUrl: string }).launchUrl);
+    await planned(page);
+    expect(await page.locator('g[data-layer=obstacles] path').count()).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('g[data-layer=tracks] path').count()).toBeGreaterThan(3);
+    expect(await page.locator('#field-select option').allTextContents()).toEqual(expect.arrayContaining(['North meadow', 'Field with a pond']));
+    await screenshot(page, 'e2e-07-field-with-hole');
+    expect(errors).toEqual([]);
   });
 });

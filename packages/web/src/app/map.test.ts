@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { scaleFor } from './map.js';
+import { holesOf, scaleFor } from './map.js';
 
 describe('scaleFor', () => {
   it('picks a 1-2-5 length between 40 and 100 px', () => {
@@ -16,5 +16,15 @@ describe('scaleFor', () => {
     );
     expect(scaleFor(1)).toEqual({ meters: 100, pixels: 100 });
     expect(scaleFor(3)).toEqual({ meters: 200, pixels: 67 });
+  });
+});
+
+describe('holesOf', () => {
+  it('returns each hole of polygons and multipolygons as a polygon', () => {
+    const outer = [[0, 0], [10, 0], [10, 10], [0, 0]];
+    const hole = [[1, 1], [2, 1], [2, 2], [1, 1]];
+    expect(holesOf({ type: 'Polygon', coordinates: [outer, hole] })).toEqual([{ type: 'Polygon', coordinates: [hole] }]);
+    expect(holesOf({ type: 'MultiPolygon', coordinates: [[outer], [outer, hole, hole]] })).toHaveLength(2);
+    expect(holesOf({ type: 'Point', coordinates: [0, 0] })).toEqual([]);
   });
 });

@@ -91,8 +91,11 @@ export class MapView {
       const g = s('g', { class: `layer layer-${layer.id}`, 'data-layer': layer.id }) as SVGGElement;
       const features: Feature[] = plan ? [...plan.layers[layer.id]] : [];
       if (layer.id === 'boundary' && features.length === 0) features.push({ type: 'Feature', geometry: data.boundary, properties: { type: 'Boundary' } });
-      if (layer.id === 'obstacles' && features.length === 0)
+      if (layer.id === 'obstacles' && features.length === 0) {
         for (const o of data.obstacles) features.push({ type: 'Feature', geometry: o, properties: { type: 'Obstacle' } });
+        // Holes of the boundary are no-go zones (CONTRACT.md): show them as obstacles too.
+        for (const hole of holesOf(data.boundary)) features.push({ type: 'Feature', geometry: hole, properties: { type: 'Obstacle', name: 'hole in the field' } });
+      }
       this.drawFeatures(g, layer.id, layer.color, features, projection);
       if (layer.id === 'startEnd' && plan) {
         if (plan.start) g.append(this.marker(plan.start, 'S', '#1b7f3b', 'Start', projection));
@@ -297,4 +300,10 @@ export function scaleFor(metersPerPixel: number): { meters: number; pixels: numb
   const p = Math.pow(10, Math.floor(Math.log10(target)));
   const meters = [5, 2, 1].map((m) => m * p).find((m) => m <= target) ?? p;
   return { meters, pixels: Math.round(meters / metersPerPixel) };
+}
+
+/** The holes of a Polygon / MultiPolygon as Polygons. */
+export function holesOf(g: Geometry): Geometry[] {
+  const polys = g.type === 'Polygon' ? [g.coordinates as Position[][]] : g.type === 'MultiPolygon' ? (g.coordinates as Position[][][]) : [];
+  return polys.flatMap((rings) => rings.slice(1).map((ring) => ({ type: 'Polygon', coordinates: [ring] })));
 }
