@@ -14,3 +14,4 @@ export { planRoute } from './plan.js';
 export { checkPlan, coverageDeviation, CHECK_TOLERANCES } from './check/checkPlan.js';
 export type { PlanCheck, PlanViolation } from './check/checkPlan.js';
 export * from './check/kinematics.js';
+export type { PlanRuntime } from './plan.js';
