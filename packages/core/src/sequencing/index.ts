@@ -2,6 +2,7 @@ export type { TransportInput, TransportModel } from './transport.js';
 export { haversineMeters, transportModel } from './transport.js';
 export type {
   FieldVisit,
+  FieldPlanVariant,
   SequencingField,
   SequencingObjective,
   SequencingRequest,
@@ -10,4 +11,4 @@ export type {
   DayMetrics,
   DaySequence,
 } from './sequence.js';
-export { sequenceFields, visitsFromPlan } from './sequence.js';
+export { sequenceFields, visitsFromPlan, visitsFromPlans, cornerStartNodes } from './sequence.js';

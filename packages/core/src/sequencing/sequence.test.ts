@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PlanError } from '../errors.js';
 import type { Plan, Position } from '../types.js';
-import { haversineMeters, sequenceFields, visitsFromPlan, type SequencingField, type SequencingRequest } from './index.js';
+import * as core from '../index.js';
+import { readFileSync } from 'node:fs';
+import type { FieldGeometry, PathPlanRequest } from '../types.js';
+import { cornerStartNodes, haversineMeters, sequenceFields, visitsFromPlan, visitsFromPlans, type SequencingField, type SequencingRequest } from './index.js';
 
 const METERS_PER_DEGREE = (6_371_008.8 * Math.PI) / 180;
 
@@ -185,5 +188,40 @@ describe('visits from a plan', () => {
     expect(fwd).toMatchObject({ entry: [1, 2], exit: [2, 3], workTimeSeconds: 1234, workDistanceMeters: 5678, workFuelLiters: 9, reversed: false });
     expect(rev).toMatchObject({ entry: [2, 3], exit: [1, 2], reversed: true });
     expect(() => visitsFromPlan({ ...plan, route: [] })).toThrowError(PlanError);
+  });
+});
+
+describe('visits from several plans of a field', () => {
+  const mk = (entry: [number, number], exit: [number, number], t: number) =>
+    ({ version: 't', metrics: { timeSeconds: t, distanceMeters: 1 }, heading: { degrees: 0, source: 'search' }, boundary: { type: 'Polygon', coordinates: [] }, warnings: [], route: [{ sequence: 0, type: 'Track', coordinates: [entry, exit], lengthMeters: 1 }], nodes: [{ index: 0, trackIndex: 0 }, { index: 1, trackIndex: 0 }, { index: 2, trackIndex: 1 }, { index: 3, trackIndex: 1 }, { index: 4, trackIndex: 2 }, { index: 5, trackIndex: 2 }] }) as unknown as Plan;
+
+  it('merges, tags the start node and plan, keeps the cheaper of duplicates', () => {
+    const v = visitsFromPlans([{ plan: mk([0, 0], [1, 1], 100) }, { plan: mk([1, 1], [0, 0], 90), startPointNodeIndex: 5 }, { plan: mk([2, 2], [3, 3], 80), startPointNodeIndex: 0 }]);
+    expect(v).toHaveLength(4); // (0→1, 1→0) twice collapse to two, plus 2→3 and 3→2
+    const back = v.find((x) => x.entry[0] === 1 && x.exit[0] === 0)!;
+    expect(back).toMatchObject({ workTimeSeconds: 90, startPointNodeIndex: 5, planIndex: 1, reversed: false });
+    expect(v.find((x) => x.entry[0] === 3)).toMatchObject({ planIndex: 2, reversed: true, startPointNodeIndex: 0 });
+  });
+
+  it('corner start nodes are the ends of the first and last tracks', () => {
+    expect(cornerStartNodes(mk([0, 0], [1, 1], 1))).toEqual([0, 1, 4, 5]);
+    expect(cornerStartNodes({ ...mk([0, 0], [1, 1], 1), nodes: undefined } as unknown as Plan)).toEqual([]);
+  });
+
+  const planRoute = (core as Record<string, unknown>).planRoute as ((r: PathPlanRequest) => Plan) | undefined;
+  it.skipIf(planRoute === undefined)('with planRoute: re-planning from the corner nodes offers entries at those nodes', () => {
+    const field = (JSON.parse(readFileSync(new URL('../../../../test/fields/at-033.geojson', import.meta.url), 'utf8')) as { geometry: FieldGeometry }).geometry;
+    const req: PathPlanRequest = { field, machine: { widthMeters: 6 }, headland: { passes: 0 }, routeOptions: { maxOptimizerTime: 1 } };
+    const base = planRoute!(req);
+    const corners = cornerStartNodes(base);
+    expect(corners.length).toBe(4);
+    const variants = [{ plan: base }, ...[corners[0], corners[3]].map((n) => ({ plan: planRoute!({ ...req, routeOptions: { ...req.routeOptions, startPointNodeIndex: n } }), startPointNodeIndex: n }))];
+    const visits = visitsFromPlans(variants);
+    expect(visits.length).toBeGreaterThan(2);
+    // Each variant planned from node n enters (as planned) at that node's position.
+    for (const v of visits.filter((x) => x.startPointNodeIndex !== undefined && !x.reversed)) {
+      const node = (base.nodes as { index: number; position: [number, number] }[])[v.startPointNodeIndex!];
+      expect(haversineMeters(v.entry, node.position)).toBeLessThan(0.05);
+    }
   });
 });

@@ -21,6 +21,8 @@ export interface FieldVisit {
   /** routeOptions to re-plan the field with for this visit, when the visit needs a re-plan. */
   startPointNodeIndex?: number;
   endPointNodeIndex?: number;
+  /** Which of the field's plans this visit drives (see visitsFromPlans). */
+  planIndex?: number;
   label?: string;
 }
 
@@ -106,6 +108,46 @@ export function visitsFromPlan(plan: Plan): FieldVisit[] {
     { entry: first, exit: end, ...base, reversed: false, label: 'as planned' },
     { entry: end, exit: first, ...base, reversed: true, label: 'reversed' },
   ];
+}
+
+/** One plan of a field, made with routeOptions.startPointNodeIndex when given. */
+export interface FieldPlanVariant {
+  plan: Plan;
+  startPointNodeIndex?: number;
+}
+
+/**
+ * Visits from several plans of the same field (e.g. planned from different start nodes):
+ * each plan as planned and reversed, duplicates (same entry and exit within 1 cm) dropped,
+ * at most 16.
+ */
+export function visitsFromPlans(variants: FieldPlanVariant[]): FieldVisit[] {
+  const out: FieldVisit[] = [];
+  const same = (a: Position, b: Position): boolean => Math.abs(a[0] - b[0]) < 1e-7 && Math.abs(a[1] - b[1]) < 1e-7;
+  variants.forEach((variant, planIndex) => {
+    for (const v of visitsFromPlan(variant.plan)) {
+      const visit: FieldVisit = { ...v, planIndex, ...(variant.startPointNodeIndex !== undefined ? { startPointNodeIndex: variant.startPointNodeIndex } : {}) };
+      const dup = out.findIndex((o) => same(o.entry, visit.entry) && same(o.exit, visit.exit));
+      if (dup < 0) out.push(visit);
+      else if (visit.workTimeSeconds < out[dup].workTimeSeconds) out[dup] = visit;
+    }
+  });
+  return out.slice(0, 16);
+}
+
+/**
+ * Candidate start nodes worth re-planning from: the ends of the first and last tracks (the
+ * field's "corners" in track order), from `plan.nodes` (node 2i and 2i + 1 are track i's ends).
+ */
+export function cornerStartNodes(plan: Plan): number[] {
+  const nodes = plan.nodes as { index: number; trackIndex: number }[] | undefined;
+  if (!Array.isArray(nodes) || nodes.length === 0) return [];
+  let minT = Infinity, maxT = -Infinity;
+  for (const nd of nodes) {
+    if (nd.trackIndex < minT) minT = nd.trackIndex;
+    if (nd.trackIndex > maxT) maxT = nd.trackIndex;
+  }
+  return nodes.filter((nd) => nd.trackIndex === minT || nd.trackIndex === maxT).map((nd) => nd.index);
 }
 
 function checkPosition(p: unknown, path: string): asserts p is Position {
