@@ -8,7 +8,7 @@
 import { PlanError } from '../errors.js';
 import type { SmoothingStrategyType, TurnType } from '../types.js';
 import { wrapPi } from './angles.js';
-import { sampleSegments, segmentsLength, type TurnSegment } from './segments.js';
+import { sampleSegments, segmentCusps, segmentsEndPose, segmentsLength, type TurnSegment } from './segments.js';
 import { turnDisplacement, turnLengthMeters, turnShape, type TurnShape } from './shape.js';
 import type { Pose, TurnOptions, TurnPath } from './types.js';
 import { fieldBulb } from './fieldTurns.js';
@@ -17,7 +17,7 @@ import { pushStraight, pushTurn, SLOT_STRIDE, SLOT_WORDS, slotSegments, solveWor
 
 export type { Pose, TurnOptions, TurnPath } from './types.js';
 export type { TurnSegment, SampledPath } from './segments.js';
-export { sampleSegments, segmentsLength } from './segments.js';
+export { sampleSegments, segmentsLength, segmentsEndPose } from './segments.js';
 export type { TurnShape } from './shape.js';
 export { turnShape, turnLengthMeters, turnDisplacement, halfTurnDisplacement } from './shape.js';
 export type { DubinsWord } from './words.js';
@@ -217,20 +217,66 @@ function fieldCandidates(shape: TurnShape, rel: Relative, reverseAllowed: boolea
   into.push({ turnType: type, word, lengthMeters: segmentsLength(segs), segments: segs });
 }
 
+/**
+ * A TurnPath whose points are sampled on first access (the route stage usually looks at the
+ * first one or two candidates only). `points` is a getter on the prototype: read it as
+ * `path.points`; `JSON.stringify` includes it through `toJSON`.
+ */
+class LazyTurnPath implements TurnPath {
+  readonly turnType: TurnType;
+  readonly lengthMeters: number;
+  readonly cusps: number[];
+  readonly startsReversed: boolean;
+  readonly word: string;
+  readonly segments: TurnSegment[];
+  private readonly from: Pose;
+  private readonly to: Pose;
+  private readonly stepMeters: number;
+  private sampled: Float64Array | undefined;
+
+  constructor(from: Pose, to: Pose, c: Candidate, stepMeters: number) {
+    this.turnType = c.turnType;
+    this.lengthMeters = c.lengthMeters;
+    this.segments = c.segments;
+    this.cusps = segmentCusps(c.segments, stepMeters);
+    this.startsReversed = c.segments.length > 0 && c.segments[0].reverse;
+    this.word = c.word;
+    this.from = from;
+    this.to = to;
+    this.stepMeters = stepMeters;
+    this.sampled = undefined;
+  }
+
+  get points(): Float64Array {
+    if (this.sampled === undefined) this.sampled = sampleSegments(this.from, this.segments, this.stepMeters, this.to).points;
+    return this.sampled;
+  }
+
+  set points(value: Float64Array) {
+    this.sampled = value;
+  }
+
+  toJSON(): TurnPath {
+    return {
+      turnType: this.turnType,
+      lengthMeters: this.lengthMeters,
+      points: this.points,
+      cusps: this.cusps,
+      startsReversed: this.startsReversed,
+      word: this.word,
+      segments: this.segments,
+    };
+  }
+}
+
+/** The candidate as a TurnPath, or undefined if its pieces do not reach `to` (checked without sampling). */
 function toTurnPath(from: Pose, to: Pose, c: Candidate, stepMeters: number): TurnPath | undefined {
-  const sampled = sampleSegments(from, c.segments, stepMeters, to);
-  const end = sampled.endPose;
-  if (Math.hypot(end.x - to.x, end.y - to.y) > END_POSITION_TOLERANCE_METERS) return undefined;
+  const end = segmentsEndPose(from, c.segments);
+  const dx = end.x - to.x;
+  const dy = end.y - to.y;
+  if (dx * dx + dy * dy > END_POSITION_TOLERANCE_METERS * END_POSITION_TOLERANCE_METERS) return undefined;
   if (Math.abs(wrapPi(end.headingRadians - to.headingRadians)) > END_HEADING_TOLERANCE_RADIANS) return undefined;
-  return {
-    turnType: c.turnType,
-    lengthMeters: c.lengthMeters,
-    points: sampled.points,
-    cusps: sampled.cusps,
-    startsReversed: c.segments.length > 0 && c.segments[0].reverse,
-    word: c.word,
-    segments: c.segments,
-  };
+  return new LazyTurnPath(from, to, c, stepMeters);
 }
 
 /**

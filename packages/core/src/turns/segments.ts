@@ -152,3 +152,60 @@ export function segmentsLength(segments: readonly TurnSegment[]): number {
   for (const s of segments) sum += s.lengthMeters;
   return sum;
 }
+
+/**
+ * Pose reached by driving the segments from `from`, without sampling: arcs and lines in closed
+ * form, clothoids by Gauss-Legendre on panels of ≤ 0.5 m. Same accuracy as `sampleSegments`.
+ */
+export function segmentsEndPose(from: Pose, segments: readonly TurnSegment[]): Pose {
+  let x = from.x;
+  let y = from.y;
+  let h = from.headingRadians;
+  for (const seg of segments) {
+    const len = seg.lengthMeters;
+    const d = seg.reverse ? -1 : 1;
+    const k0 = seg.startCurvaturePerMeter;
+    const k1 = seg.endCurvaturePerMeter;
+    if (k0 === k1) {
+      if (Math.abs(k0) < 1e-12) {
+        x += d * Math.cos(h) * len;
+        y += d * Math.sin(h) * len;
+      } else {
+        const h1 = h + d * k0 * len;
+        x += (Math.sin(h1) - Math.sin(h)) / k0;
+        y -= (Math.cos(h1) - Math.cos(h)) / k0;
+        h = h1;
+      }
+    } else {
+      const a = (k1 - k0) / len;
+      const n = Math.max(1, Math.ceil(len / 0.5 - 1e-9));
+      const ds = len / n;
+      for (let i = 0; i < n; i++) {
+        const sa = i * ds;
+        let ix = 0;
+        let iy = 0;
+        for (let g = 0; g < 5; g++) {
+          const s = sa + GL_X[g] * ds;
+          const hs = h + d * (k0 * s + 0.5 * a * s * s);
+          ix += GL_W[g] * Math.cos(hs);
+          iy += GL_W[g] * Math.sin(hs);
+        }
+        x += d * ix * ds;
+        y += d * iy * ds;
+      }
+      h += d * (k0 * len + 0.5 * a * len * len);
+    }
+  }
+  return { x, y, headingRadians: h };
+}
+
+/** Point indices where the direction of travel flips, as `sampleSegments` would number them. */
+export function segmentCusps(segments: readonly TurnSegment[], stepMeters: number): number[] {
+  const cusps: number[] = [];
+  let k = 0;
+  for (let i = 0; i < segments.length; i++) {
+    if (i > 0 && segments[i].reverse !== segments[i - 1].reverse) cusps.push(k);
+    k += stepCount(segments[i].lengthMeters, stepMeters);
+  }
+  return cusps;
+}
