@@ -232,6 +232,7 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     await page.goto(((await launch.json()) as { launchUrl: string }).launchUrl);
     await planned(page);
     expect(await page.locator('g[data-layer=obstacles] path').count()).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('label[for=layer-obstacles]').textContent()).toMatch(/Obstacles\s*1/);
     expect(await page.locator('g[data-layer=tracks] path').count()).toBeGreaterThan(3);
     expect(await page.locator('#field-select option').allTextContents()).toEqual(expect.arrayContaining(['North meadow', 'Field with a pond']));
     await screenshot(page, 'e2e-07-field-with-hole');

@@ -9,7 +9,7 @@ import { clear, h, s } from './dom.js';
 import type { FeatureCollection } from './geo.js';
 import type { ClassifiedPlan, LayerId } from './layers.js';
 import { LAYERS, classifyPlan, layerCounts } from './layers.js';
-import { MapView } from './map.js';
+import { MapView, holesOf } from './map.js';
 import type { MetricChange } from './metrics.js';
 import { METRIC_ROWS, compareMetrics } from './metrics.js';
 import type { PlanParameters } from './params.js';
@@ -268,6 +268,10 @@ export class PlanView {
 
   private renderLegend(c: ClassifiedPlan | undefined): void {
     const counts = c ? layerCounts(c) : undefined;
+    // Obstacles the map draws from the boundary (its holes, stored obstacles) when the plan has none.
+    if (counts && counts.obstacles === 0 && this.boundary) {
+      counts.obstacles = this.boundary.obstacles.length + holesOf(this.boundary.geometry).length;
+    }
     clear(this.legend);
     this.legend.append(h('h2', { class: 'legend-title' }, 'Layers'));
     const list = h('ul', { class: 'legend-list' });
