@@ -70,6 +70,9 @@ describe.skipIf(!planRoute)('plans from planRoute on corpus fields', () => {
       await manager.parseISOXMLFile(await zipTaskData(xml), 'application/zip');
       const [pfd] = manager.rootElement.attributes.Partfield ?? [];
       expect(pfd.attributes.PartfieldDesignator).toBe(id);
+      // our ellipsoidal area agrees with core's (planned in a local transverse Mercator)
+      const area = Number(pfd.attributes.PartfieldArea);
+      expect(Math.abs(area - plan.metrics.fieldAreaSquareMeters), id).toBeLessThanOrEqual(1 + 5e-4 * plan.metrics.fieldAreaSquareMeters);
       const patterns = (pfd.attributes.GuidanceGroup ?? []).flatMap((g) => g.attributes.GuidancePattern ?? []);
       expect(patterns.length).toBeGreaterThanOrEqual(plan.route.filter((s) => s.type === 'Track').length);
     }

@@ -1,7 +1,7 @@
 /**
  * The exterior headland area of a plan (for PLN type 10): the field minus the field shrunk by
  * the headland depth (exterior passes × working width), computed with clipper2-ts in a local
- * equirectangular frame (relative scale error ≈ 1e-4 over a field: millimetres on a 30 m band).
+ * equirectangular frame on the WGS84 ellipsoid (scale error ~1e-5 over a field: sub-millimetre on a 30 m band).
  */
 import { Clipper, ClipType, EndType, FillRule, JoinType, PolyTreeD } from 'clipper2-ts';
 import type { PathD, PathsD, PolyPathD } from 'clipper2-ts';
@@ -30,8 +30,12 @@ export function headlandArea(plan: Plan, depthMeters = headlandDepthMeters(plan)
   if (!(depthMeters > 0)) return [];
   const polys = polygonsOf(plan.boundary);
   const origin = polys[0][0][0];
-  const mx = 111320 * Math.cos((origin[1] * Math.PI) / 180);
-  const my = 110574;
+  // meters per degree from the WGS84 prime-vertical and meridian radii at the field
+  const rad = Math.PI / 180;
+  const e2 = 0.00669437999014;
+  const s = 1 - e2 * Math.sin(origin[1] * rad) ** 2;
+  const mx = ((6378137 / Math.sqrt(s)) * Math.cos(origin[1] * rad)) * rad;
+  const my = ((6378137 * (1 - e2)) / (s * Math.sqrt(s))) * rad;
   const field: PathsD = [];
   for (const rings of polys) {
     for (const ring of rewindPolygon(rings)) field.push(ring.slice(0, -1).map((p) => ({ x: (p[0] - origin[0]) * mx, y: (p[1] - origin[1]) * my })));

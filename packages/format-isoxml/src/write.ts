@@ -43,17 +43,31 @@ export interface TaskDataNames {
 const designator = (s: string): string => (s.length > 32 ? Array.from(s).slice(0, 32).join('') : s);
 const deg = (v: number): string => Number(v.toFixed(9)).toString();
 
-/** Geodesic-enough ring area in m² (spherical excess on the WGS84 mean radius), for PFD D / PLN C. */
+/**
+ * Ring area in m² on the WGS84 ellipsoid for field-sized rings: an equal-area (sinusoidal-like)
+ * local projection with the meridian and prime-vertical radii at the ring's mean latitude;
+ * relative error ~1e-6 over a few km (a spherical formula is 0.1-0.4 % off).
+ */
 export function ringAreaSquareMeters(ring: readonly Position[]): number {
-  const R = 6371008.8;
-  let sum = 0;
   const rad = Math.PI / 180;
-  for (let i = 0; i < ring.length - 1; i++) {
-    const [x1, y1] = ring[i];
-    const [x2, y2] = ring[i + 1];
-    sum += (x2 - x1) * rad * (2 + Math.sin(y1 * rad) + Math.sin(y2 * rad));
+  let lat0 = 0;
+  for (const p of ring) lat0 += p[1];
+  lat0 = (lat0 / ring.length) * rad;
+  const e2 = 0.00669437999014;
+  const s = 1 - e2 * Math.sin(lat0) ** 2;
+  const n = 6378137 / Math.sqrt(s);
+  const m = (6378137 * (1 - e2)) / (s * Math.sqrt(s));
+  const lon0 = ring[0][0];
+  let sum = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    // x scaled by the cosine of each point's own latitude, relative to N at lat0 (equal-area in the small)
+    const xi = (ring[i][0] - lon0) * rad * n * Math.cos(ring[i][1] * rad);
+    const yi = (ring[i][1] * rad - lat0) * m;
+    const xj = (ring[j][0] - lon0) * rad * n * Math.cos(ring[j][1] * rad);
+    const yj = (ring[j][1] * rad - lat0) * m;
+    sum += xj * yi - xi * yj;
   }
-  return Math.abs((sum * R * R) / 2);
+  return Math.abs(sum / 2);
 }
 
 function polygonArea(rings: Ring[]): number {
