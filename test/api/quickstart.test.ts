@@ -309,6 +309,29 @@ describe('rate limits (429)', () => {
   });
 });
 
+describe('logs', () => {
+  it('writes one JSON line per request with the correlation id, never the key', async () => {
+    const pino = (await import('pino')).default;
+    const { createApp, createRateLimiter } = await import('@furrow/api');
+    const { stubPlanner } = await import('./support.js');
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
+    const app = createApp({ store, planner: stubPlanner(), limiter: createRateLimiter({ points: 100, windowSeconds: 60 }), logger });
+    const ok = await app.request('/api/path-plans/direct', jsonInit('POST', t.adminKey, shapeA()));
+    const bad = await app.request('/api/user/current', jsonInit('GET', 'fk_feedfacefeedface_secret-attempt'));
+    expect(ok.status).toBe(200);
+    expect(bad.status).toBe(401);
+    const records = lines.map((l) => JSON.parse(l));
+    const requestLines = records.filter((r) => r.msg === 'request');
+    expect(requestLines.map((r) => r.correlationId)).toEqual([ok.headers.get('X-Correlation-Id'), bad.headers.get('X-Correlation-Id')]);
+    expect(requestLines[0]).toMatchObject({ method: 'POST', path: '/api/path-plans/direct', status: 200 });
+    expect(requestLines[0].keyId).toMatch(/^[0-9a-f]{16}$/);
+    const all = lines.join('\n');
+    expect(all).not.toContain(t.adminKey);
+    expect(all).not.toContain('secret-attempt');
+  });
+});
+
 describe('OpenAPI and /docs', () => {
   it('serves an OpenAPI 3.1 document with version 1.5.0 and the Quick Start paths', async () => {
     const res = await t.app.request('/openapi.json');

@@ -4,7 +4,7 @@
  * under 50 concurrent calls (store and HTTP), single-use launch codes, tenant scoping.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, migrations, openStore, type Store } from '@furrow/api';
+import { createRateLimiter, migrate, migrations, openStore, type Store } from '@furrow/api';
 import { describeWith } from '../support/requires.js';
 import { startPostgres, type TestPostgres } from './pg.js';
 import { jsonInit, makeApp, square } from './support.js';
@@ -150,6 +150,23 @@ describeWith(['postgres'], 'store on PostgreSQL', () => {
         pg?.stop();
       },
     };
+  });
+
+  it('shares one rate-limit budget per key between processes (two pools on one database)', async () => {
+    const s1 = await openStore(pg!.url);
+    const s2 = await openStore(pg!.url);
+    try {
+      const l1 = createRateLimiter({ points: 5, windowSeconds: 60, pgPool: s1.db.pgPool });
+      const l2 = createRateLimiter({ points: 5, windowSeconds: 60, pgPool: s2.db.pgPool });
+      const decisions = [];
+      for (let i = 0; i < 4; i++) decisions.push(await l1.consume('key:shared'), await l2.consume('key:shared'));
+      expect(decisions.filter((d) => d.allowed).length).toBe(5);
+      expect(decisions.at(-1)).toMatchObject({ allowed: false, remaining: 0, limit: 5 });
+      expect((await l1.consume('key:other')).allowed).toBe(true);
+    } finally {
+      await s1.close();
+      await s2.close();
+    }
   });
 
   it('runs migrations once when several processes start together', async () => {
