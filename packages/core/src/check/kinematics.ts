@@ -3,7 +3,8 @@
  * with minimum turning radius R, curvature-rate limit σ, and (not) reversing?
  *
  * - curvature: Menger curvature of point triples whose legs are ≥ minLegMeters (0.4 m) must
- *   be ≤ (1/R)·(1 + tolerance). On points of a circle this estimate is exact.
+ *   be ≤ (1/R)·(1 + tolerance) + the position-noise allowance. On points of a circle this
+ *   estimate is exact.
  * - curvature-rate: differences of those curvature estimates over ≥ minLegMeters of path,
  *   divided by the distance between the triples' mean arc lengths, must be ≤ σ·(1 + rateTolerance) + 1e-3. The
  *   triples smooth a jump over about 2·minLegMeters, so a curvature jump Δκ is caught when
@@ -50,6 +51,12 @@ export interface KinematicCheckOptions {
   rateTolerance?: number;
   /** Extra heading change allowed at a vertex, radians (default 0.002). */
   headingToleranceRadians?: number;
+  /**
+   * Position noise of the points, meters (default 1e-4: plan coordinates are rounded to 1e-9°,
+   * about 0.1 mm). A triple with outer chord c may read up to 16·noise/c² too curved; that much
+   * is allowed on top of the relative tolerance (about 0.0025 1/m for 0.8 m triples).
+   */
+  positionToleranceMeters?: number;
 }
 
 /** Copies [x,y][] into x0,y0,x1,y1,… (Float64Array passes through). */
@@ -82,6 +89,7 @@ export function checkKinematics(
   const kTol = opts.curvatureTolerance ?? 0.005;
   const rTol = opts.rateTolerance ?? 0.05;
   const hTol = opts.headingToleranceRadians ?? 0.002;
+  const noise = opts.positionToleranceMeters ?? 1e-4;
   const kLimit = kmax * (1 + kTol) + 1e-9;
   const rLimit = sigma * (1 + rTol) + 1e-3;
 
@@ -150,6 +158,8 @@ export function checkKinematics(
   // Where along the path each estimate applies: the mean arc length of its triple (exact for
   // the second divided difference of a cubic, i.e. for linearly varying curvature).
   const at = new Float64Array(n);
+  // Curvature each estimate may read too high from position noise alone (16·noise/c²).
+  const slack = new Float64Array(n);
   let lo = 0;
   while (lo < n - 1) {
     let hi = lo + 1;
@@ -174,13 +184,14 @@ export function checkKinematics(
       const cross = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
       kappa[i] = (2 * cross) / (ab * bc * ca);
       at[i] = (s[j] + s[i] + s[k]) / 3;
+      slack[i] = (16 * noise) / (ca * ca);
     }
     lo = hi;
   }
 
   for (let i = 0; i < n; i++) {
     const v = Math.abs(kappa[i]);
-    if (v > kLimit)
+    if (v > kLimit + slack[i])
       note('curvature', i, v, kmax, `curvature ${v.toFixed(4)} 1/m at point ${i} exceeds 1/R = ${kmax.toFixed(4)} 1/m (radius ${(1 / v).toFixed(2)} m < ${R} m)`);
     else flush();
   }
@@ -200,8 +211,9 @@ export function checkKinematics(
         continue;
       }
       // No cusp between i and m (kappa is NaN at cusps, and m stops at the first NaN).
-      const rate = Math.abs(kappa[m] - kappa[i]) / (at[m] - at[i]);
-      if (rate > rLimit)
+      const ds = at[m] - at[i];
+      const rate = Math.abs(kappa[m] - kappa[i]) / ds;
+      if (rate > rLimit + (slack[i] + slack[m]) / ds)
         note('curvature-rate', i, rate, sigma, `curvature rate ${rate.toFixed(4)} 1/m² near point ${i} exceeds the limit ${sigma} 1/m²`);
       else flush();
     }
