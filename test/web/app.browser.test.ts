@@ -258,6 +258,8 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     expect(await change.getAttribute('data-verdict')).toBe(turnsAfter < turnsBefore ? 'better' : 'worse');
     const sent = api.log.filter((l) => l.path === '/api/path-plans/direct/geojson').length;
     expect(sent).toBeGreaterThanOrEqual(2);
+    expect(await page.locator('[data-testid=warnings] li').allTextContents()).toEqual(['The implement is wider than 10 m: check the field edges.']);
+    expect(await page.locator('g[data-layer=warnings] .marker').count()).toBe(1);
     await screenshot(page, '08-replanned-with-changes');
 
     // Invalid input is named, not sent.

@@ -133,6 +133,9 @@ export function fakePlan(req: FakePlanRequest): Record<string, unknown> {
     const mid = segments[Math.floor(segments.length / 2)][0];
     features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: f.toLonLat(mid) }, properties: { type: 'RefillPoint' } });
   }
+  if (width > 10 && segments.length > 0) {
+    features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: f.toLonLat(segments[0][0]) }, properties: { type: 'Warning', code: 'wide-implement', message: 'The implement is wider than 10 m: check the field edges.' } });
+  }
   const area = Math.abs(local[0].reduce((acc, p, i, r) => (i + 1 < r.length ? acc + p[0] * r[i + 1][1] - r[i + 1][0] * p[1] : acc), 0) / 2);
   const covered = segments.reduce((acc, [a, b]) => acc + (b[1] - a[1]) * width, 0) + passes * length(local[0]) * width;
   const uncovered = Math.max(0, area - covered);

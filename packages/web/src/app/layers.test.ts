@@ -38,3 +38,14 @@ describe('classifyPlan', () => {
     expect(layerCounts(c).startEnd).toBe(0);
   });
 });
+
+describe('warnings', () => {
+  it('go to their own layer', () => {
+    const c = classifyPlan({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [1, 1] }, properties: { type: 'Warning', message: 'strip too narrow' } }],
+    });
+    expect(layerCounts(c).warnings).toBe(1);
+    expect(c.other).toEqual([]);
+  });
+});

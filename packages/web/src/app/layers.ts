@@ -15,6 +15,7 @@ export type LayerId =
   | 'crosshatches'
   | 'refill'
   | 'staging'
+  | 'warnings'
   | 'startEnd';
 
 export interface LayerStyle {
@@ -39,6 +40,7 @@ export const LAYERS: readonly LayerStyle[] = [
   { id: 'connectors', label: 'Connectors', color: '#555555', swatch: 'dashed', types: ['Connector'] },
   { id: 'refill', label: 'Refill points', color: '#008b8b', swatch: 'point', types: ['RefillPoint'] },
   { id: 'staging', label: 'Staging area', color: '#6a3d9a', swatch: 'point', types: ['StagingArea'] },
+  { id: 'warnings', label: 'Warnings', color: '#e65100', swatch: 'point', types: ['Warning'] },
   { id: 'startEnd', label: 'Start and end', color: '#111111', swatch: 'point', types: [] },
 ];
 

@@ -133,7 +133,7 @@ export class MapView {
         g.append(s('path', attrs, title ? s('title', {}, title) : null));
       }
       for (const p of geometryPoints(geom)) {
-        const label = id === 'refill' ? 'R' : id === 'staging' ? 'P' : '•';
+        const label = id === 'refill' ? 'R' : id === 'staging' ? 'P' : id === 'warnings' ? '!' : '•';
         g.append(this.marker(p, label, color, describeFeature(f) ?? '', projection));
       }
     }
@@ -291,6 +291,7 @@ function describeFeature(f: Feature): string | undefined {
   if (typeof p['sequence'] === 'number') parts.push(`#${p['sequence']}`);
   if (typeof p['lengthMeters'] === 'number') parts.push(`${Math.round(p['lengthMeters'])} m`);
   if (typeof p['name'] === 'string') parts.push(p['name']);
+  if (typeof p['message'] === 'string') parts.push(p['message']);
   return parts.join(' · ');
 }
 

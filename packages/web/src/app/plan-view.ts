@@ -36,6 +36,7 @@ export class PlanView {
   private readonly map = new MapView();
   private readonly legend = h('div', { class: 'legend', 'data-testid': 'legend' });
   private readonly metrics = h('div', { class: 'metrics', 'data-testid': 'metrics' });
+  private readonly warnings = h('ul', { class: 'warnings', 'data-testid': 'warnings', hidden: true });
   private readonly status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
   private readonly title = h('h1', { class: 'field-title' }, 'Field');
   private readonly subtitle = h('p', { class: 'field-subtitle' });
@@ -70,7 +71,7 @@ export class PlanView {
         h(
           'aside',
           { class: 'side-panel', 'aria-label': 'Plan details' },
-          h('section', { class: 'panel' }, h('h2', {}, 'Plan metrics'), this.metrics),
+          h('section', { class: 'panel' }, h('h2', {}, 'Plan metrics'), this.metrics, this.warnings),
           h('section', { class: 'panel' }, h('h2', {}, 'Planning parameters'), this.form),
           h(
             'section',
@@ -143,6 +144,7 @@ export class PlanView {
     this.map.setData({ boundary: boundary.geometry, obstacles: boundary.obstacles, plan: classified }, refit);
     this.renderLegend(classified);
     this.renderMetrics(plan.metrics, this.previousMetrics);
+    this.renderWarnings(plan);
     this.renderDownloads();
     this.saveButton.disabled = false;
     this.saveButton.textContent = 'Save plan';
@@ -320,6 +322,19 @@ export class PlanView {
     }
     table.append(body);
     this.metrics.append(table);
+  }
+
+  /** The planner's warnings (Warning features and the plan's `warnings` member), in words. */
+  private renderWarnings(plan: FeatureCollection): void {
+    clear(this.warnings);
+    const messages = new Set<string>();
+    for (const f of plan.features) {
+      if (f.properties?.['type'] === 'Warning' && typeof f.properties['message'] === 'string') messages.add(f.properties['message']);
+    }
+    const extra = (plan as { warnings?: unknown }).warnings;
+    if (Array.isArray(extra)) for (const w of extra) if (typeof w?.message === 'string') messages.add(w.message);
+    for (const m of messages) this.warnings.append(h('li', {}, m));
+    this.warnings.hidden = messages.size === 0;
   }
 
   private renderDownloads(): void {
