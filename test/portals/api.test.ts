@@ -1,6 +1,6 @@
 /** Issue 11 through the HTTP API (`app.request()`): terrain, scenarios, sequencing, portal pushes. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '@furrow/api';
+import { inProcessPlanner, openStore, type Store } from '@furrow/api';
 import { jsonInit, makeApp, shapeA, square, type TestApp } from '../api/support.js';
 import { DEERE_CLIENT, DeereStandIn } from './deere-standin.js';
 import { TRIMBLE_CLIENT, TrimbleStandIn } from './trimble-standin.js';
@@ -124,10 +124,59 @@ describe('POST /api/path-plans/scenarios and /sequence', () => {
     expect(r.body.stops.map((s: { fieldId: string }) => s.fieldId)).toEqual(['near', 'far']);
     expect(r.body.stops[0].visit.entry).toEqual([8.54, 47.37]); // the stub's track starts at ring[0]
     expect(r.body.legs).toHaveLength(3);
-    expect(r.body.fieldMetrics.near.timeSeconds).toBe(50);
+    expect(r.body.fieldPlans.near.metrics.timeSeconds).toBe(50);
+    expect(r.body.fieldPlans.near.startPointNodeIndex).toBeNull();
     expect(r.body.method).toBe('exact');
     const dup = await call('POST', '/api/path-plans/sequence', { depot: [8.53, 47.37], fields: [{ id: 'a', request: shapeA() }, { id: 'a', request: shapeA() }] });
     expect(dup.status).toBe(400);
+  });
+});
+
+/**
+ * A planner stand-in for entry choice: two tracks along the south (ring[0] → ring[1]) and north
+ * (ring[3] → ring[2]) edges of a square; routeOptions.startPointNodeIndex picks the node the route
+ * starts at (node 2i / 2i + 1 = track i's ends), the other track follows.
+ */
+function cornerPlanner(request: any): Record<string, unknown> {
+  const ring = request.field.coordinates[0] as [number, number][];
+  const nodes = [ring[0], ring[1], ring[3], ring[2]];
+  const start = request.routeOptions?.startPointNodeIndex ?? 0;
+  const track = start >> 1, other = 1 - track;
+  const a = nodes[start], b = nodes[start ^ 1];
+  // Continue on the other track from its end nearer to b (same side of the square).
+  const oa = nodes[2 * other + (start & 1 ? 0 : 1)], ob = nodes[2 * other + (start & 1 ? 1 : 0)];
+  return {
+    version: 'corner',
+    metrics: { fieldAreaSquareMeters: 1, workableAreaSquareMeters: 1, distanceMeters: 3, workingDistanceMeters: 2, nonWorkingDistanceMeters: 1, timeSeconds: 100, overlapSquareMeters: 0, overlapRatio: 0, uncoveredSquareMeters: 0, uncoveredRatio: 0, turns: 1 },
+    heading: { degrees: 90, source: 'search' },
+    route: [
+      { sequence: 0, type: 'Track', coordinates: [a, b], lengthMeters: 1 },
+      { sequence: 1, type: 'Turn', coordinates: [b, oa], lengthMeters: 1 },
+      { sequence: 2, type: 'Track', coordinates: [oa, ob], lengthMeters: 1 },
+    ],
+    boundary: request.field,
+    warnings: [],
+    nodes: nodes.map((position, index) => ({ index, trackIndex: index >> 1, end: index & 1 ? 'end' : 'start', position })),
+  };
+}
+
+describe('sequencing with corner entry candidates', () => {
+  it('re-plans from the corners so the field is entered next to the depot and left next to the end', async () => {
+    const c = await makeApp(store, { credits: 50, planner: inProcessPlanner(cornerPlanner as never) });
+    const field = square(8.54, 47.37, 0.004); // ring: SW, SE, NE, NW
+    const body = { depot: [8.546, 47.3695], end: [8.546, 47.3745], fields: [{ id: 'sq', request: shapeA({ field }) }], objective: 'distance' };
+    const planned = await c.app.request('/api/path-plans/sequence', jsonInit('POST', c.adminKey, body));
+    const withCorners = await c.app.request('/api/path-plans/sequence', jsonInit('POST', c.adminKey, { ...body, entryCandidates: 'corners' }));
+    const p = (await planned.json()) as Record<string, any>, w = (await withCorners.json()) as Record<string, any>;
+    expect(planned.status).toBe(200);
+    expect(withCorners.status).toBe(200);
+    // As planned the route starts and ends on the west side; from node 1 (south-east) it ends north-east.
+    expect(w.stops[0].visit.entry).toEqual(field.coordinates[0][1]); // south-east corner
+    expect(w.stops[0].visit.exit).toEqual(field.coordinates[0][2]); // north-east corner
+    expect(w.fieldPlans.sq.startPointNodeIndex).toBe(1);
+    expect(w.metrics.transportDistanceMeters).toBeLessThan(p.metrics.transportDistanceMeters - 500);
+    const credits = ((await (await c.app.request('/api/user/current', jsonInit('GET', c.adminKey))).json()) as Record<string, any>).credits.balance;
+    expect(credits).toBe(50 - 1 - 5); // one plan, then the plan and its four corner variants
   });
 });
 

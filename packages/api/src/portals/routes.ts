@@ -11,8 +11,10 @@ import {
   isPlanError,
   keyContourLine,
   PlanError,
+  cornerStartNodes,
   sequenceFields,
-  visitsFromPlan,
+  visitsFromPlans,
+  type FieldPlanVariant,
   type ElevationGrid,
   type PathPlanRequest,
   type Plan,
@@ -105,6 +107,10 @@ const SequenceRequestSchema = z
     transportFuelLitersPerHour: z.number().finite().min(0).max(1000).optional(),
     objective: z.enum(['time', 'distance', 'fuel']).optional(),
     workdaySeconds: z.number().finite().min(0).max(86_400 * 7).optional(),
+    entryCandidates: z.enum(['planned', 'corners']).optional().openapi({
+      description:
+        "`planned` (default): each field's route as planned or reversed. `corners`: also re-plan each field from the ends of its first and last tracks (routeOptions.startPointNodeIndex; up to 4 more plans and credits per field) so entries and exits can face the neighbouring fields",
+    }),
   })
   .openapi('SequenceRequest');
 
@@ -220,23 +226,37 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         ids.add(f.id);
       });
       const fields: SequencingField[] = [];
-      const metrics: Record<string, unknown> = {};
-      for (const [i, f] of body.fields.entries()) {
-        let plan: Plan;
+      const variantsOf = new Map<string, FieldPlanVariant[]>();
+      const planField = async (i: number, id: string, request: PathPlanRequestBody): Promise<Plan> => {
         try {
-          plan = (await planBillable(deps, caller, f.request, c.req.raw.signal, 'path-plans/sequence')) as unknown as Plan;
+          return (await planBillable(deps, caller, request, c.req.raw.signal, 'path-plans/sequence')) as unknown as Plan;
         } catch (err) {
           if (err instanceof ApiError) {
-            throw new ApiError(err.status, err.code, `fields[${i}] ("${f.id}"): ${err.message}`, err.details.map((d) => ({ ...d, path: `fields[${i}].request.${d.path}` })), err.extra, err.headers);
+            throw new ApiError(err.status, err.code, `fields[${i}] ("${id}"): ${err.message}`, err.details.map((d) => ({ ...d, path: `fields[${i}].request.${d.path}` })), err.extra, err.headers);
           }
           if (isPlanError(err)) {
             const e = err as PlanError;
-            throw new PlanError(e.code, `fields[${i}] ("${f.id}"): ${e.message}`, (e.details ?? []).map((d) => ({ ...d, path: `fields[${i}].request.${d.path}` })));
+            throw new PlanError(e.code, `fields[${i}] ("${id}"): ${e.message}`, (e.details ?? []).map((d) => ({ ...d, path: `fields[${i}].request.${d.path}` })));
           }
           throw err;
         }
-        metrics[f.id] = plan.metrics;
-        fields.push({ id: f.id, visits: visitsFromPlan(plan), areaSquareMeters: plan.metrics.fieldAreaSquareMeters });
+      };
+      for (const [i, f] of body.fields.entries()) {
+        const base = await planField(i, f.id, f.request);
+        const variants: FieldPlanVariant[] = [{ plan: base }];
+        if (body.entryCandidates === 'corners' && f.request.routeOptions?.startPointNodeIndex === undefined) {
+          for (const node of cornerStartNodes(base)) {
+            const req = { ...f.request, routeOptions: { ...(f.request.routeOptions ?? {}), startPointNodeIndex: node } } as PathPlanRequestBody;
+            try {
+              variants.push({ plan: await planField(i, f.id, req), startPointNodeIndex: node });
+            } catch (err) {
+              if (err instanceof ApiError && err.status === 402) throw err;
+              // A start node this field cannot use is simply not a candidate.
+            }
+          }
+        }
+        variantsOf.set(f.id, variants);
+        fields.push({ id: f.id, visits: visitsFromPlans(variants), areaSquareMeters: base.metrics.fieldAreaSquareMeters });
       }
       const day = sequenceFields({
         depot: body.depot as [number, number],
@@ -248,7 +268,17 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         ...(body.objective ? { objective: body.objective } : {}),
         ...(body.workdaySeconds !== undefined ? { workdaySeconds: body.workdaySeconds } : {}),
       });
-      return c.json({ ...day, fieldMetrics: metrics } as never, 200);
+      // Per field: the plan the chosen visit drives (its start node, whether reversed) and its metrics.
+      const fieldPlans: Record<string, unknown> = {};
+      for (const stop of day.stops) {
+        const variant = variantsOf.get(stop.fieldId)![stop.visit.planIndex ?? 0];
+        fieldPlans[stop.fieldId] = {
+          startPointNodeIndex: variant.startPointNodeIndex ?? null,
+          reversed: stop.visit.reversed ?? false,
+          metrics: variant.plan.metrics,
+        };
+      }
+      return c.json({ ...day, fieldPlans } as never, 200);
     },
   );
 
