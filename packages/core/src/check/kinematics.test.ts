@@ -34,6 +34,19 @@ describe('checkKinematics', () => {
     expect(c.message).toMatch(/radius 6\.00 m < 6\.5 m/);
   });
 
+  it('tolerates 0.1 mm rounding of the coordinates but still catches a slightly tighter arc', () => {
+    const round = (pts: [number, number][]) => pts.map(([x, y]) => [Math.round(x * 1e4) / 1e4, Math.round(y * 1e4) / 1e4] as [number, number]);
+    // R 9 m sampled every 0.37-0.5 m, as plans are, then rounded to 0.1 mm.
+    const pts = round(arc(9, Math.PI, 0.45).map(([x, y]) => [x + 1234.56789, y - 987.65432] as [number, number]));
+    expect(checkKinematics(pts, { turnRadiusMeters: 9, maxCurvatureRatePerSquareMeter: 0.3 })).toEqual([]);
+    // Without the allowance the rounding alone reads as too tight somewhere.
+    const strict = checkKinematics(pts, { turnRadiusMeters: 9, positionToleranceMeters: 0, curvatureTolerance: 0 });
+    expect(strict.some((v) => v.kind === 'curvature')).toBe(true);
+    // An 8.7 m arc is 3.4 % too tight: caught despite the allowance.
+    const tight = round(arc(8.7, Math.PI, 0.45));
+    expect(checkKinematics(tight, { turnRadiusMeters: 9 }).map((v) => v.kind)).toContain('curvature');
+  });
+
   it('accepts a Float64Array as well as [x, y] pairs', () => {
     const pts = arc(3, 2, 0.3);
     const flat = new Float64Array(pts.flat());
