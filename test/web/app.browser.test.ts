@@ -149,6 +149,11 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     await d.page.goto(`${api.url}/path-planning/boundary/${boundaryId}`);
     expect(await d.page.locator('[data-testid=message-panel] h1').textContent()).toMatch(/sign-in needed/i);
     await screenshot(d.page, '04-signed-out');
+    const e = await newPage();
+    await e.page.goto(await launchUrl('/path-planning/boundary/no-such-boundary'));
+    await e.page.locator('[data-testid=message-panel] h1').waitFor();
+    expect(await e.page.locator('[data-testid=message-panel] h1').textContent()).toBe('Field not found');
+    expect(e.errors.filter((x) => !/status of 404 .*\/api\/boundaries\/no-such-boundary/.test(x))).toEqual([]);
     expect([...a.errors, ...b.errors, ...c.errors, ...d.errors].filter((e) => !/status of 401 .*launch\/exchange/.test(e))).toEqual([]);
   });
 

@@ -15,6 +15,7 @@ import { METRIC_ROWS, compareMetrics } from './metrics.js';
 import type { PlanParameters } from './params.js';
 import { DEFAULT_PARAMETERS, ROUTE_ORDERS, buildPlanRequest, parametersFromRequest, parametersToRaw, parseParameters } from './params.js';
 import type { Shell } from './shell.js';
+import { backButton, messagePanel } from './shell.js';
 
 export interface PlanViewDeps {
   shell: Shell;
@@ -91,8 +92,17 @@ export class PlanView {
     try {
       this.boundary = await this.deps.api.boundary(this.deps.boundaryId);
     } catch (err) {
+      const notFound = err instanceof ApiError && err.status === 404;
+      page.replaceChildren(
+        messagePanel(
+          notFound ? 'Field not found' : 'The field could not be loaded',
+          notFound
+            ? 'This field does not exist or is not shared with your organisation. Go back and choose another field.'
+            : describeError(err, 'The field could not be loaded'),
+          [backButton()],
+        ),
+      );
       page.dataset.state = 'error';
-      this.setStatus(describeError(err, 'The field could not be loaded'), true);
       return;
     }
     this.title.textContent = this.boundary.name ?? 'Field';
