@@ -95,6 +95,8 @@ interface Relative {
   opposite: boolean;
   along: number;
   lateral: number;
+  /** |heading of to − heading of from| folded into [0, π]. */
+  heading: number;
 }
 
 function relative(from: Pose, to: Pose): Relative {
@@ -106,6 +108,7 @@ function relative(from: Pose, to: Pose): Relative {
     opposite: Math.abs(wrapPi(to.headingRadians - from.headingRadians - Math.PI)) < 1e-9,
     along: dx * c + dy * s,
     lateral: -dx * s + dy * c,
+    heading: Math.abs(wrapPi(to.headingRadians - from.headingRadians)),
   };
 }
 
@@ -115,7 +118,8 @@ function relative(from: Pose, to: Pose): Relative {
  * around and back (Bulb). Anything else, or other poses: 'Dubins'.
  */
 function classifyForward(segs: readonly TurnSegment[], rel: Relative): TurnType {
-  if (!rel.opposite || Math.abs(rel.lateral) < 1e-9) return 'Dubins';
+  if (!rel.opposite) return rel.heading > 1e-9 && loops(segs, rel.heading) ? 'PTurn' : 'Dubins';
+  if (Math.abs(rel.lateral) < 1e-9) return 'Dubins';
   const side = rel.lateral > 0 ? 1 : -1;
   let total = 0;
   let straight = false;
@@ -138,6 +142,20 @@ function classifyForward(segs: readonly TurnSegment[], rel: Relative): TurnType 
   if (Math.abs(total - side * Math.PI) > 1e-6) return 'Dubins';
   if (!away) return straight ? 'U' : 'PerfectU';
   return !straight && firstSide === -side && lastSide === -side ? 'Bulb' : 'Dubins';
+}
+
+/**
+ * A forward path that turns the long way round: its heading changes by more than π in total
+ * while the poses differ by `headingRadians` (0 < |Δh| < π): the P-turn (or loop) used where
+ * a headland meets the tracks at a sharp angle.
+ */
+function loops(segs: readonly TurnSegment[], headingRadians: number): boolean {
+  let total = 0;
+  for (const g of segs) {
+    if (g.reverse) return false;
+    total += 0.5 * (g.startCurvaturePerMeter + g.endCurvaturePerMeter) * g.lengthMeters;
+  }
+  return Math.abs(total) > Math.PI + 1e-9 && Math.abs(total) < 2 * Math.PI + headingRadians;
 }
 
 /** Same pieces (after merging), within 1e-9 m / 1e-12 per meter. */

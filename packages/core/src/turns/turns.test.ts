@@ -163,6 +163,17 @@ describe('field turns match the closed forms of PLANNER-NOTES', () => {
 });
 
 describe('Dubins paths', () => {
+  it('a sharp change of direction too close to turn directly is a P-turn (a loop the long way round)', () => {
+    const to = { x: 0, y: 1, headingRadians: Math.PI / 2 };
+    const c = turnCandidates({ x: 0, y: 0, headingRadians: 0 }, to, { turnRadiusMeters: 6 });
+    expect(c[0].turnType).toBe('PTurn');
+    const total = c[0].segments!.reduce((acc, g) => acc + g.startCurvaturePerMeter * g.lengthMeters, 0);
+    expect(Math.abs(total)).toBeCloseTo((3 * Math.PI) / 2, 9);
+    // A pose reachable by a plain left turn is not a P-turn.
+    const easy = turnCandidates({ x: 0, y: 0, headingRadians: 0 }, { x: 20, y: 10, headingRadians: Math.PI / 2 }, { turnRadiusMeters: 6 });
+    expect(easy[0].turnType).toBe('Dubins');
+  });
+
   it('straight ahead is a straight line', () => {
     const c = turnCandidates({ x: 0, y: 0, headingRadians: 0 }, { x: 10, y: 0, headingRadians: 0 }, { turnRadiusMeters: 6 });
     expect(c[0].lengthMeters).toBeCloseTo(10, 12);
