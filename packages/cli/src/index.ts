@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { isInputError, runPlan, UsageError } from './commands/plan.js';
 import { runBench } from './commands/bench.js';
+import { runTerrain } from './commands/terrain.js';
 import { FURROW_VERSION } from '@furrow/core';
 
 export { planToSvg } from './svg.js';
@@ -31,6 +32,24 @@ function program(): Command {
     .option('--svg <file>', 'also draw the plan as an SVG picture')
     .action(async (file: string, opts) => {
       cmd.setOptionValue('exitCode', await runPlan(file, opts));
+    });
+
+  cmd
+    .command('terrain')
+    .description('slope of a field from a DEM and the heading along the contour; --plan plans with it (docs/terrain.md)')
+    .argument('<boundary-file>', 'GeoJSON, WKT, KML, zipped Shapefile or ISO-XML TASKDATA.XML')
+    .requiredOption('--dem <file>', 'GeoTIFF or JSON elevation grid')
+    .option('--crs <crs>', 'CRS of a GeoTIFF without an EPSG code (EPSG:… or a proj4 definition)')
+    .option('--objective <name>', 'contour | minimizeCrossSlope', 'contour')
+    .option('--max-cross-slope <deg>', 'avoid headings whose side slope exceeds this')
+    .option('--plan', 'plan the field with the recommended heading and report its slope statistics')
+    .option('--width <m>', 'working width in meters (with --plan)')
+    .option('--headland-passes <n>', 'number of exterior headland passes (with --plan)')
+    .option('--turn-radius <m>', 'minimum turning radius in meters (with --plan)')
+    .option('--request <file.json>', 'path-plan request body (with --plan)')
+    .option('--out <file>', 'write the JSON here instead of stdout')
+    .action(async (file: string, opts) => {
+      cmd.setOptionValue('exitCode', await runTerrain(file, opts));
     });
 
   cmd
