@@ -46,7 +46,7 @@ const CONTENT_TYPES: Record<string, string> = {
 export const WEB_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data: blob:",
   "connect-src 'self'",
   "object-src 'none'",
