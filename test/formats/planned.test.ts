@@ -23,7 +23,8 @@ import { corpusField } from './support/fixtures.js';
 const run = promisify(execFile);
 const XSD = fileURLToPath(new URL('../../packages/format-isoxml/xsd/ISO11783_TaskFile_V4-3.xsd', import.meta.url));
 const planRoute = (core as Record<string, unknown>).planRoute as ((r: PathPlanRequest) => Plan | Promise<Plan>) | undefined;
-const FIELDS = ['at-ref-056', 'be-wal-007', 'bg-010', 'br-lem-003'];
+// holes, a strip too narrow for tracks, a long strip with thousands of turn points (kept small: planning dominates)
+const FIELDS = ['at-ref-056', 'be-wal-007', 'bg-010'];
 
 describe.skipIf(!planRoute)('plans from planRoute on corpus fields', () => {
   const plans: { id: string; plan: Plan }[] = [];
