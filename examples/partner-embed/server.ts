@@ -190,7 +190,7 @@ function page(launchUrl: string, ids: Provisioned): string {
 <body>
 <header>
   <h1>Acme Farm Manager</h1>
-  <span>Field ${escapeHtml(ids.fieldId)}</span>
+  <span>North meadow</span>
   <label><input type="checkbox" id="show-side-nav"> furrow navigation</label>
   <label><input type="checkbox" id="show-org"> organisation selector</label>
   <label><input type="checkbox" id="show-field"> field selector</label>
