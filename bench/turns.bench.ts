@@ -6,6 +6,9 @@
  * `checkKinematics`.
  *
  * Run: `npx tsc --build packages/core && npx tsx bench/turns.bench.ts` (prints Markdown).
+ * `--corpus[=N]` instead plans the first N (default all) fields of test/fields with width 6 m,
+ * 2 headland passes, R 3 / 6 / 9 m and σ 0.3 1/m² (`--reverse`: reversing allowed) and runs
+ * `checkKinematics` on every Turn and Connector of the plans (slow: minutes).
  * Timing: plain loops over 4,096 pose pairs per round, median of 15 rounds after 5 warm-up
  * rounds; results go to a sink and a checksum printed after the timed region.
  */
@@ -18,6 +21,12 @@ import {
   turnCandidates,
   type Pose,
 } from '@furrow/core';
+
+const corpusArg = process.argv.find((a) => a.startsWith('--corpus'));
+if (corpusArg) {
+  await corpus(corpusArg.includes('=') ? Number(corpusArg.split('=')[1]) : Infinity, process.argv.includes('--reverse'));
+  process.exit(0);
+}
 
 const N = 4096;
 let seed = 20261122;
@@ -126,3 +135,64 @@ console.log(rows2.join('\n'));
 console.log('');
 console.log(rows3.join('\n'));
 console.log(`\nchecksum ${sink.toExponential(6)}`);
+
+/** Plans corpus fields and checks the kinematics of every turn and connector. */
+async function corpus(limit: number, reverseAllowed: boolean): Promise<void> {
+  const { readFileSync, readdirSync } = await import('node:fs');
+  const proj4 = (await import('proj4')).default;
+  const { planRoute, checkPlan } = await import('@furrow/core');
+  const dir = new URL('../test/fields/', import.meta.url);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.geojson'))
+    .sort()
+    .slice(0, limit);
+  const sigma = 0.3;
+  console.log(`Corpus: ${files.length} fields, width 6 m, 2 headland passes, σ ${sigma} 1/m², reverse ${reverseAllowed}.\n`);
+  console.log('| R m | planned | errors | turns | turns by type | Turn segments with kinematic violations | Connector segments with violations | checkPlan violations | median ms |');
+  console.log('|---:|---:|---:|---:|---|---|---|---|---:|');
+  for (const R of [3, 6, 9]) {
+    let planned = 0;
+    let errors = 0;
+    let turns = 0;
+    const byType: Record<string, number> = {};
+    const turnV: Record<string, number> = {};
+    const connV: Record<string, number> = {};
+    const planV: Record<string, number> = {};
+    const ms: number[] = [];
+    for (const f of files) {
+      const feature = JSON.parse(readFileSync(new URL(f, dir), 'utf8'));
+      const request = {
+        field: feature.geometry,
+        machine: { widthMeters: 6, turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed },
+        headland: { passes: 2 },
+      };
+      const t0 = performance.now();
+      let plan;
+      try {
+        plan = await planRoute(request);
+      } catch {
+        errors++;
+        continue;
+      }
+      ms.push(performance.now() - t0);
+      planned++;
+      const first = plan.route[0]?.coordinates[0] ?? [0, 0];
+      const tm = proj4('WGS84', `+proj=tmerc +lat_0=${first[1]} +lon_0=${first[0]} +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m +no_defs`);
+      for (const seg of plan.route) {
+        if (seg.type !== 'Turn' && seg.type !== 'Connector') continue;
+        if (seg.type === 'Turn') {
+          turns++;
+          byType[seg.turnType ?? '?'] = (byType[seg.turnType ?? '?'] ?? 0) + 1;
+        }
+        const pts = seg.coordinates.map((c) => tm.forward(c) as [number, number]);
+        const kinds = new Set(checkKinematics(pts, { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed }).map((v) => v.kind));
+        const into = seg.type === 'Turn' ? turnV : connV;
+        for (const k of kinds) into[k] = (into[k] ?? 0) + 1;
+      }
+      for (const v of checkPlan(request, plan).violations) planV[v.code] = (planV[v.code] ?? 0) + 1;
+    }
+    const fmt = (o: Record<string, number>): string =>
+      Object.keys(o).length === 0 ? '0' : Object.entries(o).map(([k, v]) => `${k} ${v}`).join(', ');
+    console.log(`| ${R} | ${planned} | ${errors} | ${turns} | ${fmt(byType)} | ${fmt(turnV)} | ${fmt(connV)} | ${fmt(planV)} | ${median(ms).toFixed(0)} |`);
+  }
+}
