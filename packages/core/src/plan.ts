@@ -27,7 +27,7 @@ import { buildConnectorRings, makeLoop } from './route/connectorRings.js';
 import { connectTracks, trackPieces } from './route/connectTracks.js';
 import type { LocalSegment, Piece, RouteContext } from './route/connectTracks.js';
 import { computeCoverage } from './metrics/computeCoverage.js';
-import { chooseConnectedRoute, orderFieldTracks } from './route/order/fieldOrder.js';
+import { chooseConnectedRoute, orderFieldTracks, tightestBendRatio } from './route/order/fieldOrder.js';
 import { objectiveRates } from './route/optimize/objective.js';
 import { stagingPointLocal, withRefillDetours, withStagingLegs } from './refill/routeExtras.js';
 
@@ -172,10 +172,14 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const tracksPieces: Piece[] = trackPieces(trackSet.tracks, visits, cellOf);
   const pieces: Piece[] = headlandsFirst ? [...headlandPieces, ...tracksPieces] : [...tracksPieces, ...headlandPieces];
 
-  const ringOffset = Math.max(R, (input.headlandPasses * w) / 2);
+  // Connector rings keep a 15 % margin on the radius: their arcs are polygons.
+  const ringRadius = 1.15 * R;
+  const ringOffset = Math.max(ringRadius, (input.headlandPasses * w) / 2);
+  let loops: ReturnType<typeof buildConnectorRings> | undefined;
   const ctx: RouteContext = {
     region: new Region(field),
-    loops: buildConnectorRings(field, ringOffset, R),
+    loops: () => (loops ??= buildConnectorRings(field, ringOffset, ringRadius)),
+    maxRingReachMeters: Math.max(input.headlandPasses * w, ringOffset) + 2 * R,
     turnOptions: {
       turnRadiusMeters: R,
       reverseAllowed: m.reverseAllowed,
@@ -190,14 +194,19 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   };
   void pieces;
   // Connect the optimizer's order (and, for optimized, each fixed order) and keep the least real non-working cost.
-  const connectVisits = (v: TrackVisit[]): { result: { segs: LocalSegment[]; warnings: RouteContext['warnings'] }; nonWorkingCost: number } => {
+  const connectVisits = (v: TrackVisit[]): { result: { segs: LocalSegment[]; warnings: RouteContext['warnings'] }; nonWorkingCost: number; defects: number } => {
     const tp: Piece[] = trackPieces(trackSet.tracks, v, cellOf);
     const c: RouteContext = { ...ctx, warnings: [] };
     let segs = connectTracks(headlandsFirst ? [...headlandPieces, ...tp] : [...tp, ...headlandPieces], c);
     if (staging) segs = withStagingLegs(segs, staging, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'staging' }));
     let cost = 0;
-    for (const s of segs) if (s.type === 'Turn' || s.type === 'Connector') cost += polylineLength(s.xy) * (s.connector === 'staging' ? rates.transportPerMeter : rates.turningPerMeter);
-    return { result: { segs, warnings: c.warnings }, nonWorkingCost: cost };
+    let defects = c.warnings.length;
+    for (const s of segs) {
+      if (s.type !== 'Turn' && s.type !== 'Connector') continue;
+      cost += polylineLength(s.xy) * (s.connector === 'staging' ? rates.transportPerMeter : rates.turningPerMeter);
+      if (s.connector !== 'staging' && s.connector !== 'unfitted' && (tightestBendRatio(s.xy, R) > 1.05 || !ctx.region.containsPolyline(s.xy))) defects++;
+    }
+    return { result: { segs, warnings: c.warnings }, nonWorkingCost: cost, defects };
   };
   const limitMs = (input.routeOptions.maxOptimizerTime ?? 10) * 1000;
   const chosen = chooseConnectedRoute(ordered.alternatives, connectVisits, () => runtime.now !== undefined && runtime.now() - routeT0 >= limitMs);

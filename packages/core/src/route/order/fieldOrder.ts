@@ -186,28 +186,53 @@ function key(o: ItemOrder): string {
 }
 
 /**
- * Connects each alternative (`connect` returns the real non-working cost in the objective's unit)
- * and returns the index of the cheapest, the optimizer's own order winning ties. Stops early when
- * `outOfTime` says so (the first alternative is always connected).
+ * Connects each alternative (`connect` returns the real non-working cost in the objective's unit
+ * and the number of defects: connectors that did not fit, bend too tightly or leave the field) and
+ * returns the index of the best — fewest defects, then cheapest, the optimizer's own order winning
+ * ties. Stops early when `outOfTime` says so (the first alternative is always connected).
  */
 export function chooseConnectedRoute<T>(
   alternatives: OrderAlternative[],
-  connect: (visits: OrderVisit[]) => { result: T; nonWorkingCost: number },
+  connect: (visits: OrderVisit[]) => { result: T; nonWorkingCost: number; defects?: number },
   outOfTime: () => boolean = () => false,
-): { index: number; result: T; costs: { algorithm: string; nonWorkingCost: number }[] } {
+): { index: number; result: T; costs: { algorithm: string; nonWorkingCost: number; defects: number }[] } {
   let best = -1;
   let bestCost = Infinity;
+  let bestDefects = Infinity;
   let bestResult: T | undefined;
-  const costs: { algorithm: string; nonWorkingCost: number }[] = [];
+  const costs: { algorithm: string; nonWorkingCost: number; defects: number }[] = [];
   for (let i = 0; i < alternatives.length; i++) {
     if (i > 0 && outOfTime()) break;
-    const { result, nonWorkingCost } = connect(alternatives[i].visits);
-    costs.push({ algorithm: alternatives[i].algorithm, nonWorkingCost });
-    if (nonWorkingCost < bestCost - 1e-9) {
+    const { result, nonWorkingCost, defects = 0 } = connect(alternatives[i].visits);
+    costs.push({ algorithm: alternatives[i].algorithm, nonWorkingCost, defects });
+    if (defects < bestDefects || (defects === bestDefects && nonWorkingCost < bestCost - 1e-9)) {
       best = i;
       bestCost = nonWorkingCost;
+      bestDefects = defects;
       bestResult = result;
     }
   }
   return { index: best, result: bestResult as T, costs };
+}
+
+/**
+ * Worst bend of a polyline as a ratio to the minimum turning radius (> 1 = tighter than allowed),
+ * measured like checkPlan: circumradius of point triples at least 0.4 m apart.
+ */
+export function tightestBendRatio(xy: ArrayLike<number>, radiusMeters: number): number {
+  const kept: number[] = [0];
+  for (let i = 1; i < xy.length / 2; i++) {
+    const j = kept[kept.length - 1];
+    if (Math.hypot(xy[2 * i] - xy[2 * j], xy[2 * i + 1] - xy[2 * j + 1]) >= 0.4) kept.push(i);
+  }
+  let worst = 0;
+  for (let k = 2; k < kept.length; k++) {
+    const a = kept[k - 2], b = kept[k - 1], c = kept[k];
+    const ax = xy[2 * a], ay = xy[2 * a + 1], bx = xy[2 * b], by = xy[2 * b + 1], cx = xy[2 * c], cy = xy[2 * c + 1];
+    const prod = Math.hypot(bx - ax, by - ay) * Math.hypot(cx - bx, cy - by) * Math.hypot(ax - cx, ay - cy);
+    if (prod === 0) continue;
+    const r = ((2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod) * radiusMeters;
+    if (r > worst) worst = r;
+  }
+  return worst;
 }
