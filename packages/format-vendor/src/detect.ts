@@ -15,17 +15,29 @@ function extensionOf(filename?: string): string {
   return m ? m[1].toLowerCase() : '';
 }
 
-/** Names stored in a zip's local file headers (read without inflating anything). */
+/** Entry names of a zip, from its central directory (found through the end record; nothing inflated). */
 function zipEntryNames(bytes: Uint8Array): string[] {
-  const names: string[] = [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let i = 0; i + 46 <= bytes.length; i++) {
-    // central directory entries: PK\x01\x02
-    if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 1 && bytes[i + 3] === 2) {
-      const nameLength = view.getUint16(i + 28, true);
-      names.push(new TextDecoder().decode(bytes.subarray(i + 46, i + 46 + nameLength)));
-      i += 45 + nameLength;
+  // end of central directory: PK\x05\x06, within the last 22 + 65535 (comment) bytes
+  let end = -1;
+  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65535); i--) {
+    if (view.getUint32(i, true) === 0x06054b50) {
+      end = i;
+      break;
     }
+  }
+  if (end < 0) return [];
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const names: string[] = [];
+  const decoder = new TextDecoder();
+  for (let k = 0; k < count && at + 46 <= bytes.length; k++) {
+    if (view.getUint32(at, true) !== 0x02014b50) break;
+    const nameLength = view.getUint16(at + 28, true);
+    const extraLength = view.getUint16(at + 30, true);
+    const commentLength = view.getUint16(at + 32, true);
+    names.push(decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength)));
+    at += 46 + nameLength + extraLength + commentLength;
   }
   return names;
 }
