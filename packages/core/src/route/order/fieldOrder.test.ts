@@ -116,4 +116,13 @@ describe('alternatives and chooseConnectedRoute', () => {
     expect(early.index).toBe(0);
     expect(early.costs).toHaveLength(1);
   });
+
+  it('without a clock, a large field keeps two alternatives: the optimizer\'s order and the cheapest fixed one', () => {
+    const many = orderFieldTracks(input(450, { routeOptions: { maxOptimizerTime: 0 } }));
+    expect(many.alternatives).toHaveLength(2);
+    expect(many.alternatives[0].algorithm).toBe('optimized');
+    let t = 0;
+    const timed = orderFieldTracks(input(450, { routeOptions: { maxOptimizerTime: 0 }, now: () => (t += 1) }));
+    expect(timed.alternatives.length).toBeGreaterThan(2);
+  });
 });

@@ -178,8 +178,18 @@ export function orderFieldTracks(input: FieldOrderInput): FieldOrderResult {
       alternatives.push({ algorithm, visits: toVisits(o), estimatedCost: orderCost(problem, o) });
     }
   }
+  // Without a clock nothing bounds the connections: on large fields keep the optimizer's order and
+  // the fixed order with the cheapest estimate only.
+  if (!input.now && input.tracks.length > LARGE_FIELD_TRACKS && alternatives.length > 2) {
+    const rest = alternatives.slice(1).sort((a, b) => a.estimatedCost - b.estimatedCost);
+    alternatives.length = 1;
+    alternatives.push(rest[0]);
+  }
   return { visits, report, skipCount, alternatives };
 }
+
+/** Above this many tracks, planning without a clock connects only two alternatives. */
+export const LARGE_FIELD_TRACKS = 400;
 
 function key(o: ItemOrder): string {
   return o.sequence.map((i, k) => (o.flipped[k] ? -1 - i : i)).join(',');
