@@ -17,6 +17,7 @@ import type { LocalField } from '../plan.js';
 import { Region, segmentsIntersect } from '../geometry/region.js';
 import { computeCoverage } from '../metrics/computeCoverage.js';
 import type { PathsD } from '../geometry/clipper.js';
+import { worstCurvatureRatio } from '../geometry/curvature.js';
 
 export interface PlanViolation {
   code: 'gap' | 'curvature' | 'outside-boundary' | 'inside-no-go' | 'sparse-geometry' | 'metrics' | 'empty-route' | 'invalid-field';
@@ -71,27 +72,6 @@ function len(xy: Float64Array): number {
   let s = 0;
   for (let i = 2; i < xy.length; i += 2) s += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
   return s;
-}
-
-/** Worst curvature × R over point triples spaced ≥ 0.4 m, and where. */
-function worstCurvature(xy: Float64Array, radius: number): { ratio: number; at: number } {
-  const kept: number[] = [0];
-  for (let i = 1; i < xy.length / 2; i++) {
-    const j = kept[kept.length - 1];
-    if (Math.hypot(xy[2 * i] - xy[2 * j], xy[2 * i + 1] - xy[2 * j + 1]) >= CHECK_TOLERANCES.curvatureSpacingMeters) kept.push(i);
-  }
-  let worst = 0, at = 0;
-  for (let k = 2; k < kept.length; k++) {
-    const a = kept[k - 2], b = kept[k - 1], c = kept[k];
-    const ax = xy[2 * a], ay = xy[2 * a + 1], bx = xy[2 * b], by = xy[2 * b + 1], cx = xy[2 * c], cy = xy[2 * c + 1];
-    const ab = Math.hypot(bx - ax, by - ay), bc = Math.hypot(cx - bx, cy - by), ca = Math.hypot(ax - cx, ay - cy);
-    const prod = ab * bc * ca;
-    if (prod === 0) continue;
-    const area2 = Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
-    const r = ((2 * area2) / prod) * radius;
-    if (r > worst) { worst = r; at = b; }
-  }
-  return { ratio: worst, at };
 }
 
 /** Pieces of a polyline outside the region, with how far outside they reach and which side. */
@@ -160,7 +140,7 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
     }
     if (xy.length >= 2) prevEnd = xy.subarray(xy.length - 2);
     if (!isWork && xy.length >= 6) {
-      const c = worstCurvature(xy, radius);
+      const c = worstCurvatureRatio(xy, radius);
       if (c.ratio > CHECK_TOLERANCES.curvatureRatio)
         violations.push({ code: 'curvature', sequence: seg.sequence, message: `${seg.type}${seg.turnType ? ` (${seg.turnType})` : ''} ${seg.sequence} bends to radius ${(radius / c.ratio).toFixed(2)} m, tighter than the minimum ${radius} m`, position: seg.coordinates[c.at] as [number, number] });
       for (let i = 2; i < xy.length; i += 2) {

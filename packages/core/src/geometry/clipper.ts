@@ -8,14 +8,16 @@ import type { PathD, PathsD, PolyPathD } from 'clipper2-ts';
 
 export type { PathD, PathsD } from 'clipper2-ts';
 
+/** 4 decimals (0.1 mm): offsets here need no more, and finer precisions cost time. */
 export const PRECISION = 4;
-/** Max deviation of offset arcs from true circles, meters: keeps chords short (≈0.3 m at R = 6 m). */
+/** Max deviation of offset arcs from true circles, meters: keeps chords short (≈0.3 m at R = 6 m)
+ * where curvature is measured (connector rings); working passes use a coarser one. */
 export const ARC_TOLERANCE_METERS = 0.002;
 
 /** Offsets closed polygons by `deltaMeters` (negative = inwards) with round joins. */
-export function offsetPolygons(paths: PathsD, deltaMeters: number): PathsD {
+export function offsetPolygons(paths: PathsD, deltaMeters: number, arcToleranceMeters: number = ARC_TOLERANCE_METERS): PathsD {
   if (deltaMeters === 0) return paths.map((p) => p.slice());
-  return Clipper.inflatePathsD(paths, deltaMeters, JoinType.Round, EndType.Polygon, 2, PRECISION, ARC_TOLERANCE_METERS);
+  return Clipper.inflatePathsD(paths, deltaMeters, JoinType.Round, EndType.Polygon, 2, PRECISION, arcToleranceMeters);
 }
 
 /** Buffers open polylines by `halfWidthMeters` with flat (butt) ends and round joins: the swaths. */

@@ -12,7 +12,7 @@ export class Region {
   /** Ring of each edge (0 = a shell of its polygon... any ring; see `holeEdge`). */
   readonly holeEdge: Uint8Array;
   private readonly index: Flatbush;
-  private readonly hits: number[] = [];
+  private readonly minX: number;
 
   constructor(rings: PathsD) {
     let n = 0;
@@ -36,16 +36,17 @@ export class Region {
     }
     if (n === 0) this.index.add(0, 0, 0, 0);
     this.index.finish();
+    this.minX = this.index.minX;
   }
 
   /** Even-odd point in region (shells and holes together). */
   contains(x: number, y: number): boolean {
     const e = this.edges;
     let inside = false;
-    const ids = this.index.search(-Infinity, y, x, y);
+    const ids = this.index.search(this.minX - 1, y, x, y);
     for (const k of ids) {
       const ax = e[4 * k], ay = e[4 * k + 1], bx = e[4 * k + 2], by = e[4 * k + 3];
-      if (ay > y !== by > y && x < ((bx - ax) * (y - ay)) / (by - ay) + ax) inside = !inside;
+      if (ay > y !== by > y && ((bx - ax) * (y - ay)) / (by - ay) + ax < x) inside = !inside;
     }
     return inside;
   }

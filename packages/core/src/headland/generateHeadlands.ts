@@ -6,6 +6,9 @@
 import { areaOf, offsetPolygons } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 
+/** Working passes need no fine arcs (1 cm from the true circle). */
+const PASS_ARC_TOLERANCE_METERS = 0.01;
+
 export interface HeadlandPass {
   type: 'ExteriorHeadland' | 'InteriorHeadland';
   /** 1 = outermost. */
@@ -27,7 +30,7 @@ function ringArea(ring: PathD): number {
 export function generateHeadlands(field: PathsD, passCount: number, widthMeters: number): Headlands {
   const passes: HeadlandPass[] = [];
   for (let i = 1; i <= passCount; i++) {
-    const rings = offsetPolygons(field, -(i - 0.5) * widthMeters);
+    const rings = offsetPolygons(field, -(i - 0.5) * widthMeters, PASS_ARC_TOLERANCE_METERS);
     for (const ring of rings) {
       if (ring.length < 3) continue;
       const a = ringArea(ring);
@@ -36,6 +39,6 @@ export function generateHeadlands(field: PathsD, passCount: number, widthMeters:
       passes.push({ type: a > 0 ? 'ExteriorHeadland' : 'InteriorHeadland', passIndex: i, ring });
     }
   }
-  const mainland = passCount > 0 ? offsetPolygons(field, -passCount * widthMeters) : field.map((r) => r.slice());
+  const mainland = passCount > 0 ? offsetPolygons(field, -passCount * widthMeters, PASS_ARC_TOLERANCE_METERS) : field.map((r) => r.slice());
   return { passes, mainland };
 }

@@ -15,6 +15,7 @@ import type { Pose, TurnOptions } from '../turns/types.js';
 import type { RouteSegmentType, TurnType } from '../types.js';
 import type { Region } from '../geometry/region.js';
 import { densify, polylineLength } from '../geometry/vec.js';
+import { worstCurvatureRatio } from '../geometry/curvature.js';
 import type { Track } from '../tracks/generateTracks.js';
 import type { TrackVisit } from './baselineOrder.js';
 import { nearestOnLoop, poseOnLoop, sliceLoop } from './connectorRings.js';
@@ -41,8 +42,10 @@ export interface LocalWarning {
 
 export interface RouteContext {
   region: Region;
-  /** Connector rings for headland traversal. */
-  loops: LoopPath[];
+  /** Connector rings for headland traversal (built on first use: most fields need few). */
+  loops: () => LoopPath[];
+  /** How far from a connector ring a traversal may start or end, meters. */
+  maxRingReachMeters: number;
   turnOptions: TurnOptions;
   widthMeters: number;
   warnings: LocalWarning[];
@@ -100,8 +103,8 @@ export function tryDirect(from: Pose, to: Pose, ctx: RouteContext, maxCandidates
 
 /** Shortest contained manoeuvre from `from` onto the loop near arc length s0, searching along dir. */
 function ontoLoop(from: Pose, loop: LoopPath, s0: number, dir: 1 | -1, ctx: RouteContext, reverseSearch: boolean): { conn: Conn; s: number } | undefined {
-  const step = 1.5;
-  for (let k = 0; k <= 24; k++) {
+  const step = 2;
+  for (let k = 0; k <= 14; k++) {
     const s = s0 + (reverseSearch ? -dir : dir) * k * step;
     const pose = poseOnLoop(loop, s, dir);
     const c = reverseSearch ? tryDirect(pose, from, ctx, 4) : tryDirect(from, pose, ctx, 4);
@@ -120,9 +123,12 @@ function wrapDistance(loop: LoopPath, d: number): number {
 export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
   let best: Conn | undefined;
   let bestLen = Infinity;
-  for (const loop of ctx.loops) {
+  const R = ctx.turnOptions.turnRadiusMeters;
+  for (const loop of ctx.loops()) {
     const a = nearestOnLoop(loop, from.x, from.y);
+    if (a.distance > ctx.maxRingReachMeters) continue;
     const b = nearestOnLoop(loop, to.x, to.y);
+    if (b.distance > ctx.maxRingReachMeters) continue;
     for (const dir of [1, -1] as const) {
       const on = ontoLoop(from, loop, a.s, dir, ctx, false);
       if (!on) continue;
@@ -136,6 +142,8 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
         for (let i = 2; i < mid.length; i++) xy.push(mid[i]);
         const offXy = off.conn.xy;
         for (let i = 2; i < offXy.length; i++) xy.push(offXy[i]);
+        // The ring is smooth by construction; measure anyway, as checkPlan will.
+        if (worstCurvatureRatio(xy, R).ratio > 1 || !ctx.region.containsPolyline(xy)) continue;
         best = { xy, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
         bestLen = len;
       }
