@@ -10,7 +10,8 @@ import * as core from '@furrow/core';
 import { PlanError, type PlanErrorCode, type PlanErrorDetail } from '@furrow/core';
 import { Piscina } from 'piscina';
 
-export type PlanFunction = (request: unknown) => unknown;
+/** `planRoute(request, runtime)`: the runtime's clock lets the optimizer honour maxOptimizerTime. */
+export type PlanFunction = (request: unknown, runtime?: { now?: () => number }) => unknown;
 
 export interface Planner {
   plan(request: unknown, signal: AbortSignal): Promise<Record<string, unknown>>;
@@ -36,7 +37,8 @@ export function libraryPlanRoute(): PlanFunction {
 
 export async function runPlan(planRoute: PlanFunction, request: unknown): Promise<WorkerResult> {
   try {
-    const plan = (await planRoute(request)) as Record<string, unknown>;
+    // The planner is pure; its clock (milliseconds) is injected so maxOptimizerTime bounds the optimizer.
+    const plan = (await planRoute(request, { now: () => performance.now() })) as Record<string, unknown>;
     return { ok: true, plan };
   } catch (err) {
     if (core.isPlanError(err)) {

@@ -3,6 +3,7 @@
  * client and tokens and, if needed, its own base URLs. Read from JSON (a file or the
  * FURROW_PORTALS environment variable) or given in code.
  */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { DeereClient, type DeereClientDeps, type DeereConfig } from './deere.js';
 import { PortalError, type PortalName } from './errors.js';
 import { TrimbleClient, type TrimbleClientDeps, type TrimbleConfig } from './trimble.js';
@@ -91,3 +92,24 @@ export class PortalRegistry {
     return client;
   }
 }
+
+/** The registry from the environment; an empty one when nothing is configured. */
+export function portalRegistryFromEnv(env: NodeJS.ProcessEnv = process.env): PortalRegistry {
+  const file = env.FURROW_PORTALS_FILE;
+  if (file) {
+    const config = parsePortalsConfig(readFileSync(file, 'utf8'));
+    return new PortalRegistry(config, {}, (companyId, portal, token) => persistRotatedToken(file, config, companyId, portal, token));
+  }
+  return new PortalRegistry(env.FURROW_PORTALS ? parsePortalsConfig(env.FURROW_PORTALS) : {});
+}
+
+function persistRotatedToken(file: string, config: PortalsConfig, companyId: string, portal: 'deere' | 'trimble', token: string): void {
+  const grant = config[companyId]?.[portal]?.oauth.grant;
+  if (grant?.type !== 'refresh_token') return;
+  grant.refreshToken = token;
+  // Atomic replace, readable by the owner only: the file holds client secrets and tokens.
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  renameSync(tmp, file);
+}
+

@@ -27,4 +27,4 @@ export {
   type PlannedRequest,
 } from './deere.js';
 export { TrimbleClient, previewTrimblePush, TRIMBLE_BASE_URL, TRIMBLE_TOKEN_URL, type TrimbleConfig, type TrimbleTarget, type TrimblePushOptions } from './trimble.js';
-export { parsePortalsConfig, PortalRegistry, type PortalsConfig, type CompanyPortals } from './config.js';
+export { parsePortalsConfig, portalRegistryFromEnv, PortalRegistry, type PortalsConfig, type CompanyPortals } from './config.js';

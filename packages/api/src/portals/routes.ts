@@ -2,7 +2,6 @@
  * Issue 11 routes: terrain analysis, equipment scenarios, field sequencing and pushes to the
  * manufacturer portals. Two route groups, mounted by the app through `routes/registry.ts`.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import {
   analyzeFieldTerrain,
@@ -26,7 +25,7 @@ import { ApiError, notFound } from '../errors.js';
 import { errorResponses, jsonBody, validationHook } from '../routes/common.js';
 import { planBillable } from '../routes/plans.js';
 import { FieldGeometrySchema, MachineSchema, PathPlanRequestSchema, PositionSchema, type PathPlanRequestBody } from '../schemas.js';
-import { parsePortalsConfig, PortalRegistry, type PortalsConfig } from './config.js';
+import { portalRegistryFromEnv, type PortalRegistry } from './config.js';
 import { isPortalError, type PortalError } from './errors.js';
 import { previewDeerePush } from './deere.js';
 import { previewTrimblePush } from './trimble.js';
@@ -296,23 +295,6 @@ class ScenarioAbort extends Error {
 export interface PortalRoutesOptions {
   /** Default: FURROW_PORTALS (JSON) or FURROW_PORTALS_FILE (a JSON file, rotated refresh tokens written back). */
   registry?: PortalRegistry;
-}
-
-/** The registry from the environment; an empty one when nothing is configured. */
-export function portalRegistryFromEnv(env: NodeJS.ProcessEnv = process.env): PortalRegistry {
-  const file = env.FURROW_PORTALS_FILE;
-  if (file) {
-    const config = parsePortalsConfig(readFileSync(file, 'utf8'));
-    return new PortalRegistry(config, {}, (companyId, portal, token) => persistRotatedToken(file, config, companyId, portal, token));
-  }
-  return new PortalRegistry(env.FURROW_PORTALS ? parsePortalsConfig(env.FURROW_PORTALS) : {});
-}
-
-function persistRotatedToken(file: string, config: PortalsConfig, companyId: string, portal: 'deere' | 'trimble', token: string): void {
-  const grant = config[companyId]?.[portal]?.oauth.grant;
-  if (grant?.type !== 'refresh_token') return;
-  grant.refreshToken = token;
-  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
 }
 
 const PushRequestSchema = z
