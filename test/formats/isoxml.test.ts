@@ -30,7 +30,7 @@ async function allTaskData(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const { name, plan } of plans) {
     out[`plan-${name}`] = planToTaskData(plan, { customer: 'Grower with a name longer than thirty-two characters', farm: 'Farm & Co <1>' + '🌾'.repeat(30), field: name });
-    for (const layout of ['cnh', 'mueller', 'isoxml'] as const) {
+    for (const layout of ['cnh', 'fendt', 'mueller', 'isoxml'] as const) {
       const files = (await writePlan(plan, layout, { field: name })).files!;
       const key = Object.keys(files).find((k) => k.endsWith('TASKDATA.XML'))!;
       out[`${layout}-${name}`] = String(files[key]);

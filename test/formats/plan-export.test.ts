@@ -188,9 +188,13 @@ describe('writePlan and vendor layouts', () => {
     expect(b.properties.Area).toBeCloseTo(2.24, 1); // corpus index: 2.2434 ha
   });
 
-  it('cnh and mueller carry a TASKDATA.XML, john deere a boundary + guidance line layer', async () => {
-    const cnh = await writePlan(plan, 'cnh');
-    expect(Object.keys(cnh.files!)).toEqual(['TASKDATA/TASKDATA.XML']);
+  it('cnh, fendt and mueller carry a TASKDATA.XML, john deere a boundary + guidance line layer', async () => {
+    for (const layout of ['cnh', 'fendt'] as const) {
+      const out = await writePlan(plan, layout);
+      expect(Object.keys(out.files!)).toEqual(['TASKDATA/TASKDATA.XML']);
+      const [b] = await readAnyBoundary(out.bytes, `${layout}.zip`);
+      expect(maxRingDeviation(b.geometry, plan.boundary)).toBeLessThanOrEqual(5e-10);
+    }
     const mueller = await writePlan(plan, 'mueller', { field: 'f1' });
     expect(Object.keys(mueller.files!)).toEqual(expect.arrayContaining(['Taskdata/TASKDATA.XML', 'SHP/f1_boundary.shp', 'SHP/f1_guidance.shp']));
     const jd = await writePlan(plan, 'johndeere', { customer: 'C', farm: 'F', field: 'X' });

@@ -10,7 +10,7 @@ import { planToWkt } from '@furrow/format-wkt';
 import { layerFiles, planLayers, zipFiles } from '@furrow/format-shapefile';
 import { planToTaskData, ringAreaSquareMeters } from '@furrow/format-isoxml';
 
-export const VENDOR_LAYOUTS = ['trimble', 'johndeere', 'cnh', 'mueller'] as const;
+export const VENDOR_LAYOUTS = ['trimble', 'johndeere', 'cnh', 'fendt', 'mueller'] as const;
 export type VendorLayout = (typeof VENDOR_LAYOUTS)[number];
 export const PLAN_FORMATS = ['json', 'geojson', 'kml', 'wkt', 'shapefile', 'isoxml', ...VENDOR_LAYOUTS] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
@@ -126,6 +126,14 @@ export function cnhFiles(plan: Plan, options: PlanExportOptions = {}): Record<st
 }
 
 /**
+ * Fendt / AGCO (Varioterminal with VarioDoc Pro, FendtONE Task Doc): tasks with field boundaries
+ * and guidance lines are exchanged as ISO-XML, `TASKDATA/TASKDATA.XML` on the stick.
+ */
+export function fendtFiles(plan: Plan, options: PlanExportOptions = {}): Record<string, Uint8Array | string> {
+  return { 'TASKDATA/TASKDATA.XML': planToTaskData(plan, options) };
+}
+
+/**
  * Müller-Elektronik TOUCH terminals (TRACK-Leader / ISOBUS-TC manual "Folders on the USB memory
  * device"): shapefiles in `SHP/` (WGS84 boundary and guidance lines) and ISO-XML in `Taskdata/`.
  */
@@ -172,6 +180,7 @@ export async function writePlan(plan: Plan, format: PlanFormat, options: PlanExp
         trimble: trimbleFiles,
         johndeere: johnDeereFiles,
         cnh: cnhFiles,
+        fendt: fendtFiles,
         mueller: muellerFiles,
       };
       const make = makers[format as VendorLayout];
