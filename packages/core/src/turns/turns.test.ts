@@ -354,6 +354,24 @@ describe('reverse: fishtail and Reeds-Shepp', () => {
     expect(c[0].lengthMeters).toBeLessThanOrEqual(fish.lengthMeters + 1e-9);
   });
 
+  it('R 12 m with a 12 m headland: a three-point turn fits where no forward turn and no fishtail does', () => {
+    const R = 12;
+    const w = 6;
+    const pred = predictFieldTurns(w, { turnRadiusMeters: R, reverseAllowed: true });
+    expect(pred.filter((p) => !p.reverse).every((p) => p.extentMeters > 12)).toBe(true);
+    const fits = pred.filter((p) => p.extentMeters < 12 && p.behindMeters === 0);
+    expect(fits.length).toBeGreaterThan(0);
+    expect(fits[0].word).toBe('R+L-R+');
+    // The candidate with that word reaches exactly as far as predicted and never goes behind the track ends.
+    const c = turnCandidates(north(0), south(-w), { turnRadiusMeters: R, reverseAllowed: true, sampleStepMeters: 0.1 });
+    const path = c.find((p) => p.word === fits[0].word)!;
+    expect(maxY(path.points)).toBeCloseTo(fits[0].extentMeters, 2);
+    let minY = Infinity;
+    for (let i = 1; i < path.points.length; i += 2) minY = Math.min(minY, path.points[i]);
+    expect(minY).toBeGreaterThan(-1e-6);
+    expect(path.cusps).toHaveLength(2);
+  });
+
   it('straight back is one reversed straight', () => {
     const c = turnCandidates({ x: 0, y: 0, headingRadians: 0 }, { x: -5, y: 0, headingRadians: 0 }, { turnRadiusMeters: 4, reverseAllowed: true });
     expect(c[0].turnType).toBe('ReedsShepp');
