@@ -244,7 +244,6 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
 
   let iterations = 0;
   let stopped: StopReason | undefined;
-  let evaluations = 0;
   const outOfTime = (): boolean => {
     if (limitMs === Infinity) return false;
     if (now!() - startedAt >= limitMs) {
@@ -290,7 +289,6 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
 
   const tryReverse = (i: number, j: number): boolean => {
     if (i > j || i < 0 || j >= n) return false;
-    evaluations++;
     const d = twoOptDelta(i, j);
     if (d < -EPS && !hasFixed(i, j)) {
       applyReverse(i, j);
@@ -399,8 +397,7 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
             if (reversed && hasFixed(i, i + len - 1)) continue;
             const newIn = reversed ? segOut : segIn;
             const newOut = reversed ? segIn : segOut;
-            evaluations++;
-            const d = link(exit(after), newIn) + link(newOut, entry(after + 1)) - linkAt(after + 1) - removeGain;
+                    const d = link(exit(after), newIn) + link(newOut, entry(after + 1)) - linkAt(after + 1) - removeGain;
             if (d < -EPS) {
               applyMove(i, len, after, reversed);
               current += d;
@@ -509,7 +506,6 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
     dirtyLo = n;
     dirtyHi = -1;
   }
-  void evaluations;
 
   const sequence = Array.from(bestOrder);
   const flipped = sequence.map((item) => bestFlip[item] === 1);
