@@ -1,10 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as core from '@furrow/core';
 import type { FieldGeometry, PathPlanRequest, Plan, Position } from '@furrow/core';
 import {
   DeereClient,
   parsePortalsConfig,
+  portalRegistryFromEnv,
   PortalError,
   PortalRegistry,
   retryAfterMs,
@@ -177,6 +180,25 @@ describe('Trimble Agriculture push against the stand-in', () => {
     // The original token was used up: a second client with it is refused.
     const stale = new TrimbleClient({ baseUrl: server.baseUrl, oauth: { tokenUrl: server.tokenUrl, clientId: TRIMBLE_CLIENT.id, clientSecret: TRIMBLE_CLIENT.secret, grant: { type: 'refresh_token', refreshToken: TRIMBLE_CLIENT.refreshToken } } }, deps);
     await expect(stale.pushGuidanceLine(plan, { organizationId: 'org-9', fieldId: 'f-1' }, 'x')).rejects.toMatchObject({ code: 'portal-auth-failed' });
+  });
+
+  it('FURROW_PORTALS_FILE: a rotated refresh token is written back to the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'furrow-portals-'));
+    try {
+      const file = join(dir, 'portals.json');
+      // Use up the stand-in's current token first so this test owns a fresh one.
+      const seed = [...server.refreshTokens][0];
+      writeFileSync(file, JSON.stringify({ c1: { trimble: { baseUrl: server.baseUrl, oauth: { tokenUrl: server.tokenUrl, clientId: TRIMBLE_CLIENT.id, clientSecret: TRIMBLE_CLIENT.secret, grant: { type: 'refresh_token', refreshToken: seed } } } } }));
+      const reg = portalRegistryFromEnv({ FURROW_PORTALS_FILE: file });
+      await reg.trimbleFor('c1').pushGuidanceLine(plan, { organizationId: 'org-9', fieldId: 'f-1' }, 'x');
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as { c1: { trimble: { oauth: { grant: { refreshToken: string } } } } };
+      expect(saved.c1.trimble.oauth.grant.refreshToken).not.toBe(seed);
+      expect(server.refreshTokens.has(saved.c1.trimble.oauth.grant.refreshToken)).toBe(true);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(portalRegistryFromEnv({}).companies()).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('wrong scope and unknown field are reported', async () => {

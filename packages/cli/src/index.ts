@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { isInputError, runPlan, UsageError } from './commands/plan.js';
 import { runBench } from './commands/bench.js';
 import { runTerrain } from './commands/terrain.js';
+import { runPush } from './commands/push.js';
 import { FURROW_VERSION } from '@furrow/core';
 
 export { planToSvg } from './svg.js';
@@ -50,6 +51,22 @@ function program(): Command {
     .option('--out <file>', 'write the JSON here instead of stdout')
     .action(async (file: string, opts) => {
       cmd.setOptionValue('exitCode', await runTerrain(file, opts));
+    });
+
+  cmd
+    .command('push')
+    .description("send a plan's boundary and AB guidance line to John Deere Operations Center or Trimble Agriculture (docs/portals.md)")
+    .argument('<portal>', 'deere | trimble')
+    .argument('<plan-file>', 'plan JSON (furrow plan, POST /api/path-plans/direct)')
+    .option('--company <id>', 'companyId whose portal configuration to use (FURROW_PORTALS / FURROW_PORTALS_FILE)')
+    .option('--org <id>', "the portal's organization id")
+    .option('--field <id>', "the portal's id of the (existing) field")
+    .option('--work-type <type>', 'John Deere: also create a work plan (dtiTillage | dtiSeeding | dtiApplication | dtiHarvest)')
+    .option('--year <yyyy>', 'work plan year (default this year)')
+    .option('--no-boundary', 'send the guidance line only')
+    .option('--dry-run', 'print the requests instead of sending them')
+    .action(async (portal: string, planFile: string, opts) => {
+      cmd.setOptionValue('exitCode', await runPush(portal, planFile, opts));
     });
 
   cmd
