@@ -12,7 +12,7 @@ import type { PlanInput } from './request/normalizeRequest.js';
 import { createLocalFrame, flatToLonLat, roundDeg } from './geometry/projection.js';
 import type { LocalFrame } from './geometry/projection.js';
 import { validatePolygon } from './geometry/validateBoundary.js';
-import { areaOf, differencePolygons, offsetPolygons, ringToFlat, unionPolygons } from './geometry/clipper.js';
+import { areaOf, groupPolygons, differencePolygons, offsetPolygons, ringToFlat, unionPolygons } from './geometry/clipper.js';
 import type { PathsD } from './geometry/clipper.js';
 import { Region } from './geometry/region.js';
 import { polylineLength } from './geometry/vec.js';
@@ -178,6 +178,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   let loops: ReturnType<typeof buildConnectorRings> | undefined;
   const ctx: RouteContext = {
     region: new Region(field),
+    ...partLookup(field),
     loops: () => (loops ??= buildConnectorRings(field, ringOffset, ringRadius)),
     maxRingReachMeters: Math.max(input.headlandPasses * w, ringOffset) + 2 * R,
     turnOptions: {
@@ -276,6 +277,14 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   if (refills) plan.refillPoints = refills.points;
   if (staging) plan.stagingArea = frame.toLonLat(staging[0], staging[1]).map(roundDeg);
   return plan;
+}
+
+/** For multi-part fields: which part a point lies in (transport connectors join parts). */
+function partLookup(field: PathsD): { partOf?: (x: number, y: number) => number } {
+  const parts = groupPolygons(field);
+  if (parts.length < 2) return {};
+  const regions = parts.map((p) => new Region(p));
+  return { partOf: (x, y) => regions.findIndex((r) => r.contains(x, y)) };
 }
 
 function round3(v: number): number {

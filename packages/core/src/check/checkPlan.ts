@@ -6,7 +6,8 @@
  * - `curvature`: a turn or connector bending tighter than 1/R (+5 %), measured like
  *   /work/shared/tools/checkplan.py on point triples at least 0.4 m apart;
  * - `outside-boundary` / `inside-no-go`: route geometry more than 0.10 m outside the field
- *   or inside a hole / obstacle (not checked on `staging` / `refill` connectors, which leave the field);
+ *   or inside a hole / obstacle (not checked on `staging` / `refill` connectors, which leave the field,
+ *   nor on `transport` connectors between the separate parts of a multi-part field);
  * - `sparse-geometry`: turn or connector points more than 0.5 m apart (+ 1 cm);
  * - `metrics`: reported distances or coverage not matching the geometry.
  */
@@ -152,7 +153,7 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
       }
     }
     // Legs to and from a staging area (entry / exit, refill detours) leave the field by design.
-    const leavesField = seg.type === 'Connector' && (seg.connectorKind === 'staging' || seg.connectorKind === 'refill');
+    const leavesField = seg.type === 'Connector' && (seg.connectorKind === 'staging' || seg.connectorKind === 'refill' || seg.connectorKind === 'transport');
     const out = leavesField ? undefined : outsideReach(region, holes, xy);
     if (out) {
       const p = lf.frame.toLonLat(out.x, out.y);

@@ -53,6 +53,8 @@ export interface RouteContext {
   headlandWinding?: 'CW' | 'CCW';
   /** routeOptions.enableHeadlandDrivethrough: far connectors try a direct manoeuvre across the headland band before a headland traversal. */
   headlandDrivethrough?: boolean;
+  /** Which separate part of a multi-part field a point is in (-1 = none); absent = one part. */
+  partOf?: (x: number, y: number) => number;
 }
 
 /** Directions (along the loop's own order = 1) allowed by a forced winding, preferred first. */
@@ -152,6 +154,100 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
   return best;
 }
 
+/** Closest point pairs between two loops (samples every 5 m on the shorter one). */
+function closestPairs(l1: LoopPath, l2: LoopPath, count: number, region: Region): { s1: number; s2: number; d: number }[] {
+  const swap = l2.lengthMeters < l1.lengthMeters;
+  const small = swap ? l2 : l1, big = swap ? l1 : l2;
+  const out: { s1: number; s2: number; d: number }[] = [];
+  const n = Math.max(4, Math.ceil(small.lengthMeters / 5));
+  for (let i = 0; i < n; i++) {
+    const ss = (small.lengthMeters * i) / n;
+    const p = poseOnLoop(small, ss, 1);
+    const q = nearestOnLoop(big, p.x, p.y);
+    out.push(swap ? { s1: q.s, s2: ss, d: q.distance } : { s1: ss, s2: q.s, d: q.distance });
+  }
+  out.sort((a, b) => a.d - b.d);
+  // Keep pairs in sight of each other (the straight line between them inside the field),
+  // at least 10 m apart along the first loop.
+  const kept: typeof out = [];
+  for (const c of out) {
+    const p = poseOnLoop(l1, c.s1, 1), q = poseOnLoop(l2, c.s2, 1);
+    if (!region.segmentClear(p.x, p.y, q.x, q.y)) continue;
+    if (kept.every((k) => Math.abs(k.s1 - c.s1) > 10)) kept.push(c);
+    if (kept.length >= count) break;
+  }
+  return kept;
+}
+
+/**
+ * Headland traversal over two connector rings (e.g. the outer ring and the ring around a
+ * hole, or the two halves of a field pinched by a neck): onto ring 1, along it, across to
+ * ring 2 by a direct manoeuvre inside the field, along ring 2, off to `to`.
+ */
+export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  const R = ctx.turnOptions.turnRadiusMeters;
+  const loops = ctx.loops();
+  let best: Conn | undefined;
+  let bestLen = Infinity;
+  for (const l1 of loops) {
+    const a = nearestOnLoop(l1, from.x, from.y);
+    if (a.distance > ctx.maxRingReachMeters) continue;
+    for (const l2 of loops) {
+      if (l2 === l1) continue;
+      const b = nearestOnLoop(l2, to.x, to.y);
+      if (b.distance > ctx.maxRingReachMeters) continue;
+      for (const pair of closestPairs(l1, l2, 3, ctx.region)) {
+        for (const d1 of [1, -1] as const) {
+          const on = ontoLoop(from, l1, a.s, d1, ctx, false);
+          if (!on) continue;
+          for (const d2 of [1, -1] as const) {
+            const off = ontoLoop(to, l2, b.s, d2, ctx, true);
+            if (!off) continue;
+            // Leave ring 1 a little before the closest point, join ring 2 a little after it.
+            for (const lead of [2 * R, 4 * R]) {
+              const s1 = pair.s1 - d1 * lead, s2 = pair.s2 + d2 * lead;
+              const cross = tryDirect(poseOnLoop(l1, s1, d1), poseOnLoop(l2, s2, d2), ctx, 6);
+              if (!cross) continue;
+              const along1 = wrapDistance(l1, (s1 - on.s) * d1);
+              const along2 = wrapDistance(l2, (off.s - s2) * d2);
+              const len = polylineLength(on.conn.xy) + along1 + polylineLength(cross.xy) + along2 + polylineLength(off.conn.xy);
+              if (len >= bestLen) continue;
+              const xy: number[] = Array.from(on.conn.xy);
+              const append = (part: ArrayLike<number>): void => {
+                for (let i = 2; i < part.length; i++) xy.push(part[i]);
+              };
+              append(sliceLoop(l1, on.s, along1, d1));
+              append(cross.xy);
+              append(sliceLoop(l2, s2, along2, d2));
+              append(off.conn.xy);
+              if (worstCurvatureRatio(xy, R).ratio > 1 || !ctx.region.containsPolyline(xy)) continue;
+              best = { xy, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
+              bestLen = len;
+              break;
+            }
+          }
+        }
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * Transport between separate parts of a multi-part field: the shortest forward manoeuvre,
+ * which necessarily leaves the field (connector kind `transport`; checkPlan allows it).
+ */
+function transport(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  let cands;
+  try {
+    cands = turnCandidates(from, to, ctx.turnOptions);
+  } catch {
+    return undefined;
+  }
+  const c = cands[0];
+  return c ? { xy: c.points, kind: 'transport', turnType: c.turnType } : undefined;
+}
+
 function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
   ctx.warnings.push({
     code: 'turn-not-fitted',
@@ -210,7 +306,14 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
     const c = tryDirect(from, to, ctx);
     if (c) return c;
   }
-  const t = tryTraversal(from, to, ctx);
+  if (ctx.partOf) {
+    const pa = ctx.partOf(from.x, from.y), pb = ctx.partOf(to.x, to.y);
+    if (pa !== pb) {
+      const tr = transport(from, to, ctx);
+      if (tr) return tr;
+    }
+  }
+  const t = tryTraversal(from, to, ctx) ?? tryBridgedTraversal(from, to, ctx);
   if (t) return t;
   const c = tryDirect(from, to, ctx, 16);
   if (c) return c;
@@ -245,6 +348,18 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
     for (const dir of dirs) {
       const s = near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters;
       const t = tryTraversal(from, poseOnLoop(loop, s, dir), ctx);
+      if (t) { best = { conn: t, s, dir }; break; }
+    }
+  }
+  if (!best && ctx.partOf && ctx.partOf(from.x, from.y) !== ctx.partOf(loop.xy[0], loop.xy[1])) {
+    const s = near.s + dirs[0] * 2 * ctx.turnOptions.turnRadiusMeters;
+    const tr = transport(from, poseOnLoop(loop, s, dirs[0]), ctx);
+    if (tr) best = { conn: tr, s, dir: dirs[0] };
+  }
+  if (!best) {
+    for (const dir of dirs) {
+      const s = near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters;
+      const t = tryBridgedTraversal(from, poseOnLoop(loop, s, dir), ctx);
       if (t) { best = { conn: t, s, dir }; break; }
     }
   }
