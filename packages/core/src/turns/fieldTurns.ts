@@ -5,7 +5,8 @@
  * whether a turn fits a headland band without sampling anything.
  */
 import { reedsSheppSolutions } from './reedsShepp.js';
-import { sampleSegments } from './segments.js';
+import { sampleSegments, type TurnSegment } from './segments.js';
+import { pushTurn } from './words.js';
 import { halfTurnDisplacement, turnDisplacement, turnLengthMeters, turnShape, type TurnShape } from './shape.js';
 import type { TurnType } from '../types.js';
 
@@ -60,6 +61,44 @@ export interface FieldTurnOptions {
   reverseAllowed?: boolean;
   /** 'Arcs' / 'None' ignore the curvature-rate limit (plain arcs). */
   smoothing?: 'None' | 'Arcs' | 'Clothoids';
+}
+
+const threePointPredictionMemo = new WeakMap<TurnShape, Map<number, FieldTurnPrediction | null>>();
+
+/** The three-point turn as a prediction; extent and reach behind measured on the path sampled every 2 cm. */
+function threePointPrediction(shape: TurnShape, w: number): FieldTurnPrediction | undefined {
+  let memo = threePointPredictionMemo.get(shape);
+  if (!memo) {
+    memo = new Map();
+    threePointPredictionMemo.set(shape, memo);
+  }
+  const hit = memo.get(w);
+  if (hit !== undefined) return hit ?? undefined;
+  const k = fieldThreePoint(shape, w);
+  let result: FieldTurnPrediction | undefined;
+  if (k) {
+    const segs: TurnSegment[] = [];
+    pushTurn(segs, shape, -1, k.outerDeflectionRadians);
+    pushTurn(segs, shape, 1, k.middleDeflectionRadians, true);
+    pushTurn(segs, shape, -1, k.outerDeflectionRadians);
+    const [maxY, minY] = alongRange({ x: 0, y: 0, headingRadians: Math.PI / 2 }, segs);
+    result = { turnType: 'Fishtail', lengthMeters: k.lengthMeters, extentMeters: maxY, reverse: true, behindMeters: -minY, word: 'R+L-R+' };
+  }
+  if (memo.size >= 256) memo.clear();
+  memo.set(w, result ?? null);
+  return result;
+}
+
+/** Largest and smallest y of the pieces driven from `from`, sampled every 2 cm (0 included). */
+function alongRange(from: { x: number; y: number; headingRadians: number }, segs: readonly TurnSegment[]): [number, number] {
+  const pts = sampleSegments(from, segs, 0.02).points;
+  let maxY = 0;
+  let minY = 0;
+  for (let i = 1; i < pts.length; i += 2) {
+    if (pts[i] > maxY) maxY = pts[i];
+    if (pts[i] < minY) minY = pts[i];
+  }
+  return [maxY, minY];
 }
 
 const rsMemo = new Map<string, FieldTurnPrediction[]>();
@@ -146,7 +185,12 @@ export function predictFieldTurns(spacingMeters: number, opts: FieldTurnOptions)
   if (opts.reverseAllowed && Number.isFinite(quarter) && w < 2 * a - tol) {
     out.push({ turnType: 'Fishtail', lengthMeters: 2 * quarter + (2 * a - w), extentMeters: a, reverse: true, behindMeters: 0 });
   }
-  if (opts.reverseAllowed && sigma === Infinity) for (const p of reedsSheppFieldTurns(R, w)) out.push(p);
+  if (opts.reverseAllowed) {
+    const k = threePointPrediction(shape, w);
+    if (k) out.push(k);
+    if (sigma === Infinity)
+      for (const p of reedsSheppFieldTurns(R, w)) if (!k || p.word !== k.word || Math.abs(p.lengthMeters - k.lengthMeters) > 1e-6) out.push(p);
+  }
   out.sort((p, q) => p.lengthMeters - q.lengthMeters);
   return out;
 }
@@ -248,3 +292,94 @@ function solveFieldBulb(shape: TurnShape, w: number): FieldBulb | undefined {
     extentMeters: f1 + hx * Math.sin(h) + hy * Math.cos(h),
   };
 }
+
+export interface FieldThreePoint {
+  /** Deflection of the first and last forward turns (away from the next track), radians. */
+  outerDeflectionRadians: number;
+  /** Deflection of the reversed middle turn (steering toward the next track), radians. */
+  middleDeflectionRadians: number;
+  lengthMeters: number;
+}
+
+/** x of the end of forward-away δ1, reverse δ2 = π − 2δ1, forward-away δ1, from (0,0) heading +y, next track at −x. */
+function threePointX(shape: TurnShape, d1: number): number {
+  const d2 = Math.PI - 2 * d1;
+  const [f1, l1] = turnDisplacement(shape, d1);
+  const [f2, l2] = turnDisplacement(shape, d2);
+  // Turn 1 from heading π/2, to the right: (f1, −l1) rotated by π/2 → x = l1.
+  let x = l1;
+  // Turn 2, reversed left turn ending at heading h1 = π/2 − δ1: −Rot(h1 − δ2)·(f2, l2).
+  const a = Math.PI / 2 - d1 - d2;
+  x -= f2 * Math.cos(a) - l2 * Math.sin(a);
+  // Turn 3 from heading h2 = a, to the right: Rot(a)·(f1, −l1).
+  x += f1 * Math.cos(a) + l1 * Math.sin(a);
+  return x;
+}
+
+/**
+ * The three-point turn (K-turn) between opposite-parallel tracks w apart with aligned ends:
+ * forward turn away δ1, reversed turn π − 2δ1 steering toward the next track, forward turn away
+ * δ1 — the Reeds-Shepp word C+C−C+, here for any turn shape, so with clothoids too (curvature
+ * is 0 at both cusps). It reaches less far past the track ends than the fishtail. Exists for
+ * 0 < w < chord of a π turn (2R with arcs); δ1 by scan and regula falsi.
+ */
+export function fieldThreePoint(shape: TurnShape, spacingMeters: number): FieldThreePoint | undefined {
+  const w = Math.abs(spacingMeters);
+  let memo = threePointMemo.get(shape);
+  if (!memo) {
+    memo = new Map();
+    threePointMemo.set(shape, memo);
+  }
+  const hit = memo.get(w);
+  if (hit !== undefined) return hit ?? undefined;
+  const f = (d1: number): number => threePointX(shape, d1) + w;
+  let a = 1e-9;
+  let fa = f(a);
+  let b = NaN;
+  let fb = NaN;
+  const steps = 16;
+  for (let i = 1; i <= steps; i++) {
+    const x = (Math.PI / 2) * (i / steps) * (1 - 1e-9);
+    const fx = f(x);
+    if (fa * fx <= 0) {
+      b = x;
+      fb = fx;
+      break;
+    }
+    a = x;
+    fa = fx;
+  }
+  let result: FieldThreePoint | undefined;
+  if (!Number.isNaN(b)) {
+    let d1 = b;
+    let side = 0;
+    for (let i = 0; i < 100; i++) {
+      const c = (a * fb - b * fa) / (fb - fa);
+      const fc = f(c);
+      d1 = c;
+      if (Math.abs(fc) < 1e-12 || Math.abs(b - a) < 1e-15) break;
+      if (fc * fb > 0) {
+        b = c;
+        fb = fc;
+        if (side === -1) fa /= 2;
+        side = -1;
+      } else {
+        a = c;
+        fa = fc;
+        if (side === 1) fb /= 2;
+        side = 1;
+      }
+    }
+    const d2 = Math.PI - 2 * d1;
+    result = {
+      outerDeflectionRadians: d1,
+      middleDeflectionRadians: d2,
+      lengthMeters: 2 * turnLengthMeters(shape, d1) + turnLengthMeters(shape, d2),
+    };
+  }
+  if (memo.size >= 256) memo.clear();
+  memo.set(w, result ?? null);
+  return result;
+}
+
+const threePointMemo = new WeakMap<TurnShape, Map<number, FieldThreePoint | null>>();

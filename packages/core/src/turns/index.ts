@@ -11,7 +11,7 @@ import { wrapPi } from './angles.js';
 import { sampleSegments, segmentCusps, segmentsEndPose, segmentsLength, type TurnSegment } from './segments.js';
 import { turnDisplacement, turnLengthMeters, turnShape, type TurnShape } from './shape.js';
 import type { Pose, TurnOptions, TurnPath } from './types.js';
-import { fieldBulb } from './fieldTurns.js';
+import { fieldBulb, fieldThreePoint } from './fieldTurns.js';
 import { reedsSheppSolutions } from './reedsShepp.js';
 import { pushStraight, pushTurn, SLOT_STRIDE, SLOT_WORDS, slotSegments, solveWords, WORD_SLOTS, type DubinsWord } from './words.js';
 
@@ -29,7 +29,9 @@ export {
   fishtailTurnLengthMeters,
   predictFieldTurns,
   fieldBulb,
+  fieldThreePoint,
   type FieldBulb,
+  type FieldThreePoint,
   type FieldTurnPrediction,
   type FieldTurnOptions,
 } from './fieldTurns.js';
@@ -219,6 +221,20 @@ function fieldCandidates(shape: TurnShape, rel: Relative, reverseAllowed: boolea
       const oc = d1 > 0 ? o : c;
       const word = `${e > 0 ? 'S' : ''}${oc}${c}${oc}${e < 0 ? 'S' : ''}`;
       into.push({ turnType: d1 > 0 ? 'Bulb' : 'U', word, lengthMeters: segmentsLength(segs), segments: segs });
+    }
+  }
+  if (reverseAllowed) {
+    // Three-point turn: forward away, reverse toward, forward away (C+C−C+), with extensions.
+    const k = fieldThreePoint(shape, w);
+    if (k) {
+      const segs: TurnSegment[] = [];
+      if (e > 0) pushStraight(segs, e);
+      pushTurn(segs, shape, -side, k.outerDeflectionRadians);
+      pushTurn(segs, shape, side, k.middleDeflectionRadians, true);
+      pushTurn(segs, shape, -side, k.outerDeflectionRadians);
+      if (e < 0) pushStraight(segs, -e);
+      const word = `${e > 0 ? 'S+' : ''}${o}+${c}-${o}+${e < 0 ? 'S+' : ''}`;
+      into.push({ turnType: 'Fishtail', word, lengthMeters: segmentsLength(segs), segments: segs });
     }
   }
   // The aligned forward U is usually the Dubins CSC word already (dropped as a duplicate then),

@@ -325,6 +325,32 @@ describe('clothoid (CC) field turns', () => {
     );
   });
 
+  it('with reversing allowed the three-point turn (C+C−C+) exists with clothoids and respects every limit', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.2, max: 11, noNaN: true }),
+        fc.double({ min: 6, max: 14, noNaN: true }),
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        (w, R, sigma) => {
+          const opts = { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed: true };
+          const c = turnCandidates(north(0), south(-w), opts);
+          const k = c.find((p) => p.word === 'R+L-R+');
+          expect(k).toBeDefined();
+          expect(k!.turnType).toBe('Fishtail');
+          expect(k!.cusps).toHaveLength(2);
+          for (const p of c) checkPath(p, north(0), south(-w), R, 0.5, sigma);
+          // It reaches less far than the quarter-turn fishtail, as predicted.
+          const pred = predictFieldTurns(w, opts);
+          const kp = pred.find((p) => p.word === 'R+L-R+')!;
+          const fish = pred.find((p) => p.turnType === 'Fishtail' && !p.word)!;
+          expect(kp.extentMeters).toBeLessThan(fish.extentMeters);
+          expect(maxY(k!.points)).toBeLessThanOrEqual(kp.extentMeters + 1e-3);
+        },
+      ),
+      { seed: 8080, numRuns: 40, endOnFailure: true },
+    );
+  });
+
   it('R = 6, w = 12, σ = 0.1: clothoids make the quarter turns advance more than R, so the skip-one U becomes a bulb', () => {
     const pred = predictFieldTurns(12, { turnRadiusMeters: 6, maxCurvatureRatePerSquareMeter: 0.1 });
     expect(pred[0].turnType).toBe('Bulb');
@@ -341,13 +367,14 @@ describe('reverse: fishtail and Reeds-Shepp', () => {
     [1, 3],
   ])('fishtail, w = %d m, R = %d m: πR + 2R − w, extent R, two cusps', (w, R) => {
     const c = turnCandidates(north(0), south(-w), { turnRadiusMeters: R, reverseAllowed: true });
-    const fish = c.find((p) => p.turnType === 'Fishtail')!;
+    const fish = c.find((p) => p.word === 'LS-L')!;
+    expect(fish.turnType).toBe('Fishtail');
     expect(fish.lengthMeters).toBeCloseTo(Math.PI * R + 2 * R - w, 9);
     expect(fish.cusps).toHaveLength(2);
     expect(fish.startsReversed).toBe(false);
     expect(maxY(fish.points)).toBeLessThanOrEqual(R + 1e-9);
     expect(maxY(fish.points)).toBeGreaterThan(R - R * (1 - Math.cos(0.25 / R)) - 1e-9);
-    const pred = predictFieldTurns(w, { turnRadiusMeters: R, reverseAllowed: true }).find((p) => p.turnType === 'Fishtail')!;
+    const pred = predictFieldTurns(w, { turnRadiusMeters: R, reverseAllowed: true }).find((p) => p.turnType === 'Fishtail' && !p.word)!;
     expect(pred.lengthMeters).toBeCloseTo(Math.PI * R + 2 * R - w, 9);
     expect(pred.extentMeters).toBeCloseTo(R, 9);
     // The shortest manoeuvre with reversing is no longer than the fishtail.
