@@ -59,9 +59,33 @@ let cacheKeyR = NaN;
 let cacheKeyS = NaN;
 let cacheShape: TurnShape | undefined;
 
-/** Shape for radius R (m) and curvature-rate limit σ (1/m², Infinity = none). Cached for the last key. */
+const shapes = new Map<string, TurnShape>();
+
+/**
+ * Shape for radius R (m) and curvature-rate limit σ (1/m², Infinity = none). The same object
+ * is returned for the same key (last key first, then a map of up to 64 keys), so memos keyed
+ * by shape (field bulbs, three-point turns) survive alternating machines.
+ */
 export function turnShape(radiusMeters: number, curvatureRatePerSquareMeter = Infinity): TurnShape {
   if (cacheShape && cacheKeyR === radiusMeters && cacheKeyS === curvatureRatePerSquareMeter) return cacheShape;
+  const key = `${radiusMeters}/${curvatureRatePerSquareMeter}`;
+  const known = shapes.get(key);
+  if (known) {
+    cacheKeyR = radiusMeters;
+    cacheKeyS = curvatureRatePerSquareMeter;
+    cacheShape = known;
+    return known;
+  }
+  const shape = makeShape(radiusMeters, curvatureRatePerSquareMeter);
+  if (shapes.size >= 64) shapes.clear();
+  shapes.set(key, shape);
+  cacheKeyR = radiusMeters;
+  cacheKeyS = curvatureRatePerSquareMeter;
+  cacheShape = shape;
+  return shape;
+}
+
+function makeShape(radiusMeters: number, curvatureRatePerSquareMeter: number): TurnShape {
   const R = radiusMeters;
   const kappa = 1 / R;
   const sigma = curvatureRatePerSquareMeter;
@@ -108,9 +132,6 @@ export function turnShape(radiusMeters: number, curvatureRatePerSquareMeter = In
       tangentOffsetMeters: r * Math.sin(mu),
     };
   }
-  cacheKeyR = radiusMeters;
-  cacheKeyS = curvatureRatePerSquareMeter;
-  cacheShape = shape;
   return shape;
 }
 
