@@ -8,7 +8,8 @@
  * Run: `npx tsc --build packages/core && npx tsx bench/turns.bench.ts` (prints Markdown).
  * `--corpus[=N]` instead plans the first N (default all) fields of test/fields with width 6 m,
  * 2 headland passes, R 3 / 6 / 9 m and σ 0.3 1/m² (`--reverse`: reversing allowed) and runs
- * `checkKinematics` on every Turn and Connector of the plans (slow: minutes).
+ * `checkKinematics` on every Turn and Connector of the plans (slow: minutes); `--radii=12`
+ * picks other radii.
  * Timing: plain loops over 4,096 pose pairs per round, median of 15 rounds after 5 warm-up
  * rounds; results go to a sink and a checksum printed after the timed region.
  */
@@ -150,7 +151,9 @@ async function corpus(limit: number, reverseAllowed: boolean): Promise<void> {
   console.log(`Corpus: ${files.length} fields, width 6 m, 2 headland passes, σ ${sigma} 1/m², reverse ${reverseAllowed}.\n`);
   console.log('| R m | planned | errors | turns | turns by type | Turn segments with kinematic violations | Connector segments with violations | checkPlan violations | median ms |');
   console.log('|---:|---:|---:|---:|---|---|---|---|---:|');
-  for (const R of [3, 6, 9]) {
+  const radiiArg = process.argv.find((a) => a.startsWith('--radii='));
+  const radii = radiiArg ? radiiArg.slice('--radii='.length).split(',').map(Number) : [3, 6, 9];
+  for (const R of radii) {
     let planned = 0;
     let errors = 0;
     let turns = 0;
