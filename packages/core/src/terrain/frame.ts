@@ -168,15 +168,14 @@ function sampleSource(s: SourceGrid, x: number, y: number): number {
   const r0 = Math.min(Math.floor(fr), s.rows - 2);
   const tx = fc - c0, ty = fr - r0;
   const i = r0 * s.columns + c0;
-  const v = [s.z[i], s.z[i + 1], s.z[i + s.columns], s.z[i + s.columns + 1]];
-  const wts = [(1 - tx) * (1 - ty), tx * (1 - ty), (1 - tx) * ty, tx * ty];
+  const z = s.z;
+  const v00 = z[i], v01 = z[i + 1], v10 = z[i + s.columns], v11 = z[i + s.columns + 1];
+  const w00 = (1 - tx) * (1 - ty), w01 = tx * (1 - ty), w10 = (1 - tx) * ty, w11 = tx * ty;
   let sum = 0, wsum = 0;
-  for (let k = 0; k < 4; k++) {
-    if (wts[k] === 0) continue;
-    if (Number.isNaN(v[k])) return NaN;
-    sum += wts[k] * v[k];
-    wsum += wts[k];
-  }
+  if (w00 > 0) { if (v00 !== v00) return NaN; sum += w00 * v00; wsum += w00; }
+  if (w01 > 0) { if (v01 !== v01) return NaN; sum += w01 * v01; wsum += w01; }
+  if (w10 > 0) { if (v10 !== v10) return NaN; sum += w10 * v10; wsum += w10; }
+  if (w11 > 0) { if (v11 !== v11) return NaN; sum += w11 * v11; wsum += w11; }
   return wsum > 0 ? sum / wsum : NaN;
 }
 

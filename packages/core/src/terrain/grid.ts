@@ -121,19 +121,22 @@ export function hornGradient(
       }
       // Edges: the missing row / column is replaced by the cell's own (one-sided difference,
       // scaled by 2 below); a neighbour without data takes the centre value.
-      const rn = r > 0 ? r - 1 : r;
-      const rs = r < rows - 1 ? r + 1 : r;
+      const rn = (r > 0 ? r - 1 : r) * columns, r0 = r * columns, rs = (r < rows - 1 ? r + 1 : r) * columns;
       const cw = c > 0 ? c - 1 : c;
       const ce = c < columns - 1 ? c + 1 : c;
-      const at = (rr: number, col: number): number => {
-        const v = z[rr * columns + col];
-        return Number.isNaN(v) ? e : v;
-      };
-      const a = at(rn, cw), b = at(rn, c), cc = at(rn, ce);
-      const d = at(r, cw), f = at(r, ce);
-      const g = at(rs, cw), h = at(rs, c), k = at(rs, ce);
+      let a = z[rn + cw], b = z[rn + c], cc = z[rn + ce];
+      let d = z[r0 + cw], f = z[r0 + ce];
+      let g = z[rs + cw], h = z[rs + c], k = z[rs + ce];
+      if (a !== a) a = e;
+      if (b !== b) b = e;
+      if (cc !== cc) cc = e;
+      if (d !== d) d = e;
+      if (f !== f) f = e;
+      if (g !== g) g = e;
+      if (h !== h) h = e;
+      if (k !== k) k = e;
       const sx = 2 / Math.max(1, ce - cw);
-      const sy = 2 / Math.max(1, rs - rn);
+      const sy = r > 0 && r < rows - 1 ? 1 : 2;
       gradientX[i] = ((cc + 2 * f + k) - (a + 2 * d + g)) * inv8dx * sx;
       gradientY[i] = ((a + 2 * b + cc) - (g + 2 * h + k)) * inv8dy * sy;
     }
