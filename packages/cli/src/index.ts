@@ -7,6 +7,7 @@ import { isInputError, runPlan, UsageError } from './commands/plan.js';
 import { runBench } from './commands/bench.js';
 import { runTerrain } from './commands/terrain.js';
 import { runPush } from './commands/push.js';
+import { runScenarios, runSequence } from './commands/compare.js';
 import { FURROW_VERSION } from '@furrow/core';
 
 export { planToSvg } from './svg.js';
@@ -51,6 +52,39 @@ function program(): Command {
     .option('--out <file>', 'write the JSON here instead of stdout')
     .action(async (file: string, opts) => {
       cmd.setOptionValue('exitCode', await runTerrain(file, opts));
+    });
+
+  cmd
+    .command('scenarios')
+    .description('plan one field for several equipment sets; KPIs side by side and the best (docs/sequencing.md)')
+    .argument('<boundary-file>', 'GeoJSON, WKT, KML, zipped Shapefile or ISO-XML TASKDATA.XML')
+    .requiredOption('--scenarios <file.json>', 'list of { "name", "equipment": { … }, "headlandPasses"?, "routeOptions"? }')
+    .option('--objective <name>', 'time | distance | fuel (default time)')
+    .option('--width <m>', 'base working width in meters')
+    .option('--headland-passes <n>', 'base number of exterior headland passes')
+    .option('--turn-radius <m>', 'base turning radius in meters')
+    .option('--request <file.json>', 'base path-plan request body')
+    .option('--out <file>', 'write the JSON here instead of stdout')
+    .action(async (file: string, opts) => {
+      cmd.setOptionValue('exitCode', await runScenarios(file, opts));
+    });
+
+  cmd
+    .command('sequence')
+    .description('plan several fields and the order to work them from a staging area (docs/sequencing.md)')
+    .argument('<boundary-files...>', 'one or more boundary files (every field in each)')
+    .requiredOption('--depot <lon,lat>', 'staging area')
+    .option('--end <lon,lat>', 'where the day ends (default the depot)')
+    .option('--objective <name>', 'time | distance | fuel (default time)')
+    .option('--speed <m/s>', 'road speed (default 4)')
+    .option('--corners', "also re-plan each field from its corner start nodes to choose entries and exits")
+    .option('--width <m>', 'working width in meters')
+    .option('--headland-passes <n>', 'number of exterior headland passes')
+    .option('--turn-radius <m>', 'minimum turning radius in meters')
+    .option('--request <file.json>', 'path-plan request body used for every field')
+    .option('--out <file>', 'write the JSON here instead of stdout')
+    .action(async (files: string[], opts) => {
+      cmd.setOptionValue('exitCode', await runSequence(files, opts));
     });
 
   cmd
