@@ -50,7 +50,8 @@ export function jsonBodies(rawBodyPaths: RegExp[]): MiddlewareHandler<AppEnv> {
     if (rawBodyPaths.some((re) => re.test(c.req.path))) return next();
     const contentType = c.req.header('Content-Type');
     const mediaType = contentType ? contentType.split(';')[0].trim().toLowerCase() : '';
-    const hasBody = c.req.raw.body !== null && c.req.header('Content-Length') !== '0';
+    const length = Number(c.req.header('Content-Length') ?? 0);
+    const hasBody = c.req.raw.body !== null && (length > 0 || c.req.header('Transfer-Encoding') !== undefined);
     if (mediaType === '' && !hasBody) return next();
     if (!JSON_TYPE.test(mediaType)) {
       throw new ApiError(415, 'UnsupportedMediaType', `send the body as application/json (got ${mediaType === '' ? 'no Content-Type' : `"${mediaType}"`})`);
