@@ -1,4 +1,6 @@
 /** Planning off the event loop: worker pool, time cap, client disconnects (stub worker, real piscina). */
+import type { AddressInfo } from 'node:net';
+import { serve as nodeServe } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, poolPlanner, type Planner, type Store } from '@furrow/api';
 import { jsonInit, makeApp, shapeA, stubWorkerFile, type TestApp } from './support.js';
@@ -58,5 +60,29 @@ describe('worker pool', () => {
     const res = await t.app.request('/api/path-plans/direct', jsonInit('POST', t.adminKey, shapeA()));
     expect(res.status).toBe(200);
     expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it('over real HTTP: a client that hangs up frees its worker', async () => {
+    const server = nodeServe({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/path-plans/direct`;
+    try {
+      const controllers = [new AbortController(), new AbortController()];
+      const pending = controllers.map((ctl) =>
+        fetch(url, { ...jsonInit('POST', t.adminKey, heavy), signal: ctl.signal }).then(
+          (r) => r.status,
+          () => 'aborted',
+        ),
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      for (const ctl of controllers) ctl.abort();
+      expect(await Promise.all(pending)).toEqual(['aborted', 'aborted']);
+      const started = performance.now();
+      const res = await fetch(url, jsonInit('POST', t.adminKey, shapeA()));
+      expect(res.status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(1500);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -358,3 +358,18 @@ describe('OpenAPI and /docs', () => {
     }
   });
 });
+
+describe('web application hook', () => {
+  it("mounts @furrow/web's pages beside the API without shadowing it", async () => {
+    const { mountWebApp } = await import('@furrow/web');
+    const { createApp, createRateLimiter } = await import('@furrow/api');
+    const { stubPlanner } = await import('./support.js');
+    const app = createApp({ store, planner: stubPlanner(), limiter: createRateLimiter({ points: 100, windowSeconds: 60 }), web: mountWebApp as never });
+    const page = await app.request('/launch?code=x&userId=y');
+    // 200 with the built app; 503 with a "not built" hint when packages/web has not been built.
+    expect([200, 503]).toContain(page.status);
+    expect(page.headers.get('Content-Type')).toMatch(/^text\/(html|plain)/);
+    expect((await app.request('/api/user/current', jsonInit('GET', t.adminKey))).status).toBe(200);
+    expect((await app.request('/openapi.json')).status).toBe(200);
+  });
+});
