@@ -26,3 +26,5 @@ export type { KeyContour } from './contours.js';
 export { contourLines, clipLinesToRings, keyContourLine } from './contours.js';
 export type { TerrainPlanningInput, PlanTerrain, TerrainPlan } from './planning.js';
 export { terrainRequest, planWithTerrain, planWithTerrainAsync } from './planning.js';
+export type { ContourTrack, ContourTracksResult, ContourTracksOptions } from './contourTracks.js';
+export { contourTracks } from './contourTracks.js';
