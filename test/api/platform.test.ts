@@ -415,3 +415,19 @@ describe('auth matrix on every route', () => {
     else expect(own.status, 'owner').toBeLessThan(300);
   });
 });
+
+describe('session secret from the environment', () => {
+  it('accepts sessions signed with the configured secret and rejects others', async () => {
+    const { SignJWT } = await import('jose');
+    const { createApp, createRateLimiter } = await import('@furrow/api');
+    const secret = 'a-configured-secret-of-at-least-32-chars';
+    const app = createApp({ store, jwtSecret: secret, limiter: createRateLimiter({ points: 100, windowSeconds: 60 }) });
+    const sign = (key: string) =>
+      new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(a.endUserId).setIssuer('furrow').setAudience('furrow-web').setExpirationTime('5m').sign(new TextEncoder().encode(key));
+    const ok = await app.request('/api/user/current', { headers: { Authorization: `Bearer ${await sign(secret)}` } });
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).user.userId).toBe(a.endUserId);
+    const forged = await app.request('/api/user/current', { headers: { Authorization: `Bearer ${await sign('another-secret-of-at-least-32-chars!!')}` } });
+    expect(forged.status).toBe(401);
+  });
+});

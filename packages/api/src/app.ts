@@ -29,6 +29,8 @@ export interface CreateAppOptions {
   config?: Partial<ApiConfig>;
   /** Default: silent. */
   logger?: pino.Logger;
+  /** HS256 secret of launch sessions (default: generated once and kept in the store's settings). */
+  jwtSecret?: string;
   /** Mounts the web application (static files, pages) on the app, after the API routes. */
   web?: (app: App) => void;
 }
@@ -47,9 +49,9 @@ export function createApp(opts: CreateAppOptions): App {
     config,
     logger,
     jwtSecret: () =>
-      (secret ??= opts.store
-        .setting('jwt_secret', () => randomBytes(32).toString('base64url'))
-        .then((s) => new TextEncoder().encode(s))),
+      (secret ??= (opts.jwtSecret ? Promise.resolve(opts.jwtSecret) : opts.store.setting('jwt_secret', () => randomBytes(32).toString('base64url'))).then((s) =>
+        new TextEncoder().encode(s),
+      )),
   };
 
   const app: App = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -11,3 +11,4 @@ export { openSql } from './store/open.js';
 export { ApiError } from './errors.js';
 export { API_VERSION, VERSION_HEADER, CORRELATION_HEADER } from './version.js';
 export * from './portals/index.js';
+export * from './jobs/index.js';

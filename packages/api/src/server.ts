@@ -4,7 +4,9 @@
  * FURROW_RATE_LIMIT (requests per window per key, default 600), FURROW_RATE_WINDOW_SECONDS (60),
  * FURROW_PLAN_THREADS (worker threads, default = cores; 0 = plan in-process), FURROW_PLAN_COST (1),
  * FURROW_INITIAL_CREDITS (1000), FURROW_BODY_LIMIT_BYTES (10 MiB), FURROW_PLAN_TIMEOUT_SECONDS (120),
- * FURROW_RETURN_URL_ORIGINS (comma-separated extra launch returnUrl origins), FURROW_LOG_LEVEL (info).
+ * FURROW_RETURN_URL_ORIGINS (comma-separated extra launch returnUrl origins), FURROW_LOG_LEVEL (info),
+ * FURROW_INPROCESS_WORKER (plan guidance-job items in this process, default 1; docs/jobs.md).
+ * FURROW_JWT_SECRET (≥ 32 characters; default: generated once and kept in the store).
  */
 import type { AddressInfo } from 'node:net';
 import { serve as nodeServe } from '@hono/node-server';
@@ -59,6 +61,8 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
     returnUrlOrigins: (env.FURROW_RETURN_URL_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
 
+  if (env.FURROW_JWT_SECRET !== undefined && env.FURROW_JWT_SECRET.length < 32) throw new Error('FURROW_JWT_SECRET must be at least 32 characters');
+
   const store = await openStore(env.DATABASE_URL, opts.cwd);
   let planner: Planner | undefined;
   try {
@@ -91,7 +95,7 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
     const address = server.address() as AddressInfo;
     const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     const appConfig: Partial<ApiConfig> = { ...config, appUrl: (env.APP_URL || url).replace(/\/$/, '') };
-    app = createApp({ store, planner, limiter, logger, config: appConfig, web: opts.web });
+    app = createApp({ store, planner, limiter, logger, config: appConfig, web: opts.web, jwtSecret: env.FURROW_JWT_SECRET });
     logger.info({ url, appUrl: appConfig.appUrl, store: store.db.kind, planThreads: planner.threads }, 'furrow API listening');
 
     let closing: Promise<void> | undefined;

@@ -6,6 +6,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import {
   analyzeFieldTerrain,
   compareScenariosAsync,
+  contourTracks,
   planWithTerrainAsync,
   isPlanError,
   keyContourLine,
@@ -43,6 +44,10 @@ const TerrainRequestSchema = z
     objective: z.enum(['contour', 'minimizeCrossSlope']).optional(),
     maxCrossSlopeDegrees: z.number().finite().min(0).max(90).optional(),
     keyContour: z.boolean().optional().openapi({ description: 'Also return the key contour line (median elevation) for contour-following guidance' }),
+    contourTracks: z
+      .strictObject({ widthMeters: z.number().finite().min(0.5).max(100), insetMeters: z.number().finite().min(0).max(500).optional() })
+      .optional()
+      .openapi({ description: 'Also return curved tracks along the key contour, one working width apart, kept insetMeters from the boundary' }),
   })
   .openapi('TerrainRequest');
 
@@ -140,6 +145,10 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       });
       const out: Record<string, unknown> = { ...terrain };
       if (body.keyContour) out.keyContour = keyContourLine(field, grid);
+      if (body.contourTracks) {
+        const ct = contourTracks(field, grid, { widthMeters: body.contourTracks.widthMeters, ...(body.contourTracks.insetMeters !== undefined ? { insetMeters: body.contourTracks.insetMeters } : {}) });
+        out.contourTracks = { levelMeters: Number.isFinite(ct.levelMeters) ? ct.levelMeters : null, widthMeters: ct.widthMeters, tracks: ct.tracks };
+      }
       return c.json(out, 200);
     },
   );

@@ -4,5 +4,6 @@ import type { AppEnv, Deps } from '../context.js';
 import { landRoutes } from './land.js';
 import { partnerRoutes } from './partner.js';
 import { planningExtrasRoutes, portalRoutes } from '../portals/routes.js';
+import { jobRoutes } from '../jobs/routes.js';
 
-export const extraRoutes: ((deps: Deps) => OpenAPIHono<AppEnv>)[] = [partnerRoutes, landRoutes, planningExtrasRoutes, (deps) => portalRoutes(deps)];
+export const extraRoutes: ((deps: Deps) => OpenAPIHono<AppEnv>)[] = [partnerRoutes, landRoutes, planningExtrasRoutes, (deps) => portalRoutes(deps), jobRoutes];

@@ -143,6 +143,41 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'guidance jobs (bulk planning, issue 9)',
+    sql: `
+      CREATE TABLE guidance_jobs (
+        job_id uuid PRIMARY KEY,
+        company_id uuid NOT NULL REFERENCES companies(company_id),
+        created_by uuid NOT NULL REFERENCES users(user_id),
+        defaults jsonb,
+        total integer NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        finished_at timestamptz,
+        cancelled_at timestamptz
+      );
+      CREATE INDEX guidance_jobs_company ON guidance_jobs (company_id, created_at);
+      CREATE TABLE guidance_job_items (
+        job_id uuid NOT NULL REFERENCES guidance_jobs(job_id),
+        item_index integer NOT NULL,
+        boundary_id uuid NOT NULL REFERENCES boundaries(boundary_id),
+        request jsonb NOT NULL,
+        status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'running', 'done', 'failed', 'cancelled')),
+        attempts integer NOT NULL DEFAULT 0,
+        lease_until timestamptz,
+        next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        plan_id uuid UNIQUE REFERENCES plans(plan_id),
+        metrics jsonb,
+        error jsonb,
+        credits_charged integer NOT NULL DEFAULT 0,
+        started_at timestamptz,
+        finished_at timestamptz,
+        PRIMARY KEY (job_id, item_index)
+      );
+      CREATE INDEX guidance_job_items_pending ON guidance_job_items (next_attempt_at) WHERE status IN ('queued', 'running')
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded. Safe when several processes start at once on PostgreSQL. */

@@ -1,0 +1,104 @@
+/**
+ * The embedded job engine: a loop in the server process that claims due items from the store
+ * (`UPDATE … FOR UPDATE SKIP LOCKED … RETURNING`) and plans them on the planner's worker-thread
+ * pool, as many at a time as the pool has threads. Used with the embedded store (PGlite), which
+ * only one process can open; a crash leaves items `running`, put back in the queue at the next start.
+ */
+import { claimNext, requeueRunning, runClaimedItem, type RunContext } from './engine.js';
+
+export interface EmbeddedRunnerOptions {
+  /** Items planned at once (default: the planner's threads, at least 1). */
+  concurrency?: number;
+  /** How often the loop looks for due items when nothing woke it, milliseconds (default 500). */
+  pollMs?: number;
+  /** How long a claimed item stays reserved, seconds (default: the item time cap + 30). */
+  leaseSeconds?: number;
+}
+
+export interface JobRunner {
+  readonly kind: 'embedded' | 'pg-boss';
+  readonly concurrency: number;
+  /** Items finished (done or failed) by this runner since it started. */
+  readonly finished: number;
+  /** Wakes the runner (a job was submitted). */
+  notify(): void;
+  close(): Promise<void>;
+}
+
+export async function startEmbeddedRunner(ctx: RunContext, opts: EmbeddedRunnerOptions = {}): Promise<JobRunner> {
+  const concurrency = Math.max(1, opts.concurrency ?? ctx.planner.threads);
+  const pollMs = opts.pollMs ?? 500;
+  const leaseSeconds = opts.leaseSeconds ?? ctx.settings.planTimeoutCapSeconds + 30;
+  if (ctx.store.db.kind === 'pglite') {
+    const n = await requeueRunning(ctx.store);
+    if (n > 0) ctx.logger?.info({ items: n }, 'guidance jobs: items interrupted by the last shutdown are queued again');
+  }
+
+  let closed = false;
+  let inflight = 0;
+  let finished = 0;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  const running = new Set<Promise<void>>();
+
+  const loop = (async () => {
+    while (!closed) {
+      const free = concurrency - inflight;
+      let claimed = 0;
+      if (free > 0) {
+        try {
+          const items = await claimNext(ctx.store, free, leaseSeconds);
+          claimed = items.length;
+          for (const item of items) {
+            inflight++;
+            const p = runClaimedItem(ctx, item)
+              .then((outcome) => {
+                if (outcome === 'done' || outcome === 'failed') finished++;
+              })
+              .catch((err: unknown) => {
+                // A store error while recording: the lease expires and the item is claimed again.
+                ctx.logger?.error({ jobId: item.jobId, item: item.itemIndex, err: err instanceof Error ? err.message : String(err) }, 'guidance job item could not be recorded');
+              })
+              .finally(() => {
+                inflight--;
+                running.delete(p);
+                notify();
+              });
+            running.add(p);
+          }
+        } catch (err) {
+          if (closed) break;
+          ctx.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'guidance jobs: claiming failed');
+        }
+      }
+      if (closed) break;
+      // More may be due right away when a full batch was claimed and threads are still free.
+      if (claimed > 0 && claimed === free && inflight < concurrency) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  })();
+
+  return {
+    kind: 'embedded',
+    concurrency,
+    get finished() {
+      return finished;
+    },
+    notify,
+    async close() {
+      closed = true;
+      notify();
+      await loop;
+      await Promise.allSettled([...running]);
+    },
+  };
+}

@@ -1,0 +1,447 @@
+/**
+ * Bulk guidance jobs, the part every engine shares: the SQL of jobs and items (submit, status,
+ * results, cancel), and `runClaimedItem`, which plans one claimed item and records it.
+ *
+ * The items table is the source of truth. Completion is idempotent: the plan row, the credit
+ * charge and the item's `done` state are written in one transaction that first locks the item
+ * and only proceeds while it is still `running`, so a redelivered item (at-least-once delivery)
+ * is planned into the results at most once and charged at most once.
+ */
+import { randomUUID } from 'node:crypto';
+import { isPlanError } from '@furrow/core';
+import type { Logger } from 'pino';
+import { ApiError } from '../errors.js';
+import { assertValidGeometry } from '../geometry.js';
+import { PlanAbortedError, type Planner } from '../planner.js';
+import { PathPlanRequestSchema, issuesToDetails } from '../schemas.js';
+import type { Sql } from '../store/sql.js';
+import type { Store } from '../store/store.js';
+import { API_VERSION } from '../version.js';
+
+export type JobStatus = 'queued' | 'running' | 'completed' | 'completed_with_errors' | 'failed' | 'cancelled';
+export type ItemStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface JobSettings {
+  /** Attempts per item before a transient failure becomes the item's error (default 3). */
+  maxAttempts: number;
+  /** First retry delay, seconds; doubled on each further attempt (default 2). */
+  retryDelaySeconds: number;
+  /** Upper bound on one item's planning time, seconds. */
+  planTimeoutCapSeconds: number;
+  /** Seconds an item may run beyond its maxOptimizerTime. */
+  planTimeoutGraceSeconds: number;
+  planCostCredits: number;
+}
+
+export const defaultJobSettings: JobSettings = {
+  maxAttempts: 3,
+  retryDelaySeconds: 2,
+  planTimeoutCapSeconds: 120,
+  planTimeoutGraceSeconds: 30,
+  planCostCredits: 1,
+};
+
+/** Seconds one item may plan: its maxOptimizerTime plus grace, capped. */
+export function itemTimeLimitSeconds(settings: JobSettings, request: Record<string, unknown>): number {
+  const routeOptions = request.routeOptions as { maxOptimizerTime?: number } | undefined;
+  return Math.min(settings.planTimeoutCapSeconds, (routeOptions?.maxOptimizerTime ?? 10) + settings.planTimeoutGraceSeconds);
+}
+
+export interface ItemError {
+  code: string;
+  message: string;
+  details?: { path: string; message: string }[];
+  reason?: string;
+}
+
+export interface JobView {
+  jobId: string;
+  companyId: string;
+  status: JobStatus;
+  progress: { done: number; failed: number; cancelled: number; running: number; queued: number; total: number };
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  cancelledAt: string | null;
+}
+
+export interface ItemResult {
+  index: number;
+  boundaryId: string;
+  status: ItemStatus;
+  attempts: number;
+  planId?: string;
+  metrics?: Record<string, unknown>;
+  error?: ItemError;
+}
+
+export interface ClaimedItem {
+  jobId: string;
+  itemIndex: number;
+  attempts: number;
+  boundaryId: string;
+  companyId: string;
+  createdBy: string;
+  request: Record<string, unknown>;
+}
+
+type Row = Record<string, unknown>;
+const iso = (v: unknown): string | null => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : String(v));
+const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+
+/** Plan geometry key of a request: shape A plans `field`, shape B `boundary`. */
+export function withGeometry(request: Record<string, unknown>, geometry: unknown): Record<string, unknown> {
+  const { field: _f, boundary: _b, ...rest } = request;
+  const shapeA = 'machine' in rest || 'headland' in rest || 'tracks' in rest;
+  return shapeA ? { ...rest, field: geometry } : { ...rest, boundary: geometry };
+}
+
+// ---- reads and writes of jobs -------------------------------------------------------------
+
+export interface NewJobItem {
+  /** An existing boundary of the job's company, or a geometry stored as a new boundary. */
+  boundaryId?: string;
+  geometry?: unknown;
+  name?: string | null;
+  /** The validated request without its geometry. */
+  request: Record<string, unknown>;
+}
+
+/**
+ * Creates a job with its items in one transaction (inline geometries become boundaries of the
+ * company) and calls `enqueue` inside it, so a job exists exactly when its queue entries do.
+ */
+export async function insertJob(
+  store: Store,
+  job: { companyId: string; createdBy: string; defaults: Record<string, unknown> | null; items: NewJobItem[] },
+  enqueue: (tx: Sql, jobId: string, indices: number[]) => Promise<void>,
+): Promise<string> {
+  const jobId = randomUUID();
+  await store.db.transaction(async (tx) => {
+    await tx.query('INSERT INTO guidance_jobs (job_id, company_id, created_by, defaults, total) VALUES ($1, $2, $3, $4::jsonb, $5)', [
+      jobId,
+      job.companyId,
+      job.createdBy,
+      job.defaults,
+      job.items.length,
+    ]);
+    for (let i = 0; i < job.items.length; i++) {
+      const item = job.items[i];
+      let boundaryId = item.boundaryId;
+      if (!boundaryId) {
+        boundaryId = randomUUID();
+        await tx.query('INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, NULL, $2, $3, $4::jsonb)', [
+          boundaryId,
+          job.companyId,
+          item.name ?? null,
+          item.geometry as object,
+        ]);
+      }
+      await tx.query('INSERT INTO guidance_job_items (job_id, item_index, boundary_id, request) VALUES ($1, $2, $3, $4::jsonb)', [
+        jobId,
+        i,
+        boundaryId,
+        item.request,
+      ]);
+    }
+    await enqueue(
+      tx,
+      jobId,
+      job.items.map((_, i) => i),
+    );
+  });
+  return jobId;
+}
+
+const JOB_VIEW_SQL = `
+  SELECT j.job_id, j.company_id, j.total, j.created_at, j.finished_at, j.cancelled_at,
+    count(*) FILTER (WHERE i.status = 'done') AS n_done,
+    count(*) FILTER (WHERE i.status = 'failed') AS n_failed,
+    count(*) FILTER (WHERE i.status = 'cancelled') AS n_cancelled,
+    count(*) FILTER (WHERE i.status = 'running') AS n_running,
+    count(*) FILTER (WHERE i.status = 'queued') AS n_queued,
+    count(*) FILTER (WHERE i.attempts > 0) AS n_started,
+    min(i.started_at) AS started_at
+  FROM guidance_jobs j JOIN company_accesses a ON a.company_id = j.company_id AND a.user_id = $1
+  LEFT JOIN guidance_job_items i ON i.job_id = j.job_id
+  WHERE j.job_id = $2
+  GROUP BY j.job_id`;
+
+function toJobView(r: Row): JobView {
+  const n = (k: string) => Number(r[k] ?? 0);
+  const progress = { done: n('n_done'), failed: n('n_failed'), cancelled: n('n_cancelled'), running: n('n_running'), queued: n('n_queued'), total: n('total') };
+  let status: JobStatus;
+  if (r.cancelled_at !== null && r.cancelled_at !== undefined) status = 'cancelled';
+  else if (progress.queued + progress.running > 0) status = n('n_started') > 0 ? 'running' : 'queued';
+  else if (progress.total > 0 && progress.failed === progress.total) status = 'failed';
+  else status = progress.failed > 0 ? 'completed_with_errors' : 'completed';
+  return {
+    jobId: String(r.job_id),
+    companyId: String(r.company_id),
+    status,
+    progress,
+    createdAt: iso(r.created_at)!,
+    startedAt: iso(r.started_at),
+    finishedAt: iso(r.finished_at),
+    cancelledAt: iso(r.cancelled_at),
+  };
+}
+
+/** True while items may still change (the job is not finished). */
+export const isActive = (v: JobView): boolean => v.progress.queued + v.progress.running > 0;
+
+export async function getJob(store: Store, userId: string, jobId: string): Promise<JobView | undefined> {
+  const rows = await store.db.query(JOB_VIEW_SQL, [userId, jobId]);
+  return rows[0] ? toJobView(rows[0]) : undefined;
+}
+
+export async function getResults(store: Store, jobId: string, page: { limit: number; offset: number }): Promise<ItemResult[]> {
+  const rows = await store.db.query(
+    `SELECT item_index, boundary_id, status, attempts, plan_id, metrics, error FROM guidance_job_items
+     WHERE job_id = $1 ORDER BY item_index LIMIT $2 OFFSET $3`,
+    [jobId, page.limit, page.offset],
+  );
+  return rows.map((r) => {
+    const out: ItemResult = { index: Number(r.item_index), boundaryId: String(r.boundary_id), status: r.status as ItemStatus, attempts: Number(r.attempts) };
+    if (r.plan_id) out.planId = String(r.plan_id);
+    if (r.metrics) out.metrics = json(r.metrics);
+    if (r.error) out.error = json(r.error);
+    return out;
+  });
+}
+
+/** Cancels the items that have not started; running ones finish. Returns the ids of the cancelled items. */
+export async function cancelJob(store: Store, jobId: string): Promise<number[]> {
+  return store.db.transaction(async (tx) => {
+    await tx.query('UPDATE guidance_jobs SET cancelled_at = COALESCE(cancelled_at, now()) WHERE job_id = $1', [jobId]);
+    const rows = await tx.query<{ item_index: number }>(
+      `UPDATE guidance_job_items SET status = 'cancelled', finished_at = now(), lease_until = NULL
+       WHERE job_id = $1 AND status = 'queued' RETURNING item_index`,
+      [jobId],
+    );
+    await finishIfDone(tx, jobId);
+    return rows.map((r) => Number(r.item_index));
+  });
+}
+
+async function finishIfDone(tx: Sql, jobId: string): Promise<void> {
+  await tx.query(
+    `UPDATE guidance_jobs SET finished_at = now() WHERE job_id = $1 AND finished_at IS NULL
+     AND NOT EXISTS (SELECT 1 FROM guidance_job_items WHERE job_id = $1 AND status IN ('queued', 'running'))`,
+    [jobId],
+  );
+}
+
+// ---- claiming -------------------------------------------------------------------------------
+
+const CLAIM_RETURNING = `RETURNING i.job_id, i.item_index, i.attempts, i.boundary_id, i.request, j.company_id, j.created_by`;
+
+function toClaimed(r: Row): ClaimedItem {
+  return {
+    jobId: String(r.job_id),
+    itemIndex: Number(r.item_index),
+    attempts: Number(r.attempts),
+    boundaryId: String(r.boundary_id),
+    companyId: String(r.company_id),
+    createdBy: String(r.created_by),
+    request: json(r.request),
+  };
+}
+
+/**
+ * Claims one item delivered by a queue (pg-boss). A redelivery of a `running` item means its
+ * previous holder died or expired: it is taken over. Undefined when the item is finished or cancelled.
+ */
+export async function claimItem(store: Store, jobId: string, itemIndex: number, leaseSeconds: number): Promise<ClaimedItem | undefined> {
+  const rows = await store.db.query(
+    `UPDATE guidance_job_items i SET status = 'running', attempts = i.attempts + 1, started_at = COALESCE(i.started_at, now()),
+       lease_until = now() + make_interval(secs => $3)
+     FROM guidance_jobs j
+     WHERE i.job_id = $1 AND i.item_index = $2 AND j.job_id = i.job_id AND j.cancelled_at IS NULL
+       AND i.status IN ('queued', 'running')
+     ${CLAIM_RETURNING}`,
+    [jobId, itemIndex, leaseSeconds],
+  );
+  return rows[0] ? toClaimed(rows[0]) : undefined;
+}
+
+/**
+ * Claims up to `limit` due items (the embedded engine's queue): queued ones whose retry time has
+ * come and running ones whose lease expired (their worker died), oldest job first.
+ */
+export async function claimNext(store: Store, limit: number, leaseSeconds: number): Promise<ClaimedItem[]> {
+  const rows = await store.db.query(
+    `UPDATE guidance_job_items i SET status = 'running', attempts = i.attempts + 1, started_at = COALESCE(i.started_at, now()),
+       lease_until = now() + make_interval(secs => $2)
+     FROM guidance_jobs j, (
+       SELECT c.job_id, c.item_index FROM guidance_job_items c JOIN guidance_jobs cj ON cj.job_id = c.job_id
+       WHERE cj.cancelled_at IS NULL
+         AND ((c.status = 'queued' AND c.next_attempt_at <= now()) OR (c.status = 'running' AND c.lease_until < now()))
+       ORDER BY cj.created_at, c.job_id, c.item_index LIMIT $1 FOR UPDATE OF c SKIP LOCKED) due
+     WHERE i.job_id = due.job_id AND i.item_index = due.item_index AND j.job_id = i.job_id
+     ${CLAIM_RETURNING}`,
+    [limit, leaseSeconds],
+  );
+  return rows.map(toClaimed).sort((a, b) => (a.jobId === b.jobId ? a.itemIndex - b.itemIndex : 0));
+}
+
+/** Puts every `running` item back in the queue (embedded store at start: no other process can hold one). */
+export async function requeueRunning(store: Store): Promise<number> {
+  const rows = await store.db.query(
+    `UPDATE guidance_job_items SET status = 'queued', lease_until = NULL, next_attempt_at = now() WHERE status = 'running' RETURNING item_index`,
+  );
+  return rows.length;
+}
+
+// ---- running one item ---------------------------------------------------------------------
+
+export type ItemOutcome = 'done' | 'failed' | 'retry' | 'skipped';
+
+export interface RunContext {
+  store: Store;
+  planner: Planner;
+  settings: JobSettings;
+  logger?: Logger;
+}
+
+/** Non-retryable: invalid input (request or geometry) or a plan that exceeds its time limit. */
+function permanentError(err: unknown): ItemError | undefined {
+  if (isPlanError(err)) {
+    const e = err as Error & { code: string; details?: { path: string; message: string }[] };
+    return { code: 'InvalidGeometry', reason: e.code, message: e.message, details: e.details ?? [] };
+  }
+  if (err instanceof ApiError && err.status < 500) return { code: err.code, message: err.message, details: err.details };
+  if (err instanceof PlanAbortedError && err.reason === 'timeout') {
+    return { code: 'PlanTimeout', message: 'planning exceeded the item time limit; lower routeOptions.maxOptimizerTime or simplify the field' };
+  }
+  return undefined;
+}
+
+function shapePlan(plan: Record<string, unknown>, request: Record<string, unknown>): Record<string, unknown> {
+  const options = new Set(String(request.options ?? '').split(',').map((s) => s.trim()));
+  const out: Record<string, unknown> = { ...plan, version: API_VERSION };
+  if (plan.version !== undefined && plan.version !== API_VERSION) out.plannerVersion = plan.version;
+  if (!options.has('useCrossHatches')) delete out.crosshatches;
+  return out;
+}
+
+/** Plans a claimed item and records its plan or its error. `retry` means it went back to the queue. */
+export async function runClaimedItem(ctx: RunContext, item: ClaimedItem): Promise<ItemOutcome> {
+  const { store, settings } = ctx;
+  if (item.attempts > settings.maxAttempts) {
+    return failItem(store, item, { code: 'AttemptsExhausted', message: `the item was started ${item.attempts - 1} times without finishing (worker crashes or time-outs)` });
+  }
+  let request: Record<string, unknown>;
+  let plan: Record<string, unknown>;
+  try {
+    const rows = await store.db.query<{ geometry: unknown }>('SELECT geometry FROM boundaries WHERE boundary_id = $1', [item.boundaryId]);
+    if (!rows[0]) throw new ApiError(404, 'NotFound', `boundary "${item.boundaryId}" no longer exists`);
+    const parsed = PathPlanRequestSchema.safeParse(withGeometry(item.request, json(rows[0].geometry)));
+    if (!parsed.success) {
+      const details = issuesToDetails(parsed.error.issues);
+      throw new ApiError(400, 'ValidationFailed', `${details[0].path}: ${details[0].message}`, details);
+    }
+    request = parsed.data as Record<string, unknown>;
+    const geometry = (request.field ?? request.boundary) as never;
+    assertValidGeometry(geometry, request.field ? 'field' : 'boundary');
+    (request.obstacles as { geometry: unknown }[] | undefined)?.forEach((o, i) => assertValidGeometry(o.geometry as never, `obstacles[${i}].geometry`));
+    const limitSeconds = itemTimeLimitSeconds(settings, request);
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new PlanAbortedError('timeout')), limitSeconds * 1000);
+    try {
+      plan = shapePlan(await ctx.planner.plan(request, timeout.signal), request);
+    } finally {
+      clearTimeout(timer);
+    }
+  } catch (err) {
+    const permanent = permanentError(err);
+    if (permanent) return failItem(store, item, permanent);
+    const message = err instanceof Error ? err.message : String(err);
+    ctx.logger?.warn({ jobId: item.jobId, item: item.itemIndex, attempts: item.attempts, err: message }, 'guidance job item failed; retrying');
+    if (item.attempts >= settings.maxAttempts) return failItem(store, item, { code: 'PlanFailed', message: `planning failed ${item.attempts} times: ${message}` });
+    return retryLater(store, item, settings.retryDelaySeconds * 2 ** (item.attempts - 1));
+  }
+  return completeItem(ctx, item, request, plan);
+}
+
+/** Locks the item; proceeds only while it is still `running` (else another delivery finished it). */
+async function lockRunning(tx: Sql, item: ClaimedItem): Promise<boolean> {
+  const rows = await tx.query<{ status: string }>('SELECT status FROM guidance_job_items WHERE job_id = $1 AND item_index = $2 FOR UPDATE', [
+    item.jobId,
+    item.itemIndex,
+  ]);
+  return rows[0]?.status === 'running';
+}
+
+async function chargeIn(tx: Sql, kind: 'company' | 'user', ownerId: string, amount: number, reason: string): Promise<boolean> {
+  const rows = await tx.query(
+    `WITH charged AS (
+       UPDATE credit_accounts SET balance = balance - $3::bigint
+       WHERE owner_kind = $1::text AND owner_id = $2::uuid AND balance >= $3::bigint RETURNING balance),
+     logged AS (
+       INSERT INTO credit_ledger (owner_kind, owner_id, delta, reason)
+       SELECT $1::text, $2::uuid, -($3::bigint), $4::text FROM charged)
+     SELECT balance FROM charged`,
+    [kind, ownerId, amount, reason],
+  );
+  return rows.length > 0;
+}
+
+async function completeItem(ctx: RunContext, item: ClaimedItem, request: Record<string, unknown>, plan: Record<string, unknown>): Promise<ItemOutcome> {
+  const cost = ctx.settings.planCostCredits;
+  return ctx.store.db.transaction(async (tx) => {
+    if (!(await lockRunning(tx, item))) return 'skipped';
+    const reason = `guidance-jobs/${item.jobId}/items/${item.itemIndex}`;
+    if (cost > 0) {
+      const paid = (await chargeIn(tx, 'company', item.companyId, cost, reason)) || (await chargeIn(tx, 'user', item.createdBy, cost, reason));
+      if (!paid) {
+        await setFailed(tx, item, { code: 'PaymentRequired', message: `this plan costs ${cost} credit(s); neither the company nor the job's creator has that many left` });
+        return 'failed';
+      }
+    }
+    const planId = randomUUID();
+    const { field: _f, boundary: _b, ...options } = request;
+    await tx.query(
+      `INSERT INTO plans (plan_id, boundary_id, field_id, company_id, created_by, request, plan)
+       SELECT $1, b.boundary_id, b.field_id, $3, $4, $5::jsonb, $6::jsonb FROM boundaries b WHERE b.boundary_id = $2`,
+      [planId, item.boundaryId, item.companyId, item.createdBy, options, plan],
+    );
+    await tx.query(
+      `UPDATE guidance_job_items SET status = 'done', plan_id = $3, metrics = $4::jsonb, error = NULL, credits_charged = $5,
+         finished_at = now(), lease_until = NULL
+       WHERE job_id = $1 AND item_index = $2`,
+      [item.jobId, item.itemIndex, planId, (plan.metrics ?? {}) as object, cost],
+    );
+    await finishIfDone(tx, item.jobId);
+    return 'done';
+  });
+}
+
+async function setFailed(tx: Sql, item: ClaimedItem, error: ItemError): Promise<void> {
+  await tx.query(
+    `UPDATE guidance_job_items SET status = 'failed', error = $3::jsonb, finished_at = now(), lease_until = NULL
+     WHERE job_id = $1 AND item_index = $2`,
+    [item.jobId, item.itemIndex, error as object],
+  );
+  await finishIfDone(tx, item.jobId);
+}
+
+async function failItem(store: Store, item: ClaimedItem, error: ItemError): Promise<ItemOutcome> {
+  return store.db.transaction(async (tx) => {
+    if (!(await lockRunning(tx, item))) return 'skipped';
+    await setFailed(tx, item, error);
+    return 'failed';
+  });
+}
+
+async function retryLater(store: Store, item: ClaimedItem, delaySeconds: number): Promise<ItemOutcome> {
+  return store.db.transaction(async (tx) => {
+    if (!(await lockRunning(tx, item))) return 'skipped';
+    await tx.query(
+      `UPDATE guidance_job_items SET status = 'queued', lease_until = NULL, next_attempt_at = now() + make_interval(secs => $3)
+       WHERE job_id = $1 AND item_index = $2`,
+      [item.jobId, item.itemIndex, delaySeconds],
+    );
+    return 'retry';
+  });
+}
