@@ -58,6 +58,15 @@ describe('POST /api/terrain/analyze', () => {
     expect(r.body.byHeading).toHaveLength(36);
     const lats = (r.body.keyContour.coordinates as [number, number][]).map((p) => p[1]);
     expect(Math.max(...lats) - Math.min(...lats)).toBeLessThan(1e-6); // an east-west line
+    const withTracks = await call('POST', '/api/terrain/analyze', { field, grid: grid(0.04), contourTracks: { widthMeters: 24, insetMeters: 12 } });
+    expect(withTracks.status).toBe(200);
+    const tracks = withTracks.body.contourTracks.tracks as { offsetIndex: number; coordinates: [number, number][] }[];
+    // The square is ~445 m north-south: about (445 − 2·12) / 24 ≈ 17 east-west tracks.
+    expect(tracks.length).toBeGreaterThan(14);
+    for (const t of tracks) {
+      const ys = t.coordinates.map((p) => p[1]);
+      expect(Math.max(...ys) - Math.min(...ys)).toBeLessThan(1e-6);
+    }
   });
 
   it('POST /api/path-plans/terrain plans with the contour heading and reports the slope driven', async () => {

@@ -45,6 +45,8 @@ function program(): Command {
     .option('--objective <name>', 'contour | minimizeCrossSlope', 'contour')
     .option('--max-cross-slope <deg>', 'avoid headings whose side slope exceeds this')
     .option('--plan', 'plan the field with the recommended heading and report its slope statistics')
+    .option('--contour-width <m>', 'also print curved tracks along the key contour, this far apart')
+    .option('--inset <m>', 'keep the curved tracks this far from the boundary (e.g. the headland width)')
     .option('--width <m>', 'working width in meters (with --plan)')
     .option('--headland-passes <n>', 'number of exterior headland passes (with --plan)')
     .option('--turn-radius <m>', 'minimum turning radius in meters (with --plan)')

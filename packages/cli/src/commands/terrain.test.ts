@@ -37,6 +37,11 @@ describe('furrow terrain', () => {
     const t = JSON.parse(readFileSync(out, 'utf8'));
     expect(gap(t.best.headingDegrees, 90)).toBeLessThan(1); // grid north is within 1° of true north here
     expect(t.keyContour.coordinates.length).toBeGreaterThan(1);
+    const withTracks = join(dir, 'tracks.json');
+    expect(await main(['terrain', field, '--dem', dem, '--contour-width', '6', '--inset', '6', '--out', withTracks])).toBe(0);
+    const tracks = JSON.parse(readFileSync(withTracks, 'utf8')).contourTracks as { offsetIndex: number }[];
+    expect(tracks.length).toBeGreaterThan(2);
+    expect(new Set(tracks.map((x) => x.offsetIndex)).size).toBeGreaterThan(2);
   });
 
   it('--plan plans with that heading and reports the slope driven', async () => {

@@ -5,7 +5,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { analyzeFieldTerrain, keyContourLine, planRoute, planWithTerrain, type PathPlanRequest, type TerrainHeadingObjective } from '@furrow/core';
+import { analyzeFieldTerrain, contourTracks, keyContourLine, planRoute, planWithTerrain, type PathPlanRequest, type TerrainHeadingObjective } from '@furrow/core';
 import { readDem } from '@furrow/format-dem';
 import { readBoundaryFile } from '../io/boundary.js';
 import { buildRequest, UsageError, type PlanCommandOptions } from './plan.js';
@@ -16,6 +16,8 @@ export interface TerrainCommandOptions extends PlanCommandOptions {
   objective?: string;
   maxCrossSlope?: string;
   plan?: boolean;
+  contourWidth?: string;
+  inset?: string;
 }
 
 export async function runTerrain(file: string, flags: TerrainCommandOptions): Promise<number> {
@@ -51,7 +53,15 @@ export async function runTerrain(file: string, flags: TerrainCommandOptions): Pr
     const request = buildRequest(base, first.geometry, (first.obstacles ?? []).map((geometry) => ({ geometry })), flags);
     out = planWithTerrain(request, terrain, planRoute);
   } else {
-    out = { ...analyzeFieldTerrain(first.geometry, grid, terrain), keyContour: keyContourLine(first.geometry, grid) };
+    const analysis: Record<string, unknown> = { ...analyzeFieldTerrain(first.geometry, grid, terrain), keyContour: keyContourLine(first.geometry, grid) };
+    if (flags.contourWidth !== undefined) {
+      const widthMeters = Number(flags.contourWidth);
+      const insetMeters = flags.inset === undefined ? 0 : Number(flags.inset);
+      if (!(widthMeters > 0)) throw new UsageError(`--contour-width must be a positive number of meters, got "${flags.contourWidth}"`);
+      if (!(insetMeters >= 0)) throw new UsageError(`--inset must be meters ≥ 0, got "${flags.inset}"`);
+      analysis.contourTracks = contourTracks(first.geometry, grid, { widthMeters, insetMeters }).tracks;
+    }
+    out = analysis;
   }
   const text = `${JSON.stringify(out)}\n`;
   if (flags.out) await writeFile(flags.out, text);
