@@ -5,7 +5,7 @@
  * FURROW_PLAN_THREADS (worker threads, default = cores; 0 = plan in-process), FURROW_PLAN_COST (1),
  * FURROW_INITIAL_CREDITS (1000), FURROW_BODY_LIMIT_BYTES (10 MiB), FURROW_PLAN_TIMEOUT_SECONDS (120),
  * FURROW_RETURN_URL_ORIGINS (comma-separated extra launch returnUrl origins), FURROW_LOG_LEVEL (info),
- * FURROW_INPROCESS_WORKER (plan guidance-job items in this process, default 1; docs/jobs.md).
+ * FURROW_INPROCESS_WORKER (plan guidance-job items in this process, default 1; docs/jobs.md),
  * FURROW_JWT_SECRET (≥ 32 characters; default: generated once and kept in the store).
  */
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,8 @@ import type { ApiConfig, App } from './context.js';
 import { inProcessPlanner, poolPlanner, type Planner } from './planner.js';
 import { createRateLimiter } from './ratelimit.js';
 import { openStore, type Store } from './store/store.js';
+import { startJobs, type JobService } from './jobs/service.js';
+import { jobSettingsFromEnv } from './jobs/worker-command.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -65,6 +67,7 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
 
   const store = await openStore(env.DATABASE_URL, opts.cwd);
   let planner: Planner | undefined;
+  let jobs: JobService | undefined;
   try {
     if (env.FURROW_BOOTSTRAP_API_KEY) {
       const { created, keyId } = await store.ensureBootstrapKey(env.FURROW_BOOTSTRAP_API_KEY, config.initialCredits ?? 1000);
@@ -95,6 +98,12 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
     const address = server.address() as AddressInfo;
     const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     const appConfig: Partial<ApiConfig> = { ...config, appUrl: (env.APP_URL || url).replace(/\/$/, '') };
+    // Guidance jobs (docs/jobs.md): FURROW_INPROCESS_WORKER=0 leaves planning to `furrow worker` processes.
+    const jobEnv = jobSettingsFromEnv(env);
+    jobs = await startJobs({
+      store, planner, logger, pgBoss: jobEnv.pgBoss, worker: env.FURROW_INPROCESS_WORKER !== '0' && env.FURROW_INPROCESS_WORKER !== 'false',
+      settings: { ...jobEnv.settings, planCostCredits: config.planCostCredits, planTimeoutCapSeconds: config.planTimeoutCapSeconds },
+    });
     app = createApp({ store, planner, limiter, logger, config: appConfig, web: opts.web, jwtSecret: env.FURROW_JWT_SECRET });
     logger.info({ url, appUrl: appConfig.appUrl, store: store.db.kind, planThreads: planner.threads }, 'furrow API listening');
 
@@ -113,11 +122,13 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
             // Idle keep-alive sockets would hold close() open.
             (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
           });
+          await jobs?.close();
           await usedPlanner.close();
           await store.close();
         })()),
     };
   } catch (err) {
+    await jobs?.close().catch(() => undefined);
     await planner?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw err;
