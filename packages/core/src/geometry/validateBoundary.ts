@@ -11,6 +11,7 @@ import type { Position } from '../types.js';
 import type { LonLatPolygon } from '../request/normalizeRequest.js';
 import type { LocalFrame } from './projection.js';
 import type { PathD, PathsD } from './clipper.js';
+import { cleanPolygon } from './cleanPolygon.js';
 
 function reject(code: 'invalid-boundary' | 'self-intersection' | 'hole-outside-shell', path: string, message: string): never {
   throw new PlanError(code, `${path}: ${message}`, [{ path, message }]);
@@ -98,11 +99,14 @@ function edgesCross(e: Edge, f: Edge, adjacent: boolean): boolean {
  */
 export function validatePolygon(polygon: LonLatPolygon, path: string, frame: LocalFrame): PathsD {
   if (!Array.isArray(polygon) || polygon.length === 0) reject('invalid-boundary', path, 'a polygon needs at least its outer ring');
-  const rings = polygon.map((r, i) => checkRing(r, `${path}[${i}]`));
-  const local: PathsD = rings.map((ring) => ring.map((p) => {
+  const checked = polygon.map((r, i) => checkRing(r, `${path}[${i}]`));
+  // Input hygiene (geometry/cleanRing.ts): duplicates, spikes, collinear runs, sliver holes.
+  const cleaned = cleanPolygon(checked.map((ring) => ring.map((p) => {
     const [x, y] = frame.toLocal(p[0], p[1]);
     return { x, y };
-  }));
+  })), path, (r, i) => checked[r][i]);
+  const local: PathsD = cleaned.rings;
+  const rings: Position[][] = cleaned.rings.map((ring, r) => cleaned.sources[r].map((i) => checked[cleaned.ringIds[r]][i]));
   // Edges of every ring, indexed.
   const edges: Edge[] = [];
   for (let r = 0; r < local.length; r++) {
@@ -127,27 +131,29 @@ export function validatePolygon(polygon: LonLatPolygon, path: string, frame: Loc
         adjacent = (e.index + 1) % n === f.index || (f.index + 1) % n === e.index;
       }
       if (edgesCross(e, f, adjacent)) {
-        const where = e.ring === f.ring ? `ring ${e.ring}` : `rings ${e.ring} and ${f.ring}`;
+        const er = cleaned.ringIds[e.ring], fr = cleaned.ringIds[f.ring];
+        const ei = cleaned.sources[e.ring][e.index], fi = cleaned.sources[f.ring][f.index];
+        const where = e.ring === f.ring ? `ring ${er}` : `rings ${er} and ${fr}`;
         const p = rings[e.ring][e.index];
-        reject('self-intersection', `${path}[${e.ring}][${e.index}]`,
-          `the boundary intersects itself (${where}: edge ${e.index} → ${e.index + 1} near [${p[0]}, ${p[1]}] crosses or touches edge ${f.index} → ${f.index + 1})`);
+        reject('self-intersection', `${path}[${er}][${ei}]`,
+          `the boundary intersects itself (${where}: edge ${ei} → ${ei + 1} near [${p[0]}, ${p[1]}] crosses or touches edge ${fi} → ${fi + 1})`);
       }
     }
   }
   // Orientation and zero-area rings.
   for (let r = 0; r < local.length; r++) {
     const a = signedArea(local[r]);
-    if (Math.abs(a) < 1e-6) reject('invalid-boundary', `${path}[${r}]`, 'ring has zero area');
+    if (Math.abs(a) < 1e-6) reject('invalid-boundary', `${path}[${cleaned.ringIds[r]}]`, 'ring has zero area');
     if ((r === 0 && a < 0) || (r > 0 && a > 0)) local[r].reverse();
   }
   // Holes inside the shell (no crossings, so one vertex decides), and not inside each other.
   for (let r = 1; r < local.length; r++) {
     const p = local[r][0];
     if (!pointInRing(p.x, p.y, local[0]))
-      reject('hole-outside-shell', `${path}[${r}]`, `hole ${r} lies outside the outer ring (near [${rings[r][0][0]}, ${rings[r][0][1]}])`);
+      reject('hole-outside-shell', `${path}[${cleaned.ringIds[r]}]`, `hole ${cleaned.ringIds[r]} lies outside the outer ring (near [${rings[r][0][0]}, ${rings[r][0][1]}])`);
     for (let s = 1; s < local.length; s++) {
       if (s !== r && pointInRing(p.x, p.y, local[s]))
-        reject('hole-outside-shell', `${path}[${r}]`, `hole ${r} lies inside hole ${s}`);
+        reject('hole-outside-shell', `${path}[${cleaned.ringIds[r]}]`, `hole ${cleaned.ringIds[r]} lies inside hole ${cleaned.ringIds[s]}`);
     }
   }
   return local;
