@@ -1,0 +1,242 @@
+/**
+ * Guidance jobs over HTTP on both store backends: embedded PGlite (claim loop) always, and
+ * PostgreSQL (pg-boss) where it is installed. A fake planner whose metrics encode each request
+ * checks that every result belongs to its item; one small job runs the real planner.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, createRateLimiter, inProcessPlanner, openStore, startJobs, type JobService, type Store } from '@furrow/api';
+import * as core from '@furrow/core';
+import { describeWith } from '../support/requires.js';
+import { startPostgres, type TestPostgres } from '../api/pg.js';
+import { hasRealPlanner, readCorpusField } from '../api/support.js';
+import { accountWithCompany, allResults, call, expectedMetrics, fakePlanner, squareAt, waitForJob } from './support.js';
+
+type Backend = { store: Store; cleanup: () => Promise<void> };
+
+async function farmOf(store: Store, companyId: string): Promise<string> {
+  const grower = await store.createGrower(companyId, { name: 'g', source: 'api', archived: false });
+  return (await store.createFarm(grower, { name: 'f', source: 'api', archived: false })).id;
+}
+
+function jobSuite(open: () => Promise<Backend>) {
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  let jobs: JobService;
+  const calls = new Map<string, number>();
+  let app: ReturnType<typeof createApp>;
+
+  beforeAll(async () => {
+    ({ store, cleanup } = await open());
+    const planner = fakePlanner(calls);
+    jobs = await startJobs({
+      store,
+      planner,
+      concurrency: 4,
+      pollMs: 50,
+      settings: { retryDelaySeconds: 0, maxAttempts: 3, planTimeoutCapSeconds: 1, planTimeoutGraceSeconds: 0 },
+      pgBoss: { retryDelaySeconds: 1, maintenanceIntervalSeconds: 5, expireInSeconds: 10 },
+    });
+    app = createApp({ store, planner, limiter: createRateLimiter({ points: 100_000, windowSeconds: 60 }), config: { planTimeoutCapSeconds: 1, planTimeoutGraceSeconds: 0 } });
+  }, 60_000);
+  afterAll(async () => {
+    await jobs?.close();
+    await cleanup?.();
+  }, 60_000);
+
+  it('plans a 50-item job: every item once, in item order, stored, exportable, charged once each', async () => {
+    const acct = await accountWithCompany(store, `fifty-${store.db.kind}`, 100, 30);
+    // A stored field for the boundaryId items.
+    const saved = await call(app, 'POST', '/api/fields/save', acct.apiKey, { farmId: await farmOf(store, acct.companyId), name: 'stored', boundary: squareAt(9.5).coordinates });
+    expect(saved.status).toBe(201);
+    const boundaryId = saved.body.vBoundary.boundaryId as string;
+
+    const items = Array.from({ length: 50 }, (_, i) =>
+      i % 10 === 9
+        ? { boundaryId, equipment: { widthMeters: 3 + i } }
+        : i % 2 === 0
+          ? { boundary: squareAt(8 + i * 0.01), equipment: { widthMeters: 3 + i }, exteriorHeadlandPasses: i % 5, name: `inline ${i}` }
+          : { field: squareAt(8 + i * 0.01), machine: { widthMeters: 3 + i }, headland: { passes: i % 4 } },
+    );
+    const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, { defaults: { routeOptions: { maxOptimizerTime: 1 } }, items });
+    expect(submitted.status).toBe(202);
+    const jobId = submitted.body.jobId as string;
+    expect(submitted.headers.get('location')).toBe(`/api/guidance-jobs/${jobId}`);
+    expect(submitted.headers.get('retry-after')).toBe('5');
+    expect(['queued', 'running']).toContain(submitted.body.status);
+    expect(submitted.body.progress.total).toBe(50);
+
+    const final = await waitForJob(app, acct.apiKey, jobId, 60_000);
+    expect(final.body.status).toBe('completed');
+    expect(final.body.progress).toMatchObject({ done: 50, failed: 0, total: 50 });
+    expect(final.body.finishedAt).not.toBeNull();
+    expect(final.headers.get('retry-after')).toBeNull();
+
+    const results = await allResults(app, acct.apiKey, jobId, 20);
+    expect(results.map((r) => r.index)).toEqual(items.map((_, i) => i));
+    for (const [i, r] of results.entries()) {
+      const item = items[i] as Record<string, any>;
+      const geometry = item.boundaryId ? squareAt(9.5) : (item.boundary ?? item.field);
+      const request = { ...item, ...(item.boundaryId ? { boundary: geometry } : {}) };
+      expect(r.status, `item ${i}`).toBe('done');
+      expect(r.attempts).toBe(1);
+      expect(r.metrics).toEqual(expectedMetrics(request));
+      if (item.boundaryId) expect(r.boundaryId).toBe(boundaryId);
+    }
+    expect(new Set(results.map((r) => r.planId)).size).toBe(50);
+    // Each plan is a stored plan like any other: readable and exportable.
+    const stored = await call(app, 'GET', `/api/plans/${results[9].planId}`, acct.apiKey);
+    expect(stored.status).toBe(200);
+    expect(stored.body.boundaryId).toBe(boundaryId);
+    expect(stored.body.request.routeOptions).toEqual({ maxOptimizerTime: 1 });
+    const exported = await app.request(`/api/plans/${results[0].planId}/export?format=geojson`, { headers: { 'X-API-KEY': acct.apiKey } });
+    expect(exported.status).toBe(200);
+    // Credits: the company's 30 first, then 20 of the user's; one ledger entry per item.
+    expect(await store.balance('company', acct.companyId)).toBe(0);
+    expect(await store.balance('user', acct.userId)).toBe(80);
+    const ledger = await store.db.query<{ reason: string }>("SELECT reason FROM credit_ledger WHERE reason LIKE $1", [`guidance-jobs/${jobId}/%`]);
+    expect(ledger.length).toBe(50);
+    expect(new Set(ledger.map((l) => l.reason)).size).toBe(50);
+    const planRows = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM plans p JOIN guidance_job_items i ON i.plan_id = p.plan_id WHERE i.job_id = $1', [jobId]);
+    expect(Number(planRows[0].n)).toBe(50);
+  }, 90_000);
+
+  it('records invalid input as the item error without retrying, retries transient failures, enforces the time limit', async () => {
+    const acct = await accountWithCompany(store, `errors-${store.db.kind}`, 100, 0);
+    const degenerate = { type: 'Polygon', coordinates: [[[7.1, 47.1], [7.2, 47.1], [7.1, 47.1]]] };
+    const items = [
+      { boundary: squareAt(7.3), equipment: { widthMeters: 6 } },
+      { boundary: degenerate, equipment: { widthMeters: 6 } },
+      { boundary: squareAt(7.5), equipment: { widthMeters: 6, turnRadiusMeters: 55 } },
+      { boundary: squareAt(7.7), equipment: { widthMeters: 6, turnRadiusMeters: 77 } },
+    ];
+    const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, { items });
+    expect(submitted.status).toBe(202);
+    const final = await waitForJob(app, acct.apiKey, submitted.body.jobId, 60_000);
+    expect(final.body.status).toBe('completed_with_errors');
+    expect(final.body.progress).toMatchObject({ done: 2, failed: 2, total: 4 });
+    const results = await allResults(app, acct.apiKey, submitted.body.jobId);
+    expect(results[0]).toMatchObject({ status: 'done', attempts: 1 });
+    expect(results[1].status).toBe('failed');
+    expect(results[1].attempts).toBe(1);
+    expect(results[1].error.code).toMatch(/InvalidGeometry|ValidationFailed/);
+    expect(results[1].metrics).toBeUndefined();
+    expect(results[2]).toMatchObject({ status: 'done', attempts: 2 });
+    expect(results[3].status).toBe('failed');
+    expect(results[3].error.code).toBe('PlanTimeout');
+    expect(await store.balance('user', acct.userId)).toBe(98);
+  }, 90_000);
+
+  it('rejects malformed jobs with 400 naming the item, before anything is queued', async () => {
+    const acct = await accountWithCompany(store, `bad-${store.db.kind}`, 100, 0);
+    const bad = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, {
+      items: [{ boundary: squareAt(6), equipment: { widthMeters: 6 } }, { boundary: squareAt(6.1), equipment: { widthMeters: -1 } }],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].path).toBe('items[1].equipment.widthMeters');
+    const unknownBoundary = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, { items: [{ boundaryId: '00000000-0000-4000-8000-000000000000' }] });
+    expect(unknownBoundary.status).toBe(400);
+    expect(unknownBoundary.body.error.details[0].path).toBe('items[0].boundaryId');
+    expect((await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, { items: [] })).status).toBe(400);
+    const n = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM guidance_jobs WHERE created_by = $1', [acct.userId]);
+    expect(Number(n[0].n)).toBe(0);
+  });
+
+  it('cancels what has not started; cancelled items are neither planned nor charged', async () => {
+    const acct = await accountWithCompany(store, `cancel-${store.db.kind}`, 100, 0);
+    const items = Array.from({ length: 40 }, (_, i) => ({ boundary: squareAt(5 + i * 0.01), equipment: { widthMeters: 6, turnRadiusMeters: 33 } }));
+    const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, { items });
+    const jobId = submitted.body.jobId;
+    await waitForJob(app, acct.apiKey, jobId, 30_000, (j) => j.progress.done >= 2);
+    const cancelled = await call(app, 'DELETE', `/api/guidance-jobs/${jobId}`, acct.apiKey);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    expect(cancelled.body.progress.cancelled).toBeGreaterThan(0);
+    const final = await waitForJob(app, acct.apiKey, jobId, 30_000);
+    expect(final.body.status).toBe('cancelled');
+    const p = final.body.progress;
+    expect(p.done + p.failed + p.cancelled).toBe(40);
+    expect(p.cancelled).toBeGreaterThanOrEqual(20);
+    // Nothing else gets planned afterwards.
+    await new Promise((r) => setTimeout(r, 1500));
+    const later = await call(app, 'GET', `/api/guidance-jobs/${jobId}`, acct.apiKey);
+    expect(later.body.progress).toEqual(p);
+    expect(await store.balance('user', acct.userId)).toBe(100 - p.done);
+    const results = await allResults(app, acct.apiKey, jobId, 100);
+    expect(results.filter((r) => r.status === 'cancelled').every((r) => r.planId === undefined)).toBe(true);
+    // A finished job cannot be cancelled again as something else; cancelling twice is fine.
+    expect((await call(app, 'DELETE', `/api/guidance-jobs/${jobId}`, acct.apiKey)).status).toBe(200);
+  }, 60_000);
+
+  it('scopes jobs to the caller\'s companies (404 for others) and refuses a job without credits (402)', async () => {
+    const owner = await accountWithCompany(store, `owner-${store.db.kind}`, 100, 0);
+    const other = await accountWithCompany(store, `other-${store.db.kind}`, 100, 0);
+    const submitted = await call(app, 'POST', '/api/guidance-jobs', owner.apiKey, { items: [{ boundary: squareAt(4), equipment: { widthMeters: 6 } }] });
+    const jobId = submitted.body.jobId;
+    for (const [method, path] of [
+      ['GET', `/api/guidance-jobs/${jobId}`],
+      ['GET', `/api/guidance-jobs/${jobId}/results`],
+      ['DELETE', `/api/guidance-jobs/${jobId}`],
+    ]) {
+      const r = await call(app, method, path, other.apiKey);
+      expect(r.status, `${method} ${path}`).toBe(404);
+    }
+    expect((await call(app, 'GET', '/api/guidance-jobs/not-a-uuid', owner.apiKey)).status).toBe(404);
+    // Another company's boundary cannot be planned through a job.
+    const foreign = await call(app, 'POST', '/api/guidance-jobs', other.apiKey, { companyId: owner.companyId, items: [{ boundary: squareAt(4), equipment: { widthMeters: 6 } }] });
+    expect(foreign.status).toBe(404);
+    const broke = await accountWithCompany(store, `broke-${store.db.kind}`, 0, 0);
+    const refused = await call(app, 'POST', '/api/guidance-jobs', broke.apiKey, { items: [{ boundary: squareAt(4), equipment: { widthMeters: 6 } }] });
+    expect(refused.status).toBe(402);
+    expect(refused.body.creditsRequired).toBe(1);
+    await waitForJob(app, owner.apiKey, jobId, 30_000);
+  }, 60_000);
+}
+
+describe('guidance jobs, embedded store (PGlite, claim loop)', () => {
+  jobSuite(async () => {
+    const store = await openStore('memory:');
+    return { store, cleanup: () => store.close() };
+  });
+});
+
+describeWith(['postgres'], 'guidance jobs, PostgreSQL (pg-boss)', () => {
+  let pg: TestPostgres | undefined;
+  jobSuite(async () => {
+    pg = await startPostgres();
+    const store = await openStore(pg.url);
+    return {
+      store,
+      cleanup: async () => {
+        await store.close();
+        pg?.stop();
+      },
+    };
+  });
+});
+
+describe.skipIf(!hasRealPlanner)('guidance jobs with the real planner (embedded store)', () => {
+  let store: Store;
+  let jobs: JobService;
+  beforeAll(async () => {
+    store = await openStore('memory:');
+    jobs = await startJobs({ store, planner: inProcessPlanner(), concurrency: 1, pollMs: 50 });
+  }, 60_000);
+  afterAll(async () => {
+    await jobs?.close();
+    await store?.close();
+  }, 60_000);
+
+  it('plans real corpus fields with the metrics the library gives for the same requests', async () => {
+    const acct = await accountWithCompany(store, 'real', 100, 0);
+    const app = createApp({ store, limiter: createRateLimiter({ points: 100_000, windowSeconds: 60 }) });
+    const requests = ['de-bb-074', 'cz-023', 'pt-017'].map((id, i) => ({ boundary: readCorpusField(id).geometry, equipment: { widthMeters: 6 + i }, exteriorHeadlandPasses: 1 }));
+    const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, { items: requests });
+    expect(submitted.status).toBe(202);
+    const final = await waitForJob(app, acct.apiKey, submitted.body.jobId, 120_000);
+    expect(final.body.status).toBe('completed');
+    const results = await allResults(app, acct.apiKey, submitted.body.jobId);
+    // Expected: the library itself, called here on the same requests.
+    const expected = await Promise.all(requests.map(async (r) => ((await (core as any).planRoute(r)) as { metrics: unknown }).metrics));
+    expect(results.map((r) => r.metrics)).toEqual(expected);
+  }, 180_000);
+});
