@@ -21,6 +21,8 @@ import type { HeadlandPass } from './headland/generateHeadlands.js';
 import { generateTracks } from './tracks/generateTracks.js';
 import type { TrackSet } from './tracks/generateTracks.js';
 import { searchHeading } from './tracks/searchHeading.js';
+import { extendTracks } from './options/extendTracks.js';
+import { addPlanExtras } from './options/planExtras.js';
 import { groupCells, orderTracks } from './route/baselineOrder.js';
 import type { TrackVisit } from './route/baselineOrder.js';
 import { buildConnectorRings, makeLoop } from './route/connectorRings.js';
@@ -123,6 +125,12 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
     heading = { degrees: 0, source: 'search' };
   }
   const trackSet: TrackSet = mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
+  // Issue 5, option extendTracks: track ends pushed out so the swaths reach the mainland's edge (options/extendTracks.ts).
+  const unextendedTracks = trackSet.tracks;
+  const extended = input.options.includes('extendTracks') && trackSet.tracks.length > 0
+    ? extendTracks(trackSet, mainland, field, w, Math.max(w / 2, (input.headlandPasses * w) / 2))
+    : undefined;
+  if (extended) trackSet.tracks = extended.tracks;
   if (trackSet.tracks.length === 0 && headlands.passes.length === 0)
     throw new PlanError('no-workable-area', `the field is too small for a ${w} m machine: no track or headland pass fits`, [{ path: 'machine.widthMeters', message: 'no pass fits' }]);
 
@@ -276,6 +284,12 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   plan.optimizer = { ...ordered.report, chosen: ordered.alternatives[chosen.index].algorithm, connected: chosen.costs };
   if (refills) plan.refillPoints = refills.points;
   if (staging) plan.stagingArea = frame.toLonLat(staging[0], staging[1]).map(roundDeg);
+  // Issue 5: guidance lines, cells, crosshatches, the extension's coverage gain, narrow corridors (options/planExtras.ts).
+  addPlanExtras(plan, {
+    frame, field, workable, tracks: trackSet.tracks, directionRadians, cellOf, headlandPasses: headlands.passes, passCount: input.headlandPasses,
+    widthMeters: w, turnRadiusMeters: R, options: input.options,
+    ...(extended ? { unextendedTracks, extension: extended.extension } : {}),
+  });
   return plan;
 }
 
