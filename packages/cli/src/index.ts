@@ -8,6 +8,8 @@ import { runBench } from './commands/bench.js';
 import { runTerrain } from './commands/terrain.js';
 import { runPush } from './commands/push.js';
 import { runScenarios, runSequence } from './commands/compare.js';
+import { runBulk } from './commands/bulk.js';
+import { runWorker } from './commands/worker.js';
 import { FURROW_VERSION } from '@furrow/core';
 
 export { planToSvg } from './svg.js';
@@ -118,6 +120,33 @@ function program(): Command {
     .option('--no-write', 'print only; leave the document alone')
     .action(async (opts) => {
       cmd.setOptionValue('exitCode', await runBench(opts));
+    });
+
+  cmd
+    .command('bulk')
+    .description('plan every field of a folder, zip or FeatureCollection: locally on all cores, or as a job on a server (docs/jobs.md)')
+    .argument('<input>', 'folder of boundary files, a zip, or a file with many fields (e.g. a FeatureCollection)')
+    .option('--out <dir>', 'write each plan (<field>.json) and summary.json here')
+    .option('--api <url>', "plan through this server's guidance-job API instead of locally")
+    .option('--key <key>', 'API key for --api (default FURROW_API_KEY)')
+    .option('--company <id>', 'companyId the job belongs to (with --api)')
+    .option('--poll-seconds <s>', 'status poll interval with --api', '5')
+    .option('--threads <n>', 'local planning threads (default: all cores)')
+    .option('--width <m>', 'working width in meters (default 6 when the request gives none)')
+    .option('--headland-passes <n>', 'number of exterior headland passes')
+    .option('--turn-radius <m>', 'minimum turning radius in meters')
+    .option('--heading <deg>', 'preferred track bearing, degrees clockwise from north')
+    .option('--request <file.json>', 'path-plan request body used for every field')
+    .action(async (input: string, opts) => {
+      cmd.setOptionValue('exitCode', await runBulk(input, opts));
+    });
+
+  cmd
+    .command('worker')
+    .description('plan guidance-job items from the PostgreSQL queue of DATABASE_URL (run on any number of machines)')
+    .option('--threads <n>', 'items planned at once (default FURROW_WORKER_THREADS or all cores)')
+    .action(async (opts: { threads?: string }) => {
+      cmd.setOptionValue('exitCode', await runWorker(opts));
     });
 
   cmd
