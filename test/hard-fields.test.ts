@@ -155,3 +155,149 @@ describe('input hygiene: duplicates, spikes, collinear runs and sliver holes are
     expect(plan.metrics.fieldAreaSquareMeters).toBeGreaterThan(reference.metrics.fieldAreaSquareMeters + 50);
   });
 });
+
+/** Even-odd point in a lon/lat ring. */
+function inRing(p: Position, r: Position[]): boolean {
+  let inside = false;
+  for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
+    const a = r[i], b = r[j];
+    if (a[1] > p[1] !== b[1] > p[1] && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) inside = !inside;
+  }
+  return inside;
+}
+/** Route points, with every segment sampled at least every ~1 m (straight tracks have only their ends). */
+function routePoints(plan: Plan): Position[] {
+  const out: Position[] = [];
+  for (const s of plan.route) {
+    const c = s.coordinates;
+    out.push(c[0]);
+    for (let i = 1; i < c.length; i++) {
+      const dx = (c[i][0] - c[i - 1][0]) * M_PER_DEG_LON, dy = (c[i][1] - c[i - 1][1]) * M_PER_DEG_LAT;
+      const n = Math.max(1, Math.ceil(Math.hypot(dx, dy)));
+      for (let k = 1; k <= n; k++) out.push([c[i - 1][0] + ((c[i][0] - c[i - 1][0]) * k) / n, c[i - 1][1] + ((c[i][1] - c[i - 1][1]) * k) / n]);
+    }
+  }
+  return out;
+}
+
+describe('exclusion zones from the request', () => {
+  const field = poly(rect(0, 0, 260, 180));
+  const pond = poly(rect(110, 70, 150, 110));
+  const pondRing = pond.coordinates[0];
+
+  it('a non-passable zone with a buffer gets interior headland passes and no route point enters it', () => {
+    const request: PathPlanRequest = { field, machine, headland: { passes: 2 }, obstacles: [{ geometry: pond, bufferMeters: 3 }] };
+    const plan = planRoute(request);
+    expect(checkPlan(request, plan).violations).toEqual([]);
+    expect(plan.route.some((s) => s.type === 'InteriorHeadland')).toBe(true);
+    // Workable = field − the pond grown by 3 m (46 m square with rounded corners).
+    // (ll() is a spherical approximation: scale the nominal areas by the planner's own area of the plain field.)
+    const plain = planRoute({ field, machine, headland: { passes: 0 } }).metrics.workableAreaSquareMeters;
+    const scale = plain / (260 * 180);
+    const removed = plain - plan.metrics.workableAreaSquareMeters;
+    expect(removed / scale).toBeGreaterThan(46 * 46 - (4 - Math.PI) * 9 - 3);
+    expect(removed / scale).toBeLessThan(46 * 46 - (4 - Math.PI) * 9 + 3);
+    const buffered = poly([[107, 67], [153, 67], [153, 113], [107, 113]]).coordinates[0];
+    const inside = routePoints(plan).filter((p) => inRing(p, buffered));
+    // The buffer's rounded corners lie inside the square: allow none in the pond itself and none in the buffer's straight sides.
+    expect(inside.filter((p) => inRing(p, pondRing))).toEqual([]);
+    expect(inside.length).toBeLessThanOrEqual(2);
+  });
+
+  it('a passable zone is worked and driven over by default, and avoided with excludePassable', () => {
+    const zone = { geometry: pond, passable: true };
+    const over = planRoute({ field, machine, headland: { passes: 2 }, obstacles: [zone] });
+    const avoid = planRoute({ field, machine, headland: { passes: 2 }, obstacles: [zone], options: 'excludePassable' });
+    const full = over.metrics.workableAreaSquareMeters;
+    expect(full / (260 * 180)).toBeCloseTo(1, 2);
+    expect(over.route.some((s) => s.type === 'InteriorHeadland')).toBe(false);
+    expect(routePoints(over).some((p) => inRing(p, pondRing))).toBe(true);
+    expect(((full - avoid.metrics.workableAreaSquareMeters) * 260 * 180) / full).toBeCloseTo(40 * 40, -1);
+    expect(avoid.route.some((s) => s.type === 'InteriorHeadland')).toBe(true);
+    expect(routePoints(avoid).filter((p) => inRing(p, pondRing))).toEqual([]);
+    expect(checkPlan({ field, obstacles: [zone], options: 'excludePassable' }, avoid).violations).toEqual([]);
+  });
+});
+
+describe('options', () => {
+  // A rhombus: tracks at bearing 90° (east) meet its slanted east and west edges at about 58°.
+  const rhombus = poly([[0, 0], [200, 0], [300, 160], [100, 160]]);
+  const req = (options?: string): PathPlanRequest => ({ field: rhombus, machine, headland: { passes: 2 }, tracks: { preferredDirectionDegrees: 90 }, ...(options ? { options } : {}) });
+
+  it('rejects an unknown option with its name', () => {
+    const err = planError(() => planRoute(req('extendTracks,coverEverything')));
+    expect(err.code).toBe('invalid-option');
+    expect(err.message).toMatch(/coverEverything/);
+  });
+
+  it('extendTracks works the wedges at angled track ends: less uncovered, coverage gain reported', () => {
+    const without = planRoute(req());
+    const withExt = planRoute(req('extendTracks'));
+    expect(without.trackExtension).toBeUndefined();
+    const ext = withExt.trackExtension as { tracksExtended: number; coverageGainSquareMeters: number };
+    expect(ext.tracksExtended).toBeGreaterThan(10);
+    expect(ext.coverageGainSquareMeters).toBeGreaterThan(100);
+    expect(withExt.metrics.extendTracksCoverageGainSquareMeters).toBe(ext.coverageGainSquareMeters);
+    expect(withExt.metrics.uncoveredRatio).toBeLessThan(without.metrics.uncoveredRatio);
+    const trackLength = (p: Plan): number => (p.tracks as { lengthMeters: number }[]).reduce((s, t) => s + t.lengthMeters, 0);
+    expect(trackLength(withExt)).toBeGreaterThan(trackLength(without));
+    expect(checkPlan(rhombus, withExt).violations.filter((v) => v.code === 'outside-boundary' || v.code === 'inside-no-go')).toEqual([]);
+  });
+
+  it('useCrossHatches adds perpendicular passes over the unworked ends, with extension points, only when asked', () => {
+    const without = planRoute(req());
+    const hatched = planRoute(req('useCrossHatches'));
+    expect(without.crosshatches).toBeUndefined();
+    const hatches = hatched.crosshatches as { geometry: { coordinates: Position[] }; extensionPoints: Position[]; headingDegrees: number; lengthMeters: number }[];
+    expect(hatches.length).toBeGreaterThan(0);
+    expect(hatched.metrics.crosshatchCount).toBe(hatches.length);
+    const headingDiff = (((hatches[0].headingDegrees - hatched.heading.degrees) % 180) + 180) % 180;
+    expect(headingDiff).toBeCloseTo(90, 3);
+    for (const h of hatches) {
+      expect(h.extensionPoints).toHaveLength(2);
+      for (const p of h.extensionPoints) expect(inRing(p, rhombus.coordinates[0])).toBe(true);
+      expect(h.lengthMeters).toBeGreaterThanOrEqual(18);
+    }
+    // The route itself is unchanged by the option.
+    expect(hatched.metrics.workingDistanceMeters).toBe(without.metrics.workingDistanceMeters);
+  });
+});
+
+describe('guidance lines and cells', () => {
+  it('every plan carries an AB line per cell on a track, an A+ and the headland curve', () => {
+    const field = poly(rect(0, 0, 260, 180), cw(rect(100, 60, 160, 120)));
+    const plan = planRoute({ field, machine, headland: { passes: 2 } });
+    const lines = plan.guidanceLines as { type: string; a?: Position; b?: Position; headingDegrees?: number; geometry: { type: string; coordinates: unknown } }[];
+    const cells = plan.cells as { index: number; trackCount: number; geometry: { type: string } }[];
+    // The hole splits the tracks into cells: below, beside (two) and above it at least.
+    expect(cells.length).toBeGreaterThanOrEqual(3);
+    expect(cells.every((c) => c.geometry.type === 'Polygon' && c.trackCount > 0)).toBe(true);
+    const ab = lines.filter((l) => l.type === 'AB');
+    expect(ab.length).toBe(cells.length);
+    const trackEnds = new Set((plan.tracks as { coordinates: Position[] }[]).flatMap((t) => [t.coordinates[0], t.coordinates.at(-1)!].map((p) => p.join(','))));
+    for (const l of ab) {
+      expect(l.headingDegrees! % 180).toBeCloseTo(plan.heading.degrees % 180, 3);
+      expect(l.geometry.type).toBe('LineString');
+      void trackEnds;
+    }
+    expect(lines.filter((l) => l.type === 'APlus')).toHaveLength(1);
+    expect(lines.filter((l) => l.type === 'Curve').length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('narrow corridors', () => {
+  it('a neck narrower than the machine is reported with its geometry and carries no track', () => {
+    // Two 150 × 120 blocks joined by a 4 m wide, 60 m long neck; the machine is 6 m wide.
+    const field = poly([[0, 0], [150, 0], [150, 58], [210, 58], [210, 0], [360, 0], [360, 120], [210, 120], [210, 62], [150, 62], [150, 120], [0, 120]]);
+    const plan = planRoute({ field, machine, headland: { passes: 1 }, tracks: { preferredDirectionDegrees: 0 } });
+    const corridors = plan.warnings.filter((w) => w.code === 'narrow-corridor');
+    expect(corridors.length).toBeGreaterThanOrEqual(1);
+    const neck = corridors.find((w) => {
+      const ringLL = (w.geometry!.coordinates as Position[][])[0];
+      return inRing(ll(180, 60), ringLL);
+    });
+    expect(neck, JSON.stringify(corridors.map((c) => c.message))).toBeDefined();
+    const neckRing = poly(rect(151, 57.5, 209, 62.5)).coordinates[0];
+    for (const s of plan.route.filter((x) => x.type === 'Track')) for (const p of s.coordinates) expect(inRing(p, neckRing)).toBe(false);
+  });
+});
