@@ -150,7 +150,7 @@ function corpusSection(limit: number): string[] {
       if (nonWorking.optimized <= bestFixed + 0.01) optimizedBest++;
       else worse.push(`${id} (${nonWorking.optimized} m vs ${bestFixed} m)`);
       // against the fixed orders whose plans have no more checkPlan violations (an unfitted straight connector is short but not drivable)
-      const comparable = FIXED_ORDER_ALGORITHMS.filter((a) => violations[a] >= violations.optimized).map((a) => nonWorking[a]);
+      const comparable = FIXED_ORDER_ALGORITHMS.filter((a) => violations[a] <= violations.optimized).map((a) => nonWorking[a]);
       if (comparable.length === 0 || nonWorking.optimized <= Math.min(...comparable) + 0.01) optimizedBestValid++;
     }
     if (logFile) appendFileSync(logFile, `${id} ${area} ha ${ALGORITHMS.map((a) => `${a}=${nonWorking[a] ?? 'ERR'}/${violations[a] ?? 'ERR'}`).join(' ')}\n`);
