@@ -9,7 +9,7 @@ import { PlanError } from '../errors.js';
 import type { SmoothingStrategyType, TurnType } from '../types.js';
 import { wrapPi } from './angles.js';
 import { sampleSegments, segmentCusps, segmentsEndPose, segmentsLength, type TurnSegment } from './segments.js';
-import { turnDisplacement, turnLengthMeters, turnShape, type TurnShape } from './shape.js';
+import { plainShapeScratch, turnDisplacement, turnLengthMeters, turnShape, type TurnShape } from './shape.js';
 import type { Pose, TurnOptions, TurnPath } from './types.js';
 import { fieldBulb, fieldThreePoint } from './fieldTurns.js';
 import { reedsSheppSolutions } from './reedsShepp.js';
@@ -376,7 +376,7 @@ export function shortestDubins(from: Pose, to: Pose, radiusMeters: number): Dubi
 
 /** Length of the shortest Dubins path, meters, without building or sampling it (no allocation). */
 export function dubinsLengthMeters(from: Pose, to: Pose, radiusMeters: number): number {
-  const shape = turnShape(radiusMeters, Infinity);
+  const shape = plainShapeScratch(radiusMeters);
   const best = solveWords(from.x, from.y, from.headingRadians, to.x, to.y, to.headingRadians, shape, scratch);
   return best < 0 ? NaN : scratch[best * SLOT_STRIDE];
 }

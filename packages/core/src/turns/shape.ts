@@ -173,3 +173,19 @@ export function turnDisplacement(shape: TurnShape, deflectionRadians: number): [
   const chord = 2 * (hx * c + hy * s);
   return [chord * c, chord * s];
 }
+
+const scratchPlain: TurnShape = makeShape(1, Infinity);
+
+/**
+ * A plain-arc shape of radius R in a reused object (no allocation, no cache): for hot
+ * length-only queries. Valid until the next call; do not keep it or key memos by it.
+ */
+export function plainShapeScratch(radiusMeters: number): TurnShape {
+  const s = scratchPlain;
+  s.radiusMeters = radiusMeters;
+  s.curvaturePerMeter = 1 / radiusMeters;
+  s.centerLeftMeters = radiusMeters;
+  s.outerRadiusMeters = radiusMeters;
+  s.innerRadiusMeters = radiusMeters;
+  return s;
+}
