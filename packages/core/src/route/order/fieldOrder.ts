@@ -73,7 +73,8 @@ export interface FieldOrderResult {
   visits: OrderVisit[];
   report: OptimizerReport;
   /**
-   * For `optimized`: the optimizer's order first, then every fixed order that differs from it.
+   * For `optimized`: the optimizer's order first, then every fixed order that differs from it,
+   * cheapest estimate first.
    * The planner connects them and keeps the one with the least real non-working cost
    * (`chooseConnectedRoute`), so `optimized` is never worse than a fixed order on the real route.
    */
@@ -178,6 +179,10 @@ export function orderFieldTracks(input: FieldOrderInput): FieldOrderResult {
       alternatives.push({ algorithm, visits: toVisits(o), estimatedCost: orderCost(problem, o) });
     }
   }
+  // Connected in this order while time lasts: the optimizer's own first, then by estimate.
+  const fixedAlternatives = alternatives.slice(1).sort((a, b) => a.estimatedCost - b.estimatedCost);
+  alternatives.length = 1;
+  alternatives.push(...fixedAlternatives);
   // Without a clock nothing bounds the connections: on large fields keep the optimizer's order and
   // the fixed order with the cheapest estimate only.
   if (!input.now && input.tracks.length > LARGE_FIELD_TRACKS && alternatives.length > 2) {
