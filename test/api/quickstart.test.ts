@@ -1,7 +1,7 @@
 /** Issue 7: the Quick Start surface through `app.request()`: every status, both shapes, every option. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@furrow/api';
-import { bowTie, jsonInit, makeApp, shapeA, shapeB, square, type TestApp } from './support.js';
+import { bowTie, hasRealPlanner, jsonInit, makeApp, readCorpusField, shapeA, shapeB, square, type TestApp } from './support.js';
 
 let store: Store;
 let t: TestApp;
@@ -371,5 +371,39 @@ describe('web application hook', () => {
     expect(page.headers.get('Content-Type')).toMatch(/^text\/(html|plain)/);
     expect((await app.request('/api/user/current', jsonInit('GET', t.adminKey))).status).toBe(200);
     expect((await app.request('/openapi.json')).status).toBe(200);
+  });
+});
+
+describe('with the real planner (@furrow/core)', () => {
+  it.skipIf(!hasRealPlanner)('plans a corpus field in both renderings: same field metrics; GeoJSON route pieces chain in sequence order', async () => {
+    const { createApp, createRateLimiter, inProcessPlanner } = await import('@furrow/api');
+    const app = createApp({ store, planner: inProcessPlanner(), limiter: createRateLimiter({ points: 100, windowSeconds: 60 }) });
+    const field = readCorpusField('at-ref-057').geometry;
+    const body = { boundary: field, equipment: { widthMeters: 6 }, exteriorHeadlandPasses: 1, routeOptions: { maxOptimizerTime: 1 } };
+    const rich = await app.request('/api/path-plans/direct', jsonInit('POST', t.adminKey, body));
+    expect(rich.status).toBe(200);
+    const plan = await rich.json();
+    // at-ref-057 is 0.3001 ha (test/fields/index.csv).
+    expect(plan.metrics.fieldAreaSquareMeters / 10_000).toBeCloseTo(0.3001, 2);
+    const res = await app.request('/api/path-plans/direct/geojson', jsonInit('POST', t.adminKey, body));
+    expect(res.status).toBe(200);
+    const fc = await res.json();
+    // Geometry-determined metrics agree; route-order ones may not: the optimizer is time-bounded
+    // (maxOptimizerTime with a real clock), so two runs of one request can stop at different routes.
+    for (const k of ['fieldAreaSquareMeters', 'workableAreaSquareMeters', 'workingDistanceMeters']) expect(fc.metrics[k], k).toBe(plan.metrics[k]);
+    expect(fc.version).toBe('1.5.0');
+    const route = fc.features
+      .filter((f: { properties: { sequence?: number } }) => typeof f.properties.sequence === 'number')
+      .sort((x: { properties: { sequence: number } }, y: { properties: { sequence: number } }) => x.properties.sequence - y.properties.sequence);
+    expect(route.length).toBeGreaterThan(1);
+    const metersBetween = (p: number[], q: number[]) => {
+      const k = Math.cos((p[1] * Math.PI) / 180);
+      return Math.hypot((p[0] - q[0]) * k, p[1] - q[1]) * 111_320;
+    };
+    for (let i = 1; i < route.length; i++) {
+      const prev = route[i - 1].geometry.coordinates;
+      expect(metersBetween(prev[prev.length - 1], route[i].geometry.coordinates[0])).toBeLessThan(0.05);
+      expect(['Track', 'ExteriorHeadland', 'InteriorHeadland', 'Turn', 'Connector']).toContain(route[i].properties.type);
+    }
   });
 });

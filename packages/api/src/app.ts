@@ -36,7 +36,7 @@ export interface CreateAppOptions {
 }
 
 /** Routes whose body is not JSON (boundary import takes files). */
-const RAW_BODY_PATHS = [/^\/api\/fields\/[^/]+\/boundaries\/import$/, /^\/api\/companies\/[^/]+\/boundaries\/import$/];
+const RAW_BODY_PATHS = [/^\/api\/fields\/[^/]+\/boundaries\/import$/];
 
 export function createApp(opts: CreateAppOptions): App {
   const config: ApiConfig = { ...defaultConfig, ...opts.config };
