@@ -301,3 +301,13 @@ describe('narrow corridors', () => {
     for (const s of plan.route.filter((x) => x.type === 'Track')) for (const p of s.coordinates) expect(inRing(p, neckRing)).toBe(false);
   });
 });
+
+describe('features accepted but not planned yet', () => {
+  it('curved tracks, turn-only headlands and square corners are warned about, not silently ignored', () => {
+    const field = poly(rect(0, 0, 200, 120));
+    const plain = planRoute({ field, machine, headland: { passes: 1 } });
+    expect(plain.warnings.filter((w) => w.code.startsWith('unsupported-'))).toEqual([]);
+    const plan = planRoute({ field, machine, headland: { passes: 1, mode: 'turnOnly', corners: 'square' }, tracks: { trackType: 'curved' } });
+    expect(plan.warnings.map((w) => w.code).filter((c) => c.startsWith('unsupported-')).sort()).toEqual(['unsupported-headland-corners', 'unsupported-headland-mode', 'unsupported-track-type']);
+  });
+});

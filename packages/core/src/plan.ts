@@ -287,7 +287,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   // Issue 5: guidance lines, cells, crosshatches, the extension's coverage gain, narrow corridors (options/planExtras.ts).
   addPlanExtras(plan, {
     frame, field, workable, tracks: trackSet.tracks, directionRadians, cellOf, headlandPasses: headlands.passes, passCount: input.headlandPasses,
-    widthMeters: w, turnRadiusMeters: R, options: input.options,
+    widthMeters: w, turnRadiusMeters: R, options: input.options, request,
     ...(extended ? { unextendedTracks, extension: extended.extension } : {}),
   });
   return plan;

@@ -5,7 +5,7 @@
  * warnings with their polygons. Metrics gain `extendTracksCoverageGainSquareMeters`,
  * `crosshatchCount` and `crosshatchCoveredSquareMeters` when those options are on.
  */
-import type { Plan, PlanWarning, Position } from '../types.js';
+import type { PathPlanRequest, Plan, PlanWarning, Position } from '../types.js';
 import type { LocalFrame } from '../geometry/projection.js';
 import { flatToLonLat } from '../geometry/projection.js';
 import { ringToFlat } from '../geometry/clipper.js';
@@ -35,6 +35,8 @@ export interface PlanExtrasInput {
   widthMeters: number;
   turnRadiusMeters: number;
   options: readonly string[];
+  /** The request as given, for the features accepted but not planned yet (warned about). */
+  request?: PathPlanRequest;
 }
 
 function r2(v: number): number {
@@ -105,6 +107,15 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
     plan.metrics.crosshatchCount = hatch.passes.length;
     plan.metrics.crosshatchCoveredSquareMeters = r2(hatch.coveredSquareMeters);
   }
+
+  // Accepted but not planned as asked: say so instead of silently planning something else.
+  const tracksIn = x.request?.tracks, headlandIn = x.request?.headland;
+  if (tracksIn?.trackType === 'curved')
+    plan.warnings.push({ code: 'unsupported-track-type', message: 'tracks.trackType "curved" is not implemented yet: the tracks are straight' });
+  if (headlandIn?.mode === 'turnOnly')
+    plan.warnings.push({ code: 'unsupported-headland-mode', message: 'headland.mode "turnOnly" is not implemented yet: the headland runs the full perimeter' });
+  if (headlandIn?.corners === 'square')
+    plan.warnings.push({ code: 'unsupported-headland-corners', message: 'headland.corners "square" is not implemented yet: headland corners are rounded' });
 
   // Narrow corridors of the workable area.
   for (const c of findNarrowCorridors(x.workable, w)) {
