@@ -275,8 +275,9 @@ class LazyTurnPath implements TurnPath {
     this.cusps = segmentCusps(c.segments, stepMeters);
     this.startsReversed = c.segments.length > 0 && c.segments[0].reverse;
     this.word = c.word;
-    this.from = from;
-    this.to = to;
+    // Copies: a caller may reuse its pose objects before reading `points`.
+    this.from = { x: from.x, y: from.y, headingRadians: from.headingRadians };
+    this.to = { x: to.x, y: to.y, headingRadians: to.headingRadians };
     this.stepMeters = stepMeters;
     this.sampled = undefined;
   }

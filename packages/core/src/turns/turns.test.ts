@@ -452,6 +452,20 @@ describe('options', () => {
     }
   });
 
+  it('points are sampled lazily but from the poses as they were at the call', () => {
+    const from = north(0);
+    const to = south(-18);
+    const c = turnCandidates(from, to, { turnRadiusMeters: 6 });
+    from.x = 100;
+    to.x = 100;
+    const p = c[0].points;
+    expect(p[0]).toBe(0);
+    expect(p[p.length - 2]).toBe(-18);
+    const json = JSON.parse(JSON.stringify(c[0]));
+    expect(Object.keys(json.points)).toHaveLength(p.length);
+    expect(json.turnType).toBe('U');
+  });
+
   it('a smaller sample step gives more points on the same path', () => {
     const a = turnCandidates(north(0), south(-18), { turnRadiusMeters: 6, sampleStepMeters: 0.5 })[0];
     const b = turnCandidates(north(0), south(-18), { turnRadiusMeters: 6, sampleStepMeters: 0.1 })[0];
