@@ -72,6 +72,37 @@ function maxTripleCurvature(p: Float64Array, cusps: number[], minLegMeters = 0.4
   return max;
 }
 
+/**
+ * Independent curvature-rate estimate: signed Menger curvature of triples with legs ≥ leg
+ * (placed at the triple's mean arc length), then the largest |Δκ|/Δs over estimates ≥ leg apart.
+ */
+function maxTripleCurvatureRate(p: Float64Array, leg = 0.2): number {
+  const n = p.length / 2;
+  const s = [0];
+  for (let i = 1; i < n; i++) s.push(s[i - 1] + Math.hypot(p[2 * i] - p[2 * i - 2], p[2 * i + 1] - p[2 * i - 1]));
+  const at: number[] = [];
+  const kappa: number[] = [];
+  for (let i = 1; i < n - 1; i++) {
+    let j = i;
+    while (j > 0 && s[i] - s[j] < leg) j--;
+    let k = i;
+    while (k < n - 1 && s[k] - s[i] < leg) k++;
+    if (s[i] - s[j] < leg || s[k] - s[i] < leg) continue;
+    const ax = p[2 * j], ay = p[2 * j + 1], bx = p[2 * i], by = p[2 * i + 1], cx = p[2 * k], cy = p[2 * k + 1];
+    const cross = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+    kappa.push((2 * cross) / (Math.hypot(bx - ax, by - ay) * Math.hypot(cx - bx, cy - by) * Math.hypot(ax - cx, ay - cy)));
+    at.push((s[j] + s[i] + s[k]) / 3);
+  }
+  let max = 0;
+  let m = 0;
+  for (let i = 0; i < at.length; i++) {
+    while (m < at.length && at[m] - at[i] < leg) m++;
+    if (m >= at.length) break;
+    max = Math.max(max, Math.abs(kappa[m] - kappa[i]) / (at[m] - at[i]));
+  }
+  return max;
+}
+
 function maxStep(p: Float64Array): number {
   let m = 0;
   for (let i = 2; i < p.length; i += 2) m = Math.max(m, Math.hypot(p[i] - p[i - 2], p[i + 1] - p[i - 1]));
@@ -348,6 +379,26 @@ describe('clothoid (CC) field turns', () => {
         },
       ),
       { seed: 8080, numRuns: 40, endOnFailure: true },
+    );
+  });
+
+  it('independent estimate: sampled every 5 cm, clothoid turns stay under σ; the same turns with arcs do not', () => {
+    fc.assert(
+      fc.property(
+        pose,
+        pose,
+        fc.double({ min: 2, max: 6, noNaN: true }),
+        fc.double({ min: 0.05, max: 0.3, noNaN: true }),
+        (from, to, R, sigma) => {
+          const cc = turnCandidates(from, to, { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, sampleStepMeters: 0.05 });
+          for (const p of cc.slice(0, 3)) expect(maxTripleCurvatureRate(p.points)).toBeLessThanOrEqual(sigma * 1.1 + 0.01);
+          // Negative control: plain arcs jump by 1/R ≥ 0.17 1/m, read as ≥ 0.4 1/m² over 0.4 m.
+          const arcs = turnCandidates(from, to, { turnRadiusMeters: R, smoothing: 'Arcs', sampleStepMeters: 0.05 })[0];
+          const curved = arcs.segments!.some((g) => g.startCurvaturePerMeter !== 0);
+          if (curved) expect(maxTripleCurvatureRate(arcs.points)).toBeGreaterThan(sigma * 1.1 + 0.01);
+        },
+      ),
+      { seed: 4711, numRuns: 25, endOnFailure: true },
     );
   });
 
