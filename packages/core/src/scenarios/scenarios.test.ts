@@ -132,9 +132,9 @@ describe('comparing equipment sets', () => {
   });
 });
 
-// With the real pipeline, once `planRoute` is exported from @furrow/core.
-const planRoute = (core as Record<string, unknown>).planRoute as ((r: PathPlanRequest) => Plan) | undefined;
-describe.skipIf(planRoute === undefined)('with planRoute on a corpus field', () => {
+// With the real pipeline.
+const planRoute = core.planRoute as (r: PathPlanRequest) => Plan;
+describe('with planRoute on a corpus field', () => {
   it('a wider implement needs fewer turns and less time on the same field', () => {
     const feature = JSON.parse(readFileSync(new URL('../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8')) as { geometry: FieldGeometry };
     const request: PathPlanRequest = { field: feature.geometry, machine: { widthMeters: 6, turnRadiusMeters: 5 }, headland: { passes: 2 } };
