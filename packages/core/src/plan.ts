@@ -128,7 +128,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   // Issue 5, option extendTracks: track ends pushed out so the swaths reach the mainland's edge (options/extendTracks.ts).
   const unextendedTracks = trackSet.tracks;
   const extended = input.options.includes('extendTracks') && trackSet.tracks.length > 0
-    ? extendTracks(trackSet, mainland, field, w, Math.max(w / 2, (input.headlandPasses * w) / 2))
+    ? extendTracks(trackSet, mainland, field, w, w / 2)
     : undefined;
   if (extended) trackSet.tracks = extended.tracks;
   if (trackSet.tracks.length === 0 && headlands.passes.length === 0)
