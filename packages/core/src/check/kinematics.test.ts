@@ -47,6 +47,14 @@ describe('checkKinematics', () => {
     expect(checkKinematics(tight, { turnRadiusMeters: 9 }).map((v) => v.kind)).toContain('curvature');
   });
 
+  it('bad limits throw a PlanError naming the option', () => {
+    expect(() => checkKinematics(arc(6, 1, 0.5), { turnRadiusMeters: 0 })).toThrow(/turnRadiusMeters/);
+    expect(() => checkKinematics(arc(6, 1, 0.5), { turnRadiusMeters: 6, maxCurvatureRatePerSquareMeter: 0 })).toThrow(
+      /maxCurvatureRatePerSquareMeter/,
+    );
+    expect(checkKinematics([[0, 0]], { turnRadiusMeters: 6 })).toEqual([]);
+  });
+
   it('accepts a Float64Array as well as [x, y] pairs', () => {
     const pts = arc(3, 2, 0.3);
     const flat = new Float64Array(pts.flat());

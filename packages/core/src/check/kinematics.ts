@@ -15,9 +15,14 @@
  * - reverse: a cusp (declared in `cusps`, or a chord reversal of more than 90°) where
  *   reversing is not allowed. With reversing allowed, the path is checked piecewise between cusps.
  *
+ * Throws PlanError('invalid-option') for a radius that is not a finite number > 0 or a
+ * non-positive rate limit.
+ *
  * Allocation: one pass to copy pairs into a typed array (when given [x,y][]) and two typed
  * arrays of n entries; no per-point objects.
  */
+
+import { PlanError } from '../errors.js';
 
 export type KinematicViolationKind = 'curvature' | 'curvature-rate' | 'heading-jump' | 'reverse';
 
@@ -82,7 +87,15 @@ export function checkKinematics(
   const n = p.length >> 1;
   const out: KinematicViolation[] = [];
   const R = opts.turnRadiusMeters;
-  if (n < 2 || !(R > 0)) return out;
+  if (!(R > 0) || !Number.isFinite(R))
+    throw new PlanError('invalid-option', `checkKinematics: turnRadiusMeters must be a finite number > 0, got ${R}`, [
+      { path: 'turnRadiusMeters', message: 'must be > 0' },
+    ]);
+  if (opts.maxCurvatureRatePerSquareMeter !== undefined && !(opts.maxCurvatureRatePerSquareMeter > 0))
+    throw new PlanError('invalid-option', `checkKinematics: maxCurvatureRatePerSquareMeter must be > 0, got ${opts.maxCurvatureRatePerSquareMeter}`, [
+      { path: 'maxCurvatureRatePerSquareMeter', message: 'must be > 0' },
+    ]);
+  if (n < 2) return out;
   const kmax = 1 / R;
   const sigma = opts.maxCurvatureRatePerSquareMeter ?? Infinity;
   const minLeg = opts.minLegMeters ?? 0.4;

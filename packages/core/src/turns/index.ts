@@ -37,6 +37,8 @@ export {
 } from './fieldTurns.js';
 
 const DEFAULT_STEP_METERS = 0.5;
+/** Finer sampling only multiplies points (memory) without telling more about a turn. */
+const MIN_STEP_METERS = 0.01;
 /** A sampled candidate must reach the target this closely before its last point is snapped. */
 const END_POSITION_TOLERANCE_METERS = 1e-6;
 const END_HEADING_TOLERANCE_RADIANS = 1e-7;
@@ -62,7 +64,8 @@ export function resolveTurnOptions(opts: TurnOptions): ResolvedOptions {
   if (sigmaIn !== undefined && !(sigmaIn > 0))
     fail('maxCurvatureRatePerSquareMeter', `maxCurvatureRatePerSquareMeter must be > 0 (or omitted), got ${sigmaIn}`);
   const step = opts.sampleStepMeters ?? DEFAULT_STEP_METERS;
-  if (!(step > 0) || !Number.isFinite(step)) fail('sampleStepMeters', `sampleStepMeters must be a finite number > 0, got ${step}`);
+  if (!(step >= MIN_STEP_METERS) || !Number.isFinite(step))
+    fail('sampleStepMeters', `sampleStepMeters must be a finite number ≥ ${MIN_STEP_METERS} m, got ${step}`);
   const smoothing = opts.smoothing ?? (sigmaIn !== undefined && sigmaIn < Infinity ? 'Clothoids' : 'Arcs');
   if (smoothing !== 'None' && smoothing !== 'Arcs' && smoothing !== 'Clothoids')
     fail('smoothing', `smoothing must be None, Arcs or Clothoids, got ${String(smoothing)}`);

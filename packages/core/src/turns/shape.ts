@@ -110,6 +110,26 @@ function makeShape(radiusMeters: number, curvatureRatePerSquareMeter: number): T
   } else {
     const L = kappa / sigma;
     const th = (kappa * L) / 2;
+    if (th > 4 * Math.PI) {
+      // Reaching full lock would take more than two full spirals: no CC circle (every CC-Dubins
+      // word is infeasible); turns are elementary clothoid pairs (field turns still exist).
+      return {
+        radiusMeters: R,
+        curvaturePerMeter: kappa,
+        curvatureRatePerSquareMeter: sigma,
+        clothoidLengthMeters: L,
+        clothoidDeflectionRadians: th,
+        minDeflectionRadians: 2 * th,
+        centerForwardMeters: NaN,
+        centerLeftMeters: NaN,
+        clothoidEndForwardMeters: NaN,
+        clothoidEndLeftMeters: NaN,
+        outerRadiusMeters: NaN,
+        muRadians: NaN,
+        innerRadiusMeters: NaN,
+        tangentOffsetMeters: NaN,
+      };
+    }
     const [xe, ye] = clothoidEnd(L, sigma);
     const cx = xe - R * Math.sin(th);
     const cy = ye + R * Math.cos(th);

@@ -492,6 +492,7 @@ describe('options', () => {
     [{ turnRadiusMeters: Number.NaN }, 'turnRadiusMeters'],
     [{ turnRadiusMeters: 6, maxCurvatureRatePerSquareMeter: -1 }, 'maxCurvatureRatePerSquareMeter'],
     [{ turnRadiusMeters: 6, sampleStepMeters: 0 }, 'sampleStepMeters'],
+    [{ turnRadiusMeters: 6, sampleStepMeters: 1e-6 }, 'sampleStepMeters'],
   ])('bad option %j throws PlanError naming %s', (opts, name) => {
     try {
       turnCandidates(north(0), south(-12), opts);
@@ -515,6 +516,18 @@ describe('options', () => {
     const json = JSON.parse(JSON.stringify(c[0]));
     expect(Object.keys(json.points)).toHaveLength(p.length);
     expect(json.turnType).toBe('U');
+  });
+
+  it('an extreme curvature-rate limit neither hangs nor draws a wrong path: elementary field turns only', () => {
+    const opts = { turnRadiusMeters: 0.05, maxCurvatureRatePerSquareMeter: 1e-6 };
+    const t0 = Date.now();
+    const c = turnCandidates(north(0), south(-6), opts);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(c.length).toBeGreaterThan(0);
+    // Only the field family (built from elementary turns); no CC-Dubins word survives.
+    for (const p of c) expect(['U', 'PerfectU', 'Bulb']).toContain(p.turnType);
+    for (const p of c) checkPath(p, north(0), south(-6), 0.05, 0.5, 1e-6);
+    expect(turnCandidates({ x: 0, y: 0, headingRadians: 0 }, { x: 5, y: 5, headingRadians: 1 }, opts)).toEqual([]);
   });
 
   it('a smaller sample step gives more points on the same path', () => {
