@@ -311,3 +311,19 @@ describe('features accepted but not planned yet', () => {
     expect(plan.warnings.map((w) => w.code).filter((c) => c.startsWith('unsupported-')).sort()).toEqual(['unsupported-headland-corners', 'unsupported-headland-mode', 'unsupported-track-type']);
   });
 });
+
+describe('multi-part fields', () => {
+  it('each part is planned, the parts are joined by transport connectors, each part has its headland curve', () => {
+    const field: FieldGeometry = { type: 'MultiPolygon', coordinates: [[ring(rect(0, 0, 160, 100))], [ring(rect(260, 20, 420, 140))]] };
+    const plan = planRoute({ field, machine, headland: { passes: 2 } });
+    expect(checkPlan(field, plan).violations).toEqual([]);
+    const transport = plan.route.filter((s) => s.type === 'Connector' && s.connectorKind === 'transport');
+    expect(transport.length).toBeGreaterThanOrEqual(1);
+    // Tracks in both parts (x < 160 m and x > 260 m).
+    const xs = plan.route.filter((s) => s.type === 'Track').map((s) => (s.coordinates[0][0] - LON0) * M_PER_DEG_LON);
+    expect(xs.some((x) => x < 160)).toBe(true);
+    expect(xs.some((x) => x > 260)).toBe(true);
+    const curves = (plan.guidanceLines as { type: string }[]).filter((l) => l.type === 'Curve');
+    expect(curves).toHaveLength(2);
+  });
+});
