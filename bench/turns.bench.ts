@@ -149,8 +149,8 @@ async function corpus(limit: number, reverseAllowed: boolean): Promise<void> {
     .slice(0, limit);
   const sigma = 0.3;
   console.log(`Corpus: ${files.length} fields, width 6 m, 2 headland passes, σ ${sigma} 1/m², reverse ${reverseAllowed}.\n`);
-  console.log('| R m | planned | errors | turns | turns by type | Turn segments with kinematic violations | Connector segments with violations | checkPlan violations | median ms |');
-  console.log('|---:|---:|---:|---:|---|---|---|---|---:|');
+  console.log('| R m | planned | errors | turns | turns by type | Turn segments with kinematic violations | Connector segments with violations | checkPlan violations | plan warnings | median ms |');
+  console.log('|---:|---:|---:|---:|---|---|---|---|---|---:|');
   const radiiArg = process.argv.find((a) => a.startsWith('--radii='));
   const radii = radiiArg ? radiiArg.slice('--radii='.length).split(',').map(Number) : [3, 6, 9];
   for (const R of radii) {
@@ -161,6 +161,7 @@ async function corpus(limit: number, reverseAllowed: boolean): Promise<void> {
     const turnV: Record<string, number> = {};
     const connV: Record<string, number> = {};
     const planV: Record<string, number> = {};
+    const warnings: Record<string, number> = {};
     const ms: number[] = [];
     for (const f of files) {
       const feature = JSON.parse(readFileSync(new URL(f, dir), 'utf8'));
@@ -193,9 +194,10 @@ async function corpus(limit: number, reverseAllowed: boolean): Promise<void> {
         for (const k of kinds) into[k] = (into[k] ?? 0) + 1;
       }
       for (const v of checkPlan(request, plan).violations) planV[v.code] = (planV[v.code] ?? 0) + 1;
+      for (const w of plan.warnings) warnings[w.code] = (warnings[w.code] ?? 0) + 1;
     }
     const fmt = (o: Record<string, number>): string =>
       Object.keys(o).length === 0 ? '0' : Object.entries(o).map(([k, v]) => `${k} ${v}`).join(', ');
-    console.log(`| ${R} | ${planned} | ${errors} | ${turns} | ${fmt(byType)} | ${fmt(turnV)} | ${fmt(connV)} | ${fmt(planV)} | ${median(ms).toFixed(0)} |`);
+    console.log(`| ${R} | ${planned} | ${errors} | ${turns} | ${fmt(byType)} | ${fmt(turnV)} | ${fmt(connV)} | ${fmt(planV)} | ${fmt(warnings)} | ${median(ms).toFixed(0)} |`);
   }
 }
