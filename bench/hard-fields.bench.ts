@@ -4,7 +4,7 @@
  * and the `checkPlan` violations of every plan (no route point may enter a no-go zone).
  * Request: width 6 m, 2 headland passes, turn radius 6 m (as the corpus test).
  *
- * Run: `npx tsx bench/hard-fields.bench.ts [--categories=holes,concave] [--max-area-ha=N] [--out=FILE.jsonl]`
+ * Run: `npx tsc --build packages/core && npx tsx bench/hard-fields.bench.ts [--categories=holes,concave] [--max-area-ha=N] [--out=FILE.jsonl]`
  * Prints one line per field as it goes (also appended to --out as JSON lines) and a Markdown
  * table at the end. Times are wall-clock on whatever else runs on the machine: compare the
  * ratios, not the times.

@@ -195,6 +195,8 @@ describe('exclusion zones from the request', () => {
     const plain = planRoute({ field, machine, headland: { passes: 0 } }).metrics.workableAreaSquareMeters;
     const scale = plain / (260 * 180);
     const removed = plain - plan.metrics.workableAreaSquareMeters;
+    // fieldAreaSquareMeters is the field's own area (CONTRACT): request obstacles only reduce the workable area.
+    expect(plan.metrics.fieldAreaSquareMeters).toBeCloseTo(plain, 0);
     expect(removed / scale).toBeGreaterThan(46 * 46 - (4 - Math.PI) * 9 - 3);
     expect(removed / scale).toBeLessThan(46 * 46 - (4 - Math.PI) * 9 + 3);
     const buffered = poly([[107, 67], [153, 67], [153, 113], [107, 113]]).coordinates[0];

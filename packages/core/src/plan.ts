@@ -47,6 +47,8 @@ export interface LocalField {
   workable: PathsD;
   /** Obstacle polygons (local) given in the request. */
   obstacles: PathsD;
+  /** Area of the field itself (boundary minus its holes, before request obstacles), m² (CONTRACT fieldAreaSquareMeters). */
+  fieldAreaSquareMeters?: number;
 }
 
 /** Validates and projects the field of a normalised input. */
@@ -67,7 +69,7 @@ export function prepareField(input: PlanInput): LocalField {
     for (const r of buffered) obstacles.push(r);
   });
   const workable = obstacles.length > 0 ? differencePolygons(field, obstacles) : field;
-  return { frame, field: workable, workable, obstacles };
+  return { frame, field: workable, workable, obstacles, fieldAreaSquareMeters: areaOf(field) };
 }
 
 /** Track direction (radians CCW from +x, [0, π)) → bearing in degrees clockwise from north, [0, 180). */
@@ -90,12 +92,13 @@ function ringLonLat(frame: LocalFrame, ring: { x: number; y: number }[]): Positi
 /** Plans a coverage route for one field. Synchronous; throws `PlanError` on bad input. */
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
   const input = normalizeRequest(request);
-  const { frame, field, workable, obstacles } = prepareField(input);
+  const prepared = prepareField(input);
+  const { frame, field, workable, obstacles } = prepared;
   const m = input.machine;
   const w = m.widthMeters;
   const R = m.turnRadiusMeters;
-  const fieldArea = areaOf(field);
-  if (!(fieldArea > 0)) throw new PlanError('no-workable-area', 'the field has no area left to work after removing obstacles', [{ path: 'field', message: 'no workable area' }]);
+  const fieldArea = prepared.fieldAreaSquareMeters ?? areaOf(field);
+  if (!(areaOf(field) > 0)) throw new PlanError('no-workable-area', 'the field has no area left to work after removing obstacles', [{ path: 'field', message: 'no workable area' }]);
 
   // Bound the work: the track count is the field's extent across the tracks ÷ width.
   let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
