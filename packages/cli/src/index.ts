@@ -155,7 +155,8 @@ function program(): Command {
     .action(async () => {
       // The API (store, server) loads only for the commands that need it: `plan` stays fast.
       const { serveCommand } = await import('@furrow/api');
-      cmd.setOptionValue('exitCode', await serveCommand(process.env));
+      const { mountWebApp } = await import('@furrow/web');
+      cmd.setOptionValue('exitCode', await serveCommand(process.env, { web: mountWebApp }));
     });
 
   const keys = cmd.command('keys').description('manage API keys in the store named by DATABASE_URL');
