@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKeyCommand, serve, type RunningServer } from '@furrow/api';
 import { hasRealPlanner, readCorpusField } from './support.js';
@@ -61,4 +62,15 @@ describe('furrow serve', () => {
       await s.close();
     },
   );
+
+  it('fails cleanly when the port is taken (store closed, nothing left listening)', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      await expect(serve({ PORT: String(port), DATABASE_URL: 'memory:', FURROW_LOG_LEVEL: 'silent', FURROW_PLAN_THREADS: '0' }, { out: () => undefined })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
 });

@@ -68,6 +68,7 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
   const store = await openStore(env.DATABASE_URL, opts.cwd);
   let planner: Planner | undefined;
   let jobs: JobService | undefined;
+  let server: ReturnType<typeof nodeServe> | undefined;
   try {
     if (env.FURROW_BOOTSTRAP_API_KEY) {
       const { created, keyId } = await store.ensureBootstrapKey(env.FURROW_BOOTSTRAP_API_KEY, config.initialCredits ?? 1000);
@@ -86,16 +87,17 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
     // APP_URL defaults to the server's own address, known only once it listens: listen first,
     // then build the app and hand requests to it.
     let app: App | undefined;
-    const server = nodeServe({
+    server = nodeServe({
       fetch: (req, bindings) => (app ? app.fetch(req, bindings) : new Response('starting', { status: 503 })),
       port,
       hostname: host,
     });
+    const listening = server;
     await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
+      listening.once('listening', resolve);
+      listening.once('error', reject);
     });
-    const address = server.address() as AddressInfo;
+    const address = listening.address() as AddressInfo;
     const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     const appConfig: Partial<ApiConfig> = { ...config, appUrl: (env.APP_URL || url).replace(/\/$/, '') };
     // Guidance jobs (docs/jobs.md): FURROW_INPROCESS_WORKER=0 leaves planning to `furrow worker` processes.
@@ -118,9 +120,9 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
       close: () =>
         (closing ??= (async () => {
           await new Promise<void>((resolve) => {
-            server.close(() => resolve());
+            listening.close(() => resolve());
             // Idle keep-alive sockets would hold close() open.
-            (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+            (listening as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
           });
           await jobs?.close();
           await usedPlanner.close();
@@ -128,6 +130,9 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
         })()),
     };
   } catch (err) {
+    // A failure after listening (jobs, app) must not leave the port open.
+    const open = server;
+    if (open?.listening) await new Promise<void>((resolve) => open.close(() => resolve()));
     await jobs?.close().catch(() => undefined);
     await planner?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
