@@ -3,8 +3,8 @@
  * - `AB` lines: per cell, its reference track's two ends (A, B) and the A→B heading, for
  *   straight tracks (a display repeats the line every width);
  * - `APlus`: one point and heading per track direction (the same guidance from one point);
- * - `Curve` lines: the innermost exterior headland pass of each field part, a closed
- *   curve a display can offset, and each curved track's centre line when tracks are curved.
+ * - `Curve` lines: the innermost headland pass of each field part and round each no-go zone,
+ *   closed curves a display can offset.
  * Headings are bearings, degrees clockwise from north, [0, 360).
  * Geometry is in the local frame here; `toGuidanceOutput` projects it for the Plan.
  */

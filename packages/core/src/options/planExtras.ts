@@ -51,8 +51,10 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
   const { frame, widthMeters: w } = x;
   const lonLatRing = (xy: Float64Array): Position[] => flatToLonLat(frame, xy);
 
-  // Guidance: AB per cell, A+, and the innermost exterior headland pass as a curve.
-  const innermost = x.headlandPasses.filter((p) => p.type === 'ExteriorHeadland' && p.passIndex === x.passCount);
+  // Guidance: AB per cell, A+, and the innermost headland passes (round the field parts, then round the no-go zones) as curves.
+  const innermost = x.headlandPasses
+    .filter((p) => p.passIndex === x.passCount)
+    .sort((a, b) => (a.type === b.type ? 0 : a.type === 'ExteriorHeadland' ? -1 : 1));
   const curves = innermost.map((p) => ({ xy: ringToFlat(p.ring), closed: true }));
   plan.guidanceLines = toGuidanceOutput(frame, generateGuidanceLines(x.tracks, x.cellOf, curves));
 
