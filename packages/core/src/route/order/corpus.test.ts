@@ -1,6 +1,6 @@
 /**
- * Route orders on real fields (test/fields): the smallest field of every corpus category, every
- * order. Each plan passes checkPlan, and optimized needs no more non-working distance than the best
+ * Route orders on real fields (test/fields): the smallest field of every corpus category (up to
+ * 50 ha), every order. Each plan passes checkPlan, and optimized needs no more non-working distance than the best
  * fixed order. The whole corpus runs in the bench (`npx tsx bench/route.bench.ts --corpus`).
  */
 import { readFileSync } from 'node:fs';
@@ -16,7 +16,11 @@ const rows = readFileSync(new URL('index.csv', dir), 'utf8')
   .slice(1)
   .map((l) => l.split(','))
   .map(([id, file, area, , , , , , category]) => ({ id, file, area: Number(area), category }));
-const smallestPerCategory = [...new Map([...rows].sort((a, b) => b.area - a.area).map((r) => [r.category, r])).values()].sort((a, b) => a.area - b.area);
+/** Fields up to this size keep the suite fast (pivot and large fields run in the bench only). */
+const MAX_AREA_HA = 50;
+const smallestPerCategory = [...new Map([...rows].sort((a, b) => b.area - a.area).map((r) => [r.category, r])).values()]
+  .filter((r) => r.area <= MAX_AREA_HA)
+  .sort((a, b) => a.area - b.area);
 const ORDERS: RouteAlgorithm[] = ['optimized', 'boustrophedon', 'snake', 'spiral', 'clusteredSpiral'];
 /**
  * Fields where the connect stage (route/connectTracks.ts, not the order) still draws connectors that
@@ -26,9 +30,10 @@ const ORDERS: RouteAlgorithm[] = ['optimized', 'boustrophedon', 'snake', 'spiral
 const KNOWN_CONNECT_DEFECTS = new Set(['de-sh-055', 'ch-047']);
 
 describe('route orders on the corpus', () => {
-  it('covers every category', () => {
-    expect(new Set(smallestPerCategory.map((r) => r.category)).size).toBe(new Set(rows.map((r) => r.category)).size);
-    expect(smallestPerCategory.length).toBeGreaterThanOrEqual(8);
+  it('covers every category that has a field of at most 50 ha', () => {
+    const categories = new Set(rows.filter((r) => r.area <= MAX_AREA_HA).map((r) => r.category));
+    expect(new Set(smallestPerCategory.map((r) => r.category))).toEqual(categories);
+    expect(smallestPerCategory.length).toBeGreaterThanOrEqual(7);
   });
 
   for (const row of smallestPerCategory) {
