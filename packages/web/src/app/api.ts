@@ -41,6 +41,7 @@ export const EXPORT_FORMATS: readonly { id: string; label: string; extension: st
   { id: 'trimble', label: 'Trimble', extension: 'zip' },
   { id: 'johndeere', label: 'John Deere', extension: 'zip' },
   { id: 'cnh', label: 'CNH', extension: 'zip' },
+  { id: 'fendt', label: 'Fendt', extension: 'zip' },
   { id: 'mueller', label: 'Müller-Elektronik', extension: 'zip' },
 ];
 
