@@ -5,6 +5,7 @@
  * Request: width 6 m, 2 headland passes, turn radius 6 m (as the corpus test).
  *
  * Run: `npx tsc --build packages/core && npx tsx bench/hard-fields.bench.ts [--categories=holes,concave] [--max-area-ha=N] [--out=FILE.jsonl]`
+ * (`--from=A.jsonl,B.jsonl` prints the table of earlier runs only, e.g. of categories run in parallel).
  * Prints one line per field as it goes (also appended to --out as JSON lines) and a Markdown
  * table at the end. Times are wall-clock on whatever else runs on the machine: compare the
  * ratios, not the times.
@@ -51,7 +52,17 @@ const median = (xs: number[]): number => {
 };
 
 const results: Result[] = [];
-for (const category of categories) {
+// --from=a.jsonl,b.jsonl: only summarise results written earlier by --out (later lines win per field).
+const from = arg('from');
+if (from) {
+  const byId = new Map<string, Result>();
+  for (const f of from.split(',')) for (const l of readFileSync(f, 'utf8').split('\n')) if (l.trim()) {
+    const r = JSON.parse(l) as Result;
+    byId.set(`${r.category}/${r.id}`, r);
+  }
+  results.push(...byId.values());
+}
+for (const category of from ? [] : categories) {
   for (const row of rows.filter((r) => r.category === category && r.areaHa <= maxAreaHa)) {
     const g = JSON.parse(readFileSync(`${root}test/fields/${row.file}`, 'utf8')) as { geometry: FieldGeometry };
     const r: Result = { id: row.id, category, areaHa: row.areaHa };
