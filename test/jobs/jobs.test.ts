@@ -43,6 +43,19 @@ function jobSuite(open: () => Promise<Backend>) {
     await cleanup?.();
   }, 60_000);
 
+  it('documents the four job routes and requires a key on each', async () => {
+    const doc = await (await app.request('/openapi.json')).json();
+    const ops = Object.entries(doc.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap(([p, o]) =>
+      Object.entries(o).filter(([, op]) => op.tags?.includes('Guidance jobs')).map(([m]) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(ops.sort()).toEqual(['DELETE /api/guidance-jobs/{jobId}', 'GET /api/guidance-jobs/{jobId}', 'GET /api/guidance-jobs/{jobId}/results', 'POST /api/guidance-jobs']);
+    const id = '00000000-0000-4000-8000-000000000000';
+    for (const [method, path] of [['POST', '/api/guidance-jobs'], ['GET', `/api/guidance-jobs/${id}`], ['GET', `/api/guidance-jobs/${id}/results`], ['DELETE', `/api/guidance-jobs/${id}`]]) {
+      const res = await app.request(path, { method, headers: method === 'POST' ? { 'Content-Type': 'application/json' } : {}, body: method === 'POST' ? '{"items":[]}' : undefined });
+      expect(res.status, `${method} ${path}`).toBe(401);
+    }
+  });
+
   it('plans a 50-item job: every item once, in item order, stored, exportable, charged once each', async () => {
     const acct = await accountWithCompany(store, `fifty-${store.db.kind}`, 100, 30);
     // A stored field for the boundaryId items.
