@@ -25,7 +25,8 @@ import { extendTracks } from './options/extendTracks.js';
 import { addPlanExtras } from './options/planExtras.js';
 import { groupCells, orderTracks } from './route/baselineOrder.js';
 import type { TrackVisit } from './route/baselineOrder.js';
-import { buildConnectorRings, makeLoop } from './route/connectorRings.js';
+import { buildConnectorRings, buildNarrowConnectorRings, makeLoop } from './route/connectorRings.js';
+import { buildWaypoints } from './route/waypointPath.js';
 import { connectTracks, trackPieces } from './route/connectTracks.js';
 import type { LocalSegment, Piece, RouteContext } from './route/connectTracks.js';
 import { computeCoverage } from './metrics/computeCoverage.js';
@@ -187,10 +188,12 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const ringRadius = 1.15 * R;
   const ringOffset = Math.max(ringRadius, (input.headlandPasses * w) / 2);
   let loops: ReturnType<typeof buildConnectorRings> | undefined;
+  let waypoints: ReturnType<typeof buildWaypoints> | undefined;
   const ctx: RouteContext = {
     region: new Region(field),
+    waypoints: () => (waypoints ??= buildWaypoints(field, 1.5 * R)),
     ...partLookup(field),
-    loops: () => (loops ??= buildConnectorRings(field, ringOffset, ringRadius)),
+    loops: () => (loops ??= [...buildConnectorRings(field, ringOffset, ringRadius), ...buildNarrowConnectorRings(field, w / 2, ringRadius)]),
     maxRingReachMeters: Math.max(input.headlandPasses * w, ringOffset) + 2 * R,
     turnOptions: {
       turnRadiusMeters: R,

@@ -20,6 +20,8 @@ import type { Track } from '../tracks/generateTracks.js';
 import type { TrackVisit } from './baselineOrder.js';
 import { nearestOnLoop, poseOnLoop, sliceLoop } from './connectorRings.js';
 import type { LoopPath } from './connectorRings.js';
+import { shortestWaypointPath, waypointPoses } from './waypointPath.js';
+import type { Waypoints } from './waypointPath.js';
 
 export interface LocalSegment {
   type: RouteSegmentType;
@@ -53,6 +55,8 @@ export interface RouteContext {
   headlandWinding?: 'CW' | 'CCW';
   /** routeOptions.enableHeadlandDrivethrough: far connectors try a direct manoeuvre across the headland band before a headland traversal. */
   headlandDrivethrough?: boolean;
+  /** Waypoints for the last-resort connector (built on first use). */
+  waypoints?: () => Waypoints;
   /** Which separate part of a multi-part field a point is in (-1 = none); absent = one part. */
   partOf?: (x: number, y: number) => number;
 }
@@ -248,6 +252,22 @@ function transport(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
   return c ? { xy: c.points, kind: 'transport', turnType: c.turnType } : undefined;
 }
 
+/** Last resort: a chain of manoeuvres through waypoints along the shortest path inside the field. */
+export function tryWaypointChain(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  if (!ctx.waypoints) return undefined;
+  const pts = shortestWaypointPath(ctx.waypoints(), ctx.region, from.x, from.y, to.x, to.y);
+  if (!pts || pts.length === 0) return undefined;
+  const poses = [from, ...waypointPoses(from, to, pts), to];
+  const xy: number[] = [from.x, from.y];
+  for (let i = 1; i < poses.length; i++) {
+    const leg = tryDirect(poses[i - 1], poses[i], ctx, 8);
+    if (!leg) return undefined;
+    for (let k = 2; k < leg.xy.length; k++) xy.push(leg.xy[k]);
+  }
+  if (worstCurvatureRatio(xy, ctx.turnOptions.turnRadiusMeters).ratio > 1) return undefined;
+  return { xy, kind: 'waypoints', turnType: 'Dubins' };
+}
+
 function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
   ctx.warnings.push({
     code: 'turn-not-fitted',
@@ -315,7 +335,7 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
   }
   const t = tryTraversal(from, to, ctx) ?? tryBridgedTraversal(from, to, ctx);
   if (t) return t;
-  const c = tryDirect(from, to, ctx, 16);
+  const c = tryDirect(from, to, ctx, 16) ?? tryWaypointChain(from, to, ctx);
   if (c) return c;
   return straightFallback(from, to, ctx, what);
 }
@@ -364,6 +384,13 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
     }
   }
   if (!best) {
+    for (const dir of dirs) {
+      const s = near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters;
+      const t = tryWaypointChain(from, poseOnLoop(loop, s, dir), ctx);
+      if (t) { best = { conn: t, s, dir }; break; }
+    }
+  }
+  if (!best) {
     const s = near.s;
     best = { conn: straightFallback(from, poseOnLoop(loop, s, dirs[0]), ctx, `the way onto headland pass ${p.headlandIndex}`), s, dir: dirs[0] };
   }
@@ -401,7 +428,21 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
     if (c.reverse) seg.reverse = true;
     out.push({ seg });
   };
-  for (const p of pieces) {
+  // Runs of headland passes are driven nearest-first from wherever the machine is (a pass
+  // around a hole next, rather than one across the field): reorder them as they come.
+  const queue = pieces.slice();
+  for (let i = 0; i < queue.length; i++) {
+    if (cur !== undefined && queue[i].kind === 'headland') {
+      let j = i, best = i, bestD = Infinity;
+      while (j < queue.length && queue[j].kind === 'headland') {
+        const q = queue[j] as Extract<Piece, { kind: 'headland' }>;
+        const d = nearestOnLoop(q.loop, cur.x, cur.y).distance;
+        if (d < bestD - 1e-9) { bestD = d; best = j; }
+        j++;
+      }
+      if (best !== i) [queue[i], queue[best]] = [queue[best], queue[i]];
+    }
+    const p = queue[i];
     if (p.kind === 'track') {
       if (cur !== undefined) {
         if (prev?.kind === 'track' && prev.cell === p.cell && Math.abs(prev.line - p.line) <= 3) {

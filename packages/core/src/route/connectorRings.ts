@@ -33,6 +33,22 @@ export function buildConnectorRings(field: PathsD, offsetMeters: number, turnRad
   return rings.filter((r) => r.length >= 3).map((r) => makeLoop(ringToFlat(r)));
 }
 
+/**
+ * Rings for narrow parts (necks, strips): the field eroded by a small offset c (< R), then
+ * closed and opened by R, so concave corners too get radius ≥ R. Parts narrower than 2R + 2c
+ * survive (the plain rings need 2c + 2R with c ≥ R). A closing may bridge a narrow bay;
+ * traversals are checked for containment, so such a bridge is never driven.
+ */
+export function buildNarrowConnectorRings(field: PathsD, offsetMeters: number, turnRadiusMeters: number): LoopPath[] {
+  const eroded = offsetPolygons(field, -offsetMeters);
+  if (eroded.length === 0) return [];
+  const grown = offsetPolygons(eroded, turnRadiusMeters);
+  const shrunk = offsetPolygons(grown, -2 * turnRadiusMeters);
+  if (shrunk.length === 0) return [];
+  const rings = offsetPolygons(shrunk, turnRadiusMeters);
+  return rings.filter((r) => r.length >= 3).map((r) => makeLoop(ringToFlat(r)));
+}
+
 /** Arc-length position of the point of the loop nearest to (x, y). */
 export function nearestOnLoop(loop: LoopPath, x: number, y: number): { s: number; distance: number } {
   const xy = loop.xy;
