@@ -264,7 +264,8 @@ export function tryWaypointChain(from: Pose, to: Pose, ctx: RouteContext): Conn 
     if (!leg) return undefined;
     for (let k = 2; k < leg.xy.length; k++) xy.push(leg.xy[k]);
   }
-  if (worstCurvatureRatio(xy, ctx.turnOptions.turnRadiusMeters).ratio > 1) return undefined;
+  // Legs meet tangentially (shared poses); measure as checkPlan does, with a little margin.
+  if (worstCurvatureRatio(xy, ctx.turnOptions.turnRadiusMeters).ratio > 1.04 || !ctx.region.containsPolyline(xy)) return undefined;
   return { xy, kind: 'waypoints', turnType: 'Dubins' };
 }
 
