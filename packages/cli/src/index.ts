@@ -117,6 +117,7 @@ function program(): Command {
     .option('--turn-radius <m>', 'turning radius', '6')
     .option('--repeat <n>', 'runs per field (the median is reported)', '3')
     .option('--filter <text>', 'only fields whose id contains this')
+    .option('--algorithm <name>', 'route order: snake (baseline, default) | boustrophedon | spiral | clusteredSpiral | optimized', 'snake')
     .option('--no-write', 'print only; leave the document alone')
     .action(async (opts) => {
       cmd.setOptionValue('exitCode', await runBench(opts));

@@ -20,6 +20,8 @@ export interface BenchOptions {
   repeat?: string;
   filter?: string;
   write?: boolean;
+  /** routeOptions.algorithm (default snake: the baseline order; `optimized` runs the anytime optimizer). */
+  algorithm?: string;
 }
 
 export interface FieldResult {
@@ -90,6 +92,7 @@ export async function benchCorpus(opts: BenchOptions): Promise<FieldResult[]> {
       field: parsed.geometry,
       machine: { widthMeters: width, turnRadiusMeters: radius },
       headland: { passes },
+      routeOptions: { algorithm: (opts.algorithm ?? 'snake') as NonNullable<PathPlanRequest['routeOptions']>['algorithm'] },
     };
     const times: number[] = [];
     let plan: Plan | undefined;
@@ -146,7 +149,7 @@ export function summarise(results: FieldResult[], opts: BenchOptions, command: s
   lines.push(`Command: \`${command}\``);
   lines.push('');
   lines.push(
-    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Settings: width ${opts.width ?? 6} m, ${opts.headlandPasses ?? 2} headland passes, turn radius ${opts.turnRadius ?? 6} m; time = median of ${opts.repeat ?? 3} runs per field.`,
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Settings: width ${opts.width ?? 6} m, ${opts.headlandPasses ?? 2} headland passes, turn radius ${opts.turnRadius ?? 6} m, order \`${opts.algorithm ?? 'snake'}\`; time = median of ${opts.repeat ?? 3} runs per field.`,
   );
   lines.push('');
   lines.push('| fields | planned | checkPlan ok | time median | time p90 | time max | uncovered median | uncovered worst | overlap median | overlap worst | non-working ÷ working median |');
