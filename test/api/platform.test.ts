@@ -179,6 +179,12 @@ describe('fields, boundaries, plans', () => {
     const res = await call(A, 'POST', '/api/fields/save', { farmId: a.farmId, name: 'Broken', boundary: open });
     expect(res.status).toBe(422);
     expect(res.body.error.details[0].path).toBe('boundary.coordinates[0]');
+    // A bow-tie (self-intersecting outer ring) is caught by the planner's own validation.
+    const bowTie = [[[8.6, 50], [8.62, 50.02], [8.62, 50], [8.6, 50.01], [8.6, 50]]];
+    const crossed = await call(A, 'POST', '/api/fields/save', { farmId: a.farmId, name: 'Bow-tie', boundary: bowTie });
+    expect(crossed.status).toBe(422);
+    expect(JSON.stringify(crossed.body.error)).toMatch(/intersect/i);
+    expect(crossed.body.error.details[0].path).toMatch(/^boundary/);
     const after = await call(A, 'GET', `/api/farms/${a.farmId}/fields`);
     expect(after.body.total).toBe(before.body.total);
   });

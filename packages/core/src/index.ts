@@ -15,3 +15,4 @@ export { checkPlan, coverageDeviation, CHECK_TOLERANCES } from './check/checkPla
 export type { PlanCheck, PlanViolation } from './check/checkPlan.js';
 export * from './check/kinematics.js';
 export type { PlanRuntime } from './plan.js';
+export { validateFieldGeometry } from './geometry/validateFieldGeometry.js';
