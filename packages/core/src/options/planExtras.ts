@@ -113,11 +113,11 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
   // Accepted but not planned as asked: say so instead of silently planning something else.
   const tracksIn = x.request?.tracks, headlandIn = x.request?.headland;
   if (tracksIn?.trackType === 'curved')
-    plan.warnings.push({ code: 'unsupported-track-type', message: 'tracks.trackType "curved" is not implemented yet: the tracks are straight' });
+    plan.warnings.push({ code: 'unsupported-track-type', message: 'tracks.trackType "curved" is not supported yet (warning, not an error): the tracks are straight' });
   if (headlandIn?.mode === 'turnOnly')
-    plan.warnings.push({ code: 'unsupported-headland-mode', message: 'headland.mode "turnOnly" is not implemented yet: the headland runs the full perimeter' });
+    plan.warnings.push({ code: 'unsupported-headland-mode', message: 'headland.mode "turnOnly" is not supported yet (warning, not an error): the headland runs the full perimeter' });
   if (headlandIn?.corners === 'square')
-    plan.warnings.push({ code: 'unsupported-headland-corners', message: 'headland.corners "square" is not implemented yet: headland corners are rounded' });
+    plan.warnings.push({ code: 'unsupported-headland-corners', message: 'headland.corners "square" is not supported yet (warning, not an error): headland corners are rounded' });
 
   // Narrow corridors of the workable area.
   for (const c of findNarrowCorridors(x.workable, w)) {

@@ -5,6 +5,7 @@
 import proj4 from 'proj4';
 import { PlanError } from '../errors.js';
 import type { FieldGeometry, Position } from '../types.js';
+import { createLocalFrame } from '../geometry/projection.js';
 import { localTerrainModel, modelFromArray, validateElevationGrid, type ElevationGrid, type TerrainModel } from './grid.js';
 
 /** Local transverse Mercator (k = 1) centred on a lon/lat point: the planner's frame. */
@@ -14,30 +15,11 @@ export interface TerrainFrame {
   toLonLat(x: number, y: number): Position;
 }
 
-/** The frame the planner uses for a field: tmerc centred on the bounding-box centre. */
+/** The frame the planner uses for a field (geometry/projection.ts): tmerc centred on the bounding-box centre. */
 export function frameForPositions(positions: Iterable<Position>): TerrainFrame {
-  let minLon = Infinity, minLat = Infinity, maxLon = -Infinity, maxLat = -Infinity;
-  for (const p of positions) {
-    if (p[0] < minLon) minLon = p[0];
-    if (p[0] > maxLon) maxLon = p[0];
-    if (p[1] < minLat) minLat = p[1];
-    if (p[1] > maxLat) maxLat = p[1];
-  }
-  if (!Number.isFinite(minLon)) throw new PlanError('invalid-boundary', 'no positions to centre the local frame on');
-  const lon0 = (minLon + maxLon) / 2;
-  const lat0 = (minLat + maxLat) / 2;
-  const conv = proj4('EPSG:4326', `+proj=tmerc +lat_0=${lat0} +lon_0=${lon0} +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m +no_defs`);
-  return {
-    originLonLat: [lon0, lat0],
-    toLocal(lon, lat) {
-      const r = conv.forward([lon, lat]) as number[];
-      return [r[0], r[1]];
-    },
-    toLonLat(x, y) {
-      const r = conv.inverse([x, y]) as number[];
-      return [r[0], r[1]];
-    },
-  };
+  const list = [...positions];
+  if (list.length === 0) throw new PlanError('invalid-boundary', 'no positions to centre the local frame on');
+  return createLocalFrame(list);
 }
 
 export function fieldPositions(field: FieldGeometry): Position[] {
