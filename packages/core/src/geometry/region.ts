@@ -80,16 +80,42 @@ export class Region {
     return true;
   }
 
-  /** True when the whole polyline (flat xy) lies inside the region. */
+  /**
+   * True when the whole polyline (flat xy) lies inside the region. Dense polylines (turns,
+   * connectors: points every 0.5 m) are tested in runs of points, one index query per run.
+   */
   containsPolyline(xy: ArrayLike<number>): boolean {
     if (xy.length < 2) return true;
     if (!this.contains(xy[0], xy[1])) return false;
-    for (let i = 2; i < xy.length; i += 2) {
-      if (!this.segmentClear(xy[i - 2], xy[i - 1], xy[i], xy[i + 1])) return false;
+    const e = this.edges;
+    const n = xy.length >> 1;
+    for (let i0 = 0; i0 < n - 1; i0 += POLYLINE_RUN) {
+      const i1 = Math.min(n - 1, i0 + POLYLINE_RUN);
+      let minX = xy[2 * i0], minY = xy[2 * i0 + 1], maxX = minX, maxY = minY;
+      for (let i = i0 + 1; i <= i1; i++) {
+        const x = xy[2 * i], y = xy[2 * i + 1];
+        if (x < minX) minX = x; else if (x > maxX) maxX = x;
+        if (y < minY) minY = y; else if (y > maxY) maxY = y;
+      }
+      const ids = this.index.search(minX, minY, maxX, maxY);
+      if (ids.length === 0) continue;
+      for (let i = i0; i < i1; i++) {
+        const ax = xy[2 * i], ay = xy[2 * i + 1], bx = xy[2 * i + 2], by = xy[2 * i + 3];
+        const sx0 = ax < bx ? ax : bx, sx1 = ax < bx ? bx : ax, sy0 = ay < by ? ay : by, sy1 = ay < by ? by : ay;
+        for (const k of ids) {
+          const cx = e[4 * k], cy = e[4 * k + 1], dx = e[4 * k + 2], dy = e[4 * k + 3];
+          // Cheapest rejection first: the boxes of the two segments do not meet.
+          if ((cx < dx ? dx : cx) < sx0 || (cx < dx ? cx : dx) > sx1 || (cy < dy ? dy : cy) < sy0 || (cy < dy ? cy : dy) > sy1) continue;
+          if (segmentsIntersect(ax, ay, bx, by, cx, cy, dx, dy)) return false;
+        }
+      }
     }
     return true;
   }
 }
+
+/** Points per index query in `containsPolyline`. */
+const POLYLINE_RUN = 32;
 
 export function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
   const dx = bx - ax, dy = by - ay;

@@ -125,16 +125,23 @@ function wrapDistance(loop: LoopPath, d: number): number {
   return d < 0 ? d + L : d;
 }
 
+/**
+ * Curvature ratio a joined connector may reach (1 = exactly the minimum radius): the three-point
+ * measure reads a Dubins arc of radius R at 1 + 1e-13 or so, which must not reject it.
+ */
+const JOINED_CURVATURE_RATIO = 1 + 1e-6;
+
 /** Headland traversal: a manoeuvre onto a connector ring, along it, and off to `to`. */
 export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
   let best: Conn | undefined;
   let bestLen = Infinity;
   const R = ctx.turnOptions.turnRadiusMeters;
+  const reach = ctx.maxRingReachMeters;
   for (const loop of ctx.loops()) {
-    const a = nearestOnLoop(loop, from.x, from.y);
-    if (a.distance > ctx.maxRingReachMeters) continue;
-    const b = nearestOnLoop(loop, to.x, to.y);
-    if (b.distance > ctx.maxRingReachMeters) continue;
+    const a = nearestOnLoop(loop, from.x, from.y, reach);
+    if (!(a.distance <= reach)) continue;
+    const b = nearestOnLoop(loop, to.x, to.y, reach);
+    if (!(b.distance <= reach)) continue;
     for (const dir of [1, -1] as const) {
       const on = ontoLoop(from, loop, a.s, dir, ctx, false);
       if (!on) continue;
@@ -149,7 +156,7 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
         const offXy = off.conn.xy;
         for (let i = 2; i < offXy.length; i++) xy.push(offXy[i]);
         // The ring is smooth by construction; measure anyway, as checkPlan will.
-        if (worstCurvatureRatio(xy, R).ratio > 1 || !ctx.region.containsPolyline(xy)) continue;
+        if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !ctx.region.containsPolyline(xy)) continue;
         best = { xy, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
         bestLen = len;
       }
@@ -158,11 +165,36 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
   return best;
 }
 
+interface RingPair {
+  s1: number;
+  s2: number;
+  d: number;
+}
+
+/**
+ * What two connector rings share, whatever the connector: their closest point pairs and the
+ * crossings between them (a crossing depends only on the pair, the two directions and the lead).
+ * Rings are made once per plan, so this is keyed on the ring objects.
+ */
+interface RingPairCache {
+  pairs: RingPair[];
+  crossings: Map<number, Conn | null>;
+}
+const ringPairCaches = new WeakMap<LoopPath, Map<LoopPath, RingPairCache>>();
+
+function ringPairCache(l1: LoopPath, l2: LoopPath, region: Region): RingPairCache {
+  let inner = ringPairCaches.get(l1);
+  if (!inner) ringPairCaches.set(l1, (inner = new Map()));
+  let c = inner.get(l2);
+  if (!c) inner.set(l2, (c = { pairs: closestPairs(l1, l2, 3, region), crossings: new Map() }));
+  return c;
+}
+
 /** Closest point pairs between two loops (samples every 5 m on the shorter one). */
-function closestPairs(l1: LoopPath, l2: LoopPath, count: number, region: Region): { s1: number; s2: number; d: number }[] {
+function closestPairs(l1: LoopPath, l2: LoopPath, count: number, region: Region): RingPair[] {
   const swap = l2.lengthMeters < l1.lengthMeters;
   const small = swap ? l2 : l1, big = swap ? l1 : l2;
-  const out: { s1: number; s2: number; d: number }[] = [];
+  const out: RingPair[] = [];
   const n = Math.max(4, Math.ceil(small.lengthMeters / 5));
   for (let i = 0; i < n; i++) {
     const ss = (small.lengthMeters * i) / n;
@@ -173,7 +205,7 @@ function closestPairs(l1: LoopPath, l2: LoopPath, count: number, region: Region)
   out.sort((a, b) => a.d - b.d);
   // Keep pairs in sight of each other (the straight line between them inside the field),
   // at least 10 m apart along the first loop.
-  const kept: typeof out = [];
+  const kept: RingPair[] = [];
   for (const c of out) {
     const p = poseOnLoop(l1, c.s1, 1), q = poseOnLoop(l2, c.s2, 1);
     if (!region.segmentClear(p.x, p.y, q.x, q.y)) continue;
@@ -190,27 +222,50 @@ function closestPairs(l1: LoopPath, l2: LoopPath, count: number, region: Region)
  */
 export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
+  const reach = ctx.maxRingReachMeters;
   const loops = ctx.loops();
+  const starts = loops.map((l) => nearestOnLoop(l, from.x, from.y, reach));
+  const ends = loops.map((l) => nearestOnLoop(l, to.x, to.y, reach));
+  // Manoeuvres onto ring i (direction d) from `from`, and off ring j to `to`: computed once each.
+  type Onto = { conn: Conn; s: number } | null;
+  const onto = new Map<number, Onto>(), offOf = new Map<number, Onto>();
+  const ontoFor = (i: number, d: 1 | -1): Onto => {
+    const k = 2 * i + (d === 1 ? 0 : 1);
+    let v = onto.get(k);
+    if (v === undefined) onto.set(k, (v = ontoLoop(from, loops[i], starts[i].s, d, ctx, false) ?? null));
+    return v;
+  };
+  const offFor = (j: number, d: 1 | -1): Onto => {
+    const k = 2 * j + (d === 1 ? 0 : 1);
+    let v = offOf.get(k);
+    if (v === undefined) offOf.set(k, (v = ontoLoop(to, loops[j], ends[j].s, d, ctx, true) ?? null));
+    return v;
+  };
   let best: Conn | undefined;
   let bestLen = Infinity;
-  for (const l1 of loops) {
-    const a = nearestOnLoop(l1, from.x, from.y);
-    if (a.distance > ctx.maxRingReachMeters) continue;
-    for (const l2 of loops) {
-      if (l2 === l1) continue;
-      const b = nearestOnLoop(l2, to.x, to.y);
-      if (b.distance > ctx.maxRingReachMeters) continue;
-      for (const pair of closestPairs(l1, l2, 3, ctx.region)) {
+  for (let i = 0; i < loops.length; i++) {
+    if (!(starts[i].distance <= reach)) continue;
+    const l1 = loops[i];
+    for (let j = 0; j < loops.length; j++) {
+      if (j === i || !(ends[j].distance <= reach)) continue;
+      const l2 = loops[j];
+      const cache = ringPairCache(l1, l2, ctx.region);
+      const pairs = cache.pairs;
+      for (let pi = 0; pi < pairs.length; pi++) {
+        const pair = pairs[pi];
         for (const d1 of [1, -1] as const) {
-          const on = ontoLoop(from, l1, a.s, d1, ctx, false);
+          const on = ontoFor(i, d1);
           if (!on) continue;
           for (const d2 of [1, -1] as const) {
-            const off = ontoLoop(to, l2, b.s, d2, ctx, true);
+            const off = offFor(j, d2);
             if (!off) continue;
             // Leave ring 1 a little before the closest point, join ring 2 a little after it.
-            for (const lead of [2 * R, 4 * R]) {
+            for (let li = 0; li < 2; li++) {
+              const lead = (li + 1) * 2 * R;
               const s1 = pair.s1 - d1 * lead, s2 = pair.s2 + d2 * lead;
-              const cross = tryDirect(poseOnLoop(l1, s1, d1), poseOnLoop(l2, s2, d2), ctx, 6);
+              const key = ((pi * 2 + (d1 === 1 ? 0 : 1)) * 2 + (d2 === 1 ? 0 : 1)) * 2 + li;
+              let cross = cache.crossings.get(key);
+              if (cross === undefined) cache.crossings.set(key, (cross = tryDirect(poseOnLoop(l1, s1, d1), poseOnLoop(l2, s2, d2), ctx, 6) ?? null));
               if (!cross) continue;
               const along1 = wrapDistance(l1, (s1 - on.s) * d1);
               const along2 = wrapDistance(l2, (off.s - s2) * d2);
@@ -218,13 +273,13 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
               if (len >= bestLen) continue;
               const xy: number[] = Array.from(on.conn.xy);
               const append = (part: ArrayLike<number>): void => {
-                for (let i = 2; i < part.length; i++) xy.push(part[i]);
+                for (let k = 2; k < part.length; k++) xy.push(part[k]);
               };
               append(sliceLoop(l1, on.s, along1, d1));
               append(cross.xy);
               append(sliceLoop(l2, s2, along2, d2));
               append(off.conn.xy);
-              if (worstCurvatureRatio(xy, R).ratio > 1 || !ctx.region.containsPolyline(xy)) continue;
+              if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !ctx.region.containsPolyline(xy)) continue;
               best = { xy, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
               bestLen = len;
               break;
@@ -307,21 +362,42 @@ function connectNeighbours(a: Extract<Piece, { kind: 'track' }>, b: Extract<Piec
     const c = tryTrim(d);
     if (c) return c;
   }
+  // A traversal, unless it is a long detour: then pull the ends back further first.
   const t = tryTraversal(trackEnd(a), trackStart(b), ctx);
-  if (t) return t;
+  if (t && lengthOf(t) <= detourLimitMeters(trackEnd(a), trackStart(b), undefined, ctx)) return t;
   for (const d of [8, 16, 32]) {
     const c = tryTrim(d);
     if (c) return c;
   }
+  if (t) return t;
   return straightFallback(trackEnd(a), trackStart(b), ctx, `the turn from track ${a.trackIndex} to track ${b.trackIndex}`);
 }
 
-/** Connects two poses far apart (other cell, headland): traversal first, then a direct manoeuvre. */
+/**
+ * How long a headland traversal may be before a manoeuvre inside the field is preferred to it:
+ * `TRAVERSAL_DETOUR_RATIO` times the straight distance (or the direct manoeuvre, if longer), plus
+ * the way onto and off the ring (two half turns). A traversal round the whole field to reach a
+ * track 70 m away across a neck is not what a driver does.
+ */
+const TRAVERSAL_DETOUR_RATIO = 3;
+
+function detourLimitMeters(from: Pose, to: Pose, direct: Conn | undefined, ctx: RouteContext): number {
+  const d = Math.hypot(to.x - from.x, to.y - from.y);
+  const base = direct ? Math.max(d, polylineLength(direct.xy)) : d;
+  return TRAVERSAL_DETOUR_RATIO * base + 2 * Math.PI * ctx.turnOptions.turnRadiusMeters;
+}
+
+function lengthOf(c: Conn | undefined): number {
+  return c ? polylineLength(c.xy) : Infinity;
+}
+
+/**
+ * Connects two poses far apart (other cell, headland pass, more than 3 widths). A headland
+ * traversal (one ring, or two rings bridged) is preferred to a direct manoeuvre across the
+ * field unless it is a long detour (`detourLimitMeters`); with `headlandDrivethrough` the
+ * shorter of the two is taken. Then a waypoint chain; what still does not fit is reported.
+ */
 function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
-  if (ctx.headlandDrivethrough) {
-    const c = tryDirect(from, to, ctx, 16);
-    if (c) return c;
-  }
   const d = Math.hypot(to.x - from.x, to.y - from.y);
   if (d <= 3 * ctx.widthMeters) {
     const c = tryDirect(from, to, ctx);
@@ -334,10 +410,18 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
       if (tr) return tr;
     }
   }
-  const t = tryTraversal(from, to, ctx) ?? tryBridgedTraversal(from, to, ctx);
+  const direct = tryDirect(from, to, ctx, 16);
+  const limit = detourLimitMeters(from, to, direct, ctx);
+  let t = tryTraversal(from, to, ctx);
+  if (lengthOf(t) > limit) {
+    const b = tryBridgedTraversal(from, to, ctx);
+    if (lengthOf(b) < lengthOf(t)) t = b;
+  }
+  if (direct && (ctx.headlandDrivethrough ? lengthOf(direct) < lengthOf(t) : lengthOf(t) > limit)) return direct;
+  if (t && lengthOf(t) <= limit) return t;
+  const w = tryWaypointChain(from, to, ctx);
+  if (w && lengthOf(w) < lengthOf(t)) return w;
   if (t) return t;
-  const c = tryDirect(from, to, ctx, 16) ?? tryWaypointChain(from, to, ctx);
-  if (c) return c;
   return straightFallback(from, to, ctx, what);
 }
 

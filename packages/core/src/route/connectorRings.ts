@@ -7,6 +7,7 @@
  */
 import { offsetPolygons, ringToFlat } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
+import Flatbush from 'flatbush';
 import { densify } from '../geometry/vec.js';
 import type { Pose } from '../turns/types.js';
 
@@ -49,24 +50,71 @@ export function buildNarrowConnectorRings(field: PathsD, offsetMeters: number, t
   return rings.filter((r) => r.length >= 3).map((r) => makeLoop(ringToFlat(r)));
 }
 
-/** Arc-length position of the point of the loop nearest to (x, y). */
-export function nearestOnLoop(loop: LoopPath, x: number, y: number): { s: number; distance: number } {
+/** Segment index of each loop (built on first query; loops are immutable once made). */
+const loopIndexes = new WeakMap<LoopPath, Flatbush>();
+
+function loopIndex(loop: LoopPath): Flatbush {
+  let index = loopIndexes.get(loop);
+  if (index) return index;
   const xy = loop.xy;
-  let best = Infinity, bestS = 0;
+  const n = Math.max(1, xy.length / 2 - 1);
+  index = new Flatbush(n);
+  if (xy.length < 4) index.add(xy[0] ?? 0, xy[1] ?? 0, xy[0] ?? 0, xy[1] ?? 0);
   for (let i = 2; i < xy.length; i += 2) {
     const ax = xy[i - 2], ay = xy[i - 1], bx = xy[i], by = xy[i + 1];
-    const dx = bx - ax, dy = by - ay;
+    index.add(ax < bx ? ax : bx, ay < by ? ay : by, ax < bx ? bx : ax, ay < by ? by : ay);
+  }
+  index.finish();
+  loopIndexes.set(loop, index);
+  return index;
+}
+
+/**
+ * Arc-length position of the point of the loop nearest to (x, y). With `maxDistanceMeters`,
+ * a loop farther than that answers `{ s: 0, distance: Infinity }` without measuring.
+ */
+export function nearestOnLoop(loop: LoopPath, x: number, y: number, maxDistanceMeters = Infinity): { s: number; distance: number } {
+  const xy = loop.xy;
+  if (xy.length < 4) return { s: 0, distance: xy.length === 2 ? Math.hypot(xy[0] - x, xy[1] - y) : Infinity };
+  const index = loopIndex(loop);
+  let ids: number[];
+  if (maxDistanceMeters < Infinity) {
+    ids = index.search(x - maxDistanceMeters, y - maxDistanceMeters, x + maxDistanceMeters, y + maxDistanceMeters);
+    if (ids.length === 0) return { s: 0, distance: Infinity };
+  } else {
+    // The nearest bounding box bounds the distance; every segment within it is a candidate.
+    const first = index.neighbors(x, y, 1)[0];
+    const r = segmentDistance2(x, y, xy, 2 * first + 2);
+    const d = Math.sqrt(r) + 1e-9;
+    ids = index.search(x - d, y - d, x + d, y + d);
+  }
+  let best = Infinity, bestS = 0;
+  for (const k of ids) {
+    const i = 2 * k + 2;
+    const ax = xy[i - 2], ay = xy[i - 1], dx = xy[i] - ax, dy = xy[i + 1] - ay;
     const l2 = dx * dx + dy * dy;
     let t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
     t = t < 0 ? 0 : t > 1 ? 1 : t;
     const px = ax + t * dx - x, py = ay + t * dy - y;
     const d = px * px + py * py;
-    if (d < best) {
+    // Ties go to the lowest segment (the order a linear scan would give).
+    if (d < best || (d === best && loop.s[k] + t * Math.sqrt(l2) < bestS)) {
       best = d;
-      bestS = loop.s[i / 2 - 1] + t * Math.sqrt(l2);
+      bestS = loop.s[k] + t * Math.sqrt(l2);
     }
   }
-  return { s: bestS, distance: Math.sqrt(best) };
+  const distance = Math.sqrt(best);
+  return distance > maxDistanceMeters ? { s: 0, distance: Infinity } : { s: bestS, distance };
+}
+
+/** Squared distance from (x, y) to the loop segment ending at flat index i. */
+function segmentDistance2(x: number, y: number, xy: Float64Array, i: number): number {
+  const ax = xy[i - 2], ay = xy[i - 1], dx = xy[i] - ax, dy = xy[i + 1] - ay;
+  const l2 = dx * dx + dy * dy;
+  let t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  const px = ax + t * dx - x, py = ay + t * dy - y;
+  return px * px + py * py;
 }
 
 function wrapS(loop: LoopPath, s: number): number {

@@ -30,9 +30,24 @@ export function buildWaypoints(field: PathsD, clearanceMeters: number, maxCount 
   return { xs: Float64Array.from(xs), ys: Float64Array.from(ys) };
 }
 
-/** Shortest visible polyline from a to b through waypoints, as points (excluding a and b), or undefined. */
+/** Waypoint-to-waypoint visibility, filled as queries need it (0 unknown, 1 clear, 2 blocked). */
+const visibilityCaches = new WeakMap<Waypoints, { region: Region; clear: Uint8Array }>();
+
+function visibilityOf(wp: Waypoints, region: Region): Uint8Array {
+  const n = wp.xs.length;
+  let c = visibilityCaches.get(wp);
+  if (!c || c.region !== region) visibilityCaches.set(wp, (c = { region, clear: new Uint8Array(n * n) }));
+  return c.clear;
+}
+
+/**
+ * Shortest visible polyline from a to b through waypoints, as points (excluding a and b), or
+ * undefined. A* with the straight-line distance to b; sight lines between waypoints are cached
+ * per waypoint set, so later queries test only those from a and to b.
+ */
 export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, ay: number, bx: number, by: number): number[] | undefined {
   const n = wp.xs.length;
+  const clear = visibilityOf(wp, region);
   // Nodes 0..n-1 waypoints, n = a, n+1 = b.
   const X = new Float64Array(n + 2), Y = new Float64Array(n + 2);
   X.set(wp.xs); Y.set(wp.ys);
@@ -40,18 +55,28 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
   const dist = new Float64Array(n + 2).fill(Infinity);
   const prev = new Int32Array(n + 2).fill(-1);
   const done = new Uint8Array(n + 2);
+  const h = new Float64Array(n + 2);
+  for (let i = 0; i < n + 2; i++) h[i] = Math.hypot(X[i] - bx, Y[i] - by);
+  const sees = (u: number, v: number): boolean => {
+    if (u >= n || v >= n) return region.segmentClear(X[u], Y[u], X[v], Y[v]);
+    const k = u < v ? u * n + v : v * n + u;
+    let c = clear[k];
+    if (c === 0) clear[k] = c = region.segmentClear(X[u], Y[u], X[v], Y[v]) ? 1 : 2;
+    return c === 1;
+  };
   dist[n] = 0;
   for (;;) {
-    let u = -1, du = Infinity;
-    for (let i = 0; i < n + 2; i++) if (!done[i] && dist[i] < du) { du = dist[i]; u = i; }
+    let u = -1, fu = Infinity;
+    for (let i = 0; i < n + 2; i++) if (!done[i] && dist[i] + h[i] < fu) { fu = dist[i] + h[i]; u = i; }
     if (u < 0) return undefined;
     if (u === n + 1) break;
     done[u] = 1;
+    const du = dist[u];
     for (let v = 0; v < n + 2; v++) {
       if (done[v] || v === n) continue;
       const d = du + Math.hypot(X[v] - X[u], Y[v] - Y[u]);
       if (d >= dist[v]) continue;
-      if (!region.segmentClear(X[u], Y[u], X[v], Y[v])) continue;
+      if (!sees(u, v)) continue;
       dist[v] = d;
       prev[v] = u;
     }
