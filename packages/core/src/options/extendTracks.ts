@@ -10,6 +10,7 @@ import { offsetPolygons } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
 import type { Track, TrackSet } from '../tracks/generateTracks.js';
 import { crossingsAt, intervalContaining, rotateEdges } from './scanLine.js';
+import type { RotatedEdges } from './scanLine.js';
 
 export interface TrackExtension {
   /** Tracks with at least one end moved. */
@@ -24,19 +25,24 @@ export interface TrackExtension {
  */
 export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, widthMeters: number, maxExtensionMeters: number): { tracks: Track[]; extension: TrackExtension } {
   const w = widthMeters;
-  const dir = set.directionRadians;
-  const c = Math.cos(dir), s = Math.sin(dir);
-  const land = rotateEdges(mainland, dir);
-  const room = rotateEdges(offsetPolygons(field, -w / 2, 0.01), dir);
-  const cache = new Map<number, number[]>();
-  const landAt = (v: number): number[] => {
-    const key = Math.round(v * 1e6);
-    let x = cache.get(key);
-    if (!x) cache.set(key, (x = crossingsAt(land, v)));
-    return x;
+  const roomPolygon = offsetPolygons(field, -w / 2, 0.01);
+  // Per track direction (cells may have headings of their own): rotated edges and a cache of scanlines.
+  const frames = new Map<number, { c: number; s: number; land: RotatedEdges; room: RotatedEdges; cache: Map<number, number[]> }>();
+  const frameOf = (dir: number) => {
+    let f = frames.get(dir);
+    if (!f) frames.set(dir, (f = { c: Math.cos(dir), s: Math.sin(dir), land: rotateEdges(mainland, dir), room: rotateEdges(roomPolygon, dir), cache: new Map() }));
+    return f;
   };
   let tracksExtended = 0, addedLengthMeters = 0;
   const tracks = set.tracks.map((t) => {
+    if (t.xy) return t;
+    const { c, s, land, room, cache } = frameOf(t.directionRadians ?? set.directionRadians);
+    const landAt = (v: number): number[] => {
+      const key = Math.round(v * 1e6);
+      let x = cache.get(key);
+      if (!x) cache.set(key, (x = crossingsAt(land, v)));
+      return x;
+    };
     let lo = t.u0, hi = t.u1;
     for (const dv of [-w / 2, w / 2]) {
       const xs = landAt(t.v + dv);

@@ -58,8 +58,7 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
   const curves = innermost.map((p) => ({ xy: ringToFlat(p.ring), closed: true }));
   plan.guidanceLines = toGuidanceOutput(frame, generateGuidanceLines(x.tracks, x.cellOf, curves));
 
-  // Cells (boustrophedon decomposition of the mainland).
-  const headingDegrees = bearingDegrees(Math.cos(x.directionRadians), Math.sin(x.directionRadians)) % 180;
+  // Cells (boustrophedon decomposition of the mainland), each with its own heading.
   plan.cells = cellOutlines(x.tracks, x.cellOf, x.directionRadians, w).map((c) => {
     const ringXY = new Float64Array(c.outline.length + 2);
     ringXY.set(c.outline);
@@ -69,7 +68,7 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
       index: c.index,
       trackCount: c.trackIndices.length,
       trackIndices: c.trackIndices,
-      headingDegrees,
+      headingDegrees: c.headingDegrees,
       areaSquareMeters: r2(c.areaSquareMeters),
       geometry: { type: 'Polygon', coordinates: [lonLatRing(ringXY)] },
     };

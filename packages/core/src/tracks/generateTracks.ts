@@ -15,6 +15,17 @@ export interface Track {
   v: number;
   /** Ends in the local frame: (x0, y0) at u0, (x1, y1) at u1. */
   x0: number; y0: number; x1: number; y1: number;
+  /**
+   * The track's own direction (radians CCW from +x, [0, π)) when its cell has a heading of
+   * its own (`assignCellHeadings`); u and v are then in the frame rotated by it. Absent: the
+   * set's direction.
+   */
+  directionRadians?: number;
+  /**
+   * Curved tracks only (`generateCurvedTracks`): the centre line from (x0, y0) to (x1, y1),
+   * flat xy, local frame. Absent: the straight segment between the ends.
+   */
+  xy?: Float64Array;
 }
 
 export interface TrackSet {
