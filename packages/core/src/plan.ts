@@ -21,8 +21,6 @@ import type { HeadlandPass } from './headland/generateHeadlands.js';
 import { generateTracks } from './tracks/generateTracks.js';
 import type { TrackSet } from './tracks/generateTracks.js';
 import { searchHeading } from './tracks/searchHeading.js';
-import { assignCellHeadings } from './tracks/cellHeadings.js';
-import { checkPlan } from './check/checkPlan.js';
 import { extendTracks } from './options/extendTracks.js';
 import { addPlanExtras } from './options/planExtras.js';
 import { groupCells, orderTracks } from './route/baselineOrder.js';
@@ -32,9 +30,13 @@ import { buildWaypoints } from './route/waypointPath.js';
 import { connectTracks, trackPieces } from './route/connectTracks.js';
 import type { LocalSegment, Piece, RouteContext } from './route/connectTracks.js';
 import { computeCoverage } from './metrics/computeCoverage.js';
-import { chooseConnectedRoute, orderFieldTracks, tightestBendRatio } from './route/order/fieldOrder.js';
+import { LARGE_FIELD_TRACKS, orderFieldTracks, tightestBendRatio } from './route/order/fieldOrder.js';
+import type { FieldOrderInput } from './route/order/fieldOrder.js';
+import { refineOrderOnConnectors } from './route/order/connectedOrder.js';
+import type { RealCostModel } from './route/order/connectedOrder.js';
 import { objectiveRates } from './route/optimize/objective.js';
 import { stagingPointLocal, withRefillDetours, withStagingLegs } from './refill/routeExtras.js';
+import type { LegRouter } from './refill/legs.js';
 
 /** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
 export interface PlanRuntime {
@@ -92,25 +94,8 @@ function ringLonLat(frame: LocalFrame, ring: { x: number; y: number }[]): Positi
   return flatToLonLat(frame, ringToFlat(ring));
 }
 
-/**
- * Plans a coverage route for one field. Synchronous; throws `PlanError` on bad input.
- *
- * Per-cell headings (tracks/cellHeadings.ts) are chosen on an estimate; when any cell got its own
- * heading, the field is planned a second time with the field heading in every cell, and the
- * per-cell plan is kept only if it is shorter on the real route (less non-working distance), has
- * no more `checkPlan` violations and covers as well (uncovered ratio at most 0.1 point higher).
- */
+/** Plans a coverage route for one field. Synchronous; throws `PlanError` on bad input. */
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
-  const first = planRouteOnce(request, runtime, true);
-  if (!first.ownCellHeadings) return first.plan;
-  const plain = planRouteOnce(request, runtime, false).plan;
-  const a = first.plan.metrics, b = plain.metrics;
-  const better = a.nonWorkingDistanceMeters < b.nonWorkingDistanceMeters && a.uncoveredRatio <= b.uncoveredRatio + 0.001 &&
-    checkPlan(request, first.plan).violations.length <= checkPlan(request, plain).violations.length;
-  return better ? first.plan : plain;
-}
-
-function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean): { plan: Plan; ownCellHeadings: boolean } {
   const input = normalizeRequest(request);
   const prepared = prepareField(input);
   const { frame, field, workable, obstacles } = prepared;
@@ -148,9 +133,6 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     heading = { degrees: 0, source: 'search' };
   }
   const trackSet: TrackSet = mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
-  // Issue 5: boustrophedon cells of the tracks; with a searched heading, each cell re-tracked at its own best heading when that is cheaper (tracks/cellHeadings.ts).
-  const cellTracks = cellHeadingsAllowed && input.preferredHeadingDegrees === undefined && trackSet.tracks.length > 0 ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R) : undefined;
-  if (cellTracks) trackSet.tracks = cellTracks.tracks;
   // Issue 5, option extendTracks: track ends pushed out so the swaths reach the mainland's edge (options/extendTracks.ts).
   const unextendedTracks = trackSet.tracks;
   const extended = input.options.includes('extendTracks') && trackSet.tracks.length > 0
@@ -178,15 +160,16 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     loop: makeLoop(ringToFlat(p.ring), Infinity),
   }));
   const firstPass = headlandsFirst ? passOrder[0] : undefined;
-  const cellOf = cellTracks ? cellTracks.cellOf : new Int32Array(trackSet.tracks.length);
-  if (!cellTracks) groupCells(trackSet.tracks).forEach((c, i) => { for (const t of c) cellOf[t] = i; });
+  const cells = groupCells(trackSet.tracks);
+  const cellOf = new Int32Array(trackSet.tracks.length);
+  cells.forEach((c, i) => { for (const t of c) cellOf[t] = i; });
   // Route order (issue 3): routeOptions.algorithm, skipCount, start / end nodes, staging area, objective, maxOptimizerTime.
   const routeT0 = runtime.now ? runtime.now() : 0;
   const staging = stagingPointLocal(frame, input.routeOptions);
   const rates = objectiveRates(m, input.routeOptions.objective);
   const headlandsAfter = !headlandsFirst && passOrder.length > 0;
   const lastPass = headlandsFirst ? passOrder[passOrder.length - 1] : undefined;
-  const ordered = orderFieldTracks({
+  const orderInput: FieldOrderInput = {
     tracks: trackSet.tracks,
     cellOf,
     directionRadians,
@@ -197,7 +180,8 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : {}),
     ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : {}),
     ...(runtime.now ? { now: runtime.now } : {}),
-  });
+  };
+  const ordered = orderFieldTracks(orderInput);
   const visits: TrackVisit[] = ordered.visits;
   void orderTracks;
   void orderOpts;
@@ -229,27 +213,52 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     ...(input.routeOptions.enableHeadlandDrivethrough === true ? { headlandDrivethrough: true } : {}),
   };
   void pieces;
-  // Connect the optimizer's order (and, for optimized, each fixed order) and keep the least real non-working cost.
-  const connectVisits = (v: TrackVisit[]): { result: { segs: LocalSegment[]; warnings: RouteContext['warnings'] }; nonWorkingCost: number; defects: number } => {
-    const tp: Piece[] = trackPieces(trackSet.tracks, v, cellOf);
-    const c: RouteContext = { ...ctx, warnings: [] };
-    let segs = connectTracks(headlandsFirst ? [...headlandPieces, ...tp] : [...tp, ...headlandPieces], c);
-    if (staging) segs = withStagingLegs(segs, staging, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'staging' }));
+  // Route order on the real connectors (route/order/connectedOrder.ts): the optimizer's order and each
+  // fixed order are costed connector by connector (shared connectors built once), the optimizer is
+  // re-run on the real costs learnt, and only the winner is connected in full.
+  const connectorCost = (segs: LocalSegment[], warningCount: number): { cost: number; defects: number } => {
     let cost = 0;
-    let defects = c.warnings.length;
+    let defects = warningCount;
     for (const s of segs) {
       if (s.type !== 'Turn' && s.type !== 'Connector') continue;
       cost += polylineLength(s.xy) * (s.connector === 'staging' ? rates.transportPerMeter : rates.turningPerMeter);
-      if (s.connector !== 'staging' && s.connector !== 'unfitted' && (tightestBendRatio(s.xy, R) > 1.05 || !ctx.region.containsPolyline(s.xy))) defects++;
+      if (s.connector !== 'staging' && s.connector !== 'unfitted' && s.connector !== 'transport' && (tightestBendRatio(s.xy, R) > 1.05 || !ctx.region.containsPolyline(s.xy))) defects++;
     }
-    return { result: { segs, warnings: c.warnings }, nonWorkingCost: cost, defects };
+    return { cost, defects };
+  };
+  const stagingLeg = (xy: Float64Array): LocalSegment => ({ type: 'Connector', xy, connector: 'staging' });
+  // Staging and refill legs go round holes and bays inside the field (refill/legs.ts).
+  const legRouter: LegRouter = { region: ctx.region, rings: field.map(ringToFlat), waypoints: ctx.waypoints!, turnRadiusMeters: R };
+  const connectPieces = (p: Piece[], legIn: boolean, legOut: boolean): { segs: LocalSegment[]; warnings: RouteContext['warnings'] } => {
+    const c: RouteContext = { ...ctx, warnings: [] };
+    let segs = connectTracks(p, c);
+    if (staging && (legIn || legOut)) segs = withStagingLegs(segs, staging, stagingLeg, { legIn, legOut, router: legRouter });
+    return { segs, warnings: c.warnings };
+  };
+  /** The track of end `e` as a piece driven so that it leaves through `e` (exit) or enters through it. */
+  const pieceAt = (e: number, entering: boolean): Piece => trackPieces(trackSet.tracks, [{ trackIndex: e >> 1, forward: entering ? (e & 1) === 0 : (e & 1) === 1 }], cellOf)[0];
+  const costOf = (p: Piece[], legIn: boolean, legOut: boolean): { cost: number; defects: number } => {
+    const r = connectPieces(p, legIn, legOut);
+    return connectorCost(r.segs, r.warnings.length);
+  };
+  const model: RealCostModel = {
+    link: (a, b) => costOf([pieceAt(a, false), pieceAt(b, true)], false, false),
+    head: (e) => (headlandsFirst || staging ? costOf(headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)], true, false) : { cost: 0, defects: 0 }),
+    tail: (e) => (!headlandsFirst || staging ? costOf(headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces], false, true) : { cost: 0, defects: 0 }),
   };
   const limitMs = (input.routeOptions.maxOptimizerTime ?? 10) * 1000;
-  const chosen = chooseConnectedRoute(ordered.alternatives, connectVisits, () => runtime.now !== undefined && runtime.now() - routeT0 >= limitMs);
+  const now = runtime.now;
+  const refined = refineOrderOnConnectors(orderInput, ordered, model, {
+    ...(now ? { now, outOfTime: () => now() - routeT0 >= limitMs, remainingMilliseconds: () => limitMs - (now() - routeT0) } : {}),
+    ...(!now && trackSet.tracks.length > LARGE_FIELD_TRACKS ? { maxRounds: 1 } : {}),
+  });
+  const routeOrderMs = now ? now() - routeT0 : undefined;
+  const final = connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(trackSet.tracks, refined.visits, cellOf)] : [...trackPieces(trackSet.tracks, refined.visits, cellOf), ...headlandPieces], true, true);
+  const chosen = { result: final };
   const connected = chosen.result.segs;
   // Refill detours (calculateRefillPoints) become route connectors, so the metrics count them.
   const exteriorRings = headlands.passes.filter((p) => p.type === 'ExteriorHeadland' && p.passIndex === 0).map((p) => ringToFlat(p.ring));
-  const refills = withRefillDetours(connected, request, input.routeOptions, w, staging, frame, exteriorRings, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }));
+  const refills = withRefillDetours(connected, request, input.routeOptions, w, staging, frame, exteriorRings, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), legRouter);
   const segments = refills ? refills.segments : connected;
   for (const wn of chosen.result.warnings) ctx.warnings.push(wn);
 
@@ -308,7 +317,16 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     routeOptions: input.routeOptions,
     frame: { definition: frame.definition, originLonLat: frame.originLonLat.map(roundDeg) },
   };
-  plan.optimizer = { ...ordered.report, chosen: ordered.alternatives[chosen.index].algorithm, connected: chosen.costs };
+  plan.optimizer = {
+    ...ordered.report,
+    ...(routeOrderMs !== undefined ? { timeSpentMilliseconds: routeOrderMs, estimateMilliseconds: ordered.report.timeSpentMilliseconds } : {}),
+    chosen: refined.algorithm,
+    realNonWorkingCost: refined.nonWorkingCost,
+    realCostRounds: refined.rounds,
+    connectorsEvaluated: refined.connectorsEvaluated,
+    refineStoppedBy: refined.stoppedBy,
+    connected: refined.evaluated,
+  };
   if (refills) plan.refillPoints = refills.points;
   if (staging) plan.stagingArea = frame.toLonLat(staging[0], staging[1]).map(roundDeg);
   // Issue 5: guidance lines, cells, crosshatches, the extension's coverage gain, narrow corridors (options/planExtras.ts).
@@ -317,7 +335,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     widthMeters: w, turnRadiusMeters: R, options: input.options, request,
     ...(extended ? { unextendedTracks, extension: extended.extension } : {}),
   });
-  return { plan, ownCellHeadings: cellTracks !== undefined && cellTracks.cells.some((c) => c.own) };
+  return plan;
 }
 
 /** For multi-part fields: which part a point lies in (transport connectors join parts). */

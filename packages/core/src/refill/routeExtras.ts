@@ -6,6 +6,7 @@
 import { PlanError } from '../errors.js';
 import type { MachineInput, PathPlanRequest, Position, RefillStrategyType, RouteApiOptions } from '../types.js';
 import { planRefills, type RefillPointLocal, type XY } from './refill.js';
+import { legLengthMeters, routeLeg, type LegRouter } from './legs.js';
 
 export interface ExtrasSegment {
   type: string;
@@ -31,15 +32,27 @@ export function stagingPointLocal(frame: ExtrasFrame, routeOptions: RouteApiOpti
   return frame.toLocal(s[0] as number, s[1] as number);
 }
 
-/** Prepends the leg from the staging area and appends the leg back to it (straight connectors, a point every 0.5 m). */
-export function withStagingLegs<T extends ExtrasSegment>(segments: T[], staging: XY, make: (xy: Float64Array) => T): T[] {
+export interface StagingLegOptions {
+  /** Add the leg from the staging area to the route's start (default true). */
+  legIn?: boolean;
+  /** Add the leg from the route's end back to the staging area (default true). */
+  legOut?: boolean;
+  /** Route the legs inside the field (refill/legs.ts); absent = straight lines. */
+  router?: LegRouter;
+}
+
+/**
+ * Prepends the leg from the staging area and appends the leg back to it: routed inside the field
+ * when a router is given (straight otherwise), a point every 0.5 m.
+ */
+export function withStagingLegs<T extends ExtrasSegment>(segments: T[], staging: XY, make: (xy: Float64Array) => T, options: StagingLegOptions = {}): T[] {
   if (segments.length === 0) return segments;
   const first = segments[0].xy;
   const last = segments[segments.length - 1].xy;
   const out: T[] = [];
-  out.push(make(straightLeg([staging, [first[0], first[1]]])));
+  if (options.legIn !== false) out.push(make(straightLeg(routeLeg(options.router, staging, [first[0], first[1]]))));
   for (const s of segments) out.push(s);
-  out.push(make(straightLeg([[last[last.length - 2], last[last.length - 1]], staging])));
+  if (options.legOut !== false) out.push(make(straightLeg(routeLeg(options.router, [last[last.length - 2], last[last.length - 1]], staging))));
   return out;
 }
 
@@ -116,8 +129,10 @@ export function routeRefillPoints(
   depot: XY,
   frame: ExtrasFrame,
   exteriorRings: ArrayLike<number>[],
+  router?: LegRouter,
 ): { points: PlanRefillPoint[]; detourMeters: number; local: RefillPointLocal[] } {
   const result = planRefills({
+    ...(router ? { travelMeters: (a: XY, b: XY) => legLengthMeters(routeLeg(router, a, b)) } : {}),
     pieces: segments.map((s) => ({ points: s.xy, working: WORKING.has(s.type), widthMeters }),),
     tankCapacity: capacity.tankCapacity,
     applicationRatePerHectare: capacity.applicationRatePerHectare,
@@ -250,6 +265,7 @@ export function withRefillDetours<T extends ExtrasSegment>(
   frame: ExtrasFrame,
   exteriorRings: ArrayLike<number>[],
   makeConnector: (xy: Float64Array) => T,
+  router?: LegRouter,
 ): { segments: T[]; points: PlanRefillPoint[]; detourMeters: number } | undefined {
   if (routeOptions.calculateRefillPoints !== true || segments.length === 0) return undefined;
   const strategy = routeOptions.refillStrategyType ?? 'Exact';
@@ -265,7 +281,7 @@ export function withRefillDetours<T extends ExtrasSegment>(
     if (a.length >= 4 && (a[0] !== a[a.length - 2] || a[1] !== a[a.length - 1])) a.push(a[0], a[1]);
     return a;
   });
-  const planned = routeRefillPoints(segments, capacity, widthMeters, strategy, depot, frame, closed);
+  const planned = routeRefillPoints(segments, capacity, widthMeters, strategy, depot, frame, closed, router);
   const byPiece = new Map<number, number[]>();
   planned.local.forEach((p, i) => {
     const list = byPiece.get(p.pieceIndex);
@@ -284,9 +300,10 @@ export function withRefillDetours<T extends ExtrasSegment>(
       if (part.length >= 4 && polylineMeters(part) > 1e-9) out.push({ ...seg, xy: part });
       if (j < ids.length) {
         const p = planned.local[ids[j]];
-        const via: XY[] = [p.at];
-        if (Math.hypot(p.exitAt[0] - p.at[0], p.exitAt[1] - p.at[1]) > 1e-9) via.push(p.exitAt);
-        via.push(depot);
+        // out to the depot (via the exterior headland point for ClosestExternalHeadland), routed inside the field, and back the same way
+        let via: XY[] = [p.at];
+        if (Math.hypot(p.exitAt[0] - p.at[0], p.exitAt[1] - p.at[1]) > 1e-9) via = routeLeg(router, p.at, p.exitAt);
+        via = [...via, ...routeLeg(router, via[via.length - 1], depot).slice(1)];
         planned.points[ids[j]].routeSequence = out.length;
         out.push(makeConnector(straightLeg(via)));
         out.push(makeConnector(straightLeg([...via].reverse())));

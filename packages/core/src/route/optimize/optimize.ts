@@ -19,6 +19,11 @@ export interface OrderItemsOptions extends FixedOrderOptions, Omit<LocalSearchOp
   lowerBound?: boolean;
   /** Largest instance (items) whose bound is the exact assignment (default 150). */
   exactBoundLimit?: number;
+  /**
+   * Further complete orders to start from (`optimized` only), e.g. the best route found so far:
+   * the result costs no more than the cheapest of them. Construction name `seed`.
+   */
+  initialOrders?: ItemOrder[];
 }
 
 /** What the optimizer did; goes into the plan as `optimizer`. Times only when a clock was given. */
@@ -84,6 +89,16 @@ export function orderItems(problem: OrderingProblem, options: OrderItemsOptions 
         best = candidate;
         bestCost = c;
         construction = name;
+      }
+    }
+    for (const seed of options.initialOrders ?? []) {
+      if (seed.sequence.length !== problem.itemCount) continue;
+      const c = orderCost(memoProblem, seed);
+      if (firstFeasibleMilliseconds === undefined && now) firstFeasibleMilliseconds = now() - t0;
+      if (c < bestCost) {
+        best = seed;
+        bestCost = c;
+        construction = 'seed';
       }
     }
     if (timeLeft()) {

@@ -162,7 +162,8 @@ export function orderFieldTracks(input: FieldOrderInput): FieldOrderResult {
     algorithm: ro.algorithm ?? 'optimized',
     skipCount,
     ...(ro.forcedDirection ? { forcedDirection: ro.forcedDirection } : {}),
-    ...(input.now ? { now: input.now, maxTimeMilliseconds: maxSeconds * 1000 } : {}),
+    // optimized: the estimate gets part of the budget, the rest goes to the real connectors (connectedOrder.ts)
+    ...(input.now ? { now: input.now, maxTimeMilliseconds: maxSeconds * 1000 * ((ro.algorithm ?? 'optimized') === 'optimized' ? ESTIMATE_SHARE : 1) } : {}),
     // without a clock, keep planning bounded: the stall rule plus a hard cap on kicks
     ...(input.now ? {} : { maxKicks: 4000 }),
   });
@@ -192,6 +193,9 @@ export function orderFieldTracks(input: FieldOrderInput): FieldOrderResult {
   }
   return { visits, report, skipCount, alternatives };
 }
+
+/** Share of maxOptimizerTime the optimizer spends on the estimated costs before it turns to the real connectors. */
+export const ESTIMATE_SHARE = 0.4;
 
 /** Above this many tracks, planning without a clock connects only two alternatives. */
 export const LARGE_FIELD_TRACKS = 400;

@@ -69,6 +69,17 @@ describe('planRoute routeOptions (issue 3)', () => {
     }
   });
 
+  it('optimized costs routes connector by connector: the cost it chose on is the connected route\'s non-working distance', () => {
+    for (const ro of [{}, { stagingArea: at(-100, -100) }, { stagingArea: at(500, 120), headlandsFirst: true }, { startPointNodeIndex: 3 }]) {
+      const p = plan(ro);
+      expect(p.optimizer.connected.length).toBeGreaterThan(1);
+      expect(p.optimizer.connectorsEvaluated).toBeGreaterThan(0);
+      expect(p.optimizer.realNonWorkingCost).toBeCloseTo(p.metrics.nonWorkingDistanceMeters, 1);
+      // every fixed order was costed the same way, in full or until it cost more than the chosen route
+      for (const c of p.optimizer.connected) expect(c.nonWorkingCost).toBeGreaterThanOrEqual(p.optimizer.realNonWorkingCost - 1e-6);
+    }
+  });
+
   it('a staging area far to the east moves the first track east; the route starts and ends there', () => {
     const east = plan({ stagingArea: at(3000, 120), headlandsFirst: false });
     const west = plan({ stagingArea: at(-3000, 120) });

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { objectiveRates } from '../optimize/objective.js';
+import { orderFieldTracks, type FieldOrderInput, type OrderTrack, type OrderVisit } from './fieldOrder.js';
+import { refineOrderOnConnectors, transitionClassifier, type ConnectorCost, type RealCostModel } from './connectedOrder.js';
+
+/** n tracks along +y, 6 m apart, 300 m long, one cell. */
+function input(n: number, extra: Partial<FieldOrderInput> = {}): FieldOrderInput {
+  const tracks: OrderTrack[] = Array.from({ length: n }, (_, i) => ({ line: i, u0: 0, u1: 300, v: i * 6, x0: i * 6, y0: 0, x1: i * 6, y1: 300 }));
+  return {
+    tracks,
+    cellOf: new Int32Array(n),
+    directionRadians: Math.PI / 2,
+    widthMeters: 6,
+    turnRadiusMeters: 6,
+    rates: objectiveRates({ widthMeters: 6 }, 'distance'),
+    routeOptions: {},
+    ...extra,
+  };
+}
+
+/**
+ * A "real" connector model unlike the optimizer's estimate: a turn to the very next line does not
+ * fit (a long fishtail, 120 m), two lines over is a plain U (the spacing + 10 m), anything else
+ * drives along the headland (distance + 40 m); one pair is defective.
+ */
+function model(inp: FieldOrderInput, calls: { n: number }, defective?: [number, number]): RealCostModel {
+  const t = inp.tracks;
+  const xy = (e: number): [number, number] => (e & 1 ? [t[e >> 1].x1, t[e >> 1].y1] : [t[e >> 1].x0, t[e >> 1].y0]);
+  return {
+    link: (a, b): ConnectorCost => {
+      calls.n++;
+      const [ax, ay] = xy(a);
+      const [bx, by] = xy(b);
+      const d = Math.hypot(ax - bx, ay - by);
+      const dl = Math.abs(t[a >> 1].line - t[b >> 1].line);
+      const defects = defective && ((a >> 1 === defective[0] && b >> 1 === defective[1]) || (a >> 1 === defective[1] && b >> 1 === defective[0])) ? 1 : 0;
+      if ((a & 1) === (b & 1) && dl === 1) return { cost: 120, defects };
+      if ((a & 1) === (b & 1) && dl === 2) return { cost: d + 10, defects };
+      return { cost: d + 40, defects };
+    },
+    head: () => (calls.n++, { cost: 0, defects: 0 }),
+    tail: () => (calls.n++, { cost: 0, defects: 0 }),
+  };
+}
+
+/** Real cost of a route under a model, computed independently of the code under test. */
+function realCost(m: RealCostModel, visits: OrderVisit[]): ConnectorCost {
+  const entry = (v: OrderVisit): number => 2 * v.trackIndex + (v.forward ? 0 : 1);
+  const exit = (v: OrderVisit): number => entry(v) ^ 1;
+  const acc = { ...m.head(entry(visits[0])) };
+  for (let k = 1; k < visits.length; k++) {
+    const c = m.link(exit(visits[k - 1]), entry(visits[k]));
+    acc.cost += c.cost;
+    acc.defects += c.defects;
+  }
+  const tail = m.tail(exit(visits[visits.length - 1]));
+  return { cost: acc.cost + tail.cost, defects: acc.defects + tail.defects };
+}
+
+describe('refineOrderOnConnectors', () => {
+  it('is never worse on the real connectors than any alternative, and beats them all when the estimate is off', () => {
+    const inp = input(24);
+    const ordered = orderFieldTracks(inp);
+    expect(ordered.alternatives.length).toBeGreaterThan(2);
+    const calls = { n: 0 };
+    const m = model(inp, calls);
+    const r = refineOrderOnConnectors(inp, ordered, m);
+    // connectors shared between routes are built once
+    expect(calls.n).toBe(r.connectorsEvaluated);
+    const mine = realCost(m, r.visits);
+    expect(mine.cost).toBeCloseTo(r.nonWorkingCost, 6);
+    expect(new Set(r.visits.map((v) => v.trackIndex)).size).toBe(24);
+    const others = ordered.alternatives.map((a) => realCost(m, a.visits).cost);
+    for (const c of others) expect(mine.cost).toBeLessThanOrEqual(c + 1e-9);
+    // every turn to the next line costs 120 m here: the estimate's favourites pay for that, the refined route does not
+    expect(mine.cost).toBeLessThan(Math.min(...others) - 1);
+    expect(r.algorithm).toBe('optimized-refined');
+    expect(r.rounds).toBeGreaterThan(0);
+  });
+
+  it('ranks defects before cost', () => {
+    const inp = input(12);
+    const ordered = orderFieldTracks(inp);
+    const calls = { n: 0 };
+    const clean = refineOrderOnConnectors(inp, ordered, model(inp, calls));
+    const pair = [clean.visits[3].trackIndex, clean.visits[4].trackIndex] as [number, number];
+    const m = model(inp, calls, pair);
+    const r = refineOrderOnConnectors(inp, ordered, m);
+    expect(r.defects).toBe(0);
+    expect(realCost(m, r.visits).defects).toBe(0);
+  });
+
+  it('out of time: keeps the optimizer\'s own order, evaluated in full, and stops', () => {
+    const inp = input(30);
+    const ordered = orderFieldTracks(inp);
+    const r = refineOrderOnConnectors(inp, ordered, model(inp, { n: 0 }), { outOfTime: () => true });
+    expect(r.visits).toEqual(ordered.alternatives[0].visits);
+    expect(r.evaluated).toHaveLength(1);
+    expect(r.rounds).toBe(0);
+    expect(r.stoppedBy).toBe('time-limit');
+  });
+
+  it('abandons a route once it costs more than the best complete one', () => {
+    const inp = input(24);
+    const ordered = orderFieldTracks(inp);
+    const m = model(inp, { n: 0 });
+    const r = refineOrderOnConnectors(inp, ordered, m);
+    const partial = r.evaluated.filter((e) => !e.complete);
+    expect(partial.length).toBeGreaterThan(0);
+    for (const e of partial) expect(e.nonWorkingCost).toBeGreaterThan(r.nonWorkingCost);
+  });
+
+  it('a fixed order is returned as it is, without evaluation', () => {
+    const inp = input(10, { routeOptions: { algorithm: 'snake' } });
+    const ordered = orderFieldTracks(inp);
+    const calls = { n: 0 };
+    const r = refineOrderOnConnectors(inp, ordered, model(inp, calls));
+    expect(r.visits).toEqual(ordered.visits);
+    expect(calls.n).toBe(0);
+  });
+
+  it('is deterministic without a clock', () => {
+    const inp = input(20);
+    const a = refineOrderOnConnectors(inp, orderFieldTracks(inp), model(inp, { n: 0 }));
+    const b = refineOrderOnConnectors(inp, orderFieldTracks(inp), model(inp, { n: 0 }));
+    expect(a.visits).toEqual(b.visits);
+  });
+
+  it('classifies transitions by side and line distance', () => {
+    const c = transitionClassifier(input(6));
+    expect(c(1, 3)).toBe(1); // track 0 end 1 → track 1 end 1: same side, next line
+    expect(c(1, 7)).toBe(3);
+    expect(c(1, 9)).toBe(4);
+    expect(c(1, 2)).toBe(5);
+  });
+});

@@ -1,0 +1,304 @@
+/**
+ * Choosing and improving the route order on the real connectors.
+ *
+ * The optimizer works on an estimate of the connector costs (fieldOrder.ts). The connect stage
+ * builds each connector from the two track ends it joins alone (a turn between neighbours, a
+ * headland traversal or a manoeuvre otherwise; the ends a turn trims belong to that turn), so the
+ * real cost of a route is a sum over its links: head (staging leg, headland passes driven first)
+ * + Σ connector(exit end → entry end) + tail (headland passes driven last, leg back to staging).
+ * `refineOrderOnConnectors` therefore evaluates routes link by link with a memo, which
+ *   1. compares the optimizer's order and every fixed order on the real connectors while sharing
+ *      the links they have in common, abandoning a route as soon as its partial cost exceeds the
+ *      best complete one (costs are never negative);
+ *   2. re-runs the optimizer on a hybrid cost (real where a link is known, the estimate elsewhere),
+ *      seeded with the best real route, evaluates the new order, and repeats until the optimizer
+ *      proposes only routes already evaluated or the time is up.
+ * The result is the best evaluated route: never worse on the real connectors than any fixed order
+ * that was evaluated completely (all of them, unless the clock ran out first). Routes compare by
+ * defects first (connectors that did not fit, bend too tightly or leave the field), then cost.
+ */
+import { orderItems } from '../optimize/optimize.js';
+import type { ItemOrder, OrderingProblem } from './problem.js';
+import { entryEndOf, exitEndOf } from './problem.js';
+import type { FieldOrderInput, FieldOrderResult, OrderVisit } from './fieldOrder.js';
+import { trackOrderingProblem } from './fieldOrder.js';
+
+/** Real cost of a piece of route (objective unit) and its defects. */
+export interface ConnectorCost {
+  cost: number;
+  defects: number;
+}
+
+/** The connect stage as a cost oracle over track ends (end 2i: (x0, y0) of track i, 2i + 1: (x1, y1)). */
+export interface RealCostModel {
+  /** Connector leaving a track through `fromEnd` and entering the next through `toEnd`. */
+  link(fromEnd: number, toEnd: number): ConnectorCost;
+  /** Everything driven before entering the first track through `end` (staging leg, headlands first). */
+  head(end: number): ConnectorCost;
+  /** Everything driven after leaving the last track through `end` (headlands last, leg to staging). */
+  tail(end: number): ConnectorCost;
+}
+
+export interface RefineOptions {
+  /** true when the time for ordering is up (checked after every connector evaluated). */
+  outOfTime?: () => boolean;
+  /** Milliseconds clock and the time each optimizer round may take (default 20% of what is left, read from `remainingMilliseconds`). */
+  now?: () => number;
+  remainingMilliseconds?: () => number;
+  /** Optimizer rounds on the hybrid cost (default 12 with a clock, 3 without). */
+  maxRounds?: number;
+  /** Kick budget of a round without a clock (default 1000). */
+  maxKicksPerRound?: number;
+}
+
+export interface EvaluatedRoute {
+  algorithm: string;
+  /** Real non-working cost (objective unit); partial when `complete` is false. */
+  nonWorkingCost: number;
+  defects: number;
+  /** false: abandoned once worse than the best (pruned) or when the time ran out. */
+  complete: boolean;
+}
+
+export interface RefineResult {
+  visits: OrderVisit[];
+  /** Which route won: the optimizer's, a fixed order's name, or `optimized-refined` (found on the real connectors). */
+  algorithm: string;
+  nonWorkingCost: number;
+  defects: number;
+  /** Optimizer rounds run on the hybrid cost. */
+  rounds: number;
+  /** Distinct connectors (links, heads, tails) built to compare routes. */
+  connectorsEvaluated: number;
+  evaluated: EvaluatedRoute[];
+  stoppedBy: 'converged' | 'time-limit' | 'round-limit' | 'single';
+}
+
+/** Scalar weight of one defect in the hybrid optimizer's cost: dominates any real route (objective units). */
+export const DEFECT_COST = 1e6;
+
+const EPS = 1e-9;
+
+function better(a: ConnectorCost, b: ConnectorCost): boolean {
+  return a.defects < b.defects || (a.defects === b.defects && a.cost < b.cost - EPS * Math.max(1, Math.abs(b.cost)));
+}
+
+export function visitsToOrder(visits: OrderVisit[]): ItemOrder {
+  return { sequence: visits.map((v) => v.trackIndex), flipped: visits.map((v) => !v.forward) };
+}
+
+export function orderToVisits(o: ItemOrder): OrderVisit[] {
+  return o.sequence.map((trackIndex, k) => ({ trackIndex, forward: !o.flipped[k] }));
+}
+
+function orderKey(o: ItemOrder): string {
+  return o.sequence.map((i, k) => (o.flipped[k] ? -1 - i : i)).join(',');
+}
+
+/**
+ * Picks the route with the fewest defects, then the least real non-working cost, among the
+ * optimizer's order, the fixed orders (`ordered.alternatives`) and the orders the optimizer finds on
+ * the hybrid cost. See the file comment.
+ */
+export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOrderResult, model: RealCostModel, options: RefineOptions = {}): RefineResult {
+  const n = input.tracks.length;
+  const outOfTime = options.outOfTime ?? (() => false);
+  const ends = 2 * n;
+  const linkMemo = new Map<number, ConnectorCost>();
+  const headMemo = new Map<number, ConnectorCost>();
+  const tailMemo = new Map<number, ConnectorCost>();
+  const link = (a: number, b: number): ConnectorCost => {
+    const k = a * ends + b;
+    let c = linkMemo.get(k);
+    if (!c) linkMemo.set(k, (c = model.link(a, b)));
+    return c;
+  };
+  const head = (e: number): ConnectorCost => {
+    let c = headMemo.get(e);
+    if (!c) headMemo.set(e, (c = model.head(e)));
+    return c;
+  };
+  const tail = (e: number): ConnectorCost => {
+    let c = tailMemo.get(e);
+    if (!c) tailMemo.set(e, (c = model.tail(e)));
+    return c;
+  };
+
+  const evaluated: EvaluatedRoute[] = [];
+  let best: { order: ItemOrder; algorithm: string; cost: ConnectorCost } | undefined;
+  /** Real cost of an order, abandoned (complete false) when worse than the best or out of time. */
+  const evaluate = (order: ItemOrder, algorithm: string): void => {
+    const { sequence, flipped } = order;
+    const acc: ConnectorCost = { cost: 0, defects: 0 };
+    const add = (c: ConnectorCost): void => {
+      acc.cost += c.cost;
+      acc.defects += c.defects;
+    };
+    // partial sums only grow: a route already worse than the best complete one is abandoned
+    const worse = (): boolean =>
+      best !== undefined && (acc.defects > best.cost.defects || (acc.defects === best.cost.defects && acc.cost > best.cost.cost + EPS));
+    let complete = true;
+    if (sequence.length > 0) {
+      add(head(entryEndOf(sequence[0], flipped[0])));
+      for (let k = 1; k < sequence.length && complete; k++) {
+        if (worse() || outOfTime()) complete = false;
+        else add(link(exitEndOf(sequence[k - 1], flipped[k - 1]), entryEndOf(sequence[k], flipped[k])));
+      }
+      if (complete && (worse() || outOfTime())) complete = false;
+      if (complete) add(tail(exitEndOf(sequence[sequence.length - 1], flipped[sequence.length - 1])));
+    }
+    evaluated.push({ algorithm, nonWorkingCost: acc.cost, defects: acc.defects, complete });
+    if (complete && (!best || better(acc, best.cost))) best = { order, algorithm, cost: { ...acc } };
+  };
+
+  const alternatives = ordered.alternatives;
+  const isOptimized = (input.routeOptions.algorithm ?? 'optimized') === 'optimized';
+  if (alternatives.length === 1 && !isOptimized) {
+    // a fixed order: nothing to compare, the planner connects it as it is
+    return { visits: alternatives[0].visits, algorithm: alternatives[0].algorithm, nonWorkingCost: NaN, defects: NaN, rounds: 0, connectorsEvaluated: 0, evaluated: [], stoppedBy: 'single' };
+  }
+  const seen = new Set<string>();
+  for (let i = 0; i < alternatives.length; i++) {
+    const o = visitsToOrder(alternatives[i].visits);
+    seen.add(orderKey(o));
+    // the first is always evaluated completely: it is the fallback
+    if (i > 0 && outOfTime()) break;
+    evaluate(o, alternatives[i].algorithm);
+  }
+  let rounds = 0;
+  let stoppedBy: RefineResult['stoppedBy'] = alternatives.length <= 1 ? 'single' : 'round-limit';
+  if (!best) {
+    // out of time during the first route: keep it as it is
+    return {
+      visits: alternatives[0].visits,
+      algorithm: alternatives[0].algorithm,
+      nonWorkingCost: NaN,
+      defects: NaN,
+      rounds,
+      connectorsEvaluated: linkMemo.size + headMemo.size + tailMemo.size,
+      evaluated,
+      stoppedBy: 'time-limit',
+    };
+  }
+  if (isOptimized && n > 1) {
+    const estimate = trackOrderingProblem(input);
+    const classify = transitionClassifier(input);
+    const maxRounds = options.maxRounds ?? (options.now ? 12 : 3);
+    stoppedBy = 'round-limit';
+    while (rounds < maxRounds) {
+      if (outOfTime()) {
+        stoppedBy = 'time-limit';
+        break;
+      }
+      const hybrid = hybridProblem(estimate, linkMemo, headMemo, tailMemo, ends, classify);
+      const remaining = options.remainingMilliseconds ? options.remainingMilliseconds() : Infinity;
+      const r = orderItems(hybrid, {
+        algorithm: 'optimized',
+        skipCount: ordered.skipCount,
+        ...(input.routeOptions.forcedDirection ? { forcedDirection: input.routeOptions.forcedDirection } : {}),
+        initialOrders: [best!.order],
+        lowerBound: false,
+        seed: 0x51ed + rounds,
+        ...(options.now && Number.isFinite(remaining)
+          ? { now: options.now, maxTimeMilliseconds: Math.max(0, 0.3 * remaining) }
+          : { maxKicks: options.maxKicksPerRound ?? 1000 }),
+      });
+      rounds++;
+      const k = orderKey(r.order);
+      if (seen.has(k)) {
+        stoppedBy = 'converged';
+        break;
+      }
+      seen.add(k);
+      evaluate(r.order, 'optimized-refined');
+    }
+  }
+  const winner = best!;
+  return {
+    visits: orderToVisits(winner.order),
+    algorithm: winner.algorithm,
+    nonWorkingCost: winner.cost.cost,
+    defects: winner.cost.defects,
+    rounds,
+    connectorsEvaluated: linkMemo.size + headMemo.size + tailMemo.size,
+    evaluated,
+    stoppedBy,
+  };
+}
+
+/** Number of transition classes of `transitionClassifier`. */
+const CLASS_COUNT = 6;
+
+/**
+ * Class of a transition for calibrating the estimate: 0-3 = a turn between tracks of one cell that
+ * many lines apart, 4 = other ends on the same headland side, 5 = ends on opposite sides.
+ */
+export function transitionClassifier(input: FieldOrderInput): (fromEnd: number, toEnd: number) => number {
+  const { tracks, cellOf } = input;
+  return (a, b) => {
+    const ia = a >> 1, ib = b >> 1;
+    if ((a & 1) !== (b & 1)) return 5;
+    const dl = Math.abs(tracks[ia].line - tracks[ib].line);
+    return cellOf[ia] === cellOf[ib] && dl <= 3 ? dl : 4;
+  };
+}
+
+/**
+ * The estimate with every known real connector substituted (defects weighted by DEFECT_COST) and
+ * the unknown ones scaled by how far the estimate was off on the known connectors of the same class
+ * (Σ real ÷ Σ estimate; the overall ratio for a class with none known yet). Unknown heads and tails
+ * get the estimate plus the smallest correction seen on known ones. Symmetric as the optimizer
+ * needs: a link known in one direction stands for both.
+ */
+function hybridProblem(
+  estimate: OrderingProblem,
+  links: Map<number, ConnectorCost>,
+  heads: Map<number, ConnectorCost>,
+  tails: Map<number, ConnectorCost>,
+  ends: number,
+  classify: (a: number, b: number) => number,
+): OrderingProblem {
+  const scalar = (c: ConnectorCost): number => c.cost + c.defects * DEFECT_COST;
+  const residual = (m: Map<number, ConnectorCost>, est: ((e: number) => number) | undefined): number => {
+    let r = Infinity;
+    for (const [e, c] of m) r = Math.min(r, c.cost - (est ? est(e) : 0));
+    return Number.isFinite(r) ? r : 0;
+  };
+  const realSum = new Float64Array(CLASS_COUNT);
+  const estSum = new Float64Array(CLASS_COUNT);
+  let realAll = 0;
+  let estAll = 0;
+  for (const [k, c] of links) {
+    const a = Math.floor(k / ends), b = k % ends;
+    const e = estimate.transitionCost(a, b);
+    const cls = classify(a, b);
+    realSum[cls] += c.cost;
+    estSum[cls] += e;
+    realAll += c.cost;
+    estAll += e;
+  }
+  const overall = estAll > 0 ? realAll / estAll : 1;
+  const ratio = Array.from(realSum, (r, i) => (estSum[i] > 0 ? r / estSum[i] : overall));
+  const headFix = residual(heads, estimate.entryCost);
+  const tailFix = residual(tails, estimate.exitCost);
+  const estEntry = estimate.entryCost;
+  const estExit = estimate.exitCost;
+  const out: OrderingProblem = {
+    ...estimate,
+    transitionCost: (a, b) => {
+      const c = links.get(a * ends + b) ?? links.get(b * ends + a);
+      return c ? scalar(c) : estimate.transitionCost(a, b) * ratio[classify(a, b)];
+    },
+    entryCost: (e) => {
+      const c = heads.get(e);
+      return c ? scalar(c) : Math.max(0, (estEntry ? estEntry(e) : 0) + headFix);
+    },
+    exitCost: (e) => {
+      const c = tails.get(e);
+      return c ? scalar(c) : Math.max(0, (estExit ? estExit(e) : 0) + tailFix);
+    },
+  };
+  // the large-instance bound's per-meter factor no longer holds once real costs replace estimates
+  delete out.costPerMeterLowerBound;
+  return out;
+}
