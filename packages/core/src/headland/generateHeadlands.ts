@@ -3,8 +3,9 @@
  * inside the boundary; rings that come out clockwise run around a hole and are
  * InteriorHeadland passes. The mainland (where tracks go) is the field shrunk by N·width.
  */
-import { areaOf, offsetPolygons } from '../geometry/clipper.js';
+import { areaOf, offsetPolygons, ringToFlat } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
+import { offsetMitred } from './corners.js';
 
 /** Working passes need no fine arcs (1 cm from the true circle). */
 const PASS_ARC_TOLERANCE_METERS = 0.01;
@@ -13,8 +14,18 @@ export interface HeadlandPass {
   type: 'ExteriorHeadland' | 'InteriorHeadland';
   /** 1 = outermost. */
   passIndex: number;
-  /** Closed ring (first point not repeated), local frame, in driving direction. */
+  /** Closed ring (first point not repeated), local frame, in driving direction; for an open pass, its polyline. */
   ring: PathD;
+  /** Turn-only headlands: a pass along the track ends only, from one end of `ring` to the other. */
+  open?: boolean;
+}
+
+/** A pass as a flat xy polyline: a closed ring repeats its first point at the end, an open pass does not. */
+export function passToFlat(p: HeadlandPass): Float64Array {
+  if (!p.open) return ringToFlat(p.ring);
+  const out = new Float64Array(2 * p.ring.length);
+  p.ring.forEach((q, i) => { out[2 * i] = q.x; out[2 * i + 1] = q.y; });
+  return out;
 }
 
 export interface Headlands {
@@ -27,10 +38,12 @@ function ringArea(ring: PathD): number {
   return areaOf([ring]);
 }
 
-export function generateHeadlands(field: PathsD, passCount: number, widthMeters: number): Headlands {
+/** With a corner style the passes are offset with mitred joins (sharp at every corner), then rounded or squared by headland/corners.ts. */
+export function generateHeadlands(field: PathsD, passCount: number, widthMeters: number, corners?: 'rounded' | 'square'): Headlands {
   const passes: HeadlandPass[] = [];
   for (let i = 1; i <= passCount; i++) {
-    const rings = offsetPolygons(field, -(i - 0.5) * widthMeters, PASS_ARC_TOLERANCE_METERS);
+    const d = -(i - 0.5) * widthMeters;
+    const rings = corners ? offsetMitred(field, d) : offsetPolygons(field, d, PASS_ARC_TOLERANCE_METERS);
     for (const ring of rings) {
       if (ring.length < 3) continue;
       const a = ringArea(ring);
