@@ -18,6 +18,9 @@ import { Region } from './geometry/region.js';
 import { polylineLength } from './geometry/vec.js';
 import { generateHeadlands } from './headland/generateHeadlands.js';
 import type { HeadlandPass } from './headland/generateHeadlands.js';
+import { passToFlat } from './headland/generateHeadlands.js';
+import { generateTurnOnlyHeadlands } from './headland/turnOnlyHeadlands.js';
+import { headlandRoutePieces, readHeadlandStyle, shapeHeadlandCorners } from './headland/headlandPieces.js';
 import { generateTracks } from './tracks/generateTracks.js';
 import type { TrackSet } from './tracks/generateTracks.js';
 import { searchHeading } from './tracks/searchHeading.js';
@@ -25,7 +28,7 @@ import { extendTracks } from './options/extendTracks.js';
 import { addPlanExtras } from './options/planExtras.js';
 import { groupCells, orderTracks } from './route/baselineOrder.js';
 import type { TrackVisit } from './route/baselineOrder.js';
-import { buildConnectorRings, buildNarrowConnectorRings, makeLoop } from './route/connectorRings.js';
+import { buildConnectorRings, buildNarrowConnectorRings } from './route/connectorRings.js';
 import { buildWaypoints } from './route/waypointPath.js';
 import { connectTracks, trackPieces } from './route/connectTracks.js';
 import type { LocalSegment, Piece, RouteContext } from './route/connectTracks.js';
@@ -117,21 +120,32 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   if (extent / w > LIMITS.maxTracks)
     throw new PlanError('invalid-request', `the field is ${Math.round(extent)} m across: at ${w} m width that is more than ${LIMITS.maxTracks} tracks; use a wider machine or split the field`, [{ path: 'machine.widthMeters', message: 'too many tracks' }]);
 
-  const headlands = generateHeadlands(field, input.headlandPasses, w);
-  const mainland = headlands.mainland;
+  // Headland style (issue 5): mode full / turnOnly / none, corners (headland/).
+  const headlandStyle = readHeadlandStyle(request);
+  const fullHeadlands = generateHeadlands(field, input.headlandPasses, w, headlandStyle.corners);
 
   let heading: Plan['heading'];
   let directionRadians: number;
   if (input.preferredHeadingDegrees !== undefined) {
     directionRadians = bearingToDirectionRadians(input.preferredHeadingDegrees);
     heading = { degrees: input.preferredHeadingDegrees, source: 'preferred' };
-  } else if (mainland.length > 0) {
-    directionRadians = searchHeading(field, mainland, w, R).directionRadians;
+  } else if (fullHeadlands.mainland.length > 0) {
+    directionRadians = searchHeading(field, fullHeadlands.mainland, w, R).directionRadians;
     heading = { degrees: directionToBearingDegrees(directionRadians), source: 'search' };
   } else {
     directionRadians = Math.PI / 2;
     heading = { degrees: 0, source: 'search' };
   }
+  // Turn-only headlands lie where the tracks of the chosen heading end (headland/turnOnlyHeadlands.ts).
+  // headland.corners: corners rounded to R, or square with corner turns where they fit (headland/corners.ts).
+  const shaped = shapeHeadlandCorners(headlandStyle.mode === 'turnOnly' ? generateTurnOnlyHeadlands(field, input.headlandPasses, w, directionRadians, R) : fullHeadlands, headlandStyle, field, {
+    turnRadiusMeters: R, reverseAllowed: m.reverseAllowed, sampleStepMeters: 0.5,
+    ...(m.maxCurvatureRatePerSquareMeter !== undefined ? { maxCurvatureRatePerSquareMeter: m.maxCurvatureRatePerSquareMeter } : {}),
+    ...(request.smoothingStrategy ? { smoothing: request.smoothingStrategy } : {}),
+  });
+  const headlands = shaped.headlands;
+  const headlandReport = { mode: headlandStyle.mode, ...(headlandStyle.corners ? { corners: headlandStyle.corners, squareCorners: shaped.cornerTurns?.squareCorners.length ?? 0, roundedCorners: shaped.roundedCount } : {}), openPasses: headlands.passes.filter((p) => p.open).length };
+  const mainland = headlands.mainland;
   const trackSet: TrackSet = mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
   // Issue 5, option extendTracks: track ends pushed out so the swaths reach the mainland's edge (options/extendTracks.ts).
   const unextendedTracks = trackSet.tracks;
@@ -153,12 +167,10 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const headlandsFirst = input.routeOptions.headlandsFirst === true;
   const passOrder: HeadlandPass[] = [...headlands.passes].sort((a, b) =>
     headlandsFirst ? a.passIndex - b.passIndex || (a.type === b.type ? 0 : a.type === 'ExteriorHeadland' ? -1 : 1) : b.passIndex - a.passIndex);
-  const headlandPieces: Piece[] = passOrder.map((p) => ({
-    kind: 'headland',
-    type: p.type,
-    headlandIndex: headlands.passes.indexOf(p),
-    loop: makeLoop(ringToFlat(p.ring), Infinity),
-  }));
+  // Closed passes as loops, open (turn-only) passes as stand-in tracks restored after connecting;
+  // headland.corners rounds corners to R or keeps them square with corner turns (headland/corners.ts).
+  const headlandRoute = headlandRoutePieces(headlands.passes, passOrder, trackSet.tracks.length, shaped.cornerTurns);
+  const headlandPieces: Piece[] = headlandRoute.pieces;
   const firstPass = headlandsFirst ? passOrder[0] : undefined;
   const cells = groupCells(trackSet.tracks);
   const cellOf = new Int32Array(trackSet.tracks.length);
@@ -255,7 +267,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const routeOrderMs = now ? now() - routeT0 : undefined;
   const final = connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(trackSet.tracks, refined.visits, cellOf)] : [...trackPieces(trackSet.tracks, refined.visits, cellOf), ...headlandPieces], true, true);
   const chosen = { result: final };
-  const connected = chosen.result.segs;
+  const connected = headlandRoute.restore(chosen.result.segs);
   // Refill detours (calculateRefillPoints) become route connectors, so the metrics count them.
   const exteriorRings = headlands.passes.filter((p) => p.type === 'ExteriorHeadland' && p.passIndex === 0).map((p) => ringToFlat(p.ring));
   const refills = withRefillDetours(connected, request, input.routeOptions, w, staging, frame, exteriorRings, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), legRouter);
@@ -308,7 +320,8 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
     boundary,
     warnings,
     tracks,
-    headlands: headlands.passes.map((p, i) => ({ index: i, type: p.type, passIndex: p.passIndex, coordinates: ringLonLat(frame, p.ring) })),
+    headlandStyle: headlandReport,
+    headlands: headlands.passes.map((p, i) => ({ index: i, type: p.type, passIndex: p.passIndex, coordinates: flatToLonLat(frame, passToFlat(p)), ...(p.open ? { open: true } : {}) })),
     obstacles: obstacles.map((r) => ({ type: 'Polygon', coordinates: [ringLonLat(frame, r)] })),
     nodes,
     machine: { ...m },

@@ -12,6 +12,7 @@ import { ringToFlat } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
 import type { Track } from '../tracks/generateTracks.js';
 import type { HeadlandPass } from '../headland/generateHeadlands.js';
+import { passToFlat } from '../headland/generateHeadlands.js';
 import { computeCoverage } from '../metrics/computeCoverage.js';
 import type { WorkingPass } from '../metrics/computeCoverage.js';
 import { generateGuidanceLines, toGuidanceOutput, bearingDegrees } from '../guidance/guidanceLines.js';
@@ -55,7 +56,7 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
   const innermost = x.headlandPasses
     .filter((p) => p.passIndex === x.passCount)
     .sort((a, b) => (a.type === b.type ? 0 : a.type === 'ExteriorHeadland' ? -1 : 1));
-  const curves = innermost.map((p) => ({ xy: ringToFlat(p.ring), closed: true }));
+  const curves = innermost.map((p) => ({ xy: passToFlat(p), closed: !p.open }));
   plan.guidanceLines = toGuidanceOutput(frame, generateGuidanceLines(x.tracks, x.cellOf, curves));
 
   // Cells (boustrophedon decomposition of the mainland), each with its own heading.
@@ -76,7 +77,7 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
 
   // extendTracks: the coverage the extension gained, on the same basis (headland passes + tracks as generated).
   if (x.extension && x.unextendedTracks) {
-    const headland: WorkingPass[] = x.headlandPasses.map((p) => ({ xy: ringToFlat(p.ring), widthMeters: w }));
+    const headland: WorkingPass[] = x.headlandPasses.map((p) => ({ xy: passToFlat(p), widthMeters: w }));
     const before = computeCoverage(x.workable, [...headland, ...trackPasses(x.unextendedTracks, w)]);
     const after = computeCoverage(x.workable, [...headland, ...trackPasses(x.tracks, w)]);
     const gain = before.uncoveredSquareMeters - after.uncoveredSquareMeters;
@@ -110,13 +111,9 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
   }
 
   // Accepted but not planned as asked: say so instead of silently planning something else.
-  const tracksIn = x.request?.tracks, headlandIn = x.request?.headland;
+  const tracksIn = x.request?.tracks;
   if (tracksIn?.trackType === 'curved')
     plan.warnings.push({ code: 'unsupported-track-type', message: 'tracks.trackType "curved" is not supported yet (warning, not an error): the tracks are straight' });
-  if (headlandIn?.mode === 'turnOnly')
-    plan.warnings.push({ code: 'unsupported-headland-mode', message: 'headland.mode "turnOnly" is not supported yet (warning, not an error): the headland runs the full perimeter' });
-  if (headlandIn?.corners === 'square')
-    plan.warnings.push({ code: 'unsupported-headland-corners', message: 'headland.corners "square" is not supported yet (warning, not an error): headland corners are rounded' });
 
   // Narrow corridors of the workable area.
   for (const c of findNarrowCorridors(x.workable, w)) {
