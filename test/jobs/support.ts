@@ -10,15 +10,17 @@ type Req = Record<string, any>;
  * matched to its item): turns = headland passes, workingDistanceMeters = width × 100, and
  * fieldAreaSquareMeters = the first vertex's longitude × 1e6. Invalid rings (fewer than 4
  * positions) throw a PlanError-shaped error; `machine.turnRadiusMeters` 77 never finishes,
- * 55 fails transiently on its first call per field, 33 takes 150 ms.
+ * 55 fails transiently on its first call per field, 44 on its first two, 66 on every call,
+ * 33 takes 150 ms. `times` (optional) receives each call's clock time (ms) per field.
  */
-export function fakePlanRoute(calls: Map<string, number>) {
+export function fakePlanRoute(calls: Map<string, number>, times?: Map<string, number[]>) {
   return async (request: Req) => {
     const geometry = request.field ?? request.boundary;
     const machine = request.machine ?? request.equipment;
     const ring = geometry.type === 'Polygon' ? geometry.coordinates[0] : geometry.coordinates[0][0];
     const key = JSON.stringify(ring[0]);
     calls.set(key, (calls.get(key) ?? 0) + 1);
+    times?.set(key, [...(times.get(key) ?? []), performance.now()]);
     if (ring.length < 4) {
       const err = new Error('the boundary needs at least 3 distinct positions') as Error & { code: string; details: unknown[] };
       err.name = 'PlanError';
@@ -28,6 +30,8 @@ export function fakePlanRoute(calls: Map<string, number>) {
     }
     if (machine.turnRadiusMeters === 77) await new Promise(() => undefined);
     if (machine.turnRadiusMeters === 55 && calls.get(key) === 1) throw new Error('connection reset (transient)');
+    if (machine.turnRadiusMeters === 44 && calls.get(key)! <= 2) throw new Error('connection reset (transient)');
+    if (machine.turnRadiusMeters === 66) throw new Error('connection reset (transient, every time)');
     if (machine.turnRadiusMeters === 33) await new Promise((r) => setTimeout(r, 150));
     return { version: 'fake', metrics: expectedMetrics(request), route: [] };
   };
@@ -45,8 +49,8 @@ export function expectedMetrics(request: Req): Record<string, number> {
 }
 
 /** The fake on the in-process planner (its PlanError-shaped errors pass core's isPlanError by name and code). */
-export function fakePlanner(calls: Map<string, number>): Planner {
-  const fn = fakePlanRoute(calls);
+export function fakePlanner(calls: Map<string, number>, times?: Map<string, number[]>): Planner {
+  const fn = fakePlanRoute(calls, times);
   return inProcessPlanner(fn as never);
 }
 

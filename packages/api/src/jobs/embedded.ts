@@ -2,9 +2,11 @@
  * The embedded job engine: a loop in the server process that claims due items from the store
  * (`UPDATE … FOR UPDATE SKIP LOCKED … RETURNING`) and plans them on the planner's worker-thread
  * pool, as many at a time as the pool has threads. Used with the embedded store (PGlite), which
- * only one process can open; a crash leaves items `running`, put back in the queue at the next start.
+ * only one process can open; a crash leaves items `running`, taken over at the next start.
+ * A give-up sweep settles items whose lease expired once they have no attempts left, so every
+ * job reaches a final status.
  */
-import { claimNext, requeueRunning, runClaimedItem, type RunContext } from './engine.js';
+import { claimNext, releaseRunning, runClaimedItem, sweepAbandoned, type RunContext } from './engine.js';
 
 export interface EmbeddedRunnerOptions {
   /** Items planned at once (default: the planner's threads, at least 1). */
@@ -13,6 +15,8 @@ export interface EmbeddedRunnerOptions {
   pollMs?: number;
   /** How long a claimed item stays reserved, seconds (default: the item time cap + 30). */
   leaseSeconds?: number;
+  /** How often the give-up sweep runs, milliseconds (default 5000). */
+  sweepMs?: number;
 }
 
 export interface JobRunner {
@@ -29,14 +33,24 @@ export async function startEmbeddedRunner(ctx: RunContext, opts: EmbeddedRunnerO
   const concurrency = Math.max(1, opts.concurrency ?? ctx.planner.threads);
   const pollMs = opts.pollMs ?? 500;
   const leaseSeconds = opts.leaseSeconds ?? ctx.settings.planTimeoutCapSeconds + 30;
+  const sweepMs = opts.sweepMs ?? 5000;
   if (ctx.store.db.kind === 'pglite') {
-    const n = await requeueRunning(ctx.store);
-    if (n > 0) ctx.logger?.info({ items: n }, 'guidance jobs: items interrupted by the last shutdown are queued again');
+    const n = await releaseRunning(ctx.store);
+    if (n > 0) ctx.logger?.info({ items: n }, 'guidance jobs: items interrupted by the last shutdown are taken over');
   }
 
   let closed = false;
   let inflight = 0;
   let finished = 0;
+  let lastSweep = -Infinity;
+  const sweep = async () => {
+    lastSweep = performance.now();
+    const n = await sweepAbandoned(ctx.store, ctx.settings.maxAttempts);
+    if (n > 0) {
+      finished += n;
+      ctx.logger?.warn({ items: n }, 'guidance jobs: gave up on items whose workers never finished them');
+    }
+  };
   let wake: (() => void) | undefined;
   const notify = () => {
     wake?.();
@@ -50,7 +64,8 @@ export async function startEmbeddedRunner(ctx: RunContext, opts: EmbeddedRunnerO
       let claimed = 0;
       if (free > 0) {
         try {
-          const items = await claimNext(ctx.store, free, leaseSeconds);
+          if (performance.now() - lastSweep >= sweepMs) await sweep();
+          const items = await claimNext(ctx.store, free, leaseSeconds, ctx.settings.maxAttempts);
           claimed = items.length;
           for (const item of items) {
             inflight++;

@@ -267,30 +267,82 @@ export async function claimItem(store: Store, jobId: string, itemIndex: number, 
 
 /**
  * Claims up to `limit` due items (the embedded engine's queue): queued ones whose retry time has
- * come and running ones whose lease expired (their worker died), oldest job first.
+ * come and running ones whose lease expired (their worker died) that have attempts left, oldest
+ * job first. Expired items without attempts left are `sweepAbandoned`'s.
  */
-export async function claimNext(store: Store, limit: number, leaseSeconds: number): Promise<ClaimedItem[]> {
+export async function claimNext(store: Store, limit: number, leaseSeconds: number, maxAttempts: number): Promise<ClaimedItem[]> {
   const rows = await store.db.query(
     `UPDATE guidance_job_items i SET status = 'running', attempts = i.attempts + 1, started_at = COALESCE(i.started_at, now()),
        lease_until = now() + make_interval(secs => $2)
      FROM guidance_jobs j, (
        SELECT c.job_id, c.item_index FROM guidance_job_items c JOIN guidance_jobs cj ON cj.job_id = c.job_id
        WHERE cj.cancelled_at IS NULL
-         AND ((c.status = 'queued' AND c.next_attempt_at <= now()) OR (c.status = 'running' AND c.lease_until < now()))
+         AND ((c.status = 'queued' AND c.next_attempt_at <= now()) OR (c.status = 'running' AND c.lease_until < now() AND c.attempts < $3))
        ORDER BY cj.created_at, c.job_id, c.item_index LIMIT $1 FOR UPDATE OF c SKIP LOCKED) due
      WHERE i.job_id = due.job_id AND i.item_index = due.item_index AND j.job_id = i.job_id
      ${CLAIM_RETURNING}`,
-    [limit, leaseSeconds],
+    [limit, leaseSeconds, maxAttempts],
   );
   return rows.map(toClaimed).sort((a, b) => (a.jobId === b.jobId ? a.itemIndex - b.itemIndex : 0));
 }
 
-/** Puts every `running` item back in the queue (embedded store at start: no other process can hold one). */
-export async function requeueRunning(store: Store): Promise<number> {
+/**
+ * Embedded store at start: no other process can hold an item, so every `running` item was
+ * interrupted by the last shutdown. Their leases are expired now: the claim loop takes over those
+ * with attempts left and the give-up sweep settles the others. Returns how many there were.
+ */
+export async function releaseRunning(store: Store): Promise<number> {
   const rows = await store.db.query(
-    `UPDATE guidance_job_items SET status = 'queued', lease_until = NULL, next_attempt_at = now() WHERE status = 'running' RETURNING item_index`,
+    `UPDATE guidance_job_items SET lease_until = now() - interval '1 second' WHERE status = 'running' RETURNING item_index`,
   );
   return rows.length;
+}
+
+const SETTLE_STATUS = `CASE WHEN j.cancelled_at IS NULL THEN 'failed' ELSE 'cancelled' END`;
+
+/**
+ * The embedded engine's give-up sweep. A `running` item whose lease expired has lost its worker
+ * (crash, kill, hang past the time limit). Without attempts left it becomes `failed`
+ * (`AttemptsExhausted`); in a cancelled job (which never claims again) it becomes `cancelled`.
+ * Either way its job can finish. Returns how many items it settled.
+ */
+export async function sweepAbandoned(store: Store, maxAttempts: number): Promise<number> {
+  return store.db.transaction(async (tx) => {
+    const rows = await tx.query<{ job_id: string }>(
+      `UPDATE guidance_job_items i SET status = ${SETTLE_STATUS}, finished_at = now(), lease_until = NULL,
+         error = CASE WHEN j.cancelled_at IS NULL THEN jsonb_build_object('code', 'AttemptsExhausted', 'message',
+           'the item was started ' || i.attempts || ' times and its worker never finished it (crashed, killed or hung); not retried again')
+           ELSE NULL END
+       FROM guidance_jobs j
+       WHERE j.job_id = i.job_id AND i.status = 'running' AND i.lease_until < now() AND (i.attempts >= $1 OR j.cancelled_at IS NOT NULL)
+       RETURNING i.job_id`,
+      [maxAttempts],
+    );
+    for (const jobId of new Set(rows.map((r) => String(r.job_id)))) await finishIfDone(tx, jobId);
+    return rows.length;
+  });
+}
+
+/**
+ * Settles one item the queue will never deliver again (pg-boss gave up on it: retry limit reached
+ * or expired for the last time; or it was delivered for a cancelled job): a `queued` or `running`
+ * item becomes `failed` with `error` (`cancelled` in a cancelled job). With `onlyCancelled`, only
+ * items of cancelled jobs are touched. True when the item changed.
+ */
+export async function settleItem(store: Store, jobId: string, itemIndex: number, error: ItemError, opts: { onlyCancelled?: boolean } = {}): Promise<boolean> {
+  return store.db.transaction(async (tx) => {
+    const rows = await tx.query(
+      `UPDATE guidance_job_items i SET status = ${SETTLE_STATUS}, finished_at = now(), lease_until = NULL,
+         error = CASE WHEN j.cancelled_at IS NULL THEN $3::jsonb ELSE NULL END
+       FROM guidance_jobs j
+       WHERE j.job_id = i.job_id AND i.job_id = $1 AND i.item_index = $2 AND i.status IN ('queued', 'running')
+         AND ($4::boolean = false OR j.cancelled_at IS NOT NULL)
+       RETURNING i.item_index`,
+      [jobId, itemIndex, error as object, opts.onlyCancelled === true],
+    );
+    if (rows.length > 0) await finishIfDone(tx, jobId);
+    return rows.length > 0;
+  });
 }
 
 // ---- running one item ---------------------------------------------------------------------

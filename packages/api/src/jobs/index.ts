@@ -2,7 +2,7 @@
 export { jobRoutes, mergeRequest, MAX_JOB_ITEMS, RETRY_AFTER_SECONDS } from './routes.js';
 export { startJobs, jobServiceFor, type JobService, type StartJobsOptions } from './service.js';
 export { startEmbeddedRunner, type JobRunner, type EmbeddedRunnerOptions } from './embedded.js';
-export { startPgBossRunner, ITEM_QUEUE, type PgBossOptions } from './pgboss.js';
+export { startPgBossRunner, ITEM_QUEUE, DEAD_ITEM_QUEUE, type PgBossOptions } from './pgboss.js';
 export { workerCommand, type WorkerCommandOptions } from './worker-command.js';
 export {
   defaultJobSettings,

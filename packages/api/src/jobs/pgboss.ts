@@ -4,15 +4,22 @@
  * transaction as the job's rows. Any process with the same DATABASE_URL (`furrow serve` with its
  * in-process worker, `furrow worker`) takes items from it. A worker killed mid-item leaves its
  * pg-boss job `active` until it expires; pg-boss then retries it and the item is taken over.
+ *
+ * Give-up: when pg-boss stops retrying an item (its retry limit reached, or it expired for the
+ * last time) it moves the pg-boss job to the dead-letter queue `furrow-guidance-items-dead`; every
+ * runner also works that queue and settles the item as `failed` (`AttemptsExhausted`), so the job
+ * reaches a final status instead of staying `running`.
  */
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Sql } from '../store/sql.js';
 import type { Store } from '../store/store.js';
-import { claimItem, runClaimedItem, type RunContext } from './engine.js';
+import { claimItem, runClaimedItem, settleItem, type RunContext } from './engine.js';
 import type { JobRunner } from './embedded.js';
 
 export const ITEM_QUEUE = 'furrow-guidance-items';
+/** Where pg-boss moves an item it gave up on (see the module comment). */
+export const DEAD_ITEM_QUEUE = 'furrow-guidance-items-dead';
 const SCHEMA = 'pgboss';
 
 export interface PgBossOptions {
@@ -47,23 +54,36 @@ export async function startBoss(store: Store, opts: PgBossOptions & { supervise:
   } as PgBoss.ConstructorOptions);
   boss.on('error', () => undefined);
   await boss.start();
-  const queue = {
+  // The dead-letter queue first: the item queue refers to it.
+  await ensureQueue(boss, DEAD_ITEM_QUEUE, { retryLimit: 5, retryDelay: 2, retryBackoff: true, expireInSeconds: 60 });
+  await ensureQueue(boss, ITEM_QUEUE, {
     retryLimit: opts.retryLimit ?? 5,
     retryDelay: opts.retryDelaySeconds ?? 2,
     retryBackoff: true,
     expireInSeconds: opts.expireInSeconds,
-  };
-  if (!(await boss.getQueue(ITEM_QUEUE))) {
+    deadLetter: DEAD_ITEM_QUEUE,
+  });
+  return boss;
+}
+
+async function ensureQueue(boss: PgBoss, name: string, options: Omit<PgBoss.Queue, 'name'>): Promise<void> {
+  if (!(await boss.getQueue(name))) {
     try {
-      await boss.createQueue(ITEM_QUEUE, { name: ITEM_QUEUE, ...queue });
+      await boss.createQueue(name, { name, ...options });
+      return;
     } catch (err) {
       // Another process created it at the same moment.
-      if (!(await boss.getQueue(ITEM_QUEUE))) throw err;
+      if (!(await boss.getQueue(name))) throw err;
     }
-  } else {
-    await boss.updateQueue(ITEM_QUEUE, { name: ITEM_QUEUE, ...queue });
   }
-  return boss;
+  await boss.updateQueue(name, { name, ...options });
+}
+
+/** The last error pg-boss recorded for a job (a handler's thrown error, or its expiry). */
+function lastError(output: unknown): string {
+  const o = output as { message?: unknown; value?: { message?: unknown } } | null | undefined;
+  const message = o?.message ?? o?.value?.message;
+  return typeof message === 'string' ? message : 'unknown';
 }
 
 /** Inserts one pg-boss job per item inside the submitting transaction. */
@@ -85,14 +105,31 @@ export async function startPgBossRunner(
   let finished = 0;
   const handler = async ([job]: PgBoss.Job<{ jobId: string; itemIndex: number }>[]) => {
     const item = await claimItem(ctx.store, job.data.jobId, job.data.itemIndex, expireInSeconds);
-    if (!item) return; // finished by an earlier delivery, or cancelled
+    if (!item) {
+      // Finished by an earlier delivery, or its job was cancelled: an item of a cancelled job
+      // still `running` here lost its worker (this is a redelivery after expiry) and is settled.
+      await settleItem(ctx.store, job.data.jobId, job.data.itemIndex, { code: 'Cancelled', message: 'cancelled' }, { onlyCancelled: true });
+      return;
+    }
     const outcome = await runClaimedItem(ctx, item);
     if (outcome === 'done' || outcome === 'failed') finished++;
     if (outcome === 'retry') throw new Error(`item ${item.itemIndex} of job ${item.jobId} failed transiently (attempt ${item.attempts})`);
   };
+  // pg-boss gave up on these (retry limit reached, or expired for the last time).
+  const giveUp = async ([job]: PgBoss.JobWithMetadata<{ jobId: string; itemIndex: number }>[]) => {
+    const settled = await settleItem(ctx.store, job.data.jobId, job.data.itemIndex, {
+      code: 'AttemptsExhausted',
+      message: `the queue stopped retrying the item (retry limit reached, or it expired for the last time; last error: ${lastError(job.output)}); it was not planned`,
+    });
+    if (settled) {
+      finished++;
+      ctx.logger?.warn({ jobId: job.data.jobId, item: job.data.itemIndex, err: lastError(job.output) }, 'guidance job item given up by the queue');
+    }
+  };
   for (let i = 0; i < concurrency; i++) {
     await boss.work(ITEM_QUEUE, { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 }, handler);
   }
+  await boss.work(DEAD_ITEM_QUEUE, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 }, giveUp);
   return {
     kind: 'pg-boss',
     concurrency,

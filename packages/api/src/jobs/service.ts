@@ -37,6 +37,8 @@ export interface StartJobsOptions {
   concurrency?: number;
   /** Embedded engine: idle poll interval, milliseconds. */
   pollMs?: number;
+  /** Embedded engine: how often the give-up sweep runs, milliseconds (default 5000). */
+  sweepMs?: number;
   /** pg-boss engine tuning (tests shorten expiry and maintenance). */
   pgBoss?: PgBossOptions;
 }
@@ -82,7 +84,7 @@ async function makeService(opts: StartJobsOptions): Promise<JobService> {
       },
     };
   }
-  const runner = worker ? await startEmbeddedRunner(ctx, { concurrency: opts.concurrency, pollMs: opts.pollMs }) : undefined;
+  const runner = worker ? await startEmbeddedRunner(ctx, { concurrency: opts.concurrency, pollMs: opts.pollMs, sweepMs: opts.sweepMs }) : undefined;
   return {
     engine: 'embedded',
     runner,
