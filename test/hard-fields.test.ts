@@ -305,13 +305,13 @@ describe('narrow corridors', () => {
   });
 });
 
-describe('features accepted but not planned yet', () => {
-  it('curved tracks, turn-only headlands and square corners are warned about, not silently ignored', () => {
+describe('headland modes and corners are planned, not warned about', () => {
+  // What each does is tested in test/hard-fields-headland.test.ts.
+  it('turn-only headlands and square corners give no unsupported-* warning', () => {
     const field = poly(rect(0, 0, 200, 120));
-    const plain = planRoute({ field, machine, headland: { passes: 1 } });
-    expect(plain.warnings.filter((w) => w.code.startsWith('unsupported-'))).toEqual([]);
-    const plan = planRoute({ field, machine, headland: { passes: 1, mode: 'turnOnly', corners: 'square' }, tracks: { trackType: 'curved' } });
-    expect(plan.warnings.map((w) => w.code).filter((c) => c.startsWith('unsupported-')).sort()).toEqual(['unsupported-headland-corners', 'unsupported-headland-mode', 'unsupported-track-type']);
+    const plan = planRoute({ field, machine, headland: { passes: 1, mode: 'turnOnly', corners: 'square' } });
+    expect(plan.warnings.filter((w) => w.code.startsWith('unsupported-headland'))).toEqual([]);
+    expect(plan.headlandStyle).toMatchObject({ mode: 'turnOnly', corners: 'square' });
   });
 });
 
