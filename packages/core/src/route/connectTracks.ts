@@ -21,6 +21,7 @@ import type { TrackVisit } from './baselineOrder.js';
 import { nearestOnLoop, poseOnLoop, sliceLoop } from './connectorRings.js';
 import type { LoopPath } from './connectorRings.js';
 import { shortestWaypointPath, waypointPoses } from './waypointPath.js';
+import { searchConnector } from './connectSearch.js';
 import type { Waypoints } from './waypointPath.js';
 
 export interface LocalSegment {
@@ -73,7 +74,7 @@ function loopDirections(loop: LoopPath, winding: 'CW' | 'CCW' | undefined): (1 |
 
 /** A working piece to drive. Tracks carry their (mutable) ends; headland passes a loop. */
 export type Piece =
-  | { kind: 'track'; trackIndex: number; line: number; cell: number; sx: number; sy: number; ex: number; ey: number }
+  | { kind: 'track'; trackIndex: number; line: number; cell: number; sx: number; sy: number; ex: number; ey: number; xy?: Float64Array }
   | { kind: 'headland'; type: 'ExteriorHeadland' | 'InteriorHeadland'; headlandIndex: number; loop: LoopPath };
 
 interface Conn {
@@ -87,6 +88,49 @@ const MIN_TRACK_AFTER_TRIM_METERS = 1;
 
 function trackHeading(p: Extract<Piece, { kind: 'track' }>): number {
   return Math.atan2(p.ey - p.sy, p.ex - p.sx);
+}
+
+/** Curved tracks (`Piece.xy`, in driving order): arc length of the curve's point nearest to (x, y). */
+function curveParameter(xy: Float64Array, x: number, y: number): number {
+  let best = Infinity, at = 0, acc = 0;
+  for (let i = 2; i < xy.length; i += 2) {
+    const ax = xy[i - 2], ay = xy[i - 1], dx = xy[i] - ax, dy = xy[i + 1] - ay;
+    const l2 = dx * dx + dy * dy, l = Math.sqrt(l2);
+    let t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const d2 = (ax + t * dx - x) ** 2 + (ay + t * dy - y) ** 2;
+    if (d2 < best) { best = d2; at = acc + t * l; }
+    acc += l;
+  }
+  return at;
+}
+
+/** Curved tracks: the pose at arc length s along the curve (clamped to it), heading along the curve. */
+function poseOnCurve(xy: Float64Array, s: number): Pose {
+  let acc = 0;
+  for (let i = 2; i < xy.length; i += 2) {
+    const dx = xy[i] - xy[i - 2], dy = xy[i + 1] - xy[i - 1], l = Math.hypot(dx, dy);
+    if (l === 0) continue;
+    if (acc + l >= s || i + 2 >= xy.length) {
+      const t = Math.min(1, Math.max(0, (s - acc) / l));
+      return { x: xy[i - 2] + t * dx, y: xy[i - 1] + t * dy, headingRadians: Math.atan2(dy, dx) };
+    }
+    acc += l;
+  }
+  return { x: xy[0], y: xy[1], headingRadians: 0 };
+}
+
+/** Curved tracks: the curve between its points nearest to (sx, sy) and (ex, ey), those points included. */
+function curveBetween(xy: Float64Array, sx: number, sy: number, ex: number, ey: number): Float64Array {
+  const s0 = curveParameter(xy, sx, sy), s1 = curveParameter(xy, ex, ey);
+  const out: number[] = [sx, sy];
+  let acc = 0;
+  for (let i = 2; i < xy.length; i += 2) {
+    acc += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+    if (acc > s0 + 1e-9 && acc < s1 - 1e-9) out.push(xy[i], xy[i + 1]);
+  }
+  out.push(ex, ey);
+  return Float64Array.from(out);
 }
 
 /** First turn candidate (shortest first) that stays inside the field. */
@@ -324,6 +368,35 @@ export function tryWaypointChain(from: Pose, to: Pose, ctx: RouteContext): Conn 
   return { xy, kind: 'waypoints', turnType: 'Dubins' };
 }
 
+/** Forward-only direct manoeuvre inside the field, as a polyline (the search's analytic expansion). */
+function forwardShot(from: Pose, to: Pose, ctx: RouteContext): ArrayLike<number> | undefined {
+  let cands;
+  try {
+    cands = turnCandidates(from, to, ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions);
+  } catch {
+    return undefined;
+  }
+  for (let i = 0; i < cands.length && i < 4; i++) {
+    const c = cands[i];
+    if (c.cusps.length === 0 && !c.startsReversed && ctx.region.containsPolyline(c.points)) return c.points;
+  }
+  return undefined;
+}
+
+/**
+ * Last resort before reporting: a searched forward path of bounded curvature through the field
+ * (`connectSearch.ts`). Not with a curvature-rate limit: its primitives are arcs without clothoids.
+ */
+export function trySearch(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  const rate = ctx.turnOptions.maxCurvatureRatePerSquareMeter;
+  if (rate !== undefined && Number.isFinite(rate)) return undefined;
+  const R = ctx.turnOptions.turnRadiusMeters;
+  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, ctx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5 });
+  if (!xy) return undefined;
+  if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !ctx.region.containsPolyline(xy)) return undefined;
+  return { xy, kind: 'search', turnType: 'Dubins' };
+}
+
 function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
   ctx.warnings.push({
     code: 'turn-not-fitted',
@@ -335,9 +408,11 @@ function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: string)
 }
 
 function trackStart(p: Extract<Piece, { kind: 'track' }>): Pose {
+  if (p.xy) return { ...poseOnCurve(p.xy, curveParameter(p.xy, p.sx, p.sy)), x: p.sx, y: p.sy };
   return { x: p.sx, y: p.sy, headingRadians: trackHeading(p) };
 }
 function trackEnd(p: Extract<Piece, { kind: 'track' }>): Pose {
+  if (p.xy) return { ...poseOnCurve(p.xy, curveParameter(p.xy, p.ex, p.ey) - 1e-9), x: p.ex, y: p.ey };
   return { x: p.ex, y: p.ey, headingRadians: trackHeading(p) };
 }
 
@@ -349,8 +424,8 @@ function connectNeighbours(a: Extract<Piece, { kind: 'track' }>, b: Extract<Piec
   const ha = trackHeading(a), hb = trackHeading(b);
   const tryTrim = (d: number): Conn | undefined => {
     if (la - d < MIN_TRACK_AFTER_TRIM_METERS || lb - d < MIN_TRACK_AFTER_TRIM_METERS) return undefined;
-    const from: Pose = { x: a.ex - d * Math.cos(ha), y: a.ey - d * Math.sin(ha), headingRadians: ha };
-    const to: Pose = { x: b.sx + d * Math.cos(hb), y: b.sy + d * Math.sin(hb), headingRadians: hb };
+    const from: Pose = a.xy ? poseOnCurve(a.xy, curveParameter(a.xy, a.ex, a.ey) - d) : { x: a.ex - d * Math.cos(ha), y: a.ey - d * Math.sin(ha), headingRadians: ha };
+    const to: Pose = b.xy ? poseOnCurve(b.xy, curveParameter(b.xy, b.sx, b.sy) + d) : { x: b.sx + d * Math.cos(hb), y: b.sy + d * Math.sin(hb), headingRadians: hb };
     const c = tryDirect(from, to, ctx);
     if (c) {
       a.ex = from.x; a.ey = from.y;
@@ -370,6 +445,8 @@ function connectNeighbours(a: Extract<Piece, { kind: 'track' }>, b: Extract<Piec
     if (c) return c;
   }
   if (t) return t;
+  const found = trySearch(trackEnd(a), trackStart(b), ctx);
+  if (found) return found;
   return straightFallback(trackEnd(a), trackStart(b), ctx, `the turn from track ${a.trackIndex} to track ${b.trackIndex}`);
 }
 
@@ -422,6 +499,8 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
   const w = tryWaypointChain(from, to, ctx);
   if (w && lengthOf(w) < lengthOf(t)) return w;
   if (t) return t;
+  const found = trySearch(from, to, ctx);
+  if (found) return found;
   return straightFallback(from, to, ctx, what);
 }
 
@@ -476,6 +555,13 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
     }
   }
   if (!best) {
+    for (const dir of dirs) {
+      const s = near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters;
+      const t = trySearch(from, poseOnLoop(loop, s, dir), ctx);
+      if (t) { best = { conn: t, s, dir }; break; }
+    }
+  }
+  if (!best) {
     const s = near.s;
     best = { conn: straightFallback(from, poseOnLoop(loop, s, dirs[0]), ctx, `the way onto headland pass ${p.headlandIndex}`), s, dir: dirs[0] };
   }
@@ -490,13 +576,19 @@ function endPose(xy: ArrayLike<number>): Pose {
   return { x: xy[n - 2], y: xy[n - 1], headingRadians: Math.atan2(xy[n - 1] - xy[i + 1], xy[n - 2] - xy[i]) };
 }
 
+function reverseCurve(xy: Float64Array): Float64Array {
+  const n = xy.length, out = new Float64Array(n);
+  for (let i = 0; i < n; i += 2) { out[i] = xy[n - 2 - i]; out[i + 1] = xy[n - 1 - i]; }
+  return out;
+}
+
 /** Builds track pieces for a visit order. `cellOf` groups neighbours. */
 export function trackPieces(tracks: Track[], visits: TrackVisit[], cellOf: Int32Array): Extract<Piece, { kind: 'track' }>[] {
   return visits.map((v) => {
     const t = tracks[v.trackIndex];
     return v.forward
-      ? { kind: 'track', trackIndex: v.trackIndex, line: t.line, cell: cellOf[v.trackIndex], sx: t.x0, sy: t.y0, ex: t.x1, ey: t.y1 }
-      : { kind: 'track', trackIndex: v.trackIndex, line: t.line, cell: cellOf[v.trackIndex], sx: t.x1, sy: t.y1, ex: t.x0, ey: t.y0 };
+      ? { kind: 'track', trackIndex: v.trackIndex, line: t.line, cell: cellOf[v.trackIndex], sx: t.x0, sy: t.y0, ex: t.x1, ey: t.y1, ...(t.xy ? { xy: t.xy } : {}) }
+      : { kind: 'track', trackIndex: v.trackIndex, line: t.line, cell: cellOf[v.trackIndex], sx: t.x1, sy: t.y1, ex: t.x0, ey: t.y0, ...(t.xy ? { xy: reverseCurve(t.xy) } : {}) };
   });
 }
 
@@ -548,7 +640,7 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
   }
   // Tracks may have been trimmed by later turns: their geometry is final only now.
   for (const o of out) {
-    if (o.piece) o.seg.xy = Float64Array.from([o.piece.sx, o.piece.sy, o.piece.ex, o.piece.ey]);
+    if (o.piece) o.seg.xy = o.piece.xy ? curveBetween(o.piece.xy, o.piece.sx, o.piece.sy, o.piece.ex, o.piece.ey) : Float64Array.from([o.piece.sx, o.piece.sy, o.piece.ex, o.piece.ey]);
   }
   return out.map((o) => o.seg);
 }

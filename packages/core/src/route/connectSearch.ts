@@ -1,0 +1,310 @@
+/**
+ * Last-resort connector search (hybrid A*, Dolgov et al. 2008): when no single manoeuvre,
+ * headland traversal or waypoint chain fits (narrow necks, sharp corners between two arms of
+ * a field), search forward motions of bounded curvature through the field itself.
+ *
+ * States are continuous poses; the closed set is a grid of cells × heading bins. Each
+ * expansion drives one short primitive (straight, or an arc of radius R or 2R either way)
+ * that must lie inside the field. The heuristic is the obstacle-aware distance to the goal
+ * over a raster of the field (a 2-D Dijkstra from the goal), so the search is drawn through
+ * necks rather than into dead ends. Whenever the goal is near (and now and then otherwise) a
+ * direct manoeuvre to the goal is tried (analytic expansion); the path found is then
+ * shortened by replacing runs of primitives with direct manoeuvres where those fit.
+ *
+ * Forward only and curvature ≤ 1/R everywhere (primitives are tangent arcs and lines, as
+ * Dubins paths are): the result passes the same curvature measure as any turn.
+ */
+import type { Region } from '../geometry/region.js';
+import type { Pose } from '../turns/types.js';
+
+/** A manoeuvre between two poses inside the field, or undefined (e.g. `tryDirect`). */
+export type Shot = (from: Pose, to: Pose) => ArrayLike<number> | undefined;
+
+export interface SearchLimits {
+  /** Minimum turning radius, meters. */
+  turnRadiusMeters: number;
+  /** Expansions before giving up. */
+  maxExpansions?: number;
+  /** Distance between output points, meters (≤ 0.5 for checkPlan). */
+  sampleStepMeters?: number;
+}
+
+const HEADING_BINS = 72;
+const TWO_PI = 2 * Math.PI;
+
+/** Raster of the field and the distance-to-goal field over it (one per search). */
+interface Raster {
+  x0: number;
+  y0: number;
+  cell: number;
+  nx: number;
+  ny: number;
+  /** 1 where the cell (or a neighbour) has its centre inside the field. */
+  free: Uint8Array;
+}
+
+const rasters = new WeakMap<Region, Raster>();
+
+/** Cells whose centre is inside the field, by scanline over the field's edges; dilated by one cell. */
+function rasterOf(region: Region): Raster {
+  const cached = rasters.get(region);
+  if (cached) return cached;
+  const e = region.edges;
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let i = 0; i < e.length; i += 2) {
+    if (e[i] < minX) minX = e[i];
+    if (e[i] > maxX) maxX = e[i];
+    if (e[i + 1] < minY) minY = e[i + 1];
+    if (e[i + 1] > maxY) maxY = e[i + 1];
+  }
+  const extent = Math.max(maxX - minX, maxY - minY, 1);
+  const cell = Math.max(1, extent / 600);
+  const nx = Math.ceil((maxX - minX) / cell) + 3, ny = Math.ceil((maxY - minY) / cell) + 3;
+  const x0 = minX - cell, y0 = minY - cell;
+  const inside = new Uint8Array(nx * ny);
+  const xs: number[] = [];
+  for (let j = 0; j < ny; j++) {
+    const y = y0 + (j + 0.5) * cell;
+    xs.length = 0;
+    for (let k = 0; k < e.length; k += 4) {
+      const ay = e[k + 1], by = e[k + 3];
+      if (ay > y !== by > y) xs.push(e[k] + ((e[k + 2] - e[k]) * (y - ay)) / (by - ay));
+    }
+    xs.sort((a, b) => a - b);
+    for (let m = 0; m + 1 < xs.length; m += 2) {
+      const i0 = Math.max(0, Math.ceil((xs[m] - x0) / cell - 0.5)), i1 = Math.min(nx - 1, Math.floor((xs[m + 1] - x0) / cell - 0.5));
+      for (let i = i0; i <= i1; i++) inside[j * nx + i] = 1;
+    }
+  }
+  // Dilate by one cell: a neck narrower than a cell must stay connected (the heuristic only guides).
+  const free = new Uint8Array(nx * ny);
+  for (let j = 1; j < ny - 1; j++) {
+    for (let i = 1; i < nx - 1; i++) {
+      const k = j * nx + i;
+      if (inside[k] || inside[k - 1] || inside[k + 1] || inside[k - nx] || inside[k + nx]) free[k] = 1;
+    }
+  }
+  const r = { x0, y0, cell, nx, ny, free };
+  rasters.set(region, r);
+  return r;
+}
+
+/** Minimal binary heap of (key, value) pairs, smallest key first. */
+class Heap {
+  private keys: number[] = [];
+  private vals: number[] = [];
+  get size(): number {
+    return this.keys.length;
+  }
+  peekKey(): number {
+    return this.keys[0];
+  }
+  push(key: number, val: number): void {
+    const keys = this.keys, vals = this.vals;
+    let i = keys.length;
+    keys.push(key);
+    vals.push(val);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (keys[p] <= key) break;
+      keys[i] = keys[p];
+      vals[i] = vals[p];
+      i = p;
+    }
+    keys[i] = key;
+    vals[i] = val;
+  }
+  /** Removes the smallest; returns its value. */
+  pop(): number {
+    const keys = this.keys, vals = this.vals;
+    const top = vals[0];
+    const lastK = keys.pop() as number, lastV = vals.pop() as number;
+    const n = keys.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        const r = l + 1;
+        const c = r < n && keys[r] < keys[l] ? r : l;
+        if (keys[c] >= lastK) break;
+        keys[i] = keys[c];
+        vals[i] = vals[c];
+        i = c;
+      }
+      keys[i] = lastK;
+      vals[i] = lastV;
+    }
+    return top;
+  }
+}
+
+/** Obstacle-aware distance from every raster cell to the goal (8-neighbour Dijkstra). */
+function distanceField(r: Raster, gx: number, gy: number): Float64Array {
+  const { nx, ny, cell, free } = r;
+  const dist = new Float64Array(nx * ny).fill(Infinity);
+  const gi = Math.min(nx - 1, Math.max(0, Math.floor((gx - r.x0) / cell)));
+  const gj = Math.min(ny - 1, Math.max(0, Math.floor((gy - r.y0) / cell)));
+  const heap = new Heap();
+  const g = gj * nx + gi;
+  dist[g] = 0;
+  heap.push(0, g);
+  const diag = cell * Math.SQRT2;
+  while (heap.size > 0) {
+    const key = heap.peekKey();
+    const k = heap.pop();
+    const d = dist[k];
+    if (key > d) continue; // stale entry: the cell was reached shorter since
+    const i = k % nx, j = (k - i) / nx;
+    for (let dj = -1; dj <= 1; dj++) {
+      const jj = j + dj;
+      if (jj < 0 || jj >= ny) continue;
+      for (let di = -1; di <= 1; di++) {
+        if (di === 0 && dj === 0) continue;
+        const ii = i + di;
+        if (ii < 0 || ii >= nx) continue;
+        const kk = jj * nx + ii;
+        if (!free[kk]) continue;
+        const nd = d + (di !== 0 && dj !== 0 ? diag : cell);
+        if (nd < dist[kk]) {
+          dist[kk] = nd;
+          heap.push(nd, kk);
+        }
+      }
+    }
+  }
+  return dist;
+}
+
+/** Samples a primitive from pose (x, y, h): length L, curvature k; points after the start, every ≤ step. */
+function drive(x: number, y: number, h: number, L: number, k: number, step: number, out: number[]): void {
+  const n = Math.max(1, Math.ceil(L / step));
+  for (let i = 1; i <= n; i++) {
+    const s = (L * i) / n;
+    if (k === 0) out.push(x + s * Math.cos(h), y + s * Math.sin(h));
+    else {
+      const r = 1 / k;
+      out.push(x + r * (Math.sin(h + k * s) - Math.sin(h)), y - r * (Math.cos(h + k * s) - Math.cos(h)));
+    }
+  }
+}
+
+/**
+ * Searches a forward path of bounded curvature from `from` to `to` inside `region`. `shot` joins
+ * two poses directly (and checks the field). Returns the dense polyline, or undefined.
+ */
+export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot, limits: SearchLimits): Float64Array | undefined {
+  const R = limits.turnRadiusMeters;
+  const step = limits.sampleStepMeters ?? 0.5;
+  const maxExpansions = limits.maxExpansions ?? 60000;
+  const raster = rasterOf(region);
+  const field = distanceField(raster, to.x, to.y);
+  // Raster distance to the goal; off the raster (or cut off from the goal), three times the straight one.
+  const heuristic = (x: number, y: number): number => {
+    const i = Math.floor((x - raster.x0) / raster.cell), j = Math.floor((y - raster.y0) / raster.cell);
+    const d = i >= 0 && j >= 0 && i < raster.nx && j < raster.ny ? field[j * raster.nx + i] : Infinity;
+    return d === Infinity ? 3 * Math.hypot(x - to.x, y - to.y) : d;
+  };
+  // Primitives: 15° of an R arc long; straight, R and 2R arcs either way.
+  const L = Math.max(0.5, (R * Math.PI) / 12);
+  const curvatures = [0, 1 / R, -1 / R, 1 / (2 * R), -1 / (2 * R)];
+  const cell = Math.max(0.25, L * 0.7);
+  const keyOf = (x: number, y: number, h: number): number => {
+    const i = Math.floor((x - raster.x0) / cell), j = Math.floor((y - raster.y0) / cell);
+    let hb = Math.round((((h % TWO_PI) + TWO_PI) % TWO_PI) / (TWO_PI / HEADING_BINS)) % HEADING_BINS;
+    if (hb < 0) hb += HEADING_BINS;
+    return (j * 1e6 + i) * HEADING_BINS + hb;
+  };
+  // Node store.
+  const X: number[] = [], Y: number[] = [], H: number[] = [], G: number[] = [], D: number[] = [], parent: number[] = [];
+  const closed = new Set<number>();
+  const bestG = new Map<number, number>();
+  const heap = new Heap();
+  const add = (x: number, y: number, h: number, g: number, p: number): void => {
+    const id = X.length;
+    const d = heuristic(x, y);
+    X.push(x); Y.push(y); H.push(h); G.push(g); D.push(d); parent.push(p);
+    heap.push(g + 1.2 * d, id);
+  };
+  add(from.x, from.y, from.headingRadians, 0, -1);
+  const buf: number[] = [];
+  let expansions = 0;
+  let goalNode = -1;
+  let goalShot: ArrayLike<number> | undefined;
+  const near = 6 * R;
+  while (heap.size > 0 && expansions < maxExpansions) {
+    const id = heap.pop();
+    const k = keyOf(X[id], Y[id], H[id]);
+    if (closed.has(k)) continue;
+    closed.add(k);
+    expansions++;
+    const pose = { x: X[id], y: Y[id], headingRadians: H[id] };
+    if (D[id] < near || expansions % 16 === 1) {
+      const s = shot(pose, to);
+      if (s) { goalNode = id; goalShot = s; break; }
+    }
+    for (const kappa of curvatures) {
+      buf.length = 0;
+      buf.push(pose.x, pose.y);
+      drive(pose.x, pose.y, pose.headingRadians, L, kappa, step, buf);
+      if (!region.containsPolyline(buf)) continue;
+      const n = buf.length;
+      const x = buf[n - 2], y = buf[n - 1], h = pose.headingRadians + kappa * L;
+      const nk = keyOf(x, y, h);
+      if (closed.has(nk)) continue;
+      // Curving costs a little more than driving straight: straighter paths first.
+      const g = G[id] + L * (kappa === 0 ? 1 : 1.05);
+      const b = bestG.get(nk);
+      if (b !== undefined && b <= g) continue;
+      bestG.set(nk, g);
+      add(x, y, h, g, id);
+    }
+  }
+  if (goalNode < 0 || !goalShot) return undefined;
+  // Poses along the path, start to goal node.
+  const chain: number[] = [];
+  for (let v = goalNode; v >= 0; v = parent[v]) chain.push(v);
+  chain.reverse();
+  const poses: Pose[] = chain.map((v) => ({ x: X[v], y: Y[v], headingRadians: H[v] }));
+  // Shorten: from each pose, the farthest later pose (or the goal) a direct manoeuvre reaches.
+  const out: number[] = [from.x, from.y];
+  const append = (part: ArrayLike<number>): void => {
+    for (let i = 2; i < part.length; i++) out.push(part[i]);
+  };
+  let i = 0;
+  let attempts = 0;
+  while (i < poses.length - 1) {
+    const direct = attempts++ < 400 ? shot(poses[i], to) : undefined;
+    if (direct) { append(direct); return Float64Array.from(out); }
+    let j = poses.length - 1;
+    let joined = false;
+    for (; j > i + 1 && attempts < 400; j = Math.max(i + 1, Math.floor((i + j) / 2))) {
+      attempts++;
+      const s = shot(poses[i], poses[j]);
+      if (s) { append(s); joined = true; break; }
+      if (j === i + 2) { j = i + 1; break; }
+    }
+    if (!joined) {
+      // One primitive, exactly as the search drove it.
+      j = i + 1;
+      const p = poses[i], q = poses[j];
+      const kappa = wrap(q.headingRadians - p.headingRadians) / L;
+      buf.length = 0;
+      drive(p.x, p.y, p.headingRadians, L, Math.abs(kappa) < 1e-9 ? 0 : kappa, step, buf);
+      for (let m = 0; m < buf.length; m++) out.push(buf[m]);
+      // Land exactly on the stored pose.
+      out[out.length - 2] = q.x;
+      out[out.length - 1] = q.y;
+    }
+    i = j;
+  }
+  append(goalShot);
+  return Float64Array.from(out);
+}
+
+function wrap(a: number): number {
+  a %= TWO_PI;
+  if (a > Math.PI) a -= TWO_PI;
+  else if (a <= -Math.PI) a += TWO_PI;
+  return a;
+}
