@@ -24,8 +24,10 @@ export interface BulkOptions extends Pick<PlanCommandOptions, 'width' | 'headlan
   /** Where progress and the summary go (default stderr / stdout). */
   err?: (s: string) => void;
   log?: (s: string) => void;
-  /** Draw the progress bar (default: when stderr is a terminal). */
+  /** Draw the progress bar (default: when its stream is a terminal; forced on, a line per second elsewhere). */
   progress?: boolean;
+  /** Where the progress bar goes (default stderr). */
+  progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
 export interface BulkField {
@@ -97,10 +99,19 @@ export async function collectFields(input: string, flags: BulkOptions): Promise<
 }
 
 function bar(total: number, opts: BulkOptions) {
-  const show = opts.progress ?? process.stderr.isTTY === true;
+  const stream = opts.progressStream ?? process.stderr;
+  const tty = stream.isTTY === true;
+  const show = opts.progress ?? tty;
   if (!show) return { update: (_n: number, _failed: number) => undefined, stop: () => undefined };
   const b = new cliProgress.SingleBar(
-    { format: 'planning {bar} {value}/{total} fields | {failed} failed | ETA {eta_formatted} | {duration_formatted}', stream: process.stderr, hideCursor: true },
+    {
+      format: 'planning {bar} {value}/{total} fields | {failed} failed | ETA {eta_formatted} | {duration_formatted}',
+      stream,
+      hideCursor: tty,
+      // Asked for on a pipe or a log file: one line per second instead of redrawing.
+      noTTYOutput: !tty,
+      notTTYSchedule: 1000,
+    },
     cliProgress.Presets.shades_classic,
   );
   b.start(total, 0, { failed: 0 });
