@@ -2,6 +2,10 @@
  * Plan GeoJSON (CONTRACT.md "Plan GeoJSON"): a FeatureCollection with the plan's `metrics`
  * and `version` as foreign members; route features in driving order with `sequence` from 0;
  * context features (Boundary, Obstacle, RefillPoint, StagingArea, Crosshatch, ...).
+ * Cells of the decomposition (`plan.cells`) are `Cell` features: the cell's Polygon with
+ * `index`, `headingDegrees`, `trackCount` and `areaSquareMeters` (its track list stays in the
+ * plan JSON: feature properties are scalars). Writers that do not know a context type skip it
+ * (ISO-XML) or put it in its own folder / layer (KML, Shapefile).
  */
 import type { Plan, PlanMetrics, Position, RouteSegment } from '@furrow/core';
 
@@ -124,6 +128,7 @@ export function contextFeaturesOf(plan: Plan): PlanFeature[] {
   if (plan.boundary) features.push({ type: 'Feature', properties: { type: 'Boundary' }, geometry: plan.boundary });
   features.push(...contextFeatures(plan.obstacles, 'Obstacle'));
   features.push(...contextFeatures(plan.headlandAreas ?? plan.headlandPolygons, 'HeadlandArea'));
+  features.push(...contextFeatures(plan.cells, 'Cell'));
   features.push(...contextFeatures(plan.crosshatches, 'Crosshatch'));
   features.push(...contextFeatures(plan.guidanceLines ?? plan.abLines, 'GuidanceLine'));
   features.push(...contextFeatures(plan.refillPoints, 'RefillPoint'));
