@@ -146,6 +146,18 @@ describe('headland.mode none', () => {
     expect(Math.min(...xs)).toBeLessThan(W / 2 + 0.3);
     expect(placeViolations(rectangle, plan)).toEqual([]);
   });
+
+  it('keeps tracks out of a corridor narrower than the machine (no headland to keep them out)', () => {
+    // Two blocks joined by a 4 m wide neck (y 55 to 59) on the scanline y = 57; the machine is 6 m wide.
+    const field = poly([[0, 0], [150, 0], [150, 55], [210, 55], [210, 0], [360, 0], [360, 120], [210, 120], [210, 59], [150, 59], [150, 120], [0, 120]]);
+    const plan = planRoute({ field, machine, headland: { mode: 'none' }, tracks: { preferredDirectionDegrees: 90 } });
+    expect(plan.warnings.some((w) => w.code === 'narrow-corridor')).toBe(true);
+    // No track runs through the neck (x 150 to 210).
+    for (const s of segs(plan, 'Track')) {
+      const xs = s.coordinates.map((p) => xy(p)[0]);
+      expect(Math.max(...xs) > 151 && Math.min(...xs) < 209, `track from x = ${Math.min(...xs).toFixed(1)} to ${Math.max(...xs).toFixed(1)} through the neck`).toBe(false);
+    }
+  });
 });
 
 describe('headland.corners', () => {

@@ -321,6 +321,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
     warnings,
     tracks,
     headlandStyle: headlandReport,
+    ...(headlands.band ? { headlandAreas: groupPolygons(headlands.band).map((rings) => ({ type: 'Polygon', coordinates: rings.map((r) => ringLonLat(frame, r)) })) } : {}),
     headlands: headlands.passes.map((p, i) => ({ index: i, type: p.type, passIndex: p.passIndex, coordinates: flatToLonLat(frame, passToFlat(p)), ...(p.open ? { open: true } : {}) })),
     obstacles: obstacles.map((r) => ({ type: 'Polygon', coordinates: [ringLonLat(frame, r)] })),
     nodes,

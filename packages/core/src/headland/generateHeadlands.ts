@@ -32,6 +32,18 @@ export interface Headlands {
   passes: HeadlandPass[];
   /** Area left for tracks: shells counter-clockwise, holes clockwise. */
   mainland: PathsD;
+  /** Turn-only headlands: the band at the track ends the passes work (the plan's `headlandAreas`). */
+  band?: PathsD;
+}
+
+/**
+ * Where a w-wide pass fits: the field opened by w/2 (shrunk, grown back). Without headland passes
+ * (or along the sides of turn-only headlands) the mainland reaches the boundary, so it is cut to
+ * this, keeping tracks out of the narrow corridors that decomposition/corridors.ts reports.
+ */
+export function passableCore(field: PathsD, widthMeters: number): PathsD {
+  const shrunk = offsetPolygons(field, -widthMeters / 2, PASS_ARC_TOLERANCE_METERS);
+  return shrunk.length > 0 ? offsetPolygons(shrunk, widthMeters / 2, PASS_ARC_TOLERANCE_METERS) : [];
 }
 
 function ringArea(ring: PathD): number {
@@ -52,6 +64,6 @@ export function generateHeadlands(field: PathsD, passCount: number, widthMeters:
       passes.push({ type: a > 0 ? 'ExteriorHeadland' : 'InteriorHeadland', passIndex: i, ring });
     }
   }
-  const mainland = passCount > 0 ? offsetPolygons(field, -passCount * widthMeters, PASS_ARC_TOLERANCE_METERS) : field.map((r) => r.slice());
+  const mainland = passCount > 0 ? offsetPolygons(field, -passCount * widthMeters, PASS_ARC_TOLERANCE_METERS) : passableCore(field, widthMeters);
   return { passes, mainland };
 }

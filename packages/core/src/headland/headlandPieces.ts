@@ -57,7 +57,7 @@ export function shapeHeadlandCorners(headlands: Headlands, style: HeadlandStyle,
   const region = new Region(field);
   const r = shapeCorners(headlands.passes, style.corners, turnOptions.turnRadiusMeters, region, turnOptions);
   return {
-    headlands: { passes: r.passes, mainland: headlands.mainland },
+    headlands: { ...headlands, passes: r.passes },
     roundedCount: r.roundedCount,
     ...(r.squareCorners.length > 0 ? { cornerTurns: { squareCorners: r.squareCorners, region, turnOptions } } : {}),
   };

@@ -19,6 +19,7 @@ import { ClipType, ClipperD, FillRule } from 'clipper2-ts';
 import { areaOf, differencePolygons, intersectPolygons, offsetPolygons, PRECISION, unionPolygons } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import type { HeadlandPass, Headlands } from './generateHeadlands.js';
+import { passableCore } from './generateHeadlands.js';
 import { Region } from '../geometry/region.js';
 
 /** Working passes need no fine arcs (1 cm from the true circle). */
@@ -213,9 +214,11 @@ function straightRuns(piece: PathD, ux: number, uy: number, w: number, R: number
  */
 export function generateTurnOnlyHeadlands(field: PathsD, passCount: number, widthMeters: number, directionRadians: number, turnRadiusMeters: number): Headlands {
   const w = widthMeters;
-  if (passCount <= 0) return { passes: [], mainland: field.map((r) => r.slice()) };
+  const core = passableCore(field, w);
+  if (passCount <= 0) return { passes: [], mainland: core };
   const band = turnOnlyBand(field, directionRadians, passCount * w);
-  const mainland = band.length > 0 ? differencePolygons(field, band) : field.map((r) => r.slice());
+  // The mainland reaches the boundary along the sides, but not into corridors narrower than w.
+  const mainland = band.length > 0 ? differencePolygons(core, band) : core;
   const passes: HeadlandPass[] = [];
   if (band.length === 0) return { passes, mainland };
   const ux = Math.cos(directionRadians), uy = Math.sin(directionRadians);
@@ -244,5 +247,5 @@ export function generateTurnOnlyHeadlands(field: PathsD, passCount: number, widt
       }
     }
   }
-  return { passes, mainland };
+  return { passes, mainland, band };
 }
