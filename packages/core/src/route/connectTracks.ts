@@ -18,7 +18,7 @@ import { densify, polylineLength } from '../geometry/vec.js';
 import { worstCurvatureRatio } from '../geometry/curvature.js';
 import type { Track } from '../tracks/generateTracks.js';
 import type { TrackVisit } from './baselineOrder.js';
-import { nearestOnLoop, poseOnLoop, sliceLoop } from './connectorRings.js';
+import { junctionOnLoop, kinksWithinRadius, loopSideFits, nearestOnLoop, poseOnLoop, sliceLoop } from './connectorRings.js';
 import type { LoopPath } from './connectorRings.js';
 import { shortestWaypointPath, waypointPoses } from './waypointPath.js';
 import { searchConnector } from './connectSearch.js';
@@ -151,14 +151,65 @@ export function tryDirect(from: Pose, to: Pose, ctx: RouteContext, maxCandidates
   return undefined;
 }
 
+/**
+ * The junction of a manoeuvre with the loop, as the route's kinematic check sees it (about a
+ * meter either side): no kink beyond the turning radius, no three-point bend tighter than R.
+ */
+function junctionFits(loop: LoopPath, s: number, dir: 1 | -1, role: 'enter' | 'leave', conn: ArrayLike<number>, R: number): boolean {
+  const reach = JUNCTION_CONTEXT_METERS;
+  const xy: number[] = [];
+  if (role === 'enter') {
+    const tail = tailOf(conn, reach);
+    for (let i = 0; i < tail.length; i++) xy.push(tail[i]);
+    const side = sliceLoop(loop, s, reach, dir);
+    for (let i = 2; i < side.length; i++) xy.push(side[i]);
+  } else {
+    const side = sliceLoop(loop, s - dir * reach, reach, dir);
+    for (let i = 0; i < side.length; i++) xy.push(side[i]);
+    const head = headOf(conn, reach);
+    for (let i = 2; i < head.length; i++) xy.push(head[i]);
+  }
+  return kinksWithinRadius(xy, R) && worstCurvatureRatio(xy, R).ratio <= 1.04;
+}
+
+/** Context each side of a junction that must be smooth, meters (the kinematic check reads 1 m). */
+const JUNCTION_CONTEXT_METERS = 1.2;
+
+/** Points of the polyline from where `meters` remain to its end (whole points, at least two). */
+function tailOf(xy: ArrayLike<number>, meters: number): ArrayLike<number> {
+  const n = xy.length >> 1;
+  let acc = 0, i = n - 1;
+  while (i > 0 && acc < meters) {
+    acc += Math.hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);
+    i--;
+  }
+  return Array.prototype.slice.call(xy, 2 * i) as number[];
+}
+
+/** Points of the polyline up to `meters` from its start (whole points, at least two). */
+function headOf(xy: ArrayLike<number>, meters: number): ArrayLike<number> {
+  const n = xy.length >> 1;
+  let acc = 0, i = 0;
+  while (i < n - 1 && acc < meters) {
+    acc += Math.hypot(xy[2 * i + 2] - xy[2 * i], xy[2 * i + 3] - xy[2 * i + 1]);
+    i++;
+  }
+  return Array.prototype.slice.call(xy, 0, 2 * i + 2) as number[];
+}
+
 /** Shortest contained manoeuvre from `from` onto the loop near arc length s0, searching along dir. */
-function ontoLoop(from: Pose, loop: LoopPath, s0: number, dir: 1 | -1, ctx: RouteContext, reverseSearch: boolean): { conn: Conn; s: number } | undefined {
+function ontoLoop(from: Pose, loop: LoopPath, s0: number, dir: 1 | -1, ctx: RouteContext, reverseSearch: boolean, longEdgesOnly = false): { conn: Conn; s: number } | undefined {
   const step = 2;
+  const R = ctx.turnOptions.turnRadiusMeters;
+  let last = NaN;
   for (let k = 0; k <= 14; k++) {
-    const s = s0 + (reverseSearch ? -dir : dir) * k * step;
-    const pose = poseOnLoop(loop, s, dir);
-    const c = reverseSearch ? tryDirect(pose, from, ctx, 4) : tryDirect(from, pose, ctx, 4);
-    if (c) return { conn: c, s };
+    const role = reverseSearch ? 'leave' : 'enter';
+    const j = junctionOnLoop(loop, s0 + (reverseSearch ? -dir : dir) * k * step, dir, role);
+    if (j.s === last || (longEdgesOnly && !j.onLongEdge)) continue;
+    last = j.s;
+    if (!loopSideFits(loop, j, dir, role, R)) continue;
+    const c = reverseSearch ? tryDirect(j.pose, from, ctx, 4) : tryDirect(from, j.pose, ctx, 4);
+    if (c && junctionFits(loop, j.s, dir, role, c.xy, R)) return { conn: c, s: j.s };
   }
   return undefined;
 }
@@ -200,7 +251,7 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
         const offXy = off.conn.xy;
         for (let i = 2; i < offXy.length; i++) xy.push(offXy[i]);
         // The ring is smooth by construction; measure anyway, as checkPlan will.
-        if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !ctx.region.containsPolyline(xy)) continue;
+        if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) continue;
         best = { xy, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
         bestLen = len;
       }
@@ -306,10 +357,11 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
             // Leave ring 1 a little before the closest point, join ring 2 a little after it.
             for (let li = 0; li < 2; li++) {
               const lead = (li + 1) * 2 * R;
-              const s1 = pair.s1 - d1 * lead, s2 = pair.s2 + d2 * lead;
+              const j1 = junctionOnLoop(l1, pair.s1 - d1 * lead, d1, 'leave'), j2 = junctionOnLoop(l2, pair.s2 + d2 * lead, d2, 'enter');
+              const s1 = j1.s, s2 = j2.s;
               const key = ((pi * 2 + (d1 === 1 ? 0 : 1)) * 2 + (d2 === 1 ? 0 : 1)) * 2 + li;
               let cross = cache.crossings.get(key);
-              if (cross === undefined) cache.crossings.set(key, (cross = tryDirect(poseOnLoop(l1, s1, d1), poseOnLoop(l2, s2, d2), ctx, 6) ?? null));
+              if (cross === undefined) cache.crossings.set(key, (cross = tryDirect(j1.pose, j2.pose, ctx, 6) ?? null));
               if (!cross) continue;
               const along1 = wrapDistance(l1, (s1 - on.s) * d1);
               const along2 = wrapDistance(l2, (off.s - s2) * d2);
@@ -323,7 +375,7 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
               append(cross.xy);
               append(sliceLoop(l2, s2, along2, d2));
               append(off.conn.xy);
-              if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !ctx.region.containsPolyline(xy)) continue;
+              if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) continue;
               best = { xy, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
               bestLen = len;
               break;
@@ -364,7 +416,7 @@ export function tryWaypointChain(from: Pose, to: Pose, ctx: RouteContext): Conn 
     for (let k = 2; k < leg.xy.length; k++) xy.push(leg.xy[k]);
   }
   // Legs meet tangentially (shared poses); measure as checkPlan does, with a little margin.
-  if (worstCurvatureRatio(xy, ctx.turnOptions.turnRadiusMeters).ratio > 1.04 || !ctx.region.containsPolyline(xy)) return undefined;
+  if (worstCurvatureRatio(xy, ctx.turnOptions.turnRadiusMeters).ratio > 1.04 || !kinksWithinRadius(xy, ctx.turnOptions.turnRadiusMeters) || !ctx.region.containsPolyline(xy)) return undefined;
   return { xy, kind: 'waypoints', turnType: 'Dubins' };
 }
 
@@ -393,7 +445,7 @@ export function trySearch(from: Pose, to: Pose, ctx: RouteContext): Conn | undef
   const R = ctx.turnOptions.turnRadiusMeters;
   const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, ctx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5 });
   if (!xy) return undefined;
-  if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !ctx.region.containsPolyline(xy)) return undefined;
+  if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) return undefined;
   return { xy, kind: 'search', turnType: 'Dubins' };
 }
 
@@ -504,6 +556,17 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
   return straightFallback(from, to, ctx, what);
 }
 
+/** Where to join a headland pass near s: the nearest straight stretch within 30 m (see `ontoLoop`), else s itself. */
+function headlandJunction(loop: LoopPath, s: number, dir: 1 | -1, R: number): { s: number; pose: Pose } {
+  for (let k = 0; k <= 30; k++) {
+    for (const sign of k === 0 ? [1] : [1, -1]) {
+      const j = junctionOnLoop(loop, s + sign * k, dir, 'enter');
+      if (j.onLongEdge && loopSideFits(loop, j, dir, 'enter', R)) return j;
+    }
+  }
+  return junctionOnLoop(loop, s, dir, 'enter');
+}
+
 /** Enters a headland pass from `from`: picks start point and direction, returns connector + pass. */
 function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headland' }>, ctx: RouteContext): { conn?: Conn; ring: number[] } {
   const loop = p.loop;
@@ -521,44 +584,49 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
   const near = nearestOnLoop(loop, from.x, from.y);
   let best: { conn: Conn; s: number; dir: 1 | -1 } | undefined;
   let bestLen = Infinity;
-  for (const dir of dirs) {
-    const on = ontoLoop(from, loop, near.s, dir, ctx, false);
-    if (on) {
-      const len = polylineLength(on.conn.xy);
-      if (len < bestLen) { bestLen = len; best = { conn: on.conn, s: on.s, dir }; }
+  // A headland pass is a working piece: join it on a straight stretch (no corner within a meter
+  // of the junction) where one is in reach, anywhere smooth enough otherwise.
+  for (const longEdgesOnly of [true, false]) {
+    for (const dir of dirs) {
+      const on = ontoLoop(from, loop, near.s, dir, ctx, false, longEdgesOnly);
+      if (on) {
+        const len = polylineLength(on.conn.xy);
+        if (len < bestLen) { bestLen = len; best = { conn: on.conn, s: on.s, dir }; }
+      }
     }
+    if (best) break;
   }
   if (!best) {
     for (const dir of dirs) {
-      const s = near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters;
-      const t = tryTraversal(from, poseOnLoop(loop, s, dir), ctx);
-      if (t) { best = { conn: t, s, dir }; break; }
+      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
+      const t = tryTraversal(from, j.pose, ctx);
+      if (t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
   if (!best && ctx.partOf && ctx.partOf(from.x, from.y) !== ctx.partOf(loop.xy[0], loop.xy[1])) {
-    const s = near.s + dirs[0] * 2 * ctx.turnOptions.turnRadiusMeters;
-    const tr = transport(from, poseOnLoop(loop, s, dirs[0]), ctx);
-    if (tr) best = { conn: tr, s, dir: dirs[0] };
+    const j = headlandJunction(loop, near.s + dirs[0] * 2 * ctx.turnOptions.turnRadiusMeters, dirs[0], ctx.turnOptions.turnRadiusMeters);
+    const tr = transport(from, j.pose, ctx);
+    if (tr) best = { conn: tr, s: j.s, dir: dirs[0] };
   }
   if (!best) {
     for (const dir of dirs) {
-      const s = near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters;
-      const t = tryBridgedTraversal(from, poseOnLoop(loop, s, dir), ctx);
-      if (t) { best = { conn: t, s, dir }; break; }
+      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
+      const t = tryBridgedTraversal(from, j.pose, ctx);
+      if (t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
   if (!best) {
     for (const dir of dirs) {
-      const s = near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters;
-      const t = tryWaypointChain(from, poseOnLoop(loop, s, dir), ctx);
-      if (t) { best = { conn: t, s, dir }; break; }
+      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
+      const t = tryWaypointChain(from, j.pose, ctx);
+      if (t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
   if (!best) {
     for (const dir of dirs) {
-      const s = near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters;
-      const t = trySearch(from, poseOnLoop(loop, s, dir), ctx);
-      if (t) { best = { conn: t, s, dir }; break; }
+      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
+      const t = trySearch(from, j.pose, ctx);
+      if (t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
   if (!best) {

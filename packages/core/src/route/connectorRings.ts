@@ -147,6 +147,40 @@ export function poseOnLoop(loop: LoopPath, s: number, dir: 1 | -1): Pose {
   return { x: ax + t * (bx - ax), y: ay + t * (by - ay), headingRadians: dir === 1 ? h : h + Math.PI };
 }
 
+/** Edges at least this long are "long" (sparse loops: headland passes); a junction keeps this far from their ends. */
+const JUNCTION_CLEARANCE_METERS = 1.2;
+
+/**
+ * Where a manoeuvre may join (`enter`: then drive on along dir) or leave (`leave`: after driving
+ * along dir) the loop near arc length s, so that the junction has no kink the turning radius
+ * does not allow: on a dense loop (a connector ring, points every ≤ 0.5 m) s moves to the
+ * nearest vertex and the pose takes the heading of the chord driven from it (enter) or into it
+ * (leave); on a long edge (a headland pass) it stays at least 1.2 m from the edge's ends, so
+ * no corner lies within a meter of the junction (`onLongEdge`). Returns the snapped s and the pose.
+ */
+export function junctionOnLoop(loop: LoopPath, s: number, dir: 1 | -1, role: 'enter' | 'leave'): { s: number; pose: Pose; onLongEdge: boolean } {
+  s = wrapS(loop, s);
+  const S = loop.s, xy = loop.xy;
+  const n = S.length; // points; point n-1 repeats point 0
+  let i = segmentAt(loop, s);
+  if (i >= n - 1) i = n - 2;
+  const len = S[i + 1] - S[i];
+  if (len >= 2 * JUNCTION_CLEARANCE_METERS) {
+    const c = Math.min(Math.max(s, S[i] + JUNCTION_CLEARANCE_METERS), S[i + 1] - JUNCTION_CLEARANCE_METERS);
+    return { s: c, pose: poseOnLoop(loop, c, dir), onLongEdge: true };
+  }
+  // Nearest vertex v (0 ≤ v < n - 1), and the chords into and out of it in the driving direction.
+  let v = s - S[i] <= S[i + 1] - s ? i : i + 1;
+  if (v >= n - 1) v = 0;
+  const prevV = v === 0 ? n - 2 : v - 1, nextV = v + 1; // v + 1 ≤ n - 1 (point n-1 = point 0)
+  const x = xy[2 * v], y = xy[2 * v + 1];
+  // Chord out of v along dir: to nextV (dir 1) or prevV (dir -1); into v: from prevV (dir 1) or nextV (dir -1).
+  const other = (role === 'enter') === (dir === 1) ? nextV : prevV;
+  const ox = xy[2 * other], oy = xy[2 * other + 1];
+  const h = role === 'enter' ? Math.atan2(oy - y, ox - x) : Math.atan2(y - oy, x - ox);
+  return { s: S[v], pose: { x, y, headingRadians: h }, onLongEdge: false };
+}
+
 /** The part of the loop from s0 travelling `distance` meters in direction dir, as flat xy. */
 export function sliceLoop(loop: LoopPath, s0: number, distance: number, dir: 1 | -1): number[] {
   const out: number[] = [];
@@ -171,7 +205,8 @@ export function sliceLoop(loop: LoopPath, s0: number, distance: number, dir: 1 |
     let travelled = s0 - loop.s[i];
     let guard = 2 * n + 4;
     while (travelled < distance && guard-- > 0) {
-      out.push(xy[2 * i], xy[2 * i + 1]);
+      // s0 on a vertex: do not repeat it.
+      if (travelled > 0 || Math.hypot(xy[2 * i] - p0.x, xy[2 * i + 1] - p0.y) > 1e-9) out.push(xy[2 * i], xy[2 * i + 1]);
       i--;
       if (i < 0) i = n - 2;
       travelled += loop.s[i + 1] - loop.s[i];
@@ -184,4 +219,49 @@ export function sliceLoop(loop: LoopPath, s0: number, distance: number, dir: 1 |
   out.push(p1.x, p1.y);
   void L;
   return out;
+}
+
+/**
+ * True when no vertex of the polyline turns more than a curve of radius R allows between its two
+ * chords: asin(a/2R) + asin(b/2R) (+ 0.002 rad), chords shorter than 1 cm skipped — the bound the
+ * route's kinematic check applies. Joined connectors (ring slices, chains, searched paths) are
+ * measured with it as well as with the three-point curvature.
+ */
+export function kinksWithinRadius(xy: ArrayLike<number>, radiusMeters: number): boolean {
+  const twoR = 2 * radiusMeters;
+  let px = NaN, py = NaN, pl = 0; // previous chord direction and length
+  let ax = xy[0], ay = xy[1];
+  for (let i = 2; i < xy.length; i += 2) {
+    const dx = xy[i] - ax, dy = xy[i + 1] - ay;
+    const l = Math.hypot(dx, dy);
+    if (l < 0.01) continue;
+    if (pl > 0) {
+      const turn = Math.abs(Math.atan2(px * dy - py * dx, px * dx + py * dy));
+      const allowed = Math.asin(Math.min(1, pl / twoR)) + Math.asin(Math.min(1, l / twoR)) + 0.002;
+      if (turn > allowed) return false;
+    }
+    px = dx; py = dy; pl = l;
+    ax = xy[i]; ay = xy[i + 1];
+  }
+  return true;
+}
+
+/**
+ * Whether the loop side of a junction (1.2 m of the loop from it, with the manoeuvre's tangent
+ * continued straight for a meter) has no kink beyond the turning radius: a headland pass's tight
+ * corner arc (radius (i − ½)·w can be below R) is no place to join it.
+ */
+export function loopSideFits(loop: LoopPath, j: { s: number; pose: Pose }, dir: 1 | -1, role: 'enter' | 'leave', radiusMeters: number): boolean {
+  const c = Math.cos(j.pose.headingRadians), sn = Math.sin(j.pose.headingRadians);
+  const xy: number[] = [];
+  if (role === 'enter') {
+    xy.push(j.pose.x - c, j.pose.y - sn);
+    const side = sliceLoop(loop, j.s, JUNCTION_CLEARANCE_METERS, dir);
+    for (let i = 0; i < side.length; i++) xy.push(side[i]);
+  } else {
+    const side = sliceLoop(loop, j.s - dir * JUNCTION_CLEARANCE_METERS, JUNCTION_CLEARANCE_METERS, dir);
+    for (let i = 0; i < side.length; i++) xy.push(side[i]);
+    xy.push(j.pose.x + c, j.pose.y + sn);
+  }
+  return kinksWithinRadius(xy, radiusMeters);
 }
