@@ -430,7 +430,7 @@ describe('auth matrix on every route', () => {
 });
 
 describe('session secret from the environment', () => {
-  it('accepts sessions signed with the configured secret and rejects others', async () => {
+  it('accepts sessions signed with the configured secret and rejects others and expired ones', async () => {
     const { SignJWT } = await import('jose');
     const { createApp, createRateLimiter } = await import('@furrow/api');
     const secret = 'a-configured-secret-of-at-least-32-chars';
@@ -442,5 +442,17 @@ describe('session secret from the environment', () => {
     expect((await ok.json()).user.userId).toBe(a.endUserId);
     const forged = await app.request('/api/user/current', { headers: { Authorization: `Bearer ${await sign('another-secret-of-at-least-32-chars!!')}` } });
     expect(forged.status).toBe(401);
+    expect((await forged.json()).error.message).toMatch(/invalid/);
+    const stale = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(a.endUserId)
+      .setIssuer('furrow')
+      .setAudience('furrow-web')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 600)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(new TextEncoder().encode(secret));
+    const expired = await app.request('/api/user/current', { headers: { Authorization: `Bearer ${stale}` } });
+    expect(expired.status).toBe(401);
+    expect((await expired.json()).error.message).toMatch(/session has expired/);
   });
 });

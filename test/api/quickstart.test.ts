@@ -45,6 +45,27 @@ describe('authentication (401)', () => {
     expect((await after.json()).error.message).toMatch(/revoked/);
   });
 
+  it('rejects an expired key (and refuses to create one already expired)', async () => {
+    const past = await post(t, '/api/api-keys', { name: 'stale', expiresAt: new Date(Date.now() - 1000).toISOString() });
+    expect(past.status).toBe(400);
+    expect((await past.json()).error.details[0].path).toBe('expiresAt');
+
+    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    const created = await post(t, '/api/api-keys', { name: 'short-lived', expiresAt });
+    expect(created.status).toBe(201);
+    const { keyId, apiKey, expiresAt: echoed } = await created.json();
+    expect(echoed).toBe(expiresAt);
+    expect((await t.app.request('/api/user/current', jsonInit('GET', apiKey))).status).toBe(200);
+    const listed = await (await t.app.request('/api/api-keys', jsonInit('GET', t.adminKey))).json();
+    expect(listed.items.find((k: { keyId: string }) => k.keyId === keyId).expiresAt).toBe(expiresAt);
+    await new Promise((r) => setTimeout(r, Date.parse(expiresAt) - Date.now() + 50));
+    const after = await t.app.request('/api/user/current', jsonInit('GET', apiKey));
+    expect(after.status).toBe(401);
+    const body = await after.json();
+    expect(body.error.code).toBe('Unauthorized');
+    expect(body.error.message).toMatch(/expired/);
+  });
+
   it('never stores a key in clear', async () => {
     const rows = await store.db.query<{ key_hash: string }>('SELECT key_hash FROM api_keys');
     expect(rows.length).toBeGreaterThan(0);

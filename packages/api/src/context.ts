@@ -59,6 +59,8 @@ export interface AppEnv {
   Variables: {
     correlationId: string;
     caller: Caller | undefined;
+    /** Why a presented credential was refused (for the 401 message). */
+    authRefusal: 'expired' | undefined;
   };
 }
 

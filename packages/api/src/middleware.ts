@@ -86,7 +86,8 @@ export function resolveCaller(deps: Pick<Deps, 'store' | 'jwtSecret'>): Middlewa
       const digest = hashSecret(key);
       const row = await deps.store.findKeyByHashCached(digest);
       if (row && digestsEqual(row.keyHash, digest) && row.revokedAt === null) {
-        caller = { userId: row.userId, keyId: row.keyId, partnerAdmin: row.partnerAdmin, via: 'api-key' };
+        if (row.expiresAt !== null && Date.parse(row.expiresAt) <= Date.now()) c.set('authRefusal', 'expired');
+        else caller = { userId: row.userId, keyId: row.keyId, partnerAdmin: row.partnerAdmin, via: 'api-key' };
       }
     } else {
       const auth = c.req.header('Authorization');
@@ -94,8 +95,9 @@ export function resolveCaller(deps: Pick<Deps, 'store' | 'jwtSecret'>): Middlewa
         try {
           const { payload } = await jwtVerify(auth.slice(7), await deps.jwtSecret(), { issuer: 'furrow', audience: 'furrow-web' });
           if (typeof payload.sub === 'string') caller = { userId: payload.sub, partnerAdmin: false, via: 'session' };
-        } catch {
+        } catch (err) {
           caller = undefined;
+          if ((err as { code?: string }).code === 'ERR_JWT_EXPIRED') c.set('authRefusal', 'expired');
         }
       }
     }
@@ -140,10 +142,18 @@ export function requireCaller(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!c.get('caller')) {
       const key = c.req.header('X-API-KEY');
+      const bearer = c.req.header('Authorization')?.startsWith('Bearer ') === true;
+      const expired = c.get('authRefusal') === 'expired';
       const message =
-        key === undefined || key === ''
-          ? 'missing API key: send it in the X-API-KEY header'
-          : 'the API key is invalid or has been revoked';
+        key !== undefined && key !== ''
+          ? expired
+            ? 'the API key has expired: create a new one (POST /api/api-keys)'
+            : 'the API key is invalid or has been revoked'
+          : bearer
+            ? expired
+              ? 'the session has expired: launch the application again from the partner'
+              : 'the session token is invalid'
+            : 'missing API key: send it in the X-API-KEY header';
       throw new ApiError(401, 'Unauthorized', message);
     }
     return next();

@@ -32,7 +32,7 @@ const UserSchema = z
   .openapi('User');
 
 const KeySchema = z
-  .object({ keyId: z.string(), userId: z.string(), name: z.string(), partnerAdmin: z.boolean(), createdAt: z.string(), revokedAt: z.string().nullable() })
+  .object({ keyId: z.string(), userId: z.string(), name: z.string(), partnerAdmin: z.boolean(), createdAt: z.string(), revokedAt: z.string().nullable(), expiresAt: z.string().nullable() })
   .openapi('ApiKey');
 
 export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
@@ -122,7 +122,10 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       security: [{ ApiKey: [] }],
       request: { body: jsonBody(CreateKeySchema) },
       responses: {
-        201: { description: 'The new key', content: { 'application/json': { schema: z.object({ keyId: z.string(), apiKey: z.string(), userId: z.string(), name: z.string() }) } } },
+        201: {
+          description: 'The new key',
+          content: { 'application/json': { schema: z.object({ keyId: z.string(), apiKey: z.string(), userId: z.string(), name: z.string(), expiresAt: z.string().nullable() }) } },
+        },
         ...errorResponses(400, 401, 403, 404, 415, 429),
       },
     }),
@@ -137,8 +140,14 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         if (!user) throw notFound('partner user', body.partnerUserId);
         userId = user.userId;
       }
-      const made = await deps.store.createKey(userId, body.name, false);
-      return c.json({ keyId: made.keyId, apiKey: made.apiKey, userId, name: body.name }, 201);
+      let expiresAt: string | null = null;
+      if (body.expiresAt !== undefined) {
+        const at = Date.parse(body.expiresAt);
+        if (!(at > Date.now())) throw new ApiError(400, 'ValidationFailed', 'expiresAt: must be in the future', [{ path: 'expiresAt', message: 'must be in the future' }]);
+        expiresAt = new Date(at).toISOString();
+      }
+      const made = await deps.store.createKey(userId, body.name, false, expiresAt ?? undefined);
+      return c.json({ keyId: made.keyId, apiKey: made.apiKey, userId, name: body.name, expiresAt }, 201);
     },
   );
 

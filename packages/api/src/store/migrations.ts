@@ -178,6 +178,11 @@ export const migrations: Migration[] = [
       CREATE INDEX guidance_job_items_pending ON guidance_job_items (next_attempt_at) WHERE status IN ('queued', 'running')
     `,
   },
+  {
+    version: 4,
+    name: 'API key expiry',
+    sql: `ALTER TABLE api_keys ADD COLUMN expires_at timestamptz`,
+  },
 ];
 
 /** Applies every migration not yet recorded. Safe when several processes start at once on PostgreSQL. */

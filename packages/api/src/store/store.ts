@@ -27,6 +27,8 @@ export interface ApiKeyRow {
   partnerAdmin: boolean;
   createdAt: string;
   revokedAt: string | null;
+  /** When the key stops working (null: never). */
+  expiresAt: string | null;
 }
 
 export interface CompanyRow {
@@ -128,6 +130,7 @@ function toKey(r: Row): ApiKeyRow {
     partnerAdmin: Boolean(r.partner_admin),
     createdAt: iso(r.created_at),
     revokedAt: isoOrNull(r.revoked_at),
+    expiresAt: isoOrNull(r.expires_at),
   };
 }
 
@@ -225,7 +228,7 @@ export class Store {
    * Creates an account user with one key (what `furrow keys create` does). The user gets
    * `initialCredits` and, for partner admins, acts as the partner namespace of what it provisions.
    */
-  async createAccountKey(opts: { name: string; partnerAdmin: boolean; initialCredits: number; apiKey?: string }): Promise<{
+  async createAccountKey(opts: { name: string; partnerAdmin: boolean; initialCredits: number; apiKey?: string; expiresAt?: string }): Promise<{
     userId: string;
     keyId: string;
     apiKey: string;
@@ -237,8 +240,8 @@ export class Store {
     await this.db.transaction(async (tx) => {
       await tx.query('INSERT INTO users (user_id, display_name) VALUES ($1, $2)', [userId, opts.name]);
       await tx.query(
-        'INSERT INTO api_keys (key_id, user_id, name, key_hash, partner_admin) VALUES ($1, $2, $3, $4, $5)',
-        [keyId, userId, opts.name, hashSecret(apiKey), opts.partnerAdmin],
+        'INSERT INTO api_keys (key_id, user_id, name, key_hash, partner_admin, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [keyId, userId, opts.name, hashSecret(apiKey), opts.partnerAdmin, opts.expiresAt ?? null],
       );
       if (opts.initialCredits > 0) await grantIn(tx, 'user', userId, opts.initialCredits, 'initial credits');
     });
@@ -264,11 +267,12 @@ export class Store {
     }
   }
 
-  async createKey(userId: string, name: string, partnerAdmin = false): Promise<{ keyId: string; apiKey: string }> {
+  /** A new key of `userId`; `expiresAt` (ISO time) makes it stop working then (401 after). */
+  async createKey(userId: string, name: string, partnerAdmin = false, expiresAt?: string): Promise<{ keyId: string; apiKey: string }> {
     const { keyId, apiKey } = generateApiKey();
     await this.db.query(
-      'INSERT INTO api_keys (key_id, user_id, name, key_hash, partner_admin) VALUES ($1, $2, $3, $4, $5)',
-      [keyId, userId, name, hashSecret(apiKey), partnerAdmin],
+      'INSERT INTO api_keys (key_id, user_id, name, key_hash, partner_admin, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [keyId, userId, name, hashSecret(apiKey), partnerAdmin, expiresAt ?? null],
     );
     return { keyId, apiKey };
   }
