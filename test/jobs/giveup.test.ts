@@ -1,5 +1,5 @@
 /**
- * Retries and giving up, on both engines: transient failures are retried with exponential backoff;
+ * Retries, giving up and job statuses, on both engines: transient failures are retried with exponential backoff;
  * an item that never gets a result (failing every time, or its worker dying on every attempt)
  * ends `failed` with `AttemptsExhausted` / `PlanFailed`, and a cancelled job whose running item
  * lost its worker still finishes. No job stays `running` forever.
@@ -170,6 +170,44 @@ function giveUpSuite(engine: Engine, open: () => Promise<Backend>) {
     } finally {
       await runner.close();
     }
+  }, 90_000);
+
+  it('reports queued, then running, then failed when every item failed; a finished job cannot be cancelled (409)', async () => {
+    const acct = await accountWithCompany(backend.store, `statuses-${engine}`, 100, 0);
+    const degenerate = { type: 'Polygon', coordinates: [[[2.95, 47.1], [2.96, 47.1], [2.95, 47.1]]] };
+    const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, {
+      items: [
+        // Never finishes: stopped by its time limit (maxOptimizerTime 1 s + no grace).
+        { boundary: squareAt(2.9), equipment: { widthMeters: 6, turnRadiusMeters: 77 }, routeOptions: { maxOptimizerTime: 1 } },
+        { boundary: degenerate, equipment: { widthMeters: 6 } },
+      ],
+    });
+    expect(submitted.status).toBe(202);
+    const jobId = submitted.body.jobId as string;
+    // No worker runs yet.
+    const queued = await call(app, 'GET', `/api/guidance-jobs/${jobId}`, acct.apiKey);
+    expect(queued.body).toMatchObject({ status: 'queued', startedAt: null, finishedAt: null, progress: { queued: 2, running: 0, total: 2 } });
+    expect(queued.headers.get('retry-after')).toBe('5');
+    const runner = await startRunner();
+    try {
+      const running = await waitForJob(app, acct.apiKey, jobId, 20_000, (j) => j.status !== 'queued');
+      expect(running.body.status).toBe('running');
+      expect(running.body.startedAt).not.toBeNull();
+      expect(running.headers.get('retry-after')).toBe('5');
+      const final = await waitForJob(app, acct.apiKey, jobId, 30_000);
+      expect(final.body.status).toBe('failed');
+      expect(final.body.progress).toMatchObject({ done: 0, failed: 2, total: 2 });
+    } finally {
+      await runner.close();
+    }
+    const results = await allResults(app, acct.apiKey, jobId);
+    expect(results[0].error.code).toBe('PlanTimeout');
+    expect(results[0].attempts).toBe(1);
+    expect(results[1].error.code).toMatch(/InvalidGeometry|ValidationFailed/);
+    const again = await call(app, 'DELETE', `/api/guidance-jobs/${jobId}`, acct.apiKey);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('JobFinished');
+    expect(await backend.store.balance('user', acct.userId)).toBe(100);
   }, 90_000);
 
   it('a cancelled job whose running item lost its worker still finishes', async () => {
