@@ -328,6 +328,24 @@ describe('rate limits (429)', () => {
     const other = await post(limited, '/api/api-keys', { name: 'second' }, limited.adminKey);
     expect(other.status).toBe(429);
   });
+
+  it('sends the rate headers on every response, errors included (400, 401, 404, 415, 422)', async () => {
+    const app = (await makeApp(store, { rate: { points: 50, windowSeconds: 60 } })).app;
+    const key = t.adminKey;
+    const responses = {
+      400: await app.request('/api/path-plans/direct', jsonInit('POST', key, { field: shapeA().field, machine: { widthMeters: -1 } })),
+      401: await app.request('/api/user/current', jsonInit('GET', 'fk_0000_nope')),
+      404: await app.request('/api/nothing-here', jsonInit('GET', key)),
+      415: await app.request('/api/path-plans/direct', { method: 'POST', headers: { 'X-API-KEY': key, 'Content-Type': 'text/plain' }, body: 'x' }),
+      422: await app.request('/api/path-plans/direct', jsonInit('POST', key, { ...shapeA(), field: { type: 'Polygon', coordinates: [[[8, 47], [8.001, 47], [8.001, 47.001], [8, 47.001]]] } })),
+    };
+    for (const [status, res] of Object.entries(responses)) {
+      expect(res.status, status).toBe(Number(status));
+      expect(res.headers.get('X-RateLimit-Limit'), status).toBe('50');
+      expect(res.headers.get('X-RateLimit-Remaining'), status).toMatch(/^\d+$/);
+      expect(Number(res.headers.get('X-RateLimit-Reset')), status).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe('logs', () => {
