@@ -253,15 +253,24 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
     const r = connectPieces(p, legIn, legOut);
     return connectorCost(r.segs, r.warnings.length);
   };
+  const now = runtime.now;
+  // The longest connector evaluation so far: the next one is started only if that much time is left.
+  let slowestMs = 0;
+  const timed = <A extends unknown[]>(f: (...args: A) => { cost: number; defects: number }) => (...args: A): { cost: number; defects: number } => {
+    if (!now) return f(...args);
+    const t = now();
+    const r = f(...args);
+    slowestMs = Math.max(slowestMs, now() - t);
+    return r;
+  };
   const model: RealCostModel = {
-    link: (a, b) => costOf([pieceAt(a, false), pieceAt(b, true)], false, false),
-    head: (e) => (headlandsFirst || staging ? costOf(headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)], true, false) : { cost: 0, defects: 0 }),
-    tail: (e) => (!headlandsFirst || staging ? costOf(headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces], false, true) : { cost: 0, defects: 0 }),
+    link: timed((a: number, b: number) => costOf([pieceAt(a, false), pieceAt(b, true)], false, false)),
+    head: timed((e: number) => (headlandsFirst || staging ? costOf(headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)], true, false) : { cost: 0, defects: 0 })),
+    tail: timed((e: number) => (!headlandsFirst || staging ? costOf(headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces], false, true) : { cost: 0, defects: 0 })),
   };
   const limitMs = (input.routeOptions.maxOptimizerTime ?? 10) * 1000;
-  const now = runtime.now;
   const refined = refineOrderOnConnectors(orderInput, ordered, model, {
-    ...(now ? { now, outOfTime: () => now() - routeT0 >= limitMs, remainingMilliseconds: () => limitMs - (now() - routeT0) } : {}),
+    ...(now ? { now, outOfTime: () => now() - routeT0 + slowestMs >= limitMs, remainingMilliseconds: () => limitMs - (now() - routeT0) } : {}),
     ...(!now && trackSet.tracks.length > LARGE_FIELD_TRACKS ? { maxRounds: 1 } : {}),
   });
   const routeOrderMs = now ? now() - routeT0 : undefined;
