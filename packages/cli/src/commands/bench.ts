@@ -24,7 +24,7 @@ export interface BenchOptions {
   algorithm?: string;
   /** Which sections to run and write: `corpus`, `route` or `all` (default). */
   section?: string;
-  /** Route section: only corpus fields up to this many hectares (default 60; `all` = every field). */
+  /** Route section: only corpus fields up to this many hectares (default 30, keeping `npm run bench` short; `all` = every field). */
   routeMaxHa?: string;
   /** Route section: routeOptions.maxOptimizerTime in seconds (default 10, the API's default). */
   routeLimit?: string;
@@ -287,7 +287,7 @@ function runOrder(request: PathPlanRequest, algorithm: RouteOrder, limitSeconds:
 
 export async function benchRoutes(opts: BenchOptions): Promise<RouteFieldResult[]> {
   const dir = opts.fields ?? 'test/fields';
-  const maxHa = opts.routeMaxHa === 'all' ? Infinity : Number(opts.routeMaxHa ?? 60);
+  const maxHa = opts.routeMaxHa === 'all' ? Infinity : Number(opts.routeMaxHa ?? 30);
   const limit = Number(opts.routeLimit ?? 10);
   const rows = (await readIndex(dir))
     .filter((r) => (!opts.filter || r.id.includes(opts.filter)) && !(r.areaHa > maxHa))
@@ -347,7 +347,7 @@ export function benchSyntheticRoute(limits: number[]): SyntheticRouteResult {
     runs.push({ algorithm: 'optimized', limitSeconds, run, ...(plan ? { optimizer: optimizerFigures(plan) } : {}) });
     process.stderr.write(`synthetic optimized limit ${limitSeconds} s: ${run.ms.toFixed(0)} ms\n`);
   }
-  for (const algorithm of ['snake', 'clusteredSpiral'] as const) {
+  for (const algorithm of ['snake'] as const) {
     const { run } = runOrder(request, algorithm, limits[0]);
     runs.push({ algorithm, limitSeconds: limits[0], run });
     process.stderr.write(`synthetic ${algorithm}: ${run.ms.toFixed(0)} ms\n`);
@@ -365,7 +365,7 @@ export function summariseRoutes(fields: RouteFieldResult[], synthetic: Synthetic
   lines.push(`Command: \`${command}\``);
   lines.push('');
   lines.push(
-    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, shared with other jobs (times are single runs under load). Settings: width ${opts.width ?? 6} m, ${opts.headlandPasses ?? 2} headland passes, turn radius ${opts.turnRadius ?? 6} m, maxOptimizerTime ${limit} s, \`planRoute\` with a \`performance.now\` clock, \`checkPlan\` on every plan; fields up to ${opts.routeMaxHa === 'all' ? 'any size' : `${opts.routeMaxHa ?? 60} ha`} (${fields.length} fields).`,
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, shared with other jobs (times are single runs under load). Settings: width ${opts.width ?? 6} m, ${opts.headlandPasses ?? 2} headland passes, turn radius ${opts.turnRadius ?? 6} m, maxOptimizerTime ${limit} s, \`planRoute\` with a \`performance.now\` clock, \`checkPlan\` on every plan; fields up to ${opts.routeMaxHa === 'all' ? 'any size' : `${opts.routeMaxHa ?? 30} ha`} (${fields.length} fields).`,
   );
   lines.push('');
   if (fields.length > 0) {
