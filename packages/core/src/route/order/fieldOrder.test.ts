@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PlanError } from '../../errors.js';
 import { objectiveRates } from '../optimize/objective.js';
-import { chooseConnectedRoute, defaultSkipCount, orderFieldTracks, type FieldOrderInput, type OrderTrack } from './fieldOrder.js';
+import { defaultSkipCount, orderFieldTracks, type FieldOrderInput, type OrderTrack } from './fieldOrder.js';
 
 /** n tracks along +y, 6 m apart, 300 m long, one cell (a rectangle's tracks, heading north). */
 function rectangleTracks(n: number, width = 6): OrderTrack[] {
@@ -89,7 +89,7 @@ describe('orderFieldTracks', () => {
   });
 });
 
-describe('alternatives and chooseConnectedRoute', () => {
+describe('alternatives', () => {
   it('optimized offers its own order first and every distinct fixed order after it', () => {
     const { alternatives } = orderFieldTracks(input(25));
     expect(alternatives[0].algorithm).toBe('optimized');
@@ -97,24 +97,6 @@ describe('alternatives and chooseConnectedRoute', () => {
     expect(new Set(keys).size).toBe(keys.length);
     for (const a of alternatives) expect(new Set(a.visits.map((v) => v.trackIndex)).size).toBe(25);
     expect(orderFieldTracks(input(25, { routeOptions: { algorithm: 'snake' } })).alternatives).toHaveLength(1);
-  });
-
-  it('keeps the cheapest connected alternative, the first on ties, and stops when out of time', () => {
-    const alts = ['a', 'b', 'c', 'd'].map((algorithm) => ({ algorithm, visits: [], estimatedCost: 0 }));
-    const real: Record<string, number> = { a: 10, b: 7, c: 7, d: 12 };
-    let i = 0;
-    const connect = (): { result: string; nonWorkingCost: number } => {
-      const name = alts[i++].algorithm;
-      return { result: name, nonWorkingCost: real[name] };
-    };
-    const chosen = chooseConnectedRoute(alts, connect);
-    expect(chosen.index).toBe(1);
-    expect(chosen.result).toBe('b');
-    expect(chosen.costs.map((c) => c.nonWorkingCost)).toEqual([10, 7, 7, 12]);
-    i = 0;
-    const early = chooseConnectedRoute(alts, connect, () => true);
-    expect(early.index).toBe(0);
-    expect(early.costs).toHaveLength(1);
   });
 
   it('without a clock, a large field keeps two alternatives: the optimizer\'s order and the cheapest fixed one', () => {

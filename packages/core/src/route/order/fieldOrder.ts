@@ -75,8 +75,8 @@ export interface FieldOrderResult {
   /**
    * For `optimized`: the optimizer's order first, then every fixed order that differs from it,
    * cheapest estimate first.
-   * The planner connects them and keeps the one with the least real non-working cost
-   * (`chooseConnectedRoute`), so `optimized` is never worse than a fixed order on the real route.
+   * The planner costs them on the real connectors and improves on the best
+   * (`refineOrderOnConnectors`, connectedOrder.ts), so `optimized` is never worse than a fixed order on the real route.
    */
   alternatives: OrderAlternative[];
   /** Skip count the fixed orders used. */
@@ -202,36 +202,6 @@ export const LARGE_FIELD_TRACKS = 400;
 
 function key(o: ItemOrder): string {
   return o.sequence.map((i, k) => (o.flipped[k] ? -1 - i : i)).join(',');
-}
-
-/**
- * Connects each alternative (`connect` returns the real non-working cost in the objective's unit
- * and the number of defects: connectors that did not fit, bend too tightly or leave the field) and
- * returns the index of the best — fewest defects, then cheapest, the optimizer's own order winning
- * ties. Stops early when `outOfTime` says so (the first alternative is always connected).
- */
-export function chooseConnectedRoute<T>(
-  alternatives: OrderAlternative[],
-  connect: (visits: OrderVisit[]) => { result: T; nonWorkingCost: number; defects?: number },
-  outOfTime: () => boolean = () => false,
-): { index: number; result: T; costs: { algorithm: string; nonWorkingCost: number; defects: number }[] } {
-  let best = -1;
-  let bestCost = Infinity;
-  let bestDefects = Infinity;
-  let bestResult: T | undefined;
-  const costs: { algorithm: string; nonWorkingCost: number; defects: number }[] = [];
-  for (let i = 0; i < alternatives.length; i++) {
-    if (i > 0 && outOfTime()) break;
-    const { result, nonWorkingCost, defects = 0 } = connect(alternatives[i].visits);
-    costs.push({ algorithm: alternatives[i].algorithm, nonWorkingCost, defects });
-    if (defects < bestDefects || (defects === bestDefects && nonWorkingCost < bestCost - 1e-9)) {
-      best = i;
-      bestCost = nonWorkingCost;
-      bestDefects = defects;
-      bestResult = result;
-    }
-  }
-  return { index: best, result: bestResult as T, costs };
 }
 
 /**
