@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createKeyCommand, serve, type RunningServer } from '@furrow/api';
-import { hasRealPlanner, readCorpusField } from './support.js';
+import { createKeyCommand, inProcessPlanner, serve, type RunningServer } from '@furrow/api';
+// @ts-expect-error plain JavaScript fixture (also loaded by worker threads)
+import { stubPlanRoute } from './fixtures/stub-plan.mjs';
+import { hasRealPlanner, readCorpusField, shapeA } from './support.js';
 
 const BOOTSTRAP = 'furrow-e2e-bootstrap-key-0123456789';
 const cwd = mkdtempSync(path.join(tmpdir(), 'furrow-api-'));
@@ -62,6 +64,31 @@ describe('furrow serve', () => {
       await s.close();
     },
   );
+
+  it('shuts down gracefully: a plan in flight is answered, then new connections are refused', async () => {
+    const key = 'furrow-e2e-graceful-key-0123456789abcdef';
+    // A stand-in planner that takes 800 ms.
+    const slow = inProcessPlanner(async (r: unknown) => {
+      await new Promise((res) => setTimeout(res, 800));
+      return stubPlanRoute(r);
+    });
+    const s = await serve({ PORT: '0', DATABASE_URL: 'memory:', FURROW_BOOTSTRAP_API_KEY: key, FURROW_LOG_LEVEL: 'silent' }, { out: () => undefined, planner: slow });
+    const inFlight = fetch(`${s.url}/api/path-plans/direct`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify(shapeA()),
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const closed = s.close();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect((await res.json()).version).toBe('1.5.0');
+    // The answered connection is closed at once, not after its keep-alive timeout (5 s).
+    const answered = performance.now();
+    await closed;
+    expect(performance.now() - answered).toBeLessThan(1000);
+    await expect(fetch(`${s.url}/api/user/current`, { headers: { 'X-API-KEY': key } })).rejects.toThrow();
+  });
 
   it('fails cleanly when the port is taken (store closed, nothing left listening)', async () => {
     const blocker = createServer();

@@ -120,9 +120,15 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
       close: () =>
         (closing ??= (async () => {
           await new Promise<void>((resolve) => {
-            listening.close(() => resolve());
-            // Idle keep-alive sockets would hold close() open.
-            (listening as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+            // Idle keep-alive sockets would hold close() open until their keep-alive timeout: close
+            // them now, and each in-flight connection as soon as its response is sent.
+            const closeIdle = () => (listening as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+            const sweep = setInterval(closeIdle, 50);
+            listening.close(() => {
+              clearInterval(sweep);
+              resolve();
+            });
+            closeIdle();
           });
           await jobs?.close();
           await usedPlanner.close();
