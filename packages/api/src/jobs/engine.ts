@@ -377,8 +377,11 @@ function shapePlan(plan: Record<string, unknown>, request: Record<string, unknow
   return out;
 }
 
-/** Plans a claimed item and records its plan or its error. `retry` means it went back to the queue. */
-export async function runClaimedItem(ctx: RunContext, item: ClaimedItem): Promise<ItemOutcome> {
+/**
+ * Plans a claimed item and records its plan or its error. `retry` means it went back to the queue;
+ * `onRetry` then receives the transient error's message.
+ */
+export async function runClaimedItem(ctx: RunContext, item: ClaimedItem, onRetry?: (message: string) => void): Promise<ItemOutcome> {
   const { store, settings } = ctx;
   if (item.attempts > settings.maxAttempts) {
     return failItem(store, item, { code: 'AttemptsExhausted', message: `the item was started ${item.attempts - 1} times without finishing (worker crashes or time-outs)` });
@@ -411,6 +414,7 @@ export async function runClaimedItem(ctx: RunContext, item: ClaimedItem): Promis
     const message = err instanceof Error ? err.message : String(err);
     ctx.logger?.warn({ jobId: item.jobId, item: item.itemIndex, attempts: item.attempts, err: message }, 'guidance job item failed; retrying');
     if (item.attempts >= settings.maxAttempts) return failItem(store, item, { code: 'PlanFailed', message: `planning failed ${item.attempts} times: ${message}` });
+    onRetry?.(message);
     return retryLater(store, item, settings.retryDelaySeconds * 2 ** (item.attempts - 1));
   }
   return completeItem(ctx, item, request, plan);

@@ -111,9 +111,11 @@ export async function startPgBossRunner(
       await settleItem(ctx.store, job.data.jobId, job.data.itemIndex, { code: 'Cancelled', message: 'cancelled' }, { onlyCancelled: true });
       return;
     }
-    const outcome = await runClaimedItem(ctx, item);
+    let cause = '';
+    const outcome = await runClaimedItem(ctx, item, (message) => (cause = message));
     if (outcome === 'done' || outcome === 'failed') finished++;
-    if (outcome === 'retry') throw new Error(`item ${item.itemIndex} of job ${item.jobId} failed transiently (attempt ${item.attempts})`);
+    // pg-boss retries it with backoff (the message becomes its output, quoted if it gives up).
+    if (outcome === 'retry') throw new Error(`attempt ${item.attempts} failed transiently: ${cause}`);
   };
   // pg-boss gave up on these (retry limit reached, or expired for the last time).
   const giveUp = async ([job]: PgBoss.JobWithMetadata<{ jobId: string; itemIndex: number }>[]) => {
