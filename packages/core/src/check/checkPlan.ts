@@ -4,7 +4,13 @@
  * reports (never throws for a bad plan):
  * - `gap`: consecutive route pieces more than 0.05 m apart;
  * - `curvature`: a turn or connector bending tighter than 1/R (+5 %), measured like
- *   /work/shared/tools/checkplan.py on point triples at least 0.4 m apart;
+ *   /work/shared/tools/checkplan.py on point triples at least 0.4 m apart, split at cusps;
+ * - `curvature-rate`: curvature changing faster than the machine's
+ *   `maxCurvatureRatePerSquareMeter` (+5 %) along a turn or connector or where it meets the
+ *   pieces around it (only when the machine has a rate limit);
+ * - `heading-jump`: a kink — a turn / connector that does not leave or join its neighbours
+ *   along their heading, or a corner sharper than R inside it (`check/routeKinematics.ts`);
+ * - `reverse`: a cusp or a reversed piece where the machine may not reverse;
  * - `outside-boundary` / `inside-no-go`: route geometry more than 0.10 m outside the field
  *   or inside a hole / obstacle (not checked on `staging` / `refill` connectors, which leave the field,
  *   nor on `transport` connectors between the separate parts of a multi-part field);
@@ -18,10 +24,11 @@ import type { LocalField } from '../plan.js';
 import { Region, segmentsIntersect } from '../geometry/region.js';
 import { computeCoverage } from '../metrics/computeCoverage.js';
 import type { PathsD } from '../geometry/clipper.js';
-import { worstCurvatureRatio } from '../geometry/curvature.js';
+import { checkRouteKinematics } from './routeKinematics.js';
+import type { RoutePieceXY } from './routeKinematics.js';
 
 export interface PlanViolation {
-  code: 'gap' | 'curvature' | 'outside-boundary' | 'inside-no-go' | 'sparse-geometry' | 'metrics' | 'empty-route' | 'invalid-field';
+  code: 'gap' | 'curvature' | 'curvature-rate' | 'heading-jump' | 'reverse' | 'outside-boundary' | 'inside-no-go' | 'sparse-geometry' | 'metrics' | 'empty-route' | 'invalid-field';
   message: string;
   sequence?: number;
   /** [lon, lat] where it happens. */
@@ -37,6 +44,8 @@ export const CHECK_TOLERANCES = {
   gapMeters: 0.05,
   outsideMeters: 0.1,
   curvatureRatio: 1.05,
+  /** Curvature rate allowed over the machine's limit (× limit, + 1e-3 1/m²). */
+  curvatureRateRatio: 1.05,
   curvatureSpacingMeters: 0.4,
   maxPointSpacingMeters: 0.51,
   /** Relative tolerance on reported distances. */
@@ -46,6 +55,25 @@ export const CHECK_TOLERANCES = {
 } as const;
 
 type FieldLike = PathPlanRequest | FieldGeometry | { type: 'Feature'; geometry: FieldGeometry };
+
+/** The machine limits to check against: the request's (when it has a machine), else the plan's own. */
+function machineLimits(field: FieldLike, plan: Plan): { turnRadiusMeters: number; maxCurvatureRatePerSquareMeter?: number; reverseAllowed: boolean } {
+  const f = field as PathPlanRequest;
+  let m = (plan.machine ?? {}) as { turnRadiusMeters?: number; maxCurvatureRatePerSquareMeter?: number; reverseAllowed?: boolean };
+  if (f.machine || f.equipment) {
+    try {
+      m = normalizeRequest(f).machine;
+    } catch {
+      // An invalid request machine: fall back to the plan's.
+    }
+  }
+  const sigma = m.maxCurvatureRatePerSquareMeter;
+  return {
+    turnRadiusMeters: m.turnRadiusMeters ?? 6,
+    ...(typeof sigma === 'number' && sigma > 0 && sigma < Infinity ? { maxCurvatureRatePerSquareMeter: sigma } : {}),
+    reverseAllowed: m.reverseAllowed === true,
+  };
+}
 
 function localFieldOf(field: FieldLike, plan: Plan): LocalField {
   const f = field as Record<string, unknown>;
@@ -115,8 +143,9 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
   } catch (e) {
     return { ok: false, violations: [{ code: 'invalid-field', message: `the field is invalid: ${(e as Error).message}` }] };
   }
-  const machine = (plan.machine ?? {}) as { widthMeters?: number; turnRadiusMeters?: number };
-  const radius = machine.turnRadiusMeters ?? 6;
+  const machine = (plan.machine ?? {}) as { widthMeters?: number };
+  const limits = machineLimits(field, plan);
+  const pieces: RoutePieceXY[] = [];
   const route: RouteSegment[] = [...(plan.route ?? [])].sort((a, b) => a.sequence - b.sequence);
   if (route.length === 0) violations.push({ code: 'empty-route', message: 'the plan has no route' });
   const region = new Region(lf.field);
@@ -140,10 +169,15 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
         violations.push({ code: 'gap', sequence: seg.sequence, message: `segment ${seg.sequence} (${seg.type}) starts ${gap.toFixed(3)} m from where segment ${seg.sequence - 1} ended`, position: seg.coordinates[0] as [number, number] });
     }
     if (xy.length >= 2) prevEnd = xy.subarray(xy.length - 2);
+    pieces.push({
+      sequence: seg.sequence,
+      type: seg.type,
+      xy,
+      ...(typeof seg.connectorKind === 'string' ? { connectorKind: seg.connectorKind } : {}),
+      ...(seg.turnType ? { turnType: seg.turnType } : {}),
+      ...(seg.reverse ? { reverse: true } : {}),
+    });
     if (!isWork && xy.length >= 6) {
-      const c = worstCurvatureRatio(xy, radius);
-      if (c.ratio > CHECK_TOLERANCES.curvatureRatio)
-        violations.push({ code: 'curvature', sequence: seg.sequence, message: `${seg.type}${seg.turnType ? ` (${seg.turnType})` : ''} ${seg.sequence} bends to radius ${(radius / c.ratio).toFixed(2)} m, tighter than the minimum ${radius} m`, position: seg.coordinates[c.at] as [number, number] });
       for (let i = 2; i < xy.length; i += 2) {
         const d = Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
         if (d > CHECK_TOLERANCES.maxPointSpacingMeters) {
@@ -164,6 +198,17 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
         position: [p[0], p[1]],
       });
     }
+  }
+  // Curvature, curvature rate, heading continuity at every junction, reversing (split at cusps).
+  for (const v of checkRouteKinematics(pieces, {
+    ...limits,
+    curvatureTolerance: CHECK_TOLERANCES.curvatureRatio - 1,
+    rateTolerance: CHECK_TOLERANCES.curvatureRateRatio - 1,
+    minLegMeters: CHECK_TOLERANCES.curvatureSpacingMeters,
+    gapMeters: CHECK_TOLERANCES.gapMeters,
+  })) {
+    const p = lf.frame.toLonLat(v.x, v.y);
+    violations.push({ code: v.kind, sequence: v.sequence, message: v.message, position: [p[0], p[1]] });
   }
   const m = plan.metrics;
   if (m) {

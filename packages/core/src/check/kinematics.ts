@@ -9,11 +9,15 @@
  *   divided by the distance between the triples' mean arc lengths, must be ≤ σ·(1 + rateTolerance) + 1e-3. The
  *   triples smooth a jump over about 2·minLegMeters, so a curvature jump Δκ is caught when
  *   Δκ / (2·minLegMeters) > σ (a 1/R jump from a line into an arc is caught when 1/R > 0.8σ).
- * - heading-jump: the heading change between consecutive chords (both ≥ 1 cm) must be
- *   ≤ asin(a/2R) + asin(b/2R) + headingToleranceRadians (the exact value for points on a
- *   circle of radius R): catches kinks at junctions that the 0.4 m triples would smooth.
- * - reverse: a cusp (declared in `cusps`, or a chord reversal of more than 90°) where
- *   reversing is not allowed. With reversing allowed, the path is checked piecewise between cusps.
+ * - heading-jump: at each vertex, the heading change between the chords to the nearest points
+ *   ≥ headingChordMeters (0.1 m) back and forward must be ≤ asin(a/2R) + asin(b/2R) +
+ *   headingToleranceRadians (the exact value for points on a circle of radius R): catches kinks
+ *   at junctions that the 0.4 m triples would smooth, without reading a polygonal arc cut a few
+ *   millimetres past a vertex as a kink.
+ * - reverse: a cusp (declared in `cusps`, or a reversal of more than 90° between chords ≥ 1 cm) where
+ *   reversing is not allowed. With reversing allowed, the path is checked piecewise between cusps,
+ *   and at each cusp the chords must be antiparallel within the same bound as heading-jump
+ *   (the machine backs out along its tangent; a 120° kink is not a cusp).
  *
  * Throws PlanError('invalid-option') for a radius that is not a finite number > 0 or a
  * non-positive rate limit.
@@ -54,6 +58,8 @@ export interface KinematicCheckOptions {
   curvatureTolerance?: number;
   /** Relative tolerance on the curvature rate (default 0.05). */
   rateTolerance?: number;
+  /** Shortest chord either side of a vertex for the heading-jump test, meters (default 0.1). */
+  headingChordMeters?: number;
   /** Extra heading change allowed at a vertex, radians (default 0.002). */
   headingToleranceRadians?: number;
   /**
@@ -137,34 +143,72 @@ export function checkKinematics(
     run = { kind, index: i, x: p[2 * i], y: p[2 * i + 1], value, limit, message };
   };
 
-  // Vertex pass: cusps and heading jumps.
-  let lastChord = -1; // index of the start of the last non-degenerate chord
+  // Vertex pass 1: cusps, from chords of at least 1 cm (a sub-centimetre zigzag from splicing or
+  // rounding is noise, not a reversal).
+  let lastChord = -1; // index of the start of the last chord ≥ 1 cm
   for (let i = 1; i < n; i++) {
     const dx = p[2 * i] - p[2 * i - 2];
     const dy = p[2 * i + 1] - p[2 * i - 1];
     const len = Math.sqrt(dx * dx + dy * dy);
-    if (len < 1e-9) continue;
+    if (len < 0.01) continue;
     if (lastChord >= 0) {
       const j = lastChord;
       const ax = p[2 * j + 2] - p[2 * j];
       const ay = p[2 * j + 3] - p[2 * j + 1];
       const alen = Math.sqrt(ax * ax + ay * ay);
-      const v = i - 1; // shared vertex
+      const v = i - 1; // vertex (the start of this chord)
       const turn = Math.abs(Math.atan2(ax * dy - ay * dx, ax * dx + ay * dy));
       if (turn > Math.PI / 2) isCusp[v] = 1;
       if (isCusp[v]) {
-        flush();
         if (!opts.reverseAllowed)
           note('reverse', v, 1, 0, `reversing at point ${v} (${p[2 * v].toFixed(2)}, ${p[2 * v + 1].toFixed(2)}) but reverseAllowed is false`);
-      } else if (alen >= 0.01 && len >= 0.01) {
-        const allowed = Math.asin(Math.min(1, alen * 0.5 * kmax)) + Math.asin(Math.min(1, len * 0.5 * kmax)) + hTol;
-        if (turn > allowed)
-          note('heading-jump', v, turn, allowed, `heading jumps by ${((turn * 180) / Math.PI).toFixed(2)}° at point ${v}, more than a ${R} m radius allows`);
+        else if (turn > Math.PI / 2) {
+          // A cusp reverses along the same tangent: the chords are antiparallel up to what R allows.
+          // (A declared cusp without a reversal is a reversed piece of zero length: nothing to check.)
+          const allowed = Math.asin(Math.min(1, alen * 0.5 * kmax)) + Math.asin(Math.min(1, len * 0.5 * kmax)) + hTol;
+          const off = Math.PI - turn;
+          if (off > allowed)
+            note('heading-jump', v, off, allowed, `the direction at the cusp at point ${v} is ${((off * 180) / Math.PI).toFixed(2)}° off a straight reversal, more than a ${R} m radius allows`);
+        }
+        flush();
       }
     }
     lastChord = i - 1;
   }
   flush();
+
+  // Vertex pass 2: heading jumps (kinks). At each vertex the chords back and forward are taken to
+  // the nearest points at least headingChordMeters away along the path (not across a cusp), so a
+  // polygonal arc cut a few millimetres past one of its vertices does not read as a kink. The
+  // heading change between the two chords must not exceed asin(a/2R) + asin(b/2R) (exact for
+  // points on a circle of radius R) + the tolerance.
+  {
+    const hChord = opts.headingChordMeters ?? 0.1;
+    let j = 0;
+    let k = 0;
+    let lastCusp = 0;
+    for (let v = 1; v < n - 1; v++) {
+      if (isCusp[v]) {
+        flush();
+        lastCusp = v;
+        continue;
+      }
+      if (j < lastCusp) j = lastCusp;
+      while (j + 1 < v && s[v] - s[j + 1] >= hChord) j++;
+      if (k <= v) k = v + 1;
+      while (k < n - 1 && !isCusp[k] && s[k] - s[v] < hChord) k++;
+      const ax = p[2 * v] - p[2 * j], ay = p[2 * v + 1] - p[2 * j + 1];
+      const bx = p[2 * k] - p[2 * v], by = p[2 * k + 1] - p[2 * v + 1];
+      const alen = Math.sqrt(ax * ax + ay * ay), blen = Math.sqrt(bx * bx + by * by);
+      if (alen < 0.01 || blen < 0.01) continue;
+      const turn = Math.abs(Math.atan2(ax * by - ay * bx, ax * bx + ay * by));
+      const allowed = Math.asin(Math.min(1, alen * 0.5 * kmax)) + Math.asin(Math.min(1, blen * 0.5 * kmax)) + hTol;
+      if (turn > allowed)
+        note('heading-jump', v, turn, allowed, `heading jumps by ${((turn * 180) / Math.PI).toFixed(2)}° at point ${v}, more than a ${R} m radius allows`);
+      else flush();
+    }
+    flush();
+  }
 
   // Curvature estimates per point (signed, NaN where no triple fits), between cusps.
   const kappa = new Float64Array(n).fill(NaN);
