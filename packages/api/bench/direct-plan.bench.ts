@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { poolPlanner, serve } from '../src/index.js';
 
@@ -21,7 +21,11 @@ const seconds = Number(args.get('seconds') ?? 20);
 const maxOptimizerTime = Number(args.get('max-optimizer-time') ?? 1);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
-const plannerModule = process.env.FURROW_BENCH_PLANNER || '@furrow/core';
+// A package name, or a file path relative to the current folder (e.g. test/api/fixtures/stub-plan.mjs).
+const plannerSpec = process.env.FURROW_BENCH_PLANNER || '@furrow/core';
+const plannerModule = /^[./]|\.m?js$/.test(plannerSpec) ? pathToFileURL(path.resolve(plannerSpec)).href : plannerSpec;
+// The pool workers import it too.
+process.env.FURROW_BENCH_PLANNER = plannerModule;
 
 const field = JSON.parse(readFileSync(path.join(root, 'test/fields', `${fieldId}.geojson`), 'utf8')).geometry;
 const request = {
@@ -45,7 +49,8 @@ async function library(): Promise<Row> {
   const imported = (await import(plannerModule)) as Record<string, (r: unknown, rt?: { now: () => number }) => { metrics: { distanceMeters: number } }>;
   const mod = { planRoute: imported.planRoute ?? imported.stubPlanRoute };
   const latencies: number[] = [];
-  let sink = 0;
+  // Warm up (JIT, lazy module state) outside the timed run, as the HTTP rows warm their workers.
+  let sink = mod.planRoute(structuredClone(request), { now: () => performance.now() }).metrics.distanceMeters * 0;
   const end = performance.now() + seconds * 1000;
   const started = performance.now();
   while (performance.now() < end) {
