@@ -1,0 +1,161 @@
+/**
+ * Kinematics corpus benchmark (issue 4): plans every field of test/fields at several turning
+ * radii (width 6 m, 2 headland passes, curvature-rate limit σ 0.3 1/m²) and counts `checkPlan`
+ * violations per radius — curvature, curvature rate, heading jumps at junctions, reversing,
+ * outside-boundary, … — and where they are (Turn, or Connector by kind), the turns by type and
+ * the plan warnings (`turn-not-fitted`: a turn that fits nowhere, reported with its place).
+ *
+ * Run: `npx tsc --build packages/core && npx tsx bench/kinematics.bench.ts`
+ *   --configs=3,6,9,12r,12   radii; a trailing `r` allows reversing, `n` drops the rate limit
+ *                            (default: the five listed; `6n` is the corpus test's machine)
+ *   --limit=N                first N fields only
+ *   --timeout=S              per-field limit in seconds (default 60): a field still planning is
+ *                            stopped (its worker terminated) and counted as `timeout`
+ *   --out=FILE               one JSON line per (config, field) with every violation
+ *
+ * Each plan runs in a worker thread (so a slow field can be stopped) on the built
+ * `packages/core/dist`; timings are wall-clock planRoute only (checkPlan not included), on a
+ * shared machine: quote medians and say what the load was.
+ */
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { loadavg } from 'node:os';
+
+const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const configs = (arg('configs') ?? '3,6,9,12r,12').split(',').map((c) => ({ R: Number(c.replace(/[rn]/g, '')), reverse: c.includes('r'), rateLimit: !c.includes('n') }));
+const limit = Number(arg('limit') ?? Infinity);
+const timeoutMs = Number(arg('timeout') ?? 60) * 1000;
+const outFile = arg('out');
+const sigma = 0.3;
+
+const dir = new URL('../test/fields/', import.meta.url);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.geojson'))
+  .sort()
+  .slice(0, limit);
+const coreUrl = new URL('../packages/core/dist/index.js', import.meta.url).href;
+
+const workerCode = `
+const { parentPort } = require('node:worker_threads');
+const { performance } = require('node:perf_hooks');
+let core;
+parentPort.on('message', async (job) => {
+  core ??= await import(${JSON.stringify(coreUrl)});
+  const t0 = performance.now();
+  let plan;
+  try {
+    plan = core.planRoute(job.request);
+  } catch (e) {
+    parentPort.postMessage({ error: String(e && (e.code || e.message)) });
+    return;
+  }
+  const ms = performance.now() - t0;
+  const check = core.checkPlan(job.request, plan);
+  const bySeq = new Map(plan.route.map((s) => [s.sequence, s]));
+  const turns = {};
+  let reversing = 0;
+  for (const s of plan.route) {
+    if (s.type === 'Turn') turns[s.turnType || '?'] = (turns[s.turnType || '?'] || 0) + 1;
+    if (s.reverse) reversing++;
+  }
+  const violations = check.violations.map((v) => {
+    const s = v.sequence === undefined ? undefined : bySeq.get(v.sequence);
+    const on = s ? (s.type === 'Connector' ? 'Connector:' + (s.connectorKind || '?') : s.type) : '-';
+    return { code: v.code, on, turnType: s && s.turnType, sequence: v.sequence, position: v.position, message: v.message };
+  });
+  parentPort.postMessage({ ms, turns, reversing, violations, warnings: plan.warnings.map((w) => ({ code: w.code, message: w.message, geometry: w.geometry })) });
+});
+`;
+
+interface Result {
+  error?: string;
+  timeout?: boolean;
+  ms?: number;
+  turns?: Record<string, number>;
+  reversing?: number;
+  violations?: { code: string; on: string; turnType?: string; sequence?: number; message: string }[];
+  warnings?: { code: string; message: string }[];
+}
+
+let worker: Worker | undefined;
+function run(request: unknown): Promise<Result> {
+  worker ??= new Worker(workerCode, { eval: true });
+  const w = worker;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      w.removeAllListeners('message');
+      void w.terminate();
+      worker = undefined;
+      resolve({ timeout: true });
+    }, timeoutMs);
+    w.once('message', (m: Result) => {
+      clearTimeout(timer);
+      resolve(m);
+    });
+    w.postMessage({ request });
+  });
+}
+
+function median(xs: number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+const fmt = (o: Record<string, number>): string =>
+  Object.keys(o).length === 0 ? '0' : Object.entries(o).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
+const bump = (o: Record<string, number>, k: string, n = 1): void => {
+  o[k] = (o[k] ?? 0) + n;
+};
+
+const lines: string[] = [];
+const t0 = Date.now();
+console.log(`Corpus: ${files.length} fields, width 6 m, 2 headland passes, σ ${sigma} 1/m², timeout ${timeoutMs / 1000} s; load average at start ${loadavg().map((x) => x.toFixed(1)).join(' / ')}\n`);
+const table: string[] = [
+  '| R m | reverse | σ 1/m² | planned | errors | timeouts | fields with 0 violations | checkPlan violations by code | … by where | turns by type | reversing pieces | warnings | median ms | max ms |',
+  '|---:|---|---:|---:|---:|---:|---:|---|---|---|---:|---|---:|---:|',
+];
+for (const { R, reverse, rateLimit } of configs) {
+  const tag = `${R}${reverse ? 'r' : ''}${rateLimit ? '' : 'n'}`;
+  let planned = 0, errors = 0, timeouts = 0, clean = 0, reversing = 0;
+  const byCode: Record<string, number> = {}, byWhere: Record<string, number> = {}, turns: Record<string, number> = {}, warnings: Record<string, number> = {}, errorCodes: Record<string, number> = {};
+  const ms: number[] = [];
+  for (const f of files) {
+    const feature = JSON.parse(readFileSync(new URL(f, dir), 'utf8'));
+    const request = {
+      field: feature.geometry,
+      machine: { widthMeters: 6, turnRadiusMeters: R, reverseAllowed: reverse, ...(rateLimit ? { maxCurvatureRatePerSquareMeter: sigma } : {}) },
+      headland: { passes: 2 },
+    };
+    const r = await run(request);
+    if (outFile) lines.push(JSON.stringify({ R, reverse, rateLimit, field: f, ...r }));
+    if (r.timeout) {
+      timeouts++;
+      process.stderr.write(`R ${tag} ${f}: timeout\n`);
+      continue;
+    }
+    if (r.error) {
+      errors++;
+      bump(errorCodes, r.error);
+      process.stderr.write(`R ${tag} ${f}: error ${r.error}\n`);
+      continue;
+    }
+    planned++;
+    ms.push(r.ms!);
+    reversing += r.reversing ?? 0;
+    if (r.violations!.length === 0) clean++;
+    for (const v of r.violations!) {
+      bump(byCode, v.code);
+      bump(byWhere, `${v.code} on ${v.on}`);
+    }
+    for (const [k, n] of Object.entries(r.turns!)) bump(turns, k, n);
+    for (const w of r.warnings!) bump(warnings, w.code);
+    process.stderr.write(`R ${tag} ${f}: ${r.ms!.toFixed(0)} ms, ${r.violations!.length} violations\n`);
+  }
+  table.push(
+    `| ${R} | ${reverse ? 'yes' : 'no'} | ${rateLimit ? sigma : '–'} | ${planned} | ${errors}${errors ? ` (${fmt(errorCodes)})` : ''} | ${timeouts} | ${clean} | ${fmt(byCode)} | ${fmt(byWhere)} | ${fmt(turns)} | ${reversing} | ${fmt(warnings)} | ${median(ms).toFixed(0)} | ${Math.max(...ms).toFixed(0)} |`,
+  );
+  console.log(table[table.length - 1]);
+}
+if (worker) await worker.terminate();
+if (outFile) writeFileSync(outFile, lines.join('\n') + '\n');
+console.log(`\n${table.join('\n')}\n\ntotal ${((Date.now() - t0) / 60000).toFixed(1)} min; load average at end ${loadavg().map((x) => x.toFixed(1)).join(' / ')}`);
