@@ -106,4 +106,32 @@ describe('furrow bulk --api', () => {
     const summary = JSON.parse(readFileSync(join(dir, 'out', 'summary.json'), 'utf8'));
     expect(summary.fields.map((f: { name: string; ok: boolean }) => [f.name, f.ok])).toEqual([['narrow', false], ['north', true], ['south', true], ['crossed', false]]);
   }, 60_000);
+
+  it('waits out the rate limit (429, Retry-After) instead of failing the run', async () => {
+    // A second server on the same store whose budget (4 requests per 2 s) the run must exceed.
+    const tight = createApp({ store, planner: inProcessPlanner(stand as never), limiter: createRateLimiter({ points: 4, windowSeconds: 2 }) });
+    const other = nodeServe({ fetch: tight.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((resolve) => other.once('listening', () => resolve()));
+    try {
+      mkdirSync(join(dir, 'limited'));
+      for (const lon of [9.11, 9.13, 9.15]) writeFileSync(join(dir, 'limited', `f${lon}.geojson`), JSON.stringify({ type: 'Polygon', coordinates: square(lon) }));
+      let out = '';
+      let err = '';
+      const code = await runBulk(join(dir, 'limited'), {
+        api: `http://127.0.0.1:${(other.address() as AddressInfo).port}`,
+        key: apiKey,
+        pollSeconds: '0.1',
+        out: join(dir, 'limited-out'),
+        progress: false,
+        log: (s) => (out += s),
+        err: (s) => (err += s),
+      });
+      expect(err).toMatch(/HTTP 429; retrying in [12] s/);
+      expect(code).toBe(0);
+      expect(out).toMatch(/3 of 3 fields planned/);
+      for (const lon of [9.11, 9.13, 9.15]) expect(JSON.parse(readFileSync(join(dir, 'limited-out', `f${lon}.json`), 'utf8')).metrics.fieldAreaSquareMeters).toBe(Math.round(lon * 10_000));
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+  }, 90_000);
 });

@@ -153,21 +153,38 @@ async function planLocally(fields: BulkField[], opts: BulkOptions): Promise<Bulk
   return rows;
 }
 
+/** Attempts of one API call answered 429 (rate limited) or 503 before giving up. */
+const API_ATTEMPTS = 6;
+
+/**
+ * One call to the server. A 429 or 503 is retried after the server's `Retry-After` (or an
+ * exponential backoff from 1 s when it gives none), up to API_ATTEMPTS times, as the spec asks
+ * of clients; a long job with --out reads one plan per field and can meet the rate limit.
+ */
 async function api(opts: BulkOptions, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(new URL(path, opts.api), {
-    method,
-    headers: { 'X-API-KEY': opts.key ?? '', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : undefined;
-  if (!res.ok) {
-    const message = json?.error?.message ?? json?.message ?? text;
-    const e = new Error(`${method} ${path}: HTTP ${res.status}: ${message}`);
-    if (res.status === 400 || res.status === 402 || res.status === 404 || res.status === 422) e.name = 'UsageError';
-    throw e;
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(new URL(path, opts.api), {
+      method,
+      headers: { 'X-API-KEY': opts.key ?? '', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if ((res.status === 429 || res.status === 503) && attempt < API_ATTEMPTS) {
+      const retryAfter = Number(res.headers.get('Retry-After'));
+      const waitSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 2 ** (attempt - 1);
+      opts.err?.(`${method} ${path}: HTTP ${res.status}; retrying in ${waitSeconds} s\n`);
+      await new Promise((r) => setTimeout(r, waitSeconds * 1000));
+      continue;
+    }
+    const json = text ? JSON.parse(text) : undefined;
+    if (!res.ok) {
+      const message = json?.error?.message ?? json?.message ?? text;
+      const e = new Error(`${method} ${path}: HTTP ${res.status}: ${message}`);
+      if (res.status === 400 || res.status === 402 || res.status === 404 || res.status === 422) e.name = 'UsageError';
+      throw e;
+    }
+    return json;
   }
-  return json;
 }
 
 async function planThroughApi(fields: BulkField[], opts: BulkOptions): Promise<BulkRow[]> {
