@@ -107,6 +107,28 @@ describe('checkKinematics', () => {
     );
   });
 
+  it('with reversing allowed a cusp must reverse along the tangent: a 120° corner is still a kink', () => {
+    // Straight in, then back out at 60° off the reverse direction.
+    const back = 60 * (Math.PI / 180);
+    const pts = [...line(0, 0, 10, 0, 0.5), ...line(10, 0, 10 - 5 * Math.cos(back), 5 * Math.sin(back), 0.5).slice(1)];
+    const allowed = checkKinematics(pts, { turnRadiusMeters: 6, reverseAllowed: true });
+    expect(allowed.map((x) => x.kind)).toEqual(['heading-jump']);
+    expect(allowed[0].index).toBe(20);
+    expect(allowed[0].value).toBeCloseTo(back, 9);
+    // A straight reversal (180°) is fine.
+    const straight = [...line(0, 0, 10, 0, 0.5), ...line(10, 0, 5, 0, 0.5).slice(1)];
+    expect(checkKinematics(straight, { turnRadiusMeters: 6, reverseAllowed: true })).toEqual([]);
+    expect(checkKinematics(straight, { turnRadiusMeters: 6 }).map((x) => x.kind)).toEqual(['reverse']);
+  });
+
+  it('a 1 mm zigzag spliced into an arc is neither a cusp nor a kink; a 3° kink on 0.25 m chords is', () => {
+    const a = arc(6.9, 1, 0.25);
+    const zig: [number, number][] = [...a.slice(0, 10), [a[9][0] - 0.0007, a[9][1] + 0.0007], ...a.slice(10)];
+    expect(checkKinematics(zig, { turnRadiusMeters: 6 })).toEqual([]);
+    const kinked = [...line(0, 0, 5, 0, 0.25), ...line(5, 0, 5 + 5 * Math.cos(0.052), 5 * Math.sin(0.052), 0.25).slice(1)];
+    expect(checkKinematics(kinked, { turnRadiusMeters: 6 }).map((x) => x.kind)).toEqual(['heading-jump']);
+  });
+
   it('property: every turn candidate passes the checker with its own limits', () => {
     const pose = fc.record({
       x: fc.double({ min: -30, max: 30, noNaN: true }),
