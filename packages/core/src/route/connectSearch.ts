@@ -196,7 +196,7 @@ function drive(x: number, y: number, h: number, L: number, k: number, step: numb
 export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot, limits: SearchLimits): Float64Array | undefined {
   const R = limits.turnRadiusMeters;
   const step = limits.sampleStepMeters ?? 0.5;
-  const maxExpansions = limits.maxExpansions ?? 60000;
+  const maxExpansions = limits.maxExpansions ?? 8000;
   const raster = rasterOf(region);
   const field = distanceField(raster, to.x, to.y);
   // Raster distance to the goal; off the raster (or cut off from the goal), three times the straight one.
@@ -307,4 +307,59 @@ function wrap(a: number): number {
   if (a > Math.PI) a -= TWO_PI;
   else if (a <= -Math.PI) a += TWO_PI;
   return a;
+}
+
+/**
+ * Distance inside the field from (x, y) to any point, on the raster of `searchConnector`
+ * (cells of extent/600, at least 1 m): Infinity where the field does not connect. For ranking
+ * candidate goals by how far a machine must really drive, not as the crow flies.
+ */
+export function fieldDistanceFrom(region: Region, x: number, y: number): (px: number, py: number) => number {
+  const raster = rasterOf(region);
+  const field = distanceField(raster, x, y);
+  return (px, py) => {
+    const i = Math.floor((px - raster.x0) / raster.cell), j = Math.floor((py - raster.y0) / raster.cell);
+    return i >= 0 && j >= 0 && i < raster.nx && j < raster.ny ? field[j * raster.nx + i] : Infinity;
+  };
+}
+
+/**
+ * Whether a machine at `pose` can drive forward (arcs of radius ≥ R and straights, inside the
+ * field) to somewhere at least `distanceMeters` away: false in a pocket (the end of a thin strip,
+ * a sharp corner) that no forward path leaves. A small search, greedy outwards; with
+ * `backwards`, whether the pose can be reached (driving the time-reversed path).
+ */
+export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, backwards = false, distanceMeters = 4 * turnRadiusMeters, maxExpansions = 400): boolean {
+  const R = turnRadiusMeters;
+  const L = Math.max(0.5, (R * Math.PI) / 12);
+  const curvatures = [0, 1 / R, -1 / R];
+  const h0 = backwards ? pose.headingRadians + Math.PI : pose.headingRadians;
+  const X: number[] = [pose.x], Y: number[] = [pose.y], H: number[] = [h0];
+  const heap = new Heap();
+  heap.push(0, 0);
+  const seen = new Set<number>();
+  const cell = Math.max(0.25, L * 0.7);
+  const buf: number[] = [];
+  let expansions = 0;
+  while (heap.size > 0 && expansions < maxExpansions) {
+    const id = heap.pop();
+    const x = X[id], y = Y[id], h = H[id];
+    const hb = Math.round((((h % TWO_PI) + TWO_PI) % TWO_PI) / (TWO_PI / HEADING_BINS)) % HEADING_BINS;
+    const key = (Math.floor((y - pose.y) / cell) * 100003 + Math.floor((x - pose.x) / cell)) * HEADING_BINS + hb;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    expansions++;
+    if (Math.hypot(x - pose.x, y - pose.y) >= distanceMeters) return true;
+    for (const kappa of curvatures) {
+      buf.length = 0;
+      buf.push(x, y);
+      drive(x, y, h, L, kappa, 0.5, buf);
+      if (!region.containsPolyline(buf)) continue;
+      const n = buf.length;
+      const id2 = X.length;
+      X.push(buf[n - 2]); Y.push(buf[n - 1]); H.push(h + kappa * L);
+      heap.push(-Math.hypot(buf[n - 2] - pose.x, buf[n - 1] - pose.y), id2);
+    }
+  }
+  return false;
 }

@@ -18,10 +18,10 @@ import { densify, polylineLength } from '../geometry/vec.js';
 import { worstCurvatureRatio } from '../geometry/curvature.js';
 import type { Track } from '../tracks/generateTracks.js';
 import type { TrackVisit } from './baselineOrder.js';
-import { junctionOnLoop, kinksWithinRadius, loopSideFits, nearestOnLoop, poseOnLoop, sliceLoop } from './connectorRings.js';
+import { junctionOnLoop, kinksWithinRadius, loopDefects, loopSideFits, nearestOnLoop, poseOnLoop, sliceHasDefect, sliceLoop } from './connectorRings.js';
 import type { LoopPath } from './connectorRings.js';
 import { shortestWaypointPath, waypointPoses } from './waypointPath.js';
-import { searchConnector } from './connectSearch.js';
+import { canLeave, fieldDistanceFrom, searchConnector } from './connectSearch.js';
 import type { Waypoints } from './waypointPath.js';
 
 export interface LocalSegment {
@@ -198,7 +198,7 @@ function headOf(xy: ArrayLike<number>, meters: number): ArrayLike<number> {
 }
 
 /** Shortest contained manoeuvre from `from` onto the loop near arc length s0, searching along dir. */
-function ontoLoop(from: Pose, loop: LoopPath, s0: number, dir: 1 | -1, ctx: RouteContext, reverseSearch: boolean, longEdgesOnly = false): { conn: Conn; s: number } | undefined {
+function ontoLoop(from: Pose, loop: LoopPath, s0: number, dir: 1 | -1, ctx: RouteContext, reverseSearch: boolean, longEdgesOnly = false, accept?: (j: { s: number; pose: Pose }) => boolean): { conn: Conn; s: number } | undefined {
   const step = 2;
   const R = ctx.turnOptions.turnRadiusMeters;
   let last = NaN;
@@ -207,7 +207,7 @@ function ontoLoop(from: Pose, loop: LoopPath, s0: number, dir: 1 | -1, ctx: Rout
     const j = junctionOnLoop(loop, s0 + (reverseSearch ? -dir : dir) * k * step, dir, role);
     if (j.s === last || (longEdgesOnly && !j.onLongEdge)) continue;
     last = j.s;
-    if (!loopSideFits(loop, j, dir, role, R)) continue;
+    if (!loopSideFits(loop, j, dir, role, R) || (accept && !accept(j))) continue;
     const c = reverseSearch ? tryDirect(j.pose, from, ctx, 4) : tryDirect(from, j.pose, ctx, 4);
     if (c && junctionFits(loop, j.s, dir, role, c.xy, R)) return { conn: c, s: j.s };
   }
@@ -244,7 +244,7 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
       if (!off) continue;
       const along = wrapDistance(loop, (off.s - on.s) * dir);
       const len = polylineLength(on.conn.xy) + along + polylineLength(off.conn.xy);
-      if (len < bestLen) {
+      if (len < bestLen && !sliceHasDefect(loop, loopDefects(loop, R), on.s, along, dir)) {
         const mid = sliceLoop(loop, on.s, along, dir);
         const xy: number[] = Array.from(on.conn.xy);
         for (let i = 2; i < mid.length; i++) xy.push(mid[i]);
@@ -336,8 +336,9 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
     if (v === undefined) offOf.set(k, (v = ontoLoop(to, loops[j], ends[j].s, d, ctx, true) ?? null));
     return v;
   };
-  let best: Conn | undefined;
-  let bestLen = Infinity;
+  // Every combination is costed first (cheap); the joined geometry is built and checked only
+  // for the shortest ones, in order, until one passes.
+  const cands: { len: number; i: number; j: number; d1: 1 | -1; d2: 1 | -1; s1: number; s2: number; cross: Conn; on: { conn: Conn; s: number }; off: { conn: Conn; s: number } }[] = [];
   for (let i = 0; i < loops.length; i++) {
     if (!(starts[i].distance <= reach)) continue;
     const l1 = loops[i];
@@ -358,34 +359,36 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
             for (let li = 0; li < 2; li++) {
               const lead = (li + 1) * 2 * R;
               const j1 = junctionOnLoop(l1, pair.s1 - d1 * lead, d1, 'leave'), j2 = junctionOnLoop(l2, pair.s2 + d2 * lead, d2, 'enter');
-              const s1 = j1.s, s2 = j2.s;
               const key = ((pi * 2 + (d1 === 1 ? 0 : 1)) * 2 + (d2 === 1 ? 0 : 1)) * 2 + li;
               let cross = cache.crossings.get(key);
               if (cross === undefined) cache.crossings.set(key, (cross = tryDirect(j1.pose, j2.pose, ctx, 6) ?? null));
               if (!cross) continue;
-              const along1 = wrapDistance(l1, (s1 - on.s) * d1);
-              const along2 = wrapDistance(l2, (off.s - s2) * d2);
+              const along1 = wrapDistance(l1, (j1.s - on.s) * d1);
+              const along2 = wrapDistance(l2, (off.s - j2.s) * d2);
+              if (sliceHasDefect(l1, loopDefects(l1, R), on.s, along1, d1) || sliceHasDefect(l2, loopDefects(l2, R), j2.s, along2, d2)) continue;
               const len = polylineLength(on.conn.xy) + along1 + polylineLength(cross.xy) + along2 + polylineLength(off.conn.xy);
-              if (len >= bestLen) continue;
-              const xy: number[] = Array.from(on.conn.xy);
-              const append = (part: ArrayLike<number>): void => {
-                for (let k = 2; k < part.length; k++) xy.push(part[k]);
-              };
-              append(sliceLoop(l1, on.s, along1, d1));
-              append(cross.xy);
-              append(sliceLoop(l2, s2, along2, d2));
-              append(off.conn.xy);
-              if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) continue;
-              best = { xy, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
-              bestLen = len;
-              break;
+              cands.push({ len, i, j, d1, d2, s1: j1.s, s2: j2.s, cross, on, off });
             }
           }
         }
       }
     }
   }
-  return best;
+  cands.sort((a, b) => a.len - b.len);
+  for (const c of cands) {
+    const l1 = loops[c.i], l2 = loops[c.j];
+    const xy: number[] = Array.from(c.on.conn.xy);
+    const append = (part: ArrayLike<number>): void => {
+      for (let k = 2; k < part.length; k++) xy.push(part[k]);
+    };
+    append(sliceLoop(l1, c.on.s, wrapDistance(l1, (c.s1 - c.on.s) * c.d1), c.d1));
+    append(c.cross.xy);
+    append(sliceLoop(l2, c.s2, wrapDistance(l2, (c.off.s - c.s2) * c.d2), c.d2));
+    append(c.off.conn.xy);
+    if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) continue;
+    return { xy, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
+  }
+  return undefined;
 }
 
 /**
@@ -443,6 +446,8 @@ export function trySearch(from: Pose, to: Pose, ctx: RouteContext): Conn | undef
   const rate = ctx.turnOptions.maxCurvatureRatePerSquareMeter;
   if (rate !== undefined && Number.isFinite(rate)) return undefined;
   const R = ctx.turnOptions.turnRadiusMeters;
+  // A start no forward path leaves, or a goal none reaches (pockets): no search can succeed.
+  if (!canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true)) return undefined;
   const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, ctx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5 });
   if (!xy) return undefined;
   if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) return undefined;
@@ -558,17 +563,19 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
 
 /** Where to join a headland pass near s: the nearest straight stretch within 30 m (see `ontoLoop`), else s itself. */
 function headlandJunction(loop: LoopPath, s: number, dir: 1 | -1, R: number): { s: number; pose: Pose } {
-  for (let k = 0; k <= 30; k++) {
-    for (const sign of k === 0 ? [1] : [1, -1]) {
-      const j = junctionOnLoop(loop, s + sign * k, dir, 'enter');
-      if (j.onLongEdge && loopSideFits(loop, j, dir, 'enter', R)) return j;
+  for (const longEdgesOnly of [true, false]) {
+    for (let k = 0; k <= 30; k++) {
+      for (const sign of k === 0 ? [1] : [1, -1]) {
+        const j = junctionOnLoop(loop, s + sign * k, dir, 'enter');
+        if ((j.onLongEdge || !longEdgesOnly) && loopSideFits(loop, j, dir, 'enter', R) && loopSideFits(loop, j, dir, 'leave', R)) return j;
+      }
     }
   }
   return junctionOnLoop(loop, s, dir, 'enter');
 }
 
 /** Enters a headland pass from `from`: picks start point and direction, returns connector + pass. */
-function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headland' }>, ctx: RouteContext): { conn?: Conn; ring: number[] } {
+function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headland' }>, ctx: RouteContext): { conn?: Conn; ring: number[] } | undefined {
   const loop = p.loop;
   const dirs = loopDirections(loop, ctx.headlandWinding);
   if (!from) {
@@ -584,11 +591,17 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
   const near = nearestOnLoop(loop, from.x, from.y);
   let best: { conn: Conn; s: number; dir: 1 | -1 } | undefined;
   let bestLen = Infinity;
+  // The pass is a closed loop: the machine leaves it where it joined it, heading the same way, so
+  // the junction must be one a forward path can leave (not a pocket of a thin strip).
+  const R = ctx.turnOptions.turnRadiusMeters;
+  const leavable = (pose: Pose): boolean => canLeave(pose, ctx.region, R);
+  // ...and, being a closed loop, left at the same junction: its arriving side must be smooth too.
+  const leavableAt = (s: number, dir: 1 | -1, pose: Pose): boolean => loopSideFits(loop, { s, pose }, dir, 'leave', R) && leavable(pose);
   // A headland pass is a working piece: join it on a straight stretch (no corner within a meter
   // of the junction) where one is in reach, anywhere smooth enough otherwise.
   for (const longEdgesOnly of [true, false]) {
     for (const dir of dirs) {
-      const on = ontoLoop(from, loop, near.s, dir, ctx, false, longEdgesOnly);
+      const on = ontoLoop(from, loop, near.s, dir, ctx, false, longEdgesOnly, (j) => leavableAt(j.s, dir, j.pose));
       if (on) {
         const len = polylineLength(on.conn.xy);
         if (len < bestLen) { bestLen = len; best = { conn: on.conn, s: on.s, dir }; }
@@ -599,7 +612,7 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
   if (!best) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
-      const t = tryTraversal(from, j.pose, ctx);
+      const t = leavableAt(j.s, dir, j.pose) ? tryTraversal(from, j.pose, ctx) : undefined;
       if (t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
@@ -611,29 +624,58 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
   if (!best) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
-      const t = tryBridgedTraversal(from, j.pose, ctx);
+      const t = leavableAt(j.s, dir, j.pose) ? tryBridgedTraversal(from, j.pose, ctx) : undefined;
       if (t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
   if (!best) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
-      const t = tryWaypointChain(from, j.pose, ctx);
+      const t = leavableAt(j.s, dir, j.pose) ? tryWaypointChain(from, j.pose, ctx) : undefined;
       if (t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
-  if (!best) {
-    for (const dir of dirs) {
-      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
-      const t = trySearch(from, j.pose, ctx);
-      if (t) { best = { conn: t, s: j.s, dir }; break; }
-    }
-  }
-  if (!best) {
-    const s = near.s;
-    best = { conn: straightFallback(from, poseOnLoop(loop, s, dirs[0]), ctx, `the way onto headland pass ${p.headlandIndex}`), s, dir: dirs[0] };
-  }
+  if (!best) best = enterFarAlongLoop(from, loop, dirs, ctx, leavableAt);
+  // Nothing fits: the caller leaves the pass out (and says so).
+  if (!best) return undefined;
   return { conn: best.conn, ring: sliceLoop(loop, best.s, loop.lengthMeters, best.dir) };
+}
+
+/**
+ * The pass's nearest point may be cut off from `from` (across a bay, behind a neck): try entry
+ * points along the whole pass, the nearest by distance inside the field first (a few, 40 m
+ * apart), with a waypoint chain or a searched path.
+ */
+function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext, leavableAt: (s: number, dir: 1 | -1, pose: Pose) => boolean): { conn: Conn; s: number; dir: 1 | -1 } | undefined {
+  const R = ctx.turnOptions.turnRadiusMeters;
+  if (!canLeave(from, ctx.region, R)) return undefined;
+  const dist = fieldDistanceFrom(ctx.region, from.x, from.y);
+  const samples: { s: number; d: number }[] = [];
+  const step = Math.max(5, Math.min(20, loop.lengthMeters / 40));
+  for (let s = 0; s < loop.lengthMeters; s += step) {
+    const q = poseOnLoop(loop, s, 1);
+    const d = dist(q.x, q.y);
+    if (d < Infinity) samples.push({ s, d });
+  }
+  samples.sort((a, b) => a.d - b.d);
+  const picked: number[] = [];
+  const apart = (a: number, b: number): number => {
+    const d = Math.abs(a - b) % loop.lengthMeters;
+    return Math.min(d, loop.lengthMeters - d);
+  };
+  for (const c of samples) {
+    if (picked.length >= 2) break;
+    if (picked.every((s) => apart(s, c.s) >= 40)) picked.push(c.s);
+  }
+  for (const s of picked) {
+    for (const dir of dirs) {
+      const j = headlandJunction(loop, s, dir, R);
+      if (!leavableAt(j.s, dir, j.pose)) continue;
+      const t = tryDirect(from, j.pose, ctx, 8) ?? tryWaypointChain(from, j.pose, ctx) ?? trySearch(from, j.pose, ctx);
+      if (t) return { conn: t, s: j.s, dir };
+    }
+  }
+  return undefined;
 }
 
 function endPose(xy: ArrayLike<number>): Pose {
@@ -673,6 +715,30 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
     if (c.reverse) seg.reverse = true;
     out.push({ seg });
   };
+  // A headland pass is left where it was joined, heading the same way; in a thin strip that can
+  // be a pocket nothing leaves. When the piece right after a pass cannot be reached, the pass is
+  // taken out again (once, with a warning) and the piece retried from where the machine was.
+  let lastPass: { outLength: number; cur: Pose | undefined; prev: Piece | undefined; warnings: number; piece: Extract<Piece, { kind: 'headland' }> } | undefined;
+  const skipPass = (p: Extract<Piece, { kind: 'headland' }>): void => {
+    // Left out, loudly: its area counts as uncovered in the metrics.
+    ctx.warnings.push({
+      code: 'headland-pass-skipped',
+      message: `headland pass ${p.headlandIndex} (${p.type}, ${Math.round(p.loop.lengthMeters)} m) cannot be joined and left by a forward path within the turning radius inside the field; it is left out of the route and its area counts as uncovered`,
+      x: p.loop.xy[0],
+      y: p.loop.xy[1],
+    });
+  };
+  const undoLastPass = (warningsBefore: number): boolean => {
+    const lp = lastPass;
+    if (!lp || prev !== lp.piece) return false;
+    lastPass = undefined;
+    out.length = lp.outLength;
+    cur = lp.cur;
+    prev = lp.prev;
+    ctx.warnings.length = Math.min(lp.warnings, warningsBefore);
+    skipPass(lp.piece);
+    return true;
+  };
   // Runs of headland passes are driven nearest-first from wherever the machine is (a pass
   // around a hole next, rather than one across the field): reorder them as they come.
   const queue = pieces.slice();
@@ -690,19 +756,27 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
     const p = queue[i];
     if (p.kind === 'track') {
       if (cur !== undefined) {
-        if (prev?.kind === 'track' && prev.cell === p.cell && Math.abs(prev.line - p.line) <= 3) {
-          push(connectNeighbours(prev, p, ctx), 'Turn');
-        } else {
-          push(connectFar(cur, trackStart(p), ctx, `the way to track ${p.trackIndex}`), 'Connector');
-        }
+        const warned = ctx.warnings.length;
+        const neighbours = prev?.kind === 'track' && prev.cell === p.cell && Math.abs(prev.line - p.line) <= 3;
+        const c = neighbours ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx) : connectFar(cur, trackStart(p), ctx, `the way to track ${p.trackIndex}`);
+        if (c.kind === 'unfitted' && undoLastPass(warned)) { i--; continue; }
+        push(c, neighbours ? 'Turn' : 'Connector');
       }
       out.push({ seg: { type: 'Track', xy: new Float64Array(0), trackIndex: p.trackIndex }, piece: p });
       cur = trackEnd(p);
     } else {
-      const { conn, ring } = enterHeadland(cur, p, ctx);
+      const before = { outLength: out.length, cur, prev, warnings: ctx.warnings.length };
+      const entered = enterHeadland(cur, p, ctx);
+      if (!entered) {
+        if (undoLastPass(ctx.warnings.length)) { i--; continue; }
+        skipPass(p);
+        continue;
+      }
+      const { conn, ring } = entered;
       if (conn) push(conn, 'Connector');
       out.push({ seg: { type: p.type, xy: Float64Array.from(ring), headlandIndex: p.headlandIndex } });
       cur = endPose(ring);
+      lastPass = { ...before, piece: p };
     }
     prev = p;
   }

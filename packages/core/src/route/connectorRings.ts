@@ -253,15 +253,77 @@ export function kinksWithinRadius(xy: ArrayLike<number>, radiusMeters: number): 
  */
 export function loopSideFits(loop: LoopPath, j: { s: number; pose: Pose }, dir: 1 | -1, role: 'enter' | 'leave', radiusMeters: number): boolean {
   const c = Math.cos(j.pose.headingRadians), sn = Math.sin(j.pose.headingRadians);
-  const xy: number[] = [];
-  if (role === 'enter') {
-    xy.push(j.pose.x - c, j.pose.y - sn);
-    const side = sliceLoop(loop, j.s, JUNCTION_CLEARANCE_METERS, dir);
-    for (let i = 0; i < side.length; i++) xy.push(side[i]);
-  } else {
-    const side = sliceLoop(loop, j.s - dir * JUNCTION_CLEARANCE_METERS, JUNCTION_CLEARANCE_METERS, dir);
-    for (let i = 0; i < side.length; i++) xy.push(side[i]);
-    xy.push(j.pose.x + c, j.pose.y + sn);
+  // The context is cut at 1.0 m (as the route check reads it) and at 1.2 m: a cut just past a
+  // vertex leaves a short chord that must not read as a kink either way.
+  for (const reach of [1, JUNCTION_CLEARANCE_METERS]) {
+    const xy: number[] = [];
+    if (role === 'enter') {
+      xy.push(j.pose.x - c, j.pose.y - sn);
+      const side = sliceLoop(loop, j.s, reach, dir);
+      for (let i = 0; i < side.length; i++) xy.push(side[i]);
+    } else {
+      const side = sliceLoop(loop, j.s - dir * reach, reach, dir);
+      for (let i = 0; i < side.length; i++) xy.push(side[i]);
+      xy.push(j.pose.x + c, j.pose.y + sn);
+    }
+    if (!kinksWithinRadius(xy, radiusMeters)) return false;
   }
-  return kinksWithinRadius(xy, radiusMeters);
+  return true;
+}
+
+const ringDefectCache = new WeakMap<LoopPath, { radius: number; s: Float64Array }>();
+
+/**
+ * Arc lengths of the loop's vertices where driving along it would bend tighter than R: a kink
+ * beyond asin(a/2R) + asin(b/2R) between its chords, or a three-point bend (points ≥ 0.4 m
+ * apart) tighter than 1/R. Rings are smooth by construction except where the field pinches
+ * the offset (an opening rounds convex corners only); traversals avoid these spots.
+ */
+export function loopDefects(loop: LoopPath, radiusMeters: number): Float64Array {
+  const c = ringDefectCache.get(loop);
+  if (c && c.radius === radiusMeters) return c.s;
+  const xy = loop.xy, S = loop.s;
+  const n = S.length - 1; // distinct points (point n repeats point 0)
+  const out: number[] = [];
+  const twoR = 2 * radiusMeters;
+  const at = (i: number): number => ((i % n) + n) % n;
+  for (let v = 0; v < n && n >= 3; v++) {
+    const p = at(v - 1), q = at(v + 1);
+    const ax = xy[2 * p], ay = xy[2 * p + 1], bx = xy[2 * v], by = xy[2 * v + 1], cx = xy[2 * q], cy = xy[2 * q + 1];
+    const l1 = Math.hypot(bx - ax, by - ay), l2 = Math.hypot(cx - bx, cy - by);
+    let bad = false;
+    if (l1 >= 0.01 && l2 >= 0.01) {
+      const turn = Math.abs(Math.atan2((bx - ax) * (cy - by) - (by - ay) * (cx - bx), (bx - ax) * (cx - bx) + (by - ay) * (cy - by)));
+      bad = turn > Math.asin(Math.min(1, l1 / twoR)) + Math.asin(Math.min(1, l2 / twoR)) + 0.002;
+    }
+    if (!bad) {
+      // Three-point bend with neighbours at least 0.4 m away.
+      let i = v, j = v, acc = 0, k = 0;
+      while (acc < 0.4 && k++ < n) { const ni = at(i - 1); acc = Math.hypot(xy[2 * ni] - bx, xy[2 * ni + 1] - by); i = ni; }
+      acc = 0; k = 0;
+      while (acc < 0.4 && k++ < n) { const nj = at(j + 1); acc = Math.hypot(xy[2 * nj] - bx, xy[2 * nj + 1] - by); j = nj; }
+      const px = xy[2 * i], py = xy[2 * i + 1], rx = xy[2 * j], ry = xy[2 * j + 1];
+      const prod = Math.hypot(bx - px, by - py) * Math.hypot(rx - bx, ry - by) * Math.hypot(px - rx, py - ry);
+      if (prod > 0) {
+        const ratio = ((2 * Math.abs((bx - px) * (ry - py) - (by - py) * (rx - px))) / prod) * radiusMeters;
+        bad = ratio > 1 + 1e-6;
+      }
+    }
+    if (bad) out.push(S[v]);
+  }
+  const s = Float64Array.from(out);
+  ringDefectCache.set(loop, { radius: radiusMeters, s });
+  return s;
+}
+
+/** Whether driving `distance` along the loop from s0 in direction dir passes a defect (see `loopDefects`). */
+export function sliceHasDefect(loop: LoopPath, defects: Float64Array, s0: number, distance: number, dir: 1 | -1): boolean {
+  const L = loop.lengthMeters;
+  for (let k = 0; k < defects.length; k++) {
+    let d = (defects[k] - s0) * dir;
+    d %= L;
+    if (d < 0) d += L;
+    if (d <= distance) return true;
+  }
+  return false;
 }
