@@ -44,7 +44,8 @@ describe('worker pool', () => {
     expect(await store.balance('user', t.adminUserId)).toBe(before);
   });
 
-  it('cancels the work when the client disconnects (the worker is freed at once)', async () => {
+  it('cancels the work when the client disconnects (the worker is freed at once, the charge refunded)', async () => {
+    const before = await store.balance('user', t.adminUserId);
     const controllers = [new AbortController(), new AbortController()];
     const pending = controllers.map((ctl) =>
       t.app.request('/api/path-plans/direct', { ...jsonInit('POST', t.adminKey, heavy), signal: ctl.signal }).then(
@@ -55,6 +56,9 @@ describe('worker pool', () => {
     await new Promise((r) => setTimeout(r, 300));
     for (const ctl of controllers) ctl.abort();
     await Promise.all(pending);
+    // Both cancelled plans were charged up front and refunded once their work stopped.
+    for (let i = 0; i < 50 && (await store.balance('user', t.adminUserId)) !== before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await store.balance('user', t.adminUserId)).toBe(before);
     // Both threads were busy with 30 s loops; a new plan is answered quickly only if they were terminated.
     const started = performance.now();
     const res = await t.app.request('/api/path-plans/direct', jsonInit('POST', t.adminKey, shapeA()));
