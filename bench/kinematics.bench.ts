@@ -11,13 +11,16 @@
  *   --limit=N                first N fields only
  *   --timeout=S              per-field limit in seconds (default 60): a field still planning is
  *                            stopped (its worker terminated) and counted as `timeout`
- *   --out=FILE               one JSON line per (config, field) with every violation
+ *   --from=FILE              only print the table of an earlier run's --out file (also of an
+ *                            interrupted one)
+ *   --out=FILE               one JSON line per (config, field) with every violation, appended as
+ *                            each field finishes
  *
  * Each plan runs in a worker thread (so a slow field can be stopped) on the built
  * `packages/core/dist`; timings are wall-clock planRoute only (checkPlan not included), on a
  * shared machine: quote medians and say what the load was.
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { loadavg } from 'node:os';
 
@@ -107,36 +110,21 @@ const bump = (o: Record<string, number>, k: string, n = 1): void => {
   o[k] = (o[k] ?? 0) + n;
 };
 
-const lines: string[] = [];
-const t0 = Date.now();
-console.log(`Corpus: ${files.length} fields, width 6 m, 2 headland passes, σ ${sigma} 1/m², timeout ${timeoutMs / 1000} s; load average at start ${loadavg().map((x) => x.toFixed(1)).join(' / ')}\n`);
-const table: string[] = [
-  '| R m | reverse | σ 1/m² | planned | errors | timeouts | fields with 0 violations | checkPlan violations by code | … by where | turns by type | reversing pieces | warnings | median ms | max ms |',
-  '|---:|---|---:|---:|---:|---:|---:|---|---|---|---:|---|---:|---:|',
-];
-for (const { R, reverse, rateLimit } of configs) {
-  const tag = `${R}${reverse ? 'r' : ''}${rateLimit ? '' : 'n'}`;
+type Rec = Result & { R: number; reverse: boolean; rateLimit: boolean; field: string };
+
+/** One table row from the per-field records of one configuration. */
+function row(R: number, reverse: boolean, rateLimit: boolean, recs: Rec[]): string {
   let planned = 0, errors = 0, timeouts = 0, clean = 0, reversing = 0;
   const byCode: Record<string, number> = {}, byWhere: Record<string, number> = {}, turns: Record<string, number> = {}, warnings: Record<string, number> = {}, errorCodes: Record<string, number> = {};
   const ms: number[] = [];
-  for (const f of files) {
-    const feature = JSON.parse(readFileSync(new URL(f, dir), 'utf8'));
-    const request = {
-      field: feature.geometry,
-      machine: { widthMeters: 6, turnRadiusMeters: R, reverseAllowed: reverse, ...(rateLimit ? { maxCurvatureRatePerSquareMeter: sigma } : {}) },
-      headland: { passes: 2 },
-    };
-    const r = await run(request);
-    if (outFile) lines.push(JSON.stringify({ R, reverse, rateLimit, field: f, ...r }));
+  for (const r of recs) {
     if (r.timeout) {
       timeouts++;
-      process.stderr.write(`R ${tag} ${f}: timeout\n`);
       continue;
     }
     if (r.error) {
       errors++;
       bump(errorCodes, r.error);
-      process.stderr.write(`R ${tag} ${f}: error ${r.error}\n`);
       continue;
     }
     planned++;
@@ -149,13 +137,47 @@ for (const { R, reverse, rateLimit } of configs) {
     }
     for (const [k, n] of Object.entries(r.turns!)) bump(turns, k, n);
     for (const w of r.warnings!) bump(warnings, w.code);
-    process.stderr.write(`R ${tag} ${f}: ${r.ms!.toFixed(0)} ms, ${r.violations!.length} violations\n`);
   }
-  table.push(
-    `| ${R} | ${reverse ? 'yes' : 'no'} | ${rateLimit ? sigma : '–'} | ${planned} | ${errors}${errors ? ` (${fmt(errorCodes)})` : ''} | ${timeouts} | ${clean} | ${fmt(byCode)} | ${fmt(byWhere)} | ${fmt(turns)} | ${reversing} | ${fmt(warnings)} | ${median(ms).toFixed(0)} | ${Math.max(...ms).toFixed(0)} |`,
-  );
+  return `| ${R} | ${reverse ? 'yes' : 'no'} | ${rateLimit ? sigma : '–'} | ${recs.length} | ${planned} | ${errors}${errors ? ` (${fmt(errorCodes)})` : ''} | ${timeouts} | ${clean} | ${fmt(byCode)} | ${fmt(byWhere)} | ${fmt(turns)} | ${reversing} | ${fmt(warnings)} | ${median(ms).toFixed(0)} | ${ms.length ? Math.max(...ms).toFixed(0) : '–'} |`;
+}
+
+const table: string[] = [
+  '| R m | reverse | σ 1/m² | fields run | planned | errors | timeouts | fields with 0 violations | checkPlan violations by code | … by where | turns by type | reversing pieces | warnings | median ms | max ms |',
+  '|---:|---|---:|---:|---:|---:|---:|---:|---|---|---|---:|---|---:|---:|',
+];
+const from = arg('from');
+if (from) {
+  // Summarise an earlier (possibly interrupted) run's JSON lines.
+  const recs: Rec[] = readFileSync(from, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const keys = [...new Set(recs.map((r) => `${r.R}|${r.reverse}|${r.rateLimit}`))];
+  for (const k of keys) {
+    const [R, rev, rl] = k.split('|');
+    table.push(row(Number(R), rev === 'true', rl === 'true', recs.filter((r) => `${r.R}|${r.reverse}|${r.rateLimit}` === k)));
+  }
+  console.log(table.join('\n'));
+  process.exit(0);
+}
+
+if (outFile) writeFileSync(outFile, '');
+const t0 = Date.now();
+console.log(`Corpus: ${files.length} fields, width 6 m, 2 headland passes, σ ${sigma} 1/m², timeout ${timeoutMs / 1000} s; load average at start ${loadavg().map((x) => x.toFixed(1)).join(' / ')}\n`);
+for (const { R, reverse, rateLimit } of configs) {
+  const tag = `${R}${reverse ? 'r' : ''}${rateLimit ? '' : 'n'}`;
+  const recs: Rec[] = [];
+  for (const f of files) {
+    const feature = JSON.parse(readFileSync(new URL(f, dir), 'utf8'));
+    const request = {
+      field: feature.geometry,
+      machine: { widthMeters: 6, turnRadiusMeters: R, reverseAllowed: reverse, ...(rateLimit ? { maxCurvatureRatePerSquareMeter: sigma } : {}) },
+      headland: { passes: 2 },
+    };
+    const r: Rec = { R, reverse, rateLimit, field: f, ...(await run(request)) };
+    recs.push(r);
+    if (outFile) appendFileSync(outFile, JSON.stringify(r) + '\n');
+    process.stderr.write(`R ${tag} ${f}: ${r.timeout ? 'timeout' : r.error ? `error ${r.error}` : `${r.ms!.toFixed(0)} ms, ${r.violations!.length} violations`}\n`);
+  }
+  table.push(row(R, reverse, rateLimit, recs));
   console.log(table[table.length - 1]);
 }
 if (worker) await worker.terminate();
-if (outFile) writeFileSync(outFile, lines.join('\n') + '\n');
 console.log(`\n${table.join('\n')}\n\ntotal ${((Date.now() - t0) / 60000).toFixed(1)} min; load average at end ${loadavg().map((x) => x.toFixed(1)).join(' / ')}`);
