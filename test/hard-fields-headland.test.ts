@@ -65,8 +65,7 @@ describe('headland.mode turnOnly: passes only where the tracks end, the sides wo
   const turnOnly = planRoute(req('turnOnly'));
 
   it('headland passes lie in the 12 m bands at the north and south ends only', () => {
-    const passes = segs(turnOnly, 'ExteriorHeadland');
-    expect(passes.length).toBeGreaterThanOrEqual(4);
+    expect(segs(turnOnly, 'ExteriorHeadland').length).toBeGreaterThanOrEqual(2);
     const bandOf = (y: number): string => (y <= 12.2 ? 'south' : y >= 107.8 ? 'north' : 'outside');
     // Bands of every point and of every edge's midpoint (a side pass has its vertices in the bands).
     const bandsOf = (p: Plan): Set<string> => {
@@ -81,7 +80,8 @@ describe('headland.mode turnOnly: passes only where the tracks end, the sides wo
     // The full perimeter (the default) drives along the east and west sides as well.
     expect(bandsOf(full).has('outside')).toBe(true);
     expect(turnOnly.headlandStyle).toMatchObject({ mode: 'turnOnly' });
-    expect((turnOnly.headlands as { open?: boolean }[]).every((h) => h.open === true)).toBe(true);
+    // Two loops, one per end band, each working the band's two passes (out along the boundary, back along the tracks' ends).
+    expect(turnOnly.headlands as unknown[]).toHaveLength(2);
   });
 
   it('the tracks run up to the sides (outer tracks within w/2 of x = 0 and x = 200) and end at the bands', () => {
@@ -95,13 +95,13 @@ describe('headland.mode turnOnly: passes only where the tracks end, the sides wo
     expect(Math.max(...ys)).toBeLessThan(120 - 2 * W + 0.3);
   });
 
-  it('stays in the field and covers it (corners a forward turn cannot reach stay unworked: < 2 %)', () => {
-    expect(placeViolations(rectangle, turnOnly)).toEqual([]);
-    expect(turnOnly.metrics.uncoveredRatio).toBeLessThan(0.02);
+  it('stays in the field and covers it as well as the full perimeter, with less headland driven and less overlap', () => {
+    expect(checkPlan(rectangle, turnOnly).violations.map((v) => `${v.code}: ${v.message}`)).toEqual([]);
+    expect(turnOnly.metrics.uncoveredRatio).toBeLessThanOrEqual(full.metrics.uncoveredRatio + 0.0005);
     // Working along the ends only: less headland driven, no side passes overlapping the tracks.
     const passLength = (p: Plan): number => segs(p, 'ExteriorHeadland').reduce((a, s) => a + (s.lengthMeters ?? 0), 0);
-    expect(passLength(turnOnly)).toBeLessThan(0.7 * passLength(full));
-    expect(turnOnly.metrics.overlapRatio).toBeLessThan(full.metrics.overlapRatio);
+    expect(passLength(turnOnly)).toBeLessThan(0.75 * passLength(full));
+    expect(turnOnly.metrics.overlapRatio).toBeLessThan(full.metrics.overlapRatio / 2);
   });
 
   it('a hole gets interior passes only where the tracks run into it; tracks pass beside it', () => {

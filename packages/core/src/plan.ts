@@ -138,13 +138,13 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   }
   // Turn-only headlands lie where the tracks of the chosen heading end (headland/turnOnlyHeadlands.ts).
   // headland.corners: corners rounded to R, or square with corner turns where they fit (headland/corners.ts).
-  const shaped = shapeHeadlandCorners(headlandStyle.mode === 'turnOnly' ? generateTurnOnlyHeadlands(field, input.headlandPasses, w, directionRadians, R) : fullHeadlands, headlandStyle, field, {
+  const shaped = shapeHeadlandCorners(headlandStyle.mode === 'turnOnly' ? generateTurnOnlyHeadlands(field, input.headlandPasses, w, directionRadians, headlandStyle.corners) : fullHeadlands, headlandStyle, field, {
     turnRadiusMeters: R, reverseAllowed: m.reverseAllowed, sampleStepMeters: 0.5,
     ...(m.maxCurvatureRatePerSquareMeter !== undefined ? { maxCurvatureRatePerSquareMeter: m.maxCurvatureRatePerSquareMeter } : {}),
     ...(request.smoothingStrategy ? { smoothing: request.smoothingStrategy } : {}),
   });
   const headlands = shaped.headlands;
-  const headlandReport = { mode: headlandStyle.mode, ...(headlandStyle.corners ? { corners: headlandStyle.corners, squareCorners: shaped.cornerTurns?.squareCorners.length ?? 0, roundedCorners: shaped.roundedCount } : {}), openPasses: headlands.passes.filter((p) => p.open).length };
+  const headlandReport = { mode: headlandStyle.mode, ...(headlandStyle.corners ? { corners: headlandStyle.corners, squareCorners: shaped.cornerTurns?.squareCorners.length ?? 0, roundedCorners: shaped.roundedCount } : {}) };
   const mainland = headlands.mainland;
   const trackSet: TrackSet = mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
   // Issue 5, option extendTracks: track ends pushed out so the swaths reach the mainland's edge (options/extendTracks.ts).
@@ -167,9 +167,8 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const headlandsFirst = input.routeOptions.headlandsFirst === true;
   const passOrder: HeadlandPass[] = [...headlands.passes].sort((a, b) =>
     headlandsFirst ? a.passIndex - b.passIndex || (a.type === b.type ? 0 : a.type === 'ExteriorHeadland' ? -1 : 1) : b.passIndex - a.passIndex);
-  // Closed passes as loops, open (turn-only) passes as stand-in tracks restored after connecting;
-  // headland.corners rounds corners to R or keeps them square with corner turns (headland/corners.ts).
-  const headlandRoute = headlandRoutePieces(headlands.passes, passOrder, trackSet.tracks.length, shaped.cornerTurns);
+  // Passes as loops; square corners driven as corner turns once connected (headland/corners.ts).
+  const headlandRoute = headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns);
   const headlandPieces: Piece[] = headlandRoute.pieces;
   const firstPass = headlandsFirst ? passOrder[0] : undefined;
   const cells = groupCells(trackSet.tracks);
@@ -331,7 +330,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
     tracks,
     headlandStyle: headlandReport,
     ...(headlands.band ? { headlandAreas: groupPolygons(headlands.band).map((rings) => ({ type: 'Polygon', coordinates: rings.map((r) => ringLonLat(frame, r)) })) } : {}),
-    headlands: headlands.passes.map((p, i) => ({ index: i, type: p.type, passIndex: p.passIndex, coordinates: flatToLonLat(frame, passToFlat(p)), ...(p.open ? { open: true } : {}) })),
+    headlands: headlands.passes.map((p, i) => ({ index: i, type: p.type, passIndex: p.passIndex, coordinates: flatToLonLat(frame, passToFlat(p)) })),
     obstacles: obstacles.map((r) => ({ type: 'Polygon', coordinates: [ringLonLat(frame, r)] })),
     nodes,
     machine: { ...m },

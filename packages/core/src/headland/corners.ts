@@ -83,13 +83,12 @@ function fillet(prev: { x: number; y: number }, c: { x: number; y: number }, nex
   return out;
 }
 
-/** Rounds or squares the corners of closed passes. Open passes are left as they are. */
+/** Rounds or squares the corners of the passes. */
 export function shapeCorners(passes: HeadlandPass[], corners: 'rounded' | 'square', turnRadiusMeters: number, region: Region, turnOptions: TurnOptions): CornerResult {
   const R = turnRadiusMeters;
   const squareCorners: { x: number; y: number }[] = [];
   let roundedCount = 0;
   const out = passes.map((p): HeadlandPass => {
-    if (p.open) return p;
     const ring = p.ring;
     const n = ring.length;
     if (n < 3) return p;

@@ -14,18 +14,13 @@ export interface HeadlandPass {
   type: 'ExteriorHeadland' | 'InteriorHeadland';
   /** 1 = outermost. */
   passIndex: number;
-  /** Closed ring (first point not repeated), local frame, in driving direction; for an open pass, its polyline. */
+  /** Closed ring (first point not repeated), local frame, in driving direction. */
   ring: PathD;
-  /** Turn-only headlands: a pass along the track ends only, from one end of `ring` to the other. */
-  open?: boolean;
 }
 
-/** A pass as a flat xy polyline: a closed ring repeats its first point at the end, an open pass does not. */
+/** A pass as a flat xy polyline, its first point repeated at the end. */
 export function passToFlat(p: HeadlandPass): Float64Array {
-  if (!p.open) return ringToFlat(p.ring);
-  const out = new Float64Array(2 * p.ring.length);
-  p.ring.forEach((q, i) => { out[2 * i] = q.x; out[2 * i + 1] = q.y; });
-  return out;
+  return ringToFlat(p.ring);
 }
 
 export interface Headlands {

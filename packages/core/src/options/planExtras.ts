@@ -56,7 +56,7 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
   const innermost = x.headlandPasses
     .filter((p) => p.passIndex === x.passCount)
     .sort((a, b) => (a.type === b.type ? 0 : a.type === 'ExteriorHeadland' ? -1 : 1));
-  const curves = innermost.map((p) => ({ xy: passToFlat(p), closed: !p.open }));
+  const curves = innermost.map((p) => ({ xy: passToFlat(p), closed: true }));
   plan.guidanceLines = toGuidanceOutput(frame, generateGuidanceLines(x.tracks, x.cellOf, curves));
 
   // Cells (boustrophedon decomposition of the mainland), each with its own heading.
