@@ -39,6 +39,23 @@ export class Region {
     this.minX = this.index.minX;
   }
 
+  /** The rings the region was built from (each as given: shells counter-clockwise, holes clockwise). */
+  rings(): PathsD {
+    const e = this.edges;
+    const out: PathsD = [];
+    let ring: { x: number; y: number }[] = [];
+    for (let k = 0; k < e.length; k += 4) {
+      ring.push({ x: e[k], y: e[k + 1] });
+      // A ring's last edge ends where its first began.
+      if (e[k + 2] === ring[0].x && e[k + 3] === ring[0].y) {
+        out.push(ring);
+        ring = [];
+      }
+    }
+    if (ring.length > 0) out.push(ring);
+    return out;
+  }
+
   /** Even-odd point in region (shells and holes together). */
   contains(x: number, y: number): boolean {
     const e = this.edges;

@@ -27,6 +27,8 @@ export interface SearchLimits {
   maxExpansions?: number;
   /** Distance between output points, meters (≤ 0.5 for checkPlan). */
   sampleStepMeters?: number;
+  /** Rasterise only this window, at this cell size, for the heuristic (default: the whole field, extent/600). */
+  window?: RasterWindow;
 }
 
 const HEADING_BINS = 72;
@@ -45,9 +47,22 @@ interface Raster {
 
 const rasters = new WeakMap<Region, Raster>();
 
-/** Cells whose centre is inside the field, by scanline over the field's edges; dilated by one cell. */
-function rasterOf(region: Region): Raster {
-  const cached = rasters.get(region);
+/** A window of the plane to rasterise finely (thin no-go zones must stay visible), with its cell size. */
+export interface RasterWindow {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+  cellMeters: number;
+}
+
+/**
+ * Cells whose centre is inside the field, by scanline over the field's edges; dilated by one cell
+ * (so that a neck narrower than a cell stays connected). The whole field at extent/600 (cached),
+ * or a window at a given cell size, undilated.
+ */
+function rasterOf(region: Region, window?: RasterWindow): Raster {
+  const cached = window ? undefined : rasters.get(region);
   if (cached) return cached;
   const e = region.edges;
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -57,8 +72,12 @@ function rasterOf(region: Region): Raster {
     if (e[i + 1] < minY) minY = e[i + 1];
     if (e[i + 1] > maxY) maxY = e[i + 1];
   }
+  if (window) {
+    minX = Math.max(minX, window.minX); minY = Math.max(minY, window.minY);
+    maxX = Math.min(maxX, window.maxX); maxY = Math.min(maxY, window.maxY);
+  }
   const extent = Math.max(maxX - minX, maxY - minY, 1);
-  const cell = Math.max(1, extent / 600);
+  const cell = window ? window.cellMeters : Math.max(1, extent / 600);
   const nx = Math.ceil((maxX - minX) / cell) + 3, ny = Math.ceil((maxY - minY) / cell) + 3;
   const x0 = minX - cell, y0 = minY - cell;
   const inside = new Uint8Array(nx * ny);
@@ -77,15 +96,18 @@ function rasterOf(region: Region): Raster {
     }
   }
   // Dilate by one cell: a neck narrower than a cell must stay connected (the heuristic only guides).
-  const free = new Uint8Array(nx * ny);
-  for (let j = 1; j < ny - 1; j++) {
-    for (let i = 1; i < nx - 1; i++) {
-      const k = j * nx + i;
-      if (inside[k] || inside[k - 1] || inside[k + 1] || inside[k - nx] || inside[k + nx]) free[k] = 1;
+  let free = inside;
+  if (!window) {
+    free = new Uint8Array(nx * ny);
+    for (let j = 1; j < ny - 1; j++) {
+      for (let i = 1; i < nx - 1; i++) {
+        const k = j * nx + i;
+        if (inside[k] || inside[k - 1] || inside[k + 1] || inside[k - nx] || inside[k + nx]) free[k] = 1;
+      }
     }
   }
   const r = { x0, y0, cell, nx, ny, free };
-  rasters.set(region, r);
+  if (!window) rasters.set(region, r);
   return r;
 }
 
@@ -197,7 +219,7 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   const R = limits.turnRadiusMeters;
   const step = limits.sampleStepMeters ?? 0.5;
   const maxExpansions = limits.maxExpansions ?? 8000;
-  const raster = rasterOf(region);
+  const raster = rasterOf(region, limits.window);
   const field = distanceField(raster, to.x, to.y);
   // Raster distance to the goal; off the raster (or cut off from the goal), three times the straight one.
   const heuristic = (x: number, y: number): number => {

@@ -13,7 +13,8 @@
 import { turnCandidates } from '../turns/index.js';
 import type { Pose, TurnOptions } from '../turns/types.js';
 import type { RouteSegmentType, TurnType } from '../types.js';
-import type { Region } from '../geometry/region.js';
+import { Region } from '../geometry/region.js';
+import { areaOf, differencePolygons, groupPolygons, offsetPolygons } from '../geometry/clipper.js';
 import { densify, polylineLength } from '../geometry/vec.js';
 import { worstCurvatureRatio } from '../geometry/curvature.js';
 import type { Track } from '../tracks/generateTracks.js';
@@ -392,6 +393,76 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
 }
 
 /**
+ * Parts of a one-polygon field joined only by necks narrower than the machine (a ditch that
+ * nearly cuts the field in two): the field eroded by half the width (less 25 cm) falls apart
+ * there. Between such parts no in-field path exists for the machine; as a last resort it leaves
+ * the field (a `transport` connector, with a warning), within 2R of the boundary and never
+ * through a hole. Built on first need, once per field.
+ */
+interface NeckParts {
+  partOf: (x: number, y: number) => number;
+  transportRegion: Region;
+}
+const neckPartsCache = new WeakMap<Region, NeckParts | null>();
+
+function neckParts(ctx: RouteContext): NeckParts | undefined {
+  let np = neckPartsCache.get(ctx.region);
+  if (np === undefined) {
+    np = null;
+    const rings = ctx.region.rings();
+    const eroded = offsetPolygons(rings, -Math.max(0.1, ctx.widthMeters / 2 - 0.25), 0.05);
+    const parts = groupPolygons(eroded);
+    if (parts.length >= 2) {
+      const regions = parts.map((p) => new Region(p));
+      const shells = rings.filter((r) => areaOf([r]) > 0);
+      const holes = rings.filter((r) => areaOf([r]) < 0).map((r) => r.slice().reverse());
+      const grown = offsetPolygons(shells, 2 * ctx.turnOptions.turnRadiusMeters, 0.05);
+      np = {
+        partOf: (x, y) => regions.findIndex((r) => r.contains(x, y)),
+        transportRegion: new Region(holes.length > 0 ? differencePolygons(grown, holes) : grown),
+      };
+    }
+    neckPartsCache.set(ctx.region, np);
+  }
+  return np ?? undefined;
+}
+
+/** Last resort between parts joined by necks: a forward path that may leave the field by up to 2R, never through a hole. */
+function tryNeckTransport(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  if (ctx.partOf) return undefined; // a multi-part field: `transport` handles it
+  const np = neckParts(ctx);
+  if (!np) return undefined;
+  const pa = np.partOf(from.x, from.y), pb = np.partOf(to.x, to.y);
+  if (pa < 0 || pb < 0 || pa === pb) return undefined;
+  const rate = ctx.turnOptions.maxCurvatureRatePerSquareMeter;
+  if (rate !== undefined && Number.isFinite(rate)) return undefined;
+  const R = ctx.turnOptions.turnRadiusMeters;
+  const region = np.transportRegion;
+  const shot = (a: Pose, b: Pose): ArrayLike<number> | undefined => {
+    let cands;
+    try {
+      cands = turnCandidates(a, b, ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions);
+    } catch {
+      return undefined;
+    }
+    for (let i = 0; i < cands.length && i < 4; i++) if (cands[i].cusps.length === 0 && !cands[i].startsReversed && region.containsPolyline(cands[i].points)) return cands[i].points;
+    return undefined;
+  };
+  // A fine heuristic raster around the two ends: a ditch a meter wide must not vanish in it.
+  const m = 300;
+  const window = { minX: Math.min(from.x, to.x) - m, minY: Math.min(from.y, to.y) - m, maxX: Math.max(from.x, to.x) + m, maxY: Math.max(from.y, to.y) + m, cellMeters: 0.5 };
+  const xy = shot(from, to) ?? searchConnector(from, to, region, shot, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, maxExpansions: 20000, window });
+  if (!xy || worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R)) return undefined;
+  ctx.warnings.push({
+    code: 'connector-leaves-field',
+    message: 'parts of the field are joined only by necks narrower than the machine: the route leaves the field between them (a transport connector, within twice the turning radius of the boundary, never through a no-go zone)',
+    x: from.x,
+    y: from.y,
+  });
+  return { xy: Float64Array.from(xy), kind: 'transport', turnType: 'Dubins' };
+}
+
+/**
  * Transport between separate parts of a multi-part field: the shortest forward manoeuvre,
  * which necessarily leaves the field (connector kind `transport`; checkPlan allows it).
  */
@@ -556,7 +627,7 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
   const w = tryWaypointChain(from, to, ctx);
   if (w && lengthOf(w) < lengthOf(t)) return w;
   if (t) return t;
-  const found = trySearch(from, to, ctx);
+  const found = trySearch(from, to, ctx) ?? tryNeckTransport(from, to, ctx);
   if (found) return found;
   return straightFallback(from, to, ctx, what);
 }
@@ -636,6 +707,13 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
     }
   }
   if (!best) best = enterFarAlongLoop(from, loop, dirs, ctx, leavableAt);
+  if (!best) {
+    for (const dir of dirs) {
+      const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R);
+      const t = leavableAt(j.s, dir, j.pose) ? tryNeckTransport(from, j.pose, ctx) : undefined;
+      if (t) { best = { conn: t, s: j.s, dir }; break; }
+    }
+  }
   // Nothing fits: the caller leaves the pass out (and says so).
   if (!best) return undefined;
   return { conn: best.conn, ring: sliceLoop(loop, best.s, loop.lengthMeters, best.dir) };
