@@ -24,6 +24,9 @@ import { headlandRoutePieces, readHeadlandStyle, shapeHeadlandCorners } from './
 import { generateTracks } from './tracks/generateTracks.js';
 import type { TrackSet } from './tracks/generateTracks.js';
 import { searchHeading } from './tracks/searchHeading.js';
+import { assignCellHeadings } from './tracks/cellHeadings.js';
+import { generateCurvedTracks } from './tracks/curvedTracks.js';
+import { checkPlan } from './check/checkPlan.js';
 import { extendTracks } from './options/extendTracks.js';
 import { addPlanExtras } from './options/planExtras.js';
 import { groupCells, orderTracks } from './route/baselineOrder.js';
@@ -97,8 +100,25 @@ function ringLonLat(frame: LocalFrame, ring: { x: number; y: number }[]): Positi
   return flatToLonLat(frame, ringToFlat(ring));
 }
 
-/** Plans a coverage route for one field. Synchronous; throws `PlanError` on bad input. */
+/**
+ * Plans a coverage route for one field. Synchronous; throws `PlanError` on bad input.
+ *
+ * Per-cell headings (tracks/cellHeadings.ts) are chosen on an estimate; when any cell got its own
+ * heading, the field is planned a second time with the field heading in every cell, and the
+ * per-cell plan is kept only if it is shorter on the real route (less non-working distance), has
+ * no more `checkPlan` violations and covers as well (uncovered ratio at most 0.1 point higher).
+ */
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
+  const first = planRouteOnce(request, runtime, true);
+  if (!first.ownCellHeadings) return first.plan;
+  const plain = planRouteOnce(request, runtime, false).plan;
+  const a = first.plan.metrics, b = plain.metrics;
+  const better = a.nonWorkingDistanceMeters < b.nonWorkingDistanceMeters && a.uncoveredRatio <= b.uncoveredRatio + 0.001 &&
+    checkPlan(request, first.plan).violations.length <= checkPlan(request, plain).violations.length;
+  return better ? first.plan : plain;
+}
+
+function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean): { plan: Plan; ownCellHeadings: boolean } {
   const input = normalizeRequest(request);
   const prepared = prepareField(input);
   const { frame, field, workable, obstacles } = prepared;
@@ -146,7 +166,17 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const headlands = shaped.headlands;
   const headlandReport = { mode: headlandStyle.mode, ...(headlandStyle.corners ? { corners: headlandStyle.corners, squareCorners: shaped.cornerTurns?.squareCorners.length ?? 0, roundedCorners: shaped.roundedCount } : {}) };
   const mainland = headlands.mainland;
-  const trackSet: TrackSet = mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
+  // Issue 5, tracks.trackType 'curved': offset curves of the boundary's longest smooth chain (tracks/curvedTracks.ts); straight when none fits.
+  const curvedSet = request.tracks?.trackType === 'curved' && mainland.length > 0 ? generateCurvedTracks(field, mainland, w, R) : undefined;
+  const curvedTracks = curvedSet !== undefined && curvedSet.tracks.length > 0;
+  if (curvedSet && curvedTracks) {
+    directionRadians = curvedSet.directionRadians;
+    if (input.preferredHeadingDegrees === undefined) heading = { degrees: directionToBearingDegrees(directionRadians), source: 'search' };
+  }
+  const trackSet: TrackSet = curvedSet && curvedTracks ? curvedSet : mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
+  // Issue 5: boustrophedon cells of the tracks; with a searched heading, each cell re-tracked at its own best heading when that is cheaper (tracks/cellHeadings.ts).
+  const cellTracks = cellHeadingsAllowed && !curvedTracks && input.preferredHeadingDegrees === undefined && trackSet.tracks.length > 0 ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R) : undefined;
+  if (cellTracks) trackSet.tracks = cellTracks.tracks;
   // Issue 5, option extendTracks: track ends pushed out so the swaths reach the mainland's edge (options/extendTracks.ts).
   const unextendedTracks = trackSet.tracks;
   const extended = input.options.includes('extendTracks') && trackSet.tracks.length > 0
@@ -171,9 +201,8 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const headlandRoute = headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns);
   const headlandPieces: Piece[] = headlandRoute.pieces;
   const firstPass = headlandsFirst ? passOrder[0] : undefined;
-  const cells = groupCells(trackSet.tracks);
-  const cellOf = new Int32Array(trackSet.tracks.length);
-  cells.forEach((c, i) => { for (const t of c) cellOf[t] = i; });
+  const cellOf = cellTracks ? cellTracks.cellOf : new Int32Array(trackSet.tracks.length);
+  if (!cellTracks) groupCells(trackSet.tracks).forEach((c, i) => { for (const t of c) cellOf[t] = i; });
   // Route order (issue 3): routeOptions.algorithm, skipCount, start / end nodes, staging area, objective, maxOptimizerTime.
   const routeT0 = runtime.now ? runtime.now() : 0;
   const staging = stagingPointLocal(frame, input.routeOptions);
@@ -357,7 +386,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
     widthMeters: w, turnRadiusMeters: R, options: input.options, request,
     ...(extended ? { unextendedTracks, extension: extended.extension } : {}),
   });
-  return plan;
+  return { plan, ownCellHeadings: cellTracks !== undefined && cellTracks.cells.some((c) => c.own) };
 }
 
 /** For multi-part fields: which part a point lies in (transport connectors join parts). */

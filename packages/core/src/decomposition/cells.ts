@@ -8,7 +8,7 @@
  * tracks' slabs, to the mainland's edge), which `assignCellHeadings` re-tracks at the cell's
  * own heading when that is cheaper.
  */
-import { intersectPolygons } from '../geometry/clipper.js';
+import { areaOf, bufferPolylines, flatToPath, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { crossingsAt, rotateEdges } from '../options/scanLine.js';
 import type { Track } from '../tracks/generateTracks.js';
@@ -33,7 +33,7 @@ function bearing180(directionRadians: number): number {
 /**
  * Outlines of the cells. `directionRadians` is the plan's track direction; a track carrying
  * its own `directionRadians` (a cell with its own heading) is outlined in its own frame.
- * Curved tracks are outlined by their end points (the cell's extent, not an exact swath).
+ * Curved tracks (`Track.xy`) are outlined by the union of their swaths (its largest ring).
  */
 export function cellOutlines(tracks: Track[], cellOf: ArrayLike<number>, directionRadians: number, widthMeters: number): LocalCell[] {
   const byCell = new Map<number, number[]>();
@@ -48,6 +48,10 @@ export function cellOutlines(tracks: Track[], cellOf: ArrayLike<number>, directi
     const dir = tracks[ids[0]].directionRadians ?? directionRadians;
     const c = Math.cos(dir), s = Math.sin(dir);
     ids.sort((a, b) => tracks[a].v - tracks[b].v);
+    if (tracks[ids[0]].xy) {
+      out.push(curvedOutline(tracks, ids, index, dir, widthMeters));
+      continue;
+    }
     const uv: number[] = [];
     const h = widthMeters / 2;
     // Up the right ends (u1), then back down the left ends (u0): counter-clockwise in (u, v).
@@ -74,6 +78,16 @@ export function cellOutlines(tracks: Track[], cellOf: ArrayLike<number>, directi
     out.push({ index, trackIndices: ids, outline, areaSquareMeters: Math.abs(a2 / 2), directionRadians: dir, headingDegrees: bearing180(dir) });
   }
   return out;
+}
+
+function curvedOutline(tracks: Track[], ids: number[], index: number, dir: number, widthMeters: number): LocalCell {
+  // Swaths one by one, a little wider than w / 2 so neighbours overlap (unions of exactly touching swaths are fragile).
+  const swaths = unionPolygons(ids.flatMap((i) => bufferPolylines([flatToPath(tracks[i].xy ?? Float64Array.of(tracks[i].x0, tracks[i].y0, tracks[i].x1, tracks[i].y1))], 0.51 * widthMeters)));
+  let ring = swaths[0] ?? [];
+  for (const r of swaths) if (areaOf([r]) > areaOf([ring])) ring = r;
+  const outline = new Float64Array(2 * ring.length);
+  ring.forEach((p, k) => { outline[2 * k] = p.x; outline[2 * k + 1] = p.y; });
+  return { index, trackIndices: ids, outline, areaSquareMeters: Math.abs(areaOf([ring])), directionRadians: dir, headingDegrees: bearing180(dir) };
 }
 
 /**

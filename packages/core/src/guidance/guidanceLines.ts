@@ -1,10 +1,12 @@
 /**
  * Guidance lines for displays (issue 5): every plan carries
  * - `AB` lines: per cell, its reference track's two ends (A, B) and the A→B heading, for
- *   straight tracks (a display repeats the line every width);
+ *   straight tracks (a display repeats the line every width); cells with headings of their own
+ *   get their own AB line;
  * - `APlus`: one point and heading per track direction (the same guidance from one point);
- * - `Curve` lines: the innermost headland pass of each field part and round each no-go zone,
- *   closed curves a display can offset.
+ * - `Curve` lines: per cell of curved tracks, its reference track (the curve a display offsets
+ *   every width); then the innermost headland pass of each field part and round each no-go
+ *   zone, closed curves a display can offset.
  * Headings are bearings, degrees clockwise from north, [0, 360).
  * Geometry is in the local frame here; `toGuidanceOutput` projects it for the Plan.
  */
@@ -47,9 +49,11 @@ export function bearingDegrees(dx: number, dy: number): number {
 export interface GuidanceTrack {
   x0: number; y0: number; x1: number; y1: number;
   v: number;
+  /** Curved tracks: the centre line (flat xy) from (x0, y0) to (x1, y1). */
+  xy?: Float64Array;
 }
 
-/** AB per cell (its first track across), one A+ for the plan, curves for the headland rings. */
+/** AB (or Curve, for curved tracks) per cell on its first track across, one A+ per straight track direction, curves for the headland rings. */
 export function generateGuidanceLines(
   tracks: GuidanceTrack[],
   cellOf: ArrayLike<number>,
@@ -62,14 +66,24 @@ export function generateGuidanceLines(
     const j = firstOfCell.get(k);
     if (j === undefined || tracks[i].v < tracks[j].v) firstOfCell.set(k, i);
   }
-  for (const [cell, i] of [...firstOfCell.entries()].sort((a, b) => a[0] - b[0])) {
+  const refs = [...firstOfCell.entries()].sort((a, b) => a[0] - b[0]);
+  for (const [cell, i] of refs) {
     const t = tracks[i];
-    out.push({ type: 'AB', xy: Float64Array.of(t.x0, t.y0, t.x1, t.y1), cell, trackIndex: i });
+    if (t.xy) out.push({ type: 'Curve', xy: t.xy, cell, trackIndex: i, closed: false });
+    else out.push({ type: 'AB', xy: Float64Array.of(t.x0, t.y0, t.x1, t.y1), cell, trackIndex: i });
   }
-  if (tracks.length > 0) {
-    const i = firstOfCell.get(cellOf[0]) ?? 0;
+  // One A+ per straight track direction, on the first cell (by index) with that direction; the cell of track 0 first.
+  const seen = new Set<number>();
+  const first = firstOfCell.get(cellOf[0]);
+  for (const i of [...(first !== undefined ? [first] : []), ...refs.map((r) => r[1])]) {
     const t = tracks[i];
+    if (t.xy) continue;
     const l = Math.hypot(t.x1 - t.x0, t.y1 - t.y0) || 1;
+    let d = Math.atan2(t.y1 - t.y0, t.x1 - t.x0) % Math.PI;
+    if (d < 0) d += Math.PI;
+    const key = Math.round(d * 1e4) % Math.round(Math.PI * 1e4);
+    if (seen.has(key)) continue;
+    seen.add(key);
     out.push({ type: 'APlus', xy: Float64Array.of(t.x0, t.y0, t.x0 + (t.x1 - t.x0) / l, t.y0 + (t.y1 - t.y0) / l), trackIndex: i });
   }
   for (const c of curves) out.push({ type: 'Curve', xy: c.xy, closed: c.closed });

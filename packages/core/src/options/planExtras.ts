@@ -112,8 +112,8 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
 
   // Accepted but not planned as asked: say so instead of silently planning something else.
   const tracksIn = x.request?.tracks;
-  if (tracksIn?.trackType === 'curved')
-    plan.warnings.push({ code: 'unsupported-track-type', message: 'tracks.trackType "curved" is not supported yet (warning, not an error): the tracks are straight' });
+  if (tracksIn?.trackType === 'curved' && x.tracks.length > 0 && !x.tracks.some((t) => t.xy))
+    plan.warnings.push({ code: 'unsupported-track-type', message: 'tracks.trackType "curved": no smooth boundary chain gave curved tracks inside the headland (warning, not an error): the tracks are straight' });
 
   // Narrow corridors of the workable area.
   for (const c of findNarrowCorridors(x.workable, w)) {
