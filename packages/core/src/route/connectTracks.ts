@@ -632,8 +632,12 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
   return straightFallback(from, to, ctx, what);
 }
 
-/** Where to join a headland pass near s: the nearest straight stretch within 30 m (see `ontoLoop`), else s itself. */
-function headlandJunction(loop: LoopPath, s: number, dir: 1 | -1, R: number): { s: number; pose: Pose } {
+/**
+ * Where to join a headland pass near s: the nearest straight stretch within 30 m (see `ontoLoop`),
+ * else the nearest junction smooth on both sides; undefined where none is (a pass round a small
+ * obstacle can bend tighter than R all the way round).
+ */
+function headlandJunction(loop: LoopPath, s: number, dir: 1 | -1, R: number): { s: number; pose: Pose } | undefined {
   for (const longEdgesOnly of [true, false]) {
     for (let k = 0; k <= 30; k++) {
       for (const sign of k === 0 ? [1] : [1, -1]) {
@@ -642,7 +646,7 @@ function headlandJunction(loop: LoopPath, s: number, dir: 1 | -1, R: number): { 
       }
     }
   }
-  return junctionOnLoop(loop, s, dir, 'enter');
+  return undefined;
 }
 
 /** Enters a headland pass from `from`: picks start point and direction, returns connector + pass. */
@@ -683,35 +687,35 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
   if (!best) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
-      const t = leavableAt(j.s, dir, j.pose) ? tryTraversal(from, j.pose, ctx) : undefined;
-      if (t) { best = { conn: t, s: j.s, dir }; break; }
+      const t = j && leavableAt(j.s, dir, j.pose) ? tryTraversal(from, j.pose, ctx) : undefined;
+      if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
   if (!best && ctx.partOf && ctx.partOf(from.x, from.y) !== ctx.partOf(loop.xy[0], loop.xy[1])) {
     const j = headlandJunction(loop, near.s + dirs[0] * 2 * ctx.turnOptions.turnRadiusMeters, dirs[0], ctx.turnOptions.turnRadiusMeters);
-    const tr = transport(from, j.pose, ctx);
-    if (tr) best = { conn: tr, s: j.s, dir: dirs[0] };
+    const tr = j ? transport(from, j.pose, ctx) : undefined;
+    if (j && tr) best = { conn: tr, s: j.s, dir: dirs[0] };
   }
   if (!best) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
-      const t = leavableAt(j.s, dir, j.pose) ? tryBridgedTraversal(from, j.pose, ctx) : undefined;
-      if (t) { best = { conn: t, s: j.s, dir }; break; }
+      const t = j && leavableAt(j.s, dir, j.pose) ? tryBridgedTraversal(from, j.pose, ctx) : undefined;
+      if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
   if (!best) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
-      const t = leavableAt(j.s, dir, j.pose) ? tryWaypointChain(from, j.pose, ctx) : undefined;
-      if (t) { best = { conn: t, s: j.s, dir }; break; }
+      const t = j && leavableAt(j.s, dir, j.pose) ? tryWaypointChain(from, j.pose, ctx) : undefined;
+      if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
   if (!best) best = enterFarAlongLoop(from, loop, dirs, ctx, leavableAt);
   if (!best) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R);
-      const t = leavableAt(j.s, dir, j.pose) ? tryNeckTransport(from, j.pose, ctx) : undefined;
-      if (t) { best = { conn: t, s: j.s, dir }; break; }
+      const t = j && leavableAt(j.s, dir, j.pose) ? tryNeckTransport(from, j.pose, ctx) : undefined;
+      if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
   // Nothing fits: the caller leaves the pass out (and says so).
@@ -748,7 +752,7 @@ function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: Ro
   for (const s of picked) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, s, dir, R);
-      if (!leavableAt(j.s, dir, j.pose)) continue;
+      if (!j || !leavableAt(j.s, dir, j.pose)) continue;
       const t = tryDirect(from, j.pose, ctx, 8) ?? tryWaypointChain(from, j.pose, ctx) ?? trySearch(from, j.pose, ctx);
       if (t) return { conn: t, s: j.s, dir };
     }
