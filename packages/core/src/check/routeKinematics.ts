@@ -184,7 +184,11 @@ export function checkRouteKinematics(pieces: readonly RoutePieceXY[], opts: Rout
     }
     for (const v of vs) {
       const where: RouteKinematicViolation['where'] = isWork(p.type) ? 'end' : v.index <= P && P > 0 ? 'start' : v.index >= P + B - 1 && post.length > 0 ? 'end' : 'inside';
-      const at = where === 'start' ? ` where it leaves ${prev ? label(prev) : 'the previous piece'}` : where === 'end' ? ` where it joins ${next ? label(next) : 'the next piece'}` : '';
+      let at = where === 'start' ? ` where it leaves ${prev ? label(prev) : 'the previous piece'}` : where === 'end' ? ` where it joins ${next ? label(next) : 'the next piece'}` : '';
+      // The worst point lies on the neighbour itself (e.g. a headland pass curving tighter than R
+      // right at the junction): say so, the fix may be where the junction is.
+      if (!isWork(p.type) && v.index < P && prev) at += ` (measured on ${label(prev)}, ${(Math.hypot(v.x - body[0], v.y - body[1])).toFixed(2)} m before the junction)`;
+      else if (!isWork(p.type) && v.index > P + B - 1 && next) at += ` (measured on ${label(next)}, ${(Math.hypot(v.x - body[body.length - 2], v.y - body[body.length - 1])).toFixed(2)} m after the junction)`;
       add({ kind: v.kind, sequence: p.sequence, where, x: v.x, y: v.y, value: v.value, limit: v.limit, message: `${label(p)}${at}: ${v.message.replace(/ at point \d+| near point \d+/, '')}` });
     }
   }
