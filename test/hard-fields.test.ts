@@ -108,6 +108,27 @@ describe('invalid boundaries fail cleanly and fast, naming where', () => {
     expect(ms).toBeLessThan(3000);
   });
 
+  it('50,000 corners that cleaning cannot merge (0.5 m teeth) → too-many-vertices, fast; 50,000 points on a circle are cleaned and planned', () => {
+    const n = 50_000;
+    const ring = (radius: (i: number) => number): Position[] => {
+      const coords: Position[] = new Array(n + 1);
+      for (let i = 0; i < n; i++) {
+        const a = (2 * Math.PI * i) / n;
+        coords[i] = ll(radius(i) * Math.cos(a), radius(i) * Math.sin(a));
+      }
+      coords[n] = coords[0];
+      return coords;
+    };
+    const { value: err, ms } = timed(() => planError(() => planRoute({ field: { type: 'Polygon', coordinates: [ring((i) => (i % 2 ? 150 : 149.5))] }, machine })));
+    expect(err.code).toBe('too-many-vertices');
+    expect(err.message).toContain('after cleaning');
+    expect(err.details[0].path).toBe('field.coordinates');
+    expect(ms).toBeLessThan(3000);
+    // The same count on a smooth circle: consecutive points within 1 cm of their chord are merged.
+    const plan = planRoute({ field: { type: 'Polygon', coordinates: [ring(() => 150)] }, machine, headland: { passes: 1 } });
+    expect(plan.metrics.workingDistanceMeters).toBeGreaterThan(0);
+  });
+
   it('an unclosed ring, NaN and a missing ring name their position', () => {
     const open = ring(rect(0, 0, 200, 150)).slice(0, -1);
     expect(planError(() => planRoute({ field: { type: 'Polygon', coordinates: [open] }, machine })).code).toBe('invalid-boundary');
