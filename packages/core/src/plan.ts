@@ -38,7 +38,7 @@ import type { LocalSegment, Piece, RouteContext } from './route/connectTracks.js
 import { computeCoverage } from './metrics/computeCoverage.js';
 import { LARGE_FIELD_TRACKS, orderFieldTracks, tightestBendRatio } from './route/order/fieldOrder.js';
 import type { FieldOrderInput } from './route/order/fieldOrder.js';
-import { refineOrderOnConnectors } from './route/order/connectedOrder.js';
+import { assembleRoute, refineOrderOnConnectors } from './route/order/connectedOrder.js';
 import type { RealCostModel } from './route/order/connectedOrder.js';
 import { objectiveRates } from './route/optimize/objective.js';
 import { stagingPointLocal, withRefillDetours, withStagingLegs } from './refill/routeExtras.js';
@@ -255,7 +255,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   void pieces;
   // Route order on the real connectors (route/order/connectedOrder.ts): the optimizer's order and each
   // fixed order are costed connector by connector (shared connectors built once), the optimizer is
-  // re-run on the real costs learnt, and only the winner is connected in full.
+  // re-run on the real costs learnt, and the winner is put together from the connections made.
   const connectorCost = (segs: LocalSegment[], warningCount: number): { cost: number; defects: number } => {
     let cost = 0;
     let defects = warningCount;
@@ -277,8 +277,15 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   };
   /** The track of end `e` as a piece driven so that it leaves through `e` (exit) or enters through it. */
   const pieceAt = (e: number, entering: boolean): Piece => trackPieces(trackSet.tracks, [{ trackIndex: e >> 1, forward: entering ? (e & 1) === 0 : (e & 1) === 1 }], cellOf)[0];
-  const costOf = (p: Piece[], legIn: boolean, legOut: boolean): { cost: number; defects: number } => {
+  // Every connection made while costing is kept: the chosen route is put together from them.
+  type Parts = { segs: LocalSegment[]; warnings: RouteContext['warnings'] };
+  const linkParts = new Map<number, Parts>();
+  const headParts = new Map<number, Parts>();
+  const tailParts = new Map<number, Parts>();
+  const endCount = 2 * trackSet.tracks.length;
+  const costOf = (p: Piece[], legIn: boolean, legOut: boolean, keep: (r: Parts) => void): { cost: number; defects: number } => {
     const r = connectPieces(p, legIn, legOut);
+    keep(r);
     return connectorCost(r.segs, r.warnings.length);
   };
   const now = runtime.now;
@@ -292,9 +299,9 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     return r;
   };
   const model: RealCostModel = {
-    link: timed((a: number, b: number) => costOf([pieceAt(a, false), pieceAt(b, true)], false, false)),
-    head: timed((e: number) => (headlandsFirst || staging ? costOf(headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)], true, false) : { cost: 0, defects: 0 })),
-    tail: timed((e: number) => (!headlandsFirst || staging ? costOf(headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces], false, true) : { cost: 0, defects: 0 })),
+    link: timed((a: number, b: number) => costOf([pieceAt(a, false), pieceAt(b, true)], false, false, (r) => linkParts.set(a * endCount + b, r))),
+    head: timed((e: number) => (headlandsFirst || staging ? costOf(headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)], true, false, (r) => headParts.set(e, r)) : { cost: 0, defects: 0 })),
+    tail: timed((e: number) => (!headlandsFirst || staging ? costOf(headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces], false, true, (r) => tailParts.set(e, r)) : { cost: 0, defects: 0 })),
   };
   const limitMs = (input.routeOptions.maxOptimizerTime ?? 10) * 1000;
   const refined = refineOrderOnConnectors(orderInput, ordered, model, {
@@ -302,7 +309,16 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     ...(!now && trackSet.tracks.length > LARGE_FIELD_TRACKS ? { maxRounds: 1 } : {}),
   });
   const routeOrderMs = now ? now() - routeT0 : undefined;
-  const final = connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(trackSet.tracks, refined.visits, cellOf)] : [...trackPieces(trackSet.tracks, refined.visits, cellOf), ...headlandPieces], true, true);
+  // A route costed in full is put together from its connections; otherwise (a fixed order, or the
+  // time ran out) it is connected now.
+  const trackMeters = (k: number): number => {
+    const t = trackSet.tracks[refined.visits[k].trackIndex];
+    return t.xy ? polylineLength(t.xy) : Math.hypot(t.x1 - t.x0, t.y1 - t.y0);
+  };
+  const assembled = Number.isFinite(refined.nonWorkingCost)
+    ? assembleRoute(refined.visits, { link: (a, b) => linkParts.get(a * endCount + b), head: (e) => headParts.get(e), tail: (e) => tailParts.get(e) }, trackMeters)
+    : undefined;
+  const final = assembled ?? connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(trackSet.tracks, refined.visits, cellOf)] : [...trackPieces(trackSet.tracks, refined.visits, cellOf), ...headlandPieces], true, true);
   const chosen = { result: final };
   const connected = headlandRoute.restore(chosen.result.segs);
   // Refill detours (calculateRefillPoints) become route connectors, so the metrics count them.
@@ -376,6 +392,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     realCostRounds: refined.rounds,
     connectorsEvaluated: refined.connectorsEvaluated,
     refineStoppedBy: refined.stoppedBy,
+    assembled: assembled !== undefined,
     connected: refined.evaluated,
   };
   if (refills) plan.refillPoints = refills.points;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { objectiveRates } from '../optimize/objective.js';
 import { orderFieldTracks, type FieldOrderInput, type OrderTrack, type OrderVisit } from './fieldOrder.js';
-import { refineOrderOnConnectors, transitionClassifier, type ConnectorCost, type RealCostModel } from './connectedOrder.js';
+import { assembleRoute, refineOrderOnConnectors, transitionClassifier, type ConnectorCost, type PartSegment, type RealCostModel, type RouteParts } from './connectedOrder.js';
 
 /** n tracks along +y, 6 m apart, 300 m long, one cell. */
 function input(n: number, extra: Partial<FieldOrderInput> = {}): FieldOrderInput {
@@ -132,5 +132,39 @@ describe('refineOrderOnConnectors', () => {
     expect(c(1, 7)).toBe(3);
     expect(c(1, 9)).toBe(4);
     expect(c(1, 2)).toBe(5);
+  });
+});
+
+describe('assembleRoute', () => {
+  // three straight tracks along y (x = 0, 10, 20; y 0 → 100), driven up, down, up
+  const seg = (type: string, xy: number[], trackIndex?: number): PartSegment => ({ type, xy: Float64Array.from(xy), ...(trackIndex !== undefined ? { trackIndex } : {}) });
+  const visits: OrderVisit[] = [{ trackIndex: 0, forward: true }, { trackIndex: 1, forward: false }, { trackIndex: 2, forward: true }];
+  // each turn pulls both track ends back by 2 m (as the connect stage does when a turn needs room)
+  const links = new Map<string, RouteParts<PartSegment, string>>([
+    ['1,3', { segs: [seg('Track', [0, 0, 0, 98], 0), seg('Turn', [0, 98, 5, 104, 10, 98]), seg('Track', [10, 98, 10, 0], 1)], warnings: ['w01'] }],
+    ['2,4', { segs: [seg('Track', [10, 100, 10, 2], 1), seg('Turn', [10, 2, 15, -4, 20, 2]), seg('Track', [20, 2, 20, 100], 2)], warnings: [] }],
+  ]);
+  const tail: RouteParts<PartSegment, string> = { segs: [seg('Track', [20, 0, 20, 100], 2), seg('Connector', [20, 100, 30, 100]), seg('ExteriorHeadland', [30, 100, 30, 0])], warnings: ['tail'] };
+  const parts = {
+    link: (a: number, b: number) => links.get(`${a},${b}`),
+    head: () => undefined,
+    tail: (e: number) => (e === 5 ? tail : undefined),
+  };
+
+  it('joins each track as trimmed by the turn before and the turn after it, with the connectors in between', () => {
+    const r = assembleRoute(visits, parts, () => 100)!;
+    expect(r.segs.map((s) => s.type)).toEqual(['Track', 'Turn', 'Track', 'Turn', 'Track', 'Connector', 'ExteriorHeadland']);
+    expect(Array.from(r.segs[0].xy)).toEqual([0, 0, 0, 98]);
+    // track 1: its start from the first turn (98), its end from the second (2)
+    expect(Array.from(r.segs[2].xy)).toEqual([10, 98, 10, 2]);
+    expect(Array.from(r.segs[4].xy)).toEqual([20, 2, 20, 100]);
+    expect(r.warnings).toEqual(['w01', 'tail']);
+  });
+
+  it('gives up (the caller connects in full) when a part is missing or the pieces do not meet', () => {
+    expect(assembleRoute(visits, { ...parts, link: (a: number, b: number) => (a === 2 ? undefined : parts.link(a, b)) }, () => 100)).toBeUndefined();
+    const gap = new Map(links);
+    gap.set('2,4', { segs: [seg('Track', [10, 100, 10, 2], 1), seg('Turn', [10, 3, 20, 3]), seg('Track', [20, 2, 20, 100], 2)], warnings: [] });
+    expect(assembleRoute(visits, { ...parts, link: (a: number, b: number) => gap.get(`${a},${b}`) }, () => 100)).toBeUndefined();
   });
 });

@@ -302,3 +302,111 @@ function hybridProblem(
   delete out.costPerMeterLowerBound;
   return out;
 }
+
+/** A route segment as the connect stage makes it (structurally). */
+export interface PartSegment {
+  type: string;
+  xy: Float64Array;
+  trackIndex?: number;
+}
+
+/** What connecting a few pieces gave: the segments (tracks included) and the warnings raised. */
+export interface RouteParts<S extends PartSegment, W> {
+  segs: S[];
+  warnings: W[];
+}
+
+function polylineMeters(xy: ArrayLike<number>): number {
+  let len = 0;
+  for (let i = 2; i + 1 < xy.length; i += 2) len += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+  return len;
+}
+
+/** The first `keep` meters of a polyline. */
+function cutPolyline(xy: Float64Array, keep: number): Float64Array {
+  const out: number[] = [xy[0], xy[1]];
+  let walked = 0;
+  for (let i = 2; i + 1 < xy.length; i += 2) {
+    const seg = Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+    if (walked + seg >= keep - 1e-9) {
+      const t = seg > 0 ? Math.max(0, Math.min(1, (keep - walked) / seg)) : 1;
+      out.push(xy[i - 2] + t * (xy[i] - xy[i - 2]), xy[i - 1] + t * (xy[i + 1] - xy[i - 1]));
+      return Float64Array.from(out);
+    }
+    out.push(xy[i], xy[i + 1]);
+    walked += seg;
+  }
+  return Float64Array.from(out);
+}
+
+/**
+ * The route of `visits` put together from the connectors costed one by one (no second
+ * connection): head, then each track followed by its link, then tail. A track's geometry combines
+ * the start its incoming turn left (the link before it) with the end its outgoing turn left (the
+ * link after it): the track as the link before gives it, cut short by what the link after trimmed
+ * off its end. `fullLengthMeters(k)` is the untrimmed length of the k-th track driven. Returns
+ * undefined when a part is missing or does not have the expected shape, or the result is not
+ * continuous within 1 mm: the caller then connects the route in full.
+ */
+export function assembleRoute<S extends PartSegment, W>(
+  visits: OrderVisit[],
+  parts: {
+    link(fromEnd: number, toEnd: number): RouteParts<S, W> | undefined;
+    head(end: number): RouteParts<S, W> | undefined;
+    tail(end: number): RouteParts<S, W> | undefined;
+  },
+  fullLengthMeters: (k: number) => number,
+): RouteParts<S, W> | undefined {
+  const n = visits.length;
+  if (n === 0) return undefined;
+  const entry = (k: number): number => 2 * visits[k].trackIndex + (visits[k].forward ? 0 : 1);
+  const exit = (k: number): number => entry(k) ^ 1;
+  const links: RouteParts<S, W>[] = [];
+  for (let k = 0; k + 1 < n; k++) {
+    const l = parts.link(exit(k), entry(k + 1));
+    if (!l || l.segs.length < 2) return undefined;
+    const a = l.segs[0], b = l.segs[l.segs.length - 1];
+    if (a.type !== 'Track' || a.trackIndex !== visits[k].trackIndex || b.type !== 'Track' || b.trackIndex !== visits[k + 1].trackIndex) return undefined;
+    links.push(l);
+  }
+  const head = parts.head(entry(0));
+  const tail = parts.tail(exit(n - 1));
+  const isTrack = (s: S | undefined, k: number): boolean => s !== undefined && s.type === 'Track' && s.trackIndex === visits[k].trackIndex;
+  if (head && !isTrack(head.segs[head.segs.length - 1], 0)) return undefined;
+  if (tail && !isTrack(tail.segs[0], n - 1)) return undefined;
+  const segs: S[] = [];
+  const warnings: W[] = [];
+  if (head) {
+    for (let i = 0; i + 1 < head.segs.length; i++) segs.push(head.segs[i]);
+    warnings.push(...head.warnings);
+  }
+  for (let k = 0; k < n; k++) {
+    // the track with its start as the link before left it (or as it is), ...
+    const startSide = k > 0 ? links[k - 1].segs[links[k - 1].segs.length - 1] : head ? head.segs[head.segs.length - 1] : undefined;
+    const endSide = k + 1 < n ? links[k].segs[0] : tail ? tail.segs[0] : undefined;
+    const base = startSide ?? endSide;
+    if (!base) return undefined;
+    let xy = base.xy;
+    if (startSide && endSide) {
+      // ... cut short by what the link after trimmed off its end
+      const endTrim = fullLengthMeters(k) - polylineMeters(endSide.xy);
+      if (endTrim > 1e-9) xy = cutPolyline(startSide.xy, polylineMeters(startSide.xy) - endTrim);
+    }
+    segs.push({ ...base, xy });
+    if (k + 1 < n) {
+      const l = links[k];
+      for (let i = 1; i + 1 < l.segs.length; i++) segs.push(l.segs[i]);
+      warnings.push(...l.warnings);
+    }
+  }
+  if (tail) {
+    for (let i = 1; i < tail.segs.length; i++) segs.push(tail.segs[i]);
+    warnings.push(...tail.warnings);
+  }
+  for (let i = 1; i < segs.length; i++) {
+    const p = segs[i - 1].xy, q = segs[i].xy;
+    if (p.length < 2 || q.length < 2) continue;
+    if (Math.hypot(p[p.length - 2] - q[0], p[p.length - 1] - q[1]) > 1e-3) return undefined;
+  }
+  return { segs, warnings };
+}

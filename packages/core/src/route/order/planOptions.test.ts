@@ -75,6 +75,10 @@ describe('planRoute routeOptions (issue 3)', () => {
       expect(p.optimizer.connected.length).toBeGreaterThan(1);
       expect(p.optimizer.connectorsEvaluated).toBeGreaterThan(0);
       expect(p.optimizer.realNonWorkingCost).toBeCloseTo(p.metrics.nonWorkingDistanceMeters, 1);
+      // put together from the connections made while costing, not connected a second time
+      expect(p.optimizer.assembled).toBe(true);
+      expectContinuous(p);
+      expect(tracks(p)).toHaveLength(p.tracks.length);
       // every fixed order was costed the same way, in full or until it cost more than the chosen route
       for (const c of p.optimizer.connected) expect(c.nonWorkingCost).toBeGreaterThanOrEqual(p.optimizer.realNonWorkingCost - 1e-6);
     }
