@@ -7,9 +7,10 @@
  *   route cost ≥ Σ work + min perfect matching ≥ Σ work + ½ · min assignment (no self, no partner)
  * because a matching of weight M is an assignment (each node paired with its partner) of weight 2M.
  * The assignment is solved exactly (Hungarian, O(m³)) up to `exactLimit` items; above that a
- * dual-feasible bound is used: each node's cheapest link, halved (every link is at least the mean
- * of its ends' cheapest links), with neighbour lists and `costPerMeterLowerBound` bounding the
- * links not listed.
+ * dual-feasible bound is used: each end's cheapest transition, halved (every transition is at least
+ * the mean of its ends' cheapest ones), except for the two ends linked to the start and the finish,
+ * which pay their depot link instead (the cheapest such pair); neighbour lists and
+ * `costPerMeterLowerBound` bound the transitions not listed.
  */
 import type { OrderingProblem } from '../order/problem.js';
 import { VIOLATION_PENALTY } from '../order/problem.js';
@@ -122,24 +123,25 @@ export function routeLowerBound(
     const total = assignmentMinimum(m, c);
     return { value: work + total / 2, method: 'assignment' };
   }
-  // cheapest link per node, halved
+  // Cheapest transition per end, halved; the two ends linked to the start and finish pay their
+  // depot link instead: M ≥ Σ c/2 + min over a ≠ b of [s(a) − c_a/2] + [f(b) − c_b/2].
   const f = problem.costPerMeterLowerBound ?? 0;
   let sum = 0;
-  let minS = Infinity;
-  let minF = Infinity;
+  let s1 = Infinity, s1End = -1, s2 = Infinity;
+  let f1 = Infinity, f1End = -1, f2 = Infinity;
   for (let a = 0; a < ends; a++) {
-    const s = depotCost(problem, 'start', a);
-    const fin = depotCost(problem, 'finish', a);
-    if (s < minS) minS = s;
-    if (fin < minF) minF = fin;
-    let best = Math.min(s, fin);
-    const count = neighbours.count[a];
-    if (count > 0) best = Math.min(best, neighbours.costs[a * neighbours.k]);
+    let c = Infinity;
+    if (neighbours.count[a] > 0) c = neighbours.costs[a * neighbours.k];
     // ends not in the list are at least `radius` away
     const unlisted = neighbours.radius[a] === Infinity ? Infinity : f * neighbours.radius[a];
-    best = Math.min(best, unlisted);
-    sum += best;
+    c = Math.min(c, unlisted);
+    if (!Number.isFinite(c)) c = 0;
+    sum += c;
+    const ds = depotCost(problem, 'start', a) - c / 2;
+    const df = depotCost(problem, 'finish', a) - c / 2;
+    if (ds < s1) { s2 = s1; s1 = ds; s1End = a; } else if (ds < s2) s2 = ds;
+    if (df < f1) { f2 = f1; f1 = df; f1End = a; } else if (df < f2) f2 = df;
   }
-  sum += minS + minF;
-  return { value: work + sum / 2, method: 'cheapest-link' };
+  const depots = s1End !== f1End || ends < 2 ? s1 + f1 : Math.min(s1 + f2, s2 + f1);
+  return { value: work + Math.max(0, sum / 2 + (Number.isFinite(depots) ? depots : 0)), method: 'cheapest-link' };
 }

@@ -4,7 +4,7 @@ import { FIXED_ORDER_ALGORITHMS, fixedOrder } from '../order/fixed.js';
 import type { ItemOrder, OrderingProblem } from '../order/problem.js';
 import { orderCost, orderViolations } from '../order/problem.js';
 import { syntheticTrackProblem } from '../order/synthetic.js';
-import { memoTransition } from './local-search.js';
+import { buildNeighbourLists, memoTransition } from './local-search.js';
 import { assignmentMinimum, routeLowerBound } from './lower-bound.js';
 import { orderItems } from './optimize.js';
 
@@ -111,6 +111,8 @@ describe('orderItems (optimized)', () => {
         const opt = bruteForce(p);
         const t = memoTransition(p);
         expect(routeLowerBound(p, t).value).toBeLessThanOrEqual(opt + 1e-6);
+        // the cheap bound too (neighbour lists of 3, no exact assignment)
+        expect(routeLowerBound(p, t, buildNeighbourLists(p, t, 3), 0).value).toBeLessThanOrEqual(opt + 1e-6);
         const { order, report } = orderItems(p);
         expect(orderViolations(p, order)).toEqual([]);
         expect(report.cost).toBeGreaterThanOrEqual(opt - 1e-6);
@@ -132,6 +134,19 @@ describe('orderItems (optimized)', () => {
     let work = 0;
     for (const w of p.workCost) work += w;
     expect(exact.report.lowerBound!).toBeGreaterThan(work * 1.02);
+  });
+
+  it('the cheap bound counts transitions when the route may start and end anywhere', () => {
+    // no staging area: entry and exit are free, yet every end but two needs a transition
+    const p = syntheticTrackProblem({ trackCount: 200, spacingMeters: 6, turnRadiusMeters: 6, seed: 3, slope: 0 });
+    expect(p.entryCost).toBeUndefined();
+    const r = orderItems(p, { maxStallKicks: 10 });
+    expect(r.report.lowerBoundMethod).toBe('cheapest-link');
+    let work = 0;
+    for (const w of p.workCost) work += w;
+    // 199 transitions of at least a U-turn's worth each are needed: the bound sees most of that
+    expect(r.report.lowerBound! - work).toBeGreaterThan(0.5 * (r.report.cost - work));
+    expect(r.report.lowerBound!).toBeLessThanOrEqual(r.report.cost);
   });
 
   it('is deterministic', () => {
