@@ -669,7 +669,7 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
   // The pass is a closed loop: the machine leaves it where it joined it, heading the same way, so
   // the junction must be one a forward path can leave (not a pocket of a thin strip).
   const R = ctx.turnOptions.turnRadiusMeters;
-  const leavable = (pose: Pose): boolean => canLeave(pose, ctx.region, R);
+  const leavable = (pose: Pose): boolean => canLeave(pose, ctx.region, R, false, PASS_EXIT_METERS, 2000);
   // ...and, being a closed loop, left at the same junction: its arriving side must be smooth too.
   const leavableAt = (s: number, dir: 1 | -1, pose: Pose): boolean => loopSideFits(loop, { s, pose }, dir, 'leave', R) && leavable(pose);
   // A headland pass is a working piece: join it on a straight stretch (no corner within a meter
@@ -721,6 +721,28 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
   // Nothing fits: the caller leaves the pass out (and says so).
   if (!best) return undefined;
   return { conn: best.conn, ring: sliceLoop(loop, best.s, loop.lengthMeters, best.dir) };
+}
+
+/**
+ * How far a forward path must get from where a headland pass is joined (and left), meters: 4R
+ * at R = 6 m. (A longer reach rejects every junction of a small field; a thin arm that ends in a
+ * point is caught by undoing the pass when the next piece cannot be reached from it.)
+ */
+const PASS_EXIT_METERS = 24;
+
+/**
+ * Whether the pass has anywhere a junction that is smooth on both sides and that a forward path
+ * can reach and leave: a pass that bends tighter than R all round (round a pole) has none.
+ */
+function passHasJunction(loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext): boolean {
+  const R = ctx.turnOptions.turnRadiusMeters;
+  for (let s = 0; s < loop.lengthMeters; s += 2) {
+    for (const dir of dirs) {
+      const j = junctionOnLoop(loop, s, dir, 'enter');
+      if (loopSideFits(loop, j, dir, 'enter', R) && loopSideFits(loop, j, dir, 'leave', R) && canLeave(j.pose, ctx.region, R, false, PASS_EXIT_METERS, 2000) && canLeave(j.pose, ctx.region, R, true, PASS_EXIT_METERS, 2000)) return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -850,7 +872,8 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
       const before = { outLength: out.length, cur, prev, warnings: ctx.warnings.length };
       const entered = enterHeadland(cur, p, ctx);
       if (!entered) {
-        if (undoLastPass(ctx.warnings.length)) { i--; continue; }
+        // Undo the previous pass only if this one could be joined from somewhere at all.
+        if (passHasJunction(p.loop, loopDirections(p.loop, ctx.headlandWinding), ctx) && undoLastPass(ctx.warnings.length)) { i--; continue; }
         skipPass(p);
         continue;
       }
