@@ -1,7 +1,9 @@
 /**
- * Hard fields (issue 5): per category of the corpus index (holes, concave, strip, large,
- * many_vertex), the median uncovered and overlap ratios with and without `extendTracks`,
- * and the `checkPlan` violations of every plan (no route point may enter a no-go zone).
+ * Hard fields (issue 5): per category of the corpus index (every category of index.csv by
+ * default, and all fields together), the median uncovered and overlap ratios with and without
+ * `extendTracks` (without it, plans still extend track ends by DEFAULT_EXTENSION_FRACTION of the
+ * full extension), and the `checkPlan` violations of every plan (no route point may enter a
+ * no-go zone).
  * Request: width 6 m, 2 headland passes, turn radius 6 m (as the corpus test).
  *
  * Run: `npx tsc --build packages/core && npx tsx bench/hard-fields.bench.ts [--categories=holes,concave] [--max-area-ha=N] [--out=FILE.jsonl]`
@@ -17,7 +19,8 @@ import type { FieldGeometry, Plan } from '@furrow/core';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-const categories = (arg('categories') ?? 'holes,concave,strip,large,many_vertex').split(',');
+const allCategories = [...new Set(readFileSync(`${root}test/fields/index.csv`, 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')[8]))].sort();
+const categories = (arg('categories') ?? allCategories.join(',')).split(',');
 const maxAreaHa = Number(arg('max-area-ha') ?? Infinity);
 const out = arg('out');
 
@@ -83,8 +86,8 @@ for (const category of from ? [] : categories) {
 const pct = (v: number): string => (Number.isFinite(v) ? `${(100 * v).toFixed(2)} %` : '–');
 console.log('\n| category | fields | median uncovered | median uncovered, extendTracks | median overlap | median overlap, extendTracks | plans with violations (base / ext) | no-go violations |');
 console.log('|---|---|---|---|---|---|---|---|');
-for (const category of categories) {
-  const rs = results.filter((r) => r.category === category && r.base && r.ext);
-  const errors = results.filter((r) => r.category === category && r.error).length;
+for (const category of [...categories, 'all']) {
+  const rs = results.filter((r) => (category === 'all' || r.category === category) && r.base && r.ext);
+  const errors = results.filter((r) => (category === 'all' || r.category === category) && r.error).length;
   console.log(`| ${category} | ${rs.length}${errors ? ` (+${errors} failed)` : ''} | ${pct(median(rs.map((r) => r.base!.uncovered)))} | ${pct(median(rs.map((r) => r.ext!.uncovered)))} | ${pct(median(rs.map((r) => r.base!.overlap)))} | ${pct(median(rs.map((r) => r.ext!.overlap)))} | ${rs.filter((r) => r.base!.violations > 0).length} / ${rs.filter((r) => r.ext!.violations > 0).length} | ${rs.reduce((s, r) => s + r.base!.noGo + r.ext!.noGo, 0)} |`);
 }

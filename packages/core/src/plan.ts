@@ -27,7 +27,7 @@ import { searchHeading } from './tracks/searchHeading.js';
 import { assignCellHeadings } from './tracks/cellHeadings.js';
 import { generateCurvedTracks } from './tracks/curvedTracks.js';
 import { checkPlan } from './check/checkPlan.js';
-import { extendTracks } from './options/extendTracks.js';
+import { DEFAULT_EXTENSION_FRACTION, extendTracks } from './options/extendTracks.js';
 import { addPlanExtras } from './options/planExtras.js';
 import { groupCells, orderTracks } from './route/baselineOrder.js';
 import type { TrackVisit } from './route/baselineOrder.js';
@@ -177,10 +177,12 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   // Issue 5: boustrophedon cells of the tracks; with a searched heading, each cell re-tracked at its own best heading when that is cheaper (tracks/cellHeadings.ts).
   const cellTracks = cellHeadingsAllowed && !curvedTracks && input.preferredHeadingDegrees === undefined && trackSet.tracks.length > 0 ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R) : undefined;
   if (cellTracks) trackSet.tracks = cellTracks.tracks;
-  // Issue 5, option extendTracks: track ends pushed out so the swaths reach the mainland's edge (options/extendTracks.ts).
+  // Issue 5, track ends pushed out towards where the swaths reach the mainland's edge (options/extendTracks.ts): by
+  // DEFAULT_EXTENSION_FRACTION of that by default, all of it with the option extendTracks (which reports its gain).
   const unextendedTracks = trackSet.tracks;
-  const extended = input.options.includes('extendTracks') && trackSet.tracks.length > 0
-    ? extendTracks(trackSet, mainland, field, w, w / 2)
+  const fullExtension = input.options.includes('extendTracks');
+  const extended = trackSet.tracks.length > 0 && !curvedTracks
+    ? extendTracks(trackSet, mainland, field, w, w / 2, fullExtension ? 1 : DEFAULT_EXTENSION_FRACTION)
     : undefined;
   if (extended) trackSet.tracks = extended.tracks;
   if (trackSet.tracks.length === 0 && headlands.passes.length === 0)
@@ -401,7 +403,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   addPlanExtras(plan, {
     frame, field, workable, tracks: trackSet.tracks, directionRadians, cellOf, headlandPasses: headlands.passes, passCount: input.headlandPasses,
     widthMeters: w, turnRadiusMeters: R, options: input.options, request,
-    ...(extended ? { unextendedTracks, extension: extended.extension } : {}),
+    ...(extended && fullExtension ? { unextendedTracks, extension: extended.extension } : {}),
   });
   return { plan, ownCellHeadings: cellTracks !== undefined && cellTracks.cells.some((c) => c.own) };
 }

@@ -4,13 +4,23 @@
  * its swath. Each track end is pushed out until the swath's edges (the lines at ±w/2)
  * reach the mainland's edge too, but never so far that the swath leaves the field: the
  * centre line stays inside the field shrunk by w/2 (and short of the track's own
- * headroom: `maxExtensionMeters`).
+ * headroom: `maxExtensionMeters`). `fraction` < 1 moves each end that share of the way only.
  */
 import { offsetPolygons } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
 import type { Track, TrackSet } from '../tracks/generateTracks.js';
 import { crossingsAt, intervalContaining, rotateEdges } from './scanLine.js';
 import type { RotatedEdges } from './scanLine.js';
+
+/**
+ * Share of the full extension applied to every plan (the option `extendTracks` applies all of it).
+ * Where the mainland's edge meets a track at an angle α, the full extension e = (w/2)·tan α works
+ * the wedge W = (w/2)²·tan α / 2 on one side and adds 4·W of swath. Extending by f·e works
+ * (2f − f²)·W for (2f + f²)·W more overlap: the first square meter costs one of overlap, the
+ * last one at f costs (1 + f) / (1 − f). At f = 1/3 the last square meter costs 2 of overlap, 56 % of
+ * the wedge is worked for 1.4 times as much overlap (the full extension: all of it for 3 times).
+ */
+export const DEFAULT_EXTENSION_FRACTION = 1 / 3;
 
 export interface TrackExtension {
   /** Tracks with at least one end moved. */
@@ -23,7 +33,7 @@ export interface TrackExtension {
  * Returns the extended track list (new objects; the input is not changed) and a summary.
  * `field` is the whole field (holes included as clockwise rings), `mainland` the area the tracks were clipped to.
  */
-export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, widthMeters: number, maxExtensionMeters: number): { tracks: Track[]; extension: TrackExtension } {
+export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, widthMeters: number, maxExtensionMeters: number, fraction = 1): { tracks: Track[]; extension: TrackExtension } {
   const w = widthMeters;
   const roomPolygon = offsetPolygons(field, -w / 2, 0.01);
   // Per track direction (cells may have headings of their own): rotated edges and a cache of scanlines.
@@ -62,8 +72,12 @@ export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, wid
       lo = t.u0;
       hi = t.u1;
     }
-    lo = Math.max(Math.min(lo, t.u0), t.u0 - maxExtensionMeters);
-    hi = Math.min(Math.max(hi, t.u1), t.u1 + maxExtensionMeters);
+    // Ends inside the mainland (a cell with its own heading ends on its neighbour's side) stay where they are.
+    const own = intervalContaining(landAt(t.v), (t.u0 + t.u1) / 2);
+    if (own && t.u0 > own[0] + 1e-6) lo = t.u0;
+    if (own && t.u1 < own[1] - 1e-6) hi = t.u1;
+    lo = Math.max(t.u0 - fraction * (t.u0 - Math.min(lo, t.u0)), t.u0 - maxExtensionMeters);
+    hi = Math.min(t.u1 + fraction * (Math.max(hi, t.u1) - t.u1), t.u1 + maxExtensionMeters);
     const added = t.u0 - lo + (hi - t.u1);
     if (!(added > 1e-3)) return t;
     tracksExtended++;
