@@ -138,14 +138,18 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
     const worse = (): boolean =>
       best !== undefined && (acc.defects > best.cost.defects || (acc.defects === best.cost.defects && acc.cost > best.cost.cost + EPS));
     let complete = true;
+    const last = sequence.length - 1;
     if (sequence.length > 0) {
+      // head and tail first: they may be the slowest parts (all headland passes), and the time
+      // check before each later connector then allows for them
       add(head(entryEndOf(sequence[0], flipped[0])));
+      if (worse() || outOfTime()) complete = false;
+      else add(tail(exitEndOf(sequence[last], flipped[last])));
       for (let k = 1; k < sequence.length && complete; k++) {
         if (worse() || outOfTime()) complete = false;
         else add(link(exitEndOf(sequence[k - 1], flipped[k - 1]), entryEndOf(sequence[k], flipped[k])));
       }
-      if (complete && (worse() || outOfTime())) complete = false;
-      if (complete) add(tail(exitEndOf(sequence[sequence.length - 1], flipped[sequence.length - 1])));
+      if (complete && worse()) complete = false;
     }
     evaluated.push({ algorithm, nonWorkingCost: acc.cost, defects: acc.defects, complete });
     if (complete && (!best || better(acc, best.cost))) best = { order, algorithm, cost: { ...acc } };
