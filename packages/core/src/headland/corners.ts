@@ -10,11 +10,11 @@
  *   zone) half that, then a quarter, else the corner stays sharp. The field's corner beyond the
  *   arc is left unworked by that pass.
  * - `square`: the passes are offset with mitred joins (sharp at every corner) and each corner is
- *   driven as a corner turn: the machine works up to the corner point, lifts, turns on the spot's
+ *   driven as a corner turn: the machine works up to the corner point, lifts, turns in the corner's
  *   neighbourhood (a three-point Reeds-Shepp turn when reversing is allowed, a forward loop
  *   otherwise) and sets off working along the next side from the same point. A corner is kept
  *   square only where such a turn, in both driving directions, stays inside the field (no-go
- *   zones excluded); elsewhere it is rounded as above. `insertCornerTurns` puts the turns into
+ *   zones excluded) and both its sides are at least 2 m long; elsewhere it is rounded as above. `insertCornerTurns` puts the turns into
  *   the connected route as `Turn` segments (`connectorKind: 'corner'`).
  */
 import { Clipper, EndType, JoinType } from 'clipper2-ts';
@@ -28,6 +28,8 @@ import type { LocalSegment } from '../route/connectTracks.js';
 
 /** A vertex turning by at least this much is a corner. */
 export const CORNER_MIN_RADIANS = (20 * Math.PI) / 180;
+/** A square corner needs both sides at least this long (a mitre squared off, or a corner followed by a bend, is rounded). */
+const MIN_SQUARE_SIDE_METERS = 2;
 /** Candidate corner turns tried (shortest first). */
 const MAX_CANDIDATES = 12;
 
@@ -106,7 +108,7 @@ export function shapeCorners(passes: HeadlandPass[], corners: 'rounded' | 'squar
         next.push(c);
         continue;
       }
-      if (corners === 'square' &&
+      if (corners === 'square' && len[(k + n - 1) % n] >= MIN_SQUARE_SIDE_METERS && len[k] >= MIN_SQUARE_SIDE_METERS &&
         cornerTurn(c.x, c.y, hIn, hOut, region, turnOptions) &&
         cornerTurn(c.x, c.y, wrap(hOut + Math.PI), wrap(hIn + Math.PI), region, turnOptions)) {
         squareCorners.push({ x: c.x, y: c.y });
