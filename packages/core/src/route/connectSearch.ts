@@ -347,11 +347,12 @@ export function fieldDistanceFrom(region: Region, x: number, y: number): (px: nu
 
 /**
  * Whether a machine at `pose` can drive forward (arcs of radius ≥ R and straights, inside the
- * field) to somewhere at least `distanceMeters` away: false in a pocket (the end of a thin strip,
- * a sharp corner) that no forward path leaves. A small search, greedy outwards; with
- * `backwards`, whether the pose can be reached (driving the time-reversed path).
+ * field) to somewhere at least `distanceMeters` away (or, with `untilOpen`, to open ground where
+ * it can turn round): false in a pocket (the end of a thin strip, a sharp corner) that no forward
+ * path leaves. A small search, greedy outwards; with `backwards`, whether the pose can be reached
+ * (driving the time-reversed path).
  */
-export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, backwards = false, distanceMeters = 4 * turnRadiusMeters, maxExpansions = 400): boolean {
+export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, backwards = false, distanceMeters = 4 * turnRadiusMeters, maxExpansions = 400, untilOpen = false): boolean {
   const R = turnRadiusMeters;
   const L = Math.max(0.5, (R * Math.PI) / 12);
   const curvatures = [0, 1 / R, -1 / R];
@@ -372,6 +373,15 @@ export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, b
     seen.add(key);
     expansions++;
     if (Math.hypot(x - pose.x, y - pose.y) >= distanceMeters) return true;
+    // Open ground: a full circle of radius R (left or right of the machine) fits here, so the
+    // machine can turn round and go anywhere the field connects to.
+    if (untilOpen && expansions % 4 === 1) {
+      const sx = -Math.sin(h) * R * 1.02, sy = Math.cos(h) * R * 1.02;
+      for (const sgn of [1, -1]) {
+        const cx = x + sgn * sx, cy = y + sgn * sy;
+        if (region.contains(cx, cy) && region.distanceToEdge(cx, cy) >= R * 1.02) return true;
+      }
+    }
     for (const kappa of curvatures) {
       buf.length = 0;
       buf.push(x, y);

@@ -61,6 +61,22 @@ export interface RouteContext {
   waypoints?: () => Waypoints;
   /** Which separate part of a multi-part field a point is in (-1 = none); absent = one part. */
   partOf?: (x: number, y: number) => number;
+  /**
+   * Searched connectors (connectSearch.ts) that may still fail in this `connectTracks` call before
+   * searching stops (set there; bounds the work on fields with many unreachable spots).
+   */
+  searchFailuresLeft?: number;
+}
+
+/** Failed connector searches allowed per `connectTracks` call. */
+const MAX_FAILED_SEARCHES = 24;
+
+/** Whether a search may still run; a failure is counted by `searchFailed`. */
+function searchAllowed(ctx: RouteContext): boolean {
+  return (ctx.searchFailuresLeft ?? MAX_FAILED_SEARCHES) > 0;
+}
+function searchFailed(ctx: RouteContext): void {
+  ctx.searchFailuresLeft = (ctx.searchFailuresLeft ?? MAX_FAILED_SEARCHES) - 1;
 }
 
 /** Directions (along the loop's own order = 1) allowed by a forced winding, preferred first. */
@@ -413,12 +429,19 @@ function neckParts(ctx: RouteContext): NeckParts | undefined {
     const eroded = offsetPolygons(rings, -Math.max(0.1, ctx.widthMeters / 2 - 0.25), 0.05);
     const parts = groupPolygons(eroded);
     if (parts.length >= 2) {
+      // Parts too small to be worth leaving the field for (under 5 % of the field's core) are
+      // not joined by transports: their passes are left out instead (with their warning).
+      const areas = parts.map((p) => areaOf(p));
+      const total = areas.reduce((a, b) => a + b, 0);
       const regions = parts.map((p) => new Region(p));
       const shells = rings.filter((r) => areaOf([r]) > 0);
       const holes = rings.filter((r) => areaOf([r]) < 0).map((r) => r.slice().reverse());
       const grown = offsetPolygons(shells, 2 * ctx.turnOptions.turnRadiusMeters, 0.05);
       np = {
-        partOf: (x, y) => regions.findIndex((r) => r.contains(x, y)),
+        partOf: (x, y) => {
+          const k = regions.findIndex((r) => r.contains(x, y));
+          return k >= 0 && areas[k] >= 0.05 * total ? k : -1;
+        },
         transportRegion: new Region(holes.length > 0 ? differencePolygons(grown, holes) : grown),
       };
     }
@@ -451,7 +474,11 @@ function tryNeckTransport(from: Pose, to: Pose, ctx: RouteContext): Conn | undef
   // A fine heuristic raster around the two ends: a ditch a meter wide must not vanish in it.
   const m = 300;
   const window = { minX: Math.min(from.x, to.x) - m, minY: Math.min(from.y, to.y) - m, maxX: Math.max(from.x, to.x) + m, maxY: Math.max(from.y, to.y) + m, cellMeters: 0.5 };
-  const xy = shot(from, to) ?? searchConnector(from, to, region, shot, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, maxExpansions: 20000, window });
+  let xy = shot(from, to);
+  if (!xy && searchAllowed(ctx)) {
+    xy = searchConnector(from, to, region, shot, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, maxExpansions: 20000, window });
+    if (!xy) searchFailed(ctx);
+  }
   if (!xy || worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R)) return undefined;
   ctx.warnings.push({
     code: 'connector-leaves-field',
@@ -518,9 +545,9 @@ export function trySearch(from: Pose, to: Pose, ctx: RouteContext): Conn | undef
   if (rate !== undefined && Number.isFinite(rate)) return undefined;
   const R = ctx.turnOptions.turnRadiusMeters;
   // A start no forward path leaves, or a goal none reaches (pockets): no search can succeed.
-  if (!canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true)) return undefined;
+  if (!searchAllowed(ctx) || !canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true)) return undefined;
   const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, ctx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5 });
-  if (!xy) return undefined;
+  if (!xy) { searchFailed(ctx); return undefined; }
   if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) return undefined;
   return { xy, kind: 'search', turnType: 'Dubins' };
 }
@@ -651,6 +678,10 @@ function headlandJunction(loop: LoopPath, s: number, dir: 1 | -1, R: number): { 
 
 /** Enters a headland pass from `from`: picks start point and direction, returns connector + pass. */
 function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headland' }>, ctx: RouteContext): { conn?: Conn; ring: number[] } | undefined {
+  return enterHeadlandRound(from, p, ctx, true) ?? (from ? enterHeadlandRound(from, p, ctx, false) : undefined);
+}
+
+function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'headland' }>, ctx: RouteContext, strictExit: boolean): { conn?: Conn; ring: number[] } | undefined {
   const loop = p.loop;
   const dirs = loopDirections(loop, ctx.headlandWinding);
   if (!from) {
@@ -669,7 +700,10 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
   // The pass is a closed loop: the machine leaves it where it joined it, heading the same way, so
   // the junction must be one a forward path can leave (not a pocket of a thin strip).
   const R = ctx.turnOptions.turnRadiusMeters;
-  const leavable = (pose: Pose): boolean => canLeave(pose, ctx.region, R, false, PASS_EXIT_METERS, 2000);
+  // First round: junctions from which the machine reaches open ground (room to turn round) or
+  // gets 150 m away; second round (a pass wholly in narrow ground): any that it can leave at all.
+  const strict = strictExit;
+  const leavable = (pose: Pose): boolean => (strict ? canLeave(pose, ctx.region, R, false, PASS_EXIT_METERS, 1500, true) : canLeave(pose, ctx.region, R));
   // ...and, being a closed loop, left at the same junction: its arriving side must be smooth too.
   const leavableAt = (s: number, dir: 1 | -1, pose: Pose): boolean => loopSideFits(loop, { s, pose }, dir, 'leave', R) && leavable(pose);
   // A headland pass is a working piece: join it on a straight stretch (no corner within a meter
@@ -710,7 +744,7 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
       if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
-  if (!best) best = enterFarAlongLoop(from, loop, dirs, ctx, leavableAt);
+  if (!best && strict) best = enterFarAlongLoop(from, loop, dirs, ctx, leavableAt);
   if (!best) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R);
@@ -724,11 +758,11 @@ function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headla
 }
 
 /**
- * How far a forward path must get from where a headland pass is joined (and left), meters: 4R
- * at R = 6 m. (A longer reach rejects every junction of a small field; a thin arm that ends in a
- * point is caught by undoing the pass when the next piece cannot be reached from it.)
+ * How far a forward path must get from where a headland pass is joined (and left), meters, unless
+ * it reaches open ground first (room for a full circle of radius R): a thin arm of the field that
+ * ends in a point lets the machine drive on for a while but not out again.
  */
-const PASS_EXIT_METERS = 24;
+const PASS_EXIT_METERS = 150;
 
 /**
  * Whether the pass has anywhere a junction that is smooth on both sides and that a forward path
@@ -739,7 +773,7 @@ function passHasJunction(loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext): b
   for (let s = 0; s < loop.lengthMeters; s += 2) {
     for (const dir of dirs) {
       const j = junctionOnLoop(loop, s, dir, 'enter');
-      if (loopSideFits(loop, j, dir, 'enter', R) && loopSideFits(loop, j, dir, 'leave', R) && canLeave(j.pose, ctx.region, R, false, PASS_EXIT_METERS, 2000) && canLeave(j.pose, ctx.region, R, true, PASS_EXIT_METERS, 2000)) return true;
+      if (loopSideFits(loop, j, dir, 'enter', R) && loopSideFits(loop, j, dir, 'leave', R) && canLeave(j.pose, ctx.region, R, false, PASS_EXIT_METERS, 1500, true) && canLeave(j.pose, ctx.region, R, true, PASS_EXIT_METERS, 1500, true)) return true;
     }
   }
   return false;
@@ -752,7 +786,7 @@ function passHasJunction(loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext): b
  */
 function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext, leavableAt: (s: number, dir: 1 | -1, pose: Pose) => boolean): { conn: Conn; s: number; dir: 1 | -1 } | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
-  if (!canLeave(from, ctx.region, R)) return undefined;
+  if (!searchAllowed(ctx) || !canLeave(from, ctx.region, R)) return undefined;
   const dist = fieldDistanceFrom(ctx.region, from.x, from.y);
   const samples: { s: number; d: number }[] = [];
   const step = Math.max(5, Math.min(20, loop.lengthMeters / 40));
@@ -821,8 +855,10 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
   };
   // A headland pass is left where it was joined, heading the same way; in a thin strip that can
   // be a pocket nothing leaves. When the piece right after a pass cannot be reached, the pass is
-  // taken out again (once, with a warning) and the piece retried from where the machine was.
-  let lastPass: { outLength: number; cur: Pose | undefined; prev: Piece | undefined; warnings: number; piece: Extract<Piece, { kind: 'headland' }> } | undefined;
+  // taken out again (with a warning) and the piece retried from where the machine was before it
+  // (one pass back: deeper undoing cascades).
+  // Passes driven since the last track, innermost last: each can be undone once.
+  const passStack: { outLength: number; cur: Pose | undefined; prev: Piece | undefined; warnings: number; piece: Extract<Piece, { kind: 'headland' }> }[] = [];
   const skipPass = (p: Extract<Piece, { kind: 'headland' }>): void => {
     // Left out, loudly: its area counts as uncovered in the metrics.
     ctx.warnings.push({
@@ -833,9 +869,10 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
     });
   };
   const undoLastPass = (warningsBefore: number): boolean => {
-    const lp = lastPass;
+    const lp = passStack[passStack.length - 1];
     if (!lp || prev !== lp.piece) return false;
-    lastPass = undefined;
+    // One pass back only: deeper undoing cascades where the next piece is hard for other reasons.
+    passStack.length = 0;
     out.length = lp.outLength;
     cur = lp.cur;
     prev = lp.prev;
@@ -868,6 +905,7 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
       }
       out.push({ seg: { type: 'Track', xy: new Float64Array(0), trackIndex: p.trackIndex }, piece: p });
       cur = trackEnd(p);
+      passStack.length = 0;
     } else {
       const before = { outLength: out.length, cur, prev, warnings: ctx.warnings.length };
       const entered = enterHeadland(cur, p, ctx);
@@ -881,7 +919,7 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
       if (conn) push(conn, 'Connector');
       out.push({ seg: { type: p.type, xy: Float64Array.from(ring), headlandIndex: p.headlandIndex } });
       cur = endPose(ring);
-      lastPass = { ...before, piece: p };
+      passStack.push({ ...before, piece: p });
     }
     prev = p;
   }
