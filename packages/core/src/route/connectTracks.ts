@@ -703,7 +703,7 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
   // First round: junctions from which the machine reaches open ground (room to turn round) or
   // gets 150 m away; second round (a pass wholly in narrow ground): any that it can leave at all.
   const strict = strictExit;
-  const leavable = (pose: Pose): boolean => (strict ? canLeave(pose, ctx.region, R, false, PASS_EXIT_METERS, 1500, true) : canLeave(pose, ctx.region, R));
+  const leavable = (pose: Pose): boolean => (strict ? canLeave(pose, ctx.region, R, false, PASS_EXIT_METERS, 600, true) : canLeave(pose, ctx.region, R));
   // ...and, being a closed loop, left at the same junction: its arriving side must be smooth too.
   const leavableAt = (s: number, dir: 1 | -1, pose: Pose): boolean => loopSideFits(loop, { s, pose }, dir, 'leave', R) && leavable(pose);
   // A headland pass is a working piece: join it on a straight stretch (no corner within a meter
@@ -769,20 +769,26 @@ const PASS_EXIT_METERS = 150;
  * can reach and leave: a pass that bends tighter than R all round (round a pole) has none.
  */
 function passHasJunction(loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext): boolean {
+  const cached = passJunctionCache.get(loop);
+  if (cached !== undefined) return cached;
   const R = ctx.turnOptions.turnRadiusMeters;
-  for (let s = 0; s < loop.lengthMeters; s += 2) {
+  let found = false;
+  // Every 5 m along the pass; smoothness first (cheap), then the two small searches.
+  for (let s = 0; s < loop.lengthMeters && !found; s += 5) {
     for (const dir of dirs) {
       const j = junctionOnLoop(loop, s, dir, 'enter');
-      if (loopSideFits(loop, j, dir, 'enter', R) && loopSideFits(loop, j, dir, 'leave', R) && canLeave(j.pose, ctx.region, R, false, PASS_EXIT_METERS, 1500, true) && canLeave(j.pose, ctx.region, R, true, PASS_EXIT_METERS, 1500, true)) return true;
+      if (loopSideFits(loop, j, dir, 'enter', R) && loopSideFits(loop, j, dir, 'leave', R) && canLeave(j.pose, ctx.region, R, false, PASS_EXIT_METERS, 300, true) && canLeave(j.pose, ctx.region, R, true, PASS_EXIT_METERS, 300, true)) { found = true; break; }
     }
   }
-  return false;
+  passJunctionCache.set(loop, found);
+  return found;
 }
+const passJunctionCache = new WeakMap<LoopPath, boolean>();
 
 /**
  * The pass's nearest point may be cut off from `from` (across a bay, behind a neck): try entry
- * points along the whole pass, the nearest by distance inside the field first (a few, 40 m
- * apart), with a waypoint chain or a searched path.
+ * points along the whole pass: the nearest by distance inside the field, with a waypoint chain
+ * or a searched path.
  */
 function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext, leavableAt: (s: number, dir: 1 | -1, pose: Pose) => boolean): { conn: Conn; s: number; dir: 1 | -1 } | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
@@ -802,7 +808,7 @@ function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: Ro
     return Math.min(d, loop.lengthMeters - d);
   };
   for (const c of samples) {
-    if (picked.length >= 2) break;
+    if (picked.length >= 1) break;
     if (picked.every((s) => apart(s, c.s) >= 40)) picked.push(c.s);
   }
   for (const s of picked) {
