@@ -678,6 +678,9 @@ function headlandJunction(loop: LoopPath, s: number, dir: 1 | -1, R: number): { 
 
 /** Enters a headland pass from `from`: picks start point and direction, returns connector + pass. */
 function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headland' }>, ctx: RouteContext): { conn?: Conn; ring: number[] } | undefined {
+  // A pass with no junction smooth on both sides that a forward path could leave at all (round
+  // a pole) is not worth any search.
+  if (from && !passHasJunction(p.loop, loopDirections(p.loop, ctx.headlandWinding), ctx, false)) return undefined;
   return enterHeadlandRound(from, p, ctx, true) ?? (from ? enterHeadlandRound(from, p, ctx, false) : undefined);
 }
 
@@ -768,8 +771,9 @@ const PASS_EXIT_METERS = 150;
  * Whether the pass has anywhere a junction that is smooth on both sides and that a forward path
  * can reach and leave: a pass that bends tighter than R all round (round a pole) has none.
  */
-function passHasJunction(loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext): boolean {
-  const cached = passJunctionCache.get(loop);
+function passHasJunction(loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext, toOpenGround = true): boolean {
+  const cache = toOpenGround ? passJunctionCache : passLeavableCache;
+  const cached = cache.get(loop);
   if (cached !== undefined) return cached;
   const R = ctx.turnOptions.turnRadiusMeters;
   let found = false;
@@ -777,13 +781,18 @@ function passHasJunction(loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext): b
   for (let s = 0; s < loop.lengthMeters && !found; s += 5) {
     for (const dir of dirs) {
       const j = junctionOnLoop(loop, s, dir, 'enter');
-      if (loopSideFits(loop, j, dir, 'enter', R) && loopSideFits(loop, j, dir, 'leave', R) && canLeave(j.pose, ctx.region, R, false, PASS_EXIT_METERS, 300, true) && canLeave(j.pose, ctx.region, R, true, PASS_EXIT_METERS, 300, true)) { found = true; break; }
+      if (!loopSideFits(loop, j, dir, 'enter', R) || !loopSideFits(loop, j, dir, 'leave', R)) continue;
+      const ok = toOpenGround
+        ? canLeave(j.pose, ctx.region, R, false, PASS_EXIT_METERS, 300, true) && canLeave(j.pose, ctx.region, R, true, PASS_EXIT_METERS, 300, true)
+        : canLeave(j.pose, ctx.region, R) && canLeave(j.pose, ctx.region, R, true);
+      if (ok) { found = true; break; }
     }
   }
-  passJunctionCache.set(loop, found);
+  cache.set(loop, found);
   return found;
 }
 const passJunctionCache = new WeakMap<LoopPath, boolean>();
+const passLeavableCache = new WeakMap<LoopPath, boolean>();
 
 /**
  * The pass's nearest point may be cut off from `from` (across a bay, behind a neck): try entry
