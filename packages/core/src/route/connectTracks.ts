@@ -540,13 +540,13 @@ function forwardShot(from: Pose, to: Pose, ctx: RouteContext): ArrayLike<number>
  * Last resort before reporting: a searched forward path of bounded curvature through the field
  * (`connectSearch.ts`). Not with a curvature-rate limit: its primitives are arcs without clothoids.
  */
-export function trySearch(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions?: number): Conn | undefined {
   const rate = ctx.turnOptions.maxCurvatureRatePerSquareMeter;
   if (rate !== undefined && Number.isFinite(rate)) return undefined;
   const R = ctx.turnOptions.turnRadiusMeters;
   // A start no forward path leaves, or a goal none reaches (pockets): no search can succeed.
   if (!searchAllowed(ctx) || !canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true)) return undefined;
-  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, ctx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5 });
+  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, ctx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}) });
   if (!xy) { searchFailed(ctx); return undefined; }
   if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) return undefined;
   return { xy, kind: 'search', turnType: 'Dubins' };
@@ -824,7 +824,8 @@ function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: Ro
     for (const dir of dirs) {
       const j = headlandJunction(loop, s, dir, R);
       if (!j || !leavableAt(j.s, dir, j.pose)) continue;
-      const t = tryDirect(from, j.pose, ctx, 8) ?? tryWaypointChain(from, j.pose, ctx) ?? trySearch(from, j.pose, ctx);
+      // A smaller search here: the pass is optional (left out, with its warning, if not reached).
+      const t = tryDirect(from, j.pose, ctx, 8) ?? tryWaypointChain(from, j.pose, ctx) ?? trySearch(from, j.pose, ctx, 3000);
       if (t) return { conn: t, s: j.s, dir };
     }
   }
