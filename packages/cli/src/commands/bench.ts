@@ -225,7 +225,11 @@ interface OrderRun {
   distanceMeters: number;
   nonWorkingMeters: number;
   violations: number;
-  /** `turn-not-fitted` warnings: straight connectors drawn where no manoeuvre fitted (checkPlan may not flag all of them). */
+  /**
+   * Route defects the plan warns about and checkPlan may not flag: straight connectors where no
+   * manoeuvre fitted (`turn-not-fitted`), headland passes left out (`headland-pass-skipped`),
+   * connectors leaving the field (`connector-leaves-field`).
+   */
   unfitted: number;
   ms: number;
   error?: string;
@@ -267,6 +271,8 @@ function optimizerFigures(plan: Plan): OptimizerFigures {
   return out;
 }
 
+const DEFECT_WARNINGS = new Set(['turn-not-fitted', 'headland-pass-skipped', 'connector-leaves-field']);
+
 function trackCount(plan: Plan): number {
   return plan.route.filter((r) => r.type === 'Track').length;
 }
@@ -278,7 +284,7 @@ function runOrder(request: PathPlanRequest, algorithm: RouteOrder, limitSeconds:
     const plan = planRoute(req, { now: () => performance.now() });
     const ms = performance.now() - t0;
     const check = checkPlan(req, plan);
-    const unfitted = plan.warnings.filter((w) => w.code === 'turn-not-fitted').length;
+    const unfitted = plan.warnings.filter((w) => DEFECT_WARNINGS.has(w.code)).length;
     return { run: { distanceMeters: plan.metrics.distanceMeters, nonWorkingMeters: plan.metrics.nonWorkingDistanceMeters, violations: check.violations.length, unfitted, ms }, plan };
   } catch (err) {
     return { run: { distanceMeters: NaN, nonWorkingMeters: NaN, violations: NaN, unfitted: NaN, ms: performance.now() - t0, error: err instanceof Error ? err.message : String(err) } };
@@ -404,7 +410,7 @@ export function summariseRoutes(fields: RouteFieldResult[], synthetic: Synthetic
     const chosen = new Map<string, number>();
     for (const f of fields) if (f.optimizer?.chosen) chosen.set(f.optimizer.chosen, (chosen.get(f.optimizer.chosen) ?? 0) + 1);
     lines.push(
-      `- \`optimized\` non-working distance ≤ the best fixed order on **${compared.length - notBest.length} of ${compared.length}** fields${notBest.length ? ` (not on: ${notBest.join(', ')})` : ''}; ≤ the best fixed order with no more defects (checkPlan violations + \`turn-not-fitted\` straight connectors) on ${compared.length - notBestClean.length} of ${compared.length}${notBestClean.length ? ` (not on: ${notBestClean.join(', ')})` : ''}.`,
+      `- \`optimized\` non-working distance ≤ the best fixed order on **${compared.length - notBest.length} of ${compared.length}** fields${notBest.length ? ` (not on: ${notBest.join(', ')})` : ''}; ≤ the best fixed order with no more defects (checkPlan violations + warnings of straight connectors where nothing fitted, headland passes left out, connectors leaving the field) on ${compared.length - notBestClean.length} of ${compared.length}${notBestClean.length ? ` (not on: ${notBestClean.join(', ')})` : ''}.`,
     );
     lines.push(`- Non-working distance saved against the best fixed order of each field (fields with any): median ${pct(median(saving))}, max ${pct(Math.max(...saving))}, min ${pct(Math.min(...saving))}.`);
     lines.push(
@@ -429,14 +435,14 @@ export function summariseRoutes(fields: RouteFieldResult[], synthetic: Synthetic
     lines.push('');
   }
   if (fields.length > 0) {
-    lines.push('<details><summary>Per field: non-working m (checkPlan violations, +Nu: N turn-not-fitted straight connectors)</summary>');
+    lines.push('<details><summary>Per field: non-working m (checkPlan violations, +Nw: N defect warnings — turn-not-fitted, headland-pass-skipped, connector-leaves-field)</summary>');
     lines.push('');
     lines.push(`| field | ha | tracks | ${ROUTE_ORDERS.join(' | ')} | optimized kept | gap (non-working) | first feasible ms | ordering ms |`);
     lines.push(`|---|---:|---:|${ROUTE_ORDERS.map(() => '---:|').join('')}---|---:|---:|---:|`);
     for (const f of fields) {
       const cell = (a: RouteOrder): string => {
         const r = f.runs[a];
-        return !r ? '' : r.error ? 'error' : `${r.nonWorkingMeters.toFixed(0)} (${r.violations}${r.unfitted ? ` +${r.unfitted}u` : ''})`;
+        return !r ? '' : r.error ? 'error' : `${r.nonWorkingMeters.toFixed(0)} (${r.violations}${r.unfitted ? ` +${r.unfitted}w` : ''})`;
       };
       lines.push(
         `| ${f.id} | ${Number.isFinite(f.areaHa) ? f.areaHa.toFixed(1) : ''} | ${f.tracks} | ${ROUTE_ORDERS.map(cell).join(' | ')} | ${f.optimizer?.chosen ?? ''} | ${f.optimizer?.nonWorkingGapRatio !== undefined ? pct(f.optimizer.nonWorkingGapRatio) : ''} | ${fmtMs(f.optimizer?.firstFeasibleMilliseconds)} | ${fmtMs(f.optimizer?.orderMilliseconds)} |`,

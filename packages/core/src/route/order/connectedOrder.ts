@@ -127,8 +127,12 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
   const evaluated: EvaluatedRoute[] = [];
   let best: { order: ItemOrder; algorithm: string; cost: ConnectorCost } | undefined;
   /** Real cost of an order, abandoned (complete false) when worse than the best or out of time. */
-  const evaluate = (order: ItemOrder, algorithm: string): void => {
+  const evaluate = (order: ItemOrder, algorithm: string, budgetMilliseconds = Infinity): void => {
     const { sequence, flipped } = order;
+    const now = options.now;
+    const startedAt = now ? now() : 0;
+    // out of time overall, or this route has had its share of what was left
+    const stop = (): boolean => outOfTime() || (now !== undefined && budgetMilliseconds !== Infinity && now() - startedAt > budgetMilliseconds);
     const acc: ConnectorCost = { cost: 0, defects: 0 };
     const add = (c: ConnectorCost): void => {
       acc.cost += c.cost;
@@ -143,10 +147,10 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
       // head and tail first: they may be the slowest parts (all headland passes), and the time
       // check before each later connector then allows for them
       add(head(entryEndOf(sequence[0], flipped[0])));
-      if (worse() || outOfTime()) complete = false;
+      if (worse() || stop()) complete = false;
       else add(tail(exitEndOf(sequence[last], flipped[last])));
       for (let k = 1; k < sequence.length && complete; k++) {
-        if (worse() || outOfTime()) complete = false;
+        if (worse() || stop()) complete = false;
         else add(link(exitEndOf(sequence[k - 1], flipped[k - 1]), entryEndOf(sequence[k], flipped[k])));
       }
       if (complete && worse()) complete = false;
@@ -165,14 +169,16 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
   for (let i = 0; i < alternatives.length; i++) {
     const o = visitsToOrder(alternatives[i].visits);
     seen.add(orderKey(o));
-    // the first is always evaluated completely: it is the fallback
     if (i > 0 && outOfTime()) break;
-    evaluate(o, alternatives[i].algorithm);
+    // no route may take more than half of the time left: a route with slow (often unfittable)
+    // connectors must not keep a plainer fixed order from being costed at all
+    const remaining = options.remainingMilliseconds ? options.remainingMilliseconds() : Infinity;
+    evaluate(o, alternatives[i].algorithm, alternatives.length > 1 ? remaining / 2 : Infinity);
   }
   let rounds = 0;
   let stoppedBy: RefineResult['stoppedBy'] = alternatives.length <= 1 ? 'single' : 'round-limit';
   if (!best) {
-    // out of time during the first route: keep it as it is
+    // out of time before any route was costed in full: keep the optimizer's as it is
     return {
       visits: alternatives[0].visits,
       algorithm: alternatives[0].algorithm,
