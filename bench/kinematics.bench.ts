@@ -2,7 +2,8 @@
  * Kinematics corpus benchmark (issue 4): plans every field of test/fields at several turning
  * radii (width 6 m, 2 headland passes, curvature-rate limit σ 0.3 1/m²) and counts `checkPlan`
  * violations per radius — curvature, curvature rate, heading jumps at junctions, reversing,
- * outside-boundary, … — and where they are (Turn, or Connector by kind), the turns by type and
+ * outside-boundary, … — and where they are (Turn, or Connector by kind; `Turn:unfitted` is the route
+ * stage's straight fallback labelled as a turn), the turns by type and
  * the plan warnings (`turn-not-fitted`: a turn that fits nowhere, reported with its place).
  *
  * Run: `npx tsc --build packages/core && npx tsx bench/kinematics.bench.ts`
@@ -63,7 +64,7 @@ parentPort.on('message', async (job) => {
   }
   const violations = check.violations.map((v) => {
     const s = v.sequence === undefined ? undefined : bySeq.get(v.sequence);
-    const on = s ? (s.type === 'Connector' ? 'Connector:' + (s.connectorKind || '?') : s.type) : '-';
+    const on = s ? (s.type === 'Connector' ? 'Connector:' + (s.connectorKind || '?') : s.type + (s.connectorKind ? ':' + s.connectorKind : '')) : '-';
     return { code: v.code, on, turnType: s && s.turnType, sequence: v.sequence, position: v.position, message: v.message };
   });
   parentPort.postMessage({ ms, turns, reversing, violations, warnings: plan.warnings.map((w) => ({ code: w.code, message: w.message, geometry: w.geometry })) });
