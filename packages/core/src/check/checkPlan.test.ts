@@ -3,6 +3,7 @@
  * connector, heading continuity at every junction, reversing only where allowed — split at cusps.
  * Plans are made by the planner, then damaged on purpose to show each check can fail.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planRoute } from '../plan.js';
 import { checkPlan } from './checkPlan.js';
@@ -151,6 +152,37 @@ describe('checkRouteKinematics', () => {
     r[1].reverse = true;
     expect(checkRouteKinematics(r, { turnRadiusMeters: R }).map((x) => x.kind)).toEqual(['reverse']);
     expect(checkRouteKinematics(r, { turnRadiusMeters: R, reverseAllowed: true })).toEqual([]);
+  });
+
+  it('property: track → every turn candidate → track passes with the turn options\' own limits (no false alarm at junctions)', () => {
+    const pose = fc.record({
+      x: fc.double({ min: -30, max: 30, noNaN: true }),
+      y: fc.double({ min: -30, max: 30, noNaN: true }),
+      headingRadians: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(
+        pose,
+        pose,
+        fc.double({ min: 2, max: 12, noNaN: true }),
+        fc.option(fc.double({ min: 0.05, max: 1, noNaN: true }), { nil: undefined }),
+        fc.boolean(),
+        fc.double({ min: 0.3, max: 80, noNaN: true }),
+        (from, to, R, sigma, reverseAllowed, trackMeters) => {
+          const opts = { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed };
+          const cf = Math.cos(from.headingRadians), sf = Math.sin(from.headingRadians);
+          const ct = Math.cos(to.headingRadians), st = Math.sin(to.headingRadians);
+          const before: RoutePieceXY = { sequence: 0, type: 'Track', xy: Float64Array.from([from.x - trackMeters * cf, from.y - trackMeters * sf, from.x, from.y]) };
+          const after: RoutePieceXY = { sequence: 2, type: 'Track', xy: Float64Array.from([to.x, to.y, to.x + trackMeters * ct, to.y + trackMeters * st]) };
+          for (const p of turnCandidates(from, to, opts)) {
+            const turn: RoutePieceXY = { sequence: 1, type: 'Turn', turnType: p.turnType, xy: Float64Array.from(p.points), ...(p.cusps.length > 0 || p.startsReversed ? { reverse: true } : {}) };
+            const v = checkRouteKinematics([before, turn, after], opts);
+            expect(v, `${p.word} ${p.turnType}`).toEqual([]);
+          }
+        },
+      ),
+      { seed: 4, numRuns: 60, endOnFailure: true },
+    );
   });
 
   it('a polygonal arc of radius 1.15 R cut a few millimetres past a vertex is not a kink', () => {
