@@ -162,8 +162,13 @@ class Heap {
 }
 
 /** Obstacle-aware distance from every raster cell to the goal (8-neighbour Dijkstra). */
-function distanceField(r: Raster, gx: number, gy: number): Float64Array {
+function distanceField(r: Raster, gx: number, gy: number, from?: { x: number; y: number }): Float64Array {
   const { nx, ny, cell, free } = r;
+  // With `from`: stop once every cell up to twice its distance (+ 50 m) is settled; farther cells
+  // stay Infinity (the search falls back to the straight distance there).
+  const fi = from ? Math.floor((from.x - r.x0) / cell) : -1, fj = from ? Math.floor((from.y - r.y0) / cell) : -1;
+  const fk = fi >= 0 && fj >= 0 && fi < nx && fj < ny ? fj * nx + fi : -1;
+  let stopBeyond = Infinity;
   const dist = new Float64Array(nx * ny).fill(Infinity);
   const gi = Math.min(nx - 1, Math.max(0, Math.floor((gx - r.x0) / cell)));
   const gj = Math.min(ny - 1, Math.max(0, Math.floor((gy - r.y0) / cell)));
@@ -177,6 +182,8 @@ function distanceField(r: Raster, gx: number, gy: number): Float64Array {
     const k = heap.pop();
     const d = dist[k];
     if (key > d) continue; // stale entry: the cell was reached shorter since
+    if (d > stopBeyond) break;
+    if (k === fk) stopBeyond = 2 * d + 50;
     const i = k % nx, j = (k - i) / nx;
     for (let dj = -1; dj <= 1; dj++) {
       const jj = j + dj;
@@ -220,7 +227,7 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   const step = limits.sampleStepMeters ?? 0.5;
   const maxExpansions = limits.maxExpansions ?? 8000;
   const raster = rasterOf(region, limits.window);
-  const field = distanceField(raster, to.x, to.y);
+  const field = distanceField(raster, to.x, to.y, from);
   // Raster distance to the goal; off the raster (or cut off from the goal), three times the straight one.
   const heuristic = (x: number, y: number): number => {
     const i = Math.floor((x - raster.x0) / raster.cell), j = Math.floor((y - raster.y0) / raster.cell);

@@ -69,7 +69,7 @@ export interface RouteContext {
 }
 
 /** Failed connector searches allowed per `connectTracks` call. */
-const MAX_FAILED_SEARCHES = 24;
+const MAX_FAILED_SEARCHES = 12;
 
 /** Whether a search may still run; a failure is counted by `searchFailed`. */
 function searchAllowed(ctx: RouteContext): boolean {
@@ -777,11 +777,16 @@ function passHasJunction(loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext, to
   if (cached !== undefined) return cached;
   const R = ctx.turnOptions.turnRadiusMeters;
   let found = false;
-  // Every 5 m along the pass; smoothness first (cheap), then the two small searches.
-  for (let s = 0; s < loop.lengthMeters && !found; s += 5) {
+  // Every metre along the pass, smoothness first (cheap); the two small searches at no more
+  // than 8 smooth junctions at least 20 m apart.
+  let searched = 0, lastSearched = -Infinity;
+  for (let s = 0; s < loop.lengthMeters && !found && searched < 8; s += 1) {
     for (const dir of dirs) {
       const j = junctionOnLoop(loop, s, dir, 'enter');
       if (!loopSideFits(loop, j, dir, 'enter', R) || !loopSideFits(loop, j, dir, 'leave', R)) continue;
+      if (j.s - lastSearched < 20) continue;
+      lastSearched = j.s;
+      searched++;
       const ok = toOpenGround
         ? canLeave(j.pose, ctx.region, R, false, PASS_EXIT_METERS, 300, true) && canLeave(j.pose, ctx.region, R, true, PASS_EXIT_METERS, 300, true)
         : canLeave(j.pose, ctx.region, R) && canLeave(j.pose, ctx.region, R, true);
@@ -825,7 +830,7 @@ function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: Ro
       const j = headlandJunction(loop, s, dir, R);
       if (!j || !leavableAt(j.s, dir, j.pose)) continue;
       // A smaller search here: the pass is optional (left out, with its warning, if not reached).
-      const t = tryDirect(from, j.pose, ctx, 8) ?? tryWaypointChain(from, j.pose, ctx) ?? trySearch(from, j.pose, ctx, 3000);
+      const t = tryDirect(from, j.pose, ctx, 8) ?? tryWaypointChain(from, j.pose, ctx) ?? trySearch(from, j.pose, ctx, 1500);
       if (t) return { conn: t, s: j.s, dir };
     }
   }
@@ -887,6 +892,9 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
   const undoLastPass = (warningsBefore: number): boolean => {
     const lp = passStack[passStack.length - 1];
     if (!lp || prev !== lp.piece) return false;
+    // Only a pass that left the machine in a pocket (no way to open ground) is to blame.
+    const R = ctx.turnOptions.turnRadiusMeters;
+    if (cur && canLeave(cur, ctx.region, R, false, PASS_EXIT_METERS, 600, true)) return false;
     // One pass back only: deeper undoing cascades where the next piece is hard for other reasons.
     passStack.length = 0;
     out.length = lp.outLength;

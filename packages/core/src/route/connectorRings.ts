@@ -224,26 +224,28 @@ export function sliceLoop(loop: LoopPath, s0: number, distance: number, dir: 1 |
 }
 
 /**
- * True when no vertex of the polyline turns more than a curve of radius R allows between its two
- * chords: asin(a/2R) + asin(b/2R) (+ 0.002 rad), chords shorter than 1 cm skipped — the bound the
- * route's kinematic check applies. Joined connectors (ring slices, chains, searched paths) are
- * measured with it as well as with the three-point curvature.
+ * True when no vertex of the polyline turns more than a curve of radius R allows: the heading
+ * change between the chords to the nearest points at least 0.1 m back and forward, a and b, is at
+ * most asin(a/2R) + asin(b/2R) (+ 0.002 rad) — exact for points on a circle of radius R, and the
+ * bound the route's kinematic check applies (check/kinematics.ts). Joined connectors (ring slices,
+ * chains, searched paths) and junctions are measured with it as well as with the three-point
+ * curvature.
  */
 export function kinksWithinRadius(xy: ArrayLike<number>, radiusMeters: number): boolean {
   const twoR = 2 * radiusMeters;
-  let px = NaN, py = NaN, pl = 0; // previous chord direction and length
-  let ax = xy[0], ay = xy[1];
-  for (let i = 2; i < xy.length; i += 2) {
-    const dx = xy[i] - ax, dy = xy[i + 1] - ay;
-    const l = Math.hypot(dx, dy);
-    if (l < 0.01) continue;
-    if (pl > 0) {
-      const turn = Math.abs(Math.atan2(px * dy - py * dx, px * dx + py * dy));
-      const allowed = Math.asin(Math.min(1, pl / twoR)) + Math.asin(Math.min(1, l / twoR)) + 0.002;
-      if (turn > allowed) return false;
-    }
-    px = dx; py = dy; pl = l;
-    ax = xy[i]; ay = xy[i + 1];
+  const n = xy.length >> 1;
+  const minChord = 0.1;
+  for (let v = 1; v < n - 1; v++) {
+    const vx = xy[2 * v], vy = xy[2 * v + 1];
+    let j = v - 1;
+    while (j > 0 && Math.hypot(vx - xy[2 * j], vy - xy[2 * j + 1]) < minChord) j--;
+    let k = v + 1;
+    while (k < n - 1 && Math.hypot(xy[2 * k] - vx, xy[2 * k + 1] - vy) < minChord) k++;
+    const ax = vx - xy[2 * j], ay = vy - xy[2 * j + 1], bx = xy[2 * k] - vx, by = xy[2 * k + 1] - vy;
+    const a = Math.hypot(ax, ay), b = Math.hypot(bx, by);
+    if (a < 0.01 || b < 0.01) continue;
+    const turn = Math.abs(Math.atan2(ax * by - ay * bx, ax * bx + ay * by));
+    if (turn > Math.asin(Math.min(1, a / twoR)) + Math.asin(Math.min(1, b / twoR)) + 0.002) return false;
   }
   return true;
 }
@@ -255,22 +257,55 @@ export function kinksWithinRadius(xy: ArrayLike<number>, radiusMeters: number): 
  */
 export function loopSideFits(loop: LoopPath, j: { s: number; pose: Pose }, dir: 1 | -1, role: 'enter' | 'leave', radiusMeters: number): boolean {
   const c = Math.cos(j.pose.headingRadians), sn = Math.sin(j.pose.headingRadians);
-  // The context is cut at 1.0 m (as the route check reads it) and at 1.2 m: a cut just past a
-  // vertex leaves a short chord that must not read as a kink either way.
-  for (const reach of [1, JUNCTION_CLEARANCE_METERS]) {
-    const xy: number[] = [];
-    if (role === 'enter') {
-      xy.push(j.pose.x - c, j.pose.y - sn);
-      const side = sliceLoop(loop, j.s, reach, dir);
-      for (let i = 0; i < side.length; i++) xy.push(side[i]);
-    } else {
-      const side = sliceLoop(loop, j.s - dir * reach, reach, dir);
-      for (let i = 0; i < side.length; i++) xy.push(side[i]);
-      xy.push(j.pose.x + c, j.pose.y + sn);
-    }
-    if (!kinksWithinRadius(xy, radiusMeters)) return false;
+  // The loop side as the route's kinematic check reads a neighbouring piece: a metre of it,
+  // short chords (≤ 1 m, maybe a polygonal arc) whole, longer (straight) ones every 0.25 m.
+  const side = loopContext(loop, j.s, role === 'enter' ? dir : -dir as 1 | -1, 1);
+  const xy: number[] = [];
+  if (role === 'enter') {
+    xy.push(j.pose.x - c, j.pose.y - sn);
+    for (let i = 0; i < side.length; i++) xy.push(side[i]);
+  } else {
+    for (let i = side.length - 2; i >= 0; i -= 2) xy.push(side[i], side[i + 1]);
+    xy.push(j.pose.x + c, j.pose.y + sn);
   }
-  return true;
+  return kinksWithinRadius(xy, radiusMeters);
+}
+
+/** From arc length s along dir: the loop's points until at least `meters` are covered (see `loopSideFits`). */
+function loopContext(loop: LoopPath, s: number, dir: 1 | -1, meters: number): number[] {
+  const xy = loop.xy, S = loop.s;
+  const n = S.length;
+  s = wrapS(loop, s);
+  const p0 = poseOnLoop(loop, s, dir);
+  const out: number[] = [p0.x, p0.y];
+  let i = segmentAt(loop, s);
+  // Next vertex index in the driving direction.
+  let v = dir === 1 ? i + 1 : (s - S[i] > 1e-9 ? i : i - 1);
+  if (v < 0) v = n - 2;
+  if (v >= n) v = 1;
+  let ax = p0.x, ay = p0.y, acc = 0, guard = n + 2;
+  while (acc < meters && guard-- > 0) {
+    const bx = xy[2 * v], by = xy[2 * v + 1];
+    const l = Math.hypot(bx - ax, by - ay);
+    if (l > 1) {
+      const steps = Math.ceil(Math.min(l, meters - acc) / 0.25);
+      for (let k = 1; k <= steps; k++) {
+        const t = Math.min(l, k * 0.25) / l;
+        out.push(ax + (bx - ax) * t, ay + (by - ay) * t);
+      }
+      acc += Math.min(l, steps * 0.25);
+    } else {
+      if (l > 1e-9) out.push(bx, by);
+      acc += l;
+    }
+    ax = bx; ay = by;
+    v += dir;
+    if (v >= n) v = 1;
+    if (v < 0) v = n - 2;
+    i = v;
+  }
+  void i;
+  return out;
 }
 
 const ringDefectCache = new WeakMap<LoopPath, { radius: number; s: Float64Array }>();
