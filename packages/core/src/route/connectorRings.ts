@@ -41,10 +41,12 @@ export function buildConnectorRings(field: PathsD, offsetMeters: number, turnRad
  * traversals are checked for containment, so such a bridge is never driven.
  */
 export function buildNarrowConnectorRings(field: PathsD, offsetMeters: number, turnRadiusMeters: number): LoopPath[] {
-  const eroded = offsetPolygons(field, -offsetMeters);
+  // Neither this erosion's arcs (concave, radius c < R: the growth by R below makes them sharp
+  // corners again) nor the growth's (convex, radius R: the shrink by 2R takes them away) survive
+  // into the rings: coarse arc tolerances for both change nothing that survives and are several
+  // times faster (measured: same ring lengths, no more defects on it-tus-033 and bg-009).
+  const eroded = offsetPolygons(field, -offsetMeters, 0.05);
   if (eroded.length === 0) return [];
-  // The arcs this growth adds round convex corners that the shrink by 2R below takes away
-  // again: a coarse arc tolerance here changes nothing that survives, and is 4× faster.
   const grown = offsetPolygons(eroded, turnRadiusMeters, 0.05);
   const shrunk = offsetPolygons(grown, -2 * turnRadiusMeters);
   if (shrunk.length === 0) return [];
