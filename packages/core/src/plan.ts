@@ -291,7 +291,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     return connectorCost(r.segs, r.warnings.length);
   };
   const now = runtime.now;
-  // The longest connector evaluation so far: the next one is started only if that much time is left.
+  // The longest connector evaluation so far: the next one is started only if twice that is left.
   let slowestMs = 0;
   const timed = <A extends unknown[]>(f: (...args: A) => { cost: number; defects: number }) => (...args: A): { cost: number; defects: number } => {
     if (!now) return f(...args);
@@ -307,7 +307,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   };
   const limitMs = (input.routeOptions.maxOptimizerTime ?? 10) * 1000;
   const refined = refineOrderOnConnectors(orderInput, ordered, model, {
-    ...(now ? { now, outOfTime: () => now() - routeT0 + slowestMs >= limitMs, remainingMilliseconds: () => limitMs - (now() - routeT0) } : {}),
+    ...(now ? { now, outOfTime: () => now() - routeT0 + 2 * slowestMs >= limitMs, remainingMilliseconds: () => limitMs - (now() - routeT0) } : {}),
     ...(!now && trackSet.tracks.length > LARGE_FIELD_TRACKS ? { maxRounds: 1 } : {}),
   });
   const routeOrderMs = now ? now() - routeT0 : undefined;

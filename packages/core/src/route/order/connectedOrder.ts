@@ -125,6 +125,8 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
   };
 
   const evaluated: EvaluatedRoute[] = [];
+  /** Set when the time ran out while a route was costed: its partial cost (a lower bound on its cost). */
+  let timedOut: ConnectorCost | undefined;
   let best: { order: ItemOrder; algorithm: string; cost: ConnectorCost } | undefined;
   /** Real cost of an order, abandoned (complete false) when worse than the best or out of time. */
   const evaluate = (order: ItemOrder, algorithm: string, budgetMilliseconds = Infinity): void => {
@@ -142,20 +144,24 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
     const worse = (): boolean =>
       best !== undefined && (acc.defects > best.cost.defects || (acc.defects === best.cost.defects && acc.cost > best.cost.cost + EPS));
     let complete = true;
+    let stopped = false;
     const last = sequence.length - 1;
     if (sequence.length > 0) {
       // head and tail first: they may be the slowest parts (all headland passes), and the time
       // check before each later connector then allows for them
       add(head(entryEndOf(sequence[0], flipped[0])));
-      if (worse() || stop()) complete = false;
+      if (worse()) complete = false;
+      else if (stop()) complete = !(stopped = true);
       else add(tail(exitEndOf(sequence[last], flipped[last])));
       for (let k = 1; k < sequence.length && complete; k++) {
-        if (worse() || stop()) complete = false;
+        if (worse()) complete = false;
+        else if (stop()) complete = !(stopped = true);
         else add(link(exitEndOf(sequence[k - 1], flipped[k - 1]), entryEndOf(sequence[k], flipped[k])));
       }
       if (complete && worse()) complete = false;
     }
     evaluated.push({ algorithm, nonWorkingCost: acc.cost, defects: acc.defects, complete });
+    if (stopped && evaluated.length === 1) timedOut = { ...acc };
     if (complete && (!best || better(acc, best.cost))) best = { order, algorithm, cost: { ...acc } };
   };
 
@@ -177,6 +183,9 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
   }
   let rounds = 0;
   let stoppedBy: RefineResult['stoppedBy'] = alternatives.length <= 1 ? 'single' : 'round-limit';
+  // The optimizer's own order could not be costed in time: a route costed in full replaces it
+  // only if it is better than what the optimizer's already cost (a lower bound on its full cost).
+  if (best && timedOut && !better(best.cost, timedOut)) best = undefined;
   if (!best) {
     // out of time before any route was costed in full: keep the optimizer's as it is
     return {
