@@ -168,3 +168,49 @@ describe('assembleRoute', () => {
     expect(assembleRoute(visits, { ...parts, link: (a: number, b: number) => gap.get(`${a},${b}`) }, () => 100)).toBeUndefined();
   });
 });
+
+describe('refineOrderOnConnectors under a clock', () => {
+  /** A clock the model advances: links of `slow` routes cost 100 ms each to build, others 1 ms. */
+  function clocked(inp: FieldOrderInput, slowVisits: OrderVisit[], defective: boolean) {
+    const clock = { t: 0 };
+    const slow = new Set<number>();
+    for (let k = 1; k < slowVisits.length; k++) {
+      const a = 2 * slowVisits[k - 1].trackIndex + (slowVisits[k - 1].forward ? 1 : 0);
+      const b = 2 * slowVisits[k].trackIndex + (slowVisits[k].forward ? 0 : 1);
+      slow.add(a * 1000 + b);
+    }
+    const base = model(inp, { n: 0 });
+    const m: RealCostModel = {
+      link: (a, b) => {
+        const isSlow = slow.has(a * 1000 + b);
+        clock.t += isSlow ? 100 : 1;
+        const c = base.link(a, b);
+        return isSlow && defective ? { cost: c.cost, defects: 1 } : c;
+      },
+      head: base.head,
+      tail: base.tail,
+    };
+    const options = { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 };
+    return { m, options };
+  }
+
+  it('a route that cannot be costed in its share of the time gives way to one costed in full only if that is better than its part costed', () => {
+    const inp = input(24);
+    const ordered = orderFieldTracks(inp);
+    const own = ordered.alternatives[0].visits;
+    // the optimizer's own links are slow: it gets half the time (500 ms, about 5 links), then the fixed orders are costed
+    const fine = clocked(inp, own, false);
+    const keep = refineOrderOnConnectors(inp, ordered, fine.m, fine.options);
+    expect(keep.evaluated[0].complete).toBe(false);
+    expect(keep.evaluated.some((e) => e.complete)).toBe(true);
+    // a fixed order costed in full is dearer than the 5 links costed of the optimizer's: the optimizer's is kept, to be connected in full
+    expect(keep.visits).toEqual(own);
+    expect(Number.isNaN(keep.nonWorkingCost)).toBe(true);
+    // the same with the optimizer's links defective: a fixed order costed in full without defects wins
+    const bad = clocked(inp, own, true);
+    const swap = refineOrderOnConnectors(inp, ordered, bad.m, bad.options);
+    expect(swap.visits).not.toEqual(own);
+    expect(swap.defects).toBe(0);
+    expect(Number.isFinite(swap.nonWorkingCost)).toBe(true);
+  });
+});
