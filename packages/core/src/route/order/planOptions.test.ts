@@ -164,6 +164,19 @@ describe('planRoute routeOptions (issue 3)', () => {
     expect(p.optimizer.iterations).toBe(0);
   });
 
+  it('maxOptimizerTime bounds the whole ordering, the costing on the real connectors included', () => {
+    // a clock that moves 1 ms each time it is read: the ordering reads it often enough to stop within the limit
+    for (const limit of [0.05, 0.3]) {
+      let t = 0;
+      const p = plan({ maxOptimizerTime: limit }, {}, { now: () => (t += 1) });
+      expect(p.optimizer.timeSpentMilliseconds).toBeLessThanOrEqual(limit * 1000 + 5);
+      expect(p.optimizer.refineStoppedBy).toBe('time-limit');
+      // still a complete plan of every track
+      expect(tracks(p)).toHaveLength(p.tracks.length);
+      expectContinuous(p);
+    }
+  });
+
   it('objective time costs seconds', () => {
     const d = plan({ objective: 'distance' });
     const t = plan({ objective: 'time' });
