@@ -311,14 +311,20 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     ...(!now && trackSet.tracks.length > LARGE_FIELD_TRACKS ? { maxRounds: 1 } : {}),
   });
   const routeOrderMs = now ? now() - routeT0 : undefined;
-  // A route costed in full is put together from its connections; otherwise (a fixed order, or the
-  // time ran out) it is connected now.
+  // The chosen route is put together from its connections; a fixed order (nothing costed) is
+  // connected now, as is any route whose parts do not fit together.
   const trackMeters = (k: number): number => {
     const t = trackSet.tracks[refined.visits[k].trackIndex];
     return t.xy ? polylineLength(t.xy) : Math.hypot(t.x1 - t.x0, t.y1 - t.y0);
   };
-  const assembled = Number.isFinite(refined.nonWorkingCost)
-    ? assembleRoute(refined.visits, { link: (a, b) => linkParts.get(a * endCount + b), head: (e) => headParts.get(e), tail: (e) => tailParts.get(e) }, trackMeters)
+  // For `optimized`, connectors not costed yet (the clock ran out) are built now, the ones costed reused.
+  const costMore = ordered.alternatives.length > 1;
+  const assembled = Number.isFinite(refined.nonWorkingCost) || costMore
+    ? assembleRoute(refined.visits, {
+      link: (a, b) => linkParts.get(a * endCount + b) ?? (costMore ? (model.link(a, b), linkParts.get(a * endCount + b)) : undefined),
+      head: (e) => headParts.get(e) ?? (costMore ? (model.head(e), headParts.get(e)) : undefined),
+      tail: (e) => tailParts.get(e) ?? (costMore ? (model.tail(e), tailParts.get(e)) : undefined),
+    }, trackMeters)
     : undefined;
   const final = assembled ?? connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(trackSet.tracks, refined.visits, cellOf)] : [...trackPieces(trackSet.tracks, refined.visits, cellOf), ...headlandPieces], true, true);
   const chosen = { result: final };
