@@ -175,7 +175,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   }
   const trackSet: TrackSet = curvedSet && curvedTracks ? curvedSet : mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
   // Issue 5: boustrophedon cells of the tracks; with a searched heading, each cell re-tracked at its own best heading when that is cheaper (tracks/cellHeadings.ts).
-  const cellTracks = cellHeadingsAllowed && !curvedTracks && input.preferredHeadingDegrees === undefined && trackSet.tracks.length > 0 ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R) : undefined;
+  const cellTracks = cellHeadingsAllowed && !curvedTracks && input.preferredHeadingDegrees === undefined && headlandStyle.mode !== 'turnOnly' && trackSet.tracks.length > 0 ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R) : undefined;
   if (cellTracks) trackSet.tracks = cellTracks.tracks;
   // Issue 5, track ends pushed out towards where the swaths reach the mainland's edge (options/extendTracks.ts): by
   // DEFAULT_EXTENSION_FRACTION of that by default, all of it with the option extendTracks (which reports its gain).
