@@ -113,7 +113,8 @@ export async function runPlan(file: string, flags: PlanCommandOptions): Promise<
   const [first] = boundaries;
   const obstacles = (first.obstacles ?? []).map((geometry) => ({ geometry }));
   const request = buildRequest(base, first.geometry, obstacles, flags);
-  const plan: Plan = planRoute(request);
+  // The planner reads no clock itself: this one lets routeOptions.maxOptimizerTime bound the ordering, as the API does.
+  const plan: Plan = planRoute(request, { now: () => performance.now() });
 
   const name = String(first.properties?.name ?? first.properties?.id ?? basename(file).replace(/\.[^.]+$/, ''));
   const { content: rendered, files } = await renderPlan(plan, format, name);

@@ -1,0 +1,33 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Plan } from '@furrow/core';
+import { main } from '../index.js';
+
+const root = new URL('../../../../', import.meta.url).pathname;
+const field = join(root, 'test/fields/at-ref-003.geojson'); // 1.2 ha, 15 tracks at 6 m
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'furrow-plan-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Timed = { optimizer?: { timeSpentMilliseconds?: number; firstFeasibleMilliseconds?: number; algorithm?: string } };
+
+describe('furrow plan', () => {
+  it('gives the planner a clock, so routeOptions.maxOptimizerTime bounds the ordering', async () => {
+    const request = join(dir, 'request.json');
+    writeFileSync(request, JSON.stringify({ routeOptions: { algorithm: 'optimized', maxOptimizerTime: 2 } }));
+    const out = join(dir, 'plan.json');
+    expect(await main(['plan', field, '--request', request, '--width', '6', '--turn-radius', '6', '--out', out])).toBe(0);
+    const plan = JSON.parse(readFileSync(out, 'utf8')) as Plan & Timed;
+    expect(plan.route.some((s) => s.type === 'Track')).toBe(true);
+    // The planner reports times only when it was given a clock (it reads none itself).
+    expect(plan.optimizer?.algorithm).toBe('optimized');
+    expect(typeof plan.optimizer?.timeSpentMilliseconds).toBe('number');
+    expect(typeof plan.optimizer?.firstFeasibleMilliseconds).toBe('number');
+    expect(plan.optimizer!.timeSpentMilliseconds!).toBeGreaterThanOrEqual(plan.optimizer!.firstFeasibleMilliseconds!);
+  });
+});
