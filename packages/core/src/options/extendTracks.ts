@@ -3,8 +3,11 @@
  * track clipped at its centre line leaves a wedge of the mainland unworked on one side of
  * its swath. Each track end is pushed out until the swath's edges (the lines at ±w/2)
  * reach the mainland's edge too, but never so far that the swath leaves the field: the
- * centre line stays inside the field shrunk by w/2 (and short of the track's own
- * headroom: `maxExtensionMeters`). `fraction` < 1 moves each end that share of the way only.
+ * centre line stays inside the field shrunk by w/2, and within `maxExtensionMeters` of the
+ * mainland (the track's own headroom: an end goes no deeper into the headland band than that,
+ * measured from the mainland's edge, however shallow the angle at which the track meets it — a
+ * track nearly parallel to the edge may run on for tens of meters, its uncovered wedge being as
+ * long). `fraction` < 1 moves each end that share of the way only.
  */
 import { offsetPolygons } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
@@ -36,17 +39,18 @@ export interface TrackExtension {
 export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, widthMeters: number, maxExtensionMeters: number, fraction = 1): { tracks: Track[]; extension: TrackExtension } {
   const w = widthMeters;
   const roomPolygon = offsetPolygons(field, -w / 2, 0.01);
+  const reachPolygon = offsetPolygons(mainland, maxExtensionMeters, 0.01);
   // Per track direction (cells may have headings of their own): rotated edges and a cache of scanlines.
-  const frames = new Map<number, { c: number; s: number; land: RotatedEdges; room: RotatedEdges; cache: Map<number, number[]> }>();
+  const frames = new Map<number, { c: number; s: number; land: RotatedEdges; room: RotatedEdges; reach: RotatedEdges; cache: Map<number, number[]> }>();
   const frameOf = (dir: number) => {
     let f = frames.get(dir);
-    if (!f) frames.set(dir, (f = { c: Math.cos(dir), s: Math.sin(dir), land: rotateEdges(mainland, dir), room: rotateEdges(roomPolygon, dir), cache: new Map() }));
+    if (!f) frames.set(dir, (f = { c: Math.cos(dir), s: Math.sin(dir), land: rotateEdges(mainland, dir), room: rotateEdges(roomPolygon, dir), reach: rotateEdges(reachPolygon, dir), cache: new Map() }));
     return f;
   };
   let tracksExtended = 0, addedLengthMeters = 0;
   const tracks = set.tracks.map((t) => {
     if (t.xy) return t;
-    const { c, s, land, room, cache } = frameOf(t.directionRadians ?? set.directionRadians);
+    const { c, s, land, room, reach, cache } = frameOf(t.directionRadians ?? set.directionRadians);
     const landAt = (v: number): number[] => {
       const key = Math.round(v * 1e6);
       let x = cache.get(key);
@@ -64,10 +68,12 @@ export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, wid
       }
     }
     if (lo >= t.u0 && hi <= t.u1) return t;
-    const cap = intervalContaining(crossingsAt(room, t.v), (t.u0 + t.u1) / 2);
-    if (cap) {
-      lo = Math.max(lo, cap[0] + 1e-3);
-      hi = Math.min(hi, cap[1] - 1e-3);
+    const mid = (t.u0 + t.u1) / 2;
+    const cap = intervalContaining(crossingsAt(room, t.v), mid);
+    const depth = intervalContaining(crossingsAt(reach, t.v), mid);
+    if (cap && depth) {
+      lo = Math.max(lo, cap[0] + 1e-3, depth[0] + 1e-3);
+      hi = Math.min(hi, cap[1] - 1e-3, depth[1] - 1e-3);
     } else {
       lo = t.u0;
       hi = t.u1;
@@ -76,8 +82,8 @@ export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, wid
     const own = intervalContaining(landAt(t.v), (t.u0 + t.u1) / 2);
     if (own && t.u0 > own[0] + 1e-6) lo = t.u0;
     if (own && t.u1 < own[1] - 1e-6) hi = t.u1;
-    lo = Math.max(t.u0 - fraction * (t.u0 - Math.min(lo, t.u0)), t.u0 - maxExtensionMeters);
-    hi = Math.min(t.u1 + fraction * (Math.max(hi, t.u1) - t.u1), t.u1 + maxExtensionMeters);
+    lo = t.u0 - fraction * (t.u0 - Math.min(lo, t.u0));
+    hi = t.u1 + fraction * (Math.max(hi, t.u1) - t.u1);
     const added = t.u0 - lo + (hi - t.u1);
     if (!(added > 1e-3)) return t;
     tracksExtended++;

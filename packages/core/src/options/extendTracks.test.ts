@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { offsetPolygons } from '../geometry/clipper.js';
+import type { PathsD } from '../geometry/clipper.js';
+import { Region } from '../geometry/region.js';
+import { computeCoverage } from '../metrics/computeCoverage.js';
+import { generateTracks } from '../tracks/generateTracks.js';
+import { extendTracks } from './extendTracks.js';
+
+/** Distance from (x, y) to the nearest edge of the rings. */
+function distanceToRings(rings: PathsD, x: number, y: number): number {
+  let best = Infinity;
+  for (const ring of rings) {
+    for (let i = 0, n = ring.length; i < n; i++) {
+      const a = ring[i], b = ring[(i + 1) % n];
+      const ex = b.x - a.x, ey = b.y - a.y, l2 = ex * ex + ey * ey;
+      const t = l2 > 0 ? Math.max(0, Math.min(1, ((x - a.x) * ex + (y - a.y) * ey) / l2)) : 0;
+      best = Math.min(best, Math.hypot(x - a.x - t * ex, y - a.y - t * ey));
+    }
+  }
+  return best;
+}
+
+describe('extendTracks', () => {
+  const w = 6;
+  // A field whose top edge meets tracks along x at 5°: the top tracks end at a shallow angle.
+  const slope = Math.tan((5 * Math.PI) / 180);
+  const field: PathsD = [[{ x: 0, y: 0 }, { x: 200, y: 0 }, { x: 200, y: 60 }, { x: 0, y: 60 - 200 * slope }]];
+  const mainland = offsetPolygons(field, -2 * w, 0.01);
+  const set = generateTracks(mainland, 0, w);
+  const uncovered = (tracks: typeof set.tracks): number =>
+    computeCoverage(mainland, tracks.map((t) => ({ xy: [t.x0, t.y0, t.x1, t.y1], widthMeters: w }))).uncoveredSquareMeters;
+
+  it('runs shallow track ends on along the edge, no deeper than maxExtensionMeters outside the mainland', () => {
+    const { tracks, extension } = extendTracks(set, mainland, field, w, w / 2, 1);
+    expect(extension.tracksExtended).toBeGreaterThan(0);
+    // At 5° the wedge beside a track end is (w/2)/tan 5° ≈ 34 m long: ends move far more than w/2.
+    const moved = tracks.map((t, i) => Math.max(set.tracks[i].u0 - t.u0, t.u1 - set.tracks[i].u1));
+    expect(Math.max(...moved)).toBeGreaterThan(10);
+    const mainlandRegion = new Region(mainland);
+    const room = new Region(offsetPolygons(field, -w / 2, 0.01));
+    for (const t of tracks) {
+      for (const [x, y] of [[t.x0, t.y0], [t.x1, t.y1]]) {
+        if (!mainlandRegion.contains(x, y)) expect(distanceToRings(mainland, x, y)).toBeLessThanOrEqual(w / 2 + 1e-6);
+        // The swath stays in the field: the centre line in the field shrunk by w/2.
+        expect(room.contains(x, y)).toBe(true);
+      }
+    }
+    expect(uncovered(tracks)).toBeLessThan(uncovered(set.tracks) * 0.6);
+  });
+
+  it('with a fraction, moves each end that share of the full extension', () => {
+    const full = extendTracks(set, mainland, field, w, w / 2, 1).tracks;
+    const third = extendTracks(set, mainland, field, w, w / 2, 1 / 3).tracks;
+    third.forEach((t, i) => {
+      const s = set.tracks[i], f = full[i];
+      expect(s.u0 - t.u0).toBeCloseTo((s.u0 - f.u0) / 3, 6);
+      expect(t.u1 - s.u1).toBeCloseTo((f.u1 - s.u1) / 3, 6);
+    });
+    const worked = (tracks: typeof set.tracks): number => uncovered(tracks);
+    expect(worked(third)).toBeLessThan(worked(set.tracks));
+    expect(worked(full)).toBeLessThan(worked(third));
+  });
+});
