@@ -271,11 +271,11 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const stagingLeg = (xy: Float64Array): LocalSegment => ({ type: 'Connector', xy, connector: 'staging' });
   // Staging and refill legs go round holes and bays inside the field (refill/legs.ts).
   const legRouter: LegRouter = { region: ctx.region, rings: field.map(ringToFlat), waypoints: ctx.waypoints!, turnRadiusMeters: R };
-  const connectPieces = (p: Piece[], legIn: boolean, legOut: boolean): { segs: LocalSegment[]; warnings: RouteContext['warnings'] } => {
-    const c: RouteContext = { ...ctx, warnings: [] };
+  const connectPieces = (p: Piece[], legIn: boolean, legOut: boolean, abort?: () => boolean): { segs: LocalSegment[]; warnings: RouteContext['warnings']; aborted?: boolean } => {
+    const c: RouteContext = { ...ctx, warnings: [], ...(abort ? { abort } : {}) };
     let segs = connectTracks(p, c);
     if (staging && (legIn || legOut)) segs = withStagingLegs(segs, staging, stagingLeg, { legIn, legOut, router: legRouter });
-    return { segs, warnings: c.warnings };
+    return { segs, warnings: c.warnings, ...(c.aborted ? { aborted: true } : {}) };
   };
   /** The track of end `e` as a piece driven so that it leaves through `e` (exit) or enters through it. */
   const pieceAt = (e: number, entering: boolean): Piece => trackPieces(trackSet.tracks, [{ trackIndex: e >> 1, forward: entering ? (e & 1) === 0 : (e & 1) === 1 }], cellOf)[0];
@@ -285,29 +285,24 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const headParts = new Map<number, Parts>();
   const tailParts = new Map<number, Parts>();
   const endCount = 2 * trackSet.tracks.length;
-  const costOf = (p: Piece[], legIn: boolean, legOut: boolean, keep: (r: Parts) => void): { cost: number; defects: number } => {
-    const r = connectPieces(p, legIn, legOut);
+  // A connection the ordering's deadline cut short (`abort`) is neither kept nor its cost trusted.
+  const costOf = (p: Piece[], legIn: boolean, legOut: boolean, keep: (r: Parts) => void, abort?: () => boolean): { cost: number; defects: number; aborted?: boolean } => {
+    const r = connectPieces(p, legIn, legOut, abort);
+    if (r.aborted) return { ...connectorCost(r.segs, r.warnings.length), aborted: true };
     keep(r);
     return connectorCost(r.segs, r.warnings.length);
   };
   const now = runtime.now;
-  // The longest connector evaluation so far: the next one is started only if twice that is left.
-  let slowestMs = 0;
-  const timed = <A extends unknown[]>(f: (...args: A) => { cost: number; defects: number }) => (...args: A): { cost: number; defects: number } => {
-    if (!now) return f(...args);
-    const t = now();
-    const r = f(...args);
-    slowestMs = Math.max(slowestMs, now() - t);
-    return r;
-  };
+  // Connections made while ordering get the deadline (`abort`): a connector search still running
+  // at maxOptimizerTime gives up there, so the limit is hard (route/order/connectedOrder.ts).
   const model: RealCostModel = {
-    link: timed((a: number, b: number) => costOf([pieceAt(a, false), pieceAt(b, true)], false, false, (r) => linkParts.set(a * endCount + b, r))),
-    head: timed((e: number) => (headlandsFirst || staging ? costOf(headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)], true, false, (r) => headParts.set(e, r)) : { cost: 0, defects: 0 })),
-    tail: timed((e: number) => (!headlandsFirst || staging ? costOf(headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces], false, true, (r) => tailParts.set(e, r)) : { cost: 0, defects: 0 })),
+    link: (a, b, abort) => costOf([pieceAt(a, false), pieceAt(b, true)], false, false, (r) => linkParts.set(a * endCount + b, r), abort),
+    head: (e, abort) => (headlandsFirst || staging ? costOf(headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)], true, false, (r) => headParts.set(e, r), abort) : { cost: 0, defects: 0 }),
+    tail: (e, abort) => (!headlandsFirst || staging ? costOf(headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces], false, true, (r) => tailParts.set(e, r), abort) : { cost: 0, defects: 0 }),
   };
   const limitMs = (input.routeOptions.maxOptimizerTime ?? 10) * 1000;
   const refined = refineOrderOnConnectors(orderInput, ordered, model, {
-    ...(now ? { now, outOfTime: () => now() - routeT0 + 2 * slowestMs >= limitMs, remainingMilliseconds: () => limitMs - (now() - routeT0) } : {}),
+    ...(now ? { now, outOfTime: () => now() - routeT0 >= limitMs, remainingMilliseconds: () => limitMs - (now() - routeT0) } : {}),
     ...(!now && trackSet.tracks.length > LARGE_FIELD_TRACKS ? { maxRounds: 1 } : {}),
   });
   const routeOrderMs = now ? now() - routeT0 : undefined;

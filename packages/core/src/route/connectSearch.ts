@@ -29,6 +29,8 @@ export interface SearchLimits {
   sampleStepMeters?: number;
   /** Rasterise only this window, at this cell size, for the heuristic (default: the whole field, extent/600). */
   window?: RasterWindow;
+  /** The caller's deadline: once true, the search gives up (returns undefined) within a few dozen expansions. */
+  abort?: () => boolean;
 }
 
 const HEADING_BINS = 72;
@@ -162,7 +164,7 @@ class Heap {
 }
 
 /** Obstacle-aware distance from every raster cell to the goal (8-neighbour Dijkstra). */
-function distanceField(r: Raster, gx: number, gy: number, from?: { x: number; y: number }): Float64Array {
+function distanceField(r: Raster, gx: number, gy: number, from?: { x: number; y: number }, abort?: () => boolean): Float64Array {
   const { nx, ny, cell, free } = r;
   // With `from`: stop once every cell up to twice its distance (+ 50 m) is settled; farther cells
   // stay Infinity (the search falls back to the straight distance there).
@@ -177,7 +179,10 @@ function distanceField(r: Raster, gx: number, gy: number, from?: { x: number; y:
   dist[g] = 0;
   heap.push(0, g);
   const diag = cell * Math.SQRT2;
+  let pops = 0;
   while (heap.size > 0) {
+    // past the deadline: the cells not settled stay Infinity (the caller gives up anyway)
+    if (abort && (++pops & 4095) === 0 && abort()) break;
     const key = heap.peekKey();
     const k = heap.pop();
     const d = dist[k];
@@ -227,7 +232,8 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   const step = limits.sampleStepMeters ?? 0.5;
   const maxExpansions = limits.maxExpansions ?? 8000;
   const raster = rasterOf(region, limits.window);
-  const field = distanceField(raster, to.x, to.y, from);
+  const abort = limits.abort;
+  const field = distanceField(raster, to.x, to.y, from, abort);
   // Raster distance to the goal; off the raster (or cut off from the goal), three times the straight one.
   const heuristic = (x: number, y: number): number => {
     const i = Math.floor((x - raster.x0) / raster.cell), j = Math.floor((y - raster.y0) / raster.cell);
@@ -261,7 +267,9 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   let goalNode = -1;
   let goalShot: ArrayLike<number> | undefined;
   const near = 6 * R;
+  let pops = 0;
   while (heap.size > 0 && expansions < maxExpansions) {
+    if (abort && (pops++ & 63) === 0 && abort()) return undefined;
     const id = heap.pop();
     const k = keyOf(X[id], Y[id], H[id]);
     if (closed.has(k)) continue;

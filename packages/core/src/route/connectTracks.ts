@@ -66,6 +66,20 @@ export interface RouteContext {
    * searching stops (set there; bounds the work on fields with many unreachable spots).
    */
   searchFailuresLeft?: number;
+  /**
+   * The caller's deadline (route ordering): once true, connector searches give up and what does
+   * not fit otherwise is drawn straight; `aborted` is then set, so the caller knows the connector
+   * was cut short and is not the real one.
+   */
+  abort?: () => boolean;
+  aborted?: boolean;
+}
+
+/** Whether the caller's deadline has passed (marks the connection `aborted`). */
+function timeIsUp(ctx: RouteContext): boolean {
+  if (!ctx.abort || !ctx.abort()) return false;
+  ctx.aborted = true;
+  return true;
 }
 
 /** Failed connector searches allowed per `connectTracks` call. */
@@ -475,9 +489,9 @@ function tryNeckTransport(from: Pose, to: Pose, ctx: RouteContext): Conn | undef
   const m = 300;
   const window = { minX: Math.min(from.x, to.x) - m, minY: Math.min(from.y, to.y) - m, maxX: Math.max(from.x, to.x) + m, maxY: Math.max(from.y, to.y) + m, cellMeters: 0.5 };
   let xy = shot(from, to);
-  if (!xy && searchAllowed(ctx)) {
-    xy = searchConnector(from, to, region, shot, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, maxExpansions: 20000, window });
-    if (!xy) searchFailed(ctx);
+  if (!xy && !timeIsUp(ctx) && searchAllowed(ctx)) {
+    xy = searchConnector(from, to, region, shot, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, maxExpansions: 20000, window, ...(ctx.abort ? { abort: ctx.abort } : {}) });
+    if (!xy && !timeIsUp(ctx)) searchFailed(ctx);
   }
   if (!xy || worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R)) return undefined;
   ctx.warnings.push({
@@ -545,9 +559,9 @@ export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions
   if (rate !== undefined && Number.isFinite(rate)) return undefined;
   const R = ctx.turnOptions.turnRadiusMeters;
   // A start no forward path leaves, or a goal none reaches (pockets): no search can succeed.
-  if (!searchAllowed(ctx) || !canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true)) return undefined;
-  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, ctx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}) });
-  if (!xy) { searchFailed(ctx); return undefined; }
+  if (timeIsUp(ctx) || !searchAllowed(ctx) || !canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true)) return undefined;
+  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, ctx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
+  if (!xy) { if (!timeIsUp(ctx)) searchFailed(ctx); return undefined; }
   if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) return undefined;
   return { xy, kind: 'search', turnType: 'Dubins' };
 }
@@ -806,7 +820,7 @@ const passLeavableCache = new WeakMap<LoopPath, boolean>();
  */
 function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext, leavableAt: (s: number, dir: 1 | -1, pose: Pose) => boolean): { conn: Conn; s: number; dir: 1 | -1 } | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
-  if (!searchAllowed(ctx) || !canLeave(from, ctx.region, R)) return undefined;
+  if (timeIsUp(ctx) || !searchAllowed(ctx) || !canLeave(from, ctx.region, R)) return undefined;
   const dist = fieldDistanceFrom(ctx.region, from.x, from.y);
   const samples: { s: number; d: number }[] = [];
   const step = Math.max(5, Math.min(20, loop.lengthMeters / 40));

@@ -213,4 +213,76 @@ describe('refineOrderOnConnectors under a clock', () => {
     expect(swap.defects).toBe(0);
     expect(Number.isFinite(swap.nonWorkingCost)).toBe(true);
   });
+  /** Link k of `visits`, as the end it leaves and the end it enters (key a * 1000 + b). */
+  const linkKey = (visits: OrderVisit[], k: number): number =>
+    (2 * visits[k - 1].trackIndex + (visits[k - 1].forward ? 1 : 0)) * 1000 + 2 * visits[k].trackIndex + (visits[k].forward ? 0 : 1);
+
+  it('a connector still searching at the deadline gives up there: the limit holds, and the connector cut short is not kept', () => {
+    const inp = input(24);
+    const ordered = orderFieldTracks(inp);
+    const own = ordered.alternatives[0].visits;
+    const stuck = linkKey(own, 3);
+    const clock = { t: 0 };
+    const base = model(inp, { n: 0 });
+    let stuckCalls = 0;
+    const m: RealCostModel = {
+      // one link of the optimizer's route takes 5 s to find unfittable (searching 1 ms a step, polling `abort`), the others 1 ms
+      link: (a, b, abort) => {
+        if (a * 1000 + b !== stuck) {
+          clock.t += 1;
+          return base.link(a, b);
+        }
+        stuckCalls++;
+        for (let step = 0; step < 5000; step++) {
+          clock.t += 1;
+          if (abort?.()) return { cost: 1, defects: 1, aborted: true };
+        }
+        return { cost: 500, defects: 1 };
+      },
+      head: base.head,
+      tail: base.tail,
+    };
+    const r = refineOrderOnConnectors(inp, ordered, m, { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 });
+    // the optimizer's route had half the time (500 ms): the stuck link gave up then, and the fixed orders were costed after it
+    expect(clock.t).toBeLessThanOrEqual(1000);
+    expect(r.evaluated[0].complete).toBe(false);
+    expect(r.evaluated.slice(1).some((e) => e.complete)).toBe(true);
+    // cut short, its cost (a defect) was not counted
+    expect(stuckCalls).toBeGreaterThan(0);
+    expect(r.evaluated[0].defects).toBe(0);
+  });
+
+  it('out of time before any route is costed in full: the route with the fewest defects found so far is kept', () => {
+    const inp = input(24);
+    const ordered = orderFieldTracks(inp);
+    const own = ordered.alternatives[0].visits;
+    const bad = linkKey(own, 1);
+    const clock = { t: 0 };
+    const base = model(inp, { n: 0 });
+    // every link takes 100 ms: no route of 23 links is costed in full in 1 s; the optimizer's first link is unfittable
+    const m: RealCostModel = {
+      link: (a, b) => {
+        clock.t += 100;
+        const c = base.link(a, b);
+        return a * 1000 + b === bad ? { cost: c.cost, defects: 1 } : c;
+      },
+      head: base.head,
+      tail: base.tail,
+    };
+    const r = refineOrderOnConnectors(inp, ordered, m, { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 });
+    expect(r.evaluated.every((e) => !e.complete)).toBe(true);
+    expect(r.evaluated[0].defects).toBe(1);
+    expect(r.stoppedBy).toBe('time-limit');
+    // a fixed order with no defect found is kept over the optimizer's (to be connected in full by the caller)
+    expect(r.visits).not.toEqual(own);
+    const kept = ordered.alternatives.find((a) => a.algorithm === r.algorithm);
+    expect(kept?.visits).toEqual(r.visits);
+    expect(r.evaluated.find((e) => e.algorithm === r.algorithm)?.defects).toBe(0);
+    expect(Number.isNaN(r.nonWorkingCost)).toBe(true);
+    // the same without the defect: the optimizer's own order is kept
+    const m2: RealCostModel = { ...m, link: (a, b) => ((clock.t += 100), base.link(a, b)) };
+    clock.t = 0;
+    const r2 = refineOrderOnConnectors(inp, ordered, m2, { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 });
+    expect(r2.visits).toEqual(own);
+  });
 });

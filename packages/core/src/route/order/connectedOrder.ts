@@ -27,20 +27,26 @@ import { trackOrderingProblem } from './fieldOrder.js';
 export interface ConnectorCost {
   cost: number;
   defects: number;
+  /** The connection gave up at `abort` (its cost is not the real one): the route costing it stops there. */
+  aborted?: boolean;
 }
 
-/** The connect stage as a cost oracle over track ends (end 2i: (x0, y0) of track i, 2i + 1: (x1, y1)). */
+/**
+ * The connect stage as a cost oracle over track ends (end 2i: (x0, y0) of track i, 2i + 1: (x1, y1)).
+ * `abort`: the time this route may take is up; a connection still searching gives up and returns
+ * `aborted` (not kept: it is built again, in full, if the chosen route needs it).
+ */
 export interface RealCostModel {
   /** Connector leaving a track through `fromEnd` and entering the next through `toEnd`. */
-  link(fromEnd: number, toEnd: number): ConnectorCost;
+  link(fromEnd: number, toEnd: number, abort?: () => boolean): ConnectorCost;
   /** Everything driven before entering the first track through `end` (staging leg, headlands first). */
-  head(end: number): ConnectorCost;
+  head(end: number, abort?: () => boolean): ConnectorCost;
   /** Everything driven after leaving the last track through `end` (headlands last, leg to staging). */
-  tail(end: number): ConnectorCost;
+  tail(end: number, abort?: () => boolean): ConnectorCost;
 }
 
 export interface RefineOptions {
-  /** true when the time for ordering is up (checked after every connector evaluated). */
+  /** true when the time for ordering is up: checked before every connector, and passed to the model as its `abort` (a connection cut short stops its route). */
   outOfTime?: () => boolean;
   /** Milliseconds clock and the time each optimizer round may take (default 20% of what is left, read from `remainingMilliseconds`). */
   now?: () => number;
@@ -107,20 +113,21 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
   const linkMemo = new Map<number, ConnectorCost>();
   const headMemo = new Map<number, ConnectorCost>();
   const tailMemo = new Map<number, ConnectorCost>();
-  const link = (a: number, b: number): ConnectorCost => {
+  // Connections cut short by `abort` are not remembered: their cost is not the real one.
+  const link = (a: number, b: number, abort: () => boolean): ConnectorCost => {
     const k = a * ends + b;
     let c = linkMemo.get(k);
-    if (!c) linkMemo.set(k, (c = model.link(a, b)));
+    if (!c && !(c = model.link(a, b, abort)).aborted) linkMemo.set(k, c);
     return c;
   };
-  const head = (e: number): ConnectorCost => {
+  const head = (e: number, abort: () => boolean): ConnectorCost => {
     let c = headMemo.get(e);
-    if (!c) headMemo.set(e, (c = model.head(e)));
+    if (!c && !(c = model.head(e, abort)).aborted) headMemo.set(e, c);
     return c;
   };
-  const tail = (e: number): ConnectorCost => {
+  const tail = (e: number, abort: () => boolean): ConnectorCost => {
     let c = tailMemo.get(e);
-    if (!c) tailMemo.set(e, (c = model.tail(e)));
+    if (!c && !(c = model.tail(e, abort)).aborted) tailMemo.set(e, c);
     return c;
   };
 
@@ -128,6 +135,8 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
   /** Set when the time ran out while a route was costed: its partial cost (a lower bound on its cost). */
   let timedOut: ConnectorCost | undefined;
   let best: { order: ItemOrder; algorithm: string; cost: ConnectorCost } | undefined;
+  /** Routes whose costing the clock cut short, in the order costed, with what they had cost by then. */
+  const partial: { order: ItemOrder; algorithm: string; cost: ConnectorCost }[] = [];
   /** Real cost of an order, abandoned (complete false) when worse than the best or out of time. */
   const evaluate = (order: ItemOrder, algorithm: string, budgetMilliseconds = Infinity): void => {
     const { sequence, flipped } = order;
@@ -136,7 +145,13 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
     // out of time overall, or this route has had its share of what was left
     const stop = (): boolean => outOfTime() || (now !== undefined && budgetMilliseconds !== Infinity && now() - startedAt > budgetMilliseconds);
     const acc: ConnectorCost = { cost: 0, defects: 0 };
+    let cut = false;
+    // a connection cut short at `stop` ends the route's costing (its cost is not counted)
     const add = (c: ConnectorCost): void => {
+      if (c.aborted) {
+        cut = true;
+        return;
+      }
       acc.cost += c.cost;
       acc.defects += c.defects;
     };
@@ -149,19 +164,21 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
     if (sequence.length > 0) {
       // head and tail first: they may be the slowest parts (all headland passes), and the time
       // check before each later connector then allows for them
-      add(head(entryEndOf(sequence[0], flipped[0])));
+      add(head(entryEndOf(sequence[0], flipped[0]), stop));
       if (worse()) complete = false;
-      else if (stop()) complete = !(stopped = true);
-      else add(tail(exitEndOf(sequence[last], flipped[last])));
+      else if (cut || stop()) complete = !(stopped = true);
+      else add(tail(exitEndOf(sequence[last], flipped[last]), stop));
       for (let k = 1; k < sequence.length && complete; k++) {
         if (worse()) complete = false;
-        else if (stop()) complete = !(stopped = true);
-        else add(link(exitEndOf(sequence[k - 1], flipped[k - 1]), entryEndOf(sequence[k], flipped[k])));
+        else if (cut || stop()) complete = !(stopped = true);
+        else add(link(exitEndOf(sequence[k - 1], flipped[k - 1]), entryEndOf(sequence[k], flipped[k]), stop));
       }
       if (complete && worse()) complete = false;
+      else if (complete && cut) complete = !(stopped = true);
     }
     evaluated.push({ algorithm, nonWorkingCost: acc.cost, defects: acc.defects, complete });
     if (stopped && evaluated.length === 1) timedOut = { ...acc };
+    if (stopped) partial.push({ order, algorithm, cost: { ...acc } });
     if (complete && (!best || better(acc, best.cost))) best = { order, algorithm, cost: { ...acc } };
   };
 
@@ -187,10 +204,21 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
   // only if it is better than what the optimizer's already cost (a lower bound on its full cost).
   if (best && timedOut && !better(best.cost, timedOut)) best = undefined;
   if (!best) {
-    // out of time before any route was costed in full: keep the optimizer's as it is
+    // Out of time before any route was costed in full (or better than the optimizer's part):
+    // keep the route with the fewest defects found so far, the optimizer's on a tie. A connector
+    // found unfittable (often after seconds of searching, across a neck) is certain; the rest of a
+    // fixed order, mostly turns between neighbours, rarely is.
+    let keep = { visits: alternatives[0].visits, algorithm: alternatives[0].algorithm };
+    let fewest = timedOut ? timedOut.defects : Infinity;
+    for (const p of partial) {
+      if (p.cost.defects < fewest) {
+        fewest = p.cost.defects;
+        keep = { visits: orderToVisits(p.order), algorithm: p.algorithm };
+      }
+    }
     return {
-      visits: alternatives[0].visits,
-      algorithm: alternatives[0].algorithm,
+      visits: keep.visits,
+      algorithm: keep.algorithm,
       nonWorkingCost: NaN,
       defects: NaN,
       rounds,
