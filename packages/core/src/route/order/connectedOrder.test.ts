@@ -285,4 +285,30 @@ describe('refineOrderOnConnectors under a clock', () => {
     const r2 = refineOrderOnConnectors(inp, ordered, m2, { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 });
     expect(r2.visits).toEqual(own);
   });
+  it('a route costed in full with defects gives way to one the clock cut short with fewer defects found', () => {
+    const inp = input(24);
+    const ordered = orderFieldTracks(inp);
+    const own = ordered.alternatives[0].visits;
+    const ownLinks = new Set(own.slice(1).map((_, k) => linkKey(own, k + 1)));
+    const bad = linkKey(own, 1);
+    const clock = { t: 0 };
+    const base = model(inp, { n: 0 });
+    // the optimizer's own links are quick to build (one of them unfittable), every other link takes 100 ms
+    const m: RealCostModel = {
+      link: (a, b) => {
+        const k = a * 1000 + b;
+        clock.t += ownLinks.has(k) ? 1 : 100;
+        const c = base.link(a, b);
+        return k === bad ? { cost: c.cost, defects: 1 } : c;
+      },
+      head: base.head,
+      tail: base.tail,
+    };
+    const r = refineOrderOnConnectors(inp, ordered, m, { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 });
+    expect(r.evaluated[0].complete).toBe(true);
+    expect(r.evaluated[0].defects).toBe(1);
+    expect(r.visits).not.toEqual(own);
+    expect(realCost(base, r.visits).defects).toBe(0);
+    expect(r.evaluated.some((e) => !e.complete && e.defects === 0)).toBe(true);
+  });
 });

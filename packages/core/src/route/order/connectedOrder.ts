@@ -203,29 +203,28 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
   // The optimizer's own order could not be costed in time: a route costed in full replaces it
   // only if it is better than what the optimizer's already cost (a lower bound on its full cost).
   if (best && timedOut && !better(best.cost, timedOut)) best = undefined;
+  // Among the routes the clock cut short, the first with the fewest defects found, if below `than`.
+  const fewerDefects = (than: number): { visits: OrderVisit[]; algorithm: string } | undefined => {
+    let keep: (typeof partial)[number] | undefined;
+    for (const p of partial) if (p.cost.defects < (keep ? keep.cost.defects : than)) keep = p;
+    return keep && { visits: orderToVisits(keep.order), algorithm: keep.algorithm };
+  };
+  const cutShort = (keep: { visits: OrderVisit[]; algorithm: string }): RefineResult => ({
+    visits: keep.visits,
+    algorithm: keep.algorithm,
+    nonWorkingCost: NaN,
+    defects: NaN,
+    rounds,
+    connectorsEvaluated: linkMemo.size + headMemo.size + tailMemo.size,
+    evaluated,
+    stoppedBy: 'time-limit',
+  });
   if (!best) {
     // Out of time before any route was costed in full (or better than the optimizer's part):
     // keep the route with the fewest defects found so far, the optimizer's on a tie. A connector
     // found unfittable (often after seconds of searching, across a neck) is certain; the rest of a
     // fixed order, mostly turns between neighbours, rarely is.
-    let keep = { visits: alternatives[0].visits, algorithm: alternatives[0].algorithm };
-    let fewest = timedOut ? timedOut.defects : Infinity;
-    for (const p of partial) {
-      if (p.cost.defects < fewest) {
-        fewest = p.cost.defects;
-        keep = { visits: orderToVisits(p.order), algorithm: p.algorithm };
-      }
-    }
-    return {
-      visits: keep.visits,
-      algorithm: keep.algorithm,
-      nonWorkingCost: NaN,
-      defects: NaN,
-      rounds,
-      connectorsEvaluated: linkMemo.size + headMemo.size + tailMemo.size,
-      evaluated,
-      stoppedBy: 'time-limit',
-    };
+    return cutShort(fewerDefects(timedOut ? timedOut.defects : Infinity) ?? { visits: alternatives[0].visits, algorithm: alternatives[0].algorithm });
   }
   if (isOptimized && n > 1) {
     const estimate = trackOrderingProblem(input);
@@ -261,6 +260,10 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
     }
   }
   const winner = best!;
+  // Defects rank first: a route costed in full with defects gives way, for the same reason, to a
+  // route the clock cut short with fewer defects found by then (connected in full by the caller).
+  const fewer = winner.cost.defects > 0 ? fewerDefects(winner.cost.defects) : undefined;
+  if (fewer) return cutShort(fewer);
   return {
     visits: orderToVisits(winner.order),
     algorithm: winner.algorithm,
