@@ -111,14 +111,21 @@ function ringLonLat(frame: LocalFrame, ring: { x: number; y: number }[]): Positi
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
   const first = planRouteOnce(request, runtime, true);
   if (!first.ownCellHeadings) return first.plan;
-  const plain = planRouteOnce(request, runtime, false).plan;
+  // maxOptimizerTime bounds the ordering of the whole call: the second planning gets what the first left of it
+  const spent = (first.plan as { optimizer?: { timeSpentMilliseconds?: number } }).optimizer?.timeSpentMilliseconds ?? 0;
+  const plain = planRouteOnce(request, runtime, false, spent).plan;
   const a = first.plan.metrics, b = plain.metrics;
   const better = a.nonWorkingDistanceMeters < b.nonWorkingDistanceMeters && a.uncoveredRatio <= b.uncoveredRatio + 0.001 &&
     checkPlan(request, first.plan).violations.length <= checkPlan(request, plain).violations.length;
-  return better ? first.plan : plain;
+  const chosen = better ? first.plan : plain;
+  // the ordering time reported is that of the whole call (both plannings)
+  const report = (chosen as { optimizer?: { timeSpentMilliseconds?: number } }).optimizer;
+  const second = (plain as { optimizer?: { timeSpentMilliseconds?: number } }).optimizer?.timeSpentMilliseconds;
+  if (report && second !== undefined) report.timeSpentMilliseconds = spent + second;
+  return chosen;
 }
 
-function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean): { plan: Plan; ownCellHeadings: boolean } {
+function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, orderingSpentMilliseconds = 0): { plan: Plan; ownCellHeadings: boolean } {
   const input = normalizeRequest(request);
   const prepared = prepareField(input);
   const { frame, field, workable, obstacles } = prepared;
@@ -207,6 +214,8 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   if (!cellTracks) groupCells(trackSet.tracks).forEach((c, i) => { for (const t of c) cellOf[t] = i; });
   // Route order (issue 3): routeOptions.algorithm, skipCount, start / end nodes, staging area, objective, maxOptimizerTime.
   const routeT0 = runtime.now ? runtime.now() : 0;
+  // What is left of maxOptimizerTime when an earlier planning of this call spent some of it.
+  const limitMs = Math.max(0, (input.routeOptions.maxOptimizerTime ?? 10) * 1000 - orderingSpentMilliseconds);
   const staging = stagingPointLocal(frame, input.routeOptions);
   const rates = objectiveRates(m, input.routeOptions.objective);
   const headlandsAfter = !headlandsFirst && passOrder.length > 0;
@@ -218,7 +227,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     widthMeters: w,
     turnRadiusMeters: R,
     rates,
-    routeOptions: input.routeOptions,
+    routeOptions: orderingSpentMilliseconds > 0 ? { ...input.routeOptions, maxOptimizerTime: limitMs / 1000 } : input.routeOptions,
     ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : {}),
     ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : {}),
     ...(runtime.now ? { now: runtime.now } : {}),
@@ -300,7 +309,6 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     head: (e, abort) => (headlandsFirst || staging ? costOf(headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)], true, false, (r) => headParts.set(e, r), abort) : { cost: 0, defects: 0 }),
     tail: (e, abort) => (!headlandsFirst || staging ? costOf(headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces], false, true, (r) => tailParts.set(e, r), abort) : { cost: 0, defects: 0 }),
   };
-  const limitMs = (input.routeOptions.maxOptimizerTime ?? 10) * 1000;
   const refined = refineOrderOnConnectors(orderInput, ordered, model, {
     ...(now ? { now, outOfTime: () => now() - routeT0 >= limitMs, remainingMilliseconds: () => limitMs - (now() - routeT0) } : {}),
     ...(!now && trackSet.tracks.length > LARGE_FIELD_TRACKS ? { maxRounds: 1 } : {}),

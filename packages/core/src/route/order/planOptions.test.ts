@@ -2,6 +2,7 @@
  * routeOptions of issue 3 through planRoute: each test compares against the same request without
  * the option (or with the opposite), so it fails if the option is ignored.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PlanError } from '../../errors.js';
 import type { PathPlanRequest, Plan, Position, RouteSegment } from '../../types.js';
@@ -178,6 +179,20 @@ describe('planRoute routeOptions (issue 3)', () => {
       // still a complete plan of every track
       expect(tracks(p)).toHaveLength(p.tracks.length);
       expectContinuous(p);
+    }
+  });
+
+  it('maxOptimizerTime bounds the ordering of the whole call, also when planRoute plans a field twice', () => {
+    // at-ref-003 (concave, 1.2 ha): its cells get their own headings, so planRoute plans it twice
+    // (own headings and one heading) and keeps the better; the second planning gets what is left.
+    const corpusField = JSON.parse(readFileSync(new URL('../../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8')).geometry;
+    for (const limit of [0.05, 0.2]) {
+      // a clock that moves 1 ms each time it is read (only the ordering reads it)
+      let t = 0;
+      const p = planRoute({ field: corpusField, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, routeOptions: { maxOptimizerTime: limit } }, { now: () => (t += 1) }) as Plan & Record<string, any>;
+      expect(t).toBeLessThanOrEqual(limit * 1000 + 20);
+      expect(p.optimizer.timeSpentMilliseconds).toBeLessThanOrEqual(limit * 1000 + 20);
+      expect(p.optimizer.timeSpentMilliseconds).toBeGreaterThan(limit * 1000 - 20);
     }
   });
 
