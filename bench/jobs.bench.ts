@@ -4,14 +4,29 @@
  *  - the PostgreSQL engine (pg-boss) by 1 vs 2 `furrow worker --threads 1` processes.
  * Items per second from submit to the job's last item, and the scaling ratio 2 vs 1.
  *
- * Run: `npx tsc --build && npx tsx bench/jobs.bench.ts [--fields=N] [--engines=embedded,postgres]`
- * (N smallest fields; default all 88). Prints Markdown. PostgreSQL needs Debian's `postgresql`
- * (a throwaway server is started in a temp folder). Each field is planned with the default request
- * of `furrow bulk` (width 6 m, 2 headland passes); a checksum of the results is printed so runs
- * can be compared.
+ * Run: `npx tsc --build && npx tsx bench/jobs.bench.ts [--fields=N] [--engines=embedded,postgres] [--repeat=R]`
+ * (N smallest fields; default all 88; R rounds of every row, default 1). Prints Markdown.
+ * PostgreSQL needs Debian's `postgresql` (a throwaway server is started in a temp folder). Each
+ * field is planned with the default request of `furrow bulk` (width 6 m, 2 headland passes); a
+ * checksum of the results is printed so runs can be compared.
+ *
+ * The build machine is shared, so wall-clock ratios depend on what else runs. Each row also says
+ * how the run used the machine, from figures that do not depend on the load:
+ *  - `busy`: the share of the run each worker had an item in hand (Σ item finished − started over
+ *    workers × wall time, from the items table). Near 100 % means the engine kept every worker fed;
+ *    a lower figure with 2 workers is the engine serialising (claims, the store, polling).
+ *  - `CPU s`: processor time of everything taking part (embedded: the bench process, i.e. main
+ *    thread + pool threads; PostgreSQL: the worker processes + the PostgreSQL server), per item.
+ *    Equal per-item CPU for 1 and 2 workers means the second worker adds no work, so on an idle
+ *    2-core machine the wall-clock ratio approaches 2 × busy.
+ *  - `cores used`: those CPU seconds over the wall time (at most 2 here, less when others run).
+ *  - `main thread busy` (embedded): the bench process's event-loop utilisation, i.e. how much of
+ *    the run the thread holding the store and the claim loop was working. Well below 100 % with
+ *    2 threads means it is not what limits them.
+ * and the load average before and after the row.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +37,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const fieldLimit = Number(arg('fields') ?? Infinity);
 const engines = (arg('engines') ?? 'embedded,postgres').split(',');
+const repeat = Number(arg('repeat') ?? 1);
 
 interface Field {
   id: string;
@@ -45,30 +61,81 @@ interface Run {
   seconds: number;
   done: number;
   failed: number;
+  /** Σ (finished − started) of the items over workers × seconds. */
+  busy: number;
+  cpuSeconds: number;
+  /** Embedded: the share of the run the main thread (store, claim loop) was busy; PostgreSQL: undefined. */
+  mainBusy?: number;
+  loadBefore: string;
+  loadAfter: string;
   checksum: string;
 }
 
-/** Submits the fields as one job through the HTTP app and waits for its last item. */
-async function runJob(store: Store, fields: Field[], label: string, workers: number): Promise<Run> {
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+/** CPU seconds (user + system) of a process, all its threads; 0 when it is gone. */
+function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return 0;
+  }
+}
+
+/** Process ids whose parent is `ppid`. */
+function childrenOf(ppid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === ppid) out.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * Submits the fields as one job through the HTTP app and waits for its last item. `cpu` reads the
+ * CPU seconds of whatever plans the job (read before the submit and after the last item).
+ */
+async function runJob(store: Store, fields: Field[], label: string, workers: number, cpu: () => number): Promise<Run> {
   const { userId, apiKey } = await store.createAccountKey({ name: label, partnerAdmin: true, initialCredits: 100_000 });
   await store.provisionCompany(userId, userId, { partnerCompanyId: `${label}-co`, name: label, countryCode: 'DE' });
   const app = createApp({ store, planner: inProcessPlanner(), limiter: createRateLimiter({ points: 1e9, windowSeconds: 60 }) });
   const items = fields.map((f) => ({ boundary: f.geometry, equipment: { widthMeters: 6 }, exteriorHeadlandPasses: 2, name: f.id }));
+  const body = JSON.stringify({ items });
+  const loadBefore = loadavg();
+  const cpu0 = cpu();
+  const elu0 = performance.eventLoopUtilization();
   const t0 = performance.now();
-  const res = await app.request('/api/guidance-jobs', { method: 'POST', headers: { 'X-API-KEY': apiKey, 'Content-Type': 'application/json' }, body: JSON.stringify({ items }) });
+  const res = await app.request('/api/guidance-jobs', { method: 'POST', headers: { 'X-API-KEY': apiKey, 'Content-Type': 'application/json' }, body });
   if (res.status !== 202) throw new Error(`submit: ${res.status} ${await res.text()}`);
   const { jobId } = (await res.json()) as { jobId: string };
+  // The job's finished_at is set in the transaction that settles its last item: one row by key,
+  // cheap enough to ask often without taking the embedded store's (main) thread from the engine.
   for (;;) {
-    const rows = await store.db.query<{ n: string }>("SELECT count(*) AS n FROM guidance_job_items WHERE job_id = $1 AND status IN ('queued', 'running')", [jobId]);
-    if (Number(rows[0].n) === 0) break;
-    await new Promise((r) => setTimeout(r, 100));
+    const rows = await store.db.query<{ finished_at: unknown }>('SELECT finished_at FROM guidance_jobs WHERE job_id = $1', [jobId]);
+    if (rows[0]?.finished_at) break;
+    await new Promise((r) => setTimeout(r, 50));
   }
   const seconds = (performance.now() - t0) / 1000;
-  const results = await store.db.query<{ status: string; metrics: unknown }>('SELECT status, metrics FROM guidance_job_items WHERE job_id = $1 ORDER BY item_index', [jobId]);
+  const cpuSeconds = cpu() - cpu0;
+  const mainBusy = performance.eventLoopUtilization(elu0).utilization;
+  const loadAfter = loadavg();
+  const results = await store.db.query<{ status: string; metrics: unknown; held: number | string | null }>(
+    'SELECT status, metrics, EXTRACT(EPOCH FROM finished_at - started_at) AS held FROM guidance_job_items WHERE job_id = $1 ORDER BY item_index',
+    [jobId],
+  );
   const done = results.filter((r) => r.status === 'done').length;
+  const held = results.reduce((sum, r) => sum + Number(r.held ?? 0), 0);
   let h = 0;
   for (const r of results) for (const c of JSON.stringify(r.metrics ?? r.status)) h = (Math.imul(h, 31) + c.charCodeAt(0)) | 0;
-  return { label, workers, seconds, done, failed: results.length - done, checksum: (h >>> 0).toString(16) };
+  return { label, workers, seconds, done, failed: results.length - done, busy: held / (workers * seconds), cpuSeconds, mainBusy, loadBefore, loadAfter, checksum: (h >>> 0).toString(16) };
 }
 
 async function embedded(fields: Field[], threads: number): Promise<Run> {
@@ -76,7 +143,11 @@ async function embedded(fields: Field[], threads: number): Promise<Run> {
   const planner = poolPlanner({ threads });
   const jobs = await startJobs({ store, planner, concurrency: threads, pollMs: 50 });
   try {
-    return await runJob(store, fields, `embedded, ${threads} worker thread${threads > 1 ? 's' : ''}`, threads);
+    const cpu = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1e6;
+    };
+    return await runJob(store, fields, `embedded, ${threads} worker thread${threads > 1 ? 's' : ''}`, threads, cpu);
   } finally {
     await jobs.close();
     await planner.close();
@@ -93,7 +164,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startPostgres(): Promise<{ url: string; stop: () => void }> {
+async function startPostgres(): Promise<{ url: string; serverPid: () => number; stop: () => void }> {
   const bin = ['18', '17', '16', '15'].map((v) => `/usr/lib/postgresql/${v}/bin`).find((d) => existsSync(`${d}/initdb`));
   if (!bin) throw new Error('PostgreSQL is not installed (apt-get install -y postgresql)');
   const dir = mkdtempSync(join(tmpdir(), 'furrow-bench-pg-'));
@@ -105,6 +176,7 @@ async function startPostgres(): Promise<{ url: string; stop: () => void }> {
   sh(`${bin}/pg_ctl`, ['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    serverPid: () => Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]),
     stop: () => {
       sh(`${bin}/pg_ctl`, ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop']);
       rmSync(dir, { recursive: true, force: true });
@@ -139,7 +211,10 @@ async function postgres(fields: Field[], processes: number): Promise<Run> {
     }
     await Promise.all(ready);
     await new Promise((r) => setTimeout(r, 1000));
-    return await runJob(store, fields, `PostgreSQL, ${processes} furrow worker process${processes > 1 ? 'es' : ''}`, processes);
+    // The worker processes (all their threads) and the PostgreSQL server (postmaster and backends).
+    const server = pg.serverPid();
+    const cpu = () => [...children.map((c) => c.pid!), server, ...childrenOf(server)].reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
+    return { ...(await runJob(store, fields, `PostgreSQL, ${processes} furrow worker process${processes > 1 ? 'es' : ''}`, processes, cpu)), mainBusy: undefined };
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(undefined) : c.once('exit', r)))));
@@ -153,25 +228,31 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 const fields = corpus();
 const runs: Run[] = [];
 
-if (engines.includes('embedded')) {
-  for (const threads of [1, 2]) {
-    runs.push(await embedded(fields, threads));
-    log(JSON.stringify(runs.at(-1)));
+for (let round = 0; round < repeat; round++) {
+  if (engines.includes('embedded')) {
+    for (const threads of [1, 2]) {
+      runs.push(await embedded(fields, threads));
+      log(JSON.stringify(runs.at(-1)));
+    }
   }
-}
-if (engines.includes('postgres')) {
-  for (const processes of [1, 2]) {
-    runs.push(await postgres(fields, processes));
-    log(JSON.stringify(runs.at(-1)));
+  if (engines.includes('postgres')) {
+    for (const processes of [1, 2]) {
+      runs.push(await postgres(fields, processes));
+      log(JSON.stringify(runs.at(-1)));
+    }
   }
 }
 
-const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-console.log(`${fields.length} corpus fields as one job; load average at the end: ${load} (2 cores)\n`);
-console.log('| engine | workers | seconds | items/s | done | failed | ratio vs 1 | checksum |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---|');
-for (const r of runs) {
-  const base = runs.find((b) => b.label.split(',')[0] === r.label.split(',')[0] && b.workers === 1)!;
+console.log(`${fields.length} corpus fields as one job, ${repeat} round(s); load average at the end: ${loadavg()} (2 cores)\n`);
+console.log('| engine | workers | seconds | items/s | done | failed | ratio vs 1 | busy | CPU s/item | cores used | main thread busy | load before → after | checksum |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
+for (const [i, r] of runs.entries()) {
+  // The baseline is the 1-worker row of the same engine in the same round.
+  const base = runs.slice(0, i + 1).findLast((b) => b.label.split(',')[0] === r.label.split(',')[0] && b.workers === 1)!;
   const rate = (x: Run) => (x.done + x.failed) / x.seconds;
-  console.log(`| ${r.label} | ${r.workers} | ${r.seconds.toFixed(1)} | ${rate(r).toFixed(2)} | ${r.done} | ${r.failed} | ${(rate(r) / rate(base)).toFixed(2)}× | ${r.checksum} |`);
+  const n = r.done + r.failed;
+  console.log(
+    `| ${r.label} | ${r.workers} | ${r.seconds.toFixed(1)} | ${rate(r).toFixed(2)} | ${r.done} | ${r.failed} | ${(rate(r) / rate(base)).toFixed(2)}× | ` +
+      `${(100 * r.busy).toFixed(0)} % | ${(r.cpuSeconds / n).toFixed(3)} | ${(r.cpuSeconds / r.seconds).toFixed(2)} | ${r.mainBusy === undefined ? '–' : `${(100 * r.mainBusy).toFixed(0)} %`} | ${r.loadBefore.split(' ')[0]} → ${r.loadAfter.split(' ')[0]} | ${r.checksum} |`,
+  );
 }
