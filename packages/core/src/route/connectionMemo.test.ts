@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { createConnectionMemo, objectKey, poseKey, remember } from './connectionMemo.js';
+
+describe('connection memo', () => {
+  const FULL = 12;
+  it('makes a connection once per key and returns the same value after', () => {
+    const memo = createConnectionMemo();
+    let made = 0;
+    const ctx = { warnings: [] as unknown[] };
+    const a = remember(memo, ctx, 'k', FULL, () => ({ n: ++made }));
+    const b = remember(memo, ctx, 'k', FULL, () => ({ n: ++made }));
+    expect(made).toBe(1);
+    expect(b).toBe(a);
+    expect(remember(undefined, ctx, 'k', FULL, () => ({ n: ++made })).n).toBe(2);
+  });
+
+  it('reuses a connection that failed searches only where the budget allows, and charges it', () => {
+    const memo = createConnectionMemo();
+    let made = 0;
+    // Fails two searches and still has some left: the same with any budget above 2.
+    const failTwo = (ctx: { searchFailuresLeft?: number }) => () => { made++; ctx.searchFailuresLeft = (ctx.searchFailuresLeft ?? FULL) - 2; return 'x'; };
+    const c1: { warnings: unknown[]; searchFailuresLeft?: number } = { warnings: [] };
+    remember(memo, c1, 'k', FULL, failTwo(c1));
+    expect(c1.searchFailuresLeft).toBe(FULL - 2);
+    const c2: { warnings: unknown[]; searchFailuresLeft?: number } = { warnings: [], searchFailuresLeft: 5 };
+    expect(remember(memo, c2, 'k', FULL, failTwo(c2))).toBe('x');
+    expect(made).toBe(1);
+    expect(c2.searchFailuresLeft).toBe(3);
+    // With only 2 left the search would have run out: made again.
+    const c3: { warnings: unknown[]; searchFailuresLeft?: number } = { warnings: [], searchFailuresLeft: 2 };
+    remember(memo, c3, 'k', FULL, failTwo(c3));
+    expect(made).toBe(2);
+  });
+
+  it('does not keep a connection that warned or that a deadline cut short', () => {
+    const memo = createConnectionMemo();
+    let made = 0;
+    const ctx: { warnings: unknown[]; aborted?: boolean } = { warnings: [] };
+    remember(memo, ctx, 'w', FULL, () => { made++; ctx.warnings.push('turn-not-fitted'); return 1; });
+    remember(memo, ctx, 'w', FULL, () => { made++; return 1; });
+    expect(made).toBe(2);
+    const cut: { warnings: unknown[]; aborted?: boolean } = { warnings: [] };
+    remember(memo, cut, 'a', FULL, () => { made++; cut.aborted = true; return 1; });
+    remember(memo, { warnings: [] }, 'a', FULL, () => { made++; return 1; });
+    expect(made).toBe(4);
+  });
+
+  it('keys poses exactly and objects by identity', () => {
+    const memo = createConnectionMemo();
+    expect(poseKey({ x: 0.1 + 0.2, y: 1, headingRadians: 2 })).not.toBe(poseKey({ x: 0.3, y: 1, headingRadians: 2 }));
+    const a = {}, b = {};
+    expect(objectKey(memo, a)).toBe(objectKey(memo, a));
+    expect(objectKey(memo, a)).not.toBe(objectKey(memo, b));
+  });
+});
