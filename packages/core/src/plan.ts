@@ -43,8 +43,6 @@ import type { RealCostModel } from './route/order/connectedOrder.js';
 import { objectiveRates } from './route/optimize/objective.js';
 import { stagingPointLocal, withRefillDetours, withStagingLegs } from './refill/routeExtras.js';
 import type { LegRouter } from './refill/legs.js';
-import { createConnectionMemo } from './route/connectionMemo.js';
-import type { ConnectionMemo } from './route/connectionMemo.js';
 
 /** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
 export interface PlanRuntime {
@@ -111,13 +109,11 @@ function ringLonLat(frame: LocalFrame, ring: { x: number; y: number }[]): Positi
  * no more `checkPlan` violations and covers as well (uncovered ratio at most 0.1 point higher).
  */
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
-  // The two plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
-  const shared: SharedWork = { memo: createConnectionMemo() };
-  const first = planRouteOnce(request, runtime, true, shared);
+  const first = planRouteOnce(request, runtime, true);
   if (!first.ownCellHeadings) return first.plan;
   // maxOptimizerTime bounds the ordering of the whole call: the second planning gets what the first left of it
   const spent = (first.plan as { optimizer?: { timeSpentMilliseconds?: number } }).optimizer?.timeSpentMilliseconds ?? 0;
-  const plain = planRouteOnce(request, runtime, false, shared, spent).plan;
+  const plain = planRouteOnce(request, runtime, false, spent).plan;
   const a = first.plan.metrics, b = plain.metrics;
   const better = a.nonWorkingDistanceMeters < b.nonWorkingDistanceMeters && a.uncoveredRatio <= b.uncoveredRatio + 0.001 &&
     checkPlan(request, first.plan).violations.length <= checkPlan(request, plain).violations.length;
@@ -129,26 +125,9 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   return chosen;
 }
 
-/**
- * Work of one `planRoute` call that does not depend on the tracks (the same request gives the same
- * field, headlands, heading, rings and waypoints): done by the first planning, reused by the second.
- */
-interface SharedWork {
-  memo: ConnectionMemo;
-  prepared?: LocalField;
-  fullHeadlands?: ReturnType<typeof generateHeadlands>;
-  searchedDirectionRadians?: number;
-  shaped?: ReturnType<typeof shapeHeadlandCorners>;
-  headlandRoute?: ReturnType<typeof headlandRoutePieces>;
-  region?: Region;
-  parts?: ReturnType<typeof partLookup>;
-  loops?: ReturnType<typeof buildConnectorRings>;
-  waypoints?: ReturnType<typeof buildWaypoints>;
-}
-
-function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds = 0): { plan: Plan; ownCellHeadings: boolean } {
+function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, orderingSpentMilliseconds = 0): { plan: Plan; ownCellHeadings: boolean } {
   const input = normalizeRequest(request);
-  const prepared = (shared.prepared ??= prepareField(input));
+  const prepared = prepareField(input);
   const { frame, field, workable, obstacles } = prepared;
   const m = input.machine;
   const w = m.widthMeters;
@@ -170,7 +149,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   // Headland style (issue 5): mode full / turnOnly / none, corners (headland/).
   const headlandStyle = readHeadlandStyle(request);
-  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(field, input.headlandPasses, w, headlandStyle.corners));
+  const fullHeadlands = generateHeadlands(field, input.headlandPasses, w, headlandStyle.corners);
 
   let heading: Plan['heading'];
   let directionRadians: number;
@@ -178,7 +157,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     directionRadians = bearingToDirectionRadians(input.preferredHeadingDegrees);
     heading = { degrees: input.preferredHeadingDegrees, source: 'preferred' };
   } else if (fullHeadlands.mainland.length > 0) {
-    directionRadians = (shared.searchedDirectionRadians ??= searchHeading(field, fullHeadlands.mainland, w, R).directionRadians);
+    directionRadians = searchHeading(field, fullHeadlands.mainland, w, R).directionRadians;
     heading = { degrees: directionToBearingDegrees(directionRadians), source: 'search' };
   } else {
     directionRadians = Math.PI / 2;
@@ -186,11 +165,11 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   }
   // Turn-only headlands lie where the tracks of the chosen heading end (headland/turnOnlyHeadlands.ts).
   // headland.corners: corners rounded to R, or square with corner turns where they fit (headland/corners.ts).
-  const shaped = (shared.shaped ??= shapeHeadlandCorners(headlandStyle.mode === 'turnOnly' ? generateTurnOnlyHeadlands(field, input.headlandPasses, w, directionRadians, headlandStyle.corners) : fullHeadlands, headlandStyle, field, {
+  const shaped = shapeHeadlandCorners(headlandStyle.mode === 'turnOnly' ? generateTurnOnlyHeadlands(field, input.headlandPasses, w, directionRadians, headlandStyle.corners) : fullHeadlands, headlandStyle, field, {
     turnRadiusMeters: R, reverseAllowed: m.reverseAllowed, sampleStepMeters: 0.5,
     ...(m.maxCurvatureRatePerSquareMeter !== undefined ? { maxCurvatureRatePerSquareMeter: m.maxCurvatureRatePerSquareMeter } : {}),
     ...(request.smoothingStrategy ? { smoothing: request.smoothingStrategy } : {}),
-  }));
+  });
   const headlands = shaped.headlands;
   const headlandReport = { mode: headlandStyle.mode, ...(headlandStyle.corners ? { corners: headlandStyle.corners, squareCorners: shaped.cornerTurns?.squareCorners.length ?? 0, roundedCorners: shaped.roundedCount } : {}) };
   const mainland = headlands.mainland;
@@ -228,15 +207,18 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const passOrder: HeadlandPass[] = [...headlands.passes].sort((a, b) =>
     headlandsFirst ? a.passIndex - b.passIndex || (a.type === b.type ? 0 : a.type === 'ExteriorHeadland' ? -1 : 1) : b.passIndex - a.passIndex);
   // Passes as loops; square corners driven as corner turns once connected (headland/corners.ts).
-  const headlandRoute = (shared.headlandRoute ??= headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns));
+  const headlandRoute = headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns);
   const headlandPieces: Piece[] = headlandRoute.pieces;
   const firstPass = headlandsFirst ? passOrder[0] : undefined;
   const cellOf = cellTracks ? cellTracks.cellOf : new Int32Array(trackSet.tracks.length);
   if (!cellTracks) groupCells(trackSet.tracks).forEach((c, i) => { for (const t of c) cellOf[t] = i; });
   // Route order (issue 3): routeOptions.algorithm, skipCount, start / end nodes, staging area, objective, maxOptimizerTime.
   const routeT0 = runtime.now ? runtime.now() : 0;
-  // What is left of maxOptimizerTime when an earlier planning of this call spent some of it.
-  const limitMs = Math.max(0, (input.routeOptions.maxOptimizerTime ?? 10) * 1000 - orderingSpentMilliseconds);
+  // maxOptimizerTime bounds the ordering of the whole call: a planning with cells of their own
+  // headings is followed by a second one (planRoute) and takes half; the second takes what is left.
+  const fullLimitMs = (input.routeOptions.maxOptimizerTime ?? 10) * 1000;
+  const secondFollows = cellTracks !== undefined && cellTracks.cells.some((c) => c.own);
+  const limitMs = Math.max(0, (secondFollows ? fullLimitMs / 2 : fullLimitMs) - orderingSpentMilliseconds);
   const staging = stagingPointLocal(frame, input.routeOptions);
   const rates = objectiveRates(m, input.routeOptions.objective);
   const headlandsAfter = !headlandsFirst && passOrder.length > 0;
@@ -248,7 +230,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     widthMeters: w,
     turnRadiusMeters: R,
     rates,
-    routeOptions: orderingSpentMilliseconds > 0 ? { ...input.routeOptions, maxOptimizerTime: limitMs / 1000 } : input.routeOptions,
+    routeOptions: limitMs !== fullLimitMs ? { ...input.routeOptions, maxOptimizerTime: limitMs / 1000 } : input.routeOptions,
     ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : {}),
     ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : {}),
     ...(runtime.now ? { now: runtime.now } : {}),
@@ -264,12 +246,13 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   // Connector rings keep a 15 % margin on the radius: their arcs are polygons.
   const ringRadius = 1.15 * R;
   const ringOffset = Math.max(ringRadius, (input.headlandPasses * w) / 2);
+  let loops: ReturnType<typeof buildConnectorRings> | undefined;
+  let waypoints: ReturnType<typeof buildWaypoints> | undefined;
   const ctx: RouteContext = {
-    region: (shared.region ??= new Region(field)),
-    waypoints: () => (shared.waypoints ??= buildWaypoints(field, 1.5 * R)),
-    ...(shared.parts ??= partLookup(field)),
-    loops: () => (shared.loops ??= [...buildConnectorRings(field, ringOffset, ringRadius), ...buildNarrowConnectorRings(field, w / 2, ringRadius)]),
-    memo: shared.memo,
+    region: new Region(field),
+    waypoints: () => (waypoints ??= buildWaypoints(field, 1.5 * R)),
+    ...partLookup(field),
+    loops: () => (loops ??= [...buildConnectorRings(field, ringOffset, ringRadius), ...buildNarrowConnectorRings(field, w / 2, ringRadius)]),
     maxRingReachMeters: Math.max(input.headlandPasses * w, ringOffset) + 2 * R,
     turnOptions: {
       turnRadiusMeters: R,
