@@ -43,6 +43,8 @@ import type { RealCostModel } from './route/order/connectedOrder.js';
 import { objectiveRates } from './route/optimize/objective.js';
 import { stagingPointLocal, withRefillDetours, withStagingLegs } from './refill/routeExtras.js';
 import type { LegRouter } from './refill/legs.js';
+import { createConnectionMemo } from './route/connectionMemo.js';
+import type { ConnectionMemo } from './route/connectionMemo.js';
 
 /** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
 export interface PlanRuntime {
@@ -109,11 +111,13 @@ function ringLonLat(frame: LocalFrame, ring: { x: number; y: number }[]): Positi
  * no more `checkPlan` violations and covers as well (uncovered ratio at most 0.1 point higher).
  */
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
-  const first = planRouteOnce(request, runtime, true);
+  // The two plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
+  const shared: SharedWork = { memo: createConnectionMemo() };
+  const first = planRouteOnce(request, runtime, true, shared);
   if (!first.ownCellHeadings) return first.plan;
   // maxOptimizerTime bounds the ordering of the whole call: the second planning gets what the first left of it
   const spent = (first.plan as { optimizer?: { timeSpentMilliseconds?: number } }).optimizer?.timeSpentMilliseconds ?? 0;
-  const plain = planRouteOnce(request, runtime, false, spent).plan;
+  const plain = planRouteOnce(request, runtime, false, shared, spent).plan;
   const a = first.plan.metrics, b = plain.metrics;
   const better = a.nonWorkingDistanceMeters < b.nonWorkingDistanceMeters && a.uncoveredRatio <= b.uncoveredRatio + 0.001 &&
     checkPlan(request, first.plan).violations.length <= checkPlan(request, plain).violations.length;
@@ -125,9 +129,26 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   return chosen;
 }
 
-function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, orderingSpentMilliseconds = 0): { plan: Plan; ownCellHeadings: boolean } {
+/**
+ * Work of one `planRoute` call that does not depend on the tracks (the same request gives the same
+ * field, headlands, heading, rings and waypoints): done by the first planning, reused by the second.
+ */
+interface SharedWork {
+  memo: ConnectionMemo;
+  prepared?: LocalField;
+  fullHeadlands?: ReturnType<typeof generateHeadlands>;
+  searchedDirectionRadians?: number;
+  shaped?: ReturnType<typeof shapeHeadlandCorners>;
+  headlandRoute?: ReturnType<typeof headlandRoutePieces>;
+  region?: Region;
+  parts?: ReturnType<typeof partLookup>;
+  loops?: ReturnType<typeof buildConnectorRings>;
+  waypoints?: ReturnType<typeof buildWaypoints>;
+}
+
+function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds = 0): { plan: Plan; ownCellHeadings: boolean } {
   const input = normalizeRequest(request);
-  const prepared = prepareField(input);
+  const prepared = (shared.prepared ??= prepareField(input));
   const { frame, field, workable, obstacles } = prepared;
   const m = input.machine;
   const w = m.widthMeters;
@@ -149,7 +170,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   // Headland style (issue 5): mode full / turnOnly / none, corners (headland/).
   const headlandStyle = readHeadlandStyle(request);
-  const fullHeadlands = generateHeadlands(field, input.headlandPasses, w, headlandStyle.corners);
+  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(field, input.headlandPasses, w, headlandStyle.corners));
 
   let heading: Plan['heading'];
   let directionRadians: number;
@@ -157,7 +178,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     directionRadians = bearingToDirectionRadians(input.preferredHeadingDegrees);
     heading = { degrees: input.preferredHeadingDegrees, source: 'preferred' };
   } else if (fullHeadlands.mainland.length > 0) {
-    directionRadians = searchHeading(field, fullHeadlands.mainland, w, R).directionRadians;
+    directionRadians = (shared.searchedDirectionRadians ??= searchHeading(field, fullHeadlands.mainland, w, R).directionRadians);
     heading = { degrees: directionToBearingDegrees(directionRadians), source: 'search' };
   } else {
     directionRadians = Math.PI / 2;
@@ -165,11 +186,11 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   }
   // Turn-only headlands lie where the tracks of the chosen heading end (headland/turnOnlyHeadlands.ts).
   // headland.corners: corners rounded to R, or square with corner turns where they fit (headland/corners.ts).
-  const shaped = shapeHeadlandCorners(headlandStyle.mode === 'turnOnly' ? generateTurnOnlyHeadlands(field, input.headlandPasses, w, directionRadians, headlandStyle.corners) : fullHeadlands, headlandStyle, field, {
+  const shaped = (shared.shaped ??= shapeHeadlandCorners(headlandStyle.mode === 'turnOnly' ? generateTurnOnlyHeadlands(field, input.headlandPasses, w, directionRadians, headlandStyle.corners) : fullHeadlands, headlandStyle, field, {
     turnRadiusMeters: R, reverseAllowed: m.reverseAllowed, sampleStepMeters: 0.5,
     ...(m.maxCurvatureRatePerSquareMeter !== undefined ? { maxCurvatureRatePerSquareMeter: m.maxCurvatureRatePerSquareMeter } : {}),
     ...(request.smoothingStrategy ? { smoothing: request.smoothingStrategy } : {}),
-  });
+  }));
   const headlands = shaped.headlands;
   const headlandReport = { mode: headlandStyle.mode, ...(headlandStyle.corners ? { corners: headlandStyle.corners, squareCorners: shaped.cornerTurns?.squareCorners.length ?? 0, roundedCorners: shaped.roundedCount } : {}) };
   const mainland = headlands.mainland;
@@ -207,7 +228,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const passOrder: HeadlandPass[] = [...headlands.passes].sort((a, b) =>
     headlandsFirst ? a.passIndex - b.passIndex || (a.type === b.type ? 0 : a.type === 'ExteriorHeadland' ? -1 : 1) : b.passIndex - a.passIndex);
   // Passes as loops; square corners driven as corner turns once connected (headland/corners.ts).
-  const headlandRoute = headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns);
+  const headlandRoute = (shared.headlandRoute ??= headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns));
   const headlandPieces: Piece[] = headlandRoute.pieces;
   const firstPass = headlandsFirst ? passOrder[0] : undefined;
   const cellOf = cellTracks ? cellTracks.cellOf : new Int32Array(trackSet.tracks.length);
@@ -246,13 +267,12 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   // Connector rings keep a 15 % margin on the radius: their arcs are polygons.
   const ringRadius = 1.15 * R;
   const ringOffset = Math.max(ringRadius, (input.headlandPasses * w) / 2);
-  let loops: ReturnType<typeof buildConnectorRings> | undefined;
-  let waypoints: ReturnType<typeof buildWaypoints> | undefined;
   const ctx: RouteContext = {
-    region: new Region(field),
-    waypoints: () => (waypoints ??= buildWaypoints(field, 1.5 * R)),
-    ...partLookup(field),
-    loops: () => (loops ??= [...buildConnectorRings(field, ringOffset, ringRadius), ...buildNarrowConnectorRings(field, w / 2, ringRadius)]),
+    region: (shared.region ??= new Region(field)),
+    waypoints: () => (shared.waypoints ??= buildWaypoints(field, 1.5 * R)),
+    ...(shared.parts ??= partLookup(field)),
+    loops: () => (shared.loops ??= [...buildConnectorRings(field, ringOffset, ringRadius), ...buildNarrowConnectorRings(field, w / 2, ringRadius)]),
+    memo: shared.memo,
     maxRingReachMeters: Math.max(input.headlandPasses * w, ringOffset) + 2 * R,
     turnOptions: {
       turnRadiusMeters: R,

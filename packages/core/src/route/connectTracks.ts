@@ -24,6 +24,8 @@ import type { LoopPath } from './connectorRings.js';
 import { shortestWaypointPath, waypointPoses } from './waypointPath.js';
 import { canLeave, fieldDistanceFrom, searchConnector } from './connectSearch.js';
 import type { Waypoints } from './waypointPath.js';
+import { objectKey, poseKey, remember } from './connectionMemo.js';
+import type { ConnectionMemo } from './connectionMemo.js';
 
 export interface LocalSegment {
   type: RouteSegmentType;
@@ -66,6 +68,8 @@ export interface RouteContext {
    * searching stops (set there; bounds the work on fields with many unreachable spots).
    */
   searchFailuresLeft?: number;
+  /** Far connections and headland-pass entries made earlier in this plan, reused (connectionMemo.ts). */
+  memo?: ConnectionMemo;
   /**
    * The caller's deadline (route ordering): once true, connector searches give up and what does
    * not fit otherwise is drawn straight; `aborted` is then set, so the caller knows the connector
@@ -939,7 +943,8 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
       if (cur !== undefined) {
         const warned = ctx.warnings.length;
         const neighbours = prev?.kind === 'track' && prev.cell === p.cell && Math.abs(prev.line - p.line) <= 3;
-        const c = neighbours ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx) : connectFar(cur, trackStart(p), ctx, `the way to track ${p.trackIndex}`);
+        const from = cur, to = trackStart(p);
+        const c = neighbours ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx) : remember(ctx.memo, ctx, `far ${poseKey(from)} ${poseKey(to)}`, MAX_FAILED_SEARCHES, () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`));
         if (c.kind === 'unfitted' && undoLastPass(warned)) { i--; continue; }
         push(c, neighbours ? 'Turn' : 'Connector');
       }
@@ -948,7 +953,8 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
       passStack.length = 0;
     } else {
       const before = { outLength: out.length, cur, prev, warnings: ctx.warnings.length };
-      const entered = enterHeadland(cur, p, ctx);
+      const from = cur;
+      const entered = from && ctx.memo ? remember(ctx.memo, ctx, `pass ${objectKey(ctx.memo, p.loop)} ${poseKey(from)}`, MAX_FAILED_SEARCHES, () => enterHeadland(from, p, ctx)) : enterHeadland(from, p, ctx);
       if (!entered) {
         // Undo the previous pass only if this one could be joined from somewhere at all.
         if (passHasJunction(p.loop, loopDirections(p.loop, ctx.headlandWinding), ctx) && undoLastPass(ctx.warnings.length)) { i--; continue; }
