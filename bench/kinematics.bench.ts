@@ -10,12 +10,15 @@
  *   --configs=3,6,9,12r,12   radii; a trailing `r` allows reversing, `n` drops the rate limit
  *                            (default: the five listed; `6n` is the corpus test's machine)
  *   --limit=N                first N fields only
+ *   --fields=a,b             only these fields (names without .geojson)
  *   --timeout=S              per-field limit in seconds (default 60): a field still planning is
  *                            stopped (its worker terminated) and counted as `timeout`
  *   --from=FILE              only print the table of an earlier run's --out file (also of an
  *                            interrupted one)
  *   --out=FILE               one JSON line per (config, field) with every violation, appended as
  *                            each field finishes
+ *   --core=DIR               plan with the built core in DIR (default packages/core/dist), e.g. a
+ *                            copy of a baseline build kept while dist is rebuilt
  *
  * Each plan runs in a worker thread (so a slow field can be stopped) on the built
  * `packages/core/dist`; timings are wall-clock planRoute only (checkPlan not included), on a
@@ -24,20 +27,25 @@
 import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const configs = (arg('configs') ?? '3,6,9,12r,12').split(',').map((c) => ({ R: Number(c.replace(/[rn]/g, '')), reverse: c.includes('r'), rateLimit: !c.includes('n') }));
 const limit = Number(arg('limit') ?? Infinity);
+const onlyFields = arg('fields') ? new Set(arg('fields')!.split(',')) : undefined;
 const timeoutMs = Number(arg('timeout') ?? 60) * 1000;
 const outFile = arg('out');
 const sigma = 0.3;
 
 const dir = new URL('../test/fields/', import.meta.url);
 const files = readdirSync(dir)
-  .filter((f) => f.endsWith('.geojson'))
+  .filter((f) => f.endsWith('.geojson') && (!onlyFields || onlyFields.has(f.replace(/\.geojson$/, ''))))
   .sort()
   .slice(0, limit);
-const coreUrl = new URL('../packages/core/dist/index.js', import.meta.url).href;
+// --core=DIR: plan with a copy of the built package (e.g. a baseline kept while dist is rebuilt).
+const coreArg = arg('core');
+const coreUrl = coreArg ? pathToFileURL(resolve(coreArg, 'index.js')).href : new URL('../packages/core/dist/index.js', import.meta.url).href;
 
 const workerCode = `
 const { parentPort } = require('node:worker_threads');

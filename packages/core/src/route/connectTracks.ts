@@ -19,7 +19,8 @@ import { densify, polylineLength } from '../geometry/vec.js';
 import { worstCurvatureRatio } from '../geometry/curvature.js';
 import type { Track } from '../tracks/generateTracks.js';
 import type { TrackVisit } from './baselineOrder.js';
-import { junctionOnLoop, kinksWithinRadius, loopDefects, loopSideFits, nearestOnLoop, poseOnLoop, sliceHasDefect, sliceLoop } from './connectorRings.js';
+import { junctionOnLoop, kinksWithinRadius, loopDefects, loopSideFits, nearestOnLoop, poseOnLoop, rateFitsPolyline, rateLimitedLoop, sliceHasDefect, sliceLoop } from './connectorRings.js';
+import { limitCurvatureRate } from '../turns/rateLimit.js';
 import type { LoopPath } from './connectorRings.js';
 import { shortestWaypointPath, waypointPoses } from './waypointPath.js';
 import { canLeave, fieldDistanceFrom, searchConnector } from './connectSearch.js';
@@ -190,7 +191,7 @@ export function tryDirect(from: Pose, to: Pose, ctx: RouteContext, maxCandidates
  * The junction of a manoeuvre with the loop, as the route's kinematic check sees it (about a
  * meter either side): no kink beyond the turning radius, no three-point bend tighter than R.
  */
-function junctionFits(loop: LoopPath, s: number, dir: 1 | -1, role: 'enter' | 'leave', conn: ArrayLike<number>, R: number): boolean {
+function junctionFits(loop: LoopPath, s: number, dir: 1 | -1, role: 'enter' | 'leave', conn: ArrayLike<number>, R: number, sigma?: number): boolean {
   const reach = JUNCTION_CONTEXT_METERS;
   const xy: number[] = [];
   if (role === 'enter') {
@@ -204,7 +205,57 @@ function junctionFits(loop: LoopPath, s: number, dir: 1 | -1, role: 'enter' | 'l
     const head = headOf(conn, reach);
     for (let i = 2; i < head.length; i++) xy.push(head[i]);
   }
-  return kinksWithinRadius(xy, R) && worstCurvatureRatio(xy, R).ratio <= 1.04;
+  return kinksWithinRadius(xy, R) && worstCurvatureRatio(xy, R).ratio <= 1.04 && (sigma === undefined || rateFitsPolyline(xy, R, sigma));
+}
+
+/** The connector rings as driven: with a curvature-rate limit, with clothoid transitions (`rateLimitedLoop`). */
+function ringsOf(ctx: RouteContext): LoopPath[] {
+  const sigma = rateLimitOf(ctx);
+  const loops = ctx.loops();
+  return sigma === undefined ? loops : loops.map((l) => rateLimitedLoop(l, ctx.turnOptions.turnRadiusMeters, sigma));
+}
+
+/** The machine's curvature-rate limit σ, 1/m², when it has one (finite, > 0). */
+function rateLimitOf(ctx: RouteContext): number | undefined {
+  const sigma = ctx.turnOptions.maxCurvatureRatePerSquareMeter;
+  return sigma !== undefined && sigma > 0 && Number.isFinite(sigma) ? sigma : undefined;
+}
+
+/**
+ * A joined connector (a traversal, a waypoint chain, a searched path) made drivable under the
+ * curvature-rate limit: as it is when it already is (measured with a meter of straight track
+ * before and after, as `checkPlan` reads its junctions), else redrawn with clothoid transitions
+ * (`limitCurvatureRate`) and checked again — inside the field, within the radius, under σ.
+ * Undefined when neither fits. Without a rate limit: the polyline unchanged.
+ */
+function rateLimited(xy: ArrayLike<number>, ctx: RouteContext, redraw = true): ArrayLike<number> | undefined {
+  const sigma = rateLimitOf(ctx);
+  if (sigma === undefined) return xy;
+  const R = ctx.turnOptions.turnRadiusMeters;
+  if (rateFitsPolyline(withStraightEnds(xy), R, sigma)) return xy;
+  if (!redraw) return undefined;
+  const smooth = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: sigma, maxCurvaturePerMeter: 1 / R });
+  if (!smooth || !kinksWithinRadius(smooth, R) || !rateFitsPolyline(withStraightEnds(smooth), R, sigma) || !ctx.region.containsPolyline(smooth)) return undefined;
+  return smooth;
+}
+
+/** The polyline with a meter of its end chords' tangents added before and after (every 0.25 m). */
+function withStraightEnds(xy: ArrayLike<number>): Float64Array {
+  const n = xy.length;
+  if (n < 4) return Float64Array.from(xy);
+  const h0 = Math.atan2(xy[3] - xy[1], xy[2] - xy[0]), h1 = Math.atan2(xy[n - 1] - xy[n - 3], xy[n - 2] - xy[n - 4]);
+  const out = new Float64Array(n + 16);
+  for (let k = 0; k < 4; k++) {
+    const d = 1 - 0.25 * k;
+    out[2 * k] = xy[0] - d * Math.cos(h0);
+    out[2 * k + 1] = xy[1] - d * Math.sin(h0);
+  }
+  out.set(xy as ArrayLike<number>, 8);
+  for (let k = 1; k <= 4; k++) {
+    out[n + 8 + 2 * (k - 1)] = xy[n - 2] + 0.25 * k * Math.cos(h1);
+    out[n + 8 + 2 * (k - 1) + 1] = xy[n - 1] + 0.25 * k * Math.sin(h1);
+  }
+  return out;
 }
 
 /** Context each side of a junction that must be smooth, meters (the kinematic check reads 1 m). */
@@ -242,9 +293,9 @@ function ontoLoop(from: Pose, loop: LoopPath, s0: number, dir: 1 | -1, ctx: Rout
     const j = junctionOnLoop(loop, s0 + (reverseSearch ? -dir : dir) * k * step, dir, role);
     if (j.s === last || (longEdgesOnly && !j.onLongEdge)) continue;
     last = j.s;
-    if (!loopSideFits(loop, j, dir, role, R) || (accept && !accept(j))) continue;
+    if (!loopSideFits(loop, j, dir, role, R, rateLimitOf(ctx)) || (accept && !accept(j))) continue;
     const c = reverseSearch ? tryDirect(j.pose, from, ctx, 4) : tryDirect(from, j.pose, ctx, 4);
-    if (c && junctionFits(loop, j.s, dir, role, c.xy, R)) return { conn: c, s: j.s };
+    if (c && junctionFits(loop, j.s, dir, role, c.xy, R, rateLimitOf(ctx))) return { conn: c, s: j.s };
   }
   return undefined;
 }
@@ -267,7 +318,7 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
   let bestLen = Infinity;
   const R = ctx.turnOptions.turnRadiusMeters;
   const reach = ctx.maxRingReachMeters;
-  for (const loop of ctx.loops()) {
+  for (const loop of ringsOf(ctx)) {
     const a = nearestOnLoop(loop, from.x, from.y, reach);
     if (!(a.distance <= reach)) continue;
     const b = nearestOnLoop(loop, to.x, to.y, reach);
@@ -287,7 +338,9 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
         for (let i = 2; i < offXy.length; i++) xy.push(offXy[i]);
         // The ring is smooth by construction; measure anyway, as checkPlan will.
         if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) continue;
-        best = { xy, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
+        const drivable = rateLimited(xy, ctx);
+        if (!drivable) continue;
+        best = { xy: drivable, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
         bestLen = len;
       }
     }
@@ -353,7 +406,8 @@ function closestPairs(l1: LoopPath, l2: LoopPath, count: number, region: Region)
 export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
   const reach = ctx.maxRingReachMeters;
-  const loops = ctx.loops();
+  const loops = ringsOf(ctx);
+  const sigma = rateLimitOf(ctx);
   const starts = loops.map((l) => nearestOnLoop(l, from.x, from.y, reach));
   const ends = loops.map((l) => nearestOnLoop(l, to.x, to.y, reach));
   // Manoeuvres onto ring i (direction d) from `from`, and off ring j to `to`: computed once each.
@@ -394,6 +448,8 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
             for (let li = 0; li < 2; li++) {
               const lead = (li + 1) * 2 * R;
               const j1 = junctionOnLoop(l1, pair.s1 - d1 * lead, d1, 'leave'), j2 = junctionOnLoop(l2, pair.s2 + d2 * lead, d2, 'enter');
+              // With a rate limit, leave and join the rings where they run straight (CC turns start and end so).
+              if (sigma !== undefined && (!loopSideFits(l1, j1, d1, 'leave', R, sigma) || !loopSideFits(l2, j2, d2, 'enter', R, sigma))) continue;
               const key = ((pi * 2 + (d1 === 1 ? 0 : 1)) * 2 + (d2 === 1 ? 0 : 1)) * 2 + li;
               let cross = cache.crossings.get(key);
               if (cross === undefined) cache.crossings.set(key, (cross = tryDirect(j1.pose, j2.pose, ctx, 6) ?? null));
@@ -410,6 +466,8 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
     }
   }
   cands.sort((a, b) => a.len - b.len);
+  // Redrawing a long joined path under the rate limit costs; only the two shortest get it.
+  let redraws = 2;
   for (const c of cands) {
     const l1 = loops[c.i], l2 = loops[c.j];
     const xy: number[] = Array.from(c.on.conn.xy);
@@ -421,7 +479,9 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
     append(sliceLoop(l2, c.s2, wrapDistance(l2, (c.off.s - c.s2) * c.d2), c.d2));
     append(c.off.conn.xy);
     if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) continue;
-    return { xy, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
+    const drivable = rateLimited(xy, ctx, redraws-- > 0);
+    if (!drivable) continue;
+    return { xy: drivable, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
   }
   return undefined;
 }
@@ -536,7 +596,8 @@ export function tryWaypointChain(from: Pose, to: Pose, ctx: RouteContext): Conn 
   }
   // Legs meet tangentially (shared poses); measure as checkPlan does, with a little margin.
   if (worstCurvatureRatio(xy, ctx.turnOptions.turnRadiusMeters).ratio > 1.04 || !kinksWithinRadius(xy, ctx.turnOptions.turnRadiusMeters) || !ctx.region.containsPolyline(xy)) return undefined;
-  return { xy, kind: 'waypoints', turnType: 'Dubins' };
+  const drivable = rateLimited(xy, ctx);
+  return drivable ? { xy: drivable, kind: 'waypoints', turnType: 'Dubins' } : undefined;
 }
 
 /** Forward-only direct manoeuvre inside the field, as a polyline (the search's analytic expansion). */
@@ -556,18 +617,19 @@ function forwardShot(from: Pose, to: Pose, ctx: RouteContext): ArrayLike<number>
 
 /**
  * Last resort before reporting: a searched forward path of bounded curvature through the field
- * (`connectSearch.ts`). Not with a curvature-rate limit: its primitives are arcs without clothoids.
+ * (`connectSearch.ts`). With a curvature-rate limit its arcs (no clothoids) are redrawn with
+ * transitions (`rateLimited`) or the path is not used.
  */
 export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions?: number): Conn | undefined {
-  const rate = ctx.turnOptions.maxCurvatureRatePerSquareMeter;
-  if (rate !== undefined && Number.isFinite(rate)) return undefined;
   const R = ctx.turnOptions.turnRadiusMeters;
   // A start no forward path leaves, or a goal none reaches (pockets): no search can succeed.
   if (timeIsUp(ctx) || !searchAllowed(ctx) || !canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true)) return undefined;
   const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, ctx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
   if (!xy) { if (!timeIsUp(ctx)) searchFailed(ctx); return undefined; }
   if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) return undefined;
-  return { xy, kind: 'search', turnType: 'Dubins' };
+  // With a rate limit: the search's arcs redrawn with clothoid transitions between them.
+  const drivable = rateLimited(xy, ctx);
+  return drivable ? { xy: drivable, kind: 'search', turnType: 'Dubins' } : undefined;
 }
 
 function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
@@ -682,12 +744,12 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
  * else the nearest junction smooth on both sides; undefined where none is (a pass round a small
  * obstacle can bend tighter than R all the way round).
  */
-function headlandJunction(loop: LoopPath, s: number, dir: 1 | -1, R: number): { s: number; pose: Pose } | undefined {
+function headlandJunction(loop: LoopPath, s: number, dir: 1 | -1, R: number, sigma?: number): { s: number; pose: Pose } | undefined {
   for (const longEdgesOnly of [true, false]) {
     for (let k = 0; k <= 30; k++) {
       for (const sign of k === 0 ? [1] : [1, -1]) {
         const j = junctionOnLoop(loop, s + sign * k, dir, 'enter');
-        if ((j.onLongEdge || !longEdgesOnly) && loopSideFits(loop, j, dir, 'enter', R) && loopSideFits(loop, j, dir, 'leave', R)) return j;
+        if ((j.onLongEdge || !longEdgesOnly) && loopSideFits(loop, j, dir, 'enter', R, sigma) && loopSideFits(loop, j, dir, 'leave', R, sigma)) return j;
       }
     }
   }
@@ -726,7 +788,7 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
   const strict = strictExit;
   const leavable = (pose: Pose): boolean => (strict ? canLeave(pose, ctx.region, R, false, PASS_EXIT_METERS, 600, true) : canLeave(pose, ctx.region, R));
   // ...and, being a closed loop, left at the same junction: its arriving side must be smooth too.
-  const leavableAt = (s: number, dir: 1 | -1, pose: Pose): boolean => loopSideFits(loop, { s, pose }, dir, 'leave', R) && leavable(pose);
+  const leavableAt = (s: number, dir: 1 | -1, pose: Pose): boolean => loopSideFits(loop, { s, pose }, dir, 'leave', R, rateLimitOf(ctx)) && leavable(pose);
   // A headland pass is a working piece: join it on a straight stretch (no corner within a meter
   // of the junction) where one is in reach, anywhere smooth enough otherwise.
   for (const longEdgesOnly of [true, false]) {
@@ -741,26 +803,26 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
   }
   if (!best) {
     for (const dir of dirs) {
-      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
+      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters, rateLimitOf(ctx));
       const t = j && leavableAt(j.s, dir, j.pose) ? tryTraversal(from, j.pose, ctx) : undefined;
       if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
   if (!best && ctx.partOf && ctx.partOf(from.x, from.y) !== ctx.partOf(loop.xy[0], loop.xy[1])) {
-    const j = headlandJunction(loop, near.s + dirs[0] * 2 * ctx.turnOptions.turnRadiusMeters, dirs[0], ctx.turnOptions.turnRadiusMeters);
+    const j = headlandJunction(loop, near.s + dirs[0] * 2 * ctx.turnOptions.turnRadiusMeters, dirs[0], ctx.turnOptions.turnRadiusMeters, rateLimitOf(ctx));
     const tr = j ? transport(from, j.pose, ctx) : undefined;
     if (j && tr) best = { conn: tr, s: j.s, dir: dirs[0] };
   }
   if (!best) {
     for (const dir of dirs) {
-      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
+      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters, rateLimitOf(ctx));
       const t = j && leavableAt(j.s, dir, j.pose) ? tryBridgedTraversal(from, j.pose, ctx) : undefined;
       if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
   if (!best) {
     for (const dir of dirs) {
-      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters);
+      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters, rateLimitOf(ctx));
       const t = j && leavableAt(j.s, dir, j.pose) ? tryWaypointChain(from, j.pose, ctx) : undefined;
       if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
@@ -768,7 +830,7 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
   if (!best && strict) best = enterFarAlongLoop(from, loop, dirs, ctx, leavableAt);
   if (!best) {
     for (const dir of dirs) {
-      const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R);
+      const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R, rateLimitOf(ctx));
       const t = j && leavableAt(j.s, dir, j.pose) ? tryNeckTransport(from, j.pose, ctx) : undefined;
       if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
@@ -801,7 +863,7 @@ function passHasJunction(loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext, to
   for (let s = 0; s < loop.lengthMeters && !found && searched < 8; s += 1) {
     for (const dir of dirs) {
       const j = junctionOnLoop(loop, s, dir, 'enter');
-      if (!loopSideFits(loop, j, dir, 'enter', R) || !loopSideFits(loop, j, dir, 'leave', R)) continue;
+      if (!loopSideFits(loop, j, dir, 'enter', R, rateLimitOf(ctx)) || !loopSideFits(loop, j, dir, 'leave', R, rateLimitOf(ctx))) continue;
       if (j.s - lastSearched < 20) continue;
       lastSearched = j.s;
       searched++;
@@ -845,7 +907,7 @@ function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: Ro
   }
   for (const s of picked) {
     for (const dir of dirs) {
-      const j = headlandJunction(loop, s, dir, R);
+      const j = headlandJunction(loop, s, dir, R, rateLimitOf(ctx));
       if (!j || !leavableAt(j.s, dir, j.pose)) continue;
       // A smaller search here: the pass is optional (left out, with its warning, if not reached).
       const t = tryDirect(from, j.pose, ctx, 8) ?? tryWaypointChain(from, j.pose, ctx) ?? trySearch(from, j.pose, ctx, 1500);

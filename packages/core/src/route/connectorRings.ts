@@ -10,6 +10,8 @@ import type { PathsD } from '../geometry/clipper.js';
 import Flatbush from 'flatbush';
 import { densify } from '../geometry/vec.js';
 import type { Pose } from '../turns/types.js';
+import { limitCurvatureRate } from '../turns/rateLimit.js';
+import { checkKinematics } from '../check/kinematics.js';
 
 export interface LoopPath {
   /** Closed flat xy polyline (last point = first). */
@@ -32,6 +34,46 @@ export function buildConnectorRings(field: PathsD, offsetMeters: number, turnRad
   if (eroded.length === 0) return [];
   const rings = offsetPolygons(eroded, turnRadiusMeters);
   return rings.filter((r) => r.length >= 3).map((r) => makeLoop(ringToFlat(r)));
+}
+
+const rateLimitedLoops = new WeakMap<LoopPath, Map<number, LoopPath>>();
+
+/**
+ * A connector ring for a machine with a curvature-rate limit σ: redrawn with clothoid transitions
+ * where its straights meet its arcs (`limitCurvatureRate`: a jump of 1/r becomes a ramp of slope
+ * ≤ σ; the ring moves by centimeters). Kinks where the field pinches the ring (curvature well above
+ * 1/R) are left as they are, for `loopDefects` (traversals avoid them); a ring the redrawing would
+ * move by more than 0.3 m is kept as it is. Cached per ring and σ.
+ */
+export function rateLimitedLoop(loop: LoopPath, turnRadiusMeters: number, maxCurvatureRatePerSquareMeter: number): LoopPath {
+  let bySigma = rateLimitedLoops.get(loop);
+  if (!bySigma) rateLimitedLoops.set(loop, (bySigma = new Map()));
+  let out = bySigma.get(maxCurvatureRatePerSquareMeter);
+  if (!out) {
+    const opts = { maxCurvatureRatePerSquareMeter, maxCurvaturePerMeter: 1 / turnRadiusMeters };
+    const defects = loopDefects(loop, turnRadiusMeters);
+    if (defects.length === 0) {
+      const smooth = limitCurvatureRate(loop.xy, { ...opts, closed: true });
+      out = smooth ? makeLoop(smooth) : loop;
+    } else {
+      // Pinched: each stretch between two defects redrawn on its own (its ends, the kinks, stay).
+      const xy: number[] = [];
+      const S = loop.s, n = S.length;
+      const at = (s: number): number => { let i = 0; while (i < n - 1 && S[i] < s - 1e-9) i++; return i; };
+      const cuts = Array.from(defects, (d) => at(d)).sort((a, b) => a - b);
+      for (let k = 0; k < cuts.length; k++) {
+        const a = cuts[k], b = k + 1 < cuts.length ? cuts[k + 1] : cuts[0] + n - 1;
+        const piece: number[] = [];
+        for (let i = a; i <= b; i++) { const q = i % (n - 1); piece.push(loop.xy[2 * q], loop.xy[2 * q + 1]); }
+        const smooth = piece.length >= 8 ? limitCurvatureRate(piece, { ...opts, defectCurvaturePerMeter: 1.3 / turnRadiusMeters }) : undefined;
+        const part = smooth ?? piece;
+        for (let i = xy.length === 0 ? 0 : 2; i < part.length; i++) xy.push(part[i]);
+      }
+      out = xy.length >= 8 ? makeLoop(xy) : loop;
+    }
+    bySigma.set(maxCurvatureRatePerSquareMeter, out);
+  }
+  return out;
 }
 
 /**
@@ -257,7 +299,7 @@ export function kinksWithinRadius(xy: ArrayLike<number>, radiusMeters: number): 
  * continued straight for a meter) has no kink beyond the turning radius: a headland pass's tight
  * corner arc (radius (i − ½)·w can be below R) is no place to join it.
  */
-export function loopSideFits(loop: LoopPath, j: { s: number; pose: Pose }, dir: 1 | -1, role: 'enter' | 'leave', radiusMeters: number): boolean {
+export function loopSideFits(loop: LoopPath, j: { s: number; pose: Pose }, dir: 1 | -1, role: 'enter' | 'leave', radiusMeters: number, maxCurvatureRatePerSquareMeter?: number): boolean {
   const c = Math.cos(j.pose.headingRadians), sn = Math.sin(j.pose.headingRadians);
   // The loop side as the route's kinematic check reads a neighbouring piece: a metre of it,
   // short chords (≤ 1 m, maybe a polygonal arc) whole, longer (straight) ones every 0.25 m.
@@ -270,7 +312,39 @@ export function loopSideFits(loop: LoopPath, j: { s: number; pose: Pose }, dir: 
     for (let i = side.length - 2; i >= 0; i -= 2) xy.push(side[i], side[i + 1]);
     xy.push(j.pose.x + c, j.pose.y + sn);
   }
-  return kinksWithinRadius(xy, radiusMeters);
+  if (!kinksWithinRadius(xy, radiusMeters)) return false;
+  if (maxCurvatureRatePerSquareMeter === undefined) return true;
+  // With a curvature-rate limit the manoeuvre (straight where it meets the loop: CC turns start
+  // and end with curvature 0) must not meet the loop on a bend it cannot reach in time. The
+  // straight is drawn every 0.25 m here, as the route's check reads a straight (one 1 m chord
+  // would hide a jump at the junction from its 0.4 m triples).
+  const fine: number[] = [];
+  if (role === 'enter') {
+    for (let k = 4; k >= 1; k--) fine.push(j.pose.x - 0.25 * k * c, j.pose.y - 0.25 * k * sn);
+    for (let i = 0; i < side.length; i++) fine.push(side[i]);
+  } else {
+    for (let i = side.length - 2; i >= 0; i -= 2) fine.push(side[i], side[i + 1]);
+    for (let k = 1; k <= 4; k++) fine.push(j.pose.x + 0.25 * k * c, j.pose.y + 0.25 * k * sn);
+  }
+  return rateFitsPolyline(fine, radiusMeters, maxCurvatureRatePerSquareMeter);
+}
+
+/**
+ * Whether the curvature along a polyline changes no faster than σ (and stays within 1/R), as the
+ * route's kinematic check measures it (`check/kinematics.ts`, triples ≥ 0.4 m), with less margin
+ * than `checkPlan` allows (3 % on the rate instead of 5 %, 4 % on the curvature instead of 5 %).
+ */
+export function rateFitsPolyline(xy: ArrayLike<number>, radiusMeters: number, maxCurvatureRatePerSquareMeter: number): boolean {
+  if (xy.length < 6) return true;
+  const v = checkKinematics(xy instanceof Float64Array ? xy : Float64Array.from(xy), {
+    turnRadiusMeters: radiusMeters,
+    maxCurvatureRatePerSquareMeter,
+    curvatureTolerance: 0.04,
+    rateTolerance: 0.03,
+    minLegMeters: 0.4,
+    reverseAllowed: true,
+  });
+  return !v.some((x) => x.kind === 'curvature-rate' || x.kind === 'curvature');
 }
 
 /** From arc length s along dir: the loop's points until at least `meters` are covered (see `loopSideFits`). */
