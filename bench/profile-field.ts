@@ -1,7 +1,8 @@
 /**
  * Plans corpus fields by id with the corpus bench's default request (`furrow bench`: width 6 m,
- * 2 headland passes, turn radius 6 m, order snake, no clock) and prints the wall time of each
- * run, the plan's metrics and its checkPlan violation count. Imports the core from its sources,
+ * 2 headland passes, turn radius 6 m, order snake, no clock) and prints the median wall time and
+ * CPU time (user + system, less sensitive to other jobs on a shared machine) of the runs, the
+ * plan's metrics and its checkPlan violation count. Imports the core from its sources,
  * so it measures the working tree without a build.
  *
  * Run: `npx tsx bench/profile-field.ts it-tus-033 bg-009 sk-083 [--repeat=N] [--out=FILE.jsonl]`
@@ -32,19 +33,22 @@ for (const id of ids) {
   const gj = JSON.parse(readFileSync(`${root}test/fields/${row.file}`, 'utf8'));
   const field: FieldGeometry = gj.type === 'FeatureCollection' ? gj.features[0].geometry : gj.type === 'Feature' ? gj.geometry : gj;
   const request: PathPlanRequest = { field, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, routeOptions: { algorithm: 'snake' } };
-  const times: number[] = [];
+  const times: number[] = [], cpu: number[] = [];
   let plan;
   for (let i = 0; i < repeat; i++) {
-    const t0 = performance.now();
+    const t0 = performance.now(), c0 = process.cpuUsage();
     plan = planRoute(request);
+    const c = process.cpuUsage(c0);
     times.push(performance.now() - t0);
+    cpu.push((c.user + c.system) / 1000);
   }
   const m = plan!.metrics;
   checksum += m.distanceMeters;
   const violations = checkPlan(request, plan!).violations.length;
   times.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
   const ms = times[(times.length - 1) >> 1];
-  const line = { id, areaHa: row.areaHa, ms: Math.round(ms), uncoveredRatio: m.uncoveredRatio, overlapRatio: m.overlapRatio, nonWorkingDistanceMeters: m.nonWorkingDistanceMeters, distanceMeters: m.distanceMeters, violations };
+  const line = { id, areaHa: row.areaHa, ms: Math.round(ms), cpuMs: Math.round(cpu[(cpu.length - 1) >> 1]), uncoveredRatio: m.uncoveredRatio, overlapRatio: m.overlapRatio, nonWorkingDistanceMeters: m.nonWorkingDistanceMeters, distanceMeters: m.distanceMeters, violations };
   console.log(JSON.stringify(line));
   if (out) appendFileSync(out, JSON.stringify(line) + '\n');
 }

@@ -361,6 +361,63 @@ export function fieldDistanceFrom(region: Region, x: number, y: number): (px: nu
 }
 
 /**
+ * Of `points` (flat xy), the index of the one nearest to (x, y) by distance inside the field (as
+ * `fieldDistanceFrom` measures it), the lowest index among equals; -1 when none is reachable.
+ * The answer of ranking them all by `fieldDistanceFrom`, but the Dijkstra stops once the nearest
+ * (and any at the same distance) is settled instead of covering the whole field.
+ */
+export function nearestByFieldDistance(region: Region, x: number, y: number, points: ArrayLike<number>): number {
+  const r = rasterOf(region);
+  const { nx, ny, cell, free } = r;
+  // Points by raster cell (a point off the raster is unreachable, as in `fieldDistanceFrom`).
+  const firstAt = new Map<number, number>();
+  for (let i = 0, n = points.length >> 1; i < n; i++) {
+    const pi = Math.floor((points[2 * i] - r.x0) / cell), pj = Math.floor((points[2 * i + 1] - r.y0) / cell);
+    if (pi < 0 || pj < 0 || pi >= nx || pj >= ny) continue;
+    const k = pj * nx + pi;
+    if (!firstAt.has(k)) firstAt.set(k, i);
+  }
+  if (firstAt.size === 0) return -1;
+  // `distanceField`'s Dijkstra from (x, y), stopped after the first distance at which a point lies.
+  const dist = new Float64Array(nx * ny).fill(Infinity);
+  const gi = Math.min(nx - 1, Math.max(0, Math.floor((x - r.x0) / cell)));
+  const gj = Math.min(ny - 1, Math.max(0, Math.floor((y - r.y0) / cell)));
+  const heap = new Heap();
+  const g = gj * nx + gi;
+  dist[g] = 0;
+  heap.push(0, g);
+  const diag = cell * Math.SQRT2;
+  let found = -1, foundAt = Infinity;
+  while (heap.size > 0) {
+    const key = heap.peekKey();
+    if (key > foundAt) break;
+    const k = heap.pop();
+    const d = dist[k];
+    if (key > d) continue;
+    const at = firstAt.get(k);
+    if (at !== undefined && (found < 0 || at < found)) { found = at; foundAt = d; }
+    const i = k % nx, j = (k - i) / nx;
+    for (let dj = -1; dj <= 1; dj++) {
+      const jj = j + dj;
+      if (jj < 0 || jj >= ny) continue;
+      for (let di = -1; di <= 1; di++) {
+        if (di === 0 && dj === 0) continue;
+        const ii = i + di;
+        if (ii < 0 || ii >= nx) continue;
+        const kk = jj * nx + ii;
+        if (!free[kk]) continue;
+        const nd = d + (di !== 0 && dj !== 0 ? diag : cell);
+        if (nd < dist[kk]) {
+          dist[kk] = nd;
+          heap.push(nd, kk);
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/**
  * Whether a machine at `pose` can drive forward (arcs of radius ≥ R and straights, inside the
  * field) to somewhere at least `distanceMeters` away (or, with `untilOpen`, to open ground where
  * it can turn round): false in a pocket (the end of a thin strip, a sharp corner) that no forward

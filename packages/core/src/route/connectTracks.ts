@@ -23,7 +23,7 @@ import { junctionOnLoop, kinksWithinRadius, loopDefects, loopSideFits, nearestOn
 import { limitCurvatureRate } from '../turns/rateLimit.js';
 import type { LoopPath } from './connectorRings.js';
 import { shortestWaypointPath, waypointPoses } from './waypointPath.js';
-import { canLeave, fieldDistanceFrom, searchConnector } from './connectSearch.js';
+import { canLeave, nearestByFieldDistance, searchConnector } from './connectSearch.js';
 import type { Waypoints } from './waypointPath.js';
 import { objectKey, poseKey, remember } from './connectionMemo.js';
 import type { ConnectionMemo } from './connectionMemo.js';
@@ -887,24 +887,16 @@ const passLeavableCache = new WeakMap<LoopPath, boolean>();
 function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext, leavableAt: (s: number, dir: 1 | -1, pose: Pose) => boolean): { conn: Conn; s: number; dir: 1 | -1 } | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
   if (timeIsUp(ctx) || !searchAllowed(ctx) || !canLeave(from, ctx.region, R)) return undefined;
-  const dist = fieldDistanceFrom(ctx.region, from.x, from.y);
-  const samples: { s: number; d: number }[] = [];
+  // The sample of the pass nearest to `from` by distance inside the field.
   const step = Math.max(5, Math.min(20, loop.lengthMeters / 40));
+  const at: number[] = [], xy: number[] = [];
   for (let s = 0; s < loop.lengthMeters; s += step) {
     const q = poseOnLoop(loop, s, 1);
-    const d = dist(q.x, q.y);
-    if (d < Infinity) samples.push({ s, d });
+    at.push(s);
+    xy.push(q.x, q.y);
   }
-  samples.sort((a, b) => a.d - b.d);
-  const picked: number[] = [];
-  const apart = (a: number, b: number): number => {
-    const d = Math.abs(a - b) % loop.lengthMeters;
-    return Math.min(d, loop.lengthMeters - d);
-  };
-  for (const c of samples) {
-    if (picked.length >= 1) break;
-    if (picked.every((s) => apart(s, c.s) >= 40)) picked.push(c.s);
-  }
+  const nearest = nearestByFieldDistance(ctx.region, from.x, from.y, xy);
+  const picked = nearest >= 0 ? [at[nearest]] : [];
   for (const s of picked) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, s, dir, R, rateLimitOf(ctx));
