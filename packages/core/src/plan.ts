@@ -176,7 +176,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   // Headland style (issue 5): mode full / turnOnly / none, corners (headland/).
   const headlandStyle = readHeadlandStyle(request);
-  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(field, input.headlandPasses, w, headlandStyle.corners));
+  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(field, input.headlandPasses, w, headlandStyle.corners, R));
 
   let heading: Plan['heading'];
   let directionRadians: number;
