@@ -314,6 +314,7 @@ const JOINED_CURVATURE_RATIO = 1 + 1e-6;
 
 /** Headland traversal: a manoeuvre onto a connector ring, along it, and off to `to`. */
 export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  if (timeIsUp(ctx)) return undefined;
   let best: Conn | undefined;
   let bestLen = Infinity;
   const R = ctx.turnOptions.turnRadiusMeters;
@@ -324,6 +325,8 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
     const b = nearestOnLoop(loop, to.x, to.y, reach);
     if (!(b.distance <= reach)) continue;
     for (const dir of [1, -1] as const) {
+      // a candidate on a long ring takes tens of ms: past the caller's deadline, stop (aborted)
+      if (timeIsUp(ctx)) return best;
       const on = ontoLoop(from, loop, a.s, dir, ctx, false);
       if (!on) continue;
       const off = ontoLoop(to, loop, b.s, dir, ctx, true);
@@ -404,6 +407,7 @@ function closestPairs(l1: LoopPath, l2: LoopPath, count: number, region: Region)
  * ring 2 by a direct manoeuvre inside the field, along ring 2, off to `to`.
  */
 export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  if (timeIsUp(ctx)) return undefined;
   const R = ctx.turnOptions.turnRadiusMeters;
   const reach = ctx.maxRingReachMeters;
   const loops = ringsOf(ctx);
@@ -584,6 +588,7 @@ function transport(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
 
 /** Last resort: a chain of manoeuvres through waypoints along the shortest path inside the field. */
 export function tryWaypointChain(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  if (timeIsUp(ctx)) return undefined;
   if (!ctx.waypoints) return undefined;
   const pts = shortestWaypointPath(ctx.waypoints(), ctx.region, from.x, from.y, to.x, to.y);
   if (!pts || pts.length === 0) return undefined;
