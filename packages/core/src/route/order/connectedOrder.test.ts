@@ -311,4 +311,32 @@ describe('refineOrderOnConnectors under a clock', () => {
     expect(realCost(base, r.visits).defects).toBe(0);
     expect(r.evaluated.some((e) => !e.complete && e.defects === 0)).toBe(true);
   });
+  it('the optimizer\'s route cut short before its tail was costed gives way to a route costed in full', () => {
+    const inp = input(24);
+    const ordered = orderFieldTracks(inp);
+    const own = ordered.alternatives[0].visits;
+    const last = own[own.length - 1];
+    const ownExit = 2 * last.trackIndex + (last.forward ? 1 : 0);
+    const clock = { t: 0 };
+    const base = model(inp, { n: 0 });
+    // the tail after the optimizer's last track (all headland passes, say) takes 5 s to build; everything else 1 ms
+    const m: RealCostModel = {
+      link: (a, b) => ((clock.t += 1), base.link(a, b)),
+      head: base.head,
+      tail: (e, abort) => {
+        if (e !== ownExit) return base.tail(e);
+        for (let step = 0; step < 5000; step++) {
+          clock.t += 1;
+          if (abort?.()) return { cost: 0, defects: 0, aborted: true };
+        }
+        return { cost: 0, defects: 0 };
+      },
+    };
+    const r = refineOrderOnConnectors(inp, ordered, m, { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 });
+    expect(clock.t).toBeLessThanOrEqual(1000);
+    expect(r.evaluated[0].complete).toBe(false);
+    // nothing of the optimizer's route was costed: a route costed in full is kept
+    expect(Number.isFinite(r.nonWorkingCost)).toBe(true);
+    expect(r.visits[r.visits.length - 1]).not.toEqual(last);
+  });
 });

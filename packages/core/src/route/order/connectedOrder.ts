@@ -132,10 +132,18 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
   };
 
   const evaluated: EvaluatedRoute[] = [];
-  /** Set when the time ran out while a route was costed: its partial cost (a lower bound on its cost). */
+  /**
+   * Set when the time ran out while the optimizer's own route was costed, after its head and tail:
+   * its partial cost (a lower bound on its cost). `ownPartial`: the same, whatever was costed.
+   */
   let timedOut: ConnectorCost | undefined;
+  let ownPartial: ConnectorCost | undefined;
   let best: { order: ItemOrder; algorithm: string; cost: ConnectorCost } | undefined;
-  /** Routes whose costing the clock cut short, in the order costed, with what they had cost by then. */
+  /**
+   * Routes whose costing the clock cut short after their head and tail (the parts with most of a
+   * field's inherent defects, e.g. headland passes no route can join), in the order costed, with
+   * what they had cost by then: their defects so far compare with each other's.
+   */
   const partial: { order: ItemOrder; algorithm: string; cost: ConnectorCost }[] = [];
   /** Real cost of an order, abandoned (complete false) when worse than the best or out of time. */
   const evaluate = (order: ItemOrder, algorithm: string, budgetMilliseconds = Infinity): void => {
@@ -160,6 +168,7 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
       best !== undefined && (acc.defects > best.cost.defects || (acc.defects === best.cost.defects && acc.cost > best.cost.cost + EPS));
     let complete = true;
     let stopped = false;
+    let endsCosted = false;
     const last = sequence.length - 1;
     if (sequence.length > 0) {
       // head and tail first: they may be the slowest parts (all headland passes), and the time
@@ -167,7 +176,10 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
       add(head(entryEndOf(sequence[0], flipped[0]), stop));
       if (worse()) complete = false;
       else if (cut || stop()) complete = !(stopped = true);
-      else add(tail(exitEndOf(sequence[last], flipped[last]), stop));
+      else {
+        add(tail(exitEndOf(sequence[last], flipped[last]), stop));
+        endsCosted = !cut;
+      }
       for (let k = 1; k < sequence.length && complete; k++) {
         if (worse()) complete = false;
         else if (cut || stop()) complete = !(stopped = true);
@@ -177,8 +189,12 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
       else if (complete && cut) complete = !(stopped = true);
     }
     evaluated.push({ algorithm, nonWorkingCost: acc.cost, defects: acc.defects, complete });
-    if (stopped && evaluated.length === 1) timedOut = { ...acc };
-    if (stopped) partial.push({ order, algorithm, cost: { ...acc } });
+    if (stopped && evaluated.length === 1) {
+      ownPartial = { ...acc };
+      // cut before its tail (all headland passes, the slow part), its cost so far says nothing
+      if (endsCosted) timedOut = { ...acc };
+    }
+    if (stopped && endsCosted) partial.push({ order, algorithm, cost: { ...acc } });
     if (complete && (!best || better(acc, best.cost))) best = { order, algorithm, cost: { ...acc } };
   };
 
@@ -224,7 +240,7 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
     // keep the route with the fewest defects found so far, the optimizer's on a tie. A connector
     // found unfittable (often after seconds of searching, across a neck) is certain; the rest of a
     // fixed order, mostly turns between neighbours, rarely is.
-    return cutShort(fewerDefects(timedOut ? timedOut.defects : Infinity) ?? { visits: alternatives[0].visits, algorithm: alternatives[0].algorithm });
+    return cutShort(fewerDefects(ownPartial ? ownPartial.defects : Infinity) ?? { visits: alternatives[0].visits, algorithm: alternatives[0].algorithm });
   }
   if (isOptimized && n > 1) {
     const estimate = trackOrderingProblem(input);
