@@ -14,7 +14,21 @@ export interface LocalCorridor {
   areaSquareMeters: number;
 }
 
+/**
+ * Corridors found, by workable area (the same object: `planRoute`'s two plannings of a field share
+ * it) and width. Read-only results: callers convert them, never change them.
+ */
+const corridorCache = new WeakMap<PathsD, Map<number, LocalCorridor[]>>();
+
 export function findNarrowCorridors(workable: PathsD, widthMeters: number): LocalCorridor[] {
+  let byWidth = corridorCache.get(workable);
+  if (!byWidth) corridorCache.set(workable, (byWidth = new Map()));
+  let found = byWidth.get(widthMeters);
+  if (!found) byWidth.set(widthMeters, (found = narrowCorridors(workable, widthMeters)));
+  return found;
+}
+
+function narrowCorridors(workable: PathsD, widthMeters: number): LocalCorridor[] {
   const h = widthMeters / 2;
   const shrunk = offsetPolygons(workable, -h, 0.01);
   const opened = shrunk.length > 0 ? offsetPolygons(shrunk, h, 0.01) : [];
