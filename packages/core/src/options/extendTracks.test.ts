@@ -60,4 +60,26 @@ describe('extendTracks', () => {
     expect(worked(third)).toBeLessThan(worked(set.tracks));
     expect(worked(full)).toBeLessThan(worked(third));
   });
+
+  it('never runs a track on over the next track of its own line (a line passing a pole)', () => {
+    let split = 0;
+    for (let dy = 0; dy < 6; dy += 0.25) {
+      // A 1 m pole: the mainland's hole round it is ≈ 25 m across, and a line passing near its
+      // edge is split while the lines at its swath's edges pass it.
+      const pole = [{ x: 100.5, y: 30 + dy }, { x: 99.5, y: 30 + dy }, { x: 99.5, y: 31 + dy }, { x: 100.5, y: 31 + dy }];
+      const poled: PathsD = [[{ x: 0, y: 0 }, { x: 200, y: 0 }, { x: 200, y: 60 }, { x: 0, y: 60 }], pole];
+      const ml = offsetPolygons(poled, -2 * w, 0.01);
+      const tracks = generateTracks(ml, 0, w);
+      const out = extendTracks(tracks, ml, poled, w, w / 2, 1).tracks;
+      const byLine = new Map<number, { u0: number; u1: number }[]>();
+      for (const t of out) byLine.set(t.line, [...(byLine.get(t.line) ?? []), t]);
+      for (const ts of byLine.values()) {
+        if (ts.length < 2) continue;
+        split++;
+        ts.sort((a, b) => a.u0 - b.u0);
+        for (let i = 1; i < ts.length; i++) expect(ts[i].u0).toBeGreaterThanOrEqual(ts[i - 1].u1 - 1e-9);
+      }
+    }
+    expect(split).toBeGreaterThan(10);
+  });
 });

@@ -79,9 +79,18 @@ export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, wid
       hi = t.u1;
     }
     // Ends inside the mainland (a cell with its own heading ends on its neighbour's side) stay where they are.
-    const own = intervalContaining(landAt(t.v), (t.u0 + t.u1) / 2);
+    const line = landAt(t.v);
+    const own = intervalContaining(line, (t.u0 + t.u1) / 2);
     if (own && t.u0 > own[0] + 1e-6) lo = t.u0;
     if (own && t.u1 < own[1] - 1e-6) hi = t.u1;
+    // Nor past the middle of the gap to the next stretch of mainland on the track's own line (a
+    // line passing a pole: the swath's edges pass it, the track must not run on over the track
+    // beyond it).
+    if (own) {
+      const k = line.indexOf(own[0]);
+      if (k >= 2) lo = Math.max(lo, (line[k - 1] + own[0]) / 2);
+      if (k + 2 < line.length) hi = Math.min(hi, (own[1] + line[k + 2]) / 2);
+    }
     lo = t.u0 - fraction * (t.u0 - Math.min(lo, t.u0));
     hi = t.u1 + fraction * (Math.max(hi, t.u1) - t.u1);
     const added = t.u0 - lo + (hi - t.u1);

@@ -116,23 +116,30 @@ function overlapLength(a: number[], b: number[]): number {
   return total;
 }
 
-/** Pieces with their ends moved `fraction` of the way to the ends of the edge lines' intervals that overlap them. */
-function extendPieces(p: number[], below: number[] | undefined, above: number[] | undefined, fraction: number): number[] {
+/**
+ * Pieces with their ends moved `fraction` of the way to the ends of the edge lines' intervals
+ * that overlap them, and no further than the middle of the gap to the next interval of their own
+ * line (`xs`), as options/extendTracks.ts moves them.
+ */
+function extendPieces(xs: number[], p: number[], below: number[] | undefined, above: number[] | undefined, fraction: number): number[] {
   if (fraction <= 0 || p.length === 0) return p;
   const out = p.slice();
   for (let k = 0; k + 1 < out.length; k += 2) {
     const u0 = p[k], u1 = p[k + 1];
     let lo = u0, hi = u1;
-    for (const xs of [below, above]) {
-      if (!xs) continue;
-      for (let i = 0; i + 1 < xs.length; i += 2) {
-        if (xs[i + 1] <= u0 || xs[i] >= u1) continue;
-        if (xs[i] < lo) lo = xs[i];
-        if (xs[i + 1] > hi) hi = xs[i + 1];
+    for (const e of [below, above]) {
+      if (!e) continue;
+      for (let i = 0; i + 1 < e.length; i += 2) {
+        if (e[i + 1] <= u0 || e[i] >= u1) continue;
+        if (e[i] < lo) lo = e[i];
+        if (e[i + 1] > hi) hi = e[i + 1];
       }
     }
-    out[k] = Math.max(u0 - fraction * (u0 - lo), k > 0 ? out[k - 1] : -Infinity);
-    out[k + 1] = Math.min(u1 + fraction * (hi - u1), k + 2 < p.length ? p[k + 2] : Infinity);
+    const at = xs.indexOf(u0);
+    if (at >= 2) lo = Math.max(lo, (xs[at - 1] + u0) / 2);
+    if (at >= 0 && at + 2 < xs.length) hi = Math.min(hi, (u1 + xs[at + 2]) / 2);
+    out[k] = u0 - fraction * (u0 - lo);
+    out[k + 1] = u1 + fraction * (hi - u1);
   }
   return out;
 }
@@ -175,7 +182,7 @@ function phasedScanlines(poly: PathsD, directionRadians: number, widthMeters: nu
   const raw = fine.map(piecesOf);
   // Each piece as the track stage leaves it: its ends moved `extensionFraction` of the way to where
   // the sub-lines at its swath's edges leave the polygon (options/extendTracks.ts).
-  const pieces = raw.map((p, i) => extendPieces(p, i >= half ? fine[i - half] : undefined, i + half < fineCount ? fine[i + half] : undefined, extensionFraction));
+  const pieces = raw.map((p, i) => extendPieces(fine[i], p, i >= half ? fine[i - half] : undefined, i + half < fineCount ? fine[i + half] : undefined, extensionFraction));
   const pieceCost = PIECE_COST_PER_SQUARE_WIDTH * widthMeters * widthMeters;
   const tol = (c: number): number => 1e-6 * (1 + Math.abs(c));
   let best = 0, bestCost = Infinity, bestTie = Infinity;
