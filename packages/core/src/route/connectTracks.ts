@@ -169,11 +169,16 @@ function curveBetween(xy: Float64Array, sx: number, sy: number, ex: number, ey: 
   return Float64Array.from(out);
 }
 
-/** First turn candidate (shortest first) that stays inside the field. */
-export function tryDirect(from: Pose, to: Pose, ctx: RouteContext, maxCandidates = 8): Conn | undefined {
+/**
+ * First turn candidate (shortest first) that stays inside the field. `forwardOnly`: no reversing
+ * candidate even where the machine may reverse — for the pieces of a joined connector (onto and
+ * off a ring, waypoint legs), which are measured as one forward path (a reversing candidate,
+ * often the shortest, would be rejected there and hide the forward one).
+ */
+export function tryDirect(from: Pose, to: Pose, ctx: RouteContext, maxCandidates = 8, forwardOnly = false): Conn | undefined {
   let cands;
   try {
-    cands = turnCandidates(from, to, ctx.turnOptions);
+    cands = turnCandidates(from, to, forwardOnly && ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions);
   } catch {
     return undefined;
   }
@@ -294,7 +299,7 @@ function ontoLoop(from: Pose, loop: LoopPath, s0: number, dir: 1 | -1, ctx: Rout
     if (j.s === last || (longEdgesOnly && !j.onLongEdge)) continue;
     last = j.s;
     if (!loopSideFits(loop, j, dir, role, R, rateLimitOf(ctx)) || (accept && !accept(j))) continue;
-    const c = reverseSearch ? tryDirect(j.pose, from, ctx, 4) : tryDirect(from, j.pose, ctx, 4);
+    const c = reverseSearch ? tryDirect(j.pose, from, ctx, 4, true) : tryDirect(from, j.pose, ctx, 4, true);
     if (c && junctionFits(loop, j.s, dir, role, c.xy, R, rateLimitOf(ctx))) return { conn: c, s: j.s };
   }
   return undefined;
@@ -456,7 +461,7 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
               if (sigma !== undefined && (!loopSideFits(l1, j1, d1, 'leave', R, sigma) || !loopSideFits(l2, j2, d2, 'enter', R, sigma))) continue;
               const key = ((pi * 2 + (d1 === 1 ? 0 : 1)) * 2 + (d2 === 1 ? 0 : 1)) * 2 + li;
               let cross = cache.crossings.get(key);
-              if (cross === undefined) cache.crossings.set(key, (cross = tryDirect(j1.pose, j2.pose, ctx, 6) ?? null));
+              if (cross === undefined) cache.crossings.set(key, (cross = tryDirect(j1.pose, j2.pose, ctx, 6, true) ?? null));
               if (!cross) continue;
               const along1 = wrapDistance(l1, (j1.s - on.s) * d1);
               const along2 = wrapDistance(l2, (off.s - j2.s) * d2);
@@ -595,7 +600,7 @@ export function tryWaypointChain(from: Pose, to: Pose, ctx: RouteContext): Conn 
   const poses = [from, ...waypointPoses(from, to, pts), to];
   const xy: number[] = [from.x, from.y];
   for (let i = 1; i < poses.length; i++) {
-    const leg = tryDirect(poses[i - 1], poses[i], ctx, 8);
+    const leg = tryDirect(poses[i - 1], poses[i], ctx, 8, true);
     if (!leg) return undefined;
     for (let k = 2; k < leg.xy.length; k++) xy.push(leg.xy[k]);
   }
@@ -629,7 +634,11 @@ export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions
   const R = ctx.turnOptions.turnRadiusMeters;
   // A start no forward path leaves, or a goal none reaches (pockets): no search can succeed.
   if (timeIsUp(ctx) || !searchAllowed(ctx) || !canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true)) return undefined;
-  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, ctx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
+  // With a rate limit the search's shots are plain Dubins arcs (cheap to sample; the clothoids come
+  // with the redrawing of the whole path below).
+  const sigma = rateLimitOf(ctx);
+  const shotCtx: RouteContext = sigma === undefined ? ctx : { ...ctx, turnOptions: { ...ctx.turnOptions, maxCurvatureRatePerSquareMeter: undefined, smoothing: 'Arcs' } };
+  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, shotCtx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
   if (!xy) { if (!timeIsUp(ctx)) searchFailed(ctx); return undefined; }
   if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) return undefined;
   // With a rate limit: the search's arcs redrawn with clothoid transitions between them.
@@ -637,14 +646,34 @@ export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions
   return drivable ? { xy: drivable, kind: 'search', turnType: 'Dubins' } : undefined;
 }
 
+/**
+ * Nothing drivable fits: the join is reported (`turn-not-fitted`, where and why) and drawn as the
+ * shortest way inside the field — a straight line where it stays inside, else the shortest path
+ * round the boundary's corners and the holes (`shortestWaypointPath`) — never through the boundary
+ * when a way inside exists. checkPlan reads it as not drivable (kinks), which is what it is.
+ */
 function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
+  const straight = densify([from.x, from.y, to.x, to.y], 0.5);
+  let xy: Float64Array = straight;
+  let drawn = 'a straight connector was drawn instead';
+  if (!ctx.region.containsPolyline(straight)) {
+    const pts = ctx.waypoints ? shortestWaypointPath(ctx.waypoints(), ctx.region, from.x, from.y, to.x, to.y) : undefined;
+    const inside = pts ? densify([from.x, from.y, ...pts, to.x, to.y], 0.5) : undefined;
+    if (inside && ctx.region.containsPolyline(inside)) {
+      xy = inside;
+      drawn = 'the shortest way inside the field (not drivable at this radius) was drawn instead';
+    } else drawn = 'a straight connector, which leaves the field (no way inside it was found), was drawn instead';
+  }
+  const o = ctx.turnOptions;
+  const sigma = rateLimitOf(ctx);
+  const deg = (r: number): string => ((((r * 180) / Math.PI) % 360 + 360) % 360).toFixed(0);
   ctx.warnings.push({
     code: 'turn-not-fitted',
-    message: `no manoeuvre within the turning radius fits inside the field for ${what}; a straight connector was drawn instead`,
+    message: `no manoeuvre within the turning radius (${o.turnRadiusMeters} m${sigma !== undefined ? `, curvature rate ${sigma} 1/m²` : ''}${o.reverseAllowed ? ', reversing allowed' : ', no reversing'}) fits inside the field for ${what}, from (${from.x.toFixed(1)}, ${from.y.toFixed(1)}) heading ${deg(from.headingRadians)}° to (${to.x.toFixed(1)}, ${to.y.toFixed(1)}) heading ${deg(to.headingRadians)}° (local meters): no turn, headland traversal, waypoint chain or searched path fits; ${drawn}`,
     x: from.x,
     y: from.y,
   });
-  return { xy: densify([from.x, from.y, to.x, to.y], 0.5), kind: 'unfitted' };
+  return { xy, kind: 'unfitted' };
 }
 
 function trackStart(p: Extract<Piece, { kind: 'track' }>): Pose {
@@ -685,7 +714,7 @@ function connectNeighbours(a: Extract<Piece, { kind: 'track' }>, b: Extract<Piec
     if (c) return c;
   }
   if (t) return t;
-  const found = trySearch(trackEnd(a), trackStart(b), ctx);
+  const found = trySearch(trackEnd(a), trackStart(b), ctx) ?? reverseLastResort(trackEnd(a), trackStart(b), ctx);
   if (found) return found;
   return straightFallback(trackEnd(a), trackStart(b), ctx, `the turn from track ${a.trackIndex} to track ${b.trackIndex}`);
 }
@@ -739,9 +768,17 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
   const w = tryWaypointChain(from, to, ctx);
   if (w && lengthOf(w) < lengthOf(t)) return w;
   if (t) return t;
-  const found = trySearch(from, to, ctx) ?? tryNeckTransport(from, to, ctx);
+  const found = trySearch(from, to, ctx) ?? tryNeckTransport(from, to, ctx) ?? reverseLastResort(from, to, ctx);
   if (found) return found;
   return straightFallback(from, to, ctx, what);
+}
+
+/**
+ * Where the machine may reverse: every Reeds-Shepp / fishtail candidate (not only the shortest
+ * few) before the join is reported as not fitted.
+ */
+function reverseLastResort(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  return ctx.turnOptions.reverseAllowed ? tryDirect(from, to, ctx, 64) : undefined;
 }
 
 /**
