@@ -4,7 +4,7 @@
  *  - the PostgreSQL engine (pg-boss) by 1 vs 2 `furrow worker --threads 1` processes.
  * Items per second from submit to the job's last item, and the scaling ratio 2 vs 1.
  *
- * Run: `npx tsc --build && npx tsx bench/jobs.bench.ts [--fields=N] [--engines=embedded,postgres] [--repeat=R]`
+ * Run: `npx tsc --build && npx tsx bench/jobs.bench.ts [--fields=N] [--engines=embedded,postgres] [--repeat=R] [--own-sessions]`
  * (N smallest fields; default all 88; R rounds of every row, default 1). Prints Markdown.
  * PostgreSQL needs Debian's `postgresql` (a throwaway server is started in a temp folder). Each
  * field is planned with the default request of `furrow bulk` (width 6 m, 2 headland passes); a
@@ -24,6 +24,14 @@
  *    the run the thread holding the store and the claim loop was working. Well below 100 % with
  *    2 threads means it is not what limits them.
  * and the load average before and after the row.
+ *
+ * Linux schedules with autogroups here (/proc/sys/kernel/sched_autogroup_enabled = 1): CPU time
+ * is shared fairly between sessions, not threads, so all threads and child processes of this
+ * bench together get one session's share. Whenever another session is busy, a second worker
+ * thread or process gains nothing from the scheduler, whatever the engine does. With
+ * `--own-sessions` each `furrow worker` process starts in a session of its own (setsid), as on
+ * separate machines: the PostgreSQL rows then show what a second process adds when it gets its
+ * own share. (Worker threads cannot be given one.)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -38,6 +46,7 @@ const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`
 const fieldLimit = Number(arg('fields') ?? Infinity);
 const engines = (arg('engines') ?? 'embedded,postgres').split(',');
 const repeat = Number(arg('repeat') ?? 1);
+const ownSessions = process.argv.includes('--own-sessions');
 
 interface Field {
   id: string;
@@ -195,6 +204,7 @@ async function postgres(fields: Field[], processes: number): Promise<Run> {
       const child = spawn(process.execPath, [join(root, 'packages/cli/bin/furrow.js'), 'worker', '--threads', '1'], {
         env: { ...process.env, DATABASE_URL: pg.url, FURROW_LOG_LEVEL: 'info' },
         stdio: ['ignore', 'ignore', 'pipe'],
+        detached: ownSessions,
       });
       children.push(child);
       // Timing starts once every worker logged that it is ready.
@@ -214,7 +224,8 @@ async function postgres(fields: Field[], processes: number): Promise<Run> {
     // The worker processes (all their threads) and the PostgreSQL server (postmaster and backends).
     const server = pg.serverPid();
     const cpu = () => [...children.map((c) => c.pid!), server, ...childrenOf(server)].reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
-    return { ...(await runJob(store, fields, `PostgreSQL, ${processes} furrow worker process${processes > 1 ? 'es' : ''}`, processes, cpu)), mainBusy: undefined };
+    const label = `PostgreSQL, ${processes} furrow worker process${processes > 1 ? 'es' : ''}${ownSessions ? ' (own sessions)' : ''}`;
+    return { ...(await runJob(store, fields, label, processes, cpu)), mainBusy: undefined };
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(undefined) : c.once('exit', r)))));
@@ -243,7 +254,7 @@ for (let round = 0; round < repeat; round++) {
   }
 }
 
-console.log(`${fields.length} corpus fields as one job, ${repeat} round(s); load average at the end: ${loadavg()} (2 cores)\n`);
+console.log(`${fields.length} corpus fields as one job, ${repeat} round(s)${ownSessions ? ', worker processes in their own sessions' : ''}; load average at the end: ${loadavg()} (2 cores)\n`);
 console.log('| engine | workers | seconds | items/s | done | failed | ratio vs 1 | busy | CPU s/item | cores used | main thread busy | load before → after | checksum |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
 for (const [i, r] of runs.entries()) {
