@@ -96,7 +96,8 @@ for (const r of rows) {
   const total = areaOf(left);
   // Headland passes the route does not drive.
   const driven = new Set(plan.route.filter((s) => s.headlandIndex !== undefined).map((s) => s.headlandIndex));
-  const skipped = plan.headlands.filter((h) => !driven.has(h.index));
+  const headlands = plan.headlands as { index: number; coordinates: number[][] }[];
+  const skipped = headlands.filter((h) => !driven.has(h.index));
   const skippedSwath = skipped.length > 0 ? unionPolygons(swathsOf(skipped.map((h) => ({ xy: toLocal(h.coordinates), widthMeters: W }))).flat()) : [];
   const mainland = offsetPolygons(f.field, -N * W, 0.01);
   const narrow = differencePolygons(f.field, passableCore(f.field, W));
