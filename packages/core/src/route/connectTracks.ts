@@ -220,6 +220,9 @@ function ringsOf(ctx: RouteContext): LoopPath[] {
   return sigma === undefined ? loops : loops.map((l) => rateLimitedLoop(l, ctx.turnOptions.turnRadiusMeters, sigma));
 }
 
+/** Joined traversals examined per connection with a rate limit (shortest first). */
+const MAX_RATE_LIMITED_CANDIDATES = 6;
+
 /** The machine's curvature-rate limit σ, 1/m², when it has one (finite, > 0). */
 function rateLimitOf(ctx: RouteContext): number | undefined {
   const sigma = ctx.turnOptions.maxCurvatureRatePerSquareMeter;
@@ -320,10 +323,11 @@ const JOINED_CURVATURE_RATIO = 1 + 1e-6;
 /** Headland traversal: a manoeuvre onto a connector ring, along it, and off to `to`. */
 export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
   if (timeIsUp(ctx)) return undefined;
-  let best: Conn | undefined;
-  let bestLen = Infinity;
   const R = ctx.turnOptions.turnRadiusMeters;
   const reach = ctx.maxRingReachMeters;
+  // Every ring and direction costed first (cheap); the joined geometry is built and checked only
+  // for the shortest ones, in order, until one passes.
+  const cands: { len: number; loop: LoopPath; dir: 1 | -1; along: number; on: { conn: Conn; s: number }; off: { conn: Conn; s: number } }[] = [];
   for (const loop of ringsOf(ctx)) {
     const a = nearestOnLoop(loop, from.x, from.y, reach);
     if (!(a.distance <= reach)) continue;
@@ -331,29 +335,35 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
     if (!(b.distance <= reach)) continue;
     for (const dir of [1, -1] as const) {
       // a candidate on a long ring takes tens of ms: past the caller's deadline, stop (aborted)
-      if (timeIsUp(ctx)) return best;
+      if (timeIsUp(ctx)) return undefined;
       const on = ontoLoop(from, loop, a.s, dir, ctx, false);
       if (!on) continue;
       const off = ontoLoop(to, loop, b.s, dir, ctx, true);
       if (!off) continue;
       const along = wrapDistance(loop, (off.s - on.s) * dir);
-      const len = polylineLength(on.conn.xy) + along + polylineLength(off.conn.xy);
-      if (len < bestLen && !sliceHasDefect(loop, loopDefects(loop, R), on.s, along, dir)) {
-        const mid = sliceLoop(loop, on.s, along, dir);
-        const xy: number[] = Array.from(on.conn.xy);
-        for (let i = 2; i < mid.length; i++) xy.push(mid[i]);
-        const offXy = off.conn.xy;
-        for (let i = 2; i < offXy.length; i++) xy.push(offXy[i]);
-        // The ring is smooth by construction; measure anyway, as checkPlan will.
-        if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) continue;
-        const drivable = rateLimited(xy, ctx);
-        if (!drivable) continue;
-        best = { xy: drivable, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
-        bestLen = len;
-      }
+      if (sliceHasDefect(loop, loopDefects(loop, R), on.s, along, dir)) continue;
+      cands.push({ len: polylineLength(on.conn.xy) + along + polylineLength(off.conn.xy), loop, dir, along, on, off });
     }
   }
-  return best;
+  cands.sort((p, q) => p.len - q.len);
+  // Redrawing a long joined path under the rate limit costs; only the two shortest get it.
+  let redraws = 2, examined = 0;
+  const sigma = rateLimitOf(ctx);
+  for (const c of cands) {
+    // With a rate limit many joined paths fail it; the few shortest are examined, not all.
+    if (sigma !== undefined && ++examined > MAX_RATE_LIMITED_CANDIDATES) break;
+    const mid = sliceLoop(c.loop, c.on.s, c.along, c.dir);
+    const xy: number[] = Array.from(c.on.conn.xy);
+    for (let i = 2; i < mid.length; i++) xy.push(mid[i]);
+    const offXy = c.off.conn.xy;
+    for (let i = 2; i < offXy.length; i++) xy.push(offXy[i]);
+    // The ring is smooth by construction; measure anyway, as checkPlan will.
+    if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) continue;
+    const drivable = rateLimited(xy, ctx, redraws-- > 0);
+    if (!drivable) continue;
+    return { xy: drivable, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
+  }
+  return undefined;
 }
 
 interface RingPair {
@@ -476,8 +486,9 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
   }
   cands.sort((a, b) => a.len - b.len);
   // Redrawing a long joined path under the rate limit costs; only the two shortest get it.
-  let redraws = 2;
+  let redraws = 2, examined = 0;
   for (const c of cands) {
+    if (sigma !== undefined && ++examined > MAX_RATE_LIMITED_CANDIDATES) break;
     const l1 = loops[c.i], l2 = loops[c.j];
     const xy: number[] = Array.from(c.on.conn.xy);
     const append = (part: ArrayLike<number>): void => {
