@@ -82,4 +82,17 @@ describe('extendTracks', () => {
     }
     expect(split).toBeGreaterThan(10);
   });
+
+  it('does not run a track in the headland band along a mainland edge its swath only grazes', () => {
+    // A short track parallel to the mainland's top edge, in the band just outside it: its swath's
+    // lower edge dips 4 cm into the mainland (as at the inner corner of an L whose arms have
+    // headings of their own). Extending it along that edge would work 4 cm for 6 m of overlap.
+    const rect: PathsD = [[{ x: 0, y: 0 }, { x: 200, y: 0 }, { x: 200, y: 60 }, { x: 0, y: 60 }]];
+    const ml = offsetPolygons(rect, -2 * w, 0.01);
+    const v = 48 + w / 2 - 0.04;
+    const track = { line: 0, u0: 100, u1: 104, v, x0: 100, y0: v, x1: 104, y1: v };
+    const { tracks, extension } = extendTracks({ directionRadians: 0, tracks: [track], lineCount: 1 }, ml, rect, w, w / 2, 1);
+    expect(extension.tracksExtended).toBe(0);
+    expect([tracks[0].u0, tracks[0].u1]).toEqual([100, 104]);
+  });
 });

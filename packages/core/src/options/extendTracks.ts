@@ -58,7 +58,12 @@ export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, wid
       return x;
     };
     let lo = t.u0, hi = t.u1;
-    for (const dv of [-w / 2, w / 2]) {
+    // The swath's edges taken 5 % of the width inside: an edge running along the mainland's edge or
+    // grazing it by centimetres (a short track in the headland band parallel to that edge, about w/2
+    // away, as at the inner corner of an L whose arms have their own headings) works next to none of
+    // it, and must not carry the track tens of meters along the headland pass.
+    const edge = w / 2 - 0.05 * w;
+    for (const dv of [-edge, edge]) {
       const xs = landAt(t.v + dv);
       for (let i = 0; i + 1 < xs.length; i += 2) {
         // Neighbour-line intervals overlapping the track's own stretch.
