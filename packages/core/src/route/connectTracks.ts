@@ -21,6 +21,7 @@ import type { Track } from '../tracks/generateTracks.js';
 import type { TrackVisit } from './baselineOrder.js';
 import { junctionOnLoop, kinksWithinRadius, loopDefects, loopSideFits, nearestOnLoop, poseOnLoop, rateFitsPolyline, rateLimitedLoop, sliceHasDefect, sliceLoop } from './connectorRings.js';
 import { limitCurvatureRate } from '../turns/rateLimit.js';
+import { checkKinematics } from '../check/kinematics.js';
 import type { LoopPath } from './connectorRings.js';
 import { shortestWaypointPath, waypointPoses } from './waypointPath.js';
 import { canLeave, nearestByFieldDistance, searchConnector } from './connectSearch.js';
@@ -236,22 +237,30 @@ function rateLimitOf(ctx: RouteContext): number | undefined {
  * (`limitCurvatureRate`) and checked again — inside the field, within the radius, under σ.
  * Undefined when neither fits. Without a rate limit: the polyline unchanged.
  */
-function rateLimited(xy: ArrayLike<number>, ctx: RouteContext, redraw = true): ArrayLike<number> | undefined {
+function rateLimited(xy: ArrayLike<number>, ctx: RouteContext, redraw: boolean, from: Pose, to: Pose): ArrayLike<number> | undefined {
   const sigma = rateLimitOf(ctx);
   if (sigma === undefined) return xy;
   const R = ctx.turnOptions.turnRadiusMeters;
-  if (rateFitsPolyline(withStraightEnds(xy), R, sigma)) return xy;
+  // Measured with a meter of straight along the end poses (the pieces it joins continue so).
+  if (rateFitsPolyline(withStraightEnds(xy, from, to), R, sigma) && kinksWithinRadius(withStraightEnds(xy, from, to), R)) return xy;
   if (!redraw) return undefined;
-  const smooth = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: sigma, maxCurvaturePerMeter: 1 / R });
-  if (!smooth || !kinksWithinRadius(smooth, R) || !rateFitsPolyline(withStraightEnds(smooth), R, sigma) || !ctx.region.containsPolyline(smooth)) return undefined;
+  // A redrawn connector may move further than a ring (1 m: a searched path of short arcs either
+  // way becomes smoother); it is checked against the field below.
+  const smooth = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: sigma, maxCurvaturePerMeter: 1 / R, startHeadingRadians: from.headingRadians, endHeadingRadians: to.headingRadians, maxDeviationMeters: 1 });
+  if (!smooth || !kinksWithinRadius(smooth, R) || !drivableWithin(withStraightEnds(smooth, from, to), R, sigma) || !ctx.region.containsPolyline(smooth)) return undefined;
   return smooth;
 }
 
-/** The polyline with a meter of its end chords' tangents added before and after (every 0.25 m). */
-function withStraightEnds(xy: ArrayLike<number>): Float64Array {
+/** No violation of any kind (curvature, rate, kink) with a little less margin than checkPlan. */
+function drivableWithin(xy: Float64Array, R: number, sigma: number): boolean {
+  return checkKinematics(xy, { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, curvatureTolerance: 0.04, rateTolerance: 0.03, minLegMeters: 0.4 }).length === 0;
+}
+
+/** The polyline with a meter of straight added before and after (every 0.25 m) along the end poses' headings. */
+function withStraightEnds(xy: ArrayLike<number>, from: Pose, to: Pose): Float64Array {
   const n = xy.length;
   if (n < 4) return Float64Array.from(xy);
-  const h0 = Math.atan2(xy[3] - xy[1], xy[2] - xy[0]), h1 = Math.atan2(xy[n - 1] - xy[n - 3], xy[n - 2] - xy[n - 4]);
+  const h0 = from.headingRadians, h1 = to.headingRadians;
   const out = new Float64Array(n + 16);
   for (let k = 0; k < 4; k++) {
     const d = 1 - 0.25 * k;
@@ -359,7 +368,7 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
     for (let i = 2; i < offXy.length; i++) xy.push(offXy[i]);
     // The ring is smooth by construction; measure anyway, as checkPlan will.
     if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) continue;
-    const drivable = rateLimited(xy, ctx, redraws-- > 0);
+    const drivable = rateLimited(xy, ctx, redraws-- > 0, from, to);
     if (!drivable) continue;
     return { xy: drivable, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
   }
@@ -499,7 +508,7 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
     append(sliceLoop(l2, c.s2, wrapDistance(l2, (c.off.s - c.s2) * c.d2), c.d2));
     append(c.off.conn.xy);
     if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) continue;
-    const drivable = rateLimited(xy, ctx, redraws-- > 0);
+    const drivable = rateLimited(xy, ctx, redraws-- > 0, from, to);
     if (!drivable) continue;
     return { xy: drivable, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
   }
@@ -617,7 +626,7 @@ export function tryWaypointChain(from: Pose, to: Pose, ctx: RouteContext): Conn 
   }
   // Legs meet tangentially (shared poses); measure as checkPlan does, with a little margin.
   if (worstCurvatureRatio(xy, ctx.turnOptions.turnRadiusMeters).ratio > 1.04 || !kinksWithinRadius(xy, ctx.turnOptions.turnRadiusMeters) || !ctx.region.containsPolyline(xy)) return undefined;
-  const drivable = rateLimited(xy, ctx);
+  const drivable = rateLimited(xy, ctx, true, from, to);
   return drivable ? { xy: drivable, kind: 'waypoints', turnType: 'Dubins' } : undefined;
 }
 
@@ -653,7 +662,7 @@ export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions
   if (!xy) { if (!timeIsUp(ctx)) searchFailed(ctx); return undefined; }
   if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) return undefined;
   // With a rate limit: the search's arcs redrawn with clothoid transitions between them.
-  const drivable = rateLimited(xy, ctx);
+  const drivable = rateLimited(xy, ctx, true, from, to);
   return drivable ? { xy: drivable, kind: 'search', turnType: 'Dubins' } : undefined;
 }
 

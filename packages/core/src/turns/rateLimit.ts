@@ -32,6 +32,9 @@ export interface RateLimitOptions {
    * pinched): not counted when choosing the window (default Infinity: every vertex counts).
    */
   defectCurvaturePerMeter?: number;
+  /** Open paths: the heading at the first / last point, radians (default: the end chords'; a path ending on an arc has its tangent there, not its chord's). */
+  startHeadingRadians?: number;
+  endHeadingRadians?: number;
   /** Farthest the result may lie from the input polyline, meters (default 0.3); farther: undefined. */
   maxDeviationMeters?: number;
 }
@@ -216,7 +219,10 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
   // was not straight): a sin² bump puts it back without a new jump.
   let sum0 = 0, sum1 = 0;
   for (let j = 0; j < N; j++) { sum0 += kRaw[j]; sum1 += k1[j]; }
-  const dTheta = (sum0 - sum1) * h;
+  let target = sum0 * h;
+  if (!closed && opts.startHeadingRadians !== undefined && opts.endHeadingRadians !== undefined)
+    target += wrapPi(opts.endHeadingRadians - opts.startHeadingRadians - target);
+  const dTheta = target - sum1 * h;
   if (dTheta !== 0) for (let j = 0; j < N; j++) { const t = Math.sin((Math.PI * (j + 0.5)) / N); k1[j] += (dTheta * 2 * t * t) / total; }
   // Integrate: heading at the cell centers, positions by the midpoint rule. Summing curvature over
   // thousands of cells lets the heading wander (rounding where the profile bends): the wander is
@@ -227,6 +233,7 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
     let theta = head[0];
     // Open: the path's own heading at its start (the first chord's, less the turn over its first half).
     for (let j = 0; (j + 0.5) * h < len[0] / 2 && j < N; j++) theta -= kRaw[j] * h;
+    if (!closed && opts.startHeadingRadians !== undefined) theta = head[0] + wrapPi(opts.startHeadingRadians - head[0]);
     const drift = new Float64Array(N);
     let c = 0;
     for (let j = 0; j < N; j++) {
@@ -249,9 +256,13 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
       return out;
     };
     const d = smoothDrift(smoothDrift(drift));
-    // Open paths keep their start heading: the correction there is what it is at the start.
-    const d0 = closed ? 0 : d[0] - (th[0] - head[0] + (kRaw[0] * h) / 2 - (k1[0] * h) / 2);
-    for (let j = 0; j < N; j++) th[j] -= d[j] - d0;
+    // Open paths keep their start and end headings (the integral gives them): no correction at
+    // either end, the correction's trend between them taken out.
+    if (closed) for (let j = 0; j < N; j++) th[j] -= d[j];
+    else {
+      const a = d[0], b = d[N - 1];
+      for (let j = 0; j < N; j++) th[j] -= d[j] - (a + ((b - a) * j) / Math.max(1, N - 1));
+    }
   }
   const X = new Float64Array(N + 1), Y = new Float64Array(N + 1);
   X[0] = px[0]; Y[0] = py[0];
