@@ -10,7 +10,7 @@ import { worstCurvatureRatio } from '../geometry/curvature.js';
 import { turnCandidates } from '../turns/index.js';
 import type { Pose } from '../turns/types.js';
 import { junctionOnLoop, kinksWithinRadius, loopDefects, makeLoop, nearestOnLoop, sliceLoop } from './connectorRings.js';
-import { canLeave, searchConnector } from './connectSearch.js';
+import { canLeave, defaultExpansions, searchConnector } from './connectSearch.js';
 
 const R = 6;
 
@@ -169,5 +169,31 @@ describe('searchConnector (hybrid A*)', () => {
     expect(canLeave({ x: 77, y: 0, headingRadians: Math.PI }, region, R)).toBe(true);
     // Reached from behind (backwards = can a forward path arrive here): yes along the corridor.
     expect(canLeave({ x: 77, y: 0, headingRadians: 0 }, region, R, true)).toBe(true);
+  });
+});
+
+describe('search budget and output rounding (issue 3)', () => {
+  it('gives a far goal more expansions than a near one, within bounds', () => {
+    const L = (R * Math.PI) / 12;
+    expect(defaultExpansions(50, L)).toBe(8000);
+    expect(defaultExpansions(Infinity, L)).toBe(8000);
+    // A 1 km way inside the field (it-tus-033: 8000 ran out, 10 000 found it).
+    expect(defaultExpansions(1000, L)).toBeGreaterThan(12000);
+    expect(defaultExpansions(1e6, L)).toBe(40000);
+  });
+
+  it('keeps back a margin for the output rounding on short chords, not on an arc of radius R', () => {
+    // Points on a circle of radius R every 0.3 m: within the bound.
+    const arc: number[] = [];
+    for (let i = 0; i <= 40; i++) { const t = (i * 0.3) / R; arc.push(R * Math.sin(t), R - R * Math.cos(t)); }
+    expect(kinksWithinRadius(arc, R)).toBe(true);
+    // A vertex 0.0019 rad past the bound between 0.18 m and 0.33 m chords: within 0.002 rad, but
+    // the 1e-9° rounding of the plan can push it past (at-ref-003, spiral).
+    const a = 0.18, b = 0.33;
+    const turn = Math.asin(a / (2 * R)) + Math.asin(b / (2 * R)) + 0.0019;
+    expect(kinksWithinRadius([-a, 0, 0, 0, b * Math.cos(turn), b * Math.sin(turn)], R)).toBe(false);
+    // Between 1 m chords only 0.0004 rad is kept back: 0.0015 past the bound still passes.
+    const t1 = 2 * Math.asin(1 / (2 * R)) + 0.0015;
+    expect(kinksWithinRadius([-1, 0, 0, 0, Math.cos(t1), Math.sin(t1)], R)).toBe(true);
   });
 });

@@ -23,7 +23,10 @@ export type Shot = (from: Pose, to: Pose) => ArrayLike<number> | undefined;
 export interface SearchLimits {
   /** Minimum turning radius, meters. */
   turnRadiusMeters: number;
-  /** Expansions before giving up. */
+  /**
+   * Expansions before giving up. Default: 8000, more for a far goal (`defaultExpansions`: a
+   * connection across a large field needs hundreds of primitives on its shortest way alone).
+   */
   maxExpansions?: number;
   /** Distance between output points, meters (≤ 0.5 for checkPlan). */
   sampleStepMeters?: number;
@@ -230,7 +233,6 @@ function drive(x: number, y: number, h: number, L: number, k: number, step: numb
 export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot, limits: SearchLimits): Float64Array | undefined {
   const R = limits.turnRadiusMeters;
   const step = limits.sampleStepMeters ?? 0.5;
-  const maxExpansions = limits.maxExpansions ?? 8000;
   const raster = rasterOf(region, limits.window);
   const abort = limits.abort;
   const field = distanceField(raster, to.x, to.y, from, abort);
@@ -242,6 +244,7 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   };
   // Primitives: 15° of an R arc long; straight, R and 2R arcs either way.
   const L = Math.max(0.5, (R * Math.PI) / 12);
+  const maxExpansions = limits.maxExpansions ?? defaultExpansions(heuristic(from.x, from.y), L);
   const curvatures = [0, 1 / R, -1 / R, 1 / (2 * R), -1 / (2 * R)];
   const cell = Math.max(0.25, L * 0.7);
   const keyOf = (x: number, y: number, h: number): number => {
@@ -337,6 +340,19 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   }
   append(goalShot);
   return Float64Array.from(out);
+}
+
+/**
+ * The default expansion budget: 8000, or for a far goal `EXPANSIONS_PER_PRIMITIVE` per primitive
+ * of the way inside the field (its raster distance / the primitive length), at most
+ * `MAX_DEFAULT_EXPANSIONS`. A fixed 8000 ran out on a 1 km connection in a 58 ha field with
+ * 21 holes (it-tus-033) though a path exists (found with 10 000).
+ */
+const EXPANSIONS_PER_PRIMITIVE = 30;
+const MAX_DEFAULT_EXPANSIONS = 40000;
+export function defaultExpansions(fieldDistanceMeters: number, primitiveMeters: number): number {
+  if (!Number.isFinite(fieldDistanceMeters)) return 8000;
+  return Math.min(MAX_DEFAULT_EXPANSIONS, Math.max(8000, Math.ceil((EXPANSIONS_PER_PRIMITIVE * fieldDistanceMeters) / primitiveMeters)));
 }
 
 function wrap(a: number): number {

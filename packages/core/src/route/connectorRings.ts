@@ -270,8 +270,9 @@ export function sliceLoop(loop: LoopPath, s0: number, distance: number, dir: 1 |
 /**
  * True when no vertex of the polyline turns more than a curve of radius R allows: the heading
  * change between the chords to the nearest points at least 0.1 m back and forward, a and b, is at
- * most asin(a/2R) + asin(b/2R) (+ 0.002 rad) — exact for points on a circle of radius R, and the
- * bound the route's kinematic check applies (check/kinematics.ts). Joined connectors (ring slices,
+ * most asin(a/2R) + asin(b/2R) (+ 0.002 rad, less what the output's rounding can add on short
+ * chords) — exact for points on a circle of radius R, and the bound the route's kinematic check
+ * applies (check/kinematics.ts) to the rounded coordinates. Joined connectors (ring slices,
  * chains, searched paths) and junctions are measured with it as well as with the three-point
  * curvature.
  */
@@ -289,10 +290,17 @@ export function kinksWithinRadius(xy: ArrayLike<number>, radiusMeters: number): 
     const a = Math.hypot(ax, ay), b = Math.hypot(bx, by);
     if (a < 0.01 || b < 0.01) continue;
     const turn = Math.abs(Math.atan2(ax * by - ay * bx, ax * bx + ay * by));
-    if (turn > Math.asin(Math.min(1, a / twoR)) + Math.asin(Math.min(1, b / twoR)) + 0.002) return false;
+    // The plan's coordinates are rounded (1e-9°, about 0.1 mm): on short chords that moves the
+    // measured turn by up to 2·0.1 mm / chord each side, so part of checkPlan's 0.002 rad is kept
+    // back for it (at most 0.0015: points on an arc of radius exactly R still pass).
+    const rounding = Math.min(0.0015, OUTPUT_ROUNDING_METERS * 2 * (1 / a + 1 / b));
+    if (turn > Math.asin(Math.min(1, a / twoR)) + Math.asin(Math.min(1, b / twoR)) + 0.002 - rounding) return false;
   }
   return true;
 }
+
+/** How far the plan's rounding to 1e-9° may move a point, meters (as `checkPlan` allows for it). */
+const OUTPUT_ROUNDING_METERS = 1e-4;
 
 /**
  * Whether the loop side of a junction (1.2 m of the loop from it, with the manoeuvre's tangent
