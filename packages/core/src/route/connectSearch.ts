@@ -167,8 +167,31 @@ class Heap {
 }
 
 /** Obstacle-aware distance from every raster cell to the goal (8-neighbour Dijkstra). */
-function distanceField(r: Raster, gx: number, gy: number, from?: { x: number; y: number }, abort?: () => boolean): Float64Array {
+/** Dijkstra step on the raster: the free 8-neighbours of cell k (at distance d) reached shorter through it. */
+function relaxNeighbours(r: Raster, k: number, d: number, dist: Float64Array, heap: Heap): void {
   const { nx, ny, cell, free } = r;
+  const diag = cell * Math.SQRT2;
+  const i = k % nx, j = (k - i) / nx;
+  for (let dj = -1; dj <= 1; dj++) {
+    const jj = j + dj;
+    if (jj < 0 || jj >= ny) continue;
+    for (let di = -1; di <= 1; di++) {
+      if (di === 0 && dj === 0) continue;
+      const ii = i + di;
+      if (ii < 0 || ii >= nx) continue;
+      const kk = jj * nx + ii;
+      if (!free[kk]) continue;
+      const nd = d + (di !== 0 && dj !== 0 ? diag : cell);
+      if (nd < dist[kk]) {
+        dist[kk] = nd;
+        heap.push(nd, kk);
+      }
+    }
+  }
+}
+
+function distanceField(r: Raster, gx: number, gy: number, from?: { x: number; y: number }, abort?: () => boolean): Float64Array {
+  const { nx, ny, cell } = r;
   // With `from`: stop once every cell up to twice its distance (+ 50 m) is settled; farther cells
   // stay Infinity (the search falls back to the straight distance there).
   const fi = from ? Math.floor((from.x - r.x0) / cell) : -1, fj = from ? Math.floor((from.y - r.y0) / cell) : -1;
@@ -181,7 +204,6 @@ function distanceField(r: Raster, gx: number, gy: number, from?: { x: number; y:
   const g = gj * nx + gi;
   dist[g] = 0;
   heap.push(0, g);
-  const diag = cell * Math.SQRT2;
   let pops = 0;
   while (heap.size > 0) {
     // past the deadline: the cells not settled stay Infinity (the caller gives up anyway)
@@ -192,23 +214,7 @@ function distanceField(r: Raster, gx: number, gy: number, from?: { x: number; y:
     if (key > d) continue; // stale entry: the cell was reached shorter since
     if (d > stopBeyond) break;
     if (k === fk) stopBeyond = 2 * d + 50;
-    const i = k % nx, j = (k - i) / nx;
-    for (let dj = -1; dj <= 1; dj++) {
-      const jj = j + dj;
-      if (jj < 0 || jj >= ny) continue;
-      for (let di = -1; di <= 1; di++) {
-        if (di === 0 && dj === 0) continue;
-        const ii = i + di;
-        if (ii < 0 || ii >= nx) continue;
-        const kk = jj * nx + ii;
-        if (!free[kk]) continue;
-        const nd = d + (di !== 0 && dj !== 0 ? diag : cell);
-        if (nd < dist[kk]) {
-          dist[kk] = nd;
-          heap.push(nd, kk);
-        }
-      }
-    }
+    relaxNeighbours(r, k, d, dist, heap);
   }
   return dist;
 }
@@ -384,7 +390,7 @@ export function fieldDistanceFrom(region: Region, x: number, y: number): (px: nu
  */
 export function nearestByFieldDistance(region: Region, x: number, y: number, points: ArrayLike<number>): number {
   const r = rasterOf(region);
-  const { nx, ny, cell, free } = r;
+  const { nx, ny, cell } = r;
   // Points by raster cell (a point off the raster is unreachable, as in `fieldDistanceFrom`).
   const firstAt = new Map<number, number>();
   for (let i = 0, n = points.length >> 1; i < n; i++) {
@@ -402,7 +408,6 @@ export function nearestByFieldDistance(region: Region, x: number, y: number, poi
   const g = gj * nx + gi;
   dist[g] = 0;
   heap.push(0, g);
-  const diag = cell * Math.SQRT2;
   let found = -1, foundAt = Infinity;
   while (heap.size > 0) {
     const key = heap.peekKey();
@@ -412,23 +417,7 @@ export function nearestByFieldDistance(region: Region, x: number, y: number, poi
     if (key > d) continue;
     const at = firstAt.get(k);
     if (at !== undefined && (found < 0 || at < found)) { found = at; foundAt = d; }
-    const i = k % nx, j = (k - i) / nx;
-    for (let dj = -1; dj <= 1; dj++) {
-      const jj = j + dj;
-      if (jj < 0 || jj >= ny) continue;
-      for (let di = -1; di <= 1; di++) {
-        if (di === 0 && dj === 0) continue;
-        const ii = i + di;
-        if (ii < 0 || ii >= nx) continue;
-        const kk = jj * nx + ii;
-        if (!free[kk]) continue;
-        const nd = d + (di !== 0 && dj !== 0 ? diag : cell);
-        if (nd < dist[kk]) {
-          dist[kk] = nd;
-          heap.push(nd, kk);
-        }
-      }
-    }
+    relaxNeighbours(r, k, d, dist, heap);
   }
   return found;
 }
