@@ -23,6 +23,7 @@ import type { PathD, PathsD } from '../geometry/clipper.js';
 import type { HeadlandPass, Headlands } from './generateHeadlands.js';
 import { passableCore } from './generateHeadlands.js';
 import { offsetMitred } from './corners.js';
+import { segmentDistance } from '../geometry/region.js';
 
 /** Working passes need no fine arcs (1 cm from the true circle). */
 const PASS_ARC_TOLERANCE_METERS = 0.01;
@@ -61,9 +62,7 @@ function ringDistance(ring: { x: number; y: number }[], x: number, y: number): n
   let best = Infinity;
   for (let i = 0, n = ring.length; i < n; i++) {
     const a = ring[i], b = ring[(i + 1) % n];
-    const ex = b.x - a.x, ey = b.y - a.y, l2 = ex * ex + ey * ey;
-    const t = l2 > 0 ? Math.max(0, Math.min(1, ((x - a.x) * ex + (y - a.y) * ey) / l2)) : 0;
-    best = Math.min(best, Math.hypot(x - a.x - t * ex, y - a.y - t * ey));
+    best = Math.min(best, segmentDistance(x, y, a.x, a.y, b.x, b.y));
   }
   return best;
 }

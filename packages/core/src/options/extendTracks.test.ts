@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { offsetPolygons } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
-import { Region } from '../geometry/region.js';
+import { Region, segmentDistance } from '../geometry/region.js';
 import { computeCoverage } from '../metrics/computeCoverage.js';
 import { generateTracks } from '../tracks/generateTracks.js';
 import { extendTracks } from './extendTracks.js';
@@ -12,9 +12,7 @@ function distanceToRings(rings: PathsD, x: number, y: number): number {
   for (const ring of rings) {
     for (let i = 0, n = ring.length; i < n; i++) {
       const a = ring[i], b = ring[(i + 1) % n];
-      const ex = b.x - a.x, ey = b.y - a.y, l2 = ex * ex + ey * ey;
-      const t = l2 > 0 ? Math.max(0, Math.min(1, ((x - a.x) * ex + (y - a.y) * ey) / l2)) : 0;
-      best = Math.min(best, Math.hypot(x - a.x - t * ex, y - a.y - t * ey));
+      best = Math.min(best, segmentDistance(x, y, a.x, a.y, b.x, b.y));
     }
   }
   return best;
