@@ -167,6 +167,18 @@ class Heap {
 }
 
 /** Obstacle-aware distance from every raster cell to the goal (8-neighbour Dijkstra). */
+/** A raster Dijkstra's start: every cell at Infinity but the one holding (x, y) (clamped to the raster), queued at 0. */
+function dijkstraFrom(r: Raster, x: number, y: number): { dist: Float64Array; heap: Heap } {
+  const { nx, ny, cell } = r;
+  const dist = new Float64Array(nx * ny).fill(Infinity);
+  const i = Math.min(nx - 1, Math.max(0, Math.floor((x - r.x0) / cell)));
+  const j = Math.min(ny - 1, Math.max(0, Math.floor((y - r.y0) / cell)));
+  const heap = new Heap();
+  dist[j * nx + i] = 0;
+  heap.push(0, j * nx + i);
+  return { dist, heap };
+}
+
 /** Dijkstra step on the raster: the free 8-neighbours of cell k (at distance d) reached shorter through it. */
 function relaxNeighbours(r: Raster, k: number, d: number, dist: Float64Array, heap: Heap): void {
   const { nx, ny, cell, free } = r;
@@ -197,13 +209,7 @@ function distanceField(r: Raster, gx: number, gy: number, from?: { x: number; y:
   const fi = from ? Math.floor((from.x - r.x0) / cell) : -1, fj = from ? Math.floor((from.y - r.y0) / cell) : -1;
   const fk = fi >= 0 && fj >= 0 && fi < nx && fj < ny ? fj * nx + fi : -1;
   let stopBeyond = Infinity;
-  const dist = new Float64Array(nx * ny).fill(Infinity);
-  const gi = Math.min(nx - 1, Math.max(0, Math.floor((gx - r.x0) / cell)));
-  const gj = Math.min(ny - 1, Math.max(0, Math.floor((gy - r.y0) / cell)));
-  const heap = new Heap();
-  const g = gj * nx + gi;
-  dist[g] = 0;
-  heap.push(0, g);
+  const { dist, heap } = dijkstraFrom(r, gx, gy);
   let pops = 0;
   while (heap.size > 0) {
     // past the deadline: the cells not settled stay Infinity (the caller gives up anyway)
@@ -401,13 +407,7 @@ export function nearestByFieldDistance(region: Region, x: number, y: number, poi
   }
   if (firstAt.size === 0) return -1;
   // `distanceField`'s Dijkstra from (x, y), stopped after the first distance at which a point lies.
-  const dist = new Float64Array(nx * ny).fill(Infinity);
-  const gi = Math.min(nx - 1, Math.max(0, Math.floor((x - r.x0) / cell)));
-  const gj = Math.min(ny - 1, Math.max(0, Math.floor((y - r.y0) / cell)));
-  const heap = new Heap();
-  const g = gj * nx + gi;
-  dist[g] = 0;
-  heap.push(0, g);
+  const { dist, heap } = dijkstraFrom(r, x, y);
   let found = -1, foundAt = Infinity;
   while (heap.size > 0) {
     const key = heap.peekKey();
