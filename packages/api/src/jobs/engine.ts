@@ -105,6 +105,14 @@ export interface NewJobItem {
   name?: string | null;
   /** The validated request without its geometry. */
   request: Record<string, unknown>;
+  /** Relative planning work (`estimateWork`): queues take the largest items first. */
+  workEstimate: number;
+}
+
+/** A queue entry to create for a submitted item. */
+export interface QueuedItem {
+  index: number;
+  workEstimate: number;
 }
 
 /**
@@ -114,7 +122,7 @@ export interface NewJobItem {
 export async function insertJob(
   store: Store,
   job: { companyId: string; createdBy: string; defaults: Record<string, unknown> | null; items: NewJobItem[] },
-  enqueue: (tx: Sql, jobId: string, indices: number[]) => Promise<void>,
+  enqueue: (tx: Sql, jobId: string, items: QueuedItem[]) => Promise<void>,
 ): Promise<string> {
   const jobId = randomUUID();
   await store.db.transaction(async (tx) => {
@@ -137,17 +145,18 @@ export async function insertJob(
           item.geometry as object,
         ]);
       }
-      await tx.query('INSERT INTO guidance_job_items (job_id, item_index, boundary_id, request) VALUES ($1, $2, $3, $4::jsonb)', [
+      await tx.query('INSERT INTO guidance_job_items (job_id, item_index, boundary_id, request, work_estimate) VALUES ($1, $2, $3, $4::jsonb, $5)', [
         jobId,
         i,
         boundaryId,
         item.request,
+        item.workEstimate,
       ]);
     }
     await enqueue(
       tx,
       jobId,
-      job.items.map((_, i) => i),
+      job.items.map((item, index) => ({ index, workEstimate: item.workEstimate })),
     );
   });
   return jobId;
@@ -268,7 +277,8 @@ export async function claimItem(store: Store, jobId: string, itemIndex: number, 
 /**
  * Claims up to `limit` due items (the embedded engine's queue): queued ones whose retry time has
  * come and running ones whose lease expired (their worker died) that have attempts left, oldest
- * job first. Expired items without attempts left are `sweepAbandoned`'s.
+ * job first and within a job the largest work estimate first (so its slowest items do not run
+ * last with the other workers idle). Expired items without attempts left are `sweepAbandoned`'s.
  */
 export async function claimNext(store: Store, limit: number, leaseSeconds: number, maxAttempts: number): Promise<ClaimedItem[]> {
   const rows = await store.db.query(
@@ -278,7 +288,7 @@ export async function claimNext(store: Store, limit: number, leaseSeconds: numbe
        SELECT c.job_id, c.item_index FROM guidance_job_items c JOIN guidance_jobs cj ON cj.job_id = c.job_id
        WHERE cj.cancelled_at IS NULL
          AND ((c.status = 'queued' AND c.next_attempt_at <= now()) OR (c.status = 'running' AND c.lease_until < now() AND c.attempts < $3))
-       ORDER BY cj.created_at, c.job_id, c.item_index LIMIT $1 FOR UPDATE OF c SKIP LOCKED) due
+       ORDER BY cj.created_at, c.job_id, c.work_estimate DESC, c.item_index LIMIT $1 FOR UPDATE OF c SKIP LOCKED) due
      WHERE i.job_id = due.job_id AND i.item_index = due.item_index AND j.job_id = i.job_id
      ${CLAIM_RETURNING}`,
     [limit, leaseSeconds, maxAttempts],

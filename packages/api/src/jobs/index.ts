@@ -4,6 +4,7 @@ export { startJobs, jobServiceFor, type JobService, type StartJobsOptions } from
 export { startEmbeddedRunner, type JobRunner, type EmbeddedRunnerOptions } from './embedded.js';
 export { startPgBossRunner, ITEM_QUEUE, DEAD_ITEM_QUEUE, type PgBossOptions } from './pgboss.js';
 export { workerCommand, type WorkerCommandOptions } from './worker-command.js';
+export { estimateWork, workPriority } from './estimate.js';
 export {
   defaultJobSettings,
   getJob,

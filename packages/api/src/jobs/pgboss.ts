@@ -14,7 +14,8 @@ import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Sql } from '../store/sql.js';
 import type { Store } from '../store/store.js';
-import { claimItem, runClaimedItem, settleItem, type RunContext } from './engine.js';
+import { claimItem, runClaimedItem, settleItem, type QueuedItem, type RunContext } from './engine.js';
+import { workPriority } from './estimate.js';
 import type { JobRunner } from './embedded.js';
 
 export const ITEM_QUEUE = 'furrow-guidance-items';
@@ -86,9 +87,12 @@ function lastError(output: unknown): string {
   return typeof message === 'string' ? message : 'unknown';
 }
 
-/** Inserts one pg-boss job per item inside the submitting transaction. */
-export async function enqueueItems(boss: PgBoss, tx: Sql, jobId: string, indices: number[]): Promise<void> {
-  const jobs = indices.map((itemIndex) => ({ name: ITEM_QUEUE, data: { jobId, itemIndex } }));
+/**
+ * Inserts one pg-boss job per item inside the submitting transaction, prioritised by the item's
+ * work estimate (pg-boss fetches the highest priority first): the largest items start first.
+ */
+export async function enqueueItems(boss: PgBoss, tx: Sql, jobId: string, items: QueuedItem[]): Promise<void> {
+  const jobs = items.map(({ index, workEstimate }) => ({ name: ITEM_QUEUE, data: { jobId, itemIndex: index }, priority: workPriority(workEstimate) }));
   for (let i = 0; i < jobs.length; i += 1000) {
     await (boss.insert as (jobs: unknown[], options: { db: PgBossDb }) => Promise<unknown>)(jobs.slice(i, i + 1000), { db: txDb(tx) });
   }

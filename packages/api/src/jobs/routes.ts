@@ -13,6 +13,7 @@ import { isUuid } from '../store/store.js';
 import { errorResponses, jsonBody, validationHook } from '../routes/common.js';
 import { cancelJob, getJob, getResults, insertJob, isActive, withGeometry, type JobView, type NewJobItem } from './engine.js';
 import { jobServiceFor } from './service.js';
+import { estimateWork } from './estimate.js';
 
 export const MAX_JOB_ITEMS = 10_000;
 export const RETRY_AFTER_SECONDS = 5;
@@ -162,10 +163,11 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
           continue;
         }
         const { field: _f, boundary: _b, ...request } = parsed.data as Record<string, unknown>;
+        const workEstimate = estimateWork(geometry, request);
         items.push(
           typeof boundaryId === 'string'
-            ? { boundaryId, request }
-            : { geometry: parsed.data.field ?? parsed.data.boundary, name: typeof name === 'string' ? name.slice(0, 200) : null, request },
+            ? { boundaryId, request, workEstimate }
+            : { geometry: parsed.data.field ?? parsed.data.boundary, name: typeof name === 'string' ? name.slice(0, 200) : null, request, workEstimate },
         );
       }
       if (details.length > 0) throw validationError(details.slice(0, 100));
@@ -182,7 +184,7 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       }
 
       const jobs = await service();
-      const jobId = await insertJob(store, { companyId, createdBy: caller.userId, defaults: body.defaults ?? null, items }, (tx, id, indices) => jobs.enqueue(tx, id, indices));
+      const jobId = await insertJob(store, { companyId, createdBy: caller.userId, defaults: body.defaults ?? null, items }, (tx, id, queued) => jobs.enqueue(tx, id, queued));
       jobs.submitted();
       const view = await jobFor(caller, jobId);
       c.header('Location', `/api/guidance-jobs/${jobId}`);

@@ -12,7 +12,7 @@ import type { Planner } from '../planner.js';
 import type { Sql } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import { startEmbeddedRunner, type JobRunner } from './embedded.js';
-import { defaultJobSettings, type JobSettings } from './engine.js';
+import { defaultJobSettings, type JobSettings, type QueuedItem } from './engine.js';
 import { enqueueItems, startBoss, startPgBossRunner, type PgBossOptions } from './pgboss.js';
 
 export interface JobService {
@@ -20,7 +20,7 @@ export interface JobService {
   /** The in-process worker, when this process plans items. */
   readonly runner?: JobRunner;
   settings: JobSettings;
-  enqueue(tx: Sql, jobId: string, indices: number[]): Promise<void>;
+  enqueue(tx: Sql, jobId: string, items: QueuedItem[]): Promise<void>;
   /** Called after a submit commits (wakes an embedded worker). */
   submitted(): void;
   close(): Promise<void>;
@@ -75,7 +75,7 @@ async function makeService(opts: StartJobsOptions): Promise<JobService> {
       engine: 'pg-boss',
       runner,
       settings,
-      enqueue: (tx, jobId, indices) => enqueueItems(boss, tx, jobId, indices),
+      enqueue: (tx, jobId, items) => enqueueItems(boss, tx, jobId, items),
       submitted() {},
       async close() {
         if (runner) await runner.close();

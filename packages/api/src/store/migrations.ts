@@ -183,6 +183,11 @@ export const migrations: Migration[] = [
     name: 'API key expiry',
     sql: `ALTER TABLE api_keys ADD COLUMN expires_at timestamptz`,
   },
+  {
+    version: 5,
+    name: 'guidance job items: work estimate (largest first)',
+    sql: `ALTER TABLE guidance_job_items ADD COLUMN work_estimate double precision NOT NULL DEFAULT 0`,
+  },
 ];
 
 /** Applies every migration not yet recorded. Safe when several processes start at once on PostgreSQL. */
