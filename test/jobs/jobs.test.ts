@@ -4,7 +4,7 @@
  * checks that every result belongs to its item; one small job runs the real planner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, createRateLimiter, inProcessPlanner, openStore, startJobs, type JobService, type Store } from '@furrow/api';
+import { API_VERSION, createApp, createRateLimiter, openStore, poolPlanner, startJobs, type JobService, type Store } from '@furrow/api';
 import * as core from '@furrow/core';
 import { describeWith } from '../support/requires.js';
 import { startPostgres, type TestPostgres } from '../api/pg.js';
@@ -227,12 +227,13 @@ describeWith(['postgres'], 'guidance jobs, PostgreSQL (pg-boss)', () => {
   });
 });
 
-describe.skipIf(!hasRealPlanner)('guidance jobs with the real planner (embedded store)', () => {
+describe.skipIf(!hasRealPlanner)('guidance jobs with the real planner on the worker pool (embedded store)', () => {
   let store: Store;
   let jobs: JobService;
   beforeAll(async () => {
     store = await openStore('memory:');
-    jobs = await startJobs({ store, planner: inProcessPlanner(), concurrency: 1, pollMs: 50 });
+    // The pool serialises each plan on its worker thread (planToJson): what is stored is checked below.
+    jobs = await startJobs({ store, planner: poolPlanner({ threads: 1 }), concurrency: 1, pollMs: 50 });
   }, 60_000);
   afterAll(async () => {
     await jobs?.close();
@@ -249,7 +250,15 @@ describe.skipIf(!hasRealPlanner)('guidance jobs with the real planner (embedded 
     expect(final.body.status).toBe('completed');
     const results = await allResults(app, acct.apiKey, submitted.body.jobId);
     // Expected: the library itself, called here on the same requests.
-    const expected = await Promise.all(requests.map(async (r) => ((await (core as any).planRoute(r)) as { metrics: unknown }).metrics));
-    expect(results.map((r) => r.metrics)).toEqual(expected);
+    const expected = await Promise.all(requests.map(async (r) => (await (core as any).planRoute(r)) as { metrics: unknown; route: unknown[]; version: string }));
+    expect(results.map((r) => r.metrics)).toEqual(expected.map((p) => p.metrics));
+    // The stored plan is the library's plan with the API's version and without crosshatches.
+    for (let i = 0; i < requests.length; i++) {
+      const stored = await call(app, 'GET', `/api/plans/${results[i].planId}`, acct.apiKey);
+      expect(stored.status).toBe(200);
+      expect(stored.body.plan.route).toEqual(expected[i].route);
+      expect(stored.body.plan.version).toBe(API_VERSION);
+      expect(stored.body.plan).not.toHaveProperty('crosshatches');
+    }
   }, 180_000);
 });

@@ -9,19 +9,64 @@ import { existsSync } from 'node:fs';
 import * as core from '@furrow/core';
 import { PlanError, type PlanErrorCode, type PlanErrorDetail } from '@furrow/core';
 import { Piscina } from 'piscina';
+import { API_VERSION } from './version.js';
 
 /** `planRoute(request, runtime)`: the runtime's clock lets the optimizer honour maxOptimizerTime. */
 export type PlanFunction = (request: unknown, runtime?: { now?: () => number }) => unknown;
 
 export interface Planner {
   plan(request: unknown, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /**
+   * Plans, shapes the plan for the API (`shapePlan`) and serialises it on the planning thread: the
+   * JSON text and the metrics. A stored plan (guidance jobs) is never needed as an object on the
+   * event loop, and a string crosses from the worker far cheaper than the plan's object tree.
+   * Optional: `planJson` falls back to `plan` for planners without it.
+   */
+  planToJson?(request: unknown, signal: AbortSignal, shape: PlanShape): Promise<PlanJson>;
   readonly threads: number;
   close(): Promise<void>;
 }
 
-/** What a worker sends back: a plan, or a PlanError's fields (structured clone drops its class). */
+/** How the API shapes a plan: its version, and whether the crosshatches were asked for. */
+export interface PlanShape {
+  version: string;
+  keepCrosshatches: boolean;
+}
+
+export interface PlanJson {
+  /** The shaped plan as JSON text. */
+  json: string;
+  metrics: Record<string, unknown>;
+}
+
+/** The API's shape for a request's `options` (a comma-separated list). */
+export function apiPlanShape(options: unknown): PlanShape {
+  const names = new Set(String(options ?? '').split(',').map((o) => o.trim()));
+  return { version: API_VERSION, keepCrosshatches: names.has('useCrossHatches') };
+}
+
+/** The API's plan: the API version (the planner's as `plannerVersion` when it differs), crosshatches only on request. */
+export function shapePlan(plan: Record<string, unknown>, shape: PlanShape): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...plan, version: shape.version };
+  if (plan.version !== undefined && plan.version !== shape.version) out.plannerVersion = plan.version;
+  if (!shape.keepCrosshatches) delete out.crosshatches;
+  return out;
+}
+
+function toPlanJson(plan: Record<string, unknown>, shape: PlanShape): PlanJson {
+  return { json: JSON.stringify(shapePlan(plan, shape)), metrics: (plan.metrics ?? {}) as Record<string, unknown> };
+}
+
+/** `planner.planToJson` where the planner has it, else `plan` and the serialisation here. */
+export async function planJson(planner: Planner, request: unknown, signal: AbortSignal, shape: PlanShape): Promise<PlanJson> {
+  if (planner.planToJson) return planner.planToJson(request, signal, shape);
+  return toPlanJson(await planner.plan(request, signal), shape);
+}
+
+/** What a worker sends back: a plan (or, asked to serialise, its JSON), or a PlanError's fields (structured clone drops its class). */
 export type WorkerResult =
   | { ok: true; plan: Record<string, unknown> }
+  | ({ ok: true; plan?: undefined } & PlanJson)
   | { ok: false; planError?: { code: PlanErrorCode; message: string; details: PlanErrorDetail[] }; message?: string };
 
 /** The library's planner, looked up at run time so the API builds while the planner is being written. */
@@ -35,11 +80,12 @@ export function libraryPlanRoute(): PlanFunction {
   return fn as PlanFunction;
 }
 
-export async function runPlan(planRoute: PlanFunction, request: unknown): Promise<WorkerResult> {
+/** Runs the planner; with `shape`, returns the shaped plan's JSON instead of the plan. */
+export async function runPlan(planRoute: PlanFunction, request: unknown, shape?: PlanShape): Promise<WorkerResult> {
   try {
     // The planner is pure; its clock (milliseconds) is injected so maxOptimizerTime bounds the optimizer.
     const plan = (await planRoute(request, { now: () => performance.now() })) as Record<string, unknown>;
-    return { ok: true, plan };
+    return shape ? { ok: true, ...toPlanJson(plan, shape) } : { ok: true, plan };
   } catch (err) {
     if (core.isPlanError(err)) {
       const e = err as PlanError;
@@ -49,10 +95,20 @@ export async function runPlan(planRoute: PlanFunction, request: unknown): Promis
   }
 }
 
+function failure(result: Extract<WorkerResult, { ok: false }>): Error {
+  if (result.planError) return new PlanError(result.planError.code, result.planError.message, result.planError.details);
+  return new Error(`planner failed: ${result.message}`);
+}
+
 function unwrap(result: WorkerResult): Record<string, unknown> {
-  if (result.ok) return result.plan;
-  if (result.planError) throw new PlanError(result.planError.code, result.planError.message, result.planError.details);
-  throw new Error(`planner failed: ${result.message}`);
+  if (!result.ok) throw failure(result);
+  return result.plan ?? (JSON.parse(result.json) as Record<string, unknown>);
+}
+
+/** A worker's answer to a serialising task (a worker that ignored `shape` sent the plan: serialised here). */
+function unwrapJson(result: WorkerResult, shape: PlanShape): PlanJson {
+  if (!result.ok) throw failure(result);
+  return result.plan ? toPlanJson(result.plan, shape) : { json: result.json, metrics: result.metrics };
 }
 
 export class PlanAbortedError extends Error {
@@ -110,6 +166,15 @@ export function poolPlanner(opts: { threads?: number; filename?: string } = {}):
       if (signal.aborted) throw abortReason(signal);
       try {
         return unwrap((await pool.run({ request }, { signal })) as WorkerResult);
+      } catch (err) {
+        if (signal.aborted) throw abortReason(signal);
+        throw err;
+      }
+    },
+    async planToJson(request, signal, shape) {
+      if (signal.aborted) throw abortReason(signal);
+      try {
+        return unwrapJson((await pool.run({ request, shape }, { signal })) as WorkerResult, shape);
       } catch (err) {
         if (signal.aborted) throw abortReason(signal);
         throw err;

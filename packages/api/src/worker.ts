@@ -1,8 +1,9 @@
 /** Worker-thread entry of the planning pool (piscina loads the built `dist/worker.js`). */
-import { libraryPlanRoute, runPlan, type WorkerResult } from './planner.js';
+import { libraryPlanRoute, runPlan, type PlanShape, type WorkerResult } from './planner.js';
 
 const planRoute = libraryPlanRoute();
 
-export default function plan(task: { request: unknown }): Promise<WorkerResult> {
-  return runPlan(planRoute, task.request);
+/** With `shape`, the plan comes back as JSON text (serialised here, off the event loop). */
+export default function plan(task: { request: unknown; shape?: PlanShape }): Promise<WorkerResult> {
+  return runPlan(planRoute, task.request, task.shape);
 }

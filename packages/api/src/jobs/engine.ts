@@ -12,11 +12,10 @@ import { isPlanError } from '@furrow/core';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
 import { assertValidGeometry } from '../geometry.js';
-import { PlanAbortedError, type Planner } from '../planner.js';
+import { PlanAbortedError, apiPlanShape, planJson, type PlanJson, type Planner } from '../planner.js';
 import { PathPlanRequestSchema, issuesToDetails } from '../schemas.js';
 import type { Sql } from '../store/sql.js';
 import type { Store } from '../store/store.js';
-import { API_VERSION } from '../version.js';
 
 export type JobStatus = 'queued' | 'running' | 'completed' | 'completed_with_errors' | 'failed' | 'cancelled';
 export type ItemStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -379,13 +378,6 @@ function permanentError(err: unknown): ItemError | undefined {
   return undefined;
 }
 
-function shapePlan(plan: Record<string, unknown>, request: Record<string, unknown>): Record<string, unknown> {
-  const options = new Set(String(request.options ?? '').split(',').map((s) => s.trim()));
-  const out: Record<string, unknown> = { ...plan, version: API_VERSION };
-  if (plan.version !== undefined && plan.version !== API_VERSION) out.plannerVersion = plan.version;
-  if (!options.has('useCrossHatches')) delete out.crosshatches;
-  return out;
-}
 
 /**
  * Plans a claimed item and records its plan or its error. `retry` means it went back to the queue;
@@ -397,7 +389,7 @@ export async function runClaimedItem(ctx: RunContext, item: ClaimedItem, onRetry
     return failItem(store, item, { code: 'AttemptsExhausted', message: `the item was started ${item.attempts - 1} times without finishing (worker crashes or time-outs)` });
   }
   let request: Record<string, unknown>;
-  let plan: Record<string, unknown>;
+  let plan: PlanJson;
   try {
     const rows = await store.db.query<{ geometry: unknown }>('SELECT geometry FROM boundaries WHERE boundary_id = $1', [item.boundaryId]);
     if (!rows[0]) throw new ApiError(404, 'NotFound', `boundary "${item.boundaryId}" no longer exists`);
@@ -414,7 +406,7 @@ export async function runClaimedItem(ctx: RunContext, item: ClaimedItem, onRetry
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new PlanAbortedError('timeout')), limitSeconds * 1000);
     try {
-      plan = shapePlan(await ctx.planner.plan(request, timeout.signal), request);
+      plan = await planJson(ctx.planner, request, timeout.signal, apiPlanShape(request.options));
     } finally {
       clearTimeout(timer);
     }
@@ -453,7 +445,7 @@ async function chargeIn(tx: Sql, kind: 'company' | 'user', ownerId: string, amou
   return rows.length > 0;
 }
 
-async function completeItem(ctx: RunContext, item: ClaimedItem, request: Record<string, unknown>, plan: Record<string, unknown>): Promise<ItemOutcome> {
+async function completeItem(ctx: RunContext, item: ClaimedItem, request: Record<string, unknown>, plan: PlanJson): Promise<ItemOutcome> {
   const cost = ctx.settings.planCostCredits;
   return ctx.store.db.transaction(async (tx) => {
     if (!(await lockRunning(tx, item))) return 'skipped';
@@ -470,13 +462,13 @@ async function completeItem(ctx: RunContext, item: ClaimedItem, request: Record<
     await tx.query(
       `INSERT INTO plans (plan_id, boundary_id, field_id, company_id, created_by, request, plan)
        SELECT $1, b.boundary_id, b.field_id, $3, $4, $5::jsonb, $6::jsonb FROM boundaries b WHERE b.boundary_id = $2`,
-      [planId, item.boundaryId, item.companyId, item.createdBy, options, plan],
+      [planId, item.boundaryId, item.companyId, item.createdBy, options, plan.json],
     );
     await tx.query(
       `UPDATE guidance_job_items SET status = 'done', plan_id = $3, metrics = $4::jsonb, error = NULL, credits_charged = $5,
          finished_at = now(), lease_until = NULL
        WHERE job_id = $1 AND item_index = $2`,
-      [item.jobId, item.itemIndex, planId, (plan.metrics ?? {}) as object, cost],
+      [item.jobId, item.itemIndex, planId, plan.metrics, cost],
     );
     await finishIfDone(tx, item.jobId);
     return 'done';

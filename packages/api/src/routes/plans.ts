@@ -3,11 +3,10 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { AppEnv, Caller, Deps } from '../context.js';
 import { ApiError } from '../errors.js';
 import { assertValidGeometry } from '../geometry.js';
-import { PlanAbortedError } from '../planner.js';
+import { PlanAbortedError, apiPlanShape, shapePlan } from '../planner.js';
 import { planToGeoJson } from '../render.js';
 import type { CreditOwnerKind } from '../store/store.js';
 import { PathPlanRequestSchema, PlanFeatureCollectionSchema, PlanSchema, OPTION_NAMES, type PathPlanRequestBody } from '../schemas.js';
-import { API_VERSION } from '../version.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
 
 /** Checks the geometry (422), charges credits (402), plans off the event loop, refunds on failure. */
@@ -50,7 +49,7 @@ export async function planBillable(
   const timer = setTimeout(() => timeout.abort(new PlanAbortedError('timeout')), limitSeconds * 1000);
   try {
     const plan = await deps.planner.plan(request, AbortSignal.any([clientSignal, timeout.signal]));
-    return shapePlan(plan, request);
+    return shapePlan(plan, apiPlanShape(request.options));
   } catch (err) {
     if (payer) await deps.store.grantCredits(payer.kind, payer.id, cost, `refund: ${reason}`);
     throw err;
@@ -59,13 +58,6 @@ export async function planBillable(
   }
 }
 
-function shapePlan(plan: Record<string, unknown>, request: PathPlanRequestBody): Record<string, unknown> {
-  const options = new Set((request.options ?? '').split(',').map((s) => s.trim()));
-  const out: Record<string, unknown> = { ...plan, version: API_VERSION };
-  if (plan.version !== undefined && plan.version !== API_VERSION) out.plannerVersion = plan.version;
-  if (!options.has('useCrossHatches')) delete out.crosshatches;
-  return out;
-}
 
 export function plansRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
