@@ -656,7 +656,7 @@ function forwardShot(from: Pose, to: Pose, ctx: RouteContext): ArrayLike<number>
  * (`connectSearch.ts`). With a curvature-rate limit its arcs (no clothoids) are redrawn with
  * transitions (`rateLimited`) or the path is not used.
  */
-export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions?: number): Conn | undefined {
+export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions?: number, shotEveryExpansions?: number): Conn | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
   // A start no forward path leaves, or a goal none reaches (pockets): no search can succeed.
   if (timeIsUp(ctx) || !searchAllowed(ctx) || !canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true)) return undefined;
@@ -664,7 +664,7 @@ export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions
   // with the redrawing of the whole path below).
   const sigma = rateLimitOf(ctx);
   const shotCtx: RouteContext = sigma === undefined ? ctx : { ...ctx, turnOptions: { ...ctx.turnOptions, maxCurvatureRatePerSquareMeter: undefined, smoothing: 'Arcs' } };
-  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, shotCtx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
+  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, shotCtx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(shotEveryExpansions ? { shotEveryExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
   if (!xy) { if (!timeIsUp(ctx)) searchFailed(ctx); return undefined; }
   if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) return undefined;
   // With a rate limit: the search's arcs redrawn with clothoid transitions between them.
@@ -746,7 +746,8 @@ const MAX_SHORTENING_RADII = 6;
  * pulled back progressively, the shorter pull first, and a turn, a headland traversal or a
  * waypoint chain retried from the new ends. On success the tracks are shortened (their ends
  * moved) and a `track-shortened` warning names them and the meters left out (the strip counts as
- * uncovered in the metrics). Undefined when no shortening within the limits lets anything fit.
+ * uncovered in the metrics). Where no shortening within the limits lets anything fit, a more
+ * thorough search of the unshortened join (`shotEveryExpansions` 1); undefined when that fails too.
  */
 function connectShortened(a: Extract<Piece, { kind: 'track' }> | undefined, from: Pose, b: Extract<Piece, { kind: 'track' }>, ctx: RouteContext): Conn | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
@@ -780,7 +781,9 @@ function connectShortened(a: Extract<Piece, { kind: 'track' }> | undefined, from
       return c;
     }
   }
-  return undefined;
+  // No shortening helps: a searched path with a direct manoeuvre to the goal tried at every step
+  // (the way out of a pocket may need a full turn where the bay widens, far from the goal).
+  return trySearch(from, trackStart(b), ctx, undefined, 1);
 }
 
 /** Connects two consecutive tracks of one cell, pulling their ends back if a turn needs room. */
