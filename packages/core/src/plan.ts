@@ -350,10 +350,17 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const assembling = Number.isFinite(refined.nonWorkingCost) || costMore;
   // Joins nothing fits (connector `unfitted`): the order was chosen on them as they are; those the
   // route uses are connected again with the tracks shortened there (`shortenUnfitted`, warning
-  // `track-shortened`), and a track that no shortening joins is left out (`skipUnjoinable`).
+  // `track-shortened`), and a track that is still not joined is driven last or left out
+  // (`skipUnjoinable`, warning `track-skipped`).
   const unfitted = (r: Parts): boolean => r.segs.some((sg) => sg.connector === 'unfitted');
+  // Connections tried again in vain, not tried a third time (skipUnjoinable and assembleRoute ask twice).
+  const refitFailed = new Map<Map<number, Parts>, Set<number>>();
   const refit = (store: Map<number, Parts>, key: number, r: Parts | undefined, pieces: () => Piece[], legIn: boolean, legOut: boolean): Parts | undefined => {
     if (!r || !unfitted(r)) return r;
+    let failed = refitFailed.get(store);
+    if (!failed) refitFailed.set(store, (failed = new Set()));
+    if (failed.has(key)) return r;
+    failed.add(key);
     const again = connectPieces(pieces(), legIn, legOut, undefined, true);
     if (again.aborted || unfitted(again)) return r;
     store.set(key, again);
