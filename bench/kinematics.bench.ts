@@ -75,7 +75,7 @@ parentPort.on('message', async (job) => {
     const on = s ? (s.type === 'Connector' ? 'Connector:' + (s.connectorKind || '?') : s.type + (s.connectorKind ? ':' + s.connectorKind : '')) : '-';
     return { code: v.code, on, turnType: s && s.turnType, sequence: v.sequence, position: v.position, message: v.message };
   });
-  parentPort.postMessage({ ms, turns, reversing, violations, warnings: plan.warnings.map((w) => ({ code: w.code, message: w.message, geometry: w.geometry })) });
+  parentPort.postMessage({ ms, turns, reversing, uncoveredRatio: plan.metrics && plan.metrics.uncoveredRatio, violations, warnings: plan.warnings.map((w) => ({ code: w.code, message: w.message, geometry: w.geometry })) });
 });
 `;
 
@@ -85,6 +85,8 @@ interface Result {
   ms?: number;
   turns?: Record<string, number>;
   reversing?: number;
+  /** plan.metrics.uncoveredRatio (share of the workable area no swath covers). */
+  uncoveredRatio?: number;
   violations?: { code: string; on: string; turnType?: string; sequence?: number; message: string }[];
   warnings?: { code: string; message: string }[];
 }

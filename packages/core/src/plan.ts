@@ -38,7 +38,7 @@ import type { LocalSegment, Piece, RouteContext } from './route/connectTracks.js
 import { computeCoverage } from './metrics/computeCoverage.js';
 import { LARGE_FIELD_TRACKS, orderFieldTracks, tightestBendRatio } from './route/order/fieldOrder.js';
 import type { FieldOrderInput } from './route/order/fieldOrder.js';
-import { assembleRoute, refineOrderOnConnectors } from './route/order/connectedOrder.js';
+import { assembleRoute, refineOrderOnConnectors, skipUnjoinable } from './route/order/connectedOrder.js';
 import type { RealCostModel } from './route/order/connectedOrder.js';
 import { objectiveRates } from './route/optimize/objective.js';
 import { stagingPointLocal, withRefillDetours, withStagingLegs } from './refill/routeExtras.js';
@@ -309,8 +309,8 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const stagingLeg = (xy: Float64Array): LocalSegment => ({ type: 'Connector', xy, connector: 'staging' });
   // Staging and refill legs go round holes and bays inside the field (refill/legs.ts).
   const legRouter: LegRouter = { region: ctx.region, rings: field.map(ringToFlat), waypoints: ctx.waypoints!, turnRadiusMeters: R };
-  const connectPieces = (p: Piece[], legIn: boolean, legOut: boolean, abort?: () => boolean): { segs: LocalSegment[]; warnings: RouteContext['warnings']; aborted?: boolean } => {
-    const c: RouteContext = { ...ctx, warnings: [], ...(abort ? { abort } : {}) };
+  const connectPieces = (p: Piece[], legIn: boolean, legOut: boolean, abort?: () => boolean, shortenUnfitted = false): { segs: LocalSegment[]; warnings: RouteContext['warnings']; aborted?: boolean } => {
+    const c: RouteContext = { ...ctx, warnings: [], ...(abort ? { abort } : {}), ...(shortenUnfitted ? { shortenUnfitted: true } : {}) };
     let segs = connectTracks(p, c);
     if (staging && (legIn || legOut)) segs = withStagingLegs(segs, staging, stagingLeg, { legIn, legOut, router: legRouter });
     return { segs, warnings: c.warnings, ...(c.aborted ? { aborted: true } : {}) };
@@ -345,20 +345,50 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const routeOrderMs = now ? now() - routeT0 : undefined;
   // The chosen route is put together from its connections; a fixed order (nothing costed) is
   // connected now, as is any route whose parts do not fit together.
-  const trackMeters = (k: number): number => {
-    const t = trackSet.tracks[refined.visits[k].trackIndex];
-    return t.xy ? polylineLength(t.xy) : Math.hypot(t.x1 - t.x0, t.y1 - t.y0);
-  };
   // For `optimized`, connectors not costed yet (the clock ran out) are built now, the ones costed reused.
   const costMore = ordered.alternatives.length > 1;
-  const assembled = Number.isFinite(refined.nonWorkingCost) || costMore
-    ? assembleRoute(refined.visits, {
-      link: (a, b) => linkParts.get(a * endCount + b) ?? (costMore ? (model.link(a, b), linkParts.get(a * endCount + b)) : undefined),
-      head: (e) => headParts.get(e) ?? (costMore ? (model.head(e), headParts.get(e)) : undefined),
-      tail: (e) => tailParts.get(e) ?? (costMore ? (model.tail(e), tailParts.get(e)) : undefined),
-    }, trackMeters)
-    : undefined;
-  const final = assembled ?? connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(trackSet.tracks, refined.visits, cellOf)] : [...trackPieces(trackSet.tracks, refined.visits, cellOf), ...headlandPieces], true, true);
+  const assembling = Number.isFinite(refined.nonWorkingCost) || costMore;
+  // Joins nothing fits (connector `unfitted`): the order was chosen on them as they are; those the
+  // route uses are connected again with the tracks shortened there (`shortenUnfitted`, warning
+  // `track-shortened`), and a track that is still not joined is driven last or left out
+  // (`skipUnjoinable`, warning `track-skipped`).
+  const unfitted = (r: Parts): boolean => r.segs.some((sg) => sg.connector === 'unfitted');
+  // Connections tried again in vain, not tried a third time (skipUnjoinable and assembleRoute ask twice).
+  const refitFailed = new Map<Map<number, Parts>, Set<number>>();
+  const refit = (store: Map<number, Parts>, key: number, r: Parts | undefined, pieces: () => Piece[], legIn: boolean, legOut: boolean): Parts | undefined => {
+    if (!r || !unfitted(r)) return r;
+    let failed = refitFailed.get(store);
+    if (!failed) refitFailed.set(store, (failed = new Set()));
+    if (failed.has(key)) return r;
+    failed.add(key);
+    const again = connectPieces(pieces(), legIn, legOut, undefined, true);
+    if (again.aborted || unfitted(again)) return r;
+    store.set(key, again);
+    return again;
+  };
+  const routeParts = {
+    link: (a: number, b: number): Parts | undefined => refit(linkParts, a * endCount + b, linkParts.get(a * endCount + b) ?? (costMore ? (model.link(a, b), linkParts.get(a * endCount + b)) : undefined), () => [pieceAt(a, false), pieceAt(b, true)], false, false),
+    head: (e: number): Parts | undefined => refit(headParts, e, headParts.get(e) ?? (costMore ? (model.head(e), headParts.get(e)) : undefined), () => (headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)]), true, false),
+    tail: (e: number): Parts | undefined => refit(tailParts, e, tailParts.get(e) ?? (costMore ? (model.tail(e), tailParts.get(e)) : undefined), () => (headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces]), false, true),
+  };
+  const kept = assembling ? skipUnjoinable(refined.visits, routeParts, (r) => !unfitted(r), (r) => r.warnings.length) : { visits: refined.visits, skipped: [] };
+  const routeVisits = kept.visits;
+  const trackMeters = (k: number): number => {
+    const t = trackSet.tracks[routeVisits[k].trackIndex];
+    return t.xy ? polylineLength(t.xy) : Math.hypot(t.x1 - t.x0, t.y1 - t.y0);
+  };
+  const assembled = assembling ? assembleRoute(routeVisits, routeParts, trackMeters) : undefined;
+  const final = assembled ?? connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(trackSet.tracks, routeVisits, cellOf)] : [...trackPieces(trackSet.tracks, routeVisits, cellOf), ...headlandPieces], true, true, undefined, true);
+  for (const sk of kept.skipped) {
+    const t = trackSet.tracks[sk.visit.trackIndex];
+    const len = t.xy ? polylineLength(t.xy) : Math.hypot(t.x1 - t.x0, t.y1 - t.y0);
+    final.warnings.push({
+      code: 'track-skipped',
+      message: `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within the turning radius (${R} m) fits inside the field ${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even with the tracks shortened; its area counts as uncovered`,
+      x: (t.x0 + t.x1) / 2,
+      y: (t.y0 + t.y1) / 2,
+    });
+  }
   const chosen = { result: final };
   const connected = headlandRoute.restore(chosen.result.segs);
   // Refill detours (calculateRefillPoints) become route connectors, so the metrics count them.

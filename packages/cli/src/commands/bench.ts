@@ -227,8 +227,8 @@ interface OrderRun {
   violations: number;
   /**
    * Route defects the plan warns about and checkPlan may not flag: straight connectors where no
-   * manoeuvre fitted (`turn-not-fitted`), headland passes left out (`headland-pass-skipped`),
-   * connectors leaving the field (`connector-leaves-field`).
+   * manoeuvre fitted (`turn-not-fitted`), headland passes or tracks left out
+   * (`headland-pass-skipped`, `track-skipped`), connectors leaving the field (`connector-leaves-field`).
    */
   unfitted: number;
   ms: number;
@@ -271,7 +271,7 @@ function optimizerFigures(plan: Plan): OptimizerFigures {
   return out;
 }
 
-const DEFECT_WARNINGS = new Set(['turn-not-fitted', 'headland-pass-skipped', 'connector-leaves-field']);
+const DEFECT_WARNINGS = new Set(['turn-not-fitted', 'headland-pass-skipped', 'track-skipped', 'connector-leaves-field']);
 
 function trackCount(plan: Plan): number {
   return plan.route.filter((r) => r.type === 'Track').length;

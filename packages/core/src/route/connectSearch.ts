@@ -34,6 +34,12 @@ export interface SearchLimits {
   window?: RasterWindow;
   /** The caller's deadline: once true, the search gives up (returns undefined) within a few dozen expansions. */
   abort?: () => boolean;
+  /**
+   * Far from the goal (more than 6R by the heuristic), a direct manoeuvre to it is tried at one
+   * expansion in this many (default 16). 1: at every expansion — slower, but finds ways whose
+   * last manoeuvre is a full turn in a small bay (the expanded primitives alone often miss it).
+   */
+  shotEveryExpansions?: number;
 }
 
 const HEADING_BINS = 72;
@@ -282,6 +288,7 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   let goalNode = -1;
   let goalShot: ArrayLike<number> | undefined;
   const near = 6 * R;
+  const shotEvery = Math.max(1, Math.floor(limits.shotEveryExpansions ?? 16));
   let pops = 0;
   while (heap.size > 0 && expansions < maxExpansions) {
     if (abort && (pops++ & 63) === 0 && abort()) return undefined;
@@ -291,7 +298,7 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
     closed.add(k);
     expansions++;
     const pose = { x: X[id], y: Y[id], headingRadians: H[id] };
-    if (D[id] < near || expansions % 16 === 1) {
+    if (D[id] < near || expansions % shotEvery === 1 % shotEvery) {
       const s = shot(pose, to);
       if (s) { goalNode = id; goalShot = s; break; }
     }

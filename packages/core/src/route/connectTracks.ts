@@ -79,6 +79,12 @@ export interface RouteContext {
    */
   abort?: () => boolean;
   aborted?: boolean;
+  /**
+   * A join nothing fits is retried with the tracks shortened at it (`connectShortened`, warning
+   * `track-shortened`). Off while ordering costs connectors (the order is chosen on the joins as
+   * they are); on for the chosen route's joins that did not fit.
+   */
+  shortenUnfitted?: boolean;
 }
 
 /** Whether the caller's deadline has passed (marks the connection `aborted`). */
@@ -650,7 +656,7 @@ function forwardShot(from: Pose, to: Pose, ctx: RouteContext): ArrayLike<number>
  * (`connectSearch.ts`). With a curvature-rate limit its arcs (no clothoids) are redrawn with
  * transitions (`rateLimited`) or the path is not used.
  */
-export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions?: number): Conn | undefined {
+export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions?: number, shotEveryExpansions?: number): Conn | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
   // A start no forward path leaves, or a goal none reaches (pockets): no search can succeed.
   if (timeIsUp(ctx) || !searchAllowed(ctx) || !canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true)) return undefined;
@@ -658,7 +664,7 @@ export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions
   // with the redrawing of the whole path below).
   const sigma = rateLimitOf(ctx);
   const shotCtx: RouteContext = sigma === undefined ? ctx : { ...ctx, turnOptions: { ...ctx.turnOptions, maxCurvatureRatePerSquareMeter: undefined, smoothing: 'Arcs' } };
-  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, shotCtx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
+  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, shotCtx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(shotEveryExpansions ? { shotEveryExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
   if (!xy) { if (!timeIsUp(ctx)) searchFailed(ctx); return undefined; }
   if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) return undefined;
   // With a rate limit: the search's arcs redrawn with clothoid transitions between them.
@@ -703,6 +709,81 @@ function trackStart(p: Extract<Piece, { kind: 'track' }>): Pose {
 function trackEnd(p: Extract<Piece, { kind: 'track' }>): Pose {
   if (p.xy) return { ...poseOnCurve(p.xy, curveParameter(p.xy, p.ex, p.ey) - 1e-9), x: p.ex, y: p.ey };
   return { x: p.ex, y: p.ey, headingRadians: trackHeading(p) };
+}
+
+/** Length of a track piece as it now is (between its current ends), meters. */
+function pieceLength(p: Extract<Piece, { kind: 'track' }>): number {
+  return p.xy ? curveParameter(p.xy, p.ex, p.ey) - curveParameter(p.xy, p.sx, p.sy) : Math.hypot(p.ex - p.sx, p.ey - p.sy);
+}
+
+/** The pose `d` meters before the track's end, along it. */
+function pulledBackEnd(a: Extract<Piece, { kind: 'track' }>, d: number): Pose {
+  if (d === 0) return trackEnd(a);
+  const h = trackHeading(a);
+  return a.xy ? poseOnCurve(a.xy, curveParameter(a.xy, a.ex, a.ey) - d) : { x: a.ex - d * Math.cos(h), y: a.ey - d * Math.sin(h), headingRadians: h };
+}
+
+/** The pose `d` meters after the track's start, along it. */
+function pushedInStart(b: Extract<Piece, { kind: 'track' }>, d: number): Pose {
+  if (d === 0) return trackStart(b);
+  const h = trackHeading(b);
+  return b.xy ? poseOnCurve(b.xy, curveParameter(b.xy, b.sx, b.sy) + d) : { x: b.sx + d * Math.cos(h), y: b.sy + d * Math.sin(h), headingRadians: h };
+}
+
+/**
+ * Share of a track's length one shortening may take off one end: the other end may lose as much
+ * to its own join, and something of the track is still driven.
+ */
+const MAX_SHORTENING_SHARE = 0.45;
+
+/** Shortenings tried (meters, each end), up to `MAX_SHORTENING_RADII` turning radii. */
+const SHORTENING_STEPS_METERS = [1, 2, 4, 8, 12, 16, 24, 32, 48, 64];
+const MAX_SHORTENING_RADII = 6;
+
+/**
+ * A join nothing fits (a track end in a pocket: a narrow bay, a corner, next to a hole): the end
+ * of track `a` (the piece driven before, when it is a track) and / or the start of track `b` are
+ * pulled back progressively, the shorter pull first, and a turn, a headland traversal or a
+ * waypoint chain retried from the new ends. On success the tracks are shortened (their ends
+ * moved) and a `track-shortened` warning names them and the meters left out (the strip counts as
+ * uncovered in the metrics). Where no shortening within the limits lets anything fit, a more
+ * thorough search of the unshortened join (`shotEveryExpansions` 1); undefined when that fails too.
+ */
+function connectShortened(a: Extract<Piece, { kind: 'track' }> | undefined, from: Pose, b: Extract<Piece, { kind: 'track' }>, ctx: RouteContext): Conn | undefined {
+  const R = ctx.turnOptions.turnRadiusMeters;
+  const maxA = a ? MAX_SHORTENING_SHARE * pieceLength(a) : 0;
+  const maxB = MAX_SHORTENING_SHARE * pieceLength(b);
+  const cap = Math.max(8, MAX_SHORTENING_RADII * R);
+  for (const d of SHORTENING_STEPS_METERS) {
+    if (d > cap || (d > maxA && d > maxB)) break;
+    for (const [da, db] of [[d, 0], [0, d], [d, d]]) {
+      if (da > maxA || db > maxB) continue;
+      if (timeIsUp(ctx)) return undefined;
+      const f = a && da > 0 ? pulledBackEnd(a, da) : from;
+      const t = pushedInStart(b, db);
+      const c = tryDirect(f, t, ctx, 16) ?? tryTraversal(f, t, ctx) ?? tryWaypointChain(f, t, ctx);
+      if (!c) continue;
+      const parts: string[] = [];
+      if (a && da > 0) {
+        a.ex = f.x; a.ey = f.y;
+        parts.push(`track ${a.trackIndex} by ${da} m at its end`);
+      }
+      if (db > 0) {
+        b.sx = t.x; b.sy = t.y;
+        parts.push(`track ${b.trackIndex} by ${db} m at its start`);
+      }
+      ctx.warnings.push({
+        code: 'track-shortened',
+        message: `no manoeuvre within the turning radius (${R} m) fits inside the field between the end of ${a ? `track ${a.trackIndex}` : 'the previous piece'} and the start of track ${b.trackIndex}: ${parts.join(' and ')} ${parts.length > 1 ? 'are' : 'is'} left out so that one does; the strip left out (machine width × meters) counts as uncovered`,
+        x: f.x,
+        y: f.y,
+      });
+      return c;
+    }
+  }
+  // No shortening helps: a searched path with a direct manoeuvre to the goal tried at every step
+  // (the way out of a pocket may need a full turn where the bay widens, far from the goal).
+  return trySearch(from, trackStart(b), ctx, undefined, 1);
 }
 
 /** Connects two consecutive tracks of one cell, pulling their ends back if a turn needs room. */
@@ -1060,8 +1141,17 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
         const warned = ctx.warnings.length;
         const neighbours = prev?.kind === 'track' && prev.cell === p.cell && Math.abs(prev.line - p.line) <= 3;
         const from = cur, to = trackStart(p);
-        const c = neighbours ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx) : remember(ctx.memo, ctx, `far ${poseKey(from)} ${poseKey(to)}`, MAX_FAILED_SEARCHES, () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`));
+        let c = neighbours ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx) : remember(ctx.memo, ctx, `far ${poseKey(from)} ${poseKey(to)}`, MAX_FAILED_SEARCHES, () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`));
         if (c.kind === 'unfitted' && undoLastPass(warned)) { i--; continue; }
+        if (c.kind === 'unfitted' && ctx.shortenUnfitted) {
+          // Shorten the tracks at this join until something fits: its warning replaces turn-not-fitted.
+          const warnedAfter = ctx.warnings.length;
+          const s = connectShortened(prev?.kind === 'track' ? prev : undefined, from, p, ctx);
+          if (s) {
+            ctx.warnings.splice(warned, warnedAfter - warned);
+            c = s;
+          }
+        }
         push(c, neighbours ? 'Turn' : 'Connector');
       }
       out.push({ seg: { type: 'Track', xy: new Float64Array(0), trackIndex: p.trackIndex }, piece: p });

@@ -476,3 +476,88 @@ export function assembleRoute<S extends PartSegment, W>(
   }
   return { segs, warnings };
 }
+
+/** A visit `skipUnjoinable` left out, and the join that could not be made without leaving it out. */
+export interface SkippedVisit {
+  visit: OrderVisit;
+  /** 'into': nothing reaches the track from the one before it; 'out of': nothing leaves it for the one after it. */
+  join: 'into' | 'out of';
+}
+
+/**
+ * The visits with the tracks moved or left out whose joins nothing fits (`fits` false, even with
+ * the tracks shortened). Where the join from the last track kept to the next visit does not fit,
+ * that visit is taken out if the one after it can be joined instead (or the route can end where
+ * it is); else the last track kept is taken out if the one before it (or the route's start) joins
+ * the visit. A track is taken out only for a join that then fits, so one pocket costs one track,
+ * not a cascade. A track taken out is driven last instead (either way) where it can be joined
+ * there and the route can end after it — a track whose end is in a pocket may well be the way
+ * into the headland passes — and left out otherwise. Where nothing helps the join stays as it is
+ * (and is reported by the connect stage). `parts` is as for `assembleRoute`: a missing part (no
+ * head or tail to drive) fits. A head or tail taken instead of another must fit and have no more
+ * `defects` (e.g. headland passes left out) than the one it replaces.
+ */
+export function skipUnjoinable<S extends PartSegment, W>(
+  visits: OrderVisit[],
+  parts: {
+    link(fromEnd: number, toEnd: number): RouteParts<S, W> | undefined;
+    head(end: number): RouteParts<S, W> | undefined;
+    tail(end: number): RouteParts<S, W> | undefined;
+  },
+  fits: (r: RouteParts<S, W>) => boolean,
+  defects: (r: RouteParts<S, W>) => number,
+): { visits: OrderVisit[]; skipped: SkippedVisit[] } {
+  const n = visits.length;
+  const entry = (v: OrderVisit): number => 2 * v.trackIndex + (v.forward ? 0 : 1);
+  const exit = (v: OrderVisit): number => entry(v) ^ 1;
+  const ok = (r: RouteParts<S, W> | undefined): boolean => r === undefined || fits(r);
+  // A head or tail in place of another: it fits, and has no more defects (passes left out, ...).
+  const noWorse = (r: RouteParts<S, W> | undefined, than: RouteParts<S, W> | undefined): boolean => ok(r) && (r === undefined ? 0 : defects(r)) <= (than === undefined ? 0 : defects(than));
+  const kept: OrderVisit[] = [];
+  const out: SkippedVisit[] = [];
+  for (let k = 0; k < n; k++) {
+    const v = visits[k];
+    if (kept.length === 0) {
+      // The route's start: a first track the start cannot reach gives way to the next one.
+      if (k + 1 < n && !ok(parts.head(entry(v))) && noWorse(parts.head(entry(visits[k + 1])), parts.head(entry(v)))) out.push({ visit: v, join: 'into' });
+      else kept.push(v);
+      continue;
+    }
+    const last = kept[kept.length - 1];
+    if (ok(parts.link(exit(last), entry(v)))) {
+      kept.push(v);
+      continue;
+    }
+    const next = k + 1 < n ? visits[k + 1] : undefined;
+    if (next ? ok(parts.link(exit(last), entry(next))) : noWorse(parts.tail(exit(last)), parts.tail(exit(v)))) {
+      out.push({ visit: v, join: 'into' });
+      continue;
+    }
+    const before = kept.length >= 2 ? kept[kept.length - 2] : undefined;
+    if (before ? ok(parts.link(exit(before), entry(v))) : noWorse(parts.head(entry(v)), parts.head(entry(last)))) {
+      kept.pop();
+      out.push({ visit: last, join: 'out of' });
+    }
+    kept.push(v);
+  }
+  // The route's end: a last track the end cannot be reached from gives way to the one before it.
+  if (kept.length >= 2 && !ok(parts.tail(exit(kept[kept.length - 1]))) && noWorse(parts.tail(exit(kept[kept.length - 2])), parts.tail(exit(kept[kept.length - 1])))) {
+    out.push({ visit: kept.pop()!, join: 'out of' });
+  }
+  // Tracks taken out: driven last where they fit there (either way), in the order taken out.
+  const skipped: SkippedVisit[] = [];
+  for (const o of out) {
+    const last = kept[kept.length - 1];
+    let placed = false;
+    for (const forward of [o.visit.forward, !o.visit.forward]) {
+      const v = { ...o.visit, forward };
+      if (last && ok(parts.link(exit(last), entry(v))) && noWorse(parts.tail(exit(v)), parts.tail(exit(last)))) {
+        kept.push(v);
+        placed = true;
+        break;
+      }
+    }
+    if (!placed) skipped.push(o);
+  }
+  return { visits: kept, skipped };
+}
