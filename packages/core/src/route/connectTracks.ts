@@ -26,6 +26,7 @@ import type { LoopPath } from './connectorRings.js';
 import { shortestWaypointPath, waypointPoses } from './waypointPath.js';
 import { canLeave, nearestByFieldDistance, searchConnector } from './connectSearch.js';
 import type { Waypoints } from './waypointPath.js';
+import { drivableReversing, searchReversingConnector } from './reverseSearch.js';
 import { objectKey, poseKey, remember } from './connectionMemo.js';
 import type { ConnectionMemo } from './connectionMemo.js';
 
@@ -70,6 +71,8 @@ export interface RouteContext {
    * searching stops (set there; bounds the work on fields with many unreachable spots).
    */
   searchFailuresLeft?: number;
+  /** The same for reversing searches (reverseSearch.ts), counted apart. */
+  reverseSearchFailuresLeft?: number;
   /** Far connections and headland-pass entries made earlier in this plan, reused (connectionMemo.ts). */
   memo?: ConnectionMemo;
   /**
@@ -798,7 +801,25 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
  * few) before the join is reported as not fitted.
  */
 function reverseLastResort(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
-  return ctx.turnOptions.reverseAllowed ? tryDirect(from, to, ctx, 64) : undefined;
+  return ctx.turnOptions.reverseAllowed ? tryDirect(from, to, ctx, 64) ?? tryReversingSearch(from, to, ctx) : undefined;
+}
+
+/**
+ * Where the machine may reverse and nothing else fits: a searched path driven forward and
+ * backward (K-turns, reverseSearch.ts), drivable piece by piece between its cusps under the
+ * machine's limits, inside the field. Failed searches have their own budget per `connectTracks`
+ * call (`reverseSearchFailuresLeft`), so that forward searches failing first do not use it up.
+ */
+function tryReversingSearch(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  if (timeIsUp(ctx) || (ctx.reverseSearchFailuresLeft ?? MAX_FAILED_SEARCHES) <= 0) return undefined;
+  const R = ctx.turnOptions.turnRadiusMeters;
+  const found = searchReversingConnector(from, to, ctx.region, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(ctx.abort ? { abort: ctx.abort } : {}) });
+  if (!found) {
+    if (!timeIsUp(ctx)) ctx.reverseSearchFailuresLeft = (ctx.reverseSearchFailuresLeft ?? MAX_FAILED_SEARCHES) - 1;
+    return undefined;
+  }
+  const xy = drivableReversing(found, from, to, ctx.region, R, rateLimitOf(ctx));
+  return xy ? { xy, kind: 'search', turnType: 'ReedsShepp', reverse: found.cusps.length > 0 || found.startsReversed } : undefined;
 }
 
 /**
