@@ -9,7 +9,7 @@
  * radius R either way; forward or backward) that must lie inside the field. Cost: the length
  * driven, reversing length × `REVERSE_COST`, and `CUSP_COST_RADII` × R for each change of
  * direction (stop, shift, start). The heuristic is the raster distance inside the field to the
- * goal (`goalDistance`). Analytic expansion: the Reeds-Shepp, Dubins and fishtail candidates of
+ * goal (`goalDistance`), weighted more than the forward search's (greedier). Analytic expansion: the Reeds-Shepp, Dubins and fishtail candidates of
  * `turnCandidates` (plain arcs) that lie inside the field, cheapest by the same cost first. The
  * path found is shortened by replacing runs of primitives with such candidates where they cost
  * no more.
@@ -55,6 +55,13 @@ export interface ReversingPath {
 export const REVERSE_COST = 1.5;
 /** Each change of direction costs this many turning radii of driving. */
 export const CUSP_COST_RADII = 1;
+/**
+ * Weight of the heuristic (the forward search's is 1.2): with two directions and cusps the search
+ * has many more states near the start, and with 1.2 it ran out of expansions on joins of 300-600 m
+ * inside the field (br-lem-069, bg-025 at R 12 m) that it makes with 2 in a few hundred. The
+ * path found is shortened afterwards.
+ */
+const HEURISTIC_WEIGHT = 2;
 /** Direct candidates costed per analytic expansion (shortest first by length). */
 const SHOT_CANDIDATES = 12;
 /** Direct manoeuvres tried while shortening the path found. */
@@ -157,7 +164,7 @@ export function searchReversingConnector(from: Pose, to: Pose, region: Region, l
     const id = X.length;
     const d = heuristic(x, y);
     X.push(x); Y.push(y); H.push(h); G.push(g); D.push(d); Dir.push(dir); parent.push(p);
-    heap.push(g + 1.2 * d, id);
+    heap.push(g + HEURISTIC_WEIGHT * d, id);
   };
   add(from.x, from.y, from.headingRadians, 0, 1, -1);
   const buf: number[] = [];
