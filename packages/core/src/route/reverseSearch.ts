@@ -62,6 +62,11 @@ export const CUSP_COST_RADII = 1;
  * path found is shortened afterwards.
  */
 const HEURISTIC_WEIGHT = 2;
+/**
+ * Fewest expansions by default (`defaultExpansions` gives 8000 to a short join): backing into a
+ * track start between holes took 9085 (it-tus-033 at R 12 m).
+ */
+const MIN_EXPANSIONS = 12000;
 /** Direct candidates costed per analytic expansion (shortest first by length). */
 const SHOT_CANDIDATES = 12;
 /** Direct manoeuvres tried while shortening the path found. */
@@ -147,7 +152,7 @@ export function searchReversingConnector(from: Pose, to: Pose, region: Region, l
   const heuristic = goalDistance(region, to, from, limits.window, abort);
   // Primitives: 15° of an R arc long (as the forward search's).
   const L = Math.max(0.5, (R * Math.PI) / 12);
-  const maxExpansions = limits.maxExpansions ?? defaultExpansions(heuristic(from.x, from.y), L);
+  const maxExpansions = limits.maxExpansions ?? Math.max(MIN_EXPANSIONS, defaultExpansions(heuristic(from.x, from.y), L));
   const curvatures = [0, 1 / R, -1 / R];
   const cell = Math.max(0.25, L * 0.7);
   const keyOf = (x: number, y: number, h: number, dir: number): number => {
@@ -180,7 +185,8 @@ export function searchReversingConnector(from: Pose, to: Pose, region: Region, l
     closed.add(k);
     expansions++;
     const pose = { x: X[id], y: Y[id], headingRadians: H[id] };
-    if (D[id] < near || expansions % 16 === 1) {
+    // Analytic expansion: every node within 2R of the goal, every 4th within 6R, every 16th elsewhere (a shot costs a dozen candidates).
+    if (D[id] < 2 * R || (D[id] < near && expansions % 4 === 1) || expansions % 16 === 1) {
       const s = directShot(pose, to, region, R, step, Dir[id], 1);
       if (s) { goalNode = id; goalShot = s; break; }
     }
