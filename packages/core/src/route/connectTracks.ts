@@ -819,7 +819,8 @@ function tryReversingSearch(from: Pose, to: Pose, ctx: RouteContext): Conn | und
     return undefined;
   }
   const xy = drivableReversing(found, from, to, ctx.region, R, rateLimitOf(ctx));
-  return xy ? { xy, kind: 'search', turnType: 'ReedsShepp', reverse: found.cusps.length > 0 || found.startsReversed } : undefined;
+  const reverse = found.cusps.length > 0 || found.startsReversed;
+  return xy ? { xy, kind: 'search', turnType: reverse ? 'ReedsShepp' : 'Dubins', ...(reverse ? { reverse } : {}) } : undefined;
 }
 
 /**
@@ -915,6 +916,14 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R, rateLimitOf(ctx));
       const t = j && leavableAt(j.s, dir, j.pose) ? tryNeckTransport(from, j.pose, ctx) : undefined;
+      if (j && t) { best = { conn: t, s: j.s, dir }; break; }
+    }
+  }
+  // Where the machine may reverse: out of a pocket (a track end facing the boundary) by K-turns.
+  if (!best && ctx.turnOptions.reverseAllowed) {
+    for (const dir of dirs) {
+      const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R, rateLimitOf(ctx));
+      const t = j && leavableAt(j.s, dir, j.pose) ? tryReversingSearch(from, j.pose, ctx) : undefined;
       if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }

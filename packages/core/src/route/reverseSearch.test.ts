@@ -79,15 +79,31 @@ describe('searchReversingConnector', () => {
   });
 });
 
-describe('reversing connectors on a corpus field at R 12 m (12 m headland band)', () => {
+/** A corpus field's request at R 12 m with reversing, width 6 m, 2 headland passes (the kinematics bench's `12r`). */
+function request12r(name: string) {
+  const feature = JSON.parse(readFileSync(new URL(`../../../../test/fields/${name}.geojson`, import.meta.url), 'utf8')) as { geometry: FieldGeometry };
+  return { field: feature.geometry, machine: { widthMeters: 6, turnRadiusMeters: 12, reverseAllowed: true, maxCurvatureRatePerSquareMeter: SIGMA }, headland: { passes: 2 } };
+}
+
+describe('reversing connectors on corpus fields at R 12 m (12 m headland band)', () => {
   it('be-wal-000: the joins no forward path makes are K-turns, and the plan passes checkPlan', () => {
-    const feature = JSON.parse(readFileSync(new URL('../../../../test/fields/be-wal-000.geojson', import.meta.url), 'utf8')) as { geometry: FieldGeometry };
-    const request = { field: feature.geometry, machine: { widthMeters: 6, turnRadiusMeters: 12, reverseAllowed: true, maxCurvatureRatePerSquareMeter: SIGMA }, headland: { passes: 2 } };
+    const request = request12r('be-wal-000');
     const plan = planRoute(request);
     // Before the reversing search: two joins drawn straight (turn-not-fitted) and 6 violations.
     expect(plan.warnings.filter((w) => w.code === 'turn-not-fitted').map((w) => w.message)).toEqual([]);
     const check = checkPlan(request, plan);
     expect(check.violations.map((v) => `${v.code}: ${v.message}`)).toEqual([]);
     expect(plan.route.some((s) => s.type === 'Connector' && s.connectorKind === 'search' && s.reverse === true)).toBe(true);
+  });
+
+  it('ch-094: the headland passes are entered from a track end facing the boundary (by a K-turn), none left out', () => {
+    // The route's last track ends in a pocket no forward path leaves; with the reversing
+    // connectors cheaper elsewhere the order ends there, and all four passes were left out.
+    const request = request12r('ch-094');
+    const plan = planRoute(request);
+    expect(plan.warnings.map((w) => w.code)).not.toContain('headland-pass-skipped');
+    expect(plan.warnings.map((w) => w.code)).not.toContain('turn-not-fitted');
+    expect(plan.route.filter((s) => s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland').length).toBe(4);
+    expect(checkPlan(request, plan).violations.map((v) => `${v.code}: ${v.message}`)).toEqual([]);
   });
 });

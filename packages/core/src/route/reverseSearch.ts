@@ -43,7 +43,7 @@ export interface ReversingLimits {
 export interface ReversingPath {
   /** x0,y0,x1,y1,… from `from` to `to`, points at most sampleStepMeters apart. */
   xy: Float64Array;
-  /** Point indices where the direction of travel flips (a cusp at 0: the path starts in reverse). */
+  /** Point indices where the direction of travel flips, inside the path (a start in reverse is `startsReversed`). */
   cusps: number[];
   /** Whether the first piece is driven backwards. */
   startsReversed: boolean;
