@@ -810,10 +810,10 @@ function reverseLastResort(from: Pose, to: Pose, ctx: RouteContext): Conn | unde
  * machine's limits, inside the field. Failed searches have their own budget per `connectTracks`
  * call (`reverseSearchFailuresLeft`), so that forward searches failing first do not use it up.
  */
-function tryReversingSearch(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+function tryReversingSearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions?: number): Conn | undefined {
   if (timeIsUp(ctx) || (ctx.reverseSearchFailuresLeft ?? MAX_FAILED_SEARCHES) <= 0) return undefined;
   const R = ctx.turnOptions.turnRadiusMeters;
-  const found = searchReversingConnector(from, to, ctx.region, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(ctx.abort ? { abort: ctx.abort } : {}) });
+  const found = searchReversingConnector(from, to, ctx.region, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
   if (!found) {
     if (!timeIsUp(ctx)) ctx.reverseSearchFailuresLeft = (ctx.reverseSearchFailuresLeft ?? MAX_FAILED_SEARCHES) - 1;
     return undefined;
@@ -919,11 +919,12 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
       if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
-  // Where the machine may reverse: out of a pocket (a track end facing the boundary) by K-turns.
-  if (!best && ctx.turnOptions.reverseAllowed) {
+  // Where the machine may reverse: out of a pocket (a track end facing the boundary) by K-turns,
+  // onto the pass nearby (a small search: most passes that get here are out of reach anyway).
+  if (!best && ctx.turnOptions.reverseAllowed && !canLeave(from, ctx.region, R)) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R, rateLimitOf(ctx));
-      const t = j && leavableAt(j.s, dir, j.pose) ? tryReversingSearch(from, j.pose, ctx) : undefined;
+      const t = j && leavableAt(j.s, dir, j.pose) ? tryReversingSearch(from, j.pose, ctx, PASS_ENTRY_EXPANSIONS) : undefined;
       if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
@@ -938,6 +939,9 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
  * ends in a point lets the machine drive on for a while but not out again.
  */
 const PASS_EXIT_METERS = 150;
+
+/** Expansions of a reversing search onto a headland pass from a pocket (a K-turn or two nearby). */
+const PASS_ENTRY_EXPANSIONS = 3000;
 
 /**
  * Whether the pass has anywhere a junction that is smooth on both sides and that a forward path
