@@ -123,7 +123,7 @@ function rasterOf(region: Region, window?: RasterWindow): Raster {
 }
 
 /** Minimal binary heap of (key, value) pairs, smallest key first. */
-class Heap {
+export class Heap {
   private keys: number[] = [];
   private vals: number[] = [];
   get size(): number {
@@ -379,6 +379,21 @@ function wrap(a: number): number {
   if (a > Math.PI) a -= TWO_PI;
   else if (a <= -Math.PI) a += TWO_PI;
   return a;
+}
+
+/**
+ * The heuristic of `searchConnector` for another search over the same field (reverseSearch.ts):
+ * the raster distance inside the field to `to` (settled out to about twice `from`'s), three times
+ * the straight distance off the raster or where the field does not connect.
+ */
+export function goalDistance(region: Region, to: Pose, from: Pose, window?: RasterWindow, abort?: () => boolean): (x: number, y: number) => number {
+  const raster = rasterOf(region, window);
+  const field = distanceField(raster, to.x, to.y, from, abort);
+  return (x, y) => {
+    const i = Math.floor((x - raster.x0) / raster.cell), j = Math.floor((y - raster.y0) / raster.cell);
+    const d = i >= 0 && j >= 0 && i < raster.nx && j < raster.ny ? field[j * raster.nx + i] : Infinity;
+    return d === Infinity ? 3 * Math.hypot(x - to.x, y - to.y) : d;
+  };
 }
 
 /**

@@ -26,6 +26,7 @@ import type { LoopPath } from './connectorRings.js';
 import { shortestWaypointPath, waypointPoses } from './waypointPath.js';
 import { canLeave, nearestByFieldDistance, searchConnector } from './connectSearch.js';
 import type { Waypoints } from './waypointPath.js';
+import { drivableReversing, searchReversingConnector } from './reverseSearch.js';
 import { objectKey, poseKey, remember } from './connectionMemo.js';
 import type { ConnectionMemo } from './connectionMemo.js';
 
@@ -70,6 +71,8 @@ export interface RouteContext {
    * searching stops (set there; bounds the work on fields with many unreachable spots).
    */
   searchFailuresLeft?: number;
+  /** The same for reversing searches (reverseSearch.ts), counted apart. */
+  reverseSearchFailuresLeft?: number;
   /** Far connections and headland-pass entries made earlier in this plan, reused (connectionMemo.ts). */
   memo?: ConnectionMemo;
   /**
@@ -879,7 +882,26 @@ function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn
  * few) before the join is reported as not fitted.
  */
 function reverseLastResort(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
-  return ctx.turnOptions.reverseAllowed ? tryDirect(from, to, ctx, 64) : undefined;
+  return ctx.turnOptions.reverseAllowed ? tryDirect(from, to, ctx, 64) ?? tryReversingSearch(from, to, ctx) : undefined;
+}
+
+/**
+ * Where the machine may reverse and nothing else fits: a searched path driven forward and
+ * backward (K-turns, reverseSearch.ts), drivable piece by piece between its cusps under the
+ * machine's limits, inside the field. Failed searches have their own budget per `connectTracks`
+ * call (`reverseSearchFailuresLeft`), so that forward searches failing first do not use it up.
+ */
+function tryReversingSearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions?: number): Conn | undefined {
+  if (timeIsUp(ctx) || (ctx.reverseSearchFailuresLeft ?? MAX_FAILED_SEARCHES) <= 0) return undefined;
+  const R = ctx.turnOptions.turnRadiusMeters;
+  const found = searchReversingConnector(from, to, ctx.region, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
+  if (!found) {
+    if (!timeIsUp(ctx)) ctx.reverseSearchFailuresLeft = (ctx.reverseSearchFailuresLeft ?? MAX_FAILED_SEARCHES) - 1;
+    return undefined;
+  }
+  const xy = drivableReversing(found, from, to, ctx.region, R, rateLimitOf(ctx));
+  const reverse = found.cusps.length > 0 || found.startsReversed;
+  return xy ? { xy, kind: 'search', turnType: reverse ? 'ReedsShepp' : 'Dubins', ...(reverse ? { reverse } : {}) } : undefined;
 }
 
 /**
@@ -978,6 +1000,15 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
       if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
+  // Where the machine may reverse: out of a pocket (a track end facing the boundary) by K-turns,
+  // onto the pass nearby (a small search: most passes that get here are out of reach anyway).
+  if (!best && ctx.turnOptions.reverseAllowed && !canLeave(from, ctx.region, R)) {
+    for (const dir of dirs) {
+      const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R, rateLimitOf(ctx));
+      const t = j && leavableAt(j.s, dir, j.pose) ? tryReversingSearch(from, j.pose, ctx, PASS_ENTRY_EXPANSIONS) : undefined;
+      if (j && t) { best = { conn: t, s: j.s, dir }; break; }
+    }
+  }
   // Nothing fits: the caller leaves the pass out (and says so).
   if (!best) return undefined;
   return { conn: best.conn, ring: sliceLoop(loop, best.s, loop.lengthMeters, best.dir) };
@@ -989,6 +1020,9 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
  * ends in a point lets the machine drive on for a while but not out again.
  */
 const PASS_EXIT_METERS = 150;
+
+/** Expansions of a reversing search onto a headland pass from a pocket (a K-turn or two nearby). */
+const PASS_ENTRY_EXPANSIONS = 3000;
 
 /**
  * Whether the pass has anywhere a junction that is smooth on both sides and that a forward path
