@@ -251,15 +251,8 @@ function drive(x: number, y: number, h: number, L: number, k: number, step: numb
 export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot, limits: SearchLimits): Float64Array | undefined {
   const R = limits.turnRadiusMeters;
   const step = limits.sampleStepMeters ?? 0.5;
-  const raster = rasterOf(region, limits.window);
   const abort = limits.abort;
-  const field = distanceField(raster, to.x, to.y, from, abort);
-  // Raster distance to the goal; off the raster (or cut off from the goal), three times the straight one.
-  const heuristic = (x: number, y: number): number => {
-    const i = Math.floor((x - raster.x0) / raster.cell), j = Math.floor((y - raster.y0) / raster.cell);
-    const d = i >= 0 && j >= 0 && i < raster.nx && j < raster.ny ? field[j * raster.nx + i] : Infinity;
-    return d === Infinity ? 3 * Math.hypot(x - to.x, y - to.y) : d;
-  };
+  const { raster, distance: heuristic } = goalField(region, to, from, limits.window, abort);
   // Primitives: 15° of an R arc long; straight, R and 2R arcs either way.
   const L = Math.max(0.5, (R * Math.PI) / 12);
   const maxExpansions = limits.maxExpansions ?? defaultExpansions(heuristic(from.x, from.y), L);
@@ -382,18 +375,24 @@ function wrap(a: number): number {
 }
 
 /**
- * The heuristic of `searchConnector` for another search over the same field (reverseSearch.ts):
+ * The heuristic of `searchConnector` and of the reversing search (reverseSearch.ts):
  * the raster distance inside the field to `to` (settled out to about twice `from`'s), three times
  * the straight distance off the raster or where the field does not connect.
  */
 export function goalDistance(region: Region, to: Pose, from: Pose, window?: RasterWindow, abort?: () => boolean): (x: number, y: number) => number {
+  return goalField(region, to, from, window, abort).distance;
+}
+
+/** `goalDistance` with the raster it reads (whose origin also anchors the search's node grid). */
+function goalField(region: Region, to: Pose, from: Pose, window?: RasterWindow, abort?: () => boolean): { raster: Raster; distance: (x: number, y: number) => number } {
   const raster = rasterOf(region, window);
   const field = distanceField(raster, to.x, to.y, from, abort);
-  return (x, y) => {
+  const distance = (x: number, y: number): number => {
     const i = Math.floor((x - raster.x0) / raster.cell), j = Math.floor((y - raster.y0) / raster.cell);
     const d = i >= 0 && j >= 0 && i < raster.nx && j < raster.ny ? field[j * raster.nx + i] : Infinity;
     return d === Infinity ? 3 * Math.hypot(x - to.x, y - to.y) : d;
   };
+  return { raster, distance };
 }
 
 /**
