@@ -34,7 +34,7 @@ import type { TrackVisit } from './route/baselineOrder.js';
 import { buildConnectorRings, buildNarrowConnectorRings } from './route/connectorRings.js';
 import { buildWaypoints } from './route/waypointPath.js';
 import { connectTracks, trackPieces } from './route/connectTracks.js';
-import type { LocalSegment, Piece, RouteContext } from './route/connectTracks.js';
+import type { LocalSegment, Piece, RouteContext, ShorteningBudget } from './route/connectTracks.js';
 import { computeCoverage } from './metrics/computeCoverage.js';
 import { LARGE_FIELD_TRACKS, orderFieldTracks, tightestBendRatio } from './route/order/fieldOrder.js';
 import type { FieldOrderInput } from './route/order/fieldOrder.js';
@@ -45,6 +45,15 @@ import { stagingPointLocal, withRefillDetours, withStagingLegs } from './refill/
 import type { LegRouter } from './refill/legs.js';
 import { createConnectionMemo } from './route/connectionMemo.js';
 import type { ConnectionMemo } from './route/connectionMemo.js';
+
+/**
+ * Refitting joins nothing fits (shortened tracks, a thorough search) is bounded: with a clock, to
+ * a fifth of maxOptimizerTime (at least 1 s) from the first refit; without one, to a number of
+ * joins. What the budget does not reach stays `turn-not-fitted`, reported.
+ */
+const REFIT_MIN_MILLISECONDS = 1000;
+const REFIT_SHARE_OF_LIMIT = 0.2;
+const MAX_SHORTENED_JOINS = 24;
 
 /** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
 export interface PlanRuntime {
@@ -309,8 +318,8 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const stagingLeg = (xy: Float64Array): LocalSegment => ({ type: 'Connector', xy, connector: 'staging' });
   // Staging and refill legs go round holes and bays inside the field (refill/legs.ts).
   const legRouter: LegRouter = { region: ctx.region, rings: field.map(ringToFlat), waypoints: ctx.waypoints!, turnRadiusMeters: R };
-  const connectPieces = (p: Piece[], legIn: boolean, legOut: boolean, abort?: () => boolean, shortenUnfitted = false): { segs: LocalSegment[]; warnings: RouteContext['warnings']; aborted?: boolean } => {
-    const c: RouteContext = { ...ctx, warnings: [], ...(abort ? { abort } : {}), ...(shortenUnfitted ? { shortenUnfitted: true } : {}) };
+  const connectPieces = (p: Piece[], legIn: boolean, legOut: boolean, abort?: () => boolean, shortenUnfitted?: ShorteningBudget): { segs: LocalSegment[]; warnings: RouteContext['warnings']; aborted?: boolean } => {
+    const c: RouteContext = { ...ctx, warnings: [], ...(abort ? { abort } : {}), ...(shortenUnfitted ? { shortenUnfitted } : {}) };
     let segs = connectTracks(p, c);
     if (staging && (legIn || legOut)) segs = withStagingLegs(segs, staging, stagingLeg, { legIn, legOut, router: legRouter });
     return { segs, warnings: c.warnings, ...(c.aborted ? { aborted: true } : {}) };
@@ -353,15 +362,30 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   // `track-shortened`), and a track that is still not joined is driven last or left out
   // (`skipUnjoinable`, warning `track-skipped`).
   const unfitted = (r: Parts): boolean => r.segs.some((sg) => sg.connector === 'unfitted');
+  // Refitting is bounded: with a clock, by a budget of its own from its first use (a fifth of
+  // maxOptimizerTime, at least 1 s); without one, by the number of joins refitted.
+  const refitBudgetMs = Math.max(REFIT_MIN_MILLISECONDS, REFIT_SHARE_OF_LIMIT * fullLimitMs);
+  let refitUntil: number | undefined;
+  let joinsLeft = MAX_SHORTENED_JOINS;
+  const exhausted = (): boolean => (now ? refitUntil !== undefined && now() >= refitUntil : joinsLeft <= 0);
+  const shortening: ShorteningBudget = {
+    start: () => {
+      if (now) refitUntil ??= now() + refitBudgetMs;
+      if (exhausted()) return false;
+      joinsLeft--;
+      return true;
+    },
+    over: () => now !== undefined && exhausted(),
+  };
   // Connections tried again in vain, not tried a third time (skipUnjoinable and assembleRoute ask twice).
   const refitFailed = new Map<Map<number, Parts>, Set<number>>();
   const refit = (store: Map<number, Parts>, key: number, r: Parts | undefined, pieces: () => Piece[], legIn: boolean, legOut: boolean): Parts | undefined => {
     if (!r || !unfitted(r)) return r;
     let failed = refitFailed.get(store);
     if (!failed) refitFailed.set(store, (failed = new Set()));
-    if (failed.has(key)) return r;
+    if (failed.has(key) || exhausted()) return r;
     failed.add(key);
-    const again = connectPieces(pieces(), legIn, legOut, undefined, true);
+    const again = connectPieces(pieces(), legIn, legOut, undefined, shortening);
     if (again.aborted || unfitted(again)) return r;
     store.set(key, again);
     return again;
@@ -378,7 +402,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     return t.xy ? polylineLength(t.xy) : Math.hypot(t.x1 - t.x0, t.y1 - t.y0);
   };
   const assembled = assembling ? assembleRoute(routeVisits, routeParts, trackMeters) : undefined;
-  const final = assembled ?? connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(trackSet.tracks, routeVisits, cellOf)] : [...trackPieces(trackSet.tracks, routeVisits, cellOf), ...headlandPieces], true, true, undefined, true);
+  const final = assembled ?? connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(trackSet.tracks, routeVisits, cellOf)] : [...trackPieces(trackSet.tracks, routeVisits, cellOf), ...headlandPieces], true, true, undefined, shortening);
   for (const sk of kept.skipped) {
     const t = trackSet.tracks[sk.visit.trackIndex];
     const len = t.xy ? polylineLength(t.xy) : Math.hypot(t.x1 - t.x0, t.y1 - t.y0);

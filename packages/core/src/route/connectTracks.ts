@@ -84,10 +84,18 @@ export interface RouteContext {
   aborted?: boolean;
   /**
    * A join nothing fits is retried with the tracks shortened at it (`connectShortened`, warning
-   * `track-shortened`). Off while ordering costs connectors (the order is chosen on the joins as
-   * they are); on for the chosen route's joins that did not fit.
+   * `track-shortened`) while its budget lasts. Absent while ordering costs connectors (the order
+   * is chosen on the joins as they are); given for the chosen route's joins that did not fit.
    */
-  shortenUnfitted?: boolean;
+  shortenUnfitted?: ShorteningBudget;
+}
+
+/** The budget of `connectShortened` over one planning. */
+export interface ShorteningBudget {
+  /** Whether one more join may be shortened (counts it). */
+  start(): boolean;
+  /** The deadline of the shortening under way: once true, its searches give up. */
+  over(): boolean;
 }
 
 /** Whether the caller's deadline has passed (marks the connection `aborted`). */
@@ -789,6 +797,24 @@ function connectShortened(a: Extract<Piece, { kind: 'track' }> | undefined, from
   return trySearch(from, trackStart(b), ctx, undefined, 1);
 }
 
+/**
+ * Runs `fn` on a context whose deadline is also the end of the shortening budget: a search cut
+ * short by the budget gives up (its join stays unfitted) without marking the route connection
+ * itself `aborted`. The search-failure budgets spent inside are kept.
+ */
+function withShorteningBudget<T>(ctx: RouteContext, fn: (budgeted: RouteContext) => T): T {
+  const budget = ctx.shortenUnfitted!;
+  const outer = ctx.abort;
+  const budgeted: RouteContext = { ...ctx, abort: () => budget.over() || (outer?.() ?? false), aborted: false };
+  try {
+    return fn(budgeted);
+  } finally {
+    ctx.searchFailuresLeft = budgeted.searchFailuresLeft;
+    ctx.reverseSearchFailuresLeft = budgeted.reverseSearchFailuresLeft;
+    if (outer?.()) ctx.aborted = true;
+  }
+}
+
 /** Connects two consecutive tracks of one cell, pulling their ends back if a turn needs room. */
 function connectNeighbours(a: Extract<Piece, { kind: 'track' }>, b: Extract<Piece, { kind: 'track' }>, ctx: RouteContext): Conn {
   const direct = tryDirect(trackEnd(a), trackStart(b), ctx);
@@ -1177,10 +1203,10 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
         const from = cur, to = trackStart(p);
         let c = neighbours ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx) : remember(ctx.memo, ctx, `far ${poseKey(from)} ${poseKey(to)}`, MAX_FAILED_SEARCHES, () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`));
         if (c.kind === 'unfitted' && undoLastPass(warned)) { i--; continue; }
-        if (c.kind === 'unfitted' && ctx.shortenUnfitted) {
+        if (c.kind === 'unfitted' && ctx.shortenUnfitted?.start()) {
           // Shorten the tracks at this join until something fits: its warning replaces turn-not-fitted.
           const warnedAfter = ctx.warnings.length;
-          const s = connectShortened(prev?.kind === 'track' ? prev : undefined, from, p, ctx);
+          const s = withShorteningBudget(ctx, (budgeted) => connectShortened(prev?.kind === 'track' ? prev : undefined, from, p, budgeted));
           if (s) {
             ctx.warnings.splice(warned, warnedAfter - warned);
             c = s;
