@@ -54,6 +54,8 @@ import type { ConnectionMemo } from './route/connectionMemo.js';
 const REFIT_MIN_MILLISECONDS = 1000;
 const REFIT_SHARE_OF_LIMIT = 0.2;
 const MAX_SHORTENED_JOINS = 24;
+/** Connections `skipUnjoinable` may make beyond the ordering's, per planning. */
+const MAX_NEW_CONNECTIONS = 48;
 
 /** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
 export interface PlanRuntime {
@@ -328,6 +330,8 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const pieceAt = (e: number, entering: boolean): Piece => trackPieces(trackSet.tracks, [{ trackIndex: e >> 1, forward: entering ? (e & 1) === 0 : (e & 1) === 1 }], cellOf)[0];
   // Every connection made while costing is kept: the chosen route is put together from them.
   type Parts = { segs: LocalSegment[]; warnings: RouteContext['warnings'] };
+  /** A connection not made (out of budget): counts as a join nothing fits. */
+  const UNJOINED: Parts = { segs: [{ type: 'Connector', xy: new Float64Array(0), connector: 'unfitted' }], warnings: [] };
   const linkParts = new Map<number, Parts>();
   const headParts = new Map<number, Parts>();
   const tailParts = new Map<number, Parts>();
@@ -368,9 +372,12 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   let refitUntil: number | undefined;
   let joinsLeft = MAX_SHORTENED_JOINS;
   const exhausted = (): boolean => (now ? refitUntil !== undefined && now() >= refitUntil : joinsLeft <= 0);
+  const startRefitClock = (): void => {
+    if (now) refitUntil ??= now() + refitBudgetMs;
+  };
   const shortening: ShorteningBudget = {
     start: () => {
-      if (now) refitUntil ??= now() + refitBudgetMs;
+      startRefitClock();
       if (exhausted()) return false;
       joinsLeft--;
       return true;
@@ -380,7 +387,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   // Connections tried again in vain, not tried a third time (skipUnjoinable and assembleRoute ask twice).
   const refitFailed = new Map<Map<number, Parts>, Set<number>>();
   const refit = (store: Map<number, Parts>, key: number, r: Parts | undefined, pieces: () => Piece[], legIn: boolean, legOut: boolean): Parts | undefined => {
-    if (!r || !unfitted(r)) return r;
+    if (!r || r === UNJOINED || !unfitted(r)) return r;
     let failed = refitFailed.get(store);
     if (!failed) refitFailed.set(store, (failed = new Set()));
     if (failed.has(key) || exhausted()) return r;
@@ -395,7 +402,26 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     head: (e: number): Parts | undefined => refit(headParts, e, headParts.get(e) ?? (costMore ? (model.head(e), headParts.get(e)) : undefined), () => (headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)]), true, false),
     tail: (e: number): Parts | undefined => refit(tailParts, e, tailParts.get(e) ?? (costMore ? (model.tail(e), tailParts.get(e)) : undefined), () => (headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces]), false, true),
   };
-  const kept = assembling ? skipUnjoinable(refined.visits, routeParts, (r) => !unfitted(r), (r) => r.warnings.length) : { visits: refined.visits, skipped: [] };
+  // Choosing which tracks to take out makes connections the ordering did not: within the refit
+  // budget (and at most MAX_NEW_CONNECTIONS of them); one it does not reach counts as not fitting,
+  // so no track is taken out on its account.
+  let newConnectionsLeft = MAX_NEW_CONNECTIONS;
+  const within = (store: Map<number, Parts>, key: number, make: (abort: () => boolean) => void): Parts | undefined => {
+    const have = store.get(key);
+    if (have || !costMore) return have;
+    startRefitClock();
+    if (exhausted() || newConnectionsLeft <= 0) return UNJOINED;
+    newConnectionsLeft--;
+    make(shortening.over);
+    return store.get(key) ?? UNJOINED;
+  };
+  const skipParts = {
+    link: (a: number, b: number): Parts | undefined => refit(linkParts, a * endCount + b, within(linkParts, a * endCount + b, (abort) => model.link(a, b, abort)), () => [pieceAt(a, false), pieceAt(b, true)], false, false),
+    // No head (tail) is driven unless headland passes or a staging area come before (after) the tracks.
+    head: (e: number): Parts | undefined => (headlandsFirst || staging ? refit(headParts, e, within(headParts, e, (abort) => model.head(e, abort)), () => (headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)]), true, false) : undefined),
+    tail: (e: number): Parts | undefined => (!headlandsFirst || staging ? refit(tailParts, e, within(tailParts, e, (abort) => model.tail(e, abort)), () => (headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces]), false, true) : undefined),
+  };
+  const kept = assembling ? skipUnjoinable(refined.visits, skipParts, (r) => !unfitted(r), (r) => r.warnings.length) : { visits: refined.visits, skipped: [] };
   const routeVisits = kept.visits;
   const trackMeters = (k: number): number => {
     const t = trackSet.tracks[routeVisits[k].trackIndex];
