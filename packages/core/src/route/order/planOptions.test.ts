@@ -187,10 +187,11 @@ describe('planRoute routeOptions (issue 3)', () => {
     // (own headings and one heading) and keeps the better; the second planning gets what is left.
     const corpusField = JSON.parse(readFileSync(new URL('../../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8')).geometry;
     for (const limit of [0.05, 0.2]) {
-      // a clock that moves 1 ms each time it is read (only the ordering reads it)
+      // a clock that moves 1 ms each time it is read (the ordering reads it, and the refitting of
+      // joins nothing fits, which has a budget of its own: a fifth of maxOptimizerTime, at least 1 s)
       let t = 0;
       const p = planRoute({ field: corpusField, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, routeOptions: { maxOptimizerTime: limit } }, { now: () => (t += 1) }) as Plan & Record<string, any>;
-      expect(t).toBeLessThanOrEqual(limit * 1000 + 20);
+      expect(t).toBeLessThanOrEqual(limit * 1000 + Math.max(1000, limit * 200) + 20);
       expect(p.optimizer.timeSpentMilliseconds).toBeLessThanOrEqual(limit * 1000 + 20);
       expect(p.optimizer.timeSpentMilliseconds).toBeGreaterThan(limit * 1000 - 20);
     }
