@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { postgresBinDir } from '../support/requires.js';
+import { openStore, type Store } from '@furrow/api';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -43,6 +44,19 @@ export async function startPostgres(): Promise<TestPostgres> {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+/** A store on a throwaway PostgreSQL server, and how to close both (the suites run per backend). */
+export async function openPostgresStore(): Promise<{ store: Store; cleanup: () => Promise<void> }> {
+  const pg = await startPostgres();
+  const store = await openStore(pg.url);
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      pg.stop();
     },
   };
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, createApp, createRateLimiter, openStore, poolPlanner, startJobs, type JobService, type Store } from '@furrow/api';
 import * as core from '@furrow/core';
 import { describeWith } from '../support/requires.js';
-import { startPostgres, type TestPostgres } from '../api/pg.js';
+import { openPostgresStore } from '../api/pg.js';
 import { hasRealPlanner, readCorpusField } from '../api/support.js';
 import { accountWithCompany, allResults, call, expectedMetrics, fakePlanner, squareAt, waitForJob } from './support.js';
 
@@ -213,18 +213,7 @@ describe('guidance jobs, embedded store (PGlite, claim loop)', () => {
 });
 
 describeWith(['postgres'], 'guidance jobs, PostgreSQL (pg-boss)', () => {
-  let pg: TestPostgres | undefined;
-  jobSuite(async () => {
-    pg = await startPostgres();
-    const store = await openStore(pg.url);
-    return {
-      store,
-      cleanup: async () => {
-        await store.close();
-        pg?.stop();
-      },
-    };
-  });
+  jobSuite(openPostgresStore);
 });
 
 describe.skipIf(!hasRealPlanner)('guidance jobs with the real planner on the worker pool (embedded store)', () => {

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp, createRateLimiter, defaultJobSettings, estimateWork, openStore, startJobs, startPgBossRunner, type JobRunner, type JobService, type Store } from '@furrow/api';
 import { describeWith } from '../support/requires.js';
-import { startPostgres, type TestPostgres } from '../api/pg.js';
+import { openPostgresStore } from '../api/pg.js';
 import { accountWithCompany, call, fakePlanner, squareAt, waitForJob } from './support.js';
 
 /** A square with `holes` small square holes inside it. */
@@ -76,16 +76,5 @@ describe('largest items first, embedded store (claim loop)', () => {
 });
 
 describeWith(['postgres'], 'largest items first, PostgreSQL (pg-boss priority)', () => {
-  let pg: TestPostgres | undefined;
-  orderSuite(async () => {
-    pg = await startPostgres();
-    const store = await openStore(pg.url);
-    return {
-      store,
-      cleanup: async () => {
-        await store.close();
-        pg?.stop();
-      },
-    };
-  }, 'pg-boss');
+  orderSuite(openPostgresStore, 'pg-boss');
 });
