@@ -22,7 +22,7 @@ import { passToFlat } from './headland/generateHeadlands.js';
 import { generateTurnOnlyHeadlands } from './headland/turnOnlyHeadlands.js';
 import { headlandRoutePieces, readHeadlandStyle, shapeHeadlandCorners } from './headland/headlandPieces.js';
 import { generateTracks } from './tracks/generateTracks.js';
-import type { TrackSet } from './tracks/generateTracks.js';
+import type { Track, TrackSet } from './tracks/generateTracks.js';
 import { searchHeading } from './tracks/searchHeading.js';
 import { assignCellHeadings } from './tracks/cellHeadings.js';
 import { generateCurvedTracks } from './tracks/curvedTracks.js';
@@ -346,10 +346,18 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const now = runtime.now;
   // Connections made while ordering get the deadline (`abort`): a connector search still running
   // at maxOptimizerTime gives up there, so the limit is hard (route/order/connectedOrder.ts).
+  // The pieces of a link (track end to track end), of the head (start to the first track) and of
+  // the tail. No head (tail) is driven unless headland passes or a staging area come before (after)
+  // the tracks.
+  const linkPieces = (a: number, b: number): Piece[] => [pieceAt(a, false), pieceAt(b, true)];
+  const headPieces = (e: number): Piece[] => (headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)]);
+  const tailPieces = (e: number): Piece[] => (headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces]);
+  const drivesHead = headlandsFirst || staging !== undefined;
+  const drivesTail = !headlandsFirst || staging !== undefined;
   const model: RealCostModel = {
-    link: (a, b, abort) => costOf([pieceAt(a, false), pieceAt(b, true)], false, false, (r) => linkParts.set(a * endCount + b, r), abort),
-    head: (e, abort) => (headlandsFirst || staging ? costOf(headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)], true, false, (r) => headParts.set(e, r), abort) : { cost: 0, defects: 0 }),
-    tail: (e, abort) => (!headlandsFirst || staging ? costOf(headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces], false, true, (r) => tailParts.set(e, r), abort) : { cost: 0, defects: 0 }),
+    link: (a, b, abort) => costOf(linkPieces(a, b), false, false, (r) => linkParts.set(a * endCount + b, r), abort),
+    head: (e, abort) => (drivesHead ? costOf(headPieces(e), true, false, (r) => headParts.set(e, r), abort) : { cost: 0, defects: 0 }),
+    tail: (e, abort) => (drivesTail ? costOf(tailPieces(e), false, true, (r) => tailParts.set(e, r), abort) : { cost: 0, defects: 0 }),
   };
   const refined = refineOrderOnConnectors(orderInput, ordered, model, {
     ...(now ? { now, outOfTime: () => now() - routeT0 >= limitMs, remainingMilliseconds: () => limitMs - (now() - routeT0) } : {}),
@@ -397,16 +405,20 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     store.set(key, again);
     return again;
   };
-  const routeParts = {
-    link: (a: number, b: number): Parts | undefined => refit(linkParts, a * endCount + b, linkParts.get(a * endCount + b) ?? (costMore ? (model.link(a, b), linkParts.get(a * endCount + b)) : undefined), () => [pieceAt(a, false), pieceAt(b, true)], false, false),
-    head: (e: number): Parts | undefined => refit(headParts, e, headParts.get(e) ?? (costMore ? (model.head(e), headParts.get(e)) : undefined), () => (headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)]), true, false),
-    tail: (e: number): Parts | undefined => refit(tailParts, e, tailParts.get(e) ?? (costMore ? (model.tail(e), tailParts.get(e)) : undefined), () => (headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces]), false, true),
-  };
+  // A connection as kept, or made by `make` (which stores it) where `lookup` decides to; refitted
+  // where it does not fit.
+  type Lookup = (store: Map<number, Parts>, key: number, make: (abort?: () => boolean) => void) => Parts | undefined;
+  const partsVia = (lookup: Lookup) => ({
+    link: (a: number, b: number): Parts | undefined => refit(linkParts, a * endCount + b, lookup(linkParts, a * endCount + b, (abort) => model.link(a, b, abort)), () => linkPieces(a, b), false, false),
+    head: (e: number): Parts | undefined => (drivesHead ? refit(headParts, e, lookup(headParts, e, (abort) => model.head(e, abort)), () => headPieces(e), true, false) : undefined),
+    tail: (e: number): Parts | undefined => (drivesTail ? refit(tailParts, e, lookup(tailParts, e, (abort) => model.tail(e, abort)), () => tailPieces(e), false, true) : undefined),
+  });
+  const routeParts = partsVia((store, key, make) => store.get(key) ?? (costMore ? (make(), store.get(key)) : undefined));
   // Choosing which tracks to take out makes connections the ordering did not: within the refit
   // budget (and at most MAX_NEW_CONNECTIONS of them); one it does not reach counts as not fitting,
   // so no track is taken out on its account.
   let newConnectionsLeft = MAX_NEW_CONNECTIONS;
-  const within = (store: Map<number, Parts>, key: number, make: (abort: () => boolean) => void): Parts | undefined => {
+  const within: Lookup = (store, key, make) => {
     const have = store.get(key);
     if (have || !costMore) return have;
     startRefitClock();
@@ -415,23 +427,14 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     make(shortening.over);
     return store.get(key) ?? UNJOINED;
   };
-  const skipParts = {
-    link: (a: number, b: number): Parts | undefined => refit(linkParts, a * endCount + b, within(linkParts, a * endCount + b, (abort) => model.link(a, b, abort)), () => [pieceAt(a, false), pieceAt(b, true)], false, false),
-    // No head (tail) is driven unless headland passes or a staging area come before (after) the tracks.
-    head: (e: number): Parts | undefined => (headlandsFirst || staging ? refit(headParts, e, within(headParts, e, (abort) => model.head(e, abort)), () => (headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)]), true, false) : undefined),
-    tail: (e: number): Parts | undefined => (!headlandsFirst || staging ? refit(tailParts, e, within(tailParts, e, (abort) => model.tail(e, abort)), () => (headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces]), false, true) : undefined),
-  };
-  const kept = assembling ? skipUnjoinable(refined.visits, skipParts, (r) => !unfitted(r), (r) => r.warnings.length) : { visits: refined.visits, skipped: [] };
+  const kept = assembling ? skipUnjoinable(refined.visits, partsVia(within), (r) => !unfitted(r), (r) => r.warnings.length) : { visits: refined.visits, skipped: [] };
   const routeVisits = kept.visits;
-  const trackMeters = (k: number): number => {
-    const t = trackSet.tracks[routeVisits[k].trackIndex];
-    return t.xy ? polylineLength(t.xy) : Math.hypot(t.x1 - t.x0, t.y1 - t.y0);
-  };
-  const assembled = assembling ? assembleRoute(routeVisits, routeParts, trackMeters) : undefined;
+  const trackMeters = (t: Track): number => (t.xy ? polylineLength(t.xy) : Math.hypot(t.x1 - t.x0, t.y1 - t.y0));
+  const assembled = assembling ? assembleRoute(routeVisits, routeParts, (k) => trackMeters(trackSet.tracks[routeVisits[k].trackIndex])) : undefined;
   const final = assembled ?? connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(trackSet.tracks, routeVisits, cellOf)] : [...trackPieces(trackSet.tracks, routeVisits, cellOf), ...headlandPieces], true, true, undefined, shortening);
   for (const sk of kept.skipped) {
     const t = trackSet.tracks[sk.visit.trackIndex];
-    const len = t.xy ? polylineLength(t.xy) : Math.hypot(t.x1 - t.x0, t.y1 - t.y0);
+    const len = trackMeters(t);
     final.warnings.push({
       code: 'track-skipped',
       message: `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within the turning radius (${R} m) fits inside the field ${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even with the tracks shortened; its area counts as uncovered`,
