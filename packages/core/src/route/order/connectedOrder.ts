@@ -405,6 +405,13 @@ function cutPolyline(xy: Float64Array, keep: number): Float64Array {
   return Float64Array.from(out);
 }
 
+/** The connections of a route by track ends (`2 · track + (0 forward | 1 backward)`): links, head, tail. */
+export interface RoutePartsSource<S extends PartSegment, W> {
+  link(fromEnd: number, toEnd: number): RouteParts<S, W> | undefined;
+  head(end: number): RouteParts<S, W> | undefined;
+  tail(end: number): RouteParts<S, W> | undefined;
+}
+
 /**
  * The route of `visits` put together from the connectors costed one by one (no second
  * connection): head, then each track followed by its link, then tail. A track's geometry combines
@@ -416,11 +423,7 @@ function cutPolyline(xy: Float64Array, keep: number): Float64Array {
  */
 export function assembleRoute<S extends PartSegment, W>(
   visits: OrderVisit[],
-  parts: {
-    link(fromEnd: number, toEnd: number): RouteParts<S, W> | undefined;
-    head(end: number): RouteParts<S, W> | undefined;
-    tail(end: number): RouteParts<S, W> | undefined;
-  },
+  parts: RoutePartsSource<S, W>,
   fullLengthMeters: (k: number) => number,
 ): RouteParts<S, W> | undefined {
   const n = visits.length;
@@ -499,11 +502,7 @@ export interface SkippedVisit {
  */
 export function skipUnjoinable<S extends PartSegment, W>(
   visits: OrderVisit[],
-  parts: {
-    link(fromEnd: number, toEnd: number): RouteParts<S, W> | undefined;
-    head(end: number): RouteParts<S, W> | undefined;
-    tail(end: number): RouteParts<S, W> | undefined;
-  },
+  parts: RoutePartsSource<S, W>,
   fits: (r: RouteParts<S, W>) => boolean,
   defects: (r: RouteParts<S, W>) => number,
 ): { visits: OrderVisit[]; skipped: SkippedVisit[] } {
