@@ -16,6 +16,7 @@
  */
 import type { Region } from '../geometry/region.js';
 import type { Pose } from '../turns/types.js';
+import { TWO_PI, mod2pi, wrapPi } from '../turns/angles.js';
 
 /** A manoeuvre between two poses inside the field, or undefined (e.g. `tryDirect`). */
 export type Shot = (from: Pose, to: Pose) => ArrayLike<number> | undefined;
@@ -42,8 +43,13 @@ export interface SearchLimits {
   shotEveryExpansions?: number;
 }
 
-const HEADING_BINS = 72;
-const TWO_PI = 2 * Math.PI;
+/** Heading classes of the searches' closed sets (5° each). */
+export const HEADING_BINS = 72;
+
+/** The heading class of a heading, radians (0 … HEADING_BINS − 1). */
+export function headingBin(h: number): number {
+  return Math.round(mod2pi(h) / (TWO_PI / HEADING_BINS)) % HEADING_BINS;
+}
 
 /** Raster of the field and the distance-to-goal field over it (one per search). */
 interface Raster {
@@ -260,9 +266,7 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   const cell = Math.max(0.25, L * 0.7);
   const keyOf = (x: number, y: number, h: number): number => {
     const i = Math.floor((x - raster.x0) / cell), j = Math.floor((y - raster.y0) / cell);
-    let hb = Math.round((((h % TWO_PI) + TWO_PI) % TWO_PI) / (TWO_PI / HEADING_BINS)) % HEADING_BINS;
-    if (hb < 0) hb += HEADING_BINS;
-    return (j * 1e6 + i) * HEADING_BINS + hb;
+    return (j * 1e6 + i) * HEADING_BINS + headingBin(h);
   };
   // Node store.
   const X: number[] = [], Y: number[] = [], H: number[] = [], G: number[] = [], D: number[] = [], parent: number[] = [];
@@ -340,7 +344,7 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
       // One primitive, exactly as the search drove it.
       j = i + 1;
       const p = poses[i], q = poses[j];
-      const kappa = wrap(q.headingRadians - p.headingRadians) / L;
+      const kappa = wrapPi(q.headingRadians - p.headingRadians) / L;
       buf.length = 0;
       drive(p.x, p.y, p.headingRadians, L, Math.abs(kappa) < 1e-9 ? 0 : kappa, step, buf);
       for (let m = 0; m < buf.length; m++) out.push(buf[m]);
@@ -365,13 +369,6 @@ const MAX_DEFAULT_EXPANSIONS = 40000;
 export function defaultExpansions(fieldDistanceMeters: number, primitiveMeters: number): number {
   if (!Number.isFinite(fieldDistanceMeters)) return 8000;
   return Math.min(MAX_DEFAULT_EXPANSIONS, Math.max(8000, Math.ceil((EXPANSIONS_PER_PRIMITIVE * fieldDistanceMeters) / primitiveMeters)));
-}
-
-function wrap(a: number): number {
-  a %= TWO_PI;
-  if (a > Math.PI) a -= TWO_PI;
-  else if (a <= -Math.PI) a += TWO_PI;
-  return a;
 }
 
 /**
@@ -465,8 +462,7 @@ export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, b
   while (heap.size > 0 && expansions < maxExpansions) {
     const id = heap.pop();
     const x = X[id], y = Y[id], h = H[id];
-    const hb = Math.round((((h % TWO_PI) + TWO_PI) % TWO_PI) / (TWO_PI / HEADING_BINS)) % HEADING_BINS;
-    const key = (Math.floor((y - pose.y) / cell) * 100003 + Math.floor((x - pose.x) / cell)) * HEADING_BINS + hb;
+    const key = (Math.floor((y - pose.y) / cell) * 100003 + Math.floor((x - pose.x) / cell)) * HEADING_BINS + headingBin(h);
     if (seen.has(key)) continue;
     seen.add(key);
     expansions++;

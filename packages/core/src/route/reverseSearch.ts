@@ -24,7 +24,8 @@ import { limitCurvatureRate } from '../turns/rateLimit.js';
 import { turnCandidates } from '../turns/index.js';
 import type { TurnSegment } from '../turns/segments.js';
 import type { Pose, TurnPath } from '../turns/types.js';
-import { Heap, defaultExpansions, goalDistance } from './connectSearch.js';
+import { wrapPi } from '../turns/angles.js';
+import { HEADING_BINS, Heap, defaultExpansions, goalDistance, headingBin } from './connectSearch.js';
 import type { RasterWindow } from './connectSearch.js';
 
 export interface ReversingLimits {
@@ -71,8 +72,6 @@ const MIN_EXPANSIONS = 12000;
 const SHOT_CANDIDATES = 12;
 /** Direct manoeuvres tried while shortening the path found. */
 const MAX_SHORTEN_ATTEMPTS = 400;
-const HEADING_BINS = 72;
-const TWO_PI = 2 * Math.PI;
 
 /** A direct manoeuvre inside the field with its cost and its first / last driving direction (+1 / -1). */
 interface Shot {
@@ -132,12 +131,6 @@ function drive(x: number, y: number, h: number, s: number, k: number, step: numb
   }
 }
 
-function wrap(a: number): number {
-  a %= TWO_PI;
-  if (a > Math.PI) a -= TWO_PI;
-  else if (a <= -Math.PI) a += TWO_PI;
-  return a;
-}
 
 /**
  * Searches a path from `from` to `to` inside `region` driven forward and backward, curvature
@@ -156,9 +149,7 @@ export function searchReversingConnector(from: Pose, to: Pose, region: Region, l
   const curvatures = [0, 1 / R, -1 / R];
   const cell = Math.max(0.25, L * 0.7);
   const keyOf = (x: number, y: number, h: number, dir: number): number => {
-    let hb = Math.round((((h % TWO_PI) + TWO_PI) % TWO_PI) / (TWO_PI / HEADING_BINS)) % HEADING_BINS;
-    if (hb < 0) hb += HEADING_BINS;
-    return ((Math.floor((y - from.y) / cell) * 100003 + Math.floor((x - from.x) / cell)) * HEADING_BINS + hb) * 2 + (dir > 0 ? 1 : 0);
+    return ((Math.floor((y - from.y) / cell) * 100003 + Math.floor((x - from.x) / cell)) * HEADING_BINS + headingBin(h)) * 2 + (dir > 0 ? 1 : 0);
   };
   // Node store; Dir: the direction of the motion that reached the node (+1 at the start: the machine arrives forward).
   const X: number[] = [], Y: number[] = [], H: number[] = [], G: number[] = [], D: number[] = [], Dir: number[] = [], parent: number[] = [];
@@ -260,7 +251,7 @@ export function searchReversingConnector(from: Pose, to: Pose, region: Region, l
       // One primitive, exactly as the search drove it.
       j = i + 1;
       const p = poses[i], q = poses[j], dir = dirIn[j];
-      const kappa = wrap(q.headingRadians - p.headingRadians) / (dir * L);
+      const kappa = wrapPi(q.headingRadians - p.headingRadians) / (dir * L);
       buf.length = 0;
       buf.push(p.x, p.y);
       drive(p.x, p.y, p.headingRadians, dir * L, Math.abs(kappa) < 1e-9 ? 0 : kappa, step, buf);
