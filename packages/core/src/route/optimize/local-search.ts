@@ -179,98 +179,136 @@ export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, 
  * under the problem's cost.
  */
 export function improveOrder(problem: OrderingProblem, initial: ItemOrder, options: LocalSearchOptions = {}, shared?: { cost: (a: number, b: number) => number; neighbours: NeighbourLists }): LocalSearchResult {
-  const n = problem.itemCount;
   const cost = shared?.cost ?? memoTransition(problem);
   const nb = shared?.neighbours ?? buildNeighbourLists(problem, cost, options.neighbourCount ?? 10);
-  const now = options.now;
-  const startedAt = options.startedAtMilliseconds ?? (now ? now() : 0);
-  const limitMs = now && options.maxTimeMilliseconds !== undefined ? options.maxTimeMilliseconds : Infinity;
-  const maxStall = options.maxStallKicks ?? Math.min(1000, 50 + 2 * n);
-  const maxKicks = options.maxKicks ?? 20 * maxStall;
-  const random = rng(options.seed ?? 0x9e3779b9 ^ Math.imul(n, 2654435761));
-  const fixedOrientation = problem.fixedOrientation;
-  const entryCost = problem.entryCost;
-  const exitCost = problem.exitCost;
-  const startEnd = problem.startEnd;
-  const finishEnd = problem.finishEnd;
+  return new OrderSearch(problem, initial, options, cost, nb).run(options);
+}
 
-  const order = new Int32Array(n);
-  const pos = new Int32Array(n);
-  const flip = new Uint8Array(n);
-  for (let k = 0; k < n; k++) {
-    order[k] = initial.sequence[k];
-    pos[initial.sequence[k]] = k;
-    flip[initial.sequence[k]] = initial.flipped[k] ? 1 : 0;
+/**
+ * The search state of one improveOrder call. A class rather than closures over locals: the
+ * methods are the same functions for every call, so the engine's optimised code for them stays
+ * valid from one plan to the next instead of being rebuilt for each call's new closures.
+ */
+class OrderSearch {
+  readonly n: number;
+  readonly order: Int32Array;
+  readonly pos: Int32Array;
+  readonly flip: Uint8Array;
+  readonly fixedOrientation: Uint8Array | undefined;
+  readonly startEnd: number;
+  readonly finishEnd: number;
+  readonly now: (() => number) | undefined;
+  readonly startedAt: number;
+  readonly limitMs: number;
+  current = 0;
+  iterations = 0;
+  stopped: StopReason | undefined = undefined;
+  // don't-look bits as a FIFO of items
+  readonly queue: Int32Array;
+  readonly queued: Uint8Array;
+  qHead = 0;
+  qTail = 0;
+  qSize = 0;
+  // positions changed since the last accepted state (restored from the best on a failed kick)
+  dirtyLo: number;
+  dirtyHi = -1;
+  readonly segItems = new Int32Array(3);
+  readonly segFlips = new Uint8Array(3);
+
+  constructor(
+    readonly problem: OrderingProblem,
+    initial: ItemOrder,
+    options: LocalSearchOptions,
+    readonly cost: (a: number, b: number) => number,
+    readonly nb: NeighbourLists,
+  ) {
+    const n = problem.itemCount;
+    this.n = n;
+    const now = options.now;
+    this.startedAt = options.startedAtMilliseconds ?? (now ? now() : 0);
+    this.limitMs = now && options.maxTimeMilliseconds !== undefined ? options.maxTimeMilliseconds : Infinity;
+    this.fixedOrientation = problem.fixedOrientation;
+    this.startEnd = problem.startEnd ?? -1;
+    this.finishEnd = problem.finishEnd ?? -1;
+    this.order = new Int32Array(n);
+    this.pos = new Int32Array(n);
+    this.flip = new Uint8Array(n);
+    for (let k = 0; k < n; k++) {
+      this.order[k] = initial.sequence[k];
+      this.pos[initial.sequence[k]] = k;
+      this.flip[initial.sequence[k]] = initial.flipped[k] ? 1 : 0;
+    }
+    this.queue = new Int32Array(n + 1);
+    this.queued = new Uint8Array(n);
+    this.dirtyLo = n;
+    this.now = now;
   }
 
-  const entry = (k: number): number => (k < 0 || k >= n ? -1 : 2 * order[k] + flip[order[k]]);
-  const exit = (k: number): number => (k < 0 || k >= n ? -1 : (2 * order[k] + flip[order[k]]) ^ 1);
-  const link = (from: number, to: number): number => {
+  entry(k: number): number {
+    return k < 0 || k >= this.n ? -1 : 2 * this.order[k] + this.flip[this.order[k]];
+  }
+
+  exit(k: number): number {
+    return k < 0 || k >= this.n ? -1 : (2 * this.order[k] + this.flip[this.order[k]]) ^ 1;
+  }
+
+  link(from: number, to: number): number {
     if (from < 0) {
       if (to < 0) return 0;
-      let c = entryCost ? entryCost(to) : 0;
-      if (startEnd !== undefined && startEnd !== to) c += VIOLATION_PENALTY;
+      let c = this.problem.entryCost ? this.problem.entryCost(to) : 0;
+      if (this.startEnd >= 0 && this.startEnd !== to) c += VIOLATION_PENALTY;
       return c;
     }
     if (to < 0) {
-      let c = exitCost ? exitCost(from) : 0;
-      if (finishEnd !== undefined && finishEnd !== from) c += VIOLATION_PENALTY;
+      let c = this.problem.exitCost ? this.problem.exitCost(from) : 0;
+      if (this.finishEnd >= 0 && this.finishEnd !== from) c += VIOLATION_PENALTY;
       return c;
     }
-    return cost(from, to);
-  };
+    return this.cost(from, to);
+  }
+
   /** Link cost into position k (k = n: into the finish depot). */
-  const linkAt = (k: number): number => link(exit(k - 1), entry(k));
+  linkAt(k: number): number {
+    return this.link(this.exit(k - 1), this.entry(k));
+  }
 
-  let current = 0;
-  for (let k = 0; k < n; k++) current += problem.workCost[k];
-  for (let k = 0; k <= n; k++) current += linkAt(k);
+  activate(k: number): void {
+    if (k < 0 || k >= this.n) return;
+    const item = this.order[k];
+    if (this.queued[item]) return;
+    this.queued[item] = 1;
+    this.queue[this.qTail] = item;
+    this.qTail = this.qTail === this.n ? 0 : this.qTail + 1;
+    this.qSize++;
+  }
 
-  // don't-look bits as a FIFO of items
-  const queue = new Int32Array(n + 1);
-  const queued = new Uint8Array(n);
-  let qHead = 0;
-  let qTail = 0;
-  let qSize = 0;
-  const activate = (k: number): void => {
-    if (k < 0 || k >= n) return;
-    const item = order[k];
-    if (queued[item]) return;
-    queued[item] = 1;
-    queue[qTail] = item;
-    qTail = qTail === n ? 0 : qTail + 1;
-    qSize++;
-  };
-
-  let iterations = 0;
-  let stopped: StopReason | undefined;
-  const outOfTime = (): boolean => {
-    if (limitMs === Infinity) return false;
-    if (now!() - startedAt >= limitMs) {
-      stopped = 'time-limit';
+  outOfTime(): boolean {
+    if (this.limitMs === Infinity) return false;
+    if (this.now!() - this.startedAt >= this.limitMs) {
+      this.stopped = 'time-limit';
       return true;
     }
     return false;
-  };
+  }
 
-  // positions changed since the last accepted state (restored from the best on a failed kick)
-  let dirtyLo = n;
-  let dirtyHi = -1;
-  const touch = (lo: number, hi: number): void => {
-    if (lo < dirtyLo) dirtyLo = lo;
-    if (hi > dirtyHi) dirtyHi = hi;
-  };
+  touch(lo: number, hi: number): void {
+    if (lo < this.dirtyLo) this.dirtyLo = lo;
+    if (hi > this.dirtyHi) this.dirtyHi = hi;
+  }
 
-  const hasFixed = (i: number, j: number): boolean => {
-    if (!fixedOrientation) return false;
-    for (let k = i; k <= j; k++) if (fixedOrientation[order[k]]) return true;
+  hasFixed(i: number, j: number): boolean {
+    const fixed = this.fixedOrientation;
+    if (!fixed) return false;
+    for (let k = i; k <= j; k++) if (fixed[this.order[k]]) return true;
     return false;
-  };
+  }
 
-  const twoOptDelta = (i: number, j: number): number =>
-    link(exit(i - 1), exit(j)) + link(entry(i), entry(j + 1)) - linkAt(i) - linkAt(j + 1);
+  twoOptDelta(i: number, j: number): number {
+    return this.link(this.exit(i - 1), this.exit(j)) + this.link(this.entry(i), this.entry(j + 1)) - this.linkAt(i) - this.linkAt(j + 1);
+  }
 
-  const applyReverse = (i: number, j: number): void => {
+  applyReverse(i: number, j: number): void {
+    const { order, pos, flip } = this;
     for (let a = i, b = j; a <= b; a++, b--) {
       const ia = order[a];
       const ib = order[b];
@@ -280,58 +318,57 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
       pos[ia] = b;
     }
     for (let k = i; k <= j; k++) flip[order[k]] ^= 1;
-    touch(i, j);
-    activate(i - 1);
-    activate(i);
-    activate(j);
-    activate(j + 1);
-  };
+    this.touch(i, j);
+    this.activate(i - 1);
+    this.activate(i);
+    this.activate(j);
+    this.activate(j + 1);
+  }
 
-  const tryReverse = (i: number, j: number): boolean => {
-    if (i > j || i < 0 || j >= n) return false;
-    const d = twoOptDelta(i, j);
-    if (d < -EPS && !hasFixed(i, j)) {
-      applyReverse(i, j);
-      current += d;
-      iterations++;
+  tryReverse(i: number, j: number): boolean {
+    if (i > j || i < 0 || j >= this.n) return false;
+    const d = this.twoOptDelta(i, j);
+    if (d < -EPS && !this.hasFixed(i, j)) {
+      this.applyReverse(i, j);
+      this.current += d;
+      this.iterations++;
       return true;
     }
     return false;
-  };
+  }
 
-  const tryTwoOpt = (p: number): boolean => {
+  tryTwoOpt(p: number): boolean {
+    const nb = this.nb;
     const kk = nb.k;
     // new link exit(p) — exit(q): reverse the stretch between them
-    let a = exit(p);
-    let g = linkAt(p + 1);
+    let a = this.exit(p);
+    let g = this.linkAt(p + 1);
     for (let t = 0; t < nb.count[a]; t++) {
       const c = nb.costs[a * kk + t];
       if (c >= g - EPS) break;
       const b = nb.ends[a * kk + t];
-      const q = pos[b >> 1];
-      if (q === p || b !== exit(q)) continue;
-      if (q > p ? tryReverse(p + 1, q) : tryReverse(q + 1, p)) return true;
+      const q = this.pos[b >> 1];
+      if (q === p || b !== this.exit(q)) continue;
+      if (q > p ? this.tryReverse(p + 1, q) : this.tryReverse(q + 1, p)) return true;
     }
     // new link entry(p) — entry(q)
-    a = entry(p);
-    g = linkAt(p);
+    a = this.entry(p);
+    g = this.linkAt(p);
     for (let t = 0; t < nb.count[a]; t++) {
       const c = nb.costs[a * kk + t];
       if (c >= g - EPS) break;
       const b = nb.ends[a * kk + t];
-      const q = pos[b >> 1];
-      if (q === p || b !== entry(q)) continue;
-      if (q > p ? tryReverse(p, q - 1) : tryReverse(q, p - 1)) return true;
+      const q = this.pos[b >> 1];
+      if (q === p || b !== this.entry(q)) continue;
+      if (q > p ? this.tryReverse(p, q - 1) : this.tryReverse(q, p - 1)) return true;
     }
     // end flip and the stretches touching the depots
-    return tryReverse(p, p) || tryReverse(0, p) || tryReverse(p, n - 1);
-  };
-
-  const segItems = new Int32Array(3);
-  const segFlips = new Uint8Array(3);
+    return this.tryReverse(p, p) || this.tryReverse(0, p) || this.tryReverse(p, this.n - 1);
+  }
 
   /** Moves positions [i, i+len) to just after position t (original numbering), reversed or not. */
-  const applyMove = (i: number, len: number, t: number, reversed: boolean): void => {
+  applyMove(i: number, len: number, t: number, reversed: boolean): void {
+    const { order, pos, flip, segItems, segFlips } = this;
     for (let s = 0; s < len; s++) {
       const src = reversed ? i + len - 1 - s : i + s;
       segItems[s] = order[src];
@@ -356,25 +393,26 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
       flip[segItems[s]] = segFlips[s];
     }
     for (let k = lo; k <= hi; k++) pos[order[k]] = k;
-    touch(lo, hi);
-    activate(i - 1);
-    activate(i);
-    activate(dst - 1);
-    activate(dst);
-    activate(dst + len - 1);
-    activate(dst + len);
-    activate(lo - 1);
-    activate(hi + 1);
-  };
+    this.touch(lo, hi);
+    this.activate(i - 1);
+    this.activate(i);
+    this.activate(dst - 1);
+    this.activate(dst);
+    this.activate(dst + len - 1);
+    this.activate(dst + len);
+    this.activate(lo - 1);
+    this.activate(hi + 1);
+  }
 
-  const tryOrOpt = (p: number): boolean => {
+  tryOrOpt(p: number): boolean {
+    const { nb, n } = this;
     const kk = nb.k;
     for (let len = 1; len <= 3 && len < n; len++) {
       for (let i = p - len + 1; i <= p; i++) {
         if (i < 0 || i + len > n) continue;
-        const segIn = entry(i);
-        const segOut = exit(i + len - 1);
-        const removeGain = linkAt(i) + linkAt(i + len) - link(exit(i - 1), entry(i + len));
+        const segIn = this.entry(i);
+        const segOut = this.exit(i + len - 1);
+        const removeGain = this.linkAt(i) + this.linkAt(i + len) - this.link(this.exit(i - 1), this.entry(i + len));
         if (removeGain <= EPS) continue;
         for (let side = 0; side < 2; side++) {
           const a = side === 0 ? segIn : segOut;
@@ -382,11 +420,11 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
             const c = nb.costs[a * kk + t];
             if (c >= removeGain - EPS) break;
             const b = nb.ends[a * kk + t];
-            const q = pos[b >> 1];
+            const q = this.pos[b >> 1];
             if (q >= i && q < i + len) continue;
             let after: number;
             let reversed: boolean;
-            if (b === exit(q)) {
+            if (b === this.exit(q)) {
               after = q; // link b -> a: a becomes the segment's new entry
               reversed = a === segOut;
             } else {
@@ -394,14 +432,14 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
               reversed = a === segIn;
             }
             if (after >= i - 1 && after <= i + len - 1) continue;
-            if (reversed && hasFixed(i, i + len - 1)) continue;
+            if (reversed && this.hasFixed(i, i + len - 1)) continue;
             const newIn = reversed ? segOut : segIn;
             const newOut = reversed ? segIn : segOut;
-                    const d = link(exit(after), newIn) + link(newOut, entry(after + 1)) - linkAt(after + 1) - removeGain;
+            const d = this.link(this.exit(after), newIn) + this.link(newOut, this.entry(after + 1)) - this.linkAt(after + 1) - removeGain;
             if (d < -EPS) {
-              applyMove(i, len, after, reversed);
-              current += d;
-              iterations++;
+              this.applyMove(i, len, after, reversed);
+              this.current += d;
+              this.iterations++;
               return true;
             }
           }
@@ -409,105 +447,121 @@ export function improveOrder(problem: OrderingProblem, initial: ItemOrder, optio
       }
     }
     return false;
-  };
+  }
 
   /** Runs the queue empty (or out of time). */
-  const descend = (): boolean => {
+  descend(): boolean {
+    const { queue, queued, pos, n } = this;
     let pops = 0;
-    while (qSize > 0) {
-      if ((++pops & 63) === 0 && outOfTime()) return false;
-      const item = queue[qHead];
-      qHead = qHead === n ? 0 : qHead + 1;
-      qSize--;
+    while (this.qSize > 0) {
+      if ((++pops & 63) === 0 && this.outOfTime()) return false;
+      const item = queue[this.qHead];
+      this.qHead = this.qHead === n ? 0 : this.qHead + 1;
+      this.qSize--;
       queued[item] = 0;
       const p = pos[item];
-      if (tryTwoOpt(p) || tryOrOpt(pos[item])) activate(pos[item]);
+      if (this.tryTwoOpt(p) || this.tryOrOpt(pos[item])) this.activate(pos[item]);
     }
     return true;
-  };
-
-  for (let k = 0; k < n; k++) activate(k);
-  const bestOrder = new Int32Array(n);
-  const bestFlip = new Uint8Array(n);
-  let kicks = 0;
-  let stall = 0;
-  if (n > 0 && !outOfTime()) {
-    descend();
-  }
-  let best = current;
-  bestOrder.set(order);
-  bestFlip.set(flip);
-  dirtyLo = n;
-  dirtyHi = -1;
-
-  const scratch = new Int32Array(n);
-  const canKick = n >= 8;
-  while (!stopped) {
-    if (!canKick) {
-      stopped = 'local-optimum';
-      break;
-    }
-    if (stall >= maxStall) {
-      stopped = 'converged';
-      break;
-    }
-    if (kicks >= maxKicks) {
-      stopped = 'iteration-limit';
-      break;
-    }
-    if (outOfTime()) break;
-    // segment-limited double bridge: A B C D -> A C B D with |B|, |C| ≤ 30
-    const maxSeg = Math.min(30, Math.floor((n - 1) / 3));
-    const lb = 1 + Math.floor(random() * maxSeg);
-    const lc = 1 + Math.floor(random() * maxSeg);
-    const a = Math.floor(random() * (n - lb - lc + 1));
-    const b = a + lb;
-    const c = b + lc;
-    const d =
-      link(exit(a - 1), entry(b)) + link(exit(c - 1), entry(a)) + link(exit(b - 1), entry(c)) - linkAt(a) - linkAt(b) - linkAt(c);
-    for (let k = a; k < c; k++) scratch[k] = order[k];
-    let w = a;
-    for (let k = b; k < c; k++) order[w++] = scratch[k];
-    for (let k = a; k < b; k++) order[w++] = scratch[k];
-    for (let k = a; k < c; k++) pos[order[k]] = k;
-    touch(a, c - 1);
-    current += d;
-    kicks++;
-    iterations++;
-    activate(a - 1);
-    activate(a);
-    activate(a + lc - 1);
-    activate(a + lc);
-    activate(c - 1);
-    activate(c);
-    descend();
-    if (current < best - EPS) {
-      best = current;
-      for (let k = dirtyLo; k <= dirtyHi; k++) {
-        bestOrder[k] = order[k];
-        bestFlip[order[k]] = flip[order[k]];
-      }
-      stall = 0;
-    } else {
-      stall++;
-      for (let k = dirtyLo; k <= dirtyHi; k++) {
-        order[k] = bestOrder[k];
-        flip[order[k]] = bestFlip[order[k]];
-        pos[order[k]] = k;
-      }
-      current = best;
-      // a partially run queue belongs to the discarded order
-      while (qSize > 0) {
-        queued[queue[qHead]] = 0;
-        qHead = qHead === n ? 0 : qHead + 1;
-        qSize--;
-      }
-    }
-    dirtyLo = n;
-    dirtyHi = -1;
   }
 
-  const sequence = Array.from(bestOrder);
-  const flipped = sequence.map((item) => bestFlip[item] === 1);
-  return { order: { sequence, flipped }, cost: best, iterations, kicks, stoppedBy: stopped ?? 'local-optimum' };
+  /** Descends, then kicks until a budget or the stall limit stops the search. */
+  run(options: LocalSearchOptions): LocalSearchResult {
+    const { n, order, pos, flip, queue, queued } = this;
+    const maxStall = options.maxStallKicks ?? Math.min(1000, 50 + 2 * n);
+    const maxKicks = options.maxKicks ?? 20 * maxStall;
+    const random = rng(options.seed ?? 0x9e3779b9 ^ Math.imul(n, 2654435761));
+    for (let k = 0; k < n; k++) this.current += this.problem.workCost[k];
+    for (let k = 0; k <= n; k++) this.current += this.linkAt(k);
+
+    for (let k = 0; k < n; k++) this.activate(k);
+    const bestOrder = new Int32Array(n);
+    const bestFlip = new Uint8Array(n);
+    let kicks = 0;
+    let stall = 0;
+    if (n > 0 && !this.outOfTime()) {
+      this.descend();
+    }
+    let best = this.current;
+    bestOrder.set(order);
+    bestFlip.set(flip);
+    this.dirtyLo = n;
+    this.dirtyHi = -1;
+
+    const scratch = new Int32Array(n);
+    const canKick = n >= 8;
+    while (!this.stopped) {
+      if (!canKick) {
+        this.stopped = 'local-optimum';
+        break;
+      }
+      if (stall >= maxStall) {
+        this.stopped = 'converged';
+        break;
+      }
+      if (kicks >= maxKicks) {
+        this.stopped = 'iteration-limit';
+        break;
+      }
+      if (this.outOfTime()) break;
+      // segment-limited double bridge: A B C D -> A C B D with |B|, |C| ≤ 30
+      const maxSeg = Math.min(30, Math.floor((n - 1) / 3));
+      const lb = 1 + Math.floor(random() * maxSeg);
+      const lc = 1 + Math.floor(random() * maxSeg);
+      const a = Math.floor(random() * (n - lb - lc + 1));
+      const b = a + lb;
+      const c = b + lc;
+      const d =
+        this.link(this.exit(a - 1), this.entry(b)) +
+        this.link(this.exit(c - 1), this.entry(a)) +
+        this.link(this.exit(b - 1), this.entry(c)) -
+        this.linkAt(a) -
+        this.linkAt(b) -
+        this.linkAt(c);
+      for (let k = a; k < c; k++) scratch[k] = order[k];
+      let w = a;
+      for (let k = b; k < c; k++) order[w++] = scratch[k];
+      for (let k = a; k < b; k++) order[w++] = scratch[k];
+      for (let k = a; k < c; k++) pos[order[k]] = k;
+      this.touch(a, c - 1);
+      this.current += d;
+      kicks++;
+      this.iterations++;
+      this.activate(a - 1);
+      this.activate(a);
+      this.activate(a + lc - 1);
+      this.activate(a + lc);
+      this.activate(c - 1);
+      this.activate(c);
+      this.descend();
+      if (this.current < best - EPS) {
+        best = this.current;
+        for (let k = this.dirtyLo; k <= this.dirtyHi; k++) {
+          bestOrder[k] = order[k];
+          bestFlip[order[k]] = flip[order[k]];
+        }
+        stall = 0;
+      } else {
+        stall++;
+        for (let k = this.dirtyLo; k <= this.dirtyHi; k++) {
+          order[k] = bestOrder[k];
+          flip[order[k]] = bestFlip[order[k]];
+          pos[order[k]] = k;
+        }
+        this.current = best;
+        // a partially run queue belongs to the discarded order
+        while (this.qSize > 0) {
+          queued[queue[this.qHead]] = 0;
+          this.qHead = this.qHead === n ? 0 : this.qHead + 1;
+          this.qSize--;
+        }
+      }
+      this.dirtyLo = n;
+      this.dirtyHi = -1;
+    }
+
+    const sequence = Array.from(bestOrder);
+    const flipped = sequence.map((item) => bestFlip[item] === 1);
+    return { order: { sequence, flipped }, cost: best, iterations: this.iterations, kicks, stoppedBy: this.stopped ?? 'local-optimum' };
+  }
 }
