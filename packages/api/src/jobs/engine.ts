@@ -461,7 +461,7 @@ async function completeItem(ctx: RunContext, item: ClaimedItem, request: Record<
     const { field: _f, boundary: _b, ...options } = request;
     await tx.query(
       `INSERT INTO plans (plan_id, boundary_id, field_id, company_id, created_by, request, plan)
-       SELECT $1, b.boundary_id, b.field_id, $3, $4, $5::jsonb, $6::jsonb FROM boundaries b WHERE b.boundary_id = $2`,
+       SELECT $1, b.boundary_id, b.field_id, $3, $4, $5::jsonb, $6::json FROM boundaries b WHERE b.boundary_id = $2`,
       [planId, item.boundaryId, item.companyId, item.createdBy, options, plan.json],
     );
     await tx.query(

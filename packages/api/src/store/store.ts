@@ -627,7 +627,7 @@ export class Store {
   }): Promise<StoredPlanRow> {
     const rows = await this.db.query(
       `INSERT INTO plans (plan_id, boundary_id, field_id, company_id, created_by, request, plan)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb) RETURNING *`,
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::json) RETURNING *`,
       [randomUUID(), p.boundary.boundaryId, p.boundary.fieldId, p.boundary.companyId, p.createdBy, p.request, p.plan],
     );
     return toPlan(rows[0]);
