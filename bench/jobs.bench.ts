@@ -73,6 +73,8 @@ interface Run {
   /** Σ (finished − started) of the items over workers × seconds. */
   busy: number;
   cpuSeconds: number;
+  /** Seconds from the submit to the first item's start (the submit transaction and the first claim). */
+  firstStart: number;
   /** Embedded: the share of the run the main thread (store, claim loop) was busy; PostgreSQL: undefined. */
   mainBusy?: number;
   loadBefore: string;
@@ -146,15 +148,17 @@ async function runJob(store: Store, fields: Field[], label: string, workers: num
   const cpuSeconds = cpu() - cpu0;
   const mainBusy = performance.eventLoopUtilization(elu0).utilization;
   const loadAfter = loadavg();
-  const results = await store.db.query<{ status: string; metrics: unknown; held: number | string | null }>(
-    'SELECT status, metrics, EXTRACT(EPOCH FROM finished_at - started_at) AS held FROM guidance_job_items WHERE job_id = $1 ORDER BY item_index',
+  const results = await store.db.query<{ status: string; metrics: unknown; held: number | string | null; since: number | string | null }>(
+    `SELECT i.status, i.metrics, EXTRACT(EPOCH FROM i.finished_at - i.started_at) AS held, EXTRACT(EPOCH FROM i.started_at - j.created_at) AS since
+     FROM guidance_job_items i JOIN guidance_jobs j USING (job_id) WHERE job_id = $1 ORDER BY item_index`,
     [jobId],
   );
+  const starts = results.map((r) => Number(r.since ?? NaN)).filter((x) => Number.isFinite(x));
   const done = results.filter((r) => r.status === 'done').length;
   const held = results.reduce((sum, r) => sum + Number(r.held ?? 0), 0);
   let h = 0;
   for (const r of results) for (const c of JSON.stringify(r.metrics ?? r.status)) h = (Math.imul(h, 31) + c.charCodeAt(0)) | 0;
-  return { label, workers, seconds, done, failed: results.length - done, busy: held / (workers * seconds), cpuSeconds, mainBusy, loadBefore, loadAfter, checksum: (h >>> 0).toString(16) };
+  return { label, workers, seconds, done, failed: results.length - done, busy: held / (workers * seconds), cpuSeconds, firstStart: Math.min(...starts), mainBusy, loadBefore, loadAfter, checksum: (h >>> 0).toString(16) };
 }
 
 async function embedded(fields: Field[], threads: number): Promise<Run> {
@@ -265,8 +269,8 @@ for (let round = 0; round < repeat; round++) {
 }
 
 console.log(`${fields.length} corpus fields as one job, ${repeat} round(s)${ownSessions ? ', worker processes in their own sessions' : ''}; load average at the end: ${loadavg()} (2 cores)\n`);
-console.log('| engine | workers | seconds | items/s | done | failed | ratio vs 1 | busy | CPU s/item | cores used | main thread busy | load before → after | checksum |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
+console.log('| engine | workers | seconds | items/s | done | failed | ratio vs 1 | busy | first item s | CPU s/item | cores used | main thread busy | load before → after | checksum |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
 for (const [i, r] of runs.entries()) {
   // The baseline is the 1-worker row of the same engine in the same round.
   const base = runs.slice(0, i + 1).findLast((b) => b.label.split(',')[0] === r.label.split(',')[0] && b.workers === 1)!;
@@ -274,6 +278,6 @@ for (const [i, r] of runs.entries()) {
   const n = r.done + r.failed;
   console.log(
     `| ${r.label} | ${r.workers} | ${r.seconds.toFixed(1)} | ${rate(r).toFixed(2)} | ${r.done} | ${r.failed} | ${(rate(r) / rate(base)).toFixed(2)}× | ` +
-      `${(100 * r.busy).toFixed(0)} % | ${(r.cpuSeconds / n).toFixed(3)} | ${(r.cpuSeconds / r.seconds).toFixed(2)} | ${r.mainBusy === undefined ? '–' : `${(100 * r.mainBusy).toFixed(0)} %`} | ${r.loadBefore.split(' ')[0]} → ${r.loadAfter.split(' ')[0]} | ${r.checksum} |`,
+      `${(100 * r.busy).toFixed(0)} % | ${r.firstStart.toFixed(2)} | ${(r.cpuSeconds / n).toFixed(3)} | ${(r.cpuSeconds / r.seconds).toFixed(2)} | ${r.mainBusy === undefined ? '–' : `${(100 * r.mainBusy).toFixed(0)} %`} | ${r.loadBefore.split(' ')[0]} → ${r.loadAfter.split(' ')[0]} | ${r.checksum} |`,
   );
 }

@@ -1,7 +1,8 @@
 /**
  * The embedded job engine: a loop in the server process that claims due items from the store
  * (`UPDATE … FOR UPDATE SKIP LOCKED … RETURNING`) and plans them on the planner's worker-thread
- * pool, as many at a time as the pool has threads. Used with the embedded store (PGlite), which
+ * pool, as many at a time as the pool has threads (a thread gets its next item as soon as it has
+ * planned one, while that one is recorded). Used with the embedded store (PGlite), which
  * only one process can open; a crash leaves items `running`, taken over at the next start.
  * A give-up sweep settles items whose lease expired once they have no attempts left, so every
  * job reaches a final status.
@@ -40,7 +41,9 @@ export async function startEmbeddedRunner(ctx: RunContext, opts: EmbeddedRunnerO
   }
 
   let closed = false;
-  let inflight = 0;
+  // Items the planner holds; an item being recorded no longer counts, so the next one is claimed
+  // and planned while the last one's plan is written.
+  let planning = 0;
   let finished = 0;
   let lastSweep = -Infinity;
   const sweep = async () => {
@@ -52,15 +55,28 @@ export async function startEmbeddedRunner(ctx: RunContext, opts: EmbeddedRunnerO
     }
   };
   let wake: (() => void) | undefined;
+  // A notify that came while the loop was busy (claiming) is kept, so its next wait ends at once.
+  let woken = false;
   const notify = () => {
-    wake?.();
+    if (!wake) {
+      woken = true;
+      return;
+    }
+    wake();
     wake = undefined;
   };
   const running = new Set<Promise<void>>();
+  // Items whose planning ended wait for the next claim round to start and end before they are
+  // recorded: PGlite runs one statement at a time, and the claim comes first so that the thread
+  // just freed plans again while the finished item is written.
+  let roundWaiters: (() => void)[] = [];
+  const afterNextRound = () => new Promise<void>((resolve) => roundWaiters.push(resolve));
 
   const loop = (async () => {
     while (!closed) {
-      const free = concurrency - inflight;
+      const waiting = roundWaiters;
+      roundWaiters = [];
+      const free = concurrency - planning;
       let claimed = 0;
       if (free > 0) {
         try {
@@ -68,8 +84,13 @@ export async function startEmbeddedRunner(ctx: RunContext, opts: EmbeddedRunnerO
           const items = await claimNext(ctx.store, free, leaseSeconds, ctx.settings.maxAttempts);
           claimed = items.length;
           for (const item of items) {
-            inflight++;
-            const p = runClaimedItem(ctx, item)
+            planning++;
+            const onPlanned = () => {
+              planning--;
+              notify();
+              return afterNextRound();
+            };
+            const p = runClaimedItem(ctx, item, { onPlanned })
               .then((outcome) => {
                 if (outcome === 'done' || outcome === 'failed') finished++;
               })
@@ -78,20 +99,22 @@ export async function startEmbeddedRunner(ctx: RunContext, opts: EmbeddedRunnerO
                 ctx.logger?.error({ jobId: item.jobId, item: item.itemIndex, err: err instanceof Error ? err.message : String(err) }, 'guidance job item could not be recorded');
               })
               .finally(() => {
-                inflight--;
                 running.delete(p);
-                notify();
               });
             running.add(p);
           }
         } catch (err) {
-          if (closed) break;
-          ctx.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'guidance jobs: claiming failed');
+          if (!closed) ctx.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'guidance jobs: claiming failed');
         }
       }
+      for (const resolve of waiting) resolve();
       if (closed) break;
       // More may be due right away when a full batch was claimed and threads are still free.
-      if (claimed > 0 && claimed === free && inflight < concurrency) continue;
+      if (claimed > 0 && claimed === free && planning < concurrency) continue;
+      if (woken) {
+        woken = false;
+        continue;
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollMs);
         wake = () => {
@@ -113,6 +136,7 @@ export async function startEmbeddedRunner(ctx: RunContext, opts: EmbeddedRunnerO
       closed = true;
       notify();
       await loop;
+      for (const resolve of roundWaiters.splice(0)) resolve();
       await Promise.allSettled([...running]);
     },
   };

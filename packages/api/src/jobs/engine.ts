@@ -383,7 +383,31 @@ function permanentError(err: unknown): ItemError | undefined {
  * Plans a claimed item and records its plan or its error. `retry` means it went back to the queue;
  * `onRetry` then receives the transient error's message.
  */
-export async function runClaimedItem(ctx: RunContext, item: ClaimedItem, onRetry?: (message: string) => void): Promise<ItemOutcome> {
+/**
+ * `hooks.onRetry` hears why an item is retried. `hooks.onPlanned` is called once the planner is
+ * done with the item (planned or not), before the outcome is recorded; the recording waits for
+ * the promise it returns, so a runner can claim the planner's next item first and plan it while
+ * this one is written.
+ */
+export async function runClaimedItem(
+  ctx: RunContext,
+  item: ClaimedItem,
+  hooks: { onRetry?: (message: string) => void; onPlanned?: () => Promise<void> | void } = {},
+): Promise<ItemOutcome> {
+  let plannerFree = false;
+  const planned = async () => {
+    if (plannerFree) return;
+    plannerFree = true;
+    await hooks.onPlanned?.();
+  };
+  try {
+    return await planAndRecord(ctx, item, planned, hooks.onRetry);
+  } finally {
+    await planned();
+  }
+}
+
+async function planAndRecord(ctx: RunContext, item: ClaimedItem, planned: () => Promise<void>, onRetry?: (message: string) => void): Promise<ItemOutcome> {
   const { store, settings } = ctx;
   if (item.attempts > settings.maxAttempts) {
     return failItem(store, item, { code: 'AttemptsExhausted', message: `the item was started ${item.attempts - 1} times without finishing (worker crashes or time-outs)` });
@@ -411,6 +435,7 @@ export async function runClaimedItem(ctx: RunContext, item: ClaimedItem, onRetry
       clearTimeout(timer);
     }
   } catch (err) {
+    await planned();
     const permanent = permanentError(err);
     if (permanent) return failItem(store, item, permanent);
     const message = err instanceof Error ? err.message : String(err);
@@ -419,6 +444,7 @@ export async function runClaimedItem(ctx: RunContext, item: ClaimedItem, onRetry
     onRetry?.(message);
     return retryLater(store, item, settings.retryDelaySeconds * 2 ** (item.attempts - 1));
   }
+  await planned();
   return completeItem(ctx, item, request, plan);
 }
 

@@ -116,7 +116,7 @@ export async function startPgBossRunner(
       return;
     }
     let cause = '';
-    const outcome = await runClaimedItem(ctx, item, (message) => (cause = message));
+    const outcome = await runClaimedItem(ctx, item, { onRetry: (message) => (cause = message) });
     if (outcome === 'done' || outcome === 'failed') finished++;
     // pg-boss retries it with backoff (the message becomes its output, quoted if it gives up).
     if (outcome === 'retry') throw new Error(`attempt ${item.attempts} failed transiently: ${cause}`);
