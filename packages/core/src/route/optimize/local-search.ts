@@ -54,17 +54,67 @@ function rng(seed: number): () => number {
 
 /** Memoised symmetric transition cost. */
 export function memoTransition(problem: OrderingProblem): (a: number, b: number) => number {
-  const ends = 2 * problem.itemCount;
-  const memo = new Map<number, number>();
-  return (a, b) => {
-    const key = a < b ? a * ends + b : b * ends + a;
-    let c = memo.get(key);
-    if (c === undefined) {
-      c = problem.transitionCost(a, b);
-      memo.set(key, c);
+  const memo = new TransitionMemo(problem);
+  return (a, b) => memo.cost(a, b);
+}
+
+/**
+ * The memo of `memoTransition`: an open-addressing table over typed arrays (key: the unordered
+ * pair of ends), a few times faster than a Map of numbers in the local search's inner loop and
+ * without a boxed number per entry.
+ */
+class TransitionMemo {
+  private keys: Float64Array;
+  private values: Float64Array;
+  private mask: number;
+  private size = 0;
+  private readonly ends: number;
+
+  constructor(private readonly problem: OrderingProblem) {
+    this.ends = 2 * problem.itemCount;
+    const capacity = 1 << 10;
+    this.keys = new Float64Array(capacity).fill(-1);
+    this.values = new Float64Array(capacity);
+    this.mask = capacity - 1;
+  }
+
+  cost(a: number, b: number): number {
+    const lo = a < b ? a : b;
+    const hi = a < b ? b : a;
+    const key = lo * this.ends + hi;
+    const keys = this.keys;
+    let slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & this.mask;
+    for (;;) {
+      const k = keys[slot];
+      if (k === key) return this.values[slot];
+      if (k === -1) break;
+      slot = (slot + 1) & this.mask;
     }
+    const c = this.problem.transitionCost(a, b);
+    keys[slot] = key;
+    this.values[slot] = c;
+    if (++this.size * 2 > keys.length) this.grow();
     return c;
-  };
+  }
+
+  private grow(): void {
+    const oldKeys = this.keys;
+    const oldValues = this.values;
+    const capacity = oldKeys.length * 2;
+    this.keys = new Float64Array(capacity).fill(-1);
+    this.values = new Float64Array(capacity);
+    this.mask = capacity - 1;
+    for (let i = 0; i < oldKeys.length; i++) {
+      const key = oldKeys[i];
+      if (key === -1) continue;
+      const lo = Math.floor(key / this.ends);
+      const hi = key - lo * this.ends;
+      let slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & this.mask;
+      while (this.keys[slot] !== -1) slot = (slot + 1) & this.mask;
+      this.keys[slot] = key;
+      this.values[slot] = oldValues[i];
+    }
+  }
 }
 
 /** Neighbour lists: for each end, the K nearest other-item ends (Euclidean), sorted by transition cost. */
