@@ -4,8 +4,12 @@
  *  - the PostgreSQL engine (pg-boss) by 1 vs 2 `furrow worker --threads 1` processes.
  * Items per second from submit to the job's last item, and the scaling ratio 2 vs 1.
  *
- * Run: `npx tsc --build && npx tsx bench/jobs.bench.ts [--fields=N] [--engines=embedded,postgres] [--repeat=R] [--own-sessions]`
+ * Run: `npx tsc --build && npx tsx bench/jobs.bench.ts [--fields=N] [--engines=embedded,postgres] [--repeat=R] [--own-sessions] [--warm]`
  * (N smallest fields; default all 88; R rounds of every row, default 1). Prints Markdown.
+ * `--warm` times the job on workers that have just planned the same job once, untimed: the state of
+ * a server that has been running. Without it every row starts on fresh workers, whose first job
+ * also pays V8's compilation of the planner (on background threads: about 0.1 core per worker
+ * during an 88-field job, a third of that once warm).
  * PostgreSQL needs Debian's `postgresql` (a throwaway server is started in a temp folder). Each
  * field is planned with the default request of `furrow bulk` (width 6 m, 2 headland passes); a
  * checksum of the results is printed so runs can be compared.
@@ -47,6 +51,7 @@ const fieldLimit = Number(arg('fields') ?? Infinity);
 const engines = (arg('engines') ?? 'embedded,postgres').split(',');
 const repeat = Number(arg('repeat') ?? 1);
 const ownSessions = process.argv.includes('--own-sessions');
+const warm = process.argv.includes('--warm');
 
 interface Field {
   id: string;
@@ -170,7 +175,9 @@ async function embedded(fields: Field[], threads: number): Promise<Run> {
       const u = process.cpuUsage();
       return (u.user + u.system) / 1e6;
     };
-    return await runJob(store, fields, `embedded, ${threads} worker thread${threads > 1 ? 's' : ''}`, threads, cpu);
+    const label = `embedded, ${threads} worker thread${threads > 1 ? 's' : ''}${warm ? ' (warm)' : ''}`;
+    if (warm) log(`warm-up: ${JSON.stringify(await runJob(store, fields, `${label} warm-up`, threads, cpu))}`);
+    return await runJob(store, fields, label, threads, cpu);
   } finally {
     await jobs.close();
     await planner.close();
@@ -238,7 +245,8 @@ async function postgres(fields: Field[], processes: number): Promise<Run> {
     // The worker processes (all their threads) and the PostgreSQL server (postmaster and backends).
     const server = pg.serverPid();
     const cpu = () => [...children.map((c) => c.pid!), server, ...childrenOf(server)].reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
-    const label = `PostgreSQL, ${processes} furrow worker process${processes > 1 ? 'es' : ''}${ownSessions ? ' (own sessions)' : ''}`;
+    const label = `PostgreSQL, ${processes} furrow worker process${processes > 1 ? 'es' : ''}${ownSessions ? ' (own sessions)' : ''}${warm ? ' (warm)' : ''}`;
+    if (warm) log(`warm-up: ${JSON.stringify(await runJob(store, fields, `${label} warm-up`, processes, cpu))}`);
     return { ...(await runJob(store, fields, label, processes, cpu)), mainBusy: undefined };
   } finally {
     for (const c of children) c.kill('SIGTERM');
@@ -268,7 +276,7 @@ for (let round = 0; round < repeat; round++) {
   }
 }
 
-console.log(`${fields.length} corpus fields as one job, ${repeat} round(s)${ownSessions ? ', worker processes in their own sessions' : ''}; load average at the end: ${loadavg()} (2 cores)\n`);
+console.log(`${fields.length} corpus fields as one job, ${repeat} round(s)${ownSessions ? ', worker processes in their own sessions' : ''}${warm ? ', each timed job after an untimed warm-up job of the same fields on the same workers' : ''}; load average at the end: ${loadavg()} (2 cores)\n`);
 console.log('| engine | workers | seconds | items/s | done | failed | ratio vs 1 | busy | first item s | CPU s/item | cores used | main thread busy | load before → after | checksum |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
 for (const [i, r] of runs.entries()) {
