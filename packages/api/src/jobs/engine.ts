@@ -381,13 +381,10 @@ function permanentError(err: unknown): ItemError | undefined {
 
 /**
  * Plans a claimed item and records its plan or its error. `retry` means it went back to the queue;
- * `onRetry` then receives the transient error's message.
- */
-/**
- * `hooks.onRetry` hears why an item is retried. `hooks.onPlanned` is called once the planner is
- * done with the item (planned or not), before the outcome is recorded; the recording waits for
- * the promise it returns, so a runner can claim the planner's next item first and plan it while
- * this one is written.
+ * `hooks.onRetry` then receives the transient error's message. `hooks.onPlanned` is called once
+ * the planner is done with the item (planned or not), before the outcome is recorded; the
+ * recording waits for the promise it returns, so a runner can claim the planner's next item first
+ * and plan it while this one is written.
  */
 export async function runClaimedItem(
   ctx: RunContext,
