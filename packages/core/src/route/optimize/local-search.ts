@@ -8,7 +8,7 @@
  * then changes only the two links at its ends.
  */
 import type { ItemOrder, OrderingProblem } from '../order/problem.js';
-import { VIOLATION_PENALTY } from '../order/problem.js';
+import { linkCost } from '../order/problem.js';
 
 export interface LocalSearchOptions {
   /** Milliseconds clock injected by the caller (core reads no clock). Absent = only iteration budgets stop the search. */
@@ -231,7 +231,7 @@ export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, 
 export function improveOrder(problem: OrderingProblem, initial: ItemOrder, options: LocalSearchOptions = {}, shared?: { cost: (a: number, b: number) => number; neighbours: NeighbourLists }): LocalSearchResult {
   const cost = shared?.cost ?? memoTransition(problem);
   const nb = shared?.neighbours ?? buildNeighbourLists(problem, cost, options.neighbourCount ?? 10);
-  return new OrderSearch(problem, initial, options, cost, nb).run(options);
+  return new OrderSearch({ ...problem, transitionCost: cost }, initial, options, nb).run(options);
 }
 
 /**
@@ -245,8 +245,6 @@ class OrderSearch {
   readonly pos: Int32Array;
   readonly flip: Uint8Array;
   readonly fixedOrientation: Uint8Array | undefined;
-  readonly startEnd: number;
-  readonly finishEnd: number;
   readonly now: (() => number) | undefined;
   readonly startedAt: number;
   readonly limitMs: number;
@@ -265,11 +263,11 @@ class OrderSearch {
   readonly segItems = new Int32Array(3);
   readonly segFlips = new Uint8Array(3);
 
+  /** `problem`'s transitionCost is the memoised one. */
   constructor(
     readonly problem: OrderingProblem,
     initial: ItemOrder,
     options: LocalSearchOptions,
-    readonly cost: (a: number, b: number) => number,
     readonly nb: NeighbourLists,
   ) {
     const n = problem.itemCount;
@@ -278,8 +276,6 @@ class OrderSearch {
     this.startedAt = options.startedAtMilliseconds ?? (now ? now() : 0);
     this.limitMs = now && options.maxTimeMilliseconds !== undefined ? options.maxTimeMilliseconds : Infinity;
     this.fixedOrientation = problem.fixedOrientation;
-    this.startEnd = problem.startEnd ?? -1;
-    this.finishEnd = problem.finishEnd ?? -1;
     this.order = new Int32Array(n);
     this.pos = new Int32Array(n);
     this.flip = new Uint8Array(n);
@@ -303,18 +299,7 @@ class OrderSearch {
   }
 
   link(from: number, to: number): number {
-    if (from < 0) {
-      if (to < 0) return 0;
-      let c = this.problem.entryCost ? this.problem.entryCost(to) : 0;
-      if (this.startEnd >= 0 && this.startEnd !== to) c += VIOLATION_PENALTY;
-      return c;
-    }
-    if (to < 0) {
-      let c = this.problem.exitCost ? this.problem.exitCost(from) : 0;
-      if (this.finishEnd >= 0 && this.finishEnd !== from) c += VIOLATION_PENALTY;
-      return c;
-    }
-    return this.cost(from, to);
+    return linkCost(this.problem, from, to);
   }
 
   /** Link cost into position k (k = n: into the finish depot). */
