@@ -83,7 +83,7 @@ class TransitionMemo {
     const hi = a < b ? b : a;
     const key = lo * this.ends + hi;
     const keys = this.keys;
-    let slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & this.mask;
+    let slot = this.home(lo, hi);
     for (;;) {
       const k = keys[slot];
       if (k === key) return this.values[slot];
@@ -95,6 +95,11 @@ class TransitionMemo {
     this.values[slot] = c;
     if (++this.size * 2 > keys.length) this.grow();
     return c;
+  }
+
+  /** The pair's first slot to probe. */
+  private home(lo: number, hi: number): number {
+    return (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & this.mask;
   }
 
   private grow(): void {
@@ -109,7 +114,7 @@ class TransitionMemo {
       if (key === -1) continue;
       const lo = Math.floor(key / this.ends);
       const hi = key - lo * this.ends;
-      let slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & this.mask;
+      let slot = this.home(lo, hi);
       while (this.keys[slot] !== -1) slot = (slot + 1) & this.mask;
       this.keys[slot] = key;
       this.values[slot] = oldValues[i];
