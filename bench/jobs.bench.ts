@@ -132,8 +132,6 @@ async function runJob(store: Store, fields: Field[], label: string, workers: num
   const res = await app.request('/api/guidance-jobs', { method: 'POST', headers: { 'X-API-KEY': apiKey, 'Content-Type': 'application/json' }, body });
   if (res.status !== 202) throw new Error(`submit: ${res.status} ${await res.text()}`);
   const { jobId } = (await res.json()) as { jobId: string };
-  // The job's finished_at is set in the transaction that settles its last item: one row by key,
-  // cheap enough to ask often without taking the embedded store's (main) thread from the engine.
   // The wall clock is the job's own: created_at (the submit) to finished_at (set in the transaction
   // that settles its last item), so the poll can be slow and take next to nothing from the engine
   // it measures (the embedded store shares this thread).
@@ -166,6 +164,13 @@ async function runJob(store: Store, fields: Field[], label: string, workers: num
   return { label, workers, seconds, done, failed: results.length - done, busy: held / (workers * seconds), cpuSeconds, firstStart: Math.min(...starts), mainBusy, loadBefore, loadAfter, checksum: (h >>> 0).toString(16) };
 }
 
+/** `runJob`, after an untimed warm-up job of the same fields on the same workers with `--warm`. */
+async function timedJob(store: Store, fields: Field[], label: string, workers: number, cpu: () => number): Promise<Run> {
+  if (!warm) return runJob(store, fields, label, workers, cpu);
+  log(`warm-up: ${JSON.stringify(await runJob(store, fields, `${label} warm-up`, workers, cpu))}`);
+  return runJob(store, fields, `${label} (warm)`, workers, cpu);
+}
+
 async function embedded(fields: Field[], threads: number): Promise<Run> {
   const store = await openStore('memory:');
   const planner = poolPlanner({ threads });
@@ -175,9 +180,7 @@ async function embedded(fields: Field[], threads: number): Promise<Run> {
       const u = process.cpuUsage();
       return (u.user + u.system) / 1e6;
     };
-    const label = `embedded, ${threads} worker thread${threads > 1 ? 's' : ''}${warm ? ' (warm)' : ''}`;
-    if (warm) log(`warm-up: ${JSON.stringify(await runJob(store, fields, `${label} warm-up`, threads, cpu))}`);
-    return await runJob(store, fields, label, threads, cpu);
+    return await timedJob(store, fields, `embedded, ${threads} worker thread${threads > 1 ? 's' : ''}`, threads, cpu);
   } finally {
     await jobs.close();
     await planner.close();
@@ -245,9 +248,8 @@ async function postgres(fields: Field[], processes: number): Promise<Run> {
     // The worker processes (all their threads) and the PostgreSQL server (postmaster and backends).
     const server = pg.serverPid();
     const cpu = () => [...children.map((c) => c.pid!), server, ...childrenOf(server)].reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
-    const label = `PostgreSQL, ${processes} furrow worker process${processes > 1 ? 'es' : ''}${ownSessions ? ' (own sessions)' : ''}${warm ? ' (warm)' : ''}`;
-    if (warm) log(`warm-up: ${JSON.stringify(await runJob(store, fields, `${label} warm-up`, processes, cpu))}`);
-    return { ...(await runJob(store, fields, label, processes, cpu)), mainBusy: undefined };
+    const label = `PostgreSQL, ${processes} furrow worker process${processes > 1 ? 'es' : ''}${ownSessions ? ' (own sessions)' : ''}`;
+    return { ...(await timedJob(store, fields, label, processes, cpu)), mainBusy: undefined };
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(undefined) : c.once('exit', r)))));
