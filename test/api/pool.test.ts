@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve as nodeServe } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, poolPlanner, type Planner, type Store } from '@furrow/api';
+import { workerExecArgv } from '../../packages/api/src/planner.js';
 import { jsonInit, makeApp, shapeA, stubWorkerFile, type TestApp } from './support.js';
 
 let store: Store;
@@ -88,5 +89,15 @@ describe('worker pool', () => {
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+});
+
+describe('pool threads’ flags', () => {
+  it('drop the parent’s module loaders and keep its other flags', () => {
+    const tsx = ['--require', '/x/tsx/dist/preflight.cjs', '--import', 'file:///x/tsx/dist/loader.mjs'];
+    expect(workerExecArgv(tsx)).toEqual([]);
+    expect(
+      workerExecArgv(['--max-old-space-size=4096', '--import=tsx', '-r', 'a.cjs', '--stack-size', '2000', '--loader', 'l.mjs', '--enable-source-maps']),
+    ).toEqual(['--max-old-space-size=4096', '--stack-size', '2000', '--enable-source-maps']);
   });
 });
