@@ -153,24 +153,19 @@ export function workerFile(): string {
   return built;
 }
 
-/** Flags that load module hooks or preload code (`--import`, `--require`, `--loader`), with their values. */
-const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
+const LOADER_FLAGS = ['--import', '--require', '-r', '--loader', '--experimental-loader'];
 
 /**
- * The parent's `execArgv` without its module loaders: the worker entry is built JavaScript, and a
- * loader such as tsx would transform it again in every thread (esbuild lowers the private class
- * fields to WeakMap lookups: under `tsx`, a planning thread planned the corpus 20 % slower).
- * V8 and other Node flags (`--max-old-space-size`, `--stack-size`, …) still reach the threads.
+ * The Node options for the pool's threads: the parent's (Node's default) unless they load module
+ * hooks or preload code (tsx, ts-node), then none. The worker entry is built JavaScript, and a
+ * loader such as tsx transforms it again in every thread (esbuild lowers the private class fields
+ * to WeakMap lookups: under `tsx`, a planning thread planned the corpus 20 % slower). Not the
+ * parent's other flags in that case: V8's (`--max-old-space-size`) are process-wide, already in
+ * force in every thread, and a worker refuses them in an explicit `execArgv`.
  */
-export function workerExecArgv(execArgv: readonly string[]): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i];
-    const name = arg.split('=', 1)[0];
-    if (!LOADER_FLAGS.has(name)) kept.push(arg);
-    else if (!arg.includes('=')) i++;
-  }
-  return kept;
+export function workerExecArgv(execArgv: readonly string[]): string[] | undefined {
+  const loads = execArgv.some((arg) => LOADER_FLAGS.includes(arg.split('=', 1)[0]));
+  return loads ? [] : undefined;
 }
 
 export function poolPlanner(opts: { threads?: number; filename?: string } = {}): Planner {
