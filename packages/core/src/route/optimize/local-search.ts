@@ -63,7 +63,7 @@ export function memoTransition(problem: OrderingProblem): (a: number, b: number)
  * pair of ends), a few times faster than a Map of numbers in the local search's inner loop and
  * without a boxed number per entry.
  */
-class TransitionMemo {
+export class TransitionMemo {
   private keys: Float64Array;
   private values: Float64Array;
   private mask: number;
@@ -233,10 +233,11 @@ export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, 
  * Improves `initial` (a valid order) and returns the best order found; never worse than `initial`
  * under the problem's cost.
  */
-export function improveOrder(problem: OrderingProblem, initial: ItemOrder, options: LocalSearchOptions = {}, shared?: { cost: (a: number, b: number) => number; neighbours: NeighbourLists }): LocalSearchResult {
-  const cost = shared?.cost ?? memoTransition(problem);
+export function improveOrder(problem: OrderingProblem, initial: ItemOrder, options: LocalSearchOptions = {}, shared?: { memo: TransitionMemo; neighbours: NeighbourLists }): LocalSearchResult {
+  const memo = shared?.memo ?? new TransitionMemo(problem);
+  const cost = (a: number, b: number) => memo.cost(a, b);
   const nb = shared?.neighbours ?? buildNeighbourLists(problem, cost, options.neighbourCount ?? 10);
-  return new OrderSearch({ ...problem, transitionCost: cost }, initial, options, nb).run(options);
+  return new OrderSearch({ ...problem, transitionCost: cost }, memo, initial, options, nb).run(options);
 }
 
 /**
@@ -268,9 +269,10 @@ class OrderSearch {
   readonly segItems = new Int32Array(3);
   readonly segFlips = new Uint8Array(3);
 
-  /** `problem`'s transitionCost is the memoised one. */
+  /** `problem`'s transitionCost is `memo`'s. */
   constructor(
     readonly problem: OrderingProblem,
+    readonly memo: TransitionMemo,
     initial: ItemOrder,
     options: LocalSearchOptions,
     readonly nb: NeighbourLists,
@@ -303,8 +305,13 @@ class OrderSearch {
     return k < 0 || k >= this.n ? -1 : (2 * this.order[k] + this.flip[this.order[k]]) ^ 1;
   }
 
+  /**
+   * linkCost, with the transition taken from the memo directly: a call the engine inlines, where
+   * the problem's transitionCost closure returned every cost as a new heap number (4 GB of
+   * garbage over the 88 corpus fields).
+   */
   link(from: number, to: number): number {
-    return linkCost(this.problem, from, to);
+    return from >= 0 && to >= 0 ? this.memo.cost(from, to) : linkCost(this.problem, from, to);
   }
 
   /** Link cost into position k (k = n: into the finish depot). */

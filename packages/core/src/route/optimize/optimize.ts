@@ -9,7 +9,7 @@ import { FIXED_ORDER_ALGORITHMS, fixedOrder, type FixedOrderOptions } from '../o
 import type { ItemOrder, OrderingProblem } from '../order/problem.js';
 import { orderCost } from '../order/problem.js';
 import { greedyOrder } from './construct.js';
-import { buildNeighbourLists, improveOrder, memoTransition, type LocalSearchOptions, type StopReason } from './local-search.js';
+import { buildNeighbourLists, improveOrder, TransitionMemo, type LocalSearchOptions, type StopReason } from './local-search.js';
 import { routeLowerBound } from './lower-bound.js';
 
 export interface OrderItemsOptions extends FixedOrderOptions, Omit<LocalSearchOptions, 'startedAtMilliseconds'> {
@@ -57,7 +57,8 @@ export function orderItems(problem: OrderingProblem, options: OrderItemsOptions 
   const algorithm = options.algorithm ?? 'optimized';
   const now = options.now;
   const t0 = now ? now() : 0;
-  const transition = memoTransition(problem);
+  const memo = new TransitionMemo(problem);
+  const transition = (a: number, b: number) => memo.cost(a, b);
   const memoProblem: OrderingProblem = { ...problem, transitionCost: transition };
 
   let order: ItemOrder;
@@ -115,7 +116,7 @@ export function orderItems(problem: OrderingProblem, options: OrderItemsOptions 
     }
     initialCost = bestCost;
     if (neighbours && timeLeft()) {
-      const result = improveOrder(memoProblem, best!, { ...options, startedAtMilliseconds: t0 }, { cost: transition, neighbours });
+      const result = improveOrder(memoProblem, best!, { ...options, startedAtMilliseconds: t0 }, { memo, neighbours });
       order = result.order;
       iterations = result.iterations;
       kicks = result.kicks;
