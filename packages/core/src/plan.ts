@@ -15,7 +15,7 @@ import { validatePolygon } from './geometry/validateBoundary.js';
 import { areaOf, groupPolygons, differencePolygons, offsetPolygons, ringToFlat, unionPolygons } from './geometry/clipper.js';
 import type { PathsD } from './geometry/clipper.js';
 import { Region } from './geometry/region.js';
-import { polylineLength } from './geometry/vec.js';
+import { polylineLength, hypot } from './geometry/vec.js';
 import { generateHeadlands } from './headland/generateHeadlands.js';
 import type { HeadlandPass } from './headland/generateHeadlands.js';
 import { passToFlat } from './headland/generateHeadlands.js';
@@ -181,7 +181,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     if (p.y < minY) minY = p.y;
     if (p.y > maxY) maxY = p.y;
   }
-  const extent = Math.hypot(maxX - minX, maxY - minY);
+  const extent = hypot(maxX - minX, maxY - minY);
   if (extent / w > LIMITS.maxTracks)
     throw new PlanError('invalid-request', `the field is ${Math.round(extent)} m across: at ${w} m width that is more than ${LIMITS.maxTracks} tracks; use a wider machine or split the field`, [{ path: 'machine.widthMeters', message: 'too many tracks' }]);
 
@@ -429,7 +429,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   };
   const kept = assembling ? skipUnjoinable(refined.visits, partsVia(within), (r) => !unfitted(r), (r) => r.warnings.length) : { visits: refined.visits, skipped: [] };
   const routeVisits = kept.visits;
-  const trackMeters = (t: Track): number => (t.xy ? polylineLength(t.xy) : Math.hypot(t.x1 - t.x0, t.y1 - t.y0));
+  const trackMeters = (t: Track): number => (t.xy ? polylineLength(t.xy) : hypot(t.x1 - t.x0, t.y1 - t.y0));
   const assembled = assembling ? assembleRoute(routeVisits, routeParts, (k) => trackMeters(trackSet.tracks[routeVisits[k].trackIndex])) : undefined;
   const final = assembled ?? connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(trackSet.tracks, routeVisits, cellOf)] : [...trackPieces(trackSet.tracks, routeVisits, cellOf), ...headlandPieces], true, true, undefined, shortening);
   for (const sk of kept.skipped) {

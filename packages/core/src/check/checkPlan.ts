@@ -26,6 +26,7 @@ import { computeCoverage } from '../metrics/computeCoverage.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { checkRouteKinematics } from './routeKinematics.js';
 import type { RoutePieceXY } from './routeKinematics.js';
+import { hypot } from '../geometry/vec.js';
 
 export interface PlanViolation {
   code: 'gap' | 'curvature' | 'curvature-rate' | 'heading-jump' | 'reverse' | 'outside-boundary' | 'inside-no-go' | 'sparse-geometry' | 'metrics' | 'empty-route' | 'invalid-field';
@@ -99,7 +100,7 @@ function toLocalXY(lf: LocalField, coords: [number, number][]): Float64Array {
 
 function len(xy: Float64Array): number {
   let s = 0;
-  for (let i = 2; i < xy.length; i += 2) s += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+  for (let i = 2; i < xy.length; i += 2) s += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
   return s;
 }
 
@@ -118,7 +119,7 @@ function outsideReach(region: Region, holes: Region | undefined, xy: Float64Arra
   for (let i = 2; i < xy.length; i += 2) {
     const ax = xy[i - 2], ay = xy[i - 1], bx = xy[i], by = xy[i + 1];
     if (region.segmentClear(ax, ay, bx, by)) continue;
-    const l = Math.hypot(bx - ax, by - ay);
+    const l = hypot(bx - ax, by - ay);
     const n = Math.min(4000, Math.ceil(l / 0.25));
     for (let k = 1; k < n; k++) consider(ax + ((bx - ax) * k) / n, ay + ((by - ay) * k) / n);
   }
@@ -164,7 +165,7 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
       passes.push({ xy, widthMeters: seg.widthMeters ?? machine.widthMeters ?? 0 });
     }
     if (prevEnd && xy.length >= 2) {
-      const gap = Math.hypot(xy[0] - prevEnd[0], xy[1] - prevEnd[1]);
+      const gap = hypot(xy[0] - prevEnd[0], xy[1] - prevEnd[1]);
       if (gap > CHECK_TOLERANCES.gapMeters)
         violations.push({ code: 'gap', sequence: seg.sequence, message: `segment ${seg.sequence} (${seg.type}) starts ${gap.toFixed(3)} m from where segment ${seg.sequence - 1} ended`, position: seg.coordinates[0] as [number, number] });
     }
@@ -179,7 +180,7 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
     });
     if (!isWork && xy.length >= 6) {
       for (let i = 2; i < xy.length; i += 2) {
-        const d = Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+        const d = hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
         if (d > CHECK_TOLERANCES.maxPointSpacingMeters) {
           violations.push({ code: 'sparse-geometry', sequence: seg.sequence, message: `${seg.type} ${seg.sequence} has points ${d.toFixed(2)} m apart (at most 0.5 m allowed)`, position: seg.coordinates[i / 2] as [number, number] });
           break;

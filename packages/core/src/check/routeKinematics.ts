@@ -21,6 +21,7 @@
 import type { RouteSegmentType } from '../types.js';
 import { checkKinematics } from './kinematics.js';
 import type { KinematicCheckOptions, KinematicViolation, KinematicViolationKind } from './kinematics.js';
+import { hypot } from '../geometry/vec.js';
 
 export interface RoutePieceXY {
   sequence: number;
@@ -70,7 +71,7 @@ function contextOf(n: number, x: (i: number) => number, y: (i: number) => number
   let acc = 0;
   for (let i = 1; i < n && acc < meters; i++) {
     const ax = x(i - 1), ay = y(i - 1), bx = x(i), by = y(i);
-    const l = Math.hypot(bx - ax, by - ay);
+    const l = hypot(bx - ax, by - ay);
     if (l > STRAIGHT_CHORD_METERS) {
       const steps = Math.ceil(Math.min(l, meters - acc) / CONTEXT_STEP_METERS);
       for (let k = 1; k <= steps; k++) {
@@ -93,12 +94,12 @@ function contextOf(n: number, x: (i: number) => number, y: (i: number) => number
  */
 function resampleStraights(xy: ArrayLike<number>): ArrayLike<number> {
   let long = false;
-  for (let i = 2; i < xy.length && !long; i += 2) long = Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]) > STRAIGHT_CHORD_METERS;
+  for (let i = 2; i < xy.length && !long; i += 2) long = hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]) > STRAIGHT_CHORD_METERS;
   if (!long) return xy;
   const out: number[] = [xy[0], xy[1]];
   for (let i = 2; i < xy.length; i += 2) {
     const ax = xy[i - 2], ay = xy[i - 1], bx = xy[i], by = xy[i + 1];
-    const l = Math.hypot(bx - ax, by - ay);
+    const l = hypot(bx - ax, by - ay);
     if (l > STRAIGHT_CHORD_METERS) {
       const steps = Math.ceil(l / CONTEXT_STEP_METERS);
       for (let k = 1; k < steps; k++) out.push(ax + ((bx - ax) * k) / steps, ay + ((by - ay) * k) / steps);
@@ -125,7 +126,7 @@ function headOf(xy: Float64Array, meters: number): number[] {
 function joined(a: RoutePieceXY, b: RoutePieceXY, gapMeters: number): boolean {
   const n = a.xy.length;
   if (n < 4 || b.xy.length < 4) return false;
-  return Math.hypot(b.xy[0] - a.xy[n - 2], b.xy[1] - a.xy[n - 1]) <= gapMeters;
+  return hypot(b.xy[0] - a.xy[n - 2], b.xy[1] - a.xy[n - 1]) <= gapMeters;
 }
 
 function label(p: RoutePieceXY): string {
@@ -187,8 +188,8 @@ export function checkRouteKinematics(pieces: readonly RoutePieceXY[], opts: Rout
       let at = where === 'start' ? ` where it leaves ${prev ? label(prev) : 'the previous piece'}` : where === 'end' ? ` where it joins ${next ? label(next) : 'the next piece'}` : '';
       // The worst point lies on the neighbour itself (e.g. a headland pass curving tighter than R
       // right at the junction): say so, the fix may be where the junction is.
-      if (!isWork(p.type) && v.index < P && prev) at += ` (measured on ${label(prev)}, ${(Math.hypot(v.x - body[0], v.y - body[1])).toFixed(2)} m before the junction)`;
-      else if (!isWork(p.type) && v.index > P + B - 1 && next) at += ` (measured on ${label(next)}, ${(Math.hypot(v.x - body[body.length - 2], v.y - body[body.length - 1])).toFixed(2)} m after the junction)`;
+      if (!isWork(p.type) && v.index < P && prev) at += ` (measured on ${label(prev)}, ${(hypot(v.x - body[0], v.y - body[1])).toFixed(2)} m before the junction)`;
+      else if (!isWork(p.type) && v.index > P + B - 1 && next) at += ` (measured on ${label(next)}, ${(hypot(v.x - body[body.length - 2], v.y - body[body.length - 1])).toFixed(2)} m after the junction)`;
       add({ kind: v.kind, sequence: p.sequence, where, x: v.x, y: v.y, value: v.value, limit: v.limit, message: `${label(p)}${at}: ${v.message.replace(/ at point \d+| near point \d+/, '')}` });
     }
   }

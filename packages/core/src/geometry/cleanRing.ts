@@ -9,6 +9,7 @@
  * afterwards still name the position the caller sent.
  */
 import type { PathD } from './clipper.js';
+import { hypot } from './vec.js';
 
 /** Default tolerance: points closer than 1 cm are one point; a vertex within 1 cm of its neighbours' chord is dropped. */
 export const CLEAN_TOLERANCE_METERS = 0.01;
@@ -53,13 +54,13 @@ export function cleanRing(input: PathD, toleranceMeters: number = CLEAN_TOLERANC
   for (let i = 0; i < input.length; i++) {
     const p = input[i];
     const n = xs.length;
-    if (n > 0 && Math.abs(p.x - xs[n - 1]) <= tol && Math.abs(p.y - ys[n - 1]) <= tol && Math.hypot(p.x - xs[n - 1], p.y - ys[n - 1]) <= tol) {
+    if (n > 0 && Math.abs(p.x - xs[n - 1]) <= tol && Math.abs(p.y - ys[n - 1]) <= tol && hypot(p.x - xs[n - 1], p.y - ys[n - 1]) <= tol) {
       removed.duplicates++;
       continue;
     }
     xs.push(p.x); ys.push(p.y); src.push(i);
   }
-  while (xs.length > 1 && Math.hypot(xs[0] - xs[xs.length - 1], ys[0] - ys[ys.length - 1]) <= tol) {
+  while (xs.length > 1 && hypot(xs[0] - xs[xs.length - 1], ys[0] - ys[ys.length - 1]) <= tol) {
     xs.pop(); ys.pop(); src.pop();
     removed.duplicates++;
   }
@@ -80,7 +81,7 @@ export function cleanRing(input: PathD, toleranceMeters: number = CLEAN_TOLERANC
           changed = true;
           // A and C may now coincide.
           const q = kx.length;
-          if (Math.hypot(kx[q - 1] - kx[q - 2], ky[q - 1] - ky[q - 2]) <= tol) {
+          if (hypot(kx[q - 1] - kx[q - 2], ky[q - 1] - ky[q - 2]) <= tol) {
             kx.pop(); ky.pop(); ks.pop();
             removed.duplicates++;
           }
@@ -140,7 +141,7 @@ export function cleanRing(input: PathD, toleranceMeters: number = CLEAN_TOLERANC
 /** Whether B is the tip of a zero-width excursion A→B→C (C folds back over A→B within tol). */
 function isSpike(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, tol: number, sinMax: number): boolean {
   const ux = ax - bx, uy = ay - by, vx = cx - bx, vy = cy - by;
-  const lu = Math.hypot(ux, uy), lv = Math.hypot(vx, vy);
+  const lu = hypot(ux, uy), lv = hypot(vx, vy);
   if (lu === 0 || lv === 0) return true;
   const dot = ux * vx + uy * vy;
   if (dot <= 0) return false; // angle at B ≥ 90°: not folded back
@@ -161,7 +162,7 @@ export function ringAreaAbs(ring: PathD): number {
 /** Perimeter of a closed ring. */
 export function ringPerimeter(ring: PathD): number {
   let s = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) s += Math.hypot(ring[i].x - ring[j].x, ring[i].y - ring[j].y);
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) s += hypot(ring[i].x - ring[j].x, ring[i].y - ring[j].y);
   return s;
 }
 

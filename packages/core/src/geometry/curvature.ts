@@ -1,4 +1,5 @@
 /** Curvature measured from dense geometry, the way the independent checker measures it. */
+import { hypot } from './vec.js';
 
 /** Minimum spacing of the point triples, meters (as /work/shared/tools/checkplan.py). */
 export const CURVATURE_SPACING_METERS = 0.4;
@@ -16,7 +17,7 @@ export function worstCurvatureRatio(xy: ArrayLike<number>, radiusMeters: number)
   const consider = (c: number): void => {
     if (a >= 0) {
       const ax = xy[2 * a], ay = xy[2 * a + 1], bx = xy[2 * b], by = xy[2 * b + 1], cx = xy[2 * c], cy = xy[2 * c + 1];
-      const ab = Math.hypot(bx - ax, by - ay), bc = Math.hypot(cx - bx, cy - by), ca = Math.hypot(ax - cx, ay - cy);
+      const ab = hypot(bx - ax, by - ay), bc = hypot(cx - bx, cy - by), ca = hypot(ax - cx, ay - cy);
       const prod = ab * bc * ca;
       if (prod > 0) {
         const area2 = Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));

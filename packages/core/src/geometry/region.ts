@@ -5,6 +5,7 @@
  */
 import Flatbush from 'flatbush';
 import type { PathsD } from './clipper.js';
+import { hypot } from './vec.js';
 
 export class Region {
   /** Edge endpoints, stride 4: ax, ay, bx, by. */
@@ -140,7 +141,7 @@ export function segmentDistance(px: number, py: number, ax: number, ay: number, 
   let t = l2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / l2 : 0;
   if (t < 0) t = 0;
   else if (t > 1) t = 1;
-  return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
+  return hypot(px - (ax + t * dx), py - (ay + t * dy));
 }
 
 function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {

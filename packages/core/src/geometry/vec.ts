@@ -1,9 +1,18 @@
 /** Small planar helpers for flat xy arrays (x0,y0,x1,y1,…) in the local metric frame. */
 
+/**
+ * √(dx² + dy²). Not Math.hypot: its guard against overflow is moot for metre coordinates, and V8
+ * runs it as a builtin that allocates for its arguments on every call (4 GB of garbage over the
+ * 88 corpus fields; planning them took 7 % longer with it).
+ */
+export function hypot(dx: number, dy: number): number {
+  return Math.sqrt(dx * dx + dy * dy);
+}
+
 /** Length of a flat polyline. */
 export function polylineLength(xy: ArrayLike<number>): number {
   let len = 0;
-  for (let i = 2; i < xy.length; i += 2) len += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+  for (let i = 2; i < xy.length; i += 2) len += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
   return len;
 }
 
@@ -15,7 +24,7 @@ export function densify(xy: ArrayLike<number>, stepMeters: number): Float64Array
   out.push(xy[0], xy[1]);
   for (let i = 1; i < n; i++) {
     const x0 = xy[2 * i - 2], y0 = xy[2 * i - 1], x1 = xy[2 * i], y1 = xy[2 * i + 1];
-    const d = Math.hypot(x1 - x0, y1 - y0);
+    const d = hypot(x1 - x0, y1 - y0);
     const k = Math.ceil(d / stepMeters);
     for (let j = 1; j < k; j++) out.push(x0 + ((x1 - x0) * j) / k, y0 + ((y1 - y0) * j) / k);
     out.push(x1, y1);

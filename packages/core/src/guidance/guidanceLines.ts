@@ -13,6 +13,7 @@
 import type { LocalFrame } from '../geometry/projection.js';
 import { flatToLonLat } from '../geometry/projection.js';
 import type { Position } from '../types.js';
+import { hypot } from '../geometry/vec.js';
 
 export type GuidanceLineType = 'AB' | 'APlus' | 'Curve';
 
@@ -78,7 +79,7 @@ export function generateGuidanceLines(
   for (const i of [...(first !== undefined ? [first] : []), ...refs.map((r) => r[1])]) {
     const t = tracks[i];
     if (t.xy) continue;
-    const l = Math.hypot(t.x1 - t.x0, t.y1 - t.y0) || 1;
+    const l = hypot(t.x1 - t.x0, t.y1 - t.y0) || 1;
     let d = Math.atan2(t.y1 - t.y0, t.x1 - t.x0) % Math.PI;
     if (d < 0) d += Math.PI;
     const key = Math.round(d * 1e4) % Math.round(Math.PI * 1e4);
@@ -101,7 +102,7 @@ export function toGuidanceOutput(frame: LocalFrame, lines: LocalGuidanceLine[]):
       return out;
     }
     let len = 0;
-    for (let i = 2; i < n; i += 2) len += Math.hypot(g.xy[i] - g.xy[i - 2], g.xy[i + 1] - g.xy[i - 1]);
+    for (let i = 2; i < n; i += 2) len += hypot(g.xy[i] - g.xy[i - 2], g.xy[i + 1] - g.xy[i - 1]);
     const out: GuidanceLine = {
       index,
       type: g.type,

@@ -25,6 +25,7 @@ import { turnCandidates } from '../turns/index.js';
 import type { TurnOptions, TurnPath } from '../turns/types.js';
 import type { HeadlandPass } from './generateHeadlands.js';
 import type { LocalSegment } from '../route/connectTracks.js';
+import { hypot } from '../geometry/vec.js';
 
 /** A vertex turning by at least this much is a corner. */
 export const CORNER_MIN_RADIANS = (20 * Math.PI) / 180;
@@ -66,7 +67,7 @@ export interface CornerResult {
 
 /** Arc points from the tangent point on the incoming side to the one on the outgoing side. */
 function fillet(prev: { x: number; y: number }, c: { x: number; y: number }, next: { x: number; y: number }, t: number, turn: number): PathD {
-  const l1 = Math.hypot(c.x - prev.x, c.y - prev.y), l2 = Math.hypot(next.x - c.x, next.y - c.y);
+  const l1 = hypot(c.x - prev.x, c.y - prev.y), l2 = hypot(next.x - c.x, next.y - c.y);
   const d1x = (c.x - prev.x) / l1, d1y = (c.y - prev.y) / l1;
   const d2x = (next.x - c.x) / l2, d2y = (next.y - c.y) / l2;
   const ax = c.x - t * d1x, ay = c.y - t * d1y;
@@ -97,7 +98,7 @@ export function shapeCorners(passes: HeadlandPass[], corners: 'rounded' | 'squar
     const len = new Float64Array(n); // len[k] = edge k → k+1
     for (let k = 0; k < n; k++) {
       const a = ring[k], b = ring[(k + 1) % n];
-      len[k] = Math.hypot(b.x - a.x, b.y - a.y);
+      len[k] = hypot(b.x - a.x, b.y - a.y);
     }
     const next: PathD = [];
     for (let k = 0; k < n; k++) {

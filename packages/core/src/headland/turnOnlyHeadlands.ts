@@ -24,6 +24,7 @@ import type { HeadlandPass, Headlands } from './generateHeadlands.js';
 import { passableCore } from './generateHeadlands.js';
 import { offsetMitred } from './corners.js';
 import { segmentDistance } from '../geometry/region.js';
+import { hypot } from '../geometry/vec.js';
 
 /** Working passes need no fine arcs (1 cm from the true circle). */
 const PASS_ARC_TOLERANCE_METERS = 0.01;
@@ -39,7 +40,7 @@ export function turnOnlyBand(field: PathsD, directionRadians: number, depthMeter
     for (let i = 0; i < n; i++) {
       const a = ring[i], b = ring[(i + 1) % n];
       const ex = b.x - a.x, ey = b.y - a.y;
-      const len = Math.hypot(ex, ey);
+      const len = hypot(ex, ey);
       if (len === 0) continue;
       const sin = Math.abs(ex * uy - ey * ux) / len;
       if (sin < SIDE_SIN) continue;

@@ -12,6 +12,7 @@
  */
 import { areaOf, bufferPolylines, flatToPath, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
+import { hypot } from '../geometry/vec.js';
 
 export interface WorkingPass {
   /** Flat xy polyline in the local frame. Closed rings repeat their first point at the end. */
@@ -55,7 +56,7 @@ export function mainPassDirection(passes: WorkingPass[]): number {
   for (const p of passes) {
     if (p.xy.length !== 4) continue;
     const dx = p.xy[2] - p.xy[0], dy = p.xy[3] - p.xy[1];
-    const l = Math.hypot(dx, dy);
+    const l = hypot(dx, dy);
     if (!(l > 0)) continue;
     let a = Math.atan2(dy, dx);
     if (a < 0) a += Math.PI;
@@ -70,7 +71,7 @@ export function mainPassDirection(passes: WorkingPass[]): number {
 
 /** The swath of a straight pass (x0, y0) → (x1, y1), counter-clockwise: its rectangle. */
 function rectangleSwath(x0: number, y0: number, x1: number, y1: number, halfWidthMeters: number): PathsD {
-  const l = Math.hypot(x1 - x0, y1 - y0);
+  const l = hypot(x1 - x0, y1 - y0);
   const nx = (-(y1 - y0) / l) * halfWidthMeters, ny = ((x1 - x0) / l) * halfWidthMeters;
   return [[{ x: x0 - nx, y: y0 - ny }, { x: x1 - nx, y: y1 - ny }, { x: x1 + nx, y: y1 + ny }, { x: x0 + nx, y: y0 + ny }]];
 }

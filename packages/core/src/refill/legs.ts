@@ -13,6 +13,7 @@ import { shortestWaypointPath } from '../route/waypointPath.js';
 import type { Waypoints } from '../route/waypointPath.js';
 import type { Region } from '../geometry/region.js';
 import type { XY } from './refill.js';
+import { hypot } from '../geometry/vec.js';
 
 export interface LegRouter {
   region: Pick<Region, 'contains' | 'segmentClear'>;
@@ -79,7 +80,7 @@ function boundaryCrossings(rings: ArrayLike<number>[], ax: number, ay: number, b
 function entryFor(router: LegRouter, p: XY): { boundary: XY; inside: XY } | undefined {
   const b = nearestOnBoundary(router.rings, p[0], p[1]);
   const dx = b[0] - p[0], dy = b[1] - p[1];
-  const d = Math.hypot(dx, dy);
+  const d = hypot(dx, dy);
   if (d === 0) return undefined;
   // a turn radius inside (room to round the corner there), else just inside
   for (const inset of [Math.max(INSET_METERS, router.turnRadiusMeters ?? 0), INSET_METERS, INSET_METERS / 10]) {
@@ -113,8 +114,8 @@ export function filletCorners(points: XY[], radius: number, inside?: (x: number,
   let usedFromStart = 0;
   for (let i = 1; i + 1 < points.length; i++) {
     const p = points[i], a = points[i - 1], b = points[i + 1];
-    const l1 = Math.hypot(p[0] - a[0], p[1] - a[1]);
-    const l2 = Math.hypot(b[0] - p[0], b[1] - p[1]);
+    const l1 = hypot(p[0] - a[0], p[1] - a[1]);
+    const l2 = hypot(b[0] - p[0], b[1] - p[1]);
     if (l1 === 0 || l2 === 0) {
       usedFromStart = 0;
       continue;
@@ -191,6 +192,6 @@ function routeCorners(router: LegRouter | undefined, from: XY, to: XY): XY[] {
 
 export function legLengthMeters(points: XY[]): number {
   let len = 0;
-  for (let i = 1; i < points.length; i++) len += Math.hypot(points[i][0] - points[i - 1][0], points[i][1] - points[i - 1][1]);
+  for (let i = 1; i < points.length; i++) len += hypot(points[i][0] - points[i - 1][0], points[i][1] - points[i - 1][1]);
   return len;
 }

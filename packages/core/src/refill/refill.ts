@@ -15,6 +15,7 @@
  * Each detour (out and back) is in `detourMeters`; the caller adds it to the non-working distance.
  */
 import type { RefillStrategyType } from '../types.js';
+import { hypot } from '../geometry/vec.js';
 
 export type XY = [number, number];
 
@@ -62,11 +63,11 @@ export interface RefillResult {
   appliedTotal: number;
 }
 
-const straight = (a: XY, b: XY): number => Math.hypot(a[0] - b[0], a[1] - b[1]);
+const straight = (a: XY, b: XY): number => hypot(a[0] - b[0], a[1] - b[1]);
 
 function pieceLength(p: ArrayLike<number>): number {
   let len = 0;
-  for (let i = 2; i + 1 < p.length; i += 2) len += Math.hypot(p[i] - p[i - 2], p[i + 1] - p[i - 1]);
+  for (let i = 2; i + 1 < p.length; i += 2) len += hypot(p[i] - p[i - 2], p[i + 1] - p[i - 1]);
   return len;
 }
 
@@ -74,7 +75,7 @@ function pieceLength(p: ArrayLike<number>): number {
 export function pointAlong(p: ArrayLike<number>, s: number): XY {
   let left = s;
   for (let i = 2; i + 1 < p.length; i += 2) {
-    const seg = Math.hypot(p[i] - p[i - 2], p[i + 1] - p[i - 1]);
+    const seg = hypot(p[i] - p[i - 2], p[i + 1] - p[i - 1]);
     if (left <= seg && seg > 0) {
       const t = left / seg;
       return [p[i - 2] + t * (p[i] - p[i - 2]), p[i - 1] + t * (p[i + 1] - p[i - 1])];

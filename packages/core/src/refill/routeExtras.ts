@@ -7,6 +7,7 @@ import { PlanError } from '../errors.js';
 import type { MachineInput, PathPlanRequest, Position, RefillStrategyType, RouteApiOptions } from '../types.js';
 import { planRefills, type RefillPointLocal, type XY } from './refill.js';
 import { legLengthMeters, routeLeg, type LegRouter } from './legs.js';
+import { hypot } from '../geometry/vec.js';
 
 export interface ExtrasSegment {
   type: string;
@@ -208,7 +209,7 @@ export function straightLeg(points: XY[], stepMeters = 0.5): Float64Array {
   for (let i = 1; i < points.length; i++) {
     const [ax, ay] = points[i - 1];
     const [bx, by] = points[i];
-    const len = Math.hypot(bx - ax, by - ay);
+    const len = hypot(bx - ax, by - ay);
     const steps = Math.max(1, Math.ceil(len / stepMeters));
     for (let k = 1; k <= steps; k++) out.push(ax + ((bx - ax) * k) / steps, ay + ((by - ay) * k) / steps);
   }
@@ -217,7 +218,7 @@ export function straightLeg(points: XY[], stepMeters = 0.5): Float64Array {
 
 function polylineMeters(xy: ArrayLike<number>): number {
   let l = 0;
-  for (let i = 2; i + 1 < xy.length; i += 2) l += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+  for (let i = 2; i + 1 < xy.length; i += 2) l += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
   return l;
 }
 
@@ -229,7 +230,7 @@ function splitAt(xy: Float64Array, cuts: number[]): Float64Array[] {
   let c = 0;
   for (let i = 2; i + 1 < xy.length; i += 2) {
     const ax = xy[i - 2], ay = xy[i - 1], bx = xy[i], by = xy[i + 1];
-    const seg = Math.hypot(bx - ax, by - ay);
+    const seg = hypot(bx - ax, by - ay);
     while (c < cuts.length && cuts[c] <= walked + seg) {
       const t = seg > 0 ? Math.max(0, Math.min(1, (cuts[c] - walked) / seg)) : 0;
       const px = ax + t * (bx - ax), py = ay + t * (by - ay);
@@ -302,7 +303,7 @@ export function withRefillDetours<T extends ExtrasSegment>(
         const p = planned.local[ids[j]];
         // out to the depot (via the exterior headland point for ClosestExternalHeadland), routed inside the field, and back the same way
         let via: XY[] = [p.at];
-        if (Math.hypot(p.exitAt[0] - p.at[0], p.exitAt[1] - p.at[1]) > 1e-9) via = routeLeg(router, p.at, p.exitAt);
+        if (hypot(p.exitAt[0] - p.at[0], p.exitAt[1] - p.at[1]) > 1e-9) via = routeLeg(router, p.at, p.exitAt);
         via = [...via, ...routeLeg(router, via[via.length - 1], depot).slice(1)];
         planned.points[ids[j]].routeSequence = out.length;
         out.push(makeConnector(straightLeg(via)));

@@ -6,6 +6,7 @@
  * (track index, direction) visits that `connectTracks` turns into a drivable route.
  */
 import type { Track } from '../tracks/generateTracks.js';
+import { hypot } from '../geometry/vec.js';
 
 export interface TrackVisit {
   trackIndex: number;
@@ -122,7 +123,7 @@ export function orderTracks(tracks: Track[], opts: OrderOptions, start?: { x: nu
       for (const rev of [false, true]) {
         const t = tracks[rev ? seq[seq.length - 1] : seq[0]];
         for (const fwd of [true, false]) {
-          const d = fwd ? Math.hypot(t.x0 - pos.x, t.y0 - pos.y) : Math.hypot(t.x1 - pos.x, t.y1 - pos.y);
+          const d = fwd ? hypot(t.x0 - pos.x, t.y0 - pos.y) : hypot(t.x1 - pos.x, t.y1 - pos.y);
           if (d < bestD - 1e-9) {
             bestD = d; best = s; bestRev = rev; bestFwd = fwd;
           }

@@ -17,6 +17,7 @@
 import type { Region } from '../geometry/region.js';
 import type { Pose } from '../turns/types.js';
 import { TWO_PI, mod2pi, wrapPi } from '../turns/angles.js';
+import { hypot } from '../geometry/vec.js';
 
 /** A manoeuvre between two poses inside the field, or undefined (e.g. `tryDirect`). */
 export type Shot = (from: Pose, to: Pose) => ArrayLike<number> | undefined;
@@ -387,7 +388,7 @@ function goalField(region: Region, to: Pose, from: Pose, window?: RasterWindow, 
   const distance = (x: number, y: number): number => {
     const i = Math.floor((x - raster.x0) / raster.cell), j = Math.floor((y - raster.y0) / raster.cell);
     const d = i >= 0 && j >= 0 && i < raster.nx && j < raster.ny ? field[j * raster.nx + i] : Infinity;
-    return d === Infinity ? 3 * Math.hypot(x - to.x, y - to.y) : d;
+    return d === Infinity ? 3 * hypot(x - to.x, y - to.y) : d;
   };
   return { raster, distance };
 }
@@ -466,7 +467,7 @@ export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, b
     if (seen.has(key)) continue;
     seen.add(key);
     expansions++;
-    if (Math.hypot(x - pose.x, y - pose.y) >= distanceMeters) return true;
+    if (hypot(x - pose.x, y - pose.y) >= distanceMeters) return true;
     // Open ground: a full circle of radius R (left or right of the machine) fits here, so the
     // machine can turn round and go anywhere the field connects to.
     if (untilOpen && expansions % 4 === 1) {
@@ -484,7 +485,7 @@ export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, b
       const n = buf.length;
       const id2 = X.length;
       X.push(buf[n - 2]); Y.push(buf[n - 1]); H.push(h + kappa * L);
-      heap.push(-Math.hypot(buf[n - 2] - pose.x, buf[n - 1] - pose.y), id2);
+      heap.push(-hypot(buf[n - 2] - pose.x, buf[n - 1] - pose.y), id2);
     }
   }
   return false;

@@ -15,7 +15,7 @@ import type { Pose, TurnOptions } from '../turns/types.js';
 import type { RouteSegmentType, TurnType } from '../types.js';
 import { Region } from '../geometry/region.js';
 import { areaOf, differencePolygons, groupPolygons, offsetPolygons } from '../geometry/clipper.js';
-import { densify, polylineLength } from '../geometry/vec.js';
+import { densify, polylineLength, hypot } from '../geometry/vec.js';
 import { worstCurvatureRatio } from '../geometry/curvature.js';
 import type { Track } from '../tracks/generateTracks.js';
 import type { TrackVisit } from './baselineOrder.js';
@@ -163,7 +163,7 @@ function curveParameter(xy: Float64Array, x: number, y: number): number {
 function poseOnCurve(xy: Float64Array, s: number): Pose {
   let acc = 0;
   for (let i = 2; i < xy.length; i += 2) {
-    const dx = xy[i] - xy[i - 2], dy = xy[i + 1] - xy[i - 1], l = Math.hypot(dx, dy);
+    const dx = xy[i] - xy[i - 2], dy = xy[i + 1] - xy[i - 1], l = hypot(dx, dy);
     if (l === 0) continue;
     if (acc + l >= s || i + 2 >= xy.length) {
       const t = Math.min(1, Math.max(0, (s - acc) / l));
@@ -180,7 +180,7 @@ function curveBetween(xy: Float64Array, sx: number, sy: number, ex: number, ey: 
   const out: number[] = [sx, sy];
   let acc = 0;
   for (let i = 2; i < xy.length; i += 2) {
-    acc += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+    acc += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
     if (acc > s0 + 1e-9 && acc < s1 - 1e-9) out.push(xy[i], xy[i + 1]);
   }
   out.push(ex, ey);
@@ -300,7 +300,7 @@ function tailOf(xy: ArrayLike<number>, meters: number): ArrayLike<number> {
   const n = xy.length >> 1;
   let acc = 0, i = n - 1;
   while (i > 0 && acc < meters) {
-    acc += Math.hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);
+    acc += hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);
     i--;
   }
   return Array.prototype.slice.call(xy, 2 * i) as number[];
@@ -311,7 +311,7 @@ function headOf(xy: ArrayLike<number>, meters: number): ArrayLike<number> {
   const n = xy.length >> 1;
   let acc = 0, i = 0;
   while (i < n - 1 && acc < meters) {
-    acc += Math.hypot(xy[2 * i + 2] - xy[2 * i], xy[2 * i + 3] - xy[2 * i + 1]);
+    acc += hypot(xy[2 * i + 2] - xy[2 * i], xy[2 * i + 3] - xy[2 * i + 1]);
     i++;
   }
   return Array.prototype.slice.call(xy, 0, 2 * i + 2) as number[];
@@ -724,7 +724,7 @@ function trackEnd(p: Extract<Piece, { kind: 'track' }>): Pose {
 
 /** Length of a track piece as it now is (between its current ends), meters. */
 function pieceLength(p: Extract<Piece, { kind: 'track' }>): number {
-  return p.xy ? curveParameter(p.xy, p.ex, p.ey) - curveParameter(p.xy, p.sx, p.sy) : Math.hypot(p.ex - p.sx, p.ey - p.sy);
+  return p.xy ? curveParameter(p.xy, p.ex, p.ey) - curveParameter(p.xy, p.sx, p.sy) : hypot(p.ex - p.sx, p.ey - p.sy);
 }
 
 /** The pose `d` meters before the track's end, along it. */
@@ -819,7 +819,7 @@ function withShorteningBudget<T>(ctx: RouteContext, fn: (budgeted: RouteContext)
 function connectNeighbours(a: Extract<Piece, { kind: 'track' }>, b: Extract<Piece, { kind: 'track' }>, ctx: RouteContext): Conn {
   const direct = tryDirect(trackEnd(a), trackStart(b), ctx);
   if (direct) return direct;
-  const la = Math.hypot(a.ex - a.sx, a.ey - a.sy), lb = Math.hypot(b.ex - b.sx, b.ey - b.sy);
+  const la = hypot(a.ex - a.sx, a.ey - a.sy), lb = hypot(b.ex - b.sx, b.ey - b.sy);
   const ha = trackHeading(a), hb = trackHeading(b);
   const tryTrim = (d: number): Conn | undefined => {
     if (la - d < MIN_TRACK_AFTER_TRIM_METERS || lb - d < MIN_TRACK_AFTER_TRIM_METERS) return undefined;
@@ -858,7 +858,7 @@ function connectNeighbours(a: Extract<Piece, { kind: 'track' }>, b: Extract<Piec
 const TRAVERSAL_DETOUR_RATIO = 3;
 
 function detourLimitMeters(from: Pose, to: Pose, direct: Conn | undefined, ctx: RouteContext): number {
-  const d = Math.hypot(to.x - from.x, to.y - from.y);
+  const d = hypot(to.x - from.x, to.y - from.y);
   const base = direct ? Math.max(d, polylineLength(direct.xy)) : d;
   return TRAVERSAL_DETOUR_RATIO * base + 2 * Math.PI * ctx.turnOptions.turnRadiusMeters;
 }
@@ -874,7 +874,7 @@ function lengthOf(c: Conn | undefined): number {
  * shorter of the two is taken. Then a waypoint chain; what still does not fit is reported.
  */
 function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
-  const d = Math.hypot(to.x - from.x, to.y - from.y);
+  const d = hypot(to.x - from.x, to.y - from.y);
   if (d <= 3 * ctx.widthMeters) {
     const c = tryDirect(from, to, ctx);
     if (c) return c;
@@ -1116,7 +1116,7 @@ function endPose(xy: ArrayLike<number>): Pose {
   const n = xy.length;
   let i = n - 4;
   // Step back past points that nearly repeat the last one.
-  while (i > 0 && Math.hypot(xy[n - 2] - xy[i], xy[n - 1] - xy[i + 1]) < 1e-6) i -= 2;
+  while (i > 0 && hypot(xy[n - 2] - xy[i], xy[n - 1] - xy[i + 1]) < 1e-6) i -= 2;
   return { x: xy[n - 2], y: xy[n - 1], headingRadians: Math.atan2(xy[n - 1] - xy[i + 1], xy[n - 2] - xy[i]) };
 }
 

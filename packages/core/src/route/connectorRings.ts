@@ -8,7 +8,7 @@
 import { offsetPolygons, ringToFlat } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
 import Flatbush from 'flatbush';
-import { densify } from '../geometry/vec.js';
+import { densify, hypot } from '../geometry/vec.js';
 import type { Pose } from '../turns/types.js';
 import { limitCurvatureRate } from '../turns/rateLimit.js';
 import { checkKinematics } from '../check/kinematics.js';
@@ -25,7 +25,7 @@ export function makeLoop(closedXy: ArrayLike<number>, stepMeters = 0.5): LoopPat
   const xy = densify(closedXy, stepMeters);
   const n = xy.length / 2;
   const s = new Float64Array(n);
-  for (let i = 1; i < n; i++) s[i] = s[i - 1] + Math.hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);
+  for (let i = 1; i < n; i++) s[i] = s[i - 1] + hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);
   return { xy, s, lengthMeters: s[n - 1] };
 }
 
@@ -121,7 +121,7 @@ function loopIndex(loop: LoopPath): Flatbush {
  */
 export function nearestOnLoop(loop: LoopPath, x: number, y: number, maxDistanceMeters = Infinity): { s: number; distance: number } {
   const xy = loop.xy;
-  if (xy.length < 4) return { s: 0, distance: xy.length === 2 ? Math.hypot(xy[0] - x, xy[1] - y) : Infinity };
+  if (xy.length < 4) return { s: 0, distance: xy.length === 2 ? hypot(xy[0] - x, xy[1] - y) : Infinity };
   const index = loopIndex(loop);
   let ids: number[];
   if (maxDistanceMeters < Infinity) {
@@ -252,7 +252,7 @@ export function sliceLoop(loop: LoopPath, s0: number, distance: number, dir: 1 |
     let guard = 2 * n + 4;
     while (travelled < distance && guard-- > 0) {
       // s0 on a vertex: do not repeat it.
-      if (travelled > 0 || Math.hypot(xy[2 * i] - p0.x, xy[2 * i + 1] - p0.y) > 1e-9) out.push(xy[2 * i], xy[2 * i + 1]);
+      if (travelled > 0 || hypot(xy[2 * i] - p0.x, xy[2 * i + 1] - p0.y) > 1e-9) out.push(xy[2 * i], xy[2 * i + 1]);
       i--;
       if (i < 0) i = n - 2;
       travelled += loop.s[i + 1] - loop.s[i];
@@ -261,7 +261,7 @@ export function sliceLoop(loop: LoopPath, s0: number, distance: number, dir: 1 |
   const p1 = poseOnLoop(loop, s0 + dir * distance, dir);
   // Drop a last vertex that nearly repeats the end point.
   const m = out.length;
-  if (m >= 2 && Math.hypot(out[m - 2] - p1.x, out[m - 1] - p1.y) < 1e-6) out.length = m - 2;
+  if (m >= 2 && hypot(out[m - 2] - p1.x, out[m - 1] - p1.y) < 1e-6) out.length = m - 2;
   out.push(p1.x, p1.y);
   void L;
   return out;
@@ -283,11 +283,11 @@ export function kinksWithinRadius(xy: ArrayLike<number>, radiusMeters: number): 
   for (let v = 1; v < n - 1; v++) {
     const vx = xy[2 * v], vy = xy[2 * v + 1];
     let j = v - 1;
-    while (j > 0 && Math.hypot(vx - xy[2 * j], vy - xy[2 * j + 1]) < minChord) j--;
+    while (j > 0 && hypot(vx - xy[2 * j], vy - xy[2 * j + 1]) < minChord) j--;
     let k = v + 1;
-    while (k < n - 1 && Math.hypot(xy[2 * k] - vx, xy[2 * k + 1] - vy) < minChord) k++;
+    while (k < n - 1 && hypot(xy[2 * k] - vx, xy[2 * k + 1] - vy) < minChord) k++;
     const ax = vx - xy[2 * j], ay = vy - xy[2 * j + 1], bx = xy[2 * k] - vx, by = xy[2 * k + 1] - vy;
-    const a = Math.hypot(ax, ay), b = Math.hypot(bx, by);
+    const a = hypot(ax, ay), b = hypot(bx, by);
     if (a < 0.01 || b < 0.01) continue;
     const turn = Math.abs(Math.atan2(ax * by - ay * bx, ax * bx + ay * by));
     // The plan's coordinates are rounded (1e-9°, about 0.1 mm): on short chords that moves the
@@ -370,7 +370,7 @@ function loopContext(loop: LoopPath, s: number, dir: 1 | -1, meters: number): nu
   let ax = p0.x, ay = p0.y, acc = 0, guard = n + 2;
   while (acc < meters && guard-- > 0) {
     const bx = xy[2 * v], by = xy[2 * v + 1];
-    const l = Math.hypot(bx - ax, by - ay);
+    const l = hypot(bx - ax, by - ay);
     if (l > 1) {
       const steps = Math.ceil(Math.min(l, meters - acc) / 0.25);
       for (let k = 1; k <= steps; k++) {
@@ -411,7 +411,7 @@ export function loopDefects(loop: LoopPath, radiusMeters: number): Float64Array 
   for (let v = 0; v < n && n >= 3; v++) {
     const p = at(v - 1), q = at(v + 1);
     const ax = xy[2 * p], ay = xy[2 * p + 1], bx = xy[2 * v], by = xy[2 * v + 1], cx = xy[2 * q], cy = xy[2 * q + 1];
-    const l1 = Math.hypot(bx - ax, by - ay), l2 = Math.hypot(cx - bx, cy - by);
+    const l1 = hypot(bx - ax, by - ay), l2 = hypot(cx - bx, cy - by);
     let bad = false;
     if (l1 >= 0.01 && l2 >= 0.01) {
       const turn = Math.abs(Math.atan2((bx - ax) * (cy - by) - (by - ay) * (cx - bx), (bx - ax) * (cx - bx) + (by - ay) * (cy - by)));
@@ -420,11 +420,11 @@ export function loopDefects(loop: LoopPath, radiusMeters: number): Float64Array 
     if (!bad) {
       // Three-point bend with neighbours at least 0.4 m away.
       let i = v, j = v, acc = 0, k = 0;
-      while (acc < 0.4 && k++ < n) { const ni = at(i - 1); acc = Math.hypot(xy[2 * ni] - bx, xy[2 * ni + 1] - by); i = ni; }
+      while (acc < 0.4 && k++ < n) { const ni = at(i - 1); acc = hypot(xy[2 * ni] - bx, xy[2 * ni + 1] - by); i = ni; }
       acc = 0; k = 0;
-      while (acc < 0.4 && k++ < n) { const nj = at(j + 1); acc = Math.hypot(xy[2 * nj] - bx, xy[2 * nj + 1] - by); j = nj; }
+      while (acc < 0.4 && k++ < n) { const nj = at(j + 1); acc = hypot(xy[2 * nj] - bx, xy[2 * nj + 1] - by); j = nj; }
       const px = xy[2 * i], py = xy[2 * i + 1], rx = xy[2 * j], ry = xy[2 * j + 1];
-      const prod = Math.hypot(bx - px, by - py) * Math.hypot(rx - bx, ry - by) * Math.hypot(px - rx, py - ry);
+      const prod = hypot(bx - px, by - py) * hypot(rx - bx, ry - by) * hypot(px - rx, py - ry);
       if (prod > 0) {
         const ratio = ((2 * Math.abs((bx - px) * (ry - py) - (by - py) * (rx - px))) / prod) * radiusMeters;
         bad = ratio > 1 + 1e-6;

@@ -9,6 +9,7 @@ import type { PathsD } from '../geometry/clipper.js';
 import { offsetPolygons } from '../geometry/clipper.js';
 import type { Region } from '../geometry/region.js';
 import type { Pose } from '../turns/types.js';
+import { hypot } from '../geometry/vec.js';
 
 export interface Waypoints {
   xs: Float64Array;
@@ -56,7 +57,7 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
   const prev = new Int32Array(n + 2).fill(-1);
   const done = new Uint8Array(n + 2);
   const h = new Float64Array(n + 2);
-  for (let i = 0; i < n + 2; i++) h[i] = Math.hypot(X[i] - bx, Y[i] - by);
+  for (let i = 0; i < n + 2; i++) h[i] = hypot(X[i] - bx, Y[i] - by);
   const sees = (u: number, v: number): boolean => {
     if (u >= n || v >= n) return region.segmentClear(X[u], Y[u], X[v], Y[v]);
     const k = u < v ? u * n + v : v * n + u;
@@ -74,7 +75,7 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
     const du = dist[u];
     for (let v = 0; v < n + 2; v++) {
       if (done[v] || v === n) continue;
-      const d = du + Math.hypot(X[v] - X[u], Y[v] - Y[u]);
+      const d = du + hypot(X[v] - X[u], Y[v] - Y[u]);
       if (d >= dist[v]) continue;
       if (!sees(u, v)) continue;
       dist[v] = d;

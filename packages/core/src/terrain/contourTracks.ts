@@ -10,6 +10,7 @@ import { clipLinesToRings, contourLines, keyContourLine } from './contours.js';
 import { fieldPositions, frameForPositions, type LocalModelOptions } from './frame.js';
 import { modelFromArray, type ElevationGrid } from './grid.js';
 import type { LocalRings } from './heading.js';
+import { hypot } from '../geometry/vec.js';
 
 export interface ContourTrack {
   /** Multiple of the width from the key contour: 0 is the key contour, negative on its left. */
@@ -45,7 +46,7 @@ function segDist2(px: number, py: number, ax: number, ay: number, bx: number, by
 
 function lengthOf(xy: ArrayLike<number>): number {
   let s = 0;
-  for (let i = 2; i < xy.length; i += 2) s += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+  for (let i = 2; i < xy.length; i += 2) s += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
   return s;
 }
 
@@ -89,12 +90,12 @@ export function contourTracks(field: FieldGeometry, grid: ElevationGrid, options
   // The key contour in the local frame, its open ends extended past the field so it divides it.
   const line: number[] = [];
   for (const p of key.coordinates) line.push(...frame.toLocal(p[0], p[1]));
-  const diag = Math.hypot(maxX - minX, maxY - minY);
+  const diag = hypot(maxX - minX, maxY - minY);
   const n = line.length;
-  const closed = Math.hypot(line[0] - line[n - 2], line[1] - line[n - 1]) < 1e-6;
+  const closed = hypot(line[0] - line[n - 2], line[1] - line[n - 1]) < 1e-6;
   if (!closed && n >= 4) {
     const ex = (i: number, j: number): [number, number] => {
-      const dx = line[i] - line[j], dy = line[i + 1] - line[j + 1], l = Math.hypot(dx, dy) || 1;
+      const dx = line[i] - line[j], dy = line[i + 1] - line[j + 1], l = hypot(dx, dy) || 1;
       return [line[i] + (dx / l) * diag, line[i + 1] + (dy / l) * diag];
     };
     const head = ex(0, 2), tail = ex(n - 2, n - 4);

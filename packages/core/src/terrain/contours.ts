@@ -7,6 +7,7 @@ import type { FieldGeometry, Position } from '../types.js';
 import type { ElevationGrid, TerrainModel } from './grid.js';
 import { boxOf, createTerrainModel, fieldPositions, frameForPositions, type LocalModelOptions } from './frame.js';
 import type { LocalRings } from './heading.js';
+import { hypot } from '../geometry/vec.js';
 
 /** Contour polylines at `levelMeters`, flat x0,y0,x1,y1,… in the model's frame; closed lines repeat their first point. */
 export function contourLines(m: TerrainModel, levelMeters: number): Float64Array[] {
@@ -110,7 +111,7 @@ export function clipLinesToRings(lines: Float64Array[], rings: LocalRings): Floa
 
 function lengthOf(xy: ArrayLike<number>): number {
   let s = 0;
-  for (let i = 2; i < xy.length; i += 2) s += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+  for (let i = 2; i < xy.length; i += 2) s += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
   return s;
 }
 

@@ -7,6 +7,7 @@ import { PlanError } from '../errors.js';
 import type { FieldGeometry, Position } from '../types.js';
 import { createLocalFrame } from '../geometry/projection.js';
 import { localTerrainModel, modelFromArray, validateElevationGrid, type ElevationGrid, type TerrainModel } from './grid.js';
+import { hypot } from '../geometry/vec.js';
 
 /** Local transverse Mercator (k = 1) centred on a lon/lat point: the planner's frame. */
 export interface TerrainFrame {
@@ -90,8 +91,8 @@ export function createTerrainModel(
   // Source cell size in meters, measured at the box centre.
   const cx = (box.minX + box.maxX) / 2, cy = (box.minY + box.maxY) / 2;
   const g0 = toGrid(cx, cy), gx1 = toGrid(cx + 1, cy), gy1 = toGrid(cx, cy + 1);
-  const unitsPerMeterX = Math.hypot(gx1[0] - g0[0], gx1[1] - g0[1]);
-  const unitsPerMeterY = Math.hypot(gy1[0] - g0[0], gy1[1] - g0[1]);
+  const unitsPerMeterX = hypot(gx1[0] - g0[0], gx1[1] - g0[1]);
+  const unitsPerMeterY = hypot(gy1[0] - g0[0], gy1[1] - g0[1]);
   const sourceCell = Math.min(grid.cellSizeX / unitsPerMeterX, grid.cellSizeY / unitsPerMeterY);
   let cell = options.cellSizeMeters ?? Math.max(0.5, sourceCell);
   const margin = options.marginMeters ?? 2 * cell;

@@ -4,6 +4,7 @@
  * Horn gradient precomputed, sampled bilinearly.
  */
 import { PlanError } from '../errors.js';
+import { hypot } from '../geometry/vec.js';
 
 /**
  * A north-up raster of elevations. Row 0 is the northern row, column 0 the western column.
@@ -185,7 +186,7 @@ export function sampleGradient(m: TerrainModel, x: number, y: number): [number, 
 
 /** Slope angle in degrees from a gradient. */
 export function slopeDegreesOf(gx: number, gy: number): number {
-  return (Math.atan(Math.hypot(gx, gy)) * 180) / Math.PI;
+  return (Math.atan(hypot(gx, gy)) * 180) / Math.PI;
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { PlanError } from '../errors.js';
 import { sampleGradient, type TerrainModel } from './grid.js';
+import { hypot } from '../geometry/vec.js';
 
 /** Rings in the local frame as flat x0,y0,x1,y1,… arrays; the area inside is taken even-odd. */
 export type LocalRings = ArrayLike<number>[];
@@ -170,7 +171,7 @@ export function bestTerrainHeading(samples: TerrainSamples, options: BestHeading
   let sumSlope = 0, sumGx = 0, sumGy = 0;
   for (let i = 0; i < samples.count; i++) {
     const gx = samples.gradientX[i], gy = samples.gradientY[i];
-    sumSlope += Math.atan(Math.hypot(gx, gy));
+    sumSlope += Math.atan(hypot(gx, gy));
     sumGx += gx;
     sumGy += gy;
   }

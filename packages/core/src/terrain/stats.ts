@@ -6,6 +6,7 @@ import type { FieldGeometry, Plan, Position, RouteSegmentType } from '../types.j
 import { sampleElevation, sampleGradient, type ElevationGrid, type TerrainModel } from './grid.js';
 import { boxOf, createTerrainModel, fieldPositions, frameForPositions, type LocalModelOptions, type TerrainFrame } from './frame.js';
 import { bestTerrainHeading, headingSlopeCost as headingSlopeCost, sampleTerrain, type BestHeading, type BestHeadingOptions, type LocalRings } from './heading.js';
+import { hypot } from '../geometry/vec.js';
 
 export interface SlopeStatistics {
   /** Length of the line, meters, and the part of it where the DEM has data. */
@@ -42,7 +43,7 @@ class SlopeAccumulator {
   add(model: TerrainModel, xy: ArrayLike<number>, stepMeters: number): void {
     for (let i = 0; i + 3 < xy.length; i += 2) {
       const x0 = xy[i], y0 = xy[i + 1], x1 = xy[i + 2], y1 = xy[i + 3];
-      const len = Math.hypot(x1 - x0, y1 - y0);
+      const len = hypot(x1 - x0, y1 - y0);
       if (len === 0) continue;
       this.length += len;
       const ux = (x1 - x0) / len, uy = (y1 - y0) / len;

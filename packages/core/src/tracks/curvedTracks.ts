@@ -30,6 +30,7 @@ import { Region } from '../geometry/region.js';
 import { contourLines } from '../terrain/contours.js';
 import { modelFromArray } from '../terrain/grid.js';
 import type { Track, TrackSet } from './generateTracks.js';
+import { hypot } from '../geometry/vec.js';
 
 /** A vertex turning by more than this ends a chain (a corner of the field). */
 export const CORNER_DEGREES = 30;
@@ -51,7 +52,7 @@ export interface CurvedTrackSet extends TrackSet {
 
 function lengthOf(xy: ArrayLike<number>): number {
   let s = 0;
-  for (let i = 2; i < xy.length; i += 2) s += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+  for (let i = 2; i < xy.length; i += 2) s += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
   return s;
 }
 
@@ -109,11 +110,11 @@ export function resample(xy: ArrayLike<number>, step: number): Float64Array {
   let seg = 2, acc = 0;
   for (let k = 0; k <= m; k++) {
     const s = (L * k) / m;
-    while (seg < xy.length - 2 && acc + Math.hypot(xy[seg] - xy[seg - 2], xy[seg + 1] - xy[seg - 1]) < s) {
-      acc += Math.hypot(xy[seg] - xy[seg - 2], xy[seg + 1] - xy[seg - 1]);
+    while (seg < xy.length - 2 && acc + hypot(xy[seg] - xy[seg - 2], xy[seg + 1] - xy[seg - 1]) < s) {
+      acc += hypot(xy[seg] - xy[seg - 2], xy[seg + 1] - xy[seg - 1]);
       seg += 2;
     }
-    const l = Math.hypot(xy[seg] - xy[seg - 2], xy[seg + 1] - xy[seg - 1]);
+    const l = hypot(xy[seg] - xy[seg - 2], xy[seg + 1] - xy[seg - 1]);
     const t = l > 0 ? Math.min(1, Math.max(0, (s - acc) / l)) : 0;
     out[2 * k] = xy[seg - 2] + (xy[seg] - xy[seg - 2]) * t;
     out[2 * k + 1] = xy[seg - 1] + (xy[seg + 1] - xy[seg - 1]) * t;
@@ -162,7 +163,7 @@ function curvatures(xy: Float64Array): Float64Array {
   const k = new Float64Array(n);
   for (let i = 1; i + 1 < n; i++) {
     const ax = xy[2 * i - 2], ay = xy[2 * i - 1], bx = xy[2 * i], by = xy[2 * i + 1], cx = xy[2 * i + 2], cy = xy[2 * i + 3];
-    const prod = Math.hypot(bx - ax, by - ay) * Math.hypot(cx - bx, cy - by) * Math.hypot(ax - cx, ay - cy);
+    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(ax - cx, ay - cy);
     k[i] = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : Infinity;
   }
   return k;
@@ -291,10 +292,10 @@ export function generateCurvedTracks(field: PathsD, mainland: PathsD, widthMeter
     if (p.y < minY) minY = p.y;
     if (p.y > maxY) maxY = p.y;
   }
-  const diag = Math.hypot(maxX - minX, maxY - minY) + Math.hypot(chain[0] - minX, chain[1] - minY) + Math.hypot(chain[n - 2] - minX, chain[n - 1] - minY);
+  const diag = hypot(maxX - minX, maxY - minY) + hypot(chain[0] - minX, chain[1] - minY) + hypot(chain[n - 2] - minX, chain[n - 1] - minY);
   // The chain extended straight along its end tangents, so that it divides the field.
   const ext = (i: number, j: number): [number, number] => {
-    const dx = chain[i] - chain[j], dy = chain[i + 1] - chain[j + 1], l = Math.hypot(dx, dy) || 1;
+    const dx = chain[i] - chain[j], dy = chain[i + 1] - chain[j + 1], l = hypot(dx, dy) || 1;
     return [chain[i] + (dx / l) * diag, chain[i + 1] + (dy / l) * diag];
   };
   const head = ext(0, 2), tail = ext(n - 2, n - 4);
@@ -303,7 +304,7 @@ export function generateCurvedTracks(field: PathsD, mainland: PathsD, widthMeter
   line.set(chain, 2);
   line.set(tail, n + 2);
   const cum = new Float64Array(line.length / 2);
-  for (let i = 1; i < cum.length; i++) cum[i] = cum[i - 1] + Math.hypot(line[2 * i] - line[2 * i - 2], line[2 * i + 1] - line[2 * i - 1]);
+  for (let i = 1; i < cum.length; i++) cum[i] = cum[i - 1] + hypot(line[2 * i] - line[2 * i - 2], line[2 * i + 1] - line[2 * i - 1]);
 
   let cell = Math.min(GRID_CELL_METERS, w / 3);
   const pad = 2 * cell;

@@ -11,6 +11,7 @@
  */
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { summarizeTracks } from './generateTracks.js';
+import { hypot } from '../geometry/vec.js';
 
 export interface HeadingChoice {
   /** Track direction, radians CCW from +x, in [0, π). */
@@ -36,7 +37,7 @@ export function longEdgeDirections(field: PathsD, count: number): number[] {
   for (const ring of field as PathD[]) {
     for (let i = 0; i < ring.length; i++) {
       const a = ring[i], b = ring[(i + 1) % ring.length];
-      const len = Math.hypot(b.x - a.x, b.y - a.y);
+      const len = hypot(b.x - a.x, b.y - a.y);
       edges.push({ len, dir: normalizeDirection(Math.atan2(b.y - a.y, b.x - a.x)) });
     }
   }

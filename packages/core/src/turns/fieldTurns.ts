@@ -9,6 +9,7 @@ import { sampleSegments, type TurnSegment } from './segments.js';
 import { pushTurn } from './words.js';
 import { halfTurnDisplacement, turnDisplacement, turnLengthMeters, turnShape, type TurnShape } from './shape.js';
 import type { TurnType } from '../types.js';
+import { hypot } from '../geometry/vec.js';
 
 /** Flat U (two quarter arcs and a straight), w ≥ 2R: w + (π − 2)R; NaN when w < 2R. */
 export function uTurnLengthMeters(spacingMeters: number, radiusMeters: number): number {
@@ -237,7 +238,7 @@ const bulbMemo = new WeakMap<TurnShape, Map<number, FieldBulb | null>>();
 function solveFieldBulb(shape: TurnShape, w: number): FieldBulb | undefined {
   const f = (d1: number): number => {
     const [fx, fy] = turnDisplacement(shape, Math.PI + 2 * d1);
-    return Math.hypot(fx, fy) - 2 * Math.sign(d1) * turnDisplacement(shape, Math.abs(d1))[1] - w;
+    return hypot(fx, fy) - 2 * Math.sign(d1) * turnDisplacement(shape, Math.abs(d1))[1] - w;
   };
   const f0 = f(0);
   let d1 = 0;

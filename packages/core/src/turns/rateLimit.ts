@@ -17,6 +17,7 @@
  *
  * The caller checks the result against the field (containment) and with `checkKinematics`.
  */
+import { hypot } from '../geometry/vec.js';
 
 export interface RateLimitOptions {
   /** Largest curvature the result may have, 1/m (1/R); the smoothed profile is kept 1 % below it. */
@@ -77,13 +78,13 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
   for (let i = 0; i < n2; i += 2) {
     const x = xy[i], y = xy[i + 1];
     const m = px.length;
-    if (m > 0 && Math.hypot(x - px[m - 1], y - py[m - 1]) < MIN_CHORD_METERS) {
+    if (m > 0 && hypot(x - px[m - 1], y - py[m - 1]) < MIN_CHORD_METERS) {
       if (i === n2 - 2 && m > 1) { px[m - 1] = x; py[m - 1] = y; }
       continue;
     }
     px.push(x); py.push(y);
   }
-  if (closed && px.length > 1 && Math.hypot(px[0] - px[px.length - 1], py[0] - py[py.length - 1]) < MIN_CHORD_METERS) { px.pop(); py.pop(); }
+  if (closed && px.length > 1 && hypot(px[0] - px[px.length - 1], py[0] - py[py.length - 1]) < MIN_CHORD_METERS) { px.pop(); py.pop(); }
   const m = px.length;
   if (m < (closed ? 4 : 3)) return undefined;
   const chords = closed ? m : m - 1;
@@ -91,7 +92,7 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
   for (let i = 0; i < chords; i++) {
     const j = (i + 1) % m;
     const dx = px[j] - px[i], dy = py[j] - py[i];
-    len[i] = Math.hypot(dx, dy);
+    len[i] = hypot(dx, dy);
     const h = Math.atan2(dy, dx);
     head[i] = i === 0 ? h : head[i - 1] + wrapPi(h - head[i - 1]);
   }
@@ -298,7 +299,7 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
   out.push(X[N], Y[N]);
   // Drop a last-but-one point that nearly repeats the end.
   const q = out.length;
-  if (q >= 6 && Math.hypot(out[q - 2] - out[q - 4], out[q - 1] - out[q - 3]) < 0.05) out.splice(q - 4, 2);
+  if (q >= 6 && hypot(out[q - 2] - out[q - 4], out[q - 1] - out[q - 3]) < 0.05) out.splice(q - 4, 2);
   if (!closed) { out[0] = px[0]; out[1] = py[0]; out[out.length - 2] = px[m - 1]; out[out.length - 1] = py[m - 1]; }
   else { out[out.length - 2] = out[0]; out[out.length - 1] = out[1]; }
   // Not the same path any more (a wide window over tight turns, a cusp in a pinched ring): none.
@@ -316,11 +317,11 @@ function deviation(out: number[], px: number[], py: number[], cum: Float64Array,
   const m = px.length;
   const chords = closed ? m : m - 1;
   let outLen = 0;
-  for (let i = 2; i < out.length; i += 2) outLen += Math.hypot(out[i] - out[i - 2], out[i + 1] - out[i - 1]);
+  for (let i = 2; i < out.length; i += 2) outLen += hypot(out[i] - out[i - 2], out[i + 1] - out[i - 1]);
   const scale = outLen > 0 ? total / outLen : 1;
   let worst = 0, acc = 0, lo = 0;
   for (let i = 0; i < out.length; i += 2) {
-    if (i > 0) acc += Math.hypot(out[i] - out[i - 2], out[i + 1] - out[i - 1]);
+    if (i > 0) acc += hypot(out[i] - out[i - 2], out[i + 1] - out[i - 1]);
     const s = acc * scale;
     while (lo < chords - 1 && cum[lo + 1] < s - 3) lo++;
     let best = Infinity;
@@ -330,7 +331,7 @@ function deviation(out: number[], px: number[], py: number[], cum: Float64Array,
       const l2 = dx * dx + dy * dy;
       let t = l2 > 0 ? ((out[i] - ax) * dx + (out[i + 1] - ay) * dy) / l2 : 0;
       t = t < 0 ? 0 : t > 1 ? 1 : t;
-      const d = Math.hypot(ax + t * dx - out[i], ay + t * dy - out[i + 1]);
+      const d = hypot(ax + t * dx - out[i], ay + t * dy - out[i + 1]);
       if (d < best) best = d;
     }
     if (best > worst) worst = best;

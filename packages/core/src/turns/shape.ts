@@ -6,6 +6,7 @@
  * tangent (inward at the start, outward at the end). With σ = ∞ the clothoids vanish, μ = 0,
  * r = R and this is the plain circle of Dubins paths.
  */
+import { hypot } from '../geometry/vec.js';
 
 export interface TurnShape {
   radiusMeters: number;
@@ -133,7 +134,7 @@ function makeShape(radiusMeters: number, curvatureRatePerSquareMeter: number): T
     const [xe, ye] = clothoidEnd(L, sigma);
     const cx = xe - R * Math.sin(th);
     const cy = ye + R * Math.cos(th);
-    const r = Math.hypot(cx, cy);
+    const r = hypot(cx, cy);
     const mu = Math.atan2(cx, cy);
     shape = {
       radiusMeters: R,

@@ -22,6 +22,7 @@ import type { ItemOrder, OrderingProblem } from './problem.js';
 import { entryEndOf, exitEndOf } from './problem.js';
 import type { FieldOrderInput, FieldOrderResult, OrderVisit } from './fieldOrder.js';
 import { trackOrderingProblem } from './fieldOrder.js';
+import { hypot } from '../../geometry/vec.js';
 
 /** Real cost of a piece of route (objective unit) and its defects. */
 export interface ConnectorCost {
@@ -384,7 +385,7 @@ export interface RouteParts<S extends PartSegment, W> {
 
 function polylineMeters(xy: ArrayLike<number>): number {
   let len = 0;
-  for (let i = 2; i + 1 < xy.length; i += 2) len += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+  for (let i = 2; i + 1 < xy.length; i += 2) len += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
   return len;
 }
 
@@ -393,7 +394,7 @@ function cutPolyline(xy: Float64Array, keep: number): Float64Array {
   const out: number[] = [xy[0], xy[1]];
   let walked = 0;
   for (let i = 2; i + 1 < xy.length; i += 2) {
-    const seg = Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+    const seg = hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
     if (walked + seg >= keep - 1e-9) {
       const t = seg > 0 ? Math.max(0, Math.min(1, (keep - walked) / seg)) : 1;
       out.push(xy[i - 2] + t * (xy[i] - xy[i - 2]), xy[i - 1] + t * (xy[i + 1] - xy[i - 1]));
@@ -475,7 +476,7 @@ export function assembleRoute<S extends PartSegment, W>(
   for (let i = 1; i < segs.length; i++) {
     const p = segs[i - 1].xy, q = segs[i].xy;
     if (p.length < 2 || q.length < 2) continue;
-    if (Math.hypot(p[p.length - 2] - q[0], p[p.length - 1] - q[1]) > 1e-3) return undefined;
+    if (hypot(p[p.length - 2] - q[0], p[p.length - 1] - q[1]) > 1e-3) return undefined;
   }
   return { segs, warnings };
 }

@@ -18,6 +18,7 @@ import { FIXED_ORDER_ALGORITHMS, fixedOrder } from './fixed.js';
 import type { ItemOrder, OrderingProblem } from './problem.js';
 import { orderCost } from './problem.js';
 import { parallelTurnLengthMeters } from './synthetic.js';
+import { hypot } from '../../geometry/vec.js';
 
 /** A track as the track stage makes it (structurally the same as tracks/generateTracks' Track). */
 export interface OrderTrack {
@@ -108,7 +109,7 @@ export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
     v[i] = t.v;
     line[i] = t.line;
     rank[i] = t.v;
-    workCost[i] = Math.hypot(t.x1 - t.x0, t.y1 - t.y0) * rates.workingPerMeter;
+    workCost[i] = hypot(t.x1 - t.x0, t.y1 - t.y0) * rates.workingPerMeter;
   }
   const turning = rates.turningPerMeter;
   const transitionCost = (a: number, b: number): number => {
@@ -118,7 +119,7 @@ export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
     const along = Math.abs(endU[a] - endU[b]);
     if ((a & 1) === (b & 1)) {
       if (cellOf[ia] === cellOf[ib] && Math.abs(line[ia] - line[ib]) <= 3) return (parallelTurnLengthMeters(across, R) + along) * turning;
-      return parallelTurnLengthMeters(Math.hypot(across, along), R) * turning;
+      return parallelTurnLengthMeters(hypot(across, along), R) * turning;
     }
     return (along + across + Math.PI * R) * turning;
   };
@@ -126,8 +127,8 @@ export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
   const { startPoint, endPoint } = input;
   const entryRate = input.startIsStaging ? rates.transportPerMeter : turning;
   const exitRate = input.endIsStaging ? rates.transportPerMeter : turning;
-  if (startPoint) problem.entryCost = (e) => Math.hypot(endXY[2 * e] - startPoint.x, endXY[2 * e + 1] - startPoint.y) * entryRate;
-  if (endPoint) problem.exitCost = (e) => Math.hypot(endXY[2 * e] - endPoint.x, endXY[2 * e + 1] - endPoint.y) * exitRate;
+  if (startPoint) problem.entryCost = (e) => hypot(endXY[2 * e] - startPoint.x, endXY[2 * e + 1] - startPoint.y) * entryRate;
+  if (endPoint) problem.exitCost = (e) => hypot(endXY[2 * e] - endPoint.x, endXY[2 * e + 1] - endPoint.y) * exitRate;
   const ro = input.routeOptions;
   const nodes = 2 * n;
   if (ro.startPointNodeIndex !== undefined) {
@@ -212,13 +213,13 @@ export function tightestBendRatio(xy: ArrayLike<number>, radiusMeters: number): 
   const kept: number[] = [0];
   for (let i = 1; i < xy.length / 2; i++) {
     const j = kept[kept.length - 1];
-    if (Math.hypot(xy[2 * i] - xy[2 * j], xy[2 * i + 1] - xy[2 * j + 1]) >= 0.4) kept.push(i);
+    if (hypot(xy[2 * i] - xy[2 * j], xy[2 * i + 1] - xy[2 * j + 1]) >= 0.4) kept.push(i);
   }
   let worst = 0;
   for (let k = 2; k < kept.length; k++) {
     const a = kept[k - 2], b = kept[k - 1], c = kept[k];
     const ax = xy[2 * a], ay = xy[2 * a + 1], bx = xy[2 * b], by = xy[2 * b + 1], cx = xy[2 * c], cy = xy[2 * c + 1];
-    const prod = Math.hypot(bx - ax, by - ay) * Math.hypot(cx - bx, cy - by) * Math.hypot(ax - cx, ay - cy);
+    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(ax - cx, ay - cy);
     if (prod === 0) continue;
     const r = ((2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod) * radiusMeters;
     if (r > worst) worst = r;

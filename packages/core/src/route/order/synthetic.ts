@@ -9,6 +9,7 @@
  * field's nearer flank. Every cost is ≥ the straight distance (costPerMeterLowerBound = 1).
  */
 import type { OrderingProblem } from './problem.js';
+import { hypot } from '../../geometry/vec.js';
 
 export interface SyntheticOptions {
   trackCount: number;
@@ -76,7 +77,7 @@ export function syntheticTrackProblem(options: SyntheticOptions): OrderingProble
   const problem: OrderingProblem = { itemCount: n, endXY, workCost, transitionCost, rank, costPerMeterLowerBound: 1 };
   const staging = options.staging;
   if (staging) {
-    const leg = (e: number): number => Math.hypot(endXY[2 * e] - staging[0], endXY[2 * e + 1] - staging[1]);
+    const leg = (e: number): number => hypot(endXY[2 * e] - staging[0], endXY[2 * e + 1] - staging[1]);
     problem.entryCost = leg;
     problem.exitCost = leg;
   }
