@@ -58,12 +58,17 @@ export function memoTransition(problem: OrderingProblem): (a: number, b: number)
   return (a, b) => memo.cost(a, b);
 }
 
+/** Ends up to which the memo is a dense square of ends² costs (16 MB at most). */
+const DENSE_MEMO_MAX_ENDS = 1448;
+
 /**
- * The memo of `memoTransition`: an open-addressing table over typed arrays (key: the unordered
- * pair of ends), a few times faster than a Map of numbers in the local search's inner loop and
- * without a boxed number per entry.
+ * The memo of `memoTransition`, keyed by the unordered pair of ends. Up to DENSE_MEMO_MAX_ENDS
+ * ends (fields of up to ~700 tracks) a dense square of costs, NaN where not yet computed; above,
+ * an open-addressing table over typed arrays. Either is a few times faster than a Map of numbers
+ * in the local search's inner loop, without a boxed number per entry.
  */
 export class TransitionMemo {
+  private readonly dense: Float64Array | undefined;
   private keys: Float64Array;
   private values: Float64Array;
   private mask: number;
@@ -72,13 +77,25 @@ export class TransitionMemo {
 
   constructor(private readonly problem: OrderingProblem) {
     this.ends = 2 * problem.itemCount;
-    const capacity = 1 << 10;
+    this.dense = this.ends <= DENSE_MEMO_MAX_ENDS ? new Float64Array(this.ends * this.ends).fill(NaN) : undefined;
+    const capacity = this.dense ? 1 : 1 << 10;
     this.keys = new Float64Array(capacity).fill(-1);
     this.values = new Float64Array(capacity);
     this.mask = capacity - 1;
   }
 
   cost(a: number, b: number): number {
+    const dense = this.dense;
+    if (dense === undefined) return this.hashed(a, b);
+    const i = a < b ? a * this.ends + b : b * this.ends + a;
+    const v = dense[i];
+    if (v === v) return v;
+    const c = this.problem.transitionCost(a, b);
+    dense[i] = c;
+    return c;
+  }
+
+  private hashed(a: number, b: number): number {
     const lo = a < b ? a : b;
     const hi = a < b ? b : a;
     const key = lo * this.ends + hi;

@@ -59,6 +59,29 @@ function randomProblem(n: number, seed: number): OrderingProblem {
   return { itemCount: n, endXY, workCost, rank, transitionCost, costPerMeterLowerBound: 1.2 };
 }
 
+describe('memoTransition', () => {
+  // 40 items: the dense square; 800 items (1,600 ends): the hash table, grown several times.
+  it.each([40, 800])('answers the problem’s cost for either order of a pair and computes each pair once (%i items)', (n) => {
+    const p = randomProblem(n, n);
+    const computed = new Map<string, number>();
+    const memo = memoTransition({
+      ...p,
+      transitionCost: (a, b) => {
+        const key = `${Math.min(a, b)},${Math.max(a, b)}`;
+        computed.set(key, (computed.get(key) ?? 0) + 1);
+        return p.transitionCost(a, b);
+      },
+    });
+    let s = 7;
+    const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % (2 * n);
+    const pairs = Array.from({ length: 20_000 }, () => [next(), next()] as const);
+    for (const [a, b] of pairs) expect(memo(a, b)).toBe(p.transitionCost(a, b));
+    for (const [a, b] of pairs) expect(memo(b, a)).toBe(p.transitionCost(a, b));
+    expect(Math.max(...computed.values())).toBe(1);
+    expect(computed.size).toBe(new Set(pairs.map(([a, b]) => `${Math.min(a, b)},${Math.max(a, b)}`)).size);
+  });
+});
+
 describe('assignmentMinimum', () => {
   it('solves a small matrix to the optimum found by enumeration', () => {
     const m = 4;
