@@ -101,6 +101,13 @@ function jobSuite(open: () => Promise<Backend>) {
     expect(stored.status).toBe(200);
     expect(stored.body.boundaryId).toBe(boundaryId);
     expect(stored.body.request.routeOptions).toEqual({ maxOptimizerTime: 1 });
+    expect(stored.body.plan.metrics).toEqual(results[9].metrics);
+    // stored in the compressed form the planning thread made, and only in it
+    const form = await store.db.query<{ text: boolean; gzip: boolean }>(
+      'SELECT plan IS NOT NULL AS text, plan_gzip IS NOT NULL AS gzip FROM plans WHERE plan_id = $1',
+      [results[9].planId],
+    );
+    expect(form[0]).toEqual({ text: false, gzip: true });
     const exported = await app.request(`/api/plans/${results[0].planId}/export?format=geojson`, { headers: { 'X-API-KEY': acct.apiKey } });
     expect(exported.status).toBe(200);
     // Credits: the company's 30 first, then 20 of the user's; one ledger entry per item.

@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import * as core from '@furrow/core';
 import { PlanError, type PlanErrorCode, type PlanErrorDetail } from '@furrow/core';
 import { Piscina } from 'piscina';
@@ -31,13 +32,12 @@ export interface Planner {
 export interface PlanShape {
   version: string;
   keepCrosshatches: boolean;
+  /** Serialise gzip-compressed (`PlanJson.gzip`) instead of as text: how guidance jobs store plans. */
+  gzip?: boolean;
 }
 
-export interface PlanJson {
-  /** The shaped plan as JSON text. */
-  json: string;
-  metrics: Record<string, unknown>;
-}
+/** A serialised plan: its JSON text, or with `PlanShape.gzip` that text gzip-compressed, in base64. */
+export type PlanJson = ({ json: string; gzip?: undefined } | { gzip: string; json?: undefined }) & { metrics: Record<string, unknown> };
 
 /** The API's shape for a request's `options` (a comma-separated list). */
 export function apiPlanShape(options: unknown): PlanShape {
@@ -54,7 +54,10 @@ export function shapePlan(plan: Record<string, unknown>, shape: PlanShape): Reco
 }
 
 function toPlanJson(plan: Record<string, unknown>, shape: PlanShape): PlanJson {
-  return { json: JSON.stringify(shapePlan(plan, shape)), metrics: (plan.metrics ?? {}) as Record<string, unknown> };
+  const json = JSON.stringify(shapePlan(plan, shape));
+  const metrics = (plan.metrics ?? {}) as Record<string, unknown>;
+  // level 1: a fifth of the default level's time for a plan 13 % larger (1.3 MB plan: 13 vs 35 ms, 406 vs 353 KB)
+  return shape.gzip ? { gzip: gzipSync(json, { level: 1 }).toString('base64'), metrics } : { json, metrics };
 }
 
 /** `planner.planToJson` where the planner has it, else `plan` and the serialisation here. */
@@ -102,13 +105,17 @@ function failure(result: Extract<WorkerResult, { ok: false }>): Error {
 
 function unwrap(result: WorkerResult): Record<string, unknown> {
   if (!result.ok) throw failure(result);
-  return result.plan ?? (JSON.parse(result.json) as Record<string, unknown>);
+  if (result.plan) return result.plan;
+  const text = result.json ?? gunzipSync(Buffer.from(result.gzip, 'base64')).toString('utf8');
+  return JSON.parse(text) as Record<string, unknown>;
 }
 
 /** A worker's answer to a serialising task (a worker that ignored `shape` sent the plan: serialised here). */
 function unwrapJson(result: WorkerResult, shape: PlanShape): PlanJson {
   if (!result.ok) throw failure(result);
-  return result.plan ? toPlanJson(result.plan, shape) : { json: result.json, metrics: result.metrics };
+  if (result.plan) return toPlanJson(result.plan, shape);
+  const { ok: _ok, plan: _plan, ...serialised } = result;
+  return serialised;
 }
 
 export class PlanAbortedError extends Error {

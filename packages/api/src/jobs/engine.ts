@@ -427,7 +427,7 @@ async function planAndRecord(ctx: RunContext, item: ClaimedItem, planned: () => 
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new PlanAbortedError('timeout')), limitSeconds * 1000);
     try {
-      plan = await planJson(ctx.planner, request, timeout.signal, apiPlanShape(request.options));
+      plan = await planJson(ctx.planner, request, timeout.signal, { ...apiPlanShape(request.options), gzip: true });
     } finally {
       clearTimeout(timer);
     }
@@ -483,9 +483,9 @@ async function completeItem(ctx: RunContext, item: ClaimedItem, request: Record<
     const planId = randomUUID();
     const { field: _f, boundary: _b, ...options } = request;
     await tx.query(
-      `INSERT INTO plans (plan_id, boundary_id, field_id, company_id, created_by, request, plan)
-       SELECT $1, b.boundary_id, b.field_id, $3, $4, $5::jsonb, $6::json FROM boundaries b WHERE b.boundary_id = $2`,
-      [planId, item.boundaryId, item.companyId, item.createdBy, options, plan.json],
+      `INSERT INTO plans (plan_id, boundary_id, field_id, company_id, created_by, request, plan, plan_gzip)
+       SELECT $1, b.boundary_id, b.field_id, $3, $4, $5::jsonb, $6::json, decode($7, 'base64') FROM boundaries b WHERE b.boundary_id = $2`,
+      [planId, item.boundaryId, item.companyId, item.createdBy, options, plan.json ?? null, plan.gzip ?? null],
     );
     await tx.query(
       `UPDATE guidance_job_items SET status = 'done', plan_id = $3, metrics = $4::jsonb, error = NULL, credits_charged = $5,

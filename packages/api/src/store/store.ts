@@ -4,6 +4,7 @@
  * constraints (`INSERT … ON CONFLICT DO NOTHING`, then read), never on check-then-insert.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import type { Sql, SqlBackend } from './sql.js';
 
 export type CreditOwnerKind = 'user' | 'company';
@@ -178,6 +179,16 @@ function toBoundary(r: Row): BoundaryRow {
   };
 }
 
+/** A plan row's columns, the compressed form as base64 text (PGlite hands bytea over slowly, as hex parsed in JS). */
+const PLAN_COLUMNS = `p.plan_id, p.boundary_id, p.field_id, p.company_id, p.created_by, p.request, p.plan,
+  encode(p.plan_gzip, 'base64') AS plan_gzip, p.created_at`;
+
+/** The plan of a row: its json, or its gzip-compressed form (`plan_gzip`, base64) unpacked. */
+function storedPlan(r: Row): Record<string, unknown> {
+  if (typeof r.plan_gzip === 'string') return JSON.parse(gunzipSync(Buffer.from(r.plan_gzip, 'base64')).toString('utf8')) as Record<string, unknown>;
+  return json(r.plan);
+}
+
 function toPlan(r: Row): StoredPlanRow {
   return {
     planId: String(r.plan_id),
@@ -186,7 +197,7 @@ function toPlan(r: Row): StoredPlanRow {
     companyId: String(r.company_id),
     createdBy: String(r.created_by),
     request: json(r.request),
-    plan: json(r.plan),
+    plan: storedPlan(r),
     createdAt: iso(r.created_at),
   };
 }
@@ -636,7 +647,7 @@ export class Store {
   async getPlan(userId: string, planId: string): Promise<StoredPlanRow | undefined> {
     if (!isUuid(planId)) return undefined;
     const rows = await this.db.query(
-      `SELECT p.* FROM plans p JOIN company_accesses a ON a.company_id = p.company_id
+      `SELECT ${PLAN_COLUMNS} FROM plans p JOIN company_accesses a ON a.company_id = p.company_id
        WHERE p.plan_id = $2 AND a.user_id = $1`,
       [userId, planId],
     );
@@ -645,7 +656,7 @@ export class Store {
 
   async listPlans(fieldId: string, page: { limit: number; offset: number }): Promise<Page<StoredPlanRow>> {
     const rows = await this.db.query(
-      `SELECT *, count(*) OVER () AS total_count FROM plans WHERE field_id = $1 ORDER BY created_at, plan_id LIMIT $2 OFFSET $3`,
+      `SELECT ${PLAN_COLUMNS}, count(*) OVER () AS total_count FROM plans p WHERE p.field_id = $1 ORDER BY p.created_at, p.plan_id LIMIT $2 OFFSET $3`,
       [fieldId, page.limit, page.offset],
     );
     return { items: rows.map(toPlan), total: rows[0] ? Number(rows[0].total_count) : 0, ...page };
