@@ -4,12 +4,13 @@
  *  - the PostgreSQL engine (pg-boss) by 1 vs 2 `furrow worker --threads 1` processes.
  * Items per second from submit to the job's last item, and the scaling ratio 2 vs 1.
  *
- * Run: `npx tsc --build && npx tsx bench/jobs.bench.ts [--fields=N] [--engines=embedded,postgres] [--repeat=R] [--own-sessions] [--warm]`
+ * Run: `npx tsc --build && npx tsx bench/jobs.bench.ts [--fields=N] [--engines=embedded,postgres] [--repeat=R] [--own-sessions] [--cold]`
  * (N smallest fields; default all 88; R rounds of every row, default 1). Prints Markdown.
- * `--warm` times the job on workers that have just planned the same job once, untimed: the state of
- * a server that has been running. Without it every row starts on fresh workers, whose first job
- * also pays V8's compilation of the planner (on background threads: about 0.1 core per worker
- * during an 88-field job, a third of that once warm).
+ * Each row times the job on workers that have just planned the same job once, untimed: the steady
+ * state of a server that has been running, as throughput is measured after a warm-up. With
+ * `--cold` every row starts on fresh workers instead, and times their first job, which also pays
+ * V8's compilation of the planner (on background threads: about 3 s of CPU per fresh worker for
+ * the 88 fields, beside 26 s of planning).
  * PostgreSQL needs Debian's `postgresql` (a throwaway server is started in a temp folder). Each
  * field is planned with the default request of `furrow bulk` (width 6 m, 2 headland passes); a
  * checksum of the results is printed so runs can be compared.
@@ -51,7 +52,7 @@ const fieldLimit = Number(arg('fields') ?? Infinity);
 const engines = (arg('engines') ?? 'embedded,postgres').split(',');
 const repeat = Number(arg('repeat') ?? 1);
 const ownSessions = process.argv.includes('--own-sessions');
-const warm = process.argv.includes('--warm');
+const warm = !process.argv.includes('--cold');
 
 interface Field {
   id: string;
@@ -164,7 +165,7 @@ async function runJob(store: Store, fields: Field[], label: string, workers: num
   return { label, workers, seconds, done, failed: results.length - done, busy: held / (workers * seconds), cpuSeconds, firstStart: Math.min(...starts), mainBusy, loadBefore, loadAfter, checksum: (h >>> 0).toString(16) };
 }
 
-/** `runJob`, after an untimed warm-up job of the same fields on the same workers with `--warm`. */
+/** `runJob`, after an untimed warm-up job of the same fields on the same workers (not with `--cold`). */
 async function timedJob(store: Store, fields: Field[], label: string, workers: number, cpu: () => number): Promise<Run> {
   if (!warm) return runJob(store, fields, label, workers, cpu);
   log(`warm-up: ${JSON.stringify(await runJob(store, fields, `${label} warm-up`, workers, cpu))}`);
