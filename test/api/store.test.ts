@@ -3,6 +3,8 @@
  * where one is installed (CI). Migrations, transactions, atomic credits, idempotent provisioning
  * under 50 concurrent calls (store and HTTP), single-use launch codes, tenant scoping.
  */
+import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter, migrate, migrations, openStore, type Store } from '@furrow/api';
 import { describeWith } from '../support/requires.js';
@@ -176,6 +178,56 @@ describeWith(['postgres'], 'store on PostgreSQL', () => {
       expect(await migrate(second.db)).toEqual([]);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('stored plans across migration 7 (the compressed form)', () => {
+  it('keeps the plans stored before it, reads both forms, and holds a row to exactly one', async () => {
+    const store = await openStore('memory:');
+    try {
+      const { userId } = await store.createAccountKey({ name: 'm7', partnerAdmin: true, initialCredits: 0 });
+      const { company } = await store.provisionCompany(userId, userId, { partnerCompanyId: 'm7-co', name: 'M7', countryCode: 'DE' });
+      const grower = await store.createGrower(company.companyId, { name: 'g', source: 'api', archived: false });
+      const farm = await store.createFarm(grower, { name: 'f', source: 'api', archived: false });
+      const { boundary } = await store.saveField(farm, { name: 'm7', geometry: square() });
+      const before = { version: '1.5.0', metrics: { distanceMeters: 1234.5 }, segments: [{ type: 'track', coordinates: [[8.54, 47.37], [8.544, 47.37]] }] };
+      const saved = await store.savePlan({ boundary, createdBy: userId, request: { equipment: { widthMeters: 6 } }, plan: before });
+      // The database as it was before migration 7, with that plan in it.
+      for (const sql of [
+        'ALTER TABLE plans DROP CONSTRAINT plans_one_form',
+        'ALTER TABLE plans DROP COLUMN plan_gzip',
+        'ALTER TABLE plans ALTER COLUMN plan SET NOT NULL',
+        'DELETE FROM schema_migrations WHERE version = 7',
+      ])
+        await store.db.query(sql);
+      expect(await migrate(store.db)).toEqual([7]);
+      expect((await store.getPlan(userId, saved.planId))?.plan).toEqual(before);
+
+      // A plan in the compressed form, as the job engine writes it, reads back whole.
+      const compressed = { ...before, metrics: { distanceMeters: 99 } };
+      const planId = randomUUID();
+      await store.db.query(
+        `INSERT INTO plans (plan_id, boundary_id, field_id, company_id, created_by, request, plan_gzip)
+         VALUES ($1, $2, $3, $4, $5, '{}', decode($6, 'base64'))`,
+        [planId, boundary.boundaryId, boundary.fieldId, company.companyId, userId, gzipSync(JSON.stringify(compressed)).toString('base64')],
+      );
+      expect((await store.getPlan(userId, planId))?.plan).toEqual(compressed);
+      const listed = await store.listPlans(boundary.fieldId!, { limit: 10, offset: 0 });
+      const distance = (plan: Record<string, unknown>) => (plan.metrics as { distanceMeters: number }).distanceMeters;
+      expect(listed.items.map((p) => p.plan).sort((a, b) => distance(a) - distance(b))).toEqual([compressed, before]);
+
+      // Neither form, or both: refused.
+      for (const [plan, gzip] of [[null, null], ['{}', 'e30=']]) {
+        await expect(
+          store.db.query(
+            `INSERT INTO plans (plan_id, boundary_id, company_id, created_by, request, plan, plan_gzip) VALUES ($1, $2, $3, $4, '{}', $5::json, decode($6, 'base64'))`,
+            [randomUUID(), boundary.boundaryId, company.companyId, userId, plan, gzip],
+          ),
+        ).rejects.toThrow(/plans_one_form/);
+      }
+    } finally {
+      await store.close();
     }
   });
 });
