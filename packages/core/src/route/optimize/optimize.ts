@@ -58,7 +58,7 @@ export function orderItems(problem: OrderingProblem, options: OrderItemsOptions 
   const now = options.now;
   const t0 = now ? now() : 0;
   const memo = new TransitionMemo(problem);
-  const transition = (a: number, b: number) => memo.cost(a, b);
+  const transition = memo.lookup;
   const memoProblem: OrderingProblem = { ...problem, transitionCost: transition };
 
   let order: ItemOrder;
