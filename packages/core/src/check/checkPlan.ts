@@ -26,7 +26,7 @@ import { computeCoverage } from '../metrics/computeCoverage.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { checkRouteKinematics } from './routeKinematics.js';
 import type { RoutePieceXY } from './routeKinematics.js';
-import { hypot } from '../geometry/vec.js';
+import { hypot, polylineLength } from '../geometry/vec.js';
 
 export interface PlanViolation {
   code: 'gap' | 'curvature' | 'curvature-rate' | 'heading-jump' | 'reverse' | 'outside-boundary' | 'inside-no-go' | 'sparse-geometry' | 'metrics' | 'empty-route' | 'invalid-field';
@@ -98,12 +98,6 @@ function toLocalXY(lf: LocalField, coords: [number, number][]): Float64Array {
   return out;
 }
 
-function len(xy: Float64Array): number {
-  let s = 0;
-  for (let i = 2; i < xy.length; i += 2) s += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
-  return s;
-}
-
 /** Pieces of a polyline outside the region, with how far outside they reach and which side. */
 function outsideReach(region: Region, holes: Region | undefined, xy: Float64Array): { meters: number; inHole: boolean; x: number; y: number } | undefined {
   let worst: { meters: number; inHole: boolean; x: number; y: number } | undefined;
@@ -157,7 +151,7 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
   const passes: { xy: Float64Array; widthMeters: number }[] = [];
   for (const seg of route) {
     const xy = toLocalXY(lf, seg.coordinates as [number, number][]);
-    const l = len(xy);
+    const l = polylineLength(xy);
     total += l;
     const isWork = seg.type === 'Track' || seg.type === 'ExteriorHeadland' || seg.type === 'InteriorHeadland';
     if (isWork) {

@@ -7,7 +7,7 @@ import { PlanError } from '../errors.js';
 import type { MachineInput, PathPlanRequest, Position, RefillStrategyType, RouteApiOptions } from '../types.js';
 import { planRefills, type RefillPointLocal, type XY } from './refill.js';
 import { legLengthMeters, routeLeg, type LegRouter } from './legs.js';
-import { hypot } from '../geometry/vec.js';
+import { hypot, polylineLength } from '../geometry/vec.js';
 
 export interface ExtrasSegment {
   type: string;
@@ -216,12 +216,6 @@ export function straightLeg(points: XY[], stepMeters = 0.5): Float64Array {
   return Float64Array.from(out);
 }
 
-function polylineMeters(xy: ArrayLike<number>): number {
-  let l = 0;
-  for (let i = 2; i + 1 < xy.length; i += 2) l += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
-  return l;
-}
-
 /** Splits a polyline at increasing distances along it. */
 function splitAt(xy: Float64Array, cuts: number[]): Float64Array[] {
   const parts: Float64Array[] = [];
@@ -298,7 +292,7 @@ export function withRefillDetours<T extends ExtrasSegment>(
     }
     const parts = splitAt(seg.xy, ids.map((i) => planned.local[i].alongMeters));
     parts.forEach((part, j) => {
-      if (part.length >= 4 && polylineMeters(part) > 1e-9) out.push({ ...seg, xy: part });
+      if (part.length >= 4 && polylineLength(part) > 1e-9) out.push({ ...seg, xy: part });
       if (j < ids.length) {
         const p = planned.local[ids[j]];
         // out to the depot (via the exterior headland point for ClosestExternalHeadland), routed inside the field, and back the same way

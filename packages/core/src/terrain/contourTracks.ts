@@ -10,7 +10,7 @@ import { clipLinesToRings, contourLines, keyContourLine } from './contours.js';
 import { fieldPositions, frameForPositions, type LocalModelOptions } from './frame.js';
 import { modelFromArray, type ElevationGrid } from './grid.js';
 import type { LocalRings } from './heading.js';
-import { hypot } from '../geometry/vec.js';
+import { hypot, polylineLength } from '../geometry/vec.js';
 
 export interface ContourTrack {
   /** Multiple of the width from the key contour: 0 is the key contour, negative on its left. */
@@ -42,12 +42,6 @@ function segDist2(px: number, py: number, ax: number, ay: number, bx: number, by
   else if (t > 1) t = 1;
   const qx = ax + t * dx - px, qy = ay + t * dy - py;
   return qx * qx + qy * qy;
-}
-
-function lengthOf(xy: ArrayLike<number>): number {
-  let s = 0;
-  for (let i = 2; i < xy.length; i += 2) s += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
-  return s;
 }
 
 /** Distance from a point to the nearest edge of the rings. */
@@ -151,8 +145,8 @@ export function contourTracks(field: FieldGeometry, grid: ElevationGrid, options
       // Drop the points inside the inset band, splitting the piece there.
       let run: number[] = [];
       const flush = (): void => {
-        if (run.length >= 4 && lengthOf(run) >= w) {
-          tracks.push({ offsetIndex: k, coordinates: toLonLat(run), lengthMeters: lengthOf(run) });
+        if (run.length >= 4 && polylineLength(run) >= w) {
+          tracks.push({ offsetIndex: k, coordinates: toLonLat(run), lengthMeters: polylineLength(run) });
         }
         run = [];
       };

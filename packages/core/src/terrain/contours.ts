@@ -7,7 +7,7 @@ import type { FieldGeometry, Position } from '../types.js';
 import type { ElevationGrid, TerrainModel } from './grid.js';
 import { boxOf, createTerrainModel, fieldPositions, frameForPositions, type LocalModelOptions } from './frame.js';
 import type { LocalRings } from './heading.js';
-import { hypot } from '../geometry/vec.js';
+import { hypot, polylineLength } from '../geometry/vec.js';
 
 /** Contour polylines at `levelMeters`, flat x0,y0,x1,y1,… in the model's frame; closed lines repeat their first point. */
 export function contourLines(m: TerrainModel, levelMeters: number): Float64Array[] {
@@ -109,12 +109,6 @@ export function clipLinesToRings(lines: Float64Array[], rings: LocalRings): Floa
   return out;
 }
 
-function lengthOf(xy: ArrayLike<number>): number {
-  let s = 0;
-  for (let i = 2; i < xy.length; i += 2) s += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
-  return s;
-}
-
 export interface KeyContour {
   levelMeters: number;
   /** [lon, lat] positions of the line. */
@@ -162,9 +156,9 @@ export function keyContourLine(field: FieldGeometry, grid: ElevationGrid, option
   }
   const pieces = clipLinesToRings(contourLines(model, level), rings);
   if (pieces.length === 0) return null;
-  let best = pieces[0], bestLen = lengthOf(best);
+  let best = pieces[0], bestLen = polylineLength(best);
   for (const p of pieces) {
-    const len = lengthOf(p);
+    const len = polylineLength(p);
     if (len > bestLen) { best = p; bestLen = len; }
   }
   const coordinates: Position[] = [];

@@ -30,7 +30,7 @@ import { Region } from '../geometry/region.js';
 import { contourLines } from '../terrain/contours.js';
 import { modelFromArray } from '../terrain/grid.js';
 import type { Track, TrackSet } from './generateTracks.js';
-import { hypot } from '../geometry/vec.js';
+import { hypot, polylineLength } from '../geometry/vec.js';
 
 /** A vertex turning by more than this ends a chain (a corner of the field). */
 export const CORNER_DEGREES = 30;
@@ -48,12 +48,6 @@ export const CURVATURE_MARGIN = 0.95;
 export interface CurvedTrackSet extends TrackSet {
   /** The smoothed reference chain, flat xy, local frame (before its straight extensions). */
   referenceChain: Float64Array;
-}
-
-function lengthOf(xy: ArrayLike<number>): number {
-  let s = 0;
-  for (let i = 2; i < xy.length; i += 2) s += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
-  return s;
 }
 
 function ringArea2(r: PathD): number {
@@ -84,7 +78,7 @@ export function referenceChain(field: PathsD): Float64Array {
     let chain: number[] = [ring[start].x, ring[start].y];
     let turned = 0;
     const flush = (): void => {
-      const len = lengthOf(chain);
+      const len = polylineLength(chain);
       if (chain.length >= 4 && len > bestLen) { bestLen = len; best = chain; }
     };
     for (let k = 1; k <= n; k++) {
@@ -104,7 +98,7 @@ export function referenceChain(field: PathsD): Float64Array {
 
 /** Points every `step` meters along a polyline, both ends kept. */
 export function resample(xy: ArrayLike<number>, step: number): Float64Array {
-  const L = lengthOf(xy);
+  const L = polylineLength(xy);
   const m = Math.max(1, Math.round(L / step));
   const out = new Float64Array(2 * (m + 1));
   let seg = 2, acc = 0;
@@ -356,10 +350,10 @@ export function generateCurvedTracks(field: PathsD, mainland: PathsD, widthMeter
     const level = d0 + k * w;
     const cl = contourLines(model, level);
     for (const clipped of clipPolylines(cl, mainland)) {
-      if (lengthOf(clipped) < 2 * w) continue;
+      if (polylineLength(clipped) < 2 * w) continue;
       const smooth = smoothToCurvature(resample(clipped, RESAMPLE_METERS), kMax);
       for (const part of clipPolylines(cutAtFolds(smooth, kMax / CURVATURE_MARGIN), mainland)) {
-        if (lengthOf(part) >= 2 * w) pieces.push({ k, xy: simplifyPolyline(part, SIMPLIFY_METERS) });
+        if (polylineLength(part) >= 2 * w) pieces.push({ k, xy: simplifyPolyline(part, SIMPLIFY_METERS) });
       }
     }
   }

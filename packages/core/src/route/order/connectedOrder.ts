@@ -22,7 +22,7 @@ import type { ItemOrder, OrderingProblem } from './problem.js';
 import { entryEndOf, exitEndOf } from './problem.js';
 import type { FieldOrderInput, FieldOrderResult, OrderVisit } from './fieldOrder.js';
 import { trackOrderingProblem } from './fieldOrder.js';
-import { hypot } from '../../geometry/vec.js';
+import { hypot, polylineLength } from '../../geometry/vec.js';
 
 /** Real cost of a piece of route (objective unit) and its defects. */
 export interface ConnectorCost {
@@ -383,12 +383,6 @@ export interface RouteParts<S extends PartSegment, W> {
   warnings: W[];
 }
 
-function polylineMeters(xy: ArrayLike<number>): number {
-  let len = 0;
-  for (let i = 2; i + 1 < xy.length; i += 2) len += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
-  return len;
-}
-
 /** The first `keep` meters of a polyline. */
 function cutPolyline(xy: Float64Array, keep: number): Float64Array {
   const out: number[] = [xy[0], xy[1]];
@@ -459,8 +453,8 @@ export function assembleRoute<S extends PartSegment, W>(
     let xy = base.xy;
     if (startSide && endSide) {
       // ... cut short by what the link after trimmed off its end
-      const endTrim = fullLengthMeters(k) - polylineMeters(endSide.xy);
-      if (endTrim > 1e-9) xy = cutPolyline(startSide.xy, polylineMeters(startSide.xy) - endTrim);
+      const endTrim = fullLengthMeters(k) - polylineLength(endSide.xy);
+      if (endTrim > 1e-9) xy = cutPolyline(startSide.xy, polylineLength(startSide.xy) - endTrim);
     }
     segs.push({ ...base, xy });
     if (k + 1 < n) {
