@@ -4,7 +4,7 @@
  * constraints (`INSERT … ON CONFLICT DO NOTHING`, then read), never on check-then-insert.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { planFromGzip } from '../plan-gzip.js';
 import type { Sql, SqlBackend } from './sql.js';
 
 export type CreditOwnerKind = 'user' | 'company';
@@ -185,8 +185,7 @@ const PLAN_COLUMNS = `p.plan_id, p.boundary_id, p.field_id, p.company_id, p.crea
 
 /** The plan of a row: its json, or its gzip-compressed form (`plan_gzip`, base64) unpacked. */
 function storedPlan(r: Row): Record<string, unknown> {
-  if (typeof r.plan_gzip === 'string') return JSON.parse(gunzipSync(Buffer.from(r.plan_gzip, 'base64')).toString('utf8')) as Record<string, unknown>;
-  return json(r.plan);
+  return typeof r.plan_gzip === 'string' ? planFromGzip(r.plan_gzip) : json(r.plan);
 }
 
 function toPlan(r: Row): StoredPlanRow {
