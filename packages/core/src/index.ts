@@ -16,3 +16,4 @@ export type { PlanCheck, PlanViolation } from './check/checkPlan.js';
 export * from './check/kinematics.js';
 export type { PlanRuntime } from './plan.js';
 export { validateFieldGeometry } from './geometry/validateFieldGeometry.js';
+export { LIMITS } from './request/normalizeRequest.js';

@@ -311,10 +311,7 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         const details = issuesToDetails(parsed.error.issues, ['request']);
         throw new ApiError(400, 'ValidationFailed', `${details[0].path}: ${details[0].message}`, details);
       }
-      const plan = await planBillable(deps, caller, parsed.data, c.req.raw.signal, `boundaries/${b.boundaryId}/plans`, [
-        { kind: 'company', id: b.companyId },
-        { kind: 'user', id: caller.userId },
-      ]);
+      const plan = await planBillable(deps, caller, parsed.data, c.req.raw.signal, `boundaries/${b.boundaryId}/plans`, b.companyId);
       const { field: _x, boundary: _y, ...options } = parsed.data;
       const saved = await store.savePlan({ boundary: b, createdBy: caller.userId, request: options, plan });
       return c.json(storedPlan(saved), 201);

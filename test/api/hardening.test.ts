@@ -1,0 +1,130 @@
+/**
+ * The API under attack and in a farmer's hands: who pays for a plan (the company for its
+ * fields), validation before any credit is taken, key management for API-key callers only,
+ * text validation of stored strings, rate headers and security headers on every response.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Planner, type Store } from '@furrow/api';
+import { bowTie, jsonInit, makeApp, shapeB, square, stubPlanner, type TestApp } from './support.js';
+
+let store: Store;
+let A: TestApp;
+
+async function call(t: TestApp, method: string, path: string, body?: unknown, key: string | null = t.adminKey, headers: Record<string, string> = {}) {
+  const res = await t.app.request(path, jsonInit(method, key ?? undefined, body, headers));
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: res.status, body: json, res };
+}
+
+interface Farmer {
+  userId: string;
+  companyId: string;
+  farmId: string;
+  boundaryId: string;
+  bearer: Record<string, string>;
+}
+
+let tags = 0;
+/** A partner's end user with a company holding `companyCredits`, one saved field, and a launch session. */
+async function farmer(t: TestApp, companyCredits: number): Promise<Farmer> {
+  const tag = `h${++tags}`;
+  const user = await call(t, 'POST', '/api/partner/users', { partnerUserId: `${tag}-user`, firstName: 'Farm', lastName: 'Er' });
+  const company = await call(t, 'POST', '/api/partner/companies', { partnerCompanyId: `${tag}-co`, name: `${tag} farms`, countryCode: 'DE' });
+  expect((await call(t, 'POST', '/api/partner/company-accesses', { partnerUserId: `${tag}-user`, partnerCompanyId: `${tag}-co` })).status).toBe(201);
+  if (companyCredits > 0) expect((await call(t, 'POST', '/api/partner/credits', { partnerCompanyId: `${tag}-co`, credits: companyCredits })).status).toBe(200);
+  const { companyId } = company.body;
+  const grower = await call(t, 'POST', `/api/companies/${companyId}/growers`, { name: 'Grower' });
+  const farm = await call(t, 'POST', `/api/growers/${grower.body.growerId}/farms`, { name: 'Farm' });
+  const field = await call(t, 'POST', '/api/fields/save', { farmId: farm.body.farmId, name: 'North', boundary: square().coordinates });
+  expect(field.status).toBe(201);
+  const launch = await call(t, 'POST', '/api/partner/launch', { userId: `${tag}-user` });
+  const exchange = await call(t, 'POST', '/api/partner/launch/exchange', { code: launch.body.code, userId: user.body.userId }, null);
+  expect(exchange.status).toBe(200);
+  return {
+    userId: user.body.userId,
+    companyId,
+    farmId: farm.body.farmId,
+    boundaryId: field.body.vBoundary.boundaryId,
+    bearer: { Authorization: `Bearer ${exchange.body.token}` },
+  };
+}
+
+const balances = async (f: Farmer) => {
+  const credits = await call(A, 'GET', '/api/credits', undefined, null, f.bearer);
+  return { user: credits.body.user.balance as number, company: credits.body.companies[0].balance as number };
+};
+
+beforeAll(async () => {
+  store = await openStore('memory:');
+  A = await makeApp(store);
+});
+afterAll(async () => {
+  await store?.close();
+});
+
+describe('who pays for a plan', () => {
+  it("charges the company for a plan of its stored boundary made in a launch session; the farmer's own account stays untouched", async () => {
+    const f = await farmer(A, 50);
+    expect(await balances(f)).toEqual({ user: 0, company: 50 });
+    for (let i = 0; i < 2; i++) {
+      const res = await call(A, 'POST', `/api/path-plans/direct/geojson?boundaryId=${f.boundaryId}`, shapeB(), null, f.bearer);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    expect(await balances(f)).toEqual({ user: 0, company: 48 });
+    // A plan of no stored field is the caller's own: the farmer has no credits of its own.
+    const own = await call(A, 'POST', '/api/path-plans/direct', shapeB(), null, f.bearer);
+    expect(own.status).toBe(402);
+    expect(own.body.creditsAvailable).toBe(0);
+  });
+
+  it('plans the stored boundary only: another field under its boundaryId is refused (400) and nothing is charged', async () => {
+    const f = await farmer(A, 5);
+    const other = await call(A, 'POST', `/api/path-plans/direct?boundaryId=${f.boundaryId}`, shapeB({ boundary: square(9, 48) }), null, f.bearer);
+    expect(other.status).toBe(400);
+    expect(other.body.error.details[0].path).toBe('boundary');
+    expect((await balances(f)).company).toBe(5);
+  });
+
+  it("never charges a company the caller cannot access (404, like any other company's boundary)", async () => {
+    const f = await farmer(A, 5);
+    const g = await farmer(A, 5);
+    const res = await call(A, 'POST', `/api/path-plans/direct?boundaryId=${g.boundaryId}`, shapeB(), null, f.bearer);
+    expect(res.status).toBe(404);
+    expect((await balances(g)).company).toBe(5);
+  });
+});
+
+/** The stub planner, slowed down: a plan holds its credit for a while, as a real one does. */
+function slowStubPlanner(ms: number): Planner {
+  const inner = stubPlanner();
+  return { ...inner, plan: async (request, signal) => (await new Promise((r) => setTimeout(r, ms)), inner.plan(request, signal)) };
+}
+
+describe('validation before any credit is taken', () => {
+  it('answers a bow-tie 422 self-intersection even with no credit left (not 402)', async () => {
+    const poor = await store.createAccountKey({ name: 'poor', partnerAdmin: false, initialCredits: 0 });
+    const res = await call(A, 'POST', '/api/path-plans/direct', shapeB({ boundary: bowTie }), poor.apiKey);
+    expect(res.status).toBe(422);
+    expect(res.body.error.reason).toBe('self-intersection');
+  });
+
+  it('concurrent plans on N credits: bow-ties never hold a credit a valid request needs', async () => {
+    const t = await makeApp(store, { planner: slowStubPlanner(40) });
+    const n = 4;
+    const user = await store.createAccountKey({ name: 'n credits', partnerAdmin: false, initialCredits: n });
+    const requests = [
+      ...Array.from({ length: 3 * n }, () => call(t, 'POST', '/api/path-plans/direct', shapeB({ boundary: bowTie }), user.apiKey)),
+      ...Array.from({ length: n }, () => call(t, 'POST', '/api/path-plans/direct', shapeB(), user.apiKey)),
+    ];
+    const statuses = (await Promise.all(requests)).map((r) => r.status);
+    expect(statuses.slice(0, 3 * n).every((s) => s === 422)).toBe(true);
+    expect(statuses.slice(3 * n)).toEqual(new Array(n).fill(200));
+    expect(await store.balance('user', user.userId)).toBe(0);
+  });
+});
