@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Planner, type Store } from '@furrow/api';
 import { bowTie, jsonInit, makeApp, shapeB, square, stubPlanner, type TestApp } from './support.js';
+import { zipBomb } from '../support/zip-bomb.js';
 
 let store: Store;
 let A: TestApp;
@@ -26,6 +27,7 @@ interface Farmer {
   userId: string;
   companyId: string;
   farmId: string;
+  fieldId: string;
   boundaryId: string;
   bearer: Record<string, string>;
 }
@@ -50,6 +52,7 @@ async function farmer(t: TestApp, companyCredits: number): Promise<Farmer> {
     userId: user.body.userId,
     companyId,
     farmId: farm.body.farmId,
+    fieldId: field.body.field.fieldId,
     boundaryId: field.body.vBoundary.boundaryId,
     bearer: { Authorization: `Bearer ${exchange.body.token}` },
   };
@@ -126,5 +129,27 @@ describe('validation before any credit is taken', () => {
     expect(statuses.slice(0, 3 * n).every((s) => s === 422)).toBe(true);
     expect(statuses.slice(3 * n)).toEqual(new Array(n).fill(200));
     expect(await store.balance('user', user.userId)).toBe(0);
+  });
+});
+
+describe('archives on boundary import', () => {
+  it('answers a 2 × 1.5 GiB zip bomb 413 with the error body, the server growing by less than 64 MB', async () => {
+    const f = await farmer(A, 0);
+    const bomb = await zipBomb();
+    const before = process.memoryUsage().rss;
+    const res = await A.app.request(`/api/fields/${f.fieldId}/boundaries/import?filename=a.zip`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': A.adminKey, 'Content-Type': 'application/zip' },
+      body: bomb,
+    });
+    const rise = process.memoryUsage().rss - before;
+    expect(res.status).toBe(413);
+    const body = await res.json();
+    expect(body.error.code).toBe('PayloadTooLarge');
+    expect(body.error.message).toMatch(/compressed more than 200:1/);
+    expect(body.error.details[0].path).toBe('a.zip');
+    expect(typeof body.correlationId).toBe('string');
+    expect(rise).toBeLessThan(64e6);
+    expect((await call(A, 'GET', `/api/fields/${f.fieldId}/boundaries`)).body.total).toBe(1);
   });
 });

@@ -3,12 +3,13 @@
  * first). Also the library example, run as an npm consumer would run it.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPlan, type Plan } from '@furrow/core';
+import { zipBomb } from '../support/zip-bomb.js';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
@@ -95,6 +96,14 @@ describe('furrow plan', () => {
     const fmt = await furrow(['plan', field, '--format', 'pdf']);
     expect(fmt.code).toBe(2);
     expect(fmt.stderr).toMatch(/--format/);
+  });
+
+  it('exits 2 on a zip bomb (2 × 1.5 GiB of zeros in 3 MB), naming the limit', async () => {
+    const bomb = join(dir, 'bomb.zip');
+    writeFileSync(bomb, await zipBomb());
+    const r = await furrow(['plan', bomb]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bomb\.zip: a\.shp is compressed more than 200:1/);
   });
 });
 
