@@ -153,3 +153,77 @@ describe('archives on boundary import', () => {
     expect((await call(A, 'GET', `/api/fields/${f.fieldId}/boundaries`)).body.total).toBe(1);
   });
 });
+
+describe('API keys are managed with an API key only', () => {
+  it('refuses a launch session on GET, POST and DELETE /api/api-keys (403) and revokes nothing', async () => {
+    const f = await farmer(A, 0);
+    const own = await call(A, 'POST', '/api/api-keys', { name: 'farmer key', partnerUserId: `h${tags}-user` });
+    expect(own.status).toBe(201);
+    for (const [method, path, body] of [
+      ['GET', '/api/api-keys', undefined],
+      ['POST', '/api/api-keys', { name: 'from a session' }],
+      ['DELETE', `/api/api-keys/${own.body.keyId}`, undefined],
+    ] as const) {
+      const res = await call(A, method, path, body, null, f.bearer);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body.errorCode).toBe('NotAuthorized');
+    }
+    // The key still works.
+    expect((await call(A, 'GET', '/api/user/current', undefined, own.body.apiKey)).status).toBe(200);
+  });
+});
+
+describe('rate-limit and security headers on every response', () => {
+  const rateHeaders = (res: Response) => ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((h) => res.headers.get(h));
+
+  it('counts a 413 against the limit and carries the headers', async () => {
+    const t = await makeApp(store, { rate: { points: 3, windowSeconds: 60 }, config: { bodyLimitBytes: 2000 } });
+    const big = shapeB({ obstacles: Array.from({ length: 40 }, () => ({ geometry: square() })) });
+    const remaining: (string | null)[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await t.app.request('/api/path-plans/direct', jsonInit('POST', t.adminKey, big));
+      expect(res.status).toBe(413);
+      expect(rateHeaders(res).every((h) => h !== null)).toBe(true);
+      remaining.push(res.headers.get('X-RateLimit-Remaining'));
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    const over = await t.app.request('/api/user/current', jsonInit('GET', t.adminKey));
+    expect(over.status).toBe(429);
+    expect(over.headers.get('Retry-After')).not.toBeNull();
+    expect(over.headers.get('X-RateLimit-Remaining')).toBe('0');
+  });
+
+  it('on /docs, /openapi.json, app pages, unknown paths and API errors too', async () => {
+    const { mountWebApp } = await import('@furrow/web');
+    const { createApp, createRateLimiter } = await import('@furrow/api');
+    const app = createApp({
+      store,
+      limiter: createRateLimiter({ points: 100, windowSeconds: 60 }),
+      config: { appUrl: 'http://app.test', returnUrlOrigins: ['https://partner.example:8443'] },
+      web: mountWebApp,
+    });
+    for (const path of ['/docs', '/openapi.json', '/launch', '/path-planning/boundary/b1', '/healthz', '/no/such/page', '/api/user/current']) {
+      const res = await app.request(path);
+      expect(rateHeaders(res).every((h) => h !== null), path).toBe(true);
+      expect(res.headers.get('X-Content-Type-Options'), path).toBe('nosniff');
+    }
+  });
+
+  it("lets only the app's origin and the configured partner origins frame the app pages", async () => {
+    const { mountWebApp } = await import('@furrow/web');
+    const { createApp, createRateLimiter } = await import('@furrow/api');
+    const app = createApp({
+      store,
+      limiter: createRateLimiter({ points: 100, windowSeconds: 60 }),
+      config: { appUrl: 'http://app.test', returnUrlOrigins: ['https://partner.example:8443/embed'] },
+      web: mountWebApp,
+    });
+    const page = await app.request('/launch');
+    const policy = (page.headers.get('Content-Security-Policy') ?? '').split(';').map((d) => d.trim());
+    expect(policy).toContain("frame-ancestors 'self' http://app.test https://partner.example:8443");
+    expect(policy.filter((d) => d.startsWith('frame-ancestors'))).toHaveLength(1);
+    if (page.status === 200) expect(policy).toContain("default-src 'self'");
+    const api = await app.request('/api/user/current');
+    expect(api.headers.get('Content-Security-Policy')).toBeNull();
+  });
+});
