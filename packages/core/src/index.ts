@@ -15,4 +15,6 @@ export { checkPlan, coverageDeviation, CHECK_TOLERANCES } from './check/checkPla
 export type { PlanCheck, PlanViolation } from './check/checkPlan.js';
 export * from './check/kinematics.js';
 export type { PlanRuntime } from './plan.js';
+export { PLAN_STAGES } from './progress.js';
+export type { PlanProgress, PlanStage, ProgressCallback } from './progress.js';
 export { validateFieldGeometry } from './geometry/validateFieldGeometry.js';

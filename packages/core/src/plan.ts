@@ -7,6 +7,8 @@
 import { PlanError } from './errors.js';
 import type { Plan, PlanMetrics, PlanWarning, Position, RouteSegment, PathPlanRequest, FieldGeometry } from './types.js';
 import { FURROW_VERSION } from './version.js';
+import { reportStage } from './progress.js';
+import type { ProgressCallback } from './progress.js';
 import { normalizeRequest, LIMITS } from './request/normalizeRequest.js';
 import type { PlanInput } from './request/normalizeRequest.js';
 import { createLocalFrame, flatToLonLat, roundDeg } from './geometry/projection.js';
@@ -15,6 +17,7 @@ import { validatePolygon } from './geometry/validateBoundary.js';
 import { areaOf, groupPolygons, differencePolygons, offsetPolygons, ringToFlat, unionPolygons } from './geometry/clipper.js';
 import type { PathsD } from './geometry/clipper.js';
 import { Region } from './geometry/region.js';
+import { simplifyBoundary } from './geometry/simplifyBoundary.js';
 import { polylineLength, hypot } from './geometry/vec.js';
 import { generateHeadlands } from './headland/generateHeadlands.js';
 import type { HeadlandPass } from './headland/generateHeadlands.js';
@@ -60,6 +63,8 @@ const MAX_NEW_CONNECTIONS = 48;
 /** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
 export interface PlanRuntime {
   now?: () => number;
+  /** Called as each stage starts (progress.ts): a plain callback, no I/O. */
+  onProgress?: ProgressCallback;
 }
 
 /** The field in the local frame, ready for planning (also used by `checkPlan`). */
@@ -153,6 +158,8 @@ function violationsAtMost(count: number, other: () => number): boolean {
 interface SharedWork {
   memo: ConnectionMemo;
   prepared?: LocalField;
+  /** The field within BOUNDARY_TOLERANCE_METERS (geometry/simplifyBoundary.ts), for offsets, rings and the coverage metric. */
+  simple?: PathsD;
   fullHeadlands?: ReturnType<typeof generateHeadlands>;
   searchedDirectionRadians?: number;
   shaped?: ReturnType<typeof shapeHeadlandCorners>;
@@ -164,6 +171,8 @@ interface SharedWork {
 }
 
 function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds = 0): { plan: Plan; ownCellHeadings: boolean } {
+  const planning = cellHeadingsAllowed ? 1 : 2;
+  reportStage(runtime.onProgress, 'field', planning);
   const input = normalizeRequest(request);
   const prepared = (shared.prepared ??= prepareField(input));
   const { frame, field, workable, obstacles } = prepared;
@@ -187,7 +196,9 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   // Headland style (issue 5): mode full / turnOnly / none, corners (headland/).
   const headlandStyle = readHeadlandStyle(request);
-  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(field, input.headlandPasses, w, headlandStyle.corners, R));
+  reportStage(runtime.onProgress, 'headlands', planning);
+  const simple = (shared.simple ??= simplifyBoundary(field));
+  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(simple, input.headlandPasses, w, headlandStyle.corners, R));
 
   let heading: Plan['heading'];
   let directionRadians: number;
@@ -212,6 +223,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const headlandReport = { mode: headlandStyle.mode, ...(headlandStyle.corners ? { corners: headlandStyle.corners, squareCorners: shaped.cornerTurns?.squareCorners.length ?? 0, roundedCorners: shaped.roundedCount } : {}) };
   const mainland = headlands.mainland;
   // Issue 5, tracks.trackType 'curved': offset curves of the boundary's longest smooth chain (tracks/curvedTracks.ts); straight when none fits.
+  reportStage(runtime.onProgress, 'tracks', planning);
   const curvedSet = request.tracks?.trackType === 'curved' && mainland.length > 0 ? generateCurvedTracks(field, mainland, w, R) : undefined;
   const curvedTracks = curvedSet !== undefined && curvedSet.tracks.length > 0;
   if (curvedSet && curvedTracks) {
@@ -273,6 +285,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : {}),
     ...(runtime.now ? { now: runtime.now } : {}),
   };
+  reportStage(runtime.onProgress, 'order', planning);
   const ordered = orderFieldTracks(orderInput);
   const visits: TrackVisit[] = ordered.visits;
   void orderTracks;
@@ -288,7 +301,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     region: (shared.region ??= new Region(field)),
     waypoints: () => (shared.waypoints ??= buildWaypoints(field, 1.5 * R)),
     ...(shared.parts ??= partLookup(field)),
-    loops: () => (shared.loops ??= [...buildConnectorRings(field, ringOffset, ringRadius), ...buildNarrowConnectorRings(field, w / 2, ringRadius)]),
+    loops: () => (shared.loops ??= [...buildConnectorRings(simple, ringOffset, ringRadius), ...buildNarrowConnectorRings(simple, w / 2, ringRadius)]),
     memo: shared.memo,
     maxRingReachMeters: Math.max(input.headlandPasses * w, ringOffset) + 2 * R,
     turnOptions: {
@@ -427,6 +440,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     make(shortening.over);
     return store.get(key) ?? UNJOINED;
   };
+  reportStage(runtime.onProgress, 'connect', planning);
   const kept = assembling ? skipUnjoinable(refined.visits, partsVia(within), (r) => !unfitted(r), (r) => r.warnings.length) : { visits: refined.visits, skipped: [] };
   const routeVisits = kept.visits;
   const trackMeters = (t: Track): number => (t.xy ? polylineLength(t.xy) : hypot(t.x1 - t.x0, t.y1 - t.y0));
@@ -450,7 +464,8 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const segments = refills ? refills.segments : connected;
   for (const wn of chosen.result.warnings) ctx.warnings.push(wn);
 
-  const metrics = computeMetrics(segments, workable, fieldArea, input);
+  reportStage(runtime.onProgress, 'metrics', planning);
+  const metrics = computeMetrics(segments, workable, fieldArea, input, warnings);
   if (refills) {
     metrics.refillCount = refills.points.length;
     metrics.refillDetourMeters = Math.round(refills.detourMeters * 100) / 100;
@@ -520,6 +535,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   };
   if (refills) plan.refillPoints = refills.points;
   if (staging) plan.stagingArea = frame.toLonLat(staging[0], staging[1]).map(roundDeg);
+  reportStage(runtime.onProgress, 'extras', planning);
   // Issue 5: guidance lines, cells, crosshatches, the extension's coverage gain, narrow corridors (options/planExtras.ts).
   addPlanExtras(plan, {
     frame, field, workable, tracks: trackSet.tracks, directionRadians, cellOf, headlandPasses: headlands.passes, passCount: input.headlandPasses,
@@ -564,7 +580,8 @@ function pointIn(x: number, y: number, ring: { x: number; y: number }[]): boolea
   return inside;
 }
 
-export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, input: PlanInput): PlanMetrics {
+/** Distances, time, fuel and coverage of the route; a coverage metric computed on simplified passes adds a warning to `warnings`. */
+export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, input: PlanInput, warnings?: PlanWarning[]): PlanMetrics {
   const m = input.machine;
   let working = 0, nonWorking = 0, turns = 0;
   const turnsByType: Record<string, number> = {};
@@ -585,6 +602,7 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
     }
   }
   const cov = computeCoverage(workable, passes);
+  if (cov.approximation) warnings?.push({ code: 'coverage-approximate', message: cov.approximation });
   const timeSeconds = working / m.workingSpeedMetersPerSecond + nonWorking / m.turningSpeedMetersPerSecond;
   const metrics: PlanMetrics = {
     fieldAreaSquareMeters: r2(fieldArea),
