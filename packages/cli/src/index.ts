@@ -118,7 +118,7 @@ function program(): Command {
     .option('--repeat <n>', 'runs per field (the median is reported)', '3')
     .option('--filter <text>', 'only fields whose id contains this')
     .option('--algorithm <name>', 'route order: snake (baseline, default) | boustrophedon | spiral | clusteredSpiral | optimized', 'snake')
-    .option('--section <name>', 'all (default) | corpus | route: which sections to run and write', 'all')
+    .option('--section <name>', 'all (default) | corpus | route | scale: which sections to run and write (scale: only when named)', 'all')
     .option('--route-max-ha <ha>', 'route section: corpus fields up to this area (all = every field)', '30')
     .option('--route-limit <s>', 'route section: maxOptimizerTime in seconds', '10')
     .option('--no-write', 'print only; leave the document alone')

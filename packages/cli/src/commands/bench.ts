@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { checkPlan, planRoute } from '@furrow/core';
 import type { PathPlanRequest, Plan } from '@furrow/core';
 import { readBoundary } from '@furrow/format-geojson';
+import { benchScale } from './bench-scale.js';
 
 export interface BenchOptions {
   fields?: string;
@@ -22,7 +23,7 @@ export interface BenchOptions {
   write?: boolean;
   /** routeOptions.algorithm (default snake: the baseline order; `optimized` runs the anytime optimizer). */
   algorithm?: string;
-  /** Which sections to run and write: `corpus`, `route` or `all` (default). */
+  /** Which sections to run and write: `corpus`, `route`, `all` (default: both) or `scale` (bench-scale.ts; only when named). */
   section?: string;
   /** Route section: only corpus fields up to this many hectares (default 30, keeping `npm run bench` short; `all` = every field). */
   routeMaxHa?: string;
@@ -461,8 +462,9 @@ export function summariseRoutes(fields: RouteFieldResult[], synthetic: Synthetic
 export async function runBench(opts: BenchOptions): Promise<number> {
   const command = `npm run bench${process.argv.length > 3 ? ` -- ${process.argv.slice(3).join(' ')}` : ''}`;
   const section = opts.section ?? 'all';
-  if (!['all', 'corpus', 'route'].includes(section)) throw new Error(`--section: one of all, corpus, route (got ${section})`);
+  if (!['all', 'corpus', 'route', 'scale'].includes(section)) throw new Error(`--section: one of all, corpus, route, scale (got ${section})`);
   const out = opts.out ?? 'docs/BENCHMARKS.md';
+  if (section === 'scale') return runScaleSection(opts, command, out);
   let ok = true;
   if (section !== 'route') {
     const results = await benchCorpus(opts);
@@ -487,4 +489,17 @@ export async function runBench(opts: BenchOptions): Promise<number> {
     }
   }
   return ok ? 0 : 1;
+}
+
+/** The scale section (bench-scale.ts): its own page, docs/benchmarks/scale.md, between markers there. */
+async function runScaleSection(opts: BenchOptions, command: string, out: string): Promise<number> {
+  const body = await benchScale({ ...(opts.fields ? { fields: opts.fields } : {}) }, command);
+  process.stdout.write(`${body}\n`);
+  if (opts.write !== false) {
+    const page = join(out, '..', 'benchmarks', 'scale.md');
+    const doc = existsSync(page) ? await readFile(page, 'utf8') : '# Scale: planning time and memory against boundary size\n';
+    await writeFile(page, spliceSection(doc, body, 'scale', '## Measured'));
+    process.stderr.write(`wrote ${page}\n`);
+  }
+  return 0;
 }
