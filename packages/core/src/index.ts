@@ -13,6 +13,6 @@ export * from './turns/index.js';
 export { planRoute } from './plan.js';
 export { checkPlan, coverageDeviation, CHECK_TOLERANCES } from './check/checkPlan.js';
 export type { PlanCheck, PlanViolation } from './check/checkPlan.js';
-export * from './check/kinematics.js';
+export * from './turns/kinematics.js';
 export type { PlanRuntime } from './plan.js';
 export { validateFieldGeometry } from './geometry/validateFieldGeometry.js';
