@@ -2,7 +2,7 @@
  * No planner input grows memory without bound: a seeded 100 ha field with a GPS-logged boundary of
  * exactly 5,000 vertices (test/fields-scale/wobbly-100ha-5000v.geojson) once made Clipper2's sweep
  * in the coverage metric allocate until the process died (a flat spike among the union's sliver
- * gaps; metrics/coverageGuard.ts). It is planned in a child process with a 300 MB heap, so a
+ * gaps; geometry/coverageGuard.ts). It is planned in a child process with a 300 MB heap, so a
  * regression fails here fast instead of eating the machine.
  */
 import { execFile } from 'node:child_process';

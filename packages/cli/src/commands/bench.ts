@@ -11,8 +11,10 @@ import { checkPlan, planRoute } from '@furrow/core';
 import type { PathPlanRequest, Plan } from '@furrow/core';
 import { readBoundary } from '@furrow/format-geojson';
 import { benchScale } from './bench-scale.js';
+import { runMachinesSection } from './bench-machines.js';
+import type { MachinesOptions } from './bench-machines.js';
 
-export interface BenchOptions {
+export interface BenchOptions extends MachinesOptions {
   fields?: string;
   out?: string;
   width?: string;
@@ -23,12 +25,14 @@ export interface BenchOptions {
   write?: boolean;
   /** routeOptions.algorithm (default snake: the baseline order; `optimized` runs the anytime optimizer). */
   algorithm?: string;
-  /** Which sections to run and write: `corpus`, `route`, `all` (default: both) or `scale` (bench-scale.ts; only when named). */
+  /** Which sections to run and write: `corpus`, `route`, `all` (default: both), `machines` (docs/benchmarks/machines.md) or `scale` (bench-scale.ts, docs/benchmarks/scale.md). */
   section?: string;
   /** Route section: only corpus fields up to this many hectares (default 30, keeping `npm run bench` short; `all` = every field). */
   routeMaxHa?: string;
   /** Route section: routeOptions.maxOptimizerTime in seconds (default 10, the API's default). */
   routeLimit?: string;
+  /** Machines section: the block of the page to rewrite (default `current`; `before` keeps a baseline). */
+  machinesAs?: string;
 }
 
 export interface FieldResult {
@@ -462,7 +466,11 @@ export function summariseRoutes(fields: RouteFieldResult[], synthetic: Synthetic
 export async function runBench(opts: BenchOptions): Promise<number> {
   const command = `npm run bench${process.argv.length > 3 ? ` -- ${process.argv.slice(3).join(' ')}` : ''}`;
   const section = opts.section ?? 'all';
-  if (!['all', 'corpus', 'route', 'scale'].includes(section)) throw new Error(`--section: one of all, corpus, route, scale (got ${section})`);
+  if (!['all', 'corpus', 'route', 'machines', 'scale'].includes(section)) throw new Error(`--section: one of all, corpus, route, machines, scale (got ${section})`);
+  if (section === 'machines') {
+    await runMachinesSection(opts, command);
+    return 0;
+  }
   const out = opts.out ?? 'docs/BENCHMARKS.md';
   if (section === 'scale') return runScaleSection(opts, command, out);
   let ok = true;

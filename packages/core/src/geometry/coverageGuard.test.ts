@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { areaOf, unionPolygons } from '../geometry/clipper.js';
-import type { PathD } from '../geometry/clipper.js';
+import { areaOf, unionPolygons } from './clipper.js';
+import type { PathD } from './clipper.js';
 import { boundPasses, hasFlatSpike, withoutSpikes } from './coverageGuard.js';
 
 /**

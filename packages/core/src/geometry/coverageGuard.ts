@@ -12,7 +12,7 @@
  *   the metric says so (a plan warning `coverage-approximate`).
  */
 import { Clipper } from 'clipper2-ts';
-import type { PathD, PathsD } from '../geometry/clipper.js';
+import type { PathD, PathsD } from './clipper.js';
 
 /** Vertices of curved working passes (headland passes, curved tracks) the metric buffers exactly. */
 export const MAX_PASS_VERTICES = 200_000;

@@ -10,9 +10,9 @@
  * scanbeam crosses only the tracks at its height (areas do not change under rotation); and
  * two-point passes (straight tracks) become their rectangles directly, not through the offsetter.
  */
-import { PRECISION, areaOf, bufferPolylines, flatToPath, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
-import type { PathsD } from '../geometry/clipper.js';
-import { hypot } from '../geometry/vec.js';
+import { PRECISION, areaOf, bufferPolylines, flatToPath, intersectPolygons, unionPolygons } from './clipper.js';
+import type { PathsD } from './clipper.js';
+import { hypot } from './vec.js';
 import { boundPasses, withoutSpikes } from './coverageGuard.js';
 
 export interface WorkingPass {
@@ -28,7 +28,7 @@ export interface Coverage {
   uncoveredSquareMeters: number;
   overlapRatio: number;
   uncoveredRatio: number;
-  /** Set when the metric had to simplify its input (metrics/coverageGuard.ts): what it did. */
+  /** Set when the metric had to simplify its input (geometry/coverageGuard.ts): what it did. */
   approximation?: string;
 }
 
@@ -107,7 +107,7 @@ export function computeCoverage(workable: PathsD, allPasses: WorkingPass[]): Cov
     sum += areaOf(swath);
     for (const r of swath) all.push(r);
   }
-  // Every ring into a boolean without spikes (metrics/coverageGuard.ts): the union is rounded to 2 decimals.
+  // Every ring into a boolean without spikes (geometry/coverageGuard.ts): the union is rounded to 2 decimals.
   const union = all.length > 0 ? withoutSpikes(unionPolygons(withoutSpikes(all, PRECISION)), 2) : [];
   const unionArea = areaOf(union);
   const covered = union.length > 0 ? areaOf(intersectPolygons(union, withoutSpikes(turnedWorkable, PRECISION))) : 0;
