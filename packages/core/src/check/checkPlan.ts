@@ -4,7 +4,7 @@
  * reports (never throws for a bad plan):
  * - `gap`: consecutive route pieces more than 0.05 m apart;
  * - `curvature`: a turn or connector bending tighter than 1/R (+5 %), measured like
- *   /work/shared/tools/checkplan.py on point triples at least 0.4 m apart, split at cusps;
+ *   an independent GEOS checker on point triples at least 0.4 m apart, split at cusps;
  * - `curvature-rate`: curvature changing faster than the machine's
  *   `maxCurvatureRatePerSquareMeter` (+5 %) along a turn or connector or where it meets the
  *   pieces around it (only when the machine has a rate limit);
@@ -19,10 +19,10 @@
  */
 import type { FieldGeometry, PathPlanRequest, Plan, RouteSegment } from '../types.js';
 import { normalizeRequest } from '../request/normalizeRequest.js';
-import { prepareField } from '../plan.js';
-import type { LocalField } from '../plan.js';
-import { Region, segmentsIntersect } from '../geometry/region.js';
-import { computeCoverage } from '../metrics/computeCoverage.js';
+import { prepareField } from '../geometry/prepareField.js';
+import type { LocalField } from '../geometry/prepareField.js';
+import { Region } from '../geometry/region.js';
+import { computeCoverage } from '../geometry/computeCoverage.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { checkRouteKinematics } from './routeKinematics.js';
 import type { RoutePieceXY } from './routeKinematics.js';
@@ -55,7 +55,7 @@ export const CHECK_TOLERANCES = {
   coverageRatio: 0.002,
 } as const;
 
-type FieldLike = PathPlanRequest | FieldGeometry | { type: 'Feature'; geometry: FieldGeometry };
+export type FieldLike = PathPlanRequest | FieldGeometry | { type: 'Feature'; geometry: FieldGeometry };
 
 /** The machine limits to check against: the request's (when it has a machine), else the plan's own. */
 function machineLimits(field: FieldLike, plan: Plan): { turnRadiusMeters: number; maxCurvatureRatePerSquareMeter?: number; reverseAllowed: boolean } {
@@ -76,7 +76,7 @@ function machineLimits(field: FieldLike, plan: Plan): { turnRadiusMeters: number
   };
 }
 
-function localFieldOf(field: FieldLike, plan: Plan): LocalField {
+export function localFieldOf(field: FieldLike, plan: Plan): LocalField {
   const f = field as Record<string, unknown>;
   let request: PathPlanRequest;
   if (f.type === 'Polygon' || f.type === 'MultiPolygon') request = { field: field as FieldGeometry };
@@ -237,4 +237,3 @@ export function coverageDeviation(field: FieldLike, plan: Plan): number {
   return Math.abs(reportedCovered - cov.coveredSquareMeters) / cov.workableAreaSquareMeters;
 }
 
-void segmentsIntersect;
