@@ -3,8 +3,9 @@
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { PlanError, planRoute } from '@furrow/core';
+import { planRoute } from '@furrow/core';
 import type { PathPlanRequest, Plan } from '@furrow/core';
+import { UsageError } from '../errors.js';
 import { planToSvg } from '../svg.js';
 import { readBoundaryFile } from '../io/boundary.js';
 import { renderPlan, type PlanOutputFormat, PLAN_OUTPUT_FORMATS } from '../io/render.js';
@@ -29,10 +30,7 @@ export interface PlanCommandOptions {
   svg?: string;
 }
 
-/** Bad command-line input: exit code 2 with the message on stderr. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError };
 
 function numberFlag(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -83,6 +81,11 @@ export function buildRequest(
   return req;
 }
 
+/** Writes to stdout and resolves once the bytes are handed over (a zip may be large). */
+function writeStdout(data: string | Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(data, (err) => (err ? reject(err) : resolve())));
+}
+
 export async function runPlan(file: string, flags: PlanCommandOptions): Promise<number> {
   const format = (flags.format ?? 'json') as PlanOutputFormat;
   if (!PLAN_OUTPUT_FORMATS.includes(format)) {
@@ -116,7 +119,8 @@ export async function runPlan(file: string, flags: PlanCommandOptions): Promise<
   // The planner reads no clock itself: this one lets routeOptions.maxOptimizerTime bound the ordering, as the API does.
   const plan: Plan = planRoute(request, { now: () => performance.now() });
 
-  const name = String(first.properties?.name ?? first.properties?.id ?? basename(file).replace(/\.[^.]+$/, ''));
+  const fallbackName = file === '-' ? 'field' : basename(file).replace(/\.[^.]+$/, '');
+  const name = String(first.properties?.name ?? first.properties?.id ?? fallbackName);
   const { content: rendered, files } = await renderPlan(plan, format, name);
   if (flags.out && files && (await isDirectory(flags.out))) {
     // Multi-file layouts written as a folder (e.g. straight onto a display's USB stick).
@@ -125,17 +129,15 @@ export async function runPlan(file: string, flags: PlanCommandOptions): Promise<
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, data);
     }
+  } else if (flags.out === '-') {
+    await writeStdout(typeof rendered === 'string' && !rendered.endsWith('\n') ? `${rendered}\n` : rendered);
   } else if (flags.out) {
     await writeFile(flags.out, rendered);
   } else if (typeof rendered === 'string') {
     process.stdout.write(rendered.endsWith('\n') ? rendered : `${rendered}\n`);
   } else {
-    throw new UsageError(`--format ${format} is binary (a zip): give --out FILE`);
+    throw new UsageError(`--format ${format} is binary (a zip): give -o FILE, -o DIR/ or -o - (stdout)`);
   }
   if (flags.svg) await writeFile(flags.svg, planToSvg(plan, { title: `furrow plan: ${name}` }));
   return 0;
-}
-
-export function isInputError(err: unknown): boolean {
-  return err instanceof UsageError || err instanceof PlanError || (err instanceof Error && err.name === 'PlanError');
 }
