@@ -10,11 +10,9 @@ import { isInputError, UsageError } from './errors.js';
 import { loadApi, loadWeb } from './optional.js';
 import { VERSION_LINE } from './version.js';
 
-/**
- * Every output format of `furrow plan --format` (the plan formats of `@furrow/format-vendor`,
- * written out here so that `--help` does not load the format packages; a test keeps them equal).
- */
-export const PLAN_FORMAT_NAMES = ['json', 'geojson', 'kml', 'wkt', 'shapefile', 'isoxml', 'trimble', 'johndeere', 'cnh', 'fendt', 'mueller'] as const;
+import { PLAN_FORMAT_NAMES } from './formats.js';
+
+export { PLAN_FORMAT_NAMES };
 
 const PLAN_HELP_AFTER = `
 Formats (-f); the zipped ones need -o FILE, -o DIR/ (the files as a folder, e.g. a USB stick) or -o -:
