@@ -66,7 +66,7 @@ describe('README snippets', () => {
     writeFileSync(file, b.code);
     const { stdout } = await run(process.execPath, [tsx, file], { cwd: root, timeout: 120_000 });
     expect(stdout.trim().length).toBeGreaterThan(0);
-  });
+  }, 150_000);
 
   it.each(shell.map((b) => [`${b.readme} block ${b.index}`, b] as const))('%s runs', async (_name, b) => {
     const dir = mkdtempSync(join(scratch, 'sh-'));
@@ -79,5 +79,5 @@ describe('README snippets', () => {
     const { stdout, stderr } = await run('bash', ['-c', `${prelude}\n${b.code}`], { cwd: dir, timeout: 180_000, maxBuffer: 64 << 20 });
     expect(stderr).toBe('');
     expect(stdout.length).toBeGreaterThan(0);
-  });
+  }, 240_000);
 });

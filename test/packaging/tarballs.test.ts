@@ -173,8 +173,10 @@ export async function consume(text: string): Promise<number> {
     expect(r.code).toBe(0);
   });
 
-  it('runs furrow plan from the installed bin on a corpus field', async () => {
+  it('runs furrow plan from the installed bin (its bundle) on a corpus field', async () => {
     const bin = join(app, 'node_modules/.bin/furrow');
+    expect(existsSync(join(app, 'node_modules/@furrow/cli/bundle/furrow.js'))).toBe(true);
+    expect(existsSync(join(app, 'node_modules/@furrow/cli/dist/.tsbuildinfo'))).toBe(false);
     const version = await sh(bin, ['--version'], app);
     expect(version.stdout.trim()).toBe(`furrow ${manifests[0].version} (API ${FURROW_VERSION})`);
     const r = await sh(bin, ['plan', field, '-f', 'geojson'], app);
