@@ -1,0 +1,103 @@
+/**
+ * Last-resort connector: the shortest polyline inside the field through waypoints kept well
+ * away from the boundary (vertices of the field shrunk by 1.5 R, simplified), found by
+ * Dijkstra over a visibility graph, then driven as a chain of turn candidates between poses
+ * at the waypoints (heading along the bisector). Every leg must lie inside the field.
+ */
+import { Clipper } from 'clipper2-ts';
+import type { PathsD } from '../geometry/clipper.js';
+import { offsetPolygons } from '../geometry/clipper.js';
+import type { Region } from '../geometry/region.js';
+import type { Pose } from './types.js';
+import { hypot } from '../geometry/vec.js';
+
+export interface Waypoints {
+  xs: Float64Array;
+  ys: Float64Array;
+}
+
+/** Waypoints: vertices of the field shrunk by `clearanceMeters`, simplified to ~1 m. */
+export function buildWaypoints(field: PathsD, clearanceMeters: number, maxCount = 400): Waypoints {
+  const shrunk = offsetPolygons(field, -clearanceMeters, 0.25);
+  let simple = Clipper.simplifyPathsD(shrunk, 1, true);
+  let eps = 1;
+  const count = (p: PathsD): number => p.reduce((a, r) => a + r.length, 0);
+  while (count(simple) > maxCount && eps < 64) {
+    eps *= 2;
+    simple = Clipper.simplifyPathsD(shrunk, eps, true);
+  }
+  const xs: number[] = [], ys: number[] = [];
+  for (const r of simple) for (const p of r) { xs.push(p.x); ys.push(p.y); }
+  return { xs: Float64Array.from(xs), ys: Float64Array.from(ys) };
+}
+
+/** Waypoint-to-waypoint visibility, filled as queries need it (0 unknown, 1 clear, 2 blocked). */
+const visibilityCaches = new WeakMap<Waypoints, { region: Region; clear: Uint8Array }>();
+
+function visibilityOf(wp: Waypoints, region: Region): Uint8Array {
+  const n = wp.xs.length;
+  let c = visibilityCaches.get(wp);
+  if (!c || c.region !== region) visibilityCaches.set(wp, (c = { region, clear: new Uint8Array(n * n) }));
+  return c.clear;
+}
+
+/**
+ * Shortest visible polyline from a to b through waypoints, as points (excluding a and b), or
+ * undefined. A* with the straight-line distance to b; sight lines between waypoints are cached
+ * per waypoint set, so later queries test only those from a and to b.
+ */
+export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, ay: number, bx: number, by: number): number[] | undefined {
+  const n = wp.xs.length;
+  const clear = visibilityOf(wp, region);
+  // Nodes 0..n-1 waypoints, n = a, n+1 = b.
+  const X = new Float64Array(n + 2), Y = new Float64Array(n + 2);
+  X.set(wp.xs); Y.set(wp.ys);
+  X[n] = ax; Y[n] = ay; X[n + 1] = bx; Y[n + 1] = by;
+  const dist = new Float64Array(n + 2).fill(Infinity);
+  const prev = new Int32Array(n + 2).fill(-1);
+  const done = new Uint8Array(n + 2);
+  const h = new Float64Array(n + 2);
+  for (let i = 0; i < n + 2; i++) h[i] = hypot(X[i] - bx, Y[i] - by);
+  const sees = (u: number, v: number): boolean => {
+    if (u >= n || v >= n) return region.segmentClear(X[u], Y[u], X[v], Y[v]);
+    const k = u < v ? u * n + v : v * n + u;
+    let c = clear[k];
+    if (c === 0) clear[k] = c = region.segmentClear(X[u], Y[u], X[v], Y[v]) ? 1 : 2;
+    return c === 1;
+  };
+  dist[n] = 0;
+  for (;;) {
+    let u = -1, fu = Infinity;
+    for (let i = 0; i < n + 2; i++) if (!done[i] && dist[i] + h[i] < fu) { fu = dist[i] + h[i]; u = i; }
+    if (u < 0) return undefined;
+    if (u === n + 1) break;
+    done[u] = 1;
+    const du = dist[u];
+    for (let v = 0; v < n + 2; v++) {
+      if (done[v] || v === n) continue;
+      const d = du + hypot(X[v] - X[u], Y[v] - Y[u]);
+      if (d >= dist[v]) continue;
+      if (!sees(u, v)) continue;
+      dist[v] = d;
+      prev[v] = u;
+    }
+  }
+  const out: number[] = [];
+  for (let v = prev[n + 1]; v !== n && v >= 0; v = prev[v]) out.unshift(X[v], Y[v]);
+  return out;
+}
+
+/** Poses at the waypoints, heading along the bisector of the incoming and outgoing legs. */
+export function waypointPoses(from: Pose, to: Pose, pts: number[]): Pose[] {
+  const poses: Pose[] = [];
+  const m = pts.length / 2;
+  for (let i = 0; i < m; i++) {
+    const px = i === 0 ? from.x : pts[2 * i - 2], py = i === 0 ? from.y : pts[2 * i - 1];
+    const nx = i === m - 1 ? to.x : pts[2 * i + 2], ny = i === m - 1 ? to.y : pts[2 * i + 3];
+    const x = pts[2 * i], y = pts[2 * i + 1];
+    const a1 = Math.atan2(y - py, x - px), a2 = Math.atan2(ny - y, nx - x);
+    const h = Math.atan2(Math.sin(a1) + Math.sin(a2), Math.cos(a1) + Math.cos(a2));
+    poses.push({ x, y, headingRadians: h });
+  }
+  return poses;
+}
