@@ -5,11 +5,14 @@
  *   generateTracks → orderTracks → connectTracks → computeCoverage → Plan (fromLocal)
  */
 import { PlanError } from './errors.js';
-import type { Plan, PlanMetrics, PlanWarning, Position, RouteSegment, PathPlanRequest, FieldGeometry } from './types.js';
+import type { Plan, PlanMetrics, PlanWarning, Position, RouteSegment, PathPlanRequest, FieldGeometry, RouteApiOptions } from './types.js';
 import { FURROW_VERSION } from './version.js';
 import { normalizeRequest, LIMITS } from './request/normalizeRequest.js';
 import type { PlanInput } from './request/normalizeRequest.js';
 import { createLocalFrame, flatToLonLat, roundDeg } from './geometry/projection.js';
+import { zoneRoute } from './route/zones.js';
+import type { ZoneWarning } from './route/zones.js';
+import { zonesToPlan } from './route/zonesToPlan.js';
 import type { LocalFrame } from './geometry/projection.js';
 import { validatePolygon } from './geometry/validateBoundary.js';
 import { areaOf, groupPolygons, differencePolygons, offsetPolygons, ringToFlat, unionPolygons } from './geometry/clipper.js';
@@ -258,6 +261,8 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const secondFollows = cellTracks !== undefined && cellTracks.cells.some((c) => c.own);
   const limitMs = Math.max(0, (secondFollows ? fullLimitMs / 2 : fullLimitMs) - orderingSpentMilliseconds);
   const staging = stagingPointLocal(frame, input.routeOptions);
+  // The field's gates: the route starts at the first (ends at it when it is the only one), transit legs use the nearest.
+  const gates = input.accessPoints.map(([lon, lat]) => { const [x, y] = frame.toLocal(lon, lat); return { x, y }; });
   const rates = objectiveRates(m, input.routeOptions.objective);
   const headlandsAfter = !headlandsFirst && passOrder.length > 0;
   const lastPass = headlandsFirst ? passOrder[passOrder.length - 1] : undefined;
@@ -268,9 +273,9 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     widthMeters: w,
     turnRadiusMeters: R,
     rates,
-    routeOptions: limitMs !== fullLimitMs ? { ...input.routeOptions, maxOptimizerTime: limitMs / 1000 } : input.routeOptions,
-    ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : {}),
-    ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : {}),
+    routeOptions: { ...input.routeOptions, ...(limitMs !== fullLimitMs ? { maxOptimizerTime: limitMs / 1000 } : {}), ...gateStartNode(gates, trackSet.tracks, input.routeOptions, staging !== undefined || lastPass !== undefined) },
+    ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : gates.length > 0 ? { startPoint: gates[0] } : {}),
+    ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : !staging && gates.length === 1 && !headlandsAfter ? { endPoint: gates[0] } : {}),
     ...(runtime.now ? { now: runtime.now } : {}),
   };
   const ordered = orderFieldTracks(orderInput);
@@ -447,8 +452,11 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   // Refill detours (calculateRefillPoints) become route connectors, so the metrics count them.
   const exteriorRings = headlands.passes.filter((p) => p.type === 'ExteriorHeadland' && p.passIndex === 0).map((p) => ringToFlat(p.ring));
   const refills = withRefillDetours(connected, request, input.routeOptions, w, staging, frame, exteriorRings, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), legRouter);
-  const segments = refills ? refills.segments : connected;
+  // Zones joined by declared, warned transit legs; nothing else off the field (route/zones.ts).
+  const zoned = zoneRoute(refills ? refills.segments : connected, ctx.region, w, gates);
+  const segments = zoned.segments;
   for (const wn of chosen.result.warnings) ctx.warnings.push(wn);
+  for (const wn of zoned.warnings) ctx.warnings.push(wn);
 
   const metrics = computeMetrics(segments, workable, fieldArea, input);
   if (refills) {
@@ -457,7 +465,10 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   }
   for (const wn of ctx.warnings) {
     const pw: PlanWarning = { code: wn.code, message: wn.message };
-    if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
+    const z = wn as ZoneWarning;
+    if (z.line) pw.geometry = { type: 'LineString', coordinates: flatToLonLat(frame, z.line) };
+    else if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
+    if (z.sequence !== undefined) pw.sequence = z.sequence;
     warnings.push(pw);
   }
 
@@ -471,6 +482,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     if (s.reverse) seg.reverse = true;
     return seg;
   });
+  const zones = zonesToPlan(zoned.zones, route, frame);
 
   // Tracks as driven (after any trimming for turns), by index.
   const drivenTrack = new Map<number, Float64Array>();
@@ -495,6 +507,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     route,
     boundary,
     warnings,
+    zones,
     tracks,
     headlandStyle: headlandReport,
     ...(headlands.band ? { headlandAreas: groupPolygons(headlands.band).map((rings) => ({ type: 'Polygon', coordinates: rings.map((r) => ringLonLat(frame, r)) })) } : {}),
@@ -527,6 +540,21 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     ...(extended && fullExtension ? { unextendedTracks, extension: extended.extension } : {}),
   });
   return { plan, ownCellHeadings: cellTracks !== undefined && cellTracks.cells.some((c) => c.own) };
+}
+
+/**
+ * With access points and no other start asked for: the route enters the tracks at the track end
+ * nearest the first gate (`startPointNodeIndex`: node 2i is track i's (x0, y0), 2i + 1 its (x1, y1)).
+ */
+function gateStartNode(gates: { x: number; y: number }[], tracks: Track[], ro: RouteApiOptions, otherStart: boolean): { startPointNodeIndex?: number } {
+  if (gates.length === 0 || otherStart || ro.startPointNodeIndex !== undefined || tracks.length === 0) return {};
+  let best = 0, bestD = Infinity;
+  tracks.forEach((t, i) => {
+    const d0 = hypot(t.x0 - gates[0].x, t.y0 - gates[0].y), d1 = hypot(t.x1 - gates[0].x, t.y1 - gates[0].y);
+    if (d0 < bestD) { bestD = d0; best = 2 * i; }
+    if (d1 < bestD) { bestD = d1; best = 2 * i + 1; }
+  });
+  return { startPointNodeIndex: best };
 }
 
 /** For multi-part fields: which part a point lies in (transport connectors join parts). */
