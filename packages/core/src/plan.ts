@@ -11,6 +11,7 @@ import { normalizeRequest, LIMITS } from './request/normalizeRequest.js';
 import type { PlanInput } from './request/normalizeRequest.js';
 import { createLocalFrame, flatToLonLat, roundDeg } from './geometry/projection.js';
 import { zoneRoute } from './route/zones.js';
+import { placeWarnings } from './warnings.js';
 import type { ZoneWarning } from './route/zones.js';
 import { zonesToPlan } from './route/zonesToPlan.js';
 import type { LocalFrame } from './geometry/projection.js';
@@ -128,7 +129,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   // The two plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const shared: SharedWork = { memo: createConnectionMemo() };
   const first = planRouteOnce(request, runtime, true, shared);
-  if (!first.ownCellHeadings) return first.plan;
+  if (!first.ownCellHeadings) return placeWarnings(first.plan);
   // maxOptimizerTime bounds the ordering of the whole call: the second planning gets what the first left of it
   const spent = (first.plan as { optimizer?: { timeSpentMilliseconds?: number } }).optimizer?.timeSpentMilliseconds ?? 0;
   const plain = planRouteOnce(request, runtime, false, shared, spent).plan;
@@ -141,7 +142,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const report = (chosen as { optimizer?: { timeSpentMilliseconds?: number } }).optimizer;
   const second = (plain as { optimizer?: { timeSpentMilliseconds?: number } }).optimizer?.timeSpentMilliseconds;
   if (report && second !== undefined) report.timeSpentMilliseconds = spent + second;
-  return chosen;
+  return placeWarnings(chosen);
 }
 
 /** count ≤ other(), without calling other when count is 0. */
