@@ -16,7 +16,7 @@ import { Region } from '../geometry/region.js';
 import { areaOf, groupPolygons, offsetPolygons } from '../geometry/clipper.js';
 import { outsideLength } from '../geometry/outsideLength.js';
 import { densify, hypot, polylineLength } from '../geometry/vec.js';
-import type { LocalSegment, LocalWarning } from './connectTracks.js';
+import type { LocalSegment, LocalWarning } from '../turns/path.js';
 
 /** Route geometry closer to the field than this counts as inside (checkPlan's tolerance). */
 const OFF_FIELD_TOLERANCE_METERS = 0.1;

@@ -1,7 +1,7 @@
 /** The route's zones (`zones.ts`) in the plan's terms: lon/lat, sequences; each route piece names its zone. */
 import type { LocalFrame } from '../geometry/projection.js';
 import type { PlanZone, RouteSegment } from '../types.js';
-import type { LocalZone } from './zones.js';
+import type { LocalZone } from '../route/zones.js';
 
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 

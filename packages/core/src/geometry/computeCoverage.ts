@@ -10,9 +10,9 @@
  * scanbeam crosses only the tracks at its height (areas do not change under rotation); and
  * two-point passes (straight tracks) become their rectangles directly, not through the offsetter.
  */
-import { areaOf, bufferPolylines, flatToPath, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
-import type { PathsD } from '../geometry/clipper.js';
-import { hypot } from '../geometry/vec.js';
+import { areaOf, bufferPolylines, flatToPath, intersectPolygons, unionPolygons } from './clipper.js';
+import type { PathsD } from './clipper.js';
+import { hypot } from './vec.js';
 
 export interface WorkingPass {
   /** Flat xy polyline in the local frame. Closed rings repeat their first point at the end. */
