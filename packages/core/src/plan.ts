@@ -34,10 +34,17 @@ import { zonesToPlan } from './output/zonesToPlan.js';
 import { zoneRoute } from './route/zones.js';
 import { placeWarnings } from './warnings.js';
 import { checkPlan } from './check/checkPlan.js';
+import { simplifyBoundary } from './geometry/simplifyBoundary.js';
+import type { PathsD } from './geometry/clipper.js';
+import type { LocalWarning } from './turns/path.js';
+import { reportStage } from './progress.js';
+import type { ProgressCallback } from './progress.js';
 
 /** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
 export interface PlanRuntime {
   now?: () => number;
+  /** Called as each stage starts (progress.ts): a plain callback, no I/O. */
+  onProgress?: ProgressCallback;
 }
 
 /**
@@ -79,6 +86,8 @@ function violationsAtMost(count: number, other: () => number): boolean {
 interface SharedWork {
   memo: ConnectionMemo;
   prepared?: LocalField;
+  /** The field within BOUNDARY_TOLERANCE_METERS where it is dense (geometry/simplifyBoundary.ts): for headland offsets and connector rings. */
+  simple?: PathsD;
   fullHeadlands?: ReturnType<typeof generateHeadlands>;
   searchedDirectionRadians?: number;
   shaped?: ShapedHeadlands;
@@ -89,6 +98,9 @@ interface SharedWork {
 type PlanWithOptimizer = Plan & { optimizer?: { timeSpentMilliseconds?: number; [key: string]: unknown } };
 
 function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds = 0): { plan: PlanWithOptimizer; ownCellHeadings: boolean } {
+  const planning = cellHeadingsAllowed ? 1 : 2;
+  const stage = (name: Parameters<typeof reportStage>[1]): void => reportStage(runtime.onProgress, name, planning);
+  stage('field');
   const input = normalizeRequest(request);
   const { frame, field, workable, obstacles, fieldAreaSquareMeters } = (shared.prepared ??= prepareField(input));
   const m = input.machine;
@@ -96,12 +108,15 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   assertPlannable(field, w);
   const turnOptions = machineTurnOptions(m, request.smoothingStrategy);
 
+  const simple = (shared.simple ??= simplifyBoundary(field));
+  stage('headlands');
   const style = readHeadlandStyle(request);
-  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(field, input.headlandPasses, w, style.corners, R));
+  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(simple, input.headlandPasses, w, style.corners, R));
   const chosen = chooseHeading(input.preferredHeadingDegrees, fullHeadlands.mainland.length > 0, () => (shared.searchedDirectionRadians ??= searchHeading(field, fullHeadlands.mainland, w, R).directionRadians));
   const shaped = (shared.shaped ??= shapeHeadlands(field, fullHeadlands, style, input.headlandPasses, w, chosen.directionRadians, turnOptions));
   const headlands = shaped.headlands;
 
+  stage('tracks');
   const planned = planTracks({
     field, mainland: headlands.mainland, widthMeters: w, turnRadiusMeters: R, chosen,
     ...(input.preferredHeadingDegrees !== undefined ? { preferredHeadingDegrees: input.preferredHeadingDegrees } : {}),
@@ -115,9 +130,10 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   const headlandsFirst = input.routeOptions.headlandsFirst === true;
   const passOrder = passDrivingOrder(headlands.passes, headlandsFirst);
+  stage('order');
   // The field's gates (accessPoints): where the route starts, and where transit legs leave and enter zones.
   const gates = input.accessPoints.map(([lon, lat]) => { const [x, y] = frame.toLocal(lon, lat); return { x, y }; });
-  const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses));
+  const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
   const routed = routeTracks({
     routeField, gates,
     machine: m, headlandPasses: input.headlandPasses, routeOptions: input.routeOptions,
@@ -127,16 +143,19 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     ...(runtime.now ? { now: runtime.now } : {}), secondFollows, orderingSpentMilliseconds,
   });
 
+  stage('connect');
   const refills = addRefillDetours(routed.segments, request, input.routeOptions, w, routed.staging, frame, headlands.passes, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
   // Zones joined by declared, warned transit legs; nothing else off the field (route/zones.ts).
   const zoned = zoneRoute(refills ? refills.segments : routed.segments, routeField.region, w, gates);
   const segments = zoned.segments;
-  const metrics = computeMetrics(segments, workable, fieldAreaSquareMeters ?? areaOf(field), m);
+  stage('metrics');
+  const metricWarnings: LocalWarning[] = [];
+  const metrics = computeMetrics(segments, workable, fieldAreaSquareMeters ?? areaOf(field), m, metricWarnings);
   if (refills) addRefillMetrics(metrics, refills.points.length, refills.detourMeters);
 
   const plan: PlanWithOptimizer = assemblePlan({
     frame, field, obstacles, input, metrics, heading: planned.heading, headlandStyle: headlandReport(style, shaped), headlands,
-    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...zoned.warnings],
+    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...zoned.warnings, ...metricWarnings],
   });
   plan.zones = zonesToPlan(zoned.zones, plan.route, frame);
   const { ordered, refined } = routed;
@@ -153,6 +172,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   };
   if (refills) plan.refillPoints = refills.points;
   if (routed.staging) plan.stagingArea = frame.toLonLat(routed.staging[0], routed.staging[1]).map(roundDeg);
+  stage('extras');
   // Guidance lines, cells, crosshatches, the extension's coverage gain, narrow corridors.
   addPlanExtras(plan, {
     frame, field, workable, tracks, directionRadians: planned.directionRadians, cellOf: planned.cellOf, headlandPasses: headlands.passes, passCount: input.headlandPasses,
