@@ -34,9 +34,15 @@ import { simplifyBoundary } from './geometry/simplifyBoundary.js';
 import type { PathsD } from './geometry/clipper.js';
 import type { LocalWarning } from './turns/path.js';
 import { reportStage } from './progress.js';
+import { SAFETY_CAP_FACTOR, defaultClock, safetyCap } from './clock.js';
+import type { SafetyCap } from './clock.js';
 import type { ProgressCallback } from './progress.js';
 
-/** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
+/**
+ * What the caller may inject. `now`: the wall clock, milliseconds, that caps the call at
+ * SAFETY_CAP_FACTOR × maxOptimizerTime (default `performance.now()`; clock.ts) — the ordering itself is bounded by a
+ * deterministic work budget, whatever the clock.
+ */
 export interface PlanRuntime {
   now?: () => number;
   /** Called as each stage starts (progress.ts): a plain callback, no I/O. */
@@ -54,11 +60,15 @@ export interface PlanRuntime {
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
   // The two plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const shared: SharedWork = { memo: createConnectionMemo() };
-  const first = planRouteOnce(request, runtime, true, shared);
-  if (!first.ownCellHeadings) return first.plan;
+  const wall = runtime.now ?? defaultClock();
+  const cap = wall ? safetyCap(wall, SAFETY_CAP_FACTOR * (normalizeRequest(request).routeOptions.maxOptimizerTime ?? 10) * 1000) : undefined;
+  const first = planRouteOnce(request, runtime, true, shared, cap);
+  if (!first.ownCellHeadings) return withCapWarning(first.plan, cap, false);
+  // Past the wall-clock cap the plan with cells of their own headings is kept as it is.
+  if (cap?.over()) return withCapWarning(first.plan, cap, true);
   // maxOptimizerTime bounds the ordering of the whole call: the second planning gets what the first left of it
   const spent = first.plan.optimizer?.timeSpentMilliseconds ?? 0;
-  const plain = planRouteOnce(request, runtime, false, shared, spent).plan;
+  const plain = planRouteOnce(request, runtime, false, shared, cap, spent).plan;
   const a = first.plan.metrics, b = plain.metrics;
   // A per-cell plan with no violations has no more than the plain one, whatever that has: not checked then.
   const better = a.nonWorkingDistanceMeters < b.nonWorkingDistanceMeters && a.uncoveredRatio <= b.uncoveredRatio + 0.001 &&
@@ -67,7 +77,15 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   // the ordering time reported is that of the whole call (both plannings)
   const second = plain.optimizer?.timeSpentMilliseconds;
   if (chosen.optimizer && second !== undefined) chosen.optimizer.timeSpentMilliseconds = spent + second;
-  return chosen;
+  return withCapWarning(chosen, cap, false);
+}
+
+/** The plan, with a warning `time-limit` when the wall-clock cap fired during the call (clock.ts). */
+function withCapWarning(plan: Plan, cap: SafetyCap | undefined, secondSkipped: boolean): Plan {
+  if (!cap?.fired()) return plan;
+  const cut = ['the ordering on the real connectors stopped where it was', ...(secondSkipped ? ['the field was not planned a second time with one heading in every cell'] : [])];
+  plan.warnings.push({ code: 'time-limit', message: `the wall clock passed ${SAFETY_CAP_FACTOR} × maxOptimizerTime before the work budget was spent: ${cut.join('; ')}. This plan may differ from one made on a less loaded machine.` });
+  return plan;
 }
 
 /** count ≤ other(), without calling other when count is 0. */
@@ -93,7 +111,7 @@ interface SharedWork {
 
 type PlanWithOptimizer = Plan & { optimizer?: { timeSpentMilliseconds?: number; [key: string]: unknown } };
 
-function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds = 0): { plan: PlanWithOptimizer; ownCellHeadings: boolean } {
+function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, cap: SafetyCap | undefined, orderingSpentMilliseconds = 0): { plan: PlanWithOptimizer; ownCellHeadings: boolean } {
   const planning = cellHeadingsAllowed ? 1 : 2;
   const stage = (name: Parameters<typeof reportStage>[1]): void => reportStage(runtime.onProgress, name, planning);
   stage('field');
@@ -133,7 +151,8 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     maxOptimizerTimeSeconds: input.routeOptions.maxOptimizerTime ?? 10, turnOptions,
     tracks, cellOf: planned.cellOf, directionRadians: planned.directionRadians,
     passOrder, headlandRoute: (shared.headlandRoute ??= headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns)), headlandsFirst,
-    ...(runtime.now ? { now: runtime.now } : {}), secondFollows, orderingSpentMilliseconds,
+    // the ordering is bounded by a counted work budget (clock.ts); the wall clock only caps it
+    ...(cap ? { outOfTime: cap.over } : {}), secondFollows, orderingSpentMilliseconds,
   });
 
   stage('connect');
