@@ -16,7 +16,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('furrow plan', () => {
-  it('plans within the work routeOptions.maxOptimizerTime buys, and gives the planner its wall-clock cap', async () => {
+  it('plans within the work routeOptions.maxOptimizerTime buys', async () => {
     const request = join(dir, 'request.json');
     writeFileSync(request, JSON.stringify({ routeOptions: { algorithm: 'optimized', maxOptimizerTime: 2 } }));
     const out = join(dir, 'plan.json');
@@ -26,7 +26,5 @@ describe('furrow plan', () => {
     expect(plan.optimizer?.algorithm).toBe('optimized');
     expect(plan.optimizer!.kicks!).toBeLessThanOrEqual(workBudget(2).kicks);
     expect(plan.optimizer!.realCostRounds!).toBeLessThanOrEqual(workBudget(2).rounds);
-    // far within the cap on any machine that runs the suite: no warning
-    expect(plan.warnings.map((w) => w.code)).not.toContain('time-limit');
 });
 });
