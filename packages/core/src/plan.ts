@@ -24,6 +24,9 @@ import { headlandRoutePieces, readHeadlandStyle, shapeHeadlandCorners } from './
 import { generateTracks } from './tracks/generateTracks.js';
 import type { Track, TrackSet } from './tracks/generateTracks.js';
 import { searchHeading } from './tracks/searchHeading.js';
+import { generateStripTracks, plannedPasses, withStripCells } from './tracks/strips.js';
+import { patchThreshold } from './geometry/unworked.js';
+import { unworkedWarnings } from './metrics/unworkedWarnings.js';
 import { assignCellHeadings } from './tracks/cellHeadings.js';
 import { generateCurvedTracks } from './tracks/curvedTracks.js';
 import { checkPlan } from './check/checkPlan.js';
@@ -124,18 +127,28 @@ function ringLonLat(frame: LocalFrame, ring: { x: number; y: number }[]): Positi
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
   // The two plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const shared: SharedWork = { memo: createConnectionMemo() };
-  const first = planRouteOnce(request, runtime, true, shared);
-  if (!first.ownCellHeadings) return first.plan;
+  const withStrips = planBothHeadings(request, runtime, shared, true);
+  if (!withStrips.stripsSkipped) return withStrips.plan;
+  // Strip passes (tracks/strips.ts) made the route leave out a headland pass or a track: planned
+  // again without them, the plan that leaves less unworked is kept.
+  const without = planBothHeadings(request, runtime, shared, false).plan;
+  return without.metrics.uncoveredRatio < withStrips.plan.metrics.uncoveredRatio ? without : withStrips.plan;
+}
+
+function planBothHeadings(request: PathPlanRequest, runtime: PlanRuntime, shared: SharedWork, strips: boolean): { plan: Plan; stripsSkipped: boolean } {
+  const first = planRouteOnce(request, runtime, true, shared, 0, strips);
+  if (!first.ownCellHeadings) return first;
   // maxOptimizerTime bounds the ordering of the whole call: the second planning gets what the first left of it
   const spent = (first.plan as { optimizer?: { timeSpentMilliseconds?: number } }).optimizer?.timeSpentMilliseconds ?? 0;
-  const plain = planRouteOnce(request, runtime, false, shared, spent).plan;
+  const plainOnce = planRouteOnce(request, runtime, false, shared, spent, strips);
+  const plain = plainOnce.plan;
   const a = first.plan.metrics, b = plain.metrics;
   // A per-cell plan with no violations has no more than the plain one, whatever that has: not checked then.
   const better = a.nonWorkingDistanceMeters < b.nonWorkingDistanceMeters && a.uncoveredRatio <= b.uncoveredRatio + 0.001 &&
     violationsAtMost(checkPlan(request, first.plan).violations.length, () => checkPlan(request, plain).violations.length);
-  const chosen = better ? first.plan : plain;
+  const chosen = better ? first : plainOnce;
   // the ordering time reported is that of the whole call (both plannings)
-  const report = (chosen as { optimizer?: { timeSpentMilliseconds?: number } }).optimizer;
+  const report = (chosen.plan as { optimizer?: { timeSpentMilliseconds?: number } }).optimizer;
   const second = (plain as { optimizer?: { timeSpentMilliseconds?: number } }).optimizer?.timeSpentMilliseconds;
   if (report && second !== undefined) report.timeSpentMilliseconds = spent + second;
   return chosen;
@@ -163,7 +176,7 @@ interface SharedWork {
   waypoints?: ReturnType<typeof buildWaypoints>;
 }
 
-function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds = 0): { plan: Plan; ownCellHeadings: boolean } {
+function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds: number, stripsAllowed: boolean): { plan: Plan; ownCellHeadings: boolean; stripsSkipped: boolean } {
   const input = normalizeRequest(request);
   const prepared = (shared.prepared ??= prepareField(input));
   const { frame, field, workable, obstacles } = prepared;
@@ -230,7 +243,12 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     ? extendTracks(trackSet, mainland, field, w, w / 2, fullExtension ? 1 : DEFAULT_EXTENSION_FRACTION)
     : undefined;
   if (extended) trackSet.tracks = extended.tracks;
-  if (trackSet.tracks.length === 0 && headlands.passes.length === 0)
+  // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width (tracks/strips.ts).
+  const strips = !stripsAllowed ? [] : generateStripTracks(workable, plannedPasses(headlands.passes.map((p) => p.ring), trackSet.tracks, w), {
+    widthMeters: w, minStripArea: patchThreshold(fieldArea), field, othersDriven: headlands.passes.length > 0,
+    turnRoomMeters: (1 + Math.sqrt(3)) * R, turnRadiusMeters: R, firstLine: trackSet.tracks.reduce((l, t) => Math.max(l, t.line), 0) + 4,
+  });
+  if (trackSet.tracks.length === 0 && headlands.passes.length === 0 && strips.length === 0)
     throw new PlanError('no-workable-area', `the field is too small for a ${w} m machine: no track or headland pass fits`, [{ path: 'machine.widthMeters', message: 'no pass fits' }]);
 
   const warnings: PlanWarning[] = [];
@@ -248,8 +266,10 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const headlandRoute = (shared.headlandRoute ??= headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns));
   const headlandPieces: Piece[] = headlandRoute.pieces;
   const firstPass = headlandsFirst ? passOrder[0] : undefined;
-  const cellOf = cellTracks ? cellTracks.cellOf : new Int32Array(trackSet.tracks.length);
-  if (!cellTracks) groupCells(trackSet.tracks).forEach((c, i) => { for (const t of c) cellOf[t] = i; });
+  const trackCellOf = cellTracks ? cellTracks.cellOf : new Int32Array(trackSet.tracks.length);
+  if (!cellTracks) groupCells(trackSet.tracks).forEach((c, i) => { for (const t of c) trackCellOf[t] = i; });
+  const cellOf = withStripCells(trackCellOf, strips);
+  trackSet.tracks = [...trackSet.tracks, ...strips];
   // Route order (issue 3): routeOptions.algorithm, skipCount, start / end nodes, staging area, objective, maxOptimizerTime.
   const routeT0 = runtime.now ? runtime.now() : 0;
   // maxOptimizerTime bounds the ordering of the whole call: a planning with cells of their own
@@ -450,7 +470,8 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const segments = refills ? refills.segments : connected;
   for (const wn of chosen.result.warnings) ctx.warnings.push(wn);
 
-  const metrics = computeMetrics(segments, workable, fieldArea, input);
+  const widthOf = (sg: LocalSegment): number => (sg.type === 'Track' && sg.trackIndex !== undefined ? trackSet.tracks[sg.trackIndex]?.widthMeters ?? w : w);
+  const metrics = computeMetrics(segments, workable, fieldArea, input, widthOf);
   if (refills) {
     metrics.refillCount = refills.points.length;
     metrics.refillDetourMeters = Math.round(refills.detourMeters * 100) / 100;
@@ -460,10 +481,13 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
     warnings.push(pw);
   }
+  // Every unworked patch over 1 % of the field or 100 m², with its area and place (metrics/unworkedWarnings.ts).
+  const workedPasses = segments.filter((sg) => sg.type !== 'Turn' && sg.type !== 'Connector').map((sg) => ({ xy: sg.xy, widthMeters: widthOf(sg) }));
+  for (const wn of unworkedWarnings(workable, workedPasses, fieldArea, (x, y) => flatToLonLat(frame, [x, y])[0])) warnings.push(wn);
 
   const route: RouteSegment[] = segments.map((s, i) => {
     const seg: RouteSegment = { sequence: i, type: s.type, coordinates: flatToLonLat(frame, s.xy), lengthMeters: round3(polylineLength(s.xy)) };
-    if (s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland') seg.widthMeters = w;
+    if (s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland') seg.widthMeters = widthOf(s);
     if (s.turnType) seg.turnType = s.turnType;
     if (s.trackIndex !== undefined) seg.trackIndex = s.trackIndex;
     if (s.headlandIndex !== undefined) seg.headlandIndex = s.headlandIndex;
@@ -477,7 +501,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   for (const s of connected) if (s.type === 'Track' && s.trackIndex !== undefined) drivenTrack.set(s.trackIndex, s.xy);
   const tracks = trackSet.tracks.map((t, i) => {
     const xy = drivenTrack.get(i) ?? Float64Array.from([t.x0, t.y0, t.x1, t.y1]);
-    return { index: i, line: t.line, cell: cellOf[i], coordinates: flatToLonLat(frame, xy), lengthMeters: round3(polylineLength(xy)) };
+    return { index: i, line: t.line, cell: cellOf[i], coordinates: flatToLonLat(frame, xy), lengthMeters: round3(polylineLength(xy)), ...(t.widthMeters !== undefined ? { widthMeters: round3(t.widthMeters) } : {}) };
   });
   const nodes: { index: number; trackIndex: number; end: 'start' | 'end'; position: Position }[] = [];
   // Candidate entry / exit nodes (routeOptions.startPointNodeIndex / endPointNodeIndex): node 2i is
@@ -526,7 +550,8 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     widthMeters: w, turnRadiusMeters: R, options: input.options, request,
     ...(extended && fullExtension ? { unextendedTracks, extension: extended.extension } : {}),
   });
-  return { plan, ownCellHeadings: cellTracks !== undefined && cellTracks.cells.some((c) => c.own) };
+  const stripsSkipped = strips.length > 0 && warnings.some((wn) => wn.code === 'headland-pass-skipped' || wn.code === 'track-skipped');
+  return { plan, ownCellHeadings: cellTracks !== undefined && cellTracks.cells.some((c) => c.own), stripsSkipped };
 }
 
 /** For multi-part fields: which part a point lies in (transport connectors join parts). */
@@ -564,7 +589,7 @@ function pointIn(x: number, y: number, ring: { x: number; y: number }[]): boolea
   return inside;
 }
 
-export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, input: PlanInput): PlanMetrics {
+export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, input: PlanInput, widthOf: (s: LocalSegment) => number = () => input.machine.widthMeters): PlanMetrics {
   const m = input.machine;
   let working = 0, nonWorking = 0, turns = 0;
   const turnsByType: Record<string, number> = {};
@@ -581,7 +606,7 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
       } else connectors++;
     } else {
       working += len;
-      passes.push({ xy: s.xy, widthMeters: m.widthMeters });
+      passes.push({ xy: s.xy, widthMeters: widthOf(s) });
     }
   }
   const cov = computeCoverage(workable, passes);
