@@ -20,6 +20,7 @@ import { generateHeadlands } from './headland/generateHeadlands.js';
 import type { HeadlandPass } from './headland/generateHeadlands.js';
 import { passToFlat } from './headland/generateHeadlands.js';
 import { generateTurnOnlyHeadlands } from './headland/turnOnlyHeadlands.js';
+import { swerveTracks, withoutSmallObstacles } from './headland/smallObstacles.js';
 import { headlandRoutePieces, readHeadlandStyle, shapeHeadlandCorners } from './headland/headlandPieces.js';
 import { generateTracks } from './tracks/generateTracks.js';
 import type { Track, TrackSet } from './tracks/generateTracks.js';
@@ -129,10 +130,18 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const shared: SharedWork = { memo: createConnectionMemo() };
   const withStrips = planBothHeadings(request, runtime, shared, true);
   if (!withStrips.stripsSkipped) return withStrips.plan;
-  // Strip passes (tracks/strips.ts) made the route leave out a headland pass or a track: planned
-  // again without them, the plan that leaves less unworked is kept.
+  // A plan with strip passes (tracks/strips.ts) whose route left out a pass or a track, or has a
+  // join nothing fits: planned again without them; the one with fewer such faults is kept, on a tie
+  // the one that leaves less unworked.
   const without = planBothHeadings(request, runtime, shared, false).plan;
-  return without.metrics.uncoveredRatio < withStrips.plan.metrics.uncoveredRatio ? without : withStrips.plan;
+  const a = routeFaults(withStrips.plan), b = routeFaults(without);
+  return b < a || (b === a && without.metrics.uncoveredRatio < withStrips.plan.metrics.uncoveredRatio) ? without : withStrips.plan;
+}
+
+/** Warnings of a route that drops or cannot join something. */
+const ROUTE_FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
+function routeFaults(plan: Plan): number {
+  return plan.warnings.filter((wn) => ROUTE_FAULTS.has(wn.code)).length;
 }
 
 function planBothHeadings(request: PathPlanRequest, runtime: PlanRuntime, shared: SharedWork, strips: boolean): { plan: Plan; stripsSkipped: boolean } {
@@ -173,6 +182,7 @@ interface SharedWork {
   region?: Region;
   parts?: ReturnType<typeof partLookup>;
   loops?: ReturnType<typeof buildConnectorRings>;
+  smallObstacles?: ReturnType<typeof withoutSmallObstacles>;
   waypoints?: ReturnType<typeof buildWaypoints>;
 }
 
@@ -200,7 +210,10 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   // Headland style (issue 5): mode full / turnOnly / none, corners (headland/).
   const headlandStyle = readHeadlandStyle(request);
-  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(field, input.headlandPasses, w, headlandStyle.corners, R));
+  // Small no-go zones get no headland rounds: headlands and tracks are planned on the field without them (headland/smallObstacles.ts).
+  const smallObstacles = (shared.smallObstacles ??= withoutSmallObstacles(field, input.smallObstacleSizeMeters, input.headlandPasses * w + 2 * R));
+  const headlandField = smallObstacles.field;
+  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(headlandField, input.headlandPasses, w, headlandStyle.corners, R));
 
   let heading: Plan['heading'];
   let directionRadians: number;
@@ -208,7 +221,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     directionRadians = bearingToDirectionRadians(input.preferredHeadingDegrees);
     heading = { degrees: input.preferredHeadingDegrees, source: 'preferred' };
   } else if (fullHeadlands.mainland.length > 0) {
-    directionRadians = (shared.searchedDirectionRadians ??= searchHeading(field, fullHeadlands.mainland, w, R).directionRadians);
+    directionRadians = (shared.searchedDirectionRadians ??= searchHeading(headlandField, fullHeadlands.mainland, w, R).directionRadians);
     heading = { degrees: directionToBearingDegrees(directionRadians), source: 'search' };
   } else {
     directionRadians = Math.PI / 2;
@@ -216,7 +229,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   }
   // Turn-only headlands lie where the tracks of the chosen heading end (headland/turnOnlyHeadlands.ts).
   // headland.corners: corners rounded to R, or square with corner turns where they fit (headland/corners.ts).
-  const shaped = (shared.shaped ??= shapeHeadlandCorners(headlandStyle.mode === 'turnOnly' ? generateTurnOnlyHeadlands(field, input.headlandPasses, w, directionRadians, headlandStyle.corners) : fullHeadlands, headlandStyle, field, {
+  const shaped = (shared.shaped ??= shapeHeadlandCorners(headlandStyle.mode === 'turnOnly' ? generateTurnOnlyHeadlands(headlandField, input.headlandPasses, w, directionRadians, headlandStyle.corners) : fullHeadlands, headlandStyle, headlandField, {
     turnRadiusMeters: R, reverseAllowed: m.reverseAllowed, sampleStepMeters: 0.5,
     ...(m.maxCurvatureRatePerSquareMeter !== undefined ? { maxCurvatureRatePerSquareMeter: m.maxCurvatureRatePerSquareMeter } : {}),
     ...(request.smoothingStrategy ? { smoothing: request.smoothingStrategy } : {}),
@@ -225,7 +238,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const headlandReport = { mode: headlandStyle.mode, ...(headlandStyle.corners ? { corners: headlandStyle.corners, squareCorners: shaped.cornerTurns?.squareCorners.length ?? 0, roundedCorners: shaped.roundedCount } : {}) };
   const mainland = headlands.mainland;
   // Issue 5, tracks.trackType 'curved': offset curves of the boundary's longest smooth chain (tracks/curvedTracks.ts); straight when none fits.
-  const curvedSet = request.tracks?.trackType === 'curved' && mainland.length > 0 ? generateCurvedTracks(field, mainland, w, R) : undefined;
+  const curvedSet = request.tracks?.trackType === 'curved' && mainland.length > 0 ? generateCurvedTracks(headlandField, mainland, w, R) : undefined;
   const curvedTracks = curvedSet !== undefined && curvedSet.tracks.length > 0;
   if (curvedSet && curvedTracks) {
     directionRadians = curvedSet.directionRadians;
@@ -240,9 +253,10 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const unextendedTracks = trackSet.tracks;
   const fullExtension = input.options.includes('extendTracks');
   const extended = trackSet.tracks.length > 0 && !curvedTracks
-    ? extendTracks(trackSet, mainland, field, w, w / 2, fullExtension ? 1 : DEFAULT_EXTENSION_FRACTION)
+    ? extendTracks(trackSet, mainland, headlandField, w, w / 2, fullExtension ? 1 : DEFAULT_EXTENSION_FRACTION)
     : undefined;
   if (extended) trackSet.tracks = extended.tracks;
+  if (smallObstacles.small.length > 0) trackSet.tracks = swerveTracks(trackSet.tracks, smallObstacles.small, (shared.region ??= new Region(field)), directionRadians, R);
   // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width (tracks/strips.ts).
   const strips = !stripsAllowed ? [] : generateStripTracks(workable, plannedPasses(headlands.passes.map((p) => p.ring), trackSet.tracks, w), {
     widthMeters: w, minStripArea: patchThreshold(fieldArea), field, othersDriven: headlands.passes.length > 0,
@@ -520,7 +534,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     boundary,
     warnings,
     tracks,
-    headlandStyle: headlandReport,
+    headlandStyle: { ...headlandReport, smallObstaclesWithoutRounds: smallObstacles.small.length },
     ...(headlands.band ? { headlandAreas: groupPolygons(headlands.band).map((rings) => ({ type: 'Polygon', coordinates: rings.map((r) => ringLonLat(frame, r)) })) } : {}),
     headlands: headlands.passes.map((p, i) => ({ index: i, type: p.type, passIndex: p.passIndex, coordinates: flatToLonLat(frame, passToFlat(p)) })),
     obstacles: obstacles.map((r) => ({ type: 'Polygon', coordinates: [ringLonLat(frame, r)] })),
@@ -550,7 +564,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     widthMeters: w, turnRadiusMeters: R, options: input.options, request,
     ...(extended && fullExtension ? { unextendedTracks, extension: extended.extension } : {}),
   });
-  const stripsSkipped = strips.length > 0 && warnings.some((wn) => wn.code === 'headland-pass-skipped' || wn.code === 'track-skipped');
+  const stripsSkipped = strips.length > 0 && warnings.some((wn) => ROUTE_FAULTS.has(wn.code));
   return { plan, ownCellHeadings: cellTracks !== undefined && cellTracks.cells.some((c) => c.own), stripsSkipped };
 }
 
