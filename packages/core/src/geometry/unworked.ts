@@ -4,14 +4,13 @@
  * it. Used before routing (strip passes, tracks/strips.ts) and on the route (the plan's
  * `unworked-area` warnings).
  */
-import { areaOf, bufferPolylines, differencePolygons, flatToPath, groupPolygons, offsetPolygons, unionPolygons } from './clipper.js';
-import type { PathD, PathsD } from './clipper.js';
+import { areaOf, differencePolygons, groupPolygons, offsetPolygons, unionPolygons } from './clipper.js';
+import type { PathsD } from './clipper.js';
+import { rectangleSwath, swathsOf } from './computeCoverage.js';
+import type { WorkingPass } from './computeCoverage.js';
 
 /** A working pass: flat xy polyline (closed rings repeat their first point) and its working width. */
-export interface SwathPass {
-  xy: ArrayLike<number>;
-  widthMeters: number;
-}
+export type SwathPass = WorkingPass;
 
 /** Leftovers thinner than this are hairlines between touching swaths, not ground to work, m. */
 const HAIRLINE_METERS = 0.05;
@@ -37,15 +36,9 @@ export function unworkedPatches(workable: PathsD, passes: SwathPass[], minArea: 
   const swaths: PathsD = [];
   for (const p of passes) {
     const n = p.xy.length;
-    if (n < 4) continue;
-    if (n === 4) {
-      const r = rectangle(p.xy[0], p.xy[1], p.xy[2], p.xy[3], p.widthMeters / 2);
-      if (r.length > 0) swaths.push(r);
-      continue;
-    }
-    const closed = n >= 8 && p.xy[0] === p.xy[n - 2] && p.xy[1] === p.xy[n - 1];
-    const path = flatToPath(closed ? Array.prototype.slice.call(p.xy, 0, n - 2) : p.xy);
-    for (const r of bufferPolylines([path], p.widthMeters / 2, closed)) swaths.push(r);
+    // straight passes as their rectangles, others buffered (geometry/computeCoverage.ts)
+    const swath = n === 4 ? (p.xy[0] !== p.xy[2] || p.xy[1] !== p.xy[3] ? rectangleSwath(p.xy[0], p.xy[1], p.xy[2], p.xy[3], p.widthMeters / 2) : []) : swathsOf([p])[0] ?? [];
+    for (const r of swath) swaths.push(r);
   }
   const left = swaths.length > 0 ? differencePolygons(workable, unionPolygons(swaths)) : workable;
   // Opening by a hairline drops the slivers left between exactly adjacent swaths.
@@ -58,14 +51,6 @@ export function unworkedPatches(workable: PathsD, passes: SwathPass[], minArea: 
     out.push({ rings, areaSquareMeters: a, x: p.x, y: p.y });
   }
   return out.sort((p, q) => q.areaSquareMeters - p.areaSquareMeters);
-}
-
-/** The swath of a straight pass: its rectangle, counter-clockwise. */
-function rectangle(x0: number, y0: number, x1: number, y1: number, half: number): PathD {
-  const l = Math.hypot(x1 - x0, y1 - y0);
-  if (!(l > 0)) return [];
-  const nx = (-(y1 - y0) / l) * half, ny = ((x1 - x0) / l) * half;
-  return [{ x: x0 - nx, y: y0 - ny }, { x: x1 - nx, y: y1 - ny }, { x: x1 + nx, y: y1 + ny }, { x: x0 + nx, y: y0 + ny }];
 }
 
 /**

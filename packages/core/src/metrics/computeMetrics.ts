@@ -1,0 +1,70 @@
+/**
+ * The plan's metrics from its route in the local frame: working and non-working distance, time
+ * at the machine's speeds, fuel at its rates, turns and connectors counted, and coverage (the
+ * route's working passes against the workable field, geometry/computeCoverage.ts).
+ */
+import type { PlanMetrics } from '../types.js';
+import type { PathsD } from '../geometry/clipper.js';
+import { computeCoverage } from '../geometry/computeCoverage.js';
+import { polylineLength } from '../geometry/vec.js';
+import type { LocalSegment } from '../turns/path.js';
+import type { ResolvedMachine } from '../request/normalizeRequest.js';
+
+/** The working width of a segment: the machine's, or a strip pass's own (tracks/strips.ts). */
+export type WidthOf = (segment: LocalSegment) => number;
+
+export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, machine: ResolvedMachine, widthOf: WidthOf = () => machine.widthMeters): PlanMetrics {
+  const m = machine;
+  let working = 0, nonWorking = 0, turns = 0;
+  const turnsByType: Record<string, number> = {};
+  const passes: { xy: Float64Array; widthMeters: number }[] = [];
+  let connectors = 0;
+  for (const s of segments) {
+    const len = polylineLength(s.xy);
+    if (s.type === 'Turn' || s.type === 'Connector') {
+      nonWorking += len;
+      if (s.type === 'Turn') {
+        turns++;
+        const k = s.turnType ?? 'Dubins';
+        turnsByType[k] = (turnsByType[k] ?? 0) + 1;
+      } else connectors++;
+    } else {
+      working += len;
+      passes.push({ xy: s.xy, widthMeters: widthOf(s) });
+    }
+  }
+  const cov = computeCoverage(workable, passes);
+  const timeSeconds = working / m.workingSpeedMetersPerSecond + nonWorking / m.turningSpeedMetersPerSecond;
+  const metrics: PlanMetrics = {
+    fieldAreaSquareMeters: r2(fieldArea),
+    workableAreaSquareMeters: r2(cov.workableAreaSquareMeters),
+    distanceMeters: r2(working + nonWorking),
+    workingDistanceMeters: r2(working),
+    nonWorkingDistanceMeters: r2(nonWorking),
+    timeSeconds: r2(timeSeconds),
+    overlapSquareMeters: r2(cov.overlapSquareMeters),
+    overlapRatio: r6(cov.overlapRatio),
+    uncoveredSquareMeters: r2(cov.uncoveredSquareMeters),
+    uncoveredRatio: r6(cov.uncoveredRatio),
+    turns,
+    turnsByType,
+    connectors,
+  };
+  if (m.workingFuelLitersPerHour !== undefined || m.turningFuelLitersPerHour !== undefined) {
+    metrics.fuelLiters = r2(((m.workingFuelLitersPerHour ?? 0) * working) / m.workingSpeedMetersPerSecond / 3600 + ((m.turningFuelLitersPerHour ?? 0) * nonWorking) / m.turningSpeedMetersPerSecond / 3600);
+  }
+  return metrics;
+}
+
+/** The refill stage's figures added to the metrics. */
+export function addRefillMetrics(metrics: PlanMetrics, refillCount: number, refillDetourMeters: number): void {
+  metrics.refillCount = refillCount;
+  metrics.refillDetourMeters = r2(refillDetourMeters);
+}
+
+function r2(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+function r6(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
+}
