@@ -14,7 +14,8 @@ import type { LocalField } from './geometry/prepareField.js';
 import { areaOf } from './geometry/clipper.js';
 import { roundDeg } from './geometry/projection.js';
 import { machineTurnOptions } from './turns/machineTurnOptions.js';
-import type { LocalSegment } from './turns/path.js';
+import type { LocalSegment, LocalWarning } from './turns/path.js';
+import type { Track } from './tracks/generateTracks.js';
 import { generateHeadlands } from './headland/generateHeadlands.js';
 import { headlandRoutePieces, readHeadlandStyle } from './headland/headlandPieces.js';
 import { headlandReport, passDrivingOrder, shapeHeadlands } from './headland/planHeadlands.js';
@@ -63,6 +64,26 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
 const ROUTE_FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
 function routeFaults(plan: Plan): number {
   return plan.warnings.filter((wn) => ROUTE_FAULTS.has(wn.code)).length;
+}
+
+/**
+ * Whether the route's faults may come from its strip passes (tracks from `firstStrip` on): a join
+ * not fitted or a track left out at a strip pass's end or middle, or headland passes left out
+ * right after the last track (before the first, with headlands first) when that is a strip pass.
+ */
+function stripFaults(warnings: LocalWarning[], segments: LocalSegment[], tracks: Track[], firstStrip: number, headlandsFirst: boolean): boolean {
+  const near = (x: number | undefined, y: number | undefined): boolean => x !== undefined && y !== undefined &&
+    tracks.slice(firstStrip).some((t) => [[t.x0, t.y0], [t.x1, t.y1], [(t.x0 + t.x1) / 2, (t.y0 + t.y1) / 2]].some(([px, py]) => Math.hypot(px - x, py - y) < 2));
+  // a join not fitted names where it goes to in its message: "to (x, y) heading"
+  const goal = (wn: LocalWarning): boolean => {
+    const m = / to \((-?[\d.]+), (-?[\d.]+)\) heading/.exec(wn.message);
+    return m !== null && near(Number(m[1]), Number(m[2]));
+  };
+  if (warnings.some((wn) => wn.code !== 'headland-pass-skipped' && ROUTE_FAULTS.has(wn.code) && (near(wn.x, wn.y) || goal(wn)))) return true;
+  if (!warnings.some((wn) => wn.code === 'headland-pass-skipped')) return false;
+  const driven = segments.filter((sg) => sg.type === 'Track');
+  const next = headlandsFirst ? driven[0] : driven[driven.length - 1];
+  return next?.trackIndex !== undefined && next.trackIndex >= firstStrip;
 }
 
 /**
@@ -184,6 +205,6 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   // Every unworked patch over 1 % of the field or 100 m², with its area and place (metrics/unworkedWarnings.ts).
   const worked = segments.filter((sg) => sg.type !== 'Turn' && sg.type !== 'Connector').map((sg) => ({ xy: sg.xy, widthMeters: widthOf(sg) }));
   for (const wn of unworkedWarnings(workable, worked, fieldAreaSquareMeters ?? areaOf(field), (x, y) => frame.toLonLat(x, y))) plan.warnings.push(wn);
-  const stripsFaulted = planned.stripCount > 0 && plan.warnings.some((wn) => ROUTE_FAULTS.has(wn.code));
+  const stripsFaulted = planned.stripCount > 0 && stripFaults(routed.warnings, segments, tracks, tracks.length - planned.stripCount, headlandsFirst);
   return { plan, ownCellHeadings: secondFollows, stripsFaulted };
 }
