@@ -17,4 +17,6 @@ export { routeOffField } from './check/offField.js';
 export type { OffFieldPiece } from './check/offField.js';
 export * from './turns/kinematics.js';
 export type { PlanRuntime } from './plan.js';
+export { PLAN_STAGES } from './progress.js';
+export type { PlanProgress, PlanStage, ProgressCallback } from './progress.js';
 export { validateFieldGeometry } from './geometry/validateFieldGeometry.js';

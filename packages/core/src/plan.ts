@@ -31,12 +31,18 @@ import { addRefillMetrics, computeMetrics } from './metrics/computeMetrics.js';
 import { assemblePlan } from './output/assemblePlan.js';
 import { addPlanExtras } from './output/planExtras.js';
 import { checkPlan } from './check/checkPlan.js';
+import { simplifyBoundary } from './geometry/simplifyBoundary.js';
+import type { PathsD } from './geometry/clipper.js';
+import { reportStage } from './progress.js';
 import { withoutSmallObstacles } from './headland/smallObstacles.js';
 import { unworkedWarnings } from './metrics/unworkedWarnings.js';
+import type { ProgressCallback } from './progress.js';
 
 /** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
 export interface PlanRuntime {
   now?: () => number;
+  /** Called as each stage starts (progress.ts): a plain callback, no I/O. */
+  onProgress?: ProgressCallback;
 }
 
 /**
@@ -120,6 +126,8 @@ function violationsAtMost(count: number, other: () => number): boolean {
 interface SharedWork {
   memo: ConnectionMemo;
   prepared?: LocalField;
+  /** The field within BOUNDARY_TOLERANCE_METERS where it is dense (geometry/simplifyBoundary.ts): for headland offsets and connector rings. */
+  simple?: PathsD;
   fullHeadlands?: ReturnType<typeof generateHeadlands>;
   searchedDirectionRadians?: number;
   shaped?: ShapedHeadlands;
@@ -131,6 +139,9 @@ interface SharedWork {
 type PlanWithOptimizer = Plan & { optimizer?: { timeSpentMilliseconds?: number; [key: string]: unknown } };
 
 function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds: number, strips: boolean): { plan: PlanWithOptimizer; ownCellHeadings: boolean; stripsFaulted: boolean } {
+  const planning = cellHeadingsAllowed ? 1 : 2;
+  const stage = (name: Parameters<typeof reportStage>[1]): void => reportStage(runtime.onProgress, name, planning);
+  stage('field');
   const input = normalizeRequest(request);
   const { frame, field, workable, obstacles, fieldAreaSquareMeters } = (shared.prepared ??= prepareField(input));
   const m = input.machine;
@@ -138,16 +149,20 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   assertPlannable(field, w);
   const turnOptions = machineTurnOptions(m, request.smoothingStrategy);
 
+  const simple = (shared.simple ??= simplifyBoundary(field));
+  stage('headlands');
   const style = readHeadlandStyle(request);
   // Small no-go zones get no headland rounds: headlands and tracks are planned on the field without them (headland/smallObstacles.ts).
-  const small = (shared.smallObstacles ??= withoutSmallObstacles(field, input.smallObstacleSizeMeters, input.headlandPasses * w + 2 * R));
+  const smallMargin = input.headlandPasses * w + 2 * R;
+  const small = (shared.smallObstacles ??= withoutSmallObstacles(field, input.smallObstacleSizeMeters, smallMargin));
   const headlandField = small.field;
-  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(headlandField, input.headlandPasses, w, style.corners, R));
+  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(small.small.length > 0 ? withoutSmallObstacles(simple, input.smallObstacleSizeMeters, smallMargin).field : simple, input.headlandPasses, w, style.corners, R));
   const chosen = chooseHeading(input.preferredHeadingDegrees, fullHeadlands.mainland.length > 0, () => (shared.searchedDirectionRadians ??= searchHeading(headlandField, fullHeadlands.mainland, w, R).directionRadians));
   const shaped = (shared.shaped ??= shapeHeadlands(headlandField, fullHeadlands, style, input.headlandPasses, w, chosen.directionRadians, turnOptions));
   const headlands = shaped.headlands;
 
-  const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses));
+  stage('tracks');
+  const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
   const planned = planTracks({
     field: headlandField, mainland: headlands.mainland, widthMeters: w, turnRadiusMeters: R, chosen,
     ...(input.preferredHeadingDegrees !== undefined ? { preferredHeadingDegrees: input.preferredHeadingDegrees } : {}),
@@ -163,6 +178,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   const headlandsFirst = input.routeOptions.headlandsFirst === true;
   const passOrder = passDrivingOrder(headlands.passes, headlandsFirst);
+  stage('order');
   const routed = routeTracks({
     routeField,
     machine: m, headlandPasses: input.headlandPasses, routeOptions: input.routeOptions,
@@ -172,15 +188,18 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     ...(runtime.now ? { now: runtime.now } : {}), secondFollows, orderingSpentMilliseconds,
   });
 
+  stage('connect');
   const refills = addRefillDetours(routed.segments, request, input.routeOptions, w, routed.staging, frame, headlands.passes, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
   const segments = refills ? refills.segments : routed.segments;
+  stage('metrics');
+  const metricWarnings: LocalWarning[] = [];
   const widthOf = (sg: LocalSegment): number => (sg.type === 'Track' && sg.trackIndex !== undefined ? tracks[sg.trackIndex]?.widthMeters ?? w : w);
-  const metrics = computeMetrics(segments, workable, fieldAreaSquareMeters ?? areaOf(field), m, widthOf);
+  const metrics = computeMetrics(segments, workable, fieldAreaSquareMeters ?? areaOf(field), m, metricWarnings, widthOf);
   if (refills) addRefillMetrics(metrics, refills.points.length, refills.detourMeters);
 
   const plan: PlanWithOptimizer = assemblePlan({
     frame, field, obstacles, input, metrics, heading: planned.heading, headlandStyle: { ...headlandReport(style, shaped), smallObstaclesWithoutRounds: small.small.length }, headlands,
-    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: routed.warnings,
+    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...metricWarnings],
   });
   const { ordered, refined } = routed;
   plan.optimizer = {
@@ -196,6 +215,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   };
   if (refills) plan.refillPoints = refills.points;
   if (routed.staging) plan.stagingArea = frame.toLonLat(routed.staging[0], routed.staging[1]).map(roundDeg);
+  stage('extras');
   // Guidance lines, cells, crosshatches, the extension's coverage gain, narrow corridors.
   addPlanExtras(plan, {
     frame, field, workable, tracks, directionRadians: planned.directionRadians, cellOf: planned.cellOf, headlandPasses: headlands.passes, passCount: input.headlandPasses,

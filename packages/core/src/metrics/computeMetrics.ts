@@ -7,13 +7,14 @@ import type { PlanMetrics } from '../types.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { computeCoverage } from '../geometry/computeCoverage.js';
 import { polylineLength } from '../geometry/vec.js';
-import type { LocalSegment } from '../turns/path.js';
+import type { LocalSegment, LocalWarning } from '../turns/path.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
 
 /** The working width of a segment: the machine's, or a strip pass's own (tracks/strips.ts). */
 export type WidthOf = (segment: LocalSegment) => number;
 
-export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, machine: ResolvedMachine, widthOf: WidthOf = () => machine.widthMeters): PlanMetrics {
+/** A coverage metric computed on simplified passes (geometry/coverageGuard.ts) adds a warning `coverage-approximate` to `warnings`. */
+export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, machine: ResolvedMachine, warnings?: LocalWarning[], widthOf: WidthOf = () => machine.widthMeters): PlanMetrics {
   const m = machine;
   let working = 0, nonWorking = 0, turns = 0;
   const turnsByType: Record<string, number> = {};
@@ -34,6 +35,7 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
     }
   }
   const cov = computeCoverage(workable, passes);
+  if (cov.approximation) warnings?.push({ code: 'coverage-approximate', message: cov.approximation });
   const timeSeconds = working / m.workingSpeedMetersPerSecond + nonWorking / m.turningSpeedMetersPerSecond;
   const metrics: PlanMetrics = {
     fieldAreaSquareMeters: r2(fieldArea),

@@ -193,7 +193,8 @@ export function connectorRingSizes(turnRadiusMeters: number, widthMeters: number
 }
 
 /** The field as the route stage sees it, its costly parts built on first use. */
-export function routeFieldOf(field: PathsD, frame: LocalFrame, memo: ConnectionMemo, machine: ResolvedMachine, headlandPasses: number): RouteField {
+/** `ringField`: the field the connector rings are offset from (the simplified boundary, geometry/simplifyBoundary.ts); containment stays on `field`. */
+export function routeFieldOf(field: PathsD, frame: LocalFrame, memo: ConnectionMemo, machine: ResolvedMachine, headlandPasses: number, ringField: PathsD = field): RouteField {
   const R = machine.turnRadiusMeters, w = machine.widthMeters;
   const { ringRadius, ringOffset } = connectorRingSizes(R, w, headlandPasses);
   let waypoints: Waypoints | undefined;
@@ -204,7 +205,7 @@ export function routeFieldOf(field: PathsD, frame: LocalFrame, memo: ConnectionM
     region: new Region(field),
     waypoints: () => (waypoints ??= buildWaypoints(field, 1.5 * R)),
     ...partLookup(field),
-    loops: () => (loops ??= [...buildConnectorRings(field, ringOffset, ringRadius), ...buildNarrowConnectorRings(field, w / 2, ringRadius)]),
+    loops: () => (loops ??= [...buildConnectorRings(ringField, ringOffset, ringRadius), ...buildNarrowConnectorRings(ringField, w / 2, ringRadius)]),
     memo,
   };
 }
