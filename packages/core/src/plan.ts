@@ -22,6 +22,7 @@ import { headlandReport, passDrivingOrder, shapeHeadlands } from './headland/pla
 import type { ShapedHeadlands } from './headland/planHeadlands.js';
 import { searchHeading } from './tracks/searchHeading.js';
 import { chooseHeading, planTracks } from './tracks/planTracks.js';
+import type { StripMode } from './tracks/planTracks.js';
 import { routeFieldOf, routeTracks } from './route/routeTracks.js';
 import type { RouteField } from './route/routeTracks.js';
 import { createConnectionMemo } from './route/connectionMemo.js';
@@ -31,6 +32,7 @@ import { addRefillMetrics, computeMetrics } from './metrics/computeMetrics.js';
 import { assemblePlan } from './output/assemblePlan.js';
 import { addPlanExtras } from './output/planExtras.js';
 import { checkPlan } from './check/checkPlan.js';
+import { isPlanError } from './errors.js';
 import { simplifyBoundary } from './geometry/simplifyBoundary.js';
 import type { PathsD } from './geometry/clipper.js';
 import { reportStage } from './progress.js';
@@ -56,14 +58,25 @@ export interface PlanRuntime {
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
   // The plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const shared: SharedWork = { memo: createConnectionMemo() };
-  const withStrips = planBothHeadings(request, runtime, shared, true);
+  const withStrips = planBothHeadings(request, runtime, shared, 'all');
   if (!withStrips.stripsFaulted) return withStrips.plan;
   // A plan with strip passes (tracks/strips.ts) whose route left out a pass or a track, or has a
   // join nothing fits: planned again without them; the one with fewer such faults is kept, on a tie
   // the one that leaves less unworked.
-  const without = planBothHeadings(request, runtime, shared, false).plan;
+  // (a field narrower than the machine has nothing to drive without them: one pass per strip then)
+  const without = withoutStrips(request, runtime, shared) ?? planBothHeadings(request, runtime, shared, 'single').plan;
   const a = routeFaults(withStrips.plan), b = routeFaults(without);
   return b < a || (b === a && without.metrics.uncoveredRatio < withStrips.plan.metrics.uncoveredRatio) ? without : withStrips.plan;
+}
+
+/** The plan without strip passes, or undefined where nothing else is left to drive. */
+function withoutStrips(request: PathPlanRequest, runtime: PlanRuntime, shared: SharedWork): Plan | undefined {
+  try {
+    return planBothHeadings(request, runtime, shared, 'none').plan;
+  } catch (e) {
+    if (isPlanError(e) && e.code === 'no-workable-area') return undefined;
+    throw e;
+  }
 }
 
 /** Warnings of a route that drops or cannot join something. */
@@ -96,7 +109,7 @@ function stripFaults(warnings: LocalWarning[], segments: LocalSegment[], tracks:
  * One planning, twice where cells got headings of their own: the per-cell plan is kept only if it
  * is shorter on the real route, has no more `checkPlan` violations and covers as well.
  */
-function planBothHeadings(request: PathPlanRequest, runtime: PlanRuntime, shared: SharedWork, strips: boolean): { plan: Plan; stripsFaulted: boolean } {
+function planBothHeadings(request: PathPlanRequest, runtime: PlanRuntime, shared: SharedWork, strips: StripMode): { plan: Plan; stripsFaulted: boolean } {
   const first = planRouteOnce(request, runtime, true, shared, 0, strips);
   if (!first.ownCellHeadings) return first;
   // maxOptimizerTime bounds the ordering of the whole call: the second planning gets what the first left of it
@@ -138,7 +151,7 @@ interface SharedWork {
 
 type PlanWithOptimizer = Plan & { optimizer?: { timeSpentMilliseconds?: number; [key: string]: unknown } };
 
-function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds: number, strips: boolean): { plan: PlanWithOptimizer; ownCellHeadings: boolean; stripsFaulted: boolean } {
+function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds: number, strips: StripMode): { plan: PlanWithOptimizer; ownCellHeadings: boolean; stripsFaulted: boolean } {
   const planning = cellHeadingsAllowed ? 1 : 2;
   const stage = (name: Parameters<typeof reportStage>[1]): void => reportStage(runtime.onProgress, name, planning);
   stage('field');

@@ -48,6 +48,8 @@ export function chooseHeading(preferredHeadingDegrees: number | undefined, hasMa
   return { directionRadians, heading: { degrees: directionToBearingDegrees(directionRadians), source: 'search' } };
 }
 
+export type StripMode = 'all' | 'single' | 'none';
+
 export interface TrackStageInput {
   field: PathsD;
   mainland: PathsD;
@@ -66,7 +68,8 @@ export interface TrackStageInput {
   passRings: PathsD;
   workable: PathsD;
   fieldAreaSquareMeters: number;
-  strips: boolean;
+  /** Strip passes: all a strip needs, one per strip, or none. */
+  strips: StripMode;
   /** No-go zones without headland rounds (headland/smallObstacles.ts) the tracks swerve round, in `region` (the whole field). */
   smallObstacles: PathsD;
   region: () => Region;
@@ -107,8 +110,9 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
   if (extended) trackSet.tracks = extended.tracks;
   if (inp.smallObstacles.length > 0) trackSet.tracks = swerveTracks(trackSet.tracks, inp.smallObstacles, inp.region(), directionRadians, R);
   // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width (tracks/strips.ts).
-  const strips = !inp.strips ? [] : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
+  const strips = inp.strips === 'none' ? [] : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
     widthMeters: w, turnRadiusMeters: R, minStripArea: patchThreshold(inp.fieldAreaSquareMeters), field, othersDriven: inp.passCount > 0,
+    ...(inp.strips === 'single' ? { maxPassesPerStrip: 1 } : {}),
     turnRoomMeters: (1 + Math.sqrt(3)) * R, firstLine: trackSet.tracks.reduce((l, t) => Math.max(l, t.line), 0) + 4,
   });
   if (trackSet.tracks.length === 0 && inp.passCount === 0 && strips.length === 0)

@@ -83,6 +83,8 @@ export interface StripOptions {
   othersDriven: boolean;
   /** Leftovers of at least this area get passes, m². */
   minStripArea: number;
+  /** At most this many passes per strip (a wider strip gets one pass of the machine's width through its middle). */
+  maxPassesPerStrip?: number;
   /** First scanline number free for the strips' tracks (they get lines of their own). */
   firstLine: number;
 }
@@ -105,7 +107,7 @@ export function generateStripTracks(workable: PathsD, passes: SwathPass[], o: St
   for (const patch of unworkedPatches(workable, passes, o.minStripArea)) {
     let best: { tracks: Track[]; score: number; count: number } | undefined;
     for (const d of candidateDirections(patch.rings)) {
-      const tried = linesAt(patch.rings, d, o.widthMeters, line);
+      const tried = linesAt(patch.rings, d, o.widthMeters, line, o.maxPassesPerStrip ?? Infinity);
       if (!tried) continue;
       let score = 0;
       for (const t of tried.tracks) score += ((t.u1 - t.u0) - o.turnRadiusMeters) * (t.widthMeters ?? o.widthMeters);
@@ -141,7 +143,7 @@ function candidateDirections(rings: PathsD): number[] {
 }
 
 /** The passes over a leftover along direction `d`: ⌈width across ÷ machine width⌉ lines. */
-function linesAt(rings: PathsD, d: number, widthMeters: number, line: number): { tracks: Track[]; count: number } | undefined {
+function linesAt(rings: PathsD, d: number, widthMeters: number, line: number, maxCount: number): { tracks: Track[]; count: number } | undefined {
   const c = Math.cos(d), s = Math.sin(d);
   let vmin = Infinity, vmax = -Infinity;
   for (const r of rings) for (const p of r) {
@@ -151,7 +153,7 @@ function linesAt(rings: PathsD, d: number, widthMeters: number, line: number): {
   }
   const across = vmax - vmin;
   if (!(across >= MIN_STRIP_WIDTH_METERS)) return undefined;
-  const count = Math.max(1, Math.ceil(across / widthMeters - 1e-9));
+  const count = Math.max(1, Math.min(maxCount, Math.ceil(across / widthMeters - 1e-9)));
   const share = across / count;
   const tracks: Track[] = [];
   for (let k = 0; k < count; k++) {
@@ -163,16 +165,26 @@ function linesAt(rings: PathsD, d: number, widthMeters: number, line: number): {
       // One pass: centred on the strip's middle and as wide as most of it (the extent across
       // counts the bulges at its ends); passes sharing a strip split its width.
       const fit = count === 1 ? fitAcross(rings, c, s, u0, u1, v) : { v, widthMeters: share };
-      const vv = fit.v;
+      // re-centred, the pass stays within the strip: its ends where the new line leaves it
+      const span = fit.v === v ? [u0, u1] : spanAround(crossingsAcross(rings, c, s, fit.v), (u0 + u1) / 2);
+      const vv = span ? fit.v : v;
+      const [a, b] = span ?? [u0, u1];
+      if (b - a < MIN_STRIP_LENGTH_METERS) continue;
       tracks.push({
-        line: line + k, u0, u1, v: vv,
-        x0: c * u0 - s * vv, y0: s * u0 + c * vv, x1: c * u1 - s * vv, y1: s * u1 + c * vv,
+        line: line + k, u0: a, u1: b, v: vv,
+        x0: c * a - s * vv, y0: s * a + c * vv, x1: c * b - s * vv, y1: s * b + c * vv,
         directionRadians: d,
         widthMeters: Math.min(widthMeters, fit.widthMeters),
       });
     }
   }
   return { tracks, count };
+}
+
+/** The interval of sorted crossings `us` (pairs) that holds `u`, clipped to nothing else; undefined if none. */
+function spanAround(us: number[], u: number): [number, number] | undefined {
+  for (let i = 0; i + 1 < us.length; i += 2) if (us[i] <= u && u <= us[i + 1]) return [us[i], us[i + 1]];
+  return undefined;
 }
 
 /** Share of a strip's length a single pass's width covers in full (the rest: the widest spots). */
