@@ -4,8 +4,9 @@
  *
  *   normalizeRequest (request/) → prepareField (geometry/) → generateHeadlands (headland/) →
  *   chooseHeading, planTracks (tracks/) → routeTracks (route/: ordering on the real connectors,
- *   turns and connectors from turns/) → addRefillDetours (refill/) → computeMetrics (metrics/) →
- *   assemblePlan with the warnings, addPlanExtras (output/)
+ *   turns and connectors from turns/) → addRefillDetours (refill/) → zoneRoute (route/: zones
+ *   joined by declared, warned transit legs) → computeMetrics (metrics/) → assemblePlan with the
+ *   warnings and zones, addPlanExtras (output/) → placeWarnings (every warning has a place)
  */
 import type { Plan, PathPlanRequest } from './types.js';
 import { normalizeRequest } from './request/normalizeRequest.js';
@@ -31,6 +32,9 @@ import { addRefillDetours } from './refill/routeExtras.js';
 import { addRefillMetrics, computeMetrics } from './metrics/computeMetrics.js';
 import { assemblePlan } from './output/assemblePlan.js';
 import { addPlanExtras } from './output/planExtras.js';
+import { zonesToPlan } from './output/zonesToPlan.js';
+import { zoneRoute } from './route/zones.js';
+import { placeWarnings } from './warnings.js';
 import { checkPlan } from './check/checkPlan.js';
 import { isPlanError } from './errors.js';
 import { simplifyBoundary } from './geometry/simplifyBoundary.js';
@@ -59,14 +63,14 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   // The plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const shared: SharedWork = { memo: createConnectionMemo() };
   const withStrips = planBothHeadings(request, runtime, shared, 'all');
-  if (!withStrips.stripsFaulted) return withStrips.plan;
+  if (!withStrips.stripsFaulted) return placeWarnings(withStrips.plan);
   // A plan with strip passes (tracks/strips.ts) whose route left out a pass or a track, or has a
   // join nothing fits: planned again without them; the one with fewer such faults is kept, on a tie
   // the one that leaves less unworked.
   // (a field narrower than the machine has nothing to drive without them: one pass per strip then)
   const without = withoutStrips(request, runtime, shared) ?? planBothHeadings(request, runtime, shared, 'single').plan;
   const a = routeFaults(withStrips.plan), b = routeFaults(without);
-  return b < a || (b === a && without.metrics.uncoveredRatio < withStrips.plan.metrics.uncoveredRatio) ? without : withStrips.plan;
+  return placeWarnings(b < a || (b === a && without.metrics.uncoveredRatio < withStrips.plan.metrics.uncoveredRatio) ? without : withStrips.plan);
 }
 
 /** The plan without strip passes, or undefined where nothing else is left to drive. */
@@ -192,8 +196,10 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const headlandsFirst = input.routeOptions.headlandsFirst === true;
   const passOrder = passDrivingOrder(headlands.passes, headlandsFirst);
   stage('order');
+  // The field's gates (accessPoints): where the route starts, and where transit legs leave and enter zones.
+  const gates = input.accessPoints.map(([lon, lat]) => { const [x, y] = frame.toLocal(lon, lat); return { x, y }; });
   const routed = routeTracks({
-    routeField,
+    routeField, gates,
     machine: m, headlandPasses: input.headlandPasses, routeOptions: input.routeOptions,
     maxOptimizerTimeSeconds: input.routeOptions.maxOptimizerTime ?? 10, turnOptions,
     tracks, cellOf: planned.cellOf, directionRadians: planned.directionRadians,
@@ -203,7 +209,9 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   stage('connect');
   const refills = addRefillDetours(routed.segments, request, input.routeOptions, w, routed.staging, frame, headlands.passes, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
-  const segments = refills ? refills.segments : routed.segments;
+  // Zones joined by declared, warned transit legs; nothing else off the field (route/zones.ts).
+  const zoned = zoneRoute(refills ? refills.segments : routed.segments, routeField.region, w, gates);
+  const segments = zoned.segments;
   stage('metrics');
   const metricWarnings: LocalWarning[] = [];
   const widthOf = (sg: LocalSegment): number => (sg.type === 'Track' && sg.trackIndex !== undefined ? tracks[sg.trackIndex]?.widthMeters ?? w : w);
@@ -212,8 +220,9 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   const plan: PlanWithOptimizer = assemblePlan({
     frame, field, obstacles, input, metrics, heading: planned.heading, headlandStyle: { ...headlandReport(style, shaped), smallObstaclesWithoutRounds: small.small.length }, headlands,
-    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...metricWarnings],
+    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...zoned.warnings, ...metricWarnings],
   });
+  plan.zones = zonesToPlan(zoned.zones, plan.route, frame);
   const { ordered, refined } = routed;
   plan.optimizer = {
     ...ordered.report,
