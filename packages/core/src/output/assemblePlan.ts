@@ -3,6 +3,7 @@
  * their end nodes, the boundary, headlands, obstacles, the warnings (with where they are), the
  * optimizer's report — and the extras (output/planExtras.ts).
  */
+import type { ZoneWarning } from '../route/zones.js';
 import type { FieldGeometry, Plan, PlanMetrics, PlanWarning, Position, RouteSegment } from '../types.js';
 import { FURROW_VERSION } from '../version.js';
 import type { LocalFrame } from '../geometry/projection.js';
@@ -39,7 +40,10 @@ export interface PlanOutputInput {
 export function toPlanWarnings(frame: LocalFrame, warnings: LocalWarning[]): PlanWarning[] {
   return warnings.map((wn) => {
     const pw: PlanWarning = { code: wn.code, message: wn.message };
-    if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
+    const z = wn as ZoneWarning;
+    if (z.line) pw.geometry = { type: 'LineString', coordinates: flatToLonLat(frame, z.line) };
+    else if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
+    if (z.sequence !== undefined) pw.sequence = z.sequence;
     return pw;
   });
 }
@@ -52,7 +56,7 @@ export function assemblePlan(x: PlanOutputInput): Plan {
   const warnings = toPlanWarnings(frame, x.warnings);
   const route: RouteSegment[] = x.segments.map((s, i) => {
     const seg: RouteSegment = { sequence: i, type: s.type, coordinates: flatToLonLat(frame, s.xy), lengthMeters: round3(polylineLength(s.xy)) };
-    if (s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland') seg.widthMeters = w;
+    if (s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland') seg.widthMeters = s.type === 'Track' && s.trackIndex !== undefined ? x.tracks[s.trackIndex]?.widthMeters ?? w : w;
     if (s.turnType) seg.turnType = s.turnType;
     if (s.trackIndex !== undefined) seg.trackIndex = s.trackIndex;
     if (s.headlandIndex !== undefined) seg.headlandIndex = s.headlandIndex;
@@ -65,7 +69,7 @@ export function assemblePlan(x: PlanOutputInput): Plan {
   for (const s of x.connected) if (s.type === 'Track' && s.trackIndex !== undefined) drivenTrack.set(s.trackIndex, s.xy);
   const tracks = x.tracks.map((t, i) => {
     const xy = drivenTrack.get(i) ?? Float64Array.from([t.x0, t.y0, t.x1, t.y1]);
-    return { index: i, line: t.line, cell: x.cellOf[i], coordinates: flatToLonLat(frame, xy), lengthMeters: round3(polylineLength(xy)) };
+    return { index: i, line: t.line, cell: x.cellOf[i], coordinates: flatToLonLat(frame, xy), lengthMeters: round3(polylineLength(xy)), ...(t.widthMeters !== undefined ? { widthMeters: round3(t.widthMeters) } : {}) };
   });
   return {
     version: FURROW_VERSION,
