@@ -17,7 +17,7 @@
  * machine far slower or busier than that — not to race the budget (which would make plans depend
  * on the load again).
  */
-export const SAFETY_CAP_FACTOR = 3;
+export const SAFETY_CAP_FACTOR = 10;
 
 /** Optimizer kicks (perturbation + descent of the local search) per second of maxOptimizerTime. */
 export const KICKS_PER_SECOND = 400;
