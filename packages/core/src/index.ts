@@ -20,3 +20,5 @@ export type { PlanRuntime } from './plan.js';
 export { PLAN_STAGES } from './progress.js';
 export type { PlanProgress, PlanStage, ProgressCallback } from './progress.js';
 export { validateFieldGeometry } from './geometry/validateFieldGeometry.js';
+export { LIMITS, DEFAULTS, KNOWN_OPTIONS, normalizeRequest, resolveRouteOptions } from './request/normalizeRequest.js';
+export type { PlanSettings, ResolvedMachine, ResolvedRouteOptions, HeadlandStyle, PlanOptionName, LonLatPolygon } from './request/normalizeRequest.js';

@@ -4,37 +4,29 @@
  *
  *   normalizeRequest (request/) → prepareField (geometry/) → generateHeadlands (headland/) →
  *   chooseHeading, planTracks (tracks/) → routeTracks (route/: ordering on the real connectors,
- *   turns and connectors from turns/) → addRefillDetours (refill/) → computeMetrics (metrics/) →
+ *   turns and connectors from turns/) → withRefillDetours (refill/) → computeMetrics (metrics/) →
  *   assemblePlan with the warnings, addPlanExtras (output/)
  */
 import type { Plan, PathPlanRequest } from './types.js';
 import { normalizeRequest } from './request/normalizeRequest.js';
-import { assertPlannable, prepareField } from './geometry/prepareField.js';
-import type { LocalField } from './geometry/prepareField.js';
-import { areaOf } from './geometry/clipper.js';
-import { roundDeg } from './geometry/projection.js';
+import { assertPlannable, prepareField, type LocalField } from './geometry/prepareField.js';
+import { areaOf, type PathsD } from './geometry/clipper.js';
 import { machineTurnOptions } from './turns/machineTurnOptions.js';
-import type { LocalSegment } from './turns/path.js';
+import type { LocalSegment, LocalWarning } from './turns/path.js';
 import { generateHeadlands } from './headland/generateHeadlands.js';
-import { headlandRoutePieces, readHeadlandStyle } from './headland/headlandPieces.js';
-import { headlandReport, passDrivingOrder, shapeHeadlands } from './headland/planHeadlands.js';
-import type { ShapedHeadlands } from './headland/planHeadlands.js';
+import { headlandRoutePieces } from './headland/headlandPieces.js';
+import { headlandReport, outermostExteriorRings, passDrivingOrder, shapeHeadlands, type ShapedHeadlands } from './headland/planHeadlands.js';
 import { searchHeading } from './tracks/searchHeading.js';
 import { chooseHeading, planTracks } from './tracks/planTracks.js';
-import { routeFieldOf, routeTracks } from './route/routeTracks.js';
-import type { RouteField } from './route/routeTracks.js';
-import { createConnectionMemo } from './route/connectionMemo.js';
-import type { ConnectionMemo } from './route/connectionMemo.js';
-import { addRefillDetours } from './refill/routeExtras.js';
+import { optimizerReport, routeFieldOf, routeTracks, type RouteField } from './route/routeTracks.js';
+import { createConnectionMemo, type ConnectionMemo } from './route/connectionMemo.js';
+import { withRefillDetours } from './refill/routeExtras.js';
 import { addRefillMetrics, computeMetrics } from './metrics/computeMetrics.js';
 import { assemblePlan } from './output/assemblePlan.js';
 import { addPlanExtras } from './output/planExtras.js';
 import { checkPlan } from './check/checkPlan.js';
 import { simplifyBoundary } from './geometry/simplifyBoundary.js';
-import type { PathsD } from './geometry/clipper.js';
-import type { LocalWarning } from './turns/path.js';
-import { reportStage } from './progress.js';
-import type { ProgressCallback } from './progress.js';
+import { reportStage, type ProgressCallback } from './progress.js';
 
 /** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
 export interface PlanRuntime {
@@ -99,14 +91,13 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   stage('field');
   const input = normalizeRequest(request);
   const { frame, field, workable, obstacles, fieldAreaSquareMeters } = (shared.prepared ??= prepareField(input));
-  const m = input.machine;
-  const w = m.widthMeters, R = m.turnRadiusMeters;
+  const m = input.machine, w = m.widthMeters, R = m.turnRadiusMeters;
   assertPlannable(field, w);
-  const turnOptions = machineTurnOptions(m, request.smoothingStrategy);
+  const turnOptions = machineTurnOptions(m, input.smoothingStrategy);
 
   const simple = (shared.simple ??= simplifyBoundary(field));
   stage('headlands');
-  const style = readHeadlandStyle(request);
+  const style = input.headland;
   const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(simple, input.headlandPasses, w, style.corners, R));
   const chosen = chooseHeading(input.preferredHeadingDegrees, fullHeadlands.mainland.length > 0, () => (shared.searchedDirectionRadians ??= searchHeading(field, fullHeadlands.mainland, w, R).directionRadians));
   const shaped = (shared.shaped ??= shapeHeadlands(field, fullHeadlands, style, input.headlandPasses, w, chosen.directionRadians, turnOptions));
@@ -116,7 +107,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const planned = planTracks({
     field, mainland: headlands.mainland, widthMeters: w, turnRadiusMeters: R, chosen,
     ...(input.preferredHeadingDegrees !== undefined ? { preferredHeadingDegrees: input.preferredHeadingDegrees } : {}),
-    curved: request.tracks?.trackType === 'curved',
+    curved: input.trackType === 'curved',
     cellHeadingsAllowed: cellHeadingsAllowed && style.mode !== 'turnOnly',
     fullExtension: input.options.includes('extendTracks'),
     passCount: headlands.passes.length,
@@ -124,20 +115,19 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const tracks = planned.trackSet.tracks;
   const secondFollows = planned.cellTracks !== undefined && planned.cellTracks.cells.some((c) => c.own);
 
-  const headlandsFirst = input.routeOptions.headlandsFirst === true;
-  const passOrder = passDrivingOrder(headlands.passes, headlandsFirst);
+  const passOrder = passDrivingOrder(headlands.passes, input.routeOptions.headlandsFirst);
   stage('order');
   const routed = routeTracks({
     routeField: (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple)),
-    machine: m, headlandPasses: input.headlandPasses, routeOptions: input.routeOptions,
-    maxOptimizerTimeSeconds: input.routeOptions.maxOptimizerTime ?? 10, turnOptions,
+    machine: m, headlandPasses: input.headlandPasses, routeOptions: input.routeOptions, turnOptions,
     tracks, cellOf: planned.cellOf, directionRadians: planned.directionRadians,
-    passOrder, headlandRoute: (shared.headlandRoute ??= headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns)), headlandsFirst,
+    passOrder, headlandRoute: (shared.headlandRoute ??= headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns)),
     ...(runtime.now ? { now: runtime.now } : {}), secondFollows, orderingSpentMilliseconds,
   });
 
   stage('connect');
-  const refills = addRefillDetours(routed.segments, request, input.routeOptions, w, routed.staging, frame, headlands.passes, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
+  // Refill detours become route connectors, so the metrics count them.
+  const refills = withRefillDetours(routed.segments, request, input.routeOptions, w, routed.staging, frame, outermostExteriorRings(headlands.passes), (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
   const segments = refills ? refills.segments : routed.segments;
   stage('metrics');
   const metricWarnings: LocalWarning[] = [];
@@ -147,21 +137,8 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const plan: PlanWithOptimizer = assemblePlan({
     frame, field, obstacles, input, metrics, heading: planned.heading, headlandStyle: headlandReport(style, shaped), headlands,
     tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...metricWarnings],
+    optimizer: optimizerReport(routed), ...(refills ? { refillPoints: refills.points } : {}), ...(routed.staging ? { staging: routed.staging } : {}),
   });
-  const { ordered, refined } = routed;
-  plan.optimizer = {
-    ...ordered.report,
-    ...(routed.routeOrderMilliseconds !== undefined ? { timeSpentMilliseconds: routed.routeOrderMilliseconds, estimateMilliseconds: ordered.report.timeSpentMilliseconds } : {}),
-    chosen: refined.algorithm,
-    realNonWorkingCost: refined.nonWorkingCost,
-    realCostRounds: refined.rounds,
-    connectorsEvaluated: refined.connectorsEvaluated,
-    refineStoppedBy: refined.stoppedBy,
-    assembled: routed.assembled,
-    connected: refined.evaluated,
-  };
-  if (refills) plan.refillPoints = refills.points;
-  if (routed.staging) plan.stagingArea = frame.toLonLat(routed.staging[0], routed.staging[1]).map(roundDeg);
   stage('extras');
   // Guidance lines, cells, crosshatches, the extension's coverage gain, narrow corridors.
   addPlanExtras(plan, {

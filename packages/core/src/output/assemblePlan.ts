@@ -12,7 +12,7 @@ import type { PathsD } from '../geometry/clipper.js';
 import { pointInRing } from '../geometry/pointInRing.js';
 import { polylineLength } from '../geometry/vec.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
-import type { PlanInput } from '../request/normalizeRequest.js';
+import type { PlanSettings } from '../request/normalizeRequest.js';
 import type { Headlands } from '../headland/generateHeadlands.js';
 import { passToFlat } from '../headland/generateHeadlands.js';
 import type { Track } from '../tracks/generateTracks.js';
@@ -21,7 +21,7 @@ export interface PlanOutputInput {
   frame: LocalFrame;
   field: PathsD;
   obstacles: PathsD;
-  input: PlanInput;
+  input: PlanSettings;
   metrics: PlanMetrics;
   heading: Plan['heading'];
   headlandStyle: Record<string, unknown>;
@@ -33,6 +33,11 @@ export interface PlanOutputInput {
   /** The route before refill detours (the tracks as driven are read from it). */
   connected: LocalSegment[];
   warnings: LocalWarning[];
+  /** The route stage's report (`plan.optimizer`). */
+  optimizer: Record<string, unknown>;
+  refillPoints?: unknown[];
+  /** Staging area, local frame. */
+  staging?: [number, number];
 }
 
 /** Warnings in lon/lat. */
@@ -83,8 +88,11 @@ export function assemblePlan(x: PlanOutputInput): Plan {
     machine: { ...m },
     headlandPasses: input.headlandPasses,
     options: input.options,
-    routeOptions: input.routeOptions,
+    routeOptions: input.requestedRouteOptions,
     frame: { definition: frame.definition, originLonLat: frame.originLonLat.map(roundDeg) },
+    optimizer: x.optimizer,
+    ...(x.refillPoints ? { refillPoints: x.refillPoints } : {}),
+    ...(x.staging ? { stagingArea: frame.toLonLat(x.staging[0], x.staging[1]).map(roundDeg) } : {}),
   };
 }
 

@@ -24,8 +24,7 @@ import type { HeadlandRoutePieces } from '../headland/headlandPieces.js';
 import type { Track } from '../tracks/generateTracks.js';
 import { stagingPointLocal, withStagingLegs } from '../refill/routeExtras.js';
 import type { LegRouter } from '../refill/legs.js';
-import type { ResolvedMachine } from '../request/normalizeRequest.js';
-import type { RouteApiOptions } from '../types.js';
+import type { ResolvedMachine, ResolvedRouteOptions } from '../request/normalizeRequest.js';
 import { connectTracks, trackPieces } from './connectTracks.js';
 import type { RouteContext, ShorteningBudget } from './connectTracks.js';
 import type { ConnectionMemo } from './connectionMemo.js';
@@ -55,8 +54,7 @@ export interface RouteStageInput {
   routeField: RouteField;
   machine: ResolvedMachine;
   headlandPasses: number;
-  routeOptions: RouteApiOptions;
-  maxOptimizerTimeSeconds: number;
+  routeOptions: ResolvedRouteOptions;
   turnOptions: TurnOptions;
   tracks: Track[];
   cellOf: Int32Array;
@@ -64,7 +62,6 @@ export interface RouteStageInput {
   /** Passes in driving order, and their pieces. */
   passOrder: HeadlandPass[];
   headlandRoute: HeadlandRoutePieces;
-  headlandsFirst: boolean;
   /** A clock, milliseconds (the optimizer honours maxOptimizerTime only with one). */
   now?: () => number;
   /** Whether a second planning follows this one (it then takes half of maxOptimizerTime). */
@@ -95,8 +92,9 @@ const MAX_NEW_CONNECTIONS = 48;
 
 /** Orders the tracks on their real connectors and connects the chosen route. */
 export function routeTracks(inp: RouteStageInput): RoutedTracks {
-  const { routeField, machine: m, routeOptions, headlandsFirst, passOrder } = inp;
-  const budget = routeBudget(inp.maxOptimizerTimeSeconds, inp.now, inp.secondFollows, inp.orderingSpentMilliseconds);
+  const { routeField, machine: m, routeOptions, passOrder } = inp;
+  const headlandsFirst = routeOptions.headlandsFirst;
+  const budget = routeBudget(routeOptions.maxOptimizerTimeSeconds, inp.now, inp.secondFollows, inp.orderingSpentMilliseconds);
   const staging = stagingPointLocal(routeField.frame, routeOptions);
   const rates = objectiveRates(m, routeOptions.objective);
   const headlandsAfter = !headlandsFirst && passOrder.length > 0;
@@ -108,7 +106,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     widthMeters: m.widthMeters,
     turnRadiusMeters: m.turnRadiusMeters,
     rates,
-    routeOptions: budget.limitMilliseconds !== budget.fullLimitMilliseconds ? { ...routeOptions, maxOptimizerTime: budget.limitMilliseconds / 1000 } : routeOptions,
+    routeOptions: budget.limitMilliseconds !== budget.fullLimitMilliseconds ? { ...routeOptions, maxOptimizerTimeSeconds: budget.limitMilliseconds / 1000 } : routeOptions,
     ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : {}),
     ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : {}),
     ...(inp.now ? { now: inp.now } : {}),
@@ -155,6 +153,22 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   };
 }
 
+/** What the plan reports of the ordering: the optimizer's report and how the real connectors chose. */
+export function optimizerReport(routed: RoutedTracks): { [key: string]: unknown; timeSpentMilliseconds?: number } {
+  const { ordered, refined } = routed;
+  return {
+    ...ordered.report,
+    ...(routed.routeOrderMilliseconds !== undefined ? { timeSpentMilliseconds: routed.routeOrderMilliseconds, estimateMilliseconds: ordered.report.timeSpentMilliseconds } : {}),
+    chosen: refined.algorithm,
+    realNonWorkingCost: refined.nonWorkingCost,
+    realCostRounds: refined.rounds,
+    connectorsEvaluated: refined.connectorsEvaluated,
+    refineStoppedBy: refined.stoppedBy,
+    assembled: routed.assembled,
+    connected: refined.evaluated,
+  };
+}
+
 function trackMeters(t: Track): number {
   return t.xy ? polylineLength(t.xy) : hypot(t.x1 - t.x0, t.y1 - t.y0);
 }
@@ -179,7 +193,7 @@ function connectorContext(inp: RouteStageInput): RouteContext {
     widthMeters: w,
     warnings: [],
     ...(routeOptions.forcedDirection ? { headlandWinding: routeOptions.forcedDirection } : {}),
-    ...(routeOptions.enableHeadlandDrivethrough === true ? { headlandDrivethrough: true } : {}),
+    ...(routeOptions.enableHeadlandDrivethrough ? { headlandDrivethrough: true } : {}),
   };
 }
 
@@ -226,7 +240,8 @@ type Lookup = (store: Map<number, Parts>, key: number, make: (abort?: () => bool
  * within the refit budget.
  */
 function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRates, staging: [number, number] | undefined, legRouter: LegRouter, budget: RouteBudget, costMore: boolean) {
-  const { tracks, cellOf, headlandsFirst } = inp;
+  const { tracks, cellOf } = inp;
+  const headlandsFirst = inp.routeOptions.headlandsFirst;
   const R = inp.machine.turnRadiusMeters;
   const headlandPieces = inp.headlandRoute.pieces;
   const connectorCost = (segs: LocalSegment[], warningCount: number): { cost: number; defects: number } => {

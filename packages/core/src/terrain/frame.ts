@@ -173,3 +173,35 @@ export function boxOf(points: Iterable<[number, number]>): LocalBox {
   }
   return { minX, minY, maxX, maxY };
 }
+
+/** The field's rings (shells and holes) in the frame, flat xy. */
+export function fieldRingsLocal(field: FieldGeometry, frame: TerrainFrame): Float64Array[] {
+  const rings: Float64Array[] = [];
+  const polys = field.type === 'Polygon' ? [field.coordinates] : field.coordinates;
+  for (const poly of polys) {
+    for (const ring of poly) {
+      const xy = new Float64Array(ring.length * 2);
+      ring.forEach((p, i) => {
+        const q = frame.toLocal(p[0], p[1]);
+        xy[2 * i] = q[0];
+        xy[2 * i + 1] = q[1];
+      });
+      rings.push(xy);
+    }
+  }
+  return rings;
+}
+
+/** Bounding box of flat xy rings. */
+export function ringsBox(rings: readonly ArrayLike<number>[]): LocalBox {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const r of rings) {
+    for (let i = 0; i < r.length; i += 2) {
+      if (r[i] < minX) minX = r[i];
+      if (r[i] > maxX) maxX = r[i];
+      if (r[i + 1] < minY) minY = r[i + 1];
+      if (r[i + 1] > maxY) maxY = r[i + 1];
+    }
+  }
+  return { minX, minY, maxX, maxY };
+}
