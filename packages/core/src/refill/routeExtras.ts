@@ -159,28 +159,6 @@ export function routeRefillPoints(
 /** The route options refills read (resolved by `normalizeRequest`). */
 export type RefillOptions = Pick<ResolvedRouteOptions, 'calculateRefillPoints' | 'refillStrategyType'>;
 
-/** The refill points of a connected route and the depot they go to, when refills are asked for. */
-function refillsOf(
-  segments: ExtrasSegment[],
-  request: PathPlanRequest,
-  routeOptions: RefillOptions,
-  widthMeters: number,
-  staging: XY | undefined,
-  frame: ExtrasFrame,
-  exteriorRings: ArrayLike<number>[],
-  router?: LegRouter,
-): { planned: ReturnType<typeof routeRefillPoints>; depot: XY } | undefined {
-  if (!routeOptions.calculateRefillPoints || segments.length === 0) return undefined;
-  const capacity = refillCapacity(request);
-  const depot: XY = staging ?? [segments[0].xy[0], segments[0].xy[1]];
-  const closed = exteriorRings.map((r) => {
-    const a = Array.from(r);
-    if (a.length >= 4 && (a[0] !== a[a.length - 2] || a[1] !== a[a.length - 1])) a.push(a[0], a[1]);
-    return a;
-  });
-  return { planned: routeRefillPoints(segments, capacity, widthMeters, routeOptions.refillStrategyType, depot, frame, closed, router), depot };
-}
-
 /** Straight polyline a → b with a point at least every `stepMeters` (route connectors are checked for density). */
 export function straightLeg(points: XY[], stepMeters = 0.5): Float64Array {
   const out: number[] = [points[0][0], points[0][1]];
@@ -240,9 +218,15 @@ export function withRefillDetours<T extends ExtrasSegment>(
   makeConnector: (xy: Float64Array) => T,
   router?: LegRouter,
 ): { segments: T[]; points: PlanRefillPoint[]; detourMeters: number } | undefined {
-  const plan = refillsOf(segments, request, routeOptions, widthMeters, staging, frame, exteriorRings, router);
-  if (!plan) return undefined;
-  const { planned, depot } = plan;
+  if (!routeOptions.calculateRefillPoints || segments.length === 0) return undefined;
+  const capacity = refillCapacity(request);
+  const depot: XY = staging ?? [segments[0].xy[0], segments[0].xy[1]];
+  const closed = exteriorRings.map((r) => {
+    const a = Array.from(r);
+    if (a.length >= 4 && (a[0] !== a[a.length - 2] || a[1] !== a[a.length - 1])) a.push(a[0], a[1]);
+    return a;
+  });
+  const planned = routeRefillPoints(segments, capacity, widthMeters, routeOptions.refillStrategyType, depot, frame, closed, router);
   const byPiece = new Map<number, number[]>();
   planned.local.forEach((p, i) => {
     const list = byPiece.get(p.pieceIndex);

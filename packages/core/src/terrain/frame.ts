@@ -121,15 +121,8 @@ export function createTerrainModel(
   return modelFromArray(originX, originY, cell, cell, columns, rows, z);
 }
 
-interface SourceGrid {
-  originX: number;
-  originY: number;
-  cellSizeX: number;
-  cellSizeY: number;
-  columns: number;
-  rows: number;
-  z: Float64Array;
-}
+/** The grid's placement and its values, no-data as NaN. */
+type SourceGrid = Pick<ElevationGrid, 'originX' | 'originY' | 'cellSizeX' | 'cellSizeY' | 'columns' | 'rows'> & { z: Float64Array };
 
 function sourceModel(grid: ElevationGrid): SourceGrid {
   const n = grid.columns * grid.rows;
