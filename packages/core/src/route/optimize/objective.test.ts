@@ -16,10 +16,10 @@ describe('objectiveRates', () => {
     expect(r.turningPerMeter).toBeCloseTo(18 / 3600 / 1, 12);
     expect(r.transportPerMeter).toBeCloseTo(18 / 3600 / 5, 12);
   });
-  it('with the documented default speeds (the request's DEFAULTS)', () => {
+  it('with the documented default speeds (the request DEFAULTS)', () => {
     expect(objectiveRates(DEFAULTS, 'time')).toMatchObject({ workingPerMeter: 1 / 2.5, turningPerMeter: 1 / 1.5, transportPerMeter: 1 / 4 });
   });
-  it('fuel without the machine's rates uses the objective's default rates', () => {
+  it('fuel without the machine rates uses the fuel objective default rates', () => {
     const r = objectiveRates({ ...DEFAULTS }, 'fuel');
     expect(r.workingPerMeter).toBeCloseTo(20 / 3600 / 2.5, 12);
     expect(r.turningPerMeter).toBeCloseTo(12 / 3600 / 1.5, 12);
