@@ -6,7 +6,7 @@ import { ApiError, notFound } from '../errors.js';
 import { CreateKeySchema, KeySchema } from '../schemas.js';
 import type { UserRow } from '../store/store.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
-import { keyExpiry } from './user-keys.js';
+import { CreatedKeySchema, createUserKey } from './user-keys.js';
 
 export function publicUser(u: UserRow) {
   return {
@@ -121,7 +121,7 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       responses: {
         201: {
           description: 'The new key',
-          content: { 'application/json': { schema: z.object({ keyId: z.string(), apiKey: z.string(), userId: z.string(), name: z.string(), expiresAt: z.string().nullable() }) } },
+          content: { 'application/json': { schema: CreatedKeySchema } },
         },
         ...errorResponses(400, 401, 403, 404, 415, 429),
       },
@@ -137,9 +137,7 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         if (!user) throw notFound('partner user', body.partnerUserId);
         userId = user.userId;
       }
-      const expiresAt = keyExpiry(body.expiresAt);
-      const made = await deps.store.createKey(userId, body.name, false, expiresAt ?? undefined);
-      return c.json({ keyId: made.keyId, apiKey: made.apiKey, userId, name: body.name, expiresAt }, 201);
+      return c.json(await createUserKey(deps, userId, body), 201);
     },
   );
 
