@@ -42,6 +42,17 @@ function zipEntryNames(bytes: Uint8Array): string[] {
   return names;
 }
 
+/** What the start of an unrecognised file looks like, for the error message (at most 40 characters, quoted). */
+function describeText(text: string): string {
+  if (text.length === 0) return 'an empty file';
+  if (text.startsWith('<')) {
+    const root = /<(?![?!])([\w:.-]+)/.exec(text.slice(0, 4096));
+    return root ? `an XML document whose root element is <${root[1]}>` : 'an XML document without a root element';
+  }
+  const head = text.slice(0, 40).replace(/\s+/g, ' ').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?');
+  return `content starting with "${head}${text.length > 40 ? '…' : ''}"`;
+}
+
 /** The boundary format of a file, from its content; the file name decides only when the content cannot. */
 export function detectFormat(input: Uint8Array | string, filename?: string): BoundaryFormat {
   const ext = extensionOf(filename);
@@ -51,7 +62,9 @@ export function detectFormat(input: Uint8Array | string, filename?: string): Bou
     if (names.some((n) => n.endsWith('.shp'))) return 'shapefile';
     if (names.some((n) => n.endsWith('.kml'))) return 'kml';
     if (ext === 'kmz') return 'kml';
-    throw boundaryError({ file: filename, format: 'shapefile' }, 'a zip archive without a .shp, TASKDATA.XML or .kml file in it');
+    const shown = names.filter((n) => !n.endsWith('/')).slice(0, 5);
+    const listed = shown.length === 0 ? 'nothing' : shown.join(', ') + (names.length > shown.length ? ', …' : '');
+    throw boundaryError({ file: filename, format: 'shapefile' }, `a zip archive without a .shp, TASKDATA.XML or .kml file in it (it holds ${listed})`);
   }
   const text = textOf(input).trimStart();
   if (text.startsWith('{')) return 'geojson';
@@ -67,7 +80,7 @@ export function detectFormat(input: Uint8Array | string, filename?: string): Bou
   if (byExt[ext]) return byExt[ext];
   throw boundaryError(
     { file: filename, format: 'geojson' },
-    'unrecognised boundary format: expected GeoJSON, WKT, KML, a zipped Shapefile or an ISO-XML TASKDATA.XML',
+    `unrecognised boundary format: saw ${describeText(text)}; expected GeoJSON, WKT, KML, a zipped Shapefile or an ISO-XML TASKDATA.XML`,
   );
 }
 
