@@ -3,7 +3,7 @@
  * first). Also the library example, run as an npm consumer would run it.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPlan, FURROW_VERSION, type Plan } from '@furrow/core';
 import { PLAN_FORMATS } from '@furrow/format-vendor';
 import { PLAN_FORMAT_NAMES } from '@furrow/cli';
+import { zipBomb } from '../support/zip-bomb.js';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
@@ -99,6 +100,14 @@ describe('furrow plan', () => {
     const fmt = await furrow(['plan', field, '--format', 'pdf']);
     expect(fmt.code).toBe(2);
     expect(fmt.stderr).toMatch(/--format/);
+  });
+
+  it('exits 2 on a zip bomb (2 × 1.5 GiB of zeros in 3 MB), naming the limit', async () => {
+    const bomb = join(dir, 'bomb.zip');
+    writeFileSync(bomb, await zipBomb());
+    const r = await furrow(['plan', bomb]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bomb\.zip: a\.shp is compressed more than 200:1/);
   });
 });
 

@@ -4,29 +4,33 @@
  *
  *   normalizeRequest (request/) → prepareField (geometry/) → generateHeadlands (headland/) →
  *   chooseHeading, planTracks (tracks/) → routeTracks (route/: ordering on the real connectors,
- *   turns and connectors from turns/) → withRefillDetours (refill/) → computeMetrics (metrics/) →
- *   assemblePlan with the warnings, addPlanExtras (output/)
+ *   turns and connectors from turns/) → withRefillDetours (refill/) → zoneRoute (route/: zones
+ *   joined by declared, warned transit legs) → computeMetrics (metrics/) → assemblePlan with the
+ *   warnings and zones, addPlanExtras (output/) → placeWarnings (every warning has a place)
  */
 import type { Plan, PathPlanRequest } from './types.js';
 import { normalizeRequest } from './request/normalizeRequest.js';
-import { assertPlannable, prepareField, type LocalField } from './geometry/prepareField.js';
-import { areaOf, type PathsD } from './geometry/clipper.js';
+import { assertPlannable, prepareField } from './geometry/prepareField.js';
+import { areaOf } from './geometry/clipper.js';
 import { machineTurnOptions } from './turns/machineTurnOptions.js';
 import type { LocalSegment, LocalWarning } from './turns/path.js';
 import { generateHeadlands } from './headland/generateHeadlands.js';
 import { headlandRoutePieces } from './headland/headlandPieces.js';
-import { headlandReport, outermostExteriorRings, passDrivingOrder, shapeHeadlands, type ShapedHeadlands } from './headland/planHeadlands.js';
+import { headlandReport, outermostExteriorRings, passDrivingOrder, shapeHeadlands } from './headland/planHeadlands.js';
 import { searchHeading } from './tracks/searchHeading.js';
 import { chooseHeading, planTracks } from './tracks/planTracks.js';
-import { optimizerReport, routeFieldOf, routeTracks, type RouteField } from './route/routeTracks.js';
-import { createConnectionMemo, type ConnectionMemo } from './route/connectionMemo.js';
+import { optimizerReport, routeFieldOf, routeTracks } from './route/routeTracks.js';
+import { createConnectionMemo } from './route/connectionMemo.js';
 import { withRefillDetours } from './refill/routeExtras.js';
 import { addRefillMetrics, computeMetrics } from './metrics/computeMetrics.js';
 import { assemblePlan } from './output/assemblePlan.js';
 import { addPlanExtras } from './output/planExtras.js';
+import { zoneRoute } from './route/zones.js';
+import { placeWarnings } from './warnings.js';
 import { checkPlan } from './check/checkPlan.js';
 import { simplifyBoundary } from './geometry/simplifyBoundary.js';
 import { reportStage, type ProgressCallback } from './progress.js';
+import type { PlanWithOptimizer, SharedWork } from './sharedWork.js';
 
 /** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
 export interface PlanRuntime {
@@ -47,7 +51,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   // The two plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const shared: SharedWork = { memo: createConnectionMemo() };
   const first = planRouteOnce(request, runtime, true, shared);
-  if (!first.ownCellHeadings) return first.plan;
+  if (!first.ownCellHeadings) return placeWarnings(first.plan);
   // maxOptimizerTime bounds the ordering of the whole call: the second planning gets what the first left of it
   const spent = first.plan.optimizer?.timeSpentMilliseconds ?? 0;
   const plain = planRouteOnce(request, runtime, false, shared, spent).plan;
@@ -59,31 +63,13 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   // the ordering time reported is that of the whole call (both plannings)
   const second = plain.optimizer?.timeSpentMilliseconds;
   if (chosen.optimizer && second !== undefined) chosen.optimizer.timeSpentMilliseconds = spent + second;
-  return chosen;
+  return placeWarnings(chosen);
 }
 
 /** count ≤ other(), without calling other when count is 0. */
 function violationsAtMost(count: number, other: () => number): boolean {
   return count === 0 || count <= other();
 }
-
-/**
- * Work of one `planRoute` call that does not depend on the tracks (the same request gives the same
- * field, headlands, heading and connector rings): done by the first planning, reused by the second.
- */
-interface SharedWork {
-  memo: ConnectionMemo;
-  prepared?: LocalField;
-  /** The field within BOUNDARY_TOLERANCE_METERS where it is dense (geometry/simplifyBoundary.ts): for headland offsets and connector rings. */
-  simple?: PathsD;
-  fullHeadlands?: ReturnType<typeof generateHeadlands>;
-  searchedDirectionRadians?: number;
-  shaped?: ShapedHeadlands;
-  headlandRoute?: ReturnType<typeof headlandRoutePieces>;
-  routeField?: RouteField;
-}
-
-type PlanWithOptimizer = Plan & { optimizer?: { timeSpentMilliseconds?: number; [key: string]: unknown } };
 
 function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds = 0): { plan: PlanWithOptimizer; ownCellHeadings: boolean } {
   const planning = cellHeadingsAllowed ? 1 : 2;
@@ -117,8 +103,11 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   const passOrder = passDrivingOrder(headlands.passes, input.routeOptions.headlandsFirst);
   stage('order');
+  // The field's gates (accessPoints): where the route starts, and where transit legs leave and enter zones.
+  const gates = input.accessPoints.map(([lon, lat]) => { const [x, y] = frame.toLocal(lon, lat); return { x, y }; });
+  const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
   const routed = routeTracks({
-    routeField: (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple)),
+    routeField, gates,
     machine: m, headlandPasses: input.headlandPasses, routeOptions: input.routeOptions, turnOptions,
     tracks, cellOf: planned.cellOf, directionRadians: planned.directionRadians,
     passOrder, headlandRoute: (shared.headlandRoute ??= headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns)),
@@ -128,7 +117,9 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   stage('connect');
   // Refill detours become route connectors, so the metrics count them.
   const refills = withRefillDetours(routed.segments, request, input.routeOptions, w, routed.staging, frame, outermostExteriorRings(headlands.passes), (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
-  const segments = refills ? refills.segments : routed.segments;
+  // Zones joined by declared, warned transit legs; nothing else off the field (route/zones.ts).
+  const zoned = zoneRoute(refills ? refills.segments : routed.segments, routeField.region, w, gates);
+  const segments = zoned.segments;
   stage('metrics');
   const metricWarnings: LocalWarning[] = [];
   const metrics = computeMetrics(segments, workable, fieldAreaSquareMeters ?? areaOf(field), m, metricWarnings);
@@ -136,7 +127,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   const plan: PlanWithOptimizer = assemblePlan({
     frame, field, obstacles, input, metrics, heading: planned.heading, headlandStyle: headlandReport(style, shaped), headlands,
-    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...metricWarnings],
+    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...zoned.warnings, ...metricWarnings], zones: zoned.zones,
     optimizer: optimizerReport(routed), ...(refills ? { refillPoints: refills.points } : {}), ...(routed.staging ? { staging: routed.staging } : {}),
   });
   stage('extras');

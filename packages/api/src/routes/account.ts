@@ -128,7 +128,6 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     }),
     async (c) => {
       const caller = callerOf(c);
-      if (caller.via !== 'api-key') throw new ApiError(403, 'NotAuthorized', 'API keys are managed with an API key, not a launch session');
       const body = c.req.valid('json');
       let userId = caller.userId;
       if (body.partnerUserId !== undefined) {
@@ -150,7 +149,7 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       security: [{ ApiKey: [] }],
       responses: {
         200: { description: 'Keys', content: { 'application/json': { schema: z.object({ items: z.array(KeySchema) }) } } },
-        ...errorResponses(401, 429),
+        ...errorResponses(401, 403, 429),
       },
     }),
     async (c) => {
@@ -169,7 +168,7 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       request: { params: z.object({ keyId: z.string().min(1).max(100) }) },
       responses: {
         200: { description: 'The revoked key', content: { 'application/json': { schema: KeySchema } } },
-        ...errorResponses(401, 404, 429),
+        ...errorResponses(401, 403, 404, 429),
       },
     }),
     async (c) => {

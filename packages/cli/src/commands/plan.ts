@@ -4,7 +4,7 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { planRoute } from '@furrow/core';
-import type { PathPlanRequest, Plan } from '@furrow/core';
+import type { PathPlanRequest, Plan, PlanWarning } from '@furrow/core';
 import { UsageError } from '../errors.js';
 import { planToSvg } from '../svg.js';
 import { buildRequest } from './request.js';
@@ -71,6 +71,8 @@ export async function runPlan(file: string, flags: PlanCommandOptions): Promise<
   const request = buildRequest(base, first.geometry, obstacles, flags);
   // The planner reads no clock itself: this one lets routeOptions.maxOptimizerTime bound the ordering, as the API does.
   const plan: Plan = planRoute(request, { now: () => performance.now() });
+  // Every warning on stderr, the plan still made (exit 0).
+  for (const w of plan.warnings) process.stderr.write(`${formatWarning(w)}\n`);
 
   const fallbackName = file === '-' ? 'field' : basename(file).replace(/\.[^.]+$/, '');
   const name = String(first.properties?.name ?? first.properties?.id ?? fallbackName);
@@ -93,4 +95,17 @@ export async function runPlan(file: string, flags: PlanCommandOptions): Promise<
   }
   if (flags.svg) await writeFile(flags.svg, planToSvg(plan, { title: `furrow plan: ${name}` }));
   return 0;
+}
+
+
+/** One warning as one line: `furrow: warning [code] message (where)`. */
+export function formatWarning(w: PlanWarning): string {
+  const places: string[] = [];
+  if (w.sequence !== undefined) places.push(`route piece ${w.sequence}`);
+  const g = w.geometry as { type?: string; coordinates?: unknown } | undefined;
+  const first = (c: unknown): number[] | undefined => (Array.isArray(c) && typeof c[0] === 'number' ? (c as number[]) : Array.isArray(c) ? first(c[0]) : undefined);
+  const p = g ? first(g.coordinates) : undefined;
+  if (p) places.push(`${g!.type === 'Point' ? 'at' : `${g!.type} from`} ${p[0].toFixed(6)}, ${p[1].toFixed(6)}`);
+  if (w.feature) places.push(w.feature);
+  return `furrow: warning [${w.code}] ${w.message}${places.length ? ` (${places.join('; ')})` : ''}`;
 }

@@ -3,6 +3,7 @@
  * their end nodes, the boundary, headlands, obstacles, the warnings (with where they are), the
  * optimizer's report — and the extras (output/planExtras.ts).
  */
+import type { ZoneWarning } from '../route/zones.js';
 import type { FieldGeometry, Plan, PlanMetrics, PlanWarning, Position, RouteSegment } from '../types.js';
 import { FURROW_VERSION } from '../version.js';
 import type { LocalFrame } from '../geometry/projection.js';
@@ -16,6 +17,8 @@ import type { PlanSettings } from '../request/normalizeRequest.js';
 import type { Headlands } from '../headland/generateHeadlands.js';
 import { passToFlat } from '../headland/generateHeadlands.js';
 import type { Track } from '../tracks/generateTracks.js';
+import { zonesToPlan } from './zonesToPlan.js';
+import type { LocalZone } from '../route/zones.js';
 
 export interface PlanOutputInput {
   frame: LocalFrame;
@@ -33,6 +36,8 @@ export interface PlanOutputInput {
   /** The route before refill detours (the tracks as driven are read from it). */
   connected: LocalSegment[];
   warnings: LocalWarning[];
+  /** The route's zones (joined by transit legs), local. */
+  zones: LocalZone[];
   /** The route stage's report (`plan.optimizer`). */
   optimizer: Record<string, unknown>;
   refillPoints?: unknown[];
@@ -44,7 +49,10 @@ export interface PlanOutputInput {
 export function toPlanWarnings(frame: LocalFrame, warnings: LocalWarning[]): PlanWarning[] {
   return warnings.map((wn) => {
     const pw: PlanWarning = { code: wn.code, message: wn.message };
-    if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
+    const z = wn as ZoneWarning;
+    if (z.line) pw.geometry = { type: 'LineString', coordinates: flatToLonLat(frame, z.line) };
+    else if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
+    if (z.sequence !== undefined) pw.sequence = z.sequence;
     return pw;
   });
 }
@@ -90,6 +98,7 @@ export function assemblePlan(x: PlanOutputInput): Plan {
     options: input.options,
     routeOptions: input.requestedRouteOptions,
     frame: { definition: frame.definition, originLonLat: frame.originLonLat.map(roundDeg) },
+    zones: zonesToPlan(x.zones, route, frame),
     optimizer: x.optimizer,
     ...(x.refillPoints ? { refillPoints: x.refillPoints } : {}),
     ...(x.staging ? { stagingArea: frame.toLonLat(x.staging[0], x.staging[1]).map(roundDeg) } : {}),

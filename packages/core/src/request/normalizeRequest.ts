@@ -7,6 +7,7 @@
 import { PlanError } from '../errors.js';
 import type { PlanErrorDetail } from '../errors.js';
 import type { FieldGeometry, MachineInput, PathPlanRequest, Position, RefillStrategyType, RouteAlgorithm, RouteApiOptions, RouteObjective, SmoothingStrategyType } from '../types.js';
+import { readAccessPoints } from './accessPoints.js';
 
 /**
  * Limits that keep every request bounded in time and memory, and the ranges of its numbers: the
@@ -127,6 +128,8 @@ export interface PlanSettings {
   requestedRouteOptions: RouteApiOptions;
   /** Obstacle polygons from `obstacles`, lon/lat rings (shell only), with buffers. */
   obstacles: { ring: Position[]; bufferMeters: number; passable: boolean; name?: string }[];
+  /** The field's gates, [lon, lat] (`accessPoints`; empty when none were given). */
+  accessPoints: Position[];
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -350,6 +353,7 @@ export function normalizeRequest(request: PathPlanRequest): PlanSettings {
     routeOptions: resolveRouteOptions(requestedRouteOptions, machine.widthMeters, machine.turnRadiusMeters),
     requestedRouteOptions,
     obstacles: readObstacles(req),
+    accessPoints: readAccessPoints(req),
   };
   const heading = readHeading(req);
   if (heading !== undefined) settings.preferredHeadingDegrees = heading;
