@@ -14,11 +14,13 @@ import { assertPlannable, prepareField } from './geometry/prepareField.js';
 import { areaOf } from './geometry/clipper.js';
 import { machineTurnOptions } from './turns/machineTurnOptions.js';
 import type { LocalSegment, LocalWarning } from './turns/path.js';
+import type { Track } from './tracks/generateTracks.js';
 import { generateHeadlands } from './headland/generateHeadlands.js';
 import { headlandRoutePieces } from './headland/headlandPieces.js';
 import { headlandReport, outermostExteriorRings, passDrivingOrder, shapeHeadlands } from './headland/planHeadlands.js';
 import { searchHeading } from './tracks/searchHeading.js';
 import { chooseHeading, planTracks } from './tracks/planTracks.js';
+import type { StripMode } from './tracks/planTracks.js';
 import { optimizerReport, routeFieldOf, routeTracks } from './route/routeTracks.js';
 import { createConnectionMemo } from './route/connectionMemo.js';
 import { withRefillDetours } from './refill/routeExtras.js';
@@ -28,9 +30,14 @@ import { addPlanExtras } from './output/planExtras.js';
 import { zoneRoute } from './route/zones.js';
 import { placeWarnings } from './warnings.js';
 import { checkPlan } from './check/checkPlan.js';
+import { isPlanError } from './errors.js';
 import { simplifyBoundary } from './geometry/simplifyBoundary.js';
-import { reportStage, type ProgressCallback } from './progress.js';
+import { reportStage } from './progress.js';
+import { withoutSmallObstacles } from './headland/smallObstacles.js';
+import { unworkedWarnings } from './metrics/unworkedWarnings.js';
+import type { ProgressCallback } from './progress.js';
 import type { PlanWithOptimizer, SharedWork } from './sharedWork.js';
+import { routeFaults, stripFaults } from './route/stripFaults.js';
 
 /** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
 export interface PlanRuntime {
@@ -48,22 +55,49 @@ export interface PlanRuntime {
  * no more `checkPlan` violations and covers as well (uncovered ratio at most 0.1 point higher).
  */
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
-  // The two plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
+  // The plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const shared: SharedWork = { memo: createConnectionMemo() };
-  const first = planRouteOnce(request, runtime, true, shared);
-  if (!first.ownCellHeadings) return placeWarnings(first.plan);
+  const withStrips = planBothHeadings(request, runtime, shared, 'all');
+  if (!withStrips.stripsFaulted) return placeWarnings(withStrips.plan);
+  // A plan with strip passes (tracks/strips.ts) whose route left out a pass or a track, or has a
+  // join nothing fits: planned again without them; the one with fewer such faults is kept, on a tie
+  // the one that leaves less unworked.
+  // (a field narrower than the machine has nothing to drive without them: one pass per strip then)
+  const without = withoutStrips(request, runtime, shared) ?? planBothHeadings(request, runtime, shared, 'single').plan;
+  const a = routeFaults(withStrips.plan), b = routeFaults(without);
+  return placeWarnings(b < a || (b === a && without.metrics.uncoveredRatio < withStrips.plan.metrics.uncoveredRatio) ? without : withStrips.plan);
+}
+
+/** The plan without strip passes, or undefined where nothing else is left to drive. */
+function withoutStrips(request: PathPlanRequest, runtime: PlanRuntime, shared: SharedWork): Plan | undefined {
+  try {
+    return planBothHeadings(request, runtime, shared, 'none').plan;
+  } catch (e) {
+    if (isPlanError(e) && e.code === 'no-workable-area') return undefined;
+    throw e;
+  }
+}
+
+/**
+ * One planning, twice where cells got headings of their own: the per-cell plan is kept only if it
+ * is shorter on the real route, has no more `checkPlan` violations and covers as well.
+ */
+function planBothHeadings(request: PathPlanRequest, runtime: PlanRuntime, shared: SharedWork, strips: StripMode): { plan: Plan; stripsFaulted: boolean } {
+  const first = planRouteOnce(request, runtime, true, shared, 0, strips);
+  if (!first.ownCellHeadings) return first;
   // maxOptimizerTime bounds the ordering of the whole call: the second planning gets what the first left of it
   const spent = first.plan.optimizer?.timeSpentMilliseconds ?? 0;
-  const plain = planRouteOnce(request, runtime, false, shared, spent).plan;
+  const plainOnce = planRouteOnce(request, runtime, false, shared, spent, strips);
+  const plain = plainOnce.plan;
   const a = first.plan.metrics, b = plain.metrics;
   // A per-cell plan with no violations has no more than the plain one, whatever that has: not checked then.
   const better = a.nonWorkingDistanceMeters < b.nonWorkingDistanceMeters && a.uncoveredRatio <= b.uncoveredRatio + 0.001 &&
     violationsAtMost(checkPlan(request, first.plan).violations.length, () => checkPlan(request, plain).violations.length);
-  const chosen = better ? first.plan : plain;
+  const chosen = better ? first : plainOnce;
   // the ordering time reported is that of the whole call (both plannings)
   const second = plain.optimizer?.timeSpentMilliseconds;
-  if (chosen.optimizer && second !== undefined) chosen.optimizer.timeSpentMilliseconds = spent + second;
-  return placeWarnings(chosen);
+  if (chosen.plan.optimizer && second !== undefined) chosen.plan.optimizer.timeSpentMilliseconds = spent + second;
+  return chosen;
 }
 
 /** count ≤ other(), without calling other when count is 0. */
@@ -71,7 +105,7 @@ function violationsAtMost(count: number, other: () => number): boolean {
   return count === 0 || count <= other();
 }
 
-function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds = 0): { plan: PlanWithOptimizer; ownCellHeadings: boolean } {
+function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds: number, strips: StripMode): { plan: PlanWithOptimizer; ownCellHeadings: boolean; stripsFaulted: boolean } {
   const planning = cellHeadingsAllowed ? 1 : 2;
   const stage = (name: Parameters<typeof reportStage>[1]): void => reportStage(runtime.onProgress, name, planning);
   stage('field');
@@ -84,28 +118,35 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const simple = (shared.simple ??= simplifyBoundary(field));
   stage('headlands');
   const style = input.headland;
-  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(simple, input.headlandPasses, w, style.corners, R));
-  const chosen = chooseHeading(input.preferredHeadingDegrees, fullHeadlands.mainland.length > 0, () => (shared.searchedDirectionRadians ??= searchHeading(field, fullHeadlands.mainland, w, R).directionRadians));
-  const shaped = (shared.shaped ??= shapeHeadlands(field, fullHeadlands, style, input.headlandPasses, w, chosen.directionRadians, turnOptions));
+  // Small no-go zones get no headland rounds: headlands and tracks are planned on the field without them (headland/smallObstacles.ts).
+  const smallMargin = input.headlandPasses * w + 2 * R;
+  const small = (shared.smallObstacles ??= withoutSmallObstacles(field, input.smallObstacleSizeMeters, smallMargin));
+  const headlandField = small.field;
+  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(small.small.length > 0 ? withoutSmallObstacles(simple, input.smallObstacleSizeMeters, smallMargin).field : simple, input.headlandPasses, w, style.corners, R));
+  const chosen = chooseHeading(input.preferredHeadingDegrees, fullHeadlands.mainland.length > 0, () => (shared.searchedDirectionRadians ??= searchHeading(headlandField, fullHeadlands.mainland, w, R).directionRadians));
+  const shaped = (shared.shaped ??= shapeHeadlands(headlandField, fullHeadlands, style, input.headlandPasses, w, chosen.directionRadians, turnOptions));
   const headlands = shaped.headlands;
 
   stage('tracks');
+  const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
   const planned = planTracks({
-    field, mainland: headlands.mainland, widthMeters: w, turnRadiusMeters: R, chosen,
+    field: headlandField, mainland: headlands.mainland, widthMeters: w, turnRadiusMeters: R, chosen,
     ...(input.preferredHeadingDegrees !== undefined ? { preferredHeadingDegrees: input.preferredHeadingDegrees } : {}),
     curved: input.trackType === 'curved',
     cellHeadingsAllowed: cellHeadingsAllowed && style.mode !== 'turnOnly',
     fullExtension: input.options.includes('extendTracks'),
     passCount: headlands.passes.length,
+    passRings: headlands.passes.map((p) => p.ring), workable, fieldAreaSquareMeters: fieldAreaSquareMeters ?? areaOf(field), strips,
+    smallObstacles: small.small, region: () => routeField.region,
   });
   const tracks = planned.trackSet.tracks;
   const secondFollows = planned.cellTracks !== undefined && planned.cellTracks.cells.some((c) => c.own);
 
-  const passOrder = passDrivingOrder(headlands.passes, input.routeOptions.headlandsFirst);
+  const headlandsFirst = input.routeOptions.headlandsFirst;
+  const passOrder = passDrivingOrder(headlands.passes, headlandsFirst);
   stage('order');
   // The field's gates (accessPoints): where the route starts, and where transit legs leave and enter zones.
   const gates = input.accessPoints.map(([lon, lat]) => { const [x, y] = frame.toLocal(lon, lat); return { x, y }; });
-  const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
   const routed = routeTracks({
     routeField, gates,
     machine: m, headlandPasses: input.headlandPasses, routeOptions: input.routeOptions, turnOptions,
@@ -115,18 +156,18 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   });
 
   stage('connect');
-  // Refill detours become route connectors, so the metrics count them.
   const refills = withRefillDetours(routed.segments, request, input.routeOptions, w, routed.staging, frame, outermostExteriorRings(headlands.passes), (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
   // Zones joined by declared, warned transit legs; nothing else off the field (route/zones.ts).
   const zoned = zoneRoute(refills ? refills.segments : routed.segments, routeField.region, w, gates);
   const segments = zoned.segments;
   stage('metrics');
   const metricWarnings: LocalWarning[] = [];
-  const metrics = computeMetrics(segments, workable, fieldAreaSquareMeters ?? areaOf(field), m, metricWarnings);
+  const widthOf = (sg: LocalSegment): number => (sg.type === 'Track' && sg.trackIndex !== undefined ? tracks[sg.trackIndex]?.widthMeters ?? w : w);
+  const metrics = computeMetrics(segments, workable, fieldAreaSquareMeters ?? areaOf(field), m, metricWarnings, widthOf);
   if (refills) addRefillMetrics(metrics, refills.points.length, refills.detourMeters);
 
   const plan: PlanWithOptimizer = assemblePlan({
-    frame, field, obstacles, input, metrics, heading: planned.heading, headlandStyle: headlandReport(style, shaped), headlands,
+    frame, field, obstacles, input, metrics, heading: planned.heading, headlandStyle: { ...headlandReport(style, shaped), smallObstaclesWithoutRounds: small.small.length }, headlands,
     tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...zoned.warnings, ...metricWarnings], zones: zoned.zones,
     optimizer: optimizerReport(routed), ...(refills ? { refillPoints: refills.points } : {}), ...(routed.staging ? { staging: routed.staging } : {}),
   });
@@ -137,5 +178,9 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     widthMeters: w, turnRadiusMeters: R, options: input.options, request,
     ...(planned.fullExtension ?? {}),
   });
-  return { plan, ownCellHeadings: secondFollows };
+  // Every unworked patch over 1 % of the field or 100 m², with its area and place (metrics/unworkedWarnings.ts).
+  const worked = segments.filter((sg) => sg.type !== 'Turn' && sg.type !== 'Connector').map((sg) => ({ xy: sg.xy, widthMeters: widthOf(sg) }));
+  for (const wn of unworkedWarnings(workable, worked, fieldAreaSquareMeters ?? areaOf(field), (x, y) => frame.toLonLat(x, y))) plan.warnings.push(wn);
+  const stripsFaulted = planned.stripCount > 0 && stripFaults(routed.warnings, segments, tracks, tracks.length - planned.stripCount, headlandsFirst);
+  return { plan, ownCellHeadings: secondFollows, stripsFaulted };
 }

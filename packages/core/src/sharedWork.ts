@@ -7,6 +7,7 @@ import type { headlandRoutePieces } from './headland/headlandPieces.js';
 import type { ShapedHeadlands } from './headland/planHeadlands.js';
 import type { RouteField } from './route/routeTracks.js';
 import type { ConnectionMemo } from './route/connectionMemo.js';
+import type { withoutSmallObstacles } from './headland/smallObstacles.js';
 
 /**
  * Work of one `planRoute` call that does not depend on the tracks (the same request gives the same
@@ -22,6 +23,7 @@ export interface SharedWork {
   shaped?: ShapedHeadlands;
   headlandRoute?: ReturnType<typeof headlandRoutePieces>;
   routeField?: RouteField;
+  smallObstacles?: ReturnType<typeof withoutSmallObstacles>;
 }
 
 export type PlanWithOptimizer = Plan & { optimizer?: { timeSpentMilliseconds?: number; [key: string]: unknown } };

@@ -126,6 +126,11 @@ export interface PlanSettings {
   routeOptions: ResolvedRouteOptions;
   /** routeOptions as the request gave them (the plan echoes them). */
   requestedRouteOptions: RouteApiOptions;
+  /**
+   * No-go zones smaller than this (largest extent, meters) get no headland rounds: tracks swerve
+   * round them (`headland.smallObstacleSizeMeters`; default the working width; 0: every zone gets rounds).
+   */
+  smallObstacleSizeMeters: number;
   /** Obstacle polygons from `obstacles`, lon/lat rings (shell only), with buffers. */
   obstacles: { ring: Position[]; bufferMeters: number; passable: boolean; name?: string }[];
   /** The field's gates, [lon, lat] (`accessPoints`; empty when none were given). */
@@ -223,6 +228,13 @@ function readPasses(req: Record<string, unknown>): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < LIMITS.minHeadlandPasses || v > LIMITS.maxHeadlandPasses)
     fail('invalid-request', path, `must be an integer from ${LIMITS.minHeadlandPasses} to ${LIMITS.maxHeadlandPasses} (got ${JSON.stringify(v)})`);
   return v;
+}
+
+/** `headland.smallObstacleSizeMeters`, default the machine's working width. */
+function readSmallObstacleSize(req: Record<string, unknown>, widthMeters: number): number {
+  const h = req.headland;
+  if (!isObject(h)) return widthMeters;
+  return readNumber(h, 'smallObstacleSizeMeters', 'headland', widthMeters, 0, 1000);
 }
 
 function readOptions(req: Record<string, unknown>): PlanOptionName[] {
@@ -339,6 +351,7 @@ export function normalizeRequest(request: PathPlanRequest): PlanSettings {
   const polygons: LonLatPolygon[] = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
   const polygonPaths = geometry.type === 'Polygon' ? [`${path}.coordinates`] : polygons.map((_, i) => `${path}.coordinates[${i}]`);
   const machine = readMachine(req);
+  const smallObstacleSizeMeters = readSmallObstacleSize(req, machine.widthMeters);
   const headlandPasses = readPasses(req);
   const options = readOptions(req);
   const requestedRouteOptions = readRouteOptions(req);
@@ -346,6 +359,7 @@ export function normalizeRequest(request: PathPlanRequest): PlanSettings {
     polygons,
     polygonPaths,
     machine,
+    smallObstacleSizeMeters,
     headlandPasses,
     headland: readHeadlandStyle(req),
     trackType: (req.tracks as { trackType?: unknown } | undefined)?.trackType === 'curved' ? 'curved' : DEFAULTS.trackType,
