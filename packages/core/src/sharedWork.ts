@@ -24,6 +24,8 @@ export interface SharedWork {
   headlandRoute?: ReturnType<typeof headlandRoutePieces>;
   routeField?: RouteField;
   smallObstacles?: ReturnType<typeof withoutSmallObstacles>;
+  /** Set when the wall-clock cap kept a field from being planned a second time with one heading. */
+  secondSkipped?: boolean;
 }
 
 export type PlanWithOptimizer = Plan & { optimizer?: { timeSpentMilliseconds?: number; [key: string]: unknown } };
