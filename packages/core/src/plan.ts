@@ -65,12 +65,28 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const withStrips = planBothHeadings(request, runtime, shared, 'all');
   if (!withStrips.stripsFaulted) return placeWarnings(withStrips.plan);
   // A plan with strip passes (tracks/strips.ts) whose route left out a pass or a track, or has a
-  // join nothing fits: planned again without them; the one with fewer such faults is kept, on a tie
-  // the one that leaves less unworked.
-  // (a field narrower than the machine has nothing to drive without them: one pass per strip then)
-  const without = withoutStrips(request, runtime, shared) ?? planBothHeadings(request, runtime, shared, 'single').plan;
-  const a = routeFaults(withStrips.plan), b = routeFaults(without);
-  return placeWarnings(b < a || (b === a && without.metrics.uncoveredRatio < withStrips.plan.metrics.uncoveredRatio) ? without : withStrips.plan);
+  // join nothing fits: planned again without them (where that leaves most of the field unworked or
+  // nothing to drive — a field narrower than the machine — with one pass through the largest
+  // strip too); kept is the plan with fewer joins not fitted, on a tie the one that leaves less unworked.
+  let other = withoutStrips(request, runtime, shared);
+  if (!other || other.metrics.uncoveredRatio > MOSTLY_UNWORKED) {
+    const single = planBothHeadings(request, runtime, shared, 'single').plan;
+    if (!other || better(single, other)) other = single;
+  }
+  return placeWarnings(better(other, withStrips.plan) ? other : withStrips.plan);
+}
+
+/** Share of the field left unworked from which a plan without strip passes is also tried with one. */
+const MOSTLY_UNWORKED = 0.5;
+
+/** Fewer joins not fitted (what checkPlan fails), else less left unworked. */
+function better(p: Plan, q: Plan): boolean {
+  const a = unfittedJoins(p), b = unfittedJoins(q);
+  return a < b || (a === b && p.metrics.uncoveredRatio < q.metrics.uncoveredRatio);
+}
+
+function unfittedJoins(plan: Plan): number {
+  return plan.warnings.filter((wn) => wn.code === 'turn-not-fitted').length;
 }
 
 /** The plan without strip passes, or undefined where nothing else is left to drive. */
@@ -85,9 +101,6 @@ function withoutStrips(request: PathPlanRequest, runtime: PlanRuntime, shared: S
 
 /** Warnings of a route that drops or cannot join something. */
 const ROUTE_FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
-function routeFaults(plan: Plan): number {
-  return plan.warnings.filter((wn) => ROUTE_FAULTS.has(wn.code)).length;
-}
 
 /**
  * Whether the route's faults may come from its strip passes (tracks from `firstStrip` on): a join
