@@ -85,6 +85,7 @@ export const PathPlanRequestSchema = z
         passes: z.number().int().min(0).max(20).optional(),
         mode: z.enum(['full', 'turnOnly', 'none']).optional(),
         corners: z.enum(['square', 'rounded']).optional(),
+        smallObstacleSizeMeters: num(0, 1000).optional().openapi({ description: 'No-go zones smaller than this (largest extent, m) get no headland rounds: tracks swerve round them. Default: the working width; 0: every zone gets rounds' }),
       })
       .optional(),
     tracks: z

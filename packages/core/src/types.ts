@@ -90,6 +90,12 @@ export interface HeadlandInput {
   /** full perimeter (default), only where tracks end, or none. */
   mode?: 'full' | 'turnOnly' | 'none';
   corners?: 'square' | 'rounded';
+  /**
+   * No-go zones (holes, non-passable obstacles) whose largest extent is below this, meters, and
+   * that lie well inside the field get no headland rounds: tracks swerve round them with sections
+   * off. Default: the machine's working width; 0 gives every zone its rounds.
+   */
+  smallObstacleSizeMeters?: number;
 }
 
 export interface TracksInput {
