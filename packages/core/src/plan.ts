@@ -40,11 +40,17 @@ import { isPlanError } from './errors.js';
 import { simplifyBoundary } from './geometry/simplifyBoundary.js';
 import type { PathsD } from './geometry/clipper.js';
 import { reportStage } from './progress.js';
+import { SAFETY_CAP_FACTOR, defaultClock, safetyCap } from './clock.js';
+import type { SafetyCap } from './clock.js';
 import { withoutSmallObstacles } from './headland/smallObstacles.js';
 import { unworkedWarnings } from './metrics/unworkedWarnings.js';
 import type { ProgressCallback } from './progress.js';
 
-/** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
+/**
+ * What the caller may inject. `now`: the wall clock, milliseconds, that caps the call at
+ * SAFETY_CAP_FACTOR × maxOptimizerTime (default `performance.now()`; clock.ts) — the ordering itself
+ * is bounded by a deterministic work budget, whatever the clock.
+ */
 export interface PlanRuntime {
   now?: () => number;
   /** Called as each stage starts (progress.ts): a plain callback, no I/O. */
@@ -59,9 +65,26 @@ export interface PlanRuntime {
  * per-cell plan is kept only if it is shorter on the real route (less non-working distance), has
  * no more `checkPlan` violations and covers as well (uncovered ratio at most 0.1 point higher).
  */
-export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
+export function planRoute(request: PathPlanRequest, given: PlanRuntime = {}): Plan {
   // The plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const shared: SharedWork = { memo: createConnectionMemo() };
+  // The wall clock caps the call (clock.ts); the ordering runs on a counted work budget.
+  const wall = given.now ?? defaultClock();
+  const runtime: CappedRuntime = { ...given, ...(wall ? { cap: safetyCap(wall, SAFETY_CAP_FACTOR * (normalizeRequest(request).routeOptions.maxOptimizerTime ?? 10) * 1000) } : {}) };
+  const plan = planWithStripsOrNot(request, runtime, shared);
+  if (runtime.cap?.fired()) {
+    const cut = ['the ordering on the real connectors stopped where it was', ...(shared.secondSkipped ? ['the field was not planned a second time with one heading in every cell'] : [])];
+    plan.warnings.push({ code: 'time-limit', message: `the wall clock passed ${SAFETY_CAP_FACTOR} × maxOptimizerTime before the work budget was spent: ${cut.join('; ')}. This plan may differ from one made on a less loaded machine.` });
+  }
+  return plan;
+}
+
+/** The caller's runtime with the call's wall-clock cap. */
+interface CappedRuntime extends PlanRuntime {
+  cap?: SafetyCap;
+}
+
+function planWithStripsOrNot(request: PathPlanRequest, runtime: CappedRuntime, shared: SharedWork): Plan {
   const withStrips = planBothHeadings(request, runtime, shared, 'all');
   if (!withStrips.stripsFaulted) return placeWarnings(withStrips.plan);
   // A plan with strip passes (tracks/strips.ts) whose route left out a pass or a track, or has a
@@ -74,7 +97,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
 }
 
 /** The plan without strip passes, or undefined where nothing else is left to drive. */
-function withoutStrips(request: PathPlanRequest, runtime: PlanRuntime, shared: SharedWork): Plan | undefined {
+function withoutStrips(request: PathPlanRequest, runtime: CappedRuntime, shared: SharedWork): Plan | undefined {
   try {
     return planBothHeadings(request, runtime, shared, 'none').plan;
   } catch (e) {
@@ -113,9 +136,14 @@ function stripFaults(warnings: LocalWarning[], segments: LocalSegment[], tracks:
  * One planning, twice where cells got headings of their own: the per-cell plan is kept only if it
  * is shorter on the real route, has no more `checkPlan` violations and covers as well.
  */
-function planBothHeadings(request: PathPlanRequest, runtime: PlanRuntime, shared: SharedWork, strips: StripMode): { plan: Plan; stripsFaulted: boolean } {
+function planBothHeadings(request: PathPlanRequest, runtime: CappedRuntime, shared: SharedWork, strips: StripMode): { plan: Plan; stripsFaulted: boolean } {
   const first = planRouteOnce(request, runtime, true, shared, 0, strips);
   if (!first.ownCellHeadings) return first;
+  // Past the wall-clock cap the plan with cells of their own headings is kept as it is.
+  if (runtime.cap?.over()) {
+    shared.secondSkipped = true;
+    return first;
+  }
   // maxOptimizerTime bounds the ordering of the whole call: the second planning gets what the first left of it
   const spent = first.plan.optimizer?.timeSpentMilliseconds ?? 0;
   const plainOnce = planRouteOnce(request, runtime, false, shared, spent, strips);
@@ -151,11 +179,13 @@ interface SharedWork {
   headlandRoute?: ReturnType<typeof headlandRoutePieces>;
   routeField?: RouteField;
   smallObstacles?: ReturnType<typeof withoutSmallObstacles>;
+  /** Set when the wall-clock cap kept a field from being planned a second time with one heading. */
+  secondSkipped?: boolean;
 }
 
 type PlanWithOptimizer = Plan & { optimizer?: { timeSpentMilliseconds?: number; [key: string]: unknown } };
 
-function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds: number, strips: StripMode): { plan: PlanWithOptimizer; ownCellHeadings: boolean; stripsFaulted: boolean } {
+function planRouteOnce(request: PathPlanRequest, runtime: CappedRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds: number, strips: StripMode): { plan: PlanWithOptimizer; ownCellHeadings: boolean; stripsFaulted: boolean } {
   const planning = cellHeadingsAllowed ? 1 : 2;
   const stage = (name: Parameters<typeof reportStage>[1]): void => reportStage(runtime.onProgress, name, planning);
   stage('field');
@@ -204,7 +234,8 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     maxOptimizerTimeSeconds: input.routeOptions.maxOptimizerTime ?? 10, turnOptions,
     tracks, cellOf: planned.cellOf, directionRadians: planned.directionRadians,
     passOrder, headlandRoute: (shared.headlandRoute ??= headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns)), headlandsFirst,
-    ...(runtime.now ? { now: runtime.now } : {}), secondFollows, orderingSpentMilliseconds,
+    // the ordering is bounded by a counted work budget (clock.ts); the wall clock only caps it
+    ...(runtime.cap ? { outOfTime: runtime.cap.over } : {}), secondFollows, orderingSpentMilliseconds,
   });
 
   stage('connect');
