@@ -8,18 +8,7 @@
  * radius 8–20 m placed at least 60 m inside the field and 20 m apart. Same arguments → same field.
  */
 import type { FieldGeometry, Position } from '../../packages/core/src/index.js';
-
-/** mulberry32: a small seeded generator, uniform in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../packages/core/src/geometry/random.js';
 
 export interface ScaleFieldSpec {
   areaHa: number;

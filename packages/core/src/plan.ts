@@ -4,47 +4,42 @@
  *
  *   normalizeRequest (request/) → prepareField (geometry/) → generateHeadlands (headland/) →
  *   chooseHeading, planTracks (tracks/) → routeTracks (route/: ordering on the real connectors,
- *   turns and connectors from turns/) → addRefillDetours (refill/) → zoneRoute (route/: zones
+ *   turns and connectors from turns/) → withRefillDetours (refill/) → zoneRoute (route/: zones
  *   joined by declared, warned transit legs) → computeMetrics (metrics/) → assemblePlan with the
  *   warnings and zones, addPlanExtras (output/) → placeWarnings (every warning has a place)
  */
 import type { Plan, PathPlanRequest } from './types.js';
 import { normalizeRequest } from './request/normalizeRequest.js';
 import { assertPlannable, prepareField } from './geometry/prepareField.js';
-import type { LocalField } from './geometry/prepareField.js';
 import { areaOf } from './geometry/clipper.js';
-import { roundDeg } from './geometry/projection.js';
 import { machineTurnOptions } from './turns/machineTurnOptions.js';
 import type { LocalSegment, LocalWarning } from './turns/path.js';
 import type { Track } from './tracks/generateTracks.js';
 import { generateHeadlands } from './headland/generateHeadlands.js';
-import { headlandRoutePieces, readHeadlandStyle } from './headland/headlandPieces.js';
-import { headlandReport, passDrivingOrder, shapeHeadlands } from './headland/planHeadlands.js';
-import type { ShapedHeadlands } from './headland/planHeadlands.js';
+import { headlandRoutePieces } from './headland/headlandPieces.js';
+import { headlandReport, outermostExteriorRings, passDrivingOrder, shapeHeadlands } from './headland/planHeadlands.js';
 import { searchHeading } from './tracks/searchHeading.js';
 import { chooseHeading, planTracks } from './tracks/planTracks.js';
 import type { StripMode } from './tracks/planTracks.js';
-import { routeFieldOf, routeTracks } from './route/routeTracks.js';
-import type { RouteField } from './route/routeTracks.js';
+import { optimizerReport, routeFieldOf, routeTracks } from './route/routeTracks.js';
 import { createConnectionMemo } from './route/connectionMemo.js';
-import type { ConnectionMemo } from './route/connectionMemo.js';
-import { addRefillDetours } from './refill/routeExtras.js';
+import { withRefillDetours } from './refill/routeExtras.js';
 import { addRefillMetrics, computeMetrics } from './metrics/computeMetrics.js';
 import { assemblePlan } from './output/assemblePlan.js';
 import { addPlanExtras } from './output/planExtras.js';
-import { zonesToPlan } from './output/zonesToPlan.js';
 import { zoneRoute } from './route/zones.js';
 import { placeWarnings } from './warnings.js';
 import { checkPlan } from './check/checkPlan.js';
 import { isPlanError } from './errors.js';
 import { simplifyBoundary } from './geometry/simplifyBoundary.js';
-import type { PathsD } from './geometry/clipper.js';
 import { reportStage } from './progress.js';
 import { SAFETY_CAP_FACTOR, defaultClock, safetyCap } from './clock.js';
 import type { SafetyCap } from './clock.js';
 import { withoutSmallObstacles } from './headland/smallObstacles.js';
 import { unworkedWarnings } from './metrics/unworkedWarnings.js';
 import type { ProgressCallback } from './progress.js';
+import type { PlanWithOptimizer, SharedWork } from './sharedWork.js';
+import { routeFaults, stripFaults } from './route/stripFaults.js';
 
 /**
  * What the caller may inject. `now`: the wall clock, milliseconds, that caps the call at
@@ -70,7 +65,7 @@ export function planRoute(request: PathPlanRequest, given: PlanRuntime = {}): Pl
   const shared: SharedWork = { memo: createConnectionMemo() };
   // The wall clock caps the call (clock.ts); the ordering runs on a counted work budget.
   const wall = given.now ?? defaultClock();
-  const runtime: CappedRuntime = { ...given, ...(wall ? { cap: safetyCap(wall, SAFETY_CAP_FACTOR * (normalizeRequest(request).routeOptions.maxOptimizerTime ?? 10) * 1000) } : {}) };
+  const runtime: CappedRuntime = { ...given, ...(wall ? { cap: safetyCap(wall, SAFETY_CAP_FACTOR * normalizeRequest(request).routeOptions.maxOptimizerTimeSeconds * 1000) } : {}) };
   const plan = planWithStripsOrNot(request, runtime, shared);
   if (runtime.cap?.fired()) {
     const cut = ['the ordering on the real connectors stopped where it was', ...(shared.secondSkipped ? ['the field was not planned a second time with one heading in every cell'] : [])];
@@ -106,32 +101,6 @@ function withoutStrips(request: PathPlanRequest, runtime: CappedRuntime, shared:
   }
 }
 
-/** Warnings of a route that drops or cannot join something. */
-const ROUTE_FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
-function routeFaults(plan: Plan): number {
-  return plan.warnings.filter((wn) => ROUTE_FAULTS.has(wn.code)).length;
-}
-
-/**
- * Whether the route's faults may come from its strip passes (tracks from `firstStrip` on): a join
- * not fitted or a track left out at a strip pass's end or middle, or headland passes left out
- * right after the last track (before the first, with headlands first) when that is a strip pass.
- */
-function stripFaults(warnings: LocalWarning[], segments: LocalSegment[], tracks: Track[], firstStrip: number, headlandsFirst: boolean): boolean {
-  const near = (x: number | undefined, y: number | undefined): boolean => x !== undefined && y !== undefined &&
-    tracks.slice(firstStrip).some((t) => [[t.x0, t.y0], [t.x1, t.y1], [(t.x0 + t.x1) / 2, (t.y0 + t.y1) / 2]].some(([px, py]) => Math.hypot(px - x, py - y) < 2));
-  // a join not fitted names where it goes to in its message: "to (x, y) heading"
-  const goal = (wn: LocalWarning): boolean => {
-    const m = / to \((-?[\d.]+), (-?[\d.]+)\) heading/.exec(wn.message);
-    return m !== null && near(Number(m[1]), Number(m[2]));
-  };
-  if (warnings.some((wn) => wn.code !== 'headland-pass-skipped' && ROUTE_FAULTS.has(wn.code) && (near(wn.x, wn.y) || goal(wn)))) return true;
-  if (!warnings.some((wn) => wn.code === 'headland-pass-skipped')) return false;
-  const driven = segments.filter((sg) => sg.type === 'Track');
-  const next = headlandsFirst ? driven[0] : driven[driven.length - 1];
-  return next?.trackIndex !== undefined && next.trackIndex >= firstStrip;
-}
-
 /**
  * One planning, twice where cells got headings of their own: the per-cell plan is kept only if it
  * is shorter on the real route, has no more `checkPlan` violations and covers as well.
@@ -164,41 +133,19 @@ function violationsAtMost(count: number, other: () => number): boolean {
   return count === 0 || count <= other();
 }
 
-/**
- * Work of one `planRoute` call that does not depend on the tracks (the same request gives the same
- * field, headlands, heading and connector rings): done by the first planning, reused by the second.
- */
-interface SharedWork {
-  memo: ConnectionMemo;
-  prepared?: LocalField;
-  /** The field within BOUNDARY_TOLERANCE_METERS where it is dense (geometry/simplifyBoundary.ts): for headland offsets and connector rings. */
-  simple?: PathsD;
-  fullHeadlands?: ReturnType<typeof generateHeadlands>;
-  searchedDirectionRadians?: number;
-  shaped?: ShapedHeadlands;
-  headlandRoute?: ReturnType<typeof headlandRoutePieces>;
-  routeField?: RouteField;
-  smallObstacles?: ReturnType<typeof withoutSmallObstacles>;
-  /** Set when the wall-clock cap kept a field from being planned a second time with one heading. */
-  secondSkipped?: boolean;
-}
-
-type PlanWithOptimizer = Plan & { optimizer?: { timeSpentMilliseconds?: number; [key: string]: unknown } };
-
 function planRouteOnce(request: PathPlanRequest, runtime: CappedRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds: number, strips: StripMode): { plan: PlanWithOptimizer; ownCellHeadings: boolean; stripsFaulted: boolean } {
   const planning = cellHeadingsAllowed ? 1 : 2;
   const stage = (name: Parameters<typeof reportStage>[1]): void => reportStage(runtime.onProgress, name, planning);
   stage('field');
   const input = normalizeRequest(request);
   const { frame, field, workable, obstacles, fieldAreaSquareMeters } = (shared.prepared ??= prepareField(input));
-  const m = input.machine;
-  const w = m.widthMeters, R = m.turnRadiusMeters;
+  const m = input.machine, w = m.widthMeters, R = m.turnRadiusMeters;
   assertPlannable(field, w);
-  const turnOptions = machineTurnOptions(m, request.smoothingStrategy);
+  const turnOptions = machineTurnOptions(m, input.smoothingStrategy);
 
   const simple = (shared.simple ??= simplifyBoundary(field));
   stage('headlands');
-  const style = readHeadlandStyle(request);
+  const style = input.headland;
   // Small no-go zones get no headland rounds: headlands and tracks are planned on the field without them (headland/smallObstacles.ts).
   const smallMargin = input.headlandPasses * w + 2 * R;
   const small = (shared.smallObstacles ??= withoutSmallObstacles(field, input.smallObstacleSizeMeters, smallMargin));
@@ -213,7 +160,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: CappedRuntime, cellHea
   const planned = planTracks({
     field: headlandField, mainland: headlands.mainland, widthMeters: w, turnRadiusMeters: R, chosen,
     ...(input.preferredHeadingDegrees !== undefined ? { preferredHeadingDegrees: input.preferredHeadingDegrees } : {}),
-    curved: request.tracks?.trackType === 'curved',
+    curved: input.trackType === 'curved',
     cellHeadingsAllowed: cellHeadingsAllowed && style.mode !== 'turnOnly',
     fullExtension: input.options.includes('extendTracks'),
     passCount: headlands.passes.length,
@@ -223,23 +170,22 @@ function planRouteOnce(request: PathPlanRequest, runtime: CappedRuntime, cellHea
   const tracks = planned.trackSet.tracks;
   const secondFollows = planned.cellTracks !== undefined && planned.cellTracks.cells.some((c) => c.own);
 
-  const headlandsFirst = input.routeOptions.headlandsFirst === true;
+  const headlandsFirst = input.routeOptions.headlandsFirst;
   const passOrder = passDrivingOrder(headlands.passes, headlandsFirst);
   stage('order');
   // The field's gates (accessPoints): where the route starts, and where transit legs leave and enter zones.
   const gates = input.accessPoints.map(([lon, lat]) => { const [x, y] = frame.toLocal(lon, lat); return { x, y }; });
   const routed = routeTracks({
     routeField, gates,
-    machine: m, headlandPasses: input.headlandPasses, routeOptions: input.routeOptions,
-    maxOptimizerTimeSeconds: input.routeOptions.maxOptimizerTime ?? 10, turnOptions,
+    machine: m, headlandPasses: input.headlandPasses, routeOptions: input.routeOptions, turnOptions,
     tracks, cellOf: planned.cellOf, directionRadians: planned.directionRadians,
-    passOrder, headlandRoute: (shared.headlandRoute ??= headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns)), headlandsFirst,
+    passOrder, headlandRoute: (shared.headlandRoute ??= headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns)),
     // the ordering is bounded by a counted work budget (clock.ts); the wall clock only caps it
     ...(runtime.cap ? { outOfTime: runtime.cap.over } : {}), secondFollows, orderingSpentMilliseconds,
   });
 
   stage('connect');
-  const refills = addRefillDetours(routed.segments, request, input.routeOptions, w, routed.staging, frame, headlands.passes, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
+  const refills = withRefillDetours(routed.segments, request, input.routeOptions, w, routed.staging, frame, outermostExteriorRings(headlands.passes), (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
   // Zones joined by declared, warned transit legs; nothing else off the field (route/zones.ts).
   const zoned = zoneRoute(refills ? refills.segments : routed.segments, routeField.region, w, gates);
   const segments = zoned.segments;
@@ -251,23 +197,9 @@ function planRouteOnce(request: PathPlanRequest, runtime: CappedRuntime, cellHea
 
   const plan: PlanWithOptimizer = assemblePlan({
     frame, field, obstacles, input, metrics, heading: planned.heading, headlandStyle: { ...headlandReport(style, shaped), smallObstaclesWithoutRounds: small.small.length }, headlands,
-    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...zoned.warnings, ...metricWarnings],
+    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...zoned.warnings, ...metricWarnings], zones: zoned.zones,
+    optimizer: optimizerReport(routed), ...(refills ? { refillPoints: refills.points } : {}), ...(routed.staging ? { staging: routed.staging } : {}),
   });
-  plan.zones = zonesToPlan(zoned.zones, plan.route, frame);
-  const { ordered, refined } = routed;
-  plan.optimizer = {
-    ...ordered.report,
-    ...(routed.routeOrderMilliseconds !== undefined ? { timeSpentMilliseconds: routed.routeOrderMilliseconds, estimateMilliseconds: ordered.report.timeSpentMilliseconds } : {}),
-    chosen: refined.algorithm,
-    realNonWorkingCost: refined.nonWorkingCost,
-    realCostRounds: refined.rounds,
-    connectorsEvaluated: refined.connectorsEvaluated,
-    refineStoppedBy: refined.stoppedBy,
-    assembled: routed.assembled,
-    connected: refined.evaluated,
-  };
-  if (refills) plan.refillPoints = refills.points;
-  if (routed.staging) plan.stagingArea = frame.toLonLat(routed.staging[0], routed.staging[1]).map(roundDeg);
   stage('extras');
   // Guidance lines, cells, crosshatches, the extension's coverage gain, narrow corridors.
   addPlanExtras(plan, {

@@ -18,7 +18,7 @@
  * - `metrics`: reported distances or coverage not matching the geometry.
  */
 import type { FieldGeometry, PathPlanRequest, Plan, RouteSegment } from '../types.js';
-import { normalizeRequest } from '../request/normalizeRequest.js';
+import { DEFAULTS, normalizeRequest } from '../request/normalizeRequest.js';
 import { prepareField } from '../geometry/prepareField.js';
 import type { LocalField } from '../geometry/prepareField.js';
 import { Region } from '../geometry/region.js';
@@ -70,7 +70,7 @@ function machineLimits(field: FieldLike, plan: Plan): { turnRadiusMeters: number
   }
   const sigma = m.maxCurvatureRatePerSquareMeter;
   return {
-    turnRadiusMeters: m.turnRadiusMeters ?? 6,
+    turnRadiusMeters: m.turnRadiusMeters ?? DEFAULTS.turnRadiusMeters,
     ...(typeof sigma === 'number' && sigma > 0 && sigma < Infinity ? { maxCurvatureRatePerSquareMeter: sigma } : {}),
     reverseAllowed: m.reverseAllowed === true,
   };

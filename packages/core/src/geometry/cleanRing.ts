@@ -10,6 +10,7 @@
  */
 import type { PathD } from './clipper.js';
 import { hypot } from './vec.js';
+import { segmentDistance } from './region.js';
 
 /** Default tolerance: points closer than 1 cm are one point; a vertex within 1 cm of its neighbours' chord is dropped. */
 export const CLEAN_TOLERANCE_METERS = 0.01;
@@ -24,16 +25,6 @@ export interface CleanedRing {
 
 /** Longest run of vertices one collinear drop may replace (keeps the pass O(n) and the drift bounded). */
 const MAX_RUN = 64;
-
-function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax, dy = by - ay;
-  const l2 = dx * dx + dy * dy;
-  let t = l2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / l2 : 0;
-  if (t < 0) t = 0;
-  else if (t > 1) t = 1;
-  const qx = ax + t * dx - px, qy = ay + t * dy - py;
-  return Math.sqrt(qx * qx + qy * qy);
-}
 
 /**
  * Cleans one closed ring (first point not repeated) within `toleranceMeters`:

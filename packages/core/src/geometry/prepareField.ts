@@ -5,7 +5,7 @@
  */
 import { PlanError } from '../errors.js';
 import type { Position } from '../types.js';
-import type { PlanInput } from '../request/normalizeRequest.js';
+import type { PlanSettings } from '../request/normalizeRequest.js';
 import { LIMITS } from '../request/normalizeRequest.js';
 import { createLocalFrame } from './projection.js';
 import type { LocalFrame } from './projection.js';
@@ -28,7 +28,7 @@ export interface LocalField {
 }
 
 /** Validates and projects the field of a normalised input. */
-export function prepareField(input: PlanInput): LocalField {
+export function prepareField(input: PlanSettings): LocalField {
   const all: Position[] = [];
   for (const poly of input.polygons) if (Array.isArray(poly) && Array.isArray(poly[0])) for (const p of poly[0]) if (Array.isArray(p)) all.push(p as Position);
   const frame = createLocalFrame(all.filter((p) => Number.isFinite(p[0]) && Number.isFinite(p[1])));

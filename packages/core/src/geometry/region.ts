@@ -6,6 +6,7 @@
 import Flatbush from 'flatbush';
 import type { PathsD } from './clipper.js';
 import { hypot } from './vec.js';
+import { crossesRayLeft } from './pointInRing.js';
 
 export class Region {
   /** Edge endpoints, stride 4: ax, ay, bx, by. */
@@ -64,7 +65,7 @@ export class Region {
     const ids = this.index.search(this.minX - 1, y, x, y);
     for (const k of ids) {
       const ax = e[4 * k], ay = e[4 * k + 1], bx = e[4 * k + 2], by = e[4 * k + 3];
-      if (ay > y !== by > y && ((bx - ax) * (y - ay)) / (by - ay) + ax < x) inside = !inside;
+      if (crossesRayLeft(x, y, ax, ay, bx, by)) inside = !inside;
     }
     return inside;
   }

@@ -6,6 +6,7 @@
  */
 import Flatbush from 'flatbush';
 import { orient2d } from 'robust-predicates';
+import { pointInRing } from './pointInRing.js';
 import { PlanError } from '../errors.js';
 import type { Position } from '../types.js';
 import type { LonLatPolygon } from '../request/normalizeRequest.js';
@@ -57,15 +58,6 @@ function signedArea(ring: PathD): number {
   return a / 2;
 }
 
-/** Point in ring (even-odd), the point assumed not on the ring. */
-export function pointInRing(x: number, y: number, ring: PathD): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const xi = ring[i].x, yi = ring[i].y, xj = ring[j].x, yj = ring[j].y;
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
 
 interface Edge {
   ring: number;

@@ -53,3 +53,10 @@ export function wrapAngle(a: number): number {
   else if (a > Math.PI) a -= 2 * Math.PI;
   return a;
 }
+
+/** Where on the segment from (ax, ay) along (dx, dy) the point nearest to (x, y) lies: t in [0, 1]. */
+export function segmentParameter(x: number, y: number, ax: number, ay: number, dx: number, dy: number): number {
+  const l2 = dx * dx + dy * dy;
+  const t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
+  return t < 0 ? 0 : t > 1 ? 1 : t;
+}

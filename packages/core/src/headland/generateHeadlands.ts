@@ -5,6 +5,7 @@
  */
 import { areaOf, differencePolygons, offsetPolygons, ringToFlat } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
+import { pointInRing } from '../geometry/pointInRing.js';
 import { offsetMitred } from './corners.js';
 import { junctionOnLoop, loopSideFits, makeLoop } from '../turns/connectorRings.js';
 
@@ -151,14 +152,6 @@ function smoothUnjoinableRings(rings: PathsD, region: PathsD, turnRadiusMeters: 
   return out;
 }
 
-function pointInRing(x: number, y: number, ring: PathD): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const a = ring[i], b = ring[j];
-    if (a.y > y !== b.y > y && x < ((b.x - a.x) * (y - a.y)) / (b.y - a.y) + a.x) inside = !inside;
-  }
-  return inside;
-}
 
 /**
  * With a corner style the passes are offset with mitred joins (sharp at every corner), then rounded or squared by headland/corners.ts.

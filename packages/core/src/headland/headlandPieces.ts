@@ -1,12 +1,11 @@
 /**
- * Headland passes as route pieces, and the request's headland style.
+ * Headland passes as route pieces, their corners shaped.
  *
  * Every pass (full perimeter or turn-only) is a closed ring, a loop piece: the connect stage
  * enters it where it is nearest and drives it round once. `restore` drives the square corners
  * of the connected route as corner turns (headland/corners.ts).
  */
-import { PlanError } from '../errors.js';
-import type { PathPlanRequest } from '../types.js';
+import type { HeadlandStyle } from '../request/normalizeRequest.js';
 import type { LocalSegment, Piece } from '../turns/path.js';
 import { makeLoop } from '../turns/connectorRings.js';
 import { passToFlat } from './generateHeadlands.js';
@@ -16,26 +15,7 @@ import { Region } from '../geometry/region.js';
 import type { PathsD } from '../geometry/clipper.js';
 import type { TurnOptions } from '../turns/types.js';
 
-export type HeadlandMode = 'full' | 'turnOnly' | 'none';
-export type HeadlandCorners = 'rounded' | 'square';
-
-export interface HeadlandStyle {
-  mode: HeadlandMode;
-  /** Absent = the offset's own corners (as before the option existed). */
-  corners?: HeadlandCorners;
-}
-
-/** `headland.mode` and `headland.corners` of a request, checked (unknown values are an `invalid-request`). */
-export function readHeadlandStyle(request: PathPlanRequest): HeadlandStyle {
-  const h = request.headland as { mode?: unknown; corners?: unknown } | undefined;
-  const mode = h?.mode ?? 'full';
-  if (mode !== 'full' && mode !== 'turnOnly' && mode !== 'none')
-    throw new PlanError('invalid-request', `headland.mode must be "full", "turnOnly" or "none" (got ${JSON.stringify(mode)})`, [{ path: 'headland.mode', message: 'unknown headland mode' }]);
-  const corners = h?.corners;
-  if (corners !== undefined && corners !== 'rounded' && corners !== 'square')
-    throw new PlanError('invalid-request', `headland.corners must be "rounded" or "square" (got ${JSON.stringify(corners)})`, [{ path: 'headland.corners', message: 'unknown corner style' }]);
-  return corners ? { mode, corners } : { mode };
-}
+export type { HeadlandStyle } from '../request/normalizeRequest.js';
 
 /** Square corners kept on the passes and what is needed to drive them as corner turns. */
 export interface CornerTurns {

@@ -4,6 +4,7 @@
  * driving order as route pieces.
  */
 import type { PathsD } from '../geometry/clipper.js';
+import { ringToFlat } from '../geometry/clipper.js';
 import type { TurnOptions } from '../turns/types.js';
 import type { Headlands, HeadlandPass } from './generateHeadlands.js';
 import { generateTurnOnlyHeadlands } from './turnOnlyHeadlands.js';
@@ -31,4 +32,9 @@ export function headlandReport(style: HeadlandStyle, shaped: ShapedHeadlands): {
 export function passDrivingOrder(passes: HeadlandPass[], headlandsFirst: boolean): HeadlandPass[] {
   return [...passes].sort((a, b) =>
     headlandsFirst ? a.passIndex - b.passIndex || (a.type === b.type ? 0 : a.type === 'ExteriorHeadland' ? -1 : 1) : b.passIndex - a.passIndex);
+}
+
+/** The outermost exterior passes' rings, flat xy (where refills leave the route for the depot). */
+export function outermostExteriorRings(passes: HeadlandPass[]): Float64Array[] {
+  return passes.filter((p) => p.type === 'ExteriorHeadland' && p.passIndex === 0).map((p) => ringToFlat(p.ring));
 }

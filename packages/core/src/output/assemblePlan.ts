@@ -13,16 +13,18 @@ import type { PathsD } from '../geometry/clipper.js';
 import { pointInRing } from '../geometry/pointInRing.js';
 import { polylineLength } from '../geometry/vec.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
-import type { PlanInput } from '../request/normalizeRequest.js';
+import type { PlanSettings } from '../request/normalizeRequest.js';
 import type { Headlands } from '../headland/generateHeadlands.js';
 import { passToFlat } from '../headland/generateHeadlands.js';
 import type { Track } from '../tracks/generateTracks.js';
+import { zonesToPlan } from './zonesToPlan.js';
+import type { LocalZone } from '../route/zones.js';
 
 export interface PlanOutputInput {
   frame: LocalFrame;
   field: PathsD;
   obstacles: PathsD;
-  input: PlanInput;
+  input: PlanSettings;
   metrics: PlanMetrics;
   heading: Plan['heading'];
   headlandStyle: Record<string, unknown>;
@@ -34,6 +36,13 @@ export interface PlanOutputInput {
   /** The route before refill detours (the tracks as driven are read from it). */
   connected: LocalSegment[];
   warnings: LocalWarning[];
+  /** The route's zones (joined by transit legs), local. */
+  zones: LocalZone[];
+  /** The route stage's report (`plan.optimizer`). */
+  optimizer: Record<string, unknown>;
+  refillPoints?: unknown[];
+  /** Staging area, local frame. */
+  staging?: [number, number];
 }
 
 /** Warnings in lon/lat. */
@@ -87,8 +96,12 @@ export function assemblePlan(x: PlanOutputInput): Plan {
     machine: { ...m },
     headlandPasses: input.headlandPasses,
     options: input.options,
-    routeOptions: input.routeOptions,
+    routeOptions: input.requestedRouteOptions,
     frame: { definition: frame.definition, originLonLat: frame.originLonLat.map(roundDeg) },
+    zones: zonesToPlan(x.zones, route, frame),
+    optimizer: x.optimizer,
+    ...(x.refillPoints ? { refillPoints: x.refillPoints } : {}),
+    ...(x.staging ? { stagingArea: frame.toLonLat(x.staging[0], x.staging[1]).map(roundDeg) } : {}),
   };
 }
 

@@ -67,7 +67,7 @@ describe('route extras', () => {
       { type: 'Track', xy: Float64Array.from([10, 1000, 10, 0]) },
     ];
     const request = { machine: { widthMeters: 10, tankCapacity: 150, applicationRatePerHectare: 100 } };
-    const r = withRefillDetours(segs, request, { calculateRefillPoints: true }, 10, [0, -20], frame, [], (xy) => ({ type: 'Connector', xy, connector: 'refill' }))!;
+    const r = withRefillDetours(segs, request, { calculateRefillPoints: true, refillStrategyType: 'Exact' }, 10, [0, -20], frame, [], (xy) => ({ type: 'Connector', xy, connector: 'refill' }))!;
     // refill 500 m into the second track: Track, Turn, Track (500 m), out, back, Track (500 m)
     expect(r.segments.map((s) => s.type)).toEqual(['Track', 'Turn', 'Track', 'Connector', 'Connector', 'Track']);
     expect(r.points[0].routeSequence).toBe(3);
@@ -83,6 +83,6 @@ describe('route extras', () => {
     };
     expect(length(r.segments[3].xy) + length(r.segments[4].xy)).toBeCloseTo(r.detourMeters, 6);
     expect(length(r.segments[2].xy)).toBeCloseTo(500, 6);
-    expect(withRefillDetours(segs, request, {}, 10, undefined, frame, [], (xy) => ({ type: 'Connector', xy }))).toBeUndefined();
+    expect(withRefillDetours(segs, request, { calculateRefillPoints: false, refillStrategyType: 'Exact' }, 10, undefined, frame, [], (xy) => ({ type: 'Connector', xy }))).toBeUndefined();
   });
 });

@@ -5,10 +5,10 @@
  */
 import { PlanError } from '../errors.js';
 import type { MachineInput, PathPlanRequest, Position, RefillStrategyType, RouteApiOptions } from '../types.js';
+import type { ResolvedRouteOptions } from '../request/normalizeRequest.js';
 import { planRefills, type RefillPointLocal, type XY } from './refill.js';
 import { legLengthMeters, routeLeg, type LegRouter } from './legs.js';
 import { hypot, polylineLength } from '../geometry/vec.js';
-import { ringToFlat } from '../geometry/clipper.js';
 
 export interface ExtrasSegment {
   type: string;
@@ -156,53 +156,8 @@ export function routeRefillPoints(
   return { points, detourMeters: result.detourMeters, local: result.points };
 }
 
-/** The metrics members refill planning changes (names as in PlanMetrics). */
-export interface RefillMetrics {
-  distanceMeters: number;
-  nonWorkingDistanceMeters: number;
-  timeSeconds: number;
-  [extra: string]: unknown;
-}
-
-/**
- * Plans the refill points of a connected route when `calculateRefillPoints` is set, and adds their
- * detours to the metrics (distance and non-working distance; time at transport speed), with
- * `refillCount` and `refillDetourMeters`. Returns the points for `plan.refillPoints`, or undefined.
- */
-export function applyRefills(
-  metrics: RefillMetrics,
-  segments: ExtrasSegment[],
-  request: PathPlanRequest,
-  routeOptions: RouteApiOptions,
-  widthMeters: number,
-  staging: XY | undefined,
-  frame: ExtrasFrame,
-  exteriorRings: ArrayLike<number>[],
-  transportSpeedMetersPerSecond: number,
-): PlanRefillPoint[] | undefined {
-  if (routeOptions.calculateRefillPoints !== true || segments.length === 0) return undefined;
-  const strategy = routeOptions.refillStrategyType ?? 'Exact';
-  if (strategy !== 'Exact' && strategy !== 'StartOfTrack' && strategy !== 'ClosestExternalHeadland') {
-    throw new PlanError('invalid-option', 'routeOptions.refillStrategyType: must be one of Exact, StartOfTrack, ClosestExternalHeadland', [
-      { path: 'routeOptions.refillStrategyType', message: 'unknown strategy' },
-    ]);
-  }
-  const capacity = refillCapacity(request);
-  const depot: XY = staging ?? [segments[0].xy[0], segments[0].xy[1]];
-  const closed = exteriorRings.map((r) => {
-    const a = Array.from(r);
-    if (a.length >= 4 && (a[0] !== a[a.length - 2] || a[1] !== a[a.length - 1])) a.push(a[0], a[1]);
-    return a;
-  });
-  const r = routeRefillPoints(segments, capacity, widthMeters, strategy, depot, frame, closed);
-  const round2 = (v: number): number => Math.round(v * 100) / 100;
-  metrics.distanceMeters = round2(metrics.distanceMeters + r.detourMeters);
-  metrics.nonWorkingDistanceMeters = round2(metrics.nonWorkingDistanceMeters + r.detourMeters);
-  metrics.timeSeconds = round2(metrics.timeSeconds + r.detourMeters / transportSpeedMetersPerSecond);
-  metrics.refillCount = r.points.length;
-  metrics.refillDetourMeters = round2(r.detourMeters);
-  return r.points;
-}
+/** The route options refills read (resolved by `normalizeRequest`). */
+export type RefillOptions = Pick<ResolvedRouteOptions, 'calculateRefillPoints' | 'refillStrategyType'>;
 
 /** Straight polyline a → b with a point at least every `stepMeters` (route connectors are checked for density). */
 export function straightLeg(points: XY[], stepMeters = 0.5): Float64Array {
@@ -255,7 +210,7 @@ function splitAt(xy: Float64Array, cuts: number[]): Float64Array[] {
 export function withRefillDetours<T extends ExtrasSegment>(
   segments: T[],
   request: PathPlanRequest,
-  routeOptions: RouteApiOptions,
+  routeOptions: RefillOptions,
   widthMeters: number,
   staging: XY | undefined,
   frame: ExtrasFrame,
@@ -263,13 +218,7 @@ export function withRefillDetours<T extends ExtrasSegment>(
   makeConnector: (xy: Float64Array) => T,
   router?: LegRouter,
 ): { segments: T[]; points: PlanRefillPoint[]; detourMeters: number } | undefined {
-  if (routeOptions.calculateRefillPoints !== true || segments.length === 0) return undefined;
-  const strategy = routeOptions.refillStrategyType ?? 'Exact';
-  if (strategy !== 'Exact' && strategy !== 'StartOfTrack' && strategy !== 'ClosestExternalHeadland') {
-    throw new PlanError('invalid-option', 'routeOptions.refillStrategyType: must be one of Exact, StartOfTrack, ClosestExternalHeadland', [
-      { path: 'routeOptions.refillStrategyType', message: 'unknown strategy' },
-    ]);
-  }
+  if (!routeOptions.calculateRefillPoints || segments.length === 0) return undefined;
   const capacity = refillCapacity(request);
   const depot: XY = staging ?? [segments[0].xy[0], segments[0].xy[1]];
   const closed = exteriorRings.map((r) => {
@@ -277,7 +226,7 @@ export function withRefillDetours<T extends ExtrasSegment>(
     if (a.length >= 4 && (a[0] !== a[a.length - 2] || a[1] !== a[a.length - 1])) a.push(a[0], a[1]);
     return a;
   });
-  const planned = routeRefillPoints(segments, capacity, widthMeters, strategy, depot, frame, closed, router);
+  const planned = routeRefillPoints(segments, capacity, widthMeters, routeOptions.refillStrategyType, depot, frame, closed, router);
   const byPiece = new Map<number, number[]>();
   planned.local.forEach((p, i) => {
     const list = byPiece.get(p.pieceIndex);
@@ -307,23 +256,4 @@ export function withRefillDetours<T extends ExtrasSegment>(
     });
   });
   return { segments: out, points: planned.points, detourMeters: planned.detourMeters };
-}
-
-/**
- * The refill stage: `withRefillDetours` on a route in the local frame, refills placed on the
- * outermost exterior headland pass; detours become `refill` connectors, so the metrics count them.
- */
-export function addRefillDetours<T extends ExtrasSegment>(
-  segments: T[],
-  request: PathPlanRequest,
-  routeOptions: RouteApiOptions,
-  widthMeters: number,
-  staging: XY | undefined,
-  frame: ExtrasFrame,
-  passes: { type: string; passIndex: number; ring: { x: number; y: number }[] }[],
-  makeConnector: (xy: Float64Array) => T,
-  router?: LegRouter,
-): { segments: T[]; points: PlanRefillPoint[]; detourMeters: number } | undefined {
-  const exteriorRings = passes.filter((p) => p.type === 'ExteriorHeadland' && p.passIndex === 0).map((p) => ringToFlat(p.ring));
-  return withRefillDetours(segments, request, routeOptions, widthMeters, staging, frame, exteriorRings, makeConnector, router);
 }

@@ -1,24 +1,69 @@
 /**
- * Stage 0: turn a path-plan request (shape A or B, exactly as the API takes it) into one
- * internal, fully defaulted input. Numbers and options are validated here; the boundary's
- * geometry is validated in `geometry/validateBoundary.ts`.
+ * The request stage: a path-plan request (shape A or B, exactly as the API takes it) → one set of
+ * fully resolved settings (`PlanSettings`): every default applied from `DEFAULTS`, every number
+ * checked against `LIMITS`, options and route options validated. The boundary's geometry is
+ * validated in `geometry/validateBoundary.ts`.
  */
 import { PlanError } from '../errors.js';
 import type { PlanErrorDetail } from '../errors.js';
-import type { FieldGeometry, MachineInput, PathPlanRequest, Position, RouteApiOptions } from '../types.js';
+import type { FieldGeometry, MachineInput, PathPlanRequest, Position, RefillStrategyType, RouteAlgorithm, RouteApiOptions, RouteObjective, SmoothingStrategyType } from '../types.js';
 import { readAccessPoints } from './accessPoints.js';
 
-/** Limits that keep every request bounded in time and memory. */
+/**
+ * Limits that keep every request bounded in time and memory, and the ranges of its numbers: the
+ * one table the request is checked against here and the HTTP API derives its schema from. Units
+ * are in the names; `min…` / `max…` bound the request field of the same name.
+ */
 export const LIMITS = {
   maxVertices: 100_000,
   minWidthMeters: 0.5,
   maxWidthMeters: 100,
+  minHeadlandPasses: 0,
   maxHeadlandPasses: 20,
   minTurnRadiusMeters: 0.5,
   maxTurnRadiusMeters: 100,
+  /** Working, turning and transport speeds. */
+  minSpeedMetersPerSecond: 0.01,
+  maxSpeedMetersPerSecond: 100,
+  minCurvatureRatePerSquareMeter: 1e-6,
+  maxCurvatureRatePerSquareMeter: 1e6,
+  /** Working and turning fuel rates. */
+  minFuelLitersPerHour: 0,
+  maxFuelLitersPerHour: 1e4,
+  minObstacleBufferMeters: 0,
+  maxObstacleBufferMeters: 1000,
+  /** Bounds of routeOptions.maxOptimizerTime. */
+  minOptimizerTimeSeconds: 0,
+  maxOptimizerTimeSeconds: 600,
   /** Cap on the number of tracks (field extent ÷ width), checked after projection. */
   maxTracks: 20_000,
 } as const;
+
+/** Every default of a request, in one place: nothing downstream of `normalizeRequest` applies one. */
+export const DEFAULTS = {
+  turnRadiusMeters: 6,
+  /** ≈ 9 km/h. */
+  workingSpeedMetersPerSecond: 2.5,
+  turningSpeedMetersPerSecond: 1.5,
+  transportSpeedMetersPerSecond: 4,
+  reverseAllowed: false,
+  headlandPasses: 2,
+  headlandMode: 'full',
+  trackType: 'straight',
+  obstacleBufferMeters: 0,
+  algorithm: 'optimized',
+  maxOptimizerTimeSeconds: 10,
+  objective: 'distance',
+  refillStrategyType: 'Exact',
+  /** The fuel objective's rates when the machine gives none (a mid-size tractor); fuel metrics need the machine's own. */
+  objectiveWorkingFuelLitersPerHour: 20,
+  objectiveTurningFuelLitersPerHour: 12,
+} as const;
+
+/** Lines skipped between consecutive passes by default: as many as a forward U of radius R needs (0 when w ≥ 2R). */
+export function defaultSkipCount(widthMeters: number, turnRadiusMeters: number): number {
+  return Math.max(0, Math.ceil((2 * turnRadiusMeters) / widthMeters - 1e-9) - 1);
+}
 
 export const KNOWN_OPTIONS = ['useCrossHatches', 'excludePassable', 'extendTracks'] as const;
 export type PlanOptionName = (typeof KNOWN_OPTIONS)[number];
@@ -39,23 +84,54 @@ export interface ResolvedMachine {
 /** One polygon of the field: rings of [lon, lat], the first the shell, the rest holes. */
 export type LonLatPolygon = Position[][];
 
-export interface PlanInput {
+/** Headland style: full perimeter, only where the tracks end, or none; corners rounded or square (absent = the offset's own). */
+export interface HeadlandStyle {
+  mode: 'full' | 'turnOnly' | 'none';
+  corners?: 'rounded' | 'square';
+}
+
+/** routeOptions with every default applied. */
+export interface ResolvedRouteOptions {
+  algorithm: RouteAlgorithm;
+  /** Lines skipped between consecutive passes (`defaultSkipCount` when not given). */
+  skipCount: number;
+  startPointNodeIndex?: number;
+  endPointNodeIndex?: number;
+  headlandsFirst: boolean;
+  enableHeadlandDrivethrough: boolean;
+  calculateRefillPoints: boolean;
+  /** [lon, lat] WGS84 (checked where it is projected). */
+  stagingArea?: Position;
+  refillStrategyType: RefillStrategyType;
+  /** Limit on the ordering's time (honoured with a clock), seconds. */
+  maxOptimizerTimeSeconds: number;
+  forcedDirection?: 'CW' | 'CCW';
+  objective: RouteObjective;
+}
+
+/** The request, fully resolved: what every planner stage reads. */
+export interface PlanSettings {
   /** Polygons of the field in lon/lat (a Polygon gives one). Holes are no-go zones. */
   polygons: LonLatPolygon[];
   /** Request path of each polygon's coordinates, for error messages (e.g. `field.coordinates`). */
   polygonPaths: string[];
   machine: ResolvedMachine;
   headlandPasses: number;
+  headland: HeadlandStyle;
+  trackType: 'straight' | 'curved';
   /** Preferred bearing, degrees clockwise from north, or undefined for the heading search. */
   preferredHeadingDegrees?: number;
+  smoothingStrategy?: SmoothingStrategyType;
   options: PlanOptionName[];
-  routeOptions: RouteApiOptions;
+  routeOptions: ResolvedRouteOptions;
+  /** routeOptions as the request gave them (the plan echoes them). */
+  requestedRouteOptions: RouteApiOptions;
   /**
    * No-go zones smaller than this (largest extent, meters) get no headland rounds: tracks swerve
    * round them (`headland.smallObstacleSizeMeters`; default the working width; 0: every zone gets rounds).
    */
   smallObstacleSizeMeters: number;
-  /** Non-passable obstacle polygons from `obstacles`, lon/lat rings (shell only), with buffers. */
+  /** Obstacle polygons from `obstacles`, lon/lat rings (shell only), with buffers. */
   obstacles: { ring: Position[]; bufferMeters: number; passable: boolean; name?: string }[];
   /** The field's gates, [lon, lat] (`accessPoints`; empty when none were given). */
   accessPoints: Position[];
@@ -121,17 +197,17 @@ function readMachine(req: Record<string, unknown>): ResolvedMachine {
   const mi = m as MachineInput & Record<string, unknown>;
   const machine: ResolvedMachine = {
     widthMeters: w,
-    turnRadiusMeters: readNumber(mi, 'turnRadiusMeters', key, 6, LIMITS.minTurnRadiusMeters, LIMITS.maxTurnRadiusMeters),
-    workingSpeedMetersPerSecond: readNumber(mi, 'workingSpeedMetersPerSecond', key, 2.5, 0.01, 100),
-    turningSpeedMetersPerSecond: readNumber(mi, 'turningSpeedMetersPerSecond', key, 1.5, 0.01, 100),
-    transportSpeedMetersPerSecond: readNumber(mi, 'transportSpeedMetersPerSecond', key, 4, 0.01, 100),
-    reverseAllowed: mi.reverseAllowed === true,
+    turnRadiusMeters: readNumber(mi, 'turnRadiusMeters', key, DEFAULTS.turnRadiusMeters, LIMITS.minTurnRadiusMeters, LIMITS.maxTurnRadiusMeters),
+    workingSpeedMetersPerSecond: readNumber(mi, 'workingSpeedMetersPerSecond', key, DEFAULTS.workingSpeedMetersPerSecond, LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
+    turningSpeedMetersPerSecond: readNumber(mi, 'turningSpeedMetersPerSecond', key, DEFAULTS.turningSpeedMetersPerSecond, LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
+    transportSpeedMetersPerSecond: readNumber(mi, 'transportSpeedMetersPerSecond', key, DEFAULTS.transportSpeedMetersPerSecond, LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
+    reverseAllowed: mi.reverseAllowed === undefined ? DEFAULTS.reverseAllowed : mi.reverseAllowed === true,
   };
   if (mi.reverseAllowed !== undefined && typeof mi.reverseAllowed !== 'boolean') fail('invalid-request', `${key}.reverseAllowed`, 'must be a boolean');
   if (mi.maxCurvatureRatePerSquareMeter !== undefined)
-    machine.maxCurvatureRatePerSquareMeter = readNumber(mi, 'maxCurvatureRatePerSquareMeter', key, 0, 1e-6, 1e6);
-  if (mi.workingFuelLitersPerHour !== undefined) machine.workingFuelLitersPerHour = readNumber(mi, 'workingFuelLitersPerHour', key, 0, 0, 1e4);
-  if (mi.turningFuelLitersPerHour !== undefined) machine.turningFuelLitersPerHour = readNumber(mi, 'turningFuelLitersPerHour', key, 0, 0, 1e4);
+    machine.maxCurvatureRatePerSquareMeter = readNumber(mi, 'maxCurvatureRatePerSquareMeter', key, 0, LIMITS.minCurvatureRatePerSquareMeter, LIMITS.maxCurvatureRatePerSquareMeter);
+  if (mi.workingFuelLitersPerHour !== undefined) machine.workingFuelLitersPerHour = readNumber(mi, 'workingFuelLitersPerHour', key, 0, LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour);
+  if (mi.turningFuelLitersPerHour !== undefined) machine.turningFuelLitersPerHour = readNumber(mi, 'turningFuelLitersPerHour', key, 0, LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour);
   return machine;
 }
 
@@ -148,9 +224,9 @@ function readPasses(req: Record<string, unknown>): number {
     path = 'headland.passes';
     if (h?.mode === 'none') return 0;
   }
-  if (v === undefined || v === null) return 2;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > LIMITS.maxHeadlandPasses)
-    fail('invalid-request', path, `must be an integer from 0 to ${LIMITS.maxHeadlandPasses} (got ${JSON.stringify(v)})`);
+  if (v === undefined || v === null) return DEFAULTS.headlandPasses;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < LIMITS.minHeadlandPasses || v > LIMITS.maxHeadlandPasses)
+    fail('invalid-request', path, `must be an integer from ${LIMITS.minHeadlandPasses} to ${LIMITS.maxHeadlandPasses} (got ${JSON.stringify(v)})`);
   return v;
 }
 
@@ -181,14 +257,17 @@ const ROUTE_OPTION_KEYS = new Set([
   'calculateRefillPoints', 'stagingArea', 'refillStrategyType', 'maxOptimizerTime', 'forcedDirection', 'objective',
 ]);
 
+const ROUTE_ALGORITHMS: readonly RouteAlgorithm[] = ['optimized', 'boustrophedon', 'snake', 'spiral', 'clusteredSpiral'];
+const REFILL_STRATEGIES: readonly RefillStrategyType[] = ['Exact', 'StartOfTrack', 'ClosestExternalHeadland'];
+
+/** routeOptions as given, validated (not defaulted: the plan echoes them). */
 function readRouteOptions(req: Record<string, unknown>): RouteApiOptions {
   const v = req.routeOptions;
   if (v === undefined || v === null) return {};
   if (!isObject(v)) fail('invalid-request', 'routeOptions', 'must be an object');
   for (const k of Object.keys(v)) if (!ROUTE_OPTION_KEYS.has(k)) fail('invalid-option', `routeOptions.${k}`, `unknown route option "${k}"`);
-  const algos = ['optimized', 'boustrophedon', 'snake', 'spiral', 'clusteredSpiral'];
-  if (v.algorithm !== undefined && !algos.includes(v.algorithm as string))
-    fail('invalid-option', 'routeOptions.algorithm', `must be one of ${algos.join(', ')}`);
+  if (v.algorithm !== undefined && !ROUTE_ALGORITHMS.includes(v.algorithm as RouteAlgorithm))
+    fail('invalid-option', 'routeOptions.algorithm', `must be one of ${ROUTE_ALGORITHMS.join(', ')}`);
   for (const k of ['startPointNodeIndex', 'endPointNodeIndex', 'skipCount']) {
     const x = v[k];
     if (x !== undefined && (typeof x !== 'number' || !Number.isInteger(x) || x < 0)) fail('invalid-request', `routeOptions.${k}`, 'must be a non-negative integer');
@@ -196,8 +275,10 @@ function readRouteOptions(req: Record<string, unknown>): RouteApiOptions {
   for (const k of ['enableHeadlandDrivethrough', 'headlandsFirst', 'calculateRefillPoints']) {
     if (v[k] !== undefined && typeof v[k] !== 'boolean') fail('invalid-request', `routeOptions.${k}`, 'must be a boolean');
   }
-  if (v.maxOptimizerTime !== undefined && (typeof v.maxOptimizerTime !== 'number' || !(v.maxOptimizerTime >= 0) || v.maxOptimizerTime > 600))
-    fail('invalid-request', 'routeOptions.maxOptimizerTime', 'must be a number of seconds from 0 to 600');
+  if (v.maxOptimizerTime !== undefined && (typeof v.maxOptimizerTime !== 'number' || !(v.maxOptimizerTime >= LIMITS.minOptimizerTimeSeconds) || v.maxOptimizerTime > LIMITS.maxOptimizerTimeSeconds))
+    fail('invalid-request', 'routeOptions.maxOptimizerTime', `must be a number of seconds from ${LIMITS.minOptimizerTimeSeconds} to ${LIMITS.maxOptimizerTimeSeconds}`);
+  if (v.refillStrategyType !== undefined && !REFILL_STRATEGIES.includes(v.refillStrategyType as RefillStrategyType))
+    fail('invalid-option', 'routeOptions.refillStrategyType', `must be one of ${REFILL_STRATEGIES.join(', ')}`);
   if (v.forcedDirection !== undefined && v.forcedDirection !== 'CW' && v.forcedDirection !== 'CCW')
     fail('invalid-option', 'routeOptions.forcedDirection', 'must be "CW" or "CCW"');
   return { ...(v as RouteApiOptions) };
@@ -213,7 +294,7 @@ function readHeading(req: Record<string, unknown>): number | undefined {
   return ((d % 360) + 360) % 360;
 }
 
-function readObstacles(req: Record<string, unknown>): PlanInput['obstacles'] {
+function readObstacles(req: Record<string, unknown>): PlanSettings['obstacles'] {
   const v = req.obstacles;
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) fail('invalid-request', 'obstacles', 'must be an array');
@@ -223,15 +304,44 @@ function readObstacles(req: Record<string, unknown>): PlanInput['obstacles'] {
       fail('invalid-request', `${p}.geometry`, 'must be a GeoJSON Polygon');
     const ring = (o.geometry.coordinates as unknown[])[0];
     if (!Array.isArray(ring)) fail('invalid-boundary', `${p}.geometry.coordinates[0]`, 'must be a ring of [lon, lat] positions');
-    const bufferMeters = readNumber(o, 'bufferMeters', p, 0, 0, 1000);
-    const out: PlanInput['obstacles'][number] = { ring: ring as Position[], bufferMeters, passable: o.passable === true };
+    const bufferMeters = readNumber(o, 'bufferMeters', p, DEFAULTS.obstacleBufferMeters, LIMITS.minObstacleBufferMeters, LIMITS.maxObstacleBufferMeters);
+    const out: PlanSettings['obstacles'][number] = { ring: ring as Position[], bufferMeters, passable: o.passable === true };
     if (typeof o.name === 'string') out.name = o.name;
     return out;
   });
 }
 
-/** Shape A or B → one defaulted input. Throws `PlanError` naming the offending request path. */
-export function normalizeRequest(request: PathPlanRequest): PlanInput {
+/** routeOptions (validated) with every default applied; `widthMeters` and `turnRadiusMeters` give the default skip. */
+export function resolveRouteOptions(ro: RouteApiOptions, widthMeters: number, turnRadiusMeters: number): ResolvedRouteOptions {
+  return {
+    algorithm: ro.algorithm ?? DEFAULTS.algorithm,
+    skipCount: ro.skipCount ?? defaultSkipCount(widthMeters, turnRadiusMeters),
+    ...(ro.startPointNodeIndex !== undefined ? { startPointNodeIndex: ro.startPointNodeIndex } : {}),
+    ...(ro.endPointNodeIndex !== undefined ? { endPointNodeIndex: ro.endPointNodeIndex } : {}),
+    headlandsFirst: ro.headlandsFirst === true,
+    enableHeadlandDrivethrough: ro.enableHeadlandDrivethrough === true,
+    calculateRefillPoints: ro.calculateRefillPoints === true,
+    ...(ro.stagingArea !== undefined ? { stagingArea: ro.stagingArea } : {}),
+    refillStrategyType: ro.refillStrategyType ?? DEFAULTS.refillStrategyType,
+    maxOptimizerTimeSeconds: ro.maxOptimizerTime ?? DEFAULTS.maxOptimizerTimeSeconds,
+    ...(ro.forcedDirection ? { forcedDirection: ro.forcedDirection } : {}),
+    objective: ro.objective ?? DEFAULTS.objective,
+  };
+}
+
+function readHeadlandStyle(req: Record<string, unknown>): HeadlandStyle {
+  const h = req.headland as { mode?: unknown; corners?: unknown } | undefined;
+  const mode = h?.mode ?? DEFAULTS.headlandMode;
+  if (mode !== 'full' && mode !== 'turnOnly' && mode !== 'none')
+    throw new PlanError('invalid-request', `headland.mode must be "full", "turnOnly" or "none" (got ${JSON.stringify(mode)})`, [{ path: 'headland.mode', message: 'unknown headland mode' }]);
+  const corners = h?.corners;
+  if (corners !== undefined && corners !== 'rounded' && corners !== 'square')
+    throw new PlanError('invalid-request', `headland.corners must be "rounded" or "square" (got ${JSON.stringify(corners)})`, [{ path: 'headland.corners', message: 'unknown corner style' }]);
+  return corners ? { mode, corners } : { mode };
+}
+
+/** Shape A or B → fully resolved settings. Throws `PlanError` naming the offending request path. */
+export function normalizeRequest(request: PathPlanRequest): PlanSettings {
   if (!isObject(request)) fail('invalid-request', '', 'the request must be a JSON object');
   const req = request as unknown as Record<string, unknown>;
   const { geometry, path } = readGeometry(req);
@@ -241,18 +351,27 @@ export function normalizeRequest(request: PathPlanRequest): PlanInput {
   const polygons: LonLatPolygon[] = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
   const polygonPaths = geometry.type === 'Polygon' ? [`${path}.coordinates`] : polygons.map((_, i) => `${path}.coordinates[${i}]`);
   const machine = readMachine(req);
-  const input: PlanInput = {
+  const smallObstacleSizeMeters = readSmallObstacleSize(req, machine.widthMeters);
+  const headlandPasses = readPasses(req);
+  const options = readOptions(req);
+  const requestedRouteOptions = readRouteOptions(req);
+  const settings: PlanSettings = {
     polygons,
     polygonPaths,
     machine,
-    smallObstacleSizeMeters: readSmallObstacleSize(req, machine.widthMeters),
-    headlandPasses: readPasses(req),
-    options: readOptions(req),
-    routeOptions: readRouteOptions(req),
+    smallObstacleSizeMeters,
+    headlandPasses,
+    headland: readHeadlandStyle(req),
+    trackType: (req.tracks as { trackType?: unknown } | undefined)?.trackType === 'curved' ? 'curved' : DEFAULTS.trackType,
+    options,
+    routeOptions: resolveRouteOptions(requestedRouteOptions, machine.widthMeters, machine.turnRadiusMeters),
+    requestedRouteOptions,
     obstacles: readObstacles(req),
     accessPoints: readAccessPoints(req),
   };
   const heading = readHeading(req);
-  if (heading !== undefined) input.preferredHeadingDegrees = heading;
-  return input;
+  if (heading !== undefined) settings.preferredHeadingDegrees = heading;
+  const smoothing = (request as PathPlanRequest).smoothingStrategy;
+  if (smoothing) settings.smoothingStrategy = smoothing;
+  return settings;
 }

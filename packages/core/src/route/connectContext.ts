@@ -5,7 +5,7 @@
 import type { Pose, TurnOptions } from '../turns/types.js';
 import type { TurnType } from '../types.js';
 import { Region } from '../geometry/region.js';
-import { hypot } from '../geometry/vec.js';
+import { hypot, segmentParameter } from '../geometry/vec.js';
 import type { LoopPath } from '../turns/connectorRings.js';
 import type { Waypoints } from '../turns/waypointPath.js';
 import type { ConnectionMemo } from './connectionMemo.js';
@@ -114,8 +114,7 @@ export function curveParameter(xy: Float64Array, x: number, y: number): number {
   for (let i = 2; i < xy.length; i += 2) {
     const ax = xy[i - 2], ay = xy[i - 1], dx = xy[i] - ax, dy = xy[i + 1] - ay;
     const l2 = dx * dx + dy * dy, l = Math.sqrt(l2);
-    let t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const t = segmentParameter(x, y, ax, ay, dx, dy);
     const d2 = (ax + t * dx - x) ** 2 + (ay + t * dy - y) ** 2;
     if (d2 < best) { best = d2; at = acc + t * l; }
     acc += l;

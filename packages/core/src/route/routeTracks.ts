@@ -24,8 +24,7 @@ import type { HeadlandRoutePieces } from '../headland/headlandPieces.js';
 import type { Track } from '../tracks/generateTracks.js';
 import { stagingPointLocal, withStagingLegs } from '../refill/routeExtras.js';
 import type { LegRouter } from '../refill/legs.js';
-import type { ResolvedMachine } from '../request/normalizeRequest.js';
-import type { RouteApiOptions } from '../types.js';
+import type { ResolvedMachine, ResolvedRouteOptions } from '../request/normalizeRequest.js';
 import { connectTracks, trackPieces } from './connectTracks.js';
 import type { RouteContext, ShorteningBudget } from './connectTracks.js';
 import type { ConnectionMemo } from './connectionMemo.js';
@@ -56,8 +55,7 @@ export interface RouteStageInput {
   routeField: RouteField;
   machine: ResolvedMachine;
   headlandPasses: number;
-  routeOptions: RouteApiOptions;
-  maxOptimizerTimeSeconds: number;
+  routeOptions: ResolvedRouteOptions;
   turnOptions: TurnOptions;
   tracks: Track[];
   cellOf: Int32Array;
@@ -65,7 +63,6 @@ export interface RouteStageInput {
   /** Passes in driving order, and their pieces. */
   passOrder: HeadlandPass[];
   headlandRoute: HeadlandRoutePieces;
-  headlandsFirst: boolean;
   /** A clock, milliseconds, bounding the ordering instead of the work budget (clock.ts); plan.ts gives none. */
   now?: () => number;
   /** The wall-clock cap of the call: true once it has passed (the ordering stops where it is). */
@@ -102,7 +99,7 @@ const MAX_NEW_CONNECTIONS = 48;
  * With access points and no other start asked for: the route enters the tracks at the track end
  * nearest the first gate (`startPointNodeIndex`: node 2i is track i's (x0, y0), 2i + 1 its (x1, y1)).
  */
-function gateStartNode(gates: { x: number; y: number }[], tracks: Track[], ro: RouteApiOptions, otherStart: boolean): { startPointNodeIndex?: number } {
+function gateStartNode(gates: { x: number; y: number }[], tracks: Track[], ro: ResolvedRouteOptions, otherStart: boolean): { startPointNodeIndex?: number } {
   if (gates.length === 0 || otherStart || ro.startPointNodeIndex !== undefined || tracks.length === 0) return {};
   let best = 0, bestD = Infinity;
   tracks.forEach((t, i) => {
@@ -115,8 +112,9 @@ function gateStartNode(gates: { x: number; y: number }[], tracks: Track[], ro: R
 
 /** Orders the tracks on their real connectors and connects the chosen route. */
 export function routeTracks(inp: RouteStageInput): RoutedTracks {
-  const { routeField, machine: m, routeOptions, headlandsFirst, passOrder } = inp;
-  const budget = routeBudget(inp.maxOptimizerTimeSeconds, inp.now, inp.secondFollows, inp.orderingSpentMilliseconds);
+  const { routeField, machine: m, routeOptions, passOrder } = inp;
+  const headlandsFirst = routeOptions.headlandsFirst;
+  const budget = routeBudget(routeOptions.maxOptimizerTimeSeconds, inp.now, inp.secondFollows, inp.orderingSpentMilliseconds);
   const staging = stagingPointLocal(routeField.frame, routeOptions);
   const rates = objectiveRates(m, routeOptions.objective);
   const headlandsAfter = !headlandsFirst && passOrder.length > 0;
@@ -131,13 +129,13 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     rates,
     routeOptions: {
       ...routeOptions,
-      ...(budget.limitMilliseconds !== budget.fullLimitMilliseconds ? { maxOptimizerTime: budget.limitMilliseconds / 1000 } : {}),
+      ...(budget.limitMilliseconds !== budget.fullLimitMilliseconds ? { maxOptimizerTimeSeconds: budget.limitMilliseconds / 1000 } : {}),
       ...gateStartNode(gates, inp.tracks, routeOptions, staging !== undefined || lastPass !== undefined),
     },
     ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : gates.length > 0 ? { startPoint: gates[0] } : {}),
     ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : !staging && gates.length === 1 && !headlandsAfter ? { endPoint: gates[0] } : {}),
     ...(inp.now ? { now: inp.now } : {}),
-    workBudgetSeconds: inp.maxOptimizerTimeSeconds,
+    workBudgetSeconds: routeOptions.maxOptimizerTimeSeconds,
   };
   const ordered = orderFieldTracks(orderInput);
   const ctx = connectorContext(inp);
@@ -148,7 +146,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   const refined = refineOrderOnConnectors(orderInput, ordered, conns.model, {
     ...(now ? { now, outOfTime: () => now() - budget.startedAt >= budget.limitMilliseconds || (inp.outOfTime?.() ?? false), remainingMilliseconds: () => budget.limitMilliseconds - (now() - budget.startedAt) } : {}),
     // without a clock: the work budget's rounds (clock.ts), one on large fields; the wall-clock cap stops it
-    ...(!now ? { maxRounds: inp.tracks.length > LARGE_FIELD_TRACKS ? 1 : workBudget(inp.maxOptimizerTimeSeconds).rounds, ...(inp.outOfTime ? { outOfTime: inp.outOfTime } : {}) } : {}),
+    ...(!now ? { maxRounds: inp.tracks.length > LARGE_FIELD_TRACKS ? 1 : workBudget(routeOptions.maxOptimizerTimeSeconds).rounds, ...(inp.outOfTime ? { outOfTime: inp.outOfTime } : {}) } : {}),
   });
   const routeOrderMilliseconds = now ? now() - budget.startedAt : undefined;
   // The chosen route is put together from its connections; a fixed order (nothing costed) is
@@ -182,6 +180,22 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   };
 }
 
+/** What the plan reports of the ordering: the optimizer's report and how the real connectors chose. */
+export function optimizerReport(routed: RoutedTracks): { [key: string]: unknown; timeSpentMilliseconds?: number } {
+  const { ordered, refined } = routed;
+  return {
+    ...ordered.report,
+    ...(routed.routeOrderMilliseconds !== undefined ? { timeSpentMilliseconds: routed.routeOrderMilliseconds, estimateMilliseconds: ordered.report.timeSpentMilliseconds } : {}),
+    chosen: refined.algorithm,
+    realNonWorkingCost: refined.nonWorkingCost,
+    realCostRounds: refined.rounds,
+    connectorsEvaluated: refined.connectorsEvaluated,
+    refineStoppedBy: refined.stoppedBy,
+    assembled: routed.assembled,
+    connected: refined.evaluated,
+  };
+}
+
 function trackMeters(t: Track): number {
   return t.xy ? polylineLength(t.xy) : hypot(t.x1 - t.x0, t.y1 - t.y0);
 }
@@ -206,7 +220,7 @@ function connectorContext(inp: RouteStageInput): RouteContext {
     widthMeters: w,
     warnings: [],
     ...(routeOptions.forcedDirection ? { headlandWinding: routeOptions.forcedDirection } : {}),
-    ...(routeOptions.enableHeadlandDrivethrough === true ? { headlandDrivethrough: true } : {}),
+    ...(routeOptions.enableHeadlandDrivethrough ? { headlandDrivethrough: true } : {}),
   };
 }
 
@@ -253,7 +267,8 @@ type Lookup = (store: Map<number, Parts>, key: number, make: (abort?: () => bool
  * within the refit budget.
  */
 function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRates, staging: [number, number] | undefined, legRouter: LegRouter, budget: RouteBudget, costMore: boolean) {
-  const { tracks, cellOf, headlandsFirst } = inp;
+  const { tracks, cellOf } = inp;
+  const headlandsFirst = inp.routeOptions.headlandsFirst;
   const R = inp.machine.turnRadiusMeters;
   const headlandPieces = inp.headlandRoute.pieces;
   const connectorCost = (segs: LocalSegment[], warningCount: number): { cost: number; defects: number } => {

@@ -8,6 +8,8 @@
 import { PlanError } from '../errors.js';
 import type { Plan, Position } from '../types.js';
 import { transportModel, type TransportInput } from './transport.js';
+import { DEFAULTS } from '../request/normalizeRequest.js';
+import { seededRandom } from '../geometry/random.js';
 
 /** One way to work a field: where the machine enters and leaves, and what the work costs. */
 export interface FieldVisit {
@@ -207,7 +209,7 @@ interface Problem {
 export function sequenceFields(req: SequencingRequest): DaySequence {
   validate(req);
   const objective: SequencingObjective = req.objective ?? 'time';
-  const speed = req.transportSpeedMetersPerSecond ?? 4;
+  const speed = req.transportSpeedMetersPerSecond ?? DEFAULTS.transportSpeedMetersPerSecond;
   const transport = transportModel(req.transport, speed);
   const fuelRate = req.transportFuelLitersPerHour;
   const end = req.end ?? req.depot;
@@ -410,18 +412,6 @@ function orderCost(p: Problem, order: ArrayLike<number>, n: number, a: Float64Ar
   return best;
 }
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Nearest neighbour, then iterated local search: or-opt (move a run of 1-3 fields) and
  * 2-opt (reverse a stretch) to a local optimum, double-bridge kicks from the best order.
@@ -503,7 +493,7 @@ function solveHeuristic(p: Problem): number[] {
 
   const best = Int32Array.from(start);
   let bestCost = localSearch(best, evaluate(best));
-  const random = rng(0x5eed ^ (n * 7919 + V));
+  const random = seededRandom(0x5eed ^ (n * 7919 + V));
   const work = new Int32Array(n);
   // Stop after 100 kicks in a row that found nothing better.
   for (let stall = 0; budget > 0 && n >= 4 && stall < 100; stall++) {

@@ -7,10 +7,11 @@
 import { PlanError } from '../errors.js';
 import type { FieldGeometry, Position } from '../types.js';
 import { clipLinesToRings, contourLines, keyContourLine } from './contours.js';
-import { fieldPositions, frameForPositions, type LocalModelOptions } from './frame.js';
+import { fieldPositions, fieldRingsLocal, frameForPositions, ringsBox, type LocalModelOptions } from './frame.js';
 import { modelFromArray, type ElevationGrid } from './grid.js';
 import type { LocalRings } from './heading.js';
 import { hypot, polylineLength } from '../geometry/vec.js';
+import { segmentDistance } from '../geometry/region.js';
 
 export interface ContourTrack {
   /** Multiple of the width from the key contour: 0 is the key contour, negative on its left. */
@@ -34,26 +35,16 @@ export interface ContourTracksOptions {
   model?: LocalModelOptions;
 }
 
-function segDist2(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax, dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  let t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
-  if (t < 0) t = 0;
-  else if (t > 1) t = 1;
-  const qx = ax + t * dx - px, qy = ay + t * dy - py;
-  return qx * qx + qy * qy;
-}
-
 /** Distance from a point to the nearest edge of the rings. */
 function distanceToRings(x: number, y: number, rings: LocalRings): number {
   let best = Infinity;
   for (const r of rings) {
     for (let i = 2; i < r.length; i += 2) {
-      const d = segDist2(x, y, r[i - 2], r[i - 1], r[i], r[i + 1]);
+      const d = segmentDistance(x, y, r[i - 2], r[i - 1], r[i], r[i + 1]);
       if (d < best) best = d;
     }
   }
-  return Math.sqrt(best);
+  return best;
 }
 
 /** Contour-following curved tracks of a field over an elevation grid. Empty on flat ground. */
@@ -64,23 +55,8 @@ export function contourTracks(field: FieldGeometry, grid: ElevationGrid, options
   const key = keyContourLine(field, grid, { ...(options.levelMeters !== undefined ? { levelMeters: options.levelMeters } : {}), ...(options.model ? { model: options.model } : {}) });
   if (!key) return { levelMeters: NaN, widthMeters: w, tracks: [] };
   const frame = frameForPositions(fieldPositions(field));
-  const rings: LocalRings = [];
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const poly of field.type === 'Polygon' ? [field.coordinates] : field.coordinates) {
-    for (const ring of poly) {
-      const xy = new Float64Array(ring.length * 2);
-      ring.forEach((p, i) => {
-        const q = frame.toLocal(p[0], p[1]);
-        xy[2 * i] = q[0];
-        xy[2 * i + 1] = q[1];
-        if (q[0] < minX) minX = q[0];
-        if (q[0] > maxX) maxX = q[0];
-        if (q[1] < minY) minY = q[1];
-        if (q[1] > maxY) maxY = q[1];
-      });
-      rings.push(xy);
-    }
-  }
+  const rings: LocalRings = fieldRingsLocal(field, frame);
+  const { minX, minY, maxX, maxY } = ringsBox(rings);
   // The key contour in the local frame, its open ends extended past the field so it divides it.
   const line: number[] = [];
   for (const p of key.coordinates) line.push(...frame.toLocal(p[0], p[1]));

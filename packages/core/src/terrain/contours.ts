@@ -5,7 +5,8 @@
  */
 import type { FieldGeometry, Position } from '../types.js';
 import type { ElevationGrid, TerrainModel } from './grid.js';
-import { boxOf, createTerrainModel, fieldPositions, frameForPositions, type LocalModelOptions } from './frame.js';
+import { createTerrainModel, fieldPositions, fieldRingsLocal, frameForPositions, ringsBox, type LocalModelOptions } from './frame.js';
+import { pointInFlatRings } from '../geometry/pointInRing.js';
 import type { LocalRings } from './heading.js';
 import { hypot, polylineLength } from '../geometry/vec.js';
 
@@ -80,17 +81,6 @@ export function contourLines(m: TerrainModel, levelMeters: number): Float64Array
   return lines.filter((l) => l.length >= 4);
 }
 
-function inside(x: number, y: number, rings: LocalRings): boolean {
-  let inn = false;
-  for (const ring of rings) {
-    const n = ring.length >> 1;
-    for (let i = 0, j = n - 1; i < n; j = i++) {
-      const xi = ring[2 * i], yi = ring[2 * i + 1], xj = ring[2 * j], yj = ring[2 * j + 1];
-      if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inn = !inn;
-    }
-  }
-  return inn;
-}
 
 /** The parts of polylines whose points lie inside the rings (cut at the first outside point; about one cell of accuracy). */
 export function clipLinesToRings(lines: Float64Array[], rings: LocalRings): Float64Array[] {
@@ -98,7 +88,7 @@ export function clipLinesToRings(lines: Float64Array[], rings: LocalRings): Floa
   for (const l of lines) {
     let run: number[] = [];
     for (let i = 0; i < l.length; i += 2) {
-      if (inside(l[i], l[i + 1], rings)) run.push(l[i], l[i + 1]);
+      if (pointInFlatRings(l[i], l[i + 1], rings)) run.push(l[i], l[i + 1]);
       else {
         if (run.length >= 4) out.push(Float64Array.from(run));
         run = [];
@@ -122,29 +112,15 @@ export interface KeyContour {
  */
 export function keyContourLine(field: FieldGeometry, grid: ElevationGrid, options: { levelMeters?: number; model?: LocalModelOptions } = {}): KeyContour | null {
   const frame = frameForPositions(fieldPositions(field));
-  const polys = field.type === 'Polygon' ? [field.coordinates] : field.coordinates;
-  const rings: LocalRings = [];
-  const pts: [number, number][] = [];
-  for (const poly of polys) {
-    for (const ring of poly) {
-      const xy = new Float64Array(ring.length * 2);
-      ring.forEach((p, i) => {
-        const q = frame.toLocal(p[0], p[1]);
-        xy[2 * i] = q[0];
-        xy[2 * i + 1] = q[1];
-        pts.push(q);
-      });
-      rings.push(xy);
-    }
-  }
-  const model = createTerrainModel(grid, frame, boxOf(pts), options.model);
+  const rings: LocalRings = fieldRingsLocal(field, frame);
+  const model = createTerrainModel(grid, frame, ringsBox(rings), options.model);
   let level = options.levelMeters;
   if (level === undefined) {
     const zs: number[] = [];
     for (let r = 0; r < model.rows; r++) {
       for (let c = 0; c < model.columns; c++) {
         const v = model.z[r * model.columns + c];
-        if (!Number.isNaN(v) && inside(model.originX + (c + 0.5) * model.cellSizeX, model.originY - (r + 0.5) * model.cellSizeY, rings)) zs.push(v);
+        if (!Number.isNaN(v) && pointInFlatRings(model.originX + (c + 0.5) * model.cellSizeX, model.originY - (r + 0.5) * model.cellSizeY, rings)) zs.push(v);
       }
     }
     if (zs.length === 0) return null;

@@ -121,15 +121,8 @@ export function createTerrainModel(
   return modelFromArray(originX, originY, cell, cell, columns, rows, z);
 }
 
-interface SourceGrid {
-  originX: number;
-  originY: number;
-  cellSizeX: number;
-  cellSizeY: number;
-  columns: number;
-  rows: number;
-  z: Float64Array;
-}
+/** The grid's placement and its values, no-data as NaN. */
+type SourceGrid = Pick<ElevationGrid, 'originX' | 'originY' | 'cellSizeX' | 'cellSizeY' | 'columns' | 'rows'> & { z: Float64Array };
 
 function sourceModel(grid: ElevationGrid): SourceGrid {
   const n = grid.columns * grid.rows;
@@ -170,6 +163,38 @@ export function boxOf(points: Iterable<[number, number]>): LocalBox {
     if (x > maxX) maxX = x;
     if (y < minY) minY = y;
     if (y > maxY) maxY = y;
+  }
+  return { minX, minY, maxX, maxY };
+}
+
+/** The field's rings (shells and holes) in the frame, flat xy. */
+export function fieldRingsLocal(field: FieldGeometry, frame: TerrainFrame): Float64Array[] {
+  const rings: Float64Array[] = [];
+  const polys = field.type === 'Polygon' ? [field.coordinates] : field.coordinates;
+  for (const poly of polys) {
+    for (const ring of poly) {
+      const xy = new Float64Array(ring.length * 2);
+      ring.forEach((p, i) => {
+        const q = frame.toLocal(p[0], p[1]);
+        xy[2 * i] = q[0];
+        xy[2 * i + 1] = q[1];
+      });
+      rings.push(xy);
+    }
+  }
+  return rings;
+}
+
+/** Bounding box of flat xy rings. */
+export function ringsBox(rings: readonly ArrayLike<number>[]): LocalBox {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const r of rings) {
+    for (let i = 0; i < r.length; i += 2) {
+      if (r[i] < minX) minX = r[i];
+      if (r[i] > maxX) maxX = r[i];
+      if (r[i + 1] < minY) minY = r[i + 1];
+      if (r[i + 1] > maxY) maxY = r[i + 1];
+    }
   }
   return { minX, minY, maxX, maxY };
 }

@@ -9,6 +9,7 @@
 import { PlanError } from '../errors.js';
 import { sampleGradient, type TerrainModel } from './grid.js';
 import { hypot } from '../geometry/vec.js';
+import { pointInFlatRings } from '../geometry/pointInRing.js';
 
 /** Rings in the local frame as flat x0,y0,x1,y1,… arrays; the area inside is taken even-odd. */
 export type LocalRings = ArrayLike<number>[];
@@ -34,17 +35,6 @@ export interface HeadingSlopeCost {
   maxCrossSlopeDegrees: number;
 }
 
-function pointInRings(x: number, y: number, rings: LocalRings): boolean {
-  let inside = false;
-  for (const ring of rings) {
-    const n = ring.length >> 1;
-    for (let i = 0, j = n - 1; i < n; j = i++) {
-      const xi = ring[2 * i], yi = ring[2 * i + 1], xj = ring[2 * j], yj = ring[2 * j + 1];
-      if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-    }
-  }
-  return inside;
-}
 
 /**
  * Gradient samples on a regular lattice inside the rings (spacing: the DEM cell size, coarsened
@@ -67,7 +57,7 @@ export function sampleTerrain(model: TerrainModel, rings: LocalRings, maxSamples
   const gx: number[] = [], gy: number[] = [];
   for (let y = minY + step / 2; y < maxY; y += step) {
     for (let x = minX + step / 2; x < maxX; x += step) {
-      if (!pointInRings(x, y, rings)) continue;
+      if (!pointInFlatRings(x, y, rings)) continue;
       const g = sampleGradient(model, x, y);
       if (Number.isNaN(g[0]) || Number.isNaN(g[1])) continue;
       gx.push(g[0]);

@@ -4,7 +4,7 @@
  */
 import type { FieldGeometry, Plan, Position, RouteSegmentType } from '../types.js';
 import { sampleElevation, sampleGradient, type ElevationGrid, type TerrainModel } from './grid.js';
-import { boxOf, createTerrainModel, fieldPositions, frameForPositions, type LocalModelOptions, type TerrainFrame } from './frame.js';
+import { boxOf, createTerrainModel, fieldPositions, fieldRingsLocal, frameForPositions, type LocalModelOptions, type TerrainFrame } from './frame.js';
 import { bestTerrainHeading, headingSlopeCost as headingSlopeCost, sampleTerrain, type BestHeading, type BestHeadingOptions, type LocalRings } from './heading.js';
 import { hypot } from '../geometry/vec.js';
 
@@ -131,27 +131,10 @@ export interface FieldTerrain {
   maxElevationMeters: number;
 }
 
-function ringsToLocal(field: FieldGeometry, frame: TerrainFrame): LocalRings {
-  const rings: LocalRings = [];
-  const polys = field.type === 'Polygon' ? [field.coordinates] : field.coordinates;
-  for (const poly of polys) {
-    for (const ring of poly) {
-      const xy = new Float64Array(ring.length * 2);
-      ring.forEach((p, i) => {
-        const q = frame.toLocal(p[0], p[1]);
-        xy[2 * i] = q[0];
-        xy[2 * i + 1] = q[1];
-      });
-      rings.push(xy);
-    }
-  }
-  return rings;
-}
-
 /** Terrain of a lon/lat field: best heading by the objective and the slope per heading. */
 export function analyzeFieldTerrain(field: FieldGeometry, grid: ElevationGrid, options: FieldTerrainOptions = {}): FieldTerrain {
   const frame = frameForPositions(fieldPositions(field));
-  const rings = ringsToLocal(field, frame);
+  const rings = fieldRingsLocal(field, frame);
   const pts: [number, number][] = [];
   for (const r of rings) for (let i = 0; i < r.length; i += 2) pts.push([r[i], r[i + 1]]);
   const model = createTerrainModel(grid, frame, boxOf(pts), options.model);

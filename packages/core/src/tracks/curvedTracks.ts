@@ -30,7 +30,7 @@ import { Region } from '../geometry/region.js';
 import { contourLines } from '../terrain/contours.js';
 import { modelFromArray } from '../terrain/grid.js';
 import type { Track, TrackSet } from './generateTracks.js';
-import { hypot, polylineLength } from '../geometry/vec.js';
+import { hypot, polylineLength, segmentParameter } from '../geometry/vec.js';
 
 /** A vertex turning by more than this ends a chain (a corner of the field). */
 export const CORNER_DEGREES = 30;
@@ -255,8 +255,7 @@ function chainParameter(chain: Float64Array, cum: Float64Array, x: number, y: nu
   for (let i = 2; i < chain.length; i += 2) {
     const ax = chain[i - 2], ay = chain[i - 1], dx = chain[i] - ax, dy = chain[i + 1] - ay;
     const l2 = dx * dx + dy * dy;
-    let t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const t = segmentParameter(x, y, ax, ay, dx, dy);
     const qx = ax + t * dx - x, qy = ay + t * dy - y;
     const d2 = qx * qx + qy * qy;
     if (d2 < best) { best = d2; at = cum[i / 2 - 1] + t * Math.sqrt(l2); }

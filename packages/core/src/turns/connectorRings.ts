@@ -8,7 +8,7 @@
 import { offsetPolygons, ringToFlat } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
 import Flatbush from 'flatbush';
-import { densify, hypot } from '../geometry/vec.js';
+import { densify, hypot, segmentParameter } from '../geometry/vec.js';
 import type { Pose } from './types.js';
 import { limitCurvatureRate } from './rateLimit.js';
 import { checkKinematics } from './kinematics.js';
@@ -139,8 +139,7 @@ export function nearestOnLoop(loop: LoopPath, x: number, y: number, maxDistanceM
     const i = 2 * k + 2;
     const ax = xy[i - 2], ay = xy[i - 1], dx = xy[i] - ax, dy = xy[i + 1] - ay;
     const l2 = dx * dx + dy * dy;
-    let t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const t = segmentParameter(x, y, ax, ay, dx, dy);
     const px = ax + t * dx - x, py = ay + t * dy - y;
     const d = px * px + py * py;
     // Ties go to the lowest segment (the order a linear scan would give).
@@ -156,9 +155,7 @@ export function nearestOnLoop(loop: LoopPath, x: number, y: number, maxDistanceM
 /** Squared distance from (x, y) to the loop segment ending at flat index i. */
 function segmentDistance2(x: number, y: number, xy: Float64Array, i: number): number {
   const ax = xy[i - 2], ay = xy[i - 1], dx = xy[i] - ax, dy = xy[i + 1] - ay;
-  const l2 = dx * dx + dy * dy;
-  let t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  const t = segmentParameter(x, y, ax, ay, dx, dy);
   const px = ax + t * dx - x, py = ay + t * dy - y;
   return px * px + py * py;
 }

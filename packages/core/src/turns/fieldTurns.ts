@@ -233,6 +233,46 @@ export function fieldBulb(shape: TurnShape, spacingMeters: number): FieldBulb | 
   return result;
 }
 
+/**
+ * A root of f: the first sign change of f over xAt(1), …, xAt(steps) from (a, fa), refined by
+ * regula falsi (the Illinois variant); undefined when f keeps its sign.
+ */
+function firstRoot(f: (x: number) => number, a: number, fa: number, xAt: (i: number) => number, steps: number): number | undefined {
+  let b = NaN;
+  let fb = NaN;
+  for (let i = 1; i <= steps; i++) {
+    const x = xAt(i);
+    const fx = f(x);
+    if (fa * fx <= 0) {
+      b = x;
+      fb = fx;
+      break;
+    }
+    a = x;
+    fa = fx;
+  }
+  if (Number.isNaN(b)) return undefined;
+  let c = b;
+  let side = 0;
+  for (let i = 0; i < 100; i++) {
+    c = (a * fb - b * fa) / (fb - fa);
+    const fc = f(c);
+    if (Math.abs(fc) < 1e-12 || Math.abs(b - a) < 1e-15) break;
+    if (fc * fb > 0) {
+      b = c;
+      fb = fc;
+      if (side === -1) fa /= 2;
+      side = -1;
+    } else {
+      a = c;
+      fa = fc;
+      if (side === 1) fb /= 2;
+      side = 1;
+    }
+  }
+  return c;
+}
+
 const bulbMemo = new WeakMap<TurnShape, Map<number, FieldBulb | null>>();
 
 function solveFieldBulb(shape: TurnShape, w: number): FieldBulb | undefined {
@@ -245,42 +285,9 @@ function solveFieldBulb(shape: TurnShape, w: number): FieldBulb | undefined {
   if (f0 !== 0) {
     // f changes sign between 0 and ±end: scan for the bracket nearest to 0, then regula falsi (Illinois).
     const end = f0 > 0 ? Math.PI * (1 - 1e-9) : -Math.PI / 2;
-    const steps = 16;
-    let a = 0;
-    let fa = f0;
-    let b = NaN;
-    let fb = NaN;
-    for (let i = 1; i <= steps; i++) {
-      const x = (end * i) / steps;
-      const fx = f(x);
-      if (fa * fx <= 0) {
-        b = x;
-        fb = fx;
-        break;
-      }
-      a = x;
-      fa = fx;
-    }
-    if (Number.isNaN(b)) return undefined;
-    let side = 0;
-    d1 = b;
-    for (let i = 0; i < 100; i++) {
-      const c = (a * fb - b * fa) / (fb - fa);
-      const fc = f(c);
-      d1 = c;
-      if (Math.abs(fc) < 1e-12 || Math.abs(b - a) < 1e-15) break;
-      if (fc * fb > 0) {
-        b = c;
-        fb = fc;
-        if (side === -1) fa /= 2;
-        side = -1;
-      } else {
-        a = c;
-        fa = fc;
-        if (side === 1) fb /= 2;
-        side = 1;
-      }
-    }
+    const root = firstRoot(f, 0, f0, (i) => (end * i) / 16, 16);
+    if (root === undefined) return undefined;
+    d1 = root;
   }
   const d2 = Math.PI + 2 * d1;
   const [f1] = turnDisplacement(shape, Math.abs(d1));
@@ -334,43 +341,10 @@ export function fieldThreePoint(shape: TurnShape, spacingMeters: number): FieldT
   const hit = memo.get(w);
   if (hit !== undefined) return hit ?? undefined;
   const f = (d1: number): number => threePointX(shape, d1) + w;
-  let a = 1e-9;
-  let fa = f(a);
-  let b = NaN;
-  let fb = NaN;
-  const steps = 16;
-  for (let i = 1; i <= steps; i++) {
-    const x = (Math.PI / 2) * (i / steps) * (1 - 1e-9);
-    const fx = f(x);
-    if (fa * fx <= 0) {
-      b = x;
-      fb = fx;
-      break;
-    }
-    a = x;
-    fa = fx;
-  }
+  const a = 1e-9;
+  const d1 = firstRoot(f, a, f(a), (i) => (Math.PI / 2) * (i / 16) * (1 - 1e-9), 16);
   let result: FieldThreePoint | undefined;
-  if (!Number.isNaN(b)) {
-    let d1 = b;
-    let side = 0;
-    for (let i = 0; i < 100; i++) {
-      const c = (a * fb - b * fa) / (fb - fa);
-      const fc = f(c);
-      d1 = c;
-      if (Math.abs(fc) < 1e-12 || Math.abs(b - a) < 1e-15) break;
-      if (fc * fb > 0) {
-        b = c;
-        fb = fc;
-        if (side === -1) fa /= 2;
-        side = -1;
-      } else {
-        a = c;
-        fa = fc;
-        if (side === 1) fb /= 2;
-        side = 1;
-      }
-    }
+  if (d1 !== undefined) {
     const d2 = Math.PI - 2 * d1;
     result = {
       outerDeflectionRadians: d1,

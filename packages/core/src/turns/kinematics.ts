@@ -81,6 +81,47 @@ function flat(points: Float64Array | readonly (readonly [number, number])[] | re
   return out;
 }
 
+/** Reports violations: consecutive ones of one kind once, at the worst point. */
+class ViolationRuns {
+  private run: KinematicViolation | undefined;
+  constructor(private readonly p: Float64Array, readonly out: KinematicViolation[]) {}
+
+  flush(): void {
+    if (this.run) this.out.push(this.run);
+    this.run = undefined;
+  }
+
+  note(kind: KinematicViolationKind, i: number, value: number, limit: number, message: string): void {
+    const p = this.p, run = this.run;
+    if (run && run.kind === kind) {
+      if (value > run.value) {
+        run.index = i;
+        run.x = p[2 * i];
+        run.y = p[2 * i + 1];
+        run.value = value;
+        run.message = message;
+      }
+      return;
+    }
+    this.flush();
+    this.run = { kind, index: i, x: p[2 * i], y: p[2 * i + 1], value, limit, message };
+  }
+}
+
+/** The limits and tolerances of one check, defaults applied. */
+interface Limits {
+  R: number;
+  kmax: number;
+  sigma: number;
+  minLeg: number;
+  hTol: number;
+  noise: number;
+  kLimit: number;
+  rLimit: number;
+  reverseAllowed: boolean;
+  headingChordMeters: number;
+}
+
 /**
  * Violations of the machine's limits along a dense polyline (empty = drivable). Consecutive
  * violating points of one kind are reported once, at the worst point.
@@ -104,13 +145,18 @@ export function checkKinematics(
   if (n < 2) return out;
   const kmax = 1 / R;
   const sigma = opts.maxCurvatureRatePerSquareMeter ?? Infinity;
-  const minLeg = opts.minLegMeters ?? 0.4;
-  const kTol = opts.curvatureTolerance ?? 0.005;
-  const rTol = opts.rateTolerance ?? 0.05;
-  const hTol = opts.headingToleranceRadians ?? 0.002;
-  const noise = opts.positionToleranceMeters ?? 1e-4;
-  const kLimit = kmax * (1 + kTol) + 1e-9;
-  const rLimit = sigma * (1 + rTol) + 1e-3;
+  const lim: Limits = {
+    R,
+    kmax,
+    sigma,
+    minLeg: opts.minLegMeters ?? 0.4,
+    hTol: opts.headingToleranceRadians ?? 0.002,
+    noise: opts.positionToleranceMeters ?? 1e-4,
+    kLimit: kmax * (1 + (opts.curvatureTolerance ?? 0.005)) + 1e-9,
+    rLimit: sigma * (1 + (opts.rateTolerance ?? 0.05)) + 1e-3,
+    reverseAllowed: opts.reverseAllowed === true,
+    headingChordMeters: opts.headingChordMeters ?? 0.1,
+  };
 
   // Cumulative chord length.
   const s = new Float64Array(n);
@@ -119,32 +165,25 @@ export function checkKinematics(
     const dy = p[2 * i + 1] - p[2 * i - 1];
     s[i] = s[i - 1] + Math.sqrt(dx * dx + dy * dy);
   }
-
   // Cusps: declared, plus chord reversals (> 90°) between non-degenerate chords.
   const isCusp = new Uint8Array(n);
   if (opts.cusps) for (const c of opts.cusps) if (c > 0 && c < n - 1) isCusp[c] = 1;
-  let run: KinematicViolation | undefined;
-  const flush = () => {
-    if (run) out.push(run);
-    run = undefined;
-  };
-  const note = (kind: KinematicViolationKind, i: number, value: number, limit: number, message: string) => {
-    if (run && run.kind === kind) {
-      if (value > run.value) {
-        run.index = i;
-        run.x = p[2 * i];
-        run.y = p[2 * i + 1];
-        run.value = value;
-        run.message = message;
-      }
-      return;
-    }
-    flush();
-    run = { kind, index: i, x: p[2 * i], y: p[2 * i + 1], value, limit, message };
-  };
+  const runs = new ViolationRuns(p, out);
+  checkCusps(p, isCusp, lim, runs);
+  checkHeadingJumps(p, s, isCusp, lim, runs);
+  const est = curvatureEstimates(p, s, isCusp, lim);
+  checkCurvature(est, lim, runs);
+  if (sigma < Infinity) checkCurvatureRate(est, lim, runs);
+  return out;
+}
 
-  // Vertex pass 1: cusps, from chords of at least 1 cm (a sub-centimetre zigzag from splicing or
-  // rounding is noise, not a reversal).
+/**
+ * Vertex pass 1: cusps, from chords of at least 1 cm (a sub-centimetre zigzag from splicing or
+ * rounding is noise, not a reversal). Marks the reversals found in `isCusp`.
+ */
+function checkCusps(p: Float64Array, isCusp: Uint8Array, lim: Limits, runs: ViolationRuns): void {
+  const n = p.length >> 1;
+  const { kmax, hTol, R } = lim;
   let lastChord = -1; // index of the start of the last chord ≥ 1 cm
   for (let i = 1; i < n; i++) {
     const dx = p[2 * i] - p[2 * i - 2];
@@ -160,62 +199,79 @@ export function checkKinematics(
       const turn = Math.abs(Math.atan2(ax * dy - ay * dx, ax * dx + ay * dy));
       if (turn > Math.PI / 2) isCusp[v] = 1;
       if (isCusp[v]) {
-        if (!opts.reverseAllowed)
-          note('reverse', v, 1, 0, `reversing at point ${v} (${p[2 * v].toFixed(2)}, ${p[2 * v + 1].toFixed(2)}) but reverseAllowed is false`);
+        if (!lim.reverseAllowed)
+          runs.note('reverse', v, 1, 0, `reversing at point ${v} (${p[2 * v].toFixed(2)}, ${p[2 * v + 1].toFixed(2)}) but reverseAllowed is false`);
         else if (turn > Math.PI / 2) {
           // A cusp reverses along the same tangent: the chords are antiparallel up to what R allows.
           // (A declared cusp without a reversal is a reversed piece of zero length: nothing to check.)
           const allowed = Math.asin(Math.min(1, alen * 0.5 * kmax)) + Math.asin(Math.min(1, len * 0.5 * kmax)) + hTol;
           const off = Math.PI - turn;
           if (off > allowed)
-            note('heading-jump', v, off, allowed, `the direction at the cusp at point ${v} is ${((off * 180) / Math.PI).toFixed(2)}° off a straight reversal, more than a ${R} m radius allows`);
+            runs.note('heading-jump', v, off, allowed, `the direction at the cusp at point ${v} is ${((off * 180) / Math.PI).toFixed(2)}° off a straight reversal, more than a ${R} m radius allows`);
         }
-        flush();
+        runs.flush();
       }
     }
     lastChord = i - 1;
   }
-  flush();
+  runs.flush();
+}
 
-  // Vertex pass 2: heading jumps (kinks). At each vertex the chords back and forward are taken to
-  // the nearest points at least headingChordMeters away along the path (not across a cusp), so a
-  // polygonal arc cut a few millimetres past one of its vertices does not read as a kink. The
-  // heading change between the two chords must not exceed asin(a/2R) + asin(b/2R) (exact for
-  // points on a circle of radius R) + the tolerance.
-  {
-    const hChord = opts.headingChordMeters ?? 0.1;
-    let j = 0;
-    let k = 0;
-    let lastCusp = 0;
-    for (let v = 1; v < n - 1; v++) {
-      if (isCusp[v]) {
-        flush();
-        lastCusp = v;
-        continue;
-      }
-      if (j < lastCusp) j = lastCusp;
-      while (j + 1 < v && s[v] - s[j + 1] >= hChord) j++;
-      if (k <= v) k = v + 1;
-      while (k < n - 1 && !isCusp[k] && s[k] - s[v] < hChord) k++;
-      const ax = p[2 * v] - p[2 * j], ay = p[2 * v + 1] - p[2 * j + 1];
-      const bx = p[2 * k] - p[2 * v], by = p[2 * k + 1] - p[2 * v + 1];
-      const alen = Math.sqrt(ax * ax + ay * ay), blen = Math.sqrt(bx * bx + by * by);
-      if (alen < 0.01 || blen < 0.01) continue;
-      const turn = Math.abs(Math.atan2(ax * by - ay * bx, ax * bx + ay * by));
-      const allowed = Math.asin(Math.min(1, alen * 0.5 * kmax)) + Math.asin(Math.min(1, blen * 0.5 * kmax)) + hTol;
-      if (turn > allowed)
-        note('heading-jump', v, turn, allowed, `heading jumps by ${((turn * 180) / Math.PI).toFixed(2)}° at point ${v}, more than a ${R} m radius allows`);
-      else flush();
+/**
+ * Vertex pass 2: heading jumps (kinks). At each vertex the chords back and forward are taken to
+ * the nearest points at least headingChordMeters away along the path (not across a cusp), so a
+ * polygonal arc cut a few millimetres past one of its vertices does not read as a kink. The
+ * heading change between the two chords must not exceed asin(a/2R) + asin(b/2R) (exact for
+ * points on a circle of radius R) + the tolerance.
+ */
+function checkHeadingJumps(p: Float64Array, s: Float64Array, isCusp: Uint8Array, lim: Limits, runs: ViolationRuns): void {
+  const n = p.length >> 1;
+  const { kmax, hTol, R } = lim;
+  const hChord = lim.headingChordMeters;
+  let j = 0;
+  let k = 0;
+  let lastCusp = 0;
+  for (let v = 1; v < n - 1; v++) {
+    if (isCusp[v]) {
+      runs.flush();
+      lastCusp = v;
+      continue;
     }
-    flush();
+    if (j < lastCusp) j = lastCusp;
+    while (j + 1 < v && s[v] - s[j + 1] >= hChord) j++;
+    if (k <= v) k = v + 1;
+    while (k < n - 1 && !isCusp[k] && s[k] - s[v] < hChord) k++;
+    const ax = p[2 * v] - p[2 * j], ay = p[2 * v + 1] - p[2 * j + 1];
+    const bx = p[2 * k] - p[2 * v], by = p[2 * k + 1] - p[2 * v + 1];
+    const alen = Math.sqrt(ax * ax + ay * ay), blen = Math.sqrt(bx * bx + by * by);
+    if (alen < 0.01 || blen < 0.01) continue;
+    const turn = Math.abs(Math.atan2(ax * by - ay * bx, ax * bx + ay * by));
+    const allowed = Math.asin(Math.min(1, alen * 0.5 * kmax)) + Math.asin(Math.min(1, blen * 0.5 * kmax)) + hTol;
+    if (turn > allowed)
+      runs.note('heading-jump', v, turn, allowed, `heading jumps by ${((turn * 180) / Math.PI).toFixed(2)}° at point ${v}, more than a ${R} m radius allows`);
+    else runs.flush();
   }
+  runs.flush();
+}
 
-  // Curvature estimates per point (signed, NaN where no triple fits), between cusps.
+/** Curvature per point from point triples at least minLeg apart, between cusps. */
+interface CurvatureEstimates {
+  /** Signed curvature, NaN where no triple fits. */
+  kappa: Float64Array;
+  /**
+   * Where along the path each estimate applies: the mean arc length of its triple (exact for the
+   * second divided difference of a cubic, i.e. for linearly varying curvature).
+   */
+  at: Float64Array;
+  /** Curvature each estimate may read too high from position noise alone (16·noise/c²). */
+  slack: Float64Array;
+}
+
+function curvatureEstimates(p: Float64Array, s: Float64Array, isCusp: Uint8Array, lim: Limits): CurvatureEstimates {
+  const n = p.length >> 1;
+  const { minLeg, noise } = lim;
   const kappa = new Float64Array(n).fill(NaN);
-  // Where along the path each estimate applies: the mean arc length of its triple (exact for
-  // the second divided difference of a cubic, i.e. for linearly varying curvature).
   const at = new Float64Array(n);
-  // Curvature each estimate may read too high from position noise alone (16·noise/c²).
   const slack = new Float64Array(n);
   let lo = 0;
   while (lo < n - 1) {
@@ -245,36 +301,43 @@ export function checkKinematics(
     }
     lo = hi;
   }
+  return { kappa, at, slack };
+}
 
-  for (let i = 0; i < n; i++) {
+function checkCurvature(est: CurvatureEstimates, lim: Limits, runs: ViolationRuns): void {
+  const { kappa, slack } = est;
+  const { kmax, kLimit, R } = lim;
+  for (let i = 0; i < kappa.length; i++) {
     const v = Math.abs(kappa[i]);
     if (v > kLimit + slack[i])
-      note('curvature', i, v, kmax, `curvature ${v.toFixed(4)} 1/m at point ${i} exceeds 1/R = ${kmax.toFixed(4)} 1/m (radius ${(1 / v).toFixed(2)} m < ${R} m)`);
-    else flush();
+      runs.note('curvature', i, v, kmax, `curvature ${v.toFixed(4)} 1/m at point ${i} exceeds 1/R = ${kmax.toFixed(4)} 1/m (radius ${(1 / v).toFixed(2)} m < ${R} m)`);
+    else runs.flush();
   }
-  flush();
+  runs.flush();
+}
 
-  if (sigma < Infinity) {
-    let m = 0;
-    for (let i = 0; i < n; i++) {
-      if (Number.isNaN(kappa[i])) {
-        flush();
-        continue;
-      }
-      if (m < i) m = i;
-      while (m < n && (Number.isNaN(kappa[m]) ? false : at[m] - at[i] < minLeg)) m++;
-      if (m >= n || Number.isNaN(kappa[m])) {
-        flush();
-        continue;
-      }
-      // No cusp between i and m (kappa is NaN at cusps, and m stops at the first NaN).
-      const ds = at[m] - at[i];
-      const rate = Math.abs(kappa[m] - kappa[i]) / ds;
-      if (rate > rLimit + (slack[i] + slack[m]) / ds)
-        note('curvature-rate', i, rate, sigma, `curvature rate ${rate.toFixed(4)} 1/m² near point ${i} exceeds the limit ${sigma} 1/m²`);
-      else flush();
+function checkCurvatureRate(est: CurvatureEstimates, lim: Limits, runs: ViolationRuns): void {
+  const { kappa, at, slack } = est;
+  const { minLeg, rLimit, sigma } = lim;
+  const n = kappa.length;
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if (Number.isNaN(kappa[i])) {
+      runs.flush();
+      continue;
     }
-    flush();
+    if (m < i) m = i;
+    while (m < n && (Number.isNaN(kappa[m]) ? false : at[m] - at[i] < minLeg)) m++;
+    if (m >= n || Number.isNaN(kappa[m])) {
+      runs.flush();
+      continue;
+    }
+    // No cusp between i and m (kappa is NaN at cusps, and m stops at the first NaN).
+    const ds = at[m] - at[i];
+    const rate = Math.abs(kappa[m] - kappa[i]) / ds;
+    if (rate > rLimit + (slack[i] + slack[m]) / ds)
+      runs.note('curvature-rate', i, rate, sigma, `curvature rate ${rate.toFixed(4)} 1/m² near point ${i} exceeds the limit ${sigma} 1/m²`);
+    else runs.flush();
   }
-  return out;
+  runs.flush();
 }

@@ -61,6 +61,29 @@ function wrapPi(a: number): number {
   return a;
 }
 
+/** The input polyline: its points (at least 5 cm apart) and chords. */
+interface Polyline {
+  px: number[];
+  py: number[];
+  /** Points. */
+  m: number;
+  closed: boolean;
+  chords: number;
+  len: Float64Array;
+  /** Chord headings, unwrapped. */
+  head: Float64Array;
+  /** Arc length at each chord's start (and the total at the end). */
+  cum: Float64Array;
+  total: number;
+}
+
+/** The curvature profile on the grid: N cells of h meters. */
+interface Grid {
+  N: number;
+  h: number;
+  closed: boolean;
+}
+
 /**
  * The path redrawn with curvature rate ≤ σ, or undefined when it already complies (nothing to
  * do) or no window in the list makes it comply. Open paths keep their first and last point and
@@ -69,8 +92,50 @@ function wrapPi(a: number): number {
 export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions): Float64Array | undefined {
   const sigma = opts.maxCurvatureRatePerSquareMeter;
   if (!(sigma > 0) || !Number.isFinite(sigma)) return undefined;
-  const closed = opts.closed === true;
-  const outStep = opts.stepMeters ?? 0.3;
+  const line = polylineOf(xy, opts.closed === true);
+  if (!line || !(line.total > 4 * GRID_METERS)) return undefined;
+  const { k0, defects, grid } = curvatureProfile(line, opts.defectCurvaturePerMeter ?? Infinity);
+  const { N, h, closed } = grid;
+  // Already drivable (e.g. a CC turn alone): nothing to do.
+  const rateLimit = sigma * GRID_RATE_RATIO * h;
+  {
+    let ok = true;
+    for (let j = 1; j < N && ok; j++) if (Math.abs(k0[j] - k0[j - 1]) > rateLimit) ok = false;
+    if (ok && closed && Math.abs(k0[0] - k0[N - 1]) > rateLimit) ok = false;
+    if (ok) return undefined;
+  }
+  const kRaw = Float64Array.from(k0);
+  averageSpikes(k0, kRaw, line, grid);
+  // Cells near a defect are not counted in the rate test.
+  const ignore = new Uint8Array(N);
+  for (const d of defects) {
+    const a = Math.floor((d - DEFECT_MARGIN_METERS) / h), b = Math.ceil((d + DEFECT_MARGIN_METERS) / h);
+    for (let j = a; j <= b; j++) ignore[closed ? ((j % N) + N) % N : Math.min(N - 1, Math.max(0, j))] = 1;
+  }
+  const k1 = smoothWhereTooSteep(k0, ignore, rateLimit, grid);
+  if (!k1) return undefined;
+  // Curvature kept 1 % under the limit: the end corrections below add a little.
+  const kCap = 0.99 * (opts.maxCurvaturePerMeter ?? Infinity);
+  for (let j = 0; j < N; j++) k1[j] = k1[j] > kCap ? kCap : k1[j] < -kCap ? -kCap : k1[j];
+  // Total turning as before (open paths lose a little where the window reaches past an end that
+  // was not straight): a sin² bump puts it back without a new jump.
+  let sum0 = 0, sum1 = 0;
+  for (let j = 0; j < N; j++) { sum0 += kRaw[j]; sum1 += k1[j]; }
+  let target = sum0 * h;
+  if (!closed && opts.startHeadingRadians !== undefined && opts.endHeadingRadians !== undefined)
+    target += wrapPi(opts.endHeadingRadians - opts.startHeadingRadians - target);
+  const dTheta = target - sum1 * h;
+  if (dTheta !== 0) for (let j = 0; j < N; j++) { const t = Math.sin((Math.PI * (j + 0.5)) / N); k1[j] += (dTheta * 2 * t * t) / line.total; }
+  const th = integrateHeadings(k1, kRaw, line, grid, opts.startHeadingRadians);
+  const out = drawPath(th, line, grid, opts.stepMeters ?? 0.3);
+  // Not the same path any more (a wide window over tight turns, a cusp in a pinched ring): none.
+  const maxDev = opts.maxDeviationMeters ?? 0.3;
+  if (deviation(out, line.px, line.py, line.cum, closed, line.total) > maxDev) return undefined;
+  return Float64Array.from(out);
+}
+
+/** Points at least 5 cm apart and their chords; undefined when too few are left. */
+function polylineOf(xy: ArrayLike<number>, closed: boolean): Polyline | undefined {
   // Points at least 5 cm apart (a repeated point carries no heading; a millimeter chord from an
   // offset's rounding would carry a spurious spike of curvature). The last point is kept.
   const px: number[] = [], py: number[] = [];
@@ -96,16 +161,21 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
     const h = Math.atan2(dy, dx);
     head[i] = i === 0 ? h : head[i - 1] + wrapPi(h - head[i - 1]);
   }
-  // Vertex positions (arc length) and curvatures. Open: vertices 1..m-2, plus κ = 0 at both ends.
-  // Closed: vertex v between chord v-1 and chord v, v = 0..m-1 (periodic).
-  const vs: number[] = [], vk: number[] = [];
-  let total = 0;
   const cum = new Float64Array(chords + 1);
   for (let i = 0; i < chords; i++) cum[i + 1] = cum[i] + len[i];
-  total = cum[chords];
-  if (!(total > 4 * GRID_METERS)) return undefined;
-  let defects: number[] = [];
-  const kDefect = opts.defectCurvaturePerMeter ?? Infinity;
+  return { px, py, m, closed, chords, len, head, cum, total: cum[chords] };
+}
+
+/**
+ * Vertex positions (arc length) and curvatures, then the profile on the grid (cell centers),
+ * linear between vertices. Open: vertices 1..m-2, plus κ = 0 at both ends. Closed: vertex v
+ * between chord v-1 and chord v, v = 0..m-1 (periodic). Defects: arc lengths of vertices above
+ * `kDefect`.
+ */
+function curvatureProfile(line: Polyline, kDefect: number): { k0: Float64Array; defects: number[]; grid: Grid } {
+  const { m, closed, chords, len, head, cum, total } = line;
+  const vs: number[] = [], vk: number[] = [];
+  const defects: number[] = [];
   if (!closed) { vs.push(0); vk.push(0); }
   for (let v = closed ? 0 : 1; v < (closed ? m : m - 1); v++) {
     const a = closed ? (v + chords - 1) % chords : v - 1;
@@ -115,72 +185,64 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
     if (Math.abs(k) > kDefect) defects.push(cum[v]);
   }
   if (!closed) { vs.push(total); vk.push(0); }
-  // Profile on the grid (cell centers), linear between vertices.
   const N = Math.max(4, Math.ceil(total / GRID_METERS));
   const h = total / N;
   const k0 = new Float64Array(N);
-  {
-    let t = 0;
-    const nv = vs.length;
-    for (let j = 0; j < N; j++) {
-      const s = (j + 0.5) * h;
-      if (closed) {
-        // Between vertex t and t+1 (wrapping: the last vertex to vertex 0 at s = total).
-        while (t + 1 < nv && vs[t + 1] <= s) t++;
-        const sa = s < vs[0] ? vs[nv - 1] - total : vs[t];
-        const ka = s < vs[0] ? vk[nv - 1] : vk[t];
-        const sb = s < vs[0] ? vs[0] : t + 1 < nv ? vs[t + 1] : vs[0] + total;
-        const kb = s < vs[0] ? vk[0] : t + 1 < nv ? vk[t + 1] : vk[0];
-        k0[j] = sb > sa ? ka + ((kb - ka) * (s - sa)) / (sb - sa) : ka;
-      } else {
-        while (t + 2 < nv && vs[t + 1] <= s) t++;
-        const sa = vs[t], sb = vs[t + 1];
-        k0[j] = sb > sa ? vk[t] + ((vk[t + 1] - vk[t]) * (s - sa)) / (sb - sa) : vk[t];
-      }
+  let t = 0;
+  const nv = vs.length;
+  for (let j = 0; j < N; j++) {
+    const s = (j + 0.5) * h;
+    if (closed) {
+      // Between vertex t and t+1 (wrapping: the last vertex to vertex 0 at s = total).
+      while (t + 1 < nv && vs[t + 1] <= s) t++;
+      const sa = s < vs[0] ? vs[nv - 1] - total : vs[t];
+      const ka = s < vs[0] ? vk[nv - 1] : vk[t];
+      const sb = s < vs[0] ? vs[0] : t + 1 < nv ? vs[t + 1] : vs[0] + total;
+      const kb = s < vs[0] ? vk[0] : t + 1 < nv ? vk[t + 1] : vk[0];
+      k0[j] = sb > sa ? ka + ((kb - ka) * (s - sa)) / (sb - sa) : ka;
+    } else {
+      while (t + 2 < nv && vs[t + 1] <= s) t++;
+      const sa = vs[t], sb = vs[t + 1];
+      k0[j] = sb > sa ? vk[t] + ((vk[t + 1] - vk[t]) * (s - sa)) / (sb - sa) : vk[t];
     }
   }
-  // Already drivable (e.g. a CC turn alone): nothing to do.
-  const rateLimit = sigma * GRID_RATE_RATIO * h;
-  {
-    let ok = true;
-    for (let j = 1; j < N && ok; j++) if (Math.abs(k0[j] - k0[j - 1]) > rateLimit) ok = false;
-    if (ok && closed && Math.abs(k0[0] - k0[N - 1]) > rateLimit) ok = false;
-    if (ok) return undefined;
+  return { k0, defects, grid: { N, h, closed } };
+}
+
+/**
+ * Polygonal arcs (a ring's clipper vertices with points added on their chords) give a spiky
+ * profile (the turn at each vertex, none between): averaged over twice the longest chord (at most
+ * 1.2 m) it is the curvature the path follows. Straights, arcs and clothoids keep theirs. Writes
+ * into `k0`, reading `kRaw`.
+ */
+function averageSpikes(k0: Float64Array, kRaw: Float64Array, line: Polyline, grid: Grid): void {
+  const { N, h, closed } = grid;
+  let longest = 0;
+  for (let i = 0; i < line.chords; i++) if (line.len[i] > longest && line.len[i] < 1.5) longest = line.len[i];
+  const half = Math.round(Math.min(1.2, Math.max(0.5, 2 * longest)) / h / 2);
+  const get = (j: number): number => (closed ? kRaw[((j % N) + N) % N] : j < 0 || j >= N ? 0 : kRaw[j]);
+  let acc = 0;
+  for (let j = -half; j <= half; j++) acc += get(j);
+  for (let j = 0; j < N; j++) {
+    k0[j] = acc / (2 * half + 1);
+    acc += get(j + half + 1) - get(j - half);
   }
-  const kRaw = Float64Array.from(k0);
-  // Polygonal arcs (a ring's clipper vertices with points added on their chords) give a spiky
-  // profile (the turn at each vertex, none between): averaged over twice the longest chord (at
-  // most 1.2 m) it is the curvature the path follows. Straights, arcs and clothoids keep theirs.
-  {
-    let longest = 0;
-    for (let i = 0; i < chords; i++) if (len[i] > longest && len[i] < 1.5) longest = len[i];
-    const half = Math.round(Math.min(1.2, Math.max(0.5, 2 * longest)) / h / 2);
-    const src = kRaw;
-    const get = (j: number): number => (closed ? src[((j % N) + N) % N] : j < 0 || j >= N ? 0 : src[j]);
-    let acc = 0;
-    for (let j = -half; j <= half; j++) acc += get(j);
-    for (let j = 0; j < N; j++) {
-      k0[j] = acc / (2 * half + 1);
-      acc += get(j + half + 1) - get(j - half);
-    }
-  }
-  // Cells near a defect are not counted in the rate test.
-  const ignore = new Uint8Array(N);
-  for (const d of defects) {
-    const a = Math.floor((d - DEFECT_MARGIN_METERS) / h), b = Math.ceil((d + DEFECT_MARGIN_METERS) / h);
-    for (let j = a; j <= b; j++) ignore[closed ? ((j % N) + N) % N : Math.min(N - 1, Math.max(0, j))] = 1;
-  }
-  defects = [];
+}
+
+/**
+ * Box filters where the rate is exceeded only: each round averages the profile over a window
+ * (wider each round) within a window and a half of every cell still too steep, and leaves the
+ * rest as it was (a long ring keeps its shape where it already complies). Open paths are padded
+ * with κ = 0 (the pieces they join are driven straight at the junction: tracks, CC turns), closed
+ * ones wrap. Undefined when no round makes the profile comply.
+ */
+function smoothWhereTooSteep(k0: Float64Array, ignore: Uint8Array, rateLimit: number, grid: Grid): Float64Array | undefined {
+  const { N, h, closed } = grid;
   const complies = (k: Float64Array): boolean => {
     for (let j = 1; j < N; j++) if (!ignore[j] && !ignore[j - 1] && Math.abs(k[j] - k[j - 1]) > rateLimit) return false;
     if (closed && !ignore[0] && !ignore[N - 1] && Math.abs(k[0] - k[N - 1]) > rateLimit) return false;
     return true;
   };
-  // Box filters where the rate is exceeded only: each round averages the profile over a window
-  // (wider each round) within a window and a half of every cell still too steep, and leaves the
-  // rest as it was (a long ring keeps its shape where it already complies). Open paths are padded
-  // with κ = 0 (the pieces they join are driven straight at the junction: tracks, CC turns),
-  // closed ones wrap.
   const k1 = Float64Array.from(k0);
   const mark = new Uint8Array(N);
   let done = false;
@@ -213,58 +275,59 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
     for (let j = 0; j < N; j++) if (mark[j]) k1[j] = f[j];
   }
   if (!done && !complies(k1)) return undefined;
-  // Curvature kept 1 % under the limit: the end corrections below add a little.
-  const kCap = 0.99 * (opts.maxCurvaturePerMeter ?? Infinity);
-  for (let j = 0; j < N; j++) k1[j] = k1[j] > kCap ? kCap : k1[j] < -kCap ? -kCap : k1[j];
-  // Total turning as before (open paths lose a little where the window reaches past an end that
-  // was not straight): a sin² bump puts it back without a new jump.
-  let sum0 = 0, sum1 = 0;
-  for (let j = 0; j < N; j++) { sum0 += kRaw[j]; sum1 += k1[j]; }
-  let target = sum0 * h;
-  if (!closed && opts.startHeadingRadians !== undefined && opts.endHeadingRadians !== undefined)
-    target += wrapPi(opts.endHeadingRadians - opts.startHeadingRadians - target);
-  const dTheta = target - sum1 * h;
-  if (dTheta !== 0) for (let j = 0; j < N; j++) { const t = Math.sin((Math.PI * (j + 0.5)) / N); k1[j] += (dTheta * 2 * t * t) / total; }
-  // Integrate: heading at the cell centers, positions by the midpoint rule. Summing curvature over
-  // thousands of cells lets the heading wander (rounding where the profile bends): the wander is
-  // measured against the input's own chord headings and taken out over 20 m windows (far wider
-  // than any transition, so they stay as they are).
+  return k1;
+}
+
+/**
+ * Integrate: heading at the cell centers. Summing curvature over thousands of cells lets the
+ * heading wander (rounding where the profile bends): the wander is measured against the input's
+ * own chord headings and taken out over 20 m windows (far wider than any transition, so they stay
+ * as they are).
+ */
+function integrateHeadings(k1: Float64Array, kRaw: Float64Array, line: Polyline, grid: Grid, startHeadingRadians: number | undefined): Float64Array {
+  const { N, h, closed } = grid;
+  const { head, len, cum, chords } = line;
   const th = new Float64Array(N);
-  {
-    let theta = head[0];
-    // Open: the path's own heading at its start (the first chord's, less the turn over its first half).
-    for (let j = 0; (j + 0.5) * h < len[0] / 2 && j < N; j++) theta -= kRaw[j] * h;
-    if (!closed && opts.startHeadingRadians !== undefined) theta = head[0] + wrapPi(opts.startHeadingRadians - head[0]);
-    const drift = new Float64Array(N);
-    let c = 0;
-    for (let j = 0; j < N; j++) {
-      th[j] = theta + (k1[j] * h) / 2;
-      theta += k1[j] * h;
-      const s = (j + 0.5) * h;
-      while (c + 1 < chords && cum[c + 1] <= s) c++;
-      drift[j] = th[j] - head[c];
-    }
-    const half = Math.max(1, Math.round(DRIFT_WINDOW_METERS / h / 2));
-    const smoothDrift = (src: Float64Array): Float64Array => {
-      const get = (j: number): number => (closed ? src[((j % N) + N) % N] : src[j < 0 ? 0 : j >= N ? N - 1 : j]);
-      const out = new Float64Array(N);
-      let acc = 0;
-      for (let j = -half; j <= half; j++) acc += get(j);
-      for (let j = 0; j < N; j++) {
-        out[j] = acc / (2 * half + 1);
-        acc += get(j + half + 1) - get(j - half);
-      }
-      return out;
-    };
-    const d = smoothDrift(smoothDrift(drift));
-    // Open paths keep their start and end headings (the integral gives them): no correction at
-    // either end, the correction's trend between them taken out.
-    if (closed) for (let j = 0; j < N; j++) th[j] -= d[j];
-    else {
-      const a = d[0], b = d[N - 1];
-      for (let j = 0; j < N; j++) th[j] -= d[j] - (a + ((b - a) * j) / Math.max(1, N - 1));
-    }
+  let theta = head[0];
+  // Open: the path's own heading at its start (the first chord's, less the turn over its first half).
+  for (let j = 0; (j + 0.5) * h < len[0] / 2 && j < N; j++) theta -= kRaw[j] * h;
+  if (!closed && startHeadingRadians !== undefined) theta = head[0] + wrapPi(startHeadingRadians - head[0]);
+  const drift = new Float64Array(N);
+  let c = 0;
+  for (let j = 0; j < N; j++) {
+    th[j] = theta + (k1[j] * h) / 2;
+    theta += k1[j] * h;
+    const s = (j + 0.5) * h;
+    while (c + 1 < chords && cum[c + 1] <= s) c++;
+    drift[j] = th[j] - head[c];
   }
+  const half = Math.max(1, Math.round(DRIFT_WINDOW_METERS / h / 2));
+  const smoothDrift = (src: Float64Array): Float64Array => {
+    const get = (j: number): number => (closed ? src[((j % N) + N) % N] : src[j < 0 ? 0 : j >= N ? N - 1 : j]);
+    const out = new Float64Array(N);
+    let acc = 0;
+    for (let j = -half; j <= half; j++) acc += get(j);
+    for (let j = 0; j < N; j++) {
+      out[j] = acc / (2 * half + 1);
+      acc += get(j + half + 1) - get(j - half);
+    }
+    return out;
+  };
+  const d = smoothDrift(smoothDrift(drift));
+  // Open paths keep their start and end headings (the integral gives them): no correction at
+  // either end, the correction's trend between them taken out.
+  if (closed) for (let j = 0; j < N; j++) th[j] -= d[j];
+  else {
+    const a = d[0], b = d[N - 1];
+    for (let j = 0; j < N; j++) th[j] -= d[j] - (a + ((b - a) * j) / Math.max(1, N - 1));
+  }
+  return th;
+}
+
+/** Positions by the midpoint rule, the gap to the end closed smoothly, output every ≤ outStep. */
+function drawPath(th: Float64Array, line: Polyline, grid: Grid, outStep: number): number[] {
+  const { N, h, closed } = grid;
+  const { px, py, m, len, cum, chords } = line;
   const X = new Float64Array(N + 1), Y = new Float64Array(N + 1);
   X[0] = px[0]; Y[0] = py[0];
   for (let j = 0; j < N; j++) {
@@ -292,7 +355,6 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
     dx /= N; dy /= N;
     for (let j = 0; j <= N; j++) { X[j] += dx; Y[j] += dy; }
   }
-  // Output every ≤ outStep along the grid.
   const every = Math.max(1, Math.floor(outStep / h));
   const out: number[] = [];
   for (let j = 0; j < N; j += every) out.push(X[j], Y[j]);
@@ -302,10 +364,7 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
   if (q >= 6 && hypot(out[q - 2] - out[q - 4], out[q - 1] - out[q - 3]) < 0.05) out.splice(q - 4, 2);
   if (!closed) { out[0] = px[0]; out[1] = py[0]; out[out.length - 2] = px[m - 1]; out[out.length - 1] = py[m - 1]; }
   else { out[out.length - 2] = out[0]; out[out.length - 1] = out[1]; }
-  // Not the same path any more (a wide window over tight turns, a cusp in a pinched ring): none.
-  const maxDev = opts.maxDeviationMeters ?? 0.3;
-  if (deviation(out, px, py, cum, closed, total) > maxDev) return undefined;
-  return Float64Array.from(out);
+  return out;
 }
 
 /**

@@ -23,6 +23,25 @@ export interface TurnSegment {
 /** Gauss-Legendre 5-point nodes on [0, 1] and weights (sum 1). */
 const GL_X = [0.04691007703066802, 0.23076534494715845, 0.5, 0.7692346550528415, 0.9530899229693319];
 const GL_W = [0.11846344252809454, 0.23931433524968324, 0.28444444444444444, 0.23931433524968324, 0.11846344252809454];
+/** The last `clothoidStep`'s integrals of (cos h, sin h) over the step, per meter. */
+const GL_SUM = new Float64Array(2);
+
+/**
+ * Five-point Gauss-Legendre quadrature of (cos h, sin h) over one step [sa, sa + ds] of a
+ * clothoid h(s) = h0 + d·(k0·s + a·s²/2), into GL_SUM.
+ */
+function clothoidStep(h0: number, d: number, k0: number, a: number, sa: number, ds: number): void {
+  let ix = 0;
+  let iy = 0;
+  for (let g = 0; g < 5; g++) {
+    const s = sa + GL_X[g] * ds;
+    const hs = h0 + d * (k0 * s + 0.5 * a * s * s);
+    ix += GL_W[g] * Math.cos(hs);
+    iy += GL_W[g] * Math.sin(hs);
+  }
+  GL_SUM[0] = ix;
+  GL_SUM[1] = iy;
+}
 
 /** Number of polyline steps for a piece: steps no longer than stepMeters. */
 function stepCount(lengthMeters: number, stepMeters: number): number {
@@ -114,17 +133,9 @@ export function sampleSegments(
       let px = x0;
       let py = y0;
       for (let i = 0; i < n; i++) {
-        const sa = i * ds;
-        let ix = 0;
-        let iy = 0;
-        for (let g = 0; g < 5; g++) {
-          const s = sa + GL_X[g] * ds;
-          const hs = h0 + d * (k0 * s + 0.5 * a * s * s);
-          ix += GL_W[g] * Math.cos(hs);
-          iy += GL_W[g] * Math.sin(hs);
-        }
-        px += d * ix * ds;
-        py += d * iy * ds;
+        clothoidStep(h0, d, k0, a, i * ds, ds);
+        px += d * GL_SUM[0] * ds;
+        py += d * GL_SUM[1] * ds;
         points[2 * k] = px;
         points[2 * k + 1] = py;
         k++;
@@ -181,17 +192,9 @@ export function segmentsEndPose(from: Pose, segments: readonly TurnSegment[]): P
       const n = Math.max(1, Math.ceil(len / 0.5 - 1e-9));
       const ds = len / n;
       for (let i = 0; i < n; i++) {
-        const sa = i * ds;
-        let ix = 0;
-        let iy = 0;
-        for (let g = 0; g < 5; g++) {
-          const s = sa + GL_X[g] * ds;
-          const hs = h + d * (k0 * s + 0.5 * a * s * s);
-          ix += GL_W[g] * Math.cos(hs);
-          iy += GL_W[g] * Math.sin(hs);
-        }
-        x += d * ix * ds;
-        y += d * iy * ds;
+        clothoidStep(h, d, k0, a, i * ds, ds);
+        x += d * GL_SUM[0] * ds;
+        y += d * GL_SUM[1] * ds;
       }
       h += d * (k0 * len + 0.5 * a * len * len);
     }

@@ -111,16 +111,12 @@ function makeShape(radiusMeters: number, curvatureRatePerSquareMeter: number): T
   } else {
     const L = kappa / sigma;
     const th = (kappa * L) / 2;
+    const clothoid = { radiusMeters: R, curvaturePerMeter: kappa, curvatureRatePerSquareMeter: sigma, clothoidLengthMeters: L, clothoidDeflectionRadians: th, minDeflectionRadians: 2 * th };
     if (th > 4 * Math.PI) {
       // Reaching full lock would take more than two full spirals: no CC circle (every CC-Dubins
       // word is infeasible); turns are elementary clothoid pairs (field turns still exist).
       return {
-        radiusMeters: R,
-        curvaturePerMeter: kappa,
-        curvatureRatePerSquareMeter: sigma,
-        clothoidLengthMeters: L,
-        clothoidDeflectionRadians: th,
-        minDeflectionRadians: 2 * th,
+        ...clothoid,
         centerForwardMeters: NaN,
         centerLeftMeters: NaN,
         clothoidEndForwardMeters: NaN,
@@ -137,12 +133,7 @@ function makeShape(radiusMeters: number, curvatureRatePerSquareMeter: number): T
     const r = hypot(cx, cy);
     const mu = Math.atan2(cx, cy);
     shape = {
-      radiusMeters: R,
-      curvaturePerMeter: kappa,
-      curvatureRatePerSquareMeter: sigma,
-      clothoidLengthMeters: L,
-      clothoidDeflectionRadians: th,
-      minDeflectionRadians: 2 * th,
+      ...clothoid,
       centerForwardMeters: cx,
       centerLeftMeters: cy,
       clothoidEndForwardMeters: xe,

@@ -5,7 +5,7 @@
  */
 import Flatbush from 'flatbush';
 import type { ItemOrder, OrderingProblem } from '../order/problem.js';
-import type { NeighbourLists } from './local-search.js';
+import type { NeighbourLists } from './transitions.js';
 
 export function greedyOrder(problem: OrderingProblem, transition: (a: number, b: number) => number, nb: NeighbourLists): ItemOrder {
   const n = problem.itemCount;

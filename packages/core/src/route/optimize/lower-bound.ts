@@ -14,7 +14,7 @@
  */
 import type { OrderingProblem } from '../order/problem.js';
 import { VIOLATION_PENALTY } from '../order/problem.js';
-import type { NeighbourLists } from './local-search.js';
+import type { NeighbourLists } from './transitions.js';
 
 export interface LowerBound {
   value: number;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OrderingProblem } from '../order/problem.js';
-import { buildNeighbourLists } from './local-search.js';
+import { buildNeighbourLists } from './transitions.js';
 
 describe('buildNeighbourLists', () => {
   it('lists exactly the k nearest other-item ends (brute force), sorted by cost, with the k-th distance as radius', () => {

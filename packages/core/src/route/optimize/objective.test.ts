@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { objectiveRates } from './objective.js';
+import { DEFAULTS } from '../../request/normalizeRequest.js';
 
 describe('objectiveRates', () => {
   const machine = { widthMeters: 6, workingSpeedMetersPerSecond: 2, turningSpeedMetersPerSecond: 1, transportSpeedMetersPerSecond: 5, workingFuelLitersPerHour: 36, turningFuelLitersPerHour: 18 };
@@ -15,7 +16,12 @@ describe('objectiveRates', () => {
     expect(r.turningPerMeter).toBeCloseTo(18 / 3600 / 1, 12);
     expect(r.transportPerMeter).toBeCloseTo(18 / 3600 / 5, 12);
   });
-  it('falls back to the documented default speeds', () => {
-    expect(objectiveRates({ widthMeters: 3 }, 'time')).toMatchObject({ workingPerMeter: 1 / 2.5, turningPerMeter: 1 / 1.5, transportPerMeter: 1 / 4 });
+  it('with the documented default speeds (the request DEFAULTS)', () => {
+    expect(objectiveRates(DEFAULTS, 'time')).toMatchObject({ workingPerMeter: 1 / 2.5, turningPerMeter: 1 / 1.5, transportPerMeter: 1 / 4 });
+  });
+  it('fuel without the machine rates uses the fuel objective default rates', () => {
+    const r = objectiveRates({ ...DEFAULTS }, 'fuel');
+    expect(r.workingPerMeter).toBeCloseTo(20 / 3600 / 2.5, 12);
+    expect(r.turningPerMeter).toBeCloseTo(12 / 3600 / 1.5, 12);
   });
 });

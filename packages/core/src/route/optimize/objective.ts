@@ -5,14 +5,12 @@
  * built as connector meters × turningPerMeter (in-field) or × transportPerMeter (to and from a
  * staging area), working costs as meters × workingPerMeter.
  */
-import type { MachineInput, RouteObjective } from '../../types.js';
+import type { RouteObjective } from '../../types.js';
+import { DEFAULTS } from '../../request/normalizeRequest.js';
+import type { ResolvedMachine } from '../../request/normalizeRequest.js';
 
-export const DEFAULT_WORKING_SPEED_METERS_PER_SECOND = 2.5;
-export const DEFAULT_TURNING_SPEED_METERS_PER_SECOND = 1.5;
-export const DEFAULT_TRANSPORT_SPEED_METERS_PER_SECOND = 4;
-/** Used for the fuel objective when the machine does not say (a mid-size tractor). */
-export const DEFAULT_WORKING_FUEL_LITERS_PER_HOUR = 20;
-export const DEFAULT_TURNING_FUEL_LITERS_PER_HOUR = 12;
+/** The machine's speeds (resolved) and fuel rates (the objective's defaults when absent). */
+export type ObjectiveMachine = Pick<ResolvedMachine, 'workingSpeedMetersPerSecond' | 'turningSpeedMetersPerSecond' | 'transportSpeedMetersPerSecond' | 'workingFuelLitersPerHour' | 'turningFuelLitersPerHour'>;
 
 export interface ObjectiveRates {
   objective: RouteObjective;
@@ -21,14 +19,14 @@ export interface ObjectiveRates {
   transportPerMeter: number;
 }
 
-export function objectiveRates(machine: MachineInput, objective: RouteObjective = 'distance'): ObjectiveRates {
-  const work = machine.workingSpeedMetersPerSecond ?? DEFAULT_WORKING_SPEED_METERS_PER_SECOND;
-  const turn = machine.turningSpeedMetersPerSecond ?? DEFAULT_TURNING_SPEED_METERS_PER_SECOND;
-  const transport = machine.transportSpeedMetersPerSecond ?? DEFAULT_TRANSPORT_SPEED_METERS_PER_SECOND;
+export function objectiveRates(machine: ObjectiveMachine, objective: RouteObjective): ObjectiveRates {
+  const work = machine.workingSpeedMetersPerSecond;
+  const turn = machine.turningSpeedMetersPerSecond;
+  const transport = machine.transportSpeedMetersPerSecond;
   if (objective === 'distance') return { objective, workingPerMeter: 1, turningPerMeter: 1, transportPerMeter: 1 };
   if (objective === 'time') return { objective, workingPerMeter: 1 / work, turningPerMeter: 1 / turn, transportPerMeter: 1 / transport };
-  const workFuel = machine.workingFuelLitersPerHour ?? DEFAULT_WORKING_FUEL_LITERS_PER_HOUR;
-  const turnFuel = machine.turningFuelLitersPerHour ?? DEFAULT_TURNING_FUEL_LITERS_PER_HOUR;
+  const workFuel = machine.workingFuelLitersPerHour ?? DEFAULTS.objectiveWorkingFuelLitersPerHour;
+  const turnFuel = machine.turningFuelLitersPerHour ?? DEFAULTS.objectiveTurningFuelLitersPerHour;
   return {
     objective,
     workingPerMeter: workFuel / 3600 / work,

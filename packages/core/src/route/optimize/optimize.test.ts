@@ -4,7 +4,7 @@ import { FIXED_ORDER_ALGORITHMS, fixedOrder } from '../order/fixed.js';
 import type { ItemOrder, OrderingProblem } from '../order/problem.js';
 import { orderCost, orderViolations } from '../order/problem.js';
 import { syntheticTrackProblem } from '../order/synthetic.js';
-import { buildNeighbourLists, memoTransition } from './local-search.js';
+import { buildNeighbourLists, memoTransition } from './transitions.js';
 import { assignmentMinimum, routeLowerBound } from './lower-bound.js';
 import { orderItems } from './optimize.js';
 

@@ -9,7 +9,8 @@ import { FIXED_ORDER_ALGORITHMS, fixedOrder, type FixedOrderOptions } from '../o
 import type { ItemOrder, OrderingProblem } from '../order/problem.js';
 import { orderCost } from '../order/problem.js';
 import { greedyOrder } from './construct.js';
-import { buildNeighbourLists, improveOrder, TransitionMemo, type LocalSearchOptions, type StopReason } from './local-search.js';
+import { improveOrder, type LocalSearchOptions, type StopReason } from './local-search.js';
+import { buildNeighbourLists, TransitionMemo } from './transitions.js';
 import { routeLowerBound } from './lower-bound.js';
 
 export interface OrderItemsOptions extends FixedOrderOptions, Omit<LocalSearchOptions, 'startedAtMilliseconds'> {

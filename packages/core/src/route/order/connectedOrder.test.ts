@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { objectiveRates } from '../optimize/objective.js';
+import { DEFAULTS, resolveRouteOptions } from '../../request/normalizeRequest.js';
+import type { RouteApiOptions } from '../../types.js';
 import { orderFieldTracks, type FieldOrderInput, type OrderTrack, type OrderVisit } from './fieldOrder.js';
 import { assembleRoute, refineOrderOnConnectors, transitionClassifier, type ConnectorCost, type PartSegment, type RealCostModel, type RouteParts } from './connectedOrder.js';
 
 /** n tracks along +y, 6 m apart, 300 m long, one cell. */
-function input(n: number, extra: Partial<FieldOrderInput> = {}): FieldOrderInput {
+function input(n: number, extra: Partial<Omit<FieldOrderInput, 'routeOptions'>> & { routeOptions?: RouteApiOptions } = {}): FieldOrderInput {
   const tracks: OrderTrack[] = Array.from({ length: n }, (_, i) => ({ line: i, u0: 0, u1: 300, v: i * 6, x0: i * 6, y0: 0, x1: i * 6, y1: 300 }));
   return {
     tracks,
@@ -12,9 +14,9 @@ function input(n: number, extra: Partial<FieldOrderInput> = {}): FieldOrderInput
     directionRadians: Math.PI / 2,
     widthMeters: 6,
     turnRadiusMeters: 6,
-    rates: objectiveRates({ widthMeters: 6 }, 'distance'),
-    routeOptions: {},
+    rates: objectiveRates(DEFAULTS, 'distance'),
     ...extra,
+    routeOptions: resolveRouteOptions(extra.routeOptions ?? {}, 6, 6),
   };
 }
 

@@ -102,57 +102,64 @@ function orderKey(o: ItemOrder): string {
   return o.sequence.map((i, k) => (o.flipped[k] ? -1 - i : i)).join(',');
 }
 
-/**
- * Picks the route with the fewest defects, then the least real non-working cost, among the
- * optimizer's order, the fixed orders (`ordered.alternatives`) and the orders the optimizer finds on
- * the hybrid cost. See the file comment.
- */
-export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOrderResult, model: RealCostModel, options: RefineOptions = {}): RefineResult {
-  const n = input.tracks.length;
-  const outOfTime = options.outOfTime ?? (() => false);
-  const ends = 2 * n;
-  const linkMemo = new Map<number, ConnectorCost>();
-  const headMemo = new Map<number, ConnectorCost>();
-  const tailMemo = new Map<number, ConnectorCost>();
-  // Connections cut short by `abort` are not remembered: their cost is not the real one.
-  const link = (a: number, b: number, abort: () => boolean): ConnectorCost => {
-    const k = a * ends + b;
-    let c = linkMemo.get(k);
-    if (!c && !(c = model.link(a, b, abort)).aborted) linkMemo.set(k, c);
-    return c;
-  };
-  const head = (e: number, abort: () => boolean): ConnectorCost => {
-    let c = headMemo.get(e);
-    if (!c && !(c = model.head(e, abort)).aborted) headMemo.set(e, c);
-    return c;
-  };
-  const tail = (e: number, abort: () => boolean): ConnectorCost => {
-    let c = tailMemo.get(e);
-    if (!c && !(c = model.tail(e, abort)).aborted) tailMemo.set(e, c);
-    return c;
-  };
+type CostedRoute = { order: ItemOrder; algorithm: string; cost: ConnectorCost };
 
-  const evaluated: EvaluatedRoute[] = [];
+/**
+ * The real costs of routes over one planning: connectors costed once (memos), every route
+ * evaluated, the best complete one, and the routes the clock cut short.
+ */
+class RouteCosting {
+  readonly linkMemo = new Map<number, ConnectorCost>();
+  readonly headMemo = new Map<number, ConnectorCost>();
+  readonly tailMemo = new Map<number, ConnectorCost>();
+  readonly evaluated: EvaluatedRoute[] = [];
   /**
    * Set when the time ran out while the optimizer's own route was costed, after its head and tail:
    * its partial cost (a lower bound on its cost). `ownPartial`: the same, whatever was costed.
    */
-  let timedOut: ConnectorCost | undefined;
-  let ownPartial: ConnectorCost | undefined;
-  let best: { order: ItemOrder; algorithm: string; cost: ConnectorCost } | undefined;
+  timedOut: ConnectorCost | undefined;
+  ownPartial: ConnectorCost | undefined;
+  best: CostedRoute | undefined;
   /**
    * Routes whose costing the clock cut short after their head and tail (the parts with most of a
    * field's inherent defects, e.g. headland passes no route can join), in the order costed, with
    * what they had cost by then: their defects so far compare with each other's.
    */
-  const partial: { order: ItemOrder; algorithm: string; cost: ConnectorCost }[] = [];
+  readonly partial: CostedRoute[] = [];
+
+  constructor(private readonly model: RealCostModel, readonly ends: number, private readonly options: RefineOptions, private readonly outOfTime: () => boolean) {}
+
+  // Connections cut short by `abort` are not remembered: their cost is not the real one.
+  link(a: number, b: number, abort: () => boolean): ConnectorCost {
+    const k = a * this.ends + b;
+    let c = this.linkMemo.get(k);
+    if (!c && !(c = this.model.link(a, b, abort)).aborted) this.linkMemo.set(k, c);
+    return c;
+  }
+
+  head(e: number, abort: () => boolean): ConnectorCost {
+    let c = this.headMemo.get(e);
+    if (!c && !(c = this.model.head(e, abort)).aborted) this.headMemo.set(e, c);
+    return c;
+  }
+
+  tail(e: number, abort: () => boolean): ConnectorCost {
+    let c = this.tailMemo.get(e);
+    if (!c && !(c = this.model.tail(e, abort)).aborted) this.tailMemo.set(e, c);
+    return c;
+  }
+
+  get connectorsEvaluated(): number {
+    return this.linkMemo.size + this.headMemo.size + this.tailMemo.size;
+  }
+
   /** Real cost of an order, abandoned (complete false) when worse than the best or out of time. */
-  const evaluate = (order: ItemOrder, algorithm: string, budgetMilliseconds = Infinity): void => {
+  evaluate(order: ItemOrder, algorithm: string, budgetMilliseconds = Infinity): void {
     const { sequence, flipped } = order;
-    const now = options.now;
+    const now = this.options.now;
     const startedAt = now ? now() : 0;
     // out of time overall, or this route has had its share of what was left
-    const stop = (): boolean => outOfTime() || (now !== undefined && budgetMilliseconds !== Infinity && now() - startedAt > budgetMilliseconds);
+    const stop = (): boolean => this.outOfTime() || (now !== undefined && budgetMilliseconds !== Infinity && now() - startedAt > budgetMilliseconds);
     const acc: ConnectorCost = { cost: 0, defects: 0 };
     let cut = false;
     // a connection cut short at `stop` ends the route's costing (its cost is not counted)
@@ -165,8 +172,10 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
       acc.defects += c.defects;
     };
     // partial sums only grow: a route already worse than the best complete one is abandoned
-    const worse = (): boolean =>
-      best !== undefined && (acc.defects > best.cost.defects || (acc.defects === best.cost.defects && acc.cost > best.cost.cost + EPS));
+    const worse = (): boolean => {
+      const best = this.best;
+      return best !== undefined && (acc.defects > best.cost.defects || (acc.defects === best.cost.defects && acc.cost > best.cost.cost + EPS));
+    };
     let complete = true;
     let stopped = false;
     let endsCosted = false;
@@ -174,33 +183,54 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
     if (sequence.length > 0) {
       // head and tail first: they may be the slowest parts (all headland passes), and the time
       // check before each later connector then allows for them
-      add(head(entryEndOf(sequence[0], flipped[0]), stop));
+      add(this.head(entryEndOf(sequence[0], flipped[0]), stop));
       if (worse()) complete = false;
       else if (cut || stop()) complete = !(stopped = true);
       else {
-        add(tail(exitEndOf(sequence[last], flipped[last]), stop));
+        add(this.tail(exitEndOf(sequence[last], flipped[last]), stop));
         endsCosted = !cut;
       }
       for (let k = 1; k < sequence.length && complete; k++) {
         if (worse()) complete = false;
         else if (cut || stop()) complete = !(stopped = true);
-        else add(link(exitEndOf(sequence[k - 1], flipped[k - 1]), entryEndOf(sequence[k], flipped[k]), stop));
+        else add(this.link(exitEndOf(sequence[k - 1], flipped[k - 1]), entryEndOf(sequence[k], flipped[k]), stop));
       }
       if (complete && worse()) complete = false;
       else if (complete && cut) complete = !(stopped = true);
     }
-    evaluated.push({ algorithm, nonWorkingCost: acc.cost, defects: acc.defects, complete });
-    if (stopped && evaluated.length === 1) {
-      ownPartial = { ...acc };
+    this.evaluated.push({ algorithm, nonWorkingCost: acc.cost, defects: acc.defects, complete });
+    if (stopped && this.evaluated.length === 1) {
+      this.ownPartial = { ...acc };
       // cut before its tail (all headland passes, the slow part), its cost so far says nothing
-      if (endsCosted) timedOut = { ...acc };
+      if (endsCosted) this.timedOut = { ...acc };
     }
-    if (stopped && endsCosted) partial.push({ order, algorithm, cost: { ...acc } });
-    if (complete && (!best || better(acc, best.cost))) best = { order, algorithm, cost: { ...acc } };
-  };
+    if (stopped && endsCosted) this.partial.push({ order, algorithm, cost: { ...acc } });
+    if (complete && (!this.best || better(acc, this.best.cost))) this.best = { order, algorithm, cost: { ...acc } };
+  }
 
+  /** Among the routes the clock cut short, the first with the fewest defects found, if below `than`. */
+  fewerDefects(than: number): { visits: OrderVisit[]; algorithm: string } | undefined {
+    let keep: CostedRoute | undefined;
+    for (const p of this.partial) if (p.cost.defects < (keep ? keep.cost.defects : than)) keep = p;
+    return keep && { visits: orderToVisits(keep.order), algorithm: keep.algorithm };
+  }
+
+  cutShort(keep: { visits: OrderVisit[]; algorithm: string }, rounds: number): RefineResult {
+    return { visits: keep.visits, algorithm: keep.algorithm, nonWorkingCost: NaN, defects: NaN, rounds, connectorsEvaluated: this.connectorsEvaluated, evaluated: this.evaluated, stoppedBy: 'time-limit' };
+  }
+}
+
+/**
+ * Picks the route with the fewest defects, then the least real non-working cost, among the
+ * optimizer's order, the fixed orders (`ordered.alternatives`) and the orders the optimizer finds on
+ * the hybrid cost. See the file comment.
+ */
+export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOrderResult, model: RealCostModel, options: RefineOptions = {}): RefineResult {
+  const n = input.tracks.length;
+  const outOfTime = options.outOfTime ?? (() => false);
+  const costing = new RouteCosting(model, 2 * n, options, outOfTime);
   const alternatives = ordered.alternatives;
-  const isOptimized = (input.routeOptions.algorithm ?? 'optimized') === 'optimized';
+  const isOptimized = input.routeOptions.algorithm === 'optimized';
   if (alternatives.length === 1 && !isOptimized) {
     // a fixed order: nothing to compare, the planner connects it as it is
     return { visits: alternatives[0].visits, algorithm: alternatives[0].algorithm, nonWorkingCost: NaN, defects: NaN, rounds: 0, connectorsEvaluated: 0, evaluated: [], stoppedBy: 'single' };
@@ -213,84 +243,73 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
     // no route may take more than half of the time left: a route with slow (often unfittable)
     // connectors must not keep a plainer fixed order from being costed at all
     const remaining = options.remainingMilliseconds ? options.remainingMilliseconds() : Infinity;
-    evaluate(o, alternatives[i].algorithm, alternatives.length > 1 ? remaining / 2 : Infinity);
+    costing.evaluate(o, alternatives[i].algorithm, alternatives.length > 1 ? remaining / 2 : Infinity);
   }
-  let rounds = 0;
-  let stoppedBy: RefineResult['stoppedBy'] = alternatives.length <= 1 ? 'single' : 'round-limit';
   // The optimizer's own order could not be costed in time: a route costed in full replaces it
   // only if it is better than what the optimizer's already cost (a lower bound on its full cost).
-  if (best && timedOut && !better(best.cost, timedOut)) best = undefined;
-  // Among the routes the clock cut short, the first with the fewest defects found, if below `than`.
-  const fewerDefects = (than: number): { visits: OrderVisit[]; algorithm: string } | undefined => {
-    let keep: (typeof partial)[number] | undefined;
-    for (const p of partial) if (p.cost.defects < (keep ? keep.cost.defects : than)) keep = p;
-    return keep && { visits: orderToVisits(keep.order), algorithm: keep.algorithm };
-  };
-  const cutShort = (keep: { visits: OrderVisit[]; algorithm: string }): RefineResult => ({
-    visits: keep.visits,
-    algorithm: keep.algorithm,
-    nonWorkingCost: NaN,
-    defects: NaN,
-    rounds,
-    connectorsEvaluated: linkMemo.size + headMemo.size + tailMemo.size,
-    evaluated,
-    stoppedBy: 'time-limit',
-  });
-  if (!best) {
+  if (costing.best && costing.timedOut && !better(costing.best.cost, costing.timedOut)) costing.best = undefined;
+  if (!costing.best) {
     // Out of time before any route was costed in full (or better than the optimizer's part):
     // keep the route with the fewest defects found so far, the optimizer's on a tie. A connector
     // found unfittable (often after seconds of searching, across a neck) is certain; the rest of a
     // fixed order, mostly turns between neighbours, rarely is.
-    return cutShort(fewerDefects(ownPartial ? ownPartial.defects : Infinity) ?? { visits: alternatives[0].visits, algorithm: alternatives[0].algorithm });
+    return costing.cutShort(costing.fewerDefects(costing.ownPartial ? costing.ownPartial.defects : Infinity) ?? { visits: alternatives[0].visits, algorithm: alternatives[0].algorithm }, 0);
   }
-  if (isOptimized && n > 1) {
-    const estimate = trackOrderingProblem(input);
-    const classify = transitionClassifier(input);
-    const maxRounds = options.maxRounds ?? (options.now ? 12 : 3);
-    stoppedBy = 'round-limit';
-    while (rounds < maxRounds) {
-      if (outOfTime()) {
-        stoppedBy = 'time-limit';
-        break;
-      }
-      const hybrid = hybridProblem(estimate, linkMemo, headMemo, tailMemo, ends, classify);
-      const remaining = options.remainingMilliseconds ? options.remainingMilliseconds() : Infinity;
-      const r = orderItems(hybrid, {
-        algorithm: 'optimized',
-        skipCount: ordered.skipCount,
-        ...(input.routeOptions.forcedDirection ? { forcedDirection: input.routeOptions.forcedDirection } : {}),
-        initialOrders: [best!.order],
-        lowerBound: false,
-        seed: 0x51ed + rounds,
-        ...(options.now && Number.isFinite(remaining)
-          ? { now: options.now, maxTimeMilliseconds: Math.max(0, 0.3 * remaining) }
-          : { maxKicks: options.maxKicksPerRound ?? 1000 }),
-      });
-      rounds++;
-      const k = orderKey(r.order);
-      if (seen.has(k)) {
-        stoppedBy = 'converged';
-        break;
-      }
-      seen.add(k);
-      evaluate(r.order, 'optimized-refined');
-    }
-  }
-  const winner = best!;
+  let rounds = 0;
+  let stoppedBy: RefineResult['stoppedBy'] = alternatives.length <= 1 ? 'single' : 'round-limit';
+  if (isOptimized && n > 1) ({ rounds, stoppedBy } = refineRounds(input, ordered, costing, options, outOfTime, seen));
+  const winner = costing.best!;
   // Defects rank first: a route costed in full with defects gives way, for the same reason, to a
   // route the clock cut short with fewer defects found by then (connected in full by the caller).
-  const fewer = winner.cost.defects > 0 ? fewerDefects(winner.cost.defects) : undefined;
-  if (fewer) return cutShort(fewer);
+  const fewer = winner.cost.defects > 0 ? costing.fewerDefects(winner.cost.defects) : undefined;
+  if (fewer) return costing.cutShort(fewer, rounds);
   return {
     visits: orderToVisits(winner.order),
     algorithm: winner.algorithm,
     nonWorkingCost: winner.cost.cost,
     defects: winner.cost.defects,
     rounds,
-    connectorsEvaluated: linkMemo.size + headMemo.size + tailMemo.size,
-    evaluated,
+    connectorsEvaluated: costing.connectorsEvaluated,
+    evaluated: costing.evaluated,
     stoppedBy,
   };
+}
+
+/** Optimizer rounds on the hybrid cost (real where costed, calibrated estimate elsewhere), each new order costed. */
+function refineRounds(input: FieldOrderInput, ordered: FieldOrderResult, costing: RouteCosting, options: RefineOptions, outOfTime: () => boolean, seen: Set<string>): { rounds: number; stoppedBy: RefineResult['stoppedBy'] } {
+  const estimate = trackOrderingProblem(input);
+  const classify = transitionClassifier(input);
+  const maxRounds = options.maxRounds ?? (options.now ? 12 : 3);
+  let rounds = 0;
+  let stoppedBy: RefineResult['stoppedBy'] = 'round-limit';
+  while (rounds < maxRounds) {
+    if (outOfTime()) {
+      stoppedBy = 'time-limit';
+      break;
+    }
+    const hybrid = hybridProblem(estimate, costing.linkMemo, costing.headMemo, costing.tailMemo, costing.ends, classify);
+    const remaining = options.remainingMilliseconds ? options.remainingMilliseconds() : Infinity;
+    const r = orderItems(hybrid, {
+      algorithm: 'optimized',
+      skipCount: ordered.skipCount,
+      ...(input.routeOptions.forcedDirection ? { forcedDirection: input.routeOptions.forcedDirection } : {}),
+      initialOrders: [costing.best!.order],
+      lowerBound: false,
+      seed: 0x51ed + rounds,
+      ...(options.now && Number.isFinite(remaining)
+        ? { now: options.now, maxTimeMilliseconds: Math.max(0, 0.3 * remaining) }
+        : { maxKicks: options.maxKicksPerRound ?? 1000 }),
+    });
+    rounds++;
+    const k = orderKey(r.order);
+    if (seen.has(k)) {
+      stoppedBy = 'converged';
+      break;
+    }
+    seen.add(k);
+    costing.evaluate(r.order, 'optimized-refined');
+  }
+  return { rounds, stoppedBy };
 }
 
 /** Number of transition classes of `transitionClassifier`. */

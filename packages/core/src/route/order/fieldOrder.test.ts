@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PlanError } from '../../errors.js';
 import { objectiveRates } from '../optimize/objective.js';
+import { DEFAULTS, resolveRouteOptions } from '../../request/normalizeRequest.js';
+import type { RouteApiOptions } from '../../types.js';
 import { defaultSkipCount, orderFieldTracks, type FieldOrderInput, type OrderTrack } from './fieldOrder.js';
 
 /** n tracks along +y, 6 m apart, 300 m long, one cell (a rectangle's tracks, heading north). */
@@ -8,16 +10,16 @@ function rectangleTracks(n: number, width = 6): OrderTrack[] {
   return Array.from({ length: n }, (_, i) => ({ line: i, u0: 0, u1: 300, v: i * width, x0: i * width, y0: 0, x1: i * width, y1: 300 }));
 }
 
-function input(n: number, extra: Partial<FieldOrderInput> = {}): FieldOrderInput {
+function input(n: number, extra: Partial<Omit<FieldOrderInput, 'routeOptions'>> & { routeOptions?: RouteApiOptions } = {}): FieldOrderInput {
   return {
     tracks: rectangleTracks(n),
     cellOf: new Int32Array(n),
     directionRadians: Math.PI / 2,
     widthMeters: 6,
     turnRadiusMeters: 6,
-    rates: objectiveRates({ widthMeters: 6 }, 'distance'),
-    routeOptions: {},
+    rates: objectiveRates(DEFAULTS, 'distance'),
     ...extra,
+    routeOptions: resolveRouteOptions(extra.routeOptions ?? {}, 6, 6),
   };
 }
 
@@ -66,7 +68,7 @@ describe('orderFieldTracks', () => {
   it('optimized needs no more estimated non-working cost than any fixed order', () => {
     const base = input(40, { startPoint: { x: -20, y: -20 }, startIsStaging: true });
     const cost = (algorithm: 'optimized' | 'boustrophedon' | 'snake' | 'spiral' | 'clusteredSpiral'): number =>
-      orderFieldTracks({ ...base, routeOptions: { algorithm } }).report.cost;
+      orderFieldTracks({ ...base, routeOptions: resolveRouteOptions({ algorithm }, 6, 6) }).report.cost;
     const opt = cost('optimized');
     for (const alg of ['boustrophedon', 'snake', 'spiral', 'clusteredSpiral'] as const) expect(opt).toBeLessThanOrEqual(cost(alg) + 1e-6);
   });
@@ -79,7 +81,7 @@ describe('orderFieldTracks', () => {
   });
 
   it('the time objective values the transport legs at transport speed', () => {
-    const rates = objectiveRates({ widthMeters: 6, turningSpeedMetersPerSecond: 1, transportSpeedMetersPerSecond: 10 }, 'time');
+    const rates = objectiveRates({ ...DEFAULTS, turningSpeedMetersPerSecond: 1, transportSpeedMetersPerSecond: 10 }, 'time');
     const r = orderFieldTracks(input(10, { rates, startPoint: { x: -100, y: 0 }, startIsStaging: true }));
     const d = orderFieldTracks(input(10, { startPoint: { x: -100, y: 0 }, startIsStaging: true }));
     // working 10 × 300 m at 2.5 m/s = 1200 s; the distance run costs meters, the time run seconds

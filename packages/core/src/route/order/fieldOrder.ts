@@ -12,7 +12,7 @@
  */
 import { workBudget } from '../../clock.js';
 import { PlanError } from '../../errors.js';
-import type { RouteApiOptions } from '../../types.js';
+import type { ResolvedRouteOptions } from '../../request/normalizeRequest.js';
 import type { ObjectiveRates } from '../optimize/objective.js';
 import { orderItems, type OptimizerReport } from '../optimize/optimize.js';
 import { FIXED_ORDER_ALGORITHMS, fixedOrder } from './fixed.js';
@@ -51,7 +51,7 @@ export interface FieldOrderInput {
   widthMeters: number;
   turnRadiusMeters: number;
   rates: ObjectiveRates;
-  routeOptions: RouteApiOptions;
+  routeOptions: ResolvedRouteOptions;
   /** Where the machine comes from before the first track (staging area, or the end of the headland passes). */
   startPoint?: { x: number; y: number };
   /** Whether `startPoint` is reached by transport (staging area) or in-field driving. */
@@ -87,10 +87,7 @@ export interface FieldOrderResult {
   skipCount: number;
 }
 
-/** Tracks skipped per turn so that neighbouring passes are ≥ 2R apart (no loop turns). */
-export function defaultSkipCount(widthMeters: number, turnRadiusMeters: number): number {
-  return Math.max(0, Math.ceil((2 * turnRadiusMeters) / widthMeters - 1e-9) - 1);
-}
+export { defaultSkipCount } from '../../request/normalizeRequest.js';
 
 export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
   const { tracks, cellOf, widthMeters: w, turnRadiusMeters: R, rates } = input;
@@ -156,25 +153,25 @@ export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
   return problem;
 }
 
-/** Orders a field's tracks by `routeOptions.algorithm` (default optimized). */
+/** Orders a field's tracks by `routeOptions.algorithm`. */
 export function orderFieldTracks(input: FieldOrderInput): FieldOrderResult {
   const ro = input.routeOptions;
   const problem = trackOrderingProblem(input);
-  const skipCount = ro.skipCount ?? defaultSkipCount(input.widthMeters, input.turnRadiusMeters);
-  const maxSeconds = ro.maxOptimizerTime ?? 10;
+  const skipCount = ro.skipCount;
+  const maxSeconds = ro.maxOptimizerTimeSeconds;
   const { order, report } = orderItems(problem, {
-    algorithm: ro.algorithm ?? 'optimized',
+    algorithm: ro.algorithm,
     skipCount,
     ...(ro.forcedDirection ? { forcedDirection: ro.forcedDirection } : {}),
     // optimized: the estimate gets part of the budget, the rest goes to the real connectors (connectedOrder.ts)
-    ...(input.now ? { now: input.now, maxTimeMilliseconds: maxSeconds * 1000 * ((ro.algorithm ?? 'optimized') === 'optimized' ? ESTIMATE_SHARE : 1) } : {}),
+    ...(input.now ? { now: input.now, maxTimeMilliseconds: maxSeconds * 1000 * (ro.algorithm === 'optimized' ? ESTIMATE_SHARE : 1) } : {}),
     // without a clock, the work budget (clock.ts): the stall rule plus a cap on kicks from maxOptimizerTime
     ...(input.now ? {} : { maxKicks: workBudget(input.workBudgetSeconds ?? maxSeconds).kicks }),
   });
   const toVisits = (o: ItemOrder): OrderVisit[] => o.sequence.map((trackIndex, k) => ({ trackIndex, forward: !o.flipped[k] }));
   const visits = toVisits(order);
   const alternatives: OrderAlternative[] = [{ algorithm: report.algorithm, visits, estimatedCost: report.cost }];
-  if ((ro.algorithm ?? 'optimized') === 'optimized') {
+  if (ro.algorithm === 'optimized') {
     const seen = new Set<string>([key(order)]);
     for (const algorithm of FIXED_ORDER_ALGORITHMS) {
       const o = fixedOrder(problem, algorithm, { skipCount, ...(ro.forcedDirection ? { forcedDirection: ro.forcedDirection } : {}) });

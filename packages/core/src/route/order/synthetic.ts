@@ -10,6 +10,7 @@
  */
 import type { OrderingProblem } from './problem.js';
 import { hypot } from '../../geometry/vec.js';
+import { seededRandom } from '../../geometry/random.js';
 
 export interface SyntheticOptions {
   trackCount: number;
@@ -25,17 +26,6 @@ export interface SyntheticOptions {
   staging?: [number, number];
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Length of a forward turn between parallel tracks d apart: flat U or bulb. */
 export function parallelTurnLengthMeters(d: number, r: number): number {
   if (d >= 2 * r) return d + (Math.PI - 2) * r;
@@ -48,7 +38,7 @@ export function syntheticTrackProblem(options: SyntheticOptions): OrderingProble
   const r = options.turnRadiusMeters;
   const len = options.lengthMeters ?? 200;
   const slope = options.slope ?? 0;
-  const rand = rng(options.seed ?? 0);
+  const rand = seededRandom(options.seed ?? 0);
   const ragged = options.seed ? (options.raggedMeters ?? w) : 0;
   const endXY = new Float64Array(4 * n);
   const workCost = new Float64Array(n);

@@ -1,0 +1,33 @@
+/**
+ * Faults of a route (what it drops or cannot join), and whether those of a plan with strip passes
+ * may come from its strip passes: plan.ts then plans the field again without them.
+ */
+import type { Plan } from '../types.js';
+import type { LocalSegment, LocalWarning } from '../turns/path.js';
+import type { Track } from '../tracks/generateTracks.js';
+
+/** Warnings of a route that drops or cannot join something. */
+const ROUTE_FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
+export function routeFaults(plan: Plan): number {
+  return plan.warnings.filter((wn) => ROUTE_FAULTS.has(wn.code)).length;
+}
+
+/**
+ * Whether the route's faults may come from its strip passes (tracks from `firstStrip` on): a join
+ * not fitted or a track left out at a strip pass's end or middle, or headland passes left out
+ * right after the last track (before the first, with headlands first) when that is a strip pass.
+ */
+export function stripFaults(warnings: LocalWarning[], segments: LocalSegment[], tracks: Track[], firstStrip: number, headlandsFirst: boolean): boolean {
+  const near = (x: number | undefined, y: number | undefined): boolean => x !== undefined && y !== undefined &&
+    tracks.slice(firstStrip).some((t) => [[t.x0, t.y0], [t.x1, t.y1], [(t.x0 + t.x1) / 2, (t.y0 + t.y1) / 2]].some(([px, py]) => Math.hypot(px - x, py - y) < 2));
+  // a join not fitted names where it goes to in its message: "to (x, y) heading"
+  const goal = (wn: LocalWarning): boolean => {
+    const m = / to \((-?[\d.]+), (-?[\d.]+)\) heading/.exec(wn.message);
+    return m !== null && near(Number(m[1]), Number(m[2]));
+  };
+  if (warnings.some((wn) => wn.code !== 'headland-pass-skipped' && ROUTE_FAULTS.has(wn.code) && (near(wn.x, wn.y) || goal(wn)))) return true;
+  if (!warnings.some((wn) => wn.code === 'headland-pass-skipped')) return false;
+  const driven = segments.filter((sg) => sg.type === 'Track');
+  const next = headlandsFirst ? driven[0] : driven[driven.length - 1];
+  return next?.trackIndex !== undefined && next.trackIndex >= firstStrip;
+}
