@@ -3,7 +3,9 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { jwtVerify } from 'jose';
 import type { ApiConfig, AppEnv, Caller, Deps } from './context.js';
-import { ApiError } from './errors.js';
+import { isUtf8 } from 'node:buffer';
+import { ApiError, badRequest } from './errors.js';
+import { firstTextProblem } from './schemas.js';
 import { hashSecret } from './store/store.js';
 import { API_VERSION, CORRELATION_HEADER, VERSION_HEADER } from './version.js';
 
@@ -40,7 +42,8 @@ export function requestContext(deps: Pick<Deps, 'logger'>): MiddlewareHandler<Ap
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 /**
- * Bodies of POST/PUT/PATCH must be JSON (415 otherwise) and well-formed (400 otherwise);
+ * Bodies of POST/PUT/PATCH must be JSON (415 otherwise), well-formed and storable text (400
+ * otherwise: `firstTextProblem` names the field holding a NUL or invalid UTF-8);
  * paths in `rawBodyPaths` take other media types (boundary import).
  */
 export function jsonBodies(rawBodyPaths: RegExp[]): MiddlewareHandler<AppEnv> {
@@ -56,12 +59,17 @@ export function jsonBodies(rawBodyPaths: RegExp[]): MiddlewareHandler<AppEnv> {
     if (!JSON_TYPE.test(mediaType)) {
       throw new ApiError(415, 'UnsupportedMediaType', `send the body as application/json (got ${mediaType === '' ? 'no Content-Type' : `"${mediaType}"`})`);
     }
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    let body: unknown;
     try {
-      await c.req.json();
+      body = await c.req.json();
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
       throw new ApiError(400, 'InvalidJson', `the request body is not valid JSON: ${detail}`, [{ path: '(body)', message: detail }]);
     }
+    // Every string of every body is storable text: no NUL, no invalid UTF-8 (400 naming the field).
+    const problem = firstTextProblem(body, !isUtf8(bytes));
+    if (problem) throw badRequest(problem.path, problem.message);
     return next();
   };
 }

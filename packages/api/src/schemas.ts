@@ -10,6 +10,50 @@ export const OPTION_NAMES = ['useCrossHatches', 'excludePassable', 'extendTracks
 
 const num = (min: number, max: number) => z.number().finite().min(min).max(max);
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * What makes a string unstorable, or undefined: a NUL character (PostgreSQL text and jsonb refuse
+ * it) or a lone UTF-16 surrogate (no UTF-8 form). The one text check of every request body
+ * (`jsonBodies` walks each body's strings with it) and of names read from imported files.
+ */
+export function textProblem(s: string): string | undefined {
+  if (s.includes('\u0000')) return 'must not contain a NUL character (U+0000)';
+  if (LONE_SURROGATE.test(s)) return 'must be valid Unicode text (it holds a lone surrogate)';
+  return undefined;
+}
+
+/**
+ * The first unstorable string of a parsed JSON body (keys included), with its path. With
+ * `invalidUtf8` (the raw body was not valid UTF-8: each bad byte decoded as U+FFFD) the first
+ * string holding U+FFFD is named instead.
+ */
+export function firstTextProblem(value: unknown, invalidUtf8 = false): { path: string; message: string } | undefined {
+  const problemOf = (s: string): string | undefined =>
+    invalidUtf8 && s.includes('\uFFFD') ? 'is not valid UTF-8 text (send the body encoded as UTF-8)' : textProblem(s);
+  const walk = (v: unknown, path: (string | number)[]): { path: string; message: string } | undefined => {
+    if (typeof v === 'string') {
+      const message = problemOf(v);
+      return message ? { path: formatPath(path), message } : undefined;
+    }
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const hit = walk(v[i], [...path, i]);
+        if (hit) return hit;
+      }
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v)) {
+        const keyProblem = problemOf(k);
+        if (keyProblem) return { path: formatPath([...path, k]), message: `(a member name) ${keyProblem}` };
+        const hit = walk(child, [...path, k]);
+        if (hit) return hit;
+      }
+    }
+    return undefined;
+  };
+  return walk(value, []) ?? (invalidUtf8 ? { path: '(body)', message: 'is not valid UTF-8 (send the body encoded as UTF-8)' } : undefined);
+}
+
 export const PositionSchema = z
   .array(z.number().finite())
   .min(2)

@@ -3,7 +3,7 @@
  * that selects that guidance line, for an existing field of an organization.
  */
 import type { Plan } from '@furrow/core';
-import { PortalError } from './errors.js';
+import { PortalError, checkPortalTarget } from './errors.js';
 import { PortalHttp, type PortalHttpDeps, type RetryPolicy } from './http.js';
 import { OAuthTokenSource, type OAuthConfig, type TokenSourceDeps } from './oauth.js';
 import { abLineOf, deereAbLineBody, deereBoundaryBody, deereWorkPlanBody, type DeereWorkType } from './shapes.js';
@@ -46,11 +46,7 @@ export interface PushedResource {
 export interface DeereClientDeps extends TokenSourceDeps, PortalHttpDeps {}
 
 function checkTarget(t: DeereTarget): void {
-  for (const k of ['organizationId', 'fieldId'] as const) {
-    if (typeof t?.[k] !== 'string' || t[k].length === 0 || /[/?#]/.test(t[k])) {
-      throw new PortalError('deere', 'portal-config', `deere: target.${k} must be a non-empty id without "/", "?" or "#"`);
-    }
-  }
+  checkPortalTarget('deere', t);
 }
 
 /** One request a push would send. */

@@ -60,3 +60,18 @@ export function codeForStatus(status: number): PortalErrorCode {
   if (status >= 500) return 'portal-unavailable';
   return 'portal-rejected';
 }
+
+/**
+ * A portal id (organization, field): one path segment that cannot move the request elsewhere,
+ * so no "/", "?", "#", "\\", "%", whitespace or control character, and not "." or "..". Ids are
+ * also encoded with encodeURIComponent where URLs are built.
+ */
+export const PORTAL_ID = /^(?!\.{1,2}$)[^/?#\\%\s\u0000-\u001f\u007f]{1,200}$/;
+export const PORTAL_ID_RULE = 'must be a portal id: 1 to 200 characters, not "." or "..", without "/", "?", "#", "\\", "%", spaces or control characters';
+
+/** Throws `portal-config` unless the target's ids are portal ids (`PORTAL_ID`). */
+export function checkPortalTarget(portal: PortalName, t: { organizationId: string; fieldId: string }): void {
+  for (const k of ['organizationId', 'fieldId'] as const) {
+    if (typeof t?.[k] !== 'string' || !PORTAL_ID.test(t[k])) throw new PortalError(portal, 'portal-config', `${portal}: target.${k} ${PORTAL_ID_RULE}`);
+  }
+}

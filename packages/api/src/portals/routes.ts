@@ -27,7 +27,7 @@ import { errorResponses, jsonBody, validationHook } from '../routes/common.js';
 import { planBillable } from '../routes/plans.js';
 import { FieldGeometrySchema, MachineSchema, PathPlanRequestSchema, PositionSchema, type PathPlanRequestBody } from '../schemas.js';
 import { portalRegistryFromEnv, type PortalRegistry } from './config.js';
-import { isPortalError, type PortalError } from './errors.js';
+import { PORTAL_ID, PORTAL_ID_RULE, isPortalError, type PortalError } from './errors.js';
 import { previewDeerePush } from './deere.js';
 import { previewTrimblePush } from './trimble.js';
 
@@ -308,8 +308,8 @@ export interface PortalRoutesOptions {
 
 const PushRequestSchema = z
   .strictObject({
-    organizationId: z.string().min(1).max(200).openapi({ description: "The portal's organization id" }),
-    fieldId: z.string().min(1).max(200).openapi({ description: "The portal's id of the (existing) field" }),
+    organizationId: z.string().regex(PORTAL_ID, PORTAL_ID_RULE).openapi({ description: "The portal's organization id" }),
+    fieldId: z.string().regex(PORTAL_ID, PORTAL_ID_RULE).openapi({ description: "The portal's id of the (existing) field" }),
     plan: z.record(z.string(), z.unknown()).optional().openapi({ description: 'A plan as returned by POST /api/path-plans/direct' }),
     planId: z.string().min(1).max(200).optional().openapi({ description: 'Or the id of a stored plan' }),
     boundary: z.boolean().optional().openapi({ description: 'Push the boundary too (default true)' }),

@@ -3,7 +3,7 @@
  * field of an organization.
  */
 import type { Plan } from '@furrow/core';
-import { PortalError } from './errors.js';
+import { PortalError, checkPortalTarget } from './errors.js';
 import { PortalHttp, type PortalHttpDeps, type RetryPolicy } from './http.js';
 import { OAuthTokenSource, type OAuthConfig, type TokenSourceDeps } from './oauth.js';
 import type { PlannedRequest, PushedResource } from './deere.js';
@@ -33,11 +33,7 @@ export interface TrimblePushOptions {
 export interface TrimbleClientDeps extends TokenSourceDeps, PortalHttpDeps {}
 
 function checkTarget(t: TrimbleTarget): void {
-  for (const k of ['organizationId', 'fieldId'] as const) {
-    if (typeof t?.[k] !== 'string' || t[k].length === 0 || /[/?#]/.test(t[k])) {
-      throw new PortalError('trimble', 'portal-config', `trimble: target.${k} must be a non-empty id without "/", "?" or "#"`);
-    }
-  }
+  checkPortalTarget('trimble', t);
 }
 
 /** The id of a created resource from Trimble's answer body (`id` or `result.id`). */

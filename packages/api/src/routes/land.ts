@@ -16,7 +16,7 @@ import type { AppEnv, Caller, Deps } from '../context.js';
 import { callerOf } from '../context.js';
 import { ApiError, badRequest, fromPlanError, notFound } from '../errors.js';
 import { assertValidBoundary, ringsToPolygon } from '../geometry.js';
-import { LandEntitySchema, PageQuerySchema, PathPlanRequestSchema, SaveFieldSchema, issuesToDetails } from '../schemas.js';
+import { LandEntitySchema, PageQuerySchema, PathPlanRequestSchema, SaveFieldSchema, issuesToDetails, textProblem } from '../schemas.js';
 import type { BoundaryRow, FieldRow, LandRow, Page, StoredPlanRow } from '../store/store.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
 import { planBillable } from './plans.js';
@@ -263,7 +263,12 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         throw new ApiError(422, 'InvalidGeometry', `the file could not be read as a boundary: ${err instanceof Error ? err.message : String(err)}`);
       }
       if (parsed.length === 0) throw new ApiError(422, 'InvalidGeometry', 'the file holds no polygon');
-      parsed.forEach((p, i) => assertValidBoundary(p.geometry as never, `boundaries[${i}]`));
+      parsed.forEach((p, i) => {
+        assertValidBoundary(p.geometry, `boundaries[${i}]`);
+        const name = p.properties.name;
+        const problem = typeof name === 'string' ? textProblem(name) : undefined;
+        if (problem) throw badRequest(`boundaries[${i}].name`, problem);
+      });
       const items = await store.addBoundaries(
         f.companyId,
         f.fieldId,
