@@ -147,6 +147,7 @@ function program(): Command {
     .option('--jobs <n>', 'machines section: child processes planning at once (at most 2)', '2')
     .option('--results <file.jsonl>', 'machines section: append each result here (default: in the temp folder)')
     .option('--resume', 'machines section: keep the results already in the results file, plan only the rest')
+    .option('--at <commit>', 'machines section: the code the plans were made with, for the page (default: this checkout\'s commit)')
     .option('--summarise-only', 'machines section, with --resume: summarise the results file without planning the rest')
     .option('--machines-as <name>', 'machines section: the block of docs/benchmarks/machines.md to rewrite (current, before, …)', 'current')
     .option('--route-max-ha <ha>', 'route section: corpus fields up to this area (all = every field)', '30')

@@ -266,6 +266,8 @@ export interface MachinesOptions {
   /** With `resume`: make no plan, summarise the results file as it is (an interrupted run). */
   summariseOnly?: boolean;
   machinesAs?: string;
+  /** The code the plans were made with, for the page (default: the checkout's commit). */
+  at?: string;
 }
 
 interface IndexRow {
@@ -476,11 +478,13 @@ export const MACHINES_PAGE = 'docs/benchmarks/machines.md';
 /** The section hook of `furrow bench`: runs, prints, and (for a whole run) rewrites the page block `--machines-as` (default `current`). */
 export async function runMachinesSection(opts: MachinesOptions & { write?: boolean }, command: string): Promise<void> {
   const out = await benchMachines(opts);
-  let commit = 'unknown';
-  try {
-    commit = (await run('git', ['rev-parse', '--short', 'HEAD'])).stdout.trim();
-  } catch {
-    // not a git checkout
+  let commit = opts.at ?? 'unknown';
+  if (!opts.at) {
+    try {
+      commit = (await run('git', ['rev-parse', '--short', 'HEAD'])).stdout.trim();
+    } catch {
+      // not a git checkout
+    }
   }
   const body = summariseMachines(out, command, commit);
   process.stdout.write(`${body.split('<details>')[0]}\n`);

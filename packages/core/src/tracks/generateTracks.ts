@@ -45,7 +45,7 @@ export interface TrackSet {
 export const MIN_TRACK_LENGTH_METERS = 1;
 
 /** The polygon's extent across the heading (v = −s·x + c·y). */
-function acrossExtent(poly: PathsD, directionRadians: number): { vmin: number; vmax: number } {
+export function acrossExtent(poly: PathsD, directionRadians: number): { vmin: number; vmax: number } {
   const c = Math.cos(directionRadians), s = Math.sin(directionRadians);
   let vmin = Infinity, vmax = -Infinity;
   for (const ring of poly) for (const p of ring) {

@@ -68,7 +68,7 @@ export interface TrackStageInput {
   passRings: PathsD;
   workable: PathsD;
   fieldAreaSquareMeters: number;
-  /** Strip passes: all a strip needs, one per strip, or none. */
+  /** Strip passes: all a strip needs, one through the largest strip, or none. */
   strips: StripMode;
   /** No-go zones without headland rounds (headland/smallObstacles.ts) the tracks swerve round, in `region` (the whole field). */
   smallObstacles: PathsD;
@@ -112,7 +112,8 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
   // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width (tracks/strips.ts).
   const strips = inp.strips === 'none' ? [] : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
     widthMeters: w, turnRadiusMeters: R, minStripArea: patchThreshold(inp.fieldAreaSquareMeters), field, othersDriven: inp.passCount > 0,
-    ...(inp.strips === 'single' ? { maxPassesPerStrip: 1 } : {}),
+    // one pass through the middle of the largest strip: a field narrower than the machine, driven without a turn
+    ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),
     turnRoomMeters: (1 + Math.sqrt(3)) * R, firstLine: trackSet.tracks.reduce((l, t) => Math.max(l, t.line), 0) + 4,
   });
   if (trackSet.tracks.length === 0 && inp.passCount === 0 && strips.length === 0)

@@ -13,6 +13,7 @@ import type { PathD, PathsD } from '../geometry/clipper.js';
 import { hypot } from '../geometry/vec.js';
 import { unworkedPatches } from '../geometry/unworked.js';
 import type { SwathPass } from '../geometry/unworked.js';
+import { acrossExtent } from './generateTracks.js';
 import type { Track } from './generateTracks.js';
 
 /** A strip narrower than this is not worth a pass (sections of real machines are about this wide), m. */
@@ -85,6 +86,8 @@ export interface StripOptions {
   minStripArea: number;
   /** At most this many passes per strip (a wider strip gets one pass of the machine's width through its middle). */
   maxPassesPerStrip?: number;
+  /** At most this many strips get passes (the largest first). */
+  maxStrips?: number;
   /** First scanline number free for the strips' tracks (they get lines of their own). */
   firstLine: number;
 }
@@ -116,6 +119,7 @@ export function generateStripTracks(workable: PathsD, passes: SwathPass[], o: St
     if (!best || best.tracks.length === 0 || !(best.score > 0)) continue;
     for (const t of best.tracks) out.push(t);
     line += best.count + 4;
+    if (line - o.firstLine >= 5 * (o.maxStrips ?? Infinity)) break;
   }
   if (!o.othersDriven) return out;
   return out.map((t) => withTurnRoom(t, o.field, o.turnRoomMeters)).filter((t): t is Track => t !== undefined);
@@ -145,12 +149,7 @@ function candidateDirections(rings: PathsD): number[] {
 /** The passes over a leftover along direction `d`: ⌈width across ÷ machine width⌉ lines. */
 function linesAt(rings: PathsD, d: number, widthMeters: number, line: number, maxCount: number): { tracks: Track[]; count: number } | undefined {
   const c = Math.cos(d), s = Math.sin(d);
-  let vmin = Infinity, vmax = -Infinity;
-  for (const r of rings) for (const p of r) {
-    const v = -s * p.x + c * p.y;
-    if (v < vmin) vmin = v;
-    if (v > vmax) vmax = v;
-  }
+  const { vmin, vmax } = acrossExtent(rings, d);
   const across = vmax - vmin;
   if (!(across >= MIN_STRIP_WIDTH_METERS)) return undefined;
   const count = Math.max(1, Math.min(maxCount, Math.ceil(across / widthMeters - 1e-9)));
