@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { PlanError, isPlanError, planRoute, type PathPlanRequest, type Plan, type PlanErrorCode, type PlanErrorDetail, type PlanRuntime } from '@furrow/core';
+import { PlanError, isPlanError, maxOptimizerTimeSeconds, planRoute, type PathPlanRequest, type Plan, type PlanErrorCode, type PlanErrorDetail, type PlanRuntime } from '@furrow/core';
 import { Piscina } from 'piscina';
 import { gzipPlanJson, planFromGzip } from './plan-gzip.js';
 import { API_VERSION } from './version.js';
@@ -59,6 +59,14 @@ export function shapePlan(plan: Plan, shape: PlanShape): ApiPlan {
 function toPlanJson(plan: Plan, shape: PlanShape): PlanJson {
   const json = JSON.stringify(shapePlan(plan, shape));
   return shape.gzip ? { gzip: gzipPlanJson(json), metrics: plan.metrics } : { json, metrics: plan.metrics };
+}
+
+/**
+ * Seconds one plan may run: its maxOptimizerTime (core's default when the request gives none)
+ * plus `planTimeoutGraceSeconds`, at most `planTimeoutCapSeconds`.
+ */
+export function planTimeLimitSeconds(limits: { planTimeoutCapSeconds: number; planTimeoutGraceSeconds: number }, request: { routeOptions?: { maxOptimizerTime?: number } }): number {
+  return Math.min(limits.planTimeoutCapSeconds, maxOptimizerTimeSeconds(request.routeOptions) + limits.planTimeoutGraceSeconds);
 }
 
 /** `planner.planToJson` where the planner has it, else `plan` and the serialisation here. */

@@ -3,7 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { callerOf, type AppEnv, type Caller, type Deps } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { assertValidRequestGeometry } from '../geometry.js';
-import { PlanAbortedError, apiPlanShape, shapePlan, type ApiPlan } from '../planner.js';
+import { PlanAbortedError, apiPlanShape, planTimeLimitSeconds, shapePlan, type ApiPlan } from '../planner.js';
 import { planToGeoJson } from '../render.js';
 import { planPayers, type CreditAccount } from '../store/store.js';
 import { PathPlanRequestSchema, PlanFeatureCollectionSchema, PlanSchema, OPTION_NAMES, type PathPlanRequestBody } from '../schemas.js';
@@ -37,10 +37,7 @@ export async function planBillable(
       });
     }
   }
-  const limitSeconds = Math.min(
-    deps.config.planTimeoutCapSeconds,
-    (request.routeOptions?.maxOptimizerTime ?? 10) + deps.config.planTimeoutGraceSeconds,
-  );
+  const limitSeconds = planTimeLimitSeconds(deps.config, request);
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(new PlanAbortedError('timeout')), limitSeconds * 1000);
   try {
