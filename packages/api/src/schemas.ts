@@ -39,6 +39,7 @@ export const MachineSchema = z
     workingSpeedMetersPerSecond: num(0.01, 50).optional(),
     turningSpeedMetersPerSecond: num(0.01, 50).optional(),
     transportSpeedMetersPerSecond: num(0.01, 50).optional(),
+    cuspStopSeconds: num(0, 600).optional().openapi({ description: 'Time each cusp of a reversing manoeuvre costs, seconds (default 3)' }),
     workingFuelLitersPerHour: num(0, 1000).optional(),
     turningFuelLitersPerHour: num(0, 1000).optional(),
     tankCapacity: num(0, 1e7).optional().openapi({ description: 'Tank or hopper capacity (liters or kg), for refill planning' }),
@@ -85,6 +86,7 @@ export const PathPlanRequestSchema = z
         passes: z.number().int().min(0).max(20).optional(),
         mode: z.enum(['full', 'turnOnly', 'none']).optional(),
         corners: z.enum(['square', 'rounded']).optional(),
+        fitTurns: z.boolean().optional().openapi({ description: 'Widen the headland to the depth the forward turns need (default true)' }),
       })
       .optional(),
     tracks: z

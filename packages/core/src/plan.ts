@@ -24,6 +24,8 @@ import { headlandRoutePieces, readHeadlandStyle, shapeHeadlandCorners } from './
 import { generateTracks } from './tracks/generateTracks.js';
 import type { Track, TrackSet } from './tracks/generateTracks.js';
 import { searchHeading } from './tracks/searchHeading.js';
+import { turnHeadlandPasses, headlandWidenedWarning } from './tracks/widenHeadland.js';
+import type { TurnHeadland } from './tracks/widenHeadland.js';
 import { assignCellHeadings } from './tracks/cellHeadings.js';
 import { generateCurvedTracks } from './tracks/curvedTracks.js';
 import { checkPlan } from './check/checkPlan.js';
@@ -36,6 +38,7 @@ import { buildWaypoints } from './route/waypointPath.js';
 import { connectTracks, trackPieces } from './route/connectTracks.js';
 import type { LocalSegment, Piece, RouteContext, ShorteningBudget } from './route/connectTracks.js';
 import { computeCoverage } from './metrics/computeCoverage.js';
+import { countCusps, countsAsTurn } from './metrics/manoeuvres.js';
 import { LARGE_FIELD_TRACKS, orderFieldTracks, tightestBendRatio } from './route/order/fieldOrder.js';
 import type { FieldOrderInput } from './route/order/fieldOrder.js';
 import { assembleRoute, refineOrderOnConnectors, skipUnjoinable } from './route/order/connectedOrder.js';
@@ -161,10 +164,13 @@ interface SharedWork {
   parts?: ReturnType<typeof partLookup>;
   loops?: ReturnType<typeof buildConnectorRings>;
   waypoints?: ReturnType<typeof buildWaypoints>;
+  /** Headland passes the skip turns need where the request gave fewer (`widenHeadlandForTurns`): null = as asked. */
+  turnHeadland?: TurnHeadland | null;
 }
 
 function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds = 0): { plan: Plan; ownCellHeadings: boolean } {
   const input = normalizeRequest(request);
+  if (shared.turnHeadland?.widened) input.headlandPasses = shared.turnHeadland.passes;
   const prepared = (shared.prepared ??= prepareField(input));
   const { frame, field, workable, obstacles } = prepared;
   const m = input.machine;
@@ -230,10 +236,19 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     ? extendTracks(trackSet, mainland, field, w, w / 2, fullExtension ? 1 : DEFAULT_EXTENSION_FRACTION)
     : undefined;
   if (extended) trackSet.tracks = extended.tracks;
+  // Turns need a headland as deep as they reach: with too few passes, plan again with as many as they need.
+  if (shared.turnHeadland === undefined) {
+    shared.turnHeadland = turnHeadlandPasses(headlandStyle.mode === 'full' && !curvedTracks, input, trackSet.tracks, field, headlandStyle.corners, request.smoothingStrategy);
+    if (shared.turnHeadland?.widened) {
+      for (const k of Object.keys(shared) as (keyof SharedWork)[]) if (k !== 'memo' && k !== 'turnHeadland') delete shared[k];
+      return planRouteOnce(request, runtime, cellHeadingsAllowed, shared, orderingSpentMilliseconds);
+    }
+  }
   if (trackSet.tracks.length === 0 && headlands.passes.length === 0)
     throw new PlanError('no-workable-area', `the field is too small for a ${w} m machine: no track or headland pass fits`, [{ path: 'machine.widthMeters', message: 'no pass fits' }]);
 
   const warnings: PlanWarning[] = [];
+  if (shared.turnHeadland) warnings.push(headlandWidenedWarning(shared.turnHeadland, w, R, (x, y) => flatToLonLat(frame, [x, y])[0]));
   const algorithm = input.routeOptions.algorithm;
   const orderOpts = {
     widthMeters: w,
@@ -574,7 +589,7 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
     const len = polylineLength(s.xy);
     if (s.type === 'Turn' || s.type === 'Connector') {
       nonWorking += len;
-      if (s.type === 'Turn') {
+      if (countsAsTurn(s)) {
         turns++;
         const k = s.turnType ?? 'Dubins';
         turnsByType[k] = (turnsByType[k] ?? 0) + 1;
@@ -585,7 +600,9 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
     }
   }
   const cov = computeCoverage(workable, passes);
-  const timeSeconds = working / m.workingSpeedMetersPerSecond + nonWorking / m.turningSpeedMetersPerSecond;
+  // every cusp is a stop to change gear (machine.cuspStopSeconds)
+  const cusps = countCusps(segments);
+  const timeSeconds = working / m.workingSpeedMetersPerSecond + nonWorking / m.turningSpeedMetersPerSecond + cusps * m.cuspStopSeconds;
   const metrics: PlanMetrics = {
     fieldAreaSquareMeters: r2(fieldArea),
     workableAreaSquareMeters: r2(cov.workableAreaSquareMeters),
@@ -600,6 +617,7 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
     turns,
     turnsByType,
     connectors,
+    cusps,
   };
   if (m.workingFuelLitersPerHour !== undefined || m.turningFuelLitersPerHour !== undefined) {
     metrics.fuelLiters = r2(((m.workingFuelLitersPerHour ?? 0) * working) / m.workingSpeedMetersPerSecond / 3600 + ((m.turningFuelLitersPerHour ?? 0) * nonWorking) / m.turningSpeedMetersPerSecond / 3600);

@@ -36,6 +36,8 @@ export interface MachineInput {
   turningSpeedMetersPerSecond?: number;
   /** Speed when transporting between field parts or to a staging area, m/s (default 4). */
   transportSpeedMetersPerSecond?: number;
+  /** Time each cusp of a reversing manoeuvre costs (stop, change gear, start), seconds (default 3). */
+  cuspStopSeconds?: number;
   /** Fuel burnt while working, liters per hour. */
   workingFuelLitersPerHour?: number;
   /** Fuel burnt while turning / transporting, liters per hour. */
@@ -90,6 +92,12 @@ export interface HeadlandInput {
   /** full perimeter (default), only where tracks end, or none. */
   mode?: 'full' | 'turnOnly' | 'none';
   corners?: 'square' | 'rounded';
+  /**
+   * Widen the exterior headland to the depth the forward turns need when `passes` is less
+   * (default true; warning `headland-widened` with the figures). false keeps the passes asked:
+   * turns that do not fit are joined with the tracks shortened, or by longer manoeuvres.
+   */
+  fitTurns?: boolean;
 }
 
 export interface TracksInput {
@@ -132,7 +140,10 @@ export interface PlanMetrics {
   overlapRatio: number;
   uncoveredSquareMeters: number;
   uncoveredRatio: number;
+  /** Turns, and connectors that reverse (K-turns, fishtails, reversing searches). */
   turns: number;
+  /** Cusps along the route (changes between forward and reverse); each costs machine.cuspStopSeconds of timeSeconds. */
+  cusps?: number;
   /** Turns counted by turnType. */
   turnsByType?: Record<string, number>;
   fuelLiters?: number;

@@ -29,6 +29,8 @@ export interface ResolvedMachine {
   workingSpeedMetersPerSecond: number;
   turningSpeedMetersPerSecond: number;
   transportSpeedMetersPerSecond: number;
+  /** Time a cusp (change between forward and reverse) costs, seconds. */
+  cuspStopSeconds: number;
   reverseAllowed: boolean;
   maxCurvatureRatePerSquareMeter?: number;
   workingFuelLitersPerHour?: number;
@@ -45,6 +47,8 @@ export interface PlanInput {
   polygonPaths: string[];
   machine: ResolvedMachine;
   headlandPasses: number;
+  /** Widen the headland to what the forward turns need (`headland.fitTurns`, default true). */
+  fitHeadlandToTurns: boolean;
   /** Preferred bearing, degrees clockwise from north, or undefined for the heading search. */
   preferredHeadingDegrees?: number;
   options: PlanOptionName[];
@@ -117,6 +121,7 @@ function readMachine(req: Record<string, unknown>): ResolvedMachine {
     workingSpeedMetersPerSecond: readNumber(mi, 'workingSpeedMetersPerSecond', key, 2.5, 0.01, 100),
     turningSpeedMetersPerSecond: readNumber(mi, 'turningSpeedMetersPerSecond', key, 1.5, 0.01, 100),
     transportSpeedMetersPerSecond: readNumber(mi, 'transportSpeedMetersPerSecond', key, 4, 0.01, 100),
+    cuspStopSeconds: readNumber(mi, 'cuspStopSeconds', key, 3, 0, 600),
     reverseAllowed: mi.reverseAllowed === true,
   };
   if (mi.reverseAllowed !== undefined && typeof mi.reverseAllowed !== 'boolean') fail('invalid-request', `${key}.reverseAllowed`, 'must be a boolean');
@@ -125,6 +130,14 @@ function readMachine(req: Record<string, unknown>): ResolvedMachine {
   if (mi.workingFuelLitersPerHour !== undefined) machine.workingFuelLitersPerHour = readNumber(mi, 'workingFuelLitersPerHour', key, 0, 0, 1e4);
   if (mi.turningFuelLitersPerHour !== undefined) machine.turningFuelLitersPerHour = readNumber(mi, 'turningFuelLitersPerHour', key, 0, 0, 1e4);
   return machine;
+}
+
+function readFitTurns(req: Record<string, unknown>): boolean {
+  const h = req.headland;
+  const v = isObject(h) ? h.fitTurns : undefined;
+  if (v === undefined) return true;
+  if (typeof v !== 'boolean') fail('invalid-request', 'headland.fitTurns', `must be true or false (got ${JSON.stringify(v)})`);
+  return v;
 }
 
 function readPasses(req: Record<string, unknown>): number {
@@ -230,6 +243,7 @@ export function normalizeRequest(request: PathPlanRequest): PlanInput {
     polygonPaths,
     machine: readMachine(req),
     headlandPasses: readPasses(req),
+    fitHeadlandToTurns: readFitTurns(req),
     options: readOptions(req),
     routeOptions: readRouteOptions(req),
     obstacles: readObstacles(req),

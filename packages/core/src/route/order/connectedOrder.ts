@@ -23,6 +23,7 @@ import { entryEndOf, exitEndOf } from './problem.js';
 import type { FieldOrderInput, FieldOrderResult, OrderVisit } from './fieldOrder.js';
 import { trackOrderingProblem } from './fieldOrder.js';
 import { hypot, polylineLength } from '../../geometry/vec.js';
+import { turnSpanLines } from '../skipTurns.js';
 
 /** Real cost of a piece of route (objective unit) and its defects. */
 export interface ConnectorCost {
@@ -294,19 +295,22 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
 }
 
 /** Number of transition classes of `transitionClassifier`. */
-const CLASS_COUNT = 6;
+const CLASS_COUNT = 7;
 
 /**
  * Class of a transition for calibrating the estimate: 0-3 = a turn between tracks of one cell that
- * many lines apart, 4 = other ends on the same headland side, 5 = ends on opposite sides.
+ * many lines apart, 6 = a skip turn farther apart (up to `turnSpanLines`), 4 = other ends on the
+ * same headland side, 5 = ends on opposite sides.
  */
 export function transitionClassifier(input: FieldOrderInput): (fromEnd: number, toEnd: number) => number {
   const { tracks, cellOf } = input;
+  const span = turnSpanLines(input.widthMeters, input.turnRadiusMeters);
   return (a, b) => {
     const ia = a >> 1, ib = b >> 1;
     if ((a & 1) !== (b & 1)) return 5;
     const dl = Math.abs(tracks[ia].line - tracks[ib].line);
-    return cellOf[ia] === cellOf[ib] && dl <= 3 ? dl : 4;
+    if (cellOf[ia] !== cellOf[ib] || dl > span) return 4;
+    return dl <= 3 ? dl : 6;
   };
 }
 
