@@ -325,8 +325,10 @@ describe('auth matrix on every route', () => {
   let revokedKey: string;
   let nonAdminOtherKey: string;
   let spareKeyId: string;
+  let spareOwnKeyId: string;
   beforeAll(async () => {
     spareKeyId = (await call(A, 'POST', '/api/api-keys', { name: 'spare' })).body.keyId;
+    spareOwnKeyId = (await call(A, 'POST', '/api/user/api-keys', { name: 'spare personal' })).body.keyId;
     const k = await call(A, 'POST', '/api/api-keys', { name: 'revoke me' });
     revokedKey = k.body.apiKey;
     expect((await call(A, 'DELETE', `/api/api-keys/${k.body.keyId}`)).status).toBe(200);
@@ -345,6 +347,9 @@ describe('auth matrix on every route', () => {
     { method: 'GET', path: () => '/api/api-keys' },
     { method: 'POST', path: () => '/api/api-keys', body: () => ({ name: 'm' }) },
     { method: 'DELETE', path: () => `/api/api-keys/${spareKeyId}`, tenant: true, ownerIsAdmin: true },
+    { method: 'GET', path: () => '/api/user/api-keys' },
+    { method: 'POST', path: () => '/api/user/api-keys', body: () => ({ name: 'm' }) },
+    { method: 'DELETE', path: () => `/api/user/api-keys/${spareOwnKeyId}`, tenant: true, ownerIsAdmin: true },
     { method: 'POST', path: () => '/api/partner/users', body: () => ({ partnerUserId: 'a-user' }), partner: true },
     { method: 'POST', path: () => '/api/partner/companies', body: () => ({ partnerCompanyId: 'a-co' }), partner: true },
     { method: 'POST', path: () => '/api/partner/company-accesses', body: () => ({ partnerUserId: 'a-user', partnerCompanyId: 'a-co' }), partner: true },

@@ -262,6 +262,11 @@ export const SaveFieldSchema = z
   })
   .openapi('SaveFieldRequest');
 
+/** An API key as listed (never its secret). */
+export const KeySchema = z
+  .object({ keyId: z.string(), userId: z.string(), name: z.string(), partnerAdmin: z.boolean(), createdAt: z.string(), revokedAt: z.string().nullable(), expiresAt: z.string().nullable() })
+  .openapi('ApiKey');
+
 export const CreateKeySchema = z
   .strictObject({
     name: z.string().min(1).max(200),

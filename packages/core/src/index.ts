@@ -13,6 +13,8 @@ export * from './turns/index.js';
 export { planRoute } from './plan.js';
 export { checkPlan, coverageDeviation, CHECK_TOLERANCES } from './check/checkPlan.js';
 export type { PlanCheck, PlanViolation } from './check/checkPlan.js';
+export { routeOffField } from './check/offField.js';
+export type { OffFieldPiece } from './check/offField.js';
 export * from './check/kinematics.js';
 export type { PlanRuntime } from './plan.js';
 export { validateFieldGeometry } from './geometry/validateFieldGeometry.js';

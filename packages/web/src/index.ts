@@ -9,7 +9,8 @@
  * await serve(process.env, { web: mountWebApp });   // @furrow/api's serve / createApp hook
  * ```
  *
- * `webAppResponse` answers the app's pages (`/launch`, `/path-planning/boundary/{id}`, `/app`)
+ * `webAppResponse` answers the app's pages (`/` home, `/launch`, `/path-planning/boundary/{id}`,
+ * `/profile`, `/app`)
  * with index.html and its assets under `/app-assets/`, and `undefined` for everything else
  * (so `/api/*`, `/docs`, `/openapi.json` fall through to the API).
  */
@@ -27,7 +28,7 @@ export const webAssetsDir: string = fileURLToPath(new URL('../dist/public/', imp
 export const WEB_ASSETS_PREFIX = '/app-assets/';
 
 /** Page routes of the application, as Hono-style patterns (each answered with index.html). */
-export const webAppRoutes: readonly string[] = ['/launch', '/path-planning/boundary/:boundaryId', '/app'];
+export const webAppRoutes: readonly string[] = ['/', '/launch', '/path-planning/boundary/:boundaryId', '/app', '/profile'];
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -56,7 +57,7 @@ export const WEB_CONTENT_SECURITY_POLICY = [
 
 /** True when `pathname` is one of the application's pages (not an asset, not the API). */
 export function isWebAppPage(pathname: string): boolean {
-  if (pathname === '/launch' || pathname === '/app' || pathname === '/app/') return true;
+  if (['/', '/launch', '/app', '/app/', '/profile', '/profile/'].includes(pathname)) return true;
   return /^\/path-planning\/boundary\/[^/]+\/?$/.test(pathname);
 }
 
@@ -116,7 +117,7 @@ export interface WebMountTarget {
 }
 
 /** Every GET path the app answers (pages and assets), as router patterns. */
-export const webAppMountPaths: readonly string[] = [...webAppRoutes, '/app/', `${WEB_ASSETS_PREFIX}*`];
+export const webAppMountPaths: readonly string[] = [...webAppRoutes, '/app/', '/profile/', `${WEB_ASSETS_PREFIX}*`];
 
 /**
  * Mounts the web application on a Hono app (the `web` hook of `@furrow/api`'s `createApp` /

@@ -3,9 +3,10 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppEnv, Deps } from '../context.js';
 import { callerOf } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
-import { CreateKeySchema } from '../schemas.js';
+import { CreateKeySchema, KeySchema } from '../schemas.js';
 import type { UserRow } from '../store/store.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
+import { keyExpiry } from './user-keys.js';
 
 export function publicUser(u: UserRow) {
   return {
@@ -30,10 +31,6 @@ const UserSchema = z
     name: z.string().nullable(),
   })
   .openapi('User');
-
-const KeySchema = z
-  .object({ keyId: z.string(), userId: z.string(), name: z.string(), partnerAdmin: z.boolean(), createdAt: z.string(), revokedAt: z.string().nullable(), expiresAt: z.string().nullable() })
-  .openapi('ApiKey');
 
 export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -140,12 +137,7 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         if (!user) throw notFound('partner user', body.partnerUserId);
         userId = user.userId;
       }
-      let expiresAt: string | null = null;
-      if (body.expiresAt !== undefined) {
-        const at = Date.parse(body.expiresAt);
-        if (!(at > Date.now())) throw new ApiError(400, 'ValidationFailed', 'expiresAt: must be in the future', [{ path: 'expiresAt', message: 'must be in the future' }]);
-        expiresAt = new Date(at).toISOString();
-      }
+      const expiresAt = keyExpiry(body.expiresAt);
       const made = await deps.store.createKey(userId, body.name, false, expiresAt ?? undefined);
       return c.json({ keyId: made.keyId, apiKey: made.apiKey, userId, name: body.name, expiresAt }, 201);
     },

@@ -3,7 +3,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Deps } from '../context.js';
 import { landRoutes } from './land.js';
 import { partnerRoutes } from './partner.js';
+import { userKeyRoutes } from './user-keys.js';
 import { planningExtrasRoutes, portalRoutes } from '../portals/routes.js';
 import { jobRoutes } from '../jobs/routes.js';
 
-export const extraRoutes: ((deps: Deps) => OpenAPIHono<AppEnv>)[] = [partnerRoutes, landRoutes, planningExtrasRoutes, (deps) => portalRoutes(deps), jobRoutes];
+export const extraRoutes: ((deps: Deps) => OpenAPIHono<AppEnv>)[] = [partnerRoutes, landRoutes, planningExtrasRoutes, (deps) => portalRoutes(deps), jobRoutes, userKeyRoutes];

@@ -321,6 +321,23 @@ export class Store {
     return rows.map(toKey);
   }
 
+  /** The personal keys of `userId` only (not those of users it provisioned as a partner). */
+  async listOwnKeys(userId: string): Promise<ApiKeyRow[]> {
+    const rows = await this.db.query('SELECT * FROM api_keys WHERE user_id = $1 ORDER BY created_at, key_id', [userId]);
+    return rows.map(toKey);
+  }
+
+  /** Revokes a personal key of `userId`; undefined when `keyId` is not one of its own keys. */
+  async revokeOwnKey(userId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+    this.keyCache.clear();
+    const rows = await this.db.query(
+      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE key_id = $2 AND user_id = $1 RETURNING *',
+      [userId, keyId],
+    );
+    this.keyCache.clear();
+    return rows[0] ? toKey(rows[0]) : undefined;
+  }
+
   /** Revokes a key of `userId` (or of a user it provisioned). False when no such key is visible. */
   async revokeKey(userId: string, keyId: string): Promise<ApiKeyRow | undefined> {
     this.keyCache.clear();

@@ -10,8 +10,10 @@ import { performance } from 'node:perf_hooks';
 import { checkPlan, planRoute } from '@furrow/core';
 import type { PathPlanRequest, Plan } from '@furrow/core';
 import { readBoundary } from '@furrow/format-geojson';
+import { runMachinesSection } from './bench-machines.js';
+import type { MachinesOptions } from './bench-machines.js';
 
-export interface BenchOptions {
+export interface BenchOptions extends MachinesOptions {
   fields?: string;
   out?: string;
   width?: string;
@@ -22,12 +24,14 @@ export interface BenchOptions {
   write?: boolean;
   /** routeOptions.algorithm (default snake: the baseline order; `optimized` runs the anytime optimizer). */
   algorithm?: string;
-  /** Which sections to run and write: `corpus`, `route` or `all` (default). */
+  /** Which sections to run and write: `corpus`, `route`, `all` (default: both) or `machines` (docs/benchmarks/machines.md). */
   section?: string;
   /** Route section: only corpus fields up to this many hectares (default 30, keeping `npm run bench` short; `all` = every field). */
   routeMaxHa?: string;
   /** Route section: routeOptions.maxOptimizerTime in seconds (default 10, the API's default). */
   routeLimit?: string;
+  /** Machines section: the block of the page to rewrite (default `current`; `before` keeps a baseline). */
+  machinesAs?: string;
 }
 
 export interface FieldResult {
@@ -461,7 +465,11 @@ export function summariseRoutes(fields: RouteFieldResult[], synthetic: Synthetic
 export async function runBench(opts: BenchOptions): Promise<number> {
   const command = `npm run bench${process.argv.length > 3 ? ` -- ${process.argv.slice(3).join(' ')}` : ''}`;
   const section = opts.section ?? 'all';
-  if (!['all', 'corpus', 'route'].includes(section)) throw new Error(`--section: one of all, corpus, route (got ${section})`);
+  if (!['all', 'corpus', 'route', 'machines'].includes(section)) throw new Error(`--section: one of all, corpus, route, machines (got ${section})`);
+  if (section === 'machines') {
+    await runMachinesSection(opts, command);
+    return 0;
+  }
   const out = opts.out ?? 'docs/BENCHMARKS.md';
   let ok = true;
   if (section !== 'route') {

@@ -55,7 +55,7 @@ export const CHECK_TOLERANCES = {
   coverageRatio: 0.002,
 } as const;
 
-type FieldLike = PathPlanRequest | FieldGeometry | { type: 'Feature'; geometry: FieldGeometry };
+export type FieldLike = PathPlanRequest | FieldGeometry | { type: 'Feature'; geometry: FieldGeometry };
 
 /** The machine limits to check against: the request's (when it has a machine), else the plan's own. */
 function machineLimits(field: FieldLike, plan: Plan): { turnRadiusMeters: number; maxCurvatureRatePerSquareMeter?: number; reverseAllowed: boolean } {
@@ -76,7 +76,7 @@ function machineLimits(field: FieldLike, plan: Plan): { turnRadiusMeters: number
   };
 }
 
-function localFieldOf(field: FieldLike, plan: Plan): LocalField {
+export function localFieldOf(field: FieldLike, plan: Plan): LocalField {
   const f = field as Record<string, unknown>;
   let request: PathPlanRequest;
   if (f.type === 'Polygon' || f.type === 'MultiPolygon') request = { field: field as FieldGeometry };

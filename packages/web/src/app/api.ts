@@ -28,7 +28,33 @@ export const endpoints = {
     `/api/plans/${encodeURIComponent(planId)}/export?format=${encodeURIComponent(format)}`,
   plansOfField: (fieldId: string, offset: number) => `/api/fields/${encodeURIComponent(fieldId)}/plans?limit=1&offset=${offset}`,
   fieldsOfCompany: (companyId: string) => `/api/companies/${encodeURIComponent(companyId)}/fields?limit=500`,
+  credits: '/api/credits',
+  myApiKeys: '/api/user/api-keys',
+  myApiKey: (keyId: string) => `/api/user/api-keys/${encodeURIComponent(keyId)}`,
 } as const;
+
+/** One of the user's API keys as listed (never its secret). */
+export interface ApiKeyInfo {
+  keyId: string;
+  name: string;
+  createdAt: string;
+  revokedAt: string | null;
+  expiresAt: string | null;
+}
+
+/** A key just created: the only time its secret (`apiKey`) is seen. */
+export interface CreatedApiKey {
+  keyId: string;
+  apiKey: string;
+  name: string;
+  expiresAt: string | null;
+}
+
+/** Credit balances of the user and of the companies it can access. */
+export interface Credits {
+  user: { userId: string; balance: number };
+  companies: { companyId: string; balance: number }[];
+}
 
 /** Export formats offered for download (the formats packages), with file names. */
 export const EXPORT_FORMATS: readonly { id: string; label: string; extension: string }[] = [
@@ -164,6 +190,24 @@ export class ApiClient {
 
   savePlan(boundaryId: string, request: unknown): Promise<unknown> {
     return this.json('POST', endpoints.savePlan(boundaryId), { request });
+  }
+
+  credits(): Promise<Credits> {
+    return this.json('GET', endpoints.credits);
+  }
+
+  /** The signed-in user's own API keys. */
+  async myApiKeys(): Promise<ApiKeyInfo[]> {
+    const body = await this.json<{ items?: ApiKeyInfo[] }>('GET', endpoints.myApiKeys);
+    return Array.isArray(body?.items) ? body.items : [];
+  }
+
+  createMyApiKey(name: string): Promise<CreatedApiKey> {
+    return this.json('POST', endpoints.myApiKeys, { name });
+  }
+
+  revokeMyApiKey(keyId: string): Promise<ApiKeyInfo> {
+    return this.json('DELETE', endpoints.myApiKey(keyId));
   }
 
   /** Downloads an export of a stored plan: its bytes and the server's file name, if any. */

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { applyEmbeddedModeMessage, embeddingFromUrl, isOriginAllowed, parseEmbeddedModeMessage, resolveVisibility, sanitizeTheme } from './embedding.js';
+import { applyEmbeddedModeMessage, embeddingFromUrl, embeddingQuery, isOriginAllowed, parseEmbeddedModeMessage, resolveVisibility, sanitizeTheme } from './embedding.js';
+
+describe('embeddingQuery', () => {
+  it('keeps only the embedding flags for the app\'s own links', () => {
+    expect(embeddingQuery('?embedded=true&chrome=false&code=secret&userId=u')).toBe('?embedded=true&chrome=false');
+    expect(embeddingQuery('?hideSideNav=1&chrome=maybe')).toBe('?hideSideNav=1');
+    expect(embeddingQuery('')).toBe('');
+  });
+  it('reads back to the same embedding state', () => {
+    const search = '?embedded=true&chrome=false&hideOrgSelector=false&returnUrl=x';
+    expect(embeddingFromUrl(embeddingQuery(search))).toEqual(embeddingFromUrl(search));
+  });
+});
 
 describe('URL flags', () => {
   it('shows everything by default', () => {

@@ -46,6 +46,23 @@ export function embeddingFromUrl(search: string | URLSearchParams): EmbeddingSta
   return state;
 }
 
+const EMBEDDING_FLAGS = ['embedded', 'chrome', 'hideOrgSelector', 'hideFieldSelector', 'hideSideNav'] as const;
+
+/**
+ * The embedding flags of a page URL's query, as a query to carry onto the app's own links (so
+ * moving between pages inside a partner's iframe keeps its mode); '' when there are none.
+ */
+export function embeddingQuery(search: string | URLSearchParams): string {
+  const q = typeof search === 'string' ? new URLSearchParams(search) : search;
+  const out = new URLSearchParams();
+  for (const key of EMBEDDING_FLAGS) {
+    const v = q.get(key);
+    if (v !== null && flag(v) !== undefined) out.set(key, v);
+  }
+  const text = out.toString();
+  return text ? `?${text}` : '';
+}
+
 export function resolveVisibility(s: EmbeddingState): ChromeVisibility {
   return {
     sideNav: !(s.hideSideNav ?? !s.chrome),

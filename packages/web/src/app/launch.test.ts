@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PLAN_FORMATS } from '@furrow/format-vendor';
 import { ApiError, EXPORT_FORMATS, fileNameFrom } from './api.js';
-import { launchFailureMessage } from './launch.js';
+import { launchFailureMessage, launchTarget } from './launch.js';
 
 describe('launchFailureMessage', () => {
   it('names the cause only when the API says which', () => {
@@ -13,6 +13,19 @@ describe('launchFailureMessage', () => {
     expect(launchFailureMessage(new ApiError(0, 'NetworkError', 'offline')).title).toMatch(/reach/);
     expect(launchFailureMessage(new ApiError(503, 'X', 'down')).body).toContain('down');
     expect(launchFailureMessage(new Error('boom')).title).toBe('Sign-in failed');
+  });
+});
+
+describe('launchTarget', () => {
+  const app = 'https://furrow.example';
+  it('goes to the home page when no page is named', () => {
+    expect(launchTarget(null, null, app)).toBe('/');
+    expect(launchTarget('', '  ', app)).toBe('/');
+  });
+  it('prefers the stored returnUrl and refuses other origins', () => {
+    expect(launchTarget(`${app}/path-planning/boundary/b1?embedded=true`, '/profile', app)).toBe('/path-planning/boundary/b1?embedded=true');
+    expect(launchTarget(null, '/profile', app)).toBe('/profile');
+    expect(launchTarget('https://evil.example/x', null, app)).toBeUndefined();
   });
 });
 

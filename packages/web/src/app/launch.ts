@@ -50,6 +50,17 @@ export function launchFailureMessage(err: unknown): { title: string; body: strin
   return { title: 'Sign-in failed', body: 'Something went wrong while signing you in. Please try again.' };
 }
 
+/**
+ * Where a successful launch goes: the returnUrl the API stored with the code, else the one in
+ * the address bar, when it is on the app's origin (else undefined: refused); with neither, the
+ * home page, which lists the user's fields.
+ */
+export function launchTarget(stored: string | null, fromAddressBar: string | null, appOrigin: string): string | undefined {
+  const given = stored !== null && stored.trim() !== '' ? stored : fromAddressBar;
+  if (given === null || given.trim() === '') return '/';
+  return safeReturnUrl(given, appOrigin);
+}
+
 export async function runLaunch(deps: LaunchDeps): Promise<void> {
   const { shell, api, sessions, location, history } = deps;
   const params = new URLSearchParams(location.search);
@@ -89,15 +100,13 @@ export async function runLaunch(deps: LaunchDeps): Promise<void> {
   // The returnUrl the API stored with the code (set by the partner's server) wins over the
   // one in the address bar, which anyone could have edited.
   const stored = (body as { returnUrl?: unknown } | null)?.returnUrl;
-  const target = safeReturnUrl(typeof stored === 'string' ? stored : returnUrl, location.origin);
+  const target = launchTarget(typeof stored === 'string' ? stored : null, returnUrl, location.origin);
   if (!target) {
     page.replaceChildren(
       messagePanel(
         'You are signed in',
-        returnUrl
-          ? 'The page you were sent to is not part of furrow, so it was not opened.'
-          : 'No page to open was given. Go back to your farm software and choose a field to plan.',
-        [backButton()],
+        'The page you were sent to is not part of furrow, so it was not opened. Your fields are on the home page.',
+        [h('a', { href: '/', class: 'button primary', 'data-testid': 'go-home' }, 'Your fields'), backButton()],
         'info',
       ),
     );

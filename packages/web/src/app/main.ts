@@ -2,7 +2,9 @@
 import { ApiClient, type StoredBoundary } from './api.js';
 import { h } from './dom.js';
 import { sanitizeTheme } from './embedding.js';
+import { showHome, showSignedOutHome } from './home.js';
 import { runLaunch } from './launch.js';
+import { ProfilePage } from './profile.js';
 import { PlanView } from './plan-view.js';
 import type { Session } from './session.js';
 import { SessionStore } from './session.js';
@@ -96,6 +98,11 @@ async function main(): Promise<void> {
   }
   shell.listenForEmbeddingMessages(window);
 
+  const isHome = path === '/' || path === '/app';
+  if (!session && isHome) {
+    showSignedOutHome(shell, loaded.expired);
+    return;
+  }
   if (!session) {
     signedOut(
       loaded.expired ? 'Your session has expired' : 'Sign-in needed',
@@ -113,15 +120,16 @@ async function main(): Promise<void> {
     signedOut('Your session has expired', 'Open the planner again from your farm software to continue.');
   }, Math.min(Math.max(left, 0), 2_147_000_000));
 
-  const m = /^\/path-planning\/boundary\/([^/]+)$/.exec(path);
-  if (!m) {
-    shell.setMinimal(true);
-    shell.page.replaceChildren(
-      messagePanel('Choose a field', 'Pick a field in your farm software to plan its route.', [backButton()], 'info'),
-    );
-    shell.page.dataset.state = 'home';
+  if (path === '/profile') {
+    await new ProfilePage(shell, api).start();
     return;
   }
+  const m = /^\/path-planning\/boundary\/([^/]+)$/.exec(path);
+  if (!m) {
+    await showHome({ shell, api, organisations: organisationsOf });
+    return;
+  }
+  shell.setCurrentPage('plan');
   const boundaryId = decodeURIComponent(m[1]);
   shell.setFields([{ value: boundaryId, label: 'This field' }], boundaryId);
   shell.onFieldSelected = (id) => {

@@ -39,6 +39,29 @@ describe('buildPlanRequest', () => {
   });
 });
 
+describe('refill points', () => {
+  const raw = (over: Record<string, string | boolean>) => ({ ...parametersToRaw(DEFAULT_PARAMETERS), calculateRefillPoints: true, ...over });
+  it('asks for the tank capacity and the application rate before sending', () => {
+    const { params, errors } = parseParameters(raw({}));
+    expect(params).toBeUndefined();
+    expect(errors.map((e) => e.field).sort()).toEqual(['applicationRatePerHectare', 'tankCapacity']);
+    expect(parseParameters(raw({ tankCapacity: '0', applicationRatePerHectare: '-2' })).errors.map((e) => e.field).sort()).toEqual([
+      'applicationRatePerHectare',
+      'tankCapacity',
+    ]);
+  });
+  it('sends them in the machine, as the API expects', () => {
+    const { params } = parseParameters(raw({ tankCapacity: '3000', applicationRatePerHectare: '200,5' }));
+    const req = buildPlanRequest(field, [], params!);
+    expect(req['machine']).toEqual({ widthMeters: 6, turnRadiusMeters: 6, tankCapacity: 3000, applicationRatePerHectare: 200.5 });
+    expect(req['routeOptions']).toEqual({ algorithm: 'optimized', calculateRefillPoints: true });
+    expect(parametersFromRequest(req)).toEqual(params);
+  });
+  it('needs neither without refill points', () => {
+    expect(parseParameters(raw({ calculateRefillPoints: false })).params?.tankCapacity).toBeUndefined();
+  });
+});
+
 describe('parametersFromRequest', () => {
   it('inverts buildPlanRequest', () => {
     const p = { ...DEFAULT_PARAMETERS, widthMeters: 9, headlandPasses: 3, headingDegrees: 45, order: 'spiral' as const, extendTracks: true, headlandsFirst: true };

@@ -20,6 +20,10 @@ export interface PlanParameters {
   headlandsFirst: boolean;
   calculateRefillPoints: boolean;
   enableHeadlandDrivethrough: boolean;
+  /** Tank or hopper capacity (liters or kilograms); required with refill points. */
+  tankCapacity?: number;
+  /** Application rate per hectare, in the tank's unit; required with refill points. */
+  applicationRatePerHectare?: number;
 }
 
 export const DEFAULT_PARAMETERS: PlanParameters = {
@@ -80,8 +84,18 @@ export function parseParameters(raw: Raw): { params?: PlanParameters; errors: Pa
   if (typeof order !== 'string' || !ROUTE_ORDERS.some((o) => o.id === order)) {
     errors.push({ field: 'order', message: 'Choose a route order from the list.' });
   }
-  if (errors.length > 0) return { errors };
   const bool = (k: string) => raw[k] === true || raw[k] === 'true' || raw[k] === 'on';
+  // Refill points need the capacity model (the API answers 400 without it): both positive.
+  const refill = bool('calculateRefillPoints');
+  const tank = number(raw, 'tankCapacity');
+  if ((refill && tank === undefined) || (tank !== undefined && (!(tank > 0) || tank > 1e7))) {
+    errors.push({ field: 'tankCapacity', message: 'Refill points need the tank capacity: a number above 0 (liters or kg, at most 10,000,000).' });
+  }
+  const rate = number(raw, 'applicationRatePerHectare');
+  if ((refill && rate === undefined) || (rate !== undefined && (!(rate > 0) || rate > 1e6))) {
+    errors.push({ field: 'applicationRatePerHectare', message: 'Refill points need the application rate: a number above 0 per hectare (at most 1,000,000).' });
+  }
+  if (errors.length > 0) return { errors };
   return {
     errors,
     params: {
@@ -94,8 +108,10 @@ export function parseParameters(raw: Raw): { params?: PlanParameters; errors: Pa
       excludePassable: bool('excludePassable'),
       extendTracks: bool('extendTracks'),
       headlandsFirst: bool('headlandsFirst'),
-      calculateRefillPoints: bool('calculateRefillPoints'),
+      calculateRefillPoints: refill,
       enableHeadlandDrivethrough: bool('enableHeadlandDrivethrough'),
+      ...(tank !== undefined ? { tankCapacity: tank } : {}),
+      ...(rate !== undefined ? { applicationRatePerHectare: rate } : {}),
     },
   };
 }
@@ -111,9 +127,12 @@ export function buildPlanRequest(field: Geometry, obstacles: Geometry[], p: Plan
   if (p.headlandsFirst) routeOptions['headlandsFirst'] = true;
   if (p.calculateRefillPoints) routeOptions['calculateRefillPoints'] = true;
   if (p.enableHeadlandDrivethrough) routeOptions['enableHeadlandDrivethrough'] = true;
+  const machine: Record<string, number> = { widthMeters: p.widthMeters, turnRadiusMeters: p.turnRadiusMeters };
+  if (p.tankCapacity !== undefined) machine['tankCapacity'] = p.tankCapacity;
+  if (p.applicationRatePerHectare !== undefined) machine['applicationRatePerHectare'] = p.applicationRatePerHectare;
   return {
     field,
-    machine: { widthMeters: p.widthMeters, turnRadiusMeters: p.turnRadiusMeters },
+    machine,
     headland: { passes: p.headlandPasses },
     ...(p.headingDegrees !== undefined ? { tracks: { preferredDirectionDegrees: p.headingDegrees } } : {}),
     ...(obstacles.length > 0 ? { obstacles: obstacles.map((geometry) => ({ geometry })) } : {}),
@@ -136,6 +155,8 @@ export function parametersToRaw(p: PlanParameters): Raw {
     headlandsFirst: p.headlandsFirst,
     calculateRefillPoints: p.calculateRefillPoints,
     enableHeadlandDrivethrough: p.enableHeadlandDrivethrough,
+    tankCapacity: p.tankCapacity === undefined ? '' : String(p.tankCapacity),
+    applicationRatePerHectare: p.applicationRatePerHectare === undefined ? '' : String(p.applicationRatePerHectare),
   };
 }
 
@@ -152,6 +173,8 @@ export function parametersFromRequest(request: unknown): PlanParameters {
   const options = typeof r['options'] === 'string' ? r['options'].split(',').map((o) => o.trim()) : [];
   const heading = num(obj(r['tracks'])['preferredDirectionDegrees']);
   const algorithm = route['algorithm'];
+  const tank = num(machine['tankCapacity']);
+  const rate = num(machine['applicationRatePerHectare']);
   return {
     widthMeters: num(machine['widthMeters']) ?? DEFAULT_PARAMETERS.widthMeters,
     headlandPasses: num(obj(r['headland'])['passes']) ?? num(r['exteriorHeadlandPasses']) ?? DEFAULT_PARAMETERS.headlandPasses,
@@ -164,5 +187,7 @@ export function parametersFromRequest(request: unknown): PlanParameters {
     headlandsFirst: route['headlandsFirst'] === true,
     calculateRefillPoints: route['calculateRefillPoints'] === true,
     enableHeadlandDrivethrough: route['enableHeadlandDrivethrough'] === true,
+    ...(tank !== undefined ? { tankCapacity: tank } : {}),
+    ...(rate !== undefined ? { applicationRatePerHectare: rate } : {}),
   };
 }

@@ -143,6 +143,8 @@ export class PlanView {
       if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = v === true;
       else el.value = typeof v === 'string' ? v : '';
     }
+    const refill = this.form.querySelector<HTMLElement>('[data-testid=refill-inputs]');
+    if (refill) refill.hidden = !p.calculateRefillPoints;
   }
 
   /** Draws a plan, its legend and KPIs (with the change from the previous plan). */
@@ -183,6 +185,14 @@ export class PlanView {
     const check = (name: string, label: string) =>
       h('label', { class: 'check' }, h('input', { type: 'checkbox', name, id: `p-${name}`, checked: raw[name] === true }), label);
     const order = h('select', { id: 'p-order', name: 'order' }, ...ROUTE_ORDERS.map((o) => h('option', { value: o.id, selected: o.id === raw['order'] }, o.label)));
+    // Refill points need the tank and the rate (the API refuses them without): shown with the option.
+    const refill = h(
+      'fieldset',
+      { class: 'refill', 'data-testid': 'refill-inputs', hidden: raw['calculateRefillPoints'] !== true },
+      h('legend', {}, 'Refill'),
+      num('tankCapacity', 'Tank capacity (l or kg)', { min: 0, step: 1 }),
+      num('applicationRatePerHectare', 'Application rate (per ha)', { min: 0, step: 0.1 }, 'Same unit as the tank, per hectare.'),
+    );
     const form = h(
       'form',
       { class: 'params', 'data-testid': 'params-form', novalidate: true },
@@ -202,8 +212,11 @@ export class PlanView {
         check('excludePassable', 'Exclude passable zones'),
         check('useCrossHatches', 'Cross-hatches'),
       ),
+      refill,
       h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button primary', 'data-testid': 'replan' }, 'Re-plan')),
     );
+    const refillBox = form.querySelector<HTMLInputElement>('#p-calculateRefillPoints');
+    refillBox?.addEventListener('change', () => (refill.hidden = !refillBox.checked));
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const values: Record<string, string | boolean> = {};

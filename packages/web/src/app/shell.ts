@@ -4,7 +4,10 @@
  */
 import { clear, h } from './dom.js';
 import type { ChromeVisibility, EmbeddingState, PartnerTheme } from './embedding.js';
-import { applyEmbeddedModeMessage, embeddingFromUrl, isOriginAllowed, parseEmbeddedModeMessage, resolveVisibility } from './embedding.js';
+import { applyEmbeddedModeMessage, embeddingFromUrl, embeddingQuery, isOriginAllowed, parseEmbeddedModeMessage, resolveVisibility } from './embedding.js';
+
+/** The app's pages in the side navigation. */
+export type NavId = 'home' | 'plan' | 'profile';
 
 export interface SelectorOption {
   value: string;
@@ -25,6 +28,10 @@ export class Shell {
   private allowedOrigins: string[] = [];
   /** Pages without a session (launch, messages) show no navigation and no selectors. */
   private minimal = false;
+  /** The organisation and field selectors belong to the plan view; other pages hide them. */
+  private selectors = true;
+  /** Embedding flags of the page's URL, carried onto the app's own links. */
+  private readonly linkQuery: string;
   /** Called when a field is chosen in the field selector (value = boundaryId). */
   onFieldSelected?: (boundaryId: string) => void;
   onOrgSelected?: (companyId: string) => void;
@@ -32,6 +39,7 @@ export class Shell {
 
   constructor(mount: HTMLElement, search: string) {
     this.state = embeddingFromUrl(search);
+    this.linkQuery = embeddingQuery(search);
     this.orgSelect = h('select', { id: 'org-select', name: 'organisation' });
     this.fieldSelect = h('select', { id: 'field-select', name: 'field' });
     this.orgSelect.addEventListener('change', () => this.onOrgSelected?.(this.orgSelect.value));
@@ -43,7 +51,9 @@ export class Shell {
       h(
         'ul',
         {},
-        h('li', {}, h('a', { href: '#', 'aria-current': 'page' }, 'Path planning')),
+        h('li', {}, h('a', { href: this.link('/'), 'data-nav': 'home' }, 'Your fields')),
+        h('li', { hidden: true }, h('a', { href: '#page', 'data-nav': 'plan' }, 'Path planning')),
+        h('li', {}, h('a', { href: this.link('/profile'), 'data-nav': 'profile' }, 'Profile and API keys')),
         h('li', {}, h('a', { href: '/docs' }, 'API reference')),
       ),
       h('button', { type: 'button', class: 'link-button sign-out', onclick: () => this.onSignOut?.() }, 'Sign out'),
@@ -80,6 +90,26 @@ export class Shell {
 
   get visibility(): ChromeVisibility {
     return resolveVisibility(this.state);
+  }
+
+  /** A path of the app with the page's embedding flags (so an iframe keeps its mode). */
+  link(path: string): string {
+    return `${path}${this.linkQuery}`;
+  }
+
+  /** Marks the current page in the side navigation. */
+  setCurrentPage(id: NavId): void {
+    for (const a of Array.from(this.sideNav.querySelectorAll<HTMLAnchorElement>('a[data-nav]'))) {
+      const current = a.dataset.nav === id;
+      if (current) a.setAttribute('aria-current', 'page');
+      else a.removeAttribute('aria-current');
+      if (a.dataset.nav === 'plan') a.parentElement!.hidden = !current;
+    }
+  }
+
+  setSelectorsVisible(visible: boolean): void {
+    this.selectors = visible;
+    this.render();
   }
 
   setMinimal(minimal: boolean): void {
@@ -123,8 +153,8 @@ export class Shell {
 
   private render(): void {
     const v = resolveVisibility(this.state);
-    if (this.minimal) {
-      v.sideNav = false;
+    if (this.minimal) v.sideNav = false;
+    if (this.minimal || !this.selectors) {
       v.orgSelector = false;
       v.fieldSelector = false;
     }
