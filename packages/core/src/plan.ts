@@ -442,7 +442,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     make(shortening.over);
     return store.get(key) ?? UNJOINED;
   };
-  const kept = assembling ? skipUnjoinable(refined.visits, partsVia(within), (r) => !unfitted(r), (r) => r.warnings.length) : { visits: refined.visits, skipped: [] };
+  const kept = assembling ? skipUnjoinable(refined.visits, partsVia(within), (r) => !unfitted(r), (r) => r.warnings.length, (r) => r === UNJOINED) : { visits: refined.visits, skipped: [] };
   const routeVisits = kept.visits;
   const trackMeters = (t: Track): number => (t.xy ? polylineLength(t.xy) : hypot(t.x1 - t.x0, t.y1 - t.y0));
   const assembled = assembling ? assembleRoute(routeVisits, routeParts, (k) => trackMeters(trackSet.tracks[routeVisits[k].trackIndex])) : undefined;

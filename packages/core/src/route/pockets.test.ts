@@ -157,6 +157,14 @@ describe('skipUnjoinable', () => {
     expect(r).toEqual({ visits: fwd(0, 1, 2), skipped: [] });
   });
 
+  it('takes no track out for joins that were never made (out of budget): the route stays whole', () => {
+    // No head is driven and no link was made: every link is "unknown", none known to fail.
+    const untried: RouteParts<Seg, string> = { segs: [{ type: 'Connector', xy: new Float64Array(0), connector: 'unfitted' }], warnings: [] };
+    const none = { link: () => untried, head: () => undefined, tail: () => untried };
+    const r = skipUnjoinable(fwd(0, 1, 2, 3), none, fits, defects, (p) => p === untried);
+    expect(r).toEqual({ visits: fwd(0, 1, 2, 3), skipped: [] });
+  });
+
   it('drives a track taken out last only where the route\'s end is no worse after it', () => {
     // 1 is taken out (0 → 2 fits); 2 → 1 fits either way, but the tail after 1 has more defects.
     const worseTail = { ...parts(new Set(['0>1>'])), tail: (e: number): RouteParts<Seg, string> => ({ segs: [], warnings: e >> 1 === 1 ? ['w', 'w'] : ['w'] }) };

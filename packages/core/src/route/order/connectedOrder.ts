@@ -497,18 +497,23 @@ export interface SkippedVisit {
  * into the headland passes — and left out otherwise. Where nothing helps the join stays as it is
  * (and is reported by the connect stage). `parts` is as for `assembleRoute`: a missing part (no
  * head or tail to drive) fits. A head or tail taken instead of another must fit and have no more
- * `defects` (e.g. headland passes left out) than the one it replaces.
+ * `defects` (e.g. headland passes left out) than the one it replaces. A join `unknown` says was
+ * not made (out of budget) is kept as it is: it is neither a reason to take a track out nor a way
+ * round one (taking tracks out for joins nobody tried emptied whole fields).
  */
 export function skipUnjoinable<S extends PartSegment, W>(
   visits: OrderVisit[],
   parts: RoutePartsSource<S, W>,
   fits: (r: RouteParts<S, W>) => boolean,
   defects: (r: RouteParts<S, W>) => number,
+  unknown: (r: RouteParts<S, W>) => boolean = () => false,
 ): { visits: OrderVisit[]; skipped: SkippedVisit[] } {
   const n = visits.length;
   const entry = (v: OrderVisit): number => 2 * v.trackIndex + (v.forward ? 0 : 1);
   const exit = (v: OrderVisit): number => entry(v) ^ 1;
-  const ok = (r: RouteParts<S, W> | undefined): boolean => r === undefined || fits(r);
+  const ok = (r: RouteParts<S, W> | undefined): boolean => r === undefined || (!unknown(r) && fits(r));
+  // as it stands: fits, or was never tried
+  const stands = (r: RouteParts<S, W> | undefined): boolean => r === undefined || unknown(r) || fits(r);
   // A head or tail in place of another: it fits, and has no more defects (passes left out, ...).
   const noWorse = (r: RouteParts<S, W> | undefined, than: RouteParts<S, W> | undefined): boolean => ok(r) && (r === undefined ? 0 : defects(r)) <= (than === undefined ? 0 : defects(than));
   const kept: OrderVisit[] = [];
@@ -517,12 +522,12 @@ export function skipUnjoinable<S extends PartSegment, W>(
     const v = visits[k];
     if (kept.length === 0) {
       // The route's start: a first track the start cannot reach gives way to the next one.
-      if (k + 1 < n && !ok(parts.head(entry(v))) && noWorse(parts.head(entry(visits[k + 1])), parts.head(entry(v)))) out.push({ visit: v, join: 'into' });
+      if (k + 1 < n && !stands(parts.head(entry(v))) && noWorse(parts.head(entry(visits[k + 1])), parts.head(entry(v)))) out.push({ visit: v, join: 'into' });
       else kept.push(v);
       continue;
     }
     const last = kept[kept.length - 1];
-    if (ok(parts.link(exit(last), entry(v)))) {
+    if (stands(parts.link(exit(last), entry(v)))) {
       kept.push(v);
       continue;
     }
@@ -539,7 +544,7 @@ export function skipUnjoinable<S extends PartSegment, W>(
     kept.push(v);
   }
   // The route's end: a last track the end cannot be reached from gives way to the one before it.
-  if (kept.length >= 2 && !ok(parts.tail(exit(kept[kept.length - 1]))) && noWorse(parts.tail(exit(kept[kept.length - 2])), parts.tail(exit(kept[kept.length - 1])))) {
+  if (kept.length >= 2 && !stands(parts.tail(exit(kept[kept.length - 1]))) && noWorse(parts.tail(exit(kept[kept.length - 2])), parts.tail(exit(kept[kept.length - 1])))) {
     out.push({ visit: kept.pop()!, join: 'out of' });
   }
   // Tracks taken out: driven last where they fit there (either way), in the order taken out.
