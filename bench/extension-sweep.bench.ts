@@ -11,13 +11,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { prepareField } from '../packages/core/src/plan.js';
+import { prepareField } from '../packages/core/src/geometry/prepareField.js';
 import { normalizeRequest } from '../packages/core/src/request/normalizeRequest.js';
 import { generateHeadlands } from '../packages/core/src/headland/generateHeadlands.js';
 import { generateTracks } from '../packages/core/src/tracks/generateTracks.js';
 import { searchHeading } from '../packages/core/src/tracks/searchHeading.js';
-import { extendTracks } from '../packages/core/src/options/extendTracks.js';
-import { computeCoverage } from '../packages/core/src/metrics/computeCoverage.js';
+import { extendTracks } from '../packages/core/src/tracks/extendTracks.js';
+import { computeCoverage } from '../packages/core/src/geometry/computeCoverage.js';
 import { ringToFlat } from '../packages/core/src/geometry/clipper.js';
 import type { FieldGeometry } from '../packages/core/src/types.js';
 

@@ -20,10 +20,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { planRoute } from '../packages/core/src/plan.js';
-import { prepareField } from '../packages/core/src/plan.js';
+import { prepareField } from '../packages/core/src/geometry/prepareField.js';
 import { normalizeRequest } from '../packages/core/src/request/normalizeRequest.js';
 import { passableCore } from '../packages/core/src/headland/generateHeadlands.js';
-import { swathsOf } from '../packages/core/src/metrics/computeCoverage.js';
+import { swathsOf } from '../packages/core/src/geometry/computeCoverage.js';
 import { areaOf, differencePolygons, intersectPolygons, offsetPolygons, unionPolygons } from '../packages/core/src/geometry/clipper.js';
 import type { PathsD } from '../packages/core/src/geometry/clipper.js';
 import type { FieldGeometry, PathPlanRequest } from '../packages/core/src/types.js';

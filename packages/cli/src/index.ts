@@ -118,7 +118,7 @@ function program(): Command {
     .option('--repeat <n>', 'runs per field (the median is reported)', '3')
     .option('--filter <text>', 'only fields whose id contains this')
     .option('--algorithm <name>', 'route order: snake (baseline, default) | boustrophedon | spiral | clusteredSpiral | optimized', 'snake')
-    .option('--section <name>', 'all (default: corpus and route) | corpus | route | machines: which sections to run and write', 'all')
+    .option('--section <name>', 'all (default: corpus and route) | corpus | route | machines | scale: which sections to run and write', 'all')
     .option('--config <ids>', 'machines section: configurations w3-r12,w36-r12,w12-r9,w6-r6 (default all)')
     .option('--checkplan <script>', 'machines section: the independent GEOS check (python3 with shapely and pyproj) run on every plan')
     .option('--jobs <n>', 'machines section: child processes planning at once (at most 2)', '2')

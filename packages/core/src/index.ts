@@ -15,6 +15,8 @@ export { checkPlan, coverageDeviation, CHECK_TOLERANCES } from './check/checkPla
 export type { PlanCheck, PlanViolation } from './check/checkPlan.js';
 export { routeOffField } from './check/offField.js';
 export type { OffFieldPiece } from './check/offField.js';
-export * from './check/kinematics.js';
+export * from './turns/kinematics.js';
 export type { PlanRuntime } from './plan.js';
+export { PLAN_STAGES } from './progress.js';
+export type { PlanProgress, PlanStage, ProgressCallback } from './progress.js';
 export { validateFieldGeometry } from './geometry/validateFieldGeometry.js';

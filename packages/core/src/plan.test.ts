@@ -7,9 +7,8 @@ import { createLocalFrame } from './geometry/projection.js';
 import { generateHeadlands } from './headland/generateHeadlands.js';
 import { generateTracks } from './tracks/generateTracks.js';
 import { headingCost, searchHeading } from './tracks/searchHeading.js';
-import { computeCoverage } from './metrics/computeCoverage.js';
+import { computeCoverage } from './geometry/computeCoverage.js';
 import { Region } from './geometry/region.js';
-import { skipPattern } from './route/baselineOrder.js';
 import type { GeoJsonPolygon, PathPlanRequest, Position } from './types.js';
 import type { PathsD } from './geometry/clipper.js';
 
@@ -189,14 +188,6 @@ describe('headlands and tracks', () => {
 });
 
 describe('route', () => {
-  it('snake with skips steps 2 or 3 lines between passes', () => {
-    for (let n = 4; n <= 40; n++) {
-      const p = skipPattern(n, 2)!;
-      expect([...p].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i));
-      for (let i = 1; i < p.length; i++) expect([2, 3]).toContain(Math.abs(p[i] - p[i - 1]));
-    }
-  });
-
   it('plans a rectangle with zero violations and near-full coverage', () => {
     const plan = planRoute(base);
     const check = checkPlan(square, plan);

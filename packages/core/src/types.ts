@@ -1,6 +1,6 @@
 /**
- * Public data shapes of furrow: the path-plan request (SERVICE-SPEC 2.1-2.3, shapes A and B)
- * and the Plan returned by `planRoute` (CONTRACT.md "Plan JSON").
+ * Public data shapes of furrow: the path-plan request (shapes A and B)
+ * and the Plan returned by `planRoute`.
  *
  * Everything here is plain JSON: `JSON.parse(JSON.stringify(plan))` is the same plan.
  * Positions at the edges are WGS84 [lon, lat]; core geometry works in a local metric frame.
@@ -65,7 +65,7 @@ export type RouteAlgorithm = 'optimized' | 'boustrophedon' | 'snake' | 'spiral' 
 export type RefillStrategyType = 'Exact' | 'StartOfTrack' | 'ClosestExternalHeadland';
 export type RouteObjective = 'distance' | 'time' | 'fuel';
 
-/** routeOptions (schema RouteApiOptions, SERVICE-SPEC 2.3). */
+/** routeOptions (schema RouteApiOptions). */
 export interface RouteApiOptions {
   startPointNodeIndex?: number;
   endPointNodeIndex?: number;
@@ -122,13 +122,13 @@ export interface PathPlanRequest {
   exteriorHeadlandPasses?: number;
   // both
   obstacles?: ObstacleInput[];
-  /** Comma-separated option names (SERVICE-SPEC 2.2): useCrossHatches, excludePassable, extendTracks. */
+  /** Comma-separated option names: useCrossHatches, excludePassable, extendTracks. */
   options?: string;
   routeOptions?: RouteApiOptions;
   smoothingStrategy?: SmoothingStrategyType;
 }
 
-/** Metrics exactly as named in CONTRACT.md. */
+/** Metrics, as named in the plan JSON. */
 export interface PlanMetrics {
   fieldAreaSquareMeters: number;
   workableAreaSquareMeters: number;

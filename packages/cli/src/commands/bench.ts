@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { checkPlan, planRoute } from '@furrow/core';
 import type { PathPlanRequest, Plan } from '@furrow/core';
 import { readBoundary } from '@furrow/format-geojson';
+import { benchScale } from './bench-scale.js';
 import { runMachinesSection } from './bench-machines.js';
 import type { MachinesOptions } from './bench-machines.js';
 
@@ -24,7 +25,7 @@ export interface BenchOptions extends MachinesOptions {
   write?: boolean;
   /** routeOptions.algorithm (default snake: the baseline order; `optimized` runs the anytime optimizer). */
   algorithm?: string;
-  /** Which sections to run and write: `corpus`, `route`, `all` (default: both) or `machines` (docs/benchmarks/machines.md). */
+  /** Which sections to run and write: `corpus`, `route`, `all` (default: both), `machines` (docs/benchmarks/machines.md) or `scale` (bench-scale.ts, docs/benchmarks/scale.md). */
   section?: string;
   /** Route section: only corpus fields up to this many hectares (default 30, keeping `npm run bench` short; `all` = every field). */
   routeMaxHa?: string;
@@ -465,12 +466,13 @@ export function summariseRoutes(fields: RouteFieldResult[], synthetic: Synthetic
 export async function runBench(opts: BenchOptions): Promise<number> {
   const command = `npm run bench${process.argv.length > 3 ? ` -- ${process.argv.slice(3).join(' ')}` : ''}`;
   const section = opts.section ?? 'all';
-  if (!['all', 'corpus', 'route', 'machines'].includes(section)) throw new Error(`--section: one of all, corpus, route, machines (got ${section})`);
+  if (!['all', 'corpus', 'route', 'machines', 'scale'].includes(section)) throw new Error(`--section: one of all, corpus, route, machines, scale (got ${section})`);
   if (section === 'machines') {
     await runMachinesSection(opts, command);
     return 0;
   }
   const out = opts.out ?? 'docs/BENCHMARKS.md';
+  if (section === 'scale') return runScaleSection(opts, command, out);
   let ok = true;
   if (section !== 'route') {
     const results = await benchCorpus(opts);
@@ -495,4 +497,17 @@ export async function runBench(opts: BenchOptions): Promise<number> {
     }
   }
   return ok ? 0 : 1;
+}
+
+/** The scale section (bench-scale.ts): its own page, docs/benchmarks/scale.md, between markers there. */
+async function runScaleSection(opts: BenchOptions, command: string, out: string): Promise<number> {
+  const body = await benchScale({ ...(opts.fields ? { fields: opts.fields } : {}) }, command);
+  process.stdout.write(`${body}\n`);
+  if (opts.write !== false) {
+    const page = join(out, '..', 'benchmarks', 'scale.md');
+    const doc = existsSync(page) ? await readFile(page, 'utf8') : '# Scale: planning time and memory against boundary size\n';
+    await writeFile(page, spliceSection(doc, body, 'scale', '## Measured'));
+    process.stderr.write(`wrote ${page}\n`);
+  }
+  return 0;
 }

@@ -1,5 +1,5 @@
 /**
- * checkPlan's kinematic checks (issue 4): curvature and curvature rate along every turn and
+ * checkPlan's kinematic checks: curvature and curvature rate along every turn and
  * connector, heading continuity at every junction, reversing only where allowed — split at cusps.
  * Plans are made by the planner, then damaged on purpose to show each check can fail.
  */
@@ -70,7 +70,7 @@ describe('checkPlan: kinematics of turns, connectors and junctions', () => {
 });
 
 describe('checkPlan: reversing', () => {
-  // R 12 m, w 6 m, 2 passes: no forward turn fits the 12 m headland (PLANNER-NOTES), so the
+  // R 12 m, w 6 m, 2 passes: no forward turn fits the 12 m headland, so the
   // planner reverses when allowed.
   const request: PathPlanRequest = {
     field,

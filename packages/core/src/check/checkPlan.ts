@@ -4,7 +4,7 @@
  * reports (never throws for a bad plan):
  * - `gap`: consecutive route pieces more than 0.05 m apart;
  * - `curvature`: a turn or connector bending tighter than 1/R (+5 %), measured like
- *   /work/shared/tools/checkplan.py on point triples at least 0.4 m apart, split at cusps;
+ *   an independent GEOS checker on point triples at least 0.4 m apart, split at cusps;
  * - `curvature-rate`: curvature changing faster than the machine's
  *   `maxCurvatureRatePerSquareMeter` (+5 %) along a turn or connector or where it meets the
  *   pieces around it (only when the machine has a rate limit);
@@ -19,10 +19,10 @@
  */
 import type { FieldGeometry, PathPlanRequest, Plan, RouteSegment } from '../types.js';
 import { normalizeRequest } from '../request/normalizeRequest.js';
-import { prepareField } from '../plan.js';
-import type { LocalField } from '../plan.js';
-import { Region, segmentsIntersect } from '../geometry/region.js';
-import { computeCoverage } from '../metrics/computeCoverage.js';
+import { prepareField } from '../geometry/prepareField.js';
+import type { LocalField } from '../geometry/prepareField.js';
+import { Region } from '../geometry/region.js';
+import { computeCoverage } from '../geometry/computeCoverage.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { checkRouteKinematics } from './routeKinematics.js';
 import type { RoutePieceXY } from './routeKinematics.js';
@@ -237,4 +237,3 @@ export function coverageDeviation(field: FieldLike, plan: Plan): number {
   return Math.abs(reportedCovered - cov.coveredSquareMeters) / cov.workableAreaSquareMeters;
 }
 
-void segmentsIntersect;

@@ -1,5 +1,5 @@
 /**
- * Kinematic check of a whole route (issue 4): every turn and connector, and every junction
+ * Kinematic check of a whole route: every turn and connector, and every junction
  * between consecutive route pieces, run through `checkKinematics` with the machine's limits.
  *
  * - Each Turn / Connector is checked with `contextMeters` (default 1 m) of the piece before it
@@ -10,7 +10,7 @@
  *   measured on 0.25 m chords, not on the 500 m one.
  * - A junction between two working pieces is checked the same way (1 m either side).
  * - Working pieces themselves (tracks, headland passes) are not checked for curvature: they
- *   follow the field (issue 4 asks for turns and connectors).
+ *   follow the field (turns and connectors are what is checked).
  * - Reversing: the polyline is split at cusps (chord reversals); a cusp, or a piece flagged
  *   `reverse`, where reversing is not allowed is a `reverse` violation.
  * - `staging` / `refill` connectors are schematic straight legs to a depot off the field
@@ -19,8 +19,8 @@
  * Coordinates are local meters. One violation per (piece, kind): the worst.
  */
 import type { RouteSegmentType } from '../types.js';
-import { checkKinematics } from './kinematics.js';
-import type { KinematicCheckOptions, KinematicViolation, KinematicViolationKind } from './kinematics.js';
+import { checkKinematics } from '../turns/kinematics.js';
+import type { KinematicCheckOptions, KinematicViolation, KinematicViolationKind } from '../turns/kinematics.js';
 import { hypot } from '../geometry/vec.js';
 
 export interface RoutePieceXY {

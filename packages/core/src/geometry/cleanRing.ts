@@ -1,5 +1,5 @@
 /**
- * Input hygiene (issue 5): rings as digitised by hand or exported from GIS carry repeated
+ * Input hygiene: rings as digitised by hand or exported from GIS carry repeated
  * points, spikes (a vertex that runs out and straight back), collinear runs and hairline
  * slivers. `cleanRing` removes them within a tolerance in meters, in the local frame, before
  * the boundary is checked for self-intersection: a spike would otherwise be rejected as a

@@ -1,5 +1,5 @@
 /**
- * Thin wrappers over clipper2-ts (`ClipperD`, precision 6 as STACK.md advises: coarser
+ * Thin wrappers over clipper2-ts (`ClipperD`, precision 6: coarser
  * precisions lose meters over many clipped tracks). Polygons are `PathsD`: outer rings
  * counter-clockwise (positive area), holes clockwise, evaluated with the NonZero rule.
  */

@@ -1,7 +1,7 @@
 /** Curvature measured from dense geometry, the way the independent checker measures it. */
 import { hypot } from './vec.js';
 
-/** Minimum spacing of the point triples, meters (as /work/shared/tools/checkplan.py). */
+/** Minimum spacing of the point triples, meters (as the independent GEOS checker of plans measures). */
 export const CURVATURE_SPACING_METERS = 0.4;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Guidance lines for displays (issue 5): every plan carries
+ * Guidance lines for displays: every plan carries
  * - `AB` lines: per cell, its reference track's two ends (A, B) and the A→B heading, for
  *   straight tracks (a display repeats the line every width); cells with headings of their own
  *   get their own AB line;

@@ -24,7 +24,7 @@ import type { Region } from '../geometry/region.js';
 import { turnCandidates } from '../turns/index.js';
 import type { TurnOptions, TurnPath } from '../turns/types.js';
 import type { HeadlandPass } from './generateHeadlands.js';
-import type { LocalSegment } from '../route/connectTracks.js';
+import type { LocalSegment } from '../turns/path.js';
 import { hypot } from '../geometry/vec.js';
 
 /** A vertex turning by at least this much is a corner. */

@@ -6,7 +6,7 @@
 import { areaOf, differencePolygons, offsetPolygons, ringToFlat } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { offsetMitred } from './corners.js';
-import { junctionOnLoop, loopSideFits, makeLoop } from '../route/connectorRings.js';
+import { junctionOnLoop, loopSideFits, makeLoop } from '../turns/connectorRings.js';
 
 /** Working passes need no fine arcs (1 cm from the true circle). */
 const PASS_ARC_TOLERANCE_METERS = 0.01;
@@ -35,7 +35,7 @@ export interface Headlands {
 /**
  * Where a w-wide pass fits: the field opened by w/2 (shrunk, grown back). Without headland passes
  * (or along the sides of turn-only headlands) the mainland reaches the boundary, so it is cut to
- * this, keeping tracks out of the narrow corridors that decomposition/corridors.ts reports.
+ * this, keeping tracks out of the narrow corridors that geometry/corridors.ts reports.
  */
 export function passableCore(field: PathsD, widthMeters: number): PathsD {
   const shrunk = offsetPolygons(field, -widthMeters / 2, PASS_ARC_TOLERANCE_METERS);
@@ -59,7 +59,7 @@ const MIN_JUNCTION_SHARE = 0.1;
 /**
  * Whether the machine can join a closed pass (and leave it there, heading the same way) at
  * enough of its points: a point with a metre either side free of kinks tighter than R, as the
- * connect stage requires (route/connectorRings.ts `junctionOnLoop`, `loopSideFits`), either way
+ * connect stage requires (turns/connectorRings.ts `junctionOnLoop`, `loopSideFits`), either way
  * round, at MIN_JUNCTION_SHARE of JUNCTION_SAMPLES points along it at least.
  */
 export function passIsJoinable(ring: PathD, turnRadiusMeters: number): boolean {

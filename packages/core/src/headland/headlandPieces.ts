@@ -7,8 +7,8 @@
  */
 import { PlanError } from '../errors.js';
 import type { PathPlanRequest } from '../types.js';
-import type { LocalSegment, Piece } from '../route/connectTracks.js';
-import { makeLoop } from '../route/connectorRings.js';
+import type { LocalSegment, Piece } from '../turns/path.js';
+import { makeLoop } from '../turns/connectorRings.js';
 import { passToFlat } from './generateHeadlands.js';
 import type { HeadlandPass, Headlands } from './generateHeadlands.js';
 import { insertCornerTurns, shapeCorners } from './corners.js';

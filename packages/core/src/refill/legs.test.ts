@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Region } from '../geometry/region.js';
-import { buildWaypoints } from '../route/waypointPath.js';
+import { buildWaypoints } from '../turns/waypointPath.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { filletCorners, legLengthMeters, routeLeg, type LegRouter } from './legs.js';
 import { withRefillDetours, withStagingLegs, type ExtrasSegment } from './routeExtras.js';

@@ -2,15 +2,15 @@
  * Legs to and from the staging area (entry, exit, refill detours) routed inside the field.
  *
  * A leg between two points inside the field is straight when that line stays inside it, otherwise
- * the shortest path through waypoints kept away from the boundary (route/waypointPath.ts). A point
+ * the shortest path through waypoints kept away from the boundary (turns/waypointPath.ts). A point
  * outside the field (a staging area by the road) is joined through the nearest point of the field's
  * boundary: that short stretch is the only part outside, so a leg never cuts through a hole or
  * across a bay of a concave field. The straight line from an outside point is kept when it crosses
  * the boundary once (it enters the field and stays in).
  * Without a router (or when no inside path exists) the leg is the straight line, as before.
  */
-import { shortestWaypointPath } from '../route/waypointPath.js';
-import type { Waypoints } from '../route/waypointPath.js';
+import { shortestWaypointPath } from '../turns/waypointPath.js';
+import type { Waypoints } from '../turns/waypointPath.js';
 import type { Region } from '../geometry/region.js';
 import type { XY } from './refill.js';
 import { hypot } from '../geometry/vec.js';

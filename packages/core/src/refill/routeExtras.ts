@@ -8,6 +8,7 @@ import type { MachineInput, PathPlanRequest, Position, RefillStrategyType, Route
 import { planRefills, type RefillPointLocal, type XY } from './refill.js';
 import { legLengthMeters, routeLeg, type LegRouter } from './legs.js';
 import { hypot, polylineLength } from '../geometry/vec.js';
+import { ringToFlat } from '../geometry/clipper.js';
 
 export interface ExtrasSegment {
   type: string;
@@ -306,4 +307,23 @@ export function withRefillDetours<T extends ExtrasSegment>(
     });
   });
   return { segments: out, points: planned.points, detourMeters: planned.detourMeters };
+}
+
+/**
+ * The refill stage: `withRefillDetours` on a route in the local frame, refills placed on the
+ * outermost exterior headland pass; detours become `refill` connectors, so the metrics count them.
+ */
+export function addRefillDetours<T extends ExtrasSegment>(
+  segments: T[],
+  request: PathPlanRequest,
+  routeOptions: RouteApiOptions,
+  widthMeters: number,
+  staging: XY | undefined,
+  frame: ExtrasFrame,
+  passes: { type: string; passIndex: number; ring: { x: number; y: number }[] }[],
+  makeConnector: (xy: Float64Array) => T,
+  router?: LegRouter,
+): { segments: T[]; points: PlanRefillPoint[]; detourMeters: number } | undefined {
+  const exteriorRings = passes.filter((p) => p.type === 'ExteriorHeadland' && p.passIndex === 0).map((p) => ringToFlat(p.ring));
+  return withRefillDetours(segments, request, routeOptions, widthMeters, staging, frame, exteriorRings, makeConnector, router);
 }

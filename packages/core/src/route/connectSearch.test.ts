@@ -9,7 +9,7 @@ import type { PathsD } from '../geometry/clipper.js';
 import { worstCurvatureRatio } from '../geometry/curvature.js';
 import { turnCandidates } from '../turns/index.js';
 import type { Pose } from '../turns/types.js';
-import { junctionOnLoop, kinksWithinRadius, loopDefects, makeLoop, nearestOnLoop, sliceLoop } from './connectorRings.js';
+import { junctionOnLoop, kinksWithinRadius, loopDefects, makeLoop, nearestOnLoop, sliceLoop } from '../turns/connectorRings.js';
 import { canLeave, defaultExpansions, searchConnector } from './connectSearch.js';
 
 const R = 6;
@@ -172,7 +172,7 @@ describe('searchConnector (hybrid A*)', () => {
   });
 });
 
-describe('search budget and output rounding (issue 3)', () => {
+describe('search budget and output rounding', () => {
   it('gives a far goal more expansions than a near one, within bounds', () => {
     const L = (R * Math.PI) / 12;
     expect(defaultExpansions(50, L)).toBe(8000);

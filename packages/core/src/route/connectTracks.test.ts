@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { planRoute, prepareField } from '../plan.js';
+import { planRoute } from '../plan.js';
+import { prepareField } from '../geometry/prepareField.js';
 import { checkPlan } from '../check/checkPlan.js';
 import { normalizeRequest } from '../request/normalizeRequest.js';
 import { createLocalFrame } from '../geometry/projection.js';
@@ -39,7 +40,7 @@ function connectors(plan: Plan, kind: string): Plan['route'] {
   return plan.route.filter((s) => s.type === 'Connector' && s.connectorKind === kind);
 }
 
-describe('far connectors (issue 3: headland traversal, enableHeadlandDrivethrough)', () => {
+describe('far connectors (headland traversal, enableHeadlandDrivethrough)', () => {
   // at-ref-003: a concave field whose snake order jumps between cells several times.
   const field = corpusField('at-ref-003');
   const plain = planRoute(request(field));

@@ -1,5 +1,5 @@
 /**
- * Issue 4, joins nothing fits: a track end in a pocket (the tip of a wedge, a neck, a corner)
+ * Joins nothing fits: a track end in a pocket (the tip of a wedge, a neck, a corner)
  * where no forward turn of the machine's radius fits. The chosen route's join is made with the
  * tracks shortened there (`track-shortened`), or by a more thorough search, or the track is
  * driven elsewhere or left out (`track-skipped`); the plan never keeps a straight `unfitted`
@@ -77,7 +77,7 @@ function expectJoinsAccountedFor(plan: Plan): void {
   }
 }
 
-describe('joins nothing fits (issue 4): shortened or left out, never drawn straight', () => {
+describe('joins nothing fits: shortened or left out, never drawn straight', () => {
   it.each([
     ['bg-010', 9],
     ['es-cat-093', 9],

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Region } from '../geometry/region.js';
-import { checkKinematics } from '../check/kinematics.js';
+import { checkKinematics } from '../turns/kinematics.js';
 import { checkPlan } from '../check/checkPlan.js';
 import { planRoute } from '../plan.js';
 import type { FieldGeometry } from '../types.js';

@@ -1,5 +1,5 @@
 /**
- * Reversing connector search (issue 4): where the machine may reverse and no forward path fits —
+ * Reversing connector search: where the machine may reverse and no forward path fits —
  * a 12 m headland band at R 12 m, where a forward quarter turn out of a track needs all of the
  * band — a driver backs up and makes a K-turn (three-point turn) in the band. This is the
  * hybrid-A* of `searchConnector` (connectSearch.ts) with motions driven forward AND backward.
@@ -19,7 +19,7 @@
  * `drivableReversing` makes it fit a curvature-rate limit piece by piece between cusps.
  */
 import type { Region } from '../geometry/region.js';
-import { checkKinematics } from '../check/kinematics.js';
+import { checkKinematics } from '../turns/kinematics.js';
 import { limitCurvatureRate } from '../turns/rateLimit.js';
 import { turnCandidates } from '../turns/index.js';
 import type { TurnSegment } from '../turns/segments.js';

@@ -1,5 +1,5 @@
 /**
- * Per-cell headings (issue 5). The tracks of the field heading are grouped into boustrophedon
+ * Per-cell headings. The tracks of the field heading are grouped into boustrophedon
  * cells (`groupCells`), and each cell is cut into pieces where a track end steps by more than
  * `STEP_WIDTHS` widths between neighbouring lines (a reflex corner of the mainland: the arms of
  * an L are one boustrophedon cell but want different headings). Each piece of at least
@@ -19,8 +19,7 @@
  * renumbered so that every (cell, line) pair is unique and lines of one cell are consecutive.
  */
 import type { PathsD } from '../geometry/clipper.js';
-import { cellRegions } from '../decomposition/cells.js';
-import { groupCells } from '../route/baselineOrder.js';
+import { cellRegions, groupCells } from './cells.js';
 import { generateTracks } from './generateTracks.js';
 import type { Track } from './generateTracks.js';
 import { headingCost, longEdgeDirections } from './searchHeading.js';

@@ -1,5 +1,5 @@
 /**
- * Curved tracks (`tracks.trackType: 'curved'`, issue 5): offset curves of a reference edge chain
+ * Curved tracks (`tracks.trackType: 'curved'`): offset curves of a reference edge chain
  * of the boundary, one width apart, smoothed to the turning radius.
  *
  * 1. Reference chain (`referenceChain`): the boundary's outer rings cut at corners (a turn of

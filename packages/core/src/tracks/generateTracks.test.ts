@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PathsD } from '../geometry/clipper.js';
 import { Region } from '../geometry/region.js';
-import { computeCoverage } from '../metrics/computeCoverage.js';
+import { computeCoverage } from '../geometry/computeCoverage.js';
 import { generateTracks, MIN_TRACK_LENGTH_METERS } from './generateTracks.js';
 
 const w = 6;

@@ -4,7 +4,7 @@
  * O(n + k) per heading; holes and concave bays split a scanline into several tracks).
  */
 import type { PathsD } from '../geometry/clipper.js';
-import { DEFAULT_EXTENSION_FRACTION } from '../options/extendTracks.js';
+import { DEFAULT_EXTENSION_FRACTION } from './extendTracks.js';
 
 export interface Track {
   /** Scanline number, 0 at the lowest line across the heading. */
@@ -119,7 +119,7 @@ function overlapLength(a: number[], b: number[]): number {
 /**
  * Pieces with their ends moved `fraction` of the way to the ends of the edge lines' intervals
  * that overlap them, and no further than the middle of the gap to the next interval of their own
- * line (`xs`), as options/extendTracks.ts moves them.
+ * line (`xs`), as tracks/extendTracks.ts moves them.
  */
 function extendPieces(xs: number[], p: number[], below: number[] | undefined, above: number[] | undefined, fraction: number): number[] {
   if (fraction <= 0 || p.length === 0) return p;
@@ -181,7 +181,7 @@ function phasedScanlines(poly: PathsD, directionRadians: number, widthMeters: nu
   }
   const raw = fine.map(piecesOf);
   // Each piece as the track stage leaves it: its ends moved `extensionFraction` of the way to where
-  // the sub-lines at its swath's edges leave the polygon (options/extendTracks.ts).
+  // the sub-lines at its swath's edges leave the polygon (tracks/extendTracks.ts).
   const pieces = raw.map((p, i) => extendPieces(fine[i], p, i >= half ? fine[i - half] : undefined, i + half < fineCount ? fine[i + half] : undefined, extensionFraction));
   const pieceCost = PIECE_COST_PER_SQUARE_WIDTH * widthMeters * widthMeters;
   const tol = (c: number): number => 1e-6 * (1 + Math.abs(c));
@@ -211,7 +211,7 @@ function phasedScanlines(poly: PathsD, directionRadians: number, widthMeters: nu
 /**
  * Tracks over the mainland along `directionRadians`, one width apart, offset across the heading
  * to leave the least unworked (`phasedScanlines`), counting the track ends as the track stage
- * extends them afterwards (`extensionFraction` of the full extension, options/extendTracks.ts).
+ * extends them afterwards (`extensionFraction` of the full extension, tracks/extendTracks.ts).
  */
 export function generateTracks(mainland: PathsD, directionRadians: number, widthMeters: number, extensionFraction = DEFAULT_EXTENSION_FRACTION): TrackSet {
   const { v0, lines } = phasedScanlines(mainland, directionRadians, widthMeters, extensionFraction);

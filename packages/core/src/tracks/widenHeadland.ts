@@ -10,7 +10,8 @@
 import type { PathsD } from '../geometry/clipper.js';
 import { generateHeadlands } from '../headland/generateHeadlands.js';
 import type { PlanInput } from '../request/normalizeRequest.js';
-import type { PlanWarning, Position, SmoothingStrategyType } from '../types.js';
+import type { SmoothingStrategyType } from '../types.js';
+import type { LocalWarning } from '../turns/path.js';
 import type { Track } from './generateTracks.js';
 import { headlandNeedForTurns } from './headlandForTurns.js';
 
@@ -47,12 +48,13 @@ export function turnHeadlandPasses(applies: boolean, input: PlanInput, tracks: r
   return { widened, asked: input.headlandPasses, passes: need.passes, depthMeters: need.depthMeters, skipLines: need.skipLines, x: need.x, y: need.y };
 }
 
-/** The warning (widened or too narrow), placed at a track end whose turn needs the depth (`toLonLat`: local meters → position). */
-export function headlandWidenedWarning(t: TurnHeadland, widthMeters: number, turnRadiusMeters: number, toLonLat: (x: number, y: number) => Position): PlanWarning {
+/** The warning (widened or too narrow), placed at a track end whose turn needs the depth. */
+export function headlandWidenedWarning(t: TurnHeadland, widthMeters: number, turnRadiusMeters: number): LocalWarning {
   const m = (v: number): string => `${Math.round(v * 10) / 10} m`;
   return {
     code: t.widened ? 'headland-widened' : 'headland-too-narrow',
-    geometry: { type: 'Point', coordinates: toLonLat(t.x, t.y) },
     message: `the turns need a headland ${m(t.depthMeters)} deep (a forward U turn at R ${turnRadiusMeters} m to the track ${t.skipLines} over reaches that far past the track ends): ${t.passes} headland passes of ${widthMeters} m, not the ${t.asked} asked (${m(t.asked * widthMeters)}); ${t.widened ? `planned with ${t.passes}` : `the ${t.asked} are kept: tracks are shortened where a turn does not fit, or joined by longer manoeuvres`}`,
+    x: t.x,
+    y: t.y,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Closed forms of the classic field turns between two parallel tracks `spacingMeters` apart
- * whose ends lie on one line (PLANNER-NOTES, "Turns"), and their extents: how far past the
+ * whose ends lie on one line, and their extents: how far past the
  * track ends the centre line reaches. The route stage uses `predictFieldTurns` to decide
  * whether a turn fits a headland band without sampling anything.
  */

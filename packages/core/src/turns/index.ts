@@ -1,5 +1,5 @@
 /**
- * Turns: curvature-limited manoeuvres between poses (issue 4).
+ * Turns: curvature-limited manoeuvres between poses.
  *
  * `turnCandidates(from, to, opts)` lists feasible manoeuvres sorted by length; the route stage
  * takes the first that stays inside the field. Poses are in the local metric frame, heading

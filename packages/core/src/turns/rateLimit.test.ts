@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkKinematics } from '../check/kinematics.js';
+import { checkKinematics } from './kinematics.js';
 import { limitCurvatureRate } from './rateLimit.js';
 
 const SIGMA = 0.3;

@@ -1,5 +1,5 @@
 /**
- * Curvature-rate-limited refit of a polyline (issue 4): a connector put together from pieces
+ * Curvature-rate-limited refit of a polyline: a connector put together from pieces
  * (a CC turn onto a connector ring, a slice of the ring, a CC turn off it) or a ring made of
  * straights and polygonal arcs has curvature jumps where the pieces meet; a machine with a
  * steering-rate limit σ cannot drive them. `limitCurvatureRate` re-draws the path with the same

@@ -118,7 +118,7 @@ function maxY(p: Float64Array): number {
 const north = (x: number, y = 0): Pose => ({ x, y, headingRadians: Math.PI / 2 });
 const south = (x: number, y = 0): Pose => ({ x, y, headingRadians: -Math.PI / 2 });
 
-describe('field turns match the closed forms of PLANNER-NOTES', () => {
+describe('field turns match their closed forms', () => {
   it.each([
     [18, 6],
     [30, 9],
@@ -169,7 +169,7 @@ describe('field turns match the closed forms of PLANNER-NOTES', () => {
     expect(bulbTurnExtentMeters(1e-9, 6)).toBeCloseTo((1 + Math.sqrt(3)) * 6, 6);
   });
 
-  it('the example of PLANNER-NOTES: w = 6, R = 6 reaches 13.9 m; skipping one track (w = 12) gives a 6 m perfect U', () => {
+  it('the worked example: w = 6, R = 6 reaches 13.9 m; skipping one track (w = 12) gives a 6 m perfect U', () => {
     expect(bulbTurnExtentMeters(6, 6)).toBeCloseTo(13.9, 1);
     const skip = predictFieldTurns(12, { turnRadiusMeters: 6 });
     expect(skip[0].turnType).toBe('PerfectU');

@@ -3,7 +3,7 @@
  * tracks (ends, working cost, estimated connector cost in the objective's unit) and returns the
  * visits `connectTracks` drives.
  *
- * Connector cost estimate (the connect stage's rules, PLANNER-NOTES formulas): between ends on
+ * Connector cost estimate (the connect stage's rules, the field-turn formulas of turns/fieldTurns.ts): between ends on
  * the same headland side of tracks of one cell at most 3 lines apart, a turn — flat U
  * d + (π − 2)R for d ≥ 2R, bulb R[π + 4·arccos((d + 2R)/4R)] below — plus the along-track offset;
  * other same-side pairs a headland traversal, estimated with the same formula on the straight

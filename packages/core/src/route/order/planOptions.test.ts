@@ -1,5 +1,5 @@
 /**
- * routeOptions of issue 3 through planRoute: each test compares against the same request without
+ * routeOptions through planRoute: each test compares against the same request without
  * the option (or with the opposite), so it fails if the option is ignored.
  */
 import { readFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ function expectContinuous(p: Plan): void {
   }
 }
 
-describe('planRoute routeOptions (issue 3)', () => {
+describe('planRoute routeOptions', () => {
   it('algorithm picks the order of the tracks, and the plan reports it', () => {
     const b = plan({ algorithm: 'boustrophedon' });
     const s = plan({ algorithm: 'clusteredSpiral', skipCount: 1 });

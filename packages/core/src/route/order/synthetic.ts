@@ -1,6 +1,6 @@
 /**
  * A synthetic ordering problem for tests and benchmarks: parallel tracks with a realistic
- * connector cost (PLANNER-NOTES turn formulas), no geometry pipeline needed.
+ * connector cost (the field-turn formulas), no geometry pipeline needed.
  *
  * Track i runs along +y at x = i · spacing, from (x, y0) (end 2i) to (x, y1) (end 2i+1); the
  * field's bottom and top edges may be slanted and ragged. Between two ends on the same side at
@@ -36,7 +36,7 @@ function rng(seed: number): () => number {
   };
 }
 
-/** Length of a forward turn between parallel tracks d apart (PLANNER-NOTES): flat U or bulb. */
+/** Length of a forward turn between parallel tracks d apart: flat U or bulb. */
 export function parallelTurnLengthMeters(d: number, r: number): number {
   if (d >= 2 * r) return d + (Math.PI - 2) * r;
   return r * (Math.PI + 4 * Math.acos((d + 2 * r) / (4 * r)));

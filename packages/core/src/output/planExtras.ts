@@ -1,5 +1,5 @@
 /**
- * The hard-field members of a plan (issue 5), added after the route is built:
+ * The extra members of a plan, added after the route is built:
  * `guidanceLines` (always), `cells` (always), `crosshatches` (option useCrossHatches),
  * `trackExtension` (option extendTracks, with the coverage it gained), and `narrow-corridor`
  * warnings with their polygons. Metrics gain `extendTracksCoverageGainSquareMeters`,
@@ -13,13 +13,13 @@ import type { PathsD } from '../geometry/clipper.js';
 import type { Track } from '../tracks/generateTracks.js';
 import type { HeadlandPass } from '../headland/generateHeadlands.js';
 import { passToFlat } from '../headland/generateHeadlands.js';
-import { computeCoverage } from '../metrics/computeCoverage.js';
-import type { WorkingPass } from '../metrics/computeCoverage.js';
+import { computeCoverage } from '../geometry/computeCoverage.js';
+import type { WorkingPass } from '../geometry/computeCoverage.js';
 import { generateGuidanceLines, toGuidanceOutput, bearingDegrees } from '../guidance/guidanceLines.js';
-import { cellOutlines } from '../decomposition/cells.js';
-import { findNarrowCorridors } from '../decomposition/corridors.js';
-import { planCrosshatches } from './crosshatches.js';
-import type { TrackExtension } from './extendTracks.js';
+import { cellOutlines } from '../tracks/cells.js';
+import { findNarrowCorridors } from '../geometry/corridors.js';
+import { planCrosshatches } from '../tracks/crosshatches.js';
+import type { TrackExtension } from '../tracks/extendTracks.js';
 
 export interface PlanExtrasInput {
   frame: LocalFrame;

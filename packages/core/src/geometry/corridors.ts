@@ -5,8 +5,8 @@
  * rounded-off tips of corners). Headland passes at (i − ½)·w and the mainland at N·w never
  * reach into them, so no track is placed there; they are reported with their geometry.
  */
-import { areaOf, differencePolygons, groupPolygons, offsetPolygons } from '../geometry/clipper.js';
-import type { PathsD } from '../geometry/clipper.js';
+import { areaOf, differencePolygons, groupPolygons, offsetPolygons } from './clipper.js';
+import type { PathsD } from './clipper.js';
 
 export interface LocalCorridor {
   /** Polygon rings (shell first), local frame. */

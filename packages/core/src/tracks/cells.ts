@@ -10,8 +10,8 @@
  */
 import { areaOf, bufferPolylines, flatToPath, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
-import { crossingsAt, rotateEdges } from '../options/scanLine.js';
-import type { Track } from '../tracks/generateTracks.js';
+import { crossingsAt, rotateEdges } from '../geometry/scanLine.js';
+import type { Track } from './generateTracks.js';
 
 export interface LocalCell {
   index: number;
@@ -145,4 +145,38 @@ export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][]
     out.push(intersectPolygons(mainland, [ring]));
   }
   return out;
+}
+
+/** Cells: lists of track indices, one per consecutive scanline, in line order. */
+export function groupCells(tracks: Track[]): number[][] {
+  const byLine = new Map<number, number[]>();
+  tracks.forEach((t, i) => {
+    const l = byLine.get(t.line);
+    if (l) l.push(i);
+    else byLine.set(t.line, [i]);
+  });
+  const cellOf = new Int32Array(tracks.length).fill(-1);
+  const cells: number[][] = [];
+  const lines = [...byLine.keys()].sort((a, b) => a - b);
+  const overlaps = (a: Track, b: Track): boolean => Math.min(a.u1, b.u1) - Math.max(a.u0, b.u0) > 0;
+  for (const line of lines) {
+    const cur = byLine.get(line)!;
+    const prev = byLine.get(line - 1) ?? [];
+    for (const i of cur) {
+      const ups = prev.filter((p) => overlaps(tracks[p], tracks[i]));
+      if (ups.length === 1) {
+        const p = ups[0];
+        const downs = cur.filter((q) => overlaps(tracks[p], tracks[q]));
+        if (downs.length === 1) {
+          const c = cellOf[p];
+          cells[c].push(i);
+          cellOf[i] = c;
+          continue;
+        }
+      }
+      cellOf[i] = cells.length;
+      cells.push([i]);
+    }
+  }
+  return cells;
 }

@@ -3,7 +3,7 @@
  * across-track offset v lies inside (even-odd, holes included), in a frame rotated to the
  * track direction. O(n) per line over edges pre-rotated once into typed arrays.
  */
-import type { PathsD } from '../geometry/clipper.js';
+import type { PathsD } from './clipper.js';
 
 export interface RotatedEdges {
   /** Stride 4: ua, va, ub, vb. */

@@ -9,9 +9,9 @@ import { offsetPolygons, ringToFlat } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
 import Flatbush from 'flatbush';
 import { densify, hypot } from '../geometry/vec.js';
-import type { Pose } from '../turns/types.js';
-import { limitCurvatureRate } from '../turns/rateLimit.js';
-import { checkKinematics } from '../check/kinematics.js';
+import type { Pose } from './types.js';
+import { limitCurvatureRate } from './rateLimit.js';
+import { checkKinematics } from './kinematics.js';
 
 export interface LoopPath {
   /** Closed flat xy polyline (last point = first). */
@@ -230,7 +230,6 @@ export function junctionOnLoop(loop: LoopPath, s: number, dir: 1 | -1, role: 'en
 /** The part of the loop from s0 travelling `distance` meters in direction dir, as flat xy. */
 export function sliceLoop(loop: LoopPath, s0: number, distance: number, dir: 1 | -1): number[] {
   const out: number[] = [];
-  const L = loop.lengthMeters;
   const p0 = poseOnLoop(loop, s0, dir);
   out.push(p0.x, p0.y);
   const xy = loop.xy;
@@ -263,7 +262,6 @@ export function sliceLoop(loop: LoopPath, s0: number, distance: number, dir: 1 |
   const m = out.length;
   if (m >= 2 && hypot(out[m - 2] - p1.x, out[m - 1] - p1.y) < 1e-6) out.length = m - 2;
   out.push(p1.x, p1.y);
-  void L;
   return out;
 }
 
@@ -272,7 +270,7 @@ export function sliceLoop(loop: LoopPath, s0: number, distance: number, dir: 1 |
  * change between the chords to the nearest points at least 0.1 m back and forward, a and b, is at
  * most asin(a/2R) + asin(b/2R) (+ 0.002 rad, less what the output's rounding can add on short
  * chords) — exact for points on a circle of radius R, and the bound the route's kinematic check
- * applies (check/kinematics.ts) to the rounded coordinates. Joined connectors (ring slices,
+ * applies (turns/kinematics.ts) to the rounded coordinates. Joined connectors (ring slices,
  * chains, searched paths) and junctions are measured with it as well as with the three-point
  * curvature.
  */
@@ -339,7 +337,7 @@ export function loopSideFits(loop: LoopPath, j: { s: number; pose: Pose }, dir: 
 
 /**
  * Whether the curvature along a polyline changes no faster than σ (and stays within 1/R), as the
- * route's kinematic check measures it (`check/kinematics.ts`, triples ≥ 0.4 m), with less margin
+ * route's kinematic check measures it (`turns/kinematics.ts`, triples ≥ 0.4 m), with less margin
  * than `checkPlan` allows (3 % on the rate instead of 5 %, 4 % on the curvature instead of 5 %).
  */
 export function rateFitsPolyline(xy: ArrayLike<number>, radiusMeters: number, maxCurvatureRatePerSquareMeter: number): boolean {
@@ -362,7 +360,7 @@ function loopContext(loop: LoopPath, s: number, dir: 1 | -1, meters: number): nu
   s = wrapS(loop, s);
   const p0 = poseOnLoop(loop, s, dir);
   const out: number[] = [p0.x, p0.y];
-  let i = segmentAt(loop, s);
+  const i = segmentAt(loop, s);
   // Next vertex index in the driving direction.
   let v = dir === 1 ? i + 1 : (s - S[i] > 1e-9 ? i : i - 1);
   if (v < 0) v = n - 2;
@@ -386,9 +384,7 @@ function loopContext(loop: LoopPath, s: number, dir: 1 | -1, meters: number): nu
     v += dir;
     if (v >= n) v = 1;
     if (v < 0) v = n - 2;
-    i = v;
   }
-  void i;
   return out;
 }
 

@@ -9,8 +9,8 @@
  */
 import { areaOf, bufferPolylines, differencePolygons, intersectPolygons, offsetPolygons, unionPolygons } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
-import { generateTracks } from '../tracks/generateTracks.js';
-import type { Track } from '../tracks/generateTracks.js';
+import { generateTracks } from './generateTracks.js';
+import type { Track } from './generateTracks.js';
 
 export interface LocalCrosshatch {
   x0: number; y0: number; x1: number; y1: number;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { computeCoverage, mainPassDirection } from './computeCoverage.js';
 import type { WorkingPass } from './computeCoverage.js';
-import type { PathsD } from '../geometry/clipper.js';
+import type { PathsD } from './clipper.js';
 
 /** A 100 m × 60 m rectangle covered by ten 6 m swaths along its length, all turned by `a` about (cx, cy). */
 function turnedField(a: number, cx: number, cy: number): { workable: PathsD; passes: WorkingPass[] } {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { offsetPolygons } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { Region, segmentDistance } from '../geometry/region.js';
-import { computeCoverage } from '../metrics/computeCoverage.js';
-import { generateTracks } from '../tracks/generateTracks.js';
+import { computeCoverage } from '../geometry/computeCoverage.js';
+import { generateTracks } from './generateTracks.js';
 import { extendTracks } from './extendTracks.js';
 
 /** Distance from (x, y) to the nearest edge of the rings. */

@@ -8,7 +8,7 @@ import { Clipper } from 'clipper2-ts';
 import type { PathsD } from '../geometry/clipper.js';
 import { offsetPolygons } from '../geometry/clipper.js';
 import type { Region } from '../geometry/region.js';
-import type { Pose } from '../turns/types.js';
+import type { Pose } from './types.js';
 import { hypot } from '../geometry/vec.js';
 
 export interface Waypoints {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { turnCandidates } from '../turns/index.js';
+import { turnCandidates } from './index.js';
 import { checkKinematics } from './kinematics.js';
 
 /** Points on a circle of radius r, every stepMeters along it (built here, not by the turn code). */

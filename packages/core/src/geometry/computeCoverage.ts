@@ -10,9 +10,10 @@
  * scanbeam crosses only the tracks at its height (areas do not change under rotation); and
  * two-point passes (straight tracks) become their rectangles directly, not through the offsetter.
  */
-import { areaOf, bufferPolylines, flatToPath, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
-import type { PathsD } from '../geometry/clipper.js';
-import { hypot } from '../geometry/vec.js';
+import { PRECISION, areaOf, bufferPolylines, flatToPath, intersectPolygons, unionPolygons } from './clipper.js';
+import type { PathsD } from './clipper.js';
+import { hypot } from './vec.js';
+import { boundPasses, withoutSpikes } from './coverageGuard.js';
 
 export interface WorkingPass {
   /** Flat xy polyline in the local frame. Closed rings repeat their first point at the end. */
@@ -27,6 +28,8 @@ export interface Coverage {
   uncoveredSquareMeters: number;
   overlapRatio: number;
   uncoveredRatio: number;
+  /** Set when the metric had to simplify its input (geometry/coverageGuard.ts): what it did. */
+  approximation?: string;
 }
 
 function isClosed(xy: ArrayLike<number>): boolean {
@@ -76,8 +79,10 @@ function rectangleSwath(x0: number, y0: number, x1: number, y1: number, halfWidt
   return [[{ x: x0 - nx, y: y0 - ny }, { x: x1 - nx, y: y1 - ny }, { x: x1 + nx, y: y1 + ny }, { x: x0 + nx, y: y0 + ny }]];
 }
 
-export function computeCoverage(workable: PathsD, passes: WorkingPass[]): Coverage {
+export function computeCoverage(workable: PathsD, allPasses: WorkingPass[]): Coverage {
   const workableArea = areaOf(workable);
+  const bounded = boundPasses(allPasses);
+  const passes = bounded.passes;
   // Turn by −θ (θ the main pass direction): x' = x cos θ + y sin θ, y' = −x sin θ + y cos θ.
   const theta = mainPassDirection(passes);
   const c = Math.cos(theta), s = Math.sin(theta);
@@ -102,9 +107,10 @@ export function computeCoverage(workable: PathsD, passes: WorkingPass[]): Covera
     sum += areaOf(swath);
     for (const r of swath) all.push(r);
   }
-  const union = all.length > 0 ? unionPolygons(all) : [];
+  // Every ring into a boolean without spikes (geometry/coverageGuard.ts): the union is rounded to 2 decimals.
+  const union = all.length > 0 ? withoutSpikes(unionPolygons(withoutSpikes(all, PRECISION)), 2) : [];
   const unionArea = areaOf(union);
-  const covered = union.length > 0 ? areaOf(intersectPolygons(union, turnedWorkable)) : 0;
+  const covered = union.length > 0 ? areaOf(intersectPolygons(union, withoutSpikes(turnedWorkable, PRECISION))) : 0;
   const overlap = Math.max(0, sum - unionArea);
   const uncovered = Math.max(0, workableArea - covered);
   return {
@@ -114,5 +120,6 @@ export function computeCoverage(workable: PathsD, passes: WorkingPass[]): Covera
     uncoveredSquareMeters: uncovered,
     overlapRatio: workableArea > 0 ? overlap / workableArea : 0,
     uncoveredRatio: workableArea > 0 ? uncovered / workableArea : 0,
+    ...(bounded.approximation ? { approximation: bounded.approximation } : {}),
   };
 }

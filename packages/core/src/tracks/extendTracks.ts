@@ -11,9 +11,9 @@
  */
 import { offsetPolygons } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
-import type { Track, TrackSet } from '../tracks/generateTracks.js';
-import { crossingsAt, intervalContaining, rotateEdges } from './scanLine.js';
-import type { RotatedEdges } from './scanLine.js';
+import type { Track, TrackSet } from './generateTracks.js';
+import { crossingsAt, intervalContaining, rotateEdges } from '../geometry/scanLine.js';
+import type { RotatedEdges } from '../geometry/scanLine.js';
 
 /**
  * Share of the full extension applied to every plan (the option `extendTracks` applies all of it).

@@ -1,0 +1,89 @@
+/**
+ * `npm run bench -- --section scale`: how planning time and memory grow with the boundary's size.
+ * Every measurement runs in a child process (bench/scale/measure.ts under tsx, planning with the
+ * built core) that reports its own CPU time (process.cpuUsage over planRoute) and peak RSS, so runs
+ * do not share a heap and a shared machine's load counts as little as it can. Rows:
+ *
+ * - 100 ha at W 6 m with 500 → 10,000 boundary vertices (bench/scale/fields.ts, seed 14): CPU,
+ *   peak RSS, and the log-log exponent of CPU in the vertex count;
+ * - the 5,000-vertex wobbly 100 ha field (test/fields-scale);
+ * - the 1,000 ha field with 5,000 vertices and 50 obstacles at W 3 m (test/fields-scale): the
+ *   default request, and with maxOptimizerTime 2 (wall time);
+ * - the snake order at W 6 m / R 6 m over the corpus: per-field CPU, max and median.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface ScaleOptions {
+  /** Corpus folder for the snake row (default test/fields). */
+  fields?: string;
+}
+
+interface Measured {
+  cpuSeconds: number;
+  wallSeconds: number;
+  peakRssMegabytes?: number;
+  warnings?: string[];
+  id?: string;
+}
+
+const VERTEX_COUNTS = [500, 1000, 2000, 5000, 10000];
+const SCALE_DIR = 'test/fields-scale';
+
+function child(spec: object): Promise<Measured[]> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--import', 'tsx', join('bench', 'scale', 'measure.ts'), JSON.stringify(spec)], { maxBuffer: 1 << 24, timeout: 30 * 60_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`measurement ${JSON.stringify(spec)} failed: ${stderr.slice(-2000) || err.message}`));
+      else resolve(stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Measured));
+    });
+  });
+}
+
+/** Least-squares slope of log y on log x. */
+export function logLogExponent(xs: number[], ys: number[]): number {
+  const lx = xs.map(Math.log), ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b, 0) / lx.length, my = ly.reduce((a, b) => a + b, 0) / ly.length;
+  let num = 0, den = 0;
+  for (let i = 0; i < lx.length; i++) {
+    num += (lx[i] - mx) * (ly[i] - my);
+    den += (lx[i] - mx) ** 2;
+  }
+  return num / den;
+}
+
+const s = (v: number): string => v.toFixed(2);
+const mb = (v: number | undefined): string => (v === undefined ? '–' : String(Math.round(v)));
+
+export async function benchScale(opts: ScaleOptions, command: string): Promise<string> {
+  const lines: string[] = [];
+  const log = (m: string): void => void process.stderr.write(`${m}\n`);
+  const vertexRows: { n: number; m: Measured }[] = [];
+  for (const n of VERTEX_COUNTS) {
+    const [m] = await child({ synthetic: { areaHa: 100, vertices: n, seed: 14 }, widthMeters: 6 });
+    log(`scale: 100 ha, ${n} vertices: ${s(m.cpuSeconds)} s CPU, ${mb(m.peakRssMegabytes)} MB`);
+    vertexRows.push({ n, m });
+  }
+  const exponent = logLogExponent(vertexRows.map((r) => r.n), vertexRows.map((r) => r.m.cpuSeconds));
+  const [wobbly] = await child({ file: join(SCALE_DIR, 'wobbly-100ha-5000v.geojson'), widthMeters: 6 });
+  log(`scale: wobbly 100 ha 5000 v: ${s(wobbly.cpuSeconds)} s CPU`);
+  const big = join(SCALE_DIR, 'wobbly-1000ha-5000v-50obstacles.geojson');
+  const [large] = await child({ file: big, widthMeters: 3 });
+  log(`scale: 1000 ha: ${s(large.cpuSeconds)} s CPU`);
+  const [limited] = await child({ file: big, widthMeters: 3, maxOptimizerTime: 2 });
+  log(`scale: 1000 ha, maxOptimizerTime 2: ${s(limited.wallSeconds)} s wall`);
+  const corpus = await child({ corpus: opts.fields ?? 'test/fields', widthMeters: 6, turnRadiusMeters: 6, headlandPasses: 2, algorithm: 'snake' });
+  const cpus = corpus.map((r) => r.cpuSeconds).sort((a, b) => a - b);
+  const slowest = corpus.reduce((a, b) => (b.cpuSeconds > a.cpuSeconds ? b : a));
+  const median = cpus.length % 2 ? cpus[cpus.length >> 1] : (cpus[cpus.length / 2 - 1] + cpus[cpus.length / 2]) / 2;
+
+  lines.push(`Command: \`${command}\`. Each row is planned in a child process of its own; CPU is user + system time over \`planRoute\` (process.cpuUsage), peak RSS the child's (includes Node and tsx, ~60 MB). Measured on a shared machine: wall times are indicative only.`, '');
+  lines.push('| Field | Vertices | W, m | CPU, s | Peak RSS, MB | Warnings |', '|---|---:|---:|---:|---:|---|');
+  for (const r of vertexRows) lines.push(`| synthetic 100 ha (seed 14) | ${r.n} | 6 | ${s(r.m.cpuSeconds)} | ${mb(r.m.peakRssMegabytes)} | ${(r.m.warnings ?? []).join(', ')} |`);
+  lines.push(`| wobbly-100ha-5000v | 5000 | 6 | ${s(wobbly.cpuSeconds)} | ${mb(wobbly.peakRssMegabytes)} | ${(wobbly.warnings ?? []).join(', ')} |`);
+  lines.push(`| wobbly-1000ha-5000v-50obstacles | 5000 + 50 × 16 | 3 | ${s(large.cpuSeconds)} | ${mb(large.peakRssMegabytes)} | ${(large.warnings ?? []).join(', ')} |`);
+  lines.push('');
+  lines.push(`- Log-log exponent of CPU in the vertex count (500 → 10,000, least squares): **${exponent.toFixed(2)}**.`);
+  lines.push(`- 1,000 ha field with \`maxOptimizerTime: 2\`: ${s(limited.wallSeconds)} s wall, ${s(limited.cpuSeconds)} s CPU.`);
+  lines.push(`- Snake order, W 6 m, R 6 m, 2 passes, over ${corpus.length} corpus fields: median ${s(median)} s CPU, max ${s(slowest.cpuSeconds)} s (${slowest.id}).`);
+  return lines.join('\n');
+}

@@ -1,0 +1,74 @@
+/**
+ * The plan's metrics from its route in the local frame: working and non-working distance, time
+ * at the machine's speeds (plus a stop per cusp), fuel at its rates, turns (reversing connectors
+ * included, metrics/manoeuvres.ts) and connectors counted, and coverage (the
+ * route's working passes against the workable field, geometry/computeCoverage.ts).
+ */
+import type { PlanMetrics } from '../types.js';
+import type { PathsD } from '../geometry/clipper.js';
+import { computeCoverage } from '../geometry/computeCoverage.js';
+import { polylineLength } from '../geometry/vec.js';
+import type { LocalSegment, LocalWarning } from '../turns/path.js';
+import type { ResolvedMachine } from '../request/normalizeRequest.js';
+import { countCusps, countsAsTurn } from './manoeuvres.js';
+
+/** A coverage metric computed on simplified passes (geometry/coverageGuard.ts) adds a warning `coverage-approximate` to `warnings`. */
+export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, machine: ResolvedMachine, warnings?: LocalWarning[]): PlanMetrics {
+  const m = machine;
+  let working = 0, nonWorking = 0, turns = 0;
+  const turnsByType: Record<string, number> = {};
+  const passes: { xy: Float64Array; widthMeters: number }[] = [];
+  let connectors = 0;
+  for (const s of segments) {
+    const len = polylineLength(s.xy);
+    if (s.type === 'Turn' || s.type === 'Connector') {
+      nonWorking += len;
+      if (countsAsTurn(s)) {
+        turns++;
+        const k = s.turnType ?? 'Dubins';
+        turnsByType[k] = (turnsByType[k] ?? 0) + 1;
+      } else connectors++;
+    } else {
+      working += len;
+      passes.push({ xy: s.xy, widthMeters: m.widthMeters });
+    }
+  }
+  const cov = computeCoverage(workable, passes);
+  if (cov.approximation) warnings?.push({ code: 'coverage-approximate', message: cov.approximation });
+  // every cusp is a stop to change gear (machine.cuspStopSeconds)
+  const cusps = countCusps(segments);
+  const timeSeconds = working / m.workingSpeedMetersPerSecond + nonWorking / m.turningSpeedMetersPerSecond + cusps * m.cuspStopSeconds;
+  const metrics: PlanMetrics = {
+    fieldAreaSquareMeters: r2(fieldArea),
+    workableAreaSquareMeters: r2(cov.workableAreaSquareMeters),
+    distanceMeters: r2(working + nonWorking),
+    workingDistanceMeters: r2(working),
+    nonWorkingDistanceMeters: r2(nonWorking),
+    timeSeconds: r2(timeSeconds),
+    overlapSquareMeters: r2(cov.overlapSquareMeters),
+    overlapRatio: r6(cov.overlapRatio),
+    uncoveredSquareMeters: r2(cov.uncoveredSquareMeters),
+    uncoveredRatio: r6(cov.uncoveredRatio),
+    turns,
+    turnsByType,
+    connectors,
+    cusps,
+  };
+  if (m.workingFuelLitersPerHour !== undefined || m.turningFuelLitersPerHour !== undefined) {
+    metrics.fuelLiters = r2(((m.workingFuelLitersPerHour ?? 0) * working) / m.workingSpeedMetersPerSecond / 3600 + ((m.turningFuelLitersPerHour ?? 0) * nonWorking) / m.turningSpeedMetersPerSecond / 3600);
+  }
+  return metrics;
+}
+
+/** The refill stage's figures added to the metrics. */
+export function addRefillMetrics(metrics: PlanMetrics, refillCount: number, refillDetourMeters: number): void {
+  metrics.refillCount = refillCount;
+  metrics.refillDetourMeters = r2(refillDetourMeters);
+}
+
+function r2(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+function r6(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
+}

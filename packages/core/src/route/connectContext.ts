@@ -1,0 +1,194 @@
+/**
+ * What the connect stage shares: the context of one `connectTracks` call (field, rings, turn
+ * options, budgets, deadline), a connection (`Conn`), and the poses of track pieces' ends.
+ */
+import type { Pose, TurnOptions } from '../turns/types.js';
+import type { TurnType } from '../types.js';
+import { Region } from '../geometry/region.js';
+import { hypot } from '../geometry/vec.js';
+import type { LoopPath } from '../turns/connectorRings.js';
+import type { Waypoints } from '../turns/waypointPath.js';
+import type { ConnectionMemo } from './connectionMemo.js';
+import type { LocalWarning, Piece } from '../turns/path.js';
+
+export interface RouteContext {
+  region: Region;
+  /** Connector rings for headland traversal (built on first use: most fields need few). */
+  loops: () => LoopPath[];
+  /** How far from a connector ring a traversal may start or end, meters. */
+  maxRingReachMeters: number;
+  turnOptions: TurnOptions;
+  widthMeters: number;
+  warnings: LocalWarning[];
+  /** routeOptions.forcedDirection: winding of headland passes (CW / CCW); absent = whichever joins better. */
+  headlandWinding?: 'CW' | 'CCW';
+  /** routeOptions.enableHeadlandDrivethrough: far connectors try a direct manoeuvre across the headland band before a headland traversal. */
+  headlandDrivethrough?: boolean;
+  /** Waypoints for the last-resort connector (built on first use). */
+  waypoints?: () => Waypoints;
+  /** Which separate part of a multi-part field a point is in (-1 = none); absent = one part. */
+  partOf?: (x: number, y: number) => number;
+  /**
+   * Searched connectors (connectSearch.ts) that may still fail in this `connectTracks` call before
+   * searching stops (set there; bounds the work on fields with many unreachable spots).
+   */
+  searchFailuresLeft?: number;
+  /** The same for reversing searches (reverseSearch.ts), counted apart. */
+  reverseSearchFailuresLeft?: number;
+  /** Far connections and headland-pass entries made earlier in this plan, reused (connectionMemo.ts). */
+  memo?: ConnectionMemo;
+  /**
+   * The caller's deadline (route ordering): once true, connector searches give up and what does
+   * not fit otherwise is drawn straight; `aborted` is then set, so the caller knows the connector
+   * was cut short and is not the real one.
+   */
+  abort?: () => boolean;
+  aborted?: boolean;
+  /**
+   * A join nothing fits is retried with the tracks shortened at it (`connectShortened`, warning
+   * `track-shortened`) while its budget lasts. Absent while ordering costs connectors (the order
+   * is chosen on the joins as they are); given for the chosen route's joins that did not fit.
+   */
+  shortenUnfitted?: ShorteningBudget;
+}
+
+/** The budget of `connectShortened` over one planning. */
+export interface ShorteningBudget {
+  /** Whether one more join may be shortened (counts it). */
+  start(): boolean;
+  /** The deadline of the shortening under way: once true, its searches give up. */
+  over(): boolean;
+}
+
+/** Whether the caller's deadline has passed (marks the connection `aborted`). */
+export function timeIsUp(ctx: RouteContext): boolean {
+  if (!ctx.abort || !ctx.abort()) return false;
+  ctx.aborted = true;
+  return true;
+}
+
+/** Failed connector searches allowed per `connectTracks` call. */
+export const MAX_FAILED_SEARCHES = 12;
+
+/** Whether a search may still run; a failure is counted by `searchFailed`. */
+export function searchAllowed(ctx: RouteContext): boolean {
+  return (ctx.searchFailuresLeft ?? MAX_FAILED_SEARCHES) > 0;
+}
+export function searchFailed(ctx: RouteContext): void {
+  ctx.searchFailuresLeft = (ctx.searchFailuresLeft ?? MAX_FAILED_SEARCHES) - 1;
+}
+
+/** Directions (along the loop's own order = 1) allowed by a forced winding, preferred first. */
+export function loopDirections(loop: LoopPath, winding: 'CW' | 'CCW' | undefined): (1 | -1)[] {
+  if (!winding) return [1, -1];
+  let area2 = 0;
+  const xy = loop.xy;
+  for (let i = 2; i < xy.length; i += 2) area2 += xy[i - 2] * xy[i + 1] - xy[i] * xy[i - 1];
+  const ccw = area2 > 0;
+  return [(winding === 'CCW') === ccw ? 1 : -1];
+}
+
+/** One track of the route in driving order. */
+export interface TrackVisit {
+  trackIndex: number;
+  /** true = drive from (x0, y0) to (x1, y1). */
+  forward: boolean;
+}
+
+export interface Conn {
+  xy: ArrayLike<number>;
+  turnType?: TurnType;
+  kind: string;
+  reverse?: boolean;
+}
+
+export const MIN_TRACK_AFTER_TRIM_METERS = 1;
+
+export function trackHeading(p: Extract<Piece, { kind: 'track' }>): number {
+  return Math.atan2(p.ey - p.sy, p.ex - p.sx);
+}
+
+/** Curved tracks (`Piece.xy`, in driving order): arc length of the curve's point nearest to (x, y). */
+export function curveParameter(xy: Float64Array, x: number, y: number): number {
+  let best = Infinity, at = 0, acc = 0;
+  for (let i = 2; i < xy.length; i += 2) {
+    const ax = xy[i - 2], ay = xy[i - 1], dx = xy[i] - ax, dy = xy[i + 1] - ay;
+    const l2 = dx * dx + dy * dy, l = Math.sqrt(l2);
+    let t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const d2 = (ax + t * dx - x) ** 2 + (ay + t * dy - y) ** 2;
+    if (d2 < best) { best = d2; at = acc + t * l; }
+    acc += l;
+  }
+  return at;
+}
+
+/** Curved tracks: the pose at arc length s along the curve (clamped to it), heading along the curve. */
+export function poseOnCurve(xy: Float64Array, s: number): Pose {
+  let acc = 0;
+  for (let i = 2; i < xy.length; i += 2) {
+    const dx = xy[i] - xy[i - 2], dy = xy[i + 1] - xy[i - 1], l = hypot(dx, dy);
+    if (l === 0) continue;
+    if (acc + l >= s || i + 2 >= xy.length) {
+      const t = Math.min(1, Math.max(0, (s - acc) / l));
+      return { x: xy[i - 2] + t * dx, y: xy[i - 1] + t * dy, headingRadians: Math.atan2(dy, dx) };
+    }
+    acc += l;
+  }
+  return { x: xy[0], y: xy[1], headingRadians: 0 };
+}
+
+/** Curved tracks: the curve between its points nearest to (sx, sy) and (ex, ey), those points included. */
+export function curveBetween(xy: Float64Array, sx: number, sy: number, ex: number, ey: number): Float64Array {
+  const s0 = curveParameter(xy, sx, sy), s1 = curveParameter(xy, ex, ey);
+  const out: number[] = [sx, sy];
+  let acc = 0;
+  for (let i = 2; i < xy.length; i += 2) {
+    acc += hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+    if (acc > s0 + 1e-9 && acc < s1 - 1e-9) out.push(xy[i], xy[i + 1]);
+  }
+  out.push(ex, ey);
+  return Float64Array.from(out);
+}
+
+export function trackStart(p: Extract<Piece, { kind: 'track' }>): Pose {
+  if (p.xy) return { ...poseOnCurve(p.xy, curveParameter(p.xy, p.sx, p.sy)), x: p.sx, y: p.sy };
+  return { x: p.sx, y: p.sy, headingRadians: trackHeading(p) };
+}
+export function trackEnd(p: Extract<Piece, { kind: 'track' }>): Pose {
+  if (p.xy) return { ...poseOnCurve(p.xy, curveParameter(p.xy, p.ex, p.ey) - 1e-9), x: p.ex, y: p.ey };
+  return { x: p.ex, y: p.ey, headingRadians: trackHeading(p) };
+}
+
+/** Length of a track piece as it now is (between its current ends), meters. */
+export function pieceLength(p: Extract<Piece, { kind: 'track' }>): number {
+  return p.xy ? curveParameter(p.xy, p.ex, p.ey) - curveParameter(p.xy, p.sx, p.sy) : hypot(p.ex - p.sx, p.ey - p.sy);
+}
+
+/** The pose `d` meters before the track's end, along it. */
+export function pulledBackEnd(a: Extract<Piece, { kind: 'track' }>, d: number): Pose {
+  if (d === 0) return trackEnd(a);
+  const h = trackHeading(a);
+  return a.xy ? poseOnCurve(a.xy, curveParameter(a.xy, a.ex, a.ey) - d) : { x: a.ex - d * Math.cos(h), y: a.ey - d * Math.sin(h), headingRadians: h };
+}
+
+/** The pose `d` meters after the track's start, along it. */
+export function pushedInStart(b: Extract<Piece, { kind: 'track' }>, d: number): Pose {
+  if (d === 0) return trackStart(b);
+  const h = trackHeading(b);
+  return b.xy ? poseOnCurve(b.xy, curveParameter(b.xy, b.sx, b.sy) + d) : { x: b.sx + d * Math.cos(h), y: b.sy + d * Math.sin(h), headingRadians: h };
+}
+
+export function endPose(xy: ArrayLike<number>): Pose {
+  const n = xy.length;
+  let i = n - 4;
+  // Step back past points that nearly repeat the last one.
+  while (i > 0 && hypot(xy[n - 2] - xy[i], xy[n - 1] - xy[i + 1]) < 1e-6) i -= 2;
+  return { x: xy[n - 2], y: xy[n - 1], headingRadians: Math.atan2(xy[n - 1] - xy[i + 1], xy[n - 2] - xy[i]) };
+}
+
+export function reverseCurve(xy: Float64Array): Float64Array {
+  const n = xy.length, out = new Float64Array(n);
+  for (let i = 0; i < n; i += 2) { out[i] = xy[n - 2 - i]; out[i + 1] = xy[n - 1 - i]; }
+  return out;
+}

@@ -1,0 +1,226 @@
+/**
+ * Last-resort connections: transports between field parts (through necks), chains of manoeuvres
+ * through waypoints, searched connectors (forward and reversing), and the straight fallback that
+ * is reported as `turn-not-fitted`.
+ */
+import { turnCandidates } from '../turns/index.js';
+import type { Pose } from '../turns/types.js';
+import { Region } from '../geometry/region.js';
+import { areaOf, differencePolygons, groupPolygons, offsetPolygons } from '../geometry/clipper.js';
+import { densify } from '../geometry/vec.js';
+import { worstCurvatureRatio } from '../geometry/curvature.js';
+import { kinksWithinRadius } from '../turns/connectorRings.js';
+import { shortestWaypointPath, waypointPoses } from '../turns/waypointPath.js';
+import { canLeave, searchConnector } from './connectSearch.js';
+import { drivableReversing, searchReversingConnector } from './reverseSearch.js';
+import { timeIsUp, MAX_FAILED_SEARCHES, searchAllowed, searchFailed } from './connectContext.js';
+import type { RouteContext, Conn } from './connectContext.js';
+import { tryDirect, rateLimitOf, rateLimited, JOINED_CURVATURE_RATIO } from './traversal.js';
+
+/**
+ * Parts of a one-polygon field joined only by necks narrower than the machine (a ditch that
+ * nearly cuts the field in two): the field eroded by half the width (less 25 cm) falls apart
+ * there. Between such parts no in-field path exists for the machine; as a last resort it leaves
+ * the field (a `transport` connector, with a warning), within 2R of the boundary and never
+ * through a hole. Built on first need, once per field.
+ */
+interface NeckParts {
+  partOf: (x: number, y: number) => number;
+  transportRegion: Region;
+}
+const neckPartsCache = new WeakMap<Region, NeckParts | null>();
+
+function neckParts(ctx: RouteContext): NeckParts | undefined {
+  let np = neckPartsCache.get(ctx.region);
+  if (np === undefined) {
+    np = null;
+    const rings = ctx.region.rings();
+    const eroded = offsetPolygons(rings, -Math.max(0.1, ctx.widthMeters / 2 - 0.25), 0.05);
+    const parts = groupPolygons(eroded);
+    if (parts.length >= 2) {
+      // Parts too small to be worth leaving the field for (under 5 % of the field's core) are
+      // not joined by transports: their passes are left out instead (with their warning).
+      const areas = parts.map((p) => areaOf(p));
+      const total = areas.reduce((a, b) => a + b, 0);
+      const regions = parts.map((p) => new Region(p));
+      const shells = rings.filter((r) => areaOf([r]) > 0);
+      const holes = rings.filter((r) => areaOf([r]) < 0).map((r) => r.slice().reverse());
+      const grown = offsetPolygons(shells, 2 * ctx.turnOptions.turnRadiusMeters, 0.05);
+      np = {
+        partOf: (x, y) => {
+          const k = regions.findIndex((r) => r.contains(x, y));
+          return k >= 0 && areas[k] >= 0.05 * total ? k : -1;
+        },
+        transportRegion: new Region(holes.length > 0 ? differencePolygons(grown, holes) : grown),
+      };
+    }
+    neckPartsCache.set(ctx.region, np);
+  }
+  return np ?? undefined;
+}
+
+/** Last resort between parts joined by necks: a forward path that may leave the field by up to 2R, never through a hole. */
+export function tryNeckTransport(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  if (ctx.partOf) return undefined; // a multi-part field: `transport` handles it
+  const np = neckParts(ctx);
+  if (!np) return undefined;
+  const pa = np.partOf(from.x, from.y), pb = np.partOf(to.x, to.y);
+  if (pa < 0 || pb < 0 || pa === pb) return undefined;
+  const rate = ctx.turnOptions.maxCurvatureRatePerSquareMeter;
+  if (rate !== undefined && Number.isFinite(rate)) return undefined;
+  const R = ctx.turnOptions.turnRadiusMeters;
+  const region = np.transportRegion;
+  const shot = (a: Pose, b: Pose): ArrayLike<number> | undefined => {
+    let cands;
+    try {
+      cands = turnCandidates(a, b, ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions);
+    } catch {
+      return undefined;
+    }
+    for (let i = 0; i < cands.length && i < 4; i++) if (cands[i].cusps.length === 0 && !cands[i].startsReversed && region.containsPolyline(cands[i].points)) return cands[i].points;
+    return undefined;
+  };
+  // A fine heuristic raster around the two ends: a ditch a meter wide must not vanish in it.
+  const m = 300;
+  const window = { minX: Math.min(from.x, to.x) - m, minY: Math.min(from.y, to.y) - m, maxX: Math.max(from.x, to.x) + m, maxY: Math.max(from.y, to.y) + m, cellMeters: 0.5 };
+  let xy = shot(from, to);
+  if (!xy && !timeIsUp(ctx) && searchAllowed(ctx)) {
+    xy = searchConnector(from, to, region, shot, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, maxExpansions: 20000, window, ...(ctx.abort ? { abort: ctx.abort } : {}) });
+    if (!xy && !timeIsUp(ctx)) searchFailed(ctx);
+  }
+  if (!xy || worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R)) return undefined;
+  ctx.warnings.push({
+    code: 'connector-leaves-field',
+    message: 'parts of the field are joined only by necks narrower than the machine: the route leaves the field between them (a transport connector, within twice the turning radius of the boundary, never through a no-go zone)',
+    x: from.x,
+    y: from.y,
+  });
+  return { xy: Float64Array.from(xy), kind: 'transport', turnType: 'Dubins' };
+}
+
+/**
+ * Transport between separate parts of a multi-part field: the shortest forward manoeuvre,
+ * which necessarily leaves the field (connector kind `transport`; checkPlan allows it).
+ */
+export function transport(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  let cands;
+  try {
+    cands = turnCandidates(from, to, ctx.turnOptions);
+  } catch {
+    return undefined;
+  }
+  const c = cands[0];
+  return c ? { xy: c.points, kind: 'transport', turnType: c.turnType } : undefined;
+}
+
+/** Last resort: a chain of manoeuvres through waypoints along the shortest path inside the field. */
+export function tryWaypointChain(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  if (timeIsUp(ctx)) return undefined;
+  if (!ctx.waypoints) return undefined;
+  const pts = shortestWaypointPath(ctx.waypoints(), ctx.region, from.x, from.y, to.x, to.y);
+  if (!pts || pts.length === 0) return undefined;
+  const poses = [from, ...waypointPoses(from, to, pts), to];
+  const xy: number[] = [from.x, from.y];
+  for (let i = 1; i < poses.length; i++) {
+    const leg = tryDirect(poses[i - 1], poses[i], ctx, 8, true);
+    if (!leg) return undefined;
+    for (let k = 2; k < leg.xy.length; k++) xy.push(leg.xy[k]);
+  }
+  // Legs meet tangentially (shared poses); measure as checkPlan does, with a little margin.
+  if (worstCurvatureRatio(xy, ctx.turnOptions.turnRadiusMeters).ratio > 1.04 || !kinksWithinRadius(xy, ctx.turnOptions.turnRadiusMeters) || !ctx.region.containsPolyline(xy)) return undefined;
+  const drivable = rateLimited(xy, ctx, true, from, to);
+  return drivable ? { xy: drivable, kind: 'waypoints', turnType: 'Dubins' } : undefined;
+}
+
+/** Forward-only direct manoeuvre inside the field, as a polyline (the search's analytic expansion). */
+function forwardShot(from: Pose, to: Pose, ctx: RouteContext): ArrayLike<number> | undefined {
+  let cands;
+  try {
+    cands = turnCandidates(from, to, ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions);
+  } catch {
+    return undefined;
+  }
+  for (let i = 0; i < cands.length && i < 4; i++) {
+    const c = cands[i];
+    if (c.cusps.length === 0 && !c.startsReversed && ctx.region.containsPolyline(c.points)) return c.points;
+  }
+  return undefined;
+}
+
+/**
+ * Last resort before reporting: a searched forward path of bounded curvature through the field
+ * (`connectSearch.ts`). With a curvature-rate limit its arcs (no clothoids) are redrawn with
+ * transitions (`rateLimited`) or the path is not used.
+ */
+export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions?: number, shotEveryExpansions?: number): Conn | undefined {
+  const R = ctx.turnOptions.turnRadiusMeters;
+  // A start no forward path leaves, or a goal none reaches (pockets): no search can succeed.
+  if (timeIsUp(ctx) || !searchAllowed(ctx) || !canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true)) return undefined;
+  // With a rate limit the search's shots are plain Dubins arcs (cheap to sample; the clothoids come
+  // with the redrawing of the whole path below).
+  const sigma = rateLimitOf(ctx);
+  const shotCtx: RouteContext = sigma === undefined ? ctx : { ...ctx, turnOptions: { ...ctx.turnOptions, maxCurvatureRatePerSquareMeter: undefined, smoothing: 'Arcs' } };
+  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, shotCtx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(shotEveryExpansions ? { shotEveryExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
+  if (!xy) { if (!timeIsUp(ctx)) searchFailed(ctx); return undefined; }
+  if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) return undefined;
+  // With a rate limit: the search's arcs redrawn with clothoid transitions between them.
+  const drivable = rateLimited(xy, ctx, true, from, to);
+  return drivable ? { xy: drivable, kind: 'search', turnType: 'Dubins' } : undefined;
+}
+
+/**
+ * Nothing drivable fits: the join is reported (`turn-not-fitted`, where and why) and drawn as the
+ * shortest way inside the field — a straight line where it stays inside, else the shortest path
+ * round the boundary's corners and the holes (`shortestWaypointPath`) — never through the boundary
+ * when a way inside exists. checkPlan reads it as not drivable (kinks), which is what it is.
+ */
+export function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
+  const straight = densify([from.x, from.y, to.x, to.y], 0.5);
+  let xy: Float64Array = straight;
+  let drawn = 'a straight connector was drawn instead';
+  if (!ctx.region.containsPolyline(straight)) {
+    const pts = ctx.waypoints ? shortestWaypointPath(ctx.waypoints(), ctx.region, from.x, from.y, to.x, to.y) : undefined;
+    const inside = pts ? densify([from.x, from.y, ...pts, to.x, to.y], 0.5) : undefined;
+    if (inside && ctx.region.containsPolyline(inside)) {
+      xy = inside;
+      drawn = 'the shortest way inside the field (not drivable at this radius) was drawn instead';
+    } else drawn = 'a straight connector, which leaves the field (no way inside it was found), was drawn instead';
+  }
+  const o = ctx.turnOptions;
+  const sigma = rateLimitOf(ctx);
+  const deg = (r: number): string => ((((r * 180) / Math.PI) % 360 + 360) % 360).toFixed(0);
+  ctx.warnings.push({
+    code: 'turn-not-fitted',
+    message: `no manoeuvre within the turning radius (${o.turnRadiusMeters} m${sigma !== undefined ? `, curvature rate ${sigma} 1/m²` : ''}${o.reverseAllowed ? ', reversing allowed' : ', no reversing'}) fits inside the field for ${what}, from (${from.x.toFixed(1)}, ${from.y.toFixed(1)}) heading ${deg(from.headingRadians)}° to (${to.x.toFixed(1)}, ${to.y.toFixed(1)}) heading ${deg(to.headingRadians)}° (local meters): no turn, headland traversal, waypoint chain or searched path fits; ${drawn}`,
+    x: from.x,
+    y: from.y,
+  });
+  return { xy, kind: 'unfitted' };
+}
+
+/**
+ * Where the machine may reverse: every Reeds-Shepp / fishtail candidate (not only the shortest
+ * few) before the join is reported as not fitted.
+ */
+export function reverseLastResort(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
+  return ctx.turnOptions.reverseAllowed ? tryDirect(from, to, ctx, 64) ?? tryReversingSearch(from, to, ctx) : undefined;
+}
+
+/**
+ * Where the machine may reverse and nothing else fits: a searched path driven forward and
+ * backward (K-turns, reverseSearch.ts), drivable piece by piece between its cusps under the
+ * machine's limits, inside the field. Failed searches have their own budget per `connectTracks`
+ * call (`reverseSearchFailuresLeft`), so that forward searches failing first do not use it up.
+ */
+export function tryReversingSearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions?: number): Conn | undefined {
+  if (timeIsUp(ctx) || (ctx.reverseSearchFailuresLeft ?? MAX_FAILED_SEARCHES) <= 0) return undefined;
+  const R = ctx.turnOptions.turnRadiusMeters;
+  const found = searchReversingConnector(from, to, ctx.region, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
+  if (!found) {
+    if (!timeIsUp(ctx)) ctx.reverseSearchFailuresLeft = (ctx.reverseSearchFailuresLeft ?? MAX_FAILED_SEARCHES) - 1;
+    return undefined;
+  }
+  const xy = drivableReversing(found, from, to, ctx.region, R, rateLimitOf(ctx));
+  const reverse = found.cusps.length > 0 || found.startsReversed;
+  return xy ? { xy, kind: 'search', turnType: reverse ? 'ReedsShepp' : 'Dubins', ...(reverse ? { reverse } : {}) } : undefined;
+}

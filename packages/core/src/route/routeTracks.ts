@@ -1,0 +1,312 @@
+/**
+ * The route stage: the tracks ordered (route/order/, route/optimize/) and then re-ordered on the
+ * real connectors (route/order/connectedOrder.ts), joined to each other, to the headland passes
+ * and to the staging area by turns and connectors (route/connectTracks.ts). Every connection
+ * made while costing is kept: the chosen route is put together from them.
+ *
+ * Joins nothing fits (connector `unfitted`): the order is chosen on them as they are; those the
+ * route uses are connected again with the tracks shortened there (warning `track-shortened`), and
+ * a track that is still not joined is driven last or left out (warning `track-skipped`).
+ */
+import type { PathsD } from '../geometry/clipper.js';
+import { groupPolygons, ringToFlat } from '../geometry/clipper.js';
+import { Region } from '../geometry/region.js';
+import type { LocalFrame } from '../geometry/projection.js';
+import { polylineLength, hypot } from '../geometry/vec.js';
+import { buildWaypoints } from '../turns/waypointPath.js';
+import type { Waypoints } from '../turns/waypointPath.js';
+import { buildConnectorRings, buildNarrowConnectorRings } from '../turns/connectorRings.js';
+import type { LoopPath } from '../turns/connectorRings.js';
+import type { TurnOptions } from '../turns/types.js';
+import type { LocalSegment, LocalWarning, Piece } from '../turns/path.js';
+import type { HeadlandPass } from '../headland/generateHeadlands.js';
+import type { HeadlandRoutePieces } from '../headland/headlandPieces.js';
+import type { Track } from '../tracks/generateTracks.js';
+import { stagingPointLocal, withStagingLegs } from '../refill/routeExtras.js';
+import type { LegRouter } from '../refill/legs.js';
+import type { ResolvedMachine } from '../request/normalizeRequest.js';
+import type { RouteApiOptions } from '../types.js';
+import { connectTracks, trackPieces } from './connectTracks.js';
+import type { RouteContext, ShorteningBudget } from './connectTracks.js';
+import type { ConnectionMemo } from './connectionMemo.js';
+import { LARGE_FIELD_TRACKS, orderFieldTracks, tightestBendRatio } from './order/fieldOrder.js';
+import type { FieldOrderInput, FieldOrderResult } from './order/fieldOrder.js';
+import { assembleRoute, refineOrderOnConnectors, skipUnjoinable } from './order/connectedOrder.js';
+import type { RealCostModel, RefineResult } from './order/connectedOrder.js';
+import { objectiveRates } from './optimize/objective.js';
+import type { ObjectiveRates } from './optimize/objective.js';
+import { routeBudget } from './budget.js';
+import type { RouteBudget } from './budget.js';
+
+export type { RouteBudget } from './budget.js';
+
+/** What the route stage needs of the field (built once per `planRoute` call, reused by a second planning). */
+export interface RouteField {
+  field: PathsD;
+  frame: LocalFrame;
+  region: Region;
+  waypoints: () => Waypoints;
+  partOf?: (x: number, y: number) => number;
+  loops: () => LoopPath[];
+  memo: ConnectionMemo;
+}
+
+export interface RouteStageInput {
+  routeField: RouteField;
+  machine: ResolvedMachine;
+  headlandPasses: number;
+  routeOptions: RouteApiOptions;
+  maxOptimizerTimeSeconds: number;
+  turnOptions: TurnOptions;
+  tracks: Track[];
+  cellOf: Int32Array;
+  directionRadians: number;
+  /** Passes in driving order, and their pieces. */
+  passOrder: HeadlandPass[];
+  headlandRoute: HeadlandRoutePieces;
+  headlandsFirst: boolean;
+  /** A clock, milliseconds (the optimizer honours maxOptimizerTime only with one). */
+  now?: () => number;
+  /** Whether a second planning follows this one (it then takes half of maxOptimizerTime). */
+  secondFollows: boolean;
+  /** Ordering time an earlier planning of the same call spent, ms. */
+  orderingSpentMilliseconds: number;
+}
+
+export interface RoutedTracks {
+  /** The route in the local frame, headland corners restored. */
+  segments: LocalSegment[];
+  warnings: LocalWarning[];
+  staging?: [number, number];
+  legRouter: LegRouter;
+  ordered: FieldOrderResult;
+  refined: RefineResult;
+  assembled: boolean;
+  /** Time the ordering took (with a clock), ms. */
+  routeOrderMilliseconds?: number;
+}
+
+/** A connection as made: its segments and warnings. */
+type Parts = { segs: LocalSegment[]; warnings: LocalWarning[] };
+/** A connection not made (out of budget): counts as a join nothing fits. */
+const UNJOINED: Parts = { segs: [{ type: 'Connector', xy: new Float64Array(0), connector: 'unfitted' }], warnings: [] };
+/** Connections `skipUnjoinable` may make beyond the ordering's, per planning. */
+const MAX_NEW_CONNECTIONS = 48;
+
+/** Orders the tracks on their real connectors and connects the chosen route. */
+export function routeTracks(inp: RouteStageInput): RoutedTracks {
+  const { routeField, machine: m, routeOptions, headlandsFirst, passOrder } = inp;
+  const budget = routeBudget(inp.maxOptimizerTimeSeconds, inp.now, inp.secondFollows, inp.orderingSpentMilliseconds);
+  const staging = stagingPointLocal(routeField.frame, routeOptions);
+  const rates = objectiveRates(m, routeOptions.objective);
+  const headlandsAfter = !headlandsFirst && passOrder.length > 0;
+  const lastPass = headlandsFirst ? passOrder[passOrder.length - 1] : undefined;
+  const orderInput: FieldOrderInput = {
+    tracks: inp.tracks,
+    cellOf: inp.cellOf,
+    directionRadians: inp.directionRadians,
+    widthMeters: m.widthMeters,
+    turnRadiusMeters: m.turnRadiusMeters,
+    rates,
+    routeOptions: budget.limitMilliseconds !== budget.fullLimitMilliseconds ? { ...routeOptions, maxOptimizerTime: budget.limitMilliseconds / 1000 } : routeOptions,
+    ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : {}),
+    ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : {}),
+    ...(inp.now ? { now: inp.now } : {}),
+  };
+  const ordered = orderFieldTracks(orderInput);
+  const ctx = connectorContext(inp);
+  // Staging and refill legs go round holes and bays inside the field (refill/legs.ts).
+  const legRouter: LegRouter = { region: ctx.region, rings: routeField.field.map(ringToFlat), waypoints: ctx.waypoints!, turnRadiusMeters: m.turnRadiusMeters };
+  const conns = connections(inp, ctx, rates, staging, legRouter, budget, ordered.alternatives.length > 1);
+  const now = budget.now;
+  const refined = refineOrderOnConnectors(orderInput, ordered, conns.model, {
+    ...(now ? { now, outOfTime: () => now() - budget.startedAt >= budget.limitMilliseconds, remainingMilliseconds: () => budget.limitMilliseconds - (now() - budget.startedAt) } : {}),
+    ...(!now && inp.tracks.length > LARGE_FIELD_TRACKS ? { maxRounds: 1 } : {}),
+  });
+  const routeOrderMilliseconds = now ? now() - budget.startedAt : undefined;
+  // The chosen route is put together from its connections; a fixed order (nothing costed) is
+  // connected now, as is any route whose parts do not fit together. For `optimized`, connectors
+  // not costed yet (the clock ran out) are built now, the ones costed reused.
+  const assembling = Number.isFinite(refined.nonWorkingCost) || conns.costMore;
+  const kept = assembling ? skipUnjoinable(refined.visits, conns.partsVia(conns.within), (r) => !unfitted(r), (r) => r.warnings.length, (r) => r === UNJOINED) : { visits: refined.visits, skipped: [] };
+  const routeVisits = kept.visits;
+  const assembled = assembling ? assembleRoute(routeVisits, conns.partsVia(conns.reuse), (k) => trackMeters(inp.tracks[routeVisits[k].trackIndex])) : undefined;
+  const headlandPieces = inp.headlandRoute.pieces;
+  const final = assembled ?? conns.connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(inp.tracks, routeVisits, inp.cellOf)] : [...trackPieces(inp.tracks, routeVisits, inp.cellOf), ...headlandPieces], true, true, undefined, conns.shortening);
+  for (const sk of kept.skipped) {
+    const t = inp.tracks[sk.visit.trackIndex];
+    const len = trackMeters(t);
+    final.warnings.push({
+      code: 'track-skipped',
+      message: `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} m) fits inside the field ${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even with the tracks shortened; its area counts as uncovered`,
+      x: (t.x0 + t.x1) / 2,
+      y: (t.y0 + t.y1) / 2,
+    });
+  }
+  return {
+    segments: inp.headlandRoute.restore(final.segs),
+    warnings: final.warnings,
+    ...(staging ? { staging } : {}),
+    legRouter,
+    ordered,
+    refined,
+    assembled: assembled !== undefined,
+    ...(routeOrderMilliseconds !== undefined ? { routeOrderMilliseconds } : {}),
+  };
+}
+
+function trackMeters(t: Track): number {
+  return t.xy ? polylineLength(t.xy) : hypot(t.x1 - t.x0, t.y1 - t.y0);
+}
+
+function unfitted(r: Parts): boolean {
+  return r.segs.some((sg) => sg.connector === 'unfitted');
+}
+
+/** What `connectTracks` needs to join pieces in this field with this machine. */
+function connectorContext(inp: RouteStageInput): RouteContext {
+  const { routeField: rf, machine: m, routeOptions } = inp;
+  const R = m.turnRadiusMeters, w = m.widthMeters;
+  const { ringOffset } = connectorRingSizes(R, w, inp.headlandPasses);
+  return {
+    region: rf.region,
+    waypoints: rf.waypoints,
+    ...(rf.partOf ? { partOf: rf.partOf } : {}),
+    loops: rf.loops,
+    memo: rf.memo,
+    maxRingReachMeters: Math.max(inp.headlandPasses * w, ringOffset) + 2 * R,
+    turnOptions: inp.turnOptions,
+    widthMeters: w,
+    warnings: [],
+    ...(routeOptions.forcedDirection ? { headlandWinding: routeOptions.forcedDirection } : {}),
+    ...(routeOptions.enableHeadlandDrivethrough === true ? { headlandDrivethrough: true } : {}),
+  };
+}
+
+/**
+ * Connector rings' radius and offset from the field's edge. The rings keep a 15 % margin on the
+ * turning radius: their arcs are polygons.
+ */
+export function connectorRingSizes(turnRadiusMeters: number, widthMeters: number, headlandPasses: number): { ringRadius: number; ringOffset: number } {
+  const ringRadius = 1.15 * turnRadiusMeters;
+  return { ringRadius, ringOffset: Math.max(ringRadius, (headlandPasses * widthMeters) / 2) };
+}
+
+/** The field as the route stage sees it, its costly parts built on first use. */
+/** `ringField`: the field the connector rings are offset from (the simplified boundary, geometry/simplifyBoundary.ts); containment stays on `field`. */
+export function routeFieldOf(field: PathsD, frame: LocalFrame, memo: ConnectionMemo, machine: ResolvedMachine, headlandPasses: number, ringField: PathsD = field): RouteField {
+  const R = machine.turnRadiusMeters, w = machine.widthMeters;
+  const { ringRadius, ringOffset } = connectorRingSizes(R, w, headlandPasses);
+  let waypoints: Waypoints | undefined;
+  let loops: LoopPath[] | undefined;
+  return {
+    field,
+    frame,
+    region: new Region(field),
+    waypoints: () => (waypoints ??= buildWaypoints(field, 1.5 * R)),
+    ...partLookup(field),
+    loops: () => (loops ??= [...buildConnectorRings(ringField, ringOffset, ringRadius), ...buildNarrowConnectorRings(ringField, w / 2, ringRadius)]),
+    memo,
+  };
+}
+
+/** For multi-part fields: which part a point lies in (transport connectors join parts). */
+function partLookup(field: PathsD): { partOf?: (x: number, y: number) => number } {
+  const parts = groupPolygons(field);
+  if (parts.length < 2) return {};
+  const regions = parts.map((p) => new Region(p));
+  return { partOf: (x, y) => regions.findIndex((r) => r.contains(x, y)) };
+}
+
+type Lookup = (store: Map<number, Parts>, key: number, make: (abort?: () => boolean) => void) => Parts | undefined;
+
+/**
+ * The connections of one planning: made while costing (`model`, each kept), looked up when the
+ * route is put together (`partsVia`), refitted with the tracks shortened where nothing fits, all
+ * within the refit budget.
+ */
+function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRates, staging: [number, number] | undefined, legRouter: LegRouter, budget: RouteBudget, costMore: boolean) {
+  const { tracks, cellOf, headlandsFirst } = inp;
+  const R = inp.machine.turnRadiusMeters;
+  const headlandPieces = inp.headlandRoute.pieces;
+  const connectorCost = (segs: LocalSegment[], warningCount: number): { cost: number; defects: number } => {
+    let cost = 0;
+    let defects = warningCount;
+    for (const s of segs) {
+      if (s.type !== 'Turn' && s.type !== 'Connector') continue;
+      cost += polylineLength(s.xy) * (s.connector === 'staging' ? rates.transportPerMeter : rates.turningPerMeter);
+      if (s.connector !== 'staging' && s.connector !== 'unfitted' && s.connector !== 'transport' && (tightestBendRatio(s.xy, R) > 1.05 || !ctx.region.containsPolyline(s.xy))) defects++;
+    }
+    return { cost, defects };
+  };
+  const stagingLeg = (xy: Float64Array): LocalSegment => ({ type: 'Connector', xy, connector: 'staging' });
+  const connectPieces = (p: Piece[], legIn: boolean, legOut: boolean, abort?: () => boolean, shortenUnfitted?: ShorteningBudget): Parts & { aborted?: boolean } => {
+    const c: RouteContext = { ...ctx, warnings: [], ...(abort ? { abort } : {}), ...(shortenUnfitted ? { shortenUnfitted } : {}) };
+    let segs = connectTracks(p, c);
+    if (staging && (legIn || legOut)) segs = withStagingLegs(segs, staging, stagingLeg, { legIn, legOut, router: legRouter });
+    return { segs, warnings: c.warnings, ...(c.aborted ? { aborted: true } : {}) };
+  };
+  /** The track of end `e` as a piece driven so that it leaves through `e` (exit) or enters through it. */
+  const pieceAt = (e: number, entering: boolean): Piece => trackPieces(tracks, [{ trackIndex: e >> 1, forward: entering ? (e & 1) === 0 : (e & 1) === 1 }], cellOf)[0];
+  const linkParts = new Map<number, Parts>();
+  const headParts = new Map<number, Parts>();
+  const tailParts = new Map<number, Parts>();
+  const endCount = 2 * tracks.length;
+  // A connection the ordering's deadline cut short (`abort`) is neither kept nor its cost trusted.
+  const costOf = (p: Piece[], legIn: boolean, legOut: boolean, keep: (r: Parts) => void, abort?: () => boolean): { cost: number; defects: number; aborted?: boolean } => {
+    const r = connectPieces(p, legIn, legOut, abort);
+    if (r.aborted) return { ...connectorCost(r.segs, r.warnings.length), aborted: true };
+    keep(r);
+    return connectorCost(r.segs, r.warnings.length);
+  };
+  // The pieces of a link (track end to track end), of the head (start to the first track) and of
+  // the tail. No head (tail) is driven unless headland passes or a staging area come before (after)
+  // the tracks.
+  const linkPieces = (a: number, b: number): Piece[] => [pieceAt(a, false), pieceAt(b, true)];
+  const headPieces = (e: number): Piece[] => (headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)]);
+  const tailPieces = (e: number): Piece[] => (headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces]);
+  const drivesHead = headlandsFirst || staging !== undefined;
+  const drivesTail = !headlandsFirst || staging !== undefined;
+  // Connections made while ordering get the deadline (`abort`): a connector search still running
+  // at maxOptimizerTime gives up there, so the limit is hard (route/order/connectedOrder.ts).
+  const model: RealCostModel = {
+    link: (a, b, abort) => costOf(linkPieces(a, b), false, false, (r) => linkParts.set(a * endCount + b, r), abort),
+    head: (e, abort) => (drivesHead ? costOf(headPieces(e), true, false, (r) => headParts.set(e, r), abort) : { cost: 0, defects: 0 }),
+    tail: (e, abort) => (drivesTail ? costOf(tailPieces(e), false, true, (r) => tailParts.set(e, r), abort) : { cost: 0, defects: 0 }),
+  };
+  // Connections tried again in vain, not tried a third time (skipUnjoinable and assembleRoute ask twice).
+  const refitFailed = new Map<Map<number, Parts>, Set<number>>();
+  const refit = (store: Map<number, Parts>, key: number, r: Parts | undefined, pieces: () => Piece[], legIn: boolean, legOut: boolean): Parts | undefined => {
+    if (!r || r === UNJOINED || !unfitted(r)) return r;
+    let failed = refitFailed.get(store);
+    if (!failed) refitFailed.set(store, (failed = new Set()));
+    if (failed.has(key) || budget.refitExhausted()) return r;
+    failed.add(key);
+    const again = connectPieces(pieces(), legIn, legOut, undefined, budget.shortening);
+    if (again.aborted || unfitted(again)) return r;
+    store.set(key, again);
+    return again;
+  };
+  // A connection as kept, or made by `make` (which stores it) where `lookup` decides to; refitted
+  // where it does not fit.
+  const partsVia = (lookup: Lookup) => ({
+    link: (a: number, b: number): Parts | undefined => refit(linkParts, a * endCount + b, lookup(linkParts, a * endCount + b, (abort) => model.link(a, b, abort)), () => linkPieces(a, b), false, false),
+    head: (e: number): Parts | undefined => (drivesHead ? refit(headParts, e, lookup(headParts, e, (abort) => model.head(e, abort)), () => headPieces(e), true, false) : undefined),
+    tail: (e: number): Parts | undefined => (drivesTail ? refit(tailParts, e, lookup(tailParts, e, (abort) => model.tail(e, abort)), () => tailPieces(e), false, true) : undefined),
+  });
+  const reuse: Lookup = (store, key, make) => store.get(key) ?? (costMore ? (make(), store.get(key)) : undefined);
+  // Choosing which tracks to take out makes connections the ordering did not: within the refit
+  // budget (and at most MAX_NEW_CONNECTIONS of them); one it does not reach counts as not fitting,
+  // so no track is taken out on its account.
+  let newConnectionsLeft = MAX_NEW_CONNECTIONS;
+  const within: Lookup = (store, key, make) => {
+    const have = store.get(key);
+    if (have || !costMore) return have;
+    budget.startRefitClock();
+    if (budget.refitExhausted() || newConnectionsLeft <= 0) return UNJOINED;
+    newConnectionsLeft--;
+    make(budget.shortening.over);
+    return store.get(key) ?? UNJOINED;
+  };
+  return { model, partsVia, reuse, within, connectPieces, costMore, shortening: budget.shortening };
+}

@@ -1,0 +1,107 @@
+/**
+ * The track stage as the pipeline calls it: the working heading (preferred, or searched on the
+ * full headlands' mainland), then the tracks — curved offsets of the boundary when asked and one
+ * fits, straight otherwise; with a searched heading, cells re-tracked at their own heading where
+ * cheaper (tracks/cellHeadings.ts); ends pushed out towards the mainland's edge
+ * (tracks/extendTracks.ts) — and the cell of each track.
+ */
+import { PlanError } from '../errors.js';
+import type { Plan } from '../types.js';
+import type { PathsD } from '../geometry/clipper.js';
+import { generateTracks } from './generateTracks.js';
+import type { Track, TrackSet } from './generateTracks.js';
+import { assignCellHeadings } from './cellHeadings.js';
+import type { CellTracks } from './cellHeadings.js';
+import { generateCurvedTracks } from './curvedTracks.js';
+import { DEFAULT_EXTENSION_FRACTION, extendTracks } from './extendTracks.js';
+import type { TrackExtension } from './extendTracks.js';
+import { groupCells } from './cells.js';
+
+/** Track direction (radians CCW from +x, [0, π)) → bearing in degrees clockwise from north, [0, 180). */
+export function directionToBearingDegrees(directionRadians: number): number {
+  let b = 90 - (directionRadians * 180) / Math.PI;
+  b = ((b % 180) + 180) % 180;
+  return Math.round(b * 1e6) / 1e6;
+}
+
+/** Bearing in degrees clockwise from north → track direction, radians CCW from +x, [0, π). */
+export function bearingToDirectionRadians(bearingDegrees: number): number {
+  let a = ((90 - bearingDegrees) * Math.PI) / 180;
+  a %= Math.PI;
+  return a < 0 ? a + Math.PI : a;
+}
+
+export interface ChosenHeading {
+  directionRadians: number;
+  heading: Plan['heading'];
+}
+
+/** The preferred heading; else the searched one (`search`, called only then); north when there is no mainland. */
+export function chooseHeading(preferredHeadingDegrees: number | undefined, hasMainland: boolean, search: () => number): ChosenHeading {
+  if (preferredHeadingDegrees !== undefined) return { directionRadians: bearingToDirectionRadians(preferredHeadingDegrees), heading: { degrees: preferredHeadingDegrees, source: 'preferred' } };
+  if (!hasMainland) return { directionRadians: Math.PI / 2, heading: { degrees: 0, source: 'search' } };
+  const directionRadians = search();
+  return { directionRadians, heading: { degrees: directionToBearingDegrees(directionRadians), source: 'search' } };
+}
+
+export interface TrackStageInput {
+  field: PathsD;
+  mainland: PathsD;
+  widthMeters: number;
+  turnRadiusMeters: number;
+  chosen: ChosenHeading;
+  preferredHeadingDegrees?: number;
+  curved: boolean;
+  /** Whether cells may take headings of their own (a searched heading, full headlands). */
+  cellHeadingsAllowed: boolean;
+  /** Extend the ends all the way (option extendTracks) rather than by DEFAULT_EXTENSION_FRACTION. */
+  fullExtension: boolean;
+  /** Headland passes the plan has (with no track either, nothing fits). */
+  passCount: number;
+}
+
+export interface PlannedTracks {
+  trackSet: TrackSet;
+  directionRadians: number;
+  heading: Plan['heading'];
+  curved: boolean;
+  cellTracks?: CellTracks;
+  /** Cell of each track. */
+  cellOf: Int32Array;
+  /** With the option extendTracks: the tracks before extension and what it moved. */
+  fullExtension?: { unextendedTracks: Track[]; extension: TrackExtension };
+}
+
+export function planTracks(inp: TrackStageInput): PlannedTracks {
+  const { field, mainland, widthMeters: w, turnRadiusMeters: R } = inp;
+  let { directionRadians, heading } = inp.chosen;
+  // trackType 'curved': offset curves of the boundary's longest smooth chain (tracks/curvedTracks.ts); straight when none fits.
+  const curvedSet = inp.curved && mainland.length > 0 ? generateCurvedTracks(field, mainland, w, R) : undefined;
+  const curved = curvedSet !== undefined && curvedSet.tracks.length > 0;
+  if (curvedSet && curved) {
+    directionRadians = curvedSet.directionRadians;
+    if (inp.preferredHeadingDegrees === undefined) heading = { degrees: directionToBearingDegrees(directionRadians), source: 'search' };
+  }
+  const trackSet: TrackSet = curvedSet && curved ? curvedSet : mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
+  // Boustrophedon cells of the tracks; with a searched heading, each cell re-tracked at its own best heading when that is cheaper.
+  const cellTracks = inp.cellHeadingsAllowed && !curved && inp.preferredHeadingDegrees === undefined && trackSet.tracks.length > 0 ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R) : undefined;
+  if (cellTracks) trackSet.tracks = cellTracks.tracks;
+  // Track ends pushed out towards where the swaths reach the mainland's edge: by
+  // DEFAULT_EXTENSION_FRACTION of that by default, all of it with the option extendTracks (which reports its gain).
+  const unextendedTracks = trackSet.tracks;
+  const extended = trackSet.tracks.length > 0 && !curved ? extendTracks(trackSet, mainland, field, w, w / 2, inp.fullExtension ? 1 : DEFAULT_EXTENSION_FRACTION) : undefined;
+  if (extended) trackSet.tracks = extended.tracks;
+  if (trackSet.tracks.length === 0 && inp.passCount === 0)
+    throw new PlanError('no-workable-area', `the field is too small for a ${w} m machine: no track or headland pass fits`, [{ path: 'machine.widthMeters', message: 'no pass fits' }]);
+  const cellOf = cellTracks ? cellTracks.cellOf : new Int32Array(trackSet.tracks.length);
+  if (!cellTracks) groupCells(trackSet.tracks).forEach((c, i) => { for (const t of c) cellOf[t] = i; });
+  return {
+    trackSet,
+    directionRadians,
+    heading,
+    curved,
+    ...(cellTracks ? { cellTracks } : {}),
+    cellOf,
+    ...(extended && inp.fullExtension ? { fullExtension: { unextendedTracks, extension: extended.extension } } : {}),
+  };
+}
