@@ -30,7 +30,7 @@ describe('furrow serve', () => {
     await s.close();
     madeKey = await createKeyCommand({ partnerAdmin: true, name: 'ops' }, {}, cwd);
     expect(madeKey.apiKey).toMatch(/^fk_[0-9a-f]{16}_/);
-  });
+  }, 180_000); // two cold starts of the embedded store on disk: over a minute on a loaded 2-core machine
 
   it.skipIf(!hasRealPlanner)(
     'with only FURROW_BOOTSTRAP_API_KEY set: answers the quick-start request with a real plan; earlier keys persisted',

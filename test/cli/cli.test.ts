@@ -2,18 +2,23 @@
  * The `furrow` command as a user runs it: the built bin in a child process (npm test builds
  * first). Also the library example, run as an npm consumer would run it.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPlan, type Plan } from '@furrow/core';
+import { checkPlan, FURROW_VERSION, type Plan } from '@furrow/core';
+import { PLAN_FORMATS } from '@furrow/format-vendor';
+import { PLAN_FORMAT_NAMES } from '@furrow/cli';
+import { zipBomb } from '../support/zip-bomb.js';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
 const bin = join(root, 'packages/cli/bin/furrow.js');
 const field = join(root, 'test/fields/be-wal-000.geojson');
+/** A 0.5 ha field: the tests of flags and streams need a plan, not a hard one. */
+const small = join(root, 'test/fields/fr-086.geojson');
 let dir: string;
 
 async function furrow(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -95,6 +100,71 @@ describe('furrow plan', () => {
     const fmt = await furrow(['plan', field, '--format', 'pdf']);
     expect(fmt.code).toBe(2);
     expect(fmt.stderr).toMatch(/--format/);
+  });
+
+  it('exits 2 on a zip bomb (2 × 1.5 GiB of zeros in 3 MB), naming the limit', async () => {
+    const bomb = join(dir, 'bomb.zip');
+    writeFileSync(bomb, await zipBomb());
+    const r = await furrow(['plan', bomb]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bomb\.zip: a\.shp is compressed more than 200:1/);
+  });
+});
+
+describe('furrow as GDAL users expect it', () => {
+  it('prints the package version and the API release it implements', async () => {
+    const r = await furrow(['--version']);
+    expect(r.code).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(root, 'packages/cli/package.json'), 'utf8')) as { version: string };
+    expect(r.stdout.trim()).toBe(`furrow ${pkg.version} (API ${FURROW_VERSION})`);
+  });
+
+  it('lists every plan output format in plan --help, cnh and fendt named as the isoxml file', async () => {
+    expect([...PLAN_FORMAT_NAMES]).toEqual([...PLAN_FORMATS]);
+    const r = await furrow(['plan', '--help']);
+    expect(r.code).toBe(0);
+    for (const f of PLAN_FORMATS) expect(r.stdout).toMatch(new RegExp(`^  ${f} `, 'm'));
+    expect(r.stdout).toMatch(/^  cnh .*byte-identical to isoxml/m);
+    expect(r.stdout).toMatch(/^  fendt .*byte-identical to isoxml/m);
+    expect(r.stdout).toMatch(/-f, --format/);
+    expect(r.stdout).toMatch(/-o, --out/);
+  });
+
+  it('reads the boundary from stdin with "-" and writes to stdout with -o -, short flags included', async () => {
+    const text = readFileSync(small);
+    const out = await new Promise<{ code: number | null; stdout: Buffer; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [bin, 'plan', '-', '-f', 'wkt', '-o', '-'], { cwd: root });
+      const chunks: Buffer[] = [];
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => chunks.push(c));
+      child.stderr.on('data', (c: Buffer) => (stderr += c));
+      child.on('close', (code) => resolve({ code, stdout: Buffer.concat(chunks), stderr }));
+      child.stdin.end(text);
+    });
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    const fromFile = await furrow(['plan', small, '--format', 'wkt']);
+    expect(out.stdout.toString('utf8')).toBe(fromFile.stdout);
+    expect(fromFile.stdout).toMatch(/^GEOMETRYCOLLECTION/);
+  });
+
+  it('writes a zipped layout to stdout only when asked with -o -', async () => {
+    const refused = await furrow(['plan', small, '-f', 'shapefile']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/-o -/);
+    const zipped = await run(process.execPath, [bin, 'plan', small, '-f', 'shapefile', '-o', '-'], { cwd: root, encoding: 'buffer', maxBuffer: 64 << 20 });
+    expect([...zipped.stdout.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+  });
+
+  it('writes the cnh and fendt layouts as the same TASKDATA.XML as isoxml', async () => {
+    const xml: Record<string, Buffer> = {};
+    for (const f of ['isoxml', 'cnh', 'fendt']) {
+      const folder = join(dir, `layout-${f}/`);
+      expect((await furrow(['plan', small, '-f', f, '-o', folder])).code).toBe(0);
+      xml[f] = readFileSync(join(folder, 'TASKDATA/TASKDATA.XML'));
+    }
+    expect(xml.cnh.equals(xml.isoxml)).toBe(true);
+    expect(xml.fendt.equals(xml.isoxml)).toBe(true);
   });
 });
 

@@ -30,12 +30,14 @@ describe('bad boundary files', () => {
     { what: 'KML without polygons', input: '<kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>p</name><Point><coordinates>10,50</coordinates></Point></Placemark></Document></kml>', name: 'n.kml', expect: [/no Polygon or MultiPolygon/] },
     { what: 'TASKDATA without partfield boundary', input: '<ISO11783_TaskData VersionMajor="4" VersionMinor="3" DataTransferOrigin="1"><PFD A="PFD1" C="x" D="0"/></ISO11783_TaskData>', name: 'TASKDATA.XML', expect: [/TASKDATA\.XML \(isoxml\)/, /PLN A="1"/] },
     { what: 'TASKDATA with a bad point', input: '<ISO11783_TaskData VersionMajor="4" VersionMinor="3" DataTransferOrigin="1"><PFD A="PFD1" C="x" D="0"><PLN A="1"><LSG A="1"><PNT A="2" C="50" D="10"/><PNT A="2" C="fifty" D="10"/></LSG></PLN></PFD></ISO11783_TaskData>', name: 'TASKDATA.XML', expect: [/PFD\[0\] PFD1 > PLN\[0\] \(type 1\) > LSG\[0\] > PNT\[1\]/] },
-    { what: 'unknown text', input: 'hello, this is not a boundary', name: 'x.txt', expect: [/unrecognised boundary format/] },
+    { what: 'unknown text', input: 'hello, this is not a boundary', name: 'x.txt', expect: [/unrecognised boundary format/, /saw content starting with "hello, this is not a boundary"/] },
+    { what: 'an empty file', input: '', name: 'x.txt', expect: [/unrecognised boundary format: saw an empty file/] },
+    { what: 'XML of another kind', input: '<?xml version="1.0"?>\n<gpx version="1.1"><trk/></gpx>', name: 'track.gpx', expect: [/saw an XML document whose root element is <gpx>/] },
     {
       what: 'a zip with neither shapefile nor TASKDATA',
       input: async () => { const z = new JSZip(); z.file('readme.txt', 'hi'); return z.generateAsync({ type: 'uint8array' }); },
       name: 'z.zip',
-      expect: [/z\.zip/, /without a \.shp, TASKDATA\.XML or \.kml/],
+      expect: [/z\.zip/, /without a \.shp, TASKDATA\.XML or \.kml/, /it holds readme\.txt/],
     },
     {
       what: 'a shapefile zip without .dbf / .shx',

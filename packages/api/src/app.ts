@@ -5,12 +5,13 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { bodyLimit } from 'hono/body-limit';
+import { except } from 'hono/combine';
 import pino from 'pino';
 import { randomBytes } from 'node:crypto';
 import { type ApiConfig, type App, type AppEnv, type Deps, defaultConfig } from './context.js';
 import { mountDocs } from './docs.js';
 import { ApiError, errorBody, fromPlanError } from './errors.js';
-import { jsonBodies, rateLimit, requestContext, requireCaller, requirePartnerAdmin, resolveCaller } from './middleware.js';
+import { jsonBodies, rateLimit, requestContext, requireApiKey, requireCaller, requirePartnerAdmin, resolveCaller, securityHeaders } from './middleware.js';
 import { PlanAbortedError, inProcessPlanner, type Planner } from './planner.js';
 import { createRateLimiter, type RateLimiter } from './ratelimit.js';
 import { accountRoutes } from './routes/account.js';
@@ -65,13 +66,20 @@ export function createApp(opts: CreateAppOptions): App {
     for (const [k, v] of Object.entries(apiError.headers)) res.headers.set(k, v);
     res.headers.set(CORRELATION_HEADER, correlationId);
     res.headers.set(VERSION_HEADER, API_VERSION);
+    for (const [k, v] of Object.entries(c.get('rateHeaders') ?? {})) res.headers.set(k, v);
     return res;
   });
   app.notFound((c) => {
     throw new ApiError(404, 'NotFound', `no route for ${c.req.method} ${c.req.path}`);
   });
 
+  // Order matters: the caller is known before the rate limit (its bucket), and the rate limit
+  // comes before everything that can refuse a request (a 413 counts and carries the headers).
+  const launchExchange = '/api/partner/launch/exchange';
   app.use('*', requestContext(deps));
+  app.use('*', securityHeaders(config));
+  app.use('/api/*', except(launchExchange, resolveCaller(deps)));
+  app.use('*', rateLimit(deps));
   app.use(
     '/api/*',
     bodyLimit({
@@ -83,20 +91,12 @@ export function createApp(opts: CreateAppOptions): App {
       },
     }),
   );
-  // Every /api route but the launch exchange needs a key (or a launch session); all are rate-limited.
-  app.use('/api/*', async (c, next) => {
-    if (c.req.path === '/api/partner/launch/exchange') return next();
-    return resolveCaller(deps)(c, next);
-  });
-  app.use('/api/*', rateLimit(deps));
-  app.use('/api/*', async (c, next) => {
-    if (c.req.path === '/api/partner/launch/exchange') return next();
-    return requireCaller()(c, next);
-  });
-  app.use('/api/partner/*', async (c, next) => {
-    if (c.req.path === '/api/partner/launch/exchange') return next();
-    return requirePartnerAdmin()(c, next);
-  });
+  // Every /api route but the launch exchange needs a key (or a launch session).
+  app.use('/api/*', except(launchExchange, requireCaller()));
+  app.use('/api/partner/*', except(launchExchange, requirePartnerAdmin()));
+  // Keys are managed with an API key; a launch session manages none.
+  app.use('/api/api-keys', requireApiKey());
+  app.use('/api/api-keys/*', requireApiKey());
   app.use('/api/*', jsonBodies(RAW_BODY_PATHS));
 
   app.route('/', plansRoutes(deps));

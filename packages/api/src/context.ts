@@ -61,6 +61,8 @@ export interface AppEnv {
     caller: Caller | undefined;
     /** Why a presented credential was refused (for the 401 message). */
     authRefusal: 'expired' | undefined;
+    /** The rate limit's X-RateLimit-* headers of this request, set on every response (errors too). */
+    rateHeaders: Record<string, string> | undefined;
   };
 }
 

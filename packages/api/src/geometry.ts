@@ -1,66 +1,54 @@
 /**
- * Geometric checks the API makes before planning or storing a boundary (422 when they fail):
- * rings closed, at least 4 positions, coordinates within WGS84 ranges, a vertex budget.
- * Deeper validity (self-intersections, holes outside shells) is the planner's `PlanError`.
+ * The geometric checks the API makes before planning, charging or storing a boundary: the
+ * library's own (`validateFieldGeometry` of @furrow/core: closed rings, enough corners, lon/lat in
+ * range, no self-intersection, holes inside the shell), so a boundary gets the same answer, code
+ * and message from `/direct`, `fields/save`, boundary import, guidance jobs, the CLI and
+ * `planRoute`. A failure is the library's `PlanError`, answered 422 with its code as `reason`.
  */
-import * as core from '@furrow/core';
-import { ApiError, fromPlanError, type ErrorDetail } from './errors.js';
+import { LIMITS, PlanError, validateFieldGeometry, type FieldGeometry } from '@furrow/core';
+import { fromPlanError } from './errors.js';
 
-export const MAX_VERTICES = 100_000;
-
-type Geometry = { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] };
-
-export function geometryProblems(geometry: Geometry, path: string): ErrorDetail[] {
-  const problems: ErrorDetail[] = [];
-  const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
-  const prefix = geometry.type === 'Polygon' ? (_p: number) => `${path}.coordinates` : (p: number) => `${path}.coordinates[${p}]`;
-  let vertices = 0;
-  polygons.forEach((rings, p) => {
-    rings.forEach((ring, r) => {
-      const at = `${prefix(p)}[${r}]`;
-      vertices += ring.length;
-      if (ring.length < 4) {
-        problems.push({ path: at, message: `a ring needs at least 4 positions (3 corners and the closing one); it has ${ring.length}` });
-        return;
-      }
-      const first = ring[0];
-      const last = ring[ring.length - 1];
-      if (first[0] !== last[0] || first[1] !== last[1])
-        problems.push({ path: at, message: 'the ring is not closed: its last position must equal its first' });
-      for (let i = 0; i < ring.length; i++) {
-        const [lon, lat] = ring[i];
-        if (lon < -180 || lon > 180 || lat < -90 || lat > 90) {
-          problems.push({ path: `${at}[${i}]`, message: `[${lon}, ${lat}] is not a WGS84 [lon, lat] position` });
-          break;
-        }
-      }
-    });
-  });
-  if (vertices > MAX_VERTICES) problems.push({ path, message: `${vertices} positions exceed the limit of ${MAX_VERTICES}` });
-  return problems;
+/** Positions in a geometry, however malformed (the budget is checked before anything costly). */
+function countPositions(geometry: unknown): number {
+  const coordinates = (geometry as { coordinates?: unknown } | null)?.coordinates;
+  let n = 0;
+  const walk = (v: unknown, depth: number): void => {
+    if (!Array.isArray(v)) return;
+    if (depth === 0) n += v.length;
+    else for (const x of v) walk(x, depth - 1);
+  };
+  walk(coordinates, (geometry as { type?: string }).type === 'MultiPolygon' ? 2 : 1);
+  return n;
 }
 
-export function assertValidGeometry(geometry: Geometry, path: string): void {
-  const problems = geometryProblems(geometry, path);
-  if (problems.length > 0) {
-    throw new ApiError(422, 'InvalidGeometry', `${problems[0].path}: ${problems[0].message}`, problems);
+/** Throws the library's `PlanError` when `geometry` is not a plannable boundary. */
+export function validateBoundary(geometry: unknown, path: string): void {
+  const positions = countPositions(geometry);
+  if (positions > LIMITS.maxVertices) {
+    const message = `has ${positions} positions; at most ${LIMITS.maxVertices} are accepted (simplify the boundary)`;
+    throw new PlanError('too-many-vertices', `${path}.coordinates: ${message}`, [{ path: `${path}.coordinates`, message }]);
   }
+  validateFieldGeometry(geometry as FieldGeometry, path);
 }
 
-/**
- * A stored boundary is validated exactly like a plan's field: the checks above, then the
- * planner's own boundary validation (self-intersections, holes outside shells) when @furrow/core
- * exports it as `validateFieldGeometry(geometry, path)`.
- */
-export function assertValidBoundary(geometry: Geometry, path: string): void {
-  assertValidGeometry(geometry, path);
-  const validate = (core as Record<string, unknown>).validateFieldGeometry;
-  if (typeof validate !== 'function') return;
+/** `validateBoundary` as the API's 422. */
+export function assertValidBoundary(geometry: unknown, path: string): void {
   try {
-    validate(geometry, path);
+    validateBoundary(geometry, path);
   } catch (err) {
     throw fromPlanError(err) ?? err;
   }
+}
+
+/** A plan request's field (shape A) or boundary (shape B) and its obstacles' outlines, checked before any credit is taken. */
+export function assertValidRequestGeometry(request: { field?: unknown; boundary?: unknown; obstacles?: { geometry: unknown }[] }): void {
+  const geometry = request.field ?? request.boundary;
+  if (geometry !== undefined) assertValidBoundary(geometry, request.field !== undefined ? 'field' : 'boundary');
+  request.obstacles?.forEach((o, i) => {
+    const outline = o.geometry as { type: 'Polygon'; coordinates: unknown[] };
+    // The planner plans around an obstacle's outer ring (its holes are ignored): that ring is what is checked.
+    assertValidBoundary({ type: 'Polygon', coordinates: outline.coordinates.slice(0, 1) }, `obstacles[${i}].geometry`);
+  });
 }
 
 /** Fields/save rings ([ring, …] of [lon, lat]) as a GeoJSON Polygon. */

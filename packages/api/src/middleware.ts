@@ -2,7 +2,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { jwtVerify } from 'jose';
-import type { AppEnv, Caller, Deps } from './context.js';
+import type { ApiConfig, AppEnv, Caller, Deps } from './context.js';
 import { ApiError } from './errors.js';
 import { hashSecret } from './store/store.js';
 import { API_VERSION, CORRELATION_HEADER, VERSION_HEADER } from './version.js';
@@ -106,7 +106,11 @@ export function resolveCaller(deps: Pick<Deps, 'store' | 'jwtSecret'>): Middlewa
   };
 }
 
-/** Rate limit per key (or per launch session, or per client address when unauthenticated). */
+/**
+ * Rate limit per key (or per launch session, or per client address without a credential), on
+ * every request: API, documentation, app pages. The X-RateLimit-* headers go on every response,
+ * error bodies included (`onError` adds them from the context).
+ */
 export function rateLimit(deps: Pick<Deps, 'limiter'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const caller = c.get('caller');
@@ -117,6 +121,7 @@ export function rateLimit(deps: Pick<Deps, 'limiter'>): MiddlewareHandler<AppEnv
       'X-RateLimit-Remaining': String(d.remaining),
       'X-RateLimit-Reset': String(d.resetSeconds),
     };
+    c.set('rateHeaders', headers);
     if (!d.allowed) {
       throw new ApiError(
         429,
@@ -124,11 +129,29 @@ export function rateLimit(deps: Pick<Deps, 'limiter'>): MiddlewareHandler<AppEnv
         `rate limit of ${d.limit} requests per ${deps.limiter.windowSeconds} s exceeded; retry after ${d.resetSeconds} s`,
         [],
         { limit: d.limit, windowSeconds: deps.limiter.windowSeconds, retryAfterSeconds: d.resetSeconds },
-        { ...headers, 'Retry-After': String(d.resetSeconds) },
+        { 'Retry-After': String(d.resetSeconds) },
       );
     }
     await next();
     for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  };
+}
+
+/**
+ * `X-Content-Type-Options: nosniff` on every response, and on the app's pages (HTML) a
+ * `frame-ancestors` policy: only the app's own origin and the partner origins configured for
+ * launch return URLs may embed it.
+ */
+export function securityHeaders(config: Pick<ApiConfig, 'appUrl' | 'returnUrlOrigins'>): MiddlewareHandler<AppEnv> {
+  const origins = [...new Set([config.appUrl, ...config.returnUrlOrigins].map((u) => new URL(u).origin))];
+  const frameAncestors = `frame-ancestors 'self' ${origins.join(' ')}`;
+  return async (c, next) => {
+    await next();
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    if (!/^text\/html\b/i.test(c.res.headers.get('Content-Type') ?? '')) return;
+    const policy = c.res.headers.get('Content-Security-Policy');
+    const kept = policy ? policy.split(';').map((d) => d.trim()).filter((d) => d !== '' && !/^frame-ancestors\b/i.test(d)) : [];
+    c.res.headers.set('Content-Security-Policy', [...kept, frameAncestors].join('; '));
   };
 }
 
@@ -155,6 +178,16 @@ export function requireCaller(): MiddlewareHandler<AppEnv> {
               : 'the session token is invalid'
             : 'missing API key: send it in the X-API-KEY header';
       throw new ApiError(401, 'Unauthorized', message);
+    }
+    return next();
+  };
+}
+
+/** 403 (`NotAuthorized`) for a launch session: the route takes an API key only. */
+export function requireApiKey(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.get('caller')?.via !== 'api-key') {
+      throw new ApiError(403, 'NotAuthorized', 'API keys are managed with an API key, not a launch session');
     }
     return next();
   };

@@ -106,6 +106,15 @@ export const PathPlanRequestSchema = z
       .openapi({ description: `Comma-separated option names: ${OPTION_NAMES.join(', ')}`, example: 'useCrossHatches' }),
     routeOptions: RouteApiOptionsSchema.optional(),
     smoothingStrategy: z.enum(['None', 'Arcs', 'Clothoids']).optional().openapi('SmoothingStrategyType'),
+    accessPoints: z
+      .array(z.tuple([num(-180, 180), num(-90, 90)]))
+      .max(100)
+      .optional()
+      .openapi({
+        description:
+          "The field's access points (gates), [lon, lat] each: the route starts at the track end nearest the first; transit legs between zones run through the gates nearest where they leave and enter",
+        example: [[8.54, 47.37]],
+      }),
   })
   .superRefine((r, ctx) => {
     if (r.field !== undefined && r.boundary !== undefined)
@@ -188,11 +197,45 @@ export const MetricsSchema = z
   .passthrough()
   .openapi('PlanMetrics');
 
+export const PlanWarningSchema = z
+  .object({
+    code: z.string().openapi({ example: 'transit-leg' }),
+    message: z.string(),
+    geometry: z
+      .object({ type: z.string(), coordinates: z.unknown() })
+      .optional()
+      .openapi({ description: 'Where it applies, lon/lat: a Point, or the LineString / Polygon it is about' }),
+    sequence: z.number().int().optional().openapi({ description: 'The route piece it is about (`route[].sequence`)' }),
+    feature: z.string().optional().openapi({ description: 'The feature it applies to when it has no one place (e.g. `field`)' }),
+  })
+  .passthrough()
+  .openapi('PlanWarning', { description: 'A quality problem of the plan: every warning has a code, a message and a place (geometry, sequence or feature)' });
+
+export const PlanZoneSchema = z
+  .object({
+    index: z.number().int(),
+    firstSequence: z.number().int(),
+    lastSequence: z.number().int(),
+    start: PositionSchema,
+    end: PositionSchema,
+    workingDistanceMeters: z.number(),
+    entryAccessPoint: z.number().int().optional(),
+    entryAccessPointMeters: z.number().optional(),
+    exitAccessPoint: z.number().int().optional(),
+    exitAccessPointMeters: z.number().optional(),
+  })
+  .passthrough()
+  .openapi('PlanZone', {
+    description: 'A stretch of the route worked without leaving the field; zones are joined by transit legs (Connector pieces with connectorKind "transport", each warned)',
+  });
+
 export const PlanSchema = z
   .object({
     version: z.string().openapi({ example: API_VERSION }),
     metrics: MetricsSchema,
     route: z.array(z.record(z.string(), z.unknown())).optional(),
+    warnings: z.array(PlanWarningSchema).optional(),
+    zones: z.array(PlanZoneSchema).optional(),
     crosshatches: z.array(z.unknown()).optional().openapi({ description: 'Present only with option useCrossHatches (schema Crosshatch)' }),
   })
   .passthrough()

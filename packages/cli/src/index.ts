@@ -1,40 +1,59 @@
 /**
  * The `furrow` command (CONTRACT.md "Command line"). `main` returns the process exit code:
  * 0 on success, 2 on bad input (message on stderr), 1 on other failures.
+ *
+ * Start-up is kept short: this module loads only commander and the version; each command
+ * imports its module (and the planner, the formats or the server stack) when it runs.
  */
 import { Command, CommanderError } from 'commander';
-import { isInputError, runPlan, UsageError } from './commands/plan.js';
-import { runBench } from './commands/bench.js';
-import { runTerrain } from './commands/terrain.js';
-import { runPush } from './commands/push.js';
-import { runScenarios, runSequence } from './commands/compare.js';
-import { runBulk } from './commands/bulk.js';
-import { runWorker } from './commands/worker.js';
-import { FURROW_VERSION } from '@furrow/core';
+import { isInputError, UsageError } from './errors.js';
+import { loadApi, loadWeb } from './optional.js';
+import { VERSION_LINE } from './version.js';
 
-export { planToSvg } from './svg.js';
-export { buildRequest } from './commands/plan.js';
+import { PLAN_FORMAT_NAMES } from './formats.js';
+
+export { PLAN_FORMAT_NAMES };
+
+const PLAN_HELP_AFTER = `
+Formats (-f); the zipped ones need -o FILE, -o DIR/ (the files as a folder, e.g. a USB stick) or -o -:
+  json       the plan, as the body of POST /api/path-plans/direct (default)
+  geojson    FeatureCollection: route, boundary, metrics
+  kml        KML document
+  wkt        WKT of the route
+  shapefile  zipped Shapefile layers
+  isoxml     zip of TASKDATA/TASKDATA.XML (ISO 11783-10)
+  trimble    zip of AgGPS/Data/<client>/<farm>/<field>/Boundary.shp and Swath.shp
+  johndeere  zip of <client>/<farm>/<field>/boundary.shp and guidance_lines.shp
+  cnh        CNH (Case IH AFS Pro, New Holland IntelliView): TASKDATA.XML byte-identical to isoxml's
+  fendt      Fendt / AGCO (Varioterminal, FendtONE): TASKDATA.XML byte-identical to isoxml's
+  mueller    Müller-Elektronik: Taskdata/TASKDATA.XML and SHP/ boundary and guidance shapefiles
+
+"-" as <boundary-file> reads stdin (furrow plan - < field.kml); -o - writes to stdout.
+docs/formats.md names the public source of each layout.
+`;
 
 function program(): Command {
   const cmd = new Command('furrow')
     .description('Coverage route planning for farm machines')
-    .version(FURROW_VERSION)
+    .version(VERSION_LINE, '-V, --version', 'print the furrow version and the API release it implements')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
   cmd
     .command('plan')
     .description('plan one field and print the plan (JSON by default)')
-    .argument('<boundary-file>', 'GeoJSON, WKT, KML, zipped Shapefile or ISO-XML TASKDATA.XML')
+    .argument('<boundary-file>', 'GeoJSON, WKT, KML/KMZ, zipped Shapefile or ISO-XML TASKDATA.XML; - for stdin')
     .option('--width <m>', 'working width in meters (default 6 when the request gives none)')
     .option('--headland-passes <n>', 'number of exterior headland passes')
     .option('--turn-radius <m>', 'minimum turning radius in meters')
     .option('--heading <deg>', 'preferred track bearing, degrees clockwise from north')
     .option('--request <file.json>', 'path-plan request body (shape A or B, may be partial)')
-    .option('--format <fmt>', 'json | geojson | kml | wkt | shapefile | isoxml', 'json')
-    .option('--out <file>', 'write the plan here instead of stdout')
+    .option('-f, --format <fmt>', PLAN_FORMAT_NAMES.join(' | '), 'json')
+    .option('-o, --out <file>', 'write the plan here (a folder for zipped layouts; - for stdout) instead of stdout')
     .option('--svg <file>', 'also draw the plan as an SVG picture')
-    .action(async (file: string, opts) => {
+    .addHelpText('after', PLAN_HELP_AFTER)
+    .action(async (file: string, opts: import('./commands/plan.js').PlanCommandOptions) => {
+      const { runPlan } = await import('./commands/plan.js');
       cmd.setOptionValue('exitCode', await runPlan(file, opts));
     });
 
@@ -53,8 +72,9 @@ function program(): Command {
     .option('--headland-passes <n>', 'number of exterior headland passes (with --plan)')
     .option('--turn-radius <m>', 'minimum turning radius in meters (with --plan)')
     .option('--request <file.json>', 'path-plan request body (with --plan)')
-    .option('--out <file>', 'write the JSON here instead of stdout')
-    .action(async (file: string, opts) => {
+    .option('-o, --out <file>', 'write the JSON here instead of stdout')
+    .action(async (file: string, opts: import('./commands/terrain.js').TerrainCommandOptions) => {
+      const { runTerrain } = await import('./commands/terrain.js');
       cmd.setOptionValue('exitCode', await runTerrain(file, opts));
     });
 
@@ -68,8 +88,9 @@ function program(): Command {
     .option('--headland-passes <n>', 'base number of exterior headland passes')
     .option('--turn-radius <m>', 'base turning radius in meters')
     .option('--request <file.json>', 'base path-plan request body')
-    .option('--out <file>', 'write the JSON here instead of stdout')
-    .action(async (file: string, opts) => {
+    .option('-o, --out <file>', 'write the JSON here instead of stdout')
+    .action(async (file: string, opts: import('./commands/compare.js').ScenariosCommandOptions) => {
+      const { runScenarios } = await import('./commands/compare.js');
       cmd.setOptionValue('exitCode', await runScenarios(file, opts));
     });
 
@@ -86,8 +107,9 @@ function program(): Command {
     .option('--headland-passes <n>', 'number of exterior headland passes')
     .option('--turn-radius <m>', 'minimum turning radius in meters')
     .option('--request <file.json>', 'path-plan request body used for every field')
-    .option('--out <file>', 'write the JSON here instead of stdout')
-    .action(async (files: string[], opts) => {
+    .option('-o, --out <file>', 'write the JSON here instead of stdout')
+    .action(async (files: string[], opts: import('./commands/compare.js').SequenceCommandOptions) => {
+      const { runSequence } = await import('./commands/compare.js');
       cmd.setOptionValue('exitCode', await runSequence(files, opts));
     });
 
@@ -103,7 +125,8 @@ function program(): Command {
     .option('--year <yyyy>', 'work plan year (default this year)')
     .option('--no-boundary', 'send the guidance line only')
     .option('--dry-run', 'print the requests instead of sending them')
-    .action(async (portal: string, planFile: string, opts) => {
+    .action(async (portal: string, planFile: string, opts: import('./commands/push.js').PushCommandOptions) => {
+      const { runPush } = await import('./commands/push.js');
       cmd.setOptionValue('exitCode', await runPush(portal, planFile, opts));
     });
 
@@ -122,11 +145,15 @@ function program(): Command {
     .option('--config <ids>', 'machines section: configurations w3-r12,w36-r12,w12-r9,w6-r6 (default all)')
     .option('--checkplan <script>', 'machines section: the independent GEOS check (python3 with shapely and pyproj) run on every plan')
     .option('--jobs <n>', 'machines section: child processes planning at once (at most 2)', '2')
+    .option('--results <file.jsonl>', 'machines section: append each result here (default: in the temp folder)')
+    .option('--resume', 'machines section: keep the results already in the results file, plan only the rest')
+    .option('--summarise-only', 'machines section, with --resume: summarise the results file without planning the rest')
     .option('--machines-as <name>', 'machines section: the block of docs/benchmarks/machines.md to rewrite (current, before, …)', 'current')
     .option('--route-max-ha <ha>', 'route section: corpus fields up to this area (all = every field)', '30')
     .option('--route-limit <s>', 'route section: maxOptimizerTime in seconds', '10')
     .option('--no-write', 'print only; leave the document alone')
-    .action(async (opts) => {
+    .action(async (opts: import('./commands/bench.js').BenchOptions) => {
+      const { runBench } = await import('./commands/bench.js');
       cmd.setOptionValue('exitCode', await runBench(opts));
     });
 
@@ -134,7 +161,7 @@ function program(): Command {
     .command('bulk')
     .description('plan every field of a folder, zip or FeatureCollection: locally on all cores, or as a job on a server (docs/jobs.md)')
     .argument('<input>', 'folder of boundary files, a zip, or a file with many fields (e.g. a FeatureCollection)')
-    .option('--out <dir>', 'write each plan (<field>.json) and summary.json here')
+    .option('-o, --out <dir>', 'write each plan (<field>.json) and summary.json here')
     .option('--api <url>', "plan through this server's guidance-job API instead of locally")
     .option('--key <key>', 'API key for --api (default FURROW_API_KEY)')
     .option('--company <id>', 'companyId the job belongs to (with --api)')
@@ -145,7 +172,8 @@ function program(): Command {
     .option('--turn-radius <m>', 'minimum turning radius in meters')
     .option('--heading <deg>', 'preferred track bearing, degrees clockwise from north')
     .option('--request <file.json>', 'path-plan request body used for every field')
-    .action(async (input: string, opts) => {
+    .action(async (input: string, opts: import('./commands/bulk.js').BulkOptions) => {
+      const { runBulk } = await import('./commands/bulk.js');
       cmd.setOptionValue('exitCode', await runBulk(input, opts));
     });
 
@@ -154,6 +182,7 @@ function program(): Command {
     .description('plan guidance-job items from the PostgreSQL queue of DATABASE_URL (run on any number of machines)')
     .option('--threads <n>', 'items planned at once (default FURROW_WORKER_THREADS or all cores)')
     .action(async (opts: { threads?: string }) => {
+      const { runWorker } = await import('./commands/worker.js');
       cmd.setOptionValue('exitCode', await runWorker(opts));
     });
 
@@ -162,8 +191,8 @@ function program(): Command {
     .description('serve the API and the web app (PORT, HOST, DATABASE_URL, APP_URL, FURROW_BOOTSTRAP_API_KEY)')
     .action(async () => {
       // The API (store, server) loads only for the commands that need it: `plan` stays fast.
-      const { serveCommand } = await import('@furrow/api');
-      const { mountWebApp } = await import('@furrow/web');
+      const { serveCommand } = await loadApi('serve');
+      const { mountWebApp } = await loadWeb('serve');
       cmd.setOptionValue('exitCode', await serveCommand(process.env, { web: mountWebApp }));
     });
 
@@ -174,7 +203,7 @@ function program(): Command {
     .option('--partner-admin', 'the key may call /api/partner/*')
     .option('--name <name>', 'a label for the key')
     .action(async (opts: { partnerAdmin?: boolean; name?: string }) => {
-      const { createKeyCommand } = await import('@furrow/api');
+      const { createKeyCommand } = await loadApi('keys create');
       const made = await createKeyCommand({ partnerAdmin: opts.partnerAdmin === true, name: opts.name }, process.env);
       process.stdout.write(`${made.apiKey}\n`);
       process.stderr.write(
@@ -194,12 +223,18 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof CommanderError) {
       return err.exitCode === 0 ? 0 : 2;
     }
-    if (isInputError(err) || (err instanceof Error && err.name === 'UsageError')) {
+    if (isInputError(err)) {
       process.stderr.write(`furrow: ${(err as Error).message}\n`);
       return 2;
+    }
+    if (err instanceof Error && err.name === 'MissingPackageError') {
+      process.stderr.write(`furrow: ${err.message}\n`);
+      return 1;
     }
     throw err;
   }
 }
 
 export { UsageError };
+export { planToSvg } from './svg.js';
+export { buildRequest } from './commands/request.js';

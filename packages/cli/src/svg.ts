@@ -86,7 +86,9 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
   ];
 
   const out: string[] = [];
-  const legendHeight = 140;
+  // Every warning in full, wrapped to the drawing's width (12 px text: about 6.6 px a character).
+  const warningLines = plan.warnings.length > 0 ? warningText(plan, Math.max(40, Math.floor((drawWidth - 2 * margin) / 6.6))) : [];
+  const legendHeight = 140 + Math.max(0, warningLines.length - 1) * 15;
   const totalHeight = Math.ceil(mapHeight + legendHeight);
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${drawWidth}" height="${totalHeight}" viewBox="0 0 ${drawWidth} ${totalHeight}" font-family="sans-serif">`,
@@ -189,13 +191,36 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
   ].join(' · ');
   out.push(`<text x="${margin}" y="${ly2 + 34}" font-size="14" font-weight="bold">${escapeXml(caption1)}</text>`);
   out.push(`<text x="${margin}" y="${ly2 + 54}" font-size="14">${escapeXml(caption2)}</text>`);
-  if (plan.warnings.length > 0) {
-    out.push(
-      `<text x="${margin}" y="${ly2 + 74}" font-size="12" fill="#b91c1c">${escapeXml(`${plan.warnings.length} warning(s): ${plan.warnings[0].message}`.slice(0, 160))}</text>`,
-    );
+  if (warningLines.length > 0) {
+    const spans = warningLines.map((line, i) => `<tspan x="${margin}" dy="${i === 0 ? 0 : 15}">${escapeXml(line)}</tspan>`).join('');
+    out.push(`<text class="warnings" x="${margin}" y="${ly2 + 74}" font-size="12" fill="#b91c1c">${spans}</text>`);
   }
   out.push('</svg>');
   return out.join('\n');
+}
+
+/** Splits text into lines of at most `columns` characters at spaces (a longer word gets a line of its own, cut nowhere). */
+export function wrapText(text: string, columns: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > columns) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** The warnings block: a heading line, then each warning (code and message) wrapped, continuation lines indented. */
+function warningText(plan: Plan, columns: number): string[] {
+  const out = [`${plan.warnings.length} warning${plan.warnings.length === 1 ? '' : 's'}:`];
+  for (const w of plan.warnings) {
+    const lines = wrapText(`• [${w.code}] ${w.message}`, columns);
+    out.push(lines[0], ...lines.slice(1).map((l) => `   ${l}`));
+  }
+  return out;
 }
 
 function niceLength(meters: number): number {

@@ -20,3 +20,4 @@ export type { PlanRuntime } from './plan.js';
 export { PLAN_STAGES } from './progress.js';
 export type { PlanProgress, PlanStage, ProgressCallback } from './progress.js';
 export { validateFieldGeometry } from './geometry/validateFieldGeometry.js';
+export { LIMITS } from './request/normalizeRequest.js';

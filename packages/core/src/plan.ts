@@ -4,8 +4,9 @@
  *
  *   normalizeRequest (request/) → prepareField (geometry/) → generateHeadlands (headland/) →
  *   chooseHeading, planTracks (tracks/) → routeTracks (route/: ordering on the real connectors,
- *   turns and connectors from turns/) → addRefillDetours (refill/) → computeMetrics (metrics/) →
- *   assemblePlan with the warnings, addPlanExtras (output/)
+ *   turns and connectors from turns/) → addRefillDetours (refill/) → zoneRoute (route/: zones
+ *   joined by declared, warned transit legs) → computeMetrics (metrics/) → assemblePlan with the
+ *   warnings and zones, addPlanExtras (output/) → placeWarnings (every warning has a place)
  */
 import type { Plan, PathPlanRequest } from './types.js';
 import { normalizeRequest } from './request/normalizeRequest.js';
@@ -31,6 +32,9 @@ import { addRefillDetours } from './refill/routeExtras.js';
 import { addRefillMetrics, computeMetrics } from './metrics/computeMetrics.js';
 import { assemblePlan } from './output/assemblePlan.js';
 import { addPlanExtras } from './output/planExtras.js';
+import { zonesToPlan } from './output/zonesToPlan.js';
+import { zoneRoute } from './route/zones.js';
+import { placeWarnings } from './warnings.js';
 import { checkPlan } from './check/checkPlan.js';
 import { simplifyBoundary } from './geometry/simplifyBoundary.js';
 import type { PathsD } from './geometry/clipper.js';
@@ -57,7 +61,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   // The two plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const shared: SharedWork = { memo: createConnectionMemo() };
   const first = planRouteOnce(request, runtime, true, shared);
-  if (!first.ownCellHeadings) return first.plan;
+  if (!first.ownCellHeadings) return placeWarnings(first.plan);
   // maxOptimizerTime bounds the ordering of the whole call: the second planning gets what the first left of it
   const spent = first.plan.optimizer?.timeSpentMilliseconds ?? 0;
   const plain = planRouteOnce(request, runtime, false, shared, spent).plan;
@@ -69,7 +73,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   // the ordering time reported is that of the whole call (both plannings)
   const second = plain.optimizer?.timeSpentMilliseconds;
   if (chosen.optimizer && second !== undefined) chosen.optimizer.timeSpentMilliseconds = spent + second;
-  return chosen;
+  return placeWarnings(chosen);
 }
 
 /** count ≤ other(), without calling other when count is 0. */
@@ -140,8 +144,11 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const headlandsFirst = input.routeOptions.headlandsFirst === true;
   const passOrder = passDrivingOrder(headlands.passes, headlandsFirst);
   stage('order');
+  // The field's gates (accessPoints): where the route starts, and where transit legs leave and enter zones.
+  const gates = input.accessPoints.map(([lon, lat]) => { const [x, y] = frame.toLocal(lon, lat); return { x, y }; });
+  const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
   const routed = routeTracks({
-    routeField: (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple)),
+    routeField, gates,
     machine: m, headlandPasses: input.headlandPasses, routeOptions: input.routeOptions,
     maxOptimizerTimeSeconds: input.routeOptions.maxOptimizerTime ?? 10, turnOptions,
     tracks, cellOf: planned.cellOf, directionRadians: planned.directionRadians,
@@ -151,7 +158,9 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   stage('connect');
   const refills = addRefillDetours(routed.segments, request, input.routeOptions, w, routed.staging, frame, headlands.passes, (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
-  const segments = refills ? refills.segments : routed.segments;
+  // Zones joined by declared, warned transit legs; nothing else off the field (route/zones.ts).
+  const zoned = zoneRoute(refills ? refills.segments : routed.segments, routeField.region, w, gates);
+  const segments = zoned.segments;
   stage('metrics');
   const metricWarnings: LocalWarning[] = [];
   const metrics = computeMetrics(segments, workable, fieldAreaSquareMeters ?? areaOf(field), m, metricWarnings);
@@ -159,8 +168,9 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
 
   const plan: PlanWithOptimizer = assemblePlan({
     frame, field, obstacles, input, metrics, heading: planned.heading, headlandStyle: headlandReport(style, shaped), headlands,
-    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...(shared.turnHeadland ? [headlandWidenedWarning(shared.turnHeadland, w, R)] : []), ...routed.warnings, ...metricWarnings],
+    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...(shared.turnHeadland ? [headlandWidenedWarning(shared.turnHeadland, w, R)] : []), ...routed.warnings, ...zoned.warnings, ...metricWarnings],
   });
+  plan.zones = zonesToPlan(zoned.zones, plan.route, frame);
   const { ordered, refined } = routed;
   plan.optimizer = {
     ...ordered.report,

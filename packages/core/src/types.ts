@@ -126,6 +126,11 @@ export interface PathPlanRequest {
   options?: string;
   routeOptions?: RouteApiOptions;
   smoothingStrategy?: SmoothingStrategyType;
+  /**
+   * The field's access points (gates), [lon, lat] each: the route starts near the first, and
+   * transit legs between zones run through the gates nearest where they leave and enter.
+   */
+  accessPoints?: Position[];
 }
 
 /** Metrics, as named in the plan JSON. */
@@ -189,8 +194,31 @@ export interface RouteSegment {
 export interface PlanWarning {
   code: string;
   message: string;
-  /** Where, in lon/lat, when the warning has a place. */
+  /** Where, in lon/lat: a Point or the LineString it is about. */
   geometry?: { type: string; coordinates: unknown };
+  /** The route piece it is about (`route[].sequence`), when it is about one. */
+  sequence?: number;
+  /** The feature it applies to when it has no one place (`field`, `headland`, …). */
+  feature?: string;
+}
+
+/**
+ * A zone: a stretch of the route the machine works without leaving the field. Zones are joined by
+ * transit legs (`Connector` pieces with `connectorKind: "transport"`, each with a warning).
+ */
+export interface PlanZone {
+  index: number;
+  /** `sequence` of the zone's first and last route piece. */
+  firstSequence: number;
+  lastSequence: number;
+  start: Position;
+  end: Position;
+  workingDistanceMeters: number;
+  /** The access point (index into the request's `accessPoints`) nearest the zone's start / end, and how far. */
+  entryAccessPoint?: number;
+  entryAccessPointMeters?: number;
+  exitAccessPoint?: number;
+  exitAccessPointMeters?: number;
 }
 
 export interface Plan {
@@ -204,5 +232,7 @@ export interface Plan {
   /** The field as planned (outer ring + holes), lon/lat. */
   boundary: FieldGeometry;
   warnings: PlanWarning[];
+  /** The route's zones, in driving order (one for a field the machine works without leaving it). */
+  zones?: PlanZone[];
   [extra: string]: unknown;
 }

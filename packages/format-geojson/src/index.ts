@@ -3,3 +3,4 @@ export { readBoundary, boundaryToFeature, writeBoundaries, collectBoundaries } f
 export * from './plan.js';
 export { checkPlanFeatureCollection, distanceMeters } from './check.js';
 export type { PlanCheckOptions } from './check.js';
+export * from './archive.js';

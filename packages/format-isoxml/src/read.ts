@@ -5,9 +5,8 @@
  * it, following external files (XFR → PFD00001.XML).
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import JSZip from 'jszip';
 import type { GeoJsonPolygon, Position, Ring } from '@furrow/core';
-import { boundaryError, rewindPolygon, textOf, toFieldGeometry } from '@furrow/format-geojson';
+import { boundaryError, entryText, isArchiveLimitError, isZip, rewindPolygon, textOf, toFieldGeometry, unzipArchive } from '@furrow/format-geojson';
 import type { ParsedBoundary, SourcePlace } from '@furrow/format-geojson';
 
 type El = Record<string, unknown>;
@@ -120,26 +119,27 @@ export function readTaskData(input: string | Uint8Array, name?: string): ParsedB
 
 /** Reads a TASKDATA.XML or a zip holding one (any folder, any letter case), following XFR external files. */
 export async function readBoundary(input: string | Uint8Array, name?: string): Promise<ParsedBoundary[]> {
-  if (typeof input === 'string' || !(input[0] === 0x50 && input[1] === 0x4b)) return readTaskData(input, name);
+  if (typeof input === 'string' || !isZip(input)) return readTaskData(input, name);
   const where: SourcePlace = { file: name, format: 'isoxml' };
-  let zip: JSZip;
+  let files: Map<string, Uint8Array>;
   try {
-    zip = await JSZip.loadAsync(input);
+    files = unzipArchive(input, (n) => /\.xml$/i.test(n), { file: name }).files;
   } catch (err) {
+    if (isArchiveLimitError(err)) throw err;
     throw boundaryError(where, `not a readable zip archive (${err instanceof Error ? err.message : String(err)})`);
   }
-  const entry = Object.values(zip.files).find((f) => !f.dir && /(^|\/)taskdata\.xml$/i.test(f.name));
+  const entry = [...files.keys()].find((n) => /(^|\/)taskdata\.xml$/i.test(n));
   if (!entry) throw boundaryError(where, 'the archive holds no TASKDATA.XML');
-  const inner: SourcePlace = { file: `${name ?? 'archive'}:${entry.name}`, format: 'isoxml' };
-  const root = rootOf(parse(await entry.async('string'), inner), inner);
-  const folder = entry.name.slice(0, entry.name.length - 'TASKDATA.XML'.length);
+  const inner: SourcePlace = { file: `${name ?? 'archive'}:${entry}`, format: 'isoxml' };
+  const root = rootOf(parse(entryText(files.get(entry)!), inner), inner);
+  const folder = entry.slice(0, entry.length - 'TASKDATA.XML'.length);
   const external: El[] = [];
   for (const xfr of children(root, 'XFR')) {
     const file = `${folder}${String(xfr.A)}.XML`;
-    const hit = Object.values(zip.files).find((f) => f.name.toLowerCase() === file.toLowerCase());
+    const hit = [...files.keys()].find((n) => n.toLowerCase() === file.toLowerCase());
     if (!hit) continue;
-    const xWhere: SourcePlace = { file: `${name ?? 'archive'}:${hit.name}`, format: 'isoxml' };
-    const doc = parse(await hit.async('string'), xWhere);
+    const xWhere: SourcePlace = { file: `${name ?? 'archive'}:${hit}`, format: 'isoxml' };
+    const doc = parse(entryText(files.get(hit)!), xWhere);
     if (doc.XFC && typeof doc.XFC === 'object') external.push(doc.XFC as El);
   }
   return boundariesOf(root, external, inner);

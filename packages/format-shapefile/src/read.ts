@@ -6,10 +6,9 @@
  * ignored), and a .dbf without .cpg is decoded as UTF-8 when it is valid UTF-8, else Windows-1252.
  */
 import * as shpjs from 'shpjs';
-import JSZip from 'jszip';
 import proj4 from 'proj4';
 import type { FeatureCollection, Geometry, GeoJsonProperties } from 'geojson';
-import { boundaryError, collectBoundaries } from '@furrow/format-geojson';
+import { boundaryError, collectBoundaries, entryText, isArchiveLimitError, isZip, unzipArchive } from '@furrow/format-geojson';
 import type { ParsedBoundary, SourcePlace } from '@furrow/format-geojson';
 
 // shpjs is ESM with named exports; its @types describe a CommonJS `export =`.
@@ -19,10 +18,7 @@ const lib = shpjs as unknown as {
   combine: (parts: [Geometry[], GeoJsonProperties[] | undefined]) => FeatureCollection;
 };
 
-/** True if the bytes start like a ZIP archive. */
-export function isZip(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) && (bytes[3] === 4 || bytes[3] === 6);
-}
+export { isZip };
 
 /** A .prj that is plain geographic WGS84: read as is, no transform. */
 function isGeographicWgs84(prj: string): boolean {
@@ -52,29 +48,30 @@ export function encodingOfCpg(cpg: string, dbfText: Uint8Array): string {
 }
 
 interface LayerFiles {
-  shp?: JSZip.JSZipObject;
-  dbf?: JSZip.JSZipObject;
-  prj?: JSZip.JSZipObject;
-  cpg?: JSZip.JSZipObject;
+  shp?: Uint8Array;
+  dbf?: Uint8Array;
+  prj?: Uint8Array;
+  cpg?: Uint8Array;
 }
+
+const LAYER_FILE = /^(.*)\.(shp|dbf|prj|cpg)$/i;
 
 /** Reads the polygon layers of a zipped Shapefile (.shp + .dbf [+ .prj, .cpg]). */
 export async function readBoundary(input: Uint8Array, name?: string): Promise<ParsedBoundary[]> {
   const where: SourcePlace = { file: name, format: 'shapefile' };
   if (typeof input === 'string' || !isZip(input)) throw boundaryError(where, 'expected a ZIP archive holding .shp, .shx, .dbf and .prj files');
-  let zip: JSZip;
+  let files: Map<string, Uint8Array>;
   try {
-    zip = await JSZip.loadAsync(input);
+    files = unzipArchive(input, (n) => !n.includes('__MACOSX') && LAYER_FILE.test(n), { file: name }).files;
   } catch (err) {
+    if (isArchiveLimitError(err)) throw err;
     throw boundaryError(where, `not a readable zip archive (${err instanceof Error ? err.message : String(err)})`);
   }
   const layers = new Map<string, LayerFiles>();
-  for (const file of Object.values(zip.files)) {
-    if (file.dir || file.name.includes('__MACOSX')) continue;
-    const m = /^(.*)\.(shp|dbf|prj|cpg)$/i.exec(file.name);
-    if (!m) continue;
+  for (const [fileName, bytes] of files) {
+    const m = LAYER_FILE.exec(fileName)!;
     const entry = layers.get(m[1]) ?? {};
-    entry[m[2].toLowerCase() as keyof LayerFiles] = file;
+    entry[m[2].toLowerCase() as keyof LayerFiles] = bytes;
     layers.set(m[1], entry);
   }
   const features: { geometry: unknown; properties: Record<string, unknown> }[] = [];
@@ -84,7 +81,7 @@ export async function readBoundary(input: Uint8Array, name?: string): Promise<Pa
     const layerWhere: SourcePlace = { ...where, place: `layer ${base}` };
     let transform: string | undefined;
     if (files.prj) {
-      const prj = await files.prj.async('string');
+      const prj = entryText(files.prj);
       if (!isGeographicWgs84(prj)) {
         try {
           // checked here because shpjs ignores a .prj proj4 cannot read
@@ -97,12 +94,12 @@ export async function readBoundary(input: Uint8Array, name?: string): Promise<Pa
     }
     let collection: FeatureCollection;
     try {
-      const geometries = lib.parseShp(await files.shp.async('uint8array'), transform);
+      const geometries = lib.parseShp(files.shp, transform);
       let rows: GeoJsonProperties[] | undefined;
       if (files.dbf) {
-        const dbf = await files.dbf.async('uint8array');
+        const dbf = files.dbf;
         const text = dbf.subarray(dbf.length > 10 ? dbf[8] | (dbf[9] << 8) : 0);
-        const cpg = files.cpg ? encodingOfCpg(await files.cpg.async('string'), text) : utf8OrLatin(text);
+        const cpg = files.cpg ? encodingOfCpg(entryText(files.cpg), text) : utf8OrLatin(text);
         rows = lib.parseDbf(dbf, cpg);
       }
       collection = lib.combine([geometries, rows]);

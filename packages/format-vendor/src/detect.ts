@@ -2,12 +2,11 @@
  * Boundary format detection from content (file name only as a tie-breaker) and one reader
  * for all: GeoJSON, WKT, KML / KMZ, zipped Shapefile, ISO-XML TASKDATA.XML (or a zip of it).
  */
-import JSZip from 'jszip';
-import { boundaryError, readBoundary as readGeoJson, textOf } from '@furrow/format-geojson';
+import { boundaryError, entryText, isZip, readBoundary as readGeoJson, textOf, unzipArchive } from '@furrow/format-geojson';
 import type { BoundaryFormat, ParsedBoundary } from '@furrow/format-geojson';
 import { looksLikeWkt, readBoundary as readWkt } from '@furrow/format-wkt';
 import { readBoundary as readKml } from '@furrow/format-kml';
-import { isZip, readBoundary as readShapefile } from '@furrow/format-shapefile';
+import { readBoundary as readShapefile } from '@furrow/format-shapefile';
 import { readBoundary as readIsoxml } from '@furrow/format-isoxml';
 
 function extensionOf(filename?: string): string {
@@ -15,43 +14,29 @@ function extensionOf(filename?: string): string {
   return m ? m[1].toLowerCase() : '';
 }
 
-/** Entry names of a zip, from its central directory (found through the end record; nothing inflated). */
-function zipEntryNames(bytes: Uint8Array): string[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  // end of central directory: PK\x05\x06, within the last 22 + 65535 (comment) bytes
-  let end = -1;
-  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65535); i--) {
-    if (view.getUint32(i, true) === 0x06054b50) {
-      end = i;
-      break;
-    }
+/** What the start of an unrecognised file looks like, for the error message (at most 40 characters, quoted). */
+function describeText(text: string): string {
+  if (text.length === 0) return 'an empty file';
+  if (text.startsWith('<')) {
+    const root = /<(?![?!])([\w:.-]+)/.exec(text.slice(0, 4096));
+    return root ? `an XML document whose root element is <${root[1]}>` : 'an XML document without a root element';
   }
-  if (end < 0) return [];
-  const count = view.getUint16(end + 10, true);
-  let at = view.getUint32(end + 16, true);
-  const names: string[] = [];
-  const decoder = new TextDecoder();
-  for (let k = 0; k < count && at + 46 <= bytes.length; k++) {
-    if (view.getUint32(at, true) !== 0x02014b50) break;
-    const nameLength = view.getUint16(at + 28, true);
-    const extraLength = view.getUint16(at + 30, true);
-    const commentLength = view.getUint16(at + 32, true);
-    names.push(decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength)));
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-  return names;
+  const head = text.slice(0, 40).replace(/\s+/g, ' ').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?');
+  return `content starting with "${head}${text.length > 40 ? '…' : ''}"`;
 }
 
 /** The boundary format of a file, from its content; the file name decides only when the content cannot. */
 export function detectFormat(input: Uint8Array | string, filename?: string): BoundaryFormat {
   const ext = extensionOf(filename);
   if (typeof input !== 'string' && isZip(input)) {
-    const names = zipEntryNames(input).map((n) => n.toLowerCase());
+    const names = unzipArchive(input, () => false, { file: filename }).names.map((n) => n.toLowerCase());
     if (names.some((n) => /(^|\/)taskdata\.xml$/.test(n))) return 'isoxml';
     if (names.some((n) => n.endsWith('.shp'))) return 'shapefile';
     if (names.some((n) => n.endsWith('.kml'))) return 'kml';
     if (ext === 'kmz') return 'kml';
-    throw boundaryError({ file: filename, format: 'shapefile' }, 'a zip archive without a .shp, TASKDATA.XML or .kml file in it');
+    const shown = names.filter((n) => !n.endsWith('/')).slice(0, 5);
+    const listed = shown.length === 0 ? 'nothing' : shown.join(', ') + (names.length > shown.length ? ', …' : '');
+    throw boundaryError({ file: filename, format: 'shapefile' }, `a zip archive without a .shp, TASKDATA.XML or .kml file in it (it holds ${listed})`);
   }
   const text = textOf(input).trimStart();
   if (text.startsWith('{')) return 'geojson';
@@ -67,15 +52,15 @@ export function detectFormat(input: Uint8Array | string, filename?: string): Bou
   if (byExt[ext]) return byExt[ext];
   throw boundaryError(
     { file: filename, format: 'geojson' },
-    'unrecognised boundary format: expected GeoJSON, WKT, KML, a zipped Shapefile or an ISO-XML TASKDATA.XML',
+    `unrecognised boundary format: saw ${describeText(text)}; expected GeoJSON, WKT, KML, a zipped Shapefile or an ISO-XML TASKDATA.XML`,
   );
 }
 
 async function readKmz(bytes: Uint8Array, name?: string): Promise<ParsedBoundary[]> {
-  const zip = await JSZip.loadAsync(bytes);
-  const entry = Object.values(zip.files).find((f) => !f.dir && f.name.toLowerCase().endsWith('.kml'));
-  if (!entry) throw boundaryError({ file: name, format: 'kml' }, 'the KMZ archive holds no .kml file');
-  return readKml(await entry.async('string'), `${name ?? 'archive'}:${entry.name}`);
+  const { files } = unzipArchive(bytes, (n) => n.toLowerCase().endsWith('.kml'), { file: name });
+  const [entry] = files.keys();
+  if (entry === undefined) throw boundaryError({ file: name, format: 'kml' }, 'the KMZ archive holds no .kml file');
+  return readKml(entryText(files.get(entry)!), `${name ?? 'archive'}:${entry}`);
 }
 
 /** Reads a boundary file of any supported format (detected from the content). */

@@ -11,11 +11,11 @@ import { randomUUID } from 'node:crypto';
 import { isPlanError } from '@furrow/core';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
-import { assertValidGeometry } from '../geometry.js';
+import { assertValidRequestGeometry } from '../geometry.js';
 import { PlanAbortedError, apiPlanShape, planJson, type PlanJson, type Planner } from '../planner.js';
 import { PathPlanRequestSchema, issuesToDetails } from '../schemas.js';
 import type { Sql } from '../store/sql.js';
-import type { Store } from '../store/store.js';
+import { chargeFirstIn, planPayers, type Store } from '../store/store.js';
 
 export type JobStatus = 'queued' | 'running' | 'completed' | 'completed_with_errors' | 'failed' | 'cancelled';
 export type ItemStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -420,9 +420,7 @@ async function planAndRecord(ctx: RunContext, item: ClaimedItem, planned: () => 
       throw new ApiError(400, 'ValidationFailed', `${details[0].path}: ${details[0].message}`, details);
     }
     request = parsed.data as Record<string, unknown>;
-    const geometry = (request.field ?? request.boundary) as never;
-    assertValidGeometry(geometry, request.field ? 'field' : 'boundary');
-    (request.obstacles as { geometry: unknown }[] | undefined)?.forEach((o, i) => assertValidGeometry(o.geometry as never, `obstacles[${i}].geometry`));
+    assertValidRequestGeometry(request);
     const limitSeconds = itemTimeLimitSeconds(settings, request);
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new PlanAbortedError('timeout')), limitSeconds * 1000);
@@ -454,27 +452,13 @@ async function lockRunning(tx: Sql, item: ClaimedItem): Promise<boolean> {
   return rows[0]?.status === 'running';
 }
 
-async function chargeIn(tx: Sql, kind: 'company' | 'user', ownerId: string, amount: number, reason: string): Promise<boolean> {
-  const rows = await tx.query(
-    `WITH charged AS (
-       UPDATE credit_accounts SET balance = balance - $3::bigint
-       WHERE owner_kind = $1::text AND owner_id = $2::uuid AND balance >= $3::bigint RETURNING balance),
-     logged AS (
-       INSERT INTO credit_ledger (owner_kind, owner_id, delta, reason)
-       SELECT $1::text, $2::uuid, -($3::bigint), $4::text FROM charged)
-     SELECT balance FROM charged`,
-    [kind, ownerId, amount, reason],
-  );
-  return rows.length > 0;
-}
-
 async function completeItem(ctx: RunContext, item: ClaimedItem, request: Record<string, unknown>, plan: PlanJson): Promise<ItemOutcome> {
   const cost = ctx.settings.planCostCredits;
   return ctx.store.db.transaction(async (tx) => {
     if (!(await lockRunning(tx, item))) return 'skipped';
     const reason = `guidance-jobs/${item.jobId}/items/${item.itemIndex}`;
     if (cost > 0) {
-      const paid = (await chargeIn(tx, 'company', item.companyId, cost, reason)) || (await chargeIn(tx, 'user', item.createdBy, cost, reason));
+      const paid = await chargeFirstIn(tx, planPayers(item.companyId, item.createdBy), cost, reason);
       if (!paid) {
         await setFailed(tx, item, { code: 'PaymentRequired', message: `this plan costs ${cost} credit(s); neither the company nor the job's creator has that many left` });
         return 'failed';

@@ -6,7 +6,7 @@ import { ApiError, notFound } from '../errors.js';
 import { CreateKeySchema, KeySchema } from '../schemas.js';
 import type { UserRow } from '../store/store.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
-import { keyExpiry } from './user-keys.js';
+import { CreatedKeySchema, createUserKey } from './user-keys.js';
 
 export function publicUser(u: UserRow) {
   return {
@@ -121,14 +121,13 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       responses: {
         201: {
           description: 'The new key',
-          content: { 'application/json': { schema: z.object({ keyId: z.string(), apiKey: z.string(), userId: z.string(), name: z.string(), expiresAt: z.string().nullable() }) } },
+          content: { 'application/json': { schema: CreatedKeySchema } },
         },
         ...errorResponses(400, 401, 403, 404, 415, 429),
       },
     }),
     async (c) => {
       const caller = callerOf(c);
-      if (caller.via !== 'api-key') throw new ApiError(403, 'NotAuthorized', 'API keys are managed with an API key, not a launch session');
       const body = c.req.valid('json');
       let userId = caller.userId;
       if (body.partnerUserId !== undefined) {
@@ -137,9 +136,7 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         if (!user) throw notFound('partner user', body.partnerUserId);
         userId = user.userId;
       }
-      const expiresAt = keyExpiry(body.expiresAt);
-      const made = await deps.store.createKey(userId, body.name, false, expiresAt ?? undefined);
-      return c.json({ keyId: made.keyId, apiKey: made.apiKey, userId, name: body.name, expiresAt }, 201);
+      return c.json(await createUserKey(deps, userId, body), 201);
     },
   );
 
@@ -152,7 +149,7 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       security: [{ ApiKey: [] }],
       responses: {
         200: { description: 'Keys', content: { 'application/json': { schema: z.object({ items: z.array(KeySchema) }) } } },
-        ...errorResponses(401, 429),
+        ...errorResponses(401, 403, 429),
       },
     }),
     async (c) => {
@@ -171,7 +168,7 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       request: { params: z.object({ keyId: z.string().min(1).max(100) }) },
       responses: {
         200: { description: 'The revoked key', content: { 'application/json': { schema: KeySchema } } },
-        ...errorResponses(401, 404, 429),
+        ...errorResponses(401, 403, 404, 429),
       },
     }),
     async (c) => {

@@ -5,6 +5,7 @@
  */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import * as geojsonFormat from '@furrow/format-geojson';
+import { isArchiveLimitError } from '@furrow/format-geojson';
 import * as isoxmlFormat from '@furrow/format-isoxml';
 import * as kmlFormat from '@furrow/format-kml';
 import * as shapefileFormat from '@furrow/format-shapefile';
@@ -239,7 +240,8 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'post', path: '/api/fields/{fieldId}/boundaries/import', tags: ['Land'], security,
       summary: 'Import boundaries from a file: GeoJSON, WKT, KML/KMZ, zipped Shapefile or ISO-XML (format detected from the content)',
-      description: 'Send the file as the raw request body (any Content-Type); `filename` helps the detection. Every polygon found becomes a boundary of the field.',
+      description:
+        'Send the file as the raw request body (any Content-Type); `filename` helps the detection. Every polygon found becomes a boundary of the field. Archives are unpacked within limits (entries, unpacked bytes, compression ratio; see the formats guide): 413 past them.',
       request: {
         params: IdParam('fieldId'),
         query: z.object({ filename: z.string().max(200).optional() }),
@@ -255,6 +257,7 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       try {
         parsed = await vendorFormat.readAnyBoundary(bytes, c.req.valid('query').filename);
       } catch (err) {
+        if (isArchiveLimitError(err)) throw new ApiError(413, 'PayloadTooLarge', err.message, err.details);
         const e = fromPlanError(err);
         if (e) throw new ApiError(422, 'InvalidGeometry', e.message, e.details, e.extra);
         throw new ApiError(422, 'InvalidGeometry', `the file could not be read as a boundary: ${err instanceof Error ? err.message : String(err)}`);
@@ -311,10 +314,7 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         const details = issuesToDetails(parsed.error.issues, ['request']);
         throw new ApiError(400, 'ValidationFailed', `${details[0].path}: ${details[0].message}`, details);
       }
-      const plan = await planBillable(deps, caller, parsed.data, c.req.raw.signal, `boundaries/${b.boundaryId}/plans`, [
-        { kind: 'company', id: b.companyId },
-        { kind: 'user', id: caller.userId },
-      ]);
+      const plan = await planBillable(deps, caller, parsed.data, c.req.raw.signal, `boundaries/${b.boundaryId}/plans`, b.companyId);
       const { field: _x, boundary: _y, ...options } = parsed.data;
       const saved = await store.savePlan({ boundary: b, createdBy: caller.userId, request: options, plan });
       return c.json(storedPlan(saved), 201);

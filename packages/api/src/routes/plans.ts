@@ -1,39 +1,35 @@
 /** Quick Start: `POST /api/path-plans/direct` (rich JSON) and `/direct/geojson` (same plan as GeoJSON). */
-import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import type { AppEnv, Caller, Deps } from '../context.js';
-import { ApiError } from '../errors.js';
-import { assertValidGeometry } from '../geometry.js';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { callerOf, type AppEnv, type Caller, type Deps } from '../context.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { assertValidRequestGeometry } from '../geometry.js';
 import { PlanAbortedError, apiPlanShape, shapePlan } from '../planner.js';
 import { planToGeoJson } from '../render.js';
-import type { CreditOwnerKind } from '../store/store.js';
+import { planPayers, type CreditAccount } from '../store/store.js';
 import { PathPlanRequestSchema, PlanFeatureCollectionSchema, PlanSchema, OPTION_NAMES, type PathPlanRequestBody } from '../schemas.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
 
-/** Checks the geometry (422), charges credits (402), plans off the event loop, refunds on failure. */
+/**
+ * Validates the request's geometry (422) before any credit is taken, charges the first of
+ * `payers` with enough credits (402 when none has), plans off the event loop, refunds on failure.
+ */
 export async function planBillable(
   deps: Deps,
   caller: Caller,
   request: PathPlanRequestBody,
   clientSignal: AbortSignal,
   reason: string,
-  /** Accounts tried in order; the first with enough credits pays. */
-  accounts: { kind: CreditOwnerKind; id: string }[] = [{ kind: 'user', id: caller.userId }],
+  /** The company whose field is planned: it pays first (`planPayers`), then the caller's user. */
+  companyId?: string,
 ): Promise<Record<string, unknown>> {
-  const geometry = request.field ?? request.boundary;
-  if (geometry) assertValidGeometry(geometry as never, request.field ? 'field' : 'boundary');
-  request.obstacles?.forEach((o, i) => assertValidGeometry(o.geometry as never, `obstacles[${i}].geometry`));
-
+  assertValidRequestGeometry(request);
+  const payers = planPayers(companyId, caller.userId);
   const cost = deps.config.planCostCredits;
-  let payer: { kind: CreditOwnerKind; id: string } | undefined;
+  let payer: CreditAccount | undefined;
   if (cost > 0) {
-    for (const account of accounts) {
-      if ((await deps.store.charge(account.kind, account.id, cost, reason)) !== undefined) {
-        payer = account;
-        break;
-      }
-    }
+    payer = await deps.store.chargeFirst(payers, cost, reason);
     if (!payer) {
-      const balances = await Promise.all(accounts.map((a) => deps.store.balance(a.kind, a.id)));
+      const balances = await Promise.all(payers.map((a) => deps.store.balance(a.kind, a.id)));
       const available = Math.max(0, ...balances);
       throw new ApiError(402, 'PaymentRequired', `this plan costs ${cost} credit(s); the account has ${available}. Ask for testing credits.`, [], {
         creditsAvailable: available,
@@ -59,45 +55,79 @@ export async function planBillable(
 }
 
 
+/** The same polygons, position by position (longitude and latitude; a height is ignored). */
+function sameGeometry(a: unknown, b: unknown): boolean {
+  const x = a as { type?: unknown; coordinates?: unknown };
+  const y = b as { type?: unknown; coordinates?: unknown };
+  const same = (u: unknown, v: unknown): boolean => {
+    if (!Array.isArray(u) || !Array.isArray(v)) return false;
+    if (typeof u[0] === 'number') return u[0] === v[0] && u[1] === v[1];
+    return u.length === v.length && u.every((item, i) => same(item, v[i]));
+  };
+  return x.type === y.type && same(x.coordinates, y.coordinates);
+}
+
+/**
+ * The company that pays for a direct plan: with `boundaryId`, the plan is for that stored
+ * boundary (its field must be the boundary's geometry) and the boundary's company pays first.
+ */
+async function companyOfPlannedBoundary(deps: Deps, caller: Caller, boundaryId: string | undefined, request: PathPlanRequestBody): Promise<string | undefined> {
+  if (boundaryId === undefined) return undefined;
+  const stored = await deps.store.getBoundary(caller.userId, boundaryId);
+  if (!stored) throw notFound('boundary', boundaryId);
+  const path = request.field !== undefined ? 'field' : 'boundary';
+  if (!sameGeometry(request.field ?? request.boundary, stored.geometry)) {
+    throw badRequest(path, `differs from the stored boundary "${boundaryId}" (boundaryId): a plan for a stored boundary plans its geometry`);
+  }
+  return stored.companyId;
+}
+
+const DirectQuerySchema = z.object({
+  boundaryId: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ description: "The stored boundary this plan is for (the request's field must be its geometry): the boundary's company pays, then the caller" }),
+});
+
 export function plansRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  const describe = `Plans one field. Takes shape A or shape B (SERVICE-SPEC 2.1), \`options\` (${OPTION_NAMES.join(', ')}) and \`routeOptions\`. Costs ${deps.config.planCostCredits} credit(s); nothing is charged when planning fails.`;
-
-  const direct = createRoute({
-    method: 'post',
-    path: '/api/path-plans/direct',
-    tags: ['Quick Start'],
-    summary: 'Plan a route (rich JSON)',
-    description: describe,
-    security: [{ ApiKey: [] }],
-    request: { body: jsonBody(PathPlanRequestSchema) },
-    responses: {
-      200: { description: 'The plan', content: { 'application/json': { schema: PlanSchema } } },
-      ...errorResponses(400, 401, 402, 413, 415, 422, 429),
+  const describe = `Plans one field. Takes shape A or shape B, \`options\` (${OPTION_NAMES.join(', ')}) and \`routeOptions\`. Costs ${deps.config.planCostCredits} credit(s), paid by the caller, or with \`boundaryId\` by that boundary's company first; nothing is charged when the request is invalid or planning fails.`;
+  const variants = [
+    { path: '/api/path-plans/direct', summary: 'Plan a route (rich JSON)', extra: '', mediaType: 'application/json', schema: PlanSchema, geojson: false },
+    {
+      path: '/api/path-plans/direct/geojson',
+      summary: 'Plan a route (GeoJSON FeatureCollection)',
+      extra: ' The plan as an RFC 7946 FeatureCollection with `metrics` and `version` at the top level.',
+      mediaType: 'application/geo+json',
+      schema: PlanFeatureCollectionSchema,
+      geojson: true,
     },
-  });
-  app.openapi(direct, async (c) => {
-    const plan = await planBillable(deps, c.get('caller')!, c.req.valid('json'), c.req.raw.signal, 'path-plans/direct');
-    return c.json(plan as never, 200);
-  });
-
-  const geojson = createRoute({
-    method: 'post',
-    path: '/api/path-plans/direct/geojson',
-    tags: ['Quick Start'],
-    summary: 'Plan a route (GeoJSON FeatureCollection)',
-    description: `${describe} The plan as an RFC 7946 FeatureCollection with \`metrics\` and \`version\` at the top level.`,
-    security: [{ ApiKey: [] }],
-    request: { body: jsonBody(PathPlanRequestSchema) },
-    responses: {
-      200: { description: 'The plan as GeoJSON', content: { 'application/geo+json': { schema: PlanFeatureCollectionSchema } } },
-      ...errorResponses(400, 401, 402, 413, 415, 422, 429),
-    },
-  });
-  app.openapi(geojson, async (c) => {
-    const plan = await planBillable(deps, c.get('caller')!, c.req.valid('json'), c.req.raw.signal, 'path-plans/direct/geojson');
-    c.header('Content-Type', 'application/geo+json');
-    return c.body(JSON.stringify(planToGeoJson(plan)), 200) as never;
-  });
+  ] as const;
+  for (const v of variants) {
+    const route = createRoute({
+      method: 'post',
+      path: v.path,
+      tags: ['Quick Start'],
+      summary: v.summary,
+      description: describe + v.extra,
+      security: [{ ApiKey: [] }],
+      request: { query: DirectQuerySchema, body: jsonBody(PathPlanRequestSchema) },
+      responses: {
+        200: { description: 'The plan', content: { [v.mediaType]: { schema: v.schema } } },
+        ...errorResponses(400, 401, 402, 404, 413, 415, 422, 429),
+      },
+    });
+    app.openapi(route, async (c) => {
+      const caller = callerOf(c);
+      const request = c.req.valid('json');
+      const companyId = await companyOfPlannedBoundary(deps, caller, c.req.valid('query').boundaryId, request);
+      const plan = await planBillable(deps, caller, request, c.req.raw.signal, v.path.slice('/api/'.length), companyId);
+      if (!v.geojson) return c.json(plan as never, 200);
+      c.header('Content-Type', 'application/geo+json');
+      return c.body(JSON.stringify(planToGeoJson(plan)), 200) as never;
+    });
+  }
   return app;
 }

@@ -12,7 +12,7 @@ import { CreateKeySchema, KeySchema } from '../schemas.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
 
 /** `expiresAt` of a key request as a stored ISO time: null when absent, 400 unless in the future. */
-export function keyExpiry(expiresAt: string | undefined): string | null {
+function keyExpiry(expiresAt: string | undefined): string | null {
   if (expiresAt === undefined) return null;
   const at = Date.parse(expiresAt);
   if (!(at > Date.now())) throw new ApiError(400, 'ValidationFailed', 'expiresAt: must be in the future', [{ path: 'expiresAt', message: 'must be in the future' }]);
@@ -20,6 +20,18 @@ export function keyExpiry(expiresAt: string | undefined): string | null {
 }
 
 const CreatePersonalKeySchema = CreateKeySchema.omit({ partnerUserId: true }).openapi('CreatePersonalApiKey');
+
+/** The answer to a key creation: the only one that ever carries the secret (`apiKey`). */
+export const CreatedKeySchema = z
+  .object({ keyId: z.string(), apiKey: z.string(), userId: z.string(), name: z.string(), expiresAt: z.string().nullable() })
+  .openapi('CreatedApiKey');
+
+/** Creates a (never partner-admin) key of `userId` and the body answering it. */
+export async function createUserKey(deps: Pick<Deps, 'store'>, userId: string, body: { name: string; expiresAt?: string }): Promise<z.infer<typeof CreatedKeySchema>> {
+  const expiresAt = keyExpiry(body.expiresAt);
+  const made = await deps.store.createKey(userId, body.name, false, expiresAt ?? undefined);
+  return { keyId: made.keyId, apiKey: made.apiKey, userId, name: body.name, expiresAt };
+}
 
 export function userKeyRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -53,18 +65,12 @@ export function userKeyRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       responses: {
         201: {
           description: 'The new key',
-          content: { 'application/json': { schema: z.object({ keyId: z.string(), apiKey: z.string(), userId: z.string(), name: z.string(), expiresAt: z.string().nullable() }) } },
+          content: { 'application/json': { schema: CreatedKeySchema } },
         },
         ...errorResponses(400, 401, 415, 429),
       },
     }),
-    async (c) => {
-      const { userId } = callerOf(c);
-      const body = c.req.valid('json');
-      const expiresAt = keyExpiry(body.expiresAt);
-      const made = await deps.store.createKey(userId, body.name, false, expiresAt ?? undefined);
-      return c.json({ keyId: made.keyId, apiKey: made.apiKey, userId, name: body.name, expiresAt }, 201);
-    },
+    async (c) => c.json(await createUserKey(deps, callerOf(c).userId, c.req.valid('json')), 201),
   );
 
   app.openapi(

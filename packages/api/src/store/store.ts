@@ -370,18 +370,12 @@ export class Store {
    * concurrent charges never overdraw). Returns the new balance, or undefined when too few remain.
    */
   async charge(kind: CreditOwnerKind, ownerId: string, amount: number, reason: string): Promise<number | undefined> {
-    // One statement (data-modifying CTE): the guarded UPDATE and its ledger row commit together.
-    const rows = await this.db.query<{ balance: string }>(
-      `WITH charged AS (
-         UPDATE credit_accounts SET balance = balance - $3::bigint
-         WHERE owner_kind = $1::text AND owner_id = $2::uuid AND balance >= $3::bigint RETURNING balance),
-       logged AS (
-         INSERT INTO credit_ledger (owner_kind, owner_id, delta, reason)
-         SELECT $1::text, $2::uuid, -($3::bigint), $4::text FROM charged)
-       SELECT balance FROM charged`,
-      [kind, ownerId, amount, reason],
-    );
-    return rows[0] ? Number(rows[0].balance) : undefined;
+    return chargeIn(this.db, kind, ownerId, amount, reason);
+  }
+
+  /** Charges the first of `accounts` that has `amount` credits; returns it, or undefined when none has. */
+  async chargeFirst<A extends CreditAccount>(accounts: readonly A[], amount: number, reason: string): Promise<A | undefined> {
+    return chargeFirstIn(this.db, accounts, amount, reason);
   }
 
   // ---- partner provisioning -------------------------------------------------------------
@@ -704,6 +698,49 @@ export class Store {
     );
     return rows[0] ? { userId: String(rows[0].user_id), returnUrl: rows[0].return_url } : undefined;
   }
+}
+
+/** A credit account: a user's or a company's. */
+export interface CreditAccount {
+  kind: CreditOwnerKind;
+  id: string;
+}
+
+/**
+ * Who pays for a plan, in order: the company when the plan is for one of its fields (a stored
+ * boundary, a guidance-job item), then the user who asked for it. A plan of no stored field
+ * is paid by the user alone.
+ */
+export function planPayers(companyId: string | undefined, userId: string): CreditAccount[] {
+  const user: CreditAccount = { kind: 'user', id: userId };
+  return companyId === undefined ? [user] : [{ kind: 'company', id: companyId }, user];
+}
+
+/**
+ * The credit charge, the one place it is written: one statement (a data-modifying CTE), so the
+ * guarded UPDATE (`balance >= amount`: concurrent charges never overdraw) and its ledger row
+ * commit together. Returns the new balance, or undefined when too few credits remain.
+ */
+export async function chargeIn(tx: Sql, kind: CreditOwnerKind, ownerId: string, amount: number, reason: string): Promise<number | undefined> {
+  const rows = await tx.query<{ balance: string }>(
+    `WITH charged AS (
+       UPDATE credit_accounts SET balance = balance - $3::bigint
+       WHERE owner_kind = $1::text AND owner_id = $2::uuid AND balance >= $3::bigint RETURNING balance),
+     logged AS (
+       INSERT INTO credit_ledger (owner_kind, owner_id, delta, reason)
+       SELECT $1::text, $2::uuid, -($3::bigint), $4::text FROM charged)
+     SELECT balance FROM charged`,
+    [kind, ownerId, amount, reason],
+  );
+  return rows[0] ? Number(rows[0].balance) : undefined;
+}
+
+/** `chargeIn` on each account in turn until one pays; returns the payer. */
+export async function chargeFirstIn<A extends CreditAccount>(tx: Sql, accounts: readonly A[], amount: number, reason: string): Promise<A | undefined> {
+  for (const account of accounts) {
+    if ((await chargeIn(tx, account.kind, account.id, amount, reason)) !== undefined) return account;
+  }
+  return undefined;
 }
 
 async function grantIn(tx: Sql, kind: CreditOwnerKind, ownerId: string, amount: number, reason: string): Promise<number> {

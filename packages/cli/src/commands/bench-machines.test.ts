@@ -31,7 +31,7 @@ describe('machines benchmark', () => {
     try {
       await writeFile(join(dir, 'index.csv'), 'id,file\nrect,rect.geojson\n');
       await writeFile(join(dir, 'rect.geojson'), JSON.stringify(rectangleField(150, 90)));
-      const out = await benchMachines({ fields: dir, config: 'w6-r6,w36-r12', jobs: '1', checkplan: join(dir, 'missing.py') });
+      const out = await benchMachines({ fields: dir, config: 'w6-r6,w36-r12', jobs: '1', checkplan: join(dir, 'missing.py'), results: join(dir, 'results.jsonl') });
       expect(out.runs.map((r) => r.config)).toEqual(['w6-r6', 'w36-r12']);
       const w6 = out.runs[0];
       expect(w6.refused).toBeUndefined();

@@ -10,7 +10,7 @@
  * at a time; `--jobs 1` plans in this process.
  */
 import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { execFile, fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
@@ -259,11 +259,19 @@ export interface MachinesOptions {
   checkplan?: string;
   /** Child processes (default and at most 2). */
   jobs?: string;
+  /** JSON-lines file every result is appended to as it comes (default: one per page block in the temp folder). */
+  results?: string;
+  /** Keep the results already in the results file and run only the rest. */
+  resume?: boolean;
+  /** With `resume`: make no plan, summarise the results file as it is (an interrupted run). */
+  summariseOnly?: boolean;
+  machinesAs?: string;
 }
 
 interface IndexRow {
   id: string;
   file: string;
+  areaHa: number;
 }
 
 async function corpusRows(dir: string): Promise<IndexRow[]> {
@@ -273,7 +281,7 @@ async function corpusRows(dir: string): Promise<IndexRow[]> {
   const head = lines[0].split(',');
   return lines.slice(1).map((l) => {
     const c = l.split(',');
-    return { id: c[head.indexOf('id')], file: join(dir, c[head.indexOf('file')]) };
+    return { id: c[head.indexOf('id')], file: join(dir, c[head.indexOf('file')]), areaHa: Number(c[head.indexOf('area_ha')]) };
   });
 }
 
@@ -295,6 +303,8 @@ export interface MachinesOutcome {
   runs: MachineRun[];
   configs: MachineConfig[];
   fields: number;
+  /** Plans the selection asks for (runs holds fewer when a run was interrupted). */
+  expected: number;
   geos: string;
   /** True when every field and configuration was run (the page may be rewritten). */
   complete: boolean;
@@ -311,18 +321,34 @@ export async function benchMachines(opts: MachinesOptions): Promise<MachinesOutc
   const found = await findGeosCheck(opts.checkplan);
   const geos = typeof found === 'string' ? undefined : found;
   const jobs = Math.max(1, Math.min(2, cpus().length, Number(opts.jobs ?? 2) || 1));
-  const list: MachineJob[] = sel.configs.flatMap((c) => rows.map((r) => ({ fieldFile: r.file, fieldId: r.id, configId: c.id })));
+  // Cheap configurations first, small fields first: an interrupted run has whole configurations.
+  const cost = (c: MachineConfig): number => (c.machine.turnRadiusMeters ?? 6) / c.machine.widthMeters;
+  const byCost = [...sel.configs].sort((a, b) => cost(a) - cost(b));
+  const bySize = [...rows].sort((a, b) => (a.areaHa || 0) - (b.areaHa || 0) || a.id.localeCompare(b.id));
+  const all: MachineJob[] = byCost.flatMap((c) => bySize.map((r) => ({ fieldFile: r.file, fieldId: r.id, configId: c.id })));
+  const resultsFile = opts.results ?? join(tmpdir(), `furrow-machines-${opts.machinesAs ?? 'current'}.jsonl`);
+  const kept: MachineRun[] = [];
+  if (opts.resume && existsSync(resultsFile)) {
+    for (const line of (await readFile(resultsFile, 'utf8')).split('\n')) if (line.trim()) kept.push(JSON.parse(line) as MachineRun);
+  } else await writeFile(resultsFile, '');
+  const have = new Set(kept.map((r) => `${r.config}/${r.field}`));
+  const list = opts.summariseOnly ? [] : all.filter((j) => !have.has(`${j.configId}/${j.fieldId}`));
+  process.stderr.write(`machines: ${list.length} plans to make (${kept.length} kept from ${resultsFile}), ${jobs} at a time; results appended to ${resultsFile}\n`);
   let done = 0;
-  const runs = await runJobs(list, jobs, geos, (r) => {
+  const made = await runJobs(list, jobs, geos, (r) => {
     done++;
+    void appendFile(resultsFile, `${JSON.stringify(r)}\n`);
     process.stderr.write(`machines ${String(done).padStart(3)}/${list.length} ${r.config.padEnd(8)} ${r.field.padEnd(14)} ${r.refused ? `refused ${r.refused}` : describeRun(r)}\n`);
   });
-  const order = new Map(list.map((j, i) => [`${j.configId}/${j.fieldId}`, i]));
-  runs.sort((a, b) => (order.get(`${a.config}/${a.field}`) ?? 0) - (order.get(`${b.config}/${b.field}`) ?? 0));
+  const runs = [...kept, ...made].filter((r) => all.some((j) => j.configId === r.config && j.fieldId === r.field));
+  const configOrder = sel.configs.map((c) => c.id);
+  const fieldOrder = rows.map((r) => r.id);
+  runs.sort((a, b) => configOrder.indexOf(a.config) - configOrder.indexOf(b.config) || fieldOrder.indexOf(a.field) - fieldOrder.indexOf(b.field));
   return {
     runs,
     configs: sel.configs,
     fields: rows.length,
+    expected: all.length,
     geos: geos ? `run on every plan (${geos.python} ${geos.script})` : found as string,
     complete: !sel.ids && sel.configs.length === MACHINE_CONFIGS.length && sel.dir === 'test/fields',
   };
@@ -361,6 +387,8 @@ export function summariseMachines(out: MachinesOutcome, command: string, commit:
   const lines: string[] = [];
   lines.push(`Command: \`${command}\` at commit ${commit}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`);
   lines.push('');
+  if (out.runs.length < out.expected)
+    lines.push(`**Incomplete: ${out.runs.length} of ${out.expected} plans made** (the run was stopped; small fields first, so a configuration's missing fields are its largest).`, '');
   lines.push(
     `${out.fields} corpus fields × ${out.configs.length} configurations, default route order, \`planRoute\` without a clock (deterministic); CPU time per plan on a shared 2-core machine (${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}). GEOS check (checkplan.py): ${out.geos}.`,
   );
@@ -446,7 +474,7 @@ export function machinesHeadline(out: MachinesOutcome): string {
 export const MACHINES_PAGE = 'docs/benchmarks/machines.md';
 
 /** The section hook of `furrow bench`: runs, prints, and (for a whole run) rewrites the page block `--machines-as` (default `current`). */
-export async function runMachinesSection(opts: MachinesOptions & { write?: boolean; machinesAs?: string }, command: string): Promise<void> {
+export async function runMachinesSection(opts: MachinesOptions & { write?: boolean }, command: string): Promise<void> {
   const out = await benchMachines(opts);
   let commit = 'unknown';
   try {

@@ -233,7 +233,7 @@ interface OrderRun {
   /**
    * Route defects the plan warns about and checkPlan may not flag: straight connectors where no
    * manoeuvre fitted (`turn-not-fitted`), headland passes or tracks left out
-   * (`headland-pass-skipped`, `track-skipped`), connectors leaving the field (`connector-leaves-field`).
+   * (`headland-pass-skipped`, `track-skipped`), transit legs leaving the field (`transit-leg`), route pieces off the field (`route-leaves-field`).
    */
   unfitted: number;
   ms: number;
@@ -276,7 +276,7 @@ function optimizerFigures(plan: Plan): OptimizerFigures {
   return out;
 }
 
-const DEFECT_WARNINGS = new Set(['turn-not-fitted', 'headland-pass-skipped', 'track-skipped', 'connector-leaves-field']);
+const DEFECT_WARNINGS = new Set(['turn-not-fitted', 'headland-pass-skipped', 'track-skipped', 'transit-leg', 'route-leaves-field']);
 
 function trackCount(plan: Plan): number {
   return plan.route.filter((r) => r.type === 'Track').length;
@@ -444,7 +444,7 @@ export function summariseRoutes(fields: RouteFieldResult[], synthetic: Synthetic
     lines.push('');
   }
   if (fields.length > 0) {
-    lines.push('<details><summary>Per field: non-working m (checkPlan violations, +Nw: N defect warnings — turn-not-fitted, headland-pass-skipped, connector-leaves-field)</summary>');
+    lines.push('<details><summary>Per field: non-working m (checkPlan violations, +Nw: N defect warnings — turn-not-fitted, headland-pass-skipped, transit-leg, route-leaves-field)</summary>');
     lines.push('');
     lines.push(`| field | ha | tracks | ${ROUTE_ORDERS.join(' | ')} | optimized kept | gap (non-working) | first feasible ms | ordering ms |`);
     lines.push(`|---|---:|---:|${ROUTE_ORDERS.map(() => '---:|').join('')}---|---:|---:|---:|`);

@@ -11,7 +11,9 @@ import { basename, extname, join } from 'node:path';
 import type { PathPlanRequest } from '@furrow/core';
 import cliProgress from 'cli-progress';
 import { readBoundaryFile } from '../io/boundary.js';
-import { buildRequest, UsageError, type PlanCommandOptions } from './plan.js';
+import { UsageError } from '../errors.js';
+import { loadApi } from '../optional.js';
+import { buildRequest, type PlanCommandOptions } from './plan.js';
 
 export interface BulkOptions extends Pick<PlanCommandOptions, 'width' | 'headlandPasses' | 'turnRadius' | 'heading' | 'request'> {
   out?: string;
@@ -119,7 +121,7 @@ function bar(total: number, opts: BulkOptions) {
 }
 
 async function planLocally(fields: BulkField[], opts: BulkOptions): Promise<BulkRow[]> {
-  const { poolPlanner } = await import('@furrow/api');
+  const { poolPlanner } = await loadApi('bulk');
   const threads = opts.threads ? Number(opts.threads) : availableParallelism();
   if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a whole number ≥ 1, got "${opts.threads}"`);
   const planner = poolPlanner({ threads });

@@ -18,7 +18,8 @@ import {
   type SequencingField,
 } from '@furrow/core';
 import { readBoundaryFile } from '../io/boundary.js';
-import { buildRequest, UsageError, type PlanCommandOptions } from './plan.js';
+import { UsageError } from '../errors.js';
+import { buildRequest, type PlanCommandOptions } from './plan.js';
 
 async function readJson(file: string, what: string): Promise<unknown> {
   try {

@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Plan } from '@furrow/core';
+import { rectangleField } from './bench.js';
 import { main } from '../index.js';
 
 const root = new URL('../../../../', import.meta.url).pathname;
@@ -29,5 +30,32 @@ describe('furrow plan', () => {
     expect(typeof plan.optimizer?.timeSpentMilliseconds).toBe('number');
     expect(typeof plan.optimizer?.firstFeasibleMilliseconds).toBe('number');
     expect(plan.optimizer!.timeSpentMilliseconds!).toBeGreaterThanOrEqual(plan.optimizer!.firstFeasibleMilliseconds!);
+  });
+
+  it('prints every warning on stderr, code, message and place, and still exits 0', async () => {
+    // Two parts 20 m apart: the route crosses between them on a transit leg, which is warned.
+    const a = rectangleField(100, 80) as { coordinates: number[][][] };
+    const b = a.coordinates[0].map(([lon, lat]) => [lon + 0.0017, lat]);
+    const file = join(dir, 'two-parts.geojson');
+    writeFileSync(file, JSON.stringify({ type: 'MultiPolygon', coordinates: [a.coordinates, [b]] }));
+    const out = join(dir, 'two-parts.json');
+    const err: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      err.push(String(chunk));
+      return true;
+    });
+    let code: number;
+    try {
+      code = await main(['plan', file, '--width', '6', '--out', out]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(code).toBe(0);
+    const plan = JSON.parse(readFileSync(out, 'utf8')) as Plan;
+    expect(plan.warnings.some((w) => w.code === 'transit-leg')).toBe(true);
+    const lines = err.join('').split('\n').filter((l) => l.startsWith('furrow: warning'));
+    expect(lines).toHaveLength(plan.warnings.length);
+    for (const w of plan.warnings) expect(lines.some((l) => l.includes(`[${w.code}] ${w.message}`))).toBe(true);
+    expect(lines.find((l) => l.includes('[transit-leg]'))).toMatch(/route piece \d+; LineString from -?\d+\.\d+, -?\d+\.\d+/);
   });
 });

@@ -6,7 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Plan } from '@furrow/core';
-import { UsageError } from './plan.js';
+import { UsageError } from '../errors.js';
+import { loadApi } from '../optional.js';
 
 export interface PushCommandOptions {
   company?: string;
@@ -42,7 +43,7 @@ export async function runPush(portal: string, planFile: string, flags: PushComma
     throw new UsageError(`${planFile} is not a plan (JSON of "furrow plan" or POST /api/path-plans/direct)`);
   }
   // The API package (and its portal adapters) loads only for this command.
-  const api = await import('@furrow/api');
+  const api = await loadApi('push');
   const target = { organizationId: flags.org as string, fieldId: flags.field as string };
   const opts = { ...(flags.boundary === false ? { boundary: false } : {}) };
   try {

@@ -8,7 +8,8 @@ import { basename } from 'node:path';
 import { analyzeFieldTerrain, contourTracks, keyContourLine, planRoute, planWithTerrain, type PathPlanRequest, type TerrainHeadingObjective } from '@furrow/core';
 import { readDem } from '@furrow/format-dem';
 import { readBoundaryFile } from '../io/boundary.js';
-import { buildRequest, UsageError, type PlanCommandOptions } from './plan.js';
+import { UsageError } from '../errors.js';
+import { buildRequest, type PlanCommandOptions } from './plan.js';
 
 export interface TerrainCommandOptions extends PlanCommandOptions {
   dem?: string;

@@ -13,8 +13,9 @@
  *   follow the field (turns and connectors are what is checked).
  * - Reversing: the polyline is split at cusps (chord reversals); a cusp, or a piece flagged
  *   `reverse`, where reversing is not allowed is a `reverse` violation.
- * - `staging` / `refill` connectors are schematic straight legs to a depot off the field
- *   (roads are not modelled): they and their junctions are skipped.
+ * - `staging` / `refill` connectors are schematic straight legs to a depot off the field, and
+ *   `transport` connectors (transit legs between zones) schematic legs off it (roads are not
+ *   modelled): they and their junctions are skipped.
  *
  * Coordinates are local meters. One violation per (piece, kind): the worst.
  */
@@ -54,7 +55,7 @@ export interface RouteKinematicOptions extends Omit<KinematicCheckOptions, 'cusp
 }
 
 const isWork = (t: RouteSegmentType): boolean => t === 'Track' || t === 'ExteriorHeadland' || t === 'InteriorHeadland';
-const isSchematic = (p: RoutePieceXY): boolean => p.type === 'Connector' && (p.connectorKind === 'staging' || p.connectorKind === 'refill');
+const isSchematic = (p: RoutePieceXY): boolean => p.type === 'Connector' && (p.connectorKind === 'staging' || p.connectorKind === 'refill' || p.connectorKind === 'transport');
 
 /**
  * Chords longer than this are straight lines by construction (tracks, headland edges, straight

@@ -3,6 +3,7 @@
  * their end nodes, the boundary, headlands, obstacles, the warnings (with where they are), the
  * optimizer's report — and the extras (output/planExtras.ts).
  */
+import type { ZoneWarning } from '../route/zones.js';
 import type { FieldGeometry, Plan, PlanMetrics, PlanWarning, Position, RouteSegment } from '../types.js';
 import { FURROW_VERSION } from '../version.js';
 import type { LocalFrame } from '../geometry/projection.js';
@@ -39,7 +40,10 @@ export interface PlanOutputInput {
 export function toPlanWarnings(frame: LocalFrame, warnings: LocalWarning[]): PlanWarning[] {
   return warnings.map((wn) => {
     const pw: PlanWarning = { code: wn.code, message: wn.message };
-    if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
+    const z = wn as ZoneWarning;
+    if (z.line) pw.geometry = { type: 'LineString', coordinates: flatToLonLat(frame, z.line) };
+    else if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
+    if (z.sequence !== undefined) pw.sequence = z.sequence;
     return pw;
   });
 }

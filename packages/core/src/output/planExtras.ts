@@ -108,12 +108,18 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
     });
     plan.metrics.crosshatchCount = hatch.passes.length;
     plan.metrics.crosshatchCoveredSquareMeters = r2(hatch.coveredSquareMeters);
+    if (hatch.passes.length === 0)
+      plan.warnings.push({
+        code: 'crosshatches-empty',
+        message: `useCrossHatches: no cross-hatch pass was made — nowhere do the tracks leave a stretch at the field's ends of at least ${r2(minLength)} m (3 × the width or 2 × the turning radius, whichever is longer) for one; \`crosshatches\` is empty`,
+        feature: 'crosshatches',
+      });
   }
 
   // Accepted but not planned as asked: say so instead of silently planning something else.
   const tracksIn = x.request?.tracks;
   if (tracksIn?.trackType === 'curved' && x.tracks.length > 0 && !x.tracks.some((t) => t.xy))
-    plan.warnings.push({ code: 'unsupported-track-type', message: 'tracks.trackType "curved": no smooth boundary chain gave curved tracks inside the headland (warning, not an error): the tracks are straight' });
+    plan.warnings.push({ code: 'unsupported-track-type', message: 'tracks.trackType "curved": no smooth boundary chain gave curved tracks inside the headland (warning, not an error): the tracks are straight', feature: 'tracks' });
 
   // Narrow corridors of the workable area.
   for (const c of findNarrowCorridors(x.workable, w)) {

@@ -6,6 +6,7 @@
 import { PlanError } from '../errors.js';
 import type { PlanErrorDetail } from '../errors.js';
 import type { FieldGeometry, MachineInput, PathPlanRequest, Position, RouteApiOptions } from '../types.js';
+import { readAccessPoints } from './accessPoints.js';
 
 /** Limits that keep every request bounded in time and memory. */
 export const LIMITS = {
@@ -55,6 +56,8 @@ export interface PlanInput {
   routeOptions: RouteApiOptions;
   /** Non-passable obstacle polygons from `obstacles`, lon/lat rings (shell only), with buffers. */
   obstacles: { ring: Position[]; bufferMeters: number; passable: boolean; name?: string }[];
+  /** The field's gates, [lon, lat] (`accessPoints`; empty when none were given). */
+  accessPoints: Position[];
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -247,6 +250,7 @@ export function normalizeRequest(request: PathPlanRequest): PlanInput {
     options: readOptions(req),
     routeOptions: readRouteOptions(req),
     obstacles: readObstacles(req),
+    accessPoints: readAccessPoints(req),
   };
   const heading = readHeading(req);
   if (heading !== undefined) input.preferredHeadingDegrees = heading;

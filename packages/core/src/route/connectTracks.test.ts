@@ -93,7 +93,7 @@ describe('passes and parts that cannot be driven within the turning radius', () 
     expect(checkPlan(field, plan).violations).toEqual([]);
     const transports = connectors(plan, 'transport');
     expect(transports.length).toBeGreaterThan(0);
-    expect(plan.warnings.map((w) => w.code)).toContain('connector-leaves-field');
+    expect(plan.warnings.map((w) => w.code)).toContain('transit-leg');
     // Both strips are worked: at most a few percent uncovered (the plan without the transport left one out).
     expect(plan.metrics.uncoveredRatio).toBeLessThan(0.05);
     // checkPlan does not look at transports: check here that none enters the ditch (the field's hole).

@@ -89,12 +89,7 @@ export function tryNeckTransport(from: Pose, to: Pose, ctx: RouteContext): Conn 
     if (!xy && !timeIsUp(ctx)) searchFailed(ctx);
   }
   if (!xy || worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R)) return undefined;
-  ctx.warnings.push({
-    code: 'connector-leaves-field',
-    message: 'parts of the field are joined only by necks narrower than the machine: the route leaves the field between them (a transport connector, within twice the turning radius of the boundary, never through a no-go zone)',
-    x: from.x,
-    y: from.y,
-  });
+  // A transit leg between two zones: warned with its place by route/zones.ts.
   return { xy: Float64Array.from(xy), kind: 'transport', turnType: 'Dubins' };
 }
 

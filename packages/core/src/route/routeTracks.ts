@@ -71,6 +71,8 @@ export interface RouteStageInput {
   secondFollows: boolean;
   /** Ordering time an earlier planning of the same call spent, ms. */
   orderingSpentMilliseconds: number;
+  /** The field's access points (gates), local: the route starts at the first (ends at it when it is the only one). */
+  gates?: { x: number; y: number }[];
 }
 
 export interface RoutedTracks {
@@ -93,6 +95,21 @@ const UNJOINED: Parts = { segs: [{ type: 'Connector', xy: new Float64Array(0), c
 /** Connections `skipUnjoinable` may make beyond the ordering's, per planning. */
 const MAX_NEW_CONNECTIONS = 48;
 
+/**
+ * With access points and no other start asked for: the route enters the tracks at the track end
+ * nearest the first gate (`startPointNodeIndex`: node 2i is track i's (x0, y0), 2i + 1 its (x1, y1)).
+ */
+function gateStartNode(gates: { x: number; y: number }[], tracks: Track[], ro: RouteApiOptions, otherStart: boolean): { startPointNodeIndex?: number } {
+  if (gates.length === 0 || otherStart || ro.startPointNodeIndex !== undefined || tracks.length === 0) return {};
+  let best = 0, bestD = Infinity;
+  tracks.forEach((t, i) => {
+    const d0 = Math.hypot(t.x0 - gates[0].x, t.y0 - gates[0].y), d1 = Math.hypot(t.x1 - gates[0].x, t.y1 - gates[0].y);
+    if (d0 < bestD) { bestD = d0; best = 2 * i; }
+    if (d1 < bestD) { bestD = d1; best = 2 * i + 1; }
+  });
+  return { startPointNodeIndex: best };
+}
+
 /** Orders the tracks on their real connectors and connects the chosen route. */
 export function routeTracks(inp: RouteStageInput): RoutedTracks {
   const { routeField, machine: m, routeOptions, headlandsFirst, passOrder } = inp;
@@ -101,6 +118,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   const rates = objectiveRates(m, routeOptions.objective);
   const headlandsAfter = !headlandsFirst && passOrder.length > 0;
   const lastPass = headlandsFirst ? passOrder[passOrder.length - 1] : undefined;
+  const gates = inp.gates ?? [];
   const orderInput: FieldOrderInput = {
     tracks: inp.tracks,
     cellOf: inp.cellOf,
@@ -108,9 +126,13 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     widthMeters: m.widthMeters,
     turnRadiusMeters: m.turnRadiusMeters,
     rates,
-    routeOptions: budget.limitMilliseconds !== budget.fullLimitMilliseconds ? { ...routeOptions, maxOptimizerTime: budget.limitMilliseconds / 1000 } : routeOptions,
-    ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : {}),
-    ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : {}),
+    routeOptions: {
+      ...routeOptions,
+      ...(budget.limitMilliseconds !== budget.fullLimitMilliseconds ? { maxOptimizerTime: budget.limitMilliseconds / 1000 } : {}),
+      ...gateStartNode(gates, inp.tracks, routeOptions, staging !== undefined || lastPass !== undefined),
+    },
+    ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : gates.length > 0 ? { startPoint: gates[0] } : {}),
+    ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : !staging && gates.length === 1 && !headlandsAfter ? { endPoint: gates[0] } : {}),
     ...(inp.now ? { now: inp.now } : {}),
   };
   const ordered = orderFieldTracks(orderInput);

@@ -22,7 +22,7 @@ export const endpoints = {
   exchange: '/api/partner/launch/exchange',
   currentUser: '/api/user/current',
   boundary: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}`,
-  planGeoJson: '/api/path-plans/direct/geojson',
+  planGeoJson: (boundaryId?: string) => `/api/path-plans/direct/geojson${boundaryId ? `?boundaryId=${encodeURIComponent(boundaryId)}` : ''}`,
   savePlan: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}/plans`,
   exportPlan: (planId: string, format: string) =>
     `/api/plans/${encodeURIComponent(planId)}/export?format=${encodeURIComponent(format)}`,
@@ -154,8 +154,9 @@ export class ApiClient {
     return b;
   }
 
-  planGeoJson(request: unknown): Promise<FeatureCollection> {
-    return this.json('POST', endpoints.planGeoJson, request);
+  /** Plans `request`; with the stored boundary it plans, the boundary's company pays for it. */
+  planGeoJson(request: unknown, boundaryId?: string): Promise<FeatureCollection> {
+    return this.json('POST', endpoints.planGeoJson(boundaryId), request);
   }
 
   /** Fields of a company that have a boundary, as selector options (value = boundaryId). */

@@ -253,7 +253,7 @@ export class PlanView {
     this.map.element.setAttribute('aria-busy', 'true');
     const request = buildPlanRequest(this.boundary.geometry, this.boundary.obstacles, params);
     try {
-      const plan = await this.deps.api.planGeoJson(request);
+      const plan = await this.deps.api.planGeoJson(request, this.deps.boundaryId);
       if (!plan || plan.type !== 'FeatureCollection' || !Array.isArray(plan.features)) {
         throw new ApiError(500, 'BadPlan', 'The server returned something that is not a plan.');
       }
