@@ -13,8 +13,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 export async function buildExample(outDir = join(here, 'dist')): Promise<string> {
   await mkdir(outDir, { recursive: true });
   const common = { bundle: true, format: 'esm', platform: 'browser', target: ['es2022'], logLevel: 'warning' } as const;
-  await build({ ...common, entryPoints: [join(here, 'page.ts')], outfile: join(outDir, 'page.js') });
-  await build({ ...common, entryPoints: [fileURLToPath(import.meta.resolve('@furrow/worker/browser-worker'))], outfile: join(outDir, 'worker.js') });
+  // From the package's sources (no build of @furrow/worker needed); @furrow/core resolves to its build.
+  const alias = { '@furrow/worker/browser': join(here, '..', '..', 'packages', 'worker', 'src', 'browser.ts') };
+  await build({ ...common, alias, entryPoints: [join(here, 'page.ts')], outfile: join(outDir, 'page.js') });
+  await build({ ...common, entryPoints: [join(here, '..', '..', 'packages', 'worker', 'src', 'browser-worker.ts')], outfile: join(outDir, 'worker.js') });
   for (const f of ['index.html', 'field.geojson']) await copyFile(join(here, f), join(outDir, f));
   return outDir;
 }

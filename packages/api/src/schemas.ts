@@ -87,6 +87,7 @@ export const PathPlanRequestSchema = z
         mode: z.enum(['full', 'turnOnly', 'none']).optional(),
         corners: z.enum(['square', 'rounded']).optional(),
         fitTurns: z.boolean().optional().openapi({ description: 'Widen the headland to the depth the forward turns need (default true)' }),
+        smallObstacleSizeMeters: num(0, 1000).optional().openapi({ description: 'No-go zones smaller than this (largest extent, m) get no headland rounds: tracks swerve round them. Default: the working width; 0: every zone gets rounds' }),
       })
       .optional(),
     tracks: z

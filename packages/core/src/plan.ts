@@ -15,7 +15,8 @@ import type { LocalField } from './geometry/prepareField.js';
 import { areaOf } from './geometry/clipper.js';
 import { roundDeg } from './geometry/projection.js';
 import { machineTurnOptions } from './turns/machineTurnOptions.js';
-import type { LocalSegment } from './turns/path.js';
+import type { LocalSegment, LocalWarning } from './turns/path.js';
+import type { Track } from './tracks/generateTracks.js';
 import { generateHeadlands } from './headland/generateHeadlands.js';
 import { headlandRoutePieces, readHeadlandStyle } from './headland/headlandPieces.js';
 import { headlandReport, passDrivingOrder, shapeHeadlands } from './headland/planHeadlands.js';
@@ -24,6 +25,7 @@ import { searchHeading } from './tracks/searchHeading.js';
 import { chooseHeading, planTracks } from './tracks/planTracks.js';
 import { headlandWidenedWarning, turnHeadlandPasses } from './tracks/widenHeadland.js';
 import type { TurnHeadland } from './tracks/widenHeadland.js';
+import type { StripMode } from './tracks/planTracks.js';
 import { routeFieldOf, routeTracks } from './route/routeTracks.js';
 import type { RouteField } from './route/routeTracks.js';
 import { createConnectionMemo } from './route/connectionMemo.js';
@@ -36,13 +38,21 @@ import { zonesToPlan } from './output/zonesToPlan.js';
 import { zoneRoute } from './route/zones.js';
 import { placeWarnings } from './warnings.js';
 import { checkPlan } from './check/checkPlan.js';
+import { isPlanError } from './errors.js';
 import { simplifyBoundary } from './geometry/simplifyBoundary.js';
 import type { PathsD } from './geometry/clipper.js';
-import type { LocalWarning } from './turns/path.js';
 import { reportStage } from './progress.js';
+import { SAFETY_CAP_FACTOR, defaultClock, safetyCap } from './clock.js';
+import type { SafetyCap } from './clock.js';
+import { withoutSmallObstacles } from './headland/smallObstacles.js';
+import { unworkedWarnings } from './metrics/unworkedWarnings.js';
 import type { ProgressCallback } from './progress.js';
 
-/** What the caller may inject: a milliseconds clock lets the optimizer honour maxOptimizerTime (core reads no clock). */
+/**
+ * What the caller may inject. `now`: the wall clock, milliseconds, that caps the call at
+ * SAFETY_CAP_FACTOR × maxOptimizerTime (default `performance.now()`; clock.ts) — the ordering itself
+ * is bounded by a deterministic work budget, whatever the clock.
+ */
 export interface PlanRuntime {
   now?: () => number;
   /** Called as each stage starts (progress.ts): a plain callback, no I/O. */
@@ -57,23 +67,98 @@ export interface PlanRuntime {
  * per-cell plan is kept only if it is shorter on the real route (less non-working distance), has
  * no more `checkPlan` violations and covers as well (uncovered ratio at most 0.1 point higher).
  */
-export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
-  // The two plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
+export function planRoute(request: PathPlanRequest, given: PlanRuntime = {}): Plan {
+  // The plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const shared: SharedWork = { memo: createConnectionMemo() };
-  const first = planRouteOnce(request, runtime, true, shared);
-  if (!first.ownCellHeadings) return placeWarnings(first.plan);
+  // The wall clock caps the call (clock.ts); the ordering runs on a counted work budget.
+  const wall = given.now ?? defaultClock();
+  const runtime: CappedRuntime = { ...given, ...(wall ? { cap: safetyCap(wall, SAFETY_CAP_FACTOR * (normalizeRequest(request).routeOptions.maxOptimizerTime ?? 10) * 1000) } : {}) };
+  const plan = planWithStripsOrNot(request, runtime, shared);
+  if (runtime.cap?.fired()) {
+    const cut = ['the ordering on the real connectors stopped where it was', ...(shared.secondSkipped ? ['the field was not planned a second time with one heading in every cell'] : [])];
+    plan.warnings.push({ code: 'time-limit', message: `the wall clock passed ${SAFETY_CAP_FACTOR} × maxOptimizerTime before the work budget was spent: ${cut.join('; ')}. This plan may differ from one made on a less loaded machine.` });
+  }
+  return plan;
+}
+
+/** The caller's runtime with the call's wall-clock cap. */
+interface CappedRuntime extends PlanRuntime {
+  cap?: SafetyCap;
+}
+
+function planWithStripsOrNot(request: PathPlanRequest, runtime: CappedRuntime, shared: SharedWork): Plan {
+  const withStrips = planBothHeadings(request, runtime, shared, 'all');
+  if (!withStrips.stripsFaulted) return placeWarnings(withStrips.plan);
+  // A plan with strip passes (tracks/strips.ts) whose route left out a pass or a track, or has a
+  // join nothing fits: planned again without them; the one with fewer such faults is kept, on a tie
+  // the one that leaves less unworked.
+  // (a field narrower than the machine has nothing to drive without them: one pass per strip then)
+  const without = withoutStrips(request, runtime, shared) ?? planBothHeadings(request, runtime, shared, 'single').plan;
+  const a = routeFaults(withStrips.plan), b = routeFaults(without);
+  return placeWarnings(b < a || (b === a && without.metrics.uncoveredRatio < withStrips.plan.metrics.uncoveredRatio) ? without : withStrips.plan);
+}
+
+/** The plan without strip passes, or undefined where nothing else is left to drive. */
+function withoutStrips(request: PathPlanRequest, runtime: CappedRuntime, shared: SharedWork): Plan | undefined {
+  try {
+    return planBothHeadings(request, runtime, shared, 'none').plan;
+  } catch (e) {
+    if (isPlanError(e) && e.code === 'no-workable-area') return undefined;
+    throw e;
+  }
+}
+
+/** Warnings of a route that drops or cannot join something. */
+const ROUTE_FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
+function routeFaults(plan: Plan): number {
+  return plan.warnings.filter((wn) => ROUTE_FAULTS.has(wn.code)).length;
+}
+
+/**
+ * Whether the route's faults may come from its strip passes (tracks from `firstStrip` on): a join
+ * not fitted or a track left out at a strip pass's end or middle, or headland passes left out
+ * right after the last track (before the first, with headlands first) when that is a strip pass.
+ */
+function stripFaults(warnings: LocalWarning[], segments: LocalSegment[], tracks: Track[], firstStrip: number, headlandsFirst: boolean): boolean {
+  const near = (x: number | undefined, y: number | undefined): boolean => x !== undefined && y !== undefined &&
+    tracks.slice(firstStrip).some((t) => [[t.x0, t.y0], [t.x1, t.y1], [(t.x0 + t.x1) / 2, (t.y0 + t.y1) / 2]].some(([px, py]) => Math.hypot(px - x, py - y) < 2));
+  // a join not fitted names where it goes to in its message: "to (x, y) heading"
+  const goal = (wn: LocalWarning): boolean => {
+    const m = / to \((-?[\d.]+), (-?[\d.]+)\) heading/.exec(wn.message);
+    return m !== null && near(Number(m[1]), Number(m[2]));
+  };
+  if (warnings.some((wn) => wn.code !== 'headland-pass-skipped' && ROUTE_FAULTS.has(wn.code) && (near(wn.x, wn.y) || goal(wn)))) return true;
+  if (!warnings.some((wn) => wn.code === 'headland-pass-skipped')) return false;
+  const driven = segments.filter((sg) => sg.type === 'Track');
+  const next = headlandsFirst ? driven[0] : driven[driven.length - 1];
+  return next?.trackIndex !== undefined && next.trackIndex >= firstStrip;
+}
+
+/**
+ * One planning, twice where cells got headings of their own: the per-cell plan is kept only if it
+ * is shorter on the real route, has no more `checkPlan` violations and covers as well.
+ */
+function planBothHeadings(request: PathPlanRequest, runtime: CappedRuntime, shared: SharedWork, strips: StripMode): { plan: Plan; stripsFaulted: boolean } {
+  const first = planRouteOnce(request, runtime, true, shared, 0, strips);
+  if (!first.ownCellHeadings) return first;
+  // Past the wall-clock cap the plan with cells of their own headings is kept as it is.
+  if (runtime.cap?.over()) {
+    shared.secondSkipped = true;
+    return first;
+  }
   // maxOptimizerTime bounds the ordering of the whole call: the second planning gets what the first left of it
   const spent = first.plan.optimizer?.timeSpentMilliseconds ?? 0;
-  const plain = planRouteOnce(request, runtime, false, shared, spent).plan;
+  const plainOnce = planRouteOnce(request, runtime, false, shared, spent, strips);
+  const plain = plainOnce.plan;
   const a = first.plan.metrics, b = plain.metrics;
   // A per-cell plan with no violations has no more than the plain one, whatever that has: not checked then.
   const better = a.nonWorkingDistanceMeters < b.nonWorkingDistanceMeters && a.uncoveredRatio <= b.uncoveredRatio + 0.001 &&
     violationsAtMost(checkPlan(request, first.plan).violations.length, () => checkPlan(request, plain).violations.length);
-  const chosen = better ? first.plan : plain;
+  const chosen = better ? first : plainOnce;
   // the ordering time reported is that of the whole call (both plannings)
   const second = plain.optimizer?.timeSpentMilliseconds;
-  if (chosen.optimizer && second !== undefined) chosen.optimizer.timeSpentMilliseconds = spent + second;
-  return placeWarnings(chosen);
+  if (chosen.plan.optimizer && second !== undefined) chosen.plan.optimizer.timeSpentMilliseconds = spent + second;
+  return chosen;
 }
 
 /** count ≤ other(), without calling other when count is 0. */
@@ -97,11 +182,14 @@ interface SharedWork {
   routeField?: RouteField;
   /** Headland passes the turns need where the request gave fewer (tracks/widenHeadland.ts): null = they fit. */
   turnHeadland?: TurnHeadland | null;
+  smallObstacles?: ReturnType<typeof withoutSmallObstacles>;
+  /** Set when the wall-clock cap kept a field from being planned a second time with one heading. */
+  secondSkipped?: boolean;
 }
 
 type PlanWithOptimizer = Plan & { optimizer?: { timeSpentMilliseconds?: number; [key: string]: unknown } };
 
-function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds = 0): { plan: PlanWithOptimizer; ownCellHeadings: boolean } {
+function planRouteOnce(request: PathPlanRequest, runtime: CappedRuntime, cellHeadingsAllowed: boolean, shared: SharedWork, orderingSpentMilliseconds: number, strips: StripMode): { plan: PlanWithOptimizer; ownCellHeadings: boolean; stripsFaulted: boolean } {
   const planning = cellHeadingsAllowed ? 1 : 2;
   const stage = (name: Parameters<typeof reportStage>[1]): void => reportStage(runtime.onProgress, name, planning);
   stage('field');
@@ -116,19 +204,26 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const simple = (shared.simple ??= simplifyBoundary(field));
   stage('headlands');
   const style = readHeadlandStyle(request);
-  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(simple, input.headlandPasses, w, style.corners, R));
-  const chosen = chooseHeading(input.preferredHeadingDegrees, fullHeadlands.mainland.length > 0, () => (shared.searchedDirectionRadians ??= searchHeading(field, fullHeadlands.mainland, w, R).directionRadians));
-  const shaped = (shared.shaped ??= shapeHeadlands(field, fullHeadlands, style, input.headlandPasses, w, chosen.directionRadians, turnOptions));
+  // Small no-go zones get no headland rounds: headlands and tracks are planned on the field without them (headland/smallObstacles.ts).
+  const smallMargin = input.headlandPasses * w + 2 * R;
+  const small = (shared.smallObstacles ??= withoutSmallObstacles(field, input.smallObstacleSizeMeters, smallMargin));
+  const headlandField = small.field;
+  const fullHeadlands = (shared.fullHeadlands ??= generateHeadlands(small.small.length > 0 ? withoutSmallObstacles(simple, input.smallObstacleSizeMeters, smallMargin).field : simple, input.headlandPasses, w, style.corners, R));
+  const chosen = chooseHeading(input.preferredHeadingDegrees, fullHeadlands.mainland.length > 0, () => (shared.searchedDirectionRadians ??= searchHeading(headlandField, fullHeadlands.mainland, w, R).directionRadians));
+  const shaped = (shared.shaped ??= shapeHeadlands(headlandField, fullHeadlands, style, input.headlandPasses, w, chosen.directionRadians, turnOptions));
   const headlands = shaped.headlands;
 
   stage('tracks');
+  const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
   const planned = planTracks({
-    field, mainland: headlands.mainland, widthMeters: w, turnRadiusMeters: R, chosen,
+    field: headlandField, mainland: headlands.mainland, widthMeters: w, turnRadiusMeters: R, chosen,
     ...(input.preferredHeadingDegrees !== undefined ? { preferredHeadingDegrees: input.preferredHeadingDegrees } : {}),
     curved: request.tracks?.trackType === 'curved',
     cellHeadingsAllowed: cellHeadingsAllowed && style.mode !== 'turnOnly',
     fullExtension: input.options.includes('extendTracks'),
     passCount: headlands.passes.length,
+    passRings: headlands.passes.map((p) => p.ring), workable, fieldAreaSquareMeters: fieldAreaSquareMeters ?? areaOf(field), strips,
+    smallObstacles: small.small, region: () => routeField.region,
   });
   const tracks = planned.trackSet.tracks;
   // Turns need a headland as deep as they reach: with too few passes, plan again with as many as they need.
@@ -136,7 +231,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     shared.turnHeadland = turnHeadlandPasses(style.mode === 'full', input, tracks, field, style.corners, request.smoothingStrategy);
     if (shared.turnHeadland?.widened) {
       for (const k of Object.keys(shared) as (keyof SharedWork)[]) if (k !== 'memo' && k !== 'prepared' && k !== 'simple' && k !== 'turnHeadland') delete shared[k];
-      return planRouteOnce(request, runtime, cellHeadingsAllowed, shared, orderingSpentMilliseconds);
+      return planRouteOnce(request, runtime, cellHeadingsAllowed, shared, orderingSpentMilliseconds, strips);
     }
   }
   const secondFollows = planned.cellTracks !== undefined && planned.cellTracks.cells.some((c) => c.own);
@@ -146,14 +241,14 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   stage('order');
   // The field's gates (accessPoints): where the route starts, and where transit legs leave and enter zones.
   const gates = input.accessPoints.map(([lon, lat]) => { const [x, y] = frame.toLocal(lon, lat); return { x, y }; });
-  const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
   const routed = routeTracks({
     routeField, gates,
     machine: m, headlandPasses: input.headlandPasses, routeOptions: input.routeOptions,
     maxOptimizerTimeSeconds: input.routeOptions.maxOptimizerTime ?? 10, turnOptions,
     tracks, cellOf: planned.cellOf, directionRadians: planned.directionRadians,
     passOrder, headlandRoute: (shared.headlandRoute ??= headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns)), headlandsFirst,
-    ...(runtime.now ? { now: runtime.now } : {}), secondFollows, orderingSpentMilliseconds,
+    // the ordering is bounded by a counted work budget (clock.ts); the wall clock only caps it
+    ...(runtime.cap ? { outOfTime: runtime.cap.over } : {}), secondFollows, orderingSpentMilliseconds,
   });
 
   stage('connect');
@@ -163,11 +258,12 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
   const segments = zoned.segments;
   stage('metrics');
   const metricWarnings: LocalWarning[] = [];
-  const metrics = computeMetrics(segments, workable, fieldAreaSquareMeters ?? areaOf(field), m, metricWarnings);
+  const widthOf = (sg: LocalSegment): number => (sg.type === 'Track' && sg.trackIndex !== undefined ? tracks[sg.trackIndex]?.widthMeters ?? w : w);
+  const metrics = computeMetrics(segments, workable, fieldAreaSquareMeters ?? areaOf(field), m, metricWarnings, widthOf);
   if (refills) addRefillMetrics(metrics, refills.points.length, refills.detourMeters);
 
   const plan: PlanWithOptimizer = assemblePlan({
-    frame, field, obstacles, input, metrics, heading: planned.heading, headlandStyle: headlandReport(style, shaped), headlands,
+    frame, field, obstacles, input, metrics, heading: planned.heading, headlandStyle: { ...headlandReport(style, shaped), smallObstaclesWithoutRounds: small.small.length }, headlands,
     tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...(shared.turnHeadland ? [headlandWidenedWarning(shared.turnHeadland, w, R)] : []), ...routed.warnings, ...zoned.warnings, ...metricWarnings],
   });
   plan.zones = zonesToPlan(zoned.zones, plan.route, frame);
@@ -192,5 +288,9 @@ function planRouteOnce(request: PathPlanRequest, runtime: PlanRuntime, cellHeadi
     widthMeters: w, turnRadiusMeters: R, options: input.options, request,
     ...(planned.fullExtension ?? {}),
   });
-  return { plan, ownCellHeadings: secondFollows };
+  // Every unworked patch over 1 % of the field or 100 m², with its area and place (metrics/unworkedWarnings.ts).
+  const worked = segments.filter((sg) => sg.type !== 'Turn' && sg.type !== 'Connector').map((sg) => ({ xy: sg.xy, widthMeters: widthOf(sg) }));
+  for (const wn of unworkedWarnings(workable, worked, fieldAreaSquareMeters ?? areaOf(field), (x, y) => frame.toLonLat(x, y))) plan.warnings.push(wn);
+  const stripsFaulted = planned.stripCount > 0 && stripFaults(routed.warnings, segments, tracks, tracks.length - planned.stripCount, headlandsFirst);
+  return { plan, ownCellHeadings: secondFollows, stripsFaulted };
 }

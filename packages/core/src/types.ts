@@ -98,6 +98,12 @@ export interface HeadlandInput {
    * turns that do not fit are joined with the tracks shortened, or by longer manoeuvres.
    */
   fitTurns?: boolean;
+  /**
+   * No-go zones (holes, non-passable obstacles) whose largest extent is below this, meters, and
+   * that lie well inside the field get no headland rounds: tracks swerve round them with sections
+   * off. Default: the machine's working width; 0 gives every zone its rounds.
+   */
+  smallObstacleSizeMeters?: number;
 }
 
 export interface TracksInput {

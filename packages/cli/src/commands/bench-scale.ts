@@ -52,6 +52,12 @@ export function logLogExponent(xs: number[], ys: number[]): number {
 }
 
 const s = (v: number): string => v.toFixed(2);
+/** Warning codes with their counts: `track-shortened ×24, turn-not-fitted ×67`. */
+const codes = (w: string[] | undefined): string => {
+  const n = new Map<string, number>();
+  for (const c of w ?? []) n.set(c, (n.get(c) ?? 0) + 1);
+  return [...n].map(([c, k]) => (k > 1 ? `${c} ×${k}` : c)).join(', ');
+};
 const mb = (v: number | undefined): string => (v === undefined ? '–' : String(Math.round(v)));
 
 export async function benchScale(opts: ScaleOptions, command: string): Promise<string> {
@@ -78,12 +84,12 @@ export async function benchScale(opts: ScaleOptions, command: string): Promise<s
 
   lines.push(`Command: \`${command}\`. Each row is planned in a child process of its own; CPU is user + system time over \`planRoute\` (process.cpuUsage), peak RSS the child's (includes Node and tsx, ~60 MB). Measured on a shared machine: wall times are indicative only.`, '');
   lines.push('| Field | Vertices | W, m | CPU, s | Peak RSS, MB | Warnings |', '|---|---:|---:|---:|---:|---|');
-  for (const r of vertexRows) lines.push(`| synthetic 100 ha (seed 14) | ${r.n} | 6 | ${s(r.m.cpuSeconds)} | ${mb(r.m.peakRssMegabytes)} | ${(r.m.warnings ?? []).join(', ')} |`);
-  lines.push(`| wobbly-100ha-5000v | 5000 | 6 | ${s(wobbly.cpuSeconds)} | ${mb(wobbly.peakRssMegabytes)} | ${(wobbly.warnings ?? []).join(', ')} |`);
-  lines.push(`| wobbly-1000ha-5000v-50obstacles | 5000 + 50 × 16 | 3 | ${s(large.cpuSeconds)} | ${mb(large.peakRssMegabytes)} | ${(large.warnings ?? []).join(', ')} |`);
+  for (const r of vertexRows) lines.push(`| synthetic 100 ha (seed 14) | ${r.n} | 6 | ${s(r.m.cpuSeconds)} | ${mb(r.m.peakRssMegabytes)} | ${codes(r.m.warnings)} |`);
+  lines.push(`| wobbly-100ha-5000v | 5000 | 6 | ${s(wobbly.cpuSeconds)} | ${mb(wobbly.peakRssMegabytes)} | ${codes(wobbly.warnings)} |`);
+  lines.push(`| wobbly-1000ha-5000v-50obstacles | 5000 + 50 × 16 | 3 | ${s(large.cpuSeconds)} | ${mb(large.peakRssMegabytes)} | ${codes(large.warnings)} |`);
   lines.push('');
   lines.push(`- Log-log exponent of CPU in the vertex count (500 → 10,000, least squares): **${exponent.toFixed(2)}**.`);
-  lines.push(`- 1,000 ha field with \`maxOptimizerTime: 2\`: ${s(limited.wallSeconds)} s wall, ${s(limited.cpuSeconds)} s CPU.`);
+  lines.push(`- 1,000 ha field with \`maxOptimizerTime: 2\`: ${s(limited.wallSeconds)} s wall, ${s(limited.cpuSeconds)} s CPU (warnings: ${codes(limited.warnings) || 'none'}).`);
   lines.push(`- Snake order, W 6 m, R 6 m, 2 passes, over ${corpus.length} corpus fields: median ${s(median)} s CPU, max ${s(slowest.cpuSeconds)} s (${slowest.id}).`);
   return lines.join('\n');
 }

@@ -73,7 +73,7 @@ export function mainPassDirection(passes: WorkingPass[]): number {
 }
 
 /** The swath of a straight pass (x0, y0) → (x1, y1), counter-clockwise: its rectangle. */
-function rectangleSwath(x0: number, y0: number, x1: number, y1: number, halfWidthMeters: number): PathsD {
+export function rectangleSwath(x0: number, y0: number, x1: number, y1: number, halfWidthMeters: number): PathsD {
   const l = hypot(x1 - x0, y1 - y0);
   const nx = (-(y1 - y0) / l) * halfWidthMeters, ny = ((x1 - x0) / l) * halfWidthMeters;
   return [[{ x: x0 - nx, y: y0 - ny }, { x: x1 - nx, y: y1 - ny }, { x: x1 + nx, y: y1 + ny }, { x: x0 + nx, y: y0 + ny }]];

@@ -12,8 +12,11 @@ import type { LocalSegment, LocalWarning } from '../turns/path.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
 import { countCusps, countsAsTurn } from './manoeuvres.js';
 
+/** The working width of a segment: the machine's, or a strip pass's own (tracks/strips.ts). */
+export type WidthOf = (segment: LocalSegment) => number;
+
 /** A coverage metric computed on simplified passes (geometry/coverageGuard.ts) adds a warning `coverage-approximate` to `warnings`. */
-export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, machine: ResolvedMachine, warnings?: LocalWarning[]): PlanMetrics {
+export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, machine: ResolvedMachine, warnings?: LocalWarning[], widthOf: WidthOf = () => machine.widthMeters): PlanMetrics {
   const m = machine;
   let working = 0, nonWorking = 0, turns = 0;
   const turnsByType: Record<string, number> = {};
@@ -30,7 +33,7 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
       } else connectors++;
     } else {
       working += len;
-      passes.push({ xy: s.xy, widthMeters: m.widthMeters });
+      passes.push({ xy: s.xy, widthMeters: widthOf(s) });
     }
   }
   const cov = computeCoverage(workable, passes);

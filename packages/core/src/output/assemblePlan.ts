@@ -56,7 +56,7 @@ export function assemblePlan(x: PlanOutputInput): Plan {
   const warnings = toPlanWarnings(frame, x.warnings);
   const route: RouteSegment[] = x.segments.map((s, i) => {
     const seg: RouteSegment = { sequence: i, type: s.type, coordinates: flatToLonLat(frame, s.xy), lengthMeters: round3(polylineLength(s.xy)) };
-    if (s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland') seg.widthMeters = w;
+    if (s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland') seg.widthMeters = s.type === 'Track' && s.trackIndex !== undefined ? x.tracks[s.trackIndex]?.widthMeters ?? w : w;
     if (s.turnType) seg.turnType = s.turnType;
     if (s.trackIndex !== undefined) seg.trackIndex = s.trackIndex;
     if (s.headlandIndex !== undefined) seg.headlandIndex = s.headlandIndex;
@@ -69,7 +69,7 @@ export function assemblePlan(x: PlanOutputInput): Plan {
   for (const s of x.connected) if (s.type === 'Track' && s.trackIndex !== undefined) drivenTrack.set(s.trackIndex, s.xy);
   const tracks = x.tracks.map((t, i) => {
     const xy = drivenTrack.get(i) ?? Float64Array.from([t.x0, t.y0, t.x1, t.y1]);
-    return { index: i, line: t.line, cell: x.cellOf[i], coordinates: flatToLonLat(frame, xy), lengthMeters: round3(polylineLength(xy)) };
+    return { index: i, line: t.line, cell: x.cellOf[i], coordinates: flatToLonLat(frame, xy), lengthMeters: round3(polylineLength(xy)), ...(t.widthMeters !== undefined ? { widthMeters: round3(t.widthMeters) } : {}) };
   });
   return {
     version: FURROW_VERSION,

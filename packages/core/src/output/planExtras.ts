@@ -125,7 +125,7 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
   for (const c of findNarrowCorridors(x.workable, w)) {
     const warning: PlanWarning = {
       code: 'narrow-corridor',
-      message: `a part of the field of ${Math.round(c.areaSquareMeters)} m² is narrower than the ${w} m machine: no pass can work it`,
+      message: `a part of the field of ${Math.round(c.areaSquareMeters)} m² is narrower than the ${w} m machine: no full-width pass fits there (passes of reduced width, sections off, work the strips they reach; \`unworked-area\` warnings list what is left)`,
       geometry: { type: 'Polygon', coordinates: c.polygon.map((r) => lonLatRing(ringToFlat(r))) },
     };
     plan.warnings.push(warning);

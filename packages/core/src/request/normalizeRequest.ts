@@ -54,6 +54,11 @@ export interface PlanInput {
   preferredHeadingDegrees?: number;
   options: PlanOptionName[];
   routeOptions: RouteApiOptions;
+  /**
+   * No-go zones smaller than this (largest extent, meters) get no headland rounds: tracks swerve
+   * round them (`headland.smallObstacleSizeMeters`; default the working width; 0: every zone gets rounds).
+   */
+  smallObstacleSizeMeters: number;
   /** Non-passable obstacle polygons from `obstacles`, lon/lat rings (shell only), with buffers. */
   obstacles: { ring: Position[]; bufferMeters: number; passable: boolean; name?: string }[];
   /** The field's gates, [lon, lat] (`accessPoints`; empty when none were given). */
@@ -162,6 +167,13 @@ function readPasses(req: Record<string, unknown>): number {
   return v;
 }
 
+/** `headland.smallObstacleSizeMeters`, default the machine's working width. */
+function readSmallObstacleSize(req: Record<string, unknown>, widthMeters: number): number {
+  const h = req.headland;
+  if (!isObject(h)) return widthMeters;
+  return readNumber(h, 'smallObstacleSizeMeters', 'headland', widthMeters, 0, 1000);
+}
+
 function readOptions(req: Record<string, unknown>): PlanOptionName[] {
   const v = req.options;
   if (v === undefined || v === null || v === '') return [];
@@ -241,10 +253,12 @@ export function normalizeRequest(request: PathPlanRequest): PlanInput {
     fail('too-many-vertices', `${path}.coordinates`, `has ${vertices} positions; at most ${LIMITS.maxVertices} are accepted (simplify the boundary)`);
   const polygons: LonLatPolygon[] = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
   const polygonPaths = geometry.type === 'Polygon' ? [`${path}.coordinates`] : polygons.map((_, i) => `${path}.coordinates[${i}]`);
+  const machine = readMachine(req);
   const input: PlanInput = {
     polygons,
     polygonPaths,
-    machine: readMachine(req),
+    machine,
+    smallObstacleSizeMeters: readSmallObstacleSize(req, machine.widthMeters),
     headlandPasses: readPasses(req),
     fitHeadlandToTurns: readFitTurns(req),
     options: readOptions(req),

@@ -36,6 +36,7 @@ import type { RealCostModel, RefineResult } from './order/connectedOrder.js';
 import { objectiveRates } from './optimize/objective.js';
 import type { ObjectiveRates } from './optimize/objective.js';
 import { routeBudget } from './budget.js';
+import { workBudget } from '../clock.js';
 import type { RouteBudget } from './budget.js';
 
 export type { RouteBudget } from './budget.js';
@@ -65,8 +66,10 @@ export interface RouteStageInput {
   passOrder: HeadlandPass[];
   headlandRoute: HeadlandRoutePieces;
   headlandsFirst: boolean;
-  /** A clock, milliseconds (the optimizer honours maxOptimizerTime only with one). */
+  /** A clock, milliseconds, bounding the ordering instead of the work budget (clock.ts); plan.ts gives none. */
   now?: () => number;
+  /** The wall-clock cap of the call: true once it has passed (the ordering stops where it is). */
+  outOfTime?: () => boolean;
   /** Whether a second planning follows this one (it then takes half of maxOptimizerTime). */
   secondFollows: boolean;
   /** Ordering time an earlier planning of the same call spent, ms. */
@@ -134,6 +137,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : gates.length > 0 ? { startPoint: gates[0] } : {}),
     ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : !staging && gates.length === 1 && !headlandsAfter ? { endPoint: gates[0] } : {}),
     ...(inp.now ? { now: inp.now } : {}),
+    workBudgetSeconds: inp.maxOptimizerTimeSeconds,
   };
   const ordered = orderFieldTracks(orderInput);
   const ctx = connectorContext(inp);
@@ -142,8 +146,9 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   const conns = connections(inp, ctx, rates, staging, legRouter, budget, ordered.alternatives.length > 1);
   const now = budget.now;
   const refined = refineOrderOnConnectors(orderInput, ordered, conns.model, {
-    ...(now ? { now, outOfTime: () => now() - budget.startedAt >= budget.limitMilliseconds, remainingMilliseconds: () => budget.limitMilliseconds - (now() - budget.startedAt) } : {}),
-    ...(!now && inp.tracks.length > LARGE_FIELD_TRACKS ? { maxRounds: 1 } : {}),
+    ...(now ? { now, outOfTime: () => now() - budget.startedAt >= budget.limitMilliseconds || (inp.outOfTime?.() ?? false), remainingMilliseconds: () => budget.limitMilliseconds - (now() - budget.startedAt) } : {}),
+    // without a clock: the work budget's rounds (clock.ts), one on large fields; the wall-clock cap stops it
+    ...(!now ? { maxRounds: inp.tracks.length > LARGE_FIELD_TRACKS ? 1 : workBudget(inp.maxOptimizerTimeSeconds).rounds, ...(inp.outOfTime ? { outOfTime: inp.outOfTime } : {}) } : {}),
   });
   const routeOrderMilliseconds = now ? now() - budget.startedAt : undefined;
   // The chosen route is put together from its connections; a fixed order (nothing costed) is

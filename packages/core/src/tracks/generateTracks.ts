@@ -27,6 +27,11 @@ export interface Track {
    * flat xy, local frame. Absent: the straight segment between the ends.
    */
   xy?: Float64Array;
+  /**
+   * Working width of a strip pass (tracks/strips.ts), meters, when narrower than the machine:
+   * the machine drives it with part of its sections off. Absent: the machine's width.
+   */
+  widthMeters?: number;
 }
 
 export interface TrackSet {

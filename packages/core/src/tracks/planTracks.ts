@@ -16,6 +16,10 @@ import { generateCurvedTracks } from './curvedTracks.js';
 import { DEFAULT_EXTENSION_FRACTION, extendTracks } from './extendTracks.js';
 import type { TrackExtension } from './extendTracks.js';
 import { groupCells } from './cells.js';
+import type { Region } from '../geometry/region.js';
+import { swerveTracks } from './swerveTracks.js';
+import { generateStripTracks, plannedPasses, withStripCells } from './strips.js';
+import { patchThreshold } from '../geometry/unworked.js';
 
 /** Track direction (radians CCW from +x, [0, π)) → bearing in degrees clockwise from north, [0, 180). */
 export function directionToBearingDegrees(directionRadians: number): number {
@@ -44,6 +48,8 @@ export function chooseHeading(preferredHeadingDegrees: number | undefined, hasMa
   return { directionRadians, heading: { degrees: directionToBearingDegrees(directionRadians), source: 'search' } };
 }
 
+export type StripMode = 'all' | 'single' | 'none';
+
 export interface TrackStageInput {
   field: PathsD;
   mainland: PathsD;
@@ -58,6 +64,15 @@ export interface TrackStageInput {
   fullExtension: boolean;
   /** Headland passes the plan has (with no track either, nothing fits). */
   passCount: number;
+  /** The passes' rings and the workable area: what they leave gets strip passes (tracks/strips.ts) unless `strips` is false. */
+  passRings: PathsD;
+  workable: PathsD;
+  fieldAreaSquareMeters: number;
+  /** Strip passes: all a strip needs, one per strip, or none. */
+  strips: StripMode;
+  /** No-go zones without headland rounds (headland/smallObstacles.ts) the tracks swerve round, in `region` (the whole field). */
+  smallObstacles: PathsD;
+  region: () => Region;
 }
 
 export interface PlannedTracks {
@@ -68,6 +83,8 @@ export interface PlannedTracks {
   cellTracks?: CellTracks;
   /** Cell of each track. */
   cellOf: Int32Array;
+  /** Strip passes (the last tracks of `trackSet`). */
+  stripCount: number;
   /** With the option extendTracks: the tracks before extension and what it moved. */
   fullExtension?: { unextendedTracks: Track[]; extension: TrackExtension };
 }
@@ -91,10 +108,19 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
   const unextendedTracks = trackSet.tracks;
   const extended = trackSet.tracks.length > 0 && !curved ? extendTracks(trackSet, mainland, field, w, w / 2, inp.fullExtension ? 1 : DEFAULT_EXTENSION_FRACTION) : undefined;
   if (extended) trackSet.tracks = extended.tracks;
-  if (trackSet.tracks.length === 0 && inp.passCount === 0)
+  if (inp.smallObstacles.length > 0) trackSet.tracks = swerveTracks(trackSet.tracks, inp.smallObstacles, inp.region(), directionRadians, R);
+  // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width (tracks/strips.ts).
+  const strips = inp.strips === 'none' ? [] : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
+    widthMeters: w, turnRadiusMeters: R, minStripArea: patchThreshold(inp.fieldAreaSquareMeters), field, othersDriven: inp.passCount > 0,
+    ...(inp.strips === 'single' ? { maxPassesPerStrip: 1 } : {}),
+    turnRoomMeters: (1 + Math.sqrt(3)) * R, firstLine: trackSet.tracks.reduce((l, t) => Math.max(l, t.line), 0) + 4,
+  });
+  if (trackSet.tracks.length === 0 && inp.passCount === 0 && strips.length === 0)
     throw new PlanError('no-workable-area', `the field is too small for a ${w} m machine: no track or headland pass fits`, [{ path: 'machine.widthMeters', message: 'no pass fits' }]);
-  const cellOf = cellTracks ? cellTracks.cellOf : new Int32Array(trackSet.tracks.length);
-  if (!cellTracks) groupCells(trackSet.tracks).forEach((c, i) => { for (const t of c) cellOf[t] = i; });
+  const trackCellOf = cellTracks ? cellTracks.cellOf : new Int32Array(trackSet.tracks.length);
+  if (!cellTracks) groupCells(trackSet.tracks).forEach((c, i) => { for (const t of c) trackCellOf[t] = i; });
+  const cellOf = withStripCells(trackCellOf, strips);
+  trackSet.tracks = [...trackSet.tracks, ...strips];
   return {
     trackSet,
     directionRadians,
@@ -102,6 +128,7 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
     curved,
     ...(cellTracks ? { cellTracks } : {}),
     cellOf,
+    stripCount: strips.length,
     ...(extended && inp.fullExtension ? { fullExtension: { unextendedTracks, extension: extended.extension } } : {}),
   };
 }

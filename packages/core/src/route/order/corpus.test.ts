@@ -42,6 +42,8 @@ describe('route orders on the corpus', () => {
       const request: PathPlanRequest = { field: feature.geometry, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 } };
       const nonWorking: Record<string, number> = {};
       const violations: Record<string, number> = {};
+      // Joins the route could only make by leaving the field or not at all: the ordering counts them as defects before length.
+      const faults: Record<string, number> = {};
       const found: Record<string, unknown[]> = {};
       for (const algorithm of ORDERS) {
         const plan = planRoute({ ...request, routeOptions: { algorithm } });
@@ -49,6 +51,7 @@ describe('route orders on the corpus', () => {
         expect((plan.optimizer as { algorithm: string }).algorithm).toBe(algorithm);
         nonWorking[algorithm] = plan.metrics.nonWorkingDistanceMeters;
         violations[algorithm] = check.violations.length;
+        faults[algorithm] = plan.warnings.filter((w) => w.code === 'connector-leaves-field' || w.code === 'turn-not-fitted').length;
         found[algorithm] = check.violations;
       }
       if (violations.snake > 0) {
@@ -58,7 +61,7 @@ describe('route orders on the corpus', () => {
       }
       const fixed = ORDERS.slice(1);
       expect(violations.optimized).toBeLessThanOrEqual(Math.min(...fixed.map((a) => violations[a])));
-      const bestFixed = Math.min(...fixed.filter((a) => violations[a] === violations.optimized).map((a) => nonWorking[a]));
+      const bestFixed = Math.min(...fixed.filter((a) => violations[a] === violations.optimized && faults[a] <= faults.optimized).map((a) => nonWorking[a]));
       expect(nonWorking.optimized).toBeLessThanOrEqual(bestFixed + 0.01);
     });
   }

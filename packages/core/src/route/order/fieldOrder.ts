@@ -10,6 +10,7 @@
  * distance; ends on opposite sides drive round: along + across + πR. All ≥ the straight
  * distance, so the optimizer's large-instance bound holds.
  */
+import { workBudget } from '../../clock.js';
 import { PlanError } from '../../errors.js';
 import type { RouteApiOptions } from '../../types.js';
 import type { ObjectiveRates } from '../optimize/objective.js';
@@ -61,6 +62,8 @@ export interface FieldOrderInput {
   endIsStaging?: boolean;
   /** Milliseconds clock; without it the optimizer stops by its iteration rules only. */
   now?: () => number;
+  /** Seconds of work budget (clock.ts) without a clock: the whole call's maxOptimizerTime (default routeOptions.maxOptimizerTime). */
+  workBudgetSeconds?: number;
 }
 
 /** A complete order the planner may connect and compare on the real route. */
@@ -167,8 +170,8 @@ export function orderFieldTracks(input: FieldOrderInput): FieldOrderResult {
     ...(ro.forcedDirection ? { forcedDirection: ro.forcedDirection } : {}),
     // optimized: the estimate gets part of the budget, the rest goes to the real connectors (connectedOrder.ts)
     ...(input.now ? { now: input.now, maxTimeMilliseconds: maxSeconds * 1000 * ((ro.algorithm ?? 'optimized') === 'optimized' ? ESTIMATE_SHARE : 1) } : {}),
-    // without a clock, keep planning bounded: the stall rule plus a hard cap on kicks
-    ...(input.now ? {} : { maxKicks: 4000 }),
+    // without a clock, the work budget (clock.ts): the stall rule plus a cap on kicks from maxOptimizerTime
+    ...(input.now ? {} : { maxKicks: workBudget(input.workBudgetSeconds ?? maxSeconds).kicks }),
   });
   const toVisits = (o: ItemOrder): OrderVisit[] => o.sequence.map((trackIndex, k) => ({ trackIndex, forward: !o.flipped[k] }));
   const visits = toVisits(order);

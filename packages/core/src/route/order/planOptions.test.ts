@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PlanError } from '../../errors.js';
 import type { PathPlanRequest, Plan, Position, RouteSegment } from '../../types.js';
+import { KICKS_PER_SECOND, SAFETY_CAP_FACTOR, workBudget } from '../../clock.js';
 import { planRoute } from '../../plan.js';
 import { checkPlan } from '../../check/checkPlan.js';
 
@@ -158,43 +159,58 @@ describe('planRoute routeOptions', () => {
     expect(() => plan({ calculateRefillPoints: true })).toThrow(/tankCapacity/);
   });
 
-  it('maxOptimizerTime is honoured on an injected clock', () => {
-    let t = 0;
-    const p = plan({ maxOptimizerTime: 0 }, {}, { now: () => (t += 1) });
-    expect(p.optimizer.stoppedBy).toBe('time-limit');
-    expect(p.optimizer.iterations).toBe(0);
+  it('maxOptimizerTime buys a counted work budget: optimizer kicks and rounds on the real connectors', () => {
+    for (const seconds of [0, 1, 10]) {
+      const p = plan({ maxOptimizerTime: seconds });
+      expect(p.optimizer.kicks).toBeLessThanOrEqual(workBudget(seconds).kicks);
+      expect(p.optimizer.realCostRounds).toBeLessThanOrEqual(workBudget(seconds).rounds);
+      if (seconds === 0) expect(p.optimizer.iterations).toBe(0);
+    }
+    expect(workBudget(10)).toEqual({ kicks: 10 * KICKS_PER_SECOND, rounds: 3 });
   });
 
-  it('maxOptimizerTime bounds the whole ordering, the costing on the real connectors included', () => {
-    // a clock that moves 1 ms each time it is read: the ordering reads it often enough to stop within the limit
+  it('the wall clock caps the costing on the real connectors, and the plan says so', () => {
+    // a wall clock that moves 1 ms each time it is read: the ordering reads it before every connector
     let t = 0;
     const free = plan({ maxOptimizerTime: 100 }, {}, { now: () => (t += 1) });
     expect(free.optimizer.refineStoppedBy).toBe('converged');
-    // limits well below what the ordering takes when nothing stops it
-    for (const limit of [free.optimizer.timeSpentMilliseconds / 6000, free.optimizer.timeSpentMilliseconds / 3000]) {
-      t = 0;
-      const p = plan({ maxOptimizerTime: limit }, {}, { now: () => (t += 1) });
-      expect(p.optimizer.timeSpentMilliseconds).toBeLessThanOrEqual(limit * 1000 + 5);
+    expect(free.warnings.map((w: { code: string }) => w.code)).not.toContain('time-limit');
+    // caps (SAFETY_CAP_FACTOR × limit) well below the reads the ordering makes when nothing stops it
+    for (const limit of [t / 6000 / SAFETY_CAP_FACTOR, t / 3000 / SAFETY_CAP_FACTOR]) {
+      let u = 0;
+      const p = plan({ maxOptimizerTime: limit }, {}, { now: () => (u += 1) });
       expect(p.optimizer.refineStoppedBy).toBe('time-limit');
+      expect(p.warnings.find((w: { code: string }) => w.code === 'time-limit')?.message).toMatch(/ordering on the real connectors stopped/);
       // still a complete plan of every track
       expect(tracks(p)).toHaveLength(p.tracks.length);
       expectContinuous(p);
     }
   });
 
-  it('maxOptimizerTime bounds the ordering of the whole call, also when planRoute plans a field twice', () => {
+  it('a field planned twice (cells with headings of their own) is planned once when the cap has fired', () => {
     // at-ref-003 (concave, 1.2 ha): its cells get their own headings, so planRoute plans it twice
-    // (own headings and one heading) and keeps the better; the second planning gets what is left.
+    // (own headings and one heading) and keeps the better; past the cap the first plan is kept.
     const corpusField = JSON.parse(readFileSync(new URL('../../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8')).geometry;
-    for (const limit of [0.05, 0.2]) {
-      // a clock that moves 1 ms each time it is read (the ordering reads it, and the refitting of
-      // joins nothing fits, which has a budget of its own: a fifth of maxOptimizerTime, at least 1 s)
-      let t = 0;
-      const p = planRoute({ field: corpusField, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, routeOptions: { maxOptimizerTime: limit } }, { now: () => (t += 1) }) as Plan & Record<string, any>;
-      expect(t).toBeLessThanOrEqual(limit * 1000 + Math.max(1000, limit * 200) + 20);
-      expect(p.optimizer.timeSpentMilliseconds).toBeLessThanOrEqual(limit * 1000 + 20);
-      expect(p.optimizer.timeSpentMilliseconds).toBeGreaterThan(limit * 1000 - 20);
-    }
+    let t = 0;
+    const p = planRoute({ field: corpusField, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, routeOptions: { maxOptimizerTime: 0.01 } }, { now: () => (t += 1) }) as Plan & Record<string, any>;
+    expect(p.warnings.find((w: { code: string }) => w.code === 'time-limit')?.message).toMatch(/not planned a second time/);
+    expect(tracks(p)).toHaveLength(p.tracks.length);
+  });
+
+  it('the plan does not depend on the wall clock unless its cap fires', () => {
+    // Two wall clocks, one 1,000 times slower than the other, neither reaching the cap: the same plan.
+    const corpusField = JSON.parse(readFileSync(new URL('../../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8')).geometry;
+    const request = { field: corpusField, machine: { widthMeters: 6, turnRadiusMeters: 6 }, routeOptions: { maxOptimizerTime: 1 } };
+    let fast = 0, slow = 0;
+    const a = JSON.stringify(planRoute(request, { now: () => (fast += 1) }));
+    const b = JSON.stringify(planRoute(request, { now: () => (slow += 0.001) }));
+    expect(a).toBe(b);
+    expect((JSON.parse(a) as Plan).warnings.map((w) => w.code)).not.toContain('time-limit');
+    // A wall clock that has run out: the ordering stops where it is, and the plan says so.
+    let late = 0;
+    const cut = planRoute(request, { now: () => (late += 500) }) as Plan & Record<string, any>;
+    expect(cut.warnings.map((w: { code: string }) => w.code)).toContain('time-limit');
+    expect(cut.optimizer.refineStoppedBy).toBe('time-limit');
   });
 
   it('objective time costs seconds', () => {

@@ -1,0 +1,64 @@
+/**
+ * Time in the planner: a deterministic work budget, the wall clock only as a safety cap.
+ *
+ * - The work budget: the ordering is bounded by counted work, not by a clock — moves of the
+ *   optimizer (kicks of its local search) and rounds of re-ordering on the real connectors, both
+ *   derived from maxOptimizerTime at a fixed rate (`workBudget`, docs/route-orders.md). The same
+ *   request gives the same plan, byte for byte, on an idle or a loaded machine.
+ * - The wall clock (`runtime.now`, else `performance.now()` — the one clock core reads) caps the
+ *   call at SAFETY_CAP_FACTOR × maxOptimizerTime: past it, the ordering on the real connectors stops where it is and the
+ *   second planning (cells with headings of their own, plan.ts) is not made; the plan says so in a
+ *   warning `time-limit`. Only then may the plan depend on the machine.
+ */
+
+/**
+ * The wall-clock cap is this many times maxOptimizerTime: the work budget is sized so that a
+ * typical machine spends well under maxOptimizerTime on the ordering, and the cap is there for a
+ * machine far slower or busier than that — not to race the budget (which would make plans depend
+ * on the load again).
+ */
+export const SAFETY_CAP_FACTOR = 10;
+
+/** Optimizer kicks (perturbation + descent of the local search) per second of maxOptimizerTime. */
+export const KICKS_PER_SECOND = 400;
+/** Rounds of re-ordering on the real connectors per second of maxOptimizerTime (at least 1, at most 3). */
+export const ROUNDS_PER_SECOND = 0.3;
+const MAX_ROUNDS = 3;
+
+export interface WorkBudget {
+  /** Kicks the optimizer may make. */
+  kicks: number;
+  /** Rounds of re-ordering on the real connectors. */
+  rounds: number;
+}
+
+/** The work maxOptimizerTime buys (each planning of a call gets it in full). */
+export function workBudget(maxOptimizerTimeSeconds: number): WorkBudget {
+  const s = Math.max(0, maxOptimizerTimeSeconds);
+  return { kicks: Math.round(KICKS_PER_SECOND * s), rounds: Math.min(MAX_ROUNDS, Math.max(1, Math.round(ROUNDS_PER_SECOND * s))) };
+}
+
+export type Clock = () => number;
+
+/** `performance.now()` where the platform has it (Node, browsers, workers); undefined elsewhere. */
+export function defaultClock(): Clock | undefined {
+  const p = (globalThis as { performance?: { now?: () => number } }).performance;
+  return p && typeof p.now === 'function' ? () => p.now!() : undefined;
+}
+
+export interface SafetyCap {
+  /** Whether the wall clock has passed the limit (once true, stays true). */
+  over(): boolean;
+  /** Whether `over()` has ever answered true. */
+  fired(): boolean;
+}
+
+/** The wall-clock cap of one call: `limitMilliseconds` from now on `clock`. */
+export function safetyCap(clock: Clock, limitMilliseconds: number): SafetyCap {
+  const deadline = clock() + limitMilliseconds;
+  let fired = false;
+  return {
+    over: () => fired || (fired = clock() >= deadline),
+    fired: () => fired,
+  };
+}

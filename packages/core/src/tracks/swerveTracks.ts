@@ -1,0 +1,168 @@
+/**
+ * Tracks past small no-go zones (headland/smallObstacles.ts: zones that get no headland rounds):
+ * each track whose centre line would pass within `CLEARANCE_METERS` of one swerves round it — two
+ * arcs of radius ≥ R out to the side that needs the shorter shift, straight past it, two arcs
+ * back — while the implement works on with its sections off over the zone. Where no swerve fits
+ * (the field's edge or another no-go zone in the way), the track is cut in two at the zone.
+ */
+import type { PathD, PathsD } from '../geometry/clipper.js';
+import type { Region } from '../geometry/region.js';
+import type { Track } from './generateTracks.js';
+
+/** Room the machine's centre line keeps from a small obstacle, m (half a tractor's width and a margin). */
+export const CLEARANCE_METERS = 1.5;
+/** Arcs of a swerve are this much wider than the turning radius (their polygons stay within it). */
+const ARC_MARGIN = 1.05;
+/** Spacing of the points of a swerve's arcs, m. */
+const ARC_STEP_METERS = 0.5;
+
+/** A small obstacle's extent in a track's frame: along [ua, ub], across [va, vb]. */
+interface Extent { ua: number; ub: number; va: number; vb: number }
+
+/**
+ * The tracks with swerves round the small obstacles their centre lines pass within
+ * `CLEARANCE_METERS` of. `region` is the field with every no-go zone (what the swerve must stay in,
+ * with the clearance); `directionRadians` the tracks' direction where a track has none of its own.
+ */
+export function swerveTracks(tracks: Track[], small: PathsD, region: Region, directionRadians: number, turnRadiusMeters: number): Track[] {
+  if (small.length === 0) return tracks;
+  const out: Track[] = [];
+  for (const t of tracks) {
+    if (t.xy) {
+      out.push(t);
+      continue;
+    }
+    const d = t.directionRadians ?? directionRadians;
+    const c = Math.cos(d), s = Math.sin(d);
+    const u0 = c * t.x0 + s * t.y0, u1 = c * t.x1 + s * t.y1, v = -s * t.x0 + c * t.y0;
+    const hits = small.map((h) => extentOf(h, c, s)).filter((e) => e.va - CLEARANCE_METERS < v && e.vb + CLEARANCE_METERS > v && e.ub > u0 && e.ua < u1);
+    if (hits.length === 0) {
+      out.push(t);
+      continue;
+    }
+    const swerved = swerve(t, hits, { c, s, u0, u1, v }, region, turnRadiusMeters);
+    for (const piece of swerved) out.push(piece);
+  }
+  return out;
+}
+
+function extentOf(h: PathD, c: number, s: number): Extent {
+  let ua = Infinity, ub = -Infinity, va = Infinity, vb = -Infinity;
+  for (const p of h) {
+    const u = c * p.x + s * p.y, v = -s * p.x + c * p.y;
+    if (u < ua) ua = u;
+    if (u > ub) ub = u;
+    if (v < va) va = v;
+    if (v > vb) vb = v;
+  }
+  return { ua, ub, va, vb };
+}
+
+/** Runs of obstacles whose swerves would overlap along the track, merged into one extent each. */
+function mergeAlong(hits: Extent[], reach: number): Extent[] {
+  const sorted = hits.slice().sort((a, b) => a.ua - b.ua);
+  const out: Extent[] = [];
+  for (const e of sorted) {
+    const last = out[out.length - 1];
+    if (last && e.ua - reach <= last.ub + reach) {
+      last.ub = Math.max(last.ub, e.ub);
+      last.va = Math.min(last.va, e.va);
+      last.vb = Math.max(last.vb, e.vb);
+    } else out.push({ ...e });
+  }
+  return out;
+}
+
+/**
+ * The track with a swerve round each merged run of obstacles (the side with the shorter shift
+ * first, the other if that one leaves the region), or cut in two where neither fits.
+ */
+function swerve(t: Track, hits: Extent[], f: { c: number; s: number; u0: number; u1: number; v: number }, region: Region, R: number): Track[] {
+  const r = R * ARC_MARGIN;
+  // Along-track length of an S of two arcs shifting the line sideways by `shift` (< 2r).
+  const lengthOf = (shift: number): number => 2 * r * Math.sin(Math.acos(1 - Math.min(Math.abs(shift), 2 * r) / (2 * r)));
+  const runs = mergeAlong(hits, lengthOf(hits.reduce((m, e) => Math.max(m, e.vb - e.va), 0) + 2 * CLEARANCE_METERS));
+  // Profile of the centre line across the track: (u, v) points from u0 to u1.
+  const pts: number[] = [f.u0, f.v];
+  const pieces: Track[] = [];
+  let startU = f.u0;
+  for (const e of runs) {
+    const up = e.vb + CLEARANCE_METERS - f.v, down = e.va - CLEARANCE_METERS - f.v;
+    const options = Math.abs(up) <= Math.abs(down) ? [up, down] : [down, up];
+    let done = false;
+    for (const shift of options) {
+      if (Math.abs(shift) >= 2 * r) continue;
+      const L = lengthOf(shift);
+      const a = e.ua - CLEARANCE_METERS - L, b = e.ub + CLEARANCE_METERS + L;
+      if (a <= pts[pts.length - 2] || b >= f.u1) continue;
+      const profile = swerveProfile(a, b, f.v, shift, r, L);
+      const xy = toXY(profile, f.c, f.s);
+      if (!region.containsPolyline(xy) || !clearOf(xy, region)) continue;
+      for (const p of profile) pts.push(p);
+      done = true;
+      break;
+    }
+    if (done) continue;
+    // No swerve fits: the track stops before the obstacle and starts again after it.
+    const cutA = e.ua - CLEARANCE_METERS, cutB = e.ub + CLEARANCE_METERS;
+    if (cutA - startU >= 1) pieces.push(pieceOf(t, [...pts, cutA, f.v], f));
+    pts.length = 0;
+    pts.push(cutB, f.v);
+    startU = cutB;
+  }
+  pts.push(f.u1, f.v);
+  if (pts[pts.length - 2] - pts[0] >= 1) pieces.push(pieceOf(t, pts, f));
+  return pieces;
+}
+
+/** The centre line keeps CLEARANCE_METERS from every no-go edge (sampled at its points). */
+function clearOf(xy: Float64Array, region: Region): boolean {
+  for (let i = 0; i < xy.length; i += 2) if (region.distanceToEdge(xy[i], xy[i + 1]) < CLEARANCE_METERS - 1e-6) return false;
+  return true;
+}
+
+/** (u, v) points of a swerve from u = a to u = b: out by `shift` with two arcs of radius r, straight, back. */
+function swerveProfile(a: number, b: number, v: number, shift: number, r: number, L: number): number[] {
+  const out: number[] = [];
+  const sgn = Math.sign(shift), abs = Math.abs(shift);
+  const sCurve = (from: number, v0: number, dir: 1 | -1): void => {
+    // two arcs, each turning by theta: lateral r(1 − cos θ) each, along r sin θ each
+    const theta = Math.acos(1 - abs / (2 * r));
+    const n = Math.max(2, Math.ceil((r * theta) / ARC_STEP_METERS));
+    for (let k = 1; k <= n; k++) {
+      const phi = (theta * k) / n;
+      out.push(from + r * Math.sin(phi), v0 + dir * sgn * r * (1 - Math.cos(phi)));
+    }
+    const midU = from + r * Math.sin(theta), midV = v0 + dir * sgn * r * (1 - Math.cos(theta));
+    for (let k = 1; k <= n; k++) {
+      const phi = theta - (theta * k) / n;
+      out.push(midU + r * (Math.sin(theta) - Math.sin(phi)), midV + dir * sgn * r * (Math.cos(phi) - Math.cos(theta)));
+    }
+  };
+  out.push(a, v);
+  sCurve(a, v, 1);
+  out.push(b - L, v + shift);
+  sCurve(b - L, v + shift, -1);
+  return out;
+}
+
+function toXY(profile: number[], c: number, s: number): Float64Array {
+  const xy = new Float64Array(profile.length);
+  for (let i = 0; i < profile.length; i += 2) {
+    const u = profile[i], v = profile[i + 1];
+    xy[i] = c * u - s * v;
+    xy[i + 1] = s * u + c * v;
+  }
+  return xy;
+}
+
+/** A track from a (u, v) profile; straight pieces stay two-point tracks. */
+function pieceOf(t: Track, profile: number[], f: { c: number; s: number }): Track {
+  const xy = toXY(profile, f.c, f.s);
+  const n = xy.length;
+  const straight = profile.every((_, i) => i % 2 === 0 || Math.abs(profile[i] - profile[1]) < 1e-9);
+  const ends = { u0: profile[0], u1: profile[profile.length - 2], x0: xy[0], y0: xy[1], x1: xy[n - 2], y1: xy[n - 1] };
+  const { xy: _curve, ...rest } = t;
+  void _curve;
+  return straight ? { ...rest, ...ends } : { ...rest, ...ends, xy };
+}
