@@ -83,6 +83,7 @@ export const MachineSchema = z
     workingSpeedMetersPerSecond: num(0.01, 50).optional(),
     turningSpeedMetersPerSecond: num(0.01, 50).optional(),
     transportSpeedMetersPerSecond: num(0.01, 50).optional(),
+    cuspStopSeconds: num(0, 600).optional().openapi({ description: 'Time each cusp of a reversing manoeuvre costs, seconds (default 3)' }),
     workingFuelLitersPerHour: num(0, 1000).optional(),
     turningFuelLitersPerHour: num(0, 1000).optional(),
     tankCapacity: num(0, 1e7).optional().openapi({ description: 'Tank or hopper capacity (liters or kg), for refill planning' }),
@@ -129,6 +130,7 @@ export const PathPlanRequestSchema = z
         passes: z.number().int().min(0).max(20).optional(),
         mode: z.enum(['full', 'turnOnly', 'none']).optional(),
         corners: z.enum(['square', 'rounded']).optional(),
+        fitTurns: z.boolean().optional().openapi({ description: 'Widen the headland to the depth the forward turns need (default true)' }),
         smallObstacleSizeMeters: num(0, 1000).optional().openapi({ description: 'No-go zones smaller than this (largest extent, m) get no headland rounds: tracks swerve round them. Default: the working width; 0: every zone gets rounds' }),
       })
       .optional(),

@@ -20,6 +20,8 @@ import { headlandRoutePieces } from './headland/headlandPieces.js';
 import { headlandReport, outermostExteriorRings, passDrivingOrder, shapeHeadlands } from './headland/planHeadlands.js';
 import { searchHeading } from './tracks/searchHeading.js';
 import { chooseHeading, planTracks } from './tracks/planTracks.js';
+import { headlandWidenedWarning, turnHeadlandPasses } from './tracks/widenHeadland.js';
+import type { TurnHeadland } from './tracks/widenHeadland.js';
 import type { StripMode } from './tracks/planTracks.js';
 import { optimizerReport, routeFieldOf, routeTracks } from './route/routeTracks.js';
 import { createConnectionMemo } from './route/connectionMemo.js';
@@ -138,6 +140,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: CappedRuntime, cellHea
   const stage = (name: Parameters<typeof reportStage>[1]): void => reportStage(runtime.onProgress, name, planning);
   stage('field');
   const input = normalizeRequest(request);
+  if (shared.turnHeadland?.widened) input.headlandPasses = shared.turnHeadland.passes;
   const { frame, field, workable, obstacles, fieldAreaSquareMeters } = (shared.prepared ??= prepareField(input));
   const m = input.machine, w = m.widthMeters, R = m.turnRadiusMeters;
   assertPlannable(field, w);
@@ -168,6 +171,14 @@ function planRouteOnce(request: PathPlanRequest, runtime: CappedRuntime, cellHea
     smallObstacles: small.small, region: () => routeField.region,
   });
   const tracks = planned.trackSet.tracks;
+  // Turns need a headland as deep as they reach: with too few passes, plan again with as many as they need.
+  if (shared.turnHeadland === undefined) {
+    shared.turnHeadland = turnHeadlandPasses(style.mode === 'full', input, tracks, field, style.corners, request.smoothingStrategy);
+    if (shared.turnHeadland?.widened) {
+      for (const k of Object.keys(shared) as (keyof SharedWork)[]) if (k !== 'memo' && k !== 'prepared' && k !== 'simple' && k !== 'turnHeadland') delete shared[k];
+      return planRouteOnce(request, runtime, cellHeadingsAllowed, shared, orderingSpentMilliseconds, strips);
+    }
+  }
   const secondFollows = planned.cellTracks !== undefined && planned.cellTracks.cells.some((c) => c.own);
 
   const headlandsFirst = input.routeOptions.headlandsFirst;
@@ -197,7 +208,7 @@ function planRouteOnce(request: PathPlanRequest, runtime: CappedRuntime, cellHea
 
   const plan: PlanWithOptimizer = assemblePlan({
     frame, field, obstacles, input, metrics, heading: planned.heading, headlandStyle: { ...headlandReport(style, shaped), smallObstaclesWithoutRounds: small.small.length }, headlands,
-    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...zoned.warnings, ...metricWarnings], zones: zoned.zones,
+    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...(shared.turnHeadland ? [headlandWidenedWarning(shared.turnHeadland, w, R)] : []), ...routed.warnings, ...zoned.warnings, ...metricWarnings], zones: zoned.zones,
     optimizer: optimizerReport(routed), ...(refills ? { refillPoints: refills.points } : {}), ...(routed.staging ? { staging: routed.staging } : {}),
   });
   stage('extras');

@@ -8,6 +8,7 @@ import type { ShapedHeadlands } from './headland/planHeadlands.js';
 import type { RouteField } from './route/routeTracks.js';
 import type { ConnectionMemo } from './route/connectionMemo.js';
 import type { withoutSmallObstacles } from './headland/smallObstacles.js';
+import type { TurnHeadland } from './tracks/widenHeadland.js';
 
 /**
  * Work of one `planRoute` call that does not depend on the tracks (the same request gives the same
@@ -23,6 +24,8 @@ export interface SharedWork {
   shaped?: ShapedHeadlands;
   headlandRoute?: ReturnType<typeof headlandRoutePieces>;
   routeField?: RouteField;
+  /** Headland passes the turns need where the request gave fewer (tracks/widenHeadland.ts): null = they fit. */
+  turnHeadland?: TurnHeadland | null;
   smallObstacles?: ReturnType<typeof withoutSmallObstacles>;
   /** Set when the wall-clock cap kept a field from being planned a second time with one heading. */
   secondSkipped?: boolean;

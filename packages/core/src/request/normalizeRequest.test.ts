@@ -24,6 +24,7 @@ describe('normalizeRequest resolves every setting', () => {
       workingSpeedMetersPerSecond: DEFAULTS.workingSpeedMetersPerSecond,
       turningSpeedMetersPerSecond: DEFAULTS.turningSpeedMetersPerSecond,
       transportSpeedMetersPerSecond: DEFAULTS.transportSpeedMetersPerSecond,
+      cuspStopSeconds: DEFAULTS.cuspStopSeconds,
       reverseAllowed: DEFAULTS.reverseAllowed,
     });
     expect(s.headlandPasses).toBe(DEFAULTS.headlandPasses);
