@@ -5,23 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Planner, type Store } from '@furrow/api';
-import { bowTie, jsonInit, makeApp, shapeB, square, stubPlanner, type TestApp } from './support.js';
+import { bowTie, call, jsonInit, makeApp, shapeB, square, stubPlanner, type TestApp } from './support.js';
 import { zipBomb } from '../support/zip-bomb.js';
 
 let store: Store;
 let A: TestApp;
-
-async function call(t: TestApp, method: string, path: string, body?: unknown, key: string | null = t.adminKey, headers: Record<string, string> = {}) {
-  const res = await t.app.request(path, jsonInit(method, key ?? undefined, body, headers));
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { status: res.status, body: json, res };
-}
 
 interface Farmer {
   userId: string;

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@furrow/api';
-import { jsonInit, makeApp, readCorpusField, shapeB, square, type TestApp } from './support.js';
+import { call, jsonInit, makeApp, readCorpusField, shapeB, square, type TestApp } from './support.js';
 
 let store: Store;
 let A: TestApp; // partner A (admin key)
@@ -24,18 +24,6 @@ interface World {
   endUserId: string;
 }
 let a: World;
-
-async function call(t: TestApp, method: string, path: string, body?: unknown, key: string | null = t.adminKey) {
-  const res = await t.app.request(path, jsonInit(method, key ?? undefined, body));
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { status: res.status, body: json, res };
-}
 
 /** The spec's typical sequence for one partner; returns every id. */
 async function provision(t: TestApp, tag: string): Promise<World> {

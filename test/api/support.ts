@@ -67,6 +67,19 @@ export function jsonInit(method: string, key: string | undefined, body?: unknown
   return { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) };
 }
 
+/** A request to the app with JSON in and out (`body` is the parsed JSON, or the text when it is not JSON). */
+export async function call(t: TestApp, method: string, path: string, body?: unknown, key: string | null = t.adminKey, headers: Record<string, string> = {}) {
+  const res = await t.app.request(path, jsonInit(method, key ?? undefined, body, headers));
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: res.status, body: json, res };
+}
+
 export function readCorpusField(id: string): { type: string; geometry: { type: 'Polygon' | 'MultiPolygon'; coordinates: unknown } } {
   return JSON.parse(readFileSync(fileURLToPath(new URL(`../fields/${id}.geojson`, import.meta.url)), 'utf8'));
 }

@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import * as core from '@furrow/core';
 import { serve, type RunningServer } from '@furrow/api';
 import { mountWebApp } from '@furrow/web';
+import { createServer } from 'node:net';
 import { describeWith } from '../support/requires.js';
 // @ts-expect-error plain JavaScript build script
 import { buildWebApp } from '../../packages/web/build.mjs';
@@ -69,15 +70,18 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
   beforeAll(async () => {
     await buildWebApp();
     if (!realPlanner) process.stderr.write('[furrow] web e2e: @furrow/core has no planRoute yet; planning with the suite\'s stand-in planner\n');
+    // The partner page's origin is configured before the server starts: only configured partner
+    // origins may frame the app (frame-ancestors).
+    const partnerPort = await freePort();
     server = await serve(
-      { DATABASE_URL: 'memory:', FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY, PORT: '0', HOST: '127.0.0.1', FURROW_PLAN_THREADS: '0', FURROW_LOG_LEVEL: 'silent' },
+      { DATABASE_URL: 'memory:', FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY, PORT: '0', HOST: '127.0.0.1', FURROW_PLAN_THREADS: '0', FURROW_LOG_LEVEL: 'silent', FURROW_RETURN_URL_ORIGINS: `http://127.0.0.1:${partnerPort}` },
       {
         web: mountWebApp,
         out: () => undefined,
         ...(realPlanner ? {} : { planner: { threads: 1, plan: async (request: unknown) => fakePlanJson(request as Record<string, unknown>), close: async () => undefined } }),
       },
     );
-    partner = await startPartnerEmbed({ furrowUrl: server.url, adminKey: ADMIN_KEY, partnerUserId: PARTNER_USER, theme: THEME });
+    partner = await startPartnerEmbed({ furrowUrl: server.url, adminKey: ADMIN_KEY, partnerUserId: PARTNER_USER, theme: THEME, port: partnerPort });
     boundaryId = (await partner.provisioned()).boundaryId;
     foreign = await startForeignPage();
     browser = await launchBrowser();
@@ -147,15 +151,27 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     expect(await app.locator('[data-testid=side-nav]').isHidden()).toBe(true);
     await screenshot(page, 'e2e-04-postmessage-applied');
 
+    // A foreign page framing the app gets nothing: the app's pages allow only configured partner origins as ancestors.
     const query = new URLSearchParams({ embedded: 'true', chrome: 'false', embedOrigin: partner.url }).toString();
+    const framed = await newPage();
+    const appResponse = framed.page.waitForResponse((r) => r.url().includes('/launch'));
+    await framed.page.goto(foreign.pageFor(await launchUrl(`?${query}`)));
+    expect((await appResponse).headers()['content-security-policy']).toMatch(/frame-ancestors 'self' .*http:\/\/127\.0\.0\.1:/);
+    expect((await appResponse).headers()['content-security-policy']).not.toContain(foreign.url);
+    // The foreign page opens the partner's page and posts into the app frame there: ignored.
     const f = await newPage();
-    await f.page.goto(foreign.pageFor(await launchUrl(`?${query}`)));
-    await f.page.frameLocator('#furrow').locator('#page[data-state="planned"]').waitFor({ timeout: 60_000 });
-    const victim = appFrame(f.page);
-    await f.page.evaluate(() => (window as unknown as { sendMode(): void }).sendMode());
+    await f.page.goto(foreign.url);
+    const popupOpened = f.page.waitForEvent('popup');
+    await f.page.evaluate((u) => (window as unknown as { openPartner(u: string): void }).openPartner(u), partner.url);
+    const popup = await popupOpened;
+    await popup.frameLocator('#furrow').locator('#page[data-state="planned"]').waitFor({ timeout: 60_000 });
+    const victim = appFrame(popup);
+    const hiddenBefore = await victim.locator('[data-testid=side-nav]').isHidden();
+    await f.page.evaluate(() => (window as unknown as { sendModeToPartnerFrame(): void }).sendModeToPartnerFrame());
     await victim.waitForFunction(() => document.querySelector<HTMLElement>('.app')?.dataset.ignoredMessages === '1');
-    expect(await victim.locator('[data-testid=side-nav]').isHidden()).toBe(true);
-    expect([...errors, ...f.errors]).toEqual([]);
+    expect(await victim.locator('[data-testid=side-nav]').isHidden()).toBe(hiddenBefore);
+    // the foreign page's own frame of the app is refused by the browser (frame-ancestors): expected
+    expect([...errors, ...f.errors.filter((e) => !/frame-ancestors/.test(e))]).toEqual([]);
   });
 
   it('re-plans through the API, redraws, saves and exports the stored plan', async () => {
@@ -250,3 +266,12 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     expect(errors).toEqual([]);
   });
 });
+
+/** A loopback port nobody listens on now (taken and released). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

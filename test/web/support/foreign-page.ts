@@ -9,8 +9,12 @@ export async function startForeignPage(): Promise<{ url: string; pageFor(appUrl:
     res.end(`<!doctype html><html><body><h1>Not a partner</h1>
 <iframe id="furrow" src="${target}" style="width:100%;height:80vh"></iframe>
 <script>
-  window.sendMode = () => document.getElementById('furrow').contentWindow.postMessage(
-    { type: 'embedded-mode', embedded: false, chrome: true, hideSideNav: false, hideOrgSelector: false, hideFieldSelector: false }, '*');
+  const mode = { type: 'embedded-mode', embedded: false, chrome: true, hideSideNav: false, hideOrgSelector: false, hideFieldSelector: false };
+  window.sendMode = () => document.getElementById('furrow').contentWindow.postMessage(mode, '*');
+  // A foreign page cannot frame the app (frame-ancestors), but it can open the partner's page
+  // and post into the app frame inside it: the app must ignore that origin.
+  window.openPartner = (u) => { window.partnerWindow = window.open(u, 'partner'); };
+  window.sendModeToPartnerFrame = () => window.partnerWindow.frames[0].postMessage(mode, '*');
 </script></body></html>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
