@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { headlandNeedForTurns, HEADLAND_NEED_MARGIN_METERS } from './headlandForTurns.js';
+import { headlandNeedForTurns, HEADLAND_NEED_MARGIN_METERS, HEADLAND_SHORTFALL_TOLERANCE_METERS } from './headlandForTurns.js';
+import { turnHeadlandPasses } from './widenHeadland.js';
 import { turnCandidates } from '../turns/index.js';
+import { normalizeRequest } from '../request/normalizeRequest.js';
 import type { Track } from './generateTracks.js';
 
 /** Tracks along +x (u = x, v = y), spaced w, their start ends on the line x = −tan α · y, their far ends at x = 200. */
@@ -54,5 +56,31 @@ describe('headlandNeedForTurns: the headland the skip turns reach into', () => {
 
   it('a field of fewer tracks than a U turn spans has no skip turn to measure', () => {
     expect(headlandNeedForTurns(slantedTracks(5, w, 0), w, { turnRadiusMeters: R })).toBeUndefined();
+  });
+});
+
+describe('turnHeadlandPasses: widened only for more than a few decimetres', () => {
+  const square = [[{ x: -300, y: -300 }, { x: 300, y: -300 }, { x: 300, y: 300 }, { x: -300, y: 300 }]];
+  const settings = (w: number, R: number, passes: number) =>
+    normalizeRequest({ field: { type: 'Polygon', coordinates: [[[15, 48], [15.01, 48], [15.01, 48.01], [15, 48]]] }, machine: { widthMeters: w, turnRadiusMeters: R }, headland: { passes } });
+
+  it('W 6 m, R 6 m, 2 passes: U turns reaching a few decimetres into the clearance keep the 2 passes', () => {
+    // ends on an edge slanted by tan α = 3: the U to the track 2 over needs 12–12.5 m with the clearance
+    const tracks = slantedTracks(30, 6, 3);
+    const need = headlandNeedForTurns(tracks, 6, { turnRadiusMeters: 6 })!;
+    expect(need.depthMeters).toBeGreaterThan(12);
+    expect(need.depthMeters).toBeLessThanOrEqual(12 + HEADLAND_SHORTFALL_TOLERANCE_METERS);
+    expect(turnHeadlandPasses(true, settings(6, 6, 2), tracks, square, undefined, undefined)).toBeNull();
+  });
+
+  it('a shortfall of more than that widens the headland to the passes the turns need', () => {
+    const tracks = slantedTracks(30, 6, 3);
+    const t = turnHeadlandPasses(true, settings(6, 6, 1), tracks, square, undefined, undefined)!;
+    expect(t.widened).toBe(true);
+    expect(t.passes).toBe(3);
+    // W 3 m, R 12 m, 3 passes (9 m): the U to the track 8 over reaches 12 m
+    const wide = turnHeadlandPasses(true, settings(3, 12, 3), slantedTracks(60, 3, 0), square, undefined, undefined)!;
+    expect(wide.widened).toBe(true);
+    expect(wide.passes * 3).toBeGreaterThanOrEqual(12);
   });
 });

@@ -19,6 +19,13 @@ import type { Track } from './generateTracks.js';
 export const HEADLAND_NEED_SHARE = 0.9;
 /** Clearance kept between a turn and the field edge, meters (the containment test's tolerance and sampling). */
 export const HEADLAND_NEED_MARGIN_METERS = 0.5;
+/**
+ * A headland this much shallower than the turns need is not widened, meters: the turns then reach
+ * into the clearance but not past the field edge, and the route stage trims the few that do not fit
+ * (the track ends pulled back a few decimetres). A whole headland pass more for that would re-plan
+ * the field (at W 6 m, R 6 m a third of the corpus, for 0.2–0.5 m).
+ */
+export const HEADLAND_SHORTFALL_TOLERANCE_METERS = 0.5;
 
 export interface HeadlandNeed {
   /** Depth past the track ends the chosen share of the skip turns reaches, meters. */

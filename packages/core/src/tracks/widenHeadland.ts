@@ -1,7 +1,8 @@
 /**
  * The planner's hook for the headland the turns need (headlandForTurns.ts): where the request's
  * exterior headland is shallower than the forward skip turns reach, the field is planned with as
- * many passes as they need and a `headland-widened` warning gives the figures. Without it the
+ * many passes as they need and a `headland-widened` warning gives the figures (not for a shortfall
+ * of a few decimetres: `HEADLAND_SHORTFALL_TOLERANCE_METERS`). Without it the
  * turns would not fit: the tracks are shortened at every end (a strip left unworked) or joined by
  * loops of several times a U turn's length. With `headland.fitTurns: false` the passes asked are
  * kept and a `headland-too-narrow` warning says how many the turns need. Machines that may
@@ -13,7 +14,7 @@ import type { PlanSettings } from '../request/normalizeRequest.js';
 import type { SmoothingStrategyType } from '../types.js';
 import type { LocalWarning } from '../turns/path.js';
 import type { Track } from './generateTracks.js';
-import { headlandNeedForTurns } from './headlandForTurns.js';
+import { HEADLAND_SHORTFALL_TOLERANCE_METERS, headlandNeedForTurns } from './headlandForTurns.js';
 
 export interface TurnHeadland {
   /** Whether the plan uses `passes` (false: the request keeps its own, `headland.fitTurns: false`). */
@@ -31,7 +32,8 @@ export interface TurnHeadland {
 }
 
 /**
- * The passes the turns need when that is more than `input.headlandPasses` (null: they fit).
+ * The passes the turns need when that is more than `input.headlandPasses` (null: they fit, or
+ * need at most HEADLAND_SHORTFALL_TOLERANCE_METERS more depth than those passes give).
  * Widened only for full exterior headlands of straight tracks, machines that do not reverse, at
  * least one pass asked, `fitHeadlandToTurns`, and when the deeper headland leaves ground for tracks.
  */
@@ -43,7 +45,7 @@ export function turnHeadlandPasses(applies: boolean, input: PlanSettings, tracks
     ...(m.maxCurvatureRatePerSquareMeter !== undefined ? { maxCurvatureRatePerSquareMeter: m.maxCurvatureRatePerSquareMeter } : {}),
     ...(smoothing ? { smoothing } : {}),
   });
-  if (!need || need.passes <= input.headlandPasses) return null;
+  if (!need || need.depthMeters <= input.headlandPasses * m.widthMeters + HEADLAND_SHORTFALL_TOLERANCE_METERS + 1e-9) return null;
   const widened = input.fitHeadlandToTurns && generateHeadlands(field, need.passes, m.widthMeters, corners, m.turnRadiusMeters).mainland.length > 0;
   return { widened, asked: input.headlandPasses, passes: need.passes, depthMeters: need.depthMeters, skipLines: need.skipLines, x: need.x, y: need.y };
 }
