@@ -32,6 +32,7 @@ const BOUNDED: Bounded[] = [
   machine('transportSpeedMetersPerSecond', LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
   machine('workingFuelLitersPerHour', LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour),
   machine('turningFuelLitersPerHour', LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour),
+  machine('cuspStopSeconds', LIMITS.minCuspStopSeconds, LIMITS.maxCuspStopSeconds),
   { path: 'headland.passes', min: LIMITS.minHeadlandPasses, max: LIMITS.maxHeadlandPasses, integer: true, put: (v) => shapeA({ headland: { passes: v } }) },
   { path: 'exteriorHeadlandPasses', min: LIMITS.minHeadlandPasses, max: LIMITS.maxHeadlandPasses, integer: true, put: (v) => shapeB({ exteriorHeadlandPasses: v }) },
   {

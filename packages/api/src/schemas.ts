@@ -84,6 +84,7 @@ export const MachineSchema = z
     workingSpeedMetersPerSecond: num(LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond).optional(),
     turningSpeedMetersPerSecond: num(LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond).optional(),
     transportSpeedMetersPerSecond: num(LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond).optional(),
+    cuspStopSeconds: num(LIMITS.minCuspStopSeconds, LIMITS.maxCuspStopSeconds).optional().openapi({ description: `Time each cusp of a reversing manoeuvre costs, seconds (default ${DEFAULTS.cuspStopSeconds})` }),
     workingFuelLitersPerHour: num(LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour).optional(),
     turningFuelLitersPerHour: num(LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour).optional(),
     tankCapacity: num(0, 1e7).optional().openapi({ description: 'Tank or hopper capacity (liters or kg), for refill planning' }),
@@ -136,6 +137,7 @@ export const PathPlanRequestSchema = z
         passes: z.number().int().min(LIMITS.minHeadlandPasses).max(LIMITS.maxHeadlandPasses).optional(),
         mode: z.enum(['full', 'turnOnly', 'none']).optional(),
         corners: z.enum(['square', 'rounded']).optional(),
+        fitTurns: z.boolean().optional().openapi({ description: 'Widen the headland to the depth the forward turns need (default true)' }),
         smallObstacleSizeMeters: num(LIMITS.minSmallObstacleSizeMeters, LIMITS.maxSmallObstacleSizeMeters).optional().openapi({ description: 'No-go zones smaller than this (largest extent, m) get no headland rounds: tracks swerve round them. Default: the working width; 0: every zone gets rounds' }),
       })
       .optional(),

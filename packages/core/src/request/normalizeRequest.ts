@@ -30,6 +30,9 @@ export const LIMITS = {
   /** Working and turning fuel rates. */
   minFuelLitersPerHour: 0,
   maxFuelLitersPerHour: 1e4,
+  /** machine.cuspStopSeconds. */
+  minCuspStopSeconds: 0,
+  maxCuspStopSeconds: 600,
   minObstacleBufferMeters: 0,
   maxObstacleBufferMeters: 1000,
   maxObstacles: 1000,
@@ -57,6 +60,9 @@ export const DEFAULTS = {
   turningSpeedMetersPerSecond: 1.5,
   transportSpeedMetersPerSecond: 4,
   reverseAllowed: false,
+  /** Seconds the machine stands at each cusp of a reversing manoeuvre (time metric). */
+  cuspStopSeconds: 3,
+  fitHeadlandToTurns: true,
   headlandPasses: 2,
   headlandMode: 'full',
   trackType: 'straight',
@@ -85,6 +91,8 @@ export interface ResolvedMachine {
   workingSpeedMetersPerSecond: number;
   turningSpeedMetersPerSecond: number;
   transportSpeedMetersPerSecond: number;
+  /** Time a cusp (change between forward and reverse) costs, seconds. */
+  cuspStopSeconds: number;
   reverseAllowed: boolean;
   maxCurvatureRatePerSquareMeter?: number;
   workingFuelLitersPerHour?: number;
@@ -129,6 +137,8 @@ export interface PlanSettings {
   headlandPasses: number;
   headland: HeadlandStyle;
   trackType: 'straight' | 'curved';
+  /** Widen the headland to what the forward turns need (`headland.fitTurns`, default true). */
+  fitHeadlandToTurns: boolean;
   /** Preferred bearing, degrees clockwise from north, or undefined for the heading search. */
   preferredHeadingDegrees?: number;
   smoothingStrategy?: SmoothingStrategyType;
@@ -211,6 +221,7 @@ function readMachine(req: Record<string, unknown>): ResolvedMachine {
     workingSpeedMetersPerSecond: readNumber(mi, 'workingSpeedMetersPerSecond', key, DEFAULTS.workingSpeedMetersPerSecond, LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
     turningSpeedMetersPerSecond: readNumber(mi, 'turningSpeedMetersPerSecond', key, DEFAULTS.turningSpeedMetersPerSecond, LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
     transportSpeedMetersPerSecond: readNumber(mi, 'transportSpeedMetersPerSecond', key, DEFAULTS.transportSpeedMetersPerSecond, LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
+    cuspStopSeconds: readNumber(mi, 'cuspStopSeconds', key, DEFAULTS.cuspStopSeconds, LIMITS.minCuspStopSeconds, LIMITS.maxCuspStopSeconds),
     reverseAllowed: mi.reverseAllowed === undefined ? DEFAULTS.reverseAllowed : mi.reverseAllowed === true,
   };
   if (mi.reverseAllowed !== undefined && typeof mi.reverseAllowed !== 'boolean') fail('invalid-request', `${key}.reverseAllowed`, 'must be a boolean');
@@ -219,6 +230,14 @@ function readMachine(req: Record<string, unknown>): ResolvedMachine {
   if (mi.workingFuelLitersPerHour !== undefined) machine.workingFuelLitersPerHour = readNumber(mi, 'workingFuelLitersPerHour', key, 0, LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour);
   if (mi.turningFuelLitersPerHour !== undefined) machine.turningFuelLitersPerHour = readNumber(mi, 'turningFuelLitersPerHour', key, 0, LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour);
   return machine;
+}
+
+function readFitTurns(req: Record<string, unknown>): boolean {
+  const h = req.headland;
+  const v = isObject(h) ? h.fitTurns : undefined;
+  if (v === undefined) return DEFAULTS.fitHeadlandToTurns;
+  if (typeof v !== 'boolean') fail('invalid-request', 'headland.fitTurns', `must be true or false (got ${JSON.stringify(v)})`);
+  return v;
 }
 
 function readPasses(req: Record<string, unknown>): number {
@@ -380,6 +399,7 @@ export function normalizeRequest(request: PathPlanRequest): PlanSettings {
     headlandPasses,
     headland: readHeadlandStyle(req),
     trackType: (req.tracks as { trackType?: unknown } | undefined)?.trackType === 'curved' ? 'curved' : DEFAULTS.trackType,
+    fitHeadlandToTurns: readFitTurns(req),
     options,
     routeOptions: resolveRouteOptions(requestedRouteOptions, machine.widthMeters, machine.turnRadiusMeters),
     requestedRouteOptions,
