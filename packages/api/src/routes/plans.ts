@@ -40,7 +40,7 @@ async function chargeAndPlan(
   clientSignal: AbortSignal,
   reason: string,
   companyId: string | undefined,
-): Promise<Record<string, unknown>> {
+): Promise<ApiPlan> {
   const payers = planPayers(companyId, caller.userId);
   const cost = deps.config.planCostCredits;
   let payer: CreditAccount | undefined;
