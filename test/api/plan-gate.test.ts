@@ -46,7 +46,8 @@ describe('plan admission', () => {
     // The refused come back while the admitted are still held.
     const settled: { status: number; body: any; res: Response }[] = [];
     pending.forEach((p) => p.then((r) => settled.push(r)));
-    for (let i = 0; i < 50 && settled.length < 7; i++) await tick();
+    for (let i = 0; i < 250 && (settled.length < 7 || h.held.length < 2); i++) await tick();
+    await tick();
     expect(settled.map((r) => r.status)).toEqual(new Array(7).fill(429));
     expect(h.held).toHaveLength(2);
     const refused = settled[0];
