@@ -16,7 +16,7 @@ import type { withoutSmallObstacles } from './headland/smallObstacles.js';
 export interface SharedWork {
   memo: ConnectionMemo;
   prepared?: LocalField;
-  /** The field within BOUNDARY_TOLERANCE_METERS where it is dense (geometry/simplifyBoundary.ts): for headland offsets and connector rings. */
+  /** The field simplified where it is dense (geometry/simplifyBoundary.ts): for headland offsets and connector rings. */
   simple?: PathsD;
   fullHeadlands?: ReturnType<typeof generateHeadlands>;
   searchedDirectionRadians?: number;
