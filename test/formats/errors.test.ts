@@ -21,7 +21,7 @@ describe('bad boundary files', () => {
     { what: 'broken JSON', input: '{"type": "Polygon", "coordinates": [', name: 'a.geojson', expect: [/a\.geojson \(geojson\)/, /not valid JSON/] },
     { what: 'a LineString', input: '{"type":"LineString","coordinates":[[10,50],[11,51]]}', name: 'l.geojson', expect: [/expected a Polygon or MultiPolygon, found LineString/] },
     { what: 'projected coordinates', input: '{"type":"Polygon","coordinates":[[[500000,5400000],[500100,5400000],[500100,5400100],[500000,5400000]]]}', name: 'utm.geojson', expect: [/utm\.geojson \(geojson\) at \(root\)\.coordinates\[0\]\[0\]/, /reproject/] },
-    { what: 'too few points', input: '{"type":"Polygon","coordinates":[[[10,50],[11,50],[10,50]]]}', name: 'p.geojson', expect: [/coordinates\[0\]/, /at least 3 distinct positions/] },
+    { what: 'too few points', input: '{"type":"Polygon","coordinates":[[[10,50],[11,50],[10,50]]]}', name: 'p.geojson', expect: [/coordinates\[0\]/, /at least 4 positions/] },
     { what: 'a string coordinate', input: '{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[10,50],["11",50],[11,51],[10,50]]]}}', name: 'f.geojson', expect: [/geometry\.coordinates\[0\]\[1\]/, /finite numbers/] },
     { what: 'a collection without polygons', input: '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}]}', name: 'c.geojson', expect: [/no Polygon or MultiPolygon feature/] },
     { what: 'bad WKT', input: 'POLYGON ((10 50, 11 50, 11 x, 10 50))', name: 'b.wkt', expect: [/b\.wkt \(wkt\) at line 1/] },

@@ -7,9 +7,10 @@
  *   request gives the same plan, byte for byte, on an idle or a loaded machine.
  * - The wall clock (`runtime.now`, else `performance.now()` — the one clock core reads) caps the
  *   call at SAFETY_CAP_FACTOR × maxOptimizerTime: past it, the ordering on the real connectors stops where it is and the
- *   second planning (cells with headings of their own, plan.ts) is not made; the plan says so in a
- *   warning `time-limit`. Only then may the plan depend on the machine.
+ *   second planning (cells with headings of their own, tracks/cellHeadingChoice.ts) is not made; the plan says so in a
+ *   warning `time-limit` (`capCall`, `addTimeLimitWarning`). Only then may the plan depend on the machine.
  */
+import type { PlanWarning } from './types.js';
 
 /**
  * The wall-clock cap is this many times maxOptimizerTime: the work budget is sized so that a
@@ -51,6 +52,8 @@ export interface SafetyCap {
   over(): boolean;
   /** Whether `over()` has ever answered true. */
   fired(): boolean;
+  /** Set when the cap kept the field from being planned a second time with one heading in every cell. */
+  secondSkipped: boolean;
 }
 
 /** The wall-clock cap of one call: `limitMilliseconds` from now on `clock`. */
@@ -60,5 +63,22 @@ export function safetyCap(clock: Clock, limitMilliseconds: number): SafetyCap {
   return {
     over: () => fired || (fired = clock() >= deadline),
     fired: () => fired,
+    secondSkipped: false,
   };
+}
+
+/**
+ * The cap of one `planRoute` call: SAFETY_CAP_FACTOR × maxOptimizerTime on the caller's clock,
+ * else on `performance.now()`; none where the platform has no clock.
+ */
+export function capCall(now: Clock | undefined, maxOptimizerTimeSeconds: number): SafetyCap | undefined {
+  const clock = now ?? defaultClock();
+  return clock ? safetyCap(clock, SAFETY_CAP_FACTOR * maxOptimizerTimeSeconds * 1000) : undefined;
+}
+
+/** Past the cap, the plan says what the cap cut short in a warning `time-limit`. */
+export function addTimeLimitWarning(plan: { warnings: PlanWarning[] }, cap: SafetyCap | undefined): void {
+  if (!cap?.fired()) return;
+  const cut = ['the ordering on the real connectors stopped where it was', ...(cap.secondSkipped ? ['the field was not planned a second time with one heading in every cell'] : [])];
+  plan.warnings.push({ code: 'time-limit', message: `the wall clock passed ${SAFETY_CAP_FACTOR} × maxOptimizerTime before the work budget was spent: ${cut.join('; ')}. This plan may differ from one made on a less loaded machine.` });
 }

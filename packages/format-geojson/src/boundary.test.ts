@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { isPlanError } from '@furrow/core';
+import { isPlanError, validateFieldGeometry } from '@furrow/core';
 import { ringSignedArea, toFieldGeometry } from './boundary.js';
 import { planToFeatureCollection } from './plan.js';
 
 describe('toFieldGeometry', () => {
-  it('closes open rings, drops Z and repeats, winds outer CCW and holes CW', () => {
+  it('drops Z and repeats, winds outer CCW and holes CW', () => {
     const g = toFieldGeometry(
       {
         type: 'Polygon',
         coordinates: [
-          [[0, 0, 5], [0, 1, 5], [0, 1, 5], [1, 1, 5], [1, 0, 5]], // clockwise, open, repeated point
+          [[0, 0, 5], [0, 1, 5], [0, 1, 5], [1, 1, 5], [1, 0, 5], [0, 0, 5]], // clockwise, repeated point
           [[0.2, 0.2], [0.4, 0.2], [0.4, 0.4], [0.2, 0.2]], // counter-clockwise hole
         ],
       },
@@ -27,13 +27,22 @@ describe('toFieldGeometry', () => {
     expect(g.coordinates).toHaveLength(2);
   });
 
-  it('names file, format and place in errors', () => {
+  it('names file, format and place in errors, with the planner\'s code and message', () => {
+    const open = { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] };
+    let planner: { code: string; details: { message: string }[] } | undefined;
     try {
-      toFieldGeometry({ type: 'Polygon', coordinates: [[[0, 0], [0, 0], [0, 0]]] }, { file: 'x.json', format: 'geojson' });
+      validateFieldGeometry(open as never, 'geometry');
+    } catch (err) {
+      planner = err as typeof planner;
+    }
+    expect(planner?.code).toBe('invalid-boundary');
+    try {
+      toFieldGeometry(open, { file: 'x.json', format: 'geojson' });
       expect.unreachable();
     } catch (err) {
       expect(isPlanError(err)).toBe(true);
-      expect((err as Error).message).toBe('x.json (geojson) at geometry.coordinates[0]: a ring needs at least 3 distinct positions, found 1');
+      expect((err as { code: string }).code).toBe(planner!.code);
+      expect((err as Error).message).toBe(`x.json (geojson) at geometry.coordinates[0]: ${planner!.details[0].message}`);
     }
   });
 });

@@ -1,9 +1,10 @@
 /**
- * The common shape every boundary reader returns, and the checks that turn loose
- * GeoJSON-like geometry into a clean RFC 7946 polygon (closed rings, lon/lat in range,
- * outer rings counter-clockwise, holes clockwise, no Z).
+ * The common shape every boundary reader returns, and the step that turns loose
+ * GeoJSON-like geometry into a clean RFC 7946 polygon: validated by the planner's own boundary
+ * validation (the same codes and messages as `planRoute` and the API), then outer rings
+ * counter-clockwise, holes clockwise, no Z, no repeated positions.
  */
-import { PlanError } from '@furrow/core';
+import { PlanError, isPlanError, validateFieldGeometry } from '@furrow/core';
 import type { FieldGeometry, GeoJsonPolygon, Position, Ring } from '@furrow/core';
 
 export type BoundaryFormat = 'geojson' | 'wkt' | 'kml' | 'shapefile' | 'isoxml';
@@ -20,18 +21,23 @@ export interface ParsedBoundary {
   format: BoundaryFormat;
 }
 
-/** Where a problem is: file name, format and place inside the file. */
+/** Where a problem is: file name, format (unset while it is not known) and place inside the file. */
 export interface SourcePlace {
   file?: string;
-  format: BoundaryFormat;
+  format?: BoundaryFormat;
   place?: string;
+}
+
+function describePlace(where: SourcePlace): string {
+  const format = where.format ? ` (${where.format})` : '';
+  const place = where.place ? ` at ${where.place}` : '';
+  return `${where.file ?? 'input'}${format}${place}`;
 }
 
 /** A `PlanError('invalid-boundary')` whose message names file, format and place. */
 export function boundaryError(where: SourcePlace, message: string): PlanError {
   const file = where.file ?? 'input';
-  const place = where.place ? ` at ${where.place}` : '';
-  const text = `${file} (${where.format})${place}: ${message}`;
+  const text = `${describePlace(where)}: ${message}`;
   return new PlanError('invalid-boundary', text, [{ path: where.place ?? file, message }]);
 }
 
@@ -62,47 +68,35 @@ export function rewindGeometry(geometry: FieldGeometry, outerCounterClockwise = 
   return { type: 'MultiPolygon', coordinates: geometry.coordinates.map((p) => rewindPolygon(p, outerCounterClockwise)) };
 }
 
-function checkPosition(value: unknown, where: SourcePlace, place: string): Position {
-  if (!Array.isArray(value) || value.length < 2) {
-    throw boundaryError({ ...where, place }, 'a position must be [longitude, latitude]');
-  }
-  const lon = Number(value[0]);
-  const lat = Number(value[1]);
-  if (typeof value[0] !== 'number' || typeof value[1] !== 'number' || !Number.isFinite(lon) || !Number.isFinite(lat)) {
-    throw boundaryError({ ...where, place }, 'longitude and latitude must be finite numbers');
-  }
-  if (lon < -180 || lon > 180 || lat < -90 || lat > 90) {
-    throw boundaryError(
-      { ...where, place },
-      `[${lon}, ${lat}] is not a WGS84 longitude/latitude (projected coordinates? reproject to EPSG:4326 first)`,
-    );
-  }
-  return [lon, lat];
+/** Positions as given, Z dropped; whatever is not a position is left for the validation to name. */
+function positionsOf(ring: unknown): unknown {
+  return Array.isArray(ring) ? ring.map((p: unknown) => (Array.isArray(p) && p.length > 2 ? [p[0], p[1]] : p)) : ring;
 }
 
-/** A clean ring: positions checked, Z dropped, closed, consecutive duplicates removed, ≥ 3 distinct points. */
-export function checkRing(value: unknown, where: SourcePlace, place: string): Ring {
-  if (!Array.isArray(value)) throw boundaryError({ ...where, place }, 'a ring must be a list of positions');
-  const ring: Ring = [];
-  for (let i = 0; i < value.length; i++) {
-    const p = checkPosition(value[i], where, `${place}[${i}]`);
-    const last = ring[ring.length - 1];
-    if (last === undefined || last[0] !== p[0] || last[1] !== p[1]) ring.push(p);
-  }
-  if (ring.length > 1 && ring[0][0] === ring[ring.length - 1][0] && ring[0][1] === ring[ring.length - 1][1]) ring.pop();
-  if (ring.length < 3) {
-    throw boundaryError({ ...where, place }, `a ring needs at least 3 distinct positions, found ${ring.length}`);
-  }
-  if (ringSignedArea(ring) === 0) throw boundaryError({ ...where, place }, 'the ring has zero area');
-  ring.push([ring[0][0], ring[0][1]]);
-  return ring;
+/** Rings without repeated consecutive positions, outer counter-clockwise and holes clockwise. */
+function tidyPolygon(rings: Ring[]): Ring[] {
+  return rewindPolygon(
+    rings.map((ring) => ring.filter((p, i) => i === 0 || p[0] !== ring[i - 1][0] || p[1] !== ring[i - 1][1])),
+  );
 }
 
-function checkPolygonRings(value: unknown, where: SourcePlace, place: string): Ring[] {
-  if (!Array.isArray(value) || value.length === 0) {
-    throw boundaryError({ ...where, place }, 'a polygon needs at least an outer ring');
+/**
+ * The planner's boundary validation (`validateFieldGeometry` of @furrow/core: closed rings, enough
+ * corners, lon/lat in range, no self-intersection, holes inside the shell), so a file gets the same
+ * code and message as the same boundary sent to `planRoute` or the API; the message also names
+ * the file and the format.
+ */
+function validated(geometry: FieldGeometry, where: SourcePlace, place: string): FieldGeometry {
+  try {
+    validateFieldGeometry(geometry, place);
+  } catch (err) {
+    if (!isPlanError(err)) throw err;
+    const detail = err.details?.[0] ?? { path: place, message: err.message };
+    throw new PlanError(err.code, `${describePlace({ ...where, place: detail.path })}: ${detail.message}`, err.details);
   }
-  return rewindPolygon(value.map((r, i) => checkRing(r, where, `${place}[${i}]`)));
+  return geometry.type === 'Polygon'
+    ? { type: 'Polygon', coordinates: tidyPolygon(geometry.coordinates) }
+    : { type: 'MultiPolygon', coordinates: geometry.coordinates.map(tidyPolygon) };
 }
 
 /**
@@ -115,14 +109,15 @@ export function toFieldGeometry(geometry: unknown, where: SourcePlace, place = '
   }
   const g = geometry as { type?: unknown; coordinates?: unknown; geometries?: unknown };
   if (g.type === 'Polygon') {
-    return { type: 'Polygon', coordinates: checkPolygonRings(g.coordinates, where, `${place}.coordinates`) };
+    const rings = Array.isArray(g.coordinates) ? g.coordinates.map(positionsOf) : g.coordinates;
+    return validated({ type: 'Polygon', coordinates: rings as Ring[] }, where, place);
   }
   if (g.type === 'MultiPolygon') {
     if (!Array.isArray(g.coordinates) || g.coordinates.length === 0) {
       throw boundaryError({ ...where, place }, 'a MultiPolygon needs at least one polygon');
     }
-    const polys = g.coordinates.map((p, i) => checkPolygonRings(p, where, `${place}.coordinates[${i}]`));
-    return { type: 'MultiPolygon', coordinates: polys };
+    const polys = g.coordinates.map((p: unknown) => (Array.isArray(p) ? p.map(positionsOf) : p));
+    return validated({ type: 'MultiPolygon', coordinates: polys as Ring[][] }, where, place);
   }
   if (g.type === 'GeometryCollection' && Array.isArray(g.geometries)) {
     const polys: Ring[][] = [];

@@ -99,7 +99,7 @@ export function collectBoundaries(
     }
     const properties = { ...feature.properties };
     if (typed) delete properties.type;
-    boundaries.push({ geometry, properties, format: where.format });
+    boundaries.push({ geometry, properties, format: where.format ?? 'geojson' });
   });
   if (boundaries.length === 0) throw boundaryError(where, 'no Polygon or MultiPolygon feature found');
   for (const obstacle of obstacles) {

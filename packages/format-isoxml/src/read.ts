@@ -42,6 +42,10 @@ function ringOf(lsg: El, where: SourcePlace, place: string): Ring {
     }
     ring.push([lon, lat]);
   });
+  // An LSG polygon is closed by definition: terminals write it with or without the first point
+  // repeated at the end. GeoJSON repeats it, so it is added here (a format conversion, not a repair).
+  const first = ring[0], last = ring[ring.length - 1];
+  if (ring.length > 2 && (first[0] !== last[0] || first[1] !== last[1])) ring.push([first[0], first[1]]);
   return ring;
 }
 

@@ -12,6 +12,7 @@ import {
   planToFeatureCollection,
   polygonsOf,
   textOf,
+  toFieldGeometry,
 } from '@furrow/format-geojson';
 import type { GeoJsonGeometry, ParsedBoundary, PlanFeature, SourcePlace } from '@furrow/format-geojson';
 
@@ -32,6 +33,23 @@ function parseXml(text: string, where: SourcePlace): ReturnType<DOMParser['parse
 }
 
 /**
+ * KML, like GeoJSON, requires a LinearRing's last coordinate to repeat its first; @tmcw/togeojson
+ * closes an open ring silently. An open ring gets the planner's answer instead (the same code and
+ * message as the same ring sent to `planRoute` or the API).
+ */
+function rejectUnclosedRings(doc: ReturnType<DOMParser['parseFromString']>, where: SourcePlace): void {
+  const rings = doc.getElementsByTagName('LinearRing');
+  for (let k = 0; k < rings.length; k++) {
+    const coordinates = rings[k].getElementsByTagName('coordinates')[0];
+    const ring = (coordinates?.textContent ?? '').trim().split(/\s+/).filter(Boolean).map((t) => t.split(',').map(Number));
+    const first = ring[0], last = ring[ring.length - 1];
+    if (first !== undefined && (first[0] !== last[0] || first[1] !== last[1])) {
+      toFieldGeometry({ type: 'Polygon', coordinates: [ring] }, where, `LinearRing[${k}]`);
+    }
+  }
+}
+
+/**
  * Reads every Placemark with a Polygon (or a MultiGeometry holding polygons) as one boundary.
  * Properties are the placemark's name, description and ExtendedData.
  */
@@ -42,6 +60,7 @@ export function readBoundary(input: string | Uint8Array, name?: string): ParsedB
   if (!root || root.localName !== 'kml') {
     throw boundaryError(where, `expected a <kml> root element, found <${root?.localName ?? 'nothing'}>`);
   }
+  rejectUnclosedRings(doc, where);
   const collection = kml(doc as unknown as Document);
   const features = collection.features.map((feature) => {
     const props = { ...(feature.properties ?? {}) } as Record<string, unknown>;

@@ -36,7 +36,7 @@ export function detectFormat(input: Uint8Array | string, filename?: string): Bou
     if (ext === 'kmz') return 'kml';
     const shown = names.filter((n) => !n.endsWith('/')).slice(0, 5);
     const listed = shown.length === 0 ? 'nothing' : shown.join(', ') + (names.length > shown.length ? ', …' : '');
-    throw boundaryError({ file: filename, format: 'shapefile' }, `a zip archive without a .shp, TASKDATA.XML or .kml file in it (it holds ${listed})`);
+    throw boundaryError({ file: filename }, `a zip archive without a .shp, TASKDATA.XML or .kml file in it (it holds ${listed})`);
   }
   const text = textOf(input).trimStart();
   if (text.startsWith('{')) return 'geojson';
@@ -51,7 +51,7 @@ export function detectFormat(input: Uint8Array | string, filename?: string): Bou
   const byExt: Record<string, BoundaryFormat> = { geojson: 'geojson', json: 'geojson', wkt: 'wkt', kml: 'kml', xml: 'isoxml', zip: 'shapefile', shp: 'shapefile' };
   if (byExt[ext]) return byExt[ext];
   throw boundaryError(
-    { file: filename, format: 'geojson' },
+    { file: filename },
     `unrecognised boundary format: saw ${describeText(text)}; expected GeoJSON, WKT, KML, a zipped Shapefile or an ISO-XML TASKDATA.XML`,
   );
 }

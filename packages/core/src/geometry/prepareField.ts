@@ -24,7 +24,7 @@ export interface LocalField {
   /** Obstacle polygons (local) given in the request. */
   obstacles: PathsD;
   /** Area of the field itself (boundary minus its holes, before request obstacles), m². */
-  fieldAreaSquareMeters?: number;
+  fieldAreaSquareMeters: number;
 }
 
 /** Validates and projects the field of a normalised input. */

@@ -36,7 +36,7 @@ function checkRing(ring: unknown, path: string): Position[] {
     if (typeof lon !== 'number' || typeof lat !== 'number' || !Number.isFinite(lon) || !Number.isFinite(lat))
       reject('invalid-boundary', `${path}[${i}]`, 'longitude and latitude must be finite numbers');
     if (lon < -180 || lon > 180 || lat < -90 || lat > 90)
-      reject('invalid-boundary', `${path}[${i}]`, `[${lon}, ${lat}] is out of range (longitude -180..180, latitude -90..90; is the order [lon, lat]?)`);
+      reject('invalid-boundary', `${path}[${i}]`, `[${lon}, ${lat}] is out of range (longitude -180..180, latitude -90..90): is the order [lon, lat]? Projected coordinates must be reprojected to WGS84 (EPSG:4326) first`);
   }
   const first = ring[0] as Position, last = ring[ring.length - 1] as Position;
   if (first[0] !== last[0] || first[1] !== last[1])

@@ -6,12 +6,38 @@
 import type { PathsD } from '../geometry/clipper.js';
 import { ringToFlat } from '../geometry/clipper.js';
 import type { TurnOptions } from '../turns/types.js';
+import type { PlanSettings } from '../request/normalizeRequest.js';
+import { generateHeadlands } from './generateHeadlands.js';
 import type { Headlands, HeadlandPass } from './generateHeadlands.js';
+import { withoutSmallObstacles } from './smallObstacles.js';
 import { generateTurnOnlyHeadlands } from './turnOnlyHeadlands.js';
 import { shapeHeadlandCorners } from './headlandPieces.js';
 import type { HeadlandStyle } from './headlandPieces.js';
 
 export type ShapedHeadlands = ReturnType<typeof shapeHeadlandCorners>;
+
+/** The headland stage of one `planRoute` call (the same for every planning of it). */
+export interface HeadlandStage<H extends { directionRadians: number }> {
+  /** The field without its small no-go zones, and those zones (headland/smallObstacles.ts). */
+  small: { field: PathsD; small: PathsD };
+  /** The working heading, chosen on the full headlands' mainland. */
+  chosen: H;
+  shaped: ShapedHeadlands;
+}
+
+/**
+ * The headlands of a field: small no-go zones get no rounds (headlands and tracks are planned on
+ * the field without them), the full passes on `simple` (the field simplified where dense), the
+ * heading `chooseHeading` picks on their mainland, and the passes driven for that heading.
+ */
+export function planHeadlandStage<H extends { directionRadians: number }>(field: PathsD, simple: PathsD, settings: PlanSettings, turnOptions: TurnOptions, chooseHeading: (field: PathsD, mainland: PathsD) => H): HeadlandStage<H> {
+  const { widthMeters: w, turnRadiusMeters: R } = settings.machine, passes = settings.headlandPasses;
+  const margin = passes * w + 2 * R;
+  const small = withoutSmallObstacles(field, settings.smallObstacleSizeMeters, margin);
+  const full = generateHeadlands(small.small.length > 0 ? withoutSmallObstacles(simple, settings.smallObstacleSizeMeters, margin).field : simple, passes, w, settings.headland.corners, R);
+  const chosen = chooseHeading(small.field, full.mainland);
+  return { small, chosen, shaped: shapeHeadlands(small.field, full, settings.headland, passes, w, chosen.directionRadians, turnOptions) };
+}
 
 /**
  * The headlands driven: the full ones, or turn-only ones where the tracks of `directionRadians`

@@ -20,6 +20,10 @@ import type { Region } from '../geometry/region.js';
 import { swerveTracks } from './swerveTracks.js';
 import { generateStripTracks, plannedPasses, withStripCells } from './strips.js';
 import { patchThreshold } from '../geometry/unworked.js';
+import type { PlanSettings } from '../request/normalizeRequest.js';
+import type { LocalField } from '../geometry/prepareField.js';
+import type { HeadlandStage } from '../headland/planHeadlands.js';
+import { searchHeading } from './searchHeading.js';
 
 /** Track direction (radians CCW from +x, [0, π)) → bearing in degrees clockwise from north, [0, 180). */
 export function directionToBearingDegrees(directionRadians: number): number {
@@ -46,6 +50,12 @@ export function chooseHeading(preferredHeadingDegrees: number | undefined, hasMa
   if (!hasMainland) return { directionRadians: Math.PI / 2, heading: { degrees: 0, source: 'search' } };
   const directionRadians = search();
   return { directionRadians, heading: { degrees: directionToBearingDegrees(directionRadians), source: 'search' } };
+}
+
+/** The heading of a planning: the preferred one, else searched on the full headlands' mainland (tracks/searchHeading.ts). */
+export function fieldHeading(settings: PlanSettings, field: PathsD, mainland: PathsD): ChosenHeading {
+  const { widthMeters: w, turnRadiusMeters: R } = settings.machine;
+  return chooseHeading(settings.preferredHeadingDegrees, mainland.length > 0, () => searchHeading(field, mainland, w, R).directionRadians);
 }
 
 export type StripMode = 'all' | 'single' | 'none';
@@ -87,6 +97,25 @@ export interface PlannedTracks {
   stripCount: number;
   /** With the option extendTracks: the tracks before extension and what it moved. */
   fullExtension?: { unextendedTracks: Track[]; extension: TrackExtension };
+}
+
+/** What a planning decides of its tracks: per-cell headings, strip passes, and the field's region (built on first use). */
+export interface TrackPlanning {
+  cellHeadingsAllowed: boolean;
+  strips: StripMode;
+  region: () => Region;
+}
+
+/** The track stage of a planning, on the prepared field and its headlands. */
+export function planFieldTracks(settings: PlanSettings, prepared: LocalField, headlandStage: HeadlandStage<ChosenHeading>, planning: TrackPlanning): PlannedTracks {
+  const { small, chosen, shaped: { headlands } } = headlandStage;
+  return planTracks({
+    field: small.field, mainland: headlands.mainland, widthMeters: settings.machine.widthMeters, turnRadiusMeters: settings.machine.turnRadiusMeters, chosen,
+    ...(settings.preferredHeadingDegrees !== undefined ? { preferredHeadingDegrees: settings.preferredHeadingDegrees } : {}),
+    curved: settings.trackType === 'curved', cellHeadingsAllowed: planning.cellHeadingsAllowed && settings.headland.mode !== 'turnOnly',
+    fullExtension: settings.options.includes('extendTracks'), passCount: headlands.passes.length, passRings: headlands.passes.map((p) => p.ring),
+    workable: prepared.workable, fieldAreaSquareMeters: prepared.fieldAreaSquareMeters, strips: planning.strips, smallObstacles: small.small, region: planning.region,
+  });
 }
 
 export function planTracks(inp: TrackStageInput): PlannedTracks {

@@ -33,6 +33,51 @@ function turnLen(shape: TurnShape, d: number): number {
 }
 
 /**
+ * A word turning one way at both ends (LSL when `left`, RSR): the circles' outer tangent from the
+ * start circle's centre (ax, ay) to the end circle's (bx, by). Writes the slot.
+ */
+function outerTangent(out: Float64Array, slot: number, shape: TurnShape, ax: number, ay: number, bx: number, by: number, h0: number, h1: number, left: boolean): void {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const D = Math.sqrt(dx * dx + dy * dy);
+  const u = D < 1e-12 ? h0 : Math.atan2(dy, dx);
+  const st = D - 2 * shape.tangentOffsetMeters;
+  const d1 = defl(left ? u - h0 : h0 - u);
+  const d3 = defl(left ? h1 - u : u - h1);
+  const len = st > -EPS ? turnLen(shape, d1) + Math.max(st, 0) + turnLen(shape, d3) : NaN;
+  const o = slot * SLOT_STRIDE;
+  out[o] = len;
+  out[o + 1] = d1;
+  out[o + 2] = Math.max(st, 0);
+  out[o + 3] = d3;
+}
+
+/**
+ * A word turning both ways (LSR when `left`, RSL): the circles' inner tangent, where the circles
+ * are far enough apart. Writes the slot (its length NaN when infeasible).
+ */
+function innerTangent(out: Float64Array, slot: number, shape: TurnShape, ax: number, ay: number, bx: number, by: number, h0: number, h1: number, left: boolean): void {
+  const rho = shape.innerRadiusMeters;
+  const dx = bx - ax;
+  const dy = by - ay;
+  const D = Math.sqrt(dx * dx + dy * dy);
+  const o = slot * SLOT_STRIDE;
+  let len = NaN;
+  if (D >= 2 * rho) {
+    const lt = Math.sqrt(D * D - 4 * rho * rho);
+    const u = left ? Math.atan2(dy, dx) + Math.atan2(2 * rho, lt) : Math.atan2(dy, dx) - Math.atan2(2 * rho, lt);
+    const st = lt - 2 * shape.tangentOffsetMeters;
+    const d1 = defl(left ? u - h0 : h0 - u);
+    const d3 = defl(left ? u - h1 : h1 - u);
+    if (st > -EPS) len = turnLen(shape, d1) + Math.max(st, 0) + turnLen(shape, d3);
+    out[o + 1] = d1;
+    out[o + 2] = Math.max(st, 0);
+    out[o + 3] = d3;
+  }
+  out[o] = len;
+}
+
+/**
  * Fills out[slot*4 .. slot*4+3] = [length, p1, p2, p3] for every slot (NaN length = infeasible).
  * Returns the index of the shortest feasible slot, or -1.
  */
@@ -49,8 +94,6 @@ export function solveWords(
   const cx = shape.centerForwardMeters;
   const cy = shape.centerLeftMeters;
   const r = shape.outerRadiusMeters;
-  const rho = shape.innerRadiusMeters;
-  const t2 = 2 * shape.tangentOffsetMeters;
   const mu = shape.muRadians;
   const c0 = Math.cos(h0);
   const s0 = Math.sin(h0);
@@ -66,77 +109,12 @@ export function solveWords(
   const erx = x1 - c1 * cx + s1 * cy;
   const ery = y1 - s1 * cx - c1 * cy;
 
-  let best = -1;
-  let bestLen = Infinity;
-  let dx: number, dy: number, D: number, u: number, d1: number, d2: number, d3: number, st: number, len: number;
-
-  // LSL
-  dx = elx - slx;
-  dy = ely - sly;
-  D = Math.sqrt(dx * dx + dy * dy);
-  u = D < 1e-12 ? h0 : Math.atan2(dy, dx);
-  st = D - t2;
-  d1 = defl(u - h0);
-  d3 = defl(h1 - u);
-  len = st > -EPS ? turnLen(shape, d1) + Math.max(st, 0) + turnLen(shape, d3) : NaN;
-  out[0] = len;
-  out[1] = d1;
-  out[2] = Math.max(st, 0);
-  out[3] = d3;
-  if (len < bestLen) { bestLen = len; best = 0; }
-
-  // RSR
-  dx = erx - srx;
-  dy = ery - sry;
-  D = Math.sqrt(dx * dx + dy * dy);
-  u = D < 1e-12 ? h0 : Math.atan2(dy, dx);
-  st = D - t2;
-  d1 = defl(h0 - u);
-  d3 = defl(u - h1);
-  len = st > -EPS ? turnLen(shape, d1) + Math.max(st, 0) + turnLen(shape, d3) : NaN;
-  out[4] = len;
-  out[5] = d1;
-  out[6] = Math.max(st, 0);
-  out[7] = d3;
-  if (len < bestLen) { bestLen = len; best = 1; }
-
-  // LSR
-  dx = erx - slx;
-  dy = ery - sly;
-  D = Math.sqrt(dx * dx + dy * dy);
-  len = NaN;
-  if (D >= 2 * rho) {
-    const lt = Math.sqrt(D * D - 4 * rho * rho);
-    u = Math.atan2(dy, dx) + Math.atan2(2 * rho, lt);
-    st = lt - t2;
-    d1 = defl(u - h0);
-    d3 = defl(u - h1);
-    if (st > -EPS) len = turnLen(shape, d1) + Math.max(st, 0) + turnLen(shape, d3);
-    out[9] = d1;
-    out[10] = Math.max(st, 0);
-    out[11] = d3;
-  }
-  out[8] = len;
-  if (len < bestLen) { bestLen = len; best = 2; }
-
-  // RSL
-  dx = elx - srx;
-  dy = ely - sry;
-  D = Math.sqrt(dx * dx + dy * dy);
-  len = NaN;
-  if (D >= 2 * rho) {
-    const lt = Math.sqrt(D * D - 4 * rho * rho);
-    u = Math.atan2(dy, dx) - Math.atan2(2 * rho, lt);
-    st = lt - t2;
-    d1 = defl(h0 - u);
-    d3 = defl(h1 - u);
-    if (st > -EPS) len = turnLen(shape, d1) + Math.max(st, 0) + turnLen(shape, d3);
-    out[13] = d1;
-    out[14] = Math.max(st, 0);
-    out[15] = d3;
-  }
-  out[12] = len;
-  if (len < bestLen) { bestLen = len; best = 3; }
+  // CSC: LSL, RSR on the circles' outer tangents, LSR, RSL on their inner ones.
+  outerTangent(out, 0, shape, slx, sly, elx, ely, h0, h1, true);
+  outerTangent(out, 1, shape, srx, sry, erx, ery, h0, h1, false);
+  innerTangent(out, 2, shape, slx, sly, erx, ery, h0, h1, true);
+  innerTangent(out, 3, shape, srx, sry, elx, ely, h0, h1, false);
+  let dx: number, dy: number, D: number, len: number, d1: number, d2: number, d3: number;
 
   // RLR (two middle circles), then LRL.
   for (let w = 0; w < 2; w++) {
@@ -187,7 +165,15 @@ export function solveWords(
         out[o + 3] = d3;
       }
       out[o] = len;
-      if (len < bestLen) { bestLen = len; best = slot; }
+    }
+  }
+  // The shortest feasible slot (NaN compares false), the first of equals.
+  let best = -1;
+  let bestLen = Infinity;
+  for (let slot = 0; slot < WORD_SLOTS; slot++) {
+    if (out[slot * SLOT_STRIDE] < bestLen) {
+      bestLen = out[slot * SLOT_STRIDE];
+      best = slot;
     }
   }
   return best;

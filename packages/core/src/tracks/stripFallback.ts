@@ -1,14 +1,40 @@
 /**
- * Faults of a route (what it drops or cannot join), and whether those of a plan with strip passes
- * may come from its strip passes: plan.ts then plans the field again without them.
+ * The strip fallback: a plan with strip passes (tracks/strips.ts) whose route left out a pass or a
+ * track, or has a join nothing fits, where that may come from its strip passes, is planned again
+ * without them; the one with fewer such faults is kept, on a tie the one that leaves less unworked.
  */
 import type { Plan } from '../types.js';
+import { isPlanError } from '../errors.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
-import type { Track } from '../tracks/generateTracks.js';
+import type { Track } from './generateTracks.js';
+import type { StripMode } from './planTracks.js';
+
+/** One planning of the field with strip passes as `strips` says, and whether its faults may come from them (`stripFaults`). */
+export type PlanWithStrips = (strips: StripMode) => { plan: Plan; stripsFaulted: boolean };
+
+/** The plan with strip passes, or the one without them where that has fewer route faults. */
+export function planWithStripFallback(planWith: PlanWithStrips): Plan {
+  const withStrips = planWith('all');
+  if (!withStrips.stripsFaulted) return withStrips.plan;
+  // a field narrower than the machine has nothing to drive without them: one pass per strip then
+  const without = withoutStrips(planWith) ?? planWith('single').plan;
+  const a = routeFaults(withStrips.plan), b = routeFaults(without);
+  return b < a || (b === a && without.metrics.uncoveredRatio < withStrips.plan.metrics.uncoveredRatio) ? without : withStrips.plan;
+}
+
+/** The plan without strip passes, or undefined where nothing else is left to drive. */
+function withoutStrips(planWith: PlanWithStrips): Plan | undefined {
+  try {
+    return planWith('none').plan;
+  } catch (e) {
+    if (isPlanError(e) && e.code === 'no-workable-area') return undefined;
+    throw e;
+  }
+}
 
 /** Warnings of a route that drops or cannot join something. */
 const ROUTE_FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
-export function routeFaults(plan: Plan): number {
+function routeFaults(plan: Plan): number {
   return plan.warnings.filter((wn) => ROUTE_FAULTS.has(wn.code)).length;
 }
 

@@ -1,0 +1,30 @@
+/**
+ * The metrics stage as the pipeline calls it: the route's metrics (computeMetrics.ts) with its
+ * refill detours, and the `unworked-area` warnings (unworkedWarnings.ts).
+ */
+import type { PlanMetrics, PlanWarning } from '../types.js';
+import type { LocalField } from '../geometry/prepareField.js';
+import type { LocalSegment, LocalWarning } from '../turns/path.js';
+import type { ResolvedMachine } from '../request/normalizeRequest.js';
+import { addRefillMetrics, computeMetrics } from './computeMetrics.js';
+import { unworkedWarnings } from './unworkedWarnings.js';
+
+export interface MeasuredRoute {
+  metrics: PlanMetrics;
+  /** Warnings of the metrics (`coverage-approximate`), local. */
+  warnings: LocalWarning[];
+  /** Every unworked patch over 1 % of the field or 100 m², with its area and place. */
+  unworked: PlanWarning[];
+}
+
+/** Metrics of the route `segments` over `tracks` (a strip pass has a width of its own). */
+export function measureRoute(segments: LocalSegment[], tracks: readonly { widthMeters?: number }[], field: LocalField, machine: ResolvedMachine, refills?: { points: unknown[]; detourMeters: number }): MeasuredRoute {
+  const w = machine.widthMeters;
+  const widthOf = (sg: LocalSegment): number => (sg.type === 'Track' && sg.trackIndex !== undefined ? tracks[sg.trackIndex]?.widthMeters ?? w : w);
+  const warnings: LocalWarning[] = [];
+  const metrics = computeMetrics(segments, field.workable, field.fieldAreaSquareMeters, machine, warnings, widthOf);
+  if (refills) addRefillMetrics(metrics, refills.points.length, refills.detourMeters);
+  const worked = segments.filter((sg) => sg.type !== 'Turn' && sg.type !== 'Connector').map((sg) => ({ xy: sg.xy, widthMeters: widthOf(sg) }));
+  const unworked = unworkedWarnings(field.workable, worked, field.fieldAreaSquareMeters, (x, y) => field.frame.toLonLat(x, y));
+  return { metrics, warnings, unworked };
+}
