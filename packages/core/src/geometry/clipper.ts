@@ -51,9 +51,9 @@ export function groupPolygons(paths: PathsD): PathsD[] {
 }
 
 /** `a` minus `b`, grouped as `groupPolygons` groups (one sweep: the difference's own tree). */
-export function differenceGrouped(a: PathsD, b: PathsD): PathsD[] {
+export function differenceGrouped(a: PathsD, b: PathsD, precision = PRECISION): PathsD[] {
   const tree = new PolyTreeD();
-  Clipper.booleanOpDWithPolyTree(ClipType.Difference, a, b, tree, FillRule.NonZero, PRECISION);
+  Clipper.booleanOpDWithPolyTree(ClipType.Difference, a, b, tree, FillRule.NonZero, precision);
   return polygonsOf(tree);
 }
 

@@ -6,7 +6,7 @@
  *
  * The swaths are built and turned for a cheap sweep in geometry/swaths.ts.
  */
-import { PRECISION, areaOf, differenceGrouped, unionPolygons } from './clipper.js';
+import { areaOf, differenceGrouped, unionPolygons } from './clipper.js';
 import type { PathsD } from './clipper.js';
 import { passSwath, turnedSwaths } from './swaths.js';
 import type { TurnedSwaths, WorkingPass } from './swaths.js';
@@ -47,32 +47,21 @@ export interface SweptPasses extends TurnedSwaths {
  * The swaths of `allPasses` (bounded by the coverage guard), their union and the workable ground
  * they leave, in the sweep frame (geometry/swaths.ts): what the coverage metric and the unworked
  * patches (geometry/unworked.ts) both measure. Every ring goes into a boolean without spikes
- * (geometry/coverageGuard.ts). The union is on the grid of the
- * offsets (PRECISION): on a coarser one a tilted track's long edges gain or lose decimetres².
+ * (geometry/coverageGuard.ts). The booleans are on a grid of COVERAGE_PRECISION decimals: the
+ * sweep frame is tilted off the tracks, and on a coarser grid a tilted track's long edges gain or
+ * lose square centimetres (decimetres² on Clipper's default of 2).
  */
+/** Decimals of the coverage booleans' grid (a micrometre). */
+export const COVERAGE_PRECISION = 6;
+
 export function sweepPasses(workable: PathsD, allPasses: WorkingPass[]): SweptPasses {
-  const last = lastSweep.get(workable);
-  if (last && samePasses(last.passes, allPasses)) return last.swept;
   const bounded = boundPasses(allPasses);
   const swaths = turnedSwaths(bounded.passes, workable);
-  const turnedWorkable = withoutSpikes(workable.map((r) => r.map((p) => swaths.turn(p.x, p.y))), PRECISION);
-  const union = swaths.rings.length > 0 ? withoutSpikes(unionPolygons(withoutSpikes(swaths.rings, PRECISION), PRECISION), PRECISION) : [];
-  const left = differenceGrouped(turnedWorkable, union);
-  const swept = { ...swaths, union, left, ...(bounded.approximation ? { approximation: bounded.approximation } : {}) };
-  lastSweep.set(workable, { passes: allPasses.slice(), swept });
-  return swept;
-}
-
-/**
- * The last sweep of each workable area (the same object through a plan), with the passes it was
- * made of: the metric and the unworked patches of one route ask for the same one. Read-only.
- */
-const lastSweep = new WeakMap<PathsD, { passes: WorkingPass[]; swept: SweptPasses }>();
-
-function samePasses(a: WorkingPass[], b: WorkingPass[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i].xy !== b[i].xy || a[i].widthMeters !== b[i].widthMeters) return false;
-  return true;
+  const P = COVERAGE_PRECISION;
+  const turnedWorkable = withoutSpikes(workable.map((r) => r.map((p) => swaths.turn(p.x, p.y))), P);
+  const union = swaths.rings.length > 0 ? withoutSpikes(unionPolygons(withoutSpikes(swaths.rings, P), P), P) : [];
+  const left = differenceGrouped(turnedWorkable, union, P);
+  return { ...swaths, union, left, ...(bounded.approximation ? { approximation: bounded.approximation } : {}) };
 }
 
 export function computeCoverage(workable: PathsD, passes: WorkingPass[] | SweptPasses): Coverage {

@@ -9,17 +9,17 @@
  *   turned to lie near the passes' main direction (`mainPassDirection`).
  * - A jittery edge lying along the sweep (a GPS-logged field side, and the headland passes offset
  *   from it) puts all its vertices in a few centimetres of y: every scanbeam there meets every one
- *   of its edges, and the cost grows with the square of the vertex count. So the frame is tilted a
- *   little off the main direction (`SWEEP_TILTS_RADIANS`), to where the least length of curved
- *   passes and boundary lies flat (tracks a few degrees off x still meet only the tracks near
- *   their height).
+ *   of its edges, and the cost grows with the square of the vertex count. Where a long run lies
+ *   flat so, the frame is tilted a little off the main direction (`sweepAngle`): tracks a few
+ *   degrees off x still meet only the tracks near their height.
  * - A long curved pass is buffered in pieces of `CHUNK_SEGMENTS` segments (each sharing a segment
  *   with the next, so every join is drawn whole in one piece) and the pieces united: one offset of
  *   thousands of kinked edges meets every self-intersection of its raw outline in one sweep.
  * Areas do not change under rotation; the union of the pieces is the swath up to Clipper's grid.
  */
 import { PRECISION, areaOf, bufferPolylines, flatToPath, unionPolygons } from './clipper.js';
-import type { PathsD } from './clipper.js';
+import type { PathD, PathsD } from './clipper.js';
+import { Clipper } from 'clipper2-ts';
 import { hypot } from './vec.js';
 
 /** A working pass: a flat xy polyline in the local frame (closed rings repeat their first point) and its width. */
@@ -28,10 +28,14 @@ export interface WorkingPass {
   widthMeters: number;
 }
 
-/** Tilts of the sweep off the main pass direction tried in turn, radians (about 3°, 6°, 11°). */
-export const SWEEP_TILTS_RADIANS = [0.05, -0.05, 0.1, -0.1, 0.2, -0.2];
-/** An edge within this angle of the sweep line lies flat, radians. */
-const FLAT_RADIANS = 0.02;
+/** Tilts of the sweep off the main pass direction tried in turn, radians (none, about 1°, 3°, 6°). */
+export const SWEEP_TILTS_RADIANS = [0, 0.02, -0.02, 0.05, -0.05, 0.1, -0.1];
+/** A run within this angle of the sweep line lies flat, radians. */
+const FLAT_RADIANS = 0.01;
+/** Runs are measured simplified within this, m. */
+const RUN_TOLERANCE_METERS = 1;
+/** Shorter runs cost little however they lie (a pond's side), m. */
+const MIN_RUN_METERS = 50;
 /** Segments per piece when a long curved pass is buffered in pieces. */
 export const CHUNK_SEGMENTS = 64;
 
@@ -66,14 +70,16 @@ export function mainPassDirection(passes: WorkingPass[]): number {
 /**
  * The angle the swaths are turned by (−angle) for the sweep: the main pass direction tilted by the
  * first of `SWEEP_TILTS_RADIANS` under which the least length of curved passes and of `rings`
- * (the workable boundary) lies flat.
+ * (the workable boundary) lies flat — counted on runs of MIN_RUN_METERS or more of the paths
+ * simplified within RUN_TOLERANCE_METERS (a long side, not a jittery edge or a pond's side). Each
+ * tilt costs the tracks' sweep: a scanbeam meets every track whose tilted length spans its height.
  */
 export function sweepAngle(passes: WorkingPass[], rings: PathsD): number {
   const theta = mainPassDirection(passes);
   const flat = SWEEP_TILTS_RADIANS.map(() => 0);
   const edge = (dx: number, dy: number): void => {
     const l = hypot(dx, dy);
-    if (!(l > 0)) return;
+    if (!(l >= MIN_RUN_METERS)) return;
     for (let k = 0; k < flat.length; k++) {
       // angle between the edge and the sweep line, folded into [0, π/2]
       let d = Math.abs(Math.atan2(dy, dx) - theta - SWEEP_TILTS_RADIANS[k]) % Math.PI;
@@ -81,8 +87,13 @@ export function sweepAngle(passes: WorkingPass[], rings: PathsD): number {
       if (d < FLAT_RADIANS) flat[k] += l;
     }
   };
-  for (const p of passes) if (p.xy.length > 4) for (let i = 2; i + 1 < p.xy.length; i += 2) edge(p.xy[i] - p.xy[i - 2], p.xy[i + 1] - p.xy[i - 1]);
-  for (const r of rings) for (let i = 0, j = r.length - 1; i < r.length; j = i++) edge(r[i].x - r[j].x, r[i].y - r[j].y);
+  // on the runs' overall directions: a run simplified within a metre (a jittery edge's own angle does not matter)
+  const run = (path: PathD): void => {
+    const r = path.length > 4 ? Clipper.ramerDouglasPeuckerD(path, RUN_TOLERANCE_METERS) : path;
+    for (let i = 1; i < r.length; i++) edge(r[i].x - r[i - 1].x, r[i].y - r[i - 1].y);
+  };
+  for (const p of passes) if (p.xy.length > 4) run(flatToPath(p.xy));
+  for (const r of rings) run([...r, r[0]]);
   let best = 0;
   for (let k = 1; k < flat.length; k++) if (flat[k] < flat[best]) best = k;
   return theta + SWEEP_TILTS_RADIANS[best];
