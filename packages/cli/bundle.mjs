@@ -16,7 +16,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const outdir = join(here, 'bundle');
 const tmp = `${outdir}.${process.pid}.tmp`;
 await build({
-  entryPoints: { furrow: join(here, 'dist', 'index.js') },
+  // The machines benchmark forks its worker from beside the chunk that runs it (bundle/).
+  entryPoints: { furrow: join(here, 'dist', 'index.js'), 'bench-machines-worker': join(here, 'dist', 'commands', 'bench-machines-worker.js') },
   bundle: true,
   splitting: true,
   chunkNames: 'chunk-[hash]',

@@ -129,7 +129,7 @@ describe('POST /api/path-plans/direct', () => {
   it.each([
     [{ options: 'useCrossHatches,teleport' }, 'options'],
     [{ routeOptions: { warpSpeed: 1 } }, 'routeOptions.warpSpeed'],
-    [{ routeOptions: { maxOptimizerTime: 0 } }, 'routeOptions.maxOptimizerTime'],
+    [{ routeOptions: { maxOptimizerTime: -1 } }, 'routeOptions.maxOptimizerTime'],
     [{ routeOptions: { algorithm: 'random' } }, 'routeOptions.algorithm'],
     [{ routeOptions: { refillStrategyType: 'Sometimes' } }, 'routeOptions.refillStrategyType'],
     [{ routeOptions: { forcedDirection: 'UP' } }, 'routeOptions.forcedDirection'],

@@ -6,17 +6,20 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import * as core from '@furrow/core';
-import { PlanError, type PlanErrorCode, type PlanErrorDetail } from '@furrow/core';
+import { PlanError, isPlanError, maxOptimizerTimeSeconds, planRoute, type PathPlanRequest, type Plan, type PlanErrorCode, type PlanErrorDetail, type PlanRuntime } from '@furrow/core';
 import { Piscina } from 'piscina';
 import { gzipPlanJson, planFromGzip } from './plan-gzip.js';
 import { API_VERSION } from './version.js';
 
-/** `planRoute(request, runtime)`: the runtime's clock lets the optimizer honour maxOptimizerTime. */
-export type PlanFunction = (request: unknown, runtime?: { now?: () => number }) => unknown;
+/** `planRoute(request, runtime)` of @furrow/core, or a stand-in with its signature (tests). */
+export type PlanFunction = (request: PathPlanRequest, runtime?: PlanRuntime) => Plan | Promise<Plan>;
+
+/** A plan as the API answers it (`shapePlan`): the API's version, the planner's as `plannerVersion` when it differs. */
+export type ApiPlan = Plan & { plannerVersion?: string };
 
 export interface Planner {
-  plan(request: unknown, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** `request`: a path-plan request as the API validated it (schemas.ts); core checks it again. */
+  plan(request: unknown, signal: AbortSignal): Promise<Plan>;
   /**
    * Plans, shapes the plan for the API (`shapePlan`) and serialises it on the planning thread: the
    * JSON text and the metrics. A stored plan (guidance jobs) is never needed as an object on the
@@ -37,7 +40,7 @@ export interface PlanShape {
 }
 
 /** A serialised plan: its JSON text, or with `PlanShape.gzip` that text gzip-compressed, in base64. */
-export type PlanJson = ({ json: string; gzip?: undefined } | { gzip: string; json?: undefined }) & { metrics: Record<string, unknown> };
+export type PlanJson = ({ json: string; gzip?: undefined } | { gzip: string; json?: undefined }) & { metrics: Plan['metrics'] };
 
 /** The API's shape for a request's `options` (a comma-separated list). */
 export function apiPlanShape(options: unknown): PlanShape {
@@ -46,17 +49,24 @@ export function apiPlanShape(options: unknown): PlanShape {
 }
 
 /** The API's plan: the API version (the planner's as `plannerVersion` when it differs), crosshatches only on request. */
-export function shapePlan(plan: Record<string, unknown>, shape: PlanShape): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...plan, version: shape.version };
+export function shapePlan(plan: Plan, shape: PlanShape): ApiPlan {
+  const out: ApiPlan = { ...plan, version: shape.version };
   if (plan.version !== undefined && plan.version !== shape.version) out.plannerVersion = plan.version;
   if (!shape.keepCrosshatches) delete out.crosshatches;
   return out;
 }
 
-function toPlanJson(plan: Record<string, unknown>, shape: PlanShape): PlanJson {
+function toPlanJson(plan: Plan, shape: PlanShape): PlanJson {
   const json = JSON.stringify(shapePlan(plan, shape));
-  const metrics = (plan.metrics ?? {}) as Record<string, unknown>;
-  return shape.gzip ? { gzip: gzipPlanJson(json), metrics } : { json, metrics };
+  return shape.gzip ? { gzip: gzipPlanJson(json), metrics: plan.metrics } : { json, metrics: plan.metrics };
+}
+
+/**
+ * Seconds one plan may run: its maxOptimizerTime (core's default when the request gives none)
+ * plus `planTimeoutGraceSeconds`, at most `planTimeoutCapSeconds`.
+ */
+export function planTimeLimitSeconds(limits: { planTimeoutCapSeconds: number; planTimeoutGraceSeconds: number }, request: { routeOptions?: { maxOptimizerTime?: number } }): number {
+  return Math.min(limits.planTimeoutCapSeconds, maxOptimizerTimeSeconds(request.routeOptions) + limits.planTimeoutGraceSeconds);
 }
 
 /** `planner.planToJson` where the planner has it, else `plan` and the serialisation here. */
@@ -67,32 +77,20 @@ export async function planJson(planner: Planner, request: unknown, signal: Abort
 
 /** What a worker sends back: a plan (or, asked to serialise, its JSON), or a PlanError's fields (structured clone drops its class). */
 export type WorkerResult =
-  | { ok: true; plan: Record<string, unknown> }
+  | { ok: true; plan: Plan }
   | ({ ok: true; plan?: undefined } & PlanJson)
   | { ok: false; planError?: { code: PlanErrorCode; message: string; details: PlanErrorDetail[] }; message?: string };
 
-/** The library's planner, looked up at run time so the API builds while the planner is being written. */
-export function libraryPlanRoute(): PlanFunction {
-  const fn = (core as Record<string, unknown>).planRoute;
-  if (typeof fn !== 'function') {
-    return () => {
-      throw new Error('planRoute is not available in @furrow/core yet');
-    };
-  }
-  return fn as PlanFunction;
-}
-
 /** Runs the planner; with `shape`, returns the shaped plan's JSON instead of the plan. */
-export async function runPlan(planRoute: PlanFunction, request: unknown, shape?: PlanShape): Promise<WorkerResult> {
+export async function runPlan(plan: PlanFunction, request: unknown, shape?: PlanShape): Promise<WorkerResult> {
   try {
-    // The planner is pure; its clock (milliseconds) is injected so maxOptimizerTime bounds the optimizer.
-    const plan = (await planRoute(request, { now: () => performance.now() })) as Record<string, unknown>;
-    return shape ? { ok: true, ...toPlanJson(plan, shape) } : { ok: true, plan };
+    // The API's request type allows a height in positions (core's `Position` does not; it ignores
+    // one), and core's normalizeRequest checks every field of whatever it is given: passed as it is.
+    // The planner is pure; its clock (milliseconds) caps the call (the ordering runs on a counted work budget).
+    const planned = await plan(request as PathPlanRequest, { now: () => performance.now() });
+    return shape ? { ok: true, ...toPlanJson(planned, shape) } : { ok: true, plan: planned };
   } catch (err) {
-    if (core.isPlanError(err)) {
-      const e = err as PlanError;
-      return { ok: false, planError: { code: e.code, message: e.message, details: e.details ?? [] } };
-    }
+    if (isPlanError(err)) return { ok: false, planError: { code: err.code, message: err.message, details: err.details ?? [] } };
     return { ok: false, message: err instanceof Error ? err.message : String(err) };
   }
 }
@@ -102,10 +100,10 @@ function failure(result: Extract<WorkerResult, { ok: false }>): Error {
   return new Error(`planner failed: ${result.message}`);
 }
 
-function unwrap(result: WorkerResult): Record<string, unknown> {
+function unwrap(result: WorkerResult): Plan {
   if (!result.ok) throw failure(result);
   if (result.plan) return result.plan;
-  return result.json !== undefined ? (JSON.parse(result.json) as Record<string, unknown>) : planFromGzip(result.gzip);
+  return result.json !== undefined ? (JSON.parse(result.json) as Plan) : planFromGzip(result.gzip);
 }
 
 /** A worker's answer to a serialising task (a worker that ignored `shape` sent the plan: serialised here). */
@@ -130,7 +128,7 @@ function abortReason(signal: AbortSignal): PlanAbortedError {
 }
 
 /** In-process planner: simple, but a synchronous planRoute blocks the event loop while it runs. */
-export function inProcessPlanner(planRoute: PlanFunction = libraryPlanRoute()): Planner {
+export function inProcessPlanner(plan: PlanFunction = planRoute): Planner {
   return {
     threads: 0,
     async plan(request, signal) {
@@ -142,7 +140,7 @@ export function inProcessPlanner(planRoute: PlanFunction = libraryPlanRoute()): 
         signal.addEventListener('abort', onAbort, { once: true });
       });
       try {
-        return unwrap(await Promise.race([runPlan(planRoute, request), aborted]));
+        return unwrap(await Promise.race([runPlan(plan, request), aborted]));
       } finally {
         signal.removeEventListener('abort', onAbort!);
       }

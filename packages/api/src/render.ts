@@ -5,7 +5,6 @@
 import type { Plan } from '@furrow/core';
 import { planToFeatureCollection } from '@furrow/format-geojson';
 
-export function planToGeoJson(plan: Record<string, unknown>): Record<string, unknown> {
-  const fc = planToFeatureCollection(plan as unknown as Plan) as unknown as Record<string, unknown>;
-  return { ...fc, metrics: plan.metrics, version: plan.version };
+export function planToGeoJson(plan: Plan): ReturnType<typeof planToFeatureCollection> & Pick<Plan, 'metrics' | 'version'> {
+  return { ...planToFeatureCollection(plan), metrics: plan.metrics, version: plan.version };
 }

@@ -4,6 +4,7 @@
  * the field's path; geometric validity is checked separately and answers 422.
  */
 import { z } from '@hono/zod-openapi';
+import { DEFAULTS, LIMITS } from '@furrow/core';
 import { API_VERSION } from './version.js';
 
 export const OPTION_NAMES = ['useCrossHatches', 'excludePassable', 'extendTracks'] as const;
@@ -76,15 +77,16 @@ export const FieldGeometrySchema = z
 
 export const MachineSchema = z
   .strictObject({
-    widthMeters: num(0.1, 100).openapi({ description: 'Working (swath) width, meters', example: 6 }),
-    turnRadiusMeters: num(0, 100).optional().openapi({ description: 'Minimum turning radius, meters (default 6)' }),
-    maxCurvatureRatePerSquareMeter: num(0, 100).optional().openapi({ description: 'Steering-rate (curvature-rate) limit, 1/m²' }),
+    widthMeters: num(LIMITS.minWidthMeters, LIMITS.maxWidthMeters).openapi({ description: 'Working (swath) width, meters', example: 6 }),
+    turnRadiusMeters: num(LIMITS.minTurnRadiusMeters, LIMITS.maxTurnRadiusMeters).optional().openapi({ description: `Minimum turning radius, meters (default ${DEFAULTS.turnRadiusMeters})` }),
+    maxCurvatureRatePerSquareMeter: num(LIMITS.minCurvatureRatePerSquareMeter, LIMITS.maxCurvatureRatePerSquareMeter).optional().openapi({ description: 'Steering-rate (curvature-rate) limit, 1/m²' }),
     reverseAllowed: z.boolean().optional(),
-    workingSpeedMetersPerSecond: num(0.01, 50).optional(),
-    turningSpeedMetersPerSecond: num(0.01, 50).optional(),
-    transportSpeedMetersPerSecond: num(0.01, 50).optional(),
-    workingFuelLitersPerHour: num(0, 1000).optional(),
-    turningFuelLitersPerHour: num(0, 1000).optional(),
+    workingSpeedMetersPerSecond: num(LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond).optional(),
+    turningSpeedMetersPerSecond: num(LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond).optional(),
+    transportSpeedMetersPerSecond: num(LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond).optional(),
+    cuspStopSeconds: num(LIMITS.minCuspStopSeconds, LIMITS.maxCuspStopSeconds).optional().openapi({ description: `Time each cusp of a reversing manoeuvre costs, seconds (default ${DEFAULTS.cuspStopSeconds})` }),
+    workingFuelLitersPerHour: num(LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour).optional(),
+    turningFuelLitersPerHour: num(LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour).optional(),
     tankCapacity: num(0, 1e7).optional().openapi({ description: 'Tank or hopper capacity (liters or kg), for refill planning' }),
     applicationRatePerHectare: num(0, 1e6).optional().openapi({ description: 'Application rate per hectare, same unit as tankCapacity' }),
     implementOffsetMeters: num(-50, 50).optional(),
@@ -95,17 +97,17 @@ export const ObstacleSchema = z
   .strictObject({
     geometry: PolygonSchema,
     passable: z.boolean().optional(),
-    bufferMeters: num(0, 1000).optional(),
+    bufferMeters: num(LIMITS.minObstacleBufferMeters, LIMITS.maxObstacleBufferMeters).optional(),
     name: z.string().max(200).optional(),
   })
   .openapi('Obstacle');
 
 export const RouteApiOptionsSchema = z
   .strictObject({
-    startPointNodeIndex: z.number().int().min(0).max(1_000_000).optional(),
-    endPointNodeIndex: z.number().int().min(0).max(1_000_000).optional(),
+    startPointNodeIndex: z.number().int().min(0).max(LIMITS.maxNodeIndex).optional(),
+    endPointNodeIndex: z.number().int().min(0).max(LIMITS.maxNodeIndex).optional(),
     algorithm: z.enum(['optimized', 'boustrophedon', 'snake', 'spiral', 'clusteredSpiral']).optional(),
-    skipCount: z.number().int().min(0).max(50).optional(),
+    skipCount: z.number().int().min(0).max(LIMITS.maxSkipCount).optional(),
     enableHeadlandDrivethrough: z.boolean().optional(),
     headlandsFirst: z.boolean().optional(),
     calculateRefillPoints: z.boolean().optional(),
@@ -114,7 +116,13 @@ export const RouteApiOptionsSchema = z
       .optional()
       .openapi({ description: '[lon, lat] WGS84 of the staging area' }),
     refillStrategyType: z.enum(['Exact', 'StartOfTrack', 'ClosestExternalHeadland']).optional(),
-    maxOptimizerTime: z.number().int().min(1).max(600).optional().openapi({ description: 'Optimizer time limit, seconds (default 10)' }),
+    maxOptimizerTime: z
+      .number()
+      .int()
+      .min(LIMITS.minOptimizerTimeSeconds)
+      .max(LIMITS.maxOptimizerTimeSeconds)
+      .optional()
+      .openapi({ description: `Optimizer time limit, seconds (default ${DEFAULTS.maxOptimizerTimeSeconds})` }),
     forcedDirection: z.enum(['CW', 'CCW']).optional(),
     objective: z.enum(['distance', 'time', 'fuel']).optional(),
   })
@@ -126,22 +134,23 @@ export const PathPlanRequestSchema = z
     machine: MachineSchema.optional().openapi({ description: 'Shape A: the machine' }),
     headland: z
       .strictObject({
-        passes: z.number().int().min(0).max(20).optional(),
+        passes: z.number().int().min(LIMITS.minHeadlandPasses).max(LIMITS.maxHeadlandPasses).optional(),
         mode: z.enum(['full', 'turnOnly', 'none']).optional(),
         corners: z.enum(['square', 'rounded']).optional(),
-        smallObstacleSizeMeters: num(0, 1000).optional().openapi({ description: 'No-go zones smaller than this (largest extent, m) get no headland rounds: tracks swerve round them. Default: the working width; 0: every zone gets rounds' }),
+        fitTurns: z.boolean().optional().openapi({ description: 'Widen the headland to the depth the forward turns need (default true)' }),
+        smallObstacleSizeMeters: num(LIMITS.minSmallObstacleSizeMeters, LIMITS.maxSmallObstacleSizeMeters).optional().openapi({ description: 'No-go zones smaller than this (largest extent, m) get no headland rounds: tracks swerve round them. Default: the working width; 0: every zone gets rounds' }),
       })
       .optional(),
     tracks: z
       .strictObject({
-        preferredDirectionDegrees: num(-360, 360).optional().openapi({ description: 'Preferred bearing, degrees clockwise from north' }),
+        preferredDirectionDegrees: num(-LIMITS.maxHeadingDegrees, LIMITS.maxHeadingDegrees).optional().openapi({ description: 'Preferred bearing, degrees clockwise from north' }),
         trackType: z.enum(['straight', 'curved']).optional(),
       })
       .optional(),
     boundary: FieldGeometrySchema.optional().openapi({ description: 'Shape B: the field boundary (GeoJSON Polygon or MultiPolygon)' }),
     equipment: MachineSchema.optional().openapi({ description: 'Shape B: the machine (same fields as `machine`)' }),
-    exteriorHeadlandPasses: z.number().int().min(0).max(20).optional(),
-    obstacles: z.array(ObstacleSchema).max(1000).optional(),
+    exteriorHeadlandPasses: z.number().int().min(LIMITS.minHeadlandPasses).max(LIMITS.maxHeadlandPasses).optional(),
+    obstacles: z.array(ObstacleSchema).max(LIMITS.maxObstacles).optional(),
     options: z
       .string()
       .max(200)
@@ -151,7 +160,7 @@ export const PathPlanRequestSchema = z
     smoothingStrategy: z.enum(['None', 'Arcs', 'Clothoids']).optional().openapi('SmoothingStrategyType'),
     accessPoints: z
       .array(z.tuple([num(-180, 180), num(-90, 90)]))
-      .max(100)
+      .max(LIMITS.maxAccessPoints)
       .optional()
       .openapi({
         description:

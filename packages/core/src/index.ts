@@ -22,5 +22,5 @@ export { KICKS_PER_SECOND, ROUNDS_PER_SECOND, SAFETY_CAP_FACTOR, workBudget } fr
 export type { WorkBudget } from './clock.js';
 export type { PlanProgress, PlanStage, ProgressCallback } from './progress.js';
 export { validateFieldGeometry } from './geometry/validateFieldGeometry.js';
-export { LIMITS, DEFAULTS, KNOWN_OPTIONS, normalizeRequest, resolveRouteOptions } from './request/normalizeRequest.js';
+export { LIMITS, DEFAULTS, KNOWN_OPTIONS, maxOptimizerTimeSeconds, normalizeRequest, resolveRouteOptions } from './request/normalizeRequest.js';
 export type { PlanSettings, ResolvedMachine, ResolvedRouteOptions, HeadlandStyle, PlanOptionName, LonLatPolygon } from './request/normalizeRequest.js';

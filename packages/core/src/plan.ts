@@ -22,6 +22,7 @@ import { headlandRoutePieces } from './headland/headlandPieces.js';
 import { headlandReport, outermostExteriorRings, passDrivingOrder, planHeadlandStage } from './headland/planHeadlands.js';
 import { fieldHeading, planFieldTracks } from './tracks/planTracks.js';
 import type { StripMode } from './tracks/planTracks.js';
+import { headlandWidenedWarning, turnHeadlandPasses } from './tracks/widenHeadland.js';
 import { planWithStripFallback, stripFaults } from './tracks/stripFallback.js';
 import { planCellHeadingsOrNot } from './tracks/cellHeadingChoice.js';
 import type { Planning } from './tracks/cellHeadingChoice.js';
@@ -73,7 +74,8 @@ interface Call {
   onProgress?: ProgressCallback;
 }
 
-function planOnce({ request, settings: input, cap, shared, onProgress }: Call, cellHeadingsAllowed: boolean, orderingSpentMilliseconds: number, strips: StripMode): Planning {
+function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMilliseconds: number, strips: StripMode): Planning {
+  const { request, settings: input, cap, shared, onProgress } = call;
   const stage = (name: PlanStage): void => reportStage(onProgress, name, cellHeadingsAllowed ? 1 : 2);
   stage('field');
   const prepared = (shared.prepared ??= prepareField(input));
@@ -90,6 +92,12 @@ function planOnce({ request, settings: input, cap, shared, onProgress }: Call, c
   const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
   const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region });
   const tracks = planned.trackSet.tracks;
+  // Turns need a headland as deep as they reach: with too few passes, the call plans with as many as they need.
+  if (shared.turnHeadland === undefined && (shared.turnHeadland = turnHeadlandPasses(input.headland.mode === 'full', input, tracks, field, input.headland.corners, request.smoothingStrategy))?.widened) {
+    call.settings = { ...input, headlandPasses: shared.turnHeadland.passes };
+    call.shared = { memo: createConnectionMemo(), prepared, simple, turnHeadland: shared.turnHeadland };
+    return planOnce(call, cellHeadingsAllowed, orderingSpentMilliseconds, strips);
+  }
   const secondFollows = planned.cellTracks !== undefined && planned.cellTracks.cells.some((c) => c.own);
 
   stage('order');
@@ -114,7 +122,7 @@ function planOnce({ request, settings: input, cap, shared, onProgress }: Call, c
   const plan = assemblePlan({
     frame, field, obstacles: prepared.obstacles, input, metrics: measured.metrics, heading: planned.heading, headlands,
     headlandStyle: { ...headlandReport(input.headland, shaped), smallObstaclesWithoutRounds: small.small.length },
-    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routed.warnings, ...zoned.warnings, ...measured.warnings], zones: zoned.zones,
+    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...(shared.turnHeadland ? [headlandWidenedWarning(shared.turnHeadland, w, m.turnRadiusMeters)] : []), ...routed.warnings, ...zoned.warnings, ...measured.warnings], zones: zoned.zones,
     optimizer: optimizerReport(routed), ...(refills ? { refillPoints: refills.points } : {}), ...(routed.staging ? { staging: routed.staging } : {}),
   });
 

@@ -6,6 +6,7 @@ import type { headlandRoutePieces } from './headland/headlandPieces.js';
 import type { ChosenHeading } from './tracks/planTracks.js';
 import type { RouteField } from './route/routeTracks.js';
 import type { ConnectionMemo } from './route/connectionMemo.js';
+import type { TurnHeadland } from './tracks/widenHeadland.js';
 
 /**
  * Work of one `planRoute` call that does not depend on the tracks (the same request gives the same
@@ -19,4 +20,6 @@ export interface SharedWork {
   headlands?: HeadlandStage<ChosenHeading>;
   headlandRoute?: ReturnType<typeof headlandRoutePieces>;
   routeField?: RouteField;
+  /** Headland passes the turns need where the request gave fewer (tracks/widenHeadland.ts): null = they fit. */
+  turnHeadland?: TurnHeadland | null;
 }

@@ -36,6 +36,8 @@ export interface MachineInput {
   turningSpeedMetersPerSecond?: number;
   /** Speed when transporting between field parts or to a staging area, m/s (default 4). */
   transportSpeedMetersPerSecond?: number;
+  /** Time each cusp of a reversing manoeuvre costs (stop, change gear, start), seconds (default 3). */
+  cuspStopSeconds?: number;
   /** Fuel burnt while working, liters per hour. */
   workingFuelLitersPerHour?: number;
   /** Fuel burnt while turning / transporting, liters per hour. */
@@ -91,6 +93,12 @@ export interface HeadlandInput {
   mode?: 'full' | 'turnOnly' | 'none';
   corners?: 'square' | 'rounded';
   /**
+   * Widen the exterior headland to the depth the forward turns need when `passes` is less
+   * (default true; warning `headland-widened` with the figures). false keeps the passes asked:
+   * turns that do not fit are joined with the tracks shortened, or by longer manoeuvres.
+   */
+  fitTurns?: boolean;
+  /**
    * No-go zones (holes, non-passable obstacles) whose largest extent is below this, meters, and
    * that lie well inside the field get no headland rounds: tracks swerve round them with sections
    * off. Default: the machine's working width; 0 gives every zone its rounds.
@@ -143,7 +151,10 @@ export interface PlanMetrics {
   overlapRatio: number;
   uncoveredSquareMeters: number;
   uncoveredRatio: number;
+  /** Turns, and connectors that reverse (K-turns, fishtails, reversing searches). */
   turns: number;
+  /** Cusps along the route (changes between forward and reverse); each costs machine.cuspStopSeconds of timeSeconds. */
+  cusps?: number;
   /** Turns counted by turnType. */
   turnsByType?: Record<string, number>;
   fuelLiters?: number;

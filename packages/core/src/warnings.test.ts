@@ -26,7 +26,7 @@ function expectPlaced(p: Plan): void {
 
 describe('warnings', () => {
   it('useCrossHatches with one headland pass and nothing to hatch: the empty result is warned, not silent', () => {
-    const p = plan(beWal000, { headland: { passes: 1 }, options: 'useCrossHatches', tracks: {} });
+    const p = plan(beWal000, { headland: { passes: 1, fitTurns: false }, options: 'useCrossHatches', tracks: {} });
     expect(p.crosshatches).toEqual([]);
     const w = p.warnings.find((x) => x.code === 'crosshatches-empty');
     expect(w?.feature).toBe('crosshatches');
@@ -35,7 +35,7 @@ describe('warnings', () => {
   });
 
   it('every warning of plans that warn (parts, curved tracks refused, cross-hatches) has a place', () => {
-    for (const p of [plan(twoParts), plan(beWal000, { headland: { passes: 1 }, options: 'useCrossHatches', tracks: {} }), plan(beWal000, { headland: { passes: 1 }, routeOptions: { algorithm: 'clusteredSpiral' }, tracks: {} })]) {
+    for (const p of [plan(twoParts), plan(beWal000, { headland: { passes: 1, fitTurns: false }, options: 'useCrossHatches', tracks: {} }), plan(beWal000, { headland: { passes: 1 }, routeOptions: { algorithm: 'clusteredSpiral' }, tracks: {} })]) {
       expect(p.warnings.length).toBeGreaterThan(0);
       expectPlaced(p);
     }

@@ -12,8 +12,8 @@ import { isPlanError } from '@furrow/core';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
 import { assertValidRequestGeometry } from '../geometry.js';
-import { PlanAbortedError, apiPlanShape, planJson, type PlanJson, type Planner } from '../planner.js';
-import { PathPlanRequestSchema, issuesToDetails } from '../schemas.js';
+import { PlanAbortedError, apiPlanShape, planJson, planTimeLimitSeconds, type PlanJson, type Planner } from '../planner.js';
+import { PathPlanRequestSchema, issuesToDetails, type PathPlanRequestBody } from '../schemas.js';
 import type { Sql } from '../store/sql.js';
 import { chargeFirstIn, planPayers, type Store } from '../store/store.js';
 
@@ -39,12 +39,6 @@ export const defaultJobSettings: JobSettings = {
   planTimeoutGraceSeconds: 30,
   planCostCredits: 1,
 };
-
-/** Seconds one item may plan: its maxOptimizerTime plus grace, capped. */
-export function itemTimeLimitSeconds(settings: JobSettings, request: Record<string, unknown>): number {
-  const routeOptions = request.routeOptions as { maxOptimizerTime?: number } | undefined;
-  return Math.min(settings.planTimeoutCapSeconds, (routeOptions?.maxOptimizerTime ?? 10) + settings.planTimeoutGraceSeconds);
-}
 
 export interface ItemError {
   code: string;
@@ -409,7 +403,7 @@ async function planAndRecord(ctx: RunContext, item: ClaimedItem, planned: () => 
   if (item.attempts > settings.maxAttempts) {
     return failItem(store, item, { code: 'AttemptsExhausted', message: `the item was started ${item.attempts - 1} times without finishing (worker crashes or time-outs)` });
   }
-  let request: Record<string, unknown>;
+  let request: PathPlanRequestBody;
   let plan: PlanJson;
   try {
     const rows = await store.db.query<{ geometry: unknown }>('SELECT geometry FROM boundaries WHERE boundary_id = $1', [item.boundaryId]);
@@ -419,9 +413,9 @@ async function planAndRecord(ctx: RunContext, item: ClaimedItem, planned: () => 
       const details = issuesToDetails(parsed.error.issues);
       throw new ApiError(400, 'ValidationFailed', `${details[0].path}: ${details[0].message}`, details);
     }
-    request = parsed.data as Record<string, unknown>;
+    request = parsed.data;
     assertValidRequestGeometry(request);
-    const limitSeconds = itemTimeLimitSeconds(settings, request);
+    const limitSeconds = planTimeLimitSeconds(settings, request);
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new PlanAbortedError('timeout')), limitSeconds * 1000);
     try {

@@ -189,7 +189,7 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const view = await jobFor(caller, jobId);
       c.header('Location', `/api/guidance-jobs/${jobId}`);
       c.header('Retry-After', String(RETRY_AFTER_SECONDS));
-      return c.json(jobResponse(view) as never, 202);
+      return c.json(jobResponse(view), 202);
     },
   );
 
@@ -206,7 +206,7 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     async (c) => {
       const view = await jobFor(callerOf(c), c.req.valid('param').jobId);
       if (isActive(view)) c.header('Retry-After', String(RETRY_AFTER_SECONDS));
-      return c.json(jobResponse(view) as never, 200);
+      return c.json(jobResponse(view), 200);
     },
   );
 
@@ -225,7 +225,7 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const page = c.req.valid('query');
       const items = await getResults(store, view.jobId, page);
       if (isActive(view)) c.header('Retry-After', String(RETRY_AFTER_SECONDS));
-      return c.json({ jobId: view.jobId, status: view.status, items, total: view.progress.total, limit: page.limit, offset: page.offset } as never, 200);
+      return c.json({ jobId: view.jobId, status: view.status, items, total: view.progress.total, limit: page.limit, offset: page.offset }, 200);
     },
   );
 
@@ -246,7 +246,7 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       await cancelJob(store, before.jobId);
       const view = await jobFor(caller, before.jobId);
       if (isActive(view)) c.header('Retry-After', String(RETRY_AFTER_SECONDS));
-      return c.json(jobResponse(view) as never, 200);
+      return c.json(jobResponse(view), 200);
     },
   );
   return app;

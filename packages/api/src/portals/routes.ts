@@ -171,9 +171,9 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const plan = await planWithTerrainAsync(
         body.request as PathPlanRequest,
         { grid, ...(body.objective ? { objective: body.objective } : {}), ...(body.maxCrossSlopeDegrees !== undefined ? { maxCrossSlopeDegrees: body.maxCrossSlopeDegrees } : {}) },
-        async (req) => (await planBillable(deps, caller, req as PathPlanRequestBody, c.req.raw.signal, 'path-plans/terrain')) as unknown as Plan,
+        async (req) => planBillable(deps, caller, req as PathPlanRequestBody, c.req.raw.signal, 'path-plans/terrain'),
       );
-      return c.json(plan as never, 200);
+      return c.json(plan, 200);
     },
   );
 
@@ -194,10 +194,10 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const signal = c.req.raw.signal;
       const result = await compareScenariosAsync(
         body.request as PathPlanRequest,
-        body.scenarios as never,
+        body.scenarios,
         async (req) => {
           try {
-            return (await planBillable(deps, caller, req as PathPlanRequestBody, signal, 'path-plans/scenarios')) as unknown as Plan;
+            return planBillable(deps, caller, req as PathPlanRequestBody, signal, 'path-plans/scenarios');
           } catch (err) {
             // Out of credits stops the whole call; a scenario that cannot plan is reported with the others.
             if (err instanceof ApiError && err.status === 402) throw new ScenarioAbort(err);
@@ -210,7 +210,7 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         if (err instanceof ScenarioAbort) throw err.apiError;
         throw err;
       });
-      return c.json(result as never, 200);
+      return c.json(result, 200);
     },
   );
 
@@ -286,7 +286,7 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
           metrics: variant.plan.metrics,
         };
       }
-      return c.json({ ...day, fieldPlans } as never, 200);
+      return c.json({ ...day, fieldPlans }, 200);
     },
   );
 

@@ -295,7 +295,7 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     async (c) => {
       const b = await boundaryFor(callerOf(c), c.req.valid('param').boundaryId);
       const out = await exportBoundary(b, c.req.valid('query').format);
-      return download(out.bytes, out.mediaType, `${b.name ?? 'boundary'}.${out.ext}`) as never;
+      return download(out.bytes, out.mediaType, `${b.name ?? 'boundary'}.${out.ext}`);
     },
   );
 
@@ -356,7 +356,7 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const p = await planFor(caller, c.req.valid('param').planId);
       const field = p.fieldId ? await store.getField(caller.userId, p.fieldId) : undefined;
       const out = await vendorFormat.writePlan(p.plan as unknown as Plan, c.req.valid('query').format, { field: field?.name ?? 'plan' });
-      return download(out.bytes, out.mediaType, out.fileName) as never;
+      return download(out.bytes, out.mediaType, out.fileName);
     },
   );
 

@@ -3,7 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { callerOf, type AppEnv, type Caller, type Deps } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { assertValidRequestGeometry } from '../geometry.js';
-import { PlanAbortedError, apiPlanShape, shapePlan } from '../planner.js';
+import { PlanAbortedError, apiPlanShape, planTimeLimitSeconds, shapePlan, type ApiPlan } from '../planner.js';
 import { planToGeoJson } from '../render.js';
 import { planPayers, type CreditAccount } from '../store/store.js';
 import { PathPlanRequestSchema, PlanFeatureCollectionSchema, PlanSchema, OPTION_NAMES, type PathPlanRequestBody } from '../schemas.js';
@@ -21,7 +21,7 @@ export async function planBillable(
   reason: string,
   /** The company whose field is planned: it pays first (`planPayers`), then the caller's user. */
   companyId?: string,
-): Promise<Record<string, unknown>> {
+): Promise<ApiPlan> {
   assertValidRequestGeometry(request);
   const payers = planPayers(companyId, caller.userId);
   const cost = deps.config.planCostCredits;
@@ -37,10 +37,7 @@ export async function planBillable(
       });
     }
   }
-  const limitSeconds = Math.min(
-    deps.config.planTimeoutCapSeconds,
-    (request.routeOptions?.maxOptimizerTime ?? 10) + deps.config.planTimeoutGraceSeconds,
-  );
+  const limitSeconds = planTimeLimitSeconds(deps.config, request);
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(new PlanAbortedError('timeout')), limitSeconds * 1000);
   try {
@@ -124,9 +121,9 @@ export function plansRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const request = c.req.valid('json');
       const companyId = await companyOfPlannedBoundary(deps, caller, c.req.valid('query').boundaryId, request);
       const plan = await planBillable(deps, caller, request, c.req.raw.signal, v.path.slice('/api/'.length), companyId);
-      if (!v.geojson) return c.json(plan as never, 200);
+      if (!v.geojson) return c.json(plan, 200);
       c.header('Content-Type', 'application/geo+json');
-      return c.body(JSON.stringify(planToGeoJson(plan)), 200) as never;
+      return c.body(JSON.stringify(planToGeoJson(plan)), 200);
     });
   }
   return app;

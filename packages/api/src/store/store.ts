@@ -4,6 +4,7 @@
  * constraints (`INSERT … ON CONFLICT DO NOTHING`, then read), never on check-then-insert.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Plan } from '@furrow/core';
 import { planFromGzip } from '../plan-gzip.js';
 import type { Sql, SqlBackend } from './sql.js';
 
@@ -81,7 +82,7 @@ export interface StoredPlanRow {
   companyId: string;
   createdBy: string;
   request: Record<string, unknown>;
-  plan: Record<string, unknown>;
+  plan: Plan;
   createdAt: string;
 }
 
@@ -184,7 +185,7 @@ const PLAN_COLUMNS = `p.plan_id, p.boundary_id, p.field_id, p.company_id, p.crea
   encode(p.plan_gzip, 'base64') AS plan_gzip, p.created_at`;
 
 /** The plan of a row: its json, or its gzip-compressed form (`plan_gzip`, base64) unpacked. */
-function storedPlan(r: Row): Record<string, unknown> {
+function storedPlan(r: Row): Plan {
   return typeof r.plan_gzip === 'string' ? planFromGzip(r.plan_gzip) : json(r.plan);
 }
 
@@ -644,7 +645,7 @@ export class Store {
     boundary: BoundaryRow;
     createdBy: string;
     request: Record<string, unknown>;
-    plan: Record<string, unknown>;
+    plan: Plan;
   }): Promise<StoredPlanRow> {
     const rows = await this.db.query(
       `INSERT INTO plans (plan_id, boundary_id, field_id, company_id, created_by, request, plan)

@@ -43,3 +43,17 @@ describe('small obstacles get no headland rounds', () => {
     expect(interiorPasses(plan)).toBeGreaterThan(0);
   });
 });
+
+describe('a small obstacle near one that keeps its rounds', () => {
+  // Two poles under the working width: A 26 m from the edge (under the margin of 3 passes × 6 m + 2R:
+  // it keeps its rounds), B 32 m from the edge but 8.5 m from A, where A's second round runs.
+  const field = polygon(shell, pole(120, 26.5, 1), pole(120, 36.5, 2));
+  const request = { field, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 3 }, routeOptions: { algorithm: 'snake' as const } };
+
+  it('keeps its rounds too, so no headland pass runs over it', () => {
+    const plan = planRoute(request);
+    expect((plan.headlandStyle as { smallObstaclesWithoutRounds?: number }).smallObstaclesWithoutRounds).toBe(0);
+    expect(interiorPasses(plan)).toBeGreaterThan(0);
+    expect(checkPlan(request, plan).violations.filter((v) => v.code === 'inside-no-go')).toEqual([]);
+  });
+});

@@ -30,15 +30,22 @@ function diameter(r: PathD, cap: number): number {
 /**
  * The field without its small no-go zones (holes, clockwise, of largest extent under
  * `maxSizeMeters`, at least `marginMeters` inside the rest of the field), and those zones.
+ * "The rest" includes the small holes that are not well inside (near the boundary or a large
+ * hole): they keep their headland rounds, and a small hole within the margin of one of them is
+ * kept too, else those rounds would run over it. Checked until no more holes are kept.
  */
 export function withoutSmallObstacles(field: PathsD, maxSizeMeters: number, marginMeters: number): { field: PathsD; small: PathsD } {
   if (!(maxSizeMeters > 0)) return { field, small: [] };
-  const candidates: PathD[] = [], rest: PathD[] = [];
-  for (const r of field) (signedArea(r) < 0 && diameter(r, maxSizeMeters) < maxSizeMeters ? candidates : rest).push(r);
-  if (candidates.length === 0) return { field, small: [] };
-  // Well inside: every vertex within the rest of the field shrunk by the margin.
-  const core = new Region(offsetPolygons(rest, -marginMeters));
-  const small: PathD[] = [];
-  for (const h of candidates) (h.every((p) => core.contains(p.x, p.y)) ? small : rest).push(h);
+  let small: PathD[] = [];
+  const rest: PathD[] = [];
+  for (const r of field) (signedArea(r) < 0 && diameter(r, maxSizeMeters) < maxSizeMeters ? small : rest).push(r);
+  for (let restCount = -1; small.length > 0 && rest.length !== restCount; ) {
+    restCount = rest.length;
+    // Well inside: every vertex within the rest of the field shrunk by the margin.
+    const core = new Region(offsetPolygons(rest, -marginMeters));
+    const inside: PathD[] = [];
+    for (const h of small) (h.every((p) => core.contains(p.x, p.y)) ? inside : rest).push(h);
+    small = inside;
+  }
   return small.length === 0 ? { field, small: [] } : { field: field.filter((r) => !small.includes(r)), small };
 }

@@ -1,6 +1,7 @@
 /**
  * The plan's metrics from its route in the local frame: working and non-working distance, time
- * at the machine's speeds, fuel at its rates, turns and connectors counted, and coverage (the
+ * at the machine's speeds (plus a stop per cusp), fuel at its rates, turns (reversing connectors
+ * included, metrics/manoeuvres.ts) and connectors counted, and coverage (the
  * route's working passes against the workable field, geometry/computeCoverage.ts).
  */
 import type { PlanMetrics } from '../types.js';
@@ -10,6 +11,7 @@ import type { SweptPasses } from '../geometry/computeCoverage.js';
 import { polylineLength } from '../geometry/vec.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
+import { countCusps, countsAsTurn } from './manoeuvres.js';
 
 /** The working width of a segment: the machine's, or a strip pass's own (tracks/strips.ts). */
 export type WidthOf = (segment: LocalSegment) => number;
@@ -33,7 +35,7 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
     const len = polylineLength(s.xy);
     if (s.type === 'Turn' || s.type === 'Connector') {
       nonWorking += len;
-      if (s.type === 'Turn') {
+      if (countsAsTurn(s)) {
         turns++;
         const k = s.turnType ?? 'Dubins';
         turnsByType[k] = (turnsByType[k] ?? 0) + 1;
@@ -42,7 +44,9 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
   }
   const cov = computeCoverage(workable, swept ?? sweepPasses(workable, workingPasses(segments, widthOf)));
   if (cov.approximation) warnings?.push({ code: 'coverage-approximate', message: cov.approximation });
-  const timeSeconds = working / m.workingSpeedMetersPerSecond + nonWorking / m.turningSpeedMetersPerSecond;
+  // every cusp is a stop to change gear (machine.cuspStopSeconds)
+  const cusps = countCusps(segments);
+  const timeSeconds = working / m.workingSpeedMetersPerSecond + nonWorking / m.turningSpeedMetersPerSecond + cusps * m.cuspStopSeconds;
   const metrics: PlanMetrics = {
     fieldAreaSquareMeters: r2(fieldArea),
     workableAreaSquareMeters: r2(cov.workableAreaSquareMeters),
@@ -57,6 +61,7 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
     turns,
     turnsByType,
     connectors,
+    cusps,
   };
   if (m.workingFuelLitersPerHour !== undefined || m.turningFuelLitersPerHour !== undefined) {
     metrics.fuelLiters = r2(((m.workingFuelLitersPerHour ?? 0) * working) / m.workingSpeedMetersPerSecond / 3600 + ((m.turningFuelLitersPerHour ?? 0) * nonWorking) / m.turningSpeedMetersPerSecond / 3600);

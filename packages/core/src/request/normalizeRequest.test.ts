@@ -24,6 +24,7 @@ describe('normalizeRequest resolves every setting', () => {
       workingSpeedMetersPerSecond: DEFAULTS.workingSpeedMetersPerSecond,
       turningSpeedMetersPerSecond: DEFAULTS.turningSpeedMetersPerSecond,
       transportSpeedMetersPerSecond: DEFAULTS.transportSpeedMetersPerSecond,
+      cuspStopSeconds: DEFAULTS.cuspStopSeconds,
       reverseAllowed: DEFAULTS.reverseAllowed,
     });
     expect(s.headlandPasses).toBe(DEFAULTS.headlandPasses);
@@ -63,6 +64,7 @@ describe('normalizeRequest resolves every setting', () => {
       ['transportSpeedMetersPerSecond', LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond],
       ['maxCurvatureRatePerSquareMeter', LIMITS.minCurvatureRatePerSquareMeter, LIMITS.maxCurvatureRatePerSquareMeter],
       ['workingFuelLitersPerHour', LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour],
+      ['cuspStopSeconds', LIMITS.minCuspStopSeconds, LIMITS.maxCuspStopSeconds],
     ];
     for (const [key, min, max] of cases) {
       expect(code(machine({ [key]: min })), `${key} = min`).toBeUndefined();

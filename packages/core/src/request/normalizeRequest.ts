@@ -7,7 +7,7 @@
 import { PlanError } from '../errors.js';
 import type { PlanErrorDetail } from '../errors.js';
 import type { FieldGeometry, MachineInput, PathPlanRequest, Position, RefillStrategyType, RouteAlgorithm, RouteApiOptions, RouteObjective, SmoothingStrategyType } from '../types.js';
-import { readAccessPoints } from './accessPoints.js';
+import { MAX_ACCESS_POINTS, readAccessPoints } from './accessPoints.js';
 
 /**
  * Limits that keep every request bounded in time and memory, and the ranges of its numbers: the
@@ -30,8 +30,21 @@ export const LIMITS = {
   /** Working and turning fuel rates. */
   minFuelLitersPerHour: 0,
   maxFuelLitersPerHour: 1e4,
+  /** machine.cuspStopSeconds. */
+  minCuspStopSeconds: 0,
+  maxCuspStopSeconds: 600,
   minObstacleBufferMeters: 0,
   maxObstacleBufferMeters: 1000,
+  maxObstacles: 1000,
+  /** headland.smallObstacleSizeMeters. */
+  minSmallObstacleSizeMeters: 0,
+  maxSmallObstacleSizeMeters: 1000,
+  /** |tracks.preferredDirectionDegrees|. */
+  maxHeadingDegrees: 360,
+  maxAccessPoints: MAX_ACCESS_POINTS,
+  /** routeOptions.skipCount, and routeOptions.startPointNodeIndex / endPointNodeIndex. */
+  maxSkipCount: 50,
+  maxNodeIndex: 1_000_000,
   /** Bounds of routeOptions.maxOptimizerTime. */
   minOptimizerTimeSeconds: 0,
   maxOptimizerTimeSeconds: 600,
@@ -47,6 +60,9 @@ export const DEFAULTS = {
   turningSpeedMetersPerSecond: 1.5,
   transportSpeedMetersPerSecond: 4,
   reverseAllowed: false,
+  /** Seconds the machine stands at each cusp of a reversing manoeuvre (time metric). */
+  cuspStopSeconds: 3,
+  fitHeadlandToTurns: true,
   headlandPasses: 2,
   headlandMode: 'full',
   trackType: 'straight',
@@ -75,6 +91,8 @@ export interface ResolvedMachine {
   workingSpeedMetersPerSecond: number;
   turningSpeedMetersPerSecond: number;
   transportSpeedMetersPerSecond: number;
+  /** Time a cusp (change between forward and reverse) costs, seconds. */
+  cuspStopSeconds: number;
   reverseAllowed: boolean;
   maxCurvatureRatePerSquareMeter?: number;
   workingFuelLitersPerHour?: number;
@@ -119,6 +137,8 @@ export interface PlanSettings {
   headlandPasses: number;
   headland: HeadlandStyle;
   trackType: 'straight' | 'curved';
+  /** Widen the headland to what the forward turns need (`headland.fitTurns`, default true). */
+  fitHeadlandToTurns: boolean;
   /** Preferred bearing, degrees clockwise from north, or undefined for the heading search. */
   preferredHeadingDegrees?: number;
   smoothingStrategy?: SmoothingStrategyType;
@@ -201,6 +221,7 @@ function readMachine(req: Record<string, unknown>): ResolvedMachine {
     workingSpeedMetersPerSecond: readNumber(mi, 'workingSpeedMetersPerSecond', key, DEFAULTS.workingSpeedMetersPerSecond, LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
     turningSpeedMetersPerSecond: readNumber(mi, 'turningSpeedMetersPerSecond', key, DEFAULTS.turningSpeedMetersPerSecond, LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
     transportSpeedMetersPerSecond: readNumber(mi, 'transportSpeedMetersPerSecond', key, DEFAULTS.transportSpeedMetersPerSecond, LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
+    cuspStopSeconds: readNumber(mi, 'cuspStopSeconds', key, DEFAULTS.cuspStopSeconds, LIMITS.minCuspStopSeconds, LIMITS.maxCuspStopSeconds),
     reverseAllowed: mi.reverseAllowed === undefined ? DEFAULTS.reverseAllowed : mi.reverseAllowed === true,
   };
   if (mi.reverseAllowed !== undefined && typeof mi.reverseAllowed !== 'boolean') fail('invalid-request', `${key}.reverseAllowed`, 'must be a boolean');
@@ -209,6 +230,14 @@ function readMachine(req: Record<string, unknown>): ResolvedMachine {
   if (mi.workingFuelLitersPerHour !== undefined) machine.workingFuelLitersPerHour = readNumber(mi, 'workingFuelLitersPerHour', key, 0, LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour);
   if (mi.turningFuelLitersPerHour !== undefined) machine.turningFuelLitersPerHour = readNumber(mi, 'turningFuelLitersPerHour', key, 0, LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour);
   return machine;
+}
+
+function readFitTurns(req: Record<string, unknown>): boolean {
+  const h = req.headland;
+  const v = isObject(h) ? h.fitTurns : undefined;
+  if (v === undefined) return DEFAULTS.fitHeadlandToTurns;
+  if (typeof v !== 'boolean') fail('invalid-request', 'headland.fitTurns', `must be true or false (got ${JSON.stringify(v)})`);
+  return v;
 }
 
 function readPasses(req: Record<string, unknown>): number {
@@ -234,7 +263,7 @@ function readPasses(req: Record<string, unknown>): number {
 function readSmallObstacleSize(req: Record<string, unknown>, widthMeters: number): number {
   const h = req.headland;
   if (!isObject(h)) return widthMeters;
-  return readNumber(h, 'smallObstacleSizeMeters', 'headland', widthMeters, 0, 1000);
+  return readNumber(h, 'smallObstacleSizeMeters', 'headland', widthMeters, LIMITS.minSmallObstacleSizeMeters, LIMITS.maxSmallObstacleSizeMeters);
 }
 
 function readOptions(req: Record<string, unknown>): PlanOptionName[] {
@@ -269,8 +298,8 @@ function readRouteOptions(req: Record<string, unknown>): RouteApiOptions {
   if (v.algorithm !== undefined && !ROUTE_ALGORITHMS.includes(v.algorithm as RouteAlgorithm))
     fail('invalid-option', 'routeOptions.algorithm', `must be one of ${ROUTE_ALGORITHMS.join(', ')}`);
   for (const k of ['startPointNodeIndex', 'endPointNodeIndex', 'skipCount']) {
-    const x = v[k];
-    if (x !== undefined && (typeof x !== 'number' || !Number.isInteger(x) || x < 0)) fail('invalid-request', `routeOptions.${k}`, 'must be a non-negative integer');
+    const x = v[k], max = k === 'skipCount' ? LIMITS.maxSkipCount : LIMITS.maxNodeIndex;
+    if (x !== undefined && (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > max)) fail('invalid-request', `routeOptions.${k}`, `must be an integer from 0 to ${max}`);
   }
   for (const k of ['enableHeadlandDrivethrough', 'headlandsFirst', 'calculateRefillPoints']) {
     if (v[k] !== undefined && typeof v[k] !== 'boolean') fail('invalid-request', `routeOptions.${k}`, 'must be a boolean');
@@ -291,6 +320,7 @@ function readHeading(req: Record<string, unknown>): number | undefined {
   const d = t.preferredDirectionDegrees;
   if (d === undefined || d === null) return undefined;
   if (typeof d !== 'number' || !Number.isFinite(d)) fail('invalid-request', 'tracks.preferredDirectionDegrees', 'must be a finite bearing in degrees');
+  if (Math.abs(d) > LIMITS.maxHeadingDegrees) fail('invalid-request', 'tracks.preferredDirectionDegrees', `must be from -${LIMITS.maxHeadingDegrees} to ${LIMITS.maxHeadingDegrees} degrees (got ${d})`);
   return ((d % 360) + 360) % 360;
 }
 
@@ -298,6 +328,7 @@ function readObstacles(req: Record<string, unknown>): PlanSettings['obstacles'] 
   const v = req.obstacles;
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) fail('invalid-request', 'obstacles', 'must be an array');
+  if (v.length > LIMITS.maxObstacles) fail('invalid-request', 'obstacles', `has ${v.length} zones; at most ${LIMITS.maxObstacles} are accepted`);
   return v.map((o, i) => {
     const p = `obstacles[${i}]`;
     if (!isObject(o) || !isObject(o.geometry) || o.geometry.type !== 'Polygon' || !Array.isArray(o.geometry.coordinates))
@@ -309,6 +340,11 @@ function readObstacles(req: Record<string, unknown>): PlanSettings['obstacles'] 
     if (typeof o.name === 'string') out.name = o.name;
     return out;
   });
+}
+
+/** routeOptions.maxOptimizerTime, seconds, defaulted (`DEFAULTS`): also what bounds a plan's run time in the HTTP API. */
+export function maxOptimizerTimeSeconds(ro: RouteApiOptions | undefined): number {
+  return ro?.maxOptimizerTime ?? DEFAULTS.maxOptimizerTimeSeconds;
 }
 
 /** routeOptions (validated) with every default applied; `widthMeters` and `turnRadiusMeters` give the default skip. */
@@ -323,7 +359,7 @@ export function resolveRouteOptions(ro: RouteApiOptions, widthMeters: number, tu
     calculateRefillPoints: ro.calculateRefillPoints === true,
     ...(ro.stagingArea !== undefined ? { stagingArea: ro.stagingArea } : {}),
     refillStrategyType: ro.refillStrategyType ?? DEFAULTS.refillStrategyType,
-    maxOptimizerTimeSeconds: ro.maxOptimizerTime ?? DEFAULTS.maxOptimizerTimeSeconds,
+    maxOptimizerTimeSeconds: maxOptimizerTimeSeconds(ro),
     ...(ro.forcedDirection ? { forcedDirection: ro.forcedDirection } : {}),
     objective: ro.objective ?? DEFAULTS.objective,
   };
@@ -363,6 +399,7 @@ export function normalizeRequest(request: PathPlanRequest): PlanSettings {
     headlandPasses,
     headland: readHeadlandStyle(req),
     trackType: (req.tracks as { trackType?: unknown } | undefined)?.trackType === 'curved' ? 'curved' : DEFAULTS.trackType,
+    fitHeadlandToTurns: readFitTurns(req),
     options,
     routeOptions: resolveRouteOptions(requestedRouteOptions, machine.widthMeters, machine.turnRadiusMeters),
     requestedRouteOptions,

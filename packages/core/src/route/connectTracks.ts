@@ -10,6 +10,7 @@
  * does not fit becomes a straight connector with a `turn-not-fitted` warning — `checkPlan`
  * reports it; nothing is hidden.
  */
+import { turnSpanLines } from './skipTurns.js';
 import type { Pose } from '../turns/types.js';
 import type { Track } from '../tracks/generateTracks.js';
 import { nearestOnLoop } from '../turns/connectorRings.js';
@@ -99,7 +100,7 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
     if (p.kind === 'track') {
       if (cur !== undefined) {
         const warned = ctx.warnings.length;
-        const neighbours = prev?.kind === 'track' && prev.cell === p.cell && Math.abs(prev.line - p.line) <= 3;
+        const neighbours = prev?.kind === 'track' && prev.cell === p.cell && Math.abs(prev.line - p.line) <= turnSpanLines(ctx.widthMeters, ctx.turnOptions.turnRadiusMeters);
         const from = cur, to = trackStart(p);
         let c = neighbours ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx) : remember(ctx.memo, ctx, `far ${poseKey(from)} ${poseKey(to)}`, MAX_FAILED_SEARCHES, () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`));
         if (c.kind === 'unfitted' && undoLastPass(warned)) { i--; continue; }
@@ -112,7 +113,8 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
             c = s;
           }
         }
-        push(c, neighbours ? 'Turn' : 'Connector');
+        // a manoeuvre straight from one track of a cell to another is a turn, however many lines over
+        push(c, neighbours || (c.kind === 'direct' && prev?.kind === 'track' && prev.cell === p.cell) ? 'Turn' : 'Connector');
       }
       out.push({ seg: { type: 'Track', xy: new Float64Array(0), trackIndex: p.trackIndex }, piece: p });
       cur = trackEnd(p);

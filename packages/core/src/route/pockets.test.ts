@@ -5,7 +5,9 @@
  * driven elsewhere or left out (`track-skipped`); the plan never keeps a straight `unfitted`
  * connector that checkPlan fails.
  * Corpus fields at the kinematics bench's machines (width 6 m, 2 headland passes, σ 0.3 1/m², no
- * reversing) whose routes had such joins, and `skipUnjoinable` on made-up parts.
+ * reversing) whose routes had such joins, and `skipUnjoinable` on made-up parts. The headland is
+ * kept at the 2 passes asked (`fitTurns: false`): widened to what the turns need, these pockets
+ * are gone.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -25,7 +27,7 @@ function corpusField(name: string): FieldGeometry {
 }
 
 function request(field: FieldGeometry, turnRadiusMeters: number): PathPlanRequest {
-  return { field, machine: { widthMeters: 6, turnRadiusMeters, reverseAllowed: false, maxCurvatureRatePerSquareMeter: 0.3 }, headland: { passes: 2 } };
+  return { field, machine: { widthMeters: 6, turnRadiusMeters, reverseAllowed: false, maxCurvatureRatePerSquareMeter: 0.3 }, headland: { passes: 2, fitTurns: false } };
 }
 
 /** The plan's tracks and nodes (extras of `Plan`). */
@@ -153,6 +155,14 @@ describe('skipUnjoinable', () => {
     // 0 → 1 and 0 → 2 fail, and the route's start (a head) cannot reach 1.
     const r = skipUnjoinable(fwd(0, 1, 2), parts(new Set(['0>1>', '0>2>']), new Set(), new Set([1])), fits, defects);
     expect(r).toEqual({ visits: fwd(0, 1, 2), skipped: [] });
+  });
+
+  it('takes no track out for joins that were never made (out of budget): the route stays whole', () => {
+    // No head is driven and no link was made: every link is "unknown", none known to fail.
+    const untried: RouteParts<Seg, string> = { segs: [{ type: 'Connector', xy: new Float64Array(0), connector: 'unfitted' }], warnings: [] };
+    const none = { link: () => untried, head: () => undefined, tail: () => untried };
+    const r = skipUnjoinable(fwd(0, 1, 2, 3), none, fits, defects, (p) => p === untried);
+    expect(r).toEqual({ visits: fwd(0, 1, 2, 3), skipped: [] });
   });
 
   it('drives a track taken out last only where the route\'s end is no worse after it', () => {

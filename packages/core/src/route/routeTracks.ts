@@ -153,7 +153,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   // connected now, as is any route whose parts do not fit together. For `optimized`, connectors
   // not costed yet (the clock ran out) are built now, the ones costed reused.
   const assembling = Number.isFinite(refined.nonWorkingCost) || conns.costMore;
-  const kept = assembling ? skipUnjoinable(refined.visits, conns.partsVia(conns.within), (r) => !unfitted(r), (r) => r.warnings.length) : { visits: refined.visits, skipped: [] };
+  const kept = assembling ? skipUnjoinable(refined.visits, conns.partsVia(conns.within), (r) => !unfitted(r), (r) => r.warnings.length, (r) => r === UNJOINED) : { visits: refined.visits, skipped: [] };
   const routeVisits = kept.visits;
   const assembled = assembling ? assembleRoute(routeVisits, conns.partsVia(conns.reuse), (k) => trackMeters(inp.tracks[routeVisits[k].trackIndex])) : undefined;
   const headlandPieces = inp.headlandRoute.pieces;

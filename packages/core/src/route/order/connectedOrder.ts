@@ -23,6 +23,7 @@ import { entryEndOf, exitEndOf } from './problem.js';
 import type { FieldOrderInput, FieldOrderResult, OrderVisit } from './fieldOrder.js';
 import { trackOrderingProblem } from './fieldOrder.js';
 import { hypot, polylineLength } from '../../geometry/vec.js';
+import { turnSpanLines } from '../skipTurns.js';
 
 /** Real cost of a piece of route (objective unit) and its defects. */
 export interface ConnectorCost {
@@ -313,19 +314,22 @@ function refineRounds(input: FieldOrderInput, ordered: FieldOrderResult, costing
 }
 
 /** Number of transition classes of `transitionClassifier`. */
-const CLASS_COUNT = 6;
+const CLASS_COUNT = 7;
 
 /**
  * Class of a transition for calibrating the estimate: 0-3 = a turn between tracks of one cell that
- * many lines apart, 4 = other ends on the same headland side, 5 = ends on opposite sides.
+ * many lines apart, 6 = a skip turn farther apart (up to `turnSpanLines`), 4 = other ends on the
+ * same headland side, 5 = ends on opposite sides.
  */
 export function transitionClassifier(input: FieldOrderInput): (fromEnd: number, toEnd: number) => number {
   const { tracks, cellOf } = input;
+  const span = turnSpanLines(input.widthMeters, input.turnRadiusMeters);
   return (a, b) => {
     const ia = a >> 1, ib = b >> 1;
     if ((a & 1) !== (b & 1)) return 5;
     const dl = Math.abs(tracks[ia].line - tracks[ib].line);
-    return cellOf[ia] === cellOf[ib] && dl <= 3 ? dl : 4;
+    if (cellOf[ia] !== cellOf[ib] || dl > span) return 4;
+    return dl <= 3 ? dl : 6;
   };
 }
 
@@ -512,18 +516,23 @@ export interface SkippedVisit {
  * into the headland passes — and left out otherwise. Where nothing helps the join stays as it is
  * (and is reported by the connect stage). `parts` is as for `assembleRoute`: a missing part (no
  * head or tail to drive) fits. A head or tail taken instead of another must fit and have no more
- * `defects` (e.g. headland passes left out) than the one it replaces.
+ * `defects` (e.g. headland passes left out) than the one it replaces. A join `unknown` says was
+ * not made (out of budget) is kept as it is: it is neither a reason to take a track out nor a way
+ * round one (taking tracks out for joins nobody tried emptied whole fields).
  */
 export function skipUnjoinable<S extends PartSegment, W>(
   visits: OrderVisit[],
   parts: RoutePartsSource<S, W>,
   fits: (r: RouteParts<S, W>) => boolean,
   defects: (r: RouteParts<S, W>) => number,
+  unknown: (r: RouteParts<S, W>) => boolean = () => false,
 ): { visits: OrderVisit[]; skipped: SkippedVisit[] } {
   const n = visits.length;
   const entry = (v: OrderVisit): number => 2 * v.trackIndex + (v.forward ? 0 : 1);
   const exit = (v: OrderVisit): number => entry(v) ^ 1;
-  const ok = (r: RouteParts<S, W> | undefined): boolean => r === undefined || fits(r);
+  const ok = (r: RouteParts<S, W> | undefined): boolean => r === undefined || (!unknown(r) && fits(r));
+  // as it stands: fits, or was never tried
+  const stands = (r: RouteParts<S, W> | undefined): boolean => r === undefined || unknown(r) || fits(r);
   // A head or tail in place of another: it fits, and has no more defects (passes left out, ...).
   const noWorse = (r: RouteParts<S, W> | undefined, than: RouteParts<S, W> | undefined): boolean => ok(r) && (r === undefined ? 0 : defects(r)) <= (than === undefined ? 0 : defects(than));
   const kept: OrderVisit[] = [];
@@ -532,12 +541,12 @@ export function skipUnjoinable<S extends PartSegment, W>(
     const v = visits[k];
     if (kept.length === 0) {
       // The route's start: a first track the start cannot reach gives way to the next one.
-      if (k + 1 < n && !ok(parts.head(entry(v))) && noWorse(parts.head(entry(visits[k + 1])), parts.head(entry(v)))) out.push({ visit: v, join: 'into' });
+      if (k + 1 < n && !stands(parts.head(entry(v))) && noWorse(parts.head(entry(visits[k + 1])), parts.head(entry(v)))) out.push({ visit: v, join: 'into' });
       else kept.push(v);
       continue;
     }
     const last = kept[kept.length - 1];
-    if (ok(parts.link(exit(last), entry(v)))) {
+    if (stands(parts.link(exit(last), entry(v)))) {
       kept.push(v);
       continue;
     }
@@ -554,7 +563,7 @@ export function skipUnjoinable<S extends PartSegment, W>(
     kept.push(v);
   }
   // The route's end: a last track the end cannot be reached from gives way to the one before it.
-  if (kept.length >= 2 && !ok(parts.tail(exit(kept[kept.length - 1]))) && noWorse(parts.tail(exit(kept[kept.length - 2])), parts.tail(exit(kept[kept.length - 1])))) {
+  if (kept.length >= 2 && !stands(parts.tail(exit(kept[kept.length - 1]))) && noWorse(parts.tail(exit(kept[kept.length - 2])), parts.tail(exit(kept[kept.length - 1])))) {
     out.push({ visit: kept.pop()!, join: 'out of' });
   }
   // Tracks taken out: driven last where they fit there (either way), in the order taken out.

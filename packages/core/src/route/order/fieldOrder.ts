@@ -20,6 +20,7 @@ import type { ItemOrder, OrderingProblem } from './problem.js';
 import { orderCost } from './problem.js';
 import { parallelTurnLengthMeters } from './synthetic.js';
 import { hypot } from '../../geometry/vec.js';
+import { turnSpanLines } from '../skipTurns.js';
 
 /** A track as the track stage makes it (structurally the same as tracks/generateTracks' Track). */
 export interface OrderTrack {
@@ -112,13 +113,14 @@ export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
     workCost[i] = hypot(t.x1 - t.x0, t.y1 - t.y0) * rates.workingPerMeter;
   }
   const turning = rates.turningPerMeter;
+  const span = turnSpanLines(w, R);
   const transitionCost = (a: number, b: number): number => {
     const ia = a >> 1;
     const ib = b >> 1;
     const across = Math.abs(v[ia] - v[ib]);
     const along = Math.abs(endU[a] - endU[b]);
     if ((a & 1) === (b & 1)) {
-      if (cellOf[ia] === cellOf[ib] && Math.abs(line[ia] - line[ib]) <= 3) return (parallelTurnLengthMeters(across, R) + along) * turning;
+      if (cellOf[ia] === cellOf[ib] && Math.abs(line[ia] - line[ib]) <= span) return (parallelTurnLengthMeters(across, R) + along) * turning;
       return parallelTurnLengthMeters(hypot(across, along), R) * turning;
     }
     return (along + across + Math.PI * R) * turning;

@@ -1,0 +1,62 @@
+/**
+ * The planner's hook for the headland the turns need (headlandForTurns.ts): where the request's
+ * exterior headland is shallower than the forward skip turns reach, the field is planned with as
+ * many passes as they need and a `headland-widened` warning gives the figures (not for a shortfall
+ * of a few decimetres: `HEADLAND_SHORTFALL_TOLERANCE_METERS`). Without it the
+ * turns would not fit: the tracks are shortened at every end (a strip left unworked) or joined by
+ * loops of several times a U turn's length. With `headland.fitTurns: false` the passes asked are
+ * kept and a `headland-too-narrow` warning says how many the turns need. Machines that may
+ * reverse turn in less (K-turns) and keep the passes asked.
+ */
+import type { PathsD } from '../geometry/clipper.js';
+import { generateHeadlands } from '../headland/generateHeadlands.js';
+import type { PlanSettings } from '../request/normalizeRequest.js';
+import type { SmoothingStrategyType } from '../types.js';
+import type { LocalWarning } from '../turns/path.js';
+import type { Track } from './generateTracks.js';
+import { HEADLAND_SHORTFALL_TOLERANCE_METERS, headlandNeedForTurns } from './headlandForTurns.js';
+
+export interface TurnHeadland {
+  /** Whether the plan uses `passes` (false: the request keeps its own, `headland.fitTurns: false`). */
+  widened: boolean;
+  /** Passes asked for. */
+  asked: number;
+  /** Passes planned. */
+  passes: number;
+  /** Depth the turns need, meters. */
+  depthMeters: number;
+  skipLines: number;
+  /** A track end where the turns need that depth (local meters). */
+  x: number;
+  y: number;
+}
+
+/**
+ * The passes the turns need when that is more than `input.headlandPasses` (null: they fit, or
+ * need at most HEADLAND_SHORTFALL_TOLERANCE_METERS more depth than those passes give).
+ * Widened only for full exterior headlands of straight tracks, machines that do not reverse, at
+ * least one pass asked, `fitHeadlandToTurns`, and when the deeper headland leaves ground for tracks.
+ */
+export function turnHeadlandPasses(applies: boolean, input: PlanSettings, tracks: readonly Track[], field: PathsD, corners: 'rounded' | 'square' | undefined, smoothing: SmoothingStrategyType | undefined): TurnHeadland | null {
+  const m = input.machine;
+  if (!applies || m.reverseAllowed || input.headlandPasses < 1 || tracks.length === 0) return null;
+  const need = headlandNeedForTurns(tracks, m.widthMeters, {
+    turnRadiusMeters: m.turnRadiusMeters,
+    ...(m.maxCurvatureRatePerSquareMeter !== undefined ? { maxCurvatureRatePerSquareMeter: m.maxCurvatureRatePerSquareMeter } : {}),
+    ...(smoothing ? { smoothing } : {}),
+  });
+  if (!need || need.depthMeters <= input.headlandPasses * m.widthMeters + HEADLAND_SHORTFALL_TOLERANCE_METERS + 1e-9) return null;
+  const widened = input.fitHeadlandToTurns && generateHeadlands(field, need.passes, m.widthMeters, corners, m.turnRadiusMeters).mainland.length > 0;
+  return { widened, asked: input.headlandPasses, passes: need.passes, depthMeters: need.depthMeters, skipLines: need.skipLines, x: need.x, y: need.y };
+}
+
+/** The warning (widened or too narrow), placed at a track end whose turn needs the depth. */
+export function headlandWidenedWarning(t: TurnHeadland, widthMeters: number, turnRadiusMeters: number): LocalWarning {
+  const m = (v: number): string => `${Math.round(v * 10) / 10} m`;
+  return {
+    code: t.widened ? 'headland-widened' : 'headland-too-narrow',
+    message: `the turns need a headland ${m(t.depthMeters)} deep (a forward U turn at R ${turnRadiusMeters} m to the track ${t.skipLines} over reaches that far past the track ends): ${t.passes} headland passes of ${widthMeters} m, not the ${t.asked} asked (${m(t.asked * widthMeters)}); ${t.widened ? `planned with ${t.passes}` : `the ${t.asked} are kept: tracks are shortened where a turn does not fit, or joined by longer manoeuvres`}`,
+    x: t.x,
+    y: t.y,
+  };
+}
