@@ -4,6 +4,7 @@
  * Plans are made by the planner, then damaged on purpose to show each check can fail.
  */
 import fc from 'fast-check';
+import { turnCase } from '../__fixtures__/turnCases.js';
 import { describe, expect, it } from 'vitest';
 import { planRoute } from '../plan.js';
 import { checkPlan } from './checkPlan.js';
@@ -155,18 +156,9 @@ describe('checkRouteKinematics', () => {
   });
 
   it('property: track → every turn candidate → track passes with the turn options\' own limits (no false alarm at junctions)', () => {
-    const pose = fc.record({
-      x: fc.double({ min: -30, max: 30, noNaN: true }),
-      y: fc.double({ min: -30, max: 30, noNaN: true }),
-      headingRadians: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }),
-    });
     fc.assert(
       fc.property(
-        pose,
-        pose,
-        fc.double({ min: 2, max: 12, noNaN: true }),
-        fc.option(fc.double({ min: 0.05, max: 1, noNaN: true }), { nil: undefined }),
-        fc.boolean(),
+        ...turnCase,
         fc.double({ min: 0.3, max: 80, noNaN: true }),
         (from, to, R, sigma, reverseAllowed, trackMeters) => {
           const opts = { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed };

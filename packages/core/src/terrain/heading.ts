@@ -8,6 +8,7 @@
  */
 import { PlanError } from '../errors.js';
 import { sampleGradient, type TerrainModel } from './grid.js';
+import { ringsBox } from './frame.js';
 import { hypot } from '../geometry/vec.js';
 import { pointInFlatRings } from '../geometry/pointInRing.js';
 
@@ -41,15 +42,7 @@ export interface HeadingSlopeCost {
  * to keep at most `maxSamples`). Points without elevation data are left out.
  */
 export function sampleTerrain(model: TerrainModel, rings: LocalRings, maxSamples = 20_000): TerrainSamples {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const ring of rings) {
-    for (let i = 0; i < ring.length; i += 2) {
-      if (ring[i] < minX) minX = ring[i];
-      if (ring[i] > maxX) maxX = ring[i];
-      if (ring[i + 1] < minY) minY = ring[i + 1];
-      if (ring[i + 1] > maxY) maxY = ring[i + 1];
-    }
-  }
+  const { minX, minY, maxX, maxY } = ringsBox(rings);
   if (!(maxX > minX && maxY > minY)) throw new PlanError('invalid-boundary', 'the area to sample terrain over is empty');
   let step = Math.min(model.cellSizeX, model.cellSizeY) / 2;
   const area = (maxX - minX) * (maxY - minY);

@@ -1,27 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { planRoute } from '../plan.js';
 import { checkPlan } from '../check/checkPlan.js';
-import { createLocalFrame } from '../geometry/projection.js';
+import { frame, local, polygon } from '../__fixtures__/localPolygons.js';
 import { areaOf, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
-import type { PathsD } from '../geometry/clipper.js';
 import { generateHeadlands } from '../headland/generateHeadlands.js';
 import { cellRegions } from './cells.js';
 import { groupCells } from './cells.js';
 import { generateTracks } from './generateTracks.js';
 import { assignCellHeadings } from './cellHeadings.js';
-import type { GeoJsonPolygon } from '../types.js';
 
-const frame = createLocalFrame([[11, 48]]);
-function polygon(...rings: [number, number][][]): GeoJsonPolygon {
-  return {
-    type: 'Polygon',
-    coordinates: rings.map((r) => {
-      const ll = r.map(([x, y]) => frame.toLonLat(x, y));
-      return [...ll, ll[0]];
-    }),
-  };
-}
-const local = (...rings: [number, number][][]): PathsD => rings.map((r) => r.map(([x, y]) => ({ x, y })));
 
 // An L: a 360 × 84 m bar along x and an 84 × 300 m bar along y. Its arms want different headings.
 const L: [number, number][] = [[0, 0], [360, 0], [360, 84], [84, 84], [84, 300], [0, 300]];

@@ -1,25 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { planRoute } from '../plan.js';
 import { checkPlan } from '../check/checkPlan.js';
-import { createLocalFrame } from '../geometry/projection.js';
+import { frame, local, polygon } from '../__fixtures__/localPolygons.js';
 import { worstCurvatureRatio } from '../geometry/curvature.js';
 import { Region } from '../geometry/region.js';
-import type { PathsD } from '../geometry/clipper.js';
 import { generateHeadlands } from '../headland/generateHeadlands.js';
 import { clipPolylines, generateCurvedTracks, referenceChain, resample } from './curvedTracks.js';
-import type { GeoJsonPolygon, PathPlanRequest } from '../types.js';
+import type { PathPlanRequest } from '../types.js';
 
-const frame = createLocalFrame([[11, 48]]);
-function polygon(...rings: [number, number][][]): GeoJsonPolygon {
-  return {
-    type: 'Polygon',
-    coordinates: rings.map((r) => {
-      const ll = r.map(([x, y]) => frame.toLonLat(x, y));
-      return [...ll, ll[0]];
-    }),
-  };
-}
-const local = (...rings: [number, number][][]): PathsD => rings.map((r) => r.map(([x, y]) => ({ x, y })));
 const lengthOf = (xy: ArrayLike<number>): number => {
   let s = 0;
   for (let i = 2; i < xy.length; i += 2) s += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);

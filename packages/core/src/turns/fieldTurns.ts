@@ -66,13 +66,19 @@ export interface FieldTurnOptions {
 
 const threePointPredictionMemo = new WeakMap<TurnShape, Map<number, FieldTurnPrediction | null>>();
 
-/** The three-point turn as a prediction; extent and reach behind measured on the path sampled every 2 cm. */
-function threePointPrediction(shape: TurnShape, w: number): FieldTurnPrediction | undefined {
-  let memo = threePointPredictionMemo.get(shape);
+/** The memo of `shape` in `memos`, made on first use: per spacing, the turn, or null where none fits. */
+function memoOf<T>(memos: WeakMap<TurnShape, Map<number, T | null>>, shape: TurnShape): Map<number, T | null> {
+  let memo = memos.get(shape);
   if (!memo) {
     memo = new Map();
-    threePointPredictionMemo.set(shape, memo);
+    memos.set(shape, memo);
   }
+  return memo;
+}
+
+/** The three-point turn as a prediction; extent and reach behind measured on the path sampled every 2 cm. */
+function threePointPrediction(shape: TurnShape, w: number): FieldTurnPrediction | undefined {
+  const memo = memoOf(threePointPredictionMemo, shape);
   const hit = memo.get(w);
   if (hit !== undefined) return hit ?? undefined;
   const k = fieldThreePoint(shape, w);
@@ -220,11 +226,7 @@ export interface FieldBulb {
 export function fieldBulb(shape: TurnShape, spacingMeters: number): FieldBulb | undefined {
   const w = Math.abs(spacingMeters);
   // Route stages ask for the same spacing over and over: memoise per shape.
-  let memo = bulbMemo.get(shape);
-  if (!memo) {
-    memo = new Map();
-    bulbMemo.set(shape, memo);
-  }
+  const memo = memoOf(bulbMemo, shape);
   const hit = memo.get(w);
   if (hit !== undefined) return hit ?? undefined;
   const result = solveFieldBulb(shape, w);
@@ -333,11 +335,7 @@ function threePointX(shape: TurnShape, d1: number): number {
  */
 export function fieldThreePoint(shape: TurnShape, spacingMeters: number): FieldThreePoint | undefined {
   const w = Math.abs(spacingMeters);
-  let memo = threePointMemo.get(shape);
-  if (!memo) {
-    memo = new Map();
-    threePointMemo.set(shape, memo);
-  }
+  const memo = memoOf(threePointMemo, shape);
   const hit = memo.get(w);
   if (hit !== undefined) return hit ?? undefined;
   const f = (d1: number): number => threePointX(shape, d1) + w;

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { turnCase } from '../__fixtures__/turnCases.js';
 import { describe, expect, it } from 'vitest';
 import { turnCandidates } from './index.js';
 import { checkKinematics } from './kinematics.js';
@@ -130,18 +131,9 @@ describe('checkKinematics', () => {
   });
 
   it('property: every turn candidate passes the checker with its own limits', () => {
-    const pose = fc.record({
-      x: fc.double({ min: -30, max: 30, noNaN: true }),
-      y: fc.double({ min: -30, max: 30, noNaN: true }),
-      headingRadians: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }),
-    });
     fc.assert(
       fc.property(
-        pose,
-        pose,
-        fc.double({ min: 2, max: 12, noNaN: true }),
-        fc.option(fc.double({ min: 0.05, max: 1, noNaN: true }), { nil: undefined }),
-        fc.boolean(),
+        ...turnCase,
         (from, to, R, sigma, reverseAllowed) => {
           const opts = { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed };
           for (const p of turnCandidates(from, to, opts)) {

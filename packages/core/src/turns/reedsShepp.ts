@@ -11,6 +11,7 @@
  */
 import { wrapPi } from './angles.js';
 import type { TurnSegment } from './segments.js';
+import type { Pose } from './types.js';
 import { push } from './words.js';
 
 const PI = Math.PI;
@@ -244,39 +245,19 @@ export function solveReedsShepp(x: number, y: number, phi: number, out: Float64A
 
 const scratch = new Float64Array(RS_MAX_SOLUTIONS * RS_STRIDE);
 
-/** Start-frame coordinates of `to` in radius units, into the module scratch. */
-function toUnitFrame(
-  x0: number,
-  y0: number,
-  h0: number,
-  x1: number,
-  y1: number,
-  h1: number,
-  radiusMeters: number,
-): [number, number, number] {
-  const dx = x1 - x0;
-  const dy = y1 - y0;
-  const c = Math.cos(h0);
-  const s = Math.sin(h0);
-  return [(c * dx + s * dy) / radiusMeters, (-s * dx + c * dy) / radiusMeters, h1 - h0];
-}
-
-/** Length of the shortest Reeds-Shepp path, meters (no sampling). */
-export function reedsSheppLengthMeters(
-  from: { x: number; y: number; headingRadians: number },
-  to: { x: number; y: number; headingRadians: number },
-  radiusMeters: number,
-): number {
+/** `to` in the frame of `from` (at the origin, heading 0), in radius units: [x, y, phi]. */
+function toUnitFrame(from: Pose, to: Pose, radiusMeters: number): [number, number, number] {
   const dx = to.x - from.x;
   const dy = to.y - from.y;
   const c = Math.cos(from.headingRadians);
   const s = Math.sin(from.headingRadians);
-  const n = solveReedsShepp(
-    (c * dx + s * dy) / radiusMeters,
-    (-s * dx + c * dy) / radiusMeters,
-    to.headingRadians - from.headingRadians,
-    scratch,
-  );
+  return [(c * dx + s * dy) / radiusMeters, (-s * dx + c * dy) / radiusMeters, to.headingRadians - from.headingRadians];
+}
+
+/** Length of the shortest Reeds-Shepp path, meters (no sampling). */
+export function reedsSheppLengthMeters(from: Pose, to: Pose, radiusMeters: number): number {
+  const [x, y, phi] = toUnitFrame(from, to, radiusMeters);
+  const n = solveReedsShepp(x, y, phi, scratch);
   let best = Infinity;
   for (let i = 0; i < n; i++) {
     const len = scratch[i * RS_STRIDE + 6];
@@ -293,12 +274,8 @@ export interface ReedsSheppSolution {
 }
 
 /** Every Reeds-Shepp solution from `from` to `to` (unsorted, may repeat a path under two words). */
-export function reedsSheppSolutions(
-  from: { x: number; y: number; headingRadians: number },
-  to: { x: number; y: number; headingRadians: number },
-  radiusMeters: number,
-): ReedsSheppSolution[] {
-  const [x, y, phi] = toUnitFrame(from.x, from.y, from.headingRadians, to.x, to.y, to.headingRadians, radiusMeters);
+export function reedsSheppSolutions(from: Pose, to: Pose, radiusMeters: number): ReedsSheppSolution[] {
+  const [x, y, phi] = toUnitFrame(from, to, radiusMeters);
   const n = solveReedsShepp(x, y, phi, scratch);
   const k = 1 / radiusMeters;
   const out: ReedsSheppSolution[] = [];

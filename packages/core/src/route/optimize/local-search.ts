@@ -198,32 +198,28 @@ class OrderSearch {
   }
 
   tryTwoOpt(p: number): boolean {
-    const nb = this.nb;
-    const kk = nb.k;
-    // new link exit(p) — exit(q): reverse the stretch between them
-    let a = this.exit(p);
-    let g = this.linkAt(p + 1);
-    for (let t = 0; t < nb.count[a]; t++) {
-      const c = nb.costs[a * kk + t];
-      if (c >= g - EPS) break;
-      const b = nb.ends[a * kk + t];
-      const q = this.pos[b >> 1];
-      if (q === p || b !== this.exit(q)) continue;
-      if (q > p ? this.tryReverse(p + 1, q) : this.tryReverse(q + 1, p)) return true;
-    }
-    // new link entry(p) — entry(q)
-    a = this.entry(p);
-    g = this.linkAt(p);
-    for (let t = 0; t < nb.count[a]; t++) {
-      const c = nb.costs[a * kk + t];
-      if (c >= g - EPS) break;
-      const b = nb.ends[a * kk + t];
-      const q = this.pos[b >> 1];
-      if (q === p || b !== this.entry(q)) continue;
-      if (q > p ? this.tryReverse(p, q - 1) : this.tryReverse(q, p - 1)) return true;
-    }
+    // new link exit(p) — exit(q), then entry(p) — entry(q): reverse the stretch between them
+    if (this.tryTwoOptAt(p, true) || this.tryTwoOptAt(p, false)) return true;
     // end flip and the stretches touching the depots
     return this.tryReverse(p, p) || this.tryReverse(0, p) || this.tryReverse(p, this.n - 1);
+  }
+
+  /** A 2-opt move joining the exits (`atExit`) or the entries of p and a near neighbour q. */
+  private tryTwoOptAt(p: number, atExit: boolean): boolean {
+    const nb = this.nb;
+    const kk = nb.k;
+    const a = atExit ? this.exit(p) : this.entry(p);
+    const g = this.linkAt(atExit ? p + 1 : p);
+    for (let t = 0; t < nb.count[a]; t++) {
+      const c = nb.costs[a * kk + t];
+      if (c >= g - EPS) break;
+      const b = nb.ends[a * kk + t];
+      const q = this.pos[b >> 1];
+      if (q === p || b !== (atExit ? this.exit(q) : this.entry(q))) continue;
+      const lo = Math.min(p, q), hi = Math.max(p, q);
+      if (atExit ? this.tryReverse(lo + 1, hi) : this.tryReverse(lo, hi - 1)) return true;
+    }
+    return false;
   }
 
   /** Moves positions [i, i+len) to just after position t (original numbering), reversed or not. */

@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { objectiveRates } from '../optimize/objective.js';
-import { DEFAULTS, resolveRouteOptions } from '../../request/normalizeRequest.js';
-import type { RouteApiOptions } from '../../types.js';
-import { orderFieldTracks, type FieldOrderInput, type OrderTrack, type OrderVisit } from './fieldOrder.js';
+import { orderInput } from '../../__fixtures__/orderInput.js';
+import { orderFieldTracks, type FieldOrderInput, type OrderVisit } from './fieldOrder.js';
 import { assembleRoute, refineOrderOnConnectors, transitionClassifier, type ConnectorCost, type PartSegment, type RealCostModel, type RouteParts } from './connectedOrder.js';
 
-/** n tracks along +y, 6 m apart, 300 m long, one cell. */
-function input(n: number, extra: Partial<Omit<FieldOrderInput, 'routeOptions'>> & { routeOptions?: RouteApiOptions } = {}): FieldOrderInput {
-  const tracks: OrderTrack[] = Array.from({ length: n }, (_, i) => ({ line: i, u0: 0, u1: 300, v: i * 6, x0: i * 6, y0: 0, x1: i * 6, y1: 300 }));
-  return {
-    tracks,
-    cellOf: new Int32Array(n),
-    directionRadians: Math.PI / 2,
-    widthMeters: 6,
-    turnRadiusMeters: 6,
-    rates: objectiveRates(DEFAULTS, 'distance'),
-    ...extra,
-    routeOptions: resolveRouteOptions(extra.routeOptions ?? {}, 6, 6),
-  };
-}
+const input = orderInput;
 
 /**
  * A "real" connector model unlike the optimizer's estimate: a turn to the very next line does not

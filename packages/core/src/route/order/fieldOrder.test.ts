@@ -2,26 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { PlanError } from '../../errors.js';
 import { objectiveRates } from '../optimize/objective.js';
 import { DEFAULTS, resolveRouteOptions } from '../../request/normalizeRequest.js';
-import type { RouteApiOptions } from '../../types.js';
-import { defaultSkipCount, orderFieldTracks, type FieldOrderInput, type OrderTrack } from './fieldOrder.js';
+import { orderInput } from '../../__fixtures__/orderInput.js';
+import { defaultSkipCount, orderFieldTracks } from './fieldOrder.js';
 
-/** n tracks along +y, 6 m apart, 300 m long, one cell (a rectangle's tracks, heading north). */
-function rectangleTracks(n: number, width = 6): OrderTrack[] {
-  return Array.from({ length: n }, (_, i) => ({ line: i, u0: 0, u1: 300, v: i * width, x0: i * width, y0: 0, x1: i * width, y1: 300 }));
-}
-
-function input(n: number, extra: Partial<Omit<FieldOrderInput, 'routeOptions'>> & { routeOptions?: RouteApiOptions } = {}): FieldOrderInput {
-  return {
-    tracks: rectangleTracks(n),
-    cellOf: new Int32Array(n),
-    directionRadians: Math.PI / 2,
-    widthMeters: 6,
-    turnRadiusMeters: 6,
-    rates: objectiveRates(DEFAULTS, 'distance'),
-    ...extra,
-    routeOptions: resolveRouteOptions(extra.routeOptions ?? {}, 6, 6),
-  };
-}
+const input = orderInput;
 
 describe('orderFieldTracks', () => {
   it('derives the skip that keeps neighbouring passes 2R apart', () => {
