@@ -18,6 +18,7 @@ import { createRateLimiter } from './ratelimit.js';
 import { openStore, type Store } from './store/store.js';
 import { startJobs, type JobService } from './jobs/service.js';
 import { jobSettingsFromEnv } from './jobs/worker-command.js';
+import { untilStopSignal } from './signals.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -150,15 +151,7 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
 export async function serveCommand(env: Env = process.env, opts: ServeOptions = {}): Promise<number> {
   const running = await serve(env, opts);
   process.stderr.write(`furrow API on ${running.url} (docs: ${running.url}/docs)\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await untilStopSignal();
   await running.close();
   return 0;
 }
