@@ -1,4 +1,4 @@
-/** Issue 7: the Quick Start surface through `app.request()`: every status, both shapes, every option. */
+/** The Quick Start surface through `app.request()`: every status, both shapes, every option. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@furrow/api';
 import { bowTie, hasRealPlanner, jsonInit, makeApp, readCorpusField, shapeA, shapeB, square, type TestApp } from './support.js';

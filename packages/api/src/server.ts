@@ -1,6 +1,6 @@
 /**
  * `furrow serve` and `furrow keys create` as single function calls for the CLI.
- * Environment (CONTRACT.md): PORT, HOST, DATABASE_URL, FURROW_BOOTSTRAP_API_KEY, APP_URL; plus
+ * Environment (docs/api.md "Starting"): PORT, HOST, DATABASE_URL, FURROW_BOOTSTRAP_API_KEY, APP_URL; plus
  * FURROW_RATE_LIMIT (requests per window per key, default 600), FURROW_RATE_WINDOW_SECONDS (60),
  * FURROW_PLAN_THREADS (worker threads, default = cores; 0 = plan in-process), FURROW_PLAN_COST (1),
  * FURROW_INITIAL_CREDITS (1000), FURROW_BODY_LIMIT_BYTES (10 MiB), FURROW_PLAN_TIMEOUT_SECONDS (120),
