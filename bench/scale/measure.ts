@@ -50,6 +50,7 @@ function measure(field: FieldGeometry, spec: Spec): Record<string, unknown> {
     wallSeconds: (performance.now() - t0) / 1000,
     tracks: plan.tracks.length,
     uncoveredRatio: plan.metrics.uncoveredRatio,
+    nonWorkingRatio: plan.metrics.workingDistanceMeters > 0 ? plan.metrics.nonWorkingDistanceMeters / plan.metrics.workingDistanceMeters : 0,
     warnings: plan.warnings.map((w) => w.code),
   };
 }

@@ -25,8 +25,9 @@ export function bufferPolylines(paths: PathsD, halfWidthMeters: number, closed =
   return Clipper.inflatePathsD(paths, halfWidthMeters, JoinType.Round, closed ? EndType.Joined : EndType.Butt, 2, PRECISION, 0.01);
 }
 
-export function unionPolygons(paths: PathsD): PathsD {
-  return Clipper.unionD(paths, FillRule.NonZero);
+/** The union, on a grid of `precision` decimals (2, Clipper's default, unless asked). */
+export function unionPolygons(paths: PathsD, precision = 2): PathsD {
+  return precision === 2 ? Clipper.unionD(paths, FillRule.NonZero) : Clipper.unionD(paths, [], FillRule.NonZero, precision);
 }
 
 export function intersectPolygons(a: PathsD, b: PathsD): PathsD {
@@ -46,6 +47,17 @@ export function areaOf(paths: PathsD): number {
 export function groupPolygons(paths: PathsD): PathsD[] {
   const tree = new PolyTreeD();
   Clipper.booleanOpDWithPolyTree(ClipType.Union, paths, null, tree, FillRule.NonZero, PRECISION);
+  return polygonsOf(tree);
+}
+
+/** `a` minus `b`, grouped as `groupPolygons` groups (one sweep: the difference's own tree). */
+export function differenceGrouped(a: PathsD, b: PathsD, precision = PRECISION): PathsD[] {
+  const tree = new PolyTreeD();
+  Clipper.booleanOpDWithPolyTree(ClipType.Difference, a, b, tree, FillRule.NonZero, precision);
+  return polygonsOf(tree);
+}
+
+function polygonsOf(tree: PolyTreeD): PathsD[] {
   const out: PathsD[] = [];
   const visit = (node: PolyPathD): void => {
     for (let i = 0; i < node.count; i++) {

@@ -4,22 +4,16 @@
  * truncated the union). overlap = Σ swath areas − area of their union (area worked more than
  * once, counted once per extra pass); uncovered = workable area − covered part of it.
  *
- * Speed: the sweep of the union visits the scanbeams (y = const) and, in each, every edge crossing
- * it; parallel tracks across the sweep put hundreds of edges in every scanbeam. So everything is
- * first turned so that the passes' main direction (most worked length) lies along x, where a
- * scanbeam crosses only the tracks at its height (areas do not change under rotation); and
- * two-point passes (straight tracks) become their rectangles directly, not through the offsetter.
+ * The swaths are built and turned for a cheap sweep in geometry/swaths.ts.
  */
-import { PRECISION, areaOf, bufferPolylines, flatToPath, intersectPolygons, unionPolygons } from './clipper.js';
+import { areaOf, differenceGrouped, unionPolygons } from './clipper.js';
 import type { PathsD } from './clipper.js';
-import { hypot } from './vec.js';
+import { passSwath, turnedSwaths } from './swaths.js';
+import type { TurnedSwaths, WorkingPass } from './swaths.js';
 import { boundPasses, withoutSpikes } from './coverageGuard.js';
 
-export interface WorkingPass {
-  /** Flat xy polyline in the local frame. Closed rings repeat their first point at the end. */
-  xy: ArrayLike<number>;
-  widthMeters: number;
-}
+export type { WorkingPass } from './swaths.js';
+export { mainPassDirection, rectangleSwath } from './swaths.js';
 
 export interface Coverage {
   workableAreaSquareMeters: number;
@@ -32,87 +26,53 @@ export interface Coverage {
   approximation?: string;
 }
 
-function isClosed(xy: ArrayLike<number>): boolean {
-  const n = xy.length;
-  return n >= 8 && Math.abs(xy[0] - xy[n - 2]) < 1e-9 && Math.abs(xy[1] - xy[n - 1]) < 1e-9;
-}
-
-/** The swath polygons of the passes (one set per pass). */
+/** The swath polygons of the passes (one set per pass), in their own frame. */
 export function swathsOf(passes: WorkingPass[]): PathsD[] {
   const out: PathsD[] = [];
-  for (const p of passes) {
-    if (p.xy.length < 4) continue;
-    const closed = isClosed(p.xy);
-    const path = flatToPath(closed ? Array.prototype.slice.call(p.xy, 0, p.xy.length - 2) : p.xy);
-    out.push(bufferPolylines([path], p.widthMeters / 2, closed));
-  }
+  for (const p of passes) if (p.xy.length >= 4) out.push(passSwath(p.xy, p.widthMeters));
   return out;
 }
 
+/** The passes' swaths and their union, in the sweep frame, with what the workable ground is there. */
+export interface SweptPasses extends TurnedSwaths {
+  /** The union of the swaths (sweep frame). */
+  union: PathsD;
+  /** What of the workable ground the swaths leave, one entry per polygon (shell first; sweep frame). */
+  left: PathsD[];
+  /** Set when the passes were simplified first (geometry/coverageGuard.ts). */
+  approximation?: string;
+}
+
 /**
- * Direction (radians, [0, π)) with the most length of straight two-point passes (tracks), to the
- * nearest 1e-6 rad; 0 without any.
+ * The swaths of `allPasses` (bounded by the coverage guard), their union and the workable ground
+ * they leave, in the sweep frame (geometry/swaths.ts): what the coverage metric and the unworked
+ * patches (geometry/unworked.ts) both measure. Every ring goes into a boolean without spikes
+ * (geometry/coverageGuard.ts). The booleans are on a grid of COVERAGE_PRECISION decimals: the
+ * sweep frame is tilted off the tracks, and on a coarser grid a tilted track's long edges gain or
+ * lose square centimetres (decimetres² on Clipper's default of 2).
  */
-export function mainPassDirection(passes: WorkingPass[]): number {
-  const lengthByKey = new Map<number, number>();
-  let best = 0, bestLength = 0;
-  for (const p of passes) {
-    if (p.xy.length !== 4) continue;
-    const dx = p.xy[2] - p.xy[0], dy = p.xy[3] - p.xy[1];
-    const l = hypot(dx, dy);
-    if (!(l > 0)) continue;
-    let a = Math.atan2(dy, dx);
-    if (a < 0) a += Math.PI;
-    if (a >= Math.PI) a -= Math.PI;
-    const key = Math.round(a * 1e6);
-    const total = (lengthByKey.get(key) ?? 0) + l;
-    lengthByKey.set(key, total);
-    if (total > bestLength) { bestLength = total; best = key / 1e6; }
-  }
-  return best;
-}
+/** Decimals of the coverage booleans' grid (a micrometre). */
+export const COVERAGE_PRECISION = 6;
 
-/** The swath of a straight pass (x0, y0) → (x1, y1), counter-clockwise: its rectangle. */
-export function rectangleSwath(x0: number, y0: number, x1: number, y1: number, halfWidthMeters: number): PathsD {
-  const l = hypot(x1 - x0, y1 - y0);
-  const nx = (-(y1 - y0) / l) * halfWidthMeters, ny = ((x1 - x0) / l) * halfWidthMeters;
-  return [[{ x: x0 - nx, y: y0 - ny }, { x: x1 - nx, y: y1 - ny }, { x: x1 + nx, y: y1 + ny }, { x: x0 + nx, y: y0 + ny }]];
-}
-
-export function computeCoverage(workable: PathsD, allPasses: WorkingPass[]): Coverage {
-  const workableArea = areaOf(workable);
+export function sweepPasses(workable: PathsD, allPasses: WorkingPass[]): SweptPasses {
   const bounded = boundPasses(allPasses);
-  const passes = bounded.passes;
-  // Turn by −θ (θ the main pass direction): x' = x cos θ + y sin θ, y' = −x sin θ + y cos θ.
-  const theta = mainPassDirection(passes);
-  const c = Math.cos(theta), s = Math.sin(theta);
-  const turned = theta !== 0;
-  const turnedWorkable: PathsD = turned ? workable.map((r) => r.map((p) => ({ x: p.x * c + p.y * s, y: -p.x * s + p.y * c }))) : workable;
-  let sum = 0;
-  const all: PathsD = [];
-  for (const p of passes) {
-    const n = p.xy.length;
-    if (n < 4) continue;
-    let xy: ArrayLike<number> = p.xy;
-    if (turned) {
-      const t = new Float64Array(n);
-      for (let i = 0; i < n; i += 2) {
-        const x = p.xy[i], y = p.xy[i + 1];
-        t[i] = x * c + y * s;
-        t[i + 1] = -x * s + y * c;
-      }
-      xy = t;
-    }
-    const swath = n === 4 && (xy[0] !== xy[2] || xy[1] !== xy[3]) ? rectangleSwath(xy[0], xy[1], xy[2], xy[3], p.widthMeters / 2) : swathsOf([{ xy, widthMeters: p.widthMeters }])[0] ?? [];
-    sum += areaOf(swath);
-    for (const r of swath) all.push(r);
-  }
-  // Every ring into a boolean without spikes (geometry/coverageGuard.ts): the union is rounded to 2 decimals.
-  const union = all.length > 0 ? withoutSpikes(unionPolygons(withoutSpikes(all, PRECISION)), 2) : [];
-  const unionArea = areaOf(union);
-  const covered = union.length > 0 ? areaOf(intersectPolygons(union, withoutSpikes(turnedWorkable, PRECISION))) : 0;
-  const overlap = Math.max(0, sum - unionArea);
-  const uncovered = Math.max(0, workableArea - covered);
+  const swaths = turnedSwaths(bounded.passes, workable);
+  const P = COVERAGE_PRECISION;
+  const turnedWorkable = withoutSpikes(workable.map((r) => r.map((p) => swaths.turn(p.x, p.y))), P);
+  const union = swaths.rings.length > 0 ? withoutSpikes(unionPolygons(withoutSpikes(swaths.rings, P), P), P) : [];
+  const left = differenceGrouped(turnedWorkable, union, P);
+  return { ...swaths, union, left, ...(bounded.approximation ? { approximation: bounded.approximation } : {}) };
+}
+
+export function computeCoverage(workable: PathsD, passes: WorkingPass[] | SweptPasses): Coverage {
+  const swept = Array.isArray(passes) ? sweepPasses(workable, passes) : passes;
+  const workableArea = areaOf(workable);
+  const unionArea = areaOf(swept.union);
+  let left = 0;
+  for (const piece of swept.left) left += areaOf(piece);
+  const uncovered = Math.min(workableArea, Math.max(0, left));
+  const covered = workableArea - uncovered;
+  const overlap = Math.max(0, swept.areaSum - unionArea);
   return {
     workableAreaSquareMeters: workableArea,
     coveredSquareMeters: covered,
@@ -120,6 +80,6 @@ export function computeCoverage(workable: PathsD, allPasses: WorkingPass[]): Cov
     uncoveredSquareMeters: uncovered,
     overlapRatio: workableArea > 0 ? overlap / workableArea : 0,
     uncoveredRatio: workableArea > 0 ? uncovered / workableArea : 0,
-    ...(bounded.approximation ? { approximation: bounded.approximation } : {}),
+    ...(swept.approximation ? { approximation: swept.approximation } : {}),
   };
 }

@@ -7,6 +7,7 @@
  */
 import { areaOf, differencePolygons, groupPolygons, offsetPolygons } from './clipper.js';
 import type { PathsD } from './clipper.js';
+import { simplifyBoundary } from './simplifyBoundary.js';
 
 export interface LocalCorridor {
   /** Polygon rings (shell first), local frame. */
@@ -24,7 +25,8 @@ export function findNarrowCorridors(workable: PathsD, widthMeters: number): Loca
   let byWidth = corridorCache.get(workable);
   if (!byWidth) corridorCache.set(workable, (byWidth = new Map()));
   let found = byWidth.get(widthMeters);
-  if (!found) byWidth.set(widthMeters, (found = narrowCorridors(workable, widthMeters)));
+  // on the boundary as the headlands see it: a logged boundary's jitter left by the opening is no corridor
+  if (!found) byWidth.set(widthMeters, (found = narrowCorridors(simplifyBoundary(workable), widthMeters)));
   return found;
 }
 

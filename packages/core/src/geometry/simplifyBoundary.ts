@@ -1,40 +1,81 @@
 /**
- * The field's boundary for the stages that only need its shape to within a few centimetres —
- * headland offsets, connector rings, the coverage metric, the corridor report — with the vertices
- * that lie within `BOUNDARY_TOLERANCE_METERS` of the line through their neighbours removed
- * (Ramer–Douglas–Peucker, so no point of the simplified ring is further than the tolerance from the
- * real one). A GPS-logged boundary has a vertex every few decimetres; every offset, ring and boolean
- * of those stages sweeps all of them. Only such dense rings (DENSE_RING_VERTICES vertices or more)
- * are simplified: a digitised boundary (the corpus: at most 509 vertices a ring) is planned as drawn,
- * its near-collinear vertices included. Containment checks (`Region`, `checkPlan`) keep the real
- * boundary.
+ * The field's boundary for the stages that only need its shape to within a few decimetres —
+ * headland offsets and connector rings — with the vertices that lie within a tolerance of the line
+ * through their neighbours removed (Ramer–Douglas–Peucker, so no point of the simplified ring is
+ * further than the tolerance from the real one). Containment checks (`Region`, `checkPlan`) and
+ * the metrics keep the real boundary.
  *
- * The tolerance is far below what the plan is drawn to: turns are sampled every 0.5 m, `checkPlan`
- * lets the route's centre line reach 0.1 m outside the boundary, headland passes lie (i − ½)·w
- * inside it.
+ * Only dense rings (DENSE_RING_VERTICES vertices or more: a logged boundary) are simplified; a
+ * digitised boundary (the corpus: at most 509 vertices a ring) is planned as drawn, its
+ * near-collinear vertices included. A logged boundary has a vertex every few decimetres, each off
+ * the true edge by GPS noise of centimetres to decimetres; every offset, ring and boolean of those
+ * stages sweeps all of them, and the kinks they leave in the headland passes make the passes
+ * unjoinable and their swaths costly (the cost grows faster than the vertex count). So the
+ * tolerance is the smallest of BOUNDARY_TOLERANCES_METERS that leaves the ring at most one vertex
+ * per MIN_VERTEX_SPACING_METERS of its length on average (the noise gone, the shape kept to within
+ * the tolerance), the largest of them where none does.
+ *
+ * The largest tolerance, 0.25 m, is small beside what the plan is drawn to: headland passes lie
+ * (i − ½)·w inside the boundary (3 m for the outermost at w = 6 m), connector rings 1.15·R and more,
+ * turns are sampled every 0.5 m; the coverage metric measures the passes against the real boundary.
  */
 import { Clipper } from 'clipper2-ts';
-import type { PathsD } from './clipper.js';
+import type { PathD, PathsD } from './clipper.js';
 import { areaOf, unionPolygons } from './clipper.js';
 
-export const BOUNDARY_TOLERANCE_METERS = 0.05;
+/** Tolerances tried in turn on a dense ring, meters. */
+export const BOUNDARY_TOLERANCES_METERS = [0.05, 0.1, 0.15, 0.2, 0.25];
+/** A simplified ring keeps at most one vertex per this length of boundary on average, m (unless the largest tolerance leaves more). */
+export const MIN_VERTEX_SPACING_METERS = 5;
 /** Rings with this many vertices or more are simplified (a logged boundary); fewer, kept as they are. */
 export const DENSE_RING_VERTICES = 1000;
 
-/** Rings of `paths` simplified within `toleranceMeters`; `paths` itself when nothing can be removed or the result is not sound. */
-export function simplifyBoundary(paths: PathsD, toleranceMeters = BOUNDARY_TOLERANCE_METERS): PathsD {
-  let removed = 0, perimeter = 0;
+function perimeterOf(ring: PathD): number {
+  let p = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) p += Math.hypot(ring[i].x - ring[j].x, ring[i].y - ring[j].y);
+  return p;
+}
+
+/** A dense ring simplified (`simplifyBoundary`) and the tolerance used; other rings as they are (tolerance 0). */
+export function simplifyRing(ring: PathD, tolerances: readonly number[] = BOUNDARY_TOLERANCES_METERS): { ring: PathD; toleranceMeters: number } {
+  if (ring.length < DENSE_RING_VERTICES) return { ring, toleranceMeters: 0 };
+  const enough = perimeterOf(ring) / MIN_VERTEX_SPACING_METERS;
+  let out = ring, used = 0;
+  for (const t of tolerances) {
+    out = Clipper.ramerDouglasPeuckerD(ring, t);
+    used = t;
+    if (out.length <= enough) break;
+  }
+  return { ring: out, toleranceMeters: used };
+}
+
+/**
+ * Rings of `paths` simplified (dense ones only, each within its own tolerance); `paths` itself when
+ * nothing can be removed or the result is not sound.
+ */
+export function simplifyBoundary(paths: PathsD, tolerances: readonly number[] = BOUNDARY_TOLERANCES_METERS): PathsD {
+  if (tolerances !== BOUNDARY_TOLERANCES_METERS) return simplified(paths, tolerances);
+  let out = simplifiedFields.get(paths);
+  if (!out) simplifiedFields.set(paths, (out = simplified(paths, tolerances)));
+  return out;
+}
+
+/** The simplified field by field (the same object through a plan: the headlands, the rings and the corridor report ask). Read-only. */
+const simplifiedFields = new WeakMap<PathsD, PathsD>();
+
+function simplified(paths: PathsD, tolerances: readonly number[]): PathsD {
+  let removed = 0, allowance = 0;
   const simple: PathsD = [];
   for (const ring of paths) {
-    const r = ring.length >= DENSE_RING_VERTICES ? Clipper.ramerDouglasPeuckerD(ring, toleranceMeters) : ring;
-    if (r.length < 3) return paths;
-    removed += ring.length - r.length;
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) perimeter += Math.hypot(ring[i].x - ring[j].x, ring[i].y - ring[j].y);
-    simple.push(r);
+    const s = simplifyRing(ring, tolerances);
+    if (s.ring.length < 3) return paths;
+    removed += ring.length - s.ring.length;
+    allowance += perimeterOf(ring) * s.toleranceMeters;
+    simple.push(s.ring);
   }
   if (removed === 0) return paths;
   // RDP may make a ring touch itself where the field is thinner than twice the tolerance: the union
   // resolves that; an area off by more than the tolerance along the whole boundary means it went wrong.
   const cleaned = unionPolygons(simple);
-  return Math.abs(areaOf(cleaned) - areaOf(paths)) <= perimeter * toleranceMeters && cleaned.length === paths.length ? cleaned : paths;
+  return Math.abs(areaOf(cleaned) - areaOf(paths)) <= allowance && cleaned.length === paths.length ? cleaned : paths;
 }

@@ -4,10 +4,10 @@
  * it. Used before routing (strip passes, tracks/strips.ts) and on the route (the plan's
  * `unworked-area` warnings).
  */
-import { areaOf, differencePolygons, groupPolygons, offsetPolygons, unionPolygons } from './clipper.js';
+import { areaOf, groupPolygons, offsetPolygons } from './clipper.js';
 import type { PathsD } from './clipper.js';
-import { mainPassDirection, rectangleSwath, swathsOf } from './computeCoverage.js';
-import type { WorkingPass } from './computeCoverage.js';
+import { sweepPasses } from './computeCoverage.js';
+import type { SweptPasses, WorkingPass } from './computeCoverage.js';
 
 /** A working pass: flat xy polyline (closed rings repeat their first point) and its working width. */
 export type SwathPass = WorkingPass;
@@ -32,37 +32,19 @@ export interface UnworkedPatch {
 }
 
 /** The workable ground the passes leave unworked, as patches of at least `minArea` m², largest first. */
-export function unworkedPatches(workable: PathsD, passes: SwathPass[], minArea: number): UnworkedPatch[] {
-  // Turned so that the passes' main direction lies along x (the union's sweep then meets only the
-  // tracks at its height, as in geometry/computeCoverage.ts), and the patches turned back.
-  const theta = mainPassDirection(passes);
-  const c = Math.cos(theta), s = Math.sin(theta);
-  const turn = (x: number, y: number, sign: 1 | -1): { x: number; y: number } => ({ x: x * c + sign * y * s, y: -sign * x * s + y * c });
-  const swaths: PathsD = [];
-  for (const p of passes) {
-    const n = p.xy.length;
-    const xy = new Float64Array(n);
-    for (let i = 0; i + 1 < n; i += 2) {
-      const q = turn(p.xy[i], p.xy[i + 1], 1);
-      xy[i] = q.x;
-      xy[i + 1] = q.y;
-    }
-    // straight passes as their rectangles, others buffered (geometry/computeCoverage.ts)
-    const swath = n === 4 ? (xy[0] !== xy[2] || xy[1] !== xy[3] ? rectangleSwath(xy[0], xy[1], xy[2], xy[3], p.widthMeters / 2) : []) : swathsOf([{ xy, widthMeters: p.widthMeters }])[0] ?? [];
-    for (const r of swath) swaths.push(r);
-  }
-  const turned = workable.map((r) => r.map((p) => turn(p.x, p.y, 1)));
-  const left = swaths.length > 0 ? differencePolygons(turned, unionPolygons(swaths)) : turned;
+export function unworkedPatches(workable: PathsD, passes: SwathPass[] | SweptPasses, minArea: number): UnworkedPatch[] {
+  // In the sweep frame of the swaths' union (geometry/swaths.ts), the patches turned back.
+  const swept = Array.isArray(passes) ? sweepPasses(workable, passes) : passes;
   // Opening by a hairline drops the slivers left between exactly adjacent swaths.
   // (only the pieces big enough to matter: the opening is the costly part)
   const big: PathsD = [];
-  for (const piece of groupPolygons(left)) if (areaOf(piece) >= minArea) for (const r of piece) big.push(r);
+  for (const piece of swept.left) if (areaOf(piece) >= minArea) for (const r of piece) big.push(r);
   const opened = big.length > 0 ? offsetPolygons(offsetPolygons(big, -HAIRLINE_METERS), HAIRLINE_METERS) : [];
   const out: UnworkedPatch[] = [];
   for (const rings of groupPolygons(opened)) {
     const a = areaOf(rings);
     if (!(a >= minArea)) continue;
-    const back = rings.map((r) => r.map((p) => turn(p.x, p.y, -1)));
+    const back = rings.map((r) => r.map((p) => swept.back(p.x, p.y)));
     const p = pointInside(back);
     out.push({ rings: back, areaSquareMeters: a, x: p.x, y: p.y });
   }

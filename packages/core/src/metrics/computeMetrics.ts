@@ -6,7 +6,8 @@
  */
 import type { PlanMetrics } from '../types.js';
 import type { PathsD } from '../geometry/clipper.js';
-import { computeCoverage } from '../geometry/computeCoverage.js';
+import { computeCoverage, sweepPasses } from '../geometry/computeCoverage.js';
+import type { SweptPasses } from '../geometry/computeCoverage.js';
 import { polylineLength } from '../geometry/vec.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
@@ -15,12 +16,20 @@ import { countCusps, countsAsTurn } from './manoeuvres.js';
 /** The working width of a segment: the machine's, or a strip pass's own (tracks/strips.ts). */
 export type WidthOf = (segment: LocalSegment) => number;
 
-/** A coverage metric computed on simplified passes (geometry/coverageGuard.ts) adds a warning `coverage-approximate` to `warnings`. */
-export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, machine: ResolvedMachine, warnings?: LocalWarning[], widthOf: WidthOf = () => machine.widthMeters): PlanMetrics {
+/** The working passes of a route: every segment but turns and connectors, at its working width. */
+export function workingPasses(segments: LocalSegment[], widthOf: WidthOf): { xy: ArrayLike<number>; widthMeters: number }[] {
+  return segments.filter((s) => s.type !== 'Turn' && s.type !== 'Connector').map((s) => ({ xy: s.xy, widthMeters: widthOf(s) }));
+}
+
+/**
+ * A coverage metric computed on simplified passes (geometry/coverageGuard.ts) adds a warning
+ * `coverage-approximate` to `warnings`. `swept`: the sweep of the route's working passes when the
+ * caller has made it (it serves the unworked patches too).
+ */
+export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, machine: ResolvedMachine, warnings?: LocalWarning[], widthOf: WidthOf = () => machine.widthMeters, swept?: SweptPasses): PlanMetrics {
   const m = machine;
   let working = 0, nonWorking = 0, turns = 0;
   const turnsByType: Record<string, number> = {};
-  const passes: { xy: Float64Array; widthMeters: number }[] = [];
   let connectors = 0;
   for (const s of segments) {
     const len = polylineLength(s.xy);
@@ -31,12 +40,9 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
         const k = s.turnType ?? 'Dubins';
         turnsByType[k] = (turnsByType[k] ?? 0) + 1;
       } else connectors++;
-    } else {
-      working += len;
-      passes.push({ xy: s.xy, widthMeters: widthOf(s) });
-    }
+    } else working += len;
   }
-  const cov = computeCoverage(workable, passes);
+  const cov = computeCoverage(workable, swept ?? sweepPasses(workable, workingPasses(segments, widthOf)));
   if (cov.approximation) warnings?.push({ code: 'coverage-approximate', message: cov.approximation });
   // every cusp is a stop to change gear (machine.cuspStopSeconds)
   const cusps = countCusps(segments);

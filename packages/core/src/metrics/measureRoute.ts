@@ -6,7 +6,8 @@ import type { PlanMetrics, PlanWarning } from '../types.js';
 import type { LocalField } from '../geometry/prepareField.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
-import { addRefillMetrics, computeMetrics } from './computeMetrics.js';
+import { addRefillMetrics, computeMetrics, workingPasses } from './computeMetrics.js';
+import { sweepPasses } from '../geometry/computeCoverage.js';
 import { unworkedWarnings } from './unworkedWarnings.js';
 
 export interface MeasuredRoute {
@@ -22,9 +23,10 @@ export function measureRoute(segments: LocalSegment[], tracks: readonly { widthM
   const w = machine.widthMeters;
   const widthOf = (sg: LocalSegment): number => (sg.type === 'Track' && sg.trackIndex !== undefined ? tracks[sg.trackIndex]?.widthMeters ?? w : w);
   const warnings: LocalWarning[] = [];
-  const metrics = computeMetrics(segments, field.workable, field.fieldAreaSquareMeters, machine, warnings, widthOf);
+  // One sweep of the swaths serves the coverage metric and the unworked patches (geometry/computeCoverage.ts).
+  const swept = sweepPasses(field.workable, workingPasses(segments, widthOf));
+  const metrics = computeMetrics(segments, field.workable, field.fieldAreaSquareMeters, machine, warnings, widthOf, swept);
   if (refills) addRefillMetrics(metrics, refills.points.length, refills.detourMeters);
-  const worked = segments.filter((sg) => sg.type !== 'Turn' && sg.type !== 'Connector').map((sg) => ({ xy: sg.xy, widthMeters: widthOf(sg) }));
-  const unworked = unworkedWarnings(field.workable, worked, field.fieldAreaSquareMeters, (x, y) => field.frame.toLonLat(x, y));
+  const unworked = unworkedWarnings(field.workable, swept, field.fieldAreaSquareMeters, (x, y) => field.frame.toLonLat(x, y));
   return { metrics, warnings, unworked };
 }

@@ -6,12 +6,13 @@
  */
 import { patchThreshold, unworkedPatches } from '../geometry/unworked.js';
 import type { SwathPass } from '../geometry/unworked.js';
+import type { SweptPasses } from '../geometry/computeCoverage.js';
 import type { PathsD } from '../geometry/clipper.js';
 import type { PlanWarning, Position } from '../types.js';
 
 export const MAX_LISTED_PATCHES = 100;
 
-export function unworkedWarnings(workable: PathsD, passes: SwathPass[], fieldAreaSquareMeters: number, toLonLat: (x: number, y: number) => Position): PlanWarning[] {
+export function unworkedWarnings(workable: PathsD, passes: SwathPass[] | SweptPasses, fieldAreaSquareMeters: number, toLonLat: (x: number, y: number) => Position): PlanWarning[] {
   const patches = unworkedPatches(workable, passes, patchThreshold(fieldAreaSquareMeters));
   const out: PlanWarning[] = [];
   const share = (a: number): string => (fieldAreaSquareMeters > 0 ? ((100 * a) / fieldAreaSquareMeters).toFixed(1) : '0');
