@@ -275,7 +275,8 @@ describe('credits (402)', () => {
   });
 
   it('charges atomically: 5 credits, 20 concurrent plans → exactly 5 succeed', async () => {
-    const five = await makeApp(store, { credits: 5 });
+    // All 20 admitted at once (planQueue): this is about credits, not admission (plan-gate.test.ts).
+    const five = await makeApp(store, { credits: 5, config: { planQueue: 20 } });
     const statuses = await Promise.all(Array.from({ length: 20 }, () => post(five, '/api/path-plans/direct', shapeA()).then((r) => r.status)));
     expect(statuses.filter((s) => s === 200).length).toBe(5);
     expect(statuses.filter((s) => s === 402).length).toBe(15);

@@ -63,6 +63,8 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
     planTimeoutCapSeconds: intEnv(env, 'FURROW_PLAN_TIMEOUT_SECONDS', 120, 1),
     returnUrlOrigins: (env.FURROW_RETURN_URL_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
+  if (env.FURROW_PLAN_CONCURRENCY) config.planConcurrency = intEnv(env, 'FURROW_PLAN_CONCURRENCY', 1, 1);
+  if (env.FURROW_PLAN_QUEUE) config.planQueue = intEnv(env, 'FURROW_PLAN_QUEUE', 0, 0);
 
   if (env.FURROW_JWT_SECRET !== undefined && env.FURROW_JWT_SECRET.length < 32) throw new Error('FURROW_JWT_SECRET must be at least 32 characters');
 
