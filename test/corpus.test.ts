@@ -1,5 +1,5 @@
 /**
- * Corpus integration test (issue 2): every real field in test/fields is planned at width 6 m,
+ * Corpus integration test: every real field in test/fields is planned at width 6 m,
  * 2 headland passes, turn radius 6 m, and the plan must pass `checkPlan` with zero
  * violations. A field the planner cannot handle fails here, loudly, with its violations.
  */
@@ -27,7 +27,7 @@ const KNOWN_FAILING = new Set<string>([]);
 
 function planAndCheck(file: string): void {
   const field = loadField(file);
-  // The baseline order (snake with skips, issue 2): `optimized` is covered per order on the
+  // The baseline order (snake with skips): `optimized` is covered per order on the
   // corpus in packages/core/src/route/order/corpus.test.ts; here every field must plan cleanly.
   const plan = planRoute({
     field,

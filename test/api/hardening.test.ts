@@ -106,7 +106,8 @@ describe('validation before any credit is taken', () => {
   });
 
   it('concurrent plans on N credits: bow-ties never hold a credit a valid request needs', async () => {
-    const t = await makeApp(store, { planner: slowStubPlanner(40) });
+    // All 16 admitted at once (planQueue): this is about credits, not admission (plan-gate.test.ts).
+    const t = await makeApp(store, { planner: slowStubPlanner(40), config: { planQueue: 16 } });
     const n = 4;
     const user = await store.createAccountKey({ name: 'n credits', partnerAdmin: false, initialCredits: n });
     const requests = [

@@ -1,7 +1,7 @@
-/** Issue 7: the Quick Start surface through `app.request()`: every status, both shapes, every option. */
+/** The Quick Start surface through `app.request()`: every status, both shapes, every option. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@furrow/api';
-import { bowTie, hasRealPlanner, jsonInit, makeApp, readCorpusField, shapeA, shapeB, square, type TestApp } from './support.js';
+import { bowTie, jsonInit, makeApp, readCorpusField, shapeA, shapeB, square, type TestApp } from './support.js';
 
 let store: Store;
 let t: TestApp;
@@ -275,7 +275,8 @@ describe('credits (402)', () => {
   });
 
   it('charges atomically: 5 credits, 20 concurrent plans → exactly 5 succeed', async () => {
-    const five = await makeApp(store, { credits: 5 });
+    // All 20 admitted at once (planQueue): this is about credits, not admission (plan-gate.test.ts).
+    const five = await makeApp(store, { credits: 5, config: { planQueue: 20 } });
     const statuses = await Promise.all(Array.from({ length: 20 }, () => post(five, '/api/path-plans/direct', shapeA()).then((r) => r.status)));
     expect(statuses.filter((s) => s === 200).length).toBe(5);
     expect(statuses.filter((s) => s === 402).length).toBe(15);
@@ -414,7 +415,7 @@ describe('web application hook', () => {
 });
 
 describe('with the real planner (@furrow/core)', () => {
-  it.skipIf(!hasRealPlanner)('plans a corpus field in both renderings: same field metrics; GeoJSON route pieces chain in sequence order', async () => {
+  it('plans a corpus field in both renderings: same field metrics; GeoJSON route pieces chain in sequence order', async () => {
     const { createApp, createRateLimiter, inProcessPlanner } = await import('@furrow/api');
     const app = createApp({ store, planner: inProcessPlanner(), limiter: createRateLimiter({ points: 100, windowSeconds: 60 }) });
     const field = readCorpusField('at-ref-057').geometry;

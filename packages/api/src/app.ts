@@ -13,6 +13,7 @@ import { mountDocs } from './docs.js';
 import { ApiError, errorBody, fromPlanError } from './errors.js';
 import { jsonBodies, rateLimit, requestContext, requireApiKey, requireCaller, requirePartnerAdmin, resolveCaller, securityHeaders } from './middleware.js';
 import { PlanAbortedError, inProcessPlanner, type Planner } from './planner.js';
+import { createPlanGate } from './plan-gate.js';
 import { createRateLimiter, type RateLimiter } from './ratelimit.js';
 import { accountRoutes } from './routes/account.js';
 import { validationHook } from './routes/common.js';
@@ -43,9 +44,12 @@ export function createApp(opts: CreateAppOptions): App {
   const config: ApiConfig = { ...defaultConfig, ...opts.config };
   const logger = opts.logger ?? pino({ level: 'silent' });
   let secret: Promise<Uint8Array> | undefined;
+  const planner = opts.planner ?? inProcessPlanner();
+  const planConcurrency = config.planConcurrency ?? Math.max(1, planner.threads);
   const deps: Deps = {
     store: opts.store,
-    planner: opts.planner ?? inProcessPlanner(),
+    planner,
+    planGate: createPlanGate({ concurrency: planConcurrency, queue: config.planQueue ?? 2 * planConcurrency }),
     limiter: opts.limiter ?? createRateLimiter({ points: 600, windowSeconds: 60, pgPool: opts.store.db.pgPool }),
     config,
     logger,

@@ -1,6 +1,7 @@
 /** What every route can reach: the store, the planner, limits, configuration and the caller. */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
+import type { PlanGate } from './plan-gate.js';
 import type { Planner } from './planner.js';
 import type { RateLimiter } from './ratelimit.js';
 import type { Store } from './store/store.js';
@@ -23,6 +24,10 @@ export interface ApiConfig {
   sessionSeconds: number;
   /** Credits given to a key created by `furrow keys create` or the bootstrap key. */
   initialCredits: number;
+  /** Synchronous plans run at once (default: the planner's threads, at least 1). */
+  planConcurrency?: number;
+  /** Synchronous plans that may wait for a slot; more are answered 429 (default: 2 × planConcurrency). */
+  planQueue?: number;
 }
 
 export const defaultConfig: ApiConfig = {
@@ -48,6 +53,8 @@ export interface Caller {
 export interface Deps {
   store: Store;
   planner: Planner;
+  /** Bounds the synchronous plans running and waiting (429 beyond). */
+  planGate: PlanGate;
   limiter: RateLimiter;
   config: ApiConfig;
   logger: Logger;

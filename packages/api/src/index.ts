@@ -3,6 +3,7 @@ export { createApp, type CreateAppOptions } from './app.js';
 export { serve, serveCommand, createKeyCommand, type ServeOptions, type RunningServer, type CreateKeyOptions } from './server.js';
 export { defaultConfig, type ApiConfig, type App, type AppEnv, type Caller } from './context.js';
 export { inProcessPlanner, poolPlanner, type Planner, type PlanFunction } from './planner.js';
+export { createPlanGate, type PlanGate, type PlanGateOptions } from './plan-gate.js';
 export { createRateLimiter, type RateLimiter, type RateDecision } from './ratelimit.js';
 export { Store, openStore, hashSecret, generateApiKey } from './store/store.js';
 export { migrations, migrate } from './store/migrations.js';

@@ -10,7 +10,8 @@ import { PathPlanRequestSchema, PlanFeatureCollectionSchema, PlanSchema, OPTION_
 import { errorResponses, jsonBody, validationHook } from './common.js';
 
 /**
- * Validates the request's geometry (422) before any credit is taken, charges the first of
+ * Validates the request's geometry (422) before any credit is taken, waits for a planning slot
+ * (`planGate`: 429 when as many plans as it takes already run and wait), charges the first of
  * `payers` with enough credits (402 when none has), plans off the event loop, refunds on failure.
  */
 export async function planBillable(
@@ -23,6 +24,23 @@ export async function planBillable(
   companyId?: string,
 ): Promise<ApiPlan> {
   assertValidRequestGeometry(request);
+  // A slot before any credit: a plan refused because the server is busy (429) costs nothing.
+  const release = await deps.planGate.acquire(clientSignal);
+  try {
+    return await chargeAndPlan(deps, caller, request, clientSignal, reason, companyId);
+  } finally {
+    release();
+  }
+}
+
+async function chargeAndPlan(
+  deps: Deps,
+  caller: Caller,
+  request: PathPlanRequestBody,
+  clientSignal: AbortSignal,
+  reason: string,
+  companyId: string | undefined,
+): Promise<ApiPlan> {
   const payers = planPayers(companyId, caller.userId);
   const cost = deps.config.planCostCredits;
   let payer: CreditAccount | undefined;

@@ -43,13 +43,32 @@ function toParam(p: SqlParam): unknown {
   return JSON.stringify(p);
 }
 
+/**
+ * Runs PGlite's statements one at a time, each in its own turn of the event loop. PGlite runs a
+ * statement synchronously on the server's thread, and its queue hands the connection to the next
+ * waiting statement in a microtask: under load, every statement queued ran back to back in one
+ * turn of the loop, so the server accepted one new connection per (long) turn — 48 clients
+ * connecting to a busy server waited seconds for their first answer. Here each statement waits for
+ * the one before and for a `setImmediate`, so the loop polls its sockets between statements.
+ */
+function turnTaker(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return <T>(fn: () => Promise<T>) => {
+    const run = last.then(turn).then(fn);
+    last = run.catch(() => undefined);
+    return run;
+  };
+}
+
 export function pgliteBackend(db: PGlite): SqlBackend {
   const base = pgliteSql(db);
+  const inTurn = turnTaker();
   return {
     kind: 'pglite',
-    query: base.query,
+    query: (text, params) => inTurn(() => base.query(text, params)),
     // PGlite has one connection; its transaction() holds it exclusively until the callback ends.
-    transaction: (fn) => db.transaction((tx) => fn(pgliteSql(tx))),
+    transaction: (fn) => inTurn(() => db.transaction((tx) => fn(pgliteSql(tx)))),
     close: () => db.close(),
   };
 }
