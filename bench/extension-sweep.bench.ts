@@ -1,5 +1,5 @@
 /**
- * Track-stage coverage of the end extension (issue 5): for every corpus field up to
+ * Track-stage coverage of the end extension: for every corpus field up to
  * --max-area-ha (default 40), the uncovered and overlap ratios of the headland passes plus the
  * tracks as generated (field heading searched, width 6 m, 2 passes, R 6 m), with each end
  * extended by the fractions f of the full extension (f = 0: none; 1/3: what every plan does;

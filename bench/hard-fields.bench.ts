@@ -1,5 +1,5 @@
 /**
- * Hard fields (issue 5): per category of the corpus index (every category of index.csv by
+ * Hard fields: per category of the corpus index (every category of index.csv by
  * default, and all fields together), the median uncovered and overlap ratios with and without
  * `extendTracks` (without it, plans still extend track ends by DEFAULT_EXTENSION_FRACTION of the
  * full extension), and the `checkPlan` violations of every plan (no route point may enter a

@@ -1,5 +1,5 @@
 /**
- * Guidance-job throughput (issue 9): the corpus fields (test/fields) as ONE job, planned by
+ * Guidance-job throughput: the corpus fields (test/fields) as ONE job, planned by
  *  - the embedded engine (PGlite store, claim loop) on a worker-thread pool of 1 vs 2 threads;
  *  - the PostgreSQL engine (pg-boss) by 1 vs 2 `furrow worker --threads 1` processes.
  * Items per second from submit to the job's last item, and the scaling ratio 2 vs 1.

@@ -1,5 +1,5 @@
 /**
- * Kinematics corpus benchmark (issue 4): plans every field of test/fields at several turning
+ * Kinematics corpus benchmark: plans every field of test/fields at several turning
  * radii (width 6 m, 2 headland passes, curvature-rate limit σ 0.3 1/m²) and counts `checkPlan`
  * violations per radius — curvature, curvature rate, heading jumps at junctions, reversing,
  * outside-boundary, … — and where they are (Turn, or Connector by kind; `Turn:unfitted` is the route

@@ -1,10 +1,10 @@
 /**
- * Route-order benchmark (issue 3): every order on synthetic parallel-track fields, the optimizer's
+ * Route-order benchmark: every order on synthetic parallel-track fields, the optimizer's
  * gap to its lower bound, time to the first feasible route and the time limit on a field with
  * more than 1,000 tracks. Run: `npx tsc --build packages/core && npx tsx bench/route.bench.ts`
  * (prints Markdown; `--quick` skips the 10 s time-limit run).
  *
- * Costs are the synthetic connector model of `syntheticTrackProblem` (PLANNER-NOTES turn formulas),
+ * Costs are the synthetic connector model of `syntheticTrackProblem` (closed-form turn lengths),
  * in meters; the corpus section of docs/benchmarks/route.md comes from planRoute on real fields.
  */
 import { appendFileSync, readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Sequencing and terrain figures (issue 11): the heuristic's gap to the exact optimum and both
+ * Sequencing and terrain figures: the heuristic's gap to the exact optimum and both
  * run times on seeded random asymmetric distance matrices, heuristic time on larger days, and
  * terrain analysis time on corpus fields over a synthetic DEM.
  * Run: `npx tsc --build packages/core && npx tsx bench/sequencing.bench.ts` (prints Markdown).

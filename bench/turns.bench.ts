@@ -1,7 +1,7 @@
 /**
- * Turn benchmark (issue 4): per-query time of Dubins, CC-Dubins and Reeds-Shepp length
+ * Turn benchmark: per-query time of Dubins, CC-Dubins and Reeds-Shepp length
  * queries (no sampling) on seeded random pose pairs, against the C++ steering_functions
- * anchors of PLANNER-NOTES (1.1 µs Dubins, 3.7 µs CC-Dubins, 7 µs Reeds-Shepp), plus the full
+ * published anchors (1.1 µs Dubins, 3.7 µs CC-Dubins, 7 µs Reeds-Shepp), plus the full
  * `turnCandidates` call with the first candidate's points (sampled lazily, every 0.5 m) and
  * `checkKinematics`.
  *

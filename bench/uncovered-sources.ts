@@ -1,5 +1,5 @@
 /**
- * Where the uncovered area of corpus plans comes from (issue 2's coverage target). Every field
+ * Where the uncovered area of corpus plans comes from (against the coverage target). Every field
  * is planned as `furrow bench` plans it (width 6 m, 2 headland passes, R 6 m, snake), the
  * swaths of its route are united, and the uncovered part of the workable area is split into
  * zones, each uncovered square meter counted in the first zone that holds it:

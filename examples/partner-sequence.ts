@@ -1,5 +1,5 @@
 /**
- * The spec's typical partner sequence (SERVICE-SPEC section 4), end to end against a furrow server:
+ * The spec's typical partner sequence (docs/api.md "Full platform"), end to end against a furrow server:
  * verify the key; create user, company, company access; grower, farm, field with boundary; a launch
  * code for the end user; and the exchange the web app's launch page makes. Prints each id.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 5, "done when": the corpus fields with holes and the concave ones plan with zero
+ * The corpus fields with holes and the concave ones plan with zero
  * `checkPlan` violations and no route point inside a non-passable zone; a passable zone is driven
  * over only when allowed.
  *
@@ -160,7 +160,7 @@ const request = (field: FieldGeometry, extra: Partial<PathPlanRequest> = {}): Pa
   ...extra,
 });
 
-describe('hard corpus fields (issue 5): holes and concave shapes plan cleanly, never entering a hole', () => {
+describe('hard corpus fields: holes and concave shapes plan cleanly, never entering a hole', () => {
   it('selects the holes and concave fields of the corpus index', () => {
     // 47 fields in the index have holes or a concave shape; those over MAX_HA are left to the bench
     expect(rows.length).toBeGreaterThanOrEqual(40);

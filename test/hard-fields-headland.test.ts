@@ -1,5 +1,5 @@
 /**
- * Headland modes and corners (issue 5): `headland.mode` full / turnOnly / none and
+ * Headland modes and corners: `headland.mode` full / turnOnly / none and
  * `headland.corners` rounded / square, each checked on what the plan drives, with the
  * behaviour that fails without the option; `useCrossHatches` with turn-only headlands.
  * Fields are built in local meters (x east, y north) around 10° E, 50° N.

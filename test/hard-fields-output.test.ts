@@ -1,5 +1,5 @@
 /**
- * Hard-field plan members in the export formats (issue 5): cells as `Cell` features, the
+ * Hard-field plan members in the export formats: cells as `Cell` features, the
  * narrow-corridor warnings with their polygons, turn-only headland bands as `HeadlandArea`,
  * and what the other writers (KML, Shapefile, ISO-XML) do with them.
  */

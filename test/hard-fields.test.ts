@@ -1,5 +1,5 @@
 /**
- * Hard fields (issue 5): input hygiene and invalid boundaries, exclusion zones, the
+ * Hard fields: input hygiene and invalid boundaries, exclusion zones, the
  * `options` features, guidance lines, cells, narrow corridors — on constructed fields and
  * on the corpus fields with holes and concave shapes.
  */

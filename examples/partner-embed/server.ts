@@ -1,5 +1,5 @@
 /**
- * A tiny partner product embedding furrow (SERVICE-SPEC sections 3-5, "Typical sequence").
+ * A tiny partner product embedding furrow (docs/api.md "Full platform", the typical sequence).
  *
  * Server side, with the partner-admin key (never sent to the browser), it provisions an end
  * user, a company and access, a grower, farm and field with a boundary, then requests a launch

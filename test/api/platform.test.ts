@@ -1,5 +1,5 @@
 /**
- * Issue 8 through `app.request()`: the spec's typical sequence, launch codes and sessions,
+ * The full platform through `app.request()`: the spec's typical sequence, launch codes and sessions,
  * validation of provisioning, boundary import / export, stored plans, key management, credits,
  * and the auth matrix (no key, wrong key, revoked key, non-admin key, other company's key) on
  * every route.
@@ -365,7 +365,7 @@ describe('auth matrix on every route', () => {
     { method: 'POST', path: () => `/api/farms/${a.farmId}/archive`, body: () => ({ archived: false }), tenant: true },
     { method: 'POST', path: () => `/api/fields/${a.fieldId}/archive`, body: () => ({ archived: false }), tenant: true },
     { method: 'POST', path: () => `/api/boundaries/${a.boundaryId}/archive`, body: () => ({ archived: false }), tenant: true },
-    // Issue 11 (terrain, scenarios, sequencing, portal pushes; see test/portals/api.test.ts)
+    // Terrain, scenarios, sequencing, portal pushes; see test/portals/api.test.ts)
     { method: 'POST', path: () => '/api/terrain/analyze', body: () => ({ field: shapeB().boundary, grid: { type: 'ElevationGrid', crs: 'EPSG:4326', origin: [8.539, 47.375], cellSize: 0.001, columns: 7, rows: 7, elevations: new Array(49).fill(100) } }) },
     { method: 'POST', path: () => '/api/path-plans/terrain', body: () => ({ request: shapeB(), grid: { type: 'ElevationGrid', crs: 'EPSG:4326', origin: [8.539, 47.375], cellSize: 0.001, columns: 7, rows: 7, elevations: new Array(49).fill(100) } }) },
     { method: 'POST', path: () => '/api/path-plans/scenarios', body: () => ({ request: shapeB(), scenarios: [{ name: 'a', equipment: { widthMeters: 6 } }] }) },

@@ -1,7 +1,7 @@
-/** Issue 7: the Quick Start surface through `app.request()`: every status, both shapes, every option. */
+/** The Quick Start surface through `app.request()`: every status, both shapes, every option. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@furrow/api';
-import { bowTie, hasRealPlanner, jsonInit, makeApp, readCorpusField, shapeA, shapeB, square, type TestApp } from './support.js';
+import { bowTie, jsonInit, makeApp, readCorpusField, shapeA, shapeB, square, type TestApp } from './support.js';
 
 let store: Store;
 let t: TestApp;
@@ -415,7 +415,7 @@ describe('web application hook', () => {
 });
 
 describe('with the real planner (@furrow/core)', () => {
-  it.skipIf(!hasRealPlanner)('plans a corpus field in both renderings: same field metrics; GeoJSON route pieces chain in sequence order', async () => {
+  it('plans a corpus field in both renderings: same field metrics; GeoJSON route pieces chain in sequence order', async () => {
     const { createApp, createRateLimiter, inProcessPlanner } = await import('@furrow/api');
     const app = createApp({ store, planner: inProcessPlanner(), limiter: createRateLimiter({ points: 100, windowSeconds: 60 }) });
     const field = readCorpusField('at-ref-057').geometry;

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createKeyCommand, inProcessPlanner, serve, type RunningServer } from '@furrow/api';
 // @ts-expect-error plain JavaScript fixture (also loaded by worker threads)
 import { stubPlanRoute } from './fixtures/stub-plan.mjs';
-import { hasRealPlanner, readCorpusField, shapeA } from './support.js';
+import { readCorpusField, shapeA } from './support.js';
 
 const BOOTSTRAP = 'furrow-e2e-bootstrap-key-0123456789';
 const cwd = mkdtempSync(path.join(tmpdir(), 'furrow-api-'));
@@ -32,7 +32,7 @@ describe('furrow serve', () => {
     expect(madeKey.apiKey).toMatch(/^fk_[0-9a-f]{16}_/);
   }, 180_000); // two cold starts of the embedded store on disk: over a minute on a loaded 2-core machine
 
-  it.skipIf(!hasRealPlanner)(
+  it(
     'with only FURROW_BOOTSTRAP_API_KEY set: answers the quick-start request with a real plan; earlier keys persisted',
     async () => {
       const lines: string[] = [];

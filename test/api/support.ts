@@ -1,16 +1,12 @@
 /** Shared helpers of the API suites: one migrated store per file, apps with a stub planner. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as core from '@furrow/core';
-import { createApp, createRateLimiter, inProcessPlanner, type ApiConfig, type Planner, type Store } from '@furrow/api';
+import { createApp, createRateLimiter, inProcessPlanner, type ApiConfig, type PlanFunction, type Planner, type Store } from '@furrow/api';
 // @ts-expect-error plain JavaScript fixture (also loaded by worker threads)
 import { stubPlanRoute } from './fixtures/stub-plan.mjs';
 
-export const stubPlanner = (): Planner => inProcessPlanner(stubPlanRoute as (r: unknown) => unknown);
+export const stubPlanner = (): Planner => inProcessPlanner(stubPlanRoute as PlanFunction);
 export const stubWorkerFile = fileURLToPath(new URL('./fixtures/stub-worker.mjs', import.meta.url));
-
-/** True once @furrow/core exports the real planner. */
-export const hasRealPlanner = typeof (core as Record<string, unknown>).planRoute === 'function';
 
 export const square = (lon = 8.54, lat = 47.37, d = 0.004) => ({
   type: 'Polygon' as const,

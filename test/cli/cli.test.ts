@@ -72,7 +72,7 @@ describe('furrow plan', () => {
     expect(plan.route.filter((s) => s.type === 'ExteriorHeadland').length).toBe(1);
   });
 
-  it('writes GeoJSON per CONTRACT.md and zipped layouts to files or folders', async () => {
+  it('writes Plan GeoJSON and zipped layouts to files or folders', async () => {
     const g = await furrow(['plan', field, '--format', 'geojson']);
     expect(g.code).toBe(0);
     const fc = JSON.parse(g.stdout);

@@ -1,5 +1,5 @@
 /**
- * Plan exports against CONTRACT.md "Plan GeoJSON" and the KML / WKT / Shapefile / ISO-XML /
+ * Plan exports against "Plan GeoJSON" (docs/formats.md) and the KML / WKT / Shapefile / ISO-XML /
  * vendor writers, read back with our own readers (GDAL and isoxml checks live in their own suites).
  */
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ function distanceMeters(a: Position, b: Position): number {
 const field = corpusField('at-ref-056'); // concave, with a hole
 const plan = handPlan(field.geometry, 12, 6);
 
-describe('plan GeoJSON (CONTRACT.md)', () => {
+describe('plan GeoJSON (docs/formats.md)', () => {
   const fc = planToFeatureCollection(plan);
 
   it('is a FeatureCollection with metrics and version as foreign members', () => {

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as core from '@furrow/core';
-import { hasRealPlanner } from '../api/support.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'packages/cli/bin/furrow.js');
@@ -23,7 +22,7 @@ function furrow(args: string[], env: Record<string, string | undefined> = {}): P
   });
 }
 
-describe.skipIf(!built || !hasRealPlanner)('furrow bulk (local) and furrow worker', () => {
+describe.skipIf(!built)('furrow bulk (local) and furrow worker', () => {
   it('plans a folder on worker threads, writes each plan, lists the unreadable file as a failure (exit 1)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'furrow-bulk-local-'));
     mkdirSync(join(dir, 'in'));

@@ -8,7 +8,7 @@ import { API_VERSION, createApp, createRateLimiter, openStore, poolPlanner, star
 import * as core from '@furrow/core';
 import { describeWith } from '../support/requires.js';
 import { openPostgresStore } from '../api/pg.js';
-import { hasRealPlanner, readCorpusField } from '../api/support.js';
+import { readCorpusField } from '../api/support.js';
 import { accountWithCompany, allResults, call, expectedMetrics, fakePlanner, squareAt, waitForJob } from './support.js';
 
 type Backend = { store: Store; cleanup: () => Promise<void> };
@@ -223,7 +223,7 @@ describeWith(['postgres'], 'guidance jobs, PostgreSQL (pg-boss)', () => {
   jobSuite(openPostgresStore);
 });
 
-describe.skipIf(!hasRealPlanner)('guidance jobs with the real planner on the worker pool (embedded store)', () => {
+describe('guidance jobs with the real planner on the worker pool (embedded store)', () => {
   let store: Store;
   let jobs: JobService;
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /** Helpers of the guidance-job suites: a counting fake planner, accounts with a company, polling. */
-import { inProcessPlanner, type Planner, type Store } from '@furrow/api';
+import { inProcessPlanner, type PlanFunction, type Planner, type Store } from '@furrow/api';
 import { expect } from 'vitest';
 import { jsonInit } from '../api/support.js';
 
@@ -51,7 +51,7 @@ export function expectedMetrics(request: Req): Record<string, number> {
 /** The fake on the in-process planner (its PlanError-shaped errors pass core's isPlanError by name and code). */
 export function fakePlanner(calls: Map<string, number>, times?: Map<string, number[]>): Planner {
   const fn = fakePlanRoute(calls, times);
-  return inProcessPlanner(fn as never);
+  return inProcessPlanner(fn as unknown as PlanFunction);
 }
 
 export const squareAt = (lon: number, lat = 47.37, d = 0.002) => ({

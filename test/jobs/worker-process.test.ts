@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp, createRateLimiter, inProcessPlanner, openStore, serve, startJobs, type JobService, type RunningServer, type Store } from '@furrow/api';
 import { describeWith } from '../support/requires.js';
 import { startPostgres, type TestPostgres } from '../api/pg.js';
-import { hasRealPlanner, readCorpusField } from '../api/support.js';
+import { readCorpusField } from '../api/support.js';
 import { accountWithCompany, allResults, call, waitForJob } from './support.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -67,7 +67,7 @@ describeWith(['postgres'], 'furrow worker processes (pg-boss): SIGKILL mid-job, 
     pg?.stop();
   }, 60_000);
 
-  it.skipIf(!built || !hasRealPlanner)('a worker killed mid-item leaves it to be retried; the job completes with each item once', async () => {
+  it.skipIf(!built)('a worker killed mid-item leaves it to be retried; the job completes with each item once', async () => {
     const acct = await accountWithCompany(store, 'killed', 100, 0);
     const app = createApp({ store, limiter: createRateLimiter({ points: 100_000, windowSeconds: 60 }) });
     // maxOptimizerTime 3 s keeps every item well under the 6 s expiry.
@@ -113,7 +113,7 @@ describeWith(['postgres'], 'furrow worker processes (pg-boss): SIGKILL mid-job, 
     expect(await store.balance('user', acct.userId)).toBe(100 - FIELDS.length);
   }, 240_000);
 
-  it.skipIf(!built || !hasRealPlanner)('furrow bulk --api plans a folder through furrow serve (no in-process worker) and furrow worker', async () => {
+  it.skipIf(!built)('furrow bulk --api plans a folder through furrow serve (no in-process worker) and furrow worker', async () => {
     const acct = await accountWithCompany(store, 'bulk-api', 100, 0);
     const dir = mkdtempSync(join(tmpdir(), 'furrow-bulk-'));
     mkdirSync(join(dir, 'in'));

@@ -1,4 +1,4 @@
-/** Issue 11 through the HTTP API (`app.request()`): terrain, scenarios, sequencing, portal pushes. */
+/** Terrain, scenarios, sequencing and portal pushes through the HTTP API (`app.request()`): terrain, scenarios, sequencing, portal pushes. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessPlanner, openStore, type Store } from '@furrow/api';
 import { jsonInit, makeApp, shapeA, square, type TestApp } from '../api/support.js';

@@ -1,7 +1,7 @@
 /**
  * HTTP errors of the API. Routes throw `ApiError`; the app's single `onError` turns it, a
  * library `PlanError`, a Hono `HTTPException` or anything else into the JSON bodies pinned by
- * CONTRACT.md and SERVICE-SPEC section 7, always with the request's correlation id.
+ * docs/api.md "Errors", always with the request's correlation id.
  */
 import { isPlanError, type PlanErrorCode, type PlanErrorDetail } from '@furrow/core';
 
@@ -43,7 +43,7 @@ export function fromPlanError(err: unknown): ApiError | undefined {
   return new ApiError(status, code, e.message, e.details ?? [], { reason: e.code });
 }
 
-/** The JSON body of an error response, shaped per status (CONTRACT.md "Errors"). */
+/** The JSON body of an error response, shaped per status (docs/api.md "Errors"). */
 export function errorBody(err: ApiError, correlationId: string): Record<string, unknown> {
   switch (err.status) {
     case 402:

@@ -1,5 +1,5 @@
 /**
- * The GeoJSON rendering of a plan (CONTRACT.md "Plan GeoJSON"): @furrow/format-geojson's
+ * The GeoJSON rendering of a plan (docs/formats.md "Plan GeoJSON"): @furrow/format-geojson's
  * `planToFeatureCollection`, with the API's `metrics` and `version` as foreign members.
  */
 import type { Plan } from '@furrow/core';

@@ -1,6 +1,6 @@
 /**
  * `furrow serve` and `furrow keys create` as single function calls for the CLI.
- * Environment (CONTRACT.md): PORT, HOST, DATABASE_URL, FURROW_BOOTSTRAP_API_KEY, APP_URL; plus
+ * Environment (docs/api.md "Starting"): PORT, HOST, DATABASE_URL, FURROW_BOOTSTRAP_API_KEY, APP_URL; plus
  * FURROW_RATE_LIMIT (requests per window per key, default 600), FURROW_RATE_WINDOW_SECONDS (60),
  * FURROW_PLAN_THREADS (worker threads, default = cores; 0 = plan in-process), FURROW_PLAN_COST (1),
  * FURROW_INITIAL_CREDITS (1000), FURROW_BODY_LIMIT_BYTES (10 MiB), FURROW_PLAN_TIMEOUT_SECONDS (120),
@@ -18,6 +18,7 @@ import { createRateLimiter } from './ratelimit.js';
 import { openStore, type Store } from './store/store.js';
 import { startJobs, type JobService } from './jobs/service.js';
 import { jobSettingsFromEnv } from './jobs/worker-command.js';
+import { untilStopSignal } from './signals.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -152,15 +153,7 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
 export async function serveCommand(env: Env = process.env, opts: ServeOptions = {}): Promise<number> {
   const running = await serve(env, opts);
   process.stderr.write(`furrow API on ${running.url} (docs: ${running.url}/docs)\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await untilStopSignal();
   await running.close();
   return 0;
 }

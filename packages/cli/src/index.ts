@@ -1,5 +1,5 @@
 /**
- * The `furrow` command (CONTRACT.md "Command line"). `main` returns the process exit code:
+ * The `furrow` command (README.md, `furrow --help`). `main` returns the process exit code:
  * 0 on success, 2 on bad input (message on stderr), 1 on other failures.
  *
  * Start-up is kept short: this module loads only commander and the version; each command

@@ -1,5 +1,5 @@
 /**
- * `checkPlanFeatureCollection`: the CONTRACT.md "Plan GeoJSON" rules as a checker of its own
+ * `checkPlanFeatureCollection`: the "Plan GeoJSON" rules of docs/formats.md as a checker of its own
  * output (like earcut's `deviation`), for tests, the API and debugging. Returns the problems
  * found, an empty list when the collection keeps the contract.
  */
@@ -44,7 +44,7 @@ export interface PlanCheckOptions {
   straightToleranceDegrees?: number;
 }
 
-/** Problems with a plan FeatureCollection against CONTRACT.md "Plan GeoJSON" (empty = none). */
+/** Problems with a plan FeatureCollection against "Plan GeoJSON" (docs/formats.md) (empty = none). */
 export function checkPlanFeatureCollection(fc: PlanFeatureCollection, options: PlanCheckOptions = {}): string[] {
   const maxGap = options.maxGapMeters ?? 0.05;
   const maxSpacing = options.maxCurveSpacingMeters ?? 0.5;

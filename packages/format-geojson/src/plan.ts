@@ -1,5 +1,5 @@
 /**
- * Plan GeoJSON (CONTRACT.md "Plan GeoJSON"): a FeatureCollection with the plan's `metrics`
+ * Plan GeoJSON (docs/formats.md "Plan GeoJSON"): a FeatureCollection with the plan's `metrics`
  * and `version` as foreign members; route features in driving order with `sequence` from 0;
  * context features (Boundary, Obstacle, RefillPoint, StagingArea, Crosshatch, ...).
  * Cells of the decomposition (`plan.cells`) are `Cell` features: the cell's Polygon with
@@ -141,7 +141,7 @@ export function contextFeaturesOf(plan: Plan): PlanFeature[] {
   return features;
 }
 
-/** The plan as CONTRACT.md "Plan GeoJSON": route features first (driving order), then context. */
+/** The plan as "Plan GeoJSON" (docs/formats.md): route features first (driving order), then context. */
 export function planToFeatureCollection(plan: Plan): PlanFeatureCollection {
   return {
     type: 'FeatureCollection',

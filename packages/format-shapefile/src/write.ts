@@ -1,6 +1,6 @@
 /**
  * Shapefile layers out: .shp/.shx through @mapbox/shp-write's low-level `write` (one record
- * per feature; its `zip()` merges lines and mis-winds rings, see STACK.md), our own UTF-8 .dbf,
+ * per feature; its `zip()` merges lines and mis-winds rings), our own UTF-8 .dbf,
  * a WGS84 .prj and a .cpg; zipped with jszip. Polygon rings are rewound to the shapefile
  * convention (outer clockwise, holes counter-clockwise).
  */

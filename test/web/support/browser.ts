@@ -1,4 +1,4 @@
-/** Chromium through playwright-core for the web suites (STACK.md flags), console-error capture, screenshots. */
+/** Chromium through playwright-core for the web suites, console-error capture, screenshots. */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';

@@ -1,6 +1,6 @@
 /**
  * A contract fake of the furrow API for the web app's browser suite: the endpoints the app and
- * the partner example call (SERVICE-SPEC section 4, CONTRACT.md), in memory, with single-use
+ * the partner example call (docs/api.md "Full platform"), in memory, with single-use
  * launch codes (600 s), Bearer sessions, and the web app's real static handler (`webAppResponse`).
  * The end-to-end suite (web-e2e.browser.test.ts) runs the same flow against the real server.
  */

@@ -1,7 +1,7 @@
 /**
  * A stand-in planner for the web app's browser suite against the contract fake: parallel tracks
  * at the requested heading and spacing clipped to the field by a scanline, joined by turns, with
- * headland passes along the boundary. Its output follows CONTRACT.md "Plan GeoJSON"; its numbers
+ * headland passes along the boundary. Its output follows "Plan GeoJSON" (docs/formats.md); its numbers
  * follow from its geometry (not from the app), so the suite can check what the app shows.
  */
 type Pos = [number, number];
@@ -161,7 +161,7 @@ export function fakePlan(req: FakePlanRequest): Record<string, unknown> {
 }
 
 /**
- * The same stand-in as a Plan JSON (CONTRACT.md "Plan JSON": route segments in driving order),
+ * The same stand-in as a Plan JSON (core's `Plan`: route segments in driving order),
  * for the real API server while `@furrow/core` has no `planRoute` yet.
  */
 export function fakePlanJson(request: Record<string, unknown>): Record<string, unknown> {

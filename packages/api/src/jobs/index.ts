@@ -1,4 +1,4 @@
-/** Bulk guidance jobs (issue 9): routes, the shared engine, the embedded and pg-boss runners. */
+/** Bulk guidance jobs: routes, the shared engine, the embedded and pg-boss runners. */
 export { jobRoutes, mergeRequest, MAX_JOB_ITEMS, RETRY_AFTER_SECONDS } from './routes.js';
 export { startJobs, jobServiceFor, type JobService, type StartJobsOptions } from './service.js';
 export { startEmbeddedRunner, type JobRunner, type EmbeddedRunnerOptions } from './embedded.js';

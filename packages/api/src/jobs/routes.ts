@@ -1,5 +1,5 @@
 /**
- * Bulk guidance jobs over HTTP (CONTRACT.md "Bulk jobs"; docs/jobs.md):
+ * Bulk guidance jobs over HTTP (docs/jobs.md):
  * `POST /api/guidance-jobs` → 202 + Location + Retry-After: 5; `GET /api/guidance-jobs/{jobId}`;
  * `GET /api/guidance-jobs/{jobId}/results` (paged, item order); `DELETE /api/guidance-jobs/{jobId}`.
  * A job belongs to one company; callers without access to it get 404, like an unknown id.

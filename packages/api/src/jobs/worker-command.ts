@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import pino from 'pino';
 import { poolPlanner, type Planner } from '../planner.js';
 import { openStore } from '../store/store.js';
+import { untilStopSignal } from '../signals.js';
 import type { JobSettings } from './engine.js';
 import type { PgBossOptions } from './pgboss.js';
 import { startJobs } from './service.js';
@@ -67,16 +68,7 @@ export async function workerCommand(env: Env = process.env, opts: WorkerCommandO
   try {
     const jobs = await startJobs({ store, planner, worker: true, settings, pgBoss, logger, concurrency: threads });
     logger.info({ threads, engine: jobs.engine, pid: process.pid }, 'furrow worker ready');
-    await (opts.until ??
-      new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      }));
+    await (opts.until ?? untilStopSignal());
     logger.info({ finished: jobs.runner?.finished ?? 0 }, 'furrow worker stopping');
     await jobs.close();
     return 0;

@@ -1,5 +1,5 @@
 /**
- * Issue 11 routes: terrain analysis, equipment scenarios, field sequencing and pushes to the
+ * Routes of terrain analysis, equipment scenarios, field sequencing and pushes to the
  * manufacturer portals. Two route groups, mounted by the app through `routes/registry.ts`.
  */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';

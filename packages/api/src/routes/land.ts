@@ -1,5 +1,5 @@
 /**
- * Land entities (SERVICE-SPEC 2.5 and 4): growers, farms, fields with boundaries, boundary import
+ * Land entities (docs/api.md "Full platform"): growers, farms, fields with boundaries, boundary import
  * and export, stored plans. Every read and write is scoped to the companies the caller's user can
  * access; anything else answers 404, exactly like an id that does not exist.
  */

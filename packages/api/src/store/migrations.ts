@@ -145,7 +145,7 @@ export const migrations: Migration[] = [
   },
   {
     version: 3,
-    name: 'guidance jobs (bulk planning, issue 9)',
+    name: 'guidance jobs (bulk planning)',
     sql: `
       CREATE TABLE guidance_jobs (
         job_id uuid PRIMARY KEY,

@@ -1,5 +1,5 @@
 /**
- * Opens the store named by DATABASE_URL (CONTRACT.md): unset → embedded PGlite under ./.furrow/,
+ * Opens the store named by DATABASE_URL (docs/store.md): unset → embedded PGlite under ./.furrow/,
  * `memory:` → embedded in memory, `postgres://…` → PostgreSQL. Migrations run before it is returned.
  * An embedded store on disk is locked while open: a second process gets `StoreLockedError`.
  */

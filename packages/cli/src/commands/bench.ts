@@ -219,7 +219,7 @@ export function spliceSection(doc: string, body: string, name = 'corpus', headin
 }
 
 // ---------------------------------------------------------------------------------------------
-// Route section (issue 3): every order on the corpus, the optimizer's gap and time to the first
+// Route section: every order on the corpus, the optimizer's gap and time to the first
 // feasible route, and a synthetic field with more than 1,000 tracks.
 
 const ROUTE_ORDERS = ['boustrophedon', 'snake', 'spiral', 'clusteredSpiral', 'optimized'] as const;

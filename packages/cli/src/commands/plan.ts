@@ -1,5 +1,5 @@
 /**
- * `furrow plan <boundary-file>`: plans one field (CONTRACT.md "Command line").
+ * `furrow plan <boundary-file>`: plans one field.
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';

@@ -18,7 +18,7 @@ describe('normalizeBoundary', () => {
 });
 
 describe('errors', () => {
-  it('reads CONTRACT.md and spec section 7 bodies', () => {
+  it('reads the error bodies of every status', () => {
     const e = errorFromBody(400, { error: { code: 'LaunchCodeUsed', message: 'used' }, correlationId: 'c1' }, 'x');
     expect([e.status, e.code, e.message, e.correlationId]).toEqual([400, 'LaunchCodeUsed', 'used', 'c1']);
     const f = errorFromBody(403, { correlationId: 'c2', errorCode: 'NotAuthorized', message: 'no' }, 'x');

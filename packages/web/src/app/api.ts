@@ -1,7 +1,7 @@
 /**
  * The app's calls to the furrow API (same origin). Every call but the launch exchange sends the
  * session's JWT as `Authorization: Bearer`. Errors become `ApiError` with the body's code and
- * message (CONTRACT.md error bodies) so pages can say what went wrong.
+ * message (the API's error bodies, docs/api.md "Errors") so pages can say what went wrong.
  */
 import type { FeatureCollection, Geometry, Position } from './geo.js';
 

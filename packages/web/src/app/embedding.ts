@@ -1,5 +1,5 @@
 /**
- * Embedding contract (SERVICE-SPEC section 4): URL flags `embedded=true&chrome=false` and the
+ * Embedding contract (docs/web.md): URL flags `embedded=true&chrome=false` and the
  * runtime message `{type: 'embedded-mode', embedded, chrome, hideOrgSelector,
  * hideFieldSelector, hideSideNav}` from the parent window, accepted only from origins the
  * partner allowed.

@@ -1,5 +1,5 @@
 /**
- * The plan's map layers: which GeoJSON features (CONTRACT.md "Plan GeoJSON", by
+ * The plan's map layers: which GeoJSON features (docs/formats.md "Plan GeoJSON", by
  * `properties.type`) go to which toggleable layer, in what colour, and the route's start
  * and end (first and last route feature by `properties.sequence`).
  */

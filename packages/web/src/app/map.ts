@@ -93,7 +93,7 @@ export class MapView {
       if (layer.id === 'boundary' && features.length === 0) features.push({ type: 'Feature', geometry: data.boundary, properties: { type: 'Boundary' } });
       if (layer.id === 'obstacles' && features.length === 0) {
         for (const o of data.obstacles) features.push({ type: 'Feature', geometry: o, properties: { type: 'Obstacle' } });
-        // Holes of the boundary are no-go zones (CONTRACT.md): show them as obstacles too.
+        // Holes of the boundary are no-go zones: show them as obstacles too.
         for (const hole of holesOf(data.boundary)) features.push({ type: 'Feature', geometry: hole, properties: { type: 'Obstacle', name: 'hole in the field' } });
       }
       this.drawFeatures(g, layer.id, layer.color, features, projection);

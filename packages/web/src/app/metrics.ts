@@ -1,5 +1,5 @@
 /**
- * The plan KPIs shown beside the map (CONTRACT.md metric names), how they are formatted
+ * The plan KPIs shown beside the map (the plan's metric names), how they are formatted
  * for a farmer, and how a re-plan changed them.
  */
 export interface MetricRow {

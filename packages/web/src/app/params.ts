@@ -1,5 +1,5 @@
 /**
- * The planning form's parameters and the path-plan request (shape A, SERVICE-SPEC 2.1-2.3)
+ * The planning form's parameters and the path-plan request (shape A, docs/api.md "Requests")
  * they become. Validation happens here too, so the form can name the bad field before
  * anything is sent.
  */

@@ -1,5 +1,5 @@
 /**
- * `/profile`: the signed-in user, its credit balances, and its API keys (SERVICE-SPEC: keys are
+ * `/profile`: the signed-in user, its credit balances, and its API keys (keys are
  * created in the web application's profile and shown once): create (the secret is shown in
  * this page once, never again), list, revoke. Talks to `/api/user/api-keys`, which only ever
  * touches the user's own keys.
