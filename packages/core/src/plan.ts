@@ -22,7 +22,7 @@ import { headlandRoutePieces } from './headland/headlandPieces.js';
 import { headlandReport, outermostExteriorRings, passDrivingOrder, planHeadlandStage } from './headland/planHeadlands.js';
 import { fieldHeading, planFieldTracks } from './tracks/planTracks.js';
 import type { StripMode } from './tracks/planTracks.js';
-import { headlandWidenedWarning, turnHeadlandPasses } from './tracks/widenHeadland.js';
+import { headlandWidenedWarning, turnHeadlandPasses, widenedIsBetter } from './tracks/widenHeadland.js';
 import { planWithStripFallback, stripFaults } from './tracks/stripFallback.js';
 import { planCellHeadingsOrNot } from './tracks/cellHeadingChoice.js';
 import type { Planning } from './tracks/cellHeadingChoice.js';
@@ -93,10 +93,18 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
   const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region });
   const tracks = planned.trackSet.tracks;
   // Turns need a headland as deep as they reach: with too few passes, the call plans with as many as they need.
-  if (shared.turnHeadland === undefined && (shared.turnHeadland = turnHeadlandPasses(input.headland.mode === 'full', input, tracks, field, input.headland.corners, request.smoothingStrategy))?.widened) {
-    call.settings = { ...input, headlandPasses: shared.turnHeadland.passes };
-    call.shared = { memo: createConnectionMemo(), prepared, simple, turnHeadland: shared.turnHeadland };
-    return planOnce(call, cellHeadingsAllowed, orderingSpentMilliseconds, strips);
+  const turnHeadland = shared.turnHeadland === undefined ? (shared.turnHeadland = turnHeadlandPasses(input.headland.mode === 'full', input, tracks, field, input.headland.corners, request.smoothingStrategy)) : undefined;
+  if (turnHeadland?.widened) {
+    const asked: Call = { ...call };
+    Object.assign(call, { settings: { ...input, headlandPasses: turnHeadland.passes }, shared: { memo: createConnectionMemo(), prepared, simple, turnHeadland } });
+    const wide = planOnce(call, cellHeadingsAllowed, orderingSpentMilliseconds, strips);
+    if (!turnHeadland.fewTracks && !turnHeadland.roundOnly) return wide;
+    // A field of few tracks, or one the passes would fill: the passes asked may do better (kept for the call's other plannings).
+    shared.turnHeadland = { ...turnHeadland, widened: false };
+    const kept = planOnce(asked, cellHeadingsAllowed, orderingSpentMilliseconds, strips);
+    if (widenedIsBetter(wide.plan.metrics, kept.plan.metrics)) return wide;
+    Object.assign(call, { settings: input, shared });
+    return kept;
   }
   const secondFollows = planned.cellTracks !== undefined && planned.cellTracks.cells.some((c) => c.own);
 

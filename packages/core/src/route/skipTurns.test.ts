@@ -80,3 +80,31 @@ describe('skip turns at W 3 m, R 12 m (no reversing)', () => {
     expect(plan.warnings.filter((w) => w.code.startsWith('headland-'))).toEqual([]);
   });
 });
+
+describe('strips narrower than the headland the turns need (W 3 m, R 12 m, no reversing)', () => {
+  const strip = (width: number): PathPlanRequest => ({ field: rectangleAt(15, 48, 200, width), machine: { widthMeters: W, turnRadiusMeters: R, reverseAllowed: false }, headland: { passes: 3 } });
+  const cost = (p: Plan): number => p.metrics.uncoveredRatio + 0.05 * (p.metrics.nonWorkingDistanceMeters / p.metrics.workingDistanceMeters);
+
+  it('a strip of few tracks is driven round in headland passes as deep as a U turn reaches, not in tracks joined by loops', () => {
+    const request = strip(30);
+    const plan = planRoute(request);
+    const widened = plan.warnings.find((w) => w.code === 'headland-widened');
+    expect(widened, JSON.stringify(plan.warnings)).toBeDefined();
+    expect(widened!.message).toContain('fewer track lines');
+    expect(plan.headlandPasses).toBeGreaterThan(3);
+    expect(plan.metrics.uncoveredRatio).toBeLessThan(0.02);
+    expect(checkPlan(request, plan).violations).toEqual([]);
+    const kept = planRoute({ ...request, headland: { passes: 3, fitTurns: false } });
+    expect(kept.metrics.uncoveredRatio).toBeGreaterThan(plan.metrics.uncoveredRatio + 0.1);
+  });
+
+  it('where those passes would do worse (their inner rings too tight to join), the passes asked are kept, with the figure', () => {
+    const request = strip(36);
+    const plan = planRoute(request);
+    expect(plan.headlandPasses).toBe(3);
+    expect(plan.warnings.some((w) => w.code === 'headland-too-narrow')).toBe(true);
+    const need = Number(/(\d+) headland passes/.exec(plan.warnings.find((w) => w.code === 'headland-too-narrow')!.message)?.[1]);
+    const widened = planRoute({ ...request, headland: { passes: need, fitTurns: false } });
+    expect(cost(plan)).toBeLessThan(cost(widened));
+  });
+});

@@ -54,8 +54,13 @@ describe('headlandNeedForTurns: the headland the skip turns reach into', () => {
     expect(need.depthMeters).toBeLessThanOrEqual(real + HEADLAND_NEED_MARGIN_METERS + 0.05);
   });
 
-  it('a field of fewer tracks than a U turn spans has no skip turn to measure', () => {
-    expect(headlandNeedForTurns(slantedTracks(5, w, 0), w, { turnRadiusMeters: R })).toBeUndefined();
+  it('a field of fewer tracks than a U turn spans: the depth of a U between level ends, no join measured', () => {
+    const need = headlandNeedForTurns(slantedTracks(5, w, 0), w, { turnRadiusMeters: R })!;
+    expect(need.joins).toBe(0);
+    expect(5).toBeLessThanOrEqual(need.skipLines);
+    const level = headlandNeedForTurns(slantedTracks(30, w, 0), w, { turnRadiusMeters: R })!;
+    expect(need.depthMeters).toBeCloseTo(level.depthMeters, 6);
+    expect(headlandNeedForTurns([], w, { turnRadiusMeters: R })).toBeUndefined();
   });
 });
 

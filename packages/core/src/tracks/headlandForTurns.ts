@@ -34,7 +34,7 @@ export interface HeadlandNeed {
   passes: number;
   /** Lines between the tracks a U turn joins. */
   skipLines: number;
-  /** Joins measured. */
+  /** Joins measured (0: fewer track lines than a U turn spans; the depth is that of a U between level ends). */
   joins: number;
   /** Where a join needs that depth: the end of its farther-out track (local meters). */
   x: number;
@@ -42,8 +42,10 @@ export interface HeadlandNeed {
 }
 
 /**
- * Depth (and passes) the forward U turns of a skip pattern need past the ends of `tracks`;
- * undefined when no two tracks are a U turn's span apart (a field of few tracks).
+ * Depth (and passes) the forward U turns of a skip pattern need past the ends of `tracks`. Where
+ * no two tracks are a U turn's span apart (a field of few tracks, joined only by loops several
+ * times a U's length), the depth of a U between level ends, with `joins` 0: in headland passes
+ * that deep such a field is mostly or wholly driven round. Undefined without straight tracks.
  */
 export function headlandNeedForTurns(tracks: readonly Track[], widthMeters: number, opts: FieldTurnOptions): HeadlandNeed | undefined {
   const w = widthMeters;
@@ -80,7 +82,10 @@ export function headlandNeedForTurns(tracks: readonly Track[], widthMeters: numb
       }
     }
   }
-  if (depths.length === 0) return undefined;
+  if (depths.length === 0) {
+    const first = [...byLine.values()][0]?.[0];
+    return first ? { depthMeters: reach + HEADLAND_NEED_MARGIN_METERS, passes: Math.ceil((reach + HEADLAND_NEED_MARGIN_METERS) / w - 1e-9), skipLines, joins: 0, x: first.x0, y: first.y0 } : undefined;
+  }
   depths.sort((p, q) => p.d - q.d);
   const at = depths[Math.min(depths.length - 1, Math.ceil(HEADLAND_NEED_SHARE * depths.length) - 1)];
   return { depthMeters: at.d, passes: Math.ceil(at.d / w - 1e-9), skipLines, joins: depths.length, x: at.x, y: at.y };

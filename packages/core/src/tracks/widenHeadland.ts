@@ -11,7 +11,7 @@
 import type { PathsD } from '../geometry/clipper.js';
 import { generateHeadlands } from '../headland/generateHeadlands.js';
 import type { PlanSettings } from '../request/normalizeRequest.js';
-import type { SmoothingStrategyType } from '../types.js';
+import type { PlanMetrics, SmoothingStrategyType } from '../types.js';
 import type { LocalWarning } from '../turns/path.js';
 import type { Track } from './generateTracks.js';
 import { HEADLAND_SHORTFALL_TOLERANCE_METERS, headlandNeedForTurns } from './headlandForTurns.js';
@@ -26,6 +26,10 @@ export interface TurnHeadland {
   /** Depth the turns need, meters. */
   depthMeters: number;
   skipLines: number;
+  /** Fewer track lines than a U turn spans (headlandForTurns.ts): the depth of a U between level ends. */
+  fewTracks: boolean;
+  /** That many passes leave no ground for tracks: the field is driven in headland passes only. */
+  roundOnly: boolean;
   /** A track end where the turns need that depth (local meters). */
   x: number;
   y: number;
@@ -35,7 +39,9 @@ export interface TurnHeadland {
  * The passes the turns need when that is more than `input.headlandPasses` (null: they fit, or
  * need at most HEADLAND_SHORTFALL_TOLERANCE_METERS more depth than those passes give).
  * Widened only for full exterior headlands of straight tracks, machines that do not reverse, at
- * least one pass asked, `fitHeadlandToTurns`, and when the deeper headland leaves ground for tracks.
+ * least one pass asked and `fitHeadlandToTurns` — also where that many passes leave no ground for
+ * tracks (a strip narrower than twice the depth: driven round in headland passes, not in tracks
+ * joined by loops).
  */
 export function turnHeadlandPasses(applies: boolean, input: PlanSettings, tracks: readonly Track[], field: PathsD, corners: 'rounded' | 'square' | undefined, smoothing: SmoothingStrategyType | undefined): TurnHeadland | null {
   const m = input.machine;
@@ -46,8 +52,9 @@ export function turnHeadlandPasses(applies: boolean, input: PlanSettings, tracks
     ...(smoothing ? { smoothing } : {}),
   });
   if (!need || need.depthMeters <= input.headlandPasses * m.widthMeters + HEADLAND_SHORTFALL_TOLERANCE_METERS + 1e-9) return null;
-  const widened = input.fitHeadlandToTurns && generateHeadlands(field, need.passes, m.widthMeters, corners, m.turnRadiusMeters).mainland.length > 0;
-  return { widened, asked: input.headlandPasses, passes: need.passes, depthMeters: need.depthMeters, skipLines: need.skipLines, x: need.x, y: need.y };
+  const widened = input.fitHeadlandToTurns;
+  const roundOnly = generateHeadlands(field, need.passes, m.widthMeters, corners, m.turnRadiusMeters).mainland.length === 0;
+  return { widened, asked: input.headlandPasses, passes: need.passes, depthMeters: need.depthMeters, skipLines: need.skipLines, fewTracks: need.joins === 0, roundOnly, x: need.x, y: need.y };
 }
 
 /** The warning (widened or too narrow), placed at a track end whose turn needs the depth. */
@@ -55,8 +62,25 @@ export function headlandWidenedWarning(t: TurnHeadland, widthMeters: number, tur
   const m = (v: number): string => `${Math.round(v * 10) / 10} m`;
   return {
     code: t.widened ? 'headland-widened' : 'headland-too-narrow',
-    message: `the turns need a headland ${m(t.depthMeters)} deep (a forward U turn at R ${turnRadiusMeters} m to the track ${t.skipLines} over reaches that far past the track ends): ${t.passes} headland passes of ${widthMeters} m, not the ${t.asked} asked (${m(t.asked * widthMeters)}); ${t.widened ? `planned with ${t.passes}` : `the ${t.asked} are kept: tracks are shortened where a turn does not fit, or joined by longer manoeuvres`}`,
+    message: `the turns need a headland ${m(t.depthMeters)} deep (a forward U turn at R ${turnRadiusMeters} m to the track ${t.skipLines} over reaches that far past the track ends${t.fewTracks ? `; the field has fewer track lines than that, so its tracks could only be joined by loops` : ''}): ${t.passes} headland passes of ${widthMeters} m, not the ${t.asked} asked (${m(t.asked * widthMeters)}); ${t.widened ? `planned with ${t.passes}${t.roundOnly ? ', which leave no ground for tracks: the field is driven in headland passes only' : ''}` : `the ${t.asked} are kept: tracks are shortened where a turn does not fit, or joined by longer manoeuvres`}`,
     x: t.x,
     y: t.y,
   };
+}
+
+/**
+ * Weight of non-working ÷ working against the share of the field left unworked, where a plan with
+ * the widened headland is weighed against one with the passes asked: 1.0 more of it (a loop at
+ * every track end) counts as much as 5 % of the field unworked.
+ */
+export const NON_WORKING_WEIGHT = 0.05;
+
+/**
+ * Whether the plan with the widened headland is the better one. The planner weighs the two only
+ * where widening is a guess: a field of fewer tracks than a U turn spans, or one the passes fill
+ * (their inner rings may be too tight to join at R, and be left out).
+ */
+export function widenedIsBetter(widened: PlanMetrics, asked: PlanMetrics): boolean {
+  const cost = (m: PlanMetrics): number => m.uncoveredRatio + NON_WORKING_WEIGHT * (m.nonWorkingDistanceMeters / Math.max(1e-9, m.workingDistanceMeters));
+  return cost(widened) <= cost(asked);
 }
