@@ -43,8 +43,8 @@ import type { SharedWork } from './sharedWork.js';
 
 /**
  * What the caller may inject. `now`: the wall clock, milliseconds, that caps the call at
- * SAFETY_CAP_FACTOR × maxOptimizerTime (default `performance.now()`; clock.ts) — the ordering itself
- * is bounded by a deterministic work budget, whatever the clock.
+ * SAFETY_CAP_FACTOR × maxOptimizerTime (default `performance.now()`; clock.ts; a frozen clock, no
+ * cap) — the ordering itself is bounded by a deterministic work budget, whatever the clock.
  */
 export interface PlanRuntime {
   now?: () => number;
@@ -60,7 +60,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const call: Call = { request, settings, cap, shared: { memo: createConnectionMemo() }, ...(runtime.onProgress ? { onProgress: runtime.onProgress } : {}) };
   const plan = placeWarnings(planWithStripFallback((strips) => planCellHeadingsOrNot(
     (cellHeadingsAllowed, spent) => planOnce(call, cellHeadingsAllowed, spent, strips),
-    (p) => checkPlan(request, p).violations.length, cap)));
+    (p) => checkPlan(request, p).violations.length, cap), cap));
   addTimeLimitWarning(plan, cap);
   return plan;
 }

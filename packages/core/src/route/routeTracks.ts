@@ -136,6 +136,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : !staging && gates.length === 1 && !headlandsAfter ? { endPoint: gates[0] } : {}),
     ...(inp.now ? { now: inp.now } : {}),
     workBudgetSeconds: routeOptions.maxOptimizerTimeSeconds,
+    ...(inp.outOfTime ? { outOfTime: inp.outOfTime } : {}),
   };
   const ordered = orderFieldTracks(orderInput);
   const ctx = connectorContext(inp);

@@ -3,6 +3,7 @@
  * track, or has a join nothing fits, where that may come from its strip passes, is planned again
  * without them; the one with fewer such faults is kept, on a tie the one that leaves less unworked.
  */
+import type { SafetyCap } from '../clock.js';
 import type { Plan } from '../types.js';
 import { isPlanError } from '../errors.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
@@ -12,10 +13,17 @@ import type { StripMode } from './planTracks.js';
 /** One planning of the field with strip passes as `strips` says, and whether its faults may come from them (`stripFaults`). */
 export type PlanWithStrips = (strips: StripMode) => { plan: Plan; stripsFaulted: boolean };
 
-/** The plan with strip passes, or the one without them where that has fewer route faults. */
-export function planWithStripFallback(planWith: PlanWithStrips): Plan {
+/**
+ * The plan with strip passes, or the one without them where that has fewer route faults. Past the
+ * call's wall-clock cap (clock.ts) the plan with them is kept as it is (`cap.stripsSkipped`).
+ */
+export function planWithStripFallback(planWith: PlanWithStrips, cap?: SafetyCap): Plan {
   const withStrips = planWith('all');
   if (!withStrips.stripsFaulted) return withStrips.plan;
+  if (cap?.over()) {
+    cap.stripsSkipped = true;
+    return withStrips.plan;
+  }
   // a field narrower than the machine has nothing to drive without them: one pass per strip then
   const without = withoutStrips(planWith) ?? planWith('single').plan;
   const a = routeFaults(withStrips.plan), b = routeFaults(without);

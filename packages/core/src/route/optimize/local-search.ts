@@ -28,6 +28,8 @@ export interface LocalSearchOptions {
   neighbourCount?: number;
   /** Seed of the kick generator; default derived from the instance size. */
   seed?: number;
+  /** The call's wall-clock cap (clock.ts): true once it has passed; the search stops there (`time-limit`). */
+  stop?: () => boolean;
 }
 
 export type StopReason = 'local-optimum' | 'converged' | 'time-limit' | 'iteration-limit';
@@ -67,6 +69,7 @@ class OrderSearch {
   readonly now: (() => number) | undefined;
   readonly startedAt: number;
   readonly limitMs: number;
+  readonly stop?: () => boolean;
   current = 0;
   iterations = 0;
   stopped: StopReason | undefined = undefined;
@@ -95,6 +98,7 @@ class OrderSearch {
     const now = options.now;
     this.startedAt = options.startedAtMilliseconds ?? (now ? now() : 0);
     this.limitMs = now && options.maxTimeMilliseconds !== undefined ? options.maxTimeMilliseconds : Infinity;
+    if (options.stop) this.stop = options.stop;
     this.fixedOrientation = problem.fixedOrientation;
     this.order = new Int32Array(n);
     this.pos = new Int32Array(n);
@@ -143,6 +147,10 @@ class OrderSearch {
   }
 
   outOfTime(): boolean {
+    if (this.stop?.()) {
+      this.stopped = 'time-limit';
+      return true;
+    }
     if (this.limitMs === Infinity) return false;
     if (this.now!() - this.startedAt >= this.limitMs) {
       this.stopped = 'time-limit';

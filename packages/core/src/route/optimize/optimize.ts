@@ -81,7 +81,7 @@ export function orderItems(problem: OrderingProblem, options: OrderItemsOptions 
     let bestCost = Infinity;
     construction = '';
     const limit = now && options.maxTimeMilliseconds !== undefined ? options.maxTimeMilliseconds : Infinity;
-    const timeLeft = (): boolean => limit === Infinity || now!() - t0 < limit;
+    const timeLeft = (): boolean => !options.stop?.() && (limit === Infinity || now!() - t0 < limit);
     for (const name of FIXED_ORDER_ALGORITHMS) {
       if (best && !timeLeft()) break;
       const candidate = fixedOrder(memoProblem, name, options);

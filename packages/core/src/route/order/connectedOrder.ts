@@ -297,6 +297,7 @@ function refineRounds(input: FieldOrderInput, ordered: FieldOrderResult, costing
       initialOrders: [costing.best!.order],
       lowerBound: false,
       seed: 0x51ed + rounds,
+      stop: outOfTime,
       ...(options.now && Number.isFinite(remaining)
         ? { now: options.now, maxTimeMilliseconds: Math.max(0, 0.3 * remaining) }
         : { maxKicks: options.maxKicksPerRound ?? 1000 }),

@@ -64,6 +64,8 @@ export interface FieldOrderInput {
   now?: () => number;
   /** Seconds of work budget (clock.ts) without a clock: the whole call's maxOptimizerTime (default routeOptions.maxOptimizerTime). */
   workBudgetSeconds?: number;
+  /** The call's wall-clock cap (clock.ts): true once it has passed; the optimizer stops where it is. */
+  outOfTime?: () => boolean;
 }
 
 /** A complete order the planner may connect and compare on the real route. */
@@ -169,6 +171,7 @@ export function orderFieldTracks(input: FieldOrderInput): FieldOrderResult {
     ...(input.now ? { now: input.now, maxTimeMilliseconds: maxSeconds * 1000 * (ro.algorithm === 'optimized' ? ESTIMATE_SHARE : 1) } : {}),
     // without a clock, the work budget (clock.ts): the stall rule plus a cap on kicks from maxOptimizerTime
     ...(input.now ? {} : { maxKicks: workBudget(input.workBudgetSeconds ?? maxSeconds).kicks }),
+    ...(input.outOfTime ? { stop: input.outOfTime } : {}),
   });
   const toVisits = (o: ItemOrder): OrderVisit[] => o.sequence.map((trackIndex, k) => ({ trackIndex, forward: !o.flipped[k] }));
   const visits = toVisits(order);
