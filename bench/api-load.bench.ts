@@ -3,7 +3,8 @@
  *
  * Starts the server itself (`furrow serve` from dist/, a child process on 127.0.0.1, in-memory
  * store, the deployed defaults: rate limit 600 requests / 60 s per key, a planning worker per
- * core), provisions through the partner API one company with a field and one end user + key per
+ * core, plan admission bounded by FURROW_PLAN_CONCURRENCY / FURROW_PLAN_QUEUE with 429 beyond),
+ * provisions through the partner API one company with a field and one end user + key per
  * connection (a population of clients, each with its own key), then runs autocannon for each
  * connection count. Every connection cycles through five authenticated calls: GET
  * /api/user/current, GET /api/credits, GET /api/companies/{id}/fields, GET

@@ -1,7 +1,7 @@
 /**
  * Admission of synchronous plans: at most `concurrency` run at once and at most `queue` wait for
- * a slot; a plan beyond that is refused at once with 429 (the rate-limit body of SERVICE-SPEC
- * section 7 and `Retry-After`) instead of queueing without bound. Planning is CPU work on a fixed
+ * a slot; a plan beyond that is refused at once with 429 (the rate-limit body, docs/api.md,
+ * and `Retry-After`) instead of queueing without bound. Planning is CPU work on a fixed
  * pool: a longer queue adds waiting, not throughput, so the bound keeps the latency of the plans
  * taken close to (1 + queue / concurrency) plan times however many clients send them.
  */
@@ -58,7 +58,7 @@ export function createPlanGate(options: PlanGateOptions): PlanGate {
     return new ApiError(
       429,
       'RATE_LIMIT_EXCEEDED',
-      `the server is planning ${running} field(s) with ${waiters.length} waiting, as many as it takes at once (${limit}); retry after ${retryAfterSeconds} s`,
+      `the server is busy planning: ${running} plan(s) running and ${waiters.length} waiting, as many as it takes at once (${limit}); retry after ${retryAfterSeconds} s`,
       [],
       { limit, windowSeconds: retryAfterSeconds, retryAfterSeconds, reason: 'plans-busy' },
       { 'Retry-After': String(retryAfterSeconds) },
