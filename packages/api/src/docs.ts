@@ -16,7 +16,7 @@ const ASSETS: Record<string, string> = {
 };
 
 let assetDir: string | undefined;
-const cache = new Map<string, Uint8Array>();
+const cache = new Map<string, Uint8Array<ArrayBuffer>>();
 
 function swaggerDistDir(): string {
   assetDir ??= path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -34,6 +34,6 @@ export function mountDocs(app: App): void {
       bytes = new Uint8Array(readFileSync(path.join(swaggerDistDir(), file)));
       cache.set(file, bytes);
     }
-    return c.body(bytes as never, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400' });
+    return c.body(bytes, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400' });
   });
 }

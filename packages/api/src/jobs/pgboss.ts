@@ -12,7 +12,7 @@
  */
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
-import type { Sql } from '../store/sql.js';
+import type { Sql, SqlParam } from '../store/sql.js';
 import type { Store } from '../store/store.js';
 import { claimItem, runClaimedItem, settleItem, type QueuedItem, type RunContext } from './engine.js';
 import { workPriority } from './estimate.js';
@@ -40,7 +40,7 @@ interface PgBossDb {
 }
 
 const poolDb = (pool: pg.Pool): PgBossDb => ({ executeSql: (text, values) => pool.query(text, values as unknown[]) });
-const txDb = (tx: Sql): PgBossDb => ({ executeSql: async (text, values) => ({ rows: await tx.query(text, (values ?? []) as never) }) });
+const txDb = (tx: Sql): PgBossDb => ({ executeSql: async (text, values) => ({ rows: await tx.query(text, (values ?? []) as SqlParam[]) }) });
 
 /** A started pg-boss on the store's pool, with the item queue created. */
 export async function startBoss(store: Store, opts: PgBossOptions & { supervise: boolean; expireInSeconds: number }): Promise<PgBoss> {

@@ -22,7 +22,7 @@ import {
 } from '@furrow/core';
 import { readElevationGridJson, readGeoTiffDem } from '@furrow/format-dem';
 import { callerOf, type AppEnv, type Deps } from '../context.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
 import { errorResponses, jsonBody, validationHook } from '../routes/common.js';
 import { planBillable } from '../routes/plans.js';
 import { FieldGeometrySchema, MachineSchema, PathPlanRequestSchema, PositionSchema, type PathPlanRequestBody } from '../schemas.js';
@@ -166,7 +166,10 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const grid = await gridOf({ field: (body.request.field ?? body.request.boundary) as never, ...body });
+      // The request schema holds one of them (shape A's field or shape B's boundary).
+      const field = body.request.field ?? body.request.boundary;
+      if (!field) throw badRequest('request.field', 'required: the field boundary');
+      const grid = await gridOf({ field, ...body });
       const caller = callerOf(c);
       const plan = await planWithTerrainAsync(
         body.request as PathPlanRequest,
