@@ -26,11 +26,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
+import { freePort } from '../test/support/ports.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string): string => {
@@ -43,17 +43,6 @@ const rate = args.includes('--rate') ? Number(opt('rate', '0')) : undefined;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const adminKey = `bench_${randomBytes(24).toString('hex')}`;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** utime + stime of a process, seconds (Linux /proc). */
 function cpuSeconds(pid: number): number {

@@ -40,11 +40,11 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, createRateLimiter, inProcessPlanner, openStore, poolPlanner, startJobs, type Store } from '@furrow/api';
+import { freePort } from '../test/support/ports.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -187,15 +187,6 @@ async function embedded(fields: Field[], threads: number): Promise<Run> {
     await planner.close();
     await store.close();
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function startPostgres(): Promise<{ url: string; serverPid: () => number; stop: () => void }> {

@@ -1,22 +1,11 @@
 /** A throwaway PostgreSQL server on 127.0.0.1 for the PostgreSQL runs of the store suites. */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { postgresBinDir } from '../support/requires.js';
 import { openStore, type Store } from '@furrow/api';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../support/ports.js';
 
 export interface TestPostgres {
   url: string;

@@ -6,10 +6,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipBomb } from '../support/zip-bomb.js';
+import { freePort } from '../support/ports.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = `${root}packages/cli/bin/furrow.js`;
@@ -21,17 +21,6 @@ function memoryOf(pid: number): { peak: number; now: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
   return { peak: kb('VmHWM'), now: kb('VmRSS') };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 describe.skipIf(!built || process.platform !== 'linux')('zip bomb against the server process', () => {

@@ -13,7 +13,6 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import * as core from '@furrow/core';
 import { serve, type RunningServer } from '@furrow/api';
 import { mountWebApp } from '@furrow/web';
-import { createServer } from 'node:net';
 import { describeWith } from '../support/requires.js';
 // @ts-expect-error plain JavaScript build script
 import { buildWebApp } from '../../packages/web/build.mjs';
@@ -21,6 +20,7 @@ import { startPartnerEmbed, type PartnerEmbed } from '../../examples/partner-emb
 import { launchBrowser, screenshot, watchErrors } from './support/browser.js';
 import { startForeignPage } from './support/foreign-page.js';
 import { fakePlanJson } from './support/fake-plan.js';
+import { freePort } from '../support/ports.js';
 
 const ADMIN_KEY = 'furrow_e2e_web_bootstrap_key_0123456789abcdef';
 const PARTNER_USER = '3c1d8f0a-5b7e-4c2d-9a61-0f2e4b7c8d90';
@@ -267,11 +267,3 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
   });
 });
 
-/** A loopback port nobody listens on now (taken and released). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
