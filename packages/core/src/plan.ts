@@ -93,7 +93,7 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
   const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region });
   const tracks = planned.trackSet.tracks;
   // Turns need a headland as deep as they reach: with too few passes, the call plans with as many as they need.
-  const turnHeadland = shared.turnHeadland === undefined ? (shared.turnHeadland = turnHeadlandPasses(input.headland.mode === 'full', input, tracks, field, input.headland.corners, request.smoothingStrategy)) : undefined;
+  const turnHeadland = shared.turnHeadland === undefined ? (shared.turnHeadland = turnHeadlandPasses(input, tracks, field)) : undefined;
   if (turnHeadland?.widened) {
     const asked: Call = { ...call };
     Object.assign(call, { settings: { ...input, headlandPasses: turnHeadland.passes }, shared: { memo: createConnectionMemo(), prepared, simple, turnHeadland } });

@@ -75,16 +75,16 @@ describe('turnHeadlandPasses: widened only for more than a few decimetres', () =
     const need = headlandNeedForTurns(tracks, 6, { turnRadiusMeters: 6 })!;
     expect(need.depthMeters).toBeGreaterThan(12);
     expect(need.depthMeters).toBeLessThanOrEqual(12 + HEADLAND_SHORTFALL_TOLERANCE_METERS);
-    expect(turnHeadlandPasses(true, settings(6, 6, 2), tracks, square, undefined, undefined)).toBeNull();
+    expect(turnHeadlandPasses(settings(6, 6, 2), tracks, square)).toBeNull();
   });
 
   it('a shortfall of more than that widens the headland to the passes the turns need', () => {
     const tracks = slantedTracks(30, 6, 3);
-    const t = turnHeadlandPasses(true, settings(6, 6, 1), tracks, square, undefined, undefined)!;
+    const t = turnHeadlandPasses(settings(6, 6, 1), tracks, square)!;
     expect(t.widened).toBe(true);
     expect(t.passes).toBe(3);
     // W 3 m, R 12 m, 3 passes (9 m): the U to the track 8 over reaches 12 m
-    const wide = turnHeadlandPasses(true, settings(3, 12, 3), slantedTracks(60, 3, 0), square, undefined, undefined)!;
+    const wide = turnHeadlandPasses(settings(3, 12, 3), slantedTracks(60, 3, 0), square)!;
     expect(wide.widened).toBe(true);
     expect(wide.passes * 3).toBeGreaterThanOrEqual(12);
   });

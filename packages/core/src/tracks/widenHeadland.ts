@@ -11,7 +11,7 @@
 import type { PathsD } from '../geometry/clipper.js';
 import { generateHeadlands } from '../headland/generateHeadlands.js';
 import type { PlanSettings } from '../request/normalizeRequest.js';
-import type { PlanMetrics, SmoothingStrategyType } from '../types.js';
+import type { PlanMetrics } from '../types.js';
 import type { LocalWarning } from '../turns/path.js';
 import type { Track } from './generateTracks.js';
 import { HEADLAND_SHORTFALL_TOLERANCE_METERS, headlandNeedForTurns } from './headlandForTurns.js';
@@ -43,9 +43,9 @@ export interface TurnHeadland {
  * tracks (a strip narrower than twice the depth: driven round in headland passes, not in tracks
  * joined by loops).
  */
-export function turnHeadlandPasses(applies: boolean, input: PlanSettings, tracks: readonly Track[], field: PathsD, corners: 'rounded' | 'square' | undefined, smoothing: SmoothingStrategyType | undefined): TurnHeadland | null {
-  const m = input.machine;
-  if (!applies || m.reverseAllowed || input.headlandPasses < 1 || tracks.length === 0) return null;
+export function turnHeadlandPasses(input: PlanSettings, tracks: readonly Track[], field: PathsD): TurnHeadland | null {
+  const m = input.machine, smoothing = input.smoothingStrategy;
+  if (input.headland.mode !== 'full' || m.reverseAllowed || input.headlandPasses < 1 || tracks.length === 0) return null;
   const need = headlandNeedForTurns(tracks, m.widthMeters, {
     turnRadiusMeters: m.turnRadiusMeters,
     ...(m.maxCurvatureRatePerSquareMeter !== undefined ? { maxCurvatureRatePerSquareMeter: m.maxCurvatureRatePerSquareMeter } : {}),
@@ -53,7 +53,7 @@ export function turnHeadlandPasses(applies: boolean, input: PlanSettings, tracks
   });
   if (!need || need.depthMeters <= input.headlandPasses * m.widthMeters + HEADLAND_SHORTFALL_TOLERANCE_METERS + 1e-9) return null;
   const widened = input.fitHeadlandToTurns;
-  const roundOnly = generateHeadlands(field, need.passes, m.widthMeters, corners, m.turnRadiusMeters).mainland.length === 0;
+  const roundOnly = generateHeadlands(field, need.passes, m.widthMeters, input.headland.corners, m.turnRadiusMeters).mainland.length === 0;
   return { widened, asked: input.headlandPasses, passes: need.passes, depthMeters: need.depthMeters, skipLines: need.skipLines, fewTracks: need.joins === 0, roundOnly, x: need.x, y: need.y };
 }
 
