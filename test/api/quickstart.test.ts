@@ -1,7 +1,7 @@
 /** The Quick Start surface through `app.request()`: every status, both shapes, every option. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@furrow/api';
-import { bowTie, jsonInit, makeApp, readCorpusField, shapeA, shapeB, square, type TestApp } from './support.js';
+import { bowTie, jsonInit, makeApp, rawInit, readCorpusField, shapeA, shapeB, square, type TestApp } from './support.js';
 
 let store: Store;
 let t: TestApp;
@@ -159,11 +159,7 @@ describe('POST /api/path-plans/direct', () => {
   });
 
   it('400 for malformed JSON', async () => {
-    const res = await t.app.request('/api/path-plans/direct', {
-      method: 'POST',
-      headers: { 'X-API-KEY': t.adminKey, 'Content-Type': 'application/json' },
-      body: '{"field": ',
-    });
+    const res = await t.app.request('/api/path-plans/direct', rawInit('POST', t.adminKey, '{"field": '));
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.error.code).toBe('InvalidJson');
@@ -171,11 +167,7 @@ describe('POST /api/path-plans/direct', () => {
   });
 
   it('415 for a body that is not JSON', async () => {
-    const res = await t.app.request('/api/path-plans/direct', {
-      method: 'POST',
-      headers: { 'X-API-KEY': t.adminKey, 'Content-Type': 'text/plain' },
-      body: JSON.stringify(shapeA()),
-    });
+    const res = await t.app.request('/api/path-plans/direct', rawInit('POST', t.adminKey, JSON.stringify(shapeA()), 'text/plain'));
     expect(res.status).toBe(415);
     expect((await res.json()).error.code).toBe('UnsupportedMediaType');
   });

@@ -63,6 +63,11 @@ export function jsonInit(method: string, key: string | undefined, body?: unknown
   return { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) };
 }
 
+/** A request whose body is sent as given (malformed or non-UTF-8 JSON, a file), with its key and media type. */
+export function rawInit(method: string, key: string, body: BodyInit, contentType = 'application/json'): RequestInit {
+  return { method, headers: { 'X-API-KEY': key, 'Content-Type': contentType }, body };
+}
+
 /** A request to the app with JSON in and out (`body` is the parsed JSON, or the text when it is not JSON). */
 export async function call(t: TestApp, method: string, path: string, body?: unknown, key: string | null = t.adminKey, headers: Record<string, string> = {}) {
   const res = await t.app.request(path, jsonInit(method, key ?? undefined, body, headers));

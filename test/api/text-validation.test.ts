@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@furrow/api';
-import { jsonInit, makeApp, square, type TestApp } from './support.js';
+import { jsonInit, makeApp, rawInit, square, type TestApp } from './support.js';
 
 let store: Store;
 let A: TestApp;
@@ -68,7 +68,7 @@ describe('NUL characters', () => {
 describe('invalid UTF-8', () => {
   it('refuses bytes that are not UTF-8 (400 naming the field) instead of storing U+FFFD', async () => {
     const body = rawBody(`{"farmId":"${farmId}","name":"bad `, [0xc3, 0x28], `","boundary":${JSON.stringify(square().coordinates)}}`);
-    const res = await A.app.request('/api/fields/save', { method: 'POST', headers: { 'X-API-KEY': A.adminKey, 'Content-Type': 'application/json' }, body });
+    const res = await A.app.request('/api/fields/save', rawInit('POST', A.adminKey, body));
     expect(res.status).toBe(400);
     const json = (await res.json()) as any;
     expect(json.error.details[0]).toEqual({ path: 'name', message: 'is not valid UTF-8 text (send the body encoded as UTF-8)' });
@@ -77,11 +77,7 @@ describe('invalid UTF-8', () => {
   });
 
   it('refuses a lone surrogate escape', async () => {
-    const res = await A.app.request('/api/api-keys', {
-      method: 'POST',
-      headers: { 'X-API-KEY': A.adminKey, 'Content-Type': 'application/json' },
-      body: '{"name":"x\\ud800y"}',
-    });
+    const res = await A.app.request('/api/api-keys', rawInit('POST', A.adminKey, '{"name":"x\\ud800y"}'));
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.details[0].path).toBe('name');
   });
@@ -90,11 +86,7 @@ describe('invalid UTF-8', () => {
 describe('names read from imported files', () => {
   it('refuses a boundary name holding a NUL (400 naming it) and stores nothing', async () => {
     const file = JSON.stringify({ type: 'Feature', properties: { name: 'x\u0000y' }, geometry: square() });
-    const res = await A.app.request(`/api/fields/${fieldId}/boundaries/import?filename=b.geojson`, {
-      method: 'POST',
-      headers: { 'X-API-KEY': A.adminKey, 'Content-Type': 'application/geo+json' },
-      body: file,
-    });
+    const res = await A.app.request(`/api/fields/${fieldId}/boundaries/import?filename=b.geojson`, rawInit('POST', A.adminKey, file, 'application/geo+json'));
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.details[0].path).toBe('boundaries[0].name');
     expect((await call('GET', `/api/fields/${fieldId}/boundaries`)).body.total).toBe(1);
