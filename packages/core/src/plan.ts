@@ -22,7 +22,7 @@ import { headlandRoutePieces } from './headland/headlandPieces.js';
 import { headlandReport, outermostExteriorRings, passDrivingOrder, planHeadlandStage } from './headland/planHeadlands.js';
 import { fieldHeading, planFieldTracks } from './tracks/planTracks.js';
 import type { StripMode } from './tracks/planTracks.js';
-import { headlandWidenedWarning, turnHeadlandPasses, widenedIsBetter } from './tracks/widenHeadland.js';
+import { chooseTurnHeadland, headlandWidenedWarning } from './tracks/widenHeadland.js';
 import { planWithStripFallback, stripFaults } from './tracks/stripFallback.js';
 import { planCellHeadingsOrNot } from './tracks/cellHeadingChoice.js';
 import type { Planning } from './tracks/cellHeadingChoice.js';
@@ -92,19 +92,15 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
   const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
   const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region });
   const tracks = planned.trackSet.tracks;
-  // Turns need a headland as deep as they reach: with too few passes, the call plans with as many as they need.
-  const turnHeadland = shared.turnHeadland === undefined ? (shared.turnHeadland = turnHeadlandPasses(input, tracks, field)) : undefined;
-  if (turnHeadland?.widened) {
-    const asked: Call = { ...call };
-    Object.assign(call, { settings: { ...input, headlandPasses: turnHeadland.passes }, shared: { memo: createConnectionMemo(), prepared, simple, turnHeadland } });
-    const wide = planOnce(call, cellHeadingsAllowed, orderingSpentMilliseconds, strips);
-    if (!turnHeadland.fewTracks && !turnHeadland.roundOnly) return wide;
-    // A field of few tracks, or one the passes would fill: the passes asked may do better (kept for the call's other plannings).
-    shared.turnHeadland = { ...turnHeadland, widened: false };
-    const kept = planOnce(asked, cellHeadingsAllowed, orderingSpentMilliseconds, strips);
-    if (widenedIsBetter(wide.plan.metrics, kept.plan.metrics)) return wide;
-    Object.assign(call, { settings: input, shared });
-    return kept;
+  // Turns need a headland as deep as they reach: at the first planning, with too few passes, plans with as many as they need.
+  const choice = shared.turnHeadland === undefined
+    ? chooseTurnHeadland(input, shared, tracks, field, (turnHeadland) => ({ memo: createConnectionMemo(), prepared, simple, turnHeadland }),
+      (settings, sharedWork) => planOnce({ ...call, settings, shared: sharedWork }, cellHeadingsAllowed, orderingSpentMilliseconds, strips))
+    : undefined;
+  if (choice) {
+    call.settings = choice.settings;
+    call.shared = choice.shared; // the call's later plannings follow the choice
+    return choice.planning;
   }
   const secondFollows = planned.cellTracks !== undefined && planned.cellTracks.cells.some((c) => c.own);
 
@@ -121,7 +117,7 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
   });
 
   stage('connect');
-  const refills = withRefillDetours(routed.segments, request, input.routeOptions, w, routed.staging, frame, outermostExteriorRings(headlands.passes), (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
+  const refills = withRefillDetours(routed.segments, input.refillCapacity, input.routeOptions, w, routed.staging, frame, outermostExteriorRings(headlands.passes), (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
   const zoned = zoneRoute(refills ? refills.segments : routed.segments, routeField.region, w, gates);
   const segments = zoned.segments;
 
