@@ -40,6 +40,7 @@ import type { PlanStage, ProgressCallback } from './progress.js';
 import { addTimeLimitWarning, capCall } from './clock.js';
 import type { SafetyCap } from './clock.js';
 import type { SharedWork } from './sharedWork.js';
+import type { Track } from './tracks/generateTracks.js';
 
 /**
  * What the caller may inject. `now`: the wall clock, milliseconds, that caps the call at
@@ -90,10 +91,12 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
 
   stage('tracks');
   const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
-  const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region });
-  const tracks = planned.trackSet.tracks;
-  // Turns need a headland as deep as they reach: with too few passes, the call plans with as many as they need.
-  const turnHeadland = shared.turnHeadland === undefined ? (shared.turnHeadland = turnHeadlandPasses(input, tracks, field)) : undefined;
+  // Turns need a headland as deep as they reach: with too few passes, the call plans with as many as they need
+  // (decided on the tracks before strip passes, which it does not count: a planning made again wider gets none).
+  const decides = shared.turnHeadland === undefined;
+  const beforeStrips = (t: readonly Track[]): boolean => (shared.turnHeadland = turnHeadlandPasses(input, t, field))?.widened === true;
+  const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region, ...(decides ? { beforeStrips } : {}) });
+  const tracks = planned.trackSet.tracks, turnHeadland = decides ? shared.turnHeadland : undefined;
   if (turnHeadland?.widened) {
     const asked: Call = { ...call };
     Object.assign(call, { settings: { ...input, headlandPasses: turnHeadland.passes }, shared: { memo: createConnectionMemo(), prepared, simple, turnHeadland } });
