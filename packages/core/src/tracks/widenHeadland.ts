@@ -93,18 +93,18 @@ export interface HeadlandChoice<S, P> {
 }
 
 /**
- * The widen-or-keep step, at a call's first planning, once its tracks are known: where the turns
- * need more headland than asked (`turnHeadlandPasses`), plans again with as many passes as they
+ * The widen-or-keep step, at a call's first planning, once `shared.turnHeadland` is decided on its
+ * tracks (`turnHeadlandPasses`): where the turns need more headland than asked, plans again with as many passes as they
  * need (`widenedShared` gives that planning work of its own to share); for a field of few tracks, or
  * one the passes would fill, also with the passes asked, and keeps the better (`widenedIsBetter`).
- * Records the decision in `shared.turnHeadland`; undefined: the planning under way goes on as it is.
+ * Undefined: the planning under way goes on as it is.
  * The call's later plannings (tracks/cellHeadingChoice.ts, tracks/stripFallback.ts) follow the choice.
  */
 export function chooseTurnHeadland<S extends { turnHeadland?: TurnHeadland | null }, P extends { plan: { metrics: PlanMetrics } }>(
-  input: PlanSettings, shared: S, tracks: readonly Track[], field: PathsD,
+  input: PlanSettings, shared: S,
   widenedShared: (turnHeadland: TurnHeadland) => S, replan: (settings: PlanSettings, shared: S) => P,
 ): HeadlandChoice<S, P> | undefined {
-  const turnHeadland = (shared.turnHeadland = turnHeadlandPasses(input, tracks, field));
+  const turnHeadland = shared.turnHeadland;
   if (!turnHeadland?.widened) return undefined;
   const widened = { settings: { ...input, headlandPasses: turnHeadland.passes }, shared: widenedShared(turnHeadland) };
   const wide = { ...widened, planning: replan(widened.settings, widened.shared) };
