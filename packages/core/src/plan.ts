@@ -22,7 +22,7 @@ import { headlandRoutePieces } from './headland/headlandPieces.js';
 import { headlandReport, outermostExteriorRings, passDrivingOrder, planHeadlandStage } from './headland/planHeadlands.js';
 import { fieldHeading, planFieldTracks } from './tracks/planTracks.js';
 import type { StripMode } from './tracks/planTracks.js';
-import { headlandWidenedWarning, turnHeadlandPasses, widenedIsBetter } from './tracks/widenHeadland.js';
+import { chooseTurnHeadland, headlandWidenedWarning, turnHeadlandPasses } from './tracks/widenHeadland.js';
 import { planWithStripFallback, stripFaults } from './tracks/stripFallback.js';
 import { planCellHeadingsOrNot } from './tracks/cellHeadingChoice.js';
 import type { Planning } from './tracks/cellHeadingChoice.js';
@@ -40,6 +40,7 @@ import type { PlanStage, ProgressCallback } from './progress.js';
 import { addTimeLimitWarning, capCall } from './clock.js';
 import type { SafetyCap } from './clock.js';
 import type { SharedWork } from './sharedWork.js';
+import type { Track } from './tracks/generateTracks.js';
 
 /**
  * What the caller may inject. `now`: the wall clock, milliseconds, that caps the call at
@@ -90,21 +91,18 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
 
   stage('tracks');
   const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
-  const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region });
+  // Turns need a headland as deep as they reach: at the first planning, with too few passes, the call plans with as many
+  // as they need (decided on the tracks before strip passes, which it does not count: a planning made again wider gets none).
+  const decides = shared.turnHeadland === undefined;
+  const beforeStrips = (t: readonly Track[]): boolean => (shared.turnHeadland = turnHeadlandPasses(input, t, field))?.widened === true;
+  const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region, ...(decides ? { beforeStrips } : {}) });
   const tracks = planned.trackSet.tracks;
-  // Turns need a headland as deep as they reach: with too few passes, the call plans with as many as they need.
-  const turnHeadland = shared.turnHeadland === undefined ? (shared.turnHeadland = turnHeadlandPasses(input, tracks, field)) : undefined;
-  if (turnHeadland?.widened) {
-    const asked: Call = { ...call };
-    Object.assign(call, { settings: { ...input, headlandPasses: turnHeadland.passes }, shared: { memo: createConnectionMemo(), prepared, simple, turnHeadland } });
-    const wide = planOnce(call, cellHeadingsAllowed, orderingSpentMilliseconds, strips);
-    if (!turnHeadland.fewTracks && !turnHeadland.roundOnly) return wide;
-    // A field of few tracks, or one the passes would fill: the passes asked may do better (kept for the call's other plannings).
-    shared.turnHeadland = { ...turnHeadland, widened: false };
-    const kept = planOnce(asked, cellHeadingsAllowed, orderingSpentMilliseconds, strips);
-    if (widenedIsBetter(wide.plan.metrics, kept.plan.metrics)) return wide;
-    Object.assign(call, { settings: input, shared });
-    return kept;
+  const choice = decides ? chooseTurnHeadland(input, shared, (turnHeadland) => ({ memo: createConnectionMemo(), prepared, simple, turnHeadland }),
+    (settings, sharedWork) => planOnce({ ...call, settings, shared: sharedWork }, cellHeadingsAllowed, orderingSpentMilliseconds, strips)) : undefined;
+  if (choice) {
+    call.settings = choice.settings;
+    call.shared = choice.shared; // the call's later plannings follow the choice
+    return choice.planning;
   }
   const secondFollows = planned.cellTracks !== undefined && planned.cellTracks.cells.some((c) => c.own);
 
@@ -121,7 +119,7 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
   });
 
   stage('connect');
-  const refills = withRefillDetours(routed.segments, request, input.routeOptions, w, routed.staging, frame, outermostExteriorRings(headlands.passes), (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
+  const refills = withRefillDetours(routed.segments, input.refillCapacity, input.routeOptions, w, routed.staging, frame, outermostExteriorRings(headlands.passes), (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
   const zoned = zoneRoute(refills ? refills.segments : routed.segments, routeField.region, w, gates);
   const segments = zoned.segments;
 

@@ -11,6 +11,7 @@ import { makeLoop } from '../turns/connectorRings.js';
 import { passToFlat } from './generateHeadlands.js';
 import type { HeadlandPass, Headlands } from './generateHeadlands.js';
 import { insertCornerTurns, shapeCorners } from './corners.js';
+import { loopCorners } from './cornerLoops.js';
 import { Region } from '../geometry/region.js';
 import type { PathsD } from '../geometry/clipper.js';
 import type { TurnOptions } from '../turns/types.js';
@@ -26,15 +27,23 @@ export interface CornerTurns {
 
 /**
  * Applies `headland.corners` to the passes (rounded: arcs of radius R; square: kept where a corner
- * turn fits, else rounded). Without a corner style the passes are returned as the offset made them.
+ * turn fits, else rounded). Without a corner style the passes are as the offset made them, but for
+ * a machine of at least 2R + 2 m width the outermost full pass drives the field's convex corners
+ * as corner loops (headland/cornerLoops.ts).
  */
-export function shapeHeadlandCorners(headlands: Headlands, style: HeadlandStyle, field: PathsD, turnOptions: TurnOptions): { headlands: Headlands; cornerTurns?: CornerTurns; roundedCount: number } {
-  if (!style.corners || headlands.passes.length === 0) return { headlands, roundedCount: 0 };
+export function shapeHeadlandCorners(headlands: Headlands, style: HeadlandStyle, field: PathsD, turnOptions: TurnOptions, widthMeters: number): { headlands: Headlands; cornerTurns?: CornerTurns; roundedCount: number; cornerLoops: number } {
+  if (headlands.passes.length === 0) return { headlands, roundedCount: 0, cornerLoops: 0 };
+  if (!style.corners) {
+    if (style.mode !== 'full') return { headlands, roundedCount: 0, cornerLoops: 0 };
+    const looped = loopCorners(headlands.passes, field, widthMeters, turnOptions.turnRadiusMeters);
+    return { headlands: looped.loops > 0 ? { ...headlands, passes: looped.passes } : headlands, roundedCount: 0, cornerLoops: looped.loops };
+  }
   const region = new Region(field);
   const r = shapeCorners(headlands.passes, style.corners, turnOptions.turnRadiusMeters, region, turnOptions);
   return {
     headlands: { ...headlands, passes: r.passes },
     roundedCount: r.roundedCount,
+    cornerLoops: 0,
     ...(r.squareCorners.length > 0 ? { cornerTurns: { squareCorners: r.squareCorners, region, turnOptions } } : {}),
   };
 }

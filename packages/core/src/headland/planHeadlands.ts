@@ -46,7 +46,7 @@ export function planHeadlandStage<H extends { directionRadians: number }>(field:
  */
 export function shapeHeadlands(field: PathsD, full: Headlands, style: HeadlandStyle, passCount: number, widthMeters: number, directionRadians: number, turnOptions: TurnOptions): ShapedHeadlands {
   const headlands = style.mode === 'turnOnly' ? generateTurnOnlyHeadlands(field, passCount, widthMeters, directionRadians, style.corners) : full;
-  return shapeHeadlandCorners(headlands, style, field, turnOptions);
+  return shapeHeadlandCorners(headlands, style, field, turnOptions, widthMeters);
 }
 
 /** What the plan reports of the headland style. */

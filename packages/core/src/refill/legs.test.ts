@@ -62,8 +62,8 @@ describe('legs routed inside the field', () => {
     const frame = { toLocal: (lon: number, lat: number): [number, number] => [lon, lat], toLonLat: (x: number, y: number): [number, number] => [x, y] };
     const segs: ExtrasSegment[] = [{ type: 'Track', xy: Float64Array.from([180, 40, 180, 140]) }, { type: 'Track', xy: Float64Array.from([20, 140, 20, 40]) }];
     // 10 m × 200 m = 0.2 ha at 100 l/ha = 20 l, 12 l tank: one refill 120 m along the route, in the left arm; depot 10 m east of the right arm
-    const request = { machine: { widthMeters: 10, tankCapacity: 12, applicationRatePerHectare: 100 } };
-    const r = withRefillDetours(segs, request, { calculateRefillPoints: true, refillStrategyType: 'Exact' }, 10, [210, 120], frame, [], (xy) => ({ type: 'Connector', xy, connector: 'refill' }), router)!;
+    const capacity = { tankCapacity: 12, applicationRatePerHectare: 100 };
+    const r = withRefillDetours(segs, capacity, { calculateRefillPoints: true, refillStrategyType: 'Exact' }, 10, [210, 120], frame, [], (xy) => ({ type: 'Connector', xy, connector: 'refill' }), router)!;
     expect(r.points).toHaveLength(1);
     const legs = r.segments.filter((s) => s.connector === 'refill');
     expect(legs).toHaveLength(2);

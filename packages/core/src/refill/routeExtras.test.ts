@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PlanError } from '../errors.js';
-import { nearestOnRings, refillCapacity, routeRefillPoints, stagingPointLocal, withRefillDetours, withStagingLegs, type ExtrasSegment } from './routeExtras.js';
+import { nearestOnRings, routeRefillPoints, stagingPointLocal, withRefillDetours, withStagingLegs, type ExtrasSegment } from './routeExtras.js';
 
 const frame = {
   toLocal: (lon: number, lat: number): [number, number] => [lon * 1000, lat * 1000],
@@ -26,17 +26,6 @@ describe('route extras', () => {
     expect(last.slice(0, 2)).toEqual([6, 100]);
     expect(last.slice(-2)).toEqual([50, -50]);
     for (const leg of [first, last]) for (let i = 2; i < leg.length; i += 2) expect(Math.hypot(leg[i] - leg[i - 2], leg[i + 1] - leg[i - 1])).toBeLessThanOrEqual(0.5 + 1e-9);
-  });
-
-  it('asks for the capacity model when refills are requested', () => {
-    expect(refillCapacity({ machine: { widthMeters: 6, tankCapacity: 3000, applicationRatePerHectare: 200 } })).toEqual({ tankCapacity: 3000, applicationRatePerHectare: 200 });
-    try {
-      refillCapacity({ equipment: { widthMeters: 6, tankCapacity: 3000 } });
-      expect.unreachable();
-    } catch (e) {
-      expect((e as PlanError).code).toBe('invalid-option');
-      expect((e as PlanError).details[0].path).toBe('equipment.applicationRatePerHectare');
-    }
   });
 
   it('projects the nearest ring point', () => {
@@ -66,8 +55,8 @@ describe('route extras', () => {
       { type: 'Turn', xy: Float64Array.from([0, 1000, 10, 1000]) },
       { type: 'Track', xy: Float64Array.from([10, 1000, 10, 0]) },
     ];
-    const request = { machine: { widthMeters: 10, tankCapacity: 150, applicationRatePerHectare: 100 } };
-    const r = withRefillDetours(segs, request, { calculateRefillPoints: true, refillStrategyType: 'Exact' }, 10, [0, -20], frame, [], (xy) => ({ type: 'Connector', xy, connector: 'refill' }))!;
+    const capacity = { tankCapacity: 150, applicationRatePerHectare: 100 };
+    const r = withRefillDetours(segs, capacity, { calculateRefillPoints: true, refillStrategyType: 'Exact' }, 10, [0, -20], frame, [], (xy) => ({ type: 'Connector', xy, connector: 'refill' }))!;
     // refill 500 m into the second track: Track, Turn, Track (500 m), out, back, Track (500 m)
     expect(r.segments.map((s) => s.type)).toEqual(['Track', 'Turn', 'Track', 'Connector', 'Connector', 'Track']);
     expect(r.points[0].routeSequence).toBe(3);
@@ -83,6 +72,6 @@ describe('route extras', () => {
     };
     expect(length(r.segments[3].xy) + length(r.segments[4].xy)).toBeCloseTo(r.detourMeters, 6);
     expect(length(r.segments[2].xy)).toBeCloseTo(500, 6);
-    expect(withRefillDetours(segs, request, { calculateRefillPoints: false, refillStrategyType: 'Exact' }, 10, undefined, frame, [], (xy) => ({ type: 'Connector', xy }))).toBeUndefined();
+    expect(withRefillDetours(segs, capacity, { calculateRefillPoints: false, refillStrategyType: 'Exact' }, 10, undefined, frame, [], (xy) => ({ type: 'Connector', xy }))).toBeUndefined();
   });
 });

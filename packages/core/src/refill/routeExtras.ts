@@ -4,8 +4,8 @@
  * refillStrategyType). Structural types only, so the planner's segment type fits as is.
  */
 import { PlanError } from '../errors.js';
-import type { MachineInput, PathPlanRequest, Position, RefillStrategyType, RouteApiOptions } from '../types.js';
-import type { ResolvedRouteOptions } from '../request/normalizeRequest.js';
+import type { Position, RefillStrategyType, RouteApiOptions } from '../types.js';
+import type { RefillCapacity, ResolvedRouteOptions } from '../request/normalizeRequest.js';
 import { planRefills, type RefillPointLocal, type XY } from './refill.js';
 import { legLengthMeters, routeLeg, type LegRouter } from './legs.js';
 import { hypot, polylineLength } from '../geometry/vec.js';
@@ -58,26 +58,7 @@ export function withStagingLegs<T extends ExtrasSegment>(segments: T[], staging:
   return out;
 }
 
-export interface RefillCapacity {
-  tankCapacity: number;
-  applicationRatePerHectare: number;
-}
-
-/** Reads and checks the capacity model of the request's machine / equipment. */
-export function refillCapacity(request: PathPlanRequest): RefillCapacity {
-  const m: MachineInput | undefined = request.machine ?? request.equipment;
-  const path = request.machine ? 'machine' : 'equipment';
-  const check = (key: 'tankCapacity' | 'applicationRatePerHectare'): number => {
-    const v = m?.[key] as unknown;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-      throw new PlanError('invalid-option', `${path}.${key}: routeOptions.calculateRefillPoints needs a positive ${key} (tank in liters or kilograms, rate in the same unit per hectare)`, [
-        { path: `${path}.${key}`, message: 'must be a positive number when calculateRefillPoints is set' },
-      ]);
-    }
-    return v;
-  };
-  return { tankCapacity: check('tankCapacity'), applicationRatePerHectare: check('applicationRatePerHectare') };
-}
+export type { RefillCapacity };
 
 /** A refill point as the plan carries it (lon/lat). */
 export interface PlanRefillPoint {
@@ -209,7 +190,7 @@ function splitAt(xy: Float64Array, cuts: number[]): Float64Array[] {
  */
 export function withRefillDetours<T extends ExtrasSegment>(
   segments: T[],
-  request: PathPlanRequest,
+  capacity: RefillCapacity | undefined,
   routeOptions: RefillOptions,
   widthMeters: number,
   staging: XY | undefined,
@@ -218,8 +199,7 @@ export function withRefillDetours<T extends ExtrasSegment>(
   makeConnector: (xy: Float64Array) => T,
   router?: LegRouter,
 ): { segments: T[]; points: PlanRefillPoint[]; detourMeters: number } | undefined {
-  if (!routeOptions.calculateRefillPoints || segments.length === 0) return undefined;
-  const capacity = refillCapacity(request);
+  if (!routeOptions.calculateRefillPoints || !capacity || segments.length === 0) return undefined;
   const depot: XY = staging ?? [segments[0].xy[0], segments[0].xy[1]];
   const closed = exteriorRings.map((r) => {
     const a = Array.from(r);

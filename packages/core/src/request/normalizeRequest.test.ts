@@ -54,6 +54,25 @@ describe('normalizeRequest resolves every setting', () => {
     expect(s.headlandPasses).toBe(1);
   });
 
+  it('reads the capacity model only when refill points are asked for, and names what is missing', () => {
+    const tank = { tankCapacity: 3000, applicationRatePerHectare: 200 };
+    expect(normalizeRequest({ field, machine: { widthMeters: 6, ...tank } }).refillCapacity).toBeUndefined();
+    expect(normalizeRequest({ field, machine: { widthMeters: 6, ...tank }, routeOptions: { calculateRefillPoints: true } }).refillCapacity).toEqual(tank);
+    for (const [request, path] of [
+      [{ field, equipment: { widthMeters: 6, tankCapacity: 3000 }, routeOptions: { calculateRefillPoints: true } }, 'equipment.applicationRatePerHectare'],
+      [{ field, machine: { widthMeters: 6, tankCapacity: -1, applicationRatePerHectare: 200 }, routeOptions: { calculateRefillPoints: true } }, 'machine.tankCapacity'],
+    ] as [PathPlanRequest, string][]) {
+      try {
+        normalizeRequest(request);
+        expect.unreachable();
+      } catch (e) {
+        expect(isPlanError(e), String(e)).toBe(true);
+        expect((e as { code: string }).code).toBe('invalid-option');
+        expect((e as { details: { path: string }[] }).details[0].path).toBe(path);
+      }
+    }
+  });
+
   it('checks every number against LIMITS, the bounds included', () => {
     const machine = (m: Record<string, number>): PathPlanRequest => ({ field, machine: { widthMeters: 4, ...m } });
     const cases: [string, number, number][] = [

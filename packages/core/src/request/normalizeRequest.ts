@@ -155,6 +155,14 @@ export interface PlanSettings {
   obstacles: { ring: Position[]; bufferMeters: number; passable: boolean; name?: string }[];
   /** The field's gates, [lon, lat] (`accessPoints`; empty when none were given). */
   accessPoints: Position[];
+  /** The machine's capacity model, present exactly when `routeOptions.calculateRefillPoints` is set. */
+  refillCapacity?: RefillCapacity;
+}
+
+/** What one tank holds (liters, or kilograms for a hopper) and what a hectare takes (the same unit). */
+export interface RefillCapacity {
+  tankCapacity: number;
+  applicationRatePerHectare: number;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -230,6 +238,22 @@ function readMachine(req: Record<string, unknown>): ResolvedMachine {
   if (mi.workingFuelLitersPerHour !== undefined) machine.workingFuelLitersPerHour = readNumber(mi, 'workingFuelLitersPerHour', key, 0, LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour);
   if (mi.turningFuelLitersPerHour !== undefined) machine.turningFuelLitersPerHour = readNumber(mi, 'turningFuelLitersPerHour', key, 0, LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour);
   return machine;
+}
+
+/** The capacity model of the request's machine (or equipment), which refill points need: both figures positive. */
+function readRefillCapacity(req: Record<string, unknown>): RefillCapacity {
+  const path = req.machine !== undefined ? 'machine' : 'equipment';
+  const m = req[path] as Record<string, unknown>;
+  const check = (key: keyof RefillCapacity): number => {
+    const v = m[key];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
+      throw new PlanError('invalid-option', `${path}.${key}: routeOptions.calculateRefillPoints needs a positive ${key} (tank in liters or kilograms, rate in the same unit per hectare)`, [
+        { path: `${path}.${key}`, message: 'must be a positive number when calculateRefillPoints is set' },
+      ]);
+    }
+    return v;
+  };
+  return { tankCapacity: check('tankCapacity'), applicationRatePerHectare: check('applicationRatePerHectare') };
 }
 
 function readFitTurns(req: Record<string, unknown>): boolean {
@@ -410,5 +434,6 @@ export function normalizeRequest(request: PathPlanRequest): PlanSettings {
   if (heading !== undefined) settings.preferredHeadingDegrees = heading;
   const smoothing = (request as PathPlanRequest).smoothingStrategy;
   if (smoothing) settings.smoothingStrategy = smoothing;
+  if (settings.routeOptions.calculateRefillPoints) settings.refillCapacity = readRefillCapacity(req);
   return settings;
 }

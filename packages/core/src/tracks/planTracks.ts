@@ -83,6 +83,8 @@ export interface TrackStageInput {
   /** No-go zones without headland rounds (headland/smallObstacles.ts) the tracks swerve round, in `region` (the whole field). */
   smallObstacles: PathsD;
   region: () => Region;
+  /** Called with the tracks before strip passes: true when the planning is to be dropped (then it gets none). */
+  beforeStrips?: (tracks: readonly Track[]) => boolean;
 }
 
 export interface PlannedTracks {
@@ -104,6 +106,7 @@ export interface TrackPlanning {
   cellHeadingsAllowed: boolean;
   strips: StripMode;
   region: () => Region;
+  beforeStrips?: (tracks: readonly Track[]) => boolean;
 }
 
 /** The track stage of a planning, on the prepared field and its headlands. */
@@ -115,6 +118,7 @@ export function planFieldTracks(settings: PlanSettings, prepared: LocalField, he
     curved: settings.trackType === 'curved', cellHeadingsAllowed: planning.cellHeadingsAllowed && settings.headland.mode !== 'turnOnly',
     fullExtension: settings.options.includes('extendTracks'), passCount: headlands.passes.length, passRings: headlands.passes.map((p) => p.ring),
     workable: prepared.workable, fieldAreaSquareMeters: prepared.fieldAreaSquareMeters, strips: planning.strips, smallObstacles: small.small, region: planning.region,
+    ...(planning.beforeStrips ? { beforeStrips: planning.beforeStrips } : {}),
   });
 }
 
@@ -139,7 +143,8 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
   if (extended) trackSet.tracks = extended.tracks;
   if (inp.smallObstacles.length > 0) trackSet.tracks = swerveTracks(trackSet.tracks, inp.smallObstacles, inp.region(), directionRadians, R);
   // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width (tracks/strips.ts).
-  const strips = inp.strips === 'none' ? [] : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
+  const dropped = inp.beforeStrips?.(trackSet.tracks) ?? false;
+  const strips = inp.strips === 'none' || dropped ? [] : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
     widthMeters: w, turnRadiusMeters: R, minStripArea: patchThreshold(inp.fieldAreaSquareMeters), field, othersDriven: inp.passCount > 0,
     // one pass through the middle of the largest strip: a field narrower than the machine, driven without a turn
     ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),

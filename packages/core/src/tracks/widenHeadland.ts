@@ -84,3 +84,32 @@ export function widenedIsBetter(widened: PlanMetrics, asked: PlanMetrics): boole
   const cost = (m: PlanMetrics): number => m.uncoveredRatio + NON_WORKING_WEIGHT * (m.nonWorkingDistanceMeters / Math.max(1e-9, m.workingDistanceMeters));
   return cost(widened) <= cost(asked);
 }
+
+/** The headland a call plans with (settings and the work its plannings share) and the planning made with it. */
+export interface HeadlandChoice<S, P> {
+  settings: PlanSettings;
+  shared: S;
+  planning: P;
+}
+
+/**
+ * The widen-or-keep step, at a call's first planning, once `shared.turnHeadland` is decided on its
+ * tracks (`turnHeadlandPasses`): where the turns need more headland than asked, plans again with as many passes as they
+ * need (`widenedShared` gives that planning work of its own to share); for a field of few tracks, or
+ * one the passes would fill, also with the passes asked, and keeps the better (`widenedIsBetter`).
+ * Undefined: the planning under way goes on as it is.
+ * The call's later plannings (tracks/cellHeadingChoice.ts, tracks/stripFallback.ts) follow the choice.
+ */
+export function chooseTurnHeadland<S extends { turnHeadland?: TurnHeadland | null }, P extends { plan: { metrics: PlanMetrics } }>(
+  input: PlanSettings, shared: S,
+  widenedShared: (turnHeadland: TurnHeadland) => S, replan: (settings: PlanSettings, shared: S) => P,
+): HeadlandChoice<S, P> | undefined {
+  const turnHeadland = shared.turnHeadland;
+  if (!turnHeadland?.widened) return undefined;
+  const widened = { settings: { ...input, headlandPasses: turnHeadland.passes }, shared: widenedShared(turnHeadland) };
+  const wide = { ...widened, planning: replan(widened.settings, widened.shared) };
+  if (!turnHeadland.fewTracks && !turnHeadland.roundOnly) return wide;
+  shared.turnHeadland = { ...turnHeadland, widened: false };
+  const kept = { settings: input, shared, planning: replan(input, shared) };
+  return widenedIsBetter(wide.planning.plan.metrics, kept.planning.plan.metrics) ? wide : kept;
+}

@@ -1,0 +1,278 @@
+/**
+ * Corner loops: how a machine at least 2R + 2 m wide works the field's convex corners on its
+ * outermost headland pass, forward only.
+ *
+ * The pass runs at w/2 from the boundary; at a convex corner of the field its swath, swung round
+ * the pass's corner point, leaves the corner itself unworked — (1 − π/4)·(w/2)² at a square corner,
+ * 70 m² for a 36 m sprayer, far more at an acute one — and the machine cannot even swing round a
+ * point. A corner loop drives the corner instead: the pass bends out towards the boundary (an arc
+ * of radius R away from the field's inside), sweeps round the corner on an arc of radius R that
+ * keeps `CORNER_LOOP_MARGIN_METERS` from both sides of the corner, and bends back onto the next side
+ * (arcs R·`LOOP_RADIUS_FACTOR`, so the polygonal arcs read no tighter than R). With w/2 ≥ R the
+ * swath on that arc reaches from the corner's tip over the arc's centre, so the corner and the
+ * band inside it are worked (worked twice where the bends overlap the pass).
+ *
+ * A corner gets a loop where the loop stays inside the field (holes excluded) by the margin, the
+ * pass is straight (within `STRAIGHT_TOLERANCE_METERS`) over the stretches the loop replaces on
+ * both sides, those stretches do not overlap the neighbouring corners' loops, and the loop crosses
+ * no other part of the pass.
+ */
+import type { PathD, PathsD } from '../geometry/clipper.js';
+import { areaOf, offsetPolygons } from '../geometry/clipper.js';
+import { Region, segmentsIntersect } from '../geometry/region.js';
+import { hypot } from '../geometry/vec.js';
+import type { HeadlandPass } from './generateHeadlands.js';
+import { CORNER_MIN_RADIANS } from './corners.js';
+
+/** The loop keeps this far from the boundary, m. */
+export const CORNER_LOOP_MARGIN_METERS = 1;
+/** The loop's arcs are this much wider than R. */
+const LOOP_RADIUS_FACTOR = 1.05;
+/** The containment test allows the loop this much nearer the boundary than the margin, m. */
+const MARGIN_SLACK_METERS = 0.05;
+/** Corners turning by more than this (a hairpin) get no loop. */
+const MAX_TURN_RADIANS = (150 * Math.PI) / 180;
+/** The pass stretches a loop replaces must be this straight, m. */
+const STRAIGHT_TOLERANCE_METERS = 2;
+/** Arc points: one every this many radians at most. */
+const ARC_STEP_RADIANS = Math.PI / 90;
+
+type Pt = { x: number; y: number };
+
+/** Whether a machine of this width and turning radius gets corner loops: the arc's centre within the swath's reach. */
+export function loopsCorners(widthMeters: number, turnRadiusMeters: number): boolean {
+  const h = widthMeters / 2, r = LOOP_RADIUS_FACTOR * turnRadiusMeters;
+  return turnRadiusMeters > 0 && h >= r + CORNER_LOOP_MARGIN_METERS && h <= 2 * r;
+}
+
+/**
+ * The outermost exterior passes with a loop at each convex corner where one fits (the other passes
+ * as they are), and how many loops were made.
+ */
+export function loopCorners(passes: HeadlandPass[], field: PathsD, widthMeters: number, turnRadiusMeters: number): { passes: HeadlandPass[]; loops: number } {
+  if (!loopsCorners(widthMeters, turnRadiusMeters)) return { passes, loops: 0 };
+  // (a little less than the margin: the loop runs along it where it follows a side)
+  const inner = offsetPolygons(field, -CORNER_LOOP_MARGIN_METERS + MARGIN_SLACK_METERS);
+  if (inner.length === 0) return { passes, loops: 0 };
+  const region = new Region(inner);
+  let loops = 0;
+  const out = passes.map((p) => {
+    if (p.type !== 'ExteriorHeadland' || p.passIndex !== 1 || p.ring.length < 3) return p;
+    const r = loopRing(p.ring, widthMeters / 2, LOOP_RADIUS_FACTOR * turnRadiusMeters, region);
+    loops += r.loops;
+    return r.loops > 0 ? { ...p, ring: r.ring } : p;
+  });
+  return { passes: out, loops };
+}
+
+function wrap(a: number): number {
+  while (a > Math.PI) a -= 2 * Math.PI;
+  while (a <= -Math.PI) a += 2 * Math.PI;
+  return a;
+}
+
+/**
+ * A loop planned on the ring: the corners it drives (one, or several in a row joined along the
+ * boundary where their sides are too short for a loop each), the stretch of the ring it replaces
+ * (distances along it) and its points.
+ */
+interface Loop {
+  /** Ring index of the first corner (inside the stretch). */
+  k: number;
+  corners: CornerParts[];
+  from: number;
+  to: number;
+  points: PathD;
+}
+
+function loopRing(ring0: PathD, h: number, R: number, region: Region): { ring: PathD; loops: number } {
+  // Start the ring in the middle of its longest edge, so that no loop wraps round its start.
+  const n0 = ring0.length;
+  let longest = 0, best = -1;
+  for (let i = 0; i < n0; i++) {
+    const a = ring0[i], b = ring0[(i + 1) % n0];
+    const l = hypot(b.x - a.x, b.y - a.y);
+    if (l > best) { best = l; longest = i; }
+  }
+  const a0 = ring0[longest], b0 = ring0[(longest + 1) % n0];
+  const ring: PathD = [{ x: (a0.x + b0.x) / 2, y: (a0.y + b0.y) / 2 }];
+  for (let i = 1; i <= n0; i++) ring.push(ring0[(longest + i) % n0]);
+  const n = ring.length;
+  const s = areaOf([ring]) > 0 ? 1 : -1; // counter-clockwise: convex corners turn left
+  const along = new Float64Array(n + 1);
+  for (let i = 1; i <= n; i++) along[i] = along[i - 1] + hypot(ring[i % n].x - ring[i - 1].x, ring[i % n].y - ring[i - 1].y);
+  const inside = (points: PathD): boolean => {
+    const flat = new Float64Array(2 * points.length);
+    points.forEach((q, i) => { flat[2 * i] = q.x; flat[2 * i + 1] = q.y; });
+    return region.containsPolyline(flat);
+  };
+  const loops: Loop[] = [];
+  for (let k = 1; k < n; k++) {
+    const prev = ring[k - 1], c = ring[k], next = ring[(k + 1) % n];
+    const l1 = hypot(c.x - prev.x, c.y - prev.y), l2 = hypot(next.x - c.x, next.y - c.y);
+    if (!(l1 > 0 && l2 > 0)) continue;
+    const u1 = { x: (c.x - prev.x) / l1, y: (c.y - prev.y) / l1 }, u2 = { x: (next.x - c.x) / l2, y: (next.y - c.y) / l2 };
+    const turn = wrap(Math.atan2(u2.y, u2.x) - Math.atan2(u1.y, u1.x));
+    if (s * turn < CORNER_MIN_RADIANS || s * turn > MAX_TURN_RADIANS) continue;
+    const parts = cornerParts(c, u1, u2, s, h, R);
+    const from = along[k] + parts.t1, to = along[k] + parts.t2;
+    if (to > along[n] || !onLines(ring, along, k, from, to, u1, u2)) continue;
+    const before = loops[loops.length - 1];
+    if (before && from < before.to) {
+      // Too close to the loop before: one loop round both corners, along the side between them.
+      const last = before.corners[before.corners.length - 1];
+      if (last.k !== previousCorner(ring, k) || from < before.from) continue;
+      const corners = [...before.corners, { ...parts, k }];
+      const points = loopPoints(corners, s, R);
+      if (!inside(points)) continue;
+      loops[loops.length - 1] = { ...before, corners, to, points };
+      continue;
+    }
+    if (from < 0) continue;
+    const points = loopPoints([{ ...parts, k }], s, R);
+    if (!inside(points)) continue;
+    loops.push({ k, corners: [{ ...parts, k }], from, to, points });
+  }
+  if (loops.length === 0) return { ring: ring0, loops: 0 };
+  // The ring with each replaced stretch cut out and its loop put in (the first corner is inside its stretch).
+  const out: PathD = [];
+  const spans: [number, number][] = [];
+  let li = 0;
+  for (let i = 0; i < n; i++) {
+    while (li < loops.length && along[i] > loops[li].to) li++;
+    const l = loops[li];
+    if (l && along[i] >= l.from) {
+      if (i === l.k) {
+        const last = out[out.length - 1];
+        const pts = last && hypot(last.x - l.points[0].x, last.y - l.points[0].y) < 1e-6 ? l.points.slice(1) : l.points;
+        spans.push([out.length, out.length + pts.length - 1]);
+        for (const q of pts) out.push(q);
+      }
+      continue;
+    }
+    const last = out[out.length - 1];
+    if (!last || hypot(last.x - ring[i].x, last.y - ring[i].y) >= 1e-6) out.push(ring[i]);
+  }
+  if (spans.some(([a, b]) => loopCrosses(out, a, b))) return { ring: ring0, loops: 0 };
+  return { ring: out, loops: loops.reduce((m, l) => m + l.corners.length, 0) };
+}
+
+/** The ring index of the corner before `k` (the last vertex before it turning by CORNER_MIN_RADIANS or more), −1 if none. */
+function previousCorner(ring: PathD, k: number): number {
+  for (let j = k - 1; j >= 1; j--) {
+    const p = ring[j - 1], c = ring[j], q = ring[j + 1];
+    const turn = wrap(Math.atan2(q.y - c.y, q.x - c.x) - Math.atan2(c.y - p.y, c.x - p.x));
+    if (Math.abs(turn) >= CORNER_MIN_RADIANS) return j;
+  }
+  return -1;
+}
+
+/** One corner's loop geometry (see `cornerParts`), with its ring index. */
+interface CornerParts {
+  k: number;
+  t1: number;
+  t2: number;
+  T1: Pt;
+  P1: Pt;
+  M1: Pt;
+  O: Pt;
+  M2: Pt;
+  P2: Pt;
+  T2: Pt;
+  /** Normals towards the boundary of the corner's incoming and outgoing sides. */
+  n1: Pt;
+  n2: Pt;
+}
+
+/**
+ * The loop at corner `c` (incoming direction u1, outgoing u2, the field's inside on side s: +1
+ * left): arc P1 (towards the boundary) from T1 to M1, arc O (round the corner, R + margin from both
+ * sides of the field's corner) from M1 to M2, arc P2 (back) from M2 to T2, each of radius R;
+ * t1 < 0 < t2 where it leaves and rejoins the pass lines, measured from c.
+ */
+function cornerParts(c: Pt, u1: Pt, u2: Pt, s: number, h: number, R: number): Omit<CornerParts, 'k'> {
+  const n1 = { x: s * u1.y, y: -s * u1.x }, n2 = { x: s * u2.y, y: -s * u2.x };
+  const delta = h - R - CORNER_LOOP_MARGIN_METERS; // O's distance from both pass lines, towards the boundary
+  const f = delta / (1 + n1.x * n2.x + n1.y * n2.y);
+  const O = { x: c.x + f * (n1.x + n2.x), y: c.y + f * (n1.y + n2.y) };
+  const reach = Math.sqrt(4 * R * R - (R - delta) * (R - delta));
+  const t1 = (O.x - c.x) * u1.x + (O.y - c.y) * u1.y - reach;
+  const t2 = (O.x - c.x) * u2.x + (O.y - c.y) * u2.y + reach;
+  const T1 = { x: c.x + t1 * u1.x, y: c.y + t1 * u1.y }, T2 = { x: c.x + t2 * u2.x, y: c.y + t2 * u2.y };
+  const P1 = { x: T1.x + R * n1.x, y: T1.y + R * n1.y }, P2 = { x: T2.x + R * n2.x, y: T2.y + R * n2.y };
+  const M1 = { x: (P1.x + O.x) / 2, y: (P1.y + O.y) / 2 }, M2 = { x: (P2.x + O.x) / 2, y: (P2.y + O.y) / 2 };
+  return { t1, t2, T1, P1, M1, O, M2, P2, T2, n1, n2 };
+}
+
+/**
+ * The points of a loop round `corners` in a row: out on the first corner's arc P1, round each
+ * corner's arc O, along the boundary (R + margin from it, where consecutive O arcs touch the same
+ * line) from one corner to the next, and back on the last corner's arc P2.
+ */
+function loopPoints(corners: CornerParts[], s: number, R: number): PathD {
+  const first = corners[0], last = corners[corners.length - 1];
+  const points: PathD = [first.T1];
+  arc(points, first.P1, R, first.T1, first.M1, -s);
+  corners.forEach((c, i) => {
+    const entry = i === 0 ? c.M1 : { x: c.O.x + R * c.n1.x, y: c.O.y + R * c.n1.y };
+    const exit = i === corners.length - 1 ? c.M2 : { x: c.O.x + R * c.n2.x, y: c.O.y + R * c.n2.y };
+    if (i > 0) points.push(entry);
+    arc(points, c.O, R, entry, exit, s);
+  });
+  arc(points, last.P2, R, last.M2, last.T2, -s);
+  return points;
+}
+
+/** Appends the arc round `centre` from `a` to `b` (a excluded), turning left (dir +1) or right (−1). */
+function arc(out: PathD, centre: Pt, R: number, a: Pt, b: Pt, dir: number): void {
+  const a0 = Math.atan2(a.y - centre.y, a.x - centre.x), a1 = Math.atan2(b.y - centre.y, b.x - centre.x);
+  let sweep = dir * (a1 - a0);
+  while (sweep < 0) sweep += 2 * Math.PI;
+  while (sweep >= 2 * Math.PI) sweep -= 2 * Math.PI;
+  const steps = Math.max(1, Math.ceil(sweep / ARC_STEP_RADIANS));
+  for (let i = 1; i <= steps; i++) {
+    const t = a0 + (dir * sweep * i) / steps;
+    out.push({ x: centre.x + R * Math.cos(t), y: centre.y + R * Math.sin(t) });
+  }
+  out[out.length - 1] = { x: b.x, y: b.y };
+}
+
+/** Whether the ring between `from` and `to` (along it) lies on the corner's two lines: on the first up to the corner, on the second after it. */
+function onLines(ring: PathD, along: Float64Array, k: number, from: number, to: number, u1: Pt, u2: Pt): boolean {
+  const n = ring.length, c = ring[k];
+  const off = (q: Pt, u: Pt): number => Math.abs((q.x - c.x) * u.y - (q.y - c.y) * u.x);
+  for (let i = 0; i < n; i++) if (along[i] >= from && along[i] <= to && off(ring[i], i <= k ? u1 : u2) > STRAIGHT_TOLERANCE_METERS) return false;
+  return off(pointAt(ring, along, from), u1) <= STRAIGHT_TOLERANCE_METERS && off(pointAt(ring, along, to), u2) <= STRAIGHT_TOLERANCE_METERS;
+}
+
+/** The point `d` metres along the closed ring from its start. */
+function pointAt(ring: PathD, along: Float64Array, d: number): Pt {
+  const n = ring.length;
+  let i = 0;
+  while (i < n - 1 && along[i + 1] < d) i++;
+  const a = ring[i], b = ring[(i + 1) % n], l = along[i + 1] - along[i];
+  const t = l > 0 ? Math.min(1, Math.max(0, (d - along[i]) / l)) : 0;
+  return { x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y) };
+}
+
+/** Whether a loop's points (from index `a` to `b` of the ring) cross another edge of the ring. */
+function loopCrosses(ring: PathD, a: number, b: number): boolean {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let i = a; i <= b; i++) {
+    const q = ring[i];
+    if (q.x < minX) minX = q.x;
+    if (q.x > maxX) maxX = q.x;
+    if (q.y < minY) minY = q.y;
+    if (q.y > maxY) maxY = q.y;
+  }
+  const n = ring.length;
+  for (let j = 0; j < n; j++) {
+    // edges of the loop itself and those touching it are its own
+    if (j >= a - 1 && j <= b) continue;
+    if (a === 0 && j === n - 1) continue;
+    const c = ring[j], d = ring[(j + 1) % n];
+    if (Math.max(c.x, d.x) < minX || Math.min(c.x, d.x) > maxX || Math.max(c.y, d.y) < minY || Math.min(c.y, d.y) > maxY) continue;
+    for (let i = a; i < b; i++) if (segmentsIntersect(ring[i].x, ring[i].y, ring[i + 1].x, ring[i + 1].y, c.x, c.y, d.x, d.y)) return true;
+  }
+  return false;
+}
