@@ -163,8 +163,9 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   // not costed yet (the clock ran out) are built now, the ones costed reused.
   const assembling = Number.isFinite(refined.nonWorkingCost) || conns.costMore;
   const kept = assembling ? skipUnjoinable(refined.visits, conns.partsVia(conns.within), (r) => !unfitted(r), (r) => r.warnings.length, (r) => r === UNJOINED) : { visits: refined.visits, skipped: [] };
-  // What still does not fit: the track after the join driven the other way, or a run of tracks next to it taken out.
-  const dropped = assembling ? dropUnjoinable(kept.visits, conns.partsVia(conns.lastResort), { fits: (r) => !unfitted(r), defects: (r) => r.warnings.length, meters: (i) => trackMeters(inp.tracks[i]) }) : { visits: kept.visits, skipped: [] };
+  // What still does not fit: the track after the join driven the other way, or a run of tracks next to it taken out
+  // (not past the wall-clock cap: joins are then drawn cheaply, straight where nothing was tried, and warned).
+  const dropped = assembling && !inp.outOfTime?.() ? dropUnjoinable(kept.visits, conns.partsVia(conns.lastResort), { fits: (r) => !unfitted(r), defects: (r) => r.warnings.length, meters: (i) => trackMeters(inp.tracks[i]) }) : { visits: kept.visits, skipped: [] };
   const routeVisits = dropped.visits;
   const assembled = assembling ? assembleRoute(routeVisits, conns.partsVia(conns.reuse), (k) => trackMeters(inp.tracks[routeVisits[k].trackIndex])) : undefined;
   const headlandPieces = inp.headlandRoute.pieces;
