@@ -66,7 +66,8 @@ export function createApp(opts: CreateAppOptions): App {
     const apiError = toApiError(err);
     if (apiError.status >= 500) logger.error({ correlationId, err: errorForLog(err) }, 'request failed');
     else logger.info({ correlationId, status: apiError.status, code: apiError.code }, 'request rejected');
-    const res = c.json(errorBody(apiError, correlationId), apiError.status as never);
+    // A plain Response: Hono's c.json types its status without 499 (ClientClosedRequest, an unofficial code).
+    const res = Response.json(errorBody(apiError, correlationId), { status: apiError.status });
     for (const [k, v] of Object.entries(apiError.headers)) res.headers.set(k, v);
     res.headers.set(CORRELATION_HEADER, correlationId);
     res.headers.set(VERSION_HEADER, API_VERSION);

@@ -5,7 +5,7 @@
  * and message from `/direct`, `fields/save`, boundary import, guidance jobs, the CLI and
  * `planRoute`. A failure is the library's `PlanError`, answered 422 with its code as `reason`.
  */
-import { LIMITS, PlanError, validateFieldGeometry, type FieldGeometry } from '@furrow/core';
+import { LIMITS, PlanError, validateFieldGeometry, type FieldGeometry, type GeoJsonPolygon, type Position } from '@furrow/core';
 import { fromPlanError } from './errors.js';
 
 /** Positions in a geometry, however malformed (the budget is checked before anything costly). */
@@ -51,7 +51,10 @@ export function assertValidRequestGeometry(request: { field?: unknown; boundary?
   });
 }
 
+/** A request's [lon, lat] or [lon, lat, height] position as a planar [lon, lat]. */
+export const lonLat = (p: readonly number[]): Position => [p[0], p[1]];
+
 /** Fields/save rings ([ring, …] of [lon, lat]) as a GeoJSON Polygon. */
-export function ringsToPolygon(rings: number[][][]): { type: 'Polygon'; coordinates: number[][][] } {
-  return { type: 'Polygon', coordinates: rings.map((ring) => ring.map((p) => [p[0], p[1]])) };
+export function ringsToPolygon(rings: number[][][]): GeoJsonPolygon {
+  return { type: 'Polygon', coordinates: rings.map((ring) => ring.map(lonLat)) };
 }

@@ -95,7 +95,7 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
   // as they need (decided on the tracks before strip passes, which it does not count: a planning made again wider gets none).
   const decides = shared.turnHeadland === undefined;
   const beforeStrips = (t: readonly Track[]): boolean => (shared.turnHeadland = turnHeadlandPasses(input, t, field))?.widened === true;
-  const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region, ...(decides ? { beforeStrips } : {}) });
+  const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region, ...(decides ? { beforeStrips } : {}), ...(cap ? { hurry: cap.hurry } : {}) });
   const tracks = planned.trackSet.tracks;
   const choice = decides ? chooseTurnHeadland(input, shared, (turnHeadland) => ({ memo: createConnectionMemo(), prepared, simple, turnHeadland }),
     (settings, sharedWork) => planOnce({ ...call, settings, shared: sharedWork }, cellHeadingsAllowed, orderingSpentMilliseconds, strips)) : undefined;
@@ -115,7 +115,7 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
     tracks, cellOf: planned.cellOf, directionRadians: planned.directionRadians,
     passOrder, headlandRoute: (shared.headlandRoute ??= headlandRoutePieces(headlands.passes, passOrder, shaped.cornerTurns)),
     // the ordering is bounded by a counted work budget (clock.ts); the wall clock only caps it
-    ...(cap ? { outOfTime: cap.over } : {}), secondFollows, orderingSpentMilliseconds,
+    ...(cap ? { outOfTime: cap.over, hurry: cap.hurry } : {}), secondFollows, orderingSpentMilliseconds,
   });
 
   stage('connect');
@@ -124,7 +124,7 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
   const segments = zoned.segments;
 
   stage('metrics');
-  const measured = measureRoute(segments, tracks, prepared, m, refills);
+  const measured = measureRoute(segments, tracks, prepared, m, refills, cap?.hurry);
   const plan = assemblePlan({
     frame, field, obstacles: prepared.obstacles, input, metrics: measured.metrics, heading: planned.heading, headlands,
     headlandStyle: { ...headlandReport(input.headland, shaped), smallObstaclesWithoutRounds: small.small.length },

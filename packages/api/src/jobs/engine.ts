@@ -14,6 +14,7 @@ import { ApiError } from '../errors.js';
 import { assertValidRequestGeometry } from '../geometry.js';
 import { PlanAbortedError, apiPlanShape, planJson, planTimeLimitSeconds, type PlanJson, type Planner } from '../planner.js';
 import { PathPlanRequestSchema, issuesToDetails, type PathPlanRequestBody } from '../schemas.js';
+import { int, iso, isoOrNull, json, rowMapper, text, type Row } from '../store/rows.js';
 import type { Sql } from '../store/sql.js';
 import { chargeFirstIn, planPayers, type Store } from '../store/store.js';
 
@@ -78,9 +79,9 @@ export interface ClaimedItem {
   request: Record<string, unknown>;
 }
 
-type Row = Record<string, unknown>;
-const iso = (v: unknown): string | null => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : String(v));
-const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+const metricsJson = json<Record<string, unknown>>();
+const errorJson = json<ItemError>();
+const geometryJson = json<unknown>();
 
 /** Plan geometry key of a request: shape A plans `field`, shape B `boundary`. */
 export function withGeometry(request: Record<string, unknown>, geometry: unknown): Record<string, unknown> {
@@ -169,6 +170,8 @@ const JOB_VIEW_SQL = `
   WHERE j.job_id = $2
   GROUP BY j.job_id`;
 
+const toJobRow = rowMapper({ jobId: text, companyId: text, createdAt: iso, startedAt: isoOrNull, finishedAt: isoOrNull, cancelledAt: isoOrNull });
+
 function toJobView(r: Row): JobView {
   const n = (k: string) => Number(r[k] ?? 0);
   const progress = { done: n('n_done'), failed: n('n_failed'), cancelled: n('n_cancelled'), running: n('n_running'), queued: n('n_queued'), total: n('total') };
@@ -177,16 +180,8 @@ function toJobView(r: Row): JobView {
   else if (progress.queued + progress.running > 0) status = n('n_started') > 0 ? 'running' : 'queued';
   else if (progress.total > 0 && progress.failed === progress.total) status = 'failed';
   else status = progress.failed > 0 ? 'completed_with_errors' : 'completed';
-  return {
-    jobId: String(r.job_id),
-    companyId: String(r.company_id),
-    status,
-    progress,
-    createdAt: iso(r.created_at)!,
-    startedAt: iso(r.started_at),
-    finishedAt: iso(r.finished_at),
-    cancelledAt: iso(r.cancelled_at),
-  };
+  const { jobId, companyId, ...times } = toJobRow(r);
+  return { jobId, companyId, status, progress, ...times };
 }
 
 /** True while items may still change (the job is not finished). */
@@ -206,8 +201,8 @@ export async function getResults(store: Store, jobId: string, page: { limit: num
   return rows.map((r) => {
     const out: ItemResult = { index: Number(r.item_index), boundaryId: String(r.boundary_id), status: r.status as ItemStatus, attempts: Number(r.attempts) };
     if (r.plan_id) out.planId = String(r.plan_id);
-    if (r.metrics) out.metrics = json(r.metrics);
-    if (r.error) out.error = json(r.error);
+    if (r.metrics) out.metrics = metricsJson.read(r.metrics);
+    if (r.error) out.error = errorJson.read(r.error);
     return out;
   });
 }
@@ -238,17 +233,9 @@ async function finishIfDone(tx: Sql, jobId: string): Promise<void> {
 
 const CLAIM_RETURNING = `RETURNING i.job_id, i.item_index, i.attempts, i.boundary_id, i.request, j.company_id, j.created_by`;
 
-function toClaimed(r: Row): ClaimedItem {
-  return {
-    jobId: String(r.job_id),
-    itemIndex: Number(r.item_index),
-    attempts: Number(r.attempts),
-    boundaryId: String(r.boundary_id),
-    companyId: String(r.company_id),
-    createdBy: String(r.created_by),
-    request: json(r.request),
-  };
-}
+const toClaimed: (r: Row) => ClaimedItem = rowMapper({
+  jobId: text, itemIndex: int, attempts: int, boundaryId: text, companyId: text, createdBy: text, request: json<Record<string, unknown>>(),
+});
 
 /**
  * Claims one item delivered by a queue (pg-boss). A redelivery of a `running` item means its
@@ -408,7 +395,7 @@ async function planAndRecord(ctx: RunContext, item: ClaimedItem, planned: () => 
   try {
     const rows = await store.db.query<{ geometry: unknown }>('SELECT geometry FROM boundaries WHERE boundary_id = $1', [item.boundaryId]);
     if (!rows[0]) throw new ApiError(404, 'NotFound', `boundary "${item.boundaryId}" no longer exists`);
-    const parsed = PathPlanRequestSchema.safeParse(withGeometry(item.request, json(rows[0].geometry)));
+    const parsed = PathPlanRequestSchema.safeParse(withGeometry(item.request, geometryJson.read(rows[0].geometry)));
     if (!parsed.success) {
       const details = issuesToDetails(parsed.error.issues);
       throw new ApiError(400, 'ValidationFailed', `${details[0].path}: ${details[0].message}`, details);

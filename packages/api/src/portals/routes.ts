@@ -19,10 +19,12 @@ import {
   type PathPlanRequest,
   type Plan,
   type SequencingField,
+  type TransportInput,
 } from '@furrow/core';
 import { readElevationGridJson, readGeoTiffDem } from '@furrow/format-dem';
 import { callerOf, type AppEnv, type Deps } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
+import { lonLat } from '../geometry.js';
 import { errorResponses, jsonBody, validationHook } from '../routes/common.js';
 import { planBillable } from '../routes/plans.js';
 import { FieldGeometrySchema, MachineSchema, PathPlanRequestSchema, PositionSchema, type PathPlanRequestBody } from '../schemas.js';
@@ -117,6 +119,11 @@ const SequenceRequestSchema = z
     }),
   })
   .openapi('SequenceRequest');
+
+/** The request's transport as the sequencer takes it (matrix points as [lon, lat]). */
+function transportInput(t: NonNullable<z.infer<typeof SequenceRequestSchema>['transport']>): TransportInput {
+  return t.mode === 'matrix' ? { ...t, points: t.points.map(lonLat) } : t;
+}
 
 const Json = z.record(z.string(), z.unknown());
 
@@ -270,10 +277,10 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         fields.push({ id: f.id, visits: visitsFromPlans(variants), areaSquareMeters: base.metrics.fieldAreaSquareMeters });
       }
       const day = sequenceFields({
-        depot: body.depot as [number, number],
-        ...(body.end ? { end: body.end as [number, number] } : {}),
+        depot: lonLat(body.depot),
+        ...(body.end ? { end: lonLat(body.end) } : {}),
         fields,
-        ...(body.transport ? { transport: body.transport as never } : {}),
+        ...(body.transport ? { transport: transportInput(body.transport) } : {}),
         ...(body.transportSpeedMetersPerSecond !== undefined ? { transportSpeedMetersPerSecond: body.transportSpeedMetersPerSecond } : {}),
         ...(body.transportFuelLitersPerHour !== undefined ? { transportFuelLitersPerHour: body.transportFuelLitersPerHour } : {}),
         ...(body.objective ? { objective: body.objective } : {}),

@@ -17,7 +17,7 @@ import { callerOf } from '../context.js';
 import { ApiError, badRequest, fromPlanError, notFound } from '../errors.js';
 import { assertValidBoundary, ringsToPolygon } from '../geometry.js';
 import { LandEntitySchema, PageQuerySchema, PathPlanRequestSchema, SaveFieldSchema, issuesToDetails, textProblem } from '../schemas.js';
-import type { BoundaryRow, FieldRow, LandRow, Page, StoredPlanRow } from '../store/store.js';
+import type { BoundaryRow, FarmRow, FieldRow, LandRow, Page, StoredPlanRow } from '../store/store.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
 import { planBillable } from './plans.js';
 
@@ -37,7 +37,7 @@ const StoredPlanSchema = z
   .openapi('StoredPlan');
 
 const grower = (g: LandRow) => ({ growerId: g.id, companyId: g.companyId, name: g.name, source: g.source, archived: g.archived, createdAt: g.createdAt });
-const farm = (f: LandRow & { growerId?: string }) => ({ farmId: f.id, growerId: f.growerId ?? '', companyId: f.companyId, name: f.name, source: f.source, archived: f.archived, createdAt: f.createdAt });
+const farm = (f: FarmRow) => ({ farmId: f.id, growerId: f.growerId, companyId: f.companyId, name: f.name, source: f.source, archived: f.archived, createdAt: f.createdAt });
 const storedPlan = (p: StoredPlanRow) => ({ planId: p.planId, boundaryId: p.boundaryId, fieldId: p.fieldId, createdAt: p.createdAt, request: p.request, plan: p.plan });
 const mapPage = <T, U>(p: Page<T>, f: (t: T) => U) => ({ ...p, items: p.items.map(f) });
 
@@ -45,7 +45,7 @@ export const BOUNDARY_FORMATS = ['geojson', 'wkt', 'kml', 'shapefile', 'isoxml']
 type BoundaryFormat = (typeof BOUNDARY_FORMATS)[number];
 
 async function exportBoundary(b: BoundaryRow, format: BoundaryFormat): Promise<{ bytes: Uint8Array | string; mediaType: string; ext: string }> {
-  const item = { geometry: b.geometry as never, properties: { name: b.name ?? b.boundaryId, boundaryId: b.boundaryId, fieldId: b.fieldId } };
+  const item = { geometry: b.geometry, properties: { name: b.name ?? b.boundaryId, boundaryId: b.boundaryId, fieldId: b.fieldId } };
   switch (format) {
     case 'geojson':
       return { bytes: geojsonFormat.writeBoundaries([item]), mediaType: 'application/geo+json', ext: 'geojson' };
@@ -61,7 +61,8 @@ async function exportBoundary(b: BoundaryRow, format: BoundaryFormat): Promise<{
 }
 
 function download(bytes: Uint8Array | string, mediaType: string, fileName: string): Response {
-  return new Response(bytes as never, {
+  // A body is text or bytes over an ArrayBuffer; the zip writers type theirs over any buffer, so copy (a boundary file is small).
+  return new Response(typeof bytes === 'string' ? bytes : new Uint8Array(bytes), {
     status: 200,
     headers: { 'Content-Type': mediaType, 'Content-Disposition': `attachment; filename="${fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"` },
   });
@@ -159,7 +160,7 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const g = await growerFor(callerOf(c), c.req.valid('param').growerId);
       const body = c.req.valid('json');
       const f = await store.createFarm(g, { name: body.name, source: body.source ?? 'api', archived: body.archived ?? false });
-      return c.json(farm({ ...f, growerId: g.id }), 201);
+      return c.json(farm(f), 201);
     },
   );
   app.openapi(

@@ -10,6 +10,29 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * The table of a land entity (growers, farms, fields: alike but for their parents and `source`)
+ * and the index on its first parent, as migration 2 first wrote them out: the text is generated to
+ * the byte of that release (test/api/migrations.test.ts pins every migration's SQL).
+ */
+function landTable(t: { table: string; id: string; parents: [table: string, column: string][]; index: string; source: boolean }): string {
+  const columns = [
+    `${t.id} uuid PRIMARY KEY`,
+    ...t.parents.map(([table, column]) => `${column} uuid NOT NULL REFERENCES ${table}(${column})`),
+    'name text NOT NULL',
+    ...(t.source ? ['source text NOT NULL'] : []),
+    'archived boolean NOT NULL DEFAULT false',
+    'created_at timestamptz NOT NULL DEFAULT now()',
+  ];
+  const indent = '      ';
+  return [
+    `${indent}CREATE TABLE ${t.table} (`,
+    columns.map((c) => `${indent}  ${c}`).join(',\n'),
+    `${indent});`,
+    `${indent}CREATE INDEX ${t.index} ON ${t.table} (${t.parents[0][1]});`,
+  ].join('\n');
+}
+
 export const migrations: Migration[] = [
   {
     version: 1,
@@ -82,34 +105,9 @@ export const migrations: Migration[] = [
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (user_id, company_id)
       );
-      CREATE TABLE growers (
-        grower_id uuid PRIMARY KEY,
-        company_id uuid NOT NULL REFERENCES companies(company_id),
-        name text NOT NULL,
-        source text NOT NULL,
-        archived boolean NOT NULL DEFAULT false,
-        created_at timestamptz NOT NULL DEFAULT now()
-      );
-      CREATE INDEX growers_company ON growers (company_id);
-      CREATE TABLE farms (
-        farm_id uuid PRIMARY KEY,
-        grower_id uuid NOT NULL REFERENCES growers(grower_id),
-        company_id uuid NOT NULL REFERENCES companies(company_id),
-        name text NOT NULL,
-        source text NOT NULL,
-        archived boolean NOT NULL DEFAULT false,
-        created_at timestamptz NOT NULL DEFAULT now()
-      );
-      CREATE INDEX farms_grower ON farms (grower_id);
-      CREATE TABLE fields (
-        field_id uuid PRIMARY KEY,
-        farm_id uuid NOT NULL REFERENCES farms(farm_id),
-        company_id uuid NOT NULL REFERENCES companies(company_id),
-        name text NOT NULL,
-        archived boolean NOT NULL DEFAULT false,
-        created_at timestamptz NOT NULL DEFAULT now()
-      );
-      CREATE INDEX fields_farm ON fields (farm_id);
+${landTable({ table: 'growers', id: 'grower_id', parents: [['companies', 'company_id']], index: 'growers_company', source: true })}
+${landTable({ table: 'farms', id: 'farm_id', parents: [['growers', 'grower_id'], ['companies', 'company_id']], index: 'farms_grower', source: true })}
+${landTable({ table: 'fields', id: 'field_id', parents: [['farms', 'farm_id'], ['companies', 'company_id']], index: 'fields_farm', source: false })}
       CREATE TABLE boundaries (
         boundary_id uuid PRIMARY KEY,
         field_id uuid REFERENCES fields(field_id),

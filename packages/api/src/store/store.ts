@@ -4,42 +4,32 @@
  * constraints (`INSERT … ON CONFLICT DO NOTHING`, then read), never on check-then-insert.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Plan } from '@furrow/core';
+import type { FieldGeometry, Plan } from '@furrow/core';
 import { planFromGzip } from '../plan-gzip.js';
+import { bool, from, iso, isoOrNull, json, rowMapper, text, textOrNull, type Row } from './rows.js';
 import type { Sql, SqlBackend } from './sql.js';
 
 export type CreditOwnerKind = 'user' | 'company';
 
-export interface UserRow {
-  userId: string;
-  partnerOwnerId: string | null;
-  partnerUserId: string | null;
-  email: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  countryCode: string | null;
-  displayName: string | null;
-  createdAt: string;
-}
+/** A boundary's geometry as stored: a GeoJSON Polygon or MultiPolygon, lon/lat. */
+export type BoundaryGeometry = FieldGeometry;
 
-export interface ApiKeyRow {
-  keyId: string;
-  userId: string;
-  name: string;
-  partnerAdmin: boolean;
-  createdAt: string;
-  revokedAt: string | null;
+// Every row type is its mapper's result: the columns are written once (./rows.ts).
+const toUser = rowMapper({
+  userId: text, partnerOwnerId: textOrNull, partnerUserId: textOrNull, email: textOrNull, firstName: textOrNull, lastName: textOrNull,
+  countryCode: textOrNull, displayName: textOrNull, createdAt: iso,
+});
+export type UserRow = ReturnType<typeof toUser>;
+
+const toKey = rowMapper({
+  keyId: text, userId: text, name: text, partnerAdmin: bool, createdAt: iso, revokedAt: isoOrNull,
   /** When the key stops working (null: never). */
-  expiresAt: string | null;
-}
+  expiresAt: isoOrNull,
+});
+export type ApiKeyRow = ReturnType<typeof toKey>;
 
-export interface CompanyRow {
-  companyId: string;
-  partnerCompanyId: string | null;
-  name: string;
-  countryCode: string;
-  createdAt: string;
-}
+const toCompany = rowMapper({ companyId: text, partnerCompanyId: textOrNull, name: text, countryCode: text, createdAt: iso });
+export type CompanyRow = ReturnType<typeof toCompany>;
 
 export interface CompanyAccessRow {
   userId: string;
@@ -47,44 +37,19 @@ export interface CompanyAccessRow {
   role: 'admin' | 'member';
 }
 
-export interface LandRow {
-  id: string;
-  companyId: string;
-  name: string;
-  source: string;
-  archived: boolean;
-  createdAt: string;
-}
+/** What growers, farms and fields have alike. */
+const landColumns = { companyId: text, name: text, archived: bool, createdAt: iso };
+const toGrower = rowMapper({ id: from('grower_id', text), source: text, ...landColumns });
+/** A grower or a farm (`id` is its grower_id or farm_id). */
+export type LandRow = ReturnType<typeof toGrower>;
+const toFarm = rowMapper({ id: from('farm_id', text), growerId: text, source: text, ...landColumns });
+export type FarmRow = ReturnType<typeof toFarm>;
 
-export interface FieldRow {
-  fieldId: string;
-  farmId: string;
-  companyId: string;
-  name: string;
-  archived: boolean;
-  createdAt: string;
-}
+const toField = rowMapper({ fieldId: text, farmId: text, ...landColumns });
+export type FieldRow = ReturnType<typeof toField>;
 
-export interface BoundaryRow {
-  boundaryId: string;
-  fieldId: string | null;
-  companyId: string;
-  name: string | null;
-  geometry: { type: 'Polygon' | 'MultiPolygon'; coordinates: unknown };
-  archived: boolean;
-  createdAt: string;
-}
-
-export interface StoredPlanRow {
-  planId: string;
-  boundaryId: string;
-  fieldId: string | null;
-  companyId: string;
-  createdBy: string;
-  request: Record<string, unknown>;
-  plan: Plan;
-  createdAt: string;
-}
+const toBoundary = rowMapper({ boundaryId: text, fieldId: textOrNull, companyId: text, name: textOrNull, geometry: json<BoundaryGeometry>(), archived: bool, createdAt: iso });
+export type BoundaryRow = ReturnType<typeof toBoundary>;
 
 export interface Page<T> {
   items: T[];
@@ -104,103 +69,26 @@ export function generateApiKey(): { keyId: string; apiKey: string } {
   return { keyId, apiKey: `fk_${keyId}_${randomBytes(32).toString('base64url')}` };
 }
 
-const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
-const isoOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : iso(v));
-const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
-
-type Row = Record<string, unknown>;
-
-function toUser(r: Row): UserRow {
-  return {
-    userId: String(r.user_id),
-    partnerOwnerId: (r.partner_owner_id as string | null) ?? null,
-    partnerUserId: (r.partner_user_id as string | null) ?? null,
-    email: (r.email as string | null) ?? null,
-    firstName: (r.first_name as string | null) ?? null,
-    lastName: (r.last_name as string | null) ?? null,
-    countryCode: (r.country_code as string | null) ?? null,
-    displayName: (r.display_name as string | null) ?? null,
-    createdAt: iso(r.created_at),
-  };
-}
-
-function toKey(r: Row): ApiKeyRow {
-  return {
-    keyId: String(r.key_id),
-    userId: String(r.user_id),
-    name: String(r.name),
-    partnerAdmin: Boolean(r.partner_admin),
-    createdAt: iso(r.created_at),
-    revokedAt: isoOrNull(r.revoked_at),
-    expiresAt: isoOrNull(r.expires_at),
-  };
-}
-
-function toCompany(r: Row): CompanyRow {
-  return {
-    companyId: String(r.company_id),
-    partnerCompanyId: (r.partner_company_id as string | null) ?? null,
-    name: String(r.name),
-    countryCode: String(r.country_code),
-    createdAt: iso(r.created_at),
-  };
-}
-
-function toLand(idColumn: string) {
-  return (r: Row): LandRow => ({
-    id: String(r[idColumn]),
-    companyId: String(r.company_id),
-    name: String(r.name),
-    source: String(r.source),
-    archived: Boolean(r.archived),
-    createdAt: iso(r.created_at),
-  });
-}
-
-function toField(r: Row): FieldRow {
-  return {
-    fieldId: String(r.field_id),
-    farmId: String(r.farm_id),
-    companyId: String(r.company_id),
-    name: String(r.name),
-    archived: Boolean(r.archived),
-    createdAt: iso(r.created_at),
-  };
-}
-
-function toBoundary(r: Row): BoundaryRow {
-  return {
-    boundaryId: String(r.boundary_id),
-    fieldId: (r.field_id as string | null) ?? null,
-    companyId: String(r.company_id),
-    name: (r.name as string | null) ?? null,
-    geometry: json(r.geometry),
-    archived: Boolean(r.archived),
-    createdAt: iso(r.created_at),
-  };
-}
-
 /** A plan row's columns, the compressed form as base64 text (PGlite hands bytea over slowly, as hex parsed in JS). */
 const PLAN_COLUMNS = `p.plan_id, p.boundary_id, p.field_id, p.company_id, p.created_by, p.request, p.plan,
   encode(p.plan_gzip, 'base64') AS plan_gzip, p.created_at`;
 
+const planJson = json<Plan>();
+
 /** The plan of a row: its json, or its gzip-compressed form (`plan_gzip`, base64) unpacked. */
 function storedPlan(r: Row): Plan {
-  return typeof r.plan_gzip === 'string' ? planFromGzip(r.plan_gzip) : json(r.plan);
+  return typeof r.plan_gzip === 'string' ? planFromGzip(r.plan_gzip) : planJson.read(r.plan);
 }
 
-function toPlan(r: Row): StoredPlanRow {
-  return {
-    planId: String(r.plan_id),
-    boundaryId: String(r.boundary_id),
-    fieldId: (r.field_id as string | null) ?? null,
-    companyId: String(r.company_id),
-    createdBy: String(r.created_by),
-    request: json(r.request),
-    plan: storedPlan(r),
-    createdAt: iso(r.created_at),
-  };
-}
+const toPlanColumns = rowMapper({
+  planId: text, boundaryId: text, fieldId: textOrNull, companyId: text, createdBy: text, request: json<Record<string, unknown>>(), createdAt: iso,
+});
+export type StoredPlanRow = ReturnType<typeof toPlanColumns> & { plan: Plan };
+const toPlan = (r: Row): StoredPlanRow => ({ ...toPlanColumns(r), plan: storedPlan(r) });
+
+/** The land tables and their id columns (every row of them belongs to a company). */
+const LAND_ID_COLUMNS = { growers: 'grower_id', farms: 'farm_id', fields: 'field_id', boundaries: 'boundary_id' } as const;
+type LandTable = keyof typeof LAND_ID_COLUMNS;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids from URLs are checked before they reach SQL (a malformed uuid would be a SQL error, not a 404). */
@@ -473,43 +361,31 @@ export class Store {
       'INSERT INTO growers (grower_id, company_id, name, source, archived) VALUES ($1, $2, $3, $4, $5) RETURNING *',
       [randomUUID(), companyId, g.name, g.source, g.archived],
     );
-    return toLand('grower_id')(rows[0]);
+    return toGrower(rows[0]);
   }
 
   async getGrower(userId: string, growerId: string): Promise<LandRow | undefined> {
-    if (!isUuid(growerId)) return undefined;
-    const rows = await this.db.query(
-      `SELECT g.* FROM growers g JOIN company_accesses a ON a.company_id = g.company_id
-       WHERE g.grower_id = $2 AND a.user_id = $1`,
-      [userId, growerId],
-    );
-    return rows[0] ? toLand('grower_id')(rows[0]) : undefined;
+    return this.getScoped('growers', userId, growerId, toGrower);
   }
 
   async listGrowers(companyId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<LandRow>> {
-    return this.page('growers', 'company_id', companyId, page, toLand('grower_id'));
+    return this.page('growers', 'company_id', companyId, page, toGrower);
   }
 
-  async createFarm(grower: LandRow, f: { name: string; source: string; archived: boolean }): Promise<LandRow> {
+  async createFarm(grower: LandRow, f: { name: string; source: string; archived: boolean }): Promise<FarmRow> {
     const rows = await this.db.query(
       'INSERT INTO farms (farm_id, grower_id, company_id, name, source, archived) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
       [randomUUID(), grower.id, grower.companyId, f.name, f.source, f.archived],
     );
-    return { ...toLand('farm_id')(rows[0]), growerId: grower.id } as LandRow;
+    return toFarm(rows[0]);
   }
 
-  async getFarm(userId: string, farmId: string): Promise<(LandRow & { growerId: string }) | undefined> {
-    if (!isUuid(farmId)) return undefined;
-    const rows = await this.db.query(
-      `SELECT f.* FROM farms f JOIN company_accesses a ON a.company_id = f.company_id
-       WHERE f.farm_id = $2 AND a.user_id = $1`,
-      [userId, farmId],
-    );
-    return rows[0] ? { ...toLand('farm_id')(rows[0]), growerId: String(rows[0].grower_id) } : undefined;
+  async getFarm(userId: string, farmId: string): Promise<FarmRow | undefined> {
+    return this.getScoped('farms', userId, farmId, toFarm);
   }
 
-  async listFarms(growerId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<LandRow>> {
-    return this.page('farms', 'grower_id', growerId, page, (r) => ({ ...toLand('farm_id')(r), growerId: String(r.grower_id) }));
+  async listFarms(growerId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<FarmRow>> {
+    return this.page('farms', 'grower_id', growerId, page, toFarm);
   }
 
   /** Creates a field and its boundary in one transaction. */
@@ -532,13 +408,7 @@ export class Store {
   }
 
   async getField(userId: string, fieldId: string): Promise<FieldRow | undefined> {
-    if (!isUuid(fieldId)) return undefined;
-    const rows = await this.db.query(
-      `SELECT f.* FROM fields f JOIN company_accesses a ON a.company_id = f.company_id
-       WHERE f.field_id = $2 AND a.user_id = $1`,
-      [userId, fieldId],
-    );
-    return rows[0] ? toField(rows[0]) : undefined;
+    return this.getScoped('fields', userId, fieldId, toField);
   }
 
   async listFields(farmId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<FieldRow>> {
@@ -588,13 +458,7 @@ export class Store {
   }
 
   async getBoundary(userId: string, boundaryId: string): Promise<BoundaryRow | undefined> {
-    if (!isUuid(boundaryId)) return undefined;
-    const rows = await this.db.query(
-      `SELECT b.* FROM boundaries b JOIN company_accesses a ON a.company_id = b.company_id
-       WHERE b.boundary_id = $2 AND a.user_id = $1`,
-      [userId, boundaryId],
-    );
-    return rows[0] ? toBoundary(rows[0]) : undefined;
+    return this.getScoped('boundaries', userId, boundaryId, toBoundary);
   }
 
   async listBoundaries(fieldId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<BoundaryRow>> {
@@ -602,20 +466,26 @@ export class Store {
   }
 
   /** Sets `archived` on a grower, farm, field or boundary the caller can access. */
-  async setArchived(
-    table: 'growers' | 'farms' | 'fields' | 'boundaries',
-    userId: string,
-    id: string,
-    archived: boolean,
-  ): Promise<boolean> {
+  async setArchived(table: LandTable, userId: string, id: string, archived: boolean): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const idColumn = { growers: 'grower_id', farms: 'farm_id', fields: 'field_id', boundaries: 'boundary_id' }[table];
+    const idColumn = LAND_ID_COLUMNS[table];
     const rows = await this.db.query(
       `UPDATE ${table} t SET archived = $3 FROM company_accesses a
        WHERE a.company_id = t.company_id AND a.user_id = $1 AND t.${idColumn} = $2 RETURNING t.${idColumn}`,
       [userId, id, archived],
     );
     return rows.length > 0;
+  }
+
+  /** The row `id` of `table` when the user can access its company. */
+  private async getScoped<T>(table: LandTable, userId: string, id: string, map: (r: Row) => T): Promise<T | undefined> {
+    if (!isUuid(id)) return undefined;
+    const rows = await this.db.query(
+      `SELECT t.* FROM ${table} t JOIN company_accesses a ON a.company_id = t.company_id
+       WHERE t.${LAND_ID_COLUMNS[table]} = $2 AND a.user_id = $1`,
+      [userId, id],
+    );
+    return rows[0] ? map(rows[0]) : undefined;
   }
 
   private async page<T>(

@@ -67,6 +67,8 @@ export interface RouteStageInput {
   now?: () => number;
   /** The wall-clock cap of the call: true once it has passed (the ordering stops where it is). */
   outOfTime?: () => boolean;
+  /** The same cap as the cheap way is taken past it (clock.ts `SafetyCap.hurry`): joins not costed yet are connected cheaply, none refitted or tried anew. */
+  hurry?: (what: string) => boolean;
   /** Whether a second planning follows this one (it then takes half of maxOptimizerTime). */
   secondFollows: boolean;
   /** Ordering time an earlier planning of the same call spent, ms. */
@@ -92,6 +94,9 @@ export interface RoutedTracks {
 type Parts = { segs: LocalSegment[]; warnings: LocalWarning[] };
 /** A connection not made (out of budget): counts as a join nothing fits. */
 const UNJOINED: Parts = { segs: [{ type: 'Connector', xy: new Float64Array(0), connector: 'unfitted' }], warnings: [] };
+/** What the wall-clock cap cuts here (the `time-limit` warning). */
+const CUT_REFIT = 'joins nothing fitted were not tried again with the tracks shortened';
+const CUT_NEW_CONNECTIONS = 'no track was taken out of the route for a join not costed before it';
 /** Connections `skipUnjoinable` may make beyond the ordering's, per planning. */
 const MAX_NEW_CONNECTIONS = 48;
 
@@ -221,6 +226,7 @@ function connectorContext(inp: RouteStageInput): RouteContext {
     widthMeters: w,
     warnings: [],
     ...(routeOptions.forcedDirection ? { headlandWinding: routeOptions.forcedDirection } : {}),
+    ...(inp.hurry ? { hurry: inp.hurry } : {}),
     ...(routeOptions.enableHeadlandDrivethrough ? { headlandDrivethrough: true } : {}),
   };
 }
@@ -323,7 +329,7 @@ function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRa
     if (!r || r === UNJOINED || !unfitted(r)) return r;
     let failed = refitFailed.get(store);
     if (!failed) refitFailed.set(store, (failed = new Set()));
-    if (failed.has(key) || budget.refitExhausted()) return r;
+    if (failed.has(key) || budget.refitExhausted() || inp.hurry?.(CUT_REFIT)) return r;
     failed.add(key);
     const again = connectPieces(pieces(), legIn, legOut, undefined, budget.shortening);
     if (again.aborted || unfitted(again)) return r;
@@ -345,6 +351,7 @@ function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRa
   const within: Lookup = (store, key, make) => {
     const have = store.get(key);
     if (have || !costMore) return have;
+    if (inp.hurry?.(CUT_NEW_CONNECTIONS)) return UNJOINED;
     budget.startRefitClock();
     if (budget.refitExhausted() || newConnectionsLeft <= 0) return UNJOINED;
     newConnectionsLeft--;

@@ -6,7 +6,7 @@
 import type { Pose } from '../turns/types.js';
 import { polylineLength, hypot } from '../geometry/vec.js';
 import type { Piece } from '../turns/path.js';
-import { timeIsUp, MIN_TRACK_AFTER_TRIM_METERS, trackHeading, curveParameter, poseOnCurve, trackStart, trackEnd, pieceLength, pulledBackEnd, pushedInStart } from './connectContext.js';
+import { hurried, timeIsUp, MIN_TRACK_AFTER_TRIM_METERS, trackHeading, curveParameter, poseOnCurve, trackStart, trackEnd, pieceLength, pulledBackEnd, pushedInStart } from './connectContext.js';
 import type { RouteContext, Conn } from './connectContext.js';
 import { tryNeckTransport, transport, tryWaypointChain, trySearch, straightFallback, reverseLastResort } from './connectors.js';
 import { tryDirect, tryTraversal, tryBridgedTraversal } from './traversal.js';
@@ -129,6 +129,8 @@ export function connectNeighbours(a: Extract<Piece, { kind: 'track' }>, b: Extra
     const c = tryTrim(d);
     if (c) return c;
   }
+  const what = `the turn from track ${a.trackIndex} to track ${b.trackIndex}`;
+  if (hurried(ctx)) return straightFallback(trackEnd(a), trackStart(b), ctx, what);
   // A traversal, unless it is a long detour: then pull the ends back further first.
   const t = tryTraversal(trackEnd(a), trackStart(b), ctx);
   if (t && lengthOf(t) <= detourLimitMeters(trackEnd(a), trackStart(b), undefined, ctx)) return t;
@@ -139,7 +141,7 @@ export function connectNeighbours(a: Extract<Piece, { kind: 'track' }>, b: Extra
   if (t) return t;
   const found = trySearch(trackEnd(a), trackStart(b), ctx) ?? reverseLastResort(trackEnd(a), trackStart(b), ctx);
   if (found) return found;
-  return straightFallback(trackEnd(a), trackStart(b), ctx, `the turn from track ${a.trackIndex} to track ${b.trackIndex}`);
+  return straightFallback(trackEnd(a), trackStart(b), ctx, what);
 }
 
 /**
@@ -180,6 +182,7 @@ export function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string
     }
   }
   const direct = tryDirect(from, to, ctx, 16);
+  if (hurried(ctx)) return direct ?? tryWaypointChain(from, to, ctx) ?? straightFallback(from, to, ctx, what);
   const limit = detourLimitMeters(from, to, direct, ctx);
   let t = tryTraversal(from, to, ctx);
   if (lengthOf(t) > limit) {
