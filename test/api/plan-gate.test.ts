@@ -4,8 +4,8 @@
  * without bound and the plans taken are answered in bounded time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlanGate, openSql, openStore, type Planner, type Store } from '@furrow/api';
-import { call, makeApp, shapeB, stubPlanner } from './support.js';
+import { createPlanGate, openSql, openStore, type Store } from '@furrow/api';
+import { call, heldPlanner, makeApp, shapeB } from './support.js';
 
 let store: Store;
 beforeAll(async () => {
@@ -14,26 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await store?.close();
 });
-
-/** A planner whose plans finish only when the test says so; counts the plans running at once. */
-function heldPlanner() {
-  const inner = stubPlanner();
-  const held: (() => void)[] = [];
-  let running = 0;
-  let peak = 0;
-  const planner: Planner = {
-    ...inner,
-    threads: 2,
-    plan: async (request, signal) => {
-      running++;
-      peak = Math.max(peak, running);
-      await new Promise<void>((resolve) => held.push(resolve));
-      running--;
-      return inner.plan(request, signal);
-    },
-  };
-  return { planner, held, peak: () => peak };
-}
 
 const tick = () => new Promise((r) => setTimeout(r, 20));
 
