@@ -6,14 +6,18 @@
  *   derived from maxOptimizerTime at a fixed rate (`workBudget`, docs/route-orders.md). The same
  *   request gives the same plan, byte for byte, on an idle or a loaded machine — as long as the
  *   machine does that work within the limit below.
- * - The wall clock (`runtime.now`, else `performance.now()` — the one clock core reads) caps the
- *   whole call at SAFETY_CAP_FACTOR × maxOptimizerTime, counted from its start: past it, no optional
- *   work starts or goes on — the optimizer's kicks and the ordering on the real connectors stop
- *   where they are, the second planning (cells with headings of their own,
+ * - The wall clock (`runtime.now`, else `performance.now()` — the one clock core reads) limits the
+ *   whole call to SAFETY_CAP_FACTOR × maxOptimizerTime, counted from its start. The cap fires a
+ *   little before that (FINISH_SHARE, at most FINISH_MAX_MILLISECONDS) so that what follows fits:
+ *   past it, no optional work starts or goes on — the optimizer's kicks and the ordering on the
+ *   real connectors stop where they are, the second planning (cells with headings of their own,
  *   tracks/cellHeadingChoice.ts) and the planning without strip passes (tracks/stripFallback.ts)
- *   are not made; what every plan needs (connecting the chosen route, metrics) is finished. The
- *   plan says what was cut in a warning `time-limit` (`capCall`, `addTimeLimitWarning`); only such
- *   a plan may depend on the machine.
+ *   are not made — and what every plan needs takes the cheap way (`SafetyCap.hurry`): no headings
+ *   per cell, no strip passes, joins not made yet by a turn or a chain of waypoints only (no
+ *   headland traversal, no search; what they do not fit drawn straight, warned), no join refitted,
+ *   the coverage metric on at most 10,000 vertices of curved passes (metrics/measureRoute.ts), the unworked patches not
+ *   listed. The plan says what was cut in a warning `time-limit` (`capCall`, `addTimeLimitWarning`);
+ *   only such a plan may depend on the machine.
  */
 import type { PlanWarning } from './types.js';
 
@@ -24,6 +28,15 @@ import type { PlanWarning } from './types.js';
  * a machine far slower or busier than that — and only then may a plan depend on the load.
  */
 export const SAFETY_CAP_FACTOR = 1;
+
+/**
+ * What of the cap is kept for what every plan needs: the optional work stops, and the cheap way is
+ * taken (`SafetyCap.hurry`), FINISH_SHARE of the cap before it, at most FINISH_MAX_MILLISECONDS,
+ * so that connecting and measuring the route fit in the rest (maxOptimizerTime 1: at 0.6 s; the
+ * default 10: at 9 s).
+ */
+export const FINISH_SHARE = 0.4;
+export const FINISH_MAX_MILLISECONDS = 1000;
 
 /** Optimizer kicks (perturbation + descent of the local search) per second of maxOptimizerTime. */
 export const KICKS_PER_SECOND = 400;
@@ -61,16 +74,32 @@ export interface SafetyCap {
   secondSkipped: boolean;
   /** Set when the cap kept the field from being planned again without strip passes. */
   stripsSkipped?: boolean;
+  /**
+   * Past the cap: true, and `what` (the work cut, said in the `time-limit` warning) recorded; the
+   * caller then takes the cheap way. Before it: false, nothing recorded. Without `what` (a cut that
+   * says itself, e.g. `coverage-approximate`): only whether the cap has passed.
+   */
+  hurry(what?: string): boolean;
+  /** What `hurry` cut, in the order first cut. */
+  readonly cut: readonly string[];
 }
 
 /** The wall-clock cap of one call: `limitMilliseconds` from now on `clock`. */
 export function safetyCap(clock: Clock, limitMilliseconds: number): SafetyCap {
   const deadline = clock() + limitMilliseconds;
   let fired = false;
+  const cut: string[] = [];
+  const over = (): boolean => fired || (fired = clock() >= deadline);
   return {
-    over: () => fired || (fired = clock() >= deadline),
+    over,
     fired: () => fired,
     secondSkipped: false,
+    hurry: (what) => {
+      if (!over()) return false;
+      if (what !== undefined && !cut.includes(what)) cut.push(what);
+      return true;
+    },
+    cut,
   };
 }
 
@@ -80,7 +109,8 @@ export function safetyCap(clock: Clock, limitMilliseconds: number): SafetyCap {
  */
 export function capCall(now: Clock | undefined, maxOptimizerTimeSeconds: number): SafetyCap | undefined {
   const clock = now ?? defaultClock();
-  return clock ? safetyCap(clock, SAFETY_CAP_FACTOR * maxOptimizerTimeSeconds * 1000) : undefined;
+  const limit = SAFETY_CAP_FACTOR * maxOptimizerTimeSeconds * 1000;
+  return clock ? safetyCap(clock, limit - Math.min(FINISH_SHARE * limit, FINISH_MAX_MILLISECONDS)) : undefined;
 }
 
 /** Past the cap, the plan says what the cap cut short in a warning `time-limit`. */
@@ -90,6 +120,8 @@ export function addTimeLimitWarning(plan: { warnings: PlanWarning[] }, cap: Safe
     'the ordering on the real connectors stopped where it was, as did the optimizer',
     ...(cap.secondSkipped ? ['the field was not planned a second time with one heading in every cell'] : []),
     ...(cap.stripsSkipped ? ['the field was not planned again without strip passes'] : []),
+    ...cap.cut,
   ];
-  plan.warnings.push({ code: 'time-limit', message: `maxOptimizerTime passed on the wall clock before the work budget was spent: ${cut.join('; ')}; the route was then connected and measured in full. This plan may differ from one made on a less loaded machine.` });
+  const rest = cap.cut.length > 0 ? 'the rest of the route was connected and measured in full' : 'the route was then connected and measured in full';
+  plan.warnings.push({ code: 'time-limit', message: `maxOptimizerTime passed on the wall clock before the work budget was spent: ${cut.join('; ')}; ${rest}. This plan may differ from one made on a less loaded machine.` });
 }

@@ -10,7 +10,7 @@ import { areaOf, differenceGrouped, unionPolygons } from './clipper.js';
 import type { PathsD } from './clipper.js';
 import { passSwath, turnedSwaths } from './swaths.js';
 import type { TurnedSwaths, WorkingPass } from './swaths.js';
-import { boundPasses, withoutSpikes } from './coverageGuard.js';
+import { MAX_PASS_VERTICES, boundPasses, withoutSpikes } from './coverageGuard.js';
 
 export type { WorkingPass } from './swaths.js';
 export { mainPassDirection, rectangleSwath } from './swaths.js';
@@ -54,8 +54,9 @@ export interface SweptPasses extends TurnedSwaths {
 /** Decimals of the coverage booleans' grid (a micrometre). */
 export const COVERAGE_PRECISION = 6;
 
-export function sweepPasses(workable: PathsD, allPasses: WorkingPass[]): SweptPasses {
-  const bounded = boundPasses(allPasses);
+/** `maxPassVertices`: the coverage guard's bound on the curved passes' vertices (geometry/coverageGuard.ts). */
+export function sweepPasses(workable: PathsD, allPasses: WorkingPass[], maxPassVertices = MAX_PASS_VERTICES): SweptPasses {
+  const bounded = boundPasses(allPasses, maxPassVertices);
   const swaths = turnedSwaths(bounded.passes, workable);
   const P = COVERAGE_PRECISION;
   const turnedWorkable = withoutSpikes(workable.map((r) => r.map((p) => swaths.turn(p.x, p.y))), P);

@@ -18,15 +18,23 @@ export interface MeasuredRoute {
   unworked: PlanWarning[];
 }
 
-/** Metrics of the route `segments` over `tracks` (a strip pass has a width of its own). */
-export function measureRoute(segments: LocalSegment[], tracks: readonly { widthMeters?: number }[], field: LocalField, machine: ResolvedMachine, refills?: { points: unknown[]; detourMeters: number }): MeasuredRoute {
+/** What the wall-clock cap cuts here (the `time-limit` warning). */
+const CUT_PATCHES = 'the unworked patches were not listed (the uncovered share is measured)';
+/** Past the cap, the coverage metric buffers at most this many vertices of curved passes (its warning `coverage-approximate` says by how much it simplified them). */
+export const HURRIED_PASS_VERTICES = 10_000;
+
+/**
+ * Metrics of the route `segments` over `tracks` (a strip pass has a width of its own). Past the
+ * call's wall-clock cap (`hurry`, clock.ts) the coverage metric buffers fewer vertices and the unworked patches are not listed.
+ */
+export function measureRoute(segments: LocalSegment[], tracks: readonly { widthMeters?: number }[], field: LocalField, machine: ResolvedMachine, refills?: { points: unknown[]; detourMeters: number }, hurry?: (what?: string) => boolean): MeasuredRoute {
   const w = machine.widthMeters;
   const widthOf = (sg: LocalSegment): number => (sg.type === 'Track' && sg.trackIndex !== undefined ? tracks[sg.trackIndex]?.widthMeters ?? w : w);
   const warnings: LocalWarning[] = [];
   // One sweep of the swaths serves the coverage metric and the unworked patches (geometry/computeCoverage.ts).
-  const swept = sweepPasses(field.workable, workingPasses(segments, widthOf));
+  const swept = sweepPasses(field.workable, workingPasses(segments, widthOf), hurry?.() ? HURRIED_PASS_VERTICES : undefined);
   const metrics = computeMetrics(segments, field.workable, field.fieldAreaSquareMeters, machine, warnings, widthOf, swept);
   if (refills) addRefillMetrics(metrics, refills.points.length, refills.detourMeters);
-  const unworked = unworkedWarnings(field.workable, swept, field.fieldAreaSquareMeters, (x, y) => field.frame.toLonLat(x, y));
+  const unworked = hurry?.(CUT_PATCHES) ? [] : unworkedWarnings(field.workable, swept, field.fieldAreaSquareMeters, (x, y) => field.frame.toLonLat(x, y));
   return { metrics, warnings, unworked };
 }

@@ -45,6 +45,13 @@ export interface RouteContext {
   abort?: () => boolean;
   aborted?: boolean;
   /**
+   * The call's wall-clock cap (clock.ts `SafetyCap.hurry`): past it, far joins are made by the
+   * cheap connectors only (a turn, a chain of waypoints: no ring is built or driven, no free
+   * search made), and a turn between neighbours that needs more than trimmed track ends is drawn
+   * straight; either with its `turn-not-fitted` warning.
+   */
+  hurry?: (what: string) => boolean;
+  /**
    * A join nothing fits is retried with the tracks shortened at it (`connectShortened`, warning
    * `track-shortened`) while its budget lasts. Absent while ordering costs connectors (the order
    * is chosen on the joins as they are); given for the chosen route's joins that did not fit.
@@ -65,6 +72,14 @@ export function timeIsUp(ctx: RouteContext): boolean {
   if (!ctx.abort || !ctx.abort()) return false;
   ctx.aborted = true;
   return true;
+}
+
+/** What the wall-clock cap cuts from the connector searches (the `time-limit` warning). */
+export const CUT_SEARCHES = 'joins made after it were searched only by the cheap connectors (a turn, a chain of waypoints; no headland traversal), what they did not fit drawn straight';
+
+/** Past the call's wall-clock cap (`ctx.hurry`): only the cheap connectors are tried. */
+export function hurried(ctx: RouteContext): boolean {
+  return ctx.hurry?.(CUT_SEARCHES) ?? false;
 }
 
 /** Failed connector searches allowed per `connectTracks` call. */

@@ -8,7 +8,7 @@ import { junctionOnLoop, loopSideFits, nearestOnLoop, poseOnLoop, sliceLoop } fr
 import type { LoopPath } from '../turns/connectorRings.js';
 import { canLeave, nearestByFieldDistance } from './connectSearch.js';
 import type { Piece } from '../turns/path.js';
-import { timeIsUp, searchAllowed, loopDirections } from './connectContext.js';
+import { timeIsUp, searchAllowed, loopDirections, hurried } from './connectContext.js';
 import type { RouteContext, Conn } from './connectContext.js';
 import { tryNeckTransport, transport, tryWaypointChain, trySearch, tryReversingSearch } from './connectors.js';
 import { tryDirect, rateLimitOf, ontoLoop, tryTraversal, tryBridgedTraversal } from './traversal.js';
@@ -75,7 +75,9 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
     }
     if (best) break;
   }
-  if (!best) {
+  // past the call's wall-clock cap: no traversal (no ring built), no search; a chain of waypoints at most
+  const cheap = !best && hurried(ctx);
+  if (!best && !cheap) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters, rateLimitOf(ctx));
       const t = j && leavableAt(j.s, dir, j.pose) ? tryTraversal(from, j.pose, ctx) : undefined;
@@ -87,7 +89,7 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
     const tr = j ? transport(from, j.pose, ctx) : undefined;
     if (j && tr) best = { conn: tr, s: j.s, dir: dirs[0] };
   }
-  if (!best) {
+  if (!best && !cheap) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters, rateLimitOf(ctx));
       const t = j && leavableAt(j.s, dir, j.pose) ? tryBridgedTraversal(from, j.pose, ctx) : undefined;
@@ -101,8 +103,8 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
       if (j && t) { best = { conn: t, s: j.s, dir }; break; }
     }
   }
-  if (!best && strict) best = enterFarAlongLoop(from, loop, dirs, ctx, leavableAt);
-  if (!best) {
+  if (!best && strict && !cheap) best = enterFarAlongLoop(from, loop, dirs, ctx, leavableAt);
+  if (!best && !cheap) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R, rateLimitOf(ctx));
       const t = j && leavableAt(j.s, dir, j.pose) ? tryNeckTransport(from, j.pose, ctx) : undefined;
@@ -111,7 +113,7 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
   }
   // Where the machine may reverse: out of a pocket (a track end facing the boundary) by K-turns,
   // onto the pass nearby (a small search: most passes that get here are out of reach anyway).
-  if (!best && ctx.turnOptions.reverseAllowed && !canLeave(from, ctx.region, R)) {
+  if (!best && !cheap && ctx.turnOptions.reverseAllowed && !canLeave(from, ctx.region, R)) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R, rateLimitOf(ctx));
       const t = j && leavableAt(j.s, dir, j.pose) ? tryReversingSearch(from, j.pose, ctx, PASS_ENTRY_EXPANSIONS) : undefined;

@@ -31,6 +31,7 @@ import type { ConnectionMemo } from './connectionMemo.js';
 import { LARGE_FIELD_TRACKS, orderFieldTracks, tightestBendRatio } from './order/fieldOrder.js';
 import type { FieldOrderInput, FieldOrderResult } from './order/fieldOrder.js';
 import { assembleRoute, refineOrderOnConnectors, skipUnjoinable } from './order/connectedOrder.js';
+import { dropUnjoinable } from './order/dropUnjoinable.js';
 import type { RealCostModel, RefineResult } from './order/connectedOrder.js';
 import { objectiveRates } from './optimize/objective.js';
 import type { ObjectiveRates } from './optimize/objective.js';
@@ -67,6 +68,8 @@ export interface RouteStageInput {
   now?: () => number;
   /** The wall-clock cap of the call: true once it has passed (the ordering stops where it is). */
   outOfTime?: () => boolean;
+  /** The same cap as the cheap way is taken past it (clock.ts `SafetyCap.hurry`): joins not costed yet are connected cheaply, none refitted or tried anew. */
+  hurry?: (what: string) => boolean;
   /** Whether a second planning follows this one (it then takes half of maxOptimizerTime). */
   secondFollows: boolean;
   /** Ordering time an earlier planning of the same call spent, ms. */
@@ -92,8 +95,13 @@ export interface RoutedTracks {
 type Parts = { segs: LocalSegment[]; warnings: LocalWarning[] };
 /** A connection not made (out of budget): counts as a join nothing fits. */
 const UNJOINED: Parts = { segs: [{ type: 'Connector', xy: new Float64Array(0), connector: 'unfitted' }], warnings: [] };
+/** What the wall-clock cap cuts here (the `time-limit` warning). */
+const CUT_REFIT = 'joins nothing fitted were not tried again with the tracks shortened';
+const CUT_NEW_CONNECTIONS = 'no track was taken out of the route for a join not costed before it';
 /** Connections `skipUnjoinable` may make beyond the ordering's, per planning. */
 const MAX_NEW_CONNECTIONS = 48;
+/** Connections the last resort for joins still not fitted (`dropUnjoinable`) may make, per planning. */
+const MAX_LAST_RESORT_CONNECTIONS = 64;
 
 /**
  * With access points and no other start asked for: the route enters the tracks at the track end
@@ -155,16 +163,21 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   // not costed yet (the clock ran out) are built now, the ones costed reused.
   const assembling = Number.isFinite(refined.nonWorkingCost) || conns.costMore;
   const kept = assembling ? skipUnjoinable(refined.visits, conns.partsVia(conns.within), (r) => !unfitted(r), (r) => r.warnings.length, (r) => r === UNJOINED) : { visits: refined.visits, skipped: [] };
-  const routeVisits = kept.visits;
+  // What still does not fit: the track after the join driven the other way, or a run of tracks next to it taken out
+  // (not past the wall-clock cap: joins are then drawn cheaply, straight where nothing was tried, and warned).
+  const dropped = assembling && !inp.outOfTime?.() ? dropUnjoinable(kept.visits, conns.partsVia(conns.lastResort), { fits: (r) => !unfitted(r), defects: (r) => r.warnings.length, meters: (i) => trackMeters(inp.tracks[i]) }) : { visits: kept.visits, skipped: [] };
+  const routeVisits = dropped.visits;
   const assembled = assembling ? assembleRoute(routeVisits, conns.partsVia(conns.reuse), (k) => trackMeters(inp.tracks[routeVisits[k].trackIndex])) : undefined;
   const headlandPieces = inp.headlandRoute.pieces;
   const final = assembled ?? conns.connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(inp.tracks, routeVisits, inp.cellOf)] : [...trackPieces(inp.tracks, routeVisits, inp.cellOf), ...headlandPieces], true, true, undefined, conns.shortening);
-  for (const sk of kept.skipped) {
+  const lastResort = new Set(dropped.skipped);
+  for (const sk of [...kept.skipped, ...dropped.skipped]) {
     const t = inp.tracks[sk.visit.trackIndex];
     const len = trackMeters(t);
+    const why = lastResort.has(sk) ? ', nor with it driven the other way; it is taken out with the tracks next to it whose joins do not fit either' : '';
     final.warnings.push({
       code: 'track-skipped',
-      message: `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} m) fits inside the field ${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even with the tracks shortened; its area counts as uncovered`,
+      message: `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} m) fits inside the field ${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even with the tracks shortened${why}; its area counts as uncovered`,
       x: (t.x0 + t.x1) / 2,
       y: (t.y0 + t.y1) / 2,
     });
@@ -221,6 +234,7 @@ function connectorContext(inp: RouteStageInput): RouteContext {
     widthMeters: w,
     warnings: [],
     ...(routeOptions.forcedDirection ? { headlandWinding: routeOptions.forcedDirection } : {}),
+    ...(inp.hurry ? { hurry: inp.hurry } : {}),
     ...(routeOptions.enableHeadlandDrivethrough ? { headlandDrivethrough: true } : {}),
   };
 }
@@ -323,7 +337,7 @@ function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRa
     if (!r || r === UNJOINED || !unfitted(r)) return r;
     let failed = refitFailed.get(store);
     if (!failed) refitFailed.set(store, (failed = new Set()));
-    if (failed.has(key) || budget.refitExhausted()) return r;
+    if (failed.has(key) || budget.refitExhausted() || inp.hurry?.(CUT_REFIT)) return r;
     failed.add(key);
     const again = connectPieces(pieces(), legIn, legOut, undefined, budget.shortening);
     if (again.aborted || unfitted(again)) return r;
@@ -345,11 +359,22 @@ function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRa
   const within: Lookup = (store, key, make) => {
     const have = store.get(key);
     if (have || !costMore) return have;
+    if (inp.hurry?.(CUT_NEW_CONNECTIONS)) return UNJOINED;
     budget.startRefitClock();
     if (budget.refitExhausted() || newConnectionsLeft <= 0) return UNJOINED;
     newConnectionsLeft--;
     make(budget.shortening.over);
     return store.get(key) ?? UNJOINED;
   };
-  return { model, partsVia, reuse, within, connectPieces, costMore, shortening: budget.shortening };
+  // The last resort (`dropUnjoinable`) makes the connections it needs, a counted number of them, unless the wall-clock cap has fired.
+  let lastResortLeft = MAX_LAST_RESORT_CONNECTIONS;
+  const lastResort: Lookup = (store, key, make) => {
+    const have = store.get(key);
+    if (have) return have;
+    if (lastResortLeft <= 0 || inp.outOfTime?.()) return UNJOINED;
+    lastResortLeft--;
+    make();
+    return store.get(key) ?? UNJOINED;
+  };
+  return { model, partsVia, reuse, within, lastResort, connectPieces, costMore, shortening: budget.shortening };
 }

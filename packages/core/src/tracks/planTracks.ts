@@ -85,6 +85,8 @@ export interface TrackStageInput {
   region: () => Region;
   /** Called with the tracks before strip passes: true when the planning is to be dropped (then it gets none). */
   beforeStrips?: (tracks: readonly Track[]) => boolean;
+  /** The call's wall-clock cap (clock.ts `SafetyCap.hurry`): past it, no headings per cell and no strip passes. */
+  hurry?: (what: string) => boolean;
 }
 
 export interface PlannedTracks {
@@ -107,6 +109,7 @@ export interface TrackPlanning {
   strips: StripMode;
   region: () => Region;
   beforeStrips?: (tracks: readonly Track[]) => boolean;
+  hurry?: (what: string) => boolean;
 }
 
 /** The track stage of a planning, on the prepared field and its headlands. */
@@ -118,9 +121,13 @@ export function planFieldTracks(settings: PlanSettings, prepared: LocalField, he
     curved: settings.trackType === 'curved', cellHeadingsAllowed: planning.cellHeadingsAllowed && settings.headland.mode !== 'turnOnly',
     fullExtension: settings.options.includes('extendTracks'), passCount: headlands.passes.length, passRings: headlands.passes.map((p) => p.ring),
     workable: prepared.workable, fieldAreaSquareMeters: prepared.fieldAreaSquareMeters, strips: planning.strips, smallObstacles: small.small, region: planning.region,
-    ...(planning.beforeStrips ? { beforeStrips: planning.beforeStrips } : {}),
+    ...(planning.beforeStrips ? { beforeStrips: planning.beforeStrips } : {}), ...(planning.hurry ? { hurry: planning.hurry } : {}),
   });
 }
+
+/** What the wall-clock cap cuts here (the `time-limit` warning). */
+const CUT_CELL_HEADINGS = 'cells were not given headings of their own';
+const CUT_STRIPS = 'no strip passes were planned in the strips and slivers the headland passes leave';
 
 export function planTracks(inp: TrackStageInput): PlannedTracks {
   const { field, mainland, widthMeters: w, turnRadiusMeters: R } = inp;
@@ -134,7 +141,7 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
   }
   const trackSet: TrackSet = curvedSet && curved ? curvedSet : mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
   // Boustrophedon cells of the tracks; with a searched heading, each cell re-tracked at its own best heading when that is cheaper.
-  const cellTracks = inp.cellHeadingsAllowed && !curved && inp.preferredHeadingDegrees === undefined && trackSet.tracks.length > 0 ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R) : undefined;
+  const cellTracks = inp.cellHeadingsAllowed && !curved && inp.preferredHeadingDegrees === undefined && trackSet.tracks.length > 0 && !inp.hurry?.(CUT_CELL_HEADINGS) ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R) : undefined;
   if (cellTracks) trackSet.tracks = cellTracks.tracks;
   // Track ends pushed out towards where the swaths reach the mainland's edge: by
   // DEFAULT_EXTENSION_FRACTION of that by default, all of it with the option extendTracks (which reports its gain).
@@ -144,7 +151,7 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
   if (inp.smallObstacles.length > 0) trackSet.tracks = swerveTracks(trackSet.tracks, inp.smallObstacles, inp.region(), directionRadians, R);
   // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width (tracks/strips.ts).
   const dropped = inp.beforeStrips?.(trackSet.tracks) ?? false;
-  const strips = inp.strips === 'none' || dropped ? [] : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
+  const strips = inp.strips === 'none' || dropped || inp.hurry?.(CUT_STRIPS) ? [] : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
     widthMeters: w, turnRadiusMeters: R, minStripArea: patchThreshold(inp.fieldAreaSquareMeters), field, othersDriven: inp.passCount > 0,
     // one pass through the middle of the largest strip: a field narrower than the machine, driven without a turn
     ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),
