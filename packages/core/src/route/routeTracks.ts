@@ -174,7 +174,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   for (const sk of [...kept.skipped, ...dropped.skipped]) {
     const t = inp.tracks[sk.visit.trackIndex];
     const len = trackMeters(t);
-    const why = lastResort.has(sk) ? ', nor with it driven the other way; it is taken out with the tracks next to it whose joins do not fit either' : '';
+    const why = lastResort.has(sk) ? ' or the track after the join driven the other way: taken out as a last resort, with any tracks next to it whose joins do not fit either' : '';
     final.warnings.push({
       code: 'track-skipped',
       message: `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} m) fits inside the field ${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even with the tracks shortened${why}; its area counts as uncovered`,
