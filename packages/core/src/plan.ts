@@ -59,9 +59,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const cap = capCall(runtime.now, settings.routeOptions.maxOptimizerTimeSeconds);
   // The plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const call: Call = { request, settings, cap, shared: { memo: createConnectionMemo() }, ...(runtime.onProgress ? { onProgress: runtime.onProgress } : {}) };
-  const plan = placeWarnings(planWithStripFallback((strips) => planCellHeadingsOrNot(
-    (cellHeadingsAllowed, spent) => planOnce(call, cellHeadingsAllowed, spent, strips),
-    (p) => checkPlan(request, p).violations.length, cap), cap));
+  const plan = placeWarnings(planWithStripFallback((strips) => planCellsOrNot(call, strips), cap));
   addTimeLimitWarning(plan, cap);
   return plan;
 }
@@ -73,6 +71,11 @@ interface Call {
   cap: SafetyCap | undefined;
   shared: SharedWork;
   onProgress?: ProgressCallback;
+}
+
+/** The field planned with cells of their own headings and, where any cell has one, with one heading; the better kept. */
+function planCellsOrNot(call: Call, strips: StripMode): Planning {
+  return planCellHeadingsOrNot((cellHeadingsAllowed, spent) => planOnce(call, cellHeadingsAllowed, spent, strips), (p) => checkPlan(call.request, p).violations.length, call.cap);
 }
 
 function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMilliseconds: number, strips: StripMode): Planning {
@@ -98,7 +101,7 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
   const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region, ...(decides ? { beforeStrips } : {}), ...(cap ? { hurry: cap.hurry } : {}) });
   const tracks = planned.trackSet.tracks;
   const choice = decides ? chooseTurnHeadland(input, shared, (turnHeadland) => ({ memo: createConnectionMemo(), prepared, simple, turnHeadland }),
-    (settings, sharedWork) => planOnce({ ...call, settings, shared: sharedWork }, cellHeadingsAllowed, orderingSpentMilliseconds, strips)) : undefined;
+    (settings, sharedWork) => planCellsOrNot({ ...call, settings, shared: sharedWork }, strips)) : undefined;
   if (choice) {
     call.settings = choice.settings;
     call.shared = choice.shared; // the call's later plannings follow the choice

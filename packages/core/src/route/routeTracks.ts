@@ -31,6 +31,7 @@ import type { ConnectionMemo } from './connectionMemo.js';
 import { LARGE_FIELD_TRACKS, orderFieldTracks, tightestBendRatio } from './order/fieldOrder.js';
 import type { FieldOrderInput, FieldOrderResult } from './order/fieldOrder.js';
 import { assembleRoute, refineOrderOnConnectors, skipUnjoinable } from './order/connectedOrder.js';
+import { dropUnjoinable } from './order/dropUnjoinable.js';
 import type { RealCostModel, RefineResult } from './order/connectedOrder.js';
 import { objectiveRates } from './optimize/objective.js';
 import type { ObjectiveRates } from './optimize/objective.js';
@@ -99,6 +100,8 @@ const CUT_REFIT = 'joins nothing fitted were not tried again with the tracks sho
 const CUT_NEW_CONNECTIONS = 'no track was taken out of the route for a join not costed before it';
 /** Connections `skipUnjoinable` may make beyond the ordering's, per planning. */
 const MAX_NEW_CONNECTIONS = 48;
+/** Connections the last resort for joins still not fitted (`dropUnjoinable`) may make, per planning. */
+const MAX_LAST_RESORT_CONNECTIONS = 64;
 
 /**
  * With access points and no other start asked for: the route enters the tracks at the track end
@@ -160,16 +163,21 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   // not costed yet (the clock ran out) are built now, the ones costed reused.
   const assembling = Number.isFinite(refined.nonWorkingCost) || conns.costMore;
   const kept = assembling ? skipUnjoinable(refined.visits, conns.partsVia(conns.within), (r) => !unfitted(r), (r) => r.warnings.length, (r) => r === UNJOINED) : { visits: refined.visits, skipped: [] };
-  const routeVisits = kept.visits;
+  // What still does not fit: the track after the join driven the other way, or a run of tracks next to it taken out
+  // (not past the wall-clock cap: joins are then drawn cheaply, straight where nothing was tried, and warned).
+  const dropped = assembling && !inp.outOfTime?.() ? dropUnjoinable(kept.visits, conns.partsVia(conns.lastResort), { fits: (r) => !unfitted(r), defects: (r) => r.warnings.length, meters: (i) => trackMeters(inp.tracks[i]) }) : { visits: kept.visits, skipped: [] };
+  const routeVisits = dropped.visits;
   const assembled = assembling ? assembleRoute(routeVisits, conns.partsVia(conns.reuse), (k) => trackMeters(inp.tracks[routeVisits[k].trackIndex])) : undefined;
   const headlandPieces = inp.headlandRoute.pieces;
   const final = assembled ?? conns.connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(inp.tracks, routeVisits, inp.cellOf)] : [...trackPieces(inp.tracks, routeVisits, inp.cellOf), ...headlandPieces], true, true, undefined, conns.shortening);
-  for (const sk of kept.skipped) {
+  const lastResort = new Set(dropped.skipped);
+  for (const sk of [...kept.skipped, ...dropped.skipped]) {
     const t = inp.tracks[sk.visit.trackIndex];
     const len = trackMeters(t);
+    const why = lastResort.has(sk) ? ', nor with it driven the other way; it is taken out with the tracks next to it whose joins do not fit either' : '';
     final.warnings.push({
       code: 'track-skipped',
-      message: `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} m) fits inside the field ${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even with the tracks shortened; its area counts as uncovered`,
+      message: `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} m) fits inside the field ${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even with the tracks shortened${why}; its area counts as uncovered`,
       x: (t.x0 + t.x1) / 2,
       y: (t.y0 + t.y1) / 2,
     });
@@ -358,5 +366,15 @@ function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRa
     make(budget.shortening.over);
     return store.get(key) ?? UNJOINED;
   };
-  return { model, partsVia, reuse, within, connectPieces, costMore, shortening: budget.shortening };
+  // The last resort (`dropUnjoinable`) makes the connections it needs, a counted number of them, unless the wall-clock cap has fired.
+  let lastResortLeft = MAX_LAST_RESORT_CONNECTIONS;
+  const lastResort: Lookup = (store, key, make) => {
+    const have = store.get(key);
+    if (have) return have;
+    if (lastResortLeft <= 0 || inp.outOfTime?.()) return UNJOINED;
+    lastResortLeft--;
+    make();
+    return store.get(key) ?? UNJOINED;
+  };
+  return { model, partsVia, reuse, within, lastResort, connectPieces, costMore, shortening: budget.shortening };
 }

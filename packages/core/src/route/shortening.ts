@@ -28,7 +28,8 @@ const MAX_SHORTENING_RADII = 6;
  * waypoint chain retried from the new ends. On success the tracks are shortened (their ends
  * moved) and a `track-shortened` warning names them and the meters left out (the strip counts as
  * uncovered in the metrics). Where no shortening within the limits lets anything fit, a more
- * thorough search of the unshortened join (`shotEveryExpansions` 1); undefined when that fails too.
+ * thorough search of the unshortened join (`shotEveryExpansions` 1), then searches from both ends
+ * pulled back by 2R and 4R (a neck off the tracks' line: de-bb-075 at W 36 m); undefined when those fail too.
  */
 export function connectShortened(a: Extract<Piece, { kind: 'track' }> | undefined, from: Pose, b: Extract<Piece, { kind: 'track' }>, ctx: RouteContext): Conn | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
@@ -43,28 +44,50 @@ export function connectShortened(a: Extract<Piece, { kind: 'track' }> | undefine
       const f = a && da > 0 ? pulledBackEnd(a, da) : from;
       const t = pushedInStart(b, db);
       const c = tryDirect(f, t, ctx, 16) ?? tryTraversal(f, t, ctx) ?? tryWaypointChain(f, t, ctx);
-      if (!c) continue;
-      const parts: string[] = [];
-      if (a && da > 0) {
-        a.ex = f.x; a.ey = f.y;
-        parts.push(`track ${a.trackIndex} by ${da} m at its end`);
-      }
-      if (db > 0) {
-        b.sx = t.x; b.sy = t.y;
-        parts.push(`track ${b.trackIndex} by ${db} m at its start`);
-      }
-      ctx.warnings.push({
-        code: 'track-shortened',
-        message: `no manoeuvre within the turning radius (${R} m) fits inside the field between the end of ${a ? `track ${a.trackIndex}` : 'the previous piece'} and the start of track ${b.trackIndex}: ${parts.join(' and ')} ${parts.length > 1 ? 'are' : 'is'} left out so that one does; the strip left out (machine width × meters) counts as uncovered`,
-        x: f.x,
-        y: f.y,
-      });
-      return c;
+      if (c) return shortened(c, a, da, f, b, db, t, ctx);
     }
   }
   // No shortening helps: a searched path with a direct manoeuvre to the goal tried at every step
   // (the way out of a pocket may need a full turn where the bay widens, far from the goal).
-  return trySearch(from, trackStart(b), ctx, undefined, 1);
+  const searched = trySearch(from, trackStart(b), ctx, undefined, 1);
+  if (searched) return searched;
+  // The way may lead through a neck off the tracks' line, which the machine must already be
+  // bending into where the track ends: searched from both ends pulled back.
+  for (const k of SEARCH_PULLBACK_RADII) {
+    const d = k * R;
+    if (d > maxA && d > maxB) break;
+    if (timeIsUp(ctx)) return undefined;
+    const da = a && d <= maxA ? d : 0, db = d <= maxB ? d : 0;
+    const f = a && da > 0 ? pulledBackEnd(a, da) : from;
+    const t = pushedInStart(b, db);
+    const c = trySearch(f, t, ctx);
+    if (c) return shortened(c, a, da, f, b, db, t, ctx);
+  }
+  return undefined;
+}
+
+/** Pull-backs (× R, both ends) from which a searched path is tried when nothing else fits. */
+const SEARCH_PULLBACK_RADII = [2, 4];
+
+/** The join `c` from the ends of `a` pulled back by `da` (to `f`) and of `b` pushed in by `db` (to `t`): the tracks shortened, and a `track-shortened` warning. */
+function shortened(c: Conn, a: Extract<Piece, { kind: 'track' }> | undefined, da: number, f: Pose, b: Extract<Piece, { kind: 'track' }>, db: number, t: Pose, ctx: RouteContext): Conn {
+  const R = ctx.turnOptions.turnRadiusMeters;
+  const parts: string[] = [];
+  if (a && da > 0) {
+    a.ex = f.x; a.ey = f.y;
+    parts.push(`track ${a.trackIndex} by ${da} m at its end`);
+  }
+  if (db > 0) {
+    b.sx = t.x; b.sy = t.y;
+    parts.push(`track ${b.trackIndex} by ${db} m at its start`);
+  }
+  ctx.warnings.push({
+    code: 'track-shortened',
+    message: `no manoeuvre within the turning radius (${R} m) fits inside the field between the end of ${a ? `track ${a.trackIndex}` : 'the previous piece'} and the start of track ${b.trackIndex}: ${parts.join(' and ')} ${parts.length > 1 ? 'are' : 'is'} left out so that one does; the strip left out (machine width × meters) counts as uncovered`,
+    x: f.x,
+    y: f.y,
+  });
+  return c;
 }
 
 /**

@@ -107,4 +107,23 @@ describe('strips narrower than the headland the turns need (W 3 m, R 12 m, no re
     const widened = planRoute({ ...request, headland: { passes: need, fitTurns: false } });
     expect(cost(plan)).toBeLessThan(cost(widened));
   });
+
+  it('where the passes the turns need leave passes out, the passes halfway are planned when they do better than both', () => {
+    // 38 m: 5 passes each side leave inner rings too tight to join; the 3 asked leave tracks joined by loops.
+    const request = strip(38);
+    const plan = planRoute(request, { now: () => 0 });
+    const widened = plan.warnings.find((w) => w.code === 'headland-widened');
+    expect(widened, JSON.stringify(plan.warnings)).toBeDefined();
+    const need = Number(/(\d+) headland passes/.exec(widened!.message)?.[1]);
+    const halfway = Math.floor((3 + need) / 2);
+    expect(halfway).toBeGreaterThan(3);
+    expect(plan.headlandPasses).toBe(halfway);
+    expect(widened!.message).toContain(`planned with ${halfway} (with ${need}`);
+    expect(checkPlan(request, plan).violations).toEqual([]);
+    const full = planRoute({ ...request, headland: { passes: need, fitTurns: false } }, { now: () => 0 });
+    expect(full.warnings.some((w) => w.code === 'headland-pass-skipped')).toBe(true);
+    const asked = planRoute({ ...request, headland: { passes: 3, fitTurns: false } }, { now: () => 0 });
+    expect(cost(plan)).toBeLessThan(cost(full));
+    expect(cost(plan)).toBeLessThan(cost(asked));
+  });
 });

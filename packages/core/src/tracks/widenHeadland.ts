@@ -21,8 +21,10 @@ export interface TurnHeadland {
   widened: boolean;
   /** Passes asked for. */
   asked: number;
-  /** Passes planned. */
+  /** Passes the turns need. */
   passes: number;
+  /** Passes planned, where fewer than `passes` (the inner ones of those could not all be joined): see `chooseTurnHeadland`. */
+  planned?: number;
   /** Depth the turns need, meters. */
   depthMeters: number;
   skipLines: number;
@@ -62,7 +64,7 @@ export function headlandWidenedWarning(t: TurnHeadland, widthMeters: number, tur
   const m = (v: number): string => `${Math.round(v * 10) / 10} m`;
   return {
     code: t.widened ? 'headland-widened' : 'headland-too-narrow',
-    message: `the turns need a headland ${m(t.depthMeters)} deep (a forward U turn at R ${turnRadiusMeters} m to the track ${t.skipLines} over reaches that far past the track ends${t.fewTracks ? `; the field has fewer track lines than that, so its tracks could only be joined by loops` : ''}): ${t.passes} headland passes of ${widthMeters} m, not the ${t.asked} asked (${m(t.asked * widthMeters)}); ${t.widened ? `planned with ${t.passes}${t.roundOnly ? ', which leave no ground for tracks: the field is driven in headland passes only' : ''}` : `the ${t.asked} are kept: tracks are shortened where a turn does not fit, or joined by longer manoeuvres`}`,
+    message: `the turns need a headland ${m(t.depthMeters)} deep (a forward U turn at R ${turnRadiusMeters} m to the track ${t.skipLines} over reaches that far past the track ends${t.fewTracks ? `; the field has fewer track lines than that, so its tracks could only be joined by loops` : ''}): ${t.passes} headland passes of ${widthMeters} m, not the ${t.asked} asked (${m(t.asked * widthMeters)}); ${t.widened ? `planned with ${t.planned ?? t.passes}${t.planned !== undefined ? ` (with ${t.passes}, headland passes that cannot be joined at R would be left out)` : t.roundOnly ? ', which leave no ground for tracks: the field is driven in headland passes only' : ''}` : `the ${t.asked} are kept: tracks are shortened where a turn does not fit, or joined by longer manoeuvres`}`,
     x: t.x,
     y: t.y,
   };
@@ -75,14 +77,18 @@ export function headlandWidenedWarning(t: TurnHeadland, widthMeters: number, tur
  */
 export const NON_WORKING_WEIGHT = 0.05;
 
+/** What a plan with one headland or another is weighed by: the share left unworked + NON_WORKING_WEIGHT × non-working ÷ working. */
+function headlandCost(m: PlanMetrics): number {
+  return m.uncoveredRatio + NON_WORKING_WEIGHT * (m.nonWorkingDistanceMeters / Math.max(1e-9, m.workingDistanceMeters));
+}
+
 /**
  * Whether the plan with the widened headland is the better one. The planner weighs the two only
  * where widening is a guess: a field of fewer tracks than a U turn spans, or one the passes fill
  * (their inner rings may be too tight to join at R, and be left out).
  */
 export function widenedIsBetter(widened: PlanMetrics, asked: PlanMetrics): boolean {
-  const cost = (m: PlanMetrics): number => m.uncoveredRatio + NON_WORKING_WEIGHT * (m.nonWorkingDistanceMeters / Math.max(1e-9, m.workingDistanceMeters));
-  return cost(widened) <= cost(asked);
+  return headlandCost(widened) <= headlandCost(asked);
 }
 
 /** The headland a call plans with (settings and the work its plannings share) and the planning made with it. */
@@ -95,21 +101,34 @@ export interface HeadlandChoice<S, P> {
 /**
  * The widen-or-keep step, at a call's first planning, once `shared.turnHeadland` is decided on its
  * tracks (`turnHeadlandPasses`): where the turns need more headland than asked, plans again with as many passes as they
- * need (`widenedShared` gives that planning work of its own to share); for a field of few tracks, or
- * one the passes would fill, also with the passes asked, and keeps the better (`widenedIsBetter`).
+ * need (`widenedShared` gives that planning work of its own to share). Where that widened plan
+ * leaves headland passes out (`headland-pass-skipped`: in a strip or an arm the passes fill, the
+ * inner rings are too tight to join at R), also with the passes halfway between those asked and
+ * those needed; for a field of few tracks, or one the passes would fill, also with the passes asked;
+ * and keeps the best by `headlandCost` (the widened one on a tie).
  * Undefined: the planning under way goes on as it is.
  * The call's later plannings (tracks/cellHeadingChoice.ts, tracks/stripFallback.ts) follow the choice.
  */
-export function chooseTurnHeadland<S extends { turnHeadland?: TurnHeadland | null }, P extends { plan: { metrics: PlanMetrics } }>(
+export function chooseTurnHeadland<S extends { turnHeadland?: TurnHeadland | null }, P extends { plan: { metrics: PlanMetrics; warnings: readonly { code: string }[] } }>(
   input: PlanSettings, shared: S,
   widenedShared: (turnHeadland: TurnHeadland) => S, replan: (settings: PlanSettings, shared: S) => P,
 ): HeadlandChoice<S, P> | undefined {
   const turnHeadland = shared.turnHeadland;
   if (!turnHeadland?.widened) return undefined;
-  const widened = { settings: { ...input, headlandPasses: turnHeadland.passes }, shared: widenedShared(turnHeadland) };
-  const wide = { ...widened, planning: replan(widened.settings, widened.shared) };
-  if (!turnHeadland.fewTracks && !turnHeadland.roundOnly) return wide;
-  shared.turnHeadland = { ...turnHeadland, widened: false };
-  const kept = { settings: input, shared, planning: replan(input, shared) };
-  return widenedIsBetter(wide.planning.plan.metrics, kept.planning.plan.metrics) ? wide : kept;
+  const withPasses = (passes: number, t: TurnHeadland): HeadlandChoice<S, P> => {
+    const settings = { ...input, headlandPasses: passes }, sharedWork = widenedShared(t);
+    return { settings, shared: sharedWork, planning: replan(settings, sharedWork) };
+  };
+  const choices = [withPasses(turnHeadland.passes, turnHeadland)];
+  const halfway = Math.floor((turnHeadland.asked + turnHeadland.passes) / 2);
+  if (halfway > turnHeadland.asked && choices[0].planning.plan.warnings.some((w) => w.code === 'headland-pass-skipped')) {
+    choices.push(withPasses(halfway, { ...turnHeadland, planned: halfway, roundOnly: false }));
+  }
+  if (turnHeadland.fewTracks || turnHeadland.roundOnly) {
+    shared.turnHeadland = { ...turnHeadland, widened: false };
+    choices.push({ settings: input, shared, planning: replan(input, shared) });
+  }
+  let best = choices[0];
+  for (const c of choices.slice(1)) if (headlandCost(c.planning.plan.metrics) < headlandCost(best.planning.plan.metrics)) best = c;
+  return best;
 }

@@ -1,0 +1,96 @@
+/**
+ * The last resort for joins nothing fits (`dropUnjoinable`): a run of short tracks in the tip of a
+ * wedge, every other join of which falls in the tip, where a 3 m machine turning at R 12 m cannot
+ * turn. Taking one track out (`skipUnjoinable`) joins two tracks 6 m apart in the same tip, which
+ * does not fit either; the route once kept straight `unfitted` connectors there (checkPlan failed
+ * it). Now the track is driven the other way, or the run at the join is taken out, each track
+ * named in a `track-skipped` warning with its place.
+ */
+import { describe, expect, it } from 'vitest';
+import { planRoute } from '../plan.js';
+import { checkPlan } from '../check/checkPlan.js';
+import type { PathPlanRequest } from '../types.js';
+import { polygon } from '../__fixtures__/localPolygons.js';
+import { dropUnjoinable } from './order/dropUnjoinable.js';
+import type { PartSegment, RouteParts } from './order/connectedOrder.js';
+import type { OrderVisit } from './order/fieldOrder.js';
+
+describe('dropUnjoinable on made-up parts', () => {
+  // Tracks 0..n-1; a link "fits" unless listed as bad. Keys: "a>b>" = from track a driven forward
+  // to track b driven forward ("<" = backward).
+  type Seg = PartSegment & { connector?: string };
+  const part = (unfitted: boolean, warnings = 0): RouteParts<Seg, string> => ({ segs: [{ type: 'Connector', xy: new Float64Array(0), ...(unfitted ? { connector: 'unfitted' } : {}) }], warnings: Array<string>(warnings).fill('w') });
+  const key = (a: number, b: number): string => `${a >> 1}${a & 1 ? '>' : '<'}${b >> 1}${b & 1 ? '<' : '>'}`;
+  const parts = (bad: (k: string) => boolean, tailWarnings: (track: number) => number = () => 0) => ({
+    link: (a: number, b: number) => part(bad(key(a, b))),
+    head: () => undefined,
+    tail: (e: number) => part(false, tailWarnings(e >> 1)),
+  });
+  const opts = (meters: number[]) => ({
+    fits: (r: RouteParts<Seg, string>): boolean => !r.segs.some((s) => s.connector === 'unfitted'),
+    defects: (r: RouteParts<Seg, string>): number => r.warnings.length,
+    meters: (i: number): number => meters[i],
+  });
+  const fwd = (...ts: number[]): OrderVisit[] => ts.map((trackIndex) => ({ trackIndex, forward: true }));
+
+  it('keeps a route whose joins all fit as it is', () => {
+    expect(dropUnjoinable(fwd(0, 1, 2), parts(() => false), opts([10, 10, 10]))).toEqual({ visits: fwd(0, 1, 2), skipped: [] });
+  });
+
+  it('drives the track after the join the other way where both its joins then fit', () => {
+    // 0 → 1 forward fails; 0 → 1 backward and 1 backward → 2 fit.
+    const r = dropUnjoinable(fwd(0, 1, 2), parts((k) => k === '0>1>'), opts([10, 10, 10]));
+    expect(r.visits).toEqual([{ trackIndex: 0, forward: true }, { trackIndex: 1, forward: false }, { trackIndex: 2, forward: true }]);
+    expect(r.skipped).toEqual([]);
+  });
+
+  it('takes out the cheapest run next to the join whose neighbours then join: two short tracks, not one long one', () => {
+    // Every join among 1, 2, 3 fails whichever way (the tip); 0 → 4 fits, so does 0 → 3 but then 3 → 4 fails.
+    const tip = new Set([1, 2, 3]);
+    const bad = (k: string): boolean => {
+      const a = Number(k[0]), b = Number(k[2]);
+      return (tip.has(a) && tip.has(b)) || (a === 0 && (b === 1 || b === 2)) || (a === 3 && b === 4) || (a === 2 && b === 4);
+    };
+    const r = dropUnjoinable(fwd(0, 1, 2, 3, 4), parts(bad), opts([100, 5, 5, 5, 100]));
+    expect(r.visits).toEqual(fwd(0, 4));
+    expect(r.skipped.map((s) => s.visit.trackIndex).sort()).toEqual([1, 2, 3]);
+    expect(r.skipped.find((s) => s.visit.trackIndex === 1)!.join).toBe('into');
+  });
+
+  it('gives the route no end with more defects than its own: the cheaper track that would end it stays', () => {
+    // 1 → 2 fails either way; taking out 2 (1 m) would end the route at 1, whose tail leaves a headland pass out.
+    const r = dropUnjoinable(fwd(0, 1, 2), parts((k) => k[0] === '1' && k[2] === '2', (track) => (track === 1 ? 1 : 0)), opts([10, 10, 1]));
+    expect(r.visits).toEqual(fwd(0, 2));
+    expect(r.skipped).toEqual([{ visit: { trackIndex: 1, forward: true }, join: 'out of' }]);
+  });
+
+  it('leaves a join as it is where nothing fixes it, and never takes out the whole route', () => {
+    const stuck = { link: () => part(true), head: () => part(true), tail: () => part(true) };
+    expect(dropUnjoinable(fwd(0, 1), stuck, opts([10, 10]))).toEqual({ visits: fwd(0, 1), skipped: [] });
+    // No head is driven: the route may start at 1 (0 taken out), but never lose both.
+    const r = dropUnjoinable(fwd(0, 1), parts(() => true), opts([10, 10]));
+    expect(r.visits.length).toBe(1);
+  });
+});
+
+describe('a wedge at W 3 m, R 12 m, no reversing, the 3 headland passes asked', () => {
+  // 40 m wide at its base, 100 m long, a 4 m wide tip: the tracks run along it, shorter and
+  // shorter towards the tip.
+  const field = polygon([[0, 0], [40, 0], [22, 100], [18, 100]]);
+  const request: PathPlanRequest = { field, machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false }, headland: { passes: 3, fitTurns: false }, tracks: { preferredDirectionDegrees: 0 } };
+
+  it('keeps no join it cannot fit: each track is driven or named left out with its place, and checkPlan passes', { timeout: 120_000 }, () => {
+    const plan = planRoute(request, { now: () => 0 });
+    expect(plan.route.filter((s) => s.connectorKind === 'unfitted')).toEqual([]);
+    expect(plan.warnings.filter((w) => w.code === 'turn-not-fitted')).toEqual([]);
+    expect(checkPlan(request, plan).violations).toEqual([]);
+    const driven = new Set(plan.route.filter((s) => s.type === 'Track').map((s) => s.trackIndex));
+    const skipped = plan.warnings.filter((w) => w.code === 'track-skipped');
+    for (const w of skipped) {
+      const i = Number(/^track (\d+) /.exec(w.message)![1]);
+      expect(driven.has(i)).toBe(false);
+      expect(w.geometry ?? w.feature ?? w.sequence, w.message).toBeDefined();
+    }
+    expect(driven.size + skipped.length).toBe((plan.tracks as unknown[]).length);
+  });
+});

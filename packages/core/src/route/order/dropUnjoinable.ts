@@ -1,0 +1,101 @@
+/**
+ * The last resort for joins nothing fits, after `skipUnjoinable` (connectedOrder.ts) has moved or
+ * left out the single tracks whose neighbours' join then fits and the connect stage has tried
+ * shortened tracks and a thorough search. What is left is a run of tracks that cannot be joined
+ * to each other at one of their ends — the short tracks in the tip of a wedge, whose every other
+ * join falls in the tip: taking one track out joins two tracks the same end apart, which does not
+ * fit either.
+ *
+ * `dropUnjoinable` re-plans each such join, the first in driving order first: it drives the track
+ * after it the other way round where both its joins then fit, else takes out the run of at most
+ * `MAX_RUN` consecutive tracks next to the join (the one before it, the one after it, or both
+ * sides) whose neighbours can then be joined, the fewest working meters first. A run taken out is
+ * never the whole route, and a new start or end of the route (head, tail) must fit with no more
+ * defects (headland passes left out, ...) than the route's own. A join that no such change fixes stays as it is and is reported.
+ */
+import type { OrderVisit } from './fieldOrder.js';
+import type { PartSegment, RouteParts, RoutePartsSource, SkippedVisit } from './connectedOrder.js';
+
+/** The longest run of consecutive tracks taken out for one join. */
+export const MAX_RUN = 4;
+
+export interface DropOptions<S extends PartSegment, W> {
+  /** Whether a connection made fits (no straight `unfitted` connector). A missing part fits. */
+  fits: (r: RouteParts<S, W>) => boolean;
+  /** Defects of a connection (warnings: headland passes left out, ...): a new head or tail may not have more than the route's. */
+  defects: (r: RouteParts<S, W>) => number;
+  /** Working meters of a track (what taking it out leaves unworked). */
+  meters: (trackIndex: number) => number;
+}
+
+/**
+ * The visits with the joins nothing fits re-planned as described above, and the tracks taken out
+ * (each named with the join it was taken out for: `into` for a track nothing reached from the
+ * piece before it, `out of` for one nothing left for the piece after it).
+ */
+export function dropUnjoinable<S extends PartSegment, W>(visits: OrderVisit[], parts: RoutePartsSource<S, W>, opts: DropOptions<S, W>): { visits: OrderVisit[]; skipped: SkippedVisit[] } {
+  const entry = (v: OrderVisit): number => 2 * v.trackIndex + (v.forward ? 0 : 1);
+  const exit = (v: OrderVisit): number => entry(v) ^ 1;
+  const ok = (r: RouteParts<S, W> | undefined): boolean => r === undefined || opts.fits(r);
+  const kept = visits.slice();
+  const skipped: SkippedVisit[] = [];
+  if (kept.length === 0) return { visits: kept, skipped };
+  const defects = (r: RouteParts<S, W> | undefined): number => (r === undefined ? 0 : opts.defects(r));
+  const headDefects = defects(parts.head(entry(kept[0]))), tailDefects = defects(parts.tail(exit(kept[kept.length - 1])));
+  const end = (r: RouteParts<S, W> | undefined, most: number): boolean => ok(r) && defects(r) <= most;
+  // The join before kept[j] (j = 0: the route's start; j = kept.length: its end), given who is around it.
+  const joinFits = (before: OrderVisit | undefined, after: OrderVisit | undefined): boolean =>
+    before === undefined ? after === undefined || end(parts.head(entry(after)), headDefects) : after === undefined ? end(parts.tail(exit(before)), tailDefects) : ok(parts.link(exit(before), entry(after)));
+  const firstBad = (from: number): number => {
+    for (let j = from; j <= kept.length; j++) if (!joinFits(kept[j - 1], kept[j])) return j;
+    return -1;
+  };
+  let j = firstBad(0);
+  // Every change below removes a bad join or a track, so this ends; the bound is a guard.
+  for (let guard = 0; j >= 0 && guard < 2 * visits.length + 2; guard++) {
+    if (reversed(kept, j, joinFits)) {
+      j = firstBad(j);
+      continue;
+    }
+    const run = cheapestRun(kept, j, joinFits, opts.meters);
+    if (!run) {
+      j = firstBad(j + 1);
+      continue;
+    }
+    const [a, b] = run;
+    for (let k = a; k < b; k++) skipped.push({ visit: kept[k], join: k < j ? 'out of' : 'into' });
+    kept.splice(a, b - a);
+    j = firstBad(Math.max(0, a));
+  }
+  return { visits: kept, skipped };
+}
+
+/** Drives kept[j] the other way round where both its joins then fit (in place). */
+function reversed(kept: OrderVisit[], j: number, joinFits: (b: OrderVisit | undefined, a: OrderVisit | undefined) => boolean): boolean {
+  if (j >= kept.length) return false;
+  const flipped = { ...kept[j], forward: !kept[j].forward };
+  if (!joinFits(kept[j - 1], flipped) || !joinFits(flipped, kept[j + 1])) return false;
+  kept[j] = flipped;
+  return true;
+}
+
+/**
+ * The run [a, b) of at most MAX_RUN visits next to the bad join before kept[j] (it holds kept[j − 1]
+ * or kept[j]) whose neighbours then join, the fewest meters first; undefined when none does, or
+ * when it would be the whole route.
+ */
+function cheapestRun(kept: OrderVisit[], j: number, joinFits: (b: OrderVisit | undefined, a: OrderVisit | undefined) => boolean, meters: (trackIndex: number) => number): [number, number] | undefined {
+  const n = kept.length;
+  const runs: { a: number; b: number; m: number }[] = [];
+  for (let a = Math.max(0, j - MAX_RUN); a <= j; a++) {
+    for (let b = Math.max(a + 1, j); b <= Math.min(n, a + MAX_RUN); b++) {
+      if ((a === 0 && b === n) || !(a <= j - 1 || b > j)) continue;
+      let m = 0;
+      for (let k = a; k < b; k++) m += meters(kept[k].trackIndex);
+      runs.push({ a, b, m });
+    }
+  }
+  runs.sort((p, q) => p.m - q.m || p.b - p.a - (q.b - q.a) || p.a - q.a);
+  for (const r of runs) if (joinFits(kept[r.a - 1], kept[r.b])) return [r.a, r.b];
+  return undefined;
+}
