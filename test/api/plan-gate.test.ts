@@ -1,11 +1,16 @@
 /**
- * Plans are admitted within a bound: `planConcurrency` run, `planQueue` wait, the rest get 429 at
- * once (rate-limit body, Retry-After, no credit taken), so a burst of plans cannot queue up
- * without bound and the plans taken are answered in bounded time.
+ * Admission, of plans and of every request. Plans are admitted within a bound: `planConcurrency`
+ * run, `planQueue` wait, the rest get 429 at once (rate-limit body, Retry-After, no credit taken),
+ * so a burst of plans cannot queue up without bound and the plans taken are answered in bounded
+ * time. Every request is admitted within a bound too: `maxInFlight` are served at once, the next
+ * wait for a slot (newest first, at least `waitMs`), and a request that gets none in time (or finds
+ * `maxWaiting` waiting) is answered 429 (`reason: "server-busy"`, Retry-After, the X-RateLimit-*
+ * headers). The server entrypoint sets it (FURROW_MAX_IN_FLIGHT, …); an app made without it is
+ * unbounded. The embedded store lets the loop poll its sockets between statements.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlanGate, openSql, openStore, type Planner, type Store } from '@furrow/api';
-import { call, makeApp, shapeB, stubPlanner } from './support.js';
+import { createAdmission, createPlanGate, openSql, openStore, serve, type Store } from '@furrow/api';
+import { call, heldPlanner, makeApp, shapeB } from './support.js';
 
 let store: Store;
 beforeAll(async () => {
@@ -14,26 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await store?.close();
 });
-
-/** A planner whose plans finish only when the test says so; counts the plans running at once. */
-function heldPlanner() {
-  const inner = stubPlanner();
-  const held: (() => void)[] = [];
-  let running = 0;
-  let peak = 0;
-  const planner: Planner = {
-    ...inner,
-    threads: 2,
-    plan: async (request, signal) => {
-      running++;
-      peak = Math.max(peak, running);
-      await new Promise<void>((resolve) => held.push(resolve));
-      running--;
-      return inner.plan(request, signal);
-    },
-  };
-  return { planner, held, peak: () => peak };
-}
 
 const tick = () => new Promise((r) => setTimeout(r, 20));
 
@@ -114,6 +99,101 @@ describe('the embedded store under load', () => {
       expect(finishedWhenPolled, 'statements run before the loop turned').toBeLessThan(5);
     } finally {
       await db.close();
+    }
+  });
+});
+
+describe('admission of every request', () => {
+  it('serves maxInFlight at once; the next wait for a slot, and get 429 server-busy when none frees in waitMs', async () => {
+    const h = heldPlanner();
+    const t = await makeApp(store, { planner: h.planner, config: { admission: { maxInFlight: 2, waitMs: 300 }, planConcurrency: 4, planQueue: 4 } });
+    const user = await store.createAccountKey({ name: 'busy', partnerAdmin: false, initialCredits: 10 });
+    const plans = [call(t, 'POST', '/api/path-plans/direct', shapeB(), user.apiKey), call(t, 'POST', '/api/path-plans/direct', shapeB(), user.apiKey)];
+    for (let i = 0; i < 250 && h.held.length < 2; i++) await tick();
+    expect(h.held).toHaveLength(2);
+
+    // Both slots held: a read waits its 300 ms, then is refused.
+    const asked = performance.now();
+    const refused = await call(t, 'GET', '/api/user/current', undefined, user.apiKey);
+    expect(performance.now() - asked).toBeGreaterThanOrEqual(290);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(refused.body).toMatchObject({ limit: 2, reason: 'server-busy', retryAfterSeconds: 1, windowSeconds: 1 });
+    expect(typeof refused.body.correlationId).toBe('string');
+    expect(refused.res.headers.get('Retry-After')).toBe('1');
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) expect(refused.res.headers.get(name)).not.toBeNull();
+    // Health checks are not held back.
+    expect((await t.app.request('/healthz')).status).toBe(200);
+
+    // A read that arrives while the slots are held is served as soon as one frees.
+    const waiting = call(t, 'GET', '/api/user/current', undefined, user.apiKey);
+    await tick();
+    h.held.shift()?.();
+    expect((await plans[0]).status).toBe(200);
+    expect((await waiting).status).toBe(200);
+    h.held.shift()?.();
+    expect((await plans[1]).status).toBe(200);
+  });
+
+  it('refuses at once beyond maxWaiting, passes each freed slot to the newest waiter, and drops a waiter that leaves', async () => {
+    const admission = createAdmission({ maxInFlight: 1, waitMs: 10_000, maxWaiting: 3 });
+    const order: string[] = [];
+    const enter = (name: string, signal?: AbortSignal) => admission.acquire(signal).then((release) => (order.push(name), release));
+    const first = await enter('first');
+    const older = enter('older');
+    const leaving = new AbortController();
+    const gone = enter('gone', leaving.signal);
+    const newest = enter('newest');
+    expect(admission.waiting).toBe(3);
+    await expect(enter('refused')).rejects.toMatchObject({ status: 429, extra: { reason: 'server-busy' } });
+    leaving.abort();
+    await expect(gone).rejects.toMatchObject({ status: 499 });
+    expect(admission.waiting).toBe(2);
+    first();
+    (await newest)();
+    const last = await older;
+    expect(order).toEqual(['first', 'newest', 'older']);
+    expect(admission.inFlight).toBe(1);
+    last();
+    last(); // a second call gives nothing back twice
+    expect(admission.inFlight).toBe(0);
+  });
+
+  it('lets a request wait longer when requests are served slowly (twice the mean service time, at most 20 × waitMs)', async () => {
+    const admission = createAdmission({ maxInFlight: 1, waitMs: 10 });
+    expect(admission.currentWaitMs).toBe(10);
+    const release = await admission.acquire();
+    await new Promise((r) => setTimeout(r, 60));
+    release();
+    expect(admission.currentWaitMs).toBeGreaterThanOrEqual(100);
+    expect(admission.currentWaitMs).toBeLessThanOrEqual(200);
+  });
+
+  it('is off unless configured: 50 concurrent requests to an app made without it are all served', async () => {
+    const t = await makeApp(store);
+    const results = await Promise.all(Array.from({ length: 50 }, () => call(t, 'GET', '/api/user/current')));
+    expect(results.map((r) => r.status)).toEqual(new Array(50).fill(200));
+  });
+
+  it('takes the bound from the environment in the server', async () => {
+    const h = heldPlanner();
+    const key = 'furrow-admission-test-key-0123456789abcdef';
+    const s = await serve(
+      { PORT: '0', DATABASE_URL: 'memory:', FURROW_BOOTSTRAP_API_KEY: key, FURROW_LOG_LEVEL: 'silent', FURROW_MAX_IN_FLIGHT: '1', FURROW_ADMISSION_WAIT_MS: '50' },
+      { out: () => undefined, planner: h.planner },
+    );
+    try {
+      const headers = { 'X-API-KEY': key, 'Content-Type': 'application/json' };
+      const plan = fetch(`${s.url}/api/path-plans/direct`, { method: 'POST', headers, body: JSON.stringify(shapeB()) });
+      for (let i = 0; i < 250 && h.held.length < 1; i++) await tick();
+      const refused = await fetch(`${s.url}/api/user/current`, { headers });
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).reason).toBe('server-busy');
+      h.held.shift()?.();
+      expect((await plan).status).toBe(200);
+      expect((await fetch(`${s.url}/api/user/current`, { headers })).status).toBe(200);
+    } finally {
+      await s.close();
     }
   });
 });

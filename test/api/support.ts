@@ -6,6 +6,27 @@ import { createApp, createRateLimiter, inProcessPlanner, type ApiConfig, type Pl
 import { stubPlanRoute } from './fixtures/stub-plan.mjs';
 
 export const stubPlanner = (): Planner => inProcessPlanner(stubPlanRoute as PlanFunction);
+
+/** A planner whose plans finish only when the test says so; counts the plans running at once. */
+export function heldPlanner() {
+  const inner = stubPlanner();
+  const held: (() => void)[] = [];
+  let running = 0;
+  let peak = 0;
+  const planner: Planner = {
+    ...inner,
+    threads: 2,
+    plan: async (request, signal) => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise<void>((resolve) => held.push(resolve));
+      running--;
+      return inner.plan(request, signal);
+    },
+  };
+  return { planner, held, peak: () => peak };
+}
+
 export const stubWorkerFile = fileURLToPath(new URL('./fixtures/stub-worker.mjs', import.meta.url));
 
 export const square = (lon = 8.54, lat = 47.37, d = 0.004) => ({

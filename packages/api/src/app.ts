@@ -9,6 +9,7 @@ import { except } from 'hono/combine';
 import pino from 'pino';
 import { randomBytes } from 'node:crypto';
 import { type ApiConfig, type App, type AppEnv, type Deps, defaultConfig } from './context.js';
+import { createAdmission } from './admission.js';
 import { mountDocs } from './docs.js';
 import { ApiError, errorBody, fromPlanError } from './errors.js';
 import { jsonBodies, rateLimit, requestContext, requireApiKey, requireCaller, requirePartnerAdmin, resolveCaller, securityHeaders } from './middleware.js';
@@ -85,6 +86,8 @@ export function createApp(opts: CreateAppOptions): App {
   app.use('*', securityHeaders(config));
   app.use('/api/*', except(launchExchange, resolveCaller(deps)));
   app.use('*', rateLimit(deps));
+  // Admission (after the rate limit, so a 429 carries its headers): `maxInFlight` served at once, the next wait.
+  if (config.admission) app.use('*', except('/healthz', createAdmission(config.admission).middleware));
   app.use(
     '/api/*',
     bodyLimit({

@@ -1,6 +1,7 @@
 /** What every route can reach: the store, the planner, limits, configuration and the caller. */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
+import type { AdmissionOptions } from './admission.js';
 import type { PlanGate } from './plan-gate.js';
 import type { Planner } from './planner.js';
 import type { RateLimiter } from './ratelimit.js';
@@ -28,6 +29,11 @@ export interface ApiConfig {
   planConcurrency?: number;
   /** Synchronous plans that may wait for a slot; more are answered 429 (default: 2 × planConcurrency). */
   planQueue?: number;
+  /**
+   * Admission of every request: `maxInFlight` served at once, the next wait for a slot (at least
+   * `waitMs`), then 429 (`reason: "server-busy"`). Default: none (`serve()` sets it from the environment).
+   */
+  admission?: AdmissionOptions;
 }
 
 export const defaultConfig: ApiConfig = {

@@ -4,6 +4,7 @@ export { serve, serveCommand, createKeyCommand, type ServeOptions, type RunningS
 export { defaultConfig, type ApiConfig, type App, type AppEnv, type Caller } from './context.js';
 export { inProcessPlanner, poolPlanner, type Planner, type PlanFunction } from './planner.js';
 export { createPlanGate, type PlanGate, type PlanGateOptions } from './plan-gate.js';
+export { createAdmission, type Admission, type AdmissionOptions } from './admission.js';
 export { createRateLimiter, type RateLimiter, type RateDecision } from './ratelimit.js';
 export { Store, openStore, hashSecret, generateApiKey } from './store/store.js';
 export { migrations, migrate } from './store/migrations.js';

@@ -6,7 +6,8 @@
  * FURROW_INITIAL_CREDITS (1000), FURROW_BODY_LIMIT_BYTES (10 MiB), FURROW_PLAN_TIMEOUT_SECONDS (120),
  * FURROW_RETURN_URL_ORIGINS (comma-separated extra launch returnUrl origins), FURROW_LOG_LEVEL (info),
  * FURROW_INPROCESS_WORKER (plan guidance-job items in this process, default 1; docs/jobs.md),
- * FURROW_JWT_SECRET (≥ 32 characters; default: generated once and kept in the store).
+ * FURROW_JWT_SECRET (≥ 32 characters; default: generated once and kept in the store),
+ * FURROW_MAX_IN_FLIGHT (16; 0 = no admission bound), FURROW_ADMISSION_WAIT_MS (100), FURROW_MAX_WAITING (4 × in flight).
  */
 import type { AddressInfo } from 'node:net';
 import { serve as nodeServe } from '@hono/node-server';
@@ -21,6 +22,9 @@ import { jobSettingsFromEnv } from './jobs/worker-command.js';
 import { untilStopSignal } from './signals.js';
 
 type Env = Record<string, string | undefined>;
+
+/** The server's admission by default (docs/api.md "Admission"; figures in docs/benchmarks/api.md). */
+const ADMISSION_DEFAULTS = { maxInFlight: 16, waitMs: 100 };
 
 export interface ServeOptions {
   /** Mounts the web application on the app (see createApp). */
@@ -65,6 +69,15 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
   };
   if (env.FURROW_PLAN_CONCURRENCY) config.planConcurrency = intEnv(env, 'FURROW_PLAN_CONCURRENCY', 1, 1);
   if (env.FURROW_PLAN_QUEUE) config.planQueue = intEnv(env, 'FURROW_PLAN_QUEUE', 0, 0);
+  // FURROW_MAX_IN_FLIGHT=0 turns admission off.
+  const maxInFlight = intEnv(env, 'FURROW_MAX_IN_FLIGHT', ADMISSION_DEFAULTS.maxInFlight, 0);
+  if (maxInFlight > 0) {
+    config.admission = {
+      maxInFlight,
+      waitMs: intEnv(env, 'FURROW_ADMISSION_WAIT_MS', ADMISSION_DEFAULTS.waitMs, 0),
+      maxWaiting: intEnv(env, 'FURROW_MAX_WAITING', 4 * maxInFlight, 0),
+    };
+  }
 
   if (env.FURROW_JWT_SECRET !== undefined && env.FURROW_JWT_SECRET.length < 32) throw new Error('FURROW_JWT_SECRET must be at least 32 characters');
 

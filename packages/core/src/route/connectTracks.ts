@@ -17,10 +17,10 @@ import { nearestOnLoop } from '../turns/connectorRings.js';
 import { canLeave } from './connectSearch.js';
 import { objectKey, poseKey, remember } from './connectionMemo.js';
 import type { LocalSegment, Piece } from '../turns/path.js';
-import { timeIsUp, MAX_FAILED_SEARCHES, loopDirections, curveBetween, trackStart, trackEnd, endPose, reverseCurve } from './connectContext.js';
+import { hurried, timeIsUp, MAX_FAILED_SEARCHES, loopDirections, curveBetween, trackStart, trackEnd, endPose, reverseCurve } from './connectContext.js';
 import type { RouteContext, TrackVisit, Conn } from './connectContext.js';
 import { enterHeadland, PASS_EXIT_METERS, passHasJunction } from './headlandEntry.js';
-import { connectShortened, withShorteningBudget, connectNeighbours, connectFar } from './shortening.js';
+import { connectShortened, enterFromShortened, withShorteningBudget, connectNeighbours, connectFar } from './shortening.js';
 
 export type { LocalSegment, LocalWarning, Piece } from '../turns/path.js';
 export type { RouteContext, ShorteningBudget, TrackVisit } from './connectContext.js';
@@ -122,7 +122,9 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
     } else {
       const before = { outLength: out.length, cur, prev, warnings: ctx.warnings.length };
       const from = cur;
-      const entered = from && ctx.memo ? remember(ctx.memo, ctx, `pass ${objectKey(ctx.memo, p.loop)} ${poseKey(from)}`, MAX_FAILED_SEARCHES, () => enterHeadland(from, p, ctx)) : enterHeadland(from, p, ctx);
+      let entered = from && ctx.memo ? remember(ctx.memo, ctx, `pass ${objectKey(ctx.memo, p.loop)} ${poseKey(from)}`, MAX_FAILED_SEARCHES, () => enterHeadland(from, p, ctx)) : enterHeadland(from, p, ctx);
+      // The track before ends in a pocket: its end pulled back until the pass can be joined.
+      if (!entered && prev?.kind === 'track' && !hurried(ctx)) entered = enterFromShortened(prev, p, ctx);
       if (!entered) {
         // Undo the previous pass only if this one could be joined from somewhere at all.
         if (passHasJunction(p.loop, loopDirections(p.loop, ctx.headlandWinding), ctx) && undoLastPass(ctx.warnings.length)) { i--; continue; }

@@ -83,7 +83,7 @@ describe('joins nothing fits: shortened or left out, never drawn straight', () =
     ['es-cat-093', 9],
   ])('%s at R %d m: zero checkPlan violations, the track at the pocket shortened and named', (name, R) => {
     const field = corpusField(name);
-    const plan = planRoute(request(field, R));
+    const plan = planRoute(request(field, R), { now: () => 0 });
     expect(checkPlan(field, plan).violations).toEqual([]);
     expectJoinsAccountedFor(plan);
     // These two pockets are a few metres deep: shortening fits a turn there, no track is left out.
@@ -93,7 +93,7 @@ describe('joins nothing fits: shortened or left out, never drawn straight', () =
 
   it('sk-043 at R 6 m: the way out of a dead-end arm (round the tip, up a neck) is searched, inside the field, and nothing is left out', () => {
     const field = corpusField('sk-043');
-    const plan = planRoute(request(field, 6));
+    const plan = planRoute(request(field, 6), { now: () => 0 });
     // checkPlan fails any connector outside the boundary (this join was once drawn 35 m outside).
     expect(checkPlan(field, plan).violations).toEqual([]);
     expectJoinsAccountedFor(plan);
@@ -115,6 +115,26 @@ describe('joins nothing fits: shortened or left out, never drawn straight', () =
     expectJoinsAccountedFor(plan);
     expect(plan.route.filter((s) => s.connectorKind === 'search').length).toBe(1);
     expect(plan.warnings.filter((w) => w.code === 'track-shortened').length).toBe(1);
+  });
+});
+
+describe('a headland pass after a track that ends in a pocket', () => {
+  // A 32 m × 200 m strip at W 3 m, R 12 m with the 3 passes asked: the last track ends 15 m from
+  // the boundary in the middle of the strip, where the machine cannot turn onto any pass; all three
+  // passes were once left out (69 % of the strip unworked).
+  const frame = createLocalFrame([[15, 48]]);
+  const ring = ([[-100, -16], [100, -16], [100, 16], [-100, 16], [-100, -16]] as [number, number][]).map(([x, y]) => frame.toLonLat(x, y));
+  const strip: FieldGeometry = { type: 'Polygon', coordinates: [ring] };
+  const request: PathPlanRequest = { field: strip, machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false }, headland: { passes: 3, fitTurns: false } };
+
+  it('is joined with that track\'s end pulled back (named), not left out', () => {
+    const plan = planRoute(request, { now: () => 0 });
+    expect(plan.warnings.filter((w) => w.code === 'headland-pass-skipped')).toEqual([]);
+    expect(plan.route.filter((s) => s.type === 'ExteriorHeadland')).toHaveLength(3);
+    expect(plan.warnings.some((w) => w.code === 'track-shortened' && /onto headland pass \d+: track \d+ by \d+ m at its end/.test(w.message))).toBe(true);
+    expect(checkPlan(request, plan).violations).toEqual([]);
+    expectJoinsAccountedFor(plan);
+    expect(plan.metrics.uncoveredRatio).toBeLessThan(0.2);
   });
 });
 

@@ -10,6 +10,7 @@ import { hurried, timeIsUp, MIN_TRACK_AFTER_TRIM_METERS, trackHeading, curvePara
 import type { RouteContext, Conn } from './connectContext.js';
 import { tryNeckTransport, transport, tryWaypointChain, trySearch, straightFallback, reverseLastResort } from './connectors.js';
 import { tryDirect, tryTraversal, tryBridgedTraversal } from './traversal.js';
+import { enterHeadland } from './headlandEntry.js';
 
 /**
  * Share of a track's length one shortening may take off one end: the other end may lose as much
@@ -88,6 +89,33 @@ function shortened(c: Conn, a: Extract<Piece, { kind: 'track' }> | undefined, da
     y: f.y,
   });
   return c;
+}
+
+/**
+ * A headland pass the end of the track before cannot reach — the track ends in a pocket, e.g. in
+ * the middle of a strip too narrow to turn round in before the boundary — is joined with that end
+ * pulled back (4 m, 8 m, … as for `connectShortened`), and a `track-shortened` warning names the
+ * track and the meters left out; undefined where no pull within the limits lets the pass be joined.
+ */
+export function enterFromShortened(a: Extract<Piece, { kind: 'track' }>, p: Extract<Piece, { kind: 'headland' }>, ctx: RouteContext): ReturnType<typeof enterHeadland> {
+  const R = ctx.turnOptions.turnRadiusMeters;
+  const most = Math.min(MAX_SHORTENING_SHARE * pieceLength(a), Math.max(8, MAX_SHORTENING_RADII * R));
+  for (const d of SHORTENING_STEPS_METERS) {
+    if (d < 4) continue;
+    if (d > most || timeIsUp(ctx)) return undefined;
+    const f = pulledBackEnd(a, d);
+    const entered = enterHeadland(f, p, ctx);
+    if (!entered) continue;
+    a.ex = f.x; a.ey = f.y;
+    ctx.warnings.push({
+      code: 'track-shortened',
+      message: `no manoeuvre within the turning radius (${R} m) fits inside the field from the end of track ${a.trackIndex} onto headland pass ${p.headlandIndex}: track ${a.trackIndex} by ${d} m at its end is left out so that one does; the strip left out (machine width × meters) counts as uncovered`,
+      x: f.x,
+      y: f.y,
+    });
+    return entered;
+  }
+  return undefined;
 }
 
 /**

@@ -99,31 +99,13 @@ describe('strips narrower than the headland the turns need (W 3 m, R 12 m, no re
   });
 
   it('where those passes would do worse (their inner rings too tight to join), the passes asked are kept, with the figure', () => {
-    const request = strip(36);
-    const plan = planRoute(request);
+    // 20 m: 5 passes a side fill the strip and their inner rings cannot be joined; 4 do no better.
+    const request = strip(20);
+    const plan = planRoute(request, { now: () => 0 });
     expect(plan.headlandPasses).toBe(3);
     expect(plan.warnings.some((w) => w.code === 'headland-too-narrow')).toBe(true);
     const need = Number(/(\d+) headland passes/.exec(plan.warnings.find((w) => w.code === 'headland-too-narrow')!.message)?.[1]);
     const widened = planRoute({ ...request, headland: { passes: need, fitTurns: false } });
     expect(cost(plan)).toBeLessThan(cost(widened));
-  });
-
-  it('where the passes the turns need leave passes out, the passes halfway are planned when they do better than both', () => {
-    // 38 m: 5 passes each side leave inner rings too tight to join; the 3 asked leave tracks joined by loops.
-    const request = strip(38);
-    const plan = planRoute(request, { now: () => 0 });
-    const widened = plan.warnings.find((w) => w.code === 'headland-widened');
-    expect(widened, JSON.stringify(plan.warnings)).toBeDefined();
-    const need = Number(/(\d+) headland passes/.exec(widened!.message)?.[1]);
-    const halfway = Math.floor((3 + need) / 2);
-    expect(halfway).toBeGreaterThan(3);
-    expect(plan.headlandPasses).toBe(halfway);
-    expect(widened!.message).toContain(`planned with ${halfway} (with ${need}`);
-    expect(checkPlan(request, plan).violations).toEqual([]);
-    const full = planRoute({ ...request, headland: { passes: need, fitTurns: false } }, { now: () => 0 });
-    expect(full.warnings.some((w) => w.code === 'headland-pass-skipped')).toBe(true);
-    const asked = planRoute({ ...request, headland: { passes: 3, fitTurns: false } }, { now: () => 0 });
-    expect(cost(plan)).toBeLessThan(cost(full));
-    expect(cost(plan)).toBeLessThan(cost(asked));
   });
 });
