@@ -55,6 +55,28 @@ describe('corner loops of a sprayer (w ≥ 2R + 2 m) on its one headland pass', 
     expect(checkPlan(request, plan).violations).toEqual([]);
   });
 
+  it('finds the corners of a ragged edge and of a chamfered corner', () => {
+    // 200 × 140 m, every side a zigzag of ±0.4 m every 5 m, one corner cut by a 10 m chamfer
+    const corners: [number, number][] = [[0, 0], [200, 0], [200, 133], [193, 140], [0, 140]];
+    const ragged: PathD = [];
+    corners.forEach(([x0, y0], i) => {
+      const [x1, y1] = corners[(i + 1) % corners.length];
+      const l = Math.hypot(x1 - x0, y1 - y0), steps = Math.max(1, Math.floor(l / 5));
+      for (let k = 0; k < steps; k++) {
+        const t = k / steps, wiggle = k === 0 ? 0 : (k % 2 === 0 ? 0.4 : -0.4);
+        ragged.push({ x: x0 + t * (x1 - x0) - (wiggle * (y1 - y0)) / l, y: y0 + t * (y1 - y0) + (wiggle * (x1 - x0)) / l });
+      }
+    });
+    const hl = generateHeadlands([ragged], 1, W, undefined, R);
+    const looped = loopCorners(hl.passes, [ragged], W, R);
+    expect(looped.loops).toBe(4);
+    const request = { field: geo(ragged), machine: { widthMeters: W, turnRadiusMeters: R }, headland: { passes: 1 } };
+    const plan = planRoute(request);
+    expect(checkPlan(request, plan).violations).toEqual([]);
+    // the corners alone would leave 4 × 70 m² (1 % of the field) swung round
+    expect(plan.metrics.uncoveredRatio).toBeLessThan(0.004);
+  });
+
   it('leaves narrower machines alone (their swath does not reach over the loop)', () => {
     const hl = generateHeadlands([field], 2, 12, undefined, 9);
     expect(loopCorners(hl.passes, [field], 12, 9)).toEqual({ passes: hl.passes, loops: 0 });

@@ -12,14 +12,20 @@
  * swath on that arc reaches from the corner's tip over the arc's centre, so the corner and the
  * band inside it are worked (worked twice where the bends overlap the pass).
  *
- * A corner gets a loop where the loop stays inside the field (holes excluded) by the margin, the
- * pass is straight (within `STRAIGHT_TOLERANCE_METERS`) over the stretches the loop replaces on
- * both sides, those stretches do not overlap the neighbouring corners' loops, and the loop crosses
- * no other part of the pass.
+ * Corners and the sides' lines are read off the pass simplified by 1 m (a ragged field edge gives a
+ * pass of short, noisy edges); vertices within 12 m of each other turning the same way are one
+ * chamfered corner, at the meeting point of the sides around them. A corner gets a loop where the
+ * loop stays inside the field (holes excluded; designed 1 m from the boundary, accepted down to
+ * 0.5 m), the pass lies within 2 m of the corner's lines over the stretches the loop replaces,
+ * and the loop works more of the pass's band (the field within w of the boundary) than the pass
+ * without it — weighed in a box round the change. Two corners too close for a loop each get one
+ * loop along the side between them, hugging the boundary, where that works more; it leaves the
+ * band's inner edge along that side. A loop crossing another part of the pass undoes them all.
  */
 import type { PathD, PathsD } from '../geometry/clipper.js';
-import { areaOf, offsetPolygons } from '../geometry/clipper.js';
-import { Region, segmentsIntersect } from '../geometry/region.js';
+import { Clipper, EndType, JoinType } from 'clipper2-ts';
+import { PRECISION, areaOf, differencePolygons, intersectPolygons, offsetPolygons } from '../geometry/clipper.js';
+import { Region, segmentDistance, segmentsIntersect } from '../geometry/region.js';
 import { hypot } from '../geometry/vec.js';
 import type { HeadlandPass } from './generateHeadlands.js';
 import { CORNER_MIN_RADIANS } from './corners.js';
@@ -29,15 +35,24 @@ export const CORNER_LOOP_MARGIN_METERS = 1;
 /** The loop's arcs are this much wider than R. */
 const LOOP_RADIUS_FACTOR = 1.05;
 /** The containment test allows the loop this much nearer the boundary than the margin, m. */
-const MARGIN_SLACK_METERS = 0.05;
+const MARGIN_SLACK_METERS = 0.5;
 /** Corners turning by more than this (a hairpin) get no loop. */
 const MAX_TURN_RADIANS = (150 * Math.PI) / 180;
 /** The pass stretches a loop replaces must be this straight, m. */
 const STRAIGHT_TOLERANCE_METERS = 2;
+/** Vertices of the simplified pass this close together, turning the same way, are one corner (a chamfer), m. */
+const CLUSTER_METERS = 12;
+/** Corners and sides are found on the pass simplified to this tolerance, m. */
+const SIMPLIFY_TOLERANCE_METERS = 1;
 /** Arc points: one every this many radians at most. */
 const ARC_STEP_RADIANS = Math.PI / 90;
 
 type Pt = { x: number; y: number };
+type Box = { x0: number; y0: number; x1: number; y1: number };
+
+function grow(b: Box, d: number): Box {
+  return { x0: b.x0 - d, y0: b.y0 - d, x1: b.x1 + d, y1: b.y1 + d };
+}
 
 /** Whether a machine of this width and turning radius gets corner loops: the arc's centre within the swath's reach. */
 export function loopsCorners(widthMeters: number, turnRadiusMeters: number): boolean {
@@ -51,18 +66,49 @@ export function loopsCorners(widthMeters: number, turnRadiusMeters: number): boo
  */
 export function loopCorners(passes: HeadlandPass[], field: PathsD, widthMeters: number, turnRadiusMeters: number): { passes: HeadlandPass[]; loops: number } {
   if (!loopsCorners(widthMeters, turnRadiusMeters)) return { passes, loops: 0 };
-  // (a little less than the margin: the loop runs along it where it follows a side)
-  const inner = offsetPolygons(field, -CORNER_LOOP_MARGIN_METERS + MARGIN_SLACK_METERS);
-  if (inner.length === 0) return { passes, loops: 0 };
-  const region = new Region(inner);
+  // Built on first need: the field shrunk by a little less than the margin (the loop runs along
+  // the margin where it follows a side), for the loops' containment.
+  let region: Region | undefined;
+  const inside = (xy: Float64Array): boolean => (region ??= new Region(offsetPolygons(field, -CORNER_LOOP_MARGIN_METERS + MARGIN_SLACK_METERS))).containsPolyline(xy);
+  // The outer pass's band within a box: what its swath is there to work there (the passes inside and
+  // the tracks work the rest), from the field cut to the box grown by more than the band is deep.
+  const bandIn = (box: Box): PathsD => {
+    const near = intersectPolygons(field, [boxRing(grow(box, widthMeters + 1))]);
+    return intersectPolygons(differencePolygons(near, offsetPolygons(near, -widthMeters)), [boxRing(box)]);
+  };
   let loops = 0;
   const out = passes.map((p) => {
     if (p.type !== 'ExteriorHeadland' || p.passIndex !== 1 || p.ring.length < 3) return p;
-    const r = loopRing(p.ring, widthMeters / 2, LOOP_RADIUS_FACTOR * turnRadiusMeters, region);
+    const r = loopRing(p.ring, widthMeters / 2, LOOP_RADIUS_FACTOR * turnRadiusMeters, inside, bandIn);
     loops += r.loops;
     return r.loops > 0 ? { ...p, ring: r.ring } : p;
   });
   return { passes: out, loops };
+}
+
+/** For weighing loops the pass keeps a point at least this far from the one kept before (its arcs have one every 2°, 0.44 m), and coarse joins, m. */
+const ROUGH_STEP_METERS = 1.3;
+const ROUGH_ARC_TOLERANCE_METERS = 0.1;
+
+/**
+ * Swaths of open polylines (flat ends, round joins) for weighing loops, thinned and with coarse
+ * joins: a loop's arcs are tighter than the swath is wide, and their fine swaths are costly to
+ * build. The plan's coverage metric uses the fine ones.
+ */
+function roughSwaths(runs: PathsD, h: number): PathsD {
+  const thin = runs.map((r) => {
+    const out: PathD = [r[0]];
+    for (let i = 1; i < r.length; i++) {
+      const last = out[out.length - 1];
+      if (i === r.length - 1 || hypot(r[i].x - last.x, r[i].y - last.y) >= ROUGH_STEP_METERS) out.push(r[i]);
+    }
+    return out;
+  });
+  return Clipper.inflatePathsD(thin, h, JoinType.Round, EndType.Butt, 2, PRECISION, ROUGH_ARC_TOLERANCE_METERS);
+}
+
+function boxRing(b: Box): PathD {
+  return [{ x: b.x0, y: b.y0 }, { x: b.x1, y: b.y0 }, { x: b.x1, y: b.y1 }, { x: b.x0, y: b.y1 }];
 }
 
 function wrap(a: number): number {
@@ -85,7 +131,7 @@ interface Loop {
   points: PathD;
 }
 
-function loopRing(ring0: PathD, h: number, R: number, region: Region): { ring: PathD; loops: number } {
+function loopRing(ring0: PathD, h: number, R: number, contains: (xy: Float64Array) => boolean, bandIn: (box: Box) => PathsD): { ring: PathD; loops: number } {
   // Start the ring in the middle of its longest edge, so that no loop wraps round its start.
   const n0 = ring0.length;
   let longest = 0, best = -1;
@@ -104,67 +150,152 @@ function loopRing(ring0: PathD, h: number, R: number, region: Region): { ring: P
   const inside = (points: PathD): boolean => {
     const flat = new Float64Array(2 * points.length);
     points.forEach((q, i) => { flat[2 * i] = q.x; flat[2 * i + 1] = q.y; });
-    return region.containsPolyline(flat);
+    return contains(flat);
   };
-  const loops: Loop[] = [];
-  for (let k = 1; k < n; k++) {
-    const prev = ring[k - 1], c = ring[k], next = ring[(k + 1) % n];
-    const l1 = hypot(c.x - prev.x, c.y - prev.y), l2 = hypot(next.x - c.x, next.y - c.y);
-    if (!(l1 > 0 && l2 > 0)) continue;
-    const u1 = { x: (c.x - prev.x) / l1, y: (c.y - prev.y) / l1 }, u2 = { x: (next.x - c.x) / l2, y: (next.y - c.y) / l2 };
-    const turn = wrap(Math.atan2(u2.y, u2.x) - Math.atan2(u1.y, u1.x));
-    if (s * turn < CORNER_MIN_RADIANS || s * turn > MAX_TURN_RADIANS) continue;
-    const parts = cornerParts(c, u1, u2, s, h, R);
-    const from = along[k] + parts.t1, to = along[k] + parts.t2;
-    if (to > along[n] || !onLines(ring, along, k, from, to, u1, u2)) continue;
-    const before = loops[loops.length - 1];
-    if (before && from < before.to) {
-      // Too close to the loop before: one loop round both corners, along the side between them.
-      const last = before.corners[before.corners.length - 1];
-      if (last.k !== previousCorner(ring, k) || from < before.from) continue;
-      const corners = [...before.corners, { ...parts, k }];
-      const points = loopPoints(corners, s, R);
-      if (!inside(points)) continue;
-      loops[loops.length - 1] = { ...before, corners, to, points };
-      continue;
+  // The ring with each replaced stretch cut out and its loop put in (the first corner is inside its stretch).
+  const assemble = (loops: Loop[]): { out: PathD; spans: [number, number][] } => {
+    const out: PathD = [];
+    const spans: [number, number][] = [];
+    let li = 0;
+    for (let i = 0; i < n; i++) {
+      while (li < loops.length && along[i] > loops[li].to) li++;
+      const l = loops[li];
+      if (l && along[i] >= l.from) {
+        if (i === l.k) {
+          const last = out[out.length - 1];
+          const pts = last && hypot(last.x - l.points[0].x, last.y - l.points[0].y) < 1e-6 ? l.points.slice(1) : l.points;
+          spans.push([out.length, out.length + pts.length - 1]);
+          for (const q of pts) out.push(q);
+        }
+        continue;
+      }
+      const last = out[out.length - 1];
+      if (!last || hypot(last.x - ring[i].x, last.y - ring[i].y) >= 1e-6) out.push(ring[i]);
     }
-    if (from < 0) continue;
-    const points = loopPoints([{ ...parts, k }], s, R);
-    if (!inside(points)) continue;
-    loops.push({ k, corners: [{ ...parts, k }], from, to, points });
+    return { out, spans };
+  };
+  // What the pass's swath leaves of the band within `box`, m² (only the pass's edges that reach it are buffered).
+  const leftIn = (loops: Loop[], box: Box, band: PathsD): number => {
+    const pass = assemble(loops).out;
+    const reach = grow(box, h), runs: PathsD = [];
+    let run: PathD = [];
+    for (let i = 0; i < pass.length; i++) {
+      const a = pass[i], b = pass[(i + 1) % pass.length];
+      if (Math.max(a.x, b.x) >= reach.x0 && Math.min(a.x, b.x) <= reach.x1 && Math.max(a.y, b.y) >= reach.y0 && Math.min(a.y, b.y) <= reach.y1) {
+        if (run.length === 0) run.push(a);
+        run.push(b);
+      } else if (run.length > 0) { runs.push(run); run = []; }
+    }
+    if (run.length > 0) runs.push(run);
+    return areaOf(differencePolygons(band, roughSwaths(runs, h)));
+  };
+  // Where a loop changes the pass: round its points and the stretch it replaces, grown by the swath's reach.
+  const changed = (points: PathD[], from: number, to: number): Box => {
+    const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+    const add = (q: Pt): void => { box.x0 = Math.min(box.x0, q.x); box.x1 = Math.max(box.x1, q.x); box.y0 = Math.min(box.y0, q.y); box.y1 = Math.max(box.y1, q.y); };
+    for (const ps of points) for (const q of ps) add(q);
+    for (let i = 0; i < n; i++) if (along[i] >= from && along[i] <= to) add(ring[i]);
+    add(pointAt(ring, along, from));
+    add(pointAt(ring, along, to));
+    return grow(box, h);
+  };
+  // Corners and the sides' lines from the ring simplified (a field's ragged edge gives a pass of
+  // short, noisy edges); the loops replace stretches of the ring itself.
+  const key = simplifiedIndices(ring, SIMPLIFY_TOLERANCE_METERS);
+  const loops: Loop[] = [];
+  let lastKey = -1;
+  for (let j = 1; j + 1 < key.length; j++) {
+    // A corner: a vertex of the simplified pass, or a few close together turning the same way
+    // (a chamfered corner), at the meeting point of the sides before and after them.
+    const turnAt = (m: number): number => {
+      const p = ring[key[m - 1]], c = ring[key[m]], q = ring[key[m + 1] % n];
+      return wrap(Math.atan2(q.y - c.y, q.x - c.x) - Math.atan2(c.y - p.y, c.x - p.x));
+    };
+    let jl = j;
+    while (jl + 2 < key.length && s * turnAt(jl) > 0 && s * turnAt(jl + 1) > 0 &&
+      hypot(ring[key[jl + 1]].x - ring[key[jl]].x, ring[key[jl + 1]].y - ring[key[jl]].y) < CLUSTER_METERS) jl++;
+    const kf = key[j], kl = key[jl];
+    const prev = ring[key[j - 1]], first = ring[kf], last = ring[kl], next = ring[key[jl + 1] % n];
+    const l1 = hypot(first.x - prev.x, first.y - prev.y), l2 = hypot(next.x - last.x, next.y - last.y);
+    if (!(l1 > 0 && l2 > 0)) continue;
+    const u1 = { x: (first.x - prev.x) / l1, y: (first.y - prev.y) / l1 }, u2 = { x: (next.x - last.x) / l2, y: (next.y - last.y) / l2 };
+    const turn = wrap(Math.atan2(u2.y, u2.x) - Math.atan2(u1.y, u1.x));
+    const previousKey = lastKey;
+    if (Math.abs(turn) >= CORNER_MIN_RADIANS) lastKey = kl;
+    const single = jl === j;
+    j = jl;
+    if (s * turn < CORNER_MIN_RADIANS || s * turn > MAX_TURN_RADIANS) continue;
+    // The sides' lines from the simplified pass, and for a single vertex those of its own edges
+    // too (a short side's own direction may be truer than its neighbour's): the one working more wins.
+    const lines: { c: Pt; u1: Pt; u2: Pt }[] = [];
+    const c0 = single ? first : meet(first, u1, last, u2);
+    if (c0) lines.push({ c: c0, u1, u2 });
+    if (single) {
+      const pe = ring[kf - 1], ne = ring[(kf + 1) % n];
+      const e1 = hypot(first.x - pe.x, first.y - pe.y), e2 = hypot(ne.x - first.x, ne.y - first.y);
+      if (e1 > 0 && e2 > 0 && (pe !== prev || ne !== next)) lines.push({ c: first, u1: { x: (first.x - pe.x) / e1, y: (first.y - pe.y) / e1 }, u2: { x: (ne.x - first.x) / e2, y: (ne.y - first.y) / e2 } });
+    }
+    let best: { loops: Loop[]; gain: number } | undefined;
+    for (const { c, u1: v1, u2: v2 } of lines) {
+      const parts = { ...cornerParts(c, v1, v2, s, h, R), k: kf };
+      const from = along[kf] + hypot(c.x - first.x, c.y - first.y) + parts.t1, to = along[kl] - hypot(c.x - last.x, c.y - last.y) + parts.t2;
+      if (to > along[n] || !onLines(ring, along, c, kf, kl, from, to, v1, v2)) continue;
+      let tried: Loop[] | undefined, box: Box | undefined;
+      const before = loops[loops.length - 1];
+      if (before && from < before.to) {
+        // Too close to the loop before: one loop round both corners, along the side between them.
+        if (before.corners[before.corners.length - 1].k !== previousKey || from < before.from) continue;
+        const corners = [...before.corners, parts];
+        const points = loopPoints(corners, s, R);
+        if (inside(points)) {
+          tried = [...loops.slice(0, -1), { ...before, corners, to, points }];
+          box = changed([points, before.points], before.from, to);
+        }
+      } else if (from >= 0) {
+        const points = loopPoints([parts], s, R);
+        if (inside(points)) {
+          tried = [...loops, { k: kf, corners: [parts], from, to, points }];
+          box = changed([points], from, to);
+        }
+      }
+      if (!tried || !box) continue;
+      // Only what works more of the band (along a side a joined loop hugs the boundary and leaves the band's inner edge).
+      const band = bandIn(box);
+      const gain = leftIn(loops, box, band) - leftIn(tried, box, band);
+      if (gain > (best?.gain ?? 0)) best = { loops: tried, gain };
+    }
+    if (best) loops.splice(0, loops.length, ...best.loops);
   }
   if (loops.length === 0) return { ring: ring0, loops: 0 };
-  // The ring with each replaced stretch cut out and its loop put in (the first corner is inside its stretch).
-  const out: PathD = [];
-  const spans: [number, number][] = [];
-  let li = 0;
-  for (let i = 0; i < n; i++) {
-    while (li < loops.length && along[i] > loops[li].to) li++;
-    const l = loops[li];
-    if (l && along[i] >= l.from) {
-      if (i === l.k) {
-        const last = out[out.length - 1];
-        const pts = last && hypot(last.x - l.points[0].x, last.y - l.points[0].y) < 1e-6 ? l.points.slice(1) : l.points;
-        spans.push([out.length, out.length + pts.length - 1]);
-        for (const q of pts) out.push(q);
-      }
-      continue;
-    }
-    const last = out[out.length - 1];
-    if (!last || hypot(last.x - ring[i].x, last.y - ring[i].y) >= 1e-6) out.push(ring[i]);
-  }
+  const { out, spans } = assemble(loops);
   if (spans.some(([a, b]) => loopCrosses(out, a, b))) return { ring: ring0, loops: 0 };
   return { ring: out, loops: loops.reduce((m, l) => m + l.corners.length, 0) };
 }
 
-/** The ring index of the corner before `k` (the last vertex before it turning by CORNER_MIN_RADIANS or more), −1 if none. */
-function previousCorner(ring: PathD, k: number): number {
-  for (let j = k - 1; j >= 1; j--) {
-    const p = ring[j - 1], c = ring[j], q = ring[j + 1];
-    const turn = wrap(Math.atan2(q.y - c.y, q.x - c.x) - Math.atan2(c.y - p.y, c.x - p.x));
-    if (Math.abs(turn) >= CORNER_MIN_RADIANS) return j;
+/** Indices of the closed ring's points that Ramer–Douglas–Peucker keeps at `tolerance` (from its first point round to it again, as n). */
+function simplifiedIndices(ring: PathD, tolerance: number): number[] {
+  const n = ring.length;
+  const at = (i: number): Pt => ring[i % n];
+  const keep = new Uint8Array(n + 1);
+  keep[0] = keep[n] = 1;
+  const stack: [number, number][] = [[0, n]];
+  while (stack.length > 0) {
+    const [i, j] = stack.pop()!;
+    const a = at(i), b = at(j);
+    let worst = -1, far = 0;
+    for (let m = i + 1; m < j; m++) {
+      const q = at(m);
+      const d = segmentDistance(q.x, q.y, a.x, a.y, b.x, b.y);
+      if (d > far) { far = d; worst = m; }
+    }
+    if (worst >= 0 && far > tolerance) {
+      keep[worst] = 1;
+      stack.push([i, worst], [worst, j]);
+    }
   }
-  return -1;
+  const out: number[] = [];
+  for (let i = 0; i <= n; i++) if (keep[i]) out.push(i);
+  return out;
 }
 
 /** One corner's loop geometry (see `cornerParts`), with its ring index. */
@@ -237,12 +368,27 @@ function arc(out: PathD, centre: Pt, R: number, a: Pt, b: Pt, dir: number): void
   out[out.length - 1] = { x: b.x, y: b.y };
 }
 
-/** Whether the ring between `from` and `to` (along it) lies on the corner's two lines: on the first up to the corner, on the second after it. */
-function onLines(ring: PathD, along: Float64Array, k: number, from: number, to: number, u1: Pt, u2: Pt): boolean {
-  const n = ring.length, c = ring[k];
+/**
+ * Whether the ring between `from` and `to` (along it) lies on the corner's two lines through `c`:
+ * on the first up to the corner's first vertex `kf`, on the second from its last `kl` (what lies
+ * between, a chamfer, the loop replaces).
+ */
+function onLines(ring: PathD, along: Float64Array, c: Pt, kf: number, kl: number, from: number, to: number, u1: Pt, u2: Pt): boolean {
+  const n = ring.length;
   const off = (q: Pt, u: Pt): number => Math.abs((q.x - c.x) * u.y - (q.y - c.y) * u.x);
-  for (let i = 0; i < n; i++) if (along[i] >= from && along[i] <= to && off(ring[i], i <= k ? u1 : u2) > STRAIGHT_TOLERANCE_METERS) return false;
+  for (let i = 0; i < n; i++) {
+    if (along[i] < from || along[i] > to || (i > kf && i < kl)) continue;
+    if (off(ring[i], i <= kf ? u1 : u2) > STRAIGHT_TOLERANCE_METERS) return false;
+  }
   return off(pointAt(ring, along, from), u1) <= STRAIGHT_TOLERANCE_METERS && off(pointAt(ring, along, to), u2) <= STRAIGHT_TOLERANCE_METERS;
+}
+
+/** Where the line through `a` along `u` meets the line through `b` along `v`; undefined if they are parallel. */
+function meet(a: Pt, u: Pt, b: Pt, v: Pt): Pt | undefined {
+  const d = u.x * v.y - u.y * v.x;
+  if (Math.abs(d) < 1e-9) return undefined;
+  const t = ((b.x - a.x) * v.y - (b.y - a.y) * v.x) / d;
+  return { x: a.x + t * u.x, y: a.y + t * u.y };
 }
 
 /** The point `d` metres along the closed ring from its start. */
