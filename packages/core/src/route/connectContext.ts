@@ -46,9 +46,9 @@ export interface RouteContext {
   aborted?: boolean;
   /**
    * The call's wall-clock cap (clock.ts `SafetyCap.hurry`): past it, far joins are made by the
-   * cheap connectors only (a turn, a chain of waypoints: no ring is built or driven, no free
-   * search made), and a turn between neighbours that needs more than trimmed track ends is drawn
-   * straight; either with its `turn-not-fitted` warning.
+   * cheap connectors only (a turn, a chain of waypoints: no free search; a headland pass is also
+   * entered by one ring's traversal), and a turn between neighbours that needs more than trimmed
+   * track ends is drawn straight, with its `turn-not-fitted` warning.
    */
   hurry?: (what: string) => boolean;
   /**
@@ -75,7 +75,7 @@ export function timeIsUp(ctx: RouteContext): boolean {
 }
 
 /** What the wall-clock cap cuts from the connector searches (the `time-limit` warning). */
-export const CUT_SEARCHES = 'joins made after it were searched only by the cheap connectors (a turn, a chain of waypoints; no headland traversal), what they did not fit drawn straight';
+export const CUT_SEARCHES = 'joins made after it were searched only by the cheap connectors (a turn, a chain of waypoints; a headland pass also by one ring\'s traversal), what they did not fit drawn straight or, a headland pass, left out';
 
 /** Past the call's wall-clock cap (`ctx.hurry`): only the cheap connectors are tried. */
 export function hurried(ctx: RouteContext): boolean {

@@ -102,7 +102,7 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
         const warned = ctx.warnings.length;
         const neighbours = prev?.kind === 'track' && prev.cell === p.cell && Math.abs(prev.line - p.line) <= turnSpanLines(ctx.widthMeters, ctx.turnOptions.turnRadiusMeters);
         const from = cur, to = trackStart(p);
-        let c = neighbours ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx) : remember(ctx.memo, ctx, `far ${poseKey(from)} ${poseKey(to)}`, MAX_FAILED_SEARCHES, () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`));
+        let c = neighbours ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx) : remember(ctx.memo, ctx, `far ${poseKey(from)} ${poseKey(to)}`, MAX_FAILED_SEARCHES, () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`), `${p.trackIndex}`);
         if (c.kind === 'unfitted' && undoLastPass(warned)) { i--; continue; }
         if (c.kind === 'unfitted' && ctx.shortenUnfitted?.start()) {
           // Shorten the tracks at this join until something fits: its warning replaces turn-not-fitted.

@@ -52,4 +52,22 @@ describe('connection memo', () => {
     expect(objectKey(memo, a)).toBe(objectKey(memo, a));
     expect(objectKey(memo, a)).not.toBe(objectKey(memo, b));
   });
+
+  it('keeps a connection that warned where the caller names what its warning says, and warns again on reuse', () => {
+    const memo = createConnectionMemo();
+    let made = 0;
+    const warn = (ctx: { warnings: unknown[] }, what: string) => () => { made++; ctx.warnings.push({ code: 'turn-not-fitted', message: `nothing fits ${what}` }); return 'straight'; };
+    const c1 = { warnings: [] as unknown[] };
+    remember(memo, c1, 'far a b', FULL, warn(c1, 'to track 7'), '7');
+    const c2 = { warnings: [] as unknown[] };
+    expect(remember(memo, c2, 'far a b', FULL, warn(c2, 'to track 7'), '7')).toBe('straight');
+    expect(made).toBe(1);
+    expect(c2.warnings).toEqual(c1.warnings);
+    expect(c2.warnings[0]).not.toBe(c1.warnings[0]);
+    // Other words (another track's number): made again, with its own warning.
+    const c3 = { warnings: [] as unknown[] };
+    remember(memo, c3, 'far a b', FULL, warn(c3, 'to track 9'), '9');
+    expect(made).toBe(2);
+    expect(c3.warnings).toEqual([{ code: 'turn-not-fitted', message: 'nothing fits to track 9' }]);
+  });
 });

@@ -6,13 +6,15 @@
  * on the failed searches still allowed in that `connectTracks` call (`searchFailuresLeft`): a
  * connection made with n failures left that failed k searches and still had some left is the same
  * with any budget above k (every "may I search" saw a positive count), and leaves k fewer; one that
- * ran out is reused only with the same budget. A connection that pushed a warning (its message
- * names tracks, whose numbers differ between the two plannings) or that a deadline cut short is
- * not kept.
+ * ran out is reused only with the same budget. A connection that a deadline cut short is not
+ * kept. One that pushed a warning (its message names tracks, whose numbers may differ between the
+ * plannings) is kept only where the caller names what the warning says (`warnedAs`: the same two
+ * ends and the same words give the same warning), and its warnings are pushed again when it is
+ * reused: a join nothing fits is searched once per plan, not once per planning.
  */
 
 export interface ConnectionMemo {
-  entries: Map<string, { value: unknown; budget: number; failed: number }>;
+  entries: Map<string, { value: unknown; budget: number; failed: number; warnings?: unknown[] }>;
   /** Object (loop) → small number, for keys. */
   ids: WeakMap<object, number>;
   nextId: number;
@@ -45,18 +47,29 @@ export function objectKey(memo: ConnectionMemo, o: object): number {
  * `make()`, or the value it gave for the same key before where the search budget allows (above).
  * `fullBudget` is what an unset `searchFailuresLeft` stands for.
  */
-export function remember<T>(memo: ConnectionMemo | undefined, ctx: MemoContext, key: string, fullBudget: number, make: () => T): T {
+export function remember<T>(memo: ConnectionMemo | undefined, ctx: MemoContext, key: string, fullBudget: number, make: () => T, warnedAs?: string): T {
   if (!memo) return make();
   const budget = ctx.searchFailuresLeft ?? fullBudget;
-  const hit = memo.entries.get(key);
-  if (hit && (hit.budget > hit.failed ? budget > hit.failed : budget === hit.budget)) {
+  const usable = (e: { budget: number; failed: number } | undefined): boolean => e !== undefined && (e.budget > e.failed ? budget > e.failed : budget === e.budget);
+  const plain = memo.entries.get(key);
+  const warnedKey = warnedAs !== undefined ? `${key}\u0000${warnedAs}` : undefined;
+  const hit = usable(plain) ? plain : warnedKey !== undefined && usable(memo.entries.get(warnedKey)) ? memo.entries.get(warnedKey) : undefined;
+  if (hit) {
     if (hit.failed > 0) ctx.searchFailuresLeft = budget - hit.failed;
+    for (const w of hit.warnings ?? []) ctx.warnings.push(copyOf(w));
     return hit.value as T;
   }
   const warned = ctx.warnings.length;
   const value = make();
   const failed = budget - (ctx.searchFailuresLeft ?? fullBudget);
   // A value that never ran out of searches replaces one that did.
-  if (ctx.warnings.length === warned && !ctx.aborted && (!hit || budget > failed)) memo.entries.set(key, { value, budget, failed });
+  if (ctx.aborted || !(!plain || budget > failed)) return value;
+  if (ctx.warnings.length === warned) memo.entries.set(key, { value, budget, failed });
+  else if (warnedKey !== undefined) memo.entries.set(warnedKey, { value, budget, failed, warnings: ctx.warnings.slice(warned).map(copyOf) });
   return value;
+}
+
+/** A warning kept or replayed: a copy of its own (the plannings' warnings are not shared). */
+function copyOf(w: unknown): unknown {
+  return typeof w === 'object' && w !== null ? { ...w } : w;
 }

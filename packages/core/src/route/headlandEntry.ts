@@ -75,9 +75,10 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
     }
     if (best) break;
   }
-  // past the call's wall-clock cap: no traversal (no ring built), no search; a chain of waypoints at most
+  // past the call's wall-clock cap: one ring's traversal or a chain of waypoints, no search (a pass
+  // left out costs its whole area)
   const cheap = !best && hurried(ctx);
-  if (!best && !cheap) {
+  if (!best) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters, rateLimitOf(ctx));
       const t = j && leavableAt(j.s, dir, j.pose) ? tryTraversal(from, j.pose, ctx) : undefined;
