@@ -247,7 +247,7 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const variantsOf = new Map<string, FieldPlanVariant[]>();
       const planField = async (i: number, id: string, request: PathPlanRequestBody): Promise<Plan> => {
         try {
-          return (await planBillable(deps, caller, request, c.req.raw.signal, 'path-plans/sequence')) as unknown as Plan;
+          return await planBillable(deps, caller, request, c.req.raw.signal, 'path-plans/sequence');
         } catch (err) {
           if (err instanceof ApiError) {
             throw new ApiError(err.status, err.code, `fields[${i}] ("${id}"): ${err.message}`, err.details.map((d) => ({ ...d, path: `fields[${i}].request.${d.path}` })), err.extra, err.headers);
@@ -410,7 +410,7 @@ export function portalRoutes(deps: Deps, options: PortalRoutesOptions = {}): Ope
       if (body.planId !== undefined) {
         const stored = await deps.store.getPlan(caller.userId, body.planId);
         if (!stored) throw notFound('plan', body.planId);
-        plan = stored.plan as unknown as Plan;
+        plan = stored.plan;
       } else {
         plan = body.plan as unknown as Plan;
         if (!Array.isArray(plan.route) || typeof plan.boundary !== 'object' || plan.boundary === null) {

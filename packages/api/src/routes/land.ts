@@ -11,7 +11,6 @@ import * as kmlFormat from '@furrow/format-kml';
 import * as shapefileFormat from '@furrow/format-shapefile';
 import * as vendorFormat from '@furrow/format-vendor';
 import * as wktFormat from '@furrow/format-wkt';
-import type { Plan } from '@furrow/core';
 import type { AppEnv, Caller, Deps } from '../context.js';
 import { callerOf } from '../context.js';
 import { ApiError, badRequest, fromPlanError, notFound } from '../errors.js';
@@ -356,7 +355,7 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const caller = callerOf(c);
       const p = await planFor(caller, c.req.valid('param').planId);
       const field = p.fieldId ? await store.getField(caller.userId, p.fieldId) : undefined;
-      const out = await vendorFormat.writePlan(p.plan as unknown as Plan, c.req.valid('query').format, { field: field?.name ?? 'plan' });
+      const out = await vendorFormat.writePlan(p.plan, c.req.valid('query').format, { field: field?.name ?? 'plan' });
       return download(out.bytes, out.mediaType, out.fileName);
     },
   );
