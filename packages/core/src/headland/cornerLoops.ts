@@ -25,8 +25,9 @@
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { Clipper, EndType, JoinType } from 'clipper2-ts';
 import { PRECISION, areaOf, differencePolygons, intersectPolygons, offsetPolygons } from '../geometry/clipper.js';
-import { Region, segmentDistance, segmentsIntersect } from '../geometry/region.js';
-import { hypot } from '../geometry/vec.js';
+import { Region, segmentsIntersect } from '../geometry/region.js';
+import { hypot, wrapAngle } from '../geometry/vec.js';
+import { douglasPeuckerKeep } from '../geometry/douglasPeucker.js';
 import type { HeadlandPass } from './generateHeadlands.js';
 import { CORNER_MIN_RADIANS } from './corners.js';
 
@@ -109,12 +110,6 @@ function roughSwaths(runs: PathsD, h: number): PathsD {
 
 function boxRing(b: Box): PathD {
   return [{ x: b.x0, y: b.y0 }, { x: b.x1, y: b.y0 }, { x: b.x1, y: b.y1 }, { x: b.x0, y: b.y1 }];
-}
-
-function wrap(a: number): number {
-  while (a > Math.PI) a -= 2 * Math.PI;
-  while (a <= -Math.PI) a += 2 * Math.PI;
-  return a;
 }
 
 /**
@@ -209,7 +204,7 @@ function loopRing(ring0: PathD, h: number, R: number, contains: (xy: Float64Arra
     // (a chamfered corner), at the meeting point of the sides before and after them.
     const turnAt = (m: number): number => {
       const p = ring[key[m - 1]], c = ring[key[m]], q = ring[key[m + 1] % n];
-      return wrap(Math.atan2(q.y - c.y, q.x - c.x) - Math.atan2(c.y - p.y, c.x - p.x));
+      return wrapAngle(Math.atan2(q.y - c.y, q.x - c.x) - Math.atan2(c.y - p.y, c.x - p.x));
     };
     let jl = j;
     while (jl + 2 < key.length && s * turnAt(jl) > 0 && s * turnAt(jl + 1) > 0 &&
@@ -219,7 +214,7 @@ function loopRing(ring0: PathD, h: number, R: number, contains: (xy: Float64Arra
     const l1 = hypot(first.x - prev.x, first.y - prev.y), l2 = hypot(next.x - last.x, next.y - last.y);
     if (!(l1 > 0 && l2 > 0)) continue;
     const u1 = { x: (first.x - prev.x) / l1, y: (first.y - prev.y) / l1 }, u2 = { x: (next.x - last.x) / l2, y: (next.y - last.y) / l2 };
-    const turn = wrap(Math.atan2(u2.y, u2.x) - Math.atan2(u1.y, u1.x));
+    const turn = wrapAngle(Math.atan2(u2.y, u2.x) - Math.atan2(u1.y, u1.x));
     const previousKey = lastKey;
     if (Math.abs(turn) >= CORNER_MIN_RADIANS) lastKey = kl;
     const single = jl === j;
@@ -275,24 +270,9 @@ function loopRing(ring0: PathD, h: number, R: number, contains: (xy: Float64Arra
 /** Indices of the closed ring's points that Ramer–Douglas–Peucker keeps at `tolerance` (from its first point round to it again, as n). */
 function simplifiedIndices(ring: PathD, tolerance: number): number[] {
   const n = ring.length;
-  const at = (i: number): Pt => ring[i % n];
-  const keep = new Uint8Array(n + 1);
-  keep[0] = keep[n] = 1;
-  const stack: [number, number][] = [[0, n]];
-  while (stack.length > 0) {
-    const [i, j] = stack.pop()!;
-    const a = at(i), b = at(j);
-    let worst = -1, far = 0;
-    for (let m = i + 1; m < j; m++) {
-      const q = at(m);
-      const d = segmentDistance(q.x, q.y, a.x, a.y, b.x, b.y);
-      if (d > far) { far = d; worst = m; }
-    }
-    if (worst >= 0 && far > tolerance) {
-      keep[worst] = 1;
-      stack.push([i, worst], [worst, j]);
-    }
-  }
+  const flat = new Float64Array(2 * (n + 1));
+  for (let i = 0; i <= n; i++) { flat[2 * i] = ring[i % n].x; flat[2 * i + 1] = ring[i % n].y; }
+  const keep = douglasPeuckerKeep(flat, tolerance);
   const out: number[] = [];
   for (let i = 0; i <= n; i++) if (keep[i]) out.push(i);
   return out;

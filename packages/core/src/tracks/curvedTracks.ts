@@ -31,6 +31,7 @@ import { contourLines } from '../terrain/contours.js';
 import { modelFromArray } from '../terrain/grid.js';
 import type { Track, TrackSet } from './generateTracks.js';
 import { hypot, polylineLength, segmentParameter } from '../geometry/vec.js';
+import { douglasPeuckerKeep } from '../geometry/douglasPeucker.js';
 
 /** A vertex turning by more than this ends a chain (a corner of the field). */
 export const CORNER_DEGREES = 30;
@@ -123,27 +124,7 @@ export function resample(xy: ArrayLike<number>, step: number): Float64Array {
 export function simplifyPolyline(xy: Float64Array, toleranceMeters: number): Float64Array {
   const n = xy.length / 2;
   if (n <= 2) return xy;
-  const keep = new Uint8Array(n);
-  keep[0] = keep[n - 1] = 1;
-  const stack: number[] = [0, n - 1];
-  const t2 = toleranceMeters * toleranceMeters;
-  while (stack.length > 0) {
-    const b = stack.pop()!, a = stack.pop()!;
-    const ax = xy[2 * a], ay = xy[2 * a + 1], dx = xy[2 * b] - ax, dy = xy[2 * b + 1] - ay;
-    const l2 = dx * dx + dy * dy;
-    let worst = -1, at = -1;
-    for (let i = a + 1; i < b; i++) {
-      const px = xy[2 * i] - ax, py = xy[2 * i + 1] - ay;
-      let t = l2 > 0 ? (px * dx + py * dy) / l2 : 0;
-      t = t < 0 ? 0 : t > 1 ? 1 : t;
-      const d2 = (t * dx - px) ** 2 + (t * dy - py) ** 2;
-      if (d2 > worst) { worst = d2; at = i; }
-    }
-    if (worst > t2) {
-      keep[at] = 1;
-      stack.push(a, at, at, b);
-    }
-  }
+  const keep = douglasPeuckerKeep(xy, toleranceMeters);
   let m = 0;
   for (let i = 0; i < n; i++) m += keep[i];
   const out = new Float64Array(2 * m);

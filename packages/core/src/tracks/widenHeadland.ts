@@ -82,15 +82,6 @@ function headlandCost(m: PlanMetrics): number {
   return m.uncoveredRatio + NON_WORKING_WEIGHT * (m.nonWorkingDistanceMeters / Math.max(1e-9, m.workingDistanceMeters));
 }
 
-/**
- * Whether the plan with the widened headland is the better one. The planner weighs the two only
- * where widening is a guess: a field of fewer tracks than a U turn spans, or one the passes fill
- * (their inner rings may be too tight to join at R, and be left out).
- */
-export function widenedIsBetter(widened: PlanMetrics, asked: PlanMetrics): boolean {
-  return headlandCost(widened) <= headlandCost(asked);
-}
-
 /** The headland a call plans with (settings and the work its plannings share) and the planning made with it. */
 export interface HeadlandChoice<S, P> {
   settings: PlanSettings;
