@@ -72,7 +72,6 @@ const SEARCH_PULLBACK_RADII = [2, 4];
 
 /** The join `c` from the ends of `a` pulled back by `da` (to `f`) and of `b` pushed in by `db` (to `t`): the tracks shortened, and a `track-shortened` warning. */
 function shortened(c: Conn, a: Extract<Piece, { kind: 'track' }> | undefined, da: number, f: Pose, b: Extract<Piece, { kind: 'track' }>, db: number, t: Pose, ctx: RouteContext): Conn {
-  const R = ctx.turnOptions.turnRadiusMeters;
   const parts: string[] = [];
   if (a && da > 0) {
     a.ex = f.x; a.ey = f.y;
@@ -82,13 +81,18 @@ function shortened(c: Conn, a: Extract<Piece, { kind: 'track' }> | undefined, da
     b.sx = t.x; b.sy = t.y;
     parts.push(`track ${b.trackIndex} by ${db} m at its start`);
   }
+  warnShortened(ctx, `between the end of ${a ? `track ${a.trackIndex}` : 'the previous piece'} and the start of track ${b.trackIndex}`, parts, f);
+  return c;
+}
+
+/** The `track-shortened` warning: no manoeuvre fits `where`, so `parts` (which track, by how much, at which end) are left out; placed at `at`. */
+function warnShortened(ctx: RouteContext, where: string, parts: string[], at: Pose): void {
   ctx.warnings.push({
     code: 'track-shortened',
-    message: `no manoeuvre within the turning radius (${R} m) fits inside the field between the end of ${a ? `track ${a.trackIndex}` : 'the previous piece'} and the start of track ${b.trackIndex}: ${parts.join(' and ')} ${parts.length > 1 ? 'are' : 'is'} left out so that one does; the strip left out (machine width × meters) counts as uncovered`,
-    x: f.x,
-    y: f.y,
+    message: `no manoeuvre within the turning radius (${ctx.turnOptions.turnRadiusMeters} m) fits inside the field ${where}: ${parts.join(' and ')} ${parts.length > 1 ? 'are' : 'is'} left out so that one does; the strip left out (machine width × meters) counts as uncovered`,
+    x: at.x,
+    y: at.y,
   });
-  return c;
 }
 
 /**
@@ -107,12 +111,7 @@ export function enterFromShortened(a: Extract<Piece, { kind: 'track' }>, p: Extr
     const entered = enterHeadland(f, p, ctx);
     if (!entered) continue;
     a.ex = f.x; a.ey = f.y;
-    ctx.warnings.push({
-      code: 'track-shortened',
-      message: `no manoeuvre within the turning radius (${R} m) fits inside the field from the end of track ${a.trackIndex} onto headland pass ${p.headlandIndex}: track ${a.trackIndex} by ${d} m at its end is left out so that one does; the strip left out (machine width × meters) counts as uncovered`,
-      x: f.x,
-      y: f.y,
-    });
+    warnShortened(ctx, `from the end of track ${a.trackIndex} onto headland pass ${p.headlandIndex}`, [`track ${a.trackIndex} by ${d} m at its end`], f);
     return entered;
   }
   return undefined;
