@@ -75,7 +75,8 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
     config.admission = {
       maxInFlight,
       waitMs: intEnv(env, 'FURROW_ADMISSION_WAIT_MS', ADMISSION_DEFAULTS.waitMs, 0),
-      maxWaiting: intEnv(env, 'FURROW_MAX_WAITING', 4 * maxInFlight, 0),
+      // without FURROW_MAX_WAITING, admission's own default (4 × in flight)
+      ...(env.FURROW_MAX_WAITING ? { maxWaiting: intEnv(env, 'FURROW_MAX_WAITING', 0, 0) } : {}),
     };
   }
 
