@@ -11,6 +11,7 @@
 import { areaOf, bufferPolylines, flatToPath, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { crossingsAt, rotateEdges } from '../geometry/scanLine.js';
+import { boxOf, nearBox } from '../geometry/nearBox.js';
 import type { Track } from './generateTracks.js';
 
 export interface LocalCell {
@@ -142,7 +143,8 @@ export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][]
     const ring: PathD = [];
     for (const p of right) ring.push({ x: c * p.u - s * p.v, y: s * p.u + c * p.v });
     for (let k = left.length - 1; k >= 0; k--) ring.push({ x: c * left[k].u - s * left[k].v, y: s * left[k].u + c * left[k].v });
-    out.push(intersectPolygons(mainland, [ring]));
+    // The mainland near the cell only (geometry/nearBox.ts): the same intersection, without sweeping the whole boundary per cell.
+    out.push(intersectPolygons(nearBox(mainland, boxOf([ring]), 1), [ring]));
   }
   return out;
 }
