@@ -99,7 +99,10 @@ function curvedOutline(tracks: Track[], ids: number[], index: number, dir: numbe
  * mainland. Regions of different cells do not overlap; slivers of the mainland between
  * sample lines may belong to none.
  */
-export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][], directionRadians: number, widthMeters: number): PathsD[] {
+export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][], directionRadians: number, widthMeters: number): PathsD[];
+/** With `stop`: asked before each cell; undefined once it answers true. */
+export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][], directionRadians: number, widthMeters: number, stop: () => boolean): PathsD[] | undefined;
+export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][], directionRadians: number, widthMeters: number, stop?: () => boolean): PathsD[] | undefined {
   const c = Math.cos(directionRadians), s = Math.sin(directionRadians);
   const h = widthMeters / 2;
   const edges = rotateEdges(mainland, directionRadians);
@@ -122,6 +125,7 @@ export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][]
   }
   const out: PathsD[] = [];
   for (const cell of cells) {
+    if (stop?.()) return undefined;
     const ids = [...cell].sort((a, b) => tracks[a].v - tracks[b].v);
     const right: { u: number; v: number }[] = [], left: { u: number; v: number }[] = [];
     for (const i of ids) {

@@ -55,7 +55,7 @@ export function turnHeadlandPasses(input: PlanSettings, tracks: readonly Track[]
   });
   if (!need || need.depthMeters <= input.headlandPasses * m.widthMeters + HEADLAND_SHORTFALL_TOLERANCE_METERS + 1e-9) return null;
   const widened = input.fitHeadlandToTurns;
-  const roundOnly = headlandMainland(field, need.passes, m.widthMeters).length === 0;
+  const roundOnly = widened && headlandMainland(field, need.passes, m.widthMeters).length === 0;
   return { widened, asked: input.headlandPasses, passes: need.passes, depthMeters: need.depthMeters, skipLines: need.skipLines, fewTracks: need.joins === 0, roundOnly, x: need.x, y: need.y };
 }
 
