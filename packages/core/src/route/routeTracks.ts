@@ -9,7 +9,8 @@
  * a track that is still not joined is driven last or left out (warning `track-skipped`).
  */
 import type { PathsD } from '../geometry/clipper.js';
-import { groupPolygons, ringToFlat } from '../geometry/clipper.js';
+import { groupPolygons, ringToFlat, shellCount } from '../geometry/clipper.js';
+import { simplificationTolerance } from '../geometry/simplifyBoundary.js';
 import { Region } from '../geometry/region.js';
 import type { LocalFrame } from '../geometry/projection.js';
 import { polylineLength, hypot } from '../geometry/vec.js';
@@ -273,7 +274,8 @@ export function routeFieldOf(field: PathsD, frame: LocalFrame, memo: ConnectionM
     field,
     frame,
     region: new Region(field),
-    waypoints: () => (waypoints ??= buildWaypoints(field, 1.5 * R)),
+    // a dense boundary's waypoints from the simplified one, its tolerance further in (legs are checked on `field`)
+    waypoints: () => (waypoints ??= buildWaypoints(ringField, 1.5 * R + simplificationTolerance(ringField))),
     ...partLookup(field),
     loops: () => (loops ??= [...buildConnectorRings(ringField, ringOffset, ringRadius), ...buildNarrowConnectorRings(ringField, w / 2, ringRadius)]),
     memo,
@@ -282,8 +284,8 @@ export function routeFieldOf(field: PathsD, frame: LocalFrame, memo: ConnectionM
 
 /** For multi-part fields: which part a point lies in (transport connectors join parts). */
 function partLookup(field: PathsD): { partOf?: (x: number, y: number) => number } {
+  if (shellCount(field) < 2) return {};
   const parts = groupPolygons(field);
-  if (parts.length < 2) return {};
   const regions = parts.map((p) => new Region(p));
   return { partOf: (x, y) => regions.findIndex((r) => r.contains(x, y)) };
 }
