@@ -11,6 +11,7 @@
  */
 import { offsetPolygons } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
+import { simplificationTolerance, simplifyBoundary } from '../geometry/simplifyBoundary.js';
 import type { Track, TrackSet } from './generateTracks.js';
 import { crossingsAt, intervalContaining, rotateEdges } from '../geometry/scanLine.js';
 import type { RotatedEdges } from '../geometry/scanLine.js';
@@ -32,24 +33,16 @@ export interface TrackExtension {
   addedLengthMeters: number;
 }
 
-/** The field shrunk by w / 2, per field (the plannings of a call share it: tracks/widenHeadland.ts, tracks/cellHeadingChoice.ts) and width. */
-const rooms = new WeakMap<PathsD, Map<number, PathsD>>();
-
-function roomOf(field: PathsD, widthMeters: number): PathsD {
-  let byWidth = rooms.get(field);
-  if (!byWidth) rooms.set(field, (byWidth = new Map()));
-  let room = byWidth.get(widthMeters);
-  if (!room) byWidth.set(widthMeters, (room = offsetPolygons(field, -widthMeters / 2, 0.01)));
-  return room;
-}
-
 /**
  * Returns the extended track list (new objects; the input is not changed) and a summary.
  * `field` is the whole field (holes included as clockwise rings), `mainland` the area the tracks were clipped to.
  */
 export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, widthMeters: number, maxExtensionMeters: number, fraction = 1): { tracks: Track[]; extension: TrackExtension } {
   const w = widthMeters;
-  const roomPolygon = roomOf(field, w);
+  // A dense (logged) boundary is offset simplified (geometry/simplifyBoundary.ts), its tolerance
+  // further in: the room stays inside the real field shrunk by w/2, at a fraction of the sweep's cost.
+  const roomField = simplifyBoundary(field);
+  const roomPolygon = offsetPolygons(roomField, -w / 2 - simplificationTolerance(roomField), 0.01);
   const reachPolygon = offsetPolygons(mainland, maxExtensionMeters, 0.01);
   // Per track direction (cells may have headings of their own): rotated edges and a cache of scanlines.
   const frames = new Map<number, { c: number; s: number; land: RotatedEdges; room: RotatedEdges; reach: RotatedEdges; cache: Map<number, number[]> }>();
