@@ -123,7 +123,7 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
 
   stage('connect');
   const refills = withRefillDetours(routed.segments, input.refillCapacity, input.routeOptions, w, routed.staging, frame, outermostExteriorRings(headlands.passes), (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }), routed.legRouter);
-  const zoned = zoneRoute(refills ? refills.segments : routed.segments, routeField.region, w, gates);
+  const zoned = zoneRoute(refills ? refills.segments : routed.segments, routeField.region, w, gates, simple);
   const segments = zoned.segments;
 
   stage('metrics');

@@ -43,6 +43,13 @@ export function areaOf(paths: PathsD): number {
   return Clipper.areaPathsD(paths);
 }
 
+/** Rings of positive area (shells) in a clean polygon set (a Clipper result, a validated field): `groupPolygons`' count, without its sweep. */
+export function shellCount(paths: PathsD): number {
+  let n = 0;
+  for (const r of paths) if (Clipper.areaD(r) > 0) n++;
+  return n;
+}
+
 /** Groups outer rings with their holes: one entry per polygon, shell first. */
 export function groupPolygons(paths: PathsD): PathsD[] {
   const tree = new PolyTreeD();

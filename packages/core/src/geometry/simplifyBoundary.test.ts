@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { areaOf } from './clipper.js';
 import type { PathD } from './clipper.js';
-import { BOUNDARY_TOLERANCES_METERS, MIN_VERTEX_SPACING_METERS, simplifyBoundary } from './simplifyBoundary.js';
+import { BOUNDARY_TOLERANCES_METERS, MIN_VERTEX_SPACING_METERS, simplificationTolerance, simplifyBoundary } from './simplifyBoundary.js';
 import { seededRandom } from './random.js';
 
 function distanceToRing(x: number, y: number, ring: PathD): number {
@@ -48,5 +48,16 @@ describe('simplifyBoundary', () => {
     expect(Math.max(...circle.map((p) => distanceToRing(p.x, p.y, simple)))).toBeLessThanOrEqual(BOUNDARY_TOLERANCES_METERS[0] + 0.01);
     const drawn = [[{ x: 0, y: 0 }, { x: 100, y: 0.01 }, { x: 200, y: 0 }, { x: 200, y: 100 }, { x: 0, y: 100 }]];
     expect(simplifyBoundary(drawn)).toBe(drawn);
+  });
+
+  it('tells how far a simplified field may lie from the real one, and 0 for a field kept as it is', () => {
+    const ring = loggedField();
+    const simple = simplifyBoundary([ring]);
+    const worst = Math.max(...ring.map((p) => distanceToRing(p.x, p.y, simple[0])));
+    expect(worst).toBeGreaterThan(0);
+    expect(simplificationTolerance(simple)).toBeGreaterThanOrEqual(worst);
+    expect(simplificationTolerance(simple)).toBeLessThanOrEqual(BOUNDARY_TOLERANCES_METERS[BOUNDARY_TOLERANCES_METERS.length - 1] + 0.01);
+    const drawn = [[{ x: 0, y: 0 }, { x: 200, y: 0 }, { x: 200, y: 100 }, { x: 0, y: 100 }]];
+    expect(simplificationTolerance(simplifyBoundary(drawn))).toBe(0);
   });
 });

@@ -62,20 +62,37 @@ export function simplifyBoundary(paths: PathsD, tolerances: readonly number[] = 
 
 /** The simplified field by field (the same object through a plan: the headlands, the rings and the corridor report ask). Read-only. */
 const simplifiedFields = new WeakMap<PathsD, PathsD>();
+/** How far each simplified field may lie from the real one, m. */
+const toleranceOf = new WeakMap<PathsD, number>();
+/** The union that cleans a simplified field puts it on a centimetre grid: its vertices move by up to this, m. */
+const UNION_GRID_METERS = 0.01;
 
-function simplified(paths: PathsD, tolerances: readonly number[]): PathsD {
-  let removed = 0, allowance = 0;
+/**
+ * How far `paths`, a field `simplifyBoundary` returned, may lie from the real boundary, m: the
+ * largest tolerance its rings were simplified within and the union's grid (0 for a field kept as
+ * it is). A stage that works on the simplified field where it must stay inside the real one moves
+ * inwards by this.
+ */
+export function simplificationTolerance(paths: PathsD): number {
+  return toleranceOf.get(paths) ?? 0;
+}
+
+function simplified(paths: PathsD, tolerancesMeters: readonly number[]): PathsD {
+  let removed = 0, allowance = 0, largest = 0;
   const simple: PathsD = [];
   for (const ring of paths) {
-    const s = simplifyRing(ring, tolerances);
+    const s = simplifyRing(ring, tolerancesMeters);
     if (s.ring.length < 3) return paths;
     removed += ring.length - s.ring.length;
     allowance += perimeterOf(ring) * s.toleranceMeters;
+    largest = Math.max(largest, s.toleranceMeters);
     simple.push(s.ring);
   }
   if (removed === 0) return paths;
   // RDP may make a ring touch itself where the field is thinner than twice the tolerance: the union
   // resolves that; an area off by more than the tolerance along the whole boundary means it went wrong.
   const cleaned = unionPolygons(simple);
-  return Math.abs(areaOf(cleaned) - areaOf(paths)) <= allowance && cleaned.length === paths.length ? cleaned : paths;
+  if (!(Math.abs(areaOf(cleaned) - areaOf(paths)) <= allowance && cleaned.length === paths.length)) return paths;
+  toleranceOf.set(cleaned, largest + UNION_GRID_METERS);
+  return cleaned;
 }

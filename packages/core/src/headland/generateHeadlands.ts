@@ -171,6 +171,10 @@ export function generateHeadlands(field: PathsD, passCount: number, widthMeters:
       passes.push({ type: a > 0 ? 'ExteriorHeadland' : 'InteriorHeadland', passIndex: i, ring });
     }
   }
-  const mainland = passCount > 0 ? offsetPolygons(field, -passCount * widthMeters, PASS_ARC_TOLERANCE_METERS) : passableCore(field, widthMeters);
-  return { passes, mainland };
+  return { passes, mainland: headlandMainland(field, passCount, widthMeters) };
+}
+
+/** What `passCount` headland passes of `widthMeters` leave of the field for tracks (`generateHeadlands(…).mainland`, without the passes). */
+export function headlandMainland(field: PathsD, passCount: number, widthMeters: number): PathsD {
+  return passCount > 0 ? offsetPolygons(field, -passCount * widthMeters, PASS_ARC_TOLERANCE_METERS) : passableCore(field, widthMeters);
 }

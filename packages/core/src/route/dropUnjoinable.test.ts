@@ -64,6 +64,38 @@ describe('dropUnjoinable on made-up parts', () => {
     expect(r.skipped).toEqual([{ visit: { trackIndex: 1, forward: true }, join: 'out of' }]);
   });
 
+  // Joins that fit on their own but together leave nothing of the track between them: each pulled
+  // its end of the track back (a short track between two joins that both need room).
+  const keyed = (bad: (k: string) => boolean) => {
+    const keys = new WeakMap<object, string>();
+    const made = (k: string): RouteParts<Seg, string> => {
+      const r = part(bad(k));
+      keys.set(r, k);
+      return r;
+    };
+    return { keys, source: { link: (a: number, b: number) => made(key(a, b)), head: () => undefined, tail: (e: number) => made(`tail${e >> 1}`) } };
+  };
+
+  it('takes out a track its two joins leave nothing of, though each join fits on its own', () => {
+    const { keys, source } = keyed(() => false);
+    // Track 1 after 0 is eaten up by the join into it and its join to 2, whichever way 2 is driven.
+    const trackLeft = (into: RouteParts<Seg, string> | undefined, v: OrderVisit, out: RouteParts<Seg, string> | undefined): boolean =>
+      !(v.trackIndex === 1 && keys.get(into!) === '0>1>' && keys.get(out!)?.startsWith('1>2'));
+    const r = dropUnjoinable(fwd(0, 1, 2, 3), source, { ...opts([10, 10, 10, 10]), trackLeft });
+    expect(r.visits).toEqual(fwd(0, 2, 3));
+    expect(r.skipped).toEqual([{ visit: { trackIndex: 1, forward: true }, join: 'out of' }]);
+  });
+
+  it('drives the track after such a join the other way where that leaves the track before it something', () => {
+    const { keys, source } = keyed(() => false);
+    // 1 → 2 forward eats up track 1 (with 0 → 1); 1 → 2 backward does not.
+    const trackLeft = (into: RouteParts<Seg, string> | undefined, v: OrderVisit, out: RouteParts<Seg, string> | undefined): boolean =>
+      !(v.trackIndex === 1 && keys.get(into!) === '0>1>' && keys.get(out!) === '1>2>');
+    const r = dropUnjoinable(fwd(0, 1, 2), source, { ...opts([10, 10, 10]), trackLeft });
+    expect(r.visits).toEqual([{ trackIndex: 0, forward: true }, { trackIndex: 1, forward: true }, { trackIndex: 2, forward: false }]);
+    expect(r.skipped).toEqual([]);
+  });
+
   it('leaves a join as it is where nothing fixes it, and never takes out the whole route', () => {
     const stuck = { link: () => part(true), head: () => part(true), tail: () => part(true) };
     expect(dropUnjoinable(fwd(0, 1), stuck, opts([10, 10]))).toEqual({ visits: fwd(0, 1), skipped: [] });

@@ -9,7 +9,8 @@
  * a track that is still not joined is driven last or left out (warning `track-skipped`).
  */
 import type { PathsD } from '../geometry/clipper.js';
-import { groupPolygons, ringToFlat } from '../geometry/clipper.js';
+import { groupPolygons, ringToFlat, shellCount } from '../geometry/clipper.js';
+import { simplificationTolerance } from '../geometry/simplifyBoundary.js';
 import { Region } from '../geometry/region.js';
 import type { LocalFrame } from '../geometry/projection.js';
 import { polylineLength, hypot } from '../geometry/vec.js';
@@ -37,6 +38,7 @@ import { objectiveRates } from './optimize/objective.js';
 import type { ObjectiveRates } from './optimize/objective.js';
 import { routeBudget } from './budget.js';
 import { workBudget, WORK_UNITS_PER_SECOND } from '../clock.js';
+import { MIN_TRACK_AFTER_TRIM_METERS } from './connectContext.js';
 import type { RouteBudget } from './budget.js';
 
 export type { RouteBudget } from './budget.js';
@@ -177,7 +179,9 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   const kept = assembling ? skipUnjoinable(refined.visits, conns.partsVia(conns.within), (r) => !unfitted(r), (r) => r.warnings.length, (r) => r === UNJOINED) : { visits: refined.visits, skipped: [] };
   // What still does not fit: the track after the join driven the other way, or a run of tracks next to it taken out
   // (not past the wall-clock cap: joins are then drawn cheaply, straight where nothing was tried, and warned).
-  const dropped = assembling && !inp.outOfTime?.() ? dropUnjoinable(kept.visits, conns.partsVia(conns.lastResort), { fits: (r) => !unfitted(r), defects: (r) => r.warnings.length, meters: (i) => trackMeters(inp.tracks[i]) }) : { visits: kept.visits, skipped: [] };
+  const dropped = assembling && !inp.outOfTime?.()
+    ? dropUnjoinable(kept.visits, conns.partsVia(conns.lastResort), { fits: (r) => !unfitted(r), defects: (r) => r.warnings.length, meters: (i) => trackMeters(inp.tracks[i]), trackLeft: (into, v, out) => trackLeft(into, v.trackIndex, out, trackMeters(inp.tracks[v.trackIndex])) })
+    : { visits: kept.visits, skipped: [] };
   const routeVisits = dropped.visits;
   const assembled = assembling ? assembleRoute(routeVisits, conns.partsVia(conns.reuse), (k) => trackMeters(inp.tracks[routeVisits[k].trackIndex])) : undefined;
   const headlandPieces = inp.headlandRoute.pieces;
@@ -227,6 +231,17 @@ function trackMeters(t: Track): number {
   return t.xy ? polylineLength(t.xy) : hypot(t.x1 - t.x0, t.y1 - t.y0);
 }
 
+/**
+ * Whether the joins into and out of track `i` (`full` meters) leave something of it to drive: each,
+ * made on its own, may have pulled its end of the track back (connectNeighbours, connectShortened);
+ * a short track between two joins that both need room can lose more than its length to them.
+ */
+function trackLeft(into: Parts | undefined, i: number, out: Parts | undefined, full: number): boolean {
+  const driven = (s: LocalSegment | undefined): number => (s && s.type === 'Track' && s.trackIndex === i ? polylineLength(s.xy) : full);
+  const trimmed = full - driven(into?.segs[into.segs.length - 1]) + (full - driven(out?.segs[0]));
+  return trimmed <= 1e-9 || full - trimmed >= MIN_TRACK_AFTER_TRIM_METERS;
+}
+
 function unfitted(r: Parts): boolean {
   return r.segs.some((sg) => sg.connector === 'unfitted');
 }
@@ -272,7 +287,8 @@ export function routeFieldOf(field: PathsD, frame: LocalFrame, memo: ConnectionM
     field,
     frame,
     region: new Region(field),
-    waypoints: () => (waypoints ??= buildWaypoints(field, 1.5 * R)),
+    // a dense boundary's waypoints from the simplified one, its tolerance further in (legs are checked on `field`)
+    waypoints: () => (waypoints ??= buildWaypoints(ringField, 1.5 * R + simplificationTolerance(ringField))),
     ...partLookup(field),
     loops: () => (loops ??= [...buildConnectorRings(ringField, ringOffset, ringRadius), ...buildNarrowConnectorRings(ringField, w / 2, ringRadius)]),
     memo,
@@ -282,8 +298,8 @@ export function routeFieldOf(field: PathsD, frame: LocalFrame, memo: ConnectionM
 
 /** For multi-part fields: which part a point lies in (transport connectors join parts). */
 function partLookup(field: PathsD): { partOf?: (x: number, y: number) => number } {
+  if (shellCount(field) < 2) return {};
   const parts = groupPolygons(field);
-  if (parts.length < 2) return {};
   const regions = parts.map((p) => new Region(p));
   return { partOf: (x, y) => regions.findIndex((r) => r.contains(x, y)) };
 }

@@ -13,7 +13,8 @@
  * the gates nearest its start and end.
  */
 import { Region } from '../geometry/region.js';
-import { areaOf, groupPolygons, offsetPolygons } from '../geometry/clipper.js';
+import { areaOf, groupPolygons, offsetPolygons, shellCount } from '../geometry/clipper.js';
+import type { PathsD } from '../geometry/clipper.js';
 import { outsideLength } from '../geometry/outsideLength.js';
 import { densify, hypot, polylineLength } from '../geometry/vec.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
@@ -85,12 +86,14 @@ function firstOutside(region: Region, xy: Float64Array): LocalPoint {
  * Which part of the field a point lies in, where the field falls apart for a machine of this width
  * (eroded by half the width less 25 cm): parts joined only by necks narrower than the machine.
  * Parts under 5 % of the eroded field are not told apart (-1, like points outside every part).
- * Undefined when the field does not fall apart.
+ * Undefined when the field does not fall apart. `rings`: the field eroded, the region's own or,
+ * for a dense boundary, the field simplified (geometry/simplifyBoundary.ts: a neck is told within
+ * its tolerance, at a fraction of the offset's cost).
  */
-export function machineParts(region: Region, widthMeters: number): ((x: number, y: number) => number) | undefined {
-  const eroded = offsetPolygons(region.rings(), -Math.max(0.1, widthMeters / 2 - 0.25), 0.05);
+export function machineParts(region: Region, widthMeters: number, rings: PathsD = region.rings()): ((x: number, y: number) => number) | undefined {
+  const eroded = offsetPolygons(rings, -Math.max(0.1, widthMeters / 2 - 0.25), 0.05);
+  if (shellCount(eroded) < 2) return undefined;
   const parts = groupPolygons(eroded);
-  if (parts.length < 2) return undefined;
   const areas = parts.map((p) => areaOf(p));
   const total = areas.reduce((a, b) => a + b, 0);
   const regions = parts.map((p) => new Region(p));
@@ -101,10 +104,10 @@ export function machineParts(region: Region, widthMeters: number): ((x: number, 
 }
 
 /** Splits the route into zones at its transit legs, declaring and warning every leg (see the file's comment). */
-export function zoneRoute(input: LocalSegment[], region: Region, widthMeters: number, accessPoints: readonly LocalPoint[] = []): ZonedRoute {
+export function zoneRoute(input: LocalSegment[], region: Region, widthMeters: number, accessPoints: readonly LocalPoint[] = [], partsField?: PathsD): ZonedRoute {
   const warnings: ZoneWarning[] = [];
   const segments = input.map((s) => ({ ...s }));
-  const partOf = machineParts(region, widthMeters);
+  const partOf = machineParts(region, widthMeters, partsField);
   segments.forEach((s, i) => {
     if (isWork(s) || leavesByDesign(s) || s.connector === 'transport') return;
     if (partOf && s.xy.length >= 4) {

@@ -73,9 +73,12 @@ function trackLength(ts: Track[]): number {
 /**
  * Cells of the field-heading tracks and, where cheaper, their own headings. `tracks` are the
  * tracks of `directionRadians` over `mainland` (generateTracks); the result lists every track
- * once, cell by cell.
+ * once, cell by cell. `stop` (the call's wall-clock cap) is asked before each cell's region and
+ * heading: once it answers true the work is dropped (undefined: no headings of their own).
  */
-export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionRadians: number, widthMeters: number, turnRadiusMeters: number): CellTracks {
+export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionRadians: number, widthMeters: number, turnRadiusMeters: number): CellTracks;
+export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionRadians: number, widthMeters: number, turnRadiusMeters: number, stop: () => boolean): CellTracks | undefined;
+export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionRadians: number, widthMeters: number, turnRadiusMeters: number, stop?: () => boolean): CellTracks | undefined {
   const w = widthMeters, R = turnRadiusMeters;
   const turn = Math.PI * R + 2 * w;
   const cells = groupCells(tracks);
@@ -98,9 +101,12 @@ export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionR
     pieces.push({ cell: ci, ids: cur });
   });
   const candidates = pieces.map((p, i) => (p.ids.length >= MIN_CELL_TRACKS ? i : -1)).filter((i) => i >= 0);
-  const regions = candidates.length > 0 ? cellRegions(mainland, tracks, candidates.map((i) => pieces[i].ids), directionRadians, w) : [];
+  const regions = candidates.length === 0 ? [] : stop ? cellRegions(mainland, tracks, candidates.map((i) => pieces[i].ids), directionRadians, w, stop) : cellRegions(mainland, tracks, candidates.map((i) => pieces[i].ids), directionRadians, w);
+  if (!regions) return undefined;
   const replaced = new Map<number, { subs: Track[][]; heading: CellHeading }>();
+  let stopped = false;
   candidates.forEach((pi, k) => {
+    if (stopped || (stopped = stop?.() === true)) return;
     const region = regions[k];
     if (region.length === 0) return;
     const own = pieces[pi].ids;
@@ -119,6 +125,7 @@ export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionR
       heading: { directionRadians: d, own: true, fieldHeadingCostMeters: before, costMeters: after },
     });
   });
+  if (stopped) return undefined;
   if (replaced.size === 0) {
     const cellOf = new Int32Array(tracks.length);
     cells.forEach((c, k) => { for (const i of c) cellOf[i] = k; });

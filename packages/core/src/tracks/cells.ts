@@ -11,6 +11,7 @@
 import { areaOf, bufferPolylines, flatToPath, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { crossingsAt, rotateEdges } from '../geometry/scanLine.js';
+import { boxOf, nearBox } from '../geometry/nearBox.js';
 import type { Track } from './generateTracks.js';
 
 export interface LocalCell {
@@ -98,7 +99,10 @@ function curvedOutline(tracks: Track[], ids: number[], index: number, dir: numbe
  * mainland. Regions of different cells do not overlap; slivers of the mainland between
  * sample lines may belong to none.
  */
-export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][], directionRadians: number, widthMeters: number): PathsD[] {
+export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][], directionRadians: number, widthMeters: number): PathsD[];
+/** With `stop`: asked before each cell; undefined once it answers true. */
+export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][], directionRadians: number, widthMeters: number, stop: () => boolean): PathsD[] | undefined;
+export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][], directionRadians: number, widthMeters: number, stop?: () => boolean): PathsD[] | undefined {
   const c = Math.cos(directionRadians), s = Math.sin(directionRadians);
   const h = widthMeters / 2;
   const edges = rotateEdges(mainland, directionRadians);
@@ -121,6 +125,7 @@ export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][]
   }
   const out: PathsD[] = [];
   for (const cell of cells) {
+    if (stop?.()) return undefined;
     const ids = [...cell].sort((a, b) => tracks[a].v - tracks[b].v);
     const right: { u: number; v: number }[] = [], left: { u: number; v: number }[] = [];
     for (const i of ids) {
@@ -142,7 +147,8 @@ export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][]
     const ring: PathD = [];
     for (const p of right) ring.push({ x: c * p.u - s * p.v, y: s * p.u + c * p.v });
     for (let k = left.length - 1; k >= 0; k--) ring.push({ x: c * left[k].u - s * left[k].v, y: s * left[k].u + c * left[k].v });
-    out.push(intersectPolygons(mainland, [ring]));
+    // The mainland near the cell only (geometry/nearBox.ts): the same intersection, without sweeping the whole boundary per cell.
+    out.push(intersectPolygons(nearBox(mainland, boxOf([ring]), 1), [ring]));
   }
   return out;
 }

@@ -5,6 +5,7 @@ import { Region, segmentDistance } from '../geometry/region.js';
 import { computeCoverage } from '../geometry/computeCoverage.js';
 import { generateTracks } from './generateTracks.js';
 import { extendTracks } from './extendTracks.js';
+import { seededRandom } from '../geometry/random.js';
 
 /** Distance from (x, y) to the nearest edge of the rings. */
 function distanceToRings(rings: PathsD, x: number, y: number): number {
@@ -92,5 +93,24 @@ describe('extendTracks', () => {
     const { tracks, extension } = extendTracks({ directionRadians: 0, tracks: [track], lineCount: 1 }, ml, rect, w, w / 2, 1);
     expect(extension.tracksExtended).toBe(0);
     expect([tracks[0].u0, tracks[0].u1]).toEqual([100, 104]);
+  });
+
+  it('keeps the swaths in a logged field (its room offset from the simplified boundary, that far further in)', () => {
+    // The 5° field with a vertex every 0.2 m, each off its side by up to ±0.15 m: dense enough to be simplified.
+    const rnd = seededRandom(3);
+    const corners = field[0];
+    const logged: PathsD = [[]];
+    for (let k = 0; k < corners.length; k++) {
+      const a = corners[k], b = corners[(k + 1) % corners.length], l = Math.hypot(b.x - a.x, b.y - a.y), n = Math.round(l / 0.2);
+      for (let i = 0; i < n; i++) {
+        const t = i / n, d = i === 0 ? 0 : (2 * rnd() - 1) * 0.15;
+        logged[0].push({ x: a.x + (b.x - a.x) * t - ((b.y - a.y) / l) * d, y: a.y + (b.y - a.y) * t + ((b.x - a.x) / l) * d });
+      }
+    }
+    expect(logged[0].length).toBeGreaterThan(1000);
+    const { tracks, extension } = extendTracks(set, mainland, logged, w, w / 2, 1);
+    expect(extension.tracksExtended).toBeGreaterThan(0);
+    const room = new Region(offsetPolygons(logged, -w / 2, 0.01));
+    for (const t of tracks) for (const [x, y] of [[t.x0, t.y0], [t.x1, t.y1]]) expect(room.contains(x, y)).toBe(true);
   });
 });

@@ -11,6 +11,7 @@
  */
 import { offsetPolygons } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
+import { simplificationTolerance, simplifyBoundary } from '../geometry/simplifyBoundary.js';
 import type { Track, TrackSet } from './generateTracks.js';
 import { crossingsAt, intervalContaining, rotateEdges } from '../geometry/scanLine.js';
 import type { RotatedEdges } from '../geometry/scanLine.js';
@@ -38,7 +39,10 @@ export interface TrackExtension {
  */
 export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, widthMeters: number, maxExtensionMeters: number, fraction = 1): { tracks: Track[]; extension: TrackExtension } {
   const w = widthMeters;
-  const roomPolygon = offsetPolygons(field, -w / 2, 0.01);
+  // A dense (logged) boundary is offset simplified (geometry/simplifyBoundary.ts), its tolerance
+  // further in: the room stays inside the real field shrunk by w/2, at a fraction of the sweep's cost.
+  const roomField = simplifyBoundary(field);
+  const roomPolygon = offsetPolygons(roomField, -w / 2 - simplificationTolerance(roomField), 0.01);
   const reachPolygon = offsetPolygons(mainland, maxExtensionMeters, 0.01);
   // Per track direction (cells may have headings of their own): rotated edges and a cache of scanlines.
   const frames = new Map<number, { c: number; s: number; land: RotatedEdges; room: RotatedEdges; reach: RotatedEdges; cache: Map<number, number[]> }>();

@@ -85,7 +85,7 @@ export interface TrackStageInput {
   region: () => Region;
   /** Called with the tracks before strip passes: true when the planning is to be dropped (then it gets none). */
   beforeStrips?: (tracks: readonly Track[]) => boolean;
-  /** The call's wall-clock cap (clock.ts `SafetyCap.hurry`): past it, no headings per cell and no strip passes. */
+  /** The call's wall-clock cap (clock.ts `SafetyCap.hurry`): past it (also while cells are weighed), no headings per cell and no strip passes. */
   hurry?: (what: string) => boolean;
 }
 
@@ -141,7 +141,9 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
   }
   const trackSet: TrackSet = curvedSet && curved ? curvedSet : mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
   // Boustrophedon cells of the tracks; with a searched heading, each cell re-tracked at its own best heading when that is cheaper.
-  const cellTracks = inp.cellHeadingsAllowed && !curved && inp.preferredHeadingDegrees === undefined && trackSet.tracks.length > 0 && !inp.hurry?.(CUT_CELL_HEADINGS) ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R) : undefined;
+  // Past the cap (also while the cells are weighed) the cells keep the field heading.
+  const cut = (): boolean => inp.hurry?.(CUT_CELL_HEADINGS) === true;
+  const cellTracks = inp.cellHeadingsAllowed && !curved && inp.preferredHeadingDegrees === undefined && trackSet.tracks.length > 0 && !cut() ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R, cut) : undefined;
   if (cellTracks) trackSet.tracks = cellTracks.tracks;
   // Track ends pushed out towards where the swaths reach the mainland's edge: by
   // DEFAULT_EXTENSION_FRACTION of that by default, all of it with the option extendTracks (which reports its gain).

@@ -9,7 +9,7 @@
  * reverse turn in less (K-turns) and keep the passes asked.
  */
 import type { PathsD } from '../geometry/clipper.js';
-import { generateHeadlands } from '../headland/generateHeadlands.js';
+import { headlandMainland } from '../headland/generateHeadlands.js';
 import type { PlanSettings } from '../request/normalizeRequest.js';
 import type { PlanMetrics } from '../types.js';
 import type { LocalWarning } from '../turns/path.js';
@@ -55,7 +55,7 @@ export function turnHeadlandPasses(input: PlanSettings, tracks: readonly Track[]
   });
   if (!need || need.depthMeters <= input.headlandPasses * m.widthMeters + HEADLAND_SHORTFALL_TOLERANCE_METERS + 1e-9) return null;
   const widened = input.fitHeadlandToTurns;
-  const roundOnly = generateHeadlands(field, need.passes, m.widthMeters, input.headland.corners, m.turnRadiusMeters).mainland.length === 0;
+  const roundOnly = widened && headlandMainland(field, need.passes, m.widthMeters).length === 0;
   return { widened, asked: input.headlandPasses, passes: need.passes, depthMeters: need.depthMeters, skipLines: need.skipLines, fewTracks: need.joins === 0, roundOnly, x: need.x, y: need.y };
 }
 

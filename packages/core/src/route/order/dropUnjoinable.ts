@@ -12,6 +12,12 @@
  * sides) whose neighbours can then be joined, the fewest working meters first. A run taken out is
  * never the whole route, and a new start or end of the route (head, tail) must fit with no more
  * defects (headland passes left out, ...) than the route's own. A join that no such change fixes stays as it is and is reported.
+ *
+ * A join also counts as not fitting where the track before it keeps nothing between the joins on
+ * its two sides (`trackLeft`): each join, made on its own, pulled that end of the track back, and
+ * together they take more than the whole track (a short track between two joins that both need
+ * room), so the route cannot be put together from them and would be connected anew, the second
+ * join then without the room it needed.
  */
 import type { OrderVisit } from './fieldOrder.js';
 import type { PartSegment, RouteParts, RoutePartsSource, SkippedVisit } from './connectedOrder.js';
@@ -26,6 +32,12 @@ export interface DropOptions<S extends PartSegment, W> {
   defects: (r: RouteParts<S, W>) => number;
   /** Working meters of a track (what taking it out leaves unworked). */
   meters: (trackIndex: number) => number;
+  /**
+   * Whether something of the track `v` is left to drive between the join into it (`into`, the
+   * head where it starts the route) and the join out of it (`out`, the tail where it ends it);
+   * missing: always.
+   */
+  trackLeft?: (into: RouteParts<S, W> | undefined, v: OrderVisit, out: RouteParts<S, W> | undefined) => boolean;
 }
 
 /**
@@ -43,21 +55,33 @@ export function dropUnjoinable<S extends PartSegment, W>(visits: OrderVisit[], p
   const defects = (r: RouteParts<S, W> | undefined): number => (r === undefined ? 0 : opts.defects(r));
   const headDefects = defects(parts.head(entry(kept[0]))), tailDefects = defects(parts.tail(exit(kept[kept.length - 1])));
   const end = (r: RouteParts<S, W> | undefined, most: number): boolean => ok(r) && defects(r) <= most;
+  // The join between two visits (before undefined: the route's head; after undefined: its tail).
+  const join = (before: OrderVisit | undefined, after: OrderVisit | undefined): RouteParts<S, W> | undefined =>
+    before === undefined ? (after === undefined ? undefined : parts.head(entry(after))) : after === undefined ? parts.tail(exit(before)) : parts.link(exit(before), entry(after));
+  // Something of track v is left between the joins on its two sides.
+  const left = (before: OrderVisit | undefined, v: OrderVisit | undefined, after: OrderVisit | undefined): boolean =>
+    v === undefined || opts.trackLeft === undefined || opts.trackLeft(join(before, v), v, join(v, after));
   // The join before kept[j] (j = 0: the route's start; j = kept.length: its end), given who is around it.
   const joinFits = (before: OrderVisit | undefined, after: OrderVisit | undefined): boolean =>
-    before === undefined ? after === undefined || end(parts.head(entry(after)), headDefects) : after === undefined ? end(parts.tail(exit(before)), tailDefects) : ok(parts.link(exit(before), entry(after)));
+    before === undefined ? after === undefined || end(join(before, after), headDefects) : after === undefined ? end(join(before, after), tailDefects) : ok(join(before, after));
+  // ... and the track before it kept (a join is bad, too, where it and the join before that track leave nothing of it).
+  const fits: Fits = {
+    at: (seq, j) => joinFits(seq(j - 1), seq(j)) && left(seq(j - 2), seq(j - 1), seq(j)),
+    leftAt: (seq, k) => left(seq(k - 1), seq(k), seq(k + 1)),
+  };
   const firstBad = (from: number): number => {
-    for (let j = from; j <= kept.length; j++) if (!joinFits(kept[j - 1], kept[j])) return j;
+    const seq = viewOf(kept);
+    for (let j = from; j <= kept.length; j++) if (!fits.at(seq, j)) return j;
     return -1;
   };
   let j = firstBad(0);
   // Every change below removes a bad join or a track, so this ends; the bound is a guard.
   for (let guard = 0; j >= 0 && guard < 2 * visits.length + 2; guard++) {
-    if (reversed(kept, j, joinFits)) {
+    if (reversed(kept, j, fits)) {
       j = firstBad(j);
       continue;
     }
-    const run = cheapestRun(kept, j, joinFits, opts.meters);
+    const run = cheapestRun(kept, j, fits, opts.meters);
     if (!run) {
       j = firstBad(j + 1);
       continue;
@@ -70,11 +94,26 @@ export function dropUnjoinable<S extends PartSegment, W>(visits: OrderVisit[], p
   return { visits: kept, skipped };
 }
 
-/** Drives kept[j] the other way round where both its joins then fit (in place). */
-function reversed(kept: OrderVisit[], j: number, joinFits: (b: OrderVisit | undefined, a: OrderVisit | undefined) => boolean): boolean {
+/** A sequence of visits by index (undefined past either end). */
+type Seq = (k: number) => OrderVisit | undefined;
+
+/** In a sequence: whether the join before `seq(j)` fits and leaves the track before it something (`at`); whether the joins around `seq(k)` leave it something (`leftAt`). */
+interface Fits {
+  at: (seq: Seq, j: number) => boolean;
+  leftAt: (seq: Seq, k: number) => boolean;
+}
+
+/** The visits of `kept` as index → visit, with `change` applied over them (undefined past either end). */
+function viewOf(kept: OrderVisit[], change: (k: number) => OrderVisit | undefined = (k) => kept[k]): Seq {
+  return (k) => (k >= 0 ? change(k) : undefined);
+}
+
+/** Drives kept[j] the other way round where its joins (and the tracks around it) then fit (in place). */
+function reversed(kept: OrderVisit[], j: number, fits: Fits): boolean {
   if (j >= kept.length) return false;
   const flipped = { ...kept[j], forward: !kept[j].forward };
-  if (!joinFits(kept[j - 1], flipped) || !joinFits(flipped, kept[j + 1])) return false;
+  const seq = viewOf(kept, (k) => (k === j ? flipped : kept[k]));
+  if (!fits.at(seq, j) || !fits.at(seq, j + 1) || !fits.leftAt(seq, j + 1)) return false;
   kept[j] = flipped;
   return true;
 }
@@ -84,7 +123,7 @@ function reversed(kept: OrderVisit[], j: number, joinFits: (b: OrderVisit | unde
  * or kept[j]) whose neighbours then join, the fewest meters first; undefined when none does, or
  * when it would be the whole route.
  */
-function cheapestRun(kept: OrderVisit[], j: number, joinFits: (b: OrderVisit | undefined, a: OrderVisit | undefined) => boolean, meters: (trackIndex: number) => number): [number, number] | undefined {
+function cheapestRun(kept: OrderVisit[], j: number, fits: Fits, meters: (trackIndex: number) => number): [number, number] | undefined {
   const n = kept.length;
   const runs: { a: number; b: number; m: number }[] = [];
   for (let a = Math.max(0, j - MAX_RUN); a <= j; a++) {
@@ -96,6 +135,10 @@ function cheapestRun(kept: OrderVisit[], j: number, joinFits: (b: OrderVisit | u
     }
   }
   runs.sort((p, q) => p.m - q.m || p.b - p.a - (q.b - q.a) || p.a - q.a);
-  for (const r of runs) if (joinFits(kept[r.a - 1], kept[r.b])) return [r.a, r.b];
+  // With [a, b) out: the join there fits and leaves the tracks on both sides something.
+  for (const r of runs) {
+    const seq = viewOf(kept, (k) => (k < r.a ? kept[k] : kept[k + r.b - r.a]));
+    if (fits.at(seq, r.a) && fits.leftAt(seq, r.a)) return [r.a, r.b];
+  }
   return undefined;
 }
