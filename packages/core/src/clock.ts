@@ -2,8 +2,9 @@
  * Time in the planner: a deterministic work budget, the wall clock as the limit of the call.
  *
  * - The work budget: the ordering is bounded by counted work, not by a clock — moves of the
- *   optimizer (kicks of its local search) and rounds of re-ordering on the real connectors, both
- *   derived from maxOptimizerTime at a fixed rate (`workBudget`, docs/route-orders.md). The same
+ *   optimizer (kicks of its local search), rounds of re-ordering on the real connectors and the
+ *   route stage's geometric checks (`WORK_UNITS_PER_SECOND`), all derived from maxOptimizerTime at
+ *   a fixed rate (`workBudget`, docs/route-orders.md). The same
  *   request gives the same plan, byte for byte, on an idle or a loaded machine — as long as the
  *   machine does that work within the limit below.
  * - The wall clock (`runtime.now`, else `performance.now()` — the one clock core reads) limits the
@@ -40,6 +41,14 @@ export const FINISH_MAX_MILLISECONDS = 1000;
 
 /** Optimizer kicks (perturbation + descent of the local search) per second of maxOptimizerTime. */
 export const KICKS_PER_SECOND = 400;
+/**
+ * The route stage's counted work per second of maxOptimizerTime: elementary geometric checks in the
+ * field's region (a point located, a segment tested, each point of a polyline tested: Region.work),
+ * which is where joining tracks spends its time. The ordering on the real connectors, refitting the
+ * joins nothing fits and the searches inside them are bounded on this work clock (route/budget.ts),
+ * not on the wall clock; docs/route-orders.md gives the rate's calibration.
+ */
+export const WORK_UNITS_PER_SECOND = 1_000_000;
 /** Rounds of re-ordering on the real connectors per second of maxOptimizerTime (at least 1, at most 3). */
 export const ROUNDS_PER_SECOND = 0.3;
 const MAX_ROUNDS = 3;

@@ -18,7 +18,7 @@ export type { OffFieldPiece } from './check/offField.js';
 export * from './turns/kinematics.js';
 export type { PlanRuntime } from './plan.js';
 export { PLAN_STAGES } from './progress.js';
-export { KICKS_PER_SECOND, ROUNDS_PER_SECOND, SAFETY_CAP_FACTOR, workBudget } from './clock.js';
+export { KICKS_PER_SECOND, ROUNDS_PER_SECOND, SAFETY_CAP_FACTOR, WORK_UNITS_PER_SECOND, workBudget } from './clock.js';
 export type { WorkBudget } from './clock.js';
 export type { PlanProgress, PlanStage, ProgressCallback } from './progress.js';
 export { validateFieldGeometry } from './geometry/validateFieldGeometry.js';

@@ -20,6 +20,24 @@ export function offsetPolygons(paths: PathsD, deltaMeters: number, arcToleranceM
   return Clipper.inflatePathsD(paths, deltaMeters, JoinType.Round, EndType.Polygon, 2, PRECISION, arcToleranceMeters);
 }
 
+/** Offsets made once per field object, by delta and arc tolerance (`sharedOffset`). */
+const sharedOffsets = new WeakMap<PathsD, Map<string, PathsD>>();
+
+/**
+ * `offsetPolygons` of a field that several stages offset alike — the field shrunk by half the
+ * machine's width is the outermost headland pass, the tracks' room and the narrow corridors'
+ * erosion — made once per field object (the same object through a call). Read-only: callers
+ * never change the result or its rings.
+ */
+export function sharedOffset(paths: PathsD, deltaMeters: number, arcToleranceMeters: number): PathsD {
+  let byKey = sharedOffsets.get(paths);
+  if (!byKey) sharedOffsets.set(paths, (byKey = new Map()));
+  const key = `${deltaMeters} ${arcToleranceMeters}`;
+  let out = byKey.get(key);
+  if (!out) byKey.set(key, (out = offsetPolygons(paths, deltaMeters, arcToleranceMeters)));
+  return out;
+}
+
 /** Buffers open polylines by `halfWidthMeters` with flat (butt) ends and round joins: the swaths. */
 export function bufferPolylines(paths: PathsD, halfWidthMeters: number, closed = false): PathsD {
   return Clipper.inflatePathsD(paths, halfWidthMeters, JoinType.Round, closed ? EndType.Joined : EndType.Butt, 2, PRECISION, 0.01);

@@ -5,7 +5,7 @@
  * rounded-off tips of corners). Headland passes at (i − ½)·w and the mainland at N·w never
  * reach into them, so no track is placed there; they are reported with their geometry.
  */
-import { areaOf, differencePolygons, groupPolygons, offsetPolygons } from './clipper.js';
+import { areaOf, differencePolygons, groupPolygons, offsetPolygons, sharedOffset } from './clipper.js';
 import type { PathsD } from './clipper.js';
 import { simplifyBoundary } from './simplifyBoundary.js';
 
@@ -32,7 +32,7 @@ export function findNarrowCorridors(workable: PathsD, widthMeters: number): Loca
 
 function narrowCorridors(workable: PathsD, widthMeters: number): LocalCorridor[] {
   const h = widthMeters / 2;
-  const shrunk = offsetPolygons(workable, -h, 0.01);
+  const shrunk = sharedOffset(workable, -h, 0.01);
   const opened = shrunk.length > 0 ? offsetPolygons(shrunk, h, 0.01) : [];
   const rest = opened.length > 0 ? differencePolygons(workable, opened) : workable;
   const out: LocalCorridor[] = [];

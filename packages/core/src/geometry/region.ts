@@ -15,6 +15,12 @@ export class Region {
   readonly holeEdge: Uint8Array;
   private readonly index: Flatbush;
   private readonly minX: number;
+  /**
+   * Elementary checks answered so far (a point located, a segment tested, each point of a
+   * polyline): a deterministic count of the geometric work done in this region, which the route
+   * stage's work budget reads (clock.ts `WORK_UNITS_PER_SECOND`).
+   */
+  work = 0;
 
   constructor(rings: PathsD) {
     let n = 0;
@@ -60,6 +66,7 @@ export class Region {
 
   /** Even-odd point in region (shells and holes together). */
   contains(x: number, y: number): boolean {
+    this.work++;
     const e = this.edges;
     let inside = false;
     const ids = this.index.search(this.minX - 1, y, x, y);
@@ -72,6 +79,7 @@ export class Region {
 
   /** Distance from a point to the nearest boundary edge. */
   distanceToEdge(x: number, y: number): number {
+    this.work++;
     const e = this.edges;
     let best = Infinity;
     const ids = this.index.neighbors(x, y, 1);
@@ -91,6 +99,7 @@ export class Region {
 
   /** True when the segment crosses or touches no boundary edge. */
   segmentClear(ax: number, ay: number, bx: number, by: number): boolean {
+    this.work++;
     const e = this.edges;
     const hits = this.index.search(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
     for (const k of hits) {
@@ -108,6 +117,7 @@ export class Region {
     if (!this.contains(xy[0], xy[1])) return false;
     const e = this.edges;
     const n = xy.length >> 1;
+    this.work += n;
     for (let i0 = 0; i0 < n - 1; i0 += POLYLINE_RUN) {
       const i1 = Math.min(n - 1, i0 + POLYLINE_RUN);
       let minX = xy[2 * i0], minY = xy[2 * i0 + 1], maxX = minX, maxY = minY;

@@ -6,6 +6,7 @@
  * the edges near it rather than all of them (tracks × boundary vertices on a dense field).
  */
 import type { PathsD } from './clipper.js';
+import { sortAscending } from './vec.js';
 
 export interface RotatedEdges {
   /** Stride 4: ua, va, ub, vb. */
@@ -104,8 +105,7 @@ export function crossingsAt(edges: RotatedEdges, v: number): number[] {
   } else {
     for (let k = 0; k < edges.count; k++) visit(k);
   }
-  out.sort((p, q) => p - q);
-  return out;
+  return sortAscending(out);
 }
 
 /** The inside interval of the line v containing u (within `slack`), or undefined. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { areaOf } from './clipper.js';
+import { areaOf, offsetPolygons, sharedOffset } from './clipper.js';
 import type { PathD } from './clipper.js';
 import { BOUNDARY_TOLERANCES_METERS, MIN_VERTEX_SPACING_METERS, simplificationTolerance, simplifyBoundary } from './simplifyBoundary.js';
 import { seededRandom } from './random.js';
@@ -59,5 +59,14 @@ describe('simplifyBoundary', () => {
     expect(simplificationTolerance(simple)).toBeLessThanOrEqual(BOUNDARY_TOLERANCES_METERS[BOUNDARY_TOLERANCES_METERS.length - 1] + 0.01);
     const drawn = [[{ x: 0, y: 0 }, { x: 200, y: 0 }, { x: 200, y: 100 }, { x: 0, y: 100 }]];
     expect(simplificationTolerance(simplifyBoundary(drawn))).toBe(0);
+  });
+
+  it('offsets a field once per delta and tolerance for the stages that share it (sharedOffset)', () => {
+    const field = simplifyBoundary([loggedField()]);
+    const a = sharedOffset(field, -3, 0.01);
+    expect(sharedOffset(field, -3, 0.01)).toBe(a);
+    expect(a).toEqual(offsetPolygons(field, -3, 0.01));
+    expect(sharedOffset(field, -3 - simplificationTolerance(field), 0.01)).not.toBe(a);
+    expect(sharedOffset([...field], -3, 0.01)).not.toBe(a);
   });
 });

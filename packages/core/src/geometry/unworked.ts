@@ -8,6 +8,7 @@ import { areaOf, groupPolygons, offsetPolygons } from './clipper.js';
 import type { PathsD } from './clipper.js';
 import { sweepPasses } from './computeCoverage.js';
 import type { SweptPasses, WorkingPass } from './computeCoverage.js';
+import { sortAscending } from './vec.js';
 
 /** A working pass: flat xy polyline (closed rings repeat their first point) and its working width. */
 export type SwathPass = WorkingPass;
@@ -93,5 +94,5 @@ function crossingsAt(rings: PathsD, y: number): number[] {
       if (p.y > y !== q.y > y) xs.push(p.x + ((y - p.y) * (q.x - p.x)) / (q.y - p.y));
     }
   }
-  return xs.sort((p, q) => p - q);
+  return sortAscending(xs);
 }

@@ -60,3 +60,26 @@ export function segmentParameter(x: number, y: number, ax: number, ay: number, d
   const t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
   return t < 0 ? 0 : t > 1 ? 1 : t;
 }
+
+/** Below this length `sortAscending` sorts in place by insertion: a scanline's few crossings. */
+const INSERTION_SORT_MAX = 16;
+
+/**
+ * Sorts numbers ascending in place and returns them, as `xs.sort((p, q) => p - q)` does: a short
+ * array (a scanline's crossings, most often two) by insertion, with no comparator calls and no
+ * scratch copy (the built-in sort allocates one per call: tens of MB over a heading search).
+ */
+export function sortAscending(xs: number[]): number[] {
+  const n = xs.length;
+  if (n > INSERTION_SORT_MAX) return xs.sort((p, q) => p - q);
+  for (let i = 1; i < n; i++) {
+    const x = xs[i];
+    let j = i - 1;
+    while (j >= 0 && xs[j] > x) {
+      xs[j + 1] = xs[j];
+      j--;
+    }
+    xs[j + 1] = x;
+  }
+  return xs;
+}

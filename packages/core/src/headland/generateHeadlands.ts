@@ -3,7 +3,7 @@
  * inside the boundary; rings that come out clockwise run around a hole and are
  * InteriorHeadland passes. The mainland (where tracks go) is the field shrunk by N·width.
  */
-import { areaOf, differencePolygons, offsetPolygons, ringToFlat } from '../geometry/clipper.js';
+import { areaOf, differencePolygons, offsetPolygons, ringToFlat, sharedOffset } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { pointInRing } from '../geometry/pointInRing.js';
 import { offsetMitred } from './corners.js';
@@ -161,7 +161,7 @@ export function generateHeadlands(field: PathsD, passCount: number, widthMeters:
   const passes: HeadlandPass[] = [];
   for (let i = 1; i <= passCount; i++) {
     const d = -(i - 0.5) * widthMeters;
-    const offset = corners ? offsetMitred(field, d) : offsetPolygons(field, d, PASS_ARC_TOLERANCE_METERS);
+    const offset = corners ? offsetMitred(field, d) : sharedOffset(field, d, PASS_ARC_TOLERANCE_METERS);
     const rings = !corners && turnRadiusMeters !== undefined && turnRadiusMeters > 0 ? smoothUnjoinableRings(offset, offset, turnRadiusMeters) : offset;
     for (const ring of rings) {
       if (ring.length < 3) continue;

@@ -1,20 +1,20 @@
 /**
- * The route stage's budget, built once per planning: the ordering's share of maxOptimizerTime
- * (with a clock) and the budget of refitting joins nothing fits (shortened tracks, a thorough
- * search). With a clock, refitting may take a fifth of maxOptimizerTime (at least 1 s) from its
- * first use; without one, a number of joins. What the budget does not reach stays
- * `turn-not-fitted`, reported.
+ * The route stage's budget, built once per planning on a clock in milliseconds: in `planRoute` the
+ * work clock (counted geometric work at `WORK_UNITS_PER_SECOND`, route/routeTracks.ts: the same on
+ * any machine), or a caller's clock (lower-level calls, tests). The ordering's share of
+ * maxOptimizerTime, and the budget of refitting joins nothing fits (shortened tracks, a thorough
+ * search): a fifth of maxOptimizerTime (at least 1 s) from its first use. What the budget does not
+ * reach stays `turn-not-fitted`, reported.
  */
 import type { ShorteningBudget } from './connectTracks.js';
 
 const REFIT_MIN_MILLISECONDS = 1000;
 const REFIT_SHARE_OF_LIMIT = 0.2;
-const MAX_SHORTENED_JOINS = 24;
 
 export interface RouteBudget {
-  /** The caller's clock, ms; absent = no time limit, counted budgets only. */
-  now?: () => number;
-  /** When the ordering started (0 without a clock). */
+  /** The clock the budget is kept on, ms. */
+  now: () => number;
+  /** When the ordering started. */
   startedAt: number;
   /** maxOptimizerTime of the whole call, ms. */
   fullLimitMilliseconds: number;
@@ -22,7 +22,7 @@ export interface RouteBudget {
   limitMilliseconds: number;
   /** The budget of shortening tracks at joins nothing fits. */
   shortening: ShorteningBudget;
-  /** Starts the refit clock on first use (no-op without a clock or once started). */
+  /** Starts the refit clock on first use (no-op once started). */
   startRefitClock(): void;
   /** Whether the refit budget is used up. */
   refitExhausted(): boolean;
@@ -30,27 +30,25 @@ export interface RouteBudget {
 
 /**
  * maxOptimizerTime bounds the ordering of the whole `planRoute` call: a planning followed by a
- * second one (cells with headings of their own) takes half; the second takes what is left.
+ * second one (cells with headings of their own) takes half; what earlier plannings spent
+ * (`spentMilliseconds`) is gone.
  */
-export function routeBudget(maxOptimizerTimeSeconds: number, now: (() => number) | undefined, secondFollows: boolean, spentMilliseconds: number): RouteBudget {
-  const startedAt = now ? now() : 0;
+export function routeBudget(maxOptimizerTimeSeconds: number, now: () => number, secondFollows: boolean, spentMilliseconds: number): RouteBudget {
+  const startedAt = now();
   const fullLimitMilliseconds = maxOptimizerTimeSeconds * 1000;
   const limitMilliseconds = Math.max(0, (secondFollows ? fullLimitMilliseconds / 2 : fullLimitMilliseconds) - spentMilliseconds);
   const refitMilliseconds = Math.max(REFIT_MIN_MILLISECONDS, REFIT_SHARE_OF_LIMIT * fullLimitMilliseconds);
   let refitUntil: number | undefined;
-  let joinsLeft = MAX_SHORTENED_JOINS;
-  const refitExhausted = (): boolean => (now ? refitUntil !== undefined && now() >= refitUntil : joinsLeft <= 0);
+  const refitExhausted = (): boolean => refitUntil !== undefined && now() >= refitUntil;
   const startRefitClock = (): void => {
-    if (now) refitUntil ??= now() + refitMilliseconds;
+    refitUntil ??= now() + refitMilliseconds;
   };
   const shortening: ShorteningBudget = {
     start: () => {
       startRefitClock();
-      if (refitExhausted()) return false;
-      joinsLeft--;
-      return true;
+      return !refitExhausted();
     },
-    over: () => now !== undefined && refitExhausted(),
+    over: refitExhausted,
   };
-  return { ...(now ? { now } : {}), startedAt, fullLimitMilliseconds, limitMilliseconds, shortening, startRefitClock, refitExhausted };
+  return { now, startedAt, fullLimitMilliseconds, limitMilliseconds, shortening, startRefitClock, refitExhausted };
 }

@@ -61,7 +61,7 @@ export interface RouteContext {
 
 /** The budget of `connectShortened` over one planning. */
 export interface ShorteningBudget {
-  /** Whether one more join may be shortened (counts it). */
+  /** Whether one more join may be shortened (starts the refit clock on first use). */
   start(): boolean;
   /** The deadline of the shortening under way: once true, its searches give up. */
   over(): boolean;

@@ -15,7 +15,7 @@
 import { turnSpanLines } from './skipTurns.js';
 import type { Pose } from '../turns/types.js';
 import type { Track } from '../tracks/generateTracks.js';
-import { nearestOnLoop } from '../turns/connectorRings.js';
+import { loopDistanceAtLeast, nearestOnLoop } from '../turns/connectorRings.js';
 import { canLeave } from './connectSearch.js';
 import { objectKey, poseKey, remember } from './connectionMemo.js';
 import type { LocalSegment, Piece } from '../turns/path.js';
@@ -96,7 +96,8 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
       let j = i, best = i, bestD = Infinity;
       while (j < queue.length && queue[j].kind === 'headland') {
         const q = queue[j] as Extract<Piece, { kind: 'headland' }>;
-        const d = putOff.get(q) === cur ? Infinity : nearestOnLoop(q.loop, cur.x, cur.y).distance;
+        // (a pass whose bounding box is no nearer than the best so far cannot win: not measured)
+        const d = putOff.get(q) === cur || loopDistanceAtLeast(q.loop, cur.x, cur.y) >= bestD - 1e-9 ? Infinity : nearestOnLoop(q.loop, cur.x, cur.y).distance;
         if (d < bestD - 1e-9) { bestD = d; best = j; }
         j++;
       }

@@ -5,6 +5,8 @@
  */
 import { turnCandidates } from '../turns/index.js';
 import type { Pose } from '../turns/types.js';
+import { segmentsEndPose } from '../turns/segments.js';
+import type { TurnSegment } from '../turns/segments.js';
 import { Region } from '../geometry/region.js';
 import { areaOf, differencePolygons, groupPolygons, offsetPolygons } from '../geometry/clipper.js';
 import { densify } from '../geometry/vec.js';
@@ -137,9 +139,38 @@ function forwardShot(from: Pose, to: Pose, ctx: RouteContext): ArrayLike<number>
   }
   for (let i = 0; i < cands.length && i < 4; i++) {
     const c = cands[i];
-    if (c.cusps.length === 0 && !c.startsReversed && ctx.region.containsPolyline(c.points)) return c.points;
+    if (c.cusps.length === 0 && !c.startsReversed && !(c.segments && pieceOutside(from, c.segments, ctx.region)) && ctx.region.containsPolyline(c.points)) return c.points;
   }
   return undefined;
+}
+
+/**
+ * Whether the middle of a piece of the manoeuvre, or the end of any piece but the last, lies
+ * outside the region: a few point checks in closed form, before the whole manoeuvre is sampled
+ * and tested (a shot of the search from far off usually leaves the field, and sampling it was
+ * most of the search's time). A manoeuvre that passes still gets the full test. Clothoid pieces
+ * are stepped over unchecked.
+ */
+function pieceOutside(from: Pose, segments: readonly TurnSegment[], region: Region): boolean {
+  let x = from.x, y = from.y, h = from.headingRadians;
+  for (let i = 0; i < segments.length; i++) {
+    const sg = segments[i];
+    const k = sg.startCurvaturePerMeter, d = sg.reverse ? -1 : 1;
+    if (k !== sg.endCurvaturePerMeter) {
+      ({ x, y, headingRadians: h } = segmentsEndPose({ x, y, headingRadians: h }, [sg]));
+      continue;
+    }
+    const at = (s: number): [number, number, number] => {
+      if (Math.abs(k) < 1e-12) return [x + d * Math.cos(h) * s, y + d * Math.sin(h) * s, h];
+      const h1 = h + d * k * s;
+      return [x + (Math.sin(h1) - Math.sin(h)) / k, y - (Math.cos(h1) - Math.cos(h)) / k, h1];
+    };
+    const [mx, my] = at(sg.lengthMeters / 2);
+    if (!region.contains(mx, my)) return true;
+    [x, y, h] = at(sg.lengthMeters);
+    if (i < segments.length - 1 && !region.contains(x, y)) return true;
+  }
+  return false;
 }
 
 /**

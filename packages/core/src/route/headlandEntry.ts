@@ -60,7 +60,7 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
   // First round: junctions from which the machine reaches open ground (room to turn round) or
   // gets 150 m away; second round (a pass wholly in narrow ground): any that it can leave at all.
   const strict = strictExit;
-  const leavable = (pose: Pose): boolean => (strict ? canLeave(pose, ctx.region, R, false, PASS_EXIT_METERS, 600, true) : canLeave(pose, ctx.region, R));
+  const leavable = (pose: Pose): boolean => leavableMemo(loop, ctx, `${strict ? 1 : 0} ${pose.x},${pose.y},${pose.headingRadians}`, () => (strict ? canLeave(pose, ctx.region, R, false, PASS_EXIT_METERS, 600, true) : canLeave(pose, ctx.region, R)));
   // ...and, being a closed loop, left at the same junction: its arriving side must be smooth too.
   const leavableAt = (s: number, dir: 1 | -1, pose: Pose): boolean => loopSideFits(loop, { s, pose }, dir, 'leave', R, rateLimitOf(ctx)) && leavable(pose);
   // A headland pass is a working piece: join it on a straight stretch (no corner within a meter
@@ -166,6 +166,18 @@ export function passHasJunction(loop: LoopPath, dirs: (1 | -1)[], ctx: RouteCont
   return found;
 }
 const passJunctionCache = new WeakMap<LoopPath, boolean>();
+/**
+ * Whether a forward path leaves a junction of a pass (a small search, `canLeave`), by pass and
+ * junction pose: every track end that enters the pass asks it of the same junctions again.
+ */
+const junctionLeavableCache = new WeakMap<LoopPath, { region: RouteContext['region']; R: number; leaves: Map<string, boolean> }>();
+function leavableMemo(loop: LoopPath, ctx: RouteContext, key: string, find: () => boolean): boolean {
+  let c = junctionLeavableCache.get(loop);
+  if (!c || c.region !== ctx.region || c.R !== ctx.turnOptions.turnRadiusMeters) junctionLeavableCache.set(loop, (c = { region: ctx.region, R: ctx.turnOptions.turnRadiusMeters, leaves: new Map() }));
+  let v = c.leaves.get(key);
+  if (v === undefined) c.leaves.set(key, (v = find()));
+  return v;
+}
 const passLeavableCache = new WeakMap<LoopPath, boolean>();
 
 /**

@@ -37,7 +37,7 @@ import type { RealCostModel, RefineResult } from './order/connectedOrder.js';
 import { objectiveRates } from './optimize/objective.js';
 import type { ObjectiveRates } from './optimize/objective.js';
 import { routeBudget } from './budget.js';
-import { workBudget } from '../clock.js';
+import { workBudget, WORK_UNITS_PER_SECOND } from '../clock.js';
 import { MIN_TRACK_AFTER_TRIM_METERS } from './connectContext.js';
 import type { RouteBudget } from './budget.js';
 
@@ -52,6 +52,8 @@ export interface RouteField {
   partOf?: (x: number, y: number) => number;
   loops: () => LoopPath[];
   memo: ConnectionMemo;
+  /** Counted work (milliseconds of the work clock) the route stages of the call's earlier plannings spent. */
+  spentWorkMilliseconds: number;
 }
 
 export interface RouteStageInput {
@@ -124,7 +126,13 @@ function gateStartNode(gates: { x: number; y: number }[], tracks: Track[], ro: R
 export function routeTracks(inp: RouteStageInput): RoutedTracks {
   const { routeField, machine: m, routeOptions, passOrder } = inp;
   const headlandsFirst = routeOptions.headlandsFirst;
-  const budget = routeBudget(routeOptions.maxOptimizerTimeSeconds, inp.now, inp.secondFollows, inp.orderingSpentMilliseconds);
+  // Without a caller's clock (planRoute): the route stage's work clock, counted geometric work in
+  // milliseconds at WORK_UNITS_PER_SECOND, the same on any machine; what earlier plannings of the
+  // call spent counts against this one's share of maxOptimizerTime.
+  const region = routeField.region;
+  const workClock = (): number => (region.work * 1000) / WORK_UNITS_PER_SECOND;
+  const workAtStart = workClock();
+  const budget = routeBudget(routeOptions.maxOptimizerTimeSeconds, inp.now ?? workClock, inp.secondFollows, inp.now ? inp.orderingSpentMilliseconds : routeField.spentWorkMilliseconds);
   const staging = stagingPointLocal(routeField.frame, routeOptions);
   const rates = objectiveRates(m, routeOptions.objective);
   const headlandsAfter = !headlandsFirst && passOrder.length > 0;
@@ -153,12 +161,16 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   // Staging and refill legs go round holes and bays inside the field (refill/legs.ts).
   const legRouter: LegRouter = { region: ctx.region, rings: routeField.field.map(ringToFlat), waypoints: ctx.waypoints!, turnRadiusMeters: m.turnRadiusMeters };
   const conns = connections(inp, ctx, rates, staging, legRouter, budget, ordered.alternatives.length > 1);
-  const now = budget.now;
+  const now = inp.now;
+  const clock = budget.now;
   const refined = refineOrderOnConnectors(orderInput, ordered, conns.model, {
-    ...(now ? { now, outOfTime: () => now() - budget.startedAt >= budget.limitMilliseconds || (inp.outOfTime?.() ?? false), remainingMilliseconds: () => budget.limitMilliseconds - (now() - budget.startedAt) } : {}),
-    // without a clock: the work budget's rounds (clock.ts), one on large fields; the wall-clock cap stops it
-    ...(!now ? { maxRounds: inp.tracks.length > LARGE_FIELD_TRACKS ? 1 : workBudget(routeOptions.maxOptimizerTimeSeconds).rounds, ...(inp.outOfTime ? { outOfTime: inp.outOfTime } : {}) } : {}),
+    outOfTime: () => clock() - budget.startedAt >= budget.limitMilliseconds || (inp.outOfTime?.() ?? false),
+    remainingMilliseconds: () => budget.limitMilliseconds - (clock() - budget.startedAt),
+    // with the caller's clock a time limit; else the work clock and the work budget's rounds (clock.ts), one on large fields
+    ...(now ? { now } : { workClock, maxRounds: inp.tracks.length > LARGE_FIELD_TRACKS ? 1 : workBudget(routeOptions.maxOptimizerTimeSeconds).rounds }),
   });
+  // Without the caller's clock, an ordering cut short before the wall-clock cap fired (it stays fired) ran out of counted work.
+  if (!now && refined.stoppedBy === 'time-limit' && !inp.outOfTime?.()) refined.stoppedBy = 'work-limit';
   const routeOrderMilliseconds = now ? now() - budget.startedAt : undefined;
   // The chosen route is put together from its connections; a fixed order (nothing costed) is
   // connected now, as is any route whose parts do not fit together. For `optimized`, connectors
@@ -186,6 +198,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
       y: (t.y0 + t.y1) / 2,
     });
   }
+  if (!inp.now) routeField.spentWorkMilliseconds += workClock() - workAtStart;
   return {
     segments: inp.headlandRoute.restore(final.segs),
     warnings: final.warnings,
@@ -279,6 +292,7 @@ export function routeFieldOf(field: PathsD, frame: LocalFrame, memo: ConnectionM
     ...partLookup(field),
     loops: () => (loops ??= [...buildConnectorRings(ringField, ringOffset, ringRadius), ...buildNarrowConnectorRings(ringField, w / 2, ringRadius)]),
     memo,
+    spentWorkMilliseconds: 0,
   };
 }
 

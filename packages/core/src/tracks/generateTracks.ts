@@ -4,6 +4,7 @@
  * O(n + k) per heading; holes and concave bays split a scanline into several tracks).
  */
 import type { PathsD } from '../geometry/clipper.js';
+import { sortAscending } from '../geometry/vec.js';
 import { DEFAULT_EXTENSION_FRACTION } from './extendTracks.js';
 
 export interface Track {
@@ -81,7 +82,7 @@ function scanAt(poly: PathsD, directionRadians: number, v0: number, step: number
       }
     }
   }
-  for (const l of lines) l.sort((p, q) => p - q);
+  for (const l of lines) sortAscending(l);
   return lines;
 }
 

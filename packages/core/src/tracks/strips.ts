@@ -10,7 +10,7 @@
  * a route leaves unworked, patch by patch, for the plan's warnings.
  */
 import type { PathD, PathsD } from '../geometry/clipper.js';
-import { hypot } from '../geometry/vec.js';
+import { hypot, sortAscending } from '../geometry/vec.js';
 import { unworkedPatches } from '../geometry/unworked.js';
 import { simplifyBoundary } from '../geometry/simplifyBoundary.js';
 import type { SwathPass } from '../geometry/unworked.js';
@@ -243,7 +243,7 @@ function crossingsAcross(rings: PathsD, c: number, s: number, v: number): number
       us.push(up + ((v - vp) * (uq - up)) / (vq - vp));
     }
   }
-  return us.sort((p, q) => p - q);
+  return sortAscending(us);
 }
 
 /** The swaths the headland passes (closed rings) and tracks of a plan work before routing. */

@@ -116,6 +116,17 @@ function loopIndex(loop: LoopPath): Flatbush {
 }
 
 /**
+ * A lower bound of the loop's distance from (x, y): the distance to its bounding box (less a
+ * micrometre for rounding), so that a loop can be passed over without measuring it.
+ */
+export function loopDistanceAtLeast(loop: LoopPath, x: number, y: number): number {
+  if (loop.xy.length < 4) return 0;
+  const b = loopIndex(loop);
+  const dx = Math.max(b.minX - x, 0, x - b.maxX), dy = Math.max(b.minY - y, 0, y - b.maxY);
+  return Math.max(0, Math.sqrt(dx * dx + dy * dy) - 1e-6);
+}
+
+/**
  * Arc-length position of the point of the loop nearest to (x, y). With `maxDistanceMeters`,
  * a loop farther than that answers `{ s: 0, distance: Infinity }` without measuring.
  */

@@ -53,6 +53,12 @@ export interface RefineOptions {
   /** Milliseconds clock and the time each optimizer round may take (default 20% of what is left, read from `remainingMilliseconds`). */
   now?: () => number;
   remainingMilliseconds?: () => number;
+  /**
+   * A counted work clock (milliseconds of counted work, route/routeTracks.ts) for the share of
+   * what is left that one route may take, where there is no `now`; it does not time the optimizer
+   * (its rounds make `maxKicksPerRound` kicks).
+   */
+  workClock?: () => number;
   /** Optimizer rounds on the hybrid cost (default 12 with a clock, 3 without). */
   maxRounds?: number;
   /** Kick budget of a round without a clock (default 1000). */
@@ -79,7 +85,8 @@ export interface RefineResult {
   /** Distinct connectors (links, heads, tails) built to compare routes. */
   connectorsEvaluated: number;
   evaluated: EvaluatedRoute[];
-  stoppedBy: 'converged' | 'time-limit' | 'round-limit' | 'single';
+  /** `work-limit`: the counted work budget ran out (planRoute, route/routeTracks.ts); `time-limit`: a clock did. */
+  stoppedBy: 'converged' | 'time-limit' | 'work-limit' | 'round-limit' | 'single';
 }
 
 /** Scalar weight of one defect in the hybrid optimizer's cost: dominates any real route (objective units). */
@@ -157,7 +164,7 @@ class RouteCosting {
   /** Real cost of an order, abandoned (complete false) when worse than the best or out of time. */
   evaluate(order: ItemOrder, algorithm: string, budgetMilliseconds = Infinity): void {
     const { sequence, flipped } = order;
-    const now = this.options.now;
+    const now = this.options.now ?? this.options.workClock;
     const startedAt = now ? now() : 0;
     // out of time overall, or this route has had its share of what was left
     const stop = (): boolean => this.outOfTime() || (now !== undefined && budgetMilliseconds !== Infinity && now() - startedAt > budgetMilliseconds);

@@ -169,6 +169,23 @@ describe('planRoute routeOptions', () => {
     expect(workBudget(10)).toEqual({ kicks: 10 * KICKS_PER_SECOND, rounds: 3 });
   });
 
+  it('the costing on the real connectors is bounded by counted work, not by the clock', () => {
+    // a clock that never moves: the work budget alone decides. A small maxOptimizerTime buys little
+    // counted work (WORK_UNITS_PER_SECOND), so the costing stops short of what the default buys.
+    const frozen = { now: () => 0 };
+    const free = plan({ maxOptimizerTime: 10 }, {}, frozen);
+    expect(free.optimizer.refineStoppedBy).not.toBe('work-limit');
+    const small = plan({ maxOptimizerTime: 0.002 }, {}, frozen);
+    expect(small.optimizer.refineStoppedBy).toBe('work-limit');
+    expect(small.optimizer.connectorsEvaluated).toBeLessThan(free.optimizer.connectorsEvaluated);
+    // not a wall-clock cut: no time-limit warning, and the same plan on a clock that runs without reaching the cap
+    expect(small.warnings.map((w: { code: string }) => w.code)).not.toContain('time-limit');
+    let t = 0;
+    expect(JSON.stringify(plan({ maxOptimizerTime: 0.002 }, {}, { now: () => (t += 1e-6) }))).toBe(JSON.stringify(small));
+    expect(tracks(small)).toHaveLength(small.tracks.length);
+    expectContinuous(small);
+  });
+
   it('the wall clock caps the costing on the real connectors, and the plan says so', () => {
     // a wall clock that moves 1 ms each time it is read: the ordering reads it before every connector
     let t = 0;
