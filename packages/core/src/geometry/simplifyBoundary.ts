@@ -3,7 +3,8 @@
  * headland offsets and connector rings — with the vertices that lie within a tolerance of the line
  * through their neighbours removed (Ramer–Douglas–Peucker, so no point of the simplified ring is
  * further than the tolerance from the real one). Containment checks (`Region`, `checkPlan`) and
- * the metrics keep the real boundary.
+ * the workable area keep the real boundary; the coverage sweeps measure uncovered ground against
+ * the simplified one within a stated bound (geometry/computeCoverage.ts).
  *
  * Only dense rings (DENSE_RING_VERTICES vertices or more: a logged boundary) are simplified; a
  * digitised boundary (the corpus: at most 509 vertices a ring) is planned as drawn, its
@@ -17,7 +18,8 @@
  *
  * The largest tolerance, 0.25 m, is small beside what the plan is drawn to: headland passes lie
  * (i − ½)·w inside the boundary (3 m for the outermost at w = 6 m), connector rings 1.15·R and more,
- * turns are sampled every 0.5 m; the coverage metric measures the passes against the real boundary.
+ * turns are sampled every 0.5 m; uncovered ground measured against it is off by at most perimeter ×
+ * tolerance (the area between the two boundaries).
  */
 import { Clipper } from 'clipper2-ts';
 import type { PathD, PathsD } from './clipper.js';
@@ -30,16 +32,23 @@ export const MIN_VERTEX_SPACING_METERS = 5;
 /** Rings with this many vertices or more are simplified (a logged boundary); fewer, kept as they are. */
 export const DENSE_RING_VERTICES = 1000;
 
-function perimeterOf(ring: PathD): number {
+function ringPerimeter(ring: PathD): number {
   let p = 0;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) p += Math.hypot(ring[i].x - ring[j].x, ring[i].y - ring[j].y);
+  return p;
+}
+
+/** Total length of the rings of `paths`, m. */
+export function perimeterOf(paths: PathsD): number {
+  let p = 0;
+  for (const r of paths) p += ringPerimeter(r);
   return p;
 }
 
 /** A dense ring simplified (`simplifyBoundary`) and the tolerance used; other rings as they are (tolerance 0). */
 export function simplifyRing(ring: PathD, tolerances: readonly number[] = BOUNDARY_TOLERANCES_METERS): { ring: PathD; toleranceMeters: number } {
   if (ring.length < DENSE_RING_VERTICES) return { ring, toleranceMeters: 0 };
-  const enough = perimeterOf(ring) / MIN_VERTEX_SPACING_METERS;
+  const enough = ringPerimeter(ring) / MIN_VERTEX_SPACING_METERS;
   let out = ring, used = 0;
   for (const t of tolerances) {
     out = Clipper.ramerDouglasPeuckerD(ring, t);
@@ -55,6 +64,7 @@ export function simplifyRing(ring: PathD, tolerances: readonly number[] = BOUNDA
  */
 export function simplifyBoundary(paths: PathsD, tolerances: readonly number[] = BOUNDARY_TOLERANCES_METERS): PathsD {
   if (tolerances !== BOUNDARY_TOLERANCES_METERS) return simplified(paths, tolerances);
+  if (toleranceOf.has(paths)) return paths; // simplified already (its tolerance would add up)
   let out = simplifiedFields.get(paths);
   if (!out) simplifiedFields.set(paths, (out = simplified(paths, tolerances)));
   return out;
@@ -84,7 +94,7 @@ function simplified(paths: PathsD, tolerancesMeters: readonly number[]): PathsD 
     const s = simplifyRing(ring, tolerancesMeters);
     if (s.ring.length < 3) return paths;
     removed += ring.length - s.ring.length;
-    allowance += perimeterOf(ring) * s.toleranceMeters;
+    allowance += ringPerimeter(ring) * s.toleranceMeters;
     largest = Math.max(largest, s.toleranceMeters);
     simple.push(s.ring);
   }
