@@ -13,8 +13,11 @@
  * grid, both in `simplificationTolerance`), so the area between the two boundaries — all that
  * uncovered can gain or lose, the workable area itself being the real one — is at most
  * perimeter × t (`groundErrorSquareMeters`; on the 5,000-vertex wobbly 100 ha field 4.18 km ×
- * 0.21 m ≈ 880 m², 0.09 % of it; the area actually between them is 245 m²). Overlap (the swaths against each other) does not see the
- * boundary. A boundary that is not dense (the corpus) is measured against as it is.
+ * 0.21 m ≈ 880 m², 0.09 % of it; the area actually between them is 245 m²). Only where that bound
+ * is at most MAX_GROUND_ERROR_SHARE of the workable area: a thin logged field (a long strip has
+ * much boundary for its area) is measured against its real boundary. Overlap (the swaths against
+ * each other) does not see the boundary. A boundary that is not dense (the corpus) is measured
+ * against as it is.
  */
 import { areaOf, differenceGrouped, unionPolygons } from './clipper.js';
 import type { PathsD } from './clipper.js';
@@ -71,11 +74,24 @@ export interface SweptPasses extends TurnedSwaths {
 /** Decimals of the coverage booleans' grid (a micrometre). */
 export const COVERAGE_PRECISION = 6;
 
+/**
+ * Largest share of the workable area uncovered may be off by when measured against the simplified
+ * boundary (half the plan check's tolerance on the coverage ratios, 0.002).
+ */
+export const MAX_GROUND_ERROR_SHARE = 0.001;
+
+/** The ground uncovered is measured against: the simplified field where dense and its bound small enough, else the field. */
+function groundOf(workable: PathsD): { ground: PathsD; groundErrorSquareMeters: number } {
+  const simple = simplifyBoundary(workable);
+  if (simple === workable) return { ground: workable, groundErrorSquareMeters: 0 };
+  const error = perimeterOf(workable) * simplificationTolerance(simple);
+  return error <= MAX_GROUND_ERROR_SHARE * areaOf(workable) ? { ground: simple, groundErrorSquareMeters: error } : { ground: workable, groundErrorSquareMeters: 0 };
+}
+
 /** `maxPassVertices`: the coverage guard's bound on the curved passes' vertices (geometry/coverageGuard.ts). */
 export function sweepPasses(workable: PathsD, allPasses: WorkingPass[], maxPassVertices = MAX_PASS_VERTICES): SweptPasses {
   const bounded = boundPasses(allPasses, maxPassVertices);
-  const ground = simplifyBoundary(workable);
-  const groundErrorSquareMeters = ground === workable ? 0 : perimeterOf(workable) * simplificationTolerance(ground);
+  const { ground, groundErrorSquareMeters } = groundOf(workable);
   const swaths = turnedSwaths(bounded.passes, ground);
   const P = COVERAGE_PRECISION;
   const turnedGround = withoutSpikes(ground.map((r) => r.map((p) => swaths.turn(p.x, p.y))), P);

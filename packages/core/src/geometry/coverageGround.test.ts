@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { computeCoverage, sweepPasses } from './computeCoverage.js';
+import { MAX_GROUND_ERROR_SHARE, computeCoverage, sweepPasses } from './computeCoverage.js';
 import { areaOf, differenceGrouped } from './clipper.js';
 import type { PathD, PathsD } from './clipper.js';
 import { DENSE_RING_VERTICES, MIN_VERTEX_SPACING_METERS, perimeterOf, simplifyBoundary } from './simplifyBoundary.js';
 
 /**
- * A 400 m × 300 m field logged every 0.5 m with ±5 cm of jitter (2,800 vertices), an outermost
- * headland pass 3 m inside and 6 m tracks across the rest, exactly adjacent: the jitter leaves a
- * hairline piece at every wobble outside the headland swath.
+ * A W × H field (400 m × 300 m: 2,800 vertices) logged every 0.5 m with ±2 cm of jitter, an
+ * outermost headland pass 3 m inside and 6 m tracks across the rest, exactly adjacent: the jitter
+ * leaves a hairline piece at every wobble outside the headland swath.
  */
-function loggedField(): { workable: PathsD; passes: { xy: number[]; widthMeters: number }[] } {
-  const W = 400, H = 300, step = 0.5;
+function loggedField(W = 400, H = 300): { workable: PathsD; passes: { xy: number[]; widthMeters: number }[] } {
+  const step = 0.5;
   const ring: PathD = [];
   let k = 0;
   const side = (x0: number, y0: number, x1: number, y1: number): void => {
     const n = Math.round(Math.hypot(x1 - x0, y1 - y0) / step);
     const nx = -(y1 - y0) / (n * step), ny = (x1 - x0) / (n * step);
     for (let i = 0; i < n; i++, k++) {
-      const j = i === 0 ? 0 : k % 2 ? 0.05 : -0.05;
+      const j = i === 0 ? 0 : k % 2 ? 0.02 : -0.02;
       ring.push({ x: x0 + ((x1 - x0) * i) / n + nx * j, y: y0 + ((y1 - y0) * i) / n + ny * j });
     }
   };
@@ -45,10 +45,20 @@ describe('coverage on a dense (logged) boundary', () => {
     expect(swept.left.length).toBeLessThan(exactLeft.length / 10);
     expect(exact).toBeGreaterThan(0);
     expect(cov.groundErrorSquareMeters).toBeGreaterThan(0);
+    expect(cov.groundErrorSquareMeters).toBeLessThanOrEqual(MAX_GROUND_ERROR_SHARE * areaOf(workable));
     expect(Math.abs(cov.uncoveredSquareMeters - exact)).toBeLessThanOrEqual(cov.groundErrorSquareMeters);
     // the workable area stays the real boundary's; overlap does not see the boundary
     expect(cov.workableAreaSquareMeters).toBe(areaOf(workable));
     expect(cov.overlapSquareMeters).toBeCloseTo(swept.areaSum - areaOf(swept.union), 6);
+  });
+
+  it('measures a thin logged field against its real boundary (the bound would be too large a share of it)', () => {
+    const { workable, passes } = loggedField(400, 20);
+    expect(workable[0].length).toBeGreaterThanOrEqual(DENSE_RING_VERTICES);
+    expect(simplifyBoundary(workable)).not.toBe(workable);
+    const swept = sweepPasses(workable, passes);
+    expect(swept.ground).toBe(workable);
+    expect(computeCoverage(workable, swept).groundErrorSquareMeters).toBe(0);
   });
 
   it('measures a boundary that is not dense as it is (no error term)', () => {
