@@ -31,18 +31,35 @@ function normalizeDirection(a: number): number {
   return a < 0 ? a + Math.PI : a;
 }
 
-/** Directions of the longest edges of the outer rings. */
+/**
+ * Directions of the `count` longest edges of the rings (longest first; on equal length the smaller
+ * direction, then the earlier edge). Kept by insertion into the few best: a logged boundary has
+ * thousands of edges, and sorting them all was most of the search's set-up.
+ */
 export function longEdgeDirections(field: PathsD, count: number): number[] {
-  const edges: { len: number; dir: number }[] = [];
+  const lens: number[] = [], dirs: number[] = [];
+  // whether edge (len, dir) goes before the kept edge k
+  const before = (len: number, dir: number, k: number): boolean => len > lens[k] || (len === lens[k] && dir < dirs[k]);
   for (const ring of field as PathD[]) {
     for (let i = 0; i < ring.length; i++) {
       const a = ring[i], b = ring[(i + 1) % ring.length];
       const len = hypot(b.x - a.x, b.y - a.y);
-      edges.push({ len, dir: normalizeDirection(Math.atan2(b.y - a.y, b.x - a.x)) });
+      const full = lens.length === count;
+      if (count <= 0 || (full && len < lens[count - 1])) continue;
+      const dir = normalizeDirection(Math.atan2(b.y - a.y, b.x - a.x));
+      if (full && !before(len, dir, count - 1)) continue;
+      let j = full ? count - 1 : lens.length;
+      if (!full) { lens.push(len); dirs.push(dir); }
+      while (j > 0 && before(len, dir, j - 1)) {
+        lens[j] = lens[j - 1];
+        dirs[j] = dirs[j - 1];
+        j--;
+      }
+      lens[j] = len;
+      dirs[j] = dir;
     }
   }
-  edges.sort((p, q) => q.len - p.len || p.dir - q.dir);
-  return edges.slice(0, count).map((e) => e.dir);
+  return dirs;
 }
 
 export function searchHeading(field: PathsD, mainland: PathsD, widthMeters: number, turnRadiusMeters: number): HeadingChoice {
