@@ -8,7 +8,9 @@
  * connector ring, along it, off again) is used. Far transitions (other cells, headland
  * passes) use a traversal first and a direct manoeuvre inside the field second. What still
  * does not fit becomes a straight connector with a `turn-not-fitted` warning — `checkPlan`
- * reports it; nothing is hidden.
+ * reports it; nothing is hidden. A headland pass that cannot be entered from where the machine is
+ * is put off once and tried again after the next pass; what still cannot is left out with a
+ * `headland-pass-skipped` warning.
  */
 import { turnSpanLines } from './skipTurns.js';
 import type { Pose } from '../turns/types.js';
@@ -83,6 +85,10 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
   // Runs of headland passes are driven nearest-first from wherever the machine is (a pass
   // around a hole next, rather than one across the field): reorder them as they come.
   const queue = pieces.slice();
+  // A pass that cannot be entered from where the machine is (an inner pass in a narrow arm of the
+  // field, far from here) is put off once, within its run of passes, and tried again from where a
+  // later pass leaves the machine; the pose it failed from, so it is not tried from there again.
+  const putOff = new Map<Piece, Pose | undefined>();
   for (let i = 0; i < queue.length; i++) {
     // past the caller's deadline: stop (the connection is marked aborted and not used)
     if (timeIsUp(ctx)) break;
@@ -91,7 +97,7 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
       while (j < queue.length && queue[j].kind === 'headland') {
         const q = queue[j] as Extract<Piece, { kind: 'headland' }>;
         // (a pass whose bounding box is no nearer than the best so far cannot win: not measured)
-        const d = loopDistanceAtLeast(q.loop, cur.x, cur.y) >= bestD - 1e-9 ? Infinity : nearestOnLoop(q.loop, cur.x, cur.y).distance;
+        const d = putOff.get(q) === cur || loopDistanceAtLeast(q.loop, cur.x, cur.y) >= bestD - 1e-9 ? Infinity : nearestOnLoop(q.loop, cur.x, cur.y).distance;
         if (d < bestD - 1e-9) { bestD = d; best = j; }
         j++;
       }
@@ -129,6 +135,13 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
       if (!entered) {
         // Undo the previous pass only if this one could be joined from somewhere at all.
         if (passHasJunction(p.loop, loopDirections(p.loop, ctx.headlandWinding), ctx) && undoLastPass(ctx.warnings.length)) { i--; continue; }
+        if (!putOff.has(p) && queue[i + 1]?.kind === 'headland') {
+          putOff.set(p, cur);
+          queue.splice(i, 1);
+          queue.splice(i + 1, 0, p);
+          i--;
+          continue;
+        }
         skipPass(p);
         continue;
       }

@@ -1,0 +1,29 @@
+/**
+ * A headland pass that cannot be entered from where the machine is gets put off once within its
+ * run of passes and tried again from where a later pass leaves the machine (connectTracks). On
+ * at-ref-056 (a copy in test/fields) at W 3 m, R 12 m, no reversing, 3 passes asked (planned with
+ * the 5 its turns need), the two inner passes of its north-east arm, behind a neck, were tried
+ * last from the far side of the field, could not be entered from there and were left out
+ * (`headland-pass-skipped`, 5 % of the field unworked). Put off, they are entered from elsewhere.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { planRoute } from '../plan.js';
+import { checkPlan } from '../check/checkPlan.js';
+import type { FieldGeometry, PathPlanRequest } from '../types.js';
+
+const fieldFile = new URL('../../../../test/fields/at-ref-056.geojson', import.meta.url);
+
+describe('headland passes in an arm of the field, behind a neck', () => {
+  const g = JSON.parse(readFileSync(fieldFile, 'utf8')) as { type: string; geometry?: FieldGeometry };
+  const field = (g.type === 'Feature' ? g.geometry : g) as FieldGeometry;
+  const request: PathPlanRequest = { field, machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false }, headland: { passes: 3 } };
+
+  it('are driven, not left out: no pass skipped, at most 2 % of the field unworked, checkPlan passes', { timeout: 300_000 }, () => {
+    const plan = planRoute(request, { now: () => 0 });
+    expect(plan.warnings.filter((w) => w.code === 'headland-pass-skipped').map((w) => w.message)).toEqual([]);
+    expect(plan.metrics.uncoveredRatio).toBeLessThanOrEqual(0.02);
+    expect(plan.route.filter((s) => s.connectorKind === 'unfitted')).toEqual([]);
+    expect(checkPlan(request, plan).violations).toEqual([]);
+  });
+});
