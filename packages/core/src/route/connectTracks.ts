@@ -96,7 +96,7 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
       let j = i, best = i, bestD = Infinity;
       while (j < queue.length && queue[j].kind === 'headland') {
         const q = queue[j] as Extract<Piece, { kind: 'headland' }>;
-        // (a pass whose bounding box is no nearer than the best so far cannot win: not measured)
+        // (a pass put off from here is not a candidate; one whose bounding box is no nearer than the best so far cannot win: not measured)
         const d = putOff.get(q) === cur || loopDistanceAtLeast(q.loop, cur.x, cur.y) >= bestD - 1e-9 ? Infinity : nearestOnLoop(q.loop, cur.x, cur.y).distance;
         if (d < bestD - 1e-9) { bestD = d; best = j; }
         j++;
