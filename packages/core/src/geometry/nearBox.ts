@@ -14,6 +14,7 @@
  * near E becomes F itself as often as it winds round E (a field's outer ring round a cell), or
  * nothing.
  */
+import { Clipper } from 'clipper2-ts';
 import type { PathD, PathsD } from './clipper.js';
 
 export interface Box {
@@ -23,18 +24,10 @@ export interface Box {
   maxY: number;
 }
 
-/** The bounding box of some rings. */
+/** The bounding box of some rings (Clipper's bounds, as a Box). */
 export function boxOf(rings: PathsD): Box {
-  const b = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
-  for (const r of rings) {
-    for (const p of r) {
-      if (p.x < b.minX) b.minX = p.x;
-      if (p.x > b.maxX) b.maxX = p.x;
-      if (p.y < b.minY) b.minY = p.y;
-      if (p.y > b.maxY) b.maxY = p.y;
-    }
-  }
-  return b;
+  const r = Clipper.getBoundsPathsD(rings);
+  return { minX: r.left, minY: r.top, maxX: r.right, maxY: r.bottom };
 }
 
 function grown(b: Box, d: number): Box {

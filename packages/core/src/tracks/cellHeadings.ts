@@ -70,6 +70,9 @@ function trackLength(ts: Track[]): number {
   return s;
 }
 
+/** A stop that never answers true (no cap). */
+const never = (): boolean => false;
+
 /**
  * Cells of the field-heading tracks and, where cheaper, their own headings. `tracks` are the
  * tracks of `directionRadians` over `mainland` (generateTracks); the result lists every track
@@ -101,7 +104,7 @@ export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionR
     pieces.push({ cell: ci, ids: cur });
   });
   const candidates = pieces.map((p, i) => (p.ids.length >= MIN_CELL_TRACKS ? i : -1)).filter((i) => i >= 0);
-  const regions = candidates.length === 0 ? [] : stop ? cellRegions(mainland, tracks, candidates.map((i) => pieces[i].ids), directionRadians, w, stop) : cellRegions(mainland, tracks, candidates.map((i) => pieces[i].ids), directionRadians, w);
+  const regions = candidates.length === 0 ? [] : cellRegions(mainland, tracks, candidates.map((i) => pieces[i].ids), directionRadians, w, stop ?? never);
   if (!regions) return undefined;
   const replaced = new Map<number, { subs: Track[][]; heading: CellHeading }>();
   let stopped = false;
