@@ -12,7 +12,6 @@
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { hypot, sortAscending } from '../geometry/vec.js';
 import { unworkedPatches } from '../geometry/unworked.js';
-import { simplifyBoundary } from '../geometry/simplifyBoundary.js';
 import type { SwathPass } from '../geometry/unworked.js';
 import { acrossExtent } from './generateTracks.js';
 import type { Track } from './generateTracks.js';
@@ -108,9 +107,8 @@ const EDGE_DIRECTIONS = 6;
 export function generateStripTracks(workable: PathsD, passes: SwathPass[], o: StripOptions & { turnRadiusMeters: number }): Track[] {
   const out: Track[] = [];
   let line = o.firstLine;
-  // Leftovers of the workable ground simplified where it is dense (geometry/simplifyBoundary.ts): a
-  // logged boundary's jitter would leave thousands of slivers along the outermost pass to sweep.
-  for (const patch of unworkedPatches(simplifyBoundary(workable), passes, o.minStripArea)) {
+  // (a dense boundary's leftovers are swept against it simplified: geometry/computeCoverage.ts sweepPasses)
+  for (const patch of unworkedPatches(workable, passes, o.minStripArea)) {
     let best: { tracks: Track[]; score: number; count: number } | undefined;
     for (const d of candidateDirections(patch.rings)) {
       const tried = linesAt(patch.rings, d, o.widthMeters, line, o.maxPassesPerStrip ?? Infinity);
