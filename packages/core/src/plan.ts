@@ -37,7 +37,7 @@ import { placeWarnings } from './warnings.js';
 import { checkPlan } from './check/checkPlan.js';
 import { reportStage } from './progress.js';
 import type { PlanStage, ProgressCallback } from './progress.js';
-import { addTimeLimitWarning, capCall } from './clock.js';
+import { addTimeLimitWarning, capCall, trackKilometres } from './clock.js';
 import type { SafetyCap } from './clock.js';
 import type { SharedWork } from './sharedWork.js';
 import type { Track } from './tracks/generateTracks.js';
@@ -56,7 +56,7 @@ export interface PlanRuntime {
 /** Plans a coverage route for one field. Synchronous; throws `PlanError` on bad input. */
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
   const settings = normalizeRequest(request);
-  const cap = capCall(runtime.now, settings.routeOptions.maxOptimizerTimeSeconds);
+  const cap = capCall(runtime.now, settings.routeOptions.maxOptimizerTimeSeconds, trackKilometres(settings.polygons, settings.machine.widthMeters));
   // The plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const call: Call = { request, settings, cap, shared: { memo: createConnectionMemo() }, ...(runtime.onProgress ? { onProgress: runtime.onProgress } : {}) };
   const plan = placeWarnings(planWithStripFallback((strips) => planCellsOrNot(call, strips), cap));
