@@ -142,7 +142,7 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
     // Guidance lines, cells, crosshatches, the extension's coverage gain, narrow corridors.
     addPlanExtras(plan, {
       frame, field, workable, tracks, directionRadians: planned.directionRadians, cellOf: planned.cellOf, headlandPasses: headlands.passes,
-      passCount: input.headlandPasses, widthMeters: w, turnRadiusMeters: m.turnRadiusMeters, options: input.options, request, ...(planned.fullExtension ?? {}),
+      passCount: input.headlandPasses, widthMeters: w, turnRadiusMeters: m.turnRadiusMeters, options: input.options, request, ...(planned.fullExtension ?? {}), ...(cap ? { hurry: cap.hurry } : {}),
     });
     plan.warnings.push(...measured.unworked);
     return plan;

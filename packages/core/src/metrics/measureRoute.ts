@@ -20,8 +20,12 @@ export interface MeasuredRoute {
 
 /** What the wall-clock cap cuts here (the `time-limit` warning). */
 const CUT_PATCHES = 'the unworked patches were not listed (the uncovered share is measured)';
-/** Past the cap, the coverage metric buffers at most this many vertices of curved passes (its warning `coverage-approximate` says by how much it simplified them). */
-export const HURRIED_PASS_VERTICES = 10_000;
+/**
+ * Past the cap, the coverage metric buffers at most this many vertices of curved passes (its warning
+ * `coverage-approximate` says by how much it simplified them: on the 1,000 ha scale field, 5 passes
+ * of 42,708 vertices, within 0.5 m; uncovered 0.089 % → 0.118 %, the metric's time about 0.6 of 10,000's).
+ */
+export const HURRIED_PASS_VERTICES = 2_000;
 
 /**
  * Metrics of the route `segments` over `tracks` (a strip pass has a width of its own). Past the
