@@ -1,7 +1,7 @@
 /**
  * Hard fields: per category of the corpus index (every category of index.csv by
  * default, and all fields together), the median uncovered and overlap ratios with and without
- * `extendTracks` (without it, plans still extend track ends by DEFAULT_EXTENSION_FRACTION of the
+ * `extendTracks` (without it, plans still extend track ends by DEFAULTS.trackExtensionFraction of the
  * full extension), and the `checkPlan` violations of every plan (no route point may enter a
  * no-go zone).
  * Request: width 6 m, 2 headland passes, turn radius 6 m (as the corpus test).

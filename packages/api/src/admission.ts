@@ -18,17 +18,8 @@
  * after the wait, so clients that retry at once cannot turn refusals into the load.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from './context.js';
+import type { AdmissionOptions, AppEnv } from './context.js';
 import { ApiError } from './errors.js';
-
-export interface AdmissionOptions {
-  /** Requests served at once. */
-  maxInFlight: number;
-  /** The shortest wait for a slot, ms (longer when requests are served slowly, see above). */
-  waitMs: number;
-  /** Requests that may wait at once (default 4 × maxInFlight); more are refused at once. */
-  maxWaiting?: number;
-}
 
 export interface Admission {
   readonly options: Readonly<Required<AdmissionOptions>>;

@@ -1,11 +1,20 @@
 /** What every route can reach: the store, the planner, limits, configuration and the caller. */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
-import type { AdmissionOptions } from './admission.js';
 import type { PlanGate } from './plan-gate.js';
 import type { Planner } from './planner.js';
 import type { RateLimiter } from './ratelimit.js';
 import type { Store } from './store/store.js';
+
+/** Admission of every request (admission.ts). */
+export interface AdmissionOptions {
+  /** Requests served at once. */
+  maxInFlight: number;
+  /** The shortest wait for a slot, ms (longer when requests are served slowly, see above). */
+  waitMs: number;
+  /** Requests that may wait at once (default 4 × maxInFlight); more are refused at once. */
+  maxWaiting?: number;
+}
 
 export interface ApiConfig {
   /** Credits one plan costs (direct or stored). */

@@ -4,7 +4,8 @@ export { serve, serveCommand, createKeyCommand, type ServeOptions, type RunningS
 export { defaultConfig, type ApiConfig, type App, type AppEnv, type Caller } from './context.js';
 export { inProcessPlanner, poolPlanner, type Planner, type PlanFunction } from './planner.js';
 export { createPlanGate, type PlanGate, type PlanGateOptions } from './plan-gate.js';
-export { createAdmission, type Admission, type AdmissionOptions } from './admission.js';
+export { createAdmission, type Admission } from './admission.js';
+export type { AdmissionOptions } from './context.js';
 export { createRateLimiter, type RateLimiter, type RateDecision } from './ratelimit.js';
 export { Store, openStore, hashSecret, generateApiKey } from './store/store.js';
 export { migrations, migrate } from './store/migrations.js';

@@ -15,9 +15,9 @@
  *   tracks/cellHeadingChoice.ts) and the planning without strip passes (tracks/stripFallback.ts)
  *   are not made — and what every plan needs takes the cheap way (`SafetyCap.hurry`): no headings
  *   per cell (read before each cell is weighed), no strip passes, joins not made yet by a turn or a chain of waypoints only (no
- *   headland traversal, no search; what they do not fit drawn straight, warned), no join refitted,
- *   the coverage metric on at most 10,000 vertices of curved passes (metrics/measureRoute.ts), the unworked patches not
- *   listed. The plan says what was cut in a warning `time-limit` (`capCall`, `addTimeLimitWarning`);
+ *   headland traversal but on rings built before, no search; what they do not fit drawn straight, warned), no join refitted,
+ *   the coverage metric on at most 2,000 vertices of curved passes (metrics/measureRoute.ts), the unworked patches not
+ *   listed, the narrow corridors not looked for (output/planExtras.ts). The plan says what was cut in a warning `time-limit` (`capCall`, `addTimeLimitWarning`);
  *   only such a plan may depend on the machine.
  */
 import type { PlanWarning } from './types.js';
@@ -113,13 +113,46 @@ export function safetyCap(clock: Clock, limitMilliseconds: number): SafetyCap {
 }
 
 /**
- * The cap of one `planRoute` call: SAFETY_CAP_FACTOR × maxOptimizerTime on the caller's clock,
- * else on `performance.now()`; none where the platform has no clock.
+ * What every plan needs after the cap grows with the field: its joins, the coverage metric and the
+ * output all scale with the tracks' length. The cap keeps at least this many milliseconds per
+ * kilometre of tracks (field area / working width) for it: the 1,000 ha scale field at W 3 m (3,340 km,
+ * 1,955 tracks) spent about 2.4 s of CPU after the cap on a shared machine — re-planned with a wider
+ * headland, joined, measured, output — so the cap fires at the start of a 2 s call there rather
+ * than at 1.2 s, and the cell headings and strip passes it would have weighed first are cut.
  */
-export function capCall(now: Clock | undefined, maxOptimizerTimeSeconds: number): SafetyCap | undefined {
+export const FINISH_MILLISECONDS_PER_TRACK_KILOMETER = 0.6;
+/** However large the field, the cap fires no earlier than this share of the limit (a frozen clock never reaches it). */
+export const MIN_CAP_SHARE = 0.1;
+
+/**
+ * Kilometres of tracks a field of these lon/lat polygons (shells, holes) gives at `widthMeters`:
+ * its area (an equirectangular estimate, ample for sizing the cap) over the width.
+ */
+export function trackKilometres(polygons: readonly (readonly (readonly (readonly number[])[])[])[], widthMeters: number): number {
+  let area = 0;
+  for (const rings of polygons) {
+    for (const ring of rings) {
+      if (ring.length < 3) continue;
+      const k = 111_320 * Math.cos((ring[0][1] * Math.PI) / 180);
+      let a2 = 0;
+      for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) a2 += (ring[j][0] - ring[i][0]) * (ring[j][1] + ring[i][1]);
+      area += (a2 / 2) * k * 111_320;
+    }
+  }
+  return widthMeters > 0 ? Math.abs(area) / widthMeters / 1000 : 0;
+}
+
+/**
+ * The cap of one `planRoute` call: SAFETY_CAP_FACTOR × maxOptimizerTime on the caller's clock,
+ * else on `performance.now()`; none where the platform has no clock. It fires the larger of the
+ * fixed reserve (FINISH_SHARE, at most FINISH_MAX_MILLISECONDS) and the field's
+ * (FINISH_MILLISECONDS_PER_TRACK_KILOMETER × `trackKm`) before the limit, not before MIN_CAP_SHARE of it.
+ */
+export function capCall(now: Clock | undefined, maxOptimizerTimeSeconds: number, trackKm = 0): SafetyCap | undefined {
   const clock = now ?? defaultClock();
   const limit = SAFETY_CAP_FACTOR * maxOptimizerTimeSeconds * 1000;
-  return clock ? safetyCap(clock, limit - Math.min(FINISH_SHARE * limit, FINISH_MAX_MILLISECONDS)) : undefined;
+  const reserve = Math.max(Math.min(FINISH_SHARE * limit, FINISH_MAX_MILLISECONDS), FINISH_MILLISECONDS_PER_TRACK_KILOMETER * trackKm);
+  return clock ? safetyCap(clock, Math.max(MIN_CAP_SHARE * limit, limit - reserve)) : undefined;
 }
 
 /** Past the cap, the plan says what the cap cut short in a warning `time-limit`. */

@@ -10,6 +10,7 @@
  *
  * Around it, tracks/ decides between plannings: with or without strip passes (stripFallback.ts),
  * with or without headings of their own per cell (cellHeadingChoice.ts); clock.ts caps the call.
+ * A planning's route decides first: its metrics and plan are made only where a choice or the call reads them.
  */
 import type { Plan, PathPlanRequest } from './types.js';
 import { normalizeRequest } from './request/normalizeRequest.js';
@@ -20,24 +21,23 @@ import { machineTurnOptions } from './turns/machineTurnOptions.js';
 import type { LocalSegment } from './turns/path.js';
 import { headlandRoutePieces } from './headland/headlandPieces.js';
 import { headlandReport, outermostExteriorRings, passDrivingOrder, planHeadlandStage } from './headland/planHeadlands.js';
-import { fieldHeading, planFieldTracks } from './tracks/planTracks.js';
-import type { StripMode } from './tracks/planTracks.js';
+import { fieldHeading, planFieldTracks, type StripMode } from './tracks/planTracks.js';
 import { chooseTurnHeadland, headlandWidenedWarning, turnHeadlandPasses } from './tracks/widenHeadland.js';
 import { planWithStripFallback, stripFaults } from './tracks/stripFallback.js';
-import { planCellHeadingsOrNot } from './tracks/cellHeadingChoice.js';
-import type { Planning } from './tracks/cellHeadingChoice.js';
+import { lazyPlanning, planCellHeadingsOrNot, type Planning } from './tracks/cellHeadingChoice.js';
 import { optimizerReport, routeFieldOf, routeTracks } from './route/routeTracks.js';
 import { createConnectionMemo } from './route/connectionMemo.js';
 import { zoneRoute } from './route/zones.js';
 import { withRefillDetours } from './refill/routeExtras.js';
 import { measureRoute } from './metrics/measureRoute.js';
+import { nonWorkingMeters } from './metrics/computeMetrics.js';
 import { assemblePlan } from './output/assemblePlan.js';
 import { addPlanExtras } from './output/planExtras.js';
 import { placeWarnings } from './warnings.js';
 import { checkPlan } from './check/checkPlan.js';
 import { reportStage } from './progress.js';
 import type { PlanStage, ProgressCallback } from './progress.js';
-import { addTimeLimitWarning, capCall } from './clock.js';
+import { addTimeLimitWarning, capCall, trackKilometres } from './clock.js';
 import type { SafetyCap } from './clock.js';
 import type { SharedWork } from './sharedWork.js';
 import type { Track } from './tracks/generateTracks.js';
@@ -56,7 +56,7 @@ export interface PlanRuntime {
 /** Plans a coverage route for one field. Synchronous; throws `PlanError` on bad input. */
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
   const settings = normalizeRequest(request);
-  const cap = capCall(runtime.now, settings.routeOptions.maxOptimizerTimeSeconds);
+  const cap = capCall(runtime.now, settings.routeOptions.maxOptimizerTimeSeconds, trackKilometres(settings.polygons, settings.machine.widthMeters));
   // The plannings share what depends on the field alone, and the connections made (route/connectionMemo.ts).
   const call: Call = { request, settings, cap, shared: { memo: createConnectionMemo() }, ...(runtime.onProgress ? { onProgress: runtime.onProgress } : {}) };
   const plan = placeWarnings(planWithStripFallback((strips) => planCellsOrNot(call, strips), cap));
@@ -126,22 +126,25 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
   const zoned = zoneRoute(refills ? refills.segments : routed.segments, routeField.region, w, gates, simple);
   const segments = zoned.segments;
 
-  stage('metrics');
-  const measured = measureRoute(segments, tracks, prepared, m, refills, cap?.hurry);
-  const plan = assemblePlan({
-    frame, field, obstacles: prepared.obstacles, input, metrics: measured.metrics, heading: planned.heading, headlands,
-    headlandStyle: { ...headlandReport(input.headland, shaped), smallObstaclesWithoutRounds: small.small.length },
-    tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...(shared.turnHeadland ? [headlandWidenedWarning(shared.turnHeadland, w, m.turnRadiusMeters)] : []), ...routed.warnings, ...zoned.warnings, ...measured.warnings], zones: zoned.zones,
-    optimizer: optimizerReport(routed), ...(refills ? { refillPoints: refills.points } : {}), ...(routed.staging ? { staging: routed.staging } : {}),
-  });
-
-  stage('extras');
-  // Guidance lines, cells, crosshatches, the extension's coverage gain, narrow corridors.
-  addPlanExtras(plan, {
-    frame, field, workable, tracks, directionRadians: planned.directionRadians, cellOf: planned.cellOf, headlandPasses: headlands.passes,
-    passCount: input.headlandPasses, widthMeters: w, turnRadiusMeters: m.turnRadiusMeters, options: input.options, request, ...(planned.fullExtension ?? {}),
-  });
-  plan.warnings.push(...measured.unworked);
+  const routeWarnings = [...(shared.turnHeadland ? [headlandWidenedWarning(shared.turnHeadland, w, m.turnRadiusMeters)] : []), ...routed.warnings, ...zoned.warnings];
   const stripsFaulted = planned.stripCount > 0 && stripFaults(routed.warnings, segments, tracks, tracks.length - planned.stripCount, input.routeOptions.headlandsFirst);
-  return { plan, ownCellHeadings: secondFollows, stripsFaulted };
+  const optimizer = optimizerReport(routed);
+  // Measured and made when a choice between plannings, or the call, reads them (tracks/cellHeadingChoice.ts).
+  const measure = () => (stage('metrics'), measureRoute(segments, tracks, prepared, m, refills, cap?.hurry));
+  return lazyPlanning({ ownCellHeadings: secondFollows, stripsFaulted, nonWorkingDistanceMeters: nonWorkingMeters(segments), routeWarnings, orderingMilliseconds: optimizer.timeSpentMilliseconds }, measure, (mr) => mr.metrics.uncoveredRatio, (measured) => {
+    const plan = assemblePlan({
+      frame, field, obstacles: prepared.obstacles, input, metrics: measured.metrics, heading: planned.heading, headlands,
+      headlandStyle: { ...headlandReport(input.headland, shaped), smallObstaclesWithoutRounds: small.small.length },
+      tracks, cellOf: planned.cellOf, segments, connected: routed.segments, warnings: [...routeWarnings, ...measured.warnings], zones: zoned.zones,
+      optimizer, ...(refills ? { refillPoints: refills.points } : {}), ...(routed.staging ? { staging: routed.staging } : {}),
+    });
+    stage('extras');
+    // Guidance lines, cells, crosshatches, the extension's coverage gain, narrow corridors.
+    addPlanExtras(plan, {
+      frame, field, workable, tracks, directionRadians: planned.directionRadians, cellOf: planned.cellOf, headlandPasses: headlands.passes,
+      passCount: input.headlandPasses, widthMeters: w, turnRadiusMeters: m.turnRadiusMeters, options: input.options, request, ...(planned.fullExtension ?? {}), ...(cap ? { hurry: cap.hurry } : {}),
+    });
+    plan.warnings.push(...measured.unworked());
+    return plan;
+  });
 }

@@ -7,7 +7,7 @@ import { planRoute } from '@furrow/core';
 import type { PathPlanRequest, Plan, PlanWarning } from '@furrow/core';
 import { UsageError } from '../errors.js';
 import { planToSvg } from '../svg.js';
-import { buildRequest } from './request.js';
+import { buildRequest, type PlanCommandOptions } from './request.js';
 import { readBoundaryFile } from '../io/boundary.js';
 import { renderPlan, type PlanOutputFormat, PLAN_OUTPUT_FORMATS } from '../io/render.js';
 
@@ -20,18 +20,8 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-export interface PlanCommandOptions {
-  width?: string;
-  headlandPasses?: string;
-  turnRadius?: string;
-  heading?: string;
-  request?: string;
-  format?: string;
-  out?: string;
-  svg?: string;
-}
-
 export { UsageError, buildRequest };
+export type { PlanCommandOptions };
 export { DEFAULT_CLI_WIDTH_METERS } from './request.js';
 
 /** Writes to stdout and resolves once the bytes are handed over (a zip may be large). */

@@ -4,7 +4,18 @@
  */
 import type { PathPlanRequest } from '@furrow/core';
 import { UsageError } from '../errors.js';
-import type { PlanCommandOptions } from './plan.js';
+
+/** The flags `plan` and the commands built on it take. */
+export interface PlanCommandOptions {
+  width?: string;
+  headlandPasses?: string;
+  turnRadius?: string;
+  heading?: string;
+  request?: string;
+  format?: string;
+  out?: string;
+  svg?: string;
+}
 
 function numberFlag(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

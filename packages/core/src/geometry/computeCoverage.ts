@@ -4,7 +4,8 @@
  * truncated the union). overlap = Σ swath areas − area of their union (area worked more than
  * once, counted once per extra pass); uncovered = workable area − covered part of it.
  *
- * The swaths are built and turned for a cheap sweep in geometry/swaths.ts.
+ * The swaths are built and turned for a cheap sweep in geometry/swaths.ts; what the union leaves of
+ * the ground is cut without sweeping its hairline holes again in geometry/groundLeft.ts.
  *
  * A dense (GPS-logged) boundary is measured against as simplified (geometry/simplifyBoundary.ts):
  * its jitter left thousands of hairline pieces between the outermost swath's edge and the logged
@@ -19,7 +20,8 @@
  * each other) does not see the boundary. A boundary that is not dense (the corpus) is measured
  * against as it is.
  */
-import { areaOf, differenceGrouped, unionPolygons } from './clipper.js';
+import { areaOf, unionPolygons } from './clipper.js';
+import { groundLeft } from './groundLeft.js';
 import type { PathsD } from './clipper.js';
 import { passSwath, turnedSwaths } from './swaths.js';
 import type { TurnedSwaths, WorkingPass } from './swaths.js';
@@ -96,7 +98,7 @@ export function sweepPasses(workable: PathsD, allPasses: WorkingPass[], maxPassV
   const P = COVERAGE_PRECISION;
   const turnedGround = withoutSpikes(ground.map((r) => r.map((p) => swaths.turn(p.x, p.y))), P);
   const union = swaths.rings.length > 0 ? withoutSpikes(unionPolygons(withoutSpikes(swaths.rings, P), P), P) : [];
-  const left = differenceGrouped(turnedGround, union, P);
+  const left = groundLeft(turnedGround, union, P);
   return { ...swaths, union, left, ground, groundErrorSquareMeters, ...(bounded.approximation ? { approximation: bounded.approximation } : {}) };
 }
 

@@ -75,6 +75,10 @@ function simplifyFlat(xy: ArrayLike<number>, toleranceMeters: number): Float64Ar
   const path: PathD = [];
   for (let i = 0; i + 1 < xy.length; i += 2) path.push({ x: xy[i], y: xy[i + 1] });
   const s = Clipper.ramerDouglasPeuckerD(path, toleranceMeters);
+  // A closed pass ends where it starts; the simplification drops that repeated end point, and with
+  // it the pass's last side: it is put back.
+  const last = path[path.length - 1];
+  if (s.length > 0 && (s[s.length - 1].x !== last.x || s[s.length - 1].y !== last.y)) s.push(last);
   const out = new Float64Array(2 * s.length);
   s.forEach((p, i) => { out[2 * i] = p.x; out[2 * i + 1] = p.y; });
   return out;

@@ -1,12 +1,15 @@
 /**
  * The region a route may use: the field (inside the boundary, outside its holes), with its
- * edges in a flatbush index. Answers "is this polyline inside?" exactly (no sampling: any
- * crossing of a boundary edge is found) and measures how far a point lies outside.
+ * edges in a flatbush index (nearest edges) and in horizontal bands (`EdgeBands`: point location
+ * and segment tests, the hot queries). Answers "is this polyline inside?" exactly (no sampling:
+ * any crossing of a boundary edge is found) and measures how far a point lies outside.
  */
 import Flatbush from 'flatbush';
 import type { PathsD } from './clipper.js';
 import { hypot } from './vec.js';
-import { crossesRayLeft } from './pointInRing.js';
+import { EdgeBands } from './edgeBands.js';
+
+export { segmentsIntersect } from './edgeBands.js';
 
 export class Region {
   /** Edge endpoints, stride 4: ax, ay, bx, by. */
@@ -14,7 +17,7 @@ export class Region {
   /** Ring of each edge (0 = a shell of its polygon... any ring; see `holeEdge`). */
   readonly holeEdge: Uint8Array;
   private readonly index: Flatbush;
-  private readonly minX: number;
+  private readonly bands: EdgeBands;
   /**
    * Elementary checks answered so far (a point located, a segment tested, each point of a
    * polyline): a deterministic count of the geometric work done in this region, which the route
@@ -44,7 +47,7 @@ export class Region {
     }
     if (n === 0) this.index.add(0, 0, 0, 0);
     this.index.finish();
-    this.minX = this.index.minX;
+    this.bands = new EdgeBands(this.edges);
   }
 
   /** The rings the region was built from (each as given: shells counter-clockwise, holes clockwise). */
@@ -67,14 +70,7 @@ export class Region {
   /** Even-odd point in region (shells and holes together). */
   contains(x: number, y: number): boolean {
     this.work++;
-    const e = this.edges;
-    let inside = false;
-    const ids = this.index.search(this.minX - 1, y, x, y);
-    for (const k of ids) {
-      const ax = e[4 * k], ay = e[4 * k + 1], bx = e[4 * k + 2], by = e[4 * k + 3];
-      if (crossesRayLeft(x, y, ax, ay, bx, by)) inside = !inside;
-    }
-    return inside;
+    return this.bands.containsPoint(x, y);
   }
 
   /** Distance from a point to the nearest boundary edge. */
@@ -100,51 +96,21 @@ export class Region {
   /** True when the segment crosses or touches no boundary edge. */
   segmentClear(ax: number, ay: number, bx: number, by: number): boolean {
     this.work++;
-    const e = this.edges;
-    const hits = this.index.search(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
-    for (const k of hits) {
-      if (segmentsIntersect(ax, ay, bx, by, e[4 * k], e[4 * k + 1], e[4 * k + 2], e[4 * k + 3])) return false;
-    }
-    return true;
+    return this.bands.segmentClear(ax, ay, bx, by);
   }
 
   /**
    * True when the whole polyline (flat xy) lies inside the region. Dense polylines (turns,
-   * connectors: points every 0.5 m) are tested in runs of points, one index query per run.
+   * connectors: points every 0.5 m) are tested in runs of points, their edges gathered once per run.
    */
   containsPolyline(xy: ArrayLike<number>): boolean {
     if (xy.length < 2) return true;
     if (!this.contains(xy[0], xy[1])) return false;
-    const e = this.edges;
     const n = xy.length >> 1;
     this.work += n;
-    for (let i0 = 0; i0 < n - 1; i0 += POLYLINE_RUN) {
-      const i1 = Math.min(n - 1, i0 + POLYLINE_RUN);
-      let minX = xy[2 * i0], minY = xy[2 * i0 + 1], maxX = minX, maxY = minY;
-      for (let i = i0 + 1; i <= i1; i++) {
-        const x = xy[2 * i], y = xy[2 * i + 1];
-        if (x < minX) minX = x; else if (x > maxX) maxX = x;
-        if (y < minY) minY = y; else if (y > maxY) maxY = y;
-      }
-      const ids = this.index.search(minX, minY, maxX, maxY);
-      if (ids.length === 0) continue;
-      for (let i = i0; i < i1; i++) {
-        const ax = xy[2 * i], ay = xy[2 * i + 1], bx = xy[2 * i + 2], by = xy[2 * i + 3];
-        const sx0 = ax < bx ? ax : bx, sx1 = ax < bx ? bx : ax, sy0 = ay < by ? ay : by, sy1 = ay < by ? by : ay;
-        for (const k of ids) {
-          const cx = e[4 * k], cy = e[4 * k + 1], dx = e[4 * k + 2], dy = e[4 * k + 3];
-          // Cheapest rejection first: the boxes of the two segments do not meet.
-          if ((cx < dx ? dx : cx) < sx0 || (cx < dx ? cx : dx) > sx1 || (cy < dy ? dy : cy) < sy0 || (cy < dy ? cy : dy) > sy1) continue;
-          if (segmentsIntersect(ax, ay, bx, by, cx, cy, dx, dy)) return false;
-        }
-      }
-    }
-    return true;
+    return this.bands.polylineClear(xy);
   }
 }
-
-/** Points per index query in `containsPolyline`. */
-const POLYLINE_RUN = 32;
 
 export function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
   const dx = bx - ax, dy = by - ay;
@@ -153,26 +119,4 @@ export function segmentDistance(px: number, py: number, ax: number, ay: number, 
   if (t < 0) t = 0;
   else if (t > 1) t = 1;
   return hypot(px - (ax + t * dx), py - (ay + t * dy));
-}
-
-function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
-  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-}
-
-/** Closed-segment intersection test (touching counts). */
-export function segmentsIntersect(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
-  const d1 = orient(cx, cy, dx, dy, ax, ay);
-  const d2 = orient(cx, cy, dx, dy, bx, by);
-  const d3 = orient(ax, ay, bx, by, cx, cy);
-  const d4 = orient(ax, ay, bx, by, dx, dy);
-  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
-  if (d1 === 0 && between(ax, ay, cx, cy, dx, dy)) return true;
-  if (d2 === 0 && between(bx, by, cx, cy, dx, dy)) return true;
-  if (d3 === 0 && between(cx, cy, ax, ay, bx, by)) return true;
-  if (d4 === 0 && between(dx, dy, ax, ay, bx, by)) return true;
-  return false;
-}
-
-function between(px: number, py: number, ax: number, ay: number, bx: number, by: number): boolean {
-  return Math.min(ax, bx) <= px && px <= Math.max(ax, bx) && Math.min(ay, by) <= py && py <= Math.max(ay, by);
 }

@@ -135,6 +135,29 @@ export function passSwath(xy: ArrayLike<number>, widthMeters: number): PathsD {
   return unionPolygons(pieces, PRECISION);
 }
 
+/**
+ * Swaths of curved passes by pass object, width and sweep angle: the plannings of a call sweep the
+ * same headland passes again (tracks/strips.ts `plannedPasses` hands the same object each time).
+ * Straight passes are their rectangles, cheaper drawn than looked up. Read-only, like the passes.
+ */
+const curvedSwaths = new WeakMap<object, Map<string, { swath: PathsD; area: number }>>();
+
+function curvedSwathOnce(p: WorkingPass, angle: number, make: () => PathsD): { swath: PathsD; area: number } {
+  if (p.xy.length <= 4 || typeof p.xy !== 'object') {
+    const swath = make();
+    return { swath, area: areaOf(swath) };
+  }
+  let byKey = curvedSwaths.get(p.xy);
+  if (!byKey) curvedSwaths.set(p.xy, (byKey = new Map()));
+  const key = `${p.widthMeters} ${angle}`;
+  let v = byKey.get(key);
+  if (!v) {
+    const swath = make();
+    byKey.set(key, (v = { swath, area: areaOf(swath) }));
+  }
+  return v;
+}
+
 /** The passes' swaths turned into the sweep frame (x' = x cos a + y sin a, y' = −x sin a + y cos a). */
 export interface TurnedSwaths {
   /** The angle turned by (−angle), radians. */
@@ -163,8 +186,8 @@ export function turnedSwaths(passes: WorkingPass[], rings: PathsD): TurnedSwaths
       t[i] = x * c + y * s;
       t[i + 1] = -x * s + y * c;
     }
-    const swath = passSwath(t, p.widthMeters);
-    areaSum += areaOf(swath);
+    const { swath, area } = curvedSwathOnce(p, angle, () => passSwath(t, p.widthMeters));
+    areaSum += area;
     for (const r of swath) out.push(r);
   }
   return {

@@ -28,7 +28,7 @@ import { PRECISION, areaOf, differencePolygons, intersectPolygons, offsetPolygon
 import { Region, segmentsIntersect } from '../geometry/region.js';
 import { hypot, wrapAngle } from '../geometry/vec.js';
 import { douglasPeuckerKeep } from '../geometry/douglasPeucker.js';
-import type { HeadlandPass } from './generateHeadlands.js';
+import type { HeadlandPass } from './types.js';
 import { CORNER_MIN_RADIANS } from './corners.js';
 
 /** The loop keeps this far from the boundary, m. */

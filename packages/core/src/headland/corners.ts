@@ -23,7 +23,7 @@ import { PRECISION } from '../geometry/clipper.js';
 import type { Region } from '../geometry/region.js';
 import { turnCandidates } from '../turns/index.js';
 import type { TurnOptions, TurnPath } from '../turns/types.js';
-import type { HeadlandPass } from './generateHeadlands.js';
+import type { HeadlandPass } from './types.js';
 import type { LocalSegment } from '../turns/path.js';
 import { hypot } from '../geometry/vec.js';
 

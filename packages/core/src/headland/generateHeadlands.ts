@@ -7,30 +7,17 @@ import { areaOf, differencePolygons, offsetPolygons, ringToFlat, sharedOffset } 
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { pointInRing } from '../geometry/pointInRing.js';
 import { offsetMitred } from './corners.js';
+import type { HeadlandPass, Headlands } from './types.js';
+
+export type { HeadlandPass, Headlands } from './types.js';
 import { junctionOnLoop, loopSideFits, makeLoop } from '../turns/connectorRings.js';
 
 /** Working passes need no fine arcs (1 cm from the true circle). */
 const PASS_ARC_TOLERANCE_METERS = 0.01;
 
-export interface HeadlandPass {
-  type: 'ExteriorHeadland' | 'InteriorHeadland';
-  /** 1 = outermost. */
-  passIndex: number;
-  /** Closed ring (first point not repeated), local frame, in driving direction. */
-  ring: PathD;
-}
-
 /** A pass as a flat xy polyline, its first point repeated at the end. */
 export function passToFlat(p: HeadlandPass): Float64Array {
   return ringToFlat(p.ring);
-}
-
-export interface Headlands {
-  passes: HeadlandPass[];
-  /** Area left for tracks: shells counter-clockwise, holes clockwise. */
-  mainland: PathsD;
-  /** Turn-only headlands: the band at the track ends the passes work (the plan's `headlandAreas`). */
-  band?: PathsD;
 }
 
 /**

@@ -28,20 +28,7 @@ export function workingPasses(segments: LocalSegment[], widthOf: WidthOf): { xy:
  */
 export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, machine: ResolvedMachine, warnings?: LocalWarning[], widthOf: WidthOf = () => machine.widthMeters, swept?: SweptPasses): PlanMetrics {
   const m = machine;
-  let working = 0, nonWorking = 0, turns = 0;
-  const turnsByType: Record<string, number> = {};
-  let connectors = 0;
-  for (const s of segments) {
-    const len = polylineLength(s.xy);
-    if (s.type === 'Turn' || s.type === 'Connector') {
-      nonWorking += len;
-      if (countsAsTurn(s)) {
-        turns++;
-        const k = s.turnType ?? 'Dubins';
-        turnsByType[k] = (turnsByType[k] ?? 0) + 1;
-      } else connectors++;
-    } else working += len;
-  }
+  const { working, nonWorking, turns, turnsByType, connectors } = routeDistances(segments);
   const cov = computeCoverage(workable, swept ?? sweepPasses(workable, workingPasses(segments, widthOf)));
   if (cov.approximation) warnings?.push({ code: 'coverage-approximate', message: cov.approximation });
   // every cusp is a stop to change gear (machine.cuspStopSeconds)
@@ -67,6 +54,29 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
     metrics.fuelLiters = r2(((m.workingFuelLitersPerHour ?? 0) * working) / m.workingSpeedMetersPerSecond / 3600 + ((m.turningFuelLitersPerHour ?? 0) * nonWorking) / m.turningSpeedMetersPerSecond / 3600);
   }
   return metrics;
+}
+
+/** Working and non-working meters of a route, its turns (by type) and other connectors. */
+function routeDistances(segments: LocalSegment[]): { working: number; nonWorking: number; turns: number; turnsByType: Record<string, number>; connectors: number } {
+  let working = 0, nonWorking = 0, turns = 0, connectors = 0;
+  const turnsByType: Record<string, number> = {};
+  for (const s of segments) {
+    const len = polylineLength(s.xy);
+    if (s.type === 'Turn' || s.type === 'Connector') {
+      nonWorking += len;
+      if (countsAsTurn(s)) {
+        turns++;
+        const k = s.turnType ?? 'Dubins';
+        turnsByType[k] = (turnsByType[k] ?? 0) + 1;
+      } else connectors++;
+    } else working += len;
+  }
+  return { working, nonWorking, turns, turnsByType, connectors };
+}
+
+/** The route's non-working distance as its metrics give it (`nonWorkingDistanceMeters`), without measuring its coverage. */
+export function nonWorkingMeters(segments: LocalSegment[]): number {
+  return r2(routeDistances(segments).nonWorking);
 }
 
 /** The refill stage's figures added to the metrics. */

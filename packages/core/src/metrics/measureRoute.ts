@@ -14,14 +14,18 @@ export interface MeasuredRoute {
   metrics: PlanMetrics;
   /** Warnings of the metrics (`coverage-approximate`), local. */
   warnings: LocalWarning[];
-  /** Every unworked patch over 1 % of the field or 100 m², with its area and place. */
-  unworked: PlanWarning[];
+  /** Every unworked patch over 1 % of the field or 100 m², with its area and place: listed on first ask (a planning another beats on its metrics never lists them). */
+  unworked(): PlanWarning[];
 }
 
 /** What the wall-clock cap cuts here (the `time-limit` warning). */
 const CUT_PATCHES = 'the unworked patches were not listed (the uncovered share is measured)';
-/** Past the cap, the coverage metric buffers at most this many vertices of curved passes (its warning `coverage-approximate` says by how much it simplified them). */
-export const HURRIED_PASS_VERTICES = 10_000;
+/**
+ * Past the cap, the coverage metric buffers at most this many vertices of curved passes (its warning
+ * `coverage-approximate` says by how much it simplified them: on the 1,000 ha scale field, 5 passes
+ * of 42,708 vertices, within 0.5 m; uncovered 0.089 % → 0.118 %, the metric's time about 0.6 of 10,000's).
+ */
+export const HURRIED_PASS_VERTICES = 2_000;
 
 /**
  * Metrics of the route `segments` over `tracks` (a strip pass has a width of its own). Past the
@@ -35,6 +39,7 @@ export function measureRoute(segments: LocalSegment[], tracks: readonly { widthM
   const swept = sweepPasses(field.workable, workingPasses(segments, widthOf), hurry?.() ? HURRIED_PASS_VERTICES : undefined);
   const metrics = computeMetrics(segments, field.workable, field.fieldAreaSquareMeters, machine, warnings, widthOf, swept);
   if (refills) addRefillMetrics(metrics, refills.points.length, refills.detourMeters);
-  const unworked = hurry?.(CUT_PATCHES) ? [] : unworkedWarnings(field.workable, swept, field.fieldAreaSquareMeters, (x, y) => field.frame.toLonLat(x, y));
-  return { metrics, warnings, unworked };
+  let unworked: PlanWarning[] | undefined;
+  const listUnworked = (): PlanWarning[] => (unworked ??= hurry?.(CUT_PATCHES) ? [] : unworkedWarnings(field.workable, swept, field.fieldAreaSquareMeters, (x, y) => field.frame.toLonLat(x, y)));
+  return { metrics, warnings, unworked: listUnworked };
 }

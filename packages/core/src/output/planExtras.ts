@@ -38,7 +38,12 @@ export interface PlanExtrasInput {
   options: readonly string[];
   /** The request as given, for the features accepted but not planned yet (warned about). */
   request?: PathPlanRequest;
+  /** The call's wall-clock cap (clock.ts `SafetyCap.hurry`): past it the narrow corridors are not looked for. */
+  hurry?: (what: string) => boolean;
 }
+
+/** What the wall-clock cap cuts here (the `time-limit` warning). */
+export const CUT_CORRIDORS = 'the narrow corridors were not looked for (no `narrow-corridor` warnings)';
 
 function r2(v: number): number {
   return Math.round(v * 100) / 100;
@@ -121,8 +126,8 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
   if (tracksIn?.trackType === 'curved' && x.tracks.length > 0 && !x.tracks.some((t) => t.xy))
     plan.warnings.push({ code: 'unsupported-track-type', message: 'tracks.trackType "curved": no smooth boundary chain gave curved tracks inside the headland (warning, not an error): the tracks are straight', feature: 'tracks' });
 
-  // Narrow corridors of the workable area.
-  for (const c of findNarrowCorridors(x.workable, w)) {
+  // Narrow corridors of the workable area (an opening of the whole field: not past the wall-clock cap).
+  for (const c of x.hurry?.(CUT_CORRIDORS) ? [] : findNarrowCorridors(x.workable, w)) {
     const warning: PlanWarning = {
       code: 'narrow-corridor',
       message: `a part of the field of ${Math.round(c.areaSquareMeters)} m² is narrower than the ${w} m machine: no full-width pass fits there (passes of reduced width, sections off, work the strips they reach; \`unworked-area\` warnings list what is left)`,

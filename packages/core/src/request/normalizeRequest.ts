@@ -52,7 +52,7 @@ export const LIMITS = {
   maxTracks: 20_000,
 } as const;
 
-/** Every default of a request, in one place: nothing downstream of `normalizeRequest` applies one. */
+/** Every default of a request (and the planner's one fixed share, the track extension), in one place: nothing downstream of `normalizeRequest` applies one. */
 export const DEFAULTS = {
   turnRadiusMeters: 6,
   /** ≈ 9 km/h. */
@@ -74,6 +74,15 @@ export const DEFAULTS = {
   /** The fuel objective's rates when the machine gives none (a mid-size tractor); fuel metrics need the machine's own. */
   objectiveWorkingFuelLitersPerHour: 20,
   objectiveTurningFuelLitersPerHour: 12,
+  /**
+   * Share of the full extension applied to every plan (the option `extendTracks` applies all of it).
+   * Where the mainland's edge meets a track at an angle α, the full extension e = (w/2)·tan α works
+   * the wedge W = (w/2)²·tan α / 2 on one side and adds 4·W of swath. Extending by f·e works
+   * (2f − f²)·W for (2f + f²)·W more overlap: the first square meter costs one of overlap, the
+   * last one at f costs (1 + f) / (1 − f). At f = 1/3 the last square meter costs 2 of overlap, 56 % of
+   * the wedge is worked for 1.4 times as much overlap (the full extension: all of it for 3 times).
+   */
+  trackExtensionFraction: 1 / 3,
 } as const;
 
 /** Lines skipped between consecutive passes by default: as many as a forward U of radius R needs (0 when w ≥ 2R). */

@@ -15,6 +15,8 @@ export interface RouteContext {
   region: Region;
   /** Connector rings for headland traversal (built on first use: most fields need few). */
   loops: () => LoopPath[];
+  /** Whether `loops` has built the rings already (past the wall-clock cap they are not built). */
+  loopsBuilt?: () => boolean;
   /** How far from a connector ring a traversal may start or end, meters. */
   maxRingReachMeters: number;
   turnOptions: TurnOptions;
@@ -75,7 +77,7 @@ export function timeIsUp(ctx: RouteContext): boolean {
 }
 
 /** What the wall-clock cap cuts from the connector searches (the `time-limit` warning). */
-export const CUT_SEARCHES = 'joins made after it were searched only by the cheap connectors (a turn, a chain of waypoints; a headland pass also by one ring\'s traversal), what they did not fit drawn straight or, a headland pass, left out';
+export const CUT_SEARCHES = 'joins made after it were searched only by the cheap connectors (a turn, a chain of waypoints; a headland pass also by one ring\'s traversal where the rings were built before it), what they did not fit drawn straight or, a headland pass, left out';
 
 /** Past the call's wall-clock cap (`ctx.hurry`): only the cheap connectors are tried. */
 export function hurried(ctx: RouteContext): boolean {

@@ -6,7 +6,7 @@
 import { turnCandidates } from '../turns/index.js';
 import type { Pose } from '../turns/types.js';
 import { segmentsEndPose } from '../turns/segments.js';
-import type { TurnSegment } from '../turns/segments.js';
+import type { TurnSegment } from '../turns/types.js';
 import { Region } from '../geometry/region.js';
 import { areaOf, differencePolygons, groupPolygons, offsetPolygons } from '../geometry/clipper.js';
 import { densify } from '../geometry/vec.js';

@@ -22,7 +22,7 @@ import type { Region } from '../geometry/region.js';
 import { checkKinematics } from '../turns/kinematics.js';
 import { limitCurvatureRate } from '../turns/rateLimit.js';
 import { turnCandidates } from '../turns/index.js';
-import type { TurnSegment } from '../turns/segments.js';
+import type { TurnSegment } from '../turns/types.js';
 import type { Pose, TurnPath } from '../turns/types.js';
 import { wrapPi } from '../turns/angles.js';
 import { HEADING_BINS, Heap, defaultExpansions, goalDistance, headingBin } from './connectSearch.js';

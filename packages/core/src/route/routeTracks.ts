@@ -51,6 +51,8 @@ export interface RouteField {
   waypoints: () => Waypoints;
   partOf?: (x: number, y: number) => number;
   loops: () => LoopPath[];
+  /** Whether `loops` has built the rings. */
+  loopsBuilt: () => boolean;
   memo: ConnectionMemo;
   /** Counted work (milliseconds of the work clock) the route stages of the call's earlier plannings spent. */
   spentWorkMilliseconds: number;
@@ -267,6 +269,7 @@ function connectorContext(inp: RouteStageInput): RouteContext {
     waypoints: rf.waypoints,
     ...(rf.partOf ? { partOf: rf.partOf } : {}),
     loops: rf.loops,
+    loopsBuilt: rf.loopsBuilt,
     memo: rf.memo,
     maxRingReachMeters: Math.max(inp.headlandPasses * w, ringOffset) + 2 * R,
     turnOptions: inp.turnOptions,
@@ -302,6 +305,7 @@ export function routeFieldOf(field: PathsD, frame: LocalFrame, memo: ConnectionM
     waypoints: () => (waypoints ??= buildWaypoints(ringField, 1.5 * R + simplificationTolerance(ringField))),
     ...partLookup(field),
     loops: () => (loops ??= [...buildConnectorRings(ringField, ringOffset, ringRadius), ...buildNarrowConnectorRings(ringField, w / 2, ringRadius)]),
+    loopsBuilt: () => loops !== undefined,
     memo,
     spentWorkMilliseconds: 0,
   };

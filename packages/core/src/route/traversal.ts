@@ -12,7 +12,7 @@ import { junctionOnLoop, kinksWithinRadius, loopDefects, loopSideFits, nearestOn
 import { limitCurvatureRate } from '../turns/rateLimit.js';
 import { checkKinematics } from '../turns/kinematics.js';
 import type { LoopPath } from '../turns/connectorRings.js';
-import { timeIsUp } from './connectContext.js';
+import { hurried, timeIsUp } from './connectContext.js';
 import type { RouteContext, Conn } from './connectContext.js';
 
 /**
@@ -61,6 +61,9 @@ function junctionFits(loop: LoopPath, s: number, dir: 1 | -1, role: 'enter' | 'l
 
 /** The connector rings as driven: with a curvature-rate limit, with clothoid transitions (`rateLimitedLoop`). */
 function ringsOf(ctx: RouteContext): LoopPath[] {
+  // Past the call's wall-clock cap rings not built yet are not built: offsetting the field for them
+  // costs more than all the cheap joins of a large field together.
+  if (ctx.loopsBuilt?.() === false && hurried(ctx)) return [];
   const sigma = rateLimitOf(ctx);
   const loops = ctx.loops();
   return sigma === undefined ? loops : loops.map((l) => rateLimitedLoop(l, ctx.turnOptions.turnRadiusMeters, sigma));

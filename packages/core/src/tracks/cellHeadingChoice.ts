@@ -3,6 +3,10 @@
  * heading, the field is planned a second time with the field heading in every cell, and the
  * per-cell plan is kept only if it is shorter on the real route (less non-working distance), has
  * no more `checkPlan` violations and covers as well (uncovered ratio at most 0.1 point higher).
+ *
+ * A planning's plan is made on first read (`lazyPlanning`): its route's non-working distance and
+ * warnings are known as soon as it is routed, its coverage is measured only where a choice reads
+ * it, and a planning another one beats on the route alone is never measured or assembled.
  */
 import type { Plan } from '../types.js';
 import type { SafetyCap } from '../clock.js';
@@ -10,11 +14,43 @@ import type { SafetyCap } from '../clock.js';
 /** A plan with the route stage's report (`plan.optimizer`). */
 export type PlanWithOptimizer = Plan & { optimizer?: { timeSpentMilliseconds?: number; [key: string]: unknown } };
 
-/** One planning: the plan, whether cells got headings of their own, whether strip passes may be at fault. */
-export interface Planning {
-  plan: PlanWithOptimizer;
+/** What a planning knows once its route is joined, before it is measured. */
+export interface RoutedPlanning {
+  /** Whether cells got headings of their own. */
   ownCellHeadings: boolean;
+  /** Whether strip passes may be at fault for the route's faults (tracks/stripFallback.ts). */
   stripsFaulted: boolean;
+  /** The route's non-working distance, m, as its metrics give it. */
+  nonWorkingDistanceMeters: number;
+  /** The warnings of the route as joined (the plan's, less those its metrics and extras add). */
+  routeWarnings: readonly { code: string }[];
+  /** The route stage's `optimizer.timeSpentMilliseconds`. */
+  orderingMilliseconds?: number;
+}
+
+/** One planning: what its route says, and its plan, measured and made on first ask. */
+export interface Planning extends RoutedPlanning {
+  /** The plan (made on first read, and once). */
+  readonly plan: PlanWithOptimizer;
+  /** The plan's `metrics.uncoveredRatio`: the route's coverage measured on first ask, without the rest of the plan. */
+  uncoveredRatio(): number;
+}
+
+/**
+ * A planning whose plan is made when read: `measure` sweeps the route's coverage (once), `make`
+ * builds the plan from what it measured (once), `uncovered` reads the uncovered ratio off it.
+ */
+export function lazyPlanning<M>(routed: RoutedPlanning, measure: () => M, uncovered: (measured: M) => number, make: (measured: M) => PlanWithOptimizer): Planning {
+  let measured: { m: M } | undefined;
+  let plan: PlanWithOptimizer | undefined;
+  const measuredOnce = (): M => (measured ??= { m: measure() }).m;
+  return {
+    ...routed,
+    uncoveredRatio: () => uncovered(measuredOnce()),
+    get plan(): PlanWithOptimizer {
+      return (plan ??= make(measuredOnce()));
+    },
+  };
 }
 
 /**
@@ -30,18 +66,26 @@ export function planCellHeadingsOrNot(planOnce: (cellHeadingsAllowed: boolean, o
     cap.secondSkipped = true;
     return first;
   }
-  const spent = first.plan.optimizer?.timeSpentMilliseconds ?? 0;
-  const plainOnce = planOnce(false, spent);
-  const plain = plainOnce.plan;
-  const a = first.plan.metrics, b = plain.metrics;
-  // A per-cell plan with no violations has no more than the plain one, whatever that has: not checked then.
-  const better = a.nonWorkingDistanceMeters < b.nonWorkingDistanceMeters && a.uncoveredRatio <= b.uncoveredRatio + 0.001 &&
-    violationsAtMost(violations(first.plan), () => violations(plain));
-  const chosen = better ? first : plainOnce;
+  const spent = first.orderingMilliseconds ?? 0;
+  const plain = planOnce(false, spent);
+  // The route decides first; coverage and violations are measured only where it does not.
+  const better = first.nonWorkingDistanceMeters < plain.nonWorkingDistanceMeters && first.uncoveredRatio() <= plain.uncoveredRatio() + 0.001 &&
+    violationsAtMost(violations(first.plan), () => violations(plain.plan));
+  const chosen = better ? first : plain;
   // the ordering time reported is that of the whole call (both plannings)
-  const second = plain.optimizer?.timeSpentMilliseconds;
-  if (chosen.plan.optimizer && second !== undefined) chosen.plan.optimizer.timeSpentMilliseconds = spent + second;
-  return chosen;
+  const second = plain.orderingMilliseconds;
+  if (second === undefined) return chosen;
+  // (fields copied one by one: spreading a planning would read its plan, and so make it)
+  const { ownCellHeadings, stripsFaulted, nonWorkingDistanceMeters, routeWarnings } = chosen;
+  return {
+    ownCellHeadings, stripsFaulted, nonWorkingDistanceMeters, routeWarnings, orderingMilliseconds: spent + second,
+    uncoveredRatio: () => chosen.uncoveredRatio(),
+    get plan(): PlanWithOptimizer {
+      const p = chosen.plan;
+      if (p.optimizer) p.optimizer.timeSpentMilliseconds = spent + second;
+      return p;
+    },
+  };
 }
 
 /** count ≤ other(), without calling other when count is 0. */

@@ -16,16 +16,6 @@ import type { Track, TrackSet } from './generateTracks.js';
 import { crossingsAt, intervalContaining, rotateEdges } from '../geometry/scanLine.js';
 import type { RotatedEdges } from '../geometry/scanLine.js';
 
-/**
- * Share of the full extension applied to every plan (the option `extendTracks` applies all of it).
- * Where the mainland's edge meets a track at an angle α, the full extension e = (w/2)·tan α works
- * the wedge W = (w/2)²·tan α / 2 on one side and adds 4·W of swath. Extending by f·e works
- * (2f − f²)·W for (2f + f²)·W more overlap: the first square meter costs one of overlap, the
- * last one at f costs (1 + f) / (1 − f). At f = 1/3 the last square meter costs 2 of overlap, 56 % of
- * the wedge is worked for 1.4 times as much overlap (the full extension: all of it for 3 times).
- */
-export const DEFAULT_EXTENSION_FRACTION = 1 / 3;
-
 export interface TrackExtension {
   /** Tracks with at least one end moved. */
   tracksExtended: number;

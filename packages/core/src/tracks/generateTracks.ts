@@ -5,7 +5,7 @@
  */
 import type { PathsD } from '../geometry/clipper.js';
 import { sortAscending } from '../geometry/vec.js';
-import { DEFAULT_EXTENSION_FRACTION } from './extendTracks.js';
+import { DEFAULTS } from '../request/normalizeRequest.js';
 
 export interface Track {
   /** Scanline number, 0 at the lowest line across the heading. */
@@ -219,7 +219,7 @@ function phasedScanlines(poly: PathsD, directionRadians: number, widthMeters: nu
  * to leave the least unworked (`phasedScanlines`), counting the track ends as the track stage
  * extends them afterwards (`extensionFraction` of the full extension, tracks/extendTracks.ts).
  */
-export function generateTracks(mainland: PathsD, directionRadians: number, widthMeters: number, extensionFraction = DEFAULT_EXTENSION_FRACTION): TrackSet {
+export function generateTracks(mainland: PathsD, directionRadians: number, widthMeters: number, extensionFraction = DEFAULTS.trackExtensionFraction): TrackSet {
   const { v0, lines } = phasedScanlines(mainland, directionRadians, widthMeters, extensionFraction);
   const c = Math.cos(directionRadians), s = Math.sin(directionRadians);
   const tracks: Track[] = [];

@@ -13,14 +13,14 @@ import type { Track, TrackSet } from './generateTracks.js';
 import { assignCellHeadings } from './cellHeadings.js';
 import type { CellTracks } from './cellHeadings.js';
 import { generateCurvedTracks } from './curvedTracks.js';
-import { DEFAULT_EXTENSION_FRACTION, extendTracks } from './extendTracks.js';
+import { extendTracks } from './extendTracks.js';
 import type { TrackExtension } from './extendTracks.js';
 import { groupCells } from './cells.js';
 import type { Region } from '../geometry/region.js';
 import { swerveTracks } from './swerveTracks.js';
 import { generateStripTracks, plannedPasses, withStripCells } from './strips.js';
 import { patchThreshold } from '../geometry/unworked.js';
-import type { PlanSettings } from '../request/normalizeRequest.js';
+import { DEFAULTS, type PlanSettings } from '../request/normalizeRequest.js';
 import type { LocalField } from '../geometry/prepareField.js';
 import type { HeadlandStage } from '../headland/planHeadlands.js';
 import { searchHeading } from './searchHeading.js';
@@ -70,7 +70,7 @@ export interface TrackStageInput {
   curved: boolean;
   /** Whether cells may take headings of their own (a searched heading, full headlands). */
   cellHeadingsAllowed: boolean;
-  /** Extend the ends all the way (option extendTracks) rather than by DEFAULT_EXTENSION_FRACTION. */
+  /** Extend the ends all the way (option extendTracks) rather than by DEFAULTS.trackExtensionFraction. */
   fullExtension: boolean;
   /** Headland passes the plan has (with no track either, nothing fits). */
   passCount: number;
@@ -146,9 +146,9 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
   const cellTracks = inp.cellHeadingsAllowed && !curved && inp.preferredHeadingDegrees === undefined && trackSet.tracks.length > 0 && !cut() ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R, cut) : undefined;
   if (cellTracks) trackSet.tracks = cellTracks.tracks;
   // Track ends pushed out towards where the swaths reach the mainland's edge: by
-  // DEFAULT_EXTENSION_FRACTION of that by default, all of it with the option extendTracks (which reports its gain).
+  // DEFAULTS.trackExtensionFraction of that by default, all of it with the option extendTracks (which reports its gain).
   const unextendedTracks = trackSet.tracks;
-  const extended = trackSet.tracks.length > 0 && !curved ? extendTracks(trackSet, mainland, field, w, w / 2, inp.fullExtension ? 1 : DEFAULT_EXTENSION_FRACTION) : undefined;
+  const extended = trackSet.tracks.length > 0 && !curved ? extendTracks(trackSet, mainland, field, w, w / 2, inp.fullExtension ? 1 : DEFAULTS.trackExtensionFraction) : undefined;
   if (extended) trackSet.tracks = extended.tracks;
   if (inp.smallObstacles.length > 0) trackSet.tracks = swerveTracks(trackSet.tracks, inp.smallObstacles, inp.region(), directionRadians, R);
   // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width (tracks/strips.ts).

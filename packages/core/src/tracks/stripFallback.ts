@@ -2,16 +2,18 @@
  * The strip fallback: a plan with strip passes (tracks/strips.ts) whose route left out a pass or a
  * track, or has a join nothing fits, where that may come from its strip passes, is planned again
  * without them; the one with fewer such faults is kept, on a tie the one that leaves less unworked.
+ * Faults are read off the routes as joined: only a tie measures the two plannings' coverage.
  */
 import type { SafetyCap } from '../clock.js';
 import type { Plan } from '../types.js';
+import type { Planning } from './cellHeadingChoice.js';
 import { isPlanError } from '../errors.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
 import type { Track } from './generateTracks.js';
 import type { StripMode } from './planTracks.js';
 
-/** One planning of the field with strip passes as `strips` says, and whether its faults may come from them (`stripFaults`). */
-export type PlanWithStrips = (strips: StripMode) => { plan: Plan; stripsFaulted: boolean };
+/** One planning of the field with strip passes as `strips` says (its `stripsFaulted`: whether its faults may come from them, `stripFaults`). */
+export type PlanWithStrips = (strips: StripMode) => Planning;
 
 /**
  * The plan with strip passes, or the one without them where that has fewer route faults. Past the
@@ -25,15 +27,15 @@ export function planWithStripFallback(planWith: PlanWithStrips, cap?: SafetyCap)
     return withStrips.plan;
   }
   // a field narrower than the machine has nothing to drive without them: one pass per strip then
-  const without = withoutStrips(planWith) ?? planWith('single').plan;
-  const a = routeFaults(withStrips.plan), b = routeFaults(without);
-  return b < a || (b === a && without.metrics.uncoveredRatio < withStrips.plan.metrics.uncoveredRatio) ? without : withStrips.plan;
+  const without = withoutStrips(planWith) ?? planWith('single');
+  const a = routeFaults(withStrips.routeWarnings), b = routeFaults(without.routeWarnings);
+  return (b < a || (b === a && without.uncoveredRatio() < withStrips.uncoveredRatio()) ? without : withStrips).plan;
 }
 
-/** The plan without strip passes, or undefined where nothing else is left to drive. */
-function withoutStrips(planWith: PlanWithStrips): Plan | undefined {
+/** The planning without strip passes, or undefined where nothing else is left to drive. */
+function withoutStrips(planWith: PlanWithStrips): Planning | undefined {
   try {
-    return planWith('none').plan;
+    return planWith('none');
   } catch (e) {
     if (isPlanError(e) && e.code === 'no-workable-area') return undefined;
     throw e;
@@ -42,8 +44,8 @@ function withoutStrips(planWith: PlanWithStrips): Plan | undefined {
 
 /** Warnings of a route that drops or cannot join something. */
 const ROUTE_FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
-function routeFaults(plan: Plan): number {
-  return plan.warnings.filter((wn) => ROUTE_FAULTS.has(wn.code)).length;
+function routeFaults(warnings: readonly { code: string }[]): number {
+  return warnings.filter((wn) => ROUTE_FAULTS.has(wn.code)).length;
 }
 
 /**

@@ -249,14 +249,24 @@ export function plannedPasses(passRings: PathsD, tracks: Track[], widthMeters: n
   const out: SwathPass[] = [];
   for (const r of passRings) {
     if (r.length < 2) continue;
-    const xy = new Float64Array(2 * r.length + 2);
-    r.forEach((p, i) => { xy[2 * i] = p.x; xy[2 * i + 1] = p.y; });
-    xy[2 * r.length] = r[0].x;
-    xy[2 * r.length + 1] = r[0].y;
-    out.push({ xy, widthMeters });
+    out.push({ xy: closedFlat(r), widthMeters });
   }
   for (const t of tracks) out.push({ xy: t.xy ?? [t.x0, t.y0, t.x1, t.y1], widthMeters: t.widthMeters ?? widthMeters });
   return out;
+}
+
+/** A pass ring as a closed flat polyline, one per ring object (its swath is kept with it: geometry/swaths.ts). */
+const closedFlats = new WeakMap<PathD, Float64Array>();
+function closedFlat(r: PathD): Float64Array {
+  let xy = closedFlats.get(r);
+  if (!xy) {
+    xy = new Float64Array(2 * r.length + 2);
+    r.forEach((p, i) => { xy![2 * i] = p.x; xy![2 * i + 1] = p.y; });
+    xy[2 * r.length] = r[0].x;
+    xy[2 * r.length + 1] = r[0].y;
+    closedFlats.set(r, xy);
+  }
+  return xy;
 }
 
 /**

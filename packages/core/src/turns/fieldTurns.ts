@@ -5,7 +5,8 @@
  * whether a turn fits a headland band without sampling anything.
  */
 import { reedsSheppSolutions } from './reedsShepp.js';
-import { sampleSegments, type TurnSegment } from './segments.js';
+import { sampleSegments } from './segments.js';
+import type { TurnSegment } from './types.js';
 import { pushTurn } from './words.js';
 import { halfTurnDisplacement, turnDisplacement, turnLengthMeters, turnShape, type TurnShape } from './shape.js';
 import type { TurnType } from '../types.js';

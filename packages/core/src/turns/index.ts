@@ -8,15 +8,15 @@
 import { PlanError } from '../errors.js';
 import type { SmoothingStrategyType, TurnType } from '../types.js';
 import { wrapPi } from './angles.js';
-import { sampleSegments, segmentCusps, segmentsEndPose, segmentsLength, type TurnSegment } from './segments.js';
+import { sampleSegments, segmentCusps, segmentsEndPose, segmentsLength } from './segments.js';
 import { plainShapeScratch, turnDisplacement, turnLengthMeters, turnShape, type TurnShape } from './shape.js';
-import type { Pose, TurnOptions, TurnPath } from './types.js';
+import type { Pose, TurnOptions, TurnPath, TurnSegment } from './types.js';
 import { fieldBulb, fieldThreePoint } from './fieldTurns.js';
 import { reedsSheppSolutions } from './reedsShepp.js';
 import { pushStraight, pushTurn, SLOT_STRIDE, SLOT_WORDS, slotSegments, solveWords, WORD_SLOTS, type DubinsWord } from './words.js';
 
-export type { Pose, TurnOptions, TurnPath } from './types.js';
-export type { TurnSegment, SampledPath } from './segments.js';
+export type { Pose, TurnOptions, TurnPath, TurnSegment } from './types.js';
+export type { SampledPath } from './segments.js';
 export { sampleSegments, segmentsLength, segmentsEndPose } from './segments.js';
 export type { TurnShape } from './shape.js';
 export { turnShape, turnLengthMeters, turnDisplacement, halfTurnDisplacement } from './shape.js';

@@ -10,7 +10,7 @@
  * radius units, negative = driven in reverse.
  */
 import { wrapPi } from './angles.js';
-import type { TurnSegment } from './segments.js';
+import type { TurnSegment } from './types.js';
 import type { Pose } from './types.js';
 import { push } from './words.js';
 

@@ -7,18 +7,7 @@
  * curvature κ(s) (+ = steering left), the heading changes by d·∫κ ds and the position by
  * d·∫(cos h, sin h) ds.
  */
-import type { Pose } from './types.js';
-
-export interface TurnSegment {
-  /** Arc length of the piece, meters (> 0). */
-  lengthMeters: number;
-  /** Signed steering curvature at the start of the piece, 1/m (+ = left). */
-  startCurvaturePerMeter: number;
-  /** Signed steering curvature at the end of the piece, 1/m; differs from the start on clothoids. */
-  endCurvaturePerMeter: number;
-  /** True when this piece is driven backwards. */
-  reverse: boolean;
-}
+import type { Pose, TurnSegment } from './types.js';
 
 /** Gauss-Legendre 5-point nodes on [0, 1] and weights (sum 1). */
 const GL_X = [0.04691007703066802, 0.23076534494715845, 0.5, 0.7692346550528415, 0.9530899229693319];

@@ -1,5 +1,16 @@
 import type { SmoothingStrategyType, TurnType } from '../types.js';
-import type { TurnSegment } from './segments.js';
+
+/** One piece of a turn: a line, an arc or a clothoid, driven forward or backward. */
+export interface TurnSegment {
+  /** Arc length of the piece, meters (> 0). */
+  lengthMeters: number;
+  /** Signed steering curvature at the start of the piece, 1/m (+ = left). */
+  startCurvaturePerMeter: number;
+  /** Signed steering curvature at the end of the piece, 1/m; differs from the start on clothoids. */
+  endCurvaturePerMeter: number;
+  /** True when this piece is driven backwards. */
+  reverse: boolean;
+}
 
 /** A machine pose in the local metric frame: position in meters, heading in radians CCW from +x. */
 export interface Pose {

@@ -7,7 +7,7 @@
  * parameters (turn deflections in radians, straight length in meters) into `out`.
  */
 import { mod2pi, TWO_PI } from './angles.js';
-import type { TurnSegment } from './segments.js';
+import type { TurnSegment } from './types.js';
 import type { TurnShape } from './shape.js';
 
 /** Six Dubins words; CCC words come twice (middle circle on either side of the centre line). */

@@ -1,0 +1,69 @@
+/**
+ * The choices between plannings (cells with headings of their own or not, strip passes or not)
+ * read each planning's route first: a planning's coverage is measured, and its plan made, only
+ * where a choice or the caller reads it.
+ */
+import { describe, expect, it } from 'vitest';
+import { lazyPlanning, planCellHeadingsOrNot } from './cellHeadingChoice.js';
+import type { Planning, PlanWithOptimizer } from './cellHeadingChoice.js';
+import { planWithStripFallback } from './stripFallback.js';
+import type { StripMode } from './planTracks.js';
+
+interface Fake {
+  planning: Planning;
+  /** Times its coverage was measured and its plan made. */
+  measured: number;
+  made: number;
+}
+
+function fake(name: string, o: { nonWorking: number; uncovered: number; own?: boolean; faulted?: boolean; faults?: number; ordering?: number }): Fake {
+  const f: Fake = { measured: 0, made: 0, planning: undefined as unknown as Planning };
+  const routeWarnings = Array.from({ length: o.faults ?? 0 }, () => ({ code: 'turn-not-fitted' }));
+  f.planning = lazyPlanning(
+    { ownCellHeadings: o.own ?? false, stripsFaulted: o.faulted ?? false, nonWorkingDistanceMeters: o.nonWorking, routeWarnings, ...(o.ordering !== undefined ? { orderingMilliseconds: o.ordering } : {}) },
+    () => (f.measured++, { uncoveredRatio: o.uncovered }),
+    (m) => m.uncoveredRatio,
+    (m) => (f.made++, { name, metrics: { uncoveredRatio: m.uncoveredRatio, nonWorkingDistanceMeters: o.nonWorking }, warnings: routeWarnings, optimizer: { timeSpentMilliseconds: o.ordering } } as unknown as PlanWithOptimizer),
+  );
+  return f;
+}
+
+const nameOf = (p: unknown): string => (p as { name: string }).name;
+
+describe('choosing between plannings on their routes first', () => {
+  it('a per-cell planning longer on the route is neither measured nor made, and the plain one is made once', () => {
+    const first = fake('cells', { nonWorking: 900, uncovered: 0.01, own: true, ordering: 5 });
+    const plain = fake('plain', { nonWorking: 800, uncovered: 0.02, ordering: 7 });
+    let violationsAsked = 0;
+    const chosen = planCellHeadingsOrNot((cells) => (cells ? first : plain).planning, () => violationsAsked++, undefined);
+    expect(first.measured + first.made + plain.measured + plain.made + violationsAsked).toBe(0);
+    expect(nameOf(chosen.plan)).toBe('plain');
+    expect(nameOf(chosen.plan)).toBe('plain');
+    expect([plain.measured, plain.made, first.measured, first.made]).toEqual([1, 1, 0, 0]);
+    // the ordering time reported is that of both plannings
+    expect(chosen.plan.optimizer?.timeSpentMilliseconds).toBe(12);
+  });
+
+  it('a per-cell planning shorter on the route is kept only if it covers as well: both measured, neither plan made for it', () => {
+    const first = fake('cells', { nonWorking: 700, uncovered: 0.05, own: true });
+    const plain = fake('plain', { nonWorking: 800, uncovered: 0.01 });
+    const chosen = planCellHeadingsOrNot((cells) => (cells ? first : plain).planning, () => 0, undefined);
+    expect([first.measured, plain.measured, first.made, plain.made]).toEqual([1, 1, 0, 0]);
+    expect(nameOf(chosen.plan)).toBe('plain');
+    expect([first.made, plain.made, plain.measured]).toEqual([0, 1, 1]);
+  });
+
+  it('the strip fallback decides on the routes’ faults without measuring either; a tie measures both', () => {
+    const plannings = (withFaults: number, withoutFaults: number): Record<StripMode, Fake> => ({
+      all: fake('with strips', { nonWorking: 1, uncovered: 0.02, faulted: true, faults: withFaults }),
+      none: fake('without strips', { nonWorking: 1, uncovered: 0.01, faults: withoutFaults }),
+      single: fake('single', { nonWorking: 1, uncovered: 0 }),
+    });
+    const fewer = plannings(2, 1);
+    expect(nameOf(planWithStripFallback((s) => fewer[s].planning))).toBe('without strips');
+    expect([fewer.all.measured, fewer.all.made, fewer.none.made]).toEqual([0, 0, 1]);
+    const tie = plannings(1, 1);
+    expect(nameOf(planWithStripFallback((s) => tie[s].planning))).toBe('without strips');
+    expect([tie.all.measured, tie.none.measured, tie.all.made, tie.none.made]).toEqual([1, 1, 0, 1]);
+  });
+});
