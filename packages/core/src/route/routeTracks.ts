@@ -110,8 +110,12 @@ const MAX_NEW_CONNECTIONS = 48;
 const MAX_LAST_RESORT_CONNECTIONS = 64;
 /** Connections re-ordering the route round a join that taking tracks out does not mend (`relinkUnjoinable`) may make, per planning. */
 const MAX_RELINK_CONNECTIONS = 64;
-/** Counted work (Region.work units) after which one such connection is given up as not fitting. */
-const RELINK_CONNECTION_WORK_UNITS = 1_000_000;
+/**
+ * Counted work (Region.work units) after which a link tried instead of the route's own (by either of
+ * the two above) is given up as not fitting: on sk-083 and it-tus-033 (W 3 m, R 12 m) every such link
+ * that fits is found within 2.2 × 10⁵, one that does not searches 3-5 × 10⁶ before it says so.
+ */
+const TRIED_LINK_WORK_UNITS = 1_000_000;
 
 /**
  * With access points and no other start asked for: the route enters the tracks at the track end
@@ -413,9 +417,10 @@ function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRa
   };
   // The last resort (`dropUnjoinable`) makes the connections it needs, a counted number of them,
   // unless the wall-clock cap has fired; re-ordering round a join that taking tracks out does not
-  // mend (`relinkUnjoinable`) makes its own, counted apart, each given up after a counted amount of
-  // work (a join that fits is found quickly; one that does not searches long before it says so).
-  const counted = (limit: number, workPerConnection = Infinity): Lookup => {
+  // mend (`relinkUnjoinable`) makes its own, counted apart. A link either tries is given up after
+  // a counted amount of work (remembered as not fitting, not tried again); heads and tails (the
+  // headland passes driven) are not.
+  const counted = (limit: number): Lookup => {
     let left = limit;
     const given = new Map<Map<number, Parts>, Set<number>>();
     return (store, key, make) => {
@@ -423,8 +428,8 @@ function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRa
       if (have) return have;
       if (given.get(store)?.has(key) || left <= 0 || inp.outOfTime?.()) return UNJOINED;
       left--;
-      const until = ctx.region.work + workPerConnection;
-      make(Number.isFinite(workPerConnection) ? () => ctx.region.work > until : undefined);
+      const until = ctx.region.work + TRIED_LINK_WORK_UNITS;
+      make(store === linkParts ? () => ctx.region.work > until : undefined);
       const made = store.get(key);
       if (made) return made;
       let gave = given.get(store);
@@ -434,6 +439,6 @@ function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRa
     };
   };
   const lastResort = counted(MAX_LAST_RESORT_CONNECTIONS);
-  const relink = counted(MAX_RELINK_CONNECTIONS, RELINK_CONNECTION_WORK_UNITS);
+  const relink = counted(MAX_RELINK_CONNECTIONS);
   return { model, partsVia, reuse, within, lastResort, relink, connectPieces, costMore, shortening: budget.shortening };
 }
