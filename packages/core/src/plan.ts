@@ -144,7 +144,7 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
       frame, field, workable, tracks, directionRadians: planned.directionRadians, cellOf: planned.cellOf, headlandPasses: headlands.passes,
       passCount: input.headlandPasses, widthMeters: w, turnRadiusMeters: m.turnRadiusMeters, options: input.options, request, ...(planned.fullExtension ?? {}), ...(cap ? { hurry: cap.hurry } : {}),
     });
-    plan.warnings.push(...measured.unworked);
+    plan.warnings.push(...measured.unworked());
     return plan;
   });
 }

@@ -14,8 +14,8 @@ export interface MeasuredRoute {
   metrics: PlanMetrics;
   /** Warnings of the metrics (`coverage-approximate`), local. */
   warnings: LocalWarning[];
-  /** Every unworked patch over 1 % of the field or 100 m², with its area and place. */
-  unworked: PlanWarning[];
+  /** Every unworked patch over 1 % of the field or 100 m², with its area and place: listed on first ask (a planning another beats on its metrics never lists them). */
+  unworked(): PlanWarning[];
 }
 
 /** What the wall-clock cap cuts here (the `time-limit` warning). */
@@ -39,6 +39,7 @@ export function measureRoute(segments: LocalSegment[], tracks: readonly { widthM
   const swept = sweepPasses(field.workable, workingPasses(segments, widthOf), hurry?.() ? HURRIED_PASS_VERTICES : undefined);
   const metrics = computeMetrics(segments, field.workable, field.fieldAreaSquareMeters, machine, warnings, widthOf, swept);
   if (refills) addRefillMetrics(metrics, refills.points.length, refills.detourMeters);
-  const unworked = hurry?.(CUT_PATCHES) ? [] : unworkedWarnings(field.workable, swept, field.fieldAreaSquareMeters, (x, y) => field.frame.toLonLat(x, y));
-  return { metrics, warnings, unworked };
+  let unworked: PlanWarning[] | undefined;
+  const listUnworked = (): PlanWarning[] => (unworked ??= hurry?.(CUT_PATCHES) ? [] : unworkedWarnings(field.workable, swept, field.fieldAreaSquareMeters, (x, y) => field.frame.toLonLat(x, y)));
+  return { metrics, warnings, unworked: listUnworked };
 }

@@ -248,16 +248,27 @@ function ringPairCache(l1: LoopPath, l2: LoopPath, region: Region): RingPairCach
   return c;
 }
 
+/** Loops nearer than this are searched within a radius (one box query), farther ones by nearest neighbour first. */
+const NEAR_LOOP_METERS = 30;
+/** Rounding slack on the radius (a distance recomputed from other sums), far below any step. */
+const NEAREST_SLACK_METERS = 1e-6;
+
 /** Closest point pairs between two loops (samples every 5 m on the shorter one). */
 function closestPairs(l1: LoopPath, l2: LoopPath, count: number, region: Region): RingPair[] {
   const swap = l2.lengthMeters < l1.lengthMeters;
   const small = swap ? l2 : l1, big = swap ? l1 : l2;
   const out: RingPair[] = [];
   const n = Math.max(4, Math.ceil(small.lengthMeters / 5));
+  // The next sample is no farther from the big loop than the last one's distance plus the step
+  // between them: where that is short, the nearest point is looked for within it (the same point).
+  let last: { x: number; y: number; d: number } | undefined;
   for (let i = 0; i < n; i++) {
     const ss = (small.lengthMeters * i) / n;
     const p = poseOnLoop(small, ss, 1);
-    const q = nearestOnLoop(big, p.x, p.y);
+    const reach = last ? last.d + hypot(p.x - last.x, p.y - last.y) + NEAREST_SLACK_METERS : Infinity;
+    let q = reach <= NEAR_LOOP_METERS ? nearestOnLoop(big, p.x, p.y, reach) : undefined;
+    if (!q || q.distance === Infinity) q = nearestOnLoop(big, p.x, p.y);
+    last = { x: p.x, y: p.y, d: q.distance };
     out.push(swap ? { s1: q.s, s2: ss, d: q.distance } : { s1: ss, s2: q.s, d: q.distance });
   }
   out.sort((a, b) => a.d - b.d);
