@@ -106,6 +106,81 @@ describe('dropUnjoinable on made-up parts', () => {
   });
 });
 
+describe('dropUnjoinable re-ordering round a join neither fix mends (made-up parts)', () => {
+  // A link fits where it joins neighbouring tracks (track numbers one apart: a turn), plus the pairs
+  // listed; `pocket`: a track driven that way leaves the machine where nothing but a turn back fits.
+  type Seg = PartSegment & { connector?: string };
+  const part = (unfitted: boolean): RouteParts<Seg, string> => ({ segs: [{ type: 'Connector', xy: new Float64Array(0), ...(unfitted ? { connector: 'unfitted' } : {}) }], warnings: [] });
+  const fitsRule = (extra: [number, number][] = [], pocket?: OrderVisit) => (a: number, b: number): boolean => {
+    const ta = a >> 1, tb = b >> 1;
+    if (pocket && ta === pocket.trackIndex && (a & 1) === (pocket.forward ? 1 : 0)) return false;
+    return Math.abs(ta - tb) === 1 || extra.some(([x, y]) => (x === ta && y === tb) || (x === tb && y === ta));
+  };
+  // Joins made once each, at most `most` of them: past that, a join not made yet counts as not fitting.
+  const source = (rule: (a: number, b: number) => boolean, most = Infinity) => {
+    const made = new Map<string, RouteParts<Seg, string>>();
+    const make = (key: string, fits: () => boolean): RouteParts<Seg, string> => {
+      const have = made.get(key);
+      if (have) return have;
+      if (made.size >= most) return part(true);
+      const r = part(!fits());
+      made.set(key, r);
+      return r;
+    };
+    return { link: (a: number, b: number) => make(`${a}>${b}`, () => rule(a, b)), head: () => undefined, tail: (e: number) => make(`t${e}`, () => true) };
+  };
+  const opts = {
+    fits: (r: RouteParts<Seg, string>): boolean => !r.segs.some((s) => s.connector === 'unfitted'),
+    defects: (r: RouteParts<Seg, string>): number => r.warnings.length,
+    meters: (): number => 10,
+  };
+  // estimated connector cost: how many tracks apart the two ends are
+  const estimate = (a: number, b: number): number => Math.abs((a >> 1) - (b >> 1));
+  const fwd = (...ts: number[]): OrderVisit[] => ts.map((trackIndex) => ({ trackIndex, forward: true }));
+  const range = (a: number, b: number): number[] => Array.from({ length: b - a }, (_, k) => a + k);
+
+  it('drives the track before the join the other way where that mends it', () => {
+    // 5 driven forward ends in a pocket: nothing fits from there, and every track taken out joins tracks 2+ apart.
+    const rule = fitsRule([], { trackIndex: 5, forward: true });
+    const route = fwd(...range(0, 12));
+    const without = dropUnjoinable(route, source(rule), opts);
+    expect(without.visits).toEqual(route);
+    const r = dropUnjoinable(route, source(rule), { ...opts, relink: { parts: source(rule), estimate } });
+    expect(r.skipped).toEqual([]);
+    expect(r.visits).toEqual(route.map((v) => (v.trackIndex === 5 ? { ...v, forward: false } : v)));
+  });
+
+  it('moves a stretch longer than a run it may take out to where both its ends join, and closes the route where it was', () => {
+    // 2 → 10 fits (a far join that happens to fit); 14 → 3 does not, nor does any run of at most four taken out.
+    const rule = fitsRule([[2, 10]]);
+    const route = fwd(0, 1, 2, 10, 11, 12, 13, 14, ...range(3, 10), ...range(15, 18));
+    const r = dropUnjoinable(route, source(rule), { ...opts, relink: { parts: source(rule), estimate } });
+    expect(r.skipped).toEqual([]);
+    expect(r.visits).toEqual(fwd(...range(0, 18)));
+    const order = r.visits.map((v) => v.trackIndex);
+    for (let k = 1; k < order.length; k++) expect(rule(2 * order[k - 1] + 1, 2 * order[k])).toBe(true);
+  });
+
+  it('counts only the joins it tries instead: the route\'s own joins come from `scan`, so a bad join late in a long route is still mended', () => {
+    // 40 tracks, 38 → 39 forward fails, 39 driven backward fits; `parts` may make 8 joins, which the route's own 39 would use up.
+    const rule = (a: number, b: number): boolean => !(a === 2 * 38 + 1 && b === 2 * 39);
+    const route = fwd(...range(0, 40));
+    const limited = (): ReturnType<typeof source> => source(rule, 8);
+    expect(dropUnjoinable(route, limited(), opts).visits).toEqual(route);
+    const r = dropUnjoinable(route, limited(), { ...opts, scan: source(rule) });
+    expect(r.visits).toEqual([...route.slice(0, 39), { trackIndex: 39, forward: false }]);
+    expect(r.skipped).toEqual([]);
+  });
+
+  it('leaves the route as it is where no change fits', () => {
+    const rule = fitsRule([], { trackIndex: 5, forward: true });
+    const stuck = (a: number, b: number): boolean => rule(a, b) && !((a >> 1) === 5 || (b >> 1) === 5);
+    const route = fwd(...range(0, 12));
+    const r = dropUnjoinable(route, source(stuck), { ...opts, relink: { parts: source(stuck), estimate } });
+    expect(r).toEqual({ visits: route, skipped: [] });
+  });
+});
+
 describe('a wedge at W 3 m, R 12 m, no reversing, the 3 headland passes asked', () => {
   // 40 m wide at its base, 100 m long, a 4 m wide tip: the tracks run along it, shorter and
   // shorter towards the tip.

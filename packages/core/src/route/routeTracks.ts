@@ -29,7 +29,7 @@ import type { ResolvedMachine, ResolvedRouteOptions } from '../request/normalize
 import { connectTracks, trackPieces } from './connectTracks.js';
 import type { RouteContext, ShorteningBudget } from './connectTracks.js';
 import type { ConnectionMemo } from './connectionMemo.js';
-import { LARGE_FIELD_TRACKS, orderFieldTracks, tightestBendRatio } from './order/fieldOrder.js';
+import { LARGE_FIELD_TRACKS, orderFieldTracks, tightestBendRatio, trackOrderingProblem } from './order/fieldOrder.js';
 import type { FieldOrderInput, FieldOrderResult } from './order/fieldOrder.js';
 import { assembleRoute, refineOrderOnConnectors, skipUnjoinable } from './order/connectedOrder.js';
 import { dropUnjoinable } from './order/dropUnjoinable.js';
@@ -108,6 +108,14 @@ const CUT_NEW_CONNECTIONS = 'no track was taken out of the route for a join not 
 const MAX_NEW_CONNECTIONS = 48;
 /** Connections the last resort for joins still not fitted (`dropUnjoinable`) may make, per planning. */
 const MAX_LAST_RESORT_CONNECTIONS = 64;
+/** Connections re-ordering the route round a join that taking tracks out does not mend (`relinkUnjoinable`) may make, per planning. */
+const MAX_RELINK_CONNECTIONS = 64;
+/**
+ * Counted work (Region.work units) after which a link tried instead of the route's own (by either of
+ * the two above) is given up as not fitting: on sk-083 and it-tus-033 (W 3 m, R 12 m) every such link
+ * that fits is found within 2.2 × 10⁵, one that does not searches 3-5 × 10⁶ before it says so.
+ */
+const TRIED_LINK_WORK_UNITS = 1_000_000;
 
 /**
  * With access points and no other start asked for: the route enters the tracks at the track end
@@ -182,7 +190,14 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   // What still does not fit: the track after the join driven the other way, or a run of tracks next to it taken out
   // (not past the wall-clock cap: joins are then drawn cheaply, straight where nothing was tried, and warned).
   const dropped = assembling && !inp.outOfTime?.()
-    ? dropUnjoinable(kept.visits, conns.partsVia(conns.lastResort), { fits: (r) => !unfitted(r), defects: (r) => r.warnings.length, meters: (i) => trackMeters(inp.tracks[i]), trackLeft: (into, v, out) => trackLeft(into, v.trackIndex, out, trackMeters(inp.tracks[v.trackIndex])) })
+    ? dropUnjoinable(kept.visits, conns.partsVia(conns.lastResort), {
+        fits: (r) => !unfitted(r),
+        defects: (r) => r.warnings.length,
+        meters: (i) => trackMeters(inp.tracks[i]),
+        trackLeft: (into, v, out) => trackLeft(into, v.trackIndex, out, trackMeters(inp.tracks[v.trackIndex])),
+        relink: { parts: conns.partsVia(conns.relink), estimate: trackOrderingProblem(orderInput).transitionCost },
+        scan: conns.partsVia(conns.reuse),
+      })
     : { visits: kept.visits, skipped: [] };
   const routeVisits = dropped.visits;
   const assembled = assembling ? assembleRoute(routeVisits, conns.partsVia(conns.reuse), (k) => trackMeters(inp.tracks[routeVisits[k].trackIndex])) : undefined;
@@ -400,15 +415,30 @@ function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRa
     make(budget.shortening.over);
     return store.get(key) ?? UNJOINED;
   };
-  // The last resort (`dropUnjoinable`) makes the connections it needs, a counted number of them, unless the wall-clock cap has fired.
-  let lastResortLeft = MAX_LAST_RESORT_CONNECTIONS;
-  const lastResort: Lookup = (store, key, make) => {
-    const have = store.get(key);
-    if (have) return have;
-    if (lastResortLeft <= 0 || inp.outOfTime?.()) return UNJOINED;
-    lastResortLeft--;
-    make();
-    return store.get(key) ?? UNJOINED;
+  // The last resort (`dropUnjoinable`) makes the connections it needs, a counted number of them,
+  // unless the wall-clock cap has fired; re-ordering round a join that taking tracks out does not
+  // mend (`relinkUnjoinable`) makes its own, counted apart. A link either tries is given up after
+  // a counted amount of work (remembered as not fitting, not tried again); heads and tails (the
+  // headland passes driven) are not.
+  const counted = (limit: number): Lookup => {
+    let left = limit;
+    const given = new Map<Map<number, Parts>, Set<number>>();
+    return (store, key, make) => {
+      const have = store.get(key);
+      if (have) return have;
+      if (given.get(store)?.has(key) || left <= 0 || inp.outOfTime?.()) return UNJOINED;
+      left--;
+      const until = ctx.region.work + TRIED_LINK_WORK_UNITS;
+      make(store === linkParts ? () => ctx.region.work > until : undefined);
+      const made = store.get(key);
+      if (made) return made;
+      let gave = given.get(store);
+      if (!gave) given.set(store, (gave = new Set()));
+      gave.add(key);
+      return UNJOINED;
+    };
   };
-  return { model, partsVia, reuse, within, lastResort, connectPieces, costMore, shortening: budget.shortening };
+  const lastResort = counted(MAX_LAST_RESORT_CONNECTIONS);
+  const relink = counted(MAX_RELINK_CONNECTIONS);
+  return { model, partsVia, reuse, within, lastResort, relink, connectPieces, costMore, shortening: budget.shortening };
 }

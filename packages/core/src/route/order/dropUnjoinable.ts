@@ -11,7 +11,14 @@
  * `MAX_RUN` consecutive tracks next to the join (the one before it, the one after it, or both
  * sides) whose neighbours can then be joined, the fewest working meters first. A run taken out is
  * never the whole route, and a new start or end of the route (head, tail) must fit with no more
- * defects (headland passes left out, ...) than the route's own. A join that no such change fixes stays as it is and is reported.
+ * defects (headland passes left out, ...) than the route's own. Where neither mends it, the route is
+ * re-ordered round the join (`relinkUnjoinable`: a stretch of tracks at it turned round or moved to
+ * where its ends join). A join that no such change fixes stays as it is and is reported.
+ *
+ * The route's own joins are looked at through `scan` (as the route needs them anyway), the ones
+ * tried instead through `parts` and `relink.parts`, which the caller bounds by count: looking at
+ * the route's own joins through the bounded source used the bound up on the first few dozen joins
+ * of a route whose ordering had not made them, and the bad joins past those were never looked at.
  *
  * A join also counts as not fitting where the track before it keeps nothing between the joins on
  * its two sides (`trackLeft`): each join, made on its own, pulled that end of the track back, and
@@ -21,6 +28,8 @@
  */
 import type { OrderVisit } from './fieldOrder.js';
 import type { PartSegment, RouteParts, RoutePartsSource, SkippedVisit } from './connectedOrder.js';
+import { relinkUnjoinable } from './relinkUnjoinable.js';
+import type { Estimate, Fits, Seq } from './relinkUnjoinable.js';
 
 /** The longest run of consecutive tracks taken out for one join. */
 export const MAX_RUN = 4;
@@ -38,6 +47,16 @@ export interface DropOptions<S extends PartSegment, W> {
    * missing: always.
    */
   trackLeft?: (into: RouteParts<S, W> | undefined, v: OrderVisit, out: RouteParts<S, W> | undefined) => boolean;
+  /**
+   * Where neither fixes a join: the route re-ordered around it (relinkUnjoinable.ts), ranked by
+   * `estimate`, its connections made through `parts` (the caller bounds them by count).
+   */
+  relink?: { parts: RoutePartsSource<S, W>; estimate: Estimate };
+  /**
+   * The route's own joins, looked for the bad ones (default `parts`): made as the route needs them
+   * anyway, so that a bound on `parts` only bounds the joins tried instead.
+   */
+  scan?: RoutePartsSource<S, W>;
 }
 
 /**
@@ -53,25 +72,31 @@ export function dropUnjoinable<S extends PartSegment, W>(visits: OrderVisit[], p
   const skipped: SkippedVisit[] = [];
   if (kept.length === 0) return { visits: kept, skipped };
   const defects = (r: RouteParts<S, W> | undefined): number => (r === undefined ? 0 : opts.defects(r));
-  const headDefects = defects(parts.head(entry(kept[0]))), tailDefects = defects(parts.tail(exit(kept[kept.length - 1])));
+  const own = opts.scan ?? parts;
+  const headDefects = defects(own.head(entry(kept[0]))), tailDefects = defects(own.tail(exit(kept[kept.length - 1])));
   const end = (r: RouteParts<S, W> | undefined, most: number): boolean => ok(r) && defects(r) <= most;
-  // The join between two visits (before undefined: the route's head; after undefined: its tail).
-  const join = (before: OrderVisit | undefined, after: OrderVisit | undefined): RouteParts<S, W> | undefined =>
-    before === undefined ? (after === undefined ? undefined : parts.head(entry(after))) : after === undefined ? parts.tail(exit(before)) : parts.link(exit(before), entry(after));
-  // Something of track v is left between the joins on its two sides.
-  const left = (before: OrderVisit | undefined, v: OrderVisit | undefined, after: OrderVisit | undefined): boolean =>
-    v === undefined || opts.trackLeft === undefined || opts.trackLeft(join(before, v), v, join(v, after));
-  // The join before kept[j] (j = 0: the route's start; j = kept.length: its end), given who is around it.
-  const joinFits = (before: OrderVisit | undefined, after: OrderVisit | undefined): boolean =>
-    before === undefined ? after === undefined || end(join(before, after), headDefects) : after === undefined ? end(join(before, after), tailDefects) : ok(join(before, after));
-  // ... and the track before it kept (a join is bad, too, where it and the join before that track leave nothing of it).
-  const fits: Fits = {
-    at: (seq, j) => joinFits(seq(j - 1), seq(j)) && left(seq(j - 2), seq(j - 1), seq(j)),
-    leftAt: (seq, k) => left(seq(k - 1), seq(k), seq(k + 1)),
+  // Whether joins made through `source` fit (a join before seq(j), j = 0: the route's start, j = its length: its end), and leave the tracks beside them something.
+  const fitsVia = (source: RoutePartsSource<S, W>): Fits => {
+    // The join between two visits (before undefined: the route's head; after undefined: its tail).
+    const join = (before: OrderVisit | undefined, after: OrderVisit | undefined): RouteParts<S, W> | undefined =>
+      before === undefined ? (after === undefined ? undefined : source.head(entry(after))) : after === undefined ? source.tail(exit(before)) : source.link(exit(before), entry(after));
+    // Something of track v is left between the joins on its two sides.
+    const left = (before: OrderVisit | undefined, v: OrderVisit | undefined, after: OrderVisit | undefined): boolean =>
+      v === undefined || opts.trackLeft === undefined || opts.trackLeft(join(before, v), v, join(v, after));
+    const joinFits = (before: OrderVisit | undefined, after: OrderVisit | undefined): boolean =>
+      before === undefined ? after === undefined || end(join(before, after), headDefects) : after === undefined ? end(join(before, after), tailDefects) : ok(join(before, after));
+    // ... and the track before it kept (a join is bad, too, where it and the join before that track leave nothing of it).
+    return {
+      at: (seq, j) => joinFits(seq(j - 1), seq(j)) && left(seq(j - 2), seq(j - 1), seq(j)),
+      leftAt: (seq, k) => left(seq(k - 1), seq(k), seq(k + 1)),
+    };
   };
+  const fits = fitsVia(parts);
+  const scanFits = opts.scan ? fitsVia(own) : fits;
+  const relinkFits = opts.relink && fitsVia(opts.relink.parts);
   const firstBad = (from: number): number => {
     const seq = viewOf(kept);
-    for (let j = from; j <= kept.length; j++) if (!fits.at(seq, j)) return j;
+    for (let j = from; j <= kept.length; j++) if (!scanFits.at(seq, j)) return j;
     return -1;
   };
   let j = firstBad(0);
@@ -83,7 +108,8 @@ export function dropUnjoinable<S extends PartSegment, W>(visits: OrderVisit[], p
     }
     const run = cheapestRun(kept, j, fits, opts.meters);
     if (!run) {
-      j = firstBad(j + 1);
+      const from = relinkFits ? relinkUnjoinable(kept, j, relinkFits, opts.relink!.estimate) : -1;
+      j = firstBad(from >= 0 ? from : j + 1);
       continue;
     }
     const [a, b] = run;
@@ -92,15 +118,6 @@ export function dropUnjoinable<S extends PartSegment, W>(visits: OrderVisit[], p
     j = firstBad(Math.max(0, a));
   }
   return { visits: kept, skipped };
-}
-
-/** A sequence of visits by index (undefined past either end). */
-type Seq = (k: number) => OrderVisit | undefined;
-
-/** In a sequence: whether the join before `seq(j)` fits and leaves the track before it something (`at`); whether the joins around `seq(k)` leave it something (`leftAt`). */
-interface Fits {
-  at: (seq: Seq, j: number) => boolean;
-  leftAt: (seq: Seq, k: number) => boolean;
 }
 
 /** The visits of `kept` as index → visit, with `change` applied over them (undefined past either end). */
