@@ -9,6 +9,7 @@
  * machine with section control drives with part of its sections off. `unworkedPatches` lists what
  * a route leaves unworked, patch by patch, for the plan's warnings.
  */
+import { ringToFlat } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { hypot, sortAscending } from '../geometry/vec.js';
 import { unworkedPatches } from '../geometry/unworked.js';
@@ -259,13 +260,7 @@ export function plannedPasses(passRings: PathsD, tracks: Track[], widthMeters: n
 const closedFlats = new WeakMap<PathD, Float64Array>();
 function closedFlat(r: PathD): Float64Array {
   let xy = closedFlats.get(r);
-  if (!xy) {
-    xy = new Float64Array(2 * r.length + 2);
-    r.forEach((p, i) => { xy![2 * i] = p.x; xy![2 * i + 1] = p.y; });
-    xy[2 * r.length] = r[0].x;
-    xy[2 * r.length + 1] = r[0].y;
-    closedFlats.set(r, xy);
-  }
+  if (!xy) closedFlats.set(r, (xy = ringToFlat(r)));
   return xy;
 }
 

@@ -21,7 +21,7 @@ import { orderItems } from '../optimize/optimize.js';
 import type { ItemOrder, OrderingProblem } from './problem.js';
 import { entryEndOf, exitEndOf } from './problem.js';
 import type { FieldOrderInput, FieldOrderResult, OrderVisit } from './fieldOrder.js';
-import { trackOrderingProblem } from './fieldOrder.js';
+import { trackOrderingProblem, visitEntry, visitExit } from './fieldOrder.js';
 import { hypot, polylineLength } from '../../geometry/vec.js';
 import { turnSpanLines } from '../skipTurns.js';
 
@@ -454,8 +454,8 @@ export function assembleRoute<S extends PartSegment, W>(
 ): RouteParts<S, W> | undefined {
   const n = visits.length;
   if (n === 0) return undefined;
-  const entry = (k: number): number => 2 * visits[k].trackIndex + (visits[k].forward ? 0 : 1);
-  const exit = (k: number): number => entry(k) ^ 1;
+  const entry = (k: number): number => visitEntry(visits[k]);
+  const exit = (k: number): number => visitExit(visits[k]);
   const links: RouteParts<S, W>[] = [];
   for (let k = 0; k + 1 < n; k++) {
     const l = parts.link(exit(k), entry(k + 1));
@@ -536,8 +536,7 @@ export function skipUnjoinable<S extends PartSegment, W>(
   unknown: (r: RouteParts<S, W>) => boolean = () => false,
 ): { visits: OrderVisit[]; skipped: SkippedVisit[] } {
   const n = visits.length;
-  const entry = (v: OrderVisit): number => 2 * v.trackIndex + (v.forward ? 0 : 1);
-  const exit = (v: OrderVisit): number => entry(v) ^ 1;
+  const entry = visitEntry, exit = visitExit;
   const ok = (r: RouteParts<S, W> | undefined): boolean => r === undefined || (!unknown(r) && fits(r));
   // as it stands: fits, or was never tried
   const stands = (r: RouteParts<S, W> | undefined): boolean => r === undefined || unknown(r) || fits(r);

@@ -26,7 +26,7 @@
  * room), so the route cannot be put together from them and would be connected anew, the second
  * join then without the room it needed.
  */
-import type { OrderVisit } from './fieldOrder.js';
+import { visitEntry as entry, visitExit as exit, type OrderVisit } from './fieldOrder.js';
 import type { PartSegment, RouteParts, RoutePartsSource, SkippedVisit } from './connectedOrder.js';
 import { relinkUnjoinable } from './relinkUnjoinable.js';
 import type { Estimate, Fits, Seq } from './relinkUnjoinable.js';
@@ -65,8 +65,6 @@ export interface DropOptions<S extends PartSegment, W> {
  * piece before it, `out of` for one nothing left for the piece after it).
  */
 export function dropUnjoinable<S extends PartSegment, W>(visits: OrderVisit[], parts: RoutePartsSource<S, W>, opts: DropOptions<S, W>): { visits: OrderVisit[]; skipped: SkippedVisit[] } {
-  const entry = (v: OrderVisit): number => 2 * v.trackIndex + (v.forward ? 0 : 1);
-  const exit = (v: OrderVisit): number => entry(v) ^ 1;
   const ok = (r: RouteParts<S, W> | undefined): boolean => r === undefined || opts.fits(r);
   const kept = visits.slice();
   const skipped: SkippedVisit[] = [];

@@ -17,7 +17,7 @@ import type { ObjectiveRates } from '../optimize/objective.js';
 import { orderItems, type OptimizerReport } from '../optimize/optimize.js';
 import { FIXED_ORDER_ALGORITHMS, fixedOrder } from './fixed.js';
 import type { ItemOrder, OrderingProblem } from './problem.js';
-import { orderCost } from './problem.js';
+import { entryEndOf, exitEndOf, orderCost } from './problem.js';
 import { parallelTurnLengthMeters } from './synthetic.js';
 import { hypot } from '../../geometry/vec.js';
 import { turnSpanLines } from '../skipTurns.js';
@@ -42,6 +42,16 @@ export interface OrderVisit {
   trackIndex: number;
   /** true = drive from (x0, y0) to (x1, y1). */
   forward: boolean;
+}
+
+/** The track end a visit enters by (problem.ts numbering: 2·track, +1 for the (x1, y1) end). */
+export function visitEntry(v: OrderVisit): number {
+  return entryEndOf(v.trackIndex, !v.forward);
+}
+
+/** The track end a visit leaves by. */
+export function visitExit(v: OrderVisit): number {
+  return exitEndOf(v.trackIndex, !v.forward);
 }
 
 export interface FieldOrderInput {

@@ -17,7 +17,7 @@
  * asked, so the caller bounds them by count (not by time or work: the same plan on any machine).
  * Every change kept removes a join that does not fit and adds none, so repeated use ends.
  */
-import type { OrderVisit } from './fieldOrder.js';
+import { visitEntry as entryOf, visitExit as exitOf, type OrderVisit } from './fieldOrder.js';
 
 /** The longest stretch of consecutive tracks turned round or moved for one join. */
 export const MAX_STRETCH = 6;
@@ -34,8 +34,6 @@ export interface Fits {
 /** Estimated cost of the connector leaving a track through end `fromEnd` and entering the next through `toEnd`. */
 export type Estimate = (fromEnd: number, toEnd: number) => number;
 
-const entryOf = (v: OrderVisit): number => 2 * v.trackIndex + (v.forward ? 0 : 1);
-const exitOf = (v: OrderVisit): number => entryOf(v) ^ 1;
 const turned = (vs: OrderVisit[]): OrderVisit[] => vs.map((v) => ({ ...v, forward: !v.forward })).reverse();
 
 /**
