@@ -100,12 +100,12 @@ export class EdgeBands {
     return inside;
   }
 
-  /** Calls `visit` with every edge whose box meets the segment's part in each band it spans (an edge may come twice); stops when `visit` says so. */
-  private someEdgeNear(ax: number, ay: number, bx: number, by: number, visit: (k: number) => boolean): boolean {
+  /** True when the segment crosses or touches no edge (the edges whose box meets its part in each band it spans; an edge may be tested twice). */
+  segmentClear(ax: number, ay: number, bx: number, by: number): boolean {
     const sx0 = Math.min(ax, bx), sx1 = Math.max(ax, bx), sy0 = Math.min(ay, by), sy1 = Math.max(ay, by);
     // no edge's box reaches the segment's (a NaN coordinate meets none either)
-    if (!(sy1 >= this.minY && sy0 <= this.maxY)) return false;
-    const box = this.box, ids = this.ids;
+    if (!(sy1 >= this.minY && sy0 <= this.maxY)) return true;
+    const box = this.box, ids = this.ids, e = this.e;
     const b0 = this.bandOf(sy0), b1 = this.bandOf(sy1);
     // x along the segment per unit of y (a horizontal segment lies in one band)
     const slope = by !== ay ? (bx - ax) / (by - ay) : 0;
@@ -121,16 +121,10 @@ export class EdgeBands {
         const k = ids[i];
         if (box[4 * k] > px1) break;
         if (box[4 * k + 2] < px0 || box[4 * k + 1] > sy1 || box[4 * k + 3] < sy0) continue;
-        if (visit(k)) return true;
+        if (segmentsIntersect(ax, ay, bx, by, e[4 * k], e[4 * k + 1], e[4 * k + 2], e[4 * k + 3])) return false;
       }
     }
-    return false;
-  }
-
-  /** True when the segment crosses or touches no edge. */
-  segmentClear(ax: number, ay: number, bx: number, by: number): boolean {
-    const e = this.e;
-    return !this.someEdgeNear(ax, ay, bx, by, (k) => segmentsIntersect(ax, ay, bx, by, e[4 * k], e[4 * k + 1], e[4 * k + 2], e[4 * k + 3]));
+    return true;
   }
 
   /** True when no segment of the polyline (flat xy) crosses or touches an edge: the edges near each run of points gathered once, by the run's box. */

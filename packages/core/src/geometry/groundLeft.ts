@@ -17,25 +17,12 @@
 import Flatbush from 'flatbush';
 import { Clipper } from 'clipper2-ts';
 import { differenceGrouped } from './clipper.js';
-import type { PathD, PathsD } from './clipper.js';
+import type { PathsD } from './clipper.js';
+import { boxOf } from './nearBox.js';
 import { crossesRayRight } from './pointInRing.js';
 
 /** Boxes are compared with this margin, m: the booleans round to their grid (a micrometre and coarser). */
 const BOX_MARGIN_METERS = 1e-4;
-
-interface Box { minX: number; minY: number; maxX: number; maxY: number }
-
-function boxOf(r: PathD): Box {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const p of r) {
-    if (p.x < minX) minX = p.x;
-    if (p.x > maxX) maxX = p.x;
-    if (p.y < minY) minY = p.y;
-    if (p.y > maxY) maxY = p.y;
-  }
-  return { minX, minY, maxX, maxY };
-}
-
 
 /**
  * `ground − union` grouped (`differenceGrouped` at `precision`), `union` a union's output (shells
@@ -64,14 +51,14 @@ export function groundLeft(ground: PathsD, union: PathsD, precision: number): Pa
     return inside;
   };
   const shellBoxes = new Flatbush(shells.length);
-  const shellBox = shells.map((i) => boxOf(union[i]));
+  const shellBox = shells.map((i) => boxOf([union[i]]));
   for (const b of shellBox) shellBoxes.add(b.minX, b.minY, b.maxX, b.maxY);
   shellBoxes.finish();
   const swept: PathsD = shells.map((i) => union[i]);
   const inside: PathsD[] = [];
   const e = BOX_MARGIN_METERS;
   for (const i of holes) {
-    const h = union[i], b = boxOf(h);
+    const h = union[i], b = boxOf([h]);
     const nearGround = groundEdges.search(b.minX - e, b.minY - e, b.maxX + e, b.maxY + e).length > 0;
     // a shell whose box lies in the hole's may be an island in it: such a hole goes to the sweep
     const island = !nearGround && shellBoxes.search(b.minX, b.minY, b.maxX, b.maxY, (k) => {

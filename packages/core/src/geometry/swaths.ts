@@ -143,7 +143,7 @@ export function passSwath(xy: ArrayLike<number>, widthMeters: number): PathsD {
 const curvedSwaths = new WeakMap<object, Map<string, { swath: PathsD; area: number }>>();
 
 function curvedSwathOnce(p: WorkingPass, angle: number, make: () => PathsD): { swath: PathsD; area: number } {
-  if (p.xy.length <= 4 || typeof p.xy !== 'object') {
+  if (p.xy.length <= 4) {
     const swath = make();
     return { swath, area: areaOf(swath) };
   }
@@ -180,13 +180,15 @@ export function turnedSwaths(passes: WorkingPass[], rings: PathsD): TurnedSwaths
   for (const p of passes) {
     const n = p.xy.length;
     if (n < 4) continue;
-    const t = new Float64Array(n);
-    for (let i = 0; i + 1 < n; i += 2) {
-      const x = p.xy[i], y = p.xy[i + 1];
-      t[i] = x * c + y * s;
-      t[i + 1] = -x * s + y * c;
-    }
-    const { swath, area } = curvedSwathOnce(p, angle, () => passSwath(t, p.widthMeters));
+    const { swath, area } = curvedSwathOnce(p, angle, () => {
+      const t = new Float64Array(n);
+      for (let i = 0; i + 1 < n; i += 2) {
+        const x = p.xy[i], y = p.xy[i + 1];
+        t[i] = x * c + y * s;
+        t[i + 1] = -x * s + y * c;
+      }
+      return passSwath(t, p.widthMeters);
+    });
     areaSum += area;
     for (const r of swath) out.push(r);
   }
