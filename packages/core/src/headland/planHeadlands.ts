@@ -3,13 +3,13 @@
  * (full perimeter, or turn-only where the tracks end), their corners shaped, and the passes in
  * driving order as route pieces.
  */
-import type { PathsD } from '../geometry/clipper.js';
+import type { PathD, PathsD } from '../geometry/clipper.js';
 import { ringToFlat } from '../geometry/clipper.js';
 import type { TurnOptions } from '../turns/types.js';
 import type { PlanSettings } from '../request/normalizeRequest.js';
 import { generateHeadlands } from './generateHeadlands.js';
 import type { Headlands, HeadlandPass } from './generateHeadlands.js';
-import { withoutSmallObstacles } from './smallObstacles.js';
+import { CLEARANCE_METERS, passesNear, withoutSmallObstacles } from './smallObstacles.js';
 import { generateTurnOnlyHeadlands } from './turnOnlyHeadlands.js';
 import { shapeHeadlandCorners } from './headlandPieces.js';
 import type { HeadlandStyle } from './headlandPieces.js';
@@ -26,17 +26,40 @@ export interface HeadlandStage<H extends { directionRadians: number }> {
 }
 
 /**
- * The headlands of a field: small no-go zones get no rounds (headlands and tracks are planned on
- * the field without them), the full passes on `simple` (the field simplified where dense), the
- * heading `chooseHeading` picks on their mainland, and the passes driven for that heading.
+ * The headlands of a field: small no-go zones past the headland passes get no rounds (headlands and
+ * tracks are planned on the field without them), the full passes on `simple` (the field simplified
+ * where dense), the heading `chooseHeading` picks on their mainland, and the passes driven for that
+ * heading. A small zone lies past the passes when its vertices are CLEARANCE_METERS beyond the
+ * band `passes × w` deep and the shaped passes (rounded corners reach into the mainland) keep
+ * w/2 + CLEARANCE_METERS from it; one they come nearer keeps its rounds, and the stage is planned
+ * again (at most MAX_KEEP_ROUNDS times: then every small zone left keeps its rounds).
  */
 export function planHeadlandStage<H extends { directionRadians: number }>(field: PathsD, simple: PathsD, settings: PlanSettings, turnOptions: TurnOptions, chooseHeading: (field: PathsD, mainland: PathsD) => H): HeadlandStage<H> {
-  const { widthMeters: w, turnRadiusMeters: R } = settings.machine, passes = settings.headlandPasses;
-  const margin = passes * w + 2 * R;
-  const small = withoutSmallObstacles(field, settings.smallObstacleSizeMeters, margin);
-  const full = generateHeadlands(small.small.length > 0 ? withoutSmallObstacles(simple, settings.smallObstacleSizeMeters, margin).field : simple, passes, w, settings.headland.corners, R);
-  const chosen = chooseHeading(small.field, full.mainland);
-  return { small, chosen, shaped: shapeHeadlands(small.field, full, settings.headland, passes, w, chosen.directionRadians, turnOptions) };
+  const { widthMeters: w } = settings.machine, passes = settings.headlandPasses, size = settings.smallObstacleSizeMeters;
+  const margin = passes * w + CLEARANCE_METERS;
+  const kept: PathD[] = [];
+  // a zone of `simple` is one of `kept` when their boxes' centres meet (simplifying moves a small ring's vertices by centimetres)
+  const isKept = (r: PathD): boolean => kept.some((k) => Math.hypot(centreOf(k).x - centreOf(r).x, centreOf(k).y - centreOf(r).y) < 0.5);
+  for (let round = 0; ; round++) {
+    const small = withoutSmallObstacles(field, round < MAX_KEEP_ROUNDS ? size : 0, margin, isKept);
+    const full = generateHeadlands(small.small.length > 0 ? withoutSmallObstacles(simple, size, margin, isKept).field : simple, passes, w, settings.headland.corners, turnOptions.turnRadiusMeters);
+    const chosen = chooseHeading(small.field, full.mainland);
+    const shaped = shapeHeadlands(small.field, full, settings.headland, passes, w, chosen.directionRadians, turnOptions);
+    const near = small.small.filter((z) => passesNear(shaped.headlands.passes, z, w / 2 + CLEARANCE_METERS));
+    if (near.length === 0) return { small, chosen, shaped };
+    kept.push(...near);
+  }
+}
+
+/** Plannings of the headland stage with small zones the passes come near kept, before every one is kept. */
+const MAX_KEEP_ROUNDS = 3;
+
+function centreOf(r: PathD): { x: number; y: number } {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const p of r) {
+    x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y); x1 = Math.max(x1, p.x); y1 = Math.max(y1, p.y);
+  }
+  return { x: (x0 + x1) / 2, y: (y0 + y1) / 2 };
 }
 
 /**

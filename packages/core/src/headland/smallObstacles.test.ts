@@ -45,9 +45,9 @@ describe('small obstacles get no headland rounds', () => {
 });
 
 describe('a small obstacle near one that keeps its rounds', () => {
-  // Two poles under the working width: A 26 m from the edge (under the margin of 3 passes × 6 m + 2R:
-  // it keeps its rounds), B 32 m from the edge but 8.5 m from A, where A's second round runs.
-  const field = polygon(shell, pole(120, 26.5, 1), pole(120, 36.5, 2));
+  // Two poles under the working width: A 12 m from the edge, inside the band of 3 passes × 6 m (it
+  // keeps its rounds), B 24 m from the edge, past the band, but 10 m from A, where A's rounds run.
+  const field = polygon(shell, pole(120, 12.5, 1), pole(120, 24.5, 2));
   const request = { field, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 3 }, routeOptions: { algorithm: 'snake' as const } };
 
   it('keeps its rounds too, so no headland pass runs over it', () => {
@@ -55,5 +55,53 @@ describe('a small obstacle near one that keeps its rounds', () => {
     expect((plan.headlandStyle as { smallObstaclesWithoutRounds?: number }).smallObstaclesWithoutRounds).toBe(0);
     expect(interiorPasses(plan)).toBeGreaterThan(0);
     expect(checkPlan(request, plan).violations.filter((v) => v.code === 'inside-no-go')).toEqual([]);
+  });
+});
+
+describe('a pole just past the headland passes', () => {
+  // W 12 m, 2 passes: the band is 24 m deep; the pole's near side is 26.5 m from the bottom edge, so
+  // the tracks past it have no room for an S between their start and the pole.
+  const request = { field: polygon(shell, pole(126, 27.5, 2)), machine, headland: { passes: 2 }, tracks: { preferredDirectionDegrees: 0 } };
+  const plan = planRoute(request);
+  const local = (c: number[]): [number, number] => frame.toLocal(c[0], c[1]);
+
+  it('gets no rounds, and the track by it starts swerved rather than cut into a stub', () => {
+    expect(interiorPasses(plan)).toBe(0);
+    expect((plan.headlandStyle as { smallObstaclesWithoutRounds?: number }).smallObstaclesWithoutRounds).toBe(1);
+    expect(checkPlan(request, plan).violations).toEqual([]);
+    const plain = planRoute({ ...request, field: polygon(shell) });
+    const tracksOf = (p: Plan) => p.route.filter((s) => s.type === 'Track');
+    // no track is cut in two: as many tracks as on the field without the pole
+    expect(tracksOf(plan).length).toBe(tracksOf(plain).length);
+    // the track by the pole ends (or starts) off its line, shifted clear of the pole, and keeps its clearance
+    const shifted = tracksOf(plan).filter((s) => {
+      const a = local(s.coordinates[0]), b = local(s.coordinates[s.coordinates.length - 1]);
+      return Math.abs(a[0] - b[0]) > 1;
+    });
+    expect(shifted.length).toBe(1);
+    const [x0, y0] = local(shifted[0].coordinates[0]), [x1, y1] = local(shifted[0].coordinates.at(-1)!);
+    const bottom = y0 < y1 ? x0 : x1;
+    expect(Math.abs(bottom - 126)).toBeGreaterThanOrEqual(1 + 1.5 - 1e-6);
+  });
+
+  it('a pole the rounded corners of the passes reach keeps its rounds', () => {
+    // past the band (its vertices 25.6 m from both sides of a corner), where the inner pass's rounded
+    // corner (R 12 m: an arc about (30, 30)) sweeps its 12 m swath over it
+    const cornered = { ...request, field: polygon(shell, pole(25.8, 25.8, 0.4)), machine: { widthMeters: 12, turnRadiusMeters: 12 }, headland: { passes: 2, corners: 'rounded' as const } };
+    const p = planRoute(cornered);
+    expect(checkPlan(cornered, p).violations.filter((v) => v.code === 'inside-no-go')).toEqual([]);
+    // how near the headland passes' centre lines come to the pole
+    let nearest = Infinity;
+    for (const s of p.route) {
+      if (s.type !== 'ExteriorHeadland' && s.type !== 'InteriorHeadland') continue;
+      for (let i = 1; i < s.coordinates.length; i++) {
+        const [ax, ay] = local(s.coordinates[i - 1]), [bx, by] = local(s.coordinates[i]);
+        const t = Math.max(0, Math.min(1, ((25.8 - ax) * (bx - ax) + (25.8 - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2 || 1)));
+        nearest = Math.min(nearest, Math.hypot(ax + t * (bx - ax) - 25.8, ay + t * (by - ay) - 25.8));
+      }
+    }
+    const withoutRounds = (p.headlandStyle as { smallObstaclesWithoutRounds?: number }).smallObstaclesWithoutRounds;
+    // either its rounds are driven, or no pass's swath reaches it
+    expect(withoutRounds === 0 || nearest > 6 + 0.2).toBe(true);
   });
 });

@@ -7,10 +7,8 @@
  */
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import type { Region } from '../geometry/region.js';
+import { CLEARANCE_METERS } from '../headland/smallObstacles.js';
 import type { Track } from './generateTracks.js';
-
-/** Room the machine's centre line keeps from a small obstacle, m (half a tractor's width and a margin). */
-export const CLEARANCE_METERS = 1.5;
 /** Arcs of a swerve are this much wider than the turning radius (their polygons stay within it). */
 const ARC_MARGIN = 1.05;
 /** Spacing of the points of a swerve's arcs, m. */
@@ -86,23 +84,39 @@ function swerve(t: Track, hits: Extent[], f: { c: number; s: number; u0: number;
   const pts: number[] = [f.u0, f.v];
   const pieces: Track[] = [];
   let startU = f.u0;
+  // Where the S before (after) the obstacle does not fit between it and the track's start (end), the
+  // track starts (ends) already shifted: the swerve reaches the track's end, as a driver does by a pole
+  // near the headland.
+  let shiftedEnd = false;
   for (const e of runs) {
     const up = e.vb + CLEARANCE_METERS - f.v, down = e.va - CLEARANCE_METERS - f.v;
     const options = Math.abs(up) <= Math.abs(down) ? [up, down] : [down, up];
     let done = false;
+    const from = pts[pts.length - 2], fresh = pts.length === 2;
     for (const shift of options) {
       if (Math.abs(shift) >= 2 * r) continue;
       const L = lengthOf(shift);
-      const a = e.ua - CLEARANCE_METERS - L, b = e.ub + CLEARANCE_METERS + L;
-      if (a <= pts[pts.length - 2] || b >= f.u1) continue;
-      const profile = swerveProfile(a, b, f.v, shift, r, L);
+      let a = e.ua - CLEARANCE_METERS - L, b = e.ub + CLEARANCE_METERS + L;
+      // the S before the obstacle needs room after the last point; only a piece's first point may be shifted instead
+      if (a <= from && !fresh) continue;
+      const atStart = a <= from, atEnd = b >= f.u1;
+      // an S next to a shifted end may lie past the obstacle, never before the end
+      if (atStart) b = Math.max(b, from + L);
+      if (atEnd) a = Math.min(a, f.u1 - L);
+      if (!atStart && atEnd && a <= from) continue;
+      const profile = swerveProfile(a, b, f.v, shift, r, L, atStart ? from : undefined, atEnd ? f.u1 : undefined);
       const xy = toXY(profile, f.c, f.s);
       if (!region.containsPolyline(xy) || !clearOf(xy, region)) continue;
+      if (atStart) pts.length = 0;
       for (const p of profile) pts.push(p);
+      shiftedEnd = atEnd;
       done = true;
       break;
     }
-    if (done) continue;
+    if (done) {
+      if (shiftedEnd) break;
+      continue;
+    }
     // No swerve fits: the track stops before the obstacle and starts again after it.
     const cutA = e.ua - CLEARANCE_METERS, cutB = e.ub + CLEARANCE_METERS;
     if (cutA - startU >= 1) pieces.push(pieceOf(t, [...pts, cutA, f.v], f));
@@ -110,7 +124,7 @@ function swerve(t: Track, hits: Extent[], f: { c: number; s: number; u0: number;
     pts.push(cutB, f.v);
     startU = cutB;
   }
-  pts.push(f.u1, f.v);
+  if (!shiftedEnd) pts.push(f.u1, f.v);
   if (pts[pts.length - 2] - pts[0] >= 1) pieces.push(pieceOf(t, pts, f));
   return pieces;
 }
@@ -121,8 +135,12 @@ function clearOf(xy: Float64Array, region: Region): boolean {
   return true;
 }
 
-/** (u, v) points of a swerve from u = a to u = b: out by `shift` with two arcs of radius r, straight, back. */
-function swerveProfile(a: number, b: number, v: number, shift: number, r: number, L: number): number[] {
+/**
+ * (u, v) points of a swerve from u = a to u = b: out by `shift` with two arcs of radius r, straight,
+ * back. With `startU` the points start at (startU, v + shift), already out (no S before); with `endU`
+ * they end at (endU, v + shift), still out (no S after).
+ */
+function swerveProfile(a: number, b: number, v: number, shift: number, r: number, L: number, startU?: number, endU?: number): number[] {
   const out: number[] = [];
   const sgn = Math.sign(shift), abs = Math.abs(shift);
   const sCurve = (from: number, v0: number, dir: 1 | -1): void => {
@@ -139,8 +157,15 @@ function swerveProfile(a: number, b: number, v: number, shift: number, r: number
       out.push(midU + r * (Math.sin(theta) - Math.sin(phi)), midV + dir * sgn * r * (Math.cos(phi) - Math.cos(theta)));
     }
   };
-  out.push(a, v);
-  sCurve(a, v, 1);
+  if (startU !== undefined) out.push(startU, v + shift);
+  else {
+    out.push(a, v);
+    sCurve(a, v, 1);
+  }
+  if (endU !== undefined) {
+    out.push(endU, v + shift);
+    return out;
+  }
   out.push(b - L, v + shift);
   sCurve(b - L, v + shift, -1);
   return out;
