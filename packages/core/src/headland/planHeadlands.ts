@@ -10,6 +10,8 @@ import type { PlanSettings } from '../request/normalizeRequest.js';
 import { generateHeadlands } from './generateHeadlands.js';
 import type { Headlands, HeadlandPass } from './generateHeadlands.js';
 import { CLEARANCE_METERS, passesNear, withoutSmallObstacles } from './smallObstacles.js';
+import { swervePasses } from './swervePasses.js';
+import { Region } from '../geometry/region.js';
 import { generateTurnOnlyHeadlands } from './turnOnlyHeadlands.js';
 import { shapeHeadlandCorners } from './headlandPieces.js';
 import type { HeadlandStyle } from './headlandPieces.js';
@@ -26,28 +28,38 @@ export interface HeadlandStage<H extends { directionRadians: number }> {
 }
 
 /**
- * The headlands of a field: small no-go zones past the headland passes get no rounds (headlands and
- * tracks are planned on the field without them), the full passes on `simple` (the field simplified
- * where dense), the heading `chooseHeading` picks on their mainland, and the passes driven for that
- * heading. A small zone lies past the passes when its vertices are CLEARANCE_METERS beyond the
- * band `passes × w` deep and the shaped passes (rounded corners reach into the mainland) keep
- * w/2 + CLEARANCE_METERS from it; one they come nearer keeps its rounds, and the stage is planned
- * again (at most MAX_KEEP_ROUNDS times: then every small zone left keeps its rounds).
+ * The headlands of a field: small no-go zones get no rounds (headlands and tracks are planned on the
+ * field without them), the full passes on `simple` (the field simplified where dense), the heading
+ * `chooseHeading` picks on their mainland, and the passes driven for that heading. A small zone is
+ * one CLEARANCE_METERS inside the field's edge and past the rounds (passes × w + CLEARANCE_METERS)
+ * of every zone that keeps them; a pass whose centre line comes within
+ * CLEARANCE_METERS of it swerves round it (headland/swervePasses.ts). A zone a pass cannot swerve
+ * round (at a corner, or with no room) keeps its rounds, and the stage is planned again (at most
+ * MAX_KEEP_ROUNDS times: then every small zone left keeps its rounds).
  */
 export function planHeadlandStage<H extends { directionRadians: number }>(field: PathsD, simple: PathsD, settings: PlanSettings, turnOptions: TurnOptions, chooseHeading: (field: PathsD, mainland: PathsD) => H): HeadlandStage<H> {
   const { widthMeters: w } = settings.machine, passes = settings.headlandPasses, size = settings.smallObstacleSizeMeters;
-  const margin = passes * w + CLEARANCE_METERS;
+  // near the boundary the exterior passes swerve round a pole; near a zone with rounds the pole keeps its rounds too
+  const margin = { edge: CLEARANCE_METERS, hole: passes * w + CLEARANCE_METERS };
   const kept: PathD[] = [];
   // a zone of `simple` is one of `kept` when their boxes' centres meet (simplifying moves a small ring's vertices by centimetres)
   const isKept = (r: PathD): boolean => kept.some((k) => Math.hypot(centreOf(k).x - centreOf(r).x, centreOf(k).y - centreOf(r).y) < 0.5);
+  let region: Region | undefined;
   for (let round = 0; ; round++) {
     const small = withoutSmallObstacles(field, round < MAX_KEEP_ROUNDS ? size : 0, margin, isKept);
     const full = generateHeadlands(small.small.length > 0 ? withoutSmallObstacles(simple, size, margin, isKept).field : simple, passes, w, settings.headland.corners, turnOptions.turnRadiusMeters);
     const chosen = chooseHeading(small.field, full.mainland);
     const shaped = shapeHeadlands(small.field, full, settings.headland, passes, w, chosen.directionRadians, turnOptions);
-    const near = small.small.filter((z) => passesNear(shaped.headlands.passes, z, w / 2 + CLEARANCE_METERS));
-    if (near.length === 0) return { small, chosen, shaped };
-    kept.push(...near);
+    let swerved = shaped.headlands.passes;
+    const cannot: PathD[] = [];
+    for (const z of small.small) {
+      if (!passesNear(swerved, z, CLEARANCE_METERS)) continue;
+      const next = swervePasses(swerved, z, (region ??= new Region(field)), turnOptions.turnRadiusMeters);
+      if (next) swerved = next;
+      else cannot.push(z);
+    }
+    if (cannot.length === 0) return { small, chosen, shaped: swerved === shaped.headlands.passes ? shaped : { ...shaped, headlands: { ...shaped.headlands, passes: swerved } } };
+    kept.push(...cannot);
   }
 }
 

@@ -45,9 +45,10 @@ describe('small obstacles get no headland rounds', () => {
 });
 
 describe('a small obstacle near one that keeps its rounds', () => {
-  // Two poles under the working width: A 12 m from the edge, inside the band of 3 passes × 6 m (it
-  // keeps its rounds), B 24 m from the edge, past the band, but 10 m from A, where A's rounds run.
-  const field = polygon(shell, pole(120, 12.5, 1), pole(120, 24.5, 2));
+  // A, 7 m across, is larger than the working width (6 m) and keeps its rounds; B, a 1 m pole, lies
+  // 2.5 m off A's side, where A's first round runs: that round cannot swerve round B on A's short
+  // sides, so B keeps its rounds too.
+  const field = polygon(shell, pole(120, 40, 7), pole(120, 46.5, 1));
   const request = { field, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 3 }, routeOptions: { algorithm: 'snake' as const } };
 
   it('keeps its rounds too, so no headland pass runs over it', () => {
@@ -84,24 +85,54 @@ describe('a pole just past the headland passes', () => {
     expect(Math.abs(bottom - 126)).toBeGreaterThanOrEqual(1 + 1.5 - 1e-6);
   });
 
-  it('a pole the rounded corners of the passes reach keeps its rounds', () => {
-    // past the band (its vertices 25.6 m from both sides of a corner), where the inner pass's rounded
-    // corner (R 12 m: an arc about (30, 30)) sweeps its 12 m swath over it
-    const cornered = { ...request, field: polygon(shell, pole(25.8, 25.8, 0.4)), machine: { widthMeters: 12, turnRadiusMeters: 12 }, headland: { passes: 2, corners: 'rounded' as const } };
+  it('a pole on a pass\'s rounded corner: rounds, or no pass runs over it', () => {
+    // on the inner pass's corner arc (R 12 m about (30, 30)): a pass swerves only where it runs straight
+    const cornered = { ...request, field: polygon(shell, pole(21.5, 21.5, 0.4)), machine: { widthMeters: 12, turnRadiusMeters: 12 }, headland: { passes: 2, corners: 'rounded' as const } };
     const p = planRoute(cornered);
     expect(checkPlan(cornered, p).violations.filter((v) => v.code === 'inside-no-go')).toEqual([]);
-    // how near the headland passes' centre lines come to the pole
-    let nearest = Infinity;
-    for (const s of p.route) {
-      if (s.type !== 'ExteriorHeadland' && s.type !== 'InteriorHeadland') continue;
-      for (let i = 1; i < s.coordinates.length; i++) {
-        const [ax, ay] = local(s.coordinates[i - 1]), [bx, by] = local(s.coordinates[i]);
-        const t = Math.max(0, Math.min(1, ((25.8 - ax) * (bx - ax) + (25.8 - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2 || 1)));
-        nearest = Math.min(nearest, Math.hypot(ax + t * (bx - ax) - 25.8, ay + t * (by - ay) - 25.8));
+    const withoutRounds = (p.headlandStyle as { smallObstaclesWithoutRounds?: number }).smallObstaclesWithoutRounds;
+    expect(withoutRounds === 0 || nearestPass(p, 21.5, 21.5, 0.2) >= 1.5 - 1e-3).toBe(true);
+  });
+});
+
+/** How near the headland passes' centre lines come to a square pole of half side h at (px, py), m (sampled every 0.25 m). */
+function nearestPass(p: Plan, px: number, py: number, h: number): number {
+  let nearest = Infinity;
+  for (const s of p.route) {
+    if (s.type !== 'ExteriorHeadland' && s.type !== 'InteriorHeadland') continue;
+    for (let i = 1; i < s.coordinates.length; i++) {
+      const [ax, ay] = frame.toLocal(s.coordinates[i - 1][0], s.coordinates[i - 1][1]), [bx, by] = frame.toLocal(s.coordinates[i][0], s.coordinates[i][1]);
+      const n = Math.max(1, Math.ceil(Math.hypot(bx - ax, by - ay) / 0.25));
+      for (let k = 0; k <= n; k++) {
+        const x = ax + ((bx - ax) * k) / n, y = ay + ((by - ay) * k) / n;
+        nearest = Math.min(nearest, Math.hypot(Math.max(Math.abs(x - px) - h, 0), Math.max(Math.abs(y - py) - h, 0)));
       }
     }
-    const withoutRounds = (p.headlandStyle as { smallObstaclesWithoutRounds?: number }).smallObstaclesWithoutRounds;
-    // either its rounds are driven, or no pass's swath reaches it
-    expect(withoutRounds === 0 || nearest > 6 + 0.2).toBe(true);
+  }
+  return nearest;
+}
+
+describe('a pole in the headland band', () => {
+  // on the outer pass's line along the bottom edge (its centre line at y = 6 m)
+  const request = { field: polygon(shell, pole(120, 6, 2)), machine, headland: { passes: 2 }, tracks: { preferredDirectionDegrees: 0 } };
+
+  it('a thin zone across the pass\'s line, its ends farther from the line than the clearance, is seen and swerved round', () => {
+    // 5 m long, 0.4 m wide, at 45° across the outer pass's line: its corners lie 1.6–1.9 m off the line
+    const c = Math.SQRT1_2, L = 2.5, W = 0.2;
+    const sliver: [number, number][] = [[120 - L * c + W * c, 6 - L * c - W * c], [120 - L * c - W * c, 6 - L * c + W * c], [120 + L * c - W * c, 6 + L * c + W * c], [120 + L * c + W * c, 6 + L * c - W * c]];
+    const thin = { ...request, field: polygon(shell, sliver) };
+    const plan = planRoute(thin);
+    expect(checkPlan(thin, plan).violations).toEqual([]);
+    expect(interiorPasses(plan)).toBe(0);
+  });
+
+  it('gets no rounds: the pass swerves round it on arcs the machine can drive, and keeps its clearance', () => {
+    const plan = planRoute(request);
+    expect(interiorPasses(plan)).toBe(0);
+    expect((plan.headlandStyle as { smallObstaclesWithoutRounds?: number }).smallObstaclesWithoutRounds).toBe(1);
+    expect(checkPlan(request, plan).violations).toEqual([]);
+    expect(nearestPass(plan, 120, 6, 1)).toBeGreaterThanOrEqual(1.5 - 1e-3); // (lon/lat to 9 decimals)
+    // it swerves (a pass on its line would run through the pole), no more than the pole needs
+    expect(nearestPass(plan, 120, 6, 1)).toBeLessThan(3);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * Small obstacles (poles, single trees): a no-go zone smaller than `smallObstacleSizeMeters`
- * (its largest extent; default the working width) that lies past the headland passes gets no
- * headland rounds: the headlands and tracks are planned on the field without it
- * (`withoutSmallObstacles`), and the tracks swerve round it (tracks/swerveTracks.ts). One the
- * passes would run over or brush (`passesNear`) keeps its rounds (headland/planHeadlands.ts).
+ * (its largest extent; default the working width) gets no headland rounds: the headlands and
+ * tracks are planned on the field without it (`withoutSmallObstacles`), and the tracks
+ * (tracks/swerveTracks.ts) and headland passes (headland/swervePasses.ts) whose centre lines come
+ * within CLEARANCE_METERS of it (`passesNear`) swerve round it, the implement working on with its
+ * sections off over it. One a pass cannot swerve round keeps its rounds (headland/planHeadlands.ts).
  */
 import { offsetPolygons } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
@@ -34,32 +35,33 @@ function diameter(r: PathD, cap: number): number {
 
 /**
  * The field without its small no-go zones (holes, clockwise, of largest extent under
- * `maxSizeMeters`, at least `marginMeters` inside the rest of the field), and those zones.
- * "The rest" includes the small holes that are not well inside (near the boundary or a large
- * hole) and those `kept` says keep: they keep their headland rounds, and a small hole within the
- * margin of one of them is kept too, else those rounds would run over it. Checked until no more
- * holes are kept.
+ * `maxSizeMeters`, at least `margin.edge` inside the rest of the field and `margin.hole` from
+ * its holes), and those zones. "The rest" includes the small holes that are not well inside (near
+ * the boundary or a large hole) and those `kept` says keep: they keep their headland rounds, and a
+ * small hole within `margin.hole` of one of them is kept too (the rounds of a zone bend round it
+ * too tightly to swerve round a pole beside it). Checked until no more holes are kept.
  */
-export function withoutSmallObstacles(field: PathsD, maxSizeMeters: number, marginMeters: number, kept: (ring: PathD) => boolean = () => false): { field: PathsD; small: PathsD } {
+export function withoutSmallObstacles(field: PathsD, maxSizeMeters: number, margin: { edge: number; hole: number }, kept: (ring: PathD) => boolean = () => false): { field: PathsD; small: PathsD } {
   if (!(maxSizeMeters > 0)) return { field, small: [] };
   let small: PathD[] = [];
   const rest: PathD[] = [];
   for (const r of field) (signedArea(r) < 0 && diameter(r, maxSizeMeters) < maxSizeMeters && !kept(r) ? small : rest).push(r);
   for (let restCount = -1; small.length > 0 && rest.length !== restCount; ) {
     restCount = rest.length;
-    // Well inside: every vertex within the rest of the field shrunk by the margin.
-    const core = new Region(offsetPolygons(rest, -marginMeters));
+    // Well inside: every vertex within the rest of the field shrunk by the edge margin, none within the hole margin of its holes.
+    const core = new Region(offsetPolygons(rest, -margin.edge));
+    const holes = rest.filter((r) => signedArea(r) < 0).map((r) => r.slice().reverse());
+    const nearHoles = margin.hole > margin.edge && holes.length > 0 ? new Region(offsetPolygons(holes, margin.hole)) : undefined;
     const inside: PathD[] = [];
-    for (const h of small) (h.every((p) => core.contains(p.x, p.y)) ? inside : rest).push(h);
+    for (const h of small) (h.every((p) => core.contains(p.x, p.y)) && !(nearHoles && h.some((p) => nearHoles.contains(p.x, p.y))) ? inside : rest).push(h);
     small = inside;
   }
   return small.length === 0 ? { field, small: [] } : { field: field.filter((r) => !small.includes(r)), small };
 }
 
 /**
- * Whether a headland pass's centre line comes within `distanceMeters` of the zone (its edges from
- * the pass's points, the pass's sides from its vertices: a zone under the working width cannot lie
- * across a side unseen).
+ * Whether a headland pass's centre line comes within `distanceMeters` of the zone (side to side:
+ * a pass may cross a thin zone between its vertices).
  */
 export function passesNear(passes: readonly HeadlandPass[], zone: PathD, distanceMeters: number): boolean {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -72,9 +74,21 @@ export function passesNear(passes: readonly HeadlandPass[], zone: PathD, distanc
     for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
       const a = ring[j], b = ring[i];
       if (Math.max(a.x, b.x) < x0 - d || Math.min(a.x, b.x) > x1 + d || Math.max(a.y, b.y) < y0 - d || Math.min(a.y, b.y) > y1 + d) continue;
-      for (const p of zone) if (segmentDistance(p.x, p.y, a.x, a.y, b.x, b.y) < d) return true;
-      for (let k = 0, l = zone.length - 1; k < zone.length; l = k++) if (segmentDistance(b.x, b.y, zone[l].x, zone[l].y, zone[k].x, zone[k].y) < d) return true;
+      for (let k = 0, l = zone.length - 1; k < zone.length; l = k++) if (sidesDistance(a, b, zone[l], zone[k]) < d) return true;
     }
   }
   return false;
+}
+
+type Pt = { x: number; y: number };
+
+/** Distance between the segments ab and cd (0 where they cross). */
+function sidesDistance(a: Pt, b: Pt, c: Pt, d: Pt): number {
+  const cross = (p: Pt, q: Pt, r: Pt): number => (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
+  const d1 = cross(a, b, c), d2 = cross(a, b, d), d3 = cross(c, d, a), d4 = cross(c, d, b);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
+  return Math.min(
+    segmentDistance(c.x, c.y, a.x, a.y, b.x, b.y), segmentDistance(d.x, d.y, a.x, a.y, b.x, b.y),
+    segmentDistance(a.x, a.y, c.x, c.y, d.x, d.y), segmentDistance(b.x, b.y, c.x, c.y, d.x, d.y),
+  );
 }

@@ -8,12 +8,8 @@
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import type { Region } from '../geometry/region.js';
 import { CLEARANCE_METERS } from '../headland/smallObstacles.js';
+import { ARC_MARGIN, clearOf, sCurveLength, swerveProfile, toXY } from '../geometry/swerve.js';
 import type { Track } from './generateTracks.js';
-/** Arcs of a swerve are this much wider than the turning radius (their polygons stay within it). */
-const ARC_MARGIN = 1.05;
-/** Spacing of the points of a swerve's arcs, m. */
-const ARC_STEP_METERS = 0.5;
-
 /** A small obstacle's extent in a track's frame: along [ua, ub], across [va, vb]. */
 interface Extent { ua: number; ub: number; va: number; vb: number }
 
@@ -78,7 +74,7 @@ function mergeAlong(hits: Extent[], reach: number): Extent[] {
 function swerve(t: Track, hits: Extent[], f: { c: number; s: number; u0: number; u1: number; v: number }, region: Region, R: number): Track[] {
   const r = R * ARC_MARGIN;
   // Along-track length of an S of two arcs shifting the line sideways by `shift` (< 2r).
-  const lengthOf = (shift: number): number => 2 * r * Math.sin(Math.acos(1 - Math.min(Math.abs(shift), 2 * r) / (2 * r)));
+  const lengthOf = (shift: number): number => sCurveLength(shift, r);
   const runs = mergeAlong(hits, lengthOf(hits.reduce((m, e) => Math.max(m, e.vb - e.va), 0) + 2 * CLEARANCE_METERS));
   // Profile of the centre line across the track: (u, v) points from u0 to u1.
   const pts: number[] = [f.u0, f.v];
@@ -106,7 +102,7 @@ function swerve(t: Track, hits: Extent[], f: { c: number; s: number; u0: number;
       if (!atStart && atEnd && a <= from) continue;
       const profile = swerveProfile(a, b, f.v, shift, r, L, atStart ? from : undefined, atEnd ? f.u1 : undefined);
       const xy = toXY(profile, f.c, f.s);
-      if (!region.containsPolyline(xy) || !clearOf(xy, region)) continue;
+      if (!region.containsPolyline(xy) || !clearOf(xy, region, CLEARANCE_METERS)) continue;
       if (atStart) pts.length = 0;
       for (const p of profile) pts.push(p);
       shiftedEnd = atEnd;
@@ -127,58 +123,6 @@ function swerve(t: Track, hits: Extent[], f: { c: number; s: number; u0: number;
   if (!shiftedEnd) pts.push(f.u1, f.v);
   if (pts[pts.length - 2] - pts[0] >= 1) pieces.push(pieceOf(t, pts, f));
   return pieces;
-}
-
-/** The centre line keeps CLEARANCE_METERS from every no-go edge (sampled at its points). */
-function clearOf(xy: Float64Array, region: Region): boolean {
-  for (let i = 0; i < xy.length; i += 2) if (region.distanceToEdge(xy[i], xy[i + 1]) < CLEARANCE_METERS - 1e-6) return false;
-  return true;
-}
-
-/**
- * (u, v) points of a swerve from u = a to u = b: out by `shift` with two arcs of radius r, straight,
- * back. With `startU` the points start at (startU, v + shift), already out (no S before); with `endU`
- * they end at (endU, v + shift), still out (no S after).
- */
-function swerveProfile(a: number, b: number, v: number, shift: number, r: number, L: number, startU?: number, endU?: number): number[] {
-  const out: number[] = [];
-  const sgn = Math.sign(shift), abs = Math.abs(shift);
-  const sCurve = (from: number, v0: number, dir: 1 | -1): void => {
-    // two arcs, each turning by theta: lateral r(1 − cos θ) each, along r sin θ each
-    const theta = Math.acos(1 - abs / (2 * r));
-    const n = Math.max(2, Math.ceil((r * theta) / ARC_STEP_METERS));
-    for (let k = 1; k <= n; k++) {
-      const phi = (theta * k) / n;
-      out.push(from + r * Math.sin(phi), v0 + dir * sgn * r * (1 - Math.cos(phi)));
-    }
-    const midU = from + r * Math.sin(theta), midV = v0 + dir * sgn * r * (1 - Math.cos(theta));
-    for (let k = 1; k <= n; k++) {
-      const phi = theta - (theta * k) / n;
-      out.push(midU + r * (Math.sin(theta) - Math.sin(phi)), midV + dir * sgn * r * (Math.cos(phi) - Math.cos(theta)));
-    }
-  };
-  if (startU !== undefined) out.push(startU, v + shift);
-  else {
-    out.push(a, v);
-    sCurve(a, v, 1);
-  }
-  if (endU !== undefined) {
-    out.push(endU, v + shift);
-    return out;
-  }
-  out.push(b - L, v + shift);
-  sCurve(b - L, v + shift, -1);
-  return out;
-}
-
-function toXY(profile: number[], c: number, s: number): Float64Array {
-  const xy = new Float64Array(profile.length);
-  for (let i = 0; i < profile.length; i += 2) {
-    const u = profile[i], v = profile[i + 1];
-    xy[i] = c * u - s * v;
-    xy[i + 1] = s * u + c * v;
-  }
-  return xy;
 }
 
 /** A track from a (u, v) profile; straight pieces stay two-point tracks. */
