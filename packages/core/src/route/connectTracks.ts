@@ -82,6 +82,30 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
     skipPass(lp.piece);
     return true;
   };
+  // A pass that cannot be entered from where the last pass left the machine is tried from where
+  // the machine was before that pass, the last pass then put off after it — once per pass, and
+  // only for a pass longer than the last one (at worst the shorter is left out).
+  const swapped = new Set<Piece>();
+  let loopAt = 0;
+  const swapWithLastPass = (p: Extract<Piece, { kind: 'headland' }>): boolean => {
+    const lp = passStack[passStack.length - 1];
+    if (!lp || prev !== lp.piece || swapped.has(p) || lp.cur === undefined || p.loop.lengthMeters <= lp.piece.loop.lengthMeters) return false;
+    const i = queue.indexOf(p), j = queue.indexOf(lp.piece);
+    if (j < 0 || j >= i) return false;
+    swapped.add(p);
+    passStack.pop();
+    out.length = lp.outLength;
+    cur = lp.cur;
+    prev = lp.prev;
+    ctx.warnings.length = lp.warnings;
+    // p next, from there; the last pass after it (not first again from this pose), then the passes
+    // tried after the last one (their warnings undone with it) again
+    queue.splice(i, 1);
+    queue.splice(j, 1, p, lp.piece);
+    putOff.set(lp.piece, cur);
+    loopAt = j - 1;
+    return true;
+  };
   // Runs of headland passes are driven nearest-first from wherever the machine is (a pass
   // around a hole next, rather than one across the field): reorder them as they come.
   const queue = pieces.slice();
@@ -142,6 +166,7 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
           i--;
           continue;
         }
+        if (swapWithLastPass(p)) { i = loopAt; continue; }
         skipPass(p);
         continue;
       }

@@ -27,3 +27,24 @@ describe('headland passes in an arm of the field, behind a neck', () => {
     expect(checkPlan(request, plan).violations).toEqual([]);
   });
 });
+
+/**
+ * A pass that cannot be entered from where the last pass left the machine is tried from where the
+ * machine was before that pass, the last pass put off after it (connectTracks, `swapWithLastPass`).
+ * On sk-083 (a copy in test/fields) at W 3 m, R 12 m, no reversing, 3 passes asked, the ring round
+ * its long thin hole left the machine at the hole's west end, from where none of the four exterior
+ * passes at the pinch between the hole and the boundary could be entered: all four were left out
+ * (`headland-pass-skipped`, 9 % of the field unworked).
+ */
+describe('exterior passes after a pass that leaves the machine where they cannot be entered', () => {
+  const g = JSON.parse(readFileSync(new URL('../../../../test/fields/sk-083.geojson', import.meta.url), 'utf8')) as { type: string; geometry?: FieldGeometry };
+  const field = (g.type === 'Feature' ? g.geometry : g) as FieldGeometry;
+  const request: PathPlanRequest = { field, machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false }, headland: { passes: 3 } };
+
+  it('are driven: no exterior pass skipped, at most 2 % of the field unworked, checkPlan passes', { timeout: 300_000 }, () => {
+    const plan = planRoute(request, { now: () => 0 });
+    expect(plan.warnings.filter((w) => w.code === 'headland-pass-skipped' && w.message.includes('ExteriorHeadland')).map((w) => w.message)).toEqual([]);
+    expect(plan.metrics.uncoveredRatio).toBeLessThanOrEqual(0.02);
+    expect(checkPlan(request, plan).violations).toEqual([]);
+  });
+});
