@@ -179,7 +179,6 @@ export class Heap {
   }
 }
 
-/** Obstacle-aware distance from every raster cell to the goal (8-neighbour Dijkstra). */
 /** A raster Dijkstra's start: every cell at Infinity but the one holding (x, y) (clamped to the raster), queued at 0. */
 function dijkstraFrom(r: Raster, x: number, y: number): { dist: Float64Array; heap: Heap } {
   const { nx, ny, cell } = r;
@@ -215,24 +214,47 @@ function relaxNeighbours(r: Raster, k: number, d: number, dist: Float64Array, he
   }
 }
 
-function distanceField(r: Raster, gx: number, gy: number, from?: { x: number; y: number }, abort?: () => boolean): Float64Array {
+/**
+ * The goal's distance field, settled as far as it is read: `at(k)` runs the Dijkstra from the goal
+ * (the one `distanceField` runs) until cell k is settled, or to where that run stops (every cell up
+ * to twice `from`'s distance + 50 m settled; the cells reached but not settled then keep their
+ * tentative distance, the rest Infinity). Cells settle in the same order whenever the run is asked
+ * to go on, so every value read is the one the whole run leaves; a search that stays near its start
+ * reads a small part of it (a searched way onto a headland pass from a pocket reads a few hundred
+ * cells of a field's hundreds of thousands).
+ */
+function lazyDistanceField(r: Raster, gx: number, gy: number, from?: { x: number; y: number }): (k: number) => number {
   const { nx, ny, cell } = r;
-  // With `from`: stop once every cell up to twice its distance (+ 50 m) is settled; farther cells
-  // stay Infinity (the search falls back to the straight distance there).
   const fi = from ? Math.floor((from.x - r.x0) / cell) : -1, fj = from ? Math.floor((from.y - r.y0) / cell) : -1;
   const fk = fi >= 0 && fj >= 0 && fi < nx && fj < ny ? fj * nx + fi : -1;
   let stopBeyond = Infinity;
   const { dist, heap } = dijkstraFrom(r, gx, gy);
-  let pops = 0;
+  const settled = new Uint8Array(nx * ny);
+  let running = true;
+  return (k: number): number => {
+    while (running && !settled[k]) {
+      if (heap.size === 0) { running = false; break; }
+      const key = heap.peekKey();
+      const c = heap.pop();
+      const d = dist[c];
+      if (key > d) continue; // stale entry: the cell was reached shorter since
+      if (d > stopBeyond) { running = false; break; }
+      if (c === fk) stopBeyond = 2 * d + 50;
+      settled[c] = 1;
+      relaxNeighbours(r, c, d, dist, heap);
+    }
+    return dist[k];
+  };
+}
+
+/** The whole field of distances from (gx, gy) (8-neighbour Dijkstra on the raster). */
+function distanceField(r: Raster, gx: number, gy: number): Float64Array {
+  const { dist, heap } = dijkstraFrom(r, gx, gy);
   while (heap.size > 0) {
-    // past the deadline: the cells not settled stay Infinity (the caller gives up anyway)
-    if (abort && (++pops & 4095) === 0 && abort()) break;
     const key = heap.peekKey();
     const k = heap.pop();
     const d = dist[k];
     if (key > d) continue; // stale entry: the cell was reached shorter since
-    if (d > stopBeyond) break;
-    if (k === fk) stopBeyond = 2 * d + 50;
     relaxNeighbours(r, k, d, dist, heap);
   }
   return dist;
@@ -259,7 +281,7 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   const R = limits.turnRadiusMeters;
   const step = limits.sampleStepMeters ?? 0.5;
   const abort = limits.abort;
-  const { raster, distance: heuristic } = goalField(region, to, from, limits.window, abort);
+  const { raster, distance: heuristic } = goalField(region, to, from, limits.window);
   // Primitives: 15° of an R arc long; straight, R and 2R arcs either way.
   const L = Math.max(0.5, (R * Math.PI) / 12);
   const maxExpansions = limits.maxExpansions ?? defaultExpansions(heuristic(from.x, from.y), L);
@@ -377,17 +399,17 @@ export function defaultExpansions(fieldDistanceMeters: number, primitiveMeters: 
  * the raster distance inside the field to `to` (settled out to about twice `from`'s), three times
  * the straight distance off the raster or where the field does not connect.
  */
-export function goalDistance(region: Region, to: Pose, from: Pose, window?: RasterWindow, abort?: () => boolean): (x: number, y: number) => number {
-  return goalField(region, to, from, window, abort).distance;
+export function goalDistance(region: Region, to: Pose, from: Pose, window?: RasterWindow): (x: number, y: number) => number {
+  return goalField(region, to, from, window).distance;
 }
 
 /** `goalDistance` with the raster it reads (whose origin also anchors the search's node grid). */
-function goalField(region: Region, to: Pose, from: Pose, window?: RasterWindow, abort?: () => boolean): { raster: Raster; distance: (x: number, y: number) => number } {
+function goalField(region: Region, to: Pose, from: Pose, window?: RasterWindow): { raster: Raster; distance: (x: number, y: number) => number } {
   const raster = rasterOf(region, window);
-  const field = distanceField(raster, to.x, to.y, from, abort);
+  const field = lazyDistanceField(raster, to.x, to.y, from);
   const distance = (x: number, y: number): number => {
     const i = Math.floor((x - raster.x0) / raster.cell), j = Math.floor((y - raster.y0) / raster.cell);
-    const d = i >= 0 && j >= 0 && i < raster.nx && j < raster.ny ? field[j * raster.nx + i] : Infinity;
+    const d = i >= 0 && j >= 0 && i < raster.nx && j < raster.ny ? field(j * raster.nx + i) : Infinity;
     return d === Infinity ? 3 * hypot(x - to.x, y - to.y) : d;
   };
   return { raster, distance };
