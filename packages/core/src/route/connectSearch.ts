@@ -129,21 +129,25 @@ function rasterOf(region: Region, window?: RasterWindow): Raster {
   return r;
 }
 
-/** Minimal binary heap of (key, value) pairs, smallest key first. */
+/**
+ * Minimal binary heap of (key, value) pairs, smallest key first; values are integers (node ids,
+ * raster cells). Keys and values in typed arrays, grown by doubling.
+ */
 export class Heap {
-  private keys: number[] = [];
-  private vals: number[] = [];
+  private keys = new Float64Array(64);
+  private vals = new Int32Array(64);
+  private n = 0;
   get size(): number {
-    return this.keys.length;
+    return this.n;
   }
+  /** The smallest key (the heap must not be empty). */
   peekKey(): number {
     return this.keys[0];
   }
   push(key: number, val: number): void {
+    if (this.n === this.keys.length) this.grow();
     const keys = this.keys, vals = this.vals;
-    let i = keys.length;
-    keys.push(key);
-    vals.push(val);
+    let i = this.n++;
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (keys[p] <= key) break;
@@ -158,8 +162,8 @@ export class Heap {
   pop(): number {
     const keys = this.keys, vals = this.vals;
     const top = vals[0];
-    const lastK = keys.pop() as number, lastV = vals.pop() as number;
-    const n = keys.length;
+    const n = --this.n;
+    const lastK = keys[n], lastV = vals[n];
     if (n > 0) {
       let i = 0;
       for (;;) {
@@ -176,6 +180,13 @@ export class Heap {
       vals[i] = lastV;
     }
     return top;
+  }
+  private grow(): void {
+    const keys = new Float64Array(2 * this.keys.length), vals = new Int32Array(2 * this.vals.length);
+    keys.set(this.keys);
+    vals.set(this.vals);
+    this.keys = keys;
+    this.vals = vals;
   }
 }
 
