@@ -271,16 +271,23 @@ function distanceField(r: Raster, gx: number, gy: number): Float64Array {
   return dist;
 }
 
-/** Samples a primitive from pose (x, y, h): length L, curvature k; points after the start, every ≤ step. */
-function drive(x: number, y: number, h: number, L: number, k: number, step: number, out: number[]): void {
+/**
+ * Samples a primitive from pose (x, y, h), `ch` = cos h and `sh` = sin h (shared by the primitives
+ * of one pose): length L, curvature k; points after the start, every ≤ step.
+ */
+function drive(x: number, y: number, h: number, ch: number, sh: number, L: number, k: number, step: number, out: number[]): void {
   const n = Math.max(1, Math.ceil(L / step));
+  if (k === 0) {
+    for (let i = 1; i <= n; i++) {
+      const s = (L * i) / n;
+      out.push(x + s * ch, y + s * sh);
+    }
+    return;
+  }
+  const r = 1 / k;
   for (let i = 1; i <= n; i++) {
     const s = (L * i) / n;
-    if (k === 0) out.push(x + s * Math.cos(h), y + s * Math.sin(h));
-    else {
-      const r = 1 / k;
-      out.push(x + r * (Math.sin(h + k * s) - Math.sin(h)), y - r * (Math.cos(h + k * s) - Math.cos(h)));
-    }
+    out.push(x + r * (Math.sin(h + k * s) - sh), y - r * (Math.cos(h + k * s) - ch));
   }
 }
 
@@ -333,10 +340,11 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
       const s = shot(pose, to);
       if (s) { goalNode = id; goalShot = s; break; }
     }
+    const ch = Math.cos(pose.headingRadians), sh = Math.sin(pose.headingRadians);
     for (const kappa of curvatures) {
       buf.length = 0;
       buf.push(pose.x, pose.y);
-      drive(pose.x, pose.y, pose.headingRadians, L, kappa, step, buf);
+      drive(pose.x, pose.y, pose.headingRadians, ch, sh, L, kappa, step, buf);
       if (!region.containsPolyline(buf)) continue;
       const n = buf.length;
       const x = buf[n - 2], y = buf[n - 1], h = pose.headingRadians + kappa * L;
@@ -380,7 +388,7 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
       const p = poses[i], q = poses[j];
       const kappa = wrapPi(q.headingRadians - p.headingRadians) / L;
       buf.length = 0;
-      drive(p.x, p.y, p.headingRadians, L, Math.abs(kappa) < 1e-9 ? 0 : kappa, step, buf);
+      drive(p.x, p.y, p.headingRadians, Math.cos(p.headingRadians), Math.sin(p.headingRadians), L, Math.abs(kappa) < 1e-9 ? 0 : kappa, step, buf);
       for (let m = 0; m < buf.length; m++) out.push(buf[m]);
       // Land exactly on the stored pose.
       out[out.length - 2] = q.x;
@@ -510,10 +518,11 @@ export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, b
         if (region.contains(cx, cy) && region.distanceToEdge(cx, cy) >= R * 1.02) return true;
       }
     }
+    const ch = Math.cos(h), sh = Math.sin(h);
     for (const kappa of curvatures) {
       buf.length = 0;
       buf.push(x, y);
-      drive(x, y, h, L, kappa, 0.5, buf);
+      drive(x, y, h, ch, sh, L, kappa, 0.5, buf);
       if (!region.containsPolyline(buf)) continue;
       const n = buf.length;
       const id2 = X.length;
