@@ -449,10 +449,34 @@ export function fieldDistanceFrom(region: Region, x: number, y: number): (px: nu
 }
 
 /**
+ * A raster Dijkstra from one start cell (`dijkstraFrom`), run as far as it has been asked to, its
+ * cells in the order they were settled: `nearestByFieldDistance` asks again from the same point
+ * (every headland pass a track end cannot join reached for along the pass) and goes on from there.
+ */
+interface SourceRun {
+  raster: Raster;
+  start: number;
+  dist: Float64Array;
+  heap: Heap;
+  settled: number[];
+}
+const sourceRuns = new WeakMap<Region, SourceRun>();
+
+function sourceRun(region: Region, r: Raster, x: number, y: number): SourceRun {
+  const i = Math.min(r.nx - 1, Math.max(0, Math.floor((x - r.x0) / r.cell)));
+  const j = Math.min(r.ny - 1, Math.max(0, Math.floor((y - r.y0) / r.cell)));
+  const start = j * r.nx + i;
+  let run = sourceRuns.get(region);
+  if (!run || run.raster !== r || run.start !== start) sourceRuns.set(region, (run = { raster: r, start, ...dijkstraFrom(r, x, y), settled: [] }));
+  return run;
+}
+
+/**
  * Of `points` (flat xy), the index of the one nearest to (x, y) by distance inside the field (as
  * `fieldDistanceFrom` measures it), the lowest index among equals; -1 when none is reachable.
  * The answer of ranking them all by `fieldDistanceFrom`, but the Dijkstra stops once the nearest
- * (and any at the same distance) is settled instead of covering the whole field.
+ * (and any at the same distance) is settled instead of covering the whole field; asked again from
+ * the same cell, it reads the cells settled before and goes on where it stopped.
  */
 export function nearestByFieldDistance(region: Region, x: number, y: number, points: ArrayLike<number>): number {
   const r = rasterOf(region);
@@ -466,18 +490,26 @@ export function nearestByFieldDistance(region: Region, x: number, y: number, poi
     if (!firstAt.has(k)) firstAt.set(k, i);
   }
   if (firstAt.size === 0) return -1;
-  // `distanceField`'s Dijkstra from (x, y), stopped after the first distance at which a point lies.
-  const { dist, heap } = dijkstraFrom(r, x, y);
+  // `distanceField`'s Dijkstra from (x, y), read in the order it settles cells, until past the first distance at which a point lies.
+  const { dist, heap, settled } = sourceRun(region, r, x, y);
   let found = -1, foundAt = Infinity;
-  while (heap.size > 0) {
-    const key = heap.peekKey();
-    if (key > foundAt) break;
-    const k = heap.pop();
+  for (let n = 0; ; n++) {
+    let k = n < settled.length ? settled[n] : -1;
+    while (k < 0 && heap.size > 0) {
+      const key = heap.peekKey();
+      if (key > foundAt) break; // every cell left is farther than the one found (the run stays where it is)
+      const c = heap.pop();
+      const d = dist[c];
+      if (key > d) continue; // stale entry: the cell was reached shorter since
+      relaxNeighbours(r, c, d, dist, heap);
+      settled.push(c);
+      k = c;
+    }
+    if (k < 0) break;
     const d = dist[k];
-    if (key > d) continue;
+    if (d > foundAt) break;
     const at = firstAt.get(k);
     if (at !== undefined && (found < 0 || at < found)) { found = at; foundAt = d; }
-    relaxNeighbours(r, k, d, dist, heap);
   }
   return found;
 }
