@@ -291,6 +291,9 @@ function drive(x: number, y: number, h: number, ch: number, sh: number, L: numbe
   }
 }
 
+/** Keys below this are small integers (V8's Smi range): the searches' compact closed-set keys. */
+const COMPACT_KEYS = 2 ** 30;
+
 /**
  * Searches a forward path of bounded curvature from `from` to `to` inside `region`. `shot` joins
  * two poses directly (and checks the field). Returns the dense polyline, or undefined.
@@ -305,9 +308,16 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   const maxExpansions = limits.maxExpansions ?? defaultExpansions(heuristic(from.x, from.y), L);
   const curvatures = [0, 1 / R, -1 / R, 1 / (2 * R), -1 / (2 * R)];
   const cell = Math.max(0.25, L * 0.7);
+  // Closed-set keys: node cell and heading class. Over the raster's extent the cells are numbered
+  // compactly (keys below 2^30: small integers, cheap in a Set or a Map); a node off it (a window's
+  // search) or a field too large for that gets the wide numbering, outside [0, 2^30).
+  const gx = Math.ceil((raster.nx * raster.cell) / cell) + 1, gy = Math.ceil((raster.ny * raster.cell) / cell) + 1;
+  const compact = gx * gy * HEADING_BINS < COMPACT_KEYS;
   const keyOf = (x: number, y: number, h: number): number => {
     const i = Math.floor((x - raster.x0) / cell), j = Math.floor((y - raster.y0) / cell);
-    return (j * 1e6 + i) * HEADING_BINS + headingBin(h);
+    if (compact && i >= 0 && j >= 0 && i < gx && j < gy) return (j * gx + i) * HEADING_BINS + headingBin(h);
+    const wide = (j * 1e6 + i) * HEADING_BINS + headingBin(h);
+    return wide >= 0 ? wide + COMPACT_KEYS : wide;
   };
   // Node store.
   const X: number[] = [], Y: number[] = [], H: number[] = [], G: number[] = [], D: number[] = [], parent: number[] = [];
@@ -536,7 +546,10 @@ export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, b
   while (heap.size > 0 && expansions < maxExpansions) {
     const id = heap.pop();
     const x = X[id], y = Y[id], h = H[id];
-    const key = (Math.floor((y - pose.y) / cell) * 100003 + Math.floor((x - pose.x) / cell)) * HEADING_BINS + headingBin(h);
+    // the node's cell from the start and its heading class; compact (a small integer) within 1,000 cells, as in searchConnector
+    const i = Math.floor((x - pose.x) / cell), j = Math.floor((y - pose.y) / cell);
+    const wide = (j * 100003 + i) * HEADING_BINS + headingBin(h);
+    const key = i > -1000 && i < 1000 && j > -1000 && j < 1000 ? ((j + 1000) * 2001 + i + 1000) * HEADING_BINS + headingBin(h) : wide >= 0 ? wide + COMPACT_KEYS : wide;
     if (seen.has(key)) continue;
     seen.add(key);
     expansions++;
