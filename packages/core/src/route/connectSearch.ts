@@ -129,21 +129,25 @@ function rasterOf(region: Region, window?: RasterWindow): Raster {
   return r;
 }
 
-/** Minimal binary heap of (key, value) pairs, smallest key first. */
+/**
+ * Minimal binary heap of (key, value) pairs, smallest key first; values are integers (node ids,
+ * raster cells). Keys and values in typed arrays, grown by doubling.
+ */
 export class Heap {
-  private keys: number[] = [];
-  private vals: number[] = [];
+  private keys = new Float64Array(64);
+  private vals = new Int32Array(64);
+  private n = 0;
   get size(): number {
-    return this.keys.length;
+    return this.n;
   }
+  /** The smallest key (the heap must not be empty). */
   peekKey(): number {
     return this.keys[0];
   }
   push(key: number, val: number): void {
+    if (this.n === this.keys.length) this.grow();
     const keys = this.keys, vals = this.vals;
-    let i = keys.length;
-    keys.push(key);
-    vals.push(val);
+    let i = this.n++;
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (keys[p] <= key) break;
@@ -158,8 +162,8 @@ export class Heap {
   pop(): number {
     const keys = this.keys, vals = this.vals;
     const top = vals[0];
-    const lastK = keys.pop() as number, lastV = vals.pop() as number;
-    const n = keys.length;
+    const n = --this.n;
+    const lastK = keys[n], lastV = vals[n];
     if (n > 0) {
       let i = 0;
       for (;;) {
@@ -177,9 +181,15 @@ export class Heap {
     }
     return top;
   }
+  private grow(): void {
+    const keys = new Float64Array(2 * this.keys.length), vals = new Int32Array(2 * this.vals.length);
+    keys.set(this.keys);
+    vals.set(this.vals);
+    this.keys = keys;
+    this.vals = vals;
+  }
 }
 
-/** Obstacle-aware distance from every raster cell to the goal (8-neighbour Dijkstra). */
 /** A raster Dijkstra's start: every cell at Infinity but the one holding (x, y) (clamped to the raster), queued at 0. */
 function dijkstraFrom(r: Raster, x: number, y: number): { dist: Float64Array; heap: Heap } {
   const { nx, ny, cell } = r;
@@ -215,41 +225,74 @@ function relaxNeighbours(r: Raster, k: number, d: number, dist: Float64Array, he
   }
 }
 
-function distanceField(r: Raster, gx: number, gy: number, from?: { x: number; y: number }, abort?: () => boolean): Float64Array {
+/**
+ * The goal's distance field, settled as far as it is read: `at(k)` runs the Dijkstra from the goal
+ * (the one `distanceField` runs) until cell k is settled, or to where that run stops (every cell up
+ * to twice `from`'s distance + 50 m settled; the cells reached but not settled then keep their
+ * tentative distance, the rest Infinity). Cells settle in the same order whenever the run is asked
+ * to go on, so every value read is the one the whole run leaves; a search that stays near its start
+ * reads a small part of it (a searched way onto a headland pass from a pocket reads a few hundred
+ * cells of a field's hundreds of thousands).
+ */
+function lazyDistanceField(r: Raster, gx: number, gy: number, from?: { x: number; y: number }): (k: number) => number {
   const { nx, ny, cell } = r;
-  // With `from`: stop once every cell up to twice its distance (+ 50 m) is settled; farther cells
-  // stay Infinity (the search falls back to the straight distance there).
   const fi = from ? Math.floor((from.x - r.x0) / cell) : -1, fj = from ? Math.floor((from.y - r.y0) / cell) : -1;
   const fk = fi >= 0 && fj >= 0 && fi < nx && fj < ny ? fj * nx + fi : -1;
   let stopBeyond = Infinity;
   const { dist, heap } = dijkstraFrom(r, gx, gy);
-  let pops = 0;
+  const settled = new Uint8Array(nx * ny);
+  let running = true;
+  return (k: number): number => {
+    while (running && !settled[k]) {
+      if (heap.size === 0) { running = false; break; }
+      const key = heap.peekKey();
+      const c = heap.pop();
+      const d = dist[c];
+      if (key > d) continue; // stale entry: the cell was reached shorter since
+      if (d > stopBeyond) { running = false; break; }
+      if (c === fk) stopBeyond = 2 * d + 50;
+      settled[c] = 1;
+      relaxNeighbours(r, c, d, dist, heap);
+    }
+    return dist[k];
+  };
+}
+
+/** The whole field of distances from (gx, gy) (8-neighbour Dijkstra on the raster). */
+function distanceField(r: Raster, gx: number, gy: number): Float64Array {
+  const { dist, heap } = dijkstraFrom(r, gx, gy);
   while (heap.size > 0) {
-    // past the deadline: the cells not settled stay Infinity (the caller gives up anyway)
-    if (abort && (++pops & 4095) === 0 && abort()) break;
     const key = heap.peekKey();
     const k = heap.pop();
     const d = dist[k];
     if (key > d) continue; // stale entry: the cell was reached shorter since
-    if (d > stopBeyond) break;
-    if (k === fk) stopBeyond = 2 * d + 50;
     relaxNeighbours(r, k, d, dist, heap);
   }
   return dist;
 }
 
-/** Samples a primitive from pose (x, y, h): length L, curvature k; points after the start, every ≤ step. */
-function drive(x: number, y: number, h: number, L: number, k: number, step: number, out: number[]): void {
+/**
+ * Samples a primitive from pose (x, y, h), `ch` = cos h and `sh` = sin h (shared by the primitives
+ * of one pose): length L, curvature k; points after the start, every ≤ step.
+ */
+function drive(x: number, y: number, h: number, ch: number, sh: number, L: number, k: number, step: number, out: number[]): void {
   const n = Math.max(1, Math.ceil(L / step));
+  if (k === 0) {
+    for (let i = 1; i <= n; i++) {
+      const s = (L * i) / n;
+      out.push(x + s * ch, y + s * sh);
+    }
+    return;
+  }
+  const r = 1 / k;
   for (let i = 1; i <= n; i++) {
     const s = (L * i) / n;
-    if (k === 0) out.push(x + s * Math.cos(h), y + s * Math.sin(h));
-    else {
-      const r = 1 / k;
-      out.push(x + r * (Math.sin(h + k * s) - Math.sin(h)), y - r * (Math.cos(h + k * s) - Math.cos(h)));
-    }
+    out.push(x + r * (Math.sin(h + k * s) - sh), y - r * (Math.cos(h + k * s) - ch));
   }
 }
+
+/** Keys below this are small integers (V8's Smi range): the searches' compact closed-set keys. */
+const COMPACT_KEYS = 2 ** 30;
 
 /**
  * Searches a forward path of bounded curvature from `from` to `to` inside `region`. `shot` joins
@@ -259,15 +302,22 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   const R = limits.turnRadiusMeters;
   const step = limits.sampleStepMeters ?? 0.5;
   const abort = limits.abort;
-  const { raster, distance: heuristic } = goalField(region, to, from, limits.window, abort);
+  const { raster, distance: heuristic } = goalField(region, to, from, limits.window);
   // Primitives: 15° of an R arc long; straight, R and 2R arcs either way.
   const L = Math.max(0.5, (R * Math.PI) / 12);
   const maxExpansions = limits.maxExpansions ?? defaultExpansions(heuristic(from.x, from.y), L);
   const curvatures = [0, 1 / R, -1 / R, 1 / (2 * R), -1 / (2 * R)];
   const cell = Math.max(0.25, L * 0.7);
+  // Closed-set keys: node cell and heading class. Over the raster's extent the cells are numbered
+  // compactly (keys below 2^30: small integers, cheap in a Set or a Map); a node off it (a window's
+  // search) or a field too large for that gets the wide numbering, outside [0, 2^30).
+  const gx = Math.ceil((raster.nx * raster.cell) / cell) + 1, gy = Math.ceil((raster.ny * raster.cell) / cell) + 1;
+  const compact = gx * gy * HEADING_BINS < COMPACT_KEYS;
   const keyOf = (x: number, y: number, h: number): number => {
     const i = Math.floor((x - raster.x0) / cell), j = Math.floor((y - raster.y0) / cell);
-    return (j * 1e6 + i) * HEADING_BINS + headingBin(h);
+    if (compact && i >= 0 && j >= 0 && i < gx && j < gy) return (j * gx + i) * HEADING_BINS + headingBin(h);
+    const wide = (j * 1e6 + i) * HEADING_BINS + headingBin(h);
+    return wide >= 0 ? wide + COMPACT_KEYS : wide;
   };
   // Node store.
   const X: number[] = [], Y: number[] = [], H: number[] = [], G: number[] = [], D: number[] = [], parent: number[] = [];
@@ -300,10 +350,11 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
       const s = shot(pose, to);
       if (s) { goalNode = id; goalShot = s; break; }
     }
+    const ch = Math.cos(pose.headingRadians), sh = Math.sin(pose.headingRadians);
     for (const kappa of curvatures) {
       buf.length = 0;
       buf.push(pose.x, pose.y);
-      drive(pose.x, pose.y, pose.headingRadians, L, kappa, step, buf);
+      drive(pose.x, pose.y, pose.headingRadians, ch, sh, L, kappa, step, buf);
       if (!region.containsPolyline(buf)) continue;
       const n = buf.length;
       const x = buf[n - 2], y = buf[n - 1], h = pose.headingRadians + kappa * L;
@@ -347,7 +398,7 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
       const p = poses[i], q = poses[j];
       const kappa = wrapPi(q.headingRadians - p.headingRadians) / L;
       buf.length = 0;
-      drive(p.x, p.y, p.headingRadians, L, Math.abs(kappa) < 1e-9 ? 0 : kappa, step, buf);
+      drive(p.x, p.y, p.headingRadians, Math.cos(p.headingRadians), Math.sin(p.headingRadians), L, Math.abs(kappa) < 1e-9 ? 0 : kappa, step, buf);
       for (let m = 0; m < buf.length; m++) out.push(buf[m]);
       // Land exactly on the stored pose.
       out[out.length - 2] = q.x;
@@ -377,17 +428,17 @@ export function defaultExpansions(fieldDistanceMeters: number, primitiveMeters: 
  * the raster distance inside the field to `to` (settled out to about twice `from`'s), three times
  * the straight distance off the raster or where the field does not connect.
  */
-export function goalDistance(region: Region, to: Pose, from: Pose, window?: RasterWindow, abort?: () => boolean): (x: number, y: number) => number {
-  return goalField(region, to, from, window, abort).distance;
+export function goalDistance(region: Region, to: Pose, from: Pose, window?: RasterWindow): (x: number, y: number) => number {
+  return goalField(region, to, from, window).distance;
 }
 
 /** `goalDistance` with the raster it reads (whose origin also anchors the search's node grid). */
-function goalField(region: Region, to: Pose, from: Pose, window?: RasterWindow, abort?: () => boolean): { raster: Raster; distance: (x: number, y: number) => number } {
+function goalField(region: Region, to: Pose, from: Pose, window?: RasterWindow): { raster: Raster; distance: (x: number, y: number) => number } {
   const raster = rasterOf(region, window);
-  const field = distanceField(raster, to.x, to.y, from, abort);
+  const field = lazyDistanceField(raster, to.x, to.y, from);
   const distance = (x: number, y: number): number => {
     const i = Math.floor((x - raster.x0) / raster.cell), j = Math.floor((y - raster.y0) / raster.cell);
-    const d = i >= 0 && j >= 0 && i < raster.nx && j < raster.ny ? field[j * raster.nx + i] : Infinity;
+    const d = i >= 0 && j >= 0 && i < raster.nx && j < raster.ny ? field(j * raster.nx + i) : Infinity;
     return d === Infinity ? 3 * hypot(x - to.x, y - to.y) : d;
   };
   return { raster, distance };
@@ -408,10 +459,34 @@ export function fieldDistanceFrom(region: Region, x: number, y: number): (px: nu
 }
 
 /**
+ * A raster Dijkstra from one start cell (`dijkstraFrom`), run as far as it has been asked to, its
+ * cells in the order they were settled: `nearestByFieldDistance` asks again from the same point
+ * (every headland pass a track end cannot join reached for along the pass) and goes on from there.
+ */
+interface SourceRun {
+  raster: Raster;
+  start: number;
+  dist: Float64Array;
+  heap: Heap;
+  settled: number[];
+}
+const sourceRuns = new WeakMap<Region, SourceRun>();
+
+function sourceRun(region: Region, r: Raster, x: number, y: number): SourceRun {
+  const i = Math.min(r.nx - 1, Math.max(0, Math.floor((x - r.x0) / r.cell)));
+  const j = Math.min(r.ny - 1, Math.max(0, Math.floor((y - r.y0) / r.cell)));
+  const start = j * r.nx + i;
+  let run = sourceRuns.get(region);
+  if (!run || run.raster !== r || run.start !== start) sourceRuns.set(region, (run = { raster: r, start, ...dijkstraFrom(r, x, y), settled: [] }));
+  return run;
+}
+
+/**
  * Of `points` (flat xy), the index of the one nearest to (x, y) by distance inside the field (as
  * `fieldDistanceFrom` measures it), the lowest index among equals; -1 when none is reachable.
  * The answer of ranking them all by `fieldDistanceFrom`, but the Dijkstra stops once the nearest
- * (and any at the same distance) is settled instead of covering the whole field.
+ * (and any at the same distance) is settled instead of covering the whole field; asked again from
+ * the same cell, it reads the cells settled before and goes on where it stopped.
  */
 export function nearestByFieldDistance(region: Region, x: number, y: number, points: ArrayLike<number>): number {
   const r = rasterOf(region);
@@ -425,18 +500,26 @@ export function nearestByFieldDistance(region: Region, x: number, y: number, poi
     if (!firstAt.has(k)) firstAt.set(k, i);
   }
   if (firstAt.size === 0) return -1;
-  // `distanceField`'s Dijkstra from (x, y), stopped after the first distance at which a point lies.
-  const { dist, heap } = dijkstraFrom(r, x, y);
+  // `distanceField`'s Dijkstra from (x, y), read in the order it settles cells, until past the first distance at which a point lies.
+  const { dist, heap, settled } = sourceRun(region, r, x, y);
   let found = -1, foundAt = Infinity;
-  while (heap.size > 0) {
-    const key = heap.peekKey();
-    if (key > foundAt) break;
-    const k = heap.pop();
+  for (let n = 0; ; n++) {
+    let k = n < settled.length ? settled[n] : -1;
+    while (k < 0 && heap.size > 0) {
+      const key = heap.peekKey();
+      if (key > foundAt) break; // every cell left is farther than the one found (the run stays where it is)
+      const c = heap.pop();
+      const d = dist[c];
+      if (key > d) continue; // stale entry: the cell was reached shorter since
+      relaxNeighbours(r, c, d, dist, heap);
+      settled.push(c);
+      k = c;
+    }
+    if (k < 0) break;
     const d = dist[k];
-    if (key > d) continue;
+    if (d > foundAt) break;
     const at = firstAt.get(k);
     if (at !== undefined && (found < 0 || at < found)) { found = at; foundAt = d; }
-    relaxNeighbours(r, k, d, dist, heap);
   }
   return found;
 }
@@ -463,7 +546,10 @@ export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, b
   while (heap.size > 0 && expansions < maxExpansions) {
     const id = heap.pop();
     const x = X[id], y = Y[id], h = H[id];
-    const key = (Math.floor((y - pose.y) / cell) * 100003 + Math.floor((x - pose.x) / cell)) * HEADING_BINS + headingBin(h);
+    // the node's cell from the start and its heading class; compact (a small integer) within 1,000 cells, as in searchConnector
+    const i = Math.floor((x - pose.x) / cell), j = Math.floor((y - pose.y) / cell);
+    const wide = (j * 100003 + i) * HEADING_BINS + headingBin(h);
+    const key = i > -1000 && i < 1000 && j > -1000 && j < 1000 ? ((j + 1000) * 2001 + i + 1000) * HEADING_BINS + headingBin(h) : wide >= 0 ? wide + COMPACT_KEYS : wide;
     if (seen.has(key)) continue;
     seen.add(key);
     expansions++;
@@ -477,10 +563,11 @@ export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, b
         if (region.contains(cx, cy) && region.distanceToEdge(cx, cy) >= R * 1.02) return true;
       }
     }
+    const ch = Math.cos(h), sh = Math.sin(h);
     for (const kappa of curvatures) {
       buf.length = 0;
       buf.push(x, y);
-      drive(x, y, h, L, kappa, 0.5, buf);
+      drive(x, y, h, ch, sh, L, kappa, 0.5, buf);
       if (!region.containsPolyline(buf)) continue;
       const n = buf.length;
       const id2 = X.length;

@@ -142,7 +142,7 @@ export function searchReversingConnector(from: Pose, to: Pose, region: Region, l
   const step = limits.sampleStepMeters ?? 0.5;
   const abort = limits.abort;
   const cusp = CUSP_COST_RADII * R;
-  const heuristic = goalDistance(region, to, from, limits.window, abort);
+  const heuristic = goalDistance(region, to, from, limits.window);
   // Primitives: 15° of an R arc long (as the forward search's).
   const L = Math.max(0.5, (R * Math.PI) / 12);
   const maxExpansions = limits.maxExpansions ?? Math.max(MIN_EXPANSIONS, defaultExpansions(heuristic(from.x, from.y), L));

@@ -9,7 +9,7 @@
  * track nearly parallel to the edge may run on for tens of meters, its uncovered wedge being as
  * long). `fraction` < 1 moves each end that share of the way only.
  */
-import { offsetPolygons, sharedOffset } from '../geometry/clipper.js';
+import { sharedOffset } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { simplificationTolerance, simplifyBoundary } from '../geometry/simplifyBoundary.js';
 import type { Track, TrackSet } from './generateTracks.js';
@@ -33,7 +33,8 @@ export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, wid
   // further in: the room stays inside the real field shrunk by w/2, at a fraction of the sweep's cost.
   const roomField = simplifyBoundary(field);
   const roomPolygon = sharedOffset(roomField, -w / 2 - simplificationTolerance(roomField), 0.01);
-  const reachPolygon = offsetPolygons(mainland, maxExtensionMeters, 0.01);
+  // The mainland is the call's (headland/ is planned once per call): its reach is offset once for all plannings.
+  const reachPolygon = sharedOffset(mainland, maxExtensionMeters, 0.01);
   // Per track direction (cells may have headings of their own): rotated edges and a cache of scanlines.
   const frames = new Map<number, { c: number; s: number; land: RotatedEdges; room: RotatedEdges; reach: RotatedEdges; cache: Map<number, number[]> }>();
   const frameOf = (dir: number) => {
