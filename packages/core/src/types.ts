@@ -99,9 +99,10 @@ export interface HeadlandInput {
    */
   fitTurns?: boolean;
   /**
-   * No-go zones (holes, non-passable obstacles) whose largest extent is below this, meters, and
-   * that lie well inside the field get no headland rounds: tracks swerve round them with sections
-   * off. Default: the machine's working width; 0 gives every zone its rounds.
+   * No-go zones (holes, non-passable obstacles) whose largest extent is below this, meters, get no
+   * headland rounds: tracks and headland passes swerve round them with sections off (a zone a pass
+   * cannot swerve round, at a corner, keeps its rounds). Default: the machine's working width; 0
+   * gives every zone its rounds.
    */
   smallObstacleSizeMeters?: number;
 }
