@@ -12,6 +12,7 @@ import type { Headlands, HeadlandPass } from './generateHeadlands.js';
 import { CLEARANCE_METERS, passesNear, withoutSmallObstacles } from './smallObstacles.js';
 import { swervePasses } from './swervePasses.js';
 import { Region } from '../geometry/region.js';
+import { boxOf } from '../geometry/nearBox.js';
 import { generateTurnOnlyHeadlands } from './turnOnlyHeadlands.js';
 import { shapeHeadlandCorners } from './headlandPieces.js';
 import type { HeadlandStyle } from './headlandPieces.js';
@@ -67,11 +68,8 @@ export function planHeadlandStage<H extends { directionRadians: number }>(field:
 const MAX_KEEP_ROUNDS = 3;
 
 function centreOf(r: PathD): { x: number; y: number } {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const p of r) {
-    x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y); x1 = Math.max(x1, p.x); y1 = Math.max(y1, p.y);
-  }
-  return { x: (x0 + x1) / 2, y: (y0 + y1) / 2 };
+  const b = boxOf([r]);
+  return { x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2 };
 }
 
 /**

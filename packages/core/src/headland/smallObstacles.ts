@@ -8,7 +8,8 @@
  */
 import { offsetPolygons } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
-import { Region, segmentDistance } from '../geometry/region.js';
+import { Region, segmentDistance, segmentsIntersect } from '../geometry/region.js';
+import { boxOf } from '../geometry/nearBox.js';
 import type { HeadlandPass } from './types.js';
 
 /** Room the machine's centre line keeps from a small obstacle, m (half a tractor's width and a margin). */
@@ -64,10 +65,7 @@ export function withoutSmallObstacles(field: PathsD, maxSizeMeters: number, marg
  * a pass may cross a thin zone between its vertices).
  */
 export function passesNear(passes: readonly HeadlandPass[], zone: PathD, distanceMeters: number): boolean {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const p of zone) {
-    x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y); x1 = Math.max(x1, p.x); y1 = Math.max(y1, p.y);
-  }
+  const { minX: x0, minY: y0, maxX: x1, maxY: y1 } = boxOf([zone]);
   const d = distanceMeters;
   for (const pass of passes) {
     const ring = pass.ring;
@@ -80,13 +78,9 @@ export function passesNear(passes: readonly HeadlandPass[], zone: PathD, distanc
   return false;
 }
 
-type Pt = { x: number; y: number };
-
-/** Distance between the segments ab and cd (0 where they cross). */
-function sidesDistance(a: Pt, b: Pt, c: Pt, d: Pt): number {
-  const cross = (p: Pt, q: Pt, r: Pt): number => (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
-  const d1 = cross(a, b, c), d2 = cross(a, b, d), d3 = cross(c, d, a), d4 = cross(c, d, b);
-  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
+/** Distance between the segments ab and cd (0 where they cross or touch). */
+function sidesDistance(a: PathD[number], b: PathD[number], c: PathD[number], d: PathD[number]): number {
+  if (segmentsIntersect(a.x, a.y, b.x, b.y, c.x, c.y, d.x, d.y)) return 0;
   return Math.min(
     segmentDistance(c.x, c.y, a.x, a.y, b.x, b.y), segmentDistance(d.x, d.y, a.x, a.y, b.x, b.y),
     segmentDistance(a.x, a.y, c.x, c.y, d.x, d.y), segmentDistance(b.x, b.y, c.x, c.y, d.x, d.y),
