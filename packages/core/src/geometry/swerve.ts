@@ -3,12 +3,34 @@
  * sideways by `shift` with an S of two arcs of radius r, straight past the obstacle, and back with
  * another S. Tracks (tracks/swerveTracks.ts) and headland passes (headland/swervePasses.ts) swerve so.
  */
+import type { PathD } from './clipper.js';
 import type { Region } from './region.js';
 
 /** Arcs of a swerve are this much wider than the turning radius (their polygons stay within it). */
 export const ARC_MARGIN = 1.05;
 /** Spacing of the points of a swerve's arcs, m. */
 const ARC_STEP_METERS = 0.5;
+
+/** A zone's extent in the frame of direction (c, s) = (cos, sin): along [ua, ub], across [va, vb]. */
+export interface Extent { ua: number; ub: number; va: number; vb: number }
+
+export function extentOf(zone: PathD, c: number, s: number): Extent {
+  let ua = Infinity, ub = -Infinity, va = Infinity, vb = -Infinity;
+  for (const p of zone) {
+    const u = c * p.x + s * p.y, v = -s * p.x + c * p.y;
+    if (u < ua) ua = u;
+    if (u > ub) ub = u;
+    if (v < va) va = v;
+    if (v > vb) vb = v;
+  }
+  return { ua, ub, va, vb };
+}
+
+/** The two sideways shifts that take a line at v past the extent with `clearanceMeters` to spare, the shorter first. */
+export function sideShifts(e: Extent, v: number, clearanceMeters: number): [number, number] {
+  const up = e.vb + clearanceMeters - v, down = e.va - clearanceMeters - v;
+  return Math.abs(up) <= Math.abs(down) ? [up, down] : [down, up];
+}
 
 /** Along-line length of an S of two arcs of radius r shifting the line sideways by `shift` (at most 2r). */
 export function sCurveLength(shift: number, r: number): number {

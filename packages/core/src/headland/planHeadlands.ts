@@ -9,7 +9,7 @@ import type { TurnOptions } from '../turns/types.js';
 import type { PlanSettings } from '../request/normalizeRequest.js';
 import { generateHeadlands } from './generateHeadlands.js';
 import type { Headlands, HeadlandPass } from './generateHeadlands.js';
-import { CLEARANCE_METERS, passesNear, withoutSmallObstacles } from './smallObstacles.js';
+import { CLEARANCE_METERS, withoutSmallObstacles } from './smallObstacles.js';
 import { swervePasses } from './swervePasses.js';
 import { Region } from '../geometry/region.js';
 import { boxOf } from '../geometry/nearBox.js';
@@ -42,25 +42,27 @@ export function planHeadlandStage<H extends { directionRadians: number }>(field:
   const { widthMeters: w } = settings.machine, passes = settings.headlandPasses, size = settings.smallObstacleSizeMeters;
   // near the boundary the exterior passes swerve round a pole; near a zone with rounds the pole keeps its rounds too
   const margin = { edge: CLEARANCE_METERS, hole: passes * w + CLEARANCE_METERS };
-  const kept: PathD[] = [];
-  // a zone of `simple` is one of `kept` when their boxes' centres meet (simplifying moves a small ring's vertices by centimetres)
-  const isKept = (r: PathD): boolean => kept.some((k) => Math.hypot(centreOf(k).x - centreOf(r).x, centreOf(k).y - centreOf(r).y) < 0.5);
+  // the box centres of the zones kept: a zone of `simple` is kept with its ring of `field` (simplifying moves a small ring's vertices by centimetres)
+  const kept: { x: number; y: number }[] = [];
+  const isKept = (r: PathD): boolean => {
+    const c = kept.length > 0 ? centreOf(r) : undefined;
+    return c !== undefined && kept.some((k) => Math.hypot(k.x - c.x, k.y - c.y) < 0.5);
+  };
   let region: Region | undefined;
   for (let round = 0; ; round++) {
     const small = withoutSmallObstacles(field, round < MAX_KEEP_ROUNDS ? size : 0, margin, isKept);
     const full = generateHeadlands(small.small.length > 0 ? withoutSmallObstacles(simple, size, margin, isKept).field : simple, passes, w, settings.headland.corners, turnOptions.turnRadiusMeters);
     const chosen = chooseHeading(small.field, full.mainland);
     const shaped = shapeHeadlands(small.field, full, settings.headland, passes, w, chosen.directionRadians, turnOptions);
-    let swerved = shaped.headlands.passes;
+    let swerved: readonly HeadlandPass[] = shaped.headlands.passes;
     const cannot: PathD[] = [];
     for (const z of small.small) {
-      if (!passesNear(swerved, z, CLEARANCE_METERS)) continue;
-      const next = swervePasses(swerved, z, (region ??= new Region(field)), turnOptions.turnRadiusMeters);
+      const next = swervePasses(swerved, z, () => (region ??= new Region(field)), turnOptions.turnRadiusMeters);
       if (next) swerved = next;
       else cannot.push(z);
     }
-    if (cannot.length === 0) return { small, chosen, shaped: swerved === shaped.headlands.passes ? shaped : { ...shaped, headlands: { ...shaped.headlands, passes: swerved } } };
-    kept.push(...cannot);
+    if (cannot.length === 0) return { small, chosen, shaped: swerved === shaped.headlands.passes ? shaped : { ...shaped, headlands: { ...shaped.headlands, passes: [...swerved] } } };
+    kept.push(...cannot.map(centreOf));
   }
 }
 

@@ -7,27 +7,29 @@
  * zone; where that fails the zone keeps its rounds.
  */
 import type { PathD } from '../geometry/clipper.js';
+import { segmentDistance } from '../geometry/region.js';
 import type { Region } from '../geometry/region.js';
-import { ARC_MARGIN, clearOf, sCurveLength, swerveProfile, toXY } from '../geometry/swerve.js';
+import { ARC_MARGIN, clearOf, extentOf, sCurveLength, sideShifts, swerveProfile, toXY } from '../geometry/swerve.js';
 import { CLEARANCE_METERS, passesNear } from './smallObstacles.js';
 import type { HeadlandPass } from './types.js';
 
 /** How far from its line a pass may stray where a swerve replaces it, m (straight, not a corner). */
 const STRAIGHT_TOLERANCE_METERS = 0.3;
 
-/** The passes with those that come near `zone` swerved round it, or undefined where one cannot. */
-export function swervePasses(passes: readonly HeadlandPass[], zone: PathD, region: Region, turnRadiusMeters: number): HeadlandPass[] | undefined {
-  const out: HeadlandPass[] = [];
-  for (const p of passes) {
-    if (!passesNear([p], zone, CLEARANCE_METERS)) {
-      out.push(p);
-      continue;
-    }
-    const ring = swerveRing(p.ring, zone, region, turnRadiusMeters);
+/**
+ * The passes with those that come near `zone` swerved round it (the same array where none comes
+ * near), or undefined where one cannot. `region`: the field with every no-go zone, built when first needed.
+ */
+export function swervePasses(passes: readonly HeadlandPass[], zone: PathD, region: () => Region, turnRadiusMeters: number): readonly HeadlandPass[] | undefined {
+  let out: HeadlandPass[] | undefined;
+  for (let i = 0; i < passes.length; i++) {
+    const p = passes[i];
+    if (!passesNear([p], zone, CLEARANCE_METERS)) continue;
+    const ring = swerveRing(p.ring, zone, region(), turnRadiusMeters);
     if (!ring || passesNear([{ ...p, ring }], zone, CLEARANCE_METERS - 1e-6)) return undefined;
-    out.push({ ...p, ring });
+    (out ??= passes.slice())[i] = { ...p, ring };
   }
-  return out;
+  return out ?? passes;
 }
 
 /** The closed ring swerved round the zone beside its nearest side, or undefined where no swerve fits. */
@@ -40,9 +42,7 @@ function swerveRing(ring: PathD, zone: PathD, region: Region, R: number): PathD 
   let best = 0, bestD = Infinity;
   for (let i = 0; i < n; i++) {
     const a = ring[i], b = ring[(i + 1) % n];
-    const dx = b.x - a.x, dy = b.y - a.y, l2 = dx * dx + dy * dy;
-    const t = l2 > 0 ? Math.max(0, Math.min(1, ((cx - a.x) * dx + (cy - a.y) * dy) / l2)) : 0;
-    const d = Math.hypot(a.x + t * dx - cx, a.y + t * dy - cy);
+    const d = segmentDistance(cx, cy, a.x, a.y, b.x, b.y);
     if (d < bestD) { bestD = d; best = i; }
   }
   const A = ring[best], B = ring[(best + 1) % n];
@@ -51,16 +51,12 @@ function swerveRing(ring: PathD, zone: PathD, region: Region, R: number): PathD 
   const c = (B.x - A.x) / len, s = (B.y - A.y) / len;
   const U = (q: { x: number; y: number }): number => c * q.x + s * q.y, V = (q: { x: number; y: number }): number => -s * q.x + c * q.y;
   const v0 = V(A);
-  let ua = Infinity, ub = -Infinity, va = Infinity, vb = -Infinity;
-  for (const q of zone) {
-    ua = Math.min(ua, U(q)); ub = Math.max(ub, U(q)); va = Math.min(va, V(q)); vb = Math.max(vb, V(q));
-  }
+  const e = extentOf(zone, c, s);
   const r = R * ARC_MARGIN;
-  const up = vb + CLEARANCE_METERS - v0, down = va - CLEARANCE_METERS - v0;
-  for (const shift of Math.abs(up) <= Math.abs(down) ? [up, down] : [down, up]) {
+  for (const shift of sideShifts(e, v0, CLEARANCE_METERS)) {
     if (Math.abs(shift) >= 2 * r) continue;
     const L = sCurveLength(shift, r);
-    const a = ua - CLEARANCE_METERS - L, b = ub + CLEARANCE_METERS + L;
+    const a = e.ua - CLEARANCE_METERS - L, b = e.ub + CLEARANCE_METERS + L;
     // the ring runs straight along the line from before u = a to past u = b
     let kA = best, steps = 0;
     while (U(ring[kA]) >= a) {

@@ -244,30 +244,37 @@ function lazyDistanceField(r: Raster, gx: number, gy: number, from?: { x: number
   let running = true;
   return (k: number): number => {
     while (running && !settled[k]) {
-      if (heap.size === 0) { running = false; break; }
-      const key = heap.peekKey();
-      const c = heap.pop();
-      const d = dist[c];
-      if (key > d) continue; // stale entry: the cell was reached shorter since
-      if (d > stopBeyond) { running = false; break; }
-      if (c === fk) stopBeyond = 2 * d + 50;
+      const c = settleNext(r, dist, heap, stopBeyond);
+      if (c < 0) { running = false; break; }
+      if (c === fk) stopBeyond = 2 * dist[c] + 50;
       settled[c] = 1;
-      relaxNeighbours(r, c, d, dist, heap);
     }
     return dist[k];
   };
 }
 
+/**
+ * One step of a raster Dijkstra: pops the next cell (stale entries skipped), relaxes its neighbours
+ * and returns it; -1 when the queue is empty or its nearest entry lies beyond `maxDistance` (then
+ * nothing is popped: the run can go on later with a larger bound).
+ */
+function settleNext(r: Raster, dist: Float64Array, heap: Heap, maxDistance = Infinity): number {
+  while (heap.size > 0) {
+    const key = heap.peekKey();
+    if (key > maxDistance) return -1;
+    const c = heap.pop();
+    const d = dist[c];
+    if (key > d) continue; // stale entry: the cell was reached shorter since
+    relaxNeighbours(r, c, d, dist, heap);
+    return c;
+  }
+  return -1;
+}
+
 /** The whole field of distances from (gx, gy) (8-neighbour Dijkstra on the raster). */
 function distanceField(r: Raster, gx: number, gy: number): Float64Array {
   const { dist, heap } = dijkstraFrom(r, gx, gy);
-  while (heap.size > 0) {
-    const key = heap.peekKey();
-    const k = heap.pop();
-    const d = dist[k];
-    if (key > d) continue; // stale entry: the cell was reached shorter since
-    relaxNeighbours(r, k, d, dist, heap);
-  }
+  while (settleNext(r, dist, heap) >= 0);
   return dist;
 }
 
@@ -504,18 +511,10 @@ export function nearestByFieldDistance(region: Region, x: number, y: number, poi
   const { dist, heap, settled } = sourceRun(region, r, x, y);
   let found = -1, foundAt = Infinity;
   for (let n = 0; ; n++) {
-    let k = n < settled.length ? settled[n] : -1;
-    while (k < 0 && heap.size > 0) {
-      const key = heap.peekKey();
-      if (key > foundAt) break; // every cell left is farther than the one found (the run stays where it is)
-      const c = heap.pop();
-      const d = dist[c];
-      if (key > d) continue; // stale entry: the cell was reached shorter since
-      relaxNeighbours(r, c, d, dist, heap);
-      settled.push(c);
-      k = c;
-    }
+    // every cell left farther than the one found: the run stays where it is
+    const k = n < settled.length ? settled[n] : settleNext(r, dist, heap, foundAt);
     if (k < 0) break;
+    if (n === settled.length) settled.push(k);
     const d = dist[k];
     if (d > foundAt) break;
     const at = firstAt.get(k);

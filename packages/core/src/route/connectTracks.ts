@@ -84,14 +84,14 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
   };
   // A pass that cannot be entered from where the last pass left the machine is tried from where
   // the machine was before that pass, the last pass then put off after it — once per pass, and
-  // only for a pass longer than the last one (at worst the shorter is left out).
+  // only for a pass longer than the last one (at worst the shorter is left out). Returns the queue
+  // index the loop goes on from (its next piece is p), or undefined where it does not swap.
   const swapped = new Set<Piece>();
-  let loopAt = 0;
-  const swapWithLastPass = (p: Extract<Piece, { kind: 'headland' }>): boolean => {
+  const swapWithLastPass = (p: Extract<Piece, { kind: 'headland' }>, i: number): number | undefined => {
     const lp = passStack[passStack.length - 1];
-    if (!lp || prev !== lp.piece || swapped.has(p) || lp.cur === undefined || p.loop.lengthMeters <= lp.piece.loop.lengthMeters) return false;
-    const i = queue.indexOf(p), j = queue.indexOf(lp.piece);
-    if (j < 0 || j >= i) return false;
+    if (!lp || prev !== lp.piece || swapped.has(p) || lp.cur === undefined || p.loop.lengthMeters <= lp.piece.loop.lengthMeters) return undefined;
+    const j = queue.indexOf(lp.piece);
+    if (j < 0 || j >= i) return undefined;
     swapped.add(p);
     passStack.pop();
     out.length = lp.outLength;
@@ -103,8 +103,7 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
     queue.splice(i, 1);
     queue.splice(j, 1, p, lp.piece);
     putOff.set(lp.piece, cur);
-    loopAt = j - 1;
-    return true;
+    return j - 1;
   };
   // Runs of headland passes are driven nearest-first from wherever the machine is (a pass
   // around a hole next, rather than one across the field): reorder them as they come.
@@ -166,7 +165,8 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
           i--;
           continue;
         }
-        if (swapWithLastPass(p)) { i = loopAt; continue; }
+        const resume = swapWithLastPass(p, i);
+        if (resume !== undefined) { i = resume; continue; }
         skipPass(p);
         continue;
       }

@@ -8,10 +8,9 @@
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import type { Region } from '../geometry/region.js';
 import { CLEARANCE_METERS } from '../headland/smallObstacles.js';
-import { ARC_MARGIN, clearOf, sCurveLength, swerveProfile, toXY } from '../geometry/swerve.js';
+import { ARC_MARGIN, clearOf, extentOf, sCurveLength, sideShifts, swerveProfile, toXY } from '../geometry/swerve.js';
+import type { Extent } from '../geometry/swerve.js';
 import type { Track } from './generateTracks.js';
-/** A small obstacle's extent in a track's frame: along [ua, ub], across [va, vb]. */
-interface Extent { ua: number; ub: number; va: number; vb: number }
 
 /**
  * The tracks with swerves round the small obstacles their centre lines pass within
@@ -38,18 +37,6 @@ export function swerveTracks(tracks: Track[], small: PathsD, region: Region, dir
     for (const piece of swerved) out.push(piece);
   }
   return out;
-}
-
-function extentOf(h: PathD, c: number, s: number): Extent {
-  let ua = Infinity, ub = -Infinity, va = Infinity, vb = -Infinity;
-  for (const p of h) {
-    const u = c * p.x + s * p.y, v = -s * p.x + c * p.y;
-    if (u < ua) ua = u;
-    if (u > ub) ub = u;
-    if (v < va) va = v;
-    if (v > vb) vb = v;
-  }
-  return { ua, ub, va, vb };
 }
 
 /** Runs of obstacles whose swerves would overlap along the track, merged into one extent each. */
@@ -85,8 +72,7 @@ function swerve(t: Track, hits: Extent[], f: { c: number; s: number; u0: number;
   // near the headland.
   let shiftedEnd = false;
   for (const e of runs) {
-    const up = e.vb + CLEARANCE_METERS - f.v, down = e.va - CLEARANCE_METERS - f.v;
-    const options = Math.abs(up) <= Math.abs(down) ? [up, down] : [down, up];
+    const options = sideShifts(e, f.v, CLEARANCE_METERS);
     let done = false;
     const from = pts[pts.length - 2], fresh = pts.length === 2;
     for (const shift of options) {
