@@ -28,19 +28,30 @@ export function createLocalFrame(positions: Iterable<Position>): LocalFrame {
   const lat0 = (minLat + maxLat) / 2;
   const definition = `+proj=tmerc +lat_0=${lat0} +lon_0=${lon0} +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m +no_defs`;
   const conv = proj4('EPSG:4326', definition);
+  // proj4's converter between these two goes through its generic transform (point checks, axis and datum
+  // steps that are no-ops here: the frame has no datum, no prime meridian, no unit factor, 'enu' axes) to the
+  // projection's own forward and inverse in radians; called directly they give the same numbers, without
+  // the per-point objects (a plan's every output point is projected). Non-finite input keeps proj4's error.
+  const projection = new proj4.Proj(definition);
   return {
     originLonLat: [lon0, lat0],
     definition,
     toLocal(lon, lat) {
-      const r = conv.forward([lon, lat]) as number[];
-      return [r[0], r[1]];
+      if (!Number.isFinite(lon) || !Number.isFinite(lat)) return conv.forward([lon, lat]) as [number, number];
+      const r = projection.forward({ x: lon * DEG_TO_RAD, y: lat * DEG_TO_RAD });
+      return r ? [r.x, r.y] : (conv.forward([lon, lat]) as [number, number]);
     },
     toLonLat(x, y) {
-      const r = conv.inverse([x, y]) as number[];
-      return [r[0], r[1]];
+      if (!Number.isFinite(x) || !Number.isFinite(y)) return conv.inverse([x, y]) as [number, number];
+      const r = projection.inverse({ x, y });
+      return r ? [r.x * RAD_TO_DEG, r.y * RAD_TO_DEG] : (conv.inverse([x, y]) as [number, number]);
     },
   };
 }
+
+/** proj4's own constants (lib/constants/values.js): the same doubles as π/180 and 180/π. */
+const DEG_TO_RAD = 0.01745329251994329577;
+const RAD_TO_DEG = 57.29577951308232088;
 
 /** Projects a flat xy array (x0,y0,x1,y1,…) to lon/lat positions, rounded to ~1 mm (8 decimals). */
 export function flatToLonLat(frame: LocalFrame, xy: ArrayLike<number>): Position[] {
