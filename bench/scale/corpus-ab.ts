@@ -7,7 +7,8 @@
  * `CORE_A` / `CORE_B`: a core's `src/index.ts` (default B: this tree's; A: required, e.g. an older
  * commit's, extracted with `git archive <commit> packages/core | tar -x -C /tmp/a` and a
  * `node_modules` link beside it). `ALGO`: a route order (default `snake`; `default`: none asked),
- * `ONLY`: field ids, comma-separated, `REPS`: runs per tree and field (the least CPU kept).
+ * `ONLY`: field ids, comma-separated, `REPS`: runs per tree and field (the least CPU kept); `WIDTH`, `RADIUS`,
+ * `PASSES`: another machine (default 6, 6, 2).
  *
  * Run: `CORE_A=/tmp/a/packages/core/src/index.ts node --import tsx bench/scale/corpus-ab.ts`
  * (one line per field, then a JSON summary: medians, sums, fields whose plans differ, quality medians).
@@ -25,12 +26,14 @@ const dir = fileURLToPath(new URL('../../test/fields', import.meta.url));
 const only = process.env.ONLY?.split(',');
 const algo = process.env.ALGO ?? 'snake';
 const reps = Number(process.env.REPS ?? 1);
+const machine = { widthMeters: Number(process.env.WIDTH ?? 6), turnRadiusMeters: Number(process.env.RADIUS ?? 6) };
+const passes = Number(process.env.PASSES ?? 2);
 const rows = readFileSync(join(dir, 'index.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')).filter(([id]) => !only || only.includes(id));
 
 interface Run { cpu: number; uncovered: number; nonWorking: number; hash: string }
 
 function plan(core: Core, field: unknown): Run {
-  const request = { field, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, ...(algo === 'default' ? {} : { routeOptions: { algorithm: algo } }) } as Parameters<Core['planRoute']>[0];
+  const request = { field, machine, headland: { passes }, ...(algo === 'default' ? {} : { routeOptions: { algorithm: algo } }) } as Parameters<Core['planRoute']>[0];
   const c0 = process.cpuUsage();
   const p = core.planRoute(request, { now: () => 0 });
   const c = process.cpuUsage(c0);

@@ -6,7 +6,6 @@
  * within CLEARANCE_METERS of it (`passesNear`) swerve round it, the implement working on with its
  * sections off over it. One a pass cannot swerve round keeps its rounds (headland/planHeadlands.ts).
  */
-import { offsetPolygons } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { Region, segmentDistance, segmentsIntersect } from '../geometry/region.js';
 import { boxOf } from '../geometry/nearBox.js';
@@ -49,12 +48,14 @@ export function withoutSmallObstacles(field: PathsD, maxSizeMeters: number, marg
   for (const r of field) (signedArea(r) < 0 && diameter(r, maxSizeMeters) < maxSizeMeters && !kept(r) ? small : rest).push(r);
   for (let restCount = -1; small.length > 0 && rest.length !== restCount; ) {
     restCount = rest.length;
-    // Well inside: every vertex within the rest of the field shrunk by the edge margin, none within the hole margin of its holes.
-    const core = new Region(offsetPolygons(rest, -margin.edge));
-    const holes = rest.filter((r) => signedArea(r) < 0).map((r) => r.slice().reverse());
-    const nearHoles = margin.hole > margin.edge && holes.length > 0 ? new Region(offsetPolygons(holes, margin.hole)) : undefined;
+    // Well inside: every vertex in the rest of the field and at least the edge margin from its edges, none within the hole
+    // margin of its holes (distances to the edges: the rest shrunk and its holes grown by offsets, without drawing them).
+    const restRegion = new Region(rest);
+    const holes = rest.filter((r) => signedArea(r) < 0);
+    const holeRegion = margin.hole > margin.edge && holes.length > 0 ? new Region(holes) : undefined;
+    const wellInside = (p: PathD[number]): boolean => restRegion.contains(p.x, p.y) && restRegion.distanceToEdge(p.x, p.y) >= margin.edge && !(holeRegion && holeRegion.distanceToEdge(p.x, p.y) <= margin.hole);
     const inside: PathD[] = [];
-    for (const h of small) (h.every((p) => core.contains(p.x, p.y)) && !(nearHoles && h.some((p) => nearHoles.contains(p.x, p.y))) ? inside : rest).push(h);
+    for (const h of small) (h.every(wellInside) ? inside : rest).push(h);
     small = inside;
   }
   return small.length === 0 ? { field, small: [] } : { field: field.filter((r) => !small.includes(r)), small };
