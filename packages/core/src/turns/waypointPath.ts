@@ -45,6 +45,14 @@ function visibilityOf(wp: Waypoints, region: Region): Uint8Array {
  * Shortest visible polyline from a to b through waypoints, as points (excluding a and b), or
  * undefined. A* with the straight-line distance to b; sight lines between waypoints are cached
  * per waypoint set, so later queries test only those from a and to b.
+ *
+ * The sight lines from a are tested lazily: every node starts at its straight distance from a,
+ * and the line is tested only when the node is about to be settled; where it is blocked, the node
+ * takes the distance the nodes settled so far give it, in the order they were settled (what their
+ * relaxations would have given it), and waits its turn again. A straight distance is never more
+ * than the node's true one, so the nodes are settled in the same order, with the same distances
+ * and the same predecessors, as when every line from a is tested first — but a query tests a few
+ * lines from a rather than one to every waypoint (each across the field, the costly part).
  */
 export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, ay: number, bx: number, by: number): number[] | undefined {
   const n = wp.xs.length;
@@ -56,6 +64,8 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
   const dist = new Float64Array(n + 2).fill(Infinity);
   const prev = new Int32Array(n + 2).fill(-1);
   const done = new Uint8Array(n + 2);
+  // 1: the node's distance is its straight line from a, not yet tested
+  const untested = new Uint8Array(n + 2);
   const h = new Float64Array(n + 2);
   for (let i = 0; i < n + 2; i++) h[i] = hypot(X[i] - bx, Y[i] - by);
   const sees = (u: number, v: number): boolean => {
@@ -65,13 +75,36 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
     if (c === 0) clear[k] = c = region.segmentClear(X[u], Y[u], X[v], Y[v]) ? 1 : 2;
     return c === 1;
   };
+  // a settled: its relaxations, untested
   dist[n] = 0;
+  done[n] = 1;
+  const settled: number[] = [];
+  for (let v = 0; v < n + 2; v++) {
+    if (v === n) continue;
+    dist[v] = 0 + hypot(X[v] - X[n], Y[v] - Y[n]);
+    prev[v] = n;
+    untested[v] = 1;
+  }
   for (;;) {
     let u = -1, fu = Infinity;
     for (let i = 0; i < n + 2; i++) if (!done[i] && dist[i] + h[i] < fu) { fu = dist[i] + h[i]; u = i; }
     if (u < 0) return undefined;
+    if (untested[u]) {
+      untested[u] = 0;
+      if (!sees(n, u)) {
+        // no line from a: the distance the settled nodes give it, each in its turn (the first of equals kept)
+        dist[u] = Infinity;
+        prev[u] = -1;
+        for (const w of settled) {
+          const d = dist[w] + hypot(X[u] - X[w], Y[u] - Y[w]);
+          if (d < dist[u] && sees(w, u)) { dist[u] = d; prev[u] = w; }
+        }
+        continue;
+      }
+    }
     if (u === n + 1) break;
     done[u] = 1;
+    settled.push(u);
     const du = dist[u];
     for (let v = 0; v < n + 2; v++) {
       if (done[v] || v === n) continue;
@@ -80,6 +113,7 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
       if (!sees(u, v)) continue;
       dist[v] = d;
       prev[v] = u;
+      untested[v] = 0;
     }
   }
   const out: number[] = [];

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { PathsD } from '../geometry/clipper.js';
+import { Region } from '../geometry/region.js';
+import { hypot } from '../geometry/vec.js';
+import { buildWaypoints, shortestWaypointPath } from './waypointPath.js';
+import type { Waypoints } from './waypointPath.js';
+
+/** A seeded sequence in [0, 1) (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The plain A*: every sight line from a tested before the search (what the lazy one must reproduce). */
+function eagerPath(wp: Waypoints, region: Region, ax: number, ay: number, bx: number, by: number): number[] | undefined {
+  const n = wp.xs.length;
+  const X = [...wp.xs, ax, bx], Y = [...wp.ys, ay, by];
+  const dist = new Array<number>(n + 2).fill(Infinity), prev = new Array<number>(n + 2).fill(-1), done = new Array<boolean>(n + 2).fill(false);
+  const h = X.map((x, i) => hypot(x - bx, Y[i] - by));
+  dist[n] = 0;
+  for (;;) {
+    let u = -1, fu = Infinity;
+    for (let i = 0; i < n + 2; i++) if (!done[i] && dist[i] + h[i] < fu) { fu = dist[i] + h[i]; u = i; }
+    if (u < 0) return undefined;
+    if (u === n + 1) break;
+    done[u] = true;
+    for (let v = 0; v < n + 2; v++) {
+      if (done[v] || v === n) continue;
+      const d = dist[u] + hypot(X[v] - X[u], Y[v] - Y[u]);
+      if (d < dist[v] && region.segmentClear(X[u], Y[u], X[v], Y[v])) { dist[v] = d; prev[v] = u; }
+    }
+  }
+  const out: number[] = [];
+  for (let v = prev[n + 1]; v !== n && v >= 0; v = prev[v]) out.unshift(X[v], Y[v]);
+  return out;
+}
+
+/** A 600 × 400 m field with a bay cut into it and `holes` square no-go zones. */
+function fieldWithHoles(rnd: () => number, holes: number): PathsD {
+  const shell = [{ x: 0, y: 0 }, { x: 600, y: 0 }, { x: 600, y: 400 }, { x: 320, y: 400 }, { x: 300, y: 120 }, { x: 280, y: 400 }, { x: 0, y: 400 }];
+  const out: PathsD = [shell];
+  for (let k = 0; k < holes; k++) {
+    const cx = 40 + rnd() * 520, cy = 40 + rnd() * 320, s = 5 + rnd() * 25;
+    if (Math.abs(cx - 300) < s + 30) continue;
+    out.push([{ x: cx - s, y: cy - s }, { x: cx - s, y: cy + s }, { x: cx + s, y: cy + s }, { x: cx + s, y: cy - s }]); // clockwise: a hole
+  }
+  return out;
+}
+
+describe('shortestWaypointPath', () => {
+  // The sight lines from the start are tested only as nodes are settled: the path must be the plain A*'s, point for point.
+  it('finds exactly the path of the A* that tests every sight line from the start first, round holes and a bay', () => {
+    const rnd = random(11);
+    let compared = 0, blocked = 0;
+    for (let f = 0; f < 6; f++) {
+      const field = fieldWithHoles(rnd, 4 + f * 3);
+      const region = new Region(field);
+      const wp = buildWaypoints(field, 9);
+      for (let q = 0; q < 40; q++) {
+        const ax = 5 + rnd() * 590, ay = 5 + rnd() * 390, bx = 5 + rnd() * 590, by = 5 + rnd() * 390;
+        if (!region.contains(ax, ay) || !region.contains(bx, by)) continue;
+        const want = eagerPath(wp, region, ax, ay, bx, by);
+        expect(shortestWaypointPath(wp, region, ax, ay, bx, by)).toEqual(want);
+        compared++;
+        if (want && want.length > 0) blocked++;
+      }
+    }
+    // most queries compared, many of them round something (not the straight line)
+    expect(compared).toBeGreaterThan(150);
+    expect(blocked).toBeGreaterThan(40);
+  });
+
+  it('tests fewer sight lines than there are waypoints for a query across open ground', () => {
+    const field: PathsD = [[{ x: 0, y: 0 }, { x: 600, y: 0 }, { x: 600, y: 400 }, { x: 0, y: 400 }], [{ x: 290, y: 150 }, { x: 290, y: 250 }, { x: 310, y: 250 }, { x: 310, y: 150 }]];
+    const region = new Region(field);
+    const wp = buildWaypoints(field, 9);
+    const before = region.work;
+    const path = shortestWaypointPath(wp, region, 100, 200, 500, 200);
+    expect(path && path.length).toBeGreaterThan(0); // round the zone
+    expect(region.work - before).toBeLessThan(wp.xs.length);
+  });
+});
