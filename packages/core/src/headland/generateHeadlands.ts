@@ -161,7 +161,10 @@ export function generateHeadlands(field: PathsD, passCount: number, widthMeters:
   return { passes, mainland: headlandMainland(field, passCount, widthMeters) };
 }
 
-/** What `passCount` headland passes of `widthMeters` leave of the field for tracks (`generateHeadlands(…).mainland`, without the passes). */
+/**
+ * What `passCount` headland passes of `widthMeters` leave of the field for tracks (`generateHeadlands(…).mainland`, without the passes).
+ * Made once per field object and depth (`sharedOffset`: the widen-or-keep step asks it of the depth the next planning plans with). Read-only.
+ */
 export function headlandMainland(field: PathsD, passCount: number, widthMeters: number): PathsD {
-  return passCount > 0 ? offsetPolygons(field, -passCount * widthMeters, PASS_ARC_TOLERANCE_METERS) : passableCore(field, widthMeters);
+  return passCount > 0 ? sharedOffset(field, -passCount * widthMeters, PASS_ARC_TOLERANCE_METERS) : passableCore(field, widthMeters);
 }
