@@ -128,6 +128,7 @@ export function planFieldTracks(settings: PlanSettings, prepared: LocalField, he
 /** What the wall-clock cap cuts here (the `time-limit` warning). */
 const CUT_CELL_HEADINGS = 'cells were not given headings of their own';
 const CUT_STRIPS = 'no strip passes were planned in the strips and slivers the headland passes leave';
+export const CUT_WIDEN_EARLY = 'the headland depth the turns need was judged on the tracks before their ends were extended';
 
 export function planTracks(inp: TrackStageInput): PlannedTracks {
   const { field, mainland, widthMeters: w, turnRadiusMeters: R } = inp;
@@ -140,6 +141,9 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
     if (inp.preferredHeadingDegrees === undefined) heading = { degrees: directionToBearingDegrees(directionRadians), source: 'search' };
   }
   const trackSet: TrackSet = curvedSet && curved ? curvedSet : mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
+  // Past the cap the widen-or-keep step judges the tracks as generated: a planning it drops is neither weighed nor extended.
+  const judgedEarly = inp.beforeStrips !== undefined && inp.hurry?.(CUT_WIDEN_EARLY) === true;
+  if (judgedEarly && inp.beforeStrips?.(trackSet.tracks)) return { trackSet, directionRadians, heading, curved, cellOf: new Int32Array(trackSet.tracks.length), stripCount: 0 };
   // Boustrophedon cells of the tracks; with a searched heading, each cell re-tracked at its own best heading when that is cheaper.
   // Past the cap (also while the cells are weighed) the cells keep the field heading.
   const cut = (): boolean => inp.hurry?.(CUT_CELL_HEADINGS) === true;
@@ -152,7 +156,7 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
   if (extended) trackSet.tracks = extended.tracks;
   if (inp.smallObstacles.length > 0) trackSet.tracks = swerveTracks(trackSet.tracks, inp.smallObstacles, inp.region(), directionRadians, R);
   // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width (tracks/strips.ts).
-  const dropped = inp.beforeStrips?.(trackSet.tracks) ?? false;
+  const dropped = judgedEarly ? false : inp.beforeStrips?.(trackSet.tracks) ?? false;
   const strips = inp.strips === 'none' || dropped || inp.hurry?.(CUT_STRIPS) ? [] : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
     widthMeters: w, turnRadiusMeters: R, minStripArea: patchThreshold(inp.fieldAreaSquareMeters), field, othersDriven: inp.passCount > 0,
     // one pass through the middle of the largest strip: a field narrower than the machine, driven without a turn
