@@ -79,15 +79,21 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
   dist[n] = 0;
   done[n] = 1;
   const settled: number[] = [];
+  // Open nodes by (distance + estimate, index): the node a scan of them would pick, the first of equals.
+  const open = new NodeQueue(n + 2);
   for (let v = 0; v < n + 2; v++) {
     if (v === n) continue;
     dist[v] = 0 + hypot(X[v] - X[n], Y[v] - Y[n]);
     prev[v] = n;
     untested[v] = 1;
+    open.push(dist[v] + h[v], v);
   }
   for (;;) {
-    let u = -1, fu = Infinity;
-    for (let i = 0; i < n + 2; i++) if (!done[i] && dist[i] + h[i] < fu) { fu = dist[i] + h[i]; u = i; }
+    let u = -1;
+    while (open.size > 0) {
+      const f = open.peekKey(), i = open.pop();
+      if (!done[i] && f === dist[i] + h[i]) { u = i; break; } // else stale: settled, or its distance changed since
+    }
     if (u < 0) return undefined;
     if (untested[u]) {
       untested[u] = 0;
@@ -99,6 +105,7 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
           const d = dist[w] + hypot(X[u] - X[w], Y[u] - Y[w]);
           if (d < dist[u] && sees(w, u)) { dist[u] = d; prev[u] = w; }
         }
+        if (dist[u] < Infinity) open.push(dist[u] + h[u], u);
         continue;
       }
     }
@@ -114,6 +121,7 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
       dist[v] = d;
       prev[v] = u;
       untested[v] = 0;
+      open.push(d + h[v], v);
     }
   }
   const out: number[] = [];
@@ -134,4 +142,67 @@ export function waypointPoses(from: Pose, to: Pose, pts: number[]): Pose[] {
     poses.push({ x, y, headingRadians: h });
   }
   return poses;
+}
+
+/**
+ * A binary min-heap of nodes by (key, node index): the order a linear scan for the least key, the
+ * lowest index among equals, would take them in. Entries are not updated in place: a node whose key
+ * changes is pushed again, and the caller skips the stale entries.
+ */
+class NodeQueue {
+  private keys: Float64Array;
+  private nodes: Int32Array;
+  size = 0;
+  constructor(capacity: number) {
+    this.keys = new Float64Array(Math.max(16, 2 * capacity));
+    this.nodes = new Int32Array(this.keys.length);
+  }
+  private less(a: number, b: number): boolean {
+    const ka = this.keys[a], kb = this.keys[b];
+    return ka < kb || (ka === kb && this.nodes[a] < this.nodes[b]);
+  }
+  private swap(a: number, b: number): void {
+    const k = this.keys[a]; this.keys[a] = this.keys[b]; this.keys[b] = k;
+    const v = this.nodes[a]; this.nodes[a] = this.nodes[b]; this.nodes[b] = v;
+  }
+  push(key: number, node: number): void {
+    if (this.size === this.keys.length) {
+      const keys = new Float64Array(2 * this.keys.length), nodes = new Int32Array(2 * this.nodes.length);
+      keys.set(this.keys);
+      nodes.set(this.nodes);
+      this.keys = keys;
+      this.nodes = nodes;
+    }
+    let i = this.size++;
+    this.keys[i] = key;
+    this.nodes[i] = node;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+  peekKey(): number {
+    return this.keys[0];
+  }
+  pop(): number {
+    const top = this.nodes[0];
+    this.size--;
+    if (this.size > 0) {
+      this.keys[0] = this.keys[this.size];
+      this.nodes[0] = this.nodes[this.size];
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < this.size && this.less(l, m)) m = l;
+        if (r < this.size && this.less(r, m)) m = r;
+        if (m === i) break;
+        this.swap(i, m);
+        i = m;
+      }
+    }
+    return top;
+  }
 }
