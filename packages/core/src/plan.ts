@@ -95,10 +95,10 @@ function planOnce(call: Call, cellHeadingsAllowed: boolean, orderingSpentMillise
   stage('tracks');
   const routeField = (shared.routeField ??= routeFieldOf(field, frame, shared.memo, m, input.headlandPasses, simple));
   // Turns need a headland as deep as they reach: at the first planning, with too few passes, the call plans with as many
-  // as they need (decided on the tracks before strip passes, which it does not count: a planning made again wider gets none).
+  // as they need (decided on the tracks as generated, before cells are weighed and ends extended: a planning made again wider gets none of it).
   const decides = shared.turnHeadland === undefined;
-  const beforeStrips = (t: readonly Track[]): boolean => (shared.turnHeadland = turnHeadlandPasses(input, t, simple))?.widened === true;
-  const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region, ...(decides ? { beforeStrips } : {}), ...(cap ? { hurry: cap.hurry } : {}) });
+  const judgeHeadland = (t: readonly Track[]): boolean => (shared.turnHeadland = turnHeadlandPasses(input, t, simple))?.widened === true;
+  const planned = planFieldTracks(input, prepared, shared.headlands, { cellHeadingsAllowed, strips, region: () => routeField.region, ...(decides ? { judgeHeadland } : {}), ...(cap ? { hurry: cap.hurry } : {}) });
   const tracks = planned.trackSet.tracks;
   const choice = decides ? chooseTurnHeadland(input, shared, (turnHeadland) => ({ memo: createConnectionMemo(), prepared, simple, turnHeadland }),
     (settings, sharedWork) => planCellsOrNot({ ...call, settings, shared: sharedWork }, strips)) : undefined;

@@ -83,8 +83,8 @@ export interface TrackStageInput {
   /** No-go zones without headland rounds (headland/smallObstacles.ts) the tracks swerve round, in `region` (the whole field). */
   smallObstacles: PathsD;
   region: () => Region;
-  /** Called with the tracks before strip passes: true when the planning is to be dropped (then it gets none). */
-  beforeStrips?: (tracks: readonly Track[]) => boolean;
+  /** Called with the tracks as generated (one heading, before cells, extension and strip passes): true when the planning is to be dropped (then none of those are made). */
+  judgeHeadland?: (tracks: readonly Track[]) => boolean;
   /** The call's wall-clock cap (clock.ts `SafetyCap.hurry`): past it (also while cells are weighed), no headings per cell and no strip passes. */
   hurry?: (what: string) => boolean;
 }
@@ -108,7 +108,7 @@ export interface TrackPlanning {
   cellHeadingsAllowed: boolean;
   strips: StripMode;
   region: () => Region;
-  beforeStrips?: (tracks: readonly Track[]) => boolean;
+  judgeHeadland?: (tracks: readonly Track[]) => boolean;
   hurry?: (what: string) => boolean;
 }
 
@@ -121,14 +121,13 @@ export function planFieldTracks(settings: PlanSettings, prepared: LocalField, he
     curved: settings.trackType === 'curved', cellHeadingsAllowed: planning.cellHeadingsAllowed && settings.headland.mode !== 'turnOnly',
     fullExtension: settings.options.includes('extendTracks'), passCount: headlands.passes.length, passRings: headlands.passes.map((p) => p.ring),
     workable: prepared.workable, fieldAreaSquareMeters: prepared.fieldAreaSquareMeters, strips: planning.strips, smallObstacles: small.small, region: planning.region,
-    ...(planning.beforeStrips ? { beforeStrips: planning.beforeStrips } : {}), ...(planning.hurry ? { hurry: planning.hurry } : {}),
+    ...(planning.judgeHeadland ? { judgeHeadland: planning.judgeHeadland } : {}), ...(planning.hurry ? { hurry: planning.hurry } : {}),
   });
 }
 
 /** What the wall-clock cap cuts here (the `time-limit` warning). */
 const CUT_CELL_HEADINGS = 'cells were not given headings of their own';
 const CUT_STRIPS = 'no strip passes were planned in the strips and slivers the headland passes leave';
-export const CUT_WIDEN_EARLY = 'the headland depth the turns need was judged on the tracks before their ends were extended';
 
 export function planTracks(inp: TrackStageInput): PlannedTracks {
   const { field, mainland, widthMeters: w, turnRadiusMeters: R } = inp;
@@ -141,9 +140,9 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
     if (inp.preferredHeadingDegrees === undefined) heading = { degrees: directionToBearingDegrees(directionRadians), source: 'search' };
   }
   const trackSet: TrackSet = curvedSet && curved ? curvedSet : mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
-  // Past the cap the widen-or-keep step judges the tracks as generated: a planning it drops is neither weighed nor extended.
-  const judgedEarly = inp.beforeStrips !== undefined && inp.hurry?.(CUT_WIDEN_EARLY) === true;
-  if (judgedEarly && inp.beforeStrips?.(trackSet.tracks)) return { trackSet, directionRadians, heading, curved, cellOf: new Int32Array(trackSet.tracks.length), stripCount: 0 };
+  // The widen-or-keep step judges the tracks as generated (one heading, ends not extended): a planning it drops is neither
+  // weighed in cells nor extended.
+  if (inp.judgeHeadland?.(trackSet.tracks)) return { trackSet, directionRadians, heading, curved, cellOf: new Int32Array(trackSet.tracks.length), stripCount: 0 };
   // Boustrophedon cells of the tracks; with a searched heading, each cell re-tracked at its own best heading when that is cheaper.
   // Past the cap (also while the cells are weighed) the cells keep the field heading.
   const cut = (): boolean => inp.hurry?.(CUT_CELL_HEADINGS) === true;
@@ -156,8 +155,7 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
   if (extended) trackSet.tracks = extended.tracks;
   if (inp.smallObstacles.length > 0) trackSet.tracks = swerveTracks(trackSet.tracks, inp.smallObstacles, inp.region(), directionRadians, R);
   // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width (tracks/strips.ts).
-  const dropped = judgedEarly ? false : inp.beforeStrips?.(trackSet.tracks) ?? false;
-  const strips = inp.strips === 'none' || dropped || inp.hurry?.(CUT_STRIPS) ? [] : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
+  const strips = inp.strips === 'none' || inp.hurry?.(CUT_STRIPS) ? [] : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
     widthMeters: w, turnRadiusMeters: R, minStripArea: patchThreshold(inp.fieldAreaSquareMeters), field, othersDriven: inp.passCount > 0,
     // one pass through the middle of the largest strip: a field narrower than the machine, driven without a turn
     ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),
