@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import proj4 from 'proj4';
 import { createLocalFrame } from './projection.js';
-
-/** A seeded sequence in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './random.js';
 
 describe('createLocalFrame', () => {
   // The frame calls the projection's forward and inverse directly: the numbers must be proj4's converter's, bit for bit.
   it('gives exactly what proj4 between WGS 84 and the frame gives, both ways, across latitudes and far from the centre', () => {
-    const rnd = random(7);
+    const rnd = seededRandom(7);
     for (const [lon0, lat0] of [[11.2, 48.1], [-93.5, 41.9], [147.3, -35.2], [24.9, 67.8], [0, 0]]) {
       const frame = createLocalFrame([[lon0 - 0.01, lat0 - 0.01], [lon0 + 0.01, lat0 + 0.01]]);
       const conv = proj4('EPSG:4326', frame.definition);

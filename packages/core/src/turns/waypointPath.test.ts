@@ -4,18 +4,7 @@ import { Region } from '../geometry/region.js';
 import { hypot } from '../geometry/vec.js';
 import { buildWaypoints, shortestWaypointPath } from './waypointPath.js';
 import type { Waypoints } from './waypointPath.js';
-
-/** A seeded sequence in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../geometry/random.js';
 
 /** The plain A*: every sight line from a tested before the search (what the lazy one must reproduce). */
 function eagerPath(wp: Waypoints, region: Region, ax: number, ay: number, bx: number, by: number): number[] | undefined {
@@ -56,7 +45,7 @@ function fieldWithHoles(rnd: () => number, holes: number): PathsD {
 describe('shortestWaypointPath', () => {
   // The sight lines from the start are tested only as nodes are settled: the path must be the plain A*'s, point for point.
   it('finds exactly the path of the A* that tests every sight line from the start first, round holes and a bay', () => {
-    const rnd = random(11);
+    const rnd = seededRandom(11);
     let compared = 0, blocked = 0;
     for (let f = 0; f < 6; f++) {
       const field = fieldWithHoles(rnd, 4 + f * 3);
