@@ -83,7 +83,7 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
   const open = new NodeQueue(n + 2);
   for (let v = 0; v < n + 2; v++) {
     if (v === n) continue;
-    dist[v] = 0 + hypot(X[v] - X[n], Y[v] - Y[n]);
+    dist[v] = hypot(X[v] - X[n], Y[v] - Y[n]);
     prev[v] = n;
     untested[v] = 1;
     open.push(dist[v] + h[v], v);
@@ -146,7 +146,8 @@ export function waypointPoses(from: Pose, to: Pose, pts: number[]): Pose[] {
 
 /**
  * A binary min-heap of nodes by (key, node index): the order a linear scan for the least key, the
- * lowest index among equals, would take them in. Entries are not updated in place: a node whose key
+ * lowest index among equals, would take them in (route/connectSearch.ts's `Heap` orders by key alone,
+ * equals as they fall, and lies a stage later). Entries are not updated in place: a node whose key
  * changes is pushed again, and the caller skips the stale entries.
  */
 class NodeQueue {
