@@ -51,7 +51,9 @@ export function planHeadlandStage<H extends { directionRadians: number }>(field:
   let region: Region | undefined;
   for (let round = 0; ; round++) {
     const small = withoutSmallObstacles(field, round < MAX_KEEP_ROUNDS ? size : 0, margin, isKept);
-    const full = generateHeadlands(small.small.length > 0 ? withoutSmallObstacles(simple, size, margin, isKept).field : simple, passes, w, settings.headland.corners, turnOptions.turnRadiusMeters);
+    // the passes on the simplified field without the same zones (a field kept as it is: those already found)
+    const simpleField = small.small.length === 0 ? simple : simple === field ? small.field : withoutSmallObstacles(simple, size, margin, isKept).field;
+    const full = generateHeadlands(simpleField, passes, w, settings.headland.corners, turnOptions.turnRadiusMeters);
     const chosen = chooseHeading(small.field, full.mainland);
     const shaped = shapeHeadlands(small.field, full, settings.headland, passes, w, chosen.directionRadians, turnOptions);
     let swerved: readonly HeadlandPass[] = shaped.headlands.passes;
