@@ -3,14 +3,13 @@
  * field: on the 1,000 ha scale field about 0.3 s of CPU after the cap had fired); the `time-limit`
  * warning says so. be-vlg-081 has one corridor narrower than a 6 m machine.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { corpusField } from '../__fixtures__/corpusField.js';
 import { planRoute } from '../plan.js';
-import type { FieldGeometry, PathPlanRequest } from '../types.js';
+import type { PathPlanRequest } from '../types.js';
 import { CUT_CORRIDORS } from './planExtras.js';
 
-const g = JSON.parse(readFileSync(new URL('../../../../test/fields/be-vlg-081.geojson', import.meta.url), 'utf8')) as { type: string; geometry?: FieldGeometry };
-const request: PathPlanRequest = { field: (g.type === 'Feature' ? g.geometry : g) as FieldGeometry, machine: { widthMeters: 6, turnRadiusMeters: 6 }, routeOptions: { maxOptimizerTime: 1 } };
+const request: PathPlanRequest = { field: corpusField('be-vlg-081'), machine: { widthMeters: 6, turnRadiusMeters: 6 }, routeOptions: { maxOptimizerTime: 1 } };
 const codes = (p: { warnings: { code: string }[] }): string[] => p.warnings.map((w) => w.code);
 
 describe('plan extras past the wall-clock cap', () => {

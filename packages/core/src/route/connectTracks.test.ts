@@ -4,8 +4,8 @@
  * cannot be driven are left out loudly; parts joined only by a neck are joined by a transport
  * that never crosses a no-go zone.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { corpusField } from '../__fixtures__/corpusField.js';
 import { planRoute } from '../plan.js';
 import { prepareField } from '../geometry/prepareField.js';
 import { checkPlan } from '../check/checkPlan.js';
@@ -14,12 +14,6 @@ import { createLocalFrame } from '../geometry/projection.js';
 import { Region } from '../geometry/region.js';
 import type { FieldGeometry, GeoJsonPolygon, PathPlanRequest, Plan } from '../types.js';
 
-const fieldsDir = new URL('../../../../test/fields/', import.meta.url);
-
-function corpusField(name: string): FieldGeometry {
-  const g = JSON.parse(readFileSync(new URL(`${name}.geojson`, fieldsDir), 'utf8')) as { type: string; geometry?: FieldGeometry };
-  return (g.type === 'Feature' ? g.geometry : g) as FieldGeometry;
-}
 
 /** A polygon given in local meters around (lon0, lat0), as GeoJSON lon/lat. */
 function polygonAt(lon0: number, lat0: number, ...rings: [number, number][][]): GeoJsonPolygon {

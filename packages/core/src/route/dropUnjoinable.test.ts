@@ -6,11 +6,11 @@
  * it). Now the track is driven the other way, or the run at the join is taken out, each track
  * named in a `track-skipped` warning with its place.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { corpusField } from '../__fixtures__/corpusField.js';
 import { planRoute } from '../plan.js';
 import { checkPlan } from '../check/checkPlan.js';
-import type { FieldGeometry, PathPlanRequest } from '../types.js';
+import type { PathPlanRequest } from '../types.js';
 import { polygon } from '../__fixtures__/localPolygons.js';
 import { dropUnjoinable } from './order/dropUnjoinable.js';
 import type { PartSegment, RouteParts } from './order/connectedOrder.js';
@@ -207,8 +207,7 @@ describe('in-063 (a copy in test/fields: a stair-stepped strip 33 m wide) at W 3
   // A 51 m track between two joins that each fit on its own, but pull its start and its end back by
   // 32 m each: the route could not be put together from them and was connected anew, where the
   // second join found no room and was drawn straight (`unfitted`, checkPlan failed the plan).
-  const g = JSON.parse(readFileSync(new URL('../../../../test/fields/in-063.geojson', import.meta.url), 'utf8')) as { type: string; geometry?: FieldGeometry };
-  const field = (g.type === 'Feature' ? g.geometry : g) as FieldGeometry;
+  const field = corpusField('in-063');
   const request: PathPlanRequest = { field, machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false }, headland: { passes: 3 } };
 
   it('re-plans the join: nothing drawn unfitted, checkPlan passes', { timeout: 300_000 }, () => {

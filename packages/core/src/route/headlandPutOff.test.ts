@@ -6,17 +6,14 @@
  * last from the far side of the field, could not be entered from there and were left out
  * (`headland-pass-skipped`, 5 % of the field unworked). Put off, they are entered from elsewhere.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { corpusField } from '../__fixtures__/corpusField.js';
 import { planRoute } from '../plan.js';
 import { checkPlan } from '../check/checkPlan.js';
-import type { FieldGeometry, PathPlanRequest } from '../types.js';
-
-const fieldFile = new URL('../../../../test/fields/at-ref-056.geojson', import.meta.url);
+import type { PathPlanRequest } from '../types.js';
 
 describe('headland passes in an arm of the field, behind a neck', () => {
-  const g = JSON.parse(readFileSync(fieldFile, 'utf8')) as { type: string; geometry?: FieldGeometry };
-  const field = (g.type === 'Feature' ? g.geometry : g) as FieldGeometry;
+  const field = corpusField('at-ref-056');
   const request: PathPlanRequest = { field, machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false }, headland: { passes: 3 } };
 
   it('are driven, not left out: no pass skipped, at most 2 % of the field unworked, checkPlan passes', { timeout: 300_000 }, () => {
@@ -37,8 +34,7 @@ describe('headland passes in an arm of the field, behind a neck', () => {
  * (`headland-pass-skipped`, 9 % of the field unworked).
  */
 describe('exterior passes after a pass that leaves the machine where they cannot be entered', () => {
-  const g = JSON.parse(readFileSync(new URL('../../../../test/fields/sk-083.geojson', import.meta.url), 'utf8')) as { type: string; geometry?: FieldGeometry };
-  const field = (g.type === 'Feature' ? g.geometry : g) as FieldGeometry;
+  const field = corpusField('sk-083');
   const request: PathPlanRequest = { field, machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false }, headland: { passes: 3 } };
 
   it('are driven: no exterior pass skipped, at most 2 % of the field unworked, checkPlan passes', { timeout: 300_000 }, () => {

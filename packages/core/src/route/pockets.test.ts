@@ -9,8 +9,8 @@
  * kept at the 2 passes asked (`fitTurns: false`): widened to what the turns need, these pockets
  * are gone.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { corpusField } from '../__fixtures__/corpusField.js';
 import { planRoute } from '../plan.js';
 import { checkPlan } from '../check/checkPlan.js';
 import { createLocalFrame } from '../geometry/projection.js';
@@ -19,12 +19,6 @@ import { skipUnjoinable } from './order/connectedOrder.js';
 import type { PartSegment, RouteParts } from './order/connectedOrder.js';
 import type { OrderVisit } from './order/fieldOrder.js';
 
-const fieldsDir = new URL('../../../../test/fields/', import.meta.url);
-
-function corpusField(name: string): FieldGeometry {
-  const g = JSON.parse(readFileSync(new URL(`${name}.geojson`, fieldsDir), 'utf8')) as { type: string; geometry?: FieldGeometry };
-  return (g.type === 'Feature' ? g.geometry : g) as FieldGeometry;
-}
 
 function request(field: FieldGeometry, turnRadiusMeters: number): PathPlanRequest {
   return { field, machine: { widthMeters: 6, turnRadiusMeters, reverseAllowed: false, maxCurvatureRatePerSquareMeter: 0.3 }, headland: { passes: 2, fitTurns: false } };

@@ -4,13 +4,12 @@
  * wider) is neither weighed nor extended, with or without the wall-clock cap. be-vlg-081 at W 3 m,
  * R 12 m needs 9 passes where 1 is asked.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { corpusField } from '../__fixtures__/corpusField.js';
 import { planRoute } from '../plan.js';
-import type { FieldGeometry, PathPlanRequest } from '../types.js';
+import type { PathPlanRequest } from '../types.js';
 
-const g = JSON.parse(readFileSync(new URL('../../../../test/fields/be-vlg-081.geojson', import.meta.url), 'utf8')) as { type: string; geometry?: FieldGeometry };
-const request: PathPlanRequest = { field: (g.type === 'Feature' ? g.geometry : g) as FieldGeometry, machine: { widthMeters: 3, turnRadiusMeters: 12 }, headland: { passes: 1 }, routeOptions: { maxOptimizerTime: 1 } };
+const request: PathPlanRequest = { field: corpusField('be-vlg-081'), machine: { widthMeters: 3, turnRadiusMeters: 12 }, headland: { passes: 1 }, routeOptions: { maxOptimizerTime: 1 } };
 const message = (p: { warnings: { code: string; message: string }[] }, code: string): string | undefined => p.warnings.find((w) => w.code === code)?.message;
 const plannedWith = (m: string | undefined): string | undefined => /planned with (\d+)/.exec(m ?? '')?.[1];
 
