@@ -4,8 +4,11 @@
  * truncated the union). overlap = Σ swath areas − area of their union (area worked more than
  * once, counted once per extra pass); uncovered = workable area − covered part of it.
  *
- * The swaths are built and turned for a cheap sweep in geometry/swaths.ts; what the union leaves of
- * the ground is cut without sweeping its hairline holes again in geometry/groundLeft.ts.
+ * The swaths are built and turned for a cheap sweep in geometry/swaths.ts; they are united curved
+ * first, then with the tracks' rectangles, without the hairline holes between headland passes
+ * (geometry/swathUnion.ts); what the union leaves of the ground is cut without sweeping those holes
+ * again in geometry/groundLeft.ts. The headland passes' swaths and their union are drawn once a call:
+ * the route's passes are the planned rings driven from their junctions (`sameRingAs`).
  *
  * A dense (GPS-logged) boundary is measured against as simplified (geometry/simplifyBoundary.ts):
  * its jitter left thousands of hairline pieces between the outermost swath's edge and the logged
@@ -21,9 +24,10 @@
  * against as it is.
  */
 import { areaOf, unionPolygons } from './clipper.js';
+import { unionSwaths } from './swathUnion.js';
 import { groundLeft } from './groundLeft.js';
 import type { PathsD } from './clipper.js';
-import { passSwath, turnedSwaths } from './swaths.js';
+import { curvedUnionOnce, passSwath, turnedSwaths } from './swaths.js';
 import type { TurnedSwaths, WorkingPass } from './swaths.js';
 import { MAX_PASS_VERTICES, boundPasses, withoutSpikes } from './coverageGuard.js';
 import { perimeterOf, simplificationTolerance, simplifyBoundary } from './simplifyBoundary.js';
@@ -97,7 +101,9 @@ export function sweepPasses(workable: PathsD, allPasses: WorkingPass[], maxPassV
   const swaths = turnedSwaths(bounded.passes, ground);
   const P = COVERAGE_PRECISION;
   const turnedGround = withoutSpikes(ground.map((r) => r.map((p) => swaths.turn(p.x, p.y))), P);
-  const union = swaths.rings.length > 0 ? withoutSpikes(unionPolygons(withoutSpikes(swaths.rings, P), P), P) : [];
+  // the curved swaths' union first, once per set of passes (the plannings and the route's metric share it)
+  const curved = withoutSpikes(swaths.curved, P);
+  const union = swaths.rings.length > 0 ? withoutSpikes(unionSwaths(curved, withoutSpikes(swaths.straight, P), P, () => curvedUnionOnce(swaths, P, () => unionPolygons(curved, P))), P) : [];
   const left = groundLeft(turnedGround, union, P);
   return { ...swaths, union, left, ground, groundErrorSquareMeters, ...(bounded.approximation ? { approximation: bounded.approximation } : {}) };
 }

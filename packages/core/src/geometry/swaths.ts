@@ -17,7 +17,7 @@
  *   thousands of kinked edges meets every self-intersection of its raw outline in one sweep.
  * Areas do not change under rotation; the union of the pieces is the swath up to Clipper's grid.
  */
-import { PRECISION, areaOf, bufferPolylines, flatToPath, unionPolygons } from './clipper.js';
+import { PRECISION, areaOf, bufferPolylines, flatToPath, ringToFlat, unionPolygons } from './clipper.js';
 import type { PathD, PathsD } from './clipper.js';
 import { Clipper } from 'clipper2-ts';
 import { hypot } from './vec.js';
@@ -136,9 +136,41 @@ export function passSwath(xy: ArrayLike<number>, widthMeters: number): PathsD {
 }
 
 /**
- * Swaths of curved passes by pass object, width and sweep angle: the plannings of a call sweep the
- * same headland passes again (tracks/strips.ts `plannedPasses` hands the same object each time).
- * Straight passes are their rectangles, cheaper drawn than looked up. Read-only, like the passes.
+ * A pass ring's closed flat polyline, one object per ring (`PathD`) object: the plannings of a call
+ * sweep the same headland passes again (tracks/strips.ts `plannedPasses`), and the route drives them
+ * (`sameRingAs`), so their swaths are drawn once.
+ */
+const ringFlats = new WeakMap<PathD, Float64Array>();
+export function ringPass(r: PathD): Float64Array {
+  let xy = ringFlats.get(r);
+  if (!xy) ringFlats.set(r, (xy = ringToFlat(r)));
+  return xy;
+}
+
+/**
+ * Closed polylines declared the same ring as another (`sameRingAs`): the route's headland pass is
+ * the planned pass ring driven whole from where it was joined (another start, either direction, the
+ * junction a point on an edge: route/connectTracks.ts), whose swath is the same region.
+ */
+const sameRings = new WeakMap<object, object>();
+
+/**
+ * Declares `xy` (a closed flat polyline, not to be changed) the ring `as` is: same vertices in the
+ * same cyclic order, either direction, from any start, with points added on its edges (within a
+ * micrometre); its swath and the union it goes into are then taken for `as`'s.
+ */
+export function sameRingAs(xy: object, as: object): void {
+  sameRings.set(xy, sameRings.get(as) ?? as);
+}
+
+/** The object a pass's swath is kept under: the ring it was declared the same as, else its own xy. */
+function swathKey(p: WorkingPass): object {
+  return sameRings.get(p.xy) ?? p.xy;
+}
+
+/**
+ * Swaths of curved passes by pass ring, width and sweep angle (`swathKey`). Straight passes are
+ * their rectangles, cheaper drawn than looked up. Read-only, like the passes.
  */
 const curvedSwaths = new WeakMap<object, Map<string, { swath: PathsD; area: number }>>();
 
@@ -147,8 +179,9 @@ function curvedSwathOnce(p: WorkingPass, angle: number, make: () => PathsD): { s
     const swath = make();
     return { swath, area: areaOf(swath) };
   }
-  let byKey = curvedSwaths.get(p.xy);
-  if (!byKey) curvedSwaths.set(p.xy, (byKey = new Map()));
+  const k = swathKey(p);
+  let byKey = curvedSwaths.get(k);
+  if (!byKey) curvedSwaths.set(k, (byKey = new Map()));
   const key = `${p.widthMeters} ${angle}`;
   let v = byKey.get(key);
   if (!v) {
@@ -158,12 +191,46 @@ function curvedSwathOnce(p: WorkingPass, angle: number, make: () => PathsD): { s
   return v;
 }
 
+/** A number per swath key, for the key of a set of them. */
+const swathIds = new WeakMap<object, number>();
+let nextSwathId = 0;
+
+/**
+ * The union of the curved passes' swaths (`make`), kept by the set of passes (their swath keys and
+ * widths, in any order: the route drives the passes in an order of its own), the sweep angle and
+ * `precision`: the plannings of a call and the route's metric sweep the same headland passes
+ * (geometry/swathUnion.ts). Read-only.
+ */
+const curvedUnions = new WeakMap<object, Map<string, PathsD>>();
+export function curvedUnionOnce(swaths: TurnedSwaths, precision: number, make: () => PathsD): PathsD {
+  const keys = swaths.curvedKeys;
+  if (keys.length === 0) return make();
+  const ids = keys.map((k, i) => {
+    let id = swathIds.get(k);
+    if (id === undefined) swathIds.set(k, (id = nextSwathId++));
+    return { id, i };
+  });
+  ids.sort((a, b) => a.id - b.id || swaths.curvedWidths[a.i] - swaths.curvedWidths[b.i]);
+  const key = `${swaths.angle} ${precision} ${ids.map((e) => `${e.id}:${swaths.curvedWidths[e.i]}`).join(' ')}`;
+  const holder = keys[ids[0].i];
+  let byKey = curvedUnions.get(holder);
+  if (!byKey) curvedUnions.set(holder, (byKey = new Map()));
+  let u = byKey.get(key);
+  if (!u) byKey.set(key, (u = make()));
+  return u;
+}
+
 /** The passes' swaths turned into the sweep frame (x' = x cos a + y sin a, y' = −x sin a + y cos a). */
 export interface TurnedSwaths {
   /** The angle turned by (−angle), radians. */
   angle: number;
-  /** Every swath's rings, in the sweep frame. */
+  /** Every swath's rings, in the sweep frame: the curved passes' (`curved`), then the straight ones' (`straight`). */
   rings: PathsD;
+  curved: PathsD;
+  straight: PathsD;
+  /** The curved passes' swath keys and widths, in order (`curvedUnionOnce`). */
+  curvedKeys: object[];
+  curvedWidths: number[];
   /** Σ of the swaths' areas (each pass once), m². */
   areaSum: number;
   /** A point of the local frame in the sweep frame; `back` the inverse. */
@@ -175,11 +242,17 @@ export interface TurnedSwaths {
 export function turnedSwaths(passes: WorkingPass[], rings: PathsD): TurnedSwaths {
   const angle = sweepAngle(passes, rings);
   const c = Math.cos(angle), s = Math.sin(angle);
-  const out: PathsD = [];
+  const curved: PathsD = [], straight: PathsD = [];
+  const curvedKeys: object[] = [], curvedWidths: number[] = [];
   let areaSum = 0;
   for (const p of passes) {
     const n = p.xy.length;
     if (n < 4) continue;
+    const out = n > 4 ? curved : straight;
+    if (n > 4) {
+      curvedKeys.push(swathKey(p));
+      curvedWidths.push(p.widthMeters);
+    }
     const { swath, area } = curvedSwathOnce(p, angle, () => {
       const t = new Float64Array(n);
       for (let i = 0; i + 1 < n; i += 2) {
@@ -193,7 +266,7 @@ export function turnedSwaths(passes: WorkingPass[], rings: PathsD): TurnedSwaths
     for (const r of swath) out.push(r);
   }
   return {
-    angle, rings: out, areaSum,
+    angle, rings: [...curved, ...straight], curved, straight, curvedKeys, curvedWidths, areaSum,
     turn: (x, y) => ({ x: x * c + y * s, y: -x * s + y * c }),
     back: (x, y) => ({ x: x * c - y * s, y: x * s + y * c }),
   };

@@ -13,6 +13,7 @@ import type { HeadlandPass, Headlands } from './generateHeadlands.js';
 import { insertCornerTurns, shapeCorners } from './corners.js';
 import { loopCorners } from './cornerLoops.js';
 import { Region } from '../geometry/region.js';
+import { ringPass, sameRingAs } from '../geometry/swaths.js';
 import type { PathsD } from '../geometry/clipper.js';
 import type { TurnOptions } from '../turns/types.js';
 
@@ -59,7 +60,10 @@ export interface HeadlandRoutePieces {
 export function headlandRoutePieces(passes: HeadlandPass[], order: HeadlandPass[], cornerTurns?: CornerTurns): HeadlandRoutePieces {
   const pieces: Piece[] = [];
   for (const p of order) {
-    pieces.push({ kind: 'headland', type: p.type, headlandIndex: passes.indexOf(p), loop: makeLoop(passToFlat(p), Infinity) });
+    const loop = makeLoop(passToFlat(p), Infinity);
+    // the pass the tracks stage swept (tracks/strips.ts): the route drives this ring
+    sameRingAs(loop.xy, ringPass(p.ring));
+    pieces.push({ kind: 'headland', type: p.type, headlandIndex: passes.indexOf(p), loop });
   }
   return {
     pieces,

@@ -18,6 +18,7 @@ import type { Track } from '../tracks/generateTracks.js';
 import { loopDistanceAtLeast, nearestOnLoop } from '../turns/connectorRings.js';
 import { canLeave } from './connectSearch.js';
 import { objectKey, poseKey, remember } from './connectionMemo.js';
+import { sameRingAs } from '../geometry/swaths.js';
 import type { LocalSegment, Piece } from '../turns/path.js';
 import { hurried, timeIsUp, MAX_FAILED_SEARCHES, loopDirections, curveBetween, trackStart, trackEnd, endPose, reverseCurve } from './connectContext.js';
 import type { RouteContext, TrackVisit, Conn } from './connectContext.js';
@@ -172,7 +173,10 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
       }
       const { conn, ring } = entered;
       if (conn) push(conn, 'Connector');
-      out.push({ seg: { type: p.type, xy: Float64Array.from(ring), headlandIndex: p.headlandIndex } });
+      const xy = Float64Array.from(ring);
+      // the pass ring driven whole from its junction: its swath is the pass's (geometry/swaths.ts)
+      sameRingAs(xy, p.loop.xy);
+      out.push({ seg: { type: p.type, xy, headlandIndex: p.headlandIndex } });
       cur = endPose(ring);
       passStack.push({ ...before, piece: p });
     }

@@ -9,10 +9,10 @@
  * machine with section control drives with part of its sections off. `unworkedPatches` lists what
  * a route leaves unworked, patch by patch, for the plan's warnings.
  */
-import { ringToFlat } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { hypot, sortAscending } from '../geometry/vec.js';
 import { unworkedPatches } from '../geometry/unworked.js';
+import { ringPass } from '../geometry/swaths.js';
 import type { SwathPass } from '../geometry/unworked.js';
 import { acrossExtent } from './generateTracks.js';
 import type { Track } from './generateTracks.js';
@@ -250,18 +250,10 @@ export function plannedPasses(passRings: PathsD, tracks: Track[], widthMeters: n
   const out: SwathPass[] = [];
   for (const r of passRings) {
     if (r.length < 2) continue;
-    out.push({ xy: closedFlat(r), widthMeters });
+    out.push({ xy: ringPass(r), widthMeters });
   }
   for (const t of tracks) out.push({ xy: t.xy ?? [t.x0, t.y0, t.x1, t.y1], widthMeters: t.widthMeters ?? widthMeters });
   return out;
-}
-
-/** A pass ring as a closed flat polyline, one per ring object (its swath is kept with it: geometry/swaths.ts). */
-const closedFlats = new WeakMap<PathD, Float64Array>();
-function closedFlat(r: PathD): Float64Array {
-  let xy = closedFlats.get(r);
-  if (!xy) closedFlats.set(r, (xy = ringToFlat(r)));
-  return xy;
 }
 
 /**
