@@ -25,7 +25,8 @@ await build({
   format: 'esm',
   target: 'node20',
   outdir: tmp,
-  external: ['@furrow/api', '@furrow/web'],
+  // esbuild itself: the scale benchmark bundles its measuring script with it (a dev tool, imported dynamically)
+  external: ['@furrow/api', '@furrow/web', 'esbuild'],
   // CommonJS dependencies inside an ES module need a `require`.
   banner: { js: "import { createRequire as __furrowCreateRequire } from 'node:module'; const require = __furrowCreateRequire(import.meta.url);" },
   legalComments: 'linked',

@@ -1,8 +1,11 @@
 /**
  * `npm run bench -- --section scale`: how planning time and memory grow with the boundary's size.
- * Every measurement runs in a child process (bench/scale/measure.ts under tsx, planning with the
- * built core) that reports its own CPU time (process.cpuUsage over planRoute) and peak RSS, so runs
- * do not share a heap and a shared machine's load counts as little as it can. Rows:
+ * Every measurement runs in a child process (bench/scale/measure.ts, planning with the built core)
+ * that reports its own CPU time (process.cpuUsage over planRoute) and peak RSS, so runs do not share
+ * a heap and a shared machine's load counts as little as it can. The child is plain Node: measure.ts
+ * is bundled first (esbuild, the core left out: the built one is what is measured), so its peak RSS
+ * is that of a process that imports the core and plans — not of a TypeScript loader (tsx's loader
+ * thread added ~40 MB to every row). Rows:
  *
  * - 100 ha at W 6 m with 500 → 10,000 boundary vertices (bench/scale/fields.ts, seed 14): CPU,
  *   peak RSS, and the log-log exponent of CPU in the vertex count;
@@ -30,9 +33,20 @@ interface Measured {
 const VERTEX_COUNTS = [500, 1000, 2000, 5000, 10000];
 const SCALE_DIR = 'test/fields-scale';
 
-function child(spec: object): Promise<Measured[]> {
+/**
+ * bench/scale/measure.ts bundled into plain JavaScript (its field generator included, `@furrow/core`
+ * imported from node_modules: the built core), beside node_modules so that the core resolves.
+ */
+async function measureScript(): Promise<string> {
+  const { build } = await import('esbuild');
+  const outfile = join('node_modules', '.cache', 'furrow-bench', 'measure.mjs');
+  await build({ entryPoints: [join('bench', 'scale', 'measure.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, external: ['@furrow/core'], logLevel: 'warning' });
+  return outfile;
+}
+
+function child(script: string, spec: object): Promise<Measured[]> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', join('bench', 'scale', 'measure.ts'), JSON.stringify(spec)], { maxBuffer: 1 << 24, timeout: 30 * 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [script, JSON.stringify(spec)], { maxBuffer: 1 << 24, timeout: 30 * 60_000 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`measurement ${JSON.stringify(spec)} failed: ${stderr.slice(-2000) || err.message}`));
       else resolve(stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Measured));
     });
@@ -64,25 +78,26 @@ export async function benchScale(opts: ScaleOptions, command: string): Promise<s
   const lines: string[] = [];
   const log = (m: string): void => void process.stderr.write(`${m}\n`);
   const vertexRows: { n: number; m: Measured }[] = [];
+  const script = await measureScript();
   for (const n of VERTEX_COUNTS) {
-    const [m] = await child({ synthetic: { areaHa: 100, vertices: n, seed: 14 }, widthMeters: 6 });
+    const [m] = await child(script, { synthetic: { areaHa: 100, vertices: n, seed: 14 }, widthMeters: 6 });
     log(`scale: 100 ha, ${n} vertices: ${s(m.cpuSeconds)} s CPU, ${mb(m.peakRssMegabytes)} MB`);
     vertexRows.push({ n, m });
   }
   const exponent = logLogExponent(vertexRows.map((r) => r.n), vertexRows.map((r) => r.m.cpuSeconds));
-  const [wobbly] = await child({ file: join(SCALE_DIR, 'wobbly-100ha-5000v.geojson'), widthMeters: 6 });
+  const [wobbly] = await child(script, { file: join(SCALE_DIR, 'wobbly-100ha-5000v.geojson'), widthMeters: 6 });
   log(`scale: wobbly 100 ha 5000 v: ${s(wobbly.cpuSeconds)} s CPU`);
   const big = join(SCALE_DIR, 'wobbly-1000ha-5000v-50obstacles.geojson');
-  const [large] = await child({ file: big, widthMeters: 3 });
+  const [large] = await child(script, { file: big, widthMeters: 3 });
   log(`scale: 1000 ha: ${s(large.cpuSeconds)} s CPU`);
-  const [limited] = await child({ file: big, widthMeters: 3, maxOptimizerTime: 2 });
+  const [limited] = await child(script, { file: big, widthMeters: 3, maxOptimizerTime: 2 });
   log(`scale: 1000 ha, maxOptimizerTime 2: ${s(limited.wallSeconds)} s wall`);
-  const corpus = await child({ corpus: opts.fields ?? 'test/fields', widthMeters: 6, turnRadiusMeters: 6, headlandPasses: 2, algorithm: 'snake' });
+  const corpus = await child(script, { corpus: opts.fields ?? 'test/fields', widthMeters: 6, turnRadiusMeters: 6, headlandPasses: 2, algorithm: 'snake' });
   const cpus = corpus.map((r) => r.cpuSeconds).sort((a, b) => a - b);
   const slowest = corpus.reduce((a, b) => (b.cpuSeconds > a.cpuSeconds ? b : a));
   const median = cpus.length % 2 ? cpus[cpus.length >> 1] : (cpus[cpus.length / 2 - 1] + cpus[cpus.length / 2]) / 2;
 
-  lines.push(`Command: \`${command}\`. Each row is planned in a child process of its own; CPU is user + system time over \`planRoute\` (process.cpuUsage), peak RSS the child's (includes Node and tsx, ~60 MB). Measured on a shared machine: wall times are indicative only.`, '');
+  lines.push(`Command: \`${command}\`. Each row is planned in a child process of its own; CPU is user + system time over \`planRoute\` (process.cpuUsage), peak RSS the child's: plain Node with the built core, ~60 MB before planning (bench/scale/measure.ts bundled; under tsx, as before 2026-11-27 08:30 UTC, its loader added ~40 MB). Measured on a shared machine: wall times are indicative only.`, '');
   lines.push('| Field | Vertices | W, m | CPU, s | Peak RSS, MB | Warnings |', '|---|---:|---:|---:|---:|---|');
   for (const r of vertexRows) lines.push(`| synthetic 100 ha (seed 14) | ${r.n} | 6 | ${s(r.m.cpuSeconds)} | ${mb(r.m.peakRssMegabytes)} | ${codes(r.m.warnings)} |`);
   lines.push(`| wobbly-100ha-5000v | 5000 | 6 | ${s(wobbly.cpuSeconds)} | ${mb(wobbly.peakRssMegabytes)} | ${codes(wobbly.warnings)} |`);
