@@ -58,16 +58,19 @@ export interface SampledPath {
  * Arcs and lines are evaluated in closed form from the piece start; clothoids are integrated
  * step by step with 5-point Gauss-Legendre (error far below a micrometer for steps ≤ 1 m).
  * When `to` is given the last point is set exactly to it (the caller checks endPose first).
+ * `into`: a buffer to sample into where it is long enough (the points are then a view of its
+ * start, every value written; the caller copies what it keeps).
  */
 export function sampleSegments(
   from: Pose,
   segments: readonly TurnSegment[],
   stepMeters: number,
   to?: Pose,
+  into?: Float64Array,
 ): SampledPath {
   // At least two points, also for an empty manoeuvre (from = to).
   const total = sampledPointCount(segments, stepMeters);
-  const points = new Float64Array(total * 2);
+  const points = into && into.length >= total * 2 ? into.subarray(0, total * 2) : new Float64Array(total * 2);
   const cusps: number[] = [];
   let x = from.x;
   let y = from.y;
