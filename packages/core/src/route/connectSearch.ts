@@ -466,16 +466,17 @@ export function fieldDistanceFrom(region: Region, x: number, y: number): (px: nu
 }
 
 /**
- * A raster Dijkstra from one start cell (`dijkstraFrom`), run as far as it has been asked to, its
- * cells in the order they were settled: `nearestByFieldDistance` asks again from the same point
- * (every headland pass a track end cannot join reached for along the pass) and goes on from there.
+ * A raster Dijkstra from one start cell (`dijkstraFrom`), run as far as it has been asked to, with
+ * the cells it has settled: `nearestByFieldDistance` asks again from the same point (every headland
+ * pass a track end cannot join reached for along the pass) and goes on from there.
  */
 interface SourceRun {
   raster: Raster;
   start: number;
   dist: Float64Array;
   heap: Heap;
-  settled: number[];
+  /** 1 where the cell is settled (its distance final). */
+  done: Uint8Array;
 }
 const sourceRuns = new WeakMap<Region, SourceRun>();
 
@@ -484,7 +485,7 @@ function sourceRun(region: Region, r: Raster, x: number, y: number): SourceRun {
   const j = Math.min(r.ny - 1, Math.max(0, Math.floor((y - r.y0) / r.cell)));
   const start = j * r.nx + i;
   let run = sourceRuns.get(region);
-  if (!run || run.raster !== r || run.start !== start) sourceRuns.set(region, (run = { raster: r, start, ...dijkstraFrom(r, x, y), settled: [] }));
+  if (!run || run.raster !== r || run.start !== start) sourceRuns.set(region, (run = { raster: r, start, ...dijkstraFrom(r, x, y), done: new Uint8Array(r.nx * r.ny) }));
   return run;
 }
 
@@ -507,19 +508,22 @@ export function nearestByFieldDistance(region: Region, x: number, y: number, poi
     if (!firstAt.has(k)) firstAt.set(k, i);
   }
   if (firstAt.size === 0) return -1;
-  // `distanceField`'s Dijkstra from (x, y), read in the order it settles cells, until past the first distance at which a point lies.
-  const { dist, heap, settled } = sourceRun(region, r, x, y);
-  let found = -1, foundAt = Infinity;
-  for (let n = 0; ; n++) {
-    // every cell left farther than the one found: the run stays where it is
-    const k = n < settled.length ? settled[n] : settleNext(r, dist, heap, foundAt);
-    if (k < 0) break;
-    if (n === settled.length) settled.push(k);
-    const d = dist[k];
-    if (d > foundAt) break;
-    const at = firstAt.get(k);
-    if (at !== undefined && (found < 0 || at < found)) { found = at; foundAt = d; }
+  // `distanceField`'s Dijkstra from (x, y), settled as far as the nearest point's cell. The cells settle
+  // in order of distance, so the least distance of a settled point cell is the least of all once the
+  // cells at that distance (ties) are settled too; asked again, the cells settled before are read as
+  // they are (not walked again in their order).
+  const { dist, heap, done } = sourceRun(region, r, x, y);
+  let least = Infinity;
+  for (const k of firstAt.keys()) if (done[k] && dist[k] < least) least = dist[k];
+  while (least === Infinity) {
+    const k = settleNext(r, dist, heap);
+    if (k < 0) return -1; // no point's cell connects to (x, y)
+    done[k] = 1;
+    if (firstAt.has(k)) least = dist[k];
   }
+  for (let k = settleNext(r, dist, heap, least); k >= 0; k = settleNext(r, dist, heap, least)) done[k] = 1;
+  let found = -1;
+  for (const [k, at] of firstAt) if (done[k] && dist[k] === least && (found < 0 || at < found)) found = at;
   return found;
 }
 
