@@ -102,8 +102,8 @@ export function sweepPasses(workable: PathsD, allPasses: WorkingPass[], maxPassV
   const P = COVERAGE_PRECISION;
   const turnedGround = withoutSpikes(ground.map((r) => r.map((p) => swaths.turn(p.x, p.y))), P);
   // the curved swaths' union first, once per set of passes (the plannings and the route's metric share it)
-  const curved = withoutSpikes(swaths.curved, P);
-  const union = swaths.rings.length > 0 ? withoutSpikes(unionSwaths(curved, withoutSpikes(swaths.straight, P), P, () => curvedUnionOnce(swaths, P, () => unionPolygons(curved, P))), P) : [];
+  const curvedUnion = (): PathsD => curvedUnionOnce(swaths, P, () => unionPolygons(withoutSpikes(swaths.curved, P), P));
+  const union = withoutSpikes(unionSwaths(curvedUnion, withoutSpikes(swaths.straight, P), P), P);
   const left = groundLeft(turnedGround, union, P);
   return { ...swaths, union, left, ground, groundErrorSquareMeters, ...(bounded.approximation ? { approximation: bounded.approximation } : {}) };
 }

@@ -15,61 +15,52 @@
  * drew them against as the second sweep redraws them.)
  */
 import Flatbush from 'flatbush';
-import { Clipper } from 'clipper2-ts';
 import { differenceGrouped } from './clipper.js';
 import type { PathsD } from './clipper.js';
-import { boxOf } from './nearBox.js';
+import { holesApart } from './unionHoles.js';
 import { crossesRayRight } from './pointInRing.js';
-
-/** Boxes are compared with this margin, m: the booleans round to their grid (a micrometre and coarser). */
-const BOX_MARGIN_METERS = 1e-4;
 
 /**
  * `ground − union` grouped (`differenceGrouped` at `precision`), `union` a union's output (shells
  * counter-clockwise, holes clockwise, properly nested, on the grid of `precision`).
  */
 export function groundLeft(ground: PathsD, union: PathsD, precision: number): PathsD[] {
-  const holes: number[] = [], shells: number[] = [];
-  union.forEach((r, i) => (Clipper.areaD(r) < 0 ? holes : shells).push(i));
   let edges = 0;
   for (const r of ground) edges += r.length;
-  if (holes.length < 64 || shells.length === 0 || edges === 0) return differenceGrouped(ground, union, precision);
-  const groundEdges = new Flatbush(edges), ends: { x: number; y: number }[] = [];
+  if (edges === 0) return differenceGrouped(ground, union, precision);
+  // the ground's edges, indexed when the holes are looked at (a union with few holes is swept whole)
+  let index: GroundEdges | undefined;
+  const groundEdges = (): GroundEdges => (index ??= groundEdgesOf(ground, edges));
+  // the holes near an edge of the ground (or that may hold an island) go to the sweep
+  const split = holesApart(union, (x0, y0, x1, y1) => groundEdges().boxes.search(x0, y0, x1, y1).length > 0);
+  if (!split) return differenceGrouped(ground, union, precision);
+  const out = differenceGrouped(ground, split.swept, precision);
+  // a hole apart lies inside the ground or outside it (which leaves nothing of it)
+  for (const h of split.apart) if (groundEdges().inside(h[0].x, h[0].y)) out.push([h.slice().reverse()]);
+  return out;
+}
+
+interface GroundEdges {
+  boxes: Flatbush;
+  /** Inside the ground (even-odd over its rings: a clean polygon set), on the edges the ray to +x may cross. */
+  inside: (x: number, y: number) => boolean;
+}
+
+function groundEdgesOf(ground: PathsD, edges: number): GroundEdges {
+  const boxes = new Flatbush(edges), ends: { x: number; y: number }[] = [];
   let maxX = -Infinity;
   for (const r of ground) {
     for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
-      groundEdges.add(Math.min(r[i].x, r[j].x), Math.min(r[i].y, r[j].y), Math.max(r[i].x, r[j].x), Math.max(r[i].y, r[j].y));
+      boxes.add(Math.min(r[i].x, r[j].x), Math.min(r[i].y, r[j].y), Math.max(r[i].x, r[j].x), Math.max(r[i].y, r[j].y));
       ends.push(r[i], r[j]);
       if (r[i].x > maxX) maxX = r[i].x;
     }
   }
-  groundEdges.finish();
-  // inside the ground (even-odd over its rings: a clean polygon set), on the edges the ray to +x may cross
-  const insideGround = (x: number, y: number): boolean => {
-    let inside = false;
-    for (const k of groundEdges.search(x, y, maxX, y)) if (crossesRayRight(x, y, ends[2 * k].x, ends[2 * k].y, ends[2 * k + 1].x, ends[2 * k + 1].y)) inside = !inside;
-    return inside;
+  boxes.finish();
+  const inside = (x: number, y: number): boolean => {
+    let odd = false;
+    for (const k of boxes.search(x, y, maxX, y)) if (crossesRayRight(x, y, ends[2 * k].x, ends[2 * k].y, ends[2 * k + 1].x, ends[2 * k + 1].y)) odd = !odd;
+    return odd;
   };
-  const shellBoxes = new Flatbush(shells.length);
-  const shellBox = shells.map((i) => boxOf([union[i]]));
-  for (const b of shellBox) shellBoxes.add(b.minX, b.minY, b.maxX, b.maxY);
-  shellBoxes.finish();
-  const swept: PathsD = shells.map((i) => union[i]);
-  const inside: PathsD[] = [];
-  const e = BOX_MARGIN_METERS;
-  for (const i of holes) {
-    const h = union[i], b = boxOf([h]);
-    const nearGround = groundEdges.search(b.minX - e, b.minY - e, b.maxX + e, b.maxY + e).length > 0;
-    // a shell whose box lies in the hole's may be an island in it: such a hole goes to the sweep
-    const island = !nearGround && shellBoxes.search(b.minX, b.minY, b.maxX, b.maxY, (k) => {
-      const s = shellBox[k];
-      return s.minX >= b.minX - e && s.maxX <= b.maxX + e && s.minY >= b.minY - e && s.maxY <= b.maxY + e;
-    }).length > 0;
-    if (nearGround || island) swept.push(h);
-    else if (insideGround(h[0].x, h[0].y)) inside.push([h.slice().reverse()]);
-    // else: the hole lies outside the ground, and leaves nothing of it
-  }
-  const out = differenceGrouped(ground, swept, precision);
-  for (const p of inside) out.push(p);
-  return out;
+  return { boxes, inside };
 }

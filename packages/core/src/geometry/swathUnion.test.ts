@@ -44,7 +44,7 @@ describe('unionSwaths', () => {
   it('is the union of all the swaths: the same area, the same points covered', () => {
     const { curved, straight } = swaths();
     const one = unionPolygons([...curved, ...straight], P);
-    const two = unionSwaths(curved, straight, P);
+    const two = unionSwaths(() => unionPolygons(curved, P), straight, P);
     expect(unionPolygons(curved, P).filter((r) => areaOf([r]) < 0).length).toBeGreaterThanOrEqual(64);
     expect(areaOf(two)).toBeCloseTo(areaOf(one), 9);
     for (let x = 0.25; x < 100; x += 0.5) {
@@ -56,7 +56,7 @@ describe('unionSwaths', () => {
     const { curved, straight } = swaths();
     const uc = unionPolygons(curved, P);
     const holes = new Set(uc.filter((r) => areaOf([r]) < 0));
-    const two = unionSwaths(curved, straight, P, () => uc);
+    const two = unionSwaths(() => uc, straight, P);
     const handedOn = two.filter((r) => holes.has(r));
     // 81 gaps: the three the straight swaths reach and the one with the island are swept again
     expect(holes.size).toBe(81);

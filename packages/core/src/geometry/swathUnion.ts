@@ -19,52 +19,35 @@
  * the second does not redraw (on that field the union's area moves by square millimetres).
  */
 import Flatbush from 'flatbush';
-import { Clipper } from 'clipper2-ts';
 import { unionPolygons } from './clipper.js';
 import type { PathsD } from './clipper.js';
 import { boxOf } from './nearBox.js';
-import type { Box } from './nearBox.js';
-
-/** Boxes are compared with this margin, m: the booleans round to their grid (a micrometre and coarser). */
-const BOX_MARGIN_METERS = 1e-4;
-
-/** Below this many holes in the curved union, one sweep of everything costs no more. */
-const MIN_HOLES = 64;
+import { holesApart } from './unionHoles.js';
 
 /**
- * The union (NonZero, on a grid of `precision` decimals) of `curved` and `straight` swath rings;
- * `curvedUnion`, when given, is the union of `curved` already made (the plannings of a call share it).
+ * The union (NonZero, on a grid of `precision` decimals) of the curved swaths — `curvedUnion`, their
+ * union (the plannings of a call share it: geometry/swaths.ts `curvedUnionOnce`) — and the `straight`
+ * swath rings.
  */
-export function unionSwaths(curved: PathsD, straight: PathsD, precision: number, curvedUnion?: () => PathsD): PathsD {
-  if (curved.length === 0 || straight.length === 0) return unionPolygons(curved.length === 0 ? straight : straight.length === 0 ? curved : [...curved, ...straight], precision);
-  const uc = curvedUnion ? curvedUnion() : unionPolygons(curved, precision);
-  const holes: number[] = [], shells: number[] = [];
-  uc.forEach((r, i) => (Clipper.areaD(r) < 0 ? holes : shells).push(i));
-  if (holes.length < MIN_HOLES || shells.length === 0) return unionPolygons([...uc, ...straight], precision);
-  const straightBoxes = new Flatbush(straight.length);
-  for (const r of straight) {
-    const b = boxOf([r]);
-    straightBoxes.add(b.minX, b.minY, b.maxX, b.maxY);
-  }
-  straightBoxes.finish();
-  const shellBox: Box[] = shells.map((i) => boxOf([uc[i]]));
-  const shellBoxes = new Flatbush(shells.length);
-  for (const b of shellBox) shellBoxes.add(b.minX, b.minY, b.maxX, b.maxY);
-  shellBoxes.finish();
-  const swept: PathsD = shells.map((i) => uc[i]);
-  const aside: PathsD = [];
-  const e = BOX_MARGIN_METERS;
-  for (const i of holes) {
-    const h = uc[i], b = boxOf([h]);
-    const reached = straightBoxes.search(b.minX - e, b.minY - e, b.maxX + e, b.maxY + e).length > 0;
-    const island = !reached && shellBoxes.search(b.minX, b.minY, b.maxX, b.maxY, (k) => {
-      const s = shellBox[k];
-      return s.minX >= b.minX - e && s.maxX <= b.maxX + e && s.minY >= b.minY - e && s.maxY <= b.maxY + e;
-    }).length > 0;
-    (reached || island ? swept : aside).push(h);
-  }
-  for (const r of straight) swept.push(r);
-  const out = unionPolygons(swept, precision);
-  for (const h of aside) out.push(h);
+export function unionSwaths(curvedUnion: () => PathsD, straight: PathsD, precision: number): PathsD {
+  const uc = curvedUnion();
+  if (straight.length === 0) return uc;
+  if (uc.length === 0) return unionPolygons(straight, precision);
+  // the holes a straight swath's box reaches (or that may hold an island) go to the sweep; the boxes indexed when the holes are looked at
+  let straightBoxes: Flatbush | undefined;
+  const split = holesApart(uc, (x0, y0, x1, y1) => (straightBoxes ??= boxesOf(straight)).search(x0, y0, x1, y1).length > 0);
+  if (!split) return unionPolygons([...uc, ...straight], precision);
+  const out = unionPolygons([...split.swept, ...straight], precision);
+  for (const h of split.apart) out.push(h);
   return out;
+}
+
+function boxesOf(rings: PathsD): Flatbush {
+  const index = new Flatbush(rings.length);
+  for (const r of rings) {
+    const b = boxOf([r]);
+    index.add(b.minX, b.minY, b.maxX, b.maxY);
+  }
+  index.finish();
+  return index;
 }

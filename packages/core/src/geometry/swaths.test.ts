@@ -50,11 +50,11 @@ describe('swaths', () => {
     expect(second[0].xy).toBe(first[0].xy);
     const a = turnedSwaths(first, []), b = turnedSwaths(second, []);
     // the pass's swath rings are the same objects; the track's are drawn again
-    expect(b.rings[0]).toBe(a.rings[0]);
+    expect(b.curved[0]).toBe(a.curved[0]);
     expect(b.areaSum).toBe(a.areaSum);
     const fresh = turnedSwaths([{ xy: Float64Array.from(first[0].xy), widthMeters: 6 }, second[1]], []);
-    expect(fresh.rings[0]).not.toBe(a.rings[0]);
-    expect(fresh.rings).toEqual(a.rings);
+    expect(fresh.curved[0]).not.toBe(a.curved[0]);
+    expect([...fresh.curved, ...fresh.straight]).toEqual([...a.curved, ...a.straight]);
     expect(fresh.areaSum).toBe(a.areaSum);
   });
 });

@@ -224,8 +224,7 @@ export function curvedUnionOnce(swaths: TurnedSwaths, precision: number, make: (
 export interface TurnedSwaths {
   /** The angle turned by (−angle), radians. */
   angle: number;
-  /** Every swath's rings, in the sweep frame: the curved passes' (`curved`), then the straight ones' (`straight`). */
-  rings: PathsD;
+  /** The swaths' rings in the sweep frame: the curved passes' and the straight ones' (rectangles). */
   curved: PathsD;
   straight: PathsD;
   /** The curved passes' swath keys and widths, in order (`curvedUnionOnce`). */
@@ -266,7 +265,7 @@ export function turnedSwaths(passes: WorkingPass[], rings: PathsD): TurnedSwaths
     for (const r of swath) out.push(r);
   }
   return {
-    angle, rings: [...curved, ...straight], curved, straight, curvedKeys, curvedWidths, areaSum,
+    angle, curved, straight, curvedKeys, curvedWidths, areaSum,
     turn: (x, y) => ({ x: x * c + y * s, y: -x * s + y * c }),
     back: (x, y) => ({ x: x * c - y * s, y: x * s + y * c }),
   };

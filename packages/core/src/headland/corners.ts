@@ -21,7 +21,7 @@ import { Clipper, EndType, JoinType } from 'clipper2-ts';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { PRECISION } from '../geometry/clipper.js';
 import type { Region } from '../geometry/region.js';
-import { candidatePasses, turnCandidates } from '../turns/index.js';
+import { candidateInside, turnCandidates } from '../turns/index.js';
 import type { TurnOptions, TurnPath } from '../turns/types.js';
 import type { HeadlandPass } from './types.js';
 import type { LocalSegment } from '../turns/path.js';
@@ -53,7 +53,7 @@ export function cornerTurn(x: number, y: number, hIn: number, hOut: number, regi
   } catch {
     return undefined;
   }
-  for (let i = 0; i < cands.length && i < MAX_CANDIDATES; i++) if (candidatePasses(cands[i], (xy) => region.containsPolyline(xy))) return cands[i];
+  for (let i = 0; i < cands.length && i < MAX_CANDIDATES; i++) if (candidateInside(cands[i], region)) return cands[i];
   return undefined;
 }
 

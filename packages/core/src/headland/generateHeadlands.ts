@@ -6,6 +6,7 @@
 import { areaOf, differencePolygons, offsetPolygons, ringToFlat, sharedOffset } from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { pointInRing } from '../geometry/pointInRing.js';
+import { ringPass } from '../geometry/swaths.js';
 import { offsetMitred } from './corners.js';
 import type { HeadlandPass, Headlands } from './types.js';
 
@@ -15,9 +16,12 @@ import { junctionOnLoop, loopSideFits, makeLoop } from '../turns/connectorRings.
 /** Working passes need no fine arcs (1 cm from the true circle). */
 const PASS_ARC_TOLERANCE_METERS = 0.01;
 
-/** A pass as a flat xy polyline, its first point repeated at the end. */
+/**
+ * A pass as a flat xy polyline, its first point repeated at the end: one array per ring object
+ * (geometry/swaths.ts `ringPass`, under which its swath is kept). Read-only.
+ */
 export function passToFlat(p: HeadlandPass): Float64Array {
-  return ringToFlat(p.ring);
+  return ringPass(p.ring);
 }
 
 /**

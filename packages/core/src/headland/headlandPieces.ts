@@ -13,7 +13,7 @@ import type { HeadlandPass, Headlands } from './generateHeadlands.js';
 import { insertCornerTurns, shapeCorners } from './corners.js';
 import { loopCorners } from './cornerLoops.js';
 import { Region } from '../geometry/region.js';
-import { ringPass, sameRingAs } from '../geometry/swaths.js';
+import { sameRingAs } from '../geometry/swaths.js';
 import type { PathsD } from '../geometry/clipper.js';
 import type { TurnOptions } from '../turns/types.js';
 
@@ -62,7 +62,7 @@ export function headlandRoutePieces(passes: HeadlandPass[], order: HeadlandPass[
   for (const p of order) {
     const loop = makeLoop(passToFlat(p), Infinity);
     // the pass the tracks stage swept (tracks/strips.ts): the route drives this ring
-    sameRingAs(loop.xy, ringPass(p.ring));
+    sameRingAs(loop.xy, passToFlat(p));
     pieces.push({ kind: 'headland', type: p.type, headlandIndex: passes.indexOf(p), loop });
   }
   return {

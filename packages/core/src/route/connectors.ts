@@ -3,7 +3,7 @@
  * through waypoints, searched connectors (forward and reversing), and the straight fallback that
  * is reported as `turn-not-fitted`.
  */
-import { candidatePasses, turnCandidates } from '../turns/index.js';
+import { candidateInside, turnCandidates } from '../turns/index.js';
 import type { Pose } from '../turns/types.js';
 import { segmentsEndPose } from '../turns/segments.js';
 import type { TurnSegment } from '../turns/types.js';
@@ -79,7 +79,7 @@ export function tryNeckTransport(from: Pose, to: Pose, ctx: RouteContext): Conn 
     } catch {
       return undefined;
     }
-    for (let i = 0; i < cands.length && i < 4; i++) if (cands[i].cusps.length === 0 && !cands[i].startsReversed && candidatePasses(cands[i], (xy) => region.containsPolyline(xy))) return cands[i].points;
+    for (let i = 0; i < cands.length && i < 4; i++) if (cands[i].cusps.length === 0 && !cands[i].startsReversed && candidateInside(cands[i], region)) return cands[i].points;
     return undefined;
   };
   // A fine heuristic raster around the two ends: a ditch a meter wide must not vanish in it.
@@ -139,7 +139,7 @@ function forwardShot(from: Pose, to: Pose, ctx: RouteContext): ArrayLike<number>
   }
   for (let i = 0; i < cands.length && i < 4; i++) {
     const c = cands[i];
-    if (c.cusps.length === 0 && !c.startsReversed && !(c.segments && pieceOutside(from, c.segments, ctx.region)) && candidatePasses(c, (xy) => ctx.region.containsPolyline(xy))) return c.points;
+    if (c.cusps.length === 0 && !c.startsReversed && !(c.segments && pieceOutside(from, c.segments, ctx.region)) && candidateInside(c, ctx.region)) return c.points;
   }
   return undefined;
 }

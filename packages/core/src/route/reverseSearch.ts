@@ -21,7 +21,7 @@
 import type { Region } from '../geometry/region.js';
 import { checkKinematics } from '../turns/kinematics.js';
 import { limitCurvatureRate } from '../turns/rateLimit.js';
-import { candidatePasses, turnCandidates } from '../turns/index.js';
+import { candidateInside, turnCandidates } from '../turns/index.js';
 import type { TurnSegment } from '../turns/types.js';
 import type { Pose, TurnPath } from '../turns/types.js';
 import { wrapPi } from '../turns/angles.js';
@@ -117,7 +117,7 @@ function directShot(a: Pose, b: Pose, region: Region, R: number, step: number, d
     costed.push({ path: cands[i], costMeters: c.cost + extra, first: c.first, last: c.last });
   }
   costed.sort((p, q) => p.costMeters - q.costMeters);
-  for (const s of costed) if (candidatePasses(s.path, (xy) => region.containsPolyline(xy))) return s;
+  for (const s of costed) if (candidateInside(s.path, region)) return s;
   return undefined;
 }
 

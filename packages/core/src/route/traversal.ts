@@ -3,7 +3,7 @@
  * traversal (onto a ring, along it, off again: `tryTraversal`) and a traversal bridged between two
  * rings (`tryBridgedTraversal`), with the junctions checked for curvature and curvature rate.
  */
-import { candidatePasses, turnCandidates } from '../turns/index.js';
+import { candidateInside, turnCandidates } from '../turns/index.js';
 import type { Pose } from '../turns/types.js';
 import { Region } from '../geometry/region.js';
 import { polylineLength, hypot } from '../geometry/vec.js';
@@ -31,7 +31,7 @@ export function tryDirect(from: Pose, to: Pose, ctx: RouteContext, maxCandidates
   let tried = 0;
   for (const c of cands) {
     if (tried++ >= maxCandidates) break;
-    if (candidatePasses(c, (xy) => ctx.region.containsPolyline(xy))) {
+    if (candidateInside(c, ctx.region)) {
       return { xy: c.points, turnType: c.turnType, kind: 'direct', reverse: c.cusps.length > 0 || c.startsReversed };
     }
   }

@@ -294,13 +294,13 @@ class LazyTurnPath implements TurnPath {
     this.sampled = value;
   }
 
-  /** `candidatePasses`: sampled into the shared buffer first, kept (copied) only if `test` accepts. */
-  passes(test: (xy: Float64Array) => boolean): boolean {
-    if (this.sampled !== undefined) return test(this.sampled);
+  /** `candidateInside`: sampled into the shared buffer first, kept (copied) only if inside. */
+  inside(region: PolylineTest): boolean {
+    if (this.sampled !== undefined) return region.containsPolyline(this.sampled);
     const need = 2 * sampledPointCount(this.segments, this.stepMeters);
     if (sampleBuffer.length < need) sampleBuffer = new Float64Array(Math.max(need, 2 * sampleBuffer.length));
     const view = sampleSegments(this.from, this.segments, this.stepMeters, this.to, sampleBuffer).points;
-    if (!test(view)) return false;
+    if (!region.containsPolyline(view)) return false;
     this.sampled = view.slice();
     return true;
   }
@@ -318,18 +318,22 @@ class LazyTurnPath implements TurnPath {
   }
 }
 
-/**
- * Whether `test` accepts the candidate's points. A candidate not sampled yet is sampled into a
- * buffer shared by all candidates and keeps its points (a copy) only when they pass: the route
- * stage tests tens of thousands of candidates and keeps a few thousand (1,000 ha field at W 3 m:
- * 132 MB of sampled points in the ordering on real connectors, nearly all of them rejected).
- * `test` reads the points there and then, and keeps no reference to them.
- */
-export function candidatePasses(path: TurnPath, test: (xy: Float64Array) => boolean): boolean {
-  return path instanceof LazyTurnPath ? path.passes(test) : test(path.points);
+/** What a candidate is tested against (geometry/region.ts `Region`): it reads the points there and then, and keeps no reference to them. */
+export interface PolylineTest {
+  containsPolyline(xy: ArrayLike<number>): boolean;
 }
 
-/** The shared sampling buffer of `candidatePasses` (grown as needed). */
+/**
+ * Whether the candidate's points lie inside `region`. A candidate not sampled yet is sampled into a
+ * buffer shared by all candidates and keeps its points (a copy) only when they lie inside: the route
+ * stage tests tens of thousands of candidates and keeps a few thousand (1,000 ha field at W 3 m:
+ * 132 MB of sampled points in the ordering on real connectors, nearly all of them rejected).
+ */
+export function candidateInside(path: TurnPath, region: PolylineTest): boolean {
+  return path instanceof LazyTurnPath ? path.inside(region) : region.containsPolyline(path.points);
+}
+
+/** The shared sampling buffer of `candidateInside` (grown as needed). */
 let sampleBuffer = new Float64Array(4096);
 
 /** The candidate as a TurnPath, or undefined if its pieces do not reach `to` (checked without sampling). */
