@@ -16,9 +16,9 @@ interface Fake {
   made: number;
 }
 
-function fake(name: string, o: { nonWorking: number; uncovered: number; own?: boolean; faulted?: boolean; faults?: number; ordering?: number }): Fake {
+function fake(name: string, o: { nonWorking: number; uncovered: number; own?: boolean; faulted?: boolean; faults?: number; faultCode?: string; ordering?: number }): Fake {
   const f: Fake = { measured: 0, made: 0, planning: undefined as unknown as Planning };
-  const routeWarnings = Array.from({ length: o.faults ?? 0 }, () => ({ code: 'turn-not-fitted' }));
+  const routeWarnings = Array.from({ length: o.faults ?? 0 }, () => ({ code: o.faultCode ?? 'turn-not-fitted' }));
   f.planning = lazyPlanning(
     { ownCellHeadings: o.own ?? false, stripsFaulted: o.faulted ?? false, nonWorkingDistanceMeters: o.nonWorking, routeWarnings, ...(o.ordering !== undefined ? { orderingMilliseconds: o.ordering } : {}) },
     () => (f.measured++, { uncoveredRatio: o.uncovered }),
@@ -65,5 +65,23 @@ describe('choosing between plannings on their routes first', () => {
     const tie = plannings(1, 1);
     expect(nameOf(planWithStripFallback((s) => tie[s].planning))).toBe('without strips');
     expect([tie.all.measured, tie.none.measured, tie.all.made, tie.none.made]).toEqual([1, 1, 0, 1]);
+  });
+
+  it('the strip fallback keeps the planning the machine can drive: a join not fitted weighs more than parts left out', () => {
+    const pick = (withCode: string, withFaults: number, withoutCode: string, withoutFaults: number): string =>
+      nameOf(planWithStripFallback((s) => ({
+        // with strips leaves less unworked: it wins every tie
+        all: fake('with strips', { nonWorking: 1, uncovered: 0.01, faulted: true, faults: withFaults, faultCode: withCode }),
+        none: fake('without strips', { nonWorking: 1, uncovered: 0.02, faults: withoutFaults, faultCode: withoutCode }),
+        single: fake('single', { nonWorking: 1, uncovered: 0 }),
+      })[s].planning));
+    // one join not fitted against one pass left out (a tie on the count of faults before)
+    expect(pick('turn-not-fitted', 1, 'headland-pass-skipped', 1)).toBe('without strips');
+    expect(pick('connector-leaves-field', 1, 'track-skipped', 3)).toBe('without strips');
+    // both drivable: fewer faults, then less unworked, as before
+    expect(pick('headland-pass-skipped', 1, 'track-skipped', 1)).toBe('with strips');
+    expect(pick('headland-pass-skipped', 2, 'track-skipped', 1)).toBe('without strips');
+    // both with a join not fitted: the count of those first
+    expect(pick('turn-not-fitted', 1, 'turn-not-fitted', 2)).toBe('with strips');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The strip fallback: a plan with strip passes (tracks/strips.ts) whose route left out a pass or a
  * track, or has a join nothing fits, where that may come from its strip passes, is planned again
- * without them; the one with fewer such faults is kept, on a tie the one that leaves less unworked.
+ * without them; the one with fewer joins the machine cannot drive is kept, then the one with fewer faults,
+ * on a tie the one that leaves less unworked.
  * Faults are read off the routes as joined: only a tie measures the two plannings' coverage.
  */
 import type { SafetyCap } from '../clock.js';
@@ -28,8 +29,10 @@ export function planWithStripFallback(planWith: PlanWithStrips, cap?: SafetyCap)
   }
   // a field narrower than the machine has nothing to drive without them: one pass per strip then
   const without = withoutStrips(planWith) ?? planWith('single');
+  // A join the machine cannot drive weighs more than any number of parts left out (said so).
+  const ua = undrivable(withStrips.routeWarnings), ub = undrivable(without.routeWarnings);
   const a = routeFaults(withStrips.routeWarnings), b = routeFaults(without.routeWarnings);
-  return (b < a || (b === a && without.uncoveredRatio() < withStrips.uncoveredRatio()) ? without : withStrips).plan;
+  return (ub < ua || (ub === ua && (b < a || (b === a && without.uncoveredRatio() < withStrips.uncoveredRatio()))) ? without : withStrips).plan;
 }
 
 /** The planning without strip passes, or undefined where nothing else is left to drive. */
@@ -46,6 +49,12 @@ function withoutStrips(planWith: PlanWithStrips): Planning | undefined {
 const ROUTE_FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
 function routeFaults(warnings: readonly { code: string }[]): number {
   return warnings.filter((wn) => ROUTE_FAULTS.has(wn.code)).length;
+}
+
+/** Warnings of a join nothing drivable fits (drawn straight, or leaving the field): checkPlan's violations. */
+const UNDRIVABLE = new Set(['turn-not-fitted', 'connector-leaves-field']);
+function undrivable(warnings: readonly { code: string }[]): number {
+  return warnings.filter((wn) => UNDRIVABLE.has(wn.code)).length;
 }
 
 /**
