@@ -5,6 +5,7 @@
  */
 import { ClipType, Clipper, EndType, FillRule, JoinType, PolyTreeD } from 'clipper2-ts';
 import type { PathD, PathsD, PolyPathD } from 'clipper2-ts';
+import * as W from './clipperWasm.js';
 
 export type { PathD, PathsD } from 'clipper2-ts';
 
@@ -17,7 +18,7 @@ export const ARC_TOLERANCE_METERS = 0.002;
 /** Offsets closed polygons by `deltaMeters` (negative = inwards) with round joins. */
 export function offsetPolygons(paths: PathsD, deltaMeters: number, arcToleranceMeters: number = ARC_TOLERANCE_METERS): PathsD {
   if (deltaMeters === 0) return paths.map((p) => p.slice());
-  return Clipper.inflatePathsD(paths, deltaMeters, JoinType.Round, EndType.Polygon, 2, PRECISION, arcToleranceMeters);
+  return W.inflate(paths, deltaMeters, 'polygon', PRECISION, arcToleranceMeters);
 }
 
 /** Offsets made once per field object, by delta and arc tolerance (`sharedOffset`). */
@@ -40,20 +41,20 @@ export function sharedOffset(paths: PathsD, deltaMeters: number, arcToleranceMet
 
 /** Buffers open polylines by `halfWidthMeters` with flat (butt) ends and round joins: the swaths. */
 export function bufferPolylines(paths: PathsD, halfWidthMeters: number, closed = false): PathsD {
-  return Clipper.inflatePathsD(paths, halfWidthMeters, JoinType.Round, closed ? EndType.Joined : EndType.Butt, 2, PRECISION, 0.01);
+  return W.inflate(paths, halfWidthMeters, closed ? 'joined' : 'butt', PRECISION, 0.01);
 }
 
 /** The union, on a grid of `precision` decimals (2, Clipper's default, unless asked). */
 export function unionPolygons(paths: PathsD, precision = 2): PathsD {
-  return precision === 2 ? Clipper.unionD(paths, FillRule.NonZero) : Clipper.unionD(paths, [], FillRule.NonZero, precision);
+  return W.boolean('union', paths, [], precision);
 }
 
 export function intersectPolygons(a: PathsD, b: PathsD): PathsD {
-  return Clipper.intersectD(a, b, FillRule.NonZero, PRECISION);
+  return W.boolean('intersection', a, b, PRECISION);
 }
 
 export function differencePolygons(a: PathsD, b: PathsD): PathsD {
-  return Clipper.differenceD(a, b, FillRule.NonZero, PRECISION);
+  return W.boolean('difference', a, b, PRECISION);
 }
 
 /** Signed area sum (holes negative). */
@@ -70,16 +71,12 @@ export function shellCount(paths: PathsD): number {
 
 /** Groups outer rings with their holes: one entry per polygon, shell first. */
 export function groupPolygons(paths: PathsD): PathsD[] {
-  const tree = new PolyTreeD();
-  Clipper.booleanOpDWithPolyTree(ClipType.Union, paths, null, tree, FillRule.NonZero, PRECISION);
-  return polygonsOf(tree);
+  return W.booleanGrouped('union', paths, [], PRECISION);
 }
 
 /** `a` minus `b`, grouped as `groupPolygons` groups (one sweep: the difference's own tree). */
 export function differenceGrouped(a: PathsD, b: PathsD, precision = PRECISION): PathsD[] {
-  const tree = new PolyTreeD();
-  Clipper.booleanOpDWithPolyTree(ClipType.Difference, a, b, tree, FillRule.NonZero, precision);
-  return polygonsOf(tree);
+  return W.booleanGrouped('difference', a, b, precision);
 }
 
 function polygonsOf(tree: PolyTreeD): PathsD[] {

@@ -20,7 +20,8 @@ describe('coverage guard', () => {
     const [clean] = withoutSpikes([SPIKE_RING], 2);
     expect(hasFlatSpike(clean, 2)).toBe(false);
     expect(areaOf([clean])).toBeCloseTo(areaOf([SPIKE_RING]), 9);
-    expect(areaOf(unionPolygons([clean]))).toBeCloseTo(Math.abs(areaOf([SPIKE_RING])), 4);
+    // (at 4 decimals: Clipper2's ClipperD rounds to a binary grid, 1/128 m at 2 decimals, which a 1 cm sliver feels)
+    expect(areaOf(unionPolygons([clean], 4))).toBeCloseTo(Math.abs(areaOf([SPIKE_RING])), 4);
   });
 
   it('leaves rings without a spike as they are', () => {

@@ -1,7 +1,7 @@
 /**
  * Route orders on real fields (test/fields): the smallest field of every corpus category (up to
  * 50 ha), every order. Each plan passes checkPlan, and optimized needs no more non-working distance than the best
- * fixed order. The whole corpus runs in the bench (`npx tsx bench/route.bench.ts --corpus`).
+ * fixed order with no more faults (joins not fitted, passes or tracks left out). The whole corpus runs in the bench (`npx tsx bench/route.bench.ts --corpus`).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,8 @@ const smallestPerCategory = [...new Map([...rows].sort((a, b) => b.area - a.area
   .filter((r) => r.area <= MAX_AREA_HA)
   .sort((a, b) => a.area - b.area);
 const ORDERS: RouteAlgorithm[] = ['optimized', 'boustrophedon', 'snake', 'spiral', 'clusteredSpiral'];
+/** A fixed order is compared with optimized where it has no more of these than optimized has. */
+const FAULTS = new Set(['connector-leaves-field', 'turn-not-fitted', 'headland-pass-skipped', 'track-skipped']);
 /**
  * Where the connect stage (route/connectTracks.ts, not the order) cannot connect even the baseline
  * snake order without violations, the field is reported and only the relative checks hold there
@@ -52,7 +54,8 @@ describe('route orders on the corpus', () => {
         expect((plan.optimizer as { algorithm: string }).algorithm).toBe(algorithm);
         nonWorking[algorithm] = plan.metrics.nonWorkingDistanceMeters;
         violations[algorithm] = check.violations.length;
-        faults[algorithm] = plan.warnings.filter((w) => w.code === 'connector-leaves-field' || w.code === 'turn-not-fitted').length;
+        // joins not fitted and parts left out: a route that leaves a pass out drives less for it
+        faults[algorithm] = plan.warnings.filter((w) => FAULTS.has(w.code)).length;
         found[algorithm] = check.violations;
       }
       if (violations.snake > 0) {
