@@ -13,12 +13,43 @@ type PointD = { x: number; y: number };
 type PathD = PointD[];
 type PathsD = PathD[];
 
-/** Instantiated when this module loads (synchronously: see scripts/embed-wasm.mjs). */
-const M = createClipper2Z() as MainModule;
+/** Instantiated when this module loads (synchronously: see scripts/embed-wasm.mjs), renewed by `run`. */
+let M = createClipper2Z() as MainModule;
 
-/** JS rings → a wasm PathsD (the caller deletes it). Points are x, y, z triples (the Z build). */
-function toWasm(paths: readonly PathD[]): WPathsD {
-  const out = new M.PathsD();
+/**
+ * Linear memory above which the instance is renewed after an operation, bytes: WebAssembly memory
+ * only grows, so one huge request would keep a server's memory high for good.
+ */
+const RENEW_ABOVE_BYTES = 256 * 1024 * 1024;
+
+/** Objects made in the module during one operation, deleted when it ends, however it ends. */
+type Owned = { delete(): void };
+
+/**
+ * Runs one operation on the module. Whatever it made (`own`) is deleted afterwards; a C++ exception
+ * (Emscripten throws its pointer, a number) becomes an Error; after a trap (`WebAssembly.RuntimeError`:
+ * the module's state is then unknown) or when its memory has grown past RENEW_ABOVE_BYTES, the
+ * next operation gets a fresh instance.
+ */
+function run<T>(op: (own: <O extends Owned>(o: O) => O) => T): T {
+  const made: Owned[] = [];
+  const own = <O extends Owned>(o: O): O => (made.push(o), o);
+  let renew = false;
+  try {
+    return op(own);
+  } catch (e) {
+    if (e instanceof Error && e.name === 'RuntimeError') renew = true;
+    if (typeof e === 'number') throw new Error('Clipper2 (WebAssembly) refused the operation (a coordinate out of its range?)');
+    throw e;
+  } finally {
+    if (!renew) for (let i = made.length - 1; i >= 0; i--) made[i].delete();
+    if (renew || wasmHeapBytes() > RENEW_ABOVE_BYTES) M = createClipper2Z() as MainModule;
+  }
+}
+
+/** JS rings → a wasm PathsD. Points are x, y, z triples (the Z build). */
+function toWasm(paths: readonly PathD[], own: <O extends Owned>(o: O) => O): WPathsD {
+  const out = own(new M.PathsD());
   for (const ring of paths) {
     const n = ring.length;
     const flat = new Float64Array(3 * n);
@@ -26,10 +57,14 @@ function toWasm(paths: readonly PathD[]): WPathsD {
       flat[3 * i] = ring[i].x;
       flat[3 * i + 1] = ring[i].y;
     }
+    // (the vector keeps a copy: each ring's own is deleted at once, so the input is not held twice)
     const p = new M.PathD();
-    p.assign(flat);
-    out.push_back(p);
-    p.delete();
+    try {
+      p.assign(flat);
+      out.push_back(p);
+    } finally {
+      p.delete();
+    }
   }
   return out;
 }
@@ -41,71 +76,70 @@ function ringOf(view: Float64Array): PathD {
   return r;
 }
 
-/** A wasm PathsD → JS rings; deletes it. */
-function fromWasm(paths: WPathsD): PathsD {
+/** A wasm PathsD → JS rings. */
+function fromWasm(paths: WPathsD, own: <O extends Owned>(o: O) => O): PathsD {
   const out: PathsD = [];
   for (let j = 0, n = paths.size(); j < n; j++) {
     const p = paths.get(j);
-    out.push(ringOf(p.view()));
-    p.delete();
+    try {
+      out.push(ringOf(p.view()));
+    } finally {
+      p.delete();
+    }
   }
-  paths.delete();
   return out;
 }
 
-
+/** Offsets closed paths (`polygon`) or buffers polylines (`joined`: closed, `butt`: open) with round joins. */
 export function inflate(paths: readonly PathD[], delta: number, end: 'polygon' | 'joined' | 'butt', precision: number, arcTolerance: number): PathsD {
-  const w = toWasm(paths);
-  const e = end === 'polygon' ? M.EndType.Polygon : end === 'joined' ? M.EndType.Joined : M.EndType.Butt;
-  const r = M.InflatePathsD(w, delta, M.JoinType.Round, e, 2, precision, arcTolerance);
-  w.delete();
-  return fromWasm(r);
+  return run((own) => {
+    const e = end === 'polygon' ? M.EndType.Polygon : end === 'joined' ? M.EndType.Joined : M.EndType.Butt;
+    return fromWasm(own(M.InflatePathsD(toWasm(paths, own), delta, M.JoinType.Round, e, 2, precision, arcTolerance)), own);
+  });
 }
 
+/** `a` op `b` (NonZero), on a grid of `precision` decimals (as a power of two: see clipper.ts). */
 export function boolean(op: 'union' | 'intersection' | 'difference', a: readonly PathD[], b: readonly PathD[], precision: number): PathsD {
-  const wa = toWasm(a), wb = toWasm(b);
-  const ct = op === 'union' ? M.ClipType.Union : op === 'intersection' ? M.ClipType.Intersection : M.ClipType.Difference;
-  const c = new M.ClipperD(precision);
-  c.AddSubject(wa);
-  if (b.length) c.AddClip(wb);
-  const out = new M.PathsD();
-  c.ExecutePath(ct, M.FillRule.NonZero, out);
-  c.delete();
-  wa.delete();
-  wb.delete();
-  return fromWasm(out);
+  return run((own) => {
+    const ct = op === 'union' ? M.ClipType.Union : op === 'intersection' ? M.ClipType.Intersection : M.ClipType.Difference;
+    const c = own(new M.ClipperD(precision));
+    c.AddSubject(toWasm(a, own));
+    if (b.length) c.AddClip(toWasm(b, own));
+    const out = own(new M.PathsD());
+    c.ExecutePath(ct, M.FillRule.NonZero, out);
+    return fromWasm(out, own);
+  });
 }
 
 /** The boolean operation's polygons, each shell followed by its holes (the PolyTree's nesting). */
 export function booleanGrouped(op: 'union' | 'difference', a: readonly PathD[], b: readonly PathD[], precision: number): PathsD[] {
-  const wa = toWasm(a), wb = toWasm(b);
-  const ct = op === 'union' ? M.ClipType.Union : M.ClipType.Difference;
-  const c = new M.ClipperD(precision);
-  c.AddSubject(wa);
-  if (b.length) c.AddClip(wb);
-  const tree = new M.PolyPathD();
-  c.ExecutePoly(ct, M.FillRule.NonZero, tree);
-  c.delete();
-  wa.delete();
-  wb.delete();
-  const out: PathsD[] = [];
-  const visit = (node: WPolyPathD): void => {
-    for (let i = 0, n = node.count(); i < n; i++) {
-      const shell = node.child(i);
-      const sp = shell.polygon();
-      const poly: PathsD = [ringOf(sp.view())];
-      sp.delete();
-      for (let j = 0, m = shell.count(); j < m; j++) {
-        const hole = shell.child(j);
-        const hp = hole.polygon();
-        poly.push(ringOf(hp.view()));
-        hp.delete();
-        visit(hole);
+  return run((own) => {
+    const ct = op === 'union' ? M.ClipType.Union : M.ClipType.Difference;
+    const c = own(new M.ClipperD(precision));
+    c.AddSubject(toWasm(a, own));
+    if (b.length) c.AddClip(toWasm(b, own));
+    const tree = own(new M.PolyPathD());
+    c.ExecutePoly(ct, M.FillRule.NonZero, tree);
+    const out: PathsD[] = [];
+    // (a child is the tree's own node, not a copy: not deleted; its polygon() is a copy)
+    const visit = (node: WPolyPathD): void => {
+      for (let i = 0, n = node.count(); i < n; i++) {
+        const shell = node.child(i);
+        const poly: PathsD = [ringOf(own(shell.polygon()).view())];
+        for (let j = 0, m = shell.count(); j < m; j++) {
+          const hole = shell.child(j);
+          poly.push(ringOf(own(hole.polygon()).view()));
+          visit(hole);
+        }
+        out.push(poly);
       }
-      out.push(poly);
-    }
-  };
-  visit(tree);
-  tree.delete();
-  return out;
+    };
+    visit(tree);
+    return out;
+  });
+}
+
+/** The module's linear memory, bytes (for tests: it must not grow with repeated operations). */
+export function wasmHeapBytes(): number {
+  return (M as unknown as { HEAPU8: Uint8Array }).HEAPU8.length;
 }
