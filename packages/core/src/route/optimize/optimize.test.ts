@@ -80,6 +80,14 @@ describe('memoTransition', () => {
     expect(Math.max(...computed.values())).toBe(1);
     expect(computed.size).toBe(new Set(pairs.map(([a, b]) => `${Math.min(a, b)},${Math.max(a, b)}`)).size);
   });
+
+  it('calls a cheap cost (cheapTransitions) every time instead of storing it, with the same answers', () => {
+    const p = randomProblem(800, 800);
+    let calls = 0;
+    const memo = memoTransition({ ...p, cheapTransitions: true, transitionCost: (a, b) => (calls++, p.transitionCost(a, b)) });
+    for (let k = 0; k < 3; k++) for (let a = 0; a < 40; a++) expect(memo(a, a + 41)).toBe(p.transitionCost(a, a + 41));
+    expect(calls).toBe(120);
+  });
 });
 
 describe('assignmentMinimum', () => {

@@ -25,11 +25,14 @@ export class TransitionMemo {
   private mask: number;
   private size = 0;
   private readonly ends: number;
+  /** The problem's cost is a cheap formula: called, not stored (`cheapTransitions`). */
+  private readonly direct: boolean;
   /** `cost` as a function, for the callers that take a transition cost function. */
   readonly lookup = (a: number, b: number): number => this.cost(a, b);
 
   constructor(private readonly problem: OrderingProblem) {
     this.ends = 2 * problem.itemCount;
+    this.direct = problem.cheapTransitions === true;
     this.dense = this.ends <= DENSE_MEMO_MAX_ENDS ? new Float64Array(this.ends * this.ends).fill(NaN) : undefined;
     const capacity = this.dense ? 1 : 1 << 10;
     this.keys = new Float64Array(capacity).fill(-1);
@@ -38,6 +41,7 @@ export class TransitionMemo {
   }
 
   cost(a: number, b: number): number {
+    if (this.direct) return this.problem.transitionCost(a, b);
     const dense = this.dense;
     if (dense === undefined) return this.hashed(a, b);
     const i = a < b ? a * this.ends + b : b * this.ends + a;

@@ -137,7 +137,7 @@ export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
     }
     return (along + across + Math.PI * R) * turning;
   };
-  const problem: OrderingProblem = { itemCount: n, endXY, workCost, rank, group: cellOf, transitionCost };
+  const problem: OrderingProblem = { itemCount: n, endXY, workCost, rank, group: cellOf, transitionCost, cheapTransitions: true };
   const { startPoint, endPoint } = input;
   const entryRate = input.startIsStaging ? rates.transportPerMeter : turning;
   const exitRate = input.endIsStaging ? rates.transportPerMeter : turning;

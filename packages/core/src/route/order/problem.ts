@@ -22,6 +22,11 @@ export interface OrderingProblem {
    * between the mirrored poses, of the same length and time. Never called with fromEnd's own item.
    */
   transitionCost(fromEnd: number, toEnd: number): number;
+  /**
+   * Whether `transitionCost` is a formula cheaper to evaluate than to look up in a memo (the
+   * estimate of `trackOrderingProblem`): the local search then calls it directly.
+   */
+  cheapTransitions?: boolean;
   /** Cost from the route's start (staging area) to entering through `end`; absent = 0 (start anywhere). */
   entryCost?(end: number): number;
   /** Cost from leaving through `end` to the route's finish (staging area); absent = 0 (finish anywhere). */
