@@ -47,20 +47,26 @@ function run<T>(op: (own: <O extends Owned>(o: O) => O) => T): T {
   }
 }
 
-/** JS rings → a wasm PathsD. Points are x, y, z triples (the Z build). */
+/** Scratch for one ring's x, y, z triples, grown as needed (every value of its used part written). */
+let triples = new Float64Array(3 * 1024);
+
+/** JS rings → a wasm PathsD. Points are x, y, z triples (the Z build; z is 0). */
 function toWasm(paths: readonly PathD[], own: <O extends Owned>(o: O) => O): WPathsD {
   const out = own(new M.PathsD());
   for (const ring of paths) {
     const n = ring.length;
-    const flat = new Float64Array(3 * n);
+    if (triples.length < 3 * n) triples = new Float64Array(Math.max(3 * n, 2 * triples.length));
+    const t = triples;
     for (let i = 0; i < n; i++) {
-      flat[3 * i] = ring[i].x;
-      flat[3 * i + 1] = ring[i].y;
+      const p = ring[i];
+      t[3 * i] = p.x;
+      t[3 * i + 1] = p.y;
+      t[3 * i + 2] = 0;
     }
     // (the vector keeps a copy: each ring's own is deleted at once, so the input is not held twice)
     const p = new M.PathD();
     try {
-      p.assign(flat);
+      p.assign(t.subarray(0, 3 * n));
       out.push_back(p);
     } finally {
       p.delete();
