@@ -1,10 +1,10 @@
 /**
- * Thin wrappers over clipper2-ts (`ClipperD`, precision 6: coarser
- * precisions lose meters over many clipped tracks). Polygons are `PathsD`: outer rings
- * counter-clockwise (positive area), holes clockwise, evaluated with the NonZero rule.
+ * Thin wrappers over Clipper2: offsets, buffers and booleans on its C++ build (clipperWasm.ts), areas
+ * on clipper2-ts. Polygons are `PathsD`: outer rings counter-clockwise (positive area), holes
+ * clockwise, evaluated with the NonZero rule.
  */
-import { ClipType, Clipper, EndType, FillRule, JoinType, PolyTreeD } from 'clipper2-ts';
-import type { PathD, PathsD, PolyPathD } from 'clipper2-ts';
+import { Clipper } from 'clipper2-ts';
+import type { PathD, PathsD } from 'clipper2-ts';
 import * as W from './clipperWasm.js';
 
 export type { PathD, PathsD } from 'clipper2-ts';
@@ -77,24 +77,6 @@ export function groupPolygons(paths: PathsD): PathsD[] {
 /** `a` minus `b`, grouped as `groupPolygons` groups (one sweep: the difference's own tree). */
 export function differenceGrouped(a: PathsD, b: PathsD, precision = PRECISION): PathsD[] {
   return W.booleanGrouped('difference', a, b, precision);
-}
-
-function polygonsOf(tree: PolyTreeD): PathsD[] {
-  const out: PathsD[] = [];
-  const visit = (node: PolyPathD): void => {
-    for (let i = 0; i < node.count; i++) {
-      const shell = node.child(i);
-      const poly: PathsD = [shell.poly as PathD];
-      for (let j = 0; j < shell.count; j++) {
-        const hole = shell.child(j);
-        poly.push(hole.poly as PathD);
-        visit(hole);
-      }
-      out.push(poly);
-    }
-  };
-  visit(tree);
-  return out;
 }
 
 /** Closed ring (PathD) → flat xy array, first point repeated at the end. */

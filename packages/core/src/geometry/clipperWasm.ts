@@ -6,7 +6,7 @@
  * when the module is imported, from the binary the build embeds: `planRoute` stays synchronous and the
  * core loads with require() too.
  */
-import type { MainModule, PathsD as WPathsD, PolyPathD as WPolyPathD } from 'clipper2-wasm/dist/clipper2z.js';
+import type { ClipperD, ClipType, MainModule, PathD as WPathD, PathsD as WPathsD, PolyPathD as WPolyPathD } from 'clipper2-wasm/dist/clipper2z.js';
 import { createClipper2Z } from './clipper2z.generated.js';
 
 type PointD = { x: number; y: number };
@@ -24,6 +24,8 @@ const RENEW_ABOVE_BYTES = 256 * 1024 * 1024;
 
 /** Objects made in the module during one operation, deleted when it ends, however it ends. */
 type Owned = { delete(): void };
+/** Takes an object made in the module into the operation's care (`run`), returning it. */
+type Own = <O extends Owned>(o: O) => O;
 
 /**
  * Runs one operation on the module. Whatever it made (`own`) is deleted afterwards; a C++ exception
@@ -31,9 +33,9 @@ type Owned = { delete(): void };
  * the module's state is then unknown) or when its memory has grown past RENEW_ABOVE_BYTES, the
  * next operation gets a fresh instance.
  */
-function run<T>(op: (own: <O extends Owned>(o: O) => O) => T): T {
+function run<T>(op: (own: Own) => T): T {
   const made: Owned[] = [];
-  const own = <O extends Owned>(o: O): O => (made.push(o), o);
+  const own: Own = (o) => (made.push(o), o);
   let renew = false;
   try {
     return op(own);
@@ -51,7 +53,7 @@ function run<T>(op: (own: <O extends Owned>(o: O) => O) => T): T {
 let triples = new Float64Array(3 * 1024);
 
 /** JS rings → a wasm PathsD. Points are x, y, z triples (the Z build; z is 0). */
-function toWasm(paths: readonly PathD[], own: <O extends Owned>(o: O) => O): WPathsD {
+function toWasm(paths: readonly PathD[], own: Own): WPathsD {
   const out = own(new M.PathsD());
   for (const ring of paths) {
     const n = ring.length;
@@ -75,24 +77,23 @@ function toWasm(paths: readonly PathD[], own: <O extends Owned>(o: O) => O): WPa
   return out;
 }
 
-function ringOf(view: Float64Array): PathD {
-  const n = view.length / 3;
-  const r: PathD = new Array(n);
-  for (let i = 0; i < n; i++) r[i] = { x: view[3 * i], y: view[3 * i + 1] };
-  return r;
+/** A path the module handed out as a copy → a JS ring; the copy is deleted at once. */
+function ringOf(copy: WPathD): PathD {
+  try {
+    const view = copy.view();
+    const n = view.length / 3;
+    const r: PathD = new Array(n);
+    for (let i = 0; i < n; i++) r[i] = { x: view[3 * i], y: view[3 * i + 1] };
+    return r;
+  } finally {
+    copy.delete();
+  }
 }
 
 /** A wasm PathsD → JS rings. */
-function fromWasm(paths: WPathsD, own: <O extends Owned>(o: O) => O): PathsD {
-  const out: PathsD = [];
-  for (let j = 0, n = paths.size(); j < n; j++) {
-    const p = paths.get(j);
-    try {
-      out.push(ringOf(p.view()));
-    } finally {
-      p.delete();
-    }
-  }
+function fromWasm(paths: WPathsD): PathsD {
+  const out: PathsD = new Array(paths.size());
+  for (let j = 0; j < out.length; j++) out[j] = ringOf(paths.get(j));
   return out;
 }
 
@@ -100,41 +101,45 @@ function fromWasm(paths: WPathsD, own: <O extends Owned>(o: O) => O): PathsD {
 export function inflate(paths: readonly PathD[], delta: number, end: 'polygon' | 'joined' | 'butt', precision: number, arcTolerance: number): PathsD {
   return run((own) => {
     const e = end === 'polygon' ? M.EndType.Polygon : end === 'joined' ? M.EndType.Joined : M.EndType.Butt;
-    return fromWasm(own(M.InflatePathsD(toWasm(paths, own), delta, M.JoinType.Round, e, 2, precision, arcTolerance)), own);
+    return fromWasm(own(M.InflatePathsD(toWasm(paths, own), delta, M.JoinType.Round, e, 2, precision, arcTolerance)));
   });
+}
+
+/** A ClipperD on a grid of `precision` decimals with `a` as subjects and `b` as clips. */
+function clipperOf(a: readonly PathD[], b: readonly PathD[], precision: number, own: Own): ClipperD {
+  const c = own(new M.ClipperD(precision));
+  c.AddSubject(toWasm(a, own));
+  if (b.length) c.AddClip(toWasm(b, own));
+  return c;
+}
+
+function clipType(op: 'union' | 'intersection' | 'difference'): ClipType {
+  return op === 'union' ? M.ClipType.Union : op === 'intersection' ? M.ClipType.Intersection : M.ClipType.Difference;
 }
 
 /** `a` op `b` (NonZero), on a grid of `precision` decimals (as a power of two: see clipper.ts). */
 export function boolean(op: 'union' | 'intersection' | 'difference', a: readonly PathD[], b: readonly PathD[], precision: number): PathsD {
   return run((own) => {
-    const ct = op === 'union' ? M.ClipType.Union : op === 'intersection' ? M.ClipType.Intersection : M.ClipType.Difference;
-    const c = own(new M.ClipperD(precision));
-    c.AddSubject(toWasm(a, own));
-    if (b.length) c.AddClip(toWasm(b, own));
     const out = own(new M.PathsD());
-    c.ExecutePath(ct, M.FillRule.NonZero, out);
-    return fromWasm(out, own);
+    clipperOf(a, b, precision, own).ExecutePath(clipType(op), M.FillRule.NonZero, out);
+    return fromWasm(out);
   });
 }
 
 /** The boolean operation's polygons, each shell followed by its holes (the PolyTree's nesting). */
 export function booleanGrouped(op: 'union' | 'difference', a: readonly PathD[], b: readonly PathD[], precision: number): PathsD[] {
   return run((own) => {
-    const ct = op === 'union' ? M.ClipType.Union : M.ClipType.Difference;
-    const c = own(new M.ClipperD(precision));
-    c.AddSubject(toWasm(a, own));
-    if (b.length) c.AddClip(toWasm(b, own));
     const tree = own(new M.PolyPathD());
-    c.ExecutePoly(ct, M.FillRule.NonZero, tree);
+    clipperOf(a, b, precision, own).ExecutePoly(clipType(op), M.FillRule.NonZero, tree);
     const out: PathsD[] = [];
     // (a child is the tree's own node, not a copy: not deleted; its polygon() is a copy)
     const visit = (node: WPolyPathD): void => {
       for (let i = 0, n = node.count(); i < n; i++) {
         const shell = node.child(i);
-        const poly: PathsD = [ringOf(own(shell.polygon()).view())];
+        const poly: PathsD = [ringOf(shell.polygon())];
         for (let j = 0, m = shell.count(); j < m; j++) {
           const hole = shell.child(j);
-          poly.push(ringOf(own(hole.polygon()).view()));
+          poly.push(ringOf(hole.polygon()));
           visit(hole);
         }
         out.push(poly);

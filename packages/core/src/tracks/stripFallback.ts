@@ -30,9 +30,9 @@ export function planWithStripFallback(planWith: PlanWithStrips, cap?: SafetyCap)
   // a field narrower than the machine has nothing to drive without them: one pass per strip then
   const without = withoutStrips(planWith) ?? planWith('single');
   // A join the machine cannot drive weighs more than any number of parts left out (said so).
-  const ua = undrivable(withStrips.routeWarnings), ub = undrivable(without.routeWarnings);
   const a = routeFaults(withStrips.routeWarnings), b = routeFaults(without.routeWarnings);
-  return (ub < ua || (ub === ua && (b < a || (b === a && without.uncoveredRatio() < withStrips.uncoveredRatio()))) ? without : withStrips).plan;
+  const better = b.undrivable !== a.undrivable ? b.undrivable < a.undrivable : b.all !== a.all ? b.all < a.all : without.uncoveredRatio() < withStrips.uncoveredRatio();
+  return (better ? without : withStrips).plan;
 }
 
 /** The planning without strip passes, or undefined where nothing else is left to drive. */
@@ -45,16 +45,16 @@ function withoutStrips(planWith: PlanWithStrips): Planning | undefined {
   }
 }
 
-/** Warnings of a route that drops or cannot join something. */
+/** Warnings of a route that drops or cannot join something; of those, the joins nothing drivable fits (drawn straight, or leaving the field: checkPlan's violations). */
 const ROUTE_FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
-function routeFaults(warnings: readonly { code: string }[]): number {
-  return warnings.filter((wn) => ROUTE_FAULTS.has(wn.code)).length;
-}
-
-/** Warnings of a join nothing drivable fits (drawn straight, or leaving the field): checkPlan's violations. */
 const UNDRIVABLE = new Set(['turn-not-fitted', 'connector-leaves-field']);
-function undrivable(warnings: readonly { code: string }[]): number {
-  return warnings.filter((wn) => UNDRIVABLE.has(wn.code)).length;
+function routeFaults(warnings: readonly { code: string }[]): { all: number; undrivable: number } {
+  let all = 0, undrivable = 0;
+  for (const wn of warnings) {
+    if (ROUTE_FAULTS.has(wn.code)) all++;
+    if (UNDRIVABLE.has(wn.code)) undrivable++;
+  }
+  return { all, undrivable };
 }
 
 /**

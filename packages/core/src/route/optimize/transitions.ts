@@ -33,8 +33,9 @@ export class TransitionMemo {
   constructor(private readonly problem: OrderingProblem) {
     this.ends = 2 * problem.itemCount;
     this.direct = problem.cheapTransitions === true;
-    this.dense = this.ends <= DENSE_MEMO_MAX_ENDS ? new Float64Array(this.ends * this.ends).fill(NaN) : undefined;
-    const capacity = this.dense ? 1 : 1 << 10;
+    // (a cheap cost is not stored: neither the dense square, up to 16 MB filled, nor the table)
+    this.dense = !this.direct && this.ends <= DENSE_MEMO_MAX_ENDS ? new Float64Array(this.ends * this.ends).fill(NaN) : undefined;
+    const capacity = this.dense || this.direct ? 1 : 1 << 10;
     this.keys = new Float64Array(capacity).fill(-1);
     this.values = new Float64Array(capacity);
     this.mask = capacity - 1;
