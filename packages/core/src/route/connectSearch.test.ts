@@ -11,6 +11,7 @@ import { turnCandidates } from '../turns/index.js';
 import type { Pose } from '../turns/types.js';
 import { junctionOnLoop, kinksWithinRadius, loopDefects, makeLoop, nearestOnLoop, sliceLoop } from '../turns/connectorRings.js';
 import { canLeave, defaultExpansions, searchConnector } from './connectSearch.js';
+import { inPocket } from './headlandEntry.js';
 
 const R = 6;
 
@@ -169,6 +170,21 @@ describe('searchConnector (hybrid A*)', () => {
     expect(canLeave({ x: 77, y: 0, headingRadians: Math.PI }, region, R)).toBe(true);
     // Reached from behind (backwards = can a forward path arrive here): yes along the corridor.
     expect(canLeave({ x: 77, y: 0, headingRadians: 0 }, region, R, true)).toBe(true);
+  });
+
+  it('counts a bay with room to circle but no way out as a pocket (inPocket), open ground not', () => {
+    // A round bay of radius 14 m (all the ground there is): the machine (R 6 m) circles in it.
+    const bay = new Region([ring(Array.from({ length: 64 }, (_, i) => [14 * Math.cos((2 * Math.PI * i) / 64), 14 * Math.sin((2 * Math.PI * i) / 64)] as [number, number]))]);
+    const inBay: Pose = { x: 0, y: 0, headingRadians: 0 };
+    // Room to turn round (open ground, what the pocket test alone looked for), but nowhere 4 R away.
+    expect(canLeave(inBay, bay, R, false, 150, 600, true)).toBe(true);
+    expect(canLeave(inBay, bay, R)).toBe(false);
+    expect(inPocket(inBay, bay, R)).toBe(true);
+    // The same pose in a wide field, and at the closed end of the corridor above.
+    const field = new Region([ring([[-100, -100], [100, -100], [100, 100], [-100, 100]])]);
+    expect(inPocket(inBay, field, R)).toBe(false);
+    const corridor = new Region([ring([[0, -4], [80, -4], [80, 4], [0, 4]])]);
+    expect(inPocket({ x: 77, y: 0, headingRadians: 0 }, corridor, R)).toBe(true);
   });
 });
 

@@ -16,13 +16,12 @@ import { turnSpanLines } from './skipTurns.js';
 import type { Pose } from '../turns/types.js';
 import type { Track } from '../tracks/generateTracks.js';
 import { loopDistanceAtLeast, nearestOnLoop } from '../turns/connectorRings.js';
-import { canLeave } from './connectSearch.js';
 import { objectKey, poseKey, remember } from './connectionMemo.js';
 import { sameRingAs } from '../geometry/swaths.js';
 import type { LocalSegment, Piece } from '../turns/path.js';
 import { hurried, timeIsUp, MAX_FAILED_SEARCHES, loopDirections, curveBetween, trackStart, trackEnd, endPose, reverseCurve } from './connectContext.js';
 import type { RouteContext, TrackVisit, Conn } from './connectContext.js';
-import { enterHeadland, PASS_EXIT_METERS, passHasJunction } from './headlandEntry.js';
+import { enterHeadland, inPocket, passHasJunction } from './headlandEntry.js';
 import { connectShortened, enterFromShortened, withShorteningBudget, connectNeighbours, connectFar } from './shortening.js';
 
 export type { LocalSegment, LocalWarning, Piece } from '../turns/path.js';
@@ -71,9 +70,8 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
   const undoLastPass = (warningsBefore: number): boolean => {
     const lp = passStack[passStack.length - 1];
     if (!lp || prev !== lp.piece) return false;
-    // Only a pass that left the machine in a pocket (no way to open ground) is to blame.
-    const R = ctx.turnOptions.turnRadiusMeters;
-    if (cur && canLeave(cur, ctx.region, R, false, PASS_EXIT_METERS, 600, true)) return false;
+    // Only a pass that left the machine in a pocket is to blame.
+    if (cur && !inPocket(cur, ctx.region, ctx.turnOptions.turnRadiusMeters)) return false;
     // One pass back only: deeper undoing cascades where the next piece is hard for other reasons.
     passStack.length = 0;
     out.length = lp.outLength;

@@ -133,6 +133,15 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
  */
 export const PASS_EXIT_METERS = 150;
 
+/**
+ * Whether a machine at `pose` (where a headland pass left it) is in a pocket: no forward path gets
+ * 4 R away, or none reaches open ground (room for a full circle) or gets `PASS_EXIT_METERS` away.
+ * Both: a bay with room to circle but no way out that a machine can drive passes the second alone.
+ */
+export function inPocket(pose: Pose, region: RouteContext['region'], R: number): boolean {
+  return !canLeave(pose, region, R) || !canLeave(pose, region, R, false, PASS_EXIT_METERS, 600, true);
+}
+
 /** Expansions of a reversing search onto a headland pass from a pocket (a K-turn or two nearby). */
 const PASS_ENTRY_EXPANSIONS = 3000;
 
