@@ -190,23 +190,103 @@ export class Heap {
   }
 }
 
+/**
+ * The queue of a raster Dijkstra: cells in buckets of distance a little narrower than the raster's
+ * cell (the shortest step between cells), so that no cell of the nearest bucket can reach another
+ * shorter: each is final when taken, in whatever order within its bucket (Dial's buckets). A cell
+ * reached shorter is queued again; its older entry is skipped once it is settled. The distances come
+ * out as a binary heap's would: each is the least sum over the cells settled before it, which order
+ * within a bucket does not change.
+ */
+class BucketQueue {
+  private readonly buckets: number[][] = [];
+  /** No entry lies in a bucket below this one. */
+  private lowest = 0;
+  /** The bucket sorted by distance, nearest last (it straddles the bound of a `next`). */
+  private sorted = -1;
+  constructor(private readonly width: number) {}
+  push(distance: number, cell: number): void {
+    const b = Math.floor(distance / this.width);
+    while (this.buckets.length <= b) this.buckets.push([]);
+    this.buckets[b].push(cell);
+    if (b < this.lowest) this.lowest = b;
+  }
+  /** The next unsettled cell at no more than `maxDistance`, taken off the queue; -1 when there is none (nothing taken then). */
+  next(dist: Float64Array, done: Uint8Array, maxDistance: number): number {
+    const buckets = this.buckets;
+    for (;;) {
+      while (this.lowest < buckets.length && buckets[this.lowest].length === 0) this.lowest++;
+      if (this.lowest >= buckets.length) return -1;
+      const bucket = buckets[this.lowest];
+      if ((this.lowest + 1) * this.width <= maxDistance) {
+        const c = bucket[bucket.length - 1];
+        if (done[c]) { bucket.pop(); continue; }
+        if (dist[c] <= maxDistance) { bucket.pop(); return c; }
+        // (past the bound by a rounding at the bucket's edge: taken as below)
+      }
+      // The bound falls inside this bucket: its cells nearest first (no cell joins it meanwhile).
+      if (this.sorted !== this.lowest) {
+        bucket.sort((a, b) => dist[b] - dist[a]);
+        this.sorted = this.lowest;
+      }
+      const c = bucket[bucket.length - 1];
+      if (done[c]) { bucket.pop(); continue; }
+      if (dist[c] > maxDistance) return -1;
+      bucket.pop();
+      return c;
+    }
+  }
+}
+
+/** A raster Dijkstra under way: distances (Infinity where not reached), settled cells, the queue. */
+interface RasterRun {
+  dist: Float64Array;
+  /** 1 where the cell is settled (its distance final). */
+  done: Uint8Array;
+  queue: BucketQueue;
+}
+
 /** A raster Dijkstra's start: every cell at Infinity but the one holding (x, y) (clamped to the raster), queued at 0. */
-function dijkstraFrom(r: Raster, x: number, y: number): { dist: Float64Array; heap: Heap } {
+function dijkstraFrom(r: Raster, x: number, y: number): RasterRun {
   const { nx, ny, cell } = r;
   const dist = new Float64Array(nx * ny).fill(Infinity);
   const i = Math.min(nx - 1, Math.max(0, Math.floor((x - r.x0) / cell)));
   const j = Math.min(ny - 1, Math.max(0, Math.floor((y - r.y0) / cell)));
-  const heap = new Heap();
+  // a hundredth of a cell narrower than a step: far above the rounding of the sums
+  const queue = new BucketQueue(0.99 * cell);
   dist[j * nx + i] = 0;
-  heap.push(0, j * nx + i);
-  return { dist, heap };
+  queue.push(0, j * nx + i);
+  return { dist, done: new Uint8Array(nx * ny), queue };
 }
 
-/** Dijkstra step on the raster: the free 8-neighbours of cell k (at distance d) reached shorter through it. */
-function relaxNeighbours(r: Raster, k: number, d: number, dist: Float64Array, heap: Heap): void {
+/**
+ * Dijkstra step on the raster: the free 8-neighbours of cell k (at distance d) reached shorter through
+ * it. Inside the raster's border (every cell but the outermost ring) without bounds checks.
+ */
+function relaxNeighbours(r: Raster, k: number, d: number, dist: Float64Array, queue: BucketQueue): void {
   const { nx, ny, cell, free } = r;
   const diag = cell * Math.SQRT2;
   const i = k % nx, j = (k - i) / nx;
+  if (i > 0 && j > 0 && i < nx - 1 && j < ny - 1) {
+    const straight = d + cell, diagonal = d + diag;
+    let kk = k - nx - 1;
+    if (free[kk] && diagonal < dist[kk]) { dist[kk] = diagonal; queue.push(diagonal, kk); }
+    kk++;
+    if (free[kk] && straight < dist[kk]) { dist[kk] = straight; queue.push(straight, kk); }
+    kk++;
+    if (free[kk] && diagonal < dist[kk]) { dist[kk] = diagonal; queue.push(diagonal, kk); }
+    kk = k - 1;
+    if (free[kk] && straight < dist[kk]) { dist[kk] = straight; queue.push(straight, kk); }
+    kk = k + 1;
+    if (free[kk] && straight < dist[kk]) { dist[kk] = straight; queue.push(straight, kk); }
+    kk = k + nx - 1;
+    if (free[kk] && diagonal < dist[kk]) { dist[kk] = diagonal; queue.push(diagonal, kk); }
+    kk++;
+    if (free[kk] && straight < dist[kk]) { dist[kk] = straight; queue.push(straight, kk); }
+    kk++;
+    if (free[kk] && diagonal < dist[kk]) { dist[kk] = diagonal; queue.push(diagonal, kk); }
+    return;
+  }
   for (let dj = -1; dj <= 1; dj++) {
     const jj = j + dj;
     if (jj < 0 || jj >= ny) continue;
@@ -219,7 +299,7 @@ function relaxNeighbours(r: Raster, k: number, d: number, dist: Float64Array, he
       const nd = d + (di !== 0 && dj !== 0 ? diag : cell);
       if (nd < dist[kk]) {
         dist[kk] = nd;
-        heap.push(nd, kk);
+        queue.push(nd, kk);
       }
     }
   }
@@ -239,43 +319,37 @@ function lazyDistanceField(r: Raster, gx: number, gy: number, from?: { x: number
   const fi = from ? Math.floor((from.x - r.x0) / cell) : -1, fj = from ? Math.floor((from.y - r.y0) / cell) : -1;
   const fk = fi >= 0 && fj >= 0 && fi < nx && fj < ny ? fj * nx + fi : -1;
   let stopBeyond = Infinity;
-  const { dist, heap } = dijkstraFrom(r, gx, gy);
-  const settled = new Uint8Array(nx * ny);
+  const run = dijkstraFrom(r, gx, gy);
+  const { dist, done } = run;
   let running = true;
   return (k: number): number => {
-    while (running && !settled[k]) {
-      const c = settleNext(r, dist, heap, stopBeyond);
+    while (running && !done[k]) {
+      const c = settleNext(r, run, stopBeyond);
       if (c < 0) { running = false; break; }
       if (c === fk) stopBeyond = 2 * dist[c] + 50;
-      settled[c] = 1;
     }
     return dist[k];
   };
 }
 
 /**
- * One step of a raster Dijkstra: pops the next cell (stale entries skipped), relaxes its neighbours
- * and returns it; -1 when the queue is empty or its nearest entry lies beyond `maxDistance` (then
- * nothing is popped: the run can go on later with a larger bound).
+ * One step of a raster Dijkstra: takes the next cell off the queue (older entries skipped), settles
+ * it, relaxes its neighbours and returns it; -1 when the queue is empty or its nearest cell lies
+ * beyond `maxDistance` (then nothing is taken: the run can go on later with a larger bound).
  */
-function settleNext(r: Raster, dist: Float64Array, heap: Heap, maxDistance = Infinity): number {
-  while (heap.size > 0) {
-    const key = heap.peekKey();
-    if (key > maxDistance) return -1;
-    const c = heap.pop();
-    const d = dist[c];
-    if (key > d) continue; // stale entry: the cell was reached shorter since
-    relaxNeighbours(r, c, d, dist, heap);
-    return c;
-  }
-  return -1;
+function settleNext(r: Raster, run: RasterRun, maxDistance = Infinity): number {
+  const c = run.queue.next(run.dist, run.done, maxDistance);
+  if (c < 0) return -1;
+  run.done[c] = 1;
+  relaxNeighbours(r, c, run.dist[c], run.dist, run.queue);
+  return c;
 }
 
 /** The whole field of distances from (gx, gy) (8-neighbour Dijkstra on the raster). */
 function distanceField(r: Raster, gx: number, gy: number): Float64Array {
-  const { dist, heap } = dijkstraFrom(r, gx, gy);
-  while (settleNext(r, dist, heap) >= 0);
-  return dist;
+  const run = dijkstraFrom(r, gx, gy);
+  while (settleNext(r, run) >= 0);
+  return run.dist;
 }
 
 /**
@@ -470,13 +544,9 @@ export function fieldDistanceFrom(region: Region, x: number, y: number): (px: nu
  * the cells it has settled: `nearestByFieldDistance` asks again from the same point (every headland
  * pass a track end cannot join reached for along the pass) and goes on from there.
  */
-interface SourceRun {
+interface SourceRun extends RasterRun {
   raster: Raster;
   start: number;
-  dist: Float64Array;
-  heap: Heap;
-  /** 1 where the cell is settled (its distance final). */
-  done: Uint8Array;
 }
 const sourceRuns = new WeakMap<Region, SourceRun>();
 
@@ -485,7 +555,7 @@ function sourceRun(region: Region, r: Raster, x: number, y: number): SourceRun {
   const j = Math.min(r.ny - 1, Math.max(0, Math.floor((y - r.y0) / r.cell)));
   const start = j * r.nx + i;
   let run = sourceRuns.get(region);
-  if (!run || run.raster !== r || run.start !== start) sourceRuns.set(region, (run = { raster: r, start, ...dijkstraFrom(r, x, y), done: new Uint8Array(r.nx * r.ny) }));
+  if (!run || run.raster !== r || run.start !== start) sourceRuns.set(region, (run = { raster: r, start, ...dijkstraFrom(r, x, y) }));
   return run;
 }
 
@@ -512,16 +582,19 @@ export function nearestByFieldDistance(region: Region, x: number, y: number, poi
   // in order of distance, so the least distance of a settled point cell is the least of all once the
   // cells at that distance (ties) are settled too; asked again, the cells settled before are read as
   // they are (not walked again in their order).
-  const { dist, heap, done } = sourceRun(region, r, x, y);
+  const run = sourceRun(region, r, x, y);
+  const { dist, done } = run;
   let least = Infinity;
   for (const k of firstAt.keys()) if (done[k] && dist[k] < least) least = dist[k];
   while (least === Infinity) {
-    const k = settleNext(r, dist, heap);
+    const k = settleNext(r, run);
     if (k < 0) return -1; // no point's cell connects to (x, y)
-    done[k] = 1;
     if (firstAt.has(k)) least = dist[k];
   }
-  for (let k = settleNext(r, dist, heap, least); k >= 0; k = settleNext(r, dist, heap, least)) done[k] = 1;
+  while (settleNext(r, run, least) >= 0);
+  // Every cell at no more than `least` is settled now, the nearest point's among them (a cell settled
+  // before it in its bucket may be farther: the least is read again).
+  for (const k of firstAt.keys()) if (done[k] && dist[k] < least) least = dist[k];
   let found = -1;
   for (const [k, at] of firstAt) if (done[k] && dist[k] === least && (found < 0 || at < found)) found = at;
   return found;
