@@ -19,6 +19,25 @@ function byRanking(region: Region, x: number, y: number, xy: number[]): number {
   return best;
 }
 
+describe('fieldDistanceFrom', () => {
+  it('in open ground, the 8-neighbour (octile) distance between raster cells (property)', () => {
+    // 300 × 200 m, no wall: cells of 1 m (extent / 600, at least 1 m), the raster one cell outside.
+    const open = new Region([[{ x: 0, y: 0 }, { x: 300, y: 0 }, { x: 300, y: 200 }, { x: 0, y: 200 }]]);
+    const cellOf = (v: number): number => Math.floor(v + 1);
+    const pt = fc.tuple(fc.double({ min: 0.5, max: 299.5, noNaN: true }), fc.double({ min: 0.5, max: 199.5, noNaN: true }));
+    fc.assert(
+      fc.property(pt, fc.array(pt, { minLength: 1, maxLength: 20 }), ([x, y], pts) => {
+        const d = fieldDistanceFrom(open, x, y);
+        for (const [px, py] of pts) {
+          const di = Math.abs(cellOf(px) - cellOf(x)), dj = Math.abs(cellOf(py) - cellOf(y));
+          expect(d(px, py)).toBeCloseTo(Math.min(di, dj) * Math.SQRT2 + Math.abs(di - dj), 6);
+        }
+      }),
+      { seed: 5, numRuns: 25 },
+    );
+  });
+});
+
 describe('nearestByFieldDistance', () => {
   const region = new Region(field);
   it('goes round the wall: the point across it is farther than one on this side', () => {
