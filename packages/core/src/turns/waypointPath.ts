@@ -31,7 +31,19 @@ export function buildWaypoints(field: PathsD, clearanceMeters: number, maxCount 
   return { xs: Float64Array.from(xs), ys: Float64Array.from(ys) };
 }
 
-/** Waypoint-to-waypoint visibility, filled as queries need it (0 unknown, 1 clear, 2 blocked). */
+/** Waypoint-to-waypoint straight distances, row by row (n × n), made once per waypoint set: every settled waypoint reads its row. */
+const distanceCaches = new WeakMap<Waypoints, Float64Array>();
+function distancesOf(wp: Waypoints): Float64Array {
+  let d = distanceCaches.get(wp);
+  if (d) return d;
+  const n = wp.xs.length, xs = wp.xs, ys = wp.ys;
+  d = new Float64Array(n * n);
+  for (let u = 0; u < n; u++) for (let v = 0; v < n; v++) d[u * n + v] = hypot(xs[v] - xs[u], ys[v] - ys[u]);
+  distanceCaches.set(wp, d);
+  return d;
+}
+
+/** Waypoint-to-waypoint visibility, filled as queries need it (0 unknown, 1 clear, 2 blocked), both ways (a row read in order). */
 const visibilityCaches = new WeakMap<Waypoints, { region: Region; clear: Uint8Array }>();
 
 function visibilityOf(wp: Waypoints, region: Region): Uint8Array {
@@ -56,7 +68,7 @@ function visibilityOf(wp: Waypoints, region: Region): Uint8Array {
  */
 export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, ay: number, bx: number, by: number): number[] | undefined {
   const n = wp.xs.length;
-  const clear = visibilityOf(wp, region);
+  const clear = visibilityOf(wp, region), D = distancesOf(wp);
   // Nodes 0..n-1 waypoints, n = a, n+1 = b.
   const X = new Float64Array(n + 2), Y = new Float64Array(n + 2);
   X.set(wp.xs); Y.set(wp.ys);
@@ -70,9 +82,8 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
   for (let i = 0; i < n + 2; i++) h[i] = hypot(X[i] - bx, Y[i] - by);
   const sees = (u: number, v: number): boolean => {
     if (u >= n || v >= n) return region.segmentClear(X[u], Y[u], X[v], Y[v]);
-    const k = u < v ? u * n + v : v * n + u;
-    let c = clear[k];
-    if (c === 0) clear[k] = c = region.segmentClear(X[u], Y[u], X[v], Y[v]) ? 1 : 2;
+    let c = clear[u * n + v];
+    if (c === 0) clear[u * n + v] = clear[v * n + u] = c = region.segmentClear(X[u], Y[u], X[v], Y[v]) ? 1 : 2;
     return c === 1;
   };
   // a settled: its relaxations, untested
@@ -102,7 +113,7 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
         dist[u] = Infinity;
         prev[u] = -1;
         for (const w of settled) {
-          const d = dist[w] + hypot(X[u] - X[w], Y[u] - Y[w]);
+          const d = dist[w] + (u < n && w < n ? D[w * n + u] : hypot(X[u] - X[w], Y[u] - Y[w]));
           if (d < dist[u] && sees(w, u)) { dist[u] = d; prev[u] = w; }
         }
         if (dist[u] < Infinity) open.push(dist[u] + h[u], u);
@@ -113,15 +124,39 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
     done[u] = 1;
     settled.push(u);
     const du = dist[u];
-    for (let v = 0; v < n + 2; v++) {
-      if (done[v] || v === n) continue;
-      const d = du + hypot(X[v] - X[u], Y[v] - Y[u]);
-      if (d >= dist[v]) continue;
-      if (!sees(u, v)) continue;
-      dist[v] = d;
-      prev[v] = u;
-      untested[v] = 0;
-      open.push(d + h[v], v);
+    if (u < n) {
+      // A waypoint: its row of distances and sight lines, then b (the same sums and tests as below).
+      const row = u * n;
+      for (let v = 0; v < n; v++) {
+        if (done[v]) continue;
+        const d = du + D[row + v];
+        if (d >= dist[v]) continue;
+        let c = clear[row + v];
+        if (c === 0) clear[row + v] = clear[v * n + u] = c = region.segmentClear(X[u], Y[u], X[v], Y[v]) ? 1 : 2;
+        if (c !== 1) continue;
+        dist[v] = d;
+        prev[v] = u;
+        untested[v] = 0;
+        open.push(d + h[v], v);
+      }
+      const v = n + 1, d = du + hypot(X[v] - X[u], Y[v] - Y[u]);
+      if (!done[v] && d < dist[v] && sees(u, v)) {
+        dist[v] = d;
+        prev[v] = u;
+        untested[v] = 0;
+        open.push(d + h[v], v);
+      }
+    } else {
+      for (let v = 0; v < n + 2; v++) {
+        if (done[v] || v === n) continue;
+        const d = du + hypot(X[v] - X[u], Y[v] - Y[u]);
+        if (d >= dist[v]) continue;
+        if (!sees(u, v)) continue;
+        dist[v] = d;
+        prev[v] = u;
+        untested[v] = 0;
+        open.push(d + h[v], v);
+      }
     }
   }
   const out: number[] = [];
