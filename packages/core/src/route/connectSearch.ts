@@ -246,16 +246,22 @@ interface RasterRun {
   queue: BucketQueue;
 }
 
+/** The cell holding (x, y), clamped to the raster (where a Dijkstra from (x, y) starts). */
+function clampedCell(r: Raster, x: number, y: number): number {
+  const i = Math.min(r.nx - 1, Math.max(0, Math.floor((x - r.x0) / r.cell)));
+  const j = Math.min(r.ny - 1, Math.max(0, Math.floor((y - r.y0) / r.cell)));
+  return j * r.nx + i;
+}
+
 /** A raster Dijkstra's start: every cell at Infinity but the one holding (x, y) (clamped to the raster), queued at 0. */
 function dijkstraFrom(r: Raster, x: number, y: number): RasterRun {
   const { nx, ny, cell } = r;
   const dist = new Float64Array(nx * ny).fill(Infinity);
-  const i = Math.min(nx - 1, Math.max(0, Math.floor((x - r.x0) / cell)));
-  const j = Math.min(ny - 1, Math.max(0, Math.floor((y - r.y0) / cell)));
+  const start = clampedCell(r, x, y);
   // a hundredth of a cell narrower than a step: far above the rounding of the sums
   const queue = new BucketQueue(0.99 * cell);
-  dist[j * nx + i] = 0;
-  queue.push(0, j * nx + i);
+  dist[start] = 0;
+  queue.push(0, start);
   return { dist, done: new Uint8Array(nx * ny), queue };
 }
 
@@ -551,9 +557,7 @@ interface SourceRun extends RasterRun {
 const sourceRuns = new WeakMap<Region, SourceRun>();
 
 function sourceRun(region: Region, r: Raster, x: number, y: number): SourceRun {
-  const i = Math.min(r.nx - 1, Math.max(0, Math.floor((x - r.x0) / r.cell)));
-  const j = Math.min(r.ny - 1, Math.max(0, Math.floor((y - r.y0) / r.cell)));
-  const start = j * r.nx + i;
+  const start = clampedCell(r, x, y);
   let run = sourceRuns.get(region);
   if (!run || run.raster !== r || run.start !== start) sourceRuns.set(region, (run = { raster: r, start, ...dijkstraFrom(r, x, y) }));
   return run;
