@@ -206,16 +206,13 @@ function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: Ro
     xy.push(q.x, q.y);
   }
   const nearest = nearestByFieldDistance(ctx.region, from.x, from.y, xy);
-  const reachable = (pose: Pose): boolean => leavableMemo(loop, ctx, `back ${pose.x},${pose.y},${pose.headingRadians}`, () => canLeave(pose, ctx.region, R, true, PASS_EXIT_METERS, 600, true));
   const picked = nearest >= 0 ? [at[nearest]] : [];
   for (const s of picked) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, s, dir, R, rateLimitOf(ctx));
       if (!j || !leavableAt(j.s, dir, j.pose)) continue;
-      // A smaller search here: the pass is optional (left out, with its warning, if not reached); none
-      // to a junction that no forward path from open ground or from 150 m away reaches (the mirror of
-      // `leavableAt`): a search from across the field does not get there.
-      const t = tryDirect(from, j.pose, ctx, 8) ?? tryWaypointChain(from, j.pose, ctx) ?? (reachable(j.pose) ? trySearch(from, j.pose, ctx, 1500) : undefined);
+      // A smaller search here: the pass is optional (left out, with its warning, if not reached).
+      const t = tryDirect(from, j.pose, ctx, 8) ?? tryWaypointChain(from, j.pose, ctx) ?? trySearch(from, j.pose, ctx, 1500);
       if (t) return { conn: t, s: j.s, dir };
     }
   }
