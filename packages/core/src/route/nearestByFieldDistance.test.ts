@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Region } from '../geometry/region.js';
 import type { PathsD } from '../geometry/clipper.js';
-import { fieldDistanceFrom, nearestByFieldDistance } from './connectSearch.js';
+import { fieldDistanceFrom, nearestByFieldDistance } from './fieldRaster.js';
 
 /** A 300 × 200 m field with a wall from the bottom edge up to y = 150 at x = 140..160 (a U): near as the crow flies is far inside. */
 const field: PathsD = [[{ x: 0, y: 0 }, { x: 140, y: 0 }, { x: 140, y: 150 }, { x: 160, y: 150 }, { x: 160, y: 0 }, { x: 300, y: 0 }, { x: 300, y: 200 }, { x: 0, y: 200 }]];

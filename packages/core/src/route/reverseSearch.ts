@@ -25,8 +25,9 @@ import { candidateInside, turnCandidates } from '../turns/index.js';
 import type { TurnSegment } from '../turns/types.js';
 import type { Pose, TurnPath } from '../turns/types.js';
 import { wrapPi } from '../turns/angles.js';
-import { HEADING_BINS, Heap, defaultExpansions, goalDistance, headingBin } from './connectSearch.js';
-import type { RasterWindow } from './connectSearch.js';
+import { HEADING_BINS, Heap, defaultExpansions, headingBin } from './connectSearch.js';
+import { goalDistance } from './fieldRaster.js';
+import type { RasterWindow } from './fieldRaster.js';
 
 export interface ReversingLimits {
   /** Minimum turning radius, meters. */
