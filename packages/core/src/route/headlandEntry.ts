@@ -132,12 +132,12 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
  * it reaches open ground first (room for a full circle of radius R): a thin arm of the field that
  * ends in a point lets the machine drive on for a while but not out again.
  */
-export const PASS_EXIT_METERS = 150;
+const PASS_EXIT_METERS = 150;
 
 /**
  * Whether a machine at `pose` (where a headland pass left it) is in a pocket: no forward path gets
  * 4 R away, or none reaches open ground (room for a full circle) or gets `PASS_EXIT_METERS` away.
- * Both: a bay with room to circle but no way out that a machine can drive passes the second alone.
+ * Both tests: a bay with room to circle in but no way out passes the second alone.
  */
 export function inPocket(pose: Pose, region: RouteContext['region'], R: number): boolean {
   return !canLeave(pose, region, R) || !canLeave(pose, region, R, false, PASS_EXIT_METERS, 600, true);
