@@ -6,12 +6,13 @@
  * hole or a notch thinner than a cell lies between two cells inside. 8-neighbour Dijkstras over it
  * in Dial's buckets.
  */
+import { areaOf } from '../geometry/clipper.js';
 import { segmentsIntersect } from '../geometry/region.js';
 import type { Region } from '../geometry/region.js';
 import type { Pose } from '../turns/types.js';
 import { hypot } from '../geometry/vec.js';
 
-/** Raster of the field and the distance-to-goal field over it (one per search). */
+/** A raster of the field: cells free to cross (one per field, cached; a window's made per search). */
 export interface Raster {
   x0: number;
   y0: number;
@@ -63,26 +64,12 @@ function rasterOf(region: Region, window?: RasterWindow): Raster {
   const cell = window ? window.cellMeters : Math.max(1, extent / 600);
   const nx = Math.ceil((maxX - minX) / cell) + 3, ny = Math.ceil((maxY - minY) / cell) + 3;
   const x0 = minX - cell, y0 = minY - cell;
-  const inside = new Uint8Array(nx * ny);
-  const xs: number[] = [];
-  for (let j = 0; j < ny; j++) {
-    const y = y0 + (j + 0.5) * cell;
-    xs.length = 0;
-    for (let k = 0; k < e.length; k += 4) {
-      const ay = e[k + 1], by = e[k + 3];
-      if (ay > y !== by > y) xs.push(e[k] + ((e[k + 2] - e[k]) * (y - ay)) / (by - ay));
-    }
-    xs.sort((a, b) => a - b);
-    for (let m = 0; m + 1 < xs.length; m += 2) {
-      const i0 = Math.max(0, Math.ceil((xs[m] - x0) / cell - 0.5)), i1 = Math.min(nx - 1, Math.floor((xs[m + 1] - x0) / cell - 0.5));
-      for (let i = i0; i <= i1; i++) inside[j * nx + i] = 1;
-    }
-  }
+  const inside = cellsInside(e, x0, y0, cell, nx, ny);
   if (window) return { x0, y0, cell, nx, ny, free: inside };
   // Dilate by one cell: a neck narrower than a cell must stay connected (the heuristic only guides);
   // not into a hole, and no step between two cells inside across an edge: a hole or a notch thinner
   // than a cell (a ditch drawn as a sliver) stays a wall the heuristic does not lead through.
-  const inHole = holeCells(region, x0, y0, cell, nx, ny);
+  const inHole = cellsInside(holeEdges(region), x0, y0, cell, nx, ny);
   const free = new Uint8Array(nx * ny);
   for (let j = 1; j < ny - 1; j++) {
     for (let i = 1; i < nx - 1; i++) {
@@ -95,8 +82,44 @@ function rasterOf(region: Region, window?: RasterWindow): Raster {
   return r;
 }
 
+/** Cells whose centre lies inside the rings of `edges` (flat ax, ay, bx, by; even-odd), by scanline. */
+function cellsInside(edges: ArrayLike<number>, x0: number, y0: number, cell: number, nx: number, ny: number): Uint8Array {
+  const out = new Uint8Array(nx * ny);
+  const xs: number[] = [];
+  for (let j = 0; j < ny; j++) {
+    const y = y0 + (j + 0.5) * cell;
+    xs.length = 0;
+    for (let k = 0; k < edges.length; k += 4) {
+      const ay = edges[k + 1], by = edges[k + 3];
+      if (ay > y !== by > y) xs.push(edges[k] + ((edges[k + 2] - edges[k]) * (y - ay)) / (by - ay));
+    }
+    xs.sort((a, b) => a - b);
+    for (let m = 0; m + 1 < xs.length; m += 2) {
+      const i0 = Math.max(0, Math.ceil((xs[m] - x0) / cell - 0.5)), i1 = Math.min(nx - 1, Math.floor((xs[m + 1] - x0) / cell - 0.5));
+      for (let i = i0; i <= i1; i++) out[j * nx + i] = 1;
+    }
+  }
+  return out;
+}
+
+/** The edges (flat, as `Region.edges`) of the field's holes: its rings wound against the largest one. */
+function holeEdges(region: Region): number[] {
+  const rings = region.rings();
+  const areas = rings.map((r) => areaOf([r]));
+  let largest = 0;
+  for (let i = 1; i < areas.length; i++) if (Math.abs(areas[i]) > Math.abs(areas[largest])) largest = i;
+  const out: number[] = [];
+  rings.forEach((h, i) => {
+    if (Math.sign(areas[i]) !== -Math.sign(areas[largest])) return;
+    for (let k = 0, m = h.length - 1; k < h.length; m = k++) out.push(h[m].x, h[m].y, h[k].x, h[k].y);
+  });
+  return out;
+}
+
 /** Neighbour offsets (di, dj) in `relaxNeighbours`' order; the opposite of step d is step 7 − d. */
 const STEPS: readonly (readonly [number, number])[] = [[-1, -1], [0, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [0, 1], [1, 1]];
+/** Steps right, up-left, up, up-right: every step between two cells is one of these from one of them. */
+const FORWARD_STEPS: readonly number[] = [4, 5, 6, 7];
 
 /**
  * Per cell, the steps to a neighbour that cross an edge while both cells have their centre inside
@@ -122,8 +145,7 @@ function wallsOf(e: Float64Array, inside: Uint8Array, x0: number, y0: number, ce
       for (let i = i0; i <= i1; i++) {
         const a = j * nx + i;
         if (!inside[a]) continue;
-        // steps right, up-left, up, up-right (the others are these from the neighbour)
-        for (const d of [4, 5, 6, 7]) {
+        for (const d of FORWARD_STEPS) {
           const ii = i + STEPS[d][0], jj = j + STEPS[d][1];
           if (ii < 0 || ii >= nx || jj >= ny) continue;
           const b = jj * nx + ii;
@@ -137,39 +159,6 @@ function wallsOf(e: Float64Array, inside: Uint8Array, x0: number, y0: number, ce
     }
   }
   return walls;
-}
-
-/** Cells whose centre lies in a hole of the field (a ring wound against the largest one), by scanline over the holes' edges. */
-function holeCells(region: Region, x0: number, y0: number, cell: number, nx: number, ny: number): Uint8Array {
-  const rings = region.rings();
-  const area = (r: { x: number; y: number }[]): number => {
-    let a = 0;
-    for (let i = 0, j = r.length - 1; i < r.length; j = i++) a += r[j].x * r[i].y - r[i].x * r[j].y;
-    return a;
-  };
-  const areas = rings.map(area);
-  let largest = 0;
-  for (let i = 1; i < areas.length; i++) if (Math.abs(areas[i]) > Math.abs(areas[largest])) largest = i;
-  const out = new Uint8Array(nx * ny);
-  const holes = rings.filter((_, i) => Math.sign(areas[i]) === -Math.sign(areas[largest]));
-  if (holes.length === 0) return out;
-  const xs: number[] = [];
-  for (let j = 0; j < ny; j++) {
-    const y = y0 + (j + 0.5) * cell;
-    xs.length = 0;
-    for (const h of holes) {
-      for (let i = 0, m = h.length - 1; i < h.length; m = i++) {
-        const ay = h[m].y, by = h[i].y;
-        if (ay > y !== by > y) xs.push(h[m].x + ((h[i].x - h[m].x) * (y - ay)) / (by - ay));
-      }
-    }
-    xs.sort((a, b) => a - b);
-    for (let m = 0; m + 1 < xs.length; m += 2) {
-      const i0 = Math.max(0, Math.ceil((xs[m] - x0) / cell - 0.5)), i1 = Math.min(nx - 1, Math.floor((xs[m + 1] - x0) / cell - 0.5));
-      for (let i = i0; i <= i1; i++) out[j * nx + i] = 1;
-    }
-  }
-  return out;
 }
 
 /**
@@ -413,13 +402,17 @@ export function nearestByFieldDistance(region: Region, x: number, y: number, poi
   }
   if (firstAt.size === 0) return -1;
   // `distanceField`'s Dijkstra from (x, y), settled as far as the nearest point's cell. The cells settle
-  // in order of distance, so the least distance of a settled point cell is the least of all once the
-  // cells at that distance (ties) are settled too; asked again, the cells settled before are read as
-  // they are (not walked again in their order).
+  // by buckets of distance, so once every cell no farther than a settled point cell is settled, the
+  // least distance of a settled point cell is the least of all (ties too); asked again, the cells
+  // settled before are read as they are (not walked again in their order).
   const run = sourceRun(region, r, x, y);
   const { dist, done } = run;
-  let least = Infinity;
-  for (const k of firstAt.keys()) if (done[k] && dist[k] < least) least = dist[k];
+  const leastSettled = (): number => {
+    let least = Infinity;
+    for (const k of firstAt.keys()) if (done[k] && dist[k] < least) least = dist[k];
+    return least;
+  };
+  let least = leastSettled();
   while (least === Infinity) {
     const k = settleNext(r, run);
     if (k < 0) return -1; // no point's cell connects to (x, y)
@@ -428,7 +421,7 @@ export function nearestByFieldDistance(region: Region, x: number, y: number, poi
   while (settleNext(r, run, least) >= 0);
   // Every cell at no more than `least` is settled now, the nearest point's among them (a cell settled
   // before it in its bucket may be farther: the least is read again).
-  for (const k of firstAt.keys()) if (done[k] && dist[k] < least) least = dist[k];
+  least = leastSettled();
   let found = -1;
   for (const [k, at] of firstAt) if (done[k] && dist[k] === least && (found < 0 || at < found)) found = at;
   return found;

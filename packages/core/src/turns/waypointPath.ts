@@ -113,7 +113,7 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
         dist[u] = Infinity;
         prev[u] = -1;
         for (const w of settled) {
-          const d = dist[w] + (u < n && w < n ? D[w * n + u] : hypot(X[u] - X[w], Y[u] - Y[w]));
+          const d = dist[w] + (u < n ? D[w * n + u] : hypot(X[u] - X[w], Y[u] - Y[w])); // (settled nodes are waypoints)
           if (d < dist[u] && sees(w, u)) { dist[u] = d; prev[u] = w; }
         }
         if (dist[u] < Infinity) open.push(dist[u] + h[u], u);
@@ -124,39 +124,27 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
     done[u] = 1;
     settled.push(u);
     const du = dist[u];
-    if (u < n) {
-      // A waypoint: its row of distances and sight lines, then b (the same sums and tests as below).
-      const row = u * n;
-      for (let v = 0; v < n; v++) {
-        if (done[v]) continue;
-        const d = du + D[row + v];
-        if (d >= dist[v]) continue;
-        let c = clear[row + v];
-        if (c === 0) clear[row + v] = clear[v * n + u] = c = region.segmentClear(X[u], Y[u], X[v], Y[v]) ? 1 : 2;
-        if (c !== 1) continue;
-        dist[v] = d;
-        prev[v] = u;
-        untested[v] = 0;
-        open.push(d + h[v], v);
-      }
-      const v = n + 1, d = du + hypot(X[v] - X[u], Y[v] - Y[u]);
-      if (!done[v] && d < dist[v] && sees(u, v)) {
-        dist[v] = d;
-        prev[v] = u;
-        untested[v] = 0;
-        open.push(d + h[v], v);
-      }
-    } else {
-      for (let v = 0; v < n + 2; v++) {
-        if (done[v] || v === n) continue;
-        const d = du + hypot(X[v] - X[u], Y[v] - Y[u]);
-        if (d >= dist[v]) continue;
-        if (!sees(u, v)) continue;
-        dist[v] = d;
-        prev[v] = u;
-        untested[v] = 0;
-        open.push(d + h[v], v);
-      }
+    // u is a waypoint (a is settled first, b ends the search): its row of distances and sight lines
+    // (cached both ways, a row read in order), then b measured.
+    const row = u * n;
+    for (let v = 0; v < n; v++) {
+      if (done[v]) continue;
+      const d = du + D[row + v];
+      if (d >= dist[v]) continue;
+      let c = clear[row + v];
+      if (c === 0) clear[row + v] = clear[v * n + u] = c = region.segmentClear(X[u], Y[u], X[v], Y[v]) ? 1 : 2;
+      if (c !== 1) continue;
+      dist[v] = d;
+      prev[v] = u;
+      untested[v] = 0;
+      open.push(d + h[v], v);
+    }
+    const b = n + 1, d = du + hypot(X[b] - X[u], Y[b] - Y[u]);
+    if (d < dist[b] && region.segmentClear(X[u], Y[u], X[b], Y[b])) {
+      dist[b] = d;
+      prev[b] = u;
+      untested[b] = 0;
+      open.push(d + h[b], b);
     }
   }
   const out: number[] = [];
