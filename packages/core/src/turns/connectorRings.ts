@@ -5,7 +5,7 @@
  * radius R and every concave one an arc of radius c ≥ R, so driving along a ring respects
  * the minimum turning radius. Rings are densified to a point at least every 0.5 m.
  */
-import { areaOf, offsetPolygons, ringToFlat } from '../geometry/clipper.js';
+import { grownByParts, offsetPolygons, ringToFlat } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
 import Flatbush from 'flatbush';
 import { densify, hypot, segmentParameter } from '../geometry/vec.js';
@@ -34,22 +34,6 @@ export function buildConnectorRings(field: PathsD, offsetMeters: number, turnRad
   if (eroded.length === 0) return [];
   const rings = grownByParts(eroded, turnRadiusMeters);
   return rings.filter((r) => r.length >= 3).map((r) => makeLoop(ringToFlat(r)));
-}
-
-/**
- * `offsetPolygons(polygon, delta)` (delta > 0) of one shell and its holes, made as the shell grown and
- * each hole shrunk on its own: the holes lie apart inside the shell, and a disc that fits in the
- * outside of the polygon fits outside the shell or in one hole, so the rings are the same. Clipper2's
- * one sweep over a shell with many holes full of arcs costs far more than its parts (bg-009's eroded
- * field, 14 holes: 55 ms together, 10 ms apart). Anything else (several shells: an island in a hole
- * grows across it) is offset whole.
- */
-function grownByParts(polygon: PathsD, delta: number): PathsD {
-  const shells = polygon.filter((r) => areaOf([r]) > 0);
-  if (shells.length !== 1 || polygon.length < 3) return offsetPolygons(polygon, delta);
-  const out = offsetPolygons(shells, delta);
-  for (const r of polygon) if (r !== shells[0]) for (const h of offsetPolygons([r], -delta)) out.push(h);
-  return out;
 }
 
 const rateLimitedLoops = new WeakMap<LoopPath, Map<number, LoopPath>>();
