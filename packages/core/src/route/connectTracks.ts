@@ -65,6 +65,8 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
       message: `headland pass ${p.headlandIndex} (${p.type}, ${Math.round(p.loop.lengthMeters)} m) cannot be joined and left by a forward path within the turning radius inside the field; it is left out of the route and its area counts as uncovered`,
       x: p.loop.xy[0],
       y: p.loop.xy[1],
+      // a pass with no junction a forward path can join and leave is entered from nowhere (enterHeadland)
+      ...(passHasJunction(p.loop, loopDirections(p.loop, ctx.headlandWinding), ctx, false) ? {} : { shapeOnly: true as const }),
     });
   };
   const undoLastPass = (warningsBefore: number): boolean => {

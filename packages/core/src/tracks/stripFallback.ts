@@ -60,7 +60,9 @@ function routeFaults(warnings: readonly { code: string }[]): { all: number; undr
 /**
  * Whether the route's faults may come from its strip passes (tracks from `firstStrip` on): a join
  * not fitted or a track left out at a strip pass's end or middle, or headland passes left out
- * right after the last track (before the first, with headlands first) when that is a strip pass.
+ * right after the last track (before the first, with headlands first) when that is a strip pass,
+ * unless the field's shape alone leaves them out (`shapeOnly`: no junction a forward path can join
+ * and leave, so no planning joins them from a track; all tracks strip passes, one may start the route).
  */
 export function stripFaults(warnings: LocalWarning[], segments: LocalSegment[], tracks: Track[], firstStrip: number, headlandsFirst: boolean): boolean {
   const near = (x: number | undefined, y: number | undefined): boolean => x !== undefined && y !== undefined &&
@@ -71,7 +73,9 @@ export function stripFaults(warnings: LocalWarning[], segments: LocalSegment[], 
     return m !== null && near(Number(m[1]), Number(m[2]));
   };
   if (warnings.some((wn) => wn.code !== 'headland-pass-skipped' && ROUTE_FAULTS.has(wn.code) && (near(wn.x, wn.y) || goal(wn)))) return true;
-  if (!warnings.some((wn) => wn.code === 'headland-pass-skipped')) return false;
+  // A pass the field's shape leaves out is left out with or without them, unless nothing but
+  // headland passes is left without them: the route then starts on one, joined from nowhere.
+  if (!warnings.some((wn) => wn.code === 'headland-pass-skipped' && (!wn.shapeOnly || firstStrip === 0))) return false;
   const driven = segments.filter((sg) => sg.type === 'Track');
   const next = headlandsFirst ? driven[0] : driven[driven.length - 1];
   return next?.trackIndex !== undefined && next.trackIndex >= firstStrip;

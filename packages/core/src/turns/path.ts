@@ -23,6 +23,8 @@ export interface LocalWarning {
   message: string;
   x?: number;
   y?: number;
+  /** Made by the field's shape alone, whatever the order or the tracks are (a headland pass no forward path can join and leave). */
+  shapeOnly?: true;
 }
 
 /** A working piece to drive. Tracks carry their (mutable) ends; headland passes a loop. */

@@ -1,0 +1,38 @@
+/**
+ * The strip fallback on corpus fields (snake order, width 6 m, radius 6 m, 2 headland passes): a
+ * field is planned again without its strip passes only where its route's faults may come from
+ * them, not for a headland pass the field's shape leaves out whatever the route.
+ */
+import { describe, expect, it } from 'vitest';
+import { corpusField } from '../__fixtures__/corpusField.js';
+import { planRoute } from '../plan.js';
+import type { PlanProgress } from '../progress.js';
+
+/** The plan of corpus field `id`, and how many times its first planning started (2: planned again without strips). */
+function planCounted(id: string): { plan: ReturnType<typeof planRoute>; firstPlannings: number } {
+  const seen: PlanProgress[] = [];
+  const plan = planRoute(
+    { field: corpusField(id), machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, routeOptions: { algorithm: 'snake' } },
+    { onProgress: (p) => seen.push(p) },
+  );
+  return { plan, firstPlannings: seen.filter((p) => p.stage === 'field' && p.planning === 1).length };
+}
+
+describe('planning again without strip passes', () => {
+  it('a pass round a hole tighter than the turning radius is left out, said so, and the field is planned once', () => {
+    // bg-009: a 30 m pass round a hole has no junction a forward path can join and leave
+    const { plan, firstPlannings } = planCounted('bg-009');
+    const skipped = plan.warnings.filter((w) => w.code === 'headland-pass-skipped');
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(skipped.every((w) => w.geometry !== undefined)).toBe(true);
+    expect(plan.tracks.length).toBeGreaterThan(0);
+    expect(firstPlannings).toBe(1);
+  });
+
+  it('a join not fitted at a strip pass still has the field planned again without them', () => {
+    // be-vlg-081: with its strip passes the route has a join nothing fits; without, none
+    const { plan, firstPlannings } = planCounted('be-vlg-081');
+    expect(firstPlannings).toBe(2);
+    expect(plan.warnings.filter((w) => w.code === 'turn-not-fitted')).toEqual([]);
+  });
+});
