@@ -43,14 +43,50 @@ function distancesOf(wp: Waypoints): Float64Array {
   return d;
 }
 
-/** Waypoint-to-waypoint visibility, filled as queries need it (0 unknown, 1 clear, 2 blocked), both ways (a row read in order). */
-const visibilityCaches = new WeakMap<Waypoints, { region: Region; clear: Uint8Array }>();
+/**
+ * Sight lines of one point (a query's a or b) to each waypoint (0 unknown, 1 clear, 2 blocked), and
+ * how many are still unknown and how many clear: the same track ends and pass junctions are asked
+ * about again and again, and a point that sees no waypoint is the end of no path through them.
+ */
+interface PointSight {
+  row: Uint8Array;
+  unknown: number;
+  clear: number;
+}
 
-function visibilityOf(wp: Waypoints, region: Region): Uint8Array {
+/** A waypoint set's sight lines in one region: waypoint to waypoint (n × n, both ways: a row read in order), and per point. */
+interface Visibility {
+  region: Region;
+  clear: Uint8Array;
+  points: Map<string, PointSight>;
+}
+const visibilityCaches = new WeakMap<Waypoints, Visibility>();
+
+/** Sight lines filled as queries need them. */
+function visibilityOf(wp: Waypoints, region: Region): Visibility {
   const n = wp.xs.length;
   let c = visibilityCaches.get(wp);
-  if (!c || c.region !== region) visibilityCaches.set(wp, (c = { region, clear: new Uint8Array(n * n) }));
-  return c.clear;
+  if (!c || c.region !== region) visibilityCaches.set(wp, (c = { region, clear: new Uint8Array(n * n), points: new Map() }));
+  return c;
+}
+
+/** Point (x, y)'s sight lines (exact coordinates: the poses asked about are the same numbers). */
+function pointSight(vis: Visibility, n: number, x: number, y: number): PointSight {
+  const key = `${x},${y}`;
+  let p = vis.points.get(key);
+  if (!p) vis.points.set(key, (p = { row: new Uint8Array(n), unknown: n, clear: 0 }));
+  return p;
+}
+
+/** Whether (x, y), whose sight lines are `p`, sees waypoint v (tested once). */
+function seesWaypoint(p: PointSight, region: Region, x: number, y: number, wp: Waypoints, v: number): boolean {
+  let c = p.row[v];
+  if (c === 0) {
+    p.row[v] = c = region.segmentClear(x, y, wp.xs[v], wp.ys[v]) ? 1 : 2;
+    p.unknown--;
+    if (c === 1) p.clear++;
+  }
+  return c === 1;
 }
 
 /**
@@ -68,7 +104,10 @@ function visibilityOf(wp: Waypoints, region: Region): Uint8Array {
  */
 export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, ay: number, bx: number, by: number): number[] | undefined {
   const n = wp.xs.length;
-  const clear = visibilityOf(wp, region), D = distancesOf(wp);
+  const vis = visibilityOf(wp, region), clear = vis.clear, D = distancesOf(wp);
+  const fromA = pointSight(vis, n, ax, ay), toB = pointSight(vis, n, bx, by);
+  // An end known to see no waypoint: the straight line or nothing (what the search would find).
+  if ((fromA.unknown === 0 && fromA.clear === 0) || (toB.unknown === 0 && toB.clear === 0)) return region.segmentClear(ax, ay, bx, by) ? [] : undefined;
   // Nodes 0..n-1 waypoints, n = a, n+1 = b.
   const X = new Float64Array(n + 2), Y = new Float64Array(n + 2);
   X.set(wp.xs); Y.set(wp.ys);
@@ -80,8 +119,11 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
   const untested = new Uint8Array(n + 2);
   const h = new Float64Array(n + 2);
   for (let i = 0; i < n + 2; i++) h[i] = hypot(X[i] - bx, Y[i] - by);
+  // a and b: their own sight lines to the waypoints (u a waypoint or a, v any node)
   const sees = (u: number, v: number): boolean => {
-    if (u >= n || v >= n) return region.segmentClear(X[u], Y[u], X[v], Y[v]);
+    if (u >= n && v >= n) return region.segmentClear(X[u], Y[u], X[v], Y[v]);
+    if (u === n) return seesWaypoint(fromA, region, ax, ay, wp, v);
+    if (v === n + 1) return seesWaypoint(toB, region, bx, by, wp, u);
     let c = clear[u * n + v];
     if (c === 0) clear[u * n + v] = clear[v * n + u] = c = region.segmentClear(X[u], Y[u], X[v], Y[v]) ? 1 : 2;
     return c === 1;
@@ -140,7 +182,7 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
       open.push(d + h[v], v);
     }
     const b = n + 1, d = du + hypot(X[b] - X[u], Y[b] - Y[u]);
-    if (d < dist[b] && region.segmentClear(X[u], Y[u], X[b], Y[b])) {
+    if (d < dist[b] && seesWaypoint(toB, region, bx, by, wp, u)) {
       dist[b] = d;
       prev[b] = u;
       untested[b] = 0;
