@@ -223,7 +223,7 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
   return undefined;
 }
 
-interface RingPair {
+export interface RingPair {
   s1: number;
   s2: number;
   d: number;
@@ -253,11 +253,45 @@ const NEAR_LOOP_METERS = 30;
 /** Rounding slack on the radius (a distance recomputed from other sums), far below any step. */
 const NEAREST_SLACK_METERS = 1e-6;
 
-/** Closest point pairs between two loops (samples every 5 m on the shorter one). */
-function closestPairs(l1: LoopPath, l2: LoopPath, count: number, region: Region): RingPair[] {
+/**
+ * Closest point pairs between two loops: samples every 5 m on the shorter one, in order of their
+ * distance to the longer (a stable sort: the first sample among equals); of those, the first
+ * `count` in sight of their nearest point and at least 10 m apart along the first loop.
+ */
+export function closestPairs(l1: LoopPath, l2: LoopPath, count: number, region: Region): RingPair[] {
   const swap = l2.lengthMeters < l1.lengthMeters;
   const small = swap ? l2 : l1, big = swap ? l1 : l2;
-  const out: RingPair[] = [];
+  // Keep pairs in sight of each other (the straight line between them inside the field),
+  // at least 10 m apart along the first loop.
+  const kept: RingPair[] = [];
+  for (const m of samplesByDistance(small, big)) {
+    const c = swap ? { s1: m.onBig, s2: m.onSmall, d: m.d } : { s1: m.onSmall, s2: m.onBig, d: m.d };
+    const p = poseOnLoop(l1, c.s1, 1), q = poseOnLoop(l2, c.s2, 1);
+    if (!region.segmentClear(p.x, p.y, q.x, q.y)) continue;
+    if (kept.every((k) => Math.abs(k.s1 - c.s1) > 10)) kept.push(c);
+    if (kept.length >= count) break;
+  }
+  return kept;
+}
+
+/** A sample of the shorter loop (at `onSmall`) and the point of the longer nearest to it (`onBig`), `d` apart. */
+interface LoopSample {
+  onSmall: number;
+  onBig: number;
+  d: number;
+}
+
+/**
+ * The samples of `closestPairs`, by distance, per (shorter, longer) loop: a traversal asked both
+ * ways round (from ring 1 to ring 2, and back) measures them once. Loops are made once per plan.
+ */
+const sampleCaches = new WeakMap<LoopPath, WeakMap<LoopPath, LoopSample[]>>();
+function samplesByDistance(small: LoopPath, big: LoopPath): LoopSample[] {
+  let inner = sampleCaches.get(small);
+  if (!inner) sampleCaches.set(small, (inner = new WeakMap()));
+  let out = inner.get(big);
+  if (out) return out;
+  out = [];
   const n = Math.max(4, Math.ceil(small.lengthMeters / 5));
   // The next sample is no farther from the big loop than the last one's distance plus the step
   // between them: where that is short, the nearest point is looked for within it (the same point).
@@ -269,19 +303,11 @@ function closestPairs(l1: LoopPath, l2: LoopPath, count: number, region: Region)
     let q = reach <= NEAR_LOOP_METERS ? nearestOnLoop(big, p.x, p.y, reach) : undefined;
     if (!q || q.distance === Infinity) q = nearestOnLoop(big, p.x, p.y);
     last = { x: p.x, y: p.y, d: q.distance };
-    out.push(swap ? { s1: q.s, s2: ss, d: q.distance } : { s1: ss, s2: q.s, d: q.distance });
+    out.push({ onSmall: ss, onBig: q.s, d: q.distance });
   }
   out.sort((a, b) => a.d - b.d);
-  // Keep pairs in sight of each other (the straight line between them inside the field),
-  // at least 10 m apart along the first loop.
-  const kept: RingPair[] = [];
-  for (const c of out) {
-    const p = poseOnLoop(l1, c.s1, 1), q = poseOnLoop(l2, c.s2, 1);
-    if (!region.segmentClear(p.x, p.y, q.x, q.y)) continue;
-    if (kept.every((k) => Math.abs(k.s1 - c.s1) > 10)) kept.push(c);
-    if (kept.length >= count) break;
-  }
-  return kept;
+  inner.set(big, out);
+  return out;
 }
 
 /**
