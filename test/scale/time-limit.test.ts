@@ -26,7 +26,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { planRoute } from '@furrow/core';
-import type { FieldGeometry, PathPlanRequest } from '@furrow/core';
+import type { FieldGeometry, PathPlanRequest, Plan } from '@furrow/core';
 
 const cpuMilliseconds = (): number => {
   const c = process.cpuUsage();
@@ -71,8 +71,7 @@ describe('maxOptimizerTime bounds the call', () => {
     const { plan, ms } = timed[0].ms <= timed[1].ms ? timed[0] : timed[1];
     expect(plan.warnings.find((w) => w.code === 'time-limit')?.message).toMatch(/ordering on the real connectors stopped/);
     expect(ms).toBeLessThan(1500);
-    // every track of the plan is driven
-    expect(plan.route.filter((s) => s.type === 'Track').length).toBe(plan.tracks.length);
+    expectEveryTrackDrivenOrNamed(plan);
   }, 300_000);
 
   it('plans the README example on its own clock (the wall clock) within 1.5 s when the process gets a core', () => {
@@ -96,10 +95,22 @@ describe('maxOptimizerTime bounds the call', () => {
     const limited = best.plan.warnings.find((w) => w.code === 'time-limit');
     if (limited) expect(limited.message).toMatch(/ordering on the real connectors stopped/);
     expect(ran.length > 0 ? best.wall : best.cpu).toBeLessThan(1500);
-    // every track of the plan is driven, cut short or not
-    expect(best.plan.route.filter((s) => s.type === 'Track').length).toBe(best.plan.tracks.length);
+    // cut short or not
+    expectEveryTrackDrivenOrNamed(best.plan);
   }, 300_000);
 });
+
+/**
+ * Every track of the plan is driven or named left out (`track-skipped`, a join nothing fits: it-tus-033
+ * leaves one out on some routes), and most are driven.
+ */
+function expectEveryTrackDrivenOrNamed(plan: Plan): void {
+  const driven = new Set(plan.route.filter((s) => s.type === 'Track').map((s) => s.trackIndex));
+  const named = new Set(plan.warnings.filter((w) => w.code === 'track-skipped').map((w) => Number(/^track (\d+) /.exec(w.message)?.[1])));
+  const tracks = plan.tracks as { index: number }[];
+  for (const t of tracks) expect(driven.has(t.index) || named.has(t.index), `track ${t.index}`).toBe(true);
+  expect(driven.size).toBeGreaterThan(0.95 * tracks.length);
+}
 
 /** A call whose main-thread CPU time is below this share of its wall time did not have a core to itself. */
 const STARVED_SHARE = 0.85;
