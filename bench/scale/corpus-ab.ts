@@ -13,27 +13,19 @@
  * Run: `CORE_A=/tmp/a/packages/core/src/index.ts node --import tsx bench/scale/corpus-ab.ts`
  * (one line per field, then a JSON summary: medians, sums, fields whose plans differ, quality medians).
  */
-import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { coreTrees, corpusFields, corpusRequest } from './corpusRuns.js';
+import type { Core } from './corpusRuns.js';
 
-type Core = typeof import('../../packages/core/src/index.js');
-if (!process.env.CORE_A) throw new Error('CORE_A: the path of the baseline core (src/index.ts)');
-const A = (await import(process.env.CORE_A)) as Core;
-const B = (await import(process.env.CORE_B ?? fileURLToPath(new URL('../../packages/core/src/index.ts', import.meta.url)))) as Core;
-const dir = fileURLToPath(new URL('../../test/fields', import.meta.url));
-const only = process.env.ONLY?.split(',');
-const algo = process.env.ALGO ?? 'snake';
+const trees = coreTrees();
+const A = (await import(trees.A)) as Core;
+const B = (await import(trees.B)) as Core;
 const reps = Number(process.env.REPS ?? 1);
-const machine = { widthMeters: Number(process.env.WIDTH ?? 6), turnRadiusMeters: Number(process.env.RADIUS ?? 6) };
-const passes = Number(process.env.PASSES ?? 2);
-const rows = readFileSync(join(dir, 'index.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')).filter(([id]) => !only || only.includes(id));
 
 interface Run { cpu: number; uncovered: number; nonWorking: number; hash: string }
 
 function plan(core: Core, field: unknown): Run {
-  const request = { field, machine, headland: { passes }, ...(algo === 'default' ? {} : { routeOptions: { algorithm: algo } }) } as Parameters<Core['planRoute']>[0];
+  const request = corpusRequest(field);
   const c0 = process.cpuUsage();
   const p = core.planRoute(request, { now: () => 0 });
   const c = process.cpuUsage(c0);
@@ -48,9 +40,7 @@ const median = (xs: number[]): number => {
 };
 const out: { id: string; a: Run; b: Run }[] = [];
 let turn = 0;
-for (const [id, file] of rows) {
-  const g = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-  const field = g.type === 'FeatureCollection' ? g.features[0].geometry : g.type === 'Feature' ? g.geometry : g;
+for (const { id, field } of corpusFields()) {
   let a: Run | undefined, b: Run | undefined;
   for (let r = 0; r < reps; r++) {
     let x: Run, y: Run;

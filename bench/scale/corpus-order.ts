@@ -6,34 +6,23 @@
  * of its repeats: there a change can look faster than the bench finds it (2026-11-27: it-tus-033
  * −16 % in corpus-ab, −2 % here).
  *
- * `CORE_A` / `CORE_B`: a core's `src/index.ts` (default B: this tree's; A required, as for
- * corpus-ab.ts). `PAIRS`: runs per tree (default 3). `ALGO` (default `snake`; `default`: none asked),
- * `WIDTH`, `RADIUS`, `PASSES` (default 6, 6, 2). Clock frozen (`now: () => 0`).
+ * `CORE_A` / `CORE_B`, `ALGO`, `WIDTH`, `RADIUS`, `PASSES`, `ONLY` as for corpus-ab.ts (corpusRuns.ts);
+ * `PAIRS`: runs per tree (default 3). Clock frozen (`now: () => 0`).
  *
  * Run: `CORE_A=/tmp/a/packages/core/src/index.ts node --import tsx bench/scale/corpus-order.ts`
  * (per run: the tree, the CPU sum, the slowest fields; then each tree's range over its runs for
  * the fields slowest in any run).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-type Core = typeof import('../../packages/core/src/index.js');
-
-const dir = fileURLToPath(new URL('../../test/fields/', import.meta.url));
-const algo = process.env.ALGO ?? 'snake';
-const machine = { widthMeters: Number(process.env.WIDTH ?? 6), turnRadiusMeters: Number(process.env.RADIUS ?? 6) };
-const passes = Number(process.env.PASSES ?? 2);
+import { coreTrees, corpusFields, corpusRequest } from './corpusRuns.js';
+import type { Core } from './corpusRuns.js';
 
 /** The child: every corpus field in index order with one tree, one JSON line of CPU seconds per field. */
 async function child(core: string): Promise<void> {
   const C = (await import(core)) as Core;
-  const rows = readFileSync(join(dir, 'index.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
-  for (const [id, file] of rows) {
-    const g = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-    const field = g.type === 'FeatureCollection' ? g.features[0].geometry : g.type === 'Feature' ? g.geometry : g;
-    const request = { field, machine, headland: { passes }, ...(algo === 'default' ? {} : { routeOptions: { algorithm: algo } }) } as Parameters<Core['planRoute']>[0];
+  for (const { id, field } of corpusFields()) {
+    const request = corpusRequest(field);
     const c0 = process.cpuUsage();
     C.planRoute(request, { now: () => 0 });
     const c = process.cpuUsage(c0);
@@ -55,8 +44,7 @@ function run(core: string): Map<string, number> {
 if (process.env.CORPUS_ORDER_CHILD) {
   await child(process.env.CORPUS_ORDER_CHILD);
 } else {
-  if (!process.env.CORE_A) throw new Error('CORE_A: the path of the baseline core (src/index.ts)');
-  const trees = { A: process.env.CORE_A, B: process.env.CORE_B ?? fileURLToPath(new URL('../../packages/core/src/index.ts', import.meta.url)) };
+  const trees = coreTrees();
   const pairs = Number(process.env.PAIRS ?? 3);
   const runs: { A: Map<string, number>[]; B: Map<string, number>[] } = { A: [], B: [] };
   const slow = new Set<string>();
