@@ -78,6 +78,18 @@ function pointSight(vis: Visibility, n: number, x: number, y: number): PointSigh
   return p;
 }
 
+/** Whether the point whose sight lines are `p` is known to see no waypoint: no path through them ends there. */
+function seesNone(p: PointSight): boolean {
+  return p.unknown === 0 && p.clear === 0;
+}
+
+/** Whether waypoints u and v see each other (tested once, cached both ways). */
+function waypointsSee(clear: Uint8Array, n: number, region: Region, wp: Waypoints, u: number, v: number): boolean {
+  let c = clear[u * n + v];
+  if (c === 0) clear[u * n + v] = clear[v * n + u] = c = region.segmentClear(wp.xs[u], wp.ys[u], wp.xs[v], wp.ys[v]) ? 1 : 2;
+  return c === 1;
+}
+
 /** Whether (x, y), whose sight lines are `p`, sees waypoint v (tested once). */
 function seesWaypoint(p: PointSight, region: Region, x: number, y: number, wp: Waypoints, v: number): boolean {
   let c = p.row[v];
@@ -107,7 +119,7 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
   const vis = visibilityOf(wp, region), clear = vis.clear, D = distancesOf(wp);
   const fromA = pointSight(vis, n, ax, ay), toB = pointSight(vis, n, bx, by);
   // An end known to see no waypoint: the straight line or nothing (what the search would find).
-  if ((fromA.unknown === 0 && fromA.clear === 0) || (toB.unknown === 0 && toB.clear === 0)) return region.segmentClear(ax, ay, bx, by) ? [] : undefined;
+  if (seesNone(fromA) || seesNone(toB)) return region.segmentClear(ax, ay, bx, by) ? [] : undefined;
   // Nodes 0..n-1 waypoints, n = a, n+1 = b.
   const X = new Float64Array(n + 2), Y = new Float64Array(n + 2);
   X.set(wp.xs); Y.set(wp.ys);
@@ -124,9 +136,7 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
     if (u >= n && v >= n) return region.segmentClear(X[u], Y[u], X[v], Y[v]);
     if (u === n) return seesWaypoint(fromA, region, ax, ay, wp, v);
     if (v === n + 1) return seesWaypoint(toB, region, bx, by, wp, u);
-    let c = clear[u * n + v];
-    if (c === 0) clear[u * n + v] = clear[v * n + u] = c = region.segmentClear(X[u], Y[u], X[v], Y[v]) ? 1 : 2;
-    return c === 1;
+    return waypointsSee(clear, n, region, wp, u, v);
   };
   // a settled: its relaxations, untested
   dist[n] = 0;
@@ -173,6 +183,7 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
       if (done[v]) continue;
       const d = du + D[row + v];
       if (d >= dist[v]) continue;
+      // `waypointsSee` written out: through the call the replayed queries of it-tus-033 take 5 % longer
       let c = clear[row + v];
       if (c === 0) clear[row + v] = clear[v * n + u] = c = region.segmentClear(X[u], Y[u], X[v], Y[v]) ? 1 : 2;
       if (c !== 1) continue;
