@@ -1,5 +1,5 @@
 /**
- * What the corpus A/B scripts (corpus-ab.ts, corpus-order.ts) share: the corpus fields in index
+ * What the corpus A/B scripts (corpus-ab.ts, corpus-order.ts, corpus-quality.ts) share: the corpus fields in index
  * order, and the request they plan each with, from the environment — `ALGO` (a route order, default
  * `snake`; `default`: none asked), `WIDTH`, `RADIUS`, `PASSES` (default 6, 6, 2), `ONLY` (field ids,
  * comma-separated) — and the core trees `CORE_A` (required) and `CORE_B` (default: this tree's).
