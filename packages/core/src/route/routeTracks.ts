@@ -39,6 +39,7 @@ import type { ObjectiveRates } from './optimize/objective.js';
 import { routeBudget } from './budget.js';
 import { workBudget, WORK_UNITS_PER_SECOND } from '../clock.js';
 import { MIN_TRACK_AFTER_TRIM_METERS } from './connectContext.js';
+import type { TrackVisit } from './connectContext.js';
 import type { RouteBudget } from './budget.js';
 
 export type { RouteBudget } from './budget.js';
@@ -202,7 +203,9 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   const routeVisits = dropped.visits;
   const assembled = assembling ? assembleRoute(routeVisits, conns.partsVia(conns.reuse), (k) => trackMeters(inp.tracks[routeVisits[k].trackIndex])) : undefined;
   const headlandPieces = inp.headlandRoute.pieces;
-  const final = assembled ?? conns.connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(inp.tracks, routeVisits, inp.cellOf)] : [...trackPieces(inp.tracks, routeVisits, inp.cellOf), ...headlandPieces], true, true, undefined, conns.shortening);
+  const connectFixed = (visits: TrackVisit[]): Parts => conns.connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(inp.tracks, visits, inp.cellOf)] : [...trackPieces(inp.tracks, visits, inp.cellOf), ...headlandPieces], true, true, undefined, conns.shortening);
+  const fixed = assembled ? undefined : withoutUnreachableStrips(routeVisits, inp.tracks, connectFixed);
+  const final = assembled ?? fixed!.parts;
   const lastResort = new Set(dropped.skipped);
   for (const sk of [...kept.skipped, ...dropped.skipped]) {
     const t = inp.tracks[sk.visit.trackIndex];
@@ -213,6 +216,16 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
       message: `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} m) fits inside the field ${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even with the tracks shortened${why}; its area counts as uncovered`,
       x: (t.x0 + t.x1) / 2,
       y: (t.y0 + t.y1) / 2,
+    });
+  }
+  for (const v of fixed?.left ?? []) {
+    const t = inp.tracks[v.trackIndex];
+    final.warnings.push({
+      code: 'track-skipped',
+      message: `strip pass ${v.trackIndex} (${Math.round(trackMeters(t))} m at ${t.widthMeters!.toFixed(1)} m, sections off) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} m) fits inside the field to join it to the route; its strip counts as uncovered`,
+      x: (t.x0 + t.x1) / 2,
+      y: (t.y0 + t.y1) / 2,
+      stripPass: true,
     });
   }
   if (!inp.now) routeField.spentWorkMilliseconds += workClock() - workAtStart;
@@ -257,6 +270,39 @@ function trackLeft(into: Parts | undefined, i: number, out: Parts | undefined, f
   const driven = (s: LocalSegment | undefined): number => (s && s.type === 'Track' && s.trackIndex === i ? polylineLength(s.xy) : full);
   const trimmed = full - driven(into?.segs[into.segs.length - 1]) + (full - driven(out?.segs[0]));
   return trimmed <= 1e-9 || full - trimmed >= MIN_TRACK_AFTER_TRIM_METERS;
+}
+
+/** Times a fixed order is connected again without the strip passes its joins that nothing fits lead into or out of. */
+const STRIP_DROP_ROUNDS = 2;
+
+/**
+ * A fixed order (nothing costed, connected as it stands) whose join nothing fits leads into a strip
+ * pass (tracks/strips.ts), or out of one, is connected again without that pass (the one after the
+ * join, else the one before): a strip left, said so, rather than a join the machine cannot drive.
+ * Full-width tracks stay; a route of strip passes alone keeps them (nothing else is left to drive).
+ */
+function withoutUnreachableStrips(visits: TrackVisit[], tracks: Track[], connect: (v: TrackVisit[]) => Parts): { parts: Parts; left: TrackVisit[] } {
+  let parts = connect(visits);
+  const left: TrackVisit[] = [];
+  const isStrip = (i: number | undefined): boolean => i !== undefined && tracks[i].widthMeters !== undefined;
+  if (!visits.some((v) => !isStrip(v.trackIndex))) return { parts, left };
+  for (let round = 0; round < STRIP_DROP_ROUNDS; round++) {
+    const drop = new Set<number>();
+    const segs = parts.segs;
+    for (let k = 0; k < segs.length; k++) {
+      if (segs[k].connector !== 'unfitted') continue;
+      let before: number | undefined, after: number | undefined;
+      for (let j = k - 1; j >= 0 && before === undefined; j--) if (segs[j].type === 'Track') before = segs[j].trackIndex;
+      for (let j = k + 1; j < segs.length && after === undefined; j++) if (segs[j].type === 'Track') after = segs[j].trackIndex;
+      if (isStrip(after)) drop.add(after!);
+      else if (isStrip(before)) drop.add(before!);
+    }
+    if (drop.size === 0) break;
+    left.push(...visits.filter((v) => drop.has(v.trackIndex)));
+    visits = visits.filter((v) => !drop.has(v.trackIndex));
+    parts = connect(visits);
+  }
+  return { parts, left };
 }
 
 function unfitted(r: Parts): boolean {

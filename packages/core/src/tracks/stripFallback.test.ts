@@ -29,6 +29,17 @@ describe('planning again without strip passes', () => {
     expect(firstPlannings).toBe(1);
   });
 
+  it('a strip pass no manoeuvre reaches is left out on its own, said so; the other strips are driven and the field is planned once', () => {
+    // it-tus-033: a 12 m strip pass at the tip of a tongue of the field narrower than the turns need
+    const { plan, firstPlannings } = planCounted('it-tus-033');
+    expect(firstPlannings).toBe(1);
+    expect(plan.warnings.filter((w) => w.code === 'turn-not-fitted')).toEqual([]);
+    const left = plan.warnings.filter((w) => w.code === 'track-skipped' && w.message.startsWith('strip pass'));
+    expect(left.length).toBeGreaterThan(0);
+    const strips = plan.route.filter((s) => s.type === 'Track' && s.widthMeters !== undefined && s.widthMeters < 6);
+    expect(strips.length).toBeGreaterThan(0);
+  });
+
   it('a join not fitted at a strip pass still has the field planned again without them', () => {
     // be-vlg-081: with its strip passes the route has a join nothing fits; without, none
     const { plan, firstPlannings } = planCounted('be-vlg-081');

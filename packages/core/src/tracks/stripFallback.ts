@@ -48,10 +48,10 @@ function withoutStrips(planWith: PlanWithStrips): Planning | undefined {
 /** Warnings of a route that drops or cannot join something; of those, the joins nothing drivable fits (drawn straight, or leaving the field: checkPlan's violations). */
 const ROUTE_FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
 const UNDRIVABLE = new Set(['turn-not-fitted', 'connector-leaves-field']);
-function routeFaults(warnings: readonly { code: string }[]): { all: number; undrivable: number } {
+function routeFaults(warnings: readonly { code: string; stripPass?: true }[]): { all: number; undrivable: number } {
   let all = 0, undrivable = 0;
   for (const wn of warnings) {
-    if (ROUTE_FAULTS.has(wn.code)) all++;
+    if (ROUTE_FAULTS.has(wn.code) && !wn.stripPass) all++;
     if (UNDRIVABLE.has(wn.code)) undrivable++;
   }
   return { all, undrivable };
@@ -72,7 +72,7 @@ export function stripFaults(warnings: LocalWarning[], segments: LocalSegment[], 
     const m = / to \((-?[\d.]+), (-?[\d.]+)\) heading/.exec(wn.message);
     return m !== null && near(Number(m[1]), Number(m[2]));
   };
-  if (warnings.some((wn) => wn.code !== 'headland-pass-skipped' && ROUTE_FAULTS.has(wn.code) && (near(wn.x, wn.y) || goal(wn)))) return true;
+  if (warnings.some((wn) => wn.code !== 'headland-pass-skipped' && !wn.stripPass && ROUTE_FAULTS.has(wn.code) && (near(wn.x, wn.y) || goal(wn)))) return true;
   // A pass the field's shape leaves out is left out with or without them, unless nothing but
   // headland passes is left without them: the route then starts on one, joined from nowhere.
   if (!warnings.some((wn) => wn.code === 'headland-pass-skipped' && (!wn.shapeOnly || firstStrip === 0))) return false;

@@ -25,6 +25,8 @@ export interface LocalWarning {
   y?: number;
   /** Made by the field's shape alone, whatever the order or the tracks are (a headland pass no forward path can join and leave). */
   shapeOnly?: true;
+  /** A strip pass (tracks/strips.ts) the route leaves out on its own account: its strip is left as a plan without strip passes leaves it. */
+  stripPass?: true;
 }
 
 /** A working piece to drive. Tracks carry their (mutable) ends; headland passes a loop. */

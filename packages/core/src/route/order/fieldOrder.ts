@@ -20,6 +20,8 @@ import type { ItemOrder, OrderingProblem } from './problem.js';
 import { entryEndOf, exitEndOf, orderCost } from './problem.js';
 import { parallelTurnLengthMeters } from './synthetic.js';
 import { hypot } from '../../geometry/vec.js';
+import { dubinsLengthMeters } from '../../turns/index.js';
+import type { Pose } from '../../turns/types.js';
 import { turnSpanLines } from '../skipTurns.js';
 
 /** A track as the track stage makes it (structurally the same as tracks/generateTracks' Track). */
@@ -35,6 +37,8 @@ export interface OrderTrack {
   y0: number;
   x1: number;
   y1: number;
+  /** A strip pass's working width (tracks/strips.ts): fixed orders drive it where the route passes it. */
+  widthMeters?: number;
 }
 
 /** One track of the route in driving order (structurally the connect stage's TrackVisit). */
@@ -138,6 +142,20 @@ export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
     return (along + across + Math.PI * R) * turning;
   };
   const problem: OrderingProblem = { itemCount: n, endXY, workCost, rank, group: cellOf, transitionCost, cheapTransitions: true };
+  // Strip passes: a fixed route order drives each strip's passes where the route passes it (fixed.ts
+  // insertLooseGroups). `optimized`'s fixed-order starts and alternatives keep them after the tracks:
+  // put in there, they moved which alternatives the work budget connects first (sk-083 at W 3 m:
+  // 17,657 → 28,261 m non-working), though over the corpus at W 12 m and W 36 m they drove less.
+  if (input.routeOptions.algorithm !== 'optimized' && tracks.some((t) => t.widthMeters !== undefined)) {
+    problem.loose = Uint8Array.from(tracks, (t) => (t.widthMeters !== undefined ? 1 : 0));
+    // the shortest turning path from leaving through one end to entering through the other (the ends' chords as headings)
+    const pose = (e: number, leaving: boolean): Pose => {
+      const o = e ^ 1;
+      const h = Math.atan2(endXY[2 * e + 1] - endXY[2 * o + 1], endXY[2 * e] - endXY[2 * o]);
+      return { x: endXY[2 * e], y: endXY[2 * e + 1], headingRadians: leaving ? h : h + Math.PI };
+    };
+    problem.looseLinkCost = (a, b) => dubinsLengthMeters(pose(a, true), pose(b, false), R) * turning;
+  }
   const { startPoint, endPoint } = input;
   const entryRate = input.startIsStaging ? rates.transportPerMeter : turning;
   const exitRate = input.endIsStaging ? rates.transportPerMeter : turning;

@@ -18,10 +18,21 @@ export interface FixedOrderOptions {
   forcedDirection?: 'CW' | 'CCW';
 }
 
-/** Items of each group sorted by rank; groups in ascending group id. */
-function groupsByRank(problem: OrderingProblem): number[][] {
+/**
+ * Whether the problem's loose items are placed apart (`insertLooseGroups`): where some items are
+ * loose and some not (all loose, e.g. a field narrower than the machine has nothing but strip
+ * passes, they are the order's own items).
+ */
+function looseApart(problem: OrderingProblem): boolean {
+  const loose = problem.loose;
+  return loose !== undefined && loose.includes(1) && loose.includes(0);
+}
+
+/** Items of each group sorted by rank; groups in ascending group id. `loose`: of the loose items placed apart, else of the others. */
+function groupsByRank(problem: OrderingProblem, loose = false): number[][] {
   const n = problem.itemCount;
-  const items = Array.from({ length: n }, (_, i) => i);
+  const apart = looseApart(problem);
+  const items = Array.from({ length: n }, (_, i) => i).filter((i) => (apart && problem.loose![i] === 1) === loose);
   const rank = problem.rank;
   const group = problem.group;
   items.sort((a, b) => {
@@ -65,6 +76,75 @@ export function fixedSequence(problem: OrderingProblem, algorithm: FixedOrderAlg
     for (const k of patternFor(algorithm, m, skipCount)) out.push(items[mirrored ? m - 1 - k : k]);
   }
   return out;
+}
+
+/** Places between two items a loose group is costed at (`insertLooseGroups`): those where the straight-line detour to it is least. */
+const LOOSE_PLACES = 24;
+
+/**
+ * The problem's loose items (strip passes) put into an order of the others: each group of them, in
+ * group order, as a run worked along its rank (either way round, each item entered through the end
+ * nearer the last exit) where it lengthens the route least — between two items of the order, or
+ * after the last (on the way to what follows, the headland passes round the field whose leftovers
+ * strips are); never before the first, where the order's pattern starts. The links into and out of
+ * the run and the one it replaces are costed by `problem.looseLinkCost` (the field's: the shortest
+ * turning path between the poses), else by the straight-line distance (a strip pass's own frame is
+ * not the tracks', so `transitionCost` does not compare them), at the LOOSE_PLACES places where the
+ * straight-line detour to the group is least and after the last item (on the corpus, snake at W 6 m:
+ * the same orders as costing every place). The items already placed keep their ways round.
+ */
+export function insertLooseGroups(problem: OrderingProblem, order: ItemOrder): ItemOrder & { addedCost: number } {
+  // (a fixed start or finish on a loose item has put it in already)
+  const placed = new Set(order.sequence);
+  const groups = looseApart(problem) ? groupsByRank(problem, true).map((g) => g.filter((i) => !placed.has(i))).filter((g) => g.length > 0) : [];
+  if (groups.length === 0) return { ...order, addedCost: 0 };
+  const xy = problem.endXY;
+  const euclid = (a: number, b: number): number => Math.hypot(xy[2 * a] - xy[2 * b], xy[2 * a + 1] - xy[2 * b + 1]);
+  const link = problem.looseLinkCost ?? euclid;
+  const sequence = order.sequence.slice(), flipped = order.flipped.slice();
+  let addedCost = 0;
+  for (const items of groups) {
+    const n = sequence.length;
+    // the places (the run goes before sequence[at]) with the least detour to the group's ends, and after the last
+    const near = (e: number): number => {
+      let d = Infinity;
+      for (const item of items) d = Math.min(d, euclid(e, 2 * item), euclid(e, 2 * item + 1));
+      return d;
+    };
+    const places: number[] = [];
+    if (n < 2) for (let at = 0; at <= n; at++) places.push(at);
+    else {
+      const byDistance: { at: number; d: number }[] = [];
+      for (let at = 1; at < n; at++) {
+        const a = exitEndOf(sequence[at - 1], flipped[at - 1]), b = entryEndOf(sequence[at], flipped[at]);
+        byDistance.push({ at, d: near(a) + near(b) - euclid(a, b) });
+      }
+      byDistance.sort((a, b) => a.d - b.d || a.at - b.at);
+      for (const p of byDistance.slice(0, LOOSE_PLACES)) places.push(p.at);
+      places.push(n);
+    }
+    let best: { at: number; run: number[]; flips: boolean[]; cost: number } | undefined;
+    for (const at of places) {
+      const prevExit = at > 0 ? exitEndOf(sequence[at - 1], flipped[at - 1]) : -1;
+      const nextEntry = at < n ? entryEndOf(sequence[at], flipped[at]) : -1;
+      for (const run of [items, items.slice().reverse()]) {
+        let cost = 0, exit = prevExit;
+        const flips: boolean[] = [];
+        for (const item of run) {
+          const f = exit >= 0 && !problem.fixedOrientation?.[item] && link(exit, entryEndOf(item, true)) < link(exit, entryEndOf(item, false));
+          if (exit >= 0) cost += link(exit, entryEndOf(item, f));
+          flips.push(f);
+          exit = exitEndOf(item, f);
+        }
+        if (nextEntry >= 0) cost += link(exit, nextEntry) - (prevExit >= 0 ? link(prevExit, nextEntry) : 0);
+        if (!best || cost < best.cost - 1e-9 || (Math.abs(cost - best.cost) <= 1e-9 && at < best.at)) best = { at, run, flips, cost };
+      }
+    }
+    sequence.splice(best!.at, 0, ...best!.run);
+    flipped.splice(best!.at, 0, ...best!.flips);
+    addedCost += best!.cost;
+  }
+  return { sequence, flipped, addedCost };
 }
 
 /**
@@ -144,9 +224,12 @@ export function fixedOrder(problem: OrderingProblem, algorithm: FixedOrderAlgori
   for (const mirrored of [false, true]) {
     const seq = fixedSequence(problem, algorithm, options, mirrored);
     for (const firstFlipped of [false, true]) {
-      const order = honourFixedEnds(problem, orientSequence(problem, seq, firstFlipped));
+      // the loose items' links costed as they were put in (the problem's `transitionCost` does not compare them)
+      const base = orientSequence(problem, seq, firstFlipped);
+      const withLoose = insertLooseGroups(problem, base);
+      const order = honourFixedEnds(problem, withLoose);
       const matches = wantSide === 0 || firstTurnSide(problem, order) === wantSide;
-      const cost = orderCost(problem, order);
+      const cost = withLoose.sequence.length === base.sequence.length ? orderCost(problem, order) : orderCost(problem, honourFixedEnds(problem, base)) + withLoose.addedCost;
       // ties (a round trip from a staging area costs the same both ways) go to the cheaper start
       const entry = linkCost(problem, -1, entryEndOf(order.sequence[0], order.flipped[0]));
       const tol = 1e-9 * Math.max(1, Math.abs(cost));

@@ -45,6 +45,13 @@ export interface OrderingProblem {
   /** Group of each item (e.g. the cell of a decomposed field); fixed orders work groups one after another. */
   group?: Int32Array;
   /**
+   * Items a fixed order does not work in group order but each group of them where it adds least
+   * (`insertLooseGroups`, fixed.ts): strip passes (tracks/strips.ts), driven where the route passes them.
+   */
+  loose?: Uint8Array;
+  /** Cost estimate of a link into or out of a loose item, leaving through `fromEnd` and entering through `toEnd` (absent: the straight-line distance). */
+  looseLinkCost?(fromEnd: number, toEnd: number): number;
+  /**
    * A constant f with cost(a, b) ≥ f · |a − b| (Euclidean, meters) for every pair, entry and exit legs
    * included (1 for distance, 1 / fastest speed for time). Tightens the lower bound on large instances.
    */
