@@ -104,47 +104,59 @@ export function insertLooseGroups(problem: OrderingProblem, order: ItemOrder): I
   const sequence = order.sequence.slice(), flipped = order.flipped.slice();
   let addedCost = 0;
   for (const items of groups) {
-    const n = sequence.length;
-    // the places (the run goes before sequence[at]) with the least detour to the group's ends, and after the last
-    const near = (e: number): number => {
-      let d = Infinity;
-      for (const item of items) d = Math.min(d, euclid(e, 2 * item), euclid(e, 2 * item + 1));
-      return d;
-    };
-    const places: number[] = [];
-    if (n < 2) for (let at = 0; at <= n; at++) places.push(at);
-    else {
-      const byDistance: { at: number; d: number }[] = [];
-      for (let at = 1; at < n; at++) {
-        const a = exitEndOf(sequence[at - 1], flipped[at - 1]), b = entryEndOf(sequence[at], flipped[at]);
-        byDistance.push({ at, d: near(a) + near(b) - euclid(a, b) });
-      }
-      byDistance.sort((a, b) => a.d - b.d || a.at - b.at);
-      for (const p of byDistance.slice(0, LOOSE_PLACES)) places.push(p.at);
-      places.push(n);
-    }
-    let best: { at: number; run: number[]; flips: boolean[]; cost: number } | undefined;
-    for (const at of places) {
+    let best: LooseRun | undefined;
+    for (const at of loosePlaces(sequence, flipped, items, euclid)) {
       const prevExit = at > 0 ? exitEndOf(sequence[at - 1], flipped[at - 1]) : -1;
-      const nextEntry = at < n ? entryEndOf(sequence[at], flipped[at]) : -1;
-      for (const run of [items, items.slice().reverse()]) {
-        let cost = 0, exit = prevExit;
-        const flips: boolean[] = [];
-        for (const item of run) {
-          const f = exit >= 0 && !problem.fixedOrientation?.[item] && link(exit, entryEndOf(item, true)) < link(exit, entryEndOf(item, false));
-          if (exit >= 0) cost += link(exit, entryEndOf(item, f));
-          flips.push(f);
-          exit = exitEndOf(item, f);
-        }
-        if (nextEntry >= 0) cost += link(exit, nextEntry) - (prevExit >= 0 ? link(prevExit, nextEntry) : 0);
-        if (!best || cost < best.cost - 1e-9 || (Math.abs(cost - best.cost) <= 1e-9 && at < best.at)) best = { at, run, flips, cost };
+      const nextEntry = at < sequence.length ? entryEndOf(sequence[at], flipped[at]) : -1;
+      for (const way of [items, items.slice().reverse()]) {
+        const run = looseRun(problem, way, at, prevExit, nextEntry, link);
+        if (!best || run.cost < best.cost - 1e-9 || (Math.abs(run.cost - best.cost) <= 1e-9 && at < best.at)) best = run;
       }
     }
-    sequence.splice(best!.at, 0, ...best!.run);
+    sequence.splice(best!.at, 0, ...best!.items);
     flipped.splice(best!.at, 0, ...best!.flips);
     addedCost += best!.cost;
   }
   return { sequence, flipped, addedCost };
+}
+
+/** A loose group's items as a run put in before `sequence[at]`: each way round, and what it adds to the order's cost. */
+interface LooseRun { at: number; items: number[]; flips: boolean[]; cost: number }
+
+/**
+ * The places a loose group is costed at (the run goes before `sequence[at]`): the LOOSE_PLACES
+ * between two items with the least straight-line detour to the group's ends, and after the last;
+ * every place where the order has fewer than two items.
+ */
+function loosePlaces(sequence: number[], flipped: boolean[], items: number[], euclid: (a: number, b: number) => number): number[] {
+  const n = sequence.length;
+  if (n < 2) return Array.from({ length: n + 1 }, (_, at) => at);
+  const near = (e: number): number => {
+    let d = Infinity;
+    for (const item of items) d = Math.min(d, euclid(e, 2 * item), euclid(e, 2 * item + 1));
+    return d;
+  };
+  const byDetour: { at: number; d: number }[] = [];
+  for (let at = 1; at < n; at++) {
+    const a = exitEndOf(sequence[at - 1], flipped[at - 1]), b = entryEndOf(sequence[at], flipped[at]);
+    byDetour.push({ at, d: near(a) + near(b) - euclid(a, b) });
+  }
+  byDetour.sort((a, b) => a.d - b.d || a.at - b.at);
+  return [...byDetour.slice(0, LOOSE_PLACES).map((p) => p.at), n];
+}
+
+/** `items` driven in turn from `prevExit` (−1: the route's start), each entered through the end nearer the last exit, then on to `nextEntry` (−1: nothing after). */
+function looseRun(problem: OrderingProblem, items: number[], at: number, prevExit: number, nextEntry: number, link: (a: number, b: number) => number): LooseRun {
+  let cost = 0, exit = prevExit;
+  const flips: boolean[] = [];
+  for (const item of items) {
+    const f = exit >= 0 && !problem.fixedOrientation?.[item] && link(exit, entryEndOf(item, true)) < link(exit, entryEndOf(item, false));
+    if (exit >= 0) cost += link(exit, entryEndOf(item, f));
+    flips.push(f);
+    exit = exitEndOf(item, f);
+  }
+  if (nextEntry >= 0) cost += link(exit, nextEntry) - (prevExit >= 0 ? link(prevExit, nextEntry) : 0);
+  return { at, items, flips, cost };
 }
 
 /**
