@@ -12,6 +12,7 @@ import { isPlanError } from '../errors.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
 import type { Track } from './generateTracks.js';
 import type { StripMode } from './planTracks.js';
+import { isRouteFault, routeFaults } from './routeFaults.js';
 
 /** One planning of the field with strip passes as `strips` says (its `stripsFaulted`: whether its faults may come from them, `stripFaults`). */
 export type PlanWithStrips = (strips: StripMode) => Planning;
@@ -45,18 +46,6 @@ function withoutStrips(planWith: PlanWithStrips): Planning | undefined {
   }
 }
 
-/** Warnings of a route that drops or cannot join something; of those, the joins nothing drivable fits (drawn straight, or leaving the field: checkPlan's violations). */
-const ROUTE_FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
-const UNDRIVABLE = new Set(['turn-not-fitted', 'connector-leaves-field']);
-function routeFaults(warnings: readonly { code: string; stripPass?: true }[]): { all: number; undrivable: number } {
-  let all = 0, undrivable = 0;
-  for (const wn of warnings) {
-    if (ROUTE_FAULTS.has(wn.code) && !wn.stripPass) all++;
-    if (UNDRIVABLE.has(wn.code)) undrivable++;
-  }
-  return { all, undrivable };
-}
-
 /**
  * Whether the route's faults may come from its strip passes (tracks from `firstStrip` on): a join
  * not fitted or a track left out at a strip pass's end or middle, or headland passes left out
@@ -72,7 +61,7 @@ export function stripFaults(warnings: LocalWarning[], segments: LocalSegment[], 
     const m = / to \((-?[\d.]+), (-?[\d.]+)\) heading/.exec(wn.message);
     return m !== null && near(Number(m[1]), Number(m[2]));
   };
-  if (warnings.some((wn) => wn.code !== 'headland-pass-skipped' && !wn.stripPass && ROUTE_FAULTS.has(wn.code) && (near(wn.x, wn.y) || goal(wn)))) return true;
+  if (warnings.some((wn) => wn.code !== 'headland-pass-skipped' && isRouteFault(wn) && (near(wn.x, wn.y) || goal(wn)))) return true;
   // A pass the field's shape leaves out is left out with or without them, unless nothing but
   // headland passes is left without them: the route then starts on one, joined from nowhere.
   if (!warnings.some((wn) => wn.code === 'headland-pass-skipped' && (!wn.shapeOnly || firstStrip === 0))) return false;
