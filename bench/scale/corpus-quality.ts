@@ -16,7 +16,11 @@ const trees = coreTrees();
 const A = (await import(trees.A)) as Core;
 const B = (await import(trees.B)) as Core;
 
-/** Warnings of a route that leaves something out or cannot join it (tracks/stripFallback.ts's route faults). */
+/**
+ * Warnings of a route that leaves something out or cannot join it: the route faults of core's
+ * tracks/routeFaults.ts, read off the plan's warnings (which do not carry `stripPass`: a strip pass
+ * left out counts here).
+ */
 const FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
 
 interface Quality { unworked: number; area: number; nonWorking: number; violations: number; faults: number }

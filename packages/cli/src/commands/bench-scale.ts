@@ -21,6 +21,7 @@
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { median } from './bench-machines.js';
 
 export interface ScaleOptions {
   /** Corpus folder for the snake row (default test/fields). */
@@ -73,16 +74,11 @@ export function logLogExponent(xs: number[], ys: number[]): number {
 }
 
 const s = (v: number): string => v.toFixed(2);
-/** The median of a non-empty list. */
-export function median(values: number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  return v.length % 2 ? v[v.length >> 1] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-}
 /** Per run, one measurement each: the run whose CPU is the median (its other figures with it), and the CPU range. */
 function medianRun(runs: Measured[]): Measured & { cpuMin: number; cpuMax: number } {
   const sorted = [...runs].sort((a, b) => a.cpuSeconds - b.cpuSeconds);
   const mid = sorted[(sorted.length - 1) >> 1];
-  return { ...mid, cpuSeconds: median(runs.map((r) => r.cpuSeconds)), cpuMin: sorted[0].cpuSeconds, cpuMax: sorted[sorted.length - 1].cpuSeconds };
+  return { ...mid, cpuSeconds: median(sorted.map((r) => r.cpuSeconds)), cpuMin: sorted[0].cpuSeconds, cpuMax: sorted[sorted.length - 1].cpuSeconds };
 }
 /** Warning codes with their counts: `track-shortened ×24, turn-not-fitted ×67`. */
 const codes = (w: string[] | undefined): string => {

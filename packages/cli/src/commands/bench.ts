@@ -11,7 +11,7 @@ import { checkPlan, planRoute } from '@furrow/core';
 import type { PathPlanRequest, Plan } from '@furrow/core';
 import { readBoundary } from '@furrow/format-geojson';
 import { benchScale } from './bench-scale.js';
-import { runMachinesSection } from './bench-machines.js';
+import { median, runMachinesSection } from './bench-machines.js';
 import type { MachinesOptions } from './bench-machines.js';
 
 export interface BenchOptions extends MachinesOptions {
@@ -53,12 +53,6 @@ export function quantile(sorted: number[], q: number): number {
   return sorted[i];
 }
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 interface IndexRow {
   id: string;
