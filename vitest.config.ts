@@ -14,6 +14,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // .ci/run sets FURROW_REQUIRE_ALL=1: there a skipped test fails the run.
-    reporters: process.env.FURROW_REQUIRE_ALL === '1' ? ['default', './test/support/no-skips-reporter.ts'] : ['default'],
+    reporters:
+      process.env.FURROW_REQUIRE_ALL === '1' ? ['default', './test/support/no-skips-reporter.ts'] : ['default'],
   },
 });

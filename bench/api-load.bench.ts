@@ -53,7 +53,15 @@ function cpuSeconds(pid: number): number {
 async function startServer(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['packages/cli/bin/furrow.js', 'serve'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: 'memory:', FURROW_BOOTSTRAP_API_KEY: adminKey, FURROW_LOG_LEVEL: 'warn', FURROW_INITIAL_CREDITS: '1000' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'memory:',
+      FURROW_BOOTSTRAP_API_KEY: adminKey,
+      FURROW_LOG_LEVEL: 'warn',
+      FURROW_INITIAL_CREDITS: '1000',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 120_000;
@@ -81,10 +89,22 @@ async function call<T>(base: string, method: string, path: string, body?: unknow
 
 /** One company with a field; `n` end users with access to it, each with credits and a key. */
 async function provision(base: string, n: number): Promise<{ keys: string[]; companyId: string; boundaryId: string }> {
-  const { companyId } = await call<{ companyId: string }>(base, 'POST', '/api/partner/companies', { partnerCompanyId: 'load-co', name: 'Load GbR', countryCode: 'DE' });
-  const { growerId } = await call<{ growerId: string }>(base, 'POST', `/api/companies/${companyId}/growers`, { name: 'Load' });
-  const { farmId } = await call<{ farmId: string }>(base, 'POST', `/api/growers/${growerId}/farms`, { name: 'Load farm' });
-  const saved = await call<{ vBoundary: { boundaryId: string } }>(base, 'POST', '/api/fields/save', { farmId, name: 'Load field', boundary: square().coordinates });
+  const { companyId } = await call<{ companyId: string }>(base, 'POST', '/api/partner/companies', {
+    partnerCompanyId: 'load-co',
+    name: 'Load GbR',
+    countryCode: 'DE',
+  });
+  const { growerId } = await call<{ growerId: string }>(base, 'POST', `/api/companies/${companyId}/growers`, {
+    name: 'Load',
+  });
+  const { farmId } = await call<{ farmId: string }>(base, 'POST', `/api/growers/${growerId}/farms`, {
+    name: 'Load farm',
+  });
+  const saved = await call<{ vBoundary: { boundaryId: string } }>(base, 'POST', '/api/fields/save', {
+    farmId,
+    name: 'Load field',
+    boundary: square().coordinates,
+  });
   const keys: string[] = [];
   for (let i = 0; i < n; i++) {
     const partnerUserId = `load-user-${i}`;
@@ -99,7 +119,18 @@ async function provision(base: string, n: number): Promise<{ keys: string[]; com
 /** About 100 m × 110 m near 47.37° N. */
 function square() {
   const [lon, lat, d] = [8.54, 47.37, 0.0013];
-  return { type: 'Polygon', coordinates: [[[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat + d], [lon, lat]]] };
+  return {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [lon, lat],
+        [lon + d, lat],
+        [lon + d, lat + d],
+        [lon, lat + d],
+        [lon, lat],
+      ],
+    ],
+  };
 }
 
 interface RunResult {
@@ -116,8 +147,20 @@ interface RunResult {
   loadAvg: number;
 }
 
-async function run(base: string, server: ChildProcess, keys: string[], companyId: string, boundaryId: string, connections: number): Promise<RunResult> {
-  const plan = JSON.stringify({ field: square(), machine: { widthMeters: 6 }, headland: { passes: 1 }, routeOptions: { algorithm: 'boustrophedon' } });
+async function run(
+  base: string,
+  server: ChildProcess,
+  keys: string[],
+  companyId: string,
+  boundaryId: string,
+  connections: number,
+): Promise<RunResult> {
+  const plan = JSON.stringify({
+    field: square(),
+    machine: { widthMeters: 6 },
+    headland: { passes: 1 },
+    routeOptions: { algorithm: 'boustrophedon' },
+  });
   const requestsFor = (key: string) => {
     const headers = { 'x-api-key': key };
     return [
@@ -125,7 +168,12 @@ async function run(base: string, server: ChildProcess, keys: string[], companyId
       { method: 'GET', path: '/api/credits', headers },
       { method: 'GET', path: `/api/companies/${companyId}/fields`, headers },
       { method: 'GET', path: `/api/boundaries/${boundaryId}`, headers },
-      { method: 'POST', path: '/api/path-plans/direct', headers: { ...headers, 'content-type': 'application/json' }, body: plan },
+      {
+        method: 'POST',
+        path: '/api/path-plans/direct',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: plan,
+      },
     ];
   };
   let next = 0;
@@ -139,12 +187,16 @@ async function run(base: string, server: ChildProcess, keys: string[], companyId
     ...(rate !== undefined ? { overallRate: rate } : {}),
     requests: requestsFor(keys[0]),
     // Each connection is one client with its own key.
-    setupClient: (client: { setRequests(r: unknown[]): void }) => client.setRequests(requestsFor(keys[next++ % keys.length])),
+    setupClient: (client: { setRequests(r: unknown[]): void }) =>
+      client.setRequests(requestsFor(keys[next++ % keys.length])),
   });
   const serverCpuSeconds = cpuSeconds(server.pid!) - cpu0;
   const byStatus: Record<string, number> = {};
-  for (const [code, v] of Object.entries(result.statusCodeStats as Record<string, { count: number }>)) byStatus[code] = Number(v.count);
-  const bad = Object.entries(byStatus).filter(([code]) => !code.startsWith('2') && code !== '429').reduce((s, [, n]) => s + n, 0);
+  for (const [code, v] of Object.entries(result.statusCodeStats as Record<string, { count: number }>))
+    byStatus[code] = Number(v.count);
+  const bad = Object.entries(byStatus)
+    .filter(([code]) => !code.startsWith('2') && code !== '429')
+    .reduce((s, [, n]) => s + n, 0);
   return {
     connections,
     requests: Object.values(byStatus).reduce((s, n) => s + n, 0),
@@ -165,23 +217,30 @@ const base = `http://127.0.0.1:${port}`;
 const server = await startServer(port);
 try {
   const { keys, companyId, boundaryId } = await provision(base, Math.max(...connectionCounts));
-  process.stderr.write(`server on ${base}; ${keys.length} keys; ${seconds} s per run${rate ? `, offered ${rate} req/s` : ', closed loop'}\n`);
+  process.stderr.write(
+    `server on ${base}; ${keys.length} keys; ${seconds} s per run${rate ? `, offered ${rate} req/s` : ', closed loop'}\n`,
+  );
   const rows: RunResult[] = [];
   for (const c of connectionCounts) {
     rows.push(await run(base, server, keys, companyId, boundaryId, c));
     process.stderr.write(`${c} connections done\n`);
   }
-  console.log(`| connections | requests | req/s | 2xx | 429 | errors beyond 429 | p50 ms | p97.5 ms | p99 ms | max ms | server CPU s | load avg at start |`);
+  console.log(
+    `| connections | requests | req/s | 2xx | 429 | errors beyond 429 | p50 ms | p97.5 ms | p99 ms | max ms | server CPU s | load avg at start |`,
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
-    const ok = Object.entries(r.byStatus).filter(([code]) => code.startsWith('2')).reduce((s, [, n]) => s + n, 0);
+    const ok = Object.entries(r.byStatus)
+      .filter(([code]) => code.startsWith('2'))
+      .reduce((s, [, n]) => s + n, 0);
     console.log(
       `| ${r.connections} | ${r.requests} | ${r.perSecond} | ${ok} | ${r.byStatus['429'] ?? 0} | ${r.errorsBeyond429} | ${r.p50} | ${r.p97_5} | ${r.p99} | ${r.max} | ${r.serverCpuSeconds} | ${r.loadAvg} |`,
     );
   }
   if (rows.length >= 2) {
     const first = rows[0];
-    for (const r of rows.slice(1)) console.log(`\np99 at ${r.connections} ÷ p99 at ${first.connections}: ${(r.p99 / first.p99).toFixed(2)}`);
+    for (const r of rows.slice(1))
+      console.log(`\np99 at ${r.connections} ÷ p99 at ${first.connections}: ${(r.p99 / first.p99).toFixed(2)}`);
   }
   console.log(`\nstatus codes: ${rows.map((r) => `${r.connections}: ${JSON.stringify(r.byStatus)}`).join('; ')}`);
 } finally {

@@ -24,14 +24,20 @@ import type { FieldGeometry } from '../packages/core/src/types.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const maxAreaHa = Number(arg('max-area-ha') ?? 40);
-const rows = readFileSync(`${root}test/fields/index.csv`, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+const rows = readFileSync(`${root}test/fields/index.csv`, 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((l) => l.split(','));
 const fractions = [0, 0.2, 1 / 3, 0.5, 1];
 const results = fractions.map(() => ({ uncovered: [] as number[], overlap: [] as number[] }));
 let fields = 0;
 for (const r of rows) {
   if (!(Number(r[2]) <= maxAreaHa)) continue;
   const g = JSON.parse(readFileSync(`${root}test/fields/${r[1]}`, 'utf8')) as { geometry: FieldGeometry };
-  const f = prepareField(normalizeRequest({ field: g.geometry, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 } }));
+  const f = prepareField(
+    normalizeRequest({ field: g.geometry, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 } }),
+  );
   const hl = generateHeadlands(f.field, 2, 6);
   if (hl.mainland.length === 0) continue;
   const set = generateTracks(hl.mainland, searchHeading(f.field, hl.mainland, 6, 6).directionRadians, 6);
@@ -40,7 +46,10 @@ for (const r of rows) {
   const line: string[] = [];
   fractions.forEach((fr, i) => {
     const tracks = fr === 0 ? set.tracks : extendTracks(set, hl.mainland, f.field, 6, 3, fr).tracks;
-    const c = computeCoverage(f.workable, [...headland, ...tracks.map((t) => ({ xy: [t.x0, t.y0, t.x1, t.y1], widthMeters: 6 }))]);
+    const c = computeCoverage(f.workable, [
+      ...headland,
+      ...tracks.map((t) => ({ xy: [t.x0, t.y0, t.x1, t.y1], widthMeters: 6 })),
+    ]);
     results[i].uncovered.push(c.uncoveredRatio);
     results[i].overlap.push(c.overlapRatio);
     line.push(`f=${fr.toFixed(2)} ${(100 * c.uncoveredRatio).toFixed(2)}/${(100 * c.overlapRatio).toFixed(2)}`);
@@ -53,4 +62,8 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 console.log(`\n${fields} fields ≤ ${maxAreaHa} ha\n\n| f | median uncovered | median overlap |\n|---|---|---|`);
-fractions.forEach((fr, i) => console.log(`| ${fr.toFixed(2)} | ${(100 * median(results[i].uncovered)).toFixed(2)} % | ${(100 * median(results[i].overlap)).toFixed(2)} % |`));
+fractions.forEach((fr, i) =>
+  console.log(
+    `| ${fr.toFixed(2)} | ${(100 * median(results[i].uncovered)).toFixed(2)} % | ${(100 * median(results[i].overlap)).toFixed(2)} % |`,
+  ),
+);

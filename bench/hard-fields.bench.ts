@@ -19,16 +19,33 @@ import type { FieldGeometry, Plan } from '@furrow/core';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-const allCategories = [...new Set(readFileSync(`${root}test/fields/index.csv`, 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')[8]))].sort();
+const allCategories = [
+  ...new Set(
+    readFileSync(`${root}test/fields/index.csv`, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',')[8]),
+  ),
+].sort();
 const categories = (arg('categories') ?? allCategories.join(',')).split(',');
 const maxAreaHa = Number(arg('max-area-ha') ?? Infinity);
 const out = arg('out');
 
-interface Row { id: string; file: string; areaHa: number; category: string }
-const rows: Row[] = readFileSync(`${root}test/fields/index.csv`, 'utf8').trim().split('\n').slice(1).map((l) => {
-  const c = l.split(',');
-  return { id: c[0], file: c[1], areaHa: Number(c[2]), category: c[8] };
-});
+interface Row {
+  id: string;
+  file: string;
+  areaHa: number;
+  category: string;
+}
+const rows: Row[] = readFileSync(`${root}test/fields/index.csv`, 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((l) => {
+    const c = l.split(',');
+    return { id: c[0], file: c[1], areaHa: Number(c[2]), category: c[8] };
+  });
 
 interface Result {
   id: string;
@@ -41,10 +58,20 @@ interface Result {
 
 function run(field: FieldGeometry, options: string): { plan: Plan; ms: number; violations: number; noGo: number } {
   const t0 = performance.now();
-  const plan = planRoute({ field, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, ...(options ? { options } : {}) });
+  const plan = planRoute({
+    field,
+    machine: { widthMeters: 6, turnRadiusMeters: 6 },
+    headland: { passes: 2 },
+    ...(options ? { options } : {}),
+  });
   const ms = performance.now() - t0;
   const check = checkPlan(field, plan);
-  return { plan, ms, violations: check.violations.length, noGo: check.violations.filter((v) => v.code === 'inside-no-go').length };
+  return {
+    plan,
+    ms,
+    violations: check.violations.length,
+    noGo: check.violations.filter((v) => v.code === 'inside-no-go').length,
+  };
 }
 
 const median = (xs: number[]): number => {
@@ -59,10 +86,12 @@ const results: Result[] = [];
 const from = arg('from');
 if (from) {
   const byId = new Map<string, Result>();
-  for (const f of from.split(',')) for (const l of readFileSync(f, 'utf8').split('\n')) if (l.trim()) {
-    const r = JSON.parse(l) as Result;
-    byId.set(`${r.category}/${r.id}`, r);
-  }
+  for (const f of from.split(','))
+    for (const l of readFileSync(f, 'utf8').split('\n'))
+      if (l.trim()) {
+        const r = JSON.parse(l) as Result;
+        byId.set(`${r.category}/${r.id}`, r);
+      }
   results.push(...byId.values());
 }
 for (const category of from ? [] : categories) {
@@ -71,9 +100,22 @@ for (const category of from ? [] : categories) {
     const r: Result = { id: row.id, category, areaHa: row.areaHa };
     try {
       const a = run(g.geometry, '');
-      r.base = { uncovered: a.plan.metrics.uncoveredRatio, overlap: a.plan.metrics.overlapRatio, violations: a.violations, noGo: a.noGo, ms: Math.round(a.ms) };
+      r.base = {
+        uncovered: a.plan.metrics.uncoveredRatio,
+        overlap: a.plan.metrics.overlapRatio,
+        violations: a.violations,
+        noGo: a.noGo,
+        ms: Math.round(a.ms),
+      };
       const b = run(g.geometry, 'extendTracks');
-      r.ext = { uncovered: b.plan.metrics.uncoveredRatio, overlap: b.plan.metrics.overlapRatio, violations: b.violations, noGo: b.noGo, ms: Math.round(b.ms), gainSquareMeters: Number(b.plan.metrics.extendTracksCoverageGainSquareMeters ?? 0) };
+      r.ext = {
+        uncovered: b.plan.metrics.uncoveredRatio,
+        overlap: b.plan.metrics.overlapRatio,
+        violations: b.violations,
+        noGo: b.noGo,
+        ms: Math.round(b.ms),
+        gainSquareMeters: Number(b.plan.metrics.extendTracksCoverageGainSquareMeters ?? 0),
+      };
     } catch (e) {
       r.error = (e as Error).message;
     }
@@ -84,10 +126,14 @@ for (const category of from ? [] : categories) {
 }
 
 const pct = (v: number): string => (Number.isFinite(v) ? `${(100 * v).toFixed(2)} %` : '–');
-console.log('\n| category | fields | median uncovered | median uncovered, extendTracks | median overlap | median overlap, extendTracks | plans with violations (base / ext) | no-go violations |');
+console.log(
+  '\n| category | fields | median uncovered | median uncovered, extendTracks | median overlap | median overlap, extendTracks | plans with violations (base / ext) | no-go violations |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 for (const category of [...categories, 'all']) {
   const rs = results.filter((r) => (category === 'all' || r.category === category) && r.base && r.ext);
   const errors = results.filter((r) => (category === 'all' || r.category === category) && r.error).length;
-  console.log(`| ${category} | ${rs.length}${errors ? ` (+${errors} failed)` : ''} | ${pct(median(rs.map((r) => r.base!.uncovered)))} | ${pct(median(rs.map((r) => r.ext!.uncovered)))} | ${pct(median(rs.map((r) => r.base!.overlap)))} | ${pct(median(rs.map((r) => r.ext!.overlap)))} | ${rs.filter((r) => r.base!.violations > 0).length} / ${rs.filter((r) => r.ext!.violations > 0).length} | ${rs.reduce((s, r) => s + r.base!.noGo + r.ext!.noGo, 0)} |`);
+  console.log(
+    `| ${category} | ${rs.length}${errors ? ` (+${errors} failed)` : ''} | ${pct(median(rs.map((r) => r.base!.uncovered)))} | ${pct(median(rs.map((r) => r.ext!.uncovered)))} | ${pct(median(rs.map((r) => r.base!.overlap)))} | ${pct(median(rs.map((r) => r.ext!.overlap)))} | ${rs.filter((r) => r.base!.violations > 0).length} / ${rs.filter((r) => r.ext!.violations > 0).length} | ${rs.reduce((s, r) => s + r.base!.noGo + r.ext!.noGo, 0)} |`,
+  );
 }

@@ -43,7 +43,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApp, createRateLimiter, inProcessPlanner, openStore, poolPlanner, startJobs, type Store } from '@furrow/api';
+import {
+  createApp,
+  createRateLimiter,
+  inProcessPlanner,
+  openStore,
+  poolPlanner,
+  startJobs,
+  type Store,
+} from '@furrow/api';
 import { freePort } from '../test/support/ports.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -64,7 +72,11 @@ function corpus(): Field[] {
   const lines = readFileSync(join(root, 'test/fields/index.csv'), 'utf8').trim().split('\n').slice(1);
   const fields = lines.map((l) => {
     const [id, file, area] = l.split(',');
-    return { id, areaHa: Number(area), geometry: JSON.parse(readFileSync(join(root, 'test/fields', file), 'utf8')).geometry };
+    return {
+      id,
+      areaHa: Number(area),
+      geometry: JSON.parse(readFileSync(join(root, 'test/fields', file), 'utf8')).geometry,
+    };
   });
   fields.sort((a, b) => a.areaHa - b.areaHa || a.id.localeCompare(b.id));
   return fields.slice(0, fieldLimit);
@@ -123,14 +135,27 @@ function childrenOf(ppid: number): number[] {
 async function runJob(store: Store, fields: Field[], label: string, workers: number, cpu: () => number): Promise<Run> {
   const { userId, apiKey } = await store.createAccountKey({ name: label, partnerAdmin: true, initialCredits: 100_000 });
   await store.provisionCompany(userId, userId, { partnerCompanyId: `${label}-co`, name: label, countryCode: 'DE' });
-  const app = createApp({ store, planner: inProcessPlanner(), limiter: createRateLimiter({ points: 1e9, windowSeconds: 60 }) });
-  const items = fields.map((f) => ({ boundary: f.geometry, equipment: { widthMeters: 6 }, exteriorHeadlandPasses: 2, name: f.id }));
+  const app = createApp({
+    store,
+    planner: inProcessPlanner(),
+    limiter: createRateLimiter({ points: 1e9, windowSeconds: 60 }),
+  });
+  const items = fields.map((f) => ({
+    boundary: f.geometry,
+    equipment: { widthMeters: 6 },
+    exteriorHeadlandPasses: 2,
+    name: f.id,
+  }));
   const body = JSON.stringify({ items });
   const loadBefore = loadavg();
   const cpu0 = cpu();
   const elu0 = performance.eventLoopUtilization();
   const t0 = performance.now();
-  const res = await app.request('/api/guidance-jobs', { method: 'POST', headers: { 'X-API-KEY': apiKey, 'Content-Type': 'application/json' }, body });
+  const res = await app.request('/api/guidance-jobs', {
+    method: 'POST',
+    headers: { 'X-API-KEY': apiKey, 'Content-Type': 'application/json' },
+    body,
+  });
   if (res.status !== 202) throw new Error(`submit: ${res.status} ${await res.text()}`);
   const { jobId } = (await res.json()) as { jobId: string };
   // The wall clock is the job's own: created_at (the submit) to finished_at (set in the transaction
@@ -152,7 +177,12 @@ async function runJob(store: Store, fields: Field[], label: string, workers: num
   const cpuSeconds = cpu() - cpu0;
   const mainBusy = performance.eventLoopUtilization(elu0).utilization;
   const loadAfter = loadavg();
-  const results = await store.db.query<{ status: string; metrics: unknown; held: number | string | null; since: number | string | null }>(
+  const results = await store.db.query<{
+    status: string;
+    metrics: unknown;
+    held: number | string | null;
+    since: number | string | null;
+  }>(
     `SELECT i.status, i.metrics, EXTRACT(EPOCH FROM i.finished_at - i.started_at) AS held, EXTRACT(EPOCH FROM i.started_at - j.created_at) AS since
      FROM guidance_job_items i JOIN guidance_jobs j USING (job_id) WHERE job_id = $1 ORDER BY item_index`,
     [jobId],
@@ -161,12 +191,32 @@ async function runJob(store: Store, fields: Field[], label: string, workers: num
   const done = results.filter((r) => r.status === 'done').length;
   const held = results.reduce((sum, r) => sum + Number(r.held ?? 0), 0);
   let h = 0;
-  for (const r of results) for (const c of JSON.stringify(r.metrics ?? r.status)) h = (Math.imul(h, 31) + c.charCodeAt(0)) | 0;
-  return { label, workers, seconds, done, failed: results.length - done, busy: held / (workers * seconds), cpuSeconds, firstStart: Math.min(...starts), mainBusy, loadBefore, loadAfter, checksum: (h >>> 0).toString(16) };
+  for (const r of results)
+    for (const c of JSON.stringify(r.metrics ?? r.status)) h = (Math.imul(h, 31) + c.charCodeAt(0)) | 0;
+  return {
+    label,
+    workers,
+    seconds,
+    done,
+    failed: results.length - done,
+    busy: held / (workers * seconds),
+    cpuSeconds,
+    firstStart: Math.min(...starts),
+    mainBusy,
+    loadBefore,
+    loadAfter,
+    checksum: (h >>> 0).toString(16),
+  };
 }
 
 /** `runJob`, after an untimed warm-up job of the same fields on the same workers (not with `--cold`). */
-async function timedJob(store: Store, fields: Field[], label: string, workers: number, cpu: () => number): Promise<Run> {
+async function timedJob(
+  store: Store,
+  fields: Field[],
+  label: string,
+  workers: number,
+  cpu: () => number,
+): Promise<Run> {
   if (!warm) return runJob(store, fields, label, workers, cpu);
   log(`warm-up: ${JSON.stringify(await runJob(store, fields, `${label} warm-up`, workers, cpu))}`);
   return runJob(store, fields, `${label} (warm)`, workers, cpu);
@@ -190,15 +240,29 @@ async function embedded(fields: Field[], threads: number): Promise<Run> {
 }
 
 async function startPostgres(): Promise<{ url: string; serverPid: () => number; stop: () => void }> {
-  const bin = ['18', '17', '16', '15'].map((v) => `/usr/lib/postgresql/${v}/bin`).find((d) => existsSync(`${d}/initdb`));
+  const bin = ['18', '17', '16', '15']
+    .map((v) => `/usr/lib/postgresql/${v}/bin`)
+    .find((d) => existsSync(`${d}/initdb`));
   if (!bin) throw new Error('PostgreSQL is not installed (apt-get install -y postgresql)');
   const dir = mkdtempSync(join(tmpdir(), 'furrow-bench-pg-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
-  const sh = (cmd: string, args: string[]) => (asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' }) : execFileSync(cmd, args, { stdio: 'pipe' }));
+  const sh = (cmd: string, args: string[]) =>
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' })
+      : execFileSync(cmd, args, { stdio: 'pipe' });
   sh(`${bin}/initdb`, ['-D', join(dir, 'data'), '--auth=trust', '-U', 'postgres', '--no-sync']);
   const port = await freePort();
-  sh(`${bin}/pg_ctl`, ['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', 'start']);
+  sh(`${bin}/pg_ctl`, [
+    '-D',
+    join(dir, 'data'),
+    '-l',
+    join(dir, 'log'),
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    '-w',
+    'start',
+  ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     serverPid: () => Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]),
@@ -239,12 +303,18 @@ async function postgres(fields: Field[], processes: number): Promise<Run> {
     await new Promise((r) => setTimeout(r, 1000));
     // The worker processes (all their threads) and the PostgreSQL server (postmaster and backends).
     const server = pg.serverPid();
-    const cpu = () => [...children.map((c) => c.pid!), server, ...childrenOf(server)].reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
+    const cpu = () =>
+      [...children.map((c) => c.pid!), server, ...childrenOf(server)].reduce(
+        (sum, pid) => sum + processCpuSeconds(pid),
+        0,
+      );
     const label = `PostgreSQL, ${processes} furrow worker process${processes > 1 ? 'es' : ''}${ownSessions ? ' (own sessions)' : ''}`;
     return { ...(await timedJob(store, fields, label, processes, cpu)), mainBusy: undefined };
   } finally {
     for (const c of children) c.kill('SIGTERM');
-    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(undefined) : c.once('exit', r)))));
+    await Promise.all(
+      children.map((c) => new Promise((r) => (c.exitCode !== null ? r(undefined) : c.once('exit', r)))),
+    );
     await sender.close();
     await store.close();
     pg.stop();
@@ -270,12 +340,18 @@ for (let round = 0; round < repeat; round++) {
   }
 }
 
-console.log(`${fields.length} corpus fields as one job, ${repeat} round(s)${ownSessions ? ', worker processes in their own sessions' : ''}${warm ? ', each timed job after an untimed warm-up job of the same fields on the same workers' : ''}; load average at the end: ${loadavg()} (2 cores)\n`);
-console.log('| engine | workers | seconds | items/s | done | failed | ratio vs 1 | busy | first item s | CPU s/item | cores used | main thread busy | load before → after | checksum |');
+console.log(
+  `${fields.length} corpus fields as one job, ${repeat} round(s)${ownSessions ? ', worker processes in their own sessions' : ''}${warm ? ', each timed job after an untimed warm-up job of the same fields on the same workers' : ''}; load average at the end: ${loadavg()} (2 cores)\n`,
+);
+console.log(
+  '| engine | workers | seconds | items/s | done | failed | ratio vs 1 | busy | first item s | CPU s/item | cores used | main thread busy | load before → after | checksum |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
 for (const [i, r] of runs.entries()) {
   // The baseline is the 1-worker row of the same engine in the same round.
-  const base = runs.slice(0, i + 1).findLast((b) => b.label.split(',')[0] === r.label.split(',')[0] && b.workers === 1)!;
+  const base = runs
+    .slice(0, i + 1)
+    .findLast((b) => b.label.split(',')[0] === r.label.split(',')[0] && b.workers === 1)!;
   const rate = (x: Run) => (x.done + x.failed) / x.seconds;
   const n = r.done + r.failed;
   console.log(

@@ -30,8 +30,11 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const configs = (arg('configs') ?? '3,6,9,12r,12').split(',').map((c) => ({ R: Number(c.replace(/[rn]/g, '')), reverse: c.includes('r'), rateLimit: !c.includes('n') }));
+const arg = (name: string): string | undefined =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const configs = (arg('configs') ?? '3,6,9,12r,12')
+  .split(',')
+  .map((c) => ({ R: Number(c.replace(/[rn]/g, '')), reverse: c.includes('r'), rateLimit: !c.includes('n') }));
 const limit = Number(arg('limit') ?? Infinity);
 const onlyFields = arg('fields') ? new Set(arg('fields')!.split(',')) : undefined;
 const timeoutMs = Number(arg('timeout') ?? 60) * 1000;
@@ -45,7 +48,9 @@ const files = readdirSync(dir)
   .slice(0, limit);
 // --core=DIR: plan with a copy of the built package (e.g. a baseline kept while dist is rebuilt).
 const coreArg = arg('core');
-const coreUrl = coreArg ? pathToFileURL(resolve(coreArg, 'index.js')).href : new URL('../packages/core/dist/index.js', import.meta.url).href;
+const coreUrl = coreArg
+  ? pathToFileURL(resolve(coreArg, 'index.js')).href
+  : new URL('../packages/core/dist/index.js', import.meta.url).href;
 
 const workerCode = `
 const { parentPort } = require('node:worker_threads');
@@ -116,7 +121,12 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 const fmt = (o: Record<string, number>): string =>
-  Object.keys(o).length === 0 ? '0' : Object.entries(o).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
+  Object.keys(o).length === 0
+    ? '0'
+    : Object.entries(o)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
 const bump = (o: Record<string, number>, k: string, n = 1): void => {
   o[k] = (o[k] ?? 0) + n;
 };
@@ -125,8 +135,16 @@ type Rec = Result & { R: number; reverse: boolean; rateLimit: boolean; field: st
 
 /** One table row from the per-field records of one configuration. */
 function row(R: number, reverse: boolean, rateLimit: boolean, recs: Rec[]): string {
-  let planned = 0, errors = 0, timeouts = 0, clean = 0, reversing = 0;
-  const byCode: Record<string, number> = {}, byWhere: Record<string, number> = {}, turns: Record<string, number> = {}, warnings: Record<string, number> = {}, errorCodes: Record<string, number> = {};
+  let planned = 0,
+    errors = 0,
+    timeouts = 0,
+    clean = 0,
+    reversing = 0;
+  const byCode: Record<string, number> = {},
+    byWhere: Record<string, number> = {},
+    turns: Record<string, number> = {},
+    warnings: Record<string, number> = {},
+    errorCodes: Record<string, number> = {};
   const ms: number[] = [];
   for (const r of recs) {
     if (r.timeout) {
@@ -159,11 +177,22 @@ const table: string[] = [
 const from = arg('from');
 if (from) {
   // Summarise an earlier (possibly interrupted) run's JSON lines.
-  const recs: Rec[] = readFileSync(from, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const recs: Rec[] = readFileSync(from, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   const keys = [...new Set(recs.map((r) => `${r.R}|${r.reverse}|${r.rateLimit}`))];
   for (const k of keys) {
     const [R, rev, rl] = k.split('|');
-    table.push(row(Number(R), rev === 'true', rl === 'true', recs.filter((r) => `${r.R}|${r.reverse}|${r.rateLimit}` === k)));
+    table.push(
+      row(
+        Number(R),
+        rev === 'true',
+        rl === 'true',
+        recs.filter((r) => `${r.R}|${r.reverse}|${r.rateLimit}` === k),
+      ),
+    );
   }
   console.log(table.join('\n'));
   process.exit(0);
@@ -171,7 +200,11 @@ if (from) {
 
 if (outFile) writeFileSync(outFile, '');
 const t0 = Date.now();
-console.log(`Corpus: ${files.length} fields, width 6 m, 2 headland passes, σ ${sigma} 1/m², timeout ${timeoutMs / 1000} s; load average at start ${loadavg().map((x) => x.toFixed(1)).join(' / ')}\n`);
+console.log(
+  `Corpus: ${files.length} fields, width 6 m, 2 headland passes, σ ${sigma} 1/m², timeout ${timeoutMs / 1000} s; load average at start ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ')}\n`,
+);
 for (const { R, reverse, rateLimit } of configs) {
   const tag = `${R}${reverse ? 'r' : ''}${rateLimit ? '' : 'n'}`;
   const recs: Rec[] = [];
@@ -179,16 +212,27 @@ for (const { R, reverse, rateLimit } of configs) {
     const feature = JSON.parse(readFileSync(new URL(f, dir), 'utf8'));
     const request = {
       field: feature.geometry,
-      machine: { widthMeters: 6, turnRadiusMeters: R, reverseAllowed: reverse, ...(rateLimit ? { maxCurvatureRatePerSquareMeter: sigma } : {}) },
+      machine: {
+        widthMeters: 6,
+        turnRadiusMeters: R,
+        reverseAllowed: reverse,
+        ...(rateLimit ? { maxCurvatureRatePerSquareMeter: sigma } : {}),
+      },
       headland: { passes: 2 },
     };
     const r: Rec = { R, reverse, rateLimit, field: f, ...(await run(request)) };
     recs.push(r);
     if (outFile) appendFileSync(outFile, JSON.stringify(r) + '\n');
-    process.stderr.write(`R ${tag} ${f}: ${r.timeout ? 'timeout' : r.error ? `error ${r.error}` : `${r.ms!.toFixed(0)} ms, ${r.violations!.length} violations`}\n`);
+    process.stderr.write(
+      `R ${tag} ${f}: ${r.timeout ? 'timeout' : r.error ? `error ${r.error}` : `${r.ms!.toFixed(0)} ms, ${r.violations!.length} violations`}\n`,
+    );
   }
   table.push(row(R, reverse, rateLimit, recs));
   console.log(table[table.length - 1]);
 }
 if (worker) await worker.terminate();
-console.log(`\n${table.join('\n')}\n\ntotal ${((Date.now() - t0) / 60000).toFixed(1)} min; load average at end ${loadavg().map((x) => x.toFixed(1)).join(' / ')}`);
+console.log(
+  `\n${table.join('\n')}\n\ntotal ${((Date.now() - t0) / 60000).toFixed(1)} min; load average at end ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ')}`,
+);

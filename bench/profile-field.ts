@@ -20,23 +20,37 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const repeat = Math.max(1, Number(arg('repeat') ?? 1));
 const out = arg('out');
-const rows = readFileSync(`${root}test/fields/index.csv`, 'utf8').trim().split('\n').slice(1).map((l) => {
-  const c = l.split(',');
-  return { id: c[0], file: c[1], areaHa: Number(c[2]) };
-});
-const ids = process.argv.includes('--all') ? rows.map((r) => r.id) : process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const rows = readFileSync(`${root}test/fields/index.csv`, 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((l) => {
+    const c = l.split(',');
+    return { id: c[0], file: c[1], areaHa: Number(c[2]) };
+  });
+const ids = process.argv.includes('--all')
+  ? rows.map((r) => r.id)
+  : process.argv.slice(2).filter((a) => !a.startsWith('--'));
 
 let checksum = 0;
 for (const id of ids) {
   const row = rows.find((r) => r.id === id);
   if (!row) throw new Error(`no field ${id} in test/fields/index.csv`);
   const gj = JSON.parse(readFileSync(`${root}test/fields/${row.file}`, 'utf8'));
-  const field: FieldGeometry = gj.type === 'FeatureCollection' ? gj.features[0].geometry : gj.type === 'Feature' ? gj.geometry : gj;
-  const request: PathPlanRequest = { field, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, routeOptions: { algorithm: 'snake' } };
-  const times: number[] = [], cpu: number[] = [];
+  const field: FieldGeometry =
+    gj.type === 'FeatureCollection' ? gj.features[0].geometry : gj.type === 'Feature' ? gj.geometry : gj;
+  const request: PathPlanRequest = {
+    field,
+    machine: { widthMeters: 6, turnRadiusMeters: 6 },
+    headland: { passes: 2 },
+    routeOptions: { algorithm: 'snake' },
+  };
+  const times: number[] = [],
+    cpu: number[] = [];
   let plan;
   for (let i = 0; i < repeat; i++) {
-    const t0 = performance.now(), c0 = process.cpuUsage();
+    const t0 = performance.now(),
+      c0 = process.cpuUsage();
     plan = planRoute(request);
     const c = process.cpuUsage(c0);
     times.push(performance.now() - t0);
@@ -48,7 +62,17 @@ for (const id of ids) {
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
   const ms = times[(times.length - 1) >> 1];
-  const line = { id, areaHa: row.areaHa, ms: Math.round(ms), cpuMs: Math.round(cpu[(cpu.length - 1) >> 1]), uncoveredRatio: m.uncoveredRatio, overlapRatio: m.overlapRatio, nonWorkingDistanceMeters: m.nonWorkingDistanceMeters, distanceMeters: m.distanceMeters, violations };
+  const line = {
+    id,
+    areaHa: row.areaHa,
+    ms: Math.round(ms),
+    cpuMs: Math.round(cpu[(cpu.length - 1) >> 1]),
+    uncoveredRatio: m.uncoveredRatio,
+    overlapRatio: m.overlapRatio,
+    nonWorkingDistanceMeters: m.nonWorkingDistanceMeters,
+    distanceMeters: m.distanceMeters,
+    violations,
+  };
   console.log(JSON.stringify(line));
   if (out) appendFileSync(out, JSON.stringify(line) + '\n');
 }

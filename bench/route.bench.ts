@@ -37,7 +37,11 @@ let checksum = 0;
 
 function orderTable(): string[] {
   const out: string[] = [];
-  out.push('| field | tracks | ' + FIXED_ORDER_ALGORITHMS.join(' | ') + ' | optimized | gap | gap (non-working) | first feasible ms | optimizer ms |');
+  out.push(
+    '| field | tracks | ' +
+      FIXED_ORDER_ALGORITHMS.join(' | ') +
+      ' | optimized | gap | gap (non-working) | first feasible ms | optimizer ms |',
+  );
   out.push('|---|---:|' + FIXED_ORDER_ALGORITHMS.map(() => '---:|').join('') + '---:|---:|---:|---:|---:|');
   const gaps: number[] = [];
   const nwGaps: number[] = [];
@@ -46,8 +50,18 @@ function orderTable(): string[] {
   for (const trackCount of [12, 40, 120, 300]) {
     for (const width of [3, 6, 12]) {
       for (const seed of [1, 2]) {
-        const p: OrderingProblem = syntheticTrackProblem({ trackCount, spacingMeters: width, turnRadiusMeters: 6, seed, slope: seed === 2 ? 0.4 : 0, lengthMeters: 250, staging: [-30, -30] });
-        const fixed = FIXED_ORDER_ALGORITHMS.map((algorithm) => transitionTotal(p, orderItems(p, { algorithm, skipCount: 1, lowerBound: false }).order));
+        const p: OrderingProblem = syntheticTrackProblem({
+          trackCount,
+          spacingMeters: width,
+          turnRadiusMeters: 6,
+          seed,
+          slope: seed === 2 ? 0.4 : 0,
+          lengthMeters: 250,
+          staging: [-30, -30],
+        });
+        const fixed = FIXED_ORDER_ALGORITHMS.map((algorithm) =>
+          transitionTotal(p, orderItems(p, { algorithm, skipCount: 1, lowerBound: false }).order),
+        );
         const opt = orderItems(p, { now, maxTimeMilliseconds: 10_000 });
         const nonWorking = transitionTotal(p, opt.order);
         checksum += nonWorking;
@@ -66,14 +80,26 @@ function orderTable(): string[] {
     }
   }
   out.push('');
-  out.push(`Non-working distance in meters (entry and exit legs to a staging area included). optimized ≤ best fixed order on ${wins} of ${rows} instances; median gap to the lower bound ${(median(gaps) * 100).toFixed(1)}% of the route cost (working length included), ${(median(nwGaps) * 100).toFixed(1)}% of the non-working part.`);
+  out.push(
+    `Non-working distance in meters (entry and exit legs to a staging area included). optimized ≤ best fixed order on ${wins} of ${rows} instances; median gap to the lower bound ${(median(gaps) * 100).toFixed(1)}% of the route cost (working length included), ${(median(nwGaps) * 100).toFixed(1)}% of the non-working part.`,
+  );
   return out;
 }
 
 function largeField(): string[] {
   const out: string[] = [];
-  const p = syntheticTrackProblem({ trackCount: 1200, spacingMeters: 3, turnRadiusMeters: 6, seed: 7, slope: 0.2, lengthMeters: 600, staging: [-50, -50] });
-  out.push('| run | first feasible ms | time spent ms | limit ms | stopped by | iterations | kicks | non-working m | gap |');
+  const p = syntheticTrackProblem({
+    trackCount: 1200,
+    spacingMeters: 3,
+    turnRadiusMeters: 6,
+    seed: 7,
+    slope: 0.2,
+    lengthMeters: 600,
+    staging: [-50, -50],
+  });
+  out.push(
+    '| run | first feasible ms | time spent ms | limit ms | stopped by | iterations | kicks | non-working m | gap |',
+  );
   out.push('|---|---:|---:|---:|---|---:|---:|---:|---:|');
   const limits = quick ? [100, 1000] : [100, 1000, 10_000];
   for (const limit of limits) {
@@ -92,7 +118,9 @@ function largeField(): string[] {
   for (const algorithm of FIXED_ORDER_ALGORITHMS) {
     const t0 = now();
     const r = orderItems(p, { algorithm, skipCount: 2, lowerBound: false });
-    out.push(`| fixed ${algorithm} (skip 2) | ${(now() - t0).toFixed(2)} | – | – | – | – | – | ${f1(transitionTotal(p, r.order))} | – |`);
+    out.push(
+      `| fixed ${algorithm} (skip 2) | ${(now() - t0).toFixed(2)} | – | – | – | – | – | ${f1(transitionTotal(p, r.order))} | – |`,
+    );
   }
   return out;
 }
@@ -101,7 +129,11 @@ const ALGORITHMS: RouteAlgorithm[] = ['optimized', ...FIXED_ORDER_ALGORITHMS];
 
 function corpusSection(limit: number): string[] {
   const dir = new URL('../test/fields/', import.meta.url);
-  const rows = readFileSync(new URL('index.csv', dir), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const rows = readFileSync(new URL('index.csv', dir), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
   rows.sort((a, b) => Number(a[2]) - Number(b[2]));
   const chosen = rows.slice(0, Math.min(rows.length, limit));
   const sum: Record<string, { length: number; nonWorking: number; ok: number; planned: number; ms: number[] }> = {};
@@ -115,7 +147,11 @@ function corpusSection(limit: number): string[] {
   const failures: string[] = [];
   for (const [id, file, area] of chosen) {
     const feature = JSON.parse(readFileSync(new URL(file, dir), 'utf8'));
-    const request: PathPlanRequest = { field: feature.geometry, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 } };
+    const request: PathPlanRequest = {
+      field: feature.geometry,
+      machine: { widthMeters: 6, turnRadiusMeters: 6 },
+      headland: { passes: 2 },
+    };
     const nonWorking: Record<string, number> = {};
     const violations: Record<string, number> = {};
     for (const algorithm of ALGORITHMS) {
@@ -150,22 +186,39 @@ function corpusSection(limit: number): string[] {
       if (nonWorking.optimized <= bestFixed + 0.01) optimizedBest++;
       else worse.push(`${id} (${nonWorking.optimized} m vs ${bestFixed} m)`);
       // against the fixed orders whose plans have no more checkPlan violations (an unfitted straight connector is short but not drivable)
-      const comparable = FIXED_ORDER_ALGORITHMS.filter((a) => violations[a] <= violations.optimized).map((a) => nonWorking[a]);
+      const comparable = FIXED_ORDER_ALGORITHMS.filter((a) => violations[a] <= violations.optimized).map(
+        (a) => nonWorking[a],
+      );
       if (comparable.length === 0 || nonWorking.optimized <= Math.min(...comparable) + 0.01) optimizedBestValid++;
     }
-    if (logFile) appendFileSync(logFile, `${id} ${area} ha ${ALGORITHMS.map((a) => `${a}=${nonWorking[a] ?? 'ERR'}/${violations[a] ?? 'ERR'}`).join(' ')}\n`);
+    if (logFile)
+      appendFileSync(
+        logFile,
+        `${id} ${area} ha ${ALGORITHMS.map((a) => `${a}=${nonWorking[a] ?? 'ERR'}/${violations[a] ?? 'ERR'}`).join(' ')}\n`,
+      );
   }
   const out: string[] = [];
-  out.push(`${chosen.length} corpus fields (smallest first), width 6 m, R 6 m, 2 headland passes; planRoute with a performance.now clock (maxOptimizerTime 10 s).`, '');
-  out.push('| order | plans | checkPlan ok | route length km (sum) | non-working km (sum) | non-working share | median plan ms |');
+  out.push(
+    `${chosen.length} corpus fields (smallest first), width 6 m, R 6 m, 2 headland passes; planRoute with a performance.now clock (maxOptimizerTime 10 s).`,
+    '',
+  );
+  out.push(
+    '| order | plans | checkPlan ok | route length km (sum) | non-working km (sum) | non-working share | median plan ms |',
+  );
   out.push('|---|---:|---:|---:|---:|---:|---:|');
   for (const a of ALGORITHMS) {
     const s = sum[a];
-    out.push(`| ${a} | ${s.planned} | ${s.ok} | ${(s.length / 1000).toFixed(1)} | ${(s.nonWorking / 1000).toFixed(1)} | ${((100 * s.nonWorking) / Math.max(1, s.length)).toFixed(1)}% | ${median(s.ms).toFixed(0)} |`);
+    out.push(
+      `| ${a} | ${s.planned} | ${s.ok} | ${(s.length / 1000).toFixed(1)} | ${(s.nonWorking / 1000).toFixed(1)} | ${((100 * s.nonWorking) / Math.max(1, s.length)).toFixed(1)}% | ${median(s.ms).toFixed(0)} |`,
+    );
   }
   out.push('');
-  out.push(`optimized non-working distance ≤ the best fixed order on ${optimizedBest} of ${compared} fields${worse.length ? ` (not on: ${worse.join(', ')}, where the cheaper fixed orders have more checkPlan violations: optimized keeps the alternative with the fewest defects)` : ''}; ≤ the best fixed order with no more checkPlan violations on ${optimizedBestValid} of ${compared}.`);
-  out.push(`optimized: median gap to the lower bound ${(median(gaps) * 100).toFixed(1)}% of the estimated non-working cost (p90 ${(quantile(gaps, 0.9) * 100).toFixed(1)}%); median time to the first feasible order ${median(firstFeasible).toFixed(2)} ms (max ${Math.max(...firstFeasible).toFixed(2)} ms).`);
+  out.push(
+    `optimized non-working distance ≤ the best fixed order on ${optimizedBest} of ${compared} fields${worse.length ? ` (not on: ${worse.join(', ')}, where the cheaper fixed orders have more checkPlan violations: optimized keeps the alternative with the fewest defects)` : ''}; ≤ the best fixed order with no more checkPlan violations on ${optimizedBestValid} of ${compared}.`,
+  );
+  out.push(
+    `optimized: median gap to the lower bound ${(median(gaps) * 100).toFixed(1)}% of the estimated non-working cost (p90 ${(quantile(gaps, 0.9) * 100).toFixed(1)}%); median time to the first feasible order ${median(firstFeasible).toFixed(2)} ms (max ${Math.max(...firstFeasible).toFixed(2)} ms).`,
+  );
   if (failures.length) out.push('', `Plans that threw: ${failures.join('; ')}`);
   return out;
 }

@@ -25,7 +25,10 @@ import {
 
 const corpusArg = process.argv.find((a) => a.startsWith('--corpus'));
 if (corpusArg) {
-  await corpus(corpusArg.includes('=') ? Number(corpusArg.split('=')[1]) : Infinity, process.argv.includes('--reverse'));
+  await corpus(
+    corpusArg.includes('=') ? Number(corpusArg.split('=')[1]) : Infinity,
+    process.argv.includes('--reverse'),
+  );
   process.exit(0);
 }
 
@@ -92,7 +95,11 @@ for (let i = 0; i < N; i++) {
   const h = rnd() * 2 * Math.PI;
   const e = rnd() * 4 - 2;
   fieldFrom.push({ x: 0, y: 0, headingRadians: h });
-  fieldTo.push({ x: -w * Math.sin(h) + e * Math.cos(h), y: w * Math.cos(h) + e * Math.sin(h), headingRadians: h + Math.PI });
+  fieldTo.push({
+    x: -w * Math.sin(h) + e * Math.cos(h),
+    y: w * Math.cos(h) + e * Math.sin(h),
+    headingRadians: h + Math.PI,
+  });
 }
 const rows2: string[] = [];
 rows2.push('| turnCandidates + points of the first candidate (0.5 m) | µs/call | candidates/call |');
@@ -119,17 +126,29 @@ for (const [label, opts] of [
 }
 
 // checkKinematics per point on sampled CC turns.
-const paths = turnCandidates({ x: 0, y: 0, headingRadians: Math.PI / 2 }, { x: -18, y: 0, headingRadians: -Math.PI / 2 }, {
-  turnRadiusMeters: 6,
-  maxCurvatureRatePerSquareMeter: 0.3,
-  sampleStepMeters: 0.25,
-});
+const paths = turnCandidates(
+  { x: 0, y: 0, headingRadians: Math.PI / 2 },
+  { x: -18, y: 0, headingRadians: -Math.PI / 2 },
+  {
+    turnRadiusMeters: 6,
+    maxCurvatureRatePerSquareMeter: 0.3,
+    sampleStepMeters: 0.25,
+  },
+);
 const pts = paths[0].points;
-const perCall = time(() => checkKinematics(pts, { turnRadiusMeters: 6, maxCurvatureRatePerSquareMeter: 0.3 }).length + 1);
-const rows3 = [`checkKinematics: ${((perCall * 1000) / (pts.length / 2)).toFixed(0)} ns per point (${pts.length / 2}-point CC U-turn, ${perCall.toFixed(1)} µs per call).`];
+const perCall = time(
+  () => checkKinematics(pts, { turnRadiusMeters: 6, maxCurvatureRatePerSquareMeter: 0.3 }).length + 1,
+);
+const rows3 = [
+  `checkKinematics: ${((perCall * 1000) / (pts.length / 2)).toFixed(0)} ns per point (${pts.length / 2}-point CC U-turn, ${perCall.toFixed(1)} µs per call).`,
+];
 
 const { loadavg } = await import('node:os');
-console.log(`Node ${process.version}, ${N} seeded pose pairs (seed 20261122); load average ${loadavg().map((v) => v.toFixed(1)).join(' ')} at the end.\n`);
+console.log(
+  `Node ${process.version}, ${N} seeded pose pairs (seed 20261122); load average ${loadavg()
+    .map((v) => v.toFixed(1))
+    .join(' ')} at the end.\n`,
+);
 console.log(rows.join('\n'));
 console.log('');
 console.log(rows2.join('\n'));
@@ -148,8 +167,12 @@ async function corpus(limit: number, reverseAllowed: boolean): Promise<void> {
     .sort()
     .slice(0, limit);
   const sigma = 0.3;
-  console.log(`Corpus: ${files.length} fields, width 6 m, 2 headland passes, σ ${sigma} 1/m², reverse ${reverseAllowed}.\n`);
-  console.log('| R m | planned | errors | turns | turns by type | Turn segments with kinematic violations | Connector segments with violations | checkPlan violations | plan warnings | median ms |');
+  console.log(
+    `Corpus: ${files.length} fields, width 6 m, 2 headland passes, σ ${sigma} 1/m², reverse ${reverseAllowed}.\n`,
+  );
+  console.log(
+    '| R m | planned | errors | turns | turns by type | Turn segments with kinematic violations | Connector segments with violations | checkPlan violations | plan warnings | median ms |',
+  );
   console.log('|---:|---:|---:|---:|---|---|---|---|---|---:|');
   const radiiArg = process.argv.find((a) => a.startsWith('--radii='));
   const radii = radiiArg ? radiiArg.slice('--radii='.length).split(',').map(Number) : [3, 6, 9];
@@ -181,7 +204,10 @@ async function corpus(limit: number, reverseAllowed: boolean): Promise<void> {
       ms.push(performance.now() - t0);
       planned++;
       const first = plan.route[0]?.coordinates[0] ?? [0, 0];
-      const tm = proj4('WGS84', `+proj=tmerc +lat_0=${first[1]} +lon_0=${first[0]} +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m +no_defs`);
+      const tm = proj4(
+        'WGS84',
+        `+proj=tmerc +lat_0=${first[1]} +lon_0=${first[0]} +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m +no_defs`,
+      );
       for (const seg of plan.route) {
         if (seg.type !== 'Turn' && seg.type !== 'Connector') continue;
         if (seg.type === 'Turn') {
@@ -189,7 +215,11 @@ async function corpus(limit: number, reverseAllowed: boolean): Promise<void> {
           byType[seg.turnType ?? '?'] = (byType[seg.turnType ?? '?'] ?? 0) + 1;
         }
         const pts = seg.coordinates.map((c) => tm.forward(c) as [number, number]);
-        const kinds = new Set(checkKinematics(pts, { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed }).map((v) => v.kind));
+        const kinds = new Set(
+          checkKinematics(pts, { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed }).map(
+            (v) => v.kind,
+          ),
+        );
         const into = seg.type === 'Turn' ? turnV : connV;
         for (const k of kinds) into[k] = (into[k] ?? 0) + 1;
       }
@@ -197,7 +227,13 @@ async function corpus(limit: number, reverseAllowed: boolean): Promise<void> {
       for (const w of plan.warnings) warnings[w.code] = (warnings[w.code] ?? 0) + 1;
     }
     const fmt = (o: Record<string, number>): string =>
-      Object.keys(o).length === 0 ? '0' : Object.entries(o).map(([k, v]) => `${k} ${v}`).join(', ');
-    console.log(`| ${R} | ${planned} | ${errors} | ${turns} | ${fmt(byType)} | ${fmt(turnV)} | ${fmt(connV)} | ${fmt(planV)} | ${fmt(warnings)} | ${median(ms).toFixed(0)} |`);
+      Object.keys(o).length === 0
+        ? '0'
+        : Object.entries(o)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ');
+    console.log(
+      `| ${R} | ${planned} | ${errors} | ${turns} | ${fmt(byType)} | ${fmt(turnV)} | ${fmt(connV)} | ${fmt(planV)} | ${fmt(warnings)} | ${median(ms).toFixed(0)} |`,
+    );
   }
 }

@@ -22,12 +22,20 @@ export interface SequenceIds {
   sessionUserId: string;
 }
 
-export async function runPartnerSequence(baseUrl: string, apiKey: string, log: (line: string) => void = console.log): Promise<SequenceIds> {
+export async function runPartnerSequence(
+  baseUrl: string,
+  apiKey: string,
+  log: (line: string) => void = console.log,
+): Promise<SequenceIds> {
   async function call(method: string, path: string, body?: unknown, withKey = true): Promise<any> {
     const headers: Record<string, string> = {};
     if (withKey) headers['X-API-KEY'] = apiKey;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = await res.json();
     if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${JSON.stringify(json)}`);
     return json;
@@ -39,16 +47,34 @@ export async function runPartnerSequence(baseUrl: string, apiKey: string, log: (
   // The partner's own ids (GUIDs in its system); repeating the calls would find the same records.
   const partnerUserId = randomUUID();
   const partnerCompanyId = randomUUID();
-  const user = await call('POST', '/api/partner/users', { partnerUserId, email: 'jane.doe@example.org', firstName: 'Jane', lastName: 'Doe', countryCode: 'US' });
+  const user = await call('POST', '/api/partner/users', {
+    partnerUserId,
+    email: 'jane.doe@example.org',
+    firstName: 'Jane',
+    lastName: 'Doe',
+    countryCode: 'US',
+  });
   log(`userId ${user.userId}`);
-  const company = await call('POST', '/api/partner/companies', { partnerCompanyId, name: 'Doe Family Farms', countryCode: 'US' });
+  const company = await call('POST', '/api/partner/companies', {
+    partnerCompanyId,
+    name: 'Doe Family Farms',
+    countryCode: 'US',
+  });
   log(`companyId ${company.companyId}`);
   await call('POST', '/api/partner/company-accesses', { partnerUserId, partnerCompanyId });
   log(`access granted: ${partnerUserId} → ${partnerCompanyId}`);
 
-  const grower = await call('POST', `/api/companies/${company.companyId}/growers`, { name: 'Jane Doe', source: 'api', archived: false });
+  const grower = await call('POST', `/api/companies/${company.companyId}/growers`, {
+    name: 'Jane Doe',
+    source: 'api',
+    archived: false,
+  });
   log(`growerId ${grower.growerId}`);
-  const farm = await call('POST', `/api/growers/${grower.growerId}/farms`, { name: 'Home Farm', source: 'api', archived: false });
+  const farm = await call('POST', `/api/growers/${grower.growerId}/farms`, {
+    name: 'Home Farm',
+    source: 'api',
+    archived: false,
+  });
   log(`farmId ${farm.farmId}`);
   const ring = [
     [-93.6412, 42.0285],
@@ -69,8 +95,15 @@ export async function runPartnerSequence(baseUrl: string, apiKey: string, log: (
   log(`launchUrl ${launch.launchUrl}`);
 
   // What the web app's launch page does with the code (no API key: the code is the credential).
-  const session = await call('POST', '/api/partner/launch/exchange', { code: launch.code, userId: launch.userId }, false);
-  const whoami = await fetch(`${baseUrl}/api/user/current`, { headers: { Authorization: `Bearer ${session.token}` } }).then((r) => r.json());
+  const session = await call(
+    'POST',
+    '/api/partner/launch/exchange',
+    { code: launch.code, userId: launch.userId },
+    false,
+  );
+  const whoami = await fetch(`${baseUrl}/api/user/current`, {
+    headers: { Authorization: `Bearer ${session.token}` },
+  }).then((r) => r.json());
   log(`session for userId ${whoami.user.userId} (${whoami.user.name})`);
 
   return {
@@ -93,7 +126,13 @@ async function main(): Promise<void> {
   if (!baseUrl) {
     const { serve } = await import('@furrow/api');
     apiKey = `example-${randomUUID()}`;
-    const server = await serve({ PORT: '0', DATABASE_URL: 'memory:', FURROW_BOOTSTRAP_API_KEY: apiKey, FURROW_LOG_LEVEL: 'silent', FURROW_PLAN_THREADS: '0' });
+    const server = await serve({
+      PORT: '0',
+      DATABASE_URL: 'memory:',
+      FURROW_BOOTSTRAP_API_KEY: apiKey,
+      FURROW_LOG_LEVEL: 'silent',
+      FURROW_PLAN_THREADS: '0',
+    });
     baseUrl = server.url;
     close = server.close;
     console.log(`started a fresh furrow server on ${baseUrl}`);

@@ -29,7 +29,15 @@ const documenter = join(root, 'node_modules/@microsoft/api-documenter/bin/api-do
 
 /** Internal types reachable from exported functions of the core index (ae-forgotten-export). */
 export const KNOWN_FORGOTTEN_EXPORTS = [
-  'FieldLike', 'StagingLegOptions', 'LegRouter', 'ExtrasSegment', 'XY', 'ExtrasFrame', 'NeighbourLists', 'TransitionMemo', 'ResolvedOptions',
+  'FieldLike',
+  'StagingLegOptions',
+  'LegRouter',
+  'ExtrasSegment',
+  'XY',
+  'ExtrasFrame',
+  'NeighbourLists',
+  'TransitionMemo',
+  'ResolvedOptions',
 ];
 
 const check = process.argv.includes('--check');
@@ -56,23 +64,35 @@ try {
       if (message.logLevel !== 'warning' && message.logLevel !== 'error') return;
       const text = `${message.sourceFilePath ? `${message.sourceFilePath.replace(`${root}/packages/core/`, '')}:${message.sourceFileLine}: ` : ''}(${message.messageId}) ${message.text}`;
       const name = /The symbol "([^"]+)" needs to be exported/.exec(message.text)?.[1];
-      if (message.messageId === 'ae-forgotten-export' && name && KNOWN_FORGOTTEN_EXPORTS.includes(name)) known.push(name);
+      if (message.messageId === 'ae-forgotten-export' && name && KNOWN_FORGOTTEN_EXPORTS.includes(name))
+        known.push(name);
       else warnings.push(text);
     },
   });
   const out = check ? join(scratch, 'markdown') : published;
-  const documented = execFileSync(process.execPath, [documenter, 'markdown', '-i', join(scratch, 'model'), '-o', out], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const line of documented.split('\n')) if (/warning|error/i.test(line)) warnings.push(`api-documenter: ${line.trim()}`);
+  const documented = execFileSync(process.execPath, [documenter, 'markdown', '-i', join(scratch, 'model'), '-o', out], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const line of documented.split('\n'))
+    if (/warning|error/i.test(line)) warnings.push(`api-documenter: ${line.trim()}`);
 
   const pages = readdirSync(out).filter((f) => f.endsWith('.md'));
-  console.log(`API reference of @furrow/core: ${pages.length} pages${check ? ' (checked, not written)' : ` in ${published.replace(`${root}/`, '')}`}`);
-  if (known.length > 0) console.log(`known internal types named by exported functions (ae-forgotten-export): ${[...new Set(known)].join(', ')}`);
+  console.log(
+    `API reference of @furrow/core: ${pages.length} pages${check ? ' (checked, not written)' : ` in ${published.replace(`${root}/`, '')}`}`,
+  );
+  if (known.length > 0)
+    console.log(
+      `known internal types named by exported functions (ae-forgotten-export): ${[...new Set(known)].join(', ')}`,
+    );
   if (check) {
     const have = existsSync(published) ? new Set(readdirSync(published).filter((f) => f.endsWith('.md'))) : new Set();
     const missing = pages.filter((p) => !have.has(p));
     const stale = [...have].filter((p) => !pages.includes(p));
     if (missing.length > 0 || stale.length > 0) {
-      console.log(`docs/api-reference/ is out of date (run npm run docs:api): missing ${missing.join(', ') || 'none'}; no longer made ${stale.join(', ') || 'none'}`);
+      console.log(
+        `docs/api-reference/ is out of date (run npm run docs:api): missing ${missing.join(', ') || 'none'}; no longer made ${stale.join(', ') || 'none'}`,
+      );
     }
   }
   if (!result.succeeded) warnings.push(`API Extractor failed: ${result.errorCount} errors`);

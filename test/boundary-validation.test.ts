@@ -23,13 +23,24 @@ const kmlOf = (ring: Ring) =>
 const BAD: { what: string; ring: Ring; code: string; message: RegExp }[] = [
   {
     what: 'an unclosed ring',
-    ring: [[8.54, 47.37], [8.544, 47.37], [8.544, 47.374], [8.54, 47.374]],
+    ring: [
+      [8.54, 47.37],
+      [8.544, 47.37],
+      [8.544, 47.374],
+      [8.54, 47.374],
+    ],
     code: 'invalid-boundary',
     message: /ring is not closed/,
   },
   {
     what: 'a bow-tie',
-    ring: [[8.54, 47.37], [8.544, 47.374], [8.544, 47.37], [8.54, 47.374], [8.54, 47.37]],
+    ring: [
+      [8.54, 47.37],
+      [8.544, 47.374],
+      [8.544, 47.37],
+      [8.54, 47.374],
+      [8.54, 47.37],
+    ],
     code: 'self-intersection',
     message: /intersects itself .*near \[/,
   },
@@ -56,7 +67,11 @@ let dir: string;
 beforeAll(async () => {
   store = await openStore('memory:');
   A = await makeApp(store);
-  const company = await call(A, 'POST', '/api/partner/companies', { partnerCompanyId: 'validation-co', name: 'Validation farms', countryCode: 'DE' });
+  const company = await call(A, 'POST', '/api/partner/companies', {
+    partnerCompanyId: 'validation-co',
+    name: 'Validation farms',
+    countryCode: 'DE',
+  });
   const { companyId } = company.body;
   const grower = await call(A, 'POST', `/api/companies/${companyId}/growers`, { name: 'Grower' });
   const farm = await call(A, 'POST', `/api/growers/${grower.body.growerId}/farms`, { name: 'Farm' });
@@ -114,7 +129,9 @@ describe('one boundary validation through every entry point', () => {
         ];
         for (const [text, name] of files) {
           const err = await readAnyBoundary(text, name).then(
-            () => { throw new Error(`${name} was read`); },
+            () => {
+              throw new Error(`${name} was read`);
+            },
             (e: unknown) => e as { code: string; message: string; details: { message: string }[] },
           );
           expect(isPlanError(err), name).toBe(true);
@@ -127,9 +144,15 @@ describe('one boundary validation through every entry point', () => {
       it('the API says the same on /direct, fields/save and boundary import (422, reason = the code)', async () => {
         const v = libraryVerdict(bad.ring);
         const answers = [
-          await call(A, 'POST', '/api/path-plans/direct', { boundary: { type: 'Polygon', coordinates: [bad.ring] }, equipment: { widthMeters: 6 } }),
+          await call(A, 'POST', '/api/path-plans/direct', {
+            boundary: { type: 'Polygon', coordinates: [bad.ring] },
+            equipment: { widthMeters: 6 },
+          }),
           await call(A, 'POST', '/api/fields/save', { farmId, name: 'Bad', boundary: [bad.ring] }),
-          await importFile(JSON.stringify({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [bad.ring] } }), 'b.geojson'),
+          await importFile(
+            JSON.stringify({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [bad.ring] } }),
+            'b.geojson',
+          ),
           await importFile(wktOf(bad.ring), 'b.wkt'),
         ];
         for (const [i, a] of answers.entries()) {
@@ -161,7 +184,10 @@ describe('one boundary validation through every entry point', () => {
     const pnts = open.map((p) => `<PNT A="2" C="${p[1]}" D="${p[0]}"/>`).join('');
     const xml = `<ISO11783_TaskData VersionMajor="4" VersionMinor="3" DataTransferOrigin="1"><PFD A="PFD1" C="x" D="0"><PLN A="1"><LSG A="1">${pnts}</LSG></PLN></PFD></ISO11783_TaskData>`;
     const [b] = await readAnyBoundary(xml, 'TASKDATA.XML');
-    const [closed] = await readAnyBoundary(JSON.stringify({ type: 'Polygon', coordinates: [open.concat([open[0]])] }), 'f.geojson');
+    const [closed] = await readAnyBoundary(
+      JSON.stringify({ type: 'Polygon', coordinates: [open.concat([open[0]])] }),
+      'f.geojson',
+    );
     expect(b.geometry).toEqual(closed.geometry);
   });
 

@@ -9,7 +9,9 @@ import { checkPlan, coverageDeviation, planRoute } from '@furrow/core';
 import type { FieldGeometry } from '@furrow/core';
 
 const dir = new URL('./fields/', import.meta.url);
-const files = readdirSync(dir).filter((f) => f.endsWith('.geojson')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.geojson'))
+  .sort();
 
 function loadField(file: string): FieldGeometry {
   const g = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as { type: string; geometry?: FieldGeometry };
@@ -31,12 +33,15 @@ function planAndCheck(file: string): void {
   // corpus in packages/core/src/route/order/corpus.test.ts; here every field must plan cleanly.
   // A frozen clock: the wall-clock cap (maxOptimizerTime, core clock.ts) never fires, so a loaded
   // machine cannot cut the plan short — what is checked is the plan of the counted work budget.
-  const plan = planRoute({
-    field,
-    machine: { widthMeters: 6, turnRadiusMeters: 6 },
-    headland: { passes: 2 },
-    routeOptions: { algorithm: 'snake' },
-  }, { now: () => 0 });
+  const plan = planRoute(
+    {
+      field,
+      machine: { widthMeters: 6, turnRadiusMeters: 6 },
+      headland: { passes: 2 },
+      routeOptions: { algorithm: 'snake' },
+    },
+    { now: () => 0 },
+  );
   const check = checkPlan(field, plan);
   const report = check.violations.slice(0, 20).map((v) => `${v.code}: ${v.message}`);
   expect(report, `${file}: ${check.violations.length} violations`).toEqual([]);
@@ -58,5 +63,6 @@ describe('corpus: every field plans with zero checkPlan violations', () => {
 
   it.each(files.filter((f) => !KNOWN_FAILING.has(f)))('%s', (file) => planAndCheck(file));
 
-  if (KNOWN_FAILING.size > 0) it.fails.each([...KNOWN_FAILING])('%s (known failure: expected to fail until fixed)', (file) => planAndCheck(file));
+  if (KNOWN_FAILING.size > 0)
+    it.fails.each([...KNOWN_FAILING])('%s (known failure: expected to fail until fixed)', (file) => planAndCheck(file));
 });

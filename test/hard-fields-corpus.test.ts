@@ -30,7 +30,8 @@ const dir = new URL('./fields/', import.meta.url);
  * exterior headland pass cuts a corner of hole 4 by up to 5 cm (a 12.8 m chord; checkPlan does not
  * flag it).
  */
-const MAX_HA = process.env.FURROW_HARD_FIELDS_MAX_HA === 'all' ? Infinity : Number(process.env.FURROW_HARD_FIELDS_MAX_HA ?? 12);
+const MAX_HA =
+  process.env.FURROW_HARD_FIELDS_MAX_HA === 'all' ? Infinity : Number(process.env.FURROW_HARD_FIELDS_MAX_HA ?? 12);
 
 interface IndexRow {
   id: string;
@@ -46,7 +47,13 @@ function readIndex(): IndexRow[] {
   const at = (name: string): number => cols.indexOf(name);
   return lines.map((line) => {
     const c = line.split(',');
-    return { id: c[at('id')], file: c[at('file')], areaHa: Number(c[at('area_ha')]), category: c[at('category')], tags: c[at('tags')].split(';') };
+    return {
+      id: c[at('id')],
+      file: c[at('file')],
+      areaHa: Number(c[at('area_ha')]),
+      category: c[at('category')],
+      tags: c[at('tags')].split(';'),
+    };
   });
 }
 
@@ -61,7 +68,8 @@ function loadField(file: string): FieldGeometry {
 
 /** Equirectangular meters at (lon0, lat0): an affine map of lon/lat. */
 function frameAt(lon0: number, lat0: number): (p: Position) => [number, number] {
-  const kx = 111_320 * Math.cos((lat0 * Math.PI) / 180), ky = 110_574;
+  const kx = 111_320 * Math.cos((lat0 * Math.PI) / 180),
+    ky = 110_574;
   return (p) => [(p[0] - lon0) * kx, (p[1] - lat0) * ky];
 }
 
@@ -76,13 +84,18 @@ interface Zone {
 
 function zoneOf(ring: Position[], toXY: (p: Position) => [number, number]): Zone {
   const xy = new Float64Array(ring.length * 2);
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   ring.forEach((p, i) => {
     const [x, y] = toXY(p);
     xy[2 * i] = x;
     xy[2 * i + 1] = y;
-    minX = Math.min(minX, x); maxX = Math.max(maxX, x);
-    minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+    minX = Math.min(minX, x);
+    maxX = Math.max(maxX, x);
+    minY = Math.min(minY, y);
+    maxY = Math.max(maxY, y);
   });
   return { xy, minX, minY, maxX, maxY };
 }
@@ -91,7 +104,8 @@ function zoneOf(ring: Position[], toXY: (p: Position) => [number, number]): Zone
 function inRing(x: number, y: number, xy: Float64Array): boolean {
   let inside = false;
   for (let i = 0, j = xy.length - 2; i < xy.length; j = i, i += 2) {
-    const yi = xy[i + 1], yj = xy[j + 1];
+    const yi = xy[i + 1],
+      yj = xy[j + 1];
     if (yi > y !== yj > y && x < xy[i] + ((xy[j] - xy[i]) * (y - yi)) / (yj - yi)) inside = !inside;
   }
   return inside;
@@ -100,7 +114,10 @@ function inRing(x: number, y: number, xy: Float64Array): boolean {
 function distanceToRing(x: number, y: number, xy: Float64Array): number {
   let best = Infinity;
   for (let i = 2; i < xy.length; i += 2) {
-    const ax = xy[i - 2], ay = xy[i - 1], dx = xy[i] - ax, dy = xy[i + 1] - ay;
+    const ax = xy[i - 2],
+      ay = xy[i - 1],
+      dx = xy[i] - ax,
+      dy = xy[i + 1] - ay;
     const l2 = dx * dx + dy * dy;
     const t = l2 > 0 ? Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / l2)) : 0;
     best = Math.min(best, Math.hypot(ax + t * dx - x, ay + t * dy - y));
@@ -118,19 +135,28 @@ function insideZone(x: number, y: number, z: Zone, toleranceMeters = 0.01): bool
  * Points of the route (segment type, index, meters) that lie inside one of the zones: each
  * polyline walked at most `stepMeters` a step, the joins between segments included.
  */
-function routePointsInside(plan: Plan, zones: Zone[], toXY: (p: Position) => [number, number], stepMeters = 0.5): { type: string; sequence: number; x: number; y: number }[] {
+function routePointsInside(
+  plan: Plan,
+  zones: Zone[],
+  toXY: (p: Position) => [number, number],
+  stepMeters = 0.5,
+): { type: string; sequence: number; x: number; y: number }[] {
   const found: { type: string; sequence: number; x: number; y: number }[] = [];
   let prev: [number, number] | undefined;
   for (const seg of plan.route) {
     for (const p of seg.coordinates) {
       const [x, y] = toXY(p);
       const [px, py] = prev ?? [x, y];
-      const minX = Math.min(x, px), maxX = Math.max(x, px), minY = Math.min(y, py), maxY = Math.max(y, py);
+      const minX = Math.min(x, px),
+        maxX = Math.max(x, px),
+        minY = Math.min(y, py),
+        maxY = Math.max(y, py);
       for (const z of zones) {
         if (maxX < z.minX || minX > z.maxX || maxY < z.minY || minY > z.maxY) continue;
         const n = Math.max(1, Math.ceil(Math.hypot(x - px, y - py) / stepMeters));
         for (let k = prev ? 1 : 0; k <= n; k++) {
-          const qx = px + ((x - px) * k) / n, qy = py + ((y - py) * k) / n;
+          const qx = px + ((x - px) * k) / n,
+            qy = py + ((y - py) * k) / n;
           if (insideZone(qx, qy, z)) {
             found.push({ type: seg.type, sequence: seg.sequence, x: qx, y: qy });
             break;
@@ -171,29 +197,59 @@ describe('hard corpus fields: holes and concave shapes plan cleanly, never enter
 
   it('the no-go check finds a point in a hole and ignores one on its edge or outside', () => {
     const toXY = frameAt(10, 50);
-    const hole = zoneOf([[10, 50], [10.001, 50], [10.001, 50.001], [10, 50.001], [10, 50]], toXY);
+    const hole = zoneOf(
+      [
+        [10, 50],
+        [10.001, 50],
+        [10.001, 50.001],
+        [10, 50.001],
+        [10, 50],
+      ],
+      toXY,
+    );
     expect(insideZone(...toXY([10.0005, 50.0005]), hole)).toBe(true);
     expect(insideZone(...toXY([10.0005, 50]), hole)).toBe(false);
     expect(insideZone(...toXY([10.002, 50.0005]), hole)).toBe(false);
     // a straight track across the hole with both ends outside it is caught by walking it
-    const across = { route: [{ sequence: 0, type: 'Track', coordinates: [[9.999, 50.0005], [10.002, 50.0005]] }] } as unknown as Plan;
+    const across = {
+      route: [
+        {
+          sequence: 0,
+          type: 'Track',
+          coordinates: [
+            [9.999, 50.0005],
+            [10.002, 50.0005],
+          ],
+        },
+      ],
+    } as unknown as Plan;
     expect(routePointsInside(across, [hole], toXY)).toHaveLength(1);
   });
 
-  it.each(planned.map((r) => [r.id, r] as const))('%s: zero checkPlan violations, no route point inside a hole', (_id, row) => {
-    const field = loadField(row.file);
-    const req = request(field);
-    const plan = planRoute(req);
-    const check = checkPlan(req, plan);
-    expect(check.violations.slice(0, 10).map((v) => `${v.code}: ${v.message}`), `${row.id}: ${check.violations.length} violations`).toEqual([]);
-    expect(plan.route.some((s) => s.type === 'Track' || s.type === 'ExteriorHeadland')).toBe(true);
-    const holes = holesOf(field);
-    if (row.tags.includes('holes')) expect(holes.length).toBeGreaterThan(0);
-    const [lon0, lat0] = firstPosition(field);
-    const toXY = frameAt(lon0, lat0);
-    const inside = routePointsInside(plan, holes.map((h) => zoneOf(h, toXY)), toXY);
-    expect(inside.slice(0, 5), `${row.id}: ${inside.length} route points inside a hole`).toEqual([]);
-  });
+  it.each(planned.map((r) => [r.id, r] as const))(
+    '%s: zero checkPlan violations, no route point inside a hole',
+    (_id, row) => {
+      const field = loadField(row.file);
+      const req = request(field);
+      const plan = planRoute(req);
+      const check = checkPlan(req, plan);
+      expect(
+        check.violations.slice(0, 10).map((v) => `${v.code}: ${v.message}`),
+        `${row.id}: ${check.violations.length} violations`,
+      ).toEqual([]);
+      expect(plan.route.some((s) => s.type === 'Track' || s.type === 'ExteriorHeadland')).toBe(true);
+      const holes = holesOf(field);
+      if (row.tags.includes('holes')) expect(holes.length).toBeGreaterThan(0);
+      const [lon0, lat0] = firstPosition(field);
+      const toXY = frameAt(lon0, lat0);
+      const inside = routePointsInside(
+        plan,
+        holes.map((h) => zoneOf(h, toXY)),
+        toXY,
+      );
+      expect(inside.slice(0, 5), `${row.id}: ${inside.length} route points inside a hole`).toEqual([]);
+    },
+  );
 });
 
 describe('a passable zone on a corpus field is driven over only when allowed', () => {
@@ -203,16 +259,28 @@ describe('a passable zone on a corpus field is driven over only when allowed', (
   const toXY = frameAt(lon0, lat0);
   const outer = zoneOf(field.type === 'Polygon' ? field.coordinates[0] : field.coordinates[0][0], toXY);
   const plain = planRoute(request(field));
-  const kx = 111_320 * Math.cos((lat0 * Math.PI) / 180), ky = 110_574;
+  const kx = 111_320 * Math.cos((lat0 * Math.PI) / 180),
+    ky = 110_574;
 
   /** A 24 m square at the middle of the longest track that lies at least 10 m inside the boundary all round. */
   function zoneSquare(): GeoJsonPolygon {
-    const tracks = plain.route.filter((s) => s.type === 'Track').sort((a, b) => b.lengthMeters - a.lengthMeters || a.sequence - b.sequence);
+    const tracks = plain.route
+      .filter((s) => s.type === 'Track')
+      .sort((a, b) => b.lengthMeters - a.lengthMeters || a.sequence - b.sequence);
     for (const t of tracks) {
-      const a = t.coordinates[0], b = t.coordinates[t.coordinates.length - 1];
+      const a = t.coordinates[0],
+        b = t.coordinates[t.coordinates.length - 1];
       const [cx, cy] = toXY([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
-      const corners: [number, number][] = [[cx - 12, cy - 12], [cx + 12, cy - 12], [cx + 12, cy + 12], [cx - 12, cy + 12]];
-      if (corners.every(([x, y]) => inRing(x, y, outer.xy) && distanceToRing(x, y, outer.xy) >= 10) && distanceToRing(cx, cy, outer.xy) >= 22) {
+      const corners: [number, number][] = [
+        [cx - 12, cy - 12],
+        [cx + 12, cy - 12],
+        [cx + 12, cy + 12],
+        [cx - 12, cy + 12],
+      ];
+      if (
+        corners.every(([x, y]) => inRing(x, y, outer.xy) && distanceToRing(x, y, outer.xy) >= 10) &&
+        distanceToRing(cx, cy, outer.xy) >= 22
+      ) {
         const ring = corners.map(([x, y]): Position => [lon0 + x / kx, lat0 + y / ky]);
         return { type: 'Polygon', coordinates: [[...ring, ring[0]]] };
       }

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { checkPlan, isPlanError, planRoute } from '@furrow/core';
 import type { GeoJsonPolygon, PathPlanRequest, Plan, PlanError, Position, RouteSegment } from '@furrow/core';
 
-const LON0 = 10, LAT0 = 50;
+const LON0 = 10,
+  LAT0 = 50;
 const M_PER_DEG_LAT = 111_320;
 const M_PER_DEG_LON = 111_320 * Math.cos((LAT0 * Math.PI) / 180);
 
@@ -20,13 +21,25 @@ function xy(p: Position): [number, number] {
   return [(p[0] - LON0) * M_PER_DEG_LON, (p[1] - LAT0) * M_PER_DEG_LAT];
 }
 function poly(...rings: [number, number][][]): GeoJsonPolygon {
-  return { type: 'Polygon', coordinates: rings.map((r) => { const q = r.map(([x, y]) => ll(x, y)); return [...q, q[0]]; }) };
+  return {
+    type: 'Polygon',
+    coordinates: rings.map((r) => {
+      const q = r.map(([x, y]) => ll(x, y));
+      return [...q, q[0]];
+    }),
+  };
 }
 function rect(x0: number, y0: number, x1: number, y1: number): [number, number][] {
-  return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  return [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
 }
 
-const W = 6, R = 6;
+const W = 6,
+  R = 6;
 const machine = { widthMeters: W, turnRadiusMeters: R };
 /** 200 m × 120 m, tracks north-south: their ends are on the north and south edges. */
 const rectangle = poly(rect(0, 0, 200, 120));
@@ -37,20 +50,25 @@ function segs(plan: Plan, ...types: string[]): RouteSegment[] {
 }
 /** Violations that say the route leaves the field, enters a no-go zone, breaks or misreports. */
 function placeViolations(field: GeoJsonPolygon, plan: Plan): string[] {
-  return checkPlan(field, plan).violations
-    .filter((v) => ['outside-boundary', 'inside-no-go', 'gap', 'metrics', 'empty-route', 'sparse-geometry'].includes(v.code))
+  return checkPlan(field, plan)
+    .violations.filter((v) =>
+      ['outside-boundary', 'inside-no-go', 'gap', 'metrics', 'empty-route', 'sparse-geometry'].includes(v.code),
+    )
     .map((v) => `${v.code}: ${v.message}`);
 }
 /** Largest heading change at one vertex of a polyline, degrees (vertices closer than 1 cm merged). */
 function sharpestVertexDegrees(line: Position[], closed: boolean): number {
   const pts = line.map(xy);
   const q: [number, number][] = [];
-  for (const p of pts) if (q.length === 0 || Math.hypot(p[0] - q[q.length - 1][0], p[1] - q[q.length - 1][1]) > 0.01) q.push(p);
+  for (const p of pts)
+    if (q.length === 0 || Math.hypot(p[0] - q[q.length - 1][0], p[1] - q[q.length - 1][1]) > 0.01) q.push(p);
   if (closed && q.length > 1 && Math.hypot(q[0][0] - q[q.length - 1][0], q[0][1] - q[q.length - 1][1]) <= 0.01) q.pop();
   const n = q.length;
   let worst = 0;
   for (let i = closed ? 0 : 1; i < (closed ? n : n - 1); i++) {
-    const a = q[(i + n - 1) % n], b = q[i], c = q[(i + 1) % n];
+    const a = q[(i + n - 1) % n],
+      b = q[i],
+      c = q[(i + 1) % n];
     let d = Math.atan2(c[1] - b[1], c[0] - b[0]) - Math.atan2(b[1] - a[1], b[0] - a[0]);
     while (d > Math.PI) d -= 2 * Math.PI;
     while (d < -Math.PI) d += 2 * Math.PI;
@@ -60,7 +78,12 @@ function sharpestVertexDegrees(line: Position[], closed: boolean): number {
 }
 
 describe('headland.mode turnOnly: passes only where the tracks end, the sides worked by the tracks', () => {
-  const req = (mode?: 'turnOnly'): PathPlanRequest => ({ field: rectangle, machine, headland: { passes: 2, ...(mode ? { mode } : {}) }, tracks: northSouth });
+  const req = (mode?: 'turnOnly'): PathPlanRequest => ({
+    field: rectangle,
+    machine,
+    headland: { passes: 2, ...(mode ? { mode } : {}) },
+    tracks: northSouth,
+  });
   const full = planRoute(req());
   const turnOnly = planRoute(req('turnOnly'));
 
@@ -70,10 +93,11 @@ describe('headland.mode turnOnly: passes only where the tracks end, the sides wo
     // Bands of every point and of every edge's midpoint (a side pass has its vertices in the bands).
     const bandsOf = (p: Plan): Set<string> => {
       const out = new Set<string>();
-      for (const s of segs(p, 'ExteriorHeadland')) s.coordinates.forEach((c, i) => {
-        out.add(bandOf(xy(c)[1]));
-        if (i > 0) out.add(bandOf((xy(c)[1] + xy(s.coordinates[i - 1])[1]) / 2));
-      });
+      for (const s of segs(p, 'ExteriorHeadland'))
+        s.coordinates.forEach((c, i) => {
+          out.add(bandOf(xy(c)[1]));
+          if (i > 0) out.add(bandOf((xy(c)[1] + xy(s.coordinates[i - 1])[1]) / 2));
+        });
       return out;
     };
     expect([...bandsOf(turnOnly)].sort()).toEqual(['north', 'south']);
@@ -109,13 +133,15 @@ describe('headland.mode turnOnly: passes only where the tracks end, the sides wo
     const plan = planRoute({ field, machine, headland: { passes: 2, mode: 'turnOnly' }, tracks: northSouth });
     const interior = segs(plan, 'InteriorHeadland');
     expect(interior.length).toBeGreaterThan(0);
-    for (const s of interior) for (const p of s.coordinates) {
-      const [, y] = xy(p);
-      expect(y < 40 || y > 70, `interior pass point at y = ${y.toFixed(2)} beside the hole`).toBe(true);
-    }
+    for (const s of interior)
+      for (const p of s.coordinates) {
+        const [, y] = xy(p);
+        expect(y < 40 || y > 70, `interior pass point at y = ${y.toFixed(2)} beside the hole`).toBe(true);
+      }
     // A track just east of the hole runs past it from below to above.
     const beside = segs(plan, 'Track').filter((s) => {
-      const a = xy(s.coordinates[0]), b = xy(s.coordinates.at(-1)!);
+      const a = xy(s.coordinates[0]),
+        b = xy(s.coordinates.at(-1)!);
       return a[0] > 110 && a[0] < 110 + W && Math.min(a[1], b[1]) < 40 && Math.max(a[1], b[1]) > 70;
     });
     expect(beside.length).toBeGreaterThan(0);
@@ -149,7 +175,20 @@ describe('headland.mode none', () => {
 
   it('keeps tracks out of a corridor narrower than the machine (no headland to keep them out)', () => {
     // Two blocks joined by a 4 m wide neck (y 55 to 59) on the scanline y = 57; the machine is 6 m wide.
-    const field = poly([[0, 0], [150, 0], [150, 55], [210, 55], [210, 0], [360, 0], [360, 120], [210, 120], [210, 59], [150, 59], [150, 120], [0, 120]]);
+    const field = poly([
+      [0, 0],
+      [150, 0],
+      [150, 55],
+      [210, 55],
+      [210, 0],
+      [360, 0],
+      [360, 120],
+      [210, 120],
+      [210, 59],
+      [150, 59],
+      [150, 120],
+      [0, 120],
+    ]);
     const plan = planRoute({ field, machine, headland: { mode: 'none' }, tracks: { preferredDirectionDegrees: 90 } });
     expect(plan.warnings.some((w) => w.code === 'narrow-corridor')).toBe(true);
     // No full-width track runs through the neck (x 150 to 210); a strip pass there works no more than the neck's 4 m.
@@ -157,14 +196,23 @@ describe('headland.mode none', () => {
       const xs = s.coordinates.map((p) => xy(p)[0]);
       const through = Math.max(...xs) > 151 && Math.min(...xs) < 209;
       if ((s.widthMeters ?? W) < W) expect(s.widthMeters!).toBeLessThanOrEqual(4.01);
-      else expect(through, `track from x = ${Math.min(...xs).toFixed(1)} to ${Math.max(...xs).toFixed(1)} through the neck`).toBe(false);
+      else
+        expect(
+          through,
+          `track from x = ${Math.min(...xs).toFixed(1)} to ${Math.max(...xs).toFixed(1)} through the neck`,
+        ).toBe(false);
     }
   });
 });
 
 describe('headland.corners', () => {
   const plan = (corners?: 'rounded' | 'square', reverseAllowed = false): Plan =>
-    planRoute({ field: rectangle, machine: { ...machine, reverseAllowed }, headland: { passes: 2, ...(corners ? { corners } : {}) }, tracks: northSouth });
+    planRoute({
+      field: rectangle,
+      machine: { ...machine, reverseAllowed },
+      headland: { passes: 2, ...(corners ? { corners } : {}) },
+      tracks: northSouth,
+    });
   const passRings = (p: Plan): Position[][] => (p.headlands as { coordinates: Position[] }[]).map((h) => h.coordinates);
 
   it('rounded: every pass corner is an arc of radius R (no vertex turns by 3° or more); the default keeps the 90° corners', () => {
@@ -199,9 +247,11 @@ describe('headland.corners', () => {
       }
       // Each corner turn starts and ends on the pass's corner point.
       for (const t of cornerTurns) {
-        const a = xy(t.coordinates[0]), b = xy(t.coordinates.at(-1)!);
+        const a = xy(t.coordinates[0]),
+          b = xy(t.coordinates.at(-1)!);
         expect(Math.hypot(a[0] - b[0], a[1] - b[1])).toBeLessThan(0.05);
-        const dx = Math.min(a[0], 200 - a[0]), dy = Math.min(a[1], 120 - a[1]);
+        const dx = Math.min(a[0], 200 - a[0]),
+          dy = Math.min(a[1], 120 - a[1]);
         expect(Math.abs(dx - dy)).toBeLessThan(0.05);
       }
       expect(placeViolations(rectangle, p)).toEqual([]);
@@ -212,7 +262,10 @@ describe('headland.corners', () => {
   });
 
   it('an unknown mode or corner style is an invalid-request naming the member', () => {
-    for (const [headland, path] of [[{ mode: 'perimeter' }, 'headland.mode'], [{ corners: 'chamfered' }, 'headland.corners']] as const) {
+    for (const [headland, path] of [
+      [{ mode: 'perimeter' }, 'headland.mode'],
+      [{ corners: 'chamfered' }, 'headland.corners'],
+    ] as const) {
       let err: PlanError | undefined;
       try {
         planRoute({ field: rectangle, machine, headland: headland as never });

@@ -11,12 +11,19 @@ import { planToKml } from '@furrow/format-kml';
 import { planLayers } from '@furrow/format-shapefile';
 import { planToTaskData } from '@furrow/format-isoxml';
 
-const M_LON = 111_320 * Math.cos((50 * Math.PI) / 180), M_LAT = 111_320;
+const M_LON = 111_320 * Math.cos((50 * Math.PI) / 180),
+  M_LAT = 111_320;
 function ll(x: number, y: number): Position {
   return [10 + x / M_LON, 50 + y / M_LAT];
 }
 function poly(...rings: [number, number][][]): GeoJsonPolygon {
-  return { type: 'Polygon', coordinates: rings.map((r) => { const q = r.map(([x, y]) => ll(x, y)); return [...q, q[0]]; }) };
+  return {
+    type: 'Polygon',
+    coordinates: rings.map((r) => {
+      const q = r.map(([x, y]) => ll(x, y));
+      return [...q, q[0]];
+    }),
+  };
 }
 function xy(p: Position): [number, number] {
   return [(p[0] - 10) * M_LON, (p[1] - 50) * M_LAT];
@@ -26,8 +33,26 @@ const machine = { widthMeters: 6, turnRadiusMeters: 6 };
 describe('cells, corridors and turn-only bands in the formats', () => {
   // Two blocks joined by a 4 m neck (a narrow corridor), a hole in the left block (cells).
   const field = poly(
-    [[0, 0], [150, 0], [150, 58], [210, 58], [210, 0], [360, 0], [360, 120], [210, 120], [210, 62], [150, 62], [150, 120], [0, 120]],
-    [[50, 40], [50, 80], [90, 80], [90, 40]],
+    [
+      [0, 0],
+      [150, 0],
+      [150, 58],
+      [210, 58],
+      [210, 0],
+      [360, 0],
+      [360, 120],
+      [210, 120],
+      [210, 62],
+      [150, 62],
+      [150, 120],
+      [0, 120],
+    ],
+    [
+      [50, 40],
+      [50, 80],
+      [90, 80],
+      [90, 40],
+    ],
   );
   const plan: Plan = planRoute({ field, machine, headland: { passes: 1 }, tracks: { preferredDirectionDegrees: 0 } });
   const fc = planToFeatureCollection(plan);
@@ -36,7 +61,9 @@ describe('cells, corridors and turn-only bands in the formats', () => {
     const cells = plan.cells as unknown[];
     expect(cells.length).toBeGreaterThanOrEqual(3);
     expect(fc.features.filter((f) => f.properties.type === 'Cell')).toHaveLength(cells.length);
-    const corridors = fc.features.filter((f) => f.properties.type === 'Warning' && f.properties.code === 'narrow-corridor');
+    const corridors = fc.features.filter(
+      (f) => f.properties.type === 'Warning' && f.properties.code === 'narrow-corridor',
+    );
     expect(corridors.length).toBeGreaterThanOrEqual(1);
     expect(corridors.every((f) => f.geometry.type === 'Polygon')).toBe(true);
     expect(checkPlanFeatureCollection(fc)).toEqual([]);
@@ -57,8 +84,18 @@ describe('cells, corridors and turn-only bands in the formats', () => {
   });
 
   it('turn-only headlands: the bands at the track ends are HeadlandArea features and the ISO-XML headland polygons', () => {
-    const rect = poly([[0, 0], [200, 0], [200, 120], [0, 120]]);
-    const p = planRoute({ field: rect, machine, headland: { passes: 2, mode: 'turnOnly' }, tracks: { preferredDirectionDegrees: 0 } });
+    const rect = poly([
+      [0, 0],
+      [200, 0],
+      [200, 120],
+      [0, 120],
+    ]);
+    const p = planRoute({
+      field: rect,
+      machine,
+      headland: { passes: 2, mode: 'turnOnly' },
+      tracks: { preferredDirectionDegrees: 0 },
+    });
     const areas = planToFeatureCollection(p).features.filter((f) => f.properties.type === 'HeadlandArea');
     expect(areas).toHaveLength(2);
     for (const a of areas) {
@@ -70,7 +107,9 @@ describe('cells, corridors and turn-only bands in the formats', () => {
     }
     // ISO-XML: the plan's bands (type 10 polygons), not a full-perimeter ring.
     const xml = planToTaskData(p);
-    const full = planToTaskData(planRoute({ field: rect, machine, headland: { passes: 2 }, tracks: { preferredDirectionDegrees: 0 } }));
+    const full = planToTaskData(
+      planRoute({ field: rect, machine, headland: { passes: 2 }, tracks: { preferredDirectionDegrees: 0 } }),
+    );
     const headlandPolys = (s: string): number => (s.match(/<PLN A="10"/g) ?? []).length;
     expect(headlandPolys(xml)).toBe(2);
     expect(headlandPolys(full)).toBe(1);

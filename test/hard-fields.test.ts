@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { checkPlan, isPlanError, planRoute } from '@furrow/core';
 import type { FieldGeometry, GeoJsonPolygon, PathPlanRequest, Plan, PlanError, Position } from '@furrow/core';
 
-const LON0 = 10, LAT0 = 50;
+const LON0 = 10,
+  LAT0 = 50;
 const M_PER_DEG_LAT = 111_320;
 const M_PER_DEG_LON = 111_320 * Math.cos((LAT0 * Math.PI) / 180);
 
@@ -24,7 +25,12 @@ function poly(...rings: [number, number][][]): GeoJsonPolygon {
   return { type: 'Polygon', coordinates: rings.map((r) => ring(r)) };
 }
 function rect(x0: number, y0: number, x1: number, y1: number): [number, number][] {
-  return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+  return [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
 }
 /** Clockwise copy (holes). */
 function cw(r: [number, number][]): [number, number][] {
@@ -51,7 +57,12 @@ function timed<T>(fn: () => T): { value: T; ms: number } {
 
 describe('invalid boundaries fail cleanly and fast, naming where', () => {
   it('bow-tie → self-intersection at the crossing edges', () => {
-    const field = poly([[0, 0], [200, 150], [200, 0], [0, 150]]);
+    const field = poly([
+      [0, 0],
+      [200, 150],
+      [200, 0],
+      [0, 150],
+    ]);
     const { value: err, ms } = timed(() => planError(() => planRoute({ field, machine })));
     expect(err.code).toBe('self-intersection');
     expect(err.details[0].path).toMatch(/^field\.coordinates\[0\]\[\d+\]$/);
@@ -60,7 +71,14 @@ describe('invalid boundaries fail cleanly and fast, naming where', () => {
   });
 
   it('hole touching the shell → self-intersection between ring 0 and ring 1', () => {
-    const field = poly(rect(0, 0, 200, 150), cw([[0, 50], [60, 40], [60, 90]]));
+    const field = poly(
+      rect(0, 0, 200, 150),
+      cw([
+        [0, 50],
+        [60, 40],
+        [60, 90],
+      ]),
+    );
     const err = planError(() => planRoute({ field, machine }));
     expect(err.code).toBe('self-intersection');
     expect(err.message).toMatch(/rings 0 and 1/);
@@ -74,21 +92,34 @@ describe('invalid boundaries fail cleanly and fast, naming where', () => {
   });
 
   it('zero area (all corners on one line) → invalid-boundary or self-intersection, never a plan', () => {
-    const field = poly([[0, 0], [100, 0], [200, 0], [50, 0]]);
+    const field = poly([
+      [0, 0],
+      [100, 0],
+      [200, 0],
+      [50, 0],
+    ]);
     const err = planError(() => planRoute({ field, machine }));
     expect(['invalid-boundary', 'self-intersection']).toContain(err.code);
     expect(err.details[0].path).toMatch(/^field\.coordinates\[0\]/);
   });
 
   it('a hairline shell (1 mm wide) → invalid-boundary "zero area"', () => {
-    const field = poly([[0, 0], [300, 0], [300, 0.001], [0, 0.001]]);
+    const field = poly([
+      [0, 0],
+      [300, 0],
+      [300, 0.001],
+      [0, 0.001],
+    ]);
     const err = planError(() => planRoute({ field, machine }));
     expect(err.code).toBe('invalid-boundary');
     expect(err.message).toMatch(/zero area/);
   });
 
   it('lat/lon swapped (a field in Japan given as [lat, lon]) → invalid-boundary naming the position', () => {
-    const field: GeoJsonPolygon = { type: 'Polygon', coordinates: [ring(rect(0, 0, 200, 150), 139.7, 35.6).map(([lon, lat]) => [lat, lon] as Position)] };
+    const field: GeoJsonPolygon = {
+      type: 'Polygon',
+      coordinates: [ring(rect(0, 0, 200, 150), 139.7, 35.6).map(([lon, lat]) => [lat, lon] as Position)],
+    };
     const err = planError(() => planRoute({ field, machine }));
     expect(err.code).toBe('invalid-boundary');
     expect(err.details[0].path).toBe('field.coordinates[0][0]');
@@ -103,7 +134,9 @@ describe('invalid boundaries fail cleanly and fast, naming where', () => {
       coords[i] = ll(500 * Math.cos(a), 500 * Math.sin(a));
     }
     coords[n] = coords[0];
-    const { value: err, ms } = timed(() => planError(() => planRoute({ field: { type: 'Polygon', coordinates: [coords] }, machine })));
+    const { value: err, ms } = timed(() =>
+      planError(() => planRoute({ field: { type: 'Polygon', coordinates: [coords] }, machine })),
+    );
     expect(err.code).toBe('too-many-vertices');
     expect(ms).toBeLessThan(3000);
   });
@@ -119,30 +152,47 @@ describe('invalid boundaries fail cleanly and fast, naming where', () => {
       coords[n] = coords[0];
       return coords;
     };
-    const { value: err, ms } = timed(() => planError(() => planRoute({ field: { type: 'Polygon', coordinates: [ring((i) => (i % 2 ? 150 : 149.5))] }, machine })));
+    const { value: err, ms } = timed(() =>
+      planError(() =>
+        planRoute({ field: { type: 'Polygon', coordinates: [ring((i) => (i % 2 ? 150 : 149.5))] }, machine }),
+      ),
+    );
     expect(err.code).toBe('too-many-vertices');
     expect(err.message).toContain('after cleaning');
     expect(err.details[0].path).toBe('field.coordinates');
     expect(ms).toBeLessThan(3000);
     // The same count on a smooth circle: consecutive points within 1 cm of their chord are merged.
-    const plan = planRoute({ field: { type: 'Polygon', coordinates: [ring(() => 150)] }, machine, headland: { passes: 1 } });
+    const plan = planRoute({
+      field: { type: 'Polygon', coordinates: [ring(() => 150)] },
+      machine,
+      headland: { passes: 1 },
+    });
     expect(plan.metrics.workingDistanceMeters).toBeGreaterThan(0);
   });
 
   it('an unclosed ring, NaN and a missing ring name their position', () => {
     const open = ring(rect(0, 0, 200, 150)).slice(0, -1);
-    expect(planError(() => planRoute({ field: { type: 'Polygon', coordinates: [open] }, machine })).code).toBe('invalid-boundary');
+    expect(planError(() => planRoute({ field: { type: 'Polygon', coordinates: [open] }, machine })).code).toBe(
+      'invalid-boundary',
+    );
     const nan = ring(rect(0, 0, 200, 150));
     nan[2] = [Number.NaN, 50];
     const err = planError(() => planRoute({ field: { type: 'Polygon', coordinates: [nan] }, machine }));
     expect(err.details[0].path).toBe('field.coordinates[0][2]');
-    expect(planError(() => planRoute({ field: { type: 'Polygon', coordinates: [] }, machine })).code).toBe('invalid-boundary');
+    expect(planError(() => planRoute({ field: { type: 'Polygon', coordinates: [] }, machine })).code).toBe(
+      'invalid-boundary',
+    );
   });
 });
 
 describe('input hygiene: duplicates, spikes, collinear runs and sliver holes are cleaned', () => {
   const clean = poly(rect(0, 0, 240, 150));
-  const reference = planRoute({ field: clean, machine, headland: { passes: 2 }, tracks: { preferredDirectionDegrees: 0 } });
+  const reference = planRoute({
+    field: clean,
+    machine,
+    headland: { passes: 2 },
+    tracks: { preferredDirectionDegrees: 0 },
+  });
 
   function samePlanAs(field: FieldGeometry): Plan {
     const plan = planRoute({ field, machine, headland: { passes: 2 }, tracks: { preferredDirectionDegrees: 0 } });
@@ -153,26 +203,77 @@ describe('input hygiene: duplicates, spikes, collinear runs and sliver holes are
   }
 
   it('a spike out of an edge (out 40 m and straight back) is removed, not rejected', () => {
-    const spiky: [number, number][] = [[0, 0], [120, 0], [120, -40], [120.000001, 0], [240, 0], [240, 150], [0, 150]];
+    const spiky: [number, number][] = [
+      [0, 0],
+      [120, 0],
+      [120, -40],
+      [120.000001, 0],
+      [240, 0],
+      [240, 150],
+      [0, 150],
+    ];
     samePlanAs(poly(spiky));
     // Folding back exactly onto itself: without cleaning, a ring folding back is a self-intersection.
-    samePlanAs(poly([[0, 0], [120, 0], [120, -40], [120, 0], [240, 0], [240, 150], [0, 150]]));
+    samePlanAs(
+      poly([
+        [0, 0],
+        [120, 0],
+        [120, -40],
+        [120, 0],
+        [240, 0],
+        [240, 150],
+        [0, 150],
+      ]),
+    );
   });
 
   it('near-duplicate points (5 mm apart) and collinear runs (3 mm off the line) are merged', () => {
-    const messy: [number, number][] = [[0, 0], [0.005, 0], [60, 0.003], [120, -0.002], [180, 0.001], [240, 0], [240, 75], [240.004, 75], [240, 150], [120, 150], [0, 150]];
+    const messy: [number, number][] = [
+      [0, 0],
+      [0.005, 0],
+      [60, 0.003],
+      [120, -0.002],
+      [180, 0.001],
+      [240, 0],
+      [240, 75],
+      [240.004, 75],
+      [240, 150],
+      [120, 150],
+      [0, 150],
+    ];
     samePlanAs(poly(messy));
   });
 
   it('a hole that is a hairline (0.5 mm wide) is dropped instead of splitting the field', () => {
-    const field = poly(rect(0, 0, 240, 150), cw([[60, 70], [180, 70], [180, 70.0005], [60, 70.0005]]));
+    const field = poly(
+      rect(0, 0, 240, 150),
+      cw([
+        [60, 70],
+        [180, 70],
+        [180, 70.0005],
+        [60, 70.0005],
+      ]),
+    );
     const plan = samePlanAs(field);
     expect(plan.route.some((s) => s.type === 'InteriorHeadland')).toBe(false);
   });
 
   it('the same spike with no tolerance to hide in (3 m wide) is a real part of the field', () => {
-    const notSpike: [number, number][] = [[0, 0], [120, 0], [121.5, -40], [123, 0], [240, 0], [240, 150], [0, 150]];
-    const plan = planRoute({ field: poly(notSpike), machine, headland: { passes: 2 }, tracks: { preferredDirectionDegrees: 0 } });
+    const notSpike: [number, number][] = [
+      [0, 0],
+      [120, 0],
+      [121.5, -40],
+      [123, 0],
+      [240, 0],
+      [240, 150],
+      [0, 150],
+    ];
+    const plan = planRoute({
+      field: poly(notSpike),
+      machine,
+      headland: { passes: 2 },
+      tracks: { preferredDirectionDegrees: 0 },
+    });
     expect(plan.metrics.fieldAreaSquareMeters).toBeGreaterThan(reference.metrics.fieldAreaSquareMeters + 50);
   });
 });
@@ -181,7 +282,8 @@ describe('input hygiene: duplicates, spikes, collinear runs and sliver holes are
 function inRing(p: Position, r: Position[]): boolean {
   let inside = false;
   for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
-    const a = r[i], b = r[j];
+    const a = r[i],
+      b = r[j];
     if (a[1] > p[1] !== b[1] > p[1] && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) inside = !inside;
   }
   return inside;
@@ -193,9 +295,11 @@ function routePoints(plan: Plan): Position[] {
     const c = s.coordinates;
     out.push(c[0]);
     for (let i = 1; i < c.length; i++) {
-      const dx = (c[i][0] - c[i - 1][0]) * M_PER_DEG_LON, dy = (c[i][1] - c[i - 1][1]) * M_PER_DEG_LAT;
+      const dx = (c[i][0] - c[i - 1][0]) * M_PER_DEG_LON,
+        dy = (c[i][1] - c[i - 1][1]) * M_PER_DEG_LAT;
       const n = Math.max(1, Math.ceil(Math.hypot(dx, dy)));
-      for (let k = 1; k <= n; k++) out.push([c[i - 1][0] + ((c[i][0] - c[i - 1][0]) * k) / n, c[i - 1][1] + ((c[i][1] - c[i - 1][1]) * k) / n]);
+      for (let k = 1; k <= n; k++)
+        out.push([c[i - 1][0] + ((c[i][0] - c[i - 1][0]) * k) / n, c[i - 1][1] + ((c[i][1] - c[i - 1][1]) * k) / n]);
     }
   }
   return out;
@@ -207,7 +311,12 @@ describe('exclusion zones from the request', () => {
   const pondRing = pond.coordinates[0];
 
   it('a non-passable zone with a buffer gets interior headland passes and no route point enters it', () => {
-    const request: PathPlanRequest = { field, machine, headland: { passes: 2 }, obstacles: [{ geometry: pond, bufferMeters: 3 }] };
+    const request: PathPlanRequest = {
+      field,
+      machine,
+      headland: { passes: 2 },
+      obstacles: [{ geometry: pond, bufferMeters: 3 }],
+    };
     const plan = planRoute(request);
     expect(checkPlan(request, plan).violations).toEqual([]);
     expect(plan.route.some((s) => s.type === 'InteriorHeadland')).toBe(true);
@@ -220,7 +329,12 @@ describe('exclusion zones from the request', () => {
     expect(plan.metrics.fieldAreaSquareMeters).toBeCloseTo(plain, 0);
     expect(removed / scale).toBeGreaterThan(46 * 46 - (4 - Math.PI) * 9 - 3);
     expect(removed / scale).toBeLessThan(46 * 46 - (4 - Math.PI) * 9 + 3);
-    const buffered = poly([[107, 67], [153, 67], [153, 113], [107, 113]]).coordinates[0];
+    const buffered = poly([
+      [107, 67],
+      [153, 67],
+      [153, 113],
+      [107, 113],
+    ]).coordinates[0];
     const inside = routePoints(plan).filter((p) => inRing(p, buffered));
     // The buffer's rounded corners lie inside the square: allow none in the pond itself and none in the buffer's straight sides.
     expect(inside.filter((p) => inRing(p, pondRing))).toEqual([]);
@@ -244,8 +358,19 @@ describe('exclusion zones from the request', () => {
 
 describe('options', () => {
   // A rhombus: tracks at bearing 90° (east) meet its slanted east and west edges at about 58°.
-  const rhombus = poly([[0, 0], [200, 0], [300, 160], [100, 160]]);
-  const req = (options?: string): PathPlanRequest => ({ field: rhombus, machine, headland: { passes: 2 }, tracks: { preferredDirectionDegrees: 90 }, ...(options ? { options } : {}) });
+  const rhombus = poly([
+    [0, 0],
+    [200, 0],
+    [300, 160],
+    [100, 160],
+  ]);
+  const req = (options?: string): PathPlanRequest => ({
+    field: rhombus,
+    machine,
+    headland: { passes: 2 },
+    tracks: { preferredDirectionDegrees: 90 },
+    ...(options ? { options } : {}),
+  });
 
   it('rejects an unknown option with its name', () => {
     const err = planError(() => planRoute(req('extendTracks,coverEverything')));
@@ -262,16 +387,24 @@ describe('options', () => {
     expect(ext.coverageGainSquareMeters).toBeGreaterThan(100);
     expect(withExt.metrics.extendTracksCoverageGainSquareMeters).toBe(ext.coverageGainSquareMeters);
     expect(withExt.metrics.uncoveredRatio).toBeLessThan(without.metrics.uncoveredRatio);
-    const trackLength = (p: Plan): number => (p.tracks as { lengthMeters: number }[]).reduce((s, t) => s + t.lengthMeters, 0);
+    const trackLength = (p: Plan): number =>
+      (p.tracks as { lengthMeters: number }[]).reduce((s, t) => s + t.lengthMeters, 0);
     expect(trackLength(withExt)).toBeGreaterThan(trackLength(without));
-    expect(checkPlan(rhombus, withExt).violations.filter((v) => v.code === 'outside-boundary' || v.code === 'inside-no-go')).toEqual([]);
+    expect(
+      checkPlan(rhombus, withExt).violations.filter((v) => v.code === 'outside-boundary' || v.code === 'inside-no-go'),
+    ).toEqual([]);
   });
 
   it('useCrossHatches adds perpendicular passes over the unworked ends, with extension points, only when asked', () => {
     const without = planRoute(req());
     const hatched = planRoute(req('useCrossHatches'));
     expect(without.crosshatches).toBeUndefined();
-    const hatches = hatched.crosshatches as { geometry: { coordinates: Position[] }; extensionPoints: Position[]; headingDegrees: number; lengthMeters: number }[];
+    const hatches = hatched.crosshatches as {
+      geometry: { coordinates: Position[] };
+      extensionPoints: Position[];
+      headingDegrees: number;
+      lengthMeters: number;
+    }[];
     expect(hatches.length).toBeGreaterThan(0);
     expect(hatched.metrics.crosshatchCount).toBe(hatches.length);
     const headingDiff = (((hatches[0].headingDegrees - hatched.heading.degrees) % 180) + 180) % 180;
@@ -290,14 +423,24 @@ describe('guidance lines and cells', () => {
   it('every plan carries an AB line per cell on a track, an A+ and the headland curve', () => {
     const field = poly(rect(0, 0, 260, 180), cw(rect(100, 60, 160, 120)));
     const plan = planRoute({ field, machine, headland: { passes: 2 } });
-    const lines = plan.guidanceLines as { type: string; a?: Position; b?: Position; headingDegrees?: number; geometry: { type: string; coordinates: unknown } }[];
+    const lines = plan.guidanceLines as {
+      type: string;
+      a?: Position;
+      b?: Position;
+      headingDegrees?: number;
+      geometry: { type: string; coordinates: unknown };
+    }[];
     const cells = plan.cells as { index: number; trackCount: number; geometry: { type: string } }[];
     // The hole splits the tracks into cells: below, beside (two) and above it at least.
     expect(cells.length).toBeGreaterThanOrEqual(3);
     expect(cells.every((c) => c.geometry.type === 'Polygon' && c.trackCount > 0)).toBe(true);
     const ab = lines.filter((l) => l.type === 'AB');
     expect(ab.length).toBe(cells.length);
-    const trackEnds = new Set((plan.tracks as { coordinates: Position[] }[]).flatMap((t) => [t.coordinates[0], t.coordinates.at(-1)!].map((p) => p.join(','))));
+    const trackEnds = new Set(
+      (plan.tracks as { coordinates: Position[] }[]).flatMap((t) =>
+        [t.coordinates[0], t.coordinates.at(-1)!].map((p) => p.join(',')),
+      ),
+    );
     for (const l of ab) {
       expect(l.headingDegrees! % 180).toBeCloseTo(plan.heading.degrees % 180, 3);
       expect(l.geometry.type).toBe('LineString');
@@ -312,7 +455,20 @@ describe('guidance lines and cells', () => {
 describe('narrow corridors', () => {
   it('a neck narrower than the machine is reported with its geometry and carries no track', () => {
     // Two 150 × 120 blocks joined by a 4 m wide, 60 m long neck; the machine is 6 m wide.
-    const field = poly([[0, 0], [150, 0], [150, 58], [210, 58], [210, 0], [360, 0], [360, 120], [210, 120], [210, 62], [150, 62], [150, 120], [0, 120]]);
+    const field = poly([
+      [0, 0],
+      [150, 0],
+      [150, 58],
+      [210, 58],
+      [210, 0],
+      [360, 0],
+      [360, 120],
+      [210, 120],
+      [210, 62],
+      [150, 62],
+      [150, 120],
+      [0, 120],
+    ]);
     const plan = planRoute({ field, machine, headland: { passes: 1 }, tracks: { preferredDirectionDegrees: 0 } });
     const corridors = plan.warnings.filter((w) => w.code === 'narrow-corridor');
     expect(corridors.length).toBeGreaterThanOrEqual(1);
@@ -322,7 +478,8 @@ describe('narrow corridors', () => {
     });
     expect(neck, JSON.stringify(corridors.map((c) => c.message))).toBeDefined();
     const neckRing = poly(rect(151, 57.5, 209, 62.5)).coordinates[0];
-    for (const s of plan.route.filter((x) => x.type === 'Track')) for (const p of s.coordinates) expect(inRing(p, neckRing)).toBe(false);
+    for (const s of plan.route.filter((x) => x.type === 'Track'))
+      for (const p of s.coordinates) expect(inRing(p, neckRing)).toBe(false);
   });
 });
 
@@ -338,7 +495,10 @@ describe('headland modes and corners are planned, not warned about', () => {
 
 describe('multi-part fields', () => {
   it('each part is planned, the parts are joined by transport connectors, each part has its headland curve', () => {
-    const field: FieldGeometry = { type: 'MultiPolygon', coordinates: [[ring(rect(0, 0, 160, 100))], [ring(rect(260, 20, 420, 140))]] };
+    const field: FieldGeometry = {
+      type: 'MultiPolygon',
+      coordinates: [[ring(rect(0, 0, 160, 100))], [ring(rect(260, 20, 420, 140))]],
+    };
     const plan = planRoute({ field, machine, headland: { passes: 2 } });
     expect(checkPlan(field, plan).violations).toEqual([]);
     const transport = plan.route.filter((s) => s.type === 'Connector' && s.connectorKind === 'transport');

@@ -22,7 +22,12 @@ const A = (await import(trees.A)) as Core;
 const B = (await import(trees.B)) as Core;
 const reps = Number(process.env.REPS ?? 1);
 
-interface Run { cpu: number; uncovered: number; nonWorking: number; hash: string }
+interface Run {
+  cpu: number;
+  uncovered: number;
+  nonWorking: number;
+  hash: string;
+}
 
 function plan(core: Core, field: unknown): Run {
   const request = corpusRequest(field);
@@ -31,11 +36,17 @@ function plan(core: Core, field: unknown): Run {
   const c = process.cpuUsage(c0);
   const m = p.metrics;
   const hash = createHash('sha1').update(JSON.stringify(p)).digest('hex');
-  return { cpu: (c.user + c.system) / 1e6, uncovered: m.uncoveredRatio, nonWorking: m.workingDistanceMeters > 0 ? m.nonWorkingDistanceMeters / m.workingDistanceMeters : 0, hash };
+  return {
+    cpu: (c.user + c.system) / 1e6,
+    uncovered: m.uncoveredRatio,
+    nonWorking: m.workingDistanceMeters > 0 ? m.nonWorkingDistanceMeters / m.workingDistanceMeters : 0,
+    hash,
+  };
 }
 
 const median = (xs: number[]): number => {
-  const s = [...xs].sort((p, q) => p - q), n = s.length;
+  const s = [...xs].sort((p, q) => p - q),
+    n = s.length;
   return n % 2 ? s[n >> 1] : (s[n / 2 - 1] + s[n / 2]) / 2;
 };
 const out: { id: string; a: Run; b: Run }[] = [];
@@ -44,18 +55,31 @@ for (const { id, field } of corpusFields()) {
   let a: Run | undefined, b: Run | undefined;
   for (let r = 0; r < reps; r++) {
     let x: Run, y: Run;
-    if (turn++ % 2 === 0) { x = plan(A, field); y = plan(B, field); } else { y = plan(B, field); x = plan(A, field); }
+    if (turn++ % 2 === 0) {
+      x = plan(A, field);
+      y = plan(B, field);
+    } else {
+      y = plan(B, field);
+      x = plan(A, field);
+    }
     if (!a || x.cpu < a.cpu) a = x;
     if (!b || y.cpu < b.cpu) b = y;
   }
   out.push({ id, a: a!, b: b! });
-  console.log(`${id.padEnd(14)} A ${a!.cpu.toFixed(3)} s  B ${b!.cpu.toFixed(3)} s  ${a!.hash === b!.hash ? 'same plan' : 'PLAN DIFFERS'}`);
+  console.log(
+    `${id.padEnd(14)} A ${a!.cpu.toFixed(3)} s  B ${b!.cpu.toFixed(3)} s  ${a!.hash === b!.hash ? 'same plan' : 'PLAN DIFFERS'}`,
+  );
 }
-console.log(JSON.stringify({
-  fields: out.length,
-  medianCpuSeconds: { a: median(out.map((r) => r.a.cpu)), b: median(out.map((r) => r.b.cpu)) },
-  sumCpuSeconds: { a: out.reduce((s, r) => s + r.a.cpu, 0), b: out.reduce((s, r) => s + r.b.cpu, 0) },
-  plansDiffer: out.filter((r) => r.a.hash !== r.b.hash).map((r) => r.id),
-  uncoveredMedian: { a: median(out.map((r) => r.a.uncovered)), b: median(out.map((r) => r.b.uncovered)) },
-  nonWorkingPerWorkingMedian: { a: median(out.map((r) => r.a.nonWorking)), b: median(out.map((r) => r.b.nonWorking)) },
-}));
+console.log(
+  JSON.stringify({
+    fields: out.length,
+    medianCpuSeconds: { a: median(out.map((r) => r.a.cpu)), b: median(out.map((r) => r.b.cpu)) },
+    sumCpuSeconds: { a: out.reduce((s, r) => s + r.a.cpu, 0), b: out.reduce((s, r) => s + r.b.cpu, 0) },
+    plansDiffer: out.filter((r) => r.a.hash !== r.b.hash).map((r) => r.id),
+    uncoveredMedian: { a: median(out.map((r) => r.a.uncovered)), b: median(out.map((r) => r.b.uncovered)) },
+    nonWorkingPerWorkingMedian: {
+      a: median(out.map((r) => r.a.nonWorking)),
+      b: median(out.map((r) => r.b.nonWorking)),
+    },
+  }),
+);

@@ -32,7 +32,11 @@ async function child(core: string): Promise<void> {
 
 /** One child run of `core`: CPU seconds by field id. */
 function run(core: string): Map<string, number> {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], { encoding: 'utf8', env: { ...process.env, CORPUS_ORDER_CHILD: core }, maxBuffer: 1 << 24 });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    encoding: 'utf8',
+    env: { ...process.env, CORPUS_ORDER_CHILD: core },
+    maxBuffer: 1 << 24,
+  });
   const m = new Map<string, number>();
   for (const line of out.trim().split('\n')) {
     const r = JSON.parse(line) as { id: string; cpu: number };

@@ -23,7 +23,13 @@ const B = (await import(trees.B)) as Core;
  */
 const FAULTS = new Set(['headland-pass-skipped', 'track-skipped', 'turn-not-fitted', 'connector-leaves-field']);
 
-interface Quality { unworked: number; area: number; nonWorking: number; violations: number; faults: number }
+interface Quality {
+  unworked: number;
+  area: number;
+  nonWorking: number;
+  violations: number;
+  faults: number;
+}
 
 function quality(core: Core, field: unknown): Quality {
   const request = corpusRequest(field);
@@ -37,22 +43,33 @@ function quality(core: Core, field: unknown): Quality {
   };
 }
 
-const worse: string[] = [], better: string[] = [];
-const sum = { A: { unworked: 0, nonWorking: 0, violations: 0, faults: 0 }, B: { unworked: 0, nonWorking: 0, violations: 0, faults: 0 } };
+const worse: string[] = [],
+  better: string[] = [];
+const sum = {
+  A: { unworked: 0, nonWorking: 0, violations: 0, faults: 0 },
+  B: { unworked: 0, nonWorking: 0, violations: 0, faults: 0 },
+};
 for (const { id, field } of corpusFields()) {
-  const a = quality(A, field), b = quality(B, field);
-  for (const [s, q] of [[sum.A, a], [sum.B, b]] as const) {
+  const a = quality(A, field),
+    b = quality(B, field);
+  for (const [s, q] of [
+    [sum.A, a],
+    [sum.B, b],
+  ] as const) {
     s.unworked += q.unworked;
     s.nonWorking += q.nonWorking;
     s.violations += q.violations;
     s.faults += q.faults;
   }
-  const dUnworked = (b.unworked - a.unworked) / a.area, dNonWorking = a.nonWorking > 0 ? (b.nonWorking - a.nonWorking) / a.nonWorking : b.nonWorking > 0 ? 1 : 0;
+  const dUnworked = (b.unworked - a.unworked) / a.area,
+    dNonWorking = a.nonWorking > 0 ? (b.nonWorking - a.nonWorking) / a.nonWorking : b.nonWorking > 0 ? 1 : 0;
   const line = `${id}: unworked ${a.unworked.toFixed(0)} → ${b.unworked.toFixed(0)} m², non-working ${a.nonWorking.toFixed(0)} → ${b.nonWorking.toFixed(0)} m, violations ${a.violations} → ${b.violations}, faults ${a.faults} → ${b.faults}`;
   if (b.violations > a.violations || b.faults > a.faults || dUnworked > 0.001 || dNonWorking > 0.02) worse.push(line);
-  else if (b.violations < a.violations || b.faults < a.faults || dUnworked < -0.001 || dNonWorking < -0.02) better.push(line);
+  else if (b.violations < a.violations || b.faults < a.faults || dUnworked < -0.001 || dNonWorking < -0.02)
+    better.push(line);
 }
-const round = (s: typeof sum.A): string => `unworked ${s.unworked.toFixed(0)} m², non-working ${s.nonWorking.toFixed(0)} m, violations ${s.violations}, faults ${s.faults}`;
+const round = (s: typeof sum.A): string =>
+  `unworked ${s.unworked.toFixed(0)} m², non-working ${s.nonWorking.toFixed(0)} m, violations ${s.violations}, faults ${s.faults}`;
 console.log(`worse with B (${worse.length}):`);
 for (const l of worse) console.log(`  ${l}`);
 console.log(`better with B (${better.length}):`);

@@ -16,10 +16,18 @@ const dir = fileURLToPath(new URL('../../test/fields', import.meta.url));
 /** The corpus fields (`ONLY`'s, where set) in index order, each with its geometry. */
 export function corpusFields(): { id: string; field: unknown }[] {
   const only = process.env.ONLY?.split(',');
-  const rows = readFileSync(join(dir, 'index.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')).filter(([id]) => !only || only.includes(id));
+  const rows = readFileSync(join(dir, 'index.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','))
+    .filter(([id]) => !only || only.includes(id));
   return rows.map(([id, file]) => {
     const g = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-    return { id, field: g.type === 'FeatureCollection' ? g.features[0].geometry : g.type === 'Feature' ? g.geometry : g };
+    return {
+      id,
+      field: g.type === 'FeatureCollection' ? g.features[0].geometry : g.type === 'Feature' ? g.geometry : g,
+    };
   });
 }
 
@@ -27,11 +35,19 @@ export function corpusFields(): { id: string; field: unknown }[] {
 export function corpusRequest(field: unknown): CorpusRequest {
   const algo = process.env.ALGO ?? 'snake';
   const machine = { widthMeters: Number(process.env.WIDTH ?? 6), turnRadiusMeters: Number(process.env.RADIUS ?? 6) };
-  return { field, machine, headland: { passes: Number(process.env.PASSES ?? 2) }, ...(algo === 'default' ? {} : { routeOptions: { algorithm: algo } }) } as CorpusRequest;
+  return {
+    field,
+    machine,
+    headland: { passes: Number(process.env.PASSES ?? 2) },
+    ...(algo === 'default' ? {} : { routeOptions: { algorithm: algo } }),
+  } as CorpusRequest;
 }
 
 /** The two trees' `src/index.ts`: `CORE_A`, and `CORE_B` or this tree's. */
 export function coreTrees(): { A: string; B: string } {
   if (!process.env.CORE_A) throw new Error('CORE_A: the path of the baseline core (src/index.ts)');
-  return { A: process.env.CORE_A, B: process.env.CORE_B ?? fileURLToPath(new URL('../../packages/core/src/index.ts', import.meta.url)) };
+  return {
+    A: process.env.CORE_A,
+    B: process.env.CORE_B ?? fileURLToPath(new URL('../../packages/core/src/index.ts', import.meta.url)),
+  };
 }

@@ -17,8 +17,8 @@ export interface ScaleFieldSpec {
   obstacles?: number;
 }
 
-
-const LON0 = 10, LAT0 = 52;
+const LON0 = 10,
+  LAT0 = 52;
 const M_PER_DEG_LAT = 111_320;
 const M_PER_DEG_LON = 111_320 * Math.cos((LAT0 * Math.PI) / 180);
 const JITTER_METERS = 0.15;
@@ -31,10 +31,17 @@ function toLonLat(x: number, y: number): Position {
 export function scaleField(spec: ScaleFieldSpec): FieldGeometry {
   const rnd = seededRandom(spec.seed);
   const area = spec.areaHa * 10_000;
-  const h = Math.sqrt(area / 1.08), w = 1.08 * h;
+  const h = Math.sqrt(area / 1.08),
+    w = 1.08 * h;
   const turn = (rnd() - 0.5) * (Math.PI / 3);
-  const c = Math.cos(turn), s = Math.sin(turn);
-  const corners = [[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]];
+  const c = Math.cos(turn),
+    s = Math.sin(turn);
+  const corners = [
+    [-w / 2, -h / 2],
+    [w / 2, -h / 2],
+    [w / 2, h / 2],
+    [-w / 2, h / 2],
+  ];
   const sides = [w, h, w, h];
   const perimeter = 2 * (w + h);
   // Points per side in proportion to its length (each side owns its first corner); total exactly N.
@@ -42,12 +49,15 @@ export function scaleField(spec: ScaleFieldSpec): FieldGeometry {
   for (let k = 0; counts.reduce((a, b) => a + b, 0) < spec.vertices; k = (k + 1) % 4) counts[k]++;
   const ring: Position[] = [];
   for (let k = 0; k < 4; k++) {
-    const [x0, y0] = corners[k], [x1, y1] = corners[(k + 1) % 4];
-    const nx = -(y1 - y0) / sides[k], ny = (x1 - x0) / sides[k];
+    const [x0, y0] = corners[k],
+      [x1, y1] = corners[(k + 1) % 4];
+    const nx = -(y1 - y0) / sides[k],
+      ny = (x1 - x0) / sides[k];
     for (let i = 0; i < counts[k]; i++) {
       const t = i / counts[k];
       const d = i === 0 ? 0 : (rnd() * 2 - 1) * JITTER_METERS;
-      const x = x0 + (x1 - x0) * t + nx * d, y = y0 + (y1 - y0) * t + ny * d;
+      const x = x0 + (x1 - x0) * t + nx * d,
+        y = y0 + (y1 - y0) * t + ny * d;
       ring.push(toLonLat(x * c - y * s, x * s + y * c));
     }
   }
@@ -56,13 +66,16 @@ export function scaleField(spec: ScaleFieldSpec): FieldGeometry {
   const centres: { x: number; y: number; r: number }[] = [];
   for (let tries = 0; holes.length < (spec.obstacles ?? 0) && tries < 100_000; tries++) {
     const r = 8 + 12 * rnd();
-    const x = (rnd() - 0.5) * (w - 120), y = (rnd() - 0.5) * (h - 120);
+    const x = (rnd() - 0.5) * (w - 120),
+      y = (rnd() - 0.5) * (h - 120);
     if (centres.some((o) => Math.hypot(o.x - x, o.y - y) < o.r + r + 20)) continue;
     centres.push({ x, y, r });
     const pond: Position[] = [];
     for (let i = 0; i < 16; i++) {
-      const a = (-2 * Math.PI * i) / 16, rr = r * (0.85 + 0.3 * rnd());
-      const px = x + rr * Math.cos(a), py = y + rr * Math.sin(a);
+      const a = (-2 * Math.PI * i) / 16,
+        rr = r * (0.85 + 0.3 * rnd());
+      const px = x + rr * Math.cos(a),
+        py = y + rr * Math.sin(a);
       pond.push(toLonLat(px * c - py * s, px * s + py * c));
     }
     pond.push(pond[0]);

@@ -36,13 +36,22 @@ function readField(path: string): FieldGeometry {
 function measure(field: FieldGeometry, spec: Spec): Record<string, unknown> {
   const request: PathPlanRequest = {
     field,
-    machine: { widthMeters: spec.widthMeters, ...(spec.turnRadiusMeters !== undefined ? { turnRadiusMeters: spec.turnRadiusMeters } : {}) },
+    machine: {
+      widthMeters: spec.widthMeters,
+      ...(spec.turnRadiusMeters !== undefined ? { turnRadiusMeters: spec.turnRadiusMeters } : {}),
+    },
     ...(spec.headlandPasses !== undefined ? { headland: { passes: spec.headlandPasses } } : {}),
     ...(spec.algorithm || spec.maxOptimizerTime !== undefined
-      ? { routeOptions: { ...(spec.algorithm ? { algorithm: spec.algorithm as 'snake' } : {}), ...(spec.maxOptimizerTime !== undefined ? { maxOptimizerTime: spec.maxOptimizerTime } : {}) } }
+      ? {
+          routeOptions: {
+            ...(spec.algorithm ? { algorithm: spec.algorithm as 'snake' } : {}),
+            ...(spec.maxOptimizerTime !== undefined ? { maxOptimizerTime: spec.maxOptimizerTime } : {}),
+          },
+        }
       : {}),
   };
-  const t0 = performance.now(), c0 = process.cpuUsage();
+  const t0 = performance.now(),
+    c0 = process.cpuUsage();
   const plan = planRoute(request);
   const c = process.cpuUsage(c0);
   return {
@@ -50,15 +59,23 @@ function measure(field: FieldGeometry, spec: Spec): Record<string, unknown> {
     wallSeconds: (performance.now() - t0) / 1000,
     tracks: plan.tracks.length,
     uncoveredRatio: plan.metrics.uncoveredRatio,
-    nonWorkingRatio: plan.metrics.workingDistanceMeters > 0 ? plan.metrics.nonWorkingDistanceMeters / plan.metrics.workingDistanceMeters : 0,
+    nonWorkingRatio:
+      plan.metrics.workingDistanceMeters > 0
+        ? plan.metrics.nonWorkingDistanceMeters / plan.metrics.workingDistanceMeters
+        : 0,
     warnings: plan.warnings.map((w) => w.code),
   };
 }
 
 const spec = JSON.parse(process.argv[2]) as Spec;
 if (spec.corpus) {
-  const rows = readFileSync(join(spec.corpus, 'index.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
-  for (const [id, file] of rows) console.log(JSON.stringify({ id, ...measure(readField(join(spec.corpus, file)), spec) }));
+  const rows = readFileSync(join(spec.corpus, 'index.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
+  for (const [id, file] of rows)
+    console.log(JSON.stringify({ id, ...measure(readField(join(spec.corpus, file)), spec) }));
 } else {
   const field = spec.synthetic ? scaleField(spec.synthetic) : readField(spec.file!);
   const r = measure(field, spec);

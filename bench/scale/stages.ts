@@ -13,15 +13,22 @@ import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-const core = (await import(process.env.CORE ?? fileURLToPath(new URL('../../packages/core/src/index.ts', import.meta.url)))) as typeof import('../../packages/core/src/index.js');
+const core = (await import(
+  process.env.CORE ?? fileURLToPath(new URL('../../packages/core/src/index.ts', import.meta.url))
+)) as typeof import('../../packages/core/src/index.js');
 const [file, width, limit] = process.argv.slice(2);
 const g = JSON.parse(readFileSync(file, 'utf8'));
 const field = g.type === 'FeatureCollection' ? g.features[0].geometry : g.type === 'Feature' ? g.geometry : g;
-const request = { field, machine: { widthMeters: Number(width) }, ...(limit ? { routeOptions: { maxOptimizerTime: Number(limit) } } : {}) };
+const request = {
+  field,
+  machine: { widthMeters: Number(width) },
+  ...(limit ? { routeOptions: { maxOptimizerTime: Number(limit) } } : {}),
+};
 
 /** The main thread's CPU time, ms (Linux, in clock ticks of 10 ms; read at most every 2 ms of wall time). */
 const statFile = `/proc/self/task/${process.pid}/stat`;
-let readAt = -Infinity, threadMs = 0;
+let readAt = -Infinity,
+  threadMs = 0;
 const mainThreadMs = (): number => {
   if (!existsSync(statFile)) return NaN;
   const now = performance.now();
@@ -37,13 +44,26 @@ const cpuMs = (): number => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
 };
-const clock = process.env.CLOCK === 'thread' ? { now: mainThreadMs } : process.env.CLOCK === 'frozen' ? { now: () => 0 } : {};
+const clock =
+  process.env.CLOCK === 'thread' ? { now: mainThreadMs } : process.env.CLOCK === 'frozen' ? { now: () => 0 } : {};
 
-const t0 = performance.now(), c0 = cpuMs(), m0 = mainThreadMs();
-const row = (what: string): void => console.log(`${(performance.now() - t0).toFixed(0).padStart(6)} ms wall ${(cpuMs() - c0).toFixed(0).padStart(6)} ms CPU ${(mainThreadMs() - m0).toFixed(0).padStart(6)} ms main thread  ${what}`);
+const t0 = performance.now(),
+  c0 = cpuMs(),
+  m0 = mainThreadMs();
+const row = (what: string): void =>
+  console.log(
+    `${(performance.now() - t0).toFixed(0).padStart(6)} ms wall ${(cpuMs() - c0).toFixed(0).padStart(6)} ms CPU ${(mainThreadMs() - m0).toFixed(0).padStart(6)} ms main thread  ${what}`,
+  );
 const plan = core.planRoute(request, { ...clock, onProgress: (p) => row(`${p.stage} (planning ${p.planning})`) });
 row('end');
 const m = plan.metrics;
-console.log(JSON.stringify({ tracks: plan.tracks.length, uncoveredRatio: m.uncoveredRatio, nonWorkingRatio: m.workingDistanceMeters > 0 ? m.nonWorkingDistanceMeters / m.workingDistanceMeters : 0, warnings: plan.warnings.map((w) => w.code) }));
+console.log(
+  JSON.stringify({
+    tracks: plan.tracks.length,
+    uncoveredRatio: m.uncoveredRatio,
+    nonWorkingRatio: m.workingDistanceMeters > 0 ? m.nonWorkingDistanceMeters / m.workingDistanceMeters : 0,
+    warnings: plan.warnings.map((w) => w.code),
+  }),
+);
 const cut = plan.warnings.find((w) => w.code === 'time-limit');
 if (cut) console.log(cut.message);

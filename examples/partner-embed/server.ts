@@ -49,7 +49,11 @@ export interface PartnerEmbed {
 }
 
 class FurrowError extends Error {
-  constructor(readonly status: number, readonly body: string, what: string) {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    what: string,
+  ) {
     super(`${what} failed: HTTP ${status} ${body.slice(0, 300)}`);
   }
 }
@@ -90,24 +94,42 @@ export async function startPartnerEmbed(opts: PartnerEmbedOptions): Promise<Part
       await call('POST', '/api/partner/company-accesses', { partnerUserId, partnerCompanyId });
       // Planning costs credits: give the end user some testing credits.
       await call('POST', '/api/partner/credits', { partnerUserId, credits: opts.credits ?? 500 });
-      const { growerId } = await call<{ growerId: string }>('POST', `/api/companies/${encodeURIComponent(companyId)}/growers`, {
-        name: 'Jo Farmer',
-        source: 'api',
-        archived: false,
-      });
+      const { growerId } = await call<{ growerId: string }>(
+        'POST',
+        `/api/companies/${encodeURIComponent(companyId)}/growers`,
+        {
+          name: 'Jo Farmer',
+          source: 'api',
+          archived: false,
+        },
+      );
       const { farmId } = await call<{ farmId: string }>('POST', `/api/growers/${encodeURIComponent(growerId)}/farms`, {
         name: 'Home farm',
         source: 'api',
         archived: false,
       });
-      const feature = JSON.parse(await readFile(fieldFile, 'utf8')) as { geometry?: { coordinates: number[][][] }; coordinates?: number[][][] };
+      const feature = JSON.parse(await readFile(fieldFile, 'utf8')) as {
+        geometry?: { coordinates: number[][][] };
+        coordinates?: number[][][];
+      };
       const rings = feature.geometry?.coordinates ?? feature.coordinates;
-      const saved = await call<{ field: { fieldId: string }; vBoundary: { boundaryId: string } }>('POST', '/api/fields/save', {
+      const saved = await call<{ field: { fieldId: string }; vBoundary: { boundaryId: string } }>(
+        'POST',
+        '/api/fields/save',
+        {
+          farmId,
+          name: 'North meadow',
+          boundary: rings,
+        },
+      );
+      return {
+        userId,
+        companyId,
+        growerId,
         farmId,
-        name: 'North meadow',
-        boundary: rings,
-      });
-      return { userId, companyId, growerId, farmId, fieldId: saved.field.fieldId, boundaryId: saved.vBoundary.boundaryId };
+        fieldId: saved.field.fieldId,
+        boundaryId: saved.vBoundary.boundaryId,
+      };
     })().catch((err: unknown) => {
       provisioning = undefined; // let the next page load retry
       throw err;
@@ -130,10 +152,14 @@ export async function startPartnerEmbed(opts: PartnerEmbedOptions): Promise<Part
       returnUrl.searchParams.set('chrome', 'false');
       returnUrl.searchParams.set('embedOrigin', pageOrigin);
       if (opts.theme) returnUrl.searchParams.set('partnerTheme', JSON.stringify(opts.theme));
-      const launch = await call<{ code: string; userId: string; launchUrl: string; expiresInSec: number }>('POST', '/api/partner/launch', {
-        userId: partnerUserId,
-        returnUrl: returnUrl.toString(),
-      });
+      const launch = await call<{ code: string; userId: string; launchUrl: string; expiresInSec: number }>(
+        'POST',
+        '/api/partner/launch',
+        {
+          userId: partnerUserId,
+          returnUrl: returnUrl.toString(),
+        },
+      );
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-store',
@@ -166,7 +192,10 @@ function appUrlOf(apiBase: string): string {
 }
 
 function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 function page(launchUrl: string, ids: Provisioned): string {
@@ -223,7 +252,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const furrowUrl = process.env.FURROW_URL ?? 'http://127.0.0.1:8787';
   const adminKey = process.env.FURROW_ADMIN_KEY ?? process.env.FURROW_BOOTSTRAP_API_KEY;
   if (!adminKey) {
-    process.stderr.write('Set FURROW_ADMIN_KEY to a partner-admin key of the furrow server (see `furrow keys create --partner-admin`).\n');
+    process.stderr.write(
+      'Set FURROW_ADMIN_KEY to a partner-admin key of the furrow server (see `furrow keys create --partner-admin`).\n',
+    );
     process.exit(2);
   }
   const running = await startPartnerEmbed({

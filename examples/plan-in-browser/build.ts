@@ -16,9 +16,14 @@ export async function buildExample(outDir = join(here, 'dist')): Promise<string>
   // From the package's sources (no build of @furrow/worker needed); @furrow/core resolves to its build.
   const alias = { '@furrow/worker/browser': join(here, '..', '..', 'packages', 'worker', 'src', 'browser.ts') };
   await build({ ...common, alias, entryPoints: [join(here, 'page.ts')], outfile: join(outDir, 'page.js') });
-  await build({ ...common, entryPoints: [join(here, '..', '..', 'packages', 'worker', 'src', 'browser-worker.ts')], outfile: join(outDir, 'worker.js') });
+  await build({
+    ...common,
+    entryPoints: [join(here, '..', '..', 'packages', 'worker', 'src', 'browser-worker.ts')],
+    outfile: join(outDir, 'worker.js'),
+  });
   for (const f of ['index.html', 'field.geojson']) await copyFile(join(here, f), join(outDir, f));
   return outDir;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.stdout.write(`built into ${await buildExample()}\n`);
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  process.stdout.write(`built into ${await buildExample()}\n`);

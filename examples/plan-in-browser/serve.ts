@@ -6,12 +6,19 @@ import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildExample } from './build.js';
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.geojson': 'application/geo+json' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.geojson': 'application/geo+json',
+};
 
 export async function serveExample(port = 0, dir?: string): Promise<{ url: string; server: Server }> {
   const root = await buildExample(dir);
   const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    );
     const file = path === '/' || path === '\\' ? 'index.html' : path;
     try {
       const body = await readFile(join(root, file));

@@ -17,7 +17,10 @@ const outdir = join(here, 'bundle');
 const tmp = `${outdir}.${process.pid}.tmp`;
 await build({
   // The machines benchmark forks its worker from beside the chunk that runs it (bundle/).
-  entryPoints: { furrow: join(here, 'dist', 'index.js'), 'bench-machines-worker': join(here, 'dist', 'commands', 'bench-machines-worker.js') },
+  entryPoints: {
+    furrow: join(here, 'dist', 'index.js'),
+    'bench-machines-worker': join(here, 'dist', 'commands', 'bench-machines-worker.js'),
+  },
   bundle: true,
   splitting: true,
   chunkNames: 'chunk-[hash]',
@@ -28,7 +31,9 @@ await build({
   // esbuild itself: the scale benchmark bundles its measuring script with it (a dev tool, imported dynamically)
   external: ['@furrow/api', '@furrow/web', 'esbuild'],
   // CommonJS dependencies inside an ES module need a `require`.
-  banner: { js: "import { createRequire as __furrowCreateRequire } from 'node:module'; const require = __furrowCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __furrowCreateRequire } from 'node:module'; const require = __furrowCreateRequire(import.meta.url);",
+  },
   legalComments: 'linked',
   logLevel: 'warning',
 });

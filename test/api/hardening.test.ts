@@ -24,17 +24,46 @@ let tags = 0;
 /** A partner's end user with a company holding `companyCredits`, one saved field, and a launch session. */
 async function farmer(t: TestApp, companyCredits: number): Promise<Farmer> {
   const tag = `h${++tags}`;
-  const user = await call(t, 'POST', '/api/partner/users', { partnerUserId: `${tag}-user`, firstName: 'Farm', lastName: 'Er' });
-  const company = await call(t, 'POST', '/api/partner/companies', { partnerCompanyId: `${tag}-co`, name: `${tag} farms`, countryCode: 'DE' });
-  expect((await call(t, 'POST', '/api/partner/company-accesses', { partnerUserId: `${tag}-user`, partnerCompanyId: `${tag}-co` })).status).toBe(201);
-  if (companyCredits > 0) expect((await call(t, 'POST', '/api/partner/credits', { partnerCompanyId: `${tag}-co`, credits: companyCredits })).status).toBe(200);
+  const user = await call(t, 'POST', '/api/partner/users', {
+    partnerUserId: `${tag}-user`,
+    firstName: 'Farm',
+    lastName: 'Er',
+  });
+  const company = await call(t, 'POST', '/api/partner/companies', {
+    partnerCompanyId: `${tag}-co`,
+    name: `${tag} farms`,
+    countryCode: 'DE',
+  });
+  expect(
+    (
+      await call(t, 'POST', '/api/partner/company-accesses', {
+        partnerUserId: `${tag}-user`,
+        partnerCompanyId: `${tag}-co`,
+      })
+    ).status,
+  ).toBe(201);
+  if (companyCredits > 0)
+    expect(
+      (await call(t, 'POST', '/api/partner/credits', { partnerCompanyId: `${tag}-co`, credits: companyCredits }))
+        .status,
+    ).toBe(200);
   const { companyId } = company.body;
   const grower = await call(t, 'POST', `/api/companies/${companyId}/growers`, { name: 'Grower' });
   const farm = await call(t, 'POST', `/api/growers/${grower.body.growerId}/farms`, { name: 'Farm' });
-  const field = await call(t, 'POST', '/api/fields/save', { farmId: farm.body.farmId, name: 'North', boundary: square().coordinates });
+  const field = await call(t, 'POST', '/api/fields/save', {
+    farmId: farm.body.farmId,
+    name: 'North',
+    boundary: square().coordinates,
+  });
   expect(field.status).toBe(201);
   const launch = await call(t, 'POST', '/api/partner/launch', { userId: `${tag}-user` });
-  const exchange = await call(t, 'POST', '/api/partner/launch/exchange', { code: launch.body.code, userId: user.body.userId }, null);
+  const exchange = await call(
+    t,
+    'POST',
+    '/api/partner/launch/exchange',
+    { code: launch.body.code, userId: user.body.userId },
+    null,
+  );
   expect(exchange.status).toBe(200);
   return {
     userId: user.body.userId,
@@ -64,7 +93,14 @@ describe('who pays for a plan', () => {
     const f = await farmer(A, 50);
     expect(await balances(f)).toEqual({ user: 0, company: 50 });
     for (let i = 0; i < 2; i++) {
-      const res = await call(A, 'POST', `/api/path-plans/direct/geojson?boundaryId=${f.boundaryId}`, shapeB(), null, f.bearer);
+      const res = await call(
+        A,
+        'POST',
+        `/api/path-plans/direct/geojson?boundaryId=${f.boundaryId}`,
+        shapeB(),
+        null,
+        f.bearer,
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
     expect(await balances(f)).toEqual({ user: 0, company: 48 });
@@ -76,7 +112,14 @@ describe('who pays for a plan', () => {
 
   it('plans the stored boundary only: another field under its boundaryId is refused (400) and nothing is charged', async () => {
     const f = await farmer(A, 5);
-    const other = await call(A, 'POST', `/api/path-plans/direct?boundaryId=${f.boundaryId}`, shapeB({ boundary: square(9, 48) }), null, f.bearer);
+    const other = await call(
+      A,
+      'POST',
+      `/api/path-plans/direct?boundaryId=${f.boundaryId}`,
+      shapeB({ boundary: square(9, 48) }),
+      null,
+      f.bearer,
+    );
     expect(other.status).toBe(400);
     expect(other.body.error.details[0].path).toBe('boundary');
     expect((await balances(f)).company).toBe(5);
@@ -94,7 +137,10 @@ describe('who pays for a plan', () => {
 /** The stub planner, slowed down: a plan holds its credit for a while, as a real one does. */
 function slowStubPlanner(ms: number): Planner {
   const inner = stubPlanner();
-  return { ...inner, plan: async (request, signal) => (await new Promise((r) => setTimeout(r, ms)), inner.plan(request, signal)) };
+  return {
+    ...inner,
+    plan: async (request, signal) => (await new Promise((r) => setTimeout(r, ms)), inner.plan(request, signal)),
+  };
 }
 
 describe('validation before any credit is taken', () => {
@@ -111,7 +157,9 @@ describe('validation before any credit is taken', () => {
     const n = 4;
     const user = await store.createAccountKey({ name: 'n credits', partnerAdmin: false, initialCredits: n });
     const requests = [
-      ...Array.from({ length: 3 * n }, () => call(t, 'POST', '/api/path-plans/direct', shapeB({ boundary: bowTie }), user.apiKey)),
+      ...Array.from({ length: 3 * n }, () =>
+        call(t, 'POST', '/api/path-plans/direct', shapeB({ boundary: bowTie }), user.apiKey),
+      ),
       ...Array.from({ length: n }, () => call(t, 'POST', '/api/path-plans/direct', shapeB(), user.apiKey)),
     ];
     const statuses = (await Promise.all(requests)).map((r) => r.status);
@@ -163,7 +211,8 @@ describe('API keys are managed with an API key only', () => {
 });
 
 describe('rate-limit and security headers on every response', () => {
-  const rateHeaders = (res: Response) => ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((h) => res.headers.get(h));
+  const rateHeaders = (res: Response) =>
+    ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((h) => res.headers.get(h));
 
   it('counts a 413 against the limit and carries the headers', async () => {
     const t = await makeApp(store, { rate: { points: 3, windowSeconds: 60 }, config: { bodyLimitBytes: 2000 } });
@@ -191,9 +240,20 @@ describe('rate-limit and security headers on every response', () => {
       config: { appUrl: 'http://app.test', returnUrlOrigins: ['https://partner.example:8443'] },
       web: mountWebApp,
     });
-    for (const path of ['/docs', '/openapi.json', '/launch', '/path-planning/boundary/b1', '/healthz', '/no/such/page', '/api/user/current']) {
+    for (const path of [
+      '/docs',
+      '/openapi.json',
+      '/launch',
+      '/path-planning/boundary/b1',
+      '/healthz',
+      '/no/such/page',
+      '/api/user/current',
+    ]) {
       const res = await app.request(path);
-      expect(rateHeaders(res).every((h) => h !== null), path).toBe(true);
+      expect(
+        rateHeaders(res).every((h) => h !== null),
+        path,
+      ).toBe(true);
       expect(res.headers.get('X-Content-Type-Options'), path).toBe('nosniff');
     }
   });

@@ -27,7 +27,10 @@ describe('migrations', () => {
     for (const [version, digest] of Object.entries(record)) {
       expect(current[version], `migration ${version} was removed or its SQL changed`).toBe(digest);
     }
-    expect(Object.keys(current).filter((v) => !(v in record)), 'migrations not in the record (append them with MIGRATIONS_RECORD=1)').toEqual([]);
+    expect(
+      Object.keys(current).filter((v) => !(v in record)),
+      'migrations not in the record (append them with MIGRATIONS_RECORD=1)',
+    ).toEqual([]);
   });
 
   it('numbers versions in order, without gaps', () => {

@@ -21,10 +21,21 @@ export async function startPostgres(): Promise<TestPostgres> {
   const asRoot = process.getuid?.() === 0;
   if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
   const run = (cmd: string, args: string[]) =>
-    asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' }) : execFileSync(cmd, args, { stdio: 'pipe' });
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' })
+      : execFileSync(cmd, args, { stdio: 'pipe' });
   run(`${bin}/initdb`, ['-D', data, '--auth=trust', '-U', 'postgres', '--no-sync']);
   const port = await freePort();
-  run(`${bin}/pg_ctl`, ['-D', data, '-l', path.join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, '-w', 'start']);
+  run(`${bin}/pg_ctl`, [
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'log'),
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    '-w',
+    'start',
+  ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {

@@ -106,9 +106,15 @@ describe('the embedded store under load', () => {
 describe('admission of every request', () => {
   it('serves maxInFlight at once; the next wait for a slot, and get 429 server-busy when none frees in waitMs', async () => {
     const h = heldPlanner();
-    const t = await makeApp(store, { planner: h.planner, config: { admission: { maxInFlight: 2, waitMs: 300 }, planConcurrency: 4, planQueue: 4 } });
+    const t = await makeApp(store, {
+      planner: h.planner,
+      config: { admission: { maxInFlight: 2, waitMs: 300 }, planConcurrency: 4, planQueue: 4 },
+    });
     const user = await store.createAccountKey({ name: 'busy', partnerAdmin: false, initialCredits: 10 });
-    const plans = [call(t, 'POST', '/api/path-plans/direct', shapeB(), user.apiKey), call(t, 'POST', '/api/path-plans/direct', shapeB(), user.apiKey)];
+    const plans = [
+      call(t, 'POST', '/api/path-plans/direct', shapeB(), user.apiKey),
+      call(t, 'POST', '/api/path-plans/direct', shapeB(), user.apiKey),
+    ];
     for (let i = 0; i < 250 && h.held.length < 2; i++) await tick();
     expect(h.held).toHaveLength(2);
 
@@ -121,7 +127,8 @@ describe('admission of every request', () => {
     expect(refused.body).toMatchObject({ limit: 2, reason: 'server-busy', retryAfterSeconds: 1, windowSeconds: 1 });
     expect(typeof refused.body.correlationId).toBe('string');
     expect(refused.res.headers.get('Retry-After')).toBe('1');
-    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) expect(refused.res.headers.get(name)).not.toBeNull();
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'])
+      expect(refused.res.headers.get(name)).not.toBeNull();
     // Health checks are not held back.
     expect((await t.app.request('/healthz')).status).toBe(200);
 
@@ -138,7 +145,8 @@ describe('admission of every request', () => {
   it('refuses at once beyond maxWaiting, passes each freed slot to the newest waiter, and drops a waiter that leaves', async () => {
     const admission = createAdmission({ maxInFlight: 1, waitMs: 10_000, maxWaiting: 3 });
     const order: string[] = [];
-    const enter = (name: string, signal?: AbortSignal) => admission.acquire(signal).then((release) => (order.push(name), release));
+    const enter = (name: string, signal?: AbortSignal) =>
+      admission.acquire(signal).then((release) => (order.push(name), release));
     const first = await enter('first');
     const older = enter('older');
     const leaving = new AbortController();
@@ -179,7 +187,14 @@ describe('admission of every request', () => {
     const h = heldPlanner();
     const key = 'furrow-admission-test-key-0123456789abcdef';
     const s = await serve(
-      { PORT: '0', DATABASE_URL: 'memory:', FURROW_BOOTSTRAP_API_KEY: key, FURROW_LOG_LEVEL: 'silent', FURROW_MAX_IN_FLIGHT: '1', FURROW_ADMISSION_WAIT_MS: '50' },
+      {
+        PORT: '0',
+        DATABASE_URL: 'memory:',
+        FURROW_BOOTSTRAP_API_KEY: key,
+        FURROW_LOG_LEVEL: 'silent',
+        FURROW_MAX_IN_FLIGHT: '1',
+        FURROW_ADMISSION_WAIT_MS: '50',
+      },
       { out: () => undefined, planner: h.planner },
     );
     try {

@@ -28,20 +28,47 @@ let a: World;
 /** The spec's typical sequence for one partner; returns every id. */
 async function provision(t: TestApp, tag: string): Promise<World> {
   expect((await call(t, 'GET', '/api/user/current')).status).toBe(200);
-  const user = await call(t, 'POST', '/api/partner/users', { partnerUserId: `${tag}-user`, email: `${tag}@example.org`, firstName: 'End', lastName: 'User', countryCode: 'DE' });
+  const user = await call(t, 'POST', '/api/partner/users', {
+    partnerUserId: `${tag}-user`,
+    email: `${tag}@example.org`,
+    firstName: 'End',
+    lastName: 'User',
+    countryCode: 'DE',
+  });
   expect(user.status).toBe(201);
-  const company = await call(t, 'POST', '/api/partner/companies', { partnerCompanyId: `${tag}-co`, name: `${tag} farms`, countryCode: 'DE' });
+  const company = await call(t, 'POST', '/api/partner/companies', {
+    partnerCompanyId: `${tag}-co`,
+    name: `${tag} farms`,
+    countryCode: 'DE',
+  });
   expect(company.status).toBe(201);
-  const access = await call(t, 'POST', '/api/partner/company-accesses', { partnerUserId: `${tag}-user`, partnerCompanyId: `${tag}-co` });
+  const access = await call(t, 'POST', '/api/partner/company-accesses', {
+    partnerUserId: `${tag}-user`,
+    partnerCompanyId: `${tag}-co`,
+  });
   expect(access.status).toBe(201);
   const { companyId } = company.body;
-  const grower = await call(t, 'POST', `/api/companies/${companyId}/growers`, { name: 'Grower', source: 'api', archived: false });
+  const grower = await call(t, 'POST', `/api/companies/${companyId}/growers`, {
+    name: 'Grower',
+    source: 'api',
+    archived: false,
+  });
   expect(grower.status).toBe(201);
-  const farm = await call(t, 'POST', `/api/growers/${grower.body.growerId}/farms`, { name: 'Farm', source: 'api', archived: false });
+  const farm = await call(t, 'POST', `/api/growers/${grower.body.growerId}/farms`, {
+    name: 'Farm',
+    source: 'api',
+    archived: false,
+  });
   expect(farm.status).toBe(201);
-  const field = await call(t, 'POST', '/api/fields/save', { farmId: farm.body.farmId, name: 'North', boundary: square().coordinates });
+  const field = await call(t, 'POST', '/api/fields/save', {
+    farmId: farm.body.farmId,
+    name: 'North',
+    boundary: square().coordinates,
+  });
   expect(field.status).toBe(201);
-  const plan = await call(t, 'POST', `/api/boundaries/${field.body.vBoundary.boundaryId}/plans`, { request: { equipment: { widthMeters: 6 }, exteriorHeadlandPasses: 1 } });
+  const plan = await call(t, 'POST', `/api/boundaries/${field.body.vBoundary.boundaryId}/plans`, {
+    request: { equipment: { widthMeters: 6 }, exteriorHeadlandPasses: 1 },
+  });
   expect(plan.status).toBe(201);
   const key = await call(t, 'POST', '/api/api-keys', { name: 'end user key', partnerUserId: `${tag}-user` });
   expect(key.status).toBe(201);
@@ -71,7 +98,8 @@ afterAll(async () => {
 
 describe('typical sequence and launch', () => {
   it('returns the ids the spec names', () => {
-    for (const id of [a.companyId, a.growerId, a.farmId, a.fieldId, a.boundaryId, a.planId]) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    for (const id of [a.companyId, a.growerId, a.farmId, a.fieldId, a.boundaryId, a.planId])
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('issues a launch code for the end user and exchanges it once for a session of that user', async () => {
@@ -86,7 +114,13 @@ describe('typical sequence and launch', () => {
     expect(url.searchParams.get('userId')).toBe(a.endUserId);
     expect(url.searchParams.get('returnUrl')).toBe(returnUrl);
 
-    const exchange = await call(A, 'POST', '/api/partner/launch/exchange', { code: launch.body.code, userId: a.endUserId }, null);
+    const exchange = await call(
+      A,
+      'POST',
+      '/api/partner/launch/exchange',
+      { code: launch.body.code, userId: a.endUserId },
+      null,
+    );
     expect(exchange.status).toBe(200);
     expect(exchange.body.tokenType).toBe('Bearer');
     expect(exchange.body.returnUrl).toBe(returnUrl);
@@ -100,30 +134,50 @@ describe('typical sequence and launch', () => {
     expect(meBody.key.partnerAdmin).toBe(false);
     // The session reads the end user's boundary and cannot call partner routes.
     expect((await A.app.request(`/api/boundaries/${a.boundaryId}`, { headers: bearer })).status).toBe(200);
-    const partner = await A.app.request('/api/partner/users', { method: 'POST', headers: { ...bearer, 'Content-Type': 'application/json' }, body: '{"partnerUserId":"x"}' });
+    const partner = await A.app.request('/api/partner/users', {
+      method: 'POST',
+      headers: { ...bearer, 'Content-Type': 'application/json' },
+      body: '{"partnerUserId":"x"}',
+    });
     expect(partner.status).toBe(403);
 
-    const replay = await call(A, 'POST', '/api/partner/launch/exchange', { code: launch.body.code, userId: a.endUserId }, null);
+    const replay = await call(
+      A,
+      'POST',
+      '/api/partner/launch/exchange',
+      { code: launch.body.code, userId: a.endUserId },
+      null,
+    );
     expect(replay.status).toBe(401);
     expect(replay.body.error.code).toBe('Unauthorized');
   });
 
   it('rejects open redirects and unknown users; accepts app paths', async () => {
-    const evil = await call(A, 'POST', '/api/partner/launch', { userId: 'a-user', returnUrl: 'https://evil.example/steal' });
+    const evil = await call(A, 'POST', '/api/partner/launch', {
+      userId: 'a-user',
+      returnUrl: 'https://evil.example/steal',
+    });
     expect(evil.status).toBe(400);
     expect(evil.body.error.details[0].path).toBe('returnUrl');
     const sneaky = await call(A, 'POST', '/api/partner/launch', { userId: 'a-user', returnUrl: '//evil.example/x' });
     expect(sneaky.status).toBe(400);
-    const path = await call(A, 'POST', '/api/partner/launch', { userId: 'a-user', returnUrl: `/path-planning/boundary/${a.boundaryId}` });
+    const path = await call(A, 'POST', '/api/partner/launch', {
+      userId: 'a-user',
+      returnUrl: `/path-planning/boundary/${a.boundaryId}`,
+    });
     expect(path.status).toBe(201);
-    expect(new URL(path.body.launchUrl).searchParams.get('returnUrl')).toBe(`http://app.test/path-planning/boundary/${a.boundaryId}`);
+    expect(new URL(path.body.launchUrl).searchParams.get('returnUrl')).toBe(
+      `http://app.test/path-planning/boundary/${a.boundaryId}`,
+    );
     expect((await call(A, 'POST', '/api/partner/launch', { userId: 'nobody' })).status).toBe(404);
     // Partner B cannot launch partner A's user.
     expect((await call(B, 'POST', '/api/partner/launch', { userId: 'a-user' })).status).toBe(404);
   });
 
   it('rejects a tampered or foreign session token', async () => {
-    const res = await A.app.request('/api/user/current', { headers: { Authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl' } });
+    const res = await A.app.request('/api/user/current', {
+      headers: { Authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl' },
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -154,7 +208,11 @@ describe('provisioning validation', () => {
   });
 
   it('scopes partner ids per partner: the same partnerUserId at B is another user', async () => {
-    const b = await call(B, 'POST', '/api/partner/users', { partnerUserId: 'a-user', firstName: 'Other', lastName: 'Person' });
+    const b = await call(B, 'POST', '/api/partner/users', {
+      partnerUserId: 'a-user',
+      firstName: 'Other',
+      lastName: 'Person',
+    });
     expect(b.status).toBe(201);
     expect(b.body.userId).not.toBe(a.endUserId);
   });
@@ -168,7 +226,15 @@ describe('fields, boundaries, plans', () => {
     expect(res.status).toBe(422);
     expect(res.body.error.details[0].path).toBe('boundary.coordinates[0]');
     // A bow-tie (self-intersecting outer ring) is caught by the planner's own validation.
-    const bowTie = [[[8.6, 50], [8.62, 50.02], [8.62, 50], [8.6, 50.01], [8.6, 50]]];
+    const bowTie = [
+      [
+        [8.6, 50],
+        [8.62, 50.02],
+        [8.62, 50],
+        [8.6, 50.01],
+        [8.6, 50],
+      ],
+    ];
     const crossed = await call(A, 'POST', '/api/fields/save', { farmId: a.farmId, name: 'Bow-tie', boundary: bowTie });
     expect(crossed.status).toBe(422);
     expect(JSON.stringify(crossed.body.error)).toMatch(/intersect/i);
@@ -179,7 +245,15 @@ describe('fields, boundaries, plans', () => {
 
   it('lists and pages, archives and restores', async () => {
     for (let i = 0; i < 3; i++) {
-      expect((await call(A, 'POST', '/api/fields/save', { farmId: a.farmId, name: `P${i}`, boundary: square(8.6 + i * 0.01).coordinates })).status).toBe(201);
+      expect(
+        (
+          await call(A, 'POST', '/api/fields/save', {
+            farmId: a.farmId,
+            name: `P${i}`,
+            boundary: square(8.6 + i * 0.01).coordinates,
+          })
+        ).status,
+      ).toBe(201);
     }
     const page = await call(A, 'GET', `/api/farms/${a.farmId}/fields?limit=2&offset=1`);
     expect(page.status).toBe(200);
@@ -214,7 +288,9 @@ describe('fields, boundaries, plans', () => {
   });
 
   it('rejects a stored-plan request with bad options (400 naming request.*)', async () => {
-    const res = await call(A, 'POST', `/api/boundaries/${a.boundaryId}/plans`, { request: { equipment: { widthMeters: 6 }, options: 'bogus' } });
+    const res = await call(A, 'POST', `/api/boundaries/${a.boundaryId}/plans`, {
+      request: { equipment: { widthMeters: 6 }, options: 'bogus' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe('request.options');
   });
@@ -243,11 +319,16 @@ describe('fields, boundaries, plans', () => {
     expect((await upload('this is not a boundary', 'x.txt')).status).toBe(422);
 
     for (const format of ['geojson', 'wkt', 'kml', 'shapefile', 'isoxml']) {
-      const res = await A.app.request(`/api/boundaries/${boundaryId}/export?format=${format}`, jsonInit('GET', A.adminKey));
+      const res = await A.app.request(
+        `/api/boundaries/${boundaryId}/export?format=${format}`,
+        jsonInit('GET', A.adminKey),
+      );
       expect(res.status, format).toBe(200);
       expect((await res.arrayBuffer()).byteLength, format).toBeGreaterThan(50);
     }
-    const exported = await (await A.app.request(`/api/boundaries/${boundaryId}/export?format=geojson`, jsonInit('GET', A.adminKey))).text();
+    const exported = await (
+      await A.app.request(`/api/boundaries/${boundaryId}/export?format=geojson`, jsonInit('GET', A.adminKey))
+    ).text();
     const back = await upload(exported, 'back.geojson');
     expect(back.status).toBe(201);
     const original = (await call(A, 'GET', `/api/boundaries/${boundaryId}`)).body.geometry;
@@ -256,27 +337,34 @@ describe('fields, boundaries, plans', () => {
 });
 
 describe('boundary formats round trip', () => {
-  it.each(['geojson', 'wkt', 'kml', 'shapefile', 'isoxml'])('exports %s and imports it back to the same polygon', async (format) => {
-    const res = await A.app.request(`/api/boundaries/${a.boundaryId}/export?format=${format}`, jsonInit('GET', A.adminKey));
-    expect(res.status).toBe(200);
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1];
-    const back = await A.app.request(`/api/fields/${a.fieldId}/boundaries/import?filename=${name}`, {
-      method: 'POST',
-      headers: { 'X-API-KEY': A.adminKey, 'Content-Type': 'application/octet-stream' },
-      body: bytes,
-    });
-    const body = await back.json();
-    expect(back.status, JSON.stringify(body).slice(0, 300)).toBe(201);
-    expect(body.items.length).toBe(1);
-    const ring = (g: { type: string; coordinates: any }) => (g.type === 'Polygon' ? g.coordinates[0] : g.coordinates[0][0]) as number[][];
-    const original = ring(square());
-    const imported = ring(body.items[0].geometry);
-    expect(imported.length).toBe(original.length);
-    // Same corners (formats may start the ring elsewhere or wind it the other way).
-    const key = (p: number[]) => `${p[0].toFixed(7)},${p[1].toFixed(7)}`;
-    expect(new Set(imported.map(key))).toEqual(new Set(original.map(key)));
-  });
+  it.each(['geojson', 'wkt', 'kml', 'shapefile', 'isoxml'])(
+    'exports %s and imports it back to the same polygon',
+    async (format) => {
+      const res = await A.app.request(
+        `/api/boundaries/${a.boundaryId}/export?format=${format}`,
+        jsonInit('GET', A.adminKey),
+      );
+      expect(res.status).toBe(200);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1];
+      const back = await A.app.request(`/api/fields/${a.fieldId}/boundaries/import?filename=${name}`, {
+        method: 'POST',
+        headers: { 'X-API-KEY': A.adminKey, 'Content-Type': 'application/octet-stream' },
+        body: bytes,
+      });
+      const body = await back.json();
+      expect(back.status, JSON.stringify(body).slice(0, 300)).toBe(201);
+      expect(body.items.length).toBe(1);
+      const ring = (g: { type: string; coordinates: any }) =>
+        (g.type === 'Polygon' ? g.coordinates[0] : g.coordinates[0][0]) as number[][];
+      const original = ring(square());
+      const imported = ring(body.items[0].geometry);
+      expect(imported.length).toBe(original.length);
+      // Same corners (formats may start the ring elsewhere or wind it the other way).
+      const key = (p: number[]) => `${p[0].toFixed(7)},${p[1].toFixed(7)}`;
+      expect(new Set(imported.map(key))).toEqual(new Set(original.map(key)));
+    },
+  );
 });
 
 describe('keys and credits', () => {
@@ -290,11 +378,17 @@ describe('keys and credits', () => {
     // B cannot see or revoke A's keys.
     expect((await call(B, 'DELETE', `/api/api-keys/${a.userKeyId}`)).status).toBe(404);
     // A non-admin key cannot create keys for partner users.
-    expect((await call(A, 'POST', '/api/api-keys', { name: 'x', partnerUserId: 'a-user' }, a.userKey)).status).toBe(403);
+    expect((await call(A, 'POST', '/api/api-keys', { name: 'x', partnerUserId: 'a-user' }, a.userKey)).status).toBe(
+      403,
+    );
   });
 
   it('grants testing credits; a provisioned user without credits gets 402 until then', async () => {
-    const user = await call(A, 'POST', '/api/partner/users', { partnerUserId: 'poor', firstName: 'P', lastName: 'Oor' });
+    const user = await call(A, 'POST', '/api/partner/users', {
+      partnerUserId: 'poor',
+      firstName: 'P',
+      lastName: 'Oor',
+    });
     const key = await call(A, 'POST', '/api/api-keys', { name: 'poor', partnerUserId: 'poor' });
     const denied = await call(A, 'POST', '/api/path-plans/direct', shapeB(), key.body.apiKey);
     expect(denied.status).toBe(402);
@@ -322,11 +416,21 @@ describe('auth matrix on every route', () => {
     expect((await call(A, 'DELETE', `/api/api-keys/${k.body.keyId}`)).status).toBe(200);
     // A non-admin key of a user of partner A with no access to company a-co.
     await call(A, 'POST', '/api/partner/users', { partnerUserId: 'outsider', firstName: 'O', lastName: 'S' });
-    nonAdminOtherKey = (await call(A, 'POST', '/api/api-keys', { name: 'outsider', partnerUserId: 'outsider' })).body.apiKey;
-    expect((await call(A, 'POST', '/api/partner/credits', { partnerUserId: 'outsider', credits: 10 })).status).toBe(200);
+    nonAdminOtherKey = (await call(A, 'POST', '/api/api-keys', { name: 'outsider', partnerUserId: 'outsider' })).body
+      .apiKey;
+    expect((await call(A, 'POST', '/api/partner/credits', { partnerUserId: 'outsider', credits: 10 })).status).toBe(
+      200,
+    );
   });
 
-  type Route = { method: string; path: () => string; body?: () => unknown; partner?: boolean; tenant?: boolean; ownerIsAdmin?: boolean };
+  type Route = {
+    method: string;
+    path: () => string;
+    body?: () => unknown;
+    partner?: boolean;
+    tenant?: boolean;
+    ownerIsAdmin?: boolean;
+  };
   const routes: Route[] = [
     { method: 'POST', path: () => '/api/path-plans/direct', body: () => shapeB() },
     { method: 'POST', path: () => '/api/path-plans/direct/geojson', body: () => shapeB() },
@@ -340,8 +444,18 @@ describe('auth matrix on every route', () => {
     { method: 'DELETE', path: () => `/api/user/api-keys/${spareOwnKeyId}`, tenant: true, ownerIsAdmin: true },
     { method: 'POST', path: () => '/api/partner/users', body: () => ({ partnerUserId: 'a-user' }), partner: true },
     { method: 'POST', path: () => '/api/partner/companies', body: () => ({ partnerCompanyId: 'a-co' }), partner: true },
-    { method: 'POST', path: () => '/api/partner/company-accesses', body: () => ({ partnerUserId: 'a-user', partnerCompanyId: 'a-co' }), partner: true },
-    { method: 'POST', path: () => '/api/partner/credits', body: () => ({ partnerUserId: 'a-user', credits: 1 }), partner: true },
+    {
+      method: 'POST',
+      path: () => '/api/partner/company-accesses',
+      body: () => ({ partnerUserId: 'a-user', partnerCompanyId: 'a-co' }),
+      partner: true,
+    },
+    {
+      method: 'POST',
+      path: () => '/api/partner/credits',
+      body: () => ({ partnerUserId: 'a-user', credits: 1 }),
+      partner: true,
+    },
     { method: 'POST', path: () => '/api/partner/launch', body: () => ({ userId: 'a-user' }), partner: true },
     { method: 'POST', path: () => `/api/companies/${a.companyId}/growers`, body: () => ({ name: 'G' }), tenant: true },
     { method: 'GET', path: () => `/api/companies/${a.companyId}/growers`, tenant: true },
@@ -351,30 +465,111 @@ describe('auth matrix on every route', () => {
     { method: 'GET', path: () => `/api/growers/${a.growerId}/farms`, tenant: true },
     { method: 'GET', path: () => `/api/farms/${a.farmId}`, tenant: true },
     { method: 'GET', path: () => `/api/farms/${a.farmId}/fields`, tenant: true },
-    { method: 'POST', path: () => '/api/fields/save', body: () => ({ farmId: a.farmId, name: 'X', boundary: square().coordinates }), tenant: true },
+    {
+      method: 'POST',
+      path: () => '/api/fields/save',
+      body: () => ({ farmId: a.farmId, name: 'X', boundary: square().coordinates }),
+      tenant: true,
+    },
     { method: 'GET', path: () => `/api/fields/${a.fieldId}`, tenant: true },
     { method: 'GET', path: () => `/api/fields/${a.fieldId}/boundaries`, tenant: true },
     { method: 'GET', path: () => `/api/fields/${a.fieldId}/plans`, tenant: true },
     { method: 'GET', path: () => `/api/boundaries/${a.boundaryId}`, tenant: true },
-    { method: 'POST', path: () => `/api/fields/${a.fieldId}/boundaries/import?filename=b.geojson`, body: () => ({ type: 'Feature', properties: {}, geometry: square() }), tenant: true },
+    {
+      method: 'POST',
+      path: () => `/api/fields/${a.fieldId}/boundaries/import?filename=b.geojson`,
+      body: () => ({ type: 'Feature', properties: {}, geometry: square() }),
+      tenant: true,
+    },
     { method: 'GET', path: () => `/api/boundaries/${a.boundaryId}/export?format=wkt`, tenant: true },
-    { method: 'POST', path: () => `/api/boundaries/${a.boundaryId}/plans`, body: () => ({ request: { equipment: { widthMeters: 6 } } }), tenant: true },
+    {
+      method: 'POST',
+      path: () => `/api/boundaries/${a.boundaryId}/plans`,
+      body: () => ({ request: { equipment: { widthMeters: 6 } } }),
+      tenant: true,
+    },
     { method: 'GET', path: () => `/api/plans/${a.planId}`, tenant: true },
     { method: 'GET', path: () => `/api/plans/${a.planId}/export?format=geojson`, tenant: true },
-    { method: 'POST', path: () => `/api/growers/${a.growerId}/archive`, body: () => ({ archived: false }), tenant: true },
+    {
+      method: 'POST',
+      path: () => `/api/growers/${a.growerId}/archive`,
+      body: () => ({ archived: false }),
+      tenant: true,
+    },
     { method: 'POST', path: () => `/api/farms/${a.farmId}/archive`, body: () => ({ archived: false }), tenant: true },
     { method: 'POST', path: () => `/api/fields/${a.fieldId}/archive`, body: () => ({ archived: false }), tenant: true },
-    { method: 'POST', path: () => `/api/boundaries/${a.boundaryId}/archive`, body: () => ({ archived: false }), tenant: true },
+    {
+      method: 'POST',
+      path: () => `/api/boundaries/${a.boundaryId}/archive`,
+      body: () => ({ archived: false }),
+      tenant: true,
+    },
     // Terrain, scenarios, sequencing, portal pushes; see test/portals/api.test.ts)
-    { method: 'POST', path: () => '/api/terrain/analyze', body: () => ({ field: shapeB().boundary, grid: { type: 'ElevationGrid', crs: 'EPSG:4326', origin: [8.539, 47.375], cellSize: 0.001, columns: 7, rows: 7, elevations: new Array(49).fill(100) } }) },
-    { method: 'POST', path: () => '/api/path-plans/terrain', body: () => ({ request: shapeB(), grid: { type: 'ElevationGrid', crs: 'EPSG:4326', origin: [8.539, 47.375], cellSize: 0.001, columns: 7, rows: 7, elevations: new Array(49).fill(100) } }) },
-    { method: 'POST', path: () => '/api/path-plans/scenarios', body: () => ({ request: shapeB(), scenarios: [{ name: 'a', equipment: { widthMeters: 6 } }] }) },
-    { method: 'POST', path: () => '/api/path-plans/sequence', body: () => ({ depot: [8.53, 47.37], fields: [{ id: 'a', request: shapeB() }] }) },
+    {
+      method: 'POST',
+      path: () => '/api/terrain/analyze',
+      body: () => ({
+        field: shapeB().boundary,
+        grid: {
+          type: 'ElevationGrid',
+          crs: 'EPSG:4326',
+          origin: [8.539, 47.375],
+          cellSize: 0.001,
+          columns: 7,
+          rows: 7,
+          elevations: new Array(49).fill(100),
+        },
+      }),
+    },
+    {
+      method: 'POST',
+      path: () => '/api/path-plans/terrain',
+      body: () => ({
+        request: shapeB(),
+        grid: {
+          type: 'ElevationGrid',
+          crs: 'EPSG:4326',
+          origin: [8.539, 47.375],
+          cellSize: 0.001,
+          columns: 7,
+          rows: 7,
+          elevations: new Array(49).fill(100),
+        },
+      }),
+    },
+    {
+      method: 'POST',
+      path: () => '/api/path-plans/scenarios',
+      body: () => ({ request: shapeB(), scenarios: [{ name: 'a', equipment: { widthMeters: 6 } }] }),
+    },
+    {
+      method: 'POST',
+      path: () => '/api/path-plans/sequence',
+      body: () => ({ depot: [8.53, 47.37], fields: [{ id: 'a', request: shapeB() }] }),
+    },
     { method: 'GET', path: () => `/api/companies/${a.companyId}/portals`, tenant: true },
     ...(['deere', 'trimble'] as const).map((portal) => ({
       method: 'POST',
       path: () => `/api/companies/${a.companyId}/portals/${portal}/push`,
-      body: () => ({ organizationId: 'o', fieldId: 'f', dryRun: true, plan: { boundary: shapeB().boundary, route: [{ sequence: 0, type: 'Track', coordinates: [[8.541, 47.371], [8.543, 47.373]], lengthMeters: 250 }] } }),
+      body: () => ({
+        organizationId: 'o',
+        fieldId: 'f',
+        dryRun: true,
+        plan: {
+          boundary: shapeB().boundary,
+          route: [
+            {
+              sequence: 0,
+              type: 'Track',
+              coordinates: [
+                [8.541, 47.371],
+                [8.543, 47.373],
+              ],
+              lengthMeters: 250,
+            },
+          ],
+        },
+      }),
       tenant: true,
     })),
   ];
@@ -389,7 +584,15 @@ describe('auth matrix on every route', () => {
         .map(([m]) => `${m.toUpperCase()} ${p}`),
     );
     expect(documented.length).toBeGreaterThanOrEqual(35);
-    const tested = new Set(routes.map((r) => `${r.method} ${r.path().split('?')[0].replace(/[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-f]{16}/g, '{id}')}`));
+    const tested = new Set(
+      routes.map(
+        (r) =>
+          `${r.method} ${r
+            .path()
+            .split('?')[0]
+            .replace(/[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-f]{16}/g, '{id}')}`,
+      ),
+    );
     for (const op of documented) {
       if (op === 'POST /api/partner/launch/exchange') continue; // no key: tested above
       expect(tested, op).toContain(op.replace(/\{[A-Za-z]+\}/g, '{id}'));
@@ -398,7 +601,11 @@ describe('auth matrix on every route', () => {
 
   it.each(routes.map((r) => [`${r.method} ${r.path.toString().slice(6, 60)}`, r] as const))('%s', async (_name, r) => {
     const send = (key: string | null) => call(A, r.method, r.path(), r.body?.(), key);
-    for (const [label, key] of [['no key', null], ['wrong key', 'fk_0123456789abcdef_wrong'], ['revoked key', revokedKey]] as const) {
+    for (const [label, key] of [
+      ['no key', null],
+      ['wrong key', 'fk_0123456789abcdef_wrong'],
+      ['revoked key', revokedKey],
+    ] as const) {
       const res = await send(key);
       expect(res.status, label).toBe(401);
       expect(res.body.error.code, label).toBe('Unauthorized');
@@ -429,11 +636,19 @@ describe('session secret from the environment', () => {
     const secret = 'a-configured-secret-of-at-least-32-chars';
     const app = createApp({ store, jwtSecret: secret, limiter: createRateLimiter({ points: 100, windowSeconds: 60 }) });
     const sign = (key: string) =>
-      new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(a.endUserId).setIssuer('furrow').setAudience('furrow-web').setExpirationTime('5m').sign(new TextEncoder().encode(key));
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(a.endUserId)
+        .setIssuer('furrow')
+        .setAudience('furrow-web')
+        .setExpirationTime('5m')
+        .sign(new TextEncoder().encode(key));
     const ok = await app.request('/api/user/current', { headers: { Authorization: `Bearer ${await sign(secret)}` } });
     expect(ok.status).toBe(200);
     expect((await ok.json()).user.userId).toBe(a.endUserId);
-    const forged = await app.request('/api/user/current', { headers: { Authorization: `Bearer ${await sign('another-secret-of-at-least-32-chars!!')}` } });
+    const forged = await app.request('/api/user/current', {
+      headers: { Authorization: `Bearer ${await sign('another-secret-of-at-least-32-chars!!')}` },
+    });
     expect(forged.status).toBe(401);
     expect((await forged.json()).error.message).toMatch(/invalid/);
     const stale = await new SignJWT({})

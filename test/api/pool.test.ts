@@ -63,7 +63,8 @@ describe('worker pool', () => {
     for (const ctl of controllers) ctl.abort();
     await Promise.all(pending);
     // Both cancelled plans were charged up front and refunded once their work stopped.
-    for (let i = 0; i < 50 && (await store.balance('user', t.adminUserId)) !== before; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && (await store.balance('user', t.adminUserId)) !== before; i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(await store.balance('user', t.adminUserId)).toBe(before);
     // Both threads were busy with 30 s loops; a new plan is answered quickly only if they were terminated.
     const started = performance.now();
@@ -109,13 +110,29 @@ describe('pool threads’ flags', () => {
   it('start under a V8 flag of the parent', async () => {
     // The built pool (the test command builds first), as `node --max-old-space-size=… furrow serve` starts it.
     const poolModule = fileURLToPath(new URL('../../packages/api/dist/planner.js', import.meta.url));
-    const request = { boundary: { type: 'Polygon', coordinates: [[[0, 0], [100, 0], [100, 80], [0, 80], [0, 0]]] }, equipment: { widthMeters: 6 } };
+    const request = {
+      boundary: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [100, 0],
+            [100, 80],
+            [0, 80],
+            [0, 0],
+          ],
+        ],
+      },
+      equipment: { widthMeters: 6 },
+    };
     const script = `import { poolPlanner } from ${JSON.stringify(pathToFileURL(poolModule).href)};
 const p = poolPlanner({ threads: 1, filename: ${JSON.stringify(stubWorkerFile)} });
 try { const plan = await p.plan(${JSON.stringify(request)}, new AbortController().signal); console.log(typeof plan); }
 catch (e) { console.log('failed', e.code, e.message); }
 await p.close();`;
-    const { stdout } = await run(process.execPath, ['--max-old-space-size=512', '--input-type=module', '-e', script], { timeout: 20_000 });
+    const { stdout } = await run(process.execPath, ['--max-old-space-size=512', '--input-type=module', '-e', script], {
+      timeout: 20_000,
+    });
     expect(stdout.trim()).toBe('object');
   });
 });

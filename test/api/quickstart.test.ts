@@ -1,7 +1,17 @@
 /** The Quick Start surface through `app.request()`: every status, both shapes, every option. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@furrow/api';
-import { bowTie, jsonInit, makeApp, rawInit, readCorpusField, shapeA, shapeB, square, type TestApp } from './support.js';
+import {
+  bowTie,
+  jsonInit,
+  makeApp,
+  rawInit,
+  readCorpusField,
+  shapeA,
+  shapeB,
+  square,
+  type TestApp,
+} from './support.js';
 
 let store: Store;
 let t: TestApp;
@@ -14,8 +24,13 @@ afterAll(async () => {
   await store?.close();
 });
 
-const post = (a: TestApp, path: string, body: unknown, key: string | null = a.adminKey, headers: Record<string, string> = {}) =>
-  a.app.request(path, jsonInit('POST', key ?? undefined, body, headers));
+const post = (
+  a: TestApp,
+  path: string,
+  body: unknown,
+  key: string | null = a.adminKey,
+  headers: Record<string, string> = {},
+) => a.app.request(path, jsonInit('POST', key ?? undefined, body, headers));
 
 describe('authentication (401)', () => {
   it('rejects a missing key with the contract body and a correlation id', async () => {
@@ -46,7 +61,10 @@ describe('authentication (401)', () => {
   });
 
   it('rejects an expired key (and refuses to create one already expired)', async () => {
-    const past = await post(t, '/api/api-keys', { name: 'stale', expiresAt: new Date(Date.now() - 1000).toISOString() });
+    const past = await post(t, '/api/api-keys', {
+      name: 'stale',
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    });
     expect(past.status).toBe(400);
     expect((await past.json()).error.details[0].path).toBe('expiresAt');
 
@@ -100,7 +118,8 @@ describe('POST /api/path-plans/direct', () => {
     expect(a.headers.get('X-Furrow-API-Version')).toBe('1.5.0');
     expect(pa.metrics).toEqual(pb.metrics);
     expect(pa.route).toEqual(pb.route);
-    for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) expect(a.headers.get(h)).toMatch(/^\d+$/);
+    for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'])
+      expect(a.headers.get(h)).toMatch(/^\d+$/);
   });
 
   it('passes `options` and every routeOptions field through; crosshatches only with useCrossHatches', async () => {
@@ -167,7 +186,10 @@ describe('POST /api/path-plans/direct', () => {
   });
 
   it('415 for a body that is not JSON', async () => {
-    const res = await t.app.request('/api/path-plans/direct', rawInit('POST', t.adminKey, JSON.stringify(shapeA()), 'text/plain'));
+    const res = await t.app.request(
+      '/api/path-plans/direct',
+      rawInit('POST', t.adminKey, JSON.stringify(shapeA()), 'text/plain'),
+    );
     expect(res.status).toBe(415);
     expect((await res.json()).error.code).toBe('UnsupportedMediaType');
   });
@@ -175,7 +197,11 @@ describe('POST /api/path-plans/direct', () => {
   it('413 for a body over the limit', async () => {
     const small = await makeApp(store, { config: { bodyLimitBytes: 2048 } });
     const coords = Array.from({ length: 400 }, (_, i) => [8.5 + i * 1e-5, 47.3]);
-    const res = await post(small, '/api/path-plans/direct', shapeA({ field: { type: 'Polygon', coordinates: [coords] } }));
+    const res = await post(
+      small,
+      '/api/path-plans/direct',
+      shapeA({ field: { type: 'Polygon', coordinates: [coords] } }),
+    );
     expect(res.status).toBe(413);
     const body = await res.json();
     expect(body.error.code).toBe('PayloadTooLarge');
@@ -269,7 +295,9 @@ describe('credits (402)', () => {
   it('charges atomically: 5 credits, 20 concurrent plans → exactly 5 succeed', async () => {
     // All 20 admitted at once (planQueue): this is about credits, not admission (plan-gate.test.ts).
     const five = await makeApp(store, { credits: 5, config: { planQueue: 20 } });
-    const statuses = await Promise.all(Array.from({ length: 20 }, () => post(five, '/api/path-plans/direct', shapeA()).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () => post(five, '/api/path-plans/direct', shapeA()).then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200).length).toBe(5);
     expect(statuses.filter((s) => s === 402).length).toBe(15);
     expect(await store.balance('user', five.adminUserId)).toBe(0);
@@ -278,7 +306,13 @@ describe('credits (402)', () => {
 
 describe('partner routes without the admin flag (403)', () => {
   it('403 with correlationId, errorCode NotAuthorized, message', async () => {
-    const created = await post(t, '/api/partner/users', { partnerUserId: 'u-403', email: 'a@b.co', firstName: 'A', lastName: 'B', countryCode: 'DE' });
+    const created = await post(t, '/api/partner/users', {
+      partnerUserId: 'u-403',
+      email: 'a@b.co',
+      firstName: 'A',
+      lastName: 'B',
+      countryCode: 'DE',
+    });
     expect([200, 201]).toContain(created.status);
     const key = await post(t, '/api/api-keys', { name: 'plain', partnerUserId: 'u-403' });
     const { apiKey } = await key.json();
@@ -326,11 +360,34 @@ describe('rate limits (429)', () => {
     const app = (await makeApp(store, { rate: { points: 50, windowSeconds: 60 } })).app;
     const key = t.adminKey;
     const responses = {
-      400: await app.request('/api/path-plans/direct', jsonInit('POST', key, { field: shapeA().field, machine: { widthMeters: -1 } })),
+      400: await app.request(
+        '/api/path-plans/direct',
+        jsonInit('POST', key, { field: shapeA().field, machine: { widthMeters: -1 } }),
+      ),
       401: await app.request('/api/user/current', jsonInit('GET', 'fk_0000_nope')),
       404: await app.request('/api/nothing-here', jsonInit('GET', key)),
-      415: await app.request('/api/path-plans/direct', { method: 'POST', headers: { 'X-API-KEY': key, 'Content-Type': 'text/plain' }, body: 'x' }),
-      422: await app.request('/api/path-plans/direct', jsonInit('POST', key, { ...shapeA(), field: { type: 'Polygon', coordinates: [[[8, 47], [8.001, 47], [8.001, 47.001], [8, 47.001]]] } })),
+      415: await app.request('/api/path-plans/direct', {
+        method: 'POST',
+        headers: { 'X-API-KEY': key, 'Content-Type': 'text/plain' },
+        body: 'x',
+      }),
+      422: await app.request(
+        '/api/path-plans/direct',
+        jsonInit('POST', key, {
+          ...shapeA(),
+          field: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [8, 47],
+                [8.001, 47],
+                [8.001, 47.001],
+                [8, 47.001],
+              ],
+            ],
+          },
+        }),
+      ),
     };
     for (const [status, res] of Object.entries(responses)) {
       expect(res.status, status).toBe(Number(status));
@@ -348,14 +405,22 @@ describe('logs', () => {
     const { stubPlanner } = await import('./support.js');
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
-    const app = createApp({ store, planner: stubPlanner(), limiter: createRateLimiter({ points: 100, windowSeconds: 60 }), logger });
+    const app = createApp({
+      store,
+      planner: stubPlanner(),
+      limiter: createRateLimiter({ points: 100, windowSeconds: 60 }),
+      logger,
+    });
     const ok = await app.request('/api/path-plans/direct', jsonInit('POST', t.adminKey, shapeA()));
     const bad = await app.request('/api/user/current', jsonInit('GET', 'fk_feedfacefeedface_secret-attempt'));
     expect(ok.status).toBe(200);
     expect(bad.status).toBe(401);
     const records = lines.map((l) => JSON.parse(l));
     const requestLines = records.filter((r) => r.msg === 'request');
-    expect(requestLines.map((r) => r.correlationId)).toEqual([ok.headers.get('X-Correlation-Id'), bad.headers.get('X-Correlation-Id')]);
+    expect(requestLines.map((r) => r.correlationId)).toEqual([
+      ok.headers.get('X-Correlation-Id'),
+      bad.headers.get('X-Correlation-Id'),
+    ]);
     expect(requestLines[0]).toMatchObject({ method: 'POST', path: '/api/path-plans/direct', status: 200 });
     expect(requestLines[0].keyId).toMatch(/^[0-9a-f]{16}$/);
     const all = lines.join('\n');
@@ -371,7 +436,14 @@ describe('OpenAPI and /docs', () => {
     const doc = await res.json();
     expect(doc.openapi).toMatch(/^3\.1/);
     expect(doc.info.version).toBe('1.5.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/path-plans/direct', '/api/path-plans/direct/geojson', '/api/user/current', '/api/api-keys']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/path-plans/direct',
+        '/api/path-plans/direct/geojson',
+        '/api/user/current',
+        '/api/api-keys',
+      ]),
+    );
     expect(doc.components.schemas.RouteApiOptions).toBeDefined();
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-KEY' });
   });
@@ -396,7 +468,12 @@ describe('web application hook', () => {
     const { mountWebApp } = await import('@furrow/web');
     const { createApp, createRateLimiter } = await import('@furrow/api');
     const { stubPlanner } = await import('./support.js');
-    const app = createApp({ store, planner: stubPlanner(), limiter: createRateLimiter({ points: 100, windowSeconds: 60 }), web: mountWebApp as never });
+    const app = createApp({
+      store,
+      planner: stubPlanner(),
+      limiter: createRateLimiter({ points: 100, windowSeconds: 60 }),
+      web: mountWebApp as never,
+    });
     const page = await app.request('/launch?code=x&userId=y');
     // 200 with the built app; 503 with a "not built" hint when packages/web has not been built.
     expect([200, 503]).toContain(page.status);
@@ -409,9 +486,18 @@ describe('web application hook', () => {
 describe('with the real planner (@furrow/core)', () => {
   it('plans a corpus field in both renderings: same field metrics; GeoJSON route pieces chain in sequence order', async () => {
     const { createApp, createRateLimiter, inProcessPlanner } = await import('@furrow/api');
-    const app = createApp({ store, planner: inProcessPlanner(), limiter: createRateLimiter({ points: 100, windowSeconds: 60 }) });
+    const app = createApp({
+      store,
+      planner: inProcessPlanner(),
+      limiter: createRateLimiter({ points: 100, windowSeconds: 60 }),
+    });
     const field = readCorpusField('at-ref-057').geometry;
-    const body = { boundary: field, equipment: { widthMeters: 6 }, exteriorHeadlandPasses: 1, routeOptions: { maxOptimizerTime: 1 } };
+    const body = {
+      boundary: field,
+      equipment: { widthMeters: 6 },
+      exteriorHeadlandPasses: 1,
+      routeOptions: { maxOptimizerTime: 1 },
+    };
     const rich = await app.request('/api/path-plans/direct', jsonInit('POST', t.adminKey, body));
     expect(rich.status).toBe(200);
     const plan = await rich.json();
@@ -422,11 +508,15 @@ describe('with the real planner (@furrow/core)', () => {
     const fc = await res.json();
     // Geometry-determined metrics agree; route-order ones may not: the optimizer is time-bounded
     // (maxOptimizerTime with a real clock), so two runs of one request can stop at different routes.
-    for (const k of ['fieldAreaSquareMeters', 'workableAreaSquareMeters', 'workingDistanceMeters']) expect(fc.metrics[k], k).toBe(plan.metrics[k]);
+    for (const k of ['fieldAreaSquareMeters', 'workableAreaSquareMeters', 'workingDistanceMeters'])
+      expect(fc.metrics[k], k).toBe(plan.metrics[k]);
     expect(fc.version).toBe('1.5.0');
     const route = fc.features
       .filter((f: { properties: { sequence?: number } }) => typeof f.properties.sequence === 'number')
-      .sort((x: { properties: { sequence: number } }, y: { properties: { sequence: number } }) => x.properties.sequence - y.properties.sequence);
+      .sort(
+        (x: { properties: { sequence: number } }, y: { properties: { sequence: number } }) =>
+          x.properties.sequence - y.properties.sequence,
+      );
     expect(route.length).toBeGreaterThan(1);
     const metersBetween = (p: number[], q: number[]) => {
       const k = Math.cos((p[1] * Math.PI) / 180);
@@ -435,7 +525,9 @@ describe('with the real planner (@furrow/core)', () => {
     for (let i = 1; i < route.length; i++) {
       const prev = route[i - 1].geometry.coordinates;
       expect(metersBetween(prev[prev.length - 1], route[i].geometry.coordinates[0])).toBeLessThan(0.05);
-      expect(['Track', 'ExteriorHeadland', 'InteriorHeadland', 'Turn', 'Connector']).toContain(route[i].properties.type);
+      expect(['Track', 'ExteriorHeadland', 'InteriorHeadland', 'Turn', 'Connector']).toContain(
+        route[i].properties.type,
+      );
     }
   });
 });

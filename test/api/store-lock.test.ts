@@ -21,9 +21,15 @@ describe('embedded store lock', () => {
   it('refuses a second opener with how to create a key, and lets it in once the first closed', async () => {
     const held = await openStore(undefined, cwd);
     try {
-      await expect(createKeyCommand({ name: 'second' }, {}, cwd)).rejects.toThrow(/in use by another process.*POST \/api\/api-keys.*stop the server/s);
+      await expect(createKeyCommand({ name: 'second' }, {}, cwd)).rejects.toThrow(
+        /in use by another process.*POST \/api\/api-keys.*stop the server/s,
+      );
       // The same through the CLI, in another process: exit 2, the message on stderr, no key printed.
-      const cli = await run(process.execPath, [bin, 'keys', 'create'], { cwd, env: { ...process.env, DATABASE_URL: '' }, timeout: 60_000 }).then(
+      const cli = await run(process.execPath, [bin, 'keys', 'create'], {
+        cwd,
+        env: { ...process.env, DATABASE_URL: '' },
+        timeout: 60_000,
+      }).then(
         (r) => ({ code: 0, ...r }),
         (e: { code: number; stdout: string; stderr: string }) => e,
       );

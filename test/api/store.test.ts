@@ -29,10 +29,17 @@ function storeSuite(open: () => Promise<{ store: Store; cleanup: () => Promise<v
 
   it('rolls a failed transaction back completely', async () => {
     const { userId } = await store.createAccountKey({ name: 'tx', partnerAdmin: true, initialCredits: 0 });
-    const { company } = await store.provisionCompany(userId, userId, { partnerCompanyId: 'tx-co', name: 'Tx', countryCode: 'DE' });
+    const { company } = await store.provisionCompany(userId, userId, {
+      partnerCompanyId: 'tx-co',
+      name: 'Tx',
+      countryCode: 'DE',
+    });
     await expect(
       store.db.transaction(async (tx) => {
-        await tx.query("INSERT INTO growers (grower_id, company_id, name, source) VALUES (gen_random_uuid(), $1, 'half', 'api')", [company.companyId]);
+        await tx.query(
+          "INSERT INTO growers (grower_id, company_id, name, source) VALUES (gen_random_uuid(), $1, 'half', 'api')",
+          [company.companyId],
+        );
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
@@ -45,23 +52,32 @@ function storeSuite(open: () => Promise<{ store: Store; cleanup: () => Promise<v
     const results = await Promise.all(Array.from({ length: 50 }, () => store.charge('user', userId, 1, 'test')));
     expect(results.filter((r) => r !== undefined).length).toBe(20);
     expect(await store.balance('user', userId)).toBe(0);
-    const ledger = await store.db.query<{ s: string }>('SELECT sum(delta) AS s FROM credit_ledger WHERE owner_id = $1', [userId]);
+    const ledger = await store.db.query<{ s: string }>(
+      'SELECT sum(delta) AS s FROM credit_ledger WHERE owner_id = $1',
+      [userId],
+    );
     expect(Number(ledger[0].s)).toBe(0);
   });
 
   it('provisions idempotently under 50 concurrent identical calls (store)', async () => {
     const { userId } = await store.createAccountKey({ name: 'idem', partnerAdmin: true, initialCredits: 0 });
     const users = await Promise.all(
-      Array.from({ length: 50 }, () => store.provisionUser(userId, { partnerUserId: 'same-user', firstName: 'A', lastName: 'B' })),
+      Array.from({ length: 50 }, () =>
+        store.provisionUser(userId, { partnerUserId: 'same-user', firstName: 'A', lastName: 'B' }),
+      ),
     );
     expect(new Set(users.map((u) => u.user.userId)).size).toBe(1);
     expect(users.filter((u) => u.created).length).toBe(1);
     const companies = await Promise.all(
-      Array.from({ length: 50 }, () => store.provisionCompany(userId, userId, { partnerCompanyId: 'same-co', name: 'Co', countryCode: 'FR' })),
+      Array.from({ length: 50 }, () =>
+        store.provisionCompany(userId, userId, { partnerCompanyId: 'same-co', name: 'Co', countryCode: 'FR' }),
+      ),
     );
     expect(new Set(companies.map((c) => c.company.companyId)).size).toBe(1);
     expect(companies.filter((c) => c.created).length).toBe(1);
-    const n = await store.db.query<{ n: string }>("SELECT count(*) AS n FROM users WHERE partner_user_id = 'same-user'");
+    const n = await store.db.query<{ n: string }>(
+      "SELECT count(*) AS n FROM users WHERE partner_user_id = 'same-user'",
+    );
     expect(Number(n[0].n)).toBe(1);
   });
 
@@ -74,17 +90,30 @@ function storeSuite(open: () => Promise<{ store: Store; cleanup: () => Promise<v
           return { status: res.status, body: await res.json() };
         }),
       );
-    const users = await fire('/api/partner/users', { partnerUserId: 'http-user', email: 'h@example.org', firstName: 'H', lastName: 'U', countryCode: 'nl' });
+    const users = await fire('/api/partner/users', {
+      partnerUserId: 'http-user',
+      email: 'h@example.org',
+      firstName: 'H',
+      lastName: 'U',
+      countryCode: 'nl',
+    });
     expect(users.filter((r) => r.status === 201).length).toBe(1);
     expect(users.filter((r) => r.status === 200).length).toBe(49);
     expect(new Set(users.map((r) => r.body.userId)).size).toBe(1);
     expect(users[0].body.countryCode).toBe('NL');
 
-    const companies = await fire('/api/partner/companies', { partnerCompanyId: 'http-co', name: 'Http Co', countryCode: 'BE' });
+    const companies = await fire('/api/partner/companies', {
+      partnerCompanyId: 'http-co',
+      name: 'Http Co',
+      countryCode: 'BE',
+    });
     expect(companies.filter((r) => r.status === 201).length).toBe(1);
     expect(new Set(companies.map((r) => r.body.companyId)).size).toBe(1);
 
-    const accesses = await fire('/api/partner/company-accesses', { partnerUserId: 'http-user', partnerCompanyId: 'http-co' });
+    const accesses = await fire('/api/partner/company-accesses', {
+      partnerUserId: 'http-user',
+      partnerCompanyId: 'http-co',
+    });
     expect(accesses.filter((r) => r.status === 201).length).toBe(1);
     expect(accesses.filter((r) => r.status === 200).length).toBe(49);
 
@@ -97,7 +126,10 @@ function storeSuite(open: () => Promise<{ store: Store; cleanup: () => Promise<v
     const { userId: admin } = await store.createAccountKey({ name: 'launch', partnerAdmin: true, initialCredits: 0 });
     const { user } = await store.provisionUser(admin, { partnerUserId: 'launch-user', firstName: 'L', lastName: 'U' });
     const code = await store.createLaunchCode(user.userId, admin, null, 600);
-    const stored = await store.db.query<{ code_hash: string }>('SELECT code_hash FROM launch_codes WHERE user_id = $1', [user.userId]);
+    const stored = await store.db.query<{ code_hash: string }>(
+      'SELECT code_hash FROM launch_codes WHERE user_id = $1',
+      [user.userId],
+    );
     expect(stored[0].code_hash).not.toContain(code);
     const results = await Promise.all(Array.from({ length: 10 }, () => store.consumeLaunchCode(code, user.userId)));
     expect(results.filter((r) => r !== undefined).length).toBe(1);
@@ -111,7 +143,11 @@ function storeSuite(open: () => Promise<{ store: Store; cleanup: () => Promise<v
   it('scopes land reads to the companies a user can access', async () => {
     const { userId: a } = await store.createAccountKey({ name: 'A', partnerAdmin: true, initialCredits: 0 });
     const { userId: b } = await store.createAccountKey({ name: 'B', partnerAdmin: true, initialCredits: 0 });
-    const { company } = await store.provisionCompany(a, a, { partnerCompanyId: 'scope', name: 'Scope', countryCode: 'AT' });
+    const { company } = await store.provisionCompany(a, a, {
+      partnerCompanyId: 'scope',
+      name: 'Scope',
+      countryCode: 'AT',
+    });
     const grower = await store.createGrower(company.companyId, { name: 'G', source: 'api', archived: false });
     const farm = await store.createFarm(grower, { name: 'F', source: 'api', archived: false });
     const { field, boundary } = await store.saveField(farm, { name: 'Field', geometry: square() as never });
@@ -127,7 +163,9 @@ function storeSuite(open: () => Promise<{ store: Store; cleanup: () => Promise<v
   });
 
   it('keeps one bootstrap key however often and concurrently it is ensured', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, () => store.ensureBootstrapKey('same-bootstrap-secret', 50)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => store.ensureBootstrapKey('same-bootstrap-secret', 50)),
+    );
     expect(results.filter((r) => r.created).length).toBe(1);
     expect(new Set(results.map((r) => r.keyId)).size).toBe(1);
   });
@@ -187,12 +225,33 @@ describe('stored plans across migration 7 (the compressed form)', () => {
     const store = await openStore('memory:');
     try {
       const { userId } = await store.createAccountKey({ name: 'm7', partnerAdmin: true, initialCredits: 0 });
-      const { company } = await store.provisionCompany(userId, userId, { partnerCompanyId: 'm7-co', name: 'M7', countryCode: 'DE' });
+      const { company } = await store.provisionCompany(userId, userId, {
+        partnerCompanyId: 'm7-co',
+        name: 'M7',
+        countryCode: 'DE',
+      });
       const grower = await store.createGrower(company.companyId, { name: 'g', source: 'api', archived: false });
       const farm = await store.createFarm(grower, { name: 'f', source: 'api', archived: false });
       const { boundary } = await store.saveField(farm, { name: 'm7', geometry: square() });
-      const before = { version: '1.5.0', metrics: { distanceMeters: 1234.5 }, segments: [{ type: 'track', coordinates: [[8.54, 47.37], [8.544, 47.37]] }] };
-      const saved = await store.savePlan({ boundary, createdBy: userId, request: { equipment: { widthMeters: 6 } }, plan: before });
+      const before = {
+        version: '1.5.0',
+        metrics: { distanceMeters: 1234.5 },
+        segments: [
+          {
+            type: 'track',
+            coordinates: [
+              [8.54, 47.37],
+              [8.544, 47.37],
+            ],
+          },
+        ],
+      };
+      const saved = await store.savePlan({
+        boundary,
+        createdBy: userId,
+        request: { equipment: { widthMeters: 6 } },
+        plan: before,
+      });
       // The database as it was before migration 7, with that plan in it.
       for (const sql of [
         'ALTER TABLE plans DROP CONSTRAINT plans_one_form',
@@ -210,7 +269,14 @@ describe('stored plans across migration 7 (the compressed form)', () => {
       await store.db.query(
         `INSERT INTO plans (plan_id, boundary_id, field_id, company_id, created_by, request, plan_gzip)
          VALUES ($1, $2, $3, $4, $5, '{}', decode($6, 'base64'))`,
-        [planId, boundary.boundaryId, boundary.fieldId, company.companyId, userId, gzipSync(JSON.stringify(compressed)).toString('base64')],
+        [
+          planId,
+          boundary.boundaryId,
+          boundary.fieldId,
+          company.companyId,
+          userId,
+          gzipSync(JSON.stringify(compressed)).toString('base64'),
+        ],
       );
       expect((await store.getPlan(userId, planId))?.plan).toEqual(compressed);
       const listed = await store.listPlans(boundary.fieldId!, { limit: 10, offset: 0 });
@@ -218,7 +284,10 @@ describe('stored plans across migration 7 (the compressed form)', () => {
       expect(listed.items.map((p) => p.plan).sort((a, b) => distance(a) - distance(b))).toEqual([compressed, before]);
 
       // Neither form, or both: refused.
-      for (const [plan, gzip] of [[null, null], ['{}', 'e30=']]) {
+      for (const [plan, gzip] of [
+        [null, null],
+        ['{}', 'e30='],
+      ]) {
         await expect(
           store.db.query(
             `INSERT INTO plans (plan_id, boundary_id, company_id, created_by, request, plan, plan_gzip) VALUES ($1, $2, $3, $4, '{}', $5::json, decode($6, 'base64'))`,

@@ -1,7 +1,15 @@
 /** Shared helpers of the API suites: one migrated store per file, apps with a stub planner. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createApp, createRateLimiter, inProcessPlanner, type ApiConfig, type PlanFunction, type Planner, type Store } from '@furrow/api';
+import {
+  createApp,
+  createRateLimiter,
+  inProcessPlanner,
+  type ApiConfig,
+  type PlanFunction,
+  type Planner,
+  type Store,
+} from '@furrow/api';
 // @ts-expect-error plain JavaScript fixture (also loaded by worker threads)
 import { stubPlanRoute } from './fixtures/stub-plan.mjs';
 
@@ -31,12 +39,28 @@ export const stubWorkerFile = fileURLToPath(new URL('./fixtures/stub-worker.mjs'
 
 export const square = (lon = 8.54, lat = 47.37, d = 0.004) => ({
   type: 'Polygon' as const,
-  coordinates: [[[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat + d], [lon, lat]]],
+  coordinates: [
+    [
+      [lon, lat],
+      [lon + d, lat],
+      [lon + d, lat + d],
+      [lon, lat + d],
+      [lon, lat],
+    ],
+  ],
 });
 
 export const bowTie = {
   type: 'Polygon' as const,
-  coordinates: [[[8.54, 47.37], [8.544, 47.374], [8.544, 47.37], [8.54, 47.374], [8.54, 47.37]]],
+  coordinates: [
+    [
+      [8.54, 47.37],
+      [8.544, 47.374],
+      [8.544, 47.37],
+      [8.54, 47.374],
+      [8.54, 47.37],
+    ],
+  ],
 };
 
 export const shapeA = (over: Record<string, unknown> = {}) => ({
@@ -65,9 +89,18 @@ let counter = 0;
 /** An app over `store` with a fresh partner-admin account (`credits` credits) and a stub planner. */
 export async function makeApp(
   store: Store,
-  opts: { credits?: number; config?: Partial<ApiConfig>; rate?: { points: number; windowSeconds: number }; planner?: Planner } = {},
+  opts: {
+    credits?: number;
+    config?: Partial<ApiConfig>;
+    rate?: { points: number; windowSeconds: number };
+    planner?: Planner;
+  } = {},
 ): Promise<TestApp> {
-  const made = await store.createAccountKey({ name: `admin ${++counter}`, partnerAdmin: true, initialCredits: opts.credits ?? 1000 });
+  const made = await store.createAccountKey({
+    name: `admin ${++counter}`,
+    partnerAdmin: true,
+    initialCredits: opts.credits ?? 1000,
+  });
   const app = createApp({
     store,
     planner: opts.planner ?? stubPlanner(),
@@ -77,7 +110,12 @@ export async function makeApp(
   return { app, store, adminKey: made.apiKey, adminUserId: made.userId };
 }
 
-export function jsonInit(method: string, key: string | undefined, body?: unknown, headers: Record<string, string> = {}): RequestInit {
+export function jsonInit(
+  method: string,
+  key: string | undefined,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): RequestInit {
   const h: Record<string, string> = { ...headers };
   if (key !== undefined) h['X-API-KEY'] = key;
   if (body !== undefined) h['Content-Type'] = 'application/json';
@@ -90,7 +128,14 @@ export function rawInit(method: string, key: string, body: BodyInit, contentType
 }
 
 /** A request to the app with JSON in and out (`body` is the parsed JSON, or the text when it is not JSON). */
-export async function call(t: TestApp, method: string, path: string, body?: unknown, key: string | null = t.adminKey, headers: Record<string, string> = {}) {
+export async function call(
+  t: TestApp,
+  method: string,
+  path: string,
+  body?: unknown,
+  key: string | null = t.adminKey,
+  headers: Record<string, string> = {},
+) {
   const res = await t.app.request(path, jsonInit(method, key ?? undefined, body, headers));
   const text = await res.text();
   let json: any;
@@ -102,6 +147,9 @@ export async function call(t: TestApp, method: string, path: string, body?: unkn
   return { status: res.status, body: json, res };
 }
 
-export function readCorpusField(id: string): { type: string; geometry: { type: 'Polygon' | 'MultiPolygon'; coordinates: unknown } } {
+export function readCorpusField(id: string): {
+  type: string;
+  geometry: { type: 'Polygon' | 'MultiPolygon'; coordinates: unknown };
+} {
   return JSON.parse(readFileSync(fileURLToPath(new URL(`../fields/${id}.geojson`, import.meta.url)), 'utf8'));
 }

@@ -27,7 +27,11 @@ beforeAll(async () => {
   store = await openStore('memory:');
   A = await makeApp(store);
   await call('POST', '/api/partner/users', { partnerUserId: 'text-user', firstName: 'T', lastName: 'U' });
-  const company = await call('POST', '/api/partner/companies', { partnerCompanyId: 'text-co', name: 'Text farms', countryCode: 'DE' });
+  const company = await call('POST', '/api/partner/companies', {
+    partnerCompanyId: 'text-co',
+    name: 'Text farms',
+    countryCode: 'DE',
+  });
   const grower = await call('POST', `/api/companies/${company.body.companyId}/growers`, { name: 'Grower' });
   farmId = (await call('POST', `/api/growers/${grower.body.growerId}/farms`, { name: 'Farm' })).body.farmId;
   const field = await call('POST', '/api/fields/save', { farmId, name: 'North', boundary: square().coordinates });
@@ -43,11 +47,33 @@ describe('NUL characters', () => {
   const cases: [string, string, () => unknown, string][] = [
     ['fields/save name', '/api/fields/save', () => ({ farmId, name: nul, boundary: square().coordinates }), 'name'],
     ['grower name', '/api/companies/{companyId}/growers', () => ({ name: nul }), 'name'],
-    ['partnerCompanyId', '/api/partner/companies', () => ({ partnerCompanyId: nul, name: 'x', countryCode: 'DE' }), 'partnerCompanyId'],
+    [
+      'partnerCompanyId',
+      '/api/partner/companies',
+      () => ({ partnerCompanyId: nul, name: 'x', countryCode: 'DE' }),
+      'partnerCompanyId',
+    ],
     ['api-key name', '/api/api-keys', () => ({ name: nul }), 'name'],
-    ['partnerUserId', '/api/partner/users', () => ({ partnerUserId: nul, firstName: 'F', lastName: 'L' }), 'partnerUserId'],
-    ['firstName', '/api/partner/users', () => ({ partnerUserId: 'nul-first', firstName: nul, lastName: 'L' }), 'firstName'],
-    ['a stored plan request (obstacle name)', '/api/boundaries/{boundaryId}/plans', () => ({ request: { equipment: { widthMeters: 6 }, obstacles: [{ geometry: square(8.541, 47.371, 0.0005), name: nul }] } }), 'request.obstacles[0].name'],
+    [
+      'partnerUserId',
+      '/api/partner/users',
+      () => ({ partnerUserId: nul, firstName: 'F', lastName: 'L' }),
+      'partnerUserId',
+    ],
+    [
+      'firstName',
+      '/api/partner/users',
+      () => ({ partnerUserId: 'nul-first', firstName: nul, lastName: 'L' }),
+      'firstName',
+    ],
+    [
+      'a stored plan request (obstacle name)',
+      '/api/boundaries/{boundaryId}/plans',
+      () => ({
+        request: { equipment: { widthMeters: 6 }, obstacles: [{ geometry: square(8.541, 47.371, 0.0005), name: nul }] },
+      }),
+      'request.obstacles[0].name',
+    ],
   ];
   it.each(cases)('%s → 400 naming the field', async (_label, path, body, field) => {
     const companies = await call('GET', '/api/user/current');
@@ -59,7 +85,11 @@ describe('NUL characters', () => {
   });
 
   it('accepts other text, U+FFFD and emoji included', async () => {
-    const res = await call('POST', '/api/fields/save', { farmId, name: 'Süd \uFFFD 🚜', boundary: square().coordinates });
+    const res = await call('POST', '/api/fields/save', {
+      farmId,
+      name: 'Süd \uFFFD 🚜',
+      boundary: square().coordinates,
+    });
     expect(res.status).toBe(201);
     expect(res.body.field.name).toBe('Süd \uFFFD 🚜');
   });
@@ -67,11 +97,18 @@ describe('NUL characters', () => {
 
 describe('invalid UTF-8', () => {
   it('refuses bytes that are not UTF-8 (400 naming the field) instead of storing U+FFFD', async () => {
-    const body = rawBody(`{"farmId":"${farmId}","name":"bad `, [0xc3, 0x28], `","boundary":${JSON.stringify(square().coordinates)}}`);
+    const body = rawBody(
+      `{"farmId":"${farmId}","name":"bad `,
+      [0xc3, 0x28],
+      `","boundary":${JSON.stringify(square().coordinates)}}`,
+    );
     const res = await A.app.request('/api/fields/save', rawInit('POST', A.adminKey, body));
     expect(res.status).toBe(400);
     const json = (await res.json()) as any;
-    expect(json.error.details[0]).toEqual({ path: 'name', message: 'is not valid UTF-8 text (send the body encoded as UTF-8)' });
+    expect(json.error.details[0]).toEqual({
+      path: 'name',
+      message: 'is not valid UTF-8 text (send the body encoded as UTF-8)',
+    });
     const fields = await call('GET', `/api/farms/${farmId}/fields`);
     expect(fields.body.items.some((f: { name: string }) => f.name.startsWith('bad'))).toBe(false);
   });
@@ -86,7 +123,10 @@ describe('invalid UTF-8', () => {
 describe('names read from imported files', () => {
   it('refuses a boundary name holding a NUL (400 naming it) and stores nothing', async () => {
     const file = JSON.stringify({ type: 'Feature', properties: { name: 'x\u0000y' }, geometry: square() });
-    const res = await A.app.request(`/api/fields/${fieldId}/boundaries/import?filename=b.geojson`, rawInit('POST', A.adminKey, file, 'application/geo+json'));
+    const res = await A.app.request(
+      `/api/fields/${fieldId}/boundaries/import?filename=b.geojson`,
+      rawInit('POST', A.adminKey, file, 'application/geo+json'),
+    );
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.details[0].path).toBe('boundaries[0].name');
     expect((await call('GET', `/api/fields/${fieldId}/boundaries`)).body.total).toBe(1);

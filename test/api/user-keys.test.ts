@@ -21,13 +21,33 @@ async function call(method: string, path: string, auth: { key?: string; bearer?:
 /** A provisioned end user with a company, and a launch session of that user. */
 async function endUser(tag: string): Promise<{ userId: string; companyId: string; session: string }> {
   const admin = { key: t.adminKey };
-  const user = await call('POST', '/api/partner/users', admin, { partnerUserId: `${tag}-user`, firstName: 'End', lastName: tag });
+  const user = await call('POST', '/api/partner/users', admin, {
+    partnerUserId: `${tag}-user`,
+    firstName: 'End',
+    lastName: tag,
+  });
   expect(user.status).toBe(201);
-  const company = await call('POST', '/api/partner/companies', admin, { partnerCompanyId: `${tag}-co`, name: `${tag} farms`, countryCode: 'DE' });
-  expect((await call('POST', '/api/partner/company-accesses', admin, { partnerUserId: `${tag}-user`, partnerCompanyId: `${tag}-co` })).status).toBe(201);
+  const company = await call('POST', '/api/partner/companies', admin, {
+    partnerCompanyId: `${tag}-co`,
+    name: `${tag} farms`,
+    countryCode: 'DE',
+  });
+  expect(
+    (
+      await call('POST', '/api/partner/company-accesses', admin, {
+        partnerUserId: `${tag}-user`,
+        partnerCompanyId: `${tag}-co`,
+      })
+    ).status,
+  ).toBe(201);
   const launch = await call('POST', '/api/partner/launch', admin, { userId: `${tag}-user` });
   expect(launch.status).toBe(201);
-  const exchange = await call('POST', '/api/partner/launch/exchange', {}, { code: launch.body.code, userId: launch.body.userId });
+  const exchange = await call(
+    'POST',
+    '/api/partner/launch/exchange',
+    {},
+    { code: launch.body.code, userId: launch.body.userId },
+  );
   expect(exchange.status).toBe(200);
   return { userId: user.body.userId, companyId: company.body.companyId, session: exchange.body.token };
 }
@@ -59,7 +79,16 @@ describe('personal API keys of the signed-in user', () => {
     expect(current.body.user.userId).toBe(u.userId);
     expect(current.body.key).toMatchObject({ keyId: made.body.keyId, partnerAdmin: false, via: 'api-key' });
     expect(current.body.companies.map((c: { companyId: string }) => c.companyId)).toEqual([u.companyId]);
-    expect((await call('POST', '/api/partner/users', { key: made.body.apiKey }, { partnerUserId: 'x', firstName: 'a', lastName: 'b' })).status).toBe(403);
+    expect(
+      (
+        await call(
+          'POST',
+          '/api/partner/users',
+          { key: made.body.apiKey },
+          { partnerUserId: 'x', firstName: 'a', lastName: 'b' },
+        )
+      ).status,
+    ).toBe(403);
 
     // Listed without its secret; shown once means no later answer carries it.
     const listed = await call('GET', '/api/user/api-keys', { bearer: u.session });
@@ -102,7 +131,9 @@ describe('personal API keys of the signed-in user', () => {
     expect(partnerKey.status).toBe(201);
     // Made by a partner admin, the personal key still carries no partner rights.
     expect((await call('GET', '/api/user/current', { key: partnerKey.body.apiKey })).body.key.partnerAdmin).toBe(false);
-    expect((await call('DELETE', `/api/user/api-keys/${partnerKey.body.keyId}`, { bearer: erin.session })).status).toBe(404);
+    expect((await call('DELETE', `/api/user/api-keys/${partnerKey.body.keyId}`, { bearer: erin.session })).status).toBe(
+      404,
+    );
   });
 
   it('validates the request: a name, no partnerUserId, a future expiry; needs a credential', async () => {
@@ -110,15 +141,24 @@ describe('personal API keys of the signed-in user', () => {
     const bad = await call('POST', '/api/user/api-keys', { bearer: u.session }, { name: '' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].path).toBe('name');
-    expect((await call('POST', '/api/user/api-keys', { bearer: u.session }, { name: 'x', partnerUserId: 'someone' })).status).toBe(400);
-    const past = await call('POST', '/api/user/api-keys', { bearer: u.session }, { name: 'x', expiresAt: new Date(Date.now() - 1000).toISOString() });
+    expect(
+      (await call('POST', '/api/user/api-keys', { bearer: u.session }, { name: 'x', partnerUserId: 'someone' })).status,
+    ).toBe(400);
+    const past = await call(
+      'POST',
+      '/api/user/api-keys',
+      { bearer: u.session },
+      { name: 'x', expiresAt: new Date(Date.now() - 1000).toISOString() },
+    );
     expect(past.status).toBe(400);
     expect((await call('GET', '/api/user/api-keys', {})).status).toBe(401);
     expect((await call('POST', '/api/user/api-keys', {}, { name: 'x' })).status).toBe(401);
   });
 
   it('is in the OpenAPI document', async () => {
-    const doc = (await (await t.app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await (await t.app.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(Object.keys(doc.paths['/api/user/api-keys']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(doc.paths['/api/user/api-keys/{keyId}'])).toEqual(['delete']);
   });

@@ -28,7 +28,11 @@ describe.skipIf(!built || process.platform !== 'linux')('zip bomb against the se
   let base = '';
 
   async function partner<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${base}${path}`, { method, headers: { 'X-API-KEY': ADMIN, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'X-API-KEY': ADMIN, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status, `${method} ${path}`).toBeLessThan(300);
     return (await res.json()) as T;
   }
@@ -38,13 +42,24 @@ describe.skipIf(!built || process.platform !== 'linux')('zip bomb against the se
     base = `http://127.0.0.1:${port}`;
     server = spawn(process.execPath, [bin, 'serve'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: 'memory:', FURROW_BOOTSTRAP_API_KEY: ADMIN, FURROW_LOG_LEVEL: 'silent', FURROW_PLAN_THREADS: '1' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'memory:',
+        FURROW_BOOTSTRAP_API_KEY: ADMIN,
+        FURROW_LOG_LEVEL: 'silent',
+        FURROW_PLAN_THREADS: '1',
+      },
       stdio: 'ignore',
     });
     const deadline = Date.now() + 150_000;
     for (;;) {
       if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-      const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+      const up = await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) break;
       if (Date.now() > deadline) throw new Error('the server did not start');
       await new Promise((r) => setTimeout(r, 250));
@@ -54,12 +69,30 @@ describe.skipIf(!built || process.platform !== 'linux')('zip bomb against the se
     server?.kill('SIGTERM');
   });
 
-  it('answers 413 with the error body; the server\'s peak RSS rises by less than 64 MB', async () => {
-    const { companyId } = await partner<{ companyId: string }>('POST', '/api/partner/companies', { partnerCompanyId: 'bomb-co', name: 'Bomb', countryCode: 'DE' });
-    const { growerId } = await partner<{ growerId: string }>('POST', `/api/companies/${companyId}/growers`, { name: 'G' });
+  it("answers 413 with the error body; the server's peak RSS rises by less than 64 MB", async () => {
+    const { companyId } = await partner<{ companyId: string }>('POST', '/api/partner/companies', {
+      partnerCompanyId: 'bomb-co',
+      name: 'Bomb',
+      countryCode: 'DE',
+    });
+    const { growerId } = await partner<{ growerId: string }>('POST', `/api/companies/${companyId}/growers`, {
+      name: 'G',
+    });
     const { farmId } = await partner<{ farmId: string }>('POST', `/api/growers/${growerId}/farms`, { name: 'F' });
-    const square = [[[8.54, 47.37], [8.544, 47.37], [8.544, 47.374], [8.54, 47.374], [8.54, 47.37]]];
-    const saved = await partner<{ field: { fieldId: string } }>('POST', '/api/fields/save', { farmId, name: 'North', boundary: square });
+    const square = [
+      [
+        [8.54, 47.37],
+        [8.544, 47.37],
+        [8.544, 47.374],
+        [8.54, 47.374],
+        [8.54, 47.37],
+      ],
+    ];
+    const saved = await partner<{ field: { fieldId: string } }>('POST', '/api/fields/save', {
+      farmId,
+      name: 'North',
+      boundary: square,
+    });
     const bomb = await zipBomb();
     expect(bomb.length).toBeLessThan(4e6);
     // Once more through the same route with a small valid file: the code paths are warm, so what

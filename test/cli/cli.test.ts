@@ -23,7 +23,11 @@ let dir: string;
 
 async function furrow(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: root, maxBuffer: 64 << 20, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      cwd: root,
+      maxBuffer: 64 << 20,
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -42,12 +46,26 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('furrow plan', () => {
   it('prints the plan JSON of the direct endpoint and draws an SVG', async () => {
     const svg = join(dir, 'plan.svg');
-    const r = await furrow(['plan', field, '--width', '6', '--headland-passes', '2', '--turn-radius', '6', '--svg', svg]);
+    const r = await furrow([
+      'plan',
+      field,
+      '--width',
+      '6',
+      '--headland-passes',
+      '2',
+      '--turn-radius',
+      '6',
+      '--svg',
+      svg,
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout) as Plan;
     const feature = JSON.parse(readFileSync(field, 'utf8'));
-    const check = checkPlan({ field: feature.geometry, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 } }, plan);
+    const check = checkPlan(
+      { field: feature.geometry, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 } },
+      plan,
+    );
     expect(check.violations).toEqual([]);
     expect(plan.metrics.turns).toBeGreaterThan(0);
     const picture = readFileSync(svg, 'utf8');
@@ -61,7 +79,14 @@ describe('furrow plan', () => {
   it('applies --heading and a partial --request, flags overriding the request', async () => {
     const req = join(dir, 'req.json');
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(req, JSON.stringify({ equipment: { widthMeters: 12 }, exteriorHeadlandPasses: 1, routeOptions: { algorithm: 'boustrophedon' } }));
+    writeFileSync(
+      req,
+      JSON.stringify({
+        equipment: { widthMeters: 12 },
+        exteriorHeadlandPasses: 1,
+        routeOptions: { algorithm: 'boustrophedon' },
+      }),
+    );
     const r = await furrow(['plan', field, '--request', req, '--heading', '30', '--turn-radius', '5']);
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout) as Plan;
@@ -78,10 +103,14 @@ describe('furrow plan', () => {
     const fc = JSON.parse(g.stdout);
     expect(fc.type).toBe('FeatureCollection');
     expect(fc.metrics.turns).toBeGreaterThan(0);
-    const route = fc.features.filter((f: { properties: { sequence?: number } }) => Number.isInteger(f.properties.sequence));
-    expect(route.map((f: { properties: { sequence: number } }) => f.properties.sequence).sort((a: number, b: number) => a - b)).toEqual(
-      route.map((_: unknown, i: number) => i),
+    const route = fc.features.filter((f: { properties: { sequence?: number } }) =>
+      Number.isInteger(f.properties.sequence),
     );
+    expect(
+      route
+        .map((f: { properties: { sequence: number } }) => f.properties.sequence)
+        .sort((a: number, b: number) => a - b),
+    ).toEqual(route.map((_: unknown, i: number) => i));
     const zip = join(dir, 'plan.zip');
     expect((await furrow(['plan', field, '--format', 'shapefile', '--out', zip])).code).toBe(0);
     expect([...readFileSync(zip).subarray(0, 2)]).toEqual([0x50, 0x4b]);
@@ -152,7 +181,11 @@ describe('furrow as GDAL users expect it', () => {
     const refused = await furrow(['plan', small, '-f', 'shapefile']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/-o -/);
-    const zipped = await run(process.execPath, [bin, 'plan', small, '-f', 'shapefile', '-o', '-'], { cwd: root, encoding: 'buffer', maxBuffer: 64 << 20 });
+    const zipped = await run(process.execPath, [bin, 'plan', small, '-f', 'shapefile', '-o', '-'], {
+      cwd: root,
+      encoding: 'buffer',
+      maxBuffer: 64 << 20,
+    });
     expect([...zipped.stdout.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
   });
 
@@ -171,7 +204,10 @@ describe('furrow as GDAL users expect it', () => {
 describe('examples/plan-a-field.ts', () => {
   it('plans a corpus field through the package name and reports a clean check', async () => {
     const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
-    const { stdout } = await run(process.execPath, [tsx, join(root, 'examples/plan-a-field.ts')], { cwd: root, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, [tsx, join(root, 'examples/plan-a-field.ts')], {
+      cwd: root,
+      timeout: 60_000,
+    });
     expect(stdout).toMatch(/checkPlan\s+ok/);
     expect(stdout).toMatch(/uncovered\s+\d+\.\d+ %/);
   });

@@ -46,7 +46,12 @@ describe('zip bombs', () => {
 describe('archive limits', () => {
   const text = (s: string) => new TextEncoder().encode(s);
   it('has documented defaults', () => {
-    expect(ARCHIVE_LIMITS).toEqual({ maxUnpackedBytes: 256 * 1024 * 1024, maxEntries: 10_000, maxRatio: 200, ratioGraceBytes: 1024 * 1024 });
+    expect(ARCHIVE_LIMITS).toEqual({
+      maxUnpackedBytes: 256 * 1024 * 1024,
+      maxEntries: 10_000,
+      maxRatio: 200,
+      ratioGraceBytes: 1024 * 1024,
+    });
   });
 
   it('counts entries, even those it does not unpack', () => {

@@ -12,10 +12,20 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { wktToGeoJSON } from 'betterknown';
 import JSZip from 'jszip';
 import type { FieldGeometry, Plan } from '@furrow/core';
-import { planToFeatureCollection, readBoundary as readGeoJson, writeBoundaries as geojsonBoundaries } from '@furrow/format-geojson';
+import {
+  planToFeatureCollection,
+  readBoundary as readGeoJson,
+  writeBoundaries as geojsonBoundaries,
+} from '@furrow/format-geojson';
 import type { GeoJsonGeometry, ParsedBoundary } from '@furrow/format-geojson';
 import { planToKml, writeBoundaries as kmlBoundaries } from '@furrow/format-kml';
-import { layerFiles, planToShapefileZip, readBoundary as readShapefileBoundary, writeBoundaries as shapefileBoundaries, zipFiles } from '@furrow/format-shapefile';
+import {
+  layerFiles,
+  planToShapefileZip,
+  readBoundary as readShapefileBoundary,
+  writeBoundaries as shapefileBoundaries,
+  zipFiles,
+} from '@furrow/format-shapefile';
 import { writePlan } from '@furrow/format-vendor';
 import { describeWith } from '../support/requires.js';
 import { corpusField, corpusFields, handPlan, maxRingDeviation } from './support/fixtures.js';
@@ -102,7 +112,11 @@ describeWith(['gdal'], 'GDAL reads what we write', () => {
     for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
     const names = Object.keys(files);
     // GDAL opens the shapefiles of a zip's root, or of the folder given after the archive name
-    const inside: Record<string, string> = { 'trimble.zip': '/AgGPS/Data/Grower/Farm/F1', 'johndeere.zip': '/Grower/Farm/F1', 'mueller.zip': '/SHP' };
+    const inside: Record<string, string> = {
+      'trimble.zip': '/AgGPS/Data/Grower/Farm/F1',
+      'johndeere.zip': '/Grower/Farm/F1',
+      'mueller.zip': '/SHP',
+    };
     const paths = names.map((n) => (n.endsWith('.zip') ? `/vsizip/${join(dir, n)}${inside[n] ?? ''}` : join(dir, n)));
     const parsed = await Promise.all(paths.map(ogrinfo));
     results = Object.fromEntries(names.map((n, i) => [n, parsed[i]]));
@@ -118,7 +132,8 @@ describeWith(['gdal'], 'GDAL reads what we write', () => {
     fc.features.forEach((f, i) => {
       const ogr = layer.features[i];
       expect(ogr.attributes.type).toBe(f.properties.type);
-      if (typeof f.properties.sequence === 'number') expect(Number(ogr.attributes.sequence)).toBe(f.properties.sequence);
+      if (typeof f.properties.sequence === 'number')
+        expect(Number(ogr.attributes.sequence)).toBe(f.properties.sequence);
       expect(maxDiff(coordsOf(ogr.wkt), flat(f.geometry))).toBeLessThanOrEqual(1e-7);
     });
   });
@@ -126,7 +141,14 @@ describeWith(['gdal'], 'GDAL reads what we write', () => {
   it('plan KML: a layer per folder with the right counts and coordinates', () => {
     const layers = results['plan.kml'];
     const byName = Object.fromEntries(layers.map((l) => [l.name, l]));
-    const expected: Record<string, string> = { Tracks: 'Track', Turns: 'Turn', Connectors: 'Connector', Boundary: 'Boundary', 'Exterior headland passes': 'ExteriorHeadland', 'Refill points': 'RefillPoint' };
+    const expected: Record<string, string> = {
+      Tracks: 'Track',
+      Turns: 'Turn',
+      Connectors: 'Connector',
+      Boundary: 'Boundary',
+      'Exterior headland passes': 'ExteriorHeadland',
+      'Refill points': 'RefillPoint',
+    };
     for (const [folder, type] of Object.entries(expected)) {
       const features = fc.features.filter((f) => f.properties.type === type);
       expect(byName[folder]?.featureCount, folder).toBe(features.length);
@@ -146,8 +168,10 @@ describeWith(['gdal'], 'GDAL reads what we write', () => {
     lines.forEach((f, i) => {
       const ogr = byName.plan_lines.features[i];
       expect(ogr.attributes.type).toBe(f.properties.type);
-      if (typeof f.properties.sequence === 'number') expect(Number(ogr.attributes.sequence)).toBe(f.properties.sequence);
-      if (typeof f.properties.widthMeters === 'number') expect(Number(ogr.attributes.width_m)).toBe(f.properties.widthMeters);
+      if (typeof f.properties.sequence === 'number')
+        expect(Number(ogr.attributes.sequence)).toBe(f.properties.sequence);
+      if (typeof f.properties.widthMeters === 'number')
+        expect(Number(ogr.attributes.width_m)).toBe(f.properties.widthMeters);
       expect(maxDiff(coordsOf(ogr.wkt), flat(f.geometry))).toBeLessThanOrEqual(1e-7);
     });
     const boundary = byName.plan_polygons.features.find((f) => f.attributes.type === 'Boundary')!;
@@ -170,13 +194,22 @@ describeWith(['gdal'], 'GDAL reads what we write', () => {
 
   it('John Deere and Müller layouts: boundary and guidance line layers', () => {
     const tracks = plan.route.filter((s) => s.type === 'Track').length;
-    for (const [file, boundaryLayer, linesLayer] of [['johndeere.zip', 'boundary', 'guidance_lines'], ['mueller.zip', 'F1_boundary', 'F1_guidance']]) {
+    for (const [file, boundaryLayer, linesLayer] of [
+      ['johndeere.zip', 'boundary', 'guidance_lines'],
+      ['mueller.zip', 'F1_boundary', 'F1_guidance'],
+    ]) {
       const byName = Object.fromEntries(results[file].map((l) => [l.name, l]));
       expect(byName[boundaryLayer]?.featureCount, file).toBe(1);
       expect(byName[linesLayer]?.featureCount, file).toBe(tracks);
-      expect(maxRingDeviation(fieldGeometryOf(byName[boundaryLayer].features[0].wkt), plan.boundary)).toBeLessThanOrEqual(1e-7);
+      expect(
+        maxRingDeviation(fieldGeometryOf(byName[boundaryLayer].features[0].wkt), plan.boundary),
+      ).toBeLessThanOrEqual(1e-7);
     }
-    expect(results['johndeere.zip'].find((l) => l.name === 'boundary')!.features[0].attributes).toMatchObject({ CLIENT: 'Grower', FARM: 'Farm', FIELD: 'F1' });
+    expect(results['johndeere.zip'].find((l) => l.name === 'boundary')!.features[0].attributes).toMatchObject({
+      CLIENT: 'Grower',
+      FARM: 'Farm',
+      FIELD: 'F1',
+    });
   });
 
   for (const file of ['fields.geojson', 'fields.kml', 'fields.zip']) {
@@ -194,48 +227,75 @@ describeWith(['gdal'], 'GDAL reads what we write', () => {
   }
 });
 
+describeWith(
+  ['gdal'],
+  'Shapefiles in projected coordinate systems (written by GDAL ogr2ogr) are reprojected to WGS84',
+  () => {
+    const ids = ['at-ref-056', 'bg-009', 'br-lem-003', 'nz-006', 'se-000', 'jp-063'];
+    const picked = corpusFields()
+      .filter((f) => ids.includes(f.id) || f.category === 'multipart')
+      .slice(0, 8);
+    let dir = '';
+    const cases: { id: string; epsg: string; encoding: string; zip: Uint8Array }[] = [];
 
-describeWith(['gdal'], 'Shapefiles in projected coordinate systems (written by GDAL ogr2ogr) are reprojected to WGS84', () => {
-  const ids = ['at-ref-056', 'bg-009', 'br-lem-003', 'nz-006', 'se-000', 'jp-063'];
-  const picked = corpusFields().filter((f) => ids.includes(f.id) || f.category === 'multipart').slice(0, 8);
-  let dir = '';
-  const cases: { id: string; epsg: string; encoding: string; zip: Uint8Array }[] = [];
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'furrow-prj-'));
+      await Promise.all(
+        picked.map(async (field, i) => {
+          const [lon, lat] = (
+            field.geometry.type === 'Polygon' ? field.geometry.coordinates[0][0] : field.geometry.coordinates[0][0][0]
+          ) as number[];
+          const zone = Math.floor((lon + 180) / 6) + 1;
+          const epsg = i % 3 === 2 ? 'EPSG:3857' : `EPSG:${lat >= 0 ? 32600 + zone : 32700 + zone}`;
+          const encoding = i % 2 === 0 ? 'UTF-8' : 'ISO-8859-1';
+          const src = join(dir, `${field.id}.geojson`);
+          const feature = {
+            type: 'Feature',
+            properties: { Grower: 'Jörg Müller', Farm: 'Hofgut Süd', Field: field.id },
+            geometry: field.geometry,
+          };
+          writeFileSync(src, JSON.stringify({ type: 'FeatureCollection', features: [feature] }));
+          const out = join(dir, field.id);
+          await run('ogr2ogr', [
+            '-f',
+            'ESRI Shapefile',
+            out,
+            src,
+            '-t_srs',
+            epsg,
+            '-lco',
+            `ENCODING=${encoding}`,
+            '-nln',
+            'field',
+          ]);
+          const zip = new JSZip();
+          for (const ext of ['shp', 'shx', 'dbf', 'prj', 'cpg']) {
+            if (existsSync(join(out, `field.${ext}`)))
+              zip.file(`field.${ext}`, readFileSync(join(out, `field.${ext}`)));
+          }
+          cases.push({ id: field.id, epsg, encoding, zip: await zip.generateAsync({ type: 'uint8array' }) });
+        }),
+      );
+    }, 120_000);
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'furrow-prj-'));
-    await Promise.all(
-      picked.map(async (field, i) => {
-        const [lon, lat] = (field.geometry.type === 'Polygon' ? field.geometry.coordinates[0][0] : field.geometry.coordinates[0][0][0]) as number[];
-        const zone = Math.floor((lon + 180) / 6) + 1;
-        const epsg = i % 3 === 2 ? 'EPSG:3857' : `EPSG:${lat >= 0 ? 32600 + zone : 32700 + zone}`;
-        const encoding = i % 2 === 0 ? 'UTF-8' : 'ISO-8859-1';
-        const src = join(dir, `${field.id}.geojson`);
-        const feature = { type: 'Feature', properties: { Grower: 'Jörg Müller', Farm: 'Hofgut Süd', Field: field.id }, geometry: field.geometry };
-        writeFileSync(src, JSON.stringify({ type: 'FeatureCollection', features: [feature] }));
-        const out = join(dir, field.id);
-        await run('ogr2ogr', ['-f', 'ESRI Shapefile', out, src, '-t_srs', epsg, '-lco', `ENCODING=${encoding}`, '-nln', 'field']);
-        const zip = new JSZip();
-        for (const ext of ['shp', 'shx', 'dbf', 'prj', 'cpg']) {
-          if (existsSync(join(out, `field.${ext}`))) zip.file(`field.${ext}`, readFileSync(join(out, `field.${ext}`)));
-        }
-        cases.push({ id: field.id, epsg, encoding, zip: await zip.generateAsync({ type: 'uint8array' }) });
-      }),
-    );
-  }, 120_000);
+    afterAll(() => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
 
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('same rings within 1e-7°, attributes decoded with the .cpg code page', async () => {
-    expect(cases.length).toBe(picked.length);
-    expect(cases.length).toBeGreaterThanOrEqual(6);
-    for (const c of cases) {
-      const [b] = await readShapefileBoundary(c.zip, `${c.id}.zip`);
-      const original = corpusFields().find((f) => f.id === c.id)!;
-      const [expected] = readGeoJson(original.text, original.file);
-      expect(maxRingDeviation(b.geometry, expected.geometry), `${c.id} ${c.epsg}`).toBeLessThanOrEqual(1e-7);
-      expect(b.properties, `${c.id} ${c.encoding}`).toMatchObject({ Grower: 'Jörg Müller', Farm: 'Hofgut Süd', Field: c.id });
-    }
-  });
-});
+    it('same rings within 1e-7°, attributes decoded with the .cpg code page', async () => {
+      expect(cases.length).toBe(picked.length);
+      expect(cases.length).toBeGreaterThanOrEqual(6);
+      for (const c of cases) {
+        const [b] = await readShapefileBoundary(c.zip, `${c.id}.zip`);
+        const original = corpusFields().find((f) => f.id === c.id)!;
+        const [expected] = readGeoJson(original.text, original.file);
+        expect(maxRingDeviation(b.geometry, expected.geometry), `${c.id} ${c.epsg}`).toBeLessThanOrEqual(1e-7);
+        expect(b.properties, `${c.id} ${c.encoding}`).toMatchObject({
+          Grower: 'Jörg Müller',
+          Farm: 'Hofgut Süd',
+          Field: c.id,
+        });
+      }
+    });
+  },
+);

@@ -19,7 +19,11 @@ const outputs: Record<string, () => string> = {
   'at-033.plan.geojson': () => JSON.stringify(planToFeatureCollection(plan), null, 1) + '\n',
   'at-033.plan.kml': () => planToKml(plan, { name: 'at-033' }) + '\n',
   'at-033.plan.wkt': () => planToWkt(plan) + '\n',
-  'at-033.TASKDATA.XML': () => planToTaskData(plan, { customer: 'Grower', farm: 'Farm', field: 'at-033' }).replace(/ManagementSoftwareVersion="[^"]*"/, 'ManagementSoftwareVersion="golden"') + '\n',
+  'at-033.TASKDATA.XML': () =>
+    planToTaskData(plan, { customer: 'Grower', farm: 'Farm', field: 'at-033' }).replace(
+      /ManagementSoftwareVersion="[^"]*"/,
+      'ManagementSoftwareVersion="golden"',
+    ) + '\n',
 };
 
 describe('golden plan outputs', () => {
@@ -28,7 +32,8 @@ describe('golden plan outputs', () => {
       const path = `${DIR}${name}`;
       const actual = make();
       if (update || !existsSync(path)) {
-        if (!update && process.env.CI) throw new Error(`golden file ${name} is missing: run with FURROW_UPDATE_GOLDEN=1`);
+        if (!update && process.env.CI)
+          throw new Error(`golden file ${name} is missing: run with FURROW_UPDATE_GOLDEN=1`);
         mkdirSync(DIR, { recursive: true });
         writeFileSync(path, actual);
       }

@@ -29,7 +29,11 @@ const plans: { name: string; plan: Plan }[] = ['at-ref-056', 'bg-014', 'de-bb-00
 async function allTaskData(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const { name, plan } of plans) {
-    out[`plan-${name}`] = planToTaskData(plan, { customer: 'Grower with a name longer than thirty-two characters', farm: 'Farm & Co <1>' + '🌾'.repeat(30), field: name });
+    out[`plan-${name}`] = planToTaskData(plan, {
+      customer: 'Grower with a name longer than thirty-two characters',
+      farm: 'Farm & Co <1>' + '🌾'.repeat(30),
+      field: name,
+    });
     for (const layout of ['cnh', 'fendt', 'mueller', 'isoxml'] as const) {
       const files = (await writePlan(plan, layout, { field: name })).files!;
       const key = Object.keys(files).find((k) => k.endsWith('TASKDATA.XML'))!;
@@ -91,7 +95,10 @@ describe('the isoxml library (dev4Agriculture) parses our TASKDATA', () => {
       expect(pfd.attributes.PartfieldArea).toBeGreaterThan(0);
       const polygons = pfd.attributes.PolygonnonTreatmentZoneonly ?? [];
       const boundaries = polygons.filter((p) => Number(p.attributes.PolygonType) === 1);
-      const holes = plan.boundary.type === 'Polygon' ? plan.boundary.coordinates.length - 1 : plan.boundary.coordinates.reduce((s, p) => s + p.length - 1, 0);
+      const holes =
+        plan.boundary.type === 'Polygon'
+          ? plan.boundary.coordinates.length - 1
+          : plan.boundary.coordinates.reduce((s, p) => s + p.length - 1, 0);
       expect(boundaries.length).toBe(plan.boundary.type === 'Polygon' ? 1 : plan.boundary.coordinates.length);
       expect(polygons.filter((p) => Number(p.attributes.PolygonType) === 6)).toHaveLength(holes);
       const outer = boundaries[0].attributes.LineString![0];

@@ -5,7 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
 import type { Plan, Position } from '@furrow/core';
-import { checkPlanFeatureCollection, planToFeatureCollection, readBoundary as readGeoJson, ROUTE_FEATURE_TYPES } from '@furrow/format-geojson';
+import {
+  checkPlanFeatureCollection,
+  planToFeatureCollection,
+  readBoundary as readGeoJson,
+  ROUTE_FEATURE_TYPES,
+} from '@furrow/format-geojson';
 import { planToKml, readBoundary as readKml, writeBoundaries as kmlWriteBoundaries } from '@furrow/format-kml';
 import { planToWkt } from '@furrow/format-wkt';
 import { planToShapefileZip, readBoundary as readShapefile } from '@furrow/format-shapefile';
@@ -56,11 +61,13 @@ describe('plan GeoJSON (docs/formats.md)', () => {
   it('working passes carry widthMeters, turns their turnType, and turn geometry stays dense', () => {
     for (const f of fc.features) {
       const t = f.properties.type;
-      if (t === 'Track' || t === 'ExteriorHeadland' || t === 'InteriorHeadland') expect(f.properties.widthMeters).toBe(12);
+      if (t === 'Track' || t === 'ExteriorHeadland' || t === 'InteriorHeadland')
+        expect(f.properties.widthMeters).toBe(12);
       if (t === 'Turn') {
         expect(f.properties.turnType).toBe('U');
         const line = f.geometry.coordinates as Position[];
-        for (let i = 1; i < line.length; i++) expect(distanceMeters(line[i - 1], line[i])).toBeLessThanOrEqual(0.5 + 1e-6);
+        for (let i = 1; i < line.length; i++)
+          expect(distanceMeters(line[i - 1], line[i])).toBeLessThanOrEqual(0.5 + 1e-6);
       }
     }
   });
@@ -75,14 +82,24 @@ describe('plan GeoJSON (docs/formats.md)', () => {
   });
 
   it('sorts a route given out of order and renumbers gaps', () => {
-    const shuffled: Plan = { ...plan, route: [...plan.route].reverse().map((s) => ({ ...s, sequence: s.sequence * 10 })) };
+    const shuffled: Plan = {
+      ...plan,
+      route: [...plan.route].reverse().map((s) => ({ ...s, sequence: s.sequence * 10 })),
+    };
     const seq = planToFeatureCollection(shuffled).features.filter((f) => typeof f.properties.sequence === 'number');
     expect(seq.map((f) => f.properties.sequence)).toEqual(plan.route.map((_, i) => i));
     expect(seq.map((f) => f.geometry.coordinates)).toEqual(plan.route.map((s) => s.coordinates));
   });
 
   it('handles a minimal plan without optional members', () => {
-    const minimal: Plan = { version: '0', metrics: plan.metrics, heading: plan.heading, route: [], boundary: plan.boundary, warnings: [] };
+    const minimal: Plan = {
+      version: '0',
+      metrics: plan.metrics,
+      heading: plan.heading,
+      route: [],
+      boundary: plan.boundary,
+      warnings: [],
+    };
     const out = planToFeatureCollection(minimal);
     expect(out.features.map((f) => f.properties.type)).toEqual(['Boundary']);
     expect(() => planToKml(minimal)).not.toThrow();
@@ -99,7 +116,17 @@ describe('plan KML', () => {
   const text = planToKml(plan, { name: 'at-ref-056' });
   it('has one folder per feature type, styled placemarks in driving order, metrics in the description', () => {
     const folders = [...text.matchAll(/<Folder>\s*<name>([^<]+)<\/name>/g)].map((m) => m[1]);
-    expect(folders).toEqual(expect.arrayContaining(['Boundary', 'Tracks', 'Turns', 'Connectors', 'Exterior headland passes', 'Refill points', 'Staging area']));
+    expect(folders).toEqual(
+      expect.arrayContaining([
+        'Boundary',
+        'Tracks',
+        'Turns',
+        'Connectors',
+        'Exterior headland passes',
+        'Refill points',
+        'Staging area',
+      ]),
+    );
     expect(new Set(folders).size).toBe(folders.length);
     expect(text).toMatch(/<Style id="Track">\s*<LineStyle>\s*<color>ff00a000<\/color>/);
     expect(text).toMatch(/<description><!\[CDATA\[<table>.*workingDistanceMeters.*<\/table>\]\]><\/description>/);
@@ -172,16 +199,27 @@ describe('plan ISO-XML', () => {
 describe('writePlan and vendor layouts', () => {
   it('writes every plan format', async () => {
     for (const format of PLAN_FORMATS) {
-      const out = await writePlan(plan, format, { customer: 'Grower', farm: 'Farm', field: 'at-ref-056', date: new Date(Date.UTC(2026, 3, 1)) });
+      const out = await writePlan(plan, format, {
+        customer: 'Grower',
+        farm: 'Farm',
+        field: 'at-ref-056',
+        date: new Date(Date.UTC(2026, 3, 1)),
+      });
       expect(out.bytes.length, format).toBeGreaterThan(100);
       if (out.files) expect(Object.keys(out.files).length, format).toBeGreaterThan(0);
     }
   });
 
   it('trimble: AgGPS/Data/<Client>/<Farm>/<Field>/Boundary + Swath shapefiles', async () => {
-    const out = await writePlan(plan, 'trimble', { customer: 'Grower', farm: 'Farm', field: 'at-ref-056', date: new Date(Date.UTC(2026, 3, 1)) });
+    const out = await writePlan(plan, 'trimble', {
+      customer: 'Grower',
+      farm: 'Farm',
+      field: 'at-ref-056',
+      date: new Date(Date.UTC(2026, 3, 1)),
+    });
     const dir = 'AgGPS/Data/Grower/Farm/at-ref-056';
-    for (const f of ['Boundary', 'Swath']) for (const ext of ['shp', 'shx', 'dbf', 'prj']) expect(Object.keys(out.files!)).toContain(`${dir}/${f}.${ext}`);
+    for (const f of ['Boundary', 'Swath'])
+      for (const ext of ['shp', 'shx', 'dbf', 'prj']) expect(Object.keys(out.files!)).toContain(`${dir}/${f}.${ext}`);
     const [b] = await readAnyBoundary(out.bytes, 'trimble.zip');
     expect(maxRingDeviation(b.geometry, plan.boundary)).toBe(0);
     expect(b.properties).toMatchObject({ Name: 'at-ref-056', Date: '20260401' });
@@ -196,7 +234,9 @@ describe('writePlan and vendor layouts', () => {
       expect(maxRingDeviation(b.geometry, plan.boundary)).toBeLessThanOrEqual(5e-10);
     }
     const mueller = await writePlan(plan, 'mueller', { field: 'f1' });
-    expect(Object.keys(mueller.files!)).toEqual(expect.arrayContaining(['Taskdata/TASKDATA.XML', 'SHP/f1_boundary.shp', 'SHP/f1_guidance.shp']));
+    expect(Object.keys(mueller.files!)).toEqual(
+      expect.arrayContaining(['Taskdata/TASKDATA.XML', 'SHP/f1_boundary.shp', 'SHP/f1_guidance.shp']),
+    );
     const jd = await writePlan(plan, 'johndeere', { customer: 'C', farm: 'F', field: 'X' });
     expect(Object.keys(jd.files!)).toEqual(expect.arrayContaining(['C/F/X/boundary.shp', 'C/F/X/guidance_lines.shp']));
     const [b] = await readAnyBoundary(jd.bytes, 'jd.zip');
@@ -216,7 +256,18 @@ describe('ISO-XML headland area (PLN 10)', () => {
     const mPerDegLon = (rad * a * Math.cos(lat * rad)) / Math.sqrt(s);
     const dx = 200 / mPerDegLon;
     const dy = 200 / mPerDegLat;
-    const square: Plan['boundary'] = { type: 'Polygon', coordinates: [[[10, lat], [10 + dx, lat], [10 + dx, lat + dy], [10, lat + dy], [10, lat]]] };
+    const square: Plan['boundary'] = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [10, lat],
+          [10 + dx, lat],
+          [10 + dx, lat + dy],
+          [10, lat + dy],
+          [10, lat],
+        ],
+      ],
+    };
     const squarePlan = handPlan(square, 12, 4);
     const xml = planToTaskData(squarePlan);
     const headlands = [...xml.matchAll(/<PLN A="10" B="[^"]*" C="(\d+)"/g)].map((m) => Number(m[1]));
@@ -231,7 +282,9 @@ describe('ISO-XML headland area (PLN 10)', () => {
     expect(headlandDepthMeters(plan)).toBe(12);
     expect(headlandDepthMeters({ ...plan, headlandPasses: 3 })).toBe(36);
     const rings = [1, 1, 2].map((passIndex) => ({ type: 'ExteriorHeadland', passIndex, coordinates: [] }));
-    expect(headlandDepthMeters({ ...plan, headlands: [...rings, { type: 'InteriorHeadland', passIndex: 3 }] })).toBe(24);
+    expect(headlandDepthMeters({ ...plan, headlands: [...rings, { type: 'InteriorHeadland', passIndex: 3 }] })).toBe(
+      24,
+    );
   });
 
   it('is absent when the plan has no exterior headland pass', () => {

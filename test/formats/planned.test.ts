@@ -22,7 +22,8 @@ import { corpusField } from './support/fixtures.js';
 
 const run = promisify(execFile);
 const XSD = fileURLToPath(new URL('../../packages/format-isoxml/xsd/ISO11783_TaskFile_V4-3.xsd', import.meta.url));
-const planRoute = (core as Record<string, unknown>).planRoute as ((r: PathPlanRequest) => Plan | Promise<Plan>) | undefined;
+const planRoute = (core as Record<string, unknown>).planRoute as
+  ((r: PathPlanRequest) => Plan | Promise<Plan>) | undefined;
 // holes, a strip too narrow for tracks, a long strip with thousands of turn points (kept small: planning dominates)
 const FIELDS = ['at-ref-056', 'be-wal-007', 'bg-010'];
 
@@ -34,7 +35,11 @@ describe.skipIf(!planRoute)('plans from planRoute on corpus fields', () => {
     dir = mkdtempSync(join(tmpdir(), 'furrow-planned-'));
     for (const id of FIELDS) {
       const field = corpusField(id);
-      const plan = await planRoute!({ boundary: field.geometry, equipment: { widthMeters: 6, turnRadiusMeters: 6 }, exteriorHeadlandPasses: 2 });
+      const plan = await planRoute!({
+        boundary: field.geometry,
+        equipment: { widthMeters: 6, turnRadiusMeters: 6 },
+        exteriorHeadlandPasses: 2,
+      });
       plans.push({ id, plan: JSON.parse(JSON.stringify(plan)) as Plan });
     }
   }, 120_000);
@@ -57,36 +62,44 @@ describe.skipIf(!planRoute)('plans from planRoute on corpus fields', () => {
   });
 
   it('every plan format is written', async () => {
-    for (const { plan } of plans) for (const format of PLAN_FORMATS) expect((await writePlan(plan, format)).bytes.length).toBeGreaterThan(100);
+    for (const { plan } of plans)
+      for (const format of PLAN_FORMATS) expect((await writePlan(plan, format)).bytes.length).toBeGreaterThan(100);
   });
 
-  it.skipIf(!has('xmllint'))('TASKDATA.XML validates against the v4.3 XSD and the isoxml library reads it', async () => {
-    const paths: string[] = [];
-    for (const { id, plan } of plans) {
-      const xml = planToTaskData(plan, { field: id });
-      const path = join(dir, `${id}.xml`);
-      writeFileSync(path, xml);
-      paths.push(path);
-      const manager = new ISOXMLManager();
-      await manager.parseISOXMLFile(await zipTaskData(xml), 'application/zip');
-      const [pfd] = manager.rootElement.attributes.Partfield ?? [];
-      expect(pfd.attributes.PartfieldDesignator).toBe(id);
-      // our ellipsoidal area agrees with core's (planned in a local transverse Mercator)
-      const area = Number(pfd.attributes.PartfieldArea);
-      expect(Math.abs(area - plan.metrics.fieldAreaSquareMeters), id).toBeLessThanOrEqual(1 + 5e-4 * plan.metrics.fieldAreaSquareMeters);
-      const patterns = (pfd.attributes.GuidanceGroup ?? []).flatMap((g) => g.attributes.GuidancePattern ?? []);
-      expect(patterns.length).toBeGreaterThanOrEqual(plan.route.filter((s) => s.type === 'Track').length);
-    }
-    const { stderr } = await run('xmllint', ['--noout', '--schema', XSD, ...paths]);
-    expect(stderr.split('\n').filter((l) => l && !l.endsWith(' validates'))).toEqual([]);
-  });
+  it.skipIf(!has('xmllint'))(
+    'TASKDATA.XML validates against the v4.3 XSD and the isoxml library reads it',
+    async () => {
+      const paths: string[] = [];
+      for (const { id, plan } of plans) {
+        const xml = planToTaskData(plan, { field: id });
+        const path = join(dir, `${id}.xml`);
+        writeFileSync(path, xml);
+        paths.push(path);
+        const manager = new ISOXMLManager();
+        await manager.parseISOXMLFile(await zipTaskData(xml), 'application/zip');
+        const [pfd] = manager.rootElement.attributes.Partfield ?? [];
+        expect(pfd.attributes.PartfieldDesignator).toBe(id);
+        // our ellipsoidal area agrees with core's (planned in a local transverse Mercator)
+        const area = Number(pfd.attributes.PartfieldArea);
+        expect(Math.abs(area - plan.metrics.fieldAreaSquareMeters), id).toBeLessThanOrEqual(
+          1 + 5e-4 * plan.metrics.fieldAreaSquareMeters,
+        );
+        const patterns = (pfd.attributes.GuidanceGroup ?? []).flatMap((g) => g.attributes.GuidancePattern ?? []);
+        expect(patterns.length).toBeGreaterThanOrEqual(plan.route.filter((s) => s.type === 'Track').length);
+      }
+      const { stderr } = await run('xmllint', ['--noout', '--schema', XSD, ...paths]);
+      expect(stderr.split('\n').filter((l) => l && !l.endsWith(' validates'))).toEqual([]);
+    },
+  );
 
   it.skipIf(!has('gdal'))('GDAL reads the plan Shapefile and KML with one record per route piece', async () => {
     for (const { id, plan } of plans) {
       writeFileSync(join(dir, `${id}.zip`), await planToShapefileZip(plan, { name: 'plan' }));
       writeFileSync(join(dir, `${id}.kml`), planToKml(plan));
       const { stdout } = await run('ogrinfo', ['-ro', '-so', '-al', `/vsizip/${join(dir, `${id}.zip`)}`]);
-      const counts = Object.fromEntries([...stdout.matchAll(/Layer name: (\S+)[\s\S]*?Feature Count: (\d+)/g)].map((m) => [m[1], Number(m[2])]));
+      const counts = Object.fromEntries(
+        [...stdout.matchAll(/Layer name: (\S+)[\s\S]*?Feature Count: (\d+)/g)].map((m) => [m[1], Number(m[2])]),
+      );
       const lines = planToFeatureCollection(plan).features.filter((f) => f.geometry.type === 'LineString').length;
       expect(counts.plan_lines, id).toBe(lines);
       const kml = await run('ogrinfo', ['-ro', '-so', '-al', join(dir, `${id}.kml`)]);

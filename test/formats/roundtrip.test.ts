@@ -55,21 +55,42 @@ describe('every corpus field round-trips through every boundary format', () => {
     const [original] = geojson.readBoundary(field.text, field.file);
     original.properties = { ...original.properties, Grower: 'Gröwer & Söhne', Farm: 'Hof Süd', Field: 'Acker 7' };
     const [back] = await shapefile.readBoundary(await shapefile.writeBoundaries([original]), 'field.zip');
-    expect(back.properties).toMatchObject({ Grower: 'Gröwer & Söhne', Farm: 'Hof Süd', Field: 'Acker 7', id: 'at-ref-056', area_ha: 2.2434, holes: 1 });
+    expect(back.properties).toMatchObject({
+      Grower: 'Gröwer & Söhne',
+      Farm: 'Hof Süd',
+      Field: 'Acker 7',
+      id: 'at-ref-056',
+      area_ha: 2.2434,
+      holes: 1,
+    });
   });
 
   it('ISO-XML keeps grower / farm / field names and obstacles', async () => {
     const field = fields.find((f) => f.id === 'at-033')!;
     const [original] = geojson.readBoundary(field.text, field.file);
     const ring = original.geometry.type === 'Polygon' ? original.geometry.coordinates[0] : [];
-    const c = ring.slice(0, -1).reduce((s, p) => [s[0] + p[0] / (ring.length - 1), s[1] + p[1] / (ring.length - 1)], [0, 0]);
+    const c = ring
+      .slice(0, -1)
+      .reduce((s, p) => [s[0] + p[0] / (ring.length - 1), s[1] + p[1] / (ring.length - 1)], [0, 0]);
     const d = 0.00003;
-    const obstacle: Ring = [[c[0] - d, c[1] - d], [c[0] + d, c[1] - d], [c[0] + d, c[1] + d], [c[0] - d, c[1] + d], [c[0] - d, c[1] - d]];
-    const xml = isoxml.boundaryToTaskData({ ...original, properties: { Grower: 'G', Farm: 'F', Field: 'at-033' }, obstacles: [{ type: 'Polygon', coordinates: [obstacle] }] });
+    const obstacle: Ring = [
+      [c[0] - d, c[1] - d],
+      [c[0] + d, c[1] - d],
+      [c[0] + d, c[1] + d],
+      [c[0] - d, c[1] + d],
+      [c[0] - d, c[1] - d],
+    ];
+    const xml = isoxml.boundaryToTaskData({
+      ...original,
+      properties: { Grower: 'G', Farm: 'F', Field: 'at-033' },
+      obstacles: [{ type: 'Polygon', coordinates: [obstacle] }],
+    });
     const [back] = await isoxml.readBoundary(xml, 'TASKDATA.XML');
     expect(back.properties).toMatchObject({ Grower: 'G', Farm: 'F', Field: 'at-033' });
     expect(back.obstacles).toHaveLength(1);
-    expect(maxRingDeviation({ type: 'Polygon', coordinates: [obstacle] }, back.obstacles![0])).toBeLessThanOrEqual(5e-10);
+    expect(maxRingDeviation({ type: 'Polygon', coordinates: [obstacle] }, back.obstacles![0])).toBeLessThanOrEqual(
+      5e-10,
+    );
   });
 });
 
@@ -89,7 +110,9 @@ const polygonArb = fc
     cx: fc.double({ min: -179, max: 179, noNaN: true }),
     cy: fc.double({ min: -80, max: 80, noNaN: true }),
     radii: fc.array(fc.double({ min: 0.6, max: 1, noNaN: true }), { minLength: 3, maxLength: 40 }),
-    holeRadii: fc.array(fc.array(fc.double({ min: 0.5, max: 1, noNaN: true }), { minLength: 3, maxLength: 8 }), { maxLength: 3 }),
+    holeRadii: fc.array(fc.array(fc.double({ min: 0.5, max: 1, noNaN: true }), { minLength: 3, maxLength: 8 }), {
+      maxLength: 3,
+    }),
     scale: fc.double({ min: 1e-4, max: 1e-2, noNaN: true }),
     outerClockwise: fc.boolean(),
     multi: fc.boolean(),
@@ -99,7 +122,13 @@ const polygonArb = fc
     // holes: small stars around points at 0.3 of the outer radius, each far from the others and the outer ring
     const holes = holeRadii.map((hr, k) => {
       const a = (2 * Math.PI * k) / 3;
-      return starRing(cx + Math.cos(a) * 0.3 * scale, cy + Math.sin(a) * 0.3 * scale, hr, 0.12 * scale, !outerClockwise);
+      return starRing(
+        cx + Math.cos(a) * 0.3 * scale,
+        cy + Math.sin(a) * 0.3 * scale,
+        hr,
+        0.12 * scale,
+        !outerClockwise,
+      );
     });
     if (!multi) return { type: 'Polygon', coordinates: [outer, ...holes] };
     const second = starRing(cx + 3 * scale, cy, radii, scale, outerClockwise);
@@ -111,12 +140,18 @@ describe('random polygons round-trip (fast-check)', () => {
     it(`${format}`, async () => {
       await fc.assert(
         fc.asyncProperty(polygonArb, async (geometry) => {
-          const boundary: ParsedBoundary = { geometry: geojson.toFieldGeometry(geometry, { format: 'geojson' }), properties: {}, format: 'geojson' };
+          const boundary: ParsedBoundary = {
+            geometry: geojson.toFieldGeometry(geometry, { format: 'geojson' }),
+            properties: {},
+            format: 'geojson',
+          };
           const written = await writers[format].write(boundary);
           const back = await readAnyBoundary(written, writers[format].name);
           expect(back).toHaveLength(1);
           // ISO-XML rounds to 9 decimals; everything else is exact
-          expect(maxRingDeviation(boundary.geometry, back[0].geometry)).toBeLessThanOrEqual(format === 'isoxml' ? 5e-10 : 0);
+          expect(maxRingDeviation(boundary.geometry, back[0].geometry)).toBeLessThanOrEqual(
+            format === 'isoxml' ? 5e-10 : 0,
+          );
         }),
         { seed: 20261122, numRuns: 40 },
       );
@@ -128,12 +163,22 @@ describe('attribute columns round-trip through the Shapefile .dbf (fast-check)',
   it('text (any Unicode up to 254 bytes, surrounding spaces aside), integers and decimals come back equal', async () => {
     const field = corpusFields()[0];
     const [base] = geojson.readBoundary(field.text, field.file);
-    const text = fc.string({ unit: 'grapheme', maxLength: 40 }).filter((s) => new TextEncoder().encode(s).length <= 254 && !/[\u0000]/.test(s));
+    const text = fc
+      .string({ unit: 'grapheme', maxLength: 40 })
+      .filter((s) => new TextEncoder().encode(s).length <= 254 && !/[\u0000]/.test(s));
     await fc.assert(
       fc.asyncProperty(
-        fc.record({ Grower: text, Farm: text, acres: fc.integer({ min: -1e9, max: 1e9 }), ratio: fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((v) => Math.round(v * 1e4) / 1e4) }),
+        fc.record({
+          Grower: text,
+          Farm: text,
+          acres: fc.integer({ min: -1e9, max: 1e9 }),
+          ratio: fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((v) => Math.round(v * 1e4) / 1e4),
+        }),
         async (props) => {
-          const [back] = await shapefile.readBoundary(await shapefile.writeBoundaries([{ ...base, properties: props }]), 'attrs.zip');
+          const [back] = await shapefile.readBoundary(
+            await shapefile.writeBoundaries([{ ...base, properties: props }]),
+            'attrs.zip',
+          );
           // dBASE pads text with spaces and readers (shpjs, GDAL) trim them; empty text reads back as absent or ''
           expect((back.properties.Grower ?? '') as string).toBe(props.Grower.trim());
           expect((back.properties.Farm ?? '') as string).toBe(props.Farm.trim());

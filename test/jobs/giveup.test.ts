@@ -39,8 +39,20 @@ function giveUpSuite(engine: Engine, open: () => Promise<Backend>) {
   const planner = fakePlanner(calls, times);
   // pg-boss gives up after 3 deliveries (retryLimit 2) before our own limit (6) decides; the embedded
   // engine has only our limit (3).
-  const settings: JobSettings = { ...defaultJobSettings, maxAttempts: engine === 'embedded' ? 3 : 6, retryDelaySeconds: 1, planTimeoutCapSeconds: 5, planTimeoutGraceSeconds: 0 };
-  const pgBoss = { retryLimit: 2, retryDelaySeconds: 1, expireInSeconds: 2, maintenanceIntervalSeconds: 1, pollingIntervalSeconds: 0.5 };
+  const settings: JobSettings = {
+    ...defaultJobSettings,
+    maxAttempts: engine === 'embedded' ? 3 : 6,
+    retryDelaySeconds: 1,
+    planTimeoutCapSeconds: 5,
+    planTimeoutGraceSeconds: 0,
+  };
+  const pgBoss = {
+    retryLimit: 2,
+    retryDelaySeconds: 1,
+    expireInSeconds: 2,
+    maintenanceIntervalSeconds: 1,
+    pollingIntervalSeconds: 0.5,
+  };
   let backend: Backend;
   let sender: JobService;
   let app: ReturnType<typeof createApp>;
@@ -48,7 +60,12 @@ function giveUpSuite(engine: Engine, open: () => Promise<Backend>) {
   beforeAll(async () => {
     backend = await open();
     sender = await startJobs({ store: backend.store, planner, worker: false, settings, pgBoss });
-    app = createApp({ store: backend.store, planner, limiter: createRateLimiter({ points: 100_000, windowSeconds: 60 }), config: { planTimeoutCapSeconds: 5, planTimeoutGraceSeconds: 0 } });
+    app = createApp({
+      store: backend.store,
+      planner,
+      limiter: createRateLimiter({ points: 100_000, windowSeconds: 60 }),
+      config: { planTimeoutCapSeconds: 5, planTimeoutGraceSeconds: 0 },
+    });
   }, 60_000);
   afterAll(async () => {
     await sender?.close();
@@ -57,12 +74,20 @@ function giveUpSuite(engine: Engine, open: () => Promise<Backend>) {
 
   const startRunner = (): Promise<JobRunner> => {
     const ctx = { store: backend.store, planner, settings };
-    return engine === 'embedded' ? startEmbeddedRunner(ctx, { concurrency: 2, pollMs: 50, sweepMs: 200 }) : startPgBossRunner(ctx, { ...pgBoss, concurrency: 2 });
+    return engine === 'embedded'
+      ? startEmbeddedRunner(ctx, { concurrency: 2, pollMs: 50, sweepMs: 200 })
+      : startPgBossRunner(ctx, { ...pgBoss, concurrency: 2 });
   };
 
   /** A pg-boss worker that takes the item's queue entry and dies (never completes it), `times` times over. */
   async function dieOn(jobId: string, deliveries: number, claim: boolean): Promise<void> {
-    const boss = new PgBoss({ connectionString: backend.url!, schema: 'pgboss', supervise: true, schedule: false, maintenanceIntervalSeconds: 1 } as PgBoss.ConstructorOptions);
+    const boss = new PgBoss({
+      connectionString: backend.url!,
+      schema: 'pgboss',
+      supervise: true,
+      schedule: false,
+      maintenanceIntervalSeconds: 1,
+    } as PgBoss.ConstructorOptions);
     boss.on('error', () => undefined);
     await boss.start();
     try {
@@ -78,7 +103,11 @@ function giveUpSuite(engine: Engine, open: () => Promise<Backend>) {
           await sleep(200);
         }
         // As our handler's claim would: the item is running, with a lease.
-        if (claim) await backend.store.db.query("UPDATE guidance_job_items SET status = 'running', attempts = attempts + 1, started_at = now(), lease_until = now() + interval '2 seconds' WHERE job_id = $1", [jobId]);
+        if (claim)
+          await backend.store.db.query(
+            "UPDATE guidance_job_items SET status = 'running', attempts = attempts + 1, started_at = now(), lease_until = now() + interval '2 seconds' WHERE job_id = $1",
+            [jobId],
+          );
       }
     } finally {
       await boss.stop({ graceful: false, close: true, wait: true } as PgBoss.StopOptions);
@@ -122,7 +151,9 @@ function giveUpSuite(engine: Engine, open: () => Promise<Backend>) {
       expect(results[1].error.message).toMatch(/every time/);
     } else {
       expect(results[1].error.code).toBe('AttemptsExhausted');
-      expect(results[1].error.message).toMatch(/stopped retrying.*attempt 3 failed transiently: .*connection reset \(transient, every time\)/);
+      expect(results[1].error.message).toMatch(
+        /stopped retrying.*attempt 3 failed transiently: .*connection reset \(transient, every time\)/,
+      );
     }
     expect(results[1].planId).toBeUndefined();
     expect(await backend.store.balance('user', acct.userId)).toBe(98);
@@ -131,7 +162,10 @@ function giveUpSuite(engine: Engine, open: () => Promise<Backend>) {
   it('gives up on an item whose worker dies on every attempt: the job ends instead of running forever', async () => {
     const acct = await accountWithCompany(backend.store, `dying-${engine}`, 100, 0);
     const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, {
-      items: [{ boundary: squareAt(2.5), equipment: { widthMeters: 6 } }, ...(engine === 'embedded' ? [{ boundary: squareAt(2.6), equipment: { widthMeters: 6 } }] : [])],
+      items: [
+        { boundary: squareAt(2.5), equipment: { widthMeters: 6 } },
+        ...(engine === 'embedded' ? [{ boundary: squareAt(2.6), equipment: { widthMeters: 6 } }] : []),
+      ],
     });
     expect(submitted.status).toBe(202);
     const jobId = submitted.body.jobId as string;
@@ -174,11 +208,24 @@ function giveUpSuite(engine: Engine, open: () => Promise<Backend>) {
 
   it('reports queued, then running, then failed when every item failed; a finished job cannot be cancelled (409)', async () => {
     const acct = await accountWithCompany(backend.store, `statuses-${engine}`, 100, 0);
-    const degenerate = { type: 'Polygon', coordinates: [[[2.95, 47.1], [2.96, 47.1], [2.95, 47.1]]] };
+    const degenerate = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [2.95, 47.1],
+          [2.96, 47.1],
+          [2.95, 47.1],
+        ],
+      ],
+    };
     const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, {
       items: [
         // Never finishes: stopped by its time limit (maxOptimizerTime 1 s + no grace).
-        { boundary: squareAt(2.9), equipment: { widthMeters: 6, turnRadiusMeters: 77 }, routeOptions: { maxOptimizerTime: 1 } },
+        {
+          boundary: squareAt(2.9),
+          equipment: { widthMeters: 6, turnRadiusMeters: 77 },
+          routeOptions: { maxOptimizerTime: 1 },
+        },
         { boundary: degenerate, equipment: { widthMeters: 6 } },
       ],
     });
@@ -186,7 +233,12 @@ function giveUpSuite(engine: Engine, open: () => Promise<Backend>) {
     const jobId = submitted.body.jobId as string;
     // No worker runs yet.
     const queued = await call(app, 'GET', `/api/guidance-jobs/${jobId}`, acct.apiKey);
-    expect(queued.body).toMatchObject({ status: 'queued', startedAt: null, finishedAt: null, progress: { queued: 2, running: 0, total: 2 } });
+    expect(queued.body).toMatchObject({
+      status: 'queued',
+      startedAt: null,
+      finishedAt: null,
+      progress: { queued: 2, running: 0, total: 2 },
+    });
     expect(queued.headers.get('retry-after')).toBe('5');
     const runner = await startRunner();
     try {
@@ -213,7 +265,10 @@ function giveUpSuite(engine: Engine, open: () => Promise<Backend>) {
   it('a cancelled job whose running item lost its worker still finishes', async () => {
     const acct = await accountWithCompany(backend.store, `cancel-dead-${engine}`, 100, 0);
     const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, {
-      items: [{ boundary: squareAt(2.7), equipment: { widthMeters: 6 } }, ...(engine === 'embedded' ? [{ boundary: squareAt(2.8), equipment: { widthMeters: 6 } }] : [])],
+      items: [
+        { boundary: squareAt(2.7), equipment: { widthMeters: 6 } },
+        ...(engine === 'embedded' ? [{ boundary: squareAt(2.8), equipment: { widthMeters: 6 } }] : []),
+      ],
     });
     const jobId = submitted.body.jobId as string;
     if (engine === 'embedded') {
@@ -233,7 +288,13 @@ function giveUpSuite(engine: Engine, open: () => Promise<Backend>) {
     try {
       const final = await waitForJob(app, acct.apiKey, jobId, 60_000);
       expect(final.body.status).toBe('cancelled');
-      expect(final.body.progress).toMatchObject({ running: 0, queued: 0, done: 0, failed: 0, cancelled: engine === 'embedded' ? 2 : 1 });
+      expect(final.body.progress).toMatchObject({
+        running: 0,
+        queued: 0,
+        done: 0,
+        failed: 0,
+        cancelled: engine === 'embedded' ? 2 : 1,
+      });
       expect(final.body.finishedAt).not.toBeNull();
       expect(final.headers.get('retry-after')).toBeNull();
     } finally {

@@ -4,7 +4,16 @@
  * checks that every result belongs to its item; one small job runs the real planner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_VERSION, createApp, createRateLimiter, openStore, poolPlanner, startJobs, type JobService, type Store } from '@furrow/api';
+import {
+  API_VERSION,
+  createApp,
+  createRateLimiter,
+  openStore,
+  poolPlanner,
+  startJobs,
+  type JobService,
+  type Store,
+} from '@furrow/api';
 import * as core from '@furrow/core';
 import { describeWith } from '../support/requires.js';
 import { openPostgresStore } from '../api/pg.js';
@@ -36,7 +45,12 @@ function jobSuite(open: () => Promise<Backend>) {
       settings: { retryDelaySeconds: 0, maxAttempts: 3, planTimeoutCapSeconds: 1, planTimeoutGraceSeconds: 0 },
       pgBoss: { retryDelaySeconds: 1, maintenanceIntervalSeconds: 5, expireInSeconds: 10 },
     });
-    app = createApp({ store, planner, limiter: createRateLimiter({ points: 100_000, windowSeconds: 60 }), config: { planTimeoutCapSeconds: 1, planTimeoutGraceSeconds: 0 } });
+    app = createApp({
+      store,
+      planner,
+      limiter: createRateLimiter({ points: 100_000, windowSeconds: 60 }),
+      config: { planTimeoutCapSeconds: 1, planTimeoutGraceSeconds: 0 },
+    });
   }, 60_000);
   afterAll(async () => {
     await jobs?.close();
@@ -46,12 +60,28 @@ function jobSuite(open: () => Promise<Backend>) {
   it('documents the four job routes and requires a key on each', async () => {
     const doc = await (await app.request('/openapi.json')).json();
     const ops = Object.entries(doc.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap(([p, o]) =>
-      Object.entries(o).filter(([, op]) => op.tags?.includes('Guidance jobs')).map(([m]) => `${m.toUpperCase()} ${p}`),
+      Object.entries(o)
+        .filter(([, op]) => op.tags?.includes('Guidance jobs'))
+        .map(([m]) => `${m.toUpperCase()} ${p}`),
     );
-    expect(ops.sort()).toEqual(['DELETE /api/guidance-jobs/{jobId}', 'GET /api/guidance-jobs/{jobId}', 'GET /api/guidance-jobs/{jobId}/results', 'POST /api/guidance-jobs']);
+    expect(ops.sort()).toEqual([
+      'DELETE /api/guidance-jobs/{jobId}',
+      'GET /api/guidance-jobs/{jobId}',
+      'GET /api/guidance-jobs/{jobId}/results',
+      'POST /api/guidance-jobs',
+    ]);
     const id = '00000000-0000-4000-8000-000000000000';
-    for (const [method, path] of [['POST', '/api/guidance-jobs'], ['GET', `/api/guidance-jobs/${id}`], ['GET', `/api/guidance-jobs/${id}/results`], ['DELETE', `/api/guidance-jobs/${id}`]]) {
-      const res = await app.request(path, { method, headers: method === 'POST' ? { 'Content-Type': 'application/json' } : {}, body: method === 'POST' ? '{"items":[]}' : undefined });
+    for (const [method, path] of [
+      ['POST', '/api/guidance-jobs'],
+      ['GET', `/api/guidance-jobs/${id}`],
+      ['GET', `/api/guidance-jobs/${id}/results`],
+      ['DELETE', `/api/guidance-jobs/${id}`],
+    ]) {
+      const res = await app.request(path, {
+        method,
+        headers: method === 'POST' ? { 'Content-Type': 'application/json' } : {},
+        body: method === 'POST' ? '{"items":[]}' : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(401);
     }
   });
@@ -59,7 +89,11 @@ function jobSuite(open: () => Promise<Backend>) {
   it('plans a 50-item job: every item once, in item order, stored, exportable, charged once each', async () => {
     const acct = await accountWithCompany(store, `fifty-${store.db.kind}`, 100, 30);
     // A stored field for the boundaryId items.
-    const saved = await call(app, 'POST', '/api/fields/save', acct.apiKey, { farmId: await farmOf(store, acct.companyId), name: 'stored', boundary: squareAt(9.5).coordinates });
+    const saved = await call(app, 'POST', '/api/fields/save', acct.apiKey, {
+      farmId: await farmOf(store, acct.companyId),
+      name: 'stored',
+      boundary: squareAt(9.5).coordinates,
+    });
     expect(saved.status).toBe(201);
     const boundaryId = saved.body.vBoundary.boundaryId as string;
 
@@ -67,10 +101,18 @@ function jobSuite(open: () => Promise<Backend>) {
       i % 10 === 9
         ? { boundaryId, equipment: { widthMeters: 3 + i } }
         : i % 2 === 0
-          ? { boundary: squareAt(8 + i * 0.01), equipment: { widthMeters: 3 + i }, exteriorHeadlandPasses: i % 5, name: `inline ${i}` }
+          ? {
+              boundary: squareAt(8 + i * 0.01),
+              equipment: { widthMeters: 3 + i },
+              exteriorHeadlandPasses: i % 5,
+              name: `inline ${i}`,
+            }
           : { field: squareAt(8 + i * 0.01), machine: { widthMeters: 3 + i }, headland: { passes: i % 4 } },
     );
-    const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, { defaults: { routeOptions: { maxOptimizerTime: 1 } }, items });
+    const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, {
+      defaults: { routeOptions: { maxOptimizerTime: 1 } },
+      items,
+    });
     expect(submitted.status).toBe(202);
     const jobId = submitted.body.jobId as string;
     expect(submitted.headers.get('location')).toBe(`/api/guidance-jobs/${jobId}`);
@@ -108,21 +150,37 @@ function jobSuite(open: () => Promise<Backend>) {
       [results[9].planId],
     );
     expect(form[0]).toEqual({ text: false, gzip: true });
-    const exported = await app.request(`/api/plans/${results[0].planId}/export?format=geojson`, { headers: { 'X-API-KEY': acct.apiKey } });
+    const exported = await app.request(`/api/plans/${results[0].planId}/export?format=geojson`, {
+      headers: { 'X-API-KEY': acct.apiKey },
+    });
     expect(exported.status).toBe(200);
     // Credits: the company's 30 first, then 20 of the user's; one ledger entry per item.
     expect(await store.balance('company', acct.companyId)).toBe(0);
     expect(await store.balance('user', acct.userId)).toBe(80);
-    const ledger = await store.db.query<{ reason: string }>("SELECT reason FROM credit_ledger WHERE reason LIKE $1", [`guidance-jobs/${jobId}/%`]);
+    const ledger = await store.db.query<{ reason: string }>('SELECT reason FROM credit_ledger WHERE reason LIKE $1', [
+      `guidance-jobs/${jobId}/%`,
+    ]);
     expect(ledger.length).toBe(50);
     expect(new Set(ledger.map((l) => l.reason)).size).toBe(50);
-    const planRows = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM plans p JOIN guidance_job_items i ON i.plan_id = p.plan_id WHERE i.job_id = $1', [jobId]);
+    const planRows = await store.db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM plans p JOIN guidance_job_items i ON i.plan_id = p.plan_id WHERE i.job_id = $1',
+      [jobId],
+    );
     expect(Number(planRows[0].n)).toBe(50);
   }, 90_000);
 
   it('records invalid input as the item error without retrying, retries transient failures, enforces the time limit', async () => {
     const acct = await accountWithCompany(store, `errors-${store.db.kind}`, 100, 0);
-    const degenerate = { type: 'Polygon', coordinates: [[[7.1, 47.1], [7.2, 47.1], [7.1, 47.1]]] };
+    const degenerate = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [7.1, 47.1],
+          [7.2, 47.1],
+          [7.1, 47.1],
+        ],
+      ],
+    };
     const items = [
       { boundary: squareAt(7.3), equipment: { widthMeters: 6 } },
       { boundary: degenerate, equipment: { widthMeters: 6 } },
@@ -149,21 +207,31 @@ function jobSuite(open: () => Promise<Backend>) {
   it('rejects malformed jobs with 400 naming the item, before anything is queued', async () => {
     const acct = await accountWithCompany(store, `bad-${store.db.kind}`, 100, 0);
     const bad = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, {
-      items: [{ boundary: squareAt(6), equipment: { widthMeters: 6 } }, { boundary: squareAt(6.1), equipment: { widthMeters: -1 } }],
+      items: [
+        { boundary: squareAt(6), equipment: { widthMeters: 6 } },
+        { boundary: squareAt(6.1), equipment: { widthMeters: -1 } },
+      ],
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].path).toBe('items[1].equipment.widthMeters');
-    const unknownBoundary = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, { items: [{ boundaryId: '00000000-0000-4000-8000-000000000000' }] });
+    const unknownBoundary = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, {
+      items: [{ boundaryId: '00000000-0000-4000-8000-000000000000' }],
+    });
     expect(unknownBoundary.status).toBe(400);
     expect(unknownBoundary.body.error.details[0].path).toBe('items[0].boundaryId');
     expect((await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, { items: [] })).status).toBe(400);
-    const n = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM guidance_jobs WHERE created_by = $1', [acct.userId]);
+    const n = await store.db.query<{ n: string }>('SELECT count(*) AS n FROM guidance_jobs WHERE created_by = $1', [
+      acct.userId,
+    ]);
     expect(Number(n[0].n)).toBe(0);
   });
 
   it('cancels what has not started; cancelled items are neither planned nor charged', async () => {
     const acct = await accountWithCompany(store, `cancel-${store.db.kind}`, 100, 0);
-    const items = Array.from({ length: 40 }, (_, i) => ({ boundary: squareAt(5 + i * 0.01), equipment: { widthMeters: 6, turnRadiusMeters: 33 } }));
+    const items = Array.from({ length: 40 }, (_, i) => ({
+      boundary: squareAt(5 + i * 0.01),
+      equipment: { widthMeters: 6, turnRadiusMeters: 33 },
+    }));
     const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, { items });
     const jobId = submitted.body.jobId;
     await waitForJob(app, acct.apiKey, jobId, 30_000, (j) => j.progress.done >= 2);
@@ -187,10 +255,12 @@ function jobSuite(open: () => Promise<Backend>) {
     expect((await call(app, 'DELETE', `/api/guidance-jobs/${jobId}`, acct.apiKey)).status).toBe(200);
   }, 60_000);
 
-  it('scopes jobs to the caller\'s companies (404 for others) and refuses a job without credits (402)', async () => {
+  it("scopes jobs to the caller's companies (404 for others) and refuses a job without credits (402)", async () => {
     const owner = await accountWithCompany(store, `owner-${store.db.kind}`, 100, 0);
     const other = await accountWithCompany(store, `other-${store.db.kind}`, 100, 0);
-    const submitted = await call(app, 'POST', '/api/guidance-jobs', owner.apiKey, { items: [{ boundary: squareAt(4), equipment: { widthMeters: 6 } }] });
+    const submitted = await call(app, 'POST', '/api/guidance-jobs', owner.apiKey, {
+      items: [{ boundary: squareAt(4), equipment: { widthMeters: 6 } }],
+    });
     const jobId = submitted.body.jobId;
     for (const [method, path] of [
       ['GET', `/api/guidance-jobs/${jobId}`],
@@ -202,10 +272,15 @@ function jobSuite(open: () => Promise<Backend>) {
     }
     expect((await call(app, 'GET', '/api/guidance-jobs/not-a-uuid', owner.apiKey)).status).toBe(404);
     // Another company's boundary cannot be planned through a job.
-    const foreign = await call(app, 'POST', '/api/guidance-jobs', other.apiKey, { companyId: owner.companyId, items: [{ boundary: squareAt(4), equipment: { widthMeters: 6 } }] });
+    const foreign = await call(app, 'POST', '/api/guidance-jobs', other.apiKey, {
+      companyId: owner.companyId,
+      items: [{ boundary: squareAt(4), equipment: { widthMeters: 6 } }],
+    });
     expect(foreign.status).toBe(404);
     const broke = await accountWithCompany(store, `broke-${store.db.kind}`, 0, 0);
-    const refused = await call(app, 'POST', '/api/guidance-jobs', broke.apiKey, { items: [{ boundary: squareAt(4), equipment: { widthMeters: 6 } }] });
+    const refused = await call(app, 'POST', '/api/guidance-jobs', broke.apiKey, {
+      items: [{ boundary: squareAt(4), equipment: { widthMeters: 6 } }],
+    });
     expect(refused.status).toBe(402);
     expect(refused.body.creditsRequired).toBe(1);
     await waitForJob(app, owner.apiKey, jobId, 30_000);
@@ -239,14 +314,22 @@ describe('guidance jobs with the real planner on the worker pool (embedded store
   it('plans real corpus fields with the metrics the library gives for the same requests', async () => {
     const acct = await accountWithCompany(store, 'real', 100, 0);
     const app = createApp({ store, limiter: createRateLimiter({ points: 100_000, windowSeconds: 60 }) });
-    const requests = ['de-bb-074', 'cz-023', 'pt-017'].map((id, i) => ({ boundary: readCorpusField(id).geometry, equipment: { widthMeters: 6 + i }, exteriorHeadlandPasses: 1 }));
+    const requests = ['de-bb-074', 'cz-023', 'pt-017'].map((id, i) => ({
+      boundary: readCorpusField(id).geometry,
+      equipment: { widthMeters: 6 + i },
+      exteriorHeadlandPasses: 1,
+    }));
     const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, { items: requests });
     expect(submitted.status).toBe(202);
     const final = await waitForJob(app, acct.apiKey, submitted.body.jobId, 120_000);
     expect(final.body.status).toBe('completed');
     const results = await allResults(app, acct.apiKey, submitted.body.jobId);
     // Expected: the library itself, called here on the same requests.
-    const expected = await Promise.all(requests.map(async (r) => (await (core as any).planRoute(r)) as { metrics: unknown; route: unknown[]; version: string }));
+    const expected = await Promise.all(
+      requests.map(
+        async (r) => (await (core as any).planRoute(r)) as { metrics: unknown; route: unknown[]; version: string },
+      ),
+    );
     expect(results.map((r) => r.metrics)).toEqual(expected.map((p) => p.metrics));
     // The stored plan is the library's plan with the API's version and without crosshatches.
     for (let i = 0; i < requests.length; i++) {

@@ -23,7 +23,10 @@ describe('guidance jobs survive a restart of the embedded store', () => {
     const acct = await accountWithCompany(before, 'restart', 100, 0);
     const sender = await startJobs({ store: before, planner: fakePlanner(calls), worker: false });
     const app1 = createApp({ store: before, limiter });
-    const items = Array.from({ length: 6 }, (_, i) => ({ boundary: squareAt(3 + i * 0.01), equipment: { widthMeters: 6 } }));
+    const items = Array.from({ length: 6 }, (_, i) => ({
+      boundary: squareAt(3 + i * 0.01),
+      equipment: { widthMeters: 6 },
+    }));
     const submitted = await call(app1, 'POST', '/api/guidance-jobs', acct.apiKey, { items });
     expect(submitted.status).toBe(202);
     const jobId = submitted.body.jobId;

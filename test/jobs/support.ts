@@ -22,7 +22,10 @@ export function fakePlanRoute(calls: Map<string, number>, times?: Map<string, nu
     calls.set(key, (calls.get(key) ?? 0) + 1);
     times?.set(key, [...(times.get(key) ?? []), performance.now()]);
     if (ring.length < 4) {
-      const err = new Error('the boundary needs at least 3 distinct positions') as Error & { code: string; details: unknown[] };
+      const err = new Error('the boundary needs at least 3 distinct positions') as Error & {
+        code: string;
+        details: unknown[];
+      };
       err.name = 'PlanError';
       err.code = 'invalid-boundary';
       err.details = [];
@@ -56,13 +59,25 @@ export function fakePlanner(calls: Map<string, number>, times?: Map<string, numb
 
 export const squareAt = (lon: number, lat = 47.37, d = 0.002) => ({
   type: 'Polygon' as const,
-  coordinates: [[[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat + d], [lon, lat]]],
+  coordinates: [
+    [
+      [lon, lat],
+      [lon + d, lat],
+      [lon + d, lat + d],
+      [lon, lat + d],
+      [lon, lat],
+    ],
+  ],
 });
 
 /** A partner-admin account with one company (with `companyCredits`) and `userCredits` of its own. */
 export async function accountWithCompany(store: Store, name: string, userCredits: number, companyCredits: number) {
   const { userId, apiKey } = await store.createAccountKey({ name, partnerAdmin: true, initialCredits: userCredits });
-  const { company } = await store.provisionCompany(userId, userId, { partnerCompanyId: `${name}-co`, name: `${name} Co`, countryCode: 'DE' });
+  const { company } = await store.provisionCompany(userId, userId, {
+    partnerCompanyId: `${name}-co`,
+    name: `${name} Co`,
+    countryCode: 'DE',
+  });
   if (companyCredits > 0) await store.grantCredits('company', company.companyId, companyCredits, 'test');
   return { userId, apiKey, companyId: company.companyId };
 }
@@ -76,14 +91,21 @@ export async function call(app: AppLike, method: string, path: string, key: stri
 }
 
 /** Polls a job until it stops changing (or `timeoutMs`), as a client would (faster). */
-export async function waitForJob(app: AppLike, key: string, jobId: string, timeoutMs: number, until?: (job: any) => boolean) {
+export async function waitForJob(
+  app: AppLike,
+  key: string,
+  jobId: string,
+  timeoutMs: number,
+  until?: (job: any) => boolean,
+) {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const r = await call(app, 'GET', `/api/guidance-jobs/${jobId}`, key);
     expect(r.status).toBe(200);
     const done = until ? until(r.body) : r.body.progress.queued + r.body.progress.running === 0;
     if (done) return r;
-    if (Date.now() > end) throw new Error(`job ${jobId} did not finish within ${timeoutMs} ms: ${JSON.stringify(r.body)}`);
+    if (Date.now() > end)
+      throw new Error(`job ${jobId} did not finish within ${timeoutMs} ms: ${JSON.stringify(r.body)}`);
     await new Promise((res) => setTimeout(res, 100));
   }
 }

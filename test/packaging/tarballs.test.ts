@@ -29,8 +29,16 @@ interface Packed {
   files: { path: string }[];
 }
 
-const workspaces = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces;
-const manifests = workspaces.map((w) => JSON.parse(readFileSync(join(root, w, 'package.json'), 'utf8')) as { name: string; version: string; private?: boolean });
+const workspaces = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces: string[] })
+  .workspaces;
+const manifests = workspaces.map(
+  (w) =>
+    JSON.parse(readFileSync(join(root, w, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      private?: boolean;
+    },
+);
 /** The server packages are packed and checked, not installed: the CLI takes them as optional peers. */
 const SERVER = new Set(['@furrow/api', '@furrow/web']);
 
@@ -44,7 +52,12 @@ function bytesUnder(path: string): number {
   return readdirSync(path).reduce((sum, name) => sum + bytesUnder(join(path, name)), 0);
 }
 
-async function sh(file: string, args: string[], cwd: string, timeout = 60_000): Promise<{ stdout: string; stderr: string; code: number }> {
+async function sh(
+  file: string,
+  args: string[],
+  cwd: string,
+  timeout = 60_000,
+): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
     const { stdout, stderr } = await exec(file, args, { cwd, timeout, maxBuffer: 64 << 20 });
     return { stdout, stderr, code: 0 };
@@ -56,10 +69,16 @@ async function sh(file: string, args: string[], cwd: string, timeout = 60_000): 
 
 beforeAll(async () => {
   for (const w of workspaces) {
-    if (!existsSync(join(root, w, 'dist'))) throw new Error(`${w} is not built: run the README test command (npm test), which builds first`);
+    if (!existsSync(join(root, w, 'dist')))
+      throw new Error(`${w} is not built: run the README test command (npm test), which builds first`);
   }
   dir = mkdtempSync(join(tmpdir(), 'furrow-pack-'));
-  const pack = await sh('npm', ['pack', '--workspaces', '--ignore-scripts', '--json', '--pack-destination', dir], root, 120_000);
+  const pack = await sh(
+    'npm',
+    ['pack', '--workspaces', '--ignore-scripts', '--json', '--pack-destination', dir],
+    root,
+    120_000,
+  );
   if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
   packed = JSON.parse(pack.stdout) as Packed[];
 
@@ -67,7 +86,12 @@ beforeAll(async () => {
   await exec('mkdir', [app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'furrow-consumer', private: true }));
   const tarballs = packed.filter((p) => !SERVER.has(p.name)).map((p) => join(dir, p.filename));
-  const install = await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], app, 240_000);
+  const install = await sh(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs],
+    app,
+    240_000,
+  );
   if (install.code !== 0) throw new Error(`npm install of the tarballs failed: ${install.stderr}`);
 }, 420_000);
 
@@ -87,18 +111,32 @@ describe('tarballs', () => {
       const paths = p.files.map((f) => f.path);
       expect(paths, p.name).toContain('LICENSE');
       expect(paths, p.name).toContain('README.md');
-      expect(paths.some((f) => f.startsWith('dist/') && f.endsWith('.js')), p.name).toBe(true);
-      expect(paths.filter((f) => /\.tsbuildinfo$|\.d\.ts\.map$|\.test\.[jt]s$|(^|\/)src\//.test(f)), p.name).toEqual([]);
+      expect(
+        paths.some((f) => f.startsWith('dist/') && f.endsWith('.js')),
+        p.name,
+      ).toBe(true);
+      expect(
+        paths.filter((f) => /\.tsbuildinfo$|\.d\.ts\.map$|\.test\.[jt]s$|(^|\/)src\//.test(f)),
+        p.name,
+      ).toEqual([]);
     }
   });
 
   it('ship source maps that carry their sources', () => {
-    const maps = readdirSync(join(app, 'node_modules/@furrow/core/dist'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js.map'));
+    const maps = readdirSync(join(app, 'node_modules/@furrow/core/dist'), { recursive: true, encoding: 'utf8' }).filter(
+      (f) => f.endsWith('.js.map'),
+    );
     expect(maps.length).toBeGreaterThan(10);
     for (const m of maps) {
-      const map = JSON.parse(readFileSync(join(app, 'node_modules/@furrow/core/dist', m), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      const map = JSON.parse(readFileSync(join(app, 'node_modules/@furrow/core/dist', m), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: (string | null)[];
+      };
       expect(map.sourcesContent?.length, m).toBe(map.sources.length);
-      expect(map.sourcesContent?.every((s) => typeof s === 'string' && s.length > 0), m).toBe(true);
+      expect(
+        map.sourcesContent?.every((s) => typeof s === 'string' && s.length > 0),
+        m,
+      ).toBe(true);
     }
   });
 });
@@ -107,8 +145,21 @@ describe('installed from the tarballs into an empty folder', () => {
   const libraries = manifests.filter((m) => m.name !== '@furrow/cli' && !SERVER.has(m.name)).map((m) => m.name);
 
   it('imports every library package with ESM', async () => {
-    const code = libraries.map((n, i) => `import * as m${i} from '${n}'; if (Object.keys(m${i}).length === 0) throw new Error('${n} exports nothing');`).join('\n');
-    const r = await sh(process.execPath, ['--input-type=module', '-e', `${code}\nimport { planRoute } from '@furrow/core'; console.log(typeof planRoute);`], app);
+    const code = libraries
+      .map(
+        (n, i) =>
+          `import * as m${i} from '${n}'; if (Object.keys(m${i}).length === 0) throw new Error('${n} exports nothing');`,
+      )
+      .join('\n');
+    const r = await sh(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `${code}\nimport { planRoute } from '@furrow/core'; console.log(typeof planRoute);`,
+      ],
+      app,
+    );
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('function');
   });
@@ -162,8 +213,16 @@ export async function consume(text: string): Promise<number> {
       join(app, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
-          strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023'], types: [],
-          skipLibCheck: false, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true,
+          strict: true,
+          noEmit: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          lib: ['ES2023'],
+          types: [],
+          skipLibCheck: false,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
         },
         files: ['consumer.ts'],
       }),
@@ -192,7 +251,18 @@ export async function consume(text: string): Promise<number> {
 
   it('leaves the server stack out and names the package a server command needs', async () => {
     for (const name of SERVER) expect(existsSync(join(app, 'node_modules', name)), name).toBe(false);
-    for (const heavy of ['pg', '@electric-sql/pglite', 'swagger-ui-dist', 'hono', 'pg-boss', 'piscina', 'jsts', 'kysely', 'xmlbuilder2', 'isoxml']) {
+    for (const heavy of [
+      'pg',
+      '@electric-sql/pglite',
+      'swagger-ui-dist',
+      'hono',
+      'pg-boss',
+      'piscina',
+      'jsts',
+      'kysely',
+      'xmlbuilder2',
+      'isoxml',
+    ]) {
       expect(existsSync(join(app, 'node_modules', heavy)), heavy).toBe(false);
     }
     const r = await sh(join(app, 'node_modules/.bin/furrow'), ['serve'], app);

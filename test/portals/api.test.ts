@@ -23,13 +23,40 @@ beforeAll(async () => {
   process.env.FURROW_PORTALS = JSON.stringify({}); // replaced below once the company exists
   store = await openStore('memory:');
   t = await makeApp(store, { credits: 20 });
-  const co = await call('POST', '/api/partner/companies', { partnerCompanyId: 'p11', name: 'Portal farms', countryCode: 'DE' });
+  const co = await call('POST', '/api/partner/companies', {
+    partnerCompanyId: 'p11',
+    name: 'Portal farms',
+    countryCode: 'DE',
+  });
   companyId = co.body.companyId;
-  otherCompanyId = (await call('POST', '/api/partner/companies', { partnerCompanyId: 'p11-other', name: 'No portals', countryCode: 'DE' })).body.companyId;
+  otherCompanyId = (
+    await call('POST', '/api/partner/companies', {
+      partnerCompanyId: 'p11-other',
+      name: 'No portals',
+      countryCode: 'DE',
+    })
+  ).body.companyId;
   process.env.FURROW_PORTALS = JSON.stringify({
     [companyId]: {
-      deere: { baseUrl: deere.baseUrl, oauth: { tokenUrl: deere.tokenUrl, clientId: DEERE_CLIENT.id, clientSecret: DEERE_CLIENT.secret, grant: { type: 'refresh_token', refreshToken: DEERE_CLIENT.refreshToken } }, retry: { maxRetries: 1, baseDelayMs: 1 } },
-      trimble: { baseUrl: trimble.baseUrl, oauth: { tokenUrl: trimble.tokenUrl, clientId: TRIMBLE_CLIENT.id, clientSecret: TRIMBLE_CLIENT.secret, grant: { type: 'client_credentials', scope: TRIMBLE_CLIENT.name } } },
+      deere: {
+        baseUrl: deere.baseUrl,
+        oauth: {
+          tokenUrl: deere.tokenUrl,
+          clientId: DEERE_CLIENT.id,
+          clientSecret: DEERE_CLIENT.secret,
+          grant: { type: 'refresh_token', refreshToken: DEERE_CLIENT.refreshToken },
+        },
+        retry: { maxRetries: 1, baseDelayMs: 1 },
+      },
+      trimble: {
+        baseUrl: trimble.baseUrl,
+        oauth: {
+          tokenUrl: trimble.tokenUrl,
+          clientId: TRIMBLE_CLIENT.id,
+          clientSecret: TRIMBLE_CLIENT.secret,
+          grant: { type: 'client_credentials', scope: TRIMBLE_CLIENT.name },
+        },
+      },
     },
   });
 });
@@ -44,10 +71,23 @@ describe('POST /api/terrain/analyze', () => {
   const field = square(8.54, 47.37, 0.004);
   /** A lon/lat grid over the square rising `grade` m per m towards the north. */
   const grid = (grade: number) => {
-    const cell = 0.0002, cols = 30, rows = 30, north = 47.3765, west = 8.5385;
+    const cell = 0.0002,
+      cols = 30,
+      rows = 30,
+      north = 47.3765,
+      west = 8.5385;
     const elevations: number[][] = [];
-    for (let r = 0; r < rows; r++) elevations.push(Array.from({ length: cols }, () => 400 + grade * (north - (r + 0.5) * cell - 47.37) * 111_200));
-    return { type: 'ElevationGrid', crs: 'EPSG:4326', origin: [west, north], cellSize: cell, columns: cols, rows, elevations };
+    for (let r = 0; r < rows; r++)
+      elevations.push(Array.from({ length: cols }, () => 400 + grade * (north - (r + 0.5) * cell - 47.37) * 111_200));
+    return {
+      type: 'ElevationGrid',
+      crs: 'EPSG:4326',
+      origin: [west, north],
+      cellSize: cell,
+      columns: cols,
+      rows,
+      elevations,
+    };
   };
 
   it('returns the contour heading (east-west on a north-rising plane) and the key contour', async () => {
@@ -58,7 +98,11 @@ describe('POST /api/terrain/analyze', () => {
     expect(r.body.byHeading).toHaveLength(36);
     const lats = (r.body.keyContour.coordinates as [number, number][]).map((p) => p[1]);
     expect(Math.max(...lats) - Math.min(...lats)).toBeLessThan(1e-6); // an east-west line
-    const withTracks = await call('POST', '/api/terrain/analyze', { field, grid: grid(0.04), contourTracks: { widthMeters: 24, insetMeters: 12 } });
+    const withTracks = await call('POST', '/api/terrain/analyze', {
+      field,
+      grid: grid(0.04),
+      contourTracks: { widthMeters: 24, insetMeters: 12 },
+    });
     expect(withTracks.status).toBe(200);
     const tracks = withTracks.body.contourTracks.tracks as { offsetIndex: number; coordinates: [number, number][] }[];
     // The square is ~445 m north-south: about (445 − 2·12) / 24 ≈ 17 east-west tracks.
@@ -110,7 +154,11 @@ describe('POST /api/path-plans/scenarios and /sequence', () => {
       objective: 'distance',
     });
     expect(r.status).toBe(200);
-    expect(r.body.results.map((x: { name: string; ok: boolean }) => [x.name, x.ok])).toEqual([['two passes', true], ['one pass', true], ['same as first', true]]);
+    expect(r.body.results.map((x: { name: string; ok: boolean }) => [x.name, x.ok])).toEqual([
+      ['two passes', true],
+      ['one pass', true],
+      ['same as first', true],
+    ]);
     // The stub planner reports one turn per headland pass: the merged request reached it.
     expect(r.body.results[1].kpis.turns).toBe(1);
     expect(r.body.results[1].kpis.widthMeters).toBe(12);
@@ -120,7 +168,8 @@ describe('POST /api/path-plans/scenarios and /sequence', () => {
   });
 
   it('sequences two fields from a depot: the nearer first, entered at its near end', async () => {
-    const near = square(8.54, 47.37, 0.002), far = square(8.60, 47.37, 0.002);
+    const near = square(8.54, 47.37, 0.002),
+      far = square(8.6, 47.37, 0.002);
     const r = await call('POST', '/api/path-plans/sequence', {
       depot: [8.53, 47.37],
       fields: [
@@ -136,7 +185,13 @@ describe('POST /api/path-plans/scenarios and /sequence', () => {
     expect(r.body.fieldPlans.near.metrics.timeSeconds).toBe(50);
     expect(r.body.fieldPlans.near.startPointNodeIndex).toBeNull();
     expect(r.body.method).toBe('exact');
-    const dup = await call('POST', '/api/path-plans/sequence', { depot: [8.53, 47.37], fields: [{ id: 'a', request: shapeA() }, { id: 'a', request: shapeA() }] });
+    const dup = await call('POST', '/api/path-plans/sequence', {
+      depot: [8.53, 47.37],
+      fields: [
+        { id: 'a', request: shapeA() },
+        { id: 'a', request: shapeA() },
+      ],
+    });
     expect(dup.status).toBe(400);
   });
 });
@@ -150,13 +205,28 @@ function cornerPlanner(request: any): Record<string, unknown> {
   const ring = request.field.coordinates[0] as [number, number][];
   const nodes = [ring[0], ring[1], ring[3], ring[2]];
   const start = request.routeOptions?.startPointNodeIndex ?? 0;
-  const track = start >> 1, other = 1 - track;
-  const a = nodes[start], b = nodes[start ^ 1];
+  const track = start >> 1,
+    other = 1 - track;
+  const a = nodes[start],
+    b = nodes[start ^ 1];
   // Continue on the other track from its end nearer to b (same side of the square).
-  const oa = nodes[2 * other + (start & 1 ? 0 : 1)], ob = nodes[2 * other + (start & 1 ? 1 : 0)];
+  const oa = nodes[2 * other + (start & 1 ? 0 : 1)],
+    ob = nodes[2 * other + (start & 1 ? 1 : 0)];
   return {
     version: 'corner',
-    metrics: { fieldAreaSquareMeters: 1, workableAreaSquareMeters: 1, distanceMeters: 3, workingDistanceMeters: 2, nonWorkingDistanceMeters: 1, timeSeconds: 100, overlapSquareMeters: 0, overlapRatio: 0, uncoveredSquareMeters: 0, uncoveredRatio: 0, turns: 1 },
+    metrics: {
+      fieldAreaSquareMeters: 1,
+      workableAreaSquareMeters: 1,
+      distanceMeters: 3,
+      workingDistanceMeters: 2,
+      nonWorkingDistanceMeters: 1,
+      timeSeconds: 100,
+      overlapSquareMeters: 0,
+      overlapRatio: 0,
+      uncoveredSquareMeters: 0,
+      uncoveredRatio: 0,
+      turns: 1,
+    },
     heading: { degrees: 90, source: 'search' },
     route: [
       { sequence: 0, type: 'Track', coordinates: [a, b], lengthMeters: 1 },
@@ -165,7 +235,12 @@ function cornerPlanner(request: any): Record<string, unknown> {
     ],
     boundary: request.field,
     warnings: [],
-    nodes: nodes.map((position, index) => ({ index, trackIndex: index >> 1, end: index & 1 ? 'end' : 'start', position })),
+    nodes: nodes.map((position, index) => ({
+      index,
+      trackIndex: index >> 1,
+      end: index & 1 ? 'end' : 'start',
+      position,
+    })),
   };
 }
 
@@ -173,10 +248,19 @@ describe('sequencing with corner entry candidates', () => {
   it('re-plans from the corners so the field is entered next to the depot and left next to the end', async () => {
     const c = await makeApp(store, { credits: 50, planner: inProcessPlanner(cornerPlanner as never) });
     const field = square(8.54, 47.37, 0.004); // ring: SW, SE, NE, NW
-    const body = { depot: [8.546, 47.3695], end: [8.546, 47.3745], fields: [{ id: 'sq', request: shapeA({ field }) }], objective: 'distance' };
+    const body = {
+      depot: [8.546, 47.3695],
+      end: [8.546, 47.3745],
+      fields: [{ id: 'sq', request: shapeA({ field }) }],
+      objective: 'distance',
+    };
     const planned = await c.app.request('/api/path-plans/sequence', jsonInit('POST', c.adminKey, body));
-    const withCorners = await c.app.request('/api/path-plans/sequence', jsonInit('POST', c.adminKey, { ...body, entryCandidates: 'corners' }));
-    const p = (await planned.json()) as Record<string, any>, w = (await withCorners.json()) as Record<string, any>;
+    const withCorners = await c.app.request(
+      '/api/path-plans/sequence',
+      jsonInit('POST', c.adminKey, { ...body, entryCandidates: 'corners' }),
+    );
+    const p = (await planned.json()) as Record<string, any>,
+      w = (await withCorners.json()) as Record<string, any>;
     expect(planned.status).toBe(200);
     expect(withCorners.status).toBe(200);
     // As planned the route starts and ends on the west side; from node 1 (south-east) it ends north-east.
@@ -184,7 +268,9 @@ describe('sequencing with corner entry candidates', () => {
     expect(w.stops[0].visit.exit).toEqual(field.coordinates[0][2]); // north-east corner
     expect(w.fieldPlans.sq.startPointNodeIndex).toBe(1);
     expect(w.metrics.transportDistanceMeters).toBeLessThan(p.metrics.transportDistanceMeters - 500);
-    const credits = ((await (await c.app.request('/api/user/current', jsonInit('GET', c.adminKey))).json()) as Record<string, any>).credits.balance;
+    const credits = (
+      (await (await c.app.request('/api/user/current', jsonInit('GET', c.adminKey))).json()) as Record<string, any>
+    ).credits.balance;
     expect(credits).toBe(50 - 1 - 5); // one plan, then the plan and its four corner variants
   });
 });
@@ -198,37 +284,77 @@ describe('portal pushes', () => {
 
   it('pushes a planned field to John Deere (with a work plan) and to Trimble', async () => {
     const plan = (await call('POST', '/api/path-plans/direct', shapeA())).body;
-    const d = await call('POST', `/api/companies/${companyId}/portals/deere/push`, { organizationId: '4321', fieldId: 'field-a', plan, workPlan: { workType: 'dtiSeeding', year: 2026 } });
+    const d = await call('POST', `/api/companies/${companyId}/portals/deere/push`, {
+      organizationId: '4321',
+      fieldId: 'field-a',
+      plan,
+      workPlan: { workType: 'dtiSeeding', year: 2026 },
+    });
     expect(d.status).toBe(200);
-    expect(d.body.pushed.map((p: { kind: string; status: number }) => `${p.kind}:${p.status}`)).toEqual(['boundary:201', 'guidanceLine:201', 'workPlan:201']);
-    const tr = await call('POST', `/api/companies/${companyId}/portals/trimble/push`, { organizationId: 'org-9', fieldId: 'f-1', plan, boundary: false });
+    expect(d.body.pushed.map((p: { kind: string; status: number }) => `${p.kind}:${p.status}`)).toEqual([
+      'boundary:201',
+      'guidanceLine:201',
+      'workPlan:201',
+    ]);
+    const tr = await call('POST', `/api/companies/${companyId}/portals/trimble/push`, {
+      organizationId: 'org-9',
+      fieldId: 'f-1',
+      plan,
+      boundary: false,
+    });
     expect(tr.status).toBe(200);
     expect(tr.body.pushed.map((p: { kind: string }) => p.kind)).toEqual(['guidanceLine']);
   });
 
   it('portal and configuration failures are clear API errors', async () => {
     const plan = (await call('POST', '/api/path-plans/direct', shapeA())).body;
-    const missingField = await call('POST', `/api/companies/${companyId}/portals/deere/push`, { organizationId: '4321', fieldId: 'nope', plan });
+    const missingField = await call('POST', `/api/companies/${companyId}/portals/deere/push`, {
+      organizationId: '4321',
+      fieldId: 'nope',
+      plan,
+    });
     expect(missingField.status).toBe(422);
     expect(missingField.body.error).toMatchObject({ code: 'PortalTargetNotFound', reason: 'portal-not-found' });
     deere.failNext({ status: 503 }, 5);
-    const down = await call('POST', `/api/companies/${companyId}/portals/deere/push`, { organizationId: '4321', fieldId: 'field-a', plan });
+    const down = await call('POST', `/api/companies/${companyId}/portals/deere/push`, {
+      organizationId: '4321',
+      fieldId: 'field-a',
+      plan,
+    });
     deere.clearFaults();
     expect(down.status).toBe(503);
     expect(down.body.error.details[0].message).toMatch(/2 attempt/);
-    const unconfigured = await call('POST', `/api/companies/${otherCompanyId}/portals/trimble/push`, { organizationId: 'org-9', fieldId: 'f-1', plan });
+    const unconfigured = await call('POST', `/api/companies/${otherCompanyId}/portals/trimble/push`, {
+      organizationId: 'org-9',
+      fieldId: 'f-1',
+      plan,
+    });
     expect(unconfigured.status).toBe(409);
     expect(unconfigured.body.error.code).toBe('PortalNotConfigured');
-    const both = await call('POST', `/api/companies/${companyId}/portals/trimble/push`, { organizationId: 'org-9', fieldId: 'f-1' });
+    const both = await call('POST', `/api/companies/${companyId}/portals/trimble/push`, {
+      organizationId: 'org-9',
+      fieldId: 'f-1',
+    });
     expect(both.status).toBe(400);
-    const workPlanAtTrimble = await call('POST', `/api/companies/${companyId}/portals/trimble/push`, { organizationId: 'org-9', fieldId: 'f-1', plan, workPlan: { workType: 'dtiSeeding', year: 2026 } });
+    const workPlanAtTrimble = await call('POST', `/api/companies/${companyId}/portals/trimble/push`, {
+      organizationId: 'org-9',
+      fieldId: 'f-1',
+      plan,
+      workPlan: { workType: 'dtiSeeding', year: 2026 },
+    });
     expect(workPlanAtTrimble.status).toBe(400);
   });
 
   it('dryRun shows the requests without credentials or network', async () => {
     const plan = (await call('POST', '/api/path-plans/direct', shapeA())).body;
     const before = deere.requests.length;
-    const r = await call('POST', `/api/companies/${otherCompanyId}/portals/deere/push`, { organizationId: '7', fieldId: 'f', plan, dryRun: true, workPlan: { workType: 'dtiHarvest', year: 2026 } });
+    const r = await call('POST', `/api/companies/${otherCompanyId}/portals/deere/push`, {
+      organizationId: '7',
+      fieldId: 'f',
+      plan,
+      dryRun: true,
+      workPlan: { workType: 'dtiHarvest', year: 2026 },
+    });
     expect(r.status).toBe(200);
     expect(r.body.requests.map((q: { url: string }) => q.url)).toEqual([
       'https://sandboxapi.deere.com/platform/organizations/7/fields/f/boundaries',
@@ -236,14 +362,27 @@ describe('portal pushes', () => {
       'https://sandboxapi.deere.com/platform/organizations/7/workPlans',
     ]);
     expect(r.body.requests[1].body['@type']).toBe('ABLine');
-    const configured = await call('POST', `/api/companies/${companyId}/portals/trimble/push`, { organizationId: 'org-9', fieldId: 'f-1', plan, dryRun: true });
+    const configured = await call('POST', `/api/companies/${companyId}/portals/trimble/push`, {
+      organizationId: 'org-9',
+      fieldId: 'f-1',
+      plan,
+      dryRun: true,
+    });
     expect(configured.body.requests[0].url).toBe(`${trimble.baseUrl}/resources/org-9/boundaries`);
     expect(deere.requests.length).toBe(before);
   });
 
   it('the routes are in the OpenAPI document', async () => {
     const doc = (await (await t.app.request('/openapi.json')).json()) as { paths: Record<string, unknown> };
-    for (const p of ['/api/terrain/analyze', '/api/path-plans/terrain', '/api/path-plans/scenarios', '/api/path-plans/sequence', '/api/companies/{companyId}/portals', '/api/companies/{companyId}/portals/deere/push', '/api/companies/{companyId}/portals/trimble/push']) {
+    for (const p of [
+      '/api/terrain/analyze',
+      '/api/path-plans/terrain',
+      '/api/path-plans/scenarios',
+      '/api/path-plans/sequence',
+      '/api/companies/{companyId}/portals',
+      '/api/companies/{companyId}/portals/deere/push',
+      '/api/companies/{companyId}/portals/trimble/push',
+    ]) {
       expect(Object.keys(doc.paths)).toContain(p);
     }
   });

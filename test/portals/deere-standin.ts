@@ -18,9 +18,15 @@ export class DeereStandIn extends StandIn {
   constructor() {
     super();
     this.route('POST', '/oauth2/default/v1/token', (req) => this.token(req));
-    this.route('POST', '/platform/organizations/:org/fields/:field/boundaries', (req, p) => this.guard(req, p, () => this.boundary(req)));
-    this.route('POST', '/platform/organizations/:org/fields/:field/guidanceLines', (req, p) => this.guard(req, p, () => this.guidanceLine(req, p)));
-    this.route('POST', '/platform/organizations/:org/workPlans', (req, p) => this.guard(req, p, () => this.workPlan(req, p)));
+    this.route('POST', '/platform/organizations/:org/fields/:field/boundaries', (req, p) =>
+      this.guard(req, p, () => this.boundary(req)),
+    );
+    this.route('POST', '/platform/organizations/:org/fields/:field/guidanceLines', (req, p) =>
+      this.guard(req, p, () => this.guidanceLine(req, p)),
+    );
+    this.route('POST', '/platform/organizations/:org/workPlans', (req, p) =>
+      this.guard(req, p, () => this.workPlan(req, p)),
+    );
   }
 
   get baseUrl(): string {
@@ -37,26 +43,44 @@ export class DeereStandIn extends StandIn {
 
   private token(req: RecordedRequest): Reply {
     const c = new Checks();
-    c.that(req.headers['content-type']?.startsWith('application/x-www-form-urlencoded') === true, 'token request must be application/x-www-form-urlencoded');
+    c.that(
+      req.headers['content-type']?.startsWith('application/x-www-form-urlencoded') === true,
+      'token request must be application/x-www-form-urlencoded',
+    );
     const auth = basicAuthOf(req.headers.authorization);
-    if (!auth || auth.id !== DEERE_CLIENT.id || auth.secret !== DEERE_CLIENT.secret) return { status: 401, body: { error: 'invalid_client' } };
+    if (!auth || auth.id !== DEERE_CLIENT.id || auth.secret !== DEERE_CLIENT.secret)
+      return { status: 401, body: { error: 'invalid_client' } };
     const form = new URLSearchParams(req.body);
     const grant = form.get('grant_type');
     if (grant === 'refresh_token') {
-      if (form.get('refresh_token') !== DEERE_CLIENT.refreshToken) return { status: 400, body: { error: 'invalid_grant', error_description: 'The refresh token is invalid or expired.' } };
+      if (form.get('refresh_token') !== DEERE_CLIENT.refreshToken)
+        return {
+          status: 400,
+          body: { error: 'invalid_grant', error_description: 'The refresh token is invalid or expired.' },
+        };
     } else if (grant !== 'client_credentials') {
       return { status: 400, body: { error: 'unsupported_grant_type' } };
     }
     const token = `deere-access-${++this.tokenCount}`;
     this.validTokens.add(token);
-    return c.reply({ status: 200, body: { token_type: 'Bearer', expires_in: 43_200, access_token: token, scope: 'ag1 ag2 ag3 work2 offline_access' } });
+    return c.reply({
+      status: 200,
+      body: {
+        token_type: 'Bearer',
+        expires_in: 43_200,
+        access_token: token,
+        scope: 'ag1 ag2 ag3 work2 offline_access',
+      },
+    });
   }
 
   private guard(req: RecordedRequest, p: Record<string, string>, next: () => Reply): Reply {
     const auth = req.headers.authorization ?? '';
-    if (!auth.startsWith('Bearer ') || !this.validTokens.has(auth.slice(7))) return { status: 401, body: { message: 'Unauthorized' } };
+    if (!auth.startsWith('Bearer ') || !this.validTokens.has(auth.slice(7)))
+      return { status: 401, body: { message: 'Unauthorized' } };
     if (req.headers.accept !== MEDIA) return { status: 406, body: { message: `Accept must be ${MEDIA}` } };
-    if (req.headers['content-type'] !== MEDIA) return { status: 415, body: { message: `Content-Type must be ${MEDIA}` } };
+    if (req.headers['content-type'] !== MEDIA)
+      return { status: 415, body: { message: `Content-Type must be ${MEDIA}` } };
     const fields = this.organizations.get(p.org);
     if (!fields) return { status: 403, body: { message: 'no access to this organization' } };
     if (p.field !== undefined && !fields.has(p.field)) return { status: 404, body: { message: 'field not found' } };
@@ -64,7 +88,12 @@ export class DeereStandIn extends StandIn {
   }
 
   private location(path: string): Reply {
-    return { status: 201, headers: { Location: `${this.url}${path}/${(++this.created).toString().padStart(8, '0')}-0000-4000-8000-000000000000` } };
+    return {
+      status: 201,
+      headers: {
+        Location: `${this.url}${path}/${(++this.created).toString().padStart(8, '0')}-0000-4000-8000-000000000000`,
+      },
+    };
   }
 
   private point(c: Checks, v: unknown, where: string): void {
@@ -89,13 +118,17 @@ export class DeereStandIn extends StandIn {
       (rings ?? []).forEach((r, j) => {
         const where = `multipolygons[${i}].rings[${j}]`;
         c.that(r?.['@type'] === 'Ring', `${where}.@type must be Ring`);
-        c.that(r?.type === (j === 0 ? 'exterior' : 'interior'), `${where}.type must be ${j === 0 ? 'exterior' : 'interior'}`);
+        c.that(
+          r?.type === (j === 0 ? 'exterior' : 'interior'),
+          `${where}.type must be ${j === 0 ? 'exterior' : 'interior'}`,
+        );
         c.that(typeof r?.passable === 'boolean', `${where}.passable must be a boolean`);
         const pts = r?.points as unknown[] | undefined;
         c.that(Array.isArray(pts) && pts.length >= 4, `${where}.points needs at least 4 points (closed ring)`);
         (pts ?? []).forEach((pt, k) => this.point(c, pt, `${where}.points[${k}]`));
         if (Array.isArray(pts) && pts.length >= 4) {
-          const f = pts[0] as Record<string, number>, l = pts[pts.length - 1] as Record<string, number>;
+          const f = pts[0] as Record<string, number>,
+            l = pts[pts.length - 1] as Record<string, number>;
           c.that(f.lat === l.lat && f.lon === l.lon, `${where} must be closed`);
         }
       });
@@ -111,8 +144,15 @@ export class DeereStandIn extends StandIn {
     this.point(c, b?.aPoint, 'aPoint');
     c.that((b?.bPoint === undefined) !== (b?.heading === undefined), 'give exactly one of bPoint and heading');
     if (b?.bPoint !== undefined) this.point(c, b.bPoint, 'bPoint');
-    c.that(b?.fieldUri === `${this.baseUrl}/organizations/${p.org}/fields/${p.field}`, 'fieldUri must be the field this line is posted to');
-    c.that(b?.tramOffset === undefined || (Number.isInteger(b.tramOffset) && (b.tramOffset as number) >= 0 && (b.tramOffset as number) <= 20), 'tramOffset must be 0-20');
+    c.that(
+      b?.fieldUri === `${this.baseUrl}/organizations/${p.org}/fields/${p.field}`,
+      'fieldUri must be the field this line is posted to',
+    );
+    c.that(
+      b?.tramOffset === undefined ||
+        (Number.isInteger(b.tramOffset) && (b.tramOffset as number) >= 0 && (b.tramOffset as number) <= 20),
+      'tramOffset must be 0-20',
+    );
     const reply = c.reply(this.location(req.path));
     if (reply.status === 201) this.guidanceLines.add(reply.headers!.Location);
     return reply;
@@ -122,18 +162,37 @@ export class DeereStandIn extends StandIn {
     const b = req.json as Record<string, unknown> | undefined;
     const c = new Checks();
     const loc = b?.location as Record<string, unknown> | undefined;
-    c.that(typeof loc?.fieldUri === 'string' && (loc.fieldUri as string).startsWith(`${this.baseUrl}/organizations/${p.org}/fields/`), 'location.fieldUri must be a field of this organization');
+    c.that(
+      typeof loc?.fieldUri === 'string' &&
+        (loc.fieldUri as string).startsWith(`${this.baseUrl}/organizations/${p.org}/fields/`),
+      'location.fieldUri must be a field of this organization',
+    );
     const wt = b?.workType as Record<string, unknown> | undefined;
-    c.that(wt?.representationDomainId === 'dtOperationClass', 'workType.representationDomainId must be dtOperationClass');
-    c.that(['dtiTillage', 'dtiSeeding', 'dtiApplication', 'dtiHarvest'].includes(wt?.instanceDomainId as string), 'workType.instanceDomainId must be a dtOperationClass instance');
+    c.that(
+      wt?.representationDomainId === 'dtOperationClass',
+      'workType.representationDomainId must be dtOperationClass',
+    );
+    c.that(
+      ['dtiTillage', 'dtiSeeding', 'dtiApplication', 'dtiHarvest'].includes(wt?.instanceDomainId as string),
+      'workType.instanceDomainId must be a dtOperationClass instance',
+    );
     c.that(Number.isInteger(b?.year), 'year must be an integer');
     const ops = b?.operations as unknown[] | undefined;
     c.that(Array.isArray(ops) && ops.length >= 1 && ops.length <= 2, 'operations must hold 1 or 2 operations');
     const gs = b?.guidanceSettings as Record<string, Record<string, unknown>> | undefined;
     const pref = gs?.preferenceSettings;
-    c.that(pref?.entityType === 'GUIDANCE_LINE' && typeof pref?.entityUri === 'string', 'guidanceSettings.preferenceSettings must name a GUIDANCE_LINE');
-    c.that(typeof pref?.entityUri !== 'string' || this.guidanceLines.has(pref.entityUri as string), 'guidanceSettings.preferenceSettings.entityUri is not a guidance line of this organization');
-    c.that(b?.instructions === undefined || (typeof b.instructions === 'string' && (b.instructions as string).length <= 255), 'instructions at most 255 characters');
+    c.that(
+      pref?.entityType === 'GUIDANCE_LINE' && typeof pref?.entityUri === 'string',
+      'guidanceSettings.preferenceSettings must name a GUIDANCE_LINE',
+    );
+    c.that(
+      typeof pref?.entityUri !== 'string' || this.guidanceLines.has(pref.entityUri as string),
+      'guidanceSettings.preferenceSettings.entityUri is not a guidance line of this organization',
+    );
+    c.that(
+      b?.instructions === undefined || (typeof b.instructions === 'string' && (b.instructions as string).length <= 255),
+      'instructions at most 255 characters',
+    );
     return c.reply(this.location(req.path));
   }
 }

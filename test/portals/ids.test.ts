@@ -17,7 +17,10 @@ let plan: unknown;
 beforeAll(async () => {
   store = await openStore('memory:');
   A = await makeApp(store);
-  const company = await A.app.request('/api/partner/companies', jsonInit('POST', A.adminKey, { partnerCompanyId: 'ids-co', name: 'Ids', countryCode: 'DE' }));
+  const company = await A.app.request(
+    '/api/partner/companies',
+    jsonInit('POST', A.adminKey, { partnerCompanyId: 'ids-co', name: 'Ids', countryCode: 'DE' }),
+  );
   companyId = ((await company.json()) as { companyId: string }).companyId;
   plan = await (await A.app.request('/api/path-plans/direct', jsonInit('POST', A.adminKey, shapeA()))).json();
 });
@@ -30,12 +33,18 @@ describe('portal ids', () => {
     for (const bad of BAD_IDS) {
       for (const key of ['organizationId', 'fieldId'] as const) {
         const body = { organizationId: 'org-1', fieldId: 'field-1', plan, dryRun: true, [key]: bad };
-        const res = await A.app.request(`/api/companies/${companyId}/portals/${portal}/push`, jsonInit('POST', A.adminKey, body));
+        const res = await A.app.request(
+          `/api/companies/${companyId}/portals/${portal}/push`,
+          jsonInit('POST', A.adminKey, body),
+        );
         expect(res.status, `${key} = ${JSON.stringify(bad)}`).toBe(400);
         expect(((await res.json()) as any).error.details[0].path).toBe(key);
       }
     }
-    const ok = await A.app.request(`/api/companies/${companyId}/portals/${portal}/push`, jsonInit('POST', A.adminKey, { organizationId: 'org.1', fieldId: 'f_1-2', plan, dryRun: true }));
+    const ok = await A.app.request(
+      `/api/companies/${companyId}/portals/${portal}/push`,
+      jsonInit('POST', A.adminKey, { organizationId: 'org.1', fieldId: 'f_1-2', plan, dryRun: true }),
+    );
     expect(ok.status).toBe(200);
   });
 

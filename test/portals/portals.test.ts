@@ -19,7 +19,9 @@ import { DEERE_CLIENT, DeereStandIn } from './deere-standin.js';
 import { TRIMBLE_CLIENT, TrimbleStandIn } from './trimble-standin.js';
 
 function field(file: string): FieldGeometry {
-  return (JSON.parse(readFileSync(new URL(`../fields/${file}`, import.meta.url), 'utf8')) as { geometry: FieldGeometry }).geometry;
+  return (
+    JSON.parse(readFileSync(new URL(`../fields/${file}`, import.meta.url), 'utf8')) as { geometry: FieldGeometry }
+  ).geometry;
 }
 
 /** A plan over a corpus field with a hole, with one straight track through the outer ring's first two vertices' midpoint. */
@@ -39,7 +41,8 @@ function planOver(boundary: FieldGeometry, track: Position[]): Plan {
 
 const holed = field('at-ref-056.geojson');
 const outer = holed.type === 'Polygon' ? holed.coordinates[0] : holed.coordinates[0][0];
-const A: Position = outer[0], B: Position = outer[Math.floor(outer.length / 2)];
+const A: Position = outer[0],
+  B: Position = outer[Math.floor(outer.length / 2)];
 const plan = planOver(holed, [A, [(A[0] + B[0]) / 2, (A[1] + B[1]) / 2], B]);
 
 const waits: number[] = [];
@@ -58,7 +61,12 @@ describe('John Deere Operations Center push against the stand-in', () => {
     new DeereClient(
       {
         baseUrl: server.baseUrl,
-        oauth: { tokenUrl: server.tokenUrl, clientId: DEERE_CLIENT.id, clientSecret: DEERE_CLIENT.secret, grant: { type: 'refresh_token', refreshToken: DEERE_CLIENT.refreshToken } },
+        oauth: {
+          tokenUrl: server.tokenUrl,
+          clientId: DEERE_CLIENT.id,
+          clientSecret: DEERE_CLIENT.secret,
+          grant: { type: 'refresh_token', refreshToken: DEERE_CLIENT.refreshToken },
+        },
         retry: { maxRetries: 3, baseDelayMs: 100 },
         ...over,
       },
@@ -66,21 +74,34 @@ describe('John Deere Operations Center push against the stand-in', () => {
     );
 
   it('pushes boundary (holes as interior rings), AB line and a work plan that selects it', async () => {
-    const pushed = await client().pushPlan(plan, { organizationId: '4321', fieldId: 'field-a' }, { workPlan: { workType: 'dtiTillage', year: 2026, instructions: 'furrow plan' } });
-    expect(pushed.map((p) => [p.kind, p.status])).toEqual([['boundary', 201], ['guidanceLine', 201], ['workPlan', 201]]);
+    const pushed = await client().pushPlan(
+      plan,
+      { organizationId: '4321', fieldId: 'field-a' },
+      { workPlan: { workType: 'dtiTillage', year: 2026, instructions: 'furrow plan' } },
+    );
+    expect(pushed.map((p) => [p.kind, p.status])).toEqual([
+      ['boundary', 201],
+      ['guidanceLine', 201],
+      ['workPlan', 201],
+    ]);
     for (const p of pushed) expect(p.uri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/platform\/organizations\/4321\//);
     const [boundary, line, work] = server.dataRequests();
     expect(server.dataRequests().every((r) => r.status === 201)).toBe(true);
     // One token for the three calls, fetched with the refresh-token grant and Basic client auth.
     expect(server.tokenRequests()).toHaveLength(1);
     expect(new URLSearchParams(server.tokenRequests()[0].body).get('grant_type')).toBe('refresh_token');
-    const rings = (boundary.json as { multipolygons: { rings: { type: string; points: { lat: number; lon: number }[] }[] }[] }).multipolygons[0].rings;
+    const rings = (
+      boundary.json as { multipolygons: { rings: { type: string; points: { lat: number; lon: number }[] }[] }[] }
+    ).multipolygons[0].rings;
     expect(rings.map((r) => r.type)).toEqual(['exterior', 'interior']);
     expect(rings[0].points[0]).toMatchObject({ lat: A[1], lon: A[0] });
     const ab = line.json as { aPoint: { lat: number; lon: number }; bPoint: { lat: number; lon: number } };
     expect(ab.aPoint).toMatchObject({ lat: A[1], lon: A[0] });
     expect(ab.bPoint).toMatchObject({ lat: B[1], lon: B[0] });
-    expect((work.json as { guidanceSettings: { preferenceSettings: { entityUri: string } } }).guidanceSettings.preferenceSettings.entityUri).toBe(pushed[1].uri);
+    expect(
+      (work.json as { guidanceSettings: { preferenceSettings: { entityUri: string } } }).guidanceSettings
+        .preferenceSettings.entityUri,
+    ).toBe(pushed[1].uri);
   });
 
   it('retries 503 and 429 with backoff, honouring Retry-After', async () => {
@@ -94,7 +115,9 @@ describe('John Deere Operations Center push against the stand-in', () => {
 
   it('gives up after the retries with portal-unavailable and the attempts made', async () => {
     server.failNext({ status: 502 }, 10);
-    const err = await client({ retry: { maxRetries: 2, baseDelayMs: 1 } }).pushBoundary(plan, { organizationId: '4321', fieldId: 'field-a' }, 'x').catch((e: unknown) => e);
+    const err = await client({ retry: { maxRetries: 2, baseDelayMs: 1 } })
+      .pushBoundary(plan, { organizationId: '4321', fieldId: 'field-a' }, 'x')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PortalError);
     expect(err).toMatchObject({ code: 'portal-unavailable', status: 502, attempts: 3, portal: 'deere' });
     server.clearFaults(); // 7 of the 10 were not needed
@@ -112,34 +135,71 @@ describe('John Deere Operations Center push against the stand-in', () => {
 
   it('clear errors: bad client secret, bad refresh token, unknown field, foreign organization, body the portal rejects', async () => {
     const target = { organizationId: '4321', fieldId: 'field-a' };
-    await expect(client({ oauth: { tokenUrl: server.tokenUrl, clientId: DEERE_CLIENT.id, clientSecret: 'wrong', grant: { type: 'client_credentials' } } }).pushBoundary(plan, target, 'x')).rejects.toMatchObject({
+    await expect(
+      client({
+        oauth: {
+          tokenUrl: server.tokenUrl,
+          clientId: DEERE_CLIENT.id,
+          clientSecret: 'wrong',
+          grant: { type: 'client_credentials' },
+        },
+      }).pushBoundary(plan, target, 'x'),
+    ).rejects.toMatchObject({
       code: 'portal-auth-failed',
       status: 401,
     });
-    await expect(client({ oauth: { tokenUrl: server.tokenUrl, clientId: DEERE_CLIENT.id, clientSecret: DEERE_CLIENT.secret, grant: { type: 'refresh_token', refreshToken: 'old' } } }).pushBoundary(plan, target, 'x')).rejects.toThrowError(
-      /re-authorise/,
+    await expect(
+      client({
+        oauth: {
+          tokenUrl: server.tokenUrl,
+          clientId: DEERE_CLIENT.id,
+          clientSecret: DEERE_CLIENT.secret,
+          grant: { type: 'refresh_token', refreshToken: 'old' },
+        },
+      }).pushBoundary(plan, target, 'x'),
+    ).rejects.toThrowError(/re-authorise/);
+    await expect(client().pushBoundary(plan, { organizationId: '4321', fieldId: 'nope' }, 'x')).rejects.toMatchObject({
+      code: 'portal-not-found',
+      status: 404,
+    });
+    await expect(client().pushBoundary(plan, { organizationId: '999', fieldId: 'field-a' }, 'x')).rejects.toMatchObject(
+      { code: 'portal-forbidden', status: 403 },
     );
-    await expect(client().pushBoundary(plan, { organizationId: '4321', fieldId: 'nope' }, 'x')).rejects.toMatchObject({ code: 'portal-not-found', status: 404 });
-    await expect(client().pushBoundary(plan, { organizationId: '999', fieldId: 'field-a' }, 'x')).rejects.toMatchObject({ code: 'portal-forbidden', status: 403 });
     // A two-point "ring" is not a boundary: the stand-in answers 400 with its reasons, which reach the message.
     const bad = planOver({ type: 'Polygon', coordinates: [[A, B]] }, [A, B]);
-    const err = (await client().pushBoundary(bad, target, 'x').catch((e: unknown) => e)) as PortalError;
+    const err = (await client()
+      .pushBoundary(bad, target, 'x')
+      .catch((e: unknown) => e)) as PortalError;
     expect(err.code).toBe('portal-rejected');
     expect(err.message).toMatch(/at least 4 points/);
   });
 
   it('a plan without a track fails before anything is sent', async () => {
     const noTrack = { ...plan, route: plan.route.filter((s) => s.type !== 'Track') };
-    await expect(client().pushPlan(noTrack, { organizationId: '4321', fieldId: 'field-a' })).rejects.toMatchObject({ code: 'portal-bad-plan' });
+    await expect(client().pushPlan(noTrack, { organizationId: '4321', fieldId: 'field-a' })).rejects.toMatchObject({
+      code: 'portal-bad-plan',
+    });
     expect(server.requests).toHaveLength(0);
   });
 
   it('an unreachable portal is a network error after the retries', async () => {
     const c = new DeereClient(
-      { baseUrl: 'http://127.0.0.1:9/platform', oauth: { tokenUrl: server.tokenUrl, clientId: DEERE_CLIENT.id, clientSecret: DEERE_CLIENT.secret, grant: { type: 'client_credentials' } }, retry: { maxRetries: 1, baseDelayMs: 1 } },
+      {
+        baseUrl: 'http://127.0.0.1:9/platform',
+        oauth: {
+          tokenUrl: server.tokenUrl,
+          clientId: DEERE_CLIENT.id,
+          clientSecret: DEERE_CLIENT.secret,
+          grant: { type: 'client_credentials' },
+        },
+        retry: { maxRetries: 1, baseDelayMs: 1 },
+      },
       deps,
     );
-    await expect(c.pushBoundary(plan, { organizationId: '4321', fieldId: 'field-a' }, 'x')).rejects.toMatchObject({ code: 'portal-network', attempts: 2 });
+    await expect(c.pushBoundary(plan, { organizationId: '4321', fieldId: 'field-a' }, 'x')).rejects.toMatchObject({
+      code: 'portal-network',
+      attempts: 2,
+    });
   });
 });
 
@@ -152,9 +212,23 @@ describe('Trimble Agriculture push against the stand-in', () => {
   });
 
   it('client credentials (client name as scope): boundary and AB line', async () => {
-    const c = new TrimbleClient({ baseUrl: server.baseUrl, oauth: { tokenUrl: server.tokenUrl, clientId: TRIMBLE_CLIENT.id, clientSecret: TRIMBLE_CLIENT.secret, grant: { type: 'client_credentials', scope: TRIMBLE_CLIENT.name } } }, deps);
+    const c = new TrimbleClient(
+      {
+        baseUrl: server.baseUrl,
+        oauth: {
+          tokenUrl: server.tokenUrl,
+          clientId: TRIMBLE_CLIENT.id,
+          clientSecret: TRIMBLE_CLIENT.secret,
+          grant: { type: 'client_credentials', scope: TRIMBLE_CLIENT.name },
+        },
+      },
+      deps,
+    );
     const pushed = await c.pushPlan(plan, { organizationId: 'org-9', fieldId: 'f-1' });
-    expect(pushed.map((p) => [p.kind, p.status])).toEqual([['boundary', 200], ['guidanceLine', 200]]);
+    expect(pushed.map((p) => [p.kind, p.status])).toEqual([
+      ['boundary', 200],
+      ['guidanceLine', 200],
+    ]);
     expect(pushed[0].uri).toMatch(/^b-/);
     expect(pushed[1].uri).toMatch(/^gl-/);
     const [b, g] = server.dataRequests();
@@ -167,7 +241,15 @@ describe('Trimble Agriculture push against the stand-in', () => {
     let clock = 1_000_000;
     const rotated: string[] = [];
     const c = new TrimbleClient(
-      { baseUrl: server.baseUrl, oauth: { tokenUrl: server.tokenUrl, clientId: TRIMBLE_CLIENT.id, clientSecret: TRIMBLE_CLIENT.secret, grant: { type: 'refresh_token', refreshToken: TRIMBLE_CLIENT.refreshToken } } },
+      {
+        baseUrl: server.baseUrl,
+        oauth: {
+          tokenUrl: server.tokenUrl,
+          clientId: TRIMBLE_CLIENT.id,
+          clientSecret: TRIMBLE_CLIENT.secret,
+          grant: { type: 'refresh_token', refreshToken: TRIMBLE_CLIENT.refreshToken },
+        },
+      },
       { ...deps, now: () => clock, onRefreshTokenRotated: (t) => void rotated.push(t) },
     );
     await c.pushGuidanceLine(plan, { organizationId: 'org-9', fieldId: 'f-1' }, 'one');
@@ -178,8 +260,21 @@ describe('Trimble Agriculture push against the stand-in', () => {
     expect(new URLSearchParams(server.tokenRequests()[1].body).get('refresh_token')).toBe(rotated[0]);
     expect(c.tokens.currentRefreshToken()).toBe(rotated[1]);
     // The original token was used up: a second client with it is refused.
-    const stale = new TrimbleClient({ baseUrl: server.baseUrl, oauth: { tokenUrl: server.tokenUrl, clientId: TRIMBLE_CLIENT.id, clientSecret: TRIMBLE_CLIENT.secret, grant: { type: 'refresh_token', refreshToken: TRIMBLE_CLIENT.refreshToken } } }, deps);
-    await expect(stale.pushGuidanceLine(plan, { organizationId: 'org-9', fieldId: 'f-1' }, 'x')).rejects.toMatchObject({ code: 'portal-auth-failed' });
+    const stale = new TrimbleClient(
+      {
+        baseUrl: server.baseUrl,
+        oauth: {
+          tokenUrl: server.tokenUrl,
+          clientId: TRIMBLE_CLIENT.id,
+          clientSecret: TRIMBLE_CLIENT.secret,
+          grant: { type: 'refresh_token', refreshToken: TRIMBLE_CLIENT.refreshToken },
+        },
+      },
+      deps,
+    );
+    await expect(stale.pushGuidanceLine(plan, { organizationId: 'org-9', fieldId: 'f-1' }, 'x')).rejects.toMatchObject({
+      code: 'portal-auth-failed',
+    });
   });
 
   it('FURROW_PORTALS_FILE: a rotated refresh token is written back to the file', async () => {
@@ -188,10 +283,27 @@ describe('Trimble Agriculture push against the stand-in', () => {
       const file = join(dir, 'portals.json');
       // Use up the stand-in's current token first so this test owns a fresh one.
       const seed = [...server.refreshTokens][0];
-      writeFileSync(file, JSON.stringify({ c1: { trimble: { baseUrl: server.baseUrl, oauth: { tokenUrl: server.tokenUrl, clientId: TRIMBLE_CLIENT.id, clientSecret: TRIMBLE_CLIENT.secret, grant: { type: 'refresh_token', refreshToken: seed } } } } }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          c1: {
+            trimble: {
+              baseUrl: server.baseUrl,
+              oauth: {
+                tokenUrl: server.tokenUrl,
+                clientId: TRIMBLE_CLIENT.id,
+                clientSecret: TRIMBLE_CLIENT.secret,
+                grant: { type: 'refresh_token', refreshToken: seed },
+              },
+            },
+          },
+        }),
+      );
       const reg = portalRegistryFromEnv({ FURROW_PORTALS_FILE: file });
       await reg.trimbleFor('c1').pushGuidanceLine(plan, { organizationId: 'org-9', fieldId: 'f-1' }, 'x');
-      const saved = JSON.parse(readFileSync(file, 'utf8')) as { c1: { trimble: { oauth: { grant: { refreshToken: string } } } } };
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+        c1: { trimble: { oauth: { grant: { refreshToken: string } } } };
+      };
       expect(saved.c1.trimble.oauth.grant.refreshToken).not.toBe(seed);
       expect(server.refreshTokens.has(saved.c1.trimble.oauth.grant.refreshToken)).toBe(true);
       expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -202,10 +314,36 @@ describe('Trimble Agriculture push against the stand-in', () => {
   });
 
   it('wrong scope and unknown field are reported', async () => {
-    const wrongScope = new TrimbleClient({ baseUrl: server.baseUrl, oauth: { tokenUrl: server.tokenUrl, clientId: TRIMBLE_CLIENT.id, clientSecret: TRIMBLE_CLIENT.secret, grant: { type: 'client_credentials', scope: 'other' } } }, deps);
-    await expect(wrongScope.pushBoundary(plan, { organizationId: 'org-9', fieldId: 'f-1' }, 'x')).rejects.toMatchObject({ code: 'portal-auth-failed', status: 400 });
-    const c = new TrimbleClient({ baseUrl: server.baseUrl, oauth: { tokenUrl: server.tokenUrl, clientId: TRIMBLE_CLIENT.id, clientSecret: TRIMBLE_CLIENT.secret, grant: { type: 'client_credentials', scope: TRIMBLE_CLIENT.name } } }, deps);
-    await expect(c.pushBoundary(plan, { organizationId: 'org-9', fieldId: 'f-404' }, 'x')).rejects.toMatchObject({ code: 'portal-not-found' });
+    const wrongScope = new TrimbleClient(
+      {
+        baseUrl: server.baseUrl,
+        oauth: {
+          tokenUrl: server.tokenUrl,
+          clientId: TRIMBLE_CLIENT.id,
+          clientSecret: TRIMBLE_CLIENT.secret,
+          grant: { type: 'client_credentials', scope: 'other' },
+        },
+      },
+      deps,
+    );
+    await expect(wrongScope.pushBoundary(plan, { organizationId: 'org-9', fieldId: 'f-1' }, 'x')).rejects.toMatchObject(
+      { code: 'portal-auth-failed', status: 400 },
+    );
+    const c = new TrimbleClient(
+      {
+        baseUrl: server.baseUrl,
+        oauth: {
+          tokenUrl: server.tokenUrl,
+          clientId: TRIMBLE_CLIENT.id,
+          clientSecret: TRIMBLE_CLIENT.secret,
+          grant: { type: 'client_credentials', scope: TRIMBLE_CLIENT.name },
+        },
+      },
+      deps,
+    );
+    await expect(c.pushBoundary(plan, { organizationId: 'org-9', fieldId: 'f-404' }, 'x')).rejects.toMatchObject({
+      code: 'portal-not-found',
+    });
   });
 });
 
@@ -214,7 +352,12 @@ describe('configuration, shapes and helpers', () => {
     const cfg = parsePortalsConfig(
       JSON.stringify({
         'company-1': { deere: { oauth: { clientId: 'a', clientSecret: 'b', grant: { type: 'client_credentials' } } } },
-        'company-2': { trimble: { baseUrl: 'https://example.test/api', oauth: { clientId: 'c', clientSecret: 'd', grant: { type: 'client_credentials', scope: 'n' } } } },
+        'company-2': {
+          trimble: {
+            baseUrl: 'https://example.test/api',
+            oauth: { clientId: 'c', clientSecret: 'd', grant: { type: 'client_credentials', scope: 'n' } },
+          },
+        },
       }),
     );
     const reg = new PortalRegistry(cfg);
@@ -225,7 +368,13 @@ describe('configuration, shapes and helpers', () => {
     expect(() => parsePortalsConfig('{')).toThrowError(/not valid JSON/);
     expect(() => parsePortalsConfig({ c: { agco: {} } })).toThrowError(/unknown portal/);
     expect(() => parsePortalsConfig({ c: { deere: { oauth: { clientId: 'a' } } } })).toThrowError(/clientSecret/);
-    expect(() => new DeereClient({ baseUrl: 'ftp://x', oauth: { clientId: 'a', clientSecret: 'b', grant: { type: 'client_credentials' } } })).toThrowError(/not an http/);
+    expect(
+      () =>
+        new DeereClient({
+          baseUrl: 'ftp://x',
+          oauth: { clientId: 'a', clientSecret: 'b', grant: { type: 'client_credentials' } },
+        }),
+    ).toThrowError(/not an http/);
   });
 
   it('Retry-After as seconds or as an HTTP date', () => {
@@ -251,11 +400,47 @@ describe.skipIf(planRoute === undefined)('a real plan pushed to both stand-ins',
     await deere.start();
     await trimble.start();
     try {
-      const real = planRoute!({ field: holed, machine: { widthMeters: 6, turnRadiusMeters: 5 }, headland: { passes: 1 } });
-      const d = new DeereClient({ baseUrl: deere.baseUrl, oauth: { tokenUrl: deere.tokenUrl, clientId: DEERE_CLIENT.id, clientSecret: DEERE_CLIENT.secret, grant: { type: 'client_credentials' } } }, deps);
-      const t = new TrimbleClient({ baseUrl: trimble.baseUrl, oauth: { tokenUrl: trimble.tokenUrl, clientId: TRIMBLE_CLIENT.id, clientSecret: TRIMBLE_CLIENT.secret, grant: { type: 'client_credentials', scope: TRIMBLE_CLIENT.name } } }, deps);
-      expect((await d.pushPlan(real, { organizationId: '4321', fieldId: 'field-a' }, { workPlan: { workType: 'dtiSeeding', year: 2026 } })).map((p) => p.status)).toEqual([201, 201, 201]);
-      expect((await t.pushPlan(real, { organizationId: 'org-9', fieldId: 'f-1' })).map((p) => p.status)).toEqual([200, 200]);
+      const real = planRoute!({
+        field: holed,
+        machine: { widthMeters: 6, turnRadiusMeters: 5 },
+        headland: { passes: 1 },
+      });
+      const d = new DeereClient(
+        {
+          baseUrl: deere.baseUrl,
+          oauth: {
+            tokenUrl: deere.tokenUrl,
+            clientId: DEERE_CLIENT.id,
+            clientSecret: DEERE_CLIENT.secret,
+            grant: { type: 'client_credentials' },
+          },
+        },
+        deps,
+      );
+      const t = new TrimbleClient(
+        {
+          baseUrl: trimble.baseUrl,
+          oauth: {
+            tokenUrl: trimble.tokenUrl,
+            clientId: TRIMBLE_CLIENT.id,
+            clientSecret: TRIMBLE_CLIENT.secret,
+            grant: { type: 'client_credentials', scope: TRIMBLE_CLIENT.name },
+          },
+        },
+        deps,
+      );
+      expect(
+        (
+          await d.pushPlan(
+            real,
+            { organizationId: '4321', fieldId: 'field-a' },
+            { workPlan: { workType: 'dtiSeeding', year: 2026 } },
+          )
+        ).map((p) => p.status),
+      ).toEqual([201, 201, 201]);
+      expect((await t.pushPlan(real, { organizationId: 'org-9', fieldId: 'f-1' })).map((p) => p.status)).toEqual([
+        200, 200,
+      ]);
     } finally {
       await deere.stop();
       await trimble.stop();

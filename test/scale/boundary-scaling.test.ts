@@ -16,7 +16,12 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 describe('planning time in the boundary size', () => {
   it('plans 10,000 boundary vertices in under 6 times the CPU of 500', async () => {
     const out = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, ['--import', 'tsx', 'test/scale/plan-synthetic.mjs', '500', '10000'], { cwd: root, timeout: 280_000, maxBuffer: 1 << 20 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'test/scale/plan-synthetic.mjs', '500', '10000'],
+        { cwd: root, timeout: 280_000, maxBuffer: 1 << 20 },
+        (err, stdout) => (err ? reject(err) : resolve(stdout)),
+      );
     });
     const { cpuSeconds } = JSON.parse(out.trim().split('\n').pop()!) as { cpuSeconds: Record<string, number> };
     expect(cpuSeconds['10000'] / cpuSeconds['500']).toBeLessThan(6);

@@ -12,11 +12,27 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const HEAP_LIMIT_MEGABYTES = 300;
 
-function planInChild(file: string, widthMeters: number, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function planInChild(
+  file: string,
+  widthMeters: number,
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [`--max-old-space-size=${HEAP_LIMIT_MEGABYTES}`, '--import', 'tsx', 'test/scale/plan-in-bounds.mjs', file, String(widthMeters)], { cwd: root, timeout: timeoutMs, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [
+        `--max-old-space-size=${HEAP_LIMIT_MEGABYTES}`,
+        '--import',
+        'tsx',
+        'test/scale/plan-in-bounds.mjs',
+        file,
+        String(widthMeters),
+      ],
+      { cwd: root, timeout: timeoutMs, maxBuffer: 1 << 20 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -25,7 +41,10 @@ describe('planning in bounded memory', () => {
     const r = await planInChild('test/fields-scale/wobbly-100ha-5000v.geojson', 6, 240_000);
     expect(r.stderr).not.toMatch(/heap out of memory/);
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { peakRssMegabytes: number; metrics: { uncoveredRatio: number; workableAreaSquareMeters: number } };
+    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as {
+      peakRssMegabytes: number;
+      metrics: { uncoveredRatio: number; workableAreaSquareMeters: number };
+    };
     expect(out.peakRssMegabytes).toBeLessThan(HEAP_LIMIT_MEGABYTES + 150);
     expect(out.metrics.workableAreaSquareMeters).toBeGreaterThan(990_000);
     expect(out.metrics.uncoveredRatio).toBeLessThan(0.01);

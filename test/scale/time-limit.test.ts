@@ -34,12 +34,19 @@ const cpuMilliseconds = (): number => {
 };
 
 function fieldOf(id: string): FieldGeometry {
-  const g = JSON.parse(readFileSync(new URL(`../fields/${id}.geojson`, import.meta.url), 'utf8')) as { type: string; geometry?: FieldGeometry };
+  const g = JSON.parse(readFileSync(new URL(`../fields/${id}.geojson`, import.meta.url), 'utf8')) as {
+    type: string;
+    geometry?: FieldGeometry;
+  };
   return (g.type === 'Feature' ? g.geometry : g) as FieldGeometry;
 }
 
 function request(id: string): PathPlanRequest {
-  return { field: fieldOf(id), machine: { widthMeters: 6, turnRadiusMeters: 6 }, routeOptions: { maxOptimizerTime: 1 } };
+  return {
+    field: fieldOf(id),
+    machine: { widthMeters: 6, turnRadiusMeters: 6 },
+    routeOptions: { maxOptimizerTime: 1 },
+  };
 }
 
 describe('maxOptimizerTime bounds the call', () => {
@@ -52,7 +59,9 @@ describe('maxOptimizerTime bounds the call', () => {
     const capped = planRoute(request('it-tus-033'), { now: cpuMilliseconds });
     const cappedMs = cpuMilliseconds() - c1;
     expect(free.warnings.map((w) => w.code)).not.toContain('time-limit');
-    expect(capped.warnings.find((w) => w.code === 'time-limit')?.message).toMatch(/ordering on the real connectors stopped/);
+    expect(capped.warnings.find((w) => w.code === 'time-limit')?.message).toMatch(
+      /ordering on the real connectors stopped/,
+    );
     expect(cappedMs).toBeLessThan(0.6 * freeMs);
     // still a plan of every track, route connected
     expect(capped.route.filter((s) => s.type === 'Track').length).toBeGreaterThan(0);
@@ -60,7 +69,12 @@ describe('maxOptimizerTime bounds the call', () => {
 
   it('plans the README example with a slow field at maxOptimizerTime 1 within 1.5 s', () => {
     // the README's request, with the slow field and the limit of 1 s
-    const readme: PathPlanRequest = { field: fieldOf('it-tus-033'), machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, routeOptions: { algorithm: 'optimized', maxOptimizerTime: 1 } };
+    const readme: PathPlanRequest = {
+      field: fieldOf('it-tus-033'),
+      machine: { widthMeters: 6, turnRadiusMeters: 6 },
+      headland: { passes: 2 },
+      routeOptions: { algorithm: 'optimized', maxOptimizerTime: 1 },
+    };
     planRoute(request('at-033'), { now: () => 0 }); // compiles the planner, untimed
     // the better of two calls: contention on a shared machine only ever adds CPU time
     const timed = [0, 1].map(() => {
@@ -69,7 +83,9 @@ describe('maxOptimizerTime bounds the call', () => {
       return { plan: p, ms: cpuMilliseconds() - c0 };
     });
     const { plan, ms } = timed[0].ms <= timed[1].ms ? timed[0] : timed[1];
-    expect(plan.warnings.find((w) => w.code === 'time-limit')?.message).toMatch(/ordering on the real connectors stopped/);
+    expect(plan.warnings.find((w) => w.code === 'time-limit')?.message).toMatch(
+      /ordering on the real connectors stopped/,
+    );
     expect(ms).toBeLessThan(1500);
     expectEveryTrackDrivenOrNamed(plan);
   }, 300_000);
@@ -80,11 +96,17 @@ describe('maxOptimizerTime bounds the call', () => {
     // is under STARVED_SHARE of its wall time shared its core (vitest runs files side by side; the
     // process's CPU time would count the compiler and GC threads too), and only its CPU time is held
     // to the limit then. The better of three calls.
-    const readme: PathPlanRequest = { field: fieldOf('it-tus-033'), machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, routeOptions: { algorithm: 'optimized', maxOptimizerTime: 1 } };
+    const readme: PathPlanRequest = {
+      field: fieldOf('it-tus-033'),
+      machine: { widthMeters: 6, turnRadiusMeters: 6 },
+      headland: { passes: 2 },
+      routeOptions: { algorithm: 'optimized', maxOptimizerTime: 1 },
+    };
     planRoute(request('at-033'), { now: () => 0 }); // compiles the planner, untimed
     const threadMs = mainThreadCpuMilliseconds();
     const timed = [0, 1, 2].map(() => {
-      const c0 = threadMs(), t0 = performance.now();
+      const c0 = threadMs(),
+        t0 = performance.now();
       const p = planRoute(readme);
       return { plan: p, wall: performance.now() - t0, cpu: threadMs() - c0 };
     });
@@ -106,7 +128,9 @@ describe('maxOptimizerTime bounds the call', () => {
  */
 function expectEveryTrackDrivenOrNamed(plan: Plan): void {
   const driven = new Set(plan.route.filter((s) => s.type === 'Track').map((s) => s.trackIndex));
-  const named = new Set(plan.warnings.filter((w) => w.code === 'track-skipped').map((w) => Number(/^track (\d+) /.exec(w.message)?.[1])));
+  const named = new Set(
+    plan.warnings.filter((w) => w.code === 'track-skipped').map((w) => Number(/^track (\d+) /.exec(w.message)?.[1])),
+  );
   const tracks = plan.tracks as { index: number }[];
   for (const t of tracks) expect(driven.has(t.index) || named.has(t.index), `track ${t.index}`).toBe(true);
   expect(driven.size).toBeGreaterThan(0.95 * tracks.length);

@@ -29,7 +29,9 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
   let boundaryId = '';
   const contexts: BrowserContext[] = [];
 
-  async function newPage(viewport = { width: 1366, height: 860 }): Promise<{ page: Page; errors: string[]; origins: Set<string> }> {
+  async function newPage(
+    viewport = { width: 1366, height: 860 },
+  ): Promise<{ page: Page; errors: string[]; origins: Set<string> }> {
     const ctx = await browser.newContext({ viewport, acceptDownloads: true });
     contexts.push(ctx);
     const page = await ctx.newPage();
@@ -48,7 +50,12 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
 
   /** Embedded without chrome, steerable from the partner page only, in the partner's theme. */
   function embeddedQuery(): string {
-    return new URLSearchParams({ embedded: 'true', chrome: 'false', embedOrigin: partner.url, partnerTheme: JSON.stringify(THEME) }).toString();
+    return new URLSearchParams({
+      embedded: 'true',
+      chrome: 'false',
+      embedOrigin: partner.url,
+      partnerTheme: JSON.stringify(THEME),
+    }).toString();
   }
 
   async function planned(target: Page | Frame, count = 1): Promise<void> {
@@ -65,7 +72,12 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
   beforeAll(async () => {
     await buildWebApp();
     api = await startFakeApi({ adminKey: ADMIN_KEY });
-    partner = await startPartnerEmbed({ furrowUrl: api.url, adminKey: ADMIN_KEY, partnerUserId: PARTNER_USER, theme: THEME });
+    partner = await startPartnerEmbed({
+      furrowUrl: api.url,
+      adminKey: ADMIN_KEY,
+      partnerUserId: PARTNER_USER,
+      theme: THEME,
+    });
     foreign = await startForeignPage();
     boundaryId = (await partner.provisioned()).boundaryId;
     browser = await launchBrowser();
@@ -94,7 +106,9 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     expect(await app.locator('[data-testid=org-selector]').isHidden()).toBe(true);
     expect(await app.locator('[data-testid=field-selector]').isHidden()).toBe(true);
     expect(await app.evaluate(() => document.documentElement.dataset.theme)).toBe('partner');
-    expect(await app.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--primary').trim())).toBe('#0a4d8c');
+    expect(
+      await app.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--primary').trim()),
+    ).toBe('#0a4d8c');
     // The plan is drawn: tracks, turns, headland passes, start and end.
     expect(await app.locator('[data-layer=tracks] path').count()).toBeGreaterThan(5);
     expect(await app.locator('[data-layer=turns] path').count()).toBeGreaterThan(3);
@@ -102,7 +116,9 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     expect(await app.locator('[data-layer=startEnd] .marker').count()).toBe(2);
     expect(await app.locator('[data-metric=timeSeconds] td.value').textContent()).toMatch(/\d+ (h|min)/);
     // The session went as a Bearer token; the code was exchanged once; no key in the browser.
-    const appCalls = api.log.filter((l) => l.path.startsWith('/api/boundaries/') || l.path === '/api/path-plans/direct/geojson');
+    const appCalls = api.log.filter(
+      (l) => l.path.startsWith('/api/boundaries/') || l.path === '/api/path-plans/direct/geojson',
+    );
     expect(appCalls.length).toBeGreaterThan(0);
     expect(appCalls.every((l) => l.bearer && !l.apiKey)).toBe(true);
     // The code left the address bar and the session is not a cookie.
@@ -154,7 +170,9 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     await e.page.locator('[data-testid=message-panel] h1').waitFor();
     expect(await e.page.locator('[data-testid=message-panel] h1').textContent()).toBe('Field not found');
     expect(e.errors.filter((x) => !/status of 404 .*\/api\/boundaries\/no-such-boundary/.test(x))).toEqual([]);
-    expect([...a.errors, ...b.errors, ...c.errors, ...d.errors].filter((e) => !/status of 401 .*launch\/exchange/.test(e))).toEqual([]);
+    expect(
+      [...a.errors, ...b.errors, ...c.errors, ...d.errors].filter((e) => !/status of 401 .*launch\/exchange/.test(e)),
+    ).toEqual([]);
   });
 
   it('honours the session expiry, on load and while the page is open', async () => {
@@ -173,7 +191,10 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     await page.locator('[data-testid=message-panel] h1', { hasText: 'expired' }).waitFor({ timeout: 20_000 });
     expect(await page.evaluate(() => sessionStorage.getItem('furrow.session'))).toBeNull();
     // Already expired on load.
-    await page.evaluate((s) => sessionStorage.setItem('furrow.session', JSON.stringify({ ...s, expiresAtMs: Date.now() - 1 })), stored);
+    await page.evaluate(
+      (s) => sessionStorage.setItem('furrow.session', JSON.stringify({ ...s, expiresAtMs: Date.now() - 1 })),
+      stored,
+    );
     await page.reload();
     expect(await page.locator('[data-testid=message-panel] h1').textContent()).toMatch(/expired/);
     await screenshot(page, '04b-session-expired');
@@ -198,8 +219,12 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     expect(await normal.page.locator('[data-testid=side-nav]').isVisible()).toBe(true);
     expect(await normal.page.locator('[data-testid=org-selector]').isVisible()).toBe(true);
     expect(await normal.page.locator('[data-testid=field-selector]').isVisible()).toBe(true);
-    await normal.page.waitForFunction(() => (document.querySelector('#org-select option')?.textContent ?? '') === 'Acme Farms');
-    await normal.page.waitForFunction(() => (document.querySelector('#field-select option:checked')?.textContent ?? '') === 'North meadow');
+    await normal.page.waitForFunction(
+      () => (document.querySelector('#org-select option')?.textContent ?? '') === 'Acme Farms',
+    );
+    await normal.page.waitForFunction(
+      () => (document.querySelector('#field-select option:checked')?.textContent ?? '') === 'North meadow',
+    );
     expect(await normal.page.locator('.scale-label').textContent()).toMatch(/^\d+ (m|km)$/);
     expect(await normal.page.evaluate(() => document.documentElement.dataset.theme)).toBe('furrow');
     await screenshot(normal.page, '05-normal-mode');
@@ -238,7 +263,9 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     await victim.waitForFunction(() => document.querySelector<HTMLElement>('.app')?.dataset.ignoredMessages === '1');
     expect(await victim.locator('[data-testid=side-nav]').isHidden()).toBe(true);
     expect(await victim.locator('[data-testid=org-selector]').isHidden()).toBe(true);
-    expect(await victim.evaluate(() => document.querySelector<HTMLElement>('.app')?.dataset.appliedMessages ?? '0')).toBe('0');
+    expect(
+      await victim.evaluate(() => document.querySelector<HTMLElement>('.app')?.dataset.appliedMessages ?? '0'),
+    ).toBe('0');
     expect([...errors, ...f.errors]).toEqual([]);
   });
 
@@ -246,24 +273,32 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     const { page, errors } = await newPage();
     await page.goto(await launchUrl(`/path-planning/boundary/${boundaryId}`));
     await planned(page);
-    const tracksBefore = await page.locator('[data-layer=tracks] path').evaluateAll((els) => els.map((e) => e.getAttribute('d')));
+    const tracksBefore = await page
+      .locator('[data-layer=tracks] path')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('d')));
     const turnsBefore = Number(await page.locator('[data-metric=turns] td.value').textContent());
 
     await page.fill('#p-widthMeters', '12');
     await page.fill('#p-headingDegrees', '90');
     await page.click('[data-testid=replan]');
     await planned(page, 2);
-    const tracksAfter = await page.locator('[data-layer=tracks] path').evaluateAll((els) => els.map((e) => e.getAttribute('d')));
+    const tracksAfter = await page
+      .locator('[data-layer=tracks] path')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('d')));
     expect(tracksAfter).not.toEqual(tracksBefore);
     expect(tracksAfter.filter((d) => tracksBefore.includes(d))).toEqual([]);
     const turnsAfter = Number(await page.locator('[data-metric=turns] td.value').textContent());
     expect(turnsAfter).not.toBe(turnsBefore);
     const change = page.locator('[data-metric=turns] td.change');
-    expect(await change.textContent()).toBe(`${turnsAfter < turnsBefore ? '−' : '+'}${Math.abs(turnsAfter - turnsBefore)}`);
+    expect(await change.textContent()).toBe(
+      `${turnsAfter < turnsBefore ? '−' : '+'}${Math.abs(turnsAfter - turnsBefore)}`,
+    );
     expect(await change.getAttribute('data-verdict')).toBe(turnsAfter < turnsBefore ? 'better' : 'worse');
     const sent = api.log.filter((l) => l.path === '/api/path-plans/direct/geojson').length;
     expect(sent).toBeGreaterThanOrEqual(2);
-    expect(await page.locator('[data-testid=warnings] li').allTextContents()).toEqual(['The implement is wider than 10 m: check the field edges.']);
+    expect(await page.locator('[data-testid=warnings] li').allTextContents()).toEqual([
+      'The implement is wider than 10 m: check the field edges.',
+    ]);
     expect(await page.locator('g[data-layer=warnings] .marker').count()).toBe(1);
     await screenshot(page, '08-replanned-with-changes');
 
@@ -306,7 +341,9 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     const [geojson] = await Promise.all([page.waitForEvent('download'), page.click('[data-format=geojson]')]);
     const body = JSON.parse(await streamText(await geojson.createReadStream()));
     expect(body.type).toBe('FeatureCollection');
-    expect(body.features.filter((f: { properties: { type: string } }) => f.properties.type === 'Track').length).toBe(tracksAfter.length);
+    expect(body.features.filter((f: { properties: { type: string } }) => f.properties.type === 'Track').length).toBe(
+      tracksAfter.length,
+    );
     const [kml] = await Promise.all([page.waitForEvent('download'), page.click('[data-format=kml]')]);
     expect(kml.suggestedFilename()).toBe(`furrow-plan-${boundaryId}.kml`);
     expect(await streamText(await kml.createReadStream())).toContain('<kml>');
@@ -336,12 +373,16 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
       reached.add(id);
     }
     for (const id of ['map', 'layer-tracks', 'p-widthMeters', 'replan']) expect(reached, id).toContain(id);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, '09-tablet-landscape');
     await page.setViewportSize({ width: 768, height: 1024 });
     await page.waitForTimeout(100);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
     await screenshot(page, '10-tablet-portrait');
     expect(errors).toEqual([]);
   });

@@ -48,7 +48,10 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     const res = await fetch(`${server.url}/api/partner/launch`, {
       method: 'POST',
       headers: { 'X-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ userId: PARTNER_USER, returnUrl: `${server.url}/path-planning/boundary/${boundaryId}${query}` }),
+      body: JSON.stringify({
+        userId: PARTNER_USER,
+        returnUrl: `${server.url}/path-planning/boundary/${boundaryId}${query}`,
+      }),
     });
     expect(res.status).toBe(201);
     return ((await res.json()) as { launchUrl: string }).launchUrl;
@@ -69,19 +72,44 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
 
   beforeAll(async () => {
     await buildWebApp();
-    if (!realPlanner) process.stderr.write('[furrow] web e2e: @furrow/core has no planRoute yet; planning with the suite\'s stand-in planner\n');
+    if (!realPlanner)
+      process.stderr.write(
+        "[furrow] web e2e: @furrow/core has no planRoute yet; planning with the suite's stand-in planner\n",
+      );
     // The partner page's origin is configured before the server starts: only configured partner
     // origins may frame the app (frame-ancestors).
     const partnerPort = await freePort();
     server = await serve(
-      { DATABASE_URL: 'memory:', FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY, PORT: '0', HOST: '127.0.0.1', FURROW_PLAN_THREADS: '0', FURROW_LOG_LEVEL: 'silent', FURROW_RETURN_URL_ORIGINS: `http://127.0.0.1:${partnerPort}` },
+      {
+        DATABASE_URL: 'memory:',
+        FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        FURROW_PLAN_THREADS: '0',
+        FURROW_LOG_LEVEL: 'silent',
+        FURROW_RETURN_URL_ORIGINS: `http://127.0.0.1:${partnerPort}`,
+      },
       {
         web: mountWebApp,
         out: () => undefined,
-        ...(realPlanner ? {} : { planner: { threads: 1, plan: async (request: unknown) => fakePlanJson(request as Record<string, unknown>), close: async () => undefined } }),
+        ...(realPlanner
+          ? {}
+          : {
+              planner: {
+                threads: 1,
+                plan: async (request: unknown) => fakePlanJson(request as Record<string, unknown>),
+                close: async () => undefined,
+              },
+            }),
       },
     );
-    partner = await startPartnerEmbed({ furrowUrl: server.url, adminKey: ADMIN_KEY, partnerUserId: PARTNER_USER, theme: THEME, port: partnerPort });
+    partner = await startPartnerEmbed({
+      furrowUrl: server.url,
+      adminKey: ADMIN_KEY,
+      partnerUserId: PARTNER_USER,
+      theme: THEME,
+      port: partnerPort,
+    });
     boundaryId = (await partner.provisioned()).boundaryId;
     foreign = await startForeignPage();
     browser = await launchBrowser();
@@ -103,7 +131,8 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     await page.frameLocator('#furrow').locator('#page[data-state="planned"]').waitFor({ timeout: 60_000 });
     const app = appFrame(page);
     expect(new URL(app.url()).pathname).toBe(`/path-planning/boundary/${boundaryId}`);
-    for (const id of ['side-nav', 'org-selector', 'field-selector']) expect(await app.locator(`[data-testid=${id}]`).isHidden(), id).toBe(true);
+    for (const id of ['side-nav', 'org-selector', 'field-selector'])
+      expect(await app.locator(`[data-testid=${id}]`).isHidden(), id).toBe(true);
     expect(await app.evaluate(() => document.documentElement.dataset.theme)).toBe('partner');
     expect(await app.locator('[data-layer=tracks] path').count()).toBeGreaterThan(3);
     expect(await app.locator('[data-layer=startEnd] .marker').count()).toBe(2);
@@ -130,14 +159,20 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     const normal = await newPage();
     await normal.page.goto(await launchUrl());
     await planned(normal.page);
-    for (const id of ['side-nav', 'org-selector', 'field-selector']) expect(await normal.page.locator(`[data-testid=${id}]`).isVisible(), id).toBe(true);
-    await normal.page.waitForFunction(() => (document.querySelector('#org-select option:checked')?.textContent ?? '') === 'Acme Farms');
-    await normal.page.waitForFunction(() => (document.querySelector('#field-select option:checked')?.textContent ?? '') === 'North meadow');
+    for (const id of ['side-nav', 'org-selector', 'field-selector'])
+      expect(await normal.page.locator(`[data-testid=${id}]`).isVisible(), id).toBe(true);
+    await normal.page.waitForFunction(
+      () => (document.querySelector('#org-select option:checked')?.textContent ?? '') === 'Acme Farms',
+    );
+    await normal.page.waitForFunction(
+      () => (document.querySelector('#field-select option:checked')?.textContent ?? '') === 'North meadow',
+    );
     await screenshot(normal.page, 'e2e-03-normal-mode');
     const embedded = await newPage();
     await embedded.page.goto(await launchUrl('?embedded=true&chrome=false'));
     await planned(embedded.page);
-    for (const id of ['side-nav', 'org-selector', 'field-selector']) expect(await embedded.page.locator(`[data-testid=${id}]`).isHidden(), id).toBe(true);
+    for (const id of ['side-nav', 'org-selector', 'field-selector'])
+      expect(await embedded.page.locator(`[data-testid=${id}]`).isHidden(), id).toBe(true);
     expect([...normal.errors, ...embedded.errors]).toEqual([]);
   });
 
@@ -156,7 +191,9 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     const framed = await newPage();
     const appResponse = framed.page.waitForResponse((r) => r.url().includes('/launch'));
     await framed.page.goto(foreign.pageFor(await launchUrl(`?${query}`)));
-    expect((await appResponse).headers()['content-security-policy']).toMatch(/frame-ancestors 'self' .*http:\/\/127\.0\.0\.1:/);
+    expect((await appResponse).headers()['content-security-policy']).toMatch(
+      /frame-ancestors 'self' .*http:\/\/127\.0\.0\.1:/,
+    );
     expect((await appResponse).headers()['content-security-policy']).not.toContain(foreign.url);
     // The foreign page opens the partner's page and posts into the app frame there: ignored.
     const f = await newPage();
@@ -178,19 +215,25 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     const { page, errors } = await newPage();
     await page.goto(await launchUrl());
     await planned(page);
-    const before = await page.locator('[data-layer=tracks] path').evaluateAll((els) => els.map((e) => e.getAttribute('d')));
+    const before = await page
+      .locator('[data-layer=tracks] path')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('d')));
     await page.fill('#p-widthMeters', '12');
     await page.fill('#p-headingDegrees', '90');
     await page.click('[data-testid=replan]');
     await planned(page, 2);
-    const after = await page.locator('[data-layer=tracks] path').evaluateAll((els) => els.map((e) => e.getAttribute('d')));
+    const after = await page
+      .locator('[data-layer=tracks] path')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('d')));
     expect(after).not.toEqual(before);
     expect(after.length).toBeLessThan(before.length);
     expect(await page.locator('[data-metric=workingDistanceMeters] td.change').textContent()).toMatch(/^[−+]/);
     await screenshot(page, 'e2e-05-replanned');
 
     await page.click('[data-testid=save-plan]');
-    await page.waitForFunction(() => /Plan saved \(/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /Plan saved \(/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''),
+    );
     const planId = await page.evaluate(() => document.getElementById('page')?.dataset.savedPlanId ?? '');
     expect(planId).not.toBe('');
     const [kml] = await Promise.all([page.waitForEvent('download'), page.click('[data-format=kml]')]);
@@ -220,7 +263,9 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     };
     let { page, errors } = await open();
     const allErrors = errors;
-    const formats = await page.locator('[data-format]').evaluateAll((els) => els.map((e) => e.getAttribute('data-format')!));
+    const formats = await page
+      .locator('[data-format]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-format')!));
     expect(formats.length).toBeGreaterThanOrEqual(10);
     for (const [k, format] of formats.entries()) {
       // Chromium stops a tab's downloads after about ten in a row (it would ask the user whether the
@@ -235,7 +280,8 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
       const bytes = Buffer.concat(chunks);
       expect(bytes.length, format).toBeGreaterThan(100);
       if (format === 'json') expect(JSON.parse(bytes.toString('utf8')).metrics, format).toBeDefined();
-      if (download.suggestedFilename().endsWith('.zip')) expect(bytes.subarray(0, 2).toString('latin1'), format).toBe('PK');
+      if (download.suggestedFilename().endsWith('.zip'))
+        expect(bytes.subarray(0, 2).toString('latin1'), format).toBe('PK');
     }
     expect([...allErrors, ...errors]).toEqual([]);
   });
@@ -261,9 +307,10 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     expect(await page.locator('g[data-layer=obstacles] path').count()).toBeGreaterThanOrEqual(1);
     expect(await page.locator('label[for=layer-obstacles]').textContent()).toMatch(/Obstacles\s*1/);
     expect(await page.locator('g[data-layer=tracks] path').count()).toBeGreaterThan(3);
-    expect(await page.locator('#field-select option').allTextContents()).toEqual(expect.arrayContaining(['North meadow', 'Field with a pond']));
+    expect(await page.locator('#field-select option').allTextContents()).toEqual(
+      expect.arrayContaining(['North meadow', 'Field with a pond']),
+    );
     await screenshot(page, 'e2e-07-field-with-hole');
     expect(errors).toEqual([]);
   });
 });
-

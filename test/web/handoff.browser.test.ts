@@ -22,7 +22,15 @@ const PARTNER_USER = 'farmer-7d2c';
 const PARTNER_COMPANY = 'farm-co-7d2c';
 const COMPANY_CREDITS = 50;
 // About 300 m × 445 m (13 ha): with a 1000 l tank at 200 l/ha the sprayer refills on the way.
-const FIELD = [[[8.54, 47.37], [8.544, 47.37], [8.544, 47.374], [8.54, 47.374], [8.54, 47.37]]];
+const FIELD = [
+  [
+    [8.54, 47.37],
+    [8.544, 47.37],
+    [8.544, 47.374],
+    [8.54, 47.374],
+    [8.54, 47.37],
+  ],
+];
 
 describeWith(['chromium'], 'the partner handoff in the web app (browser, real server)', () => {
   vi.setConfig({ testTimeout: 180_000 });
@@ -50,7 +58,10 @@ describeWith(['chromium'], 'the partner handoff in the web app (browser, real se
   }
 
   async function launch(returnUrl?: string): Promise<string> {
-    const res = await partnerCall<{ launchUrl: string }>('POST', '/api/partner/launch', { userId: PARTNER_USER, ...(returnUrl ? { returnUrl } : {}) });
+    const res = await partnerCall<{ launchUrl: string }>('POST', '/api/partner/launch', {
+      userId: PARTNER_USER,
+      ...(returnUrl ? { returnUrl } : {}),
+    });
     expect(res.status).toBe(201);
     return res.body.launchUrl;
   }
@@ -69,7 +80,8 @@ describeWith(['chromium'], 'the partner handoff in the web app (browser, real se
         const el = document.getElementById('page');
         const status = document.querySelector('[data-testid=status]');
         if (el?.dataset.state === 'planned' && Number(el.dataset.planCount ?? '0') >= n) return 'planned';
-        if (el?.dataset.state === 'error' || (el?.dataset.state === 'planned' && status?.classList.contains('error'))) return `failed: ${status?.textContent ?? ''}`;
+        if (el?.dataset.state === 'error' || (el?.dataset.state === 'planned' && status?.classList.contains('error')))
+          return `failed: ${status?.textContent ?? ''}`;
         return false;
       },
       count,
@@ -81,21 +93,59 @@ describeWith(['chromium'], 'the partner handoff in the web app (browser, real se
   beforeAll(async () => {
     await buildWebApp();
     server = await serve(
-      { DATABASE_URL: 'memory:', FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY, PORT: '0', HOST: '127.0.0.1', FURROW_PLAN_THREADS: '0', FURROW_LOG_LEVEL: 'silent' },
+      {
+        DATABASE_URL: 'memory:',
+        FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        FURROW_PLAN_THREADS: '0',
+        FURROW_LOG_LEVEL: 'silent',
+      },
       { web: mountWebApp, out: () => undefined },
     );
     // The partner's provisioning: user, company, access, 50 credits for the company, a field.
-    const user = await partnerCall<{ userId: string }>('POST', '/api/partner/users', { partnerUserId: PARTNER_USER, firstName: 'Franzi', lastName: 'Feld', email: 'franzi@example.org' });
+    const user = await partnerCall<{ userId: string }>('POST', '/api/partner/users', {
+      partnerUserId: PARTNER_USER,
+      firstName: 'Franzi',
+      lastName: 'Feld',
+      email: 'franzi@example.org',
+    });
     expect(user.status).toBe(201);
     endUserId = user.body.userId;
-    const company = await partnerCall<{ companyId: string }>('POST', '/api/partner/companies', { partnerCompanyId: PARTNER_COMPANY, name: 'Feld GbR', countryCode: 'DE' });
+    const company = await partnerCall<{ companyId: string }>('POST', '/api/partner/companies', {
+      partnerCompanyId: PARTNER_COMPANY,
+      name: 'Feld GbR',
+      countryCode: 'DE',
+    });
     expect(company.status).toBe(201);
     companyId = company.body.companyId;
-    expect((await partnerCall('POST', '/api/partner/company-accesses', { partnerUserId: PARTNER_USER, partnerCompanyId: PARTNER_COMPANY })).status).toBe(201);
-    expect((await partnerCall('POST', '/api/partner/credits', { partnerCompanyId: PARTNER_COMPANY, credits: COMPANY_CREDITS })).status).toBeLessThan(300);
-    const grower = await partnerCall<{ growerId: string }>('POST', `/api/companies/${companyId}/growers`, { name: 'Feld' });
-    const farm = await partnerCall<{ farmId: string }>('POST', `/api/growers/${grower.body.growerId}/farms`, { name: 'Hof Feld' });
-    const field = await partnerCall<{ vBoundary: { boundaryId: string } }>('POST', '/api/fields/save', { farmId: farm.body.farmId, name: 'Long acre', boundary: FIELD });
+    expect(
+      (
+        await partnerCall('POST', '/api/partner/company-accesses', {
+          partnerUserId: PARTNER_USER,
+          partnerCompanyId: PARTNER_COMPANY,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await partnerCall('POST', '/api/partner/credits', {
+          partnerCompanyId: PARTNER_COMPANY,
+          credits: COMPANY_CREDITS,
+        })
+      ).status,
+    ).toBeLessThan(300);
+    const grower = await partnerCall<{ growerId: string }>('POST', `/api/companies/${companyId}/growers`, {
+      name: 'Feld',
+    });
+    const farm = await partnerCall<{ farmId: string }>('POST', `/api/growers/${grower.body.growerId}/farms`, {
+      name: 'Hof Feld',
+    });
+    const field = await partnerCall<{ vBoundary: { boundaryId: string } }>('POST', '/api/fields/save', {
+      farmId: farm.body.farmId,
+      name: 'Long acre',
+      boundary: FIELD,
+    });
     expect(field.status).toBe(201);
     boundaryId = field.body.vBoundary.boundaryId;
     browser = await launchBrowser();
@@ -107,7 +157,7 @@ describeWith(['chromium'], 'the partner handoff in the web app (browser, real se
     await server?.close();
   });
 
-  it('the farmer re-plans twice on the company\'s credits, then makes an API key that works', async () => {
+  it("the farmer re-plans twice on the company's credits, then makes an API key that works", async () => {
     expect(await companyBalance()).toBe(COMPANY_CREDITS);
     const { page, errors } = await newPage();
     const planBodies: Record<string, unknown>[] = [];
@@ -140,7 +190,11 @@ describeWith(['chromium'], 'the partner handoff in the web app (browser, real se
     await page.click('[data-testid=replan]');
     await planned(page, 3);
     expect(await page.locator('[data-testid=status]').textContent()).not.toMatch(/fail/i);
-    expect(planBodies[2]['machine']).toMatchObject({ widthMeters: 8, tankCapacity: 1000, applicationRatePerHectare: 200 });
+    expect(planBodies[2]['machine']).toMatchObject({
+      widthMeters: 8,
+      tankCapacity: 1000,
+      applicationRatePerHectare: 200,
+    });
     expect(planBodies[2]['routeOptions']).toMatchObject({ calculateRefillPoints: true });
     expect(await page.locator('label[for=layer-refill] .count').textContent()).toMatch(/^[1-9]\d*$/);
     await screenshot(page, 'handoff-01-replanned-with-refill');
@@ -166,7 +220,11 @@ describeWith(['chromium'], 'the partner handoff in the web app (browser, real se
 
     const current = await fetch(`${server.url}/api/user/current`, { headers: { 'X-API-KEY': apiKey } });
     expect(current.status).toBe(200);
-    const me = (await current.json()) as { user: { userId: string }; key: { partnerAdmin: boolean }; companies: { companyId: string }[] };
+    const me = (await current.json()) as {
+      user: { userId: string };
+      key: { partnerAdmin: boolean };
+      companies: { companyId: string }[];
+    };
     expect(me.user.userId).toBe(endUserId);
     expect(me.key.partnerAdmin).toBe(false);
     expect(me.companies.map((c) => c.companyId)).toEqual([companyId]);
@@ -178,9 +236,14 @@ describeWith(['chromium'], 'the partner handoff in the web app (browser, real se
     await page.reload();
     await page.waitForFunction(() => document.getElementById('page')?.dataset.state === 'profile');
     expect(await page.content()).not.toContain(secret);
-    const secretVisible = await page.evaluate((s) => [...document.querySelectorAll('input')].some((i) => i.value.includes(s)), secret);
+    const secretVisible = await page.evaluate(
+      (s) => [...document.querySelectorAll('input')].some((i) => i.value.includes(s)),
+      secret,
+    );
     expect(secretVisible).toBe(false);
-    expect(await page.locator('[data-testid=api-keys] tr[data-state=active] td').first().textContent()).toBe('Farm office script');
+    expect(await page.locator('[data-testid=api-keys] tr[data-state=active] td').first().textContent()).toBe(
+      'Farm office script',
+    );
 
     // Revoke (two steps) and the key stops working.
     await page.click('[data-testid=revoke-key]');
@@ -191,10 +254,12 @@ describeWith(['chromium'], 'the partner handoff in the web app (browser, real se
     expect(errors).toEqual([]);
   });
 
-  it('a launch without returnUrl lands on the home page, which lists the user\'s fields', async () => {
+  it("a launch without returnUrl lands on the home page, which lists the user's fields", async () => {
     const { page, errors } = await newPage();
     await page.goto(await launch());
-    await page.waitForFunction(() => document.getElementById('page')?.dataset.state === 'home', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.getElementById('page')?.dataset.state === 'home', undefined, {
+      timeout: 60_000,
+    });
     expect(await page.locator('[data-testid=home] h1').textContent()).toBe('Your fields');
     const section = page.locator(`section[data-company-id="${companyId}"]`);
     expect(await section.locator('h2').textContent()).toBe('Feld GbR');

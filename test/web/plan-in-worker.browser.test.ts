@@ -33,10 +33,18 @@ describeWith(['chromium'], 'planning in a Web Worker (browser)', () => {
     const errors = watchErrors(page);
     await page.goto(url);
     await page.click('#plan');
-    await page.waitForFunction(() => document.getElementById('result')?.dataset.state !== 'planning' && document.getElementById('result')?.dataset.planMs !== undefined, undefined, { timeout: 100_000 });
+    await page.waitForFunction(
+      () =>
+        document.getElementById('result')?.dataset.state !== 'planning' &&
+        document.getElementById('result')?.dataset.planMs !== undefined,
+      undefined,
+      { timeout: 100_000 },
+    );
     const r = await page.$eval('#result', (el) => ({ ...(el as HTMLElement).dataset, text: el.textContent }));
     expect(r.state, r.text ?? '').toBe('planned');
-    const planMs = Number(r.planMs), ticks = Number(r.ticks), gap = Number(r.longestGapMs);
+    const planMs = Number(r.planMs),
+      ticks = Number(r.ticks),
+      gap = Number(r.longestGapMs);
     // The clock ran all along: at least half the 50 ms ticks the planning's duration allows, and never a gap of a second.
     expect(ticks).toBeGreaterThanOrEqual(Math.floor(planMs / 50 / 2));
     expect(gap).toBeLessThan(1000);
@@ -53,6 +61,8 @@ describeWith(['chromium'], 'planning in a Web Worker (browser)', () => {
     await page.click('#plan');
     await page.waitForSelector('#stages li');
     await page.click('#cancel');
-    await page.waitForFunction(() => document.getElementById('result')?.dataset.state === 'cancelled', undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => document.getElementById('result')?.dataset.state === 'cancelled', undefined, {
+      timeout: 5_000,
+    });
   });
 });

@@ -64,10 +64,16 @@ export function createAdmission(options: AdmissionOptions): Admission {
       'RATE_LIMIT_EXCEEDED',
       `the server is busy: ${why}; retry after ${RETRY_AFTER_SECONDS} s`,
       [],
-      { limit: maxInFlight, windowSeconds: RETRY_AFTER_SECONDS, retryAfterSeconds: RETRY_AFTER_SECONDS, reason: 'server-busy' },
+      {
+        limit: maxInFlight,
+        windowSeconds: RETRY_AFTER_SECONDS,
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+        reason: 'server-busy',
+      },
       { 'Retry-After': String(RETRY_AFTER_SECONDS) },
     );
-  const clientLeft = () => new ApiError(499, 'ClientClosedRequest', 'the client closed the request while it waited for a slot');
+  const clientLeft = () =>
+    new ApiError(499, 'ClientClosedRequest', 'the client closed the request while it waited for a slot');
 
   /** Resolves when the request holds a slot; rejects with the 429 when it cannot get one in time. */
   const take = (signal: AbortSignal | undefined): Promise<void> => {
@@ -75,7 +81,10 @@ export function createAdmission(options: AdmissionOptions): Admission {
       inFlight++;
       return Promise.resolve();
     }
-    if (waiters.length >= maxWaiting) return Promise.reject(refuse(`${inFlight} requests are being served and ${waiters.length} wait, as many as it takes`));
+    if (waiters.length >= maxWaiting)
+      return Promise.reject(
+        refuse(`${inFlight} requests are being served and ${waiters.length} wait, as many as it takes`),
+      );
     if (signal?.aborted) return Promise.reject(clientLeft());
     const wait = currentWaitMs();
     return new Promise<void>((resolve, reject) => {
@@ -94,7 +103,10 @@ export function createAdmission(options: AdmissionOptions): Admission {
           signal?.removeEventListener('abort', onAbort);
           resolve();
         },
-        timer: setTimeout(() => leave(refuse(`no request slot freed within ${Math.round(wait)} ms (${inFlight} being served)`)), wait),
+        timer: setTimeout(
+          () => leave(refuse(`no request slot freed within ${Math.round(wait)} ms (${inFlight} being served)`)),
+          wait,
+        ),
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       waiters.push(waiter);

@@ -12,7 +12,16 @@ import { type ApiConfig, type App, type AppEnv, type Deps, defaultConfig } from 
 import { createAdmission } from './admission.js';
 import { mountDocs } from './docs.js';
 import { ApiError, errorBody, fromPlanError } from './errors.js';
-import { jsonBodies, rateLimit, requestContext, requireApiKey, requireCaller, requirePartnerAdmin, resolveCaller, securityHeaders } from './middleware.js';
+import {
+  jsonBodies,
+  rateLimit,
+  requestContext,
+  requireApiKey,
+  requireCaller,
+  requirePartnerAdmin,
+  resolveCaller,
+  securityHeaders,
+} from './middleware.js';
 import { PlanAbortedError, inProcessPlanner, type Planner } from './planner.js';
 import { createPlanGate } from './plan-gate.js';
 import { createRateLimiter, type RateLimiter } from './ratelimit.js';
@@ -55,9 +64,11 @@ export function createApp(opts: CreateAppOptions): App {
     config,
     logger,
     jwtSecret: () =>
-      (secret ??= (opts.jwtSecret ? Promise.resolve(opts.jwtSecret) : opts.store.setting('jwt_secret', () => randomBytes(32).toString('base64url'))).then((s) =>
-        new TextEncoder().encode(s),
-      )),
+      (secret ??= (
+        opts.jwtSecret
+          ? Promise.resolve(opts.jwtSecret)
+          : opts.store.setting('jwt_secret', () => randomBytes(32).toString('base64url'))
+      ).then((s) => new TextEncoder().encode(s))),
   };
 
   const app: App = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -111,7 +122,11 @@ export function createApp(opts: CreateAppOptions): App {
   app.route('/', accountRoutes(deps));
   for (const routes of extraRoutes) app.route('/', routes(deps));
 
-  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-KEY' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-KEY',
+  });
   app.doc31('/openapi.json', (c) => ({
     openapi: '3.1.0',
     info: {
@@ -134,12 +149,20 @@ function toApiError(err: unknown): ApiError {
   if (fromPlan) return fromPlan;
   if (err instanceof PlanAbortedError) {
     return err.reason === 'timeout'
-      ? new ApiError(503, 'PlanTimeout', 'planning exceeded its time limit; lower routeOptions.maxOptimizerTime or simplify the field', [], {}, { 'Retry-After': '1' })
+      ? new ApiError(
+          503,
+          'PlanTimeout',
+          'planning exceeded its time limit; lower routeOptions.maxOptimizerTime or simplify the field',
+          [],
+          {},
+          { 'Retry-After': '1' },
+        )
       : new ApiError(499, 'ClientClosedRequest', err.message);
   }
   if (err instanceof HTTPException) {
     const status = err.status;
-    if (status === 400) return new ApiError(400, 'InvalidJson', err.message, [{ path: '(body)', message: err.message }]);
+    if (status === 400)
+      return new ApiError(400, 'InvalidJson', err.message, [{ path: '(body)', message: err.message }]);
     if (status === 413) return new ApiError(413, 'PayloadTooLarge', err.message);
     return new ApiError(status, status === 401 ? 'Unauthorized' : 'HttpError', err.message);
   }

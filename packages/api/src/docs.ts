@@ -24,7 +24,10 @@ function swaggerDistDir(): string {
 }
 
 export function mountDocs(app: App): void {
-  app.get('/docs', swaggerUI({ url: '/openapi.json', baseUrl: '/assets', title: 'furrow API reference', persistAuthorization: true }));
+  app.get(
+    '/docs',
+    swaggerUI({ url: '/openapi.json', baseUrl: '/assets', title: 'furrow API reference', persistAuthorization: true }),
+  );
   app.get('/assets/swagger-ui-dist/:file', (c) => {
     const file = c.req.param('file');
     const type = ASSETS[file];

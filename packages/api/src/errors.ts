@@ -54,7 +54,8 @@ export function errorBody(err: ApiError, correlationId: string): Record<string, 
       return { error: { code: 'RATE_LIMIT_EXCEEDED', message: err.message }, ...err.extra, correlationId };
     default: {
       const error: Record<string, unknown> = { code: err.code, message: err.message };
-      if (err.details.length > 0 || err.status === 400 || err.status === 413 || err.status === 422) error.details = err.details;
+      if (err.details.length > 0 || err.status === 400 || err.status === 413 || err.status === 422)
+        error.details = err.details;
       if (err.extra.reason !== undefined) error.reason = err.extra.reason;
       return { error, correlationId };
     }

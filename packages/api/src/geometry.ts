@@ -5,7 +5,14 @@
  * and message from `/direct`, `fields/save`, boundary import, guidance jobs, the CLI and
  * `planRoute`. A failure is the library's `PlanError`, answered 422 with its code as `reason`.
  */
-import { LIMITS, PlanError, validateFieldGeometry, type FieldGeometry, type GeoJsonPolygon, type Position } from '@furrow/core';
+import {
+  LIMITS,
+  PlanError,
+  validateFieldGeometry,
+  type FieldGeometry,
+  type GeoJsonPolygon,
+  type Position,
+} from '@furrow/core';
 import { fromPlanError } from './errors.js';
 
 /** Positions in a geometry, however malformed (the budget is checked before anything costly). */
@@ -26,7 +33,9 @@ export function validateBoundary(geometry: unknown, path: string): void {
   const positions = countPositions(geometry);
   if (positions > LIMITS.maxVertices) {
     const message = `has ${positions} positions; at most ${LIMITS.maxVertices} are accepted (simplify the boundary)`;
-    throw new PlanError('too-many-vertices', `${path}.coordinates: ${message}`, [{ path: `${path}.coordinates`, message }]);
+    throw new PlanError('too-many-vertices', `${path}.coordinates: ${message}`, [
+      { path: `${path}.coordinates`, message },
+    ]);
   }
   validateFieldGeometry(geometry as FieldGeometry, path);
 }
@@ -41,7 +50,11 @@ export function assertValidBoundary(geometry: unknown, path: string): void {
 }
 
 /** A plan request's field (shape A) or boundary (shape B) and its obstacles' outlines, checked before any credit is taken. */
-export function assertValidRequestGeometry(request: { field?: unknown; boundary?: unknown; obstacles?: { geometry: unknown }[] }): void {
+export function assertValidRequestGeometry(request: {
+  field?: unknown;
+  boundary?: unknown;
+  obstacles?: { geometry: unknown }[];
+}): void {
   const geometry = request.field ?? request.boundary;
   if (geometry !== undefined) assertValidBoundary(geometry, request.field !== undefined ? 'field' : 'boundary');
   request.obstacles?.forEach((o, i) => {

@@ -1,6 +1,13 @@
 /** @furrow/api: the HTTP API (Hono), its store, and the server commands the CLI calls. */
 export { createApp, type CreateAppOptions } from './app.js';
-export { serve, serveCommand, createKeyCommand, type ServeOptions, type RunningServer, type CreateKeyOptions } from './server.js';
+export {
+  serve,
+  serveCommand,
+  createKeyCommand,
+  type ServeOptions,
+  type RunningServer,
+  type CreateKeyOptions,
+} from './server.js';
 export { defaultConfig, type ApiConfig, type App, type AppEnv, type Caller } from './context.js';
 export { inProcessPlanner, poolPlanner, type Planner, type PlanFunction } from './planner.js';
 export { createPlanGate, type PlanGate, type PlanGateOptions } from './plan-gate.js';

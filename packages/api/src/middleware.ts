@@ -57,7 +57,11 @@ export function jsonBodies(rawBodyPaths: RegExp[]): MiddlewareHandler<AppEnv> {
     const hasBody = c.req.raw.body !== null && (length > 0 || c.req.header('Transfer-Encoding') !== undefined);
     if (mediaType === '' && !hasBody) return next();
     if (!JSON_TYPE.test(mediaType)) {
-      throw new ApiError(415, 'UnsupportedMediaType', `send the body as application/json (got ${mediaType === '' ? 'no Content-Type' : `"${mediaType}"`})`);
+      throw new ApiError(
+        415,
+        'UnsupportedMediaType',
+        `send the body as application/json (got ${mediaType === '' ? 'no Content-Type' : `"${mediaType}"`})`,
+      );
     }
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     let body: unknown;
@@ -65,7 +69,9 @@ export function jsonBodies(rawBodyPaths: RegExp[]): MiddlewareHandler<AppEnv> {
       body = await c.req.json();
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
-      throw new ApiError(400, 'InvalidJson', `the request body is not valid JSON: ${detail}`, [{ path: '(body)', message: detail }]);
+      throw new ApiError(400, 'InvalidJson', `the request body is not valid JSON: ${detail}`, [
+        { path: '(body)', message: detail },
+      ]);
     }
     // Every string of every body is storable text: no NUL, no invalid UTF-8 (400 naming the field).
     const problem = firstTextProblem(body, !isUtf8(bytes));
@@ -101,7 +107,10 @@ export function resolveCaller(deps: Pick<Deps, 'store' | 'jwtSecret'>): Middlewa
       const auth = c.req.header('Authorization');
       if (auth?.startsWith('Bearer ')) {
         try {
-          const { payload } = await jwtVerify(auth.slice(7), await deps.jwtSecret(), { issuer: 'furrow', audience: 'furrow-web' });
+          const { payload } = await jwtVerify(auth.slice(7), await deps.jwtSecret(), {
+            issuer: 'furrow',
+            audience: 'furrow-web',
+          });
           if (typeof payload.sub === 'string') caller = { userId: payload.sub, partnerAdmin: false, via: 'session' };
         } catch (err) {
           caller = undefined;
@@ -122,7 +131,11 @@ export function resolveCaller(deps: Pick<Deps, 'store' | 'jwtSecret'>): Middlewa
 export function rateLimit(deps: Pick<Deps, 'limiter'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const caller = c.get('caller');
-    const bucket = caller?.keyId ? `key:${caller.keyId}` : caller ? `session:${caller.userId}` : `addr:${clientAddress(c.env)}`;
+    const bucket = caller?.keyId
+      ? `key:${caller.keyId}`
+      : caller
+        ? `session:${caller.userId}`
+        : `addr:${clientAddress(c.env)}`;
     const d = await deps.limiter.consume(bucket);
     const headers = {
       'X-RateLimit-Limit': String(d.limit),
@@ -158,7 +171,12 @@ export function securityHeaders(config: Pick<ApiConfig, 'appUrl' | 'returnUrlOri
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
     if (!/^text\/html\b/i.test(c.res.headers.get('Content-Type') ?? '')) return;
     const policy = c.res.headers.get('Content-Security-Policy');
-    const kept = policy ? policy.split(';').map((d) => d.trim()).filter((d) => d !== '' && !/^frame-ancestors\b/i.test(d)) : [];
+    const kept = policy
+      ? policy
+          .split(';')
+          .map((d) => d.trim())
+          .filter((d) => d !== '' && !/^frame-ancestors\b/i.test(d))
+      : [];
     c.res.headers.set('Content-Security-Policy', [...kept, frameAncestors].join('; '));
   };
 }
@@ -205,7 +223,11 @@ export function requireApiKey(): MiddlewareHandler<AppEnv> {
 export function requirePartnerAdmin(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!c.get('caller')?.partnerAdmin) {
-      throw new ApiError(403, 'NotAuthorized', 'this call needs a partner admin key (keys without the partner admin flag cannot call /api/partner/*)');
+      throw new ApiError(
+        403,
+        'NotAuthorized',
+        'this call needs a partner admin key (keys without the partner admin flag cannot call /api/partner/*)',
+      );
     }
     return next();
   };

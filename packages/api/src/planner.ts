@@ -6,7 +6,17 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { PlanError, isPlanError, maxOptimizerTimeSeconds, planRoute, type PathPlanRequest, type Plan, type PlanErrorCode, type PlanErrorDetail, type PlanRuntime } from '@furrow/core';
+import {
+  PlanError,
+  isPlanError,
+  maxOptimizerTimeSeconds,
+  planRoute,
+  type PathPlanRequest,
+  type Plan,
+  type PlanErrorCode,
+  type PlanErrorDetail,
+  type PlanRuntime,
+} from '@furrow/core';
 import { Piscina } from 'piscina';
 import { gzipPlanJson, planFromGzip } from './plan-gzip.js';
 import { API_VERSION } from './version.js';
@@ -40,11 +50,17 @@ export interface PlanShape {
 }
 
 /** A serialised plan: its JSON text, or with `PlanShape.gzip` that text gzip-compressed, in base64. */
-export type PlanJson = ({ json: string; gzip?: undefined } | { gzip: string; json?: undefined }) & { metrics: Plan['metrics'] };
+export type PlanJson = ({ json: string; gzip?: undefined } | { gzip: string; json?: undefined }) & {
+  metrics: Plan['metrics'];
+};
 
 /** The API's shape for a request's `options` (a comma-separated list). */
 export function apiPlanShape(options: unknown): PlanShape {
-  const names = new Set(String(options ?? '').split(',').map((o) => o.trim()));
+  const names = new Set(
+    String(options ?? '')
+      .split(',')
+      .map((o) => o.trim()),
+  );
   return { version: API_VERSION, keepCrosshatches: names.has('useCrossHatches') };
 }
 
@@ -65,12 +81,23 @@ function toPlanJson(plan: Plan, shape: PlanShape): PlanJson {
  * Seconds one plan may run: its maxOptimizerTime (core's default when the request gives none)
  * plus `planTimeoutGraceSeconds`, at most `planTimeoutCapSeconds`.
  */
-export function planTimeLimitSeconds(limits: { planTimeoutCapSeconds: number; planTimeoutGraceSeconds: number }, request: { routeOptions?: { maxOptimizerTime?: number } }): number {
-  return Math.min(limits.planTimeoutCapSeconds, maxOptimizerTimeSeconds(request.routeOptions) + limits.planTimeoutGraceSeconds);
+export function planTimeLimitSeconds(
+  limits: { planTimeoutCapSeconds: number; planTimeoutGraceSeconds: number },
+  request: { routeOptions?: { maxOptimizerTime?: number } },
+): number {
+  return Math.min(
+    limits.planTimeoutCapSeconds,
+    maxOptimizerTimeSeconds(request.routeOptions) + limits.planTimeoutGraceSeconds,
+  );
 }
 
 /** `planner.planToJson` where the planner has it, else `plan` and the serialisation here. */
-export async function planJson(planner: Planner, request: unknown, signal: AbortSignal, shape: PlanShape): Promise<PlanJson> {
+export async function planJson(
+  planner: Planner,
+  request: unknown,
+  signal: AbortSignal,
+  shape: PlanShape,
+): Promise<PlanJson> {
   if (planner.planToJson) return planner.planToJson(request, signal, shape);
   return toPlanJson(await planner.plan(request, signal), shape);
 }
@@ -90,7 +117,8 @@ export async function runPlan(plan: PlanFunction, request: unknown, shape?: Plan
     const planned = await plan(request as PathPlanRequest, { now: () => performance.now() });
     return shape ? { ok: true, ...toPlanJson(planned, shape) } : { ok: true, plan: planned };
   } catch (err) {
-    if (isPlanError(err)) return { ok: false, planError: { code: err.code, message: err.message, details: err.details ?? [] } };
+    if (isPlanError(err))
+      return { ok: false, planError: { code: err.code, message: err.message, details: err.details ?? [] } };
     return { ok: false, message: err instanceof Error ? err.message : String(err) };
   }
 }
@@ -152,7 +180,9 @@ export function inProcessPlanner(plan: PlanFunction = planRoute): Planner {
 /** The built worker entry (`dist/worker.js`); a raw .ts worker cannot load under vitest. */
 export function workerFile(): string {
   const here = fileURLToPath(new URL('.', import.meta.url));
-  const built = here.endsWith('/src/') ? fileURLToPath(new URL('../dist/worker.js', import.meta.url)) : `${here}worker.js`;
+  const built = here.endsWith('/src/')
+    ? fileURLToPath(new URL('../dist/worker.js', import.meta.url))
+    : `${here}worker.js`;
   return built;
 }
 

@@ -31,7 +31,14 @@ export interface RateLimitOptions {
 export function createRateLimiter(opts: RateLimitOptions): RateLimiter {
   const base = { points: opts.points, duration: opts.windowSeconds, keyPrefix: 'rl' };
   const limiter = opts.pgPool
-    ? new RateLimiterPostgres({ ...base, storeClient: opts.pgPool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true })
+    ? new RateLimiterPostgres({
+        ...base,
+        storeClient: opts.pgPool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true,
+        clearExpiredByTimeout: true,
+      })
     : new RateLimiterMemory(base);
   const decision = (res: RateLimiterRes, allowed: boolean): RateDecision => ({
     allowed,

@@ -5,6 +5,8 @@
 import type { Plan } from '@furrow/core';
 import { planToFeatureCollection } from '@furrow/format-geojson';
 
-export function planToGeoJson(plan: Plan): ReturnType<typeof planToFeatureCollection> & Pick<Plan, 'metrics' | 'version'> {
+export function planToGeoJson(
+  plan: Plan,
+): ReturnType<typeof planToFeatureCollection> & Pick<Plan, 'metrics' | 'version'> {
   return { ...planToFeatureCollection(plan), metrics: plan.metrics, version: plan.version };
 }

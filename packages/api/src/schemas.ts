@@ -52,16 +52,24 @@ export function firstTextProblem(value: unknown, invalidUtf8 = false): { path: s
     }
     return undefined;
   };
-  return walk(value, []) ?? (invalidUtf8 ? { path: '(body)', message: 'is not valid UTF-8 (send the body encoded as UTF-8)' } : undefined);
+  return (
+    walk(value, []) ??
+    (invalidUtf8 ? { path: '(body)', message: 'is not valid UTF-8 (send the body encoded as UTF-8)' } : undefined)
+  );
 }
 
 export const PositionSchema = z
   .array(z.number().finite())
   .min(2)
   .max(3)
-  .openapi('Position', { description: '[longitude, latitude] in WGS84 degrees (RFC 7946 order)', example: [8.5, 47.4] });
+  .openapi('Position', {
+    description: '[longitude, latitude] in WGS84 degrees (RFC 7946 order)',
+    example: [8.5, 47.4],
+  });
 
-const RingSchema = z.array(PositionSchema).openapi({ description: 'A closed ring: first and last positions equal, at least 4 positions' });
+const RingSchema = z
+  .array(PositionSchema)
+  .openapi({ description: 'A closed ring: first and last positions equal, at least 4 positions' });
 
 export const PolygonSchema = z
   .strictObject({ type: z.literal('Polygon'), coordinates: z.array(RingSchema).min(1) })
@@ -77,21 +85,38 @@ export const FieldGeometrySchema = z
 
 export const MachineSchema = z
   .strictObject({
-    widthMeters: num(LIMITS.minWidthMeters, LIMITS.maxWidthMeters).openapi({ description: 'Working (swath) width, meters', example: 6 }),
-    turnRadiusMeters: num(LIMITS.minTurnRadiusMeters, LIMITS.maxTurnRadiusMeters).optional().openapi({ description: `Minimum turning radius, meters (default ${DEFAULTS.turnRadiusMeters})` }),
-    maxCurvatureRatePerSquareMeter: num(LIMITS.minCurvatureRatePerSquareMeter, LIMITS.maxCurvatureRatePerSquareMeter).optional().openapi({ description: 'Steering-rate (curvature-rate) limit, 1/m²' }),
+    widthMeters: num(LIMITS.minWidthMeters, LIMITS.maxWidthMeters).openapi({
+      description: 'Working (swath) width, meters',
+      example: 6,
+    }),
+    turnRadiusMeters: num(LIMITS.minTurnRadiusMeters, LIMITS.maxTurnRadiusMeters)
+      .optional()
+      .openapi({ description: `Minimum turning radius, meters (default ${DEFAULTS.turnRadiusMeters})` }),
+    maxCurvatureRatePerSquareMeter: num(LIMITS.minCurvatureRatePerSquareMeter, LIMITS.maxCurvatureRatePerSquareMeter)
+      .optional()
+      .openapi({ description: 'Steering-rate (curvature-rate) limit, 1/m²' }),
     reverseAllowed: z.boolean().optional(),
     workingSpeedMetersPerSecond: num(LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond).optional(),
     turningSpeedMetersPerSecond: num(LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond).optional(),
     transportSpeedMetersPerSecond: num(LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond).optional(),
-    cuspStopSeconds: num(LIMITS.minCuspStopSeconds, LIMITS.maxCuspStopSeconds).optional().openapi({ description: `Time each cusp of a reversing manoeuvre costs, seconds (default ${DEFAULTS.cuspStopSeconds})` }),
+    cuspStopSeconds: num(LIMITS.minCuspStopSeconds, LIMITS.maxCuspStopSeconds)
+      .optional()
+      .openapi({
+        description: `Time each cusp of a reversing manoeuvre costs, seconds (default ${DEFAULTS.cuspStopSeconds})`,
+      }),
     workingFuelLitersPerHour: num(LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour).optional(),
     turningFuelLitersPerHour: num(LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour).optional(),
-    tankCapacity: num(0, 1e7).optional().openapi({ description: 'Tank or hopper capacity (liters or kg), for refill planning' }),
-    applicationRatePerHectare: num(0, 1e6).optional().openapi({ description: 'Application rate per hectare, same unit as tankCapacity' }),
+    tankCapacity: num(0, 1e7)
+      .optional()
+      .openapi({ description: 'Tank or hopper capacity (liters or kg), for refill planning' }),
+    applicationRatePerHectare: num(0, 1e6)
+      .optional()
+      .openapi({ description: 'Application rate per hectare, same unit as tankCapacity' }),
     implementOffsetMeters: num(-50, 50).optional(),
   })
-  .openapi('Machine', { description: 'Machine / equipment. Shape B\'s `equipment` takes the same fields as shape A\'s `machine`.' });
+  .openapi('Machine', {
+    description: "Machine / equipment. Shape B's `equipment` takes the same fields as shape A's `machine`.",
+  });
 
 export const ObstacleSchema = z
   .strictObject({
@@ -137,17 +162,29 @@ export const PathPlanRequestSchema = z
         passes: z.number().int().min(LIMITS.minHeadlandPasses).max(LIMITS.maxHeadlandPasses).optional(),
         mode: z.enum(['full', 'turnOnly', 'none']).optional(),
         corners: z.enum(['square', 'rounded']).optional(),
-        fitTurns: z.boolean().optional().openapi({ description: 'Widen the headland to the depth the forward turns need (default true)' }),
-        smallObstacleSizeMeters: num(LIMITS.minSmallObstacleSizeMeters, LIMITS.maxSmallObstacleSizeMeters).optional().openapi({ description: 'No-go zones smaller than this (largest extent, m) get no headland rounds: tracks swerve round them. Default: the working width; 0: every zone gets rounds' }),
+        fitTurns: z
+          .boolean()
+          .optional()
+          .openapi({ description: 'Widen the headland to the depth the forward turns need (default true)' }),
+        smallObstacleSizeMeters: num(LIMITS.minSmallObstacleSizeMeters, LIMITS.maxSmallObstacleSizeMeters)
+          .optional()
+          .openapi({
+            description:
+              'No-go zones smaller than this (largest extent, m) get no headland rounds: tracks swerve round them. Default: the working width; 0: every zone gets rounds',
+          }),
       })
       .optional(),
     tracks: z
       .strictObject({
-        preferredDirectionDegrees: num(-LIMITS.maxHeadingDegrees, LIMITS.maxHeadingDegrees).optional().openapi({ description: 'Preferred bearing, degrees clockwise from north' }),
+        preferredDirectionDegrees: num(-LIMITS.maxHeadingDegrees, LIMITS.maxHeadingDegrees)
+          .optional()
+          .openapi({ description: 'Preferred bearing, degrees clockwise from north' }),
         trackType: z.enum(['straight', 'curved']).optional(),
       })
       .optional(),
-    boundary: FieldGeometrySchema.optional().openapi({ description: 'Shape B: the field boundary (GeoJSON Polygon or MultiPolygon)' }),
+    boundary: FieldGeometrySchema.optional().openapi({
+      description: 'Shape B: the field boundary (GeoJSON Polygon or MultiPolygon)',
+    }),
     equipment: MachineSchema.optional().openapi({ description: 'Shape B: the machine (same fields as `machine`)' }),
     exteriorHeadlandPasses: z.number().int().min(LIMITS.minHeadlandPasses).max(LIMITS.maxHeadlandPasses).optional(),
     obstacles: z.array(ObstacleSchema).max(LIMITS.maxObstacles).optional(),
@@ -170,20 +207,44 @@ export const PathPlanRequestSchema = z
   })
   .superRefine((r, ctx) => {
     if (r.field !== undefined && r.boundary !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['boundary'], message: 'give either `field` (shape A) or `boundary` (shape B), not both' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['boundary'],
+        message: 'give either `field` (shape A) or `boundary` (shape B), not both',
+      });
     if (r.field === undefined && r.boundary === undefined)
-      ctx.addIssue({ code: 'custom', path: ['field'], message: 'required: the field boundary (`field` in shape A, `boundary` in shape B)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['field'],
+        message: 'required: the field boundary (`field` in shape A, `boundary` in shape B)',
+      });
     if (r.machine !== undefined && r.equipment !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['equipment'], message: 'give either `machine` (shape A) or `equipment` (shape B), not both' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['equipment'],
+        message: 'give either `machine` (shape A) or `equipment` (shape B), not both',
+      });
     if (r.machine === undefined && r.equipment === undefined)
-      ctx.addIssue({ code: 'custom', path: ['machine'], message: 'required: the machine (`machine.widthMeters` or `equipment.widthMeters`)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['machine'],
+        message: 'required: the machine (`machine.widthMeters` or `equipment.widthMeters`)',
+      });
     if (r.headland?.passes !== undefined && r.exteriorHeadlandPasses !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['exteriorHeadlandPasses'], message: 'give either `headland.passes` or `exteriorHeadlandPasses`, not both' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['exteriorHeadlandPasses'],
+        message: 'give either `headland.passes` or `exteriorHeadlandPasses`, not both',
+      });
     if (r.options !== undefined) {
       for (const name of r.options.split(',').map((s) => s.trim())) {
         if (name === '') continue;
         if (!(OPTION_NAMES as readonly string[]).includes(name))
-          ctx.addIssue({ code: 'custom', path: ['options'], message: `unknown option "${name}"; known: ${OPTION_NAMES.join(', ')}` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['options'],
+            message: `unknown option "${name}"; known: ${OPTION_NAMES.join(', ')}`,
+          });
       }
     }
   })
@@ -193,7 +254,15 @@ export const PathPlanRequestSchema = z
     example: {
       field: {
         type: 'Polygon',
-        coordinates: [[[8.54, 47.37], [8.548, 47.37], [8.548, 47.375], [8.54, 47.375], [8.54, 47.37]]],
+        coordinates: [
+          [
+            [8.54, 47.37],
+            [8.548, 47.37],
+            [8.548, 47.375],
+            [8.54, 47.375],
+            [8.54, 47.37],
+          ],
+        ],
       },
       machine: { widthMeters: 6 },
       headland: { passes: 2 },
@@ -258,10 +327,16 @@ export const PlanWarningSchema = z
       .optional()
       .openapi({ description: 'Where it applies, lon/lat: a Point, or the LineString / Polygon it is about' }),
     sequence: z.number().int().optional().openapi({ description: 'The route piece it is about (`route[].sequence`)' }),
-    feature: z.string().optional().openapi({ description: 'The feature it applies to when it has no one place (e.g. `field`)' }),
+    feature: z
+      .string()
+      .optional()
+      .openapi({ description: 'The feature it applies to when it has no one place (e.g. `field`)' }),
   })
   .passthrough()
-  .openapi('PlanWarning', { description: 'A quality problem of the plan: every warning has a code, a message and a place (geometry, sequence or feature)' });
+  .openapi('PlanWarning', {
+    description:
+      'A quality problem of the plan: every warning has a code, a message and a place (geometry, sequence or feature)',
+  });
 
 export const PlanZoneSchema = z
   .object({
@@ -278,7 +353,8 @@ export const PlanZoneSchema = z
   })
   .passthrough()
   .openapi('PlanZone', {
-    description: 'A stretch of the route worked without leaving the field; zones are joined by transit legs (Connector pieces with connectorKind "transport", each warned)',
+    description:
+      'A stretch of the route worked without leaving the field; zones are joined by transit legs (Connector pieces with connectorKind "transport", each warned)',
   });
 
 export const PlanSchema = z
@@ -288,7 +364,10 @@ export const PlanSchema = z
     route: z.array(z.record(z.string(), z.unknown())).optional(),
     warnings: z.array(PlanWarningSchema).optional(),
     zones: z.array(PlanZoneSchema).optional(),
-    crosshatches: z.array(z.unknown()).optional().openapi({ description: 'Present only with option useCrossHatches (schema Crosshatch)' }),
+    crosshatches: z
+      .array(z.unknown())
+      .optional()
+      .openapi({ description: 'Present only with option useCrossHatches (schema Crosshatch)' }),
   })
   .passthrough()
   .openapi('Plan');
@@ -303,7 +382,9 @@ export const PlanFeatureCollectionSchema = z
   .passthrough()
   .openapi('PlanFeatureCollection');
 
-export const GuidanceGeometryTypeSchema = z.enum(['Track', 'ExteriorHeadland', 'InteriorHeadland']).openapi('GuidanceGeometryType');
+export const GuidanceGeometryTypeSchema = z
+  .enum(['Track', 'ExteriorHeadland', 'InteriorHeadland'])
+  .openapi('GuidanceGeometryType');
 
 // ---- partner and land entities ---------------------------------------------------------
 
@@ -359,7 +440,15 @@ export const SaveFieldSchema = z
 
 /** An API key as listed (never its secret). */
 export const KeySchema = z
-  .object({ keyId: z.string(), userId: z.string(), name: z.string(), partnerAdmin: z.boolean(), createdAt: z.string(), revokedAt: z.string().nullable(), expiresAt: z.string().nullable() })
+  .object({
+    keyId: z.string(),
+    userId: z.string(),
+    name: z.string(),
+    partnerAdmin: z.boolean(),
+    createdAt: z.string(),
+    revokedAt: z.string().nullable(),
+    expiresAt: z.string().nullable(),
+  })
   .openapi('ApiKey');
 
 export const CreateKeySchema = z
@@ -369,7 +458,10 @@ export const CreateKeySchema = z
     expiresAt: z.iso
       .datetime({ offset: true })
       .optional()
-      .openapi({ description: 'When the key stops working (ISO 8601 with a time zone; must be in the future). Omitted: the key works until revoked.' }),
+      .openapi({
+        description:
+          'When the key stops working (ISO 8601 with a time zone; must be in the future). Omitted: the key works until revoked.',
+      }),
   })
   .openapi('CreateApiKeyRequest');
 
@@ -395,7 +487,11 @@ export const GrantCreditsSchema = z
   })
   .superRefine((r, ctx) => {
     if ((r.partnerUserId === undefined) === (r.partnerCompanyId === undefined))
-      ctx.addIssue({ code: 'custom', path: ['partnerUserId'], message: 'give exactly one of partnerUserId or partnerCompanyId' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['partnerUserId'],
+        message: 'give exactly one of partnerUserId or partnerCompanyId',
+      });
   })
   .openapi('GrantCreditsRequest');
 
@@ -409,7 +505,10 @@ export const PageQuerySchema = z.object({
 });
 
 /** Turns zod issues into `details` with paths like `machine.widthMeters` or `field.coordinates[0][3]`. */
-export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix: (string | number)[] = []): { path: string; message: string }[] {
+export function issuesToDetails(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: (string | number)[] = [],
+): { path: string; message: string }[] {
   const out: { path: string; message: string }[] = [];
   for (const issue of issues) {
     const base = [...prefix, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];

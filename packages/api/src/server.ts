@@ -65,7 +65,10 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
     initialCredits: intEnv(env, 'FURROW_INITIAL_CREDITS', 1000),
     bodyLimitBytes: intEnv(env, 'FURROW_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024),
     planTimeoutCapSeconds: intEnv(env, 'FURROW_PLAN_TIMEOUT_SECONDS', 120, 1),
-    returnUrlOrigins: (env.FURROW_RETURN_URL_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    returnUrlOrigins: (env.FURROW_RETURN_URL_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
   if (env.FURROW_PLAN_CONCURRENCY) config.planConcurrency = intEnv(env, 'FURROW_PLAN_CONCURRENCY', 1, 1);
   if (env.FURROW_PLAN_QUEUE) config.planQueue = intEnv(env, 'FURROW_PLAN_QUEUE', 0, 0);
@@ -80,7 +83,8 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
     };
   }
 
-  if (env.FURROW_JWT_SECRET !== undefined && env.FURROW_JWT_SECRET.length < 32) throw new Error('FURROW_JWT_SECRET must be at least 32 characters');
+  if (env.FURROW_JWT_SECRET !== undefined && env.FURROW_JWT_SECRET.length < 32)
+    throw new Error('FURROW_JWT_SECRET must be at least 32 characters');
 
   const store = await openStore(env.DATABASE_URL, opts.cwd);
   let planner: Planner | undefined;
@@ -88,11 +92,16 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
   let server: ReturnType<typeof nodeServe> | undefined;
   try {
     if (env.FURROW_BOOTSTRAP_API_KEY) {
-      const { created, keyId } = await store.ensureBootstrapKey(env.FURROW_BOOTSTRAP_API_KEY, config.initialCredits ?? 1000);
+      const { created, keyId } = await store.ensureBootstrapKey(
+        env.FURROW_BOOTSTRAP_API_KEY,
+        config.initialCredits ?? 1000,
+      );
       logger.info({ keyId, created }, 'bootstrap partner-admin key ready');
     }
     if ((await store.countKeys()) === 0) {
-      out('furrow: no API keys exist yet. Create one with `npx furrow keys create --partner-admin` (stop the server first when using the embedded store), or start with FURROW_BOOTSTRAP_API_KEY set.');
+      out(
+        'furrow: no API keys exist yet. Create one with `npx furrow keys create --partner-admin` (stop the server first when using the embedded store), or start with FURROW_BOOTSTRAP_API_KEY set.',
+      );
     }
     planner = opts.planner ?? (threads === 0 ? inProcessPlanner() : poolPlanner(threads > 0 ? { threads } : {}));
     const limiter = createRateLimiter({
@@ -120,11 +129,30 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
     // Guidance jobs (docs/jobs.md): FURROW_INPROCESS_WORKER=0 leaves planning to `furrow worker` processes.
     const jobEnv = jobSettingsFromEnv(env);
     jobs = await startJobs({
-      store, planner, logger, pgBoss: jobEnv.pgBoss, worker: env.FURROW_INPROCESS_WORKER !== '0' && env.FURROW_INPROCESS_WORKER !== 'false',
-      settings: { ...jobEnv.settings, planCostCredits: config.planCostCredits, planTimeoutCapSeconds: config.planTimeoutCapSeconds },
+      store,
+      planner,
+      logger,
+      pgBoss: jobEnv.pgBoss,
+      worker: env.FURROW_INPROCESS_WORKER !== '0' && env.FURROW_INPROCESS_WORKER !== 'false',
+      settings: {
+        ...jobEnv.settings,
+        planCostCredits: config.planCostCredits,
+        planTimeoutCapSeconds: config.planTimeoutCapSeconds,
+      },
     });
-    app = createApp({ store, planner, limiter, logger, config: appConfig, web: opts.web, jwtSecret: env.FURROW_JWT_SECRET });
-    logger.info({ url, appUrl: appConfig.appUrl, store: store.db.kind, planThreads: planner.threads }, 'furrow API listening');
+    app = createApp({
+      store,
+      planner,
+      limiter,
+      logger,
+      config: appConfig,
+      web: opts.web,
+      jwtSecret: env.FURROW_JWT_SECRET,
+    });
+    logger.info(
+      { url, appUrl: appConfig.appUrl, store: store.db.kind, planThreads: planner.threads },
+      'furrow API listening',
+    );
 
     let closing: Promise<void> | undefined;
     const usedPlanner = planner;
@@ -139,7 +167,8 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
           await new Promise<void>((resolve) => {
             // Idle keep-alive sockets would hold close() open until their keep-alive timeout: close
             // them now, and each in-flight connection as soon as its response is sent.
-            const closeIdle = () => (listening as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+            const closeIdle = () =>
+              (listening as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
             const sweep = setInterval(closeIdle, 50);
             listening.close(() => {
               clearInterval(sweep);

@@ -13,7 +13,9 @@ function mtime(file) {
 }
 const bundled = mtime('../bundle/furrow.js');
 const built = mtime('../dist/.tsbuildinfo');
-const { main } = await import(bundled !== undefined && (built === undefined || bundled >= built) ? '../bundle/furrow.js' : '../dist/index.js');
+const { main } = await import(
+  bundled !== undefined && (built === undefined || bundled >= built) ? '../bundle/furrow.js' : '../dist/index.js'
+);
 
 // `furrow plan … | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (err) => {

@@ -59,7 +59,9 @@ function program(): Command {
 
   cmd
     .command('terrain')
-    .description('slope of a field from a DEM and the heading along the contour; --plan plans with it (docs/terrain.md)')
+    .description(
+      'slope of a field from a DEM and the heading along the contour; --plan plans with it (docs/terrain.md)',
+    )
     .argument('<boundary-file>', 'GeoJSON, WKT, KML, zipped Shapefile or ISO-XML TASKDATA.XML')
     .requiredOption('--dem <file>', 'GeoTIFF or JSON elevation grid')
     .option('--crs <crs>', 'CRS of a GeoTIFF without an EPSG code (EPSG:… or a proj4 definition)')
@@ -82,7 +84,10 @@ function program(): Command {
     .command('scenarios')
     .description('plan one field for several equipment sets; KPIs side by side and the best (docs/sequencing.md)')
     .argument('<boundary-file>', 'GeoJSON, WKT, KML, zipped Shapefile or ISO-XML TASKDATA.XML')
-    .requiredOption('--scenarios <file.json>', 'list of { "name", "equipment": { … }, "headlandPasses"?, "routeOptions"? }')
+    .requiredOption(
+      '--scenarios <file.json>',
+      'list of { "name", "equipment": { … }, "headlandPasses"?, "routeOptions"? }',
+    )
     .option('--objective <name>', 'time | distance | fuel (default time)')
     .option('--width <m>', 'base working width in meters')
     .option('--headland-passes <n>', 'base number of exterior headland passes')
@@ -102,7 +107,7 @@ function program(): Command {
     .option('--end <lon,lat>', 'where the day ends (default the depot)')
     .option('--objective <name>', 'time | distance | fuel (default time)')
     .option('--speed <m/s>', 'road speed (default 4)')
-    .option('--corners', "also re-plan each field from its corner start nodes to choose entries and exits")
+    .option('--corners', 'also re-plan each field from its corner start nodes to choose entries and exits')
     .option('--width <m>', 'working width in meters')
     .option('--headland-passes <n>', 'number of exterior headland passes')
     .option('--turn-radius <m>', 'minimum turning radius in meters')
@@ -115,13 +120,18 @@ function program(): Command {
 
   cmd
     .command('push')
-    .description("send a plan's boundary and AB guidance line to John Deere Operations Center or Trimble Agriculture (docs/portals.md)")
+    .description(
+      "send a plan's boundary and AB guidance line to John Deere Operations Center or Trimble Agriculture (docs/portals.md)",
+    )
     .argument('<portal>', 'deere | trimble')
     .argument('<plan-file>', 'plan JSON (furrow plan, POST /api/path-plans/direct)')
     .option('--company <id>', 'companyId whose portal configuration to use (FURROW_PORTALS / FURROW_PORTALS_FILE)')
     .option('--org <id>', "the portal's organization id")
     .option('--field <id>', "the portal's id of the (existing) field")
-    .option('--work-type <type>', 'John Deere: also create a work plan (dtiTillage | dtiSeeding | dtiApplication | dtiHarvest)')
+    .option(
+      '--work-type <type>',
+      'John Deere: also create a work plan (dtiTillage | dtiSeeding | dtiApplication | dtiHarvest)',
+    )
     .option('--year <yyyy>', 'work plan year (default this year)')
     .option('--no-boundary', 'send the guidance line only')
     .option('--dry-run', 'print the requests instead of sending them')
@@ -133,23 +143,45 @@ function program(): Command {
   cmd
     .command('bench')
     .description('plan every field of a corpus folder; write the summary to docs/BENCHMARKS.md')
-    .option('--fields <dir|ids>', 'corpus folder with index.csv and *.geojson (machines section: or field ids a,b of test/fields)', 'test/fields')
+    .option(
+      '--fields <dir|ids>',
+      'corpus folder with index.csv and *.geojson (machines section: or field ids a,b of test/fields)',
+      'test/fields',
+    )
     .option('--out <file>', 'benchmarks document to update', 'docs/BENCHMARKS.md')
     .option('--width <m>', 'working width', '6')
     .option('--headland-passes <n>', 'headland passes', '2')
     .option('--turn-radius <m>', 'turning radius', '6')
     .option('--repeat <n>', 'runs per field (the median is reported)', '3')
     .option('--filter <text>', 'only fields whose id contains this')
-    .option('--algorithm <name>', 'route order: snake (baseline, default) | boustrophedon | spiral | clusteredSpiral | optimized', 'snake')
-    .option('--section <name>', 'all (default: corpus and route) | corpus | route | machines | scale: which sections to run and write', 'all')
+    .option(
+      '--algorithm <name>',
+      'route order: snake (baseline, default) | boustrophedon | spiral | clusteredSpiral | optimized',
+      'snake',
+    )
+    .option(
+      '--section <name>',
+      'all (default: corpus and route) | corpus | route | machines | scale: which sections to run and write',
+      'all',
+    )
     .option('--config <ids>', 'machines section: configurations w3-r12,w36-r12,w12-r9,w6-r6 (default all)')
-    .option('--checkplan <script>', 'machines section: the independent GEOS check (python3 with shapely and pyproj) run on every plan')
+    .option(
+      '--checkplan <script>',
+      'machines section: the independent GEOS check (python3 with shapely and pyproj) run on every plan',
+    )
     .option('--jobs <n>', 'machines section: child processes planning at once (at most 2)', '2')
     .option('--results <file.jsonl>', 'machines section: append each result here (default: in the temp folder)')
     .option('--resume', 'machines section: keep the results already in the results file, plan only the rest')
-    .option('--at <commit>', 'machines section: the code the plans were made with, for the page (default: this checkout\'s commit)')
+    .option(
+      '--at <commit>',
+      "machines section: the code the plans were made with, for the page (default: this checkout's commit)",
+    )
     .option('--summarise-only', 'machines section, with --resume: summarise the results file without planning the rest')
-    .option('--machines-as <name>', 'machines section: the block of docs/benchmarks/machines.md to rewrite (current, before, …)', 'current')
+    .option(
+      '--machines-as <name>',
+      'machines section: the block of docs/benchmarks/machines.md to rewrite (current, before, …)',
+      'current',
+    )
     .option('--route-max-ha <ha>', 'route section: corpus fields up to this area (all = every field)', '30')
     .option('--route-limit <s>', 'route section: maxOptimizerTime in seconds', '10')
     .option('--no-write', 'print only; leave the document alone')
@@ -160,7 +192,9 @@ function program(): Command {
 
   cmd
     .command('bulk')
-    .description('plan every field of a folder, zip or FeatureCollection: locally on all cores, or as a job on a server (docs/jobs.md)')
+    .description(
+      'plan every field of a folder, zip or FeatureCollection: locally on all cores, or as a job on a server (docs/jobs.md)',
+    )
     .argument('<input>', 'folder of boundary files, a zip, or a file with many fields (e.g. a FeatureCollection)')
     .option('-o, --out <dir>', 'write each plan (<field>.json) and summary.json here')
     .option('--api <url>', "plan through this server's guidance-job API instead of locally")

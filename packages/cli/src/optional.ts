@@ -10,7 +10,9 @@ type WebModule = typeof import('@furrow/web');
 
 function isMissing(err: unknown, name: string): boolean {
   const e = err as NodeJS.ErrnoException | undefined;
-  return (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND') && String(e.message).includes(`'${name}'`);
+  return (
+    (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND') && String(e.message).includes(`'${name}'`)
+  );
 }
 
 function missing(name: string, command: string): MissingPackageError {

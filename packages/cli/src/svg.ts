@@ -87,7 +87,8 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
 
   const out: string[] = [];
   // Every warning in full, wrapped to the drawing's width (12 px text: about 6.6 px a character).
-  const warningLines = plan.warnings.length > 0 ? warningText(plan, Math.max(40, Math.floor((drawWidth - 2 * margin) / 6.6))) : [];
+  const warningLines =
+    plan.warnings.length > 0 ? warningText(plan, Math.max(40, Math.floor((drawWidth - 2 * margin) / 6.6))) : [];
   const legendHeight = 140 + Math.max(0, warningLines.length - 1) * 15;
   const totalHeight = Math.ceil(mapHeight + legendHeight);
   out.push(
@@ -143,13 +144,17 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
   }
   if (last) {
     const [x, y] = project(last);
-    out.push(`<rect x="${fmt(x - 6)}" y="${fmt(y - 6)}" width="12" height="12" fill="#dc2626" stroke="#fff" stroke-width="2"/>`);
+    out.push(
+      `<rect x="${fmt(x - 6)}" y="${fmt(y - 6)}" width="12" height="12" fill="#dc2626" stroke="#fff" stroke-width="2"/>`,
+    );
   }
   const refill = (plan.refillPoints as { position?: Position }[] | undefined) ?? [];
   for (const r of refill) {
     if (!r?.position) continue;
     const [x, y] = project(r.position);
-    out.push(`<path d="M${fmt(x)} ${fmt(y - 8)}L${fmt(x + 7)} ${fmt(y + 5)}L${fmt(x - 7)} ${fmt(y + 5)}Z" fill="#facc15" stroke="#713f12"/>`);
+    out.push(
+      `<path d="M${fmt(x)} ${fmt(y - 8)}L${fmt(x + 7)} ${fmt(y + 5)}L${fmt(x - 7)} ${fmt(y + 5)}Z" fill="#facc15" stroke="#713f12"/>`,
+    );
   }
 
   // Scale bar.
@@ -162,19 +167,25 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
   // Legend.
   let lx = margin;
   const ly = mapHeight + 22;
-  const legend: [string, string][] = [
-    ...Object.values(STYLE).map((s) => [s.stroke, s.label] as [string, string]),
-  ];
+  const legend: [string, string][] = [...Object.values(STYLE).map((s) => [s.stroke, s.label] as [string, string])];
   for (const [colour, label] of legend) {
     out.push(`<path d="M${lx} ${ly}h26" stroke="${colour}" stroke-width="3"/>`);
     out.push(`<text x="${lx + 32}" y="${ly + 4}" font-size="13">${escapeXml(label)}</text>`);
     lx += 40 + label.length * 7;
   }
   const ly2 = ly + 24;
-  out.push(`<circle cx="${margin + 6}" cy="${ly2}" r="6" fill="#16a34a"/><text x="${margin + 18}" y="${ly2 + 4}" font-size="13">Start</text>`);
-  out.push(`<rect x="${margin + 70}" y="${ly2 - 6}" width="12" height="12" fill="#dc2626"/><text x="${margin + 88}" y="${ly2 + 4}" font-size="13">End</text>`);
-  out.push(`<rect x="${margin + 140}" y="${ly2 - 6}" width="16" height="12" fill="#9ecae1" stroke="#3182bd"/><text x="${margin + 162}" y="${ly2 + 4}" font-size="13">No-go zone</text>`);
-  out.push(`<rect x="${margin + 260}" y="${ly2 - 6}" width="16" height="12" fill="#7fbf7f" fill-opacity="0.4"/><text x="${margin + 282}" y="${ly2 + 4}" font-size="13">Worked area (swaths)</text>`);
+  out.push(
+    `<circle cx="${margin + 6}" cy="${ly2}" r="6" fill="#16a34a"/><text x="${margin + 18}" y="${ly2 + 4}" font-size="13">Start</text>`,
+  );
+  out.push(
+    `<rect x="${margin + 70}" y="${ly2 - 6}" width="12" height="12" fill="#dc2626"/><text x="${margin + 88}" y="${ly2 + 4}" font-size="13">End</text>`,
+  );
+  out.push(
+    `<rect x="${margin + 140}" y="${ly2 - 6}" width="16" height="12" fill="#9ecae1" stroke="#3182bd"/><text x="${margin + 162}" y="${ly2 + 4}" font-size="13">No-go zone</text>`,
+  );
+  out.push(
+    `<rect x="${margin + 260}" y="${ly2 - 6}" width="16" height="12" fill="#7fbf7f" fill-opacity="0.4"/><text x="${margin + 282}" y="${ly2 + 4}" font-size="13">Worked area (swaths)</text>`,
+  );
 
   // Caption with the metrics.
   const m = plan.metrics;
@@ -192,7 +203,9 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
   out.push(`<text x="${margin}" y="${ly2 + 34}" font-size="14" font-weight="bold">${escapeXml(caption1)}</text>`);
   out.push(`<text x="${margin}" y="${ly2 + 54}" font-size="14">${escapeXml(caption2)}</text>`);
   if (warningLines.length > 0) {
-    const spans = warningLines.map((line, i) => `<tspan x="${margin}" dy="${i === 0 ? 0 : 15}">${escapeXml(line)}</tspan>`).join('');
+    const spans = warningLines
+      .map((line, i) => `<tspan x="${margin}" dy="${i === 0 ? 0 : 15}">${escapeXml(line)}</tspan>`)
+      .join('');
     out.push(`<text class="warnings" x="${margin}" y="${ly2 + 74}" font-size="12" fill="#b91c1c">${spans}</text>`);
   }
   out.push('</svg>');

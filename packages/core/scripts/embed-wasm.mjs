@@ -23,7 +23,10 @@ let glue = await readFile(join(pkgDir, 'dist', 'es', 'clipper2z.js'), 'utf8');
 /** Replaces `from` (which must occur exactly once) by `to`. */
 function edit(from, to) {
   const at = glue.indexOf(from);
-  if (at < 0 || glue.indexOf(from, at + 1) >= 0) throw new Error(`clipper2-wasm ${version}: the loader's text changed (${from.slice(0, 60)}…): look at scripts/embed-wasm.mjs`);
+  if (at < 0 || glue.indexOf(from, at + 1) >= 0)
+    throw new Error(
+      `clipper2-wasm ${version}: the loader's text changed (${from.slice(0, 60)}…): look at scripts/embed-wasm.mjs`,
+    );
   glue = glue.slice(0, at) + to + glue.slice(at + from.length);
 }
 edit('async function Clipper2Z(moduleArg={}){', 'function Clipper2Z(moduleArg={}){');
@@ -36,10 +39,15 @@ edit(
   'wasmExports=(()=>{var instance=new WebAssembly.Instance(new WebAssembly.Module(Module["wasmBinary"]),getWasmImports());wasmExports=instance.exports;assignWasmExports(wasmExports);updateMemoryViews();return wasmExports})();run();',
 );
 // The Node branch (reading the binary from disk) goes whole: a bundler for browsers would look for fs.
-const nodeBranch = glue.slice(glue.indexOf('var readAsync,readBinary;if(ENVIRONMENT_IS_NODE){') + 'var readAsync,readBinary;'.length, glue.indexOf('else if(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)'));
-if (!nodeBranch.startsWith('if(ENVIRONMENT_IS_NODE){var fs=require("fs");') || !nodeBranch.endsWith('}')) throw new Error(`clipper2-wasm ${version}: the loader's Node branch changed: look at scripts/embed-wasm.mjs`);
+const nodeBranch = glue.slice(
+  glue.indexOf('var readAsync,readBinary;if(ENVIRONMENT_IS_NODE){') + 'var readAsync,readBinary;'.length,
+  glue.indexOf('else if(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)'),
+);
+if (!nodeBranch.startsWith('if(ENVIRONMENT_IS_NODE){var fs=require("fs");') || !nodeBranch.endsWith('}'))
+  throw new Error(`clipper2-wasm ${version}: the loader's Node branch changed: look at scripts/embed-wasm.mjs`);
 edit(`var readAsync,readBinary;${nodeBranch}else if(`, 'var readAsync,readBinary;if(false){}else if(');
-if (/\brequire\(|\bawait import\(/.test(glue)) throw new Error(`clipper2-wasm ${version}: the loader still loads Node modules: look at scripts/embed-wasm.mjs`);
+if (/\brequire\(|\bawait import\(/.test(glue))
+  throw new Error(`clipper2-wasm ${version}: the loader still loads Node modules: look at scripts/embed-wasm.mjs`);
 edit('export default Clipper2Z;', '');
 
 const out = join(here, '..', 'src', 'geometry', 'clipper2z.generated.ts');

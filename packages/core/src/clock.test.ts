@@ -4,7 +4,14 @@
  * limit; a frozen clock never reaches it.
  */
 import { describe, expect, it } from 'vitest';
-import { FINISH_MAX_MILLISECONDS, FINISH_MILLISECONDS_PER_TRACK_KILOMETER, FINISH_SHARE, MIN_CAP_SHARE, capCall, trackKilometres } from './clock.js';
+import {
+  FINISH_MAX_MILLISECONDS,
+  FINISH_MILLISECONDS_PER_TRACK_KILOMETER,
+  FINISH_SHARE,
+  MIN_CAP_SHARE,
+  capCall,
+  trackKilometres,
+} from './clock.js';
 
 /** When (ms on a clock stepped by 1 ms from 0) the cap of a call with this limit and field first answers over. */
 function firesAt(maxOptimizerTimeSeconds: number, trackKm: number): number {
@@ -34,9 +41,16 @@ describe('the call cap', () => {
 
   it('sizes a field by its area over the width', () => {
     // a 1 km × 1 km square at 52° N with a 100 m × 100 m hole, worked 10 m wide: 99 km of tracks
-    const lat = 52, dLat = 1000 / 111_320, dLon = dLat / Math.cos((lat * Math.PI) / 180);
+    const lat = 52,
+      dLat = 1000 / 111_320,
+      dLon = dLat / Math.cos((lat * Math.PI) / 180);
     const sq = (x0: number, y0: number, s: number, cw: boolean): number[][] => {
-      const r = [[10 + x0 * dLon, lat + y0 * dLat], [10 + (x0 + s) * dLon, lat + y0 * dLat], [10 + (x0 + s) * dLon, lat + (y0 + s) * dLat], [10 + x0 * dLon, lat + (y0 + s) * dLat]];
+      const r = [
+        [10 + x0 * dLon, lat + y0 * dLat],
+        [10 + (x0 + s) * dLon, lat + y0 * dLat],
+        [10 + (x0 + s) * dLon, lat + (y0 + s) * dLat],
+        [10 + x0 * dLon, lat + (y0 + s) * dLat],
+      ];
       return cw ? r.reverse() : r;
     };
     expect(trackKilometres([[sq(0, 0, 1, false), sq(0.45, 0.45, 0.1, true)]], 10)).toBeCloseTo(99, 0);

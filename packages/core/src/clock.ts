@@ -63,7 +63,10 @@ export interface WorkBudget {
 /** The work maxOptimizerTime buys (each planning of a call gets it in full). */
 export function workBudget(maxOptimizerTimeSeconds: number): WorkBudget {
   const s = Math.max(0, maxOptimizerTimeSeconds);
-  return { kicks: Math.round(KICKS_PER_SECOND * s), rounds: Math.min(MAX_ROUNDS, Math.max(1, Math.round(ROUNDS_PER_SECOND * s))) };
+  return {
+    kicks: Math.round(KICKS_PER_SECOND * s),
+    rounds: Math.min(MAX_ROUNDS, Math.max(1, Math.round(ROUNDS_PER_SECOND * s))),
+  };
 }
 
 export type Clock = () => number;
@@ -128,14 +131,18 @@ export const MIN_CAP_SHARE = 0.1;
  * Kilometres of tracks a field of these lon/lat polygons (shells, holes) gives at `widthMeters`:
  * its area (an equirectangular estimate, ample for sizing the cap) over the width.
  */
-export function trackKilometres(polygons: readonly (readonly (readonly (readonly number[])[])[])[], widthMeters: number): number {
+export function trackKilometres(
+  polygons: readonly (readonly (readonly (readonly number[])[])[])[],
+  widthMeters: number,
+): number {
   let area = 0;
   for (const rings of polygons) {
     for (const ring of rings) {
       if (ring.length < 3) continue;
       const k = 111_320 * Math.cos((ring[0][1] * Math.PI) / 180);
       let a2 = 0;
-      for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) a2 += (ring[j][0] - ring[i][0]) * (ring[j][1] + ring[i][1]);
+      for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
+        a2 += (ring[j][0] - ring[i][0]) * (ring[j][1] + ring[i][1]);
       area += (a2 / 2) * k * 111_320;
     }
   }
@@ -151,7 +158,10 @@ export function trackKilometres(polygons: readonly (readonly (readonly (readonly
 export function capCall(now: Clock | undefined, maxOptimizerTimeSeconds: number, trackKm = 0): SafetyCap | undefined {
   const clock = now ?? defaultClock();
   const limit = SAFETY_CAP_FACTOR * maxOptimizerTimeSeconds * 1000;
-  const reserve = Math.max(Math.min(FINISH_SHARE * limit, FINISH_MAX_MILLISECONDS), FINISH_MILLISECONDS_PER_TRACK_KILOMETER * trackKm);
+  const reserve = Math.max(
+    Math.min(FINISH_SHARE * limit, FINISH_MAX_MILLISECONDS),
+    FINISH_MILLISECONDS_PER_TRACK_KILOMETER * trackKm,
+  );
   return clock ? safetyCap(clock, Math.max(MIN_CAP_SHARE * limit, limit - reserve)) : undefined;
 }
 
@@ -164,6 +174,12 @@ export function addTimeLimitWarning(plan: { warnings: PlanWarning[] }, cap: Safe
     ...(cap.stripsSkipped ? ['the field was not planned again without strip passes'] : []),
     ...cap.cut,
   ];
-  const rest = cap.cut.length > 0 ? 'the rest of the route was connected and measured in full' : 'the route was then connected and measured in full';
-  plan.warnings.push({ code: 'time-limit', message: `maxOptimizerTime passed on the wall clock before the work budget was spent: ${cut.join('; ')}; ${rest}. This plan may differ from one made on a less loaded machine.` });
+  const rest =
+    cap.cut.length > 0
+      ? 'the rest of the route was connected and measured in full'
+      : 'the route was then connected and measured in full';
+  plan.warnings.push({
+    code: 'time-limit',
+    message: `maxOptimizerTime passed on the wall clock before the work budget was spent: ${cut.join('; ')}; ${rest}. This plan may differ from one made on a less loaded machine.`,
+  });
 }

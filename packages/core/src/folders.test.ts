@@ -67,7 +67,9 @@ interface Node {
 }
 
 function isNode(v: unknown): v is Node {
-  return typeof v === 'object' && v !== null && typeof (v as Node).type === 'string' && typeof (v as Node).start === 'number';
+  return (
+    typeof v === 'object' && v !== null && typeof (v as Node).type === 'string' && typeof (v as Node).start === 'number'
+  );
 }
 
 /** `line:lines` of every function in `source` over `maxLines` lines. */
@@ -80,7 +82,10 @@ export function longFunctions(source: string, maxLines: number): string[] {
       if (lines > maxLines) found.push(`${lineOf(node.start)}:${lines}`);
     }
     for (const value of Object.values(node)) {
-      if (Array.isArray(value)) for (const v of value) { if (isNode(v)) visit(v); }
+      if (Array.isArray(value))
+        for (const v of value) {
+          if (isNode(v)) visit(v);
+        }
       else if (isNode(value)) visit(value);
     }
   };
@@ -90,8 +95,11 @@ export function longFunctions(source: string, maxLines: number): string[] {
 
 /** Strongly connected components of more than one unit (each an import loop), sorted. */
 export function importLoops(graph: Map<string, Set<string>>): string[][] {
-  const index = new Map<string, number>(), low = new Map<string, number>();
-  const stack: string[] = [], onStack = new Set<string>(), loops: string[][] = [];
+  const index = new Map<string, number>(),
+    low = new Map<string, number>();
+  const stack: string[] = [],
+    onStack = new Set<string>(),
+    loops: string[][] = [];
   let next = 0;
   const visit = (v: string): void => {
     index.set(v, next);
@@ -135,7 +143,12 @@ describe('packages/core/src folders', () => {
   });
 
   it('the loop finder sees a loop of three units and ignores a chain', () => {
-    const g = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a', 'd'])], ['d', new Set<string>()]]);
+    const g = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a', 'd'])],
+      ['d', new Set<string>()],
+    ]);
     expect(importLoops(g)).toEqual([['a', 'b', 'c']]);
     g.get('c')!.delete('a');
     expect(importLoops(g)).toEqual([]);
@@ -147,7 +160,9 @@ describe('packages/core/src sizes', () => {
 
   it(`no source file over ${MAX_FILE_LINES} lines; plan.ts at most ${MAX_PIPELINE_LINES}`, () => {
     expect(files.length).toBeGreaterThan(50);
-    expect(files.filter((f) => lineCount(f.text) > MAX_FILE_LINES).map((f) => `${f.path}:${lineCount(f.text)}`)).toEqual([]);
+    expect(
+      files.filter((f) => lineCount(f.text) > MAX_FILE_LINES).map((f) => `${f.path}:${lineCount(f.text)}`),
+    ).toEqual([]);
     expect(lineCount(files.find((f) => f.path === 'plan.ts')!.text)).toBeLessThanOrEqual(MAX_PIPELINE_LINES);
   });
 

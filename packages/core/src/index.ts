@@ -22,5 +22,19 @@ export { KICKS_PER_SECOND, ROUNDS_PER_SECOND, SAFETY_CAP_FACTOR, WORK_UNITS_PER_
 export type { WorkBudget } from './clock.js';
 export type { PlanProgress, PlanStage, ProgressCallback } from './progress.js';
 export { validateFieldGeometry } from './geometry/validateFieldGeometry.js';
-export { LIMITS, DEFAULTS, KNOWN_OPTIONS, maxOptimizerTimeSeconds, normalizeRequest, resolveRouteOptions } from './request/normalizeRequest.js';
-export type { PlanSettings, ResolvedMachine, ResolvedRouteOptions, HeadlandStyle, PlanOptionName, LonLatPolygon } from './request/normalizeRequest.js';
+export {
+  LIMITS,
+  DEFAULTS,
+  KNOWN_OPTIONS,
+  maxOptimizerTimeSeconds,
+  normalizeRequest,
+  resolveRouteOptions,
+} from './request/normalizeRequest.js';
+export type {
+  PlanSettings,
+  ResolvedMachine,
+  ResolvedRouteOptions,
+  HeadlandStyle,
+  PlanOptionName,
+  LonLatPolygon,
+} from './request/normalizeRequest.js';

@@ -25,8 +25,16 @@ function polygonAt(lon0: number, lat0: number, ...rings: [number, number][][]): 
 }
 
 function rect(w: number, h: number, angleRadians = 0): [number, number][] {
-  const c = Math.cos(angleRadians), s = Math.sin(angleRadians);
-  return ([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]] as [number, number][]).map(([x, y]) => [c * x - s * y, s * x + c * y]);
+  const c = Math.cos(angleRadians),
+    s = Math.sin(angleRadians);
+  return (
+    [
+      [-w / 2, -h / 2],
+      [w / 2, -h / 2],
+      [w / 2, h / 2],
+      [-w / 2, h / 2],
+    ] as [number, number][]
+  ).map(([x, y]) => [c * x - s * y, s * x + c * y]);
 }
 
 function expectPlanError(fn: () => unknown, code: string, path?: string): PlanError {
@@ -43,23 +51,43 @@ function expectPlanError(fn: () => unknown, code: string, path?: string): PlanEr
 }
 
 const square = polygonAt(15, 48, rect(200, 120));
-const base: PathPlanRequest = { field: square, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 } };
+const base: PathPlanRequest = {
+  field: square,
+  machine: { widthMeters: 6, turnRadiusMeters: 6 },
+  headland: { passes: 2 },
+};
 
 describe('request validation', () => {
   it('requires a positive width and names the field', () => {
     expectPlanError(() => planRoute({ field: square } as PathPlanRequest), 'width-not-positive', 'machine.widthMeters');
-    expectPlanError(() => planRoute({ field: square, machine: { widthMeters: -3 } }), 'width-not-positive', 'machine.widthMeters');
-    expectPlanError(() => planRoute({ boundary: square, equipment: { widthMeters: 0 } }), 'width-not-positive', 'equipment.widthMeters');
+    expectPlanError(
+      () => planRoute({ field: square, machine: { widthMeters: -3 } }),
+      'width-not-positive',
+      'machine.widthMeters',
+    );
+    expectPlanError(
+      () => planRoute({ boundary: square, equipment: { widthMeters: 0 } }),
+      'width-not-positive',
+      'equipment.widthMeters',
+    );
   });
 
   it('rejects unknown options', () => {
     expectPlanError(() => planRoute({ ...base, options: 'useCrossHatches,warpDrive' }), 'invalid-option', 'options');
-    expectPlanError(() => planRoute({ ...base, routeOptions: { algorithm: 'zigzag' as never } }), 'invalid-option', 'routeOptions.algorithm');
+    expectPlanError(
+      () => planRoute({ ...base, routeOptions: { algorithm: 'zigzag' as never } }),
+      'invalid-option',
+      'routeOptions.algorithm',
+    );
   });
 
   it('rejects bad headland passes and headings', () => {
     expectPlanError(() => planRoute({ ...base, headland: { passes: 2.5 } }), 'invalid-request', 'headland.passes');
-    expectPlanError(() => planRoute({ ...base, tracks: { preferredDirectionDegrees: Number.NaN } }), 'invalid-request', 'tracks.preferredDirectionDegrees');
+    expectPlanError(
+      () => planRoute({ ...base, tracks: { preferredDirectionDegrees: Number.NaN } }),
+      'invalid-request',
+      'tracks.preferredDirectionDegrees',
+    );
   });
 
   it('fails fast on a million-vertex boundary', () => {
@@ -70,7 +98,11 @@ describe('request validation', () => {
     }
     ring.push(ring[0]);
     const t0 = performance.now();
-    expectPlanError(() => planRoute({ field: { type: 'Polygon', coordinates: [ring] }, machine: { widthMeters: 6 } }), 'too-many-vertices', 'field.coordinates');
+    expectPlanError(
+      () => planRoute({ field: { type: 'Polygon', coordinates: [ring] }, machine: { widthMeters: 6 } }),
+      'too-many-vertices',
+      'field.coordinates',
+    );
     expect(performance.now() - t0).toBeLessThan(1000);
   });
 
@@ -80,24 +112,45 @@ describe('request validation', () => {
     const badLat = structuredClone(square);
     badLat.coordinates[0][2] = [15, 95];
     expectPlanError(() => planRoute({ ...base, field: badLat }), 'invalid-boundary', 'field.coordinates[0][2]');
-    const bowTie = polygonAt(15, 48, [[0, 0], [100, 100], [100, 0], [0, 100]]);
+    const bowTie = polygonAt(15, 48, [
+      [0, 0],
+      [100, 100],
+      [100, 0],
+      [0, 100],
+    ]);
     const err = expectPlanError(() => planRoute({ ...base, field: bowTie }), 'self-intersection');
     expect(err.message).toMatch(/intersects itself/);
-    const holeOut = polygonAt(15, 48, rect(200, 120), [[300, 0], [320, 0], [320, 20], [300, 20]]);
+    const holeOut = polygonAt(15, 48, rect(200, 120), [
+      [300, 0],
+      [320, 0],
+      [320, 20],
+      [300, 20],
+    ]);
     expectPlanError(() => planRoute({ ...base, field: holeOut }), 'hole-outside-shell', 'field.coordinates[1]');
   });
 
   it('accepts shape B like shape A', () => {
     const a = planRoute(base);
-    const b = planRoute({ boundary: square, equipment: { widthMeters: 6, turnRadiusMeters: 6 }, exteriorHeadlandPasses: 2 });
+    const b = planRoute({
+      boundary: square,
+      equipment: { widthMeters: 6, turnRadiusMeters: 6 },
+      exteriorHeadlandPasses: 2,
+    });
     expect(b.metrics).toEqual(a.metrics);
   });
 });
 
 describe('projection', () => {
   it('round-trips lon/lat to well under a millimetre', () => {
-    const frame = createLocalFrame([[15, 48], [15.02, 48.01]]);
-    for (const [lon, lat] of [[15, 48], [15.02, 48.01], [15.013, 48.0049]] as Position[]) {
+    const frame = createLocalFrame([
+      [15, 48],
+      [15.02, 48.01],
+    ]);
+    for (const [lon, lat] of [
+      [15, 48],
+      [15.02, 48.01],
+      [15.013, 48.0049],
+    ] as Position[]) {
       const [x, y] = frame.toLocal(lon, lat);
       const back = frame.toLonLat(x, y);
       expect(Math.abs(back[0] - lon)).toBeLessThan(1e-10);
@@ -108,9 +161,11 @@ describe('projection', () => {
   it('keeps distances true to 1 cm per km along the central meridian', () => {
     // One arc minute of latitude at 48° is 1853.1 m on WGS84 (meridian arc, Bessel's series).
     const frame = createLocalFrame([[15, 48]]);
-    const a = frame.toLocal(15, 48 - 1 / 120), b = frame.toLocal(15, 48 + 1 / 120);
+    const a = frame.toLocal(15, 48 - 1 / 120),
+      b = frame.toLocal(15, 48 + 1 / 120);
     const phi = (48 * Math.PI) / 180;
-    const e2 = 0.00669437999014, a0 = 6378137;
+    const e2 = 0.00669437999014,
+      a0 = 6378137;
     const M = (a0 * (1 - e2)) / Math.pow(1 - e2 * Math.sin(phi) ** 2, 1.5); // meridional radius
     const expected = (M * Math.PI) / 180 / 60;
     expect(Math.abs(Math.hypot(b[0] - a[0], b[1] - a[1]) - expected)).toBeLessThan(0.0185);
@@ -118,7 +173,14 @@ describe('projection', () => {
 });
 
 describe('coverage', () => {
-  const sq: PathsD = [[{ x: 0, y: 0 }, { x: 100, y: 0 }, { x: 100, y: 60 }, { x: 0, y: 60 }]];
+  const sq: PathsD = [
+    [
+      { x: 0, y: 0 },
+      { x: 100, y: 0 },
+      { x: 100, y: 60 },
+      { x: 0, y: 60 },
+    ],
+  ];
   it('unions exactly adjacent swaths without losing area', () => {
     const passes = Array.from({ length: 10 }, (_, k) => ({ xy: [0, 3 + 6 * k, 100, 3 + 6 * k], widthMeters: 6 }));
     const c = computeCoverage(sq, passes);
@@ -127,7 +189,10 @@ describe('coverage', () => {
   });
   it('measures overlap and gaps', () => {
     // Two swaths overlapping by 2 m over 100 m, nothing over the rest of the 60 m height.
-    const c = computeCoverage(sq, [{ xy: [0, 3, 100, 3], widthMeters: 6 }, { xy: [0, 7, 100, 7], widthMeters: 6 }]);
+    const c = computeCoverage(sq, [
+      { xy: [0, 3, 100, 3], widthMeters: 6 },
+      { xy: [0, 7, 100, 7], widthMeters: 6 },
+    ]);
     expect(c.overlapSquareMeters).toBeCloseTo(200, 3);
     expect(c.uncoveredSquareMeters).toBeCloseTo(6000 - 1000, 3);
   });
@@ -135,7 +200,14 @@ describe('coverage', () => {
 
 describe('headlands and tracks', () => {
   it('puts pass i at (i − ½)·width and the mainland at N·width', () => {
-    const field: PathsD = [[{ x: 0, y: 0 }, { x: 200, y: 0 }, { x: 200, y: 120 }, { x: 0, y: 120 }]];
+    const field: PathsD = [
+      [
+        { x: 0, y: 0 },
+        { x: 200, y: 0 },
+        { x: 200, y: 120 },
+        { x: 0, y: 120 },
+      ],
+    ];
     const h = generateHeadlands(field, 2, 6);
     expect(h.passes.map((p) => p.passIndex)).toEqual([1, 2]);
     const xs = (k: number) => h.passes[k].ring.map((p) => p.x);
@@ -153,35 +225,50 @@ describe('headlands and tracks', () => {
 
   it('property: tracks lie inside the mainland', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: Math.PI, noNaN: true }), fc.double({ min: 60, max: 400, noNaN: true }), fc.double({ min: 60, max: 400, noNaN: true }), fc.double({ min: 0, max: Math.PI, noNaN: true }), (rot, w, h, dir) => {
-        const ring = rect(w, h, rot).map(([x, y]) => ({ x, y }));
-        const hl = generateHeadlands([ring], 2, 6);
-        const region = new Region(hl.mainland);
-        const ts = generateTracks(hl.mainland, dir, 6);
-        for (const t of ts.tracks) {
-          // Midpoint strictly inside, ends on the edge: shrink by 1 mm to test.
-          const mx = (t.x0 + t.x1) / 2, my = (t.y0 + t.y1) / 2;
-          expect(region.contains(mx, my)).toBe(true);
-          const l = Math.hypot(t.x1 - t.x0, t.y1 - t.y0);
-          const ux = (t.x1 - t.x0) / l, uy = (t.y1 - t.y0) / l;
-          expect(region.segmentClear(t.x0 + ux * 1e-3, t.y0 + uy * 1e-3, t.x1 - ux * 1e-3, t.y1 - uy * 1e-3)).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.double({ min: 0, max: Math.PI, noNaN: true }),
+        fc.double({ min: 60, max: 400, noNaN: true }),
+        fc.double({ min: 60, max: 400, noNaN: true }),
+        fc.double({ min: 0, max: Math.PI, noNaN: true }),
+        (rot, w, h, dir) => {
+          const ring = rect(w, h, rot).map(([x, y]) => ({ x, y }));
+          const hl = generateHeadlands([ring], 2, 6);
+          const region = new Region(hl.mainland);
+          const ts = generateTracks(hl.mainland, dir, 6);
+          for (const t of ts.tracks) {
+            // Midpoint strictly inside, ends on the edge: shrink by 1 mm to test.
+            const mx = (t.x0 + t.x1) / 2,
+              my = (t.y0 + t.y1) / 2;
+            expect(region.contains(mx, my)).toBe(true);
+            const l = Math.hypot(t.x1 - t.x0, t.y1 - t.y0);
+            const ux = (t.x1 - t.x0) / l,
+              uy = (t.y1 - t.y0) / l;
+            expect(region.segmentClear(t.x0 + ux * 1e-3, t.y0 + uy * 1e-3, t.x1 - ux * 1e-3, t.y1 - uy * 1e-3)).toBe(
+              true,
+            );
+          }
+        },
+      ),
       { seed: 42, numRuns: 40 },
     );
   });
 
   it('property: the searched heading costs no more than random headings', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0.6, max: 1.4, noNaN: true }), { minLength: 5, maxLength: 9 }), fc.array(fc.double({ min: 0, max: Math.PI, noNaN: true }), { minLength: 5, maxLength: 5 }), (radii, headings) => {
-        const ring = radii.map((r, i) => {
-          const a = (2 * Math.PI * i) / radii.length;
-          return { x: 150 * r * Math.cos(a), y: 100 * r * Math.sin(a) };
-        });
-        const hl = generateHeadlands([ring], 2, 6);
-        const best = searchHeading([ring], hl.mainland, 6, 6);
-        for (const h of headings) expect(best.costMeters).toBeLessThanOrEqual(headingCost(hl.mainland, h, 6, 6) + 1e-9);
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0.6, max: 1.4, noNaN: true }), { minLength: 5, maxLength: 9 }),
+        fc.array(fc.double({ min: 0, max: Math.PI, noNaN: true }), { minLength: 5, maxLength: 5 }),
+        (radii, headings) => {
+          const ring = radii.map((r, i) => {
+            const a = (2 * Math.PI * i) / radii.length;
+            return { x: 150 * r * Math.cos(a), y: 100 * r * Math.sin(a) };
+          });
+          const hl = generateHeadlands([ring], 2, 6);
+          const best = searchHeading([ring], hl.mainland, 6, 6);
+          for (const h of headings)
+            expect(best.costMeters).toBeLessThanOrEqual(headingCost(hl.mainland, h, 6, 6) + 1e-9);
+        },
+      ),
       { seed: 7, numRuns: 25 },
     );
   });
@@ -233,7 +320,13 @@ describe('route', () => {
         fc.double({ min: -60, max: 60, noNaN: true }),
         fc.double({ min: 0, max: 180, noNaN: true }),
         (w, h, rot, lon, bearing) => {
-          const req = (field: GeoJsonPolygon, b: number): PathPlanRequest => ({ field, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, tracks: { preferredDirectionDegrees: b }, routeOptions: { algorithm: 'snake' } });
+          const req = (field: GeoJsonPolygon, b: number): PathPlanRequest => ({
+            field,
+            machine: { widthMeters: 6, turnRadiusMeters: 6 },
+            headland: { passes: 2 },
+            tracks: { preferredDirectionDegrees: b },
+            routeOptions: { algorithm: 'snake' },
+          });
           const p0 = planRoute(req(polygonAt(10, 45, rect(w, h)), bearing));
           const p1 = planRoute(req(polygonAt(lon, 45, rect(w, h, rot)), bearing - (rot * 180) / Math.PI));
           const check = checkPlan(p0.boundary, p0);
@@ -245,8 +338,10 @@ describe('route', () => {
           expect(Math.abs(p1.metrics.uncoveredRatio - p0.metrics.uncoveredRatio)).toBeLessThan(0.002);
           const frame = createLocalFrame((p0.boundary as GeoJsonPolygon).coordinates[0]);
           for (let i = 1; i < p0.route.length; i++) {
-            const a = p0.route[i - 1].coordinates.at(-1)!, b = p0.route[i].coordinates[0];
-            const pa = frame.toLocal(a[0], a[1]), pb = frame.toLocal(b[0], b[1]);
+            const a = p0.route[i - 1].coordinates.at(-1)!,
+              b = p0.route[i].coordinates[0];
+            const pa = frame.toLocal(a[0], a[1]),
+              pb = frame.toLocal(b[0], b[1]);
             expect(Math.hypot(pa[0] - pb[0], pa[1] - pb[1])).toBeLessThan(0.005);
           }
         },

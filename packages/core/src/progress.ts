@@ -20,5 +20,6 @@ export type ProgressCallback = (progress: PlanProgress) => void;
 
 /** Reports the start of `stage` to `onProgress`, if any. */
 export function reportStage(onProgress: ProgressCallback | undefined, stage: PlanStage, planning: number): void {
-  if (onProgress) onProgress({ stage, stageIndex: PLAN_STAGES.indexOf(stage), stageCount: PLAN_STAGES.length, planning });
+  if (onProgress)
+    onProgress({ stage, stageIndex: PLAN_STAGES.indexOf(stage), stageCount: PLAN_STAGES.length, planning });
 }

@@ -167,15 +167,7 @@ export type GuidanceGeometryType = 'Track' | 'ExteriorHeadland' | 'InteriorHeadl
 export type RouteSegmentType = GuidanceGeometryType | 'Turn' | 'Connector';
 
 export type TurnType =
-  | 'U'
-  | 'PerfectU'
-  | 'Bulb'
-  | 'PTurn'
-  | 'Fishtail'
-  | 'Dubins'
-  | 'ReedsShepp'
-  | 'HeadlandTraversal'
-  | 'Corner';
+  'U' | 'PerfectU' | 'Bulb' | 'PTurn' | 'Fishtail' | 'Dubins' | 'ReedsShepp' | 'HeadlandTraversal' | 'Corner';
 
 /** One piece of the route, in driving order. */
 export interface RouteSegment {

@@ -6,6 +6,7 @@
 import type { Plan } from './types.js';
 
 export function placeWarnings(plan: Plan): Plan {
-  for (const w of plan.warnings) if (w.geometry === undefined && w.sequence === undefined && w.feature === undefined) w.feature = 'field';
+  for (const w of plan.warnings)
+    if (w.geometry === undefined && w.sequence === undefined && w.feature === undefined) w.feature = 'field';
   return plan;
 }

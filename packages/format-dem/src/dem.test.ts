@@ -16,7 +16,8 @@ function tiff(values: number[], width: number, height: number, meta: Record<stri
 
 describe('GeoTIFF', () => {
   it('reads a projected (UTM) DEM: origin, cell size, CRS and values row by row', async () => {
-    const width = 4, height = 3;
+    const width = 4,
+      height = 3;
     const values = Array.from({ length: width * height }, (_, i) => 100 + i * 0.5);
     const bytes = tiff(values, width, height, {
       ModelPixelScale: [10, 10, 0],
@@ -26,7 +27,15 @@ describe('GeoTIFF', () => {
       GTRasterTypeGeoKey: 1,
     });
     const grid = await readGeoTiffDem(bytes);
-    expect(grid).toMatchObject({ crs: 'EPSG:32633', originX: 500_000, originY: 5_300_000, cellSizeX: 10, cellSizeY: 10, columns: 4, rows: 3 });
+    expect(grid).toMatchObject({
+      crs: 'EPSG:32633',
+      originX: 500_000,
+      originY: 5_300_000,
+      cellSizeX: 10,
+      cellSizeY: 10,
+      columns: 4,
+      rows: 3,
+    });
     expect(Array.from(grid.elevationsMeters)).toEqual(values);
   });
 
@@ -49,14 +58,19 @@ describe('GeoTIFF', () => {
   });
 
   it('a GeoTIFF plane over a real corpus field gives the contour heading', async () => {
-    const feature = JSON.parse(readFileSync(new URL('../../../test/fields/at-033.geojson', import.meta.url), 'utf8')) as { geometry: FieldGeometry };
-    const ring = feature.geometry.type === 'Polygon' ? feature.geometry.coordinates[0] : feature.geometry.coordinates[0][0];
+    const feature = JSON.parse(
+      readFileSync(new URL('../../../test/fields/at-033.geojson', import.meta.url), 'utf8'),
+    ) as { geometry: FieldGeometry };
+    const ring =
+      feature.geometry.type === 'Polygon' ? feature.geometry.coordinates[0] : feature.geometry.coordinates[0][0];
     const utm = proj4('EPSG:4326', '+proj=utm +zone=33 +datum=WGS84 +units=m +no_defs');
     const [e, n] = utm.forward([ring[0][0], ring[0][1]]) as number[];
-    const size = 80, cell = 5;
+    const size = 80,
+      cell = 5;
     // Rises 6 % towards grid north-east (bearing 45°): contours run 135° / 315°.
     const values: number[] = [];
-    for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) values.push(250 + 0.06 * Math.SQRT1_2 * ((c + 0.5) * cell - (r + 0.5) * cell));
+    for (let r = 0; r < size; r++)
+      for (let c = 0; c < size; c++) values.push(250 + 0.06 * Math.SQRT1_2 * ((c + 0.5) * cell - (r + 0.5) * cell));
     const bytes = tiff(values, size, size, {
       ModelPixelScale: [cell, cell, 0],
       ModelTiepoint: [0, 0, 0, e - 200, n + 200, 0],
@@ -71,13 +85,22 @@ describe('GeoTIFF', () => {
   });
 
   it('rejects what it cannot use with a PlanError naming the file', async () => {
-    await expect(readGeoTiffDem(new TextEncoder().encode('hello'), { fileName: 'x.tif' })).rejects.toThrowError(/x\.tif: not a TIFF/);
-    const noGeo = tiff([1, 2, 3, 4], 2, 2, { ModelPixelScale: [1, 1, 0], ModelTiepoint: [0, 0, 0, 0, 0, 0], ProjectedCSTypeGeoKey: 32767, GTModelTypeGeoKey: 1 });
+    await expect(readGeoTiffDem(new TextEncoder().encode('hello'), { fileName: 'x.tif' })).rejects.toThrowError(
+      /x\.tif: not a TIFF/,
+    );
+    const noGeo = tiff([1, 2, 3, 4], 2, 2, {
+      ModelPixelScale: [1, 1, 0],
+      ModelTiepoint: [0, 0, 0, 0, 0, 0],
+      ProjectedCSTypeGeoKey: 32767,
+      GTModelTypeGeoKey: 1,
+    });
     await expect(readGeoTiffDem(noGeo)).rejects.toThrowError(/names no EPSG/);
     const withCrs = await readGeoTiffDem(noGeo, { crs: '+proj=utm +zone=33 +datum=WGS84' });
     expect(withCrs.crs).toMatch(/zone=33/);
     await expect(readGeoTiffDem(noGeo, { band: 2 })).rejects.toBeInstanceOf(PlanError);
-    const truncated = new Uint8Array(tiff([1, 2, 3, 4], 2, 2, { ModelPixelScale: [1, 1, 0], ModelTiepoint: [0, 0, 0, 0, 0, 0] })).slice(0, 12);
+    const truncated = new Uint8Array(
+      tiff([1, 2, 3, 4], 2, 2, { ModelPixelScale: [1, 1, 0], ModelTiepoint: [0, 0, 0, 0, 0, 0] }),
+    ).slice(0, 12);
     await expect(readGeoTiffDem(truncated)).rejects.toBeInstanceOf(PlanError);
   });
 });
@@ -86,13 +109,48 @@ describeWith(['gdal'], 'GeoTIFF written by GDAL', () => {
   it('reads a DEM that gdal_translate made from an ASCII grid (origin from the south-west corner, no data)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'furrow-dem-'));
     try {
-      const asc = ['ncols 3', 'nrows 2', 'xllcorner 600000', 'yllcorner 5200000', 'cellsize 2', 'NODATA_value -1', '10 20 30', '40 -1 60', ''].join('\n');
+      const asc = [
+        'ncols 3',
+        'nrows 2',
+        'xllcorner 600000',
+        'yllcorner 5200000',
+        'cellsize 2',
+        'NODATA_value -1',
+        '10 20 30',
+        '40 -1 60',
+        '',
+      ].join('\n');
       writeFileSync(join(dir, 'in.asc'), asc);
-      execFileSync('gdal_translate', ['-q', '-of', 'GTiff', '-ot', 'Float32', '-a_srs', 'EPSG:32632', join(dir, 'in.asc'), join(dir, 'out.tif')]);
+      execFileSync('gdal_translate', [
+        '-q',
+        '-of',
+        'GTiff',
+        '-ot',
+        'Float32',
+        '-a_srs',
+        'EPSG:32632',
+        join(dir, 'in.asc'),
+        join(dir, 'out.tif'),
+      ]);
       const grid = await readDem(readFileSync(join(dir, 'out.tif')));
       // xllcorner / yllcorner are the south-west corner: the north edge is 2 rows × 2 m above it.
-      expect(grid).toMatchObject({ crs: 'EPSG:32632', originX: 600_000, originY: 5_200_004, cellSizeX: 2, cellSizeY: 2, columns: 3, rows: 2 });
-      expect(Array.from(grid.elevationsMeters).map((v) => (Number.isNaN(v) ? null : v))).toEqual([10, 20, 30, 40, null, 60]);
+      expect(grid).toMatchObject({
+        crs: 'EPSG:32632',
+        originX: 600_000,
+        originY: 5_200_004,
+        cellSizeX: 2,
+        cellSizeY: 2,
+        columns: 3,
+        rows: 2,
+      });
+      expect(Array.from(grid.elevationsMeters).map((v) => (Number.isNaN(v) ? null : v))).toEqual([
+        10,
+        20,
+        30,
+        40,
+        null,
+        60,
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -115,7 +173,15 @@ describe('JSON elevation grid', () => {
 
   it('reads nested rows, null as no data, feet converted', () => {
     const grid = readElevationGridJson(JSON.stringify(doc));
-    expect(grid).toMatchObject({ crs: 'EPSG:4326', originX: 16, originY: 48, cellSizeX: 0.0001, cellSizeY: 0.0001, columns: 3, rows: 2 });
+    expect(grid).toMatchObject({
+      crs: 'EPSG:4326',
+      originX: 16,
+      originY: 48,
+      cellSizeX: 0.0001,
+      cellSizeY: 0.0001,
+      columns: 3,
+      rows: 2,
+    });
     expect(Number.isNaN(grid.elevationsMeters[4])).toBe(true);
     const ft = readElevationGridJson({ ...doc, verticalUnit: 'ft', elevations: [10, 20, 30, 40, 50, 60] });
     expect(ft.elevationsMeters[0]).toBeCloseTo(3.048, 12);
@@ -134,7 +200,16 @@ describe('JSON elevation grid', () => {
       [{ ...doc, type: 'Grid' }, /type must be/],
       [{ ...doc, origin: [1] }, /origin/],
       [{ ...doc, cellSize: -1 }, /cellSize/],
-      [{ ...doc, elevations: [[1, 2], [3, 4, 5]] }, /elevations\[0\]/],
+      [
+        {
+          ...doc,
+          elevations: [
+            [1, 2],
+            [3, 4, 5],
+          ],
+        },
+        /elevations\[0\]/,
+      ],
       [{ ...doc, elevations: [1, 2, 3, 4, 5] }, /elevationsMeters/],
       [{ ...doc, crs: 7 }, /crs/],
     ];

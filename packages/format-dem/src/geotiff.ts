@@ -44,12 +44,20 @@ function crsOf(image: GeoTIFFImage, file: string, override: string | undefined):
   const geographic = keys.GeographicTypeGeoKey as number | undefined;
   const model = keys.GTModelTypeGeoKey as number | undefined;
   if (model !== 2 && projected !== undefined && projected !== USER_DEFINED) return `EPSG:${projected}`;
-  if (geographic !== undefined && geographic !== USER_DEFINED && (model === 2 || projected === undefined)) return `EPSG:${geographic}`;
-  throw demError(file, 'the GeoTIFF names no EPSG coordinate system (user-defined or missing GeoKeys): pass the CRS explicitly (crs: "EPSG:…" or a proj4 definition)', 'terrain.grid.crs');
+  if (geographic !== undefined && geographic !== USER_DEFINED && (model === 2 || projected === undefined))
+    return `EPSG:${geographic}`;
+  throw demError(
+    file,
+    'the GeoTIFF names no EPSG coordinate system (user-defined or missing GeoKeys): pass the CRS explicitly (crs: "EPSG:…" or a proj4 definition)',
+    'terrain.grid.crs',
+  );
 }
 
 /** Reads one band of a GeoTIFF DEM into an ElevationGrid (row 0 north, meters). */
-export async function readGeoTiffDem(bytes: ArrayBuffer | Uint8Array, options: ReadGeoTiffOptions = {}): Promise<ElevationGrid> {
+export async function readGeoTiffDem(
+  bytes: ArrayBuffer | Uint8Array,
+  options: ReadGeoTiffOptions = {},
+): Promise<ElevationGrid> {
   const file = options.fileName ?? 'GeoTIFF';
   const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
   if (!isTiff(view)) throw demError(file, 'not a TIFF file (no II*/MM* header)');
@@ -58,7 +66,8 @@ export async function readGeoTiffDem(bytes: ArrayBuffer | Uint8Array, options: R
     const tiff = await fromArrayBuffer(toArrayBuffer(bytes));
     const count = await tiff.getImageCount();
     const index = options.image ?? 0;
-    if (!(Number.isInteger(index) && index >= 0 && index < count)) throw demError(file, `image ${index} does not exist (the file has ${count})`);
+    if (!(Number.isInteger(index) && index >= 0 && index < count))
+      throw demError(file, `image ${index} does not exist (the file has ${count})`);
     image = await tiff.getImage(index);
   } catch (err) {
     if (err instanceof Error && err.name === 'PlanError') throw err;
@@ -68,10 +77,14 @@ export async function readGeoTiffDem(bytes: ArrayBuffer | Uint8Array, options: R
   const rows = image.getHeight();
   const bands = image.getSamplesPerPixel();
   if (columns * rows > 25_000_000) {
-    throw demError(file, `the raster has ${columns} × ${rows} cells; at most 25,000,000 are read — crop it to the field first (gdal_translate -projwin)`);
+    throw demError(
+      file,
+      `the raster has ${columns} × ${rows} cells; at most 25,000,000 are read — crop it to the field first (gdal_translate -projwin)`,
+    );
   }
   const band = options.band ?? 0;
-  if (!(Number.isInteger(band) && band >= 0 && band < bands)) throw demError(file, `band ${band} does not exist (the file has ${bands})`);
+  if (!(Number.isInteger(band) && band >= 0 && band < bands))
+    throw demError(file, `band ${band} does not exist (the file has ${bands})`);
 
   const fd = image.fileDirectory;
   const scale = fd.getValue('ModelPixelScale') as number[] | undefined;
@@ -84,7 +97,8 @@ export async function readGeoTiffDem(bytes: ArrayBuffer | Uint8Array, options: R
     originX = tie[3] - tie[0] * cellX;
     originY = tie[4] + tie[1] * cellY;
   } else if (mt && mt.length >= 16) {
-    if (mt[1] !== 0 || mt[4] !== 0) throw demError(file, 'the raster is rotated or sheared (ModelTransformation); warp it north-up first (gdalwarp)');
+    if (mt[1] !== 0 || mt[4] !== 0)
+      throw demError(file, 'the raster is rotated or sheared (ModelTransformation); warp it north-up first (gdalwarp)');
     cellX = mt[0];
     cellY = -mt[5];
     originX = mt[3];
@@ -92,7 +106,8 @@ export async function readGeoTiffDem(bytes: ArrayBuffer | Uint8Array, options: R
   } else {
     throw demError(file, 'the GeoTIFF has no georeferencing (ModelPixelScale + ModelTiepoint or ModelTransformation)');
   }
-  if (!(cellX > 0) || cellY === 0 || !Number.isFinite(cellY)) throw demError(file, `invalid pixel size ${cellX} × ${cellY}`);
+  if (!(cellX > 0) || cellY === 0 || !Number.isFinite(cellY))
+    throw demError(file, `invalid pixel size ${cellX} × ${cellY}`);
   const keys = image.getGeoKeys() ?? {};
   if (keys.GTRasterTypeGeoKey === 2) {
     // PixelIsPoint: the tie point is the centre of the first pixel; the grid edge is half a cell out.
@@ -101,7 +116,8 @@ export async function readGeoTiffDem(bytes: ArrayBuffer | Uint8Array, options: R
   }
   const unitCode = keys.VerticalUnitsGeoKey as number | undefined;
   const toMeters = unitCode === undefined ? 1 : VERTICAL_UNITS[unitCode];
-  if (toMeters === undefined) throw demError(file, `vertical unit code ${unitCode} is not supported (use meters or feet)`);
+  if (toMeters === undefined)
+    throw demError(file, `vertical unit code ${unitCode} is not supported (use meters or feet)`);
   const crs = crsOf(image, file, options.crs);
 
   const raster = (await image.readRasters({ samples: [band], interleave: true })) as ArrayLike<number>;

@@ -45,33 +45,53 @@ export function readElevationGridJson(input: string | unknown, fileName = 'eleva
   }
   if (value.type !== 'ElevationGrid') throw demError(fileName, 'type must be "ElevationGrid"', 'terrain.grid.type');
   const origin = value.origin;
-  if (!Array.isArray(origin) || origin.length !== 2 || !origin.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-    throw demError(fileName, 'origin must be [west, north] (the corner of the first cell), two numbers', 'terrain.grid.origin');
+  if (
+    !Array.isArray(origin) ||
+    origin.length !== 2 ||
+    !origin.every((v) => typeof v === 'number' && Number.isFinite(v))
+  ) {
+    throw demError(
+      fileName,
+      'origin must be [west, north] (the corner of the first cell), two numbers',
+      'terrain.grid.origin',
+    );
   }
   const cs = value.cellSize;
   const cell = typeof cs === 'number' ? [cs, cs] : cs;
   if (!Array.isArray(cell) || cell.length !== 2 || !cell.every((v) => typeof v === 'number' && v > 0)) {
     throw demError(fileName, 'cellSize must be a positive number or [dx, dy]', 'terrain.grid.cellSize');
   }
-  const columns = value.columns, rows = value.rows;
+  const columns = value.columns,
+    rows = value.rows;
   const unit = value.verticalUnit ?? 'm';
-  if (unit !== 'm' && unit !== 'ft') throw demError(fileName, 'verticalUnit must be "m" or "ft"', 'terrain.grid.verticalUnit');
+  if (unit !== 'm' && unit !== 'ft')
+    throw demError(fileName, 'verticalUnit must be "m" or "ft"', 'terrain.grid.verticalUnit');
   const k = unit === 'ft' ? FEET : 1;
   const noData = typeof value.noData === 'number' ? value.noData : undefined;
   const raw = value.elevations;
-  if (!Array.isArray(raw)) throw demError(fileName, 'elevations must be an array (rows from the north, or a flat row-major list)', 'terrain.grid.elevations');
+  if (!Array.isArray(raw))
+    throw demError(
+      fileName,
+      'elevations must be an array (rows from the north, or a flat row-major list)',
+      'terrain.grid.elevations',
+    );
   const flat: unknown[] = Array.isArray(raw[0]) ? [] : raw;
   if (Array.isArray(raw[0])) {
     raw.forEach((row, r) => {
       if (!Array.isArray(row) || row.length !== columns) {
-        throw demError(fileName, `elevations[${r}] must be a row of ${String(columns)} values`, `terrain.grid.elevations[${r}]`);
+        throw demError(
+          fileName,
+          `elevations[${r}] must be a row of ${String(columns)} values`,
+          `terrain.grid.elevations[${r}]`,
+        );
       }
       for (const v of row) flat.push(v);
     });
   }
   const z = flat.map((v, i) => {
     if (v === null) return NaN;
-    if (typeof v !== 'number') throw demError(fileName, `elevations value ${i} is not a number`, `terrain.grid.elevations[${i}]`);
+    if (typeof v !== 'number')
+      throw demError(fileName, `elevations value ${i} is not a number`, `terrain.grid.elevations[${i}]`);
     return v === noData ? NaN : v * k;
   });
   const grid: ElevationGrid = {

@@ -48,7 +48,13 @@ export function isArchiveLimitError(err: unknown): err is ArchiveLimitError {
 
 /** True if the bytes start like a ZIP archive. */
 export function isZip(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) && (bytes[3] === 4 || bytes[3] === 6);
+  return (
+    bytes.length >= 4 &&
+    bytes[0] === 0x50 &&
+    bytes[1] === 0x4b &&
+    (bytes[2] === 3 || bytes[2] === 5) &&
+    (bytes[3] === 4 || bytes[3] === 6)
+  );
 }
 
 export interface UnzippedArchive {
@@ -100,11 +106,23 @@ export function unzipArchive(
       size += data.length;
       unpacked += data.length;
       if (unpacked > limits.maxUnpackedBytes) {
-        fail(new ArchiveLimitError('unpacked-bytes', file, `the archive unpacks to more than ${limits.maxUnpackedBytes / MiB} MiB`));
+        fail(
+          new ArchiveLimitError(
+            'unpacked-bytes',
+            file,
+            `the archive unpacks to more than ${limits.maxUnpackedBytes / MiB} MiB`,
+          ),
+        );
       }
       const packed = Math.max(1, fed - start);
       if (size > limits.ratioGraceBytes && size / packed > limits.maxRatio) {
-        fail(new ArchiveLimitError('ratio', file, `${entry.name} is compressed more than ${limits.maxRatio}:1 (a zip bomb?)`));
+        fail(
+          new ArchiveLimitError(
+            'ratio',
+            file,
+            `${entry.name} is compressed more than ${limits.maxRatio}:1 (a zip bomb?)`,
+          ),
+        );
       }
       if (data.length > 0) chunks.push(data);
       if (final) files.set(entry.name, concat(chunks, size));

@@ -65,7 +65,10 @@ export function rewindGeometry(geometry: FieldGeometry, outerCounterClockwise = 
   if (geometry.type === 'Polygon') {
     return { type: 'Polygon', coordinates: rewindPolygon(geometry.coordinates, outerCounterClockwise) };
   }
-  return { type: 'MultiPolygon', coordinates: geometry.coordinates.map((p) => rewindPolygon(p, outerCounterClockwise)) };
+  return {
+    type: 'MultiPolygon',
+    coordinates: geometry.coordinates.map((p) => rewindPolygon(p, outerCounterClockwise)),
+  };
 }
 
 /** Positions as given, Z dropped; whatever is not a position is left for the validation to name. */
@@ -129,7 +132,9 @@ export function toFieldGeometry(geometry: unknown, where: SourcePlace, place = '
       else polys.push(...field.coordinates);
     });
     if (polys.length === 0) throw boundaryError({ ...where, place }, 'the GeometryCollection holds no polygon');
-    return polys.length === 1 ? { type: 'Polygon', coordinates: polys[0] } : { type: 'MultiPolygon', coordinates: polys };
+    return polys.length === 1
+      ? { type: 'Polygon', coordinates: polys[0] }
+      : { type: 'MultiPolygon', coordinates: polys };
   }
   throw boundaryError(
     { ...where, place },

@@ -15,7 +15,11 @@ function fc(features: PlanFeature[]): PlanFeatureCollection {
   return { type: 'FeatureCollection', metrics: {} as never, version: 'test', features };
 }
 
-const track = (seq: number, pts: [number, number][]): PlanFeature => ({ type: 'Feature', properties: { type: 'Track', sequence: seq, widthMeters: 6 }, geometry: { type: 'LineString', coordinates: line(pts) } });
+const track = (seq: number, pts: [number, number][]): PlanFeature => ({
+  type: 'Feature',
+  properties: { type: 'Track', sequence: seq, widthMeters: 6 },
+  geometry: { type: 'LineString', coordinates: line(pts) },
+});
 
 /** A semicircle of radius 3 m from (x, y) to (x, y + 6) with n chords. */
 function arc(x: number, y: number, n: number): [number, number][] {
@@ -29,19 +33,55 @@ function arc(x: number, y: number, n: number): [number, number][] {
 
 describe('checkPlanFeatureCollection', () => {
   it('accepts a contiguous route with dense turns', () => {
-    const turn: PlanFeature = { type: 'Feature', properties: { type: 'Turn', sequence: 1, turnType: 'U' }, geometry: { type: 'LineString', coordinates: line(arc(100, 0, 24)) } };
-    const problems = checkPlanFeatureCollection(fc([track(0, [[0, 0], [100, 0]]), turn, track(2, [[100, 6], [0, 6]])]));
+    const turn: PlanFeature = {
+      type: 'Feature',
+      properties: { type: 'Turn', sequence: 1, turnType: 'U' },
+      geometry: { type: 'LineString', coordinates: line(arc(100, 0, 24)) },
+    };
+    const problems = checkPlanFeatureCollection(
+      fc([
+        track(0, [
+          [0, 0],
+          [100, 0],
+        ]),
+        turn,
+        track(2, [
+          [100, 6],
+          [0, 6],
+        ]),
+      ]),
+    );
     expect(problems).toEqual([]);
   });
 
   it('reports gaps, missing sequence numbers, sparse curves and missing members', () => {
-    const sparse: PlanFeature = { type: 'Feature', properties: { type: 'Turn', sequence: 1 }, geometry: { type: 'LineString', coordinates: line(arc(100, 0, 8)) } };
+    const sparse: PlanFeature = {
+      type: 'Feature',
+      properties: { type: 'Turn', sequence: 1 },
+      geometry: { type: 'LineString', coordinates: line(arc(100, 0, 8)) },
+    };
     const problems = checkPlanFeatureCollection(
       fc([
-        track(0, [[0, 0], [100, 0]]),
+        track(0, [
+          [0, 0],
+          [100, 0],
+        ]),
         sparse,
-        track(3, [[100, 6.2], [0, 6.2]]),
-        { type: 'Feature', properties: { type: 'Connector', sequence: 4 }, geometry: { type: 'LineString', coordinates: line([[0, 6.2], [0, 7]]) } },
+        track(3, [
+          [100, 6.2],
+          [0, 6.2],
+        ]),
+        {
+          type: 'Feature',
+          properties: { type: 'Connector', sequence: 4 },
+          geometry: {
+            type: 'LineString',
+            coordinates: line([
+              [0, 6.2],
+              [0, 7],
+            ]),
+          },
+        },
       ]),
     );
     expect(problems).toEqual([

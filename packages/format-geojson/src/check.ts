@@ -62,13 +62,18 @@ export function checkPlanFeatureCollection(fc: PlanFeatureCollection, options: P
       return;
     }
     if (!routeTypes.includes(p.type)) return;
-    if (f.geometry.type !== 'LineString') problems.push(`features[${i}] (${p.type}): geometry is ${f.geometry.type}, not LineString`);
+    if (f.geometry.type !== 'LineString')
+      problems.push(`features[${i}] (${p.type}): geometry is ${f.geometry.type}, not LineString`);
     if (!Number.isInteger(p.sequence)) problems.push(`features[${i}] (${p.type}): sequence is not an integer`);
-    if ((p.type === 'Track' || p.type === 'ExteriorHeadland' || p.type === 'InteriorHeadland') && typeof p.widthMeters !== 'number') {
+    if (
+      (p.type === 'Track' || p.type === 'ExteriorHeadland' || p.type === 'InteriorHeadland') &&
+      typeof p.widthMeters !== 'number'
+    ) {
       problems.push(`features[${i}] (${p.type}): no widthMeters`);
     }
     if (p.type === 'Turn' && typeof p.turnType !== 'string') problems.push(`features[${i}] (Turn): no turnType`);
-    if (f.geometry.type === 'LineString') route.push({ seq: p.sequence as number, type: p.type, line: f.geometry.coordinates, i });
+    if (f.geometry.type === 'LineString')
+      route.push({ seq: p.sequence as number, type: p.type, line: f.geometry.coordinates, i });
   });
   route.sort((a, b) => a.seq - b.seq);
   let numbering = true;
@@ -80,7 +85,8 @@ export function checkPlanFeatureCollection(fc: PlanFeatureCollection, options: P
     if (k > 0) {
       const prev = route[k - 1].line;
       const gap = distanceMeters(prev[prev.length - 1], r.line[0]);
-      if (gap > maxGap) problems.push(`sequence ${r.seq} (${r.type}) starts ${gap.toFixed(3)} m from where ${route[k - 1].seq} ended`);
+      if (gap > maxGap)
+        problems.push(`sequence ${r.seq} (${r.type}) starts ${gap.toFixed(3)} m from where ${route[k - 1].seq} ended`);
     }
     if (r.type === 'Turn' || r.type === 'Connector') {
       for (let j = 1; j < r.line.length; j++) {

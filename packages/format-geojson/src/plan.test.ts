@@ -4,7 +4,8 @@ import type { GeoJsonPolygon, Position } from '@furrow/core';
 import { checkPlanFeatureCollection } from './check.js';
 import { planToFeatureCollection } from './plan.js';
 
-const M_LON = 111_320 * Math.cos((50 * Math.PI) / 180), M_LAT = 111_320;
+const M_LON = 111_320 * Math.cos((50 * Math.PI) / 180),
+  M_LAT = 111_320;
 function ring(pts: [number, number][]): Position[] {
   const r: Position[] = pts.map(([x, y]) => [10 + x / M_LON, 50 + y / M_LAT]);
   return [...r, r[0]];
@@ -15,10 +16,29 @@ describe('plan GeoJSON: cells', () => {
     // A hole in the middle splits the tracks into cells below, beside and above it.
     const field: GeoJsonPolygon = {
       type: 'Polygon',
-      coordinates: [ring([[0, 0], [260, 0], [260, 180], [0, 180]]), ring([[100, 60], [100, 120], [160, 120], [160, 60]])],
+      coordinates: [
+        ring([
+          [0, 0],
+          [260, 0],
+          [260, 180],
+          [0, 180],
+        ]),
+        ring([
+          [100, 60],
+          [100, 120],
+          [160, 120],
+          [160, 60],
+        ]),
+      ],
     };
     const plan = planRoute({ field, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 } });
-    const cells = plan.cells as { index: number; trackCount: number; headingDegrees: number; areaSquareMeters: number; geometry: { type: string; coordinates: Position[][] } }[];
+    const cells = plan.cells as {
+      index: number;
+      trackCount: number;
+      headingDegrees: number;
+      areaSquareMeters: number;
+      geometry: { type: string; coordinates: Position[][] };
+    }[];
     expect(cells.length).toBeGreaterThanOrEqual(3);
     const fc = planToFeatureCollection(plan);
     const features = fc.features.filter((f) => f.properties.type === 'Cell');
@@ -26,11 +46,18 @@ describe('plan GeoJSON: cells', () => {
     features.forEach((f, i) => {
       expect(f.geometry.type).toBe('Polygon');
       expect(f.geometry.coordinates).toEqual(cells[i].geometry.coordinates);
-      expect(f.properties).toMatchObject({ index: cells[i].index, trackCount: cells[i].trackCount, headingDegrees: cells[i].headingDegrees, areaSquareMeters: cells[i].areaSquareMeters });
+      expect(f.properties).toMatchObject({
+        index: cells[i].index,
+        trackCount: cells[i].trackCount,
+        headingDegrees: cells[i].headingDegrees,
+        areaSquareMeters: cells[i].areaSquareMeters,
+      });
       expect(f.properties).not.toHaveProperty('sequence');
     });
     expect(checkPlanFeatureCollection(fc)).toEqual([]);
     // Without cells in the plan, no Cell feature.
-    expect(planToFeatureCollection({ ...plan, cells: undefined }).features.some((f) => f.properties.type === 'Cell')).toBe(false);
+    expect(
+      planToFeatureCollection({ ...plan, cells: undefined }).features.some((f) => f.properties.type === 'Cell'),
+    ).toBe(false);
   });
 });

@@ -114,7 +114,11 @@ function routeFeature(segment: RouteSegment, sequence: number): PlanFeature {
     if (k in props || k === 'coordinates' || k === 'sequence' || k === 'type') continue;
     if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') props[k] = v;
   }
-  return { type: 'Feature', properties: props, geometry: { type: 'LineString', coordinates: segment.coordinates.map(lonLat) } };
+  return {
+    type: 'Feature',
+    properties: props,
+    geometry: { type: 'LineString', coordinates: segment.coordinates.map(lonLat) },
+  };
 }
 
 /** Route features in driving order, `sequence` renumbered 0, 1, 2, ... */
@@ -136,7 +140,12 @@ export function contextFeaturesOf(plan: Plan): PlanFeature[] {
   features.push(...contextFeatures(plan.nodes, 'Node'));
   for (const warning of plan.warnings ?? []) {
     const geometry = geometryOf(warning.geometry);
-    if (geometry) features.push({ type: 'Feature', properties: { type: 'Warning', code: warning.code, message: warning.message }, geometry });
+    if (geometry)
+      features.push({
+        type: 'Feature',
+        properties: { type: 'Warning', code: warning.code, message: warning.message },
+        geometry,
+      });
   }
   return features;
 }

@@ -56,7 +56,13 @@ export function readBoundary(input: string | Uint8Array, name?: string): ParsedB
     throw boundaryError(where, 'expected a GeoJSON object');
   }
   if (json.type === 'Feature') {
-    return [{ geometry: toFieldGeometry(json.geometry, where, 'geometry'), properties: propertiesOf(json), format: 'geojson' }];
+    return [
+      {
+        geometry: toFieldGeometry(json.geometry, where, 'geometry'),
+        properties: propertiesOf(json),
+        format: 'geojson',
+      },
+    ];
   }
   if (json.type !== 'FeatureCollection') {
     return [{ geometry: toFieldGeometry(json, where, '(root)'), properties: {}, format: 'geojson' }];
@@ -126,7 +132,8 @@ export function writeBoundaries(boundaries: Pick<ParsedBoundary, 'geometry' | 'p
   for (const b of boundaries) {
     const props = withObstacles ? { ...b.properties, type: 'Boundary' } : { ...b.properties };
     features.push({ type: 'Feature', properties: props, geometry: b.geometry });
-    for (const o of b.obstacles ?? []) features.push({ type: 'Feature', properties: { type: 'Obstacle' }, geometry: o });
+    for (const o of b.obstacles ?? [])
+      features.push({ type: 'Feature', properties: { type: 'Obstacle' }, geometry: o });
   }
   return JSON.stringify({ type: 'FeatureCollection', features });
 }

@@ -34,11 +34,12 @@ export function headlandArea(plan: Plan, depthMeters = headlandDepthMeters(plan)
   const rad = Math.PI / 180;
   const e2 = 0.00669437999014;
   const s = 1 - e2 * Math.sin(origin[1] * rad) ** 2;
-  const mx = ((6378137 / Math.sqrt(s)) * Math.cos(origin[1] * rad)) * rad;
+  const mx = (6378137 / Math.sqrt(s)) * Math.cos(origin[1] * rad) * rad;
   const my = ((6378137 * (1 - e2)) / (s * Math.sqrt(s))) * rad;
   const field: PathsD = [];
   for (const rings of polys) {
-    for (const ring of rewindPolygon(rings)) field.push(ring.slice(0, -1).map((p) => ({ x: (p[0] - origin[0]) * mx, y: (p[1] - origin[1]) * my })));
+    for (const ring of rewindPolygon(rings))
+      field.push(ring.slice(0, -1).map((p) => ({ x: (p[0] - origin[0]) * mx, y: (p[1] - origin[1]) * my })));
   }
   const inner = Clipper.inflatePathsD(field, -depthMeters, JoinType.Miter, EndType.Polygon, 2, PRECISION);
   const tree = new PolyTreeD();

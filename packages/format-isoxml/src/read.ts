@@ -6,7 +6,16 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { GeoJsonPolygon, Position, Ring } from '@furrow/core';
-import { boundaryError, entryText, isArchiveLimitError, isZip, rewindPolygon, textOf, toFieldGeometry, unzipArchive } from '@furrow/format-geojson';
+import {
+  boundaryError,
+  entryText,
+  isArchiveLimitError,
+  isZip,
+  rewindPolygon,
+  textOf,
+  toFieldGeometry,
+  unzipArchive,
+} from '@furrow/format-geojson';
 import type { ParsedBoundary, SourcePlace } from '@furrow/format-geojson';
 
 type El = Record<string, unknown>;
@@ -38,13 +47,17 @@ function ringOf(lsg: El, where: SourcePlace, place: string): Ring {
     const lat = Number(pnt.C);
     const lon = Number(pnt.D);
     if (pnt.C === undefined || pnt.D === undefined || !Number.isFinite(lat) || !Number.isFinite(lon)) {
-      throw boundaryError({ ...where, place: `${place} > PNT[${i}]` }, 'a PNT needs numeric C (north) and D (east) attributes');
+      throw boundaryError(
+        { ...where, place: `${place} > PNT[${i}]` },
+        'a PNT needs numeric C (north) and D (east) attributes',
+      );
     }
     ring.push([lon, lat]);
   });
   // An LSG polygon is closed by definition: terminals write it with or without the first point
   // repeated at the end. GeoJSON repeats it, so it is added here (a format conversion, not a repair).
-  const first = ring[0], last = ring[ring.length - 1];
+  const first = ring[0],
+    last = ring[ring.length - 1];
   if (ring.length > 2 && (first[0] !== last[0] || first[1] !== last[1])) ring.push([first[0], first[1]]);
   return ring;
 }
@@ -57,7 +70,11 @@ function polygonsOfPln(pln: El, where: SourcePlace, place: string): Position[][]
     const ring = ringOf(lsg, where, `${place} > LSG[${i}]`);
     if (type === '1') polys.push([ring]);
     else if (type === '2') {
-      if (polys.length === 0) throw boundaryError({ ...where, place: `${place} > LSG[${i}]` }, 'interior ring (LSG A=2) before any exterior ring (LSG A=1)');
+      if (polys.length === 0)
+        throw boundaryError(
+          { ...where, place: `${place} > LSG[${i}]` },
+          'interior ring (LSG A=2) before any exterior ring (LSG A=1)',
+        );
       polys[polys.length - 1].push(ring);
     }
   });
@@ -80,10 +97,11 @@ function boundariesOf(root: El, external_: El[], where: SourcePlace): ParsedBoun
       const plnPlace = `${place} > PLN[${i}] (type ${type})`;
       const found = polygonsOfPln(pln, where, plnPlace);
       if (type === '1') polys.push(...found);
-      else for (const rings of found) {
-        const g = toFieldGeometry({ type: 'Polygon', coordinates: rings }, where, plnPlace);
-        if (g.type === 'Polygon') obstacles.push(g);
-      }
+      else
+        for (const rings of found) {
+          const g = toFieldGeometry({ type: 'Polygon', coordinates: rings }, where, plnPlace);
+          if (g.type === 'Polygon') obstacles.push(g);
+        }
     });
     if (polys.length === 0) return;
     const geometry = toFieldGeometry(
@@ -98,12 +116,15 @@ function boundariesOf(root: El, external_: El[], where: SourcePlace): ParsedBoun
     if (customer !== undefined) properties.Grower = customer;
     if (pfd.D !== undefined) properties.areaSquareMeters = Number(pfd.D);
     const b: ParsedBoundary = { geometry, properties, format: 'isoxml' };
-    if (obstacles.length > 0) b.obstacles = obstacles.map((o) => ({ type: 'Polygon', coordinates: rewindPolygon(o.coordinates) }));
+    if (obstacles.length > 0)
+      b.obstacles = obstacles.map((o) => ({ type: 'Polygon', coordinates: rewindPolygon(o.coordinates) }));
     out.push(b);
   });
   if (out.length === 0) {
     const external = children(root, 'XFR').length > 0 && external_.length === 0;
-    const hint = external ? ' (this TASKDATA.XML keeps its data in external files (XFR): give the zip or folder with them)' : '';
+    const hint = external
+      ? ' (this TASKDATA.XML keeps its data in external files (XFR): give the zip or folder with them)'
+      : '';
     throw boundaryError(where, `no partfield (PFD) with a boundary polygon (PLN A="1") found${hint}`);
   }
   return out;
@@ -111,7 +132,8 @@ function boundariesOf(root: El, external_: El[], where: SourcePlace): ParsedBoun
 
 function rootOf(doc: El, where: SourcePlace): El {
   const root = doc.ISO11783_TaskData as El | undefined;
-  if (!root || typeof root !== 'object') throw boundaryError(where, 'expected an <ISO11783_TaskData> root element (TASKDATA.XML)');
+  if (!root || typeof root !== 'object')
+    throw boundaryError(where, 'expected an <ISO11783_TaskData> root element (TASKDATA.XML)');
   return root;
 }
 

@@ -79,7 +79,10 @@ function geometryArea(geometry: FieldGeometry): number {
 }
 
 const escapeXml = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string,
+  );
 
 /** `<TAG A="…" …/>` or `<TAG …>` with attributes in the given order (ISO-XML writes them A, B, C, …). */
 function tag(name: string, attrs: Record<string, string>, close: boolean): string {
@@ -113,7 +116,9 @@ function polygonXml(indent: string, type: number, rings: Ring[], name?: string):
 function bearingDegrees(a: Position, b: Position): number {
   const rad = Math.PI / 180;
   const y = Math.sin((b[0] - a[0]) * rad) * Math.cos(b[1] * rad);
-  const x = Math.cos(a[1] * rad) * Math.sin(b[1] * rad) - Math.sin(a[1] * rad) * Math.cos(b[1] * rad) * Math.cos((b[0] - a[0]) * rad);
+  const x =
+    Math.cos(a[1] * rad) * Math.sin(b[1] * rad) -
+    Math.sin(a[1] * rad) * Math.cos(b[1] * rad) * Math.cos((b[0] - a[0]) * rad);
   const d = (Math.atan2(y, x) / rad + 360) % 360;
   return Number(d.toFixed(6)) % 360;
 }
@@ -141,7 +146,11 @@ export function isStraight(line: readonly Position[], toleranceMeters = 0.05): b
 /** A guidance pattern: AB line (C=1) when straight, curve (C=3) otherwise. */
 function patternXml(indent: string, id: number, name: string, line: Position[]): string {
   const straight = isStraight(line);
-  const attrs: Record<string, string> = { A: `GPN${id}`, B: designator(name), C: String(straight ? GPN_AB : GPN_CURVE) };
+  const attrs: Record<string, string> = {
+    A: `GPN${id}`,
+    B: designator(name),
+    C: String(straight ? GPN_AB : GPN_CURVE),
+  };
   if (straight) attrs.G = String(bearingDegrees(line[0], line[line.length - 1]));
   let out = `${indent}${tag('GPN', attrs, false)}\n${indent}  <LSG A="${LSG_GUIDANCE}">\n`;
   const inner = `${indent}    `;
@@ -170,13 +179,17 @@ function buildTaskData(content: PartfieldContent): string {
   const names = content.names;
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
   out.push(
-    tag('ISO11783_TaskData', {
-      VersionMajor: '4',
-      VersionMinor: '3',
-      ManagementSoftwareManufacturer: 'furrow',
-      ManagementSoftwareVersion: designator(FURROW_VERSION),
-      DataTransferOrigin: '1',
-    }, false) + '\n',
+    tag(
+      'ISO11783_TaskData',
+      {
+        VersionMajor: '4',
+        VersionMinor: '3',
+        ManagementSoftwareManufacturer: 'furrow',
+        ManagementSoftwareVersion: designator(FURROW_VERSION),
+        DataTransferOrigin: '1',
+      },
+      false,
+    ) + '\n',
   );
   out.push(`  ${tag('CTR', { A: 'CTR1', B: designator(names.customer ?? 'furrow') }, true)}\n`);
   out.push(`  ${tag('FRM', { A: 'FRM1', B: designator(names.farm ?? 'furrow'), I: 'CTR1' }, true)}\n`);
@@ -257,13 +270,17 @@ export function planToTaskData(plan: Plan, names: TaskDataNames = {}): string {
 function nameOf(props: Record<string, unknown>, keys: string[]): string | undefined {
   for (const k of keys) {
     const hit = Object.keys(props).find((p) => p.toLowerCase() === k.toLowerCase());
-    if (hit && props[hit] !== undefined && props[hit] !== null && String(props[hit]).trim() !== '') return String(props[hit]);
+    if (hit && props[hit] !== undefined && props[hit] !== null && String(props[hit]).trim() !== '')
+      return String(props[hit]);
   }
   return undefined;
 }
 
 /** A boundary as TASKDATA.XML (names from its Grower / Farm / Field properties, obstacles as PLN 6). */
-export function boundaryToTaskData(boundary: Pick<ParsedBoundary, 'geometry' | 'properties' | 'obstacles'>, names: TaskDataNames = {}): string {
+export function boundaryToTaskData(
+  boundary: Pick<ParsedBoundary, 'geometry' | 'properties' | 'obstacles'>,
+  names: TaskDataNames = {},
+): string {
   const props = boundary.properties ?? {};
   return buildTaskData({
     names: {

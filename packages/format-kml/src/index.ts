@@ -41,8 +41,13 @@ function rejectUnclosedRings(doc: ReturnType<DOMParser['parseFromString']>, wher
   const rings = doc.getElementsByTagName('LinearRing');
   for (let k = 0; k < rings.length; k++) {
     const coordinates = rings[k].getElementsByTagName('coordinates')[0];
-    const ring = (coordinates?.textContent ?? '').trim().split(/\s+/).filter(Boolean).map((t) => t.split(',').map(Number));
-    const first = ring[0], last = ring[ring.length - 1];
+    const ring = (coordinates?.textContent ?? '')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((t) => t.split(',').map(Number));
+    const first = ring[0],
+      last = ring[ring.length - 1];
     if (first !== undefined && (first[0] !== last[0] || first[1] !== last[1])) {
       toFieldGeometry({ type: 'Polygon', coordinates: [ring] }, where, `LinearRing[${k}]`);
     }
@@ -65,7 +70,8 @@ export function readBoundary(input: string | Uint8Array, name?: string): ParsedB
   const features = collection.features.map((feature) => {
     const props = { ...(feature.properties ?? {}) } as Record<string, unknown>;
     for (const key of Object.keys(props)) {
-      if (key.startsWith('stroke') || key.startsWith('fill') || key === 'styleUrl' || key === 'styleHash') delete props[key];
+      if (key.startsWith('stroke') || key.startsWith('fill') || key === 'styleUrl' || key === 'styleHash')
+        delete props[key];
     }
     return { geometry: feature.geometry, properties: props };
   });
@@ -79,13 +85,17 @@ const coordText = (ring: readonly Position[]): string => ring.map((p) => `${p[0]
 
 /** Escapes text and attribute values for XML. */
 export function escapeXml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string,
+  );
 }
 
 // Plan KML is written as text: xmlbuilder2 took ~0.8 s for a 900-feature plan, string building ~10 ms.
 function polygonXml(rings: Position[][]): string {
   let out = `<Polygon><outerBoundaryIs><LinearRing><coordinates>${coordText(rings[0])}</coordinates></LinearRing></outerBoundaryIs>`;
-  for (const hole of rings.slice(1)) out += `<innerBoundaryIs><LinearRing><coordinates>${coordText(hole)}</coordinates></LinearRing></innerBoundaryIs>`;
+  for (const hole of rings.slice(1))
+    out += `<innerBoundaryIs><LinearRing><coordinates>${coordText(hole)}</coordinates></LinearRing></innerBoundaryIs>`;
   return out + '</Polygon>';
 }
 
@@ -109,7 +119,9 @@ function geometryXml(geometry: GeoJsonGeometry): string {
 function extendedDataXml(props: Record<string, unknown>, indent: string): string {
   const entries = Object.entries(props).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v));
   if (entries.length === 0) return '';
-  const data = entries.map(([k, v]) => `<Data name="${escapeXml(k)}"><value>${escapeXml(String(v))}</value></Data>`).join('');
+  const data = entries
+    .map(([k, v]) => `<Data name="${escapeXml(k)}"><value>${escapeXml(String(v))}</value></Data>`)
+    .join('');
   return `${indent}<ExtendedData>${data}</ExtendedData>\n`;
 }
 
@@ -174,21 +186,30 @@ export function featuresToKml(
   features: PlanFeature[],
   options: KmlOptions & { description?: string; extended?: Record<string, unknown> } = {},
 ): string {
-  const parts: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2">\n  <Document>\n'];
+  const parts: string[] = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2">\n  <Document>\n',
+  ];
   parts.push(`    <name>${escapeXml(options.name ?? 'furrow plan')}</name>\n`);
-  if (options.description) parts.push(`    <description><![CDATA[${options.description.replace(/]]>/g, ']]]]><![CDATA[>')}]]></description>\n`);
+  if (options.description)
+    parts.push(
+      `    <description><![CDATA[${options.description.replace(/]]>/g, ']]]]><![CDATA[>')}]]></description>\n`,
+    );
   const types = [...new Set(features.map((f) => f.properties.type))];
   for (const type of types) {
     const style = STYLES[type] ?? { line: 'ffffffff', width: 1 };
     const poly = style.fill ? `<PolyStyle><color>${style.fill}</color><outline>1</outline></PolyStyle>` : '';
-    parts.push(`    <Style id="${escapeXml(type)}"><LineStyle><color>${style.line}</color><width>${style.width}</width></LineStyle>${poly}</Style>\n`);
+    parts.push(
+      `    <Style id="${escapeXml(type)}"><LineStyle><color>${style.line}</color><width>${style.width}</width></LineStyle>${poly}</Style>\n`,
+    );
   }
   if (options.extended) parts.push(extendedDataXml(options.extended, '    '));
   for (const type of types) {
     parts.push(`    <Folder>\n      <name>${escapeXml(FOLDER_NAMES[type] ?? type)}</name>\n`);
     for (const f of features) {
       if (f.properties.type !== type) continue;
-      parts.push(`      <Placemark>\n        <name>${escapeXml(placemarkName(f))}</name>\n        <styleUrl>#${escapeXml(type)}</styleUrl>\n`);
+      parts.push(
+        `      <Placemark>\n        <name>${escapeXml(placemarkName(f))}</name>\n        <styleUrl>#${escapeXml(type)}</styleUrl>\n`,
+      );
       parts.push(extendedDataXml(f.properties, '        '));
       parts.push(`        ${geometryXml(f.geometry)}\n      </Placemark>\n`);
     }
@@ -209,16 +230,21 @@ export function planToKml(plan: Plan, options: KmlOptions = {}): string {
 }
 
 /** Boundaries as KML (one Placemark each, attributes as ExtendedData, obstacles as their own placemarks). */
-export function writeBoundaries(boundaries: Pick<ParsedBoundary, 'geometry' | 'properties' | 'obstacles'>[], options: KmlOptions = {}): string {
+export function writeBoundaries(
+  boundaries: Pick<ParsedBoundary, 'geometry' | 'properties' | 'obstacles'>[],
+  options: KmlOptions = {},
+): string {
   const features: PlanFeature[] = [];
   for (const b of boundaries) {
-    const geometry: GeoJsonGeometry = b.geometry.type === 'Polygon'
-      ? { type: 'Polygon', coordinates: b.geometry.coordinates }
-      : { type: 'MultiPolygon', coordinates: polygonsOf(b.geometry) };
+    const geometry: GeoJsonGeometry =
+      b.geometry.type === 'Polygon'
+        ? { type: 'Polygon', coordinates: b.geometry.coordinates }
+        : { type: 'MultiPolygon', coordinates: polygonsOf(b.geometry) };
     features.push({ type: 'Feature', properties: { ...b.properties, type: 'Boundary' }, geometry });
   }
   for (const b of boundaries) {
-    for (const o of b.obstacles ?? []) features.push({ type: 'Feature', properties: { type: 'Obstacle' }, geometry: o });
+    for (const o of b.obstacles ?? [])
+      features.push({ type: 'Feature', properties: { type: 'Obstacle' }, geometry: o });
   }
   return featuresToKml(features, { name: options.name ?? 'furrow boundaries' });
 }

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { writeDbf } from './dbf.js';
 
 /** Reads our .dbf back by the dBASE III layout (independent of the writer's code). */
-function readDbf(bytes: Uint8Array): { fields: { name: string; type: string; size: number; decimals: number }[]; rows: string[][] } {
+function readDbf(bytes: Uint8Array): {
+  fields: { name: string; type: string; size: number; decimals: number }[];
+  rows: string[][];
+} {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const count = view.getUint32(4, true);
   const headerLength = view.getUint16(8, true);
@@ -35,7 +38,13 @@ describe('writeDbf', () => {
         { type: 'Turn', sequence: 1, width_m: 6.25, ok: false },
       ]),
     );
-    expect(fields.map((f) => [f.name, f.type])).toEqual([['type', 'C'], ['sequence', 'N'], ['width_m', 'N'], ['ok', 'L'], ['Grower', 'C']]);
+    expect(fields.map((f) => [f.name, f.type])).toEqual([
+      ['type', 'C'],
+      ['sequence', 'N'],
+      ['width_m', 'N'],
+      ['ok', 'L'],
+      ['Grower', 'C'],
+    ]);
     expect(fields[1].decimals).toBe(0);
     expect(fields[2].decimals).toBe(2);
     expect(rows[0]).toEqual(['Track', '0', '6.00', 'T', 'Jörg']);

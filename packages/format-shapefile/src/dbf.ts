@@ -78,7 +78,8 @@ export function writeDbf(rows: Record<string, unknown>[], date = new Date()): Ui
       const v = row[f.key];
       let text: Uint8Array;
       if (v === undefined || v === null) text = encoder.encode(' '.repeat(f.size));
-      else if (f.type === 'N') text = encoder.encode((v as number).toFixed(f.decimals).padStart(f.size, ' ').slice(0, f.size));
+      else if (f.type === 'N')
+        text = encoder.encode((v as number).toFixed(f.decimals).padStart(f.size, ' ').slice(0, f.size));
       else if (f.type === 'L') text = encoder.encode(v ? 'T' : 'F');
       else {
         const raw = encoder.encode(String(v));

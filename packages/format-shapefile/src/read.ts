@@ -8,7 +8,14 @@
 import * as shpjs from 'shpjs';
 import proj4 from 'proj4';
 import type { FeatureCollection, Geometry, GeoJsonProperties } from 'geojson';
-import { boundaryError, collectBoundaries, entryText, isArchiveLimitError, isZip, unzipArchive } from '@furrow/format-geojson';
+import {
+  boundaryError,
+  collectBoundaries,
+  entryText,
+  isArchiveLimitError,
+  isZip,
+  unzipArchive,
+} from '@furrow/format-geojson';
 import type { ParsedBoundary, SourcePlace } from '@furrow/format-geojson';
 
 // shpjs is ESM with named exports; its @types describe a CommonJS `export =`.
@@ -37,8 +44,16 @@ function utf8OrLatin(bytes: Uint8Array): string {
 
 /** A TextDecoder label for a .cpg code page ("UTF-8", "1252", "ANSI 1252", "88591", "ISO-8859-1", ...). */
 export function encodingOfCpg(cpg: string, dbfText: Uint8Array): string {
-  const c = cpg.trim().toUpperCase().replace(/^ANSI\s*/, '').replace(/^CP/, '');
-  const label = /^\d{3,4}$/.test(c) ? `windows-${c}` : /^8859[_-]?(\d+)$/.test(c) ? `iso-8859-${/(\d+)$/.exec(c)![1]}` : c;
+  const c = cpg
+    .trim()
+    .toUpperCase()
+    .replace(/^ANSI\s*/, '')
+    .replace(/^CP/, '');
+  const label = /^\d{3,4}$/.test(c)
+    ? `windows-${c}`
+    : /^8859[_-]?(\d+)$/.test(c)
+      ? `iso-8859-${/(\d+)$/.exec(c)![1]}`
+      : c;
   try {
     new TextDecoder(label);
     return label;
@@ -59,7 +74,8 @@ const LAYER_FILE = /^(.*)\.(shp|dbf|prj|cpg)$/i;
 /** Reads the polygon layers of a zipped Shapefile (.shp + .dbf [+ .prj, .cpg]). */
 export async function readBoundary(input: Uint8Array, name?: string): Promise<ParsedBoundary[]> {
   const where: SourcePlace = { file: name, format: 'shapefile' };
-  if (typeof input === 'string' || !isZip(input)) throw boundaryError(where, 'expected a ZIP archive holding .shp, .shx, .dbf and .prj files');
+  if (typeof input === 'string' || !isZip(input))
+    throw boundaryError(where, 'expected a ZIP archive holding .shp, .shx, .dbf and .prj files');
   let files: Map<string, Uint8Array>;
   try {
     files = unzipArchive(input, (n) => !n.includes('__MACOSX') && LAYER_FILE.test(n), { file: name }).files;
@@ -88,7 +104,10 @@ export async function readBoundary(input: Uint8Array, name?: string): Promise<Pa
           proj4(prj);
           transform = prj;
         } catch {
-          throw boundaryError(layerWhere, `the coordinate system in ${base}.prj is not supported; reproject the shapefile to WGS84 (EPSG:4326)`);
+          throw boundaryError(
+            layerWhere,
+            `the coordinate system in ${base}.prj is not supported; reproject the shapefile to WGS84 (EPSG:4326)`,
+          );
         }
       }
     }
@@ -105,14 +124,18 @@ export async function readBoundary(input: Uint8Array, name?: string): Promise<Pa
       collection = lib.combine([geometries, rows]);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      throw boundaryError(layerWhere, `could not read the shapefile (${reason}); a layer needs valid .shp, .shx and .dbf files`);
+      throw boundaryError(
+        layerWhere,
+        `could not read the shapefile (${reason}); a layer needs valid .shp, .shx and .dbf files`,
+      );
     }
     collection.features.forEach((f, i) => {
       features.push({ geometry: f.geometry, properties: { ...(f.properties ?? {}) } });
       places.push(`layer ${base} record ${i + 1}`);
     });
   }
-  if (layers.size === 0 || ![...layers.values()].some((l) => l.shp)) throw boundaryError(where, 'the archive holds no .shp file');
+  if (layers.size === 0 || ![...layers.values()].some((l) => l.shp))
+    throw boundaryError(where, 'the archive holds no .shp file');
   if (features.length === 0) throw boundaryError(where, 'the archive holds no shapefile records');
   const out = collectBoundaries(features, where, (i) => places[i]);
   for (const b of out) b.format = 'shapefile';

@@ -31,14 +31,24 @@ function partsOf(geometry: GeoJsonGeometry, shapeType: ShapeType): Position[] | 
   const xy = (p: Position): Position => [p[0], p[1]];
   switch (shapeType) {
     case 'POINT':
-      return geometry.type === 'Point' ? xy(geometry.coordinates) as unknown as Position[] : undefined;
+      return geometry.type === 'Point' ? (xy(geometry.coordinates) as unknown as Position[]) : undefined;
     case 'POLYLINE':
       if (geometry.type === 'LineString') return [geometry.coordinates.map(xy)];
       if (geometry.type === 'MultiLineString') return geometry.coordinates.map((l) => l.map(xy));
       return undefined;
     case 'POLYGON':
-      if (geometry.type === 'Polygon') return rewindPolygon(geometry.coordinates.map((r) => r.map(xy)), false);
-      if (geometry.type === 'MultiPolygon') return geometry.coordinates.flatMap((p) => rewindPolygon(p.map((r) => r.map(xy)), false));
+      if (geometry.type === 'Polygon')
+        return rewindPolygon(
+          geometry.coordinates.map((r) => r.map(xy)),
+          false,
+        );
+      if (geometry.type === 'MultiPolygon')
+        return geometry.coordinates.flatMap((p) =>
+          rewindPolygon(
+            p.map((r) => r.map(xy)),
+            false,
+          ),
+        );
       return undefined;
   }
 }
@@ -74,15 +84,16 @@ export function layerFiles(layer: ShapefileLayer, date?: Date): Record<string, U
   }
   let files: { shp: DataView; shx: DataView } | undefined;
   if (geometries.length === 0) files = emptyLayer(layer.shapeType);
-  else shpwrite.write(
-    rows.map(() => ({})),
-    layer.shapeType,
-    geometries as object[],
-    (err: unknown, data: { shp: DataView; shx: DataView }) => {
-      if (err) throw err instanceof Error ? err : new Error(String(err));
-      files = data;
-    },
-  );
+  else
+    shpwrite.write(
+      rows.map(() => ({})),
+      layer.shapeType,
+      geometries as object[],
+      (err: unknown, data: { shp: DataView; shx: DataView }) => {
+        if (err) throw err instanceof Error ? err : new Error(String(err));
+        files = data;
+      },
+    );
   if (!files) throw new Error('shapefile writer returned nothing');
   return {
     [`${layer.name}.shp`]: toBytes(files.shp),
@@ -123,7 +134,9 @@ function attributesOf(f: PlanFeature): Record<string, unknown> {
 export function planLayers(plan: Plan, name = 'plan'): ShapefileLayer[] {
   const features = planToFeatureCollection(plan).features;
   const pick = (types: Set<string>) =>
-    features.filter((f) => types.has(f.geometry.type)).map((f) => ({ geometry: f.geometry, attributes: attributesOf(f) }));
+    features
+      .filter((f) => types.has(f.geometry.type))
+      .map((f) => ({ geometry: f.geometry, attributes: attributesOf(f) }));
   const layers: ShapefileLayer[] = [
     { name: `${name}_lines`, shapeType: 'POLYLINE', records: pick(LINE_TYPES) },
     { name: `${name}_polygons`, shapeType: 'POLYGON', records: pick(POLYGON_TYPES) },

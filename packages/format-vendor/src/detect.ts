@@ -2,7 +2,14 @@
  * Boundary format detection from content (file name only as a tie-breaker) and one reader
  * for all: GeoJSON, WKT, KML / KMZ, zipped Shapefile, ISO-XML TASKDATA.XML (or a zip of it).
  */
-import { boundaryError, entryText, isZip, readBoundary as readGeoJson, textOf, unzipArchive } from '@furrow/format-geojson';
+import {
+  boundaryError,
+  entryText,
+  isZip,
+  readBoundary as readGeoJson,
+  textOf,
+  unzipArchive,
+} from '@furrow/format-geojson';
 import type { BoundaryFormat, ParsedBoundary } from '@furrow/format-geojson';
 import { looksLikeWkt, readBoundary as readWkt } from '@furrow/format-wkt';
 import { readBoundary as readKml } from '@furrow/format-kml';
@@ -21,7 +28,10 @@ function describeText(text: string): string {
     const root = /<(?![?!])([\w:.-]+)/.exec(text.slice(0, 4096));
     return root ? `an XML document whose root element is <${root[1]}>` : 'an XML document without a root element';
   }
-  const head = text.slice(0, 40).replace(/\s+/g, ' ').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?');
+  const head = text
+    .slice(0, 40)
+    .replace(/\s+/g, ' ')
+    .replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?');
   return `content starting with "${head}${text.length > 40 ? '…' : ''}"`;
 }
 
@@ -36,7 +46,10 @@ export function detectFormat(input: Uint8Array | string, filename?: string): Bou
     if (ext === 'kmz') return 'kml';
     const shown = names.filter((n) => !n.endsWith('/')).slice(0, 5);
     const listed = shown.length === 0 ? 'nothing' : shown.join(', ') + (names.length > shown.length ? ', …' : '');
-    throw boundaryError({ file: filename }, `a zip archive without a .shp, TASKDATA.XML or .kml file in it (it holds ${listed})`);
+    throw boundaryError(
+      { file: filename },
+      `a zip archive without a .shp, TASKDATA.XML or .kml file in it (it holds ${listed})`,
+    );
   }
   const text = textOf(input).trimStart();
   if (text.startsWith('{')) return 'geojson';
@@ -48,7 +61,15 @@ export function detectFormat(input: Uint8Array | string, filename?: string): Bou
     if (ext === 'xml') return 'isoxml';
   }
   if (looksLikeWkt(text)) return 'wkt';
-  const byExt: Record<string, BoundaryFormat> = { geojson: 'geojson', json: 'geojson', wkt: 'wkt', kml: 'kml', xml: 'isoxml', zip: 'shapefile', shp: 'shapefile' };
+  const byExt: Record<string, BoundaryFormat> = {
+    geojson: 'geojson',
+    json: 'geojson',
+    wkt: 'wkt',
+    kml: 'kml',
+    xml: 'isoxml',
+    zip: 'shapefile',
+    shp: 'shapefile',
+  };
   if (byExt[ext]) return byExt[ext];
   throw boundaryError(
     { file: filename },

@@ -39,11 +39,15 @@ export interface PlanOutput {
 
 /** A folder name safe on FAT32 USB sticks. */
 export function safeName(name: string, fallback: string): string {
-  const cleaned = name.replace(/[<>:"/\\|?*\u0000-\u001f]/g, '_').trim().slice(0, 64);
+  const cleaned = name
+    .replace(/[<>:"/\\|?*\u0000-\u001f]/g, '_')
+    .trim()
+    .slice(0, 64);
   return cleaned.length > 0 ? cleaned : fallback;
 }
 
-const yyyymmdd = (d: Date): string => `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}`;
+const yyyymmdd = (d: Date): string =>
+  `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}`;
 
 function lineLengthMeters(line: Position[]): number {
   const R = 6371008.8;
@@ -52,19 +56,26 @@ function lineLengthMeters(line: Position[]): number {
   for (let i = 1; i < line.length; i++) {
     const [x1, y1] = line[i - 1];
     const [x2, y2] = line[i];
-    const a = Math.sin(((y2 - y1) * rad) / 2) ** 2 + Math.cos(y1 * rad) * Math.cos(y2 * rad) * Math.sin(((x2 - x1) * rad) / 2) ** 2;
+    const a =
+      Math.sin(((y2 - y1) * rad) / 2) ** 2 +
+      Math.cos(y1 * rad) * Math.cos(y2 * rad) * Math.sin(((x2 - x1) * rad) / 2) ** 2;
     sum += 2 * R * Math.asin(Math.min(1, Math.sqrt(a)));
   }
   return sum;
 }
 
 function trackLines(plan: Plan): Position[][] {
-  return routeInOrder(plan).filter((s) => s.type === 'Track').map((s) => s.coordinates);
+  return routeInOrder(plan)
+    .filter((s) => s.type === 'Track')
+    .map((s) => s.coordinates);
 }
 
 function boundaryArea(plan: Plan): number {
   const polys = plan.boundary.type === 'Polygon' ? [plan.boundary.coordinates] : plan.boundary.coordinates;
-  return polys.reduce((a, rings) => a + rings.reduce((s, r, i) => s + (i === 0 ? 1 : -1) * ringAreaSquareMeters(r), 0), 0);
+  return polys.reduce(
+    (a, rings) => a + rings.reduce((s, r, i) => s + (i === 0 ? 1 : -1) * ringAreaSquareMeters(r), 0),
+    0,
+  );
 }
 
 /**
@@ -79,7 +90,12 @@ export function trimbleFiles(plan: Plan, options: PlanExportOptions = {}): Recor
     {
       name: `${dir}/Boundary`,
       shapeType: 'POLYGON',
-      records: [{ geometry: plan.boundary as GeoJsonGeometry, attributes: { Name: options.field ?? 'field', Area: Math.round(boundaryArea(plan) / 100) / 100, Date: date } }],
+      records: [
+        {
+          geometry: plan.boundary as GeoJsonGeometry,
+          attributes: { Name: options.field ?? 'field', Area: Math.round(boundaryArea(plan) / 100) / 100, Date: date },
+        },
+      ],
     },
     options.date,
   );
@@ -89,7 +105,12 @@ export function trimbleFiles(plan: Plan, options: PlanExportOptions = {}): Recor
       shapeType: 'POLYLINE',
       records: trackLines(plan).map((line, i) => ({
         geometry: { type: 'LineString', coordinates: line },
-        attributes: { ID: i + 1, Name: `Track ${i + 1}`, Length: Math.round(lineLengthMeters(line) * 100) / 100, Date: date },
+        attributes: {
+          ID: i + 1,
+          Name: `Track ${i + 1}`,
+          Length: Math.round(lineLengthMeters(line) * 100) / 100,
+          Date: date,
+        },
       })),
     },
     options.date,
@@ -103,17 +124,33 @@ export function trimbleFiles(plan: Plan, options: PlanExportOptions = {}): Recor
  * This is the generic shapefile profile, not John Deere's proprietary setup format.
  */
 export function johnDeereFiles(plan: Plan, options: PlanExportOptions = {}): Record<string, Uint8Array | string> {
-  const names = { CLIENT: options.customer ?? 'furrow', FARM: options.farm ?? 'furrow', FIELD: options.field ?? 'field' };
+  const names = {
+    CLIENT: options.customer ?? 'furrow',
+    FARM: options.farm ?? 'furrow',
+    FIELD: options.field ?? 'field',
+  };
   const dir = `${safeName(names.CLIENT, 'Client')}/${safeName(names.FARM, 'Farm')}/${safeName(names.FIELD, 'Field')}`;
   const boundary = layerFiles(
-    { name: `${dir}/boundary`, shapeType: 'POLYGON', records: [{ geometry: plan.boundary as GeoJsonGeometry, attributes: { ...names, AREA_HA: Math.round(boundaryArea(plan) / 100) / 100 } }] },
+    {
+      name: `${dir}/boundary`,
+      shapeType: 'POLYGON',
+      records: [
+        {
+          geometry: plan.boundary as GeoJsonGeometry,
+          attributes: { ...names, AREA_HA: Math.round(boundaryArea(plan) / 100) / 100 },
+        },
+      ],
+    },
     options.date,
   );
   const lines = layerFiles(
     {
       name: `${dir}/guidance_lines`,
       shapeType: 'POLYLINE',
-      records: trackLines(plan).map((line, i) => ({ geometry: { type: 'LineString', coordinates: line }, attributes: { ...names, NAME: `Track ${i + 1}`, TYPE: line.length > 2 ? 'Curve' : 'AB' } })),
+      records: trackLines(plan).map((line, i) => ({
+        geometry: { type: 'LineString', coordinates: line },
+        attributes: { ...names, NAME: `Track ${i + 1}`, TYPE: line.length > 2 ? 'Curve' : 'AB' },
+      })),
     },
     options.date,
   );
@@ -142,9 +179,23 @@ export function muellerFiles(plan: Plan, options: PlanExportOptions = {}): Recor
   const files: Record<string, Uint8Array | string> = { 'Taskdata/TASKDATA.XML': planToTaskData(plan, options) };
   Object.assign(
     files,
-    layerFiles({ name: `SHP/${field}_boundary`, shapeType: 'POLYGON', records: [{ geometry: plan.boundary as GeoJsonGeometry, attributes: { name: options.field ?? 'field' } }] }, options.date),
     layerFiles(
-      { name: `SHP/${field}_guidance`, shapeType: 'POLYLINE', records: trackLines(plan).map((line, i) => ({ geometry: { type: 'LineString', coordinates: line }, attributes: { name: `Track ${i + 1}` } })) },
+      {
+        name: `SHP/${field}_boundary`,
+        shapeType: 'POLYGON',
+        records: [{ geometry: plan.boundary as GeoJsonGeometry, attributes: { name: options.field ?? 'field' } }],
+      },
+      options.date,
+    ),
+    layerFiles(
+      {
+        name: `SHP/${field}_guidance`,
+        shapeType: 'POLYLINE',
+        records: trackLines(plan).map((line, i) => ({
+          geometry: { type: 'LineString', coordinates: line },
+          attributes: { name: `Track ${i + 1}` },
+        })),
+      },
       options.date,
     ),
   );
@@ -161,9 +212,19 @@ export async function writePlan(plan: Plan, format: PlanFormat, options: PlanExp
     case 'json':
       return { format, mediaType: 'application/json', fileName: `${base}.json`, bytes: bytesOf(JSON.stringify(plan)) };
     case 'geojson':
-      return { format, mediaType: 'application/geo+json', fileName: `${base}.geojson`, bytes: bytesOf(JSON.stringify(planToFeatureCollection(plan))) };
+      return {
+        format,
+        mediaType: 'application/geo+json',
+        fileName: `${base}.geojson`,
+        bytes: bytesOf(JSON.stringify(planToFeatureCollection(plan))),
+      };
     case 'kml':
-      return { format, mediaType: 'application/vnd.google-earth.kml+xml', fileName: `${base}.kml`, bytes: bytesOf(planToKml(plan, { name: options.field })) };
+      return {
+        format,
+        mediaType: 'application/vnd.google-earth.kml+xml',
+        fileName: `${base}.kml`,
+        bytes: bytesOf(planToKml(plan, { name: options.field })),
+      };
     case 'wkt':
       return { format, mediaType: 'text/plain', fileName: `${base}.wkt`, bytes: bytesOf(planToWkt(plan) + '\n') };
     case 'shapefile': {
@@ -173,7 +234,13 @@ export async function writePlan(plan: Plan, format: PlanFormat, options: PlanExp
     }
     case 'isoxml': {
       const files = { 'TASKDATA/TASKDATA.XML': planToTaskData(plan, options) };
-      return { format, mediaType: 'application/zip', fileName: `${base}-taskdata.zip`, bytes: await zipFiles(files), files };
+      return {
+        format,
+        mediaType: 'application/zip',
+        fileName: `${base}-taskdata.zip`,
+        bytes: await zipFiles(files),
+        files,
+      };
     }
     default: {
       const makers: Record<VendorLayout, (p: Plan, o: PlanExportOptions) => Record<string, Uint8Array | string>> = {
@@ -186,7 +253,13 @@ export async function writePlan(plan: Plan, format: PlanFormat, options: PlanExp
       const make = makers[format as VendorLayout];
       if (!make) throw new Error(`unknown plan format "${String(format)}"`);
       const files = make(plan, options);
-      return { format, mediaType: 'application/zip', fileName: `${base}-${format}.zip`, bytes: await zipFiles(files), files };
+      return {
+        format,
+        mediaType: 'application/zip',
+        fileName: `${base}-${format}.zip`,
+        bytes: await zipFiles(files),
+        files,
+      };
     }
   }
 }

@@ -8,7 +8,8 @@ import type { FieldGeometry, Plan } from '@furrow/core';
 import { boundaryError, routeInOrder, textOf, toFieldGeometry } from '@furrow/format-geojson';
 import type { ParsedBoundary, SourcePlace } from '@furrow/format-geojson';
 
-const WKT_START = /^\s*(SRID=\d+\s*;\s*)?(POLYGON|MULTIPOLYGON|GEOMETRYCOLLECTION|POINT|LINESTRING|MULTIPOINT|MULTILINESTRING)\b/i;
+const WKT_START =
+  /^\s*(SRID=\d+\s*;\s*)?(POLYGON|MULTIPOLYGON|GEOMETRYCOLLECTION|POINT|LINESTRING|MULTIPOINT|MULTILINESTRING)\b/i;
 
 /** True if the text looks like WKT / EWKT. */
 export function looksLikeWkt(text: string): boolean {
@@ -58,7 +59,8 @@ function splitGeometries(text: string): { wkt: string; line: number }[] {
 export function readBoundary(input: string | Uint8Array, name?: string): ParsedBoundary[] {
   const where: SourcePlace = { file: name, format: 'wkt' };
   const text = textOf(input).trim();
-  if (!looksLikeWkt(text)) throw boundaryError(where, 'does not start with a WKT geometry keyword (POLYGON, MULTIPOLYGON, ...)');
+  if (!looksLikeWkt(text))
+    throw boundaryError(where, 'does not start with a WKT geometry keyword (POLYGON, MULTIPOLYGON, ...)');
   const out: ParsedBoundary[] = [];
   for (const { wkt, line } of splitGeometries(text)) {
     const place = `line ${line}, geometry`;
@@ -73,7 +75,12 @@ export function readBoundary(input: string | Uint8Array, name?: string): ParsedB
       throw boundaryError({ ...where, place }, `not valid WKT (${err instanceof Error ? err.message : String(err)})`);
     }
     if (geometry === null) throw boundaryError({ ...where, place }, 'empty geometry');
-    if (geometry.type === 'Point' || geometry.type === 'LineString' || geometry.type === 'MultiPoint' || geometry.type === 'MultiLineString') {
+    if (
+      geometry.type === 'Point' ||
+      geometry.type === 'LineString' ||
+      geometry.type === 'MultiPoint' ||
+      geometry.type === 'MultiLineString'
+    ) {
       continue;
     }
     out.push({ geometry: toFieldGeometry(geometry, where, place), properties: {}, format: 'wkt' });

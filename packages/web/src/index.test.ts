@@ -10,7 +10,13 @@ describe('webAppResponse', () => {
   });
 
   it('serves index.html for the app pages with a CSP and no referrer', async () => {
-    for (const path of ['/', '/profile', '/launch?code=x', '/path-planning/boundary/abc', '/path-planning/boundary/abc?embedded=true&chrome=false']) {
+    for (const path of [
+      '/',
+      '/profile',
+      '/launch?code=x',
+      '/path-planning/boundary/abc',
+      '/path-planning/boundary/abc?embedded=true&chrome=false',
+    ]) {
       const res = await webAppResponse(new Request(`http://h${path}`));
       expect(res?.status, path).toBe(200);
       expect(res?.headers.get('content-type')).toContain('text/html');

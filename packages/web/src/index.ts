@@ -28,7 +28,13 @@ export const webAssetsDir: string = fileURLToPath(new URL('../dist/public/', imp
 export const WEB_ASSETS_PREFIX = '/app-assets/';
 
 /** Page routes of the application, as Hono-style patterns (each answered with index.html). */
-export const webAppRoutes: readonly string[] = ['/', '/launch', '/path-planning/boundary/:boundaryId', '/app', '/profile'];
+export const webAppRoutes: readonly string[] = [
+  '/',
+  '/launch',
+  '/path-planning/boundary/:boundaryId',
+  '/app',
+  '/profile',
+];
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -125,6 +131,7 @@ export const webAppMountPaths: readonly string[] = [...webAppRoutes, '/app/', '/
  */
 export function mountWebApp(app: WebMountTarget): void {
   const handler = async (c: { req: { raw: Request } }): Promise<Response> =>
-    (await webAppResponse(c.req.raw)) ?? new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    (await webAppResponse(c.req.raw)) ??
+    new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   for (const path of webAppMountPaths) app.get(path, handler);
 }

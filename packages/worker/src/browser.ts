@@ -23,7 +23,8 @@ export function planRouteAsync(request: PathPlanRequest, options: BrowserPlanOpt
     return {
       post: (m) => w.postMessage(m),
       onMessage: (l) => w.addEventListener('message', (e: MessageEvent<WorkerMessage>) => l(e.data)),
-      onError: (l) => w.addEventListener('error', (e: ErrorEvent) => l(new Error(e.message || 'the planning worker failed'))),
+      onError: (l) =>
+        w.addEventListener('error', (e: ErrorEvent) => l(new Error(e.message || 'the planning worker failed'))),
       terminate: () => w.terminate(),
     };
   };

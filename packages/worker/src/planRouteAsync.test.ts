@@ -10,13 +10,23 @@ import type { FieldGeometry, PathPlanRequest, PlanProgress } from '@furrow/core'
 import { planRouteAsync } from './index.js';
 
 function field(id: string): FieldGeometry {
-  const g = JSON.parse(readFileSync(new URL(`../../../test/fields/${id}.geojson`, import.meta.url), 'utf8')) as { type: string; geometry?: FieldGeometry; features?: { geometry: FieldGeometry }[] };
-  return (g.type === 'Feature' ? g.geometry : g.type === 'FeatureCollection' ? g.features![0].geometry : g) as FieldGeometry;
+  const g = JSON.parse(readFileSync(new URL(`../../../test/fields/${id}.geojson`, import.meta.url), 'utf8')) as {
+    type: string;
+    geometry?: FieldGeometry;
+    features?: { geometry: FieldGeometry }[];
+  };
+  return (
+    g.type === 'Feature' ? g.geometry : g.type === 'FeatureCollection' ? g.features![0].geometry : g
+  ) as FieldGeometry;
 }
 
 describe('planRouteAsync (worker_threads)', () => {
   it('returns the plan planRoute makes, reporting each stage in order', async () => {
-    const request: PathPlanRequest = { field: field('at-033'), machine: { widthMeters: 6, turnRadiusMeters: 6 }, routeOptions: { algorithm: 'snake' } };
+    const request: PathPlanRequest = {
+      field: field('at-033'),
+      machine: { widthMeters: 6, turnRadiusMeters: 6 },
+      routeOptions: { algorithm: 'snake' },
+    };
     const seen: PlanProgress[] = [];
     const plan = await planRouteAsync(request, { onProgress: (p) => seen.push(p) });
     expect(JSON.stringify(plan)).toBe(JSON.stringify(planRoute(request)));
@@ -47,6 +57,8 @@ describe('planRouteAsync (worker_threads)', () => {
   }, 60_000);
 
   it('rejects at once when the signal is already aborted', async () => {
-    await expect(planRouteAsync({ field: field('at-033'), machine: { widthMeters: 6 } }, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(
+      planRouteAsync({ field: field('at-033'), machine: { widthMeters: 6 } }, { signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

@@ -22,6 +22,9 @@ export function handlePlanMessage(message: PlanMessage, post: (m: WorkerMessage)
     post({ type: 'done', plan });
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
-    post({ type: 'error', error: { name: e.name, message: e.message, ...(isPlanError(e) ? { code: e.code, details: e.details } : {}) } });
+    post({
+      type: 'error',
+      error: { name: e.name, message: e.message, ...(isPlanError(e) ? { code: e.code, details: e.details } : {}) },
+    });
   }
 }

@@ -26,7 +26,11 @@ function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The planning was aborted', 'AbortError');
 }
 
-export function planInWorker(start: () => WorkerHandle, request: PathPlanRequest, options: PlanAsyncOptions = {}): Promise<Plan> {
+export function planInWorker(
+  start: () => WorkerHandle,
+  request: PathPlanRequest,
+  options: PlanAsyncOptions = {},
+): Promise<Plan> {
   const { signal, onProgress } = options;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   return new Promise<Plan>((resolve, reject) => {
@@ -47,7 +51,9 @@ export function planInWorker(start: () => WorkerHandle, request: PathPlanRequest
       else if (m.type === 'done') finish(() => resolve(m.plan));
       else
         finish(() => {
-          const e = m.error.code ? new PlanError(m.error.code, m.error.message, m.error.details ?? []) : Object.assign(new Error(m.error.message), { name: m.error.name });
+          const e = m.error.code
+            ? new PlanError(m.error.code, m.error.message, m.error.details ?? [])
+            : Object.assign(new Error(m.error.message), { name: m.error.name });
           reject(e);
         });
     });

@@ -28,7 +28,14 @@ export function corpusFields(): CorpusField[] {
     const cols = line.split(',');
     const text = readFileSync(`${FIELDS_DIR}${cols[1]}`, 'utf8');
     const feature = JSON.parse(text) as { geometry: FieldGeometry; properties: Record<string, unknown> };
-    return { id: cols[0], file: cols[1], category: cols[8], text, geometry: feature.geometry, properties: feature.properties };
+    return {
+      id: cols[0],
+      file: cols[1],
+      category: cols[8],
+      text,
+      geometry: feature.geometry,
+      properties: feature.properties,
+    };
   });
   return cache;
 }
@@ -104,7 +111,8 @@ export function handPlan(field: FieldGeometry, widthMeters = 12, maxTracks = 6):
     if (i === 0) {
       const n = Math.max(2, Math.ceil(gap / 0.45) + 1);
       const line: Position[] = [];
-      for (let k = 0; k < n; k++) line.push(f.toLonLat(at[0] + ((start[0] - at[0]) * k) / (n - 1), at[1] + ((start[1] - at[1]) * k) / (n - 1)));
+      for (let k = 0; k < n; k++)
+        line.push(f.toLonLat(at[0] + ((start[0] - at[0]) * k) / (n - 1), at[1] + ((start[1] - at[1]) * k) / (n - 1)));
       push('Connector', line);
     } else {
       // semicircle of radius (y_i − y_{i−1}) / 2 beyond the previous end, then straight to the start
@@ -133,7 +141,9 @@ export function handPlan(field: FieldGeometry, widthMeters = 12, maxTracks = 6):
     push('Track', line, { widthMeters, trackIndex: i });
     at = end;
   });
-  const working = route.filter((s) => s.type === 'Track' || s.type === 'ExteriorHeadland').reduce((s, r) => s + r.lengthMeters, 0);
+  const working = route
+    .filter((s) => s.type === 'Track' || s.type === 'ExteriorHeadland')
+    .reduce((s, r) => s + r.lengthMeters, 0);
   const all = route.reduce((s, r) => s + r.lengthMeters, 0);
   const firstTrack = route.find((s) => s.type === 'Track');
   return {
@@ -155,9 +165,13 @@ export function handPlan(field: FieldGeometry, widthMeters = 12, maxTracks = 6):
     route,
     boundary: field,
     warnings: [],
-    refillPoints: firstTrack ? [{ coordinates: firstTrack.coordinates[Math.floor(firstTrack.coordinates.length / 2)], liters: 500 }] : [],
+    refillPoints: firstTrack
+      ? [{ coordinates: firstTrack.coordinates[Math.floor(firstTrack.coordinates.length / 2)], liters: 500 }]
+      : [],
     stagingArea: outer[0],
-    guidanceLines: firstTrack ? [{ coordinates: [firstTrack.coordinates[0], firstTrack.coordinates[firstTrack.coordinates.length - 1]] }] : [],
+    guidanceLines: firstTrack
+      ? [{ coordinates: [firstTrack.coordinates[0], firstTrack.coordinates[firstTrack.coordinates.length - 1]] }]
+      : [],
   };
 }
 

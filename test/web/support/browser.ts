@@ -10,7 +10,15 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
     timeout: 60_000,
   });
 }

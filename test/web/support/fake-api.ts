@@ -65,7 +65,12 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
     const method = req.method ?? 'GET';
     const auth = req.headers['authorization'];
     const apiKey = req.headers['x-api-key'];
-    log.push({ method, path: u.pathname, bearer: typeof auth === 'string' && auth.startsWith('Bearer '), apiKey: apiKey !== undefined });
+    log.push({
+      method,
+      path: u.pathname,
+      bearer: typeof auth === 'string' && auth.startsWith('Bearer '),
+      apiKey: apiKey !== undefined,
+    });
 
     if (!u.pathname.startsWith('/api/')) {
       const r = await webAppResponse(new Request(u, { method }));
@@ -86,16 +91,33 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
       const c = codes.get(String(body['code']));
       // Like the real API: one answer for unknown, expired and replayed codes.
       if (!c || c.userId !== body['userId'] || c.used || c.expiresAtMs <= Date.now()) {
-        return error(res, 401, 'Unauthorized', 'the launch code is unknown, expired or already used; ask the partner for a new launch');
+        return error(
+          res,
+          401,
+          'Unauthorized',
+          'the launch code is unknown, expired or already used; ask the partner for a new launch',
+        );
       }
       c.used = true;
       const exp = Math.floor(Date.now() / 1000) + 3600;
       const token = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ sub: c.userId, exp })}.fake`;
       sessions.set(token, { userId: c.userId, expiresAtMs: exp * 1000 });
-      return send(res, 200, { token, tokenType: 'Bearer', expiresInSec: 3600, userId: c.userId, returnUrl: c.returnUrl, ...(opts.partnerSettings ? { partner: opts.partnerSettings } : {}) });
+      return send(res, 200, {
+        token,
+        tokenType: 'Bearer',
+        expiresInSec: 3600,
+        userId: c.userId,
+        returnUrl: c.returnUrl,
+        ...(opts.partnerSettings ? { partner: opts.partnerSettings } : {}),
+      });
     }
     if (!isAdmin && !sessionUser) return error(res, 401, 'Unauthorized', 'missing or invalid credentials');
-    if (p.startsWith('/api/partner/') && !isAdmin) return send(res, 403, { correlationId: randomUUID(), errorCode: 'NotAuthorized', message: 'partner admin key required' });
+    if (p.startsWith('/api/partner/') && !isAdmin)
+      return send(res, 403, {
+        correlationId: randomUUID(),
+        errorCode: 'NotAuthorized',
+        message: 'partner admin key required',
+      });
 
     if (method === 'GET' && p === '/api/user/current') {
       return send(res, 200, {
@@ -119,14 +141,24 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
       return send(res, 200, { companyId: c.companyId });
     }
     if (method === 'POST' && p === '/api/partner/company-accesses') return send(res, 200, { granted: true });
-    if (method === 'POST' && p === '/api/partner/credits') return send(res, 200, { balance: (await readJson(req))['credits'] });
-    if (method === 'POST' && /^\/api\/companies\/[^/]+\/growers$/.test(p)) return send(res, 201, { growerId: randomUUID() });
+    if (method === 'POST' && p === '/api/partner/credits')
+      return send(res, 200, { balance: (await readJson(req))['credits'] });
+    if (method === 'POST' && /^\/api\/companies\/[^/]+\/growers$/.test(p))
+      return send(res, 201, { growerId: randomUUID() });
     if (method === 'POST' && /^\/api\/growers\/[^/]+\/farms$/.test(p)) return send(res, 201, { farmId: randomUUID() });
     if (method === 'POST' && p === '/api/fields/save') {
       const b = await readJson(req);
-      const rec = { boundaryId: randomUUID(), fieldId: randomUUID(), name: String(b['name']), rings: b['boundary'] as number[][][] };
+      const rec = {
+        boundaryId: randomUUID(),
+        fieldId: randomUUID(),
+        name: String(b['name']),
+        rings: b['boundary'] as number[][][],
+      };
       boundaries.set(rec.boundaryId, rec);
-      return send(res, 201, { field: { fieldId: rec.fieldId, name: rec.name }, vBoundary: { boundaryId: rec.boundaryId } });
+      return send(res, 201, {
+        field: { fieldId: rec.fieldId, name: rec.name },
+        vBoundary: { boundaryId: rec.boundaryId },
+      });
     }
     if (method === 'POST' && p === '/api/partner/launch') {
       const b = await readJson(req);
@@ -136,8 +168,14 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
       // Test-only knob of the fake: a shorter lifetime to exercise expiry.
       const ttl = typeof b['testTtlSeconds'] === 'number' ? b['testTtlSeconds'] : codeSeconds;
       const returnUrl = new URL(String(b['returnUrl'] ?? '/'), url);
-      if (returnUrl.origin !== url) return error(res, 400, 'ValidationFailed', `returnUrl: origin ${returnUrl.origin} is not allowed`);
-      codes.set(code, { userId: user.userId, expiresAtMs: Date.now() + ttl * 1000, used: false, returnUrl: returnUrl.toString() });
+      if (returnUrl.origin !== url)
+        return error(res, 400, 'ValidationFailed', `returnUrl: origin ${returnUrl.origin} is not allowed`);
+      codes.set(code, {
+        userId: user.userId,
+        expiresAtMs: Date.now() + ttl * 1000,
+        used: false,
+        returnUrl: returnUrl.toString(),
+      });
       const launchUrl = `${url}/launch?code=${code}&userId=${user.userId}&returnUrl=${encodeURIComponent(returnUrl.toString())}`;
       return send(res, 201, { code, userId: user.userId, launchUrl, expiresInSec: codeSeconds });
     }
@@ -145,7 +183,12 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
     if (method === 'GET' && m) {
       const b = boundaries.get(m[1]);
       if (!b) return error(res, 404, 'NotFound', 'no such boundary');
-      return send(res, 200, { boundaryId: b.boundaryId, fieldId: b.fieldId, name: b.name, geometry: { type: 'Polygon', coordinates: b.rings } });
+      return send(res, 200, {
+        boundaryId: b.boundaryId,
+        fieldId: b.fieldId,
+        name: b.name,
+        geometry: { type: 'Polygon', coordinates: b.rings },
+      });
     }
     if (method === 'POST' && p === '/api/path-plans/direct/geojson') {
       const b = (await readJson(req)) as FakePlanRequest;
@@ -153,7 +196,12 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
     }
     m = /^\/api\/companies\/([^/]+)\/fields$/.exec(p);
     if (method === 'GET' && m) {
-      const items = [...boundaries.values()].map((b) => ({ fieldId: b.fieldId, name: b.name, companyId: m![1], boundaryId: b.boundaryId }));
+      const items = [...boundaries.values()].map((b) => ({
+        fieldId: b.fieldId,
+        name: b.name,
+        companyId: m![1],
+        boundaryId: b.boundaryId,
+      }));
       return send(res, 200, { items, total: items.length, limit: 500, offset: 0 });
     }
     m = /^\/api\/boundaries\/([^/]+)\/plans$/.exec(p);
@@ -162,8 +210,17 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
       const boundary = boundaries.get(m[1]);
       if (!boundary) return error(res, 404, 'NotFound', 'no such boundary');
       const planId = randomUUID();
-      const request = { ...(b['request'] as Record<string, unknown>), field: { type: 'Polygon', coordinates: boundary.rings } };
-      plansSaved.push({ planId, boundaryId: m[1], fieldId: boundary.fieldId, ...b, geojson: fakePlan(request as FakePlanRequest) });
+      const request = {
+        ...(b['request'] as Record<string, unknown>),
+        field: { type: 'Polygon', coordinates: boundary.rings },
+      };
+      plansSaved.push({
+        planId,
+        boundaryId: m[1],
+        fieldId: boundary.fieldId,
+        ...b,
+        geojson: fakePlan(request as FakePlanRequest),
+      });
       return send(res, 201, { planId, boundaryId: m[1], fieldId: boundary.fieldId, request: b['request'] });
     }
     m = /^\/api\/fields\/([^/]+)\/plans$/.exec(p);

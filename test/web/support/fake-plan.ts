@@ -69,14 +69,24 @@ export function fakePlan(req: FakePlanRequest): Record<string, unknown> {
   const width = req.machine?.widthMeters ?? 6;
   const passes = req.headland?.passes ?? 2;
   const heading = req.tracks?.preferredDirectionDegrees ?? 0;
-  let minLon = Infinity, maxLon = -Infinity, minLat = Infinity, maxLat = -Infinity;
+  let minLon = Infinity,
+    maxLon = -Infinity,
+    minLat = Infinity,
+    maxLat = -Infinity;
   for (const [lon, lat] of rings[0]) {
-    minLon = Math.min(minLon, lon); maxLon = Math.max(maxLon, lon); minLat = Math.min(minLat, lat); maxLat = Math.max(maxLat, lat);
+    minLon = Math.min(minLon, lon);
+    maxLon = Math.max(maxLon, lon);
+    minLat = Math.min(minLat, lat);
+    maxLat = Math.max(maxLat, lat);
   }
   const f = frameAt((minLon + maxLon) / 2, (minLat + maxLat) / 2, heading);
   const local = rings.map((r) => r.map(f.toLocal));
-  let minU = Infinity, maxU = -Infinity;
-  for (const [u] of local[0]) { minU = Math.min(minU, u); maxU = Math.max(maxU, u); }
+  let minU = Infinity,
+    maxU = -Infinity;
+  for (const [u] of local[0]) {
+    minU = Math.min(minU, u);
+    maxU = Math.max(maxU, u);
+  }
   const inset = passes * width;
   const segments: [Pos, Pos][] = [];
   for (let u = minU + inset + width / 2; u < maxU - inset; u += width) {
@@ -92,7 +102,11 @@ export function fakePlan(req: FakePlanRequest): Record<string, unknown> {
     for (let k = 0; k + 1 < vs.length; k += 2) {
       const a = vs[k] + inset;
       const b = vs[k + 1] - inset;
-      if (b - a > width) segments.push([[u, a], [u, b]]);
+      if (b - a > width)
+        segments.push([
+          [u, a],
+          [u, b],
+        ]);
     }
   }
   const features: Record<string, unknown>[] = [];
@@ -108,7 +122,11 @@ export function fakePlan(req: FakePlanRequest): Record<string, unknown> {
     const ring = local[0];
     const len = length(ring);
     working += len;
-    features.push({ type: 'Feature', geometry: { type: 'LineString', coordinates: ll(ring) }, properties: { type: 'ExteriorHeadland', sequence: seq++, widthMeters: width, lengthMeters: len } });
+    features.push({
+      type: 'Feature',
+      geometry: { type: 'LineString', coordinates: ll(ring) },
+      properties: { type: 'ExteriorHeadland', sequence: seq++, widthMeters: width, lengthMeters: len },
+    });
     pos = ring[ring.length - 1];
   }
   segments.forEach((seg, i) => {
@@ -120,23 +138,44 @@ export function fakePlan(req: FakePlanRequest): Record<string, unknown> {
       features.push({
         type: 'Feature',
         geometry: { type: 'LineString', coordinates: ll(joint) },
-        properties: i === 0 ? { type: 'Connector', sequence: seq++, lengthMeters: len } : { type: 'Turn', turnType: 'PerfectU', sequence: seq++, lengthMeters: len },
+        properties:
+          i === 0
+            ? { type: 'Connector', sequence: seq++, lengthMeters: len }
+            : { type: 'Turn', turnType: 'PerfectU', sequence: seq++, lengthMeters: len },
       });
       if (i > 0) turns++;
     }
     const len = length([a, b]);
     working += len;
-    features.push({ type: 'Feature', geometry: { type: 'LineString', coordinates: ll([a, b]) }, properties: { type: 'Track', sequence: seq++, widthMeters: width, lengthMeters: len } });
+    features.push({
+      type: 'Feature',
+      geometry: { type: 'LineString', coordinates: ll([a, b]) },
+      properties: { type: 'Track', sequence: seq++, widthMeters: width, lengthMeters: len },
+    });
     pos = b;
   });
   if (req.routeOptions?.calculateRefillPoints && segments.length > 2) {
     const mid = segments[Math.floor(segments.length / 2)][0];
-    features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: f.toLonLat(mid) }, properties: { type: 'RefillPoint' } });
+    features.push({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: f.toLonLat(mid) },
+      properties: { type: 'RefillPoint' },
+    });
   }
   if (width > 10 && segments.length > 0) {
-    features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: f.toLonLat(segments[0][0]) }, properties: { type: 'Warning', code: 'wide-implement', message: 'The implement is wider than 10 m: check the field edges.' } });
+    features.push({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: f.toLonLat(segments[0][0]) },
+      properties: {
+        type: 'Warning',
+        code: 'wide-implement',
+        message: 'The implement is wider than 10 m: check the field edges.',
+      },
+    });
   }
-  const area = Math.abs(local[0].reduce((acc, p, i, r) => (i + 1 < r.length ? acc + p[0] * r[i + 1][1] - r[i + 1][0] * p[1] : acc), 0) / 2);
+  const area = Math.abs(
+    local[0].reduce((acc, p, i, r) => (i + 1 < r.length ? acc + p[0] * r[i + 1][1] - r[i + 1][0] * p[1] : acc), 0) / 2,
+  );
   const covered = segments.reduce((acc, [a, b]) => acc + (b[1] - a[1]) * width, 0) + passes * length(local[0]) * width;
   const uncovered = Math.max(0, area - covered);
   return {
@@ -165,15 +204,31 @@ export function fakePlan(req: FakePlanRequest): Record<string, unknown> {
  * for the real API server while `@furrow/core` has no `planRoute` yet.
  */
 export function fakePlanJson(request: Record<string, unknown>): Record<string, unknown> {
-  const r = request as FakePlanRequest & { boundary?: FakePlanRequest['field']; equipment?: FakePlanRequest['machine']; exteriorHeadlandPasses?: number };
+  const r = request as FakePlanRequest & {
+    boundary?: FakePlanRequest['field'];
+    equipment?: FakePlanRequest['machine'];
+    exteriorHeadlandPasses?: number;
+  };
   const fc = fakePlan({
     ...r,
     field: r.field ?? r.boundary,
     machine: r.machine ?? r.equipment,
     headland: r.headland ?? (r.exteriorHeadlandPasses !== undefined ? { passes: r.exteriorHeadlandPasses } : undefined),
-  }) as { features: { geometry: { type: string; coordinates: unknown }; properties: Record<string, unknown> }[]; metrics: unknown; heading: unknown; version: string };
+  }) as {
+    features: { geometry: { type: string; coordinates: unknown }; properties: Record<string, unknown> }[];
+    metrics: unknown;
+    heading: unknown;
+    version: string;
+  };
   const route = fc.features
     .filter((f) => typeof f.properties['sequence'] === 'number')
     .map((f) => ({ ...f.properties, coordinates: f.geometry.coordinates }));
-  return { version: fc.version, metrics: fc.metrics, heading: fc.heading, route, boundary: r.field ?? r.boundary, warnings: [] };
+  return {
+    version: fc.version,
+    metrics: fc.metrics,
+    heading: fc.heading,
+    route,
+    boundary: r.field ?? r.boundary,
+    warnings: [],
+  };
 }

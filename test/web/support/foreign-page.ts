@@ -2,7 +2,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export async function startForeignPage(): Promise<{ url: string; pageFor(appUrl: string): string; close(): Promise<void> }> {
+export async function startForeignPage(): Promise<{
+  url: string;
+  pageFor(appUrl: string): string;
+  close(): Promise<void>;
+}> {
   let target = '';
   const server: Server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });

@@ -96,7 +96,10 @@ export async function startEmbeddedRunner(ctx: RunContext, opts: EmbeddedRunnerO
               })
               .catch((err: unknown) => {
                 // A store error while recording: the lease expires and the item is claimed again.
-                ctx.logger?.error({ jobId: item.jobId, item: item.itemIndex, err: err instanceof Error ? err.message : String(err) }, 'guidance job item could not be recorded');
+                ctx.logger?.error(
+                  { jobId: item.jobId, item: item.itemIndex, err: err instanceof Error ? err.message : String(err) },
+                  'guidance job item could not be recorded',
+                );
               })
               .finally(() => {
                 running.delete(p);
@@ -104,7 +107,11 @@ export async function startEmbeddedRunner(ctx: RunContext, opts: EmbeddedRunnerO
             running.add(p);
           }
         } catch (err) {
-          if (!closed) ctx.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'guidance jobs: claiming failed');
+          if (!closed)
+            ctx.logger?.error(
+              { err: err instanceof Error ? err.message : String(err) },
+              'guidance jobs: claiming failed',
+            );
         }
       }
       for (const resolve of waiting) resolve();

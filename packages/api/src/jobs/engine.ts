@@ -12,7 +12,14 @@ import { isPlanError } from '@furrow/core';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
 import { assertValidRequestGeometry } from '../geometry.js';
-import { PlanAbortedError, apiPlanShape, planJson, planTimeLimitSeconds, type PlanJson, type Planner } from '../planner.js';
+import {
+  PlanAbortedError,
+  apiPlanShape,
+  planJson,
+  planTimeLimitSeconds,
+  type PlanJson,
+  type Planner,
+} from '../planner.js';
 import { PathPlanRequestSchema, issuesToDetails, type PathPlanRequestBody } from '../schemas.js';
 import { int, iso, isoOrNull, json, rowMapper, text, type Row } from '../store/rows.js';
 import type { Sql } from '../store/sql.js';
@@ -120,32 +127,24 @@ export async function insertJob(
 ): Promise<string> {
   const jobId = randomUUID();
   await store.db.transaction(async (tx) => {
-    await tx.query('INSERT INTO guidance_jobs (job_id, company_id, created_by, defaults, total) VALUES ($1, $2, $3, $4::jsonb, $5)', [
-      jobId,
-      job.companyId,
-      job.createdBy,
-      job.defaults,
-      job.items.length,
-    ]);
+    await tx.query(
+      'INSERT INTO guidance_jobs (job_id, company_id, created_by, defaults, total) VALUES ($1, $2, $3, $4::jsonb, $5)',
+      [jobId, job.companyId, job.createdBy, job.defaults, job.items.length],
+    );
     for (let i = 0; i < job.items.length; i++) {
       const item = job.items[i];
       let boundaryId = item.boundaryId;
       if (!boundaryId) {
         boundaryId = randomUUID();
-        await tx.query('INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, NULL, $2, $3, $4::jsonb)', [
-          boundaryId,
-          job.companyId,
-          item.name ?? null,
-          item.geometry as object,
-        ]);
+        await tx.query(
+          'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, NULL, $2, $3, $4::jsonb)',
+          [boundaryId, job.companyId, item.name ?? null, item.geometry as object],
+        );
       }
-      await tx.query('INSERT INTO guidance_job_items (job_id, item_index, boundary_id, request, work_estimate) VALUES ($1, $2, $3, $4::jsonb, $5)', [
-        jobId,
-        i,
-        boundaryId,
-        item.request,
-        item.workEstimate,
-      ]);
+      await tx.query(
+        'INSERT INTO guidance_job_items (job_id, item_index, boundary_id, request, work_estimate) VALUES ($1, $2, $3, $4::jsonb, $5)',
+        [jobId, i, boundaryId, item.request, item.workEstimate],
+      );
     }
     await enqueue(
       tx,
@@ -170,11 +169,25 @@ const JOB_VIEW_SQL = `
   WHERE j.job_id = $2
   GROUP BY j.job_id`;
 
-const toJobRow = rowMapper({ jobId: text, companyId: text, createdAt: iso, startedAt: isoOrNull, finishedAt: isoOrNull, cancelledAt: isoOrNull });
+const toJobRow = rowMapper({
+  jobId: text,
+  companyId: text,
+  createdAt: iso,
+  startedAt: isoOrNull,
+  finishedAt: isoOrNull,
+  cancelledAt: isoOrNull,
+});
 
 function toJobView(r: Row): JobView {
   const n = (k: string) => Number(r[k] ?? 0);
-  const progress = { done: n('n_done'), failed: n('n_failed'), cancelled: n('n_cancelled'), running: n('n_running'), queued: n('n_queued'), total: n('total') };
+  const progress = {
+    done: n('n_done'),
+    failed: n('n_failed'),
+    cancelled: n('n_cancelled'),
+    running: n('n_running'),
+    queued: n('n_queued'),
+    total: n('total'),
+  };
   let status: JobStatus;
   if (r.cancelled_at !== null && r.cancelled_at !== undefined) status = 'cancelled';
   else if (progress.queued + progress.running > 0) status = n('n_started') > 0 ? 'running' : 'queued';
@@ -192,14 +205,23 @@ export async function getJob(store: Store, userId: string, jobId: string): Promi
   return rows[0] ? toJobView(rows[0]) : undefined;
 }
 
-export async function getResults(store: Store, jobId: string, page: { limit: number; offset: number }): Promise<ItemResult[]> {
+export async function getResults(
+  store: Store,
+  jobId: string,
+  page: { limit: number; offset: number },
+): Promise<ItemResult[]> {
   const rows = await store.db.query(
     `SELECT item_index, boundary_id, status, attempts, plan_id, metrics, error FROM guidance_job_items
      WHERE job_id = $1 ORDER BY item_index LIMIT $2 OFFSET $3`,
     [jobId, page.limit, page.offset],
   );
   return rows.map((r) => {
-    const out: ItemResult = { index: Number(r.item_index), boundaryId: String(r.boundary_id), status: r.status as ItemStatus, attempts: Number(r.attempts) };
+    const out: ItemResult = {
+      index: Number(r.item_index),
+      boundaryId: String(r.boundary_id),
+      status: r.status as ItemStatus,
+      attempts: Number(r.attempts),
+    };
     if (r.plan_id) out.planId = String(r.plan_id);
     if (r.metrics) out.metrics = metricsJson.read(r.metrics);
     if (r.error) out.error = errorJson.read(r.error);
@@ -234,14 +256,25 @@ async function finishIfDone(tx: Sql, jobId: string): Promise<void> {
 const CLAIM_RETURNING = `RETURNING i.job_id, i.item_index, i.attempts, i.boundary_id, i.request, j.company_id, j.created_by`;
 
 const toClaimed: (r: Row) => ClaimedItem = rowMapper({
-  jobId: text, itemIndex: int, attempts: int, boundaryId: text, companyId: text, createdBy: text, request: json<Record<string, unknown>>(),
+  jobId: text,
+  itemIndex: int,
+  attempts: int,
+  boundaryId: text,
+  companyId: text,
+  createdBy: text,
+  request: json<Record<string, unknown>>(),
 });
 
 /**
  * Claims one item delivered by a queue (pg-boss). A redelivery of a `running` item means its
  * previous holder died or expired: it is taken over. Undefined when the item is finished or cancelled.
  */
-export async function claimItem(store: Store, jobId: string, itemIndex: number, leaseSeconds: number): Promise<ClaimedItem | undefined> {
+export async function claimItem(
+  store: Store,
+  jobId: string,
+  itemIndex: number,
+  leaseSeconds: number,
+): Promise<ClaimedItem | undefined> {
   const rows = await store.db.query(
     `UPDATE guidance_job_items i SET status = 'running', attempts = i.attempts + 1, started_at = COALESCE(i.started_at, now()),
        lease_until = now() + make_interval(secs => $3)
@@ -260,7 +293,12 @@ export async function claimItem(store: Store, jobId: string, itemIndex: number, 
  * job first and within a job the largest work estimate first (so its slowest items do not run
  * last with the other workers idle). Expired items without attempts left are `sweepAbandoned`'s.
  */
-export async function claimNext(store: Store, limit: number, leaseSeconds: number, maxAttempts: number): Promise<ClaimedItem[]> {
+export async function claimNext(
+  store: Store,
+  limit: number,
+  leaseSeconds: number,
+  maxAttempts: number,
+): Promise<ClaimedItem[]> {
   const rows = await store.db.query(
     `UPDATE guidance_job_items i SET status = 'running', attempts = i.attempts + 1, started_at = COALESCE(i.started_at, now()),
        lease_until = now() + make_interval(secs => $2)
@@ -319,7 +357,13 @@ export async function sweepAbandoned(store: Store, maxAttempts: number): Promise
  * item becomes `failed` with `error` (`cancelled` in a cancelled job). With `onlyCancelled`, only
  * items of cancelled jobs are touched. True when the item changed.
  */
-export async function settleItem(store: Store, jobId: string, itemIndex: number, error: ItemError, opts: { onlyCancelled?: boolean } = {}): Promise<boolean> {
+export async function settleItem(
+  store: Store,
+  jobId: string,
+  itemIndex: number,
+  error: ItemError,
+  opts: { onlyCancelled?: boolean } = {},
+): Promise<boolean> {
   return store.db.transaction(async (tx) => {
     const rows = await tx.query(
       `UPDATE guidance_job_items i SET status = ${SETTLE_STATUS}, finished_at = now(), lease_until = NULL,
@@ -352,13 +396,16 @@ function permanentError(err: unknown): ItemError | undefined {
     const e = err as Error & { code: string; details?: { path: string; message: string }[] };
     return { code: 'InvalidGeometry', reason: e.code, message: e.message, details: e.details ?? [] };
   }
-  if (err instanceof ApiError && err.status < 500) return { code: err.code, message: err.message, details: err.details };
+  if (err instanceof ApiError && err.status < 500)
+    return { code: err.code, message: err.message, details: err.details };
   if (err instanceof PlanAbortedError && err.reason === 'timeout') {
-    return { code: 'PlanTimeout', message: 'planning exceeded the item time limit; lower routeOptions.maxOptimizerTime or simplify the field' };
+    return {
+      code: 'PlanTimeout',
+      message: 'planning exceeded the item time limit; lower routeOptions.maxOptimizerTime or simplify the field',
+    };
   }
   return undefined;
 }
-
 
 /**
  * Plans a claimed item and records its plan or its error. `retry` means it went back to the queue;
@@ -385,15 +432,25 @@ export async function runClaimedItem(
   }
 }
 
-async function planAndRecord(ctx: RunContext, item: ClaimedItem, planned: () => Promise<void>, onRetry?: (message: string) => void): Promise<ItemOutcome> {
+async function planAndRecord(
+  ctx: RunContext,
+  item: ClaimedItem,
+  planned: () => Promise<void>,
+  onRetry?: (message: string) => void,
+): Promise<ItemOutcome> {
   const { store, settings } = ctx;
   if (item.attempts > settings.maxAttempts) {
-    return failItem(store, item, { code: 'AttemptsExhausted', message: `the item was started ${item.attempts - 1} times without finishing (worker crashes or time-outs)` });
+    return failItem(store, item, {
+      code: 'AttemptsExhausted',
+      message: `the item was started ${item.attempts - 1} times without finishing (worker crashes or time-outs)`,
+    });
   }
   let request: PathPlanRequestBody;
   let plan: PlanJson;
   try {
-    const rows = await store.db.query<{ geometry: unknown }>('SELECT geometry FROM boundaries WHERE boundary_id = $1', [item.boundaryId]);
+    const rows = await store.db.query<{ geometry: unknown }>('SELECT geometry FROM boundaries WHERE boundary_id = $1', [
+      item.boundaryId,
+    ]);
     if (!rows[0]) throw new ApiError(404, 'NotFound', `boundary "${item.boundaryId}" no longer exists`);
     const parsed = PathPlanRequestSchema.safeParse(withGeometry(item.request, geometryJson.read(rows[0].geometry)));
     if (!parsed.success) {
@@ -415,8 +472,15 @@ async function planAndRecord(ctx: RunContext, item: ClaimedItem, planned: () => 
     const permanent = permanentError(err);
     if (permanent) return failItem(store, item, permanent);
     const message = err instanceof Error ? err.message : String(err);
-    ctx.logger?.warn({ jobId: item.jobId, item: item.itemIndex, attempts: item.attempts, err: message }, 'guidance job item failed; retrying');
-    if (item.attempts >= settings.maxAttempts) return failItem(store, item, { code: 'PlanFailed', message: `planning failed ${item.attempts} times: ${message}` });
+    ctx.logger?.warn(
+      { jobId: item.jobId, item: item.itemIndex, attempts: item.attempts, err: message },
+      'guidance job item failed; retrying',
+    );
+    if (item.attempts >= settings.maxAttempts)
+      return failItem(store, item, {
+        code: 'PlanFailed',
+        message: `planning failed ${item.attempts} times: ${message}`,
+      });
     onRetry?.(message);
     return retryLater(store, item, settings.retryDelaySeconds * 2 ** (item.attempts - 1));
   }
@@ -426,14 +490,19 @@ async function planAndRecord(ctx: RunContext, item: ClaimedItem, planned: () => 
 
 /** Locks the item; proceeds only while it is still `running` (else another delivery finished it). */
 async function lockRunning(tx: Sql, item: ClaimedItem): Promise<boolean> {
-  const rows = await tx.query<{ status: string }>('SELECT status FROM guidance_job_items WHERE job_id = $1 AND item_index = $2 FOR UPDATE', [
-    item.jobId,
-    item.itemIndex,
-  ]);
+  const rows = await tx.query<{ status: string }>(
+    'SELECT status FROM guidance_job_items WHERE job_id = $1 AND item_index = $2 FOR UPDATE',
+    [item.jobId, item.itemIndex],
+  );
   return rows[0]?.status === 'running';
 }
 
-async function completeItem(ctx: RunContext, item: ClaimedItem, request: Record<string, unknown>, plan: PlanJson): Promise<ItemOutcome> {
+async function completeItem(
+  ctx: RunContext,
+  item: ClaimedItem,
+  request: Record<string, unknown>,
+  plan: PlanJson,
+): Promise<ItemOutcome> {
   const cost = ctx.settings.planCostCredits;
   return ctx.store.db.transaction(async (tx) => {
     if (!(await lockRunning(tx, item))) return 'skipped';
@@ -441,7 +510,10 @@ async function completeItem(ctx: RunContext, item: ClaimedItem, request: Record<
     if (cost > 0) {
       const paid = await chargeFirstIn(tx, planPayers(item.companyId, item.createdBy), cost, reason);
       if (!paid) {
-        await setFailed(tx, item, { code: 'PaymentRequired', message: `this plan costs ${cost} credit(s); neither the company nor the job's creator has that many left` });
+        await setFailed(tx, item, {
+          code: 'PaymentRequired',
+          message: `this plan costs ${cost} credit(s); neither the company nor the job's creator has that many left`,
+        });
         return 'failed';
       }
     }

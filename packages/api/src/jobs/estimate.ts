@@ -31,7 +31,9 @@ function polygonsOf(geometry: unknown): Ring[][] {
 /** Relative planning work of one item (≥ 0); `request` is the validated request without its geometry. */
 export function estimateWork(geometry: unknown, request: Record<string, unknown>): number {
   const polygons = polygonsOf(geometry);
-  const geographic = polygons.every((p) => p.every((r) => r.every((c) => Math.abs(c[0]) <= 180 && Math.abs(c[1]) <= 90)));
+  const geographic = polygons.every((p) =>
+    p.every((r) => r.every((c) => Math.abs(c[0]) <= 180 && Math.abs(c[1]) <= 90)),
+  );
   let area = 0;
   let vertices = 0;
   let holes = 0;

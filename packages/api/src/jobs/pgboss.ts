@@ -40,10 +40,15 @@ interface PgBossDb {
 }
 
 const poolDb = (pool: pg.Pool): PgBossDb => ({ executeSql: (text, values) => pool.query(text, values as unknown[]) });
-const txDb = (tx: Sql): PgBossDb => ({ executeSql: async (text, values) => ({ rows: await tx.query(text, (values ?? []) as SqlParam[]) }) });
+const txDb = (tx: Sql): PgBossDb => ({
+  executeSql: async (text, values) => ({ rows: await tx.query(text, (values ?? []) as SqlParam[]) }),
+});
 
 /** A started pg-boss on the store's pool, with the item queue created. */
-export async function startBoss(store: Store, opts: PgBossOptions & { supervise: boolean; expireInSeconds: number }): Promise<PgBoss> {
+export async function startBoss(
+  store: Store,
+  opts: PgBossOptions & { supervise: boolean; expireInSeconds: number },
+): Promise<PgBoss> {
   const pool = store.db.pgPool;
   if (!pool) throw new Error('the pg-boss engine needs a PostgreSQL store');
   const boss = new PgBoss({
@@ -92,9 +97,15 @@ function lastError(output: unknown): string {
  * work estimate (pg-boss fetches the highest priority first): the largest items start first.
  */
 export async function enqueueItems(boss: PgBoss, tx: Sql, jobId: string, items: QueuedItem[]): Promise<void> {
-  const jobs = items.map(({ index, workEstimate }) => ({ name: ITEM_QUEUE, data: { jobId, itemIndex: index }, priority: workPriority(workEstimate) }));
+  const jobs = items.map(({ index, workEstimate }) => ({
+    name: ITEM_QUEUE,
+    data: { jobId, itemIndex: index },
+    priority: workPriority(workEstimate),
+  }));
   for (let i = 0; i < jobs.length; i += 1000) {
-    await (boss.insert as (jobs: unknown[], options: { db: PgBossDb }) => Promise<unknown>)(jobs.slice(i, i + 1000), { db: txDb(tx) });
+    await (boss.insert as (jobs: unknown[], options: { db: PgBossDb }) => Promise<unknown>)(jobs.slice(i, i + 1000), {
+      db: txDb(tx),
+    });
   }
 }
 
@@ -112,7 +123,13 @@ export async function startPgBossRunner(
     if (!item) {
       // Finished by an earlier delivery, or its job was cancelled: an item of a cancelled job
       // still `running` here lost its worker (this is a redelivery after expiry) and is settled.
-      await settleItem(ctx.store, job.data.jobId, job.data.itemIndex, { code: 'Cancelled', message: 'cancelled' }, { onlyCancelled: true });
+      await settleItem(
+        ctx.store,
+        job.data.jobId,
+        job.data.itemIndex,
+        { code: 'Cancelled', message: 'cancelled' },
+        { onlyCancelled: true },
+      );
       return;
     }
     let cause = '';
@@ -129,7 +146,10 @@ export async function startPgBossRunner(
     });
     if (settled) {
       finished++;
-      ctx.logger?.warn({ jobId: job.data.jobId, item: job.data.itemIndex, err: lastError(job.output) }, 'guidance job item given up by the queue');
+      ctx.logger?.warn(
+        { jobId: job.data.jobId, item: job.data.itemIndex, err: lastError(job.output) },
+        'guidance job item given up by the queue',
+      );
     }
   };
   // pg-boss's worker sleeps out its polling interval after every fetch, even one that returned an
@@ -138,15 +158,23 @@ export async function startPgBossRunner(
   // soon as it is free; only an empty fetch waits the interval (pg-boss resets the flag per fetch).
   for (let i = 0; i < concurrency; i++) {
     let workerId = '';
-    workerId = await boss.work(ITEM_QUEUE, { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 }, async (jobs: PgBoss.Job<{ jobId: string; itemIndex: number }>[]) => {
-      try {
-        await handler(jobs);
-      } finally {
-        boss.notifyWorker(workerId);
-      }
-    });
+    workerId = await boss.work(
+      ITEM_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 },
+      async (jobs: PgBoss.Job<{ jobId: string; itemIndex: number }>[]) => {
+        try {
+          await handler(jobs);
+        } finally {
+          boss.notifyWorker(workerId);
+        }
+      },
+    );
   }
-  await boss.work(DEAD_ITEM_QUEUE, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 }, giveUp);
+  await boss.work(
+    DEAD_ITEM_QUEUE,
+    { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 },
+    giveUp,
+  );
   return {
     kind: 'pg-boss',
     concurrency,

@@ -11,7 +11,16 @@ import { ApiError, notFound } from '../errors.js';
 import { PathPlanRequestSchema, issuesToDetails } from '../schemas.js';
 import { isUuid } from '../store/store.js';
 import { errorResponses, jsonBody, validationHook } from '../routes/common.js';
-import { cancelJob, getJob, getResults, insertJob, isActive, withGeometry, type JobView, type NewJobItem } from './engine.js';
+import {
+  cancelJob,
+  getJob,
+  getResults,
+  insertJob,
+  isActive,
+  withGeometry,
+  type JobView,
+  type NewJobItem,
+} from './engine.js';
 import { jobServiceFor } from './service.js';
 import { estimateWork } from './estimate.js';
 
@@ -23,17 +32,36 @@ const json = (description: string, schema: z.ZodType) => ({ description, content
 
 const SubmitSchema = z
   .strictObject({
-    companyId: z.string().optional().openapi({ description: 'Company the job, its inline boundaries and plans belong to (default: the company of the first `boundaryId` item, or the caller\'s only company)' }),
-    defaults: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Request fields every item starts from (shape A or B, without geometry)' }),
+    companyId: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          "Company the job, its inline boundaries and plans belong to (default: the company of the first `boundaryId` item, or the caller's only company)",
+      }),
+    defaults: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: 'Request fields every item starts from (shape A or B, without geometry)' }),
     items: z
       .array(z.record(z.string(), z.unknown()))
       .min(1)
       .max(MAX_JOB_ITEMS)
-      .openapi({ description: 'Each a path-plan request (shape A or B, optional `name`) or `{ "boundaryId": "…" }` with request fields overriding `defaults`' }),
+      .openapi({
+        description:
+          'Each a path-plan request (shape A or B, optional `name`) or `{ "boundaryId": "…" }` with request fields overriding `defaults`',
+      }),
   })
   .openapi('GuidanceJobRequest');
 
-const ProgressSchema = z.object({ done: z.number(), failed: z.number(), cancelled: z.number(), running: z.number(), queued: z.number(), total: z.number() });
+const ProgressSchema = z.object({
+  done: z.number(),
+  failed: z.number(),
+  cancelled: z.number(),
+  running: z.number(),
+  queued: z.number(),
+  total: z.number(),
+});
 const JobSchema = z
   .object({
     jobId: z.string(),
@@ -54,23 +82,46 @@ const ItemResultSchema = z
     attempts: z.number(),
     planId: z.string().optional().openapi({ description: 'Stored plan (GET /api/plans/{planId}, …/export)' }),
     metrics: z.record(z.string(), z.unknown()).optional(),
-    error: z.object({ code: z.string(), message: z.string(), reason: z.string().optional(), details: z.array(z.object({ path: z.string(), message: z.string() })).optional() }).optional(),
+    error: z
+      .object({
+        code: z.string(),
+        message: z.string(),
+        reason: z.string().optional(),
+        details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      })
+      .optional(),
   })
   .openapi('GuidanceJobItemResult');
-const ResultsSchema = z.object({ jobId: z.string(), status: JobSchema.shape.status, items: z.array(ItemResultSchema), total: z.number(), limit: z.number(), offset: z.number() }).openapi('GuidanceJobResults');
+const ResultsSchema = z
+  .object({
+    jobId: z.string(),
+    status: JobSchema.shape.status,
+    items: z.array(ItemResultSchema),
+    total: z.number(),
+    limit: z.number(),
+    offset: z.number(),
+  })
+  .openapi('GuidanceJobResults');
 const JobIdParam = z.object({ jobId: z.string().min(1).max(100) });
 const ResultsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Item fields override defaults; nested objects (machine, routeOptions, …) merge member by member. */
-export function mergeRequest(defaults: Record<string, unknown>, item: Record<string, unknown>): Record<string, unknown> {
+export function mergeRequest(
+  defaults: Record<string, unknown>,
+  item: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...defaults };
   for (const [k, v] of Object.entries(item)) {
-    out[k] = isPlainObject(v) && isPlainObject(out[k]) && k !== 'field' && k !== 'boundary' ? mergeRequest(out[k] as Record<string, unknown>, v) : v;
+    out[k] =
+      isPlainObject(v) && isPlainObject(out[k]) && k !== 'field' && k !== 'boundary'
+        ? mergeRequest(out[k] as Record<string, unknown>, v)
+        : v;
   }
   return out;
 }
@@ -80,13 +131,21 @@ function validationError(details: { path: string; message: string }[]): ApiError
 }
 
 function jobResponse(view: JobView): Record<string, unknown> {
-  return { ...view, links: { self: `/api/guidance-jobs/${view.jobId}`, results: `/api/guidance-jobs/${view.jobId}/results` } };
+  return {
+    ...view,
+    links: { self: `/api/guidance-jobs/${view.jobId}`, results: `/api/guidance-jobs/${view.jobId}/results` },
+  };
 }
 
 export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const { store } = deps;
-  const service = () => jobServiceFor(store, deps.planner, { planCostCredits: deps.config.planCostCredits, planTimeoutCapSeconds: deps.config.planTimeoutCapSeconds, planTimeoutGraceSeconds: deps.config.planTimeoutGraceSeconds });
+  const service = () =>
+    jobServiceFor(store, deps.planner, {
+      planCostCredits: deps.config.planCostCredits,
+      planTimeoutCapSeconds: deps.config.planTimeoutCapSeconds,
+      planTimeoutGraceSeconds: deps.config.planTimeoutGraceSeconds,
+    });
 
   async function jobFor(caller: Caller, jobId: string): Promise<JobView> {
     const view = isUuid(jobId) ? await getJob(store, caller.userId, jobId) : undefined;
@@ -109,17 +168,30 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const caller = callerOf(c);
       const body = c.req.valid('json');
       const defaults = body.defaults ?? {};
-      if ('field' in defaults || 'boundary' in defaults) throw validationError([{ path: 'defaults', message: 'defaults carry no geometry: put `field`/`boundary` or `boundaryId` in each item' }]);
+      if ('field' in defaults || 'boundary' in defaults)
+        throw validationError([
+          {
+            path: 'defaults',
+            message: 'defaults carry no geometry: put `field`/`boundary` or `boundaryId` in each item',
+          },
+        ]);
 
       // Stored boundaries the items name, scoped to the caller.
       const boundaries = new Map<string, { companyId: string; geometry: unknown }>();
       for (let i = 0; i < body.items.length; i++) {
         const id = body.items[i].boundaryId;
         if (id === undefined) continue;
-        if (typeof id !== 'string') throw validationError([{ path: `items[${i}].boundaryId`, message: 'must be a string' }]);
+        if (typeof id !== 'string')
+          throw validationError([{ path: `items[${i}].boundaryId`, message: 'must be a string' }]);
         if (boundaries.has(id)) continue;
         const b = await store.getBoundary(caller.userId, id);
-        if (!b) throw validationError([{ path: `items[${i}].boundaryId`, message: `boundary "${id}" was not found (or is not accessible with this key)` }]);
+        if (!b)
+          throw validationError([
+            {
+              path: `items[${i}].boundaryId`,
+              message: `boundary "${id}" was not found (or is not accessible with this key)`,
+            },
+          ]);
         boundaries.set(id, { companyId: b.companyId, geometry: b.geometry });
       }
 
@@ -132,7 +204,15 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         else {
           const companies = await store.companiesOf(caller.userId);
           if (companies.length !== 1)
-            throw validationError([{ path: 'companyId', message: companies.length === 0 ? 'the caller has no company; a job stores its plans in a company (ask your partner admin for access)' : 'required: the caller has several companies' }]);
+            throw validationError([
+              {
+                path: 'companyId',
+                message:
+                  companies.length === 0
+                    ? 'the caller has no company; a job stores its plans in a company (ask your partner admin for access)'
+                    : 'required: the caller has several companies',
+              },
+            ]);
           companyId = companies[0].companyId;
         }
       }
@@ -146,11 +226,17 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         if (typeof boundaryId === 'string') {
           const b = boundaries.get(boundaryId)!;
           if (b.companyId !== companyId) {
-            details.push({ path: `items[${i}].boundaryId`, message: `boundary "${boundaryId}" belongs to another company than the job's (${companyId})` });
+            details.push({
+              path: `items[${i}].boundaryId`,
+              message: `boundary "${boundaryId}" belongs to another company than the job's (${companyId})`,
+            });
             continue;
           }
           if ('field' in fields || 'boundary' in fields) {
-            details.push({ path: `items[${i}]`, message: 'give `boundaryId` or a geometry (`field`/`boundary`), not both' });
+            details.push({
+              path: `items[${i}]`,
+              message: 'give `boundaryId` or a geometry (`field`/`boundary`), not both',
+            });
             continue;
           }
           geometry = b.geometry;
@@ -167,24 +253,42 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         items.push(
           typeof boundaryId === 'string'
             ? { boundaryId, request, workEstimate }
-            : { geometry: parsed.data.field ?? parsed.data.boundary, name: typeof name === 'string' ? name.slice(0, 200) : null, request, workEstimate },
+            : {
+                geometry: parsed.data.field ?? parsed.data.boundary,
+                name: typeof name === 'string' ? name.slice(0, 200) : null,
+                request,
+                workEstimate,
+              },
         );
       }
       if (details.length > 0) throw validationError(details.slice(0, 100));
 
       const cost = deps.config.planCostCredits;
       if (cost > 0) {
-        const available = Math.max(await store.balance('company', companyId), await store.balance('user', caller.userId));
+        const available = Math.max(
+          await store.balance('company', companyId),
+          await store.balance('user', caller.userId),
+        );
         if (available < cost) {
-          throw new ApiError(402, 'PaymentRequired', `each planned item costs ${cost} credit(s); the account has ${available}. Ask for testing credits.`, [], {
-            creditsAvailable: available,
-            creditsRequired: cost,
-          });
+          throw new ApiError(
+            402,
+            'PaymentRequired',
+            `each planned item costs ${cost} credit(s); the account has ${available}. Ask for testing credits.`,
+            [],
+            {
+              creditsAvailable: available,
+              creditsRequired: cost,
+            },
+          );
         }
       }
 
       const jobs = await service();
-      const jobId = await insertJob(store, { companyId, createdBy: caller.userId, defaults: body.defaults ?? null, items }, (tx, id, queued) => jobs.enqueue(tx, id, queued));
+      const jobId = await insertJob(
+        store,
+        { companyId, createdBy: caller.userId, defaults: body.defaults ?? null, items },
+        (tx, id, queued) => jobs.enqueue(tx, id, queued),
+      );
       jobs.submitted();
       const view = await jobFor(caller, jobId);
       c.header('Location', `/api/guidance-jobs/${jobId}`);
@@ -225,7 +329,17 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const page = c.req.valid('query');
       const items = await getResults(store, view.jobId, page);
       if (isActive(view)) c.header('Retry-After', String(RETRY_AFTER_SECONDS));
-      return c.json({ jobId: view.jobId, status: view.status, items, total: view.progress.total, limit: page.limit, offset: page.offset }, 200);
+      return c.json(
+        {
+          jobId: view.jobId,
+          status: view.status,
+          items,
+          total: view.progress.total,
+          limit: page.limit,
+          offset: page.offset,
+        },
+        200,
+      );
     },
   );
 
@@ -242,7 +356,12 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     async (c) => {
       const caller = callerOf(c);
       const before = await jobFor(caller, c.req.valid('param').jobId);
-      if (before.status !== 'cancelled' && !isActive(before)) throw new ApiError(409, 'JobFinished', `guidance job "${before.jobId}" already finished (${before.status}); nothing to cancel`);
+      if (before.status !== 'cancelled' && !isActive(before))
+        throw new ApiError(
+          409,
+          'JobFinished',
+          `guidance job "${before.jobId}" already finished (${before.status}); nothing to cancel`,
+        );
       await cancelJob(store, before.jobId);
       const view = await jobFor(caller, before.jobId);
       if (isActive(view)) c.header('Retry-After', String(RETRY_AFTER_SECONDS));

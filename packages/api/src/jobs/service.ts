@@ -53,7 +53,11 @@ export function startJobs(opts: StartJobsOptions): Promise<JobService> {
 }
 
 /** The service of `store`; a sender-only one (no worker) when none was started. */
-export function jobServiceFor(store: Store, planner: Planner, settings: Partial<JobSettings> = {}): Promise<JobService> {
+export function jobServiceFor(
+  store: Store,
+  planner: Planner,
+  settings: Partial<JobSettings> = {},
+): Promise<JobService> {
   return services.get(store) ?? startJobs({ store, planner, worker: false, settings });
 }
 
@@ -84,7 +88,9 @@ async function makeService(opts: StartJobsOptions): Promise<JobService> {
       },
     };
   }
-  const runner = worker ? await startEmbeddedRunner(ctx, { concurrency: opts.concurrency, pollMs: opts.pollMs, sweepMs: opts.sweepMs }) : undefined;
+  const runner = worker
+    ? await startEmbeddedRunner(ctx, { concurrency: opts.concurrency, pollMs: opts.pollMs, sweepMs: opts.sweepMs })
+    : undefined;
   return {
     engine: 'embedded',
     runner,

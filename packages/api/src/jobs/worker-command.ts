@@ -57,7 +57,9 @@ export async function workerCommand(env: Env = process.env, opts: WorkerCommandO
   const out = opts.out ?? ((line: string) => process.stderr.write(`${line}\n`));
   const url = env.DATABASE_URL ?? '';
   if (!url.startsWith('postgres://') && !url.startsWith('postgresql://')) {
-    out('furrow worker: DATABASE_URL must name a PostgreSQL database (postgres://…); the embedded store is planned by `furrow serve` itself.');
+    out(
+      'furrow worker: DATABASE_URL must name a PostgreSQL database (postgres://…); the embedded store is planned by `furrow serve` itself.',
+    );
     return 2;
   }
   const logger = pino({ level: env.FURROW_LOG_LEVEL ?? 'info' }, pino.destination(2));

@@ -23,17 +23,41 @@ export function parsePortalsConfig(json: string | unknown): PortalsConfig {
     try {
       value = JSON.parse(json);
     } catch (err) {
-      throw new PortalError('deere', 'portal-config', `portals configuration is not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+      throw new PortalError(
+        'deere',
+        'portal-config',
+        `portals configuration is not valid JSON (${err instanceof Error ? err.message : String(err)})`,
+      );
     }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new PortalError('deere', 'portal-config', 'portals configuration must be an object keyed by companyId');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new PortalError('deere', 'portal-config', 'portals configuration must be an object keyed by companyId');
   for (const [companyId, c] of Object.entries(value as Record<string, unknown>)) {
-    if (c === null || typeof c !== 'object') throw new PortalError('deere', 'portal-config', `portals["${companyId}"] must be an object with "deere" and/or "trimble"`);
+    if (c === null || typeof c !== 'object')
+      throw new PortalError(
+        'deere',
+        'portal-config',
+        `portals["${companyId}"] must be an object with "deere" and/or "trimble"`,
+      );
     for (const [portal, p] of Object.entries(c as Record<string, unknown>)) {
-      if (portal !== 'deere' && portal !== 'trimble') throw new PortalError('deere', 'portal-config', `portals["${companyId}"].${portal}: unknown portal (deere, trimble)`);
+      if (portal !== 'deere' && portal !== 'trimble')
+        throw new PortalError(
+          'deere',
+          'portal-config',
+          `portals["${companyId}"].${portal}: unknown portal (deere, trimble)`,
+        );
       const o = (p as { oauth?: Record<string, unknown> })?.oauth;
-      if (!o || typeof o.clientId !== 'string' || typeof o.clientSecret !== 'string' || typeof (o.grant as { type?: unknown })?.type !== 'string') {
-        throw new PortalError(portal, 'portal-config', `portals["${companyId}"].${portal}.oauth needs clientId, clientSecret and grant { type, … }`);
+      if (
+        !o ||
+        typeof o.clientId !== 'string' ||
+        typeof o.clientSecret !== 'string' ||
+        typeof (o.grant as { type?: unknown })?.type !== 'string'
+      ) {
+        throw new PortalError(
+          portal,
+          'portal-config',
+          `portals["${companyId}"].${portal}.oauth needs clientId, clientSecret and grant { type, … }`,
+        );
       }
     }
   }
@@ -78,7 +102,12 @@ export class PortalRegistry {
 
   deereFor(companyId: string): DeereClient {
     const c = this.config[companyId]?.deere;
-    if (!c) throw new PortalError('deere', 'portal-config', `company ${companyId} has no John Deere Operations Center configuration`);
+    if (!c)
+      throw new PortalError(
+        'deere',
+        'portal-config',
+        `company ${companyId} has no John Deere Operations Center configuration`,
+      );
     let client = this.deere.get(companyId);
     if (!client) this.deere.set(companyId, (client = new DeereClient(c, this.depsFor(companyId, 'deere'))));
     return client;
@@ -86,7 +115,12 @@ export class PortalRegistry {
 
   trimbleFor(companyId: string): TrimbleClient {
     const c = this.config[companyId]?.trimble;
-    if (!c) throw new PortalError('trimble', 'portal-config', `company ${companyId} has no Trimble Agriculture configuration`);
+    if (!c)
+      throw new PortalError(
+        'trimble',
+        'portal-config',
+        `company ${companyId} has no Trimble Agriculture configuration`,
+      );
     let client = this.trimble.get(companyId);
     if (!client) this.trimble.set(companyId, (client = new TrimbleClient(c, this.depsFor(companyId, 'trimble'))));
     return client;
@@ -98,12 +132,20 @@ export function portalRegistryFromEnv(env: NodeJS.ProcessEnv = process.env): Por
   const file = env.FURROW_PORTALS_FILE;
   if (file) {
     const config = parsePortalsConfig(readFileSync(file, 'utf8'));
-    return new PortalRegistry(config, {}, (companyId, portal, token) => persistRotatedToken(file, config, companyId, portal, token));
+    return new PortalRegistry(config, {}, (companyId, portal, token) =>
+      persistRotatedToken(file, config, companyId, portal, token),
+    );
   }
   return new PortalRegistry(env.FURROW_PORTALS ? parsePortalsConfig(env.FURROW_PORTALS) : {});
 }
 
-function persistRotatedToken(file: string, config: PortalsConfig, companyId: string, portal: 'deere' | 'trimble', token: string): void {
+function persistRotatedToken(
+  file: string,
+  config: PortalsConfig,
+  companyId: string,
+  portal: 'deere' | 'trimble',
+  token: string,
+): void {
   const grant = config[companyId]?.[portal]?.oauth.grant;
   if (grant?.type !== 'refresh_token') return;
   grant.refreshToken = token;
@@ -112,4 +154,3 @@ function persistRotatedToken(file: string, config: PortalsConfig, companyId: str
   writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   renameSync(tmp, file);
 }
-

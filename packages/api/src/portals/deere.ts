@@ -56,25 +56,46 @@ export interface PlannedRequest {
   body: Record<string, unknown>;
 }
 
-function defaultNames(plan: Plan, o: { boundaryName?: string; guidanceLineName?: string }): { boundary: string; line: string } {
+function defaultNames(
+  plan: Plan,
+  o: { boundaryName?: string; guidanceLineName?: string },
+): { boundary: string; line: string } {
   const base = `furrow ${plan.heading ? `${Math.round(plan.heading.degrees)}°` : ''}`.trim();
   return { boundary: o.boundaryName ?? `${base} boundary`, line: o.guidanceLineName ?? `${base} AB` };
 }
 
 /** The requests `pushPlan` would send, without sending them (no credentials needed). */
-export function previewDeerePush(plan: Plan, t: DeereTarget, o: DeerePushOptions = {}, baseUrl = DEERE_SANDBOX_BASE_URL): PlannedRequest[] {
+export function previewDeerePush(
+  plan: Plan,
+  t: DeereTarget,
+  o: DeerePushOptions = {},
+  baseUrl = DEERE_SANDBOX_BASE_URL,
+): PlannedRequest[] {
   checkTarget(t);
   const root = baseUrl.replace(/\/+$/, '');
   const field = `${root}/organizations/${encodeURIComponent(t.organizationId)}/fields/${encodeURIComponent(t.fieldId)}`;
   const names = defaultNames(plan, o);
   const out: PlannedRequest[] = [];
-  if (o.boundary !== false) out.push({ method: 'POST', url: `${field}/boundaries`, body: deereBoundaryBody(plan.boundary, { name: names.boundary }) });
-  out.push({ method: 'POST', url: `${field}/guidanceLines`, body: deereAbLineBody(abLineOf(plan, 'deere'), { name: names.line, fieldUri: field }) });
+  if (o.boundary !== false)
+    out.push({
+      method: 'POST',
+      url: `${field}/boundaries`,
+      body: deereBoundaryBody(plan.boundary, { name: names.boundary }),
+    });
+  out.push({
+    method: 'POST',
+    url: `${field}/guidanceLines`,
+    body: deereAbLineBody(abLineOf(plan, 'deere'), { name: names.line, fieldUri: field }),
+  });
   if (o.workPlan) {
     out.push({
       method: 'POST',
       url: `${root}/organizations/${encodeURIComponent(t.organizationId)}/workPlans`,
-      body: deereWorkPlanBody({ fieldUri: field, guidanceLineUri: '<Location of the created guidance line>', ...o.workPlan }),
+      body: deereWorkPlanBody({
+        fieldUri: field,
+        guidanceLineUri: '<Location of the created guidance line>',
+        ...o.workPlan,
+      }),
     });
   }
   return out;
@@ -86,12 +107,25 @@ export class DeereClient {
 
   constructor(config: DeereConfig, deps: DeereClientDeps = {}) {
     if (!config?.oauth) throw new PortalError('deere', 'portal-config', 'deere: oauth configuration is required');
-    this.tokens = new OAuthTokenSource('deere', { ...config.oauth, tokenUrl: config.oauth.tokenUrl ?? DEERE_TOKEN_URL }, deps);
-    this.http = new PortalHttp('deere', config.baseUrl ?? DEERE_SANDBOX_BASE_URL, this.tokens, DEERE_MEDIA_TYPE, config.retry, deps);
+    this.tokens = new OAuthTokenSource(
+      'deere',
+      { ...config.oauth, tokenUrl: config.oauth.tokenUrl ?? DEERE_TOKEN_URL },
+      deps,
+    );
+    this.http = new PortalHttp(
+      'deere',
+      config.baseUrl ?? DEERE_SANDBOX_BASE_URL,
+      this.tokens,
+      DEERE_MEDIA_TYPE,
+      config.retry,
+      deps,
+    );
   }
 
   fieldUri(t: DeereTarget): string {
-    return this.http.url(`/organizations/${encodeURIComponent(t.organizationId)}/fields/${encodeURIComponent(t.fieldId)}`);
+    return this.http.url(
+      `/organizations/${encodeURIComponent(t.organizationId)}/fields/${encodeURIComponent(t.fieldId)}`,
+    );
   }
 
   async pushBoundary(plan: Plan, t: DeereTarget, name: string): Promise<PushedResource> {
@@ -115,7 +149,11 @@ export class DeereClient {
     return { kind: 'guidanceLine', uri: res.headers.get('location'), status: res.status, attempts: res.attempts };
   }
 
-  async pushWorkPlan(t: DeereTarget, guidanceLineUri: string, o: NonNullable<DeerePushOptions['workPlan']>): Promise<PushedResource> {
+  async pushWorkPlan(
+    t: DeereTarget,
+    guidanceLineUri: string,
+    o: NonNullable<DeerePushOptions['workPlan']>,
+  ): Promise<PushedResource> {
     checkTarget(t);
     const res = await this.http.postJson(
       `/organizations/${encodeURIComponent(t.organizationId)}/workPlans`,
@@ -135,7 +173,12 @@ export class DeereClient {
     const line = await this.pushGuidanceLine(plan, t, names.line);
     out.push(line);
     if (o.workPlan) {
-      if (!line.uri) throw new PortalError('deere', 'portal-rejected', 'deere: the guidance line was created without a Location header, so no work plan can point at it');
+      if (!line.uri)
+        throw new PortalError(
+          'deere',
+          'portal-rejected',
+          'deere: the guidance line was created without a Location header, so no work plan can point at it',
+        );
       out.push(await this.pushWorkPlan(t, line.uri, o.workPlan));
     }
     return out;

@@ -31,7 +31,12 @@ export class PortalError extends Error {
   /** Start of the portal's answer body (at most 2,000 characters), for the operator. */
   readonly responseBody: string | undefined;
 
-  constructor(portal: PortalName, code: PortalErrorCode, message: string, extra: { status?: number; attempts?: number; responseBody?: string } = {}) {
+  constructor(
+    portal: PortalName,
+    code: PortalErrorCode,
+    message: string,
+    extra: { status?: number; attempts?: number; responseBody?: string } = {},
+  ) {
     super(message);
     this.name = 'PortalError';
     this.portal = portal;
@@ -42,7 +47,13 @@ export class PortalError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    return { code: this.code, portal: this.portal, message: this.message, status: this.status, attempts: this.attempts };
+    return {
+      code: this.code,
+      portal: this.portal,
+      message: this.message,
+      status: this.status,
+      attempts: this.attempts,
+    };
   }
 }
 
@@ -67,11 +78,13 @@ export function codeForStatus(status: number): PortalErrorCode {
  * also encoded with encodeURIComponent where URLs are built.
  */
 export const PORTAL_ID = /^(?!\.{1,2}$)[^/?#\\%\s\u0000-\u001f\u007f]{1,200}$/;
-export const PORTAL_ID_RULE = 'must be a portal id: 1 to 200 characters, not "." or "..", without "/", "?", "#", "\\", "%", spaces or control characters';
+export const PORTAL_ID_RULE =
+  'must be a portal id: 1 to 200 characters, not "." or "..", without "/", "?", "#", "\\", "%", spaces or control characters';
 
 /** Throws `portal-config` unless the target's ids are portal ids (`PORTAL_ID`). */
 export function checkPortalTarget(portal: PortalName, t: { organizationId: string; fieldId: string }): void {
   for (const k of ['organizationId', 'fieldId'] as const) {
-    if (typeof t?.[k] !== 'string' || !PORTAL_ID.test(t[k])) throw new PortalError(portal, 'portal-config', `${portal}: target.${k} ${PORTAL_ID_RULE}`);
+    if (typeof t?.[k] !== 'string' || !PORTAL_ID.test(t[k]))
+      throw new PortalError(portal, 'portal-config', `${portal}: target.${k} ${PORTAL_ID_RULE}`);
   }
 }

@@ -58,7 +58,11 @@ export class PortalHttp {
     } catch {
       throw new PortalError(portal, 'portal-config', `${portal}: baseUrl "${baseUrl}" is not an http(s) URL`);
     }
-    this.policy = { maxRetries: policy.maxRetries ?? 3, baseDelayMs: policy.baseDelayMs ?? 500, maxDelayMs: policy.maxDelayMs ?? 30_000 };
+    this.policy = {
+      maxRetries: policy.maxRetries ?? 3,
+      baseDelayMs: policy.baseDelayMs ?? 500,
+      maxDelayMs: policy.maxDelayMs ?? 30_000,
+    };
   }
 
   /** Absolute URL of an API path ("/organizations/1/…"). */
@@ -89,7 +93,12 @@ export class PortalHttp {
           await sleep(this.backoff(retry));
           continue;
         }
-        throw new PortalError(this.portal, 'portal-network', `${this.portal}: ${what} failed: ${url} unreachable after ${attempts} attempts (${err instanceof Error ? err.message : String(err)})`, { attempts });
+        throw new PortalError(
+          this.portal,
+          'portal-network',
+          `${this.portal}: ${what} failed: ${url} unreachable after ${attempts} attempts (${err instanceof Error ? err.message : String(err)})`,
+          { attempts },
+        );
       }
       const text = await res.text();
       if (res.ok) {
@@ -116,11 +125,16 @@ export class PortalHttp {
         continue;
       }
       const code = codeForStatus(res.status);
-      throw new PortalError(this.portal, code, `${this.portal}: ${what} failed: ${res.status} from POST ${url}${detail(text)}`, {
-        status: res.status,
-        attempts,
-        responseBody: text.slice(0, 2000),
-      });
+      throw new PortalError(
+        this.portal,
+        code,
+        `${this.portal}: ${what} failed: ${res.status} from POST ${url}${detail(text)}`,
+        {
+          status: res.status,
+          attempts,
+          responseBody: text.slice(0, 2000),
+        },
+      );
     }
   }
 
@@ -133,7 +147,11 @@ export class PortalHttp {
 function detail(text: string): string {
   try {
     const b = JSON.parse(text) as Record<string, unknown>;
-    const m = b.message ?? b.error_description ?? b.error ?? (Array.isArray(b.errors) ? JSON.stringify(b.errors).slice(0, 300) : undefined);
+    const m =
+      b.message ??
+      b.error_description ??
+      b.error ??
+      (Array.isArray(b.errors) ? JSON.stringify(b.errors).slice(0, 300) : undefined);
     return typeof m === 'string' && m.length > 0 ? ` — ${m.slice(0, 300)}` : '';
   } catch {
     return '';

@@ -26,5 +26,19 @@ export {
   type PushedResource,
   type PlannedRequest,
 } from './deere.js';
-export { TrimbleClient, previewTrimblePush, TRIMBLE_BASE_URL, TRIMBLE_TOKEN_URL, type TrimbleConfig, type TrimbleTarget, type TrimblePushOptions } from './trimble.js';
-export { parsePortalsConfig, portalRegistryFromEnv, PortalRegistry, type PortalsConfig, type CompanyPortals } from './config.js';
+export {
+  TrimbleClient,
+  previewTrimblePush,
+  TRIMBLE_BASE_URL,
+  TRIMBLE_TOKEN_URL,
+  type TrimbleConfig,
+  type TrimbleTarget,
+  type TrimblePushOptions,
+} from './trimble.js';
+export {
+  parsePortalsConfig,
+  portalRegistryFromEnv,
+  PortalRegistry,
+  type PortalsConfig,
+  type CompanyPortals,
+} from './config.js';

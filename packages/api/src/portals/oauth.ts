@@ -7,8 +7,7 @@
 import { PortalError, type PortalName } from './errors.js';
 
 export type OAuthGrant =
-  | { type: 'client_credentials'; scope?: string }
-  | { type: 'refresh_token'; refreshToken: string; scope?: string };
+  { type: 'client_credentials'; scope?: string } | { type: 'refresh_token'; refreshToken: string; scope?: string };
 
 export interface OAuthConfig {
   tokenUrl: string;
@@ -42,7 +41,8 @@ export class OAuthTokenSource {
     private readonly deps: TokenSourceDeps = {},
   ) {
     for (const k of ['tokenUrl', 'clientId', 'clientSecret'] as const) {
-      if (typeof config[k] !== 'string' || config[k].length === 0) throw new PortalError(portal, 'portal-config', `${portal}: oauth.${k} is required`);
+      if (typeof config[k] !== 'string' || config[k].length === 0)
+        throw new PortalError(portal, 'portal-config', `${portal}: oauth.${k} is required`);
     }
     try {
       new URL(config.tokenUrl);
@@ -50,10 +50,19 @@ export class OAuthTokenSource {
       throw new PortalError(portal, 'portal-config', `${portal}: oauth.tokenUrl "${config.tokenUrl}" is not a URL`);
     }
     if (config.grant?.type === 'refresh_token') {
-      if (!config.grant.refreshToken) throw new PortalError(portal, 'portal-config', `${portal}: oauth.grant.refreshToken is required for the refresh_token grant`);
+      if (!config.grant.refreshToken)
+        throw new PortalError(
+          portal,
+          'portal-config',
+          `${portal}: oauth.grant.refreshToken is required for the refresh_token grant`,
+        );
       this.refreshToken = config.grant.refreshToken;
     } else if (config.grant?.type !== 'client_credentials') {
-      throw new PortalError(portal, 'portal-config', `${portal}: oauth.grant.type must be client_credentials or refresh_token`);
+      throw new PortalError(
+        portal,
+        'portal-config',
+        `${portal}: oauth.grant.type must be client_credentials or refresh_token`,
+      );
     }
   }
 
@@ -82,7 +91,10 @@ export class OAuthTokenSource {
     form.set('grant_type', config.grant.type);
     if (config.grant.type === 'refresh_token') form.set('refresh_token', this.refreshToken as string);
     if (config.grant.scope) form.set('scope', config.grant.scope);
-    const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Accept: 'application/json',
+    };
     if ((config.clientAuth ?? 'basic') === 'basic') {
       headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`).toString('base64')}`;
     } else {
@@ -92,30 +104,53 @@ export class OAuthTokenSource {
     const doFetch = this.deps.fetch ?? fetch;
     let res: Response;
     try {
-      res = await doFetch(config.tokenUrl, { method: 'POST', headers, body: form.toString(), signal: AbortSignal.timeout(this.deps.timeoutMs ?? 15_000) });
+      res = await doFetch(config.tokenUrl, {
+        method: 'POST',
+        headers,
+        body: form.toString(),
+        signal: AbortSignal.timeout(this.deps.timeoutMs ?? 15_000),
+      });
     } catch (err) {
-      throw new PortalError(portal, 'portal-network', `${portal}: token endpoint ${config.tokenUrl} unreachable (${err instanceof Error ? err.message : String(err)})`);
+      throw new PortalError(
+        portal,
+        'portal-network',
+        `${portal}: token endpoint ${config.tokenUrl} unreachable (${err instanceof Error ? err.message : String(err)})`,
+      );
     }
     const text = await res.text();
     if (!res.ok) {
       const code = res.status >= 500 ? 'portal-unavailable' : 'portal-auth-failed';
-      throw new PortalError(portal, code, `${portal}: token endpoint answered ${res.status}${res.status < 500 ? ' — check the client id/secret or re-authorise the company (the refresh token may be expired or already used)' : ''}`, {
-        status: res.status,
-        responseBody: text.slice(0, 2000),
-      });
+      throw new PortalError(
+        portal,
+        code,
+        `${portal}: token endpoint answered ${res.status}${res.status < 500 ? ' — check the client id/secret or re-authorise the company (the refresh token may be expired or already used)' : ''}`,
+        {
+          status: res.status,
+          responseBody: text.slice(0, 2000),
+        },
+      );
     }
     let body: { access_token?: unknown; expires_in?: unknown; refresh_token?: unknown };
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
-      throw new PortalError(portal, 'portal-auth-failed', `${portal}: token endpoint answered without JSON`, { status: res.status, responseBody: text.slice(0, 2000) });
+      throw new PortalError(portal, 'portal-auth-failed', `${portal}: token endpoint answered without JSON`, {
+        status: res.status,
+        responseBody: text.slice(0, 2000),
+      });
     }
     if (typeof body.access_token !== 'string' || body.access_token.length === 0) {
-      throw new PortalError(portal, 'portal-auth-failed', `${portal}: token endpoint answered without access_token`, { status: res.status });
+      throw new PortalError(portal, 'portal-auth-failed', `${portal}: token endpoint answered without access_token`, {
+        status: res.status,
+      });
     }
     const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600;
     this.token = { value: body.access_token, expiresAt: (this.deps.now ?? Date.now)() + expiresIn * 1000 };
-    if (typeof body.refresh_token === 'string' && body.refresh_token.length > 0 && body.refresh_token !== this.refreshToken) {
+    if (
+      typeof body.refresh_token === 'string' &&
+      body.refresh_token.length > 0 &&
+      body.refresh_token !== this.refreshToken
+    ) {
       this.refreshToken = body.refresh_token;
       await this.deps.onRefreshTokenRotated?.(body.refresh_token);
     }

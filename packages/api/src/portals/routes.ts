@@ -27,7 +27,13 @@ import { ApiError, badRequest, notFound } from '../errors.js';
 import { lonLat } from '../geometry.js';
 import { errorResponses, jsonBody, validationHook } from '../routes/common.js';
 import { planBillable } from '../routes/plans.js';
-import { FieldGeometrySchema, MachineSchema, PathPlanRequestSchema, PositionSchema, type PathPlanRequestBody } from '../schemas.js';
+import {
+  FieldGeometrySchema,
+  MachineSchema,
+  PathPlanRequestSchema,
+  PositionSchema,
+  type PathPlanRequestBody,
+} from '../schemas.js';
 import { portalRegistryFromEnv, type PortalRegistry } from './config.js';
 import { PORTAL_ID, PORTAL_ID_RULE, isPortalError, type PortalError } from './errors.js';
 import { previewDeerePush } from './deere.js';
@@ -40,25 +46,52 @@ const security = [{ ApiKey: [] }];
 const TerrainRequestSchema = z
   .strictObject({
     field: FieldGeometrySchema,
-    grid: z.record(z.string(), z.unknown()).optional().openapi({ description: 'JSON elevation grid (docs/terrain.md): type, crs, origin, cellSize, columns, rows, elevations' }),
-    gridGeoTiffBase64: z.string().max(14_000_000).optional().openapi({ description: 'A GeoTIFF DEM, base64 (instead of grid)' }),
-    crs: z.string().max(500).optional().openapi({ description: 'CRS of a GeoTIFF without an EPSG code (EPSG:… or a proj4 definition)' }),
+    grid: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({
+        description: 'JSON elevation grid (docs/terrain.md): type, crs, origin, cellSize, columns, rows, elevations',
+      }),
+    gridGeoTiffBase64: z
+      .string()
+      .max(14_000_000)
+      .optional()
+      .openapi({ description: 'A GeoTIFF DEM, base64 (instead of grid)' }),
+    crs: z
+      .string()
+      .max(500)
+      .optional()
+      .openapi({ description: 'CRS of a GeoTIFF without an EPSG code (EPSG:… or a proj4 definition)' }),
     objective: z.enum(['contour', 'minimizeCrossSlope']).optional(),
     maxCrossSlopeDegrees: z.number().finite().min(0).max(90).optional(),
-    keyContour: z.boolean().optional().openapi({ description: 'Also return the key contour line (median elevation) for contour-following guidance' }),
-    contourTracks: z
-      .strictObject({ widthMeters: z.number().finite().min(0.5).max(100), insetMeters: z.number().finite().min(0).max(500).optional() })
+    keyContour: z
+      .boolean()
       .optional()
-      .openapi({ description: 'Also return curved tracks along the key contour, one working width apart, kept insetMeters from the boundary' }),
+      .openapi({ description: 'Also return the key contour line (median elevation) for contour-following guidance' }),
+    contourTracks: z
+      .strictObject({
+        widthMeters: z.number().finite().min(0.5).max(100),
+        insetMeters: z.number().finite().min(0).max(500).optional(),
+      })
+      .optional()
+      .openapi({
+        description:
+          'Also return curved tracks along the key contour, one working width apart, kept insetMeters from the boundary',
+      }),
   })
   .openapi('TerrainRequest');
 
 async function gridOf(body: z.infer<typeof TerrainRequestSchema>): Promise<ElevationGrid> {
   if ((body.grid === undefined) === (body.gridGeoTiffBase64 === undefined)) {
-    throw new ApiError(400, 'ValidationFailed', 'give exactly one of grid and gridGeoTiffBase64', [{ path: 'grid', message: 'exactly one of grid, gridGeoTiffBase64' }]);
+    throw new ApiError(400, 'ValidationFailed', 'give exactly one of grid and gridGeoTiffBase64', [
+      { path: 'grid', message: 'exactly one of grid, gridGeoTiffBase64' },
+    ]);
   }
   if (body.grid !== undefined) return readElevationGridJson(body.grid, 'grid');
-  return readGeoTiffDem(Buffer.from(body.gridGeoTiffBase64 as string, 'base64'), { fileName: 'gridGeoTiffBase64', ...(body.crs ? { crs: body.crs } : {}) });
+  return readGeoTiffDem(Buffer.from(body.gridGeoTiffBase64 as string, 'base64'), {
+    fileName: 'gridGeoTiffBase64',
+    ...(body.crs ? { crs: body.crs } : {}),
+  });
 }
 
 const TerrainPlanRequestSchema = z
@@ -96,10 +129,16 @@ const SequenceRequestSchema = z
   .strictObject({
     depot: PositionSchema.openapi({ description: 'Staging area, [lon, lat]' }),
     end: PositionSchema.optional(),
-    fields: z.array(z.strictObject({ id: z.string().min(1).max(100), request: PathPlanRequestSchema })).min(1).max(30),
+    fields: z
+      .array(z.strictObject({ id: z.string().min(1).max(100), request: PathPlanRequestSchema }))
+      .min(1)
+      .max(30),
     transport: z
       .union([
-        z.strictObject({ mode: z.literal('straightLine'), detourFactor: z.number().finite().min(1).max(10).optional() }),
+        z.strictObject({
+          mode: z.literal('straightLine'),
+          detourFactor: z.number().finite().min(1).max(10).optional(),
+        }),
         z.strictObject({
           mode: z.literal('matrix'),
           points: z.array(PositionSchema).min(1).max(500),
@@ -112,7 +151,12 @@ const SequenceRequestSchema = z
     transportSpeedMetersPerSecond: z.number().finite().min(0.1).max(50).optional(),
     transportFuelLitersPerHour: z.number().finite().min(0).max(1000).optional(),
     objective: z.enum(['time', 'distance', 'fuel']).optional(),
-    workdaySeconds: z.number().finite().min(0).max(86_400 * 7).optional(),
+    workdaySeconds: z
+      .number()
+      .finite()
+      .min(0)
+      .max(86_400 * 7)
+      .optional(),
     entryCandidates: z.enum(['planned', 'corners']).optional().openapi({
       description:
         "`planned` (default): each field's route as planned or reversed. `corners`: also re-plan each field from the ends of its first and last tracks (routeOptions.startPointNodeIndex; up to 4 more plans and credits per field) so entries and exits can face the neighbouring fields",
@@ -135,12 +179,16 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       method: 'post',
       path: '/api/terrain/analyze',
       tags: ['Terrain [Beta]'],
-      summary: 'Slope and aspect of a field from a DEM; the heading that follows the contour (or limits the cross slope)',
+      summary:
+        'Slope and aspect of a field from a DEM; the heading that follows the contour (or limits the cross slope)',
       description:
         'Takes the field and a DEM (JSON elevation grid or a base64 GeoTIFF). Returns the best track heading for the objective with its slope figures, the figures every 5°, the elevation range and, on request, the key contour line. Free of charge.',
       security,
       request: { body: jsonBody(TerrainRequestSchema) },
-      responses: { 200: { description: 'Terrain analysis', content: { 'application/json': { schema: Json } } }, ...errorResponses(400, 401, 413, 422, 429) },
+      responses: {
+        200: { description: 'Terrain analysis', content: { 'application/json': { schema: Json } } },
+        ...errorResponses(400, 401, 413, 422, 429),
+      },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -153,8 +201,15 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const out: Record<string, unknown> = { ...terrain };
       if (body.keyContour) out.keyContour = keyContourLine(field, grid);
       if (body.contourTracks) {
-        const ct = contourTracks(field, grid, { widthMeters: body.contourTracks.widthMeters, ...(body.contourTracks.insetMeters !== undefined ? { insetMeters: body.contourTracks.insetMeters } : {}) });
-        out.contourTracks = { levelMeters: Number.isFinite(ct.levelMeters) ? ct.levelMeters : null, widthMeters: ct.widthMeters, tracks: ct.tracks };
+        const ct = contourTracks(field, grid, {
+          widthMeters: body.contourTracks.widthMeters,
+          ...(body.contourTracks.insetMeters !== undefined ? { insetMeters: body.contourTracks.insetMeters } : {}),
+        });
+        out.contourTracks = {
+          levelMeters: Number.isFinite(ct.levelMeters) ? ct.levelMeters : null,
+          widthMeters: ct.widthMeters,
+          tracks: ct.tracks,
+        };
       }
       return c.json(out, 200);
     },
@@ -169,7 +224,10 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       description: `Like POST /api/path-plans/direct (${deps.config.planCostCredits} credit(s)), with a DEM: unless \`request.tracks.preferredDirectionDegrees\` fixes the heading, the tracks follow the contour (objective \`contour\`) or run up and down the slope (\`minimizeCrossSlope\`). The plan gains \`terrain\`: the recommended heading and its figures, the elevation range, and slope statistics per pass and for the route.`,
       security,
       request: { body: jsonBody(TerrainPlanRequestSchema) },
-      responses: { 200: { description: 'The plan with terrain', content: { 'application/json': { schema: Json } } }, ...errorResponses(400, 401, 402, 413, 422, 429) },
+      responses: {
+        200: { description: 'The plan with terrain', content: { 'application/json': { schema: Json } } },
+        ...errorResponses(400, 401, 402, 413, 422, 429),
+      },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -180,7 +238,11 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const caller = callerOf(c);
       const plan = await planWithTerrainAsync(
         body.request as PathPlanRequest,
-        { grid, ...(body.objective ? { objective: body.objective } : {}), ...(body.maxCrossSlopeDegrees !== undefined ? { maxCrossSlopeDegrees: body.maxCrossSlopeDegrees } : {}) },
+        {
+          grid,
+          ...(body.objective ? { objective: body.objective } : {}),
+          ...(body.maxCrossSlopeDegrees !== undefined ? { maxCrossSlopeDegrees: body.maxCrossSlopeDegrees } : {}),
+        },
         async (req) => planBillable(deps, caller, req as PathPlanRequestBody, c.req.raw.signal, 'path-plans/terrain'),
       );
       return c.json(plan, 200);
@@ -196,7 +258,10 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       description: `Each scenario's equipment is merged over the request's machine/equipment and planned like POST /api/path-plans/direct (${deps.config.planCostCredits} credit(s) per scenario that plans; failures are not charged). Returns KPIs side by side, the ranking and the best by objective (time, distance or fuel).`,
       security,
       request: { body: jsonBody(ScenariosRequestSchema) },
-      responses: { 200: { description: 'Scenario comparison', content: { 'application/json': { schema: Json } } }, ...errorResponses(400, 401, 402, 413, 422, 429) },
+      responses: {
+        200: { description: 'Scenario comparison', content: { 'application/json': { schema: Json } } },
+        ...errorResponses(400, 401, 402, 413, 422, 429),
+      },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -211,11 +276,15 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
           } catch (err) {
             // Out of credits stops the whole call; a scenario that cannot plan is reported with the others.
             if (err instanceof ApiError && err.status === 402) throw new ScenarioAbort(err);
-            if (err instanceof ApiError && err.status === 422) throw new PlanError('infeasible', err.message, err.details);
+            if (err instanceof ApiError && err.status === 422)
+              throw new PlanError('infeasible', err.message, err.details);
             throw err;
           }
         },
-        { ...(body.objective ? { objective: body.objective } : {}), ...(body.includePlans ? { includePlans: true } : {}) },
+        {
+          ...(body.objective ? { objective: body.objective } : {}),
+          ...(body.includePlans ? { includePlans: true } : {}),
+        },
       ).catch((err: unknown) => {
         if (err instanceof ScenarioAbort) throw err.apiError;
         throw err;
@@ -233,14 +302,20 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       description: `Plans every field (${deps.config.planCostCredits} credit(s) each), then chooses the order and each field's entry/exit (the route as planned or reversed) for the cheapest transport by straight lines or a supplied distance matrix. Returns the day's sequence, legs and metrics with each field's plan metrics.`,
       security,
       request: { body: jsonBody(SequenceRequestSchema) },
-      responses: { 200: { description: 'The day', content: { 'application/json': { schema: Json } } }, ...errorResponses(400, 401, 402, 413, 422, 429) },
+      responses: {
+        200: { description: 'The day', content: { 'application/json': { schema: Json } } },
+        ...errorResponses(400, 401, 402, 413, 422, 429),
+      },
     }),
     async (c) => {
       const body = c.req.valid('json');
       const caller = callerOf(c);
       const ids = new Set<string>();
       body.fields.forEach((f, i) => {
-        if (ids.has(f.id)) throw new ApiError(400, 'ValidationFailed', `fields[${i}].id "${f.id}" is used twice`, [{ path: `fields[${i}].id`, message: 'duplicate' }]);
+        if (ids.has(f.id))
+          throw new ApiError(400, 'ValidationFailed', `fields[${i}].id "${f.id}" is used twice`, [
+            { path: `fields[${i}].id`, message: 'duplicate' },
+          ]);
         ids.add(f.id);
       });
       const fields: SequencingField[] = [];
@@ -250,11 +325,22 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
           return await planBillable(deps, caller, request, c.req.raw.signal, 'path-plans/sequence');
         } catch (err) {
           if (err instanceof ApiError) {
-            throw new ApiError(err.status, err.code, `fields[${i}] ("${id}"): ${err.message}`, err.details.map((d) => ({ ...d, path: `fields[${i}].request.${d.path}` })), err.extra, err.headers);
+            throw new ApiError(
+              err.status,
+              err.code,
+              `fields[${i}] ("${id}"): ${err.message}`,
+              err.details.map((d) => ({ ...d, path: `fields[${i}].request.${d.path}` })),
+              err.extra,
+              err.headers,
+            );
           }
           if (isPlanError(err)) {
             const e = err as PlanError;
-            throw new PlanError(e.code, `fields[${i}] ("${id}"): ${e.message}`, (e.details ?? []).map((d) => ({ ...d, path: `fields[${i}].request.${d.path}` })));
+            throw new PlanError(
+              e.code,
+              `fields[${i}] ("${id}"): ${e.message}`,
+              (e.details ?? []).map((d) => ({ ...d, path: `fields[${i}].request.${d.path}` })),
+            );
           }
           throw err;
         }
@@ -264,7 +350,10 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         const variants: FieldPlanVariant[] = [{ plan: base }];
         if (body.entryCandidates === 'corners' && f.request.routeOptions?.startPointNodeIndex === undefined) {
           for (const node of cornerStartNodes(base)) {
-            const req = { ...f.request, routeOptions: { ...(f.request.routeOptions ?? {}), startPointNodeIndex: node } } as PathPlanRequestBody;
+            const req = {
+              ...f.request,
+              routeOptions: { ...(f.request.routeOptions ?? {}), startPointNodeIndex: node },
+            } as PathPlanRequestBody;
             try {
               variants.push({ plan: await planField(i, f.id, req), startPointNodeIndex: node });
             } catch (err) {
@@ -274,15 +363,23 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
           }
         }
         variantsOf.set(f.id, variants);
-        fields.push({ id: f.id, visits: visitsFromPlans(variants), areaSquareMeters: base.metrics.fieldAreaSquareMeters });
+        fields.push({
+          id: f.id,
+          visits: visitsFromPlans(variants),
+          areaSquareMeters: base.metrics.fieldAreaSquareMeters,
+        });
       }
       const day = sequenceFields({
         depot: lonLat(body.depot),
         ...(body.end ? { end: lonLat(body.end) } : {}),
         fields,
         ...(body.transport ? { transport: transportInput(body.transport) } : {}),
-        ...(body.transportSpeedMetersPerSecond !== undefined ? { transportSpeedMetersPerSecond: body.transportSpeedMetersPerSecond } : {}),
-        ...(body.transportFuelLitersPerHour !== undefined ? { transportFuelLitersPerHour: body.transportFuelLitersPerHour } : {}),
+        ...(body.transportSpeedMetersPerSecond !== undefined
+          ? { transportSpeedMetersPerSecond: body.transportSpeedMetersPerSecond }
+          : {}),
+        ...(body.transportFuelLitersPerHour !== undefined
+          ? { transportFuelLitersPerHour: body.transportFuelLitersPerHour }
+          : {}),
         ...(body.objective ? { objective: body.objective } : {}),
         ...(body.workdaySeconds !== undefined ? { workdaySeconds: body.workdaySeconds } : {}),
       });
@@ -318,9 +415,18 @@ export interface PortalRoutesOptions {
 
 const PushRequestSchema = z
   .strictObject({
-    organizationId: z.string().regex(PORTAL_ID, PORTAL_ID_RULE).openapi({ description: "The portal's organization id" }),
-    fieldId: z.string().regex(PORTAL_ID, PORTAL_ID_RULE).openapi({ description: "The portal's id of the (existing) field" }),
-    plan: z.record(z.string(), z.unknown()).optional().openapi({ description: 'A plan as returned by POST /api/path-plans/direct' }),
+    organizationId: z
+      .string()
+      .regex(PORTAL_ID, PORTAL_ID_RULE)
+      .openapi({ description: "The portal's organization id" }),
+    fieldId: z
+      .string()
+      .regex(PORTAL_ID, PORTAL_ID_RULE)
+      .openapi({ description: "The portal's id of the (existing) field" }),
+    plan: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: 'A plan as returned by POST /api/path-plans/direct' }),
     planId: z.string().min(1).max(200).optional().openapi({ description: 'Or the id of a stored plan' }),
     boundary: z.boolean().optional().openapi({ description: 'Push the boundary too (default true)' }),
     boundaryName: z.string().min(1).max(200).optional(),
@@ -334,7 +440,10 @@ const PushRequestSchema = z
       })
       .optional()
       .openapi({ description: 'Also create a work plan that selects the pushed guidance line' }),
-    dryRun: z.boolean().optional().openapi({ description: 'Send nothing; answer with the requests that would be sent' }),
+    dryRun: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Send nothing; answer with the requests that would be sent' }),
   })
   .openapi('PortalPushRequest');
 
@@ -352,7 +461,18 @@ function toApiError(err: PortalError): ApiError {
     'portal-bad-plan': [422, 'PortalBadPlan'],
   };
   const [status, code] = map[err.code];
-  return new ApiError(status, code, err.message, [{ path: 'portal', message: `${err.portal}: ${err.code}${err.status ? ` (HTTP ${err.status})` : ''}, ${err.attempts} attempt(s)` }], { reason: err.code });
+  return new ApiError(
+    status,
+    code,
+    err.message,
+    [
+      {
+        path: 'portal',
+        message: `${err.portal}: ${err.code}${err.status ? ` (HTTP ${err.status})` : ''}, ${err.attempts} attempt(s)`,
+      },
+    ],
+    { reason: err.code },
+  );
 }
 
 export function portalRoutes(deps: Deps, options: PortalRoutesOptions = {}): OpenAPIHono<AppEnv> {
@@ -369,7 +489,17 @@ export function portalRoutes(deps: Deps, options: PortalRoutesOptions = {}): Ope
       summary: 'Portals this company can push plans to',
       security,
       request: { params },
-      responses: { 200: { description: 'Configured portals', content: { 'application/json': { schema: z.object({ companyId: z.string(), portals: z.array(z.enum(['deere', 'trimble'])) }) } } }, ...errorResponses(401, 404, 429) },
+      responses: {
+        200: {
+          description: 'Configured portals',
+          content: {
+            'application/json': {
+              schema: z.object({ companyId: z.string(), portals: z.array(z.enum(['deere', 'trimble'])) }),
+            },
+          },
+        },
+        ...errorResponses(401, 404, 429),
+      },
     }),
     async (c) => {
       const { companyId } = c.req.valid('param');
@@ -390,9 +520,15 @@ export function portalRoutes(deps: Deps, options: PortalRoutesOptions = {}): Ope
       description:
         "Uses the company's portal configuration (OAuth2 client credentials or refresh token, base URLs; docs/portals.md). The field must exist at the portal. With `dryRun: true` nothing is sent: the answer lists the requests that would be. Portal failures answer 409 / 422 / 502 / 503 / 504 with `reason` = the portal error code.",
       security,
-      request: { params, body: jsonBody(portal === 'deere' ? PushRequestSchema : PushRequestSchema.omit({ workPlan: true })) },
+      request: {
+        params,
+        body: jsonBody(portal === 'deere' ? PushRequestSchema : PushRequestSchema.omit({ workPlan: true })),
+      },
       responses: {
-        200: { description: 'Created at the portal (or, with dryRun, the requests that would be sent)', content: { 'application/json': { schema: Json } } },
+        200: {
+          description: 'Created at the portal (or, with dryRun, the requests that would be sent)',
+          content: { 'application/json': { schema: Json } },
+        },
         ...errorResponses(400, 401, 404, 409, 422, 429),
       },
     });
@@ -404,7 +540,9 @@ export function portalRoutes(deps: Deps, options: PortalRoutesOptions = {}): Ope
       const caller = callerOf(c);
       if (!(await deps.store.canAccessCompany(caller.userId, companyId))) throw notFound('company', companyId);
       if ((body.plan === undefined) === (body.planId === undefined)) {
-        throw new ApiError(400, 'ValidationFailed', 'give exactly one of plan and planId', [{ path: 'plan', message: 'exactly one of plan, planId' }]);
+        throw new ApiError(400, 'ValidationFailed', 'give exactly one of plan and planId', [
+          { path: 'plan', message: 'exactly one of plan, planId' },
+        ]);
       }
       let plan: Plan;
       if (body.planId !== undefined) {
@@ -414,7 +552,12 @@ export function portalRoutes(deps: Deps, options: PortalRoutesOptions = {}): Ope
       } else {
         plan = body.plan as unknown as Plan;
         if (!Array.isArray(plan.route) || typeof plan.boundary !== 'object' || plan.boundary === null) {
-          throw new ApiError(400, 'ValidationFailed', 'plan must be a plan as returned by POST /api/path-plans/direct (route, boundary)', [{ path: 'plan', message: 'needs route and boundary' }]);
+          throw new ApiError(
+            400,
+            'ValidationFailed',
+            'plan must be a plan as returned by POST /api/path-plans/direct (route, boundary)',
+            [{ path: 'plan', message: 'needs route and boundary' }],
+          );
         }
       }
       const target = { organizationId: body.organizationId, fieldId: body.fieldId };
@@ -428,13 +571,20 @@ export function portalRoutes(deps: Deps, options: PortalRoutesOptions = {}): Ope
           const baseUrl = reg().configOf(companyId, portal)?.baseUrl;
           const requests =
             portal === 'deere'
-              ? previewDeerePush(plan, target, { ...opts, ...(body.workPlan ? { workPlan: body.workPlan } : {}) }, baseUrl)
+              ? previewDeerePush(
+                  plan,
+                  target,
+                  { ...opts, ...(body.workPlan ? { workPlan: body.workPlan } : {}) },
+                  baseUrl,
+                )
               : previewTrimblePush(plan, target, opts, baseUrl);
           return c.json({ portal, companyId, dryRun: true, requests }, 200);
         }
         const pushed =
           portal === 'deere'
-            ? await reg().deereFor(companyId).pushPlan(plan, target, { ...opts, ...(body.workPlan ? { workPlan: body.workPlan } : {}) })
+            ? await reg()
+                .deereFor(companyId)
+                .pushPlan(plan, target, { ...opts, ...(body.workPlan ? { workPlan: body.workPlan } : {}) })
             : await reg().trimbleFor(companyId).pushPlan(plan, target, opts);
         return c.json({ portal, companyId, pushed }, 200);
       } catch (err) {

@@ -16,7 +16,8 @@ export interface AbLine {
 export function bearingDegrees(a: Position, b: Position): number {
   const r = Math.PI / 180;
   const y = Math.sin((b[0] - a[0]) * r) * Math.cos(b[1] * r);
-  const x = Math.cos(a[1] * r) * Math.sin(b[1] * r) - Math.sin(a[1] * r) * Math.cos(b[1] * r) * Math.cos((b[0] - a[0]) * r);
+  const x =
+    Math.cos(a[1] * r) * Math.sin(b[1] * r) - Math.sin(a[1] * r) * Math.cos(b[1] * r) * Math.cos((b[0] - a[0]) * r);
   const d = (Math.atan2(y, x) / r + 360) % 360;
   return d;
 }
@@ -24,10 +25,16 @@ export function bearingDegrees(a: Position, b: Position): number {
 /** The AB line of a plan: its first Track segment (start → end). */
 export function abLineOf(plan: Plan, portal: PortalName): AbLine {
   const track = plan.route.find((s) => s.type === 'Track' && s.coordinates.length >= 2);
-  if (!track) throw new PortalError(portal, 'portal-bad-plan', `${portal}: the plan has no working track to make an AB guidance line from`);
+  if (!track)
+    throw new PortalError(
+      portal,
+      'portal-bad-plan',
+      `${portal}: the plan has no working track to make an AB guidance line from`,
+    );
   const a = track.coordinates[0];
   const b = track.coordinates[track.coordinates.length - 1];
-  if (a[0] === b[0] && a[1] === b[1]) throw new PortalError(portal, 'portal-bad-plan', `${portal}: the plan's first track has zero length`);
+  if (a[0] === b[0] && a[1] === b[1])
+    throw new PortalError(portal, 'portal-bad-plan', `${portal}: the plan's first track has zero length`);
   return { a, b, headingDegrees: bearingDegrees(a, b) };
 }
 
@@ -37,7 +44,8 @@ function polygonsOf(g: FieldGeometry): Position[][][] {
 
 function closed(ring: Position[]): Position[] {
   if (ring.length === 0) return ring;
-  const f = ring[0], l = ring[ring.length - 1];
+  const f = ring[0],
+    l = ring[ring.length - 1];
   return f[0] === l[0] && f[1] === l[1] ? ring : [...ring, f];
 }
 
@@ -75,7 +83,12 @@ export function deereBoundaryBody(boundary: FieldGeometry, o: DeereBoundaryOptio
 
 /** Body of POST /organizations/{orgId}/fields/{fieldId}/guidanceLines (AB lines only, per the API). */
 export function deereAbLineBody(line: AbLine, o: { name: string; fieldUri: string }): Record<string, unknown> {
-  const zero = (vrDomainId: string): Record<string, unknown> => ({ '@type': 'MeasurementAsDouble', valueAsDouble: 0, vrDomainId, unit: 'cm' });
+  const zero = (vrDomainId: string): Record<string, unknown> => ({
+    '@type': 'MeasurementAsDouble',
+    valueAsDouble: 0,
+    vrDomainId,
+    unit: 'cm',
+  });
   return {
     '@type': 'ABLine',
     name: o.name,
@@ -108,7 +121,12 @@ export function deereWorkPlanBody(o: {
     year: o.year,
     operations: [{ operationType: workType, operationInputs: [] }],
     guidanceSettings: {
-      preferenceSettings: { includeLatestFieldOperation: 'NONE', preferenceMode: 'USER_SELECTED', entityType: 'GUIDANCE_LINE', entityUri: o.guidanceLineUri },
+      preferenceSettings: {
+        includeLatestFieldOperation: 'NONE',
+        preferenceMode: 'USER_SELECTED',
+        entityType: 'GUIDANCE_LINE',
+        entityUri: o.guidanceLineUri,
+      },
       includeGuidance: [{ entityType: 'GUIDANCE_LINE', entityUri: o.guidanceLineUri }],
     },
   };
@@ -120,13 +138,24 @@ export function deereWorkPlanBody(o: {
 // ----- Trimble Agriculture (Ag Data API 3.0) -----
 
 /** Body of POST /resources/{orgId}/boundaries: the field id and a GeoJSON geometry. */
-export function trimbleBoundaryBody(boundary: FieldGeometry, o: { fieldId: string; name: string }): Record<string, unknown> {
+export function trimbleBoundaryBody(
+  boundary: FieldGeometry,
+  o: { fieldId: string; name: string },
+): Record<string, unknown> {
   const polys = polygonsOf(boundary).map((poly) => poly.map(closed));
-  const geometry = polys.length === 1 ? { type: 'Polygon', coordinates: polys[0] } : { type: 'MultiPolygon', coordinates: polys };
+  const geometry =
+    polys.length === 1 ? { type: 'Polygon', coordinates: polys[0] } : { type: 'MultiPolygon', coordinates: polys };
   return { fieldID: o.fieldId, name: o.name, geometry };
 }
 
 /** Body of POST /resources/{orgId}/guidancelines: an AB line as a GeoJSON LineString. */
 export function trimbleAbLineBody(line: AbLine, o: { fieldId: string; name: string }): Record<string, unknown> {
-  return { fieldId: o.fieldId, name: o.name, type: 'AB', infillId: null, geometry: { type: 'LineString', coordinates: [line.a, line.b] }, numberOfSwaths: null };
+  return {
+    fieldId: o.fieldId,
+    name: o.name,
+    type: 'AB',
+    infillId: null,
+    geometry: { type: 'LineString', coordinates: [line.a, line.b] },
+    numberOfSwaths: null,
+  };
 }

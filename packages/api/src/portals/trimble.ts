@@ -53,13 +53,27 @@ function defaultNames(plan: Plan, o: TrimblePushOptions): { boundary: string; li
 }
 
 /** The requests `pushPlan` would send, without sending them (no credentials needed). */
-export function previewTrimblePush(plan: Plan, t: TrimbleTarget, o: TrimblePushOptions = {}, baseUrl = TRIMBLE_BASE_URL): PlannedRequest[] {
+export function previewTrimblePush(
+  plan: Plan,
+  t: TrimbleTarget,
+  o: TrimblePushOptions = {},
+  baseUrl = TRIMBLE_BASE_URL,
+): PlannedRequest[] {
   checkTarget(t);
   const root = `${baseUrl.replace(/\/+$/, '')}/resources/${encodeURIComponent(t.organizationId)}`;
   const names = defaultNames(plan, o);
   const out: PlannedRequest[] = [];
-  if (o.boundary !== false) out.push({ method: 'POST', url: `${root}/boundaries`, body: trimbleBoundaryBody(plan.boundary, { fieldId: t.fieldId, name: names.boundary }) });
-  out.push({ method: 'POST', url: `${root}/guidancelines`, body: trimbleAbLineBody(abLineOf(plan, 'trimble'), { fieldId: t.fieldId, name: names.line }) });
+  if (o.boundary !== false)
+    out.push({
+      method: 'POST',
+      url: `${root}/boundaries`,
+      body: trimbleBoundaryBody(plan.boundary, { fieldId: t.fieldId, name: names.boundary }),
+    });
+  out.push({
+    method: 'POST',
+    url: `${root}/guidancelines`,
+    body: trimbleAbLineBody(abLineOf(plan, 'trimble'), { fieldId: t.fieldId, name: names.line }),
+  });
   return out;
 }
 
@@ -69,14 +83,34 @@ export class TrimbleClient {
 
   constructor(config: TrimbleConfig, deps: TrimbleClientDeps = {}) {
     if (!config?.oauth) throw new PortalError('trimble', 'portal-config', 'trimble: oauth configuration is required');
-    this.tokens = new OAuthTokenSource('trimble', { ...config.oauth, tokenUrl: config.oauth.tokenUrl ?? TRIMBLE_TOKEN_URL }, deps);
-    this.http = new PortalHttp('trimble', config.baseUrl ?? TRIMBLE_BASE_URL, this.tokens, 'application/json', config.retry, deps);
+    this.tokens = new OAuthTokenSource(
+      'trimble',
+      { ...config.oauth, tokenUrl: config.oauth.tokenUrl ?? TRIMBLE_TOKEN_URL },
+      deps,
+    );
+    this.http = new PortalHttp(
+      'trimble',
+      config.baseUrl ?? TRIMBLE_BASE_URL,
+      this.tokens,
+      'application/json',
+      config.retry,
+      deps,
+    );
   }
 
   async pushBoundary(plan: Plan, t: TrimbleTarget, name: string): Promise<PushedResource> {
     checkTarget(t);
-    const res = await this.http.postJson(`/resources/${encodeURIComponent(t.organizationId)}/boundaries`, trimbleBoundaryBody(plan.boundary, { fieldId: t.fieldId, name }), 'creating the boundary');
-    return { kind: 'boundary', uri: idOf(res.body) ?? res.headers.get('location'), status: res.status, attempts: res.attempts };
+    const res = await this.http.postJson(
+      `/resources/${encodeURIComponent(t.organizationId)}/boundaries`,
+      trimbleBoundaryBody(plan.boundary, { fieldId: t.fieldId, name }),
+      'creating the boundary',
+    );
+    return {
+      kind: 'boundary',
+      uri: idOf(res.body) ?? res.headers.get('location'),
+      status: res.status,
+      attempts: res.attempts,
+    };
   }
 
   async pushGuidanceLine(plan: Plan, t: TrimbleTarget, name: string): Promise<PushedResource> {
@@ -86,7 +120,12 @@ export class TrimbleClient {
       trimbleAbLineBody(abLineOf(plan, 'trimble'), { fieldId: t.fieldId, name }),
       'creating the AB guidance line',
     );
-    return { kind: 'guidanceLine', uri: idOf(res.body) ?? res.headers.get('location'), status: res.status, attempts: res.attempts };
+    return {
+      kind: 'guidanceLine',
+      uri: idOf(res.body) ?? res.headers.get('location'),
+      status: res.status,
+      attempts: res.attempts,
+    };
   }
 
   async pushPlan(plan: Plan, t: TrimbleTarget, o: TrimblePushOptions = {}): Promise<PushedResource[]> {

@@ -49,8 +49,20 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
             'application/json': {
               schema: z.object({
                 user: UserSchema,
-                companies: z.array(z.object({ companyId: z.string(), partnerCompanyId: z.string().nullable(), name: z.string(), countryCode: z.string(), role: z.enum(['admin', 'member']) })),
-                key: z.object({ keyId: z.string().nullable(), partnerAdmin: z.boolean(), via: z.enum(['api-key', 'session']) }),
+                companies: z.array(
+                  z.object({
+                    companyId: z.string(),
+                    partnerCompanyId: z.string().nullable(),
+                    name: z.string(),
+                    countryCode: z.string(),
+                    role: z.enum(['admin', 'member']),
+                  }),
+                ),
+                key: z.object({
+                  keyId: z.string().nullable(),
+                  partnerAdmin: z.boolean(),
+                  via: z.enum(['api-key', 'session']),
+                }),
                 credits: z.object({ balance: z.number() }),
               }),
             },
@@ -67,7 +79,13 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       return c.json(
         {
           user: publicUser(user),
-          companies: companies.map((co) => ({ companyId: co.companyId, partnerCompanyId: co.partnerCompanyId, name: co.name, countryCode: co.countryCode, role: co.role })),
+          companies: companies.map((co) => ({
+            companyId: co.companyId,
+            partnerCompanyId: co.partnerCompanyId,
+            name: co.name,
+            countryCode: co.countryCode,
+            role: co.role,
+          })),
           key: { keyId: caller.keyId ?? null, partnerAdmin: caller.partnerAdmin, via: caller.via },
           credits: { balance: await deps.store.balance('user', caller.userId) },
         },
@@ -88,7 +106,10 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
           description: 'Balances',
           content: {
             'application/json': {
-              schema: z.object({ user: z.object({ userId: z.string(), balance: z.number() }), companies: z.array(z.object({ companyId: z.string(), balance: z.number() })) }),
+              schema: z.object({
+                user: z.object({ userId: z.string(), balance: z.number() }),
+                companies: z.array(z.object({ companyId: z.string(), balance: z.number() })),
+              }),
             },
           },
         },
@@ -101,7 +122,12 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       return c.json(
         {
           user: { userId: caller.userId, balance: await deps.store.balance('user', caller.userId) },
-          companies: await Promise.all(companies.map(async (co) => ({ companyId: co.companyId, balance: await deps.store.balance('company', co.companyId) }))),
+          companies: await Promise.all(
+            companies.map(async (co) => ({
+              companyId: co.companyId,
+              balance: await deps.store.balance('company', co.companyId),
+            })),
+          ),
         },
         200,
       );
@@ -131,7 +157,12 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const body = c.req.valid('json');
       let userId = caller.userId;
       if (body.partnerUserId !== undefined) {
-        if (!caller.partnerAdmin) throw new ApiError(403, 'NotAuthorized', 'only a partner admin key may create keys for provisioned users (partnerUserId)');
+        if (!caller.partnerAdmin)
+          throw new ApiError(
+            403,
+            'NotAuthorized',
+            'only a partner admin key may create keys for provisioned users (partnerUserId)',
+          );
         const user = await deps.store.userByPartnerId(caller.userId, body.partnerUserId);
         if (!user) throw notFound('partner user', body.partnerUserId);
         userId = user.userId;
@@ -148,7 +179,10 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       summary: "List the keys of the caller's user (and, for partner admins, of its provisioned users); never secrets",
       security: [{ ApiKey: [] }],
       responses: {
-        200: { description: 'Keys', content: { 'application/json': { schema: z.object({ items: z.array(KeySchema) }) } } },
+        200: {
+          description: 'Keys',
+          content: { 'application/json': { schema: z.object({ items: z.array(KeySchema) }) } },
+        },
         ...errorResponses(401, 403, 429),
       },
     }),

@@ -4,7 +4,11 @@ import { ApiError } from '../errors.js';
 import { ErrorSchema, ForbiddenSchema, PaymentRequiredSchema, RateLimitedSchema, issuesToDetails } from '../schemas.js';
 
 /** zod-openapi's hook: a failed validation becomes one 400 naming every offending field. */
-export const validationHook = (result: { success: boolean; error?: { issues: readonly z.core.$ZodIssue[] }; target?: string }): void => {
+export const validationHook = (result: {
+  success: boolean;
+  error?: { issues: readonly z.core.$ZodIssue[] };
+  target?: string;
+}): void => {
   if (result.success || !result.error) return;
   const details = issuesToDetails(result.error.issues);
   const where = result.target === 'param' ? 'path parameter ' : result.target === 'query' ? 'query parameter ' : '';
@@ -30,6 +34,10 @@ const errorDocs: Record<number, { description: string; schema: z.ZodType }> = {
 
 export function errorResponses(...statuses: number[]) {
   const out: Record<number, { description: string; content: { 'application/json': { schema: z.ZodType } } }> = {};
-  for (const s of statuses) out[s] = { description: errorDocs[s].description, content: { 'application/json': { schema: errorDocs[s].schema } } };
+  for (const s of statuses)
+    out[s] = {
+      description: errorDocs[s].description,
+      content: { 'application/json': { schema: errorDocs[s].schema } },
+    };
   return out;
 }

@@ -15,7 +15,14 @@ import type { AppEnv, Caller, Deps } from '../context.js';
 import { callerOf } from '../context.js';
 import { ApiError, badRequest, fromPlanError, notFound } from '../errors.js';
 import { assertValidBoundary, ringsToPolygon } from '../geometry.js';
-import { LandEntitySchema, PageQuerySchema, PathPlanRequestSchema, SaveFieldSchema, issuesToDetails, textProblem } from '../schemas.js';
+import {
+  LandEntitySchema,
+  PageQuerySchema,
+  PathPlanRequestSchema,
+  SaveFieldSchema,
+  issuesToDetails,
+  textProblem,
+} from '../schemas.js';
 import type { BoundaryRow, FarmRow, FieldRow, LandRow, Page, StoredPlanRow } from '../store/store.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
 import { planBillable } from './plans.js';
@@ -23,39 +30,124 @@ import { planBillable } from './plans.js';
 const json = (description: string, schema: z.ZodType) => ({ description, content: { 'application/json': { schema } } });
 const security = [{ ApiKey: [] }];
 const IdParam = (name: string) => z.object({ [name]: z.string().min(1).max(100) });
-const PagedSchema = (item: z.ZodType) => z.object({ items: z.array(item), total: z.number(), limit: z.number(), offset: z.number() });
+const PagedSchema = (item: z.ZodType) =>
+  z.object({ items: z.array(item), total: z.number(), limit: z.number(), offset: z.number() });
 
-const GrowerSchema = z.object({ growerId: z.string(), companyId: z.string(), name: z.string(), source: z.string(), archived: z.boolean(), createdAt: z.string() }).openapi('Grower');
-const FarmSchema = z.object({ farmId: z.string(), growerId: z.string(), companyId: z.string(), name: z.string(), source: z.string(), archived: z.boolean(), createdAt: z.string() }).openapi('Farm');
-const FieldSchema = z.object({ fieldId: z.string(), farmId: z.string(), companyId: z.string(), name: z.string(), archived: z.boolean(), createdAt: z.string() }).passthrough().openapi('Field');
+const GrowerSchema = z
+  .object({
+    growerId: z.string(),
+    companyId: z.string(),
+    name: z.string(),
+    source: z.string(),
+    archived: z.boolean(),
+    createdAt: z.string(),
+  })
+  .openapi('Grower');
+const FarmSchema = z
+  .object({
+    farmId: z.string(),
+    growerId: z.string(),
+    companyId: z.string(),
+    name: z.string(),
+    source: z.string(),
+    archived: z.boolean(),
+    createdAt: z.string(),
+  })
+  .openapi('Farm');
+const FieldSchema = z
+  .object({
+    fieldId: z.string(),
+    farmId: z.string(),
+    companyId: z.string(),
+    name: z.string(),
+    archived: z.boolean(),
+    createdAt: z.string(),
+  })
+  .passthrough()
+  .openapi('Field');
 const BoundarySchema = z
-  .object({ boundaryId: z.string(), fieldId: z.string().nullable(), companyId: z.string(), name: z.string().nullable(), geometry: z.record(z.string(), z.unknown()), archived: z.boolean(), createdAt: z.string() })
+  .object({
+    boundaryId: z.string(),
+    fieldId: z.string().nullable(),
+    companyId: z.string(),
+    name: z.string().nullable(),
+    geometry: z.record(z.string(), z.unknown()),
+    archived: z.boolean(),
+    createdAt: z.string(),
+  })
   .openapi('Boundary');
 const StoredPlanSchema = z
-  .object({ planId: z.string(), boundaryId: z.string(), fieldId: z.string().nullable(), createdAt: z.string(), request: z.record(z.string(), z.unknown()), plan: z.record(z.string(), z.unknown()) })
+  .object({
+    planId: z.string(),
+    boundaryId: z.string(),
+    fieldId: z.string().nullable(),
+    createdAt: z.string(),
+    request: z.record(z.string(), z.unknown()),
+    plan: z.record(z.string(), z.unknown()),
+  })
   .openapi('StoredPlan');
 
-const grower = (g: LandRow) => ({ growerId: g.id, companyId: g.companyId, name: g.name, source: g.source, archived: g.archived, createdAt: g.createdAt });
-const farm = (f: FarmRow) => ({ farmId: f.id, growerId: f.growerId, companyId: f.companyId, name: f.name, source: f.source, archived: f.archived, createdAt: f.createdAt });
-const storedPlan = (p: StoredPlanRow) => ({ planId: p.planId, boundaryId: p.boundaryId, fieldId: p.fieldId, createdAt: p.createdAt, request: p.request, plan: p.plan });
+const grower = (g: LandRow) => ({
+  growerId: g.id,
+  companyId: g.companyId,
+  name: g.name,
+  source: g.source,
+  archived: g.archived,
+  createdAt: g.createdAt,
+});
+const farm = (f: FarmRow) => ({
+  farmId: f.id,
+  growerId: f.growerId,
+  companyId: f.companyId,
+  name: f.name,
+  source: f.source,
+  archived: f.archived,
+  createdAt: f.createdAt,
+});
+const storedPlan = (p: StoredPlanRow) => ({
+  planId: p.planId,
+  boundaryId: p.boundaryId,
+  fieldId: p.fieldId,
+  createdAt: p.createdAt,
+  request: p.request,
+  plan: p.plan,
+});
 const mapPage = <T, U>(p: Page<T>, f: (t: T) => U) => ({ ...p, items: p.items.map(f) });
 
 export const BOUNDARY_FORMATS = ['geojson', 'wkt', 'kml', 'shapefile', 'isoxml'] as const;
 type BoundaryFormat = (typeof BOUNDARY_FORMATS)[number];
 
-async function exportBoundary(b: BoundaryRow, format: BoundaryFormat): Promise<{ bytes: Uint8Array | string; mediaType: string; ext: string }> {
-  const item = { geometry: b.geometry, properties: { name: b.name ?? b.boundaryId, boundaryId: b.boundaryId, fieldId: b.fieldId } };
+async function exportBoundary(
+  b: BoundaryRow,
+  format: BoundaryFormat,
+): Promise<{ bytes: Uint8Array | string; mediaType: string; ext: string }> {
+  const item = {
+    geometry: b.geometry,
+    properties: { name: b.name ?? b.boundaryId, boundaryId: b.boundaryId, fieldId: b.fieldId },
+  };
   switch (format) {
     case 'geojson':
       return { bytes: geojsonFormat.writeBoundaries([item]), mediaType: 'application/geo+json', ext: 'geojson' };
     case 'wkt':
       return { bytes: `${wktFormat.writeBoundaries([item])}\n`, mediaType: 'text/plain; charset=utf-8', ext: 'wkt' };
     case 'kml':
-      return { bytes: kmlFormat.writeBoundaries([item], { name: b.name ?? 'boundary' }), mediaType: 'application/vnd.google-earth.kml+xml', ext: 'kml' };
+      return {
+        bytes: kmlFormat.writeBoundaries([item], { name: b.name ?? 'boundary' }),
+        mediaType: 'application/vnd.google-earth.kml+xml',
+        ext: 'kml',
+      };
     case 'shapefile':
-      return { bytes: await shapefileFormat.writeBoundaries([item], { name: 'boundary' }), mediaType: 'application/zip', ext: 'zip' };
+      return {
+        bytes: await shapefileFormat.writeBoundaries([item], { name: 'boundary' }),
+        mediaType: 'application/zip',
+        ext: 'zip',
+      };
     case 'isoxml':
-      return { bytes: await isoxmlFormat.zipTaskData(isoxmlFormat.boundaryToTaskData(item, { field: b.name ?? 'field' })), mediaType: 'application/zip', ext: 'zip' };
+      return {
+        bytes: await isoxmlFormat.zipTaskData(isoxmlFormat.boundaryToTaskData(item, { field: b.name ?? 'field' })),
+        mediaType: 'application/zip',
+        ext: 'zip',
+      };
   }
 }
 
@@ -63,7 +155,10 @@ function download(bytes: Uint8Array | string, mediaType: string, fileName: strin
   // A body is text or bytes over an ArrayBuffer; the zip writers type theirs over any buffer, so copy (a boundary file is small).
   return new Response(typeof bytes === 'string' ? bytes : new Uint8Array(bytes), {
     status: 200,
-    headers: { 'Content-Type': mediaType, 'Content-Disposition': `attachment; filename="${fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"` },
+    headers: {
+      'Content-Type': mediaType,
+      'Content-Disposition': `attachment; filename="${fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+    },
   });
 }
 
@@ -104,21 +199,32 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   // ---- growers --------------------------------------------------------------------------
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/companies/{companyId}/growers', tags: ['Land'], security,
-      summary: 'Create a grower in a company (companyId is the service\'s id, not partnerCompanyId)',
+      method: 'post',
+      path: '/api/companies/{companyId}/growers',
+      tags: ['Land'],
+      security,
+      summary: "Create a grower in a company (companyId is the service's id, not partnerCompanyId)",
       request: { params: IdParam('companyId'), body: jsonBody(LandEntitySchema) },
       responses: { 201: json('The grower', GrowerSchema), ...errorResponses(400, 401, 404, 415, 429) },
     }),
     async (c) => {
       const companyId = await companyFor(callerOf(c), c.req.valid('param').companyId);
       const body = c.req.valid('json');
-      const g = await store.createGrower(companyId, { name: body.name, source: body.source ?? 'api', archived: body.archived ?? false });
+      const g = await store.createGrower(companyId, {
+        name: body.name,
+        source: body.source ?? 'api',
+        archived: body.archived ?? false,
+      });
       return c.json(grower(g), 201);
     },
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/companies/{companyId}/growers', tags: ['Land'], security, summary: 'List growers of a company (paged)',
+      method: 'get',
+      path: '/api/companies/{companyId}/growers',
+      tags: ['Land'],
+      security,
+      summary: 'List growers of a company (paged)',
       request: { params: IdParam('companyId'), query: PageQuerySchema },
       responses: { 200: json('Growers', PagedSchema(GrowerSchema)), ...errorResponses(400, 401, 404, 429) },
     }),
@@ -129,7 +235,10 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/companies/{companyId}/fields', tags: ['Land'], security,
+      method: 'get',
+      path: '/api/companies/{companyId}/fields',
+      tags: ['Land'],
+      security,
       summary: 'List fields of a company (paged), each with its latest boundaryId',
       request: { params: IdParam('companyId'), query: PageQuerySchema },
       responses: { 200: json('Fields', PagedSchema(FieldSchema)), ...errorResponses(400, 401, 404, 429) },
@@ -141,7 +250,11 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/growers/{growerId}', tags: ['Land'], security, summary: 'Get a grower',
+      method: 'get',
+      path: '/api/growers/{growerId}',
+      tags: ['Land'],
+      security,
+      summary: 'Get a grower',
       request: { params: IdParam('growerId') },
       responses: { 200: json('The grower', GrowerSchema), ...errorResponses(401, 404, 429) },
     }),
@@ -151,20 +264,32 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   // ---- farms ----------------------------------------------------------------------------
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/growers/{growerId}/farms', tags: ['Land'], security, summary: 'Create a farm of a grower',
+      method: 'post',
+      path: '/api/growers/{growerId}/farms',
+      tags: ['Land'],
+      security,
+      summary: 'Create a farm of a grower',
       request: { params: IdParam('growerId'), body: jsonBody(LandEntitySchema) },
       responses: { 201: json('The farm', FarmSchema), ...errorResponses(400, 401, 404, 415, 429) },
     }),
     async (c) => {
       const g = await growerFor(callerOf(c), c.req.valid('param').growerId);
       const body = c.req.valid('json');
-      const f = await store.createFarm(g, { name: body.name, source: body.source ?? 'api', archived: body.archived ?? false });
+      const f = await store.createFarm(g, {
+        name: body.name,
+        source: body.source ?? 'api',
+        archived: body.archived ?? false,
+      });
       return c.json(farm(f), 201);
     },
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/growers/{growerId}/farms', tags: ['Land'], security, summary: 'List farms of a grower (paged)',
+      method: 'get',
+      path: '/api/growers/{growerId}/farms',
+      tags: ['Land'],
+      security,
+      summary: 'List farms of a grower (paged)',
       request: { params: IdParam('growerId'), query: PageQuerySchema },
       responses: { 200: json('Farms', PagedSchema(FarmSchema)), ...errorResponses(400, 401, 404, 429) },
     }),
@@ -175,7 +300,11 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/farms/{farmId}', tags: ['Land'], security, summary: 'Get a farm',
+      method: 'get',
+      path: '/api/farms/{farmId}',
+      tags: ['Land'],
+      security,
+      summary: 'Get a farm',
       request: { params: IdParam('farmId') },
       responses: { 200: json('The farm', FarmSchema), ...errorResponses(401, 404, 429) },
     }),
@@ -183,7 +312,11 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/farms/{farmId}/fields', tags: ['Land'], security, summary: 'List fields of a farm (paged)',
+      method: 'get',
+      path: '/api/farms/{farmId}/fields',
+      tags: ['Land'],
+      security,
+      summary: 'List fields of a farm (paged)',
       request: { params: IdParam('farmId'), query: PageQuerySchema },
       responses: { 200: json('Fields', PagedSchema(FieldSchema)), ...errorResponses(400, 401, 404, 429) },
     }),
@@ -196,8 +329,11 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   // ---- fields and boundaries -------------------------------------------------------------
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/fields/save', tags: ['Land'], security,
-      summary: 'Create a field with its boundary (rings of [lon, lat]; validated like a plan\'s field)',
+      method: 'post',
+      path: '/api/fields/save',
+      tags: ['Land'],
+      security,
+      summary: "Create a field with its boundary (rings of [lon, lat]; validated like a plan's field)",
       request: { body: jsonBody(SaveFieldSchema) },
       responses: {
         201: json('The field and its boundary', z.object({ field: FieldSchema, vBoundary: BoundarySchema })),
@@ -210,12 +346,19 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const geometry = ringsToPolygon(body.boundary);
       assertValidBoundary(geometry, 'boundary');
       const saved = await store.saveField(f, { name: body.name, geometry });
-      return c.json({ field: { ...saved.field, boundaryId: saved.boundary.boundaryId }, vBoundary: saved.boundary }, 201);
+      return c.json(
+        { field: { ...saved.field, boundaryId: saved.boundary.boundaryId }, vBoundary: saved.boundary },
+        201,
+      );
     },
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/fields/{fieldId}', tags: ['Land'], security, summary: 'Get a field with its boundaries',
+      method: 'get',
+      path: '/api/fields/{fieldId}',
+      tags: ['Land'],
+      security,
+      summary: 'Get a field with its boundaries',
       request: { params: IdParam('fieldId') },
       responses: { 200: json('The field', FieldSchema), ...errorResponses(401, 404, 429) },
     }),
@@ -227,7 +370,11 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/fields/{fieldId}/boundaries', tags: ['Land'], security, summary: 'List boundaries of a field (paged)',
+      method: 'get',
+      path: '/api/fields/{fieldId}/boundaries',
+      tags: ['Land'],
+      security,
+      summary: 'List boundaries of a field (paged)',
       request: { params: IdParam('fieldId'), query: PageQuerySchema },
       responses: { 200: json('Boundaries', PagedSchema(BoundarySchema)), ...errorResponses(400, 401, 404, 429) },
     }),
@@ -238,8 +385,12 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   );
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/fields/{fieldId}/boundaries/import', tags: ['Land'], security,
-      summary: 'Import boundaries from a file: GeoJSON, WKT, KML/KMZ, zipped Shapefile or ISO-XML (format detected from the content)',
+      method: 'post',
+      path: '/api/fields/{fieldId}/boundaries/import',
+      tags: ['Land'],
+      security,
+      summary:
+        'Import boundaries from a file: GeoJSON, WKT, KML/KMZ, zipped Shapefile or ISO-XML (format detected from the content)',
       description:
         'Send the file as the raw request body (any Content-Type); `filename` helps the detection. Every polygon found becomes a boundary of the field. Archives are unpacked within limits (entries, unpacked bytes, compression ratio; see the formats guide): 413 past them.',
       request: {
@@ -247,7 +398,10 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         query: z.object({ filename: z.string().max(200).optional() }),
         body: { content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
       },
-      responses: { 201: json('The imported boundaries', z.object({ items: z.array(BoundarySchema) })), ...errorResponses(400, 401, 404, 413, 422, 429) },
+      responses: {
+        201: json('The imported boundaries', z.object({ items: z.array(BoundarySchema) })),
+        ...errorResponses(400, 401, 404, 413, 422, 429),
+      },
     }),
     async (c) => {
       const f = await fieldFor(callerOf(c), c.req.valid('param').fieldId);
@@ -260,7 +414,11 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         if (isArchiveLimitError(err)) throw new ApiError(413, 'PayloadTooLarge', err.message, err.details);
         const e = fromPlanError(err);
         if (e) throw new ApiError(422, 'InvalidGeometry', e.message, e.details, e.extra);
-        throw new ApiError(422, 'InvalidGeometry', `the file could not be read as a boundary: ${err instanceof Error ? err.message : String(err)}`);
+        throw new ApiError(
+          422,
+          'InvalidGeometry',
+          `the file could not be read as a boundary: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
       if (parsed.length === 0) throw new ApiError(422, 'InvalidGeometry', 'the file holds no polygon');
       parsed.forEach((p, i) => {
@@ -272,14 +430,21 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const items = await store.addBoundaries(
         f.companyId,
         f.fieldId,
-        parsed.map((p, i) => ({ name: typeof p.properties.name === 'string' ? p.properties.name : `${f.name} ${i + 1}`, geometry: p.geometry as BoundaryRow['geometry'] })),
+        parsed.map((p, i) => ({
+          name: typeof p.properties.name === 'string' ? p.properties.name : `${f.name} ${i + 1}`,
+          geometry: p.geometry as BoundaryRow['geometry'],
+        })),
       );
       return c.json({ items }, 201);
     },
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/boundaries/{boundaryId}', tags: ['Land'], security, summary: 'Get a boundary (GeoJSON geometry)',
+      method: 'get',
+      path: '/api/boundaries/{boundaryId}',
+      tags: ['Land'],
+      security,
+      summary: 'Get a boundary (GeoJSON geometry)',
       request: { params: IdParam('boundaryId') },
       responses: { 200: json('The boundary', BoundarySchema), ...errorResponses(401, 404, 429) },
     }),
@@ -287,9 +452,15 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/boundaries/{boundaryId}/export', tags: ['Land'], security,
+      method: 'get',
+      path: '/api/boundaries/{boundaryId}/export',
+      tags: ['Land'],
+      security,
       summary: `Export a boundary: ${BOUNDARY_FORMATS.join(', ')}`,
-      request: { params: IdParam('boundaryId'), query: z.object({ format: z.enum(BOUNDARY_FORMATS).default('geojson') }) },
+      request: {
+        params: IdParam('boundaryId'),
+        query: z.object({ format: z.enum(BOUNDARY_FORMATS).default('geojson') }),
+      },
       responses: { 200: { description: 'The file' }, ...errorResponses(400, 401, 404, 429) },
     }),
     async (c) => {
@@ -302,24 +473,43 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   // ---- stored plans ---------------------------------------------------------------------
   app.openapi(
     createRoute({
-      method: 'post', path: '/api/boundaries/{boundaryId}/plans', tags: ['Plans'], security,
+      method: 'post',
+      path: '/api/boundaries/{boundaryId}/plans',
+      tags: ['Plans'],
+      security,
       summary: 'Plan a stored boundary and keep the plan with its options',
       description:
-        '`request` is a path-plan request (shape A or B) without its field: the stored boundary is used. Costs credits like a direct plan (the company\'s balance first, then the user\'s).',
-      request: { params: IdParam('boundaryId'), body: jsonBody(z.object({ request: z.record(z.string(), z.unknown()) }).openapi('StorePlanRequest')) },
-      responses: { 201: json('The stored plan', StoredPlanSchema), ...errorResponses(400, 401, 402, 404, 415, 422, 429) },
+        "`request` is a path-plan request (shape A or B) without its field: the stored boundary is used. Costs credits like a direct plan (the company's balance first, then the user's).",
+      request: {
+        params: IdParam('boundaryId'),
+        body: jsonBody(z.object({ request: z.record(z.string(), z.unknown()) }).openapi('StorePlanRequest')),
+      },
+      responses: {
+        201: json('The stored plan', StoredPlanSchema),
+        ...errorResponses(400, 401, 402, 404, 415, 422, 429),
+      },
     }),
     async (c) => {
       const caller = callerOf(c);
       const b = await boundaryFor(caller, c.req.valid('param').boundaryId);
       const { field: _f, boundary: _b, ...rest } = c.req.valid('json').request;
-      const request = 'machine' in rest || 'headland' in rest || 'tracks' in rest ? { ...rest, field: b.geometry } : { ...rest, boundary: b.geometry };
+      const request =
+        'machine' in rest || 'headland' in rest || 'tracks' in rest
+          ? { ...rest, field: b.geometry }
+          : { ...rest, boundary: b.geometry };
       const parsed = PathPlanRequestSchema.safeParse(request);
       if (!parsed.success) {
         const details = issuesToDetails(parsed.error.issues, ['request']);
         throw new ApiError(400, 'ValidationFailed', `${details[0].path}: ${details[0].message}`, details);
       }
-      const plan = await planBillable(deps, caller, parsed.data, c.req.raw.signal, `boundaries/${b.boundaryId}/plans`, b.companyId);
+      const plan = await planBillable(
+        deps,
+        caller,
+        parsed.data,
+        c.req.raw.signal,
+        `boundaries/${b.boundaryId}/plans`,
+        b.companyId,
+      );
       const { field: _x, boundary: _y, ...options } = parsed.data;
       const saved = await store.savePlan({ boundary: b, createdBy: caller.userId, request: options, plan });
       return c.json(storedPlan(saved), 201);
@@ -327,7 +517,11 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/fields/{fieldId}/plans', tags: ['Plans'], security, summary: 'List stored plans of a field (paged)',
+      method: 'get',
+      path: '/api/fields/{fieldId}/plans',
+      tags: ['Plans'],
+      security,
+      summary: 'List stored plans of a field (paged)',
       request: { params: IdParam('fieldId'), query: PageQuerySchema },
       responses: { 200: json('Plans', PagedSchema(StoredPlanSchema)), ...errorResponses(400, 401, 404, 429) },
     }),
@@ -338,7 +532,11 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/plans/{planId}', tags: ['Plans'], security, summary: 'Get a stored plan',
+      method: 'get',
+      path: '/api/plans/{planId}',
+      tags: ['Plans'],
+      security,
+      summary: 'Get a stored plan',
       request: { params: IdParam('planId') },
       responses: { 200: json('The plan', StoredPlanSchema), ...errorResponses(401, 404, 429) },
     }),
@@ -346,9 +544,15 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   );
   app.openapi(
     createRoute({
-      method: 'get', path: '/api/plans/{planId}/export', tags: ['Plans'], security,
+      method: 'get',
+      path: '/api/plans/{planId}/export',
+      tags: ['Plans'],
+      security,
       summary: `Export a stored plan: ${vendorFormat.PLAN_FORMATS.join(', ')}`,
-      request: { params: IdParam('planId'), query: z.object({ format: z.enum(vendorFormat.PLAN_FORMATS).default('geojson') }) },
+      request: {
+        params: IdParam('planId'),
+        query: z.object({ format: z.enum(vendorFormat.PLAN_FORMATS).default('geojson') }),
+      },
       responses: { 200: { description: 'The file' }, ...errorResponses(400, 401, 404, 429) },
     }),
     async (c) => {
@@ -369,15 +573,28 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   ] as const) {
     app.openapi(
       createRoute({
-        method: 'post', path: `/api/${kind}/{${idName}}/archive`, tags: ['Land'], security,
+        method: 'post',
+        path: `/api/${kind}/{${idName}}/archive`,
+        tags: ['Land'],
+        security,
         summary: `Archive (or with {"archived": false} restore) a ${kind.replace(/s$/, '').replace(/ie$/, 'y')}; archived ones leave lists unless includeArchived=true`,
-        request: { params: IdParam(idName), body: { required: false, content: { 'application/json': { schema: z.strictObject({ archived: z.boolean().optional() }) } } } },
-        responses: { 200: json('Archived state', z.object({ id: z.string(), archived: z.boolean() })), ...errorResponses(400, 401, 404, 429) },
+        request: {
+          params: IdParam(idName),
+          body: {
+            required: false,
+            content: { 'application/json': { schema: z.strictObject({ archived: z.boolean().optional() }) } },
+          },
+        },
+        responses: {
+          200: json('Archived state', z.object({ id: z.string(), archived: z.boolean() })),
+          ...errorResponses(400, 401, 404, 429),
+        },
       }),
       async (c) => {
         const id = (c.req.valid('param') as Record<string, string>)[idName];
         const archived = (c.req.valid('json') as { archived?: boolean } | undefined)?.archived ?? true;
-        if (!(await store.setArchived(table, callerOf(c).userId, id, archived))) throw notFound(kind.replace(/s$/, ''), id);
+        if (!(await store.setArchived(table, callerOf(c).userId, id, archived)))
+          throw notFound(kind.replace(/s$/, ''), id);
         return c.json({ id, archived }, 200);
       },
     );

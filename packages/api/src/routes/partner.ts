@@ -8,7 +8,14 @@ import { SignJWT } from 'jose';
 import type { AppEnv, Deps } from '../context.js';
 import { callerOf } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
-import { CompanyAccessSchema, GrantCreditsSchema, LaunchExchangeSchema, LaunchSchema, PartnerCompanySchema, PartnerUserSchema } from '../schemas.js';
+import {
+  CompanyAccessSchema,
+  GrantCreditsSchema,
+  LaunchExchangeSchema,
+  LaunchSchema,
+  PartnerCompanySchema,
+  PartnerUserSchema,
+} from '../schemas.js';
 import type { CompanyRow } from '../store/store.js';
 import { publicUser } from './account.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
@@ -16,7 +23,13 @@ import { errorResponses, jsonBody, validationHook } from './common.js';
 const json = (description: string, schema: z.ZodType) => ({ description, content: { 'application/json': { schema } } });
 
 function publicCompany(c: CompanyRow) {
-  return { companyId: c.companyId, partnerCompanyId: c.partnerCompanyId, name: c.name, countryCode: c.countryCode, createdAt: c.createdAt };
+  return {
+    companyId: c.companyId,
+    partnerCompanyId: c.partnerCompanyId,
+    name: c.name,
+    countryCode: c.countryCode,
+    createdAt: c.createdAt,
+  };
 }
 
 /** A returnUrl must stay on the web app's origin or an allowed one (no open redirect). */
@@ -34,7 +47,10 @@ export function checkReturnUrl(returnUrl: string | undefined, appUrl: string, al
   }
   const origins = new Set([base.origin, ...allowedOrigins.map((o) => new URL(o).origin)]);
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !origins.has(url.origin)) {
-    throw badRequest('returnUrl', `origin ${url.origin} is not allowed; use ${base.origin} or an origin configured in FURROW_RETURN_URL_ORIGINS`);
+    throw badRequest(
+      'returnUrl',
+      `origin ${url.origin} is not allowed; use ${base.origin} or an origin configured in FURROW_RETURN_URL_ORIGINS`,
+    );
   }
   return url.toString();
 }
@@ -51,7 +67,8 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       tags,
       security,
       summary: "Create (or find) a user by the partner's id",
-      description: 'Idempotent on partnerUserId: a repeat returns the existing user (200) instead of creating another (201). firstName and lastName are required only on first creation.',
+      description:
+        'Idempotent on partnerUserId: a repeat returns the existing user (200) instead of creating another (201). firstName and lastName are required only on first creation.',
       request: { body: jsonBody(PartnerUserSchema) },
       responses: {
         200: json('Existing user', z.object({ userId: z.string(), created: z.boolean() }).passthrough()),
@@ -80,7 +97,8 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       tags,
       security,
       summary: "Create (or find) a company by the partner's id",
-      description: "Idempotent on partnerCompanyId. The key's user gets admin access to a company it creates. name and countryCode are required on first creation.",
+      description:
+        "Idempotent on partnerCompanyId. The key's user gets admin access to a company it creates. name and countryCode are required on first creation.",
       request: { body: jsonBody(PartnerCompanySchema) },
       responses: {
         200: json('Existing company', z.object({ companyId: z.string(), created: z.boolean() }).passthrough()),
@@ -94,7 +112,10 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       if (body.name === undefined || body.countryCode === undefined) {
         const existing = await deps.store.companyByPartnerId(caller.userId, body.partnerCompanyId);
         if (existing) return c.json({ ...publicCompany(existing), created: false }, 200);
-        throw badRequest(body.name === undefined ? 'name' : 'countryCode', 'required when the company is created (first call for this partnerCompanyId)');
+        throw badRequest(
+          body.name === undefined ? 'name' : 'countryCode',
+          'required when the company is created (first call for this partnerCompanyId)',
+        );
       }
       const { company, created } = await deps.store.provisionCompany(caller.userId, caller.userId, body);
       return c.json({ ...publicCompany(company), created }, created ? 201 : 200);
@@ -111,8 +132,14 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       description: 'Idempotent: a repeat returns the existing access. role defaults to member.',
       request: { body: jsonBody(CompanyAccessSchema) },
       responses: {
-        200: json('Existing access', z.object({ userId: z.string(), companyId: z.string(), role: z.string(), created: z.boolean() })),
-        201: json('Access granted', z.object({ userId: z.string(), companyId: z.string(), role: z.string(), created: z.boolean() })),
+        200: json(
+          'Existing access',
+          z.object({ userId: z.string(), companyId: z.string(), role: z.string(), created: z.boolean() }),
+        ),
+        201: json(
+          'Access granted',
+          z.object({ userId: z.string(), companyId: z.string(), role: z.string(), created: z.boolean() }),
+        ),
         ...errorResponses(400, 401, 403, 404, 415, 429),
       },
     }),
@@ -124,7 +151,10 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const company = await deps.store.companyByPartnerId(caller.userId, body.partnerCompanyId);
       if (!company) throw notFound('partner company', body.partnerCompanyId);
       const { access, created } = await deps.store.grantAccess(user.userId, company.companyId, body.role ?? 'member');
-      return c.json({ ...access, partnerUserId: body.partnerUserId, partnerCompanyId: body.partnerCompanyId, created }, created ? 201 : 200);
+      return c.json(
+        { ...access, partnerUserId: body.partnerUserId, partnerCompanyId: body.partnerCompanyId, created },
+        created ? 201 : 200,
+      );
     },
   );
 
@@ -137,7 +167,10 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       summary: 'Grant testing credits to a provisioned user or company',
       request: { body: jsonBody(GrantCreditsSchema) },
       responses: {
-        200: json('New balance', z.object({ ownerKind: z.enum(['user', 'company']), ownerId: z.string(), balance: z.number() })),
+        200: json(
+          'New balance',
+          z.object({ ownerKind: z.enum(['user', 'company']), ownerId: z.string(), balance: z.number() }),
+        ),
         ...errorResponses(400, 401, 403, 404, 415, 429),
       },
     }),
@@ -147,12 +180,22 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       if (body.partnerUserId !== undefined) {
         const user = await deps.store.userByPartnerId(caller.userId, body.partnerUserId);
         if (!user) throw notFound('partner user', body.partnerUserId);
-        const balance = await deps.store.grantCredits('user', user.userId, body.credits, `testing credits from ${caller.userId}`);
+        const balance = await deps.store.grantCredits(
+          'user',
+          user.userId,
+          body.credits,
+          `testing credits from ${caller.userId}`,
+        );
         return c.json({ ownerKind: 'user' as const, ownerId: user.userId, balance }, 200);
       }
       const company = await deps.store.companyByPartnerId(caller.userId, body.partnerCompanyId!);
       if (!company) throw notFound('partner company', body.partnerCompanyId!);
-      const balance = await deps.store.grantCredits('company', company.companyId, body.credits, `testing credits from ${caller.userId}`);
+      const balance = await deps.store.grantCredits(
+        'company',
+        company.companyId,
+        body.credits,
+        `testing credits from ${caller.userId}`,
+      );
       return c.json({ ownerKind: 'company' as const, ownerId: company.companyId, balance }, 200);
     },
   );
@@ -164,10 +207,14 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       tags,
       security,
       summary: 'Issue a single-use launch code (600 s) for an end user',
-      description: "`userId` is the partner's id for the end user (partnerUserId). `returnUrl` must be on the web application's origin (or an allowed one).",
+      description:
+        "`userId` is the partner's id for the end user (partnerUserId). `returnUrl` must be on the web application's origin (or an allowed one).",
       request: { body: jsonBody(LaunchSchema) },
       responses: {
-        201: json('Launch code', z.object({ code: z.string(), userId: z.string(), launchUrl: z.string(), expiresInSec: z.number() })),
+        201: json(
+          'Launch code',
+          z.object({ code: z.string(), userId: z.string(), launchUrl: z.string(), expiresInSec: z.number() }),
+        ),
         ...errorResponses(400, 401, 403, 404, 415, 429),
       },
     }),
@@ -177,12 +224,20 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const user = await deps.store.userByPartnerId(caller.userId, body.userId);
       if (!user) throw notFound('partner user', body.userId);
       const returnUrl = checkReturnUrl(body.returnUrl, deps.config.appUrl, deps.config.returnUrlOrigins);
-      const code = await deps.store.createLaunchCode(user.userId, caller.userId, returnUrl, deps.config.launchCodeSeconds);
+      const code = await deps.store.createLaunchCode(
+        user.userId,
+        caller.userId,
+        returnUrl,
+        deps.config.launchCodeSeconds,
+      );
       const launch = new URL('/launch', deps.config.appUrl);
       launch.searchParams.set('code', code);
       launch.searchParams.set('userId', user.userId);
       launch.searchParams.set('returnUrl', returnUrl);
-      return c.json({ code, userId: user.userId, launchUrl: launch.toString(), expiresInSec: deps.config.launchCodeSeconds }, 201);
+      return c.json(
+        { code, userId: user.userId, launchUrl: launch.toString(), expiresInSec: deps.config.launchCodeSeconds },
+        201,
+      );
     },
   );
 
@@ -192,12 +247,21 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       path: '/api/partner/launch/exchange',
       tags,
       summary: 'Exchange a launch code for a session (no API key: the code is the credential)',
-      description: 'Single use: a replayed, expired or unknown code fails with 401. The JWT is a session of the end user, not of the partner admin; send it as `Authorization: Bearer <token>`.',
+      description:
+        'Single use: a replayed, expired or unknown code fails with 401. The JWT is a session of the end user, not of the partner admin; send it as `Authorization: Bearer <token>`.',
       request: { body: jsonBody(LaunchExchangeSchema) },
       responses: {
         200: json(
           'Session',
-          z.object({ token: z.string(), tokenType: z.literal('Bearer'), expiresInSec: z.number(), userId: z.string(), returnUrl: z.string().nullable() }).passthrough(),
+          z
+            .object({
+              token: z.string(),
+              tokenType: z.literal('Bearer'),
+              expiresInSec: z.number(),
+              userId: z.string(),
+              returnUrl: z.string().nullable(),
+            })
+            .passthrough(),
         ),
         ...errorResponses(400, 401, 415, 429),
       },
@@ -205,7 +269,12 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     async (c) => {
       const body = c.req.valid('json');
       const used = await deps.store.consumeLaunchCode(body.code, body.userId);
-      if (!used) throw new ApiError(401, 'Unauthorized', 'the launch code is unknown, expired or already used; ask the partner for a new launch');
+      if (!used)
+        throw new ApiError(
+          401,
+          'Unauthorized',
+          'the launch code is unknown, expired or already used; ask the partner for a new launch',
+        );
       const user = await deps.store.getUser(used.userId);
       const token = await new SignJWT({ scope: 'session' })
         .setProtectedHeader({ alg: 'HS256' })

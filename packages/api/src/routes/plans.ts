@@ -6,7 +6,13 @@ import { assertValidRequestGeometry } from '../geometry.js';
 import { PlanAbortedError, apiPlanShape, planTimeLimitSeconds, shapePlan, type ApiPlan } from '../planner.js';
 import { planToGeoJson } from '../render.js';
 import { planPayers, type CreditAccount } from '../store/store.js';
-import { PathPlanRequestSchema, PlanFeatureCollectionSchema, PlanSchema, OPTION_NAMES, type PathPlanRequestBody } from '../schemas.js';
+import {
+  PathPlanRequestSchema,
+  PlanFeatureCollectionSchema,
+  PlanSchema,
+  OPTION_NAMES,
+  type PathPlanRequestBody,
+} from '../schemas.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
 
 /**
@@ -49,10 +55,16 @@ async function chargeAndPlan(
     if (!payer) {
       const balances = await Promise.all(payers.map((a) => deps.store.balance(a.kind, a.id)));
       const available = Math.max(0, ...balances);
-      throw new ApiError(402, 'PaymentRequired', `this plan costs ${cost} credit(s); the account has ${available}. Ask for testing credits.`, [], {
-        creditsAvailable: available,
-        creditsRequired: cost,
-      });
+      throw new ApiError(
+        402,
+        'PaymentRequired',
+        `this plan costs ${cost} credit(s); the account has ${available}. Ask for testing credits.`,
+        [],
+        {
+          creditsAvailable: available,
+          creditsRequired: cost,
+        },
+      );
     }
   }
   const limitSeconds = planTimeLimitSeconds(deps.config, request);
@@ -68,7 +80,6 @@ async function chargeAndPlan(
     clearTimeout(timer);
   }
 }
-
 
 /** The same polygons, position by position (longitude and latitude; a height is ignored). */
 function sameGeometry(a: unknown, b: unknown): boolean {
@@ -86,13 +97,21 @@ function sameGeometry(a: unknown, b: unknown): boolean {
  * The company that pays for a direct plan: with `boundaryId`, the plan is for that stored
  * boundary (its field must be the boundary's geometry) and the boundary's company pays first.
  */
-async function companyOfPlannedBoundary(deps: Deps, caller: Caller, boundaryId: string | undefined, request: PathPlanRequestBody): Promise<string | undefined> {
+async function companyOfPlannedBoundary(
+  deps: Deps,
+  caller: Caller,
+  boundaryId: string | undefined,
+  request: PathPlanRequestBody,
+): Promise<string | undefined> {
   if (boundaryId === undefined) return undefined;
   const stored = await deps.store.getBoundary(caller.userId, boundaryId);
   if (!stored) throw notFound('boundary', boundaryId);
   const path = request.field !== undefined ? 'field' : 'boundary';
   if (!sameGeometry(request.field ?? request.boundary, stored.geometry)) {
-    throw badRequest(path, `differs from the stored boundary "${boundaryId}" (boundaryId): a plan for a stored boundary plans its geometry`);
+    throw badRequest(
+      path,
+      `differs from the stored boundary "${boundaryId}" (boundaryId): a plan for a stored boundary plans its geometry`,
+    );
   }
   return stored.companyId;
 }
@@ -103,14 +122,24 @@ const DirectQuerySchema = z.object({
     .min(1)
     .max(100)
     .optional()
-    .openapi({ description: "The stored boundary this plan is for (the request's field must be its geometry): the boundary's company pays, then the caller" }),
+    .openapi({
+      description:
+        "The stored boundary this plan is for (the request's field must be its geometry): the boundary's company pays, then the caller",
+    }),
 });
 
 export function plansRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const describe = `Plans one field. Takes shape A or shape B, \`options\` (${OPTION_NAMES.join(', ')}) and \`routeOptions\`. Costs ${deps.config.planCostCredits} credit(s), paid by the caller, or with \`boundaryId\` by that boundary's company first; nothing is charged when the request is invalid or planning fails.`;
   const variants = [
-    { path: '/api/path-plans/direct', summary: 'Plan a route (rich JSON)', extra: '', mediaType: 'application/json', schema: PlanSchema, geojson: false },
+    {
+      path: '/api/path-plans/direct',
+      summary: 'Plan a route (rich JSON)',
+      extra: '',
+      mediaType: 'application/json',
+      schema: PlanSchema,
+      geojson: false,
+    },
     {
       path: '/api/path-plans/direct/geojson',
       summary: 'Plan a route (GeoJSON FeatureCollection)',

@@ -7,4 +7,11 @@ import { userKeyRoutes } from './user-keys.js';
 import { planningExtrasRoutes, portalRoutes } from '../portals/routes.js';
 import { jobRoutes } from '../jobs/routes.js';
 
-export const extraRoutes: ((deps: Deps) => OpenAPIHono<AppEnv>)[] = [partnerRoutes, landRoutes, planningExtrasRoutes, (deps) => portalRoutes(deps), jobRoutes, userKeyRoutes];
+export const extraRoutes: ((deps: Deps) => OpenAPIHono<AppEnv>)[] = [
+  partnerRoutes,
+  landRoutes,
+  planningExtrasRoutes,
+  (deps) => portalRoutes(deps),
+  jobRoutes,
+  userKeyRoutes,
+];

@@ -15,7 +15,10 @@ import { errorResponses, jsonBody, validationHook } from './common.js';
 function keyExpiry(expiresAt: string | undefined): string | null {
   if (expiresAt === undefined) return null;
   const at = Date.parse(expiresAt);
-  if (!(at > Date.now())) throw new ApiError(400, 'ValidationFailed', 'expiresAt: must be in the future', [{ path: 'expiresAt', message: 'must be in the future' }]);
+  if (!(at > Date.now()))
+    throw new ApiError(400, 'ValidationFailed', 'expiresAt: must be in the future', [
+      { path: 'expiresAt', message: 'must be in the future' },
+    ]);
   return new Date(at).toISOString();
 }
 
@@ -23,11 +26,21 @@ const CreatePersonalKeySchema = CreateKeySchema.omit({ partnerUserId: true }).op
 
 /** The answer to a key creation: the only one that ever carries the secret (`apiKey`). */
 export const CreatedKeySchema = z
-  .object({ keyId: z.string(), apiKey: z.string(), userId: z.string(), name: z.string(), expiresAt: z.string().nullable() })
+  .object({
+    keyId: z.string(),
+    apiKey: z.string(),
+    userId: z.string(),
+    name: z.string(),
+    expiresAt: z.string().nullable(),
+  })
   .openapi('CreatedApiKey');
 
 /** Creates a (never partner-admin) key of `userId` and the body answering it. */
-export async function createUserKey(deps: Pick<Deps, 'store'>, userId: string, body: { name: string; expiresAt?: string }): Promise<z.infer<typeof CreatedKeySchema>> {
+export async function createUserKey(
+  deps: Pick<Deps, 'store'>,
+  userId: string,
+  body: { name: string; expiresAt?: string },
+): Promise<z.infer<typeof CreatedKeySchema>> {
   const expiresAt = keyExpiry(body.expiresAt);
   const made = await deps.store.createKey(userId, body.name, false, expiresAt ?? undefined);
   return { keyId: made.keyId, apiKey: made.apiKey, userId, name: body.name, expiresAt };
@@ -42,10 +55,14 @@ export function userKeyRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       path: '/api/user/api-keys',
       tags: ['API keys'],
       summary: "List the signed-in user's own API keys (never secrets)",
-      description: 'Works with a launch session (the web app\'s profile page) or an API key; only keys of the caller\'s own user are listed.',
+      description:
+        "Works with a launch session (the web app's profile page) or an API key; only keys of the caller's own user are listed.",
       security: [{ ApiKey: [] }],
       responses: {
-        200: { description: 'Keys', content: { 'application/json': { schema: z.object({ items: z.array(KeySchema) }) } } },
+        200: {
+          description: 'Keys',
+          content: { 'application/json': { schema: z.object({ items: z.array(KeySchema) }) } },
+        },
         ...errorResponses(401, 429),
       },
     }),
@@ -79,7 +96,8 @@ export function userKeyRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       path: '/api/user/api-keys/{keyId}',
       tags: ['API keys'],
       summary: "Revoke one of the signed-in user's own keys",
-      description: 'A key of another user (also one a partner provisioned) answers 404, like a key that does not exist.',
+      description:
+        'A key of another user (also one a partner provisioned) answers 404, like a key that does not exist.',
       security: [{ ApiKey: [] }],
       request: { params: z.object({ keyId: z.string().min(1).max(100) }) },
       responses: {

@@ -15,7 +15,13 @@ export interface Migration {
  * and the index on its first parent, as migration 2 first wrote them out: the text is generated to
  * the byte of that release (test/api/migrations.test.ts pins every migration's SQL).
  */
-function landTable(t: { table: string; id: string; parents: [table: string, column: string][]; index: string; source: boolean }): string {
+function landTable(t: {
+  table: string;
+  id: string;
+  parents: [table: string, column: string][];
+  index: string;
+  source: boolean;
+}): string {
   const columns = [
     `${t.id} uuid PRIMARY KEY`,
     ...t.parents.map(([table, column]) => `${column} uuid NOT NULL REFERENCES ${table}(${column})`),
@@ -106,8 +112,26 @@ export const migrations: Migration[] = [
         PRIMARY KEY (user_id, company_id)
       );
 ${landTable({ table: 'growers', id: 'grower_id', parents: [['companies', 'company_id']], index: 'growers_company', source: true })}
-${landTable({ table: 'farms', id: 'farm_id', parents: [['growers', 'grower_id'], ['companies', 'company_id']], index: 'farms_grower', source: true })}
-${landTable({ table: 'fields', id: 'field_id', parents: [['farms', 'farm_id'], ['companies', 'company_id']], index: 'fields_farm', source: false })}
+${landTable({
+  table: 'farms',
+  id: 'farm_id',
+  parents: [
+    ['growers', 'grower_id'],
+    ['companies', 'company_id'],
+  ],
+  index: 'farms_grower',
+  source: true,
+})}
+${landTable({
+  table: 'fields',
+  id: 'field_id',
+  parents: [
+    ['farms', 'farm_id'],
+    ['companies', 'company_id'],
+  ],
+  index: 'fields_farm',
+  source: false,
+})}
       CREATE TABLE boundaries (
         boundary_id uuid PRIMARY KEY,
         field_id uuid REFERENCES fields(field_id),

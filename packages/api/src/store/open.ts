@@ -21,7 +21,7 @@ export class StoreLockedError extends Error {
   constructor(readonly dir: string) {
     super(
       `the embedded store ${dir} is in use by another process (a running \`furrow serve\`?). ` +
-        'Create a key through the running server (POST /api/api-keys with a key, or on the web app\'s profile page), ' +
+        "Create a key through the running server (POST /api/api-keys with a key, or on the web app's profile page), " +
         'or stop the server and run this again; to share a store between processes use PostgreSQL (DATABASE_URL=postgres://…).',
     );
   }
@@ -100,7 +100,9 @@ export async function openSql(databaseUrl: string | undefined, cwd = process.cwd
       throw err;
     }
   } else {
-    throw new Error(`DATABASE_URL must be unset, "memory:", "file:DIR" or "postgres://…" (got "${url.split(':')[0]}:…")`);
+    throw new Error(
+      `DATABASE_URL must be unset, "memory:", "file:DIR" or "postgres://…" (got "${url.split(':')[0]}:…")`,
+    );
   }
   try {
     await migrate(db);

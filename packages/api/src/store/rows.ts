@@ -40,7 +40,11 @@ const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.
 
 /** A function from a row to the object `columns` describes. */
 export function rowMapper<C extends Columns>(columns: C): (r: Row) => RowOf<C> {
-  const plan = Object.entries(columns).map(([property, kind]) => ({ property, column: kind.column ?? snakeCase(property), read: kind.read }));
+  const plan = Object.entries(columns).map(([property, kind]) => ({
+    property,
+    column: kind.column ?? snakeCase(property),
+    read: kind.read,
+  }));
   return (r) => {
     const out: Record<string, unknown> = {};
     for (const { property, column, read } of plan) out[property] = read(r[column]);

@@ -16,19 +16,37 @@ export type BoundaryGeometry = FieldGeometry;
 
 // Every row type is its mapper's result: the columns are written once (./rows.ts).
 const toUser = rowMapper({
-  userId: text, partnerOwnerId: textOrNull, partnerUserId: textOrNull, email: textOrNull, firstName: textOrNull, lastName: textOrNull,
-  countryCode: textOrNull, displayName: textOrNull, createdAt: iso,
+  userId: text,
+  partnerOwnerId: textOrNull,
+  partnerUserId: textOrNull,
+  email: textOrNull,
+  firstName: textOrNull,
+  lastName: textOrNull,
+  countryCode: textOrNull,
+  displayName: textOrNull,
+  createdAt: iso,
 });
 export type UserRow = ReturnType<typeof toUser>;
 
 const toKey = rowMapper({
-  keyId: text, userId: text, name: text, partnerAdmin: bool, createdAt: iso, revokedAt: isoOrNull,
+  keyId: text,
+  userId: text,
+  name: text,
+  partnerAdmin: bool,
+  createdAt: iso,
+  revokedAt: isoOrNull,
   /** When the key stops working (null: never). */
   expiresAt: isoOrNull,
 });
 export type ApiKeyRow = ReturnType<typeof toKey>;
 
-const toCompany = rowMapper({ companyId: text, partnerCompanyId: textOrNull, name: text, countryCode: text, createdAt: iso });
+const toCompany = rowMapper({
+  companyId: text,
+  partnerCompanyId: textOrNull,
+  name: text,
+  countryCode: text,
+  createdAt: iso,
+});
 export type CompanyRow = ReturnType<typeof toCompany>;
 
 export interface CompanyAccessRow {
@@ -48,7 +66,15 @@ export type FarmRow = ReturnType<typeof toFarm>;
 const toField = rowMapper({ fieldId: text, farmId: text, ...landColumns });
 export type FieldRow = ReturnType<typeof toField>;
 
-const toBoundary = rowMapper({ boundaryId: text, fieldId: textOrNull, companyId: text, name: textOrNull, geometry: json<BoundaryGeometry>(), archived: bool, createdAt: iso });
+const toBoundary = rowMapper({
+  boundaryId: text,
+  fieldId: textOrNull,
+  companyId: text,
+  name: textOrNull,
+  geometry: json<BoundaryGeometry>(),
+  archived: bool,
+  createdAt: iso,
+});
 export type BoundaryRow = ReturnType<typeof toBoundary>;
 
 export interface Page<T> {
@@ -81,13 +107,24 @@ function storedPlan(r: Row): Plan {
 }
 
 const toPlanColumns = rowMapper({
-  planId: text, boundaryId: text, fieldId: textOrNull, companyId: text, createdBy: text, request: json<Record<string, unknown>>(), createdAt: iso,
+  planId: text,
+  boundaryId: text,
+  fieldId: textOrNull,
+  companyId: text,
+  createdBy: text,
+  request: json<Record<string, unknown>>(),
+  createdAt: iso,
 });
 export type StoredPlanRow = ReturnType<typeof toPlanColumns> & { plan: Plan };
 const toPlan = (r: Row): StoredPlanRow => ({ ...toPlanColumns(r), plan: storedPlan(r) });
 
 /** The land tables and their id columns (every row of them belongs to a company). */
-const LAND_ID_COLUMNS = { growers: 'grower_id', farms: 'farm_id', fields: 'field_id', boundaries: 'boundary_id' } as const;
+const LAND_ID_COLUMNS = {
+  growers: 'grower_id',
+  farms: 'farm_id',
+  fields: 'field_id',
+  boundaries: 'boundary_id',
+} as const;
 type LandTable = keyof typeof LAND_ID_COLUMNS;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -105,7 +142,10 @@ export class Store {
 
   /** A setting's value, created once with `make()` if absent (first writer wins across processes). */
   async setting(name: string, make: () => string): Promise<string> {
-    await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, make()]);
+    await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+      name,
+      make(),
+    ]);
     const rows = await this.db.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [name]);
     return rows[0].value;
   }
@@ -127,7 +167,13 @@ export class Store {
    * Creates an account user with one key (what `furrow keys create` does). The user gets
    * `initialCredits` and, for partner admins, acts as the partner namespace of what it provisions.
    */
-  async createAccountKey(opts: { name: string; partnerAdmin: boolean; initialCredits: number; apiKey?: string; expiresAt?: string }): Promise<{
+  async createAccountKey(opts: {
+    name: string;
+    partnerAdmin: boolean;
+    initialCredits: number;
+    apiKey?: string;
+    expiresAt?: string;
+  }): Promise<{
     userId: string;
     keyId: string;
     apiKey: string;
@@ -167,7 +213,12 @@ export class Store {
   }
 
   /** A new key of `userId`; `expiresAt` (ISO time) makes it stop working then (401 after). */
-  async createKey(userId: string, name: string, partnerAdmin = false, expiresAt?: string): Promise<{ keyId: string; apiKey: string }> {
+  async createKey(
+    userId: string,
+    name: string,
+    partnerAdmin = false,
+    expiresAt?: string,
+  ): Promise<{ keyId: string; apiKey: string }> {
     const { keyId, apiKey } = generateApiKey();
     await this.db.query(
       'INSERT INTO api_keys (key_id, user_id, name, key_hash, partner_admin, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
@@ -263,7 +314,11 @@ export class Store {
   }
 
   /** Charges the first of `accounts` that has `amount` credits; returns it, or undefined when none has. */
-  async chargeFirst<A extends CreditAccount>(accounts: readonly A[], amount: number, reason: string): Promise<A | undefined> {
+  async chargeFirst<A extends CreditAccount>(
+    accounts: readonly A[],
+    amount: number,
+    reason: string,
+  ): Promise<A | undefined> {
     return chargeFirstIn(this.db, accounts, amount, reason);
   }
 
@@ -286,7 +341,15 @@ export class Store {
       `INSERT INTO users (user_id, partner_owner_id, partner_user_id, email, first_name, last_name, country_code)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (partner_owner_id, partner_user_id) DO NOTHING RETURNING *`,
-      [randomUUID(), partnerOwnerId, u.partnerUserId, u.email ?? null, u.firstName ?? null, u.lastName ?? null, u.countryCode ?? null],
+      [
+        randomUUID(),
+        partnerOwnerId,
+        u.partnerUserId,
+        u.email ?? null,
+        u.firstName ?? null,
+        u.lastName ?? null,
+        u.countryCode ?? null,
+      ],
     );
     if (inserted[0]) return { user: toUser(inserted[0]), created: true };
     const existing = await this.userByPartnerId(partnerOwnerId, u.partnerUserId);
@@ -295,10 +358,10 @@ export class Store {
   }
 
   async companyByPartnerId(partnerOwnerId: string, partnerCompanyId: string): Promise<CompanyRow | undefined> {
-    const rows = await this.db.query('SELECT * FROM companies WHERE partner_owner_id = $1 AND partner_company_id = $2', [
-      partnerOwnerId,
-      partnerCompanyId,
-    ]);
+    const rows = await this.db.query(
+      'SELECT * FROM companies WHERE partner_owner_id = $1 AND partner_company_id = $2',
+      [partnerOwnerId, partnerCompanyId],
+    );
     return rows[0] ? toCompany(rows[0]) : undefined;
   }
 
@@ -326,7 +389,11 @@ export class Store {
     return { company: existing, created: false };
   }
 
-  async grantAccess(userId: string, companyId: string, role: 'admin' | 'member'): Promise<{ access: CompanyAccessRow; created: boolean }> {
+  async grantAccess(
+    userId: string,
+    companyId: string,
+    role: 'admin' | 'member',
+  ): Promise<{ access: CompanyAccessRow; created: boolean }> {
     const created = await this.db.transaction((tx) => grantAccessIn(tx, userId, companyId, role));
     const rows = await this.db.query<{ role: 'admin' | 'member' }>(
       'SELECT role FROM company_accesses WHERE user_id = $1 AND company_id = $2',
@@ -368,7 +435,10 @@ export class Store {
     return this.getScoped('growers', userId, growerId, toGrower);
   }
 
-  async listGrowers(companyId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<LandRow>> {
+  async listGrowers(
+    companyId: string,
+    page: { limit: number; offset: number; includeArchived: boolean },
+  ): Promise<Page<LandRow>> {
     return this.page('growers', 'company_id', companyId, page, toGrower);
   }
 
@@ -384,7 +454,10 @@ export class Store {
     return this.getScoped('farms', userId, farmId, toFarm);
   }
 
-  async listFarms(growerId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<FarmRow>> {
+  async listFarms(
+    growerId: string,
+    page: { limit: number; offset: number; includeArchived: boolean },
+  ): Promise<Page<FarmRow>> {
     return this.page('farms', 'grower_id', growerId, page, toFarm);
   }
 
@@ -411,12 +484,20 @@ export class Store {
     return this.getScoped('fields', userId, fieldId, toField);
   }
 
-  async listFields(farmId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<FieldRow>> {
+  async listFields(
+    farmId: string,
+    page: { limit: number; offset: number; includeArchived: boolean },
+  ): Promise<Page<FieldRow>> {
     return this.page('fields', 'farm_id', farmId, page, toField);
   }
 
   /** Adds a boundary to a field (import) or to a company without a field. */
-  async addBoundary(companyId: string, fieldId: string | null, name: string | null, geometry: BoundaryRow['geometry']): Promise<BoundaryRow> {
+  async addBoundary(
+    companyId: string,
+    fieldId: string | null,
+    name: string | null,
+    geometry: BoundaryRow['geometry'],
+  ): Promise<BoundaryRow> {
     const rows = await this.db.query(
       'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *',
       [randomUUID(), fieldId, companyId, name, geometry],
@@ -425,7 +506,11 @@ export class Store {
   }
 
   /** Adds several boundaries to a field in one transaction (an import is all or nothing). */
-  async addBoundaries(companyId: string, fieldId: string, items: { name: string | null; geometry: BoundaryRow['geometry'] }[]): Promise<BoundaryRow[]> {
+  async addBoundaries(
+    companyId: string,
+    fieldId: string,
+    items: { name: string | null; geometry: BoundaryRow['geometry'] }[],
+  ): Promise<BoundaryRow[]> {
     return this.db.transaction(async (tx) => {
       const out: BoundaryRow[] = [];
       for (const it of items) {
@@ -440,7 +525,10 @@ export class Store {
   }
 
   /** Fields of a company, each with its latest unarchived boundary's id. */
-  async listCompanyFields(companyId: string, p: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<FieldRow & { boundaryId: string | null }>> {
+  async listCompanyFields(
+    companyId: string,
+    p: { limit: number; offset: number; includeArchived: boolean },
+  ): Promise<Page<FieldRow & { boundaryId: string | null }>> {
     const archived = p.includeArchived ? '' : ' AND f.archived = false';
     const rows = await this.db.query(
       `SELECT f.*, count(*) OVER () AS total_count,
@@ -461,7 +549,10 @@ export class Store {
     return this.getScoped('boundaries', userId, boundaryId, toBoundary);
   }
 
-  async listBoundaries(fieldId: string, page: { limit: number; offset: number; includeArchived: boolean }): Promise<Page<BoundaryRow>> {
+  async listBoundaries(
+    fieldId: string,
+    page: { limit: number; offset: number; includeArchived: boolean },
+  ): Promise<Page<BoundaryRow>> {
     return this.page('boundaries', 'field_id', fieldId, page, toBoundary);
   }
 
@@ -503,7 +594,10 @@ export class Store {
     );
     let total = rows[0] ? Number(rows[0].total_count) : 0;
     if (rows.length === 0 && p.offset > 0) {
-      const n = await this.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${parentColumn} = $1${archived}`, [parentId]);
+      const n = await this.db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${table} WHERE ${parentColumn} = $1${archived}`,
+        [parentId],
+      );
       total = Number(n[0].n);
     }
     return { items: rows.map(map), total, limit: p.limit, offset: p.offset };
@@ -545,7 +639,12 @@ export class Store {
 
   // ---- launch codes ---------------------------------------------------------------------
 
-  async createLaunchCode(userId: string, issuedBy: string, returnUrl: string | null, lifetimeSeconds: number): Promise<string> {
+  async createLaunchCode(
+    userId: string,
+    issuedBy: string,
+    returnUrl: string | null,
+    lifetimeSeconds: number,
+  ): Promise<string> {
     const code = randomBytes(24).toString('base64url');
     await this.db.query(
       `INSERT INTO launch_codes (code_hash, user_id, issued_by, return_url, expires_at)
@@ -559,7 +658,10 @@ export class Store {
    * Consumes a launch code once: a single UPDATE that only matches an unused, unexpired code of
    * that user, so of two concurrent exchanges exactly one succeeds.
    */
-  async consumeLaunchCode(code: string, userId: string): Promise<{ userId: string; returnUrl: string | null } | undefined> {
+  async consumeLaunchCode(
+    code: string,
+    userId: string,
+  ): Promise<{ userId: string; returnUrl: string | null } | undefined> {
     if (!isUuid(userId)) return undefined;
     const rows = await this.db.query<{ user_id: string; return_url: string | null }>(
       `UPDATE launch_codes SET used_at = now()
@@ -592,7 +694,13 @@ export function planPayers(companyId: string | undefined, userId: string): Credi
  * guarded UPDATE (`balance >= amount`: concurrent charges never overdraw) and its ledger row
  * commit together. Returns the new balance, or undefined when too few credits remain.
  */
-export async function chargeIn(tx: Sql, kind: CreditOwnerKind, ownerId: string, amount: number, reason: string): Promise<number | undefined> {
+export async function chargeIn(
+  tx: Sql,
+  kind: CreditOwnerKind,
+  ownerId: string,
+  amount: number,
+  reason: string,
+): Promise<number | undefined> {
   const rows = await tx.query<{ balance: string }>(
     `WITH charged AS (
        UPDATE credit_accounts SET balance = balance - $3::bigint
@@ -607,14 +715,25 @@ export async function chargeIn(tx: Sql, kind: CreditOwnerKind, ownerId: string, 
 }
 
 /** `chargeIn` on each account in turn until one pays; returns the payer. */
-export async function chargeFirstIn<A extends CreditAccount>(tx: Sql, accounts: readonly A[], amount: number, reason: string): Promise<A | undefined> {
+export async function chargeFirstIn<A extends CreditAccount>(
+  tx: Sql,
+  accounts: readonly A[],
+  amount: number,
+  reason: string,
+): Promise<A | undefined> {
   for (const account of accounts) {
     if ((await chargeIn(tx, account.kind, account.id, amount, reason)) !== undefined) return account;
   }
   return undefined;
 }
 
-async function grantIn(tx: Sql, kind: CreditOwnerKind, ownerId: string, amount: number, reason: string): Promise<number> {
+async function grantIn(
+  tx: Sql,
+  kind: CreditOwnerKind,
+  ownerId: string,
+  amount: number,
+  reason: string,
+): Promise<number> {
   const rows = await tx.query<{ balance: string }>(
     `INSERT INTO credit_accounts (owner_kind, owner_id, balance) VALUES ($1, $2, $3)
      ON CONFLICT (owner_kind, owner_id) DO UPDATE SET balance = credit_accounts.balance + EXCLUDED.balance

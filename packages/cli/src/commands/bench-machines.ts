@@ -32,8 +32,18 @@ export interface MachineConfig {
 
 /** The four machines, in the page's order; every one plans with the default route order. */
 export const MACHINE_CONFIGS: readonly MachineConfig[] = [
-  { id: 'w3-r12', label: 'W 3 m, R 12 m, no reversing, 3 headland passes', machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false }, headland: { passes: 3 } },
-  { id: 'w36-r12', label: 'W 36 m, R 12 m, 1 headland pass', machine: { widthMeters: 36, turnRadiusMeters: 12 }, headland: { passes: 1 } },
+  {
+    id: 'w3-r12',
+    label: 'W 3 m, R 12 m, no reversing, 3 headland passes',
+    machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false },
+    headland: { passes: 3 },
+  },
+  {
+    id: 'w36-r12',
+    label: 'W 36 m, R 12 m, 1 headland pass',
+    machine: { widthMeters: 36, turnRadiusMeters: 12 },
+    headland: { passes: 1 },
+  },
   { id: 'w12-r9', label: 'W 12 m, R 9 m', machine: { widthMeters: 12, turnRadiusMeters: 9 } },
   { id: 'w6-r6', label: 'W 6 m, R 6 m', machine: { widthMeters: 6, turnRadiusMeters: 6 } },
 ];
@@ -89,19 +99,27 @@ export function legWarned(plan: Plan, sequence: number): boolean {
   const seg = plan.route.find((s) => s.sequence === sequence);
   if (!seg) return false;
   const lat0 = seg.coordinates[0]?.[1] ?? 0;
-  const mx = 111_320 * Math.cos((lat0 * Math.PI) / 180), my = 110_574;
+  const mx = 111_320 * Math.cos((lat0 * Math.PI) / 180),
+    my = 110_574;
   const near = (p: unknown): boolean => {
     if (!Array.isArray(p) || typeof p[0] !== 'number' || typeof p[1] !== 'number') return false;
     for (let i = 1; i < seg.coordinates.length; i++) {
-      const a = seg.coordinates[i - 1], b = seg.coordinates[i];
-      const ax = (a[0] - p[0]) * mx, ay = (a[1] - p[1]) * my, bx = (b[0] - p[0]) * mx, by = (b[1] - p[1]) * my;
-      const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+      const a = seg.coordinates[i - 1],
+        b = seg.coordinates[i];
+      const ax = (a[0] - p[0]) * mx,
+        ay = (a[1] - p[1]) * my,
+        bx = (b[0] - p[0]) * mx,
+        by = (b[1] - p[1]) * my;
+      const dx = bx - ax,
+        dy = by - ay,
+        l2 = dx * dx + dy * dy;
       const t = l2 > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / l2)) : 0;
       if (Math.hypot(ax + t * dx, ay + t * dy) <= WARNING_REACH_METERS) return true;
     }
     return false;
   };
-  const positions = (c: unknown): unknown[] => (Array.isArray(c) && typeof c[0] === 'number' ? [c] : Array.isArray(c) ? c.flatMap(positions) : []);
+  const positions = (c: unknown): unknown[] =>
+    Array.isArray(c) && typeof c[0] === 'number' ? [c] : Array.isArray(c) ? c.flatMap(positions) : [];
   return plan.warnings.some((w) => {
     const ref = w as unknown as { sequence?: unknown; sequences?: unknown };
     if (ref.sequence === sequence || (Array.isArray(ref.sequences) && ref.sequences.includes(sequence))) return true;
@@ -116,7 +134,10 @@ function countBy<T>(items: T[], key: (t: T) => string): Record<string, number> {
 }
 
 /** The figures of one plan (furrow's own checks; the GEOS check is added by the caller). */
-export function measurePlan(request: PathPlanRequest, plan: Plan): Omit<MachineRun, 'field' | 'config' | 'cpuMilliseconds'> {
+export function measurePlan(
+  request: PathPlanRequest,
+  plan: Plan,
+): Omit<MachineRun, 'field' | 'config' | 'cpuMilliseconds'> {
   const m = plan.metrics;
   const check = checkPlan(request, plan);
   const off = routeOffField(request, plan);
@@ -132,9 +153,16 @@ export function measurePlan(request: PathPlanRequest, plan: Plan): Omit<MachineR
     overlapRatio: m.overlapRatio,
     nonWorkingRatio: m.nonWorkingDistanceMeters / Math.max(1e-9, m.workingDistanceMeters),
     joinsNotFitted: plan.route.filter((s) => s.connectorKind === 'unfitted').length,
-    offFieldMeters: off.filter((p) => !(p.type === 'Connector' && p.connectorKind === 'transport')).reduce((s, p) => s + p.offFieldMeters, 0),
+    offFieldMeters: off
+      .filter((p) => !(p.type === 'Connector' && p.connectorKind === 'transport'))
+      .reduce((s, p) => s + p.offFieldMeters, 0),
     offFieldByKind: offByKind,
-    transitLegs: transit.map((p) => ({ sequence: p.sequence, lengthMeters: p.lengthMeters, offFieldMeters: p.offFieldMeters, warned: legWarned(plan, p.sequence) })),
+    transitLegs: transit.map((p) => ({
+      sequence: p.sequence,
+      lengthMeters: p.lengthMeters,
+      offFieldMeters: p.offFieldMeters,
+      warned: legWarned(plan, p.sequence),
+    })),
     curvatureFaults: check.violations.filter((v) => v.code === 'curvature').length,
     violations: countBy(check.violations, (v) => v.code),
     warnings: countBy(plan.warnings, (w) => w.code),
@@ -159,12 +187,25 @@ export async function findGeosCheck(script: string | undefined): Promise<GeosChe
   return { python, script };
 }
 
-async function geosCheck(geos: GeosCheck, fieldFile: string, plan: Plan, config: MachineConfig): Promise<GeosFigures | { error: string }> {
+async function geosCheck(
+  geos: GeosCheck,
+  fieldFile: string,
+  plan: Plan,
+  config: MachineConfig,
+): Promise<GeosFigures | { error: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'furrow-machines-'));
   try {
     const planFile = join(dir, 'plan.geojson');
     await writeFile(planFile, JSON.stringify(planToFeatureCollection(plan)));
-    const args = [geos.script, fieldFile, planFile, '--width', String(config.machine.widthMeters), '--radius', String(config.machine.turnRadiusMeters ?? 6)];
+    const args = [
+      geos.script,
+      fieldFile,
+      planFile,
+      '--width',
+      String(config.machine.widthMeters),
+      '--radius',
+      String(config.machine.turnRadiusMeters ?? 6),
+    ];
     const { stdout } = await run(geos.python, args, { maxBuffer: 16 << 20, timeout: 600_000 });
     const r = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>;
     if (typeof r.error === 'string') return { error: r.error };
@@ -184,7 +225,12 @@ async function geosCheck(geos: GeosCheck, fieldFile: string, plan: Plan, config:
 }
 
 /** Plans one field with one configuration and measures it (what a worker process does). */
-export async function runMachine(fieldFile: string, fieldId: string, config: MachineConfig, geos: GeosCheck | undefined): Promise<MachineRun> {
+export async function runMachine(
+  fieldFile: string,
+  fieldId: string,
+  config: MachineConfig,
+  geos: GeosCheck | undefined,
+): Promise<MachineRun> {
   const [parsed] = readBoundary(await readFile(fieldFile), fieldFile);
   const request = machineRequest(parsed.geometry, config);
   const c0 = process.cpuUsage();
@@ -195,10 +241,20 @@ export async function runMachine(fieldFile: string, fieldId: string, config: Mac
   } catch (err) {
     const c = process.cpuUsage(c0);
     const code = (err as { code?: unknown }).code;
-    return { field: fieldId, config: config.id, cpuMilliseconds: (c.user + c.system) / 1000, refused: `${typeof code === 'string' ? code : (err as Error).name}: ${(err as Error).message}` };
+    return {
+      field: fieldId,
+      config: config.id,
+      cpuMilliseconds: (c.user + c.system) / 1000,
+      refused: `${typeof code === 'string' ? code : (err as Error).name}: ${(err as Error).message}`,
+    };
   }
   const c = process.cpuUsage(c0);
-  const result: MachineRun = { field: fieldId, config: config.id, cpuMilliseconds: (c.user + c.system) / 1000, ...measurePlan(request, plan) };
+  const result: MachineRun = {
+    field: fieldId,
+    config: config.id,
+    cpuMilliseconds: (c.user + c.system) / 1000,
+    ...measurePlan(request, plan),
+  };
   if (geos) result.geos = await geosCheck(geos, fieldFile, plan, config);
   return result;
 }
@@ -211,12 +267,18 @@ export interface MachineJob {
 
 function configById(id: string): MachineConfig {
   const c = MACHINE_CONFIGS.find((k) => k.id === id);
-  if (!c) throw new Error(`--config: unknown configuration ${id} (one of ${MACHINE_CONFIGS.map((k) => k.id).join(', ')})`);
+  if (!c)
+    throw new Error(`--config: unknown configuration ${id} (one of ${MACHINE_CONFIGS.map((k) => k.id).join(', ')})`);
   return c;
 }
 
 /** Runs the jobs in `jobs` child processes (1: in this process), reporting each result as it comes. */
-async function runJobs(list: MachineJob[], jobs: number, geos: GeosCheck | undefined, onResult: (r: MachineRun) => void): Promise<MachineRun[]> {
+async function runJobs(
+  list: MachineJob[],
+  jobs: number,
+  geos: GeosCheck | undefined,
+  onResult: (r: MachineRun) => void,
+): Promise<MachineRun[]> {
   const results: MachineRun[] = [];
   let next = 0;
   if (jobs <= 1) {
@@ -246,7 +308,9 @@ async function runJobs(list: MachineJob[], jobs: number, geos: GeosCheck | undef
       child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`machines worker exited with ${code}`))));
       give();
     });
-  const children = Array.from({ length: Math.min(jobs, list.length) }, () => fork(workerFile, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  const children = Array.from({ length: Math.min(jobs, list.length) }, () =>
+    fork(workerFile, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+  );
   await Promise.all(children.map(one));
   return results;
 }
@@ -284,7 +348,11 @@ async function corpusRows(dir: string): Promise<IndexRow[]> {
   const head = lines[0].split(',');
   return lines.slice(1).map((l) => {
     const c = l.split(',');
-    return { id: c[head.indexOf('id')], file: join(dir, c[head.indexOf('file')]), areaHa: Number(c[head.indexOf('area_ha')]) };
+    return {
+      id: c[head.indexOf('id')],
+      file: join(dir, c[head.indexOf('file')]),
+      areaHa: Number(c[head.indexOf('area_ha')]),
+    };
   });
 }
 
@@ -299,7 +367,18 @@ export function machinesSelection(opts: MachinesOptions): MachinesSelection {
   const f = opts.fields ?? 'test/fields';
   const isDir = existsSync(f) && statSync(f).isDirectory();
   const configs = opts.config ? opts.config.split(',').map((s) => configById(s.trim())) : [...MACHINE_CONFIGS];
-  return { dir: isDir ? f : 'test/fields', ...(isDir ? {} : { ids: f.split(',').map((s) => s.trim()).filter(Boolean) }), configs };
+  return {
+    dir: isDir ? f : 'test/fields',
+    ...(isDir
+      ? {}
+      : {
+          ids: f
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        }),
+    configs,
+  };
 }
 
 export interface MachinesOutcome {
@@ -328,31 +407,42 @@ export async function benchMachines(opts: MachinesOptions): Promise<MachinesOutc
   const cost = (c: MachineConfig): number => (c.machine.turnRadiusMeters ?? 6) / c.machine.widthMeters;
   const byCost = [...sel.configs].sort((a, b) => cost(a) - cost(b));
   const bySize = [...rows].sort((a, b) => (a.areaHa || 0) - (b.areaHa || 0) || a.id.localeCompare(b.id));
-  const all: MachineJob[] = byCost.flatMap((c) => bySize.map((r) => ({ fieldFile: r.file, fieldId: r.id, configId: c.id })));
+  const all: MachineJob[] = byCost.flatMap((c) =>
+    bySize.map((r) => ({ fieldFile: r.file, fieldId: r.id, configId: c.id })),
+  );
   const resultsFile = opts.results ?? join(tmpdir(), `furrow-machines-${opts.machinesAs ?? 'current'}.jsonl`);
   const kept: MachineRun[] = [];
   if (opts.resume && existsSync(resultsFile)) {
-    for (const line of (await readFile(resultsFile, 'utf8')).split('\n')) if (line.trim()) kept.push(JSON.parse(line) as MachineRun);
+    for (const line of (await readFile(resultsFile, 'utf8')).split('\n'))
+      if (line.trim()) kept.push(JSON.parse(line) as MachineRun);
   } else await writeFile(resultsFile, '');
   const have = new Set(kept.map((r) => `${r.config}/${r.field}`));
   const list = opts.summariseOnly ? [] : all.filter((j) => !have.has(`${j.configId}/${j.fieldId}`));
-  process.stderr.write(`machines: ${list.length} plans to make (${kept.length} kept from ${resultsFile}), ${jobs} at a time; results appended to ${resultsFile}\n`);
+  process.stderr.write(
+    `machines: ${list.length} plans to make (${kept.length} kept from ${resultsFile}), ${jobs} at a time; results appended to ${resultsFile}\n`,
+  );
   let done = 0;
   const made = await runJobs(list, jobs, geos, (r) => {
     done++;
     void appendFile(resultsFile, `${JSON.stringify(r)}\n`);
-    process.stderr.write(`machines ${String(done).padStart(3)}/${list.length} ${r.config.padEnd(8)} ${r.field.padEnd(14)} ${r.refused ? `refused ${r.refused}` : describeRun(r)}\n`);
+    process.stderr.write(
+      `machines ${String(done).padStart(3)}/${list.length} ${r.config.padEnd(8)} ${r.field.padEnd(14)} ${r.refused ? `refused ${r.refused}` : describeRun(r)}\n`,
+    );
   });
   const runs = [...kept, ...made].filter((r) => all.some((j) => j.configId === r.config && j.fieldId === r.field));
   const configOrder = sel.configs.map((c) => c.id);
   const fieldOrder = rows.map((r) => r.id);
-  runs.sort((a, b) => configOrder.indexOf(a.config) - configOrder.indexOf(b.config) || fieldOrder.indexOf(a.field) - fieldOrder.indexOf(b.field));
+  runs.sort(
+    (a, b) =>
+      configOrder.indexOf(a.config) - configOrder.indexOf(b.config) ||
+      fieldOrder.indexOf(a.field) - fieldOrder.indexOf(b.field),
+  );
   return {
     runs,
     configs: sel.configs,
     fields: rows.length,
     expected: all.length,
-    geos: geos ? `run on every plan (${geos.python} ${geos.script})` : found as string,
+    geos: geos ? `run on every plan (${geos.python} ${geos.script})` : (found as string),
     complete: !sel.ids && sel.configs.length === MACHINE_CONFIGS.length && sel.dir === 'test/fields',
   };
 }
@@ -363,7 +453,11 @@ function pct(x: number | undefined, digits = 2): string {
 
 function describeRun(r: MachineRun): string {
   const legs = r.transitLegs ?? [];
-  const geos = r.geos ? ('error' in r.geos ? ` geos error ${r.geos.error}` : ` geos ${r.geos.ok ? 'ok' : 'FAIL'} off ${r.geos.outsideMeters} m`) : '';
+  const geos = r.geos
+    ? 'error' in r.geos
+      ? ` geos error ${r.geos.error}`
+      : ` geos ${r.geos.ok ? 'ok' : 'FAIL'} off ${r.geos.outsideMeters} m`
+    : '';
   return `unc ${pct(r.uncoveredRatio)} nw÷w ${r.nonWorkingRatio?.toFixed(3)} unfitted ${r.joinsNotFitted} off ${r.offFieldMeters?.toFixed(1)} m transit ${legs.length}${legs.some((l) => !l.warned) ? ' (UNWARNED)' : ''} curv ${r.curvatureFaults}${geos}`;
 }
 
@@ -374,7 +468,10 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-function worstOf(runs: MachineRun[], value: (r: MachineRun) => number | undefined): { value: number; field: string } | undefined {
+function worstOf(
+  runs: MachineRun[],
+  value: (r: MachineRun) => number | undefined,
+): { value: number; field: string } | undefined {
   let best: { value: number; field: string } | undefined;
   for (const r of runs) {
     const v = value(r);
@@ -388,15 +485,22 @@ const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
 /** The results as Markdown: one summary table (a row per configuration), then the details. */
 export function summariseMachines(out: MachinesOutcome, command: string, commit: string): string {
   const lines: string[] = [];
-  lines.push(`Command: \`${command}\` at commit ${commit}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`);
+  lines.push(
+    `Command: \`${command}\` at commit ${commit}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+  );
   lines.push('');
   if (out.runs.length < out.expected)
-    lines.push(`**Incomplete: ${out.runs.length} of ${out.expected} plans made** (the run was stopped; small fields first, so a configuration's missing fields are its largest).`, '');
+    lines.push(
+      `**Incomplete: ${out.runs.length} of ${out.expected} plans made** (the run was stopped; small fields first, so a configuration's missing fields are its largest).`,
+      '',
+    );
   lines.push(
     `${out.fields} corpus fields × ${out.configs.length} configurations, default route order, \`planRoute\` without a clock (deterministic); CPU time per plan on a shared 2-core machine (${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}). GEOS check (checkplan.py): ${out.geos}.`,
   );
   lines.push('');
-  lines.push('| configuration | planned / refused | uncovered median | uncovered worst | overlap median | non-working ÷ working median | joins not fitted (fields) | off the field, transit legs aside: m (fields) | transit legs (unwarned) | curvature faults (fields) | checkPlan ok | GEOS ok (off the field m) | CPU s median |');
+  lines.push(
+    '| configuration | planned / refused | uncovered median | uncovered worst | overlap median | non-working ÷ working median | joins not fitted (fields) | off the field, transit legs aside: m (fields) | transit legs (unwarned) | curvature faults (fields) | checkPlan ok | GEOS ok (off the field m) | CPU s median |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const c of out.configs) {
     const rs = out.runs.filter((r) => r.config === c.id);
@@ -408,13 +512,18 @@ export function summariseMachines(out: MachinesOutcome, command: string, commit:
     const curv = planned.filter((r) => (r.curvatureFaults ?? 0) > 0);
     const checkOk = planned.filter((r) => Object.keys(r.violations ?? {}).length === 0).length;
     const geosRuns = planned.map((r) => r.geos).filter((g): g is GeosFigures => g !== undefined && !('error' in g));
-    const geosCell = geosRuns.length === 0 ? 'not run' : `${geosRuns.filter((g) => g.ok).length} of ${planned.length} (${sum(geosRuns.map((g) => g.outsideMeters)).toFixed(1)})`;
+    const geosCell =
+      geosRuns.length === 0
+        ? 'not run'
+        : `${geosRuns.filter((g) => g.ok).length} of ${planned.length} (${sum(geosRuns.map((g) => g.outsideMeters)).toFixed(1)})`;
     lines.push(
       `| ${c.label} | ${planned.length} / ${rs.length - planned.length} | ${pct(median(planned.map((r) => r.uncoveredRatio!)))} | ${worstUnc ? `${pct(worstUnc.value)} (${worstUnc.field})` : 'n/a'} | ${pct(median(planned.map((r) => r.overlapRatio!)))} | ${median(planned.map((r) => r.nonWorkingRatio!)).toFixed(3)} | ${sum(planned.map((r) => r.joinsNotFitted ?? 0))} (${unfitted.length}) | ${sum(planned.map((r) => r.offFieldMeters ?? 0)).toFixed(1)} (${offFields.length}) | ${legs.length} (${legs.filter((l) => !l.warned).length}) | ${sum(planned.map((r) => r.curvatureFaults ?? 0))} (${curv.length}) | ${checkOk} of ${planned.length} | ${geosCell} | ${(median(rs.map((r) => r.cpuMilliseconds)) / 1000).toFixed(2)} |`,
     );
   }
   lines.push('');
-  lines.push('Uncovered and overlap are the plan\'s own metrics (ratios of the workable area); "joins not fitted" counts connectors drawn where no manoeuvre fitted (`connectorKind: "unfitted"`); "off the field" is the route length more than 0.10 m outside the boundary or inside a hole (`routeOffField`), declared transit legs (`connectorKind: "transport"`) aside; a transit leg is warned when a warning names its sequence or lies on it (within 1 m); curvature faults are checkPlan\'s `curvature` violations (tighter than 1/R + 5 %).');
+  lines.push(
+    'Uncovered and overlap are the plan\'s own metrics (ratios of the workable area); "joins not fitted" counts connectors drawn where no manoeuvre fitted (`connectorKind: "unfitted"`); "off the field" is the route length more than 0.10 m outside the boundary or inside a hole (`routeOffField`), declared transit legs (`connectorKind: "transport"`) aside; a transit leg is warned when a warning names its sequence or lies on it (within 1 m); curvature faults are checkPlan\'s `curvature` violations (tighter than 1/R + 5 %).',
+  );
   lines.push('');
   for (const c of out.configs) {
     const rs = out.runs.filter((r) => r.config === c.id);
@@ -429,9 +538,13 @@ export function summariseMachines(out: MachinesOutcome, command: string, commit:
         (r.geos && ('error' in r.geos || !r.geos.ok)) ||
         (r.uncoveredRatio ?? 0) > 0.05,
     );
-    lines.push(`<details><summary>${c.label}: ${notable.length} fields refused, with a defect, or over 5 % uncovered</summary>`);
+    lines.push(
+      `<details><summary>${c.label}: ${notable.length} fields refused, with a defect, or over 5 % uncovered</summary>`,
+    );
     lines.push('');
-    lines.push('| field | uncovered | overlap | non-working ÷ working | joins not fitted | off the field m | transit legs m, off the field m (unwarned) | checkPlan violations | GEOS | warnings |');
+    lines.push(
+      '| field | uncovered | overlap | non-working ÷ working | joins not fitted | off the field m | transit legs m, off the field m (unwarned) | checkPlan violations | GEOS | warnings |',
+    );
     lines.push('|---|---|---|---|---|---|---|---|---|---|');
     for (const r of notable) {
       if (r.refused) {
@@ -439,10 +552,23 @@ export function summariseMachines(out: MachinesOutcome, command: string, commit:
         continue;
       }
       const legs = r.transitLegs ?? [];
-      const geos = !r.geos ? '' : 'error' in r.geos ? `error: ${r.geos.error.slice(0, 80)}` : `${r.geos.ok ? 'ok' : 'fails'}${r.geos.outsideMeters > 0 ? `, ${r.geos.outsideMeters} m off` : ''}${r.geos.curvatureFaults > 0 ? `, ${r.geos.curvatureFaults} curvature` : ''}`;
-      const kv = (o: Record<string, number> | undefined): string => Object.entries(o ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
+      const geos = !r.geos
+        ? ''
+        : 'error' in r.geos
+          ? `error: ${r.geos.error.slice(0, 80)}`
+          : `${r.geos.ok ? 'ok' : 'fails'}${r.geos.outsideMeters > 0 ? `, ${r.geos.outsideMeters} m off` : ''}${r.geos.curvatureFaults > 0 ? `, ${r.geos.curvatureFaults} curvature` : ''}`;
+      const kv = (o: Record<string, number> | undefined): string =>
+        Object.entries(o ?? {})
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ');
       lines.push(
-        `| ${r.field} | ${pct(r.uncoveredRatio)} | ${pct(r.overlapRatio)} | ${r.nonWorkingRatio?.toFixed(3)} | ${r.joinsNotFitted} | ${r.offFieldMeters?.toFixed(1)}${r.offFieldMeters ? ` (${Object.entries(r.offFieldByKind ?? {}).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')})` : ''} | ${legs.length ? `${legs.map((l) => `${l.lengthMeters.toFixed(0)}, ${l.offFieldMeters.toFixed(0)}`).join('; ')} (${legs.filter((l) => !l.warned).length})` : ''} | ${kv(r.violations)} | ${geos} | ${kv(r.warnings)} |`,
+        `| ${r.field} | ${pct(r.uncoveredRatio)} | ${pct(r.overlapRatio)} | ${r.nonWorkingRatio?.toFixed(3)} | ${r.joinsNotFitted} | ${r.offFieldMeters?.toFixed(1)}${
+          r.offFieldMeters
+            ? ` (${Object.entries(r.offFieldByKind ?? {})
+                .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+                .join(', ')})`
+            : ''
+        } | ${legs.length ? `${legs.map((l) => `${l.lengthMeters.toFixed(0)}, ${l.offFieldMeters.toFixed(0)}`).join('; ')} (${legs.filter((l) => !l.warned).length})` : ''} | ${kv(r.violations)} | ${geos} | ${kv(r.warnings)} |`,
       );
     }
     lines.push('');
@@ -457,7 +583,8 @@ export function spliceMachinesPage(doc: string, name: string, heading: string, b
   const start = `<!-- machines:${name}:start -->`;
   const end = `<!-- machines:${name}:end -->`;
   const section = `${start}\n${body}\n${end}`;
-  const a = doc.indexOf(start), b = doc.indexOf(end);
+  const a = doc.indexOf(start),
+    b = doc.indexOf(end);
   if (a >= 0 && b > a) return doc.slice(0, a) + section + doc.slice(b + end.length);
   return `${doc.trimEnd()}\n\n## ${heading}\n\n${section}\n`;
 }
@@ -491,8 +618,13 @@ export async function runMachinesSection(opts: MachinesOptions & { write?: boole
   process.stdout.write(`${body.split('<details>')[0]}\n`);
   if (opts.write !== false && out.complete) {
     const name = opts.machinesAs ?? 'current';
-    const doc = existsSync(MACHINES_PAGE) ? await readFile(MACHINES_PAGE, 'utf8') : '# Real machines on the corpus (`npm run bench -- --section machines`)\n';
-    await writeFile(MACHINES_PAGE, spliceMachinesPage(doc, name, name === 'current' ? 'Current figures' : `Figures: ${name}`, body));
+    const doc = existsSync(MACHINES_PAGE)
+      ? await readFile(MACHINES_PAGE, 'utf8')
+      : '# Real machines on the corpus (`npm run bench -- --section machines`)\n';
+    await writeFile(
+      MACHINES_PAGE,
+      spliceMachinesPage(doc, name, name === 'current' ? 'Current figures' : `Figures: ${name}`, body),
+    );
     process.stderr.write(`wrote ${MACHINES_PAGE} (block ${name}); headline: ${machinesHeadline(out)}\n`);
   } else if (!out.complete) process.stderr.write(`a subset (--fields / --config): ${MACHINES_PAGE} left alone\n`);
 }

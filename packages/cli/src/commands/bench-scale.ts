@@ -48,24 +48,48 @@ const SCALE_DIR = 'test/fields-scale';
 async function measureScript(): Promise<string> {
   const { build } = await import('esbuild');
   const outfile = join('node_modules', '.cache', 'furrow-bench', 'measure.mjs');
-  await build({ entryPoints: [join('bench', 'scale', 'measure.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, external: ['@furrow/core'], logLevel: 'warning' });
+  await build({
+    entryPoints: [join('bench', 'scale', 'measure.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    external: ['@furrow/core'],
+    logLevel: 'warning',
+  });
   return outfile;
 }
 
 function child(script: string, spec: object): Promise<Measured[]> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [script, JSON.stringify(spec)], { maxBuffer: 1 << 24, timeout: 30 * 60_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`measurement ${JSON.stringify(spec)} failed: ${stderr.slice(-2000) || err.message}`));
-      else resolve(stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Measured));
-    });
+    execFile(
+      process.execPath,
+      [script, JSON.stringify(spec)],
+      { maxBuffer: 1 << 24, timeout: 30 * 60_000 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`measurement ${JSON.stringify(spec)} failed: ${stderr.slice(-2000) || err.message}`));
+        else
+          resolve(
+            stdout
+              .trim()
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => JSON.parse(l) as Measured),
+          );
+      },
+    );
   });
 }
 
 /** Least-squares slope of log y on log x. */
 export function logLogExponent(xs: number[], ys: number[]): number {
-  const lx = xs.map(Math.log), ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b, 0) / lx.length, my = ly.reduce((a, b) => a + b, 0) / ly.length;
-  let num = 0, den = 0;
+  const lx = xs.map(Math.log),
+    ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b, 0) / lx.length,
+    my = ly.reduce((a, b) => a + b, 0) / ly.length;
+  let num = 0,
+    den = 0;
   for (let i = 0; i < lx.length; i++) {
     num += (lx[i] - mx) * (ly[i] - my);
     den += (lx[i] - mx) ** 2;
@@ -78,7 +102,12 @@ const s = (v: number): string => v.toFixed(2);
 function medianRun(runs: Measured[]): Measured & { cpuMin: number; cpuMax: number } {
   const sorted = [...runs].sort((a, b) => a.cpuSeconds - b.cpuSeconds);
   const mid = sorted[(sorted.length - 1) >> 1];
-  return { ...mid, cpuSeconds: median(sorted.map((r) => r.cpuSeconds)), cpuMin: sorted[0].cpuSeconds, cpuMax: sorted[sorted.length - 1].cpuSeconds };
+  return {
+    ...mid,
+    cpuSeconds: median(sorted.map((r) => r.cpuSeconds)),
+    cpuMin: sorted[0].cpuSeconds,
+    cpuMax: sorted[sorted.length - 1].cpuSeconds,
+  };
 }
 /** Warning codes with their counts: `track-shortened ×24, turn-not-fitted ×67`. */
 const codes = (w: string[] | undefined): string => {
@@ -98,7 +127,10 @@ export async function benchScale(opts: ScaleOptions, command: string): Promise<s
     log(`scale: 100 ha, ${n} vertices: ${s(m.cpuSeconds)} s CPU, ${mb(m.peakRssMegabytes)} MB`);
     vertexRows.push({ n, m });
   }
-  const exponent = logLogExponent(vertexRows.map((r) => r.n), vertexRows.map((r) => r.m.cpuSeconds));
+  const exponent = logLogExponent(
+    vertexRows.map((r) => r.n),
+    vertexRows.map((r) => r.m.cpuSeconds),
+  );
   const [wobbly] = await child(script, { file: join(SCALE_DIR, 'wobbly-100ha-5000v.geojson'), widthMeters: 6 });
   log(`scale: wobbly 100 ha 5000 v: ${s(wobbly.cpuSeconds)} s CPU`);
   const big = join(SCALE_DIR, 'wobbly-1000ha-5000v-50obstacles.geojson');
@@ -112,7 +144,13 @@ export async function benchScale(opts: ScaleOptions, command: string): Promise<s
   const byField = new Map<string, number[]>();
   let slowestRun = { id: '', cpuSeconds: 0 };
   for (let r = 0; r < RUNS; r++) {
-    for (const m of await child(script, { corpus: opts.fields ?? 'test/fields', widthMeters: 6, turnRadiusMeters: 6, headlandPasses: 2, algorithm: 'snake' })) {
+    for (const m of await child(script, {
+      corpus: opts.fields ?? 'test/fields',
+      widthMeters: 6,
+      turnRadiusMeters: 6,
+      headlandPasses: 2,
+      algorithm: 'snake',
+    })) {
       const id = m.id ?? '?';
       byField.set(id, [...(byField.get(id) ?? []), m.cpuSeconds]);
       if (m.cpuSeconds > slowestRun.cpuSeconds) slowestRun = { id, cpuSeconds: m.cpuSeconds };
@@ -121,16 +159,34 @@ export async function benchScale(opts: ScaleOptions, command: string): Promise<s
   const corpus = [...byField].map(([id, runs]) => ({ id, cpuSeconds: median(runs) }));
   const slowest = corpus.reduce((a, b) => (b.cpuSeconds > a.cpuSeconds ? b : a));
   const corpusMedian = median(corpus.map((r) => r.cpuSeconds));
-  log(`scale: snake corpus: max ${s(slowest.cpuSeconds)} s (${slowest.id}), median ${s(corpusMedian)} s; slowest run ${s(slowestRun.cpuSeconds)} s (${slowestRun.id})`);
+  log(
+    `scale: snake corpus: max ${s(slowest.cpuSeconds)} s (${slowest.id}), median ${s(corpusMedian)} s; slowest run ${s(slowestRun.cpuSeconds)} s (${slowestRun.id})`,
+  );
 
-  lines.push(`Command: \`${command}\`. Each row is planned in a child process of its own; CPU is user + system time over \`planRoute\` (process.cpuUsage), peak RSS the child's: plain Node with the built core, ~60 MB before planning (bench/scale/measure.ts bundled; under tsx, as before 2026-11-27 08:30 UTC, its loader added ~40 MB). The 1,000 ha default row and the corpus row are each the median of ${RUNS} runs, each run a fresh child. Measured on a shared machine: wall times are indicative only.`, '');
+  lines.push(
+    `Command: \`${command}\`. Each row is planned in a child process of its own; CPU is user + system time over \`planRoute\` (process.cpuUsage), peak RSS the child's: plain Node with the built core, ~60 MB before planning (bench/scale/measure.ts bundled; under tsx, as before 2026-11-27 08:30 UTC, its loader added ~40 MB). The 1,000 ha default row and the corpus row are each the median of ${RUNS} runs, each run a fresh child. Measured on a shared machine: wall times are indicative only.`,
+    '',
+  );
   lines.push('| Field | Vertices | W, m | CPU, s | Peak RSS, MB | Warnings |', '|---|---:|---:|---:|---:|---|');
-  for (const r of vertexRows) lines.push(`| synthetic 100 ha (seed 14) | ${r.n} | 6 | ${s(r.m.cpuSeconds)} | ${mb(r.m.peakRssMegabytes)} | ${codes(r.m.warnings)} |`);
-  lines.push(`| wobbly-100ha-5000v | 5000 | 6 | ${s(wobbly.cpuSeconds)} | ${mb(wobbly.peakRssMegabytes)} | ${codes(wobbly.warnings)} |`);
-  lines.push(`| wobbly-1000ha-5000v-50obstacles | 5000 + 50 × 16 | 3 | ${s(large.cpuSeconds)} (median of ${RUNS} runs: ${s(large.cpuMin)}–${s(large.cpuMax)}) | ${mb(large.peakRssMegabytes)} | ${codes(large.warnings)} |`);
+  for (const r of vertexRows)
+    lines.push(
+      `| synthetic 100 ha (seed 14) | ${r.n} | 6 | ${s(r.m.cpuSeconds)} | ${mb(r.m.peakRssMegabytes)} | ${codes(r.m.warnings)} |`,
+    );
+  lines.push(
+    `| wobbly-100ha-5000v | 5000 | 6 | ${s(wobbly.cpuSeconds)} | ${mb(wobbly.peakRssMegabytes)} | ${codes(wobbly.warnings)} |`,
+  );
+  lines.push(
+    `| wobbly-1000ha-5000v-50obstacles | 5000 + 50 × 16 | 3 | ${s(large.cpuSeconds)} (median of ${RUNS} runs: ${s(large.cpuMin)}–${s(large.cpuMax)}) | ${mb(large.peakRssMegabytes)} | ${codes(large.warnings)} |`,
+  );
   lines.push('');
-  lines.push(`- Log-log exponent of CPU in the vertex count (500 → 10,000, least squares): **${exponent.toFixed(2)}**.`);
-  lines.push(`- 1,000 ha field with \`maxOptimizerTime: 2\`: ${s(limited.wallSeconds)} s wall, ${s(limited.cpuSeconds)} s CPU (warnings: ${codes(limited.warnings) || 'none'}).`);
-  lines.push(`- Snake order, W 6 m, R 6 m, 2 passes, over ${corpus.length} corpus fields, each field's CPU the median of ${RUNS} runs (each run a child planning the corpus in index order): median ${s(corpusMedian)} s CPU, max ${s(slowest.cpuSeconds)} s (${slowest.id}); the slowest single run ${s(slowestRun.cpuSeconds)} s (${slowestRun.id}).`);
+  lines.push(
+    `- Log-log exponent of CPU in the vertex count (500 → 10,000, least squares): **${exponent.toFixed(2)}**.`,
+  );
+  lines.push(
+    `- 1,000 ha field with \`maxOptimizerTime: 2\`: ${s(limited.wallSeconds)} s wall, ${s(limited.cpuSeconds)} s CPU (warnings: ${codes(limited.warnings) || 'none'}).`,
+  );
+  lines.push(
+    `- Snake order, W 6 m, R 6 m, 2 passes, over ${corpus.length} corpus fields, each field's CPU the median of ${RUNS} runs (each run a child planning the corpus in index order): median ${s(corpusMedian)} s CPU, max ${s(slowest.cpuSeconds)} s (${slowest.id}); the slowest single run ${s(slowestRun.cpuSeconds)} s (${slowestRun.id}).`,
+  );
   return lines.join('\n');
 }

@@ -53,7 +53,6 @@ export function quantile(sorted: number[], q: number): number {
   return sorted[i];
 }
 
-
 interface IndexRow {
   id: string;
   file: string;
@@ -97,7 +96,9 @@ export async function benchCorpus(opts: BenchOptions): Promise<FieldResult[]> {
       field: parsed.geometry,
       machine: { widthMeters: width, turnRadiusMeters: radius },
       headland: { passes },
-      routeOptions: { algorithm: (opts.algorithm ?? 'snake') as NonNullable<PathPlanRequest['routeOptions']>['algorithm'] },
+      routeOptions: {
+        algorithm: (opts.algorithm ?? 'snake') as NonNullable<PathPlanRequest['routeOptions']>['algorithm'],
+      },
     };
     const times: number[] = [];
     let plan: Plan | undefined;
@@ -157,7 +158,9 @@ export function summarise(results: FieldResult[], opts: BenchOptions, command: s
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Settings: width ${opts.width ?? 6} m, ${opts.headlandPasses ?? 2} headland passes, turn radius ${opts.turnRadius ?? 6} m, order \`${opts.algorithm ?? 'snake'}\`; time = median of ${opts.repeat ?? 3} runs per field.`,
   );
   lines.push('');
-  lines.push('| fields | planned | checkPlan ok | time median | time p90 | time max | uncovered median | uncovered worst | overlap median | overlap worst | non-working ÷ working median |');
+  lines.push(
+    '| fields | planned | checkPlan ok | time median | time p90 | time max | uncovered median | uncovered worst | overlap median | overlap worst | non-working ÷ working median |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
   lines.push(
     `| ${results.length} | ${planned.length} | ${results.filter((r) => r.ok).length} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.9).toFixed(1)} ms | ${times[times.length - 1]?.toFixed(1) ?? 'n/a'} ms | ${pct(median(unc))} | ${pct(unc[unc.length - 1])} | ${pct(median(ovl))} | ${pct(ovl[ovl.length - 1])} | ${pct(median(nw))} |`,
@@ -202,7 +205,12 @@ const START = '<!-- bench:corpus:start -->';
 const END = '<!-- bench:corpus:end -->';
 
 /** Replaces the corpus section of the benchmarks document, creating it when absent. */
-export function spliceSection(doc: string, body: string, name = 'corpus', heading = '## Corpus planning (`npm run bench`)'): string {
+export function spliceSection(
+  doc: string,
+  body: string,
+  name = 'corpus',
+  heading = '## Corpus planning (`npm run bench`)',
+): string {
   const start = name === 'corpus' ? START : `<!-- bench:${name}:start -->`;
   const end = name === 'corpus' ? END : `<!-- bench:${name}:end -->`;
   const section = `${start}\n${body}\n${end}`;
@@ -270,23 +278,54 @@ function optimizerFigures(plan: Plan): OptimizerFigures {
   return out;
 }
 
-const DEFECT_WARNINGS = new Set(['turn-not-fitted', 'headland-pass-skipped', 'track-skipped', 'transit-leg', 'route-leaves-field']);
+const DEFECT_WARNINGS = new Set([
+  'turn-not-fitted',
+  'headland-pass-skipped',
+  'track-skipped',
+  'transit-leg',
+  'route-leaves-field',
+]);
 
 function trackCount(plan: Plan): number {
   return plan.route.filter((r) => r.type === 'Track').length;
 }
 
-function runOrder(request: PathPlanRequest, algorithm: RouteOrder, limitSeconds: number): { run: OrderRun; plan?: Plan } {
-  const req: PathPlanRequest = { ...request, routeOptions: { ...request.routeOptions, algorithm, maxOptimizerTime: limitSeconds } };
+function runOrder(
+  request: PathPlanRequest,
+  algorithm: RouteOrder,
+  limitSeconds: number,
+): { run: OrderRun; plan?: Plan } {
+  const req: PathPlanRequest = {
+    ...request,
+    routeOptions: { ...request.routeOptions, algorithm, maxOptimizerTime: limitSeconds },
+  };
   const t0 = performance.now();
   try {
     const plan = planRoute(req, { now: () => performance.now() });
     const ms = performance.now() - t0;
     const check = checkPlan(req, plan);
     const unfitted = plan.warnings.filter((w) => DEFECT_WARNINGS.has(w.code)).length;
-    return { run: { distanceMeters: plan.metrics.distanceMeters, nonWorkingMeters: plan.metrics.nonWorkingDistanceMeters, violations: check.violations.length, unfitted, ms }, plan };
+    return {
+      run: {
+        distanceMeters: plan.metrics.distanceMeters,
+        nonWorkingMeters: plan.metrics.nonWorkingDistanceMeters,
+        violations: check.violations.length,
+        unfitted,
+        ms,
+      },
+      plan,
+    };
   } catch (err) {
-    return { run: { distanceMeters: NaN, nonWorkingMeters: NaN, violations: NaN, unfitted: NaN, ms: performance.now() - t0, error: err instanceof Error ? err.message : String(err) } };
+    return {
+      run: {
+        distanceMeters: NaN,
+        nonWorkingMeters: NaN,
+        violations: NaN,
+        unfitted: NaN,
+        ms: performance.now() - t0,
+        error: err instanceof Error ? err.message : String(err),
+      },
+    };
   }
 }
 
@@ -324,10 +363,15 @@ export async function benchRoutes(opts: BenchOptions): Promise<RouteFieldResult[
 
 /** A rectangle `lengthMeters` east-west × `depthMeters` near 10° E, 50° N (GeoJSON Polygon). */
 export function rectangleField(lengthMeters: number, depthMeters: number): PathPlanRequest['field'] {
-  const lat0 = 50, lon0 = 10;
-  const mLat = 111_200, mLon = 111_200 * Math.cos((lat0 * Math.PI) / 180);
+  const lat0 = 50,
+    lon0 = 10;
+  const mLat = 111_200,
+    mLon = 111_200 * Math.cos((lat0 * Math.PI) / 180);
   const at = (x: number, y: number): [number, number] => [lon0 + x / mLon, lat0 + y / mLat];
-  return { type: 'Polygon', coordinates: [[at(0, 0), at(lengthMeters, 0), at(lengthMeters, depthMeters), at(0, depthMeters), at(0, 0)]] } as PathPlanRequest['field'];
+  return {
+    type: 'Polygon',
+    coordinates: [[at(0, 0), at(lengthMeters, 0), at(lengthMeters, depthMeters), at(0, depthMeters), at(0, 0)]],
+  } as PathPlanRequest['field'];
 }
 
 export interface SyntheticRouteResult {
@@ -368,7 +412,12 @@ function fmtMs(v: number | undefined): string {
   return v === undefined || !Number.isFinite(v) ? 'n/a' : v < 10 ? v.toFixed(2) : v.toFixed(0);
 }
 
-export function summariseRoutes(fields: RouteFieldResult[], synthetic: SyntheticRouteResult | undefined, opts: BenchOptions, command: string): string {
+export function summariseRoutes(
+  fields: RouteFieldResult[],
+  synthetic: SyntheticRouteResult | undefined,
+  opts: BenchOptions,
+  command: string,
+): string {
   const limit = Number(opts.routeLimit ?? 10);
   const lines: string[] = [];
   lines.push(`Command: \`${command}\``);
@@ -378,7 +427,9 @@ export function summariseRoutes(fields: RouteFieldResult[], synthetic: Synthetic
   );
   lines.push('');
   if (fields.length > 0) {
-    lines.push('| order | plans | checkPlan ok | route length km (sum) | non-working km (sum) | non-working ÷ working (median) | plan ms (median) | plan ms (max) |');
+    lines.push(
+      '| order | plans | checkPlan ok | route length km (sum) | non-working km (sum) | non-working ÷ working (median) | plan ms (median) | plan ms (max) |',
+    );
     lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const a of ROUTE_ORDERS) {
       const runs = fields.map((f) => f.runs[a]).filter((r): r is OrderRun => r !== undefined && r.error === undefined);
@@ -397,38 +448,68 @@ export function summariseRoutes(fields: RouteFieldResult[], synthetic: Synthetic
     for (const f of compared) {
       const o = f.runs.optimized!;
       const best = Math.min(...FIXED_ROUTE_ORDERS.map((a) => f.runs[a]!.nonWorkingMeters));
-      if (o.nonWorkingMeters > best + 0.01) notBest.push(`${f.id} (${o.nonWorkingMeters.toFixed(1)} m vs ${best.toFixed(1)} m)`);
+      if (o.nonWorkingMeters > best + 0.01)
+        notBest.push(`${f.id} (${o.nonWorkingMeters.toFixed(1)} m vs ${best.toFixed(1)} m)`);
       const defects = (r: OrderRun): number => r.violations + r.unfitted;
-      const clean = FIXED_ROUTE_ORDERS.filter((a) => defects(f.runs[a]!) <= defects(o)).map((a) => f.runs[a]!.nonWorkingMeters);
+      const clean = FIXED_ROUTE_ORDERS.filter((a) => defects(f.runs[a]!) <= defects(o)).map(
+        (a) => f.runs[a]!.nonWorkingMeters,
+      );
       if (clean.length > 0 && o.nonWorkingMeters > Math.min(...clean) + 0.01) notBestClean.push(f.id);
     }
     const saving = compared
-      .map((f) => ({ o: f.runs.optimized!.nonWorkingMeters, best: Math.min(...FIXED_ROUTE_ORDERS.map((a) => f.runs[a]!.nonWorkingMeters)) }))
+      .map((f) => ({
+        o: f.runs.optimized!.nonWorkingMeters,
+        best: Math.min(...FIXED_ROUTE_ORDERS.map((a) => f.runs[a]!.nonWorkingMeters)),
+      }))
       .filter((x) => x.best > 0)
       .map((x) => 1 - x.o / x.best);
-    const gaps = fields.map((f) => f.optimizer?.nonWorkingGapRatio).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
-    const gapsAll = fields.map((f) => f.optimizer?.gapRatio).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
-    const first = fields.map((f) => f.optimizer?.firstFeasibleMilliseconds).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
-    const orderMs = fields.map((f) => f.optimizer?.orderMilliseconds).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+    const gaps = fields
+      .map((f) => f.optimizer?.nonWorkingGapRatio)
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
+    const gapsAll = fields
+      .map((f) => f.optimizer?.gapRatio)
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
+    const first = fields
+      .map((f) => f.optimizer?.firstFeasibleMilliseconds)
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
+    const orderMs = fields
+      .map((f) => f.optimizer?.orderMilliseconds)
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
     const chosen = new Map<string, number>();
-    for (const f of fields) if (f.optimizer?.chosen) chosen.set(f.optimizer.chosen, (chosen.get(f.optimizer.chosen) ?? 0) + 1);
+    for (const f of fields)
+      if (f.optimizer?.chosen) chosen.set(f.optimizer.chosen, (chosen.get(f.optimizer.chosen) ?? 0) + 1);
     lines.push(
       `- \`optimized\` non-working distance ≤ the best fixed order on **${compared.length - notBest.length} of ${compared.length}** fields${notBest.length ? ` (not on: ${notBest.join(', ')})` : ''}; ≤ the best fixed order with no more defects (checkPlan violations + warnings of straight connectors where nothing fitted, headland passes left out, connectors leaving the field) on ${compared.length - notBestClean.length} of ${compared.length}${notBestClean.length ? ` (not on: ${notBestClean.join(', ')})` : ''}.`,
     );
-    lines.push(`- Non-working distance saved against the best fixed order of each field (fields with any): median ${pct(median(saving))}, max ${pct(Math.max(...saving))}, min ${pct(Math.min(...saving))}.`);
+    lines.push(
+      `- Non-working distance saved against the best fixed order of each field (fields with any): median ${pct(median(saving))}, max ${pct(Math.max(...saving))}, min ${pct(Math.min(...saving))}.`,
+    );
     lines.push(
       `- Gap to the lower bound (on the optimizer's estimated connector costs: assignment bound up to 150 tracks, cheapest-link above): median ${pct(median(gaps))} of the non-working cost (p90 ${pct(quantile(gaps, 0.9))}), median ${pct(median(gapsAll))} of the whole route.`,
     );
     lines.push(
       `- Time to the first feasible route: median ${fmtMs(median(first))} ms, max ${fmtMs(first[first.length - 1])} ms. Ordering time (estimate + real connectors, bounded by maxOptimizerTime ${limit} s): median ${fmtMs(median(orderMs))} ms, max ${fmtMs(orderMs[orderMs.length - 1])} ms.`,
     );
-    lines.push(`- Route kept by \`optimized\`: ${[...chosen.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')} (\`optimized-refined\`: found by the optimizer re-run on the real connector costs).`);
+    lines.push(
+      `- Route kept by \`optimized\`: ${[...chosen.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')} (\`optimized-refined\`: found by the optimizer re-run on the real connector costs).`,
+    );
     lines.push('');
   }
   if (synthetic) {
-    lines.push(`Synthetic field with ${synthetic.tracks} tracks (3.3 km × 600 m rectangle, width 3 m, R 6 m, 5 headland passes, tracks north-south):`);
+    lines.push(
+      `Synthetic field with ${synthetic.tracks} tracks (3.3 km × 600 m rectangle, width 3 m, R 6 m, 5 headland passes, tracks north-south):`,
+    );
     lines.push('');
-    lines.push('| order | maxOptimizerTime s | first feasible ms | ordering ms | kept | plan ms | non-working km | checkPlan violations |');
+    lines.push(
+      '| order | maxOptimizerTime s | first feasible ms | ordering ms | kept | plan ms | non-working km | checkPlan violations |',
+    );
     lines.push('|---|---:|---:|---:|---|---:|---:|---:|');
     for (const r of synthetic.runs) {
       lines.push(
@@ -438,14 +519,22 @@ export function summariseRoutes(fields: RouteFieldResult[], synthetic: Synthetic
     lines.push('');
   }
   if (fields.length > 0) {
-    lines.push('<details><summary>Per field: non-working m (checkPlan violations, +Nw: N defect warnings — turn-not-fitted, headland-pass-skipped, transit-leg, route-leaves-field)</summary>');
+    lines.push(
+      '<details><summary>Per field: non-working m (checkPlan violations, +Nw: N defect warnings — turn-not-fitted, headland-pass-skipped, transit-leg, route-leaves-field)</summary>',
+    );
     lines.push('');
-    lines.push(`| field | ha | tracks | ${ROUTE_ORDERS.join(' | ')} | optimized kept | gap (non-working) | first feasible ms | ordering ms |`);
+    lines.push(
+      `| field | ha | tracks | ${ROUTE_ORDERS.join(' | ')} | optimized kept | gap (non-working) | first feasible ms | ordering ms |`,
+    );
     lines.push(`|---|---:|---:|${ROUTE_ORDERS.map(() => '---:|').join('')}---|---:|---:|---:|`);
     for (const f of fields) {
       const cell = (a: RouteOrder): string => {
         const r = f.runs[a];
-        return !r ? '' : r.error ? 'error' : `${r.nonWorkingMeters.toFixed(0)} (${r.violations}${r.unfitted ? ` +${r.unfitted}w` : ''})`;
+        return !r
+          ? ''
+          : r.error
+            ? 'error'
+            : `${r.nonWorkingMeters.toFixed(0)} (${r.violations}${r.unfitted ? ` +${r.unfitted}w` : ''})`;
       };
       lines.push(
         `| ${f.id} | ${Number.isFinite(f.areaHa) ? f.areaHa.toFixed(1) : ''} | ${f.tracks} | ${ROUTE_ORDERS.map(cell).join(' | ')} | ${f.optimizer?.chosen ?? ''} | ${f.optimizer?.nonWorkingGapRatio !== undefined ? pct(f.optimizer.nonWorkingGapRatio) : ''} | ${fmtMs(f.optimizer?.firstFeasibleMilliseconds)} | ${fmtMs(f.optimizer?.orderMilliseconds)} |`,
@@ -460,7 +549,8 @@ export function summariseRoutes(fields: RouteFieldResult[], synthetic: Synthetic
 export async function runBench(opts: BenchOptions): Promise<number> {
   const command = `npm run bench${process.argv.length > 3 ? ` -- ${process.argv.slice(3).join(' ')}` : ''}`;
   const section = opts.section ?? 'all';
-  if (!['all', 'corpus', 'route', 'machines', 'scale'].includes(section)) throw new Error(`--section: one of all, corpus, route, machines, scale (got ${section})`);
+  if (!['all', 'corpus', 'route', 'machines', 'scale'].includes(section))
+    throw new Error(`--section: one of all, corpus, route, machines, scale (got ${section})`);
   if (section === 'machines') {
     await runMachinesSection(opts, command);
     return 0;
@@ -486,7 +576,10 @@ export async function runBench(opts: BenchOptions): Promise<number> {
     process.stdout.write(`${body.split('<details>')[0]}\n`);
     if (opts.write !== false) {
       const doc = existsSync(out) ? await readFile(out, 'utf8') : '# Benchmarks\n';
-      await writeFile(out, spliceSection(doc, body, 'route', '## Route orders and the optimizer (`npm run bench -- --section route`)'));
+      await writeFile(
+        out,
+        spliceSection(doc, body, 'route', '## Route orders and the optimizer (`npm run bench -- --section route`)'),
+      );
       process.stderr.write(`wrote ${out} (route section)\n`);
     }
   }
@@ -499,7 +592,9 @@ async function runScaleSection(opts: BenchOptions, command: string, out: string)
   process.stdout.write(`${body}\n`);
   if (opts.write !== false) {
     const page = join(out, '..', 'benchmarks', 'scale.md');
-    const doc = existsSync(page) ? await readFile(page, 'utf8') : '# Scale: planning time and memory against boundary size\n';
+    const doc = existsSync(page)
+      ? await readFile(page, 'utf8')
+      : '# Scale: planning time and memory against boundary size\n';
     await writeFile(page, spliceSection(doc, body, 'scale', '## Measured'));
     process.stderr.write(`wrote ${page}\n`);
   }

@@ -15,7 +15,10 @@ import { UsageError } from '../errors.js';
 import { loadApi } from '../optional.js';
 import { buildRequest, type PlanCommandOptions } from './plan.js';
 
-export interface BulkOptions extends Pick<PlanCommandOptions, 'width' | 'headlandPasses' | 'turnRadius' | 'heading' | 'request'> {
+export interface BulkOptions extends Pick<
+  PlanCommandOptions,
+  'width' | 'headlandPasses' | 'turnRadius' | 'heading' | 'request'
+> {
   out?: string;
   api?: string;
   key?: string;
@@ -49,7 +52,10 @@ export interface BulkRow {
 const BOUNDARY_EXTENSIONS = new Set(['.geojson', '.json', '.wkt', '.kml', '.zip', '.xml', '.shp']);
 
 /** Every field of a folder (each supported file), a zip or a FeatureCollection, with its request. */
-export async function collectFields(input: string, flags: BulkOptions): Promise<{ fields: BulkField[]; unreadable: BulkRow[] }> {
+export async function collectFields(
+  input: string,
+  flags: BulkOptions,
+): Promise<{ fields: BulkField[]; unreadable: BulkRow[] }> {
   let base: PathPlanRequest = {};
   if (flags.request) {
     try {
@@ -96,7 +102,10 @@ export async function collectFields(input: string, flags: BulkOptions): Promise<
       fields.push({ name, source: file, request: buildRequest(base, b.geometry, obstacles, flags) });
     });
   }
-  if (fields.length === 0) throw new UsageError(`${input}: no field boundary found${unreadable.length ? ` (${unreadable.map((u) => u.error).join('; ')})` : ''}`);
+  if (fields.length === 0)
+    throw new UsageError(
+      `${input}: no field boundary found${unreadable.length ? ` (${unreadable.map((u) => u.error).join('; ')})` : ''}`,
+    );
   return { fields, unreadable };
 }
 
@@ -123,7 +132,8 @@ function bar(total: number, opts: BulkOptions) {
 async function planLocally(fields: BulkField[], opts: BulkOptions): Promise<BulkRow[]> {
   const { poolPlanner } = await loadApi('bulk');
   const threads = opts.threads ? Number(opts.threads) : availableParallelism();
-  if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a whole number ≥ 1, got "${opts.threads}"`);
+  if (!Number.isInteger(threads) || threads < 1)
+    throw new UsageError(`--threads must be a whole number ≥ 1, got "${opts.threads}"`);
   const planner = poolPlanner({ threads });
   const rows: BulkRow[] = new Array(fields.length);
   const progress = bar(fields.length, opts);
@@ -213,7 +223,12 @@ async function planThroughApi(fields: BulkField[], opts: BulkOptions): Promise<B
     for (const r of page.items) {
       const name = fields[r.index].name;
       if (r.status === 'done') rows.push({ name, ok: true, metrics: r.metrics, planId: r.planId });
-      else rows.push({ name, ok: false, error: r.error ? `${r.error.reason ?? r.error.code}: ${r.error.message}` : r.status });
+      else
+        rows.push({
+          name,
+          ok: false,
+          error: r.error ? `${r.error.reason ?? r.error.code}: ${r.error.message}` : r.status,
+        });
     }
   }
   if (opts.out) {
@@ -242,7 +257,8 @@ export function summaryTable(rows: BulkRow[], seconds: number): string {
     fmt((r.metrics?.overlapRatio ?? NaN) * 100, 1),
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...body.map((row) => row[c].length)));
-  const line = (cells: string[]) => cells.map((s, c) => (c < 2 ? s.padEnd(widths[c]) : s.padStart(widths[c]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((s, c) => (c < 2 ? s.padEnd(widths[c]) : s.padStart(widths[c]))).join('  ');
   const ok = rows.filter((r) => r.ok);
   const failed = rows.filter((r) => !r.ok);
   const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)];

@@ -25,9 +25,28 @@ const firstPosition = (file: string): [number, number] => {
 describe('furrow scenarios', () => {
   it('compares equipment sets on one field: the wider set needs less time', async () => {
     const scenarios = join(dir, 'scenarios.json');
-    writeFileSync(scenarios, JSON.stringify([{ name: '3 m', equipment: { widthMeters: 3 } }, { name: '9 m', equipment: { widthMeters: 9 }, headlandPasses: 1 }]));
+    writeFileSync(
+      scenarios,
+      JSON.stringify([
+        { name: '3 m', equipment: { widthMeters: 3 } },
+        { name: '9 m', equipment: { widthMeters: 9 }, headlandPasses: 1 },
+      ]),
+    );
     const out = join(dir, 'cmp.json');
-    expect(await main(['scenarios', small, '--scenarios', scenarios, '--request', request, '--headland-passes', '1', '--out', out])).toBe(0);
+    expect(
+      await main([
+        'scenarios',
+        small,
+        '--scenarios',
+        scenarios,
+        '--request',
+        request,
+        '--headland-passes',
+        '1',
+        '--out',
+        out,
+      ]),
+    ).toBe(0);
     const cmp = JSON.parse(readFileSync(out, 'utf8'));
     expect(cmp.results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true]);
     expect(cmp.results[1].kpis.timeSeconds).toBeLessThan(cmp.results[0].kpis.timeSeconds);
@@ -39,7 +58,21 @@ describe('furrow sequence', () => {
   it('orders two fields from a depot next to one of them', async () => {
     const [lon, lat] = firstPosition(other);
     const out = join(dir, 'day.json');
-    expect(await main(['sequence', small, other, '--depot', `${lon},${lat}`, '--objective', 'distance', '--request', request, '--out', out])).toBe(0);
+    expect(
+      await main([
+        'sequence',
+        small,
+        other,
+        '--depot',
+        `${lon},${lat}`,
+        '--objective',
+        'distance',
+        '--request',
+        request,
+        '--out',
+        out,
+      ]),
+    ).toBe(0);
     const day = JSON.parse(readFileSync(out, 'utf8'));
     expect(day.stops).toHaveLength(2);
     expect(day.stops[0].fieldId).toBe('at-033');

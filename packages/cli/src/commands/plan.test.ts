@@ -23,7 +23,9 @@ describe('furrow plan', () => {
     const request = join(dir, 'request.json');
     writeFileSync(request, JSON.stringify({ routeOptions: { algorithm: 'optimized', maxOptimizerTime: 2 } }));
     const out = join(dir, 'plan.json');
-    expect(await main(['plan', field, '--request', request, '--width', '6', '--turn-radius', '6', '--out', out])).toBe(0);
+    expect(await main(['plan', field, '--request', request, '--width', '6', '--turn-radius', '6', '--out', out])).toBe(
+      0,
+    );
     const plan = JSON.parse(readFileSync(out, 'utf8')) as Plan & Timed;
     expect(plan.route.some((s) => s.type === 'Track')).toBe(true);
     // The planner reports times only when it was given a clock (it reads none itself).
@@ -55,9 +57,14 @@ describe('furrow plan', () => {
     expect(code).toBe(0);
     const plan = JSON.parse(readFileSync(out, 'utf8')) as Plan;
     expect(plan.warnings.some((w) => w.code === 'transit-leg')).toBe(true);
-    const lines = err.join('').split('\n').filter((l) => l.startsWith('furrow: warning'));
+    const lines = err
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('furrow: warning'));
     expect(lines).toHaveLength(plan.warnings.length);
     for (const w of plan.warnings) expect(lines.some((l) => l.includes(`[${w.code}] ${w.message}`))).toBe(true);
-    expect(lines.find((l) => l.includes('[transit-leg]'))).toMatch(/route piece \d+; LineString from -?\d+\.\d+, -?\d+\.\d+/);
+    expect(lines.find((l) => l.includes('[transit-leg]'))).toMatch(
+      /route piece \d+; LineString from -?\d+\.\d+, -?\d+\.\d+/,
+    );
   });
 });

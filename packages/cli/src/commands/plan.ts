@@ -54,7 +54,9 @@ export async function runPlan(file: string, flags: PlanCommandOptions): Promise<
   const boundaries = await readBoundaryFile(file);
   if (boundaries.length === 0) throw new UsageError(`${file}: no field boundary found`);
   if (boundaries.length > 1) {
-    process.stderr.write(`${file}: ${boundaries.length} fields found; planning the first (use "furrow bulk" for all)\n`);
+    process.stderr.write(
+      `${file}: ${boundaries.length} fields found; planning the first (use "furrow bulk" for all)\n`,
+    );
   }
   const [first] = boundaries;
   const obstacles = (first.obstacles ?? []).map((geometry) => ({ geometry }));
@@ -87,13 +89,13 @@ export async function runPlan(file: string, flags: PlanCommandOptions): Promise<
   return 0;
 }
 
-
 /** One warning as one line: `furrow: warning [code] message (where)`. */
 export function formatWarning(w: PlanWarning): string {
   const places: string[] = [];
   if (w.sequence !== undefined) places.push(`route piece ${w.sequence}`);
   const g = w.geometry as { type?: string; coordinates?: unknown } | undefined;
-  const first = (c: unknown): number[] | undefined => (Array.isArray(c) && typeof c[0] === 'number' ? (c as number[]) : Array.isArray(c) ? first(c[0]) : undefined);
+  const first = (c: unknown): number[] | undefined =>
+    Array.isArray(c) && typeof c[0] === 'number' ? (c as number[]) : Array.isArray(c) ? first(c[0]) : undefined;
   const p = g ? first(g.coordinates) : undefined;
   if (p) places.push(`${g!.type === 'Point' ? 'at' : `${g!.type} from`} ${p[0].toFixed(6)}, ${p[1].toFixed(6)}`);
   if (w.feature) places.push(w.feature);

@@ -22,13 +22,16 @@ export interface PushCommandOptions {
 const WORK_TYPES = ['dtiTillage', 'dtiSeeding', 'dtiApplication', 'dtiHarvest'] as const;
 
 export async function runPush(portal: string, planFile: string, flags: PushCommandOptions): Promise<number> {
-  if (portal !== 'deere' && portal !== 'trimble') throw new UsageError(`portal must be deere or trimble, got "${portal}"`);
+  if (portal !== 'deere' && portal !== 'trimble')
+    throw new UsageError(`portal must be deere or trimble, got "${portal}"`);
   for (const k of ['org', 'field'] as const) if (!flags[k]) throw new UsageError(`--${k} is required`);
-  if (!flags.dryRun && !flags.company) throw new UsageError('--company is required (the companyId whose portal configuration to use)');
+  if (!flags.dryRun && !flags.company)
+    throw new UsageError('--company is required (the companyId whose portal configuration to use)');
   let workPlan: { workType: (typeof WORK_TYPES)[number]; year: number } | undefined;
   if (flags.workType !== undefined) {
     if (portal !== 'deere') throw new UsageError('--work-type is for John Deere only');
-    if (!WORK_TYPES.includes(flags.workType as never)) throw new UsageError(`--work-type must be one of ${WORK_TYPES.join(', ')}`);
+    if (!WORK_TYPES.includes(flags.workType as never))
+      throw new UsageError(`--work-type must be one of ${WORK_TYPES.join(', ')}`);
     const year = flags.year === undefined ? new Date().getUTCFullYear() : Number(flags.year);
     if (!Number.isInteger(year)) throw new UsageError(`--year must be a year, got "${flags.year}"`);
     workPlan = { workType: flags.workType as (typeof WORK_TYPES)[number], year };
@@ -50,14 +53,19 @@ export async function runPush(portal: string, planFile: string, flags: PushComma
     if (flags.dryRun) {
       const registry = api.portalRegistryFromEnv(process.env);
       const baseUrl = flags.company ? registry.configOf(flags.company, portal)?.baseUrl : undefined;
-      const requests = portal === 'deere' ? api.previewDeerePush(plan, target, { ...opts, ...(workPlan ? { workPlan } : {}) }, baseUrl) : api.previewTrimblePush(plan, target, opts, baseUrl);
+      const requests =
+        portal === 'deere'
+          ? api.previewDeerePush(plan, target, { ...opts, ...(workPlan ? { workPlan } : {}) }, baseUrl)
+          : api.previewTrimblePush(plan, target, opts, baseUrl);
       process.stdout.write(`${JSON.stringify({ portal, dryRun: true, requests }, null, 2)}\n`);
       return 0;
     }
     const registry = api.portalRegistryFromEnv(process.env);
     const pushed =
       portal === 'deere'
-        ? await registry.deereFor(flags.company as string).pushPlan(plan, target, { ...opts, ...(workPlan ? { workPlan } : {}) })
+        ? await registry
+            .deereFor(flags.company as string)
+            .pushPlan(plan, target, { ...opts, ...(workPlan ? { workPlan } : {}) })
         : await registry.trimbleFor(flags.company as string).pushPlan(plan, target, opts);
     process.stdout.write(`${JSON.stringify({ portal, pushed }, null, 2)}\n`);
     return 0;

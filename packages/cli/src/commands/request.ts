@@ -65,4 +65,3 @@ export function buildRequest(
   if (heading !== undefined) req.tracks = { ...(req.tracks ?? {}), preferredDirectionDegrees: heading };
   return req;
 }
-

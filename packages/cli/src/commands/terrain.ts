@@ -5,7 +5,15 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { analyzeFieldTerrain, contourTracks, keyContourLine, planRoute, planWithTerrain, type PathPlanRequest, type TerrainHeadingObjective } from '@furrow/core';
+import {
+  analyzeFieldTerrain,
+  contourTracks,
+  keyContourLine,
+  planRoute,
+  planWithTerrain,
+  type PathPlanRequest,
+  type TerrainHeadingObjective,
+} from '@furrow/core';
 import { readDem } from '@furrow/format-dem';
 import { readBoundaryFile } from '../io/boundary.js';
 import { UsageError } from '../errors.js';
@@ -24,17 +32,21 @@ export interface TerrainCommandOptions extends PlanCommandOptions {
 export async function runTerrain(file: string, flags: TerrainCommandOptions): Promise<number> {
   if (!flags.dem) throw new UsageError('--dem <file> is required (a GeoTIFF or a JSON elevation grid)');
   const objective = (flags.objective ?? 'contour') as TerrainHeadingObjective;
-  if (objective !== 'contour' && objective !== 'minimizeCrossSlope') throw new UsageError(`--objective must be contour or minimizeCrossSlope, got "${flags.objective}"`);
+  if (objective !== 'contour' && objective !== 'minimizeCrossSlope')
+    throw new UsageError(`--objective must be contour or minimizeCrossSlope, got "${flags.objective}"`);
   let maxCrossSlopeDegrees: number | undefined;
   if (flags.maxCrossSlope !== undefined) {
     maxCrossSlopeDegrees = Number(flags.maxCrossSlope);
-    if (!(maxCrossSlopeDegrees >= 0 && maxCrossSlopeDegrees <= 90)) throw new UsageError(`--max-cross-slope must be degrees in [0, 90], got "${flags.maxCrossSlope}"`);
+    if (!(maxCrossSlopeDegrees >= 0 && maxCrossSlopeDegrees <= 90))
+      throw new UsageError(`--max-cross-slope must be degrees in [0, 90], got "${flags.maxCrossSlope}"`);
   }
   let bytes: Uint8Array;
   try {
     bytes = await readFile(flags.dem);
   } catch (err) {
-    throw new UsageError(`cannot read --dem ${flags.dem}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read --dem ${flags.dem}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   const grid = await readDem(bytes, { fileName: basename(flags.dem), ...(flags.crs ? { crs: flags.crs } : {}) });
   const boundaries = await readBoundaryFile(file);
@@ -51,14 +63,23 @@ export async function runTerrain(file: string, flags: TerrainCommandOptions): Pr
         throw new UsageError(`--request ${flags.request}: ${(err as Error).message}`);
       }
     }
-    const request = buildRequest(base, first.geometry, (first.obstacles ?? []).map((geometry) => ({ geometry })), flags);
+    const request = buildRequest(
+      base,
+      first.geometry,
+      (first.obstacles ?? []).map((geometry) => ({ geometry })),
+      flags,
+    );
     out = planWithTerrain(request, terrain, planRoute);
   } else {
-    const analysis: Record<string, unknown> = { ...analyzeFieldTerrain(first.geometry, grid, terrain), keyContour: keyContourLine(first.geometry, grid) };
+    const analysis: Record<string, unknown> = {
+      ...analyzeFieldTerrain(first.geometry, grid, terrain),
+      keyContour: keyContourLine(first.geometry, grid),
+    };
     if (flags.contourWidth !== undefined) {
       const widthMeters = Number(flags.contourWidth);
       const insetMeters = flags.inset === undefined ? 0 : Number(flags.inset);
-      if (!(widthMeters > 0)) throw new UsageError(`--contour-width must be a positive number of meters, got "${flags.contourWidth}"`);
+      if (!(widthMeters > 0))
+        throw new UsageError(`--contour-width must be a positive number of meters, got "${flags.contourWidth}"`);
       if (!(insetMeters >= 0)) throw new UsageError(`--inset must be meters ≥ 0, got "${flags.inset}"`);
       analysis.contourTracks = contourTracks(first.geometry, grid, { widthMeters, insetMeters }).tracks;
     }

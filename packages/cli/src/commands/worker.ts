@@ -9,7 +9,8 @@ export async function runWorker(opts: { threads?: string }): Promise<number> {
   let threads: number | undefined;
   if (opts.threads !== undefined) {
     threads = Number(opts.threads);
-    if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a whole number ≥ 1, got "${opts.threads}"`);
+    if (!Number.isInteger(threads) || threads < 1)
+      throw new UsageError(`--threads must be a whole number ≥ 1, got "${opts.threads}"`);
   }
   const { workerCommand } = await loadApi('worker');
   return workerCommand(process.env, { threads });

@@ -6,6 +6,9 @@ const fieldsDir = new URL('../../../../test/fields/', import.meta.url);
 
 /** The geometry of corpus field `id` (its file is a GeoJSON Feature or a bare geometry). */
 export function corpusField(id: string): FieldGeometry {
-  const g = JSON.parse(readFileSync(new URL(`${id}.geojson`, fieldsDir), 'utf8')) as { type: string; geometry?: FieldGeometry };
+  const g = JSON.parse(readFileSync(new URL(`${id}.geojson`, fieldsDir), 'utf8')) as {
+    type: string;
+    geometry?: FieldGeometry;
+  };
   return (g.type === 'Feature' ? g.geometry : g) as FieldGeometry;
 }

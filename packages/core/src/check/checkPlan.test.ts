@@ -18,19 +18,28 @@ const frame = createLocalFrame([[15, 48]]);
 
 /** A rectangle in local meters around (15°, 48°), as GeoJSON lon/lat. */
 function rectField(w: number, h: number): GeoJsonPolygon {
-  const ring = ([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]] as [number, number][]).map(([x, y]) => frame.toLonLat(x, y));
+  const ring = (
+    [
+      [-w / 2, -h / 2],
+      [w / 2, -h / 2],
+      [w / 2, h / 2],
+      [-w / 2, h / 2],
+    ] as [number, number][]
+  ).map(([x, y]) => frame.toLonLat(x, y));
   return { type: 'Polygon', coordinates: [[...ring, ring[0]]] };
 }
 
 const field = rectField(200, 120);
-const codes = (plan: Plan, request: PathPlanRequest): string[] => checkPlan(request, plan).violations.map((v) => v.code);
+const codes = (plan: Plan, request: PathPlanRequest): string[] =>
+  checkPlan(request, plan).violations.map((v) => v.code);
 
 /** Rotates the lon/lat points of a route segment about its first point by `radians` (in a local frame). */
 function rotateSegment(coords: Position[], radians: number): Position[] {
   const f = createLocalFrame([coords[0] as [number, number]]);
   const xy = coords.map((c) => f.toLocal(c[0], c[1]));
   const [ox, oy] = xy[0];
-  const c = Math.cos(radians), s = Math.sin(radians);
+  const c = Math.cos(radians),
+    s = Math.sin(radians);
   return xy.map(([x, y]) => f.toLonLat(ox + c * (x - ox) - s * (y - oy), oy + s * (x - ox) + c * (y - oy)) as Position);
 }
 
@@ -101,11 +110,17 @@ describe('checkRouteKinematics', () => {
   const sigma = 0.3;
   /** Track (0,0)→(0,50), a CC turn to (-12, 50) heading down, track back to (-12, 0). */
   function route(turnRotationRadians = 0): RoutePieceXY[] {
-    const turn = turnCandidates({ x: 0, y: 50, headingRadians: Math.PI / 2 }, { x: -12, y: 50, headingRadians: -Math.PI / 2 }, { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma })[0];
+    const turn = turnCandidates(
+      { x: 0, y: 50, headingRadians: Math.PI / 2 },
+      { x: -12, y: 50, headingRadians: -Math.PI / 2 },
+      { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma },
+    )[0];
     const xy = Float64Array.from(turn.points);
-    const c = Math.cos(turnRotationRadians), s = Math.sin(turnRotationRadians);
+    const c = Math.cos(turnRotationRadians),
+      s = Math.sin(turnRotationRadians);
     for (let i = 0; i < xy.length; i += 2) {
-      const x = xy[i], y = xy[i + 1] - 50;
+      const x = xy[i],
+        y = xy[i + 1] - 50;
       xy[i] = c * x - s * y;
       xy[i + 1] = 50 + s * x + c * y;
     }
@@ -114,7 +129,11 @@ describe('checkRouteKinematics', () => {
       { sequence: 0, type: 'Track', xy: Float64Array.from([0, 0, 0, 50]) },
       { sequence: 1, type: 'Turn', turnType: turn.turnType, xy },
       // Leaves along the turn's end heading (−90° + the rotation): only the start is kinked.
-      { sequence: 2, type: 'Track', xy: Float64Array.from([xy[n - 2], xy[n - 1], xy[n - 2] + 50 * s, xy[n - 1] - 50 * c]) },
+      {
+        sequence: 2,
+        type: 'Track',
+        xy: Float64Array.from([xy[n - 2], xy[n - 1], xy[n - 2] + 50 * s, xy[n - 1] - 50 * c]),
+      },
     ];
   }
 
@@ -123,7 +142,10 @@ describe('checkRouteKinematics', () => {
   });
 
   it('a kink of 3° where the turn leaves a 50 m track is found at the start, measured on short chords', () => {
-    const v = checkRouteKinematics(route((3 * Math.PI) / 180), { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma });
+    const v = checkRouteKinematics(route((3 * Math.PI) / 180), {
+      turnRadiusMeters: R,
+      maxCurvatureRatePerSquareMeter: sigma,
+    });
     const jump = v.find((x) => x.kind === 'heading-jump' && x.where === 'start');
     expect(jump, JSON.stringify(v)).toBeDefined();
     expect((jump!.value * 180) / Math.PI).toBeGreaterThan(2.9);
@@ -131,7 +153,11 @@ describe('checkRouteKinematics', () => {
   });
 
   it('a turn drawn with plain arcs breaks a rate limit of 0.1 where it meets the tracks (R 3 m)', () => {
-    const turn = turnCandidates({ x: 0, y: 50, headingRadians: Math.PI / 2 }, { x: -6, y: 50, headingRadians: -Math.PI / 2 }, { turnRadiusMeters: 3, smoothing: 'Arcs' })[0];
+    const turn = turnCandidates(
+      { x: 0, y: 50, headingRadians: Math.PI / 2 },
+      { x: -6, y: 50, headingRadians: -Math.PI / 2 },
+      { turnRadiusMeters: 3, smoothing: 'Arcs' },
+    )[0];
     const xy = Float64Array.from(turn.points);
     const pieces: RoutePieceXY[] = [
       { sequence: 0, type: 'Track', xy: Float64Array.from([0, 0, 0, 50]) },
@@ -145,7 +171,12 @@ describe('checkRouteKinematics', () => {
 
   it('staging legs (straight, to a depot) are not checked; a reversed piece is reported when reversing is not allowed', () => {
     const r = route();
-    const staging: RoutePieceXY = { sequence: -1, type: 'Connector', connectorKind: 'staging', xy: Float64Array.from([30, -30, 0, 0]) };
+    const staging: RoutePieceXY = {
+      sequence: -1,
+      type: 'Connector',
+      connectorKind: 'staging',
+      xy: Float64Array.from([30, -30, 0, 0]),
+    };
     expect(checkRouteKinematics([staging, ...r], { turnRadiusMeters: R })).toEqual([]);
     // The same leg as an ordinary connector makes a 45° corner at the track start.
     const plain: RoutePieceXY = { ...staging, connectorKind: 'direct' };
@@ -155,19 +186,35 @@ describe('checkRouteKinematics', () => {
     expect(checkRouteKinematics(r, { turnRadiusMeters: R, reverseAllowed: true })).toEqual([]);
   });
 
-  it('property: track → every turn candidate → track passes with the turn options\' own limits (no false alarm at junctions)', () => {
+  it("property: track → every turn candidate → track passes with the turn options' own limits (no false alarm at junctions)", () => {
     fc.assert(
       fc.property(
         ...turnCase,
         fc.double({ min: 0.3, max: 80, noNaN: true }),
         (from, to, R, sigma, reverseAllowed, trackMeters) => {
           const opts = { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed };
-          const cf = Math.cos(from.headingRadians), sf = Math.sin(from.headingRadians);
-          const ct = Math.cos(to.headingRadians), st = Math.sin(to.headingRadians);
-          const before: RoutePieceXY = { sequence: 0, type: 'Track', xy: Float64Array.from([from.x - trackMeters * cf, from.y - trackMeters * sf, from.x, from.y]) };
-          const after: RoutePieceXY = { sequence: 2, type: 'Track', xy: Float64Array.from([to.x, to.y, to.x + trackMeters * ct, to.y + trackMeters * st]) };
+          const cf = Math.cos(from.headingRadians),
+            sf = Math.sin(from.headingRadians);
+          const ct = Math.cos(to.headingRadians),
+            st = Math.sin(to.headingRadians);
+          const before: RoutePieceXY = {
+            sequence: 0,
+            type: 'Track',
+            xy: Float64Array.from([from.x - trackMeters * cf, from.y - trackMeters * sf, from.x, from.y]),
+          };
+          const after: RoutePieceXY = {
+            sequence: 2,
+            type: 'Track',
+            xy: Float64Array.from([to.x, to.y, to.x + trackMeters * ct, to.y + trackMeters * st]),
+          };
           for (const p of turnCandidates(from, to, opts)) {
-            const turn: RoutePieceXY = { sequence: 1, type: 'Turn', turnType: p.turnType, xy: Float64Array.from(p.points), ...(p.cusps.length > 0 || p.startsReversed ? { reverse: true } : {}) };
+            const turn: RoutePieceXY = {
+              sequence: 1,
+              type: 'Turn',
+              turnType: p.turnType,
+              xy: Float64Array.from(p.points),
+              ...(p.cusps.length > 0 || p.startsReversed ? { reverse: true } : {}),
+            };
             const v = checkRouteKinematics([before, turn, after], opts);
             expect(v, `${p.word} ${p.turnType}`).toEqual([]);
           }
@@ -183,8 +230,12 @@ describe('checkRouteKinematics', () => {
     const pts: number[] = [];
     const step = 0.235 / r;
     for (let k = 0; k <= 8; k++) pts.push(r * Math.sin(k * step), r - r * Math.cos(k * step));
-    const a8 = 8 * step, cut = 0.03 / 0.235;
-    const ax = r * Math.sin(a8), ay = r - r * Math.cos(a8), bx = r * Math.sin(a8 + step), by = r - r * Math.cos(a8 + step);
+    const a8 = 8 * step,
+      cut = 0.03 / 0.235;
+    const ax = r * Math.sin(a8),
+      ay = r - r * Math.cos(a8),
+      bx = r * Math.sin(a8 + step),
+      by = r - r * Math.cos(a8 + step);
     pts.push(ax + (bx - ax) * cut, ay + (by - ay) * cut);
     for (let k = 9; k <= 16; k++) pts.push(r * Math.sin(k * step), r - r * Math.cos(k * step));
     const piece: RoutePieceXY = { sequence: 0, type: 'Connector', xy: Float64Array.from(pts) };

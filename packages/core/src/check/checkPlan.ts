@@ -29,7 +29,18 @@ import type { RoutePieceXY } from './routeKinematics.js';
 import { hypot, polylineLength } from '../geometry/vec.js';
 
 export interface PlanViolation {
-  code: 'gap' | 'curvature' | 'curvature-rate' | 'heading-jump' | 'reverse' | 'outside-boundary' | 'inside-no-go' | 'sparse-geometry' | 'metrics' | 'empty-route' | 'invalid-field';
+  code:
+    | 'gap'
+    | 'curvature'
+    | 'curvature-rate'
+    | 'heading-jump'
+    | 'reverse'
+    | 'outside-boundary'
+    | 'inside-no-go'
+    | 'sparse-geometry'
+    | 'metrics'
+    | 'empty-route'
+    | 'invalid-field';
   message: string;
   sequence?: number;
   /** [lon, lat] where it happens. */
@@ -58,9 +69,16 @@ export const CHECK_TOLERANCES = {
 export type FieldLike = PathPlanRequest | FieldGeometry | { type: 'Feature'; geometry: FieldGeometry };
 
 /** The machine limits to check against: the request's (when it has a machine), else the plan's own. */
-function machineLimits(field: FieldLike, plan: Plan): { turnRadiusMeters: number; maxCurvatureRatePerSquareMeter?: number; reverseAllowed: boolean } {
+function machineLimits(
+  field: FieldLike,
+  plan: Plan,
+): { turnRadiusMeters: number; maxCurvatureRatePerSquareMeter?: number; reverseAllowed: boolean } {
   const f = field as PathPlanRequest;
-  let m = (plan.machine ?? {}) as { turnRadiusMeters?: number; maxCurvatureRatePerSquareMeter?: number; reverseAllowed?: boolean };
+  let m = (plan.machine ?? {}) as {
+    turnRadiusMeters?: number;
+    maxCurvatureRatePerSquareMeter?: number;
+    reverseAllowed?: boolean;
+  };
   if (f.machine || f.equipment) {
     try {
       m = normalizeRequest(f).machine;
@@ -99,7 +117,11 @@ function toLocalXY(lf: LocalField, coords: [number, number][]): Float64Array {
 }
 
 /** Pieces of a polyline outside the region, with how far outside they reach and which side. */
-function outsideReach(region: Region, holes: Region | undefined, xy: Float64Array): { meters: number; inHole: boolean; x: number; y: number } | undefined {
+function outsideReach(
+  region: Region,
+  holes: Region | undefined,
+  xy: Float64Array,
+): { meters: number; inHole: boolean; x: number; y: number } | undefined {
   let worst: { meters: number; inHole: boolean; x: number; y: number } | undefined;
   const consider = (x: number, y: number): void => {
     if (region.contains(x, y)) return;
@@ -111,7 +133,10 @@ function outsideReach(region: Region, holes: Region | undefined, xy: Float64Arra
   for (let i = 0; i < xy.length; i += 2) consider(xy[i], xy[i + 1]);
   // Edges crossing the boundary: sample them (every 0.25 m) to find how deep they go.
   for (let i = 2; i < xy.length; i += 2) {
-    const ax = xy[i - 2], ay = xy[i - 1], bx = xy[i], by = xy[i + 1];
+    const ax = xy[i - 2],
+      ay = xy[i - 1],
+      bx = xy[i],
+      by = xy[i + 1];
     if (region.segmentClear(ax, ay, bx, by)) continue;
     const l = hypot(bx - ax, by - ay);
     const n = Math.min(4000, Math.ceil(l / 0.25));
@@ -136,7 +161,10 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
   try {
     lf = localFieldOf(field, plan);
   } catch (e) {
-    return { ok: false, violations: [{ code: 'invalid-field', message: `the field is invalid: ${(e as Error).message}` }] };
+    return {
+      ok: false,
+      violations: [{ code: 'invalid-field', message: `the field is invalid: ${(e as Error).message}` }],
+    };
   }
   const machine = (plan.machine ?? {}) as { widthMeters?: number };
   const limits = machineLimits(field, plan);
@@ -146,7 +174,8 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
   const region = new Region(lf.field);
   const holeRings = [...holesOf(lf.field), ...lf.obstacles];
   const holes = holeRings.length > 0 ? new Region(holeRings) : undefined;
-  let working = 0, total = 0;
+  let working = 0,
+    total = 0;
   let prevEnd: Float64Array | undefined;
   const passes: { xy: Float64Array; widthMeters: number }[] = [];
   for (const seg of route) {
@@ -161,7 +190,12 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
     if (prevEnd && xy.length >= 2) {
       const gap = hypot(xy[0] - prevEnd[0], xy[1] - prevEnd[1]);
       if (gap > CHECK_TOLERANCES.gapMeters)
-        violations.push({ code: 'gap', sequence: seg.sequence, message: `segment ${seg.sequence} (${seg.type}) starts ${gap.toFixed(3)} m from where segment ${seg.sequence - 1} ended`, position: seg.coordinates[0] as [number, number] });
+        violations.push({
+          code: 'gap',
+          sequence: seg.sequence,
+          message: `segment ${seg.sequence} (${seg.type}) starts ${gap.toFixed(3)} m from where segment ${seg.sequence - 1} ended`,
+          position: seg.coordinates[0] as [number, number],
+        });
     }
     if (xy.length >= 2) prevEnd = xy.subarray(xy.length - 2);
     pieces.push({
@@ -176,13 +210,20 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
       for (let i = 2; i < xy.length; i += 2) {
         const d = hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
         if (d > CHECK_TOLERANCES.maxPointSpacingMeters) {
-          violations.push({ code: 'sparse-geometry', sequence: seg.sequence, message: `${seg.type} ${seg.sequence} has points ${d.toFixed(2)} m apart (at most 0.5 m allowed)`, position: seg.coordinates[i / 2] as [number, number] });
+          violations.push({
+            code: 'sparse-geometry',
+            sequence: seg.sequence,
+            message: `${seg.type} ${seg.sequence} has points ${d.toFixed(2)} m apart (at most 0.5 m allowed)`,
+            position: seg.coordinates[i / 2] as [number, number],
+          });
           break;
         }
       }
     }
     // Legs to and from a staging area (entry / exit, refill detours) leave the field by design.
-    const leavesField = seg.type === 'Connector' && (seg.connectorKind === 'staging' || seg.connectorKind === 'refill' || seg.connectorKind === 'transport');
+    const leavesField =
+      seg.type === 'Connector' &&
+      (seg.connectorKind === 'staging' || seg.connectorKind === 'refill' || seg.connectorKind === 'transport');
     const out = leavesField ? undefined : outsideReach(region, holes, xy);
     if (out) {
       const p = lf.frame.toLonLat(out.x, out.y);
@@ -209,14 +250,26 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
   if (m) {
     const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(1, Math.abs(b));
     if (rel(m.distanceMeters, total) > CHECK_TOLERANCES.distanceRatio)
-      violations.push({ code: 'metrics', message: `distanceMeters ${m.distanceMeters} differs from the route's length ${total.toFixed(2)} m` });
+      violations.push({
+        code: 'metrics',
+        message: `distanceMeters ${m.distanceMeters} differs from the route's length ${total.toFixed(2)} m`,
+      });
     if (rel(m.workingDistanceMeters, working) > CHECK_TOLERANCES.distanceRatio)
-      violations.push({ code: 'metrics', message: `workingDistanceMeters ${m.workingDistanceMeters} differs from the working passes' length ${working.toFixed(2)} m` });
+      violations.push({
+        code: 'metrics',
+        message: `workingDistanceMeters ${m.workingDistanceMeters} differs from the working passes' length ${working.toFixed(2)} m`,
+      });
     const cov = computeCoverage(lf.workable, passes);
     if (Math.abs(cov.uncoveredRatio - m.uncoveredRatio) > CHECK_TOLERANCES.coverageRatio)
-      violations.push({ code: 'metrics', message: `uncoveredRatio ${m.uncoveredRatio} differs from the swaths' ${cov.uncoveredRatio.toFixed(5)}` });
+      violations.push({
+        code: 'metrics',
+        message: `uncoveredRatio ${m.uncoveredRatio} differs from the swaths' ${cov.uncoveredRatio.toFixed(5)}`,
+      });
     if (Math.abs(cov.overlapRatio - m.overlapRatio) > CHECK_TOLERANCES.coverageRatio)
-      violations.push({ code: 'metrics', message: `overlapRatio ${m.overlapRatio} differs from the swaths' ${cov.overlapRatio.toFixed(5)}` });
+      violations.push({
+        code: 'metrics',
+        message: `overlapRatio ${m.overlapRatio} differs from the swaths' ${cov.overlapRatio.toFixed(5)}`,
+      });
   }
   return { ok: violations.length === 0, violations };
 }
@@ -236,4 +289,3 @@ export function coverageDeviation(field: FieldLike, plan: Plan): number {
   const reportedCovered = plan.metrics.workableAreaSquareMeters * (1 - plan.metrics.uncoveredRatio);
   return Math.abs(reportedCovered - cov.coveredSquareMeters) / cov.workableAreaSquareMeters;
 }
-

@@ -55,7 +55,9 @@ export interface RouteKinematicOptions extends Omit<KinematicCheckOptions, 'cusp
 }
 
 const isWork = (t: RouteSegmentType): boolean => t === 'Track' || t === 'ExteriorHeadland' || t === 'InteriorHeadland';
-const isSchematic = (p: RoutePieceXY): boolean => p.type === 'Connector' && (p.connectorKind === 'staging' || p.connectorKind === 'refill' || p.connectorKind === 'transport');
+const isSchematic = (p: RoutePieceXY): boolean =>
+  p.type === 'Connector' &&
+  (p.connectorKind === 'staging' || p.connectorKind === 'refill' || p.connectorKind === 'transport');
 
 /**
  * Chords longer than this are straight lines by construction (tracks, headland edges, straight
@@ -71,7 +73,10 @@ function contextOf(n: number, x: (i: number) => number, y: (i: number) => number
   const out: number[] = [x(0), y(0)];
   let acc = 0;
   for (let i = 1; i < n && acc < meters; i++) {
-    const ax = x(i - 1), ay = y(i - 1), bx = x(i), by = y(i);
+    const ax = x(i - 1),
+      ay = y(i - 1),
+      bx = x(i),
+      by = y(i);
     const l = hypot(bx - ax, by - ay);
     if (l > STRAIGHT_CHORD_METERS) {
       const steps = Math.ceil(Math.min(l, meters - acc) / CONTEXT_STEP_METERS);
@@ -95,11 +100,15 @@ function contextOf(n: number, x: (i: number) => number, y: (i: number) => number
  */
 function resampleStraights(xy: ArrayLike<number>): ArrayLike<number> {
   let long = false;
-  for (let i = 2; i < xy.length && !long; i += 2) long = hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]) > STRAIGHT_CHORD_METERS;
+  for (let i = 2; i < xy.length && !long; i += 2)
+    long = hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]) > STRAIGHT_CHORD_METERS;
   if (!long) return xy;
   const out: number[] = [xy[0], xy[1]];
   for (let i = 2; i < xy.length; i += 2) {
-    const ax = xy[i - 2], ay = xy[i - 1], bx = xy[i], by = xy[i + 1];
+    const ax = xy[i - 2],
+      ay = xy[i - 1],
+      bx = xy[i],
+      by = xy[i + 1];
     const l = hypot(bx - ax, by - ay);
     if (l > STRAIGHT_CHORD_METERS) {
       const steps = Math.ceil(l / CONTEXT_STEP_METERS);
@@ -113,7 +122,12 @@ function resampleStraights(xy: ArrayLike<number>): ArrayLike<number> {
 /** The last `meters` of a polyline, in forward order (see contextOf). */
 function tailOf(xy: Float64Array, meters: number): number[] {
   const n = xy.length >> 1;
-  const back = contextOf(n, (i) => xy[2 * (n - 1 - i)], (i) => xy[2 * (n - 1 - i) + 1], meters);
+  const back = contextOf(
+    n,
+    (i) => xy[2 * (n - 1 - i)],
+    (i) => xy[2 * (n - 1 - i) + 1],
+    meters,
+  );
   const r: number[] = [];
   for (let i = back.length - 2; i >= 0; i -= 2) r.push(back[i], back[i + 1]);
   return r;
@@ -121,7 +135,12 @@ function tailOf(xy: Float64Array, meters: number): number[] {
 
 /** The first `meters` of a polyline (see contextOf). */
 function headOf(xy: Float64Array, meters: number): number[] {
-  return contextOf(xy.length >> 1, (i) => xy[2 * i], (i) => xy[2 * i + 1], meters);
+  return contextOf(
+    xy.length >> 1,
+    (i) => xy[2 * i],
+    (i) => xy[2 * i + 1],
+    meters,
+  );
 }
 
 function joined(a: RoutePieceXY, b: RoutePieceXY, gapMeters: number): boolean {
@@ -135,7 +154,10 @@ function label(p: RoutePieceXY): string {
 }
 
 /** Violations of the machine's limits along the route's turns, connectors and junctions. */
-export function checkRouteKinematics(pieces: readonly RoutePieceXY[], opts: RouteKinematicOptions): RouteKinematicViolation[] {
+export function checkRouteKinematics(
+  pieces: readonly RoutePieceXY[],
+  opts: RouteKinematicOptions,
+): RouteKinematicViolation[] {
   const ctxM = opts.contextMeters ?? 1;
   const gapM = opts.gapMeters ?? 0.05;
   const kin: KinematicCheckOptions = { ...opts };
@@ -151,7 +173,16 @@ export function checkRouteKinematics(pieces: readonly RoutePieceXY[], opts: Rout
     const p = pieces[k];
     if (isSchematic(p)) continue;
     if (p.reverse && !opts.reverseAllowed && !isWork(p.type))
-      add({ kind: 'reverse', sequence: p.sequence, where: 'inside', x: p.xy[0], y: p.xy[1], value: 1, limit: 0, message: `${label(p)} is driven in reverse but reverseAllowed is false` });
+      add({
+        kind: 'reverse',
+        sequence: p.sequence,
+        where: 'inside',
+        x: p.xy[0],
+        y: p.xy[1],
+        value: 1,
+        limit: 0,
+        message: `${label(p)} is driven in reverse but reverseAllowed is false`,
+      });
     const prev = k > 0 ? pieces[k - 1] : undefined;
     const next = k + 1 < pieces.length ? pieces[k + 1] : undefined;
     let pre: number[] = [];
@@ -170,7 +201,10 @@ export function checkRouteKinematics(pieces: readonly RoutePieceXY[], opts: Rout
     }
     const pre2 = resampleStraights(pre);
     const body2 = resampleStraights(body);
-    const post2 = post.length > 0 ? Array.from(resampleStraights([body[body.length - 2], body[body.length - 1], ...post])).slice(2) : post;
+    const post2 =
+      post.length > 0
+        ? Array.from(resampleStraights([body[body.length - 2], body[body.length - 1], ...post])).slice(2)
+        : post;
     const P = pre2.length >> 1;
     const B = body2.length >> 1;
     const poly = new Float64Array(pre2.length + body2.length + post2.length);
@@ -185,13 +219,35 @@ export function checkRouteKinematics(pieces: readonly RoutePieceXY[], opts: Rout
       continue;
     }
     for (const v of vs) {
-      const where: RouteKinematicViolation['where'] = isWork(p.type) ? 'end' : v.index <= P && P > 0 ? 'start' : v.index >= P + B - 1 && post.length > 0 ? 'end' : 'inside';
-      let at = where === 'start' ? ` where it leaves ${prev ? label(prev) : 'the previous piece'}` : where === 'end' ? ` where it joins ${next ? label(next) : 'the next piece'}` : '';
+      const where: RouteKinematicViolation['where'] = isWork(p.type)
+        ? 'end'
+        : v.index <= P && P > 0
+          ? 'start'
+          : v.index >= P + B - 1 && post.length > 0
+            ? 'end'
+            : 'inside';
+      let at =
+        where === 'start'
+          ? ` where it leaves ${prev ? label(prev) : 'the previous piece'}`
+          : where === 'end'
+            ? ` where it joins ${next ? label(next) : 'the next piece'}`
+            : '';
       // The worst point lies on the neighbour itself (e.g. a headland pass curving tighter than R
       // right at the junction): say so, the fix may be where the junction is.
-      if (!isWork(p.type) && v.index < P && prev) at += ` (measured on ${label(prev)}, ${(hypot(v.x - body[0], v.y - body[1])).toFixed(2)} m before the junction)`;
-      else if (!isWork(p.type) && v.index > P + B - 1 && next) at += ` (measured on ${label(next)}, ${(hypot(v.x - body[body.length - 2], v.y - body[body.length - 1])).toFixed(2)} m after the junction)`;
-      add({ kind: v.kind, sequence: p.sequence, where, x: v.x, y: v.y, value: v.value, limit: v.limit, message: `${label(p)}${at}: ${v.message.replace(/ at point \d+| near point \d+/, '')}` });
+      if (!isWork(p.type) && v.index < P && prev)
+        at += ` (measured on ${label(prev)}, ${hypot(v.x - body[0], v.y - body[1]).toFixed(2)} m before the junction)`;
+      else if (!isWork(p.type) && v.index > P + B - 1 && next)
+        at += ` (measured on ${label(next)}, ${hypot(v.x - body[body.length - 2], v.y - body[body.length - 1]).toFixed(2)} m after the junction)`;
+      add({
+        kind: v.kind,
+        sequence: p.sequence,
+        where,
+        x: v.x,
+        y: v.y,
+        value: v.value,
+        limit: v.limit,
+        message: `${label(p)}${at}: ${v.message.replace(/ at point \d+| near point \d+/, '')}`,
+      });
     }
   }
   for (const v of worst.values()) out.push(v);

@@ -25,7 +25,12 @@ export function cleanPolygon(
   lonLatOf: (ring: number, index: number) => Position,
   toleranceMeters: number = CLEAN_TOLERANCE_METERS,
 ): CleanedPolygon {
-  const out: CleanedPolygon = { rings: [], ringIds: [], sources: [], removed: { duplicates: 0, spikes: 0, collinear: 0, sliverHoles: 0 } };
+  const out: CleanedPolygon = {
+    rings: [],
+    ringIds: [],
+    sources: [],
+    removed: { duplicates: 0, spikes: 0, collinear: 0, sliverHoles: 0 },
+  };
   for (let r = 0; r < rings.length; r++) {
     const c = cleanRing(rings[r], toleranceMeters);
     out.removed.duplicates += c.removed.duplicates;

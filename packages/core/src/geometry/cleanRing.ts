@@ -40,40 +40,64 @@ const MAX_RUN = 64;
 export function cleanRing(input: PathD, toleranceMeters: number = CLEAN_TOLERANCE_METERS): CleanedRing {
   const tol = toleranceMeters;
   const removed = { duplicates: 0, spikes: 0, collinear: 0 };
-  let xs: number[] = [], ys: number[] = [], src: number[] = [];
+  let xs: number[] = [],
+    ys: number[] = [],
+    src: number[] = [];
   // Duplicates (including the ring's last point equal to its first).
   for (let i = 0; i < input.length; i++) {
     const p = input[i];
     const n = xs.length;
-    if (n > 0 && Math.abs(p.x - xs[n - 1]) <= tol && Math.abs(p.y - ys[n - 1]) <= tol && hypot(p.x - xs[n - 1], p.y - ys[n - 1]) <= tol) {
+    if (
+      n > 0 &&
+      Math.abs(p.x - xs[n - 1]) <= tol &&
+      Math.abs(p.y - ys[n - 1]) <= tol &&
+      hypot(p.x - xs[n - 1], p.y - ys[n - 1]) <= tol
+    ) {
       removed.duplicates++;
       continue;
     }
-    xs.push(p.x); ys.push(p.y); src.push(i);
+    xs.push(p.x);
+    ys.push(p.y);
+    src.push(i);
   }
   while (xs.length > 1 && hypot(xs[0] - xs[xs.length - 1], ys[0] - ys[ys.length - 1]) <= tol) {
-    xs.pop(); ys.pop(); src.pop();
+    xs.pop();
+    ys.pop();
+    src.pop();
     removed.duplicates++;
   }
   const sinMaxSpike = Math.sin(Math.PI / 180);
   for (let pass = 0; pass < 8 && xs.length >= 3; pass++) {
     let changed = false;
     // Spikes and duplicates created by removals: a stack walk, so a removal re-checks the previous vertex.
-    const kx: number[] = [], ky: number[] = [], ks: number[] = [];
+    const kx: number[] = [],
+      ky: number[] = [],
+      ks: number[] = [];
     const n = xs.length;
     for (let i = 0; i < n; i++) {
-      kx.push(xs[i]); ky.push(ys[i]); ks.push(src[i]);
+      kx.push(xs[i]);
+      ky.push(ys[i]);
+      ks.push(src[i]);
       while (kx.length >= 3) {
         const m = kx.length;
-        const ax = kx[m - 3], ay = ky[m - 3], bx = kx[m - 2], by = ky[m - 2], cx = kx[m - 1], cy = ky[m - 1];
+        const ax = kx[m - 3],
+          ay = ky[m - 3],
+          bx = kx[m - 2],
+          by = ky[m - 2],
+          cx = kx[m - 1],
+          cy = ky[m - 1];
         if (isSpike(ax, ay, bx, by, cx, cy, tol, sinMaxSpike)) {
-          kx.splice(m - 2, 1); ky.splice(m - 2, 1); ks.splice(m - 2, 1);
+          kx.splice(m - 2, 1);
+          ky.splice(m - 2, 1);
+          ks.splice(m - 2, 1);
           removed.spikes++;
           changed = true;
           // A and C may now coincide.
           const q = kx.length;
           if (hypot(kx[q - 1] - kx[q - 2], ky[q - 1] - ky[q - 2]) <= tol) {
-            kx.pop(); ky.pop(); ks.pop();
+            kx.pop();
+            ky.pop();
+            ks.pop();
             removed.duplicates++;
           }
           continue;
@@ -85,24 +109,34 @@ export function cleanRing(input: PathD, toleranceMeters: number = CLEAN_TOLERANC
     for (let guard = 0; guard < 4 && kx.length >= 3; guard++) {
       const m = kx.length;
       if (isSpike(kx[m - 1], ky[m - 1], kx[0], ky[0], kx[1], ky[1], tol, sinMaxSpike)) {
-        kx.shift(); ky.shift(); ks.shift();
+        kx.shift();
+        ky.shift();
+        ks.shift();
         removed.spikes++;
         changed = true;
       } else if (isSpike(kx[m - 2], ky[m - 2], kx[m - 1], ky[m - 1], kx[0], ky[0], tol, sinMaxSpike)) {
-        kx.pop(); ky.pop(); ks.pop();
+        kx.pop();
+        ky.pop();
+        ks.pop();
         removed.spikes++;
         changed = true;
       } else break;
     }
-    xs = kx; ys = ky; src = ks;
+    xs = kx;
+    ys = ky;
+    src = ks;
     if (xs.length < 3) break;
     // Collinear runs: keep an anchor, drop vertices while the whole dropped run stays within tol of the chord.
-    const cx: number[] = [xs[0]], cy: number[] = [ys[0]], cs: number[] = [src[0]];
+    const cx: number[] = [xs[0]],
+      cy: number[] = [ys[0]],
+      cs: number[] = [src[0]];
     let runStart = 1;
     const m = xs.length;
     for (let i = 1; i < m; i++) {
-      const nx = xs[(i + 1) % m], ny = ys[(i + 1) % m];
-      const ax = cx[cx.length - 1], ay = cy[cy.length - 1];
+      const nx = xs[(i + 1) % m],
+        ny = ys[(i + 1) % m];
+      const ax = cx[cx.length - 1],
+        ay = cy[cy.length - 1];
       let drop = i - runStart < MAX_RUN;
       if (drop) {
         for (let j = runStart; j <= i; j++) {
@@ -119,10 +153,14 @@ export function cleanRing(input: PathD, toleranceMeters: number = CLEAN_TOLERANC
         changed = true;
         continue;
       }
-      cx.push(xs[i]); cy.push(ys[i]); cs.push(src[i]);
+      cx.push(xs[i]);
+      cy.push(ys[i]);
+      cs.push(src[i]);
       runStart = i + 1;
     }
-    xs = cx; ys = cy; src = cs;
+    xs = cx;
+    ys = cy;
+    src = cs;
     if (!changed) break;
   }
   const ring: PathD = xs.map((x, i) => ({ x, y: ys[i] }));
@@ -130,9 +168,22 @@ export function cleanRing(input: PathD, toleranceMeters: number = CLEAN_TOLERANC
 }
 
 /** Whether B is the tip of a zero-width excursion A→B→C (C folds back over A→B within tol). */
-function isSpike(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, tol: number, sinMax: number): boolean {
-  const ux = ax - bx, uy = ay - by, vx = cx - bx, vy = cy - by;
-  const lu = hypot(ux, uy), lv = hypot(vx, vy);
+function isSpike(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  tol: number,
+  sinMax: number,
+): boolean {
+  const ux = ax - bx,
+    uy = ay - by,
+    vx = cx - bx,
+    vy = cy - by;
+  const lu = hypot(ux, uy),
+    lv = hypot(vx, vy);
   if (lu === 0 || lv === 0) return true;
   const dot = ux * vx + uy * vy;
   if (dot <= 0) return false; // angle at B ≥ 90°: not folded back
@@ -153,7 +204,8 @@ export function ringAreaAbs(ring: PathD): number {
 /** Perimeter of a closed ring. */
 export function ringPerimeter(ring: PathD): number {
   let s = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) s += hypot(ring[i].x - ring[j].x, ring[i].y - ring[j].y);
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
+    s += hypot(ring[i].x - ring[j].x, ring[i].y - ring[j].y);
   return s;
 }
 

@@ -16,7 +16,11 @@ export const PRECISION = 4;
 export const ARC_TOLERANCE_METERS = 0.002;
 
 /** Offsets closed polygons by `deltaMeters` (negative = inwards) with round joins. */
-export function offsetPolygons(paths: PathsD, deltaMeters: number, arcToleranceMeters: number = ARC_TOLERANCE_METERS): PathsD {
+export function offsetPolygons(
+  paths: PathsD,
+  deltaMeters: number,
+  arcToleranceMeters: number = ARC_TOLERANCE_METERS,
+): PathsD {
   if (deltaMeters === 0) return paths.map((p) => p.slice());
   return W.inflate(paths, deltaMeters, 'polygon', PRECISION, arcToleranceMeters);
 }
@@ -29,11 +33,16 @@ export function offsetPolygons(paths: PathsD, deltaMeters: number, arcToleranceM
  * than its parts (bg-009's eroded field for the connector rings, 14 holes: 55 ms together, 10 ms
  * apart). Anything else (several shells: an island in a hole grows across it) is offset whole.
  */
-export function grownByParts(polygon: PathsD, deltaMeters: number, arcToleranceMeters: number = ARC_TOLERANCE_METERS): PathsD {
+export function grownByParts(
+  polygon: PathsD,
+  deltaMeters: number,
+  arcToleranceMeters: number = ARC_TOLERANCE_METERS,
+): PathsD {
   const shells = polygon.filter((r) => Clipper.areaD(r) > 0);
   if (shells.length !== 1 || polygon.length < 3) return offsetPolygons(polygon, deltaMeters, arcToleranceMeters);
   const out = offsetPolygons(shells, deltaMeters, arcToleranceMeters);
-  for (const r of polygon) if (r !== shells[0]) for (const h of offsetPolygons([r], -deltaMeters, arcToleranceMeters)) out.push(h);
+  for (const r of polygon)
+    if (r !== shells[0]) for (const h of offsetPolygons([r], -deltaMeters, arcToleranceMeters)) out.push(h);
   return out;
 }
 

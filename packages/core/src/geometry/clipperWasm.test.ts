@@ -14,7 +14,8 @@ function fieldRings(name: string): PathsD {
   const geom = g.type === 'Feature' ? g.geometry : g;
   const rings: number[][][] = geom.type === 'Polygon' ? geom.coordinates : geom.coordinates[0];
   const [lon0, lat0] = rings[0][0];
-  const k = (6371000 * Math.PI) / 180, c = Math.cos((lat0 * Math.PI) / 180);
+  const k = (6371000 * Math.PI) / 180,
+    c = Math.cos((lat0 * Math.PI) / 180);
   return rings.map((r) => r.slice(0, -1).map(([x, y]) => ({ x: (x - lon0) * k * c, y: (y - lat0) * k })));
 }
 
@@ -39,26 +40,51 @@ describe('Clipper2 in WebAssembly', () => {
       [Clipper.differenceD(field, swaths, FillRule.NonZero, 4), boolean('difference', field, swaths, 4)],
     ];
     for (const [ts, w] of cases) {
-      const perimeter = ts.reduce((s, r) => s + r.reduce((t, p, i) => t + Math.hypot(r[(i + 1) % r.length].x - p.x, r[(i + 1) % r.length].y - p.y), 0), 0);
+      const perimeter = ts.reduce(
+        (s, r) =>
+          s + r.reduce((t, p, i) => t + Math.hypot(r[(i + 1) % r.length].x - p.x, r[(i + 1) % r.length].y - p.y), 0),
+        0,
+      );
       expect(Math.abs(Clipper.areaPathsD(w) - Clipper.areaPathsD(ts))).toBeLessThan(perimeter * 1e-4);
     }
     // grouped: each shell with its holes, the same area as the flat union
     const grouped = booleanGrouped('union', swaths, [], 4);
-    expect(grouped.every((poly) => Clipper.areaD(poly[0]) > 0 && poly.slice(1).every((h) => Clipper.areaD(h) < 0))).toBe(true);
+    expect(
+      grouped.every((poly) => Clipper.areaD(poly[0]) > 0 && poly.slice(1).every((h) => Clipper.areaD(h) < 0)),
+    ).toBe(true);
     expect(grouped.flat().reduce((s, r) => s + Clipper.areaD(r), 0)).toBeCloseTo(Clipper.areaPathsD(cases[0][1]), 6);
   });
 
   it('leaves nothing behind in its memory, and a refused operation is an Error it recovers from', () => {
     const warm = () => {
       boolean('union', field, [], 4);
-      booleanGrouped('difference', field, Clipper.inflatePathsD(field, -20, JoinType.Round, EndType.Polygon, 2, 4, 0.01), 4);
+      booleanGrouped(
+        'difference',
+        field,
+        Clipper.inflatePathsD(field, -20, JoinType.Round, EndType.Polygon, 2, 4, 0.01),
+        4,
+      );
       inflate(field, -2, 'polygon', 4, 0.01);
     };
     for (let i = 0; i < 20; i++) warm();
     const before = wasmHeapBytes();
     for (let i = 0; i < 300; i++) warm();
     expect(wasmHeapBytes()).toBe(before);
-    expect(() => inflate([[{ x: 0, y: 0 }, { x: 1e17, y: 0 }, { x: 1e17, y: 1e17 }]], 1, 'polygon', 4, 0.01)).toThrow(/Clipper2/);
+    expect(() =>
+      inflate(
+        [
+          [
+            { x: 0, y: 0 },
+            { x: 1e17, y: 0 },
+            { x: 1e17, y: 1e17 },
+          ],
+        ],
+        1,
+        'polygon',
+        4,
+        0.01,
+      ),
+    ).toThrow(/Clipper2/);
     expect(Clipper.areaPathsD(boolean('union', field, [], 4))).toBeCloseTo(Clipper.areaPathsD(field), 0);
   });
 });

@@ -6,7 +6,14 @@
  * when the module is imported, from the binary the build embeds: `planRoute` stays synchronous and the
  * core loads with require() too.
  */
-import type { ClipperD, ClipType, MainModule, PathD as WPathD, PathsD as WPathsD, PolyPathD as WPolyPathD } from 'clipper2-wasm/dist/clipper2z.js';
+import type {
+  ClipperD,
+  ClipType,
+  MainModule,
+  PathD as WPathD,
+  PathsD as WPathsD,
+  PolyPathD as WPolyPathD,
+} from 'clipper2-wasm/dist/clipper2z.js';
 import { createClipper2Z } from './clipper2z.generated.js';
 
 type PointD = { x: number; y: number };
@@ -41,7 +48,8 @@ function run<T>(op: (own: Own) => T): T {
     return op(own);
   } catch (e) {
     if (e instanceof Error && e.name === 'RuntimeError') renew = true;
-    if (typeof e === 'number') throw new Error('Clipper2 (WebAssembly) refused the operation (a coordinate out of its range?)');
+    if (typeof e === 'number')
+      throw new Error('Clipper2 (WebAssembly) refused the operation (a coordinate out of its range?)');
     throw e;
   } finally {
     if (!renew) for (let i = made.length - 1; i >= 0; i--) made[i].delete();
@@ -98,7 +106,13 @@ function fromWasm(paths: WPathsD): PathsD {
 }
 
 /** Offsets closed paths (`polygon`) or buffers polylines (`joined`: closed, `butt`: open) with round joins. */
-export function inflate(paths: readonly PathD[], delta: number, end: 'polygon' | 'joined' | 'butt', precision: number, arcTolerance: number): PathsD {
+export function inflate(
+  paths: readonly PathD[],
+  delta: number,
+  end: 'polygon' | 'joined' | 'butt',
+  precision: number,
+  arcTolerance: number,
+): PathsD {
   return run((own) => {
     const e = end === 'polygon' ? M.EndType.Polygon : end === 'joined' ? M.EndType.Joined : M.EndType.Butt;
     return fromWasm(own(M.InflatePathsD(toWasm(paths, own), delta, M.JoinType.Round, e, 2, precision, arcTolerance)));
@@ -118,7 +132,12 @@ function clipType(op: 'union' | 'intersection' | 'difference'): ClipType {
 }
 
 /** `a` op `b` (NonZero), on a grid of `precision` decimals (as a power of two: see clipper.ts). */
-export function boolean(op: 'union' | 'intersection' | 'difference', a: readonly PathD[], b: readonly PathD[], precision: number): PathsD {
+export function boolean(
+  op: 'union' | 'intersection' | 'difference',
+  a: readonly PathD[],
+  b: readonly PathD[],
+  precision: number,
+): PathsD {
   return run((own) => {
     const out = own(new M.PathsD());
     clipperOf(a, b, precision, own).ExecutePath(clipType(op), M.FillRule.NonZero, out);
@@ -127,7 +146,12 @@ export function boolean(op: 'union' | 'intersection' | 'difference', a: readonly
 }
 
 /** The boolean operation's polygons, each shell followed by its holes (the PolyTree's nesting). */
-export function booleanGrouped(op: 'union' | 'difference', a: readonly PathD[], b: readonly PathD[], precision: number): PathsD[] {
+export function booleanGrouped(
+  op: 'union' | 'difference',
+  a: readonly PathD[],
+  b: readonly PathD[],
+  precision: number,
+): PathsD[] {
   return run((own) => {
     const tree = own(new M.PolyPathD());
     clipperOf(a, b, precision, own).ExecutePoly(clipType(op), M.FillRule.NonZero, tree);

@@ -91,21 +91,37 @@ function groundOf(workable: PathsD): { ground: PathsD; groundErrorSquareMeters: 
   const simple = simplifyBoundary(workable);
   if (simple === workable) return { ground: workable, groundErrorSquareMeters: 0 };
   const error = perimeterOf(workable) * simplificationTolerance(simple);
-  return error <= MAX_GROUND_ERROR_SHARE * areaOf(workable) ? { ground: simple, groundErrorSquareMeters: error } : { ground: workable, groundErrorSquareMeters: 0 };
+  return error <= MAX_GROUND_ERROR_SHARE * areaOf(workable)
+    ? { ground: simple, groundErrorSquareMeters: error }
+    : { ground: workable, groundErrorSquareMeters: 0 };
 }
 
 /** `maxPassVertices`: the coverage guard's bound on the curved passes' vertices (geometry/coverageGuard.ts). */
-export function sweepPasses(workable: PathsD, allPasses: WorkingPass[], maxPassVertices = MAX_PASS_VERTICES): SweptPasses {
+export function sweepPasses(
+  workable: PathsD,
+  allPasses: WorkingPass[],
+  maxPassVertices = MAX_PASS_VERTICES,
+): SweptPasses {
   const bounded = boundPasses(allPasses, maxPassVertices);
   const { ground, groundErrorSquareMeters } = groundOf(workable);
   const swaths = turnedSwaths(bounded.passes, ground);
   const P = COVERAGE_PRECISION;
-  const turnedGround = withoutSpikes(ground.map((r) => r.map((p) => swaths.turn(p.x, p.y))), P);
+  const turnedGround = withoutSpikes(
+    ground.map((r) => r.map((p) => swaths.turn(p.x, p.y))),
+    P,
+  );
   // the curved swaths' union first, once per set of passes (the plannings and the route's metric share it)
   const curvedUnion = (): PathsD => curvedUnionOnce(swaths, P, () => unionPolygons(withoutSpikes(swaths.curved, P), P));
   const union = withoutSpikes(unionSwaths(curvedUnion, withoutSpikes(swaths.straight, P), P), P);
   const left = groundLeft(turnedGround, union, P);
-  return { ...swaths, union, left, ground, groundErrorSquareMeters, ...(bounded.approximation ? { approximation: bounded.approximation } : {}) };
+  return {
+    ...swaths,
+    union,
+    left,
+    ground,
+    groundErrorSquareMeters,
+    ...(bounded.approximation ? { approximation: bounded.approximation } : {}),
+  };
 }
 
 export function computeCoverage(workable: PathsD, passes: WorkingPass[] | SweptPasses): Coverage {

@@ -15,13 +15,17 @@ function loggedField(W = 400, H = 300): { workable: PathsD; passes: { xy: number
   let k = 0;
   const side = (x0: number, y0: number, x1: number, y1: number): void => {
     const n = Math.round(Math.hypot(x1 - x0, y1 - y0) / step);
-    const nx = -(y1 - y0) / (n * step), ny = (x1 - x0) / (n * step);
+    const nx = -(y1 - y0) / (n * step),
+      ny = (x1 - x0) / (n * step);
     for (let i = 0; i < n; i++, k++) {
       const j = i === 0 ? 0 : k % 2 ? 0.02 : -0.02;
       ring.push({ x: x0 + ((x1 - x0) * i) / n + nx * j, y: y0 + ((y1 - y0) * i) / n + ny * j });
     }
   };
-  side(0, 0, W, 0); side(W, 0, W, H); side(W, H, 0, H); side(0, H, 0, 0);
+  side(0, 0, W, 0);
+  side(W, 0, W, H);
+  side(W, H, 0, H);
+  side(0, H, 0, 0);
   const passes = [{ xy: [3, 3, W - 3, 3, W - 3, H - 3, 3, H - 3, 3, 3], widthMeters: 6 }];
   for (let y = 9; y < H - 6; y += 6) passes.push({ xy: [6, y, W - 6, y], widthMeters: 6 });
   return { workable: [ring], passes };
@@ -38,7 +42,11 @@ describe('coverage on a dense (logged) boundary', () => {
     const groundVertices = swept.ground.reduce((n, r) => n + r.length, 0);
     expect(groundVertices).toBeLessThanOrEqual(perimeterOf(workable) / MIN_VERTEX_SPACING_METERS);
     // the exact figure: the real boundary, in the same frame, minus the same union
-    const exactLeft = differenceGrouped(workable.map((r) => r.map((p) => swept.turn(p.x, p.y))), swept.union, 6);
+    const exactLeft = differenceGrouped(
+      workable.map((r) => r.map((p) => swept.turn(p.x, p.y))),
+      swept.union,
+      6,
+    );
     let exact = 0;
     for (const piece of exactLeft) exact += areaOf(piece);
     expect(exactLeft.length).toBeGreaterThan(1000); // the jitter's hairline pieces
@@ -62,7 +70,14 @@ describe('coverage on a dense (logged) boundary', () => {
   });
 
   it('measures a boundary that is not dense as it is (no error term)', () => {
-    const workable: PathsD = [[{ x: 0, y: 0 }, { x: 100, y: 0 }, { x: 100, y: 60 }, { x: 0, y: 60 }]];
+    const workable: PathsD = [
+      [
+        { x: 0, y: 0 },
+        { x: 100, y: 0 },
+        { x: 100, y: 60 },
+        { x: 0, y: 60 },
+      ],
+    ];
     const swept = sweepPasses(workable, [{ xy: [0, 3, 100, 3], widthMeters: 6 }]);
     expect(swept.ground).toBe(workable);
     expect(computeCoverage(workable, swept).groundErrorSquareMeters).toBe(0);

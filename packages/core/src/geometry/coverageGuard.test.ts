@@ -9,9 +9,25 @@ import { boundPasses, hasFlatSpike, withoutSpikes } from './coverageGuard.js';
  * left and back — the flat spike on which clipper2-ts 2.0.1's sweep never ends.
  */
 const SPIKE_RING: PathD = [
-  [262.69, -393.27], [262.51, -393.27], [262.27, -393.27], [262.25, -393.26], [262.2, -393.25], [262.1, -393.23], [261.81, -393.18],
-  [261.32, -393.12], [261.08, -393.1], [260.6, -393.08], [260.33, -393.03], [260.29, -393.02], [260.7, -393.08], [260.77, -393.08],
-  [261.01, -393.09], [261.64, -393.15], [262.05, -393.22], [262.53, -393.27], [262.55, -393.27],
+  [262.69, -393.27],
+  [262.51, -393.27],
+  [262.27, -393.27],
+  [262.25, -393.26],
+  [262.2, -393.25],
+  [262.1, -393.23],
+  [261.81, -393.18],
+  [261.32, -393.12],
+  [261.08, -393.1],
+  [260.6, -393.08],
+  [260.33, -393.03],
+  [260.29, -393.02],
+  [260.7, -393.08],
+  [260.77, -393.08],
+  [261.01, -393.09],
+  [261.64, -393.15],
+  [262.05, -393.22],
+  [262.53, -393.27],
+  [262.55, -393.27],
 ].map(([x, y]) => ({ x, y }));
 
 describe('coverage guard', () => {
@@ -25,7 +41,13 @@ describe('coverage guard', () => {
   });
 
   it('leaves rings without a spike as they are', () => {
-    const square = [{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 2, y: 0 }, { x: 2, y: 2 }, { x: 0, y: 2 }];
+    const square = [
+      { x: 0, y: 0 },
+      { x: 1, y: 0 },
+      { x: 2, y: 0 },
+      { x: 2, y: 2 },
+      { x: 0, y: 2 },
+    ];
     expect(hasFlatSpike(square, 4)).toBe(false);
     const paths = [square];
     expect(withoutSpikes(paths, 4)).toBe(paths);
@@ -35,12 +57,16 @@ describe('coverage guard', () => {
     // A wobbly closed pass of 2,000 vertices (±3 cm) and a straight track.
     const ring = new Float64Array(2 * 2001);
     for (let i = 0; i <= 2000; i++) {
-      const a = (2 * Math.PI * (i % 2000)) / 2000, r = 100 + (i % 2 ? 0.03 : -0.03);
+      const a = (2 * Math.PI * (i % 2000)) / 2000,
+        r = 100 + (i % 2 ? 0.03 : -0.03);
       ring[2 * i] = r * Math.cos(a);
       ring[2 * i + 1] = r * Math.sin(a);
     }
     const track = Float64Array.from([0, 0, 50, 0]);
-    const passes = [{ xy: ring, widthMeters: 6 }, { xy: track, widthMeters: 6 }];
+    const passes = [
+      { xy: ring, widthMeters: 6 },
+      { xy: track, widthMeters: 6 },
+    ];
     expect(boundPasses(passes, 5000)).toEqual({ passes });
     const bounded = boundPasses(passes, 1000);
     expect(bounded.approximation).toMatch(/simplified within 0\.\d+ m/);

@@ -27,9 +27,13 @@ export function hasFlatSpike(ring: PathD, precision: number): boolean {
   const k = 10 ** precision;
   const n = ring.length;
   for (let i = 0; i < n; i++) {
-    const a = ring[(i + n - 1) % n], b = ring[i], c = ring[(i + 1) % n];
-    const ux = Math.round(b.x * k) - Math.round(a.x * k), uy = Math.round(b.y * k) - Math.round(a.y * k);
-    const vx = Math.round(c.x * k) - Math.round(b.x * k), vy = Math.round(c.y * k) - Math.round(b.y * k);
+    const a = ring[(i + n - 1) % n],
+      b = ring[i],
+      c = ring[(i + 1) % n];
+    const ux = Math.round(b.x * k) - Math.round(a.x * k),
+      uy = Math.round(b.y * k) - Math.round(a.y * k);
+    const vx = Math.round(c.x * k) - Math.round(b.x * k),
+      vy = Math.round(c.y * k) - Math.round(b.y * k);
     if (ux * vy - uy * vx === 0 && ux * vx + uy * vy < 0) return true;
   }
   return false;
@@ -57,7 +61,10 @@ export interface BoundedPasses<P extends { xy: ArrayLike<number> }> {
 }
 
 /** The passes, the curved ones simplified when they have more than `maxVertices` vertices in all. */
-export function boundPasses<P extends { xy: ArrayLike<number> }>(passes: P[], maxVertices = MAX_PASS_VERTICES): BoundedPasses<P> {
+export function boundPasses<P extends { xy: ArrayLike<number> }>(
+  passes: P[],
+  maxVertices = MAX_PASS_VERTICES,
+): BoundedPasses<P> {
   const curvedVertices = (ps: P[]): number => ps.reduce((n, p) => n + (p.xy.length > 4 ? p.xy.length / 2 : 0), 0);
   const total = curvedVertices(passes);
   if (total <= maxVertices) return { passes };
@@ -68,7 +75,10 @@ export function boundPasses<P extends { xy: ArrayLike<number> }>(passes: P[], ma
     out = passes.map((p) => (p.xy.length > 4 ? { ...p, xy: simplifyFlat(p.xy, tol) } : p));
     if (curvedVertices(out) <= maxVertices) break;
   }
-  return { passes: out, approximation: `the coverage metric buffered the headland and curved passes simplified within ${used} m (${total} vertices, more than the ${maxVertices} it buffers exactly)` };
+  return {
+    passes: out,
+    approximation: `the coverage metric buffered the headland and curved passes simplified within ${used} m (${total} vertices, more than the ${maxVertices} it buffers exactly)`,
+  };
 }
 
 function simplifyFlat(xy: ArrayLike<number>, toleranceMeters: number): Float64Array {
@@ -80,6 +90,9 @@ function simplifyFlat(xy: ArrayLike<number>, toleranceMeters: number): Float64Ar
   const last = path[path.length - 1];
   if (s.length > 0 && (s[s.length - 1].x !== last.x || s[s.length - 1].y !== last.y)) s.push(last);
   const out = new Float64Array(2 * s.length);
-  s.forEach((p, i) => { out[2 * i] = p.x; out[2 * i + 1] = p.y; });
+  s.forEach((p, i) => {
+    out[2 * i] = p.x;
+    out[2 * i + 1] = p.y;
+  });
   return out;
 }

@@ -10,19 +10,31 @@ export const CURVATURE_SPACING_METERS = 0.4;
  */
 export function worstCurvatureRatio(xy: ArrayLike<number>, radiusMeters: number): { ratio: number; at: number } {
   const n = xy.length / 2;
-  let a = -1, b = -1;
+  let a = -1,
+    b = -1;
   let last = 0;
-  let worst = 0, at = 0;
+  let worst = 0,
+    at = 0;
   const s2 = CURVATURE_SPACING_METERS * CURVATURE_SPACING_METERS;
   const consider = (c: number): void => {
     if (a >= 0) {
-      const ax = xy[2 * a], ay = xy[2 * a + 1], bx = xy[2 * b], by = xy[2 * b + 1], cx = xy[2 * c], cy = xy[2 * c + 1];
-      const ab = hypot(bx - ax, by - ay), bc = hypot(cx - bx, cy - by), ca = hypot(ax - cx, ay - cy);
+      const ax = xy[2 * a],
+        ay = xy[2 * a + 1],
+        bx = xy[2 * b],
+        by = xy[2 * b + 1],
+        cx = xy[2 * c],
+        cy = xy[2 * c + 1];
+      const ab = hypot(bx - ax, by - ay),
+        bc = hypot(cx - bx, cy - by),
+        ca = hypot(ax - cx, ay - cy);
       const prod = ab * bc * ca;
       if (prod > 0) {
         const area2 = Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
         const r = ((2 * area2) / prod) * radiusMeters;
-        if (r > worst) { worst = r; at = b; }
+        if (r > worst) {
+          worst = r;
+          at = b;
+        }
       }
     }
     a = b;
@@ -31,7 +43,8 @@ export function worstCurvatureRatio(xy: ArrayLike<number>, radiusMeters: number)
   if (n === 0) return { ratio: 0, at: 0 };
   consider(0);
   for (let i = 1; i < n; i++) {
-    const dx = xy[2 * i] - xy[2 * last], dy = xy[2 * i + 1] - xy[2 * last + 1];
+    const dx = xy[2 * i] - xy[2 * last],
+      dy = xy[2 * i + 1] - xy[2 * last + 1];
     if (dx * dx + dy * dy >= s2) {
       consider(i);
       last = i;

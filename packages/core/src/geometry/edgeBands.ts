@@ -38,10 +38,17 @@ export class EdgeBands {
     const n = edges.length >> 2;
     this.e = edges;
     const box = (this.box = new Float64Array(4 * n));
-    let minY = Infinity, maxY = -Infinity;
+    let minY = Infinity,
+      maxY = -Infinity;
     for (let k = 0; k < n; k++) {
-      const ax = edges[4 * k], ay = edges[4 * k + 1], bx = edges[4 * k + 2], by = edges[4 * k + 3];
-      box[4 * k] = Math.min(ax, bx); box[4 * k + 1] = Math.min(ay, by); box[4 * k + 2] = Math.max(ax, bx); box[4 * k + 3] = Math.max(ay, by);
+      const ax = edges[4 * k],
+        ay = edges[4 * k + 1],
+        bx = edges[4 * k + 2],
+        by = edges[4 * k + 3];
+      box[4 * k] = Math.min(ax, bx);
+      box[4 * k + 1] = Math.min(ay, by);
+      box[4 * k + 2] = Math.max(ax, bx);
+      box[4 * k + 3] = Math.max(ay, by);
       if (box[4 * k + 1] < minY) minY = box[4 * k + 1];
       if (box[4 * k + 3] > maxY) maxY = box[4 * k + 3];
     }
@@ -50,7 +57,8 @@ export class EdgeBands {
     this.count = n > 0 && maxY > minY ? Math.min(MAX_BANDS, Math.max(1, Math.ceil(n / EDGES_PER_BAND))) : 1;
     this.height = this.count > 1 ? (maxY - minY) / this.count : Infinity;
     const counts = new Int32Array(this.count + 1);
-    for (let k = 0; k < n; k++) for (let b = this.bandOf(box[4 * k + 1]), b1 = this.bandOf(box[4 * k + 3]); b <= b1; b++) counts[b + 1]++;
+    for (let k = 0; k < n; k++)
+      for (let b = this.bandOf(box[4 * k + 1]), b1 = this.bandOf(box[4 * k + 3]); b <= b1; b++) counts[b + 1]++;
     for (let b = 0; b < this.count; b++) counts[b + 1] += counts[b];
     this.start = counts.slice();
     const ids = (this.ids = new Int32Array(counts[this.count]));
@@ -61,7 +69,8 @@ export class EdgeBands {
         this.widest[b] = Math.max(this.widest[b], box[4 * k + 2] - box[4 * k]);
       }
     }
-    for (let b = 0; b < this.count; b++) ids.subarray(this.start[b], this.start[b + 1]).sort((p, q) => box[4 * p] - box[4 * q] || p - q);
+    for (let b = 0; b < this.count; b++)
+      ids.subarray(this.start[b], this.start[b + 1]).sort((p, q) => box[4 * p] - box[4 * q] || p - q);
     this.picked = new Int32Array(n);
     this.stamp = new Int32Array(n);
   }
@@ -74,9 +83,11 @@ export class EdgeBands {
 
   /** The first of band b's edges whose box may reach right of x. */
   private firstFrom(b: number, x: number): number {
-    const box = this.box, ids = this.ids;
+    const box = this.box,
+      ids = this.ids;
     const from = x - this.widest[b];
-    let lo = this.start[b], hi = this.start[b + 1];
+    let lo = this.start[b],
+      hi = this.start[b + 1];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (box[4 * ids[mid]] < from) lo = mid + 1;
@@ -88,7 +99,9 @@ export class EdgeBands {
   /** Even-odd: the edges whose boxes reach from the left of (x, y) across its line, crossing the ray to −x. */
   containsPoint(x: number, y: number): boolean {
     if (!(y >= this.minY && y <= this.maxY)) return false;
-    const e = this.e, box = this.box, ids = this.ids;
+    const e = this.e,
+      box = this.box,
+      ids = this.ids;
     let inside = false;
     const b = this.bandOf(y);
     for (let i = this.start[b], end = this.start[b + 1]; i < end; i++) {
@@ -102,18 +115,27 @@ export class EdgeBands {
 
   /** True when the segment crosses or touches no edge (the edges whose box meets its part in each band it spans; an edge may be tested twice). */
   segmentClear(ax: number, ay: number, bx: number, by: number): boolean {
-    const sx0 = Math.min(ax, bx), sx1 = Math.max(ax, bx), sy0 = Math.min(ay, by), sy1 = Math.max(ay, by);
+    const sx0 = Math.min(ax, bx),
+      sx1 = Math.max(ax, bx),
+      sy0 = Math.min(ay, by),
+      sy1 = Math.max(ay, by);
     // no edge's box reaches the segment's (a NaN coordinate meets none either)
     if (!(sy1 >= this.minY && sy0 <= this.maxY)) return true;
-    const box = this.box, ids = this.ids, e = this.e;
-    const b0 = this.bandOf(sy0), b1 = this.bandOf(sy1);
+    const box = this.box,
+      ids = this.ids,
+      e = this.e;
+    const b0 = this.bandOf(sy0),
+      b1 = this.bandOf(sy1);
     // x along the segment per unit of y (a horizontal segment lies in one band)
     const slope = by !== ay ? (bx - ax) / (by - ay) : 0;
     for (let b = b0; b <= b1; b++) {
-      let px0 = sx0, px1 = sx1;
+      let px0 = sx0,
+        px1 = sx1;
       if (b0 !== b1) {
-        const ya = Math.max(sy0, this.minY + b * this.height - BAND_PAD_METERS), yb = Math.min(sy1, this.minY + (b + 1) * this.height + BAND_PAD_METERS);
-        const xa = ax + (ya - ay) * slope, xb = ax + (yb - ay) * slope;
+        const ya = Math.max(sy0, this.minY + b * this.height - BAND_PAD_METERS),
+          yb = Math.min(sy1, this.minY + (b + 1) * this.height + BAND_PAD_METERS);
+        const xa = ax + (ya - ay) * slope,
+          xb = ax + (yb - ay) * slope;
         px0 = Math.max(sx0, Math.min(xa, xb) - BAND_PAD_METERS);
         px1 = Math.min(sx1, Math.max(xa, xb) + BAND_PAD_METERS);
       }
@@ -129,13 +151,21 @@ export class EdgeBands {
 
   /** True when no segment of the polyline (flat xy) crosses or touches an edge: the edges near each run of points gathered once, by the run's box. */
   polylineClear(xy: ArrayLike<number>): boolean {
-    const e = this.e, box = this.box, ids = this.ids, picked = this.picked, stamp = this.stamp;
+    const e = this.e,
+      box = this.box,
+      ids = this.ids,
+      picked = this.picked,
+      stamp = this.stamp;
     const n = xy.length >> 1;
     for (let i0 = 0; i0 < n - 1; i0 += POLYLINE_RUN) {
       const i1 = Math.min(n - 1, i0 + POLYLINE_RUN);
-      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+      let minX = Infinity,
+        minY = Infinity,
+        maxX = -Infinity,
+        maxY = -Infinity;
       for (let i = i0; i <= i1; i++) {
-        const x = xy[2 * i], y = xy[2 * i + 1];
+        const x = xy[2 * i],
+          y = xy[2 * i + 1];
         if (x < minX) minX = x;
         if (x > maxX) maxX = x;
         if (y < minY) minY = y;
@@ -159,8 +189,14 @@ export class EdgeBands {
       }
       if (m === 0) continue;
       for (let i = i0; i < i1; i++) {
-        const ax = xy[2 * i], ay = xy[2 * i + 1], bx = xy[2 * i + 2], by = xy[2 * i + 3];
-        const sx0 = ax < bx ? ax : bx, sx1 = ax < bx ? bx : ax, sy0 = ay < by ? ay : by, sy1 = ay < by ? by : ay;
+        const ax = xy[2 * i],
+          ay = xy[2 * i + 1],
+          bx = xy[2 * i + 2],
+          by = xy[2 * i + 3];
+        const sx0 = ax < bx ? ax : bx,
+          sx1 = ax < bx ? bx : ax,
+          sy0 = ay < by ? ay : by,
+          sy1 = ay < by ? by : ay;
         for (let j = 0; j < m; j++) {
           const k = picked[j];
           if (box[4 * k + 2] < sx0 || box[4 * k] > sx1 || box[4 * k + 3] < sy0 || box[4 * k + 1] > sy1) continue;
@@ -177,7 +213,16 @@ function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: 
 }
 
 /** Closed-segment intersection test (touching counts). */
-export function segmentsIntersect(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
+export function segmentsIntersect(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
+): boolean {
   const d1 = orient(cx, cy, dx, dy, ax, ay);
   const d2 = orient(cx, cy, dx, dy, bx, by);
   const d3 = orient(ax, ay, bx, by, cx, cy);

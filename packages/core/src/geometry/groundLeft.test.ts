@@ -4,7 +4,12 @@ import type { PathD, PathsD } from './clipper.js';
 import { groundLeft } from './groundLeft.js';
 
 const P = 6;
-const square = (x: number, y: number, s: number): PathD => [{ x, y }, { x: x + s, y }, { x: x + s, y: y + s }, { x, y: y + s }];
+const square = (x: number, y: number, s: number): PathD => [
+  { x, y },
+  { x: x + s, y },
+  { x: x + s, y: y + s },
+  { x, y: y + s },
+];
 const total = (pieces: PathsD[]): number => pieces.reduce((a, p) => a + areaOf(p), 0);
 
 /**
@@ -15,8 +20,18 @@ const total = (pieces: PathsD[]): number => pieces.reduce((a, p) => a + areaOf(p
 function sheet(): { ground: PathsD; union: PathsD } {
   const swaths: PathsD = [];
   for (let i = 0; i < 10; i++) {
-    swaths.push([{ x: 0, y: i * 10 }, { x: 100, y: i * 10 }, { x: 100, y: i * 10 + 7 }, { x: 0, y: i * 10 + 7 }]);
-    swaths.push([{ x: i * 10, y: 0 }, { x: i * 10 + 7, y: 0 }, { x: i * 10 + 7, y: 100 }, { x: i * 10, y: 100 }]);
+    swaths.push([
+      { x: 0, y: i * 10 },
+      { x: 100, y: i * 10 },
+      { x: 100, y: i * 10 + 7 },
+      { x: 0, y: i * 10 + 7 },
+    ]);
+    swaths.push([
+      { x: i * 10, y: 0 },
+      { x: i * 10 + 7, y: 0 },
+      { x: i * 10 + 7, y: 100 },
+      { x: i * 10, y: 100 },
+    ]);
   }
   swaths.push(square(47.5, 47.5, 1)); // an island in the gap at (47, 47)
   const union = unionPolygons(swaths, P);
@@ -41,7 +56,12 @@ describe('groundLeft', () => {
     const left = groundLeft(ground, union, P);
     const hole = union.find((r) => areaOf([r]) < 0 && r.every((p) => p.x > 30 && p.x <= 40 && p.y > 30 && p.y <= 40));
     expect(hole).toBeDefined();
-    const piece = left.find((p) => p.length === 1 && p[0].length === hole!.length && p[0].every((q) => hole!.some((h) => h.x === q.x && h.y === q.y)));
+    const piece = left.find(
+      (p) =>
+        p.length === 1 &&
+        p[0].length === hole!.length &&
+        p[0].every((q) => hole!.some((h) => h.x === q.x && h.y === q.y)),
+    );
     expect(piece).toBeDefined();
     expect(areaOf(piece!)).toBeCloseTo(9, 9);
   });

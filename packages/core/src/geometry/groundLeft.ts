@@ -47,7 +47,8 @@ interface GroundEdges {
 }
 
 function groundEdgesOf(ground: PathsD, edges: number): GroundEdges {
-  const boxes = new Flatbush(edges), ends: { x: number; y: number }[] = [];
+  const boxes = new Flatbush(edges),
+    ends: { x: number; y: number }[] = [];
   let maxX = -Infinity;
   for (const r of ground) {
     for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
@@ -59,7 +60,8 @@ function groundEdgesOf(ground: PathsD, edges: number): GroundEdges {
   boxes.finish();
   const inside = (x: number, y: number): boolean => {
     let odd = false;
-    for (const k of boxes.search(x, y, maxX, y)) if (crossesRayRight(x, y, ends[2 * k].x, ends[2 * k].y, ends[2 * k + 1].x, ends[2 * k + 1].y)) odd = !odd;
+    for (const k of boxes.search(x, y, maxX, y))
+      if (crossesRayRight(x, y, ends[2 * k].x, ends[2 * k].y, ends[2 * k + 1].x, ends[2 * k + 1].y)) odd = !odd;
     return odd;
   };
   return { boxes, inside };

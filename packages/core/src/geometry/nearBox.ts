@@ -38,7 +38,8 @@ function grown(b: Box, d: number): Box {
 function windingRound(ring: PathD, x: number, y: number): number {
   let w = 0;
   for (let i = 0, n = ring.length, j = n - 1; i < n; j = i++) {
-    const a = ring[j], b = ring[i];
+    const a = ring[j],
+      b = ring[i];
     if (a.y <= y) {
       if (b.y > y && (b.x - a.x) * (y - a.y) - (x - a.x) * (b.y - a.y) > 0) w++;
     } else if (b.y <= y && (b.x - a.x) * (y - a.y) - (x - a.x) * (b.y - a.y) < 0) w--;
@@ -48,9 +49,15 @@ function windingRound(ring: PathD, x: number, y: number): number {
 
 /** `paths` cut down to what matters within `box` (see above); `marginMeters` > 0. */
 export function nearBox(paths: PathsD, box: Box, marginMeters: number): PathsD {
-  const e = grown(box, marginMeters), f = grown(box, 2 * marginMeters);
+  const e = grown(box, marginMeters),
+    f = grown(box, 2 * marginMeters);
   const frame = (ccw: boolean): PathD => {
-    const r = [{ x: f.minX, y: f.minY }, { x: f.maxX, y: f.minY }, { x: f.maxX, y: f.maxY }, { x: f.minX, y: f.maxY }];
+    const r = [
+      { x: f.minX, y: f.minY },
+      { x: f.maxX, y: f.minY },
+      { x: f.maxX, y: f.maxY },
+      { x: f.minX, y: f.maxY },
+    ];
     return ccw ? r : r.reverse();
   };
   const out: PathsD = [];
@@ -60,8 +67,15 @@ export function nearBox(paths: PathsD, box: Box, marginMeters: number): PathsD {
     const near = new Uint8Array(n); // edge i: ring[i] → ring[i + 1]
     let anyNear = false;
     for (let i = 0; i < n; i++) {
-      const a = ring[i], b = ring[i + 1 === n ? 0 : i + 1];
-      if (Math.max(a.x, b.x) < e.minX || Math.min(a.x, b.x) > e.maxX || Math.max(a.y, b.y) < e.minY || Math.min(a.y, b.y) > e.maxY) continue;
+      const a = ring[i],
+        b = ring[i + 1 === n ? 0 : i + 1];
+      if (
+        Math.max(a.x, b.x) < e.minX ||
+        Math.min(a.x, b.x) > e.maxX ||
+        Math.max(a.y, b.y) < e.minY ||
+        Math.min(a.y, b.y) > e.maxY
+      )
+        continue;
       near[i] = 1;
       anyNear = true;
     }
@@ -95,7 +109,16 @@ export function nearBox(paths: PathsD, box: Box, marginMeters: number): PathsD {
   return out;
 }
 
-function sameSide(a: { x: number; y: number }, b: { x: number; y: number }, c: { x: number; y: number }, f: Box): boolean {
-  return (a.x === f.minX && b.x === f.minX && c.x === f.minX) || (a.x === f.maxX && b.x === f.maxX && c.x === f.maxX)
-    || (a.y === f.minY && b.y === f.minY && c.y === f.minY) || (a.y === f.maxY && b.y === f.maxY && c.y === f.maxY);
+function sameSide(
+  a: { x: number; y: number },
+  b: { x: number; y: number },
+  c: { x: number; y: number },
+  f: Box,
+): boolean {
+  return (
+    (a.x === f.minX && b.x === f.minX && c.x === f.minX) ||
+    (a.x === f.maxX && b.x === f.maxX && c.x === f.maxX) ||
+    (a.y === f.minY && b.y === f.minY && c.y === f.minY) ||
+    (a.y === f.maxY && b.y === f.maxY && c.y === f.maxY)
+  );
 }

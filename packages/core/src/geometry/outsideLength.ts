@@ -16,7 +16,10 @@ export function outsideLength(region: Region, xy: ArrayLike<number>, toleranceMe
   // inside the region (and outside `also`), the rest of the run is too.
   let runInside = false;
   for (let i = 2; i + 1 < xy.length; i += 2) {
-    const ax = xy[i - 2], ay = xy[i - 1], bx = xy[i], by = xy[i + 1];
+    const ax = xy[i - 2],
+      ay = xy[i - 1],
+      bx = xy[i],
+      by = xy[i + 1];
     const l = hypot(bx - ax, by - ay);
     if (l === 0) continue;
     const clear = region.segmentClear(ax, ay, bx, by) && (!also || also.segmentClear(ax, ay, bx, by));
@@ -26,7 +29,8 @@ export function outsideLength(region: Region, xy: ArrayLike<number>, toleranceMe
     const n = clear ? 1 : Math.max(1, Math.ceil(l / Math.max(0.25, l / 4000)));
     for (let k = 0; k < n; k++) {
       const t = (k + 0.5) / n;
-      const mx = ax + (bx - ax) * t, my = ay + (by - ay) * t;
+      const mx = ax + (bx - ax) * t,
+        my = ay + (by - ay) * t;
       if (off(mx, my)) meters += l / n;
       else if (clear) runInside = region.contains(mx, my) && (!also || !also.contains(mx, my));
     }

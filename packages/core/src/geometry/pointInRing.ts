@@ -25,7 +25,8 @@ export function crossesRayLeft(x: number, y: number, ax: number, ay: number, bx:
 export function pointInRing(x: number, y: number, ring: readonly { x: number; y: number }[]): boolean {
   let inside = false;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const a = ring[i], b = ring[j];
+    const a = ring[i],
+      b = ring[j];
     if (crossesRayRight(x, y, a.x, a.y, b.x, b.y)) inside = !inside;
   }
   return inside;

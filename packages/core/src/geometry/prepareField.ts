@@ -30,7 +30,9 @@ export interface LocalField {
 /** Validates and projects the field of a normalised input. */
 export function prepareField(input: PlanSettings): LocalField {
   const all: Position[] = [];
-  for (const poly of input.polygons) if (Array.isArray(poly) && Array.isArray(poly[0])) for (const p of poly[0]) if (Array.isArray(p)) all.push(p as Position);
+  for (const poly of input.polygons)
+    if (Array.isArray(poly) && Array.isArray(poly[0]))
+      for (const p of poly[0]) if (Array.isArray(p)) all.push(p as Position);
   const frame = createLocalFrame(all.filter((p) => Number.isFinite(p[0]) && Number.isFinite(p[1])));
   const rings: PathsD = [];
   input.polygons.forEach((poly, i) => {
@@ -54,15 +56,26 @@ export function prepareField(input: PlanSettings): LocalField {
  * bounds the work).
  */
 export function assertPlannable(field: PathsD, widthMeters: number): void {
-  if (!(areaOf(field) > 0)) throw new PlanError('no-workable-area', 'the field has no area left to work after removing obstacles', [{ path: 'field', message: 'no workable area' }]);
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-  for (const r of field) for (const p of r) {
-    if (p.x < minX) minX = p.x;
-    if (p.x > maxX) maxX = p.x;
-    if (p.y < minY) minY = p.y;
-    if (p.y > maxY) maxY = p.y;
-  }
+  if (!(areaOf(field) > 0))
+    throw new PlanError('no-workable-area', 'the field has no area left to work after removing obstacles', [
+      { path: 'field', message: 'no workable area' },
+    ]);
+  let minX = Infinity,
+    maxX = -Infinity,
+    minY = Infinity,
+    maxY = -Infinity;
+  for (const r of field)
+    for (const p of r) {
+      if (p.x < minX) minX = p.x;
+      if (p.x > maxX) maxX = p.x;
+      if (p.y < minY) minY = p.y;
+      if (p.y > maxY) maxY = p.y;
+    }
   const extent = hypot(maxX - minX, maxY - minY);
   if (extent / widthMeters > LIMITS.maxTracks)
-    throw new PlanError('invalid-request', `the field is ${Math.round(extent)} m across: at ${widthMeters} m width that is more than ${LIMITS.maxTracks} tracks; use a wider machine or split the field`, [{ path: 'machine.widthMeters', message: 'too many tracks' }]);
+    throw new PlanError(
+      'invalid-request',
+      `the field is ${Math.round(extent)} m across: at ${widthMeters} m width that is more than ${LIMITS.maxTracks} tracks; use a wider machine or split the field`,
+      [{ path: 'machine.widthMeters', message: 'too many tracks' }],
+    );
 }

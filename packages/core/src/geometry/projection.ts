@@ -17,7 +17,10 @@ export interface LocalFrame {
 
 /** A frame centred on the bounding-box centre of the given positions. */
 export function createLocalFrame(positions: Iterable<Position>): LocalFrame {
-  let minLon = Infinity, minLat = Infinity, maxLon = -Infinity, maxLat = -Infinity;
+  let minLon = Infinity,
+    minLat = Infinity,
+    maxLon = -Infinity,
+    maxLat = -Infinity;
   for (const p of positions) {
     if (p[0] < minLon) minLon = p[0];
     if (p[0] > maxLon) maxLon = p[0];

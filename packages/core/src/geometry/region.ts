@@ -38,8 +38,12 @@ export class Region {
       for (let i = 0, j = r.length - 1; i < r.length; j = i++) a2 += (r[j].x - r[i].x) * (r[j].y + r[i].y);
       const hole = a2 < 0 ? 1 : 0;
       for (let i = 0; i < r.length; i++) {
-        const a = r[i], b = r[(i + 1) % r.length];
-        this.edges[4 * k] = a.x; this.edges[4 * k + 1] = a.y; this.edges[4 * k + 2] = b.x; this.edges[4 * k + 3] = b.y;
+        const a = r[i],
+          b = r[(i + 1) % r.length];
+        this.edges[4 * k] = a.x;
+        this.edges[4 * k + 1] = a.y;
+        this.edges[4 * k + 2] = b.x;
+        this.edges[4 * k + 3] = b.y;
         this.holeEdge[k] = hole;
         this.index.add(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y));
         k++;
@@ -113,7 +117,8 @@ export class Region {
 }
 
 export function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax, dy = by - ay;
+  const dx = bx - ax,
+    dy = by - ay;
   const l2 = dx * dx + dy * dy;
   let t = l2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / l2 : 0;
   if (t < 0) t = 0;

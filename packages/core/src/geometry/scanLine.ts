@@ -38,10 +38,13 @@ function bandOf(bands: { v0: number; height: number; count: number }, v: number)
 }
 
 function buildBands(edges: RotatedEdges): EdgeBands | undefined {
-  const e = edges.e, n = edges.count;
-  let lo = Infinity, hi = -Infinity;
+  const e = edges.e,
+    n = edges.count;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let k = 0; k < n; k++) {
-    const va = e[4 * k + 1], vb = e[4 * k + 3];
+    const va = e[4 * k + 1],
+      vb = e[4 * k + 3];
     if (va === vb) continue;
     lo = Math.min(lo, va, vb);
     hi = Math.max(hi, va, vb);
@@ -50,7 +53,8 @@ function buildBands(edges: RotatedEdges): EdgeBands | undefined {
   const shape = { v0: lo, height: (hi - lo) / Math.max(1, Math.min(n, 4096)), count: Math.max(1, Math.min(n, 4096)) };
   const start = new Int32Array(shape.count + 1);
   const span = (k: number, f: (b: number) => void): void => {
-    const va = e[4 * k + 1], vb = e[4 * k + 3];
+    const va = e[4 * k + 1],
+      vb = e[4 * k + 3];
     if (va === vb) return;
     const b1 = bandOf(shape, Math.max(va, vb));
     for (let b = bandOf(shape, Math.min(va, vb)); b <= b1; b++) f(b);
@@ -59,12 +63,16 @@ function buildBands(edges: RotatedEdges): EdgeBands | undefined {
   for (let b = 0; b < shape.count; b++) start[b + 1] += start[b];
   const fill = start.slice(0, shape.count);
   const ids = new Int32Array(start[shape.count]);
-  for (let k = 0; k < n; k++) span(k, (b) => { ids[fill[b]++] = k; });
+  for (let k = 0; k < n; k++)
+    span(k, (b) => {
+      ids[fill[b]++] = k;
+    });
   return { ...shape, start, ids };
 }
 
 export function rotateEdges(poly: PathsD, directionRadians: number): RotatedEdges {
-  const c = Math.cos(directionRadians), s = Math.sin(directionRadians);
+  const c = Math.cos(directionRadians),
+    s = Math.sin(directionRadians);
   let n = 0;
   for (const r of poly) n += r.length;
   const e = new Float64Array(4 * n);
@@ -72,7 +80,8 @@ export function rotateEdges(poly: PathsD, directionRadians: number): RotatedEdge
   for (const r of poly) {
     const m = r.length;
     for (let i = 0; i < m; i++) {
-      const a = r[i], b = r[(i + 1) % m];
+      const a = r[i],
+        b = r[(i + 1) % m];
       e[k++] = c * a.x + s * a.y;
       e[k++] = -s * a.x + c * a.y;
       e[k++] = c * b.x + s * b.y;
@@ -87,16 +96,19 @@ export function crossingsAt(edges: RotatedEdges, v: number): number[] {
   const e = edges.e;
   const out: number[] = [];
   const visit = (k: number): void => {
-    const va = e[4 * k + 1], vb = e[4 * k + 3];
+    const va = e[4 * k + 1],
+      vb = e[4 * k + 3];
     if (va === vb) return;
     // Half-open: a vertex on the line counts once.
     if (va <= v ? vb > v : vb <= v) {
-      const ua = e[4 * k], ub = e[4 * k + 2];
+      const ua = e[4 * k],
+        ub = e[4 * k + 2];
       out.push(ua + ((v - va) * (ub - ua)) / (vb - va));
     }
   };
   edges.calls = (edges.calls ?? 0) + 1;
-  if (edges.bands === undefined && edges.calls === INDEX_AFTER_CALLS && edges.count >= INDEX_MIN_EDGES) edges.bands = buildBands(edges);
+  if (edges.bands === undefined && edges.calls === INDEX_AFTER_CALLS && edges.count >= INDEX_MIN_EDGES)
+    edges.bands = buildBands(edges);
   const bands = edges.bands;
   if (bands) {
     // An edge the line crosses has v in [min, max) of its ends, so it is listed in v's band.

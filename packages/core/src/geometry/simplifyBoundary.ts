@@ -34,7 +34,8 @@ export const DENSE_RING_VERTICES = 1000;
 
 function ringPerimeter(ring: PathD): number {
   let p = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) p += Math.hypot(ring[i].x - ring[j].x, ring[i].y - ring[j].y);
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
+    p += Math.hypot(ring[i].x - ring[j].x, ring[i].y - ring[j].y);
   return p;
 }
 
@@ -46,10 +47,14 @@ export function perimeterOf(paths: PathsD): number {
 }
 
 /** A dense ring simplified (`simplifyBoundary`) and the tolerance used; other rings as they are (tolerance 0). */
-export function simplifyRing(ring: PathD, tolerances: readonly number[] = BOUNDARY_TOLERANCES_METERS): { ring: PathD; toleranceMeters: number } {
+export function simplifyRing(
+  ring: PathD,
+  tolerances: readonly number[] = BOUNDARY_TOLERANCES_METERS,
+): { ring: PathD; toleranceMeters: number } {
   if (ring.length < DENSE_RING_VERTICES) return { ring, toleranceMeters: 0 };
   const enough = ringPerimeter(ring) / MIN_VERTEX_SPACING_METERS;
-  let out = ring, used = 0;
+  let out = ring,
+    used = 0;
   for (const t of tolerances) {
     out = Clipper.ramerDouglasPeuckerD(ring, t);
     used = t;
@@ -88,7 +93,9 @@ export function simplificationTolerance(paths: PathsD): number {
 }
 
 function simplified(paths: PathsD, tolerancesMeters: readonly number[]): PathsD {
-  let removed = 0, allowance = 0, largest = 0;
+  let removed = 0,
+    allowance = 0,
+    largest = 0;
   const simple: PathsD = [];
   for (const ring of paths) {
     const s = simplifyRing(ring, tolerancesMeters);

@@ -6,15 +6,26 @@ import { computeCoverage, sweepPasses } from './computeCoverage.js';
 import { curvedUnionOnce, sameRingAs, turnedSwaths } from './swaths.js';
 
 const P = 6;
-const square = (x: number, y: number, s: number): PathD => [{ x, y }, { x: x + s, y }, { x: x + s, y: y + s }, { x, y: y + s }];
-const rect = (x0: number, y0: number, x1: number, y1: number): PathD => [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
+const square = (x: number, y: number, s: number): PathD => [
+  { x, y },
+  { x: x + s, y },
+  { x: x + s, y: y + s },
+  { x, y: y + s },
+];
+const rect = (x0: number, y0: number, x1: number, y1: number): PathD => [
+  { x: x0, y: y0 },
+  { x: x1, y: y0 },
+  { x: x1, y: y1 },
+  { x: x0, y: y1 },
+];
 
 /** Winding number of all rings round (x, y): NonZero, covered where not 0. */
 function windingAt(paths: PathsD, x: number, y: number): number {
   let w = 0;
   for (const ring of paths) {
     for (let i = 0, n = ring.length, j = n - 1; i < n; j = i++) {
-      const a = ring[j], b = ring[i];
+      const a = ring[j],
+        b = ring[i];
       const side = (b.x - a.x) * (y - a.y) - (x - a.x) * (b.y - a.y);
       if (a.y <= y) {
         if (b.y > y && side > 0) w++;
@@ -48,7 +59,8 @@ describe('unionSwaths', () => {
     expect(unionPolygons(curved, P).filter((r) => areaOf([r]) < 0).length).toBeGreaterThanOrEqual(64);
     expect(areaOf(two)).toBeCloseTo(areaOf(one), 9);
     for (let x = 0.25; x < 100; x += 0.5) {
-      for (let y = 0.25; y < 100; y += 0.5) expect([x, y, windingAt(two, x, y) !== 0]).toEqual([x, y, windingAt(one, x, y) !== 0]);
+      for (let y = 0.25; y < 100; y += 0.5)
+        expect([x, y, windingAt(two, x, y) !== 0]).toEqual([x, y, windingAt(one, x, y) !== 0]);
     }
   });
 
@@ -62,7 +74,13 @@ describe('unionSwaths', () => {
     expect(holes.size).toBe(81);
     expect(handedOn.length).toBe(77);
     const at = (x: number, y: number): boolean => handedOn.some((h) => windingAt([h], x, y) !== 0);
-    for (const [x, y] of [[18.5, 18.5], [68, 38], [8.5, 88.5], [49.5, 49.5]]) expect(at(x, y)).toBe(false);
+    for (const [x, y] of [
+      [18.5, 18.5],
+      [68, 38],
+      [8.5, 88.5],
+      [49.5, 49.5],
+    ])
+      expect(at(x, y)).toBe(false);
     expect(at(28.5, 28.5)).toBe(true);
   });
 });
@@ -71,14 +89,16 @@ describe('unionSwaths', () => {
 function passRing(k: number): Float64Array {
   const out: number[] = [];
   for (let i = 0; i <= 40; i++) {
-    const a = (2 * Math.PI * (i % 40)) / 40, r = 45 - 4 * k + (i % 2 === 0 ? 0.3 : -0.3);
+    const a = (2 * Math.PI * (i % 40)) / 40,
+      r = 45 - 4 * k + (i % 2 === 0 ? 0.3 : -0.3);
     out.push(50 + r * Math.cos(a), 50 + r * Math.sin(a));
   }
   return Float64Array.from(out);
 }
 function drivenFromEdge(r: Float64Array): Float64Array {
   const n = r.length / 2 - 1;
-  const jx = (r[10] + r[12]) / 2, jy = (r[11] + r[13]) / 2;
+  const jx = (r[10] + r[12]) / 2,
+    jy = (r[11] + r[13]) / 2;
   const driven: number[] = [jx, jy];
   for (let k = 0; k < n; k++) {
     const i = (5 - k + n) % n;
@@ -98,8 +118,14 @@ describe('sweepPasses', () => {
     sameRingAs(driven, rings[1]);
     const routed = [driven, rings[2], rings[0]].map((xy) => ({ xy, widthMeters: 4 }));
     const second = sweepPasses(workable, [...routed, ...tracks]);
-    const undeclared = sweepPasses(workable, [{ xy: Float64Array.from(driven), widthMeters: 4 }, ...routed.slice(1), ...tracks]);
-    const a = computeCoverage(workable, first), b = computeCoverage(workable, second), c = computeCoverage(workable, undeclared);
+    const undeclared = sweepPasses(workable, [
+      { xy: Float64Array.from(driven), widthMeters: 4 },
+      ...routed.slice(1),
+      ...tracks,
+    ]);
+    const a = computeCoverage(workable, first),
+      b = computeCoverage(workable, second),
+      c = computeCoverage(workable, undeclared);
     expect(b.uncoveredSquareMeters).toBe(a.uncoveredSquareMeters);
     expect(b.overlapSquareMeters).toBe(a.overlapSquareMeters);
     // the ring measured afresh covers the same ground, within the grid's rounding of its own joins
@@ -112,14 +138,28 @@ describe('sweepPasses', () => {
     const driven = drivenFromEdge(rings[1]);
     sameRingAs(driven, rings[1]);
     let made = 0;
-    const make = (): PathsD => { made++; return []; };
+    const make = (): PathsD => {
+      made++;
+      return [];
+    };
     const planned = rings.map((xy) => ({ xy, widthMeters: 4 }));
     curvedUnionOnce(turnedSwaths([...planned, ...tracks], workable), P, make);
     expect(made).toBe(1);
-    curvedUnionOnce(turnedSwaths([...[driven, rings[2], rings[0]].map((xy) => ({ xy, widthMeters: 4 })), ...tracks], workable), P, make);
+    curvedUnionOnce(
+      turnedSwaths([...[driven, rings[2], rings[0]].map((xy) => ({ xy, widthMeters: 4 })), ...tracks], workable),
+      P,
+      make,
+    );
     expect(made).toBe(1);
     // a ring not declared the same is a pass of its own; a pass left out makes another set
-    curvedUnionOnce(turnedSwaths([{ xy: Float64Array.from(driven), widthMeters: 4 }, ...planned.slice(0, 1), ...planned.slice(2), ...tracks], workable), P, make);
+    curvedUnionOnce(
+      turnedSwaths(
+        [{ xy: Float64Array.from(driven), widthMeters: 4 }, ...planned.slice(0, 1), ...planned.slice(2), ...tracks],
+        workable,
+      ),
+      P,
+      make,
+    );
     expect(made).toBe(2);
     curvedUnionOnce(turnedSwaths([...planned.slice(1), ...tracks], workable), P, make);
     expect(made).toBe(3);

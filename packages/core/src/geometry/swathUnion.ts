@@ -35,7 +35,10 @@ export function unionSwaths(curvedUnion: () => PathsD, straight: PathsD, precisi
   if (uc.length === 0) return unionPolygons(straight, precision);
   // the holes a straight swath's box reaches (or that may hold an island) go to the sweep; the boxes indexed when the holes are looked at
   let straightBoxes: Flatbush | undefined;
-  const split = holesApart(uc, (x0, y0, x1, y1) => (straightBoxes ??= boxesOf(straight)).search(x0, y0, x1, y1).length > 0);
+  const split = holesApart(
+    uc,
+    (x0, y0, x1, y1) => (straightBoxes ??= boxesOf(straight)).search(x0, y0, x1, y1).length > 0,
+  );
   if (!split) return unionPolygons([...uc, ...straight], precision);
   const out = unionPolygons([...split.swept, ...straight], precision);
   for (const h of split.apart) out.push(h);

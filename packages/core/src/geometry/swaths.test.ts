@@ -7,14 +7,23 @@ import { seededRandom } from './random.js';
 /** A closed ring round a w × h rectangle turned by `turn`, a vertex every `step` m, each off the side by up to ±`jitter` m; first point repeated. */
 function jitteryRing(w: number, h: number, step: number, jitter: number, turn = 0, seed = 3): Float64Array {
   const rnd = seededRandom(seed);
-  const corners = [[0, 0], [w, 0], [w, h], [0, h]];
+  const corners = [
+    [0, 0],
+    [w, 0],
+    [w, h],
+    [0, h],
+  ];
   const pts: number[] = [];
   for (let k = 0; k < 4; k++) {
-    const [x0, y0] = corners[k], [x1, y1] = corners[(k + 1) % 4];
-    const l = Math.hypot(x1 - x0, y1 - y0), n = Math.round(l / step);
+    const [x0, y0] = corners[k],
+      [x1, y1] = corners[(k + 1) % 4];
+    const l = Math.hypot(x1 - x0, y1 - y0),
+      n = Math.round(l / step);
     for (let i = 0; i < n; i++) {
-      const t = i / n, d = i === 0 ? 0 : (2 * rnd() - 1) * jitter;
-      const x = x0 + (x1 - x0) * t - ((y1 - y0) / l) * d, y = y0 + (y1 - y0) * t + ((x1 - x0) / l) * d;
+      const t = i / n,
+        d = i === 0 ? 0 : (2 * rnd() - 1) * jitter;
+      const x = x0 + (x1 - x0) * t - ((y1 - y0) / l) * d,
+        y = y0 + (y1 - y0) * t + ((x1 - x0) / l) * d;
       pts.push(x * Math.cos(turn) - y * Math.sin(turn), x * Math.sin(turn) + y * Math.cos(turn));
     }
   }
@@ -44,11 +53,16 @@ describe('swaths', () => {
   });
 
   it('sweeps a headland pass of the same ring once per call: the plannings share its swath, equal to one drawn afresh', () => {
-    const ring = Array.from({ length: 300 }, (_, i) => ({ x: 200 * Math.cos((2 * Math.PI * i) / 300), y: 120 * Math.sin((2 * Math.PI * i) / 300) }));
+    const ring = Array.from({ length: 300 }, (_, i) => ({
+      x: 200 * Math.cos((2 * Math.PI * i) / 300),
+      y: 120 * Math.sin((2 * Math.PI * i) / 300),
+    }));
     const tracks = [{ line: 0, u0: -50, u1: 50, v: 0, x0: -50, y0: 0, x1: 50, y1: 0 }];
-    const first = plannedPasses([ring], tracks, 6), second = plannedPasses([ring], tracks, 6);
+    const first = plannedPasses([ring], tracks, 6),
+      second = plannedPasses([ring], tracks, 6);
     expect(second[0].xy).toBe(first[0].xy);
-    const a = turnedSwaths(first, []), b = turnedSwaths(second, []);
+    const a = turnedSwaths(first, []),
+      b = turnedSwaths(second, []);
     // the pass's swath rings are the same objects; the track's are drawn again
     expect(b.curved[0]).toBe(a.curved[0]);
     expect(b.areaSum).toBe(a.areaSum);

@@ -50,10 +50,12 @@ export function isClosed(xy: ArrayLike<number>): boolean {
  */
 export function mainPassDirection(passes: WorkingPass[]): number {
   const lengthByKey = new Map<number, number>();
-  let best = 0, bestLength = 0;
+  let best = 0,
+    bestLength = 0;
   for (const p of passes) {
     if (p.xy.length !== 4) continue;
-    const dx = p.xy[2] - p.xy[0], dy = p.xy[3] - p.xy[1];
+    const dx = p.xy[2] - p.xy[0],
+      dy = p.xy[3] - p.xy[1];
     const l = hypot(dx, dy);
     if (!(l > 0)) continue;
     let a = Math.atan2(dy, dx);
@@ -62,7 +64,10 @@ export function mainPassDirection(passes: WorkingPass[]): number {
     const key = Math.round(a * 1e6);
     const total = (lengthByKey.get(key) ?? 0) + l;
     lengthByKey.set(key, total);
-    if (total > bestLength) { bestLength = total; best = key / 1e6; }
+    if (total > bestLength) {
+      bestLength = total;
+      best = key / 1e6;
+    }
   }
   return best;
 }
@@ -102,8 +107,16 @@ export function sweepAngle(passes: WorkingPass[], rings: PathsD): number {
 /** The swath of a straight pass (x0, y0) → (x1, y1), counter-clockwise: its rectangle. */
 export function rectangleSwath(x0: number, y0: number, x1: number, y1: number, halfWidthMeters: number): PathsD {
   const l = hypot(x1 - x0, y1 - y0);
-  const nx = (-(y1 - y0) / l) * halfWidthMeters, ny = ((x1 - x0) / l) * halfWidthMeters;
-  return [[{ x: x0 - nx, y: y0 - ny }, { x: x1 - nx, y: y1 - ny }, { x: x1 + nx, y: y1 + ny }, { x: x0 + nx, y: y0 + ny }]];
+  const nx = (-(y1 - y0) / l) * halfWidthMeters,
+    ny = ((x1 - x0) / l) * halfWidthMeters;
+  return [
+    [
+      { x: x0 - nx, y: y0 - ny },
+      { x: x1 - nx, y: y1 - ny },
+      { x: x1 + nx, y: y1 + ny },
+      { x: x0 + nx, y: y0 + ny },
+    ],
+  ];
 }
 
 /**
@@ -115,11 +128,15 @@ export function passSwath(xy: ArrayLike<number>, widthMeters: number): PathsD {
   const n = xy.length;
   if (n < 4) return [];
   const h = widthMeters / 2;
-  if (n === 4) return xy[0] !== xy[2] || xy[1] !== xy[3] ? rectangleSwath(xy[0], xy[1], xy[2], xy[3], h) : bufferPolylines([flatToPath(xy)], h);
+  if (n === 4)
+    return xy[0] !== xy[2] || xy[1] !== xy[3]
+      ? rectangleSwath(xy[0], xy[1], xy[2], xy[3], h)
+      : bufferPolylines([flatToPath(xy)], h);
   const closed = isClosed(xy);
   const points = closed ? n / 2 - 1 : n / 2;
   const segments = closed ? points : points - 1;
-  if (segments <= 2 * CHUNK_SEGMENTS) return bufferPolylines([flatToPath(closed ? Array.prototype.slice.call(xy, 0, n - 2) : xy)], h, closed);
+  if (segments <= 2 * CHUNK_SEGMENTS)
+    return bufferPolylines([flatToPath(closed ? Array.prototype.slice.call(xy, 0, n - 2) : xy)], h, closed);
   // Piece k: segments kK … (k+1)K (the last one shared with the next piece), so that every join is
   // inside a piece and every flat end at a cut lies inside the next piece's first segment.
   const pieces: PathsD = [];
@@ -240,9 +257,12 @@ export interface TurnedSwaths {
 /** The swaths of `passes` in the sweep frame chosen for them and the workable boundary `rings` (`sweepAngle`). */
 export function turnedSwaths(passes: WorkingPass[], rings: PathsD): TurnedSwaths {
   const angle = sweepAngle(passes, rings);
-  const c = Math.cos(angle), s = Math.sin(angle);
-  const curved: PathsD = [], straight: PathsD = [];
-  const curvedKeys: object[] = [], curvedWidths: number[] = [];
+  const c = Math.cos(angle),
+    s = Math.sin(angle);
+  const curved: PathsD = [],
+    straight: PathsD = [];
+  const curvedKeys: object[] = [],
+    curvedWidths: number[] = [];
   let areaSum = 0;
   for (const p of passes) {
     const n = p.xy.length;
@@ -255,7 +275,8 @@ export function turnedSwaths(passes: WorkingPass[], rings: PathsD): TurnedSwaths
     const { swath, area } = curvedSwathOnce(p, angle, () => {
       const t = new Float64Array(n);
       for (let i = 0; i + 1 < n; i += 2) {
-        const x = p.xy[i], y = p.xy[i + 1];
+        const x = p.xy[i],
+          y = p.xy[i + 1];
         t[i] = x * c + y * s;
         t[i + 1] = -x * s + y * c;
       }
@@ -265,7 +286,12 @@ export function turnedSwaths(passes: WorkingPass[], rings: PathsD): TurnedSwaths
     for (const r of swath) out.push(r);
   }
   return {
-    angle, curved, straight, curvedKeys, curvedWidths, areaSum,
+    angle,
+    curved,
+    straight,
+    curvedKeys,
+    curvedWidths,
+    areaSum,
     turn: (x, y) => ({ x: x * c + y * s, y: -x * s + y * c }),
     back: (x, y) => ({ x: x * c - y * s, y: x * s + y * c }),
   };

@@ -12,12 +12,21 @@ export const ARC_MARGIN = 1.05;
 const ARC_STEP_METERS = 0.5;
 
 /** A zone's extent in the frame of direction (c, s) = (cos, sin): along [ua, ub], across [va, vb]. */
-export interface Extent { ua: number; ub: number; va: number; vb: number }
+export interface Extent {
+  ua: number;
+  ub: number;
+  va: number;
+  vb: number;
+}
 
 export function extentOf(zone: PathD, c: number, s: number): Extent {
-  let ua = Infinity, ub = -Infinity, va = Infinity, vb = -Infinity;
+  let ua = Infinity,
+    ub = -Infinity,
+    va = Infinity,
+    vb = -Infinity;
   for (const p of zone) {
-    const u = c * p.x + s * p.y, v = -s * p.x + c * p.y;
+    const u = c * p.x + s * p.y,
+      v = -s * p.x + c * p.y;
     if (u < ua) ua = u;
     if (u > ub) ub = u;
     if (v < va) va = v;
@@ -28,7 +37,8 @@ export function extentOf(zone: PathD, c: number, s: number): Extent {
 
 /** The two sideways shifts that take a line at v past the extent with `clearanceMeters` to spare, the shorter first. */
 export function sideShifts(e: Extent, v: number, clearanceMeters: number): [number, number] {
-  const up = e.vb + clearanceMeters - v, down = e.va - clearanceMeters - v;
+  const up = e.vb + clearanceMeters - v,
+    down = e.va - clearanceMeters - v;
   return Math.abs(up) <= Math.abs(down) ? [up, down] : [down, up];
 }
 
@@ -39,7 +49,8 @@ export function sCurveLength(shift: number, r: number): number {
 
 /** The centre line keeps `clearanceMeters` from every edge of the region (sampled at its points). */
 export function clearOf(xy: Float64Array, region: Region, clearanceMeters: number): boolean {
-  for (let i = 0; i < xy.length; i += 2) if (region.distanceToEdge(xy[i], xy[i + 1]) < clearanceMeters - 1e-6) return false;
+  for (let i = 0; i < xy.length; i += 2)
+    if (region.distanceToEdge(xy[i], xy[i + 1]) < clearanceMeters - 1e-6) return false;
   return true;
 }
 
@@ -48,9 +59,19 @@ export function clearOf(xy: Float64Array, region: Region, clearanceMeters: numbe
  * back (L: one S's length). With `startU` the points start at (startU, v + shift), already out (no S
  * before); with `endU` they end at (endU, v + shift), still out (no S after).
  */
-export function swerveProfile(a: number, b: number, v: number, shift: number, r: number, L: number, startU?: number, endU?: number): number[] {
+export function swerveProfile(
+  a: number,
+  b: number,
+  v: number,
+  shift: number,
+  r: number,
+  L: number,
+  startU?: number,
+  endU?: number,
+): number[] {
   const out: number[] = [];
-  const sgn = Math.sign(shift), abs = Math.abs(shift);
+  const sgn = Math.sign(shift),
+    abs = Math.abs(shift);
   const sCurve = (from: number, v0: number, dir: 1 | -1): void => {
     // two arcs, each turning by theta: lateral r(1 − cos θ) each, along r sin θ each
     const theta = Math.acos(1 - abs / (2 * r));
@@ -59,7 +80,8 @@ export function swerveProfile(a: number, b: number, v: number, shift: number, r:
       const phi = (theta * k) / n;
       out.push(from + r * Math.sin(phi), v0 + dir * sgn * r * (1 - Math.cos(phi)));
     }
-    const midU = from + r * Math.sin(theta), midV = v0 + dir * sgn * r * (1 - Math.cos(theta));
+    const midU = from + r * Math.sin(theta),
+      midV = v0 + dir * sgn * r * (1 - Math.cos(theta));
     for (let k = 1; k <= n; k++) {
       const phi = theta - (theta * k) / n;
       out.push(midU + r * (Math.sin(theta) - Math.sin(phi)), midV + dir * sgn * r * (Math.cos(phi) - Math.cos(theta)));
@@ -83,7 +105,8 @@ export function swerveProfile(a: number, b: number, v: number, shift: number, r:
 export function toXY(profile: number[], c: number, s: number): Float64Array {
   const xy = new Float64Array(profile.length);
   for (let i = 0; i < profile.length; i += 2) {
-    const u = profile[i], v = profile[i + 1];
+    const u = profile[i],
+      v = profile[i + 1];
     xy[i] = c * u - s * v;
     xy[i + 1] = s * u + c * v;
   }

@@ -22,8 +22,12 @@ const MIN_HOLES = 64;
  * whose box lies in the hole's); `apart` the other holes, which the sweep leaves as they are.
  * Undefined where there are fewer than MIN_HOLES holes or no shell: then everything is swept.
  */
-export function holesApart(union: PathsD, reached: (minX: number, minY: number, maxX: number, maxY: number) => boolean): { swept: PathsD; apart: PathsD } | undefined {
-  const holes: number[] = [], shells: number[] = [];
+export function holesApart(
+  union: PathsD,
+  reached: (minX: number, minY: number, maxX: number, maxY: number) => boolean,
+): { swept: PathsD; apart: PathsD } | undefined {
+  const holes: number[] = [],
+    shells: number[] = [];
   union.forEach((r, i) => (Clipper.areaD(r) < 0 ? holes : shells).push(i));
   if (holes.length < MIN_HOLES || shells.length === 0) return undefined;
   const shellBox = shells.map((i) => boxOf([union[i]]));
@@ -34,12 +38,15 @@ export function holesApart(union: PathsD, reached: (minX: number, minY: number, 
   const apart: PathsD = [];
   const e = BOX_MARGIN_METERS;
   for (const i of holes) {
-    const h = union[i], b = boxOf([h]);
+    const h = union[i],
+      b = boxOf([h]);
     const near = reached(b.minX - e, b.minY - e, b.maxX + e, b.maxY + e);
-    const island = !near && shellBoxes.search(b.minX, b.minY, b.maxX, b.maxY, (k) => {
-      const s = shellBox[k];
-      return s.minX >= b.minX - e && s.maxX <= b.maxX + e && s.minY >= b.minY - e && s.maxY <= b.maxY + e;
-    }).length > 0;
+    const island =
+      !near &&
+      shellBoxes.search(b.minX, b.minY, b.maxX, b.maxY, (k) => {
+        const s = shellBox[k];
+        return s.minX >= b.minX - e && s.maxX <= b.maxX + e && s.minY >= b.minY - e && s.maxY <= b.maxY + e;
+      }).length > 0;
     (near || island ? swept : apart).push(h);
   }
   return { swept, apart };

@@ -58,10 +58,15 @@ export function unworkedPatches(workable: PathsD, passes: SwathPass[] | SweptPas
  * longest piece among a few heights.
  */
 export function pointInside(rings: PathsD): { x: number; y: number } {
-  let minY = Infinity, maxY = -Infinity, cx = 0, cy = 0, a2 = 0;
+  let minY = Infinity,
+    maxY = -Infinity,
+    cx = 0,
+    cy = 0,
+    a2 = 0;
   for (const r of rings) {
     for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
-      const p = r[j], q = r[i];
+      const p = r[j],
+        q = r[i];
       const cross = p.x * q.y - q.x * p.y;
       a2 += cross;
       cx += (p.x + q.x) * cross;
@@ -71,7 +76,8 @@ export function pointInside(rings: PathsD): { x: number; y: number } {
     }
   }
   const centroidY = a2 !== 0 ? cy / (3 * a2) : (minY + maxY) / 2;
-  let best = { x: a2 !== 0 ? cx / (3 * a2) : 0, y: centroidY }, bestLength = -1;
+  let best = { x: a2 !== 0 ? cx / (3 * a2) : 0, y: centroidY },
+    bestLength = -1;
   for (const y of [centroidY, minY + 0.25 * (maxY - minY), minY + 0.5 * (maxY - minY), minY + 0.75 * (maxY - minY)]) {
     const xs = crossingsAt(rings, y);
     for (let k = 0; k + 1 < xs.length; k += 2) {
@@ -90,7 +96,8 @@ function crossingsAt(rings: PathsD, y: number): number[] {
   const xs: number[] = [];
   for (const r of rings) {
     for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
-      const p = r[j], q = r[i];
+      const p = r[j],
+        q = r[i];
       if (p.y > y !== q.y > y) xs.push(p.x + ((y - p.y) * (q.x - p.x)) / (q.y - p.y));
     }
   }

@@ -21,26 +21,45 @@ import { cleanPolygon } from './cleanPolygon.js';
  */
 export const MAX_PLANNED_CORNERS = 10_000;
 
-function reject(code: 'invalid-boundary' | 'self-intersection' | 'hole-outside-shell', path: string, message: string): never {
+function reject(
+  code: 'invalid-boundary' | 'self-intersection' | 'hole-outside-shell',
+  path: string,
+  message: string,
+): never {
   throw new PlanError(code, `${path}: ${message}`, [{ path, message }]);
 }
 
 /** Checks positions of one ring in lon/lat; returns it without the closing repeat. */
 function checkRing(ring: unknown, path: string): Position[] {
   if (!Array.isArray(ring)) reject('invalid-boundary', path, 'must be an array of [lon, lat] positions');
-  if (ring.length < 4) reject('invalid-boundary', path, `a ring needs at least 4 positions (3 corners + the closing one), got ${ring.length}`);
+  if (ring.length < 4)
+    reject(
+      'invalid-boundary',
+      path,
+      `a ring needs at least 4 positions (3 corners + the closing one), got ${ring.length}`,
+    );
   for (let i = 0; i < ring.length; i++) {
     const p = ring[i] as unknown;
     if (!Array.isArray(p) || p.length < 2) reject('invalid-boundary', `${path}[${i}]`, 'must be a [lon, lat] position');
-    const lon = p[0] as unknown, lat = p[1] as unknown;
+    const lon = p[0] as unknown,
+      lat = p[1] as unknown;
     if (typeof lon !== 'number' || typeof lat !== 'number' || !Number.isFinite(lon) || !Number.isFinite(lat))
       reject('invalid-boundary', `${path}[${i}]`, 'longitude and latitude must be finite numbers');
     if (lon < -180 || lon > 180 || lat < -90 || lat > 90)
-      reject('invalid-boundary', `${path}[${i}]`, `[${lon}, ${lat}] is out of range (longitude -180..180, latitude -90..90): is the order [lon, lat]? Projected coordinates must be reprojected to WGS84 (EPSG:4326) first`);
+      reject(
+        'invalid-boundary',
+        `${path}[${i}]`,
+        `[${lon}, ${lat}] is out of range (longitude -180..180, latitude -90..90): is the order [lon, lat]? Projected coordinates must be reprojected to WGS84 (EPSG:4326) first`,
+      );
   }
-  const first = ring[0] as Position, last = ring[ring.length - 1] as Position;
+  const first = ring[0] as Position,
+    last = ring[ring.length - 1] as Position;
   if (first[0] !== last[0] || first[1] !== last[1])
-    reject('invalid-boundary', path, `ring is not closed: the last position must repeat the first [${first[0]}, ${first[1]}]`);
+    reject(
+      'invalid-boundary',
+      path,
+      `ring is not closed: the last position must repeat the first [${first[0]}, ${first[1]}]`,
+    );
   const out: Position[] = [];
   for (let i = 0; i < ring.length - 1; i++) {
     const p = ring[i] as Position;
@@ -58,15 +77,19 @@ function signedArea(ring: PathD): number {
   return a / 2;
 }
 
-
 interface Edge {
   ring: number;
   index: number;
-  ax: number; ay: number; bx: number; by: number;
+  ax: number;
+  ay: number;
+  bx: number;
+  by: number;
 }
 
 function onSegment(px: number, py: number, e: Edge): boolean {
-  return Math.min(e.ax, e.bx) <= px && px <= Math.max(e.ax, e.bx) && Math.min(e.ay, e.by) <= py && py <= Math.max(e.ay, e.by);
+  return (
+    Math.min(e.ax, e.bx) <= px && px <= Math.max(e.ax, e.bx) && Math.min(e.ay, e.by) <= py && py <= Math.max(e.ay, e.by)
+  );
 }
 
 /** Whether two edges intersect anywhere except at a vertex they legitimately share. */
@@ -97,13 +120,20 @@ function edgesCross(e: Edge, f: Edge, adjacent: boolean): boolean {
  * shell counter-clockwise and holes clockwise. Throws `PlanError` naming the ring and vertex.
  */
 export function validatePolygon(polygon: LonLatPolygon, path: string, frame: LocalFrame): PathsD {
-  if (!Array.isArray(polygon) || polygon.length === 0) reject('invalid-boundary', path, 'a polygon needs at least its outer ring');
+  if (!Array.isArray(polygon) || polygon.length === 0)
+    reject('invalid-boundary', path, 'a polygon needs at least its outer ring');
   const checked = polygon.map((r, i) => checkRing(r, `${path}[${i}]`));
   // Input hygiene (geometry/cleanRing.ts): duplicates, spikes, collinear runs, sliver holes.
-  const cleaned = cleanPolygon(checked.map((ring) => ring.map((p) => {
-    const [x, y] = frame.toLocal(p[0], p[1]);
-    return { x, y };
-  })), path, (r, i) => checked[r][i]);
+  const cleaned = cleanPolygon(
+    checked.map((ring) =>
+      ring.map((p) => {
+        const [x, y] = frame.toLocal(p[0], p[1]);
+        return { x, y };
+      }),
+    ),
+    path,
+    (r, i) => checked[r][i],
+  );
   const local: PathsD = cleaned.rings;
   // Bound the planning work: what cleaning leaves is planned (offsets, connector rings, coverage)
   // in time that grows with the corner count; a ring that cannot be cleaned down is rejected, fast.
@@ -113,18 +143,22 @@ export function validatePolygon(polygon: LonLatPolygon, path: string, frame: Loc
     const message = `has ${corners} corners after cleaning (duplicates, spikes, collinear runs within 1 cm); at most ${MAX_PLANNED_CORNERS} are planned: simplify the boundary`;
     throw new PlanError('too-many-vertices', `${path}: ${message}`, [{ path, message }]);
   }
-  const rings: Position[][] = cleaned.rings.map((ring, r) => cleaned.sources[r].map((i) => checked[cleaned.ringIds[r]][i]));
+  const rings: Position[][] = cleaned.rings.map((ring, r) =>
+    cleaned.sources[r].map((i) => checked[cleaned.ringIds[r]][i]),
+  );
   // Edges of every ring, indexed.
   const edges: Edge[] = [];
   for (let r = 0; r < local.length; r++) {
     const ring = local[r];
     for (let i = 0; i < ring.length; i++) {
-      const a = ring[i], b = ring[(i + 1) % ring.length];
+      const a = ring[i],
+        b = ring[(i + 1) % ring.length];
       edges.push({ ring: r, index: i, ax: a.x, ay: a.y, bx: b.x, by: b.y });
     }
   }
   const index = new Flatbush(edges.length);
-  for (const e of edges) index.add(Math.min(e.ax, e.bx), Math.min(e.ay, e.by), Math.max(e.ax, e.bx), Math.max(e.ay, e.by));
+  for (const e of edges)
+    index.add(Math.min(e.ax, e.bx), Math.min(e.ay, e.by), Math.max(e.ax, e.bx), Math.max(e.ay, e.by));
   index.finish();
   for (let k = 0; k < edges.length; k++) {
     const e = edges[k];
@@ -138,12 +172,17 @@ export function validatePolygon(polygon: LonLatPolygon, path: string, frame: Loc
         adjacent = (e.index + 1) % n === f.index || (f.index + 1) % n === e.index;
       }
       if (edgesCross(e, f, adjacent)) {
-        const er = cleaned.ringIds[e.ring], fr = cleaned.ringIds[f.ring];
-        const ei = cleaned.sources[e.ring][e.index], fi = cleaned.sources[f.ring][f.index];
+        const er = cleaned.ringIds[e.ring],
+          fr = cleaned.ringIds[f.ring];
+        const ei = cleaned.sources[e.ring][e.index],
+          fi = cleaned.sources[f.ring][f.index];
         const where = e.ring === f.ring ? `ring ${er}` : `rings ${er} and ${fr}`;
         const p = rings[e.ring][e.index];
-        reject('self-intersection', `${path}[${er}][${ei}]`,
-          `the boundary intersects itself (${where}: edge ${ei} → ${ei + 1} near [${p[0]}, ${p[1]}] crosses or touches edge ${fi} → ${fi + 1})`);
+        reject(
+          'self-intersection',
+          `${path}[${er}][${ei}]`,
+          `the boundary intersects itself (${where}: edge ${ei} → ${ei + 1} near [${p[0]}, ${p[1]}] crosses or touches edge ${fi} → ${fi + 1})`,
+        );
       }
     }
   }
@@ -157,10 +196,18 @@ export function validatePolygon(polygon: LonLatPolygon, path: string, frame: Loc
   for (let r = 1; r < local.length; r++) {
     const p = local[r][0];
     if (!pointInRing(p.x, p.y, local[0]))
-      reject('hole-outside-shell', `${path}[${cleaned.ringIds[r]}]`, `hole ${cleaned.ringIds[r]} lies outside the outer ring (near [${rings[r][0][0]}, ${rings[r][0][1]}])`);
+      reject(
+        'hole-outside-shell',
+        `${path}[${cleaned.ringIds[r]}]`,
+        `hole ${cleaned.ringIds[r]} lies outside the outer ring (near [${rings[r][0][0]}, ${rings[r][0][1]}])`,
+      );
     for (let s = 1; s < local.length; s++) {
       if (s !== r && pointInRing(p.x, p.y, local[s]))
-        reject('hole-outside-shell', `${path}[${cleaned.ringIds[r]}]`, `hole ${cleaned.ringIds[r]} lies inside hole ${cleaned.ringIds[s]}`);
+        reject(
+          'hole-outside-shell',
+          `${path}[${cleaned.ringIds[r]}]`,
+          `hole ${cleaned.ringIds[r]} lies inside hole ${cleaned.ringIds[s]}`,
+        );
     }
   }
   return local;

@@ -10,13 +10,18 @@ import { validatePolygon } from './validateBoundary.js';
 
 /** Throws a `PlanError` naming the ring and vertex (paths under `path`) when the geometry is invalid. */
 export function validateFieldGeometry(geometry: FieldGeometry, path = 'field'): void {
-  if (geometry === null || typeof geometry !== 'object' || (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon')) {
+  if (
+    geometry === null ||
+    typeof geometry !== 'object' ||
+    (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon')
+  ) {
     throw new PlanError('invalid-boundary', `${path}: expected a GeoJSON Polygon or MultiPolygon`, [
       { path, message: 'expected a GeoJSON Polygon or MultiPolygon' },
     ]);
   }
   const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
-  const paths = geometry.type === 'Polygon' ? [`${path}.coordinates`] : polygons.map((_, i) => `${path}.coordinates[${i}]`);
+  const paths =
+    geometry.type === 'Polygon' ? [`${path}.coordinates`] : polygons.map((_, i) => `${path}.coordinates[${i}]`);
   const all: Position[] = [];
   for (const poly of polygons) {
     for (const ring of Array.isArray(poly) ? poly : []) {

@@ -23,7 +23,10 @@ export function densify(xy: ArrayLike<number>, stepMeters: number): Float64Array
   if (n === 0) return new Float64Array(0);
   out.push(xy[0], xy[1]);
   for (let i = 1; i < n; i++) {
-    const x0 = xy[2 * i - 2], y0 = xy[2 * i - 1], x1 = xy[2 * i], y1 = xy[2 * i + 1];
+    const x0 = xy[2 * i - 2],
+      y0 = xy[2 * i - 1],
+      x1 = xy[2 * i],
+      y1 = xy[2 * i + 1];
     const d = hypot(x1 - x0, y1 - y0);
     const k = Math.ceil(d / stepMeters);
     for (let j = 1; j < k; j++) out.push(x0 + ((x1 - x0) * j) / k, y0 + ((y1 - y0) * j) / k);
@@ -38,7 +41,8 @@ export function concatPolylines(parts: ArrayLike<number>[]): Float64Array {
   for (const p of parts) {
     let start = 0;
     if (out.length >= 2 && p.length >= 2) {
-      const dx = p[0] - out[out.length - 2], dy = p[1] - out[out.length - 1];
+      const dx = p[0] - out[out.length - 2],
+        dy = p[1] - out[out.length - 1];
       if (dx * dx + dy * dy < 1e-6) start = 2;
     }
     for (let i = start; i < p.length; i++) out.push(p[i]);

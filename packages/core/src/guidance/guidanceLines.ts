@@ -48,7 +48,10 @@ export function bearingDegrees(dx: number, dy: number): number {
 }
 
 export interface GuidanceTrack {
-  x0: number; y0: number; x1: number; y1: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
   v: number;
   /** Curved tracks: the centre line (flat xy) from (x0, y0) to (x1, y1). */
   xy?: Float64Array;
@@ -85,7 +88,11 @@ export function generateGuidanceLines(
     const key = Math.round(d * 1e4) % Math.round(Math.PI * 1e4);
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ type: 'APlus', xy: Float64Array.of(t.x0, t.y0, t.x0 + (t.x1 - t.x0) / l, t.y0 + (t.y1 - t.y0) / l), trackIndex: i });
+    out.push({
+      type: 'APlus',
+      xy: Float64Array.of(t.x0, t.y0, t.x0 + (t.x1 - t.x0) / l, t.y0 + (t.y1 - t.y0) / l),
+      trackIndex: i,
+    });
   }
   for (const c of curves) out.push({ type: 'Curve', xy: c.xy, closed: c.closed });
   return out;
@@ -97,7 +104,14 @@ export function toGuidanceOutput(frame: LocalFrame, lines: LocalGuidanceLine[]):
     const n = g.xy.length;
     const head = bearingDegrees(g.xy[2] - g.xy[0], g.xy[3] - g.xy[1]);
     if (g.type === 'APlus') {
-      const out: GuidanceLine = { index, type: 'APlus', name: `A+ ${index + 1}`, geometry: { type: 'Point', coordinates: coords[0] }, point: coords[0], headingDegrees: head };
+      const out: GuidanceLine = {
+        index,
+        type: 'APlus',
+        name: `A+ ${index + 1}`,
+        geometry: { type: 'Point', coordinates: coords[0] },
+        point: coords[0],
+        headingDegrees: head,
+      };
       if (g.trackIndex !== undefined) out.trackIndex = g.trackIndex;
       return out;
     }

@@ -10,7 +10,8 @@ import type { GeoJsonPolygon } from '../types.js';
 import { generateHeadlands } from './generateHeadlands.js';
 import { CORNER_LOOP_MARGIN_METERS, loopCorners } from './cornerLoops.js';
 
-const W = 36, R = 12;
+const W = 36,
+  R = 12;
 
 function geo(ring: PathD): GeoJsonPolygon {
   const frame = createLocalFrame([[10, 50]]);
@@ -19,7 +20,12 @@ function geo(ring: PathD): GeoJsonPolygon {
 }
 
 /** A 240 × 160 m field with a 60° corner: a quadrilateral with corners of 60°, 120° and two square ones. */
-const field: PathD = [{ x: 0, y: 0 }, { x: 240, y: 0 }, { x: 240, y: 160 }, { x: 92.4, y: 160 }];
+const field: PathD = [
+  { x: 0, y: 0 },
+  { x: 240, y: 0 },
+  { x: 240, y: 160 },
+  { x: 92.4, y: 160 },
+];
 
 describe('corner loops of a sprayer (w ≥ 2R + 2 m) on its one headland pass', () => {
   it('loops round every convex corner inside the field, no tighter than R', () => {
@@ -44,7 +50,12 @@ describe('corner loops of a sprayer (w ≥ 2R + 2 m) on its one headland pass', 
 
   it('joins two corners whose side is too short for a loop each into one loop along it', () => {
     // 150 × 70 m: the pass's short sides are 34 m, each corner's loop needs about 19 m of them
-    const strip: PathD = [{ x: 0, y: 0 }, { x: 150, y: 0 }, { x: 150, y: 70 }, { x: 0, y: 70 }];
+    const strip: PathD = [
+      { x: 0, y: 0 },
+      { x: 150, y: 0 },
+      { x: 150, y: 70 },
+      { x: 0, y: 70 },
+    ];
     const hl = generateHeadlands([strip], 1, W, undefined, R);
     const looped = loopCorners(hl.passes, [strip], W, R);
     expect(looped.loops).toBe(4);
@@ -57,14 +68,25 @@ describe('corner loops of a sprayer (w ≥ 2R + 2 m) on its one headland pass', 
 
   it('finds the corners of a ragged edge and of a chamfered corner', () => {
     // 200 × 140 m, every side a zigzag of ±0.4 m every 5 m, one corner cut by a 10 m chamfer
-    const corners: [number, number][] = [[0, 0], [200, 0], [200, 133], [193, 140], [0, 140]];
+    const corners: [number, number][] = [
+      [0, 0],
+      [200, 0],
+      [200, 133],
+      [193, 140],
+      [0, 140],
+    ];
     const ragged: PathD = [];
     corners.forEach(([x0, y0], i) => {
       const [x1, y1] = corners[(i + 1) % corners.length];
-      const l = Math.hypot(x1 - x0, y1 - y0), steps = Math.max(1, Math.floor(l / 5));
+      const l = Math.hypot(x1 - x0, y1 - y0),
+        steps = Math.max(1, Math.floor(l / 5));
       for (let k = 0; k < steps; k++) {
-        const t = k / steps, wiggle = k === 0 ? 0 : (k % 2 === 0 ? 0.4 : -0.4);
-        ragged.push({ x: x0 + t * (x1 - x0) - (wiggle * (y1 - y0)) / l, y: y0 + t * (y1 - y0) + (wiggle * (x1 - x0)) / l });
+        const t = k / steps,
+          wiggle = k === 0 ? 0 : k % 2 === 0 ? 0.4 : -0.4;
+        ragged.push({
+          x: x0 + t * (x1 - x0) - (wiggle * (y1 - y0)) / l,
+          y: y0 + t * (y1 - y0) + (wiggle * (x1 - x0)) / l,
+        });
       }
     });
     const hl = generateHeadlands([ragged], 1, W, undefined, R);

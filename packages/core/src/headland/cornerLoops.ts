@@ -57,7 +57,8 @@ function grow(b: Box, d: number): Box {
 
 /** Whether a machine of this width and turning radius gets corner loops: the arc's centre within the swath's reach. */
 export function loopsCorners(widthMeters: number, turnRadiusMeters: number): boolean {
-  const h = widthMeters / 2, r = LOOP_RADIUS_FACTOR * turnRadiusMeters;
+  const h = widthMeters / 2,
+    r = LOOP_RADIUS_FACTOR * turnRadiusMeters;
   return turnRadiusMeters > 0 && h >= r + CORNER_LOOP_MARGIN_METERS && h <= 2 * r;
 }
 
@@ -65,12 +66,20 @@ export function loopsCorners(widthMeters: number, turnRadiusMeters: number): boo
  * The outermost exterior passes with a loop at each convex corner where one fits (the other passes
  * as they are), and how many loops were made.
  */
-export function loopCorners(passes: HeadlandPass[], field: PathsD, widthMeters: number, turnRadiusMeters: number): { passes: HeadlandPass[]; loops: number } {
+export function loopCorners(
+  passes: HeadlandPass[],
+  field: PathsD,
+  widthMeters: number,
+  turnRadiusMeters: number,
+): { passes: HeadlandPass[]; loops: number } {
   if (!loopsCorners(widthMeters, turnRadiusMeters)) return { passes, loops: 0 };
   // Built on first need: the field shrunk by a little less than the margin (the loop runs along
   // the margin where it follows a side), for the loops' containment.
   let region: Region | undefined;
-  const inside = (xy: Float64Array): boolean => (region ??= new Region(offsetPolygons(field, -CORNER_LOOP_MARGIN_METERS + MARGIN_SLACK_METERS))).containsPolyline(xy);
+  const inside = (xy: Float64Array): boolean =>
+    (region ??= new Region(offsetPolygons(field, -CORNER_LOOP_MARGIN_METERS + MARGIN_SLACK_METERS))).containsPolyline(
+      xy,
+    );
   // The outer pass's band within a box: what its swath is there to work there (the passes inside and
   // the tracks work the rest), from the field cut to the box grown by more than the band is deep.
   const bandIn = (box: Box): PathsD => {
@@ -109,7 +118,12 @@ function roughSwaths(runs: PathsD, h: number): PathsD {
 }
 
 function boxRing(b: Box): PathD {
-  return [{ x: b.x0, y: b.y0 }, { x: b.x1, y: b.y0 }, { x: b.x1, y: b.y1 }, { x: b.x0, y: b.y1 }];
+  return [
+    { x: b.x0, y: b.y0 },
+    { x: b.x1, y: b.y0 },
+    { x: b.x1, y: b.y1 },
+    { x: b.x0, y: b.y1 },
+  ];
 }
 
 /**
@@ -126,25 +140,41 @@ interface Loop {
   points: PathD;
 }
 
-function loopRing(ring0: PathD, h: number, R: number, contains: (xy: Float64Array) => boolean, bandIn: (box: Box) => PathsD): { ring: PathD; loops: number } {
+function loopRing(
+  ring0: PathD,
+  h: number,
+  R: number,
+  contains: (xy: Float64Array) => boolean,
+  bandIn: (box: Box) => PathsD,
+): { ring: PathD; loops: number } {
   // Start the ring in the middle of its longest edge, so that no loop wraps round its start.
   const n0 = ring0.length;
-  let longest = 0, best = -1;
+  let longest = 0,
+    best = -1;
   for (let i = 0; i < n0; i++) {
-    const a = ring0[i], b = ring0[(i + 1) % n0];
+    const a = ring0[i],
+      b = ring0[(i + 1) % n0];
     const l = hypot(b.x - a.x, b.y - a.y);
-    if (l > best) { best = l; longest = i; }
+    if (l > best) {
+      best = l;
+      longest = i;
+    }
   }
-  const a0 = ring0[longest], b0 = ring0[(longest + 1) % n0];
+  const a0 = ring0[longest],
+    b0 = ring0[(longest + 1) % n0];
   const ring: PathD = [{ x: (a0.x + b0.x) / 2, y: (a0.y + b0.y) / 2 }];
   for (let i = 1; i <= n0; i++) ring.push(ring0[(longest + i) % n0]);
   const n = ring.length;
   const s = areaOf([ring]) > 0 ? 1 : -1; // counter-clockwise: convex corners turn left
   const along = new Float64Array(n + 1);
-  for (let i = 1; i <= n; i++) along[i] = along[i - 1] + hypot(ring[i % n].x - ring[i - 1].x, ring[i % n].y - ring[i - 1].y);
+  for (let i = 1; i <= n; i++)
+    along[i] = along[i - 1] + hypot(ring[i % n].x - ring[i - 1].x, ring[i % n].y - ring[i - 1].y);
   const inside = (points: PathD): boolean => {
     const flat = new Float64Array(2 * points.length);
-    points.forEach((q, i) => { flat[2 * i] = q.x; flat[2 * i + 1] = q.y; });
+    points.forEach((q, i) => {
+      flat[2 * i] = q.x;
+      flat[2 * i + 1] = q.y;
+    });
     return contains(flat);
   };
   // The ring with each replaced stretch cut out and its loop put in (the first corner is inside its stretch).
@@ -158,7 +188,8 @@ function loopRing(ring0: PathD, h: number, R: number, contains: (xy: Float64Arra
       if (l && along[i] >= l.from) {
         if (i === l.k) {
           const last = out[out.length - 1];
-          const pts = last && hypot(last.x - l.points[0].x, last.y - l.points[0].y) < 1e-6 ? l.points.slice(1) : l.points;
+          const pts =
+            last && hypot(last.x - l.points[0].x, last.y - l.points[0].y) < 1e-6 ? l.points.slice(1) : l.points;
           spans.push([out.length, out.length + pts.length - 1]);
           for (const q of pts) out.push(q);
         }
@@ -172,14 +203,24 @@ function loopRing(ring0: PathD, h: number, R: number, contains: (xy: Float64Arra
   // What the pass's swath leaves of the band within `box`, m² (only the pass's edges that reach it are buffered).
   const leftIn = (loops: Loop[], box: Box, band: PathsD): number => {
     const pass = assemble(loops).out;
-    const reach = grow(box, h), runs: PathsD = [];
+    const reach = grow(box, h),
+      runs: PathsD = [];
     let run: PathD = [];
     for (let i = 0; i < pass.length; i++) {
-      const a = pass[i], b = pass[(i + 1) % pass.length];
-      if (Math.max(a.x, b.x) >= reach.x0 && Math.min(a.x, b.x) <= reach.x1 && Math.max(a.y, b.y) >= reach.y0 && Math.min(a.y, b.y) <= reach.y1) {
+      const a = pass[i],
+        b = pass[(i + 1) % pass.length];
+      if (
+        Math.max(a.x, b.x) >= reach.x0 &&
+        Math.min(a.x, b.x) <= reach.x1 &&
+        Math.max(a.y, b.y) >= reach.y0 &&
+        Math.min(a.y, b.y) <= reach.y1
+      ) {
         if (run.length === 0) run.push(a);
         run.push(b);
-      } else if (run.length > 0) { runs.push(run); run = []; }
+      } else if (run.length > 0) {
+        runs.push(run);
+        run = [];
+      }
     }
     if (run.length > 0) runs.push(run);
     return areaOf(differencePolygons(band, roughSwaths(runs, h)));
@@ -187,7 +228,12 @@ function loopRing(ring0: PathD, h: number, R: number, contains: (xy: Float64Arra
   // Where a loop changes the pass: round its points and the stretch it replaces, grown by the swath's reach.
   const changed = (points: PathD[], from: number, to: number): Box => {
     const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
-    const add = (q: Pt): void => { box.x0 = Math.min(box.x0, q.x); box.x1 = Math.max(box.x1, q.x); box.y0 = Math.min(box.y0, q.y); box.y1 = Math.max(box.y1, q.y); };
+    const add = (q: Pt): void => {
+      box.x0 = Math.min(box.x0, q.x);
+      box.x1 = Math.max(box.x1, q.x);
+      box.y0 = Math.min(box.y0, q.y);
+      box.y1 = Math.max(box.y1, q.y);
+    };
     for (const ps of points) for (const q of ps) add(q);
     for (let i = 0; i < n; i++) if (along[i] >= from && along[i] <= to) add(ring[i]);
     add(pointAt(ring, along, from));
@@ -203,17 +249,30 @@ function loopRing(ring0: PathD, h: number, R: number, contains: (xy: Float64Arra
     // A corner: a vertex of the simplified pass, or a few close together turning the same way
     // (a chamfered corner), at the meeting point of the sides before and after them.
     const turnAt = (m: number): number => {
-      const p = ring[key[m - 1]], c = ring[key[m]], q = ring[key[m + 1] % n];
+      const p = ring[key[m - 1]],
+        c = ring[key[m]],
+        q = ring[key[m + 1] % n];
       return wrapAngle(Math.atan2(q.y - c.y, q.x - c.x) - Math.atan2(c.y - p.y, c.x - p.x));
     };
     let jl = j;
-    while (jl + 2 < key.length && s * turnAt(jl) > 0 && s * turnAt(jl + 1) > 0 &&
-      hypot(ring[key[jl + 1]].x - ring[key[jl]].x, ring[key[jl + 1]].y - ring[key[jl]].y) < CLUSTER_METERS) jl++;
-    const kf = key[j], kl = key[jl];
-    const prev = ring[key[j - 1]], first = ring[kf], last = ring[kl], next = ring[key[jl + 1] % n];
-    const l1 = hypot(first.x - prev.x, first.y - prev.y), l2 = hypot(next.x - last.x, next.y - last.y);
+    while (
+      jl + 2 < key.length &&
+      s * turnAt(jl) > 0 &&
+      s * turnAt(jl + 1) > 0 &&
+      hypot(ring[key[jl + 1]].x - ring[key[jl]].x, ring[key[jl + 1]].y - ring[key[jl]].y) < CLUSTER_METERS
+    )
+      jl++;
+    const kf = key[j],
+      kl = key[jl];
+    const prev = ring[key[j - 1]],
+      first = ring[kf],
+      last = ring[kl],
+      next = ring[key[jl + 1] % n];
+    const l1 = hypot(first.x - prev.x, first.y - prev.y),
+      l2 = hypot(next.x - last.x, next.y - last.y);
     if (!(l1 > 0 && l2 > 0)) continue;
-    const u1 = { x: (first.x - prev.x) / l1, y: (first.y - prev.y) / l1 }, u2 = { x: (next.x - last.x) / l2, y: (next.y - last.y) / l2 };
+    const u1 = { x: (first.x - prev.x) / l1, y: (first.y - prev.y) / l1 },
+      u2 = { x: (next.x - last.x) / l2, y: (next.y - last.y) / l2 };
     const turn = wrapAngle(Math.atan2(u2.y, u2.x) - Math.atan2(u1.y, u1.x));
     const previousKey = lastKey;
     if (Math.abs(turn) >= CORNER_MIN_RADIANS) lastKey = kl;
@@ -226,14 +285,22 @@ function loopRing(ring0: PathD, h: number, R: number, contains: (xy: Float64Arra
     const c0 = single ? first : meet(first, u1, last, u2);
     if (c0) lines.push({ c: c0, u1, u2 });
     if (single) {
-      const pe = ring[kf - 1], ne = ring[(kf + 1) % n];
-      const e1 = hypot(first.x - pe.x, first.y - pe.y), e2 = hypot(ne.x - first.x, ne.y - first.y);
-      if (e1 > 0 && e2 > 0 && (pe !== prev || ne !== next)) lines.push({ c: first, u1: { x: (first.x - pe.x) / e1, y: (first.y - pe.y) / e1 }, u2: { x: (ne.x - first.x) / e2, y: (ne.y - first.y) / e2 } });
+      const pe = ring[kf - 1],
+        ne = ring[(kf + 1) % n];
+      const e1 = hypot(first.x - pe.x, first.y - pe.y),
+        e2 = hypot(ne.x - first.x, ne.y - first.y);
+      if (e1 > 0 && e2 > 0 && (pe !== prev || ne !== next))
+        lines.push({
+          c: first,
+          u1: { x: (first.x - pe.x) / e1, y: (first.y - pe.y) / e1 },
+          u2: { x: (ne.x - first.x) / e2, y: (ne.y - first.y) / e2 },
+        });
     }
     let best: { loops: Loop[]; gain: number } | undefined;
     for (const { c, u1: v1, u2: v2 } of lines) {
       const parts = { ...cornerParts(c, v1, v2, s, h, R), k: kf };
-      const from = along[kf] + hypot(c.x - first.x, c.y - first.y) + parts.t1, to = along[kl] - hypot(c.x - last.x, c.y - last.y) + parts.t2;
+      const from = along[kf] + hypot(c.x - first.x, c.y - first.y) + parts.t1,
+        to = along[kl] - hypot(c.x - last.x, c.y - last.y) + parts.t2;
       if (to > along[n] || !onLines(ring, along, c, kf, kl, from, to, v1, v2)) continue;
       let tried: Loop[] | undefined, box: Box | undefined;
       const before = loops[loops.length - 1];
@@ -271,7 +338,10 @@ function loopRing(ring0: PathD, h: number, R: number, contains: (xy: Float64Arra
 function simplifiedIndices(ring: PathD, tolerance: number): number[] {
   const n = ring.length;
   const flat = new Float64Array(2 * (n + 1));
-  for (let i = 0; i <= n; i++) { flat[2 * i] = ring[i % n].x; flat[2 * i + 1] = ring[i % n].y; }
+  for (let i = 0; i <= n; i++) {
+    flat[2 * i] = ring[i % n].x;
+    flat[2 * i + 1] = ring[i % n].y;
+  }
   const keep = douglasPeuckerKeep(flat, tolerance);
   const out: number[] = [];
   for (let i = 0; i <= n; i++) if (keep[i]) out.push(i);
@@ -302,16 +372,20 @@ interface CornerParts {
  * t1 < 0 < t2 where it leaves and rejoins the pass lines, measured from c.
  */
 function cornerParts(c: Pt, u1: Pt, u2: Pt, s: number, h: number, R: number): Omit<CornerParts, 'k'> {
-  const n1 = { x: s * u1.y, y: -s * u1.x }, n2 = { x: s * u2.y, y: -s * u2.x };
+  const n1 = { x: s * u1.y, y: -s * u1.x },
+    n2 = { x: s * u2.y, y: -s * u2.x };
   const delta = h - R - CORNER_LOOP_MARGIN_METERS; // O's distance from both pass lines, towards the boundary
   const f = delta / (1 + n1.x * n2.x + n1.y * n2.y);
   const O = { x: c.x + f * (n1.x + n2.x), y: c.y + f * (n1.y + n2.y) };
   const reach = Math.sqrt(4 * R * R - (R - delta) * (R - delta));
   const t1 = (O.x - c.x) * u1.x + (O.y - c.y) * u1.y - reach;
   const t2 = (O.x - c.x) * u2.x + (O.y - c.y) * u2.y + reach;
-  const T1 = { x: c.x + t1 * u1.x, y: c.y + t1 * u1.y }, T2 = { x: c.x + t2 * u2.x, y: c.y + t2 * u2.y };
-  const P1 = { x: T1.x + R * n1.x, y: T1.y + R * n1.y }, P2 = { x: T2.x + R * n2.x, y: T2.y + R * n2.y };
-  const M1 = { x: (P1.x + O.x) / 2, y: (P1.y + O.y) / 2 }, M2 = { x: (P2.x + O.x) / 2, y: (P2.y + O.y) / 2 };
+  const T1 = { x: c.x + t1 * u1.x, y: c.y + t1 * u1.y },
+    T2 = { x: c.x + t2 * u2.x, y: c.y + t2 * u2.y };
+  const P1 = { x: T1.x + R * n1.x, y: T1.y + R * n1.y },
+    P2 = { x: T2.x + R * n2.x, y: T2.y + R * n2.y };
+  const M1 = { x: (P1.x + O.x) / 2, y: (P1.y + O.y) / 2 },
+    M2 = { x: (P2.x + O.x) / 2, y: (P2.y + O.y) / 2 };
   return { t1, t2, T1, P1, M1, O, M2, P2, T2, n1, n2 };
 }
 
@@ -321,7 +395,8 @@ function cornerParts(c: Pt, u1: Pt, u2: Pt, s: number, h: number, R: number): Om
  * line) from one corner to the next, and back on the last corner's arc P2.
  */
 function loopPoints(corners: CornerParts[], s: number, R: number): PathD {
-  const first = corners[0], last = corners[corners.length - 1];
+  const first = corners[0],
+    last = corners[corners.length - 1];
   const points: PathD = [first.T1];
   arc(points, first.P1, R, first.T1, first.M1, -s);
   corners.forEach((c, i) => {
@@ -336,7 +411,8 @@ function loopPoints(corners: CornerParts[], s: number, R: number): PathD {
 
 /** Appends the arc round `centre` from `a` to `b` (a excluded), turning left (dir +1) or right (−1). */
 function arc(out: PathD, centre: Pt, R: number, a: Pt, b: Pt, dir: number): void {
-  const a0 = Math.atan2(a.y - centre.y, a.x - centre.x), a1 = Math.atan2(b.y - centre.y, b.x - centre.x);
+  const a0 = Math.atan2(a.y - centre.y, a.x - centre.x),
+    a1 = Math.atan2(b.y - centre.y, b.x - centre.x);
   let sweep = dir * (a1 - a0);
   while (sweep < 0) sweep += 2 * Math.PI;
   while (sweep >= 2 * Math.PI) sweep -= 2 * Math.PI;
@@ -353,14 +429,27 @@ function arc(out: PathD, centre: Pt, R: number, a: Pt, b: Pt, dir: number): void
  * on the first up to the corner's first vertex `kf`, on the second from its last `kl` (what lies
  * between, a chamfer, the loop replaces).
  */
-function onLines(ring: PathD, along: Float64Array, c: Pt, kf: number, kl: number, from: number, to: number, u1: Pt, u2: Pt): boolean {
+function onLines(
+  ring: PathD,
+  along: Float64Array,
+  c: Pt,
+  kf: number,
+  kl: number,
+  from: number,
+  to: number,
+  u1: Pt,
+  u2: Pt,
+): boolean {
   const n = ring.length;
   const off = (q: Pt, u: Pt): number => Math.abs((q.x - c.x) * u.y - (q.y - c.y) * u.x);
   for (let i = 0; i < n; i++) {
     if (along[i] < from || along[i] > to || (i > kf && i < kl)) continue;
     if (off(ring[i], i <= kf ? u1 : u2) > STRAIGHT_TOLERANCE_METERS) return false;
   }
-  return off(pointAt(ring, along, from), u1) <= STRAIGHT_TOLERANCE_METERS && off(pointAt(ring, along, to), u2) <= STRAIGHT_TOLERANCE_METERS;
+  return (
+    off(pointAt(ring, along, from), u1) <= STRAIGHT_TOLERANCE_METERS &&
+    off(pointAt(ring, along, to), u2) <= STRAIGHT_TOLERANCE_METERS
+  );
 }
 
 /** Where the line through `a` along `u` meets the line through `b` along `v`; undefined if they are parallel. */
@@ -376,14 +465,19 @@ function pointAt(ring: PathD, along: Float64Array, d: number): Pt {
   const n = ring.length;
   let i = 0;
   while (i < n - 1 && along[i + 1] < d) i++;
-  const a = ring[i], b = ring[(i + 1) % n], l = along[i + 1] - along[i];
+  const a = ring[i],
+    b = ring[(i + 1) % n],
+    l = along[i + 1] - along[i];
   const t = l > 0 ? Math.min(1, Math.max(0, (d - along[i]) / l)) : 0;
   return { x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y) };
 }
 
 /** Whether a loop's points (from index `a` to `b` of the ring) cross another edge of the ring. */
 function loopCrosses(ring: PathD, a: number, b: number): boolean {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (let i = a; i <= b; i++) {
     const q = ring[i];
     if (q.x < minX) minX = q.x;
@@ -396,9 +490,17 @@ function loopCrosses(ring: PathD, a: number, b: number): boolean {
     // edges of the loop itself and those touching it are its own
     if (j >= a - 1 && j <= b) continue;
     if (a === 0 && j === n - 1) continue;
-    const c = ring[j], d = ring[(j + 1) % n];
-    if (Math.max(c.x, d.x) < minX || Math.min(c.x, d.x) > maxX || Math.max(c.y, d.y) < minY || Math.min(c.y, d.y) > maxY) continue;
-    for (let i = a; i < b; i++) if (segmentsIntersect(ring[i].x, ring[i].y, ring[i + 1].x, ring[i + 1].y, c.x, c.y, d.x, d.y)) return true;
+    const c = ring[j],
+      d = ring[(j + 1) % n];
+    if (
+      Math.max(c.x, d.x) < minX ||
+      Math.min(c.x, d.x) > maxX ||
+      Math.max(c.y, d.y) < minY ||
+      Math.min(c.y, d.y) > maxY
+    )
+      continue;
+    for (let i = a; i < b; i++)
+      if (segmentsIntersect(ring[i].x, ring[i].y, ring[i + 1].x, ring[i + 1].y, c.x, c.y, d.x, d.y)) return true;
   }
   return false;
 }

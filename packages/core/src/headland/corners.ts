@@ -46,7 +46,14 @@ function wrap(a: number): number {
 }
 
 /** The shortest corner turn from (x, y) heading hIn to the same point heading hOut that stays in the region. */
-export function cornerTurn(x: number, y: number, hIn: number, hOut: number, region: Region, turnOptions: TurnOptions): TurnPath | undefined {
+export function cornerTurn(
+  x: number,
+  y: number,
+  hIn: number,
+  hOut: number,
+  region: Region,
+  turnOptions: TurnOptions,
+): TurnPath | undefined {
   let cands: TurnPath[];
   try {
     cands = turnCandidates({ x, y, headingRadians: hIn }, { x, y, headingRadians: hOut }, turnOptions);
@@ -66,14 +73,25 @@ export interface CornerResult {
 }
 
 /** Arc points from the tangent point on the incoming side to the one on the outgoing side. */
-function fillet(prev: { x: number; y: number }, c: { x: number; y: number }, next: { x: number; y: number }, t: number, turn: number): PathD {
-  const l1 = hypot(c.x - prev.x, c.y - prev.y), l2 = hypot(next.x - c.x, next.y - c.y);
-  const d1x = (c.x - prev.x) / l1, d1y = (c.y - prev.y) / l1;
-  const d2x = (next.x - c.x) / l2, d2y = (next.y - c.y) / l2;
-  const ax = c.x - t * d1x, ay = c.y - t * d1y;
+function fillet(
+  prev: { x: number; y: number },
+  c: { x: number; y: number },
+  next: { x: number; y: number },
+  t: number,
+  turn: number,
+): PathD {
+  const l1 = hypot(c.x - prev.x, c.y - prev.y),
+    l2 = hypot(next.x - c.x, next.y - c.y);
+  const d1x = (c.x - prev.x) / l1,
+    d1y = (c.y - prev.y) / l1;
+  const d2x = (next.x - c.x) / l2,
+    d2y = (next.y - c.y) / l2;
+  const ax = c.x - t * d1x,
+    ay = c.y - t * d1y;
   const r = t / Math.tan(Math.abs(turn) / 2);
   const side = turn > 0 ? 1 : -1; // left turn: centre to the left
-  const cx = ax - side * d1y * r, cy = ay + side * d1x * r;
+  const cx = ax - side * d1y * r,
+    cy = ay + side * d1x * r;
   const a0 = Math.atan2(ay - cy, ax - cx);
   const steps = Math.max(2, Math.ceil(Math.abs(turn) / (Math.PI / 90)));
   const out: PathD = [];
@@ -81,13 +99,20 @@ function fillet(prev: { x: number; y: number }, c: { x: number; y: number }, nex
     const a = a0 + (turn * k) / steps;
     out.push({ x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) });
   }
-  const bx = c.x + t * d2x, by = c.y + t * d2y;
+  const bx = c.x + t * d2x,
+    by = c.y + t * d2y;
   out[out.length - 1] = { x: bx, y: by };
   return out;
 }
 
 /** Rounds or squares the corners of the passes. */
-export function shapeCorners(passes: HeadlandPass[], corners: 'rounded' | 'square', turnRadiusMeters: number, region: Region, turnOptions: TurnOptions): CornerResult {
+export function shapeCorners(
+  passes: HeadlandPass[],
+  corners: 'rounded' | 'square',
+  turnRadiusMeters: number,
+  region: Region,
+  turnOptions: TurnOptions,
+): CornerResult {
   const R = turnRadiusMeters;
   const squareCorners: { x: number; y: number }[] = [];
   let roundedCount = 0;
@@ -97,21 +122,29 @@ export function shapeCorners(passes: HeadlandPass[], corners: 'rounded' | 'squar
     if (n < 3) return p;
     const len = new Float64Array(n); // len[k] = edge k → k+1
     for (let k = 0; k < n; k++) {
-      const a = ring[k], b = ring[(k + 1) % n];
+      const a = ring[k],
+        b = ring[(k + 1) % n];
       len[k] = hypot(b.x - a.x, b.y - a.y);
     }
     const next: PathD = [];
     for (let k = 0; k < n; k++) {
-      const prev = ring[(k + n - 1) % n], c = ring[k], nx = ring[(k + 1) % n];
-      const hIn = Math.atan2(c.y - prev.y, c.x - prev.x), hOut = Math.atan2(nx.y - c.y, nx.x - c.x);
+      const prev = ring[(k + n - 1) % n],
+        c = ring[k],
+        nx = ring[(k + 1) % n];
+      const hIn = Math.atan2(c.y - prev.y, c.x - prev.x),
+        hOut = Math.atan2(nx.y - c.y, nx.x - c.x);
       const turn = wrap(hOut - hIn);
       if (Math.abs(turn) < CORNER_MIN_RADIANS || len[(k + n - 1) % n] === 0 || len[k] === 0) {
         next.push(c);
         continue;
       }
-      if (corners === 'square' && len[(k + n - 1) % n] >= MIN_SQUARE_SIDE_METERS && len[k] >= MIN_SQUARE_SIDE_METERS &&
+      if (
+        corners === 'square' &&
+        len[(k + n - 1) % n] >= MIN_SQUARE_SIDE_METERS &&
+        len[k] >= MIN_SQUARE_SIDE_METERS &&
         cornerTurn(c.x, c.y, hIn, hOut, region, turnOptions) &&
-        cornerTurn(c.x, c.y, wrap(hOut + Math.PI), wrap(hIn + Math.PI), region, turnOptions)) {
+        cornerTurn(c.x, c.y, wrap(hOut + Math.PI), wrap(hIn + Math.PI), region, turnOptions)
+      ) {
         squareCorners.push({ x: c.x, y: c.y });
         next.push(c);
         continue;
@@ -121,7 +154,10 @@ export function shapeCorners(passes: HeadlandPass[], corners: 'rounded' | 'squar
       for (let tries = 0; tries < 3 && !arc; tries++, t /= 2) {
         const a = fillet(prev, c, nx, t, turn);
         const flat = new Float64Array(2 * a.length);
-        a.forEach((q, i) => { flat[2 * i] = q.x; flat[2 * i + 1] = q.y; });
+        a.forEach((q, i) => {
+          flat[2 * i] = q.x;
+          flat[2 * i + 1] = q.y;
+        });
         if (region.containsPolyline(flat)) arc = a;
       }
       if (!arc) {
@@ -141,7 +177,12 @@ export function shapeCorners(passes: HeadlandPass[], corners: 'rounded' | 'squar
  * corner as a corner turn (for the direction the pass is actually driven in). A corner whose
  * turn does not fit that way round is left as it is.
  */
-export function insertCornerTurns(segments: LocalSegment[], squareCorners: { x: number; y: number }[], region: Region, turnOptions: TurnOptions): LocalSegment[] {
+export function insertCornerTurns(
+  segments: LocalSegment[],
+  squareCorners: { x: number; y: number }[],
+  region: Region,
+  turnOptions: TurnOptions,
+): LocalSegment[] {
   if (squareCorners.length === 0) return segments;
   const key = (x: number, y: number): string => `${Math.round(x * 1e4)},${Math.round(y * 1e4)}`;
   const at = new Set(squareCorners.map((c) => key(c.x, c.y)));
@@ -166,7 +207,12 @@ export function insertCornerTurns(segments: LocalSegment[], squareCorners: { x: 
       const turn = cornerTurn(xy[2 * i], xy[2 * i + 1], hIn, hOut, region, turnOptions);
       if (!turn) continue;
       out.push({ ...seg, xy: xy.slice(2 * from, 2 * i + 2) });
-      const t: LocalSegment = { type: 'Turn', xy: Float64Array.from(turn.points), turnType: turn.turnType, connector: 'corner' };
+      const t: LocalSegment = {
+        type: 'Turn',
+        xy: Float64Array.from(turn.points),
+        turnType: turn.turnType,
+        connector: 'corner',
+      };
       if (turn.cusps.length > 0 || turn.startsReversed) t.reverse = true;
       out.push(t);
       from = i;

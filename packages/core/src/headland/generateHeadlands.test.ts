@@ -9,17 +9,28 @@ import { ringToFlat } from '../geometry/clipper.js';
 import type { GeoJsonPolygon } from '../types.js';
 import { generateHeadlands, passIsJoinable } from './generateHeadlands.js';
 
-const w = 6, R = 6;
+const w = 6,
+  R = 6;
 
 /** A 120 × 80 m rectangle turned by 30°, as a raster of 2 m cells would outline it (in-040's boundary is such a one). */
 function pixelatedRectangle(): PathsD {
-  const a = (30 * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a);
+  const a = (30 * Math.PI) / 180,
+    c = Math.cos(a),
+    s = Math.sin(a);
   const cells: PathsD = [];
   for (let i = -60; i < 60; i++) {
     for (let j = -60; j < 60; j++) {
-      const x = 2 * i + 1, y = 2 * j + 1;
-      const u = c * x + s * y, v = -s * x + c * y;
-      if (Math.abs(u) <= 60 && Math.abs(v) <= 40) cells.push([{ x: x - 1, y: y - 1 }, { x: x + 1, y: y - 1 }, { x: x + 1, y: y + 1 }, { x: x - 1, y: y + 1 }]);
+      const x = 2 * i + 1,
+        y = 2 * j + 1;
+      const u = c * x + s * y,
+        v = -s * x + c * y;
+      if (Math.abs(u) <= 60 && Math.abs(v) <= 40)
+        cells.push([
+          { x: x - 1, y: y - 1 },
+          { x: x + 1, y: y - 1 },
+          { x: x + 1, y: y + 1 },
+          { x: x - 1, y: y + 1 },
+        ]);
     }
   }
   return unionPolygons(cells);
@@ -27,7 +38,8 @@ function pixelatedRectangle(): PathsD {
 
 describe('generateHeadlands on a stair-stepped boundary', () => {
   const field = pixelatedRectangle();
-  const outer = (rings: PathsD): PathD => rings.filter((r) => areaOf([r]) > 0).sort((p, q) => areaOf([q]) - areaOf([p]))[0];
+  const outer = (rings: PathsD): PathD =>
+    rings.filter((r) => areaOf([r]) > 0).sort((p, q) => areaOf([q]) - areaOf([p]))[0];
 
   it('smooths the outer pass the machine could not join into one it can, inside its own offset', () => {
     expect(field.length).toBe(1);
@@ -45,7 +57,10 @@ describe('generateHeadlands on a stair-stepped boundary', () => {
     expect(areaOf([first[0].ring])).toBeGreaterThan(0.97 * areaOf([raw]));
     // Without the turning radius the passes are the plain offsets.
     const plain = generateHeadlands(field, 2, w);
-    expect(areaOf([outer(plain.passes.filter((p) => p.passIndex === 1).map((p) => p.ring))])).toBeCloseTo(areaOf([raw]), 3);
+    expect(areaOf([outer(plain.passes.filter((p) => p.passIndex === 1).map((p) => p.ring))])).toBeCloseTo(
+      areaOf([raw]),
+      3,
+    );
   });
 
   it('plans the field with both passes driven and a clean checkPlan', () => {

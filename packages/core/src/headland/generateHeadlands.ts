@@ -65,7 +65,10 @@ export function passIsJoinable(ring: PathD, turnRadiusMeters: number): boolean {
     const s = (k * loop.lengthMeters) / n;
     for (const dir of [1, -1] as const) {
       const j = junctionOnLoop(loop, s, dir, 'enter');
-      if (loopSideFits(loop, j, dir, 'enter', turnRadiusMeters) && loopSideFits(loop, j, dir, 'leave', turnRadiusMeters)) {
+      if (
+        loopSideFits(loop, j, dir, 'enter', turnRadiusMeters) &&
+        loopSideFits(loop, j, dir, 'leave', turnRadiusMeters)
+      ) {
         fits++;
         break;
       }
@@ -143,17 +146,25 @@ function smoothUnjoinableRings(rings: PathsD, region: PathsD, turnRadiusMeters: 
   return out;
 }
 
-
 /**
  * With a corner style the passes are offset with mitred joins (sharp at every corner), then rounded or squared by headland/corners.ts.
  * Given the turning radius (and no corner style), exterior passes the machine could hardly join are smoothed (`smoothUnjoinableRings`).
  */
-export function generateHeadlands(field: PathsD, passCount: number, widthMeters: number, corners?: 'rounded' | 'square', turnRadiusMeters?: number): Headlands {
+export function generateHeadlands(
+  field: PathsD,
+  passCount: number,
+  widthMeters: number,
+  corners?: 'rounded' | 'square',
+  turnRadiusMeters?: number,
+): Headlands {
   const passes: HeadlandPass[] = [];
   for (let i = 1; i <= passCount; i++) {
     const d = -(i - 0.5) * widthMeters;
     const offset = corners ? offsetMitred(field, d) : sharedOffset(field, d, PASS_ARC_TOLERANCE_METERS);
-    const rings = !corners && turnRadiusMeters !== undefined && turnRadiusMeters > 0 ? smoothUnjoinableRings(offset, offset, turnRadiusMeters) : offset;
+    const rings =
+      !corners && turnRadiusMeters !== undefined && turnRadiusMeters > 0
+        ? smoothUnjoinableRings(offset, offset, turnRadiusMeters)
+        : offset;
     for (const ring of rings) {
       if (ring.length < 3) continue;
       const a = ringArea(ring);
@@ -170,5 +181,7 @@ export function generateHeadlands(field: PathsD, passCount: number, widthMeters:
  * Made once per field object and depth (`sharedOffset`: the widen-or-keep step asks it of the depth the next planning plans with). Read-only.
  */
 export function headlandMainland(field: PathsD, passCount: number, widthMeters: number): PathsD {
-  return passCount > 0 ? sharedOffset(field, -passCount * widthMeters, PASS_ARC_TOLERANCE_METERS) : passableCore(field, widthMeters);
+  return passCount > 0
+    ? sharedOffset(field, -passCount * widthMeters, PASS_ARC_TOLERANCE_METERS)
+    : passableCore(field, widthMeters);
 }

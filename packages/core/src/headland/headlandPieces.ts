@@ -32,12 +32,22 @@ export interface CornerTurns {
  * a machine of at least 2R + 2 m width the outermost full pass drives the field's convex corners
  * as corner loops (headland/cornerLoops.ts).
  */
-export function shapeHeadlandCorners(headlands: Headlands, style: HeadlandStyle, field: PathsD, turnOptions: TurnOptions, widthMeters: number): { headlands: Headlands; cornerTurns?: CornerTurns; roundedCount: number; cornerLoops: number } {
+export function shapeHeadlandCorners(
+  headlands: Headlands,
+  style: HeadlandStyle,
+  field: PathsD,
+  turnOptions: TurnOptions,
+  widthMeters: number,
+): { headlands: Headlands; cornerTurns?: CornerTurns; roundedCount: number; cornerLoops: number } {
   if (headlands.passes.length === 0) return { headlands, roundedCount: 0, cornerLoops: 0 };
   if (!style.corners) {
     if (style.mode !== 'full') return { headlands, roundedCount: 0, cornerLoops: 0 };
     const looped = loopCorners(headlands.passes, field, widthMeters, turnOptions.turnRadiusMeters);
-    return { headlands: looped.loops > 0 ? { ...headlands, passes: looped.passes } : headlands, roundedCount: 0, cornerLoops: looped.loops };
+    return {
+      headlands: looped.loops > 0 ? { ...headlands, passes: looped.passes } : headlands,
+      roundedCount: 0,
+      cornerLoops: looped.loops,
+    };
   }
   const region = new Region(field);
   const r = shapeCorners(headlands.passes, style.corners, turnOptions.turnRadiusMeters, region, turnOptions);
@@ -57,7 +67,11 @@ export interface HeadlandRoutePieces {
 }
 
 /** Route pieces for the headland passes, in the order given (`order` lists passes of `passes`). */
-export function headlandRoutePieces(passes: HeadlandPass[], order: HeadlandPass[], cornerTurns?: CornerTurns): HeadlandRoutePieces {
+export function headlandRoutePieces(
+  passes: HeadlandPass[],
+  order: HeadlandPass[],
+  cornerTurns?: CornerTurns,
+): HeadlandRoutePieces {
   const pieces: Piece[] = [];
   for (const p of order) {
     const loop = makeLoop(passToFlat(p), Infinity);
@@ -68,7 +82,9 @@ export function headlandRoutePieces(passes: HeadlandPass[], order: HeadlandPass[
   return {
     pieces,
     restore(segments) {
-      return cornerTurns ? insertCornerTurns(segments, cornerTurns.squareCorners, cornerTurns.region, cornerTurns.turnOptions) : segments;
+      return cornerTurns
+        ? insertCornerTurns(segments, cornerTurns.squareCorners, cornerTurns.region, cornerTurns.turnOptions)
+        : segments;
     },
   };
 }

@@ -38,8 +38,16 @@ export interface HeadlandStage<H extends { directionRadians: number }> {
  * round (at a corner, or with no room) keeps its rounds, and the stage is planned again (at most
  * MAX_KEEP_ROUNDS times: then every small zone left keeps its rounds).
  */
-export function planHeadlandStage<H extends { directionRadians: number }>(field: PathsD, simple: PathsD, settings: PlanSettings, turnOptions: TurnOptions, chooseHeading: (field: PathsD, mainland: PathsD) => H): HeadlandStage<H> {
-  const { widthMeters: w } = settings.machine, passes = settings.headlandPasses, size = settings.smallObstacleSizeMeters;
+export function planHeadlandStage<H extends { directionRadians: number }>(
+  field: PathsD,
+  simple: PathsD,
+  settings: PlanSettings,
+  turnOptions: TurnOptions,
+  chooseHeading: (field: PathsD, mainland: PathsD) => H,
+): HeadlandStage<H> {
+  const { widthMeters: w } = settings.machine,
+    passes = settings.headlandPasses,
+    size = settings.smallObstacleSizeMeters;
   // near the boundary the exterior passes swerve round a pole; near a zone with rounds the pole keeps its rounds too
   const margin = { edge: CLEARANCE_METERS, hole: passes * w + CLEARANCE_METERS };
   // the box centres of the zones kept: a zone of `simple` is kept with its ring of `field` (simplifying moves a small ring's vertices by centimetres)
@@ -52,10 +60,23 @@ export function planHeadlandStage<H extends { directionRadians: number }>(field:
   for (let round = 0; ; round++) {
     const small = withoutSmallObstacles(field, round < MAX_KEEP_ROUNDS ? size : 0, margin, isKept);
     // the passes on the simplified field without the same zones (a field kept as it is: those already found)
-    const simpleField = small.small.length === 0 ? simple : simple === field ? small.field : withoutSmallObstacles(simple, size, margin, isKept).field;
+    const simpleField =
+      small.small.length === 0
+        ? simple
+        : simple === field
+          ? small.field
+          : withoutSmallObstacles(simple, size, margin, isKept).field;
     const full = generateHeadlands(simpleField, passes, w, settings.headland.corners, turnOptions.turnRadiusMeters);
     const chosen = chooseHeading(small.field, full.mainland);
-    const shaped = shapeHeadlands(small.field, full, settings.headland, passes, w, chosen.directionRadians, turnOptions);
+    const shaped = shapeHeadlands(
+      small.field,
+      full,
+      settings.headland,
+      passes,
+      w,
+      chosen.directionRadians,
+      turnOptions,
+    );
     let swerved: readonly HeadlandPass[] = shaped.headlands.passes;
     const cannot: PathD[] = [];
     for (const z of small.small) {
@@ -63,7 +84,15 @@ export function planHeadlandStage<H extends { directionRadians: number }>(field:
       if (next) swerved = next;
       else cannot.push(z);
     }
-    if (cannot.length === 0) return { small, chosen, shaped: swerved === shaped.headlands.passes ? shaped : { ...shaped, headlands: { ...shaped.headlands, passes: [...swerved] } } };
+    if (cannot.length === 0)
+      return {
+        small,
+        chosen,
+        shaped:
+          swerved === shaped.headlands.passes
+            ? shaped
+            : { ...shaped, headlands: { ...shaped.headlands, passes: [...swerved] } },
+      };
     kept.push(...cannot.map(centreOf));
   }
 }
@@ -81,20 +110,46 @@ function centreOf(r: PathD): { x: number; y: number } {
  * end (headland/turnOnlyHeadlands.ts); corners rounded to the turning radius, or square with
  * corner turns where they fit (headland/corners.ts).
  */
-export function shapeHeadlands(field: PathsD, full: Headlands, style: HeadlandStyle, passCount: number, widthMeters: number, directionRadians: number, turnOptions: TurnOptions): ShapedHeadlands {
-  const headlands = style.mode === 'turnOnly' ? generateTurnOnlyHeadlands(field, passCount, widthMeters, directionRadians, style.corners) : full;
+export function shapeHeadlands(
+  field: PathsD,
+  full: Headlands,
+  style: HeadlandStyle,
+  passCount: number,
+  widthMeters: number,
+  directionRadians: number,
+  turnOptions: TurnOptions,
+): ShapedHeadlands {
+  const headlands =
+    style.mode === 'turnOnly'
+      ? generateTurnOnlyHeadlands(field, passCount, widthMeters, directionRadians, style.corners)
+      : full;
   return shapeHeadlandCorners(headlands, style, field, turnOptions, widthMeters);
 }
 
 /** What the plan reports of the headland style. */
-export function headlandReport(style: HeadlandStyle, shaped: ShapedHeadlands): { mode: HeadlandStyle['mode']; corners?: 'rounded' | 'square'; squareCorners?: number; roundedCorners?: number } {
-  return { mode: style.mode, ...(style.corners ? { corners: style.corners, squareCorners: shaped.cornerTurns?.squareCorners.length ?? 0, roundedCorners: shaped.roundedCount } : {}) };
+export function headlandReport(
+  style: HeadlandStyle,
+  shaped: ShapedHeadlands,
+): { mode: HeadlandStyle['mode']; corners?: 'rounded' | 'square'; squareCorners?: number; roundedCorners?: number } {
+  return {
+    mode: style.mode,
+    ...(style.corners
+      ? {
+          corners: style.corners,
+          squareCorners: shaped.cornerTurns?.squareCorners.length ?? 0,
+          roundedCorners: shaped.roundedCount,
+        }
+      : {}),
+  };
 }
 
 /** Passes in driving order: outermost first when the headlands are driven first, innermost first after the tracks. */
 export function passDrivingOrder(passes: HeadlandPass[], headlandsFirst: boolean): HeadlandPass[] {
   return [...passes].sort((a, b) =>
-    headlandsFirst ? a.passIndex - b.passIndex || (a.type === b.type ? 0 : a.type === 'ExteriorHeadland' ? -1 : 1) : b.passIndex - a.passIndex);
+    headlandsFirst
+      ? a.passIndex - b.passIndex || (a.type === b.type ? 0 : a.type === 'ExteriorHeadland' ? -1 : 1)
+      : b.passIndex - a.passIndex,
+  );
 }
 
 /** The outermost exterior passes' rings, flat xy (where refills leave the route for the depot). */

@@ -41,19 +41,28 @@ function diameter(r: PathD, cap: number): number {
  * small hole within `margin.hole` of one of them is kept too (the rounds of a zone bend round it
  * too tightly to swerve round a pole beside it). Checked until no more holes are kept.
  */
-export function withoutSmallObstacles(field: PathsD, maxSizeMeters: number, margin: { edge: number; hole: number }, kept: (ring: PathD) => boolean = () => false): { field: PathsD; small: PathsD } {
+export function withoutSmallObstacles(
+  field: PathsD,
+  maxSizeMeters: number,
+  margin: { edge: number; hole: number },
+  kept: (ring: PathD) => boolean = () => false,
+): { field: PathsD; small: PathsD } {
   if (!(maxSizeMeters > 0)) return { field, small: [] };
   let small: PathD[] = [];
   const rest: PathD[] = [];
-  for (const r of field) (signedArea(r) < 0 && diameter(r, maxSizeMeters) < maxSizeMeters && !kept(r) ? small : rest).push(r);
-  for (let restCount = -1; small.length > 0 && rest.length !== restCount; ) {
+  for (const r of field)
+    (signedArea(r) < 0 && diameter(r, maxSizeMeters) < maxSizeMeters && !kept(r) ? small : rest).push(r);
+  for (let restCount = -1; small.length > 0 && rest.length !== restCount;) {
     restCount = rest.length;
     // Well inside: every vertex in the rest of the field and at least the edge margin from its edges, none within the hole
     // margin of its holes (distances to the edges: the rest shrunk and its holes grown by offsets, without drawing them).
     const restRegion = new Region(rest);
     const holes = rest.filter((r) => signedArea(r) < 0);
     const holeRegion = margin.hole > margin.edge && holes.length > 0 ? new Region(holes) : undefined;
-    const wellInside = (p: PathD[number]): boolean => restRegion.contains(p.x, p.y) && restRegion.distanceToEdge(p.x, p.y) >= margin.edge && !(holeRegion && holeRegion.distanceToEdge(p.x, p.y) <= margin.hole);
+    const wellInside = (p: PathD[number]): boolean =>
+      restRegion.contains(p.x, p.y) &&
+      restRegion.distanceToEdge(p.x, p.y) >= margin.edge &&
+      !(holeRegion && holeRegion.distanceToEdge(p.x, p.y) <= margin.hole);
     const inside: PathD[] = [];
     for (const h of small) (h.every(wellInside) ? inside : rest).push(h);
     small = inside;
@@ -71,9 +80,17 @@ export function passesNear(passes: readonly HeadlandPass[], zone: PathD, distanc
   for (const pass of passes) {
     const ring = pass.ring;
     for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const a = ring[j], b = ring[i];
-      if (Math.max(a.x, b.x) < x0 - d || Math.min(a.x, b.x) > x1 + d || Math.max(a.y, b.y) < y0 - d || Math.min(a.y, b.y) > y1 + d) continue;
-      for (let k = 0, l = zone.length - 1; k < zone.length; l = k++) if (sidesDistance(a, b, zone[l], zone[k]) < d) return true;
+      const a = ring[j],
+        b = ring[i];
+      if (
+        Math.max(a.x, b.x) < x0 - d ||
+        Math.min(a.x, b.x) > x1 + d ||
+        Math.max(a.y, b.y) < y0 - d ||
+        Math.min(a.y, b.y) > y1 + d
+      )
+        continue;
+      for (let k = 0, l = zone.length - 1; k < zone.length; l = k++)
+        if (sidesDistance(a, b, zone[l], zone[k]) < d) return true;
     }
   }
   return false;
@@ -83,7 +100,9 @@ export function passesNear(passes: readonly HeadlandPass[], zone: PathD, distanc
 function sidesDistance(a: PathD[number], b: PathD[number], c: PathD[number], d: PathD[number]): number {
   if (segmentsIntersect(a.x, a.y, b.x, b.y, c.x, c.y, d.x, d.y)) return 0;
   return Math.min(
-    segmentDistance(c.x, c.y, a.x, a.y, b.x, b.y), segmentDistance(d.x, d.y, a.x, a.y, b.x, b.y),
-    segmentDistance(a.x, a.y, c.x, c.y, d.x, d.y), segmentDistance(b.x, b.y, c.x, c.y, d.x, d.y),
+    segmentDistance(c.x, c.y, a.x, a.y, b.x, b.y),
+    segmentDistance(d.x, d.y, a.x, a.y, b.x, b.y),
+    segmentDistance(a.x, a.y, c.x, c.y, d.x, d.y),
+    segmentDistance(b.x, b.y, c.x, c.y, d.x, d.y),
   );
 }

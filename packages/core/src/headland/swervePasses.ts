@@ -20,7 +20,12 @@ const STRAIGHT_TOLERANCE_METERS = 0.3;
  * The passes with those that come near `zone` swerved round it (the same array where none comes
  * near), or undefined where one cannot. `region`: the field with every no-go zone, built when first needed.
  */
-export function swervePasses(passes: readonly HeadlandPass[], zone: PathD, region: () => Region, turnRadiusMeters: number): readonly HeadlandPass[] | undefined {
+export function swervePasses(
+  passes: readonly HeadlandPass[],
+  zone: PathD,
+  region: () => Region,
+  turnRadiusMeters: number,
+): readonly HeadlandPass[] | undefined {
   let out: HeadlandPass[] | undefined;
   for (let i = 0; i < passes.length; i++) {
     const p = passes[i];
@@ -36,41 +41,67 @@ export function swervePasses(passes: readonly HeadlandPass[], zone: PathD, regio
 function swerveRing(ring: PathD, zone: PathD, region: Region, R: number): PathD | undefined {
   const n = ring.length;
   if (n < 3) return undefined;
-  let cx = 0, cy = 0;
-  for (const q of zone) { cx += q.x / zone.length; cy += q.y / zone.length; }
-  // the side of the ring nearest the zone gives the swerve's frame
-  let best = 0, bestD = Infinity;
-  for (let i = 0; i < n; i++) {
-    const a = ring[i], b = ring[(i + 1) % n];
-    const d = segmentDistance(cx, cy, a.x, a.y, b.x, b.y);
-    if (d < bestD) { bestD = d; best = i; }
+  let cx = 0,
+    cy = 0;
+  for (const q of zone) {
+    cx += q.x / zone.length;
+    cy += q.y / zone.length;
   }
-  const A = ring[best], B = ring[(best + 1) % n];
+  // the side of the ring nearest the zone gives the swerve's frame
+  let best = 0,
+    bestD = Infinity;
+  for (let i = 0; i < n; i++) {
+    const a = ring[i],
+      b = ring[(i + 1) % n];
+    const d = segmentDistance(cx, cy, a.x, a.y, b.x, b.y);
+    if (d < bestD) {
+      bestD = d;
+      best = i;
+    }
+  }
+  const A = ring[best],
+    B = ring[(best + 1) % n];
   const len = Math.hypot(B.x - A.x, B.y - A.y);
   if (len === 0) return undefined;
-  const c = (B.x - A.x) / len, s = (B.y - A.y) / len;
-  const U = (q: { x: number; y: number }): number => c * q.x + s * q.y, V = (q: { x: number; y: number }): number => -s * q.x + c * q.y;
+  const c = (B.x - A.x) / len,
+    s = (B.y - A.y) / len;
+  const U = (q: { x: number; y: number }): number => c * q.x + s * q.y,
+    V = (q: { x: number; y: number }): number => -s * q.x + c * q.y;
   const v0 = V(A);
   const e = extentOf(zone, c, s);
   const r = R * ARC_MARGIN;
   for (const shift of sideShifts(e, v0, CLEARANCE_METERS)) {
     if (Math.abs(shift) >= 2 * r) continue;
     const L = sCurveLength(shift, r);
-    const a = e.ua - CLEARANCE_METERS - L, b = e.ub + CLEARANCE_METERS + L;
+    const a = e.ua - CLEARANCE_METERS - L,
+      b = e.ub + CLEARANCE_METERS + L;
     // the ring runs straight along the line from before u = a to past u = b
-    let kA = best, steps = 0;
+    let kA = best,
+      steps = 0;
     while (U(ring[kA]) >= a) {
       const prev = (kA - 1 + n) % n;
-      if (Math.abs(V(ring[kA]) - v0) > STRAIGHT_TOLERANCE_METERS || U(ring[prev]) >= U(ring[kA]) || ++steps >= n) { kA = -1; break; }
+      if (Math.abs(V(ring[kA]) - v0) > STRAIGHT_TOLERANCE_METERS || U(ring[prev]) >= U(ring[kA]) || ++steps >= n) {
+        kA = -1;
+        break;
+      }
       kA = prev;
     }
     let kB = (best + 1) % n;
     while (kA >= 0 && U(ring[kB]) <= b) {
       const next = (kB + 1) % n;
-      if (Math.abs(V(ring[kB]) - v0) > STRAIGHT_TOLERANCE_METERS || U(ring[next]) <= U(ring[kB]) || ++steps >= n) { kB = -1; break; }
+      if (Math.abs(V(ring[kB]) - v0) > STRAIGHT_TOLERANCE_METERS || U(ring[next]) <= U(ring[kB]) || ++steps >= n) {
+        kB = -1;
+        break;
+      }
       kB = next;
     }
-    if (kA < 0 || kB < 0 || Math.abs(V(ring[kA]) - v0) > STRAIGHT_TOLERANCE_METERS || Math.abs(V(ring[kB]) - v0) > STRAIGHT_TOLERANCE_METERS) return undefined;
+    if (
+      kA < 0 ||
+      kB < 0 ||
+      Math.abs(V(ring[kA]) - v0) > STRAIGHT_TOLERANCE_METERS ||
+      Math.abs(V(ring[kB]) - v0) > STRAIGHT_TOLERANCE_METERS
+    )
+      return undefined;
     const xy = toXY(swerveProfile(a, b, v0, shift, r, L), c, s);
     const path = new Float64Array(xy.length + 4);
     path.set([ring[kA].x, ring[kA].y]);

@@ -18,7 +18,14 @@
  * entered and left like any closed pass, the band's corners worked. With N odd the innermost
  * ring is set at (N/2 − ¼)·w: a loop w/2 wide that works the middle pass twice (overlap).
  */
-import { areaOf, differencePolygons, groupPolygons, intersectPolygons, offsetPolygons, unionPolygons } from '../geometry/clipper.js';
+import {
+  areaOf,
+  differencePolygons,
+  groupPolygons,
+  intersectPolygons,
+  offsetPolygons,
+  unionPolygons,
+} from '../geometry/clipper.js';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import type { HeadlandPass, Headlands } from './generateHeadlands.js';
 import { passableCore } from './generateHeadlands.js';
@@ -33,22 +40,28 @@ const SIDE_SIN = 1e-3;
 
 /** The turning band at the track ends for tracks along `directionRadians`, `depthMeters` deep (local frame). */
 export function turnOnlyBand(field: PathsD, directionRadians: number, depthMeters: number): PathsD {
-  const ux = Math.cos(directionRadians), uy = Math.sin(directionRadians);
+  const ux = Math.cos(directionRadians),
+    uy = Math.sin(directionRadians);
   const quads: PathsD = [];
   for (const ring of field) {
     const n = ring.length;
     for (let i = 0; i < n; i++) {
-      const a = ring[i], b = ring[(i + 1) % n];
-      const ex = b.x - a.x, ey = b.y - a.y;
+      const a = ring[i],
+        b = ring[(i + 1) % n];
+      const ex = b.x - a.x,
+        ey = b.y - a.y;
       const len = hypot(ex, ey);
       if (len === 0) continue;
       const sin = Math.abs(ex * uy - ey * ux) / len;
       if (sin < SIDE_SIN) continue;
       const s = Math.min(depthMeters / sin, 2 * depthMeters);
-      const dx = s * ux, dy = s * uy;
+      const dx = s * ux,
+        dy = s * uy;
       const q: PathD = [
-        { x: a.x - dx, y: a.y - dy }, { x: b.x - dx, y: b.y - dy },
-        { x: b.x + dx, y: b.y + dy }, { x: a.x + dx, y: a.y + dy },
+        { x: a.x - dx, y: a.y - dy },
+        { x: b.x - dx, y: b.y - dy },
+        { x: b.x + dx, y: b.y + dy },
+        { x: a.x + dx, y: a.y + dy },
       ];
       if (areaOf([q]) < 0) q.reverse();
       quads.push(q);
@@ -62,7 +75,8 @@ export function turnOnlyBand(field: PathsD, directionRadians: number, depthMeter
 function ringDistance(ring: { x: number; y: number }[], x: number, y: number): number {
   let best = Infinity;
   for (let i = 0, n = ring.length; i < n; i++) {
-    const a = ring[i], b = ring[(i + 1) % n];
+    const a = ring[i],
+      b = ring[(i + 1) % n];
     best = Math.min(best, segmentDistance(x, y, a.x, a.y, b.x, b.y));
   }
   return best;
@@ -73,7 +87,13 @@ function ringDistance(ring: { x: number; y: number }[], x: number, y: number): n
  * piece of the turning band), and the mainland that reaches the boundary elsewhere. With a
  * corner style the rings are offset with mitred joins (headland/corners.ts shapes them after).
  */
-export function generateTurnOnlyHeadlands(field: PathsD, passCount: number, widthMeters: number, directionRadians: number, corners?: 'rounded' | 'square'): Headlands {
+export function generateTurnOnlyHeadlands(
+  field: PathsD,
+  passCount: number,
+  widthMeters: number,
+  directionRadians: number,
+  corners?: 'rounded' | 'square',
+): Headlands {
   const w = widthMeters;
   const core = passableCore(field, w);
   if (passCount <= 0) return { passes: [], mainland: core };

@@ -17,8 +17,13 @@ import { countCusps, countsAsTurn } from './manoeuvres.js';
 export type WidthOf = (segment: LocalSegment) => number;
 
 /** The working passes of a route: every segment but turns and connectors, at its working width. */
-export function workingPasses(segments: LocalSegment[], widthOf: WidthOf): { xy: ArrayLike<number>; widthMeters: number }[] {
-  return segments.filter((s) => s.type !== 'Turn' && s.type !== 'Connector').map((s) => ({ xy: s.xy, widthMeters: widthOf(s) }));
+export function workingPasses(
+  segments: LocalSegment[],
+  widthOf: WidthOf,
+): { xy: ArrayLike<number>; widthMeters: number }[] {
+  return segments
+    .filter((s) => s.type !== 'Turn' && s.type !== 'Connector')
+    .map((s) => ({ xy: s.xy, widthMeters: widthOf(s) }));
 }
 
 /**
@@ -26,14 +31,23 @@ export function workingPasses(segments: LocalSegment[], widthOf: WidthOf): { xy:
  * `coverage-approximate` to `warnings`. `swept`: the sweep of the route's working passes when the
  * caller has made it (it serves the unworked patches too).
  */
-export function computeMetrics(segments: LocalSegment[], workable: PathsD, fieldArea: number, machine: ResolvedMachine, warnings?: LocalWarning[], widthOf: WidthOf = () => machine.widthMeters, swept?: SweptPasses): PlanMetrics {
+export function computeMetrics(
+  segments: LocalSegment[],
+  workable: PathsD,
+  fieldArea: number,
+  machine: ResolvedMachine,
+  warnings?: LocalWarning[],
+  widthOf: WidthOf = () => machine.widthMeters,
+  swept?: SweptPasses,
+): PlanMetrics {
   const m = machine;
   const { working, nonWorking, turns, turnsByType, connectors } = routeDistances(segments);
   const cov = computeCoverage(workable, swept ?? sweepPasses(workable, workingPasses(segments, widthOf)));
   if (cov.approximation) warnings?.push({ code: 'coverage-approximate', message: cov.approximation });
   // every cusp is a stop to change gear (machine.cuspStopSeconds)
   const cusps = countCusps(segments);
-  const timeSeconds = working / m.workingSpeedMetersPerSecond + nonWorking / m.turningSpeedMetersPerSecond + cusps * m.cuspStopSeconds;
+  const timeSeconds =
+    working / m.workingSpeedMetersPerSecond + nonWorking / m.turningSpeedMetersPerSecond + cusps * m.cuspStopSeconds;
   const metrics: PlanMetrics = {
     fieldAreaSquareMeters: r2(fieldArea),
     workableAreaSquareMeters: r2(cov.workableAreaSquareMeters),
@@ -51,14 +65,26 @@ export function computeMetrics(segments: LocalSegment[], workable: PathsD, field
     cusps,
   };
   if (m.workingFuelLitersPerHour !== undefined || m.turningFuelLitersPerHour !== undefined) {
-    metrics.fuelLiters = r2(((m.workingFuelLitersPerHour ?? 0) * working) / m.workingSpeedMetersPerSecond / 3600 + ((m.turningFuelLitersPerHour ?? 0) * nonWorking) / m.turningSpeedMetersPerSecond / 3600);
+    metrics.fuelLiters = r2(
+      ((m.workingFuelLitersPerHour ?? 0) * working) / m.workingSpeedMetersPerSecond / 3600 +
+        ((m.turningFuelLitersPerHour ?? 0) * nonWorking) / m.turningSpeedMetersPerSecond / 3600,
+    );
   }
   return metrics;
 }
 
 /** Working and non-working meters of a route, its turns (by type) and other connectors. */
-function routeDistances(segments: LocalSegment[]): { working: number; nonWorking: number; turns: number; turnsByType: Record<string, number>; connectors: number } {
-  let working = 0, nonWorking = 0, turns = 0, connectors = 0;
+function routeDistances(segments: LocalSegment[]): {
+  working: number;
+  nonWorking: number;
+  turns: number;
+  turnsByType: Record<string, number>;
+  connectors: number;
+} {
+  let working = 0,
+    nonWorking = 0,
+    turns = 0,
+    connectors = 0;
   const turnsByType: Record<string, number> = {};
   for (const s of segments) {
     const len = polylineLength(s.xy);

@@ -4,7 +4,11 @@ import { planRoute } from '../plan.js';
 import { createLocalFrame } from '../geometry/projection.js';
 import type { PathPlanRequest } from '../types.js';
 
-const seg = (type: 'Track' | 'Turn' | 'Connector', pts: number[], reverse?: boolean) => ({ type, xy: Float64Array.from(pts), ...(reverse ? { reverse } : {}) });
+const seg = (type: 'Track' | 'Turn' | 'Connector', pts: number[], reverse?: boolean) => ({
+  type,
+  xy: Float64Array.from(pts),
+  ...(reverse ? { reverse } : {}),
+});
 
 describe('manoeuvres: reversing pieces are turns, cusps are counted', () => {
   it('counts a gear change inside a piece and at the joint between pieces, not sub-centimetre jitter', () => {
@@ -20,7 +24,15 @@ describe('manoeuvres: reversing pieces are turns, cusps are counted', () => {
 
   it('a reversing machine at W 3 m, R 12 m: K-turns counted as turns, each cusp costs cuspStopSeconds', () => {
     const frame = createLocalFrame([[15, 48]]);
-    const ring = ([[-120, -75], [120, -75], [120, 75], [-120, 75], [-120, -75]] as [number, number][]).map(([x, y]) => frame.toLonLat(x, y));
+    const ring = (
+      [
+        [-120, -75],
+        [120, -75],
+        [120, 75],
+        [-120, 75],
+        [-120, -75],
+      ] as [number, number][]
+    ).map(([x, y]) => frame.toLonLat(x, y));
     const request = (cuspStopSeconds: number): PathPlanRequest => ({
       field: { type: 'Polygon', coordinates: [ring] },
       machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: true, cuspStopSeconds },

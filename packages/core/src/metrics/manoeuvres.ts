@@ -26,17 +26,22 @@ export function countsAsTurn(s: Driven): boolean {
  */
 export function countCusps(segments: readonly Driven[]): number {
   let cusps = 0;
-  let px = NaN, py = NaN, dx = 0, dy = 0;
+  let px = NaN,
+    py = NaN,
+    dx = 0,
+    dy = 0;
   for (const s of segments) {
     const xy = s.xy;
     for (let i = 0; i + 1 < xy.length; i += 2) {
-      const x = xy[i], y = xy[i + 1];
+      const x = xy[i],
+        y = xy[i + 1];
       if (Number.isNaN(px)) {
         px = x;
         py = y;
         continue;
       }
-      const cx = x - px, cy = y - py;
+      const cx = x - px,
+        cy = y - py;
       if (Math.hypot(cx, cy) < CUSP_CHORD_METERS) continue;
       if (dx * cx + dy * cy < 0) cusps++;
       dx = cx;

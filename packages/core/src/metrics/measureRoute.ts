@@ -31,15 +31,38 @@ export const HURRIED_PASS_VERTICES = 2_000;
  * Metrics of the route `segments` over `tracks` (a strip pass has a width of its own). Past the
  * call's wall-clock cap (`hurry`, clock.ts) the coverage metric buffers fewer vertices and the unworked patches are not listed.
  */
-export function measureRoute(segments: LocalSegment[], tracks: readonly { widthMeters?: number }[], field: LocalField, machine: ResolvedMachine, refills?: { points: unknown[]; detourMeters: number }, hurry?: (what?: string) => boolean): MeasuredRoute {
+export function measureRoute(
+  segments: LocalSegment[],
+  tracks: readonly { widthMeters?: number }[],
+  field: LocalField,
+  machine: ResolvedMachine,
+  refills?: { points: unknown[]; detourMeters: number },
+  hurry?: (what?: string) => boolean,
+): MeasuredRoute {
   const w = machine.widthMeters;
-  const widthOf = (sg: LocalSegment): number => (sg.type === 'Track' && sg.trackIndex !== undefined ? tracks[sg.trackIndex]?.widthMeters ?? w : w);
+  const widthOf = (sg: LocalSegment): number =>
+    sg.type === 'Track' && sg.trackIndex !== undefined ? (tracks[sg.trackIndex]?.widthMeters ?? w) : w;
   const warnings: LocalWarning[] = [];
   // One sweep of the swaths serves the coverage metric and the unworked patches (geometry/computeCoverage.ts).
-  const swept = sweepPasses(field.workable, workingPasses(segments, widthOf), hurry?.() ? HURRIED_PASS_VERTICES : undefined);
-  const metrics = computeMetrics(segments, field.workable, field.fieldAreaSquareMeters, machine, warnings, widthOf, swept);
+  const swept = sweepPasses(
+    field.workable,
+    workingPasses(segments, widthOf),
+    hurry?.() ? HURRIED_PASS_VERTICES : undefined,
+  );
+  const metrics = computeMetrics(
+    segments,
+    field.workable,
+    field.fieldAreaSquareMeters,
+    machine,
+    warnings,
+    widthOf,
+    swept,
+  );
   if (refills) addRefillMetrics(metrics, refills.points.length, refills.detourMeters);
   let unworked: PlanWarning[] | undefined;
-  const listUnworked = (): PlanWarning[] => (unworked ??= hurry?.(CUT_PATCHES) ? [] : unworkedWarnings(field.workable, swept, field.fieldAreaSquareMeters, (x, y) => field.frame.toLonLat(x, y)));
+  const listUnworked = (): PlanWarning[] =>
+    (unworked ??= hurry?.(CUT_PATCHES)
+      ? []
+      : unworkedWarnings(field.workable, swept, field.fieldAreaSquareMeters, (x, y) => field.frame.toLonLat(x, y)));
   return { metrics, warnings, unworked: listUnworked };
 }

@@ -12,10 +12,16 @@ import type { PlanWarning, Position } from '../types.js';
 
 export const MAX_LISTED_PATCHES = 100;
 
-export function unworkedWarnings(workable: PathsD, passes: SwathPass[] | SweptPasses, fieldAreaSquareMeters: number, toLonLat: (x: number, y: number) => Position): PlanWarning[] {
+export function unworkedWarnings(
+  workable: PathsD,
+  passes: SwathPass[] | SweptPasses,
+  fieldAreaSquareMeters: number,
+  toLonLat: (x: number, y: number) => Position,
+): PlanWarning[] {
   const patches = unworkedPatches(workable, passes, patchThreshold(fieldAreaSquareMeters));
   const out: PlanWarning[] = [];
-  const share = (a: number): string => (fieldAreaSquareMeters > 0 ? ((100 * a) / fieldAreaSquareMeters).toFixed(1) : '0');
+  const share = (a: number): string =>
+    fieldAreaSquareMeters > 0 ? ((100 * a) / fieldAreaSquareMeters).toFixed(1) : '0';
   for (const p of patches.slice(0, MAX_LISTED_PATCHES)) {
     const at = toLonLat(p.x, p.y);
     const where: Position = [Math.round(at[0] * 1e7) / 1e7, Math.round(at[1] * 1e7) / 1e7];
@@ -29,7 +35,10 @@ export function unworkedWarnings(workable: PathsD, passes: SwathPass[] | SweptPa
   const rest = patches.slice(MAX_LISTED_PATCHES);
   if (rest.length > 0) {
     const a = rest.reduce((s, p) => s + p.areaSquareMeters, 0);
-    out.push({ code: 'unworked-area', message: `${rest.length} more unworked patches (${Math.round(a)} m², ${share(a)} % of the field), each smaller than those listed` });
+    out.push({
+      code: 'unworked-area',
+      message: `${rest.length} more unworked patches (${Math.round(a)} m², ${share(a)} % of the field), each smaller than those listed`,
+    });
   }
   return out;
 }

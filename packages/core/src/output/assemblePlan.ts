@@ -51,7 +51,8 @@ export function toPlanWarnings(frame: LocalFrame, warnings: LocalWarning[]): Pla
     const pw: PlanWarning = { code: wn.code, message: wn.message };
     const z = wn as ZoneWarning;
     if (z.line) pw.geometry = { type: 'LineString', coordinates: flatToLonLat(frame, z.line) };
-    else if (wn.x !== undefined && wn.y !== undefined) pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
+    else if (wn.x !== undefined && wn.y !== undefined)
+      pw.geometry = { type: 'Point', coordinates: flatToLonLat(frame, [wn.x, wn.y])[0] };
     if (z.sequence !== undefined) pw.sequence = z.sequence;
     return pw;
   });
@@ -64,8 +65,15 @@ export function assemblePlan(x: PlanOutputInput): Plan {
   const w = m.widthMeters;
   const warnings = toPlanWarnings(frame, x.warnings);
   const route: RouteSegment[] = x.segments.map((s, i) => {
-    const seg: RouteSegment = { sequence: i, type: s.type, coordinates: flatToLonLat(frame, s.xy), lengthMeters: round3(polylineLength(s.xy)) };
-    if (s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland') seg.widthMeters = s.type === 'Track' && s.trackIndex !== undefined ? x.tracks[s.trackIndex]?.widthMeters ?? w : w;
+    const seg: RouteSegment = {
+      sequence: i,
+      type: s.type,
+      coordinates: flatToLonLat(frame, s.xy),
+      lengthMeters: round3(polylineLength(s.xy)),
+    };
+    if (s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland')
+      seg.widthMeters =
+        s.type === 'Track' && s.trackIndex !== undefined ? (x.tracks[s.trackIndex]?.widthMeters ?? w) : w;
     if (s.turnType) seg.turnType = s.turnType;
     if (s.trackIndex !== undefined) seg.trackIndex = s.trackIndex;
     if (s.headlandIndex !== undefined) seg.headlandIndex = s.headlandIndex;
@@ -75,10 +83,18 @@ export function assemblePlan(x: PlanOutputInput): Plan {
   });
   // Tracks as driven (after any trimming for turns), by index.
   const drivenTrack = new Map<number, Float64Array>();
-  for (const s of x.connected) if (s.type === 'Track' && s.trackIndex !== undefined) drivenTrack.set(s.trackIndex, s.xy);
+  for (const s of x.connected)
+    if (s.type === 'Track' && s.trackIndex !== undefined) drivenTrack.set(s.trackIndex, s.xy);
   const tracks = x.tracks.map((t, i) => {
     const xy = drivenTrack.get(i) ?? Float64Array.from([t.x0, t.y0, t.x1, t.y1]);
-    return { index: i, line: t.line, cell: x.cellOf[i], coordinates: flatToLonLat(frame, xy), lengthMeters: round3(polylineLength(xy)), ...(t.widthMeters !== undefined ? { widthMeters: round3(t.widthMeters) } : {}) };
+    return {
+      index: i,
+      line: t.line,
+      cell: x.cellOf[i],
+      coordinates: flatToLonLat(frame, xy),
+      lengthMeters: round3(polylineLength(xy)),
+      ...(t.widthMeters !== undefined ? { widthMeters: round3(t.widthMeters) } : {}),
+    };
   });
   return {
     version: FURROW_VERSION,
@@ -89,8 +105,20 @@ export function assemblePlan(x: PlanOutputInput): Plan {
     warnings,
     tracks,
     headlandStyle: x.headlandStyle,
-    ...(headlands.band ? { headlandAreas: groupPolygons(headlands.band).map((rings) => ({ type: 'Polygon', coordinates: rings.map((r) => ringLonLat(frame, r)) })) } : {}),
-    headlands: headlands.passes.map((p, i) => ({ index: i, type: p.type, passIndex: p.passIndex, coordinates: flatToLonLat(frame, passToFlat(p)) })),
+    ...(headlands.band
+      ? {
+          headlandAreas: groupPolygons(headlands.band).map((rings) => ({
+            type: 'Polygon',
+            coordinates: rings.map((r) => ringLonLat(frame, r)),
+          })),
+        }
+      : {}),
+    headlands: headlands.passes.map((p, i) => ({
+      index: i,
+      type: p.type,
+      passIndex: p.passIndex,
+      coordinates: flatToLonLat(frame, passToFlat(p)),
+    })),
     obstacles: x.obstacles.map((r) => ({ type: 'Polygon', coordinates: [ringLonLat(frame, r)] })),
     nodes: trackNodes(frame, x.tracks),
     machine: { ...m },
@@ -109,7 +137,10 @@ export function assemblePlan(x: PlanOutputInput): Plan {
  * Candidate entry / exit nodes (routeOptions.startPointNodeIndex / endPointNodeIndex): node 2i is
  * track i's end at (x0, y0), node 2i + 1 its end at (x1, y1), whichever way the track is driven.
  */
-function trackNodes(frame: LocalFrame, tracks: Track[]): { index: number; trackIndex: number; end: 'start' | 'end'; position: Position }[] {
+function trackNodes(
+  frame: LocalFrame,
+  tracks: Track[],
+): { index: number; trackIndex: number; end: 'start' | 'end'; position: Position }[] {
   const nodes: { index: number; trackIndex: number; end: 'start' | 'end'; position: Position }[] = [];
   tracks.forEach((tr, i) => {
     nodes.push({ index: nodes.length, trackIndex: i, end: 'start', position: flatToLonLat(frame, [tr.x0, tr.y0])[0] });
@@ -129,7 +160,8 @@ function round3(v: number): number {
 /** Field polygons (local) → GeoJSON Polygon / MultiPolygon in lon/lat, rings in RFC 7946 order. */
 function boundaryOf(frame: LocalFrame, field: PathsD): FieldGeometry {
   // Group holes with their shells by containment of a vertex.
-  const shells: PathsD = [], holes: PathsD = [];
+  const shells: PathsD = [],
+    holes: PathsD = [];
   for (const r of field) (areaOf([r]) > 0 ? shells : holes).push(r);
   const polys: Position[][][] = shells.map((s) => [ringLonLat(frame, s)]);
   for (const h of holes) {

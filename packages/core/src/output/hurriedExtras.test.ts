@@ -9,7 +9,11 @@ import { planRoute } from '../plan.js';
 import type { PathPlanRequest } from '../types.js';
 import { CUT_CORRIDORS } from './planExtras.js';
 
-const request: PathPlanRequest = { field: corpusField('be-vlg-081'), machine: { widthMeters: 6, turnRadiusMeters: 6 }, routeOptions: { maxOptimizerTime: 1 } };
+const request: PathPlanRequest = {
+  field: corpusField('be-vlg-081'),
+  machine: { widthMeters: 6, turnRadiusMeters: 6 },
+  routeOptions: { maxOptimizerTime: 1 },
+};
 const codes = (p: { warnings: { code: string }[] }): string[] => p.warnings.map((w) => w.code);
 
 describe('plan extras past the wall-clock cap', () => {

@@ -124,7 +124,12 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
   // Accepted but not planned as asked: say so instead of silently planning something else.
   const tracksIn = x.request?.tracks;
   if (tracksIn?.trackType === 'curved' && x.tracks.length > 0 && !x.tracks.some((t) => t.xy))
-    plan.warnings.push({ code: 'unsupported-track-type', message: 'tracks.trackType "curved": no smooth boundary chain gave curved tracks inside the headland (warning, not an error): the tracks are straight', feature: 'tracks' });
+    plan.warnings.push({
+      code: 'unsupported-track-type',
+      message:
+        'tracks.trackType "curved": no smooth boundary chain gave curved tracks inside the headland (warning, not an error): the tracks are straight',
+      feature: 'tracks',
+    });
 
   // Narrow corridors of the workable area (an opening of the whole field: not past the wall-clock cap).
   for (const c of x.hurry?.(CUT_CORRIDORS) ? [] : findNarrowCorridors(x.workable, w)) {

@@ -13,7 +13,8 @@ export function zonesToPlan(zones: LocalZone[], route: RouteSegment[], frame: Lo
   for (const z of zones) for (let k = z.first; k <= z.last; k++) route[k].zone = z.index;
   for (let k = 0; k < route.length; k++) {
     if (route[k].zone !== undefined) continue;
-    const before = zones.filter((z) => z.last < k).pop(), after = zones.find((z) => z.first > k);
+    const before = zones.filter((z) => z.last < k).pop(),
+      after = zones.find((z) => z.first > k);
     if (before) route[k].fromZone = before.index;
     if (after) route[k].toZone = after.index;
   }

@@ -36,11 +36,16 @@ function nearestOnBoundary(rings: ArrayLike<number>[], x: number, y: number): XY
     const m = r.length >> 1;
     for (let i = 0; i < m; i++) {
       const j = i + 1 === m ? 0 : i + 1;
-      const ax = r[2 * i], ay = r[2 * i + 1], bx = r[2 * j], by = r[2 * j + 1];
-      const dx = bx - ax, dy = by - ay;
+      const ax = r[2 * i],
+        ay = r[2 * i + 1],
+        bx = r[2 * j],
+        by = r[2 * j + 1];
+      const dx = bx - ax,
+        dy = by - ay;
       const l2 = dx * dx + dy * dy;
       const t = l2 > 0 ? Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / l2)) : 0;
-      const px = ax + t * dx, py = ay + t * dy;
+      const px = ax + t * dx,
+        py = ay + t * dy;
       const d = (px - x) ** 2 + (py - y) ** 2;
       if (d < bestD) {
         bestD = d;
@@ -52,15 +57,25 @@ function nearestOnBoundary(rings: ArrayLike<number>[], x: number, y: number): XY
 }
 
 /** Ring edges the segment a→b crosses, and the smallest parameter t ∈ [0, 1] along a→b of a crossing. */
-function boundaryCrossings(rings: ArrayLike<number>[], ax: number, ay: number, bx: number, by: number): { count: number; firstT: number } {
+function boundaryCrossings(
+  rings: ArrayLike<number>[],
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+): { count: number; firstT: number } {
   let count = 0;
   let firstT = Infinity;
-  const ex = bx - ax, ey = by - ay;
+  const ex = bx - ax,
+    ey = by - ay;
   for (const r of rings) {
     const m = r.length >> 1;
     for (let i = 0; i < m; i++) {
       const j = i + 1 === m ? 0 : i + 1;
-      const cx = r[2 * i], cy = r[2 * i + 1], dx = r[2 * j], dy = r[2 * j + 1];
+      const cx = r[2 * i],
+        cy = r[2 * i + 1],
+        dx = r[2 * j],
+        dy = r[2 * j + 1];
       if (cx === dx && cy === dy) continue;
       const d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx);
       const d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx);
@@ -79,7 +94,8 @@ function boundaryCrossings(rings: ArrayLike<number>[], ax: number, ay: number, b
 /** An inside point near `p` (outside the field): the nearest boundary point and a point just past it. */
 function entryFor(router: LegRouter, p: XY): { boundary: XY; inside: XY } | undefined {
   const b = nearestOnBoundary(router.rings, p[0], p[1]);
-  const dx = b[0] - p[0], dy = b[1] - p[1];
+  const dx = b[0] - p[0],
+    dy = b[1] - p[1];
   const d = hypot(dx, dy);
   if (d === 0) return undefined;
   // a turn radius inside (room to round the corner there), else just inside
@@ -113,15 +129,19 @@ export function filletCorners(points: XY[], radius: number, inside?: (x: number,
   // how much of each leg the previous corner's arc has used
   let usedFromStart = 0;
   for (let i = 1; i + 1 < points.length; i++) {
-    const p = points[i], a = points[i - 1], b = points[i + 1];
+    const p = points[i],
+      a = points[i - 1],
+      b = points[i + 1];
     const l1 = hypot(p[0] - a[0], p[1] - a[1]);
     const l2 = hypot(b[0] - p[0], b[1] - p[1]);
     if (l1 === 0 || l2 === 0) {
       usedFromStart = 0;
       continue;
     }
-    const ux = (p[0] - a[0]) / l1, uy = (p[1] - a[1]) / l1;
-    const vx = (b[0] - p[0]) / l2, vy = (b[1] - p[1]) / l2;
+    const ux = (p[0] - a[0]) / l1,
+      uy = (p[1] - a[1]) / l1;
+    const vx = (b[0] - p[0]) / l2,
+      vy = (b[1] - p[1]) / l2;
     const cross = ux * vy - uy * vx;
     const phi = Math.atan2(Math.abs(cross), ux * vx + uy * vy);
     if (phi < 1e-6 || phi > Math.PI - 1e-3) {
@@ -136,9 +156,11 @@ export function filletCorners(points: XY[], radius: number, inside?: (x: number,
     for (let attempt = 0, want = radius; attempt < 3 && !arc; attempt++, want /= 2) {
       t = Math.min(want * tanHalf, l1 - usedFromStart, l2 / 2);
       const r = t / tanHalf;
-      const ax = p[0] - ux * t, ay = p[1] - uy * t;
+      const ax = p[0] - ux * t,
+        ay = p[1] - uy * t;
       // centre to the left (CCW turn) or right of the incoming direction
-      const cx = ax - side * uy * r, cy = ay + side * ux * r;
+      const cx = ax - side * uy * r,
+        cy = ay + side * ux * r;
       const a0 = Math.atan2(ay - cy, ax - cx);
       const steps = Math.max(1, Math.ceil((r * phi) / 0.4));
       const pts: XY[] = [];
@@ -192,6 +214,7 @@ function routeCorners(router: LegRouter | undefined, from: XY, to: XY): XY[] {
 
 export function legLengthMeters(points: XY[]): number {
   let len = 0;
-  for (let i = 1; i < points.length; i++) len += hypot(points[i][0] - points[i - 1][0], points[i][1] - points[i - 1][1]);
+  for (let i = 1; i < points.length; i++)
+    len += hypot(points[i][0] - points[i - 1][0], points[i][1] - points[i - 1][1]);
   return len;
 }

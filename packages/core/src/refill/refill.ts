@@ -106,7 +106,15 @@ export function planRefills(input: RefillInput): RefillResult {
     } else {
       detour = 2 * travel(at, staging);
     }
-    points.push({ pieceIndex, alongMeters: along, at, exitAt, detourMeters: detour, remainingBefore: remaining, strategy });
+    points.push({
+      pieceIndex,
+      alongMeters: along,
+      at,
+      exitAt,
+      detourMeters: detour,
+      remainingBefore: remaining,
+      strategy,
+    });
     detourTotal += detour;
     remaining = capacity;
   };

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { PlanError } from '../errors.js';
-import { nearestOnRings, routeRefillPoints, stagingPointLocal, withRefillDetours, withStagingLegs, type ExtrasSegment } from './routeExtras.js';
+import {
+  nearestOnRings,
+  routeRefillPoints,
+  stagingPointLocal,
+  withRefillDetours,
+  withStagingLegs,
+  type ExtrasSegment,
+} from './routeExtras.js';
 
 const frame = {
   toLocal: (lon: number, lat: number): [number, number] => [lon * 1000, lat * 1000],
@@ -16,7 +23,10 @@ describe('route extras', () => {
   });
 
   it('adds legs from and back to the staging area that meet the route', () => {
-    const segs: ExtrasSegment[] = [{ type: 'Track', xy: Float64Array.from([0, 0, 0, 100]) }, { type: 'Turn', xy: Float64Array.from([0, 100, 6, 100]) }];
+    const segs: ExtrasSegment[] = [
+      { type: 'Track', xy: Float64Array.from([0, 0, 0, 100]) },
+      { type: 'Turn', xy: Float64Array.from([0, 100, 6, 100]) },
+    ];
     const out = withStagingLegs(segs, [50, -50], (xy) => ({ type: 'Connector', xy, connector: 'staging' }));
     expect(out).toHaveLength(4);
     const first = Array.from(out[0].xy);
@@ -25,7 +35,9 @@ describe('route extras', () => {
     expect(first.slice(-2)).toEqual([0, 0]);
     expect(last.slice(0, 2)).toEqual([6, 100]);
     expect(last.slice(-2)).toEqual([50, -50]);
-    for (const leg of [first, last]) for (let i = 2; i < leg.length; i += 2) expect(Math.hypot(leg[i] - leg[i - 2], leg[i + 1] - leg[i - 1])).toBeLessThanOrEqual(0.5 + 1e-9);
+    for (const leg of [first, last])
+      for (let i = 2; i < leg.length; i += 2)
+        expect(Math.hypot(leg[i] - leg[i - 2], leg[i + 1] - leg[i - 1])).toBeLessThanOrEqual(0.5 + 1e-9);
   });
 
   it('projects the nearest ring point', () => {
@@ -40,7 +52,15 @@ describe('route extras', () => {
       { type: 'Track', xy: Float64Array.from([10, 1000, 10, 0]) },
     ];
     // 10 m × 2000 m = 2 ha at 100 l/ha = 200 l with a 150 l tank: one refill, 500 m into the second track
-    const r = routeRefillPoints(segs, { tankCapacity: 150, applicationRatePerHectare: 100 }, 10, 'Exact', [0, -500], frame, []);
+    const r = routeRefillPoints(
+      segs,
+      { tankCapacity: 150, applicationRatePerHectare: 100 },
+      10,
+      'Exact',
+      [0, -500],
+      frame,
+      [],
+    );
     expect(r.points).toHaveLength(1);
     expect(r.points[0].routeSequence).toBe(3);
     expect(r.points[0].alongMeters).toBeCloseTo(500, 6);
@@ -56,7 +76,16 @@ describe('route extras', () => {
       { type: 'Track', xy: Float64Array.from([10, 1000, 10, 0]) },
     ];
     const capacity = { tankCapacity: 150, applicationRatePerHectare: 100 };
-    const r = withRefillDetours(segs, capacity, { calculateRefillPoints: true, refillStrategyType: 'Exact' }, 10, [0, -20], frame, [], (xy) => ({ type: 'Connector', xy, connector: 'refill' }))!;
+    const r = withRefillDetours(
+      segs,
+      capacity,
+      { calculateRefillPoints: true, refillStrategyType: 'Exact' },
+      10,
+      [0, -20],
+      frame,
+      [],
+      (xy) => ({ type: 'Connector', xy, connector: 'refill' }),
+    )!;
     // refill 500 m into the second track: Track, Turn, Track (500 m), out, back, Track (500 m)
     expect(r.segments.map((s) => s.type)).toEqual(['Track', 'Turn', 'Track', 'Connector', 'Connector', 'Track']);
     expect(r.points[0].routeSequence).toBe(3);
@@ -72,6 +101,17 @@ describe('route extras', () => {
     };
     expect(length(r.segments[3].xy) + length(r.segments[4].xy)).toBeCloseTo(r.detourMeters, 6);
     expect(length(r.segments[2].xy)).toBeCloseTo(500, 6);
-    expect(withRefillDetours(segs, capacity, { calculateRefillPoints: false, refillStrategyType: 'Exact' }, 10, undefined, frame, [], (xy) => ({ type: 'Connector', xy }))).toBeUndefined();
+    expect(
+      withRefillDetours(
+        segs,
+        capacity,
+        { calculateRefillPoints: false, refillStrategyType: 'Exact' },
+        10,
+        undefined,
+        frame,
+        [],
+        (xy) => ({ type: 'Connector', xy }),
+      ),
+    ).toBeUndefined();
   });
 });

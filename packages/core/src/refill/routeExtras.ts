@@ -26,7 +26,13 @@ export interface ExtrasFrame {
 export function stagingPointLocal(frame: ExtrasFrame, routeOptions: RouteApiOptions): XY | undefined {
   const s = routeOptions.stagingArea as unknown;
   if (s === undefined || s === null) return undefined;
-  if (!Array.isArray(s) || s.length < 2 || !s.slice(0, 2).every((v) => typeof v === 'number' && Number.isFinite(v)) || Math.abs(s[0]) > 180 || Math.abs(s[1]) > 90) {
+  if (
+    !Array.isArray(s) ||
+    s.length < 2 ||
+    !s.slice(0, 2).every((v) => typeof v === 'number' && Number.isFinite(v)) ||
+    Math.abs(s[0]) > 180 ||
+    Math.abs(s[1]) > 90
+  ) {
     throw new PlanError('invalid-request', 'routeOptions.stagingArea: must be [lon, lat] in WGS84 degrees', [
       { path: 'routeOptions.stagingArea', message: 'must be [lon, lat]' },
     ]);
@@ -47,14 +53,20 @@ export interface StagingLegOptions {
  * Prepends the leg from the staging area and appends the leg back to it: routed inside the field
  * when a router is given (straight otherwise), a point every 0.5 m.
  */
-export function withStagingLegs<T extends ExtrasSegment>(segments: T[], staging: XY, make: (xy: Float64Array) => T, options: StagingLegOptions = {}): T[] {
+export function withStagingLegs<T extends ExtrasSegment>(
+  segments: T[],
+  staging: XY,
+  make: (xy: Float64Array) => T,
+  options: StagingLegOptions = {},
+): T[] {
   if (segments.length === 0) return segments;
   const first = segments[0].xy;
   const last = segments[segments.length - 1].xy;
   const out: T[] = [];
   if (options.legIn !== false) out.push(make(straightLeg(routeLeg(options.router, staging, [first[0], first[1]]))));
   for (const s of segments) out.push(s);
-  if (options.legOut !== false) out.push(make(straightLeg(routeLeg(options.router, [last[last.length - 2], last[last.length - 1]], staging))));
+  if (options.legOut !== false)
+    out.push(make(straightLeg(routeLeg(options.router, [last[last.length - 2], last[last.length - 1]], staging))));
   return out;
 }
 
@@ -85,11 +97,16 @@ export function nearestOnRings(rings: ArrayLike<number>[], at: XY): XY {
   let bestD = Infinity;
   for (const r of rings) {
     for (let i = 2; i + 1 < r.length; i += 2) {
-      const ax = r[i - 2], ay = r[i - 1], bx = r[i], by = r[i + 1];
-      const dx = bx - ax, dy = by - ay;
+      const ax = r[i - 2],
+        ay = r[i - 1],
+        bx = r[i],
+        by = r[i + 1];
+      const dx = bx - ax,
+        dy = by - ay;
       const l2 = dx * dx + dy * dy;
       const t = l2 > 0 ? Math.max(0, Math.min(1, ((at[0] - ax) * dx + (at[1] - ay) * dy) / l2)) : 0;
-      const px = ax + t * dx, py = ay + t * dy;
+      const px = ax + t * dx,
+        py = ay + t * dy;
       const d = (px - at[0]) ** 2 + (py - at[1]) ** 2;
       if (d < bestD) {
         bestD = d;
@@ -116,12 +133,14 @@ export function routeRefillPoints(
 ): { points: PlanRefillPoint[]; detourMeters: number; local: RefillPointLocal[] } {
   const result = planRefills({
     ...(router ? { travelMeters: (a: XY, b: XY) => legLengthMeters(routeLeg(router, a, b)) } : {}),
-    pieces: segments.map((s) => ({ points: s.xy, working: WORKING.has(s.type), widthMeters }),),
+    pieces: segments.map((s) => ({ points: s.xy, working: WORKING.has(s.type), widthMeters })),
     tankCapacity: capacity.tankCapacity,
     applicationRatePerHectare: capacity.applicationRatePerHectare,
     strategy,
     staging: depot,
-    ...(exteriorRings.length > 0 ? { nearestExteriorHeadlandPoint: (at: XY) => nearestOnRings(exteriorRings, at) } : {}),
+    ...(exteriorRings.length > 0
+      ? { nearestExteriorHeadlandPoint: (at: XY) => nearestOnRings(exteriorRings, at) }
+      : {}),
   });
   const round = (v: number): number => Math.round(v * 1000) / 1000;
   const points = result.points.map((p, index) => ({
@@ -160,11 +179,15 @@ function splitAt(xy: Float64Array, cuts: number[]): Float64Array[] {
   let walked = 0;
   let c = 0;
   for (let i = 2; i + 1 < xy.length; i += 2) {
-    const ax = xy[i - 2], ay = xy[i - 1], bx = xy[i], by = xy[i + 1];
+    const ax = xy[i - 2],
+      ay = xy[i - 1],
+      bx = xy[i],
+      by = xy[i + 1];
     const seg = hypot(bx - ax, by - ay);
     while (c < cuts.length && cuts[c] <= walked + seg) {
       const t = seg > 0 ? Math.max(0, Math.min(1, (cuts[c] - walked) / seg)) : 0;
-      const px = ax + t * (bx - ax), py = ay + t * (by - ay);
+      const px = ax + t * (bx - ax),
+        py = ay + t * (by - ay);
       cur.push(px, py);
       parts.push(Float64Array.from(cur));
       cur = [px, py];
@@ -206,7 +229,16 @@ export function withRefillDetours<T extends ExtrasSegment>(
     if (a.length >= 4 && (a[0] !== a[a.length - 2] || a[1] !== a[a.length - 1])) a.push(a[0], a[1]);
     return a;
   });
-  const planned = routeRefillPoints(segments, capacity, widthMeters, routeOptions.refillStrategyType, depot, frame, closed, router);
+  const planned = routeRefillPoints(
+    segments,
+    capacity,
+    widthMeters,
+    routeOptions.refillStrategyType,
+    depot,
+    frame,
+    closed,
+    router,
+  );
   const byPiece = new Map<number, number[]>();
   planned.local.forEach((p, i) => {
     const list = byPiece.get(p.pieceIndex);
@@ -220,7 +252,10 @@ export function withRefillDetours<T extends ExtrasSegment>(
       out.push(seg);
       return;
     }
-    const parts = splitAt(seg.xy, ids.map((i) => planned.local[i].alongMeters));
+    const parts = splitAt(
+      seg.xy,
+      ids.map((i) => planned.local[i].alongMeters),
+    );
     parts.forEach((part, j) => {
       if (part.length >= 4 && polylineLength(part) > 1e-9) out.push({ ...seg, xy: part });
       if (j < ids.length) {

@@ -17,12 +17,20 @@ export function readAccessPoints(req: Record<string, unknown>): Position[] {
   const v = req.accessPoints;
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) fail('accessPoints', 'must be an array of [lon, lat] positions');
-  if (v.length > MAX_ACCESS_POINTS) fail('accessPoints', `has ${v.length} positions; at most ${MAX_ACCESS_POINTS} are accepted`);
+  if (v.length > MAX_ACCESS_POINTS)
+    fail('accessPoints', `has ${v.length} positions; at most ${MAX_ACCESS_POINTS} are accepted`);
   return v.map((p, i) => {
-    const ok = Array.isArray(p) && p.length >= 2 && typeof p[0] === 'number' && typeof p[1] === 'number' && Number.isFinite(p[0]) && Number.isFinite(p[1]);
+    const ok =
+      Array.isArray(p) &&
+      p.length >= 2 &&
+      typeof p[0] === 'number' &&
+      typeof p[1] === 'number' &&
+      Number.isFinite(p[0]) &&
+      Number.isFinite(p[1]);
     if (!ok) fail(`accessPoints[${i}]`, 'must be a [lon, lat] position');
     const [lon, lat] = p as number[];
-    if (Math.abs(lon) > 180 || Math.abs(lat) > 90) fail(`accessPoints[${i}]`, `[${lon}, ${lat}] is not a [lon, lat] position (is the order [lon, lat]?)`);
+    if (Math.abs(lon) > 180 || Math.abs(lat) > 90)
+      fail(`accessPoints[${i}]`, `[${lon}, ${lat}] is not a [lon, lat] position (is the order [lon, lat]?)`);
     return [lon, lat] as Position;
   });
 }

@@ -3,7 +3,18 @@ import { isPlanError } from '../errors.js';
 import type { PathPlanRequest } from '../types.js';
 import { DEFAULTS, LIMITS, defaultSkipCount, normalizeRequest } from './normalizeRequest.js';
 
-const field = { type: 'Polygon' as const, coordinates: [[[10, 50], [10.002, 50], [10.002, 50.002], [10, 50.002], [10, 50]] as [number, number][]] };
+const field = {
+  type: 'Polygon' as const,
+  coordinates: [
+    [
+      [10, 50],
+      [10.002, 50],
+      [10.002, 50.002],
+      [10, 50.002],
+      [10, 50],
+    ] as [number, number][],
+  ],
+};
 
 function code(request: PathPlanRequest): string | undefined {
   try {
@@ -45,9 +56,27 @@ describe('normalizeRequest resolves every setting', () => {
   });
 
   it('keeps what the request gives, with units in the names', () => {
-    const routeOptions = { algorithm: 'snake' as const, skipCount: 0, maxOptimizerTime: 3, headlandsFirst: true, objective: 'time' as const };
-    const s = normalizeRequest({ field, machine: { widthMeters: 4, turnRadiusMeters: 9 }, headland: { passes: 1, mode: 'turnOnly', corners: 'square' }, tracks: { trackType: 'curved' }, routeOptions });
-    expect(s.routeOptions).toMatchObject({ algorithm: 'snake', skipCount: 0, maxOptimizerTimeSeconds: 3, headlandsFirst: true, objective: 'time' });
+    const routeOptions = {
+      algorithm: 'snake' as const,
+      skipCount: 0,
+      maxOptimizerTime: 3,
+      headlandsFirst: true,
+      objective: 'time' as const,
+    };
+    const s = normalizeRequest({
+      field,
+      machine: { widthMeters: 4, turnRadiusMeters: 9 },
+      headland: { passes: 1, mode: 'turnOnly', corners: 'square' },
+      tracks: { trackType: 'curved' },
+      routeOptions,
+    });
+    expect(s.routeOptions).toMatchObject({
+      algorithm: 'snake',
+      skipCount: 0,
+      maxOptimizerTimeSeconds: 3,
+      headlandsFirst: true,
+      objective: 'time',
+    });
     expect(s.requestedRouteOptions).toEqual(routeOptions);
     expect(s.headland).toEqual({ mode: 'turnOnly', corners: 'square' });
     expect(s.trackType).toBe('curved');
@@ -57,10 +86,23 @@ describe('normalizeRequest resolves every setting', () => {
   it('reads the capacity model only when refill points are asked for, and names what is missing', () => {
     const tank = { tankCapacity: 3000, applicationRatePerHectare: 200 };
     expect(normalizeRequest({ field, machine: { widthMeters: 6, ...tank } }).refillCapacity).toBeUndefined();
-    expect(normalizeRequest({ field, machine: { widthMeters: 6, ...tank }, routeOptions: { calculateRefillPoints: true } }).refillCapacity).toEqual(tank);
+    expect(
+      normalizeRequest({ field, machine: { widthMeters: 6, ...tank }, routeOptions: { calculateRefillPoints: true } })
+        .refillCapacity,
+    ).toEqual(tank);
     for (const [request, path] of [
-      [{ field, equipment: { widthMeters: 6, tankCapacity: 3000 }, routeOptions: { calculateRefillPoints: true } }, 'equipment.applicationRatePerHectare'],
-      [{ field, machine: { widthMeters: 6, tankCapacity: -1, applicationRatePerHectare: 200 }, routeOptions: { calculateRefillPoints: true } }, 'machine.tankCapacity'],
+      [
+        { field, equipment: { widthMeters: 6, tankCapacity: 3000 }, routeOptions: { calculateRefillPoints: true } },
+        'equipment.applicationRatePerHectare',
+      ],
+      [
+        {
+          field,
+          machine: { widthMeters: 6, tankCapacity: -1, applicationRatePerHectare: 200 },
+          routeOptions: { calculateRefillPoints: true },
+        },
+        'machine.tankCapacity',
+      ],
     ] as [PathPlanRequest, string][]) {
       try {
         normalizeRequest(request);
@@ -91,18 +133,32 @@ describe('normalizeRequest resolves every setting', () => {
       expect(code(machine({ [key]: min - Math.max(1e-7, min * 0.01) })), `${key} < min`).toBeDefined();
       expect(code(machine({ [key]: max * 1.01 })), `${key} > max`).toBeDefined();
     }
-    const optimizer = (t: number): PathPlanRequest => ({ field, machine: { widthMeters: 4 }, routeOptions: { maxOptimizerTime: t } });
+    const optimizer = (t: number): PathPlanRequest => ({
+      field,
+      machine: { widthMeters: 4 },
+      routeOptions: { maxOptimizerTime: t },
+    });
     expect(code(optimizer(LIMITS.maxOptimizerTimeSeconds))).toBeUndefined();
     expect(code(optimizer(LIMITS.maxOptimizerTimeSeconds + 1))).toBe('invalid-request');
     expect(code(optimizer(LIMITS.minOptimizerTimeSeconds - 1))).toBe('invalid-request');
-    expect(code({ field, machine: { widthMeters: 4 }, headland: { passes: LIMITS.maxHeadlandPasses } })).toBeUndefined();
-    expect(code({ field, machine: { widthMeters: 4 }, headland: { passes: LIMITS.maxHeadlandPasses + 1 } })).toBe('invalid-request');
+    expect(
+      code({ field, machine: { widthMeters: 4 }, headland: { passes: LIMITS.maxHeadlandPasses } }),
+    ).toBeUndefined();
+    expect(code({ field, machine: { widthMeters: 4 }, headland: { passes: LIMITS.maxHeadlandPasses + 1 } })).toBe(
+      'invalid-request',
+    );
   });
 
   it('rejects unknown route options, algorithms, refill strategies and headland styles', () => {
-    expect(code({ field, machine: { widthMeters: 4 }, routeOptions: { algorithm: 'zigzag' as never } })).toBe('invalid-option');
-    expect(code({ field, machine: { widthMeters: 4 }, routeOptions: { refillStrategyType: 'Sometimes' as never } })).toBe('invalid-option');
+    expect(code({ field, machine: { widthMeters: 4 }, routeOptions: { algorithm: 'zigzag' as never } })).toBe(
+      'invalid-option',
+    );
+    expect(
+      code({ field, machine: { widthMeters: 4 }, routeOptions: { refillStrategyType: 'Sometimes' as never } }),
+    ).toBe('invalid-option');
     expect(code({ field, machine: { widthMeters: 4 }, headland: { mode: 'half' as never } })).toBe('invalid-request');
-    expect(code({ field, machine: { widthMeters: 4 }, headland: { corners: 'sharp' as never } })).toBe('invalid-request');
+    expect(code({ field, machine: { widthMeters: 4 }, headland: { corners: 'sharp' as never } })).toBe(
+      'invalid-request',
+    );
   });
 });

@@ -6,7 +6,17 @@
  */
 import { PlanError } from '../errors.js';
 import type { PlanErrorDetail } from '../errors.js';
-import type { FieldGeometry, MachineInput, PathPlanRequest, Position, RefillStrategyType, RouteAlgorithm, RouteApiOptions, RouteObjective, SmoothingStrategyType } from '../types.js';
+import type {
+  FieldGeometry,
+  MachineInput,
+  PathPlanRequest,
+  Position,
+  RefillStrategyType,
+  RouteAlgorithm,
+  RouteApiOptions,
+  RouteObjective,
+  SmoothingStrategyType,
+} from '../types.js';
 import { MAX_ACCESS_POINTS, readAccessPoints } from './accessPoints.js';
 
 /**
@@ -193,7 +203,8 @@ function readNumber(
 ): number {
   const v = obj[key];
   if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v)) fail('invalid-request', `${path}.${key}`, 'must be a finite number');
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    fail('invalid-request', `${path}.${key}`, 'must be a finite number');
   if (v < min || v > max) fail('invalid-request', `${path}.${key}`, `must be between ${min} and ${max} (got ${v})`);
   return v;
 }
@@ -211,41 +222,112 @@ function countVertices(geometry: FieldGeometry): number {
 
 function readGeometry(req: Record<string, unknown>): { geometry: FieldGeometry; path: string } {
   const key = req.field !== undefined ? 'field' : req.boundary !== undefined ? 'boundary' : undefined;
-  if (key === undefined) fail('invalid-request', 'field', 'a field boundary is required (`field` or `boundary`, a GeoJSON Polygon or MultiPolygon)');
+  if (key === undefined)
+    fail(
+      'invalid-request',
+      'field',
+      'a field boundary is required (`field` or `boundary`, a GeoJSON Polygon or MultiPolygon)',
+    );
   let g = req[key] as unknown;
   // Accept a Feature wrapping the geometry, as GeoJSON files usually hold one.
   if (isObject(g) && g.type === 'Feature' && isObject(g.geometry)) g = g.geometry;
   if (!isObject(g)) fail('invalid-boundary', key, 'must be a GeoJSON Polygon or MultiPolygon object');
-  if (g.type !== 'Polygon' && g.type !== 'MultiPolygon') fail('invalid-boundary', `${key}.type`, `must be "Polygon" or "MultiPolygon" (got ${JSON.stringify(g.type)})`);
+  if (g.type !== 'Polygon' && g.type !== 'MultiPolygon')
+    fail('invalid-boundary', `${key}.type`, `must be "Polygon" or "MultiPolygon" (got ${JSON.stringify(g.type)})`);
   if (!Array.isArray(g.coordinates)) fail('invalid-boundary', `${key}.coordinates`, 'must be an array of rings');
   return { geometry: g as unknown as FieldGeometry, path: key };
 }
 
 function readMachine(req: Record<string, unknown>): ResolvedMachine {
   const key = req.machine !== undefined ? 'machine' : req.equipment !== undefined ? 'equipment' : undefined;
-  if (key === undefined) fail('width-not-positive', 'machine.widthMeters', 'the working width is required (`machine.widthMeters`)');
+  if (key === undefined)
+    fail('width-not-positive', 'machine.widthMeters', 'the working width is required (`machine.widthMeters`)');
   const m = req[key];
   if (!isObject(m)) fail('invalid-request', key, 'must be an object');
   const w = m.widthMeters;
-  if (typeof w !== 'number' || !Number.isFinite(w)) fail('width-not-positive', `${key}.widthMeters`, 'must be a positive number of meters');
+  if (typeof w !== 'number' || !Number.isFinite(w))
+    fail('width-not-positive', `${key}.widthMeters`, 'must be a positive number of meters');
   if (w <= 0) fail('width-not-positive', `${key}.widthMeters`, `must be positive (got ${w})`);
   if (w < LIMITS.minWidthMeters || w > LIMITS.maxWidthMeters)
-    fail('invalid-request', `${key}.widthMeters`, `must be between ${LIMITS.minWidthMeters} and ${LIMITS.maxWidthMeters} m (got ${w})`);
+    fail(
+      'invalid-request',
+      `${key}.widthMeters`,
+      `must be between ${LIMITS.minWidthMeters} and ${LIMITS.maxWidthMeters} m (got ${w})`,
+    );
   const mi = m as MachineInput & Record<string, unknown>;
   const machine: ResolvedMachine = {
     widthMeters: w,
-    turnRadiusMeters: readNumber(mi, 'turnRadiusMeters', key, DEFAULTS.turnRadiusMeters, LIMITS.minTurnRadiusMeters, LIMITS.maxTurnRadiusMeters),
-    workingSpeedMetersPerSecond: readNumber(mi, 'workingSpeedMetersPerSecond', key, DEFAULTS.workingSpeedMetersPerSecond, LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
-    turningSpeedMetersPerSecond: readNumber(mi, 'turningSpeedMetersPerSecond', key, DEFAULTS.turningSpeedMetersPerSecond, LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
-    transportSpeedMetersPerSecond: readNumber(mi, 'transportSpeedMetersPerSecond', key, DEFAULTS.transportSpeedMetersPerSecond, LIMITS.minSpeedMetersPerSecond, LIMITS.maxSpeedMetersPerSecond),
-    cuspStopSeconds: readNumber(mi, 'cuspStopSeconds', key, DEFAULTS.cuspStopSeconds, LIMITS.minCuspStopSeconds, LIMITS.maxCuspStopSeconds),
+    turnRadiusMeters: readNumber(
+      mi,
+      'turnRadiusMeters',
+      key,
+      DEFAULTS.turnRadiusMeters,
+      LIMITS.minTurnRadiusMeters,
+      LIMITS.maxTurnRadiusMeters,
+    ),
+    workingSpeedMetersPerSecond: readNumber(
+      mi,
+      'workingSpeedMetersPerSecond',
+      key,
+      DEFAULTS.workingSpeedMetersPerSecond,
+      LIMITS.minSpeedMetersPerSecond,
+      LIMITS.maxSpeedMetersPerSecond,
+    ),
+    turningSpeedMetersPerSecond: readNumber(
+      mi,
+      'turningSpeedMetersPerSecond',
+      key,
+      DEFAULTS.turningSpeedMetersPerSecond,
+      LIMITS.minSpeedMetersPerSecond,
+      LIMITS.maxSpeedMetersPerSecond,
+    ),
+    transportSpeedMetersPerSecond: readNumber(
+      mi,
+      'transportSpeedMetersPerSecond',
+      key,
+      DEFAULTS.transportSpeedMetersPerSecond,
+      LIMITS.minSpeedMetersPerSecond,
+      LIMITS.maxSpeedMetersPerSecond,
+    ),
+    cuspStopSeconds: readNumber(
+      mi,
+      'cuspStopSeconds',
+      key,
+      DEFAULTS.cuspStopSeconds,
+      LIMITS.minCuspStopSeconds,
+      LIMITS.maxCuspStopSeconds,
+    ),
     reverseAllowed: mi.reverseAllowed === undefined ? DEFAULTS.reverseAllowed : mi.reverseAllowed === true,
   };
-  if (mi.reverseAllowed !== undefined && typeof mi.reverseAllowed !== 'boolean') fail('invalid-request', `${key}.reverseAllowed`, 'must be a boolean');
+  if (mi.reverseAllowed !== undefined && typeof mi.reverseAllowed !== 'boolean')
+    fail('invalid-request', `${key}.reverseAllowed`, 'must be a boolean');
   if (mi.maxCurvatureRatePerSquareMeter !== undefined)
-    machine.maxCurvatureRatePerSquareMeter = readNumber(mi, 'maxCurvatureRatePerSquareMeter', key, 0, LIMITS.minCurvatureRatePerSquareMeter, LIMITS.maxCurvatureRatePerSquareMeter);
-  if (mi.workingFuelLitersPerHour !== undefined) machine.workingFuelLitersPerHour = readNumber(mi, 'workingFuelLitersPerHour', key, 0, LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour);
-  if (mi.turningFuelLitersPerHour !== undefined) machine.turningFuelLitersPerHour = readNumber(mi, 'turningFuelLitersPerHour', key, 0, LIMITS.minFuelLitersPerHour, LIMITS.maxFuelLitersPerHour);
+    machine.maxCurvatureRatePerSquareMeter = readNumber(
+      mi,
+      'maxCurvatureRatePerSquareMeter',
+      key,
+      0,
+      LIMITS.minCurvatureRatePerSquareMeter,
+      LIMITS.maxCurvatureRatePerSquareMeter,
+    );
+  if (mi.workingFuelLitersPerHour !== undefined)
+    machine.workingFuelLitersPerHour = readNumber(
+      mi,
+      'workingFuelLitersPerHour',
+      key,
+      0,
+      LIMITS.minFuelLitersPerHour,
+      LIMITS.maxFuelLitersPerHour,
+    );
+  if (mi.turningFuelLitersPerHour !== undefined)
+    machine.turningFuelLitersPerHour = readNumber(
+      mi,
+      'turningFuelLitersPerHour',
+      key,
+      0,
+      LIMITS.minFuelLitersPerHour,
+      LIMITS.maxFuelLitersPerHour,
+    );
   return machine;
 }
 
@@ -256,9 +338,11 @@ function readRefillCapacity(req: Record<string, unknown>): RefillCapacity {
   const check = (key: keyof RefillCapacity): number => {
     const v = m[key];
     if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-      throw new PlanError('invalid-option', `${path}.${key}: routeOptions.calculateRefillPoints needs a positive ${key} (tank in liters or kilograms, rate in the same unit per hectare)`, [
-        { path: `${path}.${key}`, message: 'must be a positive number when calculateRefillPoints is set' },
-      ]);
+      throw new PlanError(
+        'invalid-option',
+        `${path}.${key}: routeOptions.calculateRefillPoints needs a positive ${key} (tank in liters or kilograms, rate in the same unit per hectare)`,
+        [{ path: `${path}.${key}`, message: 'must be a positive number when calculateRefillPoints is set' }],
+      );
     }
     return v;
   };
@@ -269,7 +353,8 @@ function readFitTurns(req: Record<string, unknown>): boolean {
   const h = req.headland;
   const v = isObject(h) ? h.fitTurns : undefined;
   if (v === undefined) return DEFAULTS.fitHeadlandToTurns;
-  if (typeof v !== 'boolean') fail('invalid-request', 'headland.fitTurns', `must be true or false (got ${JSON.stringify(v)})`);
+  if (typeof v !== 'boolean')
+    fail('invalid-request', 'headland.fitTurns', `must be true or false (got ${JSON.stringify(v)})`);
   return v;
 }
 
@@ -288,7 +373,11 @@ function readPasses(req: Record<string, unknown>): number {
   }
   if (v === undefined || v === null) return DEFAULTS.headlandPasses;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < LIMITS.minHeadlandPasses || v > LIMITS.maxHeadlandPasses)
-    fail('invalid-request', path, `must be an integer from ${LIMITS.minHeadlandPasses} to ${LIMITS.maxHeadlandPasses} (got ${JSON.stringify(v)})`);
+    fail(
+      'invalid-request',
+      path,
+      `must be an integer from ${LIMITS.minHeadlandPasses} to ${LIMITS.maxHeadlandPasses} (got ${JSON.stringify(v)})`,
+    );
   return v;
 }
 
@@ -296,7 +385,14 @@ function readPasses(req: Record<string, unknown>): number {
 function readSmallObstacleSize(req: Record<string, unknown>, widthMeters: number): number {
   const h = req.headland;
   if (!isObject(h)) return widthMeters;
-  return readNumber(h, 'smallObstacleSizeMeters', 'headland', widthMeters, LIMITS.minSmallObstacleSizeMeters, LIMITS.maxSmallObstacleSizeMeters);
+  return readNumber(
+    h,
+    'smallObstacleSizeMeters',
+    'headland',
+    widthMeters,
+    LIMITS.minSmallObstacleSizeMeters,
+    LIMITS.maxSmallObstacleSizeMeters,
+  );
 }
 
 function readOptions(req: Record<string, unknown>): PlanOptionName[] {
@@ -315,11 +411,27 @@ function readOptions(req: Record<string, unknown>): PlanOptionName[] {
 }
 
 const ROUTE_OPTION_KEYS = new Set([
-  'startPointNodeIndex', 'endPointNodeIndex', 'algorithm', 'skipCount', 'enableHeadlandDrivethrough', 'headlandsFirst',
-  'calculateRefillPoints', 'stagingArea', 'refillStrategyType', 'maxOptimizerTime', 'forcedDirection', 'objective',
+  'startPointNodeIndex',
+  'endPointNodeIndex',
+  'algorithm',
+  'skipCount',
+  'enableHeadlandDrivethrough',
+  'headlandsFirst',
+  'calculateRefillPoints',
+  'stagingArea',
+  'refillStrategyType',
+  'maxOptimizerTime',
+  'forcedDirection',
+  'objective',
 ]);
 
-const ROUTE_ALGORITHMS: readonly RouteAlgorithm[] = ['optimized', 'boustrophedon', 'snake', 'spiral', 'clusteredSpiral'];
+const ROUTE_ALGORITHMS: readonly RouteAlgorithm[] = [
+  'optimized',
+  'boustrophedon',
+  'snake',
+  'spiral',
+  'clusteredSpiral',
+];
 const REFILL_STRATEGIES: readonly RefillStrategyType[] = ['Exact', 'StartOfTrack', 'ClosestExternalHeadland'];
 
 /** routeOptions as given, validated (not defaulted: the plan echoes them). */
@@ -327,18 +439,31 @@ function readRouteOptions(req: Record<string, unknown>): RouteApiOptions {
   const v = req.routeOptions;
   if (v === undefined || v === null) return {};
   if (!isObject(v)) fail('invalid-request', 'routeOptions', 'must be an object');
-  for (const k of Object.keys(v)) if (!ROUTE_OPTION_KEYS.has(k)) fail('invalid-option', `routeOptions.${k}`, `unknown route option "${k}"`);
+  for (const k of Object.keys(v))
+    if (!ROUTE_OPTION_KEYS.has(k)) fail('invalid-option', `routeOptions.${k}`, `unknown route option "${k}"`);
   if (v.algorithm !== undefined && !ROUTE_ALGORITHMS.includes(v.algorithm as RouteAlgorithm))
     fail('invalid-option', 'routeOptions.algorithm', `must be one of ${ROUTE_ALGORITHMS.join(', ')}`);
   for (const k of ['startPointNodeIndex', 'endPointNodeIndex', 'skipCount']) {
-    const x = v[k], max = k === 'skipCount' ? LIMITS.maxSkipCount : LIMITS.maxNodeIndex;
-    if (x !== undefined && (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > max)) fail('invalid-request', `routeOptions.${k}`, `must be an integer from 0 to ${max}`);
+    const x = v[k],
+      max = k === 'skipCount' ? LIMITS.maxSkipCount : LIMITS.maxNodeIndex;
+    if (x !== undefined && (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > max))
+      fail('invalid-request', `routeOptions.${k}`, `must be an integer from 0 to ${max}`);
   }
   for (const k of ['enableHeadlandDrivethrough', 'headlandsFirst', 'calculateRefillPoints']) {
-    if (v[k] !== undefined && typeof v[k] !== 'boolean') fail('invalid-request', `routeOptions.${k}`, 'must be a boolean');
+    if (v[k] !== undefined && typeof v[k] !== 'boolean')
+      fail('invalid-request', `routeOptions.${k}`, 'must be a boolean');
   }
-  if (v.maxOptimizerTime !== undefined && (typeof v.maxOptimizerTime !== 'number' || !(v.maxOptimizerTime >= LIMITS.minOptimizerTimeSeconds) || v.maxOptimizerTime > LIMITS.maxOptimizerTimeSeconds))
-    fail('invalid-request', 'routeOptions.maxOptimizerTime', `must be a number of seconds from ${LIMITS.minOptimizerTimeSeconds} to ${LIMITS.maxOptimizerTimeSeconds}`);
+  if (
+    v.maxOptimizerTime !== undefined &&
+    (typeof v.maxOptimizerTime !== 'number' ||
+      !(v.maxOptimizerTime >= LIMITS.minOptimizerTimeSeconds) ||
+      v.maxOptimizerTime > LIMITS.maxOptimizerTimeSeconds)
+  )
+    fail(
+      'invalid-request',
+      'routeOptions.maxOptimizerTime',
+      `must be a number of seconds from ${LIMITS.minOptimizerTimeSeconds} to ${LIMITS.maxOptimizerTimeSeconds}`,
+    );
   if (v.refillStrategyType !== undefined && !REFILL_STRATEGIES.includes(v.refillStrategyType as RefillStrategyType))
     fail('invalid-option', 'routeOptions.refillStrategyType', `must be one of ${REFILL_STRATEGIES.join(', ')}`);
   if (v.forcedDirection !== undefined && v.forcedDirection !== 'CW' && v.forcedDirection !== 'CCW')
@@ -352,8 +477,14 @@ function readHeading(req: Record<string, unknown>): number | undefined {
   if (!isObject(t)) fail('invalid-request', 'tracks', 'must be an object');
   const d = t.preferredDirectionDegrees;
   if (d === undefined || d === null) return undefined;
-  if (typeof d !== 'number' || !Number.isFinite(d)) fail('invalid-request', 'tracks.preferredDirectionDegrees', 'must be a finite bearing in degrees');
-  if (Math.abs(d) > LIMITS.maxHeadingDegrees) fail('invalid-request', 'tracks.preferredDirectionDegrees', `must be from -${LIMITS.maxHeadingDegrees} to ${LIMITS.maxHeadingDegrees} degrees (got ${d})`);
+  if (typeof d !== 'number' || !Number.isFinite(d))
+    fail('invalid-request', 'tracks.preferredDirectionDegrees', 'must be a finite bearing in degrees');
+  if (Math.abs(d) > LIMITS.maxHeadingDegrees)
+    fail(
+      'invalid-request',
+      'tracks.preferredDirectionDegrees',
+      `must be from -${LIMITS.maxHeadingDegrees} to ${LIMITS.maxHeadingDegrees} degrees (got ${d})`,
+    );
   return ((d % 360) + 360) % 360;
 }
 
@@ -361,15 +492,33 @@ function readObstacles(req: Record<string, unknown>): PlanSettings['obstacles'] 
   const v = req.obstacles;
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) fail('invalid-request', 'obstacles', 'must be an array');
-  if (v.length > LIMITS.maxObstacles) fail('invalid-request', 'obstacles', `has ${v.length} zones; at most ${LIMITS.maxObstacles} are accepted`);
+  if (v.length > LIMITS.maxObstacles)
+    fail('invalid-request', 'obstacles', `has ${v.length} zones; at most ${LIMITS.maxObstacles} are accepted`);
   return v.map((o, i) => {
     const p = `obstacles[${i}]`;
-    if (!isObject(o) || !isObject(o.geometry) || o.geometry.type !== 'Polygon' || !Array.isArray(o.geometry.coordinates))
+    if (
+      !isObject(o) ||
+      !isObject(o.geometry) ||
+      o.geometry.type !== 'Polygon' ||
+      !Array.isArray(o.geometry.coordinates)
+    )
       fail('invalid-request', `${p}.geometry`, 'must be a GeoJSON Polygon');
     const ring = (o.geometry.coordinates as unknown[])[0];
-    if (!Array.isArray(ring)) fail('invalid-boundary', `${p}.geometry.coordinates[0]`, 'must be a ring of [lon, lat] positions');
-    const bufferMeters = readNumber(o, 'bufferMeters', p, DEFAULTS.obstacleBufferMeters, LIMITS.minObstacleBufferMeters, LIMITS.maxObstacleBufferMeters);
-    const out: PlanSettings['obstacles'][number] = { ring: ring as Position[], bufferMeters, passable: o.passable === true };
+    if (!Array.isArray(ring))
+      fail('invalid-boundary', `${p}.geometry.coordinates[0]`, 'must be a ring of [lon, lat] positions');
+    const bufferMeters = readNumber(
+      o,
+      'bufferMeters',
+      p,
+      DEFAULTS.obstacleBufferMeters,
+      LIMITS.minObstacleBufferMeters,
+      LIMITS.maxObstacleBufferMeters,
+    );
+    const out: PlanSettings['obstacles'][number] = {
+      ring: ring as Position[],
+      bufferMeters,
+      passable: o.passable === true,
+    };
     if (typeof o.name === 'string') out.name = o.name;
     return out;
   });
@@ -381,7 +530,11 @@ export function maxOptimizerTimeSeconds(ro: RouteApiOptions | undefined): number
 }
 
 /** routeOptions (validated) with every default applied; `widthMeters` and `turnRadiusMeters` give the default skip. */
-export function resolveRouteOptions(ro: RouteApiOptions, widthMeters: number, turnRadiusMeters: number): ResolvedRouteOptions {
+export function resolveRouteOptions(
+  ro: RouteApiOptions,
+  widthMeters: number,
+  turnRadiusMeters: number,
+): ResolvedRouteOptions {
   return {
     algorithm: ro.algorithm ?? DEFAULTS.algorithm,
     skipCount: ro.skipCount ?? defaultSkipCount(widthMeters, turnRadiusMeters),
@@ -402,10 +555,18 @@ function readHeadlandStyle(req: Record<string, unknown>): HeadlandStyle {
   const h = req.headland as { mode?: unknown; corners?: unknown } | undefined;
   const mode = h?.mode ?? DEFAULTS.headlandMode;
   if (mode !== 'full' && mode !== 'turnOnly' && mode !== 'none')
-    throw new PlanError('invalid-request', `headland.mode must be "full", "turnOnly" or "none" (got ${JSON.stringify(mode)})`, [{ path: 'headland.mode', message: 'unknown headland mode' }]);
+    throw new PlanError(
+      'invalid-request',
+      `headland.mode must be "full", "turnOnly" or "none" (got ${JSON.stringify(mode)})`,
+      [{ path: 'headland.mode', message: 'unknown headland mode' }],
+    );
   const corners = h?.corners;
   if (corners !== undefined && corners !== 'rounded' && corners !== 'square')
-    throw new PlanError('invalid-request', `headland.corners must be "rounded" or "square" (got ${JSON.stringify(corners)})`, [{ path: 'headland.corners', message: 'unknown corner style' }]);
+    throw new PlanError(
+      'invalid-request',
+      `headland.corners must be "rounded" or "square" (got ${JSON.stringify(corners)})`,
+      [{ path: 'headland.corners', message: 'unknown corner style' }],
+    );
   return corners ? { mode, corners } : { mode };
 }
 
@@ -416,9 +577,14 @@ export function normalizeRequest(request: PathPlanRequest): PlanSettings {
   const { geometry, path } = readGeometry(req);
   const vertices = countVertices(geometry);
   if (vertices > LIMITS.maxVertices)
-    fail('too-many-vertices', `${path}.coordinates`, `has ${vertices} positions; at most ${LIMITS.maxVertices} are accepted (simplify the boundary)`);
+    fail(
+      'too-many-vertices',
+      `${path}.coordinates`,
+      `has ${vertices} positions; at most ${LIMITS.maxVertices} are accepted (simplify the boundary)`,
+    );
   const polygons: LonLatPolygon[] = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
-  const polygonPaths = geometry.type === 'Polygon' ? [`${path}.coordinates`] : polygons.map((_, i) => `${path}.coordinates[${i}]`);
+  const polygonPaths =
+    geometry.type === 'Polygon' ? [`${path}.coordinates`] : polygons.map((_, i) => `${path}.coordinates[${i}]`);
   const machine = readMachine(req);
   const smallObstacleSizeMeters = readSmallObstacleSize(req, machine.widthMeters);
   const headlandPasses = readPasses(req);
@@ -431,7 +597,8 @@ export function normalizeRequest(request: PathPlanRequest): PlanSettings {
     smallObstacleSizeMeters,
     headlandPasses,
     headland: readHeadlandStyle(req),
-    trackType: (req.tracks as { trackType?: unknown } | undefined)?.trackType === 'curved' ? 'curved' : DEFAULTS.trackType,
+    trackType:
+      (req.tracks as { trackType?: unknown } | undefined)?.trackType === 'curved' ? 'curved' : DEFAULTS.trackType,
     fitHeadlandToTurns: readFitTurns(req),
     options,
     routeOptions: resolveRouteOptions(requestedRouteOptions, machine.widthMeters, machine.turnRadiusMeters),

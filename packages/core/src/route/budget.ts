@@ -33,10 +33,18 @@ export interface RouteBudget {
  * second one (cells with headings of their own) takes half; what earlier plannings spent
  * (`spentMilliseconds`) is gone.
  */
-export function routeBudget(maxOptimizerTimeSeconds: number, now: () => number, secondFollows: boolean, spentMilliseconds: number): RouteBudget {
+export function routeBudget(
+  maxOptimizerTimeSeconds: number,
+  now: () => number,
+  secondFollows: boolean,
+  spentMilliseconds: number,
+): RouteBudget {
   const startedAt = now();
   const fullLimitMilliseconds = maxOptimizerTimeSeconds * 1000;
-  const limitMilliseconds = Math.max(0, (secondFollows ? fullLimitMilliseconds / 2 : fullLimitMilliseconds) - spentMilliseconds);
+  const limitMilliseconds = Math.max(
+    0,
+    (secondFollows ? fullLimitMilliseconds / 2 : fullLimitMilliseconds) - spentMilliseconds,
+  );
   const refitMilliseconds = Math.max(REFIT_MIN_MILLISECONDS, REFIT_SHARE_OF_LIMIT * fullLimitMilliseconds);
   let refitUntil: number | undefined;
   const refitExhausted = (): boolean => refitUntil !== undefined && now() >= refitUntil;

@@ -77,7 +77,8 @@ export function timeIsUp(ctx: RouteContext): boolean {
 }
 
 /** What the wall-clock cap cuts from the connector searches (the `time-limit` warning). */
-export const CUT_SEARCHES = 'joins made after it were searched only by the cheap connectors (a turn, a chain of waypoints; a headland pass also by one ring\'s traversal where the rings were built before it), what they did not fit drawn straight or, a headland pass, left out';
+export const CUT_SEARCHES =
+  "joins made after it were searched only by the cheap connectors (a turn, a chain of waypoints; a headland pass also by one ring's traversal where the rings were built before it), what they did not fit drawn straight or, a headland pass, left out";
 
 /** Past the call's wall-clock cap (`ctx.hurry`): only the cheap connectors are tried. */
 export function hurried(ctx: RouteContext): boolean {
@@ -127,13 +128,22 @@ export function trackHeading(p: Extract<Piece, { kind: 'track' }>): number {
 
 /** Curved tracks (`Piece.xy`, in driving order): arc length of the curve's point nearest to (x, y). */
 export function curveParameter(xy: Float64Array, x: number, y: number): number {
-  let best = Infinity, at = 0, acc = 0;
+  let best = Infinity,
+    at = 0,
+    acc = 0;
   for (let i = 2; i < xy.length; i += 2) {
-    const ax = xy[i - 2], ay = xy[i - 1], dx = xy[i] - ax, dy = xy[i + 1] - ay;
-    const l2 = dx * dx + dy * dy, l = Math.sqrt(l2);
+    const ax = xy[i - 2],
+      ay = xy[i - 1],
+      dx = xy[i] - ax,
+      dy = xy[i + 1] - ay;
+    const l2 = dx * dx + dy * dy,
+      l = Math.sqrt(l2);
     const t = segmentParameter(x, y, ax, ay, dx, dy);
     const d2 = (ax + t * dx - x) ** 2 + (ay + t * dy - y) ** 2;
-    if (d2 < best) { best = d2; at = acc + t * l; }
+    if (d2 < best) {
+      best = d2;
+      at = acc + t * l;
+    }
     acc += l;
   }
   return at;
@@ -143,7 +153,9 @@ export function curveParameter(xy: Float64Array, x: number, y: number): number {
 export function poseOnCurve(xy: Float64Array, s: number): Pose {
   let acc = 0;
   for (let i = 2; i < xy.length; i += 2) {
-    const dx = xy[i] - xy[i - 2], dy = xy[i + 1] - xy[i - 1], l = hypot(dx, dy);
+    const dx = xy[i] - xy[i - 2],
+      dy = xy[i + 1] - xy[i - 1],
+      l = hypot(dx, dy);
     if (l === 0) continue;
     if (acc + l >= s || i + 2 >= xy.length) {
       const t = Math.min(1, Math.max(0, (s - acc) / l));
@@ -156,7 +168,8 @@ export function poseOnCurve(xy: Float64Array, s: number): Pose {
 
 /** Curved tracks: the curve between its points nearest to (sx, sy) and (ex, ey), those points included. */
 export function curveBetween(xy: Float64Array, sx: number, sy: number, ex: number, ey: number): Float64Array {
-  const s0 = curveParameter(xy, sx, sy), s1 = curveParameter(xy, ex, ey);
+  const s0 = curveParameter(xy, sx, sy),
+    s1 = curveParameter(xy, ex, ey);
   const out: number[] = [sx, sy];
   let acc = 0;
   for (let i = 2; i < xy.length; i += 2) {
@@ -185,14 +198,18 @@ export function pieceLength(p: Extract<Piece, { kind: 'track' }>): number {
 export function pulledBackEnd(a: Extract<Piece, { kind: 'track' }>, d: number): Pose {
   if (d === 0) return trackEnd(a);
   const h = trackHeading(a);
-  return a.xy ? poseOnCurve(a.xy, curveParameter(a.xy, a.ex, a.ey) - d) : { x: a.ex - d * Math.cos(h), y: a.ey - d * Math.sin(h), headingRadians: h };
+  return a.xy
+    ? poseOnCurve(a.xy, curveParameter(a.xy, a.ex, a.ey) - d)
+    : { x: a.ex - d * Math.cos(h), y: a.ey - d * Math.sin(h), headingRadians: h };
 }
 
 /** The pose `d` meters after the track's start, along it. */
 export function pushedInStart(b: Extract<Piece, { kind: 'track' }>, d: number): Pose {
   if (d === 0) return trackStart(b);
   const h = trackHeading(b);
-  return b.xy ? poseOnCurve(b.xy, curveParameter(b.xy, b.sx, b.sy) + d) : { x: b.sx + d * Math.cos(h), y: b.sy + d * Math.sin(h), headingRadians: h };
+  return b.xy
+    ? poseOnCurve(b.xy, curveParameter(b.xy, b.sx, b.sy) + d)
+    : { x: b.sx + d * Math.cos(h), y: b.sy + d * Math.sin(h), headingRadians: h };
 }
 
 export function endPose(xy: ArrayLike<number>): Pose {
@@ -204,7 +221,11 @@ export function endPose(xy: ArrayLike<number>): Pose {
 }
 
 export function reverseCurve(xy: Float64Array): Float64Array {
-  const n = xy.length, out = new Float64Array(n);
-  for (let i = 0; i < n; i += 2) { out[i] = xy[n - 2 - i]; out[i + 1] = xy[n - 1 - i]; }
+  const n = xy.length,
+    out = new Float64Array(n);
+  for (let i = 0; i < n; i += 2) {
+    out[i] = xy[n - 2 - i];
+    out[i + 1] = xy[n - 1 - i];
+  }
   return out;
 }

@@ -9,7 +9,14 @@ import type { PathsD } from '../geometry/clipper.js';
 import { worstCurvatureRatio } from '../geometry/curvature.js';
 import { turnCandidates } from '../turns/index.js';
 import type { Pose } from '../turns/types.js';
-import { junctionOnLoop, kinksWithinRadius, loopDefects, makeLoop, nearestOnLoop, sliceLoop } from '../turns/connectorRings.js';
+import {
+  junctionOnLoop,
+  kinksWithinRadius,
+  loopDefects,
+  makeLoop,
+  nearestOnLoop,
+  sliceLoop,
+} from '../turns/connectorRings.js';
 import { canLeave, defaultExpansions, searchConnector } from './connectSearch.js';
 import { inPocket } from './headlandEntry.js';
 
@@ -22,7 +29,16 @@ function ring(points: [number, number][]): { x: number; y: number }[] {
 /** An L-shaped corridor `width` wide: along +x from (0, 0) to (L, 0), then up +y to (L, L). */
 function corridorL(width: number, L = 120): PathsD {
   const h = width / 2;
-  return [ring([[-h, -h], [L + h, -h], [L + h, L], [L - h, L], [L - h, h], [-h, h]])];
+  return [
+    ring([
+      [-h, -h],
+      [L + h, -h],
+      [L + h, L],
+      [L - h, L],
+      [L - h, h],
+      [-h, h],
+    ]),
+  ];
 }
 
 function circleXY(cx: number, cy: number, r: number, n: number): Float64Array {
@@ -50,12 +66,28 @@ function containsNaive(region: Region, xy: ArrayLike<number>): boolean {
 describe('Region.containsPolyline (runs of points, one index query per run)', () => {
   it('agrees with the per-segment test against every edge on random polylines', () => {
     // A field with a hole: a 100 × 60 rectangle, a 20 × 20 hole.
-    const region = new Region([ring([[0, 0], [100, 0], [100, 60], [0, 60]]), ring([[40, 20], [40, 40], [60, 40], [60, 20]])]);
+    const region = new Region([
+      ring([
+        [0, 0],
+        [100, 0],
+        [100, 60],
+        [0, 60],
+      ]),
+      ring([
+        [40, 20],
+        [40, 40],
+        [60, 40],
+        [60, 20],
+      ]),
+    ]);
     fc.assert(
       fc.property(
         fc.double({ min: -10, max: 110, noNaN: true }),
         fc.double({ min: -10, max: 70, noNaN: true }),
-        fc.array(fc.tuple(fc.double({ min: -3, max: 3, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true })), { minLength: 1, maxLength: 120 }),
+        fc.array(fc.tuple(fc.double({ min: -3, max: 3, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true })), {
+          minLength: 1,
+          maxLength: 120,
+        }),
         (x0, y0, steps) => {
           const xy = [x0, y0];
           for (const [dx, dy] of steps) xy.push(xy[xy.length - 2] + dx, xy[xy.length - 1] + dy);
@@ -67,7 +99,20 @@ describe('Region.containsPolyline (runs of points, one index query per run)', ()
   });
 
   it('rings() gives back the rings it was built from', () => {
-    const rings = [ring([[0, 0], [100, 0], [100, 60], [0, 60]]), ring([[40, 20], [40, 40], [60, 40], [60, 20]])];
+    const rings = [
+      ring([
+        [0, 0],
+        [100, 0],
+        [100, 60],
+        [0, 60],
+      ]),
+      ring([
+        [40, 20],
+        [40, 40],
+        [60, 40],
+        [60, 20],
+      ]),
+    ];
     expect(new Region(rings).rings()).toEqual(rings);
   });
 });
@@ -76,20 +121,27 @@ describe('connector loops', () => {
   it('nearestOnLoop (indexed) matches a scan of every segment', () => {
     const loop = makeLoop(circleXY(0, 0, 40, 97));
     fc.assert(
-      fc.property(fc.double({ min: -80, max: 80, noNaN: true }), fc.double({ min: -80, max: 80, noNaN: true }), (x, y) => {
-        let best = Infinity;
-        for (let i = 2; i < loop.xy.length; i += 2) {
-          const ax = loop.xy[i - 2], ay = loop.xy[i - 1], dx = loop.xy[i] - ax, dy = loop.xy[i + 1] - ay;
-          const l2 = dx * dx + dy * dy;
-          const t = Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / l2));
-          best = Math.min(best, Math.hypot(ax + t * dx - x, ay + t * dy - y));
-        }
-        expect(nearestOnLoop(loop, x, y).distance).toBeCloseTo(best, 9);
-        // With a reach: farther loops answer Infinity, nearer ones the same distance.
-        const capped = nearestOnLoop(loop, x, y, 10).distance;
-        if (best > 10) expect(capped).toBe(Infinity);
-        else expect(capped).toBeCloseTo(best, 9);
-      }),
+      fc.property(
+        fc.double({ min: -80, max: 80, noNaN: true }),
+        fc.double({ min: -80, max: 80, noNaN: true }),
+        (x, y) => {
+          let best = Infinity;
+          for (let i = 2; i < loop.xy.length; i += 2) {
+            const ax = loop.xy[i - 2],
+              ay = loop.xy[i - 1],
+              dx = loop.xy[i] - ax,
+              dy = loop.xy[i + 1] - ay;
+            const l2 = dx * dx + dy * dy;
+            const t = Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / l2));
+            best = Math.min(best, Math.hypot(ax + t * dx - x, ay + t * dy - y));
+          }
+          expect(nearestOnLoop(loop, x, y).distance).toBeCloseTo(best, 9);
+          // With a reach: farther loops answer Infinity, nearer ones the same distance.
+          const capped = nearestOnLoop(loop, x, y, 10).distance;
+          if (best > 10) expect(capped).toBe(Infinity);
+          else expect(capped).toBeCloseTo(best, 9);
+        },
+      ),
       { seed: 11, numRuns: 200 },
     );
   });
@@ -102,11 +154,19 @@ describe('connector loops', () => {
         const slice = sliceLoop(loop, enter.s, 3, dir);
         // No repeated first point; the first chord has the pose's heading.
         expect(Math.hypot(slice[2] - slice[0], slice[3] - slice[1])).toBeGreaterThan(0.01);
-        expect(Math.abs(Math.sin(Math.atan2(slice[3] - slice[1], slice[2] - slice[0]) - enter.pose.headingRadians))).toBeLessThan(1e-9);
+        expect(
+          Math.abs(Math.sin(Math.atan2(slice[3] - slice[1], slice[2] - slice[0]) - enter.pose.headingRadians)),
+        ).toBeLessThan(1e-9);
         const leave = junctionOnLoop(loop, s, dir, 'leave');
         const before = sliceLoop(loop, leave.s - dir * 3, 3, dir);
         const n = before.length;
-        expect(Math.abs(Math.sin(Math.atan2(before[n - 1] - before[n - 3], before[n - 2] - before[n - 4]) - leave.pose.headingRadians))).toBeLessThan(1e-9);
+        expect(
+          Math.abs(
+            Math.sin(
+              Math.atan2(before[n - 1] - before[n - 3], before[n - 2] - before[n - 4]) - leave.pose.headingRadians,
+            ),
+          ),
+        ).toBeLessThan(1e-9);
       }
     }
   });
@@ -137,17 +197,22 @@ describe('kinksWithinRadius', () => {
 });
 
 describe('searchConnector (hybrid A*)', () => {
-  const shotIn = (region: Region) => (a: Pose, b: Pose): ArrayLike<number> | undefined => {
-    for (const c of turnCandidates(a, b, { turnRadiusMeters: R }).slice(0, 4)) if (region.containsPolyline(c.points)) return c.points;
-    return undefined;
-  };
+  const shotIn =
+    (region: Region) =>
+    (a: Pose, b: Pose): ArrayLike<number> | undefined => {
+      for (const c of turnCandidates(a, b, { turnRadiusMeters: R }).slice(0, 4))
+        if (region.containsPolyline(c.points)) return c.points;
+      return undefined;
+    };
 
   it('finds a forward path round a right-angle bend of a 14 m corridor where no single manoeuvre fits', () => {
     const region = new Region(corridorL(14));
     const from: Pose = { x: 10, y: 0, headingRadians: 0 };
     const to: Pose = { x: 120, y: 100, headingRadians: Math.PI / 2 };
     // No direct Dubins path between the two stays inside.
-    expect(turnCandidates(from, to, { turnRadiusMeters: R }).some((c) => region.containsPolyline(c.points))).toBe(false);
+    expect(turnCandidates(from, to, { turnRadiusMeters: R }).some((c) => region.containsPolyline(c.points))).toBe(
+      false,
+    );
     const xy = searchConnector(from, to, region, shotIn(region), { turnRadiusMeters: R });
     expect(xy).toBeDefined();
     const p = xy as Float64Array;
@@ -156,15 +221,25 @@ describe('searchConnector (hybrid A*)', () => {
     expect(region.containsPolyline(p)).toBe(true);
     expect(worstCurvatureRatio(p, R).ratio).toBeLessThanOrEqual(1 + 1e-6);
     expect(kinksWithinRadius(p, R)).toBe(true);
-    for (let i = 2; i < p.length; i += 2) expect(Math.hypot(p[i] - p[i - 2], p[i + 1] - p[i - 1])).toBeLessThanOrEqual(0.5 + 1e-9);
+    for (let i = 2; i < p.length; i += 2)
+      expect(Math.hypot(p[i] - p[i - 2], p[i + 1] - p[i - 1])).toBeLessThanOrEqual(0.5 + 1e-9);
   });
 
   it('gives up (undefined) when the goal needs a U-turn in a corridor narrower than 2R, and canLeave sees the pocket', () => {
     // A straight dead-end corridor 8 m wide: turning round needs 2R = 12 m.
-    const region = new Region([ring([[0, -4], [80, -4], [80, 4], [0, 4]])]);
+    const region = new Region([
+      ring([
+        [0, -4],
+        [80, -4],
+        [80, 4],
+        [0, 4],
+      ]),
+    ]);
     const from: Pose = { x: 10, y: 0, headingRadians: 0 };
     const back: Pose = { x: 5, y: 0, headingRadians: Math.PI };
-    expect(searchConnector(from, back, region, shotIn(region), { turnRadiusMeters: R, maxExpansions: 3000 })).toBeUndefined();
+    expect(
+      searchConnector(from, back, region, shotIn(region), { turnRadiusMeters: R, maxExpansions: 3000 }),
+    ).toBeUndefined();
     // Facing the closed end 3 m away: nothing leaves; facing down the corridor: it does.
     expect(canLeave({ x: 77, y: 0, headingRadians: 0 }, region, R)).toBe(false);
     expect(canLeave({ x: 77, y: 0, headingRadians: Math.PI }, region, R)).toBe(true);
@@ -174,16 +249,37 @@ describe('searchConnector (hybrid A*)', () => {
 
   it('counts a bay with room to circle but no way out as a pocket (inPocket), open ground not', () => {
     // A round bay of radius 14 m (all the ground there is): the machine (R 6 m) circles in it.
-    const bay = new Region([ring(Array.from({ length: 64 }, (_, i) => [14 * Math.cos((2 * Math.PI * i) / 64), 14 * Math.sin((2 * Math.PI * i) / 64)] as [number, number]))]);
+    const bay = new Region([
+      ring(
+        Array.from(
+          { length: 64 },
+          (_, i) => [14 * Math.cos((2 * Math.PI * i) / 64), 14 * Math.sin((2 * Math.PI * i) / 64)] as [number, number],
+        ),
+      ),
+    ]);
     const inBay: Pose = { x: 0, y: 0, headingRadians: 0 };
     // Room to turn round (open ground, what the pocket test alone looked for), but nowhere 4 R away.
     expect(canLeave(inBay, bay, R, false, 150, 600, true)).toBe(true);
     expect(canLeave(inBay, bay, R)).toBe(false);
     expect(inPocket(inBay, bay, R)).toBe(true);
     // The same pose in a wide field, and at the closed end of the corridor above.
-    const field = new Region([ring([[-100, -100], [100, -100], [100, 100], [-100, 100]])]);
+    const field = new Region([
+      ring([
+        [-100, -100],
+        [100, -100],
+        [100, 100],
+        [-100, 100],
+      ]),
+    ]);
     expect(inPocket(inBay, field, R)).toBe(false);
-    const corridor = new Region([ring([[0, -4], [80, -4], [80, 4], [0, 4]])]);
+    const corridor = new Region([
+      ring([
+        [0, -4],
+        [80, -4],
+        [80, 4],
+        [0, 4],
+      ]),
+    ]);
     expect(inPocket({ x: 77, y: 0, headingRadians: 0 }, corridor, R)).toBe(true);
   });
 });
@@ -201,11 +297,15 @@ describe('search budget and output rounding', () => {
   it('keeps back a margin for the output rounding on short chords, not on an arc of radius R', () => {
     // Points on a circle of radius R every 0.3 m: within the bound.
     const arc: number[] = [];
-    for (let i = 0; i <= 40; i++) { const t = (i * 0.3) / R; arc.push(R * Math.sin(t), R - R * Math.cos(t)); }
+    for (let i = 0; i <= 40; i++) {
+      const t = (i * 0.3) / R;
+      arc.push(R * Math.sin(t), R - R * Math.cos(t));
+    }
     expect(kinksWithinRadius(arc, R)).toBe(true);
     // A vertex 0.0019 rad past the bound between 0.18 m and 0.33 m chords: within 0.002 rad, but
     // the 1e-9° rounding of the plan can push it past (at-ref-003, spiral).
-    const a = 0.18, b = 0.33;
+    const a = 0.18,
+      b = 0.33;
     const turn = Math.asin(a / (2 * R)) + Math.asin(b / (2 * R)) + 0.0019;
     expect(kinksWithinRadius([-a, 0, 0, 0, b * Math.cos(turn), b * Math.sin(turn)], R)).toBe(false);
     // Between 1 m chords only 0.0004 rad is kept back: 0.0015 past the bound still passes.

@@ -71,7 +71,8 @@ export class Heap {
   }
   push(key: number, val: number): void {
     if (this.n === this.keys.length) this.grow();
-    const keys = this.keys, vals = this.vals;
+    const keys = this.keys,
+      vals = this.vals;
     let i = this.n++;
     while (i > 0) {
       const p = (i - 1) >> 1;
@@ -85,10 +86,12 @@ export class Heap {
   }
   /** Removes the smallest; returns its value. */
   pop(): number {
-    const keys = this.keys, vals = this.vals;
+    const keys = this.keys,
+      vals = this.vals;
     const top = vals[0];
     const n = --this.n;
-    const lastK = keys[n], lastV = vals[n];
+    const lastK = keys[n],
+      lastV = vals[n];
     if (n > 0) {
       let i = 0;
       for (;;) {
@@ -107,7 +110,8 @@ export class Heap {
     return top;
   }
   private grow(): void {
-    const keys = new Float64Array(2 * this.keys.length), vals = new Int32Array(2 * this.vals.length);
+    const keys = new Float64Array(2 * this.keys.length),
+      vals = new Int32Array(2 * this.vals.length);
     keys.set(this.keys);
     vals.set(this.vals);
     this.keys = keys;
@@ -119,7 +123,17 @@ export class Heap {
  * Samples a primitive from pose (x, y, h), `ch` = cos h and `sh` = sin h (shared by the primitives
  * of one pose): length L, curvature k; points after the start, every ≤ step.
  */
-function drive(x: number, y: number, h: number, ch: number, sh: number, L: number, k: number, step: number, out: number[]): void {
+function drive(
+  x: number,
+  y: number,
+  h: number,
+  ch: number,
+  sh: number,
+  L: number,
+  k: number,
+  step: number,
+  out: number[],
+): void {
   const n = Math.max(1, Math.ceil(L / step));
   if (k === 0) {
     for (let i = 1; i <= n; i++) {
@@ -142,7 +156,13 @@ const COMPACT_KEYS = 2 ** 30;
  * Searches a forward path of bounded curvature from `from` to `to` inside `region`. `shot` joins
  * two poses directly (and checks the field). Returns the dense polyline, or undefined.
  */
-export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot, limits: SearchLimits): Float64Array | undefined {
+export function searchConnector(
+  from: Pose,
+  to: Pose,
+  region: Region,
+  shot: Shot,
+  limits: SearchLimits,
+): Float64Array | undefined {
   const R = limits.turnRadiusMeters;
   const step = limits.sampleStepMeters ?? 0.5;
   const abort = limits.abort;
@@ -155,23 +175,35 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   // Closed-set keys: node cell and heading class. Over the raster's extent the cells are numbered
   // compactly (keys below 2^30: small integers, cheap in a Set or a Map); a node off it (a window's
   // search) or a field too large for that gets the wide numbering, outside [0, 2^30).
-  const gx = Math.ceil((raster.nx * raster.cell) / cell) + 1, gy = Math.ceil((raster.ny * raster.cell) / cell) + 1;
+  const gx = Math.ceil((raster.nx * raster.cell) / cell) + 1,
+    gy = Math.ceil((raster.ny * raster.cell) / cell) + 1;
   const compact = gx * gy * HEADING_BINS < COMPACT_KEYS;
   const keyOf = (x: number, y: number, h: number): number => {
-    const i = Math.floor((x - raster.x0) / cell), j = Math.floor((y - raster.y0) / cell);
+    const i = Math.floor((x - raster.x0) / cell),
+      j = Math.floor((y - raster.y0) / cell);
     if (compact && i >= 0 && j >= 0 && i < gx && j < gy) return (j * gx + i) * HEADING_BINS + headingBin(h);
     const wide = (j * 1e6 + i) * HEADING_BINS + headingBin(h);
     return wide >= 0 ? wide + COMPACT_KEYS : wide;
   };
   // Node store.
-  const X: number[] = [], Y: number[] = [], H: number[] = [], G: number[] = [], D: number[] = [], parent: number[] = [];
+  const X: number[] = [],
+    Y: number[] = [],
+    H: number[] = [],
+    G: number[] = [],
+    D: number[] = [],
+    parent: number[] = [];
   const closed = new Set<number>();
   const bestG = new Map<number, number>();
   const heap = new Heap();
   const add = (x: number, y: number, h: number, g: number, p: number): void => {
     const id = X.length;
     const d = heuristic(x, y);
-    X.push(x); Y.push(y); H.push(h); G.push(g); D.push(d); parent.push(p);
+    X.push(x);
+    Y.push(y);
+    H.push(h);
+    G.push(g);
+    D.push(d);
+    parent.push(p);
     heap.push(g + 1.2 * d, id);
   };
   add(from.x, from.y, from.headingRadians, 0, -1);
@@ -192,16 +224,23 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
     const pose = { x: X[id], y: Y[id], headingRadians: H[id] };
     if (D[id] < near || expansions % shotEvery === 1 % shotEvery) {
       const s = shot(pose, to);
-      if (s) { goalNode = id; goalShot = s; break; }
+      if (s) {
+        goalNode = id;
+        goalShot = s;
+        break;
+      }
     }
-    const ch = Math.cos(pose.headingRadians), sh = Math.sin(pose.headingRadians);
+    const ch = Math.cos(pose.headingRadians),
+      sh = Math.sin(pose.headingRadians);
     for (const kappa of curvatures) {
       buf.length = 0;
       buf.push(pose.x, pose.y);
       drive(pose.x, pose.y, pose.headingRadians, ch, sh, L, kappa, step, buf);
       if (!region.containsPolyline(buf)) continue;
       const n = buf.length;
-      const x = buf[n - 2], y = buf[n - 1], h = pose.headingRadians + kappa * L;
+      const x = buf[n - 2],
+        y = buf[n - 1],
+        h = pose.headingRadians + kappa * L;
       const nk = keyOf(x, y, h);
       if (closed.has(nk)) continue;
       // Curving costs a little more than driving straight: straighter paths first.
@@ -227,22 +266,43 @@ export function searchConnector(from: Pose, to: Pose, region: Region, shot: Shot
   let attempts = 0;
   while (i < poses.length - 1) {
     const direct = attempts++ < 400 ? shot(poses[i], to) : undefined;
-    if (direct) { append(direct); return Float64Array.from(out); }
+    if (direct) {
+      append(direct);
+      return Float64Array.from(out);
+    }
     let j = poses.length - 1;
     let joined = false;
     for (; j > i + 1 && attempts < 400; j = Math.max(i + 1, Math.floor((i + j) / 2))) {
       attempts++;
       const s = shot(poses[i], poses[j]);
-      if (s) { append(s); joined = true; break; }
-      if (j === i + 2) { j = i + 1; break; }
+      if (s) {
+        append(s);
+        joined = true;
+        break;
+      }
+      if (j === i + 2) {
+        j = i + 1;
+        break;
+      }
     }
     if (!joined) {
       // One primitive, exactly as the search drove it.
       j = i + 1;
-      const p = poses[i], q = poses[j];
+      const p = poses[i],
+        q = poses[j];
       const kappa = wrapPi(q.headingRadians - p.headingRadians) / L;
       buf.length = 0;
-      drive(p.x, p.y, p.headingRadians, Math.cos(p.headingRadians), Math.sin(p.headingRadians), L, Math.abs(kappa) < 1e-9 ? 0 : kappa, step, buf);
+      drive(
+        p.x,
+        p.y,
+        p.headingRadians,
+        Math.cos(p.headingRadians),
+        Math.sin(p.headingRadians),
+        L,
+        Math.abs(kappa) < 1e-9 ? 0 : kappa,
+        step,
+        buf,
+      );
       for (let m = 0; m < buf.length; m++) out.push(buf[m]);
       // Land exactly on the stored pose.
       out[out.length - 2] = q.x;
@@ -264,7 +324,10 @@ const EXPANSIONS_PER_PRIMITIVE = 30;
 const MAX_DEFAULT_EXPANSIONS = 40000;
 export function defaultExpansions(fieldDistanceMeters: number, primitiveMeters: number): number {
   if (!Number.isFinite(fieldDistanceMeters)) return 8000;
-  return Math.min(MAX_DEFAULT_EXPANSIONS, Math.max(8000, Math.ceil((EXPANSIONS_PER_PRIMITIVE * fieldDistanceMeters) / primitiveMeters)));
+  return Math.min(
+    MAX_DEFAULT_EXPANSIONS,
+    Math.max(8000, Math.ceil((EXPANSIONS_PER_PRIMITIVE * fieldDistanceMeters) / primitiveMeters)),
+  );
 }
 
 /**
@@ -274,12 +337,22 @@ export function defaultExpansions(fieldDistanceMeters: number, primitiveMeters: 
  * path leaves. A small search, greedy outwards; with `backwards`, whether the pose can be reached
  * (driving the time-reversed path).
  */
-export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, backwards = false, distanceMeters = 4 * turnRadiusMeters, maxExpansions = 400, untilOpen = false): boolean {
+export function canLeave(
+  pose: Pose,
+  region: Region,
+  turnRadiusMeters: number,
+  backwards = false,
+  distanceMeters = 4 * turnRadiusMeters,
+  maxExpansions = 400,
+  untilOpen = false,
+): boolean {
   const R = turnRadiusMeters;
   const L = Math.max(0.5, (R * Math.PI) / 12);
   const curvatures = [0, 1 / R, -1 / R];
   const h0 = backwards ? pose.headingRadians + Math.PI : pose.headingRadians;
-  const X: number[] = [pose.x], Y: number[] = [pose.y], H: number[] = [h0];
+  const X: number[] = [pose.x],
+    Y: number[] = [pose.y],
+    H: number[] = [h0];
   const heap = new Heap();
   heap.push(0, 0);
   const seen = new Set<number>();
@@ -288,11 +361,19 @@ export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, b
   let expansions = 0;
   while (heap.size > 0 && expansions < maxExpansions) {
     const id = heap.pop();
-    const x = X[id], y = Y[id], h = H[id];
+    const x = X[id],
+      y = Y[id],
+      h = H[id];
     // the node's cell from the start and its heading class; compact (a small integer) within 1,000 cells, as in searchConnector
-    const i = Math.floor((x - pose.x) / cell), j = Math.floor((y - pose.y) / cell);
+    const i = Math.floor((x - pose.x) / cell),
+      j = Math.floor((y - pose.y) / cell);
     const wide = (j * 100003 + i) * HEADING_BINS + headingBin(h);
-    const key = i > -1000 && i < 1000 && j > -1000 && j < 1000 ? ((j + 1000) * 2001 + i + 1000) * HEADING_BINS + headingBin(h) : wide >= 0 ? wide + COMPACT_KEYS : wide;
+    const key =
+      i > -1000 && i < 1000 && j > -1000 && j < 1000
+        ? ((j + 1000) * 2001 + i + 1000) * HEADING_BINS + headingBin(h)
+        : wide >= 0
+          ? wide + COMPACT_KEYS
+          : wide;
     if (seen.has(key)) continue;
     seen.add(key);
     expansions++;
@@ -300,13 +381,16 @@ export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, b
     // Open ground: a full circle of radius R (left or right of the machine) fits here, so the
     // machine can turn round and go anywhere the field connects to.
     if (untilOpen && expansions % 4 === 1) {
-      const sx = -Math.sin(h) * R * 1.02, sy = Math.cos(h) * R * 1.02;
+      const sx = -Math.sin(h) * R * 1.02,
+        sy = Math.cos(h) * R * 1.02;
       for (const sgn of [1, -1]) {
-        const cx = x + sgn * sx, cy = y + sgn * sy;
+        const cx = x + sgn * sx,
+          cy = y + sgn * sy;
         if (region.contains(cx, cy) && region.distanceToEdge(cx, cy) >= R * 1.02) return true;
       }
     }
-    const ch = Math.cos(h), sh = Math.sin(h);
+    const ch = Math.cos(h),
+      sh = Math.sin(h);
     for (const kappa of curvatures) {
       buf.length = 0;
       buf.push(x, y);
@@ -314,7 +398,9 @@ export function canLeave(pose: Pose, region: Region, turnRadiusMeters: number, b
       if (!region.containsPolyline(buf)) continue;
       const n = buf.length;
       const id2 = X.length;
-      X.push(buf[n - 2]); Y.push(buf[n - 1]); H.push(h + kappa * L);
+      X.push(buf[n - 2]);
+      Y.push(buf[n - 1]);
+      H.push(h + kappa * L);
       heap.push(-hypot(buf[n - 2] - pose.x, buf[n - 1] - pose.y), id2);
     }
   }

@@ -14,11 +14,16 @@ import { createLocalFrame } from '../geometry/projection.js';
 import { Region } from '../geometry/region.js';
 import type { FieldGeometry, GeoJsonPolygon, PathPlanRequest, Plan } from '../types.js';
 
-
 /** A polygon given in local meters around (lon0, lat0), as GeoJSON lon/lat. */
 function polygonAt(lon0: number, lat0: number, ...rings: [number, number][][]): GeoJsonPolygon {
   const frame = createLocalFrame([[lon0, lat0]]);
-  return { type: 'Polygon', coordinates: rings.map((r) => { const ll = r.map(([x, y]) => frame.toLonLat(x, y)); return [...ll, ll[0]]; }) };
+  return {
+    type: 'Polygon',
+    coordinates: rings.map((r) => {
+      const ll = r.map(([x, y]) => frame.toLonLat(x, y));
+      return [...ll, ll[0]];
+    }),
+  };
 }
 
 function request(field: FieldGeometry, drivethrough = false): PathPlanRequest {
@@ -70,7 +75,22 @@ describe('passes and parts that cannot be driven within the turning radius', () 
   it('a headland pass round a pole (tighter than R all round) is left out with a warning, and the plan stays clean', () => {
     // 160 × 100 m with a 1 m square pole: its first interior pass circles it at about 3.5 m
     // (rounds asked for: by default a pole smaller than the machine gets none).
-    const field = polygonAt(15, 48, [[-80, -50], [80, -50], [80, 50], [-80, 50]], [[10.5, 0.5], [10.5, -0.5], [9.5, -0.5], [9.5, 0.5]]);
+    const field = polygonAt(
+      15,
+      48,
+      [
+        [-80, -50],
+        [80, -50],
+        [80, 50],
+        [-80, 50],
+      ],
+      [
+        [10.5, 0.5],
+        [10.5, -0.5],
+        [9.5, -0.5],
+        [9.5, 0.5],
+      ],
+    );
     const plan = planRoute({ ...request(field), headland: { passes: 2, smallObstacleSizeMeters: 0 } });
     expect(checkPlan(field, plan).violations).toEqual([]);
     const skipped = plan.warnings.filter((w) => w.code === 'headland-pass-skipped');
@@ -93,11 +113,13 @@ describe('passes and parts that cannot be driven within the turning radius', () 
     expect(plan.metrics.uncoveredRatio).toBeLessThan(0.05);
     // checkPlan does not look at transports: check here that none enters the ditch (the field's hole).
     const lf = prepareField(normalizeRequest(request(field)));
-    const holes = new Region(lf.field.filter((r) => {
-      let a2 = 0;
-      for (let i = 0, j = r.length - 1; i < r.length; j = i++) a2 += (r[j].x - r[i].x) * (r[j].y + r[i].y);
-      return a2 < 0;
-    }));
+    const holes = new Region(
+      lf.field.filter((r) => {
+        let a2 = 0;
+        for (let i = 0, j = r.length - 1; i < r.length; j = i++) a2 += (r[j].x - r[i].x) * (r[j].y + r[i].y);
+        return a2 < 0;
+      }),
+    );
     for (const t of transports) {
       for (const [lon, lat] of t.coordinates) {
         const [x, y] = lf.frame.toLocal(lon, lat);

@@ -19,10 +19,26 @@ import { loopDistanceAtLeast, nearestOnLoop } from '../turns/connectorRings.js';
 import { objectKey, poseKey, remember } from './connectionMemo.js';
 import { sameRingAs } from '../geometry/swaths.js';
 import type { LocalSegment, Piece } from '../turns/path.js';
-import { hurried, timeIsUp, MAX_FAILED_SEARCHES, loopDirections, curveBetween, trackStart, trackEnd, endPose, reverseCurve } from './connectContext.js';
+import {
+  hurried,
+  timeIsUp,
+  MAX_FAILED_SEARCHES,
+  loopDirections,
+  curveBetween,
+  trackStart,
+  trackEnd,
+  endPose,
+  reverseCurve,
+} from './connectContext.js';
 import type { RouteContext, TrackVisit, Conn } from './connectContext.js';
 import { enterHeadland, inPocket, passHasJunction } from './headlandEntry.js';
-import { connectShortened, enterFromShortened, withShorteningBudget, connectNeighbours, connectFar } from './shortening.js';
+import {
+  connectShortened,
+  enterFromShortened,
+  withShorteningBudget,
+  connectNeighbours,
+  connectFar,
+} from './shortening.js';
 
 export type { LocalSegment, LocalWarning, Piece } from '../turns/path.js';
 export type { RouteContext, ShorteningBudget, TrackVisit } from './connectContext.js';
@@ -30,12 +46,36 @@ export { tryBridgedTraversal, tryDirect, tryTraversal } from './traversal.js';
 export { trySearch, tryWaypointChain } from './connectors.js';
 
 /** Builds track pieces for a visit order. `cellOf` groups neighbours. */
-export function trackPieces(tracks: Track[], visits: TrackVisit[], cellOf: Int32Array): Extract<Piece, { kind: 'track' }>[] {
+export function trackPieces(
+  tracks: Track[],
+  visits: TrackVisit[],
+  cellOf: Int32Array,
+): Extract<Piece, { kind: 'track' }>[] {
   return visits.map((v) => {
     const t = tracks[v.trackIndex];
     return v.forward
-      ? { kind: 'track', trackIndex: v.trackIndex, line: t.line, cell: cellOf[v.trackIndex], sx: t.x0, sy: t.y0, ex: t.x1, ey: t.y1, ...(t.xy ? { xy: t.xy } : {}) }
-      : { kind: 'track', trackIndex: v.trackIndex, line: t.line, cell: cellOf[v.trackIndex], sx: t.x1, sy: t.y1, ex: t.x0, ey: t.y0, ...(t.xy ? { xy: reverseCurve(t.xy) } : {}) };
+      ? {
+          kind: 'track',
+          trackIndex: v.trackIndex,
+          line: t.line,
+          cell: cellOf[v.trackIndex],
+          sx: t.x0,
+          sy: t.y0,
+          ex: t.x1,
+          ey: t.y1,
+          ...(t.xy ? { xy: t.xy } : {}),
+        }
+      : {
+          kind: 'track',
+          trackIndex: v.trackIndex,
+          line: t.line,
+          cell: cellOf[v.trackIndex],
+          sx: t.x1,
+          sy: t.y1,
+          ex: t.x0,
+          ey: t.y0,
+          ...(t.xy ? { xy: reverseCurve(t.xy) } : {}),
+        };
   });
 }
 
@@ -57,7 +97,13 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
   // taken out again (with a warning) and the piece retried from where the machine was before it
   // (one pass back: deeper undoing cascades).
   // Passes driven since the last track, innermost last: each can be undone once.
-  const passStack: { outLength: number; cur: Pose | undefined; prev: Piece | undefined; warnings: number; piece: Extract<Piece, { kind: 'headland' }> }[] = [];
+  const passStack: {
+    outLength: number;
+    cur: Pose | undefined;
+    prev: Piece | undefined;
+    warnings: number;
+    piece: Extract<Piece, { kind: 'headland' }>;
+  }[] = [];
   const skipPass = (p: Extract<Piece, { kind: 'headland' }>): void => {
     // Left out, loudly: its area counts as uncovered in the metrics.
     ctx.warnings.push({
@@ -66,7 +112,9 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
       x: p.loop.xy[0],
       y: p.loop.xy[1],
       // a pass with no junction a forward path can join and leave is entered from nowhere (enterHeadland)
-      ...(passHasJunction(p.loop, loopDirections(p.loop, ctx.headlandWinding), ctx, false) ? {} : { shapeOnly: true as const }),
+      ...(passHasJunction(p.loop, loopDirections(p.loop, ctx.headlandWinding), ctx, false)
+        ? {}
+        : { shapeOnly: true as const }),
     });
   };
   const undoLastPass = (warningsBefore: number): boolean => {
@@ -90,7 +138,14 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
   const swapped = new Set<Piece>();
   const swapWithLastPass = (p: Extract<Piece, { kind: 'headland' }>, i: number): number | undefined => {
     const lp = passStack[passStack.length - 1];
-    if (!lp || prev !== lp.piece || swapped.has(p) || lp.cur === undefined || p.loop.lengthMeters <= lp.piece.loop.lengthMeters) return undefined;
+    if (
+      !lp ||
+      prev !== lp.piece ||
+      swapped.has(p) ||
+      lp.cur === undefined ||
+      p.loop.lengthMeters <= lp.piece.loop.lengthMeters
+    )
+      return undefined;
     const j = queue.indexOf(lp.piece);
     if (j < 0 || j >= i) return undefined;
     swapped.add(p);
@@ -117,12 +172,20 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
     // past the caller's deadline: stop (the connection is marked aborted and not used)
     if (timeIsUp(ctx)) break;
     if (cur !== undefined && queue[i].kind === 'headland') {
-      let j = i, best = i, bestD = Infinity;
+      let j = i,
+        best = i,
+        bestD = Infinity;
       while (j < queue.length && queue[j].kind === 'headland') {
         const q = queue[j] as Extract<Piece, { kind: 'headland' }>;
         // (a pass put off from here is not a candidate; one whose bounding box is no nearer than the best so far cannot win: not measured)
-        const d = putOff.get(q) === cur || loopDistanceAtLeast(q.loop, cur.x, cur.y) >= bestD - 1e-9 ? Infinity : nearestOnLoop(q.loop, cur.x, cur.y).distance;
-        if (d < bestD - 1e-9) { bestD = d; best = j; }
+        const d =
+          putOff.get(q) === cur || loopDistanceAtLeast(q.loop, cur.x, cur.y) >= bestD - 1e-9
+            ? Infinity
+            : nearestOnLoop(q.loop, cur.x, cur.y).distance;
+        if (d < bestD - 1e-9) {
+          bestD = d;
+          best = j;
+        }
         j++;
       }
       if (best !== i) [queue[i], queue[best]] = [queue[best], queue[i]];
@@ -131,21 +194,42 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
     if (p.kind === 'track') {
       if (cur !== undefined) {
         const warned = ctx.warnings.length;
-        const neighbours = prev?.kind === 'track' && prev.cell === p.cell && Math.abs(prev.line - p.line) <= turnSpanLines(ctx.widthMeters, ctx.turnOptions.turnRadiusMeters);
-        const from = cur, to = trackStart(p);
-        let c = neighbours ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx) : remember(ctx.memo, ctx, `far ${poseKey(from)} ${poseKey(to)}`, MAX_FAILED_SEARCHES, () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`), `${p.trackIndex}`);
-        if (c.kind === 'unfitted' && undoLastPass(warned)) { i--; continue; }
+        const neighbours =
+          prev?.kind === 'track' &&
+          prev.cell === p.cell &&
+          Math.abs(prev.line - p.line) <= turnSpanLines(ctx.widthMeters, ctx.turnOptions.turnRadiusMeters);
+        const from = cur,
+          to = trackStart(p);
+        let c = neighbours
+          ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx)
+          : remember(
+              ctx.memo,
+              ctx,
+              `far ${poseKey(from)} ${poseKey(to)}`,
+              MAX_FAILED_SEARCHES,
+              () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`),
+              `${p.trackIndex}`,
+            );
+        if (c.kind === 'unfitted' && undoLastPass(warned)) {
+          i--;
+          continue;
+        }
         if (c.kind === 'unfitted' && ctx.shortenUnfitted?.start()) {
           // Shorten the tracks at this join until something fits: its warning replaces turn-not-fitted.
           const warnedAfter = ctx.warnings.length;
-          const s = withShorteningBudget(ctx, (budgeted) => connectShortened(prev?.kind === 'track' ? prev : undefined, from, p, budgeted));
+          const s = withShorteningBudget(ctx, (budgeted) =>
+            connectShortened(prev?.kind === 'track' ? prev : undefined, from, p, budgeted),
+          );
           if (s) {
             ctx.warnings.splice(warned, warnedAfter - warned);
             c = s;
           }
         }
         // a manoeuvre straight from one track of a cell to another is a turn, however many lines over
-        push(c, neighbours || (c.kind === 'direct' && prev?.kind === 'track' && prev.cell === p.cell) ? 'Turn' : 'Connector');
+        push(
+          c,
+          neighbours || (c.kind === 'direct' && prev?.kind === 'track' && prev.cell === p.cell) ? 'Turn' : 'Connector',
+        );
       }
       out.push({ seg: { type: 'Track', xy: new Float64Array(0), trackIndex: p.trackIndex }, piece: p });
       cur = trackEnd(p);
@@ -153,12 +237,23 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
     } else {
       const before = { outLength: out.length, cur, prev, warnings: ctx.warnings.length };
       const from = cur;
-      let entered = from && ctx.memo ? remember(ctx.memo, ctx, `pass ${objectKey(ctx.memo, p.loop)} ${poseKey(from)}`, MAX_FAILED_SEARCHES, () => enterHeadland(from, p, ctx)) : enterHeadland(from, p, ctx);
+      let entered =
+        from && ctx.memo
+          ? remember(ctx.memo, ctx, `pass ${objectKey(ctx.memo, p.loop)} ${poseKey(from)}`, MAX_FAILED_SEARCHES, () =>
+              enterHeadland(from, p, ctx),
+            )
+          : enterHeadland(from, p, ctx);
       // The track before ends in a pocket: its end pulled back until the pass can be joined.
       if (!entered && prev?.kind === 'track' && !hurried(ctx)) entered = enterFromShortened(prev, p, ctx);
       if (!entered) {
         // Undo the previous pass only if this one could be joined from somewhere at all.
-        if (passHasJunction(p.loop, loopDirections(p.loop, ctx.headlandWinding), ctx) && undoLastPass(ctx.warnings.length)) { i--; continue; }
+        if (
+          passHasJunction(p.loop, loopDirections(p.loop, ctx.headlandWinding), ctx) &&
+          undoLastPass(ctx.warnings.length)
+        ) {
+          i--;
+          continue;
+        }
         if (!putOff.has(p) && queue[i + 1]?.kind === 'headland') {
           putOff.set(p, cur);
           queue.splice(i, 1);
@@ -167,7 +262,10 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
           continue;
         }
         const resume = swapWithLastPass(p, i);
-        if (resume !== undefined) { i = resume; continue; }
+        if (resume !== undefined) {
+          i = resume;
+          continue;
+        }
         skipPass(p);
         continue;
       }
@@ -184,7 +282,10 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
   }
   // Tracks may have been trimmed by later turns: their geometry is final only now.
   for (const o of out) {
-    if (o.piece) o.seg.xy = o.piece.xy ? curveBetween(o.piece.xy, o.piece.sx, o.piece.sy, o.piece.ex, o.piece.ey) : Float64Array.from([o.piece.sx, o.piece.sy, o.piece.ex, o.piece.ey]);
+    if (o.piece)
+      o.seg.xy = o.piece.xy
+        ? curveBetween(o.piece.xy, o.piece.sx, o.piece.sy, o.piece.ex, o.piece.ey)
+        : Float64Array.from([o.piece.sx, o.piece.sy, o.piece.ex, o.piece.ey]);
   }
   return out.map((o) => o.seg);
 }

@@ -18,7 +18,11 @@ describe('connection memo', () => {
     const memo = createConnectionMemo();
     let made = 0;
     // Fails two searches and still has some left: the same with any budget above 2.
-    const failTwo = (ctx: { searchFailuresLeft?: number }) => () => { made++; ctx.searchFailuresLeft = (ctx.searchFailuresLeft ?? FULL) - 2; return 'x'; };
+    const failTwo = (ctx: { searchFailuresLeft?: number }) => () => {
+      made++;
+      ctx.searchFailuresLeft = (ctx.searchFailuresLeft ?? FULL) - 2;
+      return 'x';
+    };
     const c1: { warnings: unknown[]; searchFailuresLeft?: number } = { warnings: [] };
     remember(memo, c1, 'k', FULL, failTwo(c1));
     expect(c1.searchFailuresLeft).toBe(FULL - 2);
@@ -36,19 +40,34 @@ describe('connection memo', () => {
     const memo = createConnectionMemo();
     let made = 0;
     const ctx: { warnings: unknown[]; aborted?: boolean } = { warnings: [] };
-    remember(memo, ctx, 'w', FULL, () => { made++; ctx.warnings.push('turn-not-fitted'); return 1; });
-    remember(memo, ctx, 'w', FULL, () => { made++; return 1; });
+    remember(memo, ctx, 'w', FULL, () => {
+      made++;
+      ctx.warnings.push('turn-not-fitted');
+      return 1;
+    });
+    remember(memo, ctx, 'w', FULL, () => {
+      made++;
+      return 1;
+    });
     expect(made).toBe(2);
     const cut: { warnings: unknown[]; aborted?: boolean } = { warnings: [] };
-    remember(memo, cut, 'a', FULL, () => { made++; cut.aborted = true; return 1; });
-    remember(memo, { warnings: [] }, 'a', FULL, () => { made++; return 1; });
+    remember(memo, cut, 'a', FULL, () => {
+      made++;
+      cut.aborted = true;
+      return 1;
+    });
+    remember(memo, { warnings: [] }, 'a', FULL, () => {
+      made++;
+      return 1;
+    });
     expect(made).toBe(4);
   });
 
   it('keys poses exactly and objects by identity', () => {
     const memo = createConnectionMemo();
     expect(poseKey({ x: 0.1 + 0.2, y: 1, headingRadians: 2 })).not.toBe(poseKey({ x: 0.3, y: 1, headingRadians: 2 }));
-    const a = {}, b = {};
+    const a = {},
+      b = {};
     expect(objectKey(memo, a)).toBe(objectKey(memo, a));
     expect(objectKey(memo, a)).not.toBe(objectKey(memo, b));
   });
@@ -56,7 +75,11 @@ describe('connection memo', () => {
   it('keeps a connection that warned where the caller names what its warning says, and warns again on reuse', () => {
     const memo = createConnectionMemo();
     let made = 0;
-    const warn = (ctx: { warnings: unknown[] }, what: string) => () => { made++; ctx.warnings.push({ code: 'turn-not-fitted', message: `nothing fits ${what}` }); return 'straight'; };
+    const warn = (ctx: { warnings: unknown[] }, what: string) => () => {
+      made++;
+      ctx.warnings.push({ code: 'turn-not-fitted', message: `nothing fits ${what}` });
+      return 'straight';
+    };
     const c1 = { warnings: [] as unknown[] };
     remember(memo, c1, 'far a b', FULL, warn(c1, 'to track 7'), '7');
     const c2 = { warnings: [] as unknown[] };

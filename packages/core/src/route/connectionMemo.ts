@@ -47,13 +47,25 @@ export function objectKey(memo: ConnectionMemo, o: object): number {
  * `make()`, or the value it gave for the same key before where the search budget allows (above).
  * `fullBudget` is what an unset `searchFailuresLeft` stands for.
  */
-export function remember<T>(memo: ConnectionMemo | undefined, ctx: MemoContext, key: string, fullBudget: number, make: () => T, warnedAs?: string): T {
+export function remember<T>(
+  memo: ConnectionMemo | undefined,
+  ctx: MemoContext,
+  key: string,
+  fullBudget: number,
+  make: () => T,
+  warnedAs?: string,
+): T {
   if (!memo) return make();
   const budget = ctx.searchFailuresLeft ?? fullBudget;
-  const usable = (e: { budget: number; failed: number } | undefined): boolean => e !== undefined && (e.budget > e.failed ? budget > e.failed : budget === e.budget);
+  const usable = (e: { budget: number; failed: number } | undefined): boolean =>
+    e !== undefined && (e.budget > e.failed ? budget > e.failed : budget === e.budget);
   const plain = memo.entries.get(key);
   const warnedKey = warnedAs !== undefined ? `${key}\u0000${warnedAs}` : undefined;
-  const hit = usable(plain) ? plain : warnedKey !== undefined && usable(memo.entries.get(warnedKey)) ? memo.entries.get(warnedKey) : undefined;
+  const hit = usable(plain)
+    ? plain
+    : warnedKey !== undefined && usable(memo.entries.get(warnedKey))
+      ? memo.entries.get(warnedKey)
+      : undefined;
   if (hit) {
     if (hit.failed > 0) ctx.searchFailuresLeft = budget - hit.failed;
     for (const w of hit.warnings ?? []) ctx.warnings.push(copyOf(w));
@@ -65,7 +77,8 @@ export function remember<T>(memo: ConnectionMemo | undefined, ctx: MemoContext, 
   // A value that never ran out of searches replaces one that did.
   if (ctx.aborted || !(!plain || budget > failed)) return value;
   if (ctx.warnings.length === warned) memo.entries.set(key, { value, budget, failed });
-  else if (warnedKey !== undefined) memo.entries.set(warnedKey, { value, budget, failed, warnings: ctx.warnings.slice(warned).map(copyOf) });
+  else if (warnedKey !== undefined)
+    memo.entries.set(warnedKey, { value, budget, failed, warnings: ctx.warnings.slice(warned).map(copyOf) });
   return value;
 }
 

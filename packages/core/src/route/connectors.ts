@@ -66,7 +66,8 @@ export function tryNeckTransport(from: Pose, to: Pose, ctx: RouteContext): Conn 
   if (ctx.partOf) return undefined; // a multi-part field: `transport` handles it
   const np = neckParts(ctx);
   if (!np) return undefined;
-  const pa = np.partOf(from.x, from.y), pb = np.partOf(to.x, to.y);
+  const pa = np.partOf(from.x, from.y),
+    pb = np.partOf(to.x, to.y);
   if (pa < 0 || pb < 0 || pa === pb) return undefined;
   const rate = ctx.turnOptions.maxCurvatureRatePerSquareMeter;
   if (rate !== undefined && Number.isFinite(rate)) return undefined;
@@ -75,19 +76,37 @@ export function tryNeckTransport(from: Pose, to: Pose, ctx: RouteContext): Conn 
   const shot = (a: Pose, b: Pose): ArrayLike<number> | undefined => {
     let cands;
     try {
-      cands = turnCandidates(a, b, ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions);
+      cands = turnCandidates(
+        a,
+        b,
+        ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions,
+      );
     } catch {
       return undefined;
     }
-    for (let i = 0; i < cands.length && i < 4; i++) if (cands[i].cusps.length === 0 && !cands[i].startsReversed && candidateInside(cands[i], region)) return cands[i].points;
+    for (let i = 0; i < cands.length && i < 4; i++)
+      if (cands[i].cusps.length === 0 && !cands[i].startsReversed && candidateInside(cands[i], region))
+        return cands[i].points;
     return undefined;
   };
   // A fine heuristic raster around the two ends: a ditch a meter wide must not vanish in it.
   const m = 300;
-  const window = { minX: Math.min(from.x, to.x) - m, minY: Math.min(from.y, to.y) - m, maxX: Math.max(from.x, to.x) + m, maxY: Math.max(from.y, to.y) + m, cellMeters: 0.5 };
+  const window = {
+    minX: Math.min(from.x, to.x) - m,
+    minY: Math.min(from.y, to.y) - m,
+    maxX: Math.max(from.x, to.x) + m,
+    maxY: Math.max(from.y, to.y) + m,
+    cellMeters: 0.5,
+  };
   let xy = shot(from, to);
   if (!xy && !timeIsUp(ctx) && searchAllowed(ctx)) {
-    xy = searchConnector(from, to, region, shot, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, maxExpansions: 20000, window, ...(ctx.abort ? { abort: ctx.abort } : {}) });
+    xy = searchConnector(from, to, region, shot, {
+      turnRadiusMeters: R,
+      sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5,
+      maxExpansions: 20000,
+      window,
+      ...(ctx.abort ? { abort: ctx.abort } : {}),
+    });
     if (!xy && !timeIsUp(ctx)) searchFailed(ctx);
   }
   if (!xy || worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R)) return undefined;
@@ -124,7 +143,12 @@ export function tryWaypointChain(from: Pose, to: Pose, ctx: RouteContext): Conn 
     for (let k = 2; k < leg.xy.length; k++) xy.push(leg.xy[k]);
   }
   // Legs meet tangentially (shared poses); measure as checkPlan does, with a little margin.
-  if (worstCurvatureRatio(xy, ctx.turnOptions.turnRadiusMeters).ratio > 1.04 || !kinksWithinRadius(xy, ctx.turnOptions.turnRadiusMeters) || !ctx.region.containsPolyline(xy)) return undefined;
+  if (
+    worstCurvatureRatio(xy, ctx.turnOptions.turnRadiusMeters).ratio > 1.04 ||
+    !kinksWithinRadius(xy, ctx.turnOptions.turnRadiusMeters) ||
+    !ctx.region.containsPolyline(xy)
+  )
+    return undefined;
   const drivable = rateLimited(xy, ctx, true, from, to);
   return drivable ? { xy: drivable, kind: 'waypoints', turnType: 'Dubins' } : undefined;
 }
@@ -133,13 +157,23 @@ export function tryWaypointChain(from: Pose, to: Pose, ctx: RouteContext): Conn 
 function forwardShot(from: Pose, to: Pose, ctx: RouteContext): ArrayLike<number> | undefined {
   let cands;
   try {
-    cands = turnCandidates(from, to, ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions);
+    cands = turnCandidates(
+      from,
+      to,
+      ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions,
+    );
   } catch {
     return undefined;
   }
   for (let i = 0; i < cands.length && i < 4; i++) {
     const c = cands[i];
-    if (c.cusps.length === 0 && !c.startsReversed && !(c.segments && pieceOutside(from, c.segments, ctx.region)) && candidateInside(c, ctx.region)) return c.points;
+    if (
+      c.cusps.length === 0 &&
+      !c.startsReversed &&
+      !(c.segments && pieceOutside(from, c.segments, ctx.region)) &&
+      candidateInside(c, ctx.region)
+    )
+      return c.points;
   }
   return undefined;
 }
@@ -152,10 +186,13 @@ function forwardShot(from: Pose, to: Pose, ctx: RouteContext): ArrayLike<number>
  * are stepped over unchecked.
  */
 function pieceOutside(from: Pose, segments: readonly TurnSegment[], region: Region): boolean {
-  let x = from.x, y = from.y, h = from.headingRadians;
+  let x = from.x,
+    y = from.y,
+    h = from.headingRadians;
   for (let i = 0; i < segments.length; i++) {
     const sg = segments[i];
-    const k = sg.startCurvaturePerMeter, d = sg.reverse ? -1 : 1;
+    const k = sg.startCurvaturePerMeter,
+      d = sg.reverse ? -1 : 1;
     if (k !== sg.endCurvaturePerMeter) {
       ({ x, y, headingRadians: h } = segmentsEndPose({ x, y, headingRadians: h }, [sg]));
       continue;
@@ -178,17 +215,41 @@ function pieceOutside(from: Pose, segments: readonly TurnSegment[], region: Regi
  * (`connectSearch.ts`). With a curvature-rate limit its arcs (no clothoids) are redrawn with
  * transitions (`rateLimited`) or the path is not used.
  */
-export function trySearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions?: number, shotEveryExpansions?: number): Conn | undefined {
+export function trySearch(
+  from: Pose,
+  to: Pose,
+  ctx: RouteContext,
+  maxExpansions?: number,
+  shotEveryExpansions?: number,
+): Conn | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
   // A start no forward path leaves, or a goal none reaches (pockets): no search can succeed.
-  if (timeIsUp(ctx) || !searchAllowed(ctx) || !canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true)) return undefined;
+  if (timeIsUp(ctx) || !searchAllowed(ctx) || !canLeave(from, ctx.region, R) || !canLeave(to, ctx.region, R, true))
+    return undefined;
   // With a rate limit the search's shots are plain Dubins arcs (cheap to sample; the clothoids come
   // with the redrawing of the whole path below).
   const sigma = rateLimitOf(ctx);
-  const shotCtx: RouteContext = sigma === undefined ? ctx : { ...ctx, turnOptions: { ...ctx.turnOptions, maxCurvatureRatePerSquareMeter: undefined, smoothing: 'Arcs' } };
-  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, shotCtx), { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(shotEveryExpansions ? { shotEveryExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
-  if (!xy) { if (!timeIsUp(ctx)) searchFailed(ctx); return undefined; }
-  if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) return undefined;
+  const shotCtx: RouteContext =
+    sigma === undefined
+      ? ctx
+      : { ...ctx, turnOptions: { ...ctx.turnOptions, maxCurvatureRatePerSquareMeter: undefined, smoothing: 'Arcs' } };
+  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, shotCtx), {
+    turnRadiusMeters: R,
+    sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5,
+    ...(maxExpansions ? { maxExpansions } : {}),
+    ...(shotEveryExpansions ? { shotEveryExpansions } : {}),
+    ...(ctx.abort ? { abort: ctx.abort } : {}),
+  });
+  if (!xy) {
+    if (!timeIsUp(ctx)) searchFailed(ctx);
+    return undefined;
+  }
+  if (
+    worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO ||
+    !kinksWithinRadius(xy, R) ||
+    !ctx.region.containsPolyline(xy)
+  )
+    return undefined;
   // With a rate limit: the search's arcs redrawn with clothoid transitions between them.
   const drivable = rateLimited(xy, ctx, true, from, to);
   return drivable ? { xy: drivable, kind: 'search', turnType: 'Dubins' } : undefined;
@@ -205,7 +266,9 @@ export function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: 
   let xy: Float64Array = straight;
   let drawn = 'a straight connector was drawn instead';
   if (!ctx.region.containsPolyline(straight)) {
-    const pts = ctx.waypoints ? shortestWaypointPath(ctx.waypoints(), ctx.region, from.x, from.y, to.x, to.y) : undefined;
+    const pts = ctx.waypoints
+      ? shortestWaypointPath(ctx.waypoints(), ctx.region, from.x, from.y, to.x, to.y)
+      : undefined;
     const inside = pts ? densify([from.x, from.y, ...pts, to.x, to.y], 0.5) : undefined;
     if (inside && ctx.region.containsPolyline(inside)) {
       xy = inside;
@@ -214,7 +277,7 @@ export function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: 
   }
   const o = ctx.turnOptions;
   const sigma = rateLimitOf(ctx);
-  const deg = (r: number): string => ((((r * 180) / Math.PI) % 360 + 360) % 360).toFixed(0);
+  const deg = (r: number): string => (((((r * 180) / Math.PI) % 360) + 360) % 360).toFixed(0);
   ctx.warnings.push({
     code: 'turn-not-fitted',
     message: `no manoeuvre within the turning radius (${o.turnRadiusMeters} m${sigma !== undefined ? `, curvature rate ${sigma} 1/m²` : ''}${o.reverseAllowed ? ', reversing allowed' : ', no reversing'}) fits inside the field for ${what}, from (${from.x.toFixed(1)}, ${from.y.toFixed(1)}) heading ${deg(from.headingRadians)}° to (${to.x.toFixed(1)}, ${to.y.toFixed(1)}) heading ${deg(to.headingRadians)}° (local meters): no turn, headland traversal, waypoint chain or searched path fits; ${drawn}`,
@@ -229,7 +292,9 @@ export function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: 
  * few) before the join is reported as not fitted.
  */
 export function reverseLastResort(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
-  return ctx.turnOptions.reverseAllowed ? tryDirect(from, to, ctx, 64) ?? tryReversingSearch(from, to, ctx) : undefined;
+  return ctx.turnOptions.reverseAllowed
+    ? (tryDirect(from, to, ctx, 64) ?? tryReversingSearch(from, to, ctx))
+    : undefined;
 }
 
 /**
@@ -241,12 +306,19 @@ export function reverseLastResort(from: Pose, to: Pose, ctx: RouteContext): Conn
 export function tryReversingSearch(from: Pose, to: Pose, ctx: RouteContext, maxExpansions?: number): Conn | undefined {
   if (timeIsUp(ctx) || (ctx.reverseSearchFailuresLeft ?? MAX_FAILED_SEARCHES) <= 0) return undefined;
   const R = ctx.turnOptions.turnRadiusMeters;
-  const found = searchReversingConnector(from, to, ctx.region, { turnRadiusMeters: R, sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5, ...(maxExpansions ? { maxExpansions } : {}), ...(ctx.abort ? { abort: ctx.abort } : {}) });
+  const found = searchReversingConnector(from, to, ctx.region, {
+    turnRadiusMeters: R,
+    sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5,
+    ...(maxExpansions ? { maxExpansions } : {}),
+    ...(ctx.abort ? { abort: ctx.abort } : {}),
+  });
   if (!found) {
     if (!timeIsUp(ctx)) ctx.reverseSearchFailuresLeft = (ctx.reverseSearchFailuresLeft ?? MAX_FAILED_SEARCHES) - 1;
     return undefined;
   }
   const xy = drivableReversing(found, from, to, ctx.region, R, rateLimitOf(ctx));
   const reverse = found.cusps.length > 0 || found.startsReversed;
-  return xy ? { xy, kind: 'search', turnType: reverse ? 'ReedsShepp' : 'Dubins', ...(reverse ? { reverse } : {}) } : undefined;
+  return xy
+    ? { xy, kind: 'search', turnType: reverse ? 'ReedsShepp' : 'Dubins', ...(reverse ? { reverse } : {}) }
+    : undefined;
 }

@@ -49,7 +49,10 @@ function rasterOf(region: Region, window?: RasterWindow): Raster {
   const cached = window ? undefined : rasters.get(region);
   if (cached) return cached;
   const e = region.edges;
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (let i = 0; i < e.length; i += 2) {
     if (e[i] < minX) minX = e[i];
     if (e[i] > maxX) maxX = e[i];
@@ -57,13 +60,17 @@ function rasterOf(region: Region, window?: RasterWindow): Raster {
     if (e[i + 1] > maxY) maxY = e[i + 1];
   }
   if (window) {
-    minX = Math.max(minX, window.minX); minY = Math.max(minY, window.minY);
-    maxX = Math.min(maxX, window.maxX); maxY = Math.min(maxY, window.maxY);
+    minX = Math.max(minX, window.minX);
+    minY = Math.max(minY, window.minY);
+    maxX = Math.min(maxX, window.maxX);
+    maxY = Math.min(maxY, window.maxY);
   }
   const extent = Math.max(maxX - minX, maxY - minY, 1);
   const cell = window ? window.cellMeters : Math.max(1, extent / 600);
-  const nx = Math.ceil((maxX - minX) / cell) + 3, ny = Math.ceil((maxY - minY) / cell) + 3;
-  const x0 = minX - cell, y0 = minY - cell;
+  const nx = Math.ceil((maxX - minX) / cell) + 3,
+    ny = Math.ceil((maxY - minY) / cell) + 3;
+  const x0 = minX - cell,
+    y0 = minY - cell;
   const inside = cellsInside(e, x0, y0, cell, nx, ny);
   if (window) return { x0, y0, cell, nx, ny, free: inside };
   // Dilate by one cell: a neck narrower than a cell must stay connected (the heuristic only guides);
@@ -74,7 +81,8 @@ function rasterOf(region: Region, window?: RasterWindow): Raster {
   for (let j = 1; j < ny - 1; j++) {
     for (let i = 1; i < nx - 1; i++) {
       const k = j * nx + i;
-      if (inside[k] || (!inHole[k] && (inside[k - 1] || inside[k + 1] || inside[k - nx] || inside[k + nx]))) free[k] = 1;
+      if (inside[k] || (!inHole[k] && (inside[k - 1] || inside[k + 1] || inside[k - nx] || inside[k + nx])))
+        free[k] = 1;
     }
   }
   const r: Raster = { x0, y0, cell, nx, ny, free, walls: wallsOf(e, inside, x0, y0, cell, nx, ny) };
@@ -83,19 +91,28 @@ function rasterOf(region: Region, window?: RasterWindow): Raster {
 }
 
 /** Cells whose centre lies inside the rings of `edges` (flat ax, ay, bx, by; even-odd), by scanline. */
-function cellsInside(edges: ArrayLike<number>, x0: number, y0: number, cell: number, nx: number, ny: number): Uint8Array {
+function cellsInside(
+  edges: ArrayLike<number>,
+  x0: number,
+  y0: number,
+  cell: number,
+  nx: number,
+  ny: number,
+): Uint8Array {
   const out = new Uint8Array(nx * ny);
   const xs: number[] = [];
   for (let j = 0; j < ny; j++) {
     const y = y0 + (j + 0.5) * cell;
     xs.length = 0;
     for (let k = 0; k < edges.length; k += 4) {
-      const ay = edges[k + 1], by = edges[k + 3];
+      const ay = edges[k + 1],
+        by = edges[k + 3];
       if (ay > y !== by > y) xs.push(edges[k] + ((edges[k + 2] - edges[k]) * (y - ay)) / (by - ay));
     }
     xs.sort((a, b) => a - b);
     for (let m = 0; m + 1 < xs.length; m += 2) {
-      const i0 = Math.max(0, Math.ceil((xs[m] - x0) / cell - 0.5)), i1 = Math.min(nx - 1, Math.floor((xs[m + 1] - x0) / cell - 0.5));
+      const i0 = Math.max(0, Math.ceil((xs[m] - x0) / cell - 0.5)),
+        i1 = Math.min(nx - 1, Math.floor((xs[m + 1] - x0) / cell - 0.5));
       for (let i = i0; i <= i1; i++) out[j * nx + i] = 1;
     }
   }
@@ -117,7 +134,16 @@ function holeEdges(region: Region): number[] {
 }
 
 /** Neighbour offsets (di, dj) in `relaxNeighbours`' order; the opposite of step d is step 7 − d. */
-const STEPS: readonly (readonly [number, number])[] = [[-1, -1], [0, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [0, 1], [1, 1]];
+const STEPS: readonly (readonly [number, number])[] = [
+  [-1, -1],
+  [0, -1],
+  [1, -1],
+  [-1, 0],
+  [1, 0],
+  [-1, 1],
+  [0, 1],
+  [1, 1],
+];
 /** Steps right, up-left, up, up-right: every step between two cells is one of these from one of them. */
 const FORWARD_STEPS: readonly number[] = [4, 5, 6, 7];
 
@@ -126,27 +152,47 @@ const FORWARD_STEPS: readonly number[] = [4, 5, 6, 7];
  * the field (bit d: step d). Only cells within a cell and a half of an edge can have one: each edge
  * is walked row by row over the cells its band of rows reaches.
  */
-function wallsOf(e: Float64Array, inside: Uint8Array, x0: number, y0: number, cell: number, nx: number, ny: number): Uint8Array {
+function wallsOf(
+  e: Float64Array,
+  inside: Uint8Array,
+  x0: number,
+  y0: number,
+  cell: number,
+  nx: number,
+  ny: number,
+): Uint8Array {
   const walls = new Uint8Array(nx * ny);
-  const cx = (i: number): number => x0 + (i + 0.5) * cell, cy = (j: number): number => y0 + (j + 0.5) * cell;
+  const cx = (i: number): number => x0 + (i + 0.5) * cell,
+    cy = (j: number): number => y0 + (j + 0.5) * cell;
   for (let k = 0; k < e.length; k += 4) {
-    const ax = e[k], ay = e[k + 1], bx = e[k + 2], by = e[k + 3];
-    const j0 = Math.max(0, Math.floor((Math.min(ay, by) - y0) / cell) - 1), j1 = Math.min(ny - 1, Math.floor((Math.max(ay, by) - y0) / cell) + 1);
+    const ax = e[k],
+      ay = e[k + 1],
+      bx = e[k + 2],
+      by = e[k + 3];
+    const j0 = Math.max(0, Math.floor((Math.min(ay, by) - y0) / cell) - 1),
+      j1 = Math.min(ny - 1, Math.floor((Math.max(ay, by) - y0) / cell) + 1);
     for (let j = j0; j <= j1; j++) {
       // the edge's x over rows j - 1 … j + 1 (clamped to the edge): the cells a step from row j may cross it from
-      const ylo = y0 + (j - 1) * cell, yhi = y0 + (j + 2) * cell;
+      const ylo = y0 + (j - 1) * cell,
+        yhi = y0 + (j + 2) * cell;
       let xlo: number, xhi: number;
-      if (ay === by) { xlo = Math.min(ax, bx); xhi = Math.max(ax, bx); }
-      else {
-        const t0 = Math.max(0, Math.min(1, (ylo - ay) / (by - ay))), t1 = Math.max(0, Math.min(1, (yhi - ay) / (by - ay)));
-        xlo = Math.min(ax + t0 * (bx - ax), ax + t1 * (bx - ax)); xhi = Math.max(ax + t0 * (bx - ax), ax + t1 * (bx - ax));
+      if (ay === by) {
+        xlo = Math.min(ax, bx);
+        xhi = Math.max(ax, bx);
+      } else {
+        const t0 = Math.max(0, Math.min(1, (ylo - ay) / (by - ay))),
+          t1 = Math.max(0, Math.min(1, (yhi - ay) / (by - ay)));
+        xlo = Math.min(ax + t0 * (bx - ax), ax + t1 * (bx - ax));
+        xhi = Math.max(ax + t0 * (bx - ax), ax + t1 * (bx - ax));
       }
-      const i0 = Math.max(0, Math.floor((xlo - x0) / cell) - 1), i1 = Math.min(nx - 1, Math.floor((xhi - x0) / cell) + 1);
+      const i0 = Math.max(0, Math.floor((xlo - x0) / cell) - 1),
+        i1 = Math.min(nx - 1, Math.floor((xhi - x0) / cell) + 1);
       for (let i = i0; i <= i1; i++) {
         const a = j * nx + i;
         if (!inside[a]) continue;
         for (const d of FORWARD_STEPS) {
-          const ii = i + STEPS[d][0], jj = j + STEPS[d][1];
+          const ii = i + STEPS[d][0],
+            jj = j + STEPS[d][1];
           if (ii < 0 || ii >= nx || jj >= ny) continue;
           const b = jj * nx + ii;
           if (!inside[b] || walls[a] & (1 << d)) continue;
@@ -191,8 +237,14 @@ class BucketQueue {
       const bucket = buckets[this.lowest];
       if ((this.lowest + 1) * this.width <= maxDistance) {
         const c = bucket[bucket.length - 1];
-        if (done[c]) { bucket.pop(); continue; }
-        if (dist[c] <= maxDistance) { bucket.pop(); return c; }
+        if (done[c]) {
+          bucket.pop();
+          continue;
+        }
+        if (dist[c] <= maxDistance) {
+          bucket.pop();
+          return c;
+        }
         // (past the bound by a rounding at the bucket's edge: taken as below)
       }
       // The bound falls inside this bucket: its cells nearest first (no cell joins it meanwhile).
@@ -201,7 +253,10 @@ class BucketQueue {
         this.sorted = this.lowest;
       }
       const c = bucket[bucket.length - 1];
-      if (done[c]) { bucket.pop(); continue; }
+      if (done[c]) {
+        bucket.pop();
+        continue;
+      }
       if (dist[c] > maxDistance) return -1;
       bucket.pop();
       return c;
@@ -244,33 +299,61 @@ function dijkstraFrom(r: Raster, x: number, y: number): RasterRun {
 function relaxNeighbours(r: Raster, k: number, d: number, dist: Float64Array, queue: BucketQueue): void {
   const { nx, ny, cell, free } = r;
   const diag = cell * Math.SQRT2;
-  const i = k % nx, j = (k - i) / nx;
+  const i = k % nx,
+    j = (k - i) / nx;
   const walls = r.walls ? r.walls[k] : 0;
   if (walls === 0 && i > 0 && j > 0 && i < nx - 1 && j < ny - 1) {
-    const straight = d + cell, diagonal = d + diag;
+    const straight = d + cell,
+      diagonal = d + diag;
     let kk = k - nx - 1;
-    if (free[kk] && diagonal < dist[kk]) { dist[kk] = diagonal; queue.push(diagonal, kk); }
+    if (free[kk] && diagonal < dist[kk]) {
+      dist[kk] = diagonal;
+      queue.push(diagonal, kk);
+    }
     kk++;
-    if (free[kk] && straight < dist[kk]) { dist[kk] = straight; queue.push(straight, kk); }
+    if (free[kk] && straight < dist[kk]) {
+      dist[kk] = straight;
+      queue.push(straight, kk);
+    }
     kk++;
-    if (free[kk] && diagonal < dist[kk]) { dist[kk] = diagonal; queue.push(diagonal, kk); }
+    if (free[kk] && diagonal < dist[kk]) {
+      dist[kk] = diagonal;
+      queue.push(diagonal, kk);
+    }
     kk = k - 1;
-    if (free[kk] && straight < dist[kk]) { dist[kk] = straight; queue.push(straight, kk); }
+    if (free[kk] && straight < dist[kk]) {
+      dist[kk] = straight;
+      queue.push(straight, kk);
+    }
     kk = k + 1;
-    if (free[kk] && straight < dist[kk]) { dist[kk] = straight; queue.push(straight, kk); }
+    if (free[kk] && straight < dist[kk]) {
+      dist[kk] = straight;
+      queue.push(straight, kk);
+    }
     kk = k + nx - 1;
-    if (free[kk] && diagonal < dist[kk]) { dist[kk] = diagonal; queue.push(diagonal, kk); }
+    if (free[kk] && diagonal < dist[kk]) {
+      dist[kk] = diagonal;
+      queue.push(diagonal, kk);
+    }
     kk++;
-    if (free[kk] && straight < dist[kk]) { dist[kk] = straight; queue.push(straight, kk); }
+    if (free[kk] && straight < dist[kk]) {
+      dist[kk] = straight;
+      queue.push(straight, kk);
+    }
     kk++;
-    if (free[kk] && diagonal < dist[kk]) { dist[kk] = diagonal; queue.push(diagonal, kk); }
+    if (free[kk] && diagonal < dist[kk]) {
+      dist[kk] = diagonal;
+      queue.push(diagonal, kk);
+    }
     return;
   }
   // At the border, or where a wall stops a step: each neighbour in turn.
   for (let step = 0; step < 8; step++) {
     if (walls & (1 << step)) continue;
-    const di = STEPS[step][0], dj = STEPS[step][1];
-    const ii = i + di, jj = j + dj;
+    const di = STEPS[step][0],
+      dj = STEPS[step][1];
+    const ii = i + di,
+      jj = j + dj;
     if (ii < 0 || ii >= nx || jj < 0 || jj >= ny) continue;
     const kk = jj * nx + ii;
     if (!free[kk]) continue;
@@ -293,7 +376,8 @@ function relaxNeighbours(r: Raster, k: number, d: number, dist: Float64Array, qu
  */
 function lazyDistanceField(r: Raster, gx: number, gy: number, from?: { x: number; y: number }): (k: number) => number {
   const { nx, ny, cell } = r;
-  const fi = from ? Math.floor((from.x - r.x0) / cell) : -1, fj = from ? Math.floor((from.y - r.y0) / cell) : -1;
+  const fi = from ? Math.floor((from.x - r.x0) / cell) : -1,
+    fj = from ? Math.floor((from.y - r.y0) / cell) : -1;
   const fk = fi >= 0 && fj >= 0 && fi < nx && fj < ny ? fj * nx + fi : -1;
   let stopBeyond = Infinity;
   const run = dijkstraFrom(r, gx, gy);
@@ -302,7 +386,10 @@ function lazyDistanceField(r: Raster, gx: number, gy: number, from?: { x: number
   return (k: number): number => {
     while (running && !done[k]) {
       const c = settleNext(r, run, stopBeyond);
-      if (c < 0) { running = false; break; }
+      if (c < 0) {
+        running = false;
+        break;
+      }
       if (c === fk) stopBeyond = 2 * dist[c] + 50;
     }
     return dist[k];
@@ -334,16 +421,27 @@ function distanceField(r: Raster, gx: number, gy: number): Float64Array {
  * the raster distance inside the field to `to` (settled out to about twice `from`'s), three times
  * the straight distance off the raster or where the field does not connect.
  */
-export function goalDistance(region: Region, to: Pose, from: Pose, window?: RasterWindow): (x: number, y: number) => number {
+export function goalDistance(
+  region: Region,
+  to: Pose,
+  from: Pose,
+  window?: RasterWindow,
+): (x: number, y: number) => number {
   return goalField(region, to, from, window).distance;
 }
 
 /** `goalDistance` with the raster it reads (whose origin also anchors the search's node grid). */
-export function goalField(region: Region, to: Pose, from: Pose, window?: RasterWindow): { raster: Raster; distance: (x: number, y: number) => number } {
+export function goalField(
+  region: Region,
+  to: Pose,
+  from: Pose,
+  window?: RasterWindow,
+): { raster: Raster; distance: (x: number, y: number) => number } {
   const raster = rasterOf(region, window);
   const field = lazyDistanceField(raster, to.x, to.y, from);
   const distance = (x: number, y: number): number => {
-    const i = Math.floor((x - raster.x0) / raster.cell), j = Math.floor((y - raster.y0) / raster.cell);
+    const i = Math.floor((x - raster.x0) / raster.cell),
+      j = Math.floor((y - raster.y0) / raster.cell);
     const d = i >= 0 && j >= 0 && i < raster.nx && j < raster.ny ? field(j * raster.nx + i) : Infinity;
     return d === Infinity ? 3 * hypot(x - to.x, y - to.y) : d;
   };
@@ -359,7 +457,8 @@ export function fieldDistanceFrom(region: Region, x: number, y: number): (px: nu
   const raster = rasterOf(region);
   const field = distanceField(raster, x, y);
   return (px, py) => {
-    const i = Math.floor((px - raster.x0) / raster.cell), j = Math.floor((py - raster.y0) / raster.cell);
+    const i = Math.floor((px - raster.x0) / raster.cell),
+      j = Math.floor((py - raster.y0) / raster.cell);
     return i >= 0 && j >= 0 && i < raster.nx && j < raster.ny ? field[j * raster.nx + i] : Infinity;
   };
 }
@@ -378,7 +477,8 @@ const sourceRuns = new WeakMap<Region, SourceRun>();
 function sourceRun(region: Region, r: Raster, x: number, y: number): SourceRun {
   const start = clampedCell(r, x, y);
   let run = sourceRuns.get(region);
-  if (!run || run.raster !== r || run.start !== start) sourceRuns.set(region, (run = { raster: r, start, ...dijkstraFrom(r, x, y) }));
+  if (!run || run.raster !== r || run.start !== start)
+    sourceRuns.set(region, (run = { raster: r, start, ...dijkstraFrom(r, x, y) }));
   return run;
 }
 
@@ -395,7 +495,8 @@ export function nearestByFieldDistance(region: Region, x: number, y: number, poi
   // Points by raster cell (a point off the raster is unreachable, as in `fieldDistanceFrom`).
   const firstAt = new Map<number, number>();
   for (let i = 0, n = points.length >> 1; i < n; i++) {
-    const pi = Math.floor((points[2 * i] - r.x0) / cell), pj = Math.floor((points[2 * i + 1] - r.y0) / cell);
+    const pi = Math.floor((points[2 * i] - r.x0) / cell),
+      pj = Math.floor((points[2 * i + 1] - r.y0) / cell);
     if (pi < 0 || pj < 0 || pi >= nx || pj >= ny) continue;
     const k = pj * nx + pi;
     if (!firstAt.has(k)) firstAt.set(k, i);

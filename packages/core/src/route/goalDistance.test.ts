@@ -10,13 +10,34 @@ import type { PathsD } from '../geometry/clipper.js';
 import { fieldDistanceFrom, goalDistance } from './fieldRaster.js';
 
 /** A 300 × 200 m field with a wall from the bottom edge up to y = 150 at x = 140..160 (a U). */
-const field: PathsD = [[{ x: 0, y: 0 }, { x: 140, y: 0 }, { x: 140, y: 150 }, { x: 160, y: 150 }, { x: 160, y: 0 }, { x: 300, y: 0 }, { x: 300, y: 200 }, { x: 0, y: 200 }]];
+const field: PathsD = [
+  [
+    { x: 0, y: 0 },
+    { x: 140, y: 0 },
+    { x: 140, y: 150 },
+    { x: 160, y: 150 },
+    { x: 160, y: 0 },
+    { x: 300, y: 0 },
+    { x: 300, y: 200 },
+    { x: 0, y: 200 },
+  ],
+];
 
 describe('the raster behind the distances: walls thinner than a cell', () => {
   // 300 × 200 m: cells of 1 m. A sliver of a hole 0.3 m thick across the field from x = 0 to 280 at
   // y = 100 (a ditch drawn as a no-go zone): the way from below it to above it goes round its end.
-  const sliver = [{ x: 0.5, y: 99.85 }, { x: 0.5, y: 100.15 }, { x: 280, y: 100.15 }, { x: 280, y: 99.85 }].reverse();
-  const outer = [{ x: 0, y: 0 }, { x: 300, y: 0 }, { x: 300, y: 200 }, { x: 0, y: 200 }];
+  const sliver = [
+    { x: 0.5, y: 99.85 },
+    { x: 0.5, y: 100.15 },
+    { x: 280, y: 100.15 },
+    { x: 280, y: 99.85 },
+  ].reverse();
+  const outer = [
+    { x: 0, y: 0 },
+    { x: 300, y: 0 },
+    { x: 300, y: 200 },
+    { x: 0, y: 200 },
+  ];
 
   it('a hole thinner than a cell is a wall: round its end, not through it', () => {
     const d = fieldDistanceFrom(new Region([outer, sliver]), 20.3, 90.2);
@@ -29,7 +50,16 @@ describe('the raster behind the distances: walls thinner than a cell', () => {
 
   it('a notch of the boundary thinner than a cell is a wall too', () => {
     // the same wall as a cut 0.3 m wide in from the left edge
-    const notched = [{ x: 0, y: 0 }, { x: 300, y: 0 }, { x: 300, y: 200 }, { x: 0, y: 200 }, { x: 0, y: 100.15 }, { x: 280, y: 100.15 }, { x: 280, y: 99.85 }, { x: 0, y: 99.85 }];
+    const notched = [
+      { x: 0, y: 0 },
+      { x: 300, y: 0 },
+      { x: 300, y: 200 },
+      { x: 0, y: 200 },
+      { x: 0, y: 100.15 },
+      { x: 280, y: 100.15 },
+      { x: 280, y: 99.85 },
+      { x: 0, y: 99.85 },
+    ];
     const d = fieldDistanceFrom(new Region([notched]), 20.3, 90.2);
     expect(d(20.3, 110.2)).toBeGreaterThan(500);
   });
@@ -37,10 +67,31 @@ describe('the raster behind the distances: walls thinner than a cell', () => {
   it('a neck narrower than a cell still connects the two sides (the cells beside it)', () => {
     // two 100 × 100 m squares joined by a neck 0.8 m wide and 20 m long, turned 10°, 30° and 45° (cells of 1 m)
     for (const degrees of [10, 30, 45]) {
-      const a = (degrees * Math.PI) / 180, c = Math.cos(a), sn = Math.sin(a);
-      const at = (x: number, y: number): { x: number; y: number } => ({ x: 300 + x * c - y * sn, y: 300 + x * sn + y * c });
-      const dumbbell = ([[0, 0], [100, 0], [100, 49.6], [120, 49.6], [120, 0], [220, 0], [220, 100], [120, 100], [120, 50.4], [100, 50.4], [100, 100], [0, 100]] as const).map(([x, y]) => at(x, y));
-      const from = at(50, 50), to = at(170, 50);
+      const a = (degrees * Math.PI) / 180,
+        c = Math.cos(a),
+        sn = Math.sin(a);
+      const at = (x: number, y: number): { x: number; y: number } => ({
+        x: 300 + x * c - y * sn,
+        y: 300 + x * sn + y * c,
+      });
+      const dumbbell = (
+        [
+          [0, 0],
+          [100, 0],
+          [100, 49.6],
+          [120, 49.6],
+          [120, 0],
+          [220, 0],
+          [220, 100],
+          [120, 100],
+          [120, 50.4],
+          [100, 50.4],
+          [100, 100],
+          [0, 100],
+        ] as const
+      ).map(([x, y]) => at(x, y));
+      const from = at(50, 50),
+        to = at(170, 50);
       const d = fieldDistanceFrom(new Region([dumbbell]), from.x, from.y);
       expect(d(to.x, to.y)).toBeLessThan(135);
     }
@@ -60,13 +111,20 @@ describe('goalDistance', () => {
 
   it('reads the same values in any order, those of the whole run within twice the start distance + 50 m (property)', () => {
     const pt = fc.tuple(fc.double({ min: -20, max: 320, noNaN: true }), fc.double({ min: -20, max: 220, noNaN: true }));
-    const inside = fc.tuple(fc.double({ min: 5, max: 295, noNaN: true }), fc.double({ min: 155, max: 195, noNaN: true }));
+    const inside = fc.tuple(
+      fc.double({ min: 5, max: 295, noNaN: true }),
+      fc.double({ min: 155, max: 195, noNaN: true }),
+    );
     fc.assert(
       fc.property(inside, inside, fc.array(pt, { minLength: 1, maxLength: 40 }), (goal, from, pts) => {
         const forward = goalDistance(region, pose(goal), pose(from));
         const backward = goalDistance(region, pose(goal), pose(from));
         const a = pts.map(([x, y]) => forward(x, y));
-        const b = pts.slice().reverse().map(([x, y]) => backward(x, y)).reverse();
+        const b = pts
+          .slice()
+          .reverse()
+          .map(([x, y]) => backward(x, y))
+          .reverse();
         expect(b).toEqual(a);
         // Where the whole field's Dijkstra from the goal has settled the cell well within the bound, the same distance.
         const whole = fieldDistanceFrom(region, goal[0], goal[1]);

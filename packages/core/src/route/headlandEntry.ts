@@ -19,12 +19,23 @@ import { tryDirect, rateLimitOf, ontoLoop, tryTraversal, tryBridgedTraversal } f
  * else the nearest junction smooth on both sides; undefined where none is (a pass round a small
  * obstacle can bend tighter than R all the way round).
  */
-function headlandJunction(loop: LoopPath, s: number, dir: 1 | -1, R: number, sigma?: number): { s: number; pose: Pose } | undefined {
+function headlandJunction(
+  loop: LoopPath,
+  s: number,
+  dir: 1 | -1,
+  R: number,
+  sigma?: number,
+): { s: number; pose: Pose } | undefined {
   for (const longEdgesOnly of [true, false]) {
     for (let k = 0; k <= 30; k++) {
       for (const sign of k === 0 ? [1] : [1, -1]) {
         const j = junctionOnLoop(loop, s + sign * k, dir, 'enter');
-        if ((j.onLongEdge || !longEdgesOnly) && loopSideFits(loop, j, dir, 'enter', R, sigma) && loopSideFits(loop, j, dir, 'leave', R, sigma)) return j;
+        if (
+          (j.onLongEdge || !longEdgesOnly) &&
+          loopSideFits(loop, j, dir, 'enter', R, sigma) &&
+          loopSideFits(loop, j, dir, 'leave', R, sigma)
+        )
+          return j;
       }
     }
   }
@@ -32,22 +43,35 @@ function headlandJunction(loop: LoopPath, s: number, dir: 1 | -1, R: number, sig
 }
 
 /** Enters a headland pass from `from`: picks start point and direction, returns connector + pass. */
-export function enterHeadland(from: Pose | undefined, p: Extract<Piece, { kind: 'headland' }>, ctx: RouteContext): { conn?: Conn; ring: number[] } | undefined {
+export function enterHeadland(
+  from: Pose | undefined,
+  p: Extract<Piece, { kind: 'headland' }>,
+  ctx: RouteContext,
+): { conn?: Conn; ring: number[] } | undefined {
   // A pass with no junction smooth on both sides that a forward path could leave at all (round
   // a pole) is not worth any search.
   if (from && !passHasJunction(p.loop, loopDirections(p.loop, ctx.headlandWinding), ctx, false)) return undefined;
   return enterHeadlandRound(from, p, ctx, true) ?? (from ? enterHeadlandRound(from, p, ctx, false) : undefined);
 }
 
-function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'headland' }>, ctx: RouteContext, strictExit: boolean): { conn?: Conn; ring: number[] } | undefined {
+function enterHeadlandRound(
+  from: Pose | undefined,
+  p: Extract<Piece, { kind: 'headland' }>,
+  ctx: RouteContext,
+  strictExit: boolean,
+): { conn?: Conn; ring: number[] } | undefined {
   const loop = p.loop;
   const dirs = loopDirections(loop, ctx.headlandWinding);
   if (!from) {
     // Start of the route: the middle of the longest edge, in the ring's own direction.
-    let bestI = 0, bestL = -1;
+    let bestI = 0,
+      bestL = -1;
     for (let i = 1; i < loop.s.length; i++) {
       const l = loop.s[i] - loop.s[i - 1];
-      if (l > bestL) { bestL = l; bestI = i - 1; }
+      if (l > bestL) {
+        bestL = l;
+        bestI = i - 1;
+      }
     }
     const s = loop.s[bestI] + bestL / 2;
     return { ring: sliceLoop(loop, s, loop.lengthMeters, dirs[0]) };
@@ -61,9 +85,13 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
   // First round: junctions from which the machine reaches open ground (room to turn round) or
   // gets 150 m away; second round (a pass wholly in narrow ground): any that it can leave at all.
   const strict = strictExit;
-  const leavable = (pose: Pose): boolean => leavableMemo(loop, ctx, `${strict ? 1 : 0} ${pose.x},${pose.y},${pose.headingRadians}`, () => (strict ? canLeave(pose, ctx.region, R, false, PASS_EXIT_METERS, 600, true) : canLeave(pose, ctx.region, R)));
+  const leavable = (pose: Pose): boolean =>
+    leavableMemo(loop, ctx, `${strict ? 1 : 0} ${pose.x},${pose.y},${pose.headingRadians}`, () =>
+      strict ? canLeave(pose, ctx.region, R, false, PASS_EXIT_METERS, 600, true) : canLeave(pose, ctx.region, R),
+    );
   // ...and, being a closed loop, left at the same junction: its arriving side must be smooth too.
-  const leavableAt = (s: number, dir: 1 | -1, pose: Pose): boolean => loopSideFits(loop, { s, pose }, dir, 'leave', R, rateLimitOf(ctx)) && leavable(pose);
+  const leavableAt = (s: number, dir: 1 | -1, pose: Pose): boolean =>
+    loopSideFits(loop, { s, pose }, dir, 'leave', R, rateLimitOf(ctx)) && leavable(pose);
   // A headland pass is a working piece: join it on a straight stretch (no corner within a meter
   // of the junction) where one is in reach, anywhere smooth enough otherwise.
   for (const longEdgesOnly of [true, false]) {
@@ -71,7 +99,10 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
       const on = ontoLoop(from, loop, near.s, dir, ctx, false, longEdgesOnly, (j) => leavableAt(j.s, dir, j.pose));
       if (on) {
         const len = polylineLength(on.conn.xy);
-        if (len < bestLen) { bestLen = len; best = { conn: on.conn, s: on.s, dir }; }
+        if (len < bestLen) {
+          bestLen = len;
+          best = { conn: on.conn, s: on.s, dir };
+        }
       }
     }
     if (best) break;
@@ -81,28 +112,61 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
   const cheap = !best && hurried(ctx);
   if (!best) {
     for (const dir of dirs) {
-      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters, rateLimitOf(ctx));
+      const j = headlandJunction(
+        loop,
+        near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters,
+        dir,
+        ctx.turnOptions.turnRadiusMeters,
+        rateLimitOf(ctx),
+      );
       const t = j && leavableAt(j.s, dir, j.pose) ? tryTraversal(from, j.pose, ctx) : undefined;
-      if (j && t) { best = { conn: t, s: j.s, dir }; break; }
+      if (j && t) {
+        best = { conn: t, s: j.s, dir };
+        break;
+      }
     }
   }
   if (!best && ctx.partOf && ctx.partOf(from.x, from.y) !== ctx.partOf(loop.xy[0], loop.xy[1])) {
-    const j = headlandJunction(loop, near.s + dirs[0] * 2 * ctx.turnOptions.turnRadiusMeters, dirs[0], ctx.turnOptions.turnRadiusMeters, rateLimitOf(ctx));
+    const j = headlandJunction(
+      loop,
+      near.s + dirs[0] * 2 * ctx.turnOptions.turnRadiusMeters,
+      dirs[0],
+      ctx.turnOptions.turnRadiusMeters,
+      rateLimitOf(ctx),
+    );
     const tr = j ? transport(from, j.pose, ctx) : undefined;
     if (j && tr) best = { conn: tr, s: j.s, dir: dirs[0] };
   }
   if (!best && !cheap) {
     for (const dir of dirs) {
-      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters, rateLimitOf(ctx));
+      const j = headlandJunction(
+        loop,
+        near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters,
+        dir,
+        ctx.turnOptions.turnRadiusMeters,
+        rateLimitOf(ctx),
+      );
       const t = j && leavableAt(j.s, dir, j.pose) ? tryBridgedTraversal(from, j.pose, ctx) : undefined;
-      if (j && t) { best = { conn: t, s: j.s, dir }; break; }
+      if (j && t) {
+        best = { conn: t, s: j.s, dir };
+        break;
+      }
     }
   }
   if (!best) {
     for (const dir of dirs) {
-      const j = headlandJunction(loop, near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters, dir, ctx.turnOptions.turnRadiusMeters, rateLimitOf(ctx));
+      const j = headlandJunction(
+        loop,
+        near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters,
+        dir,
+        ctx.turnOptions.turnRadiusMeters,
+        rateLimitOf(ctx),
+      );
       const t = j && leavableAt(j.s, dir, j.pose) ? tryWaypointChain(from, j.pose, ctx) : undefined;
-      if (j && t) { best = { conn: t, s: j.s, dir }; break; }
+      if (j && t) {
+        best = { conn: t, s: j.s, dir };
+        break;
+      }
     }
   }
   if (!best && strict && !cheap) best = enterFarAlongLoop(from, loop, dirs, ctx, leavableAt);
@@ -110,7 +174,10 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R, rateLimitOf(ctx));
       const t = j && leavableAt(j.s, dir, j.pose) ? tryNeckTransport(from, j.pose, ctx) : undefined;
-      if (j && t) { best = { conn: t, s: j.s, dir }; break; }
+      if (j && t) {
+        best = { conn: t, s: j.s, dir };
+        break;
+      }
     }
   }
   // Where the machine may reverse: out of a pocket (a track end facing the boundary) by K-turns,
@@ -118,8 +185,12 @@ function enterHeadlandRound(from: Pose | undefined, p: Extract<Piece, { kind: 'h
   if (!best && !cheap && ctx.turnOptions.reverseAllowed && !canLeave(from, ctx.region, R)) {
     for (const dir of dirs) {
       const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R, rateLimitOf(ctx));
-      const t = j && leavableAt(j.s, dir, j.pose) ? tryReversingSearch(from, j.pose, ctx, PASS_ENTRY_EXPANSIONS) : undefined;
-      if (j && t) { best = { conn: t, s: j.s, dir }; break; }
+      const t =
+        j && leavableAt(j.s, dir, j.pose) ? tryReversingSearch(from, j.pose, ctx, PASS_ENTRY_EXPANSIONS) : undefined;
+      if (j && t) {
+        best = { conn: t, s: j.s, dir };
+        break;
+      }
     }
   }
   // Nothing fits: the caller leaves the pass out (and says so).
@@ -158,18 +229,27 @@ export function passHasJunction(loop: LoopPath, dirs: (1 | -1)[], ctx: RouteCont
   let found = false;
   // Every metre along the pass, smoothness first (cheap); the two small searches at no more
   // than 8 smooth junctions at least 20 m apart.
-  let searched = 0, lastSearched = -Infinity;
+  let searched = 0,
+    lastSearched = -Infinity;
   for (let s = 0; s < loop.lengthMeters && !found && searched < 8; s += 1) {
     for (const dir of dirs) {
       const j = junctionOnLoop(loop, s, dir, 'enter');
-      if (!loopSideFits(loop, j, dir, 'enter', R, rateLimitOf(ctx)) || !loopSideFits(loop, j, dir, 'leave', R, rateLimitOf(ctx))) continue;
+      if (
+        !loopSideFits(loop, j, dir, 'enter', R, rateLimitOf(ctx)) ||
+        !loopSideFits(loop, j, dir, 'leave', R, rateLimitOf(ctx))
+      )
+        continue;
       if (j.s - lastSearched < 20) continue;
       lastSearched = j.s;
       searched++;
       const ok = toOpenGround
-        ? canLeave(j.pose, ctx.region, R, false, PASS_EXIT_METERS, 300, true) && canLeave(j.pose, ctx.region, R, true, PASS_EXIT_METERS, 300, true)
+        ? canLeave(j.pose, ctx.region, R, false, PASS_EXIT_METERS, 300, true) &&
+          canLeave(j.pose, ctx.region, R, true, PASS_EXIT_METERS, 300, true)
         : canLeave(j.pose, ctx.region, R) && canLeave(j.pose, ctx.region, R, true);
-      if (ok) { found = true; break; }
+      if (ok) {
+        found = true;
+        break;
+      }
     }
   }
   cache.set(loop, found);
@@ -180,10 +260,17 @@ const passJunctionCache = new WeakMap<LoopPath, boolean>();
  * Whether a forward path leaves a junction of a pass (a small search, `canLeave`), by pass and
  * junction pose: every track end that enters the pass asks it of the same junctions again.
  */
-const junctionLeavableCache = new WeakMap<LoopPath, { region: RouteContext['region']; R: number; leaves: Map<string, boolean> }>();
+const junctionLeavableCache = new WeakMap<
+  LoopPath,
+  { region: RouteContext['region']; R: number; leaves: Map<string, boolean> }
+>();
 function leavableMemo(loop: LoopPath, ctx: RouteContext, key: string, find: () => boolean): boolean {
   let c = junctionLeavableCache.get(loop);
-  if (!c || c.region !== ctx.region || c.R !== ctx.turnOptions.turnRadiusMeters) junctionLeavableCache.set(loop, (c = { region: ctx.region, R: ctx.turnOptions.turnRadiusMeters, leaves: new Map() }));
+  if (!c || c.region !== ctx.region || c.R !== ctx.turnOptions.turnRadiusMeters)
+    junctionLeavableCache.set(
+      loop,
+      (c = { region: ctx.region, R: ctx.turnOptions.turnRadiusMeters, leaves: new Map() }),
+    );
   let v = c.leaves.get(key);
   if (v === undefined) c.leaves.set(key, (v = find()));
   return v;
@@ -195,12 +282,19 @@ const passLeavableCache = new WeakMap<LoopPath, boolean>();
  * points along the whole pass: the nearest by distance inside the field, with a waypoint chain
  * or a searched path.
  */
-function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: RouteContext, leavableAt: (s: number, dir: 1 | -1, pose: Pose) => boolean): { conn: Conn; s: number; dir: 1 | -1 } | undefined {
+function enterFarAlongLoop(
+  from: Pose,
+  loop: LoopPath,
+  dirs: (1 | -1)[],
+  ctx: RouteContext,
+  leavableAt: (s: number, dir: 1 | -1, pose: Pose) => boolean,
+): { conn: Conn; s: number; dir: 1 | -1 } | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
   if (timeIsUp(ctx) || !searchAllowed(ctx) || !canLeave(from, ctx.region, R)) return undefined;
   // The sample of the pass nearest to `from` by distance inside the field.
   const step = Math.max(5, Math.min(20, loop.lengthMeters / 40));
-  const at: number[] = [], xy: number[] = [];
+  const at: number[] = [],
+    xy: number[] = [];
   for (let s = 0; s < loop.lengthMeters; s += step) {
     const q = poseOnLoop(loop, s, 1);
     at.push(s);
@@ -213,7 +307,8 @@ function enterFarAlongLoop(from: Pose, loop: LoopPath, dirs: (1 | -1)[], ctx: Ro
       const j = headlandJunction(loop, s, dir, R, rateLimitOf(ctx));
       if (!j || !leavableAt(j.s, dir, j.pose)) continue;
       // A smaller search here: the pass is optional (left out, with its warning, if not reached).
-      const t = tryDirect(from, j.pose, ctx, 8) ?? tryWaypointChain(from, j.pose, ctx) ?? trySearch(from, j.pose, ctx, 1500);
+      const t =
+        tryDirect(from, j.pose, ctx, 8) ?? tryWaypointChain(from, j.pose, ctx) ?? trySearch(from, j.pose, ctx, 1500);
       if (t) return { conn: t, s: j.s, dir };
     }
   }

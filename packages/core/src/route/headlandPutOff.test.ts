@@ -14,15 +14,23 @@ import type { PathPlanRequest } from '../types.js';
 
 describe('headland passes in an arm of the field, behind a neck', () => {
   const field = corpusField('at-ref-056');
-  const request: PathPlanRequest = { field, machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false }, headland: { passes: 3 } };
+  const request: PathPlanRequest = {
+    field,
+    machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false },
+    headland: { passes: 3 },
+  };
 
-  it('are driven, not left out: no pass skipped, at most 2 % of the field unworked, checkPlan passes', { timeout: 300_000 }, () => {
-    const plan = planRoute(request, { now: () => 0 });
-    expect(plan.warnings.filter((w) => w.code === 'headland-pass-skipped').map((w) => w.message)).toEqual([]);
-    expect(plan.metrics.uncoveredRatio).toBeLessThanOrEqual(0.02);
-    expect(plan.route.filter((s) => s.connectorKind === 'unfitted')).toEqual([]);
-    expect(checkPlan(request, plan).violations).toEqual([]);
-  });
+  it(
+    'are driven, not left out: no pass skipped, at most 2 % of the field unworked, checkPlan passes',
+    { timeout: 300_000 },
+    () => {
+      const plan = planRoute(request, { now: () => 0 });
+      expect(plan.warnings.filter((w) => w.code === 'headland-pass-skipped').map((w) => w.message)).toEqual([]);
+      expect(plan.metrics.uncoveredRatio).toBeLessThanOrEqual(0.02);
+      expect(plan.route.filter((s) => s.connectorKind === 'unfitted')).toEqual([]);
+      expect(checkPlan(request, plan).violations).toEqual([]);
+    },
+  );
 });
 
 /**
@@ -35,12 +43,24 @@ describe('headland passes in an arm of the field, behind a neck', () => {
  */
 describe('exterior passes after a pass that leaves the machine where they cannot be entered', () => {
   const field = corpusField('sk-083');
-  const request: PathPlanRequest = { field, machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false }, headland: { passes: 3 } };
+  const request: PathPlanRequest = {
+    field,
+    machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false },
+    headland: { passes: 3 },
+  };
 
-  it('are driven: no exterior pass skipped, at most 2 % of the field unworked, checkPlan passes', { timeout: 300_000 }, () => {
-    const plan = planRoute(request, { now: () => 0 });
-    expect(plan.warnings.filter((w) => w.code === 'headland-pass-skipped' && w.message.includes('ExteriorHeadland')).map((w) => w.message)).toEqual([]);
-    expect(plan.metrics.uncoveredRatio).toBeLessThanOrEqual(0.02);
-    expect(checkPlan(request, plan).violations).toEqual([]);
-  });
+  it(
+    'are driven: no exterior pass skipped, at most 2 % of the field unworked, checkPlan passes',
+    { timeout: 300_000 },
+    () => {
+      const plan = planRoute(request, { now: () => 0 });
+      expect(
+        plan.warnings
+          .filter((w) => w.code === 'headland-pass-skipped' && w.message.includes('ExteriorHeadland'))
+          .map((w) => w.message),
+      ).toEqual([]);
+      expect(plan.metrics.uncoveredRatio).toBeLessThanOrEqual(0.02);
+      expect(checkPlan(request, plan).violations).toEqual([]);
+    },
+  );
 });

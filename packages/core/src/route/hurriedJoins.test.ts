@@ -12,7 +12,14 @@ import { tryTraversal } from './connectTracks.js';
 import type { RouteContext } from './connectTracks.js';
 import { CUT_SEARCHES } from './connectContext.js';
 
-const field = [[{ x: 0, y: 0 }, { x: 200, y: 0 }, { x: 200, y: 100 }, { x: 0, y: 100 }]];
+const field = [
+  [
+    { x: 0, y: 0 },
+    { x: 200, y: 0 },
+    { x: 200, y: 100 },
+    { x: 0, y: 100 },
+  ],
+];
 
 /** A context whose rings are built on first use, counting the builds; `hurried` says whether the cap has passed. */
 function context(hurried: boolean, rings: { built?: LoopPath[]; builds: number }, cut: string[]): RouteContext {
@@ -32,18 +39,21 @@ function context(hurried: boolean, rings: { built?: LoopPath[]; builds: number }
 }
 
 // from near the east edge heading east to near the west edge heading west: along the ring round the field
-const from = { x: 185, y: 50, headingRadians: 0 }, to = { x: 15, y: 50, headingRadians: Math.PI };
+const from = { x: 185, y: 50, headingRadians: 0 },
+  to = { x: 15, y: 50, headingRadians: Math.PI };
 
 describe('joins past the wall-clock cap', () => {
   it('builds no connector rings for a traversal once the cap has passed, and says so', () => {
-    const rings = { builds: 0 }, cut: string[] = [];
+    const rings = { builds: 0 },
+      cut: string[] = [];
     expect(tryTraversal(from, to, context(true, rings, cut))).toBeUndefined();
     expect(rings.builds).toBe(0);
     expect(cut).toEqual([CUT_SEARCHES]);
   });
 
   it('still traverses rings built before the cap passed', () => {
-    const rings = { builds: 0 }, cut: string[] = [];
+    const rings = { builds: 0 },
+      cut: string[] = [];
     const before = tryTraversal(from, to, context(false, rings, cut));
     expect(before?.kind).toBe('headlandTraversal');
     const after = tryTraversal(from, to, context(true, rings, cut));

@@ -19,9 +19,12 @@ import { skipUnjoinable } from './order/connectedOrder.js';
 import type { PartSegment, RouteParts } from './order/connectedOrder.js';
 import type { OrderVisit } from './order/fieldOrder.js';
 
-
 function request(field: FieldGeometry, turnRadiusMeters: number): PathPlanRequest {
-  return { field, machine: { widthMeters: 6, turnRadiusMeters, reverseAllowed: false, maxCurvatureRatePerSquareMeter: 0.3 }, headland: { passes: 2, fitTurns: false } };
+  return {
+    field,
+    machine: { widthMeters: 6, turnRadiusMeters, reverseAllowed: false, maxCurvatureRatePerSquareMeter: 0.3 },
+    headland: { passes: 2, fitTurns: false },
+  };
 }
 
 /** The plan's tracks and nodes (extras of `Plan`). */
@@ -35,8 +38,10 @@ function fullTrackMeters(plan: Plan): number[] {
   const frame = createLocalFrame(nodes.map((n) => n.position));
   const out: number[] = [];
   for (const t of tracksOf(plan)) {
-    const a = nodes[2 * t.index].position, b = nodes[2 * t.index + 1].position;
-    const [ax, ay] = frame.toLocal(a[0], a[1]), [bx, by] = frame.toLocal(b[0], b[1]);
+    const a = nodes[2 * t.index].position,
+      b = nodes[2 * t.index + 1].position;
+    const [ax, ay] = frame.toLocal(a[0], a[1]),
+      [bx, by] = frame.toLocal(b[0], b[1]);
     out.push(Math.hypot(bx - ax, by - ay));
   }
   return out;
@@ -47,7 +52,8 @@ function expectJoinsAccountedFor(plan: Plan): void {
   expect(plan.warnings.filter((w) => w.code === 'turn-not-fitted')).toEqual([]);
   expect(plan.route.filter((s) => s.connectorKind === 'unfitted')).toEqual([]);
   const driven = new Map<number, number>();
-  for (const s of plan.route) if (s.type === 'Track' && s.trackIndex !== undefined) driven.set(s.trackIndex, s.lengthMeters);
+  for (const s of plan.route)
+    if (s.type === 'Track' && s.trackIndex !== undefined) driven.set(s.trackIndex, s.lengthMeters);
   const skipped = new Set<number>();
   for (const w of plan.warnings) {
     if (w.code !== 'track-skipped') continue;
@@ -100,7 +106,20 @@ describe('joins nothing fits: shortened or left out, never drawn straight', () =
     // Two 30 m wide strips, one strip pass each on their middle line y = 0; the 10 m neck between
     // them runs 2–12 m off that line, so no manoeuvre from the passes' ends gets into it.
     const frame = createLocalFrame([[13, 52]]);
-    const ring: [number, number][] = [[0, -15], [150, -15], [150, 2], [215, 2], [215, -15], [365, -15], [365, 15], [215, 15], [215, 12], [150, 12], [150, 15], [0, 15]];
+    const ring: [number, number][] = [
+      [0, -15],
+      [150, -15],
+      [150, 2],
+      [215, 2],
+      [215, -15],
+      [365, -15],
+      [365, 15],
+      [215, 15],
+      [215, 12],
+      [150, 12],
+      [150, 15],
+      [0, 15],
+    ];
     const ll = ring.map(([x, y]) => frame.toLonLat(x, y));
     const field: FieldGeometry = { type: 'Polygon', coordinates: [[...ll, ll[0]]] };
     const req: PathPlanRequest = { field, machine: { widthMeters: 36, turnRadiusMeters: 12 }, headland: { passes: 1 } };
@@ -117,15 +136,31 @@ describe('a headland pass after a track that ends in a pocket', () => {
   // the boundary in the middle of the strip, where the machine cannot turn onto any pass; all three
   // passes were once left out (69 % of the strip unworked).
   const frame = createLocalFrame([[15, 48]]);
-  const ring = ([[-100, -16], [100, -16], [100, 16], [-100, 16], [-100, -16]] as [number, number][]).map(([x, y]) => frame.toLonLat(x, y));
+  const ring = (
+    [
+      [-100, -16],
+      [100, -16],
+      [100, 16],
+      [-100, 16],
+      [-100, -16],
+    ] as [number, number][]
+  ).map(([x, y]) => frame.toLonLat(x, y));
   const strip: FieldGeometry = { type: 'Polygon', coordinates: [ring] };
-  const request: PathPlanRequest = { field: strip, machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false }, headland: { passes: 3, fitTurns: false } };
+  const request: PathPlanRequest = {
+    field: strip,
+    machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false },
+    headland: { passes: 3, fitTurns: false },
+  };
 
-  it('is joined with that track\'s end pulled back (named), not left out', () => {
+  it("is joined with that track's end pulled back (named), not left out", () => {
     const plan = planRoute(request, { now: () => 0 });
     expect(plan.warnings.filter((w) => w.code === 'headland-pass-skipped')).toEqual([]);
     expect(plan.route.filter((s) => s.type === 'ExteriorHeadland')).toHaveLength(3);
-    expect(plan.warnings.some((w) => w.code === 'track-shortened' && /onto headland pass \d+: track \d+ by \d+ m at its end/.test(w.message))).toBe(true);
+    expect(
+      plan.warnings.some(
+        (w) => w.code === 'track-shortened' && /onto headland pass \d+: track \d+ by \d+ m at its end/.test(w.message),
+      ),
+    ).toBe(true);
     expect(checkPlan(request, plan).violations).toEqual([]);
     expectJoinsAccountedFor(plan);
     expect(plan.metrics.uncoveredRatio).toBeLessThan(0.2);
@@ -136,7 +171,10 @@ describe('skipUnjoinable', () => {
   // Tracks 0..n-1 driven forward; a link "fits" unless listed as bad (from exit end to entry end).
   type Seg = PartSegment & { connector?: string };
   const parts = (bad: Set<string>, badTails = new Set<number>(), badHeads?: Set<number>) => {
-    const part = (unfitted: boolean, warnings = 0): RouteParts<Seg, string> => ({ segs: [{ type: 'Connector', xy: new Float64Array(0), ...(unfitted ? { connector: 'unfitted' } : {}) }], warnings: Array(warnings).fill('w') });
+    const part = (unfitted: boolean, warnings = 0): RouteParts<Seg, string> => ({
+      segs: [{ type: 'Connector', xy: new Float64Array(0), ...(unfitted ? { connector: 'unfitted' } : {}) }],
+      warnings: Array(warnings).fill('w'),
+    });
     return {
       // a: the exit end of the track before (its odd end when driven forward), b: the entry end of the next.
       link: (a: number, b: number) => part(bad.has(`${a >> 1}${a & 1 ? '>' : '<'}${b >> 1}${b & 1 ? '<' : '>'}`)),
@@ -150,7 +188,10 @@ describe('skipUnjoinable', () => {
   // Keys: "a>b>" = from track a driven forward to track b driven forward ("<" = backward).
 
   it('keeps a route whose joins all fit as it is', () => {
-    expect(skipUnjoinable(fwd(0, 1, 2, 3), parts(new Set()), fits, defects)).toEqual({ visits: fwd(0, 1, 2, 3), skipped: [] });
+    expect(skipUnjoinable(fwd(0, 1, 2, 3), parts(new Set()), fits, defects)).toEqual({
+      visits: fwd(0, 1, 2, 3),
+      skipped: [],
+    });
   });
 
   it('takes out a track nothing reaches and drives it last where it can be joined there', () => {
@@ -188,15 +229,21 @@ describe('skipUnjoinable', () => {
 
   it('takes no track out for joins that were never made (out of budget): the route stays whole', () => {
     // No head is driven and no link was made: every link is "unknown", none known to fail.
-    const untried: RouteParts<Seg, string> = { segs: [{ type: 'Connector', xy: new Float64Array(0), connector: 'unfitted' }], warnings: [] };
+    const untried: RouteParts<Seg, string> = {
+      segs: [{ type: 'Connector', xy: new Float64Array(0), connector: 'unfitted' }],
+      warnings: [],
+    };
     const none = { link: () => untried, head: () => undefined, tail: () => untried };
     const r = skipUnjoinable(fwd(0, 1, 2, 3), none, fits, defects, (p) => p === untried);
     expect(r).toEqual({ visits: fwd(0, 1, 2, 3), skipped: [] });
   });
 
-  it('drives a track taken out last only where the route\'s end is no worse after it', () => {
+  it("drives a track taken out last only where the route's end is no worse after it", () => {
     // 1 is taken out (0 → 2 fits); 2 → 1 fits either way, but the tail after 1 has more defects.
-    const worseTail = { ...parts(new Set(['0>1>'])), tail: (e: number): RouteParts<Seg, string> => ({ segs: [], warnings: e >> 1 === 1 ? ['w', 'w'] : ['w'] }) };
+    const worseTail = {
+      ...parts(new Set(['0>1>'])),
+      tail: (e: number): RouteParts<Seg, string> => ({ segs: [], warnings: e >> 1 === 1 ? ['w', 'w'] : ['w'] }),
+    };
     const r = skipUnjoinable(fwd(0, 1, 2), worseTail, fits, defects);
     expect(r.visits).toEqual(fwd(0, 2));
     expect(r.skipped).toEqual([{ visit: { trackIndex: 1, forward: true }, join: 'into' }]);

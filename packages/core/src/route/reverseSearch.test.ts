@@ -22,14 +22,24 @@ const SIGMA = 0.3;
 
 /** A dead-end corridor `width` wide and 120 m long along +x. */
 function corridor(width: number): Region {
-  return new Region([[{ x: 0, y: 0 }, { x: 120, y: 0 }, { x: 120, y: width }, { x: 0, y: width }]]);
+  return new Region([
+    [
+      { x: 0, y: 0 },
+      { x: 120, y: 0 },
+      { x: 120, y: width },
+      { x: 0, y: width },
+    ],
+  ]);
 }
 
 /** A forward manoeuvre inside the region (the forward search's analytic expansion). */
-const forwardShot = (region: Region) => (a: Pose, b: Pose): ArrayLike<number> | undefined => {
-  for (const c of turnCandidates(a, b, { turnRadiusMeters: R }).slice(0, 4)) if (region.containsPolyline(c.points)) return c.points;
-  return undefined;
-};
+const forwardShot =
+  (region: Region) =>
+  (a: Pose, b: Pose): ArrayLike<number> | undefined => {
+    for (const c of turnCandidates(a, b, { turnRadiusMeters: R }).slice(0, 4))
+      if (region.containsPolyline(c.points)) return c.points;
+    return undefined;
+  };
 
 describe('searchReversingConnector', () => {
   it('turns round in a corridor narrower than any forward turn: a K-turn to the target pose, inside, drivable only with reversing', () => {
@@ -44,7 +54,9 @@ describe('searchReversingConnector', () => {
           const from: Pose = { x: x0, y: width / 2, headingRadians: 0 };
           const to: Pose = { x: x0 + dx, y: width / 2 + dy, headingRadians: Math.PI };
           // No forward path turns round here (a U needs 2R = 24 m across, a bulb more).
-          expect(searchConnector(from, to, region, forwardShot(region), { turnRadiusMeters: R, maxExpansions: 3000 })).toBeUndefined();
+          expect(
+            searchConnector(from, to, region, forwardShot(region), { turnRadiusMeters: R, maxExpansions: 3000 }),
+          ).toBeUndefined();
           const found = searchReversingConnector(from, to, region, { turnRadiusMeters: R });
           expect(found).toBeDefined();
           const xy = found!.xy;
@@ -57,14 +69,27 @@ describe('searchReversingConnector', () => {
           expect(Math.min(off, Math.PI - off)).toBeLessThan(0.05);
           expect(region.containsPolyline(xy)).toBe(true);
           expect(found!.cusps.length).toBeGreaterThan(0);
-          for (let i = 2; i < xy.length; i += 2) expect(Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1])).toBeLessThanOrEqual(0.5 + 1e-9);
+          for (let i = 2; i < xy.length; i += 2)
+            expect(Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1])).toBeLessThanOrEqual(0.5 + 1e-9);
           // Drivable with reversing (curvature, rate, cusps straight reversals), between the
           // target's forward continuation and the start's forward approach.
           const drivable = drivableReversing(found!, from, to, region, R, SIGMA);
           expect(drivable).toBeDefined();
-          expect(checkKinematics(drivable!, { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: SIGMA, reverseAllowed: true })).toEqual([]);
+          expect(
+            checkKinematics(drivable!, {
+              turnRadiusMeters: R,
+              maxCurvatureRatePerSquareMeter: SIGMA,
+              reverseAllowed: true,
+            }),
+          ).toEqual([]);
           // ... and not without: it reverses.
-          expect(checkKinematics(drivable!, { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: SIGMA, reverseAllowed: false }).map((v) => v.kind)).toContain('reverse');
+          expect(
+            checkKinematics(drivable!, {
+              turnRadiusMeters: R,
+              maxCurvatureRatePerSquareMeter: SIGMA,
+              reverseAllowed: false,
+            }).map((v) => v.kind),
+          ).toContain('reverse');
         },
       ),
       { seed: 4, numRuns: 12 },
@@ -81,8 +106,14 @@ describe('searchReversingConnector', () => {
 
 /** A corpus field's request at R 12 m with reversing, width 6 m, 2 headland passes (the kinematics bench's `12r`). */
 function request12r(name: string) {
-  const feature = JSON.parse(readFileSync(new URL(`../../../../test/fields/${name}.geojson`, import.meta.url), 'utf8')) as { geometry: FieldGeometry };
-  return { field: feature.geometry, machine: { widthMeters: 6, turnRadiusMeters: 12, reverseAllowed: true, maxCurvatureRatePerSquareMeter: SIGMA }, headland: { passes: 2 } };
+  const feature = JSON.parse(
+    readFileSync(new URL(`../../../../test/fields/${name}.geojson`, import.meta.url), 'utf8'),
+  ) as { geometry: FieldGeometry };
+  return {
+    field: feature.geometry,
+    machine: { widthMeters: 6, turnRadiusMeters: 12, reverseAllowed: true, maxCurvatureRatePerSquareMeter: SIGMA },
+    headland: { passes: 2 },
+  };
 }
 
 describe('reversing connectors on corpus fields at R 12 m (12 m headland band)', () => {
@@ -93,7 +124,9 @@ describe('reversing connectors on corpus fields at R 12 m (12 m headland band)',
     expect(plan.warnings.filter((w) => w.code === 'turn-not-fitted').map((w) => w.message)).toEqual([]);
     const check = checkPlan(request, plan);
     expect(check.violations.map((v) => `${v.code}: ${v.message}`)).toEqual([]);
-    expect(plan.route.some((s) => s.type === 'Connector' && s.connectorKind === 'search' && s.reverse === true)).toBe(true);
+    expect(plan.route.some((s) => s.type === 'Connector' && s.connectorKind === 'search' && s.reverse === true)).toBe(
+      true,
+    );
   });
 
   it('ch-094: the headland passes are entered from a track end facing the boundary (by a K-turn), none left out', () => {

@@ -84,7 +84,9 @@ interface Shot {
 
 /** Cost of a manoeuvre's pieces, and the direction of its first and last non-empty piece. */
 function segmentsCost(segs: readonly TurnSegment[], cuspMeters: number): { cost: number; first: number; last: number } {
-  let cost = 0, first = 0, last = 0;
+  let cost = 0,
+    first = 0,
+    last = 0;
   for (const g of segs) {
     if (!(g.lengthMeters > 1e-9)) continue;
     const d = g.reverse ? -1 : 1;
@@ -101,10 +103,23 @@ function segmentsCost(segs: readonly TurnSegment[], cuspMeters: number): { cost:
  * shortest direct manoeuvres from `a` to `b` that lies inside the field. `dirIn` / `dirOut`: the
  * driving direction before `a` and after `b` (0: either).
  */
-function directShot(a: Pose, b: Pose, region: Region, R: number, step: number, dirIn: number, dirOut: number): Shot | undefined {
+function directShot(
+  a: Pose,
+  b: Pose,
+  region: Region,
+  R: number,
+  step: number,
+  dirIn: number,
+  dirOut: number,
+): Shot | undefined {
   let cands: TurnPath[];
   try {
-    cands = turnCandidates(a, b, { turnRadiusMeters: R, reverseAllowed: true, smoothing: 'Arcs', sampleStepMeters: step });
+    cands = turnCandidates(a, b, {
+      turnRadiusMeters: R,
+      reverseAllowed: true,
+      smoothing: 'Arcs',
+      sampleStepMeters: step,
+    });
   } catch {
     return undefined;
   }
@@ -132,13 +147,17 @@ function drive(x: number, y: number, h: number, s: number, k: number, step: numb
   }
 }
 
-
 /**
  * Searches a path from `from` to `to` inside `region` driven forward and backward, curvature
  * ≤ 1/R throughout. The machine arrives at `from` and leaves `to` driving forward (a cusp there
  * costs as any other). Returns undefined when the budget runs out or `abort` says so.
  */
-export function searchReversingConnector(from: Pose, to: Pose, region: Region, limits: ReversingLimits): ReversingPath | undefined {
+export function searchReversingConnector(
+  from: Pose,
+  to: Pose,
+  region: Region,
+  limits: ReversingLimits,
+): ReversingPath | undefined {
   const R = limits.turnRadiusMeters;
   const step = limits.sampleStepMeters ?? 0.5;
   const abort = limits.abort;
@@ -146,26 +165,44 @@ export function searchReversingConnector(from: Pose, to: Pose, region: Region, l
   const heuristic = goalDistance(region, to, from, limits.window);
   // Primitives: 15° of an R arc long (as the forward search's).
   const L = Math.max(0.5, (R * Math.PI) / 12);
-  const maxExpansions = limits.maxExpansions ?? Math.max(MIN_EXPANSIONS, defaultExpansions(heuristic(from.x, from.y), L));
+  const maxExpansions =
+    limits.maxExpansions ?? Math.max(MIN_EXPANSIONS, defaultExpansions(heuristic(from.x, from.y), L));
   const curvatures = [0, 1 / R, -1 / R];
   const cell = Math.max(0.25, L * 0.7);
   const keyOf = (x: number, y: number, h: number, dir: number): number => {
-    return ((Math.floor((y - from.y) / cell) * 100003 + Math.floor((x - from.x) / cell)) * HEADING_BINS + headingBin(h)) * 2 + (dir > 0 ? 1 : 0);
+    return (
+      ((Math.floor((y - from.y) / cell) * 100003 + Math.floor((x - from.x) / cell)) * HEADING_BINS + headingBin(h)) *
+        2 +
+      (dir > 0 ? 1 : 0)
+    );
   };
   // Node store; Dir: the direction of the motion that reached the node (+1 at the start: the machine arrives forward).
-  const X: number[] = [], Y: number[] = [], H: number[] = [], G: number[] = [], D: number[] = [], Dir: number[] = [], parent: number[] = [];
+  const X: number[] = [],
+    Y: number[] = [],
+    H: number[] = [],
+    G: number[] = [],
+    D: number[] = [],
+    Dir: number[] = [],
+    parent: number[] = [];
   const closed = new Set<number>();
   const bestG = new Map<number, number>();
   const heap = new Heap();
   const add = (x: number, y: number, h: number, g: number, dir: number, p: number): void => {
     const id = X.length;
     const d = heuristic(x, y);
-    X.push(x); Y.push(y); H.push(h); G.push(g); D.push(d); Dir.push(dir); parent.push(p);
+    X.push(x);
+    Y.push(y);
+    H.push(h);
+    G.push(g);
+    D.push(d);
+    Dir.push(dir);
+    parent.push(p);
     heap.push(g + HEURISTIC_WEIGHT * d, id);
   };
   add(from.x, from.y, from.headingRadians, 0, 1, -1);
   const buf: number[] = [];
-  let expansions = 0, pops = 0;
+  let expansions = 0,
+    pops = 0;
   let goalNode = -1;
   let goalShot: Shot | undefined;
   const near = 6 * R;
@@ -180,7 +217,11 @@ export function searchReversingConnector(from: Pose, to: Pose, region: Region, l
     // Analytic expansion: every node within 2R of the goal, every 4th within 6R, every 16th elsewhere (a shot costs a dozen candidates).
     if (D[id] < 2 * R || (D[id] < near && expansions % 4 === 1) || expansions % 16 === 1) {
       const s = directShot(pose, to, region, R, step, Dir[id], 1);
-      if (s) { goalNode = id; goalShot = s; break; }
+      if (s) {
+        goalNode = id;
+        goalShot = s;
+        break;
+      }
     }
     for (const dir of [1, -1]) {
       for (const kappa of curvatures) {
@@ -189,7 +230,9 @@ export function searchReversingConnector(from: Pose, to: Pose, region: Region, l
         drive(pose.x, pose.y, pose.headingRadians, dir * L, kappa, step, buf);
         if (!region.containsPolyline(buf)) continue;
         const n = buf.length;
-        const x = buf[n - 2], y = buf[n - 1], h = pose.headingRadians + kappa * dir * L;
+        const x = buf[n - 2],
+          y = buf[n - 1],
+          h = pose.headingRadians + kappa * dir * L;
         const nk = keyOf(x, y, h, dir);
         if (closed.has(nk)) continue;
         // Curving a little dearer than straight, reversing dearer than forward, a cusp dearer still.
@@ -217,7 +260,8 @@ export function searchReversingConnector(from: Pose, to: Pose, region: Region, l
   // Shorten, and put the polyline together with its cusps.
   const out: number[] = [from.x, from.y];
   const cusps: number[] = [];
-  let lastDir = 0, firstDir = 0;
+  let lastDir = 0,
+    firstDir = 0;
   const append = (part: ArrayLike<number>, partCusps: readonly number[], first: number, last: number): void => {
     const base = (out.length >> 1) - 1;
     if (lastDir !== 0 && first !== lastDir) cusps.push(base);
@@ -226,17 +270,20 @@ export function searchReversingConnector(from: Pose, to: Pose, region: Region, l
     for (let i = 2; i < part.length; i++) out.push(part[i]);
     lastDir = last;
   };
-  let i = 0, attempts = 0;
+  let i = 0,
+    attempts = 0;
   let done = false;
   while (i < m - 1 && !done) {
     // Straight to the goal from here, if no dearer than the rest of the path found.
-    const direct = attempts++ < MAX_SHORTEN_ATTEMPTS ? directShot(poses[i], to, region, R, step, dirIn[i], 1) : undefined;
+    const direct =
+      attempts++ < MAX_SHORTEN_ATTEMPTS ? directShot(poses[i], to, region, R, step, dirIn[i], 1) : undefined;
     if (direct && direct.costMeters <= total - g[i] + 1e-9) {
       append(direct.path.points, direct.path.cusps, direct.first, direct.last);
       done = true;
       break;
     }
-    let j = m - 1, joined = false;
+    let j = m - 1,
+      joined = false;
     for (; j > i + 1 && attempts < MAX_SHORTEN_ATTEMPTS; j = Math.max(i + 1, Math.floor((i + j) / 2))) {
       attempts++;
       const s = directShot(poses[i], poses[j], region, R, step, dirIn[i], dirOut[j]);
@@ -246,12 +293,17 @@ export function searchReversingConnector(from: Pose, to: Pose, region: Region, l
         joined = true;
         break;
       }
-      if (j === i + 2) { j = i + 1; break; }
+      if (j === i + 2) {
+        j = i + 1;
+        break;
+      }
     }
     if (!joined) {
       // One primitive, exactly as the search drove it.
       j = i + 1;
-      const p = poses[i], q = poses[j], dir = dirIn[j];
+      const p = poses[i],
+        q = poses[j],
+        dir = dirIn[j];
       const kappa = wrapPi(q.headingRadians - p.headingRadians) / (dir * L);
       buf.length = 0;
       buf.push(p.x, p.y);
@@ -286,7 +338,8 @@ function chordHeading(xy: ArrayLike<number>, a: number, b: number): number {
 
 /** Tangent at point a towards b, c (its two neighbours on one side): the chord a→b less half the turn to b→c (exact on a circle sampled at equal steps). */
 function tangentAt(xy: ArrayLike<number>, a: number, b: number, c: number): number {
-  const h1 = chordHeading(xy, a, b), h2 = chordHeading(xy, b, c);
+  const h1 = chordHeading(xy, a, b),
+    h2 = chordHeading(xy, b, c);
   return h1 - 0.5 * Math.atan2(Math.sin(h2 - h1), Math.cos(h2 - h1));
 }
 
@@ -298,8 +351,23 @@ function tangentAt(xy: ArrayLike<number>, a: number, b: number, c: number): numb
  * between cusps redrawn with clothoid transitions (`limitCurvatureRate`, its end points and
  * tangents kept) and checked again, inside the field. Undefined when neither fits.
  */
-export function drivableReversing(path: ReversingPath, from: Pose, to: Pose, region: Region, R: number, sigma: number | undefined): Float64Array | undefined {
-  const fits = (xy: Float64Array): boolean => checkKinematics(withStraightEnds(xy, from, to), { turnRadiusMeters: R, reverseAllowed: true, ...(sigma !== undefined ? { maxCurvatureRatePerSquareMeter: sigma } : {}), curvatureTolerance: 0.04, rateTolerance: 0.03, minLegMeters: 0.4 }).length === 0;
+export function drivableReversing(
+  path: ReversingPath,
+  from: Pose,
+  to: Pose,
+  region: Region,
+  R: number,
+  sigma: number | undefined,
+): Float64Array | undefined {
+  const fits = (xy: Float64Array): boolean =>
+    checkKinematics(withStraightEnds(xy, from, to), {
+      turnRadiusMeters: R,
+      reverseAllowed: true,
+      ...(sigma !== undefined ? { maxCurvatureRatePerSquareMeter: sigma } : {}),
+      curvatureTolerance: 0.04,
+      rateTolerance: 0.03,
+      minLegMeters: 0.4,
+    }).length === 0;
   if (fits(path.xy)) return path.xy;
   if (sigma === undefined) return undefined;
   const out: number[] = [];
@@ -312,8 +380,17 @@ export function drivableReversing(path: ReversingPath, from: Pose, to: Pose, reg
       // The tangents at the piece's ends along its travel: the end poses' at the ends of the path,
       // else read off the end chords (exact on arcs sampled at equal steps).
       const h0 = k === 0 ? from.headingRadians + (path.startsReversed ? Math.PI : 0) : tangentAt(piece, 0, 1, 2);
-      const h1 = k === pieces.length - 1 ? to.headingRadians + (path.endsReversed ? Math.PI : 0) : tangentAt(piece, n - 1, n - 2, n - 3) + Math.PI;
-      const smooth = limitCurvatureRate(piece, { maxCurvatureRatePerSquareMeter: sigma, maxCurvaturePerMeter: 1 / R, startHeadingRadians: h0, endHeadingRadians: h1, maxDeviationMeters: 1 });
+      const h1 =
+        k === pieces.length - 1
+          ? to.headingRadians + (path.endsReversed ? Math.PI : 0)
+          : tangentAt(piece, n - 1, n - 2, n - 3) + Math.PI;
+      const smooth = limitCurvatureRate(piece, {
+        maxCurvatureRatePerSquareMeter: sigma,
+        maxCurvaturePerMeter: 1 / R,
+        startHeadingRadians: h0,
+        endHeadingRadians: h1,
+        maxDeviationMeters: 1,
+      });
       if (smooth) drawn = smooth;
     }
     for (let i = out.length === 0 ? 0 : 2; i < drawn.length; i++) out.push(drawn[i]);

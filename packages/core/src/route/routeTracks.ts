@@ -122,13 +122,26 @@ const TRIED_LINK_WORK_UNITS = 1_000_000;
  * With access points and no other start asked for: the route enters the tracks at the track end
  * nearest the first gate (`startPointNodeIndex`: node 2i is track i's (x0, y0), 2i + 1 its (x1, y1)).
  */
-function gateStartNode(gates: { x: number; y: number }[], tracks: Track[], ro: ResolvedRouteOptions, otherStart: boolean): { startPointNodeIndex?: number } {
+function gateStartNode(
+  gates: { x: number; y: number }[],
+  tracks: Track[],
+  ro: ResolvedRouteOptions,
+  otherStart: boolean,
+): { startPointNodeIndex?: number } {
   if (gates.length === 0 || otherStart || ro.startPointNodeIndex !== undefined || tracks.length === 0) return {};
-  let best = 0, bestD = Infinity;
+  let best = 0,
+    bestD = Infinity;
   tracks.forEach((t, i) => {
-    const d0 = Math.hypot(t.x0 - gates[0].x, t.y0 - gates[0].y), d1 = Math.hypot(t.x1 - gates[0].x, t.y1 - gates[0].y);
-    if (d0 < bestD) { bestD = d0; best = 2 * i; }
-    if (d1 < bestD) { bestD = d1; best = 2 * i + 1; }
+    const d0 = Math.hypot(t.x0 - gates[0].x, t.y0 - gates[0].y),
+      d1 = Math.hypot(t.x1 - gates[0].x, t.y1 - gates[0].y);
+    if (d0 < bestD) {
+      bestD = d0;
+      best = 2 * i;
+    }
+    if (d1 < bestD) {
+      bestD = d1;
+      best = 2 * i + 1;
+    }
   });
   return { startPointNodeIndex: best };
 }
@@ -143,7 +156,12 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   const region = routeField.region;
   const workClock = (): number => (region.work * 1000) / WORK_UNITS_PER_SECOND;
   const workAtStart = workClock();
-  const budget = routeBudget(routeOptions.maxOptimizerTimeSeconds, inp.now ?? workClock, inp.secondFollows, inp.now ? inp.orderingSpentMilliseconds : routeField.spentWorkMilliseconds);
+  const budget = routeBudget(
+    routeOptions.maxOptimizerTimeSeconds,
+    inp.now ?? workClock,
+    inp.secondFollows,
+    inp.now ? inp.orderingSpentMilliseconds : routeField.spentWorkMilliseconds,
+  );
   const staging = stagingPointLocal(routeField.frame, routeOptions);
   const rates = objectiveRates(m, routeOptions.objective);
   const headlandsAfter = !headlandsFirst && passOrder.length > 0;
@@ -158,11 +176,23 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     rates,
     routeOptions: {
       ...routeOptions,
-      ...(budget.limitMilliseconds !== budget.fullLimitMilliseconds ? { maxOptimizerTimeSeconds: budget.limitMilliseconds / 1000 } : {}),
+      ...(budget.limitMilliseconds !== budget.fullLimitMilliseconds
+        ? { maxOptimizerTimeSeconds: budget.limitMilliseconds / 1000 }
+        : {}),
       ...gateStartNode(gates, inp.tracks, routeOptions, staging !== undefined || lastPass !== undefined),
     },
-    ...(lastPass ? { startPoint: lastPass.ring[0] } : staging ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true } : gates.length > 0 ? { startPoint: gates[0] } : {}),
-    ...(staging && !headlandsAfter ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true } : !staging && gates.length === 1 && !headlandsAfter ? { endPoint: gates[0] } : {}),
+    ...(lastPass
+      ? { startPoint: lastPass.ring[0] }
+      : staging
+        ? { startPoint: { x: staging[0], y: staging[1] }, startIsStaging: true }
+        : gates.length > 0
+          ? { startPoint: gates[0] }
+          : {}),
+    ...(staging && !headlandsAfter
+      ? { endPoint: { x: staging[0], y: staging[1] }, endIsStaging: true }
+      : !staging && gates.length === 1 && !headlandsAfter
+        ? { endPoint: gates[0] }
+        : {}),
     ...(inp.now ? { now: inp.now } : {}),
     workBudgetSeconds: routeOptions.maxOptimizerTimeSeconds,
     ...(inp.outOfTime ? { outOfTime: inp.outOfTime } : {}),
@@ -170,7 +200,12 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   const ordered = orderFieldTracks(orderInput);
   const ctx = connectorContext(inp);
   // Staging and refill legs go round holes and bays inside the field (refill/legs.ts).
-  const legRouter: LegRouter = { region: ctx.region, rings: routeField.field.map(ringToFlat), waypoints: ctx.waypoints!, turnRadiusMeters: m.turnRadiusMeters };
+  const legRouter: LegRouter = {
+    region: ctx.region,
+    rings: routeField.field.map(ringToFlat),
+    waypoints: ctx.waypoints!,
+    turnRadiusMeters: m.turnRadiusMeters,
+  };
   const conns = connections(inp, ctx, rates, staging, legRouter, budget, ordered.alternatives.length > 1);
   const now = inp.now;
   const clock = budget.now;
@@ -178,7 +213,13 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     outOfTime: () => clock() - budget.startedAt >= budget.limitMilliseconds || (inp.outOfTime?.() ?? false),
     remainingMilliseconds: () => budget.limitMilliseconds - (clock() - budget.startedAt),
     // with the caller's clock a time limit; else the work clock and the work budget's rounds (clock.ts), one on large fields
-    ...(now ? { now } : { workClock, maxRounds: inp.tracks.length > LARGE_FIELD_TRACKS ? 1 : workBudget(routeOptions.maxOptimizerTimeSeconds).rounds }),
+    ...(now
+      ? { now }
+      : {
+          workClock,
+          maxRounds:
+            inp.tracks.length > LARGE_FIELD_TRACKS ? 1 : workBudget(routeOptions.maxOptimizerTimeSeconds).rounds,
+        }),
   });
   // Without the caller's clock, an ordering cut short before the wall-clock cap fired (it stays fired) ran out of counted work.
   if (!now && refined.stoppedBy === 'time-limit' && !inp.outOfTime?.()) refined.stoppedBy = 'work-limit';
@@ -187,30 +228,52 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   // connected now, as is any route whose parts do not fit together. For `optimized`, connectors
   // not costed yet (the clock ran out) are built now, the ones costed reused.
   const assembling = Number.isFinite(refined.nonWorkingCost) || conns.costMore;
-  const kept = assembling ? skipUnjoinable(refined.visits, conns.partsVia(conns.within), (r) => !unfitted(r), (r) => r.warnings.length, (r) => r === UNJOINED) : { visits: refined.visits, skipped: [] };
+  const kept = assembling
+    ? skipUnjoinable(
+        refined.visits,
+        conns.partsVia(conns.within),
+        (r) => !unfitted(r),
+        (r) => r.warnings.length,
+        (r) => r === UNJOINED,
+      )
+    : { visits: refined.visits, skipped: [] };
   // What still does not fit: the track after the join driven the other way, or a run of tracks next to it taken out
   // (not past the wall-clock cap: joins are then drawn cheaply, straight where nothing was tried, and warned).
-  const dropped = assembling && !inp.outOfTime?.()
-    ? dropUnjoinable(kept.visits, conns.partsVia(conns.lastResort), {
-        fits: (r) => !unfitted(r),
-        defects: (r) => r.warnings.length,
-        meters: (i) => trackMeters(inp.tracks[i]),
-        trackLeft: (into, v, out) => trackLeft(into, v.trackIndex, out, trackMeters(inp.tracks[v.trackIndex])),
-        relink: { parts: conns.partsVia(conns.relink), estimate: trackOrderingProblem(orderInput).transitionCost },
-        scan: conns.partsVia(conns.reuse),
-      })
-    : { visits: kept.visits, skipped: [] };
+  const dropped =
+    assembling && !inp.outOfTime?.()
+      ? dropUnjoinable(kept.visits, conns.partsVia(conns.lastResort), {
+          fits: (r) => !unfitted(r),
+          defects: (r) => r.warnings.length,
+          meters: (i) => trackMeters(inp.tracks[i]),
+          trackLeft: (into, v, out) => trackLeft(into, v.trackIndex, out, trackMeters(inp.tracks[v.trackIndex])),
+          relink: { parts: conns.partsVia(conns.relink), estimate: trackOrderingProblem(orderInput).transitionCost },
+          scan: conns.partsVia(conns.reuse),
+        })
+      : { visits: kept.visits, skipped: [] };
   const routeVisits = dropped.visits;
-  const assembled = assembling ? assembleRoute(routeVisits, conns.partsVia(conns.reuse), (k) => trackMeters(inp.tracks[routeVisits[k].trackIndex])) : undefined;
+  const assembled = assembling
+    ? assembleRoute(routeVisits, conns.partsVia(conns.reuse), (k) => trackMeters(inp.tracks[routeVisits[k].trackIndex]))
+    : undefined;
   const headlandPieces = inp.headlandRoute.pieces;
-  const connectFixed = (visits: TrackVisit[]): Parts => conns.connectPieces(headlandsFirst ? [...headlandPieces, ...trackPieces(inp.tracks, visits, inp.cellOf)] : [...trackPieces(inp.tracks, visits, inp.cellOf), ...headlandPieces], true, true, undefined, conns.shortening);
+  const connectFixed = (visits: TrackVisit[]): Parts =>
+    conns.connectPieces(
+      headlandsFirst
+        ? [...headlandPieces, ...trackPieces(inp.tracks, visits, inp.cellOf)]
+        : [...trackPieces(inp.tracks, visits, inp.cellOf), ...headlandPieces],
+      true,
+      true,
+      undefined,
+      conns.shortening,
+    );
   const fixed = assembled ? undefined : withoutUnreachableStrips(routeVisits, inp.tracks, connectFixed);
   const final = assembled ?? fixed!.parts;
   const lastResort = new Set(dropped.skipped);
   for (const sk of [...kept.skipped, ...dropped.skipped]) {
     const t = inp.tracks[sk.visit.trackIndex];
     const len = trackMeters(t);
-    const why = lastResort.has(sk) ? ' or the track after the join driven the other way: taken out as a last resort, with any tracks next to it whose joins do not fit either' : '';
+    const why = lastResort.has(sk)
+      ? ' or the track after the join driven the other way: taken out as a last resort, with any tracks next to it whose joins do not fit either'
+      : '';
     final.warnings.push({
       code: 'track-skipped',
       message: `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} m) fits inside the field ${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even with the tracks shortened${why}; its area counts as uncovered`,
@@ -246,7 +309,12 @@ export function optimizerReport(routed: RoutedTracks): { [key: string]: unknown;
   const { ordered, refined } = routed;
   return {
     ...ordered.report,
-    ...(routed.routeOrderMilliseconds !== undefined ? { timeSpentMilliseconds: routed.routeOrderMilliseconds, estimateMilliseconds: ordered.report.timeSpentMilliseconds } : {}),
+    ...(routed.routeOrderMilliseconds !== undefined
+      ? {
+          timeSpentMilliseconds: routed.routeOrderMilliseconds,
+          estimateMilliseconds: ordered.report.timeSpentMilliseconds,
+        }
+      : {}),
     chosen: refined.algorithm,
     realNonWorkingCost: refined.nonWorkingCost,
     realCostRounds: refined.rounds,
@@ -267,7 +335,8 @@ function trackMeters(t: Track): number {
  * a short track between two joins that both need room can lose more than its length to them.
  */
 function trackLeft(into: Parts | undefined, i: number, out: Parts | undefined, full: number): boolean {
-  const driven = (s: LocalSegment | undefined): number => (s && s.type === 'Track' && s.trackIndex === i ? polylineLength(s.xy) : full);
+  const driven = (s: LocalSegment | undefined): number =>
+    s && s.type === 'Track' && s.trackIndex === i ? polylineLength(s.xy) : full;
   const trimmed = full - driven(into?.segs[into.segs.length - 1]) + (full - driven(out?.segs[0]));
   return trimmed <= 1e-9 || full - trimmed >= MIN_TRACK_AFTER_TRIM_METERS;
 }
@@ -281,7 +350,11 @@ const STRIP_DROP_ROUNDS = 2;
  * join, else the one before): a strip left, said so, rather than a join the machine cannot drive.
  * Full-width tracks stay; a route of strip passes alone keeps them (nothing else is left to drive).
  */
-function withoutUnreachableStrips(visits: TrackVisit[], tracks: Track[], connect: (v: TrackVisit[]) => Parts): { parts: Parts; left: TrackVisit[] } {
+function withoutUnreachableStrips(
+  visits: TrackVisit[],
+  tracks: Track[],
+  connect: (v: TrackVisit[]) => Parts,
+): { parts: Parts; left: TrackVisit[] } {
   let parts = connect(visits);
   const left: TrackVisit[] = [];
   const isStrip = (i: number | undefined): boolean => i !== undefined && tracks[i].widthMeters !== undefined;
@@ -292,8 +365,10 @@ function withoutUnreachableStrips(visits: TrackVisit[], tracks: Track[], connect
     for (let k = 0; k < segs.length; k++) {
       if (segs[k].connector !== 'unfitted') continue;
       let before: number | undefined, after: number | undefined;
-      for (let j = k - 1; j >= 0 && before === undefined; j--) if (segs[j].type === 'Track') before = segs[j].trackIndex;
-      for (let j = k + 1; j < segs.length && after === undefined; j++) if (segs[j].type === 'Track') after = segs[j].trackIndex;
+      for (let j = k - 1; j >= 0 && before === undefined; j--)
+        if (segs[j].type === 'Track') before = segs[j].trackIndex;
+      for (let j = k + 1; j < segs.length && after === undefined; j++)
+        if (segs[j].type === 'Track') after = segs[j].trackIndex;
       if (isStrip(after)) drop.add(after!);
       else if (isStrip(before)) drop.add(before!);
     }
@@ -312,7 +387,8 @@ function unfitted(r: Parts): boolean {
 /** What `connectTracks` needs to join pieces in this field with this machine. */
 function connectorContext(inp: RouteStageInput): RouteContext {
   const { routeField: rf, machine: m, routeOptions } = inp;
-  const R = m.turnRadiusMeters, w = m.widthMeters;
+  const R = m.turnRadiusMeters,
+    w = m.widthMeters;
   const { ringOffset } = connectorRingSizes(R, w, inp.headlandPasses);
   return {
     region: rf.region,
@@ -335,15 +411,27 @@ function connectorContext(inp: RouteStageInput): RouteContext {
  * Connector rings' radius and offset from the field's edge. The rings keep a 15 % margin on the
  * turning radius: their arcs are polygons.
  */
-export function connectorRingSizes(turnRadiusMeters: number, widthMeters: number, headlandPasses: number): { ringRadius: number; ringOffset: number } {
+export function connectorRingSizes(
+  turnRadiusMeters: number,
+  widthMeters: number,
+  headlandPasses: number,
+): { ringRadius: number; ringOffset: number } {
   const ringRadius = 1.15 * turnRadiusMeters;
   return { ringRadius, ringOffset: Math.max(ringRadius, (headlandPasses * widthMeters) / 2) };
 }
 
 /** The field as the route stage sees it, its costly parts built on first use. */
 /** `ringField`: the field the connector rings are offset from (the simplified boundary, geometry/simplifyBoundary.ts); containment stays on `field`. */
-export function routeFieldOf(field: PathsD, frame: LocalFrame, memo: ConnectionMemo, machine: ResolvedMachine, headlandPasses: number, ringField: PathsD = field): RouteField {
-  const R = machine.turnRadiusMeters, w = machine.widthMeters;
+export function routeFieldOf(
+  field: PathsD,
+  frame: LocalFrame,
+  memo: ConnectionMemo,
+  machine: ResolvedMachine,
+  headlandPasses: number,
+  ringField: PathsD = field,
+): RouteField {
+  const R = machine.turnRadiusMeters,
+    w = machine.widthMeters;
   const { ringRadius, ringOffset } = connectorRingSizes(R, w, headlandPasses);
   let waypoints: Waypoints | undefined;
   let loops: LoopPath[] | undefined;
@@ -354,7 +442,11 @@ export function routeFieldOf(field: PathsD, frame: LocalFrame, memo: ConnectionM
     // a dense boundary's waypoints from the simplified one, its tolerance further in (legs are checked on `field`)
     waypoints: () => (waypoints ??= buildWaypoints(ringField, 1.5 * R + simplificationTolerance(ringField))),
     ...partLookup(field),
-    loops: () => (loops ??= [...buildConnectorRings(ringField, ringOffset, ringRadius), ...buildNarrowConnectorRings(ringField, w / 2, ringRadius)]),
+    loops: () =>
+      (loops ??= [
+        ...buildConnectorRings(ringField, ringOffset, ringRadius),
+        ...buildNarrowConnectorRings(ringField, w / 2, ringRadius),
+      ]),
     loopsBuilt: () => loops !== undefined,
     memo,
     spentWorkMilliseconds: 0,
@@ -376,7 +468,15 @@ type Lookup = (store: Map<number, Parts>, key: number, make: (abort?: () => bool
  * route is put together (`partsVia`), refitted with the tracks shortened where nothing fits, all
  * within the refit budget.
  */
-function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRates, staging: [number, number] | undefined, legRouter: LegRouter, budget: RouteBudget, costMore: boolean) {
+function connections(
+  inp: RouteStageInput,
+  ctx: RouteContext,
+  rates: ObjectiveRates,
+  staging: [number, number] | undefined,
+  legRouter: LegRouter,
+  budget: RouteBudget,
+  costMore: boolean,
+) {
   const { tracks, cellOf } = inp;
   const headlandsFirst = inp.routeOptions.headlandsFirst;
   const R = inp.machine.turnRadiusMeters;
@@ -387,25 +487,50 @@ function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRa
     for (const s of segs) {
       if (s.type !== 'Turn' && s.type !== 'Connector') continue;
       cost += polylineLength(s.xy) * (s.connector === 'staging' ? rates.transportPerMeter : rates.turningPerMeter);
-      if (s.connector !== 'staging' && s.connector !== 'unfitted' && s.connector !== 'transport' && (tightestBendRatio(s.xy, R) > 1.05 || !ctx.region.containsPolyline(s.xy))) defects++;
+      if (
+        s.connector !== 'staging' &&
+        s.connector !== 'unfitted' &&
+        s.connector !== 'transport' &&
+        (tightestBendRatio(s.xy, R) > 1.05 || !ctx.region.containsPolyline(s.xy))
+      )
+        defects++;
     }
     return { cost, defects };
   };
   const stagingLeg = (xy: Float64Array): LocalSegment => ({ type: 'Connector', xy, connector: 'staging' });
-  const connectPieces = (p: Piece[], legIn: boolean, legOut: boolean, abort?: () => boolean, shortenUnfitted?: ShorteningBudget): Parts & { aborted?: boolean } => {
-    const c: RouteContext = { ...ctx, warnings: [], ...(abort ? { abort } : {}), ...(shortenUnfitted ? { shortenUnfitted } : {}) };
+  const connectPieces = (
+    p: Piece[],
+    legIn: boolean,
+    legOut: boolean,
+    abort?: () => boolean,
+    shortenUnfitted?: ShorteningBudget,
+  ): Parts & { aborted?: boolean } => {
+    const c: RouteContext = {
+      ...ctx,
+      warnings: [],
+      ...(abort ? { abort } : {}),
+      ...(shortenUnfitted ? { shortenUnfitted } : {}),
+    };
     let segs = connectTracks(p, c);
-    if (staging && (legIn || legOut)) segs = withStagingLegs(segs, staging, stagingLeg, { legIn, legOut, router: legRouter });
+    if (staging && (legIn || legOut))
+      segs = withStagingLegs(segs, staging, stagingLeg, { legIn, legOut, router: legRouter });
     return { segs, warnings: c.warnings, ...(c.aborted ? { aborted: true } : {}) };
   };
   /** The track of end `e` as a piece driven so that it leaves through `e` (exit) or enters through it. */
-  const pieceAt = (e: number, entering: boolean): Piece => trackPieces(tracks, [{ trackIndex: e >> 1, forward: entering ? (e & 1) === 0 : (e & 1) === 1 }], cellOf)[0];
+  const pieceAt = (e: number, entering: boolean): Piece =>
+    trackPieces(tracks, [{ trackIndex: e >> 1, forward: entering ? (e & 1) === 0 : (e & 1) === 1 }], cellOf)[0];
   const linkParts = new Map<number, Parts>();
   const headParts = new Map<number, Parts>();
   const tailParts = new Map<number, Parts>();
   const endCount = 2 * tracks.length;
   // A connection the ordering's deadline cut short (`abort`) is neither kept nor its cost trusted.
-  const costOf = (p: Piece[], legIn: boolean, legOut: boolean, keep: (r: Parts) => void, abort?: () => boolean): { cost: number; defects: number; aborted?: boolean } => {
+  const costOf = (
+    p: Piece[],
+    legIn: boolean,
+    legOut: boolean,
+    keep: (r: Parts) => void,
+    abort?: () => boolean,
+  ): { cost: number; defects: number; aborted?: boolean } => {
     const r = connectPieces(p, legIn, legOut, abort);
     if (r.aborted) return { ...connectorCost(r.segs, r.warnings.length), aborted: true };
     keep(r);
@@ -415,20 +540,31 @@ function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRa
   // the tail. No head (tail) is driven unless headland passes or a staging area come before (after)
   // the tracks.
   const linkPieces = (a: number, b: number): Piece[] => [pieceAt(a, false), pieceAt(b, true)];
-  const headPieces = (e: number): Piece[] => (headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)]);
-  const tailPieces = (e: number): Piece[] => (headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces]);
+  const headPieces = (e: number): Piece[] =>
+    headlandsFirst ? [...headlandPieces, pieceAt(e, true)] : [pieceAt(e, true)];
+  const tailPieces = (e: number): Piece[] =>
+    headlandsFirst ? [pieceAt(e, false)] : [pieceAt(e, false), ...headlandPieces];
   const drivesHead = headlandsFirst || staging !== undefined;
   const drivesTail = !headlandsFirst || staging !== undefined;
   // Connections made while ordering get the deadline (`abort`): a connector search still running
   // at maxOptimizerTime gives up there, so the limit is hard (route/order/connectedOrder.ts).
   const model: RealCostModel = {
     link: (a, b, abort) => costOf(linkPieces(a, b), false, false, (r) => linkParts.set(a * endCount + b, r), abort),
-    head: (e, abort) => (drivesHead ? costOf(headPieces(e), true, false, (r) => headParts.set(e, r), abort) : { cost: 0, defects: 0 }),
-    tail: (e, abort) => (drivesTail ? costOf(tailPieces(e), false, true, (r) => tailParts.set(e, r), abort) : { cost: 0, defects: 0 }),
+    head: (e, abort) =>
+      drivesHead ? costOf(headPieces(e), true, false, (r) => headParts.set(e, r), abort) : { cost: 0, defects: 0 },
+    tail: (e, abort) =>
+      drivesTail ? costOf(tailPieces(e), false, true, (r) => tailParts.set(e, r), abort) : { cost: 0, defects: 0 },
   };
   // Connections tried again in vain, not tried a third time (skipUnjoinable and assembleRoute ask twice).
   const refitFailed = new Map<Map<number, Parts>, Set<number>>();
-  const refit = (store: Map<number, Parts>, key: number, r: Parts | undefined, pieces: () => Piece[], legIn: boolean, legOut: boolean): Parts | undefined => {
+  const refit = (
+    store: Map<number, Parts>,
+    key: number,
+    r: Parts | undefined,
+    pieces: () => Piece[],
+    legIn: boolean,
+    legOut: boolean,
+  ): Parts | undefined => {
     if (!r || r === UNJOINED || !unfitted(r)) return r;
     let failed = refitFailed.get(store);
     if (!failed) refitFailed.set(store, (failed = new Set()));
@@ -442,9 +578,37 @@ function connections(inp: RouteStageInput, ctx: RouteContext, rates: ObjectiveRa
   // A connection as kept, or made by `make` (which stores it) where `lookup` decides to; refitted
   // where it does not fit.
   const partsVia = (lookup: Lookup) => ({
-    link: (a: number, b: number): Parts | undefined => refit(linkParts, a * endCount + b, lookup(linkParts, a * endCount + b, (abort) => model.link(a, b, abort)), () => linkPieces(a, b), false, false),
-    head: (e: number): Parts | undefined => (drivesHead ? refit(headParts, e, lookup(headParts, e, (abort) => model.head(e, abort)), () => headPieces(e), true, false) : undefined),
-    tail: (e: number): Parts | undefined => (drivesTail ? refit(tailParts, e, lookup(tailParts, e, (abort) => model.tail(e, abort)), () => tailPieces(e), false, true) : undefined),
+    link: (a: number, b: number): Parts | undefined =>
+      refit(
+        linkParts,
+        a * endCount + b,
+        lookup(linkParts, a * endCount + b, (abort) => model.link(a, b, abort)),
+        () => linkPieces(a, b),
+        false,
+        false,
+      ),
+    head: (e: number): Parts | undefined =>
+      drivesHead
+        ? refit(
+            headParts,
+            e,
+            lookup(headParts, e, (abort) => model.head(e, abort)),
+            () => headPieces(e),
+            true,
+            false,
+          )
+        : undefined,
+    tail: (e: number): Parts | undefined =>
+      drivesTail
+        ? refit(
+            tailParts,
+            e,
+            lookup(tailParts, e, (abort) => model.tail(e, abort)),
+            () => tailPieces(e),
+            false,
+            true,
+          )
+        : undefined,
   });
   const reuse: Lookup = (store, key, make) => store.get(key) ?? (costMore ? (make(), store.get(key)) : undefined);
   // Choosing which tracks to take out makes connections the ordering did not: within the refit

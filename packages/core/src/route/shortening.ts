@@ -6,9 +6,28 @@
 import type { Pose } from '../turns/types.js';
 import { polylineLength, hypot } from '../geometry/vec.js';
 import type { Piece } from '../turns/path.js';
-import { hurried, timeIsUp, MIN_TRACK_AFTER_TRIM_METERS, trackHeading, curveParameter, poseOnCurve, trackStart, trackEnd, pieceLength, pulledBackEnd, pushedInStart } from './connectContext.js';
+import {
+  hurried,
+  timeIsUp,
+  MIN_TRACK_AFTER_TRIM_METERS,
+  trackHeading,
+  curveParameter,
+  poseOnCurve,
+  trackStart,
+  trackEnd,
+  pieceLength,
+  pulledBackEnd,
+  pushedInStart,
+} from './connectContext.js';
 import type { RouteContext, Conn } from './connectContext.js';
-import { tryNeckTransport, transport, tryWaypointChain, trySearch, straightFallback, reverseLastResort } from './connectors.js';
+import {
+  tryNeckTransport,
+  transport,
+  tryWaypointChain,
+  trySearch,
+  straightFallback,
+  reverseLastResort,
+} from './connectors.js';
 import { tryDirect, tryTraversal, tryBridgedTraversal } from './traversal.js';
 import { enterHeadland } from './headlandEntry.js';
 
@@ -32,14 +51,23 @@ const MAX_SHORTENING_RADII = 6;
  * thorough search of the unshortened join (`shotEveryExpansions` 1), then searches from both ends
  * pulled back by 2R and 4R (a neck off the tracks' line: de-bb-075 at W 36 m); undefined when those fail too.
  */
-export function connectShortened(a: Extract<Piece, { kind: 'track' }> | undefined, from: Pose, b: Extract<Piece, { kind: 'track' }>, ctx: RouteContext): Conn | undefined {
+export function connectShortened(
+  a: Extract<Piece, { kind: 'track' }> | undefined,
+  from: Pose,
+  b: Extract<Piece, { kind: 'track' }>,
+  ctx: RouteContext,
+): Conn | undefined {
   const R = ctx.turnOptions.turnRadiusMeters;
   const maxA = a ? MAX_SHORTENING_SHARE * pieceLength(a) : 0;
   const maxB = MAX_SHORTENING_SHARE * pieceLength(b);
   const cap = Math.max(8, MAX_SHORTENING_RADII * R);
   for (const d of SHORTENING_STEPS_METERS) {
     if (d > cap || (d > maxA && d > maxB)) break;
-    for (const [da, db] of [[d, 0], [0, d], [d, d]]) {
+    for (const [da, db] of [
+      [d, 0],
+      [0, d],
+      [d, d],
+    ]) {
       if (da > maxA || db > maxB) continue;
       if (timeIsUp(ctx)) return undefined;
       const f = a && da > 0 ? pulledBackEnd(a, da) : from;
@@ -58,7 +86,8 @@ export function connectShortened(a: Extract<Piece, { kind: 'track' }> | undefine
     const d = k * R;
     if (d > maxA && d > maxB) break;
     if (timeIsUp(ctx)) return undefined;
-    const da = a && d <= maxA ? d : 0, db = d <= maxB ? d : 0;
+    const da = a && d <= maxA ? d : 0,
+      db = d <= maxB ? d : 0;
     const f = a && da > 0 ? pulledBackEnd(a, da) : from;
     const t = pushedInStart(b, db);
     const c = trySearch(f, t, ctx);
@@ -71,17 +100,33 @@ export function connectShortened(a: Extract<Piece, { kind: 'track' }> | undefine
 const SEARCH_PULLBACK_RADII = [2, 4];
 
 /** The join `c` from the ends of `a` pulled back by `da` (to `f`) and of `b` pushed in by `db` (to `t`): the tracks shortened, and a `track-shortened` warning. */
-function shortened(c: Conn, a: Extract<Piece, { kind: 'track' }> | undefined, da: number, f: Pose, b: Extract<Piece, { kind: 'track' }>, db: number, t: Pose, ctx: RouteContext): Conn {
+function shortened(
+  c: Conn,
+  a: Extract<Piece, { kind: 'track' }> | undefined,
+  da: number,
+  f: Pose,
+  b: Extract<Piece, { kind: 'track' }>,
+  db: number,
+  t: Pose,
+  ctx: RouteContext,
+): Conn {
   const parts: string[] = [];
   if (a && da > 0) {
-    a.ex = f.x; a.ey = f.y;
+    a.ex = f.x;
+    a.ey = f.y;
     parts.push(`track ${a.trackIndex} by ${da} m at its end`);
   }
   if (db > 0) {
-    b.sx = t.x; b.sy = t.y;
+    b.sx = t.x;
+    b.sy = t.y;
     parts.push(`track ${b.trackIndex} by ${db} m at its start`);
   }
-  warnShortened(ctx, `between the end of ${a ? `track ${a.trackIndex}` : 'the previous piece'} and the start of track ${b.trackIndex}`, parts, f);
+  warnShortened(
+    ctx,
+    `between the end of ${a ? `track ${a.trackIndex}` : 'the previous piece'} and the start of track ${b.trackIndex}`,
+    parts,
+    f,
+  );
   return c;
 }
 
@@ -101,7 +146,11 @@ function warnShortened(ctx: RouteContext, where: string, parts: string[], at: Po
  * pulled back (4 m, 8 m, … as for `connectShortened`), and a `track-shortened` warning names the
  * track and the meters left out; undefined where no pull within the limits lets the pass be joined.
  */
-export function enterFromShortened(a: Extract<Piece, { kind: 'track' }>, p: Extract<Piece, { kind: 'headland' }>, ctx: RouteContext): ReturnType<typeof enterHeadland> {
+export function enterFromShortened(
+  a: Extract<Piece, { kind: 'track' }>,
+  p: Extract<Piece, { kind: 'headland' }>,
+  ctx: RouteContext,
+): ReturnType<typeof enterHeadland> {
   const R = ctx.turnOptions.turnRadiusMeters;
   const most = Math.min(MAX_SHORTENING_SHARE * pieceLength(a), Math.max(8, MAX_SHORTENING_RADII * R));
   for (const d of SHORTENING_STEPS_METERS) {
@@ -110,8 +159,14 @@ export function enterFromShortened(a: Extract<Piece, { kind: 'track' }>, p: Extr
     const f = pulledBackEnd(a, d);
     const entered = enterHeadland(f, p, ctx);
     if (!entered) continue;
-    a.ex = f.x; a.ey = f.y;
-    warnShortened(ctx, `from the end of track ${a.trackIndex} onto headland pass ${p.headlandIndex}`, [`track ${a.trackIndex} by ${d} m at its end`], f);
+    a.ex = f.x;
+    a.ey = f.y;
+    warnShortened(
+      ctx,
+      `from the end of track ${a.trackIndex} onto headland pass ${p.headlandIndex}`,
+      [`track ${a.trackIndex} by ${d} m at its end`],
+      f,
+    );
     return entered;
   }
   return undefined;
@@ -136,19 +191,31 @@ export function withShorteningBudget<T>(ctx: RouteContext, fn: (budgeted: RouteC
 }
 
 /** Connects two consecutive tracks of one cell, pulling their ends back if a turn needs room. */
-export function connectNeighbours(a: Extract<Piece, { kind: 'track' }>, b: Extract<Piece, { kind: 'track' }>, ctx: RouteContext): Conn {
+export function connectNeighbours(
+  a: Extract<Piece, { kind: 'track' }>,
+  b: Extract<Piece, { kind: 'track' }>,
+  ctx: RouteContext,
+): Conn {
   const direct = tryDirect(trackEnd(a), trackStart(b), ctx);
   if (direct) return direct;
-  const la = hypot(a.ex - a.sx, a.ey - a.sy), lb = hypot(b.ex - b.sx, b.ey - b.sy);
-  const ha = trackHeading(a), hb = trackHeading(b);
+  const la = hypot(a.ex - a.sx, a.ey - a.sy),
+    lb = hypot(b.ex - b.sx, b.ey - b.sy);
+  const ha = trackHeading(a),
+    hb = trackHeading(b);
   const tryTrim = (d: number): Conn | undefined => {
     if (la - d < MIN_TRACK_AFTER_TRIM_METERS || lb - d < MIN_TRACK_AFTER_TRIM_METERS) return undefined;
-    const from: Pose = a.xy ? poseOnCurve(a.xy, curveParameter(a.xy, a.ex, a.ey) - d) : { x: a.ex - d * Math.cos(ha), y: a.ey - d * Math.sin(ha), headingRadians: ha };
-    const to: Pose = b.xy ? poseOnCurve(b.xy, curveParameter(b.xy, b.sx, b.sy) + d) : { x: b.sx + d * Math.cos(hb), y: b.sy + d * Math.sin(hb), headingRadians: hb };
+    const from: Pose = a.xy
+      ? poseOnCurve(a.xy, curveParameter(a.xy, a.ex, a.ey) - d)
+      : { x: a.ex - d * Math.cos(ha), y: a.ey - d * Math.sin(ha), headingRadians: ha };
+    const to: Pose = b.xy
+      ? poseOnCurve(b.xy, curveParameter(b.xy, b.sx, b.sy) + d)
+      : { x: b.sx + d * Math.cos(hb), y: b.sy + d * Math.sin(hb), headingRadians: hb };
     const c = tryDirect(from, to, ctx);
     if (c) {
-      a.ex = from.x; a.ey = from.y;
-      b.sx = to.x; b.sy = to.y;
+      a.ex = from.x;
+      a.ey = from.y;
+      b.sx = to.x;
+      b.sy = to.y;
     }
     return c;
   };
@@ -202,7 +269,8 @@ export function connectFar(from: Pose, to: Pose, ctx: RouteContext, what: string
     if (c) return c;
   }
   if (ctx.partOf) {
-    const pa = ctx.partOf(from.x, from.y), pb = ctx.partOf(to.x, to.y);
+    const pa = ctx.partOf(from.x, from.y),
+      pb = ctx.partOf(to.x, to.y);
     if (pa !== pb) {
       const tr = transport(from, to, ctx);
       if (tr) return tr;

@@ -13,11 +13,20 @@ import type { GeoJsonPolygon, Plan, PathPlanRequest } from '../types.js';
 
 function rectangleAt(lon0: number, lat0: number, w: number, h: number): GeoJsonPolygon {
   const frame = createLocalFrame([[lon0, lat0]]);
-  const ring = ([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2], [-w / 2, -h / 2]] as [number, number][]).map(([x, y]) => frame.toLonLat(x, y));
+  const ring = (
+    [
+      [-w / 2, -h / 2],
+      [w / 2, -h / 2],
+      [w / 2, h / 2],
+      [-w / 2, h / 2],
+      [-w / 2, -h / 2],
+    ] as [number, number][]
+  ).map(([x, y]) => frame.toLonLat(x, y));
   return { type: 'Polygon', coordinates: [ring] };
 }
 
-const W = 3, R = 12;
+const W = 3,
+  R = 12;
 const field = rectangleAt(15, 48, 240, 150);
 const request = (headland: PathPlanRequest['headland']): PathPlanRequest => ({
   field,
@@ -29,13 +38,17 @@ const request = (headland: PathPlanRequest['headland']): PathPlanRequest => ({
 /** Joins from one track straight to the next (the manoeuvres at the track ends). */
 function trackJoins(plan: Plan): Plan['route'] {
   const r = plan.route;
-  return r.filter((s, i) => (s.type === 'Turn' || s.type === 'Connector') && r[i - 1]?.type === 'Track' && r[i + 1]?.type === 'Track');
+  return r.filter(
+    (s, i) => (s.type === 'Turn' || s.type === 'Connector') && r[i - 1]?.type === 'Track' && r[i + 1]?.type === 'Track',
+  );
 }
 
 describe('skip turns at W 3 m, R 12 m (no reversing)', () => {
   // the forward U the machine can drive: to the track `k` over, reaching `reach` past the track ends
   const k = Math.ceil((2 * R) / W);
-  const u = predictFieldTurns(k * W, { turnRadiusMeters: R }).find((t) => t.turnType === 'U' || t.turnType === 'PerfectU')!;
+  const u = predictFieldTurns(k * W, { turnRadiusMeters: R }).find(
+    (t) => t.turnType === 'U' || t.turnType === 'PerfectU',
+  )!;
 
   it('joins tracks by U turns to a track k ≥ 2R / w over, counted as turns, on a headland widened to their reach', () => {
     const plan = planRoute(request({ passes: 3 }));
@@ -82,8 +95,13 @@ describe('skip turns at W 3 m, R 12 m (no reversing)', () => {
 });
 
 describe('strips narrower than the headland the turns need (W 3 m, R 12 m, no reversing)', () => {
-  const strip = (width: number): PathPlanRequest => ({ field: rectangleAt(15, 48, 200, width), machine: { widthMeters: W, turnRadiusMeters: R, reverseAllowed: false }, headland: { passes: 3 } });
-  const cost = (p: Plan): number => p.metrics.uncoveredRatio + 0.05 * (p.metrics.nonWorkingDistanceMeters / p.metrics.workingDistanceMeters);
+  const strip = (width: number): PathPlanRequest => ({
+    field: rectangleAt(15, 48, 200, width),
+    machine: { widthMeters: W, turnRadiusMeters: R, reverseAllowed: false },
+    headland: { passes: 3 },
+  });
+  const cost = (p: Plan): number =>
+    p.metrics.uncoveredRatio + 0.05 * (p.metrics.nonWorkingDistanceMeters / p.metrics.workingDistanceMeters);
 
   it('a strip of few tracks is driven round in headland passes as deep as a U turn reaches, not in tracks joined by loops', () => {
     const request = strip(30);
@@ -104,7 +122,9 @@ describe('strips narrower than the headland the turns need (W 3 m, R 12 m, no re
     const plan = planRoute(request, { now: () => 0 });
     expect(plan.headlandPasses).toBe(3);
     expect(plan.warnings.some((w) => w.code === 'headland-too-narrow')).toBe(true);
-    const need = Number(/(\d+) headland passes/.exec(plan.warnings.find((w) => w.code === 'headland-too-narrow')!.message)?.[1]);
+    const need = Number(
+      /(\d+) headland passes/.exec(plan.warnings.find((w) => w.code === 'headland-too-narrow')!.message)?.[1],
+    );
     expect(need).toBeGreaterThan(3);
     // Known gap: planned on its own with those passes (fitTurns false) this strip does better than the
     // plan kept (cost 0.09 against 0.36); the candidate the call weighs is not that plan.

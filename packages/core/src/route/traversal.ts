@@ -8,7 +8,18 @@ import type { Pose } from '../turns/types.js';
 import { Region } from '../geometry/region.js';
 import { polylineLength, hypot } from '../geometry/vec.js';
 import { worstCurvatureRatio } from '../geometry/curvature.js';
-import { junctionOnLoop, kinksWithinRadius, loopDefects, loopSideFits, nearestOnLoop, poseOnLoop, rateFitsPolyline, rateLimitedLoop, sliceHasDefect, sliceLoop } from '../turns/connectorRings.js';
+import {
+  junctionOnLoop,
+  kinksWithinRadius,
+  loopDefects,
+  loopSideFits,
+  nearestOnLoop,
+  poseOnLoop,
+  rateFitsPolyline,
+  rateLimitedLoop,
+  sliceHasDefect,
+  sliceLoop,
+} from '../turns/connectorRings.js';
 import { limitCurvatureRate } from '../turns/rateLimit.js';
 import { checkKinematics } from '../turns/kinematics.js';
 import type { LoopPath } from '../turns/connectorRings.js';
@@ -21,10 +32,20 @@ import type { RouteContext, Conn } from './connectContext.js';
  * off a ring, waypoint legs), which are measured as one forward path (a reversing candidate,
  * often the shortest, would be rejected there and hide the forward one).
  */
-export function tryDirect(from: Pose, to: Pose, ctx: RouteContext, maxCandidates = 8, forwardOnly = false): Conn | undefined {
+export function tryDirect(
+  from: Pose,
+  to: Pose,
+  ctx: RouteContext,
+  maxCandidates = 8,
+  forwardOnly = false,
+): Conn | undefined {
   let cands;
   try {
-    cands = turnCandidates(from, to, forwardOnly && ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions);
+    cands = turnCandidates(
+      from,
+      to,
+      forwardOnly && ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions,
+    );
   } catch {
     return undefined;
   }
@@ -42,7 +63,15 @@ export function tryDirect(from: Pose, to: Pose, ctx: RouteContext, maxCandidates
  * The junction of a manoeuvre with the loop, as the route's kinematic check sees it (about a
  * meter either side): no kink beyond the turning radius, no three-point bend tighter than R.
  */
-function junctionFits(loop: LoopPath, s: number, dir: 1 | -1, role: 'enter' | 'leave', conn: ArrayLike<number>, R: number, sigma?: number): boolean {
+function junctionFits(
+  loop: LoopPath,
+  s: number,
+  dir: 1 | -1,
+  role: 'enter' | 'leave',
+  conn: ArrayLike<number>,
+  R: number,
+  sigma?: number,
+): boolean {
   const reach = JUNCTION_CONTEXT_METERS;
   const xy: number[] = [];
   if (role === 'enter') {
@@ -56,7 +85,11 @@ function junctionFits(loop: LoopPath, s: number, dir: 1 | -1, role: 'enter' | 'l
     const head = headOf(conn, reach);
     for (let i = 2; i < head.length; i++) xy.push(head[i]);
   }
-  return kinksWithinRadius(xy, R) && worstCurvatureRatio(xy, R).ratio <= 1.04 && (sigma === undefined || rateFitsPolyline(xy, R, sigma));
+  return (
+    kinksWithinRadius(xy, R) &&
+    worstCurvatureRatio(xy, R).ratio <= 1.04 &&
+    (sigma === undefined || rateFitsPolyline(xy, R, sigma))
+  );
 }
 
 /** The connector rings as driven: with a curvature-rate limit, with clothoid transitions (`rateLimitedLoop`). */
@@ -85,30 +118,61 @@ export function rateLimitOf(ctx: RouteContext): number | undefined {
  * (`limitCurvatureRate`) and checked again — inside the field, within the radius, under σ.
  * Undefined when neither fits. Without a rate limit: the polyline unchanged.
  */
-export function rateLimited(xy: ArrayLike<number>, ctx: RouteContext, redraw: boolean, from: Pose, to: Pose): ArrayLike<number> | undefined {
+export function rateLimited(
+  xy: ArrayLike<number>,
+  ctx: RouteContext,
+  redraw: boolean,
+  from: Pose,
+  to: Pose,
+): ArrayLike<number> | undefined {
   const sigma = rateLimitOf(ctx);
   if (sigma === undefined) return xy;
   const R = ctx.turnOptions.turnRadiusMeters;
   // Measured with a meter of straight along the end poses (the pieces it joins continue so).
-  if (rateFitsPolyline(withStraightEnds(xy, from, to), R, sigma) && kinksWithinRadius(withStraightEnds(xy, from, to), R)) return xy;
+  if (
+    rateFitsPolyline(withStraightEnds(xy, from, to), R, sigma) &&
+    kinksWithinRadius(withStraightEnds(xy, from, to), R)
+  )
+    return xy;
   if (!redraw) return undefined;
   // A redrawn connector may move further than a ring (1 m: a searched path of short arcs either
   // way becomes smoother); it is checked against the field below.
-  const smooth = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: sigma, maxCurvaturePerMeter: 1 / R, startHeadingRadians: from.headingRadians, endHeadingRadians: to.headingRadians, maxDeviationMeters: 1 });
-  if (!smooth || !kinksWithinRadius(smooth, R) || !drivableWithin(withStraightEnds(smooth, from, to), R, sigma) || !ctx.region.containsPolyline(smooth)) return undefined;
+  const smooth = limitCurvatureRate(xy, {
+    maxCurvatureRatePerSquareMeter: sigma,
+    maxCurvaturePerMeter: 1 / R,
+    startHeadingRadians: from.headingRadians,
+    endHeadingRadians: to.headingRadians,
+    maxDeviationMeters: 1,
+  });
+  if (
+    !smooth ||
+    !kinksWithinRadius(smooth, R) ||
+    !drivableWithin(withStraightEnds(smooth, from, to), R, sigma) ||
+    !ctx.region.containsPolyline(smooth)
+  )
+    return undefined;
   return smooth;
 }
 
 /** No violation of any kind (curvature, rate, kink) with a little less margin than checkPlan. */
 function drivableWithin(xy: Float64Array, R: number, sigma: number): boolean {
-  return checkKinematics(xy, { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, curvatureTolerance: 0.04, rateTolerance: 0.03, minLegMeters: 0.4 }).length === 0;
+  return (
+    checkKinematics(xy, {
+      turnRadiusMeters: R,
+      maxCurvatureRatePerSquareMeter: sigma,
+      curvatureTolerance: 0.04,
+      rateTolerance: 0.03,
+      minLegMeters: 0.4,
+    }).length === 0
+  );
 }
 
 /** The polyline with a meter of straight added before and after (every 0.25 m) along the end poses' headings. */
 function withStraightEnds(xy: ArrayLike<number>, from: Pose, to: Pose): Float64Array {
   const n = xy.length;
   if (n < 4) return Float64Array.from(xy);
-  const h0 = from.headingRadians, h1 = to.headingRadians;
+  const h0 = from.headingRadians,
+    h1 = to.headingRadians;
   const out = new Float64Array(n + 16);
   for (let k = 0; k < 4; k++) {
     const d = 1 - 0.25 * k;
@@ -129,7 +193,8 @@ const JUNCTION_CONTEXT_METERS = 1.2;
 /** Points of the polyline from where `meters` remain to its end (whole points, at least two). */
 function tailOf(xy: ArrayLike<number>, meters: number): ArrayLike<number> {
   const n = xy.length >> 1;
-  let acc = 0, i = n - 1;
+  let acc = 0,
+    i = n - 1;
   while (i > 0 && acc < meters) {
     acc += hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);
     i--;
@@ -140,7 +205,8 @@ function tailOf(xy: ArrayLike<number>, meters: number): ArrayLike<number> {
 /** Points of the polyline up to `meters` from its start (whole points, at least two). */
 function headOf(xy: ArrayLike<number>, meters: number): ArrayLike<number> {
   const n = xy.length >> 1;
-  let acc = 0, i = 0;
+  let acc = 0,
+    i = 0;
   while (i < n - 1 && acc < meters) {
     acc += hypot(xy[2 * i + 2] - xy[2 * i], xy[2 * i + 3] - xy[2 * i + 1]);
     i++;
@@ -149,7 +215,16 @@ function headOf(xy: ArrayLike<number>, meters: number): ArrayLike<number> {
 }
 
 /** Shortest contained manoeuvre from `from` onto the loop near arc length s0, searching along dir. */
-export function ontoLoop(from: Pose, loop: LoopPath, s0: number, dir: 1 | -1, ctx: RouteContext, reverseSearch: boolean, longEdgesOnly = false, accept?: (j: { s: number; pose: Pose }) => boolean): { conn: Conn; s: number } | undefined {
+export function ontoLoop(
+  from: Pose,
+  loop: LoopPath,
+  s0: number,
+  dir: 1 | -1,
+  ctx: RouteContext,
+  reverseSearch: boolean,
+  longEdgesOnly = false,
+  accept?: (j: { s: number; pose: Pose }) => boolean,
+): { conn: Conn; s: number } | undefined {
   const step = 2;
   const R = ctx.turnOptions.turnRadiusMeters;
   let last = NaN;
@@ -184,7 +259,14 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
   const reach = ctx.maxRingReachMeters;
   // Every ring and direction costed first (cheap); the joined geometry is built and checked only
   // for the shortest ones, in order, until one passes.
-  const cands: { len: number; loop: LoopPath; dir: 1 | -1; along: number; on: { conn: Conn; s: number }; off: { conn: Conn; s: number } }[] = [];
+  const cands: {
+    len: number;
+    loop: LoopPath;
+    dir: 1 | -1;
+    along: number;
+    on: { conn: Conn; s: number };
+    off: { conn: Conn; s: number };
+  }[] = [];
   for (const loop of ringsOf(ctx)) {
     const a = nearestOnLoop(loop, from.x, from.y, reach);
     if (!(a.distance <= reach)) continue;
@@ -204,7 +286,8 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
   }
   cands.sort((p, q) => p.len - q.len);
   // Redrawing a long joined path under the rate limit costs; only the two shortest get it.
-  let redraws = 2, examined = 0;
+  let redraws = 2,
+    examined = 0;
   const sigma = rateLimitOf(ctx);
   for (const c of cands) {
     // With a rate limit many joined paths fail it; the few shortest are examined, not all.
@@ -215,7 +298,12 @@ export function tryTraversal(from: Pose, to: Pose, ctx: RouteContext): Conn | un
     const offXy = c.off.conn.xy;
     for (let i = 2; i < offXy.length; i++) xy.push(offXy[i]);
     // The ring is smooth by construction; measure anyway, as checkPlan will.
-    if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) continue;
+    if (
+      worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO ||
+      !kinksWithinRadius(xy, R) ||
+      !ctx.region.containsPolyline(xy)
+    )
+      continue;
     const drivable = rateLimited(xy, ctx, redraws-- > 0, from, to);
     if (!drivable) continue;
     return { xy: drivable, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };
@@ -260,13 +348,15 @@ const NEAREST_SLACK_METERS = 1e-6;
  */
 export function closestPairs(l1: LoopPath, l2: LoopPath, count: number, region: Region): RingPair[] {
   const swap = l2.lengthMeters < l1.lengthMeters;
-  const small = swap ? l2 : l1, big = swap ? l1 : l2;
+  const small = swap ? l2 : l1,
+    big = swap ? l1 : l2;
   // Keep pairs in sight of each other (the straight line between them inside the field),
   // at least 10 m apart along the first loop.
   const kept: RingPair[] = [];
   for (const m of samplesByDistance(small, big)) {
     const c = swap ? { s1: m.onBig, s2: m.onSmall, d: m.d } : { s1: m.onSmall, s2: m.onBig, d: m.d };
-    const p = poseOnLoop(l1, c.s1, 1), q = poseOnLoop(l2, c.s2, 1);
+    const p = poseOnLoop(l1, c.s1, 1),
+      q = poseOnLoop(l2, c.s2, 1);
     if (!region.segmentClear(p.x, p.y, q.x, q.y)) continue;
     if (kept.every((k) => Math.abs(k.s1 - c.s1) > 10)) kept.push(c);
     if (kept.length >= count) break;
@@ -325,7 +415,8 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
   const ends = loops.map((l) => nearestOnLoop(l, to.x, to.y, reach));
   // Manoeuvres onto ring i (direction d) from `from`, and off ring j to `to`: computed once each.
   type Onto = { conn: Conn; s: number } | null;
-  const onto = new Map<number, Onto>(), offOf = new Map<number, Onto>();
+  const onto = new Map<number, Onto>(),
+    offOf = new Map<number, Onto>();
   const ontoFor = (i: number, d: 1 | -1): Onto => {
     const k = 2 * i + (d === 1 ? 0 : 1);
     let v = onto.get(k);
@@ -340,7 +431,18 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
   };
   // Every combination is costed first (cheap); the joined geometry is built and checked only
   // for the shortest ones, in order, until one passes.
-  const cands: { len: number; i: number; j: number; d1: 1 | -1; d2: 1 | -1; s1: number; s2: number; cross: Conn; on: { conn: Conn; s: number }; off: { conn: Conn; s: number } }[] = [];
+  const cands: {
+    len: number;
+    i: number;
+    j: number;
+    d1: 1 | -1;
+    d2: 1 | -1;
+    s1: number;
+    s2: number;
+    cross: Conn;
+    on: { conn: Conn; s: number };
+    off: { conn: Conn; s: number };
+  }[] = [];
   for (let i = 0; i < loops.length; i++) {
     if (!(starts[i].distance <= reach)) continue;
     const l1 = loops[i];
@@ -360,17 +462,28 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
             // Leave ring 1 a little before the closest point, join ring 2 a little after it.
             for (let li = 0; li < 2; li++) {
               const lead = (li + 1) * 2 * R;
-              const j1 = junctionOnLoop(l1, pair.s1 - d1 * lead, d1, 'leave'), j2 = junctionOnLoop(l2, pair.s2 + d2 * lead, d2, 'enter');
+              const j1 = junctionOnLoop(l1, pair.s1 - d1 * lead, d1, 'leave'),
+                j2 = junctionOnLoop(l2, pair.s2 + d2 * lead, d2, 'enter');
               // With a rate limit, leave and join the rings where they run straight (CC turns start and end so).
-              if (sigma !== undefined && (!loopSideFits(l1, j1, d1, 'leave', R, sigma) || !loopSideFits(l2, j2, d2, 'enter', R, sigma))) continue;
+              if (
+                sigma !== undefined &&
+                (!loopSideFits(l1, j1, d1, 'leave', R, sigma) || !loopSideFits(l2, j2, d2, 'enter', R, sigma))
+              )
+                continue;
               const key = ((pi * 2 + (d1 === 1 ? 0 : 1)) * 2 + (d2 === 1 ? 0 : 1)) * 2 + li;
               let cross = cache.crossings.get(key);
-              if (cross === undefined) cache.crossings.set(key, (cross = tryDirect(j1.pose, j2.pose, ctx, 6, true) ?? null));
+              if (cross === undefined)
+                cache.crossings.set(key, (cross = tryDirect(j1.pose, j2.pose, ctx, 6, true) ?? null));
               if (!cross) continue;
               const along1 = wrapDistance(l1, (j1.s - on.s) * d1);
               const along2 = wrapDistance(l2, (off.s - j2.s) * d2);
-              if (sliceHasDefect(l1, loopDefects(l1, R), on.s, along1, d1) || sliceHasDefect(l2, loopDefects(l2, R), j2.s, along2, d2)) continue;
-              const len = polylineLength(on.conn.xy) + along1 + polylineLength(cross.xy) + along2 + polylineLength(off.conn.xy);
+              if (
+                sliceHasDefect(l1, loopDefects(l1, R), on.s, along1, d1) ||
+                sliceHasDefect(l2, loopDefects(l2, R), j2.s, along2, d2)
+              )
+                continue;
+              const len =
+                polylineLength(on.conn.xy) + along1 + polylineLength(cross.xy) + along2 + polylineLength(off.conn.xy);
               cands.push({ len, i, j, d1, d2, s1: j1.s, s2: j2.s, cross, on, off });
             }
           }
@@ -380,10 +493,12 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
   }
   cands.sort((a, b) => a.len - b.len);
   // Redrawing a long joined path under the rate limit costs; only the two shortest get it.
-  let redraws = 2, examined = 0;
+  let redraws = 2,
+    examined = 0;
   for (const c of cands) {
     if (sigma !== undefined && ++examined > MAX_RATE_LIMITED_CANDIDATES) break;
-    const l1 = loops[c.i], l2 = loops[c.j];
+    const l1 = loops[c.i],
+      l2 = loops[c.j];
     const xy: number[] = Array.from(c.on.conn.xy);
     const append = (part: ArrayLike<number>): void => {
       for (let k = 2; k < part.length; k++) xy.push(part[k]);
@@ -392,7 +507,12 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
     append(c.cross.xy);
     append(sliceLoop(l2, c.s2, wrapDistance(l2, (c.off.s - c.s2) * c.d2), c.d2));
     append(c.off.conn.xy);
-    if (worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO || !kinksWithinRadius(xy, R) || !ctx.region.containsPolyline(xy)) continue;
+    if (
+      worstCurvatureRatio(xy, R).ratio > JOINED_CURVATURE_RATIO ||
+      !kinksWithinRadius(xy, R) ||
+      !ctx.region.containsPolyline(xy)
+    )
+      continue;
     const drivable = rateLimited(xy, ctx, redraws-- > 0, from, to);
     if (!drivable) continue;
     return { xy: drivable, kind: 'headlandTraversal', turnType: 'HeadlandTraversal' };

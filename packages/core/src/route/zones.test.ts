@@ -15,19 +15,52 @@ const frame = createLocalFrame([[9, 52]]);
 const ll = (x: number, y: number): Position => frame.toLonLat(x, y);
 const ring = (pts: [number, number][]): Position[] => [...pts.map(([x, y]) => ll(x, y)), ll(pts[0][0], pts[0][1])];
 const meters = (a: Position, b: Position): number => {
-  const [ax, ay] = frame.toLocal(a[0], a[1]), [bx, by] = frame.toLocal(b[0], b[1]);
+  const [ax, ay] = frame.toLocal(a[0], a[1]),
+    [bx, by] = frame.toLocal(b[0], b[1]);
   return Math.hypot(ax - bx, ay - by);
 };
 
 /** Two 100 × 80 m squares joined by a 2 m wide, 20 m long neck: narrower than the 6 m machine. */
 const necked: FieldGeometry = {
   type: 'Polygon',
-  coordinates: [ring([[0, 0], [100, 0], [100, 39], [120, 39], [120, 0], [220, 0], [220, 80], [120, 80], [120, 41], [100, 41], [100, 80], [0, 80]])],
+  coordinates: [
+    ring([
+      [0, 0],
+      [100, 0],
+      [100, 39],
+      [120, 39],
+      [120, 0],
+      [220, 0],
+      [220, 80],
+      [120, 80],
+      [120, 41],
+      [100, 41],
+      [100, 80],
+      [0, 80],
+    ]),
+  ],
 };
 /** The same squares as two parts of a MultiPolygon, 20 m apart. */
 const twoParts: FieldGeometry = {
   type: 'MultiPolygon',
-  coordinates: [[ring([[0, 0], [100, 0], [100, 80], [0, 80]])], [ring([[120, 0], [220, 0], [220, 80], [120, 80]])]],
+  coordinates: [
+    [
+      ring([
+        [0, 0],
+        [100, 0],
+        [100, 80],
+        [0, 80],
+      ]),
+    ],
+    [
+      ring([
+        [120, 0],
+        [220, 0],
+        [220, 80],
+        [120, 80],
+      ]),
+    ],
+  ],
 };
 
 const request = (field: FieldGeometry, extra: Partial<PathPlanRequest> = {}): PathPlanRequest => ({
@@ -48,7 +81,8 @@ function expectZonedAndWarned(req: PathPlanRequest, plan: Plan): void {
   const zones = plan.zones ?? [];
   expect(zones.length).toBe(legs.length + 1);
   for (const z of zones) {
-    const first = plan.route[z.firstSequence], last = plan.route[z.lastSequence];
+    const first = plan.route[z.firstSequence],
+      last = plan.route[z.lastSequence];
     expect(meters(z.start, first.coordinates[0])).toBeLessThan(0.01);
     expect(meters(z.end, last.coordinates[last.coordinates.length - 1])).toBeLessThan(0.01);
     for (let k = z.firstSequence; k <= z.lastSequence; k++) expect(plan.route[k].zone).toBe(z.index);
@@ -82,7 +116,19 @@ describe('zones joined by declared transit legs', () => {
   });
 
   it('a field in one piece has one zone, no transit leg and no transit warning', () => {
-    const plan = planRoute(request({ type: 'Polygon', coordinates: [ring([[0, 0], [150, 0], [150, 90], [0, 90]])] }));
+    const plan = planRoute(
+      request({
+        type: 'Polygon',
+        coordinates: [
+          ring([
+            [0, 0],
+            [150, 0],
+            [150, 90],
+            [0, 90],
+          ]),
+        ],
+      }),
+    );
     expect(plan.zones).toHaveLength(1);
     expect(plan.zones![0]).toMatchObject({ index: 0, firstSequence: 0, lastSequence: plan.route.length - 1 });
     expect(transitLegs(plan)).toEqual([]);
@@ -113,10 +159,16 @@ describe('access points', () => {
     const legs = transitLegs(plan);
     expect(legs.length).toBeGreaterThan(0);
     for (const leg of legs) {
-      const a = leg.coordinates[0], b = leg.coordinates[leg.coordinates.length - 1];
+      const a = leg.coordinates[0],
+        b = leg.coordinates[leg.coordinates.length - 1];
       const nearestGate = (p: Position): Position => gates.reduce((g, h) => (meters(p, h) < meters(p, g) ? h : g));
-      for (const g of [nearestGate(a), nearestGate(b)]) expect(Math.min(...leg.coordinates.map((c) => meters(c, g)))).toBeLessThan(0.01);
-      expect(plan.warnings.some((w) => w.code === 'transit-leg' && w.sequence === leg.sequence && /access points/.test(w.message))).toBe(true);
+      for (const g of [nearestGate(a), nearestGate(b)])
+        expect(Math.min(...leg.coordinates.map((c) => meters(c, g)))).toBeLessThan(0.01);
+      expect(
+        plan.warnings.some(
+          (w) => w.code === 'transit-leg' && w.sequence === leg.sequence && /access points/.test(w.message),
+        ),
+      ).toBe(true);
     }
     expect(checkPlan(req, plan).violations).toEqual([]);
   });

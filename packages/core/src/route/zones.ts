@@ -53,10 +53,16 @@ export interface ZoneWarning extends LocalWarning {
   line?: Float64Array;
 }
 
-const isWork = (s: LocalSegment): boolean => s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland';
-const leavesByDesign = (s: LocalSegment): boolean => s.type === 'Connector' && (s.connector === 'staging' || s.connector === 'refill');
+const isWork = (s: LocalSegment): boolean =>
+  s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland';
+const leavesByDesign = (s: LocalSegment): boolean =>
+  s.type === 'Connector' && (s.connector === 'staging' || s.connector === 'refill');
 
-function nearest(points: readonly LocalPoint[], x: number, y: number): { accessPoint: number; meters: number } | undefined {
+function nearest(
+  points: readonly LocalPoint[],
+  x: number,
+  y: number,
+): { accessPoint: number; meters: number } | undefined {
   let best: { accessPoint: number; meters: number } | undefined;
   points.forEach((p, i) => {
     const d = hypot(p.x - x, p.y - y);
@@ -68,9 +74,11 @@ function nearest(points: readonly LocalPoint[], x: number, y: number): { accessP
 /** The leg redrawn through the gates nearest its two ends: straight stretches, points every 0.5 m. */
 function throughGates(xy: Float64Array, gates: readonly LocalPoint[]): Float64Array {
   const n = xy.length;
-  const a = nearest(gates, xy[0], xy[1]), b = nearest(gates, xy[n - 2], xy[n - 1]);
+  const a = nearest(gates, xy[0], xy[1]),
+    b = nearest(gates, xy[n - 2], xy[n - 1]);
   if (!a || !b) return xy;
-  const ga = gates[a.accessPoint], gb = gates[b.accessPoint];
+  const ga = gates[a.accessPoint],
+    gb = gates[b.accessPoint];
   const pts = [xy[0], xy[1], ga.x, ga.y];
   if (b.accessPoint !== a.accessPoint) pts.push(gb.x, gb.y);
   pts.push(xy[n - 2], xy[n - 1]);
@@ -78,7 +86,9 @@ function throughGates(xy: Float64Array, gates: readonly LocalPoint[]): Float64Ar
 }
 
 function firstOutside(region: Region, xy: Float64Array): LocalPoint {
-  for (let i = 0; i < xy.length; i += 2) if (!region.contains(xy[i], xy[i + 1]) && region.distanceToEdge(xy[i], xy[i + 1]) > OFF_FIELD_TOLERANCE_METERS) return { x: xy[i], y: xy[i + 1] };
+  for (let i = 0; i < xy.length; i += 2)
+    if (!region.contains(xy[i], xy[i + 1]) && region.distanceToEdge(xy[i], xy[i + 1]) > OFF_FIELD_TOLERANCE_METERS)
+      return { x: xy[i], y: xy[i + 1] };
   return { x: xy[0], y: xy[1] };
 }
 
@@ -90,7 +100,11 @@ function firstOutside(region: Region, xy: Float64Array): LocalPoint {
  * for a dense boundary, the field simplified (geometry/simplifyBoundary.ts: a neck is told within
  * its tolerance, at a fraction of the offset's cost).
  */
-export function machineParts(region: Region, widthMeters: number, rings: PathsD = region.rings()): ((x: number, y: number) => number) | undefined {
+export function machineParts(
+  region: Region,
+  widthMeters: number,
+  rings: PathsD = region.rings(),
+): ((x: number, y: number) => number) | undefined {
   const eroded = offsetPolygons(rings, -Math.max(0.1, widthMeters / 2 - 0.25), 0.05);
   if (shellCount(eroded) < 2) return undefined;
   const parts = groupPolygons(eroded);
@@ -104,7 +118,13 @@ export function machineParts(region: Region, widthMeters: number, rings: PathsD 
 }
 
 /** Splits the route into zones at its transit legs, declaring and warning every leg (see the file's comment). */
-export function zoneRoute(input: LocalSegment[], region: Region, widthMeters: number, accessPoints: readonly LocalPoint[] = [], partsField?: PathsD): ZonedRoute {
+export function zoneRoute(
+  input: LocalSegment[],
+  region: Region,
+  widthMeters: number,
+  accessPoints: readonly LocalPoint[] = [],
+  partsField?: PathsD,
+): ZonedRoute {
   const warnings: ZoneWarning[] = [];
   const segments = input.map((s) => ({ ...s }));
   const partOf = machineParts(region, widthMeters, partsField);
@@ -112,7 +132,8 @@ export function zoneRoute(input: LocalSegment[], region: Region, widthMeters: nu
     if (isWork(s) || leavesByDesign(s) || s.connector === 'transport') return;
     if (partOf && s.xy.length >= 4) {
       // Through a neck narrower than the machine: the machine cannot pass it inside the field.
-      const a = partOf(s.xy[0], s.xy[1]), b = partOf(s.xy[s.xy.length - 2], s.xy[s.xy.length - 1]);
+      const a = partOf(s.xy[0], s.xy[1]),
+        b = partOf(s.xy[s.xy.length - 2], s.xy[s.xy.length - 1]);
       if (a >= 0 && b >= 0 && a !== b) {
         s.type = 'Connector';
         s.connector = 'transport';
@@ -139,11 +160,20 @@ export function zoneRoute(input: LocalSegment[], region: Region, widthMeters: nu
   let first = 0;
   const close = (last: number): void => {
     if (last < first) return;
-    const a = segments[first].xy, b = segments[last].xy;
+    const a = segments[first].xy,
+      b = segments[last].xy;
     let work = 0;
     for (let k = first; k <= last; k++) if (isWork(segments[k])) work += polylineLength(segments[k].xy);
-    const zone: LocalZone = { index: zones.length, first, last, start: { x: a[0], y: a[1] }, end: { x: b[b.length - 2], y: b[b.length - 1] }, workingMeters: work };
-    const entry = nearest(accessPoints, zone.start.x, zone.start.y), exit = nearest(accessPoints, zone.end.x, zone.end.y);
+    const zone: LocalZone = {
+      index: zones.length,
+      first,
+      last,
+      start: { x: a[0], y: a[1] },
+      end: { x: b[b.length - 2], y: b[b.length - 1] },
+      workingMeters: work,
+    };
+    const entry = nearest(accessPoints, zone.start.x, zone.start.y),
+      exit = nearest(accessPoints, zone.end.x, zone.end.y);
     if (entry) zone.entry = entry;
     if (exit) zone.exit = exit;
     zones.push(zone);

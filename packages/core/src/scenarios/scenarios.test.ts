@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import * as core from '../index.js';
 import { PlanError } from '../errors.js';
 import type { FieldGeometry, PathPlanRequest, Plan } from '../types.js';
-import { compareScenarios, compareScenariosAsync, rankScenarios, scenarioRequest, type EquipmentScenario } from './index.js';
+import {
+  compareScenarios,
+  compareScenariosAsync,
+  rankScenarios,
+  scenarioRequest,
+  type EquipmentScenario,
+} from './index.js';
 
 /**
  * A stand-in planner with known closed-form results: a 400 m × 400 m square worked in straight
@@ -17,7 +23,8 @@ function modelPlanner(req: PathPlanRequest): Plan {
   const working = passes * 400;
   const R = m.turnRadiusMeters ?? 6;
   const nonWorking = (passes - 1) * Math.PI * R;
-  const v = m.workingSpeedMetersPerSecond ?? 2.5, vt = m.turningSpeedMetersPerSecond ?? 1.5;
+  const v = m.workingSpeedMetersPerSecond ?? 2.5,
+    vt = m.turningSpeedMetersPerSecond ?? 1.5;
   const time = working / v + nonWorking / vt;
   const metrics: Plan['metrics'] = {
     fieldAreaSquareMeters: 160_000,
@@ -33,18 +40,41 @@ function modelPlanner(req: PathPlanRequest): Plan {
     turns: passes - 1,
   };
   if (m.workingFuelLitersPerHour !== undefined) metrics.fuelLiters = (m.workingFuelLitersPerHour * working) / v / 3600;
-  return { version: 'model', metrics, heading: { degrees: 0, source: 'search' }, route: [], boundary: { type: 'Polygon', coordinates: [] }, warnings: [] };
+  return {
+    version: 'model',
+    metrics,
+    heading: { degrees: 0, source: 'search' },
+    route: [],
+    boundary: { type: 'Polygon', coordinates: [] },
+    warnings: [],
+  };
 }
 
 const base: PathPlanRequest = {
-  field: { type: 'Polygon', coordinates: [[[0, 0], [0.004, 0], [0.004, 0.004], [0, 0.004], [0, 0]]] },
+  field: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [0, 0],
+        [0.004, 0],
+        [0.004, 0.004],
+        [0, 0.004],
+        [0, 0],
+      ],
+    ],
+  },
   machine: { widthMeters: 6, turnRadiusMeters: 6, workingSpeedMetersPerSecond: 2.5 },
   headland: { passes: 2 },
 };
 
 describe('scenario requests', () => {
   it('merge equipment over shape A and shape B, keeping what the scenario does not set', () => {
-    const a = scenarioRequest(base, { name: 'x', equipment: { widthMeters: 12 }, headlandPasses: 1, routeOptions: { algorithm: 'snake' } });
+    const a = scenarioRequest(base, {
+      name: 'x',
+      equipment: { widthMeters: 12 },
+      headlandPasses: 1,
+      routeOptions: { algorithm: 'snake' },
+    });
     expect(a.machine).toEqual({ widthMeters: 12, turnRadiusMeters: 6, workingSpeedMetersPerSecond: 2.5 });
     expect(a.headland).toEqual({ passes: 1 });
     expect(a.routeOptions).toEqual({ algorithm: 'snake' });
@@ -77,7 +107,11 @@ describe('comparing equipment sets', () => {
     expect(wide.kpis.hectaresPerHour).toBeCloseTo(16 / (wide.kpis.timeSeconds / 3600), 9);
     expect(cmp.results[3]).toMatchObject({ ok: false, error: { code: 'infeasible' } });
     // Times: narrow 67·400/2.5 + 66π6/1.5; wide 17·400/2.5 + 16π9/1.5; medium 34·400/4 + 33π6/1.5.
-    const t = { narrow: 67 * 160 + (66 * Math.PI * 6) / 1.5, wide: 17 * 160 + (16 * Math.PI * 9) / 1.5, medium: 34 * 100 + (33 * Math.PI * 6) / 1.5 };
+    const t = {
+      narrow: 67 * 160 + (66 * Math.PI * 6) / 1.5,
+      wide: 17 * 160 + (16 * Math.PI * 9) / 1.5,
+      medium: 34 * 100 + (33 * Math.PI * 6) / 1.5,
+    };
     expect(t.wide).toBeLessThan(t.medium);
     expect(cmp.ranking).toEqual(['wide', 'medium fast', 'narrow']);
     expect(cmp.best).toBe('wide');
@@ -95,11 +129,14 @@ describe('comparing equipment sets', () => {
     const byFuel = compareScenarios(base, fuelSets, modelPlanner, { objective: 'fuel' });
     expect(byFuel.best).toBe('small engine');
     expect(compareScenarios(base, fuelSets, modelPlanner, { objective: 'distance' }).best).toBe('big engine');
-    expect(() => compareScenarios(base, sets, modelPlanner, { objective: 'fuel' })).toThrowError(/fuel objective needs/);
+    expect(() => compareScenarios(base, sets, modelPlanner, { objective: 'fuel' })).toThrowError(
+      /fuel objective needs/,
+    );
   });
 
   it('the asynchronous variant gives the same comparison, planning one scenario at a time', async () => {
-    let running = 0, maxRunning = 0;
+    let running = 0,
+      maxRunning = 0;
     const slow = async (r: PathPlanRequest): Promise<Plan> => {
       running++;
       maxRunning = Math.max(maxRunning, running);
@@ -127,7 +164,9 @@ describe('comparing equipment sets', () => {
   it('rejects bad scenario lists', () => {
     expect(() => compareScenarios(base, [], modelPlanner)).toThrowError(/at least one/);
     expect(() => compareScenarios(base, [sets[0], sets[0]], modelPlanner)).toThrowError(/used twice/);
-    expect(() => compareScenarios(base, [{ name: 'x' } as EquipmentScenario], modelPlanner)).toThrowError(/equipment must be an object/);
+    expect(() => compareScenarios(base, [{ name: 'x' } as EquipmentScenario], modelPlanner)).toThrowError(
+      /equipment must be an object/,
+    );
     expect(() => compareScenarios(base, sets, modelPlanner, { objective: 'cost' as never })).toThrowError(PlanError);
   });
 });
@@ -136,12 +175,22 @@ describe('comparing equipment sets', () => {
 const planRoute = core.planRoute as (r: PathPlanRequest) => Plan;
 describe('with planRoute on a corpus field', () => {
   it('a wider implement needs fewer turns and less time on the same field', () => {
-    const feature = JSON.parse(readFileSync(new URL('../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8')) as { geometry: FieldGeometry };
-    const request: PathPlanRequest = { field: feature.geometry, machine: { widthMeters: 6, turnRadiusMeters: 5 }, headland: { passes: 2 } };
-    const cmp = compareScenarios(request, [
-      { name: '6 m', equipment: { widthMeters: 6 } },
-      { name: '12 m', equipment: { widthMeters: 12 }, headlandPasses: 1 },
-    ], planRoute!);
+    const feature = JSON.parse(
+      readFileSync(new URL('../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8'),
+    ) as { geometry: FieldGeometry };
+    const request: PathPlanRequest = {
+      field: feature.geometry,
+      machine: { widthMeters: 6, turnRadiusMeters: 5 },
+      headland: { passes: 2 },
+    };
+    const cmp = compareScenarios(
+      request,
+      [
+        { name: '6 m', equipment: { widthMeters: 6 } },
+        { name: '12 m', equipment: { widthMeters: 12 }, headlandPasses: 1 },
+      ],
+      planRoute!,
+    );
     const [six, twelve] = cmp.results;
     expect(six.ok && twelve.ok).toBe(true);
     if (!six.ok || !twelve.ok) return;

@@ -66,38 +66,66 @@ export function scenarioRequest(base: PathPlanRequest, scenario: EquipmentScenar
   const key = base.equipment !== undefined && base.machine === undefined ? 'equipment' : 'machine';
   req[key] = { ...(base[key] ?? {}), ...scenario.equipment } as MachineInput;
   if (scenario.headlandPasses !== undefined) {
-    if (base.exteriorHeadlandPasses !== undefined || (base.boundary !== undefined && base.field === undefined)) req.exteriorHeadlandPasses = scenario.headlandPasses;
+    if (base.exteriorHeadlandPasses !== undefined || (base.boundary !== undefined && base.field === undefined))
+      req.exteriorHeadlandPasses = scenario.headlandPasses;
     else req.headland = { ...(base.headland ?? {}), passes: scenario.headlandPasses };
   }
-  if (scenario.routeOptions !== undefined) req.routeOptions = { ...(base.routeOptions ?? {}), ...scenario.routeOptions };
+  if (scenario.routeOptions !== undefined)
+    req.routeOptions = { ...(base.routeOptions ?? {}), ...scenario.routeOptions };
   return req;
 }
 
 function validateScenarios(scenarios: EquipmentScenario[], objective: ScenarioObjective): void {
   if (!Array.isArray(scenarios) || scenarios.length === 0) {
-    throw new PlanError('invalid-request', 'scenarios must list at least one equipment set', [{ path: 'scenarios', message: 'empty' }]);
+    throw new PlanError('invalid-request', 'scenarios must list at least one equipment set', [
+      { path: 'scenarios', message: 'empty' },
+    ]);
   }
   if (scenarios.length > MAX_SCENARIOS) {
-    throw new PlanError('invalid-request', `at most ${MAX_SCENARIOS} scenarios per call (got ${scenarios.length})`, [{ path: 'scenarios', message: 'too many' }]);
+    throw new PlanError('invalid-request', `at most ${MAX_SCENARIOS} scenarios per call (got ${scenarios.length})`, [
+      { path: 'scenarios', message: 'too many' },
+    ]);
   }
   const names = new Set<string>();
   scenarios.forEach((s, i) => {
-    if (s === null || typeof s !== 'object') throw new PlanError('invalid-request', `scenarios[${i}] must be an object`, [{ path: `scenarios[${i}]`, message: 'must be an object' }]);
-    if (typeof s.name !== 'string' || s.name.length === 0) throw new PlanError('invalid-request', `scenarios[${i}].name must be a non-empty string`, [{ path: `scenarios[${i}].name`, message: 'required' }]);
-    if (names.has(s.name)) throw new PlanError('invalid-request', `scenarios[${i}].name "${s.name}" is used twice`, [{ path: `scenarios[${i}].name`, message: 'duplicate' }]);
+    if (s === null || typeof s !== 'object')
+      throw new PlanError('invalid-request', `scenarios[${i}] must be an object`, [
+        { path: `scenarios[${i}]`, message: 'must be an object' },
+      ]);
+    if (typeof s.name !== 'string' || s.name.length === 0)
+      throw new PlanError('invalid-request', `scenarios[${i}].name must be a non-empty string`, [
+        { path: `scenarios[${i}].name`, message: 'required' },
+      ]);
+    if (names.has(s.name))
+      throw new PlanError('invalid-request', `scenarios[${i}].name "${s.name}" is used twice`, [
+        { path: `scenarios[${i}].name`, message: 'duplicate' },
+      ]);
     names.add(s.name);
     if (s.equipment === null || typeof s.equipment !== 'object') {
-      throw new PlanError('invalid-request', `scenarios[${i}].equipment must be an object (e.g. { "widthMeters": 12 })`, [{ path: `scenarios[${i}].equipment`, message: 'required' }]);
+      throw new PlanError(
+        'invalid-request',
+        `scenarios[${i}].equipment must be an object (e.g. { "widthMeters": 12 })`,
+        [{ path: `scenarios[${i}].equipment`, message: 'required' }],
+      );
     }
   });
   if (objective !== 'time' && objective !== 'distance' && objective !== 'fuel') {
-    throw new PlanError('invalid-option', `objective "${String(objective)}" is not time, distance or fuel`, [{ path: 'objective', message: 'unknown objective' }]);
+    throw new PlanError('invalid-option', `objective "${String(objective)}" is not time, distance or fuel`, [
+      { path: 'objective', message: 'unknown objective' },
+    ]);
   }
 }
 
 function kpisOf(plan: Plan, widthMeters: number): ScenarioKpis {
   const m = plan.metrics;
-  const refills = typeof m.refills === 'number' ? m.refills : typeof m.refillCount === 'number' ? m.refillCount : Array.isArray(plan.refillPoints) ? plan.refillPoints.length : null;
+  const refills =
+    typeof m.refills === 'number'
+      ? m.refills
+      : typeof m.refillCount === 'number'
+        ? m.refillCount
+        : Array.isArray(plan.refillPoints)
+          ? plan.refillPoints.length
+          : null;
   return {
     widthMeters,
     timeSeconds: m.timeSeconds,
@@ -109,19 +137,24 @@ function kpisOf(plan: Plan, widthMeters: number): ScenarioKpis {
     uncoveredRatio: m.uncoveredRatio,
     turns: m.turns,
     refills,
-    hectaresPerHour: m.timeSeconds > 0 ? (m.workableAreaSquareMeters / 10_000) / (m.timeSeconds / 3600) : 0,
+    hectaresPerHour: m.timeSeconds > 0 ? m.workableAreaSquareMeters / 10_000 / (m.timeSeconds / 3600) : 0,
   };
 }
 
 /** Ranks planned results by the objective (ties: distance, then given order). */
 export function rankScenarios(results: ScenarioResult[], objective: ScenarioObjective): string[] {
-  const ok = results.map((r, i) => ({ r, i })).filter((x): x is { r: Extract<ScenarioResult, { ok: true }>; i: number } => x.r.ok);
+  const ok = results
+    .map((r, i) => ({ r, i }))
+    .filter((x): x is { r: Extract<ScenarioResult, { ok: true }>; i: number } => x.r.ok);
   if (objective === 'fuel' && ok.some((x) => x.r.kpis.fuelLiters === null)) {
-    throw new PlanError('invalid-option', 'the fuel objective needs workingFuelLitersPerHour / turningFuelLitersPerHour in every scenario (or the request)', [
-      { path: 'objective', message: 'fuel rates missing' },
-    ]);
+    throw new PlanError(
+      'invalid-option',
+      'the fuel objective needs workingFuelLitersPerHour / turningFuelLitersPerHour in every scenario (or the request)',
+      [{ path: 'objective', message: 'fuel rates missing' }],
+    );
   }
-  const key = (k: ScenarioKpis): number => (objective === 'time' ? k.timeSeconds : objective === 'distance' ? k.distanceMeters : (k.fuelLiters as number));
+  const key = (k: ScenarioKpis): number =>
+    objective === 'time' ? k.timeSeconds : objective === 'distance' ? k.distanceMeters : (k.fuelLiters as number);
   ok.sort((a, b) => key(a.r.kpis) - key(b.r.kpis) || a.r.kpis.distanceMeters - b.r.kpis.distanceMeters || a.i - b.i);
   return ok.map((x) => x.r.name);
 }
@@ -131,7 +164,12 @@ export function rankScenarios(results: ScenarioResult[], objective: ScenarioObje
  * them. A scenario whose equipment cannot plan the field is reported with its error; the
  * others are still compared.
  */
-export function compareScenarios(base: PathPlanRequest, scenarios: EquipmentScenario[], planner: Planner, options: CompareScenariosOptions = {}): ScenarioComparison {
+export function compareScenarios(
+  base: PathPlanRequest,
+  scenarios: EquipmentScenario[],
+  planner: Planner,
+  options: CompareScenariosOptions = {},
+): ScenarioComparison {
   const objective = options.objective ?? base.routeOptions?.objective ?? 'time';
   validateScenarios(scenarios, objective);
   const results = scenarios.map((s) => {
@@ -171,7 +209,12 @@ export async function compareScenariosAsync(
   return { objective, results, ranking, best: ranking[0] ?? null };
 }
 
-function planned(s: EquipmentScenario, req: PathPlanRequest, plan: Plan, options: CompareScenariosOptions): ScenarioResult {
+function planned(
+  s: EquipmentScenario,
+  req: PathPlanRequest,
+  plan: Plan,
+  options: CompareScenariosOptions,
+): ScenarioResult {
   const width = (req.machine ?? req.equipment)?.widthMeters ?? NaN;
   const r: ScenarioResult = { name: s.name, ok: true, kpis: kpisOf(plan, width) };
   if (options.includePlans) r.plan = plan;
@@ -180,5 +223,9 @@ function planned(s: EquipmentScenario, req: PathPlanRequest, plan: Plan, options
 
 function failed(s: EquipmentScenario, err: unknown): ScenarioResult {
   if (isPlanError(err)) return { name: s.name, ok: false, error: { code: err.code, message: err.message } };
-  return { name: s.name, ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
+  return {
+    name: s.name,
+    ok: false,
+    error: { code: 'internal', message: err instanceof Error ? err.message : String(err) },
+  };
 }

@@ -5,15 +5,30 @@ import type { Plan, Position } from '../types.js';
 import * as core from '../index.js';
 import { readFileSync } from 'node:fs';
 import type { FieldGeometry, PathPlanRequest } from '../types.js';
-import { cornerStartNodes, haversineMeters, sequenceFields, visitsFromPlan, visitsFromPlans, type SequencingField, type SequencingRequest } from './index.js';
+import {
+  cornerStartNodes,
+  haversineMeters,
+  sequenceFields,
+  visitsFromPlan,
+  visitsFromPlans,
+  type SequencingField,
+  type SequencingRequest,
+} from './index.js';
 
 const METERS_PER_DEGREE = (6_371_008.8 * Math.PI) / 180;
 
 /** Field i: an east-west strip from lon0 to lon1 on the equator, worked either way. */
 function strip(id: string, lon0: number, lon1: number, workTimeSeconds = 600): SequencingField {
-  const w: Position = [lon0, 0], e: Position = [lon1, 0];
+  const w: Position = [lon0, 0],
+    e: Position = [lon1, 0];
   const work = { workTimeSeconds, workDistanceMeters: 1000 };
-  return { id, visits: [{ entry: w, exit: e, ...work }, { entry: e, exit: w, ...work }] };
+  return {
+    id,
+    visits: [
+      { entry: w, exit: e, ...work },
+      { entry: e, exit: w, ...work },
+    ],
+  };
 }
 
 describe('straight-line sequencing', () => {
@@ -51,7 +66,9 @@ describe('straight-line sequencing', () => {
     const fields = [strip('a', 0.01, 0.02)];
     const day = sequenceFields({
       depot: [0, 0],
-      fields: [{ ...fields[0], visits: fields[0].visits.map((v) => ({ ...v, workFuelLiters: 5 })), areaSquareMeters: 20_000 }],
+      fields: [
+        { ...fields[0], visits: fields[0].visits.map((v) => ({ ...v, workFuelLiters: 5 })), areaSquareMeters: 20_000 },
+      ],
       transport: { mode: 'straightLine', detourFactor: 1.5 },
       transportSpeedMetersPerSecond: 10,
       transportFuelLitersPerHour: 36,
@@ -69,17 +86,34 @@ describe('matrix sequencing', () => {
   /** n fields, each with two visits at their own points; point 0 is the depot. Random asymmetric matrix. */
   function randomInstance(n: number, seed: number): { req: SequencingRequest; points: Position[]; matrix: number[][] } {
     let s = seed;
-    const rnd = (): number => ((s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const rnd = (): number => (s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const points: Position[] = [[0, 0]];
     const fields: SequencingField[] = [];
     for (let f = 0; f < n; f++) {
-      const a: Position = [0.01 * (f + 1), 0.001], b: Position = [0.01 * (f + 1), 0.002];
+      const a: Position = [0.01 * (f + 1), 0.001],
+        b: Position = [0.01 * (f + 1), 0.002];
       points.push(a, b);
       const work = 300 + Math.floor(rnd() * 300);
-      fields.push({ id: `f${f}`, visits: [{ entry: a, exit: b, workTimeSeconds: work, workDistanceMeters: 1 }, { entry: b, exit: a, workTimeSeconds: work + 50, workDistanceMeters: 1 }] });
+      fields.push({
+        id: `f${f}`,
+        visits: [
+          { entry: a, exit: b, workTimeSeconds: work, workDistanceMeters: 1 },
+          { entry: b, exit: a, workTimeSeconds: work + 50, workDistanceMeters: 1 },
+        ],
+      });
     }
     const matrix = points.map((_, i) => points.map((__, j) => (i === j ? 0 : Math.floor(500 + rnd() * 5000))));
-    return { req: { depot: [0, 0], fields, transport: { mode: 'matrix', points, distancesMeters: matrix }, transportSpeedMetersPerSecond: 5, objective: 'time' }, points, matrix };
+    return {
+      req: {
+        depot: [0, 0],
+        fields,
+        transport: { mode: 'matrix', points, distancesMeters: matrix },
+        transportSpeedMetersPerSecond: 5,
+        objective: 'time',
+      },
+      points,
+      matrix,
+    };
   }
 
   /** Brute force over all orders and visit choices. */
@@ -90,7 +124,8 @@ describe('matrix sequencing', () => {
     const perm = (order: number[], rest: number[]): void => {
       if (rest.length === 0) {
         for (let mask = 0; mask < 1 << n; mask++) {
-          let t = 0, at = 0;
+          let t = 0,
+            at = 0;
           order.forEach((f, k) => {
             const v = req.fields[f].visits[(mask >> k) & 1];
             t += matrix[at][idx(v.entry)] / 5 + v.workTimeSeconds;
@@ -147,7 +182,10 @@ describe('matrix sequencing', () => {
   it('durations from the matrix are used when given', () => {
     const { req, points } = randomInstance(2, 1);
     const durations = points.map(() => points.map(() => 100));
-    const day = sequenceFields({ ...req, transport: { ...(req.transport as object), durationsSeconds: durations } as SequencingRequest['transport'] });
+    const day = sequenceFields({
+      ...req,
+      transport: { ...(req.transport as object), durationsSeconds: durations } as SequencingRequest['transport'],
+    });
     expect(day.metrics.transportTimeSeconds).toBe(300);
   });
 });
@@ -159,9 +197,34 @@ describe('bad input', () => {
     ['duplicate ids', { ...base, fields: [strip('a', 0.01, 0.02), strip('a', 0.03, 0.04)] }, /used twice/],
     ['bad depot', { ...base, depot: [200, 0] }, /depot/],
     ['fuel objective without rate', { ...base, objective: 'fuel' }, /transportFuelLitersPerHour/],
-    ['point missing from the matrix', { ...base, transport: { mode: 'matrix', points: [[0, 0]], distancesMeters: [[0]] } }, /no place within 10 m of field "a" entry/],
-    ['ragged matrix', { ...base, transport: { mode: 'matrix', points: [[0, 0], [1, 1]], distancesMeters: [[0, 1], [1]] } }, /distancesMeters\[1\]/],
-    ['negative work time', { ...base, fields: [{ id: 'x', visits: [{ entry: [0, 0], exit: [0, 0], workTimeSeconds: -1, workDistanceMeters: 0 }] }] }, /workTimeSeconds/],
+    [
+      'point missing from the matrix',
+      { ...base, transport: { mode: 'matrix', points: [[0, 0]], distancesMeters: [[0]] } },
+      /no place within 10 m of field "a" entry/,
+    ],
+    [
+      'ragged matrix',
+      {
+        ...base,
+        transport: {
+          mode: 'matrix',
+          points: [
+            [0, 0],
+            [1, 1],
+          ],
+          distancesMeters: [[0, 1], [1]],
+        },
+      },
+      /distancesMeters\[1\]/,
+    ],
+    [
+      'negative work time',
+      {
+        ...base,
+        fields: [{ id: 'x', visits: [{ entry: [0, 0], exit: [0, 0], workTimeSeconds: -1, workDistanceMeters: 0 }] }],
+      },
+      /workTimeSeconds/,
+    ],
   ];
   for (const [name, req, message] of cases) {
     it(`rejects ${name}`, () => {
@@ -180,12 +243,35 @@ describe('visits from a plan', () => {
       boundary: { type: 'Polygon', coordinates: [] },
       warnings: [],
       route: [
-        { sequence: 0, type: 'Track', coordinates: [[1, 2], [1, 3]], lengthMeters: 1 },
-        { sequence: 1, type: 'Turn', coordinates: [[1, 3], [2, 3]], lengthMeters: 1 },
+        {
+          sequence: 0,
+          type: 'Track',
+          coordinates: [
+            [1, 2],
+            [1, 3],
+          ],
+          lengthMeters: 1,
+        },
+        {
+          sequence: 1,
+          type: 'Turn',
+          coordinates: [
+            [1, 3],
+            [2, 3],
+          ],
+          lengthMeters: 1,
+        },
       ],
     } as unknown as Plan;
     const [fwd, rev] = visitsFromPlan(plan);
-    expect(fwd).toMatchObject({ entry: [1, 2], exit: [2, 3], workTimeSeconds: 1234, workDistanceMeters: 5678, workFuelLiters: 9, reversed: false });
+    expect(fwd).toMatchObject({
+      entry: [1, 2],
+      exit: [2, 3],
+      workTimeSeconds: 1234,
+      workDistanceMeters: 5678,
+      workFuelLiters: 9,
+      reversed: false,
+    });
     expect(rev).toMatchObject({ entry: [2, 3], exit: [1, 2], reversed: true });
     expect(() => visitsFromPlan({ ...plan, route: [] })).toThrowError(PlanError);
   });
@@ -193,10 +279,29 @@ describe('visits from a plan', () => {
 
 describe('visits from several plans of a field', () => {
   const mk = (entry: [number, number], exit: [number, number], t: number) =>
-    ({ version: 't', metrics: { timeSeconds: t, distanceMeters: 1 }, heading: { degrees: 0, source: 'search' }, boundary: { type: 'Polygon', coordinates: [] }, warnings: [], route: [{ sequence: 0, type: 'Track', coordinates: [entry, exit], lengthMeters: 1 }], nodes: [{ index: 0, trackIndex: 0 }, { index: 1, trackIndex: 0 }, { index: 2, trackIndex: 1 }, { index: 3, trackIndex: 1 }, { index: 4, trackIndex: 2 }, { index: 5, trackIndex: 2 }] }) as unknown as Plan;
+    ({
+      version: 't',
+      metrics: { timeSeconds: t, distanceMeters: 1 },
+      heading: { degrees: 0, source: 'search' },
+      boundary: { type: 'Polygon', coordinates: [] },
+      warnings: [],
+      route: [{ sequence: 0, type: 'Track', coordinates: [entry, exit], lengthMeters: 1 }],
+      nodes: [
+        { index: 0, trackIndex: 0 },
+        { index: 1, trackIndex: 0 },
+        { index: 2, trackIndex: 1 },
+        { index: 3, trackIndex: 1 },
+        { index: 4, trackIndex: 2 },
+        { index: 5, trackIndex: 2 },
+      ],
+    }) as unknown as Plan;
 
   it('merges, tags the start node and plan, keeps the cheaper of duplicates', () => {
-    const v = visitsFromPlans([{ plan: mk([0, 0], [1, 1], 100) }, { plan: mk([1, 1], [0, 0], 90), startPointNodeIndex: 5 }, { plan: mk([2, 2], [3, 3], 80), startPointNodeIndex: 0 }]);
+    const v = visitsFromPlans([
+      { plan: mk([0, 0], [1, 1], 100) },
+      { plan: mk([1, 1], [0, 0], 90), startPointNodeIndex: 5 },
+      { plan: mk([2, 2], [3, 3], 80), startPointNodeIndex: 0 },
+    ]);
     expect(v).toHaveLength(4); // (0→1, 1→0) twice collapse to two, plus 2→3 and 3→2
     const back = v.find((x) => x.entry[0] === 1 && x.exit[0] === 0)!;
     expect(back).toMatchObject({ workTimeSeconds: 90, startPointNodeIndex: 5, planIndex: 1, reversed: false });
@@ -210,12 +315,27 @@ describe('visits from several plans of a field', () => {
 
   const planRoute = core.planRoute as (r: PathPlanRequest) => Plan;
   it('with planRoute: re-planning from the corner nodes offers entries at those nodes', () => {
-    const field = (JSON.parse(readFileSync(new URL('../../../../test/fields/at-033.geojson', import.meta.url), 'utf8')) as { geometry: FieldGeometry }).geometry;
-    const req: PathPlanRequest = { field, machine: { widthMeters: 6 }, headland: { passes: 0 }, routeOptions: { maxOptimizerTime: 1 } };
+    const field = (
+      JSON.parse(readFileSync(new URL('../../../../test/fields/at-033.geojson', import.meta.url), 'utf8')) as {
+        geometry: FieldGeometry;
+      }
+    ).geometry;
+    const req: PathPlanRequest = {
+      field,
+      machine: { widthMeters: 6 },
+      headland: { passes: 0 },
+      routeOptions: { maxOptimizerTime: 1 },
+    };
     const base = planRoute!(req);
     const corners = cornerStartNodes(base);
     expect(corners.length).toBe(4);
-    const variants = [{ plan: base }, ...[corners[0], corners[3]].map((n) => ({ plan: planRoute!({ ...req, routeOptions: { ...req.routeOptions, startPointNodeIndex: n } }), startPointNodeIndex: n }))];
+    const variants = [
+      { plan: base },
+      ...[corners[0], corners[3]].map((n) => ({
+        plan: planRoute!({ ...req, routeOptions: { ...req.routeOptions, startPointNodeIndex: n } }),
+        startPointNodeIndex: n,
+      })),
+    ];
     const visits = visitsFromPlans(variants);
     expect(visits.length).toBeGreaterThan(2);
     // Each variant planned from node n enters (as planned) at that node's position.

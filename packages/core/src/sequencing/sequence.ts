@@ -98,14 +98,20 @@ export interface DaySequence {
 export function visitsFromPlan(plan: Plan): FieldVisit[] {
   const route = plan.route;
   if (route.length === 0 || route[0].coordinates.length === 0) {
-    throw new PlanError('invalid-request', 'the plan has no route to enter or leave', [{ path: 'plan.route', message: 'empty' }]);
+    throw new PlanError('invalid-request', 'the plan has no route to enter or leave', [
+      { path: 'plan.route', message: 'empty' },
+    ]);
   }
   const last = route[route.length - 1];
   const first = route[0].coordinates[0];
   const end = last.coordinates[last.coordinates.length - 1];
   const m = plan.metrics;
   const fuel = typeof m.fuelLiters === 'number' ? m.fuelLiters : undefined;
-  const base = { workTimeSeconds: m.timeSeconds, workDistanceMeters: m.distanceMeters, ...(fuel !== undefined ? { workFuelLiters: fuel } : {}) };
+  const base = {
+    workTimeSeconds: m.timeSeconds,
+    workDistanceMeters: m.distanceMeters,
+    ...(fuel !== undefined ? { workFuelLiters: fuel } : {}),
+  };
   return [
     { entry: first, exit: end, ...base, reversed: false, label: 'as planned' },
     { entry: end, exit: first, ...base, reversed: true, label: 'reversed' },
@@ -128,7 +134,11 @@ export function visitsFromPlans(variants: FieldPlanVariant[]): FieldVisit[] {
   const same = (a: Position, b: Position): boolean => Math.abs(a[0] - b[0]) < 1e-7 && Math.abs(a[1] - b[1]) < 1e-7;
   variants.forEach((variant, planIndex) => {
     for (const v of visitsFromPlan(variant.plan)) {
-      const visit: FieldVisit = { ...v, planIndex, ...(variant.startPointNodeIndex !== undefined ? { startPointNodeIndex: variant.startPointNodeIndex } : {}) };
+      const visit: FieldVisit = {
+        ...v,
+        planIndex,
+        ...(variant.startPointNodeIndex !== undefined ? { startPointNodeIndex: variant.startPointNodeIndex } : {}),
+      };
       const dup = out.findIndex((o) => same(o.entry, visit.entry) && same(o.exit, visit.exit));
       if (dup < 0) out.push(visit);
       else if (visit.workTimeSeconds < out[dup].workTimeSeconds) out[dup] = visit;
@@ -144,7 +154,8 @@ export function visitsFromPlans(variants: FieldPlanVariant[]): FieldVisit[] {
 export function cornerStartNodes(plan: Plan): number[] {
   const nodes = plan.nodes as { index: number; trackIndex: number }[] | undefined;
   if (!Array.isArray(nodes) || nodes.length === 0) return [];
-  let minT = Infinity, maxT = -Infinity;
+  let minT = Infinity,
+    maxT = -Infinity;
   for (const nd of nodes) {
     if (nd.trackIndex < minT) minT = nd.trackIndex;
     if (nd.trackIndex > maxT) maxT = nd.trackIndex;
@@ -154,7 +165,9 @@ export function cornerStartNodes(plan: Plan): number[] {
 
 function checkPosition(p: unknown, path: string): asserts p is Position {
   if (!Array.isArray(p) || p.length < 2 || !(Math.abs(p[0]) <= 180) || !(Math.abs(p[1]) <= 90)) {
-    throw new PlanError('invalid-request', `${path} must be [longitude, latitude]`, [{ path, message: 'must be [lon, lat]' }]);
+    throw new PlanError('invalid-request', `${path} must be [longitude, latitude]`, [
+      { path, message: 'must be [lon, lat]' },
+    ]);
   }
 }
 
@@ -162,33 +175,55 @@ function validate(req: SequencingRequest): void {
   checkPosition(req.depot, 'depot');
   if (req.end !== undefined) checkPosition(req.end, 'end');
   if (!Array.isArray(req.fields) || req.fields.length === 0) {
-    throw new PlanError('invalid-request', 'fields must list at least one field', [{ path: 'fields', message: 'empty' }]);
+    throw new PlanError('invalid-request', 'fields must list at least one field', [
+      { path: 'fields', message: 'empty' },
+    ]);
   }
-  if (req.fields.length > 500) throw new PlanError('invalid-request', `at most 500 fields per day (got ${req.fields.length})`, [{ path: 'fields', message: 'too many' }]);
+  if (req.fields.length > 500)
+    throw new PlanError('invalid-request', `at most 500 fields per day (got ${req.fields.length})`, [
+      { path: 'fields', message: 'too many' },
+    ]);
   const ids = new Set<string>();
   req.fields.forEach((f, i) => {
-    if (typeof f.id !== 'string' || f.id.length === 0) throw new PlanError('invalid-request', `fields[${i}].id must be a non-empty string`, [{ path: `fields[${i}].id`, message: 'required' }]);
-    if (ids.has(f.id)) throw new PlanError('invalid-request', `fields[${i}].id "${f.id}" is used twice`, [{ path: `fields[${i}].id`, message: 'duplicate' }]);
+    if (typeof f.id !== 'string' || f.id.length === 0)
+      throw new PlanError('invalid-request', `fields[${i}].id must be a non-empty string`, [
+        { path: `fields[${i}].id`, message: 'required' },
+      ]);
+    if (ids.has(f.id))
+      throw new PlanError('invalid-request', `fields[${i}].id "${f.id}" is used twice`, [
+        { path: `fields[${i}].id`, message: 'duplicate' },
+      ]);
     ids.add(f.id);
     if (!Array.isArray(f.visits) || f.visits.length === 0 || f.visits.length > 16) {
-      throw new PlanError('invalid-request', `fields[${i}].visits must hold 1 to 16 ways to work the field`, [{ path: `fields[${i}].visits`, message: '1 to 16 visits' }]);
+      throw new PlanError('invalid-request', `fields[${i}].visits must hold 1 to 16 ways to work the field`, [
+        { path: `fields[${i}].visits`, message: '1 to 16 visits' },
+      ]);
     }
     f.visits.forEach((v, j) => {
       checkPosition(v.entry, `fields[${i}].visits[${j}].entry`);
       checkPosition(v.exit, `fields[${i}].visits[${j}].exit`);
       for (const k of ['workTimeSeconds', 'workDistanceMeters'] as const) {
         if (typeof v[k] !== 'number' || !(v[k] >= 0) || !Number.isFinite(v[k])) {
-          throw new PlanError('invalid-request', `fields[${i}].visits[${j}].${k} must be a number ≥ 0`, [{ path: `fields[${i}].visits[${j}].${k}`, message: 'must be ≥ 0' }]);
+          throw new PlanError('invalid-request', `fields[${i}].visits[${j}].${k} must be a number ≥ 0`, [
+            { path: `fields[${i}].visits[${j}].${k}`, message: 'must be ≥ 0' },
+          ]);
         }
       }
     });
   });
   const objective = req.objective ?? 'time';
   if (objective !== 'time' && objective !== 'distance' && objective !== 'fuel') {
-    throw new PlanError('invalid-option', `objective "${String(objective)}" is not time, distance or fuel`, [{ path: 'objective', message: 'unknown objective' }]);
+    throw new PlanError('invalid-option', `objective "${String(objective)}" is not time, distance or fuel`, [
+      { path: 'objective', message: 'unknown objective' },
+    ]);
   }
-  if (objective === 'fuel' && !(typeof req.transportFuelLitersPerHour === 'number' && req.transportFuelLitersPerHour >= 0)) {
-    throw new PlanError('invalid-option', 'the fuel objective needs transportFuelLitersPerHour', [{ path: 'transportFuelLitersPerHour', message: 'required for objective fuel' }]);
+  if (
+    objective === 'fuel' &&
+    !(typeof req.transportFuelLitersPerHour === 'number' && req.transportFuelLitersPerHour >= 0)
+  ) {
+    throw new PlanError('invalid-option', 'the fuel objective needs transportFuelLitersPerHour', [
+      { path: 'transportFuelLitersPerHour', message: 'required for objective fuel' },
+    ]);
   }
 }
 
@@ -215,7 +250,9 @@ export function sequenceFields(req: SequencingRequest): DaySequence {
   const end = req.end ?? req.depot;
   const fields = req.fields;
   const n = fields.length;
-  const visitField: number[] = [], firstVisit: number[] = [], visitCount: number[] = [];
+  const visitField: number[] = [],
+    firstVisit: number[] = [],
+    visitCount: number[] = [];
   const visits: FieldVisit[] = [];
   fields.forEach((f, i) => {
     firstVisit.push(visits.length);
@@ -237,20 +274,34 @@ export function sequenceFields(req: SequencingRequest): DaySequence {
     return l;
   };
   const costOf = (l: { distanceMeters: number; timeSeconds: number }): number =>
-    objective === 'distance' ? l.distanceMeters : objective === 'time' ? l.timeSeconds : (l.timeSeconds * (fuelRate ?? 0)) / 3600;
-  const fromDepot = new Float64Array(V), toEnd = new Float64Array(V), between = new Float64Array(V * V), work = new Float64Array(V);
+    objective === 'distance'
+      ? l.distanceMeters
+      : objective === 'time'
+        ? l.timeSeconds
+        : (l.timeSeconds * (fuelRate ?? 0)) / 3600;
+  const fromDepot = new Float64Array(V),
+    toEnd = new Float64Array(V),
+    between = new Float64Array(V * V),
+    work = new Float64Array(V);
   for (let v = 0; v < V; v++) {
     const f = fields[visitField[v]];
     fromDepot[v] = costOf(leg(req.depot, visits[v].entry, 'the depot', `field "${f.id}" entry`));
     toEnd[v] = costOf(leg(visits[v].exit, end, `field "${f.id}" exit`, 'the end of the day'));
     const vv = visits[v];
-    work[v] = objective === 'distance' ? vv.workDistanceMeters : objective === 'time' ? vv.workTimeSeconds : vv.workFuelLiters ?? 0;
+    work[v] =
+      objective === 'distance'
+        ? vv.workDistanceMeters
+        : objective === 'time'
+          ? vv.workTimeSeconds
+          : (vv.workFuelLiters ?? 0);
     for (let u = 0; u < V; u++) {
       if (visitField[u] === visitField[v]) {
         between[u * V + v] = Infinity;
         continue;
       }
-      between[u * V + v] = costOf(leg(visits[u].exit, visits[v].entry, `field "${fields[visitField[u]].id}" exit`, `field "${f.id}" entry`));
+      between[u * V + v] = costOf(
+        leg(visits[u].exit, visits[v].entry, `field "${fields[visitField[u]].id}" exit`, `field "${f.id}" entry`),
+      );
     }
   }
   const p: Problem = { n, visitField, firstVisit, visitCount, fromDepot, toEnd, between, work };
@@ -261,13 +312,27 @@ export function sequenceFields(req: SequencingRequest): DaySequence {
   // Build stops, legs and metrics from the chosen (field, visit) sequence.
   const stops: SequencedStop[] = [];
   const legs: TransportLeg[] = [];
-  let t = 0, transportDistance = 0, transportTime = 0, workDistance = 0, workTime = 0, workFuel = 0, workFuelKnown = true;
-  let prevPos = req.depot, prevLabel = 'depot';
+  let t = 0,
+    transportDistance = 0,
+    transportTime = 0,
+    workDistance = 0,
+    workTime = 0,
+    workFuel = 0,
+    workFuelKnown = true;
+  let prevPos = req.depot,
+    prevLabel = 'depot';
   for (const v of chosen) {
     const f = fields[visitField[v]];
     const vis = visits[v];
     const l = leg(prevPos, vis.entry, prevLabel, f.id);
-    legs.push({ from: prevLabel, to: f.id, fromPosition: prevPos, toPosition: vis.entry, distanceMeters: l.distanceMeters, timeSeconds: l.timeSeconds });
+    legs.push({
+      from: prevLabel,
+      to: f.id,
+      fromPosition: prevPos,
+      toPosition: vis.entry,
+      distanceMeters: l.distanceMeters,
+      timeSeconds: l.timeSeconds,
+    });
     transportDistance += l.distanceMeters;
     transportTime += l.timeSeconds;
     t += l.timeSeconds;
@@ -277,12 +342,25 @@ export function sequenceFields(req: SequencingRequest): DaySequence {
     workTime += vis.workTimeSeconds;
     if (vis.workFuelLiters === undefined) workFuelKnown = false;
     else workFuel += vis.workFuelLiters;
-    stops.push({ fieldId: f.id, visitIndex: v - firstVisit[visitField[v]], visit: vis, arriveSeconds: arrive, leaveSeconds: t });
+    stops.push({
+      fieldId: f.id,
+      visitIndex: v - firstVisit[visitField[v]],
+      visit: vis,
+      arriveSeconds: arrive,
+      leaveSeconds: t,
+    });
     prevPos = vis.exit;
     prevLabel = f.id;
   }
   const back = leg(prevPos, end, prevLabel, 'end');
-  legs.push({ from: prevLabel, to: req.end ? 'end' : 'depot', fromPosition: prevPos, toPosition: end, distanceMeters: back.distanceMeters, timeSeconds: back.timeSeconds });
+  legs.push({
+    from: prevLabel,
+    to: req.end ? 'end' : 'depot',
+    fromPosition: prevPos,
+    toPosition: end,
+    distanceMeters: back.distanceMeters,
+    timeSeconds: back.timeSeconds,
+  });
   transportDistance += back.distanceMeters;
   transportTime += back.timeSeconds;
   t += back.timeSeconds;
@@ -327,13 +405,18 @@ function solveExact(p: Problem): number[] {
       }
     }
   }
-  let best = -1, bestCost = Infinity;
+  let best = -1,
+    bestCost = Infinity;
   for (let v = 0; v < V; v++) {
     const c = dp[full * V + v] + p.toEnd[v];
-    if (c < bestCost) { bestCost = c; best = v; }
+    if (c < bestCost) {
+      bestCost = c;
+      best = v;
+    }
   }
   const seq: number[] = [];
-  let mask = full, v = best;
+  let mask = full,
+    v = best;
   while (v >= 0) {
     seq.push(v);
     const u = parent[mask * V + v];
@@ -357,20 +440,28 @@ function bestVisits(p: Problem, order: number[]): { seq: number[]; cost: number 
         layer.push({ v, cost: p.fromDepot[v] + p.work[v], back: -1 });
         continue;
       }
-      let best = Infinity, back = -1;
+      let best = Infinity,
+        back = -1;
       prev.forEach((q, qi) => {
         const c = q.cost + p.between[q.v * V + v];
-        if (c < best) { best = c; back = qi; }
+        if (c < best) {
+          best = c;
+          back = qi;
+        }
       });
       layer.push({ v, cost: best + p.work[v], back });
     }
     layers.push(layer);
     prev = layer;
   }
-  let bi = 0, bc = Infinity;
+  let bi = 0,
+    bc = Infinity;
   prev.forEach((q, qi) => {
     const c = q.cost + p.toEnd[q.v];
-    if (c < bc) { bc = c; bi = qi; }
+    if (c < bc) {
+      bc = c;
+      bi = qi;
+    }
   });
   const seq: number[] = new Array(order.length);
   for (let k = order.length - 1; k >= 0; k--) {
@@ -385,13 +476,16 @@ function bestVisits(p: Problem, order: number[]): { seq: number[]; cost: number 
 function orderCost(p: Problem, order: ArrayLike<number>, n: number, a: Float64Array, b: Float64Array): number {
   const { firstVisit, visitCount } = p;
   const V = p.visitField.length;
-  let prev = a, cur = b;
+  let prev = a,
+    cur = b;
   let f = order[0];
-  let pf = firstVisit[f], pc = visitCount[f];
+  let pf = firstVisit[f],
+    pc = visitCount[f];
   for (let i = 0; i < pc; i++) prev[i] = p.fromDepot[pf + i] + p.work[pf + i];
   for (let k = 1; k < n; k++) {
     f = order[k];
-    const cf = firstVisit[f], cc = visitCount[f];
+    const cf = firstVisit[f],
+      cc = visitCount[f];
     for (let j = 0; j < cc; j++) {
       const v = cf + j;
       let best = Infinity;
@@ -401,8 +495,11 @@ function orderCost(p: Problem, order: ArrayLike<number>, n: number, a: Float64Ar
       }
       cur[j] = best + p.work[v];
     }
-    const t = prev; prev = cur; cur = t;
-    pf = cf; pc = cc;
+    const t = prev;
+    prev = cur;
+    cur = t;
+    pf = cf;
+    pc = cc;
   }
   let best = Infinity;
   for (let i = 0; i < pc; i++) {
@@ -425,12 +522,18 @@ function solveHeuristic(p: Problem): number[] {
   const start: number[] = [];
   let lastVisit = -1; // -1: still at the depot
   for (let k = 0; k < n; k++) {
-    let bestF = -1, bestV = -1, bestC = Infinity;
+    let bestF = -1,
+      bestV = -1,
+      bestC = Infinity;
     for (let f = 0; f < n; f++) {
       if (done[f]) continue;
       for (let v = firstVisit[f]; v < firstVisit[f] + visitCount[f]; v++) {
         const c = (lastVisit < 0 ? p.fromDepot[v] : p.between[lastVisit * V + v]) + p.work[v];
-        if (c < bestC) { bestC = c; bestF = f; bestV = v; }
+        if (c < bestC) {
+          bestC = c;
+          bestF = f;
+          bestV = v;
+        }
       }
     }
     done[bestF] = 1;
@@ -439,7 +542,8 @@ function solveHeuristic(p: Problem): number[] {
   }
   let maxVisits = 1;
   for (let f = 0; f < n; f++) maxVisits = Math.max(maxVisits, visitCount[f]);
-  const sa = new Float64Array(maxVisits), sb = new Float64Array(maxVisits);
+  const sa = new Float64Array(maxVisits),
+    sb = new Float64Array(maxVisits);
   const cand = new Int32Array(n);
   // Work budget: about 1.5e7 inner steps whatever the size (well under a second here).
   let budget = Math.max(2000, Math.floor(1.5e7 / (n * maxVisits * maxVisits)));
@@ -498,13 +602,20 @@ function solveHeuristic(p: Problem): number[] {
   // Stop after 100 kicks in a row that found nothing better.
   for (let stall = 0; budget > 0 && n >= 4 && stall < 100; stall++) {
     // Double bridge: A B C D → A C B D with three random cut points.
-    const cuts = [1 + Math.floor(random() * (n - 1)), 1 + Math.floor(random() * (n - 1)), 1 + Math.floor(random() * (n - 1))].sort((x, y) => x - y);
+    const cuts = [
+      1 + Math.floor(random() * (n - 1)),
+      1 + Math.floor(random() * (n - 1)),
+      1 + Math.floor(random() * (n - 1)),
+    ].sort((x, y) => x - y);
     const [c1, c2, c3] = cuts;
     if (c1 === c2 || c2 === c3) {
       // Degenerate cut: swap two random fields instead.
       work.set(best);
-      const x = Math.floor(random() * n), y = Math.floor(random() * n);
-      const t = work[x]; work[x] = work[y]; work[y] = t;
+      const x = Math.floor(random() * n),
+        y = Math.floor(random() * n);
+      const t = work[x];
+      work[x] = work[y];
+      work[y] = t;
     } else {
       let w = 0;
       for (let k = 0; k < c1; k++) work[w++] = best[k];

@@ -36,17 +36,27 @@ export function haversineMeters(a: Position, b: Position): number {
 
 export interface TransportModel {
   /** Distance (m) and time (s) from one place to another. */
-  leg(from: Position, to: Position, fromLabel: string, toLabel: string): { distanceMeters: number; timeSeconds: number };
+  leg(
+    from: Position,
+    to: Position,
+    fromLabel: string,
+    toLabel: string,
+  ): { distanceMeters: number; timeSeconds: number };
 }
 
 export function transportModel(input: TransportInput | undefined, speedMetersPerSecond: number): TransportModel {
   if (!(speedMetersPerSecond > 0) || !Number.isFinite(speedMetersPerSecond)) {
-    throw new PlanError('invalid-option', 'transportSpeedMetersPerSecond must be a positive number', [{ path: 'transportSpeedMetersPerSecond', message: 'must be > 0' }]);
+    throw new PlanError('invalid-option', 'transportSpeedMetersPerSecond must be a positive number', [
+      { path: 'transportSpeedMetersPerSecond', message: 'must be > 0' },
+    ]);
   }
   const t = input ?? { mode: 'straightLine' };
   if (t.mode === 'straightLine') {
     const k = t.detourFactor ?? 1;
-    if (!(k >= 1) || !Number.isFinite(k)) throw new PlanError('invalid-option', 'transport.detourFactor must be a number ≥ 1', [{ path: 'transport.detourFactor', message: 'must be ≥ 1' }]);
+    if (!(k >= 1) || !Number.isFinite(k))
+      throw new PlanError('invalid-option', 'transport.detourFactor must be a number ≥ 1', [
+        { path: 'transport.detourFactor', message: 'must be ≥ 1' },
+      ]);
     return {
       leg(from, to) {
         const d = haversineMeters(from, to) * k;
@@ -55,17 +65,32 @@ export function transportModel(input: TransportInput | undefined, speedMetersPer
     };
   }
   if (t.mode !== 'matrix') {
-    throw new PlanError('invalid-option', `transport.mode "${String((t as { mode: unknown }).mode)}" is not straightLine or matrix`, [{ path: 'transport.mode', message: 'unknown mode' }]);
+    throw new PlanError(
+      'invalid-option',
+      `transport.mode "${String((t as { mode: unknown }).mode)}" is not straightLine or matrix`,
+      [{ path: 'transport.mode', message: 'unknown mode' }],
+    );
   }
   const n = t.points?.length ?? 0;
-  if (n === 0) throw new PlanError('invalid-request', 'transport.points must list the matrix places', [{ path: 'transport.points', message: 'empty' }]);
+  if (n === 0)
+    throw new PlanError('invalid-request', 'transport.points must list the matrix places', [
+      { path: 'transport.points', message: 'empty' },
+    ]);
   const checkMatrix = (m: number[][] | undefined, name: string): void => {
-    if (!Array.isArray(m) || m.length !== n) throw new PlanError('invalid-request', `transport.${name} must be a ${n} × ${n} matrix`, [{ path: `transport.${name}`, message: `needs ${n} rows` }]);
+    if (!Array.isArray(m) || m.length !== n)
+      throw new PlanError('invalid-request', `transport.${name} must be a ${n} × ${n} matrix`, [
+        { path: `transport.${name}`, message: `needs ${n} rows` },
+      ]);
     m.forEach((row, i) => {
-      if (!Array.isArray(row) || row.length !== n) throw new PlanError('invalid-request', `transport.${name}[${i}] must have ${n} values`, [{ path: `transport.${name}[${i}]`, message: `needs ${n} values` }]);
+      if (!Array.isArray(row) || row.length !== n)
+        throw new PlanError('invalid-request', `transport.${name}[${i}] must have ${n} values`, [
+          { path: `transport.${name}[${i}]`, message: `needs ${n} values` },
+        ]);
       row.forEach((v, j) => {
         if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) {
-          throw new PlanError('invalid-request', `transport.${name}[${i}][${j}] must be a finite number ≥ 0`, [{ path: `transport.${name}[${i}][${j}]`, message: 'must be ≥ 0' }]);
+          throw new PlanError('invalid-request', `transport.${name}[${i}][${j}] must be a finite number ≥ 0`, [
+            { path: `transport.${name}[${i}][${j}]`, message: 'must be ≥ 0' },
+          ]);
         }
       });
     });
@@ -78,24 +103,34 @@ export function transportModel(input: TransportInput | undefined, speedMetersPer
     const key = `${p[0]},${p[1]}`;
     const known = matched.get(key);
     if (known !== undefined) return known;
-    let best = -1, bestD = Infinity;
+    let best = -1,
+      bestD = Infinity;
     for (let i = 0; i < n; i++) {
       const d = haversineMeters(p, t.points[i]);
-      if (d < bestD) { bestD = d; best = i; }
+      if (d < bestD) {
+        bestD = d;
+        best = i;
+      }
     }
     if (bestD > tolerance) {
-      throw new PlanError('invalid-request', `transport.points has no place within ${tolerance} m of ${label} [${p[0]}, ${p[1]}] (nearest: ${bestD.toFixed(1)} m); add it to the matrix`, [
-        { path: 'transport.points', message: `missing ${label}` },
-      ]);
+      throw new PlanError(
+        'invalid-request',
+        `transport.points has no place within ${tolerance} m of ${label} [${p[0]}, ${p[1]}] (nearest: ${bestD.toFixed(1)} m); add it to the matrix`,
+        [{ path: 'transport.points', message: `missing ${label}` }],
+      );
     }
     matched.set(key, best);
     return best;
   };
   return {
     leg(from, to, fromLabel, toLabel) {
-      const i = match(from, fromLabel), j = match(to, toLabel);
+      const i = match(from, fromLabel),
+        j = match(to, toLabel);
       const d = t.distancesMeters[i][j];
-      return { distanceMeters: d, timeSeconds: t.durationsSeconds ? t.durationsSeconds[i][j] : d / speedMetersPerSecond };
+      return {
+        distanceMeters: d,
+        timeSeconds: t.durationsSeconds ? t.durationsSeconds[i][j] : d / speedMetersPerSecond,
+      };
     },
   };
 }

@@ -6,12 +6,35 @@ function localGrid(f: (x: number, y: number) => number, half: number, cell: numb
   const n = Math.round((2 * half) / cell);
   const z: number[] = [];
   for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) z.push(f(-half + (c + 0.5) * cell, half - (r + 0.5) * cell));
-  return { crs: 'local', originX: -half, originY: half, cellSizeX: cell, cellSizeY: cell, columns: n, rows: n, elevationsMeters: z };
+  return {
+    crs: 'local',
+    originX: -half,
+    originY: half,
+    cellSizeX: cell,
+    cellSizeY: cell,
+    columns: n,
+    rows: n,
+    elevationsMeters: z,
+  };
 }
 
 // A 200 m square centred on its own local frame (the frame is centred on the bounding box).
-const frame = frameForPositions([[16, 48], [16.001, 48.001]]);
-const square: FieldGeometry = { type: 'Polygon', coordinates: [[[-100, -100], [100, -100], [100, 100], [-100, 100], [-100, -100]].map(([x, y]) => frame.toLonLat(x, y))] };
+const frame = frameForPositions([
+  [16, 48],
+  [16.001, 48.001],
+]);
+const square: FieldGeometry = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [-100, -100],
+      [100, -100],
+      [100, 100],
+      [-100, 100],
+      [-100, -100],
+    ].map(([x, y]) => frame.toLonLat(x, y)),
+  ],
+};
 const local = (p: [number, number]): [number, number] => {
   const f = frameForPositions(square.coordinates[0] as [number, number][]);
   return f.toLocal(p[0], p[1]);
@@ -40,7 +63,8 @@ describe('contour-following curved tracks', () => {
 
   it('an inclined plane: straight parallel tracks along the contour, one width apart, clear of the inset', () => {
     const g = localGrid((x, y) => 0.05 * (0.6 * x + 0.8 * y), 150, 2);
-    const w = 9, inset = 12;
+    const w = 9,
+      inset = 12;
     const res = contourTracks(square, g, { widthMeters: w, insetMeters: inset });
     const byIndex = new Map(res.tracks.map((t) => [t.offsetIndex, t]));
     expect(byIndex.size).toBeGreaterThan(15);
@@ -51,13 +75,25 @@ describe('contour-following curved tracks', () => {
         const key = local(byIndex.get(0)!.coordinates[0]);
         const dist = 0.6 * (x - key[0]) + 0.8 * (y - key[1]);
         expect(Math.abs(Math.abs(dist) - Math.abs(t.offsetIndex) * w)).toBeLessThan(0.05);
-        expect(Math.min(100 - Math.abs(x), 100 - Math.abs(y))).toBeGreaterThanOrEqual(inset - 1e-3) // positions are rounded to 1e-9°;
+        expect(Math.min(100 - Math.abs(x), 100 - Math.abs(y))).toBeGreaterThanOrEqual(inset - 1e-3); // positions are rounded to 1e-9°;
       }
     }
   });
 
   it('flat ground has no contour tracks; the width must be positive', () => {
-    expect(contourTracks(square, localGrid(() => 3, 150, 5), { widthMeters: 6 }).tracks).toEqual([]);
-    expect(() => contourTracks(square, localGrid((x) => x, 150, 5), { widthMeters: 0 })).toThrowError(/widthMeters/);
+    expect(
+      contourTracks(
+        square,
+        localGrid(() => 3, 150, 5),
+        { widthMeters: 6 },
+      ).tracks,
+    ).toEqual([]);
+    expect(() =>
+      contourTracks(
+        square,
+        localGrid((x) => x, 150, 5),
+        { widthMeters: 0 },
+      ),
+    ).toThrowError(/widthMeters/);
   });
 });

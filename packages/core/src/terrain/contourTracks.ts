@@ -48,11 +48,21 @@ function distanceToRings(x: number, y: number, rings: LocalRings): number {
 }
 
 /** Contour-following curved tracks of a field over an elevation grid. Empty on flat ground. */
-export function contourTracks(field: FieldGeometry, grid: ElevationGrid, options: ContourTracksOptions): ContourTracksResult {
+export function contourTracks(
+  field: FieldGeometry,
+  grid: ElevationGrid,
+  options: ContourTracksOptions,
+): ContourTracksResult {
   const w = options.widthMeters;
-  if (!(w > 0) || !Number.isFinite(w)) throw new PlanError('width-not-positive', 'widthMeters must be a positive number', [{ path: 'widthMeters', message: 'must be > 0' }]);
+  if (!(w > 0) || !Number.isFinite(w))
+    throw new PlanError('width-not-positive', 'widthMeters must be a positive number', [
+      { path: 'widthMeters', message: 'must be > 0' },
+    ]);
   const inset = options.insetMeters ?? 0;
-  const key = keyContourLine(field, grid, { ...(options.levelMeters !== undefined ? { levelMeters: options.levelMeters } : {}), ...(options.model ? { model: options.model } : {}) });
+  const key = keyContourLine(field, grid, {
+    ...(options.levelMeters !== undefined ? { levelMeters: options.levelMeters } : {}),
+    ...(options.model ? { model: options.model } : {}),
+  });
   if (!key) return { levelMeters: NaN, widthMeters: w, tracks: [] };
   const frame = frameForPositions(fieldPositions(field));
   const rings: LocalRings = fieldRingsLocal(field, frame);
@@ -65,10 +75,13 @@ export function contourTracks(field: FieldGeometry, grid: ElevationGrid, options
   const closed = hypot(line[0] - line[n - 2], line[1] - line[n - 1]) < 1e-6;
   if (!closed && n >= 4) {
     const ex = (i: number, j: number): [number, number] => {
-      const dx = line[i] - line[j], dy = line[i + 1] - line[j + 1], l = hypot(dx, dy) || 1;
+      const dx = line[i] - line[j],
+        dy = line[i + 1] - line[j + 1],
+        l = hypot(dx, dy) || 1;
       return [line[i] + (dx / l) * diag, line[i + 1] + (dy / l) * diag];
     };
-    const head = ex(0, 2), tail = ex(n - 2, n - 4);
+    const head = ex(0, 2),
+      tail = ex(n - 2, n - 4);
     line.unshift(head[0], head[1]);
     line.push(tail[0], tail[1]);
   }
@@ -78,25 +91,35 @@ export function contourTracks(field: FieldGeometry, grid: ElevationGrid, options
   let cell = Math.min(2, w / 3);
   const pad = 2 * cell;
   while (((maxX - minX + 2 * pad) / cell) * ((maxY - minY + 2 * pad) / cell) > 1_500_000) cell *= 1.25;
-  const columns = Math.ceil((maxX - minX + 2 * pad) / cell) + 1, rows = Math.ceil((maxY - minY + 2 * pad) / cell) + 1;
-  const ox = minX - pad, oy = maxY + pad;
+  const columns = Math.ceil((maxX - minX + 2 * pad) / cell) + 1,
+    rows = Math.ceil((maxY - minY + 2 * pad) / cell) + 1;
+  const ox = minX - pad,
+    oy = maxY + pad;
   const d = new Float64Array(columns * rows);
   for (let r = 0; r < rows; r++) {
     const y = oy - (r + 0.5) * cell;
     for (let c = 0; c < columns; c++) {
       const x = ox + (c + 0.5) * cell;
-      let best = Infinity, side = 0;
+      let best = Infinity,
+        side = 0;
       for (let i = 2; i < line.length; i += 2) {
-        const ax = line[i - 2], ay = line[i - 1], dx = line[i] - ax, dy = line[i + 1] - ay;
+        const ax = line[i - 2],
+          ay = line[i - 1],
+          dx = line[i] - ax,
+          dy = line[i + 1] - ay;
         // Cheapest rejection first: the segment's box is farther than the best so far.
-        const lo = Math.min(0, dx), hi = Math.max(0, dx), lo2 = Math.min(0, dy), hi2 = Math.max(0, dy);
+        const lo = Math.min(0, dx),
+          hi = Math.max(0, dx),
+          lo2 = Math.min(0, dy),
+          hi2 = Math.max(0, dy);
         const bx = x - ax < lo ? lo - (x - ax) : x - ax > hi ? x - ax - hi : 0;
         const by = y - ay < lo2 ? lo2 - (y - ay) : y - ay > hi2 ? y - ay - hi2 : 0;
         if (bx * bx + by * by >= best) continue;
         const len2 = dx * dx + dy * dy;
         let t = len2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / len2 : 0;
         t = t < 0 ? 0 : t > 1 ? 1 : t;
-        const qx = ax + t * dx - x, qy = ay + t * dy - y;
+        const qx = ax + t * dx - x,
+          qy = ay + t * dy - y;
         const d2 = qx * qx + qy * qy;
         if (d2 < best) {
           best = d2;
@@ -107,7 +130,8 @@ export function contourTracks(field: FieldGeometry, grid: ElevationGrid, options
     }
   }
   const dist = modelFromArray(ox, oy, cell, cell, columns, rows, d);
-  let dMin = Infinity, dMax = -Infinity;
+  let dMin = Infinity,
+    dMax = -Infinity;
   for (const v of d) {
     if (v < dMin) dMin = v;
     if (v > dMax) dMax = v;

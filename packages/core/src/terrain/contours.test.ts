@@ -7,7 +7,16 @@ function localGrid(f: (x: number, y: number) => number, half: number, cell: numb
   const n = Math.round((2 * half) / cell);
   const z: number[] = [];
   for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) z.push(f(-half + (c + 0.5) * cell, half - (r + 0.5) * cell));
-  return { crs: 'local', originX: -half, originY: half, cellSizeX: cell, cellSizeY: cell, columns: n, rows: n, elevationsMeters: z };
+  return {
+    crs: 'local',
+    originX: -half,
+    originY: half,
+    cellSizeX: cell,
+    cellSizeY: cell,
+    columns: n,
+    rows: n,
+    elevationsMeters: z,
+  };
 }
 
 describe('contour lines', () => {
@@ -35,7 +44,8 @@ describe('contour lines', () => {
   });
 
   it('two hills give two closed contours; a level above both gives none', () => {
-    const f = (x: number, y: number): number => 10 * Math.exp(-((x - 30) ** 2 + y ** 2) / 200) + 10 * Math.exp(-((x + 30) ** 2 + y ** 2) / 200);
+    const f = (x: number, y: number): number =>
+      10 * Math.exp(-((x - 30) ** 2 + y ** 2) / 200) + 10 * Math.exp(-((x + 30) ** 2 + y ** 2) / 200);
     const m = localTerrainModel(localGrid(f, 80, 2));
     expect(contourLines(m, 5)).toHaveLength(2);
     expect(contourLines(m, 50)).toHaveLength(0);
@@ -43,7 +53,9 @@ describe('contour lines', () => {
 });
 
 describe('key contour of a field', () => {
-  const feature = JSON.parse(readFileSync(new URL('../../../../test/fields/at-033.geojson', import.meta.url), 'utf8')) as { geometry: FieldGeometry };
+  const feature = JSON.parse(
+    readFileSync(new URL('../../../../test/fields/at-033.geojson', import.meta.url), 'utf8'),
+  ) as { geometry: FieldGeometry };
   const field = feature.geometry;
   const ring = field.type === 'Polygon' ? field.coordinates[0] : field.coordinates[0][0];
 
@@ -55,12 +67,18 @@ describe('key contour of a field', () => {
     const pts = key!.coordinates.map((p) => frame.toLocal(p[0], p[1]));
     for (const [x, y] of pts) expect(200 + 0.05 * (x + y)).toBeCloseTo(key!.levelMeters, 4);
     // Direction of the line: perpendicular to the gradient (1, 1), i.e. along (1, −1).
-    const [x0, y0] = pts[0], [x1, y1] = pts[pts.length - 1];
-    expect(Math.abs((x1 - x0) + (y1 - y0)) / Math.hypot(x1 - x0, y1 - y0)).toBeLessThan(1e-4); // positions are rounded to 1e-9°
+    const [x0, y0] = pts[0],
+      [x1, y1] = pts[pts.length - 1];
+    expect(Math.abs(x1 - x0 + (y1 - y0)) / Math.hypot(x1 - x0, y1 - y0)).toBeLessThan(1e-4); // positions are rounded to 1e-9°
     expect(key!.lengthMeters).toBeGreaterThan(10);
   });
 
   it('flat ground has no key contour', () => {
-    expect(keyContourLine(field, localGrid(() => 5, 200, 5))).toBeNull();
+    expect(
+      keyContourLine(
+        field,
+        localGrid(() => 5, 200, 5),
+      ),
+    ).toBeNull();
   });
 });

@@ -5,7 +5,14 @@
  */
 import type { FieldGeometry, Position } from '../types.js';
 import type { ElevationGrid, TerrainModel } from './grid.js';
-import { createTerrainModel, fieldPositions, fieldRingsLocal, frameForPositions, ringsBox, type LocalModelOptions } from './frame.js';
+import {
+  createTerrainModel,
+  fieldPositions,
+  fieldRingsLocal,
+  frameForPositions,
+  ringsBox,
+  type LocalModelOptions,
+} from './frame.js';
 import { pointInFlatRings } from '../geometry/pointInRing.js';
 import type { LocalRings } from './heading.js';
 import { hypot, polylineLength } from '../geometry/vec.js';
@@ -19,7 +26,8 @@ export function contourLines(m: TerrainModel, levelMeters: number): Float64Array
   const points = new Map<string, [number, number]>();
   const crossing = (key: string, r0: number, c0: number, r1: number, c1: number): string => {
     if (!points.has(key)) {
-      const z0 = z[r0 * columns + c0], z1 = z[r1 * columns + c1];
+      const z0 = z[r0 * columns + c0],
+        z1 = z[r1 * columns + c1];
       const t = (levelMeters - z0) / (z1 - z0);
       points.set(key, [px(c0) + (px(c1) - px(c0)) * t, py(r0) + (py(r1) - py(r0)) * t]);
     }
@@ -32,26 +40,57 @@ export function contourLines(m: TerrainModel, levelMeters: number): Float64Array
   };
   for (let r = 0; r + 1 < rows; r++) {
     for (let c = 0; c + 1 < columns; c++) {
-      const tl = z[r * columns + c], tr = z[r * columns + c + 1], br = z[(r + 1) * columns + c + 1], bl = z[(r + 1) * columns + c];
+      const tl = z[r * columns + c],
+        tr = z[r * columns + c + 1],
+        br = z[(r + 1) * columns + c + 1],
+        bl = z[(r + 1) * columns + c];
       if (Number.isNaN(tl) || Number.isNaN(tr) || Number.isNaN(br) || Number.isNaN(bl)) continue;
-      const idx = (tl >= levelMeters ? 8 : 0) | (tr >= levelMeters ? 4 : 0) | (br >= levelMeters ? 2 : 0) | (bl >= levelMeters ? 1 : 0);
+      const idx =
+        (tl >= levelMeters ? 8 : 0) |
+        (tr >= levelMeters ? 4 : 0) |
+        (br >= levelMeters ? 2 : 0) |
+        (bl >= levelMeters ? 1 : 0);
       if (idx === 0 || idx === 15) continue;
       const top = (): string => crossing(`h${r},${c}`, r, c, r, c + 1);
       const bottom = (): string => crossing(`h${r + 1},${c}`, r + 1, c, r + 1, c + 1);
       const left = (): string => crossing(`v${r},${c}`, r, c, r + 1, c);
       const right = (): string => crossing(`v${r},${c + 1}`, r, c + 1, r + 1, c + 1);
       switch (idx) {
-        case 1: case 14: link(left(), bottom()); break;
-        case 2: case 13: link(bottom(), right()); break;
-        case 3: case 12: link(left(), right()); break;
-        case 4: case 11: link(top(), right()); break;
-        case 6: case 9: link(top(), bottom()); break;
-        case 7: case 8: link(left(), top()); break;
-        case 5: case 10: {
+        case 1:
+        case 14:
+          link(left(), bottom());
+          break;
+        case 2:
+        case 13:
+          link(bottom(), right());
+          break;
+        case 3:
+        case 12:
+          link(left(), right());
+          break;
+        case 4:
+        case 11:
+          link(top(), right());
+          break;
+        case 6:
+        case 9:
+          link(top(), bottom());
+          break;
+        case 7:
+        case 8:
+          link(left(), top());
+          break;
+        case 5:
+        case 10: {
           // Saddle: the centre value decides which corners connect.
           const centreAbove = (tl + tr + br + bl) / 4 >= levelMeters;
-          if ((idx === 5) === centreAbove) { link(left(), top()); link(bottom(), right()); }
-          else { link(left(), bottom()); link(top(), right()); }
+          if ((idx === 5) === centreAbove) {
+            link(left(), top());
+            link(bottom(), right());
+          } else {
+            link(left(), bottom());
+            link(top(), right());
+          }
           break;
         }
       }
@@ -62,9 +101,12 @@ export function contourLines(m: TerrainModel, levelMeters: number): Float64Array
   const edgeKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
   const walk = (start: string): Float64Array => {
     const out: number[] = [...points.get(start)!];
-    let prev = '', cur = start;
+    let prev = '',
+      cur = start;
     for (;;) {
-      const next = (links.get(cur) ?? []).find((n) => n !== prev && !used.has(edgeKey(cur, n))) ?? (links.get(cur) ?? []).find((n) => !used.has(edgeKey(cur, n)));
+      const next =
+        (links.get(cur) ?? []).find((n) => n !== prev && !used.has(edgeKey(cur, n))) ??
+        (links.get(cur) ?? []).find((n) => !used.has(edgeKey(cur, n)));
       if (next === undefined) break;
       used.add(edgeKey(cur, next));
       out.push(...points.get(next)!);
@@ -80,7 +122,6 @@ export function contourLines(m: TerrainModel, levelMeters: number): Float64Array
   for (const k of keys) if (links.get(k)!.some((n) => !used.has(edgeKey(k, n)))) lines.push(walk(k));
   return lines.filter((l) => l.length >= 4);
 }
-
 
 /** The parts of polylines whose points lie inside the rings (cut at the first outside point; about one cell of accuracy). */
 export function clipLinesToRings(lines: Float64Array[], rings: LocalRings): Float64Array[] {
@@ -110,7 +151,11 @@ export interface KeyContour {
  * The key contour line of a field: the longest piece, inside the field, of the contour at
  * `levelMeters` (default: the median elevation over the field). Null on flat ground.
  */
-export function keyContourLine(field: FieldGeometry, grid: ElevationGrid, options: { levelMeters?: number; model?: LocalModelOptions } = {}): KeyContour | null {
+export function keyContourLine(
+  field: FieldGeometry,
+  grid: ElevationGrid,
+  options: { levelMeters?: number; model?: LocalModelOptions } = {},
+): KeyContour | null {
   const frame = frameForPositions(fieldPositions(field));
   const rings: LocalRings = fieldRingsLocal(field, frame);
   const model = createTerrainModel(grid, frame, ringsBox(rings), options.model);
@@ -120,7 +165,15 @@ export function keyContourLine(field: FieldGeometry, grid: ElevationGrid, option
     for (let r = 0; r < model.rows; r++) {
       for (let c = 0; c < model.columns; c++) {
         const v = model.z[r * model.columns + c];
-        if (!Number.isNaN(v) && pointInFlatRings(model.originX + (c + 0.5) * model.cellSizeX, model.originY - (r + 0.5) * model.cellSizeY, rings)) zs.push(v);
+        if (
+          !Number.isNaN(v) &&
+          pointInFlatRings(
+            model.originX + (c + 0.5) * model.cellSizeX,
+            model.originY - (r + 0.5) * model.cellSizeY,
+            rings,
+          )
+        )
+          zs.push(v);
       }
     }
     if (zs.length === 0) return null;
@@ -132,10 +185,14 @@ export function keyContourLine(field: FieldGeometry, grid: ElevationGrid, option
   }
   const pieces = clipLinesToRings(contourLines(model, level), rings);
   if (pieces.length === 0) return null;
-  let best = pieces[0], bestLen = polylineLength(best);
+  let best = pieces[0],
+    bestLen = polylineLength(best);
   for (const p of pieces) {
     const len = polylineLength(p);
-    if (len > bestLen) { best = p; bestLen = len; }
+    if (len > bestLen) {
+      best = p;
+      bestLen = len;
+    }
   }
   const coordinates: Position[] = [];
   for (let i = 0; i < best.length; i += 2) {

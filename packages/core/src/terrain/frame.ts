@@ -6,7 +6,13 @@ import proj4 from 'proj4';
 import { PlanError } from '../errors.js';
 import type { FieldGeometry, Position } from '../types.js';
 import { createLocalFrame } from '../geometry/projection.js';
-import { localTerrainModel, modelFromArray, validateElevationGrid, type ElevationGrid, type TerrainModel } from './grid.js';
+import {
+  localTerrainModel,
+  modelFromArray,
+  validateElevationGrid,
+  type ElevationGrid,
+  type TerrainModel,
+} from './grid.js';
 import { hypot } from '../geometry/vec.js';
 
 /** Local transverse Mercator (k = 1) centred on a lon/lat point: the planner's frame. */
@@ -89,19 +95,24 @@ export function createTerrainModel(
     return [r[0], r[1]];
   };
   // Source cell size in meters, measured at the box centre.
-  const cx = (box.minX + box.maxX) / 2, cy = (box.minY + box.maxY) / 2;
-  const g0 = toGrid(cx, cy), gx1 = toGrid(cx + 1, cy), gy1 = toGrid(cx, cy + 1);
+  const cx = (box.minX + box.maxX) / 2,
+    cy = (box.minY + box.maxY) / 2;
+  const g0 = toGrid(cx, cy),
+    gx1 = toGrid(cx + 1, cy),
+    gy1 = toGrid(cx, cy + 1);
   const unitsPerMeterX = hypot(gx1[0] - g0[0], gx1[1] - g0[1]);
   const unitsPerMeterY = hypot(gy1[0] - g0[0], gy1[1] - g0[1]);
   const sourceCell = Math.min(grid.cellSizeX / unitsPerMeterX, grid.cellSizeY / unitsPerMeterY);
   let cell = options.cellSizeMeters ?? Math.max(0.5, sourceCell);
   const margin = options.marginMeters ?? 2 * cell;
-  const w = box.maxX - box.minX + 2 * margin, h = box.maxY - box.minY + 2 * margin;
+  const w = box.maxX - box.minX + 2 * margin,
+    h = box.maxY - box.minY + 2 * margin;
   const maxCells = options.maxCells ?? 4_000_000;
   while (Math.ceil(w / cell + 1) * Math.ceil(h / cell + 1) > maxCells) cell *= 1.5;
   const columns = Math.max(2, Math.ceil(w / cell) + 1);
   const rows = Math.max(2, Math.ceil(h / cell) + 1);
-  const originX = box.minX - margin, originY = box.maxY + margin;
+  const originX = box.minX - margin,
+    originY = box.maxY + margin;
   const source = sourceModel(grid);
   const z = new Float64Array(columns * rows);
   for (let r = 0; r < rows; r++) {
@@ -122,7 +133,9 @@ export function createTerrainModel(
 }
 
 /** The grid's placement and its values, no-data as NaN. */
-type SourceGrid = Pick<ElevationGrid, 'originX' | 'originY' | 'cellSizeX' | 'cellSizeY' | 'columns' | 'rows'> & { z: Float64Array };
+type SourceGrid = Pick<ElevationGrid, 'originX' | 'originY' | 'cellSizeX' | 'cellSizeY' | 'columns' | 'rows'> & {
+  z: Float64Array;
+};
 
 function sourceModel(grid: ElevationGrid): SourceGrid {
   const n = grid.columns * grid.rows;
@@ -131,7 +144,15 @@ function sourceModel(grid: ElevationGrid): SourceGrid {
     const v = grid.elevationsMeters[i];
     z[i] = v === grid.noDataValue || !Number.isFinite(v) ? NaN : v;
   }
-  return { originX: grid.originX, originY: grid.originY, cellSizeX: grid.cellSizeX, cellSizeY: grid.cellSizeY, columns: grid.columns, rows: grid.rows, z };
+  return {
+    originX: grid.originX,
+    originY: grid.originY,
+    cellSizeX: grid.cellSizeX,
+    cellSizeY: grid.cellSizeY,
+    columns: grid.columns,
+    rows: grid.rows,
+    z,
+  };
 }
 
 function sampleSource(s: SourceGrid, x: number, y: number): number {
@@ -142,22 +163,49 @@ function sampleSource(s: SourceGrid, x: number, y: number): number {
   fr = Math.min(Math.max(fr, 0), s.rows - 1);
   const c0 = Math.min(Math.floor(fc), s.columns - 2);
   const r0 = Math.min(Math.floor(fr), s.rows - 2);
-  const tx = fc - c0, ty = fr - r0;
+  const tx = fc - c0,
+    ty = fr - r0;
   const i = r0 * s.columns + c0;
   const z = s.z;
-  const v00 = z[i], v01 = z[i + 1], v10 = z[i + s.columns], v11 = z[i + s.columns + 1];
-  const w00 = (1 - tx) * (1 - ty), w01 = tx * (1 - ty), w10 = (1 - tx) * ty, w11 = tx * ty;
-  let sum = 0, wsum = 0;
-  if (w00 > 0) { if (v00 !== v00) return NaN; sum += w00 * v00; wsum += w00; }
-  if (w01 > 0) { if (v01 !== v01) return NaN; sum += w01 * v01; wsum += w01; }
-  if (w10 > 0) { if (v10 !== v10) return NaN; sum += w10 * v10; wsum += w10; }
-  if (w11 > 0) { if (v11 !== v11) return NaN; sum += w11 * v11; wsum += w11; }
+  const v00 = z[i],
+    v01 = z[i + 1],
+    v10 = z[i + s.columns],
+    v11 = z[i + s.columns + 1];
+  const w00 = (1 - tx) * (1 - ty),
+    w01 = tx * (1 - ty),
+    w10 = (1 - tx) * ty,
+    w11 = tx * ty;
+  let sum = 0,
+    wsum = 0;
+  if (w00 > 0) {
+    if (v00 !== v00) return NaN;
+    sum += w00 * v00;
+    wsum += w00;
+  }
+  if (w01 > 0) {
+    if (v01 !== v01) return NaN;
+    sum += w01 * v01;
+    wsum += w01;
+  }
+  if (w10 > 0) {
+    if (v10 !== v10) return NaN;
+    sum += w10 * v10;
+    wsum += w10;
+  }
+  if (w11 > 0) {
+    if (v11 !== v11) return NaN;
+    sum += w11 * v11;
+    wsum += w11;
+  }
   return wsum > 0 ? sum / wsum : NaN;
 }
 
 /** Bounding box of local points given as [x, y] pairs. */
 export function boxOf(points: Iterable<[number, number]>): LocalBox {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const [x, y] of points) {
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
@@ -187,7 +235,10 @@ export function fieldRingsLocal(field: FieldGeometry, frame: TerrainFrame): Floa
 
 /** Bounding box of flat xy rings. */
 export function ringsBox(rings: readonly ArrayLike<number>[]): LocalBox {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const r of rings) {
     for (let i = 0; i < r.length; i += 2) {
       if (r[i] < minX) minX = r[i];

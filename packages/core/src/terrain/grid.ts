@@ -52,21 +52,34 @@ export function validateElevationGrid(grid: ElevationGrid, path = 'terrain.grid'
   const bad = (member: string, message: string): never => {
     throw new PlanError('invalid-request', `${path}.${member}: ${message}`, [{ path: `${path}.${member}`, message }]);
   };
-  if (grid === null || typeof grid !== 'object') throw new PlanError('invalid-request', `${path} must be an object`, [{ path, message: 'must be an object' }]);
-  if (typeof grid.crs !== 'string' || grid.crs.length === 0) bad('crs', 'must be a coordinate system name, e.g. "EPSG:4326" or "local"');
-  for (const k of ['originX', 'originY'] as const) if (typeof grid[k] !== 'number' || !Number.isFinite(grid[k])) bad(k, 'must be a finite number');
-  for (const k of ['cellSizeX', 'cellSizeY'] as const) if (typeof grid[k] !== 'number' || !(grid[k] > 0) || !Number.isFinite(grid[k])) bad(k, 'must be a positive number');
-  for (const k of ['columns', 'rows'] as const) if (!Number.isInteger(grid[k]) || grid[k] < 2) bad(k, 'must be an integer ≥ 2');
-  if (grid.columns * grid.rows > MAX_CELLS) bad('columns', `grid has ${grid.columns * grid.rows} cells; at most ${MAX_CELLS} are accepted (crop it to the field)`);
+  if (grid === null || typeof grid !== 'object')
+    throw new PlanError('invalid-request', `${path} must be an object`, [{ path, message: 'must be an object' }]);
+  if (typeof grid.crs !== 'string' || grid.crs.length === 0)
+    bad('crs', 'must be a coordinate system name, e.g. "EPSG:4326" or "local"');
+  for (const k of ['originX', 'originY'] as const)
+    if (typeof grid[k] !== 'number' || !Number.isFinite(grid[k])) bad(k, 'must be a finite number');
+  for (const k of ['cellSizeX', 'cellSizeY'] as const)
+    if (typeof grid[k] !== 'number' || !(grid[k] > 0) || !Number.isFinite(grid[k])) bad(k, 'must be a positive number');
+  for (const k of ['columns', 'rows'] as const)
+    if (!Number.isInteger(grid[k]) || grid[k] < 2) bad(k, 'must be an integer ≥ 2');
+  if (grid.columns * grid.rows > MAX_CELLS)
+    bad(
+      'columns',
+      `grid has ${grid.columns * grid.rows} cells; at most ${MAX_CELLS} are accepted (crop it to the field)`,
+    );
   const e = grid.elevationsMeters;
-  if (e === null || typeof e !== 'object' || typeof e.length !== 'number') bad('elevationsMeters', 'must be an array of numbers');
-  if (e.length !== grid.columns * grid.rows) bad('elevationsMeters', `has ${e.length} values; rows × columns = ${grid.columns * grid.rows}`);
+  if (e === null || typeof e !== 'object' || typeof e.length !== 'number')
+    bad('elevationsMeters', 'must be an array of numbers');
+  if (e.length !== grid.columns * grid.rows)
+    bad('elevationsMeters', `has ${e.length} values; rows × columns = ${grid.columns * grid.rows}`);
   let valid = 0;
   for (let i = 0; i < e.length; i++) {
     const v = e[i];
-    if (v === null || (typeof v !== 'number')) bad(`elevationsMeters[${i}]`, 'must be a number (use noDataValue for holes)');
+    if (v === null || typeof v !== 'number')
+      bad(`elevationsMeters[${i}]`, 'must be a number (use noDataValue for holes)');
     if (Number.isFinite(v) && v !== grid.noDataValue) valid++;
-    else if (!Number.isNaN(v) && v !== grid.noDataValue) bad(`elevationsMeters[${i}]`, 'must be finite (use noDataValue for holes)');
+    else if (!Number.isNaN(v) && v !== grid.noDataValue)
+      bad(`elevationsMeters[${i}]`, 'must be finite (use noDataValue for holes)');
   }
   if (valid === 0) bad('elevationsMeters', 'holds no data');
 }
@@ -122,12 +135,19 @@ export function hornGradient(
       }
       // Edges: the missing row / column is replaced by the cell's own (one-sided difference,
       // scaled by 2 below); a neighbour without data takes the centre value.
-      const rn = (r > 0 ? r - 1 : r) * columns, r0 = r * columns, rs = (r < rows - 1 ? r + 1 : r) * columns;
+      const rn = (r > 0 ? r - 1 : r) * columns,
+        r0 = r * columns,
+        rs = (r < rows - 1 ? r + 1 : r) * columns;
       const cw = c > 0 ? c - 1 : c;
       const ce = c < columns - 1 ? c + 1 : c;
-      let a = z[rn + cw], b = z[rn + c], cc = z[rn + ce];
-      let d = z[r0 + cw], f = z[r0 + ce];
-      let g = z[rs + cw], h = z[rs + c], k = z[rs + ce];
+      let a = z[rn + cw],
+        b = z[rn + c],
+        cc = z[rn + ce];
+      let d = z[r0 + cw],
+        f = z[r0 + ce];
+      let g = z[rs + cw],
+        h = z[rs + c],
+        k = z[rs + ce];
       if (a !== a) a = e;
       if (b !== b) b = e;
       if (cc !== cc) cc = e;
@@ -138,8 +158,8 @@ export function hornGradient(
       if (k !== k) k = e;
       const sx = 2 / Math.max(1, ce - cw);
       const sy = r > 0 && r < rows - 1 ? 1 : 2;
-      gradientX[i] = ((cc + 2 * f + k) - (a + 2 * d + g)) * inv8dx * sx;
-      gradientY[i] = ((a + 2 * b + cc) - (g + 2 * h + k)) * inv8dy * sy;
+      gradientX[i] = (cc + 2 * f + k - (a + 2 * d + g)) * inv8dx * sx;
+      gradientY[i] = (a + 2 * b + cc - (g + 2 * h + k)) * inv8dy * sy;
     }
   }
   return { gradientX, gradientY };
@@ -163,15 +183,38 @@ function bilinear(m: TerrainModel, values: Float64Array, x: number, y: number): 
   const tx = fc - c0;
   const ty = fr - r0;
   const i = r0 * m.columns + c0;
-  const v00 = values[i], v01 = values[i + 1], v10 = values[i + m.columns], v11 = values[i + m.columns + 1];
-  const w00 = (1 - tx) * (1 - ty), w01 = tx * (1 - ty), w10 = (1 - tx) * ty, w11 = tx * ty;
+  const v00 = values[i],
+    v01 = values[i + 1],
+    v10 = values[i + m.columns],
+    v11 = values[i + m.columns + 1];
+  const w00 = (1 - tx) * (1 - ty),
+    w01 = tx * (1 - ty),
+    w10 = (1 - tx) * ty,
+    w11 = tx * ty;
   // Ignore hole corners with zero weight; otherwise a hole makes the sample unknown.
-  let sum = 0, wsum = 0;
-  if (w00 > 0) { if (Number.isNaN(v00)) return NaN; sum += w00 * v00; wsum += w00; }
-  if (w01 > 0) { if (Number.isNaN(v01)) return NaN; sum += w01 * v01; wsum += w01; }
-  if (w10 > 0) { if (Number.isNaN(v10)) return NaN; sum += w10 * v10; wsum += w10; }
-  if (w11 > 0) { if (Number.isNaN(v11)) return NaN; sum += w11 * v11; wsum += w11; }
-  return wsum > 0 ? sum / wsum : (Number.isNaN(v00) ? NaN : v00);
+  let sum = 0,
+    wsum = 0;
+  if (w00 > 0) {
+    if (Number.isNaN(v00)) return NaN;
+    sum += w00 * v00;
+    wsum += w00;
+  }
+  if (w01 > 0) {
+    if (Number.isNaN(v01)) return NaN;
+    sum += w01 * v01;
+    wsum += w01;
+  }
+  if (w10 > 0) {
+    if (Number.isNaN(v10)) return NaN;
+    sum += w10 * v10;
+    wsum += w10;
+  }
+  if (w11 > 0) {
+    if (Number.isNaN(v11)) return NaN;
+    sum += w11 * v11;
+    wsum += w11;
+  }
+  return wsum > 0 ? sum / wsum : Number.isNaN(v00) ? NaN : v00;
 }
 
 /** Elevation at a local point (meters), bilinear between cell centres; NaN where unknown. */
@@ -205,7 +248,8 @@ export function slopeAspect(m: TerrainModel): { slopeDegrees: Float64Array; aspe
   const slopeDegrees = new Float64Array(n);
   const aspectDegrees = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const gx = m.gradientX[i], gy = m.gradientY[i];
+    const gx = m.gradientX[i],
+      gy = m.gradientY[i];
     slopeDegrees[i] = Number.isNaN(gx) ? NaN : slopeDegreesOf(gx, gy);
     aspectDegrees[i] = Number.isNaN(gx) ? NaN : aspectDegreesOf(gx, gy);
   }

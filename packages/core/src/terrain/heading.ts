@@ -36,18 +36,19 @@ export interface HeadingSlopeCost {
   maxCrossSlopeDegrees: number;
 }
 
-
 /**
  * Gradient samples on a regular lattice inside the rings (spacing: the DEM cell size, coarsened
  * to keep at most `maxSamples`). Points without elevation data are left out.
  */
 export function sampleTerrain(model: TerrainModel, rings: LocalRings, maxSamples = 20_000): TerrainSamples {
   const { minX, minY, maxX, maxY } = ringsBox(rings);
-  if (!(maxX > minX && maxY > minY)) throw new PlanError('invalid-boundary', 'the area to sample terrain over is empty');
+  if (!(maxX > minX && maxY > minY))
+    throw new PlanError('invalid-boundary', 'the area to sample terrain over is empty');
   let step = Math.min(model.cellSizeX, model.cellSizeY) / 2;
   const area = (maxX - minX) * (maxY - minY);
   if (area / (step * step) > maxSamples) step = Math.sqrt(area / maxSamples);
-  const gx: number[] = [], gy: number[] = [];
+  const gx: number[] = [],
+    gy: number[] = [];
   for (let y = minY + step / 2; y < maxY; y += step) {
     for (let x = minX + step / 2; x < maxX; x += step) {
       if (!pointInFlatRings(x, y, rings)) continue;
@@ -58,7 +59,9 @@ export function sampleTerrain(model: TerrainModel, rings: LocalRings, maxSamples
     }
   }
   if (gx.length === 0) {
-    throw new PlanError('invalid-request', 'the elevation model has no data inside the field', [{ path: 'terrain.grid', message: 'does not cover the field' }]);
+    throw new PlanError('invalid-request', 'the elevation model has no data inside the field', [
+      { path: 'terrain.grid', message: 'does not cover the field' },
+    ]);
   }
   return { gradientX: Float64Array.from(gx), gradientY: Float64Array.from(gy), count: gx.length };
 }
@@ -68,11 +71,16 @@ const DEG = Math.PI / 180;
 /** Slope statistics of driving every track at one heading (degrees clockwise from north). */
 export function headingSlopeCost(samples: TerrainSamples, headingDegrees: number): HeadingSlopeCost {
   const t = headingDegrees * DEG;
-  const dx = Math.sin(t), dy = Math.cos(t); // east, north components of the track direction
+  const dx = Math.sin(t),
+    dy = Math.cos(t); // east, north components of the track direction
   const { gradientX, gradientY, count } = samples;
-  let sumAlong = 0, maxAlong = 0, sumCross = 0, maxCross = 0;
+  let sumAlong = 0,
+    maxAlong = 0,
+    sumCross = 0,
+    maxCross = 0;
   for (let i = 0; i < count; i++) {
-    const gx = gradientX[i], gy = gradientY[i];
+    const gx = gradientX[i],
+      gy = gradientY[i];
     const along = Math.abs(gx * dx + gy * dy);
     const cross = Math.atan(Math.abs(gy * dx - gx * dy));
     sumAlong += along;
@@ -130,9 +138,11 @@ function better(a: [number, number], b: [number, number]): boolean {
 export function bestTerrainHeading(samples: TerrainSamples, options: BestHeadingOptions = {}): BestHeading {
   const objective = options.objective ?? 'contour';
   if (objective !== 'contour' && objective !== 'minimizeCrossSlope') {
-    throw new PlanError('invalid-option', `terrain objective "${String(objective)}" is not one of contour, minimizeCrossSlope`, [
-      { path: 'terrain.objective', message: 'unknown objective' },
-    ]);
+    throw new PlanError(
+      'invalid-option',
+      `terrain objective "${String(objective)}" is not one of contour, minimizeCrossSlope`,
+      [{ path: 'terrain.objective', message: 'unknown objective' }],
+    );
   }
   const limit = options.maxCrossSlopeDegrees;
   const step = options.stepDegrees ?? 1;
@@ -142,18 +152,27 @@ export function bestTerrainHeading(samples: TerrainSamples, options: BestHeading
   for (let h = step; h < 180; h += step) {
     const c = headingSlopeCost(samples, h);
     const k = costKey(c, objective, limit);
-    if (better(k, bestKey)) { best = c; bestKey = k; }
+    if (better(k, bestKey)) {
+      best = c;
+      bestKey = k;
+    }
   }
   const fine = Math.min(0.01, step / 10);
   const centre = best.headingDegrees;
   for (let h = centre - step; h <= centre + step; h += fine) {
     const c = headingSlopeCost(samples, h);
     const k = costKey(c, objective, limit);
-    if (better(k, bestKey)) { best = c; bestKey = k; }
+    if (better(k, bestKey)) {
+      best = c;
+      bestKey = k;
+    }
   }
-  let sumSlope = 0, sumGx = 0, sumGy = 0;
+  let sumSlope = 0,
+    sumGx = 0,
+    sumGy = 0;
   for (let i = 0; i < samples.count; i++) {
-    const gx = samples.gradientX[i], gy = samples.gradientY[i];
+    const gx = samples.gradientX[i],
+      gy = samples.gradientY[i];
     sumSlope += Math.atan(hypot(gx, gy));
     sumGx += gx;
     sumGy += gy;
@@ -171,6 +190,10 @@ export function bestTerrainHeading(samples: TerrainSamples, options: BestHeading
 }
 
 /** `bestTerrainHeading` over the area inside `rings` (local frame). */
-export function bestContourHeading(model: TerrainModel, rings: LocalRings, options: BestHeadingOptions = {}): BestHeading {
+export function bestContourHeading(
+  model: TerrainModel,
+  rings: LocalRings,
+  options: BestHeadingOptions = {},
+): BestHeading {
   return bestTerrainHeading(sampleTerrain(model, rings), options);
 }

@@ -4,17 +4,32 @@ import * as core from '../index.js';
 import type { FieldGeometry, PathPlanRequest, Plan } from '../types.js';
 import { frameForPositions, planWithTerrain, terrainRequest, type ElevationGrid } from './index.js';
 
-const feature = JSON.parse(readFileSync(new URL('../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8')) as { geometry: FieldGeometry };
+const feature = JSON.parse(
+  readFileSync(new URL('../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8'),
+) as { geometry: FieldGeometry };
 const field = feature.geometry;
 const ring = field.type === 'Polygon' ? field.coordinates[0] : field.coordinates[0][0];
 
 /** A plane in the field's local frame rising 6 % towards bearing 30°: contours run along 120°. */
 function plane(): ElevationGrid {
-  const n = 120, cell = 4, half = (n * cell) / 2;
-  const ux = Math.sin((30 * Math.PI) / 180), uy = Math.cos((30 * Math.PI) / 180);
+  const n = 120,
+    cell = 4,
+    half = (n * cell) / 2;
+  const ux = Math.sin((30 * Math.PI) / 180),
+    uy = Math.cos((30 * Math.PI) / 180);
   const z: number[] = [];
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) z.push(300 + 0.06 * (ux * (-half + (c + 0.5) * cell) + uy * (half - (r + 0.5) * cell)));
-  return { crs: 'local', originX: -half, originY: half, cellSizeX: cell, cellSizeY: cell, columns: n, rows: n, elevationsMeters: z };
+  for (let r = 0; r < n; r++)
+    for (let c = 0; c < n; c++) z.push(300 + 0.06 * (ux * (-half + (c + 0.5) * cell) + uy * (half - (r + 0.5) * cell)));
+  return {
+    crs: 'local',
+    originX: -half,
+    originY: half,
+    cellSizeX: cell,
+    cellSizeY: cell,
+    columns: n,
+    rows: n,
+    elevationsMeters: z,
+  };
 }
 
 const gap = (a: number, b: number): number => {
@@ -23,7 +38,12 @@ const gap = (a: number, b: number): number => {
 };
 
 describe('planning with terrain', () => {
-  const request: PathPlanRequest = { field, machine: { widthMeters: 6 }, headland: { passes: 1 }, routeOptions: { maxOptimizerTime: 1 } };
+  const request: PathPlanRequest = {
+    field,
+    machine: { widthMeters: 6 },
+    headland: { passes: 1 },
+    routeOptions: { maxOptimizerTime: 1 },
+  };
 
   it('sets the contour heading as preferred direction unless the request fixes one', () => {
     const t = terrainRequest(request, { grid: plane() });
@@ -47,7 +67,14 @@ describe('planning with terrain', () => {
         heading: { degrees: r.tracks?.preferredDirectionDegrees ?? 0, source: 'preferred' },
         boundary: field,
         warnings: [],
-        route: [{ sequence: 0, type: 'Track', coordinates: [frame.toLonLat(x0, y0), frame.toLonLat(x0 + 100 * Math.sin(h), y0 + 100 * Math.cos(h))], lengthMeters: 100 }],
+        route: [
+          {
+            sequence: 0,
+            type: 'Track',
+            coordinates: [frame.toLonLat(x0, y0), frame.toLonLat(x0 + 100 * Math.sin(h), y0 + 100 * Math.cos(h))],
+            lengthMeters: 100,
+          },
+        ],
       };
     };
     const along = planWithTerrain(request, { grid: plane() }, stub);
@@ -62,7 +89,11 @@ describe('planning with terrain', () => {
   const planRoute = core.planRoute as (r: PathPlanRequest) => Plan;
   it('with planRoute: tracks follow the contour, so their grade is lower than with the up-and-down objective', () => {
     // A smaller corpus field keeps this quick; the plane is centred on its own frame.
-    const small = (JSON.parse(readFileSync(new URL('../../../../test/fields/at-033.geojson', import.meta.url), 'utf8')) as { geometry: FieldGeometry }).geometry;
+    const small = (
+      JSON.parse(readFileSync(new URL('../../../../test/fields/at-033.geojson', import.meta.url), 'utf8')) as {
+        geometry: FieldGeometry;
+      }
+    ).geometry;
     // Its headland is kept at one pass: widened for the turns, the rounds would cover this
     // small field without any track left to compare.
     const req: PathPlanRequest = { ...request, field: small, headland: { passes: 1, fitTurns: false } };

@@ -29,10 +29,21 @@ export interface PlanTerrain {
 export type TerrainPlan = Plan & { terrain: PlanTerrain };
 
 /** The request with the terrain's heading as preferred direction, and what the terrain says. */
-export function terrainRequest(request: PathPlanRequest, terrain: TerrainPlanningInput): { request: PathPlanRequest; analysis: ReturnType<typeof analyzeFieldTerrain>; headingSource: 'terrain' | 'preferred' } {
+export function terrainRequest(
+  request: PathPlanRequest,
+  terrain: TerrainPlanningInput,
+): {
+  request: PathPlanRequest;
+  analysis: ReturnType<typeof analyzeFieldTerrain>;
+  headingSource: 'terrain' | 'preferred';
+} {
   const field = request.field ?? request.boundary;
-  if (!field) throw new PlanError('invalid-request', 'the request has no field (shape A `field` or shape B `boundary`)', [{ path: 'field', message: 'required' }]);
-  if (!terrain || typeof terrain !== 'object' || !terrain.grid) throw new PlanError('invalid-request', 'terrain.grid is required', [{ path: 'terrain.grid', message: 'required' }]);
+  if (!field)
+    throw new PlanError('invalid-request', 'the request has no field (shape A `field` or shape B `boundary`)', [
+      { path: 'field', message: 'required' },
+    ]);
+  if (!terrain || typeof terrain !== 'object' || !terrain.grid)
+    throw new PlanError('invalid-request', 'terrain.grid is required', [{ path: 'terrain.grid', message: 'required' }]);
   const analysis = analyzeFieldTerrain(field, terrain.grid, {
     ...(terrain.objective ? { objective: terrain.objective } : {}),
     ...(terrain.maxCrossSlopeDegrees !== undefined ? { maxCrossSlopeDegrees: terrain.maxCrossSlopeDegrees } : {}),
@@ -40,7 +51,11 @@ export function terrainRequest(request: PathPlanRequest, terrain: TerrainPlannin
   const fixed = request.tracks?.preferredDirectionDegrees;
   if (typeof fixed === 'number') return { request, analysis, headingSource: 'preferred' };
   const rounded = Math.round(analysis.best.headingDegrees * 100) / 100;
-  return { request: { ...request, tracks: { ...(request.tracks ?? {}), preferredDirectionDegrees: rounded } }, analysis, headingSource: 'terrain' };
+  return {
+    request: { ...request, tracks: { ...(request.tracks ?? {}), preferredDirectionDegrees: rounded } },
+    analysis,
+    headingSource: 'terrain',
+  };
 }
 
 function attach(plan: Plan, terrain: TerrainPlanningInput, prepared: ReturnType<typeof terrainRequest>): TerrainPlan {
@@ -58,13 +73,21 @@ function attach(plan: Plan, terrain: TerrainPlanningInput, prepared: ReturnType<
 }
 
 /** Plans `request` with the heading the terrain recommends (synchronous planner). */
-export function planWithTerrain(request: PathPlanRequest, terrain: TerrainPlanningInput, planner: (r: PathPlanRequest) => Plan): TerrainPlan {
+export function planWithTerrain(
+  request: PathPlanRequest,
+  terrain: TerrainPlanningInput,
+  planner: (r: PathPlanRequest) => Plan,
+): TerrainPlan {
   const prepared = terrainRequest(request, terrain);
   return attach(planner(prepared.request), terrain, prepared);
 }
 
 /** The same with an asynchronous planner. */
-export async function planWithTerrainAsync(request: PathPlanRequest, terrain: TerrainPlanningInput, planner: (r: PathPlanRequest) => Promise<Plan>): Promise<TerrainPlan> {
+export async function planWithTerrainAsync(
+  request: PathPlanRequest,
+  terrain: TerrainPlanningInput,
+  planner: (r: PathPlanRequest) => Promise<Plan>,
+): Promise<TerrainPlan> {
   const prepared = terrainRequest(request, terrain);
   return attach(await planner(prepared.request), terrain, prepared);
 }

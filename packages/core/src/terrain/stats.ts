@@ -4,8 +4,23 @@
  */
 import type { FieldGeometry, Plan, Position, RouteSegmentType } from '../types.js';
 import { sampleElevation, sampleGradient, type ElevationGrid, type TerrainModel } from './grid.js';
-import { boxOf, createTerrainModel, fieldPositions, fieldRingsLocal, frameForPositions, type LocalModelOptions, type TerrainFrame } from './frame.js';
-import { bestTerrainHeading, headingSlopeCost as headingSlopeCost, sampleTerrain, type BestHeading, type BestHeadingOptions, type LocalRings } from './heading.js';
+import {
+  boxOf,
+  createTerrainModel,
+  fieldPositions,
+  fieldRingsLocal,
+  frameForPositions,
+  type LocalModelOptions,
+  type TerrainFrame,
+} from './frame.js';
+import {
+  bestTerrainHeading,
+  headingSlopeCost as headingSlopeCost,
+  sampleTerrain,
+  type BestHeading,
+  type BestHeadingOptions,
+  type LocalRings,
+} from './heading.js';
 import { hypot } from '../geometry/vec.js';
 
 export interface SlopeStatistics {
@@ -42,17 +57,22 @@ class SlopeAccumulator {
 
   add(model: TerrainModel, xy: ArrayLike<number>, stepMeters: number): void {
     for (let i = 0; i + 3 < xy.length; i += 2) {
-      const x0 = xy[i], y0 = xy[i + 1], x1 = xy[i + 2], y1 = xy[i + 3];
+      const x0 = xy[i],
+        y0 = xy[i + 1],
+        x1 = xy[i + 2],
+        y1 = xy[i + 3];
       const len = hypot(x1 - x0, y1 - y0);
       if (len === 0) continue;
       this.length += len;
-      const ux = (x1 - x0) / len, uy = (y1 - y0) / len;
+      const ux = (x1 - x0) / len,
+        uy = (y1 - y0) / len;
       const pieces = Math.max(1, Math.ceil(len / stepMeters));
       const piece = len / pieces;
       let zPrev = sampleElevation(model, x0, y0);
       for (let k = 1; k <= pieces; k++) {
         const t = k / pieces;
-        const x = x0 + (x1 - x0) * t, y = y0 + (y1 - y0) * t;
+        const x = x0 + (x1 - x0) * t,
+          y = y0 + (y1 - y0) * t;
         const z = sampleElevation(model, x, y);
         const g = sampleGradient(model, x - ux * piece * 0.5, y - uy * piece * 0.5);
         if (!Number.isNaN(z) && !Number.isNaN(zPrev) && !Number.isNaN(g[0])) {
@@ -111,7 +131,11 @@ function defaultStep(model: TerrainModel): number {
 }
 
 /** Slope statistics of one polyline in the local frame (flat x0,y0,x1,y1,…), driven from its first point. */
-export function lineSlopeStatistics(model: TerrainModel, xy: ArrayLike<number>, stepMeters = defaultStep(model)): SlopeStatistics {
+export function lineSlopeStatistics(
+  model: TerrainModel,
+  xy: ArrayLike<number>,
+  stepMeters = defaultStep(model),
+): SlopeStatistics {
   const acc = new SlopeAccumulator();
   acc.add(model, xy, stepMeters);
   return acc.result();
@@ -125,14 +149,23 @@ export interface FieldTerrain {
   /** Recommended heading by the objective, with the slope figures at that heading. */
   best: BestHeading;
   /** The same figures for every heading from 0 to 175° in 5° steps (for a chart or a trade-off). */
-  byHeading: { headingDegrees: number; meanAlongGradePercent: number; meanCrossSlopeDegrees: number; maxCrossSlopeDegrees: number }[];
+  byHeading: {
+    headingDegrees: number;
+    meanAlongGradePercent: number;
+    meanCrossSlopeDegrees: number;
+    maxCrossSlopeDegrees: number;
+  }[];
   /** Field elevation range, meters. */
   minElevationMeters: number;
   maxElevationMeters: number;
 }
 
 /** Terrain of a lon/lat field: best heading by the objective and the slope per heading. */
-export function analyzeFieldTerrain(field: FieldGeometry, grid: ElevationGrid, options: FieldTerrainOptions = {}): FieldTerrain {
+export function analyzeFieldTerrain(
+  field: FieldGeometry,
+  grid: ElevationGrid,
+  options: FieldTerrainOptions = {},
+): FieldTerrain {
   const frame = frameForPositions(fieldPositions(field));
   const rings = fieldRingsLocal(field, frame);
   const pts: [number, number][] = [];
@@ -145,7 +178,8 @@ export function analyzeFieldTerrain(field: FieldGeometry, grid: ElevationGrid, o
     const c = headingCost(samples, h);
     byHeading.push(c);
   }
-  let minZ = Infinity, maxZ = -Infinity;
+  let minZ = Infinity,
+    maxZ = -Infinity;
   const box = boxOf(pts);
   for (let r = 0; r < model.rows; r++) {
     const y = model.originY - (r + 0.5) * model.cellSizeY;
@@ -173,9 +207,13 @@ export function analyzeFieldTerrain(field: FieldGeometry, grid: ElevationGrid, o
 
 function headingCost(samples: ReturnType<typeof sampleTerrain>, h: number): FieldTerrain['byHeading'][number] {
   const c = headingSlopeCost(samples, h);
-  return { headingDegrees: h, meanAlongGradePercent: c.meanAlongGradePercent, meanCrossSlopeDegrees: c.meanCrossSlopeDegrees, maxCrossSlopeDegrees: c.maxCrossSlopeDegrees };
+  return {
+    headingDegrees: h,
+    meanAlongGradePercent: c.meanAlongGradePercent,
+    meanCrossSlopeDegrees: c.meanCrossSlopeDegrees,
+    maxCrossSlopeDegrees: c.maxCrossSlopeDegrees,
+  };
 }
-
 
 export interface SegmentSlope extends SlopeStatistics {
   sequence: number;
@@ -196,7 +234,11 @@ export interface RouteSlope {
 const WORKING: ReadonlySet<string> = new Set(['Track', 'ExteriorHeadland', 'InteriorHeadland']);
 
 /** Per-pass and per-route slope statistics of a Plan over an elevation grid. */
-export function routeSlopeStatistics(plan: Plan, grid: ElevationGrid, options: { model?: LocalModelOptions } = {}): RouteSlope {
+export function routeSlopeStatistics(
+  plan: Plan,
+  grid: ElevationGrid,
+  options: { model?: LocalModelOptions } = {},
+): RouteSlope {
   const all: Position[] = fieldPositions(plan.boundary);
   const frame = frameForPositions(all);
   const local = plan.route.map((seg) => {
@@ -213,7 +255,8 @@ export function routeSlopeStatistics(plan: Plan, grid: ElevationGrid, options: {
   for (const xy of local) for (let i = 0; i < xy.length; i += 2) pts.push([xy[i], xy[i + 1]]);
   const model = createTerrainModel(grid, frame, boxOf(pts), options.model);
   const step = defaultStep(model);
-  const working = new SlopeAccumulator(), nonWorking = new SlopeAccumulator();
+  const working = new SlopeAccumulator(),
+    nonWorking = new SlopeAccumulator();
   const passes: SegmentSlope[] = [];
   plan.route.forEach((seg, i) => {
     const acc = new SlopeAccumulator();

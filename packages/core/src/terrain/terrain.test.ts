@@ -30,12 +30,26 @@ function localGrid(f: (x: number, y: number) => number, half = 200, cell = 5): E
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < columns; c++) z[r * columns + c] = f(-half + (c + 0.5) * cell, half - (r + 0.5) * cell);
   }
-  return { crs: 'local', originX: -half, originY: half, cellSizeX: cell, cellSizeY: cell, columns, rows, elevationsMeters: z };
+  return {
+    crs: 'local',
+    originX: -half,
+    originY: half,
+    cellSizeX: cell,
+    cellSizeY: cell,
+    columns,
+    rows,
+    elevationsMeters: z,
+  };
 }
 
 /** A square of side 2s centred at the origin, rotated by `rot` radians, as one flat ring. */
 function square(s: number, rot = 0): Float64Array {
-  const pts = [[-s, -s], [s, -s], [s, s], [-s, s]].map(([x, y]) => [x * Math.cos(rot) - y * Math.sin(rot), x * Math.sin(rot) + y * Math.cos(rot)]);
+  const pts = [
+    [-s, -s],
+    [s, -s],
+    [s, s],
+    [-s, s],
+  ].map(([x, y]) => [x * Math.cos(rot) - y * Math.sin(rot), x * Math.sin(rot) + y * Math.cos(rot)]);
   return Float64Array.from(pts.flat());
 }
 
@@ -52,7 +66,8 @@ describe('inclined plane', () => {
 
   it('Horn slope and aspect equal the plane’s everywhere, edges included', () => {
     const { slopeDegrees, aspectDegrees } = slopeAspect(model);
-    let slopeError = 0, aspectError = 0;
+    let slopeError = 0,
+      aspectError = 0;
     for (let i = 0; i < slopeDegrees.length; i++) {
       slopeError = Math.max(slopeError, Math.abs(slopeDegrees[i] - Math.atan(0.1) / DEG));
       aspectError = Math.max(aspectError, Math.abs(aspectDegrees[i] - (uphillBearing + 180))); // faces downhill
@@ -96,7 +111,8 @@ describe('inclined plane', () => {
 
   it('track statistics: up the slope and along the contour', () => {
     const len = 100;
-    const ux = Math.sin(uphillBearing * DEG), uy = Math.cos(uphillBearing * DEG);
+    const ux = Math.sin(uphillBearing * DEG),
+      uy = Math.cos(uphillBearing * DEG);
     const up = lineSlopeStatistics(model, [0, 0, len * ux, len * uy]);
     expect(up.lengthMeters).toBeCloseTo(len, 9);
     expect(up.meanAlongGradePercent).toBeCloseTo(10, 6);
@@ -125,7 +141,10 @@ describe('inclined plane', () => {
           const best = bestContourHeading(m, [square(70, rot)]);
           const contour = Math.atan2(a, b) / DEG + 90;
           expect(headingGap(best.headingDegrees, contour)).toBeLessThan(0.05);
-          for (const h of others) expect(best.meanAlongGradePercent).toBeLessThanOrEqual(headingSlopeCost(samples, h).meanAlongGradePercent + 1e-9);
+          for (const h of others)
+            expect(best.meanAlongGradePercent).toBeLessThanOrEqual(
+              headingSlopeCost(samples, h).meanAlongGradePercent + 1e-9,
+            );
         },
       ),
       { seed: 11, numRuns: 40 },
@@ -153,7 +172,8 @@ describe('a hill', () => {
   it('a round hill: slope is zero on top, aspect faces away from the summit', () => {
     const model = localTerrainModel(localGrid((x, y) => 80 - 0.001 * (x * x + y * y), 100, 2));
     const { slopeDegrees, aspectDegrees } = slopeAspect(model);
-    const at = (x: number, y: number): number => Math.round((100 - y) / 2 - 0.5) * model.columns + Math.round((x + 100) / 2 - 0.5);
+    const at = (x: number, y: number): number =>
+      Math.round((100 - y) / 2 - 0.5) * model.columns + Math.round((x + 100) / 2 - 0.5);
     expect(slopeDegrees[at(1, 1)]).toBeLessThan(0.3);
     // East of the summit the ground falls towards the east (aspect 90°), north of it towards north (0°).
     // Downhill from the summit at (0, 0) is the bearing of the point itself: atan2(x, y).
@@ -165,21 +185,35 @@ describe('a hill', () => {
 });
 
 describe('lon/lat grids and real fields', () => {
-  const feature = JSON.parse(readFileSync(new URL('../../../../test/fields/at-033.geojson', import.meta.url), 'utf8')) as { geometry: FieldGeometry };
+  const feature = JSON.parse(
+    readFileSync(new URL('../../../../test/fields/at-033.geojson', import.meta.url), 'utf8'),
+  ) as { geometry: FieldGeometry };
   const field = feature.geometry;
   const ring = field.type === 'Polygon' ? field.coordinates[0] : field.coordinates[0][0];
-  const lons = ring.map((p) => p[0]), lats = ring.map((p) => p[1]);
+  const lons = ring.map((p) => p[0]),
+    lats = ring.map((p) => p[1]);
   const lat0 = (Math.min(...lats) + Math.max(...lats)) / 2;
 
   /** A plane in EPSG:4326 rising `gradePerMeter` towards the north (metres per degree of latitude ≈ 111.2 km). */
   function northRisingGrid(gradePerMeter: number): ElevationGrid {
     const cell = 0.00005; // ≈ 5.5 m of latitude
-    const west = Math.min(...lons) - 0.002, north = Math.max(...lats) + 0.002;
+    const west = Math.min(...lons) - 0.002,
+      north = Math.max(...lats) + 0.002;
     const columns = Math.ceil((Math.max(...lons) + 0.002 - west) / cell);
     const rows = Math.ceil((north - (Math.min(...lats) - 0.002)) / cell);
     const z: number[] = [];
-    for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) z.push(200 + gradePerMeter * (north - (r + 0.5) * cell - lat0) * 111_200);
-    return { crs: 'EPSG:4326', originX: west, originY: north, cellSizeX: cell, cellSizeY: cell, columns, rows, elevationsMeters: z };
+    for (let r = 0; r < rows; r++)
+      for (let c = 0; c < columns; c++) z.push(200 + gradePerMeter * (north - (r + 0.5) * cell - lat0) * 111_200);
+    return {
+      crs: 'EPSG:4326',
+      originX: west,
+      originY: north,
+      cellSizeX: cell,
+      cellSizeY: cell,
+      columns,
+      rows,
+      elevationsMeters: z,
+    };
   }
 
   it('a north-rising plane over a real corpus field: contour tracks run east-west', () => {
@@ -223,10 +257,20 @@ describe('lon/lat grids and real fields', () => {
   it('a UTM grid: a plane rising to the east (grid east) gives north-south contour tracks', () => {
     const utm = proj4('EPSG:4326', '+proj=utm +zone=33 +datum=WGS84 +units=m +no_defs');
     const [e0, n0] = utm.forward([(Math.min(...lons) + Math.max(...lons)) / 2, lat0]) as number[];
-    const cell = 10, size = 60;
+    const cell = 10,
+      size = 60;
     const z: number[] = [];
     for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) z.push(300 + 0.07 * (c + 0.5) * cell);
-    const grid: ElevationGrid = { crs: 'EPSG:32633', originX: e0 - 300, originY: n0 + 300, cellSizeX: cell, cellSizeY: cell, columns: size, rows: size, elevationsMeters: z };
+    const grid: ElevationGrid = {
+      crs: 'EPSG:32633',
+      originX: e0 - 300,
+      originY: n0 + 300,
+      cellSizeX: cell,
+      cellSizeY: cell,
+      columns: size,
+      rows: size,
+      elevationsMeters: z,
+    };
     const terrain = analyzeFieldTerrain(field, grid);
     // Grid north and true north differ by the meridian convergence (< 1° this close to 15° E).
     expect(headingGap(terrain.best.headingDegrees, 0)).toBeLessThan(1);
@@ -235,7 +279,17 @@ describe('lon/lat grids and real fields', () => {
 
   it('a UTM grid far from the field is reported as not covering it', () => {
     const g = northRisingGrid(0);
-    const utm: ElevationGrid = { ...g, crs: 'EPSG:32633', originX: 500_000, originY: 5_400_000, cellSizeX: 5, cellSizeY: 5, columns: 10, rows: 10, elevationsMeters: new Array(100).fill(1) };
+    const utm: ElevationGrid = {
+      ...g,
+      crs: 'EPSG:32633',
+      originX: 500_000,
+      originY: 5_400_000,
+      cellSizeX: 5,
+      cellSizeY: 5,
+      columns: 10,
+      rows: 10,
+      elevationsMeters: new Array(100).fill(1),
+    };
     expect(() => analyzeFieldTerrain(field, utm)).toThrowError(/does not cover the field/);
   });
 });
@@ -263,7 +317,18 @@ describe('bad input', () => {
   }
 
   it('rejects an unknown crs and an unknown objective', () => {
-    const square4326: FieldGeometry = { type: 'Polygon', coordinates: [[[10, 50], [10.001, 50], [10.001, 50.001], [10, 50.001], [10, 50]]] };
+    const square4326: FieldGeometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [10, 50],
+          [10.001, 50],
+          [10.001, 50.001],
+          [10, 50.001],
+          [10, 50],
+        ],
+      ],
+    };
     expect(() => analyzeFieldTerrain(square4326, { ...good, crs: 'EPSG:99999' })).toThrowError(/not supported/);
     const m = localTerrainModel(localGrid((x) => x * 0.1, 50, 5));
     expect(() => bestContourHeading(m, [square(20)], { objective: 'steepest' as never })).toThrowError(PlanError);
@@ -283,9 +348,27 @@ describe('bad input', () => {
 describe('small fields', () => {
   it('a field smaller than one DEM cell still gets an elevation range and a heading', () => {
     // 30 m cells of a plane rising east; a 10 m × 10 m field around the origin.
-    const g: ElevationGrid = { crs: 'local', originX: -90, originY: 90, cellSizeX: 30, cellSizeY: 30, columns: 6, rows: 6, elevationsMeters: Array.from({ length: 36 }, (_, i) => 0.1 * (-75 + (i % 6) * 30)) };
-    const frame = frameForPositions([[16, 48], [16.0001, 48.0001]]);
-    const ring = [[-5, -5], [5, -5], [5, 5], [-5, 5], [-5, -5]].map(([x, y]) => frame.toLonLat(x, y));
+    const g: ElevationGrid = {
+      crs: 'local',
+      originX: -90,
+      originY: 90,
+      cellSizeX: 30,
+      cellSizeY: 30,
+      columns: 6,
+      rows: 6,
+      elevationsMeters: Array.from({ length: 36 }, (_, i) => 0.1 * (-75 + (i % 6) * 30)),
+    };
+    const frame = frameForPositions([
+      [16, 48],
+      [16.0001, 48.0001],
+    ]);
+    const ring = [
+      [-5, -5],
+      [5, -5],
+      [5, 5],
+      [-5, 5],
+      [-5, -5],
+    ].map(([x, y]) => frame.toLonLat(x, y));
     const t = analyzeFieldTerrain({ type: 'Polygon', coordinates: [ring] }, g);
     expect(t.maxElevationMeters - t.minElevationMeters).toBeCloseTo(1, 3); // 10 m east-west at 10 %
     expect(Math.min(t.best.headingDegrees, 180 - t.best.headingDegrees)).toBeLessThan(0.5);

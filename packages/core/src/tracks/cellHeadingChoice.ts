@@ -41,7 +41,12 @@ export interface Planning extends RoutedPlanning {
  * A planning whose plan is made when read: `measure` sweeps the route's coverage (once), `make`
  * builds the plan from what it measured (once), `uncovered` reads the uncovered ratio off it.
  */
-export function lazyPlanning<M>(routed: RoutedPlanning, measure: () => M, uncovered: (measured: M) => number, make: (measured: M) => PlanWithOptimizer): Planning {
+export function lazyPlanning<M>(
+  routed: RoutedPlanning,
+  measure: () => M,
+  uncovered: (measured: M) => number,
+  make: (measured: M) => PlanWithOptimizer,
+): Planning {
   let measured: { m: M } | undefined;
   let plan: PlanWithOptimizer | undefined;
   const measuredOnce = (): M => (measured ??= { m: measure() }).m;
@@ -60,7 +65,11 @@ export function lazyPlanning<M>(routed: RoutedPlanning, measure: () => M, uncove
  * maxOptimizerTime); keeps the better. `violations` counts a plan's `checkPlan` violations. Past
  * the wall-clock cap the first plan is kept as it is.
  */
-export function planCellHeadingsOrNot(planOnce: (cellHeadingsAllowed: boolean, orderingSpentMilliseconds: number) => Planning, violations: (plan: Plan) => number, cap: SafetyCap | undefined): Planning {
+export function planCellHeadingsOrNot(
+  planOnce: (cellHeadingsAllowed: boolean, orderingSpentMilliseconds: number) => Planning,
+  violations: (plan: Plan) => number,
+  cap: SafetyCap | undefined,
+): Planning {
   const first = planOnce(true, 0);
   if (!first.ownCellHeadings) return first;
   if (cap?.over()) {
@@ -74,7 +83,8 @@ export function planCellHeadingsOrNot(planOnce: (cellHeadingsAllowed: boolean, o
   // unworked is kept (sk-083 at W 3 m: 11.6 % against 2.6 % unworked, 23 against 9 faults).
   const fewerFaults = (): boolean => routeFaults(first.routeWarnings).all < routeFaults(plain.routeWarnings).all;
   const better =
-    ((first.nonWorkingDistanceMeters < plain.nonWorkingDistanceMeters && first.uncoveredRatio() <= plain.uncoveredRatio() + 0.001) ||
+    ((first.nonWorkingDistanceMeters < plain.nonWorkingDistanceMeters &&
+      first.uncoveredRatio() <= plain.uncoveredRatio() + 0.001) ||
       (fewerFaults() && first.uncoveredRatio() < plain.uncoveredRatio() - 0.001)) &&
     violationsAtMost(violations(first.plan), () => violations(plain.plan));
   const chosen = better ? first : plain;
@@ -84,7 +94,11 @@ export function planCellHeadingsOrNot(planOnce: (cellHeadingsAllowed: boolean, o
   // (fields copied one by one: spreading a planning would read its plan, and so make it)
   const { ownCellHeadings, stripsFaulted, nonWorkingDistanceMeters, routeWarnings } = chosen;
   return {
-    ownCellHeadings, stripsFaulted, nonWorkingDistanceMeters, routeWarnings, orderingMilliseconds: spent + second,
+    ownCellHeadings,
+    stripsFaulted,
+    nonWorkingDistanceMeters,
+    routeWarnings,
+    orderingMilliseconds: spent + second,
     uncoveredRatio: () => chosen.uncoveredRatio(),
     get plan(): PlanWithOptimizer {
       const p = chosen.plan;

@@ -79,10 +79,31 @@ const never = (): boolean => false;
  * once, cell by cell. `stop` (the call's wall-clock cap) is asked before each cell's region and
  * heading: once it answers true the work is dropped (undefined: no headings of their own).
  */
-export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionRadians: number, widthMeters: number, turnRadiusMeters: number): CellTracks;
-export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionRadians: number, widthMeters: number, turnRadiusMeters: number, stop: () => boolean): CellTracks | undefined;
-export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionRadians: number, widthMeters: number, turnRadiusMeters: number, stop?: () => boolean): CellTracks | undefined {
-  const w = widthMeters, R = turnRadiusMeters;
+export function assignCellHeadings(
+  mainland: PathsD,
+  tracks: Track[],
+  directionRadians: number,
+  widthMeters: number,
+  turnRadiusMeters: number,
+): CellTracks;
+export function assignCellHeadings(
+  mainland: PathsD,
+  tracks: Track[],
+  directionRadians: number,
+  widthMeters: number,
+  turnRadiusMeters: number,
+  stop: () => boolean,
+): CellTracks | undefined;
+export function assignCellHeadings(
+  mainland: PathsD,
+  tracks: Track[],
+  directionRadians: number,
+  widthMeters: number,
+  turnRadiusMeters: number,
+  stop?: () => boolean,
+): CellTracks | undefined {
+  const w = widthMeters,
+    R = turnRadiusMeters;
   const turn = Math.PI * R + 2 * w;
   const cells = groupCells(tracks);
   // Pieces: runs of a cell's tracks between steps of the track ends (a reflex corner of the mainland).
@@ -93,7 +114,8 @@ export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionR
     let cur: number[] = [];
     for (let k = 0; k < ids.length; k++) {
       if (k > 0) {
-        const a = tracks[ids[k - 1]], b = tracks[ids[k]];
+        const a = tracks[ids[k - 1]],
+          b = tracks[ids[k]];
         if (Math.abs(b.u0 - a.u0) > step || Math.abs(b.u1 - a.u1) > step) {
           pieces.push({ cell: ci, ids: cur });
           cur = [];
@@ -104,7 +126,17 @@ export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionR
     pieces.push({ cell: ci, ids: cur });
   });
   const candidates = pieces.map((p, i) => (p.ids.length >= MIN_CELL_TRACKS ? i : -1)).filter((i) => i >= 0);
-  const regions = candidates.length === 0 ? [] : cellRegions(mainland, tracks, candidates.map((i) => pieces[i].ids), directionRadians, w, stop ?? never);
+  const regions =
+    candidates.length === 0
+      ? []
+      : cellRegions(
+          mainland,
+          tracks,
+          candidates.map((i) => pieces[i].ids),
+          directionRadians,
+          w,
+          stop ?? never,
+        );
   if (!regions) return undefined;
   const replaced = new Map<number, { subs: Track[][]; heading: CellHeading }>();
   let stopped = false;
@@ -131,8 +163,19 @@ export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionR
   if (stopped) return undefined;
   if (replaced.size === 0) {
     const cellOf = new Int32Array(tracks.length);
-    cells.forEach((c, k) => { for (const i of c) cellOf[i] = k; });
-    return { tracks, cellOf, cells: cells.map((c) => ({ directionRadians, own: false, fieldHeadingCostMeters: c.length * turn, costMeters: c.length * turn })) };
+    cells.forEach((c, k) => {
+      for (const i of c) cellOf[i] = k;
+    });
+    return {
+      tracks,
+      cellOf,
+      cells: cells.map((c) => ({
+        directionRadians,
+        own: false,
+        fieldHeadingCostMeters: c.length * turn,
+        costMeters: c.length * turn,
+      })),
+    };
   }
 
   const out: Track[] = [];
@@ -145,7 +188,12 @@ export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionR
   const flush = (): void => {
     if (run.length === 0) return;
     const k = headings.length;
-    headings.push({ directionRadians, own: false, fieldHeadingCostMeters: run.length * turn, costMeters: run.length * turn });
+    headings.push({
+      directionRadians,
+      own: false,
+      fieldHeadingCostMeters: run.length * turn,
+      costMeters: run.length * turn,
+    });
     for (const i of run) {
       out.push(tracks[i]);
       cellOfList.push(k);
@@ -164,7 +212,8 @@ export function assignCellHeadings(mainland: PathsD, tracks: Track[], directionR
     for (const ids of r.subs) {
       const k = headings.length;
       headings.push(r.heading);
-      let minLine = Infinity, maxLine = -Infinity;
+      let minLine = Infinity,
+        maxLine = -Infinity;
       for (const t of ids) {
         if (t.line < minLine) minLine = t.line;
         if (t.line > maxLine) maxLine = t.line;

@@ -36,7 +36,12 @@ function bearing180(directionRadians: number): number {
  * its own `directionRadians` (a cell with its own heading) is outlined in its own frame.
  * Curved tracks (`Track.xy`) are outlined by the union of their swaths (its largest ring).
  */
-export function cellOutlines(tracks: Track[], cellOf: ArrayLike<number>, directionRadians: number, widthMeters: number): LocalCell[] {
+export function cellOutlines(
+  tracks: Track[],
+  cellOf: ArrayLike<number>,
+  directionRadians: number,
+  widthMeters: number,
+): LocalCell[] {
   const byCell = new Map<number, number[]>();
   for (let i = 0; i < tracks.length; i++) {
     const k = cellOf[i];
@@ -47,7 +52,8 @@ export function cellOutlines(tracks: Track[], cellOf: ArrayLike<number>, directi
   const out: LocalCell[] = [];
   for (const [index, ids] of [...byCell.entries()].sort((a, b) => a[0] - b[0])) {
     const dir = tracks[ids[0]].directionRadians ?? directionRadians;
-    const c = Math.cos(dir), s = Math.sin(dir);
+    const c = Math.cos(dir),
+      s = Math.sin(dir);
     ids.sort((a, b) => tracks[a].v - tracks[b].v);
     if (tracks[ids[0]].xy) {
       out.push(curvedOutline(tracks, ids, index, dir, widthMeters));
@@ -75,20 +81,45 @@ export function cellOutlines(tracks: Track[], cellOf: ArrayLike<number>, directi
     }
     let a2 = 0;
     const n = outline.length / 2;
-    for (let i = 0, j = n - 1; i < n; j = i++) a2 += (outline[2 * j] - outline[2 * i]) * (outline[2 * j + 1] + outline[2 * i + 1]);
-    out.push({ index, trackIndices: ids, outline, areaSquareMeters: Math.abs(a2 / 2), directionRadians: dir, headingDegrees: bearing180(dir) });
+    for (let i = 0, j = n - 1; i < n; j = i++)
+      a2 += (outline[2 * j] - outline[2 * i]) * (outline[2 * j + 1] + outline[2 * i + 1]);
+    out.push({
+      index,
+      trackIndices: ids,
+      outline,
+      areaSquareMeters: Math.abs(a2 / 2),
+      directionRadians: dir,
+      headingDegrees: bearing180(dir),
+    });
   }
   return out;
 }
 
 function curvedOutline(tracks: Track[], ids: number[], index: number, dir: number, widthMeters: number): LocalCell {
   // Swaths one by one, a little wider than w / 2 so neighbours overlap (unions of exactly touching swaths are fragile).
-  const swaths = unionPolygons(ids.flatMap((i) => bufferPolylines([flatToPath(tracks[i].xy ?? Float64Array.of(tracks[i].x0, tracks[i].y0, tracks[i].x1, tracks[i].y1))], 0.51 * widthMeters)));
+  const swaths = unionPolygons(
+    ids.flatMap((i) =>
+      bufferPolylines(
+        [flatToPath(tracks[i].xy ?? Float64Array.of(tracks[i].x0, tracks[i].y0, tracks[i].x1, tracks[i].y1))],
+        0.51 * widthMeters,
+      ),
+    ),
+  );
   let ring = swaths[0] ?? [];
   for (const r of swaths) if (areaOf([r]) > areaOf([ring])) ring = r;
   const outline = new Float64Array(2 * ring.length);
-  ring.forEach((p, k) => { outline[2 * k] = p.x; outline[2 * k + 1] = p.y; });
-  return { index, trackIndices: ids, outline, areaSquareMeters: Math.abs(areaOf([ring])), directionRadians: dir, headingDegrees: bearing180(dir) };
+  ring.forEach((p, k) => {
+    outline[2 * k] = p.x;
+    outline[2 * k + 1] = p.y;
+  });
+  return {
+    index,
+    trackIndices: ids,
+    outline,
+    areaSquareMeters: Math.abs(areaOf([ring])),
+    directionRadians: dir,
+    headingDegrees: bearing180(dir),
+  };
 }
 
 /**
@@ -99,11 +130,32 @@ function curvedOutline(tracks: Track[], ids: number[], index: number, dir: numbe
  * mainland. Regions of different cells do not overlap; slivers of the mainland between
  * sample lines may belong to none.
  */
-export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][], directionRadians: number, widthMeters: number): PathsD[];
+export function cellRegions(
+  mainland: PathsD,
+  tracks: Track[],
+  cells: number[][],
+  directionRadians: number,
+  widthMeters: number,
+): PathsD[];
 /** With `stop`: asked before each cell; undefined once it answers true. */
-export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][], directionRadians: number, widthMeters: number, stop: () => boolean): PathsD[] | undefined;
-export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][], directionRadians: number, widthMeters: number, stop?: () => boolean): PathsD[] | undefined {
-  const c = Math.cos(directionRadians), s = Math.sin(directionRadians);
+export function cellRegions(
+  mainland: PathsD,
+  tracks: Track[],
+  cells: number[][],
+  directionRadians: number,
+  widthMeters: number,
+  stop: () => boolean,
+): PathsD[] | undefined;
+export function cellRegions(
+  mainland: PathsD,
+  tracks: Track[],
+  cells: number[][],
+  directionRadians: number,
+  widthMeters: number,
+  stop?: () => boolean,
+): PathsD[] | undefined {
+  const c = Math.cos(directionRadians),
+    s = Math.sin(directionRadians);
   const h = widthMeters / 2;
   const edges = rotateEdges(mainland, directionRadians);
   // Neighbours on the same line, by along-track order.
@@ -127,10 +179,12 @@ export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][]
   for (const cell of cells) {
     if (stop?.()) return undefined;
     const ids = [...cell].sort((a, b) => tracks[a].v - tracks[b].v);
-    const right: { u: number; v: number }[] = [], left: { u: number; v: number }[] = [];
+    const right: { u: number; v: number }[] = [],
+      left: { u: number; v: number }[] = [];
     for (const i of ids) {
       const t = tracks[i];
-      let lo = t.u0, hi = t.u1;
+      let lo = t.u0,
+        hi = t.u1;
       for (const dv of [-0.999 * h, 0.999 * h]) {
         const xs = crossingsAt(edges, t.v + dv);
         for (let k = 0; k + 1 < xs.length; k += 2) {
@@ -146,7 +200,8 @@ export function cellRegions(mainland: PathsD, tracks: Track[], cells: number[][]
     }
     const ring: PathD = [];
     for (const p of right) ring.push({ x: c * p.u - s * p.v, y: s * p.u + c * p.v });
-    for (let k = left.length - 1; k >= 0; k--) ring.push({ x: c * left[k].u - s * left[k].v, y: s * left[k].u + c * left[k].v });
+    for (let k = left.length - 1; k >= 0; k--)
+      ring.push({ x: c * left[k].u - s * left[k].v, y: s * left[k].u + c * left[k].v });
     // The mainland near the cell only (geometry/nearBox.ts): the same intersection, without sweeping the whole boundary per cell.
     out.push(intersectPolygons(nearBox(mainland, boxOf([ring]), 1), [ring]));
   }

@@ -24,7 +24,10 @@ const riverLength = lengthOf(river.flat());
 function distanceTo(xy: Float64Array, x: number, y: number): number {
   let best = Infinity;
   for (let i = 2; i < xy.length; i += 2) {
-    const ax = xy[i - 2], ay = xy[i - 1], dx = xy[i] - ax, dy = xy[i + 1] - ay;
+    const ax = xy[i - 2],
+      ay = xy[i - 1],
+      dx = xy[i] - ax,
+      dy = xy[i + 1] - ay;
     const l2 = dx * dx + dy * dy;
     let t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
     t = Math.max(0, Math.min(1, t));
@@ -35,7 +38,14 @@ function distanceTo(xy: Float64Array, x: number, y: number): number {
 
 describe('referenceChain', () => {
   it('is the longest edge of a rectangle', () => {
-    const chain = referenceChain(local([[0, 0], [50, 0], [50, 200], [0, 200]]));
+    const chain = referenceChain(
+      local([
+        [0, 0],
+        [50, 0],
+        [50, 200],
+        [0, 200],
+      ]),
+    );
     expect(lengthOf(chain)).toBeCloseTo(200, 6);
   });
   it('follows a smooth curved side across its gentle bends, not the straight sides', () => {
@@ -47,8 +57,24 @@ describe('referenceChain', () => {
 
 describe('clipPolylines', () => {
   it('cuts a polyline exactly at the edges of a polygon with a hole', () => {
-    const poly = local([[0, 0], [100, 0], [100, 100], [0, 100]], [[40, 40], [40, 60], [60, 60], [60, 40]]);
-    const out = clipPolylines([Float64Array.of(-10, 50, 30, 50, 70, 50, 120, 50), Float64Array.of(-5, -5, -1, -1)], poly);
+    const poly = local(
+      [
+        [0, 0],
+        [100, 0],
+        [100, 100],
+        [0, 100],
+      ],
+      [
+        [40, 40],
+        [40, 60],
+        [60, 60],
+        [60, 40],
+      ],
+    );
+    const out = clipPolylines(
+      [Float64Array.of(-10, 50, 30, 50, 70, 50, 120, 50), Float64Array.of(-5, -5, -1, -1)],
+      poly,
+    );
     expect(out.map((l) => Array.from(l))).toEqual([
       [0, 50, 30, 50, 40, 50],
       [60, 50, 70, 50, 100, 50],
@@ -70,7 +96,8 @@ describe('generateCurvedTracks', () => {
       if (lengthOf(xy) > 100) expect(xy.length / 2).toBeGreaterThan(10);
       expect([xy[0], xy[1], xy[xy.length - 2], xy[xy.length - 1]]).toEqual([t.x0, t.y0, t.x1, t.y1]);
       expect(worstCurvatureRatio(xy, 6).ratio).toBeLessThanOrEqual(1);
-      for (let i = 0; i < xy.length; i += 2) expect(region.contains(xy[i], xy[i + 1]) || region.distanceToEdge(xy[i], xy[i + 1]) < 1e-6).toBe(true);
+      for (let i = 0; i < xy.length; i += 2)
+        expect(region.contains(xy[i], xy[i + 1]) || region.distanceToEdge(xy[i], xy[i + 1]) < 1e-6).toBe(true);
       expect(t.u1).toBeGreaterThanOrEqual(t.u0);
     }
     // Neighbouring levels one width apart (measured away from the ends, where the headland cuts them,
@@ -90,8 +117,12 @@ describe('generateCurvedTracks', () => {
     expect(checked).toBeGreaterThan(100);
     // The tracks follow the river: the first level is itself curved (it rises and falls by tens of meters).
     const first = set.tracks.find((t) => t.line === 0)!;
-    let minY = Infinity, maxY = -Infinity;
-    for (let i = 1; i < first.xy!.length; i += 2) { minY = Math.min(minY, first.xy![i]); maxY = Math.max(maxY, first.xy![i]); }
+    let minY = Infinity,
+      maxY = -Infinity;
+    for (let i = 1; i < first.xy!.length; i += 2) {
+      minY = Math.min(minY, first.xy![i]);
+      maxY = Math.max(maxY, first.xy![i]);
+    }
     expect(maxY - minY).toBeGreaterThan(40);
   });
 });
@@ -101,11 +132,16 @@ describe('planRoute with tracks.trackType curved', () => {
   const base: PathPlanRequest = { field, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 } };
   const curved = planRoute({ ...base, tracks: { trackType: 'curved' } });
   const straight = planRoute(base);
-  const tracksOf = (p: typeof curved) => p.tracks as { index: number; cell: number; lengthMeters: number; coordinates: number[][] }[];
+  const tracksOf = (p: typeof curved) =>
+    p.tracks as { index: number; cell: number; lengthMeters: number; coordinates: number[][] }[];
 
   it('drives curved tracks, checked clean, and covers the field', () => {
     expect(curved.warnings.map((w) => w.code)).not.toContain('unsupported-track-type');
-    expect(tracksOf(curved).filter((t) => t.lengthMeters > 100).every((t) => t.coordinates.length > 10)).toBe(true);
+    expect(
+      tracksOf(curved)
+        .filter((t) => t.lengthMeters > 100)
+        .every((t) => t.coordinates.length > 10),
+    ).toBe(true);
     expect(tracksOf(curved).filter((t) => t.lengthMeters > 100).length).toBeGreaterThan(20);
     expect(tracksOf(straight).every((t) => t.coordinates.length === 2)).toBe(true);
     const driven = curved.route.filter((s) => s.type === 'Track');
@@ -116,11 +152,17 @@ describe('planRoute with tracks.trackType curved', () => {
   });
 
   it("carries a curve guidance line per cell, on the cell's reference track", () => {
-    const lines = curved.guidanceLines as { type: string; cell?: number; trackIndex?: number; geometry: { coordinates: number[][] } }[];
+    const lines = curved.guidanceLines as {
+      type: string;
+      cell?: number;
+      trackIndex?: number;
+      geometry: { coordinates: number[][] };
+    }[];
     const cells = curved.cells as { index: number }[];
     const perCell = lines.filter((l) => l.type === 'Curve' && l.cell !== undefined);
     expect(perCell.map((l) => l.cell).sort()).toEqual(cells.map((c) => c.index).sort());
-    for (const l of perCell) expect(l.geometry.coordinates.length).toBe(tracksOf(curved)[l.trackIndex!].coordinates.length);
+    for (const l of perCell)
+      expect(l.geometry.coordinates.length).toBe(tracksOf(curved)[l.trackIndex!].coordinates.length);
     expect(lines.filter((l) => l.type === 'AB' || l.type === 'APlus')).toEqual([]);
   });
 });

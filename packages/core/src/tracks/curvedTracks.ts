@@ -62,25 +62,36 @@ function ringArea2(r: PathD): number {
  * flat xy. A ring without corners is cut where its turning budget runs out.
  */
 export function referenceChain(field: PathsD): Float64Array {
-  const corner = (CORNER_DEGREES * Math.PI) / 180, budget = (MAX_CHAIN_TURN_DEGREES * Math.PI) / 180;
-  let best: number[] = [], bestLen = -1;
+  const corner = (CORNER_DEGREES * Math.PI) / 180,
+    budget = (MAX_CHAIN_TURN_DEGREES * Math.PI) / 180;
+  let best: number[] = [],
+    bestLen = -1;
   for (const ring of field) {
     if (ring.length < 3 || ringArea2(ring) <= 0) continue;
     const n = ring.length;
     const turnAt = (i: number): number => {
-      const a = ring[(i - 1 + n) % n], b = ring[i], c = ring[(i + 1) % n];
+      const a = ring[(i - 1 + n) % n],
+        b = ring[i],
+        c = ring[(i + 1) % n];
       const t = Math.atan2(c.y - b.y, c.x - b.x) - Math.atan2(b.y - a.y, b.x - a.x);
       return Math.atan2(Math.sin(t), Math.cos(t));
     };
     const turns = Array.from({ length: n }, (_, i) => turnAt(i));
     // Start at a corner when there is one (chains then never straddle a corner).
     let start = 0;
-    for (let i = 0; i < n; i++) if (Math.abs(turns[i]) > corner) { start = i; break; }
+    for (let i = 0; i < n; i++)
+      if (Math.abs(turns[i]) > corner) {
+        start = i;
+        break;
+      }
     let chain: number[] = [ring[start].x, ring[start].y];
     let turned = 0;
     const flush = (): void => {
       const len = polylineLength(chain);
-      if (chain.length >= 4 && len > bestLen) { bestLen = len; best = chain; }
+      if (chain.length >= 4 && len > bestLen) {
+        bestLen = len;
+        best = chain;
+      }
     };
     for (let k = 1; k <= n; k++) {
       const i = (start + k) % n;
@@ -102,7 +113,8 @@ export function resample(xy: ArrayLike<number>, step: number): Float64Array {
   const L = polylineLength(xy);
   const m = Math.max(1, Math.round(L / step));
   const out = new Float64Array(2 * (m + 1));
-  let seg = 2, acc = 0;
+  let seg = 2,
+    acc = 0;
   for (let k = 0; k <= m; k++) {
     const s = (L * k) / m;
     while (seg < xy.length - 2 && acc + hypot(xy[seg] - xy[seg - 2], xy[seg + 1] - xy[seg - 1]) < s) {
@@ -128,7 +140,11 @@ export function simplifyPolyline(xy: Float64Array, toleranceMeters: number): Flo
   let m = 0;
   for (let i = 0; i < n; i++) m += keep[i];
   const out = new Float64Array(2 * m);
-  for (let i = 0, k = 0; i < n; i++) if (keep[i]) { out[k++] = xy[2 * i]; out[k++] = xy[2 * i + 1]; }
+  for (let i = 0, k = 0; i < n; i++)
+    if (keep[i]) {
+      out[k++] = xy[2 * i];
+      out[k++] = xy[2 * i + 1];
+    }
   return out;
 }
 
@@ -137,7 +153,12 @@ function curvatures(xy: Float64Array): Float64Array {
   const n = xy.length / 2;
   const k = new Float64Array(n);
   for (let i = 1; i + 1 < n; i++) {
-    const ax = xy[2 * i - 2], ay = xy[2 * i - 1], bx = xy[2 * i], by = xy[2 * i + 1], cx = xy[2 * i + 2], cy = xy[2 * i + 3];
+    const ax = xy[2 * i - 2],
+      ay = xy[2 * i - 1],
+      bx = xy[2 * i],
+      by = xy[2 * i + 1],
+      cx = xy[2 * i + 2],
+      cy = xy[2 * i + 3];
     const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(ax - cx, ay - cy);
     k[i] = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : Infinity;
   }
@@ -191,7 +212,13 @@ export function clipPolylines(lines: Float64Array[], polygons: PathsD): Float64A
   const e = region.edges;
   const m = e.length / 4;
   const index = new Flatbush(Math.max(1, m));
-  for (let k = 0; k < m; k++) index.add(Math.min(e[4 * k], e[4 * k + 2]), Math.min(e[4 * k + 1], e[4 * k + 3]), Math.max(e[4 * k], e[4 * k + 2]), Math.max(e[4 * k + 1], e[4 * k + 3]));
+  for (let k = 0; k < m; k++)
+    index.add(
+      Math.min(e[4 * k], e[4 * k + 2]),
+      Math.min(e[4 * k + 1], e[4 * k + 3]),
+      Math.max(e[4 * k], e[4 * k + 2]),
+      Math.max(e[4 * k + 1], e[4 * k + 3]),
+    );
   if (m === 0) index.add(0, 0, 0, 0);
   index.finish();
   const out: Float64Array[] = [];
@@ -201,11 +228,18 @@ export function clipPolylines(lines: Float64Array[], polygons: PathsD): Float64A
     let inside = region.contains(l[0] + 1e-6 * (l[2] - l[0]), l[1] + 1e-6 * (l[3] - l[1]));
     let run: number[] = inside ? [l[0], l[1]] : [];
     for (let i = 2; i < l.length; i += 2) {
-      const ax = l[i - 2], ay = l[i - 1], bx = l[i], by = l[i + 1];
-      const dx = bx - ax, dy = by - ay;
+      const ax = l[i - 2],
+        ay = l[i - 1],
+        bx = l[i],
+        by = l[i + 1];
+      const dx = bx - ax,
+        dy = by - ay;
       ts.length = 0;
       for (const k of index.search(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by))) {
-        const cx = e[4 * k], cy = e[4 * k + 1], ex = e[4 * k + 2] - cx, ey = e[4 * k + 3] - cy;
+        const cx = e[4 * k],
+          cy = e[4 * k + 1],
+          ex = e[4 * k + 2] - cx,
+          ey = e[4 * k + 3] - cy;
         const den = dx * ey - dy * ex;
         if (den === 0) continue;
         const t = ((cx - ax) * ey - (cy - ay) * ex) / den;
@@ -215,7 +249,8 @@ export function clipPolylines(lines: Float64Array[], polygons: PathsD): Float64A
       }
       ts.sort((p, q) => p - q);
       for (const t of ts) {
-        const x = ax + t * dx, y = ay + t * dy;
+        const x = ax + t * dx,
+          y = ay + t * dy;
         if (inside) {
           run.push(x, y);
           if (run.length >= 4) out.push(Float64Array.from(run));
@@ -232,14 +267,22 @@ export function clipPolylines(lines: Float64Array[], polygons: PathsD): Float64A
 
 /** Arc length along `chain` of the point of the chain nearest to (x, y). */
 function chainParameter(chain: Float64Array, cum: Float64Array, x: number, y: number): number {
-  let best = Infinity, at = 0;
+  let best = Infinity,
+    at = 0;
   for (let i = 2; i < chain.length; i += 2) {
-    const ax = chain[i - 2], ay = chain[i - 1], dx = chain[i] - ax, dy = chain[i + 1] - ay;
+    const ax = chain[i - 2],
+      ay = chain[i - 1],
+      dx = chain[i] - ax,
+      dy = chain[i + 1] - ay;
     const l2 = dx * dx + dy * dy;
     const t = segmentParameter(x, y, ax, ay, dx, dy);
-    const qx = ax + t * dx - x, qy = ay + t * dy - y;
+    const qx = ax + t * dx - x,
+      qy = ay + t * dy - y;
     const d2 = qx * qx + qy * qy;
-    if (d2 < best) { best = d2; at = cum[i / 2 - 1] + t * Math.sqrt(l2); }
+    if (d2 < best) {
+      best = d2;
+      at = cum[i / 2 - 1] + t * Math.sqrt(l2);
+    }
   }
   return at;
 }
@@ -248,57 +291,86 @@ function chainParameter(chain: Float64Array, cum: Float64Array, x: number, y: nu
  * Curved tracks over `mainland`, offsets of the reference chain of `field` one width apart.
  * `directionRadians` of the set is the chain's chord (for the plan's heading).
  */
-export function generateCurvedTracks(field: PathsD, mainland: PathsD, widthMeters: number, turnRadiusMeters: number): CurvedTrackSet {
-  const w = widthMeters, R = turnRadiusMeters;
+export function generateCurvedTracks(
+  field: PathsD,
+  mainland: PathsD,
+  widthMeters: number,
+  turnRadiusMeters: number,
+): CurvedTrackSet {
+  const w = widthMeters,
+    R = turnRadiusMeters;
   const kMax = CURVATURE_MARGIN / R;
   const raw = referenceChain(field);
-  if (raw.length < 4 || mainland.length === 0) return { directionRadians: 0, tracks: [], lineCount: 0, referenceChain: raw };
+  if (raw.length < 4 || mainland.length === 0)
+    return { directionRadians: 0, tracks: [], lineCount: 0, referenceChain: raw };
   const chain = smoothToCurvature(resample(raw, Math.min(RESAMPLE_METERS * 2, w / 2)), kMax, 200);
   const n = chain.length;
   let dir = Math.atan2(chain[n - 1] - chain[1], chain[n - 2] - chain[0]) % Math.PI;
   if (dir < 0) dir += Math.PI;
 
   // Grid over the mainland.
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const r of mainland) for (const p of r) {
-    if (p.x < minX) minX = p.x;
-    if (p.x > maxX) maxX = p.x;
-    if (p.y < minY) minY = p.y;
-    if (p.y > maxY) maxY = p.y;
-  }
-  const diag = hypot(maxX - minX, maxY - minY) + hypot(chain[0] - minX, chain[1] - minY) + hypot(chain[n - 2] - minX, chain[n - 1] - minY);
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
+  for (const r of mainland)
+    for (const p of r) {
+      if (p.x < minX) minX = p.x;
+      if (p.x > maxX) maxX = p.x;
+      if (p.y < minY) minY = p.y;
+      if (p.y > maxY) maxY = p.y;
+    }
+  const diag =
+    hypot(maxX - minX, maxY - minY) +
+    hypot(chain[0] - minX, chain[1] - minY) +
+    hypot(chain[n - 2] - minX, chain[n - 1] - minY);
   // The chain extended straight along its end tangents, so that it divides the field.
   const ext = (i: number, j: number): [number, number] => {
-    const dx = chain[i] - chain[j], dy = chain[i + 1] - chain[j + 1], l = hypot(dx, dy) || 1;
+    const dx = chain[i] - chain[j],
+      dy = chain[i + 1] - chain[j + 1],
+      l = hypot(dx, dy) || 1;
     return [chain[i] + (dx / l) * diag, chain[i + 1] + (dy / l) * diag];
   };
-  const head = ext(0, 2), tail = ext(n - 2, n - 4);
+  const head = ext(0, 2),
+    tail = ext(n - 2, n - 4);
   const line = new Float64Array(n + 4);
   line.set(head, 0);
   line.set(chain, 2);
   line.set(tail, n + 2);
   const cum = new Float64Array(line.length / 2);
-  for (let i = 1; i < cum.length; i++) cum[i] = cum[i - 1] + hypot(line[2 * i] - line[2 * i - 2], line[2 * i + 1] - line[2 * i - 1]);
+  for (let i = 1; i < cum.length; i++)
+    cum[i] = cum[i - 1] + hypot(line[2 * i] - line[2 * i - 2], line[2 * i + 1] - line[2 * i - 1]);
 
   let cell = Math.min(GRID_CELL_METERS, w / 3);
   const pad = 2 * cell;
   while (((maxX - minX + 2 * pad) / cell) * ((maxY - minY + 2 * pad) / cell) > 1_500_000) cell *= 1.25;
-  const columns = Math.ceil((maxX - minX + 2 * pad) / cell) + 1, rows = Math.ceil((maxY - minY + 2 * pad) / cell) + 1;
-  const ox = minX - pad, oy = maxY + pad;
+  const columns = Math.ceil((maxX - minX + 2 * pad) / cell) + 1,
+    rows = Math.ceil((maxY - minY + 2 * pad) / cell) + 1;
+  const ox = minX - pad,
+    oy = maxY + pad;
   const signedDistance = (x: number, y: number): number => {
-    let best = Infinity, side = 0;
+    let best = Infinity,
+      side = 0;
     for (let i = 2; i < line.length; i += 2) {
-      const ax = line[i - 2], ay = line[i - 1], dx = line[i] - ax, dy = line[i + 1] - ay;
+      const ax = line[i - 2],
+        ay = line[i - 1],
+        dx = line[i] - ax,
+        dy = line[i + 1] - ay;
       // Cheapest rejection first: the segment's box is farther than the best so far.
-      const lo = dx < 0 ? dx : 0, hi = dx > 0 ? dx : 0, lo2 = dy < 0 ? dy : 0, hi2 = dy > 0 ? dy : 0;
-      const px = x - ax, py = y - ay;
+      const lo = dx < 0 ? dx : 0,
+        hi = dx > 0 ? dx : 0,
+        lo2 = dy < 0 ? dy : 0,
+        hi2 = dy > 0 ? dy : 0;
+      const px = x - ax,
+        py = y - ay;
       const bx = px < lo ? lo - px : px > hi ? px - hi : 0;
       const by = py < lo2 ? lo2 - py : py > hi2 ? py - hi2 : 0;
       if (bx * bx + by * by >= best) continue;
       const len2 = dx * dx + dy * dy;
       let t = len2 > 0 ? (px * dx + py * dy) / len2 : 0;
       t = t < 0 ? 0 : t > 1 ? 1 : t;
-      const qx = t * dx - px, qy = t * dy - py;
+      const qx = t * dx - px,
+        qy = t * dy - py;
       const d2 = qx * qx + qy * qy;
       if (d2 < best) {
         best = d2;
@@ -315,16 +387,19 @@ export function generateCurvedTracks(field: PathsD, mainland: PathsD, widthMeter
   const model = modelFromArray(ox, oy, cell, cell, columns, rows, d);
   // Levels as the straight tracks' scanlines: count = ⌈extent / w⌉ over the mainland's distances
   // (at its vertices), centred, so the swaths reach both sides of the mainland.
-  let dMin = Infinity, dMax = -Infinity;
-  for (const r of mainland) for (const p of r) {
-    const v = signedDistance(p.x, p.y);
-    if (v < dMin) dMin = v;
-    if (v > dMax) dMax = v;
-  }
+  let dMin = Infinity,
+    dMax = -Infinity;
+  for (const r of mainland)
+    for (const p of r) {
+      const v = signedDistance(p.x, p.y);
+      if (v < dMin) dMin = v;
+      if (v > dMax) dMax = v;
+    }
   const extent = dMax - dMin;
   const count = Math.max(1, Math.ceil(extent / w - 1e-9));
   const d0 = dMin + (extent - (count - 1) * w) / 2;
-  const kLo = 0, kHi = count - 1;
+  const kLo = 0,
+    kHi = count - 1;
   const pieces: { k: number; xy: Float64Array }[] = [];
   for (let k = kLo; k <= kHi; k++) {
     const level = d0 + k * w;
@@ -339,14 +414,28 @@ export function generateCurvedTracks(field: PathsD, mainland: PathsD, widthMeter
   }
   const tracks: Track[] = pieces.map(({ k, xy }) => {
     const m = xy.length;
-    let ua = chainParameter(line, cum, xy[0], xy[1]), ub = chainParameter(line, cum, xy[m - 2], xy[m - 1]);
+    let ua = chainParameter(line, cum, xy[0], xy[1]),
+      ub = chainParameter(line, cum, xy[m - 2], xy[m - 1]);
     let pts = xy;
     if (ua > ub) {
       pts = new Float64Array(m);
-      for (let i = 0; i < m; i += 2) { pts[i] = xy[m - 2 - i]; pts[i + 1] = xy[m - 1 - i]; }
+      for (let i = 0; i < m; i += 2) {
+        pts[i] = xy[m - 2 - i];
+        pts[i + 1] = xy[m - 1 - i];
+      }
       [ua, ub] = [ub, ua];
     }
-    return { line: k - kLo, u0: ua, u1: ub, v: d0 + k * w, x0: pts[0], y0: pts[1], x1: pts[m - 2], y1: pts[m - 1], xy: pts };
+    return {
+      line: k - kLo,
+      u0: ua,
+      u1: ub,
+      v: d0 + k * w,
+      x0: pts[0],
+      y0: pts[1],
+      x1: pts[m - 2],
+      y1: pts[m - 1],
+      xy: pts,
+    };
   });
   tracks.sort((a, b) => a.line - b.line || a.u0 - b.u0);
   return { directionRadians: dir, tracks, lineCount: kHi - kLo + 1, referenceChain: chain };

@@ -27,7 +27,14 @@ export interface TrackExtension {
  * Returns the extended track list (new objects; the input is not changed) and a summary.
  * `field` is the whole field (holes included as clockwise rings), `mainland` the area the tracks were clipped to.
  */
-export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, widthMeters: number, maxExtensionMeters: number, fraction = 1): { tracks: Track[]; extension: TrackExtension } {
+export function extendTracks(
+  set: TrackSet,
+  mainland: PathsD,
+  field: PathsD,
+  widthMeters: number,
+  maxExtensionMeters: number,
+  fraction = 1,
+): { tracks: Track[]; extension: TrackExtension } {
   const w = widthMeters;
   // A dense (logged) boundary is offset simplified (geometry/simplifyBoundary.ts), its tolerance
   // further in: the room stays inside the real field shrunk by w/2, at a fraction of the sweep's cost.
@@ -36,13 +43,28 @@ export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, wid
   // The mainland is the call's (headland/ is planned once per call): its reach is offset once for all plannings.
   const reachPolygon = sharedOffset(mainland, maxExtensionMeters, 0.01);
   // Per track direction (cells may have headings of their own): rotated edges and a cache of scanlines.
-  const frames = new Map<number, { c: number; s: number; land: RotatedEdges; room: RotatedEdges; reach: RotatedEdges; cache: Map<number, number[]> }>();
+  const frames = new Map<
+    number,
+    { c: number; s: number; land: RotatedEdges; room: RotatedEdges; reach: RotatedEdges; cache: Map<number, number[]> }
+  >();
   const frameOf = (dir: number) => {
     let f = frames.get(dir);
-    if (!f) frames.set(dir, (f = { c: Math.cos(dir), s: Math.sin(dir), land: rotateEdges(mainland, dir), room: rotateEdges(roomPolygon, dir), reach: rotateEdges(reachPolygon, dir), cache: new Map() }));
+    if (!f)
+      frames.set(
+        dir,
+        (f = {
+          c: Math.cos(dir),
+          s: Math.sin(dir),
+          land: rotateEdges(mainland, dir),
+          room: rotateEdges(roomPolygon, dir),
+          reach: rotateEdges(reachPolygon, dir),
+          cache: new Map(),
+        }),
+      );
     return f;
   };
-  let tracksExtended = 0, addedLengthMeters = 0;
+  let tracksExtended = 0,
+    addedLengthMeters = 0;
   const tracks = set.tracks.map((t) => {
     if (t.xy) return t;
     const { c, s, land, room, reach, cache } = frameOf(t.directionRadians ?? set.directionRadians);
@@ -52,7 +74,8 @@ export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, wid
       if (!x) cache.set(key, (x = crossingsAt(land, v)));
       return x;
     };
-    let lo = t.u0, hi = t.u1;
+    let lo = t.u0,
+      hi = t.u1;
     // The swath's edges taken 5 % of the width inside: an edge running along the mainland's edge or
     // grazing it by centimetres (a short track in the headland band parallel to that edge, about w/2
     // away, as at the inner corner of an L whose arms have their own headings) works next to none of
@@ -97,7 +120,15 @@ export function extendTracks(set: TrackSet, mainland: PathsD, field: PathsD, wid
     if (!(added > 1e-3)) return t;
     tracksExtended++;
     addedLengthMeters += added;
-    return { ...t, u0: lo, u1: hi, x0: c * lo - s * t.v, y0: s * lo + c * t.v, x1: c * hi - s * t.v, y1: s * hi + c * t.v };
+    return {
+      ...t,
+      u0: lo,
+      u1: hi,
+      x0: c * lo - s * t.v,
+      y0: s * lo + c * t.v,
+      x1: c * hi - s * t.v,
+      y1: s * hi + c * t.v,
+    };
   });
   return { tracks, extension: { tracksExtended, addedLengthMeters } };
 }

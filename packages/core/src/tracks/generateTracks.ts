@@ -16,7 +16,10 @@ export interface Track {
   /** Across-track coordinate of the scanline. */
   v: number;
   /** Ends in the local frame: (x0, y0) at u0, (x1, y1) at u1. */
-  x0: number; y0: number; x1: number; y1: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
   /**
    * The track's own direction (radians CCW from +x, [0, π)) when its cell has a heading of
    * its own (`assignCellHeadings`); u and v are then in the frame rotated by it. Absent: the
@@ -47,28 +50,36 @@ export const MIN_TRACK_LENGTH_METERS = 1;
 
 /** The polygon's extent across the heading (v = −s·x + c·y). */
 export function acrossExtent(poly: PathsD, directionRadians: number): { vmin: number; vmax: number } {
-  const c = Math.cos(directionRadians), s = Math.sin(directionRadians);
-  let vmin = Infinity, vmax = -Infinity;
-  for (const ring of poly) for (const p of ring) {
-    const v = -s * p.x + c * p.y;
-    if (v < vmin) vmin = v;
-    if (v > vmax) vmax = v;
-  }
+  const c = Math.cos(directionRadians),
+    s = Math.sin(directionRadians);
+  let vmin = Infinity,
+    vmax = -Infinity;
+  for (const ring of poly)
+    for (const p of ring) {
+      const v = -s * p.x + c * p.y;
+      if (v < vmin) vmin = v;
+      if (v > vmax) vmax = v;
+    }
   return { vmin, vmax };
 }
 
 /** Intersections of `count` scanlines v0 + k·step with the rotated polygon edges, per line, sorted. */
 function scanAt(poly: PathsD, directionRadians: number, v0: number, step: number, count: number): number[][] {
-  const c = Math.cos(directionRadians), s = Math.sin(directionRadians);
+  const c = Math.cos(directionRadians),
+    s = Math.sin(directionRadians);
   const lines: number[][] = Array.from({ length: count }, () => []);
   for (const ring of poly) {
     const n = ring.length;
     for (let i = 0; i < n; i++) {
-      const a = ring[i], b = ring[(i + 1) % n];
-      const ua = c * a.x + s * a.y, va = -s * a.x + c * a.y;
-      const ub = c * b.x + s * b.y, vb = -s * b.x + c * b.y;
+      const a = ring[i],
+        b = ring[(i + 1) % n];
+      const ua = c * a.x + s * a.y,
+        va = -s * a.x + c * a.y;
+      const ub = c * b.x + s * b.y,
+        vb = -s * b.x + c * b.y;
       if (va === vb) continue;
-      const lo = Math.min(va, vb), hi = Math.max(va, vb);
+      const lo = Math.min(va, vb),
+        hi = Math.max(va, vb);
       // Half-open [lo, hi): a vertex on a scanline is counted once.
       let k0 = Math.ceil((lo - v0) / step);
       let k1 = Math.ceil((hi - v0) / step) - 1;
@@ -114,7 +125,8 @@ const PIECE_COST_PER_SQUARE_WIDTH = 0.5;
 function overlapLength(a: number[], b: number[]): number {
   let total = 0;
   for (let i = 0, j = 0; i + 1 < a.length && j + 1 < b.length;) {
-    const lo = Math.max(a[i], b[j]), hi = Math.min(a[i + 1], b[j + 1]);
+    const lo = Math.max(a[i], b[j]),
+      hi = Math.min(a[i + 1], b[j + 1]);
     if (hi > lo) total += hi - lo;
     if (a[i + 1] < b[j + 1]) i += 2;
     else j += 2;
@@ -127,12 +139,20 @@ function overlapLength(a: number[], b: number[]): number {
  * that overlap them, and no further than the middle of the gap to the next interval of their own
  * line (`xs`), as tracks/extendTracks.ts moves them.
  */
-function extendPieces(xs: number[], p: number[], below: number[] | undefined, above: number[] | undefined, fraction: number): number[] {
+function extendPieces(
+  xs: number[],
+  p: number[],
+  below: number[] | undefined,
+  above: number[] | undefined,
+  fraction: number,
+): number[] {
   if (fraction <= 0 || p.length === 0) return p;
   const out = p.slice();
   for (let k = 0; k + 1 < out.length; k += 2) {
-    const u0 = p[k], u1 = p[k + 1];
-    let lo = u0, hi = u1;
+    const u0 = p[k],
+      u1 = p[k + 1];
+    let lo = u0,
+      hi = u1;
     for (const e of [below, above]) {
       if (!e) continue;
       for (let i = 0; i + 1 < e.length; i += 2) {
@@ -153,7 +173,8 @@ function extendPieces(xs: number[], p: number[], below: number[] | undefined, ab
 /** Track pieces of one scanline: its inside intervals at least MIN_TRACK_LENGTH_METERS long. */
 function piecesOf(xs: number[]): number[] {
   const out: number[] = [];
-  for (let i = 0; i + 1 < xs.length; i += 2) if (xs[i + 1] - xs[i] >= MIN_TRACK_LENGTH_METERS) out.push(xs[i], xs[i + 1]);
+  for (let i = 0; i + 1 < xs.length; i += 2)
+    if (xs[i + 1] - xs[i] >= MIN_TRACK_LENGTH_METERS) out.push(xs[i], xs[i + 1]);
   return out;
 }
 
@@ -167,10 +188,16 @@ function piecesOf(xs: number[]): number[] {
  * worked where the nearest line's tracks run beside it. The offset with the least uncovered area
  * plus PIECE_COST_PER_SQUARE_WIDTH·w² per track wins; ties go to the one nearest the centred lines.
  */
-function phasedScanlines(poly: PathsD, directionRadians: number, widthMeters: number, extensionFraction: number): { v0: number; lines: number[][] } {
+function phasedScanlines(
+  poly: PathsD,
+  directionRadians: number,
+  widthMeters: number,
+  extensionFraction: number,
+): { v0: number; lines: number[][] } {
   const { vmin, vmax } = acrossExtent(poly, directionRadians);
   if (!(vmax > vmin)) return { v0: 0, lines: [] };
-  const S = PHASE_STEPS, half = (S - 1) / 2;
+  const S = PHASE_STEPS,
+    half = (S - 1) / 2;
   const step = widthMeters / S;
   const h = vmax - vmin;
   // The sub-lines run through the centred lines (one of the offsets tried is theirs).
@@ -188,12 +215,23 @@ function phasedScanlines(poly: PathsD, directionRadians: number, widthMeters: nu
   const raw = fine.map(piecesOf);
   // Each piece as the track stage leaves it: its ends moved `extensionFraction` of the way to where
   // the sub-lines at its swath's edges leave the polygon (tracks/extendTracks.ts).
-  const pieces = raw.map((p, i) => extendPieces(fine[i], p, i >= half ? fine[i - half] : undefined, i + half < fineCount ? fine[i + half] : undefined, extensionFraction));
+  const pieces = raw.map((p, i) =>
+    extendPieces(
+      fine[i],
+      p,
+      i >= half ? fine[i - half] : undefined,
+      i + half < fineCount ? fine[i + half] : undefined,
+      extensionFraction,
+    ),
+  );
   const pieceCost = PIECE_COST_PER_SQUARE_WIDTH * widthMeters * widthMeters;
   const tol = (c: number): number => 1e-6 * (1 + Math.abs(c));
-  let best = 0, bestCost = Infinity, bestTie = Infinity;
+  let best = 0,
+    bestCost = Infinity,
+    bestTie = Infinity;
   for (let m = 0; m < S; m++) {
-    let uncovered = 0, pieceCount = 0;
+    let uncovered = 0,
+      pieceCount = 0;
     for (let i = m; i < fineCount; i += S) pieceCount += raw[i].length / 2;
     for (let j = 0; j < fineCount; j++) {
       // The line nearest sub-line j (none below the first sub-line or above the last).
@@ -219,26 +257,47 @@ function phasedScanlines(poly: PathsD, directionRadians: number, widthMeters: nu
  * to leave the least unworked (`phasedScanlines`), counting the track ends as the track stage
  * extends them afterwards (`extensionFraction` of the full extension, tracks/extendTracks.ts).
  */
-export function generateTracks(mainland: PathsD, directionRadians: number, widthMeters: number, extensionFraction = DEFAULTS.trackExtensionFraction): TrackSet {
+export function generateTracks(
+  mainland: PathsD,
+  directionRadians: number,
+  widthMeters: number,
+  extensionFraction = DEFAULTS.trackExtensionFraction,
+): TrackSet {
   const { v0, lines } = phasedScanlines(mainland, directionRadians, widthMeters, extensionFraction);
-  const c = Math.cos(directionRadians), s = Math.sin(directionRadians);
+  const c = Math.cos(directionRadians),
+    s = Math.sin(directionRadians);
   const tracks: Track[] = [];
   for (let k = 0; k < lines.length; k++) {
     const xs = lines[k];
     const v = v0 + k * widthMeters;
     for (let i = 0; i + 1 < xs.length; i += 2) {
-      const u0 = xs[i], u1 = xs[i + 1];
+      const u0 = xs[i],
+        u1 = xs[i + 1];
       if (u1 - u0 < MIN_TRACK_LENGTH_METERS) continue;
-      tracks.push({ line: k, u0, u1, v, x0: c * u0 - s * v, y0: s * u0 + c * v, x1: c * u1 - s * v, y1: s * u1 + c * v });
+      tracks.push({
+        line: k,
+        u0,
+        u1,
+        v,
+        x0: c * u0 - s * v,
+        y0: s * u0 + c * v,
+        x1: c * u1 - s * v,
+        y1: s * u1 + c * v,
+      });
     }
   }
   return { directionRadians, tracks, lineCount: lines.length };
 }
 
 /** Cheap summary of a heading for the search: track pieces and their total length. */
-export function summarizeTracks(mainland: PathsD, directionRadians: number, widthMeters: number): { pieces: number; lengthMeters: number } {
+export function summarizeTracks(
+  mainland: PathsD,
+  directionRadians: number,
+  widthMeters: number,
+): { pieces: number; lengthMeters: number } {
   const { lines } = scanlines(mainland, directionRadians, widthMeters);
-  let pieces = 0, lengthMeters = 0;
+  let pieces = 0,
+    lengthMeters = 0;
   for (const xs of lines) {
     for (let i = 0; i + 1 < xs.length; i += 2) {
       const d = xs[i + 1] - xs[i];

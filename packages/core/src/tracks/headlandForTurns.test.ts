@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { headlandNeedForTurns, HEADLAND_NEED_MARGIN_METERS, HEADLAND_SHORTFALL_TOLERANCE_METERS } from './headlandForTurns.js';
+import {
+  headlandNeedForTurns,
+  HEADLAND_NEED_MARGIN_METERS,
+  HEADLAND_SHORTFALL_TOLERANCE_METERS,
+} from './headlandForTurns.js';
 import { chooseTurnHeadland, headlandWidenedWarning, turnHeadlandPasses } from './widenHeadland.js';
 import type { TurnHeadland } from './widenHeadland.js';
 import type { PlanMetrics } from '../types.js';
@@ -20,7 +24,9 @@ function slantedTracks(count: number, w: number, tanAlpha: number): Track[] {
 function reachPastEndLine(a: Track, b: Track, tanAlpha: number, R: number): number {
   const from = { x: a.x0, y: a.y0, headingRadians: Math.PI };
   const to = { x: b.x0, y: b.y0, headingRadians: 0 };
-  const u = turnCandidates(from, to, { turnRadiusMeters: R, reverseAllowed: false }).find((c) => c.turnType === 'U' || c.turnType === 'PerfectU');
+  const u = turnCandidates(from, to, { turnRadiusMeters: R, reverseAllowed: false }).find(
+    (c) => c.turnType === 'U' || c.turnType === 'PerfectU',
+  );
   expect(u).toBeDefined();
   // the end line x + tan α · y = 0; its outward unit normal is −(1, tan α) / √(1 + tan²α)
   const n = Math.hypot(1, tanAlpha);
@@ -31,7 +37,8 @@ function reachPastEndLine(a: Track, b: Track, tanAlpha: number, R: number): numb
 }
 
 describe('headlandNeedForTurns: the headland the skip turns reach into', () => {
-  const w = 3, R = 12;
+  const w = 3,
+    R = 12;
 
   it('ends level: a U to the track ⌈2R / w⌉ over, reaching R past the ends', () => {
     const tracks = slantedTracks(30, w, 0);
@@ -46,15 +53,18 @@ describe('headlandNeedForTurns: the headland the skip turns reach into', () => {
     expect((need.passes - 1) * w).toBeLessThan(need.depthMeters);
   });
 
-  it.each([0.2, 0.5, 1])('ends on an edge slanted by tan α = %s: as deep as the real U turn reaches past that edge', (tanAlpha) => {
-    const tracks = slantedTracks(30, w, tanAlpha);
-    const need = headlandNeedForTurns(tracks, w, { turnRadiusMeters: R })!;
-    const real = reachPastEndLine(tracks[0], tracks[need.skipLines], tanAlpha, R);
-    // a slanted edge needs more than R
-    expect(real).toBeGreaterThan(R + 1);
-    expect(need.depthMeters).toBeGreaterThanOrEqual(real);
-    expect(need.depthMeters).toBeLessThanOrEqual(real + HEADLAND_NEED_MARGIN_METERS + 0.05);
-  });
+  it.each([0.2, 0.5, 1])(
+    'ends on an edge slanted by tan α = %s: as deep as the real U turn reaches past that edge',
+    (tanAlpha) => {
+      const tracks = slantedTracks(30, w, tanAlpha);
+      const need = headlandNeedForTurns(tracks, w, { turnRadiusMeters: R })!;
+      const real = reachPastEndLine(tracks[0], tracks[need.skipLines], tanAlpha, R);
+      // a slanted edge needs more than R
+      expect(real).toBeGreaterThan(R + 1);
+      expect(need.depthMeters).toBeGreaterThanOrEqual(real);
+      expect(need.depthMeters).toBeLessThanOrEqual(real + HEADLAND_NEED_MARGIN_METERS + 0.05);
+    },
+  );
 
   it('a field of fewer tracks than a U turn spans: the depth of a U between level ends, no join measured', () => {
     const need = headlandNeedForTurns(slantedTracks(5, w, 0), w, { turnRadiusMeters: R })!;
@@ -67,9 +77,30 @@ describe('headlandNeedForTurns: the headland the skip turns reach into', () => {
 });
 
 describe('turnHeadlandPasses: widened only for more than a few decimetres', () => {
-  const square = [[{ x: -300, y: -300 }, { x: 300, y: -300 }, { x: 300, y: 300 }, { x: -300, y: 300 }]];
+  const square = [
+    [
+      { x: -300, y: -300 },
+      { x: 300, y: -300 },
+      { x: 300, y: 300 },
+      { x: -300, y: 300 },
+    ],
+  ];
   const settings = (w: number, R: number, passes: number) =>
-    normalizeRequest({ field: { type: 'Polygon', coordinates: [[[15, 48], [15.01, 48], [15.01, 48.01], [15, 48]]] }, machine: { widthMeters: w, turnRadiusMeters: R }, headland: { passes } });
+    normalizeRequest({
+      field: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [15, 48],
+            [15.01, 48],
+            [15.01, 48.01],
+            [15, 48],
+          ],
+        ],
+      },
+      machine: { widthMeters: w, turnRadiusMeters: R },
+      headland: { passes },
+    });
 
   it('W 6 m, R 6 m, 2 passes: U turns reaching a few decimetres into the clearance keep the 2 passes', () => {
     // ends on an edge slanted by tan α = 3: the U to the track 2 over needs 12–12.5 m with the clearance
@@ -93,16 +124,51 @@ describe('turnHeadlandPasses: widened only for more than a few decimetres', () =
 });
 
 describe('chooseTurnHeadland: widened, halfway or asked, the best kept', () => {
-  const input = normalizeRequest({ field: { type: 'Polygon', coordinates: [[[15, 48], [15.01, 48], [15.01, 48.01], [15, 48]]] }, machine: { widthMeters: 3, turnRadiusMeters: 12 }, headland: { passes: 3 } });
-  const need = (over: Partial<TurnHeadland> = {}): TurnHeadland => ({ widened: true, asked: 3, passes: 8, depthMeters: 23.1, skipLines: 8, fewTracks: false, roundOnly: false, x: 0, y: 0, ...over });
+  const input = normalizeRequest({
+    field: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [15, 48],
+          [15.01, 48],
+          [15.01, 48.01],
+          [15, 48],
+        ],
+      ],
+    },
+    machine: { widthMeters: 3, turnRadiusMeters: 12 },
+    headland: { passes: 3 },
+  });
+  const need = (over: Partial<TurnHeadland> = {}): TurnHeadland => ({
+    widened: true,
+    asked: 3,
+    passes: 8,
+    depthMeters: 23.1,
+    skipLines: 8,
+    fewTracks: false,
+    roundOnly: false,
+    x: 0,
+    y: 0,
+    ...over,
+  });
   /** A planning with this share unworked, non-working ÷ working 0.5, and these warnings. */
-  const planning = (unworked: number, codes: string[] = []) => ({ plan: { metrics: { uncoveredRatio: unworked, workingDistanceMeters: 1000, nonWorkingDistanceMeters: 500 } as PlanMetrics, warnings: codes.map((code) => ({ code })) } });
+  const planning = (unworked: number, codes: string[] = []) => ({
+    plan: {
+      metrics: { uncoveredRatio: unworked, workingDistanceMeters: 1000, nonWorkingDistanceMeters: 500 } as PlanMetrics,
+      warnings: codes.map((code) => ({ code })),
+    },
+  });
   const run = (t: TurnHeadland, byPasses: Record<number, ReturnType<typeof planning>>) => {
     const planned: number[] = [];
-    const choice = chooseTurnHeadland(input, { turnHeadland: t }, (turnHeadland) => ({ turnHeadland }), (settings) => {
-      planned.push(settings.headlandPasses);
-      return byPasses[settings.headlandPasses];
-    });
+    const choice = chooseTurnHeadland(
+      input,
+      { turnHeadland: t },
+      (turnHeadland) => ({ turnHeadland }),
+      (settings) => {
+        planned.push(settings.headlandPasses);
+        return byPasses[settings.headlandPasses];
+      },
+    );
     return { choice: choice!, planned };
   };
 
@@ -111,18 +177,26 @@ describe('chooseTurnHeadland: widened, halfway or asked, the best kept', () => {
     expect(planned).toEqual([8, 5]);
     expect(choice.settings.headlandPasses).toBe(5);
     expect(choice.shared.turnHeadland).toMatchObject({ widened: true, passes: 8, planned: 5 });
-    expect(headlandWidenedWarning(choice.shared.turnHeadland!, 3, 12).message).toContain('planned with 5 (with 8, headland passes that cannot be joined at R would be left out)');
+    expect(headlandWidenedWarning(choice.shared.turnHeadland!, 3, 12).message).toContain(
+      'planned with 5 (with 8, headland passes that cannot be joined at R would be left out)',
+    );
   });
 
   it('keeps the widened plan where halfway is no better, and plans no halfway where no pass is left out', () => {
-    expect(run(need(), { 8: planning(0.05, ['headland-pass-skipped']), 5: planning(0.05) }).choice.settings.headlandPasses).toBe(8);
+    expect(
+      run(need(), { 8: planning(0.05, ['headland-pass-skipped']), 5: planning(0.05) }).choice.settings.headlandPasses,
+    ).toBe(8);
     const clean = run(need(), { 8: planning(0.02) });
     expect(clean.planned).toEqual([8]);
     expect(clean.choice.settings.headlandPasses).toBe(8);
   });
 
   it('for a field of few tracks weighs the passes asked too', () => {
-    const { choice, planned } = run(need({ passes: 5, fewTracks: true }), { 5: planning(0.3, ['headland-pass-skipped']), 4: planning(0.2), 3: planning(0.1) });
+    const { choice, planned } = run(need({ passes: 5, fewTracks: true }), {
+      5: planning(0.3, ['headland-pass-skipped']),
+      4: planning(0.2),
+      3: planning(0.1),
+    });
     expect(planned).toEqual([5, 4, 3]);
     expect(choice.settings.headlandPasses).toBe(3);
     expect(choice.shared.turnHeadland!.widened).toBe(false);

@@ -47,12 +47,19 @@ export interface HeadlandNeed {
  * times a U's length), the depth of a U between level ends, with `joins` 0: in headland passes
  * that deep such a field is mostly or wholly driven round. Undefined without straight tracks.
  */
-export function headlandNeedForTurns(tracks: readonly Track[], widthMeters: number, opts: FieldTurnOptions): HeadlandNeed | undefined {
+export function headlandNeedForTurns(
+  tracks: readonly Track[],
+  widthMeters: number,
+  opts: FieldTurnOptions,
+): HeadlandNeed | undefined {
   const w = widthMeters;
   // the U of the smallest skip that needs no loop: its span s and reach a
-  let skipLines = 0, reach = 0;
+  let skipLines = 0,
+    reach = 0;
   for (let k = 1; k <= 64 && skipLines === 0; k++) {
-    const u = predictFieldTurns(k * w, { ...opts, reverseAllowed: false }).find((t) => t.turnType === 'U' || t.turnType === 'PerfectU');
+    const u = predictFieldTurns(k * w, { ...opts, reverseAllowed: false }).find(
+      (t) => t.turnType === 'U' || t.turnType === 'PerfectU',
+    );
     if (u) {
       skipLines = k;
       reach = u.extentMeters;
@@ -71,20 +78,34 @@ export function headlandNeedForTurns(tracks: readonly Track[], widthMeters: numb
   for (const [line, list] of byLine) {
     const others = byLine.get(line + skipLines);
     if (!others) continue;
-    for (const a of list) for (const b of others) {
-      if (Math.min(a.u1, b.u1) - Math.max(a.u0, b.u0) <= 0) continue;
-      for (const end of [0, 1]) {
-        const du = end === 0 ? a.u0 - b.u0 : a.u1 - b.u1;
-        const sin = Math.abs(du) / Math.hypot(du, s);
-        // the end farther out: the lower u at the start side, the higher at the end side
-        const out = (end === 0) === du < 0 ? a : b;
-        depths.push({ d: reach + Math.max(0, s - reach) * sin + HEADLAND_NEED_MARGIN_METERS, x: end === 0 ? out.x0 : out.x1, y: end === 0 ? out.y0 : out.y1 });
+    for (const a of list)
+      for (const b of others) {
+        if (Math.min(a.u1, b.u1) - Math.max(a.u0, b.u0) <= 0) continue;
+        for (const end of [0, 1]) {
+          const du = end === 0 ? a.u0 - b.u0 : a.u1 - b.u1;
+          const sin = Math.abs(du) / Math.hypot(du, s);
+          // the end farther out: the lower u at the start side, the higher at the end side
+          const out = (end === 0) === du < 0 ? a : b;
+          depths.push({
+            d: reach + Math.max(0, s - reach) * sin + HEADLAND_NEED_MARGIN_METERS,
+            x: end === 0 ? out.x0 : out.x1,
+            y: end === 0 ? out.y0 : out.y1,
+          });
+        }
       }
-    }
   }
   if (depths.length === 0) {
     const first = [...byLine.values()][0]?.[0];
-    return first ? { depthMeters: reach + HEADLAND_NEED_MARGIN_METERS, passes: Math.ceil((reach + HEADLAND_NEED_MARGIN_METERS) / w - 1e-9), skipLines, joins: 0, x: first.x0, y: first.y0 } : undefined;
+    return first
+      ? {
+          depthMeters: reach + HEADLAND_NEED_MARGIN_METERS,
+          passes: Math.ceil((reach + HEADLAND_NEED_MARGIN_METERS) / w - 1e-9),
+          skipLines,
+          joins: 0,
+          x: first.x0,
+          y: first.y0,
+        }
+      : undefined;
   }
   depths.sort((p, q) => p.d - q.d);
   const at = depths[Math.min(depths.length - 1, Math.ceil(HEADLAND_NEED_SHARE * depths.length) - 1)];

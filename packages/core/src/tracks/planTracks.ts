@@ -45,8 +45,16 @@ export interface ChosenHeading {
 }
 
 /** The preferred heading; else the searched one (`search`, called only then); north when there is no mainland. */
-export function chooseHeading(preferredHeadingDegrees: number | undefined, hasMainland: boolean, search: () => number): ChosenHeading {
-  if (preferredHeadingDegrees !== undefined) return { directionRadians: bearingToDirectionRadians(preferredHeadingDegrees), heading: { degrees: preferredHeadingDegrees, source: 'preferred' } };
+export function chooseHeading(
+  preferredHeadingDegrees: number | undefined,
+  hasMainland: boolean,
+  search: () => number,
+): ChosenHeading {
+  if (preferredHeadingDegrees !== undefined)
+    return {
+      directionRadians: bearingToDirectionRadians(preferredHeadingDegrees),
+      heading: { degrees: preferredHeadingDegrees, source: 'preferred' },
+    };
   if (!hasMainland) return { directionRadians: Math.PI / 2, heading: { degrees: 0, source: 'search' } };
   const directionRadians = search();
   return { directionRadians, heading: { degrees: directionToBearingDegrees(directionRadians), source: 'search' } };
@@ -55,7 +63,11 @@ export function chooseHeading(preferredHeadingDegrees: number | undefined, hasMa
 /** The heading of a planning: the preferred one, else searched on the full headlands' mainland (tracks/searchHeading.ts). */
 export function fieldHeading(settings: PlanSettings, field: PathsD, mainland: PathsD): ChosenHeading {
   const { widthMeters: w, turnRadiusMeters: R } = settings.machine;
-  return chooseHeading(settings.preferredHeadingDegrees, mainland.length > 0, () => searchHeading(field, mainland, w, R).directionRadians);
+  return chooseHeading(
+    settings.preferredHeadingDegrees,
+    mainland.length > 0,
+    () => searchHeading(field, mainland, w, R).directionRadians,
+  );
 }
 
 export type StripMode = 'all' | 'single' | 'none';
@@ -113,15 +125,38 @@ export interface TrackPlanning {
 }
 
 /** The track stage of a planning, on the prepared field and its headlands. */
-export function planFieldTracks(settings: PlanSettings, prepared: LocalField, headlandStage: HeadlandStage<ChosenHeading>, planning: TrackPlanning): PlannedTracks {
-  const { small, chosen, shaped: { headlands } } = headlandStage;
+export function planFieldTracks(
+  settings: PlanSettings,
+  prepared: LocalField,
+  headlandStage: HeadlandStage<ChosenHeading>,
+  planning: TrackPlanning,
+): PlannedTracks {
+  const {
+    small,
+    chosen,
+    shaped: { headlands },
+  } = headlandStage;
   return planTracks({
-    field: small.field, mainland: headlands.mainland, widthMeters: settings.machine.widthMeters, turnRadiusMeters: settings.machine.turnRadiusMeters, chosen,
-    ...(settings.preferredHeadingDegrees !== undefined ? { preferredHeadingDegrees: settings.preferredHeadingDegrees } : {}),
-    curved: settings.trackType === 'curved', cellHeadingsAllowed: planning.cellHeadingsAllowed && settings.headland.mode !== 'turnOnly',
-    fullExtension: settings.options.includes('extendTracks'), passCount: headlands.passes.length, passRings: headlands.passes.map((p) => p.ring),
-    workable: prepared.workable, fieldAreaSquareMeters: prepared.fieldAreaSquareMeters, strips: planning.strips, smallObstacles: small.small, region: planning.region,
-    ...(planning.judgeHeadland ? { judgeHeadland: planning.judgeHeadland } : {}), ...(planning.hurry ? { hurry: planning.hurry } : {}),
+    field: small.field,
+    mainland: headlands.mainland,
+    widthMeters: settings.machine.widthMeters,
+    turnRadiusMeters: settings.machine.turnRadiusMeters,
+    chosen,
+    ...(settings.preferredHeadingDegrees !== undefined
+      ? { preferredHeadingDegrees: settings.preferredHeadingDegrees }
+      : {}),
+    curved: settings.trackType === 'curved',
+    cellHeadingsAllowed: planning.cellHeadingsAllowed && settings.headland.mode !== 'turnOnly',
+    fullExtension: settings.options.includes('extendTracks'),
+    passCount: headlands.passes.length,
+    passRings: headlands.passes.map((p) => p.ring),
+    workable: prepared.workable,
+    fieldAreaSquareMeters: prepared.fieldAreaSquareMeters,
+    strips: planning.strips,
+    smallObstacles: small.small,
+    region: planning.region,
+    ...(planning.judgeHeadland ? { judgeHeadland: planning.judgeHeadland } : {}),
+    ...(planning.hurry ? { hurry: planning.hurry } : {}),
   });
 }
 
@@ -137,34 +172,74 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
   const curved = curvedSet !== undefined && curvedSet.tracks.length > 0;
   if (curvedSet && curved) {
     directionRadians = curvedSet.directionRadians;
-    if (inp.preferredHeadingDegrees === undefined) heading = { degrees: directionToBearingDegrees(directionRadians), source: 'search' };
+    if (inp.preferredHeadingDegrees === undefined)
+      heading = { degrees: directionToBearingDegrees(directionRadians), source: 'search' };
   }
-  const trackSet: TrackSet = curvedSet && curved ? curvedSet : mainland.length > 0 ? generateTracks(mainland, directionRadians, w) : { directionRadians, tracks: [], lineCount: 0 };
+  const trackSet: TrackSet =
+    curvedSet && curved
+      ? curvedSet
+      : mainland.length > 0
+        ? generateTracks(mainland, directionRadians, w)
+        : { directionRadians, tracks: [], lineCount: 0 };
   // The widen-or-keep step judges the tracks as generated (one heading, ends not extended): a planning it drops is neither
   // weighed in cells nor extended.
-  if (inp.judgeHeadland?.(trackSet.tracks)) return { trackSet, directionRadians, heading, curved, cellOf: new Int32Array(trackSet.tracks.length), stripCount: 0 };
+  if (inp.judgeHeadland?.(trackSet.tracks))
+    return {
+      trackSet,
+      directionRadians,
+      heading,
+      curved,
+      cellOf: new Int32Array(trackSet.tracks.length),
+      stripCount: 0,
+    };
   // Boustrophedon cells of the tracks; with a searched heading, each cell re-tracked at its own best heading when that is cheaper.
   // Past the cap (also while the cells are weighed) the cells keep the field heading.
   const cut = (): boolean => inp.hurry?.(CUT_CELL_HEADINGS) === true;
-  const cellTracks = inp.cellHeadingsAllowed && !curved && inp.preferredHeadingDegrees === undefined && trackSet.tracks.length > 0 && !cut() ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R, cut) : undefined;
+  const cellTracks =
+    inp.cellHeadingsAllowed &&
+    !curved &&
+    inp.preferredHeadingDegrees === undefined &&
+    trackSet.tracks.length > 0 &&
+    !cut()
+      ? assignCellHeadings(mainland, trackSet.tracks, directionRadians, w, R, cut)
+      : undefined;
   if (cellTracks) trackSet.tracks = cellTracks.tracks;
   // Track ends pushed out towards where the swaths reach the mainland's edge: by
   // DEFAULTS.trackExtensionFraction of that by default, all of it with the option extendTracks (which reports its gain).
   const unextendedTracks = trackSet.tracks;
-  const extended = trackSet.tracks.length > 0 && !curved ? extendTracks(trackSet, mainland, field, w, w / 2, inp.fullExtension ? 1 : DEFAULTS.trackExtensionFraction) : undefined;
+  const extended =
+    trackSet.tracks.length > 0 && !curved
+      ? extendTracks(trackSet, mainland, field, w, w / 2, inp.fullExtension ? 1 : DEFAULTS.trackExtensionFraction)
+      : undefined;
   if (extended) trackSet.tracks = extended.tracks;
-  if (inp.smallObstacles.length > 0) trackSet.tracks = swerveTracks(trackSet.tracks, inp.smallObstacles, inp.region(), directionRadians, R);
+  if (inp.smallObstacles.length > 0)
+    trackSet.tracks = swerveTracks(trackSet.tracks, inp.smallObstacles, inp.region(), directionRadians, R);
   // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width (tracks/strips.ts).
-  const strips = inp.strips === 'none' || inp.hurry?.(CUT_STRIPS) ? [] : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
-    widthMeters: w, turnRadiusMeters: R, minStripArea: patchThreshold(inp.fieldAreaSquareMeters), field, othersDriven: inp.passCount > 0,
-    // one pass through the middle of the largest strip: a field narrower than the machine, driven without a turn
-    ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),
-    turnRoomMeters: (1 + Math.sqrt(3)) * R, firstLine: trackSet.tracks.reduce((l, t) => Math.max(l, t.line), 0) + 4,
-  });
+  const strips =
+    inp.strips === 'none' || inp.hurry?.(CUT_STRIPS)
+      ? []
+      : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
+          widthMeters: w,
+          turnRadiusMeters: R,
+          minStripArea: patchThreshold(inp.fieldAreaSquareMeters),
+          field,
+          othersDriven: inp.passCount > 0,
+          // one pass through the middle of the largest strip: a field narrower than the machine, driven without a turn
+          ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),
+          turnRoomMeters: (1 + Math.sqrt(3)) * R,
+          firstLine: trackSet.tracks.reduce((l, t) => Math.max(l, t.line), 0) + 4,
+        });
   if (trackSet.tracks.length === 0 && inp.passCount === 0 && strips.length === 0)
-    throw new PlanError('no-workable-area', `the field is too small for a ${w} m machine: no track or headland pass fits`, [{ path: 'machine.widthMeters', message: 'no pass fits' }]);
+    throw new PlanError(
+      'no-workable-area',
+      `the field is too small for a ${w} m machine: no track or headland pass fits`,
+      [{ path: 'machine.widthMeters', message: 'no pass fits' }],
+    );
   const trackCellOf = cellTracks ? cellTracks.cellOf : new Int32Array(trackSet.tracks.length);
-  if (!cellTracks) groupCells(trackSet.tracks).forEach((c, i) => { for (const t of c) trackCellOf[t] = i; });
+  if (!cellTracks)
+    groupCells(trackSet.tracks).forEach((c, i) => {
+      for (const t of c) trackCellOf[t] = i;
+    });
   const cellOf = withStripCells(trackCellOf, strips);
   trackSet.tracks = [...trackSet.tracks, ...strips];
   return {

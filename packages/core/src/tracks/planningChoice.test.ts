@@ -18,14 +18,39 @@ interface Fake {
   made: number;
 }
 
-function fake(name: string, o: { nonWorking: number; uncovered: number; own?: boolean; faulted?: boolean; faults?: number; faultCode?: string; ordering?: number }): Fake {
+function fake(
+  name: string,
+  o: {
+    nonWorking: number;
+    uncovered: number;
+    own?: boolean;
+    faulted?: boolean;
+    faults?: number;
+    faultCode?: string;
+    ordering?: number;
+  },
+): Fake {
   const f: Fake = { measured: 0, made: 0, planning: undefined as unknown as Planning };
   const routeWarnings = Array.from({ length: o.faults ?? 0 }, () => ({ code: o.faultCode ?? 'turn-not-fitted' }));
   f.planning = lazyPlanning(
-    { ownCellHeadings: o.own ?? false, stripsFaulted: o.faulted ?? false, nonWorkingDistanceMeters: o.nonWorking, routeWarnings, ...(o.ordering !== undefined ? { orderingMilliseconds: o.ordering } : {}) },
+    {
+      ownCellHeadings: o.own ?? false,
+      stripsFaulted: o.faulted ?? false,
+      nonWorkingDistanceMeters: o.nonWorking,
+      routeWarnings,
+      ...(o.ordering !== undefined ? { orderingMilliseconds: o.ordering } : {}),
+    },
     () => (f.measured++, { uncoveredRatio: o.uncovered }),
     (m) => m.uncoveredRatio,
-    (m) => (f.made++, { name, metrics: { uncoveredRatio: m.uncoveredRatio, nonWorkingDistanceMeters: o.nonWorking }, warnings: routeWarnings, optimizer: { timeSpentMilliseconds: o.ordering } } as unknown as PlanWithOptimizer),
+    (m) => (
+      f.made++,
+      {
+        name,
+        metrics: { uncoveredRatio: m.uncoveredRatio, nonWorkingDistanceMeters: o.nonWorking },
+        warnings: routeWarnings,
+        optimizer: { timeSpentMilliseconds: o.ordering },
+      } as unknown as PlanWithOptimizer
+    ),
   );
   return f;
 }
@@ -37,7 +62,11 @@ describe('choosing between plannings on their routes first', () => {
     const first = fake('cells', { nonWorking: 900, uncovered: 0.01, own: true, ordering: 5 });
     const plain = fake('plain', { nonWorking: 800, uncovered: 0.02, ordering: 7 });
     let violationsAsked = 0;
-    const chosen = planCellHeadingsOrNot((cells) => (cells ? first : plain).planning, () => violationsAsked++, undefined);
+    const chosen = planCellHeadingsOrNot(
+      (cells) => (cells ? first : plain).planning,
+      () => violationsAsked++,
+      undefined,
+    );
     expect(first.measured + first.made + plain.measured + plain.made + violationsAsked).toBe(0);
     expect(nameOf(chosen.plan)).toBe('plain');
     expect(nameOf(chosen.plan)).toBe('plain');
@@ -49,7 +78,11 @@ describe('choosing between plannings on their routes first', () => {
   it('a per-cell planning shorter on the route is kept only if it covers as well: both measured, neither plan made for it', () => {
     const first = fake('cells', { nonWorking: 700, uncovered: 0.05, own: true });
     const plain = fake('plain', { nonWorking: 800, uncovered: 0.01 });
-    const chosen = planCellHeadingsOrNot((cells) => (cells ? first : plain).planning, () => 0, undefined);
+    const chosen = planCellHeadingsOrNot(
+      (cells) => (cells ? first : plain).planning,
+      () => 0,
+      undefined,
+    );
     expect([first.measured, plain.measured, first.made, plain.made]).toEqual([1, 1, 0, 0]);
     expect(nameOf(chosen.plan)).toBe('plain');
     expect([first.made, plain.made, plain.measured]).toEqual([0, 1, 1]);
@@ -57,12 +90,45 @@ describe('choosing between plannings on their routes first', () => {
 
   it('a per-cell planning longer on the route is kept where the one-heading route leaves out more and leaves clearly more unworked', () => {
     // sk-083 at W 3 m, R 12 m: 9 against 23 faults, 2.6 % against 11.6 % unworked
-    const first = fake('cells', { nonWorking: 33036, uncovered: 0.026, own: true, faults: 9, faultCode: 'headland-pass-skipped' });
-    const plain = fake('plain', { nonWorking: 32408, uncovered: 0.116, faults: 23, faultCode: 'headland-pass-skipped' });
-    expect(nameOf(planCellHeadingsOrNot((cells) => (cells ? first : plain).planning, () => 0, undefined).plan)).toBe('cells');
+    const first = fake('cells', {
+      nonWorking: 33036,
+      uncovered: 0.026,
+      own: true,
+      faults: 9,
+      faultCode: 'headland-pass-skipped',
+    });
+    const plain = fake('plain', {
+      nonWorking: 32408,
+      uncovered: 0.116,
+      faults: 23,
+      faultCode: 'headland-pass-skipped',
+    });
+    expect(
+      nameOf(
+        planCellHeadingsOrNot(
+          (cells) => (cells ? first : plain).planning,
+          () => 0,
+          undefined,
+        ).plan,
+      ),
+    ).toBe('cells');
     // leaving out more but not clearly more unworked (within 0.1 % of the field): the shorter route stays
-    const close = fake('cells', { nonWorking: 33036, uncovered: 0.1155, own: true, faults: 9, faultCode: 'headland-pass-skipped' });
-    expect(nameOf(planCellHeadingsOrNot((cells) => (cells ? close : plain).planning, () => 0, undefined).plan)).toBe('plain');
+    const close = fake('cells', {
+      nonWorking: 33036,
+      uncovered: 0.1155,
+      own: true,
+      faults: 9,
+      faultCode: 'headland-pass-skipped',
+    });
+    expect(
+      nameOf(
+        planCellHeadingsOrNot(
+          (cells) => (cells ? close : plain).planning,
+          () => 0,
+          undefined,
+        ).plan,
+      ),
+    ).toBe('plain');
   });
 
   it('the strip fallback decides on the routes’ faults without measuring either; a tie measures both', () => {
@@ -81,12 +147,28 @@ describe('choosing between plannings on their routes first', () => {
 
   it('the strip fallback keeps the planning the machine can drive: a join not fitted weighs more than parts left out', () => {
     const pick = (withCode: string, withFaults: number, withoutCode: string, withoutFaults: number): string =>
-      nameOf(planWithStripFallback((s) => ({
-        // with strips leaves less unworked: it wins every tie
-        all: fake('with strips', { nonWorking: 1, uncovered: 0.01, faulted: true, faults: withFaults, faultCode: withCode }),
-        none: fake('without strips', { nonWorking: 1, uncovered: 0.02, faults: withoutFaults, faultCode: withoutCode }),
-        single: fake('single', { nonWorking: 1, uncovered: 0 }),
-      })[s].planning));
+      nameOf(
+        planWithStripFallback(
+          (s) =>
+            ({
+              // with strips leaves less unworked: it wins every tie
+              all: fake('with strips', {
+                nonWorking: 1,
+                uncovered: 0.01,
+                faulted: true,
+                faults: withFaults,
+                faultCode: withCode,
+              }),
+              none: fake('without strips', {
+                nonWorking: 1,
+                uncovered: 0.02,
+                faults: withoutFaults,
+                faultCode: withoutCode,
+              }),
+              single: fake('single', { nonWorking: 1, uncovered: 0 }),
+            })[s].planning,
+        ),
+      );
     // one join not fitted against one pass left out (a tie on the count of faults before)
     expect(pick('turn-not-fitted', 1, 'headland-pass-skipped', 1)).toBe('without strips');
     expect(pick('connector-leaves-field', 1, 'track-skipped', 3)).toBe('without strips');
@@ -101,8 +183,20 @@ describe('choosing between plannings on their routes first', () => {
     const track = (line: number, y: number): Track => ({ line, u0: 0, u1: 100, v: y, x0: 0, y0: y, x1: 100, y1: y });
     // two tracks, the second a strip pass (from index 1 on), driven last
     const tracks = [track(0, 0), track(1, 6)];
-    const segments: LocalSegment[] = [0, 1].map((trackIndex) => ({ type: 'Track', xy: new Float64Array(0), trackIndex }));
-    const skipped = (shapeOnly: boolean): LocalWarning[] => [{ code: 'headland-pass-skipped', message: 'headland pass 3 left out', x: 50, y: 40, ...(shapeOnly ? { shapeOnly: true as const } : {}) }];
+    const segments: LocalSegment[] = [0, 1].map((trackIndex) => ({
+      type: 'Track',
+      xy: new Float64Array(0),
+      trackIndex,
+    }));
+    const skipped = (shapeOnly: boolean): LocalWarning[] => [
+      {
+        code: 'headland-pass-skipped',
+        message: 'headland pass 3 left out',
+        x: 50,
+        y: 40,
+        ...(shapeOnly ? { shapeOnly: true as const } : {}),
+      },
+    ];
     expect(stripFaults(skipped(false), segments, tracks, 1, false)).toBe(true);
     expect(stripFaults(skipped(true), segments, tracks, 1, false)).toBe(false);
     // with one pass the route left out and one the shape does, the strips are still suspect

@@ -13,8 +13,12 @@ export function isRouteFault(wn: { code: string; stripPass?: true }): boolean {
 }
 
 /** How many of the warnings are route faults (`all`), and of them joins the machine cannot drive. */
-export function routeFaults(warnings: readonly { code: string; stripPass?: true }[]): { all: number; undrivable: number } {
-  let all = 0, undrivable = 0;
+export function routeFaults(warnings: readonly { code: string; stripPass?: true }[]): {
+  all: number;
+  undrivable: number;
+} {
+  let all = 0,
+    undrivable = 0;
   for (const wn of warnings) {
     if (isRouteFault(wn)) all++;
     if (UNDRIVABLE.has(wn.code)) undrivable++;

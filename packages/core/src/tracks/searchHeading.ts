@@ -19,7 +19,12 @@ export interface HeadingChoice {
   costMeters: number;
 }
 
-export function headingCost(mainland: PathsD, directionRadians: number, widthMeters: number, turnRadiusMeters: number): number {
+export function headingCost(
+  mainland: PathsD,
+  directionRadians: number,
+  widthMeters: number,
+  turnRadiusMeters: number,
+): number {
   const { pieces, lengthMeters } = summarizeTracks(mainland, directionRadians, widthMeters);
   if (pieces === 0) return Infinity;
   // Tie-break on length (longer worked length = better coverage), 1e-6 per meter.
@@ -37,19 +42,24 @@ function normalizeDirection(a: number): number {
  * thousands of edges, and sorting them all was most of the search's set-up.
  */
 export function longEdgeDirections(field: PathsD, count: number): number[] {
-  const lens: number[] = [], dirs: number[] = [];
+  const lens: number[] = [],
+    dirs: number[] = [];
   // whether edge (len, dir) goes before the kept edge k
   const before = (len: number, dir: number, k: number): boolean => len > lens[k] || (len === lens[k] && dir < dirs[k]);
   for (const ring of field as PathD[]) {
     for (let i = 0; i < ring.length; i++) {
-      const a = ring[i], b = ring[(i + 1) % ring.length];
+      const a = ring[i],
+        b = ring[(i + 1) % ring.length];
       const len = hypot(b.x - a.x, b.y - a.y);
       const full = lens.length === count;
       if (count <= 0 || (full && len < lens[count - 1])) continue;
       const dir = normalizeDirection(Math.atan2(b.y - a.y, b.x - a.x));
       if (full && !before(len, dir, count - 1)) continue;
       let j = full ? count - 1 : lens.length;
-      if (!full) { lens.push(len); dirs.push(dir); }
+      if (!full) {
+        lens.push(len);
+        dirs.push(dir);
+      }
       while (j > 0 && before(len, dir, j - 1)) {
         lens[j] = lens[j - 1];
         dirs[j] = dirs[j - 1];
@@ -62,7 +72,12 @@ export function longEdgeDirections(field: PathsD, count: number): number[] {
   return dirs;
 }
 
-export function searchHeading(field: PathsD, mainland: PathsD, widthMeters: number, turnRadiusMeters: number): HeadingChoice {
+export function searchHeading(
+  field: PathsD,
+  mainland: PathsD,
+  widthMeters: number,
+  turnRadiusMeters: number,
+): HeadingChoice {
   const cost = (a: number): number => headingCost(mainland, a, widthMeters, turnRadiusMeters);
   const scored: HeadingChoice[] = [];
   const seen = new Set<number>();
@@ -76,7 +91,8 @@ export function searchHeading(field: PathsD, mainland: PathsD, widthMeters: numb
   for (const d of longEdgeDirections(field, 5)) add(d);
   const deg = Math.PI / 180;
   for (let d = 0; d < 180; d += 5) add(d * deg);
-  const best = (): HeadingChoice[] => [...scored].sort((p, q) => p.costMeters - q.costMeters || p.directionRadians - q.directionRadians);
+  const best = (): HeadingChoice[] =>
+    [...scored].sort((p, q) => p.costMeters - q.costMeters || p.directionRadians - q.directionRadians);
   for (const step of [0.5, 0.1]) {
     const span = step === 0.5 ? 2.5 : 0.5;
     for (const c of best().slice(0, 3)) {

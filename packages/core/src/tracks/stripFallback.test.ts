@@ -12,7 +12,12 @@ import type { PlanProgress } from '../progress.js';
 function planCounted(id: string): { plan: ReturnType<typeof planRoute>; firstPlannings: number } {
   const seen: PlanProgress[] = [];
   const plan = planRoute(
-    { field: corpusField(id), machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, routeOptions: { algorithm: 'snake' } },
+    {
+      field: corpusField(id),
+      machine: { widthMeters: 6, turnRadiusMeters: 6 },
+      headland: { passes: 2 },
+      routeOptions: { algorithm: 'snake' },
+    },
     { onProgress: (p) => seen.push(p) },
   );
   return { plan, firstPlannings: seen.filter((p) => p.stage === 'field' && p.planning === 1).length };

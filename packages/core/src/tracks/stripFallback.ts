@@ -31,8 +31,14 @@ export function planWithStripFallback(planWith: PlanWithStrips, cap?: SafetyCap)
   // a field narrower than the machine has nothing to drive without them: one pass per strip then
   const without = withoutStrips(planWith) ?? planWith('single');
   // A join the machine cannot drive weighs more than any number of parts left out (said so).
-  const a = routeFaults(withStrips.routeWarnings), b = routeFaults(without.routeWarnings);
-  const better = b.undrivable !== a.undrivable ? b.undrivable < a.undrivable : b.all !== a.all ? b.all < a.all : without.uncoveredRatio() < withStrips.uncoveredRatio();
+  const a = routeFaults(withStrips.routeWarnings),
+    b = routeFaults(without.routeWarnings);
+  const better =
+    b.undrivable !== a.undrivable
+      ? b.undrivable < a.undrivable
+      : b.all !== a.all
+        ? b.all < a.all
+        : without.uncoveredRatio() < withStrips.uncoveredRatio();
   return (better ? without : withStrips).plan;
 }
 
@@ -53,15 +59,30 @@ function withoutStrips(planWith: PlanWithStrips): Planning | undefined {
  * unless the field's shape alone leaves them out (`shapeOnly`: no junction a forward path can join
  * and leave, so no planning joins them from a track; all tracks strip passes, one may start the route).
  */
-export function stripFaults(warnings: LocalWarning[], segments: LocalSegment[], tracks: Track[], firstStrip: number, headlandsFirst: boolean): boolean {
-  const near = (x: number | undefined, y: number | undefined): boolean => x !== undefined && y !== undefined &&
-    tracks.slice(firstStrip).some((t) => [[t.x0, t.y0], [t.x1, t.y1], [(t.x0 + t.x1) / 2, (t.y0 + t.y1) / 2]].some(([px, py]) => Math.hypot(px - x, py - y) < 2));
+export function stripFaults(
+  warnings: LocalWarning[],
+  segments: LocalSegment[],
+  tracks: Track[],
+  firstStrip: number,
+  headlandsFirst: boolean,
+): boolean {
+  const near = (x: number | undefined, y: number | undefined): boolean =>
+    x !== undefined &&
+    y !== undefined &&
+    tracks.slice(firstStrip).some((t) =>
+      [
+        [t.x0, t.y0],
+        [t.x1, t.y1],
+        [(t.x0 + t.x1) / 2, (t.y0 + t.y1) / 2],
+      ].some(([px, py]) => Math.hypot(px - x, py - y) < 2),
+    );
   // a join not fitted names where it goes to in its message: "to (x, y) heading"
   const goal = (wn: LocalWarning): boolean => {
     const m = / to \((-?[\d.]+), (-?[\d.]+)\) heading/.exec(wn.message);
     return m !== null && near(Number(m[1]), Number(m[2]));
   };
-  if (warnings.some((wn) => wn.code !== 'headland-pass-skipped' && isRouteFault(wn) && (near(wn.x, wn.y) || goal(wn)))) return true;
+  if (warnings.some((wn) => wn.code !== 'headland-pass-skipped' && isRouteFault(wn) && (near(wn.x, wn.y) || goal(wn))))
+    return true;
   // A pass the field's shape leaves out is left out with or without them, unless nothing but
   // headland passes is left without them: the route then starts on one, joined from nowhere.
   if (!warnings.some((wn) => wn.code === 'headland-pass-skipped' && (!wn.shapeOnly || firstStrip === 0))) return false;

@@ -6,21 +6,37 @@ import { patchThreshold, unworkedPatches } from '../geometry/unworked.js';
 import { unworkedWarnings } from '../metrics/unworkedWarnings.js';
 import type { GeoJsonPolygon, Plan } from '../types.js';
 
-const LON0 = 16.37, LAT0 = 48.2;
+const LON0 = 16.37,
+  LAT0 = 48.2;
 const frame = createLocalFrame([[LON0, LAT0]]);
 
 /** A polygon in local meters around (LON0, LAT0), as GeoJSON lon/lat. */
 function polygon(...rings: [number, number][][]): GeoJsonPolygon {
-  return { type: 'Polygon', coordinates: rings.map((r) => { const ll = r.map(([x, y]) => frame.toLonLat(x, y)); return [...ll, ll[0]]; }) };
+  return {
+    type: 'Polygon',
+    coordinates: rings.map((r) => {
+      const ll = r.map(([x, y]) => frame.toLonLat(x, y));
+      return [...ll, ll[0]];
+    }),
+  };
 }
-const rect = (w: number, h: number): [number, number][] => [[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]];
+const rect = (w: number, h: number): [number, number][] => [
+  [-w / 2, -h / 2],
+  [w / 2, -h / 2],
+  [w / 2, h / 2],
+  [-w / 2, h / 2],
+];
 
 const reduced = (plan: Plan, w: number): number[] =>
   plan.route.filter((s) => s.type === 'Track' && (s.widthMeters ?? w) < w - 1e-9).map((s) => s.widthMeters as number);
 
 describe('strips narrower than the machine', () => {
   it('a 30 m strip at W 12 with 2 headland passes gets a reduced-width centre pass, not a silent 6 m stripe', () => {
-    const request = { field: polygon(rect(30, 400)), machine: { widthMeters: 12, turnRadiusMeters: 9 }, headland: { passes: 2 } };
+    const request = {
+      field: polygon(rect(30, 400)),
+      machine: { widthMeters: 12, turnRadiusMeters: 9 },
+      headland: { passes: 2 },
+    };
     const plan = planRoute(request);
     const widths = reduced(plan, 12);
     expect(widths.length).toBeGreaterThan(0);
@@ -33,7 +49,11 @@ describe('strips narrower than the machine', () => {
   });
 
   it('a field narrower than the machine gets one pass through its middle with sections off, not a refusal', () => {
-    const plan = planRoute({ field: polygon(rect(20, 300)), machine: { widthMeters: 36, turnRadiusMeters: 12 }, headland: { passes: 1 } });
+    const plan = planRoute({
+      field: polygon(rect(20, 300)),
+      machine: { widthMeters: 36, turnRadiusMeters: 12 },
+      headland: { passes: 1 },
+    });
     const tracks = plan.route.filter((s) => s.type === 'Track');
     expect(tracks).toHaveLength(1);
     expect(tracks[0].widthMeters).toBeGreaterThan(19);
@@ -47,11 +67,26 @@ describe('strips narrower than the machine', () => {
 describe('unworked patches are warned with their area and place', () => {
   it('lists each patch over the threshold with its area and a point inside it', () => {
     // a 100 × 100 m square, a 10 m pass along its left edge and one along its right edge: the 80 m middle is unworked
-    const sq = [[{ x: 0, y: 0 }, { x: 100, y: 0 }, { x: 100, y: 100 }, { x: 0, y: 100 }]];
-    const passes = [{ xy: [5, 0, 5, 100], widthMeters: 10 }, { xy: [95, 0, 95, 100], widthMeters: 10 }];
+    const sq = [
+      [
+        { x: 0, y: 0 },
+        { x: 100, y: 0 },
+        { x: 100, y: 100 },
+        { x: 0, y: 100 },
+      ],
+    ];
+    const passes = [
+      { xy: [5, 0, 5, 100], widthMeters: 10 },
+      { xy: [95, 0, 95, 100], widthMeters: 10 },
+    ];
     const ws = unworkedWarnings(sq, passes, 10_000, (x, y) => frame.toLonLat(x, y));
     expect(ws).toHaveLength(1);
-    const w = ws[0] as { code: string; message: string; geometry?: { coordinates: unknown }; areaSquareMeters?: number };
+    const w = ws[0] as {
+      code: string;
+      message: string;
+      geometry?: { coordinates: unknown };
+      areaSquareMeters?: number;
+    };
     expect(w.code).toBe('unworked-area');
     expect(w.areaSquareMeters).toBeCloseTo(8000, 0);
     const [lon, lat] = w.geometry!.coordinates as [number, number];
@@ -66,13 +101,24 @@ describe('unworked patches are warned with their area and place', () => {
 
   it('a plan lists every patch its route leaves over the threshold', () => {
     // an acute triangle, W 12, one lap: the sharp corners stay unworked
-    const shell: [number, number][] = [[0, 0], [160, 0], [20, 70]];
-    const plan = planRoute({ field: polygon(shell), machine: { widthMeters: 12, turnRadiusMeters: 9 }, headland: { passes: 1 } });
+    const shell: [number, number][] = [
+      [0, 0],
+      [160, 0],
+      [20, 70],
+    ];
+    const plan = planRoute({
+      field: polygon(shell),
+      machine: { widthMeters: 12, turnRadiusMeters: 9 },
+      headland: { passes: 1 },
+    });
     const listed = plan.warnings.filter((w) => w.code === 'unworked-area');
     // recomputed from the route's own working segments, in meters
-    const passes = plan.route.filter((sg) => sg.type !== 'Turn' && sg.type !== 'Connector').map((sg) => ({
-      xy: sg.coordinates.flatMap(([lon, lat]) => frame.toLocal(lon, lat)), widthMeters: sg.widthMeters ?? 12,
-    }));
+    const passes = plan.route
+      .filter((sg) => sg.type !== 'Turn' && sg.type !== 'Connector')
+      .map((sg) => ({
+        xy: sg.coordinates.flatMap(([lon, lat]) => frame.toLocal(lon, lat)),
+        widthMeters: sg.widthMeters ?? 12,
+      }));
     const local = [shell.map(([x, y]) => ({ x, y }))];
     const patches = unworkedPatches(local, passes, patchThreshold(plan.metrics.fieldAreaSquareMeters));
     expect(patches.length).toBeGreaterThan(0);

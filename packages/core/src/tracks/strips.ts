@@ -24,10 +24,15 @@ const MIN_STRIP_LENGTH_METERS = 2;
 
 /** Convex hull (monotone chain) of the polygon's vertices, counter-clockwise. */
 function convexHull(rings: PathsD): PathD {
-  const pts = rings.flat().slice().sort((p, q) => p.x - q.x || p.y - q.y);
+  const pts = rings
+    .flat()
+    .slice()
+    .sort((p, q) => p.x - q.x || p.y - q.y);
   if (pts.length < 3) return pts;
-  const cross = (o: { x: number; y: number }, a: { x: number; y: number }, b: { x: number; y: number }): number => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-  const lower: PathD = [], upper: PathD = [];
+  const cross = (o: { x: number; y: number }, a: { x: number; y: number }, b: { x: number; y: number }): number =>
+    (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const lower: PathD = [],
+    upper: PathD = [];
   for (const p of pts) {
     while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], p) <= 0) lower.pop();
     lower.push(p);
@@ -49,11 +54,14 @@ export function stripAxis(rings: PathsD): { directionRadians: number; widthMeter
   const hull = convexHull(rings);
   let best = { directionRadians: 0, widthMeters: Infinity };
   for (let i = 0; i < hull.length; i++) {
-    const a = hull[i], b = hull[(i + 1) % hull.length];
+    const a = hull[i],
+      b = hull[(i + 1) % hull.length];
     const l = hypot(b.x - a.x, b.y - a.y);
     if (!(l > 1e-9)) continue;
-    const ux = (b.x - a.x) / l, uy = (b.y - a.y) / l;
-    let lo = Infinity, hi = -Infinity;
+    const ux = (b.x - a.x) / l,
+      uy = (b.y - a.y) / l;
+    let lo = Infinity,
+      hi = -Infinity;
     for (const p of hull) {
       const v = -uy * (p.x - a.x) + ux * (p.y - a.y);
       if (v < lo) lo = v;
@@ -105,7 +113,11 @@ const EDGE_DIRECTIONS = 6;
  * leftover's passes are lines of their own, numbered from `firstLine` with a gap of 4 between
  * leftovers (so no two leftovers look like neighbours).
  */
-export function generateStripTracks(workable: PathsD, passes: SwathPass[], o: StripOptions & { turnRadiusMeters: number }): Track[] {
+export function generateStripTracks(
+  workable: PathsD,
+  passes: SwathPass[],
+  o: StripOptions & { turnRadiusMeters: number },
+): Track[] {
   const out: Track[] = [];
   let line = o.firstLine;
   // (a dense boundary's leftovers are swept against it simplified: geometry/computeCoverage.ts sweepPasses)
@@ -115,7 +127,7 @@ export function generateStripTracks(workable: PathsD, passes: SwathPass[], o: St
       const tried = linesAt(patch.rings, d, o.widthMeters, line, o.maxPassesPerStrip ?? Infinity);
       if (!tried) continue;
       let score = 0;
-      for (const t of tried.tracks) score += ((t.u1 - t.u0) - o.turnRadiusMeters) * (t.widthMeters ?? o.widthMeters);
+      for (const t of tried.tracks) score += (t.u1 - t.u0 - o.turnRadiusMeters) * (t.widthMeters ?? o.widthMeters);
       if (!best || score > best.score) best = { ...tried, score };
     }
     if (!best || best.tracks.length === 0 || !(best.score > 0)) continue;
@@ -149,8 +161,15 @@ function candidateDirections(rings: PathsD): number[] {
 }
 
 /** The passes over a leftover along direction `d`: ⌈width across ÷ machine width⌉ lines. */
-function linesAt(rings: PathsD, d: number, widthMeters: number, line: number, maxCount: number): { tracks: Track[]; count: number } | undefined {
-  const c = Math.cos(d), s = Math.sin(d);
+function linesAt(
+  rings: PathsD,
+  d: number,
+  widthMeters: number,
+  line: number,
+  maxCount: number,
+): { tracks: Track[]; count: number } | undefined {
+  const c = Math.cos(d),
+    s = Math.sin(d);
   const { vmin, vmax } = acrossExtent(rings, d);
   const across = vmax - vmin;
   if (!(across >= MIN_STRIP_WIDTH_METERS)) return undefined;
@@ -161,7 +180,8 @@ function linesAt(rings: PathsD, d: number, widthMeters: number, line: number, ma
     const v = vmin + (k + 0.5) * share;
     const us = crossingsAcross(rings, c, s, v);
     for (let i = 0; i + 1 < us.length; i += 2) {
-      const u0 = us[i], u1 = us[i + 1];
+      const u0 = us[i],
+        u1 = us[i + 1];
       if (u1 - u0 < MIN_STRIP_LENGTH_METERS) continue;
       // One pass: centred on the strip's middle and as wide as most of it (the extent across
       // counts the bulges at its ends); passes sharing a strip split its width.
@@ -172,8 +192,14 @@ function linesAt(rings: PathsD, d: number, widthMeters: number, line: number, ma
       const [a, b] = span ?? [u0, u1];
       if (b - a < MIN_STRIP_LENGTH_METERS) continue;
       tracks.push({
-        line: line + k, u0: a, u1: b, v: vv,
-        x0: c * a - s * vv, y0: s * a + c * vv, x1: c * b - s * vv, y1: s * b + c * vv,
+        line: line + k,
+        u0: a,
+        u1: b,
+        v: vv,
+        x0: c * a - s * vv,
+        y0: s * a + c * vv,
+        x1: c * b - s * vv,
+        y1: s * b + c * vv,
         directionRadians: d,
         widthMeters: Math.min(widthMeters, fit.widthMeters),
       });
@@ -196,8 +222,16 @@ const FIT_SAMPLES = 15;
  * The strip's cross-sections at FIT_SAMPLES points along [u0, u1] (the piece of each section that
  * holds line v): the median of their middles and the FIT_QUANTILE quantile of their widths.
  */
-function fitAcross(rings: PathsD, c: number, s: number, u0: number, u1: number, v: number): { v: number; widthMeters: number } {
-  const mids: number[] = [], widths: number[] = [];
+function fitAcross(
+  rings: PathsD,
+  c: number,
+  s: number,
+  u0: number,
+  u1: number,
+  v: number,
+): { v: number; widthMeters: number } {
+  const mids: number[] = [],
+    widths: number[] = [];
   for (let k = 0; k < FIT_SAMPLES; k++) {
     const u = u0 + ((k + 0.5) / FIT_SAMPLES) * (u1 - u0);
     // The line u = const, as a line of the frame turned a quarter turn further: its along-coordinate is v.
@@ -211,16 +245,21 @@ function fitAcross(rings: PathsD, c: number, s: number, u0: number, u1: number, 
   if (widths.length === 0) return { v, widthMeters: Infinity };
   mids.sort((a, b) => a - b);
   widths.sort((a, b) => a - b);
-  return { v: mids[Math.floor(mids.length / 2)], widthMeters: widths[Math.min(widths.length - 1, Math.floor(FIT_QUANTILE * widths.length))] };
+  return {
+    v: mids[Math.floor(mids.length / 2)],
+    widthMeters: widths[Math.min(widths.length - 1, Math.floor(FIT_QUANTILE * widths.length))],
+  };
 }
 
 /** The strip pass with its ends pulled back to `room` from the field's edge ahead of them; undefined if too short then. */
 function withTurnRoom(t: Track, field: PathsD, room: number): Track | undefined {
   const d = t.directionRadians ?? 0;
-  const c = Math.cos(d), s = Math.sin(d);
+  const c = Math.cos(d),
+    s = Math.sin(d);
   const us = crossingsAcross(field, c, s, t.v);
   const mid = (t.u0 + t.u1) / 2;
-  let u0 = t.u0, u1 = t.u1;
+  let u0 = t.u0,
+    u1 = t.u1;
   for (let i = 0; i + 1 < us.length; i += 2) {
     if (us[i] > mid || us[i + 1] < mid) continue;
     u0 = Math.max(u0, us[i] + room);
@@ -235,10 +274,13 @@ function crossingsAcross(rings: PathsD, c: number, s: number, v: number): number
   const us: number[] = [];
   for (const r of rings) {
     for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
-      const p = r[j], q = r[i];
-      const vp = -s * p.x + c * p.y, vq = -s * q.x + c * q.y;
+      const p = r[j],
+        q = r[i];
+      const vp = -s * p.x + c * p.y,
+        vq = -s * q.x + c * q.y;
       if (vp > v === vq > v) continue;
-      const up = c * p.x + s * p.y, uq = c * q.x + s * q.y;
+      const up = c * p.x + s * p.y,
+        uq = c * q.x + s * q.y;
       us.push(up + ((v - vp) * (uq - up)) / (vq - vp));
     }
   }

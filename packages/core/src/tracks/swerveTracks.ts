@@ -17,7 +17,13 @@ import type { Track } from './generateTracks.js';
  * `CLEARANCE_METERS` of. `region` is the field with every no-go zone (what the swerve must stay in,
  * with the clearance); `directionRadians` the tracks' direction where a track has none of its own.
  */
-export function swerveTracks(tracks: Track[], small: PathsD, region: Region, directionRadians: number, turnRadiusMeters: number): Track[] {
+export function swerveTracks(
+  tracks: Track[],
+  small: PathsD,
+  region: Region,
+  directionRadians: number,
+  turnRadiusMeters: number,
+): Track[] {
   if (small.length === 0) return tracks;
   const out: Track[] = [];
   for (const t of tracks) {
@@ -26,9 +32,14 @@ export function swerveTracks(tracks: Track[], small: PathsD, region: Region, dir
       continue;
     }
     const d = t.directionRadians ?? directionRadians;
-    const c = Math.cos(d), s = Math.sin(d);
-    const u0 = c * t.x0 + s * t.y0, u1 = c * t.x1 + s * t.y1, v = -s * t.x0 + c * t.y0;
-    const hits = small.map((h) => extentOf(h, c, s)).filter((e) => e.va - CLEARANCE_METERS < v && e.vb + CLEARANCE_METERS > v && e.ub > u0 && e.ua < u1);
+    const c = Math.cos(d),
+      s = Math.sin(d);
+    const u0 = c * t.x0 + s * t.y0,
+      u1 = c * t.x1 + s * t.y1,
+      v = -s * t.x0 + c * t.y0;
+    const hits = small
+      .map((h) => extentOf(h, c, s))
+      .filter((e) => e.va - CLEARANCE_METERS < v && e.vb + CLEARANCE_METERS > v && e.ub > u0 && e.ua < u1);
     if (hits.length === 0) {
       out.push(t);
       continue;
@@ -58,7 +69,13 @@ function mergeAlong(hits: Extent[], reach: number): Extent[] {
  * The track with a swerve round each merged run of obstacles (the side with the shorter shift
  * first, the other if that one leaves the region), or cut in two where neither fits.
  */
-function swerve(t: Track, hits: Extent[], f: { c: number; s: number; u0: number; u1: number; v: number }, region: Region, R: number): Track[] {
+function swerve(
+  t: Track,
+  hits: Extent[],
+  f: { c: number; s: number; u0: number; u1: number; v: number },
+  region: Region,
+  R: number,
+): Track[] {
   const r = R * ARC_MARGIN;
   // Along-track length of an S of two arcs shifting the line sideways by `shift` (< 2r).
   const lengthOf = (shift: number): number => sCurveLength(shift, r);
@@ -74,14 +91,17 @@ function swerve(t: Track, hits: Extent[], f: { c: number; s: number; u0: number;
   for (const e of runs) {
     const options = sideShifts(e, f.v, CLEARANCE_METERS);
     let done = false;
-    const from = pts[pts.length - 2], fresh = pts.length === 2;
+    const from = pts[pts.length - 2],
+      fresh = pts.length === 2;
     for (const shift of options) {
       if (Math.abs(shift) >= 2 * r) continue;
       const L = lengthOf(shift);
-      let a = e.ua - CLEARANCE_METERS - L, b = e.ub + CLEARANCE_METERS + L;
+      let a = e.ua - CLEARANCE_METERS - L,
+        b = e.ub + CLEARANCE_METERS + L;
       // the S before the obstacle needs room after the last point; only a piece's first point may be shifted instead
       if (a <= from && !fresh) continue;
-      const atStart = a <= from, atEnd = b >= f.u1;
+      const atStart = a <= from,
+        atEnd = b >= f.u1;
       // an S next to a shifted end may lie past the obstacle, never before the end
       if (atStart) b = Math.max(b, from + L);
       if (atEnd) a = Math.min(a, f.u1 - L);
@@ -100,7 +120,8 @@ function swerve(t: Track, hits: Extent[], f: { c: number; s: number; u0: number;
       continue;
     }
     // No swerve fits: the track stops before the obstacle and starts again after it.
-    const cutA = e.ua - CLEARANCE_METERS, cutB = e.ub + CLEARANCE_METERS;
+    const cutA = e.ua - CLEARANCE_METERS,
+      cutB = e.ub + CLEARANCE_METERS;
     if (cutA - startU >= 1) pieces.push(pieceOf(t, [...pts, cutA, f.v], f));
     pts.length = 0;
     pts.push(cutB, f.v);

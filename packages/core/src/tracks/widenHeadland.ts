@@ -46,17 +46,32 @@ export interface TurnHeadland {
  * joined by loops).
  */
 export function turnHeadlandPasses(input: PlanSettings, tracks: readonly Track[], field: PathsD): TurnHeadland | null {
-  const m = input.machine, smoothing = input.smoothingStrategy;
-  if (input.headland.mode !== 'full' || m.reverseAllowed || input.headlandPasses < 1 || tracks.length === 0) return null;
+  const m = input.machine,
+    smoothing = input.smoothingStrategy;
+  if (input.headland.mode !== 'full' || m.reverseAllowed || input.headlandPasses < 1 || tracks.length === 0)
+    return null;
   const need = headlandNeedForTurns(tracks, m.widthMeters, {
     turnRadiusMeters: m.turnRadiusMeters,
-    ...(m.maxCurvatureRatePerSquareMeter !== undefined ? { maxCurvatureRatePerSquareMeter: m.maxCurvatureRatePerSquareMeter } : {}),
+    ...(m.maxCurvatureRatePerSquareMeter !== undefined
+      ? { maxCurvatureRatePerSquareMeter: m.maxCurvatureRatePerSquareMeter }
+      : {}),
     ...(smoothing ? { smoothing } : {}),
   });
-  if (!need || need.depthMeters <= input.headlandPasses * m.widthMeters + HEADLAND_SHORTFALL_TOLERANCE_METERS + 1e-9) return null;
+  if (!need || need.depthMeters <= input.headlandPasses * m.widthMeters + HEADLAND_SHORTFALL_TOLERANCE_METERS + 1e-9)
+    return null;
   const widened = input.fitHeadlandToTurns;
   const roundOnly = widened && headlandMainland(field, need.passes, m.widthMeters).length === 0;
-  return { widened, asked: input.headlandPasses, passes: need.passes, depthMeters: need.depthMeters, skipLines: need.skipLines, fewTracks: need.joins === 0, roundOnly, x: need.x, y: need.y };
+  return {
+    widened,
+    asked: input.headlandPasses,
+    passes: need.passes,
+    depthMeters: need.depthMeters,
+    skipLines: need.skipLines,
+    fewTracks: need.joins === 0,
+    roundOnly,
+    x: need.x,
+    y: need.y,
+  };
 }
 
 /** The warning (widened or too narrow), placed at a track end whose turn needs the depth. */
@@ -100,19 +115,28 @@ export interface HeadlandChoice<S, P> {
  * Undefined: the planning under way goes on as it is.
  * The call's later plannings (tracks/cellHeadingChoice.ts, tracks/stripFallback.ts) follow the choice.
  */
-export function chooseTurnHeadland<S extends { turnHeadland?: TurnHeadland | null }, P extends { plan: { metrics: PlanMetrics; warnings: readonly { code: string }[] } }>(
-  input: PlanSettings, shared: S,
-  widenedShared: (turnHeadland: TurnHeadland) => S, replan: (settings: PlanSettings, shared: S) => P,
+export function chooseTurnHeadland<
+  S extends { turnHeadland?: TurnHeadland | null },
+  P extends { plan: { metrics: PlanMetrics; warnings: readonly { code: string }[] } },
+>(
+  input: PlanSettings,
+  shared: S,
+  widenedShared: (turnHeadland: TurnHeadland) => S,
+  replan: (settings: PlanSettings, shared: S) => P,
 ): HeadlandChoice<S, P> | undefined {
   const turnHeadland = shared.turnHeadland;
   if (!turnHeadland?.widened) return undefined;
   const withPasses = (passes: number, t: TurnHeadland): HeadlandChoice<S, P> => {
-    const settings = { ...input, headlandPasses: passes }, sharedWork = widenedShared(t);
+    const settings = { ...input, headlandPasses: passes },
+      sharedWork = widenedShared(t);
     return { settings, shared: sharedWork, planning: replan(settings, sharedWork) };
   };
   const choices = [withPasses(turnHeadland.passes, turnHeadland)];
   const halfway = Math.floor((turnHeadland.asked + turnHeadland.passes) / 2);
-  if (halfway > turnHeadland.asked && choices[0].planning.plan.warnings.some((w) => w.code === 'headland-pass-skipped')) {
+  if (
+    halfway > turnHeadland.asked &&
+    choices[0].planning.plan.warnings.some((w) => w.code === 'headland-pass-skipped')
+  ) {
     choices.push(withPasses(halfway, { ...turnHeadland, planned: halfway, roundOnly: false }));
   }
   if (turnHeadland.fewTracks || turnHeadland.roundOnly) {
@@ -120,6 +144,7 @@ export function chooseTurnHeadland<S extends { turnHeadland?: TurnHeadland | nul
     choices.push({ settings: input, shared, planning: replan(input, shared) });
   }
   let best = choices[0];
-  for (const c of choices.slice(1)) if (headlandCost(c.planning.plan.metrics) < headlandCost(best.planning.plan.metrics)) best = c;
+  for (const c of choices.slice(1))
+    if (headlandCost(c.planning.plan.metrics) < headlandCost(best.planning.plan.metrics)) best = c;
   return best;
 }

@@ -9,8 +9,14 @@ import { corpusField } from '../__fixtures__/corpusField.js';
 import { planRoute } from '../plan.js';
 import type { PathPlanRequest } from '../types.js';
 
-const request: PathPlanRequest = { field: corpusField('be-vlg-081'), machine: { widthMeters: 3, turnRadiusMeters: 12 }, headland: { passes: 1 }, routeOptions: { maxOptimizerTime: 1 } };
-const message = (p: { warnings: { code: string; message: string }[] }, code: string): string | undefined => p.warnings.find((w) => w.code === code)?.message;
+const request: PathPlanRequest = {
+  field: corpusField('be-vlg-081'),
+  machine: { widthMeters: 3, turnRadiusMeters: 12 },
+  headland: { passes: 1 },
+  routeOptions: { maxOptimizerTime: 1 },
+};
+const message = (p: { warnings: { code: string; message: string }[] }, code: string): string | undefined =>
+  p.warnings.find((w) => w.code === code)?.message;
 const plannedWith = (m: string | undefined): string | undefined => /planned with (\d+)/.exec(m ?? '')?.[1];
 
 describe('the widened headland', () => {

@@ -45,7 +45,11 @@ const rateLimitedLoops = new WeakMap<LoopPath, Map<number, LoopPath>>();
  * 1/R) are left as they are, for `loopDefects` (traversals avoid them); a ring the redrawing would
  * move by more than 0.3 m is kept as it is. Cached per ring and σ.
  */
-export function rateLimitedLoop(loop: LoopPath, turnRadiusMeters: number, maxCurvatureRatePerSquareMeter: number): LoopPath {
+export function rateLimitedLoop(
+  loop: LoopPath,
+  turnRadiusMeters: number,
+  maxCurvatureRatePerSquareMeter: number,
+): LoopPath {
   let bySigma = rateLimitedLoops.get(loop);
   if (!bySigma) rateLimitedLoops.set(loop, (bySigma = new Map()));
   let out = bySigma.get(maxCurvatureRatePerSquareMeter);
@@ -58,14 +62,26 @@ export function rateLimitedLoop(loop: LoopPath, turnRadiusMeters: number, maxCur
     } else {
       // Pinched: each stretch between two defects redrawn on its own (its ends, the kinks, stay).
       const xy: number[] = [];
-      const S = loop.s, n = S.length;
-      const at = (s: number): number => { let i = 0; while (i < n - 1 && S[i] < s - 1e-9) i++; return i; };
+      const S = loop.s,
+        n = S.length;
+      const at = (s: number): number => {
+        let i = 0;
+        while (i < n - 1 && S[i] < s - 1e-9) i++;
+        return i;
+      };
       const cuts = Array.from(defects, (d) => at(d)).sort((a, b) => a - b);
       for (let k = 0; k < cuts.length; k++) {
-        const a = cuts[k], b = k + 1 < cuts.length ? cuts[k + 1] : cuts[0] + n - 1;
+        const a = cuts[k],
+          b = k + 1 < cuts.length ? cuts[k + 1] : cuts[0] + n - 1;
         const piece: number[] = [];
-        for (let i = a; i <= b; i++) { const q = i % (n - 1); piece.push(loop.xy[2 * q], loop.xy[2 * q + 1]); }
-        const smooth = piece.length >= 8 ? limitCurvatureRate(piece, { ...opts, defectCurvaturePerMeter: 1.3 / turnRadiusMeters }) : undefined;
+        for (let i = a; i <= b; i++) {
+          const q = i % (n - 1);
+          piece.push(loop.xy[2 * q], loop.xy[2 * q + 1]);
+        }
+        const smooth =
+          piece.length >= 8
+            ? limitCurvatureRate(piece, { ...opts, defectCurvaturePerMeter: 1.3 / turnRadiusMeters })
+            : undefined;
         const part = smooth ?? piece;
         for (let i = xy.length === 0 ? 0 : 2; i < part.length; i++) xy.push(part[i]);
       }
@@ -107,7 +123,10 @@ function loopIndex(loop: LoopPath): Flatbush {
   index = new Flatbush(n);
   if (xy.length < 4) index.add(xy[0] ?? 0, xy[1] ?? 0, xy[0] ?? 0, xy[1] ?? 0);
   for (let i = 2; i < xy.length; i += 2) {
-    const ax = xy[i - 2], ay = xy[i - 1], bx = xy[i], by = xy[i + 1];
+    const ax = xy[i - 2],
+      ay = xy[i - 1],
+      bx = xy[i],
+      by = xy[i + 1];
     index.add(ax < bx ? ax : bx, ay < by ? ay : by, ax < bx ? bx : ax, ay < by ? by : ay);
   }
   index.finish();
@@ -122,7 +141,8 @@ function loopIndex(loop: LoopPath): Flatbush {
 export function loopDistanceAtLeast(loop: LoopPath, x: number, y: number): number {
   if (loop.xy.length < 4) return 0;
   const b = loopIndex(loop);
-  const dx = Math.max(b.minX - x, 0, x - b.maxX), dy = Math.max(b.minY - y, 0, y - b.maxY);
+  const dx = Math.max(b.minX - x, 0, x - b.maxX),
+    dy = Math.max(b.minY - y, 0, y - b.maxY);
   return Math.max(0, Math.sqrt(dx * dx + dy * dy) - 1e-6);
 }
 
@@ -130,7 +150,12 @@ export function loopDistanceAtLeast(loop: LoopPath, x: number, y: number): numbe
  * Arc-length position of the point of the loop nearest to (x, y). With `maxDistanceMeters`,
  * a loop farther than that answers `{ s: 0, distance: Infinity }` without measuring.
  */
-export function nearestOnLoop(loop: LoopPath, x: number, y: number, maxDistanceMeters = Infinity): { s: number; distance: number } {
+export function nearestOnLoop(
+  loop: LoopPath,
+  x: number,
+  y: number,
+  maxDistanceMeters = Infinity,
+): { s: number; distance: number } {
   const xy = loop.xy;
   if (xy.length < 4) return { s: 0, distance: xy.length === 2 ? hypot(xy[0] - x, xy[1] - y) : Infinity };
   const index = loopIndex(loop);
@@ -145,13 +170,18 @@ export function nearestOnLoop(loop: LoopPath, x: number, y: number, maxDistanceM
     const d = Math.sqrt(r) + 1e-9;
     ids = index.search(x - d, y - d, x + d, y + d);
   }
-  let best = Infinity, bestS = 0;
+  let best = Infinity,
+    bestS = 0;
   for (const k of ids) {
     const i = 2 * k + 2;
-    const ax = xy[i - 2], ay = xy[i - 1], dx = xy[i] - ax, dy = xy[i + 1] - ay;
+    const ax = xy[i - 2],
+      ay = xy[i - 1],
+      dx = xy[i] - ax,
+      dy = xy[i + 1] - ay;
     const l2 = dx * dx + dy * dy;
     const t = segmentParameter(x, y, ax, ay, dx, dy);
-    const px = ax + t * dx - x, py = ay + t * dy - y;
+    const px = ax + t * dx - x,
+      py = ay + t * dy - y;
     const d = px * px + py * py;
     // Ties go to the lowest segment (the order a linear scan would give).
     if (d < best || (d === best && loop.s[k] + t * Math.sqrt(l2) < bestS)) {
@@ -165,9 +195,13 @@ export function nearestOnLoop(loop: LoopPath, x: number, y: number, maxDistanceM
 
 /** Squared distance from (x, y) to the loop segment ending at flat index i. */
 function segmentDistance2(x: number, y: number, xy: Float64Array, i: number): number {
-  const ax = xy[i - 2], ay = xy[i - 1], dx = xy[i] - ax, dy = xy[i + 1] - ay;
+  const ax = xy[i - 2],
+    ay = xy[i - 1],
+    dx = xy[i] - ax,
+    dy = xy[i + 1] - ay;
   const t = segmentParameter(x, y, ax, ay, dx, dy);
-  const px = ax + t * dx - x, py = ay + t * dy - y;
+  const px = ax + t * dx - x,
+    py = ay + t * dy - y;
   return px * px + py * py;
 }
 
@@ -180,7 +214,8 @@ function wrapS(loop: LoopPath, s: number): number {
 function segmentAt(loop: LoopPath, s: number): number {
   // Binary search: the edge i (points i, i+1) with s[i] <= s < s[i+1].
   const S = loop.s;
-  let lo = 0, hi = S.length - 1;
+  let lo = 0,
+    hi = S.length - 1;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
     if (S[mid] <= s) lo = mid;
@@ -194,7 +229,10 @@ export function poseOnLoop(loop: LoopPath, s: number, dir: 1 | -1): Pose {
   s = wrapS(loop, s);
   const i = segmentAt(loop, s);
   const xy = loop.xy;
-  const ax = xy[2 * i], ay = xy[2 * i + 1], bx = xy[2 * i + 2], by = xy[2 * i + 3];
+  const ax = xy[2 * i],
+    ay = xy[2 * i + 1],
+    bx = xy[2 * i + 2],
+    by = xy[2 * i + 3];
   const len = loop.s[i + 1] - loop.s[i];
   const t = len > 0 ? (s - loop.s[i]) / len : 0;
   const h = Math.atan2(by - ay, bx - ax);
@@ -212,9 +250,15 @@ const JUNCTION_CLEARANCE_METERS = 1.2;
  * (leave); on a long edge (a headland pass) it stays at least 1.2 m from the edge's ends, so
  * no corner lies within a meter of the junction (`onLongEdge`). Returns the snapped s and the pose.
  */
-export function junctionOnLoop(loop: LoopPath, s: number, dir: 1 | -1, role: 'enter' | 'leave'): { s: number; pose: Pose; onLongEdge: boolean } {
+export function junctionOnLoop(
+  loop: LoopPath,
+  s: number,
+  dir: 1 | -1,
+  role: 'enter' | 'leave',
+): { s: number; pose: Pose; onLongEdge: boolean } {
   s = wrapS(loop, s);
-  const S = loop.s, xy = loop.xy;
+  const S = loop.s,
+    xy = loop.xy;
   const n = S.length; // points; point n-1 repeats point 0
   let i = segmentAt(loop, s);
   if (i >= n - 1) i = n - 2;
@@ -226,11 +270,14 @@ export function junctionOnLoop(loop: LoopPath, s: number, dir: 1 | -1, role: 'en
   // Nearest vertex v (0 ≤ v < n - 1), and the chords into and out of it in the driving direction.
   let v = s - S[i] <= S[i + 1] - s ? i : i + 1;
   if (v >= n - 1) v = 0;
-  const prevV = v === 0 ? n - 2 : v - 1, nextV = v + 1; // v + 1 ≤ n - 1 (point n-1 = point 0)
-  const x = xy[2 * v], y = xy[2 * v + 1];
+  const prevV = v === 0 ? n - 2 : v - 1,
+    nextV = v + 1; // v + 1 ≤ n - 1 (point n-1 = point 0)
+  const x = xy[2 * v],
+    y = xy[2 * v + 1];
   // Chord out of v along dir: to nextV (dir 1) or prevV (dir -1); into v: from prevV (dir 1) or nextV (dir -1).
   const other = (role === 'enter') === (dir === 1) ? nextV : prevV;
-  const ox = xy[2 * other], oy = xy[2 * other + 1];
+  const ox = xy[2 * other],
+    oy = xy[2 * other + 1];
   const h = role === 'enter' ? Math.atan2(oy - y, ox - x) : Math.atan2(y - oy, x - ox);
   return { s: S[v], pose: { x, y, headingRadians: h }, onLongEdge: false };
 }
@@ -287,13 +334,18 @@ export function kinksWithinRadius(xy: ArrayLike<number>, radiusMeters: number): 
   const n = xy.length >> 1;
   const minChord = 0.1;
   for (let v = 1; v < n - 1; v++) {
-    const vx = xy[2 * v], vy = xy[2 * v + 1];
+    const vx = xy[2 * v],
+      vy = xy[2 * v + 1];
     let j = v - 1;
     while (j > 0 && hypot(vx - xy[2 * j], vy - xy[2 * j + 1]) < minChord) j--;
     let k = v + 1;
     while (k < n - 1 && hypot(xy[2 * k] - vx, xy[2 * k + 1] - vy) < minChord) k++;
-    const ax = vx - xy[2 * j], ay = vy - xy[2 * j + 1], bx = xy[2 * k] - vx, by = xy[2 * k + 1] - vy;
-    const a = hypot(ax, ay), b = hypot(bx, by);
+    const ax = vx - xy[2 * j],
+      ay = vy - xy[2 * j + 1],
+      bx = xy[2 * k] - vx,
+      by = xy[2 * k + 1] - vy;
+    const a = hypot(ax, ay),
+      b = hypot(bx, by);
     if (a < 0.01 || b < 0.01) continue;
     const turn = Math.abs(Math.atan2(ax * by - ay * bx, ax * bx + ay * by));
     // The plan's coordinates are rounded (1e-9°, about 0.1 mm): on short chords that moves the
@@ -313,11 +365,19 @@ const OUTPUT_ROUNDING_METERS = 1e-4;
  * continued straight for a meter) has no kink beyond the turning radius: a headland pass's tight
  * corner arc (radius (i − ½)·w can be below R) is no place to join it.
  */
-export function loopSideFits(loop: LoopPath, j: { s: number; pose: Pose }, dir: 1 | -1, role: 'enter' | 'leave', radiusMeters: number, maxCurvatureRatePerSquareMeter?: number): boolean {
-  const c = Math.cos(j.pose.headingRadians), sn = Math.sin(j.pose.headingRadians);
+export function loopSideFits(
+  loop: LoopPath,
+  j: { s: number; pose: Pose },
+  dir: 1 | -1,
+  role: 'enter' | 'leave',
+  radiusMeters: number,
+  maxCurvatureRatePerSquareMeter?: number,
+): boolean {
+  const c = Math.cos(j.pose.headingRadians),
+    sn = Math.sin(j.pose.headingRadians);
   // The loop side as the route's kinematic check reads a neighbouring piece: a metre of it,
   // short chords (≤ 1 m, maybe a polygonal arc) whole, longer (straight) ones every 0.25 m.
-  const side = loopContext(loop, j.s, role === 'enter' ? dir : -dir as 1 | -1, 1);
+  const side = loopContext(loop, j.s, role === 'enter' ? dir : (-dir as 1 | -1), 1);
   const xy: number[] = [];
   if (role === 'enter') {
     xy.push(j.pose.x - c, j.pose.y - sn);
@@ -348,7 +408,11 @@ export function loopSideFits(loop: LoopPath, j: { s: number; pose: Pose }, dir: 
  * route's kinematic check measures it (`turns/kinematics.ts`, triples ≥ 0.4 m), with less margin
  * than `checkPlan` allows (3 % on the rate instead of 5 %, 4 % on the curvature instead of 5 %).
  */
-export function rateFitsPolyline(xy: ArrayLike<number>, radiusMeters: number, maxCurvatureRatePerSquareMeter: number): boolean {
+export function rateFitsPolyline(
+  xy: ArrayLike<number>,
+  radiusMeters: number,
+  maxCurvatureRatePerSquareMeter: number,
+): boolean {
   if (xy.length < 6) return true;
   const v = checkKinematics(xy instanceof Float64Array ? xy : Float64Array.from(xy), {
     turnRadiusMeters: radiusMeters,
@@ -363,19 +427,24 @@ export function rateFitsPolyline(xy: ArrayLike<number>, radiusMeters: number, ma
 
 /** From arc length s along dir: the loop's points until at least `meters` are covered (see `loopSideFits`). */
 function loopContext(loop: LoopPath, s: number, dir: 1 | -1, meters: number): number[] {
-  const xy = loop.xy, S = loop.s;
+  const xy = loop.xy,
+    S = loop.s;
   const n = S.length;
   s = wrapS(loop, s);
   const p0 = poseOnLoop(loop, s, dir);
   const out: number[] = [p0.x, p0.y];
   const i = segmentAt(loop, s);
   // Next vertex index in the driving direction.
-  let v = dir === 1 ? i + 1 : (s - S[i] > 1e-9 ? i : i - 1);
+  let v = dir === 1 ? i + 1 : s - S[i] > 1e-9 ? i : i - 1;
   if (v < 0) v = n - 2;
   if (v >= n) v = 1;
-  let ax = p0.x, ay = p0.y, acc = 0, guard = n + 2;
+  let ax = p0.x,
+    ay = p0.y,
+    acc = 0,
+    guard = n + 2;
   while (acc < meters && guard-- > 0) {
-    const bx = xy[2 * v], by = xy[2 * v + 1];
+    const bx = xy[2 * v],
+      by = xy[2 * v + 1];
     const l = hypot(bx - ax, by - ay);
     if (l > 1) {
       const steps = Math.ceil(Math.min(l, meters - acc) / 0.25);
@@ -388,7 +457,8 @@ function loopContext(loop: LoopPath, s: number, dir: 1 | -1, meters: number): nu
       if (l > 1e-9) out.push(bx, by);
       acc += l;
     }
-    ax = bx; ay = by;
+    ax = bx;
+    ay = by;
     v += dir;
     if (v >= n) v = 1;
     if (v < 0) v = n - 2;
@@ -407,27 +477,52 @@ const ringDefectCache = new WeakMap<LoopPath, { radius: number; s: Float64Array 
 export function loopDefects(loop: LoopPath, radiusMeters: number): Float64Array {
   const c = ringDefectCache.get(loop);
   if (c && c.radius === radiusMeters) return c.s;
-  const xy = loop.xy, S = loop.s;
+  const xy = loop.xy,
+    S = loop.s;
   const n = S.length - 1; // distinct points (point n repeats point 0)
   const out: number[] = [];
   const twoR = 2 * radiusMeters;
   const at = (i: number): number => ((i % n) + n) % n;
   for (let v = 0; v < n && n >= 3; v++) {
-    const p = at(v - 1), q = at(v + 1);
-    const ax = xy[2 * p], ay = xy[2 * p + 1], bx = xy[2 * v], by = xy[2 * v + 1], cx = xy[2 * q], cy = xy[2 * q + 1];
-    const l1 = hypot(bx - ax, by - ay), l2 = hypot(cx - bx, cy - by);
+    const p = at(v - 1),
+      q = at(v + 1);
+    const ax = xy[2 * p],
+      ay = xy[2 * p + 1],
+      bx = xy[2 * v],
+      by = xy[2 * v + 1],
+      cx = xy[2 * q],
+      cy = xy[2 * q + 1];
+    const l1 = hypot(bx - ax, by - ay),
+      l2 = hypot(cx - bx, cy - by);
     let bad = false;
     if (l1 >= 0.01 && l2 >= 0.01) {
-      const turn = Math.abs(Math.atan2((bx - ax) * (cy - by) - (by - ay) * (cx - bx), (bx - ax) * (cx - bx) + (by - ay) * (cy - by)));
+      const turn = Math.abs(
+        Math.atan2((bx - ax) * (cy - by) - (by - ay) * (cx - bx), (bx - ax) * (cx - bx) + (by - ay) * (cy - by)),
+      );
       bad = turn > Math.asin(Math.min(1, l1 / twoR)) + Math.asin(Math.min(1, l2 / twoR)) + 0.002;
     }
     if (!bad) {
       // Three-point bend with neighbours at least 0.4 m away.
-      let i = v, j = v, acc = 0, k = 0;
-      while (acc < 0.4 && k++ < n) { const ni = at(i - 1); acc = hypot(xy[2 * ni] - bx, xy[2 * ni + 1] - by); i = ni; }
-      acc = 0; k = 0;
-      while (acc < 0.4 && k++ < n) { const nj = at(j + 1); acc = hypot(xy[2 * nj] - bx, xy[2 * nj + 1] - by); j = nj; }
-      const px = xy[2 * i], py = xy[2 * i + 1], rx = xy[2 * j], ry = xy[2 * j + 1];
+      let i = v,
+        j = v,
+        acc = 0,
+        k = 0;
+      while (acc < 0.4 && k++ < n) {
+        const ni = at(i - 1);
+        acc = hypot(xy[2 * ni] - bx, xy[2 * ni + 1] - by);
+        i = ni;
+      }
+      acc = 0;
+      k = 0;
+      while (acc < 0.4 && k++ < n) {
+        const nj = at(j + 1);
+        acc = hypot(xy[2 * nj] - bx, xy[2 * nj + 1] - by);
+        j = nj;
+      }
+      const px = xy[2 * i],
+        py = xy[2 * i + 1],
+        rx = xy[2 * j],
+        ry = xy[2 * j + 1];
       const prod = hypot(bx - px, by - py) * hypot(rx - bx, ry - by) * hypot(px - rx, py - ry);
       if (prod > 0) {
         const ratio = ((2 * Math.abs((bx - px) * (ry - py) - (by - py) * (rx - px))) / prod) * radiusMeters;
@@ -442,7 +537,13 @@ export function loopDefects(loop: LoopPath, radiusMeters: number): Float64Array 
 }
 
 /** Whether driving `distance` along the loop from s0 in direction dir passes a defect (see `loopDefects`). */
-export function sliceHasDefect(loop: LoopPath, defects: Float64Array, s0: number, distance: number, dir: 1 | -1): boolean {
+export function sliceHasDefect(
+  loop: LoopPath,
+  defects: Float64Array,
+  s0: number,
+  distance: number,
+  dir: 1 | -1,
+): boolean {
   const L = loop.lengthMeters;
   for (let k = 0; k < defects.length; k++) {
     let d = (defects[k] - s0) * dir;

@@ -90,7 +90,14 @@ function threePointPrediction(shape: TurnShape, w: number): FieldTurnPrediction 
     pushTurn(segs, shape, 1, k.middleDeflectionRadians, true);
     pushTurn(segs, shape, -1, k.outerDeflectionRadians);
     const [maxY, minY] = alongRange({ x: 0, y: 0, headingRadians: Math.PI / 2 }, segs);
-    result = { turnType: 'Fishtail', lengthMeters: k.lengthMeters, extentMeters: maxY, reverse: true, behindMeters: -minY, word: 'R+L-R+' };
+    result = {
+      turnType: 'Fishtail',
+      lengthMeters: k.lengthMeters,
+      extentMeters: maxY,
+      reverse: true,
+      behindMeters: -minY,
+      word: 'R+L-R+',
+    };
   }
   if (memo.size >= 256) memo.clear();
   memo.set(w, result ?? null);
@@ -98,7 +105,10 @@ function threePointPrediction(shape: TurnShape, w: number): FieldTurnPrediction 
 }
 
 /** Largest and smallest y of the pieces driven from `from`, sampled every 2 cm (0 included). */
-function alongRange(from: { x: number; y: number; headingRadians: number }, segs: readonly TurnSegment[]): [number, number] {
+function alongRange(
+  from: { x: number; y: number; headingRadians: number },
+  segs: readonly TurnSegment[],
+): [number, number] {
   const pts = sampleSegments(from, segs, 0.02).points;
   let maxY = 0;
   let minY = 0;
@@ -132,7 +142,14 @@ function reedsSheppFieldTurns(radiusMeters: number, w: number): FieldTurnPredict
       if (pts[i] > maxY) maxY = pts[i];
       if (pts[i] < minY) minY = pts[i];
     }
-    all.push({ turnType: 'ReedsShepp', lengthMeters: sol.lengthMeters, extentMeters: maxY, reverse: true, behindMeters: -minY, word: sol.word });
+    all.push({
+      turnType: 'ReedsShepp',
+      lengthMeters: sol.lengthMeters,
+      extentMeters: maxY,
+      reverse: true,
+      behindMeters: -minY,
+      word: sol.word,
+    });
   }
   const kept = all.filter(
     (p) =>
@@ -142,7 +159,10 @@ function reedsSheppFieldTurns(radiusMeters: number, w: number): FieldTurnPredict
           q.lengthMeters <= p.lengthMeters + 1e-9 &&
           q.extentMeters <= p.extentMeters + 1e-9 &&
           q.behindMeters <= p.behindMeters + 1e-9 &&
-          (q.lengthMeters < p.lengthMeters - 1e-9 || q.extentMeters < p.extentMeters - 1e-9 || q.behindMeters < p.behindMeters - 1e-9 || all.indexOf(q) < all.indexOf(p)),
+          (q.lengthMeters < p.lengthMeters - 1e-9 ||
+            q.extentMeters < p.extentMeters - 1e-9 ||
+            q.behindMeters < p.behindMeters - 1e-9 ||
+            all.indexOf(q) < all.indexOf(p)),
       ),
   );
   if (rsMemo.size >= 256) rsMemo.clear();
@@ -163,7 +183,9 @@ export function predictFieldTurns(spacingMeters: number, opts: FieldTurnOptions)
   const R = opts.turnRadiusMeters;
   const w = Math.abs(spacingMeters);
   const sigma =
-    opts.smoothing === 'Arcs' || opts.smoothing === 'None' ? Infinity : (opts.maxCurvatureRatePerSquareMeter ?? Infinity);
+    opts.smoothing === 'Arcs' || opts.smoothing === 'None'
+      ? Infinity
+      : (opts.maxCurvatureRatePerSquareMeter ?? Infinity);
   const shape = turnShape(R, sigma);
   const out: FieldTurnPrediction[] = [];
   const quarter = turnLengthMeters(shape, Math.PI / 2);
@@ -191,13 +213,20 @@ export function predictFieldTurns(spacingMeters: number, opts: FieldTurnOptions)
       });
   }
   if (opts.reverseAllowed && Number.isFinite(quarter) && w < 2 * a - tol) {
-    out.push({ turnType: 'Fishtail', lengthMeters: 2 * quarter + (2 * a - w), extentMeters: a, reverse: true, behindMeters: 0 });
+    out.push({
+      turnType: 'Fishtail',
+      lengthMeters: 2 * quarter + (2 * a - w),
+      extentMeters: a,
+      reverse: true,
+      behindMeters: 0,
+    });
   }
   if (opts.reverseAllowed) {
     const k = threePointPrediction(shape, w);
     if (k) out.push(k);
     if (sigma === Infinity)
-      for (const p of reedsSheppFieldTurns(R, w)) if (!k || p.word !== k.word || Math.abs(p.lengthMeters - k.lengthMeters) > 1e-6) out.push(p);
+      for (const p of reedsSheppFieldTurns(R, w))
+        if (!k || p.word !== k.word || Math.abs(p.lengthMeters - k.lengthMeters) > 1e-6) out.push(p);
   }
   out.sort((p, q) => p.lengthMeters - q.lengthMeters);
   return out;
@@ -240,7 +269,13 @@ export function fieldBulb(shape: TurnShape, spacingMeters: number): FieldBulb | 
  * A root of f: the first sign change of f over xAt(1), …, xAt(steps) from (a, fa), refined by
  * regula falsi (the Illinois variant); undefined when f keeps its sign.
  */
-function firstRoot(f: (x: number) => number, a: number, fa: number, xAt: (i: number) => number, steps: number): number | undefined {
+function firstRoot(
+  f: (x: number) => number,
+  a: number,
+  fa: number,
+  xAt: (i: number) => number,
+  steps: number,
+): number | undefined {
   let b = NaN;
   let fb = NaN;
   for (let i = 1; i <= steps; i++) {

@@ -13,7 +13,16 @@ import { plainShapeScratch, turnDisplacement, turnLengthMeters, turnShape, type 
 import type { Pose, TurnOptions, TurnPath, TurnSegment } from './types.js';
 import { fieldBulb, fieldThreePoint } from './fieldTurns.js';
 import { reedsSheppSolutions } from './reedsShepp.js';
-import { pushStraight, pushTurn, SLOT_STRIDE, SLOT_WORDS, slotSegments, solveWords, WORD_SLOTS, type DubinsWord } from './words.js';
+import {
+  pushStraight,
+  pushTurn,
+  SLOT_STRIDE,
+  SLOT_WORDS,
+  slotSegments,
+  solveWords,
+  WORD_SLOTS,
+  type DubinsWord,
+} from './words.js';
 
 export type { Pose, TurnOptions, TurnPath, TurnSegment } from './types.js';
 export type { SampledPath } from './segments.js';
@@ -59,7 +68,8 @@ function fail(path: string, message: string): never {
 /** Validates options; throws PlanError('invalid-option') naming the bad field. */
 export function resolveTurnOptions(opts: TurnOptions): ResolvedOptions {
   const R = opts.turnRadiusMeters;
-  if (!(R > 0) || !Number.isFinite(R)) fail('turnRadiusMeters', `turnRadiusMeters must be a finite number > 0, got ${R}`);
+  if (!(R > 0) || !Number.isFinite(R))
+    fail('turnRadiusMeters', `turnRadiusMeters must be a finite number > 0, got ${R}`);
   const sigmaIn = opts.maxCurvatureRatePerSquareMeter;
   if (sigmaIn !== undefined && !(sigmaIn > 0))
     fail('maxCurvatureRatePerSquareMeter', `maxCurvatureRatePerSquareMeter must be > 0 (or omitted), got ${sigmaIn}`);
@@ -286,7 +296,8 @@ class LazyTurnPath implements TurnPath {
   }
 
   get points(): Float64Array {
-    if (this.sampled === undefined) this.sampled = sampleSegments(this.from, this.segments, this.stepMeters, this.to).points;
+    if (this.sampled === undefined)
+      this.sampled = sampleSegments(this.from, this.segments, this.stepMeters, this.to).points;
     return this.sampled;
   }
 
@@ -360,7 +371,11 @@ export function turnCandidates(from: Pose, to: Pose, opts: TurnOptions): TurnPat
   const rel = relative(from, to);
   const cands: Candidate[] = [];
   // Straight ahead: no turn at all.
-  if (Math.abs(wrapPi(to.headingRadians - from.headingRadians)) < 1e-9 && Math.abs(rel.lateral) < 1e-9 && rel.along >= 0) {
+  if (
+    Math.abs(wrapPi(to.headingRadians - from.headingRadians)) < 1e-9 &&
+    Math.abs(rel.lateral) < 1e-9 &&
+    rel.along >= 0
+  ) {
     const segs: TurnSegment[] = [];
     pushStraight(segs, rel.along);
     cands.push({ turnType: 'Dubins', word: 'S', lengthMeters: rel.along, segments: segs });
@@ -404,7 +419,11 @@ export function shortestDubins(from: Pose, to: Pose, radiusMeters: number): Dubi
   const shape = turnShape(radiusMeters, Infinity);
   const best = solveWords(from.x, from.y, from.headingRadians, to.x, to.y, to.headingRadians, shape, scratch);
   if (best < 0) return undefined;
-  return { word: SLOT_WORDS[best], lengthMeters: scratch[best * SLOT_STRIDE], segments: slotSegments(best, scratch, shape) };
+  return {
+    word: SLOT_WORDS[best],
+    lengthMeters: scratch[best * SLOT_STRIDE],
+    segments: slotSegments(best, scratch, shape),
+  };
 }
 
 /** Length of the shortest Dubins path, meters, without building or sampling it (no allocation). */
@@ -418,16 +437,31 @@ export function dubinsLengthMeters(from: Pose, to: Pose, radiusMeters: number): 
  * Length of the shortest CC-Dubins path (clothoid transitions, curvature rate ≤ σ), meters,
  * without sampling; NaN when no CC word fits (every word needs deflections ≥ κ²/σ).
  */
-export function ccDubinsLengthMeters(from: Pose, to: Pose, radiusMeters: number, maxCurvatureRatePerSquareMeter: number): number {
+export function ccDubinsLengthMeters(
+  from: Pose,
+  to: Pose,
+  radiusMeters: number,
+  maxCurvatureRatePerSquareMeter: number,
+): number {
   const shape = turnShape(radiusMeters, maxCurvatureRatePerSquareMeter);
   const best = solveWords(from.x, from.y, from.headingRadians, to.x, to.y, to.headingRadians, shape, scratch);
   return best < 0 ? NaN : scratch[best * SLOT_STRIDE];
 }
 
 /** The shortest Dubins path from `from` to `to`, sampled (a TurnPath), or undefined. */
-export function dubinsPath(from: Pose, to: Pose, radiusMeters: number, sampleStepMeters = DEFAULT_STEP_METERS): TurnPath | undefined {
+export function dubinsPath(
+  from: Pose,
+  to: Pose,
+  radiusMeters: number,
+  sampleStepMeters = DEFAULT_STEP_METERS,
+): TurnPath | undefined {
   const sol = shortestDubins(from, to, radiusMeters);
   if (!sol) return undefined;
   const type = classifyForward(sol.segments, relative(from, to));
-  return toTurnPath(from, to, { turnType: type, word: sol.word, lengthMeters: sol.lengthMeters, segments: sol.segments }, sampleStepMeters);
+  return toTurnPath(
+    from,
+    to,
+    { turnType: type, word: sol.word, lengthMeters: sol.lengthMeters, segments: sol.segments },
+    sampleStepMeters,
+  );
 }

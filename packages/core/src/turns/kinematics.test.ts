@@ -36,7 +36,8 @@ describe('checkKinematics', () => {
   });
 
   it('tolerates 0.1 mm rounding of the coordinates but still catches a slightly tighter arc', () => {
-    const round = (pts: [number, number][]) => pts.map(([x, y]) => [Math.round(x * 1e4) / 1e4, Math.round(y * 1e4) / 1e4] as [number, number]);
+    const round = (pts: [number, number][]) =>
+      pts.map(([x, y]) => [Math.round(x * 1e4) / 1e4, Math.round(y * 1e4) / 1e4] as [number, number]);
     // R 9 m sampled every 0.37-0.5 m, as plans are, then rounded to 0.1 mm.
     const pts = round(arc(9, Math.PI, 0.45).map(([x, y]) => [x + 1234.56789, y - 987.65432] as [number, number]));
     expect(checkKinematics(pts, { turnRadiusMeters: 9, maxCurvatureRatePerSquareMeter: 0.3 })).toEqual([]);
@@ -76,9 +77,9 @@ describe('checkKinematics', () => {
     const a = arc(3, Math.PI / 2, 0.25).map(([x, y]) => [x + 10, y] as [number, number]);
     const pts = [...line(0, 0, 10, 0, 0.25), ...a.slice(1)];
     expect(checkKinematics(pts, { turnRadiusMeters: 3 })).toEqual([]);
-    expect(checkKinematics(pts, { turnRadiusMeters: 3, maxCurvatureRatePerSquareMeter: 0.1 }).map((x) => x.kind)).toContain(
-      'curvature-rate',
-    );
+    expect(
+      checkKinematics(pts, { turnRadiusMeters: 3, maxCurvatureRatePerSquareMeter: 0.1 }).map((x) => x.kind),
+    ).toContain('curvature-rate');
     expect(checkKinematics(pts, { turnRadiusMeters: 3, maxCurvatureRatePerSquareMeter: 5 })).toEqual([]);
   });
 
@@ -87,25 +88,33 @@ describe('checkKinematics', () => {
     const to = { x: -20, y: 0, headingRadians: -Math.PI / 2 };
     const sigma = 0.1;
     const arcs = turnCandidates(from, to, { turnRadiusMeters: 3, smoothing: 'Arcs', sampleStepMeters: 0.2 })[0];
-    const cc = turnCandidates(from, to, { turnRadiusMeters: 3, maxCurvatureRatePerSquareMeter: sigma, sampleStepMeters: 0.2 })[0];
-    expect(checkKinematics(arcs.points, { turnRadiusMeters: 3, maxCurvatureRatePerSquareMeter: sigma }).map((x) => x.kind)).toContain(
-      'curvature-rate',
-    );
+    const cc = turnCandidates(from, to, {
+      turnRadiusMeters: 3,
+      maxCurvatureRatePerSquareMeter: sigma,
+      sampleStepMeters: 0.2,
+    })[0];
+    expect(
+      checkKinematics(arcs.points, { turnRadiusMeters: 3, maxCurvatureRatePerSquareMeter: sigma }).map((x) => x.kind),
+    ).toContain('curvature-rate');
     expect(checkKinematics(cc.points, { turnRadiusMeters: 3, maxCurvatureRatePerSquareMeter: sigma })).toEqual([]);
   });
 
   it('reversing is a violation unless allowed; allowed cusps are not heading jumps', () => {
     const from = { x: 0, y: 0, headingRadians: Math.PI / 2 };
     const to = { x: -4, y: 0, headingRadians: -Math.PI / 2 };
-    const fish = turnCandidates(from, to, { turnRadiusMeters: 6, reverseAllowed: true }).find((p) => p.turnType === 'Fishtail')!;
+    const fish = turnCandidates(from, to, { turnRadiusMeters: 6, reverseAllowed: true }).find(
+      (p) => p.turnType === 'Fishtail',
+    )!;
     expect(fish.cusps.length).toBe(2);
     const denied = checkKinematics(fish.points, { turnRadiusMeters: 6, cusps: fish.cusps });
     expect(denied.filter((x) => x.kind === 'reverse').map((x) => x.index)).toEqual(fish.cusps);
     expect(checkKinematics(fish.points, { turnRadiusMeters: 6, cusps: fish.cusps, reverseAllowed: true })).toEqual([]);
     // Undeclared cusps are found from the geometry.
-    expect(checkKinematics(fish.points, { turnRadiusMeters: 6 }).filter((x) => x.kind === 'reverse').map((x) => x.index)).toEqual(
-      fish.cusps,
-    );
+    expect(
+      checkKinematics(fish.points, { turnRadiusMeters: 6 })
+        .filter((x) => x.kind === 'reverse')
+        .map((x) => x.index),
+    ).toEqual(fish.cusps);
   });
 
   it('with reversing allowed a cusp must reverse along the tangent: a 120° corner is still a kink', () => {
@@ -126,22 +135,22 @@ describe('checkKinematics', () => {
     const a = arc(6.9, 1, 0.25);
     const zig: [number, number][] = [...a.slice(0, 10), [a[9][0] - 0.0007, a[9][1] + 0.0007], ...a.slice(10)];
     expect(checkKinematics(zig, { turnRadiusMeters: 6 })).toEqual([]);
-    const kinked = [...line(0, 0, 5, 0, 0.25), ...line(5, 0, 5 + 5 * Math.cos(0.052), 5 * Math.sin(0.052), 0.25).slice(1)];
+    const kinked = [
+      ...line(0, 0, 5, 0, 0.25),
+      ...line(5, 0, 5 + 5 * Math.cos(0.052), 5 * Math.sin(0.052), 0.25).slice(1),
+    ];
     expect(checkKinematics(kinked, { turnRadiusMeters: 6 }).map((x) => x.kind)).toEqual(['heading-jump']);
   });
 
   it('property: every turn candidate passes the checker with its own limits', () => {
     fc.assert(
-      fc.property(
-        ...turnCase,
-        (from, to, R, sigma, reverseAllowed) => {
-          const opts = { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed };
-          for (const p of turnCandidates(from, to, opts)) {
-            const v = checkKinematics(p.points, { ...opts, cusps: p.cusps });
-            expect(v, `${p.word} ${p.turnType}`).toEqual([]);
-          }
-        },
-      ),
+      fc.property(...turnCase, (from, to, R, sigma, reverseAllowed) => {
+        const opts = { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed };
+        for (const p of turnCandidates(from, to, opts)) {
+          const v = checkKinematics(p.points, { ...opts, cusps: p.cusps });
+          expect(v, `${p.word} ${p.turnType}`).toEqual([]);
+        }
+      }),
       { seed: 2024, numRuns: 80, endOnFailure: true },
     );
   });

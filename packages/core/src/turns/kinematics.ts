@@ -84,7 +84,10 @@ function flat(points: Float64Array | readonly (readonly [number, number])[] | re
 /** Reports violations: consecutive ones of one kind once, at the worst point. */
 class ViolationRuns {
   private run: KinematicViolation | undefined;
-  constructor(private readonly p: Float64Array, readonly out: KinematicViolation[]) {}
+  constructor(
+    private readonly p: Float64Array,
+    readonly out: KinematicViolation[],
+  ) {}
 
   flush(): void {
     if (this.run) this.out.push(this.run);
@@ -92,7 +95,8 @@ class ViolationRuns {
   }
 
   note(kind: KinematicViolationKind, i: number, value: number, limit: number, message: string): void {
-    const p = this.p, run = this.run;
+    const p = this.p,
+      run = this.run;
     if (run && run.kind === kind) {
       if (value > run.value) {
         run.index = i;
@@ -139,9 +143,11 @@ export function checkKinematics(
       { path: 'turnRadiusMeters', message: 'must be > 0' },
     ]);
   if (opts.maxCurvatureRatePerSquareMeter !== undefined && !(opts.maxCurvatureRatePerSquareMeter > 0))
-    throw new PlanError('invalid-option', `checkKinematics: maxCurvatureRatePerSquareMeter must be > 0, got ${opts.maxCurvatureRatePerSquareMeter}`, [
-      { path: 'maxCurvatureRatePerSquareMeter', message: 'must be > 0' },
-    ]);
+    throw new PlanError(
+      'invalid-option',
+      `checkKinematics: maxCurvatureRatePerSquareMeter must be > 0, got ${opts.maxCurvatureRatePerSquareMeter}`,
+      [{ path: 'maxCurvatureRatePerSquareMeter', message: 'must be > 0' }],
+    );
   if (n < 2) return out;
   const kmax = 1 / R;
   const sigma = opts.maxCurvatureRatePerSquareMeter ?? Infinity;
@@ -200,14 +206,26 @@ function checkCusps(p: Float64Array, isCusp: Uint8Array, lim: Limits, runs: Viol
       if (turn > Math.PI / 2) isCusp[v] = 1;
       if (isCusp[v]) {
         if (!lim.reverseAllowed)
-          runs.note('reverse', v, 1, 0, `reversing at point ${v} (${p[2 * v].toFixed(2)}, ${p[2 * v + 1].toFixed(2)}) but reverseAllowed is false`);
+          runs.note(
+            'reverse',
+            v,
+            1,
+            0,
+            `reversing at point ${v} (${p[2 * v].toFixed(2)}, ${p[2 * v + 1].toFixed(2)}) but reverseAllowed is false`,
+          );
         else if (turn > Math.PI / 2) {
           // A cusp reverses along the same tangent: the chords are antiparallel up to what R allows.
           // (A declared cusp without a reversal is a reversed piece of zero length: nothing to check.)
           const allowed = Math.asin(Math.min(1, alen * 0.5 * kmax)) + Math.asin(Math.min(1, len * 0.5 * kmax)) + hTol;
           const off = Math.PI - turn;
           if (off > allowed)
-            runs.note('heading-jump', v, off, allowed, `the direction at the cusp at point ${v} is ${((off * 180) / Math.PI).toFixed(2)}° off a straight reversal, more than a ${R} m radius allows`);
+            runs.note(
+              'heading-jump',
+              v,
+              off,
+              allowed,
+              `the direction at the cusp at point ${v} is ${((off * 180) / Math.PI).toFixed(2)}° off a straight reversal, more than a ${R} m radius allows`,
+            );
         }
         runs.flush();
       }
@@ -224,7 +242,13 @@ function checkCusps(p: Float64Array, isCusp: Uint8Array, lim: Limits, runs: Viol
  * heading change between the two chords must not exceed asin(a/2R) + asin(b/2R) (exact for
  * points on a circle of radius R) + the tolerance.
  */
-function checkHeadingJumps(p: Float64Array, s: Float64Array, isCusp: Uint8Array, lim: Limits, runs: ViolationRuns): void {
+function checkHeadingJumps(
+  p: Float64Array,
+  s: Float64Array,
+  isCusp: Uint8Array,
+  lim: Limits,
+  runs: ViolationRuns,
+): void {
   const n = p.length >> 1;
   const { kmax, hTol, R } = lim;
   const hChord = lim.headingChordMeters;
@@ -241,14 +265,23 @@ function checkHeadingJumps(p: Float64Array, s: Float64Array, isCusp: Uint8Array,
     while (j + 1 < v && s[v] - s[j + 1] >= hChord) j++;
     if (k <= v) k = v + 1;
     while (k < n - 1 && !isCusp[k] && s[k] - s[v] < hChord) k++;
-    const ax = p[2 * v] - p[2 * j], ay = p[2 * v + 1] - p[2 * j + 1];
-    const bx = p[2 * k] - p[2 * v], by = p[2 * k + 1] - p[2 * v + 1];
-    const alen = Math.sqrt(ax * ax + ay * ay), blen = Math.sqrt(bx * bx + by * by);
+    const ax = p[2 * v] - p[2 * j],
+      ay = p[2 * v + 1] - p[2 * j + 1];
+    const bx = p[2 * k] - p[2 * v],
+      by = p[2 * k + 1] - p[2 * v + 1];
+    const alen = Math.sqrt(ax * ax + ay * ay),
+      blen = Math.sqrt(bx * bx + by * by);
     if (alen < 0.01 || blen < 0.01) continue;
     const turn = Math.abs(Math.atan2(ax * by - ay * bx, ax * bx + ay * by));
     const allowed = Math.asin(Math.min(1, alen * 0.5 * kmax)) + Math.asin(Math.min(1, blen * 0.5 * kmax)) + hTol;
     if (turn > allowed)
-      runs.note('heading-jump', v, turn, allowed, `heading jumps by ${((turn * 180) / Math.PI).toFixed(2)}° at point ${v}, more than a ${R} m radius allows`);
+      runs.note(
+        'heading-jump',
+        v,
+        turn,
+        allowed,
+        `heading jumps by ${((turn * 180) / Math.PI).toFixed(2)}° at point ${v}, more than a ${R} m radius allows`,
+      );
     else runs.flush();
   }
   runs.flush();
@@ -287,9 +320,12 @@ function curvatureEstimates(p: Float64Array, s: Float64Array, isCusp: Uint8Array
       if (k < i) k = i;
       while (k < hi && s[k] - s[i] < minLeg) k++;
       if (s[k] - s[i] < minLeg) break;
-      const ax = p[2 * j], ay = p[2 * j + 1];
-      const bx = p[2 * i], by = p[2 * i + 1];
-      const cx = p[2 * k], cy = p[2 * k + 1];
+      const ax = p[2 * j],
+        ay = p[2 * j + 1];
+      const bx = p[2 * i],
+        by = p[2 * i + 1];
+      const cx = p[2 * k],
+        cy = p[2 * k + 1];
       const ab = Math.sqrt((bx - ax) * (bx - ax) + (by - ay) * (by - ay));
       const bc = Math.sqrt((cx - bx) * (cx - bx) + (cy - by) * (cy - by));
       const ca = Math.sqrt((ax - cx) * (ax - cx) + (ay - cy) * (ay - cy));
@@ -310,7 +346,13 @@ function checkCurvature(est: CurvatureEstimates, lim: Limits, runs: ViolationRun
   for (let i = 0; i < kappa.length; i++) {
     const v = Math.abs(kappa[i]);
     if (v > kLimit + slack[i])
-      runs.note('curvature', i, v, kmax, `curvature ${v.toFixed(4)} 1/m at point ${i} exceeds 1/R = ${kmax.toFixed(4)} 1/m (radius ${(1 / v).toFixed(2)} m < ${R} m)`);
+      runs.note(
+        'curvature',
+        i,
+        v,
+        kmax,
+        `curvature ${v.toFixed(4)} 1/m at point ${i} exceeds 1/R = ${kmax.toFixed(4)} 1/m (radius ${(1 / v).toFixed(2)} m < ${R} m)`,
+      );
     else runs.flush();
   }
   runs.flush();
@@ -336,7 +378,13 @@ function checkCurvatureRate(est: CurvatureEstimates, lim: Limits, runs: Violatio
     const ds = at[m] - at[i];
     const rate = Math.abs(kappa[m] - kappa[i]) / ds;
     if (rate > rLimit + (slack[i] + slack[m]) / ds)
-      runs.note('curvature-rate', i, rate, sigma, `curvature rate ${rate.toFixed(4)} 1/m² near point ${i} exceeds the limit ${sigma} 1/m²`);
+      runs.note(
+        'curvature-rate',
+        i,
+        rate,
+        sigma,
+        `curvature rate ${rate.toFixed(4)} 1/m² near point ${i} exceeds the limit ${sigma} 1/m²`,
+      );
     else runs.flush();
   }
   runs.flush();

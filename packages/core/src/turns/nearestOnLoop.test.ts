@@ -10,7 +10,8 @@ import { makeLoop, nearestOnLoop } from './connectorRings.js';
 function ellipse(cx: number, cy: number, a: number, b: number, n: number, wobble: number): number[] {
   const xy: number[] = [];
   for (let i = 0; i <= n; i++) {
-    const t = (2 * Math.PI * (i % n)) / n, r = 1 + wobble * Math.sin(7 * t);
+    const t = (2 * Math.PI * (i % n)) / n,
+      r = 1 + wobble * Math.sin(7 * t);
     xy.push(cx + a * r * Math.cos(t), cy + b * r * Math.sin(t));
   }
   return xy;
@@ -23,7 +24,8 @@ describe('nearestOnLoop within a radius', () => {
     let last: { x: number; y: number; d: number } | undefined;
     let bounded = 0;
     for (let i = 0; i + 1 < small.xy.length / 2; i++) {
-      const x = small.xy[2 * i], y = small.xy[2 * i + 1];
+      const x = small.xy[2 * i],
+        y = small.xy[2 * i + 1];
       const full = nearestOnLoop(big, x, y);
       if (last) {
         const within = nearestOnLoop(big, x, y, last.d + hypot(x - last.x, y - last.y) + 1e-6);

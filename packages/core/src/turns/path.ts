@@ -31,5 +31,15 @@ export interface LocalWarning {
 
 /** A working piece to drive. Tracks carry their (mutable) ends; headland passes a loop. */
 export type Piece =
-  | { kind: 'track'; trackIndex: number; line: number; cell: number; sx: number; sy: number; ex: number; ey: number; xy?: Float64Array }
+  | {
+      kind: 'track';
+      trackIndex: number;
+      line: number;
+      cell: number;
+      sx: number;
+      sy: number;
+      ex: number;
+      ey: number;
+      xy?: Float64Array;
+    }
   | { kind: 'headland'; type: 'ExteriorHeadland' | 'InteriorHeadland'; headlandIndex: number; loop: LoopPath };

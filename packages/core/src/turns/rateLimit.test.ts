@@ -4,7 +4,12 @@ import { checkKinematics } from './kinematics.js';
 import { limitCurvatureRate } from './rateLimit.js';
 
 const SIGMA = 0.3;
-const kin = (R: number) => ({ turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: SIGMA, curvatureTolerance: 0.05, rateTolerance: 0.05 });
+const kin = (R: number) => ({
+  turnRadiusMeters: R,
+  maxCurvatureRatePerSquareMeter: SIGMA,
+  curvatureTolerance: 0.05,
+  rateTolerance: 0.05,
+});
 
 /** Straight, polygonal arc (radius r, turning `angle`, left > 0), straight: a connector-ring corner. */
 function corner(r: number, angle: number, chordMeters: number): number[] {
@@ -16,7 +21,8 @@ function corner(r: number, angle: number, chordMeters: number): number[] {
     const a = (Math.abs(angle) * i) / n;
     pts.push(r * Math.sin(a), sgn * (r - r * Math.cos(a)));
   }
-  const ex = pts[pts.length - 2], ey = pts[pts.length - 1];
+  const ex = pts[pts.length - 2],
+    ey = pts[pts.length - 1];
   for (let k = 1; k <= 20; k++) pts.push(ex + 0.5 * k * Math.cos(angle), ey + 0.5 * k * Math.sin(angle));
   return pts;
 }
@@ -30,11 +36,17 @@ function roundedRectangle(w: number, h: number, r: number): number[] {
       ring.push(cx + r * Math.cos(a), cy + r * Math.sin(a));
     }
   };
-  arc(w, h, 0); arc(0, h, Math.PI / 2); arc(0, 0, Math.PI); arc(w, 0, 1.5 * Math.PI);
+  arc(w, h, 0);
+  arc(0, h, Math.PI / 2);
+  arc(0, 0, Math.PI);
+  arc(w, 0, 1.5 * Math.PI);
   ring.push(ring[0], ring[1]);
   const out: number[] = [];
   for (let i = 2; i < ring.length; i += 2) {
-    const ax = ring[i - 2], ay = ring[i - 1], bx = ring[i], by = ring[i + 1];
+    const ax = ring[i - 2],
+      ay = ring[i - 1],
+      bx = ring[i],
+      by = ring[i + 1];
     const k = Math.max(1, Math.ceil(Math.hypot(bx - ax, by - ay) / 0.5));
     for (let j = 0; j < k; j++) out.push(ax + ((bx - ax) * j) / k, ay + ((by - ay) * j) / k);
   }
@@ -42,7 +54,8 @@ function roundedRectangle(w: number, h: number, r: number): number[] {
   return out;
 }
 
-const heading = (xy: ArrayLike<number>, i: number): number => Math.atan2(xy[2 * i + 3] - xy[2 * i + 1], xy[2 * i + 2] - xy[2 * i]);
+const heading = (xy: ArrayLike<number>, i: number): number =>
+  Math.atan2(xy[2 * i + 3] - xy[2 * i + 1], xy[2 * i + 2] - xy[2 * i]);
 
 describe('limitCurvatureRate', () => {
   it('a straight meeting an arc of radius 1.15 R (R 3 m) violates σ; redrawn, it does not, and keeps its end poses', () => {
@@ -51,14 +64,16 @@ describe('limitCurvatureRate', () => {
     const out = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: SIGMA, maxCurvaturePerMeter: 1 / 3 })!;
     expect(out).toBeDefined();
     expect(checkKinematics(out, kin(3))).toEqual([]);
-    const n = out.length, m = xy.length;
+    const n = out.length,
+      m = xy.length;
     expect(out[0]).toBe(xy[0]);
     expect(out[1]).toBe(xy[1]);
     expect(out[n - 2]).toBe(xy[m - 2]);
     expect(out[n - 1]).toBe(xy[m - 1]);
     expect(Math.abs(heading(out, 0) - heading(xy, 0))).toBeLessThan(1e-3);
     expect(Math.abs(heading(out, n / 2 - 2) - heading(xy, m / 2 - 2))).toBeLessThan(5e-3);
-    for (let i = 2; i < n; i += 2) expect(Math.hypot(out[i] - out[i - 2], out[i + 1] - out[i - 1])).toBeLessThanOrEqual(0.5);
+    for (let i = 2; i < n; i += 2)
+      expect(Math.hypot(out[i] - out[i - 2], out[i + 1] - out[i - 1])).toBeLessThanOrEqual(0.5);
   });
 
   it('a path that already respects σ is left alone (undefined)', () => {
@@ -82,7 +97,10 @@ describe('limitCurvatureRate', () => {
     for (let i = 0; i < n; i += 2) {
       let best = Infinity;
       for (let j = 2; j < xy.length; j += 2) {
-        const ax = xy[j - 2], ay = xy[j - 1], dx = xy[j] - ax, dy = xy[j + 1] - ay;
+        const ax = xy[j - 2],
+          ay = xy[j - 1],
+          dx = xy[j] - ax,
+          dy = xy[j + 1] - ay;
         const t = Math.max(0, Math.min(1, ((out[i] - ax) * dx + (out[i + 1] - ay) * dy) / (dx * dx + dy * dy)));
         best = Math.min(best, Math.hypot(ax + t * dx - out[i], ay + t * dy - out[i + 1]));
       }
@@ -93,13 +111,17 @@ describe('limitCurvatureRate', () => {
 
   it('property: corners of any angle and direction, R 3-9 m (arcs at 1.15 R), redrawn within σ and 1/R', () => {
     fc.assert(
-      fc.property(fc.double({ min: 3, max: 9, noNaN: true }), fc.double({ min: -2.5, max: 2.5, noNaN: true }).filter((a) => Math.abs(a) > 0.2), (R, angle) => {
-        const xy = Float64Array.from(corner(1.15 * R, angle, 0.45));
-        const out = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: SIGMA, maxCurvaturePerMeter: 1 / R });
-        // Either nothing to do (the jump is small enough at this R) or a drivable path.
-        const drivable = out ?? xy;
-        expect(checkKinematics(drivable, kin(R))).toEqual([]);
-      }),
+      fc.property(
+        fc.double({ min: 3, max: 9, noNaN: true }),
+        fc.double({ min: -2.5, max: 2.5, noNaN: true }).filter((a) => Math.abs(a) > 0.2),
+        (R, angle) => {
+          const xy = Float64Array.from(corner(1.15 * R, angle, 0.45));
+          const out = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: SIGMA, maxCurvaturePerMeter: 1 / R });
+          // Either nothing to do (the jump is small enough at this R) or a drivable path.
+          const drivable = out ?? xy;
+          expect(checkKinematics(drivable, kin(R))).toEqual([]);
+        },
+      ),
       { seed: 20261124, numRuns: 60 },
     );
   });

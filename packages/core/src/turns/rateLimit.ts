@@ -109,7 +109,8 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
   // Cells near a defect are not counted in the rate test.
   const ignore = new Uint8Array(N);
   for (const d of defects) {
-    const a = Math.floor((d - DEFECT_MARGIN_METERS) / h), b = Math.ceil((d + DEFECT_MARGIN_METERS) / h);
+    const a = Math.floor((d - DEFECT_MARGIN_METERS) / h),
+      b = Math.ceil((d + DEFECT_MARGIN_METERS) / h);
     for (let j = a; j <= b; j++) ignore[closed ? ((j % N) + N) % N : Math.min(N - 1, Math.max(0, j))] = 1;
   }
   const k1 = smoothWhereTooSteep(k0, ignore, rateLimit, grid);
@@ -119,13 +120,21 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
   for (let j = 0; j < N; j++) k1[j] = k1[j] > kCap ? kCap : k1[j] < -kCap ? -kCap : k1[j];
   // Total turning as before (open paths lose a little where the window reaches past an end that
   // was not straight): a sin² bump puts it back without a new jump.
-  let sum0 = 0, sum1 = 0;
-  for (let j = 0; j < N; j++) { sum0 += kRaw[j]; sum1 += k1[j]; }
+  let sum0 = 0,
+    sum1 = 0;
+  for (let j = 0; j < N; j++) {
+    sum0 += kRaw[j];
+    sum1 += k1[j];
+  }
   let target = sum0 * h;
   if (!closed && opts.startHeadingRadians !== undefined && opts.endHeadingRadians !== undefined)
     target += wrapPi(opts.endHeadingRadians - opts.startHeadingRadians - target);
   const dTheta = target - sum1 * h;
-  if (dTheta !== 0) for (let j = 0; j < N; j++) { const t = Math.sin((Math.PI * (j + 0.5)) / N); k1[j] += (dTheta * 2 * t * t) / line.total; }
+  if (dTheta !== 0)
+    for (let j = 0; j < N; j++) {
+      const t = Math.sin((Math.PI * (j + 0.5)) / N);
+      k1[j] += (dTheta * 2 * t * t) / line.total;
+    }
   const th = integrateHeadings(k1, kRaw, line, grid, opts.startHeadingRadians);
   const out = drawPath(th, line, grid, opts.stepMeters ?? 0.3);
   // Not the same path any more (a wide window over tight turns, a cusp in a pinched ring): none.
@@ -138,25 +147,36 @@ export function limitCurvatureRate(xy: ArrayLike<number>, opts: RateLimitOptions
 function polylineOf(xy: ArrayLike<number>, closed: boolean): Polyline | undefined {
   // Points at least 5 cm apart (a repeated point carries no heading; a millimeter chord from an
   // offset's rounding would carry a spurious spike of curvature). The last point is kept.
-  const px: number[] = [], py: number[] = [];
+  const px: number[] = [],
+    py: number[] = [];
   const n2 = xy.length;
   for (let i = 0; i < n2; i += 2) {
-    const x = xy[i], y = xy[i + 1];
+    const x = xy[i],
+      y = xy[i + 1];
     const m = px.length;
     if (m > 0 && hypot(x - px[m - 1], y - py[m - 1]) < MIN_CHORD_METERS) {
-      if (i === n2 - 2 && m > 1) { px[m - 1] = x; py[m - 1] = y; }
+      if (i === n2 - 2 && m > 1) {
+        px[m - 1] = x;
+        py[m - 1] = y;
+      }
       continue;
     }
-    px.push(x); py.push(y);
+    px.push(x);
+    py.push(y);
   }
-  if (closed && px.length > 1 && hypot(px[0] - px[px.length - 1], py[0] - py[py.length - 1]) < MIN_CHORD_METERS) { px.pop(); py.pop(); }
+  if (closed && px.length > 1 && hypot(px[0] - px[px.length - 1], py[0] - py[py.length - 1]) < MIN_CHORD_METERS) {
+    px.pop();
+    py.pop();
+  }
   const m = px.length;
   if (m < (closed ? 4 : 3)) return undefined;
   const chords = closed ? m : m - 1;
-  const len = new Float64Array(chords), head = new Float64Array(chords);
+  const len = new Float64Array(chords),
+    head = new Float64Array(chords);
   for (let i = 0; i < chords; i++) {
     const j = (i + 1) % m;
-    const dx = px[j] - px[i], dy = py[j] - py[i];
+    const dx = px[j] - px[i],
+      dy = py[j] - py[i];
     len[i] = hypot(dx, dy);
     const h = Math.atan2(dy, dx);
     head[i] = i === 0 ? h : head[i - 1] + wrapPi(h - head[i - 1]);
@@ -174,17 +194,25 @@ function polylineOf(xy: ArrayLike<number>, closed: boolean): Polyline | undefine
  */
 function curvatureProfile(line: Polyline, kDefect: number): { k0: Float64Array; defects: number[]; grid: Grid } {
   const { m, closed, chords, len, head, cum, total } = line;
-  const vs: number[] = [], vk: number[] = [];
+  const vs: number[] = [],
+    vk: number[] = [];
   const defects: number[] = [];
-  if (!closed) { vs.push(0); vk.push(0); }
+  if (!closed) {
+    vs.push(0);
+    vk.push(0);
+  }
   for (let v = closed ? 0 : 1; v < (closed ? m : m - 1); v++) {
     const a = closed ? (v + chords - 1) % chords : v - 1;
     const turn = closed && v === 0 ? wrapPi(head[0] - head[chords - 1]) : head[v] - head[a];
     const k = turn / ((len[a] + len[v]) / 2);
-    vs.push(cum[v]); vk.push(k);
+    vs.push(cum[v]);
+    vk.push(k);
     if (Math.abs(k) > kDefect) defects.push(cum[v]);
   }
-  if (!closed) { vs.push(total); vk.push(0); }
+  if (!closed) {
+    vs.push(total);
+    vk.push(0);
+  }
   const N = Math.max(4, Math.ceil(total / GRID_METERS));
   const h = total / N;
   const k0 = new Float64Array(N);
@@ -202,7 +230,8 @@ function curvatureProfile(line: Polyline, kDefect: number): { k0: Float64Array; 
       k0[j] = sb > sa ? ka + ((kb - ka) * (s - sa)) / (sb - sa) : ka;
     } else {
       while (t + 2 < nv && vs[t + 1] <= s) t++;
-      const sa = vs[t], sb = vs[t + 1];
+      const sa = vs[t],
+        sb = vs[t + 1];
       k0[j] = sb > sa ? vk[t] + ((vk[t + 1] - vk[t]) * (s - sa)) / (sb - sa) : vk[t];
     }
   }
@@ -236,7 +265,12 @@ function averageSpikes(k0: Float64Array, kRaw: Float64Array, line: Polyline, gri
  * with κ = 0 (the pieces they join are driven straight at the junction: tracks, CC turns), closed
  * ones wrap. Undefined when no round makes the profile comply.
  */
-function smoothWhereTooSteep(k0: Float64Array, ignore: Uint8Array, rateLimit: number, grid: Grid): Float64Array | undefined {
+function smoothWhereTooSteep(
+  k0: Float64Array,
+  ignore: Uint8Array,
+  rateLimit: number,
+  grid: Grid,
+): Float64Array | undefined {
   const { N, h, closed } = grid;
   const complies = (k: Float64Array): boolean => {
     for (let j = 1; j < N; j++) if (!ignore[j] && !ignore[j - 1] && Math.abs(k[j] - k[j - 1]) > rateLimit) return false;
@@ -260,9 +294,13 @@ function smoothWhereTooSteep(k0: Float64Array, ignore: Uint8Array, rateLimit: nu
       const i = j === 0 ? N - 1 : j - 1;
       if (ignore[j] || ignore[i] || Math.abs(k1[j] - k1[i]) <= rateLimit) continue;
       any = true;
-      for (let q = j - reach; q <= j + reach; q++) mark[closed ? ((q % N) + N) % N : Math.min(N - 1, Math.max(0, q))] = 1;
+      for (let q = j - reach; q <= j + reach; q++)
+        mark[closed ? ((q % N) + N) % N : Math.min(N - 1, Math.max(0, q))] = 1;
     }
-    if (!any) { done = true; break; }
+    if (!any) {
+      done = true;
+      break;
+    }
     const at = (j: number): number => (closed ? k1[((j % N) + N) % N] : j < 0 || j >= N ? 0 : k1[j]);
     const f = new Float64Array(N);
     let acc = 0;
@@ -284,7 +322,13 @@ function smoothWhereTooSteep(k0: Float64Array, ignore: Uint8Array, rateLimit: nu
  * own chord headings and taken out over 20 m windows (far wider than any transition, so they stay
  * as they are).
  */
-function integrateHeadings(k1: Float64Array, kRaw: Float64Array, line: Polyline, grid: Grid, startHeadingRadians: number | undefined): Float64Array {
+function integrateHeadings(
+  k1: Float64Array,
+  kRaw: Float64Array,
+  line: Polyline,
+  grid: Grid,
+  startHeadingRadians: number | undefined,
+): Float64Array {
   const { N, h, closed } = grid;
   const { head, len, cum, chords } = line;
   const th = new Float64Array(N);
@@ -318,7 +362,8 @@ function integrateHeadings(k1: Float64Array, kRaw: Float64Array, line: Polyline,
   // either end, the correction's trend between them taken out.
   if (closed) for (let j = 0; j < N; j++) th[j] -= d[j];
   else {
-    const a = d[0], b = d[N - 1];
+    const a = d[0],
+      b = d[N - 1];
     for (let j = 0; j < N; j++) th[j] -= d[j] - (a + ((b - a) * j) / Math.max(1, N - 1));
   }
   return th;
@@ -328,14 +373,17 @@ function integrateHeadings(k1: Float64Array, kRaw: Float64Array, line: Polyline,
 function drawPath(th: Float64Array, line: Polyline, grid: Grid, outStep: number): number[] {
   const { N, h, closed } = grid;
   const { px, py, m, len, cum, chords } = line;
-  const X = new Float64Array(N + 1), Y = new Float64Array(N + 1);
-  X[0] = px[0]; Y[0] = py[0];
+  const X = new Float64Array(N + 1),
+    Y = new Float64Array(N + 1);
+  X[0] = px[0];
+  Y[0] = py[0];
   for (let j = 0; j < N; j++) {
     X[j + 1] = X[j] + h * Math.cos(th[j]);
     Y[j + 1] = Y[j] + h * Math.sin(th[j]);
   }
   // Close the gap to the end (open: the last point; closed: the start) smoothly.
-  const ex = (closed ? px[0] : px[m - 1]) - X[N], ey = (closed ? py[0] : py[m - 1]) - Y[N];
+  const ex = (closed ? px[0] : px[m - 1]) - X[N],
+    ey = (closed ? py[0] : py[m - 1]) - Y[N];
   for (let j = 1; j <= N; j++) {
     const t = j / N;
     const w = closed ? t : t * t * (3 - 2 * t);
@@ -344,16 +392,23 @@ function drawPath(th: Float64Array, line: Polyline, grid: Grid, outStep: number)
   }
   if (closed) {
     // Likewise its position: no shift on average.
-    let dx = 0, dy = 0, c = 0;
+    let dx = 0,
+      dy = 0,
+      c = 0;
     for (let j = 0; j < N; j++) {
       const s = j * h;
       while (c + 1 < chords && cum[c + 1] <= s) c++;
-      const t = len[c] > 0 ? (s - cum[c]) / len[c] : 0, q = (c + 1) % m;
+      const t = len[c] > 0 ? (s - cum[c]) / len[c] : 0,
+        q = (c + 1) % m;
       dx += px[c] + t * (px[q] - px[c]) - X[j];
       dy += py[c] + t * (py[q] - py[c]) - Y[j];
     }
-    dx /= N; dy /= N;
-    for (let j = 0; j <= N; j++) { X[j] += dx; Y[j] += dy; }
+    dx /= N;
+    dy /= N;
+    for (let j = 0; j <= N; j++) {
+      X[j] += dx;
+      Y[j] += dy;
+    }
   }
   const every = Math.max(1, Math.floor(outStep / h));
   const out: number[] = [];
@@ -362,8 +417,15 @@ function drawPath(th: Float64Array, line: Polyline, grid: Grid, outStep: number)
   // Drop a last-but-one point that nearly repeats the end.
   const q = out.length;
   if (q >= 6 && hypot(out[q - 2] - out[q - 4], out[q - 1] - out[q - 3]) < 0.05) out.splice(q - 4, 2);
-  if (!closed) { out[0] = px[0]; out[1] = py[0]; out[out.length - 2] = px[m - 1]; out[out.length - 1] = py[m - 1]; }
-  else { out[out.length - 2] = out[0]; out[out.length - 1] = out[1]; }
+  if (!closed) {
+    out[0] = px[0];
+    out[1] = py[0];
+    out[out.length - 2] = px[m - 1];
+    out[out.length - 1] = py[m - 1];
+  } else {
+    out[out.length - 2] = out[0];
+    out[out.length - 1] = out[1];
+  }
   return out;
 }
 
@@ -372,13 +434,22 @@ function drawPath(th: Float64Array, line: Polyline, grid: Grid, outStep: number)
  * `cum`), looking only at input chords within 3 m of the arc length where the point should be
  * (both paths are parametrised alike; lengths scaled): linear time.
  */
-function deviation(out: number[], px: number[], py: number[], cum: Float64Array, closed: boolean, total: number): number {
+function deviation(
+  out: number[],
+  px: number[],
+  py: number[],
+  cum: Float64Array,
+  closed: boolean,
+  total: number,
+): number {
   const m = px.length;
   const chords = closed ? m : m - 1;
   let outLen = 0;
   for (let i = 2; i < out.length; i += 2) outLen += hypot(out[i] - out[i - 2], out[i + 1] - out[i - 1]);
   const scale = outLen > 0 ? total / outLen : 1;
-  let worst = 0, acc = 0, lo = 0;
+  let worst = 0,
+    acc = 0,
+    lo = 0;
   for (let i = 0; i < out.length; i += 2) {
     if (i > 0) acc += hypot(out[i] - out[i - 2], out[i + 1] - out[i - 1]);
     const s = acc * scale;
@@ -386,7 +457,10 @@ function deviation(out: number[], px: number[], py: number[], cum: Float64Array,
     let best = Infinity;
     for (let c = lo; c < chords && cum[c] <= s + 3; c++) {
       const j = (c + 1) % m;
-      const ax = px[c], ay = py[c], dx = px[j] - ax, dy = py[j] - ay;
+      const ax = px[c],
+        ay = py[c],
+        dx = px[j] - ax,
+        dy = py[j] - ay;
       const l2 = dx * dx + dy * dy;
       let t = l2 > 0 ? ((out[i] - ax) * dx + (out[i + 1] - ay) * dy) / l2 : 0;
       t = t < 0 ? 0 : t > 1 ? 1 : t;

@@ -157,7 +157,7 @@ function lpRmSmLm(x: number, y: number, phi: number, sp: number, cp: number): bo
 function lpRmSmRm(x: number, y: number, phi: number, sp: number, cp: number): boolean {
   const xi = x + sp;
   const eta = y - 1 - cp;
-  const rho = Math.sqrt((-eta) * (-eta) + xi * xi);
+  const rho = Math.sqrt(-eta * -eta + xi * xi);
   if (rho < 2) return false;
   T = Math.atan2(xi, -eta);
   U = 2 - rho;

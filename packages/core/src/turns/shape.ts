@@ -111,7 +111,14 @@ function makeShape(radiusMeters: number, curvatureRatePerSquareMeter: number): T
   } else {
     const L = kappa / sigma;
     const th = (kappa * L) / 2;
-    const clothoid = { radiusMeters: R, curvaturePerMeter: kappa, curvatureRatePerSquareMeter: sigma, clothoidLengthMeters: L, clothoidDeflectionRadians: th, minDeflectionRadians: 2 * th };
+    const clothoid = {
+      radiusMeters: R,
+      curvaturePerMeter: kappa,
+      curvatureRatePerSquareMeter: sigma,
+      clothoidLengthMeters: L,
+      clothoidDeflectionRadians: th,
+      minDeflectionRadians: 2 * th,
+    };
     if (th > 4 * Math.PI) {
       // Reaching full lock would take more than two full spirals: no CC circle (every CC-Dubins
       // word is infeasible); turns are elementary clothoid pairs (field turns still exist).

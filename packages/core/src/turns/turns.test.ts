@@ -61,7 +61,12 @@ function maxTripleCurvature(p: Float64Array, cusps: number[], minLegMeters = 0.4
     let crossesCusp = false;
     for (let c = j; c <= k; c++) if (cuspSet.has(c)) crossesCusp = true;
     if (crossesCusp) continue;
-    const ax = p[2 * j], ay = p[2 * j + 1], bx = p[2 * i], by = p[2 * i + 1], cx = p[2 * k], cy = p[2 * k + 1];
+    const ax = p[2 * j],
+      ay = p[2 * j + 1],
+      bx = p[2 * i],
+      by = p[2 * i + 1],
+      cx = p[2 * k],
+      cy = p[2 * k + 1];
     const ab = Math.hypot(bx - ax, by - ay);
     const bc = Math.hypot(cx - bx, cy - by);
     const ca = Math.hypot(ax - cx, ay - cy);
@@ -88,9 +93,16 @@ function maxTripleCurvatureRate(p: Float64Array, leg = 0.2): number {
     let k = i;
     while (k < n - 1 && s[k] - s[i] < leg) k++;
     if (s[i] - s[j] < leg || s[k] - s[i] < leg) continue;
-    const ax = p[2 * j], ay = p[2 * j + 1], bx = p[2 * i], by = p[2 * i + 1], cx = p[2 * k], cy = p[2 * k + 1];
+    const ax = p[2 * j],
+      ay = p[2 * j + 1],
+      bx = p[2 * i],
+      by = p[2 * i + 1],
+      cx = p[2 * k],
+      cy = p[2 * k + 1];
     const cross = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-    kappa.push((2 * cross) / (Math.hypot(bx - ax, by - ay) * Math.hypot(cx - bx, cy - by) * Math.hypot(ax - cx, ay - cy)));
+    kappa.push(
+      (2 * cross) / (Math.hypot(bx - ax, by - ay) * Math.hypot(cx - bx, cy - by) * Math.hypot(ax - cx, ay - cy)),
+    );
     at.push((s[j] + s[i] + s[k]) / 3);
   }
   let max = 0;
@@ -201,22 +213,29 @@ describe('Dubins paths', () => {
     const total = c[0].segments!.reduce((acc, g) => acc + g.startCurvaturePerMeter * g.lengthMeters, 0);
     expect(Math.abs(total)).toBeCloseTo((3 * Math.PI) / 2, 9);
     // A pose reachable by a plain left turn is not a P-turn.
-    const easy = turnCandidates({ x: 0, y: 0, headingRadians: 0 }, { x: 20, y: 10, headingRadians: Math.PI / 2 }, { turnRadiusMeters: 6 });
+    const easy = turnCandidates(
+      { x: 0, y: 0, headingRadians: 0 },
+      { x: 20, y: 10, headingRadians: Math.PI / 2 },
+      { turnRadiusMeters: 6 },
+    );
     expect(easy[0].turnType).toBe('Dubins');
   });
 
   it('straight ahead is a straight line', () => {
-    const c = turnCandidates({ x: 0, y: 0, headingRadians: 0 }, { x: 10, y: 0, headingRadians: 0 }, { turnRadiusMeters: 6 });
+    const c = turnCandidates(
+      { x: 0, y: 0, headingRadians: 0 },
+      { x: 10, y: 0, headingRadians: 0 },
+      { turnRadiusMeters: 6 },
+    );
     expect(c[0].lengthMeters).toBeCloseTo(10, 12);
     expect(c[0].points.length / 2).toBe(21);
   });
 
   it('a quarter turn to a pose on the circle is a quarter arc', () => {
     const R = 5;
-    expect(dubinsLengthMeters({ x: 0, y: 0, headingRadians: 0 }, { x: R, y: R, headingRadians: Math.PI / 2 }, R)).toBeCloseTo(
-      (Math.PI * R) / 2,
-      12,
-    );
+    expect(
+      dubinsLengthMeters({ x: 0, y: 0, headingRadians: 0 }, { x: R, y: R, headingRadians: Math.PI / 2 }, R),
+    ).toBeCloseTo((Math.PI * R) / 2, 12);
     const p = dubinsPath({ x: 0, y: 0, headingRadians: 0 }, { x: R, y: R, headingRadians: Math.PI / 2 }, R);
     expect(p?.word).toBe('LSL');
   });
@@ -258,11 +277,14 @@ function checkPath(p: TurnPath, from: Pose, to: Pose, R: number, step: number, s
     const segs = p.segments!;
     for (let i = 0; i < segs.length; i++) {
       const g = segs[i];
-      expect(Math.abs(g.endCurvaturePerMeter - g.startCurvaturePerMeter) / g.lengthMeters).toBeLessThanOrEqual(sigma * (1 + 1e-9));
+      expect(Math.abs(g.endCurvaturePerMeter - g.startCurvaturePerMeter) / g.lengthMeters).toBeLessThanOrEqual(
+        sigma * (1 + 1e-9),
+      );
       // Curvature is continuous, and zero at the ends and at cusps.
       const prevEnd = i === 0 ? 0 : segs[i - 1].reverse !== g.reverse ? 0 : segs[i - 1].endCurvaturePerMeter;
       expect(Math.abs(g.startCurvaturePerMeter - prevEnd)).toBeLessThan(1e-12);
-      if (i > 0 && segs[i - 1].reverse !== g.reverse) expect(Math.abs(segs[i - 1].endCurvaturePerMeter)).toBeLessThan(1e-12);
+      if (i > 0 && segs[i - 1].reverse !== g.reverse)
+        expect(Math.abs(segs[i - 1].endCurvaturePerMeter)).toBeLessThan(1e-12);
     }
     if (segs.length > 0) expect(Math.abs(segs[segs.length - 1].endCurvaturePerMeter)).toBeLessThan(1e-12);
   }
@@ -390,8 +412,13 @@ describe('clothoid (CC) field turns', () => {
         fc.double({ min: 2, max: 6, noNaN: true }),
         fc.double({ min: 0.05, max: 0.3, noNaN: true }),
         (from, to, R, sigma) => {
-          const cc = turnCandidates(from, to, { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, sampleStepMeters: 0.05 });
-          for (const p of cc.slice(0, 3)) expect(maxTripleCurvatureRate(p.points)).toBeLessThanOrEqual(sigma * 1.1 + 0.01);
+          const cc = turnCandidates(from, to, {
+            turnRadiusMeters: R,
+            maxCurvatureRatePerSquareMeter: sigma,
+            sampleStepMeters: 0.05,
+          });
+          for (const p of cc.slice(0, 3))
+            expect(maxTripleCurvatureRate(p.points)).toBeLessThanOrEqual(sigma * 1.1 + 0.01);
           // Negative control: plain arcs jump by 1/R ≥ 0.17 1/m, read as ≥ 0.4 1/m² over 0.4 m.
           const arcs = turnCandidates(from, to, { turnRadiusMeters: R, smoothing: 'Arcs', sampleStepMeters: 0.05 })[0];
           const curved = arcs.segments!.some((g) => g.startCurvaturePerMeter !== 0);
@@ -425,7 +452,9 @@ describe('reverse: fishtail and Reeds-Shepp', () => {
     expect(fish.startsReversed).toBe(false);
     expect(maxY(fish.points)).toBeLessThanOrEqual(R + 1e-9);
     expect(maxY(fish.points)).toBeGreaterThan(R - R * (1 - Math.cos(0.25 / R)) - 1e-9);
-    const pred = predictFieldTurns(w, { turnRadiusMeters: R, reverseAllowed: true }).find((p) => p.turnType === 'Fishtail' && !p.word)!;
+    const pred = predictFieldTurns(w, { turnRadiusMeters: R, reverseAllowed: true }).find(
+      (p) => p.turnType === 'Fishtail' && !p.word,
+    )!;
     expect(pred.lengthMeters).toBeCloseTo(Math.PI * R + 2 * R - w, 9);
     expect(pred.extentMeters).toBeCloseTo(R, 9);
     // The shortest manoeuvre with reversing is no longer than the fishtail.
@@ -451,17 +480,25 @@ describe('reverse: fishtail and Reeds-Shepp', () => {
   });
 
   it('straight back is one reversed straight', () => {
-    const c = turnCandidates({ x: 0, y: 0, headingRadians: 0 }, { x: -5, y: 0, headingRadians: 0 }, { turnRadiusMeters: 4, reverseAllowed: true });
+    const c = turnCandidates(
+      { x: 0, y: 0, headingRadians: 0 },
+      { x: -5, y: 0, headingRadians: 0 },
+      { turnRadiusMeters: 4, reverseAllowed: true },
+    );
     expect(c[0].turnType).toBe('ReedsShepp');
     expect(c[0].word).toBe('S-');
     expect(c[0].lengthMeters).toBeCloseTo(5, 12);
     expect(c[0].startsReversed).toBe(true);
-    expect(reedsSheppLengthMeters({ x: 0, y: 0, headingRadians: 0 }, { x: -5, y: 0, headingRadians: 0 }, 4)).toBeCloseTo(5, 12);
+    expect(
+      reedsSheppLengthMeters({ x: 0, y: 0, headingRadians: 0 }, { x: -5, y: 0, headingRadians: 0 }, 4),
+    ).toBeCloseTo(5, 12);
   });
 
   it('without reverseAllowed no candidate reverses', () => {
     const c = turnCandidates(north(0), south(-4), { turnRadiusMeters: 6 });
-    expect(c.every((p) => p.cusps.length === 0 && !p.startsReversed && p.segments!.every((g) => !g.reverse))).toBe(true);
+    expect(c.every((p) => p.cusps.length === 0 && !p.startsReversed && p.segments!.every((g) => !g.reverse))).toBe(
+      true,
+    );
   });
 
   it('property: Reeds-Shepp candidates end at the target; the shortest is no longer than Dubins', () => {

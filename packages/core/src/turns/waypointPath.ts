@@ -26,8 +26,13 @@ export function buildWaypoints(field: PathsD, clearanceMeters: number, maxCount 
     eps *= 2;
     simple = Clipper.simplifyPathsD(shrunk, eps, true);
   }
-  const xs: number[] = [], ys: number[] = [];
-  for (const r of simple) for (const p of r) { xs.push(p.x); ys.push(p.y); }
+  const xs: number[] = [],
+    ys: number[] = [];
+  for (const r of simple)
+    for (const p of r) {
+      xs.push(p.x);
+      ys.push(p.y);
+    }
   return { xs: Float64Array.from(xs), ys: Float64Array.from(ys) };
 }
 
@@ -36,7 +41,9 @@ const distanceCaches = new WeakMap<Waypoints, Float64Array>();
 function distancesOf(wp: Waypoints): Float64Array {
   let d = distanceCaches.get(wp);
   if (d) return d;
-  const n = wp.xs.length, xs = wp.xs, ys = wp.ys;
+  const n = wp.xs.length,
+    xs = wp.xs,
+    ys = wp.ys;
   d = new Float64Array(n * n);
   for (let u = 0; u < n; u++) for (let v = 0; v < n; v++) d[u * n + v] = hypot(xs[v] - xs[u], ys[v] - ys[u]);
   distanceCaches.set(wp, d);
@@ -66,7 +73,8 @@ const visibilityCaches = new WeakMap<Waypoints, Visibility>();
 function visibilityOf(wp: Waypoints, region: Region): Visibility {
   const n = wp.xs.length;
   let c = visibilityCaches.get(wp);
-  if (!c || c.region !== region) visibilityCaches.set(wp, (c = { region, clear: new Uint8Array(n * n), points: new Map() }));
+  if (!c || c.region !== region)
+    visibilityCaches.set(wp, (c = { region, clear: new Uint8Array(n * n), points: new Map() }));
   return c;
 }
 
@@ -86,7 +94,8 @@ function seesNone(p: PointSight): boolean {
 /** Whether waypoints u and v see each other (tested once, cached both ways). */
 function waypointsSee(clear: Uint8Array, n: number, region: Region, wp: Waypoints, u: number, v: number): boolean {
   let c = clear[u * n + v];
-  if (c === 0) clear[u * n + v] = clear[v * n + u] = c = region.segmentClear(wp.xs[u], wp.ys[u], wp.xs[v], wp.ys[v]) ? 1 : 2;
+  if (c === 0)
+    clear[u * n + v] = clear[v * n + u] = c = region.segmentClear(wp.xs[u], wp.ys[u], wp.xs[v], wp.ys[v]) ? 1 : 2;
   return c === 1;
 }
 
@@ -114,16 +123,31 @@ function seesWaypoint(p: PointSight, region: Region, x: number, y: number, wp: W
  * and the same predecessors, as when every line from a is tested first — but a query tests a few
  * lines from a rather than one to every waypoint (each across the field, the costly part).
  */
-export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, ay: number, bx: number, by: number): number[] | undefined {
+export function shortestWaypointPath(
+  wp: Waypoints,
+  region: Region,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+): number[] | undefined {
   const n = wp.xs.length;
-  const vis = visibilityOf(wp, region), clear = vis.clear, D = distancesOf(wp);
-  const fromA = pointSight(vis, n, ax, ay), toB = pointSight(vis, n, bx, by);
+  const vis = visibilityOf(wp, region),
+    clear = vis.clear,
+    D = distancesOf(wp);
+  const fromA = pointSight(vis, n, ax, ay),
+    toB = pointSight(vis, n, bx, by);
   // An end known to see no waypoint: the straight line or nothing (what the search would find).
   if (seesNone(fromA) || seesNone(toB)) return region.segmentClear(ax, ay, bx, by) ? [] : undefined;
   // Nodes 0..n-1 waypoints, n = a, n+1 = b.
-  const X = new Float64Array(n + 2), Y = new Float64Array(n + 2);
-  X.set(wp.xs); Y.set(wp.ys);
-  X[n] = ax; Y[n] = ay; X[n + 1] = bx; Y[n + 1] = by;
+  const X = new Float64Array(n + 2),
+    Y = new Float64Array(n + 2);
+  X.set(wp.xs);
+  Y.set(wp.ys);
+  X[n] = ax;
+  Y[n] = ay;
+  X[n + 1] = bx;
+  Y[n + 1] = by;
   const dist = new Float64Array(n + 2).fill(Infinity);
   const prev = new Int32Array(n + 2).fill(-1);
   const done = new Uint8Array(n + 2);
@@ -154,8 +178,12 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
   for (;;) {
     let u = -1;
     while (open.size > 0) {
-      const f = open.peekKey(), i = open.pop();
-      if (!done[i] && f === dist[i] + h[i]) { u = i; break; } // else stale: settled, or its distance changed since
+      const f = open.peekKey(),
+        i = open.pop();
+      if (!done[i] && f === dist[i] + h[i]) {
+        u = i;
+        break;
+      } // else stale: settled, or its distance changed since
     }
     if (u < 0) return undefined;
     if (untested[u]) {
@@ -166,7 +194,10 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
         prev[u] = -1;
         for (const w of settled) {
           const d = dist[w] + (u < n ? D[w * n + u] : hypot(X[u] - X[w], Y[u] - Y[w])); // (settled nodes are waypoints)
-          if (d < dist[u] && sees(w, u)) { dist[u] = d; prev[u] = w; }
+          if (d < dist[u] && sees(w, u)) {
+            dist[u] = d;
+            prev[u] = w;
+          }
         }
         if (dist[u] < Infinity) open.push(dist[u] + h[u], u);
         continue;
@@ -192,7 +223,8 @@ export function shortestWaypointPath(wp: Waypoints, region: Region, ax: number, 
       untested[v] = 0;
       open.push(d + h[v], v);
     }
-    const b = n + 1, d = du + hypot(X[b] - X[u], Y[b] - Y[u]);
+    const b = n + 1,
+      d = du + hypot(X[b] - X[u], Y[b] - Y[u]);
     if (d < dist[b] && seesWaypoint(toB, region, bx, by, wp, u)) {
       dist[b] = d;
       prev[b] = u;
@@ -210,10 +242,14 @@ export function waypointPoses(from: Pose, to: Pose, pts: number[]): Pose[] {
   const poses: Pose[] = [];
   const m = pts.length / 2;
   for (let i = 0; i < m; i++) {
-    const px = i === 0 ? from.x : pts[2 * i - 2], py = i === 0 ? from.y : pts[2 * i - 1];
-    const nx = i === m - 1 ? to.x : pts[2 * i + 2], ny = i === m - 1 ? to.y : pts[2 * i + 3];
-    const x = pts[2 * i], y = pts[2 * i + 1];
-    const a1 = Math.atan2(y - py, x - px), a2 = Math.atan2(ny - y, nx - x);
+    const px = i === 0 ? from.x : pts[2 * i - 2],
+      py = i === 0 ? from.y : pts[2 * i - 1];
+    const nx = i === m - 1 ? to.x : pts[2 * i + 2],
+      ny = i === m - 1 ? to.y : pts[2 * i + 3];
+    const x = pts[2 * i],
+      y = pts[2 * i + 1];
+    const a1 = Math.atan2(y - py, x - px),
+      a2 = Math.atan2(ny - y, nx - x);
     const h = Math.atan2(Math.sin(a1) + Math.sin(a2), Math.cos(a1) + Math.cos(a2));
     poses.push({ x, y, headingRadians: h });
   }
@@ -235,16 +271,22 @@ class NodeQueue {
     this.nodes = new Int32Array(this.keys.length);
   }
   private less(a: number, b: number): boolean {
-    const ka = this.keys[a], kb = this.keys[b];
+    const ka = this.keys[a],
+      kb = this.keys[b];
     return ka < kb || (ka === kb && this.nodes[a] < this.nodes[b]);
   }
   private swap(a: number, b: number): void {
-    const k = this.keys[a]; this.keys[a] = this.keys[b]; this.keys[b] = k;
-    const v = this.nodes[a]; this.nodes[a] = this.nodes[b]; this.nodes[b] = v;
+    const k = this.keys[a];
+    this.keys[a] = this.keys[b];
+    this.keys[b] = k;
+    const v = this.nodes[a];
+    this.nodes[a] = this.nodes[b];
+    this.nodes[b] = v;
   }
   push(key: number, node: number): void {
     if (this.size === this.keys.length) {
-      const keys = new Float64Array(2 * this.keys.length), nodes = new Int32Array(2 * this.nodes.length);
+      const keys = new Float64Array(2 * this.keys.length),
+        nodes = new Int32Array(2 * this.nodes.length);
       keys.set(this.keys);
       nodes.set(this.nodes);
       this.keys = keys;
@@ -271,7 +313,8 @@ class NodeQueue {
       this.nodes[0] = this.nodes[this.size];
       let i = 0;
       for (;;) {
-        const l = 2 * i + 1, r = l + 1;
+        const l = 2 * i + 1,
+          r = l + 1;
         let m = i;
         if (l < this.size && this.less(l, m)) m = l;
         if (r < this.size && this.less(r, m)) m = r;

@@ -36,7 +36,18 @@ function turnLen(shape: TurnShape, d: number): number {
  * A word turning one way at both ends (LSL when `left`, RSR): the circles' outer tangent from the
  * start circle's centre (ax, ay) to the end circle's (bx, by). Writes the slot.
  */
-function outerTangent(out: Float64Array, slot: number, shape: TurnShape, ax: number, ay: number, bx: number, by: number, h0: number, h1: number, left: boolean): void {
+function outerTangent(
+  out: Float64Array,
+  slot: number,
+  shape: TurnShape,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  h0: number,
+  h1: number,
+  left: boolean,
+): void {
   const dx = bx - ax;
   const dy = by - ay;
   const D = Math.sqrt(dx * dx + dy * dy);
@@ -56,7 +67,18 @@ function outerTangent(out: Float64Array, slot: number, shape: TurnShape, ax: num
  * A word turning both ways (LSR when `left`, RSL): the circles' inner tangent, where the circles
  * are far enough apart. Writes the slot (its length NaN when infeasible).
  */
-function innerTangent(out: Float64Array, slot: number, shape: TurnShape, ax: number, ay: number, bx: number, by: number, h0: number, h1: number, left: boolean): void {
+function innerTangent(
+  out: Float64Array,
+  slot: number,
+  shape: TurnShape,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  h0: number,
+  h1: number,
+  left: boolean,
+): void {
   const rho = shape.innerRadiusMeters;
   const dx = bx - ax;
   const dy = by - ay;

@@ -1,18 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient, ApiError, errorFromBody, normalizeBoundary } from './api.js';
 
-const ring = [[4, 50], [4.01, 50], [4.01, 50.01], [4, 50]];
+const ring = [
+  [4, 50],
+  [4.01, 50],
+  [4.01, 50.01],
+  [4, 50],
+];
 
 describe('normalizeBoundary', () => {
   it('reads GeoJSON, features, rings and wrapped stored boundaries', () => {
     expect(normalizeBoundary({ type: 'Polygon', coordinates: [ring] })?.geometry.type).toBe('Polygon');
-    expect(normalizeBoundary({ type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: {} })?.geometry.type).toBe('Polygon');
-    const stored = normalizeBoundary({ vBoundary: { boundaryId: 'b1', boundary: [ring] }, field: { fieldId: 'f1', name: 'North' } });
-    expect(stored).toMatchObject({ boundaryId: 'b1', fieldId: 'f1', name: 'North', geometry: { type: 'Polygon', coordinates: [ring] } });
-    expect(normalizeBoundary({ boundaryId: 'b2', geometry: { type: 'MultiPolygon', coordinates: [[ring]] } })?.geometry.type).toBe('MultiPolygon');
+    expect(
+      normalizeBoundary({ type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: {} })
+        ?.geometry.type,
+    ).toBe('Polygon');
+    const stored = normalizeBoundary({
+      vBoundary: { boundaryId: 'b1', boundary: [ring] },
+      field: { fieldId: 'f1', name: 'North' },
+    });
+    expect(stored).toMatchObject({
+      boundaryId: 'b1',
+      fieldId: 'f1',
+      name: 'North',
+      geometry: { type: 'Polygon', coordinates: [ring] },
+    });
+    expect(
+      normalizeBoundary({ boundaryId: 'b2', geometry: { type: 'MultiPolygon', coordinates: [[ring]] } })?.geometry.type,
+    ).toBe('MultiPolygon');
   });
   it('refuses bodies without a closed polygon', () => {
-    expect(normalizeBoundary({ boundary: [[[0, 0], [1, 1]]] })).toBeUndefined();
+    expect(
+      normalizeBoundary({
+        boundary: [
+          [
+            [0, 0],
+            [1, 1],
+          ],
+        ],
+      }),
+    ).toBeUndefined();
     expect(normalizeBoundary('x')).toBeUndefined();
   });
 });
@@ -31,7 +58,9 @@ describe('errors', () => {
     let unauthorized = 0;
     const fetchImpl = (async (url: string, init: RequestInit) => {
       seen.push({ url, auth: new Headers(init.headers).get('authorization') });
-      return url.includes('user') ? new Response('{}', { status: 401 }) : new Response('{"token":"t"}', { status: 200 });
+      return url.includes('user')
+        ? new Response('{}', { status: 401 })
+        : new Response('{"token":"t"}', { status: 200 });
     }) as unknown as typeof fetch;
     const api = new ApiClient({ token: () => 'jwt1', onUnauthorized: () => unauthorized++, fetchImpl });
     await api.exchangeLaunchCode('c', 'u');

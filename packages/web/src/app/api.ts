@@ -22,11 +22,13 @@ export const endpoints = {
   exchange: '/api/partner/launch/exchange',
   currentUser: '/api/user/current',
   boundary: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}`,
-  planGeoJson: (boundaryId?: string) => `/api/path-plans/direct/geojson${boundaryId ? `?boundaryId=${encodeURIComponent(boundaryId)}` : ''}`,
+  planGeoJson: (boundaryId?: string) =>
+    `/api/path-plans/direct/geojson${boundaryId ? `?boundaryId=${encodeURIComponent(boundaryId)}` : ''}`,
   savePlan: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}/plans`,
   exportPlan: (planId: string, format: string) =>
     `/api/plans/${encodeURIComponent(planId)}/export?format=${encodeURIComponent(format)}`,
-  plansOfField: (fieldId: string, offset: number) => `/api/fields/${encodeURIComponent(fieldId)}/plans?limit=1&offset=${offset}`,
+  plansOfField: (fieldId: string, offset: number) =>
+    `/api/fields/${encodeURIComponent(fieldId)}/plans?limit=1&offset=${offset}`,
   fieldsOfCompany: (companyId: string) => `/api/companies/${encodeURIComponent(companyId)}/fields?limit=500`,
   credits: '/api/credits',
   myApiKeys: '/api/user/api-keys',
@@ -118,7 +120,11 @@ export class ApiClient {
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     } catch (err) {
-      throw new ApiError(0, 'NetworkError', 'The furrow server could not be reached. Check the connection and try again.');
+      throw new ApiError(
+        0,
+        'NetworkError',
+        'The furrow server could not be reached. Check the connection and try again.',
+      );
     }
     if (!res.ok) {
       let parsed: unknown;
@@ -165,15 +171,23 @@ export class ApiClient {
     const items = Array.isArray(body?.items) ? (body.items as Record<string, unknown>[]) : [];
     return items
       .filter((f) => typeof f['boundaryId'] === 'string')
-      .map((f) => ({ value: f['boundaryId'] as string, label: typeof f['name'] === 'string' ? f['name'] : (f['boundaryId'] as string) }));
+      .map((f) => ({
+        value: f['boundaryId'] as string,
+        label: typeof f['name'] === 'string' ? f['name'] : (f['boundaryId'] as string),
+      }));
   }
 
   /** The newest stored plan of a field (id, boundary, request), or undefined when none. */
-  async latestPlanOfField(fieldId: string): Promise<{ planId: string; boundaryId?: string; request: unknown } | undefined> {
+  async latestPlanOfField(
+    fieldId: string,
+  ): Promise<{ planId: string; boundaryId?: string; request: unknown } | undefined> {
     const first = await this.json<{ total?: number }>('GET', endpoints.plansOfField(fieldId, 0));
     const total = typeof first?.total === 'number' ? first.total : 0;
     if (total === 0) return undefined;
-    const page = await this.json<{ items?: Record<string, unknown>[] }>('GET', endpoints.plansOfField(fieldId, total - 1));
+    const page = await this.json<{ items?: Record<string, unknown>[] }>(
+      'GET',
+      endpoints.plansOfField(fieldId, total - 1),
+    );
     const item = page?.items?.[0];
     if (!item || typeof item['planId'] !== 'string') return undefined;
     return {
@@ -232,7 +246,10 @@ export interface StoredBoundary {
 function closedRings(v: unknown): Position[][] | undefined {
   if (!Array.isArray(v) || v.length === 0) return undefined;
   const ok = v.every(
-    (r) => Array.isArray(r) && r.length >= 4 && r.every((p) => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number'),
+    (r) =>
+      Array.isArray(r) &&
+      r.length >= 4 &&
+      r.every((p) => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number'),
   );
   return ok ? (v as Position[][]) : undefined;
 }
@@ -262,7 +279,10 @@ export function normalizeBoundary(body: unknown): StoredBoundary | undefined {
   const o = body as Record<string, unknown>;
   const direct = asGeometry(o);
   if (direct && o['type'] !== undefined) return { geometry: direct, obstacles: [] };
-  const inner = (typeof o['vBoundary'] === 'object' && o['vBoundary'] !== null ? o['vBoundary'] : o) as Record<string, unknown>;
+  const inner = (typeof o['vBoundary'] === 'object' && o['vBoundary'] !== null ? o['vBoundary'] : o) as Record<
+    string,
+    unknown
+  >;
   const geometry =
     asGeometry(inner['geometry']) ??
     asGeometry(inner['boundary']) ??
@@ -272,7 +292,9 @@ export function normalizeBoundary(body: unknown): StoredBoundary | undefined {
   if (!geometry) return undefined;
   const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
   const field = (typeof o['field'] === 'object' && o['field'] !== null ? o['field'] : {}) as Record<string, unknown>;
-  const obstacles = (Array.isArray(inner['obstacles']) ? inner['obstacles'] : Array.isArray(o['obstacles']) ? o['obstacles'] : [])
+  const obstacles = (
+    Array.isArray(inner['obstacles']) ? inner['obstacles'] : Array.isArray(o['obstacles']) ? o['obstacles'] : []
+  )
     .map((x: unknown) => asGeometry((x as Record<string, unknown>)?.['geometry'] ?? x))
     .filter((g: Geometry | undefined): g is Geometry => g !== undefined);
   const boundaryId = str(inner['boundaryId']) ?? str(o['boundaryId']);

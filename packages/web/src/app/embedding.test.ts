@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { applyEmbeddedModeMessage, embeddingFromUrl, embeddingQuery, isOriginAllowed, parseEmbeddedModeMessage, resolveVisibility, sanitizeTheme } from './embedding.js';
+import {
+  applyEmbeddedModeMessage,
+  embeddingFromUrl,
+  embeddingQuery,
+  isOriginAllowed,
+  parseEmbeddedModeMessage,
+  resolveVisibility,
+  sanitizeTheme,
+} from './embedding.js';
 
 describe('embeddingQuery', () => {
-  it('keeps only the embedding flags for the app\'s own links', () => {
+  it("keeps only the embedding flags for the app's own links", () => {
     expect(embeddingQuery('?embedded=true&chrome=false&code=secret&userId=u')).toBe('?embedded=true&chrome=false');
     expect(embeddingQuery('?hideSideNav=1&chrome=maybe')).toBe('?hideSideNav=1');
     expect(embeddingQuery('')).toBe('');
@@ -16,7 +24,12 @@ describe('embeddingQuery', () => {
 
 describe('URL flags', () => {
   it('shows everything by default', () => {
-    expect(resolveVisibility(embeddingFromUrl(''))).toEqual({ sideNav: true, orgSelector: true, fieldSelector: true, partnerTheme: false });
+    expect(resolveVisibility(embeddingFromUrl(''))).toEqual({
+      sideNav: true,
+      orgSelector: true,
+      fieldSelector: true,
+      partnerTheme: false,
+    });
   });
   it('embedded=true&chrome=false hides the navigation and both selectors and applies the partner theme', () => {
     expect(resolveVisibility(embeddingFromUrl('?embedded=true&chrome=false'))).toEqual({
@@ -38,7 +51,12 @@ describe('embedded-mode messages', () => {
     const msg = parseEmbeddedModeMessage({ type: 'embedded-mode', embedded: true, chrome: true, hideSideNav: true });
     expect(msg).toBeDefined();
     const state = applyEmbeddedModeMessage(embeddingFromUrl('?embedded=true&chrome=false'), msg!);
-    expect(resolveVisibility(state)).toEqual({ sideNav: false, orgSelector: true, fieldSelector: true, partnerTheme: true });
+    expect(resolveVisibility(state)).toEqual({
+      sideNav: false,
+      orgSelector: true,
+      fieldSelector: true,
+      partnerTheme: true,
+    });
   });
   it('rejects other types and non-boolean flags', () => {
     expect(parseEmbeddedModeMessage({ type: 'other', embedded: true })).toBeUndefined();
@@ -66,7 +84,15 @@ describe('origins', () => {
   });
   it('refuses look-alikes, other schemes and ports, null origins', () => {
     const allowed = ['https://partner.example'];
-    for (const o of ['http://partner.example', 'https://partner.example.evil.test', 'https://evil-partner.example', 'https://partner.example:8443', 'null', '', 'file://x']) {
+    for (const o of [
+      'http://partner.example',
+      'https://partner.example.evil.test',
+      'https://evil-partner.example',
+      'https://partner.example:8443',
+      'null',
+      '',
+      'file://x',
+    ]) {
       expect(isOriginAllowed(o, allowed, app), o).toBe(false);
     }
   });
@@ -74,7 +100,14 @@ describe('origins', () => {
 
 describe('partner theme', () => {
   it('keeps colours and drops anything that could inject CSS', () => {
-    expect(sanitizeTheme({ primaryColor: '#0a4d8c', accentColor: 'url(javascript:x)', textColor: 'red;}body{display:none', name: ' Acme ' })).toEqual({
+    expect(
+      sanitizeTheme({
+        primaryColor: '#0a4d8c',
+        accentColor: 'url(javascript:x)',
+        textColor: 'red;}body{display:none',
+        name: ' Acme ',
+      }),
+    ).toEqual({
       primaryColor: '#0a4d8c',
       name: 'Acme',
     });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { fitViewBox, geometryPath, lonLatBounds, makeProjection, projectedBounds, ringsAreaSquareMeters, zoomViewBox } from './geo.js';
+import {
+  fitViewBox,
+  geometryPath,
+  lonLatBounds,
+  makeProjection,
+  projectedBounds,
+  ringsAreaSquareMeters,
+  zoomViewBox,
+} from './geo.js';
 import type { Position } from './geo.js';
 
 describe('projection', () => {
@@ -31,7 +39,20 @@ describe('projection', () => {
 describe('paths', () => {
   it('flips y so north is up and closes polygon rings', () => {
     const p = makeProjection(0, 0);
-    const d = geometryPath({ type: 'Polygon', coordinates: [[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0]]] }, p);
+    const d = geometryPath(
+      {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [0.001, 0],
+            [0.001, 0.001],
+            [0, 0],
+          ],
+        ],
+      },
+      p,
+    );
     expect(d.startsWith('M0 0L111.2 0L111.2 -111.2')).toBe(true);
     expect(d.endsWith('Z')).toBe(true);
   });
@@ -67,15 +88,20 @@ describe('view box', () => {
 
   it('keeps the zoom focus point fixed on screen', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0.2, max: 5, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (k, fx, fy) => {
-        const v = { x: -50, y: -20, width: 400, height: 300 };
-        const px = v.x + fx * v.width;
-        const py = v.y + fy * v.height;
-        const z = zoomViewBox(v, k, px, py);
-        expect((px - z.x) / z.width).toBeCloseTo(fx, 9);
-        expect((py - z.y) / z.height).toBeCloseTo(fy, 9);
-        expect(z.width).toBeCloseTo(v.width / k, 9);
-      }),
+      fc.property(
+        fc.double({ min: 0.2, max: 5, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (k, fx, fy) => {
+          const v = { x: -50, y: -20, width: 400, height: 300 };
+          const px = v.x + fx * v.width;
+          const py = v.y + fy * v.height;
+          const z = zoomViewBox(v, k, px, py);
+          expect((px - z.x) / z.width).toBeCloseTo(fx, 9);
+          expect((py - z.y) / z.height).toBeCloseTo(fy, 9);
+          expect(z.width).toBeCloseTo(v.width / k, 9);
+        },
+      ),
       { seed: 7, numRuns: 100 },
     );
   });
@@ -84,7 +110,19 @@ describe('view box', () => {
 describe('bounds', () => {
   it('walks nested geometries and collections', () => {
     const b = lonLatBounds([
-      { type: 'MultiPolygon', coordinates: [[[[1, 2], [3, 2], [3, 5], [1, 2]]]] },
+      {
+        type: 'MultiPolygon',
+        coordinates: [
+          [
+            [
+              [1, 2],
+              [3, 2],
+              [3, 5],
+              [1, 2],
+            ],
+          ],
+        ],
+      },
       { type: 'GeometryCollection', geometries: [{ type: 'Point', coordinates: [-1, 7] }] },
       null,
     ]);

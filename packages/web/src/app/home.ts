@@ -39,7 +39,13 @@ export async function showHome(deps: HomeDeps): Promise<void> {
   status.remove();
   const home = page.querySelector('[data-testid=home]')!;
   if (orgs.length === 0) {
-    home.append(h('p', { class: 'muted' }, 'You have no organisation in furrow yet. Your farm software adds it when it shares a field with you.'));
+    home.append(
+      h(
+        'p',
+        { class: 'muted' },
+        'You have no organisation in furrow yet. Your farm software adds it when it shares a field with you.',
+      ),
+    );
   }
   home.append(
     ...sections,
@@ -54,13 +60,24 @@ export async function showHome(deps: HomeDeps): Promise<void> {
   page.dataset.state = 'home';
 }
 
-async function organisationSection(shell: Shell, api: ApiClient, org: SelectorOption, credits: Credits | undefined): Promise<HTMLElement> {
+async function organisationSection(
+  shell: Shell,
+  api: ApiClient,
+  org: SelectorOption,
+  credits: Credits | undefined,
+): Promise<HTMLElement> {
   const balance = credits?.companies.find((c) => c.companyId === org.value)?.balance;
   const section = h(
     'section',
     { class: 'panel organisation', 'data-company-id': org.value },
     h('h2', {}, org.label),
-    balance !== undefined ? h('p', { class: 'muted', 'data-testid': 'company-credits' }, `${balance} credit${balance === 1 ? '' : 's'} for planning`) : null,
+    balance !== undefined
+      ? h(
+          'p',
+          { class: 'muted', 'data-testid': 'company-credits' },
+          `${balance} credit${balance === 1 ? '' : 's'} for planning`,
+        )
+      : null,
   );
   let fields: SelectorOption[];
   try {
@@ -77,7 +94,17 @@ async function organisationSection(shell: Shell, api: ApiClient, org: SelectorOp
     h(
       'ul',
       { class: 'field-list', 'data-testid': 'field-list' },
-      ...fields.map((f) => h('li', {}, h('a', { href: shell.link(`/path-planning/boundary/${encodeURIComponent(f.value)}`), 'data-boundary-id': f.value }, f.label))),
+      ...fields.map((f) =>
+        h(
+          'li',
+          {},
+          h(
+            'a',
+            { href: shell.link(`/path-planning/boundary/${encodeURIComponent(f.value)}`), 'data-boundary-id': f.value },
+            f.label,
+          ),
+        ),
+      ),
     ),
   );
   return section;

@@ -8,7 +8,9 @@ describe('launchFailureMessage', () => {
     expect(launchFailureMessage(new ApiError(400, 'LaunchCodeExpired', 'x')).title).toMatch(/expired/);
     expect(launchFailureMessage(new ApiError(400, 'LaunchCodeUsed', 'x')).title).toMatch(/already used/);
     // The real API answers 401 with one message for unknown, expired and replayed codes.
-    const generic = launchFailureMessage(new ApiError(401, 'Unauthorized', 'the launch code is unknown, expired or already used'));
+    const generic = launchFailureMessage(
+      new ApiError(401, 'Unauthorized', 'the launch code is unknown, expired or already used'),
+    );
     expect(generic.title).toMatch(/can no longer be used/);
     expect(launchFailureMessage(new ApiError(0, 'NetworkError', 'offline')).title).toMatch(/reach/);
     expect(launchFailureMessage(new ApiError(503, 'X', 'down')).body).toContain('down');
@@ -23,7 +25,9 @@ describe('launchTarget', () => {
     expect(launchTarget('', '  ', app)).toBe('/');
   });
   it('prefers the stored returnUrl and refuses other origins', () => {
-    expect(launchTarget(`${app}/path-planning/boundary/b1?embedded=true`, '/profile', app)).toBe('/path-planning/boundary/b1?embedded=true');
+    expect(launchTarget(`${app}/path-planning/boundary/b1?embedded=true`, '/profile', app)).toBe(
+      '/path-planning/boundary/b1?embedded=true',
+    );
     expect(launchTarget(null, '/profile', app)).toBe('/profile');
     expect(launchTarget('https://evil.example/x', null, app)).toBeUndefined();
   });

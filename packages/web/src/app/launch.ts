@@ -24,7 +24,11 @@ export interface LaunchDeps {
 export function launchFailureMessage(err: unknown): { title: string; body: string } {
   if (err instanceof ApiError) {
     if (err.status === 0) return { title: 'Cannot reach furrow', body: err.message };
-    if (err.status === 429) return { title: 'Too many attempts', body: 'Please wait a minute, then open the planner again from your farm software.' };
+    if (err.status === 429)
+      return {
+        title: 'Too many attempts',
+        body: 'Please wait a minute, then open the planner again from your farm software.',
+      };
     // Only a specific error code names one cause; the API may (rightly) not say which one.
     const code = err.code.toLowerCase();
     if (code.includes('expired')) {
@@ -45,7 +49,10 @@ export function launchFailureMessage(err: unknown): { title: string; body: strin
         body: 'Launch links work once and for 10 minutes; this one is used, expired or not valid. Go back to your farm software and open the planner again.',
       };
     }
-    return { title: 'Sign-in failed', body: `The server could not sign you in (${err.message}). Please try again in a moment.` };
+    return {
+      title: 'Sign-in failed',
+      body: `The server could not sign you in (${err.message}). Please try again in a moment.`,
+    };
   }
   return { title: 'Sign-in failed', body: 'Something went wrong while signing you in. Please try again.' };
 }
@@ -55,7 +62,11 @@ export function launchFailureMessage(err: unknown): { title: string; body: strin
  * the address bar, when it is on the app's origin (else undefined: refused); with neither, the
  * home page, which lists the user's fields.
  */
-export function launchTarget(stored: string | null, fromAddressBar: string | null, appOrigin: string): string | undefined {
+export function launchTarget(
+  stored: string | null,
+  fromAddressBar: string | null,
+  appOrigin: string,
+): string | undefined {
   const given = stored !== null && stored.trim() !== '' ? stored : fromAddressBar;
   if (given === null || given.trim() === '') return '/';
   return safeReturnUrl(given, appOrigin);
@@ -72,7 +83,14 @@ export async function runLaunch(deps: LaunchDeps): Promise<void> {
 
   const page = shell.page;
   const status = h('p', { class: 'launch-status', role: 'status', 'aria-live': 'polite' }, 'Signing you in…');
-  page.replaceChildren(h('section', { class: 'launch', 'data-testid': 'launch' }, h('div', { class: 'spinner', 'aria-hidden': 'true' }), status));
+  page.replaceChildren(
+    h(
+      'section',
+      { class: 'launch', 'data-testid': 'launch' },
+      h('div', { class: 'spinner', 'aria-hidden': 'true' }),
+      status,
+    ),
+  );
 
   const fail = (title: string, body: string): void => {
     page.replaceChildren(messagePanel(title, body, [backButton()]));
@@ -80,7 +98,10 @@ export async function runLaunch(deps: LaunchDeps): Promise<void> {
   };
 
   if (!code || !userId) {
-    fail('This sign-in link is incomplete', 'The link has no launch code or user. Go back to your farm software and open the planner again.');
+    fail(
+      'This sign-in link is incomplete',
+      'The link has no launch code or user. Go back to your farm software and open the planner again.',
+    );
     return;
   }
   let body: unknown;
@@ -93,7 +114,10 @@ export async function runLaunch(deps: LaunchDeps): Promise<void> {
   }
   const session = sessionFromExchange(body, deps.now(), location.origin);
   if (!session) {
-    fail('Sign-in failed', 'The server answered without a usable session. Please open the planner again from your farm software.');
+    fail(
+      'Sign-in failed',
+      'The server answered without a usable session. Please open the planner again from your farm software.',
+    );
     return;
   }
   sessions.save(session);

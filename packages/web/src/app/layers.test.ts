@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { classifyPlan, layerCounts } from './layers.js';
 import type { Feature, FeatureCollection } from './geo.js';
 
-const line = (type: string, sequence: number | undefined, coords: [number, number][], extra: Record<string, unknown> = {}): Feature => ({
+const line = (
+  type: string,
+  sequence: number | undefined,
+  coords: [number, number][],
+  extra: Record<string, unknown> = {},
+): Feature => ({
   type: 'Feature',
   geometry: { type: 'LineString', coordinates: coords },
   properties: { type, ...(sequence === undefined ? {} : { sequence }), ...extra },
@@ -13,11 +18,31 @@ describe('classifyPlan', () => {
     const plan: FeatureCollection = {
       type: 'FeatureCollection',
       features: [
-        line('Turn', 2, [[2, 0], [2, 1]], { turnType: 'U' }),
-        line('Track', 3, [[2, 1], [0, 1]]),
-        line('ExteriorHeadland', 0, [[9, 9], [1, 0]]),
-        line('Track', 1, [[1, 0], [2, 0]]),
-        line('Connector', 4, [[0, 1], [5, 5]]),
+        line(
+          'Turn',
+          2,
+          [
+            [2, 0],
+            [2, 1],
+          ],
+          { turnType: 'U' },
+        ),
+        line('Track', 3, [
+          [2, 1],
+          [0, 1],
+        ]),
+        line('ExteriorHeadland', 0, [
+          [9, 9],
+          [1, 0],
+        ]),
+        line('Track', 1, [
+          [1, 0],
+          [2, 0],
+        ]),
+        line('Connector', 4, [
+          [0, 1],
+          [5, 5],
+        ]),
         { type: 'Feature', geometry: { type: 'Point', coordinates: [3, 3] }, properties: { type: 'RefillPoint' } },
         { type: 'Feature', geometry: { type: 'Polygon', coordinates: [] }, properties: { type: 'Boundary' } },
         { type: 'Feature', geometry: { type: 'Polygon', coordinates: [] }, properties: { type: 'Obstacle' } },
@@ -28,7 +53,16 @@ describe('classifyPlan', () => {
     expect(c.start).toEqual([9, 9]);
     expect(c.end).toEqual([5, 5]);
     expect(c.route.map((f) => f.properties?.['sequence'])).toEqual([0, 1, 2, 3, 4]);
-    expect(layerCounts(c)).toMatchObject({ tracks: 2, turns: 1, headlands: 1, connectors: 1, refill: 1, boundary: 1, obstacles: 1, startEnd: 2 });
+    expect(layerCounts(c)).toMatchObject({
+      tracks: 2,
+      turns: 1,
+      headlands: 1,
+      connectors: 1,
+      refill: 1,
+      boundary: 1,
+      obstacles: 1,
+      startEnd: 2,
+    });
     expect(c.other).toHaveLength(1);
   });
 
@@ -43,7 +77,13 @@ describe('warnings', () => {
   it('go to their own layer', () => {
     const c = classifyPlan({
       type: 'FeatureCollection',
-      features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [1, 1] }, properties: { type: 'Warning', message: 'strip too narrow' } }],
+      features: [
+        {
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [1, 1] },
+          properties: { type: 'Warning', message: 'strip too narrow' },
+        },
+      ],
     });
     expect(layerCounts(c).warnings).toBe(1);
     expect(c.other).toEqual([]);

@@ -32,9 +32,21 @@ export interface LayerStyle {
 /** Drawing order: bottom to top. */
 export const LAYERS: readonly LayerStyle[] = [
   { id: 'boundary', label: 'Field boundary', color: '#2f5d1e', swatch: 'area', types: ['Boundary'] },
-  { id: 'obstacles', label: 'Obstacles', color: '#8c2d19', swatch: 'area', types: ['Obstacle', 'NoGoZone', 'PassableZone'] },
+  {
+    id: 'obstacles',
+    label: 'Obstacles',
+    color: '#8c2d19',
+    swatch: 'area',
+    types: ['Obstacle', 'NoGoZone', 'PassableZone'],
+  },
   { id: 'crosshatches', label: 'Cross-hatches', color: '#7a6f9b', swatch: 'dashed', types: ['Crosshatch'] },
-  { id: 'headlands', label: 'Headland passes', color: '#d97a00', swatch: 'line', types: ['ExteriorHeadland', 'InteriorHeadland'] },
+  {
+    id: 'headlands',
+    label: 'Headland passes',
+    color: '#d97a00',
+    swatch: 'line',
+    types: ['ExteriorHeadland', 'InteriorHeadland'],
+  },
   { id: 'tracks', label: 'Tracks', color: '#1f5fbf', swatch: 'line', types: ['Track'] },
   { id: 'turns', label: 'Turns', color: '#c2185b', swatch: 'line', types: ['Turn'] },
   { id: 'connectors', label: 'Connectors', color: '#555555', swatch: 'dashed', types: ['Connector'] },

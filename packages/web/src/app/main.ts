@@ -47,10 +47,18 @@ function str(v: unknown): string | undefined {
 /** Organisations of the current user, tolerant to how /api/user/current names them. */
 export function organisationsOf(user: unknown): SelectorOption[] {
   const u = (typeof user === 'object' && user !== null ? user : {}) as Record<string, unknown>;
-  const raw = [...list(u['companies']), ...list(u['companyAccess']), ...list(u['companyAccesses']), ...list(u['organizations'])];
+  const raw = [
+    ...list(u['companies']),
+    ...list(u['companyAccess']),
+    ...list(u['companyAccesses']),
+    ...list(u['organizations']),
+  ];
   const out = new Map<string, string>();
   for (const c of raw) {
-    const inner = (typeof c['company'] === 'object' && c['company'] !== null ? c['company'] : c) as Record<string, unknown>;
+    const inner = (typeof c['company'] === 'object' && c['company'] !== null ? c['company'] : c) as Record<
+      string,
+      unknown
+    >;
     const id = str(inner['companyId']) ?? str(inner['id']) ?? str(c['companyId']);
     if (id && !out.has(id)) out.set(id, str(inner['name']) ?? id);
   }
@@ -114,11 +122,14 @@ async function main(): Promise<void> {
   }
   // Honour the expiry while the page stays open.
   const left = session.expiresAtMs - Date.now();
-  setTimeout(() => {
-    sessions.clear();
-    session = undefined;
-    signedOut('Your session has expired', 'Open the planner again from your farm software to continue.');
-  }, Math.min(Math.max(left, 0), 2_147_000_000));
+  setTimeout(
+    () => {
+      sessions.clear();
+      session = undefined;
+      signedOut('Your session has expired', 'Open the planner again from your farm software to continue.');
+    },
+    Math.min(Math.max(left, 0), 2_147_000_000),
+  );
 
   if (path === '/profile') {
     await new ProfilePage(shell, api).start();
@@ -185,7 +196,12 @@ main().catch((err: unknown) => {
   // Last resort: never leave a blank page.
   const root = document.getElementById('root') ?? document.body;
   root.replaceChildren(
-    h('section', { class: 'message-panel error', role: 'alert' }, h('h1', {}, 'Something went wrong'), h('p', {}, 'Please reload the page.')),
+    h(
+      'section',
+      { class: 'message-panel error', role: 'alert' },
+      h('h1', {}, 'Something went wrong'),
+      h('p', {}, 'Please reload the page.'),
+    ),
   );
   console.error(err);
 });

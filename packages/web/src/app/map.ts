@@ -5,7 +5,15 @@
  */
 import { clear, h, s } from './dom.js';
 import type { Feature, Geometry, Position, Projection, ViewBox } from './geo.js';
-import { fitViewBox, geometryPath, geometryPoints, panViewBox, projectedBounds, projectionFor, zoomViewBox } from './geo.js';
+import {
+  fitViewBox,
+  geometryPath,
+  geometryPoints,
+  panViewBox,
+  projectedBounds,
+  projectionFor,
+  zoomViewBox,
+} from './geo.js';
 import type { ClassifiedPlan, LayerId } from './layers.js';
 import { LAYERS } from './layers.js';
 
@@ -68,8 +76,18 @@ export class MapView {
       toolbar,
     );
     this.scaleLabel = h('span', { class: 'scale-label' });
-    this.scaleBar = h('div', { class: 'scale-bar', 'aria-hidden': 'true' }, h('span', { class: 'scale-line' }), this.scaleLabel);
-    const north = h('div', { class: 'north-arrow', title: 'North is up', 'aria-hidden': 'true' }, '▲', h('span', {}, 'N'));
+    this.scaleBar = h(
+      'div',
+      { class: 'scale-bar', 'aria-hidden': 'true' },
+      h('span', { class: 'scale-line' }),
+      this.scaleLabel,
+    );
+    const north = h(
+      'div',
+      { class: 'north-arrow', title: 'North is up', 'aria-hidden': 'true' },
+      '▲',
+      h('span', {}, 'N'),
+    );
     this.element.append(this.scaleBar, north);
     this.element.prepend(this.svg);
     this.bindInteractions();
@@ -78,7 +96,9 @@ export class MapView {
   /** Draws a boundary, obstacles and (optionally) a plan; keeps the view unless `refit`. */
   setData(data: MapData, refit: boolean): void {
     const all: (Geometry | null)[] = [data.boundary, ...data.obstacles];
-    if (data.plan) for (const id of Object.keys(data.plan.layers) as LayerId[]) all.push(...data.plan.layers[id].map((f) => f.geometry));
+    if (data.plan)
+      for (const id of Object.keys(data.plan.layers) as LayerId[])
+        all.push(...data.plan.layers[id].map((f) => f.geometry));
     const projection = this.projection && !refit ? this.projection : projectionFor([data.boundary]);
     if (!projection) return;
     this.projection = projection;
@@ -90,11 +110,18 @@ export class MapView {
     for (const layer of LAYERS) {
       const g = s('g', { class: `layer layer-${layer.id}`, 'data-layer': layer.id }) as SVGGElement;
       const features: Feature[] = plan ? [...plan.layers[layer.id]] : [];
-      if (layer.id === 'boundary' && features.length === 0) features.push({ type: 'Feature', geometry: data.boundary, properties: { type: 'Boundary' } });
+      if (layer.id === 'boundary' && features.length === 0)
+        features.push({ type: 'Feature', geometry: data.boundary, properties: { type: 'Boundary' } });
       if (layer.id === 'obstacles' && features.length === 0) {
-        for (const o of data.obstacles) features.push({ type: 'Feature', geometry: o, properties: { type: 'Obstacle' } });
+        for (const o of data.obstacles)
+          features.push({ type: 'Feature', geometry: o, properties: { type: 'Obstacle' } });
         // Holes of the boundary are no-go zones: show them as obstacles too.
-        for (const hole of holesOf(data.boundary)) features.push({ type: 'Feature', geometry: hole, properties: { type: 'Obstacle', name: 'hole in the field' } });
+        for (const hole of holesOf(data.boundary))
+          features.push({
+            type: 'Feature',
+            geometry: hole,
+            properties: { type: 'Obstacle', name: 'hole in the field' },
+          });
       }
       this.drawFeatures(g, layer.id, layer.color, features, projection);
       if (layer.id === 'startEnd' && plan) {
@@ -146,7 +173,11 @@ export class MapView {
       'g',
       { class: 'marker', 'data-x': x, 'data-y': -y },
       s('circle', { r: 9, fill: color, stroke: '#fff', 'stroke-width': 2 }),
-      s('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': 11, 'font-weight': 700, fill: '#fff' }, label),
+      s(
+        'text',
+        { 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': 11, 'font-weight': 700, fill: '#fff' },
+        label,
+      ),
       title ? s('title', {}, title) : null,
     ) as SVGGElement;
     this.markers.push(g);
@@ -305,6 +336,11 @@ export function scaleFor(metersPerPixel: number): { meters: number; pixels: numb
 
 /** The holes of a Polygon / MultiPolygon as Polygons. */
 export function holesOf(g: Geometry): Geometry[] {
-  const polys = g.type === 'Polygon' ? [g.coordinates as Position[][]] : g.type === 'MultiPolygon' ? (g.coordinates as Position[][][]) : [];
+  const polys =
+    g.type === 'Polygon'
+      ? [g.coordinates as Position[][]]
+      : g.type === 'MultiPolygon'
+        ? (g.coordinates as Position[][][])
+        : [];
   return polys.flatMap((rings) => rings.slice(1).map((ring) => ({ type: 'Polygon', coordinates: [ring] })));
 }

@@ -16,8 +16,22 @@ describe('formatting', () => {
 
 describe('compareMetrics', () => {
   it('calls lower time, distance and turns better and higher worse', () => {
-    const before = { timeSeconds: 1000, distanceMeters: 5000, turns: 10, overlapSquareMeters: 100, overlapRatio: 0.01, fieldAreaSquareMeters: 1e4 };
-    const after = { timeSeconds: 900, distanceMeters: 5600, turns: 10, overlapSquareMeters: 50, overlapRatio: 0.005, fieldAreaSquareMeters: 1e4 };
+    const before = {
+      timeSeconds: 1000,
+      distanceMeters: 5000,
+      turns: 10,
+      overlapSquareMeters: 100,
+      overlapRatio: 0.01,
+      fieldAreaSquareMeters: 1e4,
+    };
+    const after = {
+      timeSeconds: 900,
+      distanceMeters: 5600,
+      turns: 10,
+      overlapSquareMeters: 50,
+      overlapRatio: 0.005,
+      fieldAreaSquareMeters: 1e4,
+    };
     const byKey = Object.fromEntries(compareMetrics(before, after).map((c) => [c.key, c]));
     expect(byKey['timeSeconds']).toMatchObject({ verdict: 'better', text: '−1 min 40 s' });
     expect(byKey['distanceMeters']).toMatchObject({ verdict: 'worse', text: '+600 m' });

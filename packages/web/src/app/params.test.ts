@@ -1,7 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PARAMETERS, buildPlanRequest, parametersFromRequest, parametersToRaw, parseParameters } from './params.js';
+import {
+  DEFAULT_PARAMETERS,
+  buildPlanRequest,
+  parametersFromRequest,
+  parametersToRaw,
+  parseParameters,
+} from './params.js';
 
-const field = { type: 'Polygon', coordinates: [[[0, 0], [0.01, 0], [0.01, 0.01], [0, 0]]] };
+const field = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [0, 0],
+      [0.01, 0],
+      [0.01, 0.01],
+      [0, 0],
+    ],
+  ],
+};
 
 describe('parameters', () => {
   it('round-trips through the form values', () => {
@@ -9,12 +25,28 @@ describe('parameters', () => {
     expect(parseParameters(parametersToRaw(p))).toEqual({ params: p, errors: [] });
   });
   it('names every bad field', () => {
-    const { params, errors } = parseParameters({ widthMeters: '0', headlandPasses: '1.5', headingDegrees: '400', turnRadiusMeters: 'x', order: 'zigzag' });
+    const { params, errors } = parseParameters({
+      widthMeters: '0',
+      headlandPasses: '1.5',
+      headingDegrees: '400',
+      turnRadiusMeters: 'x',
+      order: 'zigzag',
+    });
     expect(params).toBeUndefined();
-    expect(errors.map((e) => e.field).sort()).toEqual(['headingDegrees', 'headlandPasses', 'order', 'turnRadiusMeters', 'widthMeters']);
+    expect(errors.map((e) => e.field).sort()).toEqual([
+      'headingDegrees',
+      'headlandPasses',
+      'order',
+      'turnRadiusMeters',
+      'widthMeters',
+    ]);
   });
   it('accepts a decimal comma and an empty heading', () => {
-    const { params } = parseParameters({ ...parametersToRaw(DEFAULT_PARAMETERS), widthMeters: '7,5', headingDegrees: '' });
+    const { params } = parseParameters({
+      ...parametersToRaw(DEFAULT_PARAMETERS),
+      widthMeters: '7,5',
+      headingDegrees: '',
+    });
     expect(params?.widthMeters).toBe(7.5);
     expect(params?.headingDegrees).toBeUndefined();
   });
@@ -22,7 +54,15 @@ describe('parameters', () => {
 
 describe('buildPlanRequest', () => {
   it('builds a shape A request with options and routeOptions', () => {
-    const req = buildPlanRequest(field, [], { ...DEFAULT_PARAMETERS, widthMeters: 12, headingDegrees: 90, extendTracks: true, useCrossHatches: true, calculateRefillPoints: true, order: 'snake' });
+    const req = buildPlanRequest(field, [], {
+      ...DEFAULT_PARAMETERS,
+      widthMeters: 12,
+      headingDegrees: 90,
+      extendTracks: true,
+      useCrossHatches: true,
+      calculateRefillPoints: true,
+      order: 'snake',
+    });
     expect(req).toEqual({
       field,
       machine: { widthMeters: 12, turnRadiusMeters: 6 },
@@ -40,20 +80,30 @@ describe('buildPlanRequest', () => {
 });
 
 describe('refill points', () => {
-  const raw = (over: Record<string, string | boolean>) => ({ ...parametersToRaw(DEFAULT_PARAMETERS), calculateRefillPoints: true, ...over });
+  const raw = (over: Record<string, string | boolean>) => ({
+    ...parametersToRaw(DEFAULT_PARAMETERS),
+    calculateRefillPoints: true,
+    ...over,
+  });
   it('asks for the tank capacity and the application rate before sending', () => {
     const { params, errors } = parseParameters(raw({}));
     expect(params).toBeUndefined();
     expect(errors.map((e) => e.field).sort()).toEqual(['applicationRatePerHectare', 'tankCapacity']);
-    expect(parseParameters(raw({ tankCapacity: '0', applicationRatePerHectare: '-2' })).errors.map((e) => e.field).sort()).toEqual([
-      'applicationRatePerHectare',
-      'tankCapacity',
-    ]);
+    expect(
+      parseParameters(raw({ tankCapacity: '0', applicationRatePerHectare: '-2' }))
+        .errors.map((e) => e.field)
+        .sort(),
+    ).toEqual(['applicationRatePerHectare', 'tankCapacity']);
   });
   it('sends them in the machine, as the API expects', () => {
     const { params } = parseParameters(raw({ tankCapacity: '3000', applicationRatePerHectare: '200,5' }));
     const req = buildPlanRequest(field, [], params!);
-    expect(req['machine']).toEqual({ widthMeters: 6, turnRadiusMeters: 6, tankCapacity: 3000, applicationRatePerHectare: 200.5 });
+    expect(req['machine']).toEqual({
+      widthMeters: 6,
+      turnRadiusMeters: 6,
+      tankCapacity: 3000,
+      applicationRatePerHectare: 200.5,
+    });
     expect(req['routeOptions']).toEqual({ algorithm: 'optimized', calculateRefillPoints: true });
     expect(parametersFromRequest(req)).toEqual(params);
   });
@@ -64,11 +114,23 @@ describe('refill points', () => {
 
 describe('parametersFromRequest', () => {
   it('inverts buildPlanRequest', () => {
-    const p = { ...DEFAULT_PARAMETERS, widthMeters: 9, headlandPasses: 3, headingDegrees: 45, order: 'spiral' as const, extendTracks: true, headlandsFirst: true };
+    const p = {
+      ...DEFAULT_PARAMETERS,
+      widthMeters: 9,
+      headlandPasses: 3,
+      headingDegrees: 45,
+      order: 'spiral' as const,
+      extendTracks: true,
+      headlandsFirst: true,
+    };
     expect(parametersFromRequest(buildPlanRequest(field, [], p))).toEqual(p);
   });
   it('reads shape B and falls back to defaults', () => {
-    expect(parametersFromRequest({ equipment: { widthMeters: 24 }, exteriorHeadlandPasses: 1 })).toEqual({ ...DEFAULT_PARAMETERS, widthMeters: 24, headlandPasses: 1 });
+    expect(parametersFromRequest({ equipment: { widthMeters: 24 }, exteriorHeadlandPasses: 1 })).toEqual({
+      ...DEFAULT_PARAMETERS,
+      widthMeters: 24,
+      headlandPasses: 1,
+    });
     expect(parametersFromRequest(null)).toEqual(DEFAULT_PARAMETERS);
   });
 });

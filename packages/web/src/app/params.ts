@@ -74,11 +74,17 @@ export function parseParameters(raw: Raw): { params?: PlanParameters; errors: Pa
   }
   const heading = number(raw, 'headingDegrees');
   if (heading !== undefined && (!Number.isFinite(heading) || heading < 0 || heading >= 360)) {
-    errors.push({ field: 'headingDegrees', message: 'Heading must be from 0 to 359 degrees, or empty for the best heading.' });
+    errors.push({
+      field: 'headingDegrees',
+      message: 'Heading must be from 0 to 359 degrees, or empty for the best heading.',
+    });
   }
   const radius = number(raw, 'turnRadiusMeters');
   if (radius === undefined || !(radius > 0) || radius > 100) {
-    errors.push({ field: 'turnRadiusMeters', message: 'Turn radius must be a number of meters above 0 (at most 100).' });
+    errors.push({
+      field: 'turnRadiusMeters',
+      message: 'Turn radius must be a number of meters above 0 (at most 100).',
+    });
   }
   const order = raw['order'];
   if (typeof order !== 'string' || !ROUTE_ORDERS.some((o) => o.id === order)) {
@@ -89,11 +95,17 @@ export function parseParameters(raw: Raw): { params?: PlanParameters; errors: Pa
   const refill = bool('calculateRefillPoints');
   const tank = number(raw, 'tankCapacity');
   if ((refill && tank === undefined) || (tank !== undefined && (!(tank > 0) || tank > 1e7))) {
-    errors.push({ field: 'tankCapacity', message: 'Refill points need the tank capacity: a number above 0 (liters or kg, at most 10,000,000).' });
+    errors.push({
+      field: 'tankCapacity',
+      message: 'Refill points need the tank capacity: a number above 0 (liters or kg, at most 10,000,000).',
+    });
   }
   const rate = number(raw, 'applicationRatePerHectare');
   if ((refill && rate === undefined) || (rate !== undefined && (!(rate > 0) || rate > 1e6))) {
-    errors.push({ field: 'applicationRatePerHectare', message: 'Refill points need the application rate: a number above 0 per hectare (at most 1,000,000).' });
+    errors.push({
+      field: 'applicationRatePerHectare',
+      message: 'Refill points need the application rate: a number above 0 per hectare (at most 1,000,000).',
+    });
   }
   if (errors.length > 0) return { errors };
   return {
@@ -166,7 +178,8 @@ export function parametersToRaw(p: PlanParameters): Raw {
  */
 export function parametersFromRequest(request: unknown): PlanParameters {
   const r = (typeof request === 'object' && request !== null ? request : {}) as Record<string, unknown>;
-  const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
+  const obj = (v: unknown): Record<string, unknown> =>
+    typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
   const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   const machine = { ...obj(r['equipment']), ...obj(r['machine']) };
   const route = obj(r['routeOptions']);
@@ -177,7 +190,8 @@ export function parametersFromRequest(request: unknown): PlanParameters {
   const rate = num(machine['applicationRatePerHectare']);
   return {
     widthMeters: num(machine['widthMeters']) ?? DEFAULT_PARAMETERS.widthMeters,
-    headlandPasses: num(obj(r['headland'])['passes']) ?? num(r['exteriorHeadlandPasses']) ?? DEFAULT_PARAMETERS.headlandPasses,
+    headlandPasses:
+      num(obj(r['headland'])['passes']) ?? num(r['exteriorHeadlandPasses']) ?? DEFAULT_PARAMETERS.headlandPasses,
     ...(heading !== undefined ? { headingDegrees: heading } : {}),
     order: ROUTE_ORDERS.some((o) => o.id === algorithm) ? (algorithm as RouteOrder) : DEFAULT_PARAMETERS.order,
     turnRadiusMeters: num(machine['turnRadiusMeters']) ?? DEFAULT_PARAMETERS.turnRadiusMeters,

@@ -13,7 +13,14 @@ import { MapView, holesOf } from './map.js';
 import type { MetricChange } from './metrics.js';
 import { METRIC_ROWS, compareMetrics } from './metrics.js';
 import type { PlanParameters } from './params.js';
-import { DEFAULT_PARAMETERS, ROUTE_ORDERS, buildPlanRequest, parametersFromRequest, parametersToRaw, parseParameters } from './params.js';
+import {
+  DEFAULT_PARAMETERS,
+  ROUTE_ORDERS,
+  buildPlanRequest,
+  parametersFromRequest,
+  parametersToRaw,
+  parseParameters,
+} from './params.js';
 import type { Shell } from './shell.js';
 import { backButton, messagePanel } from './shell.js';
 
@@ -51,7 +58,11 @@ export class PlanView {
 
   constructor(private readonly deps: PlanViewDeps) {
     this.form = this.buildForm();
-    this.saveButton = h('button', { type: 'button', class: 'button secondary', 'data-testid': 'save-plan', disabled: true }, 'Save plan');
+    this.saveButton = h(
+      'button',
+      { type: 'button', class: 'button secondary', 'data-testid': 'save-plan', disabled: true },
+      'Save plan',
+    );
     this.saveButton.addEventListener('click', () => void this.save());
   }
 
@@ -148,7 +159,12 @@ export class PlanView {
   }
 
   /** Draws a plan, its legend and KPIs (with the change from the previous plan). */
-  private show(plan: FeatureCollection, params: PlanParameters, request: Record<string, unknown>, refit: boolean): void {
+  private show(
+    plan: FeatureCollection,
+    params: PlanParameters,
+    request: Record<string, unknown>,
+    refit: boolean,
+  ): void {
     const boundary = this.boundary!;
     const classified = classifyPlan(plan);
     this.previousMetrics = this.current?.plan.metrics;
@@ -164,7 +180,11 @@ export class PlanView {
     this.subtitle.textContent = [
       `${params.widthMeters} m working width`,
       `${params.headlandPasses} headland pass${params.headlandPasses === 1 ? '' : 'es'}`,
-      typeof heading === 'number' ? `heading ${Math.round(heading)}°` : params.headingDegrees !== undefined ? `heading ${params.headingDegrees}°` : 'best heading',
+      typeof heading === 'number'
+        ? `heading ${Math.round(heading)}°`
+        : params.headingDegrees !== undefined
+          ? `heading ${params.headingDegrees}°`
+          : 'best heading',
     ].join(' · ');
     const page = this.deps.shell.page;
     page.dataset.state = 'planned';
@@ -178,28 +198,60 @@ export class PlanView {
         'div',
         { class: 'form-row' },
         h('label', { for: `p-${name}` }, label),
-        h('input', { id: `p-${name}`, name, type: 'number', inputmode: 'decimal', value: String(raw[name] ?? ''), ...attrs }),
+        h('input', {
+          id: `p-${name}`,
+          name,
+          type: 'number',
+          inputmode: 'decimal',
+          value: String(raw[name] ?? ''),
+          ...attrs,
+        }),
         hint ? h('small', { class: 'hint' }, hint) : null,
         h('span', { class: 'field-error', id: `p-${name}-error`, 'aria-live': 'polite' }),
       );
     const check = (name: string, label: string) =>
-      h('label', { class: 'check' }, h('input', { type: 'checkbox', name, id: `p-${name}`, checked: raw[name] === true }), label);
-    const order = h('select', { id: 'p-order', name: 'order' }, ...ROUTE_ORDERS.map((o) => h('option', { value: o.id, selected: o.id === raw['order'] }, o.label)));
+      h(
+        'label',
+        { class: 'check' },
+        h('input', { type: 'checkbox', name, id: `p-${name}`, checked: raw[name] === true }),
+        label,
+      );
+    const order = h(
+      'select',
+      { id: 'p-order', name: 'order' },
+      ...ROUTE_ORDERS.map((o) => h('option', { value: o.id, selected: o.id === raw['order'] }, o.label)),
+    );
     // Refill points need the tank and the rate (the API refuses them without): shown with the option.
     const refill = h(
       'fieldset',
       { class: 'refill', 'data-testid': 'refill-inputs', hidden: raw['calculateRefillPoints'] !== true },
       h('legend', {}, 'Refill'),
       num('tankCapacity', 'Tank capacity (l or kg)', { min: 0, step: 1 }),
-      num('applicationRatePerHectare', 'Application rate (per ha)', { min: 0, step: 0.1 }, 'Same unit as the tank, per hectare.'),
+      num(
+        'applicationRatePerHectare',
+        'Application rate (per ha)',
+        { min: 0, step: 0.1 },
+        'Same unit as the tank, per hectare.',
+      ),
     );
     const form = h(
       'form',
       { class: 'params', 'data-testid': 'params-form', novalidate: true },
       num('widthMeters', 'Working width (m)', { min: 0.5, max: 200, step: 0.1, required: 'true' }),
       num('headlandPasses', 'Headland passes', { min: 0, max: 20, step: 1, required: 'true' }),
-      num('headingDegrees', 'Track heading (°)', { min: 0, max: 359, step: 1, placeholder: 'best' }, 'Empty: the planner picks the best heading.'),
-      h('div', { class: 'form-row' }, h('label', { for: 'p-order' }, 'Route order'), order, h('span', { class: 'field-error', id: 'p-order-error' })),
+      num(
+        'headingDegrees',
+        'Track heading (°)',
+        { min: 0, max: 359, step: 1, placeholder: 'best' },
+        'Empty: the planner picks the best heading.',
+      ),
+      h(
+        'div',
+        { class: 'form-row' },
+        h('label', { for: 'p-order' }, 'Route order'),
+        order,
+        h('span', { class: 'field-error', id: 'p-order-error' }),
+      ),
       num('turnRadiusMeters', 'Turn radius (m)', { min: 0.5, max: 100, step: 0.1, required: 'true' }),
       h(
         'fieldset',
@@ -213,7 +265,11 @@ export class PlanView {
         check('useCrossHatches', 'Cross-hatches'),
       ),
       refill,
-      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button primary', 'data-testid': 'replan' }, 'Re-plan')),
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'submit', class: 'button primary', 'data-testid': 'replan' }, 'Re-plan'),
+      ),
     );
     const refillBox = form.querySelector<HTMLInputElement>('#p-calculateRefillPoints');
     refillBox?.addEventListener('change', () => (refill.hidden = !refillBox.checked));
@@ -277,7 +333,8 @@ export class PlanView {
     this.saveButton.disabled = true;
     this.setStatus('Saving the plan…');
     try {
-      const res = (await this.deps.api.savePlan(this.deps.boundaryId, cur.request)) as Record<string, unknown> | undefined;
+      const res = (await this.deps.api.savePlan(this.deps.boundaryId, cur.request)) as
+        Record<string, unknown> | undefined;
       const nested = res?.['plan'] as Record<string, unknown> | undefined;
       const id = res?.['planId'] ?? nested?.['planId'] ?? res?.['id'];
       if (typeof id === 'string') cur.savedPlanId = id;
@@ -303,30 +360,57 @@ export class PlanView {
     for (const layer of LAYERS) {
       const n = counts?.[layer.id] ?? 0;
       if (c && n === 0 && layer.id !== 'boundary' && layer.id !== 'tracks') continue;
-      const box = h('input', { type: 'checkbox', checked: this.map.isLayerVisible(layer.id), 'data-layer': layer.id, id: `layer-${layer.id}` });
+      const box = h('input', {
+        type: 'checkbox',
+        checked: this.map.isLayerVisible(layer.id),
+        'data-layer': layer.id,
+        id: `layer-${layer.id}`,
+      });
       box.addEventListener('change', () => this.map.setLayerVisible(layer.id as LayerId, box.checked));
       list.append(
         h(
           'li',
           {},
-          h('label', { for: `layer-${layer.id}` }, box, swatch(layer.swatch, layer.color), h('span', {}, layer.label), counts ? h('span', { class: 'count' }, String(n)) : null),
+          h(
+            'label',
+            { for: `layer-${layer.id}` },
+            box,
+            swatch(layer.swatch, layer.color),
+            h('span', {}, layer.label),
+            counts ? h('span', { class: 'count' }, String(n)) : null,
+          ),
         ),
       );
     }
     this.legend.append(list);
   }
 
-  private renderMetrics(metrics: Record<string, unknown> | undefined, previous: Record<string, unknown> | undefined): void {
+  private renderMetrics(
+    metrics: Record<string, unknown> | undefined,
+    previous: Record<string, unknown> | undefined,
+  ): void {
     clear(this.metrics);
     if (!metrics) {
       this.metrics.append(h('p', { class: 'muted' }, 'No plan yet.'));
       return;
     }
-    const changes = new Map<string, MetricChange>((previous ? compareMetrics(previous, metrics) : []).map((c) => [c.key, c]));
+    const changes = new Map<string, MetricChange>(
+      (previous ? compareMetrics(previous, metrics) : []).map((c) => [c.key, c]),
+    );
     const table = h(
       'table',
       { class: 'metrics-table' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'KPI'), h('th', { scope: 'col' }, 'This plan'), previous ? h('th', { scope: 'col' }, 'Change') : null)),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'KPI'),
+          h('th', { scope: 'col' }, 'This plan'),
+          previous ? h('th', { scope: 'col' }, 'Change') : null,
+        ),
+      ),
     );
     const body = h('tbody');
     for (const row of METRIC_ROWS) {
@@ -339,7 +423,13 @@ export class PlanView {
           { 'data-metric': row.key },
           h('th', { scope: 'row' }, row.label),
           h('td', { class: 'value' }, row.format(v, metrics)),
-          previous ? h('td', { class: `change ${change?.verdict ?? ''}`, 'data-verdict': change?.verdict ?? '' }, change?.text ?? '') : null,
+          previous
+            ? h(
+                'td',
+                { class: `change ${change?.verdict ?? ''}`, 'data-verdict': change?.verdict ?? '' },
+                change?.text ?? '',
+              )
+            : null,
         ),
       );
     }
@@ -352,7 +442,8 @@ export class PlanView {
     clear(this.warnings);
     const messages = new Set<string>();
     for (const f of plan.features) {
-      if (f.properties?.['type'] === 'Warning' && typeof f.properties['message'] === 'string') messages.add(f.properties['message']);
+      if (f.properties?.['type'] === 'Warning' && typeof f.properties['message'] === 'string')
+        messages.add(f.properties['message']);
     }
     const extra = (plan as { warnings?: unknown }).warnings;
     if (Array.isArray(extra)) for (const w of extra) if (typeof w?.message === 'string') messages.add(w.message);
@@ -412,9 +503,32 @@ export class PlanView {
 
 function swatch(kind: string, color: string): SVGElement {
   const svg = s('svg', { class: 'swatch', width: 22, height: 12, viewBox: '0 0 22 12', 'aria-hidden': 'true' });
-  if (kind === 'area') svg.append(s('rect', { x: 1, y: 1, width: 20, height: 10, fill: color, 'fill-opacity': 0.25, stroke: color, 'stroke-width': 2 }));
+  if (kind === 'area')
+    svg.append(
+      s('rect', {
+        x: 1,
+        y: 1,
+        width: 20,
+        height: 10,
+        fill: color,
+        'fill-opacity': 0.25,
+        stroke: color,
+        'stroke-width': 2,
+      }),
+    );
   else if (kind === 'point') svg.append(s('circle', { cx: 11, cy: 6, r: 5, fill: color }));
-  else svg.append(s('line', { x1: 1, y1: 6, x2: 21, y2: 6, stroke: color, 'stroke-width': 3, 'stroke-dasharray': kind === 'dashed' ? '4 3' : undefined }));
+  else
+    svg.append(
+      s('line', {
+        x1: 1,
+        y1: 6,
+        x2: 21,
+        y2: 6,
+        stroke: color,
+        'stroke-width': 3,
+        'stroke-dasharray': kind === 'dashed' ? '4 3' : undefined,
+      }),
+    );
   return svg;
 }
 

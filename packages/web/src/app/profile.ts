@@ -23,7 +23,15 @@ export class ProfilePage {
   private readonly status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
   private readonly keyList = h('div', { class: 'key-list', 'data-testid': 'api-keys' });
   private readonly created = h('div', { class: 'new-key', 'data-testid': 'new-key', hidden: true });
-  private readonly nameInput = h('input', { id: 'key-name', name: 'name', type: 'text', maxlength: 200, required: true, autocomplete: 'off', placeholder: 'e.g. Farm office script' });
+  private readonly nameInput = h('input', {
+    id: 'key-name',
+    name: 'name',
+    type: 'text',
+    maxlength: 200,
+    required: true,
+    autocomplete: 'off',
+    placeholder: 'e.g. Farm office script',
+  });
 
   constructor(
     private readonly shell: Shell,
@@ -71,12 +79,18 @@ export class ProfilePage {
         this.status,
       ),
     );
-    const [user, credits] = await Promise.all([this.api.currentUser().catch(() => undefined), this.api.credits().catch(() => undefined)]);
+    const [user, credits] = await Promise.all([
+      this.api.currentUser().catch(() => undefined),
+      this.api.credits().catch(() => undefined),
+    ]);
     const u = ((user as Record<string, unknown> | undefined)?.['user'] ?? {}) as Record<string, unknown>;
     const name = typeof u['name'] === 'string' ? u['name'] : undefined;
     const email = typeof u['email'] === 'string' ? u['email'] : undefined;
     who.append(h('p', {}, name ?? 'Signed in', email ? ` · ${email}` : ''));
-    if (credits) who.append(h('p', { class: 'muted', 'data-testid': 'user-credits' }, `Your own credits: ${credits.user.balance}`));
+    if (credits)
+      who.append(
+        h('p', { class: 'muted', 'data-testid': 'user-credits' }, `Your own credits: ${credits.user.balance}`),
+      );
     await this.refresh();
     page.dataset.state = 'profile';
   }
@@ -110,7 +124,15 @@ export class ProfilePage {
         h('td', {}, k.name),
         h('td', {}, h('code', {}, k.keyId)),
         h('td', {}, day(k.createdAt)),
-        h('td', { class: 'key-state' }, state === 'active' ? (k.expiresAt ? `active until ${day(k.expiresAt)}` : 'active') : `${state} ${day(k.revokedAt ?? k.expiresAt)}`),
+        h(
+          'td',
+          { class: 'key-state' },
+          state === 'active'
+            ? k.expiresAt
+              ? `active until ${day(k.expiresAt)}`
+              : 'active'
+            : `${state} ${day(k.revokedAt ?? k.expiresAt)}`,
+        ),
         h('td', {}, state === 'active' ? revoke : null),
       );
     });
@@ -118,7 +140,11 @@ export class ProfilePage {
       h(
         'table',
         { class: 'keys-table' },
-        h('thead', {}, h('tr', {}, ...['Name', 'Key id', 'Created', 'State', ''].map((t) => h('th', { scope: 'col' }, t)))),
+        h(
+          'thead',
+          {},
+          h('tr', {}, ...['Name', 'Key id', 'Created', 'State', ''].map((t) => h('th', { scope: 'col' }, t))),
+        ),
         h('tbody', {}, ...rows),
       ),
     );
@@ -148,7 +174,14 @@ export class ProfilePage {
 
   /** The secret, this once: a read-only field to copy from, and "Done" forgets it. */
   private showOnce(made: CreatedApiKey): void {
-    const value = h('input', { type: 'text', readonly: true, class: 'secret', 'data-testid': 'new-api-key', 'aria-label': 'Your new API key', value: made.apiKey });
+    const value = h('input', {
+      type: 'text',
+      readonly: true,
+      class: 'secret',
+      'data-testid': 'new-api-key',
+      'aria-label': 'Your new API key',
+      value: made.apiKey,
+    });
     const copy = h('button', { type: 'button', class: 'button secondary' }, 'Copy');
     copy.addEventListener('click', () => {
       value.select();
@@ -157,7 +190,11 @@ export class ProfilePage {
         () => this.setStatus('Select the key and copy it (Ctrl+C).'),
       );
     });
-    const done = h('button', { type: 'button', class: 'button primary', 'data-testid': 'new-key-done' }, 'Done, I stored it');
+    const done = h(
+      'button',
+      { type: 'button', class: 'button primary', 'data-testid': 'new-key-done' },
+      'Done, I stored it',
+    );
     done.addEventListener('click', () => {
       clear(this.created);
       this.created.hidden = true;
@@ -166,7 +203,11 @@ export class ProfilePage {
     clear(this.created);
     this.created.append(
       h('h3', {}, `Your new key "${made.name}"`),
-      h('p', { class: 'warning' }, 'Copy it now and keep it safe: this is the only time it is shown. If you lose it, revoke it and create another.'),
+      h(
+        'p',
+        { class: 'warning' },
+        'Copy it now and keep it safe: this is the only time it is shown. If you lose it, revoke it and create another.',
+      ),
       h('div', { class: 'secret-row' }, value, copy),
       done,
     );

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SessionStore, decodeJwtPayload, embeddingFromReturnUrl, safeReturnUrl, sessionFromExchange } from './session.js';
+import {
+  SessionStore,
+  decodeJwtPayload,
+  embeddingFromReturnUrl,
+  safeReturnUrl,
+  sessionFromExchange,
+} from './session.js';
 
 function jwt(payload: Record<string, unknown>): string {
   const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -8,7 +14,12 @@ function jwt(payload: Record<string, unknown>): string {
 
 function memory() {
   const m = new Map<string, string>();
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k), m };
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+    m,
+  };
 }
 
 describe('sessionFromExchange', () => {
@@ -19,8 +30,15 @@ describe('sessionFromExchange', () => {
     expect(sessionFromExchange({ token, expiresInSec: 7200 }, now)?.expiresAtMs).toBe(now + 3_600_000);
   });
   it('reads the token and embedding settings under the names the API may use', () => {
-    const s = sessionFromExchange({ jwt: 'opaque', partner: { allowedOrigins: ['https://p.example', 3], theme: { primaryColor: '#123456' } } }, now);
-    expect(s).toMatchObject({ token: 'opaque', allowedOrigins: ['https://p.example'], theme: { primaryColor: '#123456' } });
+    const s = sessionFromExchange(
+      { jwt: 'opaque', partner: { allowedOrigins: ['https://p.example', 3], theme: { primaryColor: '#123456' } } },
+      now,
+    );
+    expect(s).toMatchObject({
+      token: 'opaque',
+      allowedOrigins: ['https://p.example'],
+      theme: { primaryColor: '#123456' },
+    });
   });
   it('refuses a body without a token or an already expired session', () => {
     expect(sessionFromExchange({}, now)).toBeUndefined();
@@ -59,7 +77,14 @@ describe('safeReturnUrl', () => {
     expect(safeReturnUrl('/path-planning/boundary/b2', app)).toBe('/path-planning/boundary/b2');
   });
   it('refuses other origins, protocol-relative and script URLs (no open redirect)', () => {
-    for (const u of ['https://evil.test/x', '//evil.test/x', 'javascript:alert(1)', 'http://app.furrow.test/x', '/launch?code=1', '']) {
+    for (const u of [
+      'https://evil.test/x',
+      '//evil.test/x',
+      'javascript:alert(1)',
+      'http://app.furrow.test/x',
+      '/launch?code=1',
+      '',
+    ]) {
       expect(safeReturnUrl(u, app), u).toBeUndefined();
     }
   });
@@ -79,7 +104,11 @@ describe('embedding settings in the returnUrl', () => {
     expect(embeddingFromReturnUrl(`${app}/x?partnerTheme=%7Bbroken`, app)).toEqual({ allowedOrigins: [] });
   });
   it('takes them from the exchange body (the server-stored returnUrl)', () => {
-    const s = sessionFromExchange({ token: 't', expiresInSec: 60, returnUrl: `${app}/p?embedOrigin=https%3A%2F%2Fpartner.example` }, 0, app);
+    const s = sessionFromExchange(
+      { token: 't', expiresInSec: 60, returnUrl: `${app}/p?embedOrigin=https%3A%2F%2Fpartner.example` },
+      0,
+      app,
+    );
     expect(s?.allowedOrigins).toEqual(['https://partner.example']);
   });
   it('sends the API default returnUrl (the root) to the app home', () => {

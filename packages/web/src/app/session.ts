@@ -32,7 +32,10 @@ export const SESSION_STORAGE_KEY = 'furrow.session';
 export const DEFAULT_SESSION_SECONDS = 3600;
 
 function base64UrlDecode(s: string): string {
-  const b64 = s.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(s.length / 4) * 4, '=');
+  const b64 = s
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(s.length / 4) * 4, '=');
   const bin = atob(b64);
   const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
   return new TextDecoder().decode(bytes);
@@ -65,7 +68,10 @@ function pick(obj: unknown, ...keys: string[]): unknown {
  * `embedOrigin` (repeatable: origins allowed to post `embedded-mode` messages) and
  * `partnerTheme` (JSON: name, primaryColor, accentColor, backgroundColor, textColor).
  */
-export function embeddingFromReturnUrl(returnUrl: string | undefined, appOrigin: string): { allowedOrigins: string[]; theme?: PartnerTheme } {
+export function embeddingFromReturnUrl(
+  returnUrl: string | undefined,
+  appOrigin: string,
+): { allowedOrigins: string[]; theme?: PartnerTheme } {
   if (!returnUrl) return { allowedOrigins: [] };
   let u: URL;
   try {
@@ -102,7 +108,8 @@ function stringList(v: unknown): string[] {
  */
 export function sessionFromExchange(body: unknown, nowMs: number, appOrigin = 'http://localhost'): Session | undefined {
   const session = pick(body, 'session');
-  const token = pick(body, 'token', 'jwt', 'accessToken', 'sessionToken') ?? pick(session, 'token', 'jwt', 'accessToken');
+  const token =
+    pick(body, 'token', 'jwt', 'accessToken', 'sessionToken') ?? pick(session, 'token', 'jwt', 'accessToken');
   if (typeof token !== 'string' || token.length === 0) return undefined;
 
   const candidates: number[] = [];

@@ -4,7 +4,14 @@
  */
 import { clear, h } from './dom.js';
 import type { ChromeVisibility, EmbeddingState, PartnerTheme } from './embedding.js';
-import { applyEmbeddedModeMessage, embeddingFromUrl, embeddingQuery, isOriginAllowed, parseEmbeddedModeMessage, resolveVisibility } from './embedding.js';
+import {
+  applyEmbeddedModeMessage,
+  embeddingFromUrl,
+  embeddingQuery,
+  isOriginAllowed,
+  parseEmbeddedModeMessage,
+  resolveVisibility,
+} from './embedding.js';
 
 /** The app's pages in the side navigation. */
 export type NavId = 'home' | 'plan' | 'profile';
@@ -77,7 +84,12 @@ export class Shell {
       { class: 'app' },
       h('a', { href: '#page', class: 'skip-link' }, 'Skip to content'),
       this.sideNav,
-      h('div', { class: 'main-col' }, h('header', { class: 'top-bar' }, this.orgSelector, this.fieldSelector, this.partnerName), this.page),
+      h(
+        'div',
+        { class: 'main-col' },
+        h('header', { class: 'top-bar' }, this.orgSelector, this.fieldSelector, this.partnerName),
+        this.page,
+      ),
     );
     clear(mount);
     mount.append(this.root);
@@ -186,7 +198,12 @@ export class Shell {
   }
 }
 
-function fillSelect(select: HTMLSelectElement, options: SelectorOption[], selected: string | undefined, empty: string): void {
+function fillSelect(
+  select: HTMLSelectElement,
+  options: SelectorOption[],
+  selected: string | undefined,
+  empty: string,
+): void {
   clear(select);
   if (options.length === 0) select.append(h('option', { value: '' }, empty));
   for (const o of options) select.append(h('option', { value: o.value, selected: o.value === selected }, o.label));
@@ -194,7 +211,12 @@ function fillSelect(select: HTMLSelectElement, options: SelectorOption[], select
 }
 
 /** A full-page message with a way back (used for launch failures and missing sessions). */
-export function messagePanel(title: string, body: string, actions: HTMLElement[], kind: 'error' | 'info' = 'error'): HTMLElement {
+export function messagePanel(
+  title: string,
+  body: string,
+  actions: HTMLElement[],
+  kind: 'error' | 'info' = 'error',
+): HTMLElement {
   return h(
     'section',
     { class: `message-panel ${kind}`, role: kind === 'error' ? 'alert' : 'status', 'data-testid': 'message-panel' },

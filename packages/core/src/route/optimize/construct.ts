@@ -7,7 +7,11 @@ import Flatbush from 'flatbush';
 import type { ItemOrder, OrderingProblem } from '../order/problem.js';
 import type { NeighbourLists } from './transitions.js';
 
-export function greedyOrder(problem: OrderingProblem, transition: (a: number, b: number) => number, nb: NeighbourLists): ItemOrder {
+export function greedyOrder(
+  problem: OrderingProblem,
+  transition: (a: number, b: number) => number,
+  nb: NeighbourLists,
+): ItemOrder {
   const n = problem.itemCount;
   if (n === 0) return { sequence: [], flipped: [] };
   const ends = 2 * n;

@@ -49,7 +49,12 @@ const EPS = 1e-7;
  * Improves `initial` (a valid order) and returns the best order found; never worse than `initial`
  * under the problem's cost.
  */
-export function improveOrder(problem: OrderingProblem, initial: ItemOrder, options: LocalSearchOptions = {}, shared?: { memo: TransitionMemo; neighbours: NeighbourLists }): LocalSearchResult {
+export function improveOrder(
+  problem: OrderingProblem,
+  initial: ItemOrder,
+  options: LocalSearchOptions = {},
+  shared?: { memo: TransitionMemo; neighbours: NeighbourLists },
+): LocalSearchResult {
   const memo = shared?.memo ?? new TransitionMemo(problem);
   const nb = shared?.neighbours ?? buildNeighbourLists(problem, memo.lookup, options.neighbourCount ?? 10);
   return new OrderSearch({ ...problem, transitionCost: memo.lookup }, memo, initial, options, nb).run(options);
@@ -172,7 +177,12 @@ class OrderSearch {
   }
 
   twoOptDelta(i: number, j: number): number {
-    return this.link(this.exit(i - 1), this.exit(j)) + this.link(this.entry(i), this.entry(j + 1)) - this.linkAt(i) - this.linkAt(j + 1);
+    return (
+      this.link(this.exit(i - 1), this.exit(j)) +
+      this.link(this.entry(i), this.entry(j + 1)) -
+      this.linkAt(i) -
+      this.linkAt(j + 1)
+    );
   }
 
   applyReverse(i: number, j: number): void {
@@ -224,7 +234,8 @@ class OrderSearch {
       const b = nb.ends[a * kk + t];
       const q = this.pos[b >> 1];
       if (q === p || b !== (atExit ? this.exit(q) : this.entry(q))) continue;
-      const lo = Math.min(p, q), hi = Math.max(p, q);
+      const lo = Math.min(p, q),
+        hi = Math.max(p, q);
       if (atExit ? this.tryReverse(lo + 1, hi) : this.tryReverse(lo, hi - 1)) return true;
     }
     return false;
@@ -299,7 +310,11 @@ class OrderSearch {
             if (reversed && this.hasFixed(i, i + len - 1)) continue;
             const newIn = reversed ? segOut : segIn;
             const newOut = reversed ? segIn : segOut;
-            const d = this.link(this.exit(after), newIn) + this.link(newOut, this.entry(after + 1)) - this.linkAt(after + 1) - removeGain;
+            const d =
+              this.link(this.exit(after), newIn) +
+              this.link(newOut, this.entry(after + 1)) -
+              this.linkAt(after + 1) -
+              removeGain;
             if (d < -EPS) {
               this.applyMove(i, len, after, reversed);
               this.current += d;
@@ -426,6 +441,12 @@ class OrderSearch {
 
     const sequence = Array.from(bestOrder);
     const flipped = sequence.map((item) => bestFlip[item] === 1);
-    return { order: { sequence, flipped }, cost: best, iterations: this.iterations, kicks, stoppedBy: this.stopped ?? 'local-optimum' };
+    return {
+      order: { sequence, flipped },
+      cost: best,
+      iterations: this.iterations,
+      kicks,
+      stoppedBy: this.stopped ?? 'local-optimum',
+    };
   }
 }

@@ -127,8 +127,12 @@ export function routeLowerBound(
   // depot link instead: M ≥ Σ c/2 + min over a ≠ b of [s(a) − c_a/2] + [f(b) − c_b/2].
   const f = problem.costPerMeterLowerBound ?? 0;
   let sum = 0;
-  let s1 = Infinity, s1End = -1, s2 = Infinity;
-  let f1 = Infinity, f1End = -1, f2 = Infinity;
+  let s1 = Infinity,
+    s1End = -1,
+    s2 = Infinity;
+  let f1 = Infinity,
+    f1End = -1,
+    f2 = Infinity;
   for (let a = 0; a < ends; a++) {
     let c = Infinity;
     if (neighbours.count[a] > 0) c = neighbours.costs[a * neighbours.k];
@@ -139,8 +143,16 @@ export function routeLowerBound(
     sum += c;
     const ds = depotCost(problem, 'start', a) - c / 2;
     const df = depotCost(problem, 'finish', a) - c / 2;
-    if (ds < s1) { s2 = s1; s1 = ds; s1End = a; } else if (ds < s2) s2 = ds;
-    if (df < f1) { f2 = f1; f1 = df; f1End = a; } else if (df < f2) f2 = df;
+    if (ds < s1) {
+      s2 = s1;
+      s1 = ds;
+      s1End = a;
+    } else if (ds < s2) s2 = ds;
+    if (df < f1) {
+      f2 = f1;
+      f1 = df;
+      f1End = a;
+    } else if (df < f2) f2 = df;
   }
   const depots = s1End !== f1End || ends < 2 ? s1 + f1 : Math.min(s1 + f2, s2 + f1);
   return { value: work + Math.max(0, sum / 2 + (Number.isFinite(depots) ? depots : 0)), method: 'cheapest-link' };

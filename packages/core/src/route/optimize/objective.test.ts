@@ -3,12 +3,27 @@ import { objectiveRates } from './objective.js';
 import { DEFAULTS } from '../../request/normalizeRequest.js';
 
 describe('objectiveRates', () => {
-  const machine = { widthMeters: 6, workingSpeedMetersPerSecond: 2, turningSpeedMetersPerSecond: 1, transportSpeedMetersPerSecond: 5, workingFuelLitersPerHour: 36, turningFuelLitersPerHour: 18 };
+  const machine = {
+    widthMeters: 6,
+    workingSpeedMetersPerSecond: 2,
+    turningSpeedMetersPerSecond: 1,
+    transportSpeedMetersPerSecond: 5,
+    workingFuelLitersPerHour: 36,
+    turningFuelLitersPerHour: 18,
+  };
   it('distance weighs every meter alike', () => {
-    expect(objectiveRates(machine, 'distance')).toMatchObject({ workingPerMeter: 1, turningPerMeter: 1, transportPerMeter: 1 });
+    expect(objectiveRates(machine, 'distance')).toMatchObject({
+      workingPerMeter: 1,
+      turningPerMeter: 1,
+      transportPerMeter: 1,
+    });
   });
   it('time is seconds per meter from the machine speeds', () => {
-    expect(objectiveRates(machine, 'time')).toMatchObject({ workingPerMeter: 0.5, turningPerMeter: 1, transportPerMeter: 0.2 });
+    expect(objectiveRates(machine, 'time')).toMatchObject({
+      workingPerMeter: 0.5,
+      turningPerMeter: 1,
+      transportPerMeter: 0.2,
+    });
   });
   it('fuel is liters per meter: rate per hour over speed', () => {
     const r = objectiveRates(machine, 'fuel');
@@ -17,7 +32,11 @@ describe('objectiveRates', () => {
     expect(r.transportPerMeter).toBeCloseTo(18 / 3600 / 5, 12);
   });
   it('with the documented default speeds (the request DEFAULTS)', () => {
-    expect(objectiveRates(DEFAULTS, 'time')).toMatchObject({ workingPerMeter: 1 / 2.5, turningPerMeter: 1 / 1.5, transportPerMeter: 1 / 4 });
+    expect(objectiveRates(DEFAULTS, 'time')).toMatchObject({
+      workingPerMeter: 1 / 2.5,
+      turningPerMeter: 1 / 1.5,
+      transportPerMeter: 1 / 4,
+    });
   });
   it('fuel without the machine rates uses the fuel objective default rates', () => {
     const r = objectiveRates({ ...DEFAULTS }, 'fuel');

@@ -10,7 +10,14 @@ import { DEFAULTS } from '../../request/normalizeRequest.js';
 import type { ResolvedMachine } from '../../request/normalizeRequest.js';
 
 /** The machine's speeds (resolved) and fuel rates (the objective's defaults when absent). */
-export type ObjectiveMachine = Pick<ResolvedMachine, 'workingSpeedMetersPerSecond' | 'turningSpeedMetersPerSecond' | 'transportSpeedMetersPerSecond' | 'workingFuelLitersPerHour' | 'turningFuelLitersPerHour'>;
+export type ObjectiveMachine = Pick<
+  ResolvedMachine,
+  | 'workingSpeedMetersPerSecond'
+  | 'turningSpeedMetersPerSecond'
+  | 'transportSpeedMetersPerSecond'
+  | 'workingFuelLitersPerHour'
+  | 'turningFuelLitersPerHour'
+>;
 
 export interface ObjectiveRates {
   objective: RouteObjective;
@@ -24,7 +31,8 @@ export function objectiveRates(machine: ObjectiveMachine, objective: RouteObject
   const turn = machine.turningSpeedMetersPerSecond;
   const transport = machine.transportSpeedMetersPerSecond;
   if (objective === 'distance') return { objective, workingPerMeter: 1, turningPerMeter: 1, transportPerMeter: 1 };
-  if (objective === 'time') return { objective, workingPerMeter: 1 / work, turningPerMeter: 1 / turn, transportPerMeter: 1 / transport };
+  if (objective === 'time')
+    return { objective, workingPerMeter: 1 / work, turningPerMeter: 1 / turn, transportPerMeter: 1 / transport };
   const workFuel = machine.workingFuelLitersPerHour ?? DEFAULTS.objectiveWorkingFuelLitersPerHour;
   const turnFuel = machine.turningFuelLitersPerHour ?? DEFAULTS.objectiveTurningFuelLitersPerHour;
   return {

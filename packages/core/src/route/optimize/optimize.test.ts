@@ -55,36 +55,44 @@ function randomProblem(n: number, seed: number): OrderingProblem {
     workCost[i] = l;
     rank[i] = x;
   }
-  const transitionCost = (a: number, b: number): number => 1.2 * Math.hypot(endXY[2 * a] - endXY[2 * b], endXY[2 * a + 1] - endXY[2 * b + 1]) + 5;
+  const transitionCost = (a: number, b: number): number =>
+    1.2 * Math.hypot(endXY[2 * a] - endXY[2 * b], endXY[2 * a + 1] - endXY[2 * b + 1]) + 5;
   return { itemCount: n, endXY, workCost, rank, transitionCost, costPerMeterLowerBound: 1.2 };
 }
 
 describe('memoTransition', () => {
   // 40 items: the dense square; 800 items (1,600 ends): the hash table, grown several times.
-  it.each([40, 800])('answers the problem’s cost for either order of a pair and computes each pair once (%i items)', (n) => {
-    const p = randomProblem(n, n);
-    const computed = new Map<string, number>();
-    const memo = memoTransition({
-      ...p,
-      transitionCost: (a, b) => {
-        const key = `${Math.min(a, b)},${Math.max(a, b)}`;
-        computed.set(key, (computed.get(key) ?? 0) + 1);
-        return p.transitionCost(a, b);
-      },
-    });
-    let s = 7;
-    const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % (2 * n);
-    const pairs = Array.from({ length: 20_000 }, () => [next(), next()] as const);
-    for (const [a, b] of pairs) expect(memo(a, b)).toBe(p.transitionCost(a, b));
-    for (const [a, b] of pairs) expect(memo(b, a)).toBe(p.transitionCost(a, b));
-    expect(Math.max(...computed.values())).toBe(1);
-    expect(computed.size).toBe(new Set(pairs.map(([a, b]) => `${Math.min(a, b)},${Math.max(a, b)}`)).size);
-  });
+  it.each([40, 800])(
+    'answers the problem’s cost for either order of a pair and computes each pair once (%i items)',
+    (n) => {
+      const p = randomProblem(n, n);
+      const computed = new Map<string, number>();
+      const memo = memoTransition({
+        ...p,
+        transitionCost: (a, b) => {
+          const key = `${Math.min(a, b)},${Math.max(a, b)}`;
+          computed.set(key, (computed.get(key) ?? 0) + 1);
+          return p.transitionCost(a, b);
+        },
+      });
+      let s = 7;
+      const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % (2 * n);
+      const pairs = Array.from({ length: 20_000 }, () => [next(), next()] as const);
+      for (const [a, b] of pairs) expect(memo(a, b)).toBe(p.transitionCost(a, b));
+      for (const [a, b] of pairs) expect(memo(b, a)).toBe(p.transitionCost(a, b));
+      expect(Math.max(...computed.values())).toBe(1);
+      expect(computed.size).toBe(new Set(pairs.map(([a, b]) => `${Math.min(a, b)},${Math.max(a, b)}`)).size);
+    },
+  );
 
   it('calls a cheap cost (cheapTransitions) every time instead of storing it, with the same answers', () => {
     const p = randomProblem(800, 800);
     let calls = 0;
-    const memo = memoTransition({ ...p, cheapTransitions: true, transitionCost: (a, b) => (calls++, p.transitionCost(a, b)) });
+    const memo = memoTransition({
+      ...p,
+      cheapTransitions: true,
+      transitionCost: (a, b) => (calls++, p.transitionCost(a, b)),
+    });
     for (let k = 0; k < 3; k++) for (let a = 0; a < 40; a++) expect(memo(a, a + 41)).toBe(p.transitionCost(a, a + 41));
     expect(calls).toBe(120);
   });
@@ -121,7 +129,8 @@ describe('orderItems (optimized)', () => {
           const cost = orderCost(p, order);
           expect(report.cost).toBeCloseTo(cost, 6);
           for (const alg of FIXED_ORDER_ALGORITHMS) {
-            for (const skipCount of [1, 2]) expect(cost).toBeLessThanOrEqual(orderCost(p, fixedOrder(p, alg, { skipCount })) + 1e-6);
+            for (const skipCount of [1, 2])
+              expect(cost).toBeLessThanOrEqual(orderCost(p, fixedOrder(p, alg, { skipCount })) + 1e-6);
           }
           expect(report.lowerBound!).toBeLessThanOrEqual(cost + 1e-6);
           expect(report.gapRatio!).toBeGreaterThanOrEqual(0);
@@ -133,22 +142,27 @@ describe('orderItems (optimized)', () => {
 
   it('lower bounds hold against the exact optimum, and the optimizer finds it on tiny instances', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 10_000 }), fc.boolean(), (n, seed, fixEnds) => {
-        const p = randomProblem(n, seed);
-        if (fixEnds && n >= 2) {
-          p.startEnd = 1;
-          p.finishEnd = 2 * n - 2;
-        }
-        const opt = bruteForce(p);
-        const t = memoTransition(p);
-        expect(routeLowerBound(p, t).value).toBeLessThanOrEqual(opt + 1e-6);
-        // the cheap bound too (neighbour lists of 3, no exact assignment)
-        expect(routeLowerBound(p, t, buildNeighbourLists(p, t, 3), 0).value).toBeLessThanOrEqual(opt + 1e-6);
-        const { order, report } = orderItems(p);
-        expect(orderViolations(p, order)).toEqual([]);
-        expect(report.cost).toBeGreaterThanOrEqual(opt - 1e-6);
-        expect(report.cost).toBeLessThanOrEqual(opt * 1.05 + 1e-6);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.boolean(),
+        (n, seed, fixEnds) => {
+          const p = randomProblem(n, seed);
+          if (fixEnds && n >= 2) {
+            p.startEnd = 1;
+            p.finishEnd = 2 * n - 2;
+          }
+          const opt = bruteForce(p);
+          const t = memoTransition(p);
+          expect(routeLowerBound(p, t).value).toBeLessThanOrEqual(opt + 1e-6);
+          // the cheap bound too (neighbour lists of 3, no exact assignment)
+          expect(routeLowerBound(p, t, buildNeighbourLists(p, t, 3), 0).value).toBeLessThanOrEqual(opt + 1e-6);
+          const { order, report } = orderItems(p);
+          expect(orderViolations(p, order)).toEqual([]);
+          expect(report.cost).toBeGreaterThanOrEqual(opt - 1e-6);
+          expect(report.cost).toBeLessThanOrEqual(opt * 1.05 + 1e-6);
+        },
+      ),
       { seed: 42, numRuns: 40 },
     );
   });
@@ -199,7 +213,12 @@ describe('orderItems (optimized)', () => {
     const p = randomProblem(300, 11);
     let t = 0;
     const now = (): number => (t += 0.05); // every clock read costs 0.05 ms of fake time
-    const { order, report } = orderItems(p, { now, maxTimeMilliseconds: 20, maxStallKicks: 1_000_000, lowerBound: false });
+    const { order, report } = orderItems(p, {
+      now,
+      maxTimeMilliseconds: 20,
+      maxStallKicks: 1_000_000,
+      lowerBound: false,
+    });
     expect(report.stoppedBy).toBe('time-limit');
     expect(report.timeSpentMilliseconds!).toBeLessThanOrEqual(20.5);
     expect(orderViolations(p, order)).toEqual([]);
@@ -251,7 +270,11 @@ describe('orderItems (optimized)', () => {
   });
 
   it('handles empty and single-item problems', () => {
-    expect(orderItems(syntheticTrackProblem({ trackCount: 0, spacingMeters: 6, turnRadiusMeters: 6 })).order.sequence).toEqual([]);
-    expect(orderItems(syntheticTrackProblem({ trackCount: 1, spacingMeters: 6, turnRadiusMeters: 6 })).order.sequence).toEqual([0]);
+    expect(
+      orderItems(syntheticTrackProblem({ trackCount: 0, spacingMeters: 6, turnRadiusMeters: 6 })).order.sequence,
+    ).toEqual([]);
+    expect(
+      orderItems(syntheticTrackProblem({ trackCount: 1, spacingMeters: 6, turnRadiusMeters: 6 })).order.sequence,
+    ).toEqual([0]);
   });
 });

@@ -136,7 +136,8 @@ export function orderItems(problem: OrderingProblem, options: OrderItemsOptions 
   }
   if (options.lowerBound !== false) {
     const exactLimit = options.exactBoundLimit ?? 150;
-    if (!neighbours && problem.itemCount > exactLimit) neighbours = buildNeighbourLists(memoProblem, transition, options.neighbourCount ?? 10);
+    if (!neighbours && problem.itemCount > exactLimit)
+      neighbours = buildNeighbourLists(memoProblem, transition, options.neighbourCount ?? 10);
     const lb = routeLowerBound(memoProblem, transition, neighbours, exactLimit);
     report.lowerBound = lb.value;
     report.lowerBoundMethod = lb.method;

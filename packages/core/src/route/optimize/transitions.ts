@@ -34,7 +34,8 @@ export class TransitionMemo {
     this.ends = 2 * problem.itemCount;
     this.direct = problem.cheapTransitions === true;
     // (a cheap cost is not stored: neither the dense square, up to 16 MB filled, nor the table)
-    this.dense = !this.direct && this.ends <= DENSE_MEMO_MAX_ENDS ? new Float64Array(this.ends * this.ends).fill(NaN) : undefined;
+    this.dense =
+      !this.direct && this.ends <= DENSE_MEMO_MAX_ENDS ? new Float64Array(this.ends * this.ends).fill(NaN) : undefined;
     const capacity = this.dense || this.direct ? 1 : 1 << 10;
     this.keys = new Float64Array(capacity).fill(-1);
     this.values = new Float64Array(capacity);
@@ -108,9 +109,23 @@ export interface NeighbourLists {
 }
 
 /** `stop` (checked every 64 ends) aborts the build: the result is then undefined. */
-export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, b: number) => number, k: number): NeighbourLists;
-export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, b: number) => number, k: number, stop: () => boolean): NeighbourLists | undefined;
-export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, b: number) => number, k: number, stop?: () => boolean): NeighbourLists | undefined {
+export function buildNeighbourLists(
+  problem: OrderingProblem,
+  cost: (a: number, b: number) => number,
+  k: number,
+): NeighbourLists;
+export function buildNeighbourLists(
+  problem: OrderingProblem,
+  cost: (a: number, b: number) => number,
+  k: number,
+  stop: () => boolean,
+): NeighbourLists | undefined;
+export function buildNeighbourLists(
+  problem: OrderingProblem,
+  cost: (a: number, b: number) => number,
+  k: number,
+  stop?: () => boolean,
+): NeighbourLists | undefined {
   const ends = 2 * problem.itemCount;
   const kk = Math.max(0, Math.min(k, ends - 2));
   const out: NeighbourLists = {
@@ -123,9 +138,13 @@ export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, 
   if (kk === 0) return out;
   const xy = problem.endXY;
   // uniform grid over the ends, ~2 ends per cell; rings of cells searched outwards
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (let e = 0; e < ends; e++) {
-    const x = xy[2 * e], y = xy[2 * e + 1];
+    const x = xy[2 * e],
+      y = xy[2 * e + 1];
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
     if (y < minY) minY = y;
@@ -154,7 +173,8 @@ export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, 
   const perm: number[] = [];
   for (let e = 0; e < ends; e++) {
     if (stop && (e & 63) === 63 && stop()) return undefined;
-    const x = xy[2 * e], y = xy[2 * e + 1];
+    const x = xy[2 * e],
+      y = xy[2 * e + 1];
     const cx = Math.min(gx - 1, Math.floor((x - minX) / cell));
     const cy = Math.min(gy - 1, Math.floor((y - minY) / cell));
     let found = 0;
@@ -162,7 +182,10 @@ export function buildNeighbourLists(problem: OrderingProblem, cost: (a: number, 
     for (let r = 0; r <= maxRing; r++) {
       // every end in ring r is at least (r − 1) · cell away; stop once the k-th is nearer
       if (found === kk && bestD[kk - 1] <= ((r - 1) * cell) ** 2) break;
-      const x0 = cx - r, x1 = cx + r, y0 = cy - r, y1 = cy + r;
+      const x0 = cx - r,
+        x1 = cx + r,
+        y0 = cy - r,
+        y1 = cy + r;
       for (let yy = y0; yy <= y1; yy++) {
         if (yy < 0 || yy >= gy) continue;
         const edgeRow = yy === y0 || yy === y1;

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { orderInput } from '../../__fixtures__/orderInput.js';
 import { orderFieldTracks, type FieldOrderInput, type OrderVisit } from './fieldOrder.js';
-import { assembleRoute, refineOrderOnConnectors, transitionClassifier, type ConnectorCost, type PartSegment, type RealCostModel, type RouteParts } from './connectedOrder.js';
+import {
+  assembleRoute,
+  refineOrderOnConnectors,
+  transitionClassifier,
+  type ConnectorCost,
+  type PartSegment,
+  type RealCostModel,
+  type RouteParts,
+} from './connectedOrder.js';
 
 const input = orderInput;
 
@@ -20,7 +28,11 @@ function model(inp: FieldOrderInput, calls: { n: number }, defective?: [number, 
       const [bx, by] = xy(b);
       const d = Math.hypot(ax - bx, ay - by);
       const dl = Math.abs(t[a >> 1].line - t[b >> 1].line);
-      const defects = defective && ((a >> 1 === defective[0] && b >> 1 === defective[1]) || (a >> 1 === defective[1] && b >> 1 === defective[0])) ? 1 : 0;
+      const defects =
+        defective &&
+        ((a >> 1 === defective[0] && b >> 1 === defective[1]) || (a >> 1 === defective[1] && b >> 1 === defective[0]))
+          ? 1
+          : 0;
       if ((a & 1) === (b & 1) && dl === 1) return { cost: 120, defects };
       if ((a & 1) === (b & 1) && dl === 2) return { cost: d + 10, defects };
       return { cost: d + 40, defects };
@@ -77,7 +89,7 @@ describe('refineOrderOnConnectors', () => {
     expect(realCost(m, r.visits).defects).toBe(0);
   });
 
-  it('out of time: keeps the optimizer\'s own order, evaluated in full, and stops', () => {
+  it("out of time: keeps the optimizer's own order, evaluated in full, and stops", () => {
     const inp = input(30);
     const ordered = orderFieldTracks(inp);
     const r = refineOrderOnConnectors(inp, ordered, model(inp, { n: 0 }), { outOfTime: () => true });
@@ -124,14 +136,45 @@ describe('refineOrderOnConnectors', () => {
 
 describe('assembleRoute', () => {
   // three straight tracks along y (x = 0, 10, 20; y 0 → 100), driven up, down, up
-  const seg = (type: string, xy: number[], trackIndex?: number): PartSegment => ({ type, xy: Float64Array.from(xy), ...(trackIndex !== undefined ? { trackIndex } : {}) });
-  const visits: OrderVisit[] = [{ trackIndex: 0, forward: true }, { trackIndex: 1, forward: false }, { trackIndex: 2, forward: true }];
+  const seg = (type: string, xy: number[], trackIndex?: number): PartSegment => ({
+    type,
+    xy: Float64Array.from(xy),
+    ...(trackIndex !== undefined ? { trackIndex } : {}),
+  });
+  const visits: OrderVisit[] = [
+    { trackIndex: 0, forward: true },
+    { trackIndex: 1, forward: false },
+    { trackIndex: 2, forward: true },
+  ];
   // each turn pulls both track ends back by 2 m (as the connect stage does when a turn needs room)
   const links = new Map<string, RouteParts<PartSegment, string>>([
-    ['1,3', { segs: [seg('Track', [0, 0, 0, 98], 0), seg('Turn', [0, 98, 5, 104, 10, 98]), seg('Track', [10, 98, 10, 0], 1)], warnings: ['w01'] }],
-    ['2,4', { segs: [seg('Track', [10, 100, 10, 2], 1), seg('Turn', [10, 2, 15, -4, 20, 2]), seg('Track', [20, 2, 20, 100], 2)], warnings: [] }],
+    [
+      '1,3',
+      {
+        segs: [seg('Track', [0, 0, 0, 98], 0), seg('Turn', [0, 98, 5, 104, 10, 98]), seg('Track', [10, 98, 10, 0], 1)],
+        warnings: ['w01'],
+      },
+    ],
+    [
+      '2,4',
+      {
+        segs: [
+          seg('Track', [10, 100, 10, 2], 1),
+          seg('Turn', [10, 2, 15, -4, 20, 2]),
+          seg('Track', [20, 2, 20, 100], 2),
+        ],
+        warnings: [],
+      },
+    ],
   ]);
-  const tail: RouteParts<PartSegment, string> = { segs: [seg('Track', [20, 0, 20, 100], 2), seg('Connector', [20, 100, 30, 100]), seg('ExteriorHeadland', [30, 100, 30, 0])], warnings: ['tail'] };
+  const tail: RouteParts<PartSegment, string> = {
+    segs: [
+      seg('Track', [20, 0, 20, 100], 2),
+      seg('Connector', [20, 100, 30, 100]),
+      seg('ExteriorHeadland', [30, 100, 30, 0]),
+    ],
+    warnings: ['tail'],
+  };
   const parts = {
     link: (a: number, b: number) => links.get(`${a},${b}`),
     head: () => undefined,
@@ -140,7 +183,15 @@ describe('assembleRoute', () => {
 
   it('joins each track as trimmed by the turn before and the turn after it, with the connectors in between', () => {
     const r = assembleRoute(visits, parts, () => 100)!;
-    expect(r.segs.map((s) => s.type)).toEqual(['Track', 'Turn', 'Track', 'Turn', 'Track', 'Connector', 'ExteriorHeadland']);
+    expect(r.segs.map((s) => s.type)).toEqual([
+      'Track',
+      'Turn',
+      'Track',
+      'Turn',
+      'Track',
+      'Connector',
+      'ExteriorHeadland',
+    ]);
     expect(Array.from(r.segs[0].xy)).toEqual([0, 0, 0, 98]);
     // track 1: its start from the first turn (98), its end from the second (2)
     expect(Array.from(r.segs[2].xy)).toEqual([10, 98, 10, 2]);
@@ -149,10 +200,21 @@ describe('assembleRoute', () => {
   });
 
   it('gives up (the caller connects in full) when a part is missing or the pieces do not meet', () => {
-    expect(assembleRoute(visits, { ...parts, link: (a: number, b: number) => (a === 2 ? undefined : parts.link(a, b)) }, () => 100)).toBeUndefined();
+    expect(
+      assembleRoute(
+        visits,
+        { ...parts, link: (a: number, b: number) => (a === 2 ? undefined : parts.link(a, b)) },
+        () => 100,
+      ),
+    ).toBeUndefined();
     const gap = new Map(links);
-    gap.set('2,4', { segs: [seg('Track', [10, 100, 10, 2], 1), seg('Turn', [10, 3, 20, 3]), seg('Track', [20, 2, 20, 100], 2)], warnings: [] });
-    expect(assembleRoute(visits, { ...parts, link: (a: number, b: number) => gap.get(`${a},${b}`) }, () => 100)).toBeUndefined();
+    gap.set('2,4', {
+      segs: [seg('Track', [10, 100, 10, 2], 1), seg('Turn', [10, 3, 20, 3]), seg('Track', [20, 2, 20, 100], 2)],
+      warnings: [],
+    });
+    expect(
+      assembleRoute(visits, { ...parts, link: (a: number, b: number) => gap.get(`${a},${b}`) }, () => 100),
+    ).toBeUndefined();
   });
 });
 
@@ -177,7 +239,11 @@ describe('refineOrderOnConnectors under a clock', () => {
       head: base.head,
       tail: base.tail,
     };
-    const options = { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 };
+    const options = {
+      now: () => clock.t,
+      remainingMilliseconds: () => 1000 - clock.t,
+      outOfTime: () => clock.t >= 1000,
+    };
     return { m, options };
   }
 
@@ -202,7 +268,9 @@ describe('refineOrderOnConnectors under a clock', () => {
   });
   /** Link k of `visits`, as the end it leaves and the end it enters (key a * 1000 + b). */
   const linkKey = (visits: OrderVisit[], k: number): number =>
-    (2 * visits[k - 1].trackIndex + (visits[k - 1].forward ? 1 : 0)) * 1000 + 2 * visits[k].trackIndex + (visits[k].forward ? 0 : 1);
+    (2 * visits[k - 1].trackIndex + (visits[k - 1].forward ? 1 : 0)) * 1000 +
+    2 * visits[k].trackIndex +
+    (visits[k].forward ? 0 : 1);
 
   it('a connector still searching at the deadline gives up there: the limit holds, and the connector cut short is not kept', () => {
     const inp = input(24);
@@ -229,7 +297,11 @@ describe('refineOrderOnConnectors under a clock', () => {
       head: base.head,
       tail: base.tail,
     };
-    const r = refineOrderOnConnectors(inp, ordered, m, { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 });
+    const r = refineOrderOnConnectors(inp, ordered, m, {
+      now: () => clock.t,
+      remainingMilliseconds: () => 1000 - clock.t,
+      outOfTime: () => clock.t >= 1000,
+    });
     // the optimizer's route had half the time (500 ms): the stuck link gave up then, and the fixed orders were costed after it
     expect(clock.t).toBeLessThanOrEqual(1000);
     expect(r.evaluated[0].complete).toBe(false);
@@ -256,7 +328,11 @@ describe('refineOrderOnConnectors under a clock', () => {
       head: base.head,
       tail: base.tail,
     };
-    const r = refineOrderOnConnectors(inp, ordered, m, { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 });
+    const r = refineOrderOnConnectors(inp, ordered, m, {
+      now: () => clock.t,
+      remainingMilliseconds: () => 1000 - clock.t,
+      outOfTime: () => clock.t >= 1000,
+    });
     expect(r.evaluated.every((e) => !e.complete)).toBe(true);
     expect(r.evaluated[0].defects).toBe(1);
     expect(r.stoppedBy).toBe('time-limit');
@@ -269,7 +345,11 @@ describe('refineOrderOnConnectors under a clock', () => {
     // the same without the defect: the optimizer's own order is kept
     const m2: RealCostModel = { ...m, link: (a, b) => ((clock.t += 100), base.link(a, b)) };
     clock.t = 0;
-    const r2 = refineOrderOnConnectors(inp, ordered, m2, { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 });
+    const r2 = refineOrderOnConnectors(inp, ordered, m2, {
+      now: () => clock.t,
+      remainingMilliseconds: () => 1000 - clock.t,
+      outOfTime: () => clock.t >= 1000,
+    });
     expect(r2.visits).toEqual(own);
   });
   it('a route costed in full with defects gives way to one the clock cut short with fewer defects found', () => {
@@ -291,14 +371,18 @@ describe('refineOrderOnConnectors under a clock', () => {
       head: base.head,
       tail: base.tail,
     };
-    const r = refineOrderOnConnectors(inp, ordered, m, { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 });
+    const r = refineOrderOnConnectors(inp, ordered, m, {
+      now: () => clock.t,
+      remainingMilliseconds: () => 1000 - clock.t,
+      outOfTime: () => clock.t >= 1000,
+    });
     expect(r.evaluated[0].complete).toBe(true);
     expect(r.evaluated[0].defects).toBe(1);
     expect(r.visits).not.toEqual(own);
     expect(realCost(base, r.visits).defects).toBe(0);
     expect(r.evaluated.some((e) => !e.complete && e.defects === 0)).toBe(true);
   });
-  it('the optimizer\'s route cut short before its tail was costed gives way to a route costed in full', () => {
+  it("the optimizer's route cut short before its tail was costed gives way to a route costed in full", () => {
     const inp = input(24);
     const ordered = orderFieldTracks(inp);
     const own = ordered.alternatives[0].visits;
@@ -319,7 +403,11 @@ describe('refineOrderOnConnectors under a clock', () => {
         return { cost: 0, defects: 0 };
       },
     };
-    const r = refineOrderOnConnectors(inp, ordered, m, { now: () => clock.t, remainingMilliseconds: () => 1000 - clock.t, outOfTime: () => clock.t >= 1000 });
+    const r = refineOrderOnConnectors(inp, ordered, m, {
+      now: () => clock.t,
+      remainingMilliseconds: () => 1000 - clock.t,
+      outOfTime: () => clock.t >= 1000,
+    });
     expect(clock.t).toBeLessThanOrEqual(1000);
     expect(r.evaluated[0].complete).toBe(false);
     // nothing of the optimizer's route was costed: a route costed in full is kept

@@ -135,7 +135,12 @@ class RouteCosting {
    */
   readonly partial: CostedRoute[] = [];
 
-  constructor(private readonly model: RealCostModel, readonly ends: number, private readonly options: RefineOptions, private readonly outOfTime: () => boolean) {}
+  constructor(
+    private readonly model: RealCostModel,
+    readonly ends: number,
+    private readonly options: RefineOptions,
+    private readonly outOfTime: () => boolean,
+  ) {}
 
   // Connections cut short by `abort` are not remembered: their cost is not the real one.
   link(a: number, b: number, abort: () => boolean): ConnectorCost {
@@ -167,7 +172,9 @@ class RouteCosting {
     const now = this.options.now ?? this.options.workClock;
     const startedAt = now ? now() : 0;
     // out of time overall, or this route has had its share of what was left
-    const stop = (): boolean => this.outOfTime() || (now !== undefined && budgetMilliseconds !== Infinity && now() - startedAt > budgetMilliseconds);
+    const stop = (): boolean =>
+      this.outOfTime() ||
+      (now !== undefined && budgetMilliseconds !== Infinity && now() - startedAt > budgetMilliseconds);
     const acc: ConnectorCost = { cost: 0, defects: 0 };
     let cut = false;
     // a connection cut short at `stop` ends the route's costing (its cost is not counted)
@@ -182,7 +189,10 @@ class RouteCosting {
     // partial sums only grow: a route already worse than the best complete one is abandoned
     const worse = (): boolean => {
       const best = this.best;
-      return best !== undefined && (acc.defects > best.cost.defects || (acc.defects === best.cost.defects && acc.cost > best.cost.cost + EPS));
+      return (
+        best !== undefined &&
+        (acc.defects > best.cost.defects || (acc.defects === best.cost.defects && acc.cost > best.cost.cost + EPS))
+      );
     };
     let complete = true;
     let stopped = false;
@@ -224,7 +234,16 @@ class RouteCosting {
   }
 
   cutShort(keep: { visits: OrderVisit[]; algorithm: string }, rounds: number): RefineResult {
-    return { visits: keep.visits, algorithm: keep.algorithm, nonWorkingCost: NaN, defects: NaN, rounds, connectorsEvaluated: this.connectorsEvaluated, evaluated: this.evaluated, stoppedBy: 'time-limit' };
+    return {
+      visits: keep.visits,
+      algorithm: keep.algorithm,
+      nonWorkingCost: NaN,
+      defects: NaN,
+      rounds,
+      connectorsEvaluated: this.connectorsEvaluated,
+      evaluated: this.evaluated,
+      stoppedBy: 'time-limit',
+    };
   }
 }
 
@@ -233,7 +252,12 @@ class RouteCosting {
  * optimizer's order, the fixed orders (`ordered.alternatives`) and the orders the optimizer finds on
  * the hybrid cost. See the file comment.
  */
-export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOrderResult, model: RealCostModel, options: RefineOptions = {}): RefineResult {
+export function refineOrderOnConnectors(
+  input: FieldOrderInput,
+  ordered: FieldOrderResult,
+  model: RealCostModel,
+  options: RefineOptions = {},
+): RefineResult {
   const n = input.tracks.length;
   const outOfTime = options.outOfTime ?? (() => false);
   const costing = new RouteCosting(model, 2 * n, options, outOfTime);
@@ -241,7 +265,16 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
   const isOptimized = input.routeOptions.algorithm === 'optimized';
   if (alternatives.length === 1 && !isOptimized) {
     // a fixed order: nothing to compare, the planner connects it as it is
-    return { visits: alternatives[0].visits, algorithm: alternatives[0].algorithm, nonWorkingCost: NaN, defects: NaN, rounds: 0, connectorsEvaluated: 0, evaluated: [], stoppedBy: 'single' };
+    return {
+      visits: alternatives[0].visits,
+      algorithm: alternatives[0].algorithm,
+      nonWorkingCost: NaN,
+      defects: NaN,
+      rounds: 0,
+      connectorsEvaluated: 0,
+      evaluated: [],
+      stoppedBy: 'single',
+    };
   }
   const seen = new Set<string>();
   for (let i = 0; i < alternatives.length; i++) {
@@ -261,7 +294,13 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
     // keep the route with the fewest defects found so far, the optimizer's on a tie. A connector
     // found unfittable (often after seconds of searching, across a neck) is certain; the rest of a
     // fixed order, mostly turns between neighbours, rarely is.
-    return costing.cutShort(costing.fewerDefects(costing.ownPartial ? costing.ownPartial.defects : Infinity) ?? { visits: alternatives[0].visits, algorithm: alternatives[0].algorithm }, 0);
+    return costing.cutShort(
+      costing.fewerDefects(costing.ownPartial ? costing.ownPartial.defects : Infinity) ?? {
+        visits: alternatives[0].visits,
+        algorithm: alternatives[0].algorithm,
+      },
+      0,
+    );
   }
   let rounds = 0;
   let stoppedBy: RefineResult['stoppedBy'] = alternatives.length <= 1 ? 'single' : 'round-limit';
@@ -284,7 +323,14 @@ export function refineOrderOnConnectors(input: FieldOrderInput, ordered: FieldOr
 }
 
 /** Optimizer rounds on the hybrid cost (real where costed, calibrated estimate elsewhere), each new order costed. */
-function refineRounds(input: FieldOrderInput, ordered: FieldOrderResult, costing: RouteCosting, options: RefineOptions, outOfTime: () => boolean, seen: Set<string>): { rounds: number; stoppedBy: RefineResult['stoppedBy'] } {
+function refineRounds(
+  input: FieldOrderInput,
+  ordered: FieldOrderResult,
+  costing: RouteCosting,
+  options: RefineOptions,
+  outOfTime: () => boolean,
+  seen: Set<string>,
+): { rounds: number; stoppedBy: RefineResult['stoppedBy'] } {
   const estimate = trackOrderingProblem(input);
   const classify = transitionClassifier(input);
   const maxRounds = options.maxRounds ?? (options.now ? 12 : 3);
@@ -295,7 +341,14 @@ function refineRounds(input: FieldOrderInput, ordered: FieldOrderResult, costing
       stoppedBy = 'time-limit';
       break;
     }
-    const hybrid = hybridProblem(estimate, costing.linkMemo, costing.headMemo, costing.tailMemo, costing.ends, classify);
+    const hybrid = hybridProblem(
+      estimate,
+      costing.linkMemo,
+      costing.headMemo,
+      costing.tailMemo,
+      costing.ends,
+      classify,
+    );
     const remaining = options.remainingMilliseconds ? options.remainingMilliseconds() : Infinity;
     const r = orderItems(hybrid, {
       algorithm: 'optimized',
@@ -333,7 +386,8 @@ export function transitionClassifier(input: FieldOrderInput): (fromEnd: number, 
   const { tracks, cellOf } = input;
   const span = turnSpanLines(input.widthMeters, input.turnRadiusMeters);
   return (a, b) => {
-    const ia = a >> 1, ib = b >> 1;
+    const ia = a >> 1,
+      ib = b >> 1;
     if ((a & 1) !== (b & 1)) return 5;
     const dl = Math.abs(tracks[ia].line - tracks[ib].line);
     if (cellOf[ia] !== cellOf[ib] || dl > span) return 4;
@@ -367,7 +421,8 @@ function hybridProblem(
   let realAll = 0;
   let estAll = 0;
   for (const [k, c] of links) {
-    const a = Math.floor(k / ends), b = k % ends;
+    const a = Math.floor(k / ends),
+      b = k % ends;
     const e = estimate.transitionCost(a, b);
     const cls = classify(a, b);
     realSum[cls] += c.cost;
@@ -460,13 +515,21 @@ export function assembleRoute<S extends PartSegment, W>(
   for (let k = 0; k + 1 < n; k++) {
     const l = parts.link(exit(k), entry(k + 1));
     if (!l || l.segs.length < 2) return undefined;
-    const a = l.segs[0], b = l.segs[l.segs.length - 1];
-    if (a.type !== 'Track' || a.trackIndex !== visits[k].trackIndex || b.type !== 'Track' || b.trackIndex !== visits[k + 1].trackIndex) return undefined;
+    const a = l.segs[0],
+      b = l.segs[l.segs.length - 1];
+    if (
+      a.type !== 'Track' ||
+      a.trackIndex !== visits[k].trackIndex ||
+      b.type !== 'Track' ||
+      b.trackIndex !== visits[k + 1].trackIndex
+    )
+      return undefined;
     links.push(l);
   }
   const head = parts.head(entry(0));
   const tail = parts.tail(exit(n - 1));
-  const isTrack = (s: S | undefined, k: number): boolean => s !== undefined && s.type === 'Track' && s.trackIndex === visits[k].trackIndex;
+  const isTrack = (s: S | undefined, k: number): boolean =>
+    s !== undefined && s.type === 'Track' && s.trackIndex === visits[k].trackIndex;
   if (head && !isTrack(head.segs[head.segs.length - 1], 0)) return undefined;
   if (tail && !isTrack(tail.segs[0], n - 1)) return undefined;
   const segs: S[] = [];
@@ -477,7 +540,8 @@ export function assembleRoute<S extends PartSegment, W>(
   }
   for (let k = 0; k < n; k++) {
     // the track with its start as the link before left it (or as it is), ...
-    const startSide = k > 0 ? links[k - 1].segs[links[k - 1].segs.length - 1] : head ? head.segs[head.segs.length - 1] : undefined;
+    const startSide =
+      k > 0 ? links[k - 1].segs[links[k - 1].segs.length - 1] : head ? head.segs[head.segs.length - 1] : undefined;
     const endSide = k + 1 < n ? links[k].segs[0] : tail ? tail.segs[0] : undefined;
     const base = startSide ?? endSide;
     if (!base) return undefined;
@@ -499,7 +563,8 @@ export function assembleRoute<S extends PartSegment, W>(
     warnings.push(...tail.warnings);
   }
   for (let i = 1; i < segs.length; i++) {
-    const p = segs[i - 1].xy, q = segs[i].xy;
+    const p = segs[i - 1].xy,
+      q = segs[i].xy;
     if (p.length < 2 || q.length < 2) continue;
     if (hypot(p[p.length - 2] - q[0], p[p.length - 1] - q[1]) > 1e-3) return undefined;
   }
@@ -536,19 +601,22 @@ export function skipUnjoinable<S extends PartSegment, W>(
   unknown: (r: RouteParts<S, W>) => boolean = () => false,
 ): { visits: OrderVisit[]; skipped: SkippedVisit[] } {
   const n = visits.length;
-  const entry = visitEntry, exit = visitExit;
+  const entry = visitEntry,
+    exit = visitExit;
   const ok = (r: RouteParts<S, W> | undefined): boolean => r === undefined || (!unknown(r) && fits(r));
   // as it stands: fits, or was never tried
   const stands = (r: RouteParts<S, W> | undefined): boolean => r === undefined || unknown(r) || fits(r);
   // A head or tail in place of another: it fits, and has no more defects (passes left out, ...).
-  const noWorse = (r: RouteParts<S, W> | undefined, than: RouteParts<S, W> | undefined): boolean => ok(r) && (r === undefined ? 0 : defects(r)) <= (than === undefined ? 0 : defects(than));
+  const noWorse = (r: RouteParts<S, W> | undefined, than: RouteParts<S, W> | undefined): boolean =>
+    ok(r) && (r === undefined ? 0 : defects(r)) <= (than === undefined ? 0 : defects(than));
   const kept: OrderVisit[] = [];
   const out: SkippedVisit[] = [];
   for (let k = 0; k < n; k++) {
     const v = visits[k];
     if (kept.length === 0) {
       // The route's start: a first track the start cannot reach gives way to the next one.
-      if (k + 1 < n && !stands(parts.head(entry(v))) && noWorse(parts.head(entry(visits[k + 1])), parts.head(entry(v)))) out.push({ visit: v, join: 'into' });
+      if (k + 1 < n && !stands(parts.head(entry(v))) && noWorse(parts.head(entry(visits[k + 1])), parts.head(entry(v))))
+        out.push({ visit: v, join: 'into' });
       else kept.push(v);
       continue;
     }
@@ -570,7 +638,11 @@ export function skipUnjoinable<S extends PartSegment, W>(
     kept.push(v);
   }
   // The route's end: a last track the end cannot be reached from gives way to the one before it.
-  if (kept.length >= 2 && !stands(parts.tail(exit(kept[kept.length - 1]))) && noWorse(parts.tail(exit(kept[kept.length - 2])), parts.tail(exit(kept[kept.length - 1])))) {
+  if (
+    kept.length >= 2 &&
+    !stands(parts.tail(exit(kept[kept.length - 1]))) &&
+    noWorse(parts.tail(exit(kept[kept.length - 2])), parts.tail(exit(kept[kept.length - 1])))
+  ) {
     out.push({ visit: kept.pop()!, join: 'out of' });
   }
   // Tracks taken out: driven last where they fit there (either way), in the order taken out.

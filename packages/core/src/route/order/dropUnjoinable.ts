@@ -64,25 +64,40 @@ export interface DropOptions<S extends PartSegment, W> {
  * (each named with the join it was taken out for: `into` for a track nothing reached from the
  * piece before it, `out of` for one nothing left for the piece after it).
  */
-export function dropUnjoinable<S extends PartSegment, W>(visits: OrderVisit[], parts: RoutePartsSource<S, W>, opts: DropOptions<S, W>): { visits: OrderVisit[]; skipped: SkippedVisit[] } {
+export function dropUnjoinable<S extends PartSegment, W>(
+  visits: OrderVisit[],
+  parts: RoutePartsSource<S, W>,
+  opts: DropOptions<S, W>,
+): { visits: OrderVisit[]; skipped: SkippedVisit[] } {
   const ok = (r: RouteParts<S, W> | undefined): boolean => r === undefined || opts.fits(r);
   const kept = visits.slice();
   const skipped: SkippedVisit[] = [];
   if (kept.length === 0) return { visits: kept, skipped };
   const defects = (r: RouteParts<S, W> | undefined): number => (r === undefined ? 0 : opts.defects(r));
   const own = opts.scan ?? parts;
-  const headDefects = defects(own.head(entry(kept[0]))), tailDefects = defects(own.tail(exit(kept[kept.length - 1])));
+  const headDefects = defects(own.head(entry(kept[0]))),
+    tailDefects = defects(own.tail(exit(kept[kept.length - 1])));
   const end = (r: RouteParts<S, W> | undefined, most: number): boolean => ok(r) && defects(r) <= most;
   // Whether joins made through `source` fit (a join before seq(j), j = 0: the route's start, j = its length: its end), and leave the tracks beside them something.
   const fitsVia = (source: RoutePartsSource<S, W>): Fits => {
     // The join between two visits (before undefined: the route's head; after undefined: its tail).
     const join = (before: OrderVisit | undefined, after: OrderVisit | undefined): RouteParts<S, W> | undefined =>
-      before === undefined ? (after === undefined ? undefined : source.head(entry(after))) : after === undefined ? source.tail(exit(before)) : source.link(exit(before), entry(after));
+      before === undefined
+        ? after === undefined
+          ? undefined
+          : source.head(entry(after))
+        : after === undefined
+          ? source.tail(exit(before))
+          : source.link(exit(before), entry(after));
     // Something of track v is left between the joins on its two sides.
     const left = (before: OrderVisit | undefined, v: OrderVisit | undefined, after: OrderVisit | undefined): boolean =>
       v === undefined || opts.trackLeft === undefined || opts.trackLeft(join(before, v), v, join(v, after));
     const joinFits = (before: OrderVisit | undefined, after: OrderVisit | undefined): boolean =>
-      before === undefined ? after === undefined || end(join(before, after), headDefects) : after === undefined ? end(join(before, after), tailDefects) : ok(join(before, after));
+      before === undefined
+        ? after === undefined || end(join(before, after), headDefects)
+        : after === undefined
+          ? end(join(before, after), tailDefects)
+          : ok(join(before, after));
     // ... and the track before it kept (a join is bad, too, where it and the join before that track leave nothing of it).
     return {
       at: (seq, j) => joinFits(seq(j - 1), seq(j)) && left(seq(j - 2), seq(j - 1), seq(j)),
@@ -138,7 +153,12 @@ function reversed(kept: OrderVisit[], j: number, fits: Fits): boolean {
  * or kept[j]) whose neighbours then join, the fewest meters first; undefined when none does, or
  * when it would be the whole route.
  */
-function cheapestRun(kept: OrderVisit[], j: number, fits: Fits, meters: (trackIndex: number) => number): [number, number] | undefined {
+function cheapestRun(
+  kept: OrderVisit[],
+  j: number,
+  fits: Fits,
+  meters: (trackIndex: number) => number,
+): [number, number] | undefined {
   const n = kept.length;
   const runs: { a: number; b: number; m: number }[] = [];
   for (let a = Math.max(0, j - MAX_RUN); a <= j; a++) {

@@ -25,14 +25,30 @@ describe('orderFieldTracks', () => {
   });
 
   it('a staging area far to the east moves the first track east', () => {
-    const east = orderFieldTracks(input(30, { startPoint: { x: 5000, y: 150 }, startIsStaging: true, endPoint: { x: 5000, y: 150 }, endIsStaging: true }));
-    const west = orderFieldTracks(input(30, { startPoint: { x: -5000, y: 150 }, startIsStaging: true, endPoint: { x: -5000, y: 150 }, endIsStaging: true }));
+    const east = orderFieldTracks(
+      input(30, {
+        startPoint: { x: 5000, y: 150 },
+        startIsStaging: true,
+        endPoint: { x: 5000, y: 150 },
+        endIsStaging: true,
+      }),
+    );
+    const west = orderFieldTracks(
+      input(30, {
+        startPoint: { x: -5000, y: 150 },
+        startIsStaging: true,
+        endPoint: { x: -5000, y: 150 },
+        endIsStaging: true,
+      }),
+    );
     expect(east.visits[0].trackIndex).toBeGreaterThanOrEqual(27);
     expect(west.visits[0].trackIndex).toBeLessThanOrEqual(2);
   });
 
   it('starts and ends at the chosen nodes (node 2i = start of track i, 2i + 1 = its end)', () => {
-    const { visits } = orderFieldTracks(input(16, { routeOptions: { startPointNodeIndex: 15, endPointNodeIndex: 20 } }));
+    const { visits } = orderFieldTracks(
+      input(16, { routeOptions: { startPointNodeIndex: 15, endPointNodeIndex: 20 } }),
+    );
     expect(visits[0]).toEqual({ trackIndex: 7, forward: false });
     expect(visits.at(-1)).toEqual({ trackIndex: 10, forward: false });
     const fixed = orderFieldTracks(input(16, { routeOptions: { algorithm: 'snake', startPointNodeIndex: 15 } }));
@@ -54,7 +70,8 @@ describe('orderFieldTracks', () => {
     const cost = (algorithm: 'optimized' | 'boustrophedon' | 'snake' | 'spiral' | 'clusteredSpiral'): number =>
       orderFieldTracks({ ...base, routeOptions: resolveRouteOptions({ algorithm }, 6, 6) }).report.cost;
     const opt = cost('optimized');
-    for (const alg of ['boustrophedon', 'snake', 'spiral', 'clusteredSpiral'] as const) expect(opt).toBeLessThanOrEqual(cost(alg) + 1e-6);
+    for (const alg of ['boustrophedon', 'snake', 'spiral', 'clusteredSpiral'] as const)
+      expect(opt).toBeLessThanOrEqual(cost(alg) + 1e-6);
   });
 
   it('respects maxOptimizerTime with an injected clock', () => {
@@ -65,7 +82,10 @@ describe('orderFieldTracks', () => {
   });
 
   it('the time objective values the transport legs at transport speed', () => {
-    const rates = objectiveRates({ ...DEFAULTS, turningSpeedMetersPerSecond: 1, transportSpeedMetersPerSecond: 10 }, 'time');
+    const rates = objectiveRates(
+      { ...DEFAULTS, turningSpeedMetersPerSecond: 1, transportSpeedMetersPerSecond: 10 },
+      'time',
+    );
     const r = orderFieldTracks(input(10, { rates, startPoint: { x: -100, y: 0 }, startIsStaging: true }));
     const d = orderFieldTracks(input(10, { startPoint: { x: -100, y: 0 }, startIsStaging: true }));
     // working 10 × 300 m at 2.5 m/s = 1200 s; the distance run costs meters, the time run seconds
@@ -85,7 +105,7 @@ describe('alternatives', () => {
     expect(orderFieldTracks(input(25, { routeOptions: { algorithm: 'snake' } })).alternatives).toHaveLength(1);
   });
 
-  it('without a clock, a large field keeps two alternatives: the optimizer\'s order and the cheapest fixed one', () => {
+  it("without a clock, a large field keeps two alternatives: the optimizer's order and the cheapest fixed one", () => {
     const many = orderFieldTracks(input(450, { routeOptions: { maxOptimizerTime: 0 } }));
     expect(many.alternatives).toHaveLength(2);
     expect(many.alternatives[0].algorithm).toBe('optimized');

@@ -136,12 +136,21 @@ export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
     const across = Math.abs(v[ia] - v[ib]);
     const along = Math.abs(endU[a] - endU[b]);
     if ((a & 1) === (b & 1)) {
-      if (cellOf[ia] === cellOf[ib] && Math.abs(line[ia] - line[ib]) <= span) return (parallelTurnLengthMeters(across, R) + along) * turning;
+      if (cellOf[ia] === cellOf[ib] && Math.abs(line[ia] - line[ib]) <= span)
+        return (parallelTurnLengthMeters(across, R) + along) * turning;
       return parallelTurnLengthMeters(hypot(across, along), R) * turning;
     }
     return (along + across + Math.PI * R) * turning;
   };
-  const problem: OrderingProblem = { itemCount: n, endXY, workCost, rank, group: cellOf, transitionCost, cheapTransitions: true };
+  const problem: OrderingProblem = {
+    itemCount: n,
+    endXY,
+    workCost,
+    rank,
+    group: cellOf,
+    transitionCost,
+    cheapTransitions: true,
+  };
   // Strip passes: a fixed route order drives each strip's passes where the route passes it (fixed.ts
   // insertLooseGroups). `optimized`'s fixed-order starts and alternatives keep them after the tracks:
   // put in there, they moved which alternatives the work budget connects first (sk-083 at W 3 m:
@@ -159,26 +168,33 @@ export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
   const { startPoint, endPoint } = input;
   const entryRate = input.startIsStaging ? rates.transportPerMeter : turning;
   const exitRate = input.endIsStaging ? rates.transportPerMeter : turning;
-  if (startPoint) problem.entryCost = (e) => hypot(endXY[2 * e] - startPoint.x, endXY[2 * e + 1] - startPoint.y) * entryRate;
+  if (startPoint)
+    problem.entryCost = (e) => hypot(endXY[2 * e] - startPoint.x, endXY[2 * e + 1] - startPoint.y) * entryRate;
   if (endPoint) problem.exitCost = (e) => hypot(endXY[2 * e] - endPoint.x, endXY[2 * e + 1] - endPoint.y) * exitRate;
   const ro = input.routeOptions;
   const nodes = 2 * n;
   if (ro.startPointNodeIndex !== undefined) {
     if (ro.startPointNodeIndex >= nodes)
-      throw new PlanError('invalid-option', `routeOptions.startPointNodeIndex: ${ro.startPointNodeIndex} is not a node of this plan (it has ${nodes} nodes, 0 to ${nodes - 1}; see plan.nodes)`, [
-        { path: 'routeOptions.startPointNodeIndex', message: `must be below ${nodes}` },
-      ]);
+      throw new PlanError(
+        'invalid-option',
+        `routeOptions.startPointNodeIndex: ${ro.startPointNodeIndex} is not a node of this plan (it has ${nodes} nodes, 0 to ${nodes - 1}; see plan.nodes)`,
+        [{ path: 'routeOptions.startPointNodeIndex', message: `must be below ${nodes}` }],
+      );
     problem.startEnd = ro.startPointNodeIndex;
   }
   if (ro.endPointNodeIndex !== undefined) {
     if (ro.endPointNodeIndex >= nodes)
-      throw new PlanError('invalid-option', `routeOptions.endPointNodeIndex: ${ro.endPointNodeIndex} is not a node of this plan (it has ${nodes} nodes, 0 to ${nodes - 1}; see plan.nodes)`, [
-        { path: 'routeOptions.endPointNodeIndex', message: `must be below ${nodes}` },
-      ]);
+      throw new PlanError(
+        'invalid-option',
+        `routeOptions.endPointNodeIndex: ${ro.endPointNodeIndex} is not a node of this plan (it has ${nodes} nodes, 0 to ${nodes - 1}; see plan.nodes)`,
+        [{ path: 'routeOptions.endPointNodeIndex', message: `must be below ${nodes}` }],
+      );
     if (n > 1 && problem.startEnd !== undefined && ro.endPointNodeIndex >> 1 === problem.startEnd >> 1)
-      throw new PlanError('invalid-option', 'routeOptions.endPointNodeIndex: the end node lies on the same track as the start node; pick an end node of another track', [
-        { path: 'routeOptions.endPointNodeIndex', message: 'same track as the start node' },
-      ]);
+      throw new PlanError(
+        'invalid-option',
+        'routeOptions.endPointNodeIndex: the end node lies on the same track as the start node; pick an end node of another track',
+        [{ path: 'routeOptions.endPointNodeIndex', message: 'same track as the start node' }],
+      );
     problem.finishEnd = ro.endPointNodeIndex;
   }
   problem.costPerMeterLowerBound = Math.min(turning, entryRate, exitRate);
@@ -196,18 +212,24 @@ export function orderFieldTracks(input: FieldOrderInput): FieldOrderResult {
     skipCount,
     ...(ro.forcedDirection ? { forcedDirection: ro.forcedDirection } : {}),
     // optimized: the estimate gets part of the budget, the rest goes to the real connectors (connectedOrder.ts)
-    ...(input.now ? { now: input.now, maxTimeMilliseconds: maxSeconds * 1000 * (ro.algorithm === 'optimized' ? ESTIMATE_SHARE : 1) } : {}),
+    ...(input.now
+      ? { now: input.now, maxTimeMilliseconds: maxSeconds * 1000 * (ro.algorithm === 'optimized' ? ESTIMATE_SHARE : 1) }
+      : {}),
     // without a clock, the work budget (clock.ts): the stall rule plus a cap on kicks from maxOptimizerTime
     ...(input.now ? {} : { maxKicks: workBudget(input.workBudgetSeconds ?? maxSeconds).kicks }),
     ...(input.outOfTime ? { stop: input.outOfTime } : {}),
   });
-  const toVisits = (o: ItemOrder): OrderVisit[] => o.sequence.map((trackIndex, k) => ({ trackIndex, forward: !o.flipped[k] }));
+  const toVisits = (o: ItemOrder): OrderVisit[] =>
+    o.sequence.map((trackIndex, k) => ({ trackIndex, forward: !o.flipped[k] }));
   const visits = toVisits(order);
   const alternatives: OrderAlternative[] = [{ algorithm: report.algorithm, visits, estimatedCost: report.cost }];
   if (ro.algorithm === 'optimized') {
     const seen = new Set<string>([key(order)]);
     for (const algorithm of FIXED_ORDER_ALGORITHMS) {
-      const o = fixedOrder(problem, algorithm, { skipCount, ...(ro.forcedDirection ? { forcedDirection: ro.forcedDirection } : {}) });
+      const o = fixedOrder(problem, algorithm, {
+        skipCount,
+        ...(ro.forcedDirection ? { forcedDirection: ro.forcedDirection } : {}),
+      });
       const k = key(o);
       if (seen.has(k)) continue;
       seen.add(k);
@@ -250,8 +272,15 @@ export function tightestBendRatio(xy: ArrayLike<number>, radiusMeters: number): 
   }
   let worst = 0;
   for (let k = 2; k < kept.length; k++) {
-    const a = kept[k - 2], b = kept[k - 1], c = kept[k];
-    const ax = xy[2 * a], ay = xy[2 * a + 1], bx = xy[2 * b], by = xy[2 * b + 1], cx = xy[2 * c], cy = xy[2 * c + 1];
+    const a = kept[k - 2],
+      b = kept[k - 1],
+      c = kept[k];
+    const ax = xy[2 * a],
+      ay = xy[2 * a + 1],
+      bx = xy[2 * b],
+      by = xy[2 * b + 1],
+      cx = xy[2 * c],
+      cy = xy[2 * c + 1];
     const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(ax - cx, ay - cy);
     if (prod === 0) continue;
     const r = ((2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod) * radiusMeters;

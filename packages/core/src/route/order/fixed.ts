@@ -9,7 +9,12 @@ import { entryEndOf, exitEndOf, linkCost, orderCost } from './problem.js';
 import { boustrophedonPattern, clusteredSpiralPattern, snakePattern, spiralPattern } from './patterns.js';
 
 export type FixedOrderAlgorithm = 'boustrophedon' | 'snake' | 'spiral' | 'clusteredSpiral';
-export const FIXED_ORDER_ALGORITHMS: readonly FixedOrderAlgorithm[] = ['boustrophedon', 'snake', 'spiral', 'clusteredSpiral'];
+export const FIXED_ORDER_ALGORITHMS: readonly FixedOrderAlgorithm[] = [
+  'boustrophedon',
+  'snake',
+  'spiral',
+  'clusteredSpiral',
+];
 
 export interface FixedOrderOptions {
   /** Tracks skipped per turn (snake, clusteredSpiral); default 1. */
@@ -68,7 +73,12 @@ function patternFor(algorithm: FixedOrderAlgorithm, m: number, skipCount: number
 }
 
 /** Item sequence of a fixed order (no directions yet). */
-export function fixedSequence(problem: OrderingProblem, algorithm: FixedOrderAlgorithm, options: FixedOrderOptions = {}, mirrored = false): number[] {
+export function fixedSequence(
+  problem: OrderingProblem,
+  algorithm: FixedOrderAlgorithm,
+  options: FixedOrderOptions = {},
+  mirrored = false,
+): number[] {
   const skipCount = options.skipCount ?? 1;
   const out: number[] = [];
   for (const items of groupsByRank(problem)) {
@@ -96,12 +106,17 @@ const LOOSE_PLACES = 24;
 export function insertLooseGroups(problem: OrderingProblem, order: ItemOrder): ItemOrder & { addedCost: number } {
   // (a fixed start or finish on a loose item has put it in already)
   const placed = new Set(order.sequence);
-  const groups = looseApart(problem) ? groupsByRank(problem, true).map((g) => g.filter((i) => !placed.has(i))).filter((g) => g.length > 0) : [];
+  const groups = looseApart(problem)
+    ? groupsByRank(problem, true)
+        .map((g) => g.filter((i) => !placed.has(i)))
+        .filter((g) => g.length > 0)
+    : [];
   if (groups.length === 0) return { ...order, addedCost: 0 };
   const xy = problem.endXY;
   const euclid = (a: number, b: number): number => Math.hypot(xy[2 * a] - xy[2 * b], xy[2 * a + 1] - xy[2 * b + 1]);
   const link = problem.looseLinkCost ?? euclid;
-  const sequence = order.sequence.slice(), flipped = order.flipped.slice();
+  const sequence = order.sequence.slice(),
+    flipped = order.flipped.slice();
   let addedCost = 0;
   for (const items of groups) {
     let best: LooseRun | undefined;
@@ -110,7 +125,8 @@ export function insertLooseGroups(problem: OrderingProblem, order: ItemOrder): I
       const nextEntry = at < sequence.length ? entryEndOf(sequence[at], flipped[at]) : -1;
       for (const way of [items, items.slice().reverse()]) {
         const run = looseRun(problem, way, at, prevExit, nextEntry, link);
-        if (!best || run.cost < best.cost - 1e-9 || (Math.abs(run.cost - best.cost) <= 1e-9 && at < best.at)) best = run;
+        if (!best || run.cost < best.cost - 1e-9 || (Math.abs(run.cost - best.cost) <= 1e-9 && at < best.at))
+          best = run;
       }
     }
     sequence.splice(best!.at, 0, ...best!.items);
@@ -121,14 +137,24 @@ export function insertLooseGroups(problem: OrderingProblem, order: ItemOrder): I
 }
 
 /** A loose group's items as a run put in before `sequence[at]`: each way round, and what it adds to the order's cost. */
-interface LooseRun { at: number; items: number[]; flips: boolean[]; cost: number }
+interface LooseRun {
+  at: number;
+  items: number[];
+  flips: boolean[];
+  cost: number;
+}
 
 /**
  * The places a loose group is costed at (the run goes before `sequence[at]`): the LOOSE_PLACES
  * between two items with the least straight-line detour to the group's ends, and after the last;
  * every place where the order has fewer than two items.
  */
-function loosePlaces(sequence: number[], flipped: boolean[], items: number[], euclid: (a: number, b: number) => number): number[] {
+function loosePlaces(
+  sequence: number[],
+  flipped: boolean[],
+  items: number[],
+  euclid: (a: number, b: number) => number,
+): number[] {
   const n = sequence.length;
   if (n < 2) return Array.from({ length: n + 1 }, (_, at) => at);
   const near = (e: number): number => {
@@ -138,7 +164,8 @@ function loosePlaces(sequence: number[], flipped: boolean[], items: number[], eu
   };
   const byDetour: { at: number; d: number }[] = [];
   for (let at = 1; at < n; at++) {
-    const a = exitEndOf(sequence[at - 1], flipped[at - 1]), b = entryEndOf(sequence[at], flipped[at]);
+    const a = exitEndOf(sequence[at - 1], flipped[at - 1]),
+      b = entryEndOf(sequence[at], flipped[at]);
     byDetour.push({ at, d: near(a) + near(b) - euclid(a, b) });
   }
   byDetour.sort((a, b) => a.d - b.d || a.at - b.at);
@@ -146,11 +173,22 @@ function loosePlaces(sequence: number[], flipped: boolean[], items: number[], eu
 }
 
 /** `items` driven in turn from `prevExit` (−1: the route's start), each entered through the end nearer the last exit, then on to `nextEntry` (−1: nothing after). */
-function looseRun(problem: OrderingProblem, items: number[], at: number, prevExit: number, nextEntry: number, link: (a: number, b: number) => number): LooseRun {
-  let cost = 0, exit = prevExit;
+function looseRun(
+  problem: OrderingProblem,
+  items: number[],
+  at: number,
+  prevExit: number,
+  nextEntry: number,
+  link: (a: number, b: number) => number,
+): LooseRun {
+  let cost = 0,
+    exit = prevExit;
   const flips: boolean[] = [];
   for (const item of items) {
-    const f = exit >= 0 && !problem.fixedOrientation?.[item] && link(exit, entryEndOf(item, true)) < link(exit, entryEndOf(item, false));
+    const f =
+      exit >= 0 &&
+      !problem.fixedOrientation?.[item] &&
+      link(exit, entryEndOf(item, true)) < link(exit, entryEndOf(item, false));
     if (exit >= 0) cost += link(exit, entryEndOf(item, f));
     flips.push(f);
     exit = exitEndOf(item, f);
@@ -214,7 +252,11 @@ function honourFixedEnds(problem: OrderingProblem, order: ItemOrder): ItemOrder 
       seq = [...seq.filter((i) => i !== item), item];
     }
   }
-  const flipped = orientSequence(problem, seq, startEnd !== undefined ? (startEnd & 1) === 1 : order.flipped[0]).flipped;
+  const flipped = orientSequence(
+    problem,
+    seq,
+    startEnd !== undefined ? (startEnd & 1) === 1 : order.flipped[0],
+  ).flipped;
   if (startEnd !== undefined) flipped[0] = (startEnd & 1) === 1 && !problem.fixedOrientation?.[seq[0]];
   if (finishEnd !== undefined && n > 1 && seq[n - 1] === finishEnd >> 1 && !problem.fixedOrientation?.[seq[n - 1]]) {
     flipped[n - 1] = (finishEnd & 1) === 0;
@@ -226,7 +268,11 @@ function honourFixedEnds(problem: OrderingProblem, order: ItemOrder): ItemOrder 
  * The best variant of a fixed order for this problem (mirrored or not, first item either way round),
  * with a fixed start / finish honoured by moving those items to the ends.
  */
-export function fixedOrder(problem: OrderingProblem, algorithm: FixedOrderAlgorithm, options: FixedOrderOptions = {}): ItemOrder {
+export function fixedOrder(
+  problem: OrderingProblem,
+  algorithm: FixedOrderAlgorithm,
+  options: FixedOrderOptions = {},
+): ItemOrder {
   if (problem.itemCount === 0) return { sequence: [], flipped: [] };
   const wantSide = options.forcedDirection === 'CW' ? -1 : options.forcedDirection === 'CCW' ? 1 : 0;
   let best: ItemOrder | undefined;
@@ -241,7 +287,10 @@ export function fixedOrder(problem: OrderingProblem, algorithm: FixedOrderAlgori
       const withLoose = insertLooseGroups(problem, base);
       const order = honourFixedEnds(problem, withLoose);
       const matches = wantSide === 0 || firstTurnSide(problem, order) === wantSide;
-      const cost = withLoose.sequence.length === base.sequence.length ? orderCost(problem, order) : orderCost(problem, honourFixedEnds(problem, base)) + withLoose.addedCost;
+      const cost =
+        withLoose.sequence.length === base.sequence.length
+          ? orderCost(problem, order)
+          : orderCost(problem, honourFixedEnds(problem, base)) + withLoose.addedCost;
       // ties (a round trip from a staging area costs the same both ways) go to the cheaper start
       const entry = linkCost(problem, -1, entryEndOf(order.sequence[0], order.flipped[0]));
       const tol = 1e-9 * Math.max(1, Math.abs(cost));

@@ -18,13 +18,17 @@ function strip(line: number, x0: number, y0: number, x1: number, y1: number): Or
 function snakeWith(strips: OrderTrack[], n = 40): number[] {
   const tracks = [...rectangleTracks(n), ...strips];
   const cellOf = Int32Array.from(tracks, (_, i) => (i < n ? 0 : i - n + 1));
-  return orderFieldTracks(orderInput(tracks.length, { tracks, cellOf, routeOptions: { algorithm: 'snake' } })).visits.map((v) => v.trackIndex);
+  return orderFieldTracks(
+    orderInput(tracks.length, { tracks, cellOf, routeOptions: { algorithm: 'snake' } }),
+  ).visits.map((v) => v.trackIndex);
 }
 
 /** Whether the tracks (0 … n − 1) of `order` are driven in a variant of the snake pattern (as laid out or mirrored, either way round). */
 function isSnake(order: number[], n = 40): boolean {
   const tracks = order.filter((i) => i < n);
-  const plain = orderFieldTracks(orderInput(n, { routeOptions: { algorithm: 'snake' } })).visits.map((v) => v.trackIndex);
+  const plain = orderFieldTracks(orderInput(n, { routeOptions: { algorithm: 'snake' } })).visits.map(
+    (v) => v.trackIndex,
+  );
   const variants = [plain, plain.map((i) => n - 1 - i)].flatMap((p) => [p, [...p].reverse()]);
   return variants.some((p) => p.every((i, k) => tracks[k] === i));
 }
@@ -46,7 +50,8 @@ describe('strip passes in a fixed order', () => {
     const plain = orderFieldTracks(orderInput(40, { routeOptions: { algorithm: 'snake' } })).visits;
     const last = plain[plain.length - 1];
     // just past the last track's exit, in its line
-    const x = last.trackIndex * 6, y = last.forward ? 305 : -5;
+    const x = last.trackIndex * 6,
+      y = last.forward ? 305 : -5;
     const order = snakeWith([strip(60, x, y, x, last.forward ? 330 : -30)]);
     expect(order[order.length - 1]).toBe(40);
   });
@@ -56,9 +61,14 @@ describe('strip passes in a fixed order', () => {
   });
 
   it('a field of strip passes alone keeps the pattern over them', () => {
-    const strips = Array.from({ length: 6 }, (_, i) => strip(i, i * 3, 0, i * 3, 100)).map((t, i) => ({ ...t, v: i * 3 }));
+    const strips = Array.from({ length: 6 }, (_, i) => strip(i, i * 3, 0, i * 3, 100)).map((t, i) => ({
+      ...t,
+      v: i * 3,
+    }));
     const asStrips = orderFieldTracks(orderInput(6, { tracks: strips, routeOptions: { algorithm: 'snake' } })).visits;
-    const asTracks = orderFieldTracks(orderInput(6, { tracks: strips.map(({ widthMeters: _, ...t }) => t), routeOptions: { algorithm: 'snake' } })).visits;
+    const asTracks = orderFieldTracks(
+      orderInput(6, { tracks: strips.map(({ widthMeters: _, ...t }) => t), routeOptions: { algorithm: 'snake' } }),
+    ).visits;
     expect(asStrips).toEqual(asTracks);
   });
 });

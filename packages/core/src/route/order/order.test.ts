@@ -5,7 +5,8 @@ import { FIXED_ORDER_ALGORITHMS, firstTurnSide, fixedOrder } from './fixed.js';
 import { entryEndOf, exitEndOf, orderCost, orderViolations } from './problem.js';
 import { syntheticTrackProblem } from './synthetic.js';
 
-const isPermutation = (seq: number[], m: number): boolean => seq.length === m && new Set(seq).size === m && seq.every((i) => i >= 0 && i < m);
+const isPermutation = (seq: number[], m: number): boolean =>
+  seq.length === m && new Set(seq).size === m && seq.every((i) => i >= 0 && i < m);
 
 describe('patterns', () => {
   it('match the documented small cases', () => {
@@ -55,10 +56,16 @@ describe('patterns', () => {
 describe('fixedOrder', () => {
   it('visits every item once for every algorithm, on ragged fields', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 3 }), (n, seed, skip) => {
-        const p = syntheticTrackProblem({ trackCount: n, spacingMeters: 6, turnRadiusMeters: 6, seed, slope: 0.2 });
-        for (const alg of FIXED_ORDER_ALGORITHMS) expect(orderViolations(p, fixedOrder(p, alg, { skipCount: skip }))).toEqual([]);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 0, max: 3 }),
+        (n, seed, skip) => {
+          const p = syntheticTrackProblem({ trackCount: n, spacingMeters: 6, turnRadiusMeters: 6, seed, slope: 0.2 });
+          for (const alg of FIXED_ORDER_ALGORITHMS)
+            expect(orderViolations(p, fixedOrder(p, alg, { skipCount: skip }))).toEqual([]);
+        },
+      ),
       { seed: 33, numRuns: 60 },
     );
   });
@@ -75,7 +82,12 @@ describe('fixedOrder', () => {
 
   it('starts next to a staging area: far east starts at the east-most track', () => {
     const east = syntheticTrackProblem({ trackCount: 20, spacingMeters: 6, turnRadiusMeters: 6, staging: [2000, 100] });
-    const west = syntheticTrackProblem({ trackCount: 20, spacingMeters: 6, turnRadiusMeters: 6, staging: [-2000, 100] });
+    const west = syntheticTrackProblem({
+      trackCount: 20,
+      spacingMeters: 6,
+      turnRadiusMeters: 6,
+      staging: [-2000, 100],
+    });
     for (const alg of ['boustrophedon', 'snake'] as const) {
       expect(fixedOrder(east, alg).sequence[0]).toBe(19);
       expect(fixedOrder(west, alg).sequence[0]).toBe(0);

@@ -18,7 +18,11 @@ const M_PER_DEG_LON = 111_200 * Math.cos((LAT0 * Math.PI) / 180);
 const at = (x: number, y: number): Position => [LON0 + x / M_PER_DEG_LON, LAT0 + y / M_PER_DEG_LAT];
 const field = { type: 'Polygon' as const, coordinates: [[at(0, 0), at(360, 0), at(360, 240), at(0, 240), at(0, 0)]] };
 
-function plan(routeOptions: PathPlanRequest['routeOptions'], extra: Partial<PathPlanRequest> = {}, runtime?: { now?: () => number }): Plan & Record<string, any> {
+function plan(
+  routeOptions: PathPlanRequest['routeOptions'],
+  extra: Partial<PathPlanRequest> = {},
+  runtime?: { now?: () => number },
+): Plan & Record<string, any> {
   const request: PathPlanRequest = {
     field,
     machine: { widthMeters: 12, turnRadiusMeters: 6 },
@@ -51,8 +55,12 @@ describe('planRoute routeOptions', () => {
     const b = plan({ algorithm: 'boustrophedon' });
     const s = plan({ algorithm: 'clusteredSpiral', skipCount: 1 });
     const lines = (p: Plan): number[] => tracks(p).map((t) => Math.round(xOf(t.coordinates[0]) / 12));
-    const stepsB = lines(b).slice(1).map((l, i) => Math.abs(l - lines(b)[i]));
-    const stepsS = lines(s).slice(1).map((l, i) => Math.abs(l - lines(s)[i]));
+    const stepsB = lines(b)
+      .slice(1)
+      .map((l, i) => Math.abs(l - lines(b)[i]));
+    const stepsS = lines(s)
+      .slice(1)
+      .map((l, i) => Math.abs(l - lines(s)[i]));
     expect(Math.max(...stepsB)).toBe(1);
     expect(Math.min(...stepsS)).toBeGreaterThanOrEqual(2);
     expect(b.optimizer.algorithm).toBe('boustrophedon');
@@ -67,12 +75,19 @@ describe('planRoute routeOptions', () => {
     expect(o.optimizer.algorithm).toBe('optimized');
     expect(o.optimizer.lowerBound).toBeLessThanOrEqual(o.optimizer.cost);
     for (const algorithm of ['boustrophedon', 'snake', 'spiral', 'clusteredSpiral'] as const) {
-      expect(o.metrics.nonWorkingDistanceMeters).toBeLessThanOrEqual(plan({ algorithm }).metrics.nonWorkingDistanceMeters + 0.01);
+      expect(o.metrics.nonWorkingDistanceMeters).toBeLessThanOrEqual(
+        plan({ algorithm }).metrics.nonWorkingDistanceMeters + 0.01,
+      );
     }
   });
 
-  it('optimized costs routes connector by connector: the cost it chose on is the connected route\'s non-working distance', () => {
-    for (const ro of [{}, { stagingArea: at(-100, -100) }, { stagingArea: at(500, 120), headlandsFirst: true }, { startPointNodeIndex: 3 }]) {
+  it("optimized costs routes connector by connector: the cost it chose on is the connected route's non-working distance", () => {
+    for (const ro of [
+      {},
+      { stagingArea: at(-100, -100) },
+      { stagingArea: at(500, 120), headlandsFirst: true },
+      { startPointNodeIndex: 3 },
+    ]) {
       const p = plan(ro);
       expect(p.optimizer.connected.length).toBeGreaterThan(1);
       expect(p.optimizer.connectorsEvaluated).toBeGreaterThan(0);
@@ -82,7 +97,8 @@ describe('planRoute routeOptions', () => {
       expectContinuous(p);
       expect(tracks(p)).toHaveLength(p.tracks.length);
       // every fixed order was costed the same way, in full or until it cost more than the chosen route
-      for (const c of p.optimizer.connected) expect(c.nonWorkingCost).toBeGreaterThanOrEqual(p.optimizer.realNonWorkingCost - 1e-6);
+      for (const c of p.optimizer.connected)
+        expect(c.nonWorkingCost).toBeGreaterThanOrEqual(p.optimizer.realNonWorkingCost - 1e-6);
     }
   });
 
@@ -123,7 +139,8 @@ describe('planRoute routeOptions', () => {
   it('headlandsFirst works the exterior headland before the tracks (default: after)', () => {
     const first = plan({ headlandsFirst: true });
     const after = plan({});
-    const working = (p: Plan): string[] => p.route.filter((s) => s.type !== 'Turn' && s.type !== 'Connector').map((s) => s.type);
+    const working = (p: Plan): string[] =>
+      p.route.filter((s) => s.type !== 'Turn' && s.type !== 'Connector').map((s) => s.type);
     expect(working(first)[0]).toBe('ExteriorHeadland');
     expect(working(after)[0]).toBe('Track');
     expect(working(after).at(-1)).toBe('ExteriorHeadland');
@@ -181,7 +198,9 @@ describe('planRoute routeOptions', () => {
     // not a wall-clock cut: no time-limit warning, and the same plan on a clock that runs without reaching the cap
     expect(small.warnings.map((w: { code: string }) => w.code)).not.toContain('time-limit');
     let t = 0;
-    expect(JSON.stringify(plan({ maxOptimizerTime: 0.002 }, {}, { now: () => (t += 1e-6) }))).toBe(JSON.stringify(small));
+    expect(JSON.stringify(plan({ maxOptimizerTime: 0.002 }, {}, { now: () => (t += 1e-6) }))).toBe(
+      JSON.stringify(small),
+    );
     expect(tracks(small)).toHaveLength(small.tracks.length);
     expectContinuous(small);
   });
@@ -197,7 +216,9 @@ describe('planRoute routeOptions', () => {
       let u = 0;
       const p = plan({ maxOptimizerTime: limit }, {}, { now: () => (u += 1) });
       expect(p.optimizer.refineStoppedBy).toBe('time-limit');
-      expect(p.warnings.find((w: { code: string }) => w.code === 'time-limit')?.message).toMatch(/ordering on the real connectors stopped/);
+      expect(p.warnings.find((w: { code: string }) => w.code === 'time-limit')?.message).toMatch(
+        /ordering on the real connectors stopped/,
+      );
       // still a complete plan of every track
       expect(tracks(p)).toHaveLength(p.tracks.length);
       expectContinuous(p);
@@ -207,18 +228,37 @@ describe('planRoute routeOptions', () => {
   it('a field planned twice (cells with headings of their own) is planned once when the cap has fired', () => {
     // at-ref-003 (concave, 1.2 ha): its cells get their own headings, so planRoute plans it twice
     // (own headings and one heading) and keeps the better; past the cap the first plan is kept.
-    const corpusField = JSON.parse(readFileSync(new URL('../../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8')).geometry;
+    const corpusField = JSON.parse(
+      readFileSync(new URL('../../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8'),
+    ).geometry;
     let t = 0;
-    const p = planRoute({ field: corpusField, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 }, routeOptions: { maxOptimizerTime: 0.01 } }, { now: () => (t += 1) }) as Plan & Record<string, any>;
-    expect(p.warnings.find((w: { code: string }) => w.code === 'time-limit')?.message).toMatch(/not planned a second time/);
+    const p = planRoute(
+      {
+        field: corpusField,
+        machine: { widthMeters: 6, turnRadiusMeters: 6 },
+        headland: { passes: 2 },
+        routeOptions: { maxOptimizerTime: 0.01 },
+      },
+      { now: () => (t += 1) },
+    ) as Plan & Record<string, any>;
+    expect(p.warnings.find((w: { code: string }) => w.code === 'time-limit')?.message).toMatch(
+      /not planned a second time/,
+    );
     expect(tracks(p)).toHaveLength(p.tracks.length);
   });
 
   it('the plan does not depend on the wall clock unless its cap fires', () => {
     // Two wall clocks, one 1,000 times slower than the other, neither reaching the cap: the same plan.
-    const corpusField = JSON.parse(readFileSync(new URL('../../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8')).geometry;
-    const request = { field: corpusField, machine: { widthMeters: 6, turnRadiusMeters: 6 }, routeOptions: { maxOptimizerTime: 1 } };
-    let fast = 0, slow = 0;
+    const corpusField = JSON.parse(
+      readFileSync(new URL('../../../../../test/fields/at-ref-003.geojson', import.meta.url), 'utf8'),
+    ).geometry;
+    const request = {
+      field: corpusField,
+      machine: { widthMeters: 6, turnRadiusMeters: 6 },
+      routeOptions: { maxOptimizerTime: 1 },
+    };
+    let fast = 0,
+      slow = 0;
     const a = JSON.stringify(planRoute(request, { now: () => (fast += 0.1) }));
     const b = JSON.stringify(planRoute(request, { now: () => (slow += 0.0001) }));
     expect(a).toBe(b);
@@ -243,7 +283,10 @@ describe('planRoute routeOptions', () => {
       for (let i = 1; i < c.length; i++) a += xOf(c[i - 1]) * yOf(c[i]) - xOf(c[i]) * yOf(c[i - 1]);
       return a;
     };
-    for (const [dir, sign] of [['CW', -1], ['CCW', 1]] as const) {
+    for (const [dir, sign] of [
+      ['CW', -1],
+      ['CCW', 1],
+    ] as const) {
       const p = plan({ forcedDirection: dir, algorithm: 'spiral' }, { headland: { passes: 2 } });
       const passes = p.route.filter((s) => s.type === 'ExteriorHeadland');
       expect(passes.length).toBe(2);

@@ -136,13 +136,17 @@ export function orderViolations(problem: OrderingProblem, order: ItemOrder): str
     }
     if (seen[item]) out.push(`item ${item} visited twice`);
     seen[item] = 1;
-    if (problem.fixedOrientation?.[item] && order.flipped[k]) out.push(`item ${item} has a fixed orientation but is flipped`);
+    if (problem.fixedOrientation?.[item] && order.flipped[k])
+      out.push(`item ${item} has a fixed orientation but is flipped`);
   }
   if (n > 0 && order.sequence.length === n) {
     if (problem.startEnd !== undefined && entryEndOf(order.sequence[0], order.flipped[0]) !== problem.startEnd) {
       out.push(`route does not start at end ${problem.startEnd}`);
     }
-    if (problem.finishEnd !== undefined && exitEndOf(order.sequence[n - 1], order.flipped[n - 1]) !== problem.finishEnd) {
+    if (
+      problem.finishEnd !== undefined &&
+      exitEndOf(order.sequence[n - 1], order.flipped[n - 1]) !== problem.finishEnd
+    ) {
       out.push(`route does not finish at end ${problem.finishEnd}`);
     }
   }

@@ -65,12 +65,15 @@ interface Change {
 export function relinkUnjoinable(kept: OrderVisit[], j: number, fits: Fits, estimate: Estimate): number {
   const n = kept.length;
   if (n < 2) return -1;
-  const est = (a: OrderVisit | undefined, b: OrderVisit | undefined): number => (a === undefined || b === undefined ? 0 : estimate(exitOf(a), entryOf(b)));
+  const est = (a: OrderVisit | undefined, b: OrderVisit | undefined): number =>
+    a === undefined || b === undefined ? 0 : estimate(exitOf(a), entryOf(b));
   const candidates: Candidate[] = [];
   // The stretches [s, e) next to the join: ending at it (e = j) or starting at it (s = j).
   for (let s = Math.max(0, j - MAX_STRETCH); s < j; s++) stretch(s, j);
   for (let e = j + 1; e <= Math.min(n, j + MAX_STRETCH); e++) stretch(j, e);
-  candidates.sort((p, q) => p.delta - q.delta || p.s - q.s || p.e - q.e || p.p - q.p || Number(p.turn) - Number(q.turn));
+  candidates.sort(
+    (p, q) => p.delta - q.delta || p.s - q.s || p.e - q.e || p.p - q.p || Number(p.turn) - Number(q.turn),
+  );
   for (const c of candidates) {
     const { lo, hi, seq, joins } = changeOf(c);
     if (!joins.every((x) => fits.at(seq, x) && fits.leftAt(seq, x))) continue;
@@ -83,24 +86,35 @@ export function relinkUnjoinable(kept: OrderVisit[], j: number, fits: Fits, esti
 
   function stretch(s: number, e: number): void {
     if (s === 0 && e === n) return;
-    const before = kept[s - 1], after = kept[e];
-    const first = kept[s], last = kept[e - 1];
-    const S = kept.slice(s, e), R = turned(S);
+    const before = kept[s - 1],
+      after = kept[e];
+    const first = kept[s],
+      last = kept[e - 1];
+    const S = kept.slice(s, e),
+      R = turned(S);
     const L = e - s;
-    let inside = 0, insideTurned = 0;
+    let inside = 0,
+      insideTurned = 0;
     for (let k = 1; k < L; k++) {
       inside += est(S[k - 1], S[k]);
       insideTurned += est(R[k - 1], R[k]);
     }
     const out = est(before, first) + est(last, after);
     // turned round in place: the stretch's ends swap places
-    candidates.push({ delta: est(before, R[0]) + est(R[L - 1], after) - out + insideTurned - inside, s, e, p: -1, turn: true });
+    candidates.push({
+      delta: est(before, R[0]) + est(R[L - 1], after) - out + insideTurned - inside,
+      s,
+      e,
+      p: -1,
+      turn: true,
+    });
     // moved: the route closed where it was, the stretch put between two visits driven one after the other
     const closed = est(before, after) - out;
     const rest = (q: number): OrderVisit => kept[q < s ? q : q + L];
     for (let p = 1; p < n - L; p++) {
       if (p === s) continue;
-      const a = rest(p - 1), b = rest(p);
+      const a = rest(p - 1),
+        b = rest(p);
       const gap = closed - est(a, b);
       candidates.push({ delta: gap + est(a, first) + est(last, b), s, e, p, turn: false });
       candidates.push({ delta: gap + est(a, R[0]) + est(R[L - 1], b) + insideTurned - inside, s, e, p, turn: true });
@@ -112,11 +126,31 @@ export function relinkUnjoinable(kept: OrderVisit[], j: number, fits: Fits, esti
     const L = e - s;
     const S = c.turn ? turned(kept.slice(s, e)) : kept.slice(s, e);
     const inner = (from: number): number[] => (c.turn ? Array.from({ length: L - 1 }, (_, k) => from + 1 + k) : []);
-    const view = (at: (k: number) => OrderVisit | undefined): Seq => (k) => (k < 0 ? undefined : at(k));
-    if (p < 0) return { lo: s, hi: e, seq: view((k) => (k >= s && k < e ? S[k - s] : kept[k])), joins: Array.from({ length: L + 1 }, (_, k) => s + k) };
+    const view =
+      (at: (k: number) => OrderVisit | undefined): Seq =>
+      (k) =>
+        k < 0 ? undefined : at(k);
+    if (p < 0)
+      return {
+        lo: s,
+        hi: e,
+        seq: view((k) => (k >= s && k < e ? S[k - s] : kept[k])),
+        joins: Array.from({ length: L + 1 }, (_, k) => s + k),
+      };
     // before the p-th visit of the route without the stretch (p < s: back, p > s: forward); the
     // join closing the route where it was first, as every place the stretch goes shares it
-    if (p < s) return { lo: p, hi: e, seq: view((k) => (k < p || k >= e ? kept[k] : k < p + L ? S[k - p] : kept[k - L])), joins: [e, p, ...inner(p), p + L] };
-    return { lo: s, hi: p + L, seq: view((k) => (k < s || k >= p + L ? kept[k] : k < p ? kept[k + L] : S[k - p])), joins: [s, p, ...inner(p), p + L] };
+    if (p < s)
+      return {
+        lo: p,
+        hi: e,
+        seq: view((k) => (k < p || k >= e ? kept[k] : k < p + L ? S[k - p] : kept[k - L])),
+        joins: [e, p, ...inner(p), p + L],
+      };
+    return {
+      lo: s,
+      hi: p + L,
+      seq: view((k) => (k < s || k >= p + L ? kept[k] : k < p ? kept[k + L] : S[k - p])),
+      joins: [s, p, ...inner(p), p + L],
+    };
   }
 }
