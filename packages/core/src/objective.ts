@@ -74,12 +74,26 @@ export const OFF_FIELD_SECONDS_PER_METER = 60;
 /** Plannings closer than this are tied (the first listed wins). */
 export const TIE_SECONDS = 0.01;
 
+/** Seconds per metre of each kind of driving: the objective's rates (route/optimize/objective.ts's `time`). */
+export function secondsPerMeter(m: Omit<ObjectiveMachine, 'widthMeters' | 'cuspStopSeconds'>): {
+  working: number;
+  turning: number;
+  transport: number;
+} {
+  return {
+    working: 1 / m.workingSpeedMetersPerSecond,
+    turning: 1 / m.turningSpeedMetersPerSecond,
+    transport: 1 / m.transportSpeedMetersPerSecond,
+  };
+}
+
 /** The objective of a planning. */
 export function objectiveOf(f: ObjectiveFacts, m: ObjectiveMachine): Objective {
+  const rate = secondsPerMeter(m);
   const parts: ObjectiveParts = {
-    workSeconds: f.workingMeters / m.workingSpeedMetersPerSecond,
-    turnSeconds: f.turningMeters / m.turningSpeedMetersPerSecond,
-    transportSeconds: f.transportMeters / m.transportSpeedMetersPerSecond,
+    workSeconds: f.workingMeters * rate.working,
+    turnSeconds: f.turningMeters * rate.turning,
+    transportSeconds: f.transportMeters * rate.transport,
     cuspSeconds: f.cusps * m.cuspStopSeconds,
     unworkedSeconds: unworkedSeconds(f.uncoveredSquareMeters, m),
     undrivableSeconds: f.undrivableJoins * UNDRIVABLE_JOIN_SECONDS,
