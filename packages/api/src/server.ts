@@ -112,6 +112,7 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
 
     // APP_URL defaults to the server's own address, known only once it listens: listen first,
     // then build the app and hand requests to it.
+    // eslint-disable-next-line prefer-const -- assigned below, after the server it closes over exists
     let app: App | undefined;
     server = nodeServe({
       fetch: (req, bindings) => (app ? app.fetch(req, bindings) : new Response('starting', { status: 503 })),

@@ -173,6 +173,7 @@ const API_ATTEMPTS = 6;
  * exponential backoff from 1 s when it gives none), up to API_ATTEMPTS times, as the spec asks
  * of clients; a long job with --out reads one plan per field and can meet the rate limit.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of several shapes, read field by field
 async function api(opts: BulkOptions, method: string, path: string, body?: unknown): Promise<any> {
   for (let attempt = 1; ; attempt++) {
     const res = await fetch(new URL(path, opts.api), {

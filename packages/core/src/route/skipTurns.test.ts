@@ -100,8 +100,6 @@ describe('strips narrower than the headland the turns need (W 3 m, R 12 m, no re
     machine: { widthMeters: W, turnRadiusMeters: R, reverseAllowed: false },
     headland: { passes: 3 },
   });
-  const cost = (p: Plan): number =>
-    p.metrics.uncoveredRatio + 0.05 * (p.metrics.nonWorkingDistanceMeters / p.metrics.workingDistanceMeters);
 
   it('a strip of few tracks is driven round in headland passes as deep as a U turn reaches, not in tracks joined by loops', () => {
     const request = strip(30);

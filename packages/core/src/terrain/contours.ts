@@ -15,7 +15,7 @@ import {
 } from './frame.js';
 import { pointInFlatRings } from '../geometry/pointInRing.js';
 import type { LocalRings } from './heading.js';
-import { hypot, polylineLength } from '../geometry/vec.js';
+import { polylineLength } from '../geometry/vec.js';
 
 /** Contour polylines at `levelMeters`, flat x0,y0,x1,y1,… in the model's frame; closed lines repeat their first point. */
 export function contourLines(m: TerrainModel, levelMeters: number): Float64Array[] {
