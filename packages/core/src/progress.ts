@@ -12,7 +12,10 @@ export interface PlanProgress {
   /** Index of the stage in PLAN_STAGES. */
   stageIndex: number;
   stageCount: number;
-  /** 1 for the first planning; 2 for the second, when cells of their own headings make one (tracks/cellHeadingChoice.ts). */
+  /**
+   * 1 for the first planning; 2 for the second, when cells of their own headings make one
+   * (tracks/cellHeadingChoice.ts).
+   */
   planning: number;
 }
 

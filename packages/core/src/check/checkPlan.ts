@@ -193,7 +193,9 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
         violations.push({
           code: 'gap',
           sequence: seg.sequence,
-          message: `segment ${seg.sequence} (${seg.type}) starts ${gap.toFixed(3)} m from where segment ${seg.sequence - 1} ended`,
+          message:
+            `segment ${seg.sequence} (${seg.type}) starts ${gap.toFixed(3)} m from where segment ` +
+            `${seg.sequence - 1} ended`,
           position: seg.coordinates[0] as [number, number],
         });
     }
@@ -230,7 +232,9 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
       violations.push({
         code: out.inHole ? 'inside-no-go' : 'outside-boundary',
         sequence: seg.sequence,
-        message: `${seg.type} ${seg.sequence} goes ${out.meters.toFixed(2)} m ${out.inHole ? 'into a no-go zone' : 'outside the boundary'}`,
+        message:
+          `${seg.type} ${seg.sequence} goes ${out.meters.toFixed(2)} m ` +
+          `${out.inHole ? 'into a no-go zone' : 'outside the boundary'}`,
         position: [p[0], p[1]],
       });
     }
@@ -257,7 +261,9 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
     if (rel(m.workingDistanceMeters, working) > CHECK_TOLERANCES.distanceRatio)
       violations.push({
         code: 'metrics',
-        message: `workingDistanceMeters ${m.workingDistanceMeters} differs from the working passes' length ${working.toFixed(2)} m`,
+        message:
+          `workingDistanceMeters ${m.workingDistanceMeters} differs from the working passes' length ` +
+          `${working.toFixed(2)} m`,
       });
     const cov = computeCoverage(lf.workable, passes);
     if (Math.abs(cov.uncoveredRatio - m.uncoveredRatio) > CHECK_TOLERANCES.coverageRatio)

@@ -237,7 +237,9 @@ export function checkRouteKinematics(
       if (!isWork(p.type) && v.index < P && prev)
         at += ` (measured on ${label(prev)}, ${hypot(v.x - body[0], v.y - body[1]).toFixed(2)} m before the junction)`;
       else if (!isWork(p.type) && v.index > P + B - 1 && next)
-        at += ` (measured on ${label(next)}, ${hypot(v.x - body[body.length - 2], v.y - body[body.length - 1]).toFixed(2)} m after the junction)`;
+        at +=
+          ` (measured on ${label(next)}, ` +
+          `${hypot(v.x - body[body.length - 2], v.y - body[body.length - 1]).toFixed(2)} m after the junction)`;
       add({
         kind: v.kind,
         sequence: p.sequence,

@@ -12,7 +12,9 @@ import type { PathD } from './clipper.js';
 import { hypot } from './vec.js';
 import { segmentDistance } from './region.js';
 
-/** Default tolerance: points closer than 1 cm are one point; a vertex within 1 cm of its neighbours' chord is dropped. */
+/**
+ * Default tolerance: points closer than 1 cm are one point; a vertex within 1 cm of its neighbours' chord is dropped.
+ */
 export const CLEAN_TOLERANCE_METERS = 0.01;
 
 export interface CleanedRing {

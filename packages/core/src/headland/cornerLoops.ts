@@ -96,7 +96,10 @@ export function loopCorners(
   return { passes: out, loops };
 }
 
-/** For weighing loops the pass keeps a point at least this far from the one kept before (its arcs have one every 2°, 0.44 m), and coarse joins, m. */
+/**
+ * For weighing loops the pass keeps a point at least this far from the one kept before (its arcs have one every 2°,
+ * 0.44 m), and coarse joins, m.
+ */
 const ROUGH_STEP_METERS = 1.3;
 const ROUGH_ARC_TOLERANCE_METERS = 0.1;
 
@@ -321,7 +324,8 @@ function loopRing(
         }
       }
       if (!tried || !box) continue;
-      // Only what works more of the band (along a side a joined loop hugs the boundary and leaves the band's inner edge).
+      // Only what works more of the band (along a side a joined loop hugs the boundary and leaves the band's inner
+      // edge).
       const band = bandIn(box);
       const gain = leftIn(loops, box, band) - leftIn(tried, box, band);
       if (gain > (best?.gain ?? 0)) best = { loops: tried, gain };
@@ -334,7 +338,10 @@ function loopRing(
   return { ring: out, loops: loops.reduce((m, l) => m + l.corners.length, 0) };
 }
 
-/** Indices of the closed ring's points that Ramer–Douglas–Peucker keeps at `tolerance` (from its first point round to it again, as n). */
+/**
+ * Indices of the closed ring's points that Ramer–Douglas–Peucker keeps at `tolerance` (from its first point round to it
+ * again, as n).
+ */
 function simplifiedIndices(ring: PathD, tolerance: number): number[] {
   const n = ring.length;
   const flat = new Float64Array(2 * (n + 1));

@@ -62,7 +62,10 @@ export const LIMITS = {
   maxTracks: 20_000,
 } as const;
 
-/** Every default of a request (and the planner's one fixed share, the track extension), in one place: nothing downstream of `normalizeRequest` applies one. */
+/**
+ * Every default of a request (and the planner's one fixed share, the track extension), in one place: nothing downstream
+ * of `normalizeRequest` applies one.
+ */
 export const DEFAULTS = {
   turnRadiusMeters: 6,
   /** ≈ 9 km/h. */
@@ -81,7 +84,9 @@ export const DEFAULTS = {
   maxOptimizerTimeSeconds: 10,
   objective: 'distance',
   refillStrategyType: 'Exact',
-  /** The fuel objective's rates when the machine gives none (a mid-size tractor); fuel metrics need the machine's own. */
+  /**
+   * The fuel objective's rates when the machine gives none (a mid-size tractor); fuel metrics need the machine's own.
+   */
   objectiveWorkingFuelLitersPerHour: 20,
   objectiveTurningFuelLitersPerHour: 12,
   /**
@@ -121,7 +126,10 @@ export interface ResolvedMachine {
 /** One polygon of the field: rings of [lon, lat], the first the shell, the rest holes. */
 export type LonLatPolygon = Position[][];
 
-/** Headland style: full perimeter, only where the tracks end, or none; corners rounded or square (absent = the offset's own). */
+/**
+ * Headland style: full perimeter, only where the tracks end, or none; corners rounded or square (absent = the offset's
+ * own).
+ */
 export interface HeadlandStyle {
   mode: 'full' | 'turnOnly' | 'none';
   corners?: 'rounded' | 'square';
@@ -340,7 +348,8 @@ function readRefillCapacity(req: Record<string, unknown>): RefillCapacity {
     if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
       throw new PlanError(
         'invalid-option',
-        `${path}.${key}: routeOptions.calculateRefillPoints needs a positive ${key} (tank in liters or kilograms, rate in the same unit per hectare)`,
+        `${path}.${key}: routeOptions.calculateRefillPoints needs a positive ${key} (tank in liters or kilograms, ` +
+          `rate in the same unit per hectare)`,
         [{ path: `${path}.${key}`, message: 'must be a positive number when calculateRefillPoints is set' }],
       );
     }
@@ -524,7 +533,9 @@ function readObstacles(req: Record<string, unknown>): PlanSettings['obstacles'] 
   });
 }
 
-/** routeOptions.maxOptimizerTime, seconds, defaulted (`DEFAULTS`): also what bounds a plan's run time in the HTTP API. */
+/**
+ * routeOptions.maxOptimizerTime, seconds, defaulted (`DEFAULTS`): also what bounds a plan's run time in the HTTP API.
+ */
 export function maxOptimizerTimeSeconds(ro: RouteApiOptions | undefined): number {
   return ro?.maxOptimizerTime ?? DEFAULTS.maxOptimizerTimeSeconds;
 }

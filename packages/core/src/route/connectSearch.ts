@@ -364,7 +364,8 @@ export function canLeave(
     const x = X[id],
       y = Y[id],
       h = H[id];
-    // the node's cell from the start and its heading class; compact (a small integer) within 1,000 cells, as in searchConnector
+    // the node's cell from the start and its heading class; compact (a small integer) within 1,000 cells, as in
+    // searchConnector
     const i = Math.floor((x - pose.x) / cell),
       j = Math.floor((y - pose.y) / cell);
     const wide = (j * 100003 + i) * HEADING_BINS + headingBin(h);

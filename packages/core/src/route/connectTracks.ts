@@ -108,7 +108,10 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
     // Left out, loudly: its area counts as uncovered in the metrics.
     ctx.warnings.push({
       code: 'headland-pass-skipped',
-      message: `headland pass ${p.headlandIndex} (${p.type}, ${Math.round(p.loop.lengthMeters)} m) cannot be joined and left by a forward path within the turning radius inside the field; it is left out of the route and its area counts as uncovered`,
+      message:
+        `headland pass ${p.headlandIndex} (${p.type}, ${Math.round(p.loop.lengthMeters)} m) cannot be ` +
+        `joined and left by a forward path within the turning radius inside the field; it is left out of the ` +
+        `route and its area counts as uncovered`,
       x: p.loop.xy[0],
       y: p.loop.xy[1],
       // a pass with no junction a forward path can join and leave is entered from nowhere (enterHeadland)
@@ -177,7 +180,8 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
         bestD = Infinity;
       while (j < queue.length && queue[j].kind === 'headland') {
         const q = queue[j] as Extract<Piece, { kind: 'headland' }>;
-        // (a pass put off from here is not a candidate; one whose bounding box is no nearer than the best so far cannot win: not measured)
+        // (a pass put off from here is not a candidate; one whose bounding box is no nearer than the best so far cannot
+        // win: not measured)
         const d =
           putOff.get(q) === cur || loopDistanceAtLeast(q.loop, cur.x, cur.y) >= bestD - 1e-9
             ? Infinity

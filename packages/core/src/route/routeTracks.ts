@@ -75,7 +75,10 @@ export interface RouteStageInput {
   now?: () => number;
   /** The wall-clock cap of the call: true once it has passed (the ordering stops where it is). */
   outOfTime?: () => boolean;
-  /** The same cap as the cheap way is taken past it (clock.ts `SafetyCap.hurry`): joins not costed yet are connected cheaply, none refitted or tried anew. */
+  /**
+   * The same cap as the cheap way is taken past it (clock.ts `SafetyCap.hurry`): joins not costed yet are connected
+   * cheaply, none refitted or tried anew.
+   */
   hurry?: (what: string) => boolean;
   /** Whether a second planning follows this one (it then takes half of maxOptimizerTime). */
   secondFollows: boolean;
@@ -109,7 +112,10 @@ const CUT_NEW_CONNECTIONS = 'no track was taken out of the route for a join not 
 const MAX_NEW_CONNECTIONS = 48;
 /** Connections the last resort for joins still not fitted (`dropUnjoinable`) may make, per planning. */
 const MAX_LAST_RESORT_CONNECTIONS = 64;
-/** Connections re-ordering the route round a join that taking tracks out does not mend (`relinkUnjoinable`) may make, per planning. */
+/**
+ * Connections re-ordering the route round a join that taking tracks out does not mend (`relinkUnjoinable`) may make,
+ * per planning.
+ */
 const MAX_RELINK_CONNECTIONS = 64;
 /**
  * Counted work (Region.work units) after which a link tried instead of the route's own (by either of
@@ -212,7 +218,8 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   const refined = refineOrderOnConnectors(orderInput, ordered, conns.model, {
     outOfTime: () => clock() - budget.startedAt >= budget.limitMilliseconds || (inp.outOfTime?.() ?? false),
     remainingMilliseconds: () => budget.limitMilliseconds - (clock() - budget.startedAt),
-    // with the caller's clock a time limit; else the work clock and the work budget's rounds (clock.ts), one on large fields
+    // with the caller's clock a time limit; else the work clock and the work budget's rounds (clock.ts), one on large
+    // fields
     ...(now
       ? { now }
       : {
@@ -221,7 +228,8 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
             inp.tracks.length > LARGE_FIELD_TRACKS ? 1 : workBudget(routeOptions.maxOptimizerTimeSeconds).rounds,
         }),
   });
-  // Without the caller's clock, an ordering cut short before the wall-clock cap fired (it stays fired) ran out of counted work.
+  // Without the caller's clock, an ordering cut short before the wall-clock cap fired (it stays fired) ran out of
+  // counted work.
   if (!now && refined.stoppedBy === 'time-limit' && !inp.outOfTime?.()) refined.stoppedBy = 'work-limit';
   const routeOrderMilliseconds = now ? now() - budget.startedAt : undefined;
   // The chosen route is put together from its connections; a fixed order (nothing costed) is
@@ -272,11 +280,16 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     const t = inp.tracks[sk.visit.trackIndex];
     const len = trackMeters(t);
     const why = lastResort.has(sk)
-      ? ' or the track after the join driven the other way: taken out as a last resort, with any tracks next to it whose joins do not fit either'
+      ? ' or the track after the join driven the other way: taken out as a last resort, with any tracks next to it ' +
+        'whose joins do not fit either'
       : '';
     final.warnings.push({
       code: 'track-skipped',
-      message: `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} m) fits inside the field ${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even with the tracks shortened${why}; its area counts as uncovered`,
+      message:
+        `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within ` +
+        `the turning radius (${m.turnRadiusMeters} m) fits inside the field ` +
+        `${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even ` +
+        `with the tracks shortened${why}; its area counts as uncovered`,
       x: (t.x0 + t.x1) / 2,
       y: (t.y0 + t.y1) / 2,
     });
@@ -285,7 +298,10 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     const t = inp.tracks[v.trackIndex];
     final.warnings.push({
       code: 'track-skipped',
-      message: `strip pass ${v.trackIndex} (${Math.round(trackMeters(t))} m at ${t.widthMeters!.toFixed(1)} m, sections off) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} m) fits inside the field to join it to the route; its strip counts as uncovered`,
+      message:
+        `strip pass ${v.trackIndex} (${Math.round(trackMeters(t))} m at ${t.widthMeters!.toFixed(1)} m, ` +
+        `sections off) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} ` +
+        `m) fits inside the field to join it to the route; its strip counts as uncovered`,
       x: (t.x0 + t.x1) / 2,
       y: (t.y0 + t.y1) / 2,
       stripPass: true,
@@ -421,7 +437,10 @@ export function connectorRingSizes(
 }
 
 /** The field as the route stage sees it, its costly parts built on first use. */
-/** `ringField`: the field the connector rings are offset from (the simplified boundary, geometry/simplifyBoundary.ts); containment stays on `field`. */
+/**
+ * `ringField`: the field the connector rings are offset from (the simplified boundary, geometry/simplifyBoundary.ts);
+ * containment stays on `field`.
+ */
 export function routeFieldOf(
   field: PathsD,
   frame: LocalFrame,

@@ -50,7 +50,7 @@ describe('skip turns at W 3 m, R 12 m (no reversing)', () => {
     (t) => t.turnType === 'U' || t.turnType === 'PerfectU',
   )!;
 
-  it('joins tracks by U turns to a track k ≥ 2R / w over, counted as turns, on a headland widened to their reach', () => {
+  it('joins tracks by U turns to a track k ≥ 2R / w over, counted as turns, on a headland widened to reach', () => {
     const plan = planRoute(request({ passes: 3 }));
     const widened = plan.warnings.find((w) => w.code === 'headland-widened');
     expect(widened, JSON.stringify(plan.warnings)).toBeDefined();
@@ -101,7 +101,7 @@ describe('strips narrower than the headland the turns need (W 3 m, R 12 m, no re
     headland: { passes: 3 },
   });
 
-  it('a strip of few tracks is driven round in headland passes as deep as a U turn reaches, not in tracks joined by loops', () => {
+  it('a strip of few tracks is driven round in passes as deep as a U turn reaches, not in tracks and loops', () => {
     const request = strip(30);
     const plan = planRoute(request);
     const widened = plan.warnings.find((w) => w.code === 'headland-widened');
@@ -114,7 +114,7 @@ describe('strips narrower than the headland the turns need (W 3 m, R 12 m, no re
     expect(kept.metrics.uncoveredRatio).toBeGreaterThan(plan.metrics.uncoveredRatio + 0.1);
   });
 
-  it('where those passes would do worse (their inner rings too tight to join), the passes asked are kept, with the figure', () => {
+  it('where those passes do worse (inner rings too tight to join), the passes asked are kept, with the figure', () => {
     // 20 m: 5 passes a side fill the strip and their inner rings cannot be joined; 4 do no better.
     const request = strip(20);
     const plan = planRoute(request, { now: () => 0 });

@@ -17,7 +17,9 @@ import { pointInFlatRings } from '../geometry/pointInRing.js';
 import type { LocalRings } from './heading.js';
 import { polylineLength } from '../geometry/vec.js';
 
-/** Contour polylines at `levelMeters`, flat x0,y0,x1,y1,… in the model's frame; closed lines repeat their first point. */
+/**
+ * Contour polylines at `levelMeters`, flat x0,y0,x1,y1,… in the model's frame; closed lines repeat their first point.
+ */
 export function contourLines(m: TerrainModel, levelMeters: number): Float64Array[] {
   const { columns, rows, z } = m;
   const px = (c: number): number => m.originX + (c + 0.5) * m.cellSizeX;
@@ -123,7 +125,10 @@ export function contourLines(m: TerrainModel, levelMeters: number): Float64Array
   return lines.filter((l) => l.length >= 4);
 }
 
-/** The parts of polylines whose points lie inside the rings (cut at the first outside point; about one cell of accuracy). */
+/**
+ * The parts of polylines whose points lie inside the rings (cut at the first outside point; about one cell of
+ * accuracy).
+ */
 export function clipLinesToRings(lines: Float64Array[], rings: LocalRings): Float64Array[] {
   const out: Float64Array[] = [];
   for (const l of lines) {

@@ -148,7 +148,9 @@ export function simplifyPolyline(xy: Float64Array, toleranceMeters: number): Flo
   return out;
 }
 
-/** Curvature (1/m) at each interior point of a polyline (circle through the point and its neighbours); 0 at the ends. */
+/**
+ * Curvature (1/m) at each interior point of a polyline (circle through the point and its neighbours); 0 at the ends.
+ */
 function curvatures(xy: Float64Array): Float64Array {
   const n = xy.length / 2;
   const k = new Float64Array(n);
@@ -224,7 +226,8 @@ export function clipPolylines(lines: Float64Array[], polygons: PathsD): Float64A
   const out: Float64Array[] = [];
   const ts: number[] = [];
   for (const l of lines) {
-    // The side just after the first point (a first point on an edge, as a clipped line's is, counts for the side the line runs into).
+    // The side just after the first point (a first point on an edge, as a clipped line's is, counts for the side the
+    // line runs into).
     let inside = region.contains(l[0] + 1e-6 * (l[2] - l[0]), l[1] + 1e-6 * (l[3] - l[1]));
     let run: number[] = inside ? [l[0], l[1]] : [];
     for (let i = 2; i < l.length; i += 2) {

@@ -75,7 +75,7 @@ describe('choosing between plannings on their routes first', () => {
     expect(chosen.plan.optimizer?.timeSpentMilliseconds).toBe(12);
   });
 
-  it('a per-cell planning shorter on the route is kept only if it covers as well: both measured, neither plan made for it', () => {
+  it('a per-cell planning shorter on the route is kept only if it covers as well: both measured, no plan made', () => {
     const first = fake('cells', { nonWorking: 700, uncovered: 0.05, own: true });
     const plain = fake('plain', { nonWorking: 800, uncovered: 0.01 });
     const chosen = planCellHeadingsOrNot(
@@ -88,7 +88,7 @@ describe('choosing between plannings on their routes first', () => {
     expect([first.made, plain.made, plain.measured]).toEqual([0, 1, 1]);
   });
 
-  it('a per-cell planning longer on the route is kept where the one-heading route leaves out more and leaves clearly more unworked', () => {
+  it('a longer per-cell planning is kept where the one-heading route leaves out more and clearly more unworked', () => {
     // sk-083 at W 3 m, R 12 m: 9 against 23 faults, 2.6 % against 11.6 % unworked
     const first = fake('cells', {
       nonWorking: 33036,
@@ -145,7 +145,7 @@ describe('choosing between plannings on their routes first', () => {
     expect([tie.all.measured, tie.none.measured, tie.all.made, tie.none.made]).toEqual([1, 1, 0, 1]);
   });
 
-  it('the strip fallback keeps the planning the machine can drive: a join not fitted weighs more than parts left out', () => {
+  it('the strip fallback keeps the planning the machine can drive: an unfitted join outweighs parts left out', () => {
     const pick = (withCode: string, withFaults: number, withoutCode: string, withoutFaults: number): string =>
       nameOf(
         planWithStripFallback(
@@ -179,7 +179,7 @@ describe('choosing between plannings on their routes first', () => {
     expect(pick('turn-not-fitted', 1, 'turn-not-fitted', 2)).toBe('with strips');
   });
 
-  it('a headland pass left out after a strip pass blames the strips, unless the field’s shape leaves it out whatever the route', () => {
+  it('a headland pass left out after a strip pass blames the strips, unless the field’s shape leaves it out', () => {
     const track = (line: number, y: number): Track => ({ line, u0: 0, u1: 100, v: y, x0: 0, y0: y, x1: 100, y1: y });
     // two tracks, the second a strip pass (from index 1 on), driven last
     const tracks = [track(0, 0), track(1, 6)];

@@ -36,7 +36,10 @@ export function buildWaypoints(field: PathsD, clearanceMeters: number, maxCount 
   return { xs: Float64Array.from(xs), ys: Float64Array.from(ys) };
 }
 
-/** Waypoint-to-waypoint straight distances, row by row (n × n), made once per waypoint set: every settled waypoint reads its row. */
+/**
+ * Waypoint-to-waypoint straight distances, row by row (n × n), made once per waypoint set: every settled waypoint reads
+ * its row.
+ */
 const distanceCaches = new WeakMap<Waypoints, Float64Array>();
 function distancesOf(wp: Waypoints): Float64Array {
   let d = distanceCaches.get(wp);
@@ -61,7 +64,10 @@ interface PointSight {
   clear: number;
 }
 
-/** A waypoint set's sight lines in one region: waypoint to waypoint (n × n, both ways: a row read in order), and per point. */
+/**
+ * A waypoint set's sight lines in one region: waypoint to waypoint (n × n, both ways: a row read in order), and per
+ * point.
+ */
 interface Visibility {
   region: Region;
   clear: Uint8Array;

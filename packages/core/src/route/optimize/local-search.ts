@@ -14,7 +14,9 @@ import { TransitionMemo, buildNeighbourLists } from './transitions.js';
 import type { NeighbourLists } from './transitions.js';
 
 export interface LocalSearchOptions {
-  /** Milliseconds clock injected by the caller (core reads no clock). Absent = only iteration budgets stop the search. */
+  /**
+   * Milliseconds clock injected by the caller (core reads no clock). Absent = only iteration budgets stop the search.
+   */
   now?: () => number;
   /** Hard limit on the search time, milliseconds (needs `now`). */
   maxTimeMilliseconds?: number;

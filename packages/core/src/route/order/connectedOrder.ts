@@ -48,9 +48,15 @@ export interface RealCostModel {
 }
 
 export interface RefineOptions {
-  /** true when the time for ordering is up: checked before every connector, and passed to the model as its `abort` (a connection cut short stops its route). */
+  /**
+   * true when the time for ordering is up: checked before every connector, and passed to the model as its `abort` (a
+   * connection cut short stops its route).
+   */
   outOfTime?: () => boolean;
-  /** Milliseconds clock and the time each optimizer round may take (default 20% of what is left, read from `remainingMilliseconds`). */
+  /**
+   * Milliseconds clock and the time each optimizer round may take (default 20% of what is left, read from
+   * `remainingMilliseconds`).
+   */
   now?: () => number;
   remainingMilliseconds?: () => number;
   /**
