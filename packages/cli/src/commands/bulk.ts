@@ -266,8 +266,10 @@ export function summaryTable(rows: BulkRow[], seconds: number): string {
   const sum = (k: string) => ok.reduce((s, r) => s + (r.metrics?.[k] ?? 0), 0);
   out.push(
     '',
-    `${ok.length} of ${rows.length} fields planned in ${seconds.toFixed(1)} s (${(rows.length / Math.max(seconds, 1e-9)).toFixed(2)} fields/s); ` +
-      `${(sum('fieldAreaSquareMeters') / 10_000).toFixed(1)} ha, ${(sum('distanceMeters') / 1000).toFixed(1)} km, ${(sum('timeSeconds') / 3600).toFixed(1)} h`,
+    `${ok.length} of ${rows.length} fields planned in ${seconds.toFixed(1)} s ` +
+      `(${(rows.length / Math.max(seconds, 1e-9)).toFixed(2)} fields/s); ` +
+      `${(sum('fieldAreaSquareMeters') / 10_000).toFixed(1)} ha, ${(sum('distanceMeters') / 1000).toFixed(1)} km, ` +
+      `${(sum('timeSeconds') / 3600).toFixed(1)} h`,
   );
   if (failed.length > 0) {
     out.push('', `${failed.length} failed:`);
