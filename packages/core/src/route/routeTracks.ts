@@ -33,7 +33,7 @@ import { LARGE_FIELD_TRACKS, orderFieldTracks, tightestBendRatio, trackOrderingP
 import type { FieldOrderInput, FieldOrderResult } from './order/fieldOrder.js';
 import { assembleRoute, refineOrderOnConnectors, skipUnjoinable } from './order/connectedOrder.js';
 import { dropUnjoinable } from './order/dropUnjoinable.js';
-import type { RealCostModel, RefineResult } from './order/connectedOrder.js';
+import type { RealCostModel, RefineResult, SkippedVisit } from './order/connectedOrder.js';
 import { objectiveRates } from './optimize/objective.js';
 import type { ObjectiveRates } from './optimize/objective.js';
 import { routeBudget } from './budget.js';
@@ -152,28 +152,19 @@ function gateStartNode(
   return { startPointNodeIndex: best };
 }
 
-/** Orders the tracks on their real connectors and connects the chosen route. */
-export function routeTracks(inp: RouteStageInput): RoutedTracks {
-  const { routeField, machine: m, routeOptions, passOrder } = inp;
+/** What the field's track ordering is asked: the tracks, the machine, the route options within the budget, the ends. */
+function fieldOrderInput(
+  inp: RouteStageInput,
+  budget: RouteBudget,
+  staging: ReturnType<typeof stagingPointLocal>,
+  rates: ObjectiveRates,
+): FieldOrderInput {
+  const { machine: m, routeOptions, passOrder } = inp;
   const headlandsFirst = routeOptions.headlandsFirst;
-  // Without a caller's clock (planRoute): the route stage's work clock, counted geometric work in
-  // milliseconds at WORK_UNITS_PER_SECOND, the same on any machine; what earlier plannings of the
-  // call spent counts against this one's share of maxOptimizerTime.
-  const region = routeField.region;
-  const workClock = (): number => (region.work * 1000) / WORK_UNITS_PER_SECOND;
-  const workAtStart = workClock();
-  const budget = routeBudget(
-    routeOptions.maxOptimizerTimeSeconds,
-    inp.now ?? workClock,
-    inp.secondFollows,
-    inp.now ? inp.orderingSpentMilliseconds : routeField.spentWorkMilliseconds,
-  );
-  const staging = stagingPointLocal(routeField.frame, routeOptions);
-  const rates = objectiveRates(m, routeOptions.objective);
   const headlandsAfter = !headlandsFirst && passOrder.length > 0;
   const lastPass = headlandsFirst ? passOrder[passOrder.length - 1] : undefined;
   const gates = inp.gates ?? [];
-  const orderInput: FieldOrderInput = {
+  return {
     tracks: inp.tracks,
     cellOf: inp.cellOf,
     directionRadians: inp.directionRadians,
@@ -203,15 +194,78 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     workBudgetSeconds: routeOptions.maxOptimizerTimeSeconds,
     ...(inp.outOfTime ? { outOfTime: inp.outOfTime } : {}),
   };
+}
+
+/** Each track and strip pass left out of the route is warned, with the reason. */
+function warnLeftOut(
+  final: Parts,
+  inp: RouteStageInput,
+  keptSkipped: SkippedVisit[],
+  droppedSkipped: SkippedVisit[],
+  stripsLeft: TrackVisit[],
+): void {
+  const m = inp.machine;
+  const lastResort = new Set(droppedSkipped);
+  for (const sk of [...keptSkipped, ...droppedSkipped]) {
+    const t = inp.tracks[sk.visit.trackIndex];
+    const len = trackMeters(t);
+    const why = lastResort.has(sk)
+      ? ' or the track after the join driven the other way: taken out as a last resort, with any tracks next to it ' +
+        'whose joins do not fit either'
+      : '';
+    final.warnings.push({
+      code: 'track-skipped',
+      message:
+        `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within ` +
+        `the turning radius (${m.turnRadiusMeters} m) fits inside the field ` +
+        `${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even ` +
+        `with the tracks shortened${why}; its area counts as uncovered`,
+      x: (t.x0 + t.x1) / 2,
+      y: (t.y0 + t.y1) / 2,
+    });
+  }
+  for (const v of stripsLeft) {
+    const t = inp.tracks[v.trackIndex];
+    final.warnings.push({
+      code: 'track-skipped',
+      message:
+        `strip pass ${v.trackIndex} (${Math.round(trackMeters(t))} m at ${t.widthMeters!.toFixed(1)} m, ` +
+        `sections off) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} ` +
+        `m) fits inside the field to join it to the route; its strip counts as uncovered`,
+      x: (t.x0 + t.x1) / 2,
+      y: (t.y0 + t.y1) / 2,
+      stripPass: true,
+    });
+  }
+}
+
+function legRouterOf(field: PathsD, ctx: RouteContext, turnRadiusMeters: number): LegRouter {
+  return { region: ctx.region, rings: field.map(ringToFlat), waypoints: ctx.waypoints!, turnRadiusMeters };
+}
+
+/** Orders the tracks on their real connectors and connects the chosen route. */
+export function routeTracks(inp: RouteStageInput): RoutedTracks {
+  const { routeField, machine: m, routeOptions } = inp;
+  const headlandsFirst = routeOptions.headlandsFirst;
+  // Without a caller's clock (planRoute): the route stage's work clock, counted geometric work in
+  // milliseconds at WORK_UNITS_PER_SECOND, the same on any machine; what earlier plannings of the
+  // call spent counts against this one's share of maxOptimizerTime.
+  const region = routeField.region;
+  const workClock = (): number => (region.work * 1000) / WORK_UNITS_PER_SECOND;
+  const workAtStart = workClock();
+  const budget = routeBudget(
+    routeOptions.maxOptimizerTimeSeconds,
+    inp.now ?? workClock,
+    inp.secondFollows,
+    inp.now ? inp.orderingSpentMilliseconds : routeField.spentWorkMilliseconds,
+  );
+  const staging = stagingPointLocal(routeField.frame, routeOptions);
+  const rates = objectiveRates(m, routeOptions.objective);
+  const orderInput = fieldOrderInput(inp, budget, staging, rates);
   const ordered = orderFieldTracks(orderInput);
   const ctx = connectorContext(inp);
   // Staging and refill legs go round holes and bays inside the field (refill/legs.ts).
-  const legRouter: LegRouter = {
-    region: ctx.region,
-    rings: routeField.field.map(ringToFlat),
-    waypoints: ctx.waypoints!,
-    turnRadiusMeters: m.turnRadiusMeters,
-  };
+  const legRouter: LegRouter = legRouterOf(routeField.field, ctx, m.turnRadiusMeters);
   const conns = connections(inp, ctx, rates, staging, legRouter, budget, ordered.alternatives.length > 1);
   const now = inp.now;
   const clock = budget.now;
@@ -275,38 +329,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     );
   const fixed = assembled ? undefined : withoutUnreachableStrips(routeVisits, inp.tracks, connectFixed);
   const final = assembled ?? fixed!.parts;
-  const lastResort = new Set(dropped.skipped);
-  for (const sk of [...kept.skipped, ...dropped.skipped]) {
-    const t = inp.tracks[sk.visit.trackIndex];
-    const len = trackMeters(t);
-    const why = lastResort.has(sk)
-      ? ' or the track after the join driven the other way: taken out as a last resort, with any tracks next to it ' +
-        'whose joins do not fit either'
-      : '';
-    final.warnings.push({
-      code: 'track-skipped',
-      message:
-        `track ${sk.visit.trackIndex} (${Math.round(len)} m) is left out of the route: no manoeuvre within ` +
-        `the turning radius (${m.turnRadiusMeters} m) fits inside the field ` +
-        `${sk.join === 'into' ? 'into it from the piece before it' : 'out of it to the piece after it'}, even ` +
-        `with the tracks shortened${why}; its area counts as uncovered`,
-      x: (t.x0 + t.x1) / 2,
-      y: (t.y0 + t.y1) / 2,
-    });
-  }
-  for (const v of fixed?.left ?? []) {
-    const t = inp.tracks[v.trackIndex];
-    final.warnings.push({
-      code: 'track-skipped',
-      message:
-        `strip pass ${v.trackIndex} (${Math.round(trackMeters(t))} m at ${t.widthMeters!.toFixed(1)} m, ` +
-        `sections off) is left out of the route: no manoeuvre within the turning radius (${m.turnRadiusMeters} ` +
-        `m) fits inside the field to join it to the route; its strip counts as uncovered`,
-      x: (t.x0 + t.x1) / 2,
-      y: (t.y0 + t.y1) / 2,
-      stripPass: true,
-    });
-  }
+  warnLeftOut(final, inp, kept.skipped, dropped.skipped, fixed?.left ?? []);
   if (!inp.now) routeField.spentWorkMilliseconds += workClock() - workAtStart;
   return {
     segments: inp.headlandRoute.restore(final.segs),
@@ -482,6 +505,131 @@ function partLookup(field: PathsD): { partOf?: (x: number, y: number) => number 
 
 type Lookup = (store: Map<number, Parts>, key: number, make: (abort?: () => boolean) => void) => Parts | undefined;
 
+/** A connection's cost at the objective's rates, and its defects: its warnings and each join too tight or outside. */
+function connectorCostOf(
+  segs: LocalSegment[],
+  warningCount: number,
+  rates: ObjectiveRates,
+  R: number,
+  region: Region,
+): { cost: number; defects: number } {
+  let cost = 0;
+  let defects = warningCount;
+  for (const s of segs) {
+    if (s.type !== 'Turn' && s.type !== 'Connector') continue;
+    cost += polylineLength(s.xy) * (s.connector === 'staging' ? rates.transportPerMeter : rates.turningPerMeter);
+    if (
+      s.connector !== 'staging' &&
+      s.connector !== 'unfitted' &&
+      s.connector !== 'transport' &&
+      (tightestBendRatio(s.xy, R) > 1.05 || !region.containsPolyline(s.xy))
+    )
+      defects++;
+  }
+  return { cost, defects };
+}
+
+type ConnectPieces = (
+  p: Piece[],
+  legIn: boolean,
+  legOut: boolean,
+  abort?: () => boolean,
+  shortenUnfitted?: ShorteningBudget,
+) => Parts & { aborted?: boolean };
+
+/** Connects pieces in order, with the staging legs in and out where asked, on a context of their own. */
+function piecesConnector(
+  ctx: RouteContext,
+  staging: [number, number] | undefined,
+  legRouter: LegRouter,
+): ConnectPieces {
+  const stagingLeg = (xy: Float64Array): LocalSegment => ({ type: 'Connector', xy, connector: 'staging' });
+  return (p, legIn, legOut, abort, shortenUnfitted) => {
+    const c: RouteContext = {
+      ...ctx,
+      warnings: [],
+      ...(abort ? { abort } : {}),
+      ...(shortenUnfitted ? { shortenUnfitted } : {}),
+    };
+    let segs = connectTracks(p, c);
+    if (staging && (legIn || legOut))
+      segs = withStagingLegs(segs, staging, stagingLeg, { legIn, legOut, router: legRouter });
+    return { segs, warnings: c.warnings, ...(c.aborted ? { aborted: true } : {}) };
+  };
+}
+
+/**
+ * A connection where nothing fits, connected again with the tracks shortened (within the refit budget) and
+ * kept in `store` where that fits. Connections tried again in vain are not tried a third time
+ * (skipUnjoinable and assembleRoute ask twice).
+ */
+function refitter(inp: RouteStageInput, budget: RouteBudget, connectPieces: ConnectPieces) {
+  const refitFailed = new Map<Map<number, Parts>, Set<number>>();
+  return (
+    store: Map<number, Parts>,
+    key: number,
+    r: Parts | undefined,
+    pieces: () => Piece[],
+    legIn: boolean,
+    legOut: boolean,
+  ): Parts | undefined => {
+    if (!r || r === UNJOINED || !unfitted(r)) return r;
+    let failed = refitFailed.get(store);
+    if (!failed) refitFailed.set(store, (failed = new Set()));
+    if (failed.has(key) || budget.refitExhausted() || inp.hurry?.(CUT_REFIT)) return r;
+    failed.add(key);
+    const again = connectPieces(pieces(), legIn, legOut, undefined, budget.shortening);
+    if (again.aborted || unfitted(again)) return r;
+    store.set(key, again);
+    return again;
+  };
+}
+
+/**
+ * Choosing which tracks to take out makes connections the ordering did not: within the refit
+ * budget (and at most MAX_NEW_CONNECTIONS of them); one it does not reach counts as not fitting,
+ * so no track is taken out on its account.
+ */
+function withinRefitBudget(inp: RouteStageInput, budget: RouteBudget, costMore: boolean): Lookup {
+  let newConnectionsLeft = MAX_NEW_CONNECTIONS;
+  return (store, key, make) => {
+    const have = store.get(key);
+    if (have || !costMore) return have;
+    if (inp.hurry?.(CUT_NEW_CONNECTIONS)) return UNJOINED;
+    budget.startRefitClock();
+    if (budget.refitExhausted() || newConnectionsLeft <= 0) return UNJOINED;
+    newConnectionsLeft--;
+    make(budget.shortening.over);
+    return store.get(key) ?? UNJOINED;
+  };
+}
+
+/**
+ * The last resort (`dropUnjoinable`) makes the connections it needs, a counted number of them,
+ * unless the wall-clock cap has fired; re-ordering round a join that taking tracks out does not
+ * mend (`relinkUnjoinable`) makes its own, counted apart. A link either tries is given up after
+ * a counted amount of work (remembered as not fitting, not tried again); heads and tails (the
+ * headland passes driven) are not.
+ */
+function countedLookup(limit: number, inp: RouteStageInput, ctx: RouteContext, linkParts: Map<number, Parts>): Lookup {
+  let left = limit;
+  const given = new Map<Map<number, Parts>, Set<number>>();
+  return (store, key, make) => {
+    const have = store.get(key);
+    if (have) return have;
+    if (given.get(store)?.has(key) || left <= 0 || inp.outOfTime?.()) return UNJOINED;
+    left--;
+    const until = ctx.region.work + TRIED_LINK_WORK_UNITS;
+    make(store === linkParts ? () => ctx.region.work > until : undefined);
+    const made = store.get(key);
+    if (made) return made;
+    let gave = given.get(store);
+    if (!gave) given.set(store, (gave = new Set()));
+    gave.add(key);
+    return UNJOINED;
+  };
+}
+
 /**
  * The connections of one planning: made while costing (`model`, each kept), looked up when the
  * route is put together (`partsVia`), refitted with the tracks shortened where nothing fits, all
@@ -500,41 +648,9 @@ function connections(
   const headlandsFirst = inp.routeOptions.headlandsFirst;
   const R = inp.machine.turnRadiusMeters;
   const headlandPieces = inp.headlandRoute.pieces;
-  const connectorCost = (segs: LocalSegment[], warningCount: number): { cost: number; defects: number } => {
-    let cost = 0;
-    let defects = warningCount;
-    for (const s of segs) {
-      if (s.type !== 'Turn' && s.type !== 'Connector') continue;
-      cost += polylineLength(s.xy) * (s.connector === 'staging' ? rates.transportPerMeter : rates.turningPerMeter);
-      if (
-        s.connector !== 'staging' &&
-        s.connector !== 'unfitted' &&
-        s.connector !== 'transport' &&
-        (tightestBendRatio(s.xy, R) > 1.05 || !ctx.region.containsPolyline(s.xy))
-      )
-        defects++;
-    }
-    return { cost, defects };
-  };
-  const stagingLeg = (xy: Float64Array): LocalSegment => ({ type: 'Connector', xy, connector: 'staging' });
-  const connectPieces = (
-    p: Piece[],
-    legIn: boolean,
-    legOut: boolean,
-    abort?: () => boolean,
-    shortenUnfitted?: ShorteningBudget,
-  ): Parts & { aborted?: boolean } => {
-    const c: RouteContext = {
-      ...ctx,
-      warnings: [],
-      ...(abort ? { abort } : {}),
-      ...(shortenUnfitted ? { shortenUnfitted } : {}),
-    };
-    let segs = connectTracks(p, c);
-    if (staging && (legIn || legOut))
-      segs = withStagingLegs(segs, staging, stagingLeg, { legIn, legOut, router: legRouter });
-    return { segs, warnings: c.warnings, ...(c.aborted ? { aborted: true } : {}) };
-  };
+  const connectorCost = (segs: LocalSegment[], warningCount: number): { cost: number; defects: number } =>
+    connectorCostOf(segs, warningCount, rates, R, ctx.region);
+  const connectPieces = piecesConnector(ctx, staging, legRouter);
   /** The track of end `e` as a piece driven so that it leaves through `e` (exit) or enters through it. */
   const pieceAt = (e: number, entering: boolean): Piece =>
     trackPieces(tracks, [{ trackIndex: e >> 1, forward: entering ? (e & 1) === 0 : (e & 1) === 1 }], cellOf)[0];
@@ -574,26 +690,7 @@ function connections(
     tail: (e, abort) =>
       drivesTail ? costOf(tailPieces(e), false, true, (r) => tailParts.set(e, r), abort) : { cost: 0, defects: 0 },
   };
-  // Connections tried again in vain, not tried a third time (skipUnjoinable and assembleRoute ask twice).
-  const refitFailed = new Map<Map<number, Parts>, Set<number>>();
-  const refit = (
-    store: Map<number, Parts>,
-    key: number,
-    r: Parts | undefined,
-    pieces: () => Piece[],
-    legIn: boolean,
-    legOut: boolean,
-  ): Parts | undefined => {
-    if (!r || r === UNJOINED || !unfitted(r)) return r;
-    let failed = refitFailed.get(store);
-    if (!failed) refitFailed.set(store, (failed = new Set()));
-    if (failed.has(key) || budget.refitExhausted() || inp.hurry?.(CUT_REFIT)) return r;
-    failed.add(key);
-    const again = connectPieces(pieces(), legIn, legOut, undefined, budget.shortening);
-    if (again.aborted || unfitted(again)) return r;
-    store.set(key, again);
-    return again;
-  };
+  const refit = refitter(inp, budget, connectPieces);
   // A connection as kept, or made by `make` (which stores it) where `lookup` decides to; refitted
   // where it does not fit.
   const partsVia = (lookup: Lookup) => ({
@@ -630,44 +727,8 @@ function connections(
         : undefined,
   });
   const reuse: Lookup = (store, key, make) => store.get(key) ?? (costMore ? (make(), store.get(key)) : undefined);
-  // Choosing which tracks to take out makes connections the ordering did not: within the refit
-  // budget (and at most MAX_NEW_CONNECTIONS of them); one it does not reach counts as not fitting,
-  // so no track is taken out on its account.
-  let newConnectionsLeft = MAX_NEW_CONNECTIONS;
-  const within: Lookup = (store, key, make) => {
-    const have = store.get(key);
-    if (have || !costMore) return have;
-    if (inp.hurry?.(CUT_NEW_CONNECTIONS)) return UNJOINED;
-    budget.startRefitClock();
-    if (budget.refitExhausted() || newConnectionsLeft <= 0) return UNJOINED;
-    newConnectionsLeft--;
-    make(budget.shortening.over);
-    return store.get(key) ?? UNJOINED;
-  };
-  // The last resort (`dropUnjoinable`) makes the connections it needs, a counted number of them,
-  // unless the wall-clock cap has fired; re-ordering round a join that taking tracks out does not
-  // mend (`relinkUnjoinable`) makes its own, counted apart. A link either tries is given up after
-  // a counted amount of work (remembered as not fitting, not tried again); heads and tails (the
-  // headland passes driven) are not.
-  const counted = (limit: number): Lookup => {
-    let left = limit;
-    const given = new Map<Map<number, Parts>, Set<number>>();
-    return (store, key, make) => {
-      const have = store.get(key);
-      if (have) return have;
-      if (given.get(store)?.has(key) || left <= 0 || inp.outOfTime?.()) return UNJOINED;
-      left--;
-      const until = ctx.region.work + TRIED_LINK_WORK_UNITS;
-      make(store === linkParts ? () => ctx.region.work > until : undefined);
-      const made = store.get(key);
-      if (made) return made;
-      let gave = given.get(store);
-      if (!gave) given.set(store, (gave = new Set()));
-      gave.add(key);
-      return UNJOINED;
-    };
-  };
-  const lastResort = counted(MAX_LAST_RESORT_CONNECTIONS);
-  const relink = counted(MAX_RELINK_CONNECTIONS);
+  const within = withinRefitBudget(inp, budget, costMore);
+  const lastResort = countedLookup(MAX_LAST_RESORT_CONNECTIONS, inp, ctx, linkParts);
+  const relink = countedLookup(MAX_RELINK_CONNECTIONS, inp, ctx, linkParts);
   return { model, partsVia, reuse, within, lastResort, relink, connectPieces, costMore, shortening: budget.shortening };
 }
