@@ -150,6 +150,14 @@ function drive(x: number, y: number, h: number, s: number, k: number, step: numb
   }
 }
 
+/** Closed-set key of a node: its cell (from `from`), heading class and the direction that reached it. */
+function reversingKey(from: Pose, cell: number, x: number, y: number, h: number, dir: number): number {
+  return (
+    ((Math.floor((y - from.y) / cell) * 100003 + Math.floor((x - from.x) / cell)) * HEADING_BINS + headingBin(h)) * 2 +
+    (dir > 0 ? 1 : 0)
+  );
+}
+
 /**
  * Searches a path from `from` to `to` inside `region` driven forward and backward, curvature
  * ≤ 1/R throughout. The machine arrives at `from` and leaves `to` driving forward (a cusp there
@@ -172,13 +180,7 @@ export function searchReversingConnector(
     limits.maxExpansions ?? Math.max(MIN_EXPANSIONS, defaultExpansions(heuristic(from.x, from.y), L));
   const curvatures = [0, 1 / R, -1 / R];
   const cell = Math.max(0.25, L * 0.7);
-  const keyOf = (x: number, y: number, h: number, dir: number): number => {
-    return (
-      ((Math.floor((y - from.y) / cell) * 100003 + Math.floor((x - from.x) / cell)) * HEADING_BINS + headingBin(h)) *
-        2 +
-      (dir > 0 ? 1 : 0)
-    );
-  };
+  const keyOf = (x: number, y: number, h: number, dir: number): number => reversingKey(from, cell, x, y, h, dir);
   // Node store; Dir: the direction of the motion that reached the node (+1 at the start: the machine arrives forward).
   const X: number[] = [],
     Y: number[] = [],
@@ -259,6 +261,26 @@ export function searchReversingConnector(
   const dirIn = chain.map((v) => Dir[v]);
   const dirOut = chain.map((_, i) => (i + 1 < m ? Dir[chain[i + 1]] : goalShot!.first));
   const g = chain.map((v) => G[v]);
+  return shortenedReversingPath(from, to, region, { R, step, L, cusp }, { poses, dirIn, dirOut, g }, goalShot);
+}
+
+/**
+ * The searched chain shortened (the goal, or the farthest later pose, straight from each pose where no dearer than
+ * the chain), and put together as a polyline with its cusps. `chain`: the poses, start to goal node, the direction
+ * driven into and out of each, the cost to each.
+ */
+function shortenedReversingPath(
+  from: Pose,
+  to: Pose,
+  region: Region,
+  sizes: { R: number; step: number; L: number; cusp: number },
+  chain: { poses: Pose[]; dirIn: number[]; dirOut: number[]; g: number[] },
+  goalShot: Shot,
+): ReversingPath {
+  const { R, step, L, cusp } = sizes;
+  const { poses, dirIn, dirOut, g } = chain;
+  const m = poses.length;
+  const buf: number[] = [];
   const total = g[m - 1] + goalShot.costMeters;
 
   // Shorten, and put the polyline together with its cusps.

@@ -241,6 +241,90 @@ interface Problem {
   work: Float64Array; // objective cost of working visit v
 }
 
+type Leg = { distanceMeters: number; timeSeconds: number };
+
+/** The day's stops, legs and metrics from the chosen (field, visit) sequence. */
+function dayOf(
+  req: SequencingRequest,
+  all: { visits: FieldVisit[]; visitField: number[]; firstVisit: number[] },
+  chosen: number[],
+  leg: (a: Position, b: Position, la: string, lb: string) => Leg,
+): { stops: SequencedStop[]; legs: TransportLeg[]; metrics: DayMetrics } {
+  const { visits, visitField, firstVisit } = all;
+  const fields = req.fields;
+  const n = fields.length;
+  const end = req.end ?? req.depot;
+  const fuelRate = req.transportFuelLitersPerHour;
+  const stops: SequencedStop[] = [];
+  const legs: TransportLeg[] = [];
+  let t = 0,
+    transportDistance = 0,
+    transportTime = 0,
+    workDistance = 0,
+    workTime = 0,
+    workFuel = 0,
+    workFuelKnown = true;
+  let prevPos = req.depot,
+    prevLabel = 'depot';
+  for (const v of chosen) {
+    const f = fields[visitField[v]];
+    const vis = visits[v];
+    const l = leg(prevPos, vis.entry, prevLabel, f.id);
+    legs.push({
+      from: prevLabel,
+      to: f.id,
+      fromPosition: prevPos,
+      toPosition: vis.entry,
+      distanceMeters: l.distanceMeters,
+      timeSeconds: l.timeSeconds,
+    });
+    transportDistance += l.distanceMeters;
+    transportTime += l.timeSeconds;
+    t += l.timeSeconds;
+    const arrive = t;
+    t += vis.workTimeSeconds;
+    workDistance += vis.workDistanceMeters;
+    workTime += vis.workTimeSeconds;
+    if (vis.workFuelLiters === undefined) workFuelKnown = false;
+    else workFuel += vis.workFuelLiters;
+    stops.push({
+      fieldId: f.id,
+      visitIndex: v - firstVisit[visitField[v]],
+      visit: vis,
+      arriveSeconds: arrive,
+      leaveSeconds: t,
+    });
+    prevPos = vis.exit;
+    prevLabel = f.id;
+  }
+  const back = leg(prevPos, end, prevLabel, 'end');
+  legs.push({
+    from: prevLabel,
+    to: req.end ? 'end' : 'depot',
+    fromPosition: prevPos,
+    toPosition: end,
+    distanceMeters: back.distanceMeters,
+    timeSeconds: back.timeSeconds,
+  });
+  transportDistance += back.distanceMeters;
+  transportTime += back.timeSeconds;
+  t += back.timeSeconds;
+  const areaKnown = fields.every((f) => typeof f.areaSquareMeters === 'number');
+  const metrics: DayMetrics = {
+    fields: n,
+    transportDistanceMeters: transportDistance,
+    transportTimeSeconds: transportTime,
+    workDistanceMeters: workDistance,
+    workTimeSeconds: workTime,
+    distanceMeters: transportDistance + workDistance,
+    timeSeconds: t,
+    fuelLiters: fuelRate !== undefined && workFuelKnown ? workFuel + (transportTime * fuelRate) / 3600 : null,
+    areaSquareMeters: areaKnown ? fields.reduce((s, f) => s + (f.areaSquareMeters ?? 0), 0) : null,
+    overtimeSeconds: req.workdaySeconds !== undefined ? Math.max(0, t - req.workdaySeconds) : null,
+  };
+  return { stops, legs, metrics };
+}
+
 export function sequenceFields(req: SequencingRequest): DaySequence {
   validate(req);
   const objective: SequencingObjective = req.objective ?? 'time';
@@ -309,74 +393,7 @@ export function sequenceFields(req: SequencingRequest): DaySequence {
   const method: 'exact' | 'heuristic' = n <= exactMax ? 'exact' : 'heuristic';
   const chosen = method === 'exact' ? solveExact(p) : solveHeuristic(p);
 
-  // Build stops, legs and metrics from the chosen (field, visit) sequence.
-  const stops: SequencedStop[] = [];
-  const legs: TransportLeg[] = [];
-  let t = 0,
-    transportDistance = 0,
-    transportTime = 0,
-    workDistance = 0,
-    workTime = 0,
-    workFuel = 0,
-    workFuelKnown = true;
-  let prevPos = req.depot,
-    prevLabel = 'depot';
-  for (const v of chosen) {
-    const f = fields[visitField[v]];
-    const vis = visits[v];
-    const l = leg(prevPos, vis.entry, prevLabel, f.id);
-    legs.push({
-      from: prevLabel,
-      to: f.id,
-      fromPosition: prevPos,
-      toPosition: vis.entry,
-      distanceMeters: l.distanceMeters,
-      timeSeconds: l.timeSeconds,
-    });
-    transportDistance += l.distanceMeters;
-    transportTime += l.timeSeconds;
-    t += l.timeSeconds;
-    const arrive = t;
-    t += vis.workTimeSeconds;
-    workDistance += vis.workDistanceMeters;
-    workTime += vis.workTimeSeconds;
-    if (vis.workFuelLiters === undefined) workFuelKnown = false;
-    else workFuel += vis.workFuelLiters;
-    stops.push({
-      fieldId: f.id,
-      visitIndex: v - firstVisit[visitField[v]],
-      visit: vis,
-      arriveSeconds: arrive,
-      leaveSeconds: t,
-    });
-    prevPos = vis.exit;
-    prevLabel = f.id;
-  }
-  const back = leg(prevPos, end, prevLabel, 'end');
-  legs.push({
-    from: prevLabel,
-    to: req.end ? 'end' : 'depot',
-    fromPosition: prevPos,
-    toPosition: end,
-    distanceMeters: back.distanceMeters,
-    timeSeconds: back.timeSeconds,
-  });
-  transportDistance += back.distanceMeters;
-  transportTime += back.timeSeconds;
-  t += back.timeSeconds;
-  const areaKnown = fields.every((f) => typeof f.areaSquareMeters === 'number');
-  const metrics: DayMetrics = {
-    fields: n,
-    transportDistanceMeters: transportDistance,
-    transportTimeSeconds: transportTime,
-    workDistanceMeters: workDistance,
-    workTimeSeconds: workTime,
-    distanceMeters: transportDistance + workDistance,
-    timeSeconds: t,
-    fuelLiters: fuelRate !== undefined && workFuelKnown ? workFuel + (transportTime * fuelRate) / 3600 : null,
-    areaSquareMeters: areaKnown ? fields.reduce((s, f) => s + (f.areaSquareMeters ?? 0), 0) : null,
-    overtimeSeconds: req.workdaySeconds !== undefined ? Math.max(0, t - req.workdaySeconds) : null,
-  };
+  const { stops, legs, metrics } = dayOf(req, { visits, visitField, firstVisit }, chosen, leg);
   return { stops, legs, metrics, objective, method };
 }
 
@@ -509,13 +526,8 @@ function orderCost(p: Problem, order: ArrayLike<number>, n: number, a: Float64Ar
   return best;
 }
 
-/**
- * Nearest neighbour, then iterated local search: or-opt (move a run of 1-3 fields) and
- * 2-opt (reverse a stretch) to a local optimum, double-bridge kicks from the best order.
- * Bounded by a number of order evaluations that scales inversely with the instance size,
- * and stopped after 100 kicks in a row without improvement. Deterministic (seeded kicks).
- */
-function solveHeuristic(p: Problem): number[] {
+/** The fields in nearest-neighbour order (each the cheapest to reach and work from the last visit), from the depot. */
+function nearestNeighbourOrder(p: Problem): number[] {
   const { n, firstVisit, visitCount } = p;
   const V = p.visitField.length;
   const done = new Uint8Array(n);
@@ -540,6 +552,45 @@ function solveHeuristic(p: Problem): number[] {
     start.push(bestF);
     lastVisit = bestV;
   }
+  return start;
+}
+
+/** `best` kicked into `work`: a double bridge A B C D → A C B D with three random cut points. */
+function kicked(best: Int32Array, work: Int32Array, random: () => number): void {
+  const n = best.length;
+  const cuts = [
+    1 + Math.floor(random() * (n - 1)),
+    1 + Math.floor(random() * (n - 1)),
+    1 + Math.floor(random() * (n - 1)),
+  ].sort((x, y) => x - y);
+  const [c1, c2, c3] = cuts;
+  if (c1 === c2 || c2 === c3) {
+    // Degenerate cut: swap two random fields instead.
+    work.set(best);
+    const x = Math.floor(random() * n),
+      y = Math.floor(random() * n);
+    const t = work[x];
+    work[x] = work[y];
+    work[y] = t;
+  } else {
+    let w = 0;
+    for (let k = 0; k < c1; k++) work[w++] = best[k];
+    for (let k = c2; k < c3; k++) work[w++] = best[k];
+    for (let k = c1; k < c2; k++) work[w++] = best[k];
+    for (let k = c3; k < n; k++) work[w++] = best[k];
+  }
+}
+
+/**
+ * Nearest neighbour, then iterated local search: or-opt (move a run of 1-3 fields) and
+ * 2-opt (reverse a stretch) to a local optimum, double-bridge kicks from the best order.
+ * Bounded by a number of order evaluations that scales inversely with the instance size,
+ * and stopped after 100 kicks in a row without improvement. Deterministic (seeded kicks).
+ */
+function solveHeuristic(p: Problem): number[] {
+  const { n, visitCount } = p;
+  const V = p.visitField.length;
+  const start = nearestNeighbourOrder(p);
   let maxVisits = 1;
   for (let f = 0; f < n; f++) maxVisits = Math.max(maxVisits, visitCount[f]);
   const sa = new Float64Array(maxVisits),
@@ -601,28 +652,7 @@ function solveHeuristic(p: Problem): number[] {
   const work = new Int32Array(n);
   // Stop after 100 kicks in a row that found nothing better.
   for (let stall = 0; budget > 0 && n >= 4 && stall < 100; stall++) {
-    // Double bridge: A B C D → A C B D with three random cut points.
-    const cuts = [
-      1 + Math.floor(random() * (n - 1)),
-      1 + Math.floor(random() * (n - 1)),
-      1 + Math.floor(random() * (n - 1)),
-    ].sort((x, y) => x - y);
-    const [c1, c2, c3] = cuts;
-    if (c1 === c2 || c2 === c3) {
-      // Degenerate cut: swap two random fields instead.
-      work.set(best);
-      const x = Math.floor(random() * n),
-        y = Math.floor(random() * n);
-      const t = work[x];
-      work[x] = work[y];
-      work[y] = t;
-    } else {
-      let w = 0;
-      for (let k = 0; k < c1; k++) work[w++] = best[k];
-      for (let k = c2; k < c3; k++) work[w++] = best[k];
-      for (let k = c1; k < c2; k++) work[w++] = best[k];
-      for (let k = c3; k < n; k++) work[w++] = best[k];
-    }
+    kicked(best, work, random);
     const c = localSearch(work, evaluate(work));
     if (c < bestCost - 1e-9) {
       best.set(work);
