@@ -98,7 +98,11 @@ export function contourLines(m: TerrainModel, levelMeters: number): Float64Array
       }
     }
   }
-  // Walk the chains: open ones from their ends first, then the closed loops.
+  return chainsOf(points, links).filter((l) => l.length >= 4);
+}
+
+/** Walks the chains of linked crossing points: open ones from their ends first, then the closed loops. */
+function chainsOf(points: Map<string, [number, number]>, links: Map<string, string[]>): Float64Array[] {
   const used = new Set<string>();
   const edgeKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
   const walk = (start: string): Float64Array => {
@@ -122,7 +126,7 @@ export function contourLines(m: TerrainModel, levelMeters: number): Float64Array
   const keys = [...links.keys()].sort();
   for (const k of keys) if (links.get(k)!.length === 1 && !used.has(edgeKey(k, links.get(k)![0]))) lines.push(walk(k));
   for (const k of keys) if (links.get(k)!.some((n) => !used.has(edgeKey(k, n)))) lines.push(walk(k));
-  return lines.filter((l) => l.length >= 4);
+  return lines;
 }
 
 /**
