@@ -10,13 +10,17 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const maxIndex = process.argv.indexOf('--max');
 const maxCharacters = maxIndex > 0 ? Number(process.argv[maxIndex + 1]) : 120;
 const extensions = /\.(ts|tsx|mjs|js|css|html)$/;
+// Temporarily skipped: files being rewritten elsewhere (see the list's `why`).
+const pendingRewrite = new Set(
+  JSON.parse(readFileSync(join(root, 'tools/lint/pending-rewrite.json'), 'utf8')).files.map((f) => join(root, f)),
+);
 
 function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name !== 'node_modules') yield* sourceFiles(path);
-    } else if (extensions.test(entry.name) && !entry.name.includes('.generated.')) {
+    } else if (extensions.test(entry.name) && !entry.name.includes('.generated.') && !pendingRewrite.has(path)) {
       yield path;
     }
   }

@@ -1,6 +1,7 @@
 // ESLint flat config for the furrow repository (run from the root: `npm run lint`).
 // It lives in tools/lint so that typescript-eslint resolves TypeScript 5.9 (which has the
 // JavaScript compiler API) rather than the workspace's TypeScript 7.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import globals from 'globals';
@@ -8,11 +9,21 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
+// Temporarily skipped: files being rewritten elsewhere (see pending-rewrite.json).
+const pendingRewrite = JSON.parse(readFileSync(new URL('./pending-rewrite.json', import.meta.url), 'utf8')).files;
 
 export default defineConfig(
   {
     basePath: repositoryRoot,
-    ignores: ['**/node_modules/**', '**/dist/**', '**/bundle/**', '**/*.generated.*', 'tools/**', 'docs/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/bundle/**',
+      '**/*.generated.*',
+      'tools/**',
+      'docs/**',
+      ...pendingRewrite,
+    ],
   },
   {
     basePath: repositoryRoot,
