@@ -12,7 +12,7 @@
  *   little before that (FINISH_SHARE, at most FINISH_MAX_MILLISECONDS) so that what follows fits:
  *   past it, no optional work starts or goes on — the optimizer's kicks and the ordering on the
  *   real connectors stop where they are, the second planning (cells with headings of their own,
- *   tracks/cellHeadingChoice.ts) and the planning without strip passes (tracks/stripFallback.ts)
+ *   choice/planVariants.ts) and the planning without strip passes (the same)
  *   are not made — and what every plan needs takes the cheap way (`SafetyCap.hurry`): no headings
  *   per cell (read before each cell is weighed), no strip passes, joins not made yet by a turn or a chain of waypoints
  * only (no   headland traversal but on rings built before, no search; what they do not fit drawn straight, warned), no

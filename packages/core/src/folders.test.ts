@@ -21,7 +21,7 @@ import { describe, expect, it } from 'vitest';
 const SRC = dirname(fileURLToPath(import.meta.url));
 const MAX_FILE_LINES = 600;
 const MAX_FUNCTION_LINES = 150;
-const MAX_PIPELINE_LINES = 150;
+const MAX_PIPELINE_LINES = 60;
 const FUNCTION_NODES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 const SPECIFIER = /(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]/g;
 

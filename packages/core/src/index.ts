@@ -11,6 +11,16 @@ export * from './sequencing/index.js';
 export * from './scenarios/index.js';
 export * from './turns/index.js';
 export { planRoute } from './plan.js';
+export {
+  objectiveOf,
+  unworkedSeconds,
+  beats,
+  UNWORKED_RETURN_FACTOR,
+  UNDRIVABLE_JOIN_SECONDS,
+  OFF_FIELD_SECONDS_PER_METER,
+  TIE_SECONDS,
+} from './objective.js';
+export type { Objective, ObjectiveFacts, ObjectiveMachine, ObjectiveParts } from './objective.js';
 export { checkPlan, coverageDeviation, CHECK_TOLERANCES } from './check/checkPlan.js';
 export type { PlanCheck, PlanViolation } from './check/checkPlan.js';
 export { routeOffField } from './check/offField.js';

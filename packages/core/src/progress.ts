@@ -12,10 +12,7 @@ export interface PlanProgress {
   /** Index of the stage in PLAN_STAGES. */
   stageIndex: number;
   stageCount: number;
-  /**
-   * 1 for the first planning; 2 for the second, when cells of their own headings make one
-   * (tracks/cellHeadingChoice.ts).
-   */
+  /** The variant being planned: 1 for the first, then one more for each (choice/planVariants.ts). */
   planning: number;
 }
 

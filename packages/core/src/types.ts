@@ -233,5 +233,35 @@ export interface Plan {
   warnings: PlanWarning[];
   /** The route's zones, in driving order (one for a field the machine works without leaving it). */
   zones?: PlanZone[];
+  /** The variants the planner tried and why one was kept (objective.ts, choice/). */
+  choice?: PlanChoice;
   [extra: string]: unknown;
+}
+
+/** One variant the planner tried: its settings, how it ended, and its objective (seconds of machine time). */
+export interface PlanChoiceVariant {
+  /** Exterior headland passes planned. */
+  headlandPasses: number;
+  /** Strip passes: all a strip needs, one through the largest strip, or none. */
+  strips: 'all' | 'single' | 'none';
+  /** Whether cells could take headings of their own. */
+  cellHeadings: boolean;
+  /** Why it was tried: asked, turns-need, halfway, passes-asked, one-heading, no-strips. */
+  why: string;
+  /**
+   * kept; planned (another was better); bound (its route alone cost more than the kept plan);
+   * replaced (not routed: the turns need a deeper headland).
+   */
+  status: 'kept' | 'planned' | 'bound' | 'replaced';
+  /** The objective, seconds (for `bound`, its route part: a lower bound). */
+  objectiveSeconds?: number;
+  /**
+   * The objective's parts, seconds: workSeconds, turnSeconds, transportSeconds, cuspSeconds,
+   * unworkedSeconds, undrivableSeconds, offFieldSeconds.
+   */
+  parts?: Record<string, number>;
+}
+
+export interface PlanChoice {
+  variants: PlanChoiceVariant[];
 }

@@ -4,9 +4,7 @@ import {
   HEADLAND_NEED_MARGIN_METERS,
   HEADLAND_SHORTFALL_TOLERANCE_METERS,
 } from './headlandForTurns.js';
-import { chooseTurnHeadland, headlandWidenedWarning, turnHeadlandPasses } from './widenHeadland.js';
-import type { TurnHeadland } from './widenHeadland.js';
-import type { PlanMetrics } from '../types.js';
+import { turnHeadlandPasses } from './widenHeadland.js';
 import { turnCandidates } from '../turns/index.js';
 import { normalizeRequest } from '../request/normalizeRequest.js';
 import type { Track } from './generateTracks.js';
@@ -123,85 +121,5 @@ describe('turnHeadlandPasses: widened only for more than a few decimetres', () =
     const wide = turnHeadlandPasses(settings(3, 12, 3), slantedTracks(60, 3, 0), square)!;
     expect(wide.widened).toBe(true);
     expect(wide.passes * 3).toBeGreaterThanOrEqual(12);
-  });
-});
-
-describe('chooseTurnHeadland: widened, halfway or asked, the best kept', () => {
-  const input = normalizeRequest({
-    field: {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [15, 48],
-          [15.01, 48],
-          [15.01, 48.01],
-          [15, 48],
-        ],
-      ],
-    },
-    machine: { widthMeters: 3, turnRadiusMeters: 12 },
-    headland: { passes: 3 },
-  });
-  const need = (over: Partial<TurnHeadland> = {}): TurnHeadland => ({
-    widened: true,
-    asked: 3,
-    passes: 8,
-    depthMeters: 23.1,
-    skipLines: 8,
-    fewTracks: false,
-    roundOnly: false,
-    x: 0,
-    y: 0,
-    ...over,
-  });
-  /** A planning with this share unworked, non-working ÷ working 0.5, and these warnings. */
-  const planning = (unworked: number, codes: string[] = []) => ({
-    plan: {
-      metrics: { uncoveredRatio: unworked, workingDistanceMeters: 1000, nonWorkingDistanceMeters: 500 } as PlanMetrics,
-      warnings: codes.map((code) => ({ code })),
-    },
-  });
-  const run = (t: TurnHeadland, byPasses: Record<number, ReturnType<typeof planning>>) => {
-    const planned: number[] = [];
-    const choice = chooseTurnHeadland(
-      input,
-      { turnHeadland: t },
-      (turnHeadland) => ({ turnHeadland }),
-      (settings) => {
-        planned.push(settings.headlandPasses);
-        return byPasses[settings.headlandPasses];
-      },
-    );
-    return { choice: choice!, planned };
-  };
-
-  it('plans halfway only where the widened plan leaves passes out, and keeps it where it is better', () => {
-    const { choice, planned } = run(need(), { 8: planning(0.16, ['headland-pass-skipped']), 5: planning(0.05) });
-    expect(planned).toEqual([8, 5]);
-    expect(choice.settings.headlandPasses).toBe(5);
-    expect(choice.shared.turnHeadland).toMatchObject({ widened: true, passes: 8, planned: 5 });
-    expect(headlandWidenedWarning(choice.shared.turnHeadland!, 3, 12).message).toContain(
-      'planned with 5 (with 8, headland passes that cannot be joined at R would be left out)',
-    );
-  });
-
-  it('keeps the widened plan where halfway is no better, and plans no halfway where no pass is left out', () => {
-    expect(
-      run(need(), { 8: planning(0.05, ['headland-pass-skipped']), 5: planning(0.05) }).choice.settings.headlandPasses,
-    ).toBe(8);
-    const clean = run(need(), { 8: planning(0.02) });
-    expect(clean.planned).toEqual([8]);
-    expect(clean.choice.settings.headlandPasses).toBe(8);
-  });
-
-  it('for a field of few tracks weighs the passes asked too', () => {
-    const { choice, planned } = run(need({ passes: 5, fewTracks: true }), {
-      5: planning(0.3, ['headland-pass-skipped']),
-      4: planning(0.2),
-      3: planning(0.1),
-    });
-    expect(planned).toEqual([5, 4, 3]);
-    expect(choice.settings.headlandPasses).toBe(3);
-    expect(choice.shared.turnHeadland!.widened).toBe(false);
   });
 });

@@ -11,7 +11,6 @@
 import type { PathsD } from '../geometry/clipper.js';
 import { headlandMainland } from '../headland/generateHeadlands.js';
 import type { PlanSettings } from '../request/normalizeRequest.js';
-import type { PlanMetrics } from '../types.js';
 import type { LocalWarning } from '../turns/path.js';
 import type { Track } from './generateTracks.js';
 import { HEADLAND_SHORTFALL_TOLERANCE_METERS, headlandNeedForTurns } from './headlandForTurns.js';
@@ -23,7 +22,7 @@ export interface TurnHeadland {
   asked: number;
   /** Passes the turns need. */
   passes: number;
-  /** Passes planned, where fewer than `passes` (the inner ones of those could not all be joined): see `chooseTurnHeadland`. */
+  /** Passes planned, where fewer than `passes` (the inner ones of those could not all be joined): the halfway variant (choice/planVariants.ts). */
   planned?: number;
   /** Depth the turns need, meters. */
   depthMeters: number;
@@ -83,68 +82,4 @@ export function headlandWidenedWarning(t: TurnHeadland, widthMeters: number, tur
     x: t.x,
     y: t.y,
   };
-}
-
-/**
- * Weight of non-working ÷ working against the share of the field left unworked, where a plan with
- * the widened headland is weighed against one with the passes asked: 1.0 more of it (a loop at
- * every track end) counts as much as 5 % of the field unworked.
- */
-export const NON_WORKING_WEIGHT = 0.05;
-
-/** What a plan with one headland or another is weighed by: the share left unworked + NON_WORKING_WEIGHT × non-working ÷ working. */
-function headlandCost(m: PlanMetrics): number {
-  return m.uncoveredRatio + NON_WORKING_WEIGHT * (m.nonWorkingDistanceMeters / Math.max(1e-9, m.workingDistanceMeters));
-}
-
-/** The headland a call plans with (settings and the work its plannings share) and the planning made with it. */
-export interface HeadlandChoice<S, P> {
-  settings: PlanSettings;
-  shared: S;
-  planning: P;
-}
-
-/**
- * The widen-or-keep step, at a call's first planning, once `shared.turnHeadland` is decided on its
- * tracks (`turnHeadlandPasses`): where the turns need more headland than asked, plans again with as many passes as they
- * need (`widenedShared` gives that planning work of its own to share). Where that widened plan
- * leaves headland passes out (`headland-pass-skipped`: in a strip or an arm the passes fill, the
- * inner rings are too tight to join at R), also with the passes halfway between those asked and
- * those needed; for a field of few tracks, or one the passes would fill, also with the passes asked;
- * and keeps the best by `headlandCost` (the widened one on a tie).
- * Undefined: the planning under way goes on as it is.
- * The call's later plannings (tracks/cellHeadingChoice.ts, tracks/stripFallback.ts) follow the choice.
- */
-export function chooseTurnHeadland<
-  S extends { turnHeadland?: TurnHeadland | null },
-  P extends { plan: { metrics: PlanMetrics; warnings: readonly { code: string }[] } },
->(
-  input: PlanSettings,
-  shared: S,
-  widenedShared: (turnHeadland: TurnHeadland) => S,
-  replan: (settings: PlanSettings, shared: S) => P,
-): HeadlandChoice<S, P> | undefined {
-  const turnHeadland = shared.turnHeadland;
-  if (!turnHeadland?.widened) return undefined;
-  const withPasses = (passes: number, t: TurnHeadland): HeadlandChoice<S, P> => {
-    const settings = { ...input, headlandPasses: passes },
-      sharedWork = widenedShared(t);
-    return { settings, shared: sharedWork, planning: replan(settings, sharedWork) };
-  };
-  const choices = [withPasses(turnHeadland.passes, turnHeadland)];
-  const halfway = Math.floor((turnHeadland.asked + turnHeadland.passes) / 2);
-  if (
-    halfway > turnHeadland.asked &&
-    choices[0].planning.plan.warnings.some((w) => w.code === 'headland-pass-skipped')
-  ) {
-    choices.push(withPasses(halfway, { ...turnHeadland, planned: halfway, roundOnly: false }));
-  }
-  if (turnHeadland.fewTracks || turnHeadland.roundOnly) {
-    shared.turnHeadland = { ...turnHeadland, widened: false };
-    choices.push({ settings: input, shared, planning: replan(input, shared) });
-  }
-  let best = choices[0];
-  for (const c of choices.slice(1))
-    if (headlandCost(c.planning.plan.metrics) < headlandCost(best.planning.plan.metrics)) best = c;
-  return best;
 }

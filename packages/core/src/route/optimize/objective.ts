@@ -6,6 +6,7 @@
  * staging area), working costs as meters × workingPerMeter.
  */
 import type { RouteObjective } from '../../types.js';
+import { secondsPerMeter } from '../../objective.js';
 import { DEFAULTS } from '../../request/normalizeRequest.js';
 import type { ResolvedMachine } from '../../request/normalizeRequest.js';
 
@@ -31,8 +32,16 @@ export function objectiveRates(machine: ObjectiveMachine, objective: RouteObject
   const turn = machine.turningSpeedMetersPerSecond;
   const transport = machine.transportSpeedMetersPerSecond;
   if (objective === 'distance') return { objective, workingPerMeter: 1, turningPerMeter: 1, transportPerMeter: 1 };
-  if (objective === 'time')
-    return { objective, workingPerMeter: 1 / work, turningPerMeter: 1 / turn, transportPerMeter: 1 / transport };
+  if (objective === 'time') {
+    // the planner's objective's rates (objective.ts): the route's order and the choice between plannings agree
+    const rate = secondsPerMeter(machine);
+    return {
+      objective,
+      workingPerMeter: rate.working,
+      turningPerMeter: rate.turning,
+      transportPerMeter: rate.transport,
+    };
+  }
   const workFuel = machine.workingFuelLitersPerHour ?? DEFAULTS.objectiveWorkingFuelLitersPerHour;
   const turnFuel = machine.turningFuelLitersPerHour ?? DEFAULTS.objectiveTurningFuelLitersPerHour;
   return {

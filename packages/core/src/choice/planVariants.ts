@@ -1,0 +1,131 @@
+/**
+ * The call's variants, listed as data and each planned through the same pipeline
+ * (choice/planVariant.ts), the best kept by the objective (choice/choose.ts):
+ *
+ * 1. the request as asked — or, where its tracks show the forward turns need a deeper exterior
+ *    headland (tracks/widenHeadland.ts), the passes they need; halfway between, where that plan
+ *    leaves headland passes out; the passes asked after all, for a field of few tracks or one the
+ *    passes fill;
+ * 2. each of those with one heading in every cell, where cells got headings of their own;
+ * 3. for each count of headland passes, its best planning without strip passes, where its route's
+ *    faults may come from them.
+ *
+ * Past the call's wall-clock cap the optional variants (2, 3) are not planned (`time-limit`).
+ */
+import { isPlanError } from '../errors.js';
+import type { SharedWork } from '../sharedWork.js';
+import type { TurnHeadland } from '../tracks/widenHeadland.js';
+import type { StripMode } from '../tracks/planTracks.js';
+import { askedWork, createPlanCache, workFor, type PlanCache } from './cache.js';
+import { isRouted, planVariant, type Call, type PlannedVariant } from './planVariant.js';
+import type { RoutedVariant } from './routedVariant.js';
+import { bestOf } from './choose.js';
+import type { Variant } from './variant.js';
+
+export interface Chosen {
+  kept: RoutedVariant;
+  /** Every variant tried, in order. */
+  tried: PlannedVariant[];
+  /** The ordering time the call reports: the kept variant's and its sibling's with the other cell headings. */
+  orderingMilliseconds?: number;
+}
+
+/** Plans the call's variants (each with `planOne`: the pipeline, or a test's stand-in) and keeps the best. */
+export function planVariants(call: Call, planOne: typeof planVariant = planVariant): Chosen {
+  const cache = createPlanCache(call.settings.headlandPasses);
+  const tried: PlannedVariant[] = [];
+  const plan = (v: Variant, work: SharedWork): PlannedVariant => {
+    const p = planOne(call, v, work, tried.length + 1);
+    tried.push(p);
+    return p;
+  };
+  const asked: Variant = {
+    headlandPasses: call.settings.headlandPasses,
+    strips: 'all',
+    cellHeadings: true,
+    why: 'asked',
+    orderingSpentMilliseconds: 0,
+  };
+  const first = plan(asked, askedWork(cache));
+  const headlandRound = isRouted(first)
+    ? withOneHeading(call, first, askedWork(cache), plan)
+    : headlandVariants(call, cache, first.replacedBy, plan);
+  const all = [...headlandRound];
+  // per headland-pass count, its best planning without strip passes where their faults may be its
+  for (const passes of new Set(headlandRound.map((p) => p.variant.headlandPasses))) {
+    const best = bestOf(headlandRound.filter((p) => p.variant.headlandPasses === passes));
+    if (best.stripsFaulted) all.push(...withoutStrips(call, cache, best, plan));
+  }
+  const kept = bestOf(all);
+  const sibling = all.find((p) => p !== kept && samePlanning(p.variant, kept.variant));
+  const ms = [kept, sibling].map((p) => p?.orderingMilliseconds).filter((v): v is number => v !== undefined);
+  return { kept, tried, ...(ms.length > 0 ? { orderingMilliseconds: ms.reduce((a, b) => a + b, 0) } : {}) };
+}
+
+type PlanOne = (v: Variant, work: SharedWork) => PlannedVariant;
+
+/** Same passes and strips (the two cell-heading variants of one planning). */
+function samePlanning(a: Variant, b: Variant): boolean {
+  return a.headlandPasses === b.headlandPasses && a.strips === b.strips;
+}
+
+/** A routed variant and, where its cells got headings of their own, the same with one heading. */
+function withOneHeading(call: Call, p: RoutedVariant, work: SharedWork, plan: PlanOne): RoutedVariant[] {
+  if (!p.ownCellHeadings) return [p];
+  if (call.cap?.over()) {
+    call.cap.secondSkipped = true;
+    return [p];
+  }
+  const v: Variant = {
+    ...p.variant,
+    cellHeadings: false,
+    why: 'one-heading',
+    orderingSpentMilliseconds: p.orderingMilliseconds ?? 0,
+  };
+  return [p, plan(v, work) as RoutedVariant];
+}
+
+/** The headlands the turns need (`t`), halfway, and the passes asked where that may be better. */
+function headlandVariants(call: Call, cache: PlanCache, t: TurnHeadland, plan: PlanOne): RoutedVariant[] {
+  const variant = (headlandPasses: number, why: Variant['why']): Variant => ({
+    headlandPasses,
+    strips: 'all',
+    cellHeadings: true,
+    why,
+    orderingSpentMilliseconds: 0,
+  });
+  const planWith = (passes: number, why: Variant['why'], work: SharedWork): RoutedVariant[] =>
+    withOneHeading(call, plan(variant(passes, why), work) as RoutedVariant, work, plan);
+  const out = planWith(t.passes, 'turns-need', workFor(cache, t.passes, t));
+  const halfway = Math.floor((t.asked + t.passes) / 2);
+  const skipsPasses = out.some((p) => p.routeWarnings.some((w) => w.code === 'headland-pass-skipped'));
+  if (halfway > t.asked && skipsPasses) {
+    out.push(...planWith(halfway, 'halfway', workFor(cache, halfway, { ...t, planned: halfway, roundOnly: false })));
+  }
+  if (t.fewTracks || t.roundOnly) {
+    const work = askedWork(cache);
+    work.turnHeadland = { ...t, widened: false };
+    out.push(...planWith(t.asked, 'passes-asked', work));
+  }
+  return out;
+}
+
+/** The best planning again without strip passes (one pass per strip where nothing else is left). */
+function withoutStrips(call: Call, cache: PlanCache, best: RoutedVariant, plan: PlanOne): RoutedVariant[] {
+  if (call.cap?.over()) {
+    call.cap.stripsSkipped = true;
+    return [];
+  }
+  const work = cache.byPasses.get(best.variant.headlandPasses)!;
+  const planStrips = (strips: StripMode): RoutedVariant[] => {
+    const v: Variant = { ...best.variant, strips, cellHeadings: true, why: 'no-strips', orderingSpentMilliseconds: 0 };
+    return withOneHeading(call, plan(v, work) as RoutedVariant, work, plan);
+  };
+  try {
+    return planStrips('none');
+  } catch (e) {
+    // a field narrower than the machine has nothing to drive without them: one pass per strip then
+    if (isPlanError(e) && e.code === 'no-workable-area') return planStrips('single');
+    throw e;
+  }
+}
