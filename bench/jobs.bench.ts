@@ -161,7 +161,7 @@ async function runJob(store: Store, fields: Field[], label: string, workers: num
   // The wall clock is the job's own: created_at (the submit) to finished_at (set in the transaction
   // that settles its last item), so the poll can be slow and take next to nothing from the engine
   // it measures (the embedded store shares this thread).
-  let seconds = 0;
+  let seconds: number;
   for (;;) {
     const rows = await store.db.query<{ elapsed: number | string | null }>(
       'SELECT EXTRACT(EPOCH FROM finished_at - created_at) AS elapsed FROM guidance_jobs WHERE job_id = $1',

@@ -3,7 +3,6 @@
  * `options` features, guidance lines, cells, narrow corridors — on constructed fields and
  * on the corpus fields with holes and concave shapes.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkPlan, isPlanError, planRoute } from '@furrow/core';
 import type { FieldGeometry, GeoJsonPolygon, PathPlanRequest, Plan, PlanError, Position } from '@furrow/core';

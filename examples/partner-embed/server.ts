@@ -165,7 +165,7 @@ export async function startPartnerEmbed(opts: PartnerEmbedOptions): Promise<Part
         'cache-control': 'no-store',
         'referrer-policy': 'strict-origin-when-cross-origin',
       });
-      res.end(page(launch.launchUrl, ids));
+      res.end(page(launch.launchUrl));
     })().catch((err: unknown) => {
       res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(`Could not open the planner: ${err instanceof Error ? err.message : String(err)}`);
@@ -198,7 +198,7 @@ function escapeHtml(s: string): string {
   );
 }
 
-function page(launchUrl: string, ids: Provisioned): string {
+function page(launchUrl: string): string {
   const appOrigin = new URL(launchUrl).origin;
   return `<!doctype html>
 <html lang="en">

@@ -153,8 +153,8 @@ describe('furrow as GDAL users expect it', () => {
     const r = await furrow(['plan', '--help']);
     expect(r.code).toBe(0);
     for (const f of PLAN_FORMATS) expect(r.stdout).toMatch(new RegExp(`^  ${f} `, 'm'));
-    expect(r.stdout).toMatch(/^  cnh .*byte-identical to isoxml/m);
-    expect(r.stdout).toMatch(/^  fendt .*byte-identical to isoxml/m);
+    expect(r.stdout).toMatch(/^ {2}cnh .*byte-identical to isoxml/m);
+    expect(r.stdout).toMatch(/^ {2}fendt .*byte-identical to isoxml/m);
     expect(r.stdout).toMatch(/-f, --format/);
     expect(r.stdout).toMatch(/-o, --out/);
   });

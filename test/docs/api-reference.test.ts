@@ -19,7 +19,7 @@ describe('API reference of @furrow/core', () => {
       out = await run(process.execPath, [join(root, 'scripts/api-reference.mjs'), '--check'], { cwd: root, timeout: 280_000 });
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string };
-      throw new Error(`the API reference build warned or failed:\n${e.stderr ?? ''}\n${e.stdout ?? ''}`);
+      throw new Error(`the API reference build warned or failed:\n${e.stderr ?? ''}\n${e.stdout ?? ''}`, { cause: err });
     }
     expect(out.stderr).toBe('');
     expect(out.stdout).toMatch(/API reference of @furrow\/core: \d+ pages/);

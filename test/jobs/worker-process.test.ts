@@ -124,7 +124,7 @@ describeWith(['postgres'], 'furrow worker processes (pg-boss): SIGKILL mid-job, 
       const first = startWorker({});
       // Kill it while an item is being planned (it-tus-033, taken first).
       const deadline = Date.now() + 90_000;
-      let running: { item_index: number }[] = [];
+      let running: { item_index: number }[];
       for (;;) {
         running = await store.db.query<{ item_index: number }>(
           "SELECT item_index FROM guidance_job_items WHERE job_id = $1 AND status = 'running' AND started_at < now() - interval '300 milliseconds'",

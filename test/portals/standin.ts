@@ -79,7 +79,7 @@ export class StandIn {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
-    let json: unknown = undefined;
+    let json: unknown;
     try {
       json = body.length > 0 ? JSON.parse(body) : undefined;
     } catch {

@@ -133,7 +133,8 @@ export function createApp(opts: CreateAppOptions): App {
       title: 'furrow API',
       version: API_VERSION,
       description:
-        'Coverage route planning for farm machines: Quick Start plans, partner provisioning, land entities, launch codes. Send your key in the X-API-KEY header.',
+        'Coverage route planning for farm machines: Quick Start plans, partner provisioning, land entities, launch ' +
+        'codes. Send your key in the X-API-KEY header.',
     },
     servers: [{ url: new URL(c.req.url).origin }],
   }));

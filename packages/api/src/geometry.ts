@@ -49,7 +49,10 @@ export function assertValidBoundary(geometry: unknown, path: string): void {
   }
 }
 
-/** A plan request's field (shape A) or boundary (shape B) and its obstacles' outlines, checked before any credit is taken. */
+/**
+ * A plan request's field (shape A) or boundary (shape B) and its obstacles' outlines, checked before any credit is
+ * taken.
+ */
 export function assertValidRequestGeometry(request: {
   field?: unknown;
   boundary?: unknown;

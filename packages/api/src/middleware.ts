@@ -147,7 +147,8 @@ export function rateLimit(deps: Pick<Deps, 'limiter'>): MiddlewareHandler<AppEnv
       throw new ApiError(
         429,
         'RATE_LIMIT_EXCEEDED',
-        `rate limit of ${d.limit} requests per ${deps.limiter.windowSeconds} s exceeded; retry after ${d.resetSeconds} s`,
+        `rate limit of ${d.limit} requests per ${deps.limiter.windowSeconds} s exceeded; retry after ` +
+          `${d.resetSeconds} s`,
         [],
         { limit: d.limit, windowSeconds: deps.limiter.windowSeconds, retryAfterSeconds: d.resetSeconds },
         { 'Retry-After': String(d.resetSeconds) },

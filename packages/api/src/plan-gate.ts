@@ -58,7 +58,8 @@ export function createPlanGate(options: PlanGateOptions): PlanGate {
     return new ApiError(
       429,
       'RATE_LIMIT_EXCEEDED',
-      `the server is busy planning: ${running} plan(s) running and ${waiters.length} waiting, as many as it takes at once (${limit}); retry after ${retryAfterSeconds} s`,
+      `the server is busy planning: ${running} plan(s) running and ${waiters.length} waiting, as many as it takes ` +
+        `at once (${limit}); retry after ${retryAfterSeconds} s`,
       [],
       { limit, windowSeconds: retryAfterSeconds, retryAfterSeconds, reason: 'plans-busy' },
       { 'Retry-After': String(retryAfterSeconds) },

@@ -64,7 +64,9 @@ export function apiPlanShape(options: unknown): PlanShape {
   return { version: API_VERSION, keepCrosshatches: names.has('useCrossHatches') };
 }
 
-/** The API's plan: the API version (the planner's as `plannerVersion` when it differs), crosshatches only on request. */
+/**
+ * The API's plan: the API version (the planner's as `plannerVersion` when it differs), crosshatches only on request.
+ */
 export function shapePlan(plan: Plan, shape: PlanShape): ApiPlan {
   const out: ApiPlan = { ...plan, version: shape.version };
   if (plan.version !== undefined && plan.version !== shape.version) out.plannerVersion = plan.version;
@@ -102,7 +104,10 @@ export async function planJson(
   return toPlanJson(await planner.plan(request, signal), shape);
 }
 
-/** What a worker sends back: a plan (or, asked to serialise, its JSON), or a PlanError's fields (structured clone drops its class). */
+/**
+ * What a worker sends back: a plan (or, asked to serialise, its JSON), or a PlanError's fields (structured clone drops
+ * its class).
+ */
 export type WorkerResult =
   | { ok: true; plan: Plan }
   | ({ ok: true; plan?: undefined } & PlanJson)

@@ -170,7 +170,8 @@ export const PathPlanRequestSchema = z
           .optional()
           .openapi({
             description:
-              'No-go zones smaller than this (largest extent, m) get no headland rounds: tracks swerve round them. Default: the working width; 0: every zone gets rounds',
+              'No-go zones smaller than this (largest extent, m) get no headland rounds: tracks swerve round them. ' +
+              'Default: the working width; 0: every zone gets rounds',
           }),
       })
       .optional(),
@@ -201,7 +202,8 @@ export const PathPlanRequestSchema = z
       .optional()
       .openapi({
         description:
-          "The field's access points (gates), [lon, lat] each: the route starts at the track end nearest the first; transit legs between zones run through the gates nearest where they leave and enter",
+          "The field's access points (gates), [lon, lat] each: the route starts at the track end nearest the " +
+          'first; transit legs between zones run through the gates nearest where they leave and enter',
         example: [[8.54, 47.37]],
       }),
   })
@@ -250,7 +252,8 @@ export const PathPlanRequestSchema = z
   })
   .openapi('PathPlanRequest', {
     description:
-      'Shape A (`field`, `machine`, `headland`, `tracks`) or shape B (`boundary`, `equipment`, `exteriorHeadlandPasses`); both take `obstacles`, `options`, `routeOptions`.',
+      'Shape A (`field`, `machine`, `headland`, `tracks`) or shape B (`boundary`, `equipment`, ' +
+      '`exteriorHeadlandPasses`); both take `obstacles`, `options`, `routeOptions`.',
     example: {
       field: {
         type: 'Polygon',
@@ -354,7 +357,8 @@ export const PlanZoneSchema = z
   .passthrough()
   .openapi('PlanZone', {
     description:
-      'A stretch of the route worked without leaving the field; zones are joined by transit legs (Connector pieces with connectorKind "transport", each warned)',
+      'A stretch of the route worked without leaving the field; zones are joined by transit legs (Connector pieces ' +
+      'with connectorKind "transport", each warned)',
   });
 
 export const PlanSchema = z
@@ -460,7 +464,8 @@ export const CreateKeySchema = z
       .optional()
       .openapi({
         description:
-          'When the key stops working (ISO 8601 with a time zone; must be in the future). Omitted: the key works until revoked.',
+          'When the key stops working (ISO 8601 with a time zone; must be in the future). Omitted: the key works ' +
+          'until revoked.',
       }),
   })
   .openapi('CreateApiKeyRequest');

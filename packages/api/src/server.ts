@@ -7,7 +7,8 @@
  * FURROW_RETURN_URL_ORIGINS (comma-separated extra launch returnUrl origins), FURROW_LOG_LEVEL (info),
  * FURROW_INPROCESS_WORKER (plan guidance-job items in this process, default 1; docs/jobs.md),
  * FURROW_JWT_SECRET (≥ 32 characters; default: generated once and kept in the store),
- * FURROW_MAX_IN_FLIGHT (16; 0 = no admission bound), FURROW_ADMISSION_WAIT_MS (100), FURROW_MAX_WAITING (4 × in flight).
+ * FURROW_MAX_IN_FLIGHT (16; 0 = no admission bound), FURROW_ADMISSION_WAIT_MS (100), FURROW_MAX_WAITING (4 × in
+ * flight).
  */
 import type { AddressInfo } from 'node:net';
 import { serve as nodeServe } from '@hono/node-server';
@@ -100,7 +101,8 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
     }
     if ((await store.countKeys()) === 0) {
       out(
-        'furrow: no API keys exist yet. Create one with `npx furrow keys create --partner-admin` (stop the server first when using the embedded store), or start with FURROW_BOOTSTRAP_API_KEY set.',
+        'furrow: no API keys exist yet. Create one with `npx furrow keys create --partner-admin` (stop the server ' +
+          'first when using the embedded store), or start with FURROW_BOOTSTRAP_API_KEY set.',
       );
     }
     planner = opts.planner ?? (threads === 0 ? inProcessPlanner() : poolPlanner(threads > 0 ? { threads } : {}));
@@ -112,6 +114,7 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
 
     // APP_URL defaults to the server's own address, known only once it listens: listen first,
     // then build the app and hand requests to it.
+    // eslint-disable-next-line prefer-const -- assigned below, after the server it closes over exists
     let app: App | undefined;
     server = nodeServe({
       fetch: (req, bindings) => (app ? app.fetch(req, bindings) : new Response('starting', { status: 503 })),

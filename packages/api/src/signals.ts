@@ -1,4 +1,6 @@
-/** Resolves at the first SIGINT or SIGTERM (then listens no more): how `furrow serve` and `furrow worker` wait to stop. */
+/**
+ * Resolves at the first SIGINT or SIGTERM (then listens no more): how `furrow serve` and `furrow worker` wait to stop.
+ */
 export function untilStopSignal(): Promise<void> {
   return new Promise<void>((resolve) => {
     const stop = () => {

@@ -13,7 +13,9 @@ export class MissingPackageError extends Error {
   override name = 'MissingPackageError';
 }
 
-/** Bad input to a command: a usage error or the planner's `PlanError` (told by name: `@furrow/core` may not be loaded). */
+/**
+ * Bad input to a command: a usage error or the planner's `PlanError` (told by name: `@furrow/core` may not be loaded).
+ */
 export function isInputError(err: unknown): boolean {
   return err instanceof Error && (err.name === 'UsageError' || err.name === 'PlanError');
 }

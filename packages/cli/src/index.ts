@@ -121,7 +121,8 @@ function program(): Command {
   cmd
     .command('push')
     .description(
-      "send a plan's boundary and AB guidance line to John Deere Operations Center or Trimble Agriculture (docs/portals.md)",
+      "send a plan's boundary and AB guidance line to John Deere Operations Center or Trimble Agriculture " +
+        '(docs/portals.md)',
     )
     .argument('<portal>', 'deere | trimble')
     .argument('<plan-file>', 'plan JSON (furrow plan, POST /api/path-plans/direct)')
@@ -193,7 +194,8 @@ function program(): Command {
   cmd
     .command('bulk')
     .description(
-      'plan every field of a folder, zip or FeatureCollection: locally on all cores, or as a job on a server (docs/jobs.md)',
+      'plan every field of a folder, zip or FeatureCollection: locally on all cores, or as a job on a server ' +
+        '(docs/jobs.md)',
     )
     .argument('<input>', 'folder of boundary files, a zip, or a file with many fields (e.g. a FeatureCollection)')
     .option('-o, --out <dir>', 'write each plan (<field>.json) and summary.json here')
@@ -242,7 +244,8 @@ function program(): Command {
       const made = await createKeyCommand({ partnerAdmin: opts.partnerAdmin === true, name: opts.name }, process.env);
       process.stdout.write(`${made.apiKey}\n`);
       process.stderr.write(
-        `key ${made.keyId} for user ${made.userId}${made.partnerAdmin ? ' (partner admin)' : ''}: shown only now, store it safely\n`,
+        `key ${made.keyId} for user ${made.userId}${made.partnerAdmin ? ' (partner admin)' : ''}: shown only now, ` +
+          `store it safely\n`,
       );
     });
 

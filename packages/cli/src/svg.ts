@@ -92,7 +92,8 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
   const legendHeight = 140 + Math.max(0, warningLines.length - 1) * 15;
   const totalHeight = Math.ceil(mapHeight + legendHeight);
   out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${drawWidth}" height="${totalHeight}" viewBox="0 0 ${drawWidth} ${totalHeight}" font-family="sans-serif">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${drawWidth}" height="${totalHeight}" viewBox="0 0 ` +
+      `${drawWidth} ${totalHeight}" font-family="sans-serif">`,
   );
   out.push(`<title>${escapeXml(options.title ?? 'furrow coverage plan')}</title>`);
   out.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
@@ -123,14 +124,16 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
     const w = (seg.widthMeters ?? 0) * scale;
     if (w < 1) continue;
     out.push(
-      `<path d="${pathData(seg.coordinates, project, false)}" fill="none" stroke="#7fbf7f" stroke-opacity="0.25" stroke-width="${fmt(w)}" stroke-linecap="butt" stroke-linejoin="round"/>`,
+      `<path d="${pathData(seg.coordinates, project, false)}" fill="none" stroke="#7fbf7f" stroke-opacity="0.25" ` +
+        `stroke-width="${fmt(w)}" stroke-linecap="butt" stroke-linejoin="round"/>`,
     );
   }
   for (const seg of route) {
     const style = STYLE[seg.type];
     if (!style) continue;
     out.push(
-      `<path d="${pathData(seg.coordinates, project, false)}" fill="none" stroke="${style.stroke}" stroke-width="${style.width}"${style.dash ? ` stroke-dasharray="${style.dash}"` : ''} stroke-linejoin="round"/>`,
+      `<path d="${pathData(seg.coordinates, project, false)}" fill="none" stroke="${style.stroke}" stroke-width="` +
+        `${style.width}"${style.dash ? ` stroke-dasharray="${style.dash}"` : ''} stroke-linejoin="round"/>`,
     );
   }
 
@@ -145,7 +148,8 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
   if (last) {
     const [x, y] = project(last);
     out.push(
-      `<rect x="${fmt(x - 6)}" y="${fmt(y - 6)}" width="12" height="12" fill="#dc2626" stroke="#fff" stroke-width="2"/>`,
+      `<rect x="${fmt(x - 6)}" y="${fmt(y - 6)}" width="12" height="12" fill="#dc2626" stroke="#fff" ` +
+        `stroke-width="2"/>`,
     );
   }
   const refill = (plan.refillPoints as { position?: Position }[] | undefined) ?? [];
@@ -153,7 +157,8 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
     if (!r?.position) continue;
     const [x, y] = project(r.position);
     out.push(
-      `<path d="M${fmt(x)} ${fmt(y - 8)}L${fmt(x + 7)} ${fmt(y + 5)}L${fmt(x - 7)} ${fmt(y + 5)}Z" fill="#facc15" stroke="#713f12"/>`,
+      `<path d="M${fmt(x)} ${fmt(y - 8)}L${fmt(x + 7)} ${fmt(y + 5)}L${fmt(x - 7)} ${fmt(y + 5)}Z" fill="#facc15" ` +
+        `stroke="#713f12"/>`,
     );
   }
 
@@ -175,16 +180,20 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
   }
   const ly2 = ly + 24;
   out.push(
-    `<circle cx="${margin + 6}" cy="${ly2}" r="6" fill="#16a34a"/><text x="${margin + 18}" y="${ly2 + 4}" font-size="13">Start</text>`,
+    `<circle cx="${margin + 6}" cy="${ly2}" r="6" fill="#16a34a"/><text x="${margin + 18}" y="${ly2 + 4}" ` +
+      `font-size="13">Start</text>`,
   );
   out.push(
-    `<rect x="${margin + 70}" y="${ly2 - 6}" width="12" height="12" fill="#dc2626"/><text x="${margin + 88}" y="${ly2 + 4}" font-size="13">End</text>`,
+    `<rect x="${margin + 70}" y="${ly2 - 6}" width="12" height="12" fill="#dc2626"/><text x="${margin + 88}" ` +
+      `y="${ly2 + 4}" font-size="13">End</text>`,
   );
   out.push(
-    `<rect x="${margin + 140}" y="${ly2 - 6}" width="16" height="12" fill="#9ecae1" stroke="#3182bd"/><text x="${margin + 162}" y="${ly2 + 4}" font-size="13">No-go zone</text>`,
+    `<rect x="${margin + 140}" y="${ly2 - 6}" width="16" height="12" fill="#9ecae1" stroke="#3182bd"/><text ` +
+      `x="${margin + 162}" y="${ly2 + 4}" font-size="13">No-go zone</text>`,
   );
   out.push(
-    `<rect x="${margin + 260}" y="${ly2 - 6}" width="16" height="12" fill="#7fbf7f" fill-opacity="0.4"/><text x="${margin + 282}" y="${ly2 + 4}" font-size="13">Worked area (swaths)</text>`,
+    `<rect x="${margin + 260}" y="${ly2 - 6}" width="16" height="12" fill="#7fbf7f" fill-opacity="0.4"/><text ` +
+      `x="${margin + 282}" y="${ly2 + 4}" font-size="13">Worked area (swaths)</text>`,
   );
 
   // Caption with the metrics.
@@ -192,7 +201,8 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
   const caption1 = [
     `Field ${(m.fieldAreaSquareMeters / 10_000).toFixed(2)} ha`,
     `heading ${plan.heading.degrees.toFixed(1)}° (${plan.heading.source})`,
-    `route ${(m.distanceMeters / 1000).toFixed(2)} km, of which ${(m.workingDistanceMeters / 1000).toFixed(2)} km working`,
+    `route ${(m.distanceMeters / 1000).toFixed(2)} km, of which ${(m.workingDistanceMeters / 1000).toFixed(2)} km ` +
+      `working`,
     `time ${formatDuration(m.timeSeconds)}`,
   ].join(' · ');
   const caption2 = [
@@ -212,7 +222,9 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
   return out.join('\n');
 }
 
-/** Splits text into lines of at most `columns` characters at spaces (a longer word gets a line of its own, cut nowhere). */
+/**
+ * Splits text into lines of at most `columns` characters at spaces (a longer word gets a line of its own, cut nowhere).
+ */
 export function wrapText(text: string, columns: number): string[] {
   const lines: string[] = [];
   let line = '';

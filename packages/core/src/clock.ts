@@ -14,11 +14,11 @@
  *   real connectors stop where they are, the second planning (cells with headings of their own,
  *   choice/planVariants.ts) and the planning without strip passes (the same)
  *   are not made — and what every plan needs takes the cheap way (`SafetyCap.hurry`): no headings
- *   per cell (read before each cell is weighed), no strip passes, joins not made yet by a turn or a chain of waypoints only (no
- *   headland traversal but on rings built before, no search; what they do not fit drawn straight, warned), no join refitted,
- *   the coverage metric on at most 2,000 vertices of curved passes (metrics/measureRoute.ts), the unworked patches not
- *   listed, the narrow corridors not looked for (output/planExtras.ts). The plan says what was cut in a warning `time-limit` (`capCall`, `addTimeLimitWarning`);
- *   only such a plan may depend on the machine.
+ *   per cell (read before each cell is weighed), no strip passes, joins not made yet by a turn or a chain of waypoints
+ * only (no   headland traversal but on rings built before, no search; what they do not fit drawn straight, warned), no
+ * join refitted,   the coverage metric on at most 2,000 vertices of curved passes (metrics/measureRoute.ts), the
+ * unworked patches not   listed, the narrow corridors not looked for (output/planExtras.ts). The plan says what was cut
+ * in a warning `time-limit` (`capCall`, `addTimeLimitWarning`);   only such a plan may depend on the machine.
  */
 import type { PlanWarning } from './types.js';
 
@@ -180,6 +180,8 @@ export function addTimeLimitWarning(plan: { warnings: PlanWarning[] }, cap: Safe
       : 'the route was then connected and measured in full';
   plan.warnings.push({
     code: 'time-limit',
-    message: `maxOptimizerTime passed on the wall clock before the work budget was spent: ${cut.join('; ')}; ${rest}. This plan may differ from one made on a less loaded machine.`,
+    message:
+      `maxOptimizerTime passed on the wall clock before the work budget was spent: ${cut.join('; ')}; ` +
+      `${rest}. This plan may differ from one made on a less loaded machine.`,
   });
 }

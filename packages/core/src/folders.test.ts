@@ -172,7 +172,9 @@ describe('packages/core/src sizes', () => {
 
   it('the function finder measures declarations, arrows and methods, strings and comments included', () => {
     const body = (n: number): string => Array.from({ length: n }, (_, i) => `  x += ${i}; // }\n`).join('');
-    const source = `function a() {\n${body(3)}}\nconst b = () => {\n  const s = '}';\n${body(5)}};\nclass C { m() {\n${body(8)}} }\n`;
+    const source =
+      `function a() {\n${body(3)}}\nconst b = () => {\n  const s = '}';\n${body(5)}};\nclass C { m() ` +
+      `{\n${body(8)}} }\n`;
     expect(longFunctions(source, 5)).toEqual([`6:8`, `14:10`]);
     expect(longFunctions(source, 10)).toEqual([]);
   });

@@ -15,7 +15,9 @@ import type { TurnHeadland } from './tracks/widenHeadland.js';
 export interface SharedWork {
   memo: ConnectionMemo;
   prepared?: LocalField;
-  /** The field simplified where it is dense (geometry/simplifyBoundary.ts): for headland offsets and connector rings. */
+  /**
+   * The field simplified where it is dense (geometry/simplifyBoundary.ts): for headland offsets and connector rings.
+   */
   simple?: PathsD;
   headlands?: HeadlandStage<ChosenHeading>;
   headlandRoute?: ReturnType<typeof headlandRoutePieces>;

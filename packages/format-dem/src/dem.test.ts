@@ -106,55 +106,58 @@ describe('GeoTIFF', () => {
 });
 
 describeWith(['gdal'], 'GeoTIFF written by GDAL', () => {
-  it('reads a DEM that gdal_translate made from an ASCII grid (origin from the south-west corner, no data)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'furrow-dem-'));
-    try {
-      const asc = [
-        'ncols 3',
-        'nrows 2',
-        'xllcorner 600000',
-        'yllcorner 5200000',
-        'cellsize 2',
-        'NODATA_value -1',
-        '10 20 30',
-        '40 -1 60',
-        '',
-      ].join('\n');
-      writeFileSync(join(dir, 'in.asc'), asc);
-      execFileSync('gdal_translate', [
-        '-q',
-        '-of',
-        'GTiff',
-        '-ot',
-        'Float32',
-        '-a_srs',
-        'EPSG:32632',
-        join(dir, 'in.asc'),
-        join(dir, 'out.tif'),
-      ]);
-      const grid = await readDem(readFileSync(join(dir, 'out.tif')));
-      // xllcorner / yllcorner are the south-west corner: the north edge is 2 rows × 2 m above it.
-      expect(grid).toMatchObject({
-        crs: 'EPSG:32632',
-        originX: 600_000,
-        originY: 5_200_004,
-        cellSizeX: 2,
-        cellSizeY: 2,
-        columns: 3,
-        rows: 2,
-      });
-      expect(Array.from(grid.elevationsMeters).map((v) => (Number.isNaN(v) ? null : v))).toEqual([
-        10,
-        20,
-        30,
-        40,
-        null,
-        60,
-      ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    'reads a DEM that gdal_translate made from an ASCII grid (origin from the south-west corner, ' + 'no data)',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'furrow-dem-'));
+      try {
+        const asc = [
+          'ncols 3',
+          'nrows 2',
+          'xllcorner 600000',
+          'yllcorner 5200000',
+          'cellsize 2',
+          'NODATA_value -1',
+          '10 20 30',
+          '40 -1 60',
+          '',
+        ].join('\n');
+        writeFileSync(join(dir, 'in.asc'), asc);
+        execFileSync('gdal_translate', [
+          '-q',
+          '-of',
+          'GTiff',
+          '-ot',
+          'Float32',
+          '-a_srs',
+          'EPSG:32632',
+          join(dir, 'in.asc'),
+          join(dir, 'out.tif'),
+        ]);
+        const grid = await readDem(readFileSync(join(dir, 'out.tif')));
+        // xllcorner / yllcorner are the south-west corner: the north edge is 2 rows × 2 m above it.
+        expect(grid).toMatchObject({
+          crs: 'EPSG:32632',
+          originX: 600_000,
+          originY: 5_200_004,
+          cellSizeX: 2,
+          cellSizeY: 2,
+          columns: 3,
+          rows: 2,
+        });
+        expect(Array.from(grid.elevationsMeters).map((v) => (Number.isNaN(v) ? null : v))).toEqual([
+          10,
+          20,
+          30,
+          40,
+          null,
+          60,
+        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('JSON elevation grid', () => {

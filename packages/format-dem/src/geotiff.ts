@@ -48,7 +48,8 @@ function crsOf(image: GeoTIFFImage, file: string, override: string | undefined):
     return `EPSG:${geographic}`;
   throw demError(
     file,
-    'the GeoTIFF names no EPSG coordinate system (user-defined or missing GeoKeys): pass the CRS explicitly (crs: "EPSG:…" or a proj4 definition)',
+    'the GeoTIFF names no EPSG coordinate system (user-defined or missing GeoKeys): pass the CRS explicitly (crs: ' +
+      '"EPSG:…" or a proj4 definition)',
     'terrain.grid.crs',
   );
 }
@@ -79,7 +80,8 @@ export async function readGeoTiffDem(
   if (columns * rows > 25_000_000) {
     throw demError(
       file,
-      `the raster has ${columns} × ${rows} cells; at most 25,000,000 are read — crop it to the field first (gdal_translate -projwin)`,
+      `the raster has ${columns} × ${rows} cells; at most 25,000,000 are read — crop it to the field first ` +
+        `(gdal_translate -projwin)`,
     );
   }
   const band = options.band ?? 0;

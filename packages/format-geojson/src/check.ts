@@ -40,7 +40,9 @@ export interface PlanCheckOptions {
   maxGapMeters?: number;
   /** Largest point spacing along curved turn / connector stretches, meters (contract: 0.5). */
   maxCurveSpacingMeters?: number;
-  /** A stretch longer than the spacing counts as straight when the heading changes less than this at both ends, degrees. */
+  /**
+   * A stretch longer than the spacing counts as straight when the heading changes less than this at both ends, degrees.
+   */
   straightToleranceDegrees?: number;
 }
 

@@ -12,52 +12,56 @@ function ring(pts: [number, number][]): Position[] {
 }
 
 describe('plan GeoJSON: cells', () => {
-  it('each cell of plan.cells is a Cell feature (Polygon, index, heading, track count); the route features are unchanged', () => {
-    // A hole in the middle splits the tracks into cells below, beside and above it.
-    const field: GeoJsonPolygon = {
-      type: 'Polygon',
-      coordinates: [
-        ring([
-          [0, 0],
-          [260, 0],
-          [260, 180],
-          [0, 180],
-        ]),
-        ring([
-          [100, 60],
-          [100, 120],
-          [160, 120],
-          [160, 60],
-        ]),
-      ],
-    };
-    const plan = planRoute({ field, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 } });
-    const cells = plan.cells as {
-      index: number;
-      trackCount: number;
-      headingDegrees: number;
-      areaSquareMeters: number;
-      geometry: { type: string; coordinates: Position[][] };
-    }[];
-    expect(cells.length).toBeGreaterThanOrEqual(3);
-    const fc = planToFeatureCollection(plan);
-    const features = fc.features.filter((f) => f.properties.type === 'Cell');
-    expect(features).toHaveLength(cells.length);
-    features.forEach((f, i) => {
-      expect(f.geometry.type).toBe('Polygon');
-      expect(f.geometry.coordinates).toEqual(cells[i].geometry.coordinates);
-      expect(f.properties).toMatchObject({
-        index: cells[i].index,
-        trackCount: cells[i].trackCount,
-        headingDegrees: cells[i].headingDegrees,
-        areaSquareMeters: cells[i].areaSquareMeters,
+  it(
+    'each cell of plan.cells is a Cell feature (Polygon, index, heading, track count); the route features are ' +
+      'unchanged',
+    () => {
+      // A hole in the middle splits the tracks into cells below, beside and above it.
+      const field: GeoJsonPolygon = {
+        type: 'Polygon',
+        coordinates: [
+          ring([
+            [0, 0],
+            [260, 0],
+            [260, 180],
+            [0, 180],
+          ]),
+          ring([
+            [100, 60],
+            [100, 120],
+            [160, 120],
+            [160, 60],
+          ]),
+        ],
+      };
+      const plan = planRoute({ field, machine: { widthMeters: 6, turnRadiusMeters: 6 }, headland: { passes: 2 } });
+      const cells = plan.cells as {
+        index: number;
+        trackCount: number;
+        headingDegrees: number;
+        areaSquareMeters: number;
+        geometry: { type: string; coordinates: Position[][] };
+      }[];
+      expect(cells.length).toBeGreaterThanOrEqual(3);
+      const fc = planToFeatureCollection(plan);
+      const features = fc.features.filter((f) => f.properties.type === 'Cell');
+      expect(features).toHaveLength(cells.length);
+      features.forEach((f, i) => {
+        expect(f.geometry.type).toBe('Polygon');
+        expect(f.geometry.coordinates).toEqual(cells[i].geometry.coordinates);
+        expect(f.properties).toMatchObject({
+          index: cells[i].index,
+          trackCount: cells[i].trackCount,
+          headingDegrees: cells[i].headingDegrees,
+          areaSquareMeters: cells[i].areaSquareMeters,
+        });
+        expect(f.properties).not.toHaveProperty('sequence');
       });
-      expect(f.properties).not.toHaveProperty('sequence');
-    });
-    expect(checkPlanFeatureCollection(fc)).toEqual([]);
-    // Without cells in the plan, no Cell feature.
-    expect(
-      planToFeatureCollection({ ...plan, cells: undefined }).features.some((f) => f.properties.type === 'Cell'),
-    ).toBe(false);
-  });
+      expect(checkPlanFeatureCollection(fc)).toEqual([]);
+      // Without cells in the plan, no Cell feature.
+      expect(
+        planToFeatureCollection({ ...plan, cells: undefined }).features.some((f) => f.properties.type === 'Cell'),
+      ).toBe(false);
+    },
+  );
 });

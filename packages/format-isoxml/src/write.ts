@@ -194,7 +194,17 @@ function buildTaskData(content: PartfieldContent): string {
   out.push(`  ${tag('CTR', { A: 'CTR1', B: designator(names.customer ?? 'furrow') }, true)}\n`);
   out.push(`  ${tag('FRM', { A: 'FRM1', B: designator(names.farm ?? 'furrow'), I: 'CTR1' }, true)}\n`);
   out.push(
-    `  ${tag('PFD', { A: 'PFD1', C: designator(names.field ?? 'field'), D: String(Math.round(geometryArea(content.boundary))), E: 'CTR1', F: 'FRM1' }, false)}\n`,
+    `  ${tag(
+      'PFD',
+      {
+        A: 'PFD1',
+        C: designator(names.field ?? 'field'),
+        D: String(Math.round(geometryArea(content.boundary))),
+        E: 'CTR1',
+        F: 'FRM1',
+      },
+      false,
+    )}\n`,
   );
   const i4 = '    ';
   for (const rings of polygonsOf(content.boundary)) out.push(polygonXml(i4, PLN_BOUNDARY, rings, names.field));
@@ -222,8 +232,8 @@ function ringsOfGeometry(g: { type: string; coordinates: unknown }): Ring[][] {
 
 /**
  * The plan as TASKDATA.XML: PFD with the boundary (PLN 1), its holes and the plan's obstacles
- * (PLN 6), the headland area (PLN 10: the plan's, else the band of its exterior passes), one guidance group with a pattern
- * per track in driving order (AB or curve), the plan's guidance lines as a second group, and
+ * (PLN 6), the headland area (PLN 10: the plan's, else the band of its exterior passes), one guidance group with a
+ * pattern per track in driving order (AB or curve), the plan's guidance lines as a second group, and
  * refill points (PNT 4) and the staging area (PNT 11).
  */
 export function planToTaskData(plan: Plan, names: TaskDataNames = {}): string {

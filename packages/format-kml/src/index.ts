@@ -93,7 +93,9 @@ export function escapeXml(value: string): string {
 
 // Plan KML is written as text: xmlbuilder2 took ~0.8 s for a 900-feature plan, string building ~10 ms.
 function polygonXml(rings: Position[][]): string {
-  let out = `<Polygon><outerBoundaryIs><LinearRing><coordinates>${coordText(rings[0])}</coordinates></LinearRing></outerBoundaryIs>`;
+  let out =
+    `<Polygon><outerBoundaryIs><LinearRing><coordinates>${coordText(rings[0])}` +
+    `</coordinates></LinearRing></outerBoundaryIs>`;
   for (const hole of rings.slice(1))
     out += `<innerBoundaryIs><LinearRing><coordinates>${coordText(hole)}</coordinates></LinearRing></innerBoundaryIs>`;
   return out + '</Polygon>';
@@ -104,13 +106,22 @@ function geometryXml(geometry: GeoJsonGeometry): string {
     case 'Point':
       return `<Point><coordinates>${coordText([geometry.coordinates])}</coordinates></Point>`;
     case 'LineString':
-      return `<LineString><tessellate>1</tessellate><coordinates>${coordText(geometry.coordinates)}</coordinates></LineString>`;
+      return (
+        `<LineString><tessellate>1</tessellate><coordinates>${coordText(geometry.coordinates)}` +
+        `</coordinates></LineString>`
+      );
     case 'Polygon':
       return polygonXml(geometry.coordinates);
-    case 'MultiPoint':
-      return `<MultiGeometry>${geometry.coordinates.map((p) => `<Point><coordinates>${coordText([p])}</coordinates></Point>`).join('')}</MultiGeometry>`;
-    case 'MultiLineString':
-      return `<MultiGeometry>${geometry.coordinates.map((l) => `<LineString><coordinates>${coordText(l)}</coordinates></LineString>`).join('')}</MultiGeometry>`;
+    case 'MultiPoint': {
+      const points = geometry.coordinates.map((p) => `<Point><coordinates>${coordText([p])}</coordinates></Point>`);
+      return `<MultiGeometry>${points.join('')}</MultiGeometry>`;
+    }
+    case 'MultiLineString': {
+      const lines = geometry.coordinates.map(
+        (l) => `<LineString><coordinates>${coordText(l)}</coordinates></LineString>`,
+      );
+      return `<MultiGeometry>${lines.join('')}</MultiGeometry>`;
+    }
     case 'MultiPolygon':
       return `<MultiGeometry>${geometry.coordinates.map(polygonXml).join('')}</MultiGeometry>`;
   }
@@ -199,7 +210,8 @@ export function featuresToKml(
     const style = STYLES[type] ?? { line: 'ffffffff', width: 1 };
     const poly = style.fill ? `<PolyStyle><color>${style.fill}</color><outline>1</outline></PolyStyle>` : '';
     parts.push(
-      `    <Style id="${escapeXml(type)}"><LineStyle><color>${style.line}</color><width>${style.width}</width></LineStyle>${poly}</Style>\n`,
+      `    <Style id="${escapeXml(type)}"><LineStyle><color>${style.line}</color><width>${style.width}` +
+        `</width></LineStyle>${poly}</Style>\n`,
     );
   }
   if (options.extended) parts.push(extendedDataXml(options.extended, '    '));
@@ -208,7 +220,8 @@ export function featuresToKml(
     for (const f of features) {
       if (f.properties.type !== type) continue;
       parts.push(
-        `      <Placemark>\n        <name>${escapeXml(placemarkName(f))}</name>\n        <styleUrl>#${escapeXml(type)}</styleUrl>\n`,
+        `      <Placemark>\n        <name>${escapeXml(placemarkName(f))}</name>\n        ` +
+          `<styleUrl>#${escapeXml(type)}</styleUrl>\n`,
       );
       parts.push(extendedDataXml(f.properties, '        '));
       parts.push(`        ${geometryXml(f.geometry)}\n      </Placemark>\n`);

@@ -13,7 +13,8 @@ import { writeDbf } from './dbf.js';
 
 /** ESRI WKT of WGS84 geographic coordinates, as GDAL and the displays expect in a .prj. */
 export const WGS84_PRJ =
-  'GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]';
+  'GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],' +
+  'PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]';
 
 export type ShapeType = 'POINT' | 'POLYLINE' | 'POLYGON';
 
@@ -130,7 +131,10 @@ function attributesOf(f: PlanFeature): Record<string, unknown> {
   return a;
 }
 
-/** Plan layers: `<name>_lines` (route + guidance lines), `<name>_polygons` (boundary, obstacles, ...), `<name>_points` (refill, staging). */
+/**
+ * Plan layers: `<name>_lines` (route + guidance lines), `<name>_polygons` (boundary, obstacles, ...), `<name>_points`
+ * (refill, staging).
+ */
 export function planLayers(plan: Plan, name = 'plan'): ShapefileLayer[] {
   const features = planToFeatureCollection(plan).features;
   const pick = (types: Set<string>) =>
@@ -152,7 +156,10 @@ export interface ShapefileOptions {
   date?: Date;
 }
 
-/** The plan as a zipped Shapefile: separate line, polygon (and point) layers, attributes type / sequence / width_m, WGS84 .prj. */
+/**
+ * The plan as a zipped Shapefile: separate line, polygon (and point) layers, attributes type / sequence / width_m,
+ * WGS84 .prj.
+ */
 export async function planToShapefileZip(plan: Plan, options: ShapefileOptions = {}): Promise<Uint8Array> {
   const files: Record<string, Uint8Array | string> = {};
   for (const layer of planLayers(plan, options.name ?? 'plan')) Object.assign(files, layerFiles(layer, options.date));

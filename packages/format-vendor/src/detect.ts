@@ -73,7 +73,8 @@ export function detectFormat(input: Uint8Array | string, filename?: string): Bou
   if (byExt[ext]) return byExt[ext];
   throw boundaryError(
     { file: filename },
-    `unrecognised boundary format: saw ${describeText(text)}; expected GeoJSON, WKT, KML, a zipped Shapefile or an ISO-XML TASKDATA.XML`,
+    `unrecognised boundary format: saw ${describeText(text)}; expected GeoJSON, WKT, KML, a zipped Shapefile or an ` +
+      `ISO-XML TASKDATA.XML`,
   );
 }
 

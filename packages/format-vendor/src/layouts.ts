@@ -84,7 +84,9 @@ function boundaryArea(plan: Plan): number {
  * `Swath.shp` (the guidance lines: one polyline per track, ID and Length in m), WGS84.
  */
 export function trimbleFiles(plan: Plan, options: PlanExportOptions = {}): Record<string, Uint8Array | string> {
-  const dir = `AgGPS/Data/${safeName(options.customer ?? 'furrow', 'Client')}/${safeName(options.farm ?? 'furrow', 'Farm')}/${safeName(options.field ?? 'field', 'Field')}`;
+  const dir =
+    `AgGPS/Data/${safeName(options.customer ?? 'furrow', 'Client')}/` +
+    `${safeName(options.farm ?? 'furrow', 'Farm')}/${safeName(options.field ?? 'field', 'Field')}`;
   const date = yyyymmdd(options.date ?? new Date());
   const boundary = layerFiles(
     {

@@ -32,7 +32,9 @@ function startNodeWorker(): WorkerHandle {
   };
 }
 
-/** Plans `request` in a worker thread; rejects with `PlanError` on bad input, with an AbortError when `signal` aborts. */
+/**
+ * Plans `request` in a worker thread; rejects with `PlanError` on bad input, with an AbortError when `signal` aborts.
+ */
 export function planRouteAsync(request: PathPlanRequest, options: PlanAsyncOptions = {}): Promise<Plan> {
   return planInWorker(startNodeWorker, request, options);
 }

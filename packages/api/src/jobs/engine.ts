@@ -137,12 +137,14 @@ export async function insertJob(
       if (!boundaryId) {
         boundaryId = randomUUID();
         await tx.query(
-          'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, NULL, $2, $3, $4::jsonb)',
+          'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, NULL, $2, $3, ' +
+            '$4::jsonb)',
           [boundaryId, job.companyId, item.name ?? null, item.geometry as object],
         );
       }
       await tx.query(
-        'INSERT INTO guidance_job_items (job_id, item_index, boundary_id, request, work_estimate) VALUES ($1, $2, $3, $4::jsonb, $5)',
+        'INSERT INTO guidance_job_items (job_id, item_index, boundary_id, request, work_estimate) VALUES ($1, $2, ' +
+          '$3, $4::jsonb, $5)',
         [jobId, i, boundaryId, item.request, item.workEstimate],
       );
     }
@@ -253,7 +255,8 @@ async function finishIfDone(tx: Sql, jobId: string): Promise<void> {
 
 // ---- claiming -------------------------------------------------------------------------------
 
-const CLAIM_RETURNING = `RETURNING i.job_id, i.item_index, i.attempts, i.boundary_id, i.request, j.company_id, j.created_by`;
+const CLAIM_RETURNING =
+  'RETURNING i.job_id, i.item_index, i.attempts, i.boundary_id, i.request, j.company_id, j.created_by';
 
 const toClaimed: (r: Row) => ClaimedItem = rowMapper({
   jobId: text,
@@ -276,8 +279,8 @@ export async function claimItem(
   leaseSeconds: number,
 ): Promise<ClaimedItem | undefined> {
   const rows = await store.db.query(
-    `UPDATE guidance_job_items i SET status = 'running', attempts = i.attempts + 1, started_at = COALESCE(i.started_at, now()),
-       lease_until = now() + make_interval(secs => $3)
+    `UPDATE guidance_job_items i SET status = 'running', attempts = i.attempts + 1,
+       started_at = COALESCE(i.started_at, now()), lease_until = now() + make_interval(secs => $3)
      FROM guidance_jobs j
      WHERE i.job_id = $1 AND i.item_index = $2 AND j.job_id = i.job_id AND j.cancelled_at IS NULL
        AND i.status IN ('queued', 'running')
@@ -300,12 +303,13 @@ export async function claimNext(
   maxAttempts: number,
 ): Promise<ClaimedItem[]> {
   const rows = await store.db.query(
-    `UPDATE guidance_job_items i SET status = 'running', attempts = i.attempts + 1, started_at = COALESCE(i.started_at, now()),
-       lease_until = now() + make_interval(secs => $2)
+    `UPDATE guidance_job_items i SET status = 'running', attempts = i.attempts + 1,
+       started_at = COALESCE(i.started_at, now()), lease_until = now() + make_interval(secs => $2)
      FROM guidance_jobs j, (
        SELECT c.job_id, c.item_index FROM guidance_job_items c JOIN guidance_jobs cj ON cj.job_id = c.job_id
        WHERE cj.cancelled_at IS NULL
-         AND ((c.status = 'queued' AND c.next_attempt_at <= now()) OR (c.status = 'running' AND c.lease_until < now() AND c.attempts < $3))
+         AND ((c.status = 'queued' AND c.next_attempt_at <= now())
+           OR (c.status = 'running' AND c.lease_until < now() AND c.attempts < $3))
        ORDER BY cj.created_at, c.job_id, c.work_estimate DESC, c.item_index LIMIT $1 FOR UPDATE OF c SKIP LOCKED) due
      WHERE i.job_id = due.job_id AND i.item_index = due.item_index AND j.job_id = i.job_id
      ${CLAIM_RETURNING}`,
@@ -321,7 +325,8 @@ export async function claimNext(
  */
 export async function releaseRunning(store: Store): Promise<number> {
   const rows = await store.db.query(
-    `UPDATE guidance_job_items SET lease_until = now() - interval '1 second' WHERE status = 'running' RETURNING item_index`,
+    `UPDATE guidance_job_items SET lease_until = now() - interval '1 second' WHERE status = 'running'
+     RETURNING item_index`,
   );
   return rows.length;
 }
@@ -339,10 +344,12 @@ export async function sweepAbandoned(store: Store, maxAttempts: number): Promise
     const rows = await tx.query<{ job_id: string }>(
       `UPDATE guidance_job_items i SET status = ${SETTLE_STATUS}, finished_at = now(), lease_until = NULL,
          error = CASE WHEN j.cancelled_at IS NULL THEN jsonb_build_object('code', 'AttemptsExhausted', 'message',
-           'the item was started ' || i.attempts || ' times and its worker never finished it (crashed, killed or hung); not retried again')
+           'the item was started ' || i.attempts || ' times and its worker never finished it ' ||
+           '(crashed, killed or hung); not retried again')
            ELSE NULL END
        FROM guidance_jobs j
-       WHERE j.job_id = i.job_id AND i.status = 'running' AND i.lease_until < now() AND (i.attempts >= $1 OR j.cancelled_at IS NOT NULL)
+       WHERE j.job_id = i.job_id AND i.status = 'running' AND i.lease_until < now()
+         AND (i.attempts >= $1 OR j.cancelled_at IS NOT NULL)
        RETURNING i.job_id`,
       [maxAttempts],
     );
@@ -521,12 +528,13 @@ async function completeItem(
     const { field: _f, boundary: _b, ...options } = request;
     await tx.query(
       `INSERT INTO plans (plan_id, boundary_id, field_id, company_id, created_by, request, plan, plan_gzip)
-       SELECT $1, b.boundary_id, b.field_id, $3, $4, $5::jsonb, $6::json, decode($7, 'base64') FROM boundaries b WHERE b.boundary_id = $2`,
+       SELECT $1, b.boundary_id, b.field_id, $3, $4, $5::jsonb, $6::json, decode($7, 'base64')
+       FROM boundaries b WHERE b.boundary_id = $2`,
       [planId, item.boundaryId, item.companyId, item.createdBy, options, plan.json ?? null, plan.gzip ?? null],
     );
     await tx.query(
-      `UPDATE guidance_job_items SET status = 'done', plan_id = $3, metrics = $4::jsonb, error = NULL, credits_charged = $5,
-         finished_at = now(), lease_until = NULL
+      `UPDATE guidance_job_items SET status = 'done', plan_id = $3, metrics = $4::jsonb, error = NULL,
+         credits_charged = $5, finished_at = now(), lease_until = NULL
        WHERE job_id = $1 AND item_index = $2`,
       [item.jobId, item.itemIndex, planId, plan.metrics, cost],
     );
@@ -556,7 +564,8 @@ async function retryLater(store: Store, item: ClaimedItem, delaySeconds: number)
   return store.db.transaction(async (tx) => {
     if (!(await lockRunning(tx, item))) return 'skipped';
     await tx.query(
-      `UPDATE guidance_job_items SET status = 'queued', lease_until = NULL, next_attempt_at = now() + make_interval(secs => $3)
+      `UPDATE guidance_job_items SET status = 'queued', lease_until = NULL,
+         next_attempt_at = now() + make_interval(secs => $3)
        WHERE job_id = $1 AND item_index = $2`,
       [item.jobId, item.itemIndex, delaySeconds],
     );

@@ -142,7 +142,9 @@ export async function startPgBossRunner(
   const giveUp = async ([job]: PgBoss.JobWithMetadata<{ jobId: string; itemIndex: number }>[]) => {
     const settled = await settleItem(ctx.store, job.data.jobId, job.data.itemIndex, {
       code: 'AttemptsExhausted',
-      message: `the queue stopped retrying the item (retry limit reached, or it expired for the last time; last error: ${lastError(job.output)}); it was not planned`,
+      message:
+        `the queue stopped retrying the item (retry limit reached, or it expired for the last time; last ` +
+        `error: ${lastError(job.output)}); it was not planned`,
     });
     if (settled) {
       finished++;

@@ -37,7 +37,8 @@ const SubmitSchema = z
       .optional()
       .openapi({
         description:
-          "Company the job, its inline boundaries and plans belong to (default: the company of the first `boundaryId` item, or the caller's only company)",
+          'Company the job, its inline boundaries and plans belong to (default: the company of the first ' +
+          "`boundaryId` item, or the caller's only company)",
       }),
     defaults: z
       .record(z.string(), z.unknown())
@@ -49,7 +50,8 @@ const SubmitSchema = z
       .max(MAX_JOB_ITEMS)
       .openapi({
         description:
-          'Each a path-plan request (shape A or B, optional `name`) or `{ "boundaryId": "…" }` with request fields overriding `defaults`',
+          'Each a path-plan request (shape A or B, optional `name`) or `{ "boundaryId": "…" }` with request fields ' +
+          'overriding `defaults`',
       }),
   })
   .openapi('GuidanceJobRequest');
@@ -160,7 +162,11 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       tags: ['Guidance jobs'],
       security,
       summary: 'Submit a bulk guidance job (asynchronous; poll every 5 s)',
-      description: `Plans many fields: each item is a path-plan request or a stored boundary with overrides. Answers 202 at once with the job (Location, Retry-After: ${RETRY_AFTER_SECONDS}); items are planned by workers, each stored as a plan of the job's company and charged ${deps.config.planCostCredits} credit(s) once when planned (company first, then the caller).`,
+      description:
+        `Plans many fields: each item is a path-plan request or a stored boundary with overrides. ` +
+        `Answers 202 at once with the job (Location, Retry-After: ${RETRY_AFTER_SECONDS}); items are planned by ` +
+        `workers, each stored as a plan of the job's company and charged ${deps.config.planCostCredits} ` +
+        `credit(s) once when planned (company first, then the caller).`,
       request: { body: jsonBody(SubmitSchema) },
       responses: { 202: json('The job, queued', JobSchema), ...errorResponses(400, 401, 402, 404, 413, 415, 429) },
     }),
@@ -209,7 +215,8 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
                 path: 'companyId',
                 message:
                   companies.length === 0
-                    ? 'the caller has no company; a job stores its plans in a company (ask your partner admin for access)'
+                    ? 'the caller has no company; a job stores its plans in a company (ask your partner admin for ' +
+                      'access)'
                     : 'required: the caller has several companies',
               },
             ]);

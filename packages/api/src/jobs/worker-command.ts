@@ -58,7 +58,8 @@ export async function workerCommand(env: Env = process.env, opts: WorkerCommandO
   const url = env.DATABASE_URL ?? '';
   if (!url.startsWith('postgres://') && !url.startsWith('postgresql://')) {
     out(
-      'furrow worker: DATABASE_URL must name a PostgreSQL database (postgres://…); the embedded store is planned by `furrow serve` itself.',
+      'furrow worker: DATABASE_URL must name a PostgreSQL database (postgres://…); the embedded store is planned ' +
+        'by `furrow serve` itself.',
     );
     return 2;
   }

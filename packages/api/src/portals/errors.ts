@@ -79,7 +79,8 @@ export function codeForStatus(status: number): PortalErrorCode {
  */
 export const PORTAL_ID = /^(?!\.{1,2}$)[^/?#\\%\s\u0000-\u001f\u007f]{1,200}$/;
 export const PORTAL_ID_RULE =
-  'must be a portal id: 1 to 200 characters, not "." or "..", without "/", "?", "#", "\\", "%", spaces or control characters';
+  'must be a portal id: 1 to 200 characters, not "." or "..", without "/", "?", "#", "\\", "%", spaces or control ' +
+  'characters';
 
 /** Throws `portal-config` unless the target's ids are portal ids (`PORTAL_ID`). */
 export function checkPortalTarget(portal: PortalName, t: { organizationId: string; fieldId: string }): void {

@@ -96,7 +96,8 @@ export class PortalHttp {
         throw new PortalError(
           this.portal,
           'portal-network',
-          `${this.portal}: ${what} failed: ${url} unreachable after ${attempts} attempts (${err instanceof Error ? err.message : String(err)})`,
+          `${this.portal}: ${what} failed: ${url} unreachable after ${attempts} attempts ` +
+            `(${err instanceof Error ? err.message : String(err)})`,
           { attempts },
         );
       }

@@ -96,7 +96,8 @@ export class OAuthTokenSource {
       Accept: 'application/json',
     };
     if ((config.clientAuth ?? 'basic') === 'basic') {
-      headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`).toString('base64')}`;
+      const credentials = `${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`;
+      headers.Authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
     } else {
       form.set('client_id', config.clientId);
       form.set('client_secret', config.clientSecret);
@@ -114,7 +115,8 @@ export class OAuthTokenSource {
       throw new PortalError(
         portal,
         'portal-network',
-        `${portal}: token endpoint ${config.tokenUrl} unreachable (${err instanceof Error ? err.message : String(err)})`,
+        `${portal}: token endpoint ${config.tokenUrl} unreachable ` +
+          `(${err instanceof Error ? err.message : String(err)})`,
       );
     }
     const text = await res.text();
@@ -123,7 +125,11 @@ export class OAuthTokenSource {
       throw new PortalError(
         portal,
         code,
-        `${portal}: token endpoint answered ${res.status}${res.status < 500 ? ' — check the client id/secret or re-authorise the company (the refresh token may be expired or already used)' : ''}`,
+        `${portal}: token endpoint answered ${res.status}` +
+          (res.status < 500
+            ? ' — check the client id/secret or re-authorise the company ' +
+              '(the refresh token may be expired or already used)'
+            : ''),
         {
           status: res.status,
           responseBody: text.slice(0, 2000),

@@ -46,12 +46,9 @@ const security = [{ ApiKey: [] }];
 const TerrainRequestSchema = z
   .strictObject({
     field: FieldGeometrySchema,
-    grid: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .openapi({
-        description: 'JSON elevation grid (docs/terrain.md): type, crs, origin, cellSize, columns, rows, elevations',
-      }),
+    grid: z.record(z.string(), z.unknown()).optional().openapi({
+      description: 'JSON elevation grid (docs/terrain.md): type, crs, origin, cellSize, columns, rows, elevations',
+    }),
     gridGeoTiffBase64: z
       .string()
       .max(14_000_000)
@@ -76,7 +73,8 @@ const TerrainRequestSchema = z
       .optional()
       .openapi({
         description:
-          'Also return curved tracks along the key contour, one working width apart, kept insetMeters from the boundary',
+          'Also return curved tracks along the key contour, one working width apart, kept insetMeters from the ' +
+          'boundary',
       }),
   })
   .openapi('TerrainRequest');
@@ -157,10 +155,15 @@ const SequenceRequestSchema = z
       .min(0)
       .max(86_400 * 7)
       .optional(),
-    entryCandidates: z.enum(['planned', 'corners']).optional().openapi({
-      description:
-        "`planned` (default): each field's route as planned or reversed. `corners`: also re-plan each field from the ends of its first and last tracks (routeOptions.startPointNodeIndex; up to 4 more plans and credits per field) so entries and exits can face the neighbouring fields",
-    }),
+    entryCandidates: z
+      .enum(['planned', 'corners'])
+      .optional()
+      .openapi({
+        description:
+          "`planned` (default): each field's route as planned or reversed. `corners`: also re-plan each field from " +
+          'the ends of its first and last tracks (routeOptions.startPointNodeIndex; up to 4 more plans and ' +
+          'credits per field) so entries and exits can face the neighbouring fields',
+      }),
   })
   .openapi('SequenceRequest');
 
@@ -182,7 +185,9 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       summary:
         'Slope and aspect of a field from a DEM; the heading that follows the contour (or limits the cross slope)',
       description:
-        'Takes the field and a DEM (JSON elevation grid or a base64 GeoTIFF). Returns the best track heading for the objective with its slope figures, the figures every 5°, the elevation range and, on request, the key contour line. Free of charge.',
+        'Takes the field and a DEM (JSON elevation grid or a base64 GeoTIFF). Returns the best track heading for ' +
+        'the objective with its slope figures, the figures every 5°, the elevation range and, on request, the ' +
+        'key contour line. Free of charge.',
       security,
       request: { body: jsonBody(TerrainRequestSchema) },
       responses: {
@@ -221,7 +226,12 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       path: '/api/path-plans/terrain',
       tags: ['Terrain [Beta]'],
       summary: 'Plan a field with the heading its terrain recommends, and report the slope driven',
-      description: `Like POST /api/path-plans/direct (${deps.config.planCostCredits} credit(s)), with a DEM: unless \`request.tracks.preferredDirectionDegrees\` fixes the heading, the tracks follow the contour (objective \`contour\`) or run up and down the slope (\`minimizeCrossSlope\`). The plan gains \`terrain\`: the recommended heading and its figures, the elevation range, and slope statistics per pass and for the route.`,
+      description:
+        `Like POST /api/path-plans/direct (${deps.config.planCostCredits} credit(s)), with a DEM: ` +
+        `unless \`request.tracks.preferredDirectionDegrees\` fixes the heading, the tracks follow the contour ` +
+        `(objective \`contour\`) or run up and down the slope (\`minimizeCrossSlope\`). The plan gains ` +
+        `\`terrain\`: the recommended heading and its figures, the elevation range, and slope statistics per ` +
+        `pass and for the route.`,
       security,
       request: { body: jsonBody(TerrainPlanRequestSchema) },
       responses: {
@@ -255,7 +265,10 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       path: '/api/path-plans/scenarios',
       tags: ['Quick Start'],
       summary: 'Plan one field for several equipment sets and compare their KPIs',
-      description: `Each scenario's equipment is merged over the request's machine/equipment and planned like POST /api/path-plans/direct (${deps.config.planCostCredits} credit(s) per scenario that plans; failures are not charged). Returns KPIs side by side, the ranking and the best by objective (time, distance or fuel).`,
+      description:
+        `Each scenario's equipment is merged over the request's machine/equipment and planned like POST ` +
+        `/api/path-plans/direct (${deps.config.planCostCredits} credit(s) per scenario that plans; failures are ` +
+        `not charged). Returns KPIs side by side, the ranking and the best by objective (time, distance or fuel).`,
       security,
       request: { body: jsonBody(ScenariosRequestSchema) },
       responses: {
@@ -299,7 +312,11 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       path: '/api/path-plans/sequence',
       tags: ['Quick Start'],
       summary: 'Plan several fields and the order to work them from a staging area [Beta]',
-      description: `Plans every field (${deps.config.planCostCredits} credit(s) each), then chooses the order and each field's entry/exit (the route as planned or reversed) for the cheapest transport by straight lines or a supplied distance matrix. Returns the day's sequence, legs and metrics with each field's plan metrics.`,
+      description:
+        `Plans every field (${deps.config.planCostCredits} credit(s) each), then chooses the order and ` +
+        `each field's entry/exit (the route as planned or reversed) for the cheapest transport by straight lines ` +
+        `or a supplied distance matrix. Returns the day's sequence, legs and metrics with each field's plan ` +
+        `metrics.`,
       security,
       request: { body: jsonBody(SequenceRequestSchema) },
       responses: {
@@ -518,7 +535,10 @@ export function portalRoutes(deps: Deps, options: PortalRoutesOptions = {}): Ope
           ? "Push a plan's boundary, AB guidance line and optionally a work plan to John Deere Operations Center"
           : "Push a plan's boundary and AB guidance line to Trimble Agriculture",
       description:
-        "Uses the company's portal configuration (OAuth2 client credentials or refresh token, base URLs; docs/portals.md). The field must exist at the portal. With `dryRun: true` nothing is sent: the answer lists the requests that would be. Portal failures answer 409 / 422 / 502 / 503 / 504 with `reason` = the portal error code.",
+        "Uses the company's portal configuration (OAuth2 client credentials or refresh token, base URLs; " +
+        'docs/portals.md). The field must exist at the portal. With `dryRun: true` nothing is sent: the answer ' +
+        'lists the requests that would be. Portal failures answer 409 / 422 / 502 / 503 / 504 with `reason` = ' +
+        'the portal error code.',
       security,
       request: {
         params,

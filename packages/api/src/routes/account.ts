@@ -141,7 +141,8 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       tags: ['API keys'],
       summary: 'Create an API key (the secret is shown only in this response)',
       description:
-        "Creates a key for the caller's own user. A partner admin key may add `partnerUserId` to create a (non-admin) key for a user it provisioned.",
+        "Creates a key for the caller's own user. A partner admin key may add `partnerUserId` to create a " +
+        '(non-admin) key for a user it provisioned.',
       security: [{ ApiKey: [] }],
       request: { body: jsonBody(CreateKeySchema) },
       responses: {

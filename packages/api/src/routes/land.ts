@@ -152,7 +152,8 @@ async function exportBoundary(
 }
 
 function download(bytes: Uint8Array | string, mediaType: string, fileName: string): Response {
-  // A body is text or bytes over an ArrayBuffer; the zip writers type theirs over any buffer, so copy (a boundary file is small).
+  // A body is text or bytes over an ArrayBuffer; the zip writers type theirs over any buffer, so copy (a boundary file
+  // is small).
   return new Response(typeof bytes === 'string' ? bytes : new Uint8Array(bytes), {
     status: 200,
     headers: {
@@ -390,9 +391,12 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       tags: ['Land'],
       security,
       summary:
-        'Import boundaries from a file: GeoJSON, WKT, KML/KMZ, zipped Shapefile or ISO-XML (format detected from the content)',
+        'Import boundaries from a file: GeoJSON, WKT, KML/KMZ, zipped Shapefile or ISO-XML (format detected from ' +
+        'the content)',
       description:
-        'Send the file as the raw request body (any Content-Type); `filename` helps the detection. Every polygon found becomes a boundary of the field. Archives are unpacked within limits (entries, unpacked bytes, compression ratio; see the formats guide): 413 past them.',
+        'Send the file as the raw request body (any Content-Type); `filename` helps the detection. Every polygon ' +
+        'found becomes a boundary of the field. Archives are unpacked within limits (entries, unpacked bytes, ' +
+        'compression ratio; see the formats guide): 413 past them.',
       request: {
         params: IdParam('fieldId'),
         query: z.object({ filename: z.string().max(200).optional() }),
@@ -479,7 +483,8 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       security,
       summary: 'Plan a stored boundary and keep the plan with its options',
       description:
-        "`request` is a path-plan request (shape A or B) without its field: the stored boundary is used. Costs credits like a direct plan (the company's balance first, then the user's).",
+        '`request` is a path-plan request (shape A or B) without its field: the stored boundary is used. Costs ' +
+        "credits like a direct plan (the company's balance first, then the user's).",
       request: {
         params: IdParam('boundaryId'),
         body: jsonBody(z.object({ request: z.record(z.string(), z.unknown()) }).openapi('StorePlanRequest')),
@@ -577,7 +582,9 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         path: `/api/${kind}/{${idName}}/archive`,
         tags: ['Land'],
         security,
-        summary: `Archive (or with {"archived": false} restore) a ${kind.replace(/s$/, '').replace(/ie$/, 'y')}; archived ones leave lists unless includeArchived=true`,
+        summary:
+          `Archive (or with {"archived": false} restore) a ${kind.replace(/s$/, '').replace(/ie$/, 'y')}; ` +
+          `archived ones leave lists unless includeArchived=true`,
         request: {
           params: IdParam(idName),
           body: {

@@ -68,7 +68,8 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       security,
       summary: "Create (or find) a user by the partner's id",
       description:
-        'Idempotent on partnerUserId: a repeat returns the existing user (200) instead of creating another (201). firstName and lastName are required only on first creation.',
+        'Idempotent on partnerUserId: a repeat returns the existing user (200) instead of creating another (201). ' +
+        'firstName and lastName are required only on first creation.',
       request: { body: jsonBody(PartnerUserSchema) },
       responses: {
         200: json('Existing user', z.object({ userId: z.string(), created: z.boolean() }).passthrough()),
@@ -98,7 +99,8 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       security,
       summary: "Create (or find) a company by the partner's id",
       description:
-        "Idempotent on partnerCompanyId. The key's user gets admin access to a company it creates. name and countryCode are required on first creation.",
+        "Idempotent on partnerCompanyId. The key's user gets admin access to a company it creates. name and " +
+        'countryCode are required on first creation.',
       request: { body: jsonBody(PartnerCompanySchema) },
       responses: {
         200: json('Existing company', z.object({ companyId: z.string(), created: z.boolean() }).passthrough()),
@@ -208,7 +210,8 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       security,
       summary: 'Issue a single-use launch code (600 s) for an end user',
       description:
-        "`userId` is the partner's id for the end user (partnerUserId). `returnUrl` must be on the web application's origin (or an allowed one).",
+        "`userId` is the partner's id for the end user (partnerUserId). `returnUrl` must be on the web " +
+        "application's origin (or an allowed one).",
       request: { body: jsonBody(LaunchSchema) },
       responses: {
         201: json(
@@ -248,7 +251,8 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       tags,
       summary: 'Exchange a launch code for a session (no API key: the code is the credential)',
       description:
-        'Single use: a replayed, expired or unknown code fails with 401. The JWT is a session of the end user, not of the partner admin; send it as `Authorization: Bearer <token>`.',
+        'Single use: a replayed, expired or unknown code fails with 401. The JWT is a session of the end user, not ' +
+        'of the partner admin; send it as `Authorization: Bearer <token>`.',
       request: { body: jsonBody(LaunchExchangeSchema) },
       responses: {
         200: json(

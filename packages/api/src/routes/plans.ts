@@ -124,13 +124,18 @@ const DirectQuerySchema = z.object({
     .optional()
     .openapi({
       description:
-        "The stored boundary this plan is for (the request's field must be its geometry): the boundary's company pays, then the caller",
+        "The stored boundary this plan is for (the request's field must be its geometry): the boundary's company " +
+        'pays, then the caller',
     }),
 });
 
 export function plansRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  const describe = `Plans one field. Takes shape A or shape B, \`options\` (${OPTION_NAMES.join(', ')}) and \`routeOptions\`. Costs ${deps.config.planCostCredits} credit(s), paid by the caller, or with \`boundaryId\` by that boundary's company first; nothing is charged when the request is invalid or planning fails.`;
+  const describe =
+    `Plans one field. Takes shape A or shape B, \`options\` (${OPTION_NAMES.join(', ')}) and ` +
+    `\`routeOptions\`. Costs ${deps.config.planCostCredits} credit(s), paid by the caller, or with ` +
+    `\`boundaryId\` by that boundary's company first; nothing is charged when the request is invalid or ` +
+    `planning fails.`;
   const variants = [
     {
       path: '/api/path-plans/direct',

@@ -1,4 +1,6 @@
-/** Route groups of the full platform (docs/api.md "Full platform"), mounted by `createApp` after the Quick Start ones. */
+/**
+ * Route groups of the full platform (docs/api.md "Full platform"), mounted by `createApp` after the Quick Start ones.
+ */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Deps } from '../context.js';
 import { landRoutes } from './land.js';

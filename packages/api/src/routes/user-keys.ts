@@ -56,7 +56,8 @@ export function userKeyRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       tags: ['API keys'],
       summary: "List the signed-in user's own API keys (never secrets)",
       description:
-        "Works with a launch session (the web app's profile page) or an API key; only keys of the caller's own user are listed.",
+        "Works with a launch session (the web app's profile page) or an API key; only keys of the caller's own " +
+        'user are listed.',
       security: [{ ApiKey: [] }],
       responses: {
         200: {
@@ -76,7 +77,8 @@ export function userKeyRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       tags: ['API keys'],
       summary: 'Create a personal API key (the secret is shown only in this response)',
       description:
-        "The key acts as the caller's user on the companies it can access; it is never a partner-admin key, whatever the caller is. Only its SHA-256 digest is stored.",
+        "The key acts as the caller's user on the companies it can access; it is never a partner-admin key, " +
+        'whatever the caller is. Only its SHA-256 digest is stored.',
       security: [{ ApiKey: [] }],
       request: { body: jsonBody(CreatePersonalKeySchema) },
       responses: {

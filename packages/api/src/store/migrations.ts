@@ -111,7 +111,13 @@ export const migrations: Migration[] = [
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (user_id, company_id)
       );
-${landTable({ table: 'growers', id: 'grower_id', parents: [['companies', 'company_id']], index: 'growers_company', source: true })}
+${landTable({
+  table: 'growers',
+  id: 'grower_id',
+  parents: [['companies', 'company_id']],
+  index: 'growers_company',
+  source: true,
+})}
 ${landTable({
   table: 'farms',
   id: 'farm_id',
@@ -168,7 +174,8 @@ ${landTable({
   {
     version: 3,
     name: 'guidance jobs (bulk planning)',
-    sql: `
+    sql:
+      `
       CREATE TABLE guidance_jobs (
         job_id uuid PRIMARY KEY,
         company_id uuid NOT NULL REFERENCES companies(company_id),
@@ -197,7 +204,8 @@ ${landTable({
         finished_at timestamptz,
         PRIMARY KEY (job_id, item_index)
       );
-      CREATE INDEX guidance_job_items_pending ON guidance_job_items (next_attempt_at) WHERE status IN ('queued', 'running')
+      CREATE INDEX guidance_job_items_pending ON guidance_job_items (next_attempt_at) ` +
+      `WHERE status IN ('queued', 'running')
     `,
   },
   {

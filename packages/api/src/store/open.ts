@@ -22,7 +22,8 @@ export class StoreLockedError extends Error {
     super(
       `the embedded store ${dir} is in use by another process (a running \`furrow serve\`?). ` +
         "Create a key through the running server (POST /api/api-keys with a key, or on the web app's profile page), " +
-        'or stop the server and run this again; to share a store between processes use PostgreSQL (DATABASE_URL=postgres://…).',
+        'or stop the server and run this again; to share a store between processes use PostgreSQL ' +
+        '(DATABASE_URL=postgres://…).',
     );
   }
 }

@@ -185,7 +185,8 @@ export class Store {
     await this.db.transaction(async (tx) => {
       await tx.query('INSERT INTO users (user_id, display_name) VALUES ($1, $2)', [userId, opts.name]);
       await tx.query(
-        'INSERT INTO api_keys (key_id, user_id, name, key_hash, partner_admin, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        'INSERT INTO api_keys (key_id, user_id, name, key_hash, partner_admin, expires_at) VALUES ($1, $2, $3, $4, ' +
+          '$5, $6)',
         [keyId, userId, opts.name, hashSecret(apiKey), opts.partnerAdmin, opts.expiresAt ?? null],
       );
       if (opts.initialCredits > 0) await grantIn(tx, 'user', userId, opts.initialCredits, 'initial credits');
@@ -221,7 +222,8 @@ export class Store {
   ): Promise<{ keyId: string; apiKey: string }> {
     const { keyId, apiKey } = generateApiKey();
     await this.db.query(
-      'INSERT INTO api_keys (key_id, user_id, name, key_hash, partner_admin, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      'INSERT INTO api_keys (key_id, user_id, name, key_hash, partner_admin, expires_at) VALUES ($1, $2, $3, $4, ' +
+        '$5, $6)',
       [keyId, userId, name, hashSecret(apiKey), partnerAdmin, expiresAt ?? null],
     );
     return { keyId, apiKey };
@@ -444,7 +446,8 @@ export class Store {
 
   async createFarm(grower: LandRow, f: { name: string; source: string; archived: boolean }): Promise<FarmRow> {
     const rows = await this.db.query(
-      'INSERT INTO farms (farm_id, grower_id, company_id, name, source, archived) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+      'INSERT INTO farms (farm_id, grower_id, company_id, name, source, archived) VALUES ($1, $2, $3, $4, $5, $6) ' +
+        'RETURNING *',
       [randomUUID(), grower.id, grower.companyId, f.name, f.source, f.archived],
     );
     return toFarm(rows[0]);
@@ -473,7 +476,8 @@ export class Store {
       );
       const field = toField(fieldRows[0]);
       const boundaryRows = await tx.query(
-        'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *',
+        'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, $2, $3, $4, ' +
+          '$5::jsonb) RETURNING *',
         [randomUUID(), field.fieldId, farm.companyId, f.name, f.geometry],
       );
       return { field, boundary: toBoundary(boundaryRows[0]) };
@@ -499,7 +503,8 @@ export class Store {
     geometry: BoundaryRow['geometry'],
   ): Promise<BoundaryRow> {
     const rows = await this.db.query(
-      'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *',
+      'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, $2, $3, $4, ' +
+        '$5::jsonb) RETURNING *',
       [randomUUID(), fieldId, companyId, name, geometry],
     );
     return toBoundary(rows[0]);
@@ -515,7 +520,8 @@ export class Store {
       const out: BoundaryRow[] = [];
       for (const it of items) {
         const rows = await tx.query(
-          'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *',
+          'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, $2, $3, $4, ' +
+            '$5::jsonb) RETURNING *',
           [randomUUID(), fieldId, companyId, it.name, it.geometry],
         );
         out.push(toBoundary(rows[0]));
@@ -631,7 +637,8 @@ export class Store {
 
   async listPlans(fieldId: string, page: { limit: number; offset: number }): Promise<Page<StoredPlanRow>> {
     const rows = await this.db.query(
-      `SELECT ${PLAN_COLUMNS}, count(*) OVER () AS total_count FROM plans p WHERE p.field_id = $1 ORDER BY p.created_at, p.plan_id LIMIT $2 OFFSET $3`,
+      `SELECT ${PLAN_COLUMNS}, count(*) OVER () AS total_count FROM plans p WHERE p.field_id = $1 ORDER BY ` +
+        `p.created_at, p.plan_id LIMIT $2 OFFSET $3`,
       [fieldId, page.limit, page.offset],
     );
     return { items: rows.map(toPlan), total: rows[0] ? Number(rows[0].total_count) : 0, ...page };

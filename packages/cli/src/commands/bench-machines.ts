@@ -94,7 +94,10 @@ export interface MachineRun {
 
 const WARNING_REACH_METERS = 1;
 
-/** Whether a warning is placed on the leg: it names the leg's sequence, or one of its positions lies within 1 m of the leg. */
+/**
+ * Whether a warning is placed on the leg: it names the leg's sequence, or one of its positions lies within 1 m of the
+ * leg.
+ */
 export function legWarned(plan: Plan, sequence: number): boolean {
   const seg = plan.route.find((s) => s.sequence === sequence);
   if (!seg) return false;
@@ -236,7 +239,8 @@ export async function runMachine(
   const c0 = process.cpuUsage();
   let plan: Plan;
   try {
-    // A frozen clock: the wall-clock cap never fires, the plan is the one its counted work budget makes, whatever the load.
+    // A frozen clock: the wall-clock cap never fires, the plan is the one its counted work budget makes, whatever the
+    // load.
     plan = planRoute(request, { now: () => 0 });
   } catch (err) {
     const c = process.cpuUsage(c0);
@@ -419,14 +423,16 @@ export async function benchMachines(opts: MachinesOptions): Promise<MachinesOutc
   const have = new Set(kept.map((r) => `${r.config}/${r.field}`));
   const list = opts.summariseOnly ? [] : all.filter((j) => !have.has(`${j.configId}/${j.fieldId}`));
   process.stderr.write(
-    `machines: ${list.length} plans to make (${kept.length} kept from ${resultsFile}), ${jobs} at a time; results appended to ${resultsFile}\n`,
+    `machines: ${list.length} plans to make (${kept.length} kept from ${resultsFile}), ${jobs} at a time; results ` +
+      `appended to ${resultsFile}\n`,
   );
   let done = 0;
   const made = await runJobs(list, jobs, geos, (r) => {
     done++;
     void appendFile(resultsFile, `${JSON.stringify(r)}\n`);
     process.stderr.write(
-      `machines ${String(done).padStart(3)}/${list.length} ${r.config.padEnd(8)} ${r.field.padEnd(14)} ${r.refused ? `refused ${r.refused}` : describeRun(r)}\n`,
+      `machines ${String(done).padStart(3)}/${list.length} ${r.config.padEnd(8)} ${r.field.padEnd(14)} ` +
+        `${r.refused ? `refused ${r.refused}` : describeRun(r)}\n`,
     );
   });
   const runs = [...kept, ...made].filter((r) => all.some((j) => j.configId === r.config && j.fieldId === r.field));
@@ -458,7 +464,11 @@ function describeRun(r: MachineRun): string {
       ? ` geos error ${r.geos.error}`
       : ` geos ${r.geos.ok ? 'ok' : 'FAIL'} off ${r.geos.outsideMeters} m`
     : '';
-  return `unc ${pct(r.uncoveredRatio)} nw÷w ${r.nonWorkingRatio?.toFixed(3)} unfitted ${r.joinsNotFitted} off ${r.offFieldMeters?.toFixed(1)} m transit ${legs.length}${legs.some((l) => !l.warned) ? ' (UNWARNED)' : ''} curv ${r.curvatureFaults}${geos}`;
+  return (
+    `unc ${pct(r.uncoveredRatio)} nw÷w ${r.nonWorkingRatio?.toFixed(3)} unfitted ${r.joinsNotFitted} off ` +
+    `${r.offFieldMeters?.toFixed(1)} m transit ${legs.length}${legs.some((l) => !l.warned) ? ' (UNWARNED)' : ''} ` +
+    `curv ${r.curvatureFaults}${geos}`
+  );
 }
 
 export function median(values: number[]): number {
@@ -491,15 +501,20 @@ export function summariseMachines(out: MachinesOutcome, command: string, commit:
   lines.push('');
   if (out.runs.length < out.expected)
     lines.push(
-      `**Incomplete: ${out.runs.length} of ${out.expected} plans made** (the run was stopped; small fields first, so a configuration's missing fields are its largest).`,
+      `**Incomplete: ${out.runs.length} of ${out.expected} plans made** (the run was stopped; small fields first, ` +
+        `so a configuration's missing fields are its largest).`,
       '',
     );
   lines.push(
-    `${out.fields} corpus fields × ${out.configs.length} configurations, default route order, \`planRoute\` without a clock (deterministic); CPU time per plan on a shared 2-core machine (${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}). GEOS check (checkplan.py): ${out.geos}.`,
+    `${out.fields} corpus fields × ${out.configs.length} configurations, default route order, \`planRoute\` ` +
+      `without a clock (deterministic); CPU time per plan on a shared 2-core machine (` +
+      `${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}). GEOS check (checkplan.py): ${out.geos}.`,
   );
   lines.push('');
   lines.push(
-    '| configuration | planned / refused | uncovered median | uncovered worst | overlap median | non-working ÷ working median | joins not fitted (fields) | off the field, transit legs aside: m (fields) | transit legs (unwarned) | curvature faults (fields) | checkPlan ok | GEOS ok (off the field m) | CPU s median |',
+    '| configuration | planned / refused | uncovered median | uncovered worst | overlap median | non-working ÷ ' +
+      'working median | joins not fitted (fields) | off the field, transit legs aside: m (fields) | transit legs ' +
+      '(unwarned) | curvature faults (fields) | checkPlan ok | GEOS ok (off the field m) | CPU s median |',
   );
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const c of out.configs) {
@@ -515,14 +530,28 @@ export function summariseMachines(out: MachinesOutcome, command: string, commit:
     const geosCell =
       geosRuns.length === 0
         ? 'not run'
-        : `${geosRuns.filter((g) => g.ok).length} of ${planned.length} (${sum(geosRuns.map((g) => g.outsideMeters)).toFixed(1)})`;
+        : `${geosRuns.filter((g) => g.ok).length} of ${planned.length} ` +
+          `(${sum(geosRuns.map((g) => g.outsideMeters)).toFixed(1)})`;
     lines.push(
-      `| ${c.label} | ${planned.length} / ${rs.length - planned.length} | ${pct(median(planned.map((r) => r.uncoveredRatio!)))} | ${worstUnc ? `${pct(worstUnc.value)} (${worstUnc.field})` : 'n/a'} | ${pct(median(planned.map((r) => r.overlapRatio!)))} | ${median(planned.map((r) => r.nonWorkingRatio!)).toFixed(3)} | ${sum(planned.map((r) => r.joinsNotFitted ?? 0))} (${unfitted.length}) | ${sum(planned.map((r) => r.offFieldMeters ?? 0)).toFixed(1)} (${offFields.length}) | ${legs.length} (${legs.filter((l) => !l.warned).length}) | ${sum(planned.map((r) => r.curvatureFaults ?? 0))} (${curv.length}) | ${checkOk} of ${planned.length} | ${geosCell} | ${(median(rs.map((r) => r.cpuMilliseconds)) / 1000).toFixed(2)} |`,
+      `| ${c.label} | ${planned.length} / ${rs.length - planned.length} | ` +
+        `${pct(median(planned.map((r) => r.uncoveredRatio!)))} | ` +
+        `${worstUnc ? `${pct(worstUnc.value)} (${worstUnc.field})` : 'n/a'} | ` +
+        `${pct(median(planned.map((r) => r.overlapRatio!)))} | ` +
+        `${median(planned.map((r) => r.nonWorkingRatio!)).toFixed(3)} | ` +
+        `${sum(planned.map((r) => r.joinsNotFitted ?? 0))} (${unfitted.length}) | ` +
+        `${sum(planned.map((r) => r.offFieldMeters ?? 0)).toFixed(1)} (${offFields.length}) | ${legs.length} (` +
+        `${legs.filter((l) => !l.warned).length}) | ${sum(planned.map((r) => r.curvatureFaults ?? 0))} (` +
+        `${curv.length}) | ${checkOk} of ${planned.length} | ${geosCell} | ` +
+        `${(median(rs.map((r) => r.cpuMilliseconds)) / 1000).toFixed(2)} |`,
     );
   }
   lines.push('');
   lines.push(
-    'Uncovered and overlap are the plan\'s own metrics (ratios of the workable area); "joins not fitted" counts connectors drawn where no manoeuvre fitted (`connectorKind: "unfitted"`); "off the field" is the route length more than 0.10 m outside the boundary or inside a hole (`routeOffField`), declared transit legs (`connectorKind: "transport"`) aside; a transit leg is warned when a warning names its sequence or lies on it (within 1 m); curvature faults are checkPlan\'s `curvature` violations (tighter than 1/R + 5 %).',
+    'Uncovered and overlap are the plan\'s own metrics (ratios of the workable area); "joins not fitted" counts ' +
+      'connectors drawn where no manoeuvre fitted (`connectorKind: "unfitted"`); "off the field" is the route ' +
+      'length more than 0.10 m outside the boundary or inside a hole (`routeOffField`), declared transit legs ' +
+      '(`connectorKind: "transport"`) aside; a transit leg is warned when a warning names its sequence or lies ' +
+      "on it (within 1 m); curvature faults are checkPlan's `curvature` violations (tighter than 1/R + 5 %).",
   );
   lines.push('');
   for (const c of out.configs) {
@@ -543,7 +572,8 @@ export function summariseMachines(out: MachinesOutcome, command: string, commit:
     );
     lines.push('');
     lines.push(
-      '| field | uncovered | overlap | non-working ÷ working | joins not fitted | off the field m | transit legs m, off the field m (unwarned) | checkPlan violations | GEOS | warnings |',
+      '| field | uncovered | overlap | non-working ÷ working | joins not fitted | off the field m | transit legs ' +
+        'm, off the field m (unwarned) | checkPlan violations | GEOS | warnings |',
     );
     lines.push('|---|---|---|---|---|---|---|---|---|---|');
     for (const r of notable) {
@@ -556,19 +586,23 @@ export function summariseMachines(out: MachinesOutcome, command: string, commit:
         ? ''
         : 'error' in r.geos
           ? `error: ${r.geos.error.slice(0, 80)}`
-          : `${r.geos.ok ? 'ok' : 'fails'}${r.geos.outsideMeters > 0 ? `, ${r.geos.outsideMeters} m off` : ''}${r.geos.curvatureFaults > 0 ? `, ${r.geos.curvatureFaults} curvature` : ''}`;
+          : `${r.geos.ok ? 'ok' : 'fails'}${r.geos.outsideMeters > 0 ? `, ${r.geos.outsideMeters} m off` : ''}` +
+            `${r.geos.curvatureFaults > 0 ? `, ${r.geos.curvatureFaults} curvature` : ''}`;
       const kv = (o: Record<string, number> | undefined): string =>
         Object.entries(o ?? {})
           .map(([k, v]) => `${k} ${v}`)
           .join(', ');
+      const offFieldByKind = r.offFieldMeters
+        ? ` (${Object.entries(r.offFieldByKind ?? {})
+            .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+            .join(', ')})`
+        : '';
+      const legCells = legs.map((l) => `${l.lengthMeters.toFixed(0)}, ${l.offFieldMeters.toFixed(0)}`).join('; ');
+      const legsCell = legs.length ? `${legCells} (${legs.filter((l) => !l.warned).length})` : '';
       lines.push(
-        `| ${r.field} | ${pct(r.uncoveredRatio)} | ${pct(r.overlapRatio)} | ${r.nonWorkingRatio?.toFixed(3)} | ${r.joinsNotFitted} | ${r.offFieldMeters?.toFixed(1)}${
-          r.offFieldMeters
-            ? ` (${Object.entries(r.offFieldByKind ?? {})
-                .map(([k, v]) => `${k} ${v.toFixed(1)}`)
-                .join(', ')})`
-            : ''
-        } | ${legs.length ? `${legs.map((l) => `${l.lengthMeters.toFixed(0)}, ${l.offFieldMeters.toFixed(0)}`).join('; ')} (${legs.filter((l) => !l.warned).length})` : ''} | ${kv(r.violations)} | ${geos} | ${kv(r.warnings)} |`,
+        `| ${r.field} | ${pct(r.uncoveredRatio)} | ${pct(r.overlapRatio)} | ${r.nonWorkingRatio?.toFixed(3)} | ` +
+          `${r.joinsNotFitted} | ${r.offFieldMeters?.toFixed(1)}${offFieldByKind} | ${legsCell} | ` +
+          `${kv(r.violations)} | ${geos} | ${kv(r.warnings)} |`,
       );
     }
     lines.push('');
@@ -578,7 +612,9 @@ export function summariseMachines(out: MachinesOutcome, command: string, commit:
   return lines.join('\n').trimEnd();
 }
 
-/** Replaces the named block of the machines page (between its markers), keeping the others (e.g. the "before" figures). */
+/**
+ * Replaces the named block of the machines page (between its markers), keeping the others (e.g. the "before" figures).
+ */
 export function spliceMachinesPage(doc: string, name: string, heading: string, body: string): string {
   const start = `<!-- machines:${name}:start -->`;
   const end = `<!-- machines:${name}:end -->`;
@@ -596,14 +632,23 @@ export function machinesHeadline(out: MachinesOutcome): string {
       const planned = out.runs.filter((r) => r.config === c.id && !r.refused);
       const refused = out.runs.filter((r) => r.config === c.id && r.refused).length;
       const legs = planned.flatMap((r) => r.transitLegs ?? []);
-      return `${c.id}: ${refused} refused, uncovered median ${pct(median(planned.map((r) => r.uncoveredRatio!)))}, non-working ÷ working ${median(planned.map((r) => r.nonWorkingRatio!)).toFixed(2)}, ${sum(planned.map((r) => r.joinsNotFitted ?? 0))} joins not fitted, ${sum(planned.map((r) => r.offFieldMeters ?? 0)).toFixed(0)} m off the field, ${legs.length} transit legs (${legs.filter((l) => !l.warned).length} unwarned)`;
+      return (
+        `${c.id}: ${refused} refused, uncovered median ${pct(median(planned.map((r) => r.uncoveredRatio!)))}, ` +
+        `non-working ÷ working ${median(planned.map((r) => r.nonWorkingRatio!)).toFixed(2)}, ` +
+        `${sum(planned.map((r) => r.joinsNotFitted ?? 0))} joins not fitted, ` +
+        `${sum(planned.map((r) => r.offFieldMeters ?? 0)).toFixed(0)} m off the field, ${legs.length} transit ` +
+        `legs (${legs.filter((l) => !l.warned).length} unwarned)`
+      );
     })
     .join('; ');
 }
 
 export const MACHINES_PAGE = 'docs/benchmarks/machines.md';
 
-/** The section hook of `furrow bench`: runs, prints, and (for a whole run) rewrites the page block `--machines-as` (default `current`). */
+/**
+ * The section hook of `furrow bench`: runs, prints, and (for a whole run) rewrites the page block `--machines-as`
+ * (default `current`).
+ */
 export async function runMachinesSection(opts: MachinesOptions & { write?: boolean }, command: string): Promise<void> {
   const out = await benchMachines(opts);
   let commit = opts.at ?? 'unknown';

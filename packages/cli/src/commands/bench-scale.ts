@@ -160,33 +160,45 @@ export async function benchScale(opts: ScaleOptions, command: string): Promise<s
   const slowest = corpus.reduce((a, b) => (b.cpuSeconds > a.cpuSeconds ? b : a));
   const corpusMedian = median(corpus.map((r) => r.cpuSeconds));
   log(
-    `scale: snake corpus: max ${s(slowest.cpuSeconds)} s (${slowest.id}), median ${s(corpusMedian)} s; slowest run ${s(slowestRun.cpuSeconds)} s (${slowestRun.id})`,
+    `scale: snake corpus: max ${s(slowest.cpuSeconds)} s (${slowest.id}), median ${s(corpusMedian)} s; slowest run ` +
+      `${s(slowestRun.cpuSeconds)} s (${slowestRun.id})`,
   );
 
   lines.push(
-    `Command: \`${command}\`. Each row is planned in a child process of its own; CPU is user + system time over \`planRoute\` (process.cpuUsage), peak RSS the child's: plain Node with the built core, ~60 MB before planning (bench/scale/measure.ts bundled; under tsx, as before 2026-11-27 08:30 UTC, its loader added ~40 MB). The 1,000 ha default row and the corpus row are each the median of ${RUNS} runs, each run a fresh child. Measured on a shared machine: wall times are indicative only.`,
+    `Command: \`${command}\`. Each row is planned in a child process of its own; CPU is user + system time over ` +
+      `\`planRoute\` (process.cpuUsage), peak RSS the child's: plain Node with the built core, ~60 MB before ` +
+      `planning (bench/scale/measure.ts bundled; under tsx, as before 2026-11-27 08:30 UTC, its loader added ` +
+      `~40 MB). The 1,000 ha default row and the corpus row are each the median of ${RUNS} runs, each run a ` +
+      `fresh child. Measured on a shared machine: wall times are indicative only.`,
     '',
   );
   lines.push('| Field | Vertices | W, m | CPU, s | Peak RSS, MB | Warnings |', '|---|---:|---:|---:|---:|---|');
   for (const r of vertexRows)
     lines.push(
-      `| synthetic 100 ha (seed 14) | ${r.n} | 6 | ${s(r.m.cpuSeconds)} | ${mb(r.m.peakRssMegabytes)} | ${codes(r.m.warnings)} |`,
+      `| synthetic 100 ha (seed 14) | ${r.n} | 6 | ${s(r.m.cpuSeconds)} | ${mb(r.m.peakRssMegabytes)} | ` +
+        `${codes(r.m.warnings)} |`,
     );
   lines.push(
-    `| wobbly-100ha-5000v | 5000 | 6 | ${s(wobbly.cpuSeconds)} | ${mb(wobbly.peakRssMegabytes)} | ${codes(wobbly.warnings)} |`,
+    `| wobbly-100ha-5000v | 5000 | 6 | ${s(wobbly.cpuSeconds)} | ${mb(wobbly.peakRssMegabytes)} | ` +
+      `${codes(wobbly.warnings)} |`,
   );
   lines.push(
-    `| wobbly-1000ha-5000v-50obstacles | 5000 + 50 × 16 | 3 | ${s(large.cpuSeconds)} (median of ${RUNS} runs: ${s(large.cpuMin)}–${s(large.cpuMax)}) | ${mb(large.peakRssMegabytes)} | ${codes(large.warnings)} |`,
+    `| wobbly-1000ha-5000v-50obstacles | 5000 + 50 × 16 | 3 | ${s(large.cpuSeconds)} (median of ${RUNS} runs: ` +
+      `${s(large.cpuMin)}–${s(large.cpuMax)}) | ${mb(large.peakRssMegabytes)} | ${codes(large.warnings)} |`,
   );
   lines.push('');
   lines.push(
     `- Log-log exponent of CPU in the vertex count (500 → 10,000, least squares): **${exponent.toFixed(2)}**.`,
   );
   lines.push(
-    `- 1,000 ha field with \`maxOptimizerTime: 2\`: ${s(limited.wallSeconds)} s wall, ${s(limited.cpuSeconds)} s CPU (warnings: ${codes(limited.warnings) || 'none'}).`,
+    `- 1,000 ha field with \`maxOptimizerTime: 2\`: ${s(limited.wallSeconds)} s wall, ${s(limited.cpuSeconds)} s ` +
+      `CPU (warnings: ${codes(limited.warnings) || 'none'}).`,
   );
   lines.push(
-    `- Snake order, W 6 m, R 6 m, 2 passes, over ${corpus.length} corpus fields, each field's CPU the median of ${RUNS} runs (each run a child planning the corpus in index order): median ${s(corpusMedian)} s CPU, max ${s(slowest.cpuSeconds)} s (${slowest.id}); the slowest single run ${s(slowestRun.cpuSeconds)} s (${slowestRun.id}).`,
+    `- Snake order, W 6 m, R 6 m, 2 passes, over ${corpus.length} corpus fields, each field's CPU the median of ` +
+      `${RUNS} runs (each run a child planning the corpus in index order): median ${s(corpusMedian)} s CPU, max ` +
+      `${s(slowest.cpuSeconds)} s (${slowest.id}); the slowest single run ${s(slowestRun.cpuSeconds)} s ` +
+      `(${slowestRun.id}).`,
   );
   return lines.join('\n');
 }

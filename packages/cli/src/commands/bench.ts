@@ -25,9 +25,15 @@ export interface BenchOptions extends MachinesOptions {
   write?: boolean;
   /** routeOptions.algorithm (default snake: the baseline order; `optimized` runs the anytime optimizer). */
   algorithm?: string;
-  /** Which sections to run and write: `corpus`, `route`, `all` (default: both), `machines` (docs/benchmarks/machines.md) or `scale` (bench-scale.ts, docs/benchmarks/scale.md). */
+  /**
+   * Which sections to run and write: `corpus`, `route`, `all` (default: both), `machines` (docs/benchmarks/machines.md)
+   * or `scale` (bench-scale.ts, docs/benchmarks/scale.md).
+   */
   section?: string;
-  /** Route section: only corpus fields up to this many hectares (default 30, keeping `npm run bench` short; `all` = every field). */
+  /**
+   * Route section: only corpus fields up to this many hectares (default 30, keeping `npm run bench` short; `all` =
+   * every field).
+   */
   routeMaxHa?: string;
   /** Route section: routeOptions.maxOptimizerTime in seconds (default 10, the API's default). */
   routeLimit?: string;
@@ -132,7 +138,12 @@ export async function benchCorpus(opts: BenchOptions): Promise<FieldResult[]> {
       plan: plan ? { metrics: plan.metrics } : undefined,
     });
     process.stderr.write(
-      `${row.id.padEnd(14)} ${median(times).toFixed(1).padStart(8)} ms  ${plan ? `uncovered ${(plan.metrics.uncoveredRatio * 100).toFixed(2)}%  overlap ${(plan.metrics.overlapRatio * 100).toFixed(2)}%  ${ok ? 'ok' : `${violations} violations`}` : `ERROR ${error}`}\n`,
+      `${row.id.padEnd(14)} ${median(times).toFixed(1).padStart(8)} ms  ` +
+        (plan
+          ? `uncovered ${(plan.metrics.uncoveredRatio * 100).toFixed(2)}%  ` +
+            `overlap ${(plan.metrics.overlapRatio * 100).toFixed(2)}%  ${ok ? 'ok' : `${violations} violations`}`
+          : `ERROR ${error}`) +
+        '\n',
     );
   }
   return results;
@@ -155,15 +166,21 @@ export function summarise(results: FieldResult[], opts: BenchOptions, command: s
   lines.push(`Command: \`${command}\``);
   lines.push('');
   lines.push(
-    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Settings: width ${opts.width ?? 6} m, ${opts.headlandPasses ?? 2} headland passes, turn radius ${opts.turnRadius ?? 6} m, order \`${opts.algorithm ?? 'snake'}\`; time = median of ${opts.repeat ?? 3} runs per field.`,
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Settings: width ` +
+      `${opts.width ?? 6} m, ${opts.headlandPasses ?? 2} headland passes, turn radius ${opts.turnRadius ?? 6} ` +
+      `m, order \`${opts.algorithm ?? 'snake'}\`; time = median of ${opts.repeat ?? 3} runs per field.`,
   );
   lines.push('');
   lines.push(
-    '| fields | planned | checkPlan ok | time median | time p90 | time max | uncovered median | uncovered worst | overlap median | overlap worst | non-working ÷ working median |',
+    '| fields | planned | checkPlan ok | time median | time p90 | time max | uncovered median | uncovered worst | ' +
+      'overlap median | overlap worst | non-working ÷ working median |',
   );
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
   lines.push(
-    `| ${results.length} | ${planned.length} | ${results.filter((r) => r.ok).length} | ${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.9).toFixed(1)} ms | ${times[times.length - 1]?.toFixed(1) ?? 'n/a'} ms | ${pct(median(unc))} | ${pct(unc[unc.length - 1])} | ${pct(median(ovl))} | ${pct(ovl[ovl.length - 1])} | ${pct(median(nw))} |`,
+    `| ${results.length} | ${planned.length} | ${results.filter((r) => r.ok).length} | ` +
+      `${quantile(times, 0.5).toFixed(1)} ms | ${quantile(times, 0.9).toFixed(1)} ms | ` +
+      `${times[times.length - 1]?.toFixed(1) ?? 'n/a'} ms | ${pct(median(unc))} | ${pct(unc[unc.length - 1])} | ` +
+      `${pct(median(ovl))} | ${pct(ovl[ovl.length - 1])} | ${pct(median(nw))} |`,
   );
   lines.push('');
   const categories = [...new Set(results.map((r) => r.category))].filter(Boolean).sort();
@@ -175,7 +192,9 @@ export function summarise(results: FieldResult[], opts: BenchOptions, command: s
     for (const c of categories) {
       const rs = planned.filter((r) => r.category === c);
       lines.push(
-        `| ${c} | ${rs.length} | ${median(rs.map((r) => r.medianMs)).toFixed(1)} ms | ${pct(median(rs.map((r) => r.plan!.metrics.uncoveredRatio)))} | ${pct(median(rs.map((r) => r.plan!.metrics.overlapRatio)))} |`,
+        `| ${c} | ${rs.length} | ${median(rs.map((r) => r.medianMs)).toFixed(1)} ms | ` +
+          `${pct(median(rs.map((r) => r.plan!.metrics.uncoveredRatio)))} | ` +
+          `${pct(median(rs.map((r) => r.plan!.metrics.overlapRatio)))} |`,
       );
     }
     lines.push('');
@@ -193,7 +212,10 @@ export function summarise(results: FieldResult[], opts: BenchOptions, command: s
   for (const r of results) {
     const m = r.plan?.metrics;
     lines.push(
-      `| ${r.id} | ${r.category} | ${Number.isFinite(r.areaHa) ? r.areaHa.toFixed(2) : ''} | ${r.medianMs.toFixed(1)} | ${m ? pct(m.uncoveredRatio) : ''} | ${m ? pct(m.overlapRatio) : ''} | ${m?.turns ?? ''} | ${m ? m.distanceMeters.toFixed(0) : ''} | ${r.ok ? 'ok' : r.error ? 'error' : `${r.violations} violations`} |`,
+      `| ${r.id} | ${r.category} | ${Number.isFinite(r.areaHa) ? r.areaHa.toFixed(2) : ''} | ` +
+        `${r.medianMs.toFixed(1)} | ${m ? pct(m.uncoveredRatio) : ''} | ${m ? pct(m.overlapRatio) : ''} | ` +
+        `${m?.turns ?? ''} | ${m ? m.distanceMeters.toFixed(0) : ''} | ` +
+        `${r.ok ? 'ok' : r.error ? 'error' : `${r.violations} violations`} |`,
     );
   }
   lines.push('');
@@ -235,7 +257,8 @@ interface OrderRun {
   /**
    * Route defects the plan warns about and checkPlan may not flag: straight connectors where no
    * manoeuvre fitted (`turn-not-fitted`), headland passes or tracks left out
-   * (`headland-pass-skipped`, `track-skipped`), transit legs leaving the field (`transit-leg`), route pieces off the field (`route-leaves-field`).
+   * (`headland-pass-skipped`, `track-skipped`), transit legs leaving the field (`transit-leg`), route pieces off the
+   * field (`route-leaves-field`).
    */
   unfitted: number;
   ms: number;
@@ -355,7 +378,9 @@ export async function benchRoutes(opts: BenchOptions): Promise<RouteFieldResult[
     const o = result.runs.optimized;
     const best = Math.min(...FIXED_ROUTE_ORDERS.map((a) => result.runs[a]?.nonWorkingMeters ?? Infinity));
     process.stderr.write(
-      `route ${row.id.padEnd(14)} ${String(result.tracks).padStart(4)} tracks  optimized ${o?.nonWorkingMeters.toFixed(0) ?? 'ERR'} m (${o?.ms.toFixed(0)} ms, ${result.optimizer?.chosen ?? ''})  best fixed ${best.toFixed(0)} m\n`,
+      `route ${row.id.padEnd(14)} ${String(result.tracks).padStart(4)} tracks  optimized ` +
+        `${o?.nonWorkingMeters.toFixed(0) ?? 'ERR'} m (${o?.ms.toFixed(0)} ms, ` +
+        `${result.optimizer?.chosen ?? ''})  best fixed ${best.toFixed(0)} m\n`,
     );
   }
   return out;
@@ -423,12 +448,17 @@ export function summariseRoutes(
   lines.push(`Command: \`${command}\``);
   lines.push('');
   lines.push(
-    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, shared with other jobs (times are single runs under load). Settings: width ${opts.width ?? 6} m, ${opts.headlandPasses ?? 2} headland passes, turn radius ${opts.turnRadius ?? 6} m, maxOptimizerTime ${limit} s, \`planRoute\` with a \`performance.now\` clock, \`checkPlan\` on every plan; fields up to ${opts.routeMaxHa === 'all' ? 'any size' : `${opts.routeMaxHa ?? 30} ha`} (${fields.length} fields).`,
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, shared with other jobs ` +
+      `(times are single runs under load). Settings: width ${opts.width ?? 6} m, ${opts.headlandPasses ?? 2} ` +
+      `headland passes, turn radius ${opts.turnRadius ?? 6} m, maxOptimizerTime ${limit} s, \`planRoute\` with ` +
+      `a \`performance.now\` clock, \`checkPlan\` on every plan; fields up to ` +
+      `${opts.routeMaxHa === 'all' ? 'any size' : `${opts.routeMaxHa ?? 30} ha`} (${fields.length} fields).`,
   );
   lines.push('');
   if (fields.length > 0) {
     lines.push(
-      '| order | plans | checkPlan ok | route length km (sum) | non-working km (sum) | non-working ÷ working (median) | plan ms (median) | plan ms (max) |',
+      '| order | plans | checkPlan ok | route length km (sum) | non-working km (sum) | non-working ÷ working ' +
+        '(median) | plan ms (median) | plan ms (max) |',
     );
     lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const a of ROUTE_ORDERS) {
@@ -438,7 +468,9 @@ export function summariseRoutes(
       const ratio = runs.map((r) => r.nonWorkingMeters / Math.max(1e-9, r.distanceMeters - r.nonWorkingMeters));
       const ms = runs.map((r) => r.ms).sort((x, y) => x - y);
       lines.push(
-        `| ${a} | ${runs.length} | ${runs.filter((r) => r.violations === 0).length} | ${(len / 1000).toFixed(1)} | ${(nw / 1000).toFixed(1)} | ${pct(median(ratio))} | ${median(ms).toFixed(0)} | ${ms[ms.length - 1]?.toFixed(0) ?? 'n/a'} |`,
+        `| ${a} | ${runs.length} | ${runs.filter((r) => r.violations === 0).length} | ${(len / 1000).toFixed(1)} | ` +
+          `${(nw / 1000).toFixed(1)} | ${pct(median(ratio))} | ${median(ms).toFixed(0)} | ` +
+          `${ms[ms.length - 1]?.toFixed(0) ?? 'n/a'} |`,
       );
     }
     lines.push('');
@@ -483,16 +515,27 @@ export function summariseRoutes(
     for (const f of fields)
       if (f.optimizer?.chosen) chosen.set(f.optimizer.chosen, (chosen.get(f.optimizer.chosen) ?? 0) + 1);
     lines.push(
-      `- \`optimized\` non-working distance ≤ the best fixed order on **${compared.length - notBest.length} of ${compared.length}** fields${notBest.length ? ` (not on: ${notBest.join(', ')})` : ''}; ≤ the best fixed order with no more defects (checkPlan violations + warnings of straight connectors where nothing fitted, headland passes left out, connectors leaving the field) on ${compared.length - notBestClean.length} of ${compared.length}${notBestClean.length ? ` (not on: ${notBestClean.join(', ')})` : ''}.`,
+      `- \`optimized\` non-working distance ≤ the best fixed order on **${compared.length - notBest.length} of ` +
+        `${compared.length}** fields${notBest.length ? ` (not on: ${notBest.join(', ')})` : ''}; ≤ the best ` +
+        `fixed order with no more defects (checkPlan violations + warnings of straight connectors where nothing ` +
+        `fitted, headland passes left out, connectors leaving the field) on ` +
+        `${compared.length - notBestClean.length} of ${compared.length}` +
+        `${notBestClean.length ? ` (not on: ${notBestClean.join(', ')})` : ''}.`,
     );
     lines.push(
-      `- Non-working distance saved against the best fixed order of each field (fields with any): median ${pct(median(saving))}, max ${pct(Math.max(...saving))}, min ${pct(Math.min(...saving))}.`,
+      `- Non-working distance saved against the best fixed order of each field (fields with any): median ` +
+        `${pct(median(saving))}, max ${pct(Math.max(...saving))}, min ${pct(Math.min(...saving))}.`,
     );
     lines.push(
-      `- Gap to the lower bound (on the optimizer's estimated connector costs: assignment bound up to 150 tracks, cheapest-link above): median ${pct(median(gaps))} of the non-working cost (p90 ${pct(quantile(gaps, 0.9))}), median ${pct(median(gapsAll))} of the whole route.`,
+      `- Gap to the lower bound (on the optimizer's estimated connector costs: assignment bound up to 150 tracks, ` +
+        `cheapest-link above): median ${pct(median(gaps))} of the non-working cost (p90 ` +
+        `${pct(quantile(gaps, 0.9))}), median ${pct(median(gapsAll))} of the whole route.`,
     );
     lines.push(
-      `- Time to the first feasible route: median ${fmtMs(median(first))} ms, max ${fmtMs(first[first.length - 1])} ms. Ordering time (estimate + real connectors, bounded by maxOptimizerTime ${limit} s): median ${fmtMs(median(orderMs))} ms, max ${fmtMs(orderMs[orderMs.length - 1])} ms.`,
+      `- Time to the first feasible route: median ${fmtMs(median(first))} ms, max ` +
+        `${fmtMs(first[first.length - 1])} ms. Ordering time (estimate + real connectors, bounded by ` +
+        `maxOptimizerTime ${limit} s): median ${fmtMs(median(orderMs))} ms, max ` +
+        `${fmtMs(orderMs[orderMs.length - 1])} ms.`,
     );
     lines.push(
       `- Route kept by \`optimized\`: ${[...chosen.entries()]
@@ -504,27 +547,35 @@ export function summariseRoutes(
   }
   if (synthetic) {
     lines.push(
-      `Synthetic field with ${synthetic.tracks} tracks (3.3 km × 600 m rectangle, width 3 m, R 6 m, 5 headland passes, tracks north-south):`,
+      `Synthetic field with ${synthetic.tracks} tracks (3.3 km × 600 m rectangle, width 3 m, R 6 m, 5 headland ` +
+        `passes, tracks north-south):`,
     );
     lines.push('');
     lines.push(
-      '| order | maxOptimizerTime s | first feasible ms | ordering ms | kept | plan ms | non-working km | checkPlan violations |',
+      '| order | maxOptimizerTime s | first feasible ms | ordering ms | kept | plan ms | non-working km | ' +
+        'checkPlan violations |',
     );
     lines.push('|---|---:|---:|---:|---|---:|---:|---:|');
     for (const r of synthetic.runs) {
       lines.push(
-        `| ${r.algorithm} | ${r.algorithm === 'optimized' ? r.limitSeconds : '–'} | ${fmtMs(r.optimizer?.firstFeasibleMilliseconds)} | ${r.algorithm === 'optimized' ? fmtMs(r.optimizer?.orderMilliseconds) : '–'} | ${r.optimizer?.chosen ?? ''} | ${fmtMs(r.run.ms)} | ${(r.run.nonWorkingMeters / 1000).toFixed(2)} | ${r.run.error ? `error: ${r.run.error}` : r.run.violations} |`,
+        `| ${r.algorithm} | ${r.algorithm === 'optimized' ? r.limitSeconds : '–'} | ` +
+          `${fmtMs(r.optimizer?.firstFeasibleMilliseconds)} | ` +
+          `${r.algorithm === 'optimized' ? fmtMs(r.optimizer?.orderMilliseconds) : '–'} | ` +
+          `${r.optimizer?.chosen ?? ''} | ${fmtMs(r.run.ms)} | ${(r.run.nonWorkingMeters / 1000).toFixed(2)} | ` +
+          `${r.run.error ? `error: ${r.run.error}` : r.run.violations} |`,
       );
     }
     lines.push('');
   }
   if (fields.length > 0) {
     lines.push(
-      '<details><summary>Per field: non-working m (checkPlan violations, +Nw: N defect warnings — turn-not-fitted, headland-pass-skipped, transit-leg, route-leaves-field)</summary>',
+      '<details><summary>Per field: non-working m (checkPlan violations, +Nw: N defect warnings — turn-not-fitted, ' +
+        'headland-pass-skipped, transit-leg, route-leaves-field)</summary>',
     );
     lines.push('');
     lines.push(
-      `| field | ha | tracks | ${ROUTE_ORDERS.join(' | ')} | optimized kept | gap (non-working) | first feasible ms | ordering ms |`,
+      `| field | ha | tracks | ${ROUTE_ORDERS.join(' | ')} | optimized kept | gap (non-working) | first feasible ` +
+        `ms | ordering ms |`,
     );
     lines.push(`|---|---:|---:|${ROUTE_ORDERS.map(() => '---:|').join('')}---|---:|---:|---:|`);
     for (const f of fields) {
@@ -537,7 +588,10 @@ export function summariseRoutes(
             : `${r.nonWorkingMeters.toFixed(0)} (${r.violations}${r.unfitted ? ` +${r.unfitted}w` : ''})`;
       };
       lines.push(
-        `| ${f.id} | ${Number.isFinite(f.areaHa) ? f.areaHa.toFixed(1) : ''} | ${f.tracks} | ${ROUTE_ORDERS.map(cell).join(' | ')} | ${f.optimizer?.chosen ?? ''} | ${f.optimizer?.nonWorkingGapRatio !== undefined ? pct(f.optimizer.nonWorkingGapRatio) : ''} | ${fmtMs(f.optimizer?.firstFeasibleMilliseconds)} | ${fmtMs(f.optimizer?.orderMilliseconds)} |`,
+        `| ${f.id} | ${Number.isFinite(f.areaHa) ? f.areaHa.toFixed(1) : ''} | ${f.tracks} | ` +
+          `${ROUTE_ORDERS.map(cell).join(' | ')} | ${f.optimizer?.chosen ?? ''} | ` +
+          `${f.optimizer?.nonWorkingGapRatio !== undefined ? pct(f.optimizer.nonWorkingGapRatio) : ''} | ` +
+          `${fmtMs(f.optimizer?.firstFeasibleMilliseconds)} | ${fmtMs(f.optimizer?.orderMilliseconds)} |`,
       );
     }
     lines.push('');

@@ -148,7 +148,10 @@ describe('furrow bulk --api', () => {
     expect(row('crossed').slice(0, 2)).toEqual(['crossed', 'FAILED']);
     expect(out).toMatch(/2 of 4 fields planned in [\d.]+ s \([\d.]+ fields\/s\); 18\.4 ha, 2\.0 km, 0\.3 h/);
     expect(out).toMatch(
-      /2 failed:\n {2}narrow: no-workable-area: no track fits between the headlands; use a smaller width\n {2}crossed: unreadable: \S/,
+      new RegExp(
+        '2 failed:\\n {2}narrow: no-workable-area: no track fits between the headlands; use a smaller width\\n' +
+          ' {2}crossed: unreadable: \\S',
+      ),
     );
 
     // --out: each planned field's stored plan, and the summary with the failure.

@@ -173,6 +173,7 @@ const API_ATTEMPTS = 6;
  * exponential backoff from 1 s when it gives none), up to API_ATTEMPTS times, as the spec asks
  * of clients; a long job with --out reads one plan per field and can meet the rate limit.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of several shapes, read field by field
 async function api(opts: BulkOptions, method: string, path: string, body?: unknown): Promise<any> {
   for (let attempt = 1; ; attempt++) {
     const res = await fetch(new URL(path, opts.api), {
@@ -265,8 +266,10 @@ export function summaryTable(rows: BulkRow[], seconds: number): string {
   const sum = (k: string) => ok.reduce((s, r) => s + (r.metrics?.[k] ?? 0), 0);
   out.push(
     '',
-    `${ok.length} of ${rows.length} fields planned in ${seconds.toFixed(1)} s (${(rows.length / Math.max(seconds, 1e-9)).toFixed(2)} fields/s); ` +
-      `${(sum('fieldAreaSquareMeters') / 10_000).toFixed(1)} ha, ${(sum('distanceMeters') / 1000).toFixed(1)} km, ${(sum('timeSeconds') / 3600).toFixed(1)} h`,
+    `${ok.length} of ${rows.length} fields planned in ${seconds.toFixed(1)} s ` +
+      `(${(rows.length / Math.max(seconds, 1e-9)).toFixed(2)} fields/s); ` +
+      `${(sum('fieldAreaSquareMeters') / 10_000).toFixed(1)} ha, ${(sum('distanceMeters') / 1000).toFixed(1)} km, ` +
+      `${(sum('timeSeconds') / 3600).toFixed(1)} h`,
   );
   if (failed.length > 0) {
     out.push('', `${failed.length} failed:`);

@@ -118,7 +118,8 @@ describe('furrow push', () => {
     try {
       expect(await main(['push', 'agco', planFile, '--company', 'c1', '--org', '1', '--field', 'f'])).toBe(2);
       expect(await main(['push', 'deere', planFile, '--company', 'c1', '--field', 'f'])).toBe(2);
-      expect(await main(['push', 'trimble', planFile, '--company', 'c1', '--org', '1', '--field', 'f'])).toBe(2); // no Trimble configuration
+      // no Trimble configuration
+      expect(await main(['push', 'trimble', planFile, '--company', 'c1', '--org', '1', '--field', 'f'])).toBe(2);
       expect(
         await main(['push', 'deere', join(dir, 'missing.json'), '--company', 'c1', '--org', '1', '--field', 'f']),
       ).toBe(2);

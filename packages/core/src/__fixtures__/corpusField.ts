@@ -1,4 +1,7 @@
-/** Shared set-up of tests that plan a field of the corpus (test/fields, copied from ../shared/fields with its SOURCES.md). */
+/**
+ * Shared set-up of tests that plan a field of the corpus (test/fields, copied from ../shared/fields with its
+ * SOURCES.md).
+ */
 import { readFileSync } from 'node:fs';
 import type { FieldGeometry } from '../types.js';
 

@@ -169,60 +169,68 @@ describe('checkRouteKinematics', () => {
     expect(checkRouteKinematics(pieces, { turnRadiusMeters: 3 })).toEqual([]);
   });
 
-  it('staging legs (straight, to a depot) are not checked; a reversed piece is reported when reversing is not allowed', () => {
-    const r = route();
-    const staging: RoutePieceXY = {
-      sequence: -1,
-      type: 'Connector',
-      connectorKind: 'staging',
-      xy: Float64Array.from([30, -30, 0, 0]),
-    };
-    expect(checkRouteKinematics([staging, ...r], { turnRadiusMeters: R })).toEqual([]);
-    // The same leg as an ordinary connector makes a 45° corner at the track start.
-    const plain: RoutePieceXY = { ...staging, connectorKind: 'direct' };
-    expect(checkRouteKinematics([plain, ...r], { turnRadiusMeters: R }).map((x) => x.kind)).toContain('heading-jump');
-    r[1].reverse = true;
-    expect(checkRouteKinematics(r, { turnRadiusMeters: R }).map((x) => x.kind)).toEqual(['reverse']);
-    expect(checkRouteKinematics(r, { turnRadiusMeters: R, reverseAllowed: true })).toEqual([]);
-  });
+  it(
+    'staging legs (straight, to a depot) are not checked; a reversed piece is reported when reversing is not ' +
+      'allowed',
+    () => {
+      const r = route();
+      const staging: RoutePieceXY = {
+        sequence: -1,
+        type: 'Connector',
+        connectorKind: 'staging',
+        xy: Float64Array.from([30, -30, 0, 0]),
+      };
+      expect(checkRouteKinematics([staging, ...r], { turnRadiusMeters: R })).toEqual([]);
+      // The same leg as an ordinary connector makes a 45° corner at the track start.
+      const plain: RoutePieceXY = { ...staging, connectorKind: 'direct' };
+      expect(checkRouteKinematics([plain, ...r], { turnRadiusMeters: R }).map((x) => x.kind)).toContain('heading-jump');
+      r[1].reverse = true;
+      expect(checkRouteKinematics(r, { turnRadiusMeters: R }).map((x) => x.kind)).toEqual(['reverse']);
+      expect(checkRouteKinematics(r, { turnRadiusMeters: R, reverseAllowed: true })).toEqual([]);
+    },
+  );
 
-  it("property: track → every turn candidate → track passes with the turn options' own limits (no false alarm at junctions)", () => {
-    fc.assert(
-      fc.property(
-        ...turnCase,
-        fc.double({ min: 0.3, max: 80, noNaN: true }),
-        (from, to, R, sigma, reverseAllowed, trackMeters) => {
-          const opts = { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed };
-          const cf = Math.cos(from.headingRadians),
-            sf = Math.sin(from.headingRadians);
-          const ct = Math.cos(to.headingRadians),
-            st = Math.sin(to.headingRadians);
-          const before: RoutePieceXY = {
-            sequence: 0,
-            type: 'Track',
-            xy: Float64Array.from([from.x - trackMeters * cf, from.y - trackMeters * sf, from.x, from.y]),
-          };
-          const after: RoutePieceXY = {
-            sequence: 2,
-            type: 'Track',
-            xy: Float64Array.from([to.x, to.y, to.x + trackMeters * ct, to.y + trackMeters * st]),
-          };
-          for (const p of turnCandidates(from, to, opts)) {
-            const turn: RoutePieceXY = {
-              sequence: 1,
-              type: 'Turn',
-              turnType: p.turnType,
-              xy: Float64Array.from(p.points),
-              ...(p.cusps.length > 0 || p.startsReversed ? { reverse: true } : {}),
+  it(
+    "property: track → every turn candidate → track passes with the turn options' own limits (no false alarm at " +
+      'junctions)',
+    () => {
+      fc.assert(
+        fc.property(
+          ...turnCase,
+          fc.double({ min: 0.3, max: 80, noNaN: true }),
+          (from, to, R, sigma, reverseAllowed, trackMeters) => {
+            const opts = { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma, reverseAllowed };
+            const cf = Math.cos(from.headingRadians),
+              sf = Math.sin(from.headingRadians);
+            const ct = Math.cos(to.headingRadians),
+              st = Math.sin(to.headingRadians);
+            const before: RoutePieceXY = {
+              sequence: 0,
+              type: 'Track',
+              xy: Float64Array.from([from.x - trackMeters * cf, from.y - trackMeters * sf, from.x, from.y]),
             };
-            const v = checkRouteKinematics([before, turn, after], opts);
-            expect(v, `${p.word} ${p.turnType}`).toEqual([]);
-          }
-        },
-      ),
-      { seed: 4, numRuns: 60, endOnFailure: true },
-    );
-  });
+            const after: RoutePieceXY = {
+              sequence: 2,
+              type: 'Track',
+              xy: Float64Array.from([to.x, to.y, to.x + trackMeters * ct, to.y + trackMeters * st]),
+            };
+            for (const p of turnCandidates(from, to, opts)) {
+              const turn: RoutePieceXY = {
+                sequence: 1,
+                type: 'Turn',
+                turnType: p.turnType,
+                xy: Float64Array.from(p.points),
+                ...(p.cusps.length > 0 || p.startsReversed ? { reverse: true } : {}),
+              };
+              const v = checkRouteKinematics([before, turn, after], opts);
+              expect(v, `${p.word} ${p.turnType}`).toEqual([]);
+            }
+          },
+        ),
+        { seed: 4, numRuns: 60, endOnFailure: true },
+      );
+    },
+  );
 
   it('a polygonal arc of radius 1.15 R cut a few millimetres past a vertex is not a kink', () => {
     // Vertices every 0.235 m on a circle of radius 6.9 m, then one 3 cm chord (a cut chord), then on.

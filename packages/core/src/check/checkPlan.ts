@@ -155,6 +155,22 @@ function holesOf(field: PathsD): PathsD {
   return out;
 }
 
+/** A connecting piece's points at most maxPointSpacingMeters apart (its first wider gap reported). */
+function checkPointSpacing(seg: RouteSegment, xy: Float64Array, violations: PlanViolation[]): void {
+  for (let i = 2; i < xy.length; i += 2) {
+    const d = hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+    if (d > CHECK_TOLERANCES.maxPointSpacingMeters) {
+      violations.push({
+        code: 'sparse-geometry',
+        sequence: seg.sequence,
+        message: `${seg.type} ${seg.sequence} has points ${d.toFixed(2)} m apart (at most 0.5 m allowed)`,
+        position: seg.coordinates[i / 2] as [number, number],
+      });
+      break;
+    }
+  }
+}
+
 export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
   const violations: PlanViolation[] = [];
   let lf: LocalField;
@@ -193,7 +209,9 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
         violations.push({
           code: 'gap',
           sequence: seg.sequence,
-          message: `segment ${seg.sequence} (${seg.type}) starts ${gap.toFixed(3)} m from where segment ${seg.sequence - 1} ended`,
+          message:
+            `segment ${seg.sequence} (${seg.type}) starts ${gap.toFixed(3)} m from where segment ` +
+            `${seg.sequence - 1} ended`,
           position: seg.coordinates[0] as [number, number],
         });
     }
@@ -206,20 +224,7 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
       ...(seg.turnType ? { turnType: seg.turnType } : {}),
       ...(seg.reverse ? { reverse: true } : {}),
     });
-    if (!isWork && xy.length >= 6) {
-      for (let i = 2; i < xy.length; i += 2) {
-        const d = hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
-        if (d > CHECK_TOLERANCES.maxPointSpacingMeters) {
-          violations.push({
-            code: 'sparse-geometry',
-            sequence: seg.sequence,
-            message: `${seg.type} ${seg.sequence} has points ${d.toFixed(2)} m apart (at most 0.5 m allowed)`,
-            position: seg.coordinates[i / 2] as [number, number],
-          });
-          break;
-        }
-      }
-    }
+    if (!isWork && xy.length >= 6) checkPointSpacing(seg, xy, violations);
     // Legs to and from a staging area (entry / exit, refill detours) leave the field by design.
     const leavesField =
       seg.type === 'Connector' &&
@@ -230,7 +235,9 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
       violations.push({
         code: out.inHole ? 'inside-no-go' : 'outside-boundary',
         sequence: seg.sequence,
-        message: `${seg.type} ${seg.sequence} goes ${out.meters.toFixed(2)} m ${out.inHole ? 'into a no-go zone' : 'outside the boundary'}`,
+        message:
+          `${seg.type} ${seg.sequence} goes ${out.meters.toFixed(2)} m ` +
+          `${out.inHole ? 'into a no-go zone' : 'outside the boundary'}`,
         position: [p[0], p[1]],
       });
     }
@@ -246,32 +253,41 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
     const p = lf.frame.toLonLat(v.x, v.y);
     violations.push({ code: v.kind, sequence: v.sequence, message: v.message, position: [p[0], p[1]] });
   }
-  const m = plan.metrics;
-  if (m) {
-    const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(1, Math.abs(b));
-    if (rel(m.distanceMeters, total) > CHECK_TOLERANCES.distanceRatio)
-      violations.push({
-        code: 'metrics',
-        message: `distanceMeters ${m.distanceMeters} differs from the route's length ${total.toFixed(2)} m`,
-      });
-    if (rel(m.workingDistanceMeters, working) > CHECK_TOLERANCES.distanceRatio)
-      violations.push({
-        code: 'metrics',
-        message: `workingDistanceMeters ${m.workingDistanceMeters} differs from the working passes' length ${working.toFixed(2)} m`,
-      });
-    const cov = computeCoverage(lf.workable, passes);
-    if (Math.abs(cov.uncoveredRatio - m.uncoveredRatio) > CHECK_TOLERANCES.coverageRatio)
-      violations.push({
-        code: 'metrics',
-        message: `uncoveredRatio ${m.uncoveredRatio} differs from the swaths' ${cov.uncoveredRatio.toFixed(5)}`,
-      });
-    if (Math.abs(cov.overlapRatio - m.overlapRatio) > CHECK_TOLERANCES.coverageRatio)
-      violations.push({
-        code: 'metrics',
-        message: `overlapRatio ${m.overlapRatio} differs from the swaths' ${cov.overlapRatio.toFixed(5)}`,
-      });
-  }
+  if (plan.metrics) checkMetrics(plan.metrics, total, working, computeCoverage(lf.workable, passes), violations);
   return { ok: violations.length === 0, violations };
+}
+
+/** The plan's metrics against the route's lengths and the coverage of its working passes. */
+function checkMetrics(
+  m: NonNullable<Plan['metrics']>,
+  total: number,
+  working: number,
+  cov: ReturnType<typeof computeCoverage>,
+  violations: PlanViolation[],
+): void {
+  const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(1, Math.abs(b));
+  if (rel(m.distanceMeters, total) > CHECK_TOLERANCES.distanceRatio)
+    violations.push({
+      code: 'metrics',
+      message: `distanceMeters ${m.distanceMeters} differs from the route's length ${total.toFixed(2)} m`,
+    });
+  if (rel(m.workingDistanceMeters, working) > CHECK_TOLERANCES.distanceRatio)
+    violations.push({
+      code: 'metrics',
+      message:
+        `workingDistanceMeters ${m.workingDistanceMeters} differs from the working passes' length ` +
+        `${working.toFixed(2)} m`,
+    });
+  if (Math.abs(cov.uncoveredRatio - m.uncoveredRatio) > CHECK_TOLERANCES.coverageRatio)
+    violations.push({
+      code: 'metrics',
+      message: `uncoveredRatio ${m.uncoveredRatio} differs from the swaths' ${cov.uncoveredRatio.toFixed(5)}`,
+    });
+  if (Math.abs(cov.overlapRatio - m.overlapRatio) > CHECK_TOLERANCES.coverageRatio)
+    violations.push({
+      code: 'metrics',
+      message: `overlapRatio ${m.overlapRatio} differs from the swaths' ${cov.overlapRatio.toFixed(5)}`,
+    });
 }
 
 /**

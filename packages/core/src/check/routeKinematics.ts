@@ -153,6 +153,37 @@ function label(p: RoutePieceXY): string {
   return `${p.type}${p.turnType ? ` (${p.turnType})` : ''} ${p.sequence}`;
 }
 
+/**
+ * Where on piece p a violation lies, for its message: where it leaves `prev` or joins `next`, and how far
+ * from the junction where the worst point lies on the neighbour (P, B: the points before and of the body).
+ */
+function whereNote(
+  p: RoutePieceXY,
+  prev: RoutePieceXY | undefined,
+  next: RoutePieceXY | undefined,
+  v: KinematicViolation,
+  where: RouteKinematicViolation['where'],
+  P: number,
+  B: number,
+  body: Float64Array,
+): string {
+  let at =
+    where === 'start'
+      ? ` where it leaves ${prev ? label(prev) : 'the previous piece'}`
+      : where === 'end'
+        ? ` where it joins ${next ? label(next) : 'the next piece'}`
+        : '';
+  // The worst point lies on the neighbour itself (e.g. a headland pass curving tighter than R
+  // right at the junction): say so, the fix may be where the junction is.
+  if (!isWork(p.type) && v.index < P && prev)
+    at += ` (measured on ${label(prev)}, ${hypot(v.x - body[0], v.y - body[1]).toFixed(2)} m before the junction)`;
+  else if (!isWork(p.type) && v.index > P + B - 1 && next)
+    at +=
+      ` (measured on ${label(next)}, ` +
+      `${hypot(v.x - body[body.length - 2], v.y - body[body.length - 1]).toFixed(2)} m after the junction)`;
+  return at;
+}
+
 /** Violations of the machine's limits along the route's turns, connectors and junctions. */
 export function checkRouteKinematics(
   pieces: readonly RoutePieceXY[],
@@ -226,18 +257,7 @@ export function checkRouteKinematics(
           : v.index >= P + B - 1 && post.length > 0
             ? 'end'
             : 'inside';
-      let at =
-        where === 'start'
-          ? ` where it leaves ${prev ? label(prev) : 'the previous piece'}`
-          : where === 'end'
-            ? ` where it joins ${next ? label(next) : 'the next piece'}`
-            : '';
-      // The worst point lies on the neighbour itself (e.g. a headland pass curving tighter than R
-      // right at the junction): say so, the fix may be where the junction is.
-      if (!isWork(p.type) && v.index < P && prev)
-        at += ` (measured on ${label(prev)}, ${hypot(v.x - body[0], v.y - body[1]).toFixed(2)} m before the junction)`;
-      else if (!isWork(p.type) && v.index > P + B - 1 && next)
-        at += ` (measured on ${label(next)}, ${hypot(v.x - body[body.length - 2], v.y - body[body.length - 1]).toFixed(2)} m after the junction)`;
+      const at = whereNote(p, prev, next, v, where, P, B, body);
       add({
         kind: v.kind,
         sequence: p.sequence,

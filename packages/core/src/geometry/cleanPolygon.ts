@@ -43,7 +43,9 @@ export function cleanPolygon(
         continue;
       }
       const p = lonLatOf(0, 0);
-      const message = `ring has zero area: within ${toleranceMeters} m it collapses to a line or a point (near [${p[0]}, ${p[1]}])`;
+      const message =
+        `ring has zero area: within ${toleranceMeters} m it collapses to a line or a point (near ` +
+        `[${p[0]}, ${p[1]}])`;
       throw new PlanError('invalid-boundary', `${path}[0]: ${message}`, [{ path: `${path}[0]`, message }]);
     }
     out.rings.push(c.ring);

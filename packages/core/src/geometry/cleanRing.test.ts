@@ -49,49 +49,54 @@ describe('cleanRing', () => {
     expect(cleanRing(r).ring).toHaveLength(7);
   });
 
-  it('property: inserted duplicates and near-collinear points change the area by at most tol × perimeter and are removed', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 3, max: 40 }),
-        fc.double({ min: 20, max: 500, noNaN: true }),
-        fc.double({ min: 20, max: 500, noNaN: true }),
-        fc.array(
-          fc.tuple(
-            fc.nat(),
-            fc.double({ min: 0.05, max: 0.95, noNaN: true }),
-            fc.double({ min: -0.004, max: 0.004, noNaN: true }),
-            fc.boolean(),
+  it(
+    'property: inserted duplicates and near-collinear points change the area by at most tol × perimeter and are ' +
+      'removed',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 3, max: 40 }),
+          fc.double({ min: 20, max: 500, noNaN: true }),
+          fc.double({ min: 20, max: 500, noNaN: true }),
+          fc.array(
+            fc.tuple(
+              fc.nat(),
+              fc.double({ min: 0.05, max: 0.95, noNaN: true }),
+              fc.double({ min: -0.004, max: 0.004, noNaN: true }),
+              fc.boolean(),
+            ),
+            { maxLength: 60 },
           ),
-          { maxLength: 60 },
-        ),
-        (n, a, b, inserts) => {
-          const base = ellipse(n, a, b);
-          const noisy: PathD = base.map((p) => ({ ...p }));
-          for (const [k, t, off, dup] of inserts) {
-            const i = k % noisy.length;
-            const p = noisy[i],
-              q = noisy[(i + 1) % noisy.length];
-            if (dup) {
-              noisy.splice(i + 1, 0, { x: p.x + off, y: p.y - off });
-              continue;
+          (n, a, b, inserts) => {
+            const base = ellipse(n, a, b);
+            const noisy: PathD = base.map((p) => ({ ...p }));
+            for (const [k, t, off, dup] of inserts) {
+              const i = k % noisy.length;
+              const p = noisy[i],
+                q = noisy[(i + 1) % noisy.length];
+              if (dup) {
+                noisy.splice(i + 1, 0, { x: p.x + off, y: p.y - off });
+                continue;
+              }
+              const dx = q.x - p.x,
+                dy = q.y - p.y,
+                l = Math.hypot(dx, dy);
+              noisy.splice(i + 1, 0, { x: p.x + t * dx - (off * dy) / l, y: p.y + t * dy + (off * dx) / l });
             }
-            const dx = q.x - p.x,
-              dy = q.y - p.y,
-              l = Math.hypot(dx, dy);
-            noisy.splice(i + 1, 0, { x: p.x + t * dx - (off * dy) / l, y: p.y + t * dy + (off * dx) / l });
-          }
-          const c = cleanRing(noisy);
-          let perimeter = 0;
-          for (let i = 0; i < base.length; i++)
-            perimeter += Math.hypot(base[i].x - base[(i + 1) % n].x, base[i].y - base[(i + 1) % n].y);
-          expect(Math.abs(ringAreaAbs(c.ring) - ringAreaAbs(base))).toBeLessThanOrEqual(0.01 * perimeter);
-          // Every base corner bends by more than the tolerance, so exactly the base corners survive (near-duplicates may replace one).
-          expect(c.ring.length).toBe(n);
-        },
-      ),
-      { seed: 5, numRuns: 200 },
-    );
-  });
+            const c = cleanRing(noisy);
+            let perimeter = 0;
+            for (let i = 0; i < base.length; i++)
+              perimeter += Math.hypot(base[i].x - base[(i + 1) % n].x, base[i].y - base[(i + 1) % n].y);
+            expect(Math.abs(ringAreaAbs(c.ring) - ringAreaAbs(base))).toBeLessThanOrEqual(0.01 * perimeter);
+            // Every base corner bends by more than the tolerance, so exactly the base corners survive (near-duplicates
+            // may replace one).
+            expect(c.ring.length).toBe(n);
+          },
+        ),
+        { seed: 5, numRuns: 200 },
+      );
+    },
+  );
 
   it('isSliver: a 1 mm wide strip is a sliver, a 1 m wide one is not', () => {
     expect(

@@ -12,7 +12,9 @@ import type { PathD } from './clipper.js';
 import { hypot } from './vec.js';
 import { segmentDistance } from './region.js';
 
-/** Default tolerance: points closer than 1 cm are one point; a vertex within 1 cm of its neighbours' chord is dropped. */
+/**
+ * Default tolerance: points closer than 1 cm are one point; a vertex within 1 cm of its neighbours' chord is dropped.
+ */
 export const CLEAN_TOLERANCE_METERS = 0.01;
 
 export interface CleanedRing {
@@ -40,10 +42,34 @@ const MAX_RUN = 64;
 export function cleanRing(input: PathD, toleranceMeters: number = CLEAN_TOLERANCE_METERS): CleanedRing {
   const tol = toleranceMeters;
   const removed = { duplicates: 0, spikes: 0, collinear: 0 };
-  let xs: number[] = [],
+  let r = withoutDuplicates(input, tol, removed);
+  const sinMaxSpike = Math.sin(Math.PI / 180);
+  for (let pass = 0; pass < 8 && r.xs.length >= 3; pass++) {
+    const spikes = withoutSpikes(r, tol, sinMaxSpike, removed);
+    r = spikes.ring;
+    if (r.xs.length < 3) break;
+    const collinear = withoutCollinear(r, tol, removed);
+    r = collinear.ring;
+    if (!spikes.changed && !collinear.changed) break;
+  }
+  const { xs, ys, src } = r;
+  const ring: PathD = xs.map((x, i) => ({ x, y: ys[i] }));
+  return { ring, source: src, removed };
+}
+
+/** A ring as parallel arrays: its vertices and the input index each came from. */
+interface RingArrays {
+  xs: number[];
+  ys: number[];
+  src: number[];
+}
+type Removed = CleanedRing['removed'];
+
+/** Duplicates (including the ring's last point equal to its first) dropped. */
+function withoutDuplicates(input: PathD, tol: number, removed: Removed): RingArrays {
+  const xs: number[] = [],
     ys: number[] = [],
     src: number[] = [];
-  // Duplicates (including the ring's last point equal to its first).
   for (let i = 0; i < input.length; i++) {
     const p = input[i];
     const n = xs.length;
@@ -66,105 +92,110 @@ export function cleanRing(input: PathD, toleranceMeters: number = CLEAN_TOLERANC
     src.pop();
     removed.duplicates++;
   }
-  const sinMaxSpike = Math.sin(Math.PI / 180);
-  for (let pass = 0; pass < 8 && xs.length >= 3; pass++) {
-    let changed = false;
-    // Spikes and duplicates created by removals: a stack walk, so a removal re-checks the previous vertex.
-    const kx: number[] = [],
-      ky: number[] = [],
-      ks: number[] = [];
-    const n = xs.length;
-    for (let i = 0; i < n; i++) {
-      kx.push(xs[i]);
-      ky.push(ys[i]);
-      ks.push(src[i]);
-      while (kx.length >= 3) {
-        const m = kx.length;
-        const ax = kx[m - 3],
-          ay = ky[m - 3],
-          bx = kx[m - 2],
-          by = ky[m - 2],
-          cx = kx[m - 1],
-          cy = ky[m - 1];
-        if (isSpike(ax, ay, bx, by, cx, cy, tol, sinMaxSpike)) {
-          kx.splice(m - 2, 1);
-          ky.splice(m - 2, 1);
-          ks.splice(m - 2, 1);
-          removed.spikes++;
-          changed = true;
-          // A and C may now coincide.
-          const q = kx.length;
-          if (hypot(kx[q - 1] - kx[q - 2], ky[q - 1] - ky[q - 2]) <= tol) {
-            kx.pop();
-            ky.pop();
-            ks.pop();
-            removed.duplicates++;
-          }
-          continue;
-        }
-        break;
-      }
-    }
-    // Wrap-around: the ring's first and last vertices are neighbours too.
-    for (let guard = 0; guard < 4 && kx.length >= 3; guard++) {
+  return { xs, ys, src };
+}
+
+/** One pass over the ring dropping spikes (and the duplicates their removal creates), wrap-around included. */
+function withoutSpikes(
+  r: RingArrays,
+  tol: number,
+  sinMaxSpike: number,
+  removed: Removed,
+): { ring: RingArrays; changed: boolean } {
+  const { xs, ys, src } = r;
+  let changed = false;
+  // Spikes and duplicates created by removals: a stack walk, so a removal re-checks the previous vertex.
+  const kx: number[] = [],
+    ky: number[] = [],
+    ks: number[] = [];
+  const n = xs.length;
+  for (let i = 0; i < n; i++) {
+    kx.push(xs[i]);
+    ky.push(ys[i]);
+    ks.push(src[i]);
+    while (kx.length >= 3) {
       const m = kx.length;
-      if (isSpike(kx[m - 1], ky[m - 1], kx[0], ky[0], kx[1], ky[1], tol, sinMaxSpike)) {
-        kx.shift();
-        ky.shift();
-        ks.shift();
+      const ax = kx[m - 3],
+        ay = ky[m - 3],
+        bx = kx[m - 2],
+        by = ky[m - 2],
+        cx = kx[m - 1],
+        cy = ky[m - 1];
+      if (isSpike(ax, ay, bx, by, cx, cy, tol, sinMaxSpike)) {
+        kx.splice(m - 2, 1);
+        ky.splice(m - 2, 1);
+        ks.splice(m - 2, 1);
         removed.spikes++;
         changed = true;
-      } else if (isSpike(kx[m - 2], ky[m - 2], kx[m - 1], ky[m - 1], kx[0], ky[0], tol, sinMaxSpike)) {
-        kx.pop();
-        ky.pop();
-        ks.pop();
-        removed.spikes++;
-        changed = true;
-      } else break;
-    }
-    xs = kx;
-    ys = ky;
-    src = ks;
-    if (xs.length < 3) break;
-    // Collinear runs: keep an anchor, drop vertices while the whole dropped run stays within tol of the chord.
-    const cx: number[] = [xs[0]],
-      cy: number[] = [ys[0]],
-      cs: number[] = [src[0]];
-    let runStart = 1;
-    const m = xs.length;
-    for (let i = 1; i < m; i++) {
-      const nx = xs[(i + 1) % m],
-        ny = ys[(i + 1) % m];
-      const ax = cx[cx.length - 1],
-        ay = cy[cy.length - 1];
-      let drop = i - runStart < MAX_RUN;
-      if (drop) {
-        for (let j = runStart; j <= i; j++) {
-          if (segmentDistance(xs[j], ys[j], ax, ay, nx, ny) > tol) {
-            drop = false;
-            break;
-          }
+        // A and C may now coincide.
+        const q = kx.length;
+        if (hypot(kx[q - 1] - kx[q - 2], ky[q - 1] - ky[q - 2]) <= tol) {
+          kx.pop();
+          ky.pop();
+          ks.pop();
+          removed.duplicates++;
         }
-      }
-      // Never drop the vertex before a fold (the chord would run backwards through it).
-      if (drop && (nx - ax) * (xs[i] - ax) + (ny - ay) * (ys[i] - ay) < 0) drop = false;
-      if (drop) {
-        removed.collinear++;
-        changed = true;
         continue;
       }
-      cx.push(xs[i]);
-      cy.push(ys[i]);
-      cs.push(src[i]);
-      runStart = i + 1;
+      break;
     }
-    xs = cx;
-    ys = cy;
-    src = cs;
-    if (!changed) break;
   }
-  const ring: PathD = xs.map((x, i) => ({ x, y: ys[i] }));
-  return { ring, source: src, removed };
+  // Wrap-around: the ring's first and last vertices are neighbours too.
+  for (let guard = 0; guard < 4 && kx.length >= 3; guard++) {
+    const m = kx.length;
+    if (isSpike(kx[m - 1], ky[m - 1], kx[0], ky[0], kx[1], ky[1], tol, sinMaxSpike)) {
+      kx.shift();
+      ky.shift();
+      ks.shift();
+      removed.spikes++;
+      changed = true;
+    } else if (isSpike(kx[m - 2], ky[m - 2], kx[m - 1], ky[m - 1], kx[0], ky[0], tol, sinMaxSpike)) {
+      kx.pop();
+      ky.pop();
+      ks.pop();
+      removed.spikes++;
+      changed = true;
+    } else break;
+  }
+  return { ring: { xs: kx, ys: ky, src: ks }, changed };
+}
+
+/** Collinear runs: keep an anchor, drop vertices while the whole dropped run stays within tol of the chord. */
+function withoutCollinear(r: RingArrays, tol: number, removed: Removed): { ring: RingArrays; changed: boolean } {
+  const { xs, ys, src } = r;
+  let changed = false;
+  const cx: number[] = [xs[0]],
+    cy: number[] = [ys[0]],
+    cs: number[] = [src[0]];
+  let runStart = 1;
+  const m = xs.length;
+  for (let i = 1; i < m; i++) {
+    const nx = xs[(i + 1) % m],
+      ny = ys[(i + 1) % m];
+    const ax = cx[cx.length - 1],
+      ay = cy[cy.length - 1];
+    let drop = i - runStart < MAX_RUN;
+    if (drop) {
+      for (let j = runStart; j <= i; j++) {
+        if (segmentDistance(xs[j], ys[j], ax, ay, nx, ny) > tol) {
+          drop = false;
+          break;
+        }
+      }
+    }
+    // Never drop the vertex before a fold (the chord would run backwards through it).
+    if (drop && (nx - ax) * (xs[i] - ax) + (ny - ay) * (ys[i] - ay) < 0) drop = false;
+    if (drop) {
+      removed.collinear++;
+      changed = true;
+      continue;
+    }
+    cx.push(xs[i]);
+    cy.push(ys[i]);
+    cs.push(src[i]);
+    runStart = i + 1;
+  }
+  return { ring: { xs: cx, ys: cy, src: cs }, changed };
 }
 
 /** Whether B is the tip of a zero-width excursion A→B→C (C folds back over A→B within tol). */

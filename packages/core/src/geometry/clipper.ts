@@ -87,7 +87,10 @@ export function areaOf(paths: PathsD): number {
   return Clipper.areaPathsD(paths);
 }
 
-/** Rings of positive area (shells) in a clean polygon set (a Clipper result, a validated field): `groupPolygons`' count, without its sweep. */
+/**
+ * Rings of positive area (shells) in a clean polygon set (a Clipper result, a validated field): `groupPolygons`' count,
+ * without its sweep.
+ */
 export function shellCount(paths: PathsD): number {
   let n = 0;
   for (const r of paths) if (Clipper.areaD(r) > 0) n++;

@@ -49,7 +49,7 @@ function run<T>(op: (own: Own) => T): T {
   } catch (e) {
     if (e instanceof Error && e.name === 'RuntimeError') renew = true;
     if (typeof e === 'number')
-      throw new Error('Clipper2 (WebAssembly) refused the operation (a coordinate out of its range?)');
+      throw new Error('Clipper2 (WebAssembly) refused the operation (a coordinate out of its range?)', { cause: e });
     throw e;
   } finally {
     if (!renew) for (let i = made.length - 1; i >= 0; i--) made[i].delete();

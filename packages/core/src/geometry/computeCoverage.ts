@@ -44,7 +44,9 @@ export interface Coverage {
   uncoveredRatio: number;
   /** Set when the metric had to simplify its input (geometry/coverageGuard.ts): what it did. */
   approximation?: string;
-  /** How far uncovered may be off for a dense boundary measured simplified, m² (0: measured on the boundary as it is). */
+  /**
+   * How far uncovered may be off for a dense boundary measured simplified, m² (0: measured on the boundary as it is).
+   */
   groundErrorSquareMeters: number;
 }
 
@@ -86,7 +88,10 @@ export const COVERAGE_PRECISION = 6;
  */
 export const MAX_GROUND_ERROR_SHARE = 0.001;
 
-/** The ground uncovered is measured against: the simplified field where dense and its bound small enough, else the field. */
+/**
+ * The ground uncovered is measured against: the simplified field where dense and its bound small enough, else the
+ * field.
+ */
 function groundOf(workable: PathsD): { ground: PathsD; groundErrorSquareMeters: number } {
   const simple = simplifyBoundary(workable);
   if (simple === workable) return { ground: workable, groundErrorSquareMeters: 0 };

@@ -32,33 +32,37 @@ function loggedField(W = 400, H = 300): { workable: PathsD; passes: { xy: number
 }
 
 describe('coverage on a dense (logged) boundary', () => {
-  it('measures uncovered against the simplified boundary: far fewer pieces, within perimeter × tolerance of the exact figure', () => {
-    const { workable, passes } = loggedField();
-    expect(workable[0].length).toBeGreaterThanOrEqual(DENSE_RING_VERTICES);
-    const swept = sweepPasses(workable, passes);
-    const cov = computeCoverage(workable, swept);
-    // the sweep's difference saw the simplified ring, at most one vertex per MIN_VERTEX_SPACING_METERS
-    expect(swept.ground).toBe(simplifyBoundary(workable));
-    const groundVertices = swept.ground.reduce((n, r) => n + r.length, 0);
-    expect(groundVertices).toBeLessThanOrEqual(perimeterOf(workable) / MIN_VERTEX_SPACING_METERS);
-    // the exact figure: the real boundary, in the same frame, minus the same union
-    const exactLeft = differenceGrouped(
-      workable.map((r) => r.map((p) => swept.turn(p.x, p.y))),
-      swept.union,
-      6,
-    );
-    let exact = 0;
-    for (const piece of exactLeft) exact += areaOf(piece);
-    expect(exactLeft.length).toBeGreaterThan(1000); // the jitter's hairline pieces
-    expect(swept.left.length).toBeLessThan(exactLeft.length / 10);
-    expect(exact).toBeGreaterThan(0);
-    expect(cov.groundErrorSquareMeters).toBeGreaterThan(0);
-    expect(cov.groundErrorSquareMeters).toBeLessThanOrEqual(MAX_GROUND_ERROR_SHARE * areaOf(workable));
-    expect(Math.abs(cov.uncoveredSquareMeters - exact)).toBeLessThanOrEqual(cov.groundErrorSquareMeters);
-    // the workable area stays the real boundary's; overlap does not see the boundary
-    expect(cov.workableAreaSquareMeters).toBe(areaOf(workable));
-    expect(cov.overlapSquareMeters).toBeCloseTo(swept.areaSum - areaOf(swept.union), 6);
-  });
+  it(
+    'measures uncovered against the simplified boundary: far fewer pieces, within perimeter × tolerance of the ' +
+      'exact figure',
+    () => {
+      const { workable, passes } = loggedField();
+      expect(workable[0].length).toBeGreaterThanOrEqual(DENSE_RING_VERTICES);
+      const swept = sweepPasses(workable, passes);
+      const cov = computeCoverage(workable, swept);
+      // the sweep's difference saw the simplified ring, at most one vertex per MIN_VERTEX_SPACING_METERS
+      expect(swept.ground).toBe(simplifyBoundary(workable));
+      const groundVertices = swept.ground.reduce((n, r) => n + r.length, 0);
+      expect(groundVertices).toBeLessThanOrEqual(perimeterOf(workable) / MIN_VERTEX_SPACING_METERS);
+      // the exact figure: the real boundary, in the same frame, minus the same union
+      const exactLeft = differenceGrouped(
+        workable.map((r) => r.map((p) => swept.turn(p.x, p.y))),
+        swept.union,
+        6,
+      );
+      let exact = 0;
+      for (const piece of exactLeft) exact += areaOf(piece);
+      expect(exactLeft.length).toBeGreaterThan(1000); // the jitter's hairline pieces
+      expect(swept.left.length).toBeLessThan(exactLeft.length / 10);
+      expect(exact).toBeGreaterThan(0);
+      expect(cov.groundErrorSquareMeters).toBeGreaterThan(0);
+      expect(cov.groundErrorSquareMeters).toBeLessThanOrEqual(MAX_GROUND_ERROR_SHARE * areaOf(workable));
+      expect(Math.abs(cov.uncoveredSquareMeters - exact)).toBeLessThanOrEqual(cov.groundErrorSquareMeters);
+      // the workable area stays the real boundary's; overlap does not see the boundary
+      expect(cov.workableAreaSquareMeters).toBe(areaOf(workable));
+      expect(cov.overlapSquareMeters).toBeCloseTo(swept.areaSum - areaOf(swept.union), 6);
+    },
+  );
 
   it('measures a thin logged field against its real boundary (the bound would be too large a share of it)', () => {
     const { workable, passes } = loggedField(400, 20);

@@ -53,24 +53,27 @@ describe('coverage guard', () => {
     expect(withoutSpikes(paths, 4)).toBe(paths);
   });
 
-  it('simplifies curved passes over the vertex bound and says so; leaves smaller sets and straight tracks alone', () => {
-    // A wobbly closed pass of 2,000 vertices (±3 cm) and a straight track.
-    const ring = new Float64Array(2 * 2001);
-    for (let i = 0; i <= 2000; i++) {
-      const a = (2 * Math.PI * (i % 2000)) / 2000,
-        r = 100 + (i % 2 ? 0.03 : -0.03);
-      ring[2 * i] = r * Math.cos(a);
-      ring[2 * i + 1] = r * Math.sin(a);
-    }
-    const track = Float64Array.from([0, 0, 50, 0]);
-    const passes = [
-      { xy: ring, widthMeters: 6 },
-      { xy: track, widthMeters: 6 },
-    ];
-    expect(boundPasses(passes, 5000)).toEqual({ passes });
-    const bounded = boundPasses(passes, 1000);
-    expect(bounded.approximation).toMatch(/simplified within 0\.\d+ m/);
-    expect(bounded.passes[0].xy.length / 2).toBeLessThanOrEqual(1000);
-    expect(bounded.passes[1]).toBe(passes[1]);
-  });
+  it(
+    'simplifies curved passes over the vertex bound and says so; leaves smaller sets and straight tracks ' + 'alone',
+    () => {
+      // A wobbly closed pass of 2,000 vertices (±3 cm) and a straight track.
+      const ring = new Float64Array(2 * 2001);
+      for (let i = 0; i <= 2000; i++) {
+        const a = (2 * Math.PI * (i % 2000)) / 2000,
+          r = 100 + (i % 2 ? 0.03 : -0.03);
+        ring[2 * i] = r * Math.cos(a);
+        ring[2 * i + 1] = r * Math.sin(a);
+      }
+      const track = Float64Array.from([0, 0, 50, 0]);
+      const passes = [
+        { xy: ring, widthMeters: 6 },
+        { xy: track, widthMeters: 6 },
+      ];
+      expect(boundPasses(passes, 5000)).toEqual({ passes });
+      const bounded = boundPasses(passes, 1000);
+      expect(bounded.approximation).toMatch(/simplified within 0\.\d+ m/);
+      expect(bounded.passes[0].xy.length / 2).toBeLessThanOrEqual(1000);
+      expect(bounded.passes[1]).toBe(passes[1]);
+    },
+  );
 });

@@ -77,7 +77,9 @@ export function boundPasses<P extends { xy: ArrayLike<number> }>(
   }
   return {
     passes: out,
-    approximation: `the coverage metric buffered the headland and curved passes simplified within ${used} m (${total} vertices, more than the ${maxVertices} it buffers exactly)`,
+    approximation:
+      `the coverage metric buffered the headland and curved passes simplified within ${used} m ` +
+      `(${total} vertices, more than the ${maxVertices} it buffers exactly)`,
   };
 }
 

@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { EdgeBands, segmentsIntersect } from './edgeBands.js';
 import { crossesRayLeft } from './pointInRing.js';
 
-/** A field of `n` jagged vertices round (0, 0), radius ~100 m, with two holes; some vertices on a 5 m grid, so that rays and edges meet them exactly. */
+/**
+ * A field of `n` jagged vertices round (0, 0), radius ~100 m, with two holes; some vertices on a 5 m grid, so that rays
+ * and edges meet them exactly.
+ */
 function edgesOf(n: number, seed: number): Float64Array {
   let s = seed;
   const rnd = (): number => (s = (s * 16807) % 2147483647) / 2147483647;

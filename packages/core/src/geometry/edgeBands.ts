@@ -10,7 +10,10 @@ import { crossesRayLeft } from './pointInRing.js';
 /** Edges per band, on average (a band also lists the long edges passing through it). */
 const EDGES_PER_BAND = 4;
 const MAX_BANDS = 1 << 14;
-/** Slack on a segment's part in a band: more than the rounding of the clip, far less than any edge (only more edges are tested). */
+/**
+ * Slack on a segment's part in a band: more than the rounding of the clip, far less than any edge (only more edges are
+ * tested).
+ */
 const BAND_PAD_METERS = 1e-6;
 /** Points of a polyline whose candidate edges are gathered at once. */
 const POLYLINE_RUN = 32;
@@ -113,7 +116,10 @@ export class EdgeBands {
     return inside;
   }
 
-  /** True when the segment crosses or touches no edge (the edges whose box meets its part in each band it spans; an edge may be tested twice). */
+  /**
+   * True when the segment crosses or touches no edge (the edges whose box meets its part in each band it spans; an edge
+   * may be tested twice).
+   */
   segmentClear(ax: number, ay: number, bx: number, by: number): boolean {
     const sx0 = Math.min(ax, bx),
       sx1 = Math.max(ax, bx),
@@ -149,7 +155,10 @@ export class EdgeBands {
     return true;
   }
 
-  /** True when no segment of the polyline (flat xy) crosses or touches an edge: the edges near each run of points gathered once, by the run's box. */
+  /**
+   * True when no segment of the polyline (flat xy) crosses or touches an edge: the edges near each run of points
+   * gathered once, by the run's box.
+   */
   polylineClear(xy: ArrayLike<number>): boolean {
     const e = this.e,
       box = this.box,

@@ -75,7 +75,8 @@ export function assertPlannable(field: PathsD, widthMeters: number): void {
   if (extent / widthMeters > LIMITS.maxTracks)
     throw new PlanError(
       'invalid-request',
-      `the field is ${Math.round(extent)} m across: at ${widthMeters} m width that is more than ${LIMITS.maxTracks} tracks; use a wider machine or split the field`,
+      `the field is ${Math.round(extent)} m across: at ${widthMeters} m width that is more than ` +
+        `${LIMITS.maxTracks} tracks; use a wider machine or split the field`,
       [{ path: 'machine.widthMeters', message: 'too many tracks' }],
     );
 }

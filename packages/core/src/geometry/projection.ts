@@ -53,8 +53,8 @@ export function createLocalFrame(positions: Iterable<Position>): LocalFrame {
 }
 
 /** proj4's own constants (lib/constants/values.js): the same doubles as π/180 and 180/π. */
-const DEG_TO_RAD = 0.01745329251994329577;
-const RAD_TO_DEG = 57.29577951308232088;
+const DEG_TO_RAD = 0.017453292519943295;
+const RAD_TO_DEG = 57.29577951308232;
 
 /** Projects a flat xy array (x0,y0,x1,y1,…) to lon/lat positions, rounded to ~1 mm (8 decimals). */
 export function flatToLonLat(frame: LocalFrame, xy: ArrayLike<number>): Position[] {

@@ -27,7 +27,10 @@ import { areaOf, unionPolygons } from './clipper.js';
 
 /** Tolerances tried in turn on a dense ring, meters. */
 export const BOUNDARY_TOLERANCES_METERS = [0.05, 0.1, 0.15, 0.2, 0.25];
-/** A simplified ring keeps at most one vertex per this length of boundary on average, m (unless the largest tolerance leaves more). */
+/**
+ * A simplified ring keeps at most one vertex per this length of boundary on average, m (unless the largest tolerance
+ * leaves more).
+ */
 export const MIN_VERTEX_SPACING_METERS = 5;
 /** Rings with this many vertices or more are simplified (a logged boundary); fewer, kept as they are. */
 export const DENSE_RING_VERTICES = 1000;
@@ -75,7 +78,10 @@ export function simplifyBoundary(paths: PathsD, tolerances: readonly number[] = 
   return out;
 }
 
-/** The simplified field by field (the same object through a plan: the headlands, the rings and the corridor report ask). Read-only. */
+/**
+ * The simplified field by field (the same object through a plan: the headlands, the rings and the corridor report ask).
+ * Read-only.
+ */
 const simplifiedFields = new WeakMap<PathsD, PathsD>();
 /** How far each simplified field may lie from the real one, m. */
 const toleranceOf = new WeakMap<PathsD, number>();

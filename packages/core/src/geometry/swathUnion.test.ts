@@ -85,7 +85,10 @@ describe('unionSwaths', () => {
   });
 });
 
-/** A wobbly closed ring k widths in from a 100 m square's sides, 40 vertices, and the same ring driven from a point inside its 6th edge, the other way round. */
+/**
+ * A wobbly closed ring k widths in from a 100 m square's sides, 40 vertices, and the same ring driven from a point
+ * inside its 6th edge, the other way round.
+ */
 function passRing(k: number): Float64Array {
   const out: number[] = [];
   for (let i = 0; i <= 40; i++) {
@@ -111,27 +114,30 @@ const workable: PathsD = [square(0, 0, 100)];
 const tracks = [0, 1, 2, 3].map((i) => ({ xy: Float64Array.from([30, 36 + 4 * i, 70, 36 + 4 * i]), widthMeters: 4 }));
 
 describe('sweepPasses', () => {
-  it('measures a ring declared the same as a pass (another start, the other way, a point on an edge) as that pass', () => {
-    const rings = [0, 1, 2].map(passRing);
-    const first = sweepPasses(workable, [...rings.map((xy) => ({ xy, widthMeters: 4 })), ...tracks]);
-    const driven = drivenFromEdge(rings[1]);
-    sameRingAs(driven, rings[1]);
-    const routed = [driven, rings[2], rings[0]].map((xy) => ({ xy, widthMeters: 4 }));
-    const second = sweepPasses(workable, [...routed, ...tracks]);
-    const undeclared = sweepPasses(workable, [
-      { xy: Float64Array.from(driven), widthMeters: 4 },
-      ...routed.slice(1),
-      ...tracks,
-    ]);
-    const a = computeCoverage(workable, first),
-      b = computeCoverage(workable, second),
-      c = computeCoverage(workable, undeclared);
-    expect(b.uncoveredSquareMeters).toBe(a.uncoveredSquareMeters);
-    expect(b.overlapSquareMeters).toBe(a.overlapSquareMeters);
-    // the ring measured afresh covers the same ground, within the grid's rounding of its own joins
-    expect(c.uncoveredSquareMeters).toBeCloseTo(a.uncoveredSquareMeters, 2);
-    expect(c.overlapSquareMeters).toBeCloseTo(a.overlapSquareMeters, 2);
-  });
+  it(
+    'measures a ring declared the same as a pass (another start, the other way, a point on an edge) as ' + 'that pass',
+    () => {
+      const rings = [0, 1, 2].map(passRing);
+      const first = sweepPasses(workable, [...rings.map((xy) => ({ xy, widthMeters: 4 })), ...tracks]);
+      const driven = drivenFromEdge(rings[1]);
+      sameRingAs(driven, rings[1]);
+      const routed = [driven, rings[2], rings[0]].map((xy) => ({ xy, widthMeters: 4 }));
+      const second = sweepPasses(workable, [...routed, ...tracks]);
+      const undeclared = sweepPasses(workable, [
+        { xy: Float64Array.from(driven), widthMeters: 4 },
+        ...routed.slice(1),
+        ...tracks,
+      ]);
+      const a = computeCoverage(workable, first),
+        b = computeCoverage(workable, second),
+        c = computeCoverage(workable, undeclared);
+      expect(b.uncoveredSquareMeters).toBe(a.uncoveredSquareMeters);
+      expect(b.overlapSquareMeters).toBe(a.overlapSquareMeters);
+      // the ring measured afresh covers the same ground, within the grid's rounding of its own joins
+      expect(c.uncoveredSquareMeters).toBeCloseTo(a.uncoveredSquareMeters, 2);
+      expect(c.overlapSquareMeters).toBeCloseTo(a.overlapSquareMeters, 2);
+    },
+  );
 
   it('unites the curved swaths of one set of passes once, whatever their order', () => {
     const rings = [0, 1, 2].map(passRing);

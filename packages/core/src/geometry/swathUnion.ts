@@ -33,7 +33,8 @@ export function unionSwaths(curvedUnion: () => PathsD, straight: PathsD, precisi
   const uc = curvedUnion();
   if (straight.length === 0) return uc;
   if (uc.length === 0) return unionPolygons(straight, precision);
-  // the holes a straight swath's box reaches (or that may hold an island) go to the sweep; the boxes indexed when the holes are looked at
+  // the holes a straight swath's box reaches (or that may hold an island) go to the sweep; the boxes indexed when the
+  // holes are looked at
   let straightBoxes: Flatbush | undefined;
   const split = holesApart(
     uc,

@@ -4,7 +4,10 @@ import { CHUNK_SEGMENTS, mainPassDirection, passSwath, sweepAngle, turnedSwaths 
 import { plannedPasses } from '../tracks/strips.js';
 import { seededRandom } from './random.js';
 
-/** A closed ring round a w × h rectangle turned by `turn`, a vertex every `step` m, each off the side by up to ±`jitter` m; first point repeated. */
+/**
+ * A closed ring round a w × h rectangle turned by `turn`, a vertex every `step` m, each off the side by up to ±`jitter`
+ * m; first point repeated.
+ */
 function jitteryRing(w: number, h: number, step: number, jitter: number, turn = 0, seed = 3): Float64Array {
   const rnd = seededRandom(seed);
   const corners = [
@@ -52,23 +55,27 @@ describe('swaths', () => {
     expect(sweepAngle(across, [])).toBeCloseTo(0, 6);
   });
 
-  it('sweeps a headland pass of the same ring once per call: the plannings share its swath, equal to one drawn afresh', () => {
-    const ring = Array.from({ length: 300 }, (_, i) => ({
-      x: 200 * Math.cos((2 * Math.PI * i) / 300),
-      y: 120 * Math.sin((2 * Math.PI * i) / 300),
-    }));
-    const tracks = [{ line: 0, u0: -50, u1: 50, v: 0, x0: -50, y0: 0, x1: 50, y1: 0 }];
-    const first = plannedPasses([ring], tracks, 6),
-      second = plannedPasses([ring], tracks, 6);
-    expect(second[0].xy).toBe(first[0].xy);
-    const a = turnedSwaths(first, []),
-      b = turnedSwaths(second, []);
-    // the pass's swath rings are the same objects; the track's are drawn again
-    expect(b.curved[0]).toBe(a.curved[0]);
-    expect(b.areaSum).toBe(a.areaSum);
-    const fresh = turnedSwaths([{ xy: Float64Array.from(first[0].xy), widthMeters: 6 }, second[1]], []);
-    expect(fresh.curved[0]).not.toBe(a.curved[0]);
-    expect([...fresh.curved, ...fresh.straight]).toEqual([...a.curved, ...a.straight]);
-    expect(fresh.areaSum).toBe(a.areaSum);
-  });
+  it(
+    'sweeps a headland pass of the same ring once per call: the plannings share its swath, equal to one drawn ' +
+      'afresh',
+    () => {
+      const ring = Array.from({ length: 300 }, (_, i) => ({
+        x: 200 * Math.cos((2 * Math.PI * i) / 300),
+        y: 120 * Math.sin((2 * Math.PI * i) / 300),
+      }));
+      const tracks = [{ line: 0, u0: -50, u1: 50, v: 0, x0: -50, y0: 0, x1: 50, y1: 0 }];
+      const first = plannedPasses([ring], tracks, 6),
+        second = plannedPasses([ring], tracks, 6);
+      expect(second[0].xy).toBe(first[0].xy);
+      const a = turnedSwaths(first, []),
+        b = turnedSwaths(second, []);
+      // the pass's swath rings are the same objects; the track's are drawn again
+      expect(b.curved[0]).toBe(a.curved[0]);
+      expect(b.areaSum).toBe(a.areaSum);
+      const fresh = turnedSwaths([{ xy: Float64Array.from(first[0].xy), widthMeters: 6 }, second[1]], []);
+      expect(fresh.curved[0]).not.toBe(a.curved[0]);
+      expect([...fresh.curved, ...fresh.straight]).toEqual([...a.curved, ...a.straight]);
+      expect(fresh.areaSum).toBe(a.areaSum);
+    },
+  );
 });

@@ -49,7 +49,8 @@ function checkRing(ring: unknown, path: string): Position[] {
       reject(
         'invalid-boundary',
         `${path}[${i}]`,
-        `[${lon}, ${lat}] is out of range (longitude -180..180, latitude -90..90): is the order [lon, lat]? Projected coordinates must be reprojected to WGS84 (EPSG:4326) first`,
+        `[${lon}, ${lat}] is out of range (longitude -180..180, latitude -90..90): is the order [lon, lat]? ` +
+          `Projected coordinates must be reprojected to WGS84 (EPSG:4326) first`,
       );
   }
   const first = ring[0] as Position,
@@ -140,7 +141,9 @@ export function validatePolygon(polygon: LonLatPolygon, path: string, frame: Loc
   let corners = 0;
   for (const r of local) corners += r.length;
   if (corners > MAX_PLANNED_CORNERS) {
-    const message = `has ${corners} corners after cleaning (duplicates, spikes, collinear runs within 1 cm); at most ${MAX_PLANNED_CORNERS} are planned: simplify the boundary`;
+    const message =
+      `has ${corners} corners after cleaning (duplicates, spikes, collinear runs within 1 cm); at ` +
+      `most ${MAX_PLANNED_CORNERS} are planned: simplify the boundary`;
     throw new PlanError('too-many-vertices', `${path}: ${message}`, [{ path, message }]);
   }
   const rings: Position[][] = cleaned.rings.map((ring, r) =>
@@ -181,7 +184,8 @@ export function validatePolygon(polygon: LonLatPolygon, path: string, frame: Loc
         reject(
           'self-intersection',
           `${path}[${er}][${ei}]`,
-          `the boundary intersects itself (${where}: edge ${ei} → ${ei + 1} near [${p[0]}, ${p[1]}] crosses or touches edge ${fi} → ${fi + 1})`,
+          `the boundary intersects itself (${where}: edge ${ei} → ${ei + 1} near [${p[0]}, ${p[1]}] crosses or ` +
+            `touches edge ${fi} → ${fi + 1})`,
         );
       }
     }

@@ -57,7 +57,10 @@ export interface GuidanceTrack {
   xy?: Float64Array;
 }
 
-/** AB (or Curve, for curved tracks) per cell on its first track across, one A+ per straight track direction, curves for the headland rings. */
+/**
+ * AB (or Curve, for curved tracks) per cell on its first track across, one A+ per straight track direction, curves for
+ * the headland rings.
+ */
 export function generateGuidanceLines(
   tracks: GuidanceTrack[],
   cellOf: ArrayLike<number>,

@@ -96,7 +96,10 @@ export function loopCorners(
   return { passes: out, loops };
 }
 
-/** For weighing loops the pass keeps a point at least this far from the one kept before (its arcs have one every 2°, 0.44 m), and coarse joins, m. */
+/**
+ * For weighing loops the pass keeps a point at least this far from the one kept before (its arcs have one every 2°,
+ * 0.44 m), and coarse joins, m.
+ */
 const ROUGH_STEP_METERS = 1.3;
 const ROUGH_ARC_TOLERANCE_METERS = 0.1;
 
@@ -140,14 +143,8 @@ interface Loop {
   points: PathD;
 }
 
-function loopRing(
-  ring0: PathD,
-  h: number,
-  R: number,
-  contains: (xy: Float64Array) => boolean,
-  bandIn: (box: Box) => PathsD,
-): { ring: PathD; loops: number } {
-  // Start the ring in the middle of its longest edge, so that no loop wraps round its start.
+/** The ring started in the middle of its longest edge, so that no loop wraps round its start. */
+function startedMidLongestEdge(ring0: PathD): PathD {
   const n0 = ring0.length;
   let longest = 0,
     best = -1;
@@ -164,82 +161,143 @@ function loopRing(
     b0 = ring0[(longest + 1) % n0];
   const ring: PathD = [{ x: (a0.x + b0.x) / 2, y: (a0.y + b0.y) / 2 }];
   for (let i = 1; i <= n0; i++) ring.push(ring0[(longest + i) % n0]);
+  return ring;
+}
+
+/** The ring loops are planned on: its points, distances along it (n + 1 of them), the swath's half width h. */
+interface LoopRingFrame {
+  ring: PathD;
+  along: Float64Array;
+  n: number;
+  h: number;
+}
+
+function pointsInside(contains: (xy: Float64Array) => boolean, points: PathD): boolean {
+  const flat = new Float64Array(2 * points.length);
+  points.forEach((q, i) => {
+    flat[2 * i] = q.x;
+    flat[2 * i + 1] = q.y;
+  });
+  return contains(flat);
+}
+
+/** The ring with each replaced stretch cut out and its loop put in (the first corner is inside its stretch). */
+function assembleLoops(rf: LoopRingFrame, loops: Loop[]): { out: PathD; spans: [number, number][] } {
+  const { ring, along, n } = rf;
+  const out: PathD = [];
+  const spans: [number, number][] = [];
+  let li = 0;
+  for (let i = 0; i < n; i++) {
+    while (li < loops.length && along[i] > loops[li].to) li++;
+    const l = loops[li];
+    if (l && along[i] >= l.from) {
+      if (i === l.k) {
+        const last = out[out.length - 1];
+        const pts = last && hypot(last.x - l.points[0].x, last.y - l.points[0].y) < 1e-6 ? l.points.slice(1) : l.points;
+        spans.push([out.length, out.length + pts.length - 1]);
+        for (const q of pts) out.push(q);
+      }
+      continue;
+    }
+    const last = out[out.length - 1];
+    if (!last || hypot(last.x - ring[i].x, last.y - ring[i].y) >= 1e-6) out.push(ring[i]);
+  }
+  return { out, spans };
+}
+
+/** What the pass's swath leaves of the band within `box`, m² (only the pass's edges that reach it are buffered). */
+function bandLeftIn(rf: LoopRingFrame, loops: Loop[], box: Box, band: PathsD): number {
+  const h = rf.h;
+  const pass = assembleLoops(rf, loops).out;
+  const reach = grow(box, h),
+    runs: PathsD = [];
+  let run: PathD = [];
+  for (let i = 0; i < pass.length; i++) {
+    const a = pass[i],
+      b = pass[(i + 1) % pass.length];
+    if (
+      Math.max(a.x, b.x) >= reach.x0 &&
+      Math.min(a.x, b.x) <= reach.x1 &&
+      Math.max(a.y, b.y) >= reach.y0 &&
+      Math.min(a.y, b.y) <= reach.y1
+    ) {
+      if (run.length === 0) run.push(a);
+      run.push(b);
+    } else if (run.length > 0) {
+      runs.push(run);
+      run = [];
+    }
+  }
+  if (run.length > 0) runs.push(run);
+  return areaOf(differencePolygons(band, roughSwaths(runs, h)));
+}
+
+/** Where a loop changes the pass: round its points and the stretch it replaces, grown by the swath's reach. */
+function changedBox(rf: LoopRingFrame, points: PathD[], from: number, to: number): Box {
+  const { ring, along, n, h } = rf;
+  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  const add = (q: Pt): void => {
+    box.x0 = Math.min(box.x0, q.x);
+    box.x1 = Math.max(box.x1, q.x);
+    box.y0 = Math.min(box.y0, q.y);
+    box.y1 = Math.max(box.y1, q.y);
+  };
+  for (const ps of points) for (const q of ps) add(q);
+  for (let i = 0; i < n; i++) if (along[i] >= from && along[i] <= to) add(ring[i]);
+  add(pointAt(ring, along, from));
+  add(pointAt(ring, along, to));
+  return grow(box, h);
+}
+
+/**
+ * The sides' lines from the simplified pass, and for a single vertex those of its own edges
+ * too (a short side's own direction may be truer than its neighbour's): the one working more wins.
+ */
+function cornerLines(
+  ring: PathD,
+  kf: number,
+  single: boolean,
+  at: { prev: Pt; first: Pt; last: Pt; next: Pt },
+  u1: Pt,
+  u2: Pt,
+): { c: Pt; u1: Pt; u2: Pt }[] {
+  const { prev, first, last, next } = at;
+  const n = ring.length;
+  const lines: { c: Pt; u1: Pt; u2: Pt }[] = [];
+  const c0 = single ? first : meet(first, u1, last, u2);
+  if (c0) lines.push({ c: c0, u1, u2 });
+  if (single) {
+    const pe = ring[kf - 1],
+      ne = ring[(kf + 1) % n];
+    const e1 = hypot(first.x - pe.x, first.y - pe.y),
+      e2 = hypot(ne.x - first.x, ne.y - first.y);
+    if (e1 > 0 && e2 > 0 && (pe !== prev || ne !== next))
+      lines.push({
+        c: first,
+        u1: { x: (first.x - pe.x) / e1, y: (first.y - pe.y) / e1 },
+        u2: { x: (ne.x - first.x) / e2, y: (ne.y - first.y) / e2 },
+      });
+  }
+  return lines;
+}
+
+function loopRing(
+  ring0: PathD,
+  h: number,
+  R: number,
+  contains: (xy: Float64Array) => boolean,
+  bandIn: (box: Box) => PathsD,
+): { ring: PathD; loops: number } {
+  const ring = startedMidLongestEdge(ring0);
   const n = ring.length;
   const s = areaOf([ring]) > 0 ? 1 : -1; // counter-clockwise: convex corners turn left
   const along = new Float64Array(n + 1);
   for (let i = 1; i <= n; i++)
     along[i] = along[i - 1] + hypot(ring[i % n].x - ring[i - 1].x, ring[i % n].y - ring[i - 1].y);
-  const inside = (points: PathD): boolean => {
-    const flat = new Float64Array(2 * points.length);
-    points.forEach((q, i) => {
-      flat[2 * i] = q.x;
-      flat[2 * i + 1] = q.y;
-    });
-    return contains(flat);
-  };
-  // The ring with each replaced stretch cut out and its loop put in (the first corner is inside its stretch).
-  const assemble = (loops: Loop[]): { out: PathD; spans: [number, number][] } => {
-    const out: PathD = [];
-    const spans: [number, number][] = [];
-    let li = 0;
-    for (let i = 0; i < n; i++) {
-      while (li < loops.length && along[i] > loops[li].to) li++;
-      const l = loops[li];
-      if (l && along[i] >= l.from) {
-        if (i === l.k) {
-          const last = out[out.length - 1];
-          const pts =
-            last && hypot(last.x - l.points[0].x, last.y - l.points[0].y) < 1e-6 ? l.points.slice(1) : l.points;
-          spans.push([out.length, out.length + pts.length - 1]);
-          for (const q of pts) out.push(q);
-        }
-        continue;
-      }
-      const last = out[out.length - 1];
-      if (!last || hypot(last.x - ring[i].x, last.y - ring[i].y) >= 1e-6) out.push(ring[i]);
-    }
-    return { out, spans };
-  };
-  // What the pass's swath leaves of the band within `box`, m² (only the pass's edges that reach it are buffered).
-  const leftIn = (loops: Loop[], box: Box, band: PathsD): number => {
-    const pass = assemble(loops).out;
-    const reach = grow(box, h),
-      runs: PathsD = [];
-    let run: PathD = [];
-    for (let i = 0; i < pass.length; i++) {
-      const a = pass[i],
-        b = pass[(i + 1) % pass.length];
-      if (
-        Math.max(a.x, b.x) >= reach.x0 &&
-        Math.min(a.x, b.x) <= reach.x1 &&
-        Math.max(a.y, b.y) >= reach.y0 &&
-        Math.min(a.y, b.y) <= reach.y1
-      ) {
-        if (run.length === 0) run.push(a);
-        run.push(b);
-      } else if (run.length > 0) {
-        runs.push(run);
-        run = [];
-      }
-    }
-    if (run.length > 0) runs.push(run);
-    return areaOf(differencePolygons(band, roughSwaths(runs, h)));
-  };
-  // Where a loop changes the pass: round its points and the stretch it replaces, grown by the swath's reach.
-  const changed = (points: PathD[], from: number, to: number): Box => {
-    const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
-    const add = (q: Pt): void => {
-      box.x0 = Math.min(box.x0, q.x);
-      box.x1 = Math.max(box.x1, q.x);
-      box.y0 = Math.min(box.y0, q.y);
-      box.y1 = Math.max(box.y1, q.y);
-    };
-    for (const ps of points) for (const q of ps) add(q);
-    for (let i = 0; i < n; i++) if (along[i] >= from && along[i] <= to) add(ring[i]);
-    add(pointAt(ring, along, from));
-    add(pointAt(ring, along, to));
-    return grow(box, h);
-  };
+  const rf: LoopRingFrame = { ring, along, n, h };
+  const inside = (points: PathD): boolean => pointsInside(contains, points);
+  const leftIn = (loops: Loop[], box: Box, band: PathsD): number => bandLeftIn(rf, loops, box, band);
+  const changed = (points: PathD[], from: number, to: number): Box => changedBox(rf, points, from, to);
   // Corners and the sides' lines from the ring simplified (a field's ragged edge gives a pass of
   // short, noisy edges); the loops replace stretches of the ring itself.
   const key = simplifiedIndices(ring, SIMPLIFY_TOLERANCE_METERS);
@@ -279,23 +337,7 @@ function loopRing(
     const single = jl === j;
     j = jl;
     if (s * turn < CORNER_MIN_RADIANS || s * turn > MAX_TURN_RADIANS) continue;
-    // The sides' lines from the simplified pass, and for a single vertex those of its own edges
-    // too (a short side's own direction may be truer than its neighbour's): the one working more wins.
-    const lines: { c: Pt; u1: Pt; u2: Pt }[] = [];
-    const c0 = single ? first : meet(first, u1, last, u2);
-    if (c0) lines.push({ c: c0, u1, u2 });
-    if (single) {
-      const pe = ring[kf - 1],
-        ne = ring[(kf + 1) % n];
-      const e1 = hypot(first.x - pe.x, first.y - pe.y),
-        e2 = hypot(ne.x - first.x, ne.y - first.y);
-      if (e1 > 0 && e2 > 0 && (pe !== prev || ne !== next))
-        lines.push({
-          c: first,
-          u1: { x: (first.x - pe.x) / e1, y: (first.y - pe.y) / e1 },
-          u2: { x: (ne.x - first.x) / e2, y: (ne.y - first.y) / e2 },
-        });
-    }
+    const lines = cornerLines(ring, kf, single, { prev, first, last, next }, u1, u2);
     let best: { loops: Loop[]; gain: number } | undefined;
     for (const { c, u1: v1, u2: v2 } of lines) {
       const parts = { ...cornerParts(c, v1, v2, s, h, R), k: kf };
@@ -321,7 +363,8 @@ function loopRing(
         }
       }
       if (!tried || !box) continue;
-      // Only what works more of the band (along a side a joined loop hugs the boundary and leaves the band's inner edge).
+      // Only what works more of the band (along a side a joined loop hugs the boundary and leaves the band's inner
+      // edge).
       const band = bandIn(box);
       const gain = leftIn(loops, box, band) - leftIn(tried, box, band);
       if (gain > (best?.gain ?? 0)) best = { loops: tried, gain };
@@ -329,12 +372,15 @@ function loopRing(
     if (best) loops.splice(0, loops.length, ...best.loops);
   }
   if (loops.length === 0) return { ring: ring0, loops: 0 };
-  const { out, spans } = assemble(loops);
+  const { out, spans } = assembleLoops(rf, loops);
   if (spans.some(([a, b]) => loopCrosses(out, a, b))) return { ring: ring0, loops: 0 };
   return { ring: out, loops: loops.reduce((m, l) => m + l.corners.length, 0) };
 }
 
-/** Indices of the closed ring's points that Ramer–Douglas–Peucker keeps at `tolerance` (from its first point round to it again, as n). */
+/**
+ * Indices of the closed ring's points that Ramer–Douglas–Peucker keeps at `tolerance` (from its first point round to it
+ * again, as n).
+ */
 function simplifiedIndices(ring: PathD, tolerance: number): number[] {
   const n = ring.length;
   const flat = new Float64Array(2 * (n + 1));

@@ -14,8 +14,8 @@
  *   neighbourhood (a three-point Reeds-Shepp turn when reversing is allowed, a forward loop
  *   otherwise) and sets off working along the next side from the same point. A corner is kept
  *   square only where such a turn, in both driving directions, stays inside the field (no-go
- *   zones excluded) and both its sides are at least 2 m long; elsewhere it is rounded as above. `insertCornerTurns` puts the turns into
- *   the connected route as `Turn` segments (`connectorKind: 'corner'`).
+ *   zones excluded) and both its sides are at least 2 m long; elsewhere it is rounded as above. `insertCornerTurns`
+ * puts the turns into   the connected route as `Turn` segments (`connectorKind: 'corner'`).
  */
 import { Clipper, EndType, JoinType } from 'clipper2-ts';
 import type { PathD, PathsD } from '../geometry/clipper.js';
@@ -29,7 +29,10 @@ import { hypot } from '../geometry/vec.js';
 
 /** A vertex turning by at least this much is a corner. */
 export const CORNER_MIN_RADIANS = (20 * Math.PI) / 180;
-/** A square corner needs both sides at least this long (a mitre squared off, or a corner followed by a bend, is rounded). */
+/**
+ * A square corner needs both sides at least this long (a mitre squared off, or a corner followed by a bend, is
+ * rounded).
+ */
 const MIN_SQUARE_SIDE_METERS = 2;
 /** Candidate corner turns tried (shortest first). */
 const MAX_CANDIDATES = 12;

@@ -12,7 +12,9 @@ import { generateHeadlands, passIsJoinable } from './generateHeadlands.js';
 const w = 6,
   R = 6;
 
-/** A 120 × 80 m rectangle turned by 30°, as a raster of 2 m cells would outline it (in-040's boundary is such a one). */
+/**
+ * A 120 × 80 m rectangle turned by 30°, as a raster of 2 m cells would outline it (in-040's boundary is such a one).
+ */
 function pixelatedRectangle(): PathsD {
   const a = (30 * Math.PI) / 180,
     c = Math.cos(a),

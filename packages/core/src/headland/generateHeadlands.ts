@@ -77,7 +77,10 @@ export function passIsJoinable(ring: PathD, turnRadiusMeters: number): boolean {
   return fits >= need;
 }
 
-/** Insets tried, meters, before a pass is opened and closed (the smallest whose smoothed pass stays inside the original wins). */
+/**
+ * Insets tried, meters, before a pass is opened and closed (the smallest whose smoothed pass stays inside the original
+ * wins).
+ */
 const SMOOTHING_INSETS_METERS = [0, 0.25, 0.5, 1, 2];
 /** Radius of the smoothing, × R: polygonal arcs of exactly R read as kinks at R in the junction check. */
 const SMOOTHING_RADIUS_FACTOR = 1.1;
@@ -147,8 +150,9 @@ function smoothUnjoinableRings(rings: PathsD, region: PathsD, turnRadiusMeters: 
 }
 
 /**
- * With a corner style the passes are offset with mitred joins (sharp at every corner), then rounded or squared by headland/corners.ts.
- * Given the turning radius (and no corner style), exterior passes the machine could hardly join are smoothed (`smoothUnjoinableRings`).
+ * With a corner style the passes are offset with mitred joins (sharp at every corner), then rounded or squared by
+ * headland/corners.ts. Given the turning radius (and no corner style), exterior passes the machine could hardly join
+ * are smoothed (`smoothUnjoinableRings`).
  */
 export function generateHeadlands(
   field: PathsD,
@@ -177,8 +181,9 @@ export function generateHeadlands(
 }
 
 /**
- * What `passCount` headland passes of `widthMeters` leave of the field for tracks (`generateHeadlands(…).mainland`, without the passes).
- * Made once per field object and depth (`sharedOffset`: the widen-or-keep step asks it of the depth the next planning plans with). Read-only.
+ * What `passCount` headland passes of `widthMeters` leave of the field for tracks (`generateHeadlands(…).mainland`,
+ * without the passes). Made once per field object and depth (`sharedOffset`: the widen-or-keep step asks it of the
+ * depth the next planning plans with). Read-only.
  */
 export function headlandMainland(field: PathsD, passCount: number, widthMeters: number): PathsD {
   return passCount > 0

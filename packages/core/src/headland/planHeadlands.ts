@@ -50,7 +50,8 @@ export function planHeadlandStage<H extends { directionRadians: number }>(
     size = settings.smallObstacleSizeMeters;
   // near the boundary the exterior passes swerve round a pole; near a zone with rounds the pole keeps its rounds too
   const margin = { edge: CLEARANCE_METERS, hole: passes * w + CLEARANCE_METERS };
-  // the box centres of the zones kept: a zone of `simple` is kept with its ring of `field` (simplifying moves a small ring's vertices by centimetres)
+  // the box centres of the zones kept: a zone of `simple` is kept with its ring of `field` (simplifying moves a small
+  // ring's vertices by centimetres)
   const kept: { x: number; y: number }[] = [];
   const isKept = (r: PathD): boolean => {
     const c = kept.length > 0 ? centreOf(r) : undefined;

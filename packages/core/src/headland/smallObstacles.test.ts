@@ -37,15 +37,19 @@ describe('small obstacles get no headland rounds', () => {
   const field = polygon(shell, pole(120, 80, 3), pole(100, 80, 2), pole(141, 83, 2.5));
   const request = { field, machine, headland: { passes: 2 }, tracks: { preferredDirectionDegrees: 0 } };
 
-  it('tracks swerve round poles smaller than the working width, with no interior passes, inside the field and out of the poles', () => {
-    const plan = planRoute(request);
-    expect(interiorPasses(plan)).toBe(0);
-    expect((plan.headlandStyle as { smallObstaclesWithoutRounds?: number }).smallObstaclesWithoutRounds).toBe(3);
-    const check = checkPlan(request, plan);
-    expect(check.violations).toEqual([]);
-    // some track bends round a pole (more than two points)
-    expect(plan.route.some((s) => s.type === 'Track' && s.coordinates.length > 2)).toBe(true);
-  });
+  it(
+    'tracks swerve round poles smaller than the working width, with no interior passes, inside the field and out ' +
+      'of the poles',
+    () => {
+      const plan = planRoute(request);
+      expect(interiorPasses(plan)).toBe(0);
+      expect((plan.headlandStyle as { smallObstaclesWithoutRounds?: number }).smallObstaclesWithoutRounds).toBe(3);
+      const check = checkPlan(request, plan);
+      expect(check.violations).toEqual([]);
+      // some track bends round a pole (more than two points)
+      expect(plan.route.some((s) => s.type === 'Track' && s.coordinates.length > 2)).toBe(true);
+    },
+  );
 
   it('overlaps less than rounds round each pole (the old behaviour, asked for with smallObstacleSizeMeters 0)', () => {
     const swerved = planRoute(request);
@@ -134,7 +138,10 @@ describe('a pole just past the headland passes', () => {
   });
 });
 
-/** How near the headland passes' centre lines come to a square pole of half side h at (px, py), m (sampled every 0.25 m). */
+/**
+ * How near the headland passes' centre lines come to a square pole of half side h at (px, py), m (sampled every 0.25
+ * m).
+ */
 function nearestPass(p: Plan, px: number, py: number, h: number): number {
   let nearest = Infinity;
   for (const s of p.route) {
@@ -162,22 +169,26 @@ describe('a pole in the headland band', () => {
     tracks: { preferredDirectionDegrees: 0 },
   };
 
-  it("a thin zone across the pass's line, its ends farther from the line than the clearance, is seen and swerved round", () => {
-    // 5 m long, 0.4 m wide, at 45° across the outer pass's line: its corners lie 1.6–1.9 m off the line
-    const c = Math.SQRT1_2,
-      L = 2.5,
-      W = 0.2;
-    const sliver: [number, number][] = [
-      [120 - L * c + W * c, 6 - L * c - W * c],
-      [120 - L * c - W * c, 6 - L * c + W * c],
-      [120 + L * c - W * c, 6 + L * c + W * c],
-      [120 + L * c + W * c, 6 + L * c - W * c],
-    ];
-    const thin = { ...request, field: polygon(shell, sliver) };
-    const plan = planRoute(thin);
-    expect(checkPlan(thin, plan).violations).toEqual([]);
-    expect(interiorPasses(plan)).toBe(0);
-  });
+  it(
+    "a thin zone across the pass's line, its ends farther from the line than the clearance, is seen and swerved " +
+      'round',
+    () => {
+      // 5 m long, 0.4 m wide, at 45° across the outer pass's line: its corners lie 1.6–1.9 m off the line
+      const c = Math.SQRT1_2,
+        L = 2.5,
+        W = 0.2;
+      const sliver: [number, number][] = [
+        [120 - L * c + W * c, 6 - L * c - W * c],
+        [120 - L * c - W * c, 6 - L * c + W * c],
+        [120 + L * c - W * c, 6 + L * c + W * c],
+        [120 + L * c + W * c, 6 + L * c - W * c],
+      ];
+      const thin = { ...request, field: polygon(shell, sliver) };
+      const plan = planRoute(thin);
+      expect(checkPlan(thin, plan).violations).toEqual([]);
+      expect(interiorPasses(plan)).toBe(0);
+    },
+  );
 
   it('gets no rounds: the pass swerves round it on arcs the machine can drive, and keeps its clearance', () => {
     const plan = planRoute(request);

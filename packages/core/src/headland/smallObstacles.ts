@@ -54,8 +54,9 @@ export function withoutSmallObstacles(
     (signedArea(r) < 0 && diameter(r, maxSizeMeters) < maxSizeMeters && !kept(r) ? small : rest).push(r);
   for (let restCount = -1; small.length > 0 && rest.length !== restCount;) {
     restCount = rest.length;
-    // Well inside: every vertex in the rest of the field and at least the edge margin from its edges, none within the hole
-    // margin of its holes (distances to the edges: the rest shrunk and its holes grown by offsets, without drawing them).
+    // Well inside: every vertex in the rest of the field and at least the edge margin from its edges, none within the
+    // hole margin of its holes (distances to the edges: the rest shrunk and its holes grown by offsets, without drawing
+    // them).
     const restRegion = new Region(rest);
     const holes = rest.filter((r) => signedArea(r) < 0);
     const holeRegion = margin.hole > margin.edge && holes.length > 0 ? new Region(holes) : undefined;

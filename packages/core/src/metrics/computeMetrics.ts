@@ -100,7 +100,9 @@ function routeDistances(segments: LocalSegment[]): {
   return { working, nonWorking, turns, turnsByType, connectors };
 }
 
-/** The route's non-working distance as its metrics give it (`nonWorkingDistanceMeters`), without measuring its coverage. */
+/**
+ * The route's non-working distance as its metrics give it (`nonWorkingDistanceMeters`), without measuring its coverage.
+ */
 export function nonWorkingMeters(segments: LocalSegment[]): number {
   return r2(routeDistances(segments).nonWorking);
 }

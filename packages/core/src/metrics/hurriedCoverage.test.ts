@@ -8,7 +8,10 @@ import { computeCoverage, sweepPasses } from '../geometry/computeCoverage.js';
 import type { PathD } from '../geometry/clipper.js';
 import { HURRIED_PASS_VERTICES } from './measureRoute.js';
 
-/** A W × H field, one headland pass 3 m inside drawn every 0.5 m with ±2 cm of jitter (2,744 vertices), 6 m tracks across the rest. */
+/**
+ * A W × H field, one headland pass 3 m inside drawn every 0.5 m with ±2 cm of jitter (2,744 vertices), 6 m tracks
+ * across the rest.
+ */
 function field(W = 400, H = 300): { workable: PathD[]; passes: { xy: number[]; widthMeters: number }[] } {
   const pass: number[] = [];
   let k = 0;
@@ -52,7 +55,8 @@ describe('the coverage metric past the wall-clock cap', () => {
     const tolerance = Number(/within ([\d.]+) m/.exec(hurried.approximation ?? '')?.[1]);
     expect(tolerance).toBeGreaterThan(0);
     const fast = computeCoverage(workable, hurried);
-    // the simplified pass moves its swath's edges by at most the tolerance: the area they sweep is at most length × 2 × tolerance
+    // the simplified pass moves its swath's edges by at most the tolerance: the area they sweep is at most length × 2 ×
+    // tolerance
     const length = 2 * (394 + 294);
     expect(Math.abs(fast.uncoveredSquareMeters - exact.uncoveredSquareMeters)).toBeLessThanOrEqual(
       2 * length * tolerance,

@@ -14,7 +14,10 @@ export interface MeasuredRoute {
   metrics: PlanMetrics;
   /** Warnings of the metrics (`coverage-approximate`), local. */
   warnings: LocalWarning[];
-  /** Every unworked patch over 1 % of the field or 100 m², with its area and place: listed on first ask (a planning another beats on its metrics never lists them). */
+  /**
+   * Every unworked patch over 1 % of the field or 100 m², with its area and place: listed on first ask (a planning
+   * another beats on its metrics never lists them).
+   */
   unworked(): PlanWarning[];
 }
 
@@ -29,7 +32,8 @@ export const HURRIED_PASS_VERTICES = 2_000;
 
 /**
  * Metrics of the route `segments` over `tracks` (a strip pass has a width of its own). Past the
- * call's wall-clock cap (`hurry`, clock.ts) the coverage metric buffers fewer vertices and the unworked patches are not listed.
+ * call's wall-clock cap (`hurry`, clock.ts) the coverage metric buffers fewer vertices and the unworked patches are not
+ * listed.
  */
 export function measureRoute(
   segments: LocalSegment[],

@@ -27,7 +27,9 @@ export function unworkedWarnings(
     const where: Position = [Math.round(at[0] * 1e7) / 1e7, Math.round(at[1] * 1e7) / 1e7];
     out.push({
       code: 'unworked-area',
-      message: `${Math.round(p.areaSquareMeters)} m² (${share(p.areaSquareMeters)} % of the field) is left unworked around ${where[0]}, ${where[1]} (lon, lat): no pass of the machine reaches it`,
+      message:
+        `${Math.round(p.areaSquareMeters)} m² (${share(p.areaSquareMeters)} % of the field) is left ` +
+        `unworked around ${where[0]}, ${where[1]} (lon, lat): no pass of the machine reaches it`,
       geometry: { type: 'Point', coordinates: where },
       areaSquareMeters: Math.round(p.areaSquareMeters * 10) / 10,
     } as PlanWarning);
@@ -37,7 +39,9 @@ export function unworkedWarnings(
     const a = rest.reduce((s, p) => s + p.areaSquareMeters, 0);
     out.push({
       code: 'unworked-area',
-      message: `${rest.length} more unworked patches (${Math.round(a)} m², ${share(a)} % of the field), each smaller than those listed`,
+      message:
+        `${rest.length} more unworked patches (${Math.round(a)} m², ${share(a)} % of the field), each ` +
+        `smaller than those listed`,
     });
   }
   return out;

@@ -57,7 +57,8 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
   const { frame, widthMeters: w } = x;
   const lonLatRing = (xy: Float64Array): Position[] => flatToLonLat(frame, xy);
 
-  // Guidance: AB per cell, A+, and the innermost headland passes (round the field parts, then round the no-go zones) as curves.
+  // Guidance: AB per cell, A+, and the innermost headland passes (round the field parts, then round the no-go zones) as
+  // curves.
   const innermost = x.headlandPasses
     .filter((p) => p.passIndex === x.passCount)
     .sort((a, b) => (a.type === b.type ? 0 : a.type === 'ExteriorHeadland' ? -1 : 1));
@@ -116,7 +117,10 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
     if (hatch.passes.length === 0)
       plan.warnings.push({
         code: 'crosshatches-empty',
-        message: `useCrossHatches: no cross-hatch pass was made — nowhere do the tracks leave a stretch at the field's ends of at least ${r2(minLength)} m (3 × the width or 2 × the turning radius, whichever is longer) for one; \`crosshatches\` is empty`,
+        message:
+          `useCrossHatches: no cross-hatch pass was made — nowhere do the tracks leave a stretch at the ` +
+          `field's ends of at least ${r2(minLength)} m (3 × the width or 2 × the turning radius, whichever is ` +
+          `longer) for one; \`crosshatches\` is empty`,
         feature: 'crosshatches',
       });
   }
@@ -127,7 +131,8 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
     plan.warnings.push({
       code: 'unsupported-track-type',
       message:
-        'tracks.trackType "curved": no smooth boundary chain gave curved tracks inside the headland (warning, not an error): the tracks are straight',
+        'tracks.trackType "curved": no smooth boundary chain gave curved tracks inside the headland (warning, not ' +
+        'an error): the tracks are straight',
       feature: 'tracks',
     });
 
@@ -135,7 +140,10 @@ export function addPlanExtras(plan: Plan, x: PlanExtrasInput): void {
   for (const c of x.hurry?.(CUT_CORRIDORS) ? [] : findNarrowCorridors(x.workable, w)) {
     const warning: PlanWarning = {
       code: 'narrow-corridor',
-      message: `a part of the field of ${Math.round(c.areaSquareMeters)} m² is narrower than the ${w} m machine: no full-width pass fits there (passes of reduced width, sections off, work the strips they reach; \`unworked-area\` warnings list what is left)`,
+      message:
+        `a part of the field of ${Math.round(c.areaSquareMeters)} m² is narrower than the ${w} m machine: ` +
+        `no full-width pass fits there (passes of reduced width, sections off, work the strips they reach; ` +
+        `\`unworked-area\` warnings list what is left)`,
       geometry: { type: 'Polygon', coordinates: c.polygon.map((r) => lonLatRing(ringToFlat(r))) },
     };
     plan.warnings.push(warning);

@@ -5,7 +5,8 @@ import type { PathsD } from '../geometry/clipper.js';
 import { filletCorners, legLengthMeters, routeLeg, type LegRouter } from './legs.js';
 import { withRefillDetours, withStagingLegs, type ExtrasSegment } from './routeExtras.js';
 
-// A U-shaped field (counter-clockwise): two 100 m arms (x 0-40 and 160-200) joined by a 40 m base along y 0-40; the bay between the arms is not field.
+// A U-shaped field (counter-clockwise): two 100 m arms (x 0-40 and 160-200) joined by a 40 m base along y 0-40; the bay
+// between the arms is not field.
 const U: PathsD = [
   [
     { x: 0, y: 0 },
@@ -48,12 +49,14 @@ describe('legs routed inside the field', () => {
   });
 
   it('a staging area west of the field joins it at its nearest boundary point, then goes round the bay', () => {
-    // staging 10 m west of the left arm; the first track starts in the right arm: the straight line would cross the left arm and the bay
+    // staging 10 m west of the left arm; the first track starts in the right arm: the straight line would cross the
+    // left arm and the bay
     const staging: [number, number] = [-10, 120];
     const segs: ExtrasSegment[] = [{ type: 'Track', xy: Float64Array.from([180, 60, 180, 130]) }];
     const routed = withStagingLegs(segs, staging, (xy) => ({ type: 'Connector', xy }), { router });
     const straight = withStagingLegs(segs, staging, (xy) => ({ type: 'Connector', xy }));
-    // the straight leg crosses the bay (about 120 m outside the field); the routed one is outside only for the 10 m to the left arm
+    // the straight leg crosses the bay (about 120 m outside the field); the routed one is outside only for the 10 m to
+    // the left arm
     expect(outsideMeters(straight[0].xy)).toBeGreaterThan(100);
     expect(outsideMeters(routed[0].xy)).toBeLessThan(10.5);
     expect(Array.from(routed[0].xy.slice(0, 2))).toEqual(staging);
@@ -84,7 +87,8 @@ describe('legs routed inside the field', () => {
       { type: 'Track', xy: Float64Array.from([180, 40, 180, 140]) },
       { type: 'Track', xy: Float64Array.from([20, 140, 20, 40]) },
     ];
-    // 10 m × 200 m = 0.2 ha at 100 l/ha = 20 l, 12 l tank: one refill 120 m along the route, in the left arm; depot 10 m east of the right arm
+    // 10 m × 200 m = 0.2 ha at 100 l/ha = 20 l, 12 l tank: one refill 120 m along the route, in the left arm; depot 10
+    // m east of the right arm
     const capacity = { tankCapacity: 12, applicationRatePerHectare: 100 };
     const r = withRefillDetours(
       segs,

@@ -45,7 +45,8 @@ describe('planRefills', () => {
       strategy: 'StartOfTrack',
       staging: [0, -100],
     });
-    // after two tracks 10 L remain, track 2 needs 20 L: refill at its start (20, 0); then 60 L left to do with 50 L: refill before track 4
+    // after two tracks 10 L remain, track 2 needs 20 L: refill at its start (20, 0); then 60 L left to do with 50 L:
+    // refill before track 4
     expect(r.points.map((p) => p.pieceIndex)).toEqual([4, 8]);
     expect(r.points[0].at).toEqual([20, 0]);
     expect(r.points[0].remainingBefore).toBeCloseTo(10, 9);

@@ -69,49 +69,53 @@ describe('route extras', () => {
     expect(r.detourMeters).toBeCloseTo(2 * Math.hypot(10, 1000), 6);
   });
 
-  it('writes refill detours into the route: the working piece is split and two refill connectors go to the depot and back', () => {
-    const segs: ExtrasSegment[] = [
-      { type: 'Track', xy: Float64Array.from([0, 0, 0, 1000]) },
-      { type: 'Turn', xy: Float64Array.from([0, 1000, 10, 1000]) },
-      { type: 'Track', xy: Float64Array.from([10, 1000, 10, 0]) },
-    ];
-    const capacity = { tankCapacity: 150, applicationRatePerHectare: 100 };
-    const r = withRefillDetours(
-      segs,
-      capacity,
-      { calculateRefillPoints: true, refillStrategyType: 'Exact' },
-      10,
-      [0, -20],
-      frame,
-      [],
-      (xy) => ({ type: 'Connector', xy, connector: 'refill' }),
-    )!;
-    // refill 500 m into the second track: Track, Turn, Track (500 m), out, back, Track (500 m)
-    expect(r.segments.map((s) => s.type)).toEqual(['Track', 'Turn', 'Track', 'Connector', 'Connector', 'Track']);
-    expect(r.points[0].routeSequence).toBe(3);
-    for (let i = 1; i < r.segments.length; i++) {
-      const a = r.segments[i - 1].xy;
-      const b = r.segments[i].xy;
-      expect(Math.hypot(a[a.length - 2] - b[0], a[a.length - 1] - b[1])).toBeLessThan(1e-9);
-    }
-    const length = (xy: Float64Array): number => {
-      let l = 0;
-      for (let i = 2; i < xy.length; i += 2) l += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
-      return l;
-    };
-    expect(length(r.segments[3].xy) + length(r.segments[4].xy)).toBeCloseTo(r.detourMeters, 6);
-    expect(length(r.segments[2].xy)).toBeCloseTo(500, 6);
-    expect(
-      withRefillDetours(
+  it(
+    'writes refill detours into the route: the working piece is split and two refill connectors go to the depot ' +
+      'and back',
+    () => {
+      const segs: ExtrasSegment[] = [
+        { type: 'Track', xy: Float64Array.from([0, 0, 0, 1000]) },
+        { type: 'Turn', xy: Float64Array.from([0, 1000, 10, 1000]) },
+        { type: 'Track', xy: Float64Array.from([10, 1000, 10, 0]) },
+      ];
+      const capacity = { tankCapacity: 150, applicationRatePerHectare: 100 };
+      const r = withRefillDetours(
         segs,
         capacity,
-        { calculateRefillPoints: false, refillStrategyType: 'Exact' },
+        { calculateRefillPoints: true, refillStrategyType: 'Exact' },
         10,
-        undefined,
+        [0, -20],
         frame,
         [],
-        (xy) => ({ type: 'Connector', xy }),
-      ),
-    ).toBeUndefined();
-  });
+        (xy) => ({ type: 'Connector', xy, connector: 'refill' }),
+      )!;
+      // refill 500 m into the second track: Track, Turn, Track (500 m), out, back, Track (500 m)
+      expect(r.segments.map((s) => s.type)).toEqual(['Track', 'Turn', 'Track', 'Connector', 'Connector', 'Track']);
+      expect(r.points[0].routeSequence).toBe(3);
+      for (let i = 1; i < r.segments.length; i++) {
+        const a = r.segments[i - 1].xy;
+        const b = r.segments[i].xy;
+        expect(Math.hypot(a[a.length - 2] - b[0], a[a.length - 1] - b[1])).toBeLessThan(1e-9);
+      }
+      const length = (xy: Float64Array): number => {
+        let l = 0;
+        for (let i = 2; i < xy.length; i += 2) l += Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+        return l;
+      };
+      expect(length(r.segments[3].xy) + length(r.segments[4].xy)).toBeCloseTo(r.detourMeters, 6);
+      expect(length(r.segments[2].xy)).toBeCloseTo(500, 6);
+      expect(
+        withRefillDetours(
+          segs,
+          capacity,
+          { calculateRefillPoints: false, refillStrategyType: 'Exact' },
+          10,
+          undefined,
+          frame,
+          [],
+          (xy) => ({ type: 'Connector', xy }),
+        ),
+      ).toBeUndefined();
+    },
+  );
 });

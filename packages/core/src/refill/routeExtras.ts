@@ -79,7 +79,10 @@ export interface PlanRefillPoint {
   position: Position;
   /** Where it leaves the field towards the staging area. */
   exitPosition: Position;
-  /** Sequence number of the route segment it leaves from (not `sequence`: that names route pieces), and how far along it. */
+  /**
+   * Sequence number of the route segment it leaves from (not `sequence`: that names route pieces), and how far along
+   * it.
+   */
   routeSequence: number;
   alongMeters: number;
   /** Out-and-back detour, meters (counted in the plan's non-working distance). */
@@ -260,7 +263,8 @@ export function withRefillDetours<T extends ExtrasSegment>(
       if (part.length >= 4 && polylineLength(part) > 1e-9) out.push({ ...seg, xy: part });
       if (j < ids.length) {
         const p = planned.local[ids[j]];
-        // out to the depot (via the exterior headland point for ClosestExternalHeadland), routed inside the field, and back the same way
+        // out to the depot (via the exterior headland point for ClosestExternalHeadland), routed inside the field, and
+        // back the same way
         let via: XY[] = [p.at];
         if (hypot(p.exitAt[0] - p.at[0], p.exitAt[1] - p.at[1]) > 1e-9) via = routeLeg(router, p.at, p.exitAt);
         via = [...via, ...routeLeg(router, via[via.length - 1], depot).slice(1)];

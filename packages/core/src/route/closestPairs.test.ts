@@ -12,7 +12,10 @@ import type { LoopPath } from '../turns/connectorRings.js';
 import { closestPairs } from './traversal.js';
 import type { RingPair } from './traversal.js';
 
-/** Every sample measured afresh, a stable sort by distance, the first `count` in sight and 10 m apart along the first loop. */
+/**
+ * Every sample measured afresh, a stable sort by distance, the first `count` in sight and 10 m apart along the first
+ * loop.
+ */
 function byMeasuringAll(l1: LoopPath, l2: LoopPath, count: number, region: Region): RingPair[] {
   const swap = l2.lengthMeters < l1.lengthMeters;
   const small = swap ? l2 : l1,

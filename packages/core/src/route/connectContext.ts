@@ -24,7 +24,10 @@ export interface RouteContext {
   warnings: LocalWarning[];
   /** routeOptions.forcedDirection: winding of headland passes (CW / CCW); absent = whichever joins better. */
   headlandWinding?: 'CW' | 'CCW';
-  /** routeOptions.enableHeadlandDrivethrough: far connectors try a direct manoeuvre across the headland band before a headland traversal. */
+  /**
+   * routeOptions.enableHeadlandDrivethrough: far connectors try a direct manoeuvre across the headland band before a
+   * headland traversal.
+   */
   headlandDrivethrough?: boolean;
   /** Waypoints for the last-resort connector (built on first use). */
   waypoints?: () => Waypoints;
@@ -78,7 +81,9 @@ export function timeIsUp(ctx: RouteContext): boolean {
 
 /** What the wall-clock cap cuts from the connector searches (the `time-limit` warning). */
 export const CUT_SEARCHES =
-  "joins made after it were searched only by the cheap connectors (a turn, a chain of waypoints; a headland pass also by one ring's traversal where the rings were built before it), what they did not fit drawn straight or, a headland pass, left out";
+  'joins made after it were searched only by the cheap connectors (a turn, a chain of waypoints; a headland pass ' +
+  "also by one ring's traversal where the rings were built before it), what they did not fit drawn straight " +
+  'or, a headland pass, left out';
 
 /** Past the call's wall-clock cap (`ctx.hurry`): only the cheap connectors are tried. */
 export function hurried(ctx: RouteContext): boolean {

@@ -146,30 +146,34 @@ describe('connector loops', () => {
     );
   });
 
-  it('a junction on a dense ring sits on a vertex, headed along the chord driven next (enter) or just driven (leave)', () => {
-    const loop = makeLoop(circleXY(0, 0, 2 * R, 200));
-    for (const dir of [1, -1] as const) {
-      for (const s of [3.3, 17.01, loop.lengthMeters - 0.01]) {
-        const enter = junctionOnLoop(loop, s, dir, 'enter');
-        const slice = sliceLoop(loop, enter.s, 3, dir);
-        // No repeated first point; the first chord has the pose's heading.
-        expect(Math.hypot(slice[2] - slice[0], slice[3] - slice[1])).toBeGreaterThan(0.01);
-        expect(
-          Math.abs(Math.sin(Math.atan2(slice[3] - slice[1], slice[2] - slice[0]) - enter.pose.headingRadians)),
-        ).toBeLessThan(1e-9);
-        const leave = junctionOnLoop(loop, s, dir, 'leave');
-        const before = sliceLoop(loop, leave.s - dir * 3, 3, dir);
-        const n = before.length;
-        expect(
-          Math.abs(
-            Math.sin(
-              Math.atan2(before[n - 1] - before[n - 3], before[n - 2] - before[n - 4]) - leave.pose.headingRadians,
+  it(
+    'a junction on a dense ring sits on a vertex, headed along the chord driven next (enter) or just driven ' +
+      '(leave)',
+    () => {
+      const loop = makeLoop(circleXY(0, 0, 2 * R, 200));
+      for (const dir of [1, -1] as const) {
+        for (const s of [3.3, 17.01, loop.lengthMeters - 0.01]) {
+          const enter = junctionOnLoop(loop, s, dir, 'enter');
+          const slice = sliceLoop(loop, enter.s, 3, dir);
+          // No repeated first point; the first chord has the pose's heading.
+          expect(Math.hypot(slice[2] - slice[0], slice[3] - slice[1])).toBeGreaterThan(0.01);
+          expect(
+            Math.abs(Math.sin(Math.atan2(slice[3] - slice[1], slice[2] - slice[0]) - enter.pose.headingRadians)),
+          ).toBeLessThan(1e-9);
+          const leave = junctionOnLoop(loop, s, dir, 'leave');
+          const before = sliceLoop(loop, leave.s - dir * 3, 3, dir);
+          const n = before.length;
+          expect(
+            Math.abs(
+              Math.sin(
+                Math.atan2(before[n - 1] - before[n - 3], before[n - 2] - before[n - 4]) - leave.pose.headingRadians,
+              ),
             ),
-          ),
-        ).toBeLessThan(1e-9);
+          ).toBeLessThan(1e-9);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('a smooth ring has no defects; a ring with a sharp corner has one there', () => {
     expect(loopDefects(makeLoop(circleXY(0, 0, 1.15 * R, 240)), R).length).toBe(0);
@@ -188,12 +192,16 @@ describe('kinksWithinRadius', () => {
     }
   });
 
-  it('rejects a 22° corner between two 0.5 m chords (a curve of radius R turns 4.8° there), not between two 10 m chords', () => {
-    expect(kinksWithinRadius([0, 0, 0.5, 0, 1, 0.2], R)).toBe(false);
-    expect(kinksWithinRadius([0, 0, 0.5, 0, 1, 0], R)).toBe(true);
-    // Chords of 10 m: a radius-R curve can turn 2·asin(10/12) ≈ 113° between them.
-    expect(kinksWithinRadius([0, 0, 10, 0, 20, 4], R)).toBe(true);
-  });
+  it(
+    'rejects a 22° corner between two 0.5 m chords (a curve of radius R turns 4.8° there), not between two 10 m ' +
+      'chords',
+    () => {
+      expect(kinksWithinRadius([0, 0, 0.5, 0, 1, 0.2], R)).toBe(false);
+      expect(kinksWithinRadius([0, 0, 0.5, 0, 1, 0], R)).toBe(true);
+      // Chords of 10 m: a radius-R curve can turn 2·asin(10/12) ≈ 113° between them.
+      expect(kinksWithinRadius([0, 0, 10, 0, 20, 4], R)).toBe(true);
+    },
+  );
 });
 
 describe('searchConnector (hybrid A*)', () => {
@@ -225,27 +233,31 @@ describe('searchConnector (hybrid A*)', () => {
       expect(Math.hypot(p[i] - p[i - 2], p[i + 1] - p[i - 1])).toBeLessThanOrEqual(0.5 + 1e-9);
   });
 
-  it('gives up (undefined) when the goal needs a U-turn in a corridor narrower than 2R, and canLeave sees the pocket', () => {
-    // A straight dead-end corridor 8 m wide: turning round needs 2R = 12 m.
-    const region = new Region([
-      ring([
-        [0, -4],
-        [80, -4],
-        [80, 4],
-        [0, 4],
-      ]),
-    ]);
-    const from: Pose = { x: 10, y: 0, headingRadians: 0 };
-    const back: Pose = { x: 5, y: 0, headingRadians: Math.PI };
-    expect(
-      searchConnector(from, back, region, shotIn(region), { turnRadiusMeters: R, maxExpansions: 3000 }),
-    ).toBeUndefined();
-    // Facing the closed end 3 m away: nothing leaves; facing down the corridor: it does.
-    expect(canLeave({ x: 77, y: 0, headingRadians: 0 }, region, R)).toBe(false);
-    expect(canLeave({ x: 77, y: 0, headingRadians: Math.PI }, region, R)).toBe(true);
-    // Reached from behind (backwards = can a forward path arrive here): yes along the corridor.
-    expect(canLeave({ x: 77, y: 0, headingRadians: 0 }, region, R, true)).toBe(true);
-  });
+  it(
+    'gives up (undefined) when the goal needs a U-turn in a corridor narrower than 2R, and canLeave sees the ' +
+      'pocket',
+    () => {
+      // A straight dead-end corridor 8 m wide: turning round needs 2R = 12 m.
+      const region = new Region([
+        ring([
+          [0, -4],
+          [80, -4],
+          [80, 4],
+          [0, 4],
+        ]),
+      ]);
+      const from: Pose = { x: 10, y: 0, headingRadians: 0 };
+      const back: Pose = { x: 5, y: 0, headingRadians: Math.PI };
+      expect(
+        searchConnector(from, back, region, shotIn(region), { turnRadiusMeters: R, maxExpansions: 3000 }),
+      ).toBeUndefined();
+      // Facing the closed end 3 m away: nothing leaves; facing down the corridor: it does.
+      expect(canLeave({ x: 77, y: 0, headingRadians: 0 }, region, R)).toBe(false);
+      expect(canLeave({ x: 77, y: 0, headingRadians: Math.PI }, region, R)).toBe(true);
+      // Reached from behind (backwards = can a forward path arrive here): yes along the corridor.
+      expect(canLeave({ x: 77, y: 0, headingRadians: 0 }, region, R, true)).toBe(true);
+    },
+  );
 
   it('counts a bay with room to circle but no way out as a pocket (inPocket), open ground not', () => {
     // A round bay of radius 14 m (all the ground there is): the machine (R 6 m) circles in it.

@@ -172,19 +172,7 @@ export function searchConnector(
   const maxExpansions = limits.maxExpansions ?? defaultExpansions(heuristic(from.x, from.y), L);
   const curvatures = [0, 1 / R, -1 / R, 1 / (2 * R), -1 / (2 * R)];
   const cell = Math.max(0.25, L * 0.7);
-  // Closed-set keys: node cell and heading class. Over the raster's extent the cells are numbered
-  // compactly (keys below 2^30: small integers, cheap in a Set or a Map); a node off it (a window's
-  // search) or a field too large for that gets the wide numbering, outside [0, 2^30).
-  const gx = Math.ceil((raster.nx * raster.cell) / cell) + 1,
-    gy = Math.ceil((raster.ny * raster.cell) / cell) + 1;
-  const compact = gx * gy * HEADING_BINS < COMPACT_KEYS;
-  const keyOf = (x: number, y: number, h: number): number => {
-    const i = Math.floor((x - raster.x0) / cell),
-      j = Math.floor((y - raster.y0) / cell);
-    if (compact && i >= 0 && j >= 0 && i < gx && j < gy) return (j * gx + i) * HEADING_BINS + headingBin(h);
-    const wide = (j * 1e6 + i) * HEADING_BINS + headingBin(h);
-    return wide >= 0 ? wide + COMPACT_KEYS : wide;
-  };
+  const keyOf = closedSetKeys(raster, cell);
   // Node store.
   const X: number[] = [],
     Y: number[] = [],
@@ -257,7 +245,44 @@ export function searchConnector(
   for (let v = goalNode; v >= 0; v = parent[v]) chain.push(v);
   chain.reverse();
   const poses: Pose[] = chain.map((v) => ({ x: X[v], y: Y[v], headingRadians: H[v] }));
-  // Shorten: from each pose, the farthest later pose (or the goal) a direct manoeuvre reaches.
+  return shortenedPath(from, to, poses, goalShot, shot, L, step);
+}
+
+/**
+ * Closed-set keys: node cell and heading class. Over the raster's extent the cells are numbered
+ * compactly (keys below 2^30: small integers, cheap in a Set or a Map); a node off it (a window's
+ * search) or a field too large for that gets the wide numbering, outside [0, 2^30).
+ */
+function closedSetKeys(
+  raster: { nx: number; ny: number; cell: number; x0: number; y0: number },
+  cell: number,
+): (x: number, y: number, h: number) => number {
+  const gx = Math.ceil((raster.nx * raster.cell) / cell) + 1,
+    gy = Math.ceil((raster.ny * raster.cell) / cell) + 1;
+  const compact = gx * gy * HEADING_BINS < COMPACT_KEYS;
+  return (x: number, y: number, h: number): number => {
+    const i = Math.floor((x - raster.x0) / cell),
+      j = Math.floor((y - raster.y0) / cell);
+    if (compact && i >= 0 && j >= 0 && i < gx && j < gy) return (j * gx + i) * HEADING_BINS + headingBin(h);
+    const wide = (j * 1e6 + i) * HEADING_BINS + headingBin(h);
+    return wide >= 0 ? wide + COMPACT_KEYS : wide;
+  };
+}
+
+/**
+ * The searched path shortened: from each pose, the farthest later pose (or the goal) a direct manoeuvre
+ * reaches; where none does, one primitive (length L) exactly as the search drove it. Ends with `goalShot`.
+ */
+function shortenedPath(
+  from: Pose,
+  to: Pose,
+  poses: Pose[],
+  goalShot: ArrayLike<number>,
+  shot: Shot,
+  L: number,
+  step: number,
+): Float64Array {
+  const buf: number[] = [];
   const out: number[] = [from.x, from.y];
   const append = (part: ArrayLike<number>): void => {
     for (let i = 2; i < part.length; i++) out.push(part[i]);
@@ -364,7 +389,8 @@ export function canLeave(
     const x = X[id],
       y = Y[id],
       h = H[id];
-    // the node's cell from the start and its heading class; compact (a small integer) within 1,000 cells, as in searchConnector
+    // the node's cell from the start and its heading class; compact (a small integer) within 1,000 cells, as in
+    // searchConnector
     const i = Math.floor((x - pose.x) / cell),
       j = Math.floor((y - pose.y) / cell);
     const wide = (j * 100003 + i) * HEADING_BINS + headingBin(h);

@@ -62,69 +62,82 @@ describe('far connectors (headland traversal, enableHeadlandDrivethrough)', () =
     }
   });
 
-  it('with enableHeadlandDrivethrough, far connectors cut across where that is shorter: fewer traversals, less non-working distance', () => {
-    expect(checkPlan(field, through).violations).toEqual([]);
-    expect(connectors(through, 'headlandTraversal').length).toBeLessThan(connectors(plain, 'headlandTraversal').length);
-    expect(through.metrics.nonWorkingDistanceMeters).toBeLessThan(plain.metrics.nonWorkingDistanceMeters);
-    // The working passes are the same: only the connectors changed.
-    expect(through.metrics.workingDistanceMeters).toBeCloseTo(plain.metrics.workingDistanceMeters, 0);
-  });
+  it(
+    'with enableHeadlandDrivethrough, far connectors cut across where that is shorter: fewer traversals, less ' +
+      'non-working distance',
+    () => {
+      expect(checkPlan(field, through).violations).toEqual([]);
+      expect(connectors(through, 'headlandTraversal').length).toBeLessThan(
+        connectors(plain, 'headlandTraversal').length,
+      );
+      expect(through.metrics.nonWorkingDistanceMeters).toBeLessThan(plain.metrics.nonWorkingDistanceMeters);
+      // The working passes are the same: only the connectors changed.
+      expect(through.metrics.workingDistanceMeters).toBeCloseTo(plain.metrics.workingDistanceMeters, 0);
+    },
+  );
 });
 
 describe('passes and parts that cannot be driven within the turning radius', () => {
-  it('a headland pass round a pole (tighter than R all round) is left out with a warning, and the plan stays clean', () => {
-    // 160 × 100 m with a 1 m square pole: its first interior pass circles it at about 3.5 m
-    // (rounds asked for: by default a pole smaller than the machine gets none).
-    const field = polygonAt(
-      15,
-      48,
-      [
-        [-80, -50],
-        [80, -50],
-        [80, 50],
-        [-80, 50],
-      ],
-      [
-        [10.5, 0.5],
-        [10.5, -0.5],
-        [9.5, -0.5],
-        [9.5, 0.5],
-      ],
-    );
-    const plan = planRoute({ ...request(field), headland: { passes: 2, smallObstacleSizeMeters: 0 } });
-    expect(checkPlan(field, plan).violations).toEqual([]);
-    const skipped = plan.warnings.filter((w) => w.code === 'headland-pass-skipped');
-    expect(skipped.length).toBeGreaterThan(0);
-    for (const w of skipped) expect(w.message).toContain('InteriorHeadland');
-    // What was left out is not in the route, and the exterior passes are.
-    const driven = new Set(plan.route.filter((s) => s.headlandIndex !== undefined).map((s) => s.headlandIndex));
-    for (const w of skipped) expect(driven.has(Number(/headland pass (\d+)/.exec(w.message)?.[1]))).toBe(false);
-    expect(plan.route.some((s) => s.type === 'ExteriorHeadland')).toBe(true);
-  });
+  it(
+    'a headland pass round a pole (tighter than R all round) is left out with a warning, and the plan ' + 'stays clean',
+    () => {
+      // 160 × 100 m with a 1 m square pole: its first interior pass circles it at about 3.5 m
+      // (rounds asked for: by default a pole smaller than the machine gets none).
+      const field = polygonAt(
+        15,
+        48,
+        [
+          [-80, -50],
+          [80, -50],
+          [80, 50],
+          [-80, 50],
+        ],
+        [
+          [10.5, 0.5],
+          [10.5, -0.5],
+          [9.5, -0.5],
+          [9.5, 0.5],
+        ],
+      );
+      const plan = planRoute({ ...request(field), headland: { passes: 2, smallObstacleSizeMeters: 0 } });
+      expect(checkPlan(field, plan).violations).toEqual([]);
+      const skipped = plan.warnings.filter((w) => w.code === 'headland-pass-skipped');
+      expect(skipped.length).toBeGreaterThan(0);
+      for (const w of skipped) expect(w.message).toContain('InteriorHeadland');
+      // What was left out is not in the route, and the exterior passes are.
+      const driven = new Set(plan.route.filter((s) => s.headlandIndex !== undefined).map((s) => s.headlandIndex));
+      for (const w of skipped) expect(driven.has(Number(/headland pass (\d+)/.exec(w.message)?.[1]))).toBe(false);
+      expect(plan.route.some((s) => s.type === 'ExteriorHeadland')).toBe(true);
+    },
+  );
 
-  it('de-sh-008: two strips joined only by sub-metre necks are joined by a transport round the end of the ditch, never through it', () => {
-    const field = corpusField('de-sh-008');
-    const plan = planRoute(request(field));
-    expect(checkPlan(field, plan).violations).toEqual([]);
-    const transports = connectors(plan, 'transport');
-    expect(transports.length).toBeGreaterThan(0);
-    expect(plan.warnings.map((w) => w.code)).toContain('transit-leg');
-    // Both strips are worked: at most a few percent uncovered (the plan without the transport left one out).
-    expect(plan.metrics.uncoveredRatio).toBeLessThan(0.05);
-    // checkPlan does not look at transports: check here that none enters the ditch (the field's hole).
-    const lf = prepareField(normalizeRequest(request(field)));
-    const holes = new Region(
-      lf.field.filter((r) => {
-        let a2 = 0;
-        for (let i = 0, j = r.length - 1; i < r.length; j = i++) a2 += (r[j].x - r[i].x) * (r[j].y + r[i].y);
-        return a2 < 0;
-      }),
-    );
-    for (const t of transports) {
-      for (const [lon, lat] of t.coordinates) {
-        const [x, y] = lf.frame.toLocal(lon, lat);
-        expect(holes.contains(x, y) && holes.distanceToEdge(x, y) > 0.1).toBe(false);
+  it(
+    'de-sh-008: two strips joined only by sub-metre necks are joined by a transport round the end of the ditch, ' +
+      'never through it',
+    () => {
+      const field = corpusField('de-sh-008');
+      const plan = planRoute(request(field));
+      expect(checkPlan(field, plan).violations).toEqual([]);
+      const transports = connectors(plan, 'transport');
+      expect(transports.length).toBeGreaterThan(0);
+      expect(plan.warnings.map((w) => w.code)).toContain('transit-leg');
+      // Both strips are worked: at most a few percent uncovered (the plan without the transport left one out).
+      expect(plan.metrics.uncoveredRatio).toBeLessThan(0.05);
+      // checkPlan does not look at transports: check here that none enters the ditch (the field's hole).
+      const lf = prepareField(normalizeRequest(request(field)));
+      const holes = new Region(
+        lf.field.filter((r) => {
+          let a2 = 0;
+          for (let i = 0, j = r.length - 1; i < r.length; j = i++) a2 += (r[j].x - r[i].x) * (r[j].y + r[i].y);
+          return a2 < 0;
+        }),
+      );
+      for (const t of transports) {
+        for (const [lon, lat] of t.coordinates) {
+          const [x, y] = lf.frame.toLocal(lon, lat);
+          expect(holes.contains(x, y) && holes.distanceToEdge(x, y) > 0.1).toBe(false);
+        }
       }
-    }
-  });
+    },
+  );
 });

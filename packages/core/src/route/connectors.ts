@@ -61,7 +61,9 @@ function neckParts(ctx: RouteContext): NeckParts | undefined {
   return np ?? undefined;
 }
 
-/** Last resort between parts joined by necks: a forward path that may leave the field by up to 2R, never through a hole. */
+/**
+ * Last resort between parts joined by necks: a forward path that may leave the field by up to 2R, never through a hole.
+ */
 export function tryNeckTransport(from: Pose, to: Pose, ctx: RouteContext): Conn | undefined {
   if (ctx.partOf) return undefined; // a multi-part field: `transport` handles it
   const np = neckParts(ctx);
@@ -280,7 +282,13 @@ export function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: 
   const deg = (r: number): string => (((((r * 180) / Math.PI) % 360) + 360) % 360).toFixed(0);
   ctx.warnings.push({
     code: 'turn-not-fitted',
-    message: `no manoeuvre within the turning radius (${o.turnRadiusMeters} m${sigma !== undefined ? `, curvature rate ${sigma} 1/m²` : ''}${o.reverseAllowed ? ', reversing allowed' : ', no reversing'}) fits inside the field for ${what}, from (${from.x.toFixed(1)}, ${from.y.toFixed(1)}) heading ${deg(from.headingRadians)}° to (${to.x.toFixed(1)}, ${to.y.toFixed(1)}) heading ${deg(to.headingRadians)}° (local meters): no turn, headland traversal, waypoint chain or searched path fits; ${drawn}`,
+    message:
+      `no manoeuvre within the turning radius (${o.turnRadiusMeters} m` +
+      `${sigma !== undefined ? `, curvature rate ${sigma} 1/m²` : ''}` +
+      `${o.reverseAllowed ? ', reversing allowed' : ', no reversing'}) fits inside the field for ${what}, from (` +
+      `${from.x.toFixed(1)}, ${from.y.toFixed(1)}) heading ${deg(from.headingRadians)}° to (${to.x.toFixed(1)}, ` +
+      `${to.y.toFixed(1)}) heading ${deg(to.headingRadians)}° (local meters): no turn, headland traversal, ` +
+      `waypoint chain or searched path fits; ${drawn}`,
     x: from.x,
     y: from.y,
   });

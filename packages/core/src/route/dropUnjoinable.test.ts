@@ -62,21 +62,27 @@ describe('dropUnjoinable on made-up parts', () => {
     expect(r.skipped).toEqual([]);
   });
 
-  it('takes out the cheapest run next to the join whose neighbours then join: two short tracks, not one long one', () => {
-    // Every join among 1, 2, 3 fails whichever way (the tip); 0 → 4 fits, so does 0 → 3 but then 3 → 4 fails.
-    const tip = new Set([1, 2, 3]);
-    const bad = (k: string): boolean => {
-      const a = Number(k[0]),
-        b = Number(k[2]);
-      return (
-        (tip.has(a) && tip.has(b)) || (a === 0 && (b === 1 || b === 2)) || (a === 3 && b === 4) || (a === 2 && b === 4)
-      );
-    };
-    const r = dropUnjoinable(fwd(0, 1, 2, 3, 4), parts(bad), opts([100, 5, 5, 5, 100]));
-    expect(r.visits).toEqual(fwd(0, 4));
-    expect(r.skipped.map((s) => s.visit.trackIndex).sort()).toEqual([1, 2, 3]);
-    expect(r.skipped.find((s) => s.visit.trackIndex === 1)!.join).toBe('into');
-  });
+  it(
+    'takes out the cheapest run next to the join whose neighbours then join: two short tracks, not one ' + 'long one',
+    () => {
+      // Every join among 1, 2, 3 fails whichever way (the tip); 0 → 4 fits, so does 0 → 3 but then 3 → 4 fails.
+      const tip = new Set([1, 2, 3]);
+      const bad = (k: string): boolean => {
+        const a = Number(k[0]),
+          b = Number(k[2]);
+        return (
+          (tip.has(a) && tip.has(b)) ||
+          (a === 0 && (b === 1 || b === 2)) ||
+          (a === 3 && b === 4) ||
+          (a === 2 && b === 4)
+        );
+      };
+      const r = dropUnjoinable(fwd(0, 1, 2, 3, 4), parts(bad), opts([100, 5, 5, 5, 100]));
+      expect(r.visits).toEqual(fwd(0, 4));
+      expect(r.skipped.map((s) => s.visit.trackIndex).sort()).toEqual([1, 2, 3]);
+      expect(r.skipped.find((s) => s.visit.trackIndex === 1)!.join).toBe('into');
+    },
+  );
 
   it('gives the route no end with more defects than its own: the cheaper track that would end it stays', () => {
     // 1 → 2 fails either way; taking out 2 (1 m) would end the route at 1, whose tail leaves a headland pass out.
@@ -208,27 +214,36 @@ describe('dropUnjoinable re-ordering round a join neither fix mends (made-up par
     expect(r.visits).toEqual(route.map((v) => (v.trackIndex === 5 ? { ...v, forward: false } : v)));
   });
 
-  it('moves a stretch longer than a run it may take out to where both its ends join, and closes the route where it was', () => {
-    // 2 → 10 fits (a far join that happens to fit); 14 → 3 does not, nor does any run of at most four taken out.
-    const rule = fitsRule([[2, 10]]);
-    const route = fwd(0, 1, 2, 10, 11, 12, 13, 14, ...range(3, 10), ...range(15, 18));
-    const r = dropUnjoinable(route, source(rule), { ...opts, relink: { parts: source(rule), estimate } });
-    expect(r.skipped).toEqual([]);
-    expect(r.visits).toEqual(fwd(...range(0, 18)));
-    const order = r.visits.map((v) => v.trackIndex);
-    for (let k = 1; k < order.length; k++) expect(rule(2 * order[k - 1] + 1, 2 * order[k])).toBe(true);
-  });
+  it(
+    'moves a stretch longer than a run it may take out to where both its ends join, and closes the route where it ' +
+      'was',
+    () => {
+      // 2 → 10 fits (a far join that happens to fit); 14 → 3 does not, nor does any run of at most four taken out.
+      const rule = fitsRule([[2, 10]]);
+      const route = fwd(0, 1, 2, 10, 11, 12, 13, 14, ...range(3, 10), ...range(15, 18));
+      const r = dropUnjoinable(route, source(rule), { ...opts, relink: { parts: source(rule), estimate } });
+      expect(r.skipped).toEqual([]);
+      expect(r.visits).toEqual(fwd(...range(0, 18)));
+      const order = r.visits.map((v) => v.trackIndex);
+      for (let k = 1; k < order.length; k++) expect(rule(2 * order[k - 1] + 1, 2 * order[k])).toBe(true);
+    },
+  );
 
-  it("counts only the joins it tries instead: the route's own joins come from `scan`, so a bad join late in a long route is still mended", () => {
-    // 40 tracks, 38 → 39 forward fails, 39 driven backward fits; `parts` may make 8 joins, which the route's own 39 would use up.
-    const rule = (a: number, b: number): boolean => !(a === 2 * 38 + 1 && b === 2 * 39);
-    const route = fwd(...range(0, 40));
-    const limited = (): ReturnType<typeof source> => source(rule, 8);
-    expect(dropUnjoinable(route, limited(), opts).visits).toEqual(route);
-    const r = dropUnjoinable(route, limited(), { ...opts, scan: source(rule) });
-    expect(r.visits).toEqual([...route.slice(0, 39), { trackIndex: 39, forward: false }]);
-    expect(r.skipped).toEqual([]);
-  });
+  it(
+    "counts only the joins it tries instead: the route's own joins come from `scan`, so a bad join late in a long " +
+      'route is still mended',
+    () => {
+      // 40 tracks, 38 → 39 forward fails, 39 driven backward fits; `parts` may make 8 joins, which the route's own 39
+      // would use up.
+      const rule = (a: number, b: number): boolean => !(a === 2 * 38 + 1 && b === 2 * 39);
+      const route = fwd(...range(0, 40));
+      const limited = (): ReturnType<typeof source> => source(rule, 8);
+      expect(dropUnjoinable(route, limited(), opts).visits).toEqual(route);
+      const r = dropUnjoinable(route, limited(), { ...opts, scan: source(rule) });
+      expect(r.visits).toEqual([...route.slice(0, 39), { trackIndex: 39, forward: false }]);
+      expect(r.skipped).toEqual([]);
+    },
+  );
 
   it('leaves the route as it is where no change fits', () => {
     const rule = fitsRule([], { trackIndex: 5, forward: true });
@@ -275,21 +290,24 @@ describe('a wedge at W 3 m, R 12 m, no reversing, the 3 headland passes asked', 
   );
 });
 
-describe('in-063 (a copy in test/fields: a stair-stepped strip 33 m wide) at W 3 m, R 12 m, no reversing, 3 passes', () => {
-  // A 51 m track between two joins that each fit on its own, but pull its start and its end back by
-  // 32 m each: the route could not be put together from them and was connected anew, where the
-  // second join found no room and was drawn straight (`unfitted`, checkPlan failed the plan).
-  const field = corpusField('in-063');
-  const request: PathPlanRequest = {
-    field,
-    machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false },
-    headland: { passes: 3 },
-  };
+describe(
+  'in-063 (a copy in test/fields: a stair-stepped strip 33 m wide) at W 3 m, R 12 m, no reversing, ' + '3 passes',
+  () => {
+    // A 51 m track between two joins that each fit on its own, but pull its start and its end back by
+    // 32 m each: the route could not be put together from them and was connected anew, where the
+    // second join found no room and was drawn straight (`unfitted`, checkPlan failed the plan).
+    const field = corpusField('in-063');
+    const request: PathPlanRequest = {
+      field,
+      machine: { widthMeters: 3, turnRadiusMeters: 12, reverseAllowed: false },
+      headland: { passes: 3 },
+    };
 
-  it('re-plans the join: nothing drawn unfitted, checkPlan passes', { timeout: 300_000 }, () => {
-    const plan = planRoute(request, { now: () => 0 });
-    expect(plan.route.filter((s) => s.connectorKind === 'unfitted')).toEqual([]);
-    expect(plan.warnings.filter((w) => w.code === 'turn-not-fitted')).toEqual([]);
-    expect(checkPlan(request, plan).violations).toEqual([]);
-  });
-});
+    it('re-plans the join: nothing drawn unfitted, checkPlan passes', { timeout: 300_000 }, () => {
+      const plan = planRoute(request, { now: () => 0 });
+      expect(plan.route.filter((s) => s.connectorKind === 'unfitted')).toEqual([]);
+      expect(plan.warnings.filter((w) => w.code === 'turn-not-fitted')).toEqual([]);
+      expect(checkPlan(request, plan).violations).toEqual([]);
+    });
+  },
+);

@@ -228,7 +228,10 @@ class BucketQueue {
     this.buckets[b].push(cell);
     if (b < this.lowest) this.lowest = b;
   }
-  /** The next unsettled cell at no more than `maxDistance`, taken off the queue; -1 when there is none (nothing taken then). */
+  /**
+   * The next unsettled cell at no more than `maxDistance`, taken off the queue; -1 when there is none (nothing taken
+   * then).
+   */
   next(dist: Float64Array, done: Uint8Array, maxDistance: number): number {
     const buckets = this.buckets;
     for (;;) {
@@ -279,7 +282,9 @@ function clampedCell(r: Raster, x: number, y: number): number {
   return j * r.nx + i;
 }
 
-/** A raster Dijkstra's start: every cell at Infinity but the one holding (x, y) (clamped to the raster), queued at 0. */
+/**
+ * A raster Dijkstra's start: every cell at Infinity but the one holding (x, y) (clamped to the raster), queued at 0.
+ */
 function dijkstraFrom(r: Raster, x: number, y: number): RasterRun {
   const { nx, ny, cell } = r;
   const dist = new Float64Array(nx * ny).fill(Infinity);

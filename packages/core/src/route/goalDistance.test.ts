@@ -109,32 +109,39 @@ describe('goalDistance', () => {
     expect(h(130, 20)).toBeLessThan(300);
   });
 
-  it('reads the same values in any order, those of the whole run within twice the start distance + 50 m (property)', () => {
-    const pt = fc.tuple(fc.double({ min: -20, max: 320, noNaN: true }), fc.double({ min: -20, max: 220, noNaN: true }));
-    const inside = fc.tuple(
-      fc.double({ min: 5, max: 295, noNaN: true }),
-      fc.double({ min: 155, max: 195, noNaN: true }),
-    );
-    fc.assert(
-      fc.property(inside, inside, fc.array(pt, { minLength: 1, maxLength: 40 }), (goal, from, pts) => {
-        const forward = goalDistance(region, pose(goal), pose(from));
-        const backward = goalDistance(region, pose(goal), pose(from));
-        const a = pts.map(([x, y]) => forward(x, y));
-        const b = pts
-          .slice()
-          .reverse()
-          .map(([x, y]) => backward(x, y))
-          .reverse();
-        expect(b).toEqual(a);
-        // Where the whole field's Dijkstra from the goal has settled the cell well within the bound, the same distance.
-        const whole = fieldDistanceFrom(region, goal[0], goal[1]);
-        const bound = 2 * whole(from[0], from[1]) + 50;
-        pts.forEach(([x, y], i) => {
-          const d = whole(x, y);
-          if (d < bound - 5) expect(a[i]).toBe(d);
-        });
-      }),
-      { seed: 5, numRuns: 60 },
-    );
-  });
+  it(
+    'reads the same values in any order, those of the whole run within twice the start distance + 50 m ' + '(property)',
+    () => {
+      const pt = fc.tuple(
+        fc.double({ min: -20, max: 320, noNaN: true }),
+        fc.double({ min: -20, max: 220, noNaN: true }),
+      );
+      const inside = fc.tuple(
+        fc.double({ min: 5, max: 295, noNaN: true }),
+        fc.double({ min: 155, max: 195, noNaN: true }),
+      );
+      fc.assert(
+        fc.property(inside, inside, fc.array(pt, { minLength: 1, maxLength: 40 }), (goal, from, pts) => {
+          const forward = goalDistance(region, pose(goal), pose(from));
+          const backward = goalDistance(region, pose(goal), pose(from));
+          const a = pts.map(([x, y]) => forward(x, y));
+          const b = pts
+            .slice()
+            .reverse()
+            .map(([x, y]) => backward(x, y))
+            .reverse();
+          expect(b).toEqual(a);
+          // Where the whole field's Dijkstra from the goal has settled the cell well within the bound, the same
+          // distance.
+          const whole = fieldDistanceFrom(region, goal[0], goal[1]);
+          const bound = 2 * whole(from[0], from[1]) + 50;
+          pts.forEach(([x, y], i) => {
+            const d = whole(x, y);
+            if (d < bound - 5) expect(a[i]).toBe(d);
+          });
+        }),
+        { seed: 5, numRuns: 60 },
+      );
+    },
+  );
 });

@@ -54,6 +54,41 @@ export function enterHeadland(
   return enterHeadlandRound(from, p, ctx, true) ?? (from ? enterHeadlandRound(from, p, ctx, false) : undefined);
 }
 
+/** Where along the loop the middle of its longest edge lies, m. */
+function middleOfLongestEdge(loop: LoopPath): number {
+  let bestI = 0,
+    bestL = -1;
+  for (let i = 1; i < loop.s.length; i++) {
+    const l = loop.s[i] - loop.s[i - 1];
+    if (l > bestL) {
+      bestL = l;
+      bestI = i - 1;
+    }
+  }
+  return loop.s[bestI] + bestL / 2;
+}
+
+/**
+ * The first way onto the loop `connect` finds, trying each direction in turn: to the junction 2R on from `nearS`
+ * (the point nearest the machine), where the pass can be left again.
+ */
+function viaJunction(
+  loop: LoopPath,
+  nearS: number,
+  dirs: readonly (1 | -1)[],
+  ctx: RouteContext,
+  leavableAt: (s: number, dir: 1 | -1, pose: Pose) => boolean,
+  connect: (pose: Pose) => Conn | undefined,
+): { conn: Conn; s: number; dir: 1 | -1 } | undefined {
+  const R = ctx.turnOptions.turnRadiusMeters;
+  for (const dir of dirs) {
+    const j = headlandJunction(loop, nearS + dir * 2 * R, dir, R, rateLimitOf(ctx));
+    const t = j && leavableAt(j.s, dir, j.pose) ? connect(j.pose) : undefined;
+    if (j && t) return { conn: t, s: j.s, dir };
+  }
+  return undefined;
+}
+
 function enterHeadlandRound(
   from: Pose | undefined,
   p: Extract<Piece, { kind: 'headland' }>,
@@ -62,20 +97,8 @@ function enterHeadlandRound(
 ): { conn?: Conn; ring: number[] } | undefined {
   const loop = p.loop;
   const dirs = loopDirections(loop, ctx.headlandWinding);
-  if (!from) {
-    // Start of the route: the middle of the longest edge, in the ring's own direction.
-    let bestI = 0,
-      bestL = -1;
-    for (let i = 1; i < loop.s.length; i++) {
-      const l = loop.s[i] - loop.s[i - 1];
-      if (l > bestL) {
-        bestL = l;
-        bestI = i - 1;
-      }
-    }
-    const s = loop.s[bestI] + bestL / 2;
-    return { ring: sliceLoop(loop, s, loop.lengthMeters, dirs[0]) };
-  }
+  // Start of the route: the middle of the longest edge, in the ring's own direction.
+  if (!from) return { ring: sliceLoop(loop, middleOfLongestEdge(loop), loop.lengthMeters, dirs[0]) };
   const near = nearestOnLoop(loop, from.x, from.y);
   let best: { conn: Conn; s: number; dir: 1 | -1 } | undefined;
   let bestLen = Infinity;
@@ -110,22 +133,7 @@ function enterHeadlandRound(
   // past the call's wall-clock cap: one ring's traversal or a chain of waypoints, no search (a pass
   // left out costs its whole area)
   const cheap = !best && hurried(ctx);
-  if (!best) {
-    for (const dir of dirs) {
-      const j = headlandJunction(
-        loop,
-        near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters,
-        dir,
-        ctx.turnOptions.turnRadiusMeters,
-        rateLimitOf(ctx),
-      );
-      const t = j && leavableAt(j.s, dir, j.pose) ? tryTraversal(from, j.pose, ctx) : undefined;
-      if (j && t) {
-        best = { conn: t, s: j.s, dir };
-        break;
-      }
-    }
-  }
+  if (!best) best = viaJunction(loop, near.s, dirs, ctx, leavableAt, (pose) => tryTraversal(from, pose, ctx));
   if (!best && ctx.partOf && ctx.partOf(from.x, from.y) !== ctx.partOf(loop.xy[0], loop.xy[1])) {
     const j = headlandJunction(
       loop,
@@ -137,62 +145,18 @@ function enterHeadlandRound(
     const tr = j ? transport(from, j.pose, ctx) : undefined;
     if (j && tr) best = { conn: tr, s: j.s, dir: dirs[0] };
   }
-  if (!best && !cheap) {
-    for (const dir of dirs) {
-      const j = headlandJunction(
-        loop,
-        near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters,
-        dir,
-        ctx.turnOptions.turnRadiusMeters,
-        rateLimitOf(ctx),
-      );
-      const t = j && leavableAt(j.s, dir, j.pose) ? tryBridgedTraversal(from, j.pose, ctx) : undefined;
-      if (j && t) {
-        best = { conn: t, s: j.s, dir };
-        break;
-      }
-    }
-  }
-  if (!best) {
-    for (const dir of dirs) {
-      const j = headlandJunction(
-        loop,
-        near.s + dir * 2 * ctx.turnOptions.turnRadiusMeters,
-        dir,
-        ctx.turnOptions.turnRadiusMeters,
-        rateLimitOf(ctx),
-      );
-      const t = j && leavableAt(j.s, dir, j.pose) ? tryWaypointChain(from, j.pose, ctx) : undefined;
-      if (j && t) {
-        best = { conn: t, s: j.s, dir };
-        break;
-      }
-    }
-  }
+  if (!best && !cheap)
+    best = viaJunction(loop, near.s, dirs, ctx, leavableAt, (pose) => tryBridgedTraversal(from, pose, ctx));
+  if (!best) best = viaJunction(loop, near.s, dirs, ctx, leavableAt, (pose) => tryWaypointChain(from, pose, ctx));
   if (!best && strict && !cheap) best = enterFarAlongLoop(from, loop, dirs, ctx, leavableAt);
-  if (!best && !cheap) {
-    for (const dir of dirs) {
-      const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R, rateLimitOf(ctx));
-      const t = j && leavableAt(j.s, dir, j.pose) ? tryNeckTransport(from, j.pose, ctx) : undefined;
-      if (j && t) {
-        best = { conn: t, s: j.s, dir };
-        break;
-      }
-    }
-  }
+  if (!best && !cheap)
+    best = viaJunction(loop, near.s, dirs, ctx, leavableAt, (pose) => tryNeckTransport(from, pose, ctx));
   // Where the machine may reverse: out of a pocket (a track end facing the boundary) by K-turns,
   // onto the pass nearby (a small search: most passes that get here are out of reach anyway).
-  if (!best && !cheap && ctx.turnOptions.reverseAllowed && !canLeave(from, ctx.region, R)) {
-    for (const dir of dirs) {
-      const j = headlandJunction(loop, near.s + dir * 2 * R, dir, R, rateLimitOf(ctx));
-      const t =
-        j && leavableAt(j.s, dir, j.pose) ? tryReversingSearch(from, j.pose, ctx, PASS_ENTRY_EXPANSIONS) : undefined;
-      if (j && t) {
-        best = { conn: t, s: j.s, dir };
-        break;
-      }
-    }
-  }
+  if (!best && !cheap && ctx.turnOptions.reverseAllowed && !canLeave(from, ctx.region, R))
+    best = viaJunction(loop, near.s, dirs, ctx, leavableAt, (pose) =>
+      tryReversingSearch(from, pose, ctx, PASS_ENTRY_EXPANSIONS),
+    );
   // Nothing fits: the caller leaves the pass out (and says so).
   if (!best) return undefined;
   return { conn: best.conn, ring: sliceLoop(loop, best.s, loop.lengthMeters, best.dir) };

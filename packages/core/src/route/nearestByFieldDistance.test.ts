@@ -5,7 +5,10 @@ import { Region } from '../geometry/region.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { fieldDistanceFrom, nearestByFieldDistance } from './fieldRaster.js';
 
-/** A 300 × 200 m field with a wall from the bottom edge up to y = 150 at x = 140..160 (a U): near as the crow flies is far inside. */
+/**
+ * A 300 × 200 m field with a wall from the bottom edge up to y = 150 at x = 140..160 (a U): near as the crow flies is
+ * far inside.
+ */
 const field: PathsD = [
   [
     { x: 0, y: 0 },
@@ -87,22 +90,30 @@ describe('nearestByFieldDistance', () => {
     );
   });
 
-  it('asked again and again from one point (its Dijkstra goes on where it stopped), the same answers as ranking (property)', () => {
-    const pt = fc.tuple(fc.double({ min: -20, max: 320, noNaN: true }), fc.double({ min: -20, max: 220, noNaN: true }));
-    fc.assert(
-      fc.property(
-        pt,
-        fc.array(fc.array(pt, { minLength: 1, maxLength: 12 }), { minLength: 2, maxLength: 6 }),
-        ([x, y], sets) => {
-          // A fresh region: the run from (x, y) starts with the first set (near points first, then far ones, or the reverse).
-          const own = new Region(field);
-          for (const pts of sets) {
-            const xy = pts.flat();
-            expect(nearestByFieldDistance(own, x, y, xy)).toBe(byRanking(own, x, y, xy));
-          }
-        },
-      ),
-      { seed: 4, numRuns: 40 },
-    );
-  });
+  it(
+    'asked again and again from one point (its Dijkstra goes on where it stopped), the same answers as ranking ' +
+      '(property)',
+    () => {
+      const pt = fc.tuple(
+        fc.double({ min: -20, max: 320, noNaN: true }),
+        fc.double({ min: -20, max: 220, noNaN: true }),
+      );
+      fc.assert(
+        fc.property(
+          pt,
+          fc.array(fc.array(pt, { minLength: 1, maxLength: 12 }), { minLength: 2, maxLength: 6 }),
+          ([x, y], sets) => {
+            // A fresh region: the run from (x, y) starts with the first set (near points first, then far ones, or the
+            // reverse).
+            const own = new Region(field);
+            for (const pts of sets) {
+              const xy = pts.flat();
+              expect(nearestByFieldDistance(own, x, y, xy)).toBe(byRanking(own, x, y, xy));
+            }
+          },
+        ),
+        { seed: 4, numRuns: 40 },
+      );
+    },
+  );
 });

@@ -91,44 +91,56 @@ describe('joins nothing fits: shortened or left out, never drawn straight', () =
     expect(plan.warnings.filter((w) => w.code === 'track-skipped')).toEqual([]);
   });
 
-  it('sk-043 at R 6 m: the way out of a dead-end arm (round the tip, up a neck) is searched, inside the field, and nothing is left out', () => {
-    const field = corpusField('sk-043');
-    const plan = planRoute(request(field, 6), { now: () => 0 });
-    // checkPlan fails any connector outside the boundary (this join was once drawn 35 m outside).
-    expect(checkPlan(field, plan).violations).toEqual([]);
-    expectJoinsAccountedFor(plan);
-    expect(plan.warnings.filter((w) => w.code === 'track-skipped' || w.code === 'track-shortened')).toEqual([]);
-    const driven = new Set(plan.route.filter((s) => s.type === 'Track').map((s) => s.trackIndex));
-    expect(driven.size).toBe(tracksOf(plan).length);
-  });
+  it(
+    'sk-043 at R 6 m: the way out of a dead-end arm (round the tip, up a neck) is searched, inside the field, and ' +
+      'nothing is left out',
+    () => {
+      const field = corpusField('sk-043');
+      const plan = planRoute(request(field, 6), { now: () => 0 });
+      // checkPlan fails any connector outside the boundary (this join was once drawn 35 m outside).
+      expect(checkPlan(field, plan).violations).toEqual([]);
+      expectJoinsAccountedFor(plan);
+      expect(plan.warnings.filter((w) => w.code === 'track-skipped' || w.code === 'track-shortened')).toEqual([]);
+      const driven = new Set(plan.route.filter((s) => s.type === 'Track').map((s) => s.trackIndex));
+      expect(driven.size).toBe(tracksOf(plan).length);
+    },
+  );
 
-  it('two strips joined by a neck off their line (a 36 m sprayer, R 12 m): searched through the neck from ends pulled back, never drawn outside', () => {
-    // Two 30 m wide strips, one strip pass each on their middle line y = 0; the 10 m neck between
-    // them runs 2–12 m off that line, so no manoeuvre from the passes' ends gets into it.
-    const frame = createLocalFrame([[13, 52]]);
-    const ring: [number, number][] = [
-      [0, -15],
-      [150, -15],
-      [150, 2],
-      [215, 2],
-      [215, -15],
-      [365, -15],
-      [365, 15],
-      [215, 15],
-      [215, 12],
-      [150, 12],
-      [150, 15],
-      [0, 15],
-    ];
-    const ll = ring.map(([x, y]) => frame.toLonLat(x, y));
-    const field: FieldGeometry = { type: 'Polygon', coordinates: [[...ll, ll[0]]] };
-    const req: PathPlanRequest = { field, machine: { widthMeters: 36, turnRadiusMeters: 12 }, headland: { passes: 1 } };
-    const plan = planRoute(req);
-    expect(checkPlan(req, plan).violations).toEqual([]);
-    expectJoinsAccountedFor(plan);
-    expect(plan.route.filter((s) => s.connectorKind === 'search').length).toBe(1);
-    expect(plan.warnings.filter((w) => w.code === 'track-shortened').length).toBe(1);
-  });
+  it(
+    'two strips joined by a neck off their line (a 36 m sprayer, R 12 m): searched through the neck from ends ' +
+      'pulled back, never drawn outside',
+    () => {
+      // Two 30 m wide strips, one strip pass each on their middle line y = 0; the 10 m neck between
+      // them runs 2–12 m off that line, so no manoeuvre from the passes' ends gets into it.
+      const frame = createLocalFrame([[13, 52]]);
+      const ring: [number, number][] = [
+        [0, -15],
+        [150, -15],
+        [150, 2],
+        [215, 2],
+        [215, -15],
+        [365, -15],
+        [365, 15],
+        [215, 15],
+        [215, 12],
+        [150, 12],
+        [150, 15],
+        [0, 15],
+      ];
+      const ll = ring.map(([x, y]) => frame.toLonLat(x, y));
+      const field: FieldGeometry = { type: 'Polygon', coordinates: [[...ll, ll[0]]] };
+      const req: PathPlanRequest = {
+        field,
+        machine: { widthMeters: 36, turnRadiusMeters: 12 },
+        headland: { passes: 1 },
+      };
+      const plan = planRoute(req);
+      expect(checkPlan(req, plan).violations).toEqual([]);
+      expectJoinsAccountedFor(plan);
+      expect(plan.route.filter((s) => s.connectorKind === 'search').length).toBe(1);
+      expect(plan.warnings.filter((w) => w.code === 'track-shortened').length).toBe(1);
+    },
+  );
 });
 
 describe('a headland pass after a track that ends in a pocket', () => {

@@ -42,59 +42,63 @@ const forwardShot =
   };
 
 describe('searchReversingConnector', () => {
-  it('turns round in a corridor narrower than any forward turn: a K-turn to the target pose, inside, drivable only with reversing', () => {
-    fc.assert(
-      fc.property(
-        fc.double({ min: 20, max: 23, noNaN: true }),
-        fc.double({ min: 24, max: 96, noNaN: true }),
-        fc.double({ min: -16, max: 16, noNaN: true }),
-        fc.double({ min: -3, max: 3, noNaN: true }),
-        (width, x0, dx, dy) => {
-          const region = corridor(width);
-          const from: Pose = { x: x0, y: width / 2, headingRadians: 0 };
-          const to: Pose = { x: x0 + dx, y: width / 2 + dy, headingRadians: Math.PI };
-          // No forward path turns round here (a U needs 2R = 24 m across, a bulb more).
-          expect(
-            searchConnector(from, to, region, forwardShot(region), { turnRadiusMeters: R, maxExpansions: 3000 }),
-          ).toBeUndefined();
-          const found = searchReversingConnector(from, to, region, { turnRadiusMeters: R });
-          expect(found).toBeDefined();
-          const xy = found!.xy;
-          const n = xy.length >> 1;
-          expect([xy[0], xy[1]]).toEqual([from.x, from.y]);
-          expect([xy[2 * n - 2], xy[2 * n - 1]]).toEqual([to.x, to.y]);
-          // Arriving along the target heading (forward) or against it (backing in): the last chord.
-          const last = Math.atan2(xy[2 * n - 1] - xy[2 * n - 3], xy[2 * n - 2] - xy[2 * n - 4]);
-          const off = Math.abs(Math.atan2(Math.sin(last - to.headingRadians), Math.cos(last - to.headingRadians)));
-          expect(Math.min(off, Math.PI - off)).toBeLessThan(0.05);
-          expect(region.containsPolyline(xy)).toBe(true);
-          expect(found!.cusps.length).toBeGreaterThan(0);
-          for (let i = 2; i < xy.length; i += 2)
-            expect(Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1])).toBeLessThanOrEqual(0.5 + 1e-9);
-          // Drivable with reversing (curvature, rate, cusps straight reversals), between the
-          // target's forward continuation and the start's forward approach.
-          const drivable = drivableReversing(found!, from, to, region, R, SIGMA);
-          expect(drivable).toBeDefined();
-          expect(
-            checkKinematics(drivable!, {
-              turnRadiusMeters: R,
-              maxCurvatureRatePerSquareMeter: SIGMA,
-              reverseAllowed: true,
-            }),
-          ).toEqual([]);
-          // ... and not without: it reverses.
-          expect(
-            checkKinematics(drivable!, {
-              turnRadiusMeters: R,
-              maxCurvatureRatePerSquareMeter: SIGMA,
-              reverseAllowed: false,
-            }).map((v) => v.kind),
-          ).toContain('reverse');
-        },
-      ),
-      { seed: 4, numRuns: 12 },
-    );
-  });
+  it(
+    'turns round in a corridor narrower than any forward turn: a K-turn to the target pose, inside, drivable only ' +
+      'with reversing',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.double({ min: 20, max: 23, noNaN: true }),
+          fc.double({ min: 24, max: 96, noNaN: true }),
+          fc.double({ min: -16, max: 16, noNaN: true }),
+          fc.double({ min: -3, max: 3, noNaN: true }),
+          (width, x0, dx, dy) => {
+            const region = corridor(width);
+            const from: Pose = { x: x0, y: width / 2, headingRadians: 0 };
+            const to: Pose = { x: x0 + dx, y: width / 2 + dy, headingRadians: Math.PI };
+            // No forward path turns round here (a U needs 2R = 24 m across, a bulb more).
+            expect(
+              searchConnector(from, to, region, forwardShot(region), { turnRadiusMeters: R, maxExpansions: 3000 }),
+            ).toBeUndefined();
+            const found = searchReversingConnector(from, to, region, { turnRadiusMeters: R });
+            expect(found).toBeDefined();
+            const xy = found!.xy;
+            const n = xy.length >> 1;
+            expect([xy[0], xy[1]]).toEqual([from.x, from.y]);
+            expect([xy[2 * n - 2], xy[2 * n - 1]]).toEqual([to.x, to.y]);
+            // Arriving along the target heading (forward) or against it (backing in): the last chord.
+            const last = Math.atan2(xy[2 * n - 1] - xy[2 * n - 3], xy[2 * n - 2] - xy[2 * n - 4]);
+            const off = Math.abs(Math.atan2(Math.sin(last - to.headingRadians), Math.cos(last - to.headingRadians)));
+            expect(Math.min(off, Math.PI - off)).toBeLessThan(0.05);
+            expect(region.containsPolyline(xy)).toBe(true);
+            expect(found!.cusps.length).toBeGreaterThan(0);
+            for (let i = 2; i < xy.length; i += 2)
+              expect(Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1])).toBeLessThanOrEqual(0.5 + 1e-9);
+            // Drivable with reversing (curvature, rate, cusps straight reversals), between the
+            // target's forward continuation and the start's forward approach.
+            const drivable = drivableReversing(found!, from, to, region, R, SIGMA);
+            expect(drivable).toBeDefined();
+            expect(
+              checkKinematics(drivable!, {
+                turnRadiusMeters: R,
+                maxCurvatureRatePerSquareMeter: SIGMA,
+                reverseAllowed: true,
+              }),
+            ).toEqual([]);
+            // ... and not without: it reverses.
+            expect(
+              checkKinematics(drivable!, {
+                turnRadiusMeters: R,
+                maxCurvatureRatePerSquareMeter: SIGMA,
+                reverseAllowed: false,
+              }).map((v) => v.kind),
+            ).toContain('reverse');
+          },
+        ),
+        { seed: 4, numRuns: 12 },
+      );
+    },
+  );
 
   it('gives up (undefined) where the corridor is too narrow for any manoeuvre', () => {
     const region = corridor(1);
@@ -129,15 +133,18 @@ describe('reversing connectors on corpus fields at R 12 m (12 m headland band)',
     );
   });
 
-  it('ch-094: the headland passes are entered from a track end facing the boundary (by a K-turn), none left out', () => {
-    // The route's last track ends in a pocket no forward path leaves; with the reversing
-    // connectors cheaper elsewhere the order ends there, and all four passes were left out.
-    // (The 4 m hole gets its rounds only when asked: by default no-go zones under the working width get none.)
-    const request = { ...request12r('ch-094'), headland: { passes: 2, smallObstacleSizeMeters: 0 } };
-    const plan = planRoute(request);
-    expect(plan.warnings.map((w) => w.code)).not.toContain('headland-pass-skipped');
-    expect(plan.warnings.map((w) => w.code)).not.toContain('turn-not-fitted');
-    expect(plan.route.filter((s) => s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland').length).toBe(4);
-    expect(checkPlan(request, plan).violations.map((v) => `${v.code}: ${v.message}`)).toEqual([]);
-  });
+  it(
+    'ch-094: the headland passes are entered from a track end facing the boundary (by a K-turn), none ' + 'left out',
+    () => {
+      // The route's last track ends in a pocket no forward path leaves; with the reversing
+      // connectors cheaper elsewhere the order ends there, and all four passes were left out.
+      // (The 4 m hole gets its rounds only when asked: by default no-go zones under the working width get none.)
+      const request = { ...request12r('ch-094'), headland: { passes: 2, smallObstacleSizeMeters: 0 } };
+      const plan = planRoute(request);
+      expect(plan.warnings.map((w) => w.code)).not.toContain('headland-pass-skipped');
+      expect(plan.warnings.map((w) => w.code)).not.toContain('turn-not-fitted');
+      expect(plan.route.filter((s) => s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland').length).toBe(4);
+      expect(checkPlan(request, plan).violations.map((v) => `${v.code}: ${v.message}`)).toEqual([]);
+    },
+  );
 });

@@ -9,9 +9,9 @@
  * radius R either way; forward or backward) that must lie inside the field. Cost: the length
  * driven, reversing length × `REVERSE_COST`, and `CUSP_COST_RADII` × R for each change of
  * direction (stop, shift, start). The heuristic is the raster distance inside the field to the
- * goal (`goalDistance`), weighted more than the forward search's (greedier). Analytic expansion: the Reeds-Shepp, Dubins and fishtail candidates of
- * `turnCandidates` (plain arcs) that lie inside the field, cheapest by the same cost first. The
- * path found is shortened by replacing runs of primitives with such candidates where they cost
+ * goal (`goalDistance`), weighted more than the forward search's (greedier). Analytic expansion: the Reeds-Shepp,
+ * Dubins and fishtail candidates of `turnCandidates` (plain arcs) that lie inside the field, cheapest by the same cost
+ * first. The path found is shortened by replacing runs of primitives with such candidates where they cost
  * no more.
  *
  * The result: a dense polyline from `from` to `to` and its cusp indices (there the chords reverse,
@@ -137,7 +137,10 @@ function directShot(
   return undefined;
 }
 
-/** Samples a primitive from (x, y, h): signed length s (negative: backwards), steering curvature k; the points after the start. */
+/**
+ * Samples a primitive from (x, y, h): signed length s (negative: backwards), steering curvature k; the points after the
+ * start.
+ */
 function drive(x: number, y: number, h: number, s: number, k: number, step: number, out: number[]): void {
   const n = Math.max(1, Math.ceil(Math.abs(s) / step));
   for (let i = 1; i <= n; i++) {
@@ -145,6 +148,14 @@ function drive(x: number, y: number, h: number, s: number, k: number, step: numb
     if (k === 0) out.push(x + t * Math.cos(h), y + t * Math.sin(h));
     else out.push(x + (Math.sin(h + k * t) - Math.sin(h)) / k, y - (Math.cos(h + k * t) - Math.cos(h)) / k);
   }
+}
+
+/** Closed-set key of a node: its cell (from `from`), heading class and the direction that reached it. */
+function reversingKey(from: Pose, cell: number, x: number, y: number, h: number, dir: number): number {
+  return (
+    ((Math.floor((y - from.y) / cell) * 100003 + Math.floor((x - from.x) / cell)) * HEADING_BINS + headingBin(h)) * 2 +
+    (dir > 0 ? 1 : 0)
+  );
 }
 
 /**
@@ -169,13 +180,7 @@ export function searchReversingConnector(
     limits.maxExpansions ?? Math.max(MIN_EXPANSIONS, defaultExpansions(heuristic(from.x, from.y), L));
   const curvatures = [0, 1 / R, -1 / R];
   const cell = Math.max(0.25, L * 0.7);
-  const keyOf = (x: number, y: number, h: number, dir: number): number => {
-    return (
-      ((Math.floor((y - from.y) / cell) * 100003 + Math.floor((x - from.x) / cell)) * HEADING_BINS + headingBin(h)) *
-        2 +
-      (dir > 0 ? 1 : 0)
-    );
-  };
+  const keyOf = (x: number, y: number, h: number, dir: number): number => reversingKey(from, cell, x, y, h, dir);
   // Node store; Dir: the direction of the motion that reached the node (+1 at the start: the machine arrives forward).
   const X: number[] = [],
     Y: number[] = [],
@@ -214,7 +219,8 @@ export function searchReversingConnector(
     closed.add(k);
     expansions++;
     const pose = { x: X[id], y: Y[id], headingRadians: H[id] };
-    // Analytic expansion: every node within 2R of the goal, every 4th within 6R, every 16th elsewhere (a shot costs a dozen candidates).
+    // Analytic expansion: every node within 2R of the goal, every 4th within 6R, every 16th elsewhere (a shot costs a
+    // dozen candidates).
     if (D[id] < 2 * R || (D[id] < near && expansions % 4 === 1) || expansions % 16 === 1) {
       const s = directShot(pose, to, region, R, step, Dir[id], 1);
       if (s) {
@@ -255,6 +261,26 @@ export function searchReversingConnector(
   const dirIn = chain.map((v) => Dir[v]);
   const dirOut = chain.map((_, i) => (i + 1 < m ? Dir[chain[i + 1]] : goalShot!.first));
   const g = chain.map((v) => G[v]);
+  return shortenedReversingPath(from, to, region, { R, step, L, cusp }, { poses, dirIn, dirOut, g }, goalShot);
+}
+
+/**
+ * The searched chain shortened (the goal, or the farthest later pose, straight from each pose where no dearer than
+ * the chain), and put together as a polyline with its cusps. `chain`: the poses, start to goal node, the direction
+ * driven into and out of each, the cost to each.
+ */
+function shortenedReversingPath(
+  from: Pose,
+  to: Pose,
+  region: Region,
+  sizes: { R: number; step: number; L: number; cusp: number },
+  chain: { poses: Pose[]; dirIn: number[]; dirOut: number[]; g: number[] },
+  goalShot: Shot,
+): ReversingPath {
+  const { R, step, L, cusp } = sizes;
+  const { poses, dirIn, dirOut, g } = chain;
+  const m = poses.length;
+  const buf: number[] = [];
   const total = g[m - 1] + goalShot.costMeters;
 
   // Shorten, and put the polyline together with its cusps.
@@ -336,7 +362,10 @@ function chordHeading(xy: ArrayLike<number>, a: number, b: number): number {
   return Math.atan2(xy[2 * b + 1] - xy[2 * a + 1], xy[2 * b] - xy[2 * a]);
 }
 
-/** Tangent at point a towards b, c (its two neighbours on one side): the chord a→b less half the turn to b→c (exact on a circle sampled at equal steps). */
+/**
+ * Tangent at point a towards b, c (its two neighbours on one side): the chord a→b less half the turn to b→c (exact on a
+ * circle sampled at equal steps).
+ */
 function tangentAt(xy: ArrayLike<number>, a: number, b: number, c: number): number {
   const h1 = chordHeading(xy, a, b),
     h2 = chordHeading(xy, b, c);
@@ -399,7 +428,10 @@ export function drivableReversing(
   return fits(xy) && region.containsPolyline(xy) ? xy : undefined;
 }
 
-/** The polyline with a meter of straight before and after (every 0.25 m) along the end poses' headings (the pieces it joins). */
+/**
+ * The polyline with a meter of straight before and after (every 0.25 m) along the end poses' headings (the pieces it
+ * joins).
+ */
 function withStraightEnds(xy: Float64Array, from: Pose, to: Pose): Float64Array {
   const n = xy.length;
   const out = new Float64Array(n + 16);

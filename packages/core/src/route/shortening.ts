@@ -99,7 +99,10 @@ export function connectShortened(
 /** Pull-backs (× R, both ends) from which a searched path is tried when nothing else fits. */
 const SEARCH_PULLBACK_RADII = [2, 4];
 
-/** The join `c` from the ends of `a` pulled back by `da` (to `f`) and of `b` pushed in by `db` (to `t`): the tracks shortened, and a `track-shortened` warning. */
+/**
+ * The join `c` from the ends of `a` pulled back by `da` (to `f`) and of `b` pushed in by `db` (to `t`): the tracks
+ * shortened, and a `track-shortened` warning.
+ */
 function shortened(
   c: Conn,
   a: Extract<Piece, { kind: 'track' }> | undefined,
@@ -130,11 +133,17 @@ function shortened(
   return c;
 }
 
-/** The `track-shortened` warning: no manoeuvre fits `where`, so `parts` (which track, by how much, at which end) are left out; placed at `at`. */
+/**
+ * The `track-shortened` warning: no manoeuvre fits `where`, so `parts` (which track, by how much, at which end) are
+ * left out; placed at `at`.
+ */
 function warnShortened(ctx: RouteContext, where: string, parts: string[], at: Pose): void {
   ctx.warnings.push({
     code: 'track-shortened',
-    message: `no manoeuvre within the turning radius (${ctx.turnOptions.turnRadiusMeters} m) fits inside the field ${where}: ${parts.join(' and ')} ${parts.length > 1 ? 'are' : 'is'} left out so that one does; the strip left out (machine width × meters) counts as uncovered`,
+    message:
+      `no manoeuvre within the turning radius (${ctx.turnOptions.turnRadiusMeters} m) fits inside the field ` +
+      `${where}: ${parts.join(' and ')} ${parts.length > 1 ? 'are' : 'is'} left out so that one does; the strip ` +
+      `left out (machine width × meters) counts as uncovered`,
     x: at.x,
     y: at.y,
   });

@@ -50,7 +50,7 @@ describe('skip turns at W 3 m, R 12 m (no reversing)', () => {
     (t) => t.turnType === 'U' || t.turnType === 'PerfectU',
   )!;
 
-  it('joins tracks by U turns to a track k ≥ 2R / w over, counted as turns, on a headland widened to their reach', () => {
+  it('joins tracks by U turns to a track k ≥ 2R / w over, counted as turns, on a headland widened to reach', () => {
     const plan = planRoute(request({ passes: 3 }));
     const widened = plan.warnings.find((w) => w.code === 'headland-widened');
     expect(widened, JSON.stringify(plan.warnings)).toBeDefined();
@@ -103,7 +103,7 @@ describe('strips narrower than the headland the turns need (W 3 m, R 12 m, no re
   const cost = (p: Plan): number =>
     p.metrics.uncoveredRatio + 0.05 * (p.metrics.nonWorkingDistanceMeters / p.metrics.workingDistanceMeters);
 
-  it('a strip of few tracks is driven round in headland passes as deep as a U turn reaches, not in tracks joined by loops', () => {
+  it('a strip of few tracks is driven round in passes as deep as a U turn reaches, not in tracks and loops', () => {
     const request = strip(30);
     const plan = planRoute(request);
     const widened = plan.warnings.find((w) => w.code === 'headland-widened');
@@ -116,7 +116,7 @@ describe('strips narrower than the headland the turns need (W 3 m, R 12 m, no re
     expect(kept.metrics.uncoveredRatio).toBeGreaterThan(plan.metrics.uncoveredRatio + 0.1);
   });
 
-  it('a 20 m strip: the call does at least as well as the strip planned on its own with the 3 passes asked or 5', () => {
+  it('a 20 m strip: the call does at least as well as the strip planned alone with the 3 passes asked or 5', () => {
     // 20 m: 5 passes a side fill the strip and their inner rings cannot be joined with strip passes in
     // the middle; without those strip passes the rings join. The call lists that variant too.
     const request = strip(20);

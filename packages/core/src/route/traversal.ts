@@ -400,6 +400,20 @@ function samplesByDistance(small: LoopPath, big: LoopPath): LoopSample[] {
   return out;
 }
 
+/** A way over two rings: onto ring i, leaving it at s1, across to ring j at s2, off it; `len`: its length, m. */
+interface BridgeCandidate {
+  len: number;
+  i: number;
+  j: number;
+  d1: 1 | -1;
+  d2: 1 | -1;
+  s1: number;
+  s2: number;
+  cross: Conn;
+  on: { conn: Conn; s: number };
+  off: { conn: Conn; s: number };
+}
+
 /**
  * Headland traversal over two connector rings (e.g. the outer ring and the ring around a
  * hole, or the two halves of a field pinched by a neck): onto ring 1, along it, across to
@@ -431,18 +445,7 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
   };
   // Every combination is costed first (cheap); the joined geometry is built and checked only
   // for the shortest ones, in order, until one passes.
-  const cands: {
-    len: number;
-    i: number;
-    j: number;
-    d1: 1 | -1;
-    d2: 1 | -1;
-    s1: number;
-    s2: number;
-    cross: Conn;
-    on: { conn: Conn; s: number };
-    off: { conn: Conn; s: number };
-  }[] = [];
+  const cands: BridgeCandidate[] = [];
   for (let i = 0; i < loops.length; i++) {
     if (!(starts[i].distance <= reach)) continue;
     const l1 = loops[i];
@@ -492,6 +495,22 @@ export function tryBridgedTraversal(from: Pose, to: Pose, ctx: RouteContext): Co
     }
   }
   cands.sort((a, b) => a.len - b.len);
+  return firstDrivableBridge(cands, loops, from, to, ctx);
+}
+
+/**
+ * Of the candidates, shortest first, the first whose joined path (onto ring 1, along it, across, along ring 2, off)
+ * is drivable inside the field.
+ */
+function firstDrivableBridge(
+  cands: BridgeCandidate[],
+  loops: LoopPath[],
+  from: Pose,
+  to: Pose,
+  ctx: RouteContext,
+): Conn | undefined {
+  const R = ctx.turnOptions.turnRadiusMeters;
+  const sigma = rateLimitOf(ctx);
   // Redrawing a long joined path under the rate limit costs; only the two shortest get it.
   let redraws = 2,
     examined = 0;

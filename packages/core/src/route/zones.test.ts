@@ -101,13 +101,17 @@ function expectZonedAndWarned(req: PathPlanRequest, plan: Plan): void {
 }
 
 describe('zones joined by declared transit legs', () => {
-  it('two squares joined by a neck narrower than the machine: two zones and a warned transit leg, nothing else off the field', () => {
-    const req = request(necked);
-    const plan = planRoute(req);
-    expectZonedAndWarned(req, plan);
-    // Both squares are worked.
-    expect(plan.metrics.uncoveredRatio).toBeLessThan(0.05);
-  });
+  it(
+    'two squares joined by a neck narrower than the machine: two zones and a warned transit leg, nothing else off ' +
+      'the field',
+    () => {
+      const req = request(necked);
+      const plan = planRoute(req);
+      expectZonedAndWarned(req, plan);
+      // Both squares are worked.
+      expect(plan.metrics.uncoveredRatio).toBeLessThan(0.05);
+    },
+  );
 
   it('a multipolygon: its parts are zones, every crossing between them warned', () => {
     const req = request(twoParts);

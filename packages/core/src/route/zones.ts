@@ -150,7 +150,9 @@ export function zoneRoute(
     const p = firstOutside(region, s.xy);
     warnings.push({
       code: 'route-leaves-field',
-      message: `route piece ${i} (${s.type}${s.connector ? `, ${s.connector}` : ''}) runs ${off.toFixed(1)} m outside the field; the machine cannot drive it as planned`,
+      message:
+        `route piece ${i} (${s.type}${s.connector ? `, ${s.connector}` : ''}) runs ${off.toFixed(1)} m ` +
+        `outside the field; the machine cannot drive it as planned`,
       x: p.x,
       y: p.y,
       sequence: i,
@@ -188,7 +190,12 @@ export function zoneRoute(
     const off = outsideLength(region, s.xy, OFF_FIELD_TOLERANCE_METERS);
     warnings.push({
       code: 'transit-leg',
-      message: `the route leaves the field between zone ${zones.length - 1} and zone ${zones.length}: a transit leg of ${length.toFixed(0)} m (${off.toFixed(0)} m of it outside the field${accessPoints.length > 0 ? ', through the nearest access points' : ''}) joins parts the machine cannot join inside the field (separate parts, or parts joined only by a neck narrower than the machine); drive it on a way you may use`,
+      message:
+        `the route leaves the field between zone ${zones.length - 1} and zone ${zones.length}: a transit ` +
+        `leg of ${length.toFixed(0)} m (${off.toFixed(0)} m of it outside the ` +
+        `field${accessPoints.length > 0 ? ', through the nearest access points' : ''}) joins parts the machine ` +
+        `cannot join inside the field (separate parts, or parts joined only by a neck narrower than the ` +
+        `machine); drive it on a way you may use`,
       x: s.xy[0],
       y: s.xy[1],
       sequence: i,

@@ -115,7 +115,8 @@ export function transportModel(input: TransportInput | undefined, speedMetersPer
     if (bestD > tolerance) {
       throw new PlanError(
         'invalid-request',
-        `transport.points has no place within ${tolerance} m of ${label} [${p[0]}, ${p[1]}] (nearest: ${bestD.toFixed(1)} m); add it to the matrix`,
+        `transport.points has no place within ${tolerance} m of ${label} [${p[0]}, ${p[1]}] (nearest: ` +
+          `${bestD.toFixed(1)} m); add it to the matrix`,
         [{ path: 'transport.points', message: `missing ${label}` }],
       );
     }

@@ -75,7 +75,8 @@ describe('contour-following curved tracks', () => {
         const key = local(byIndex.get(0)!.coordinates[0]);
         const dist = 0.6 * (x - key[0]) + 0.8 * (y - key[1]);
         expect(Math.abs(Math.abs(dist) - Math.abs(t.offsetIndex) * w)).toBeLessThan(0.05);
-        expect(Math.min(100 - Math.abs(x), 100 - Math.abs(y))).toBeGreaterThanOrEqual(inset - 1e-3); // positions are rounded to 1e-9°;
+        // positions are rounded to 1e-9°
+        expect(Math.min(100 - Math.abs(x), 100 - Math.abs(y))).toBeGreaterThanOrEqual(inset - 1e-3);
       }
     }
   });

@@ -47,47 +47,17 @@ function distanceToRings(x: number, y: number, rings: LocalRings): number {
   return best;
 }
 
-/** Contour-following curved tracks of a field over an elevation grid. Empty on flat ground. */
-export function contourTracks(
-  field: FieldGeometry,
-  grid: ElevationGrid,
-  options: ContourTracksOptions,
-): ContourTracksResult {
-  const w = options.widthMeters;
-  if (!(w > 0) || !Number.isFinite(w))
-    throw new PlanError('width-not-positive', 'widthMeters must be a positive number', [
-      { path: 'widthMeters', message: 'must be > 0' },
-    ]);
-  const inset = options.insetMeters ?? 0;
-  const key = keyContourLine(field, grid, {
-    ...(options.levelMeters !== undefined ? { levelMeters: options.levelMeters } : {}),
-    ...(options.model ? { model: options.model } : {}),
-  });
-  if (!key) return { levelMeters: NaN, widthMeters: w, tracks: [] };
-  const frame = frameForPositions(fieldPositions(field));
-  const rings: LocalRings = fieldRingsLocal(field, frame);
-  const { minX, minY, maxX, maxY } = ringsBox(rings);
-  // The key contour in the local frame, its open ends extended past the field so it divides it.
-  const line: number[] = [];
-  for (const p of key.coordinates) line.push(...frame.toLocal(p[0], p[1]));
-  const diag = hypot(maxX - minX, maxY - minY);
-  const n = line.length;
-  const closed = hypot(line[0] - line[n - 2], line[1] - line[n - 1]) < 1e-6;
-  if (!closed && n >= 4) {
-    const ex = (i: number, j: number): [number, number] => {
-      const dx = line[i] - line[j],
-        dy = line[i + 1] - line[j + 1],
-        l = hypot(dx, dy) || 1;
-      return [line[i] + (dx / l) * diag, line[i + 1] + (dy / l) * diag];
-    };
-    const head = ex(0, 2),
-      tail = ex(n - 2, n - 4);
-    line.unshift(head[0], head[1]);
-    line.push(tail[0], tail[1]);
-  }
-  // Signed distance on a grid over the field: a third of the width, at most 2 m (the distance is
-  // linear away from the medial axis, so marching squares places the levels within centimeters),
-  // coarsened to at most 1.5M cells.
+/**
+ * Signed distance to the line on a grid over the field: a third of the width, at most 2 m (the distance is
+ * linear away from the medial axis, so marching squares places the levels within centimeters),
+ * coarsened to at most 1.5M cells.
+ */
+function signedDistanceGrid(
+  line: number[],
+  box: { minX: number; minY: number; maxX: number; maxY: number },
+  w: number,
+): { ox: number; oy: number; cell: number; columns: number; rows: number; d: Float64Array } {
+  const { minX, minY, maxX, maxY } = box;
   let cell = Math.min(2, w / 3);
   const pad = 2 * cell;
   while (((maxX - minX + 2 * pad) / cell) * ((maxY - minY + 2 * pad) / cell) > 1_500_000) cell *= 1.25;
@@ -129,6 +99,48 @@ export function contourTracks(
       d[r * columns + c] = side < 0 ? -Math.sqrt(best) : Math.sqrt(best);
     }
   }
+  return { ox, oy, cell, columns, rows, d };
+}
+
+/** Contour-following curved tracks of a field over an elevation grid. Empty on flat ground. */
+export function contourTracks(
+  field: FieldGeometry,
+  grid: ElevationGrid,
+  options: ContourTracksOptions,
+): ContourTracksResult {
+  const w = options.widthMeters;
+  if (!(w > 0) || !Number.isFinite(w))
+    throw new PlanError('width-not-positive', 'widthMeters must be a positive number', [
+      { path: 'widthMeters', message: 'must be > 0' },
+    ]);
+  const inset = options.insetMeters ?? 0;
+  const key = keyContourLine(field, grid, {
+    ...(options.levelMeters !== undefined ? { levelMeters: options.levelMeters } : {}),
+    ...(options.model ? { model: options.model } : {}),
+  });
+  if (!key) return { levelMeters: NaN, widthMeters: w, tracks: [] };
+  const frame = frameForPositions(fieldPositions(field));
+  const rings: LocalRings = fieldRingsLocal(field, frame);
+  const { minX, minY, maxX, maxY } = ringsBox(rings);
+  // The key contour in the local frame, its open ends extended past the field so it divides it.
+  const line: number[] = [];
+  for (const p of key.coordinates) line.push(...frame.toLocal(p[0], p[1]));
+  const diag = hypot(maxX - minX, maxY - minY);
+  const n = line.length;
+  const closed = hypot(line[0] - line[n - 2], line[1] - line[n - 1]) < 1e-6;
+  if (!closed && n >= 4) {
+    const ex = (i: number, j: number): [number, number] => {
+      const dx = line[i] - line[j],
+        dy = line[i + 1] - line[j + 1],
+        l = hypot(dx, dy) || 1;
+      return [line[i] + (dx / l) * diag, line[i + 1] + (dy / l) * diag];
+    };
+    const head = ex(0, 2),
+      tail = ex(n - 2, n - 4);
+    line.unshift(head[0], head[1]);
+    line.push(tail[0], tail[1]);
+  }
+  const { ox, oy, cell, columns, rows, d } = signedDistanceGrid(line, { minX, minY, maxX, maxY }, w);
   const dist = modelFromArray(ox, oy, cell, cell, columns, rows, d);
   let dMin = Infinity,
     dMax = -Infinity;

@@ -59,19 +59,24 @@ describe('key contour of a field', () => {
   const field = feature.geometry;
   const ring = field.type === 'Polygon' ? field.coordinates[0] : field.coordinates[0][0];
 
-  it('on a plane rising north-east over a corpus field: a line at constant height, inside the field, along the contour', () => {
-    const frame = frameForPositions(ring);
-    const g = localGrid((x, y) => 200 + 0.05 * (x + y), 200, 2);
-    const key = keyContourLine(field, g);
-    expect(key).not.toBeNull();
-    const pts = key!.coordinates.map((p) => frame.toLocal(p[0], p[1]));
-    for (const [x, y] of pts) expect(200 + 0.05 * (x + y)).toBeCloseTo(key!.levelMeters, 4);
-    // Direction of the line: perpendicular to the gradient (1, 1), i.e. along (1, −1).
-    const [x0, y0] = pts[0],
-      [x1, y1] = pts[pts.length - 1];
-    expect(Math.abs(x1 - x0 + (y1 - y0)) / Math.hypot(x1 - x0, y1 - y0)).toBeLessThan(1e-4); // positions are rounded to 1e-9°
-    expect(key!.lengthMeters).toBeGreaterThan(10);
-  });
+  it(
+    'on a plane rising north-east over a corpus field: a line at constant height, inside the field, along the ' +
+      'contour',
+    () => {
+      const frame = frameForPositions(ring);
+      const g = localGrid((x, y) => 200 + 0.05 * (x + y), 200, 2);
+      const key = keyContourLine(field, g);
+      expect(key).not.toBeNull();
+      const pts = key!.coordinates.map((p) => frame.toLocal(p[0], p[1]));
+      for (const [x, y] of pts) expect(200 + 0.05 * (x + y)).toBeCloseTo(key!.levelMeters, 4);
+      // Direction of the line: perpendicular to the gradient (1, 1), i.e. along (1, −1).
+      const [x0, y0] = pts[0],
+        [x1, y1] = pts[pts.length - 1];
+      // positions are rounded to 1e-9°
+      expect(Math.abs(x1 - x0 + (y1 - y0)) / Math.hypot(x1 - x0, y1 - y0)).toBeLessThan(1e-4);
+      expect(key!.lengthMeters).toBeGreaterThan(10);
+    },
+  );
 
   it('flat ground has no key contour', () => {
     expect(

@@ -15,9 +15,11 @@ import {
 } from './frame.js';
 import { pointInFlatRings } from '../geometry/pointInRing.js';
 import type { LocalRings } from './heading.js';
-import { hypot, polylineLength } from '../geometry/vec.js';
+import { polylineLength } from '../geometry/vec.js';
 
-/** Contour polylines at `levelMeters`, flat x0,y0,x1,y1,… in the model's frame; closed lines repeat their first point. */
+/**
+ * Contour polylines at `levelMeters`, flat x0,y0,x1,y1,… in the model's frame; closed lines repeat their first point.
+ */
 export function contourLines(m: TerrainModel, levelMeters: number): Float64Array[] {
   const { columns, rows, z } = m;
   const px = (c: number): number => m.originX + (c + 0.5) * m.cellSizeX;
@@ -96,7 +98,11 @@ export function contourLines(m: TerrainModel, levelMeters: number): Float64Array
       }
     }
   }
-  // Walk the chains: open ones from their ends first, then the closed loops.
+  return chainsOf(points, links).filter((l) => l.length >= 4);
+}
+
+/** Walks the chains of linked crossing points: open ones from their ends first, then the closed loops. */
+function chainsOf(points: Map<string, [number, number]>, links: Map<string, string[]>): Float64Array[] {
   const used = new Set<string>();
   const edgeKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
   const walk = (start: string): Float64Array => {
@@ -120,10 +126,13 @@ export function contourLines(m: TerrainModel, levelMeters: number): Float64Array
   const keys = [...links.keys()].sort();
   for (const k of keys) if (links.get(k)!.length === 1 && !used.has(edgeKey(k, links.get(k)![0]))) lines.push(walk(k));
   for (const k of keys) if (links.get(k)!.some((n) => !used.has(edgeKey(k, n)))) lines.push(walk(k));
-  return lines.filter((l) => l.length >= 4);
+  return lines;
 }
 
-/** The parts of polylines whose points lie inside the rings (cut at the first outside point; about one cell of accuracy). */
+/**
+ * The parts of polylines whose points lie inside the rings (cut at the first outside point; about one cell of
+ * accuracy).
+ */
 export function clipLinesToRings(lines: Float64Array[], rings: LocalRings): Float64Array[] {
   const out: Float64Array[] = [];
   for (const l of lines) {

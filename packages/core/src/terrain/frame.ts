@@ -53,7 +53,8 @@ export function proj4Definition(crs: string): string | undefined {
   }
   throw new PlanError(
     'invalid-option',
-    `terrain.grid.crs "${crs}" is not supported: use EPSG:4326, EPSG:3857, EPSG:326NN/327NN (UTM WGS84), EPSG:258NN (UTM ETRS89), "local" or a proj4 definition ("+proj=…")`,
+    `terrain.grid.crs "${crs}" is not supported: use EPSG:4326, EPSG:3857, EPSG:326NN/327NN (UTM WGS84), ` +
+      `EPSG:258NN (UTM ETRS89), "local" or a proj4 definition ("+proj=…")`,
     [{ path: 'terrain.grid.crs', message: 'unsupported coordinate system' }],
   );
 }

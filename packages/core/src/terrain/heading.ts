@@ -116,7 +116,10 @@ export interface BestHeading extends HeadingSlopeCost {
   objective: TerrainHeadingObjective;
   /** False when `maxCrossSlopeDegrees` could not be kept at any heading. */
   crossSlopeLimitMet: boolean;
-  /** Mean slope of the sampled area (degrees) and its dominant downhill direction (aspect, degrees; null on flat ground). */
+  /**
+   * Mean slope of the sampled area (degrees) and its dominant downhill direction (aspect, degrees; null on flat
+   * ground).
+   */
   meanSlopeDegrees: number;
   dominantAspectDegrees: number | null;
   samples: number;

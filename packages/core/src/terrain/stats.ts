@@ -11,7 +11,6 @@ import {
   fieldRingsLocal,
   frameForPositions,
   type LocalModelOptions,
-  type TerrainFrame,
 } from './frame.js';
 import {
   bestTerrainHeading,
@@ -19,7 +18,6 @@ import {
   sampleTerrain,
   type BestHeading,
   type BestHeadingOptions,
-  type LocalRings,
 } from './heading.js';
 import { hypot } from '../geometry/vec.js';
 

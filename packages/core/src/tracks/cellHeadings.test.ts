@@ -139,34 +139,42 @@ describe('per-cell headings under the wall-clock cap', () => {
   const ml = generateHeadlands(local(L), 2, 6).mainland;
   const set = generateTracks(ml, 0, 6);
 
-  it('drops the work once `stop` answers true, while the cells are weighed, and is unchanged while it answers false', () => {
-    const free = assignCellHeadings(ml, set.tracks, 0, 6, 6);
-    expect(free.cells.some((c) => c.own)).toBe(true);
-    expect(assignCellHeadings(ml, set.tracks, 0, 6, 6, () => false)).toEqual(free);
-    let asked = 0;
-    expect(assignCellHeadings(ml, set.tracks, 0, 6, 6, () => ++asked > 1)).toBeUndefined();
-    expect(asked).toBe(2);
-  });
+  it(
+    'drops the work once `stop` answers true, while the cells are weighed, and is unchanged while it ' +
+      'answers false',
+    () => {
+      const free = assignCellHeadings(ml, set.tracks, 0, 6, 6);
+      expect(free.cells.some((c) => c.own)).toBe(true);
+      expect(assignCellHeadings(ml, set.tracks, 0, 6, 6, () => false)).toEqual(free);
+      let asked = 0;
+      expect(assignCellHeadings(ml, set.tracks, 0, 6, 6, () => ++asked > 1)).toBeUndefined();
+      expect(asked).toBe(2);
+    },
+  );
 
-  it('a cap passing while the tracks stage weighs the cells leaves every cell on the field heading, and the plan says so', () => {
-    // The clock reaches the cap at its second reading after the tracks stage starts: the first is the
-    // check before the cells are weighed, the second the check before the first cell's region.
-    let armed = false,
-      readings = 0;
-    const now = (): number => (armed && ++readings >= 2 ? 1e12 : 0);
-    const cut = planRoute(
-      { field, machine, headland: { passes: 2 } },
-      {
-        now,
-        onProgress: (p) => {
-          if (p.stage === 'tracks') armed = true;
+  it(
+    'a cap passing while the tracks stage weighs the cells leaves every cell on the field heading, and the plan ' +
+      'says so',
+    () => {
+      // The clock reaches the cap at its second reading after the tracks stage starts: the first is the
+      // check before the cells are weighed, the second the check before the first cell's region.
+      let armed = false,
+        readings = 0;
+      const now = (): number => (armed && ++readings >= 2 ? 1e12 : 0);
+      const cut = planRoute(
+        { field, machine, headland: { passes: 2 } },
+        {
+          now,
+          onProgress: (p) => {
+            if (p.stage === 'tracks') armed = true;
+          },
         },
-      },
-    );
-    const message = cut.warnings.find((w) => w.code === 'time-limit')?.message ?? '';
-    expect(message).toMatch(/cells were not given headings of their own/);
-    for (const c of cut.cells as { headingDegrees: number }[])
-      expect(angleDiff(c.headingDegrees, cut.heading.degrees)).toBeLessThan(1e-3);
-    expect(cut.route.filter((s) => s.type === 'Track')).toHaveLength(cut.tracks.length);
-  });
+      );
+      const message = cut.warnings.find((w) => w.code === 'time-limit')?.message ?? '';
+      expect(message).toMatch(/cells were not given headings of their own/);
+      for (const c of cut.cells as { headingDegrees: number }[])
+        expect(angleDiff(c.headingDegrees, cut.heading.degrees)).toBeLessThan(1e-3);
+      expect(cut.route.filter((s) => s.type === 'Track')).toHaveLength(cut.tracks.length);
+    },
+  );
 });

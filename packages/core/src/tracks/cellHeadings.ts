@@ -178,6 +178,20 @@ export function assignCellHeadings(
     };
   }
 
+  return withReplacedPieces(tracks, pieces, replaced, directionRadians, turn);
+}
+
+/**
+ * The tracks with the re-tracked pieces put in (each sub-cell a cell of its own heading); the other pieces keep the
+ * field heading, consecutive ones of one cell as one cell.
+ */
+function withReplacedPieces(
+  tracks: Track[],
+  pieces: { cell: number; ids: number[] }[],
+  replaced: Map<number, { subs: Track[][]; heading: CellHeading }>,
+  directionRadians: number,
+  turn: number,
+): CellTracks {
   const out: Track[] = [];
   const cellOfList: number[] = [];
   const headings: CellHeading[] = [];

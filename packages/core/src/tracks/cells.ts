@@ -202,7 +202,8 @@ export function cellRegions(
     for (const p of right) ring.push({ x: c * p.u - s * p.v, y: s * p.u + c * p.v });
     for (let k = left.length - 1; k >= 0; k--)
       ring.push({ x: c * left[k].u - s * left[k].v, y: s * left[k].u + c * left[k].v });
-    // The mainland near the cell only (geometry/nearBox.ts): the same intersection, without sweeping the whole boundary per cell.
+    // The mainland near the cell only (geometry/nearBox.ts): the same intersection, without sweeping the whole boundary
+    // per cell.
     out.push(intersectPolygons(nearBox(mainland, boxOf([ring]), 1), [ring]));
   }
   return out;

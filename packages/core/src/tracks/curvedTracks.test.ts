@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planRoute } from '../plan.js';
 import { checkPlan } from '../check/checkPlan.js';
-import { frame, local, polygon } from '../__fixtures__/localPolygons.js';
+import { local, polygon } from '../__fixtures__/localPolygons.js';
 import { worstCurvatureRatio } from '../geometry/curvature.js';
 import { Region } from '../geometry/region.js';
 import { generateHeadlands } from '../headland/generateHeadlands.js';

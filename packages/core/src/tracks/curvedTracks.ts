@@ -148,7 +148,9 @@ export function simplifyPolyline(xy: Float64Array, toleranceMeters: number): Flo
   return out;
 }
 
-/** Curvature (1/m) at each interior point of a polyline (circle through the point and its neighbours); 0 at the ends. */
+/**
+ * Curvature (1/m) at each interior point of a polyline (circle through the point and its neighbours); 0 at the ends.
+ */
 function curvatures(xy: Float64Array): Float64Array {
   const n = xy.length / 2;
   const k = new Float64Array(n);
@@ -224,7 +226,8 @@ export function clipPolylines(lines: Float64Array[], polygons: PathsD): Float64A
   const out: Float64Array[] = [];
   const ts: number[] = [];
   for (const l of lines) {
-    // The side just after the first point (a first point on an edge, as a clipped line's is, counts for the side the line runs into).
+    // The side just after the first point (a first point on an edge, as a clipped line's is, counts for the side the
+    // line runs into).
     let inside = region.contains(l[0] + 1e-6 * (l[2] - l[0]), l[1] + 1e-6 * (l[3] - l[1]));
     let run: number[] = inside ? [l[0], l[1]] : [];
     for (let i = 2; i < l.length; i += 2) {
@@ -287,6 +290,84 @@ function chainParameter(chain: Float64Array, cum: Float64Array, x: number, y: nu
   return at;
 }
 
+/** The chain extended straight along its end tangents by `diag`, so that it divides the field. */
+function extendedChain(chain: Float64Array, diag: number): Float64Array {
+  const n = chain.length;
+  const ext = (i: number, j: number): [number, number] => {
+    const dx = chain[i] - chain[j],
+      dy = chain[i + 1] - chain[j + 1],
+      l = hypot(dx, dy) || 1;
+    return [chain[i] + (dx / l) * diag, chain[i + 1] + (dy / l) * diag];
+  };
+  const head = ext(0, 2),
+    tail = ext(n - 2, n - 4);
+  const line = new Float64Array(n + 4);
+  line.set(head, 0);
+  line.set(chain, 2);
+  line.set(tail, n + 2);
+  return line;
+}
+
+/** Signed distance from (x, y) to the polyline `line` (negative on its right), m. */
+function signedDistanceToLine(line: Float64Array, x: number, y: number): number {
+  let best = Infinity,
+    side = 0;
+  for (let i = 2; i < line.length; i += 2) {
+    const ax = line[i - 2],
+      ay = line[i - 1],
+      dx = line[i] - ax,
+      dy = line[i + 1] - ay;
+    // Cheapest rejection first: the segment's box is farther than the best so far.
+    const lo = dx < 0 ? dx : 0,
+      hi = dx > 0 ? dx : 0,
+      lo2 = dy < 0 ? dy : 0,
+      hi2 = dy > 0 ? dy : 0;
+    const px = x - ax,
+      py = y - ay;
+    const bx = px < lo ? lo - px : px > hi ? px - hi : 0;
+    const by = py < lo2 ? lo2 - py : py > hi2 ? py - hi2 : 0;
+    if (bx * bx + by * by >= best) continue;
+    const len2 = dx * dx + dy * dy;
+    let t = len2 > 0 ? (px * dx + py * dy) / len2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const qx = t * dx - px,
+      qy = t * dy - py;
+    const d2 = qx * qx + qy * qy;
+    if (d2 < best) {
+      best = d2;
+      side = dx * py - dy * px;
+    }
+  }
+  return side < 0 ? -Math.sqrt(best) : Math.sqrt(best);
+}
+
+/** A piece of offset line as a track, driven the way the chain runs (u along the chain, v its offset). */
+function trackAlongChain(line: Float64Array, cum: Float64Array, xy: Float64Array, lineIndex: number, v: number): Track {
+  const m = xy.length;
+  let ua = chainParameter(line, cum, xy[0], xy[1]),
+    ub = chainParameter(line, cum, xy[m - 2], xy[m - 1]);
+  let pts = xy;
+  if (ua > ub) {
+    pts = new Float64Array(m);
+    for (let i = 0; i < m; i += 2) {
+      pts[i] = xy[m - 2 - i];
+      pts[i + 1] = xy[m - 1 - i];
+    }
+    [ua, ub] = [ub, ua];
+  }
+  return {
+    line: lineIndex,
+    u0: ua,
+    u1: ub,
+    v,
+    x0: pts[0],
+    y0: pts[1],
+    x1: pts[m - 2],
+    y1: pts[m - 1],
+    xy: pts,
+  };
+}
+
 /**
  * Curved tracks over `mainland`, offsets of the reference chain of `field` one width apart.
  * `directionRadians` of the set is the chain's chord (for the plan's heading).
@@ -324,19 +405,7 @@ export function generateCurvedTracks(
     hypot(maxX - minX, maxY - minY) +
     hypot(chain[0] - minX, chain[1] - minY) +
     hypot(chain[n - 2] - minX, chain[n - 1] - minY);
-  // The chain extended straight along its end tangents, so that it divides the field.
-  const ext = (i: number, j: number): [number, number] => {
-    const dx = chain[i] - chain[j],
-      dy = chain[i + 1] - chain[j + 1],
-      l = hypot(dx, dy) || 1;
-    return [chain[i] + (dx / l) * diag, chain[i + 1] + (dy / l) * diag];
-  };
-  const head = ext(0, 2),
-    tail = ext(n - 2, n - 4);
-  const line = new Float64Array(n + 4);
-  line.set(head, 0);
-  line.set(chain, 2);
-  line.set(tail, n + 2);
+  const line = extendedChain(chain, diag);
   const cum = new Float64Array(line.length / 2);
   for (let i = 1; i < cum.length; i++)
     cum[i] = cum[i - 1] + hypot(line[2 * i] - line[2 * i - 2], line[2 * i + 1] - line[2 * i - 1]);
@@ -348,37 +417,7 @@ export function generateCurvedTracks(
     rows = Math.ceil((maxY - minY + 2 * pad) / cell) + 1;
   const ox = minX - pad,
     oy = maxY + pad;
-  const signedDistance = (x: number, y: number): number => {
-    let best = Infinity,
-      side = 0;
-    for (let i = 2; i < line.length; i += 2) {
-      const ax = line[i - 2],
-        ay = line[i - 1],
-        dx = line[i] - ax,
-        dy = line[i + 1] - ay;
-      // Cheapest rejection first: the segment's box is farther than the best so far.
-      const lo = dx < 0 ? dx : 0,
-        hi = dx > 0 ? dx : 0,
-        lo2 = dy < 0 ? dy : 0,
-        hi2 = dy > 0 ? dy : 0;
-      const px = x - ax,
-        py = y - ay;
-      const bx = px < lo ? lo - px : px > hi ? px - hi : 0;
-      const by = py < lo2 ? lo2 - py : py > hi2 ? py - hi2 : 0;
-      if (bx * bx + by * by >= best) continue;
-      const len2 = dx * dx + dy * dy;
-      let t = len2 > 0 ? (px * dx + py * dy) / len2 : 0;
-      t = t < 0 ? 0 : t > 1 ? 1 : t;
-      const qx = t * dx - px,
-        qy = t * dy - py;
-      const d2 = qx * qx + qy * qy;
-      if (d2 < best) {
-        best = d2;
-        side = dx * py - dy * px;
-      }
-    }
-    return side < 0 ? -Math.sqrt(best) : Math.sqrt(best);
-  };
+  const signedDistance = (x: number, y: number): number => signedDistanceToLine(line, x, y);
   const d = new Float64Array(columns * rows);
   for (let r = 0; r < rows; r++) {
     const y = oy - (r + 0.5) * cell;
@@ -412,31 +451,7 @@ export function generateCurvedTracks(
       }
     }
   }
-  const tracks: Track[] = pieces.map(({ k, xy }) => {
-    const m = xy.length;
-    let ua = chainParameter(line, cum, xy[0], xy[1]),
-      ub = chainParameter(line, cum, xy[m - 2], xy[m - 1]);
-    let pts = xy;
-    if (ua > ub) {
-      pts = new Float64Array(m);
-      for (let i = 0; i < m; i += 2) {
-        pts[i] = xy[m - 2 - i];
-        pts[i + 1] = xy[m - 1 - i];
-      }
-      [ua, ub] = [ub, ua];
-    }
-    return {
-      line: k - kLo,
-      u0: ua,
-      u1: ub,
-      v: d0 + k * w,
-      x0: pts[0],
-      y0: pts[1],
-      x1: pts[m - 2],
-      y1: pts[m - 1],
-      xy: pts,
-    };
-  });
+  const tracks: Track[] = pieces.map(({ k, xy }) => trackAlongChain(line, cum, xy, k - kLo, d0 + k * w));
   tracks.sort((a, b) => a.line - b.line || a.u0 - b.u0);
   return { directionRadians: dir, tracks, lineCount: kHi - kLo + 1, referenceChain: chain };
 }

@@ -23,6 +23,36 @@ export interface TrackExtension {
   addedLengthMeters: number;
 }
 
+type DirectionFrame = {
+  c: number;
+  s: number;
+  land: RotatedEdges;
+  room: RotatedEdges;
+  reach: RotatedEdges;
+  cache: Map<number, number[]>;
+};
+
+/** Per track direction (cells may have headings of their own): rotated edges and a cache of scanlines. */
+function directionFrames(mainland: PathsD, roomPolygon: PathsD, reachPolygon: PathsD): (dir: number) => DirectionFrame {
+  const frames = new Map<number, DirectionFrame>();
+  return (dir: number) => {
+    let f = frames.get(dir);
+    if (!f)
+      frames.set(
+        dir,
+        (f = {
+          c: Math.cos(dir),
+          s: Math.sin(dir),
+          land: rotateEdges(mainland, dir),
+          room: rotateEdges(roomPolygon, dir),
+          reach: rotateEdges(reachPolygon, dir),
+          cache: new Map(),
+        }),
+      );
+    return f;
+  };
+}
+
 /**
  * Returns the extended track list (new objects; the input is not changed) and a summary.
  * `field` is the whole field (holes included as clockwise rings), `mainland` the area the tracks were clipped to.
@@ -42,27 +72,7 @@ export function extendTracks(
   const roomPolygon = sharedOffset(roomField, -w / 2 - simplificationTolerance(roomField), 0.01);
   // The mainland is the call's (headland/ is planned once per call): its reach is offset once for all plannings.
   const reachPolygon = sharedOffset(mainland, maxExtensionMeters, 0.01);
-  // Per track direction (cells may have headings of their own): rotated edges and a cache of scanlines.
-  const frames = new Map<
-    number,
-    { c: number; s: number; land: RotatedEdges; room: RotatedEdges; reach: RotatedEdges; cache: Map<number, number[]> }
-  >();
-  const frameOf = (dir: number) => {
-    let f = frames.get(dir);
-    if (!f)
-      frames.set(
-        dir,
-        (f = {
-          c: Math.cos(dir),
-          s: Math.sin(dir),
-          land: rotateEdges(mainland, dir),
-          room: rotateEdges(roomPolygon, dir),
-          reach: rotateEdges(reachPolygon, dir),
-          cache: new Map(),
-        }),
-      );
-    return f;
-  };
+  const frameOf = directionFrames(mainland, roomPolygon, reachPolygon);
   let tracksExtended = 0,
     addedLengthMeters = 0;
   const tracks = set.tracks.map((t) => {

@@ -18,7 +18,10 @@ function slantedTracks(count: number, w: number, tanAlpha: number): Track[] {
   });
 }
 
-/** How far the real U turn between the start ends of tracks a and b (b entered from its start) reaches past their end line. */
+/**
+ * How far the real U turn between the start ends of tracks a and b (b entered from its start) reaches past their end
+ * line.
+ */
 function reachPastEndLine(a: Track, b: Track, tanAlpha: number, R: number): number {
   const from = { x: a.x0, y: a.y0, headingRadians: Math.PI };
   const to = { x: b.x0, y: b.y0, headingRadians: 0 };

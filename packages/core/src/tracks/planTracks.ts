@@ -60,7 +60,10 @@ export function chooseHeading(
   return { directionRadians, heading: { degrees: directionToBearingDegrees(directionRadians), source: 'search' } };
 }
 
-/** The heading of a planning: the preferred one, else searched on the full headlands' mainland (tracks/searchHeading.ts). */
+/**
+ * The heading of a planning: the preferred one, else searched on the full headlands' mainland
+ * (tracks/searchHeading.ts).
+ */
 export function fieldHeading(settings: PlanSettings, field: PathsD, mainland: PathsD): ChosenHeading {
   const { widthMeters: w, turnRadiusMeters: R } = settings.machine;
   return chooseHeading(
@@ -86,18 +89,30 @@ export interface TrackStageInput {
   fullExtension: boolean;
   /** Headland passes the plan has (with no track either, nothing fits). */
   passCount: number;
-  /** The passes' rings and the workable area: what they leave gets strip passes (tracks/strips.ts) unless `strips` is false. */
+  /**
+   * The passes' rings and the workable area: what they leave gets strip passes (tracks/strips.ts) unless `strips` is
+   * false.
+   */
   passRings: PathsD;
   workable: PathsD;
   fieldAreaSquareMeters: number;
   /** Strip passes: all a strip needs, one through the largest strip, or none. */
   strips: StripMode;
-  /** No-go zones without headland rounds (headland/smallObstacles.ts) the tracks swerve round, in `region` (the whole field). */
+  /**
+   * No-go zones without headland rounds (headland/smallObstacles.ts) the tracks swerve round, in `region` (the whole
+   * field).
+   */
   smallObstacles: PathsD;
   region: () => Region;
-  /** Called with the tracks as generated (one heading, before cells, extension and strip passes): true when the planning is to be dropped (then none of those are made). */
+  /**
+   * Called with the tracks as generated (one heading, before cells, extension and strip passes): true when the planning
+   * is to be dropped (then none of those are made).
+   */
   judgeHeadland?: (tracks: readonly Track[]) => boolean;
-  /** The call's wall-clock cap (clock.ts `SafetyCap.hurry`): past it (also while cells are weighed), no headings per cell and no strip passes. */
+  /**
+   * The call's wall-clock cap (clock.ts `SafetyCap.hurry`): past it (also while cells are weighed), no headings per
+   * cell and no strip passes.
+   */
   hurry?: (what: string) => boolean;
 }
 
@@ -115,7 +130,9 @@ export interface PlannedTracks {
   fullExtension?: { unextendedTracks: Track[]; extension: TrackExtension };
 }
 
-/** What a planning decides of its tracks: per-cell headings, strip passes, and the field's region (built on first use). */
+/**
+ * What a planning decides of its tracks: per-cell headings, strip passes, and the field's region (built on first use).
+ */
 export interface TrackPlanning {
   cellHeadingsAllowed: boolean;
   strips: StripMode;
@@ -167,7 +184,8 @@ const CUT_STRIPS = 'no strip passes were planned in the strips and slivers the h
 export function planTracks(inp: TrackStageInput): PlannedTracks {
   const { field, mainland, widthMeters: w, turnRadiusMeters: R } = inp;
   let { directionRadians, heading } = inp.chosen;
-  // trackType 'curved': offset curves of the boundary's longest smooth chain (tracks/curvedTracks.ts); straight when none fits.
+  // trackType 'curved': offset curves of the boundary's longest smooth chain (tracks/curvedTracks.ts); straight when
+  // none fits.
   const curvedSet = inp.curved && mainland.length > 0 ? generateCurvedTracks(field, mainland, w, R) : undefined;
   const curved = curvedSet !== undefined && curvedSet.tracks.length > 0;
   if (curvedSet && curved) {
@@ -181,8 +199,8 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
       : mainland.length > 0
         ? generateTracks(mainland, directionRadians, w)
         : { directionRadians, tracks: [], lineCount: 0 };
-  // The widen-or-keep step judges the tracks as generated (one heading, ends not extended): a planning it drops is neither
-  // weighed in cells nor extended.
+  // The widen-or-keep step judges the tracks as generated (one heading, ends not extended): a planning it drops is
+  // neither weighed in cells nor extended.
   if (inp.judgeHeadland?.(trackSet.tracks))
     return {
       trackSet,
@@ -192,8 +210,8 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
       cellOf: new Int32Array(trackSet.tracks.length),
       stripCount: 0,
     };
-  // Boustrophedon cells of the tracks; with a searched heading, each cell re-tracked at its own best heading when that is cheaper.
-  // Past the cap (also while the cells are weighed) the cells keep the field heading.
+  // Boustrophedon cells of the tracks; with a searched heading, each cell re-tracked at its own best heading when that
+  // is cheaper. Past the cap (also while the cells are weighed) the cells keep the field heading.
   const cut = (): boolean => inp.hurry?.(CUT_CELL_HEADINGS) === true;
   const cellTracks =
     inp.cellHeadingsAllowed &&
@@ -205,7 +223,8 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
       : undefined;
   if (cellTracks) trackSet.tracks = cellTracks.tracks;
   // Track ends pushed out towards where the swaths reach the mainland's edge: by
-  // DEFAULTS.trackExtensionFraction of that by default, all of it with the option extendTracks (which reports its gain).
+  // DEFAULTS.trackExtensionFraction of that by default, all of it with the option extendTracks (which reports its
+  // gain).
   const unextendedTracks = trackSet.tracks;
   const extended =
     trackSet.tracks.length > 0 && !curved
@@ -214,7 +233,8 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
   if (extended) trackSet.tracks = extended.tracks;
   if (inp.smallObstacles.length > 0)
     trackSet.tracks = swerveTracks(trackSet.tracks, inp.smallObstacles, inp.region(), directionRadians, R);
-  // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width (tracks/strips.ts).
+  // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width
+  // (tracks/strips.ts).
   const strips =
     inp.strips === 'none' || inp.hurry?.(CUT_STRIPS)
       ? []

@@ -34,7 +34,7 @@ describe('planning again without strip passes', () => {
     expect(firstPlannings).toBe(1);
   });
 
-  it('a strip pass no manoeuvre reaches is left out on its own, said so; the other strips are driven and the field is planned once', () => {
+  it('a strip pass no manoeuvre reaches is left out alone, said so; the rest driven, the field planned once', () => {
     // it-tus-033: a 12 m strip pass at the tip of a tongue of the field narrower than the turns need
     const { plan, firstPlannings } = planCounted('it-tus-033');
     expect(firstPlannings).toBe(1);

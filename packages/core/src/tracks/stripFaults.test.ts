@@ -5,7 +5,7 @@ import type { Track } from './generateTracks.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
 
 describe('stripFaults', () => {
-  it('a headland pass left out after a strip pass blames the strips, unless the field’s shape leaves it out whatever the route', () => {
+  it('a headland pass left out after a strip pass blames the strips, unless the field’s shape leaves it out', () => {
     const track = (line: number, y: number): Track => ({ line, u0: 0, u1: 100, v: y, x0: 0, y0: y, x1: 100, y1: y });
     // two tracks, the second a strip pass (from index 1 on), driven last
     const tracks = [track(0, 0), track(1, 6)];

@@ -251,7 +251,9 @@ function fitAcross(
   };
 }
 
-/** The strip pass with its ends pulled back to `room` from the field's edge ahead of them; undefined if too short then. */
+/**
+ * The strip pass with its ends pulled back to `room` from the field's edge ahead of them; undefined if too short then.
+ */
 function withTurnRoom(t: Track, field: PathsD, room: number): Track | undefined {
   const d = t.directionRadians ?? 0;
   const c = Math.cos(d),

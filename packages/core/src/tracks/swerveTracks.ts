@@ -5,7 +5,7 @@
  * back — while the implement works on with its sections off over the zone. Where no swerve fits
  * (the field's edge or another no-go zone in the way), the track is cut in two at the zone.
  */
-import type { PathD, PathsD } from '../geometry/clipper.js';
+import type { PathsD } from '../geometry/clipper.js';
 import type { Region } from '../geometry/region.js';
 import { CLEARANCE_METERS } from '../headland/smallObstacles.js';
 import { ARC_MARGIN, clearOf, extentOf, sCurveLength, sideShifts, swerveProfile, toXY } from '../geometry/swerve.js';

@@ -329,7 +329,10 @@ class LazyTurnPath implements TurnPath {
   }
 }
 
-/** What a candidate is tested against (geometry/region.ts `Region`): it reads the points there and then, and keeps no reference to them. */
+/**
+ * What a candidate is tested against (geometry/region.ts `Region`): it reads the points there and then, and keeps no
+ * reference to them.
+ */
 export interface PolylineTest {
   containsPolyline(xy: ArrayLike<number>): boolean;
 }

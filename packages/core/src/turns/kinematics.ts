@@ -224,7 +224,8 @@ function checkCusps(p: Float64Array, isCusp: Uint8Array, lim: Limits, runs: Viol
               v,
               off,
               allowed,
-              `the direction at the cusp at point ${v} is ${((off * 180) / Math.PI).toFixed(2)}° off a straight reversal, more than a ${R} m radius allows`,
+              `the direction at the cusp at point ${v} is ${((off * 180) / Math.PI).toFixed(2)}° off a straight ` +
+                `reversal, more than a ${R} m radius allows`,
             );
         }
         runs.flush();
@@ -351,7 +352,8 @@ function checkCurvature(est: CurvatureEstimates, lim: Limits, runs: ViolationRun
         i,
         v,
         kmax,
-        `curvature ${v.toFixed(4)} 1/m at point ${i} exceeds 1/R = ${kmax.toFixed(4)} 1/m (radius ${(1 / v).toFixed(2)} m < ${R} m)`,
+        `curvature ${v.toFixed(4)} 1/m at point ${i} exceeds 1/R = ${kmax.toFixed(4)} 1/m (radius ` +
+          `${(1 / v).toFixed(2)} m < ${R} m)`,
       );
     else runs.flush();
   }

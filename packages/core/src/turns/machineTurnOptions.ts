@@ -1,7 +1,10 @@
 import type { SmoothingStrategyType } from '../types.js';
 import type { TurnOptions } from './types.js';
 
-/** The manoeuvre options of a machine: its turning radius, reversing, curvature-rate limit, smoothing; sampled every 0.5 m. */
+/**
+ * The manoeuvre options of a machine: its turning radius, reversing, curvature-rate limit, smoothing; sampled every 0.5
+ * m.
+ */
 export function machineTurnOptions(
   machine: { turnRadiusMeters: number; reverseAllowed: boolean; maxCurvatureRatePerSquareMeter?: number },
   smoothing?: SmoothingStrategyType,

@@ -23,9 +23,15 @@ export interface LocalWarning {
   message: string;
   x?: number;
   y?: number;
-  /** Made by the field's shape alone, whatever the order or the tracks are (a headland pass no forward path can join and leave). */
+  /**
+   * Made by the field's shape alone, whatever the order or the tracks are (a headland pass no forward path can join and
+   * leave).
+   */
   shapeOnly?: true;
-  /** A strip pass (tracks/strips.ts) the route leaves out on its own account: its strip is left as a plan without strip passes leaves it. */
+  /**
+   * A strip pass (tracks/strips.ts) the route leaves out on its own account: its strip is left as a plan without strip
+   * passes leaves it.
+   */
   stripPass?: true;
 }
 

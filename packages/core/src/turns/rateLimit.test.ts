@@ -58,23 +58,26 @@ const heading = (xy: ArrayLike<number>, i: number): number =>
   Math.atan2(xy[2 * i + 3] - xy[2 * i + 1], xy[2 * i + 2] - xy[2 * i]);
 
 describe('limitCurvatureRate', () => {
-  it('a straight meeting an arc of radius 1.15 R (R 3 m) violates σ; redrawn, it does not, and keeps its end poses', () => {
-    const xy = Float64Array.from(corner(3.45, Math.PI / 2, 0.45));
-    expect(checkKinematics(xy, kin(3)).some((v) => v.kind === 'curvature-rate')).toBe(true);
-    const out = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: SIGMA, maxCurvaturePerMeter: 1 / 3 })!;
-    expect(out).toBeDefined();
-    expect(checkKinematics(out, kin(3))).toEqual([]);
-    const n = out.length,
-      m = xy.length;
-    expect(out[0]).toBe(xy[0]);
-    expect(out[1]).toBe(xy[1]);
-    expect(out[n - 2]).toBe(xy[m - 2]);
-    expect(out[n - 1]).toBe(xy[m - 1]);
-    expect(Math.abs(heading(out, 0) - heading(xy, 0))).toBeLessThan(1e-3);
-    expect(Math.abs(heading(out, n / 2 - 2) - heading(xy, m / 2 - 2))).toBeLessThan(5e-3);
-    for (let i = 2; i < n; i += 2)
-      expect(Math.hypot(out[i] - out[i - 2], out[i + 1] - out[i - 1])).toBeLessThanOrEqual(0.5);
-  });
+  it(
+    'a straight meeting an arc of radius 1.15 R (R 3 m) violates σ; redrawn, it does not, and keeps its ' + 'end poses',
+    () => {
+      const xy = Float64Array.from(corner(3.45, Math.PI / 2, 0.45));
+      expect(checkKinematics(xy, kin(3)).some((v) => v.kind === 'curvature-rate')).toBe(true);
+      const out = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: SIGMA, maxCurvaturePerMeter: 1 / 3 })!;
+      expect(out).toBeDefined();
+      expect(checkKinematics(out, kin(3))).toEqual([]);
+      const n = out.length,
+        m = xy.length;
+      expect(out[0]).toBe(xy[0]);
+      expect(out[1]).toBe(xy[1]);
+      expect(out[n - 2]).toBe(xy[m - 2]);
+      expect(out[n - 1]).toBe(xy[m - 1]);
+      expect(Math.abs(heading(out, 0) - heading(xy, 0))).toBeLessThan(1e-3);
+      expect(Math.abs(heading(out, n / 2 - 2) - heading(xy, m / 2 - 2))).toBeLessThan(5e-3);
+      for (let i = 2; i < n; i += 2)
+        expect(Math.hypot(out[i] - out[i - 2], out[i + 1] - out[i - 1])).toBeLessThanOrEqual(0.5);
+    },
+  );
 
   it('a path that already respects σ is left alone (undefined)', () => {
     const xy = Float64Array.from(corner(30, Math.PI / 4, 0.5));
@@ -82,32 +85,36 @@ describe('limitCurvatureRate', () => {
     expect(limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: SIGMA })).toBeUndefined();
   });
 
-  it('a closed ring (rounded rectangle, corners 3.45 m) comes back closed, drivable all round, within 10 cm of the input', () => {
-    const xy = Float64Array.from(roundedRectangle(40, 20, 3.45));
-    const out = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: SIGMA, closed: true })!;
-    expect(out).toBeDefined();
-    const n = out.length;
-    expect(out[n - 2]).toBe(out[0]);
-    expect(out[n - 1]).toBe(out[1]);
-    // Round the seam too: the ring driven one and a bit times.
-    const twice = Float64Array.from([...out, ...Array.from(out.subarray(2, 80))]);
-    expect(checkKinematics(twice, kin(3))).toEqual([]);
-    // Every output point within 10 cm of the input polyline (brute force).
-    let worst = 0;
-    for (let i = 0; i < n; i += 2) {
-      let best = Infinity;
-      for (let j = 2; j < xy.length; j += 2) {
-        const ax = xy[j - 2],
-          ay = xy[j - 1],
-          dx = xy[j] - ax,
-          dy = xy[j + 1] - ay;
-        const t = Math.max(0, Math.min(1, ((out[i] - ax) * dx + (out[i + 1] - ay) * dy) / (dx * dx + dy * dy)));
-        best = Math.min(best, Math.hypot(ax + t * dx - out[i], ay + t * dy - out[i + 1]));
+  it(
+    'a closed ring (rounded rectangle, corners 3.45 m) comes back closed, drivable all round, within 10 cm of the ' +
+      'input',
+    () => {
+      const xy = Float64Array.from(roundedRectangle(40, 20, 3.45));
+      const out = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: SIGMA, closed: true })!;
+      expect(out).toBeDefined();
+      const n = out.length;
+      expect(out[n - 2]).toBe(out[0]);
+      expect(out[n - 1]).toBe(out[1]);
+      // Round the seam too: the ring driven one and a bit times.
+      const twice = Float64Array.from([...out, ...Array.from(out.subarray(2, 80))]);
+      expect(checkKinematics(twice, kin(3))).toEqual([]);
+      // Every output point within 10 cm of the input polyline (brute force).
+      let worst = 0;
+      for (let i = 0; i < n; i += 2) {
+        let best = Infinity;
+        for (let j = 2; j < xy.length; j += 2) {
+          const ax = xy[j - 2],
+            ay = xy[j - 1],
+            dx = xy[j] - ax,
+            dy = xy[j + 1] - ay;
+          const t = Math.max(0, Math.min(1, ((out[i] - ax) * dx + (out[i + 1] - ay) * dy) / (dx * dx + dy * dy)));
+          best = Math.min(best, Math.hypot(ax + t * dx - out[i], ay + t * dy - out[i + 1]));
+        }
+        worst = Math.max(worst, best);
       }
-      worst = Math.max(worst, best);
-    }
-    expect(worst).toBeLessThan(0.1);
-  });
+      expect(worst).toBeLessThan(0.1);
+    },
+  );
 
   it('property: corners of any angle and direction, R 3-9 m (arcs at 1.15 R), redrawn within σ and 1/R', () => {
     fc.assert(

@@ -26,14 +26,20 @@ export interface RateLimitOptions {
   maxCurvatureRatePerSquareMeter: number;
   /** Closed ring (last point = first): curvature wraps round, the start point may move. */
   closed?: boolean;
-  /** Largest distance between output points, meters (default 0.3: the kink test's absolute tolerance, 0.002 rad, is worth more on short chords). */
+  /**
+   * Largest distance between output points, meters (default 0.3: the kink test's absolute tolerance, 0.002 rad, is
+   * worth more on short chords).
+   */
   stepMeters?: number;
   /**
    * Curvature above which a vertex is a defect (a kink no machine drives, e.g. where a ring is
    * pinched): not counted when choosing the window (default Infinity: every vertex counts).
    */
   defectCurvaturePerMeter?: number;
-  /** Open paths: the heading at the first / last point, radians (default: the end chords'; a path ending on an arc has its tangent there, not its chord's). */
+  /**
+   * Open paths: the heading at the first / last point, radians (default: the end chords'; a path ending on an arc has
+   * its tangent there, not its chord's).
+   */
   startHeadingRadians?: number;
   endHeadingRadians?: number;
   /** Farthest the result may lie from the input polyline, meters (default 0.3); farther: undefined. */

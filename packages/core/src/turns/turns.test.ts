@@ -347,36 +347,40 @@ describe('property: random poses and radii', () => {
 });
 
 describe('clothoid (CC) field turns', () => {
-  it('with a rate limit a forward turn exists for every spacing: U when w ≥ 2a, else a bulb with elementary outer turns', () => {
-    fc.assert(
-      fc.property(
-        fc.double({ min: 0.2, max: 40, noNaN: true }),
-        fc.double({ min: 2, max: 12, noNaN: true }),
-        fc.double({ min: 0.02, max: 1, noNaN: true }),
-        fc.double({ min: -3, max: 3, noNaN: true }),
-        (w, R, sigma, along) => {
-          const opts = { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma };
-          const from = north(0);
-          const to = south(-w, along);
-          const c = turnCandidates(from, to, opts);
-          const forward = c.filter((p) => p.turnType === 'U' || p.turnType === 'PerfectU' || p.turnType === 'Bulb');
-          expect(forward.length).toBeGreaterThan(0);
-          for (const p of c) checkPath(p, from, to, R, 0.5, sigma);
-          const pred = predictFieldTurns(w, opts);
-          expect(pred.length).toBeGreaterThan(0);
-          if (Math.abs(along) < 1e-9) {
-            // The prediction is the candidate: same type and length, and the sampled path stays within the extent.
-            const first = forward[0];
-            expect(first.turnType).toBe(pred[0].turnType);
-            expect(first.lengthMeters).toBeCloseTo(pred[0].lengthMeters, 6);
-            expect(maxY(first.points)).toBeLessThanOrEqual(pred[0].extentMeters + 1e-6);
-            expect(maxY(first.points)).toBeGreaterThan(pred[0].extentMeters - 0.02);
-          }
-        },
-      ),
-      { seed: 31337, numRuns: 80, endOnFailure: true },
-    );
-  });
+  it(
+    'with a rate limit a forward turn exists for every spacing: U when w ≥ 2a, else a bulb with elementary outer ' +
+      'turns',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.double({ min: 0.2, max: 40, noNaN: true }),
+          fc.double({ min: 2, max: 12, noNaN: true }),
+          fc.double({ min: 0.02, max: 1, noNaN: true }),
+          fc.double({ min: -3, max: 3, noNaN: true }),
+          (w, R, sigma, along) => {
+            const opts = { turnRadiusMeters: R, maxCurvatureRatePerSquareMeter: sigma };
+            const from = north(0);
+            const to = south(-w, along);
+            const c = turnCandidates(from, to, opts);
+            const forward = c.filter((p) => p.turnType === 'U' || p.turnType === 'PerfectU' || p.turnType === 'Bulb');
+            expect(forward.length).toBeGreaterThan(0);
+            for (const p of c) checkPath(p, from, to, R, 0.5, sigma);
+            const pred = predictFieldTurns(w, opts);
+            expect(pred.length).toBeGreaterThan(0);
+            if (Math.abs(along) < 1e-9) {
+              // The prediction is the candidate: same type and length, and the sampled path stays within the extent.
+              const first = forward[0];
+              expect(first.turnType).toBe(pred[0].turnType);
+              expect(first.lengthMeters).toBeCloseTo(pred[0].lengthMeters, 6);
+              expect(maxY(first.points)).toBeLessThanOrEqual(pred[0].extentMeters + 1e-6);
+              expect(maxY(first.points)).toBeGreaterThan(pred[0].extentMeters - 0.02);
+            }
+          },
+        ),
+        { seed: 31337, numRuns: 80, endOnFailure: true },
+      );
+    },
+  );
 
   it('with reversing allowed the three-point turn (C+C−C+) exists with clothoids and respects every limit', () => {
     fc.assert(
@@ -429,13 +433,17 @@ describe('clothoid (CC) field turns', () => {
     );
   });
 
-  it('R = 6, w = 12, σ = 0.1: clothoids make the quarter turns advance more than R, so the skip-one U becomes a bulb', () => {
-    const pred = predictFieldTurns(12, { turnRadiusMeters: 6, maxCurvatureRatePerSquareMeter: 0.1 });
-    expect(pred[0].turnType).toBe('Bulb');
-    expect(pred[0].extentMeters).toBeGreaterThan(6);
-    // Longer than the arc-only perfect U (πR), as a CC path must be.
-    expect(pred[0].lengthMeters).toBeGreaterThan(Math.PI * 6);
-  });
+  it(
+    'R = 6, w = 12, σ = 0.1: clothoids make the quarter turns advance more than R, so the skip-one U becomes a ' +
+      'bulb',
+    () => {
+      const pred = predictFieldTurns(12, { turnRadiusMeters: 6, maxCurvatureRatePerSquareMeter: 0.1 });
+      expect(pred[0].turnType).toBe('Bulb');
+      expect(pred[0].extentMeters).toBeGreaterThan(6);
+      // Longer than the arc-only perfect U (πR), as a CC path must be.
+      expect(pred[0].lengthMeters).toBeGreaterThan(Math.PI * 6);
+    },
+  );
 });
 
 describe('reverse: fishtail and Reeds-Shepp', () => {

@@ -76,7 +76,8 @@ function fieldWithHoles(rnd: () => number, holes: number): PathsD {
 }
 
 describe('shortestWaypointPath', () => {
-  // The sight lines from the start are tested only as nodes are settled: the path must be the plain A*'s, point for point.
+  // The sight lines from the start are tested only as nodes are settled: the path must be the plain A*'s, point for
+  // point.
   it('finds exactly the path of the A* that tests every sight line from the start first, round holes and a bay', () => {
     const rnd = seededRandom(11);
     let compared = 0,
@@ -125,45 +126,49 @@ describe('shortestWaypointPath', () => {
     expect(region.work - before).toBeLessThan(wp.xs.length);
   });
 
-  it('a point no waypoint sees (the end of a thin arm) is known so after one query: later ones from or to it test only the straight line', () => {
-    // a 200 m square with a 10 m wide arm out of it and round a corner: shrunk by 9 m, the arm has no waypoints
-    const field: PathsD = [
-      [
-        { x: 0, y: 0 },
-        { x: 200, y: 0 },
-        { x: 200, y: 95 },
-        { x: 300, y: 95 },
-        { x: 300, y: 200 },
-        { x: 290, y: 200 },
-        { x: 290, y: 105 },
-        { x: 200, y: 105 },
-        { x: 200, y: 200 },
-        { x: 0, y: 200 },
-      ],
-    ];
-    const region = new Region(field);
-    const wp = buildWaypoints(field, 9);
-    const pocket = [295, 190] as const;
-    const queries: [number, number, number, number][] = [
-      [50, 50, ...pocket],
-      [150, 170, ...pocket],
-      [...pocket, 50, 50],
-      [...pocket, 150, 170],
-      [...pocket, 295, 120],
-      [50, 50, 150, 170],
-      [150, 170, ...pocket],
-    ];
-    const tests: number[] = [];
-    for (const [ax, ay, bx, by] of queries) {
-      const want = eagerPath(wp, region, ax, ay, bx, by);
-      const before = region.work;
-      expect(shortestWaypointPath(wp, region, ax, ay, bx, by), `${ax},${ay} -> ${bx},${by}`).toEqual(want);
-      tests.push(region.work - before);
-    }
-    // the first query to the pocket and the first from it each look round; the later ones test the straight line
-    expect(tests[0]).toBeGreaterThan(wp.xs.length / 2);
-    expect([tests[1], tests[3], tests[4], tests[6]]).toEqual([1, 1, 1, 1]);
-    // in the arm, the straight line is the path
-    expect(shortestWaypointPath(wp, region, ...pocket, 295, 120)).toEqual([]);
-  });
+  it(
+    'a point no waypoint sees (the end of a thin arm) is known so after one query: later ones from or to it test ' +
+      'only the straight line',
+    () => {
+      // a 200 m square with a 10 m wide arm out of it and round a corner: shrunk by 9 m, the arm has no waypoints
+      const field: PathsD = [
+        [
+          { x: 0, y: 0 },
+          { x: 200, y: 0 },
+          { x: 200, y: 95 },
+          { x: 300, y: 95 },
+          { x: 300, y: 200 },
+          { x: 290, y: 200 },
+          { x: 290, y: 105 },
+          { x: 200, y: 105 },
+          { x: 200, y: 200 },
+          { x: 0, y: 200 },
+        ],
+      ];
+      const region = new Region(field);
+      const wp = buildWaypoints(field, 9);
+      const pocket = [295, 190] as const;
+      const queries: [number, number, number, number][] = [
+        [50, 50, ...pocket],
+        [150, 170, ...pocket],
+        [...pocket, 50, 50],
+        [...pocket, 150, 170],
+        [...pocket, 295, 120],
+        [50, 50, 150, 170],
+        [150, 170, ...pocket],
+      ];
+      const tests: number[] = [];
+      for (const [ax, ay, bx, by] of queries) {
+        const want = eagerPath(wp, region, ax, ay, bx, by);
+        const before = region.work;
+        expect(shortestWaypointPath(wp, region, ax, ay, bx, by), `${ax},${ay} -> ${bx},${by}`).toEqual(want);
+        tests.push(region.work - before);
+      }
+      // the first query to the pocket and the first from it each look round; the later ones test the straight line
+      expect(tests[0]).toBeGreaterThan(wp.xs.length / 2);
+      expect([tests[1], tests[3], tests[4], tests[6]]).toEqual([1, 1, 1, 1]);
+      // in the arm, the straight line is the path
+      expect(shortestWaypointPath(wp, region, ...pocket, 295, 120)).toEqual([]);
+    },
+  );
 });

@@ -36,7 +36,10 @@ export function buildWaypoints(field: PathsD, clearanceMeters: number, maxCount 
   return { xs: Float64Array.from(xs), ys: Float64Array.from(ys) };
 }
 
-/** Waypoint-to-waypoint straight distances, row by row (n × n), made once per waypoint set: every settled waypoint reads its row. */
+/**
+ * Waypoint-to-waypoint straight distances, row by row (n × n), made once per waypoint set: every settled waypoint reads
+ * its row.
+ */
 const distanceCaches = new WeakMap<Waypoints, Float64Array>();
 function distancesOf(wp: Waypoints): Float64Array {
   let d = distanceCaches.get(wp);
@@ -61,7 +64,10 @@ interface PointSight {
   clear: number;
 }
 
-/** A waypoint set's sight lines in one region: waypoint to waypoint (n × n, both ways: a row read in order), and per point. */
+/**
+ * A waypoint set's sight lines in one region: waypoint to waypoint (n × n, both ways: a row read in order), and per
+ * point.
+ */
 interface Visibility {
   region: Region;
   clear: Uint8Array;
@@ -110,6 +116,45 @@ function seesWaypoint(p: PointSight, region: Region, x: number, y: number, wp: W
   return c === 1;
 }
 
+/** The search's nodes: 0..n-1 the waypoints, n = a, n+1 = b. */
+function searchNodes(
+  wp: Waypoints,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+): { X: Float64Array; Y: Float64Array } {
+  const n = wp.xs.length;
+  const X = new Float64Array(n + 2),
+    Y = new Float64Array(n + 2);
+  X.set(wp.xs);
+  Y.set(wp.ys);
+  X[n] = ax;
+  Y[n] = ay;
+  X[n + 1] = bx;
+  Y[n + 1] = by;
+  return { X, Y };
+}
+
+/** Node u's distance and predecessor as the settled nodes give them, each in its turn (the first of equals kept). */
+function viaSettled(
+  u: number,
+  settled: number[],
+  s: { dist: Float64Array; prev: Int32Array; D: ArrayLike<number>; X: Float64Array; Y: Float64Array; n: number },
+  sees: (u: number, v: number) => boolean,
+): void {
+  const { dist, prev, D, X, Y, n } = s;
+  dist[u] = Infinity;
+  prev[u] = -1;
+  for (const w of settled) {
+    const d = dist[w] + (u < n ? D[w * n + u] : hypot(X[u] - X[w], Y[u] - Y[w])); // (settled nodes are waypoints)
+    if (d < dist[u] && sees(w, u)) {
+      dist[u] = d;
+      prev[u] = w;
+    }
+  }
+}
+
 /**
  * Shortest visible polyline from a to b through waypoints, as points (excluding a and b), or
  * undefined. A* with the straight-line distance to b; sight lines between waypoints are cached
@@ -140,14 +185,7 @@ export function shortestWaypointPath(
   // An end known to see no waypoint: the straight line or nothing (what the search would find).
   if (seesNone(fromA) || seesNone(toB)) return region.segmentClear(ax, ay, bx, by) ? [] : undefined;
   // Nodes 0..n-1 waypoints, n = a, n+1 = b.
-  const X = new Float64Array(n + 2),
-    Y = new Float64Array(n + 2);
-  X.set(wp.xs);
-  Y.set(wp.ys);
-  X[n] = ax;
-  Y[n] = ay;
-  X[n + 1] = bx;
-  Y[n + 1] = by;
+  const { X, Y } = searchNodes(wp, ax, ay, bx, by);
   const dist = new Float64Array(n + 2).fill(Infinity);
   const prev = new Int32Array(n + 2).fill(-1);
   const done = new Uint8Array(n + 2);
@@ -190,15 +228,7 @@ export function shortestWaypointPath(
       untested[u] = 0;
       if (!sees(n, u)) {
         // no line from a: the distance the settled nodes give it, each in its turn (the first of equals kept)
-        dist[u] = Infinity;
-        prev[u] = -1;
-        for (const w of settled) {
-          const d = dist[w] + (u < n ? D[w * n + u] : hypot(X[u] - X[w], Y[u] - Y[w])); // (settled nodes are waypoints)
-          if (d < dist[u] && sees(w, u)) {
-            dist[u] = d;
-            prev[u] = w;
-          }
-        }
+        viaSettled(u, settled, { dist, prev, D, X, Y, n }, sees);
         if (dist[u] < Infinity) open.push(dist[u] + h[u], u);
         continue;
       }

@@ -152,8 +152,8 @@ export function solveWords(
       const o = slot * SLOT_STRIDE;
       len = NaN;
       if (D <= 4 * r) {
-        let ex = 1;
-        let ey = 0;
+        let ex: number;
+        let ey: number;
         if (D > 1e-12) {
           ex = dx / D;
           ey = dy / D;

@@ -119,7 +119,7 @@ export class ApiClient {
         credentials: 'same-origin',
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
-    } catch (err) {
+    } catch {
       throw new ApiError(
         0,
         'NetworkError',

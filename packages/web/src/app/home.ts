@@ -118,7 +118,8 @@ export function showSignedOutHome(shell: Shell, expired: boolean): void {
     messagePanel(
       expired ? 'Your session has expired' : 'Welcome to furrow',
       'furrow plans the routes your machines drive across a field. You get in from your farm software: ' +
-        'choose the route planner there (for example "Plan route" on a field) and it signs you in and opens your field. ' +
+        'choose the route planner there (for example "Plan route" on a field) and it signs you in and opens your ' +
+        'field. ' +
         'There is no separate password. Once in, your profile page lets you create API keys for your own tools.',
       [docs],
       'info',

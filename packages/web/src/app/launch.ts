@@ -34,7 +34,9 @@ export function launchFailureMessage(err: unknown): { title: string; body: strin
     if (code.includes('expired')) {
       return {
         title: 'This sign-in link has expired',
-        body: 'Launch links are valid for 10 minutes. Go back to your farm software and open the planner again to get a new one.',
+        body:
+          'Launch links are valid for 10 minutes. Go back to your farm software and open the planner again to ' +
+          'get a new one.',
       };
     }
     if (code.includes('used') || code.includes('consumed') || code.includes('replay')) {
@@ -46,7 +48,9 @@ export function launchFailureMessage(err: unknown): { title: string; body: strin
     if (err.status >= 400 && err.status < 500) {
       return {
         title: 'This sign-in link can no longer be used',
-        body: 'Launch links work once and for 10 minutes; this one is used, expired or not valid. Go back to your farm software and open the planner again.',
+        body:
+          'Launch links work once and for 10 minutes; this one is used, expired or not valid. Go back to your ' +
+          'farm software and open the planner again.',
       };
     }
     return {

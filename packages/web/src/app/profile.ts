@@ -69,8 +69,10 @@ export class ProfilePage {
           h(
             'p',
             { class: 'muted' },
-            'A key lets your own tools call the furrow API as you (header X-API-KEY), on the organisations you can open here. ' +
-              'It is shown once, when you create it; furrow keeps only a fingerprint of it. Revoke a key you no longer use.',
+            'A key lets your own tools call the furrow API as you (header X-API-KEY), on the organisations you can ' +
+              'open here. ' +
+              'It is shown once, when you create it; furrow keeps only a fingerprint of it. Revoke a key you no ' +
+              'longer use.',
           ),
           form,
           this.created,
@@ -206,7 +208,8 @@ export class ProfilePage {
       h(
         'p',
         { class: 'warning' },
-        'Copy it now and keep it safe: this is the only time it is shown. If you lose it, revoke it and create another.',
+        'Copy it now and keep it safe: this is the only time it is shown. If you lose it, revoke it and create ' +
+          'another.',
       ),
       h('div', { class: 'secret-row' }, value, copy),
       done,

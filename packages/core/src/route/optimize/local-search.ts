@@ -14,7 +14,9 @@ import { TransitionMemo, buildNeighbourLists } from './transitions.js';
 import type { NeighbourLists } from './transitions.js';
 
 export interface LocalSearchOptions {
-  /** Milliseconds clock injected by the caller (core reads no clock). Absent = only iteration budgets stop the search. */
+  /**
+   * Milliseconds clock injected by the caller (core reads no clock). Absent = only iteration budgets stop the search.
+   */
   now?: () => number;
   /** Hard limit on the search time, milliseconds (needs `now`). */
   maxTimeMilliseconds?: number;
@@ -344,6 +346,37 @@ class OrderSearch {
     return true;
   }
 
+  /** A kick: a segment-limited double bridge, A B C D -> A C B D with |B|, |C| ≤ 30, its ends activated. */
+  private doubleBridge(random: () => number, scratch: Int32Array): void {
+    const { n, order, pos } = this;
+    const maxSeg = Math.min(30, Math.floor((n - 1) / 3));
+    const lb = 1 + Math.floor(random() * maxSeg);
+    const lc = 1 + Math.floor(random() * maxSeg);
+    const a = Math.floor(random() * (n - lb - lc + 1));
+    const b = a + lb;
+    const c = b + lc;
+    const d =
+      this.link(this.exit(a - 1), this.entry(b)) +
+      this.link(this.exit(c - 1), this.entry(a)) +
+      this.link(this.exit(b - 1), this.entry(c)) -
+      this.linkAt(a) -
+      this.linkAt(b) -
+      this.linkAt(c);
+    for (let k = a; k < c; k++) scratch[k] = order[k];
+    let w = a;
+    for (let k = b; k < c; k++) order[w++] = scratch[k];
+    for (let k = a; k < b; k++) order[w++] = scratch[k];
+    for (let k = a; k < c; k++) pos[order[k]] = k;
+    this.touch(a, c - 1);
+    this.current += d;
+    this.activate(a - 1);
+    this.activate(a);
+    this.activate(a + lc - 1);
+    this.activate(a + lc);
+    this.activate(c - 1);
+    this.activate(c);
+  }
+
   /** Descends, then kicks until a budget or the stall limit stops the search. */
   run(options: LocalSearchOptions): LocalSearchResult {
     const { n, order, pos, flip, queue, queued } = this;
@@ -383,35 +416,9 @@ class OrderSearch {
         break;
       }
       if (this.outOfTime()) break;
-      // segment-limited double bridge: A B C D -> A C B D with |B|, |C| ≤ 30
-      const maxSeg = Math.min(30, Math.floor((n - 1) / 3));
-      const lb = 1 + Math.floor(random() * maxSeg);
-      const lc = 1 + Math.floor(random() * maxSeg);
-      const a = Math.floor(random() * (n - lb - lc + 1));
-      const b = a + lb;
-      const c = b + lc;
-      const d =
-        this.link(this.exit(a - 1), this.entry(b)) +
-        this.link(this.exit(c - 1), this.entry(a)) +
-        this.link(this.exit(b - 1), this.entry(c)) -
-        this.linkAt(a) -
-        this.linkAt(b) -
-        this.linkAt(c);
-      for (let k = a; k < c; k++) scratch[k] = order[k];
-      let w = a;
-      for (let k = b; k < c; k++) order[w++] = scratch[k];
-      for (let k = a; k < b; k++) order[w++] = scratch[k];
-      for (let k = a; k < c; k++) pos[order[k]] = k;
-      this.touch(a, c - 1);
-      this.current += d;
+      this.doubleBridge(random, scratch);
       kicks++;
       this.iterations++;
-      this.activate(a - 1);
-      this.activate(a);
-      this.activate(a + lc - 1);
-      this.activate(a + lc);
-      this.activate(c - 1);
-      this.activate(c);
       this.descend();
       if (this.current < best - EPS) {
         best = this.current;

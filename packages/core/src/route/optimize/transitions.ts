@@ -108,6 +108,42 @@ export interface NeighbourLists {
   radius: Float64Array;
 }
 
+/** A uniform grid over the ends, ~2 ends per cell: its frame, and the ends of each cell (members[start[c]..]). */
+function endGrid(
+  xy: ArrayLike<number>,
+  ends: number,
+): { minX: number; minY: number; cell: number; gx: number; gy: number; start: Int32Array; members: Int32Array } {
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
+  for (let e = 0; e < ends; e++) {
+    const x = xy[2 * e],
+      y = xy[2 * e + 1];
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  const spanX = Math.max(maxX - minX, 1e-9);
+  const spanY = Math.max(maxY - minY, 1e-9);
+  const cell = Math.max(Math.sqrt((spanX * spanY * 2) / ends), Math.max(spanX, spanY) / 1024, 1e-6);
+  const gx = Math.min(1024, Math.floor(spanX / cell) + 1);
+  const gy = Math.min(1024, Math.floor(spanY / cell) + 1);
+  const cellOf = (e: number): number => {
+    const cx = Math.min(gx - 1, Math.floor((xy[2 * e] - minX) / cell));
+    const cy = Math.min(gy - 1, Math.floor((xy[2 * e + 1] - minY) / cell));
+    return cy * gx + cx;
+  };
+  const start = new Int32Array(gx * gy + 1);
+  for (let e = 0; e < ends; e++) start[cellOf(e) + 1]++;
+  for (let c = 0; c < gx * gy; c++) start[c + 1] += start[c];
+  const fill = start.slice(0, gx * gy);
+  const members = new Int32Array(ends);
+  for (let e = 0; e < ends; e++) members[fill[cellOf(e)]++] = e;
+  return { minX, minY, cell, gx, gy, start, members };
+}
+
 /** `stop` (checked every 64 ends) aborts the build: the result is then undefined. */
 export function buildNeighbourLists(
   problem: OrderingProblem,
@@ -138,34 +174,7 @@ export function buildNeighbourLists(
   if (kk === 0) return out;
   const xy = problem.endXY;
   // uniform grid over the ends, ~2 ends per cell; rings of cells searched outwards
-  let minX = Infinity,
-    minY = Infinity,
-    maxX = -Infinity,
-    maxY = -Infinity;
-  for (let e = 0; e < ends; e++) {
-    const x = xy[2 * e],
-      y = xy[2 * e + 1];
-    if (x < minX) minX = x;
-    if (x > maxX) maxX = x;
-    if (y < minY) minY = y;
-    if (y > maxY) maxY = y;
-  }
-  const spanX = Math.max(maxX - minX, 1e-9);
-  const spanY = Math.max(maxY - minY, 1e-9);
-  const cell = Math.max(Math.sqrt((spanX * spanY * 2) / ends), Math.max(spanX, spanY) / 1024, 1e-6);
-  const gx = Math.min(1024, Math.floor(spanX / cell) + 1);
-  const gy = Math.min(1024, Math.floor(spanY / cell) + 1);
-  const cellOf = (e: number): number => {
-    const cx = Math.min(gx - 1, Math.floor((xy[2 * e] - minX) / cell));
-    const cy = Math.min(gy - 1, Math.floor((xy[2 * e + 1] - minY) / cell));
-    return cy * gx + cx;
-  };
-  const start = new Int32Array(gx * gy + 1);
-  for (let e = 0; e < ends; e++) start[cellOf(e) + 1]++;
-  for (let c = 0; c < gx * gy; c++) start[c + 1] += start[c];
-  const fill = start.slice(0, gx * gy);
-  const members = new Int32Array(ends);
-  for (let e = 0; e < ends; e++) members[fill[cellOf(e)]++] = e;
+  const { minX, minY, cell, gx, gy, start, members } = endGrid(xy, ends);
 
   const bestE = new Int32Array(kk);
   const bestD = new Float64Array(kk);

@@ -247,69 +247,81 @@ describe('refineOrderOnConnectors under a clock', () => {
     return { m, options };
   }
 
-  it('a route that cannot be costed in its share of the time gives way to one costed in full only if that is better than its part costed', () => {
-    const inp = input(24);
-    const ordered = orderFieldTracks(inp);
-    const own = ordered.alternatives[0].visits;
-    // the optimizer's own links are slow: it gets half the time (500 ms, about 5 links), then the fixed orders are costed
-    const fine = clocked(inp, own, false);
-    const keep = refineOrderOnConnectors(inp, ordered, fine.m, fine.options);
-    expect(keep.evaluated[0].complete).toBe(false);
-    expect(keep.evaluated.some((e) => e.complete)).toBe(true);
-    // a fixed order costed in full is dearer than the 5 links costed of the optimizer's: the optimizer's is kept, to be connected in full
-    expect(keep.visits).toEqual(own);
-    expect(Number.isNaN(keep.nonWorkingCost)).toBe(true);
-    // the same with the optimizer's links defective: a fixed order costed in full without defects wins
-    const bad = clocked(inp, own, true);
-    const swap = refineOrderOnConnectors(inp, ordered, bad.m, bad.options);
-    expect(swap.visits).not.toEqual(own);
-    expect(swap.defects).toBe(0);
-    expect(Number.isFinite(swap.nonWorkingCost)).toBe(true);
-  });
+  it(
+    'a route that cannot be costed in its share of the time gives way to one costed in full only if that is ' +
+      'better than its part costed',
+    () => {
+      const inp = input(24);
+      const ordered = orderFieldTracks(inp);
+      const own = ordered.alternatives[0].visits;
+      // the optimizer's own links are slow: it gets half the time (500 ms, about 5 links), then the fixed orders are
+      // costed
+      const fine = clocked(inp, own, false);
+      const keep = refineOrderOnConnectors(inp, ordered, fine.m, fine.options);
+      expect(keep.evaluated[0].complete).toBe(false);
+      expect(keep.evaluated.some((e) => e.complete)).toBe(true);
+      // a fixed order costed in full is dearer than the 5 links costed of the optimizer's: the optimizer's is kept, to
+      // be connected in full
+      expect(keep.visits).toEqual(own);
+      expect(Number.isNaN(keep.nonWorkingCost)).toBe(true);
+      // the same with the optimizer's links defective: a fixed order costed in full without defects wins
+      const bad = clocked(inp, own, true);
+      const swap = refineOrderOnConnectors(inp, ordered, bad.m, bad.options);
+      expect(swap.visits).not.toEqual(own);
+      expect(swap.defects).toBe(0);
+      expect(Number.isFinite(swap.nonWorkingCost)).toBe(true);
+    },
+  );
   /** Link k of `visits`, as the end it leaves and the end it enters (key a * 1000 + b). */
   const linkKey = (visits: OrderVisit[], k: number): number =>
     (2 * visits[k - 1].trackIndex + (visits[k - 1].forward ? 1 : 0)) * 1000 +
     2 * visits[k].trackIndex +
     (visits[k].forward ? 0 : 1);
 
-  it('a connector still searching at the deadline gives up there: the limit holds, and the connector cut short is not kept', () => {
-    const inp = input(24);
-    const ordered = orderFieldTracks(inp);
-    const own = ordered.alternatives[0].visits;
-    const stuck = linkKey(own, 3);
-    const clock = { t: 0 };
-    const base = model(inp, { n: 0 });
-    let stuckCalls = 0;
-    const m: RealCostModel = {
-      // one link of the optimizer's route takes 5 s to find unfittable (searching 1 ms a step, polling `abort`), the others 1 ms
-      link: (a, b, abort) => {
-        if (a * 1000 + b !== stuck) {
-          clock.t += 1;
-          return base.link(a, b);
-        }
-        stuckCalls++;
-        for (let step = 0; step < 5000; step++) {
-          clock.t += 1;
-          if (abort?.()) return { cost: 1, defects: 1, aborted: true };
-        }
-        return { cost: 500, defects: 1 };
-      },
-      head: base.head,
-      tail: base.tail,
-    };
-    const r = refineOrderOnConnectors(inp, ordered, m, {
-      now: () => clock.t,
-      remainingMilliseconds: () => 1000 - clock.t,
-      outOfTime: () => clock.t >= 1000,
-    });
-    // the optimizer's route had half the time (500 ms): the stuck link gave up then, and the fixed orders were costed after it
-    expect(clock.t).toBeLessThanOrEqual(1000);
-    expect(r.evaluated[0].complete).toBe(false);
-    expect(r.evaluated.slice(1).some((e) => e.complete)).toBe(true);
-    // cut short, its cost (a defect) was not counted
-    expect(stuckCalls).toBeGreaterThan(0);
-    expect(r.evaluated[0].defects).toBe(0);
-  });
+  it(
+    'a connector still searching at the deadline gives up there: the limit holds, and the connector cut short is ' +
+      'not kept',
+    () => {
+      const inp = input(24);
+      const ordered = orderFieldTracks(inp);
+      const own = ordered.alternatives[0].visits;
+      const stuck = linkKey(own, 3);
+      const clock = { t: 0 };
+      const base = model(inp, { n: 0 });
+      let stuckCalls = 0;
+      const m: RealCostModel = {
+        // one link of the optimizer's route takes 5 s to find unfittable (searching 1 ms a step, polling `abort`), the
+        // others 1 ms
+        link: (a, b, abort) => {
+          if (a * 1000 + b !== stuck) {
+            clock.t += 1;
+            return base.link(a, b);
+          }
+          stuckCalls++;
+          for (let step = 0; step < 5000; step++) {
+            clock.t += 1;
+            if (abort?.()) return { cost: 1, defects: 1, aborted: true };
+          }
+          return { cost: 500, defects: 1 };
+        },
+        head: base.head,
+        tail: base.tail,
+      };
+      const r = refineOrderOnConnectors(inp, ordered, m, {
+        now: () => clock.t,
+        remainingMilliseconds: () => 1000 - clock.t,
+        outOfTime: () => clock.t >= 1000,
+      });
+      // the optimizer's route had half the time (500 ms): the stuck link gave up then, and the fixed orders were costed
+      // after it
+      expect(clock.t).toBeLessThanOrEqual(1000);
+      expect(r.evaluated[0].complete).toBe(false);
+      expect(r.evaluated.slice(1).some((e) => e.complete)).toBe(true);
+      // cut short, its cost (a defect) was not counted
+      expect(stuckCalls).toBeGreaterThan(0);
+      expect(r.evaluated[0].defects).toBe(0);
+    },
+  );
 
   it('out of time before any route is costed in full: the route with the fewest defects found so far is kept', () => {
     const inp = input(24);

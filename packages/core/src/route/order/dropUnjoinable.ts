@@ -37,7 +37,10 @@ export const MAX_RUN = 4;
 export interface DropOptions<S extends PartSegment, W> {
   /** Whether a connection made fits (no straight `unfitted` connector). A missing part fits. */
   fits: (r: RouteParts<S, W>) => boolean;
-  /** Defects of a connection (warnings: headland passes left out, ...): a new head or tail may not have more than the route's. */
+  /**
+   * Defects of a connection (warnings: headland passes left out, ...): a new head or tail may not have more than the
+   * route's.
+   */
   defects: (r: RouteParts<S, W>) => number;
   /** Working meters of a track (what taking it out leaves unworked). */
   meters: (trackIndex: number) => number;
@@ -78,7 +81,8 @@ export function dropUnjoinable<S extends PartSegment, W>(
   const headDefects = defects(own.head(entry(kept[0]))),
     tailDefects = defects(own.tail(exit(kept[kept.length - 1])));
   const end = (r: RouteParts<S, W> | undefined, most: number): boolean => ok(r) && defects(r) <= most;
-  // Whether joins made through `source` fit (a join before seq(j), j = 0: the route's start, j = its length: its end), and leave the tracks beside them something.
+  // Whether joins made through `source` fit (a join before seq(j), j = 0: the route's start, j = its length: its end),
+  // and leave the tracks beside them something.
   const fitsVia = (source: RoutePartsSource<S, W>): Fits => {
     // The join between two visits (before undefined: the route's head; after undefined: its tail).
     const join = (before: OrderVisit | undefined, after: OrderVisit | undefined): RouteParts<S, W> | undefined =>
@@ -98,7 +102,8 @@ export function dropUnjoinable<S extends PartSegment, W>(
         : after === undefined
           ? end(join(before, after), tailDefects)
           : ok(join(before, after));
-    // ... and the track before it kept (a join is bad, too, where it and the join before that track leave nothing of it).
+    // ... and the track before it kept (a join is bad, too, where it and the join before that track leave nothing of
+    // it).
     return {
       at: (seq, j) => joinFits(seq(j - 1), seq(j)) && left(seq(j - 2), seq(j - 1), seq(j)),
       leftAt: (seq, k) => left(seq(k - 1), seq(k), seq(k + 1)),

@@ -76,7 +76,10 @@ export interface FieldOrderInput {
   endIsStaging?: boolean;
   /** Milliseconds clock; without it the optimizer stops by its iteration rules only. */
   now?: () => number;
-  /** Seconds of work budget (clock.ts) without a clock: the whole call's maxOptimizerTime (default routeOptions.maxOptimizerTime). */
+  /**
+   * Seconds of work budget (clock.ts) without a clock: the whole call's maxOptimizerTime (default
+   * routeOptions.maxOptimizerTime).
+   */
   workBudgetSeconds?: number;
   /** The call's wall-clock cap (clock.ts): true once it has passed; the optimizer stops where it is. */
   outOfTime?: () => boolean;
@@ -157,7 +160,8 @@ export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
   // 17,657 → 28,261 m non-working), though over the corpus at W 12 m and W 36 m they drove less.
   if (input.routeOptions.algorithm !== 'optimized' && tracks.some((t) => t.widthMeters !== undefined)) {
     problem.loose = Uint8Array.from(tracks, (t) => (t.widthMeters !== undefined ? 1 : 0));
-    // the shortest turning path from leaving through one end to entering through the other (the ends' chords as headings)
+    // the shortest turning path from leaving through one end to entering through the other (the ends' chords as
+    // headings)
     const pose = (e: number, leaving: boolean): Pose => {
       const o = e ^ 1;
       const h = Math.atan2(endXY[2 * e + 1] - endXY[2 * o + 1], endXY[2 * e] - endXY[2 * o]);
@@ -177,7 +181,8 @@ export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
     if (ro.startPointNodeIndex >= nodes)
       throw new PlanError(
         'invalid-option',
-        `routeOptions.startPointNodeIndex: ${ro.startPointNodeIndex} is not a node of this plan (it has ${nodes} nodes, 0 to ${nodes - 1}; see plan.nodes)`,
+        `routeOptions.startPointNodeIndex: ${ro.startPointNodeIndex} is not a node of this plan (it has ${nodes} ` +
+          `nodes, 0 to ${nodes - 1}; see plan.nodes)`,
         [{ path: 'routeOptions.startPointNodeIndex', message: `must be below ${nodes}` }],
       );
     problem.startEnd = ro.startPointNodeIndex;
@@ -186,13 +191,15 @@ export function trackOrderingProblem(input: FieldOrderInput): OrderingProblem {
     if (ro.endPointNodeIndex >= nodes)
       throw new PlanError(
         'invalid-option',
-        `routeOptions.endPointNodeIndex: ${ro.endPointNodeIndex} is not a node of this plan (it has ${nodes} nodes, 0 to ${nodes - 1}; see plan.nodes)`,
+        `routeOptions.endPointNodeIndex: ${ro.endPointNodeIndex} is not a node of this plan (it has ${nodes} ` +
+          `nodes, 0 to ${nodes - 1}; see plan.nodes)`,
         [{ path: 'routeOptions.endPointNodeIndex', message: `must be below ${nodes}` }],
       );
     if (n > 1 && problem.startEnd !== undefined && ro.endPointNodeIndex >> 1 === problem.startEnd >> 1)
       throw new PlanError(
         'invalid-option',
-        'routeOptions.endPointNodeIndex: the end node lies on the same track as the start node; pick an end node of another track',
+        'routeOptions.endPointNodeIndex: the end node lies on the same track as the start node; pick an end node ' +
+          'of another track',
         [{ path: 'routeOptions.endPointNodeIndex', message: 'same track as the start node' }],
       );
     problem.finishEnd = ro.endPointNodeIndex;

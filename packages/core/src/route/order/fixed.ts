@@ -33,7 +33,10 @@ function looseApart(problem: OrderingProblem): boolean {
   return loose !== undefined && loose.includes(1) && loose.includes(0);
 }
 
-/** Items of each group sorted by rank; groups in ascending group id. `loose`: of the loose items placed apart, else of the others. */
+/**
+ * Items of each group sorted by rank; groups in ascending group id. `loose`: of the loose items placed apart, else of
+ * the others.
+ */
 function groupsByRank(problem: OrderingProblem, loose = false): number[][] {
   const n = problem.itemCount;
   const apart = looseApart(problem);
@@ -88,7 +91,10 @@ export function fixedSequence(
   return out;
 }
 
-/** Places between two items a loose group is costed at (`insertLooseGroups`): those where the straight-line detour to it is least. */
+/**
+ * Places between two items a loose group is costed at (`insertLooseGroups`): those where the straight-line detour to it
+ * is least.
+ */
 const LOOSE_PLACES = 24;
 
 /**
@@ -136,7 +142,9 @@ export function insertLooseGroups(problem: OrderingProblem, order: ItemOrder): I
   return { sequence, flipped, addedCost };
 }
 
-/** A loose group's items as a run put in before `sequence[at]`: each way round, and what it adds to the order's cost. */
+/**
+ * A loose group's items as a run put in before `sequence[at]`: each way round, and what it adds to the order's cost.
+ */
 interface LooseRun {
   at: number;
   items: number[];
@@ -172,7 +180,10 @@ function loosePlaces(
   return [...byDetour.slice(0, LOOSE_PLACES).map((p) => p.at), n];
 }
 
-/** `items` driven in turn from `prevExit` (−1: the route's start), each entered through the end nearer the last exit, then on to `nextEntry` (−1: nothing after). */
+/**
+ * `items` driven in turn from `prevExit` (−1: the route's start), each entered through the end nearer the last exit,
+ * then on to `nextEntry` (−1: nothing after).
+ */
 function looseRun(
   problem: OrderingProblem,
   items: number[],

@@ -14,7 +14,10 @@ function strip(line: number, x0: number, y0: number, x1: number, y1: number): Or
   return { line, u0: 0, u1: Math.hypot(x1 - x0, y1 - y0), v: 0, x0, y0, x1, y1, widthMeters: 3 };
 }
 
-/** The snake order of 40 rectangle tracks (x = 0 … 234 m, y = 0 … 300 m, cell 0) and `strips` after them, each a cell of its own. */
+/**
+ * The snake order of 40 rectangle tracks (x = 0 … 234 m, y = 0 … 300 m, cell 0) and `strips` after them, each a cell of
+ * its own.
+ */
 function snakeWith(strips: OrderTrack[], n = 40): number[] {
   const tracks = [...rectangleTracks(n), ...strips];
   const cellOf = Int32Array.from(tracks, (_, i) => (i < n ? 0 : i - n + 1));
@@ -23,7 +26,10 @@ function snakeWith(strips: OrderTrack[], n = 40): number[] {
   ).visits.map((v) => v.trackIndex);
 }
 
-/** Whether the tracks (0 … n − 1) of `order` are driven in a variant of the snake pattern (as laid out or mirrored, either way round). */
+/**
+ * Whether the tracks (0 … n − 1) of `order` are driven in a variant of the snake pattern (as laid out or mirrored,
+ * either way round).
+ */
 function isSnake(order: number[], n = 40): boolean {
   const tracks = order.filter((i) => i < n);
   const plain = orderFieldTracks(orderInput(n, { routeOptions: { algorithm: 'snake' } })).visits.map(

@@ -13,10 +13,12 @@ export function patternSvg(sequence: number[], title: string): string {
   const x = (i: number): number => left + i * dx;
   const parts: string[] = [];
   parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
+      `font-family="sans-serif" font-size="12">`,
   );
   parts.push(
-    '<defs><marker id="a" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#2a6f2a"/></marker></defs>',
+    '<defs><marker id="a" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="6" markerHeight="6" ' +
+      'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#2a6f2a"/></marker></defs>',
   );
   parts.push(`<rect width="${width}" height="${height}" fill="#fff"/>`);
   parts.push(`<text x="${width / 2}" y="18" text-anchor="middle" font-size="14">${title}</text>`);
@@ -38,13 +40,15 @@ export function patternSvg(sequence: number[], title: string): string {
       const y = up ? top : bottom;
       const cy = up ? y - bulge : y + bulge;
       parts.push(
-        `<path d="M${x(i)},${y} C${x(i)},${cy} ${x(j)},${cy} ${x(j)},${y}" fill="none" stroke="#b5651d" stroke-width="2" stroke-dasharray="5,3"/>`,
+        `<path d="M${x(i)},${y} C${x(i)},${cy} ${x(j)},${cy} ${x(j)},${y}" fill="none" stroke="#b5651d" ` +
+          `stroke-width="2" stroke-dasharray="5,3"/>`,
       );
     }
     up = !up;
   }
   parts.push(
-    `<text x="${left}" y="${height - 30}" fill="#666">track number across the field (circled: visiting order; dashed: turns)</text>`,
+    `<text x="${left}" y="${height - 30}" fill="#666">track number across the field (circled: visiting order; ` +
+      `dashed: turns)</text>`,
   );
   parts.push('</svg>');
   return parts.join('\n') + '\n';

@@ -81,26 +81,30 @@ describe('planRoute routeOptions', () => {
     }
   });
 
-  it("optimized costs routes connector by connector: the cost it chose on is the connected route's non-working distance", () => {
-    for (const ro of [
-      {},
-      { stagingArea: at(-100, -100) },
-      { stagingArea: at(500, 120), headlandsFirst: true },
-      { startPointNodeIndex: 3 },
-    ]) {
-      const p = plan(ro);
-      expect(p.optimizer.connected.length).toBeGreaterThan(1);
-      expect(p.optimizer.connectorsEvaluated).toBeGreaterThan(0);
-      expect(p.optimizer.realNonWorkingCost).toBeCloseTo(p.metrics.nonWorkingDistanceMeters, 1);
-      // put together from the connections made while costing, not connected a second time
-      expect(p.optimizer.assembled).toBe(true);
-      expectContinuous(p);
-      expect(tracks(p)).toHaveLength(p.tracks.length);
-      // every fixed order was costed the same way, in full or until it cost more than the chosen route
-      for (const c of p.optimizer.connected)
-        expect(c.nonWorkingCost).toBeGreaterThanOrEqual(p.optimizer.realNonWorkingCost - 1e-6);
-    }
-  });
+  it(
+    "optimized costs routes connector by connector: the cost it chose on is the connected route's non-working " +
+      'distance',
+    () => {
+      for (const ro of [
+        {},
+        { stagingArea: at(-100, -100) },
+        { stagingArea: at(500, 120), headlandsFirst: true },
+        { startPointNodeIndex: 3 },
+      ]) {
+        const p = plan(ro);
+        expect(p.optimizer.connected.length).toBeGreaterThan(1);
+        expect(p.optimizer.connectorsEvaluated).toBeGreaterThan(0);
+        expect(p.optimizer.realNonWorkingCost).toBeCloseTo(p.metrics.nonWorkingDistanceMeters, 1);
+        // put together from the connections made while costing, not connected a second time
+        expect(p.optimizer.assembled).toBe(true);
+        expectContinuous(p);
+        expect(tracks(p)).toHaveLength(p.tracks.length);
+        // every fixed order was costed the same way, in full or until it cost more than the chosen route
+        for (const c of p.optimizer.connected)
+          expect(c.nonWorkingCost).toBeGreaterThanOrEqual(p.optimizer.realNonWorkingCost - 1e-6);
+      }
+    },
+  );
 
   it('a staging area far to the east moves the first track east; the route starts and ends there', () => {
     const east = plan({ stagingArea: at(3000, 120), headlandsFirst: false });
@@ -119,7 +123,8 @@ describe('planRoute routeOptions', () => {
     const base = plan({}, { headland: { passes: 0 } });
     expect(base.nodes.length).toBeGreaterThan(8);
     const p = plan({ startPointNodeIndex: 9, endPointNodeIndex: 4 }, { headland: { passes: 0 } });
-    // node k = end k of the plan's tracks (as driven: turns may pull inner ends back, never the route's first start or last end)
+    // node k = end k of the plan's tracks (as driven: turns may pull inner ends back, never the route's first start or
+    // last end)
     const nodes = p.nodes as { index: number; trackIndex: number; position: Position }[];
     const startNode = nodes[9];
     const endNode = nodes[4];

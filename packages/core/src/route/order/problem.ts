@@ -12,7 +12,9 @@
 export interface OrderingProblem {
   /** Number of working items. */
   itemCount: number;
-  /** End coordinates in the local metric frame, stride 2: end `e` is at (endXY[2e], endXY[2e+1]); length 4·itemCount. */
+  /**
+   * End coordinates in the local metric frame, stride 2: end `e` is at (endXY[2e], endXY[2e+1]); length 4·itemCount.
+   */
   endXY: Float64Array;
   /** Cost of working each item, length itemCount (constant for every order). */
   workCost: Float64Array;
@@ -49,7 +51,10 @@ export interface OrderingProblem {
    * (`insertLooseGroups`, fixed.ts): strip passes (tracks/strips.ts), driven where the route passes them.
    */
   loose?: Uint8Array;
-  /** Cost estimate of a link into or out of a loose item, leaving through `fromEnd` and entering through `toEnd` (absent: the straight-line distance). */
+  /**
+   * Cost estimate of a link into or out of a loose item, leaving through `fromEnd` and entering through `toEnd`
+   * (absent: the straight-line distance).
+   */
   looseLinkCost?(fromEnd: number, toEnd: number): number;
   /**
    * A constant f with cost(a, b) ≥ f · |a − b| (Euclidean, meters) for every pair, entry and exit legs
@@ -58,7 +63,9 @@ export interface OrderingProblem {
   costPerMeterLowerBound?: number;
 }
 
-/** An order of the items: `sequence[k]` is the k-th item driven, `flipped[k]` whether it is entered through its end 1. */
+/**
+ * An order of the items: `sequence[k]` is the k-th item driven, `flipped[k]` whether it is entered through its end 1.
+ */
 export interface ItemOrder {
   sequence: number[];
   flipped: boolean[];

@@ -25,7 +25,10 @@ export const MAX_STRETCH = 6;
 /** A sequence of visits by index (undefined past either end). */
 export type Seq = (k: number) => OrderVisit | undefined;
 
-/** In a sequence: whether the join before `seq(j)` fits and leaves the track before it something (`at`); whether the joins around `seq(k)` leave it something (`leftAt`). */
+/**
+ * In a sequence: whether the join before `seq(j)` fits and leaves the track before it something (`at`); whether the
+ * joins around `seq(k)` leave it something (`leftAt`).
+ */
 export interface Fits {
   at: (seq: Seq, j: number) => boolean;
   leftAt: (seq: Seq, k: number) => boolean;
@@ -49,7 +52,10 @@ interface Candidate {
   turn: boolean;
 }
 
-/** A candidate as the route it makes (`seq`, which differs from the route's in [lo, hi) only), and the joins (index of the visit after each) it makes anew. */
+/**
+ * A candidate as the route it makes (`seq`, which differs from the route's in [lo, hi) only), and the joins (index of
+ * the visit after each) it makes anew.
+ */
 interface Change {
   lo: number;
   hi: number;
