@@ -22,7 +22,10 @@ export interface TurnHeadland {
   asked: number;
   /** Passes the turns need. */
   passes: number;
-  /** Passes planned, where fewer than `passes` (the inner ones of those could not all be joined): the halfway variant (choice/planVariants.ts). */
+  /**
+   * Passes planned, where fewer than `passes` (the inner ones of those could not all be joined): the
+   * halfway variant (choice/planVariants.ts).
+   */
   planned?: number;
   /** Depth the turns need, meters. */
   depthMeters: number;
@@ -75,11 +78,31 @@ export function turnHeadlandPasses(input: PlanSettings, tracks: readonly Track[]
 
 /** The warning (widened or too narrow), placed at a track end whose turn needs the depth. */
 export function headlandWidenedWarning(t: TurnHeadland, widthMeters: number, turnRadiusMeters: number): LocalWarning {
-  const m = (v: number): string => `${Math.round(v * 10) / 10} m`;
   return {
     code: t.widened ? 'headland-widened' : 'headland-too-narrow',
-    message: `the turns need a headland ${m(t.depthMeters)} deep (a forward U turn at R ${turnRadiusMeters} m to the track ${t.skipLines} over reaches that far past the track ends${t.fewTracks ? `; the field has fewer track lines than that, so its tracks could only be joined by loops` : ''}): ${t.passes} headland passes of ${widthMeters} m, not the ${t.asked} asked (${m(t.asked * widthMeters)}); ${t.widened ? `planned with ${t.planned ?? t.passes}${t.planned !== undefined ? ` (with ${t.passes}, headland passes that cannot be joined at R would be left out)` : t.roundOnly ? ', which leave no ground for tracks: the field is driven in headland passes only' : ''}` : `the ${t.asked} are kept: tracks are shortened where a turn does not fit, or joined by longer manoeuvres`}`,
+    message: headlandMessage(t, widthMeters, turnRadiusMeters),
     x: t.x,
     y: t.y,
   };
+}
+
+/** The widened / too-narrow warning's words. */
+function headlandMessage(t: TurnHeadland, widthMeters: number, turnRadiusMeters: number): string {
+  const m = (v: number): string => `${Math.round(v * 10) / 10} m`;
+  const loops = t.fewTracks
+    ? '; the field has fewer track lines than that, so its tracks could only be joined by loops'
+    : '';
+  const need =
+    `the turns need a headland ${m(t.depthMeters)} deep (a forward U turn at R ${turnRadiusMeters} m to the ` +
+    `track ${t.skipLines} over reaches that far past the track ends${loops}): ${t.passes} headland passes of ` +
+    `${widthMeters} m, not the ${t.asked} asked (${m(t.asked * widthMeters)}); `;
+  const kept = 'are kept: tracks are shortened where a turn does not fit, or joined by longer manoeuvres';
+  if (!t.widened) return `${need}the ${t.asked} ${kept}`;
+  const why =
+    t.planned !== undefined
+      ? ` (with ${t.passes}, headland passes that cannot be joined at R would be left out)`
+      : t.roundOnly
+        ? ', which leave no ground for tracks: the field is driven in headland passes only'
+        : '';
+  return `${need}planned with ${t.planned ?? t.passes}${why}`;
 }
