@@ -9,9 +9,13 @@ import { clear, h, s } from './dom.js';
 import type { FeatureCollection } from './geo.js';
 import type { ClassifiedPlan, LayerId } from './layers.js';
 import { LAYERS, classifyPlan, layerCounts } from './layers.js';
-import { MapView, holesOf } from './map.js';
+import { holesOf } from './geo.js';
+import { MapView, basemapFromPage } from './map.js';
+import { Playback } from './playback.js';
+import { headingInWords, trackHeadingDegrees } from './route.js';
+import { planWarnings } from './warnings.js';
 import type { MetricChange } from './metrics.js';
-import { METRIC_ROWS, compareMetrics } from './metrics.js';
+import { METRIC_ROWS, compareMetrics, formatArea } from './metrics.js';
 import type { PlanParameters } from './params.js';
 import {
   DEFAULT_PARAMETERS,
@@ -41,7 +45,9 @@ interface PlanState {
 }
 
 export class PlanView {
-  private readonly map = new MapView();
+  private readonly map = new MapView(basemapFromPage(document));
+  private readonly playback = new Playback(this.map);
+  private readonly headingWords = h('p', { class: 'heading-words', 'data-testid': 'heading-words' });
   private readonly legend = h('div', { class: 'legend', 'data-testid': 'legend' });
   private readonly metrics = h('div', { class: 'metrics', 'data-testid': 'metrics' });
   private readonly warnings = h('ul', { class: 'warnings', 'data-testid': 'warnings', hidden: true });
@@ -78,6 +84,8 @@ export class PlanView {
           { class: 'map-pane', 'aria-label': 'Map' },
           h('div', { class: 'map-header' }, this.title, this.subtitle),
           this.map.element,
+          this.playback.element,
+          this.headingWords,
           this.legend,
         ),
         h(
@@ -169,14 +177,20 @@ export class PlanView {
     const classified = classifyPlan(plan);
     this.previousMetrics = this.current?.plan.metrics;
     this.current = { plan, classified, params, request };
-    this.map.setData({ boundary: boundary.geometry, obstacles: boundary.obstacles, plan: classified }, refit);
+    this.map.setData(
+      { boundary: boundary.geometry, obstacles: boundary.obstacles, plan: classified, widthMeters: params.widthMeters },
+      refit,
+    );
+    this.playback.setRoute(classified.route, plan.metrics);
+    const trackHeading = trackHeadingDegrees(classified.route);
+    this.headingWords.textContent = trackHeading === undefined ? '' : `${headingInWords(trackHeading)}.`;
     this.renderLegend(classified);
     this.renderMetrics(plan.metrics, this.previousMetrics);
     this.renderWarnings(plan);
     this.renderDownloads();
     this.saveButton.disabled = false;
     this.saveButton.textContent = 'Save plan';
-    const heading = (plan as { heading?: { degrees?: number } }).heading?.degrees;
+    const heading = trackHeading;
     this.subtitle.textContent = [
       `${params.widthMeters} m working width`,
       `${params.headlandPasses} headland pass${params.headlandPasses === 1 ? '' : 'es'}`,
@@ -358,8 +372,10 @@ export class PlanView {
     this.legend.append(h('h2', { class: 'legend-title' }, 'Layers'));
     const list = h('ul', { class: 'legend-list' });
     for (const layer of LAYERS) {
-      const n = counts?.[layer.id] ?? 0;
+      const uncovered = layer.id === 'uncovered' ? this.current?.plan.metrics?.['uncoveredSquareMeters'] : undefined;
+      const n = typeof uncovered === 'number' ? Math.round(uncovered) : (counts?.[layer.id] ?? 0);
       if (c && n === 0 && layer.id !== 'boundary' && layer.id !== 'tracks') continue;
+      const countText = typeof uncovered === 'number' ? formatArea(uncovered) : String(n);
       const box = h('input', {
         type: 'checkbox',
         checked: this.map.isLayerVisible(layer.id),
@@ -377,7 +393,7 @@ export class PlanView {
             box,
             swatch(layer.swatch, layer.color),
             h('span', {}, layer.label),
-            counts ? h('span', { class: 'count' }, String(n)) : null,
+            counts ? h('span', { class: 'count' }, countText) : null,
           ),
         ),
       );
@@ -437,18 +453,30 @@ export class PlanView {
     this.metrics.append(table);
   }
 
-  /** The planner's warnings (Warning features and the plan's `warnings` member), in words. */
+  /** The planner's warnings in plain words with their code as a tag; one with a place zooms there. */
   private renderWarnings(plan: FeatureCollection): void {
     clear(this.warnings);
-    const messages = new Set<string>();
-    for (const f of plan.features) {
-      if (f.properties?.['type'] === 'Warning' && typeof f.properties['message'] === 'string')
-        messages.add(f.properties['message']);
+    const list = planWarnings(plan);
+    for (const w of list) {
+      const body = [
+        h('strong', { class: 'warning-title' }, w.title),
+        ' ',
+        h('span', { class: 'warning-text' }, w.text),
+        ' ',
+        h('code', { class: 'tag', 'data-testid': 'warning-code' }, w.code),
+      ];
+      const geometry = w.geometry;
+      const item = geometry
+        ? h('button', { type: 'button', class: 'warning-link', title: 'Show on the map' }, ...body)
+        : h('div', { class: 'warning-body' }, ...body);
+      if (geometry)
+        item.addEventListener('click', () => {
+          this.map.zoomTo(geometry);
+          this.map.element.focus();
+        });
+      this.warnings.append(h('li', { 'data-code': w.code }, item));
     }
-    const extra = (plan as { warnings?: unknown }).warnings;
-    if (Array.isArray(extra)) for (const w of extra) if (typeof w?.message === 'string') messages.add(w.message);
-    for (const m of messages) this.warnings.append(h('li', {}, m));
-    this.warnings.hidden = messages.size === 0;
+    this.warnings.hidden = list.length === 0;
   }
 
   private renderDownloads(): void {
