@@ -50,7 +50,7 @@ export interface CreateAppOptions {
 }
 
 /** Routes whose body is not JSON (boundary import takes files). */
-const RAW_BODY_PATHS = [/^\/api\/fields\/[^/]+\/boundaries\/import$/];
+const RAW_BODY_PATHS = [/^\/api\/fields\/[^/]+\/boundaries\/import$/, /^\/api\/boundaries\/read$/];
 
 export function createApp(opts: CreateAppOptions): App {
   const config: ApiConfig = { ...defaultConfig, ...opts.config };

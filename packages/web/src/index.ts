@@ -33,6 +33,7 @@ export const webAppRoutes: readonly string[] = [
   '/path-planning/boundary/:boundaryId',
   '/app',
   '/profile',
+  '/fields/new',
 ];
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -142,7 +143,7 @@ function withBasemapMeta(html: string, basemap: BasemapSetting | undefined): str
 
 /** True when `pathname` is one of the application's pages (not an asset, not the API). */
 export function isWebAppPage(pathname: string): boolean {
-  if (['/', '/launch', '/app', '/app/', '/profile', '/profile/'].includes(pathname)) return true;
+  if (['/', '/launch', '/app', '/app/', '/profile', '/profile/', '/fields/new'].includes(pathname)) return true;
   return /^\/path-planning\/boundary\/[^/]+\/?$/.test(pathname);
 }
 

@@ -32,25 +32,18 @@ const json = (description: string, schema: z.ZodType) => ({ description, content
 
 const SubmitSchema = z
   .strictObject({
-    companyId: z
-      .string()
-      .optional()
-      .openapi({
-        description:
-          "Company the job, its inline boundaries and plans belong to (default: the company of the first `boundaryId` item, or the caller's only company)",
-      }),
+    companyId: z.string().optional().openapi({
+      description:
+        "Company the job, its inline boundaries and plans belong to (default: the company of the first `boundaryId` item, or the caller's only company)",
+    }),
     defaults: z
       .record(z.string(), z.unknown())
       .optional()
       .openapi({ description: 'Request fields every item starts from (shape A or B, without geometry)' }),
-    items: z
-      .array(z.record(z.string(), z.unknown()))
-      .min(1)
-      .max(MAX_JOB_ITEMS)
-      .openapi({
-        description:
-          'Each a path-plan request (shape A or B, optional `name`) or `{ "boundaryId": "…" }` with request fields overriding `defaults`',
-      }),
+    items: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_JOB_ITEMS).openapi({
+      description:
+        'Each a path-plan request (shape A or B, optional `name`) or `{ "boundaryId": "…" }` with request fields overriding `defaults`',
+    }),
   })
   .openapi('GuidanceJobRequest');
 

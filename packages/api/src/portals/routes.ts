@@ -46,12 +46,9 @@ const security = [{ ApiKey: [] }];
 const TerrainRequestSchema = z
   .strictObject({
     field: FieldGeometrySchema,
-    grid: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .openapi({
-        description: 'JSON elevation grid (docs/terrain.md): type, crs, origin, cellSize, columns, rows, elevations',
-      }),
+    grid: z.record(z.string(), z.unknown()).optional().openapi({
+      description: 'JSON elevation grid (docs/terrain.md): type, crs, origin, cellSize, columns, rows, elevations',
+    }),
     gridGeoTiffBase64: z
       .string()
       .max(14_000_000)

@@ -117,15 +117,10 @@ async function companyOfPlannedBoundary(
 }
 
 const DirectQuerySchema = z.object({
-  boundaryId: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .openapi({
-      description:
-        "The stored boundary this plan is for (the request's field must be its geometry): the boundary's company pays, then the caller",
-    }),
+  boundaryId: z.string().min(1).max(100).optional().openapi({
+    description:
+      "The stored boundary this plan is for (the request's field must be its geometry): the boundary's company pays, then the caller",
+  }),
 });
 
 export function plansRoutes(deps: Deps): OpenAPIHono<AppEnv> {

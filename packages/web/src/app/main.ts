@@ -4,6 +4,7 @@ import { h } from './dom.js';
 import { sanitizeTheme } from './embedding.js';
 import { showHome, showSignedOutHome } from './home.js';
 import { runLaunch } from './launch.js';
+import { NewFieldPage } from './new-field.js';
 import { ProfilePage } from './profile.js';
 import { PlanView } from './plan-view.js';
 import type { Session } from './session.js';
@@ -67,7 +68,10 @@ export function organisationsOf(user: unknown): SelectorOption[] {
 
 /** The app's pages (the server answers others with this page and status 404). */
 export function isAppPath(path: string): boolean {
-  return ['/', '/app', '/launch', '/profile'].includes(path) || /^\/path-planning\/boundary\/[^/]+$/.test(path);
+  return (
+    ['/', '/app', '/launch', '/profile', '/fields/new'].includes(path) ||
+    /^\/path-planning\/boundary\/[^/]+$/.test(path)
+  );
 }
 
 async function main(): Promise<void> {
@@ -153,6 +157,11 @@ async function main(): Promise<void> {
 
   if (path === '/profile') {
     await new ProfilePage(shell, api).start();
+    return;
+  }
+  if (path === '/fields/new') {
+    const user = await api.currentUser().catch(() => undefined);
+    new NewFieldPage({ shell, api, organisations: organisationsOf(user) }).start();
     return;
   }
   const m = /^\/path-planning\/boundary\/([^/]+)$/.exec(path);

@@ -14,6 +14,7 @@ import { MapView, basemapFromPage } from './map.js';
 import { Playback } from './playback.js';
 import { headingInWords, trackHeadingDegrees } from './route.js';
 import { planWarnings } from './warnings.js';
+import { CreditLine, PlanHistory, UnsavedPlanStore } from './plan-keeping.js';
 import type { MetricChange } from './metrics.js';
 import { METRIC_ROWS, compareMetrics, formatArea } from './metrics.js';
 import type { PlanParameters } from './params.js';
@@ -61,6 +62,9 @@ export class PlanView {
   private current?: PlanState;
   private previousMetrics?: Record<string, unknown>;
   private busy = false;
+  private readonly creditLine: CreditLine;
+  private readonly history: PlanHistory;
+  private readonly unsaved = new UnsavedPlanStore(sessionStorageOrUndefined());
 
   constructor(private readonly deps: PlanViewDeps) {
     this.form = this.buildForm();
@@ -70,6 +74,15 @@ export class PlanView {
       'Save plan',
     );
     this.saveButton.addEventListener('click', () => void this.save());
+    this.creditLine = new CreditLine(deps.api);
+    this.history = new PlanHistory(deps.api, (planId) => void this.openStored(planId));
+    // An unsaved plan is not lost without asking.
+    window.addEventListener('beforeunload', (e) => {
+      if (this.current && !this.current.savedPlanId) {
+        e.preventDefault();
+        e.returnValue = '';
+      }
+    });
   }
 
   async start(): Promise<void> {
@@ -92,7 +105,7 @@ export class PlanView {
           'aside',
           { class: 'side-panel', 'aria-label': 'Plan details' },
           h('section', { class: 'panel' }, h('h2', {}, 'Plan metrics'), this.metrics, this.warnings),
-          h('section', { class: 'panel' }, h('h2', {}, 'Planning parameters'), this.form),
+          h('section', { class: 'panel' }, h('h2', {}, 'Planning parameters'), this.creditLine.element, this.form),
           h(
             'section',
             { class: 'panel' },
@@ -100,6 +113,7 @@ export class PlanView {
             h('div', { class: 'actions' }, this.saveButton),
             this.downloads,
           ),
+          this.history.element,
           this.status,
         ),
       ),
@@ -127,8 +141,49 @@ export class PlanView {
     this.title.textContent = this.boundary.name ?? 'Field';
     this.deps.onBoundary?.(this.boundary);
     this.map.setData({ boundary: this.boundary.geometry, obstacles: this.boundary.obstacles }, true);
-    if (await this.showLatestSavedPlan()) return;
+    void this.creditLine.refresh(this.boundary.companyId);
+    void this.history.refresh(this.boundary.fieldId, this.deps.boundaryId);
+    // Opening a field plans it only the first time: a reload shows the tab's unsaved plan, else
+    // the last saved one, at no cost.
+    if (this.showUnsaved() || (await this.showLatestSavedPlan())) return;
     await this.replan(DEFAULT_PARAMETERS);
+  }
+
+  /** Shows the plan this tab made and did not save (true when there is one). */
+  private showUnsaved(): boolean {
+    const kept = this.unsaved.load(this.deps.boundaryId);
+    const b = this.boundary;
+    if (!kept || !b) return false;
+    this.fillForm(kept.params);
+    this.show(kept.plan, kept.params, buildPlanRequest(b.geometry, b.obstacles, kept.params), true);
+    this.setStatus('Showing your unsaved plan from before (no credit used). Save it to keep it.');
+    return true;
+  }
+
+  /** Opens a plan of the history. */
+  private async openStored(planId: string): Promise<void> {
+    const b = this.boundary;
+    if (!b) return;
+    try {
+      const [plan, stored] = await Promise.all([
+        this.deps.api.storedPlanGeoJson(planId),
+        this.deps.api.storedPlan(planId),
+      ]);
+      const params = parametersFromRequest(stored.request);
+      this.fillForm(params);
+      this.show(plan, params, buildPlanRequest(b.geometry, b.obstacles, params), false);
+      this.markSaved(planId);
+      this.setStatus('Showing a saved plan from the history.');
+    } catch (err) {
+      this.setStatus(describeError(err, 'The saved plan could not be opened'), true);
+    }
+  }
+
+  private markSaved(planId: string): void {
+    this.current!.savedPlanId = planId;
+    this.saveButton.disabled = true;
+    this.saveButton.textContent = 'Saved';
+    this.deps.shell.page.dataset.savedPlanId = planId;
   }
 
   /** Shows the field's newest saved plan of this boundary, if there is one (true when shown). */
@@ -143,10 +198,7 @@ export class PlanView {
       const params = parametersFromRequest(latest.request);
       this.fillForm(params);
       this.show(plan, params, buildPlanRequest(b.geometry, b.obstacles, params), true);
-      this.current!.savedPlanId = latest.planId;
-      this.saveButton.disabled = true;
-      this.saveButton.textContent = 'Saved';
-      this.deps.shell.page.dataset.savedPlanId = latest.planId;
+      this.markSaved(latest.planId);
       this.setStatus('Showing your last saved plan. Change the parameters and re-plan to compare.');
       return true;
     } catch {
@@ -329,6 +381,8 @@ export class PlanView {
       }
       const first = this.current === undefined;
       this.show(plan, params, request, first);
+      this.unsaved.keep(this.deps.boundaryId, { params, plan });
+      void this.creditLine.refresh(this.boundary.companyId);
       this.setStatus(first ? 'Plan ready.' : 'New plan ready: see how the metrics changed.');
     } catch (err) {
       page.dataset.state = this.current ? 'planned' : 'error';
@@ -354,6 +408,8 @@ export class PlanView {
       if (typeof id === 'string') cur.savedPlanId = id;
       this.saveButton.textContent = 'Saved';
       this.deps.shell.page.dataset.savedPlanId = cur.savedPlanId ?? '';
+      this.unsaved.forget(this.deps.boundaryId);
+      void this.history.refresh(this.boundary?.fieldId, this.deps.boundaryId);
       this.renderDownloads();
       this.setStatus(cur.savedPlanId ? `Plan saved (${cur.savedPlanId}).` : 'Plan saved.');
     } catch (err) {
@@ -567,4 +623,12 @@ export function describeError(err: unknown, prefix: string): string {
     return `${prefix}: ${err.message}`;
   }
   return `${prefix}.`;
+}
+
+function sessionStorageOrUndefined(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
 }
