@@ -1,6 +1,6 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { readdirSync } from 'node:fs';
-import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { readFileSync, readdirSync } from 'node:fs';
+import { gunzipSync, gzipSync, brotliDecompressSync } from 'node:zlib';
 import { Hono } from 'hono';
 import {
   basemapFromEnv,
@@ -72,6 +72,17 @@ describe('webAppResponse', () => {
     const again = await webAppResponse(new Request(url, { headers: { 'if-none-match': etag } }));
     expect(again!.status).toBe(304);
     expect(await again!.text()).toBe('');
+  });
+
+  it('keeps the app with its map library within 350 KB gzipped (JS + CSS), docs/benchmarks/web.md', () => {
+    const files = readdirSync(webAssetsDir).filter((n) => /^app-[A-Z0-9]{8}\.(js|css)$/.test(n));
+    expect(files.map((n) => n.split('.').pop()).sort()).toEqual(['css', 'js']);
+    const gzipped = files.reduce(
+      (sum, n) => sum + gzipSync(readFileSync(`${webAssetsDir}/${n}`), { level: 9 }).length,
+      0,
+    );
+    process.stderr.write(`[furrow] web bundle: ${files.join(' + ')} = ${gzipped} bytes gzipped\n`);
+    expect(gzipped).toBeLessThanOrEqual(350 * 1024);
   });
 
   it('negotiates the encoding from Accept-Encoding, honouring q=0', () => {

@@ -115,7 +115,8 @@ export class MapView {
         this.fit();
       }
     });
-    this.map.on('moveend zoomend resize', () => this.publishView());
+    // 'move' too: a drag's inertia ends later, the view attributes follow the map as it moves.
+    this.map.on('move moveend zoomend resize', () => this.publishView());
     if (typeof ResizeObserver !== 'undefined') {
       new ResizeObserver(() => {
         this.map.invalidateSize({ pan: false });
