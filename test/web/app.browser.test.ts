@@ -181,14 +181,15 @@ describeWith(['chromium'], 'web app against the API contract (browser)', () => {
     await planned(page);
     const stored = JSON.parse((await page.evaluate(() => sessionStorage.getItem('furrow.session'))) ?? '{}');
     expect(typeof stored.token).toBe('string');
-    // Expiring in 4 s while open: the page ends the session by itself.
+    // Expiring in 10 s while open: the page ends the session by itself. (4 s was too short for the
+    // page to load and show its selectors on a loaded 2-core runner: the session ended first.)
     await page.evaluate(() => {
       const s = JSON.parse(sessionStorage.getItem('furrow.session')!);
-      sessionStorage.setItem('furrow.session', JSON.stringify({ ...s, expiresAtMs: Date.now() + 4000 }));
+      sessionStorage.setItem('furrow.session', JSON.stringify({ ...s, expiresAtMs: Date.now() + 10_000 }));
     });
     await page.reload();
     await page.locator('[data-testid=field-selector]').waitFor({ state: 'visible' });
-    await page.locator('[data-testid=message-panel] h1', { hasText: 'expired' }).waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid=message-panel] h1', { hasText: 'expired' }).waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => sessionStorage.getItem('furrow.session'))).toBeNull();
     // Already expired on load.
     await page.evaluate(

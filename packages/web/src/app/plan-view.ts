@@ -78,7 +78,8 @@ export class PlanView {
     this.history = new PlanHistory(deps.api, (planId) => void this.openStored(planId));
     // An unsaved plan is not lost without asking.
     window.addEventListener('beforeunload', (e) => {
-      if (this.current && !this.current.savedPlanId) {
+      // Only while the plan is on the page (a signed-out or expired page has nothing to lose).
+      if (this.current && !this.current.savedPlanId && document.contains(this.map.element)) {
         e.preventDefault();
         e.returnValue = '';
       }
