@@ -61,6 +61,8 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
     page = await context.newPage();
     errors = watchErrors(page);
+    // The prompt before leaving an unsaved plan: this user means to leave.
+    page.on('dialog', (d) => void d.accept());
     page.on('request', (r) => {
       if (r.url().includes('/api/path-plans/')) planCalls.push(r.url());
     });
@@ -210,7 +212,6 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
 
   it('reloads without planning again, keeps two saved plans, compares them side by side', async () => {
     const calls = planCalls.length;
-    page.once('dialog', (d) => void d.accept());
     await page.reload();
     await planned();
     expect(await page.locator('[data-testid=status]').textContent()).toMatch(/unsaved plan from before/);
@@ -236,6 +237,35 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(cells[2]).toMatch(/[−+-]|no change/);
     await screenshot(page, 'farm-05-history-comparison');
     expect(await axeSeriousOrCritical()).toEqual([]);
+  });
+
+  it('saves a machine profile for the organisation and reuses it after a reload', async () => {
+    await page.fill('#p-widthMeters', '24');
+    await page.fill('#p-turnRadiusMeters', '9');
+    await page.check('#p-reverseAllowed');
+    await page.fill('#p-workingSpeedKilometersPerHour', '12');
+    await page.fill('#machine-name', 'Sprayer 24 m');
+    await page.click('[data-testid=machine-save]');
+    expect(await page.locator('[data-testid=status]').textContent()).toMatch(/Sprayer 24 m" saved/);
+    await page.fill('#p-widthMeters', '6');
+    await page.fill('#p-workingSpeedKilometersPerHour', '');
+    await page.uncheck('#p-reverseAllowed');
+    await page.reload();
+    await planned();
+    await page.selectOption('#machine-select', 'Sprayer 24 m');
+    expect(await page.inputValue('#p-widthMeters')).toBe('24');
+    expect(await page.inputValue('#p-turnRadiusMeters')).toBe('9');
+    expect(await page.inputValue('#p-workingSpeedKilometersPerHour')).toBe('12');
+    expect(await page.isChecked('#p-reverseAllowed')).toBe(true);
+    const sent = page.waitForRequest((r) => r.url().includes('/api/path-plans/direct/geojson'));
+    const count = Number(await page.locator('#page').getAttribute('data-plan-count'));
+    await page.click('[data-testid=replan]');
+    const machine = (JSON.parse((await sent).postData() ?? '{}') as { machine: Record<string, unknown> }).machine;
+    expect(machine).toMatchObject({ widthMeters: 24, turnRadiusMeters: 9, reverseAllowed: true });
+    expect(machine['workingSpeedMetersPerSecond']).toBeCloseTo(12 / 3.6, 3);
+    await planned(count + 1);
+    expect(await page.locator('.field-subtitle').textContent()).toMatch(/^24 m working width/);
+    await screenshot(page, 'farm-08-machine-profile');
   });
 
   it('fits a phone (no horizontal scroll, map at least 60 % of the height) and a cab tablet (map beside metrics)', async () => {

@@ -15,12 +15,14 @@ import { Playback } from './playback.js';
 import { headingInWords, trackHeadingDegrees } from './route.js';
 import { planWarnings } from './warnings.js';
 import { CreditLine, PlanHistory, UnsavedPlanStore } from './plan-keeping.js';
+import { MachinePicker, MachineProfileStore, applyProfile } from './machines.js';
 import type { MetricChange } from './metrics.js';
 import { METRIC_ROWS, compareMetrics, formatArea } from './metrics.js';
 import type { PlanParameters } from './params.js';
 import {
   DEFAULT_PARAMETERS,
   ROUTE_ORDERS,
+  SPEED_FIELDS,
   buildPlanRequest,
   parametersFromRequest,
   parametersToRaw,
@@ -63,8 +65,9 @@ export class PlanView {
   private previousMetrics?: Record<string, unknown>;
   private busy = false;
   private readonly creditLine: CreditLine;
+  private readonly machines: MachinePicker;
   private readonly history: PlanHistory;
-  private readonly unsaved = new UnsavedPlanStore(sessionStorageOrUndefined());
+  private readonly unsaved = new UnsavedPlanStore(storageOrUndefined('sessionStorage'));
 
   constructor(private readonly deps: PlanViewDeps) {
     this.form = this.buildForm();
@@ -75,6 +78,15 @@ export class PlanView {
     );
     this.saveButton.addEventListener('click', () => void this.save());
     this.creditLine = new CreditLine(deps.api);
+    this.machines = new MachinePicker(
+      new MachineProfileStore(storageOrUndefined('localStorage')),
+      () => this.readForm().params,
+      (m) => {
+        this.fillForm(applyProfile(this.readForm().params ?? DEFAULT_PARAMETERS, m));
+        this.setStatus(`Machine "${m.name}" set: re-plan to use it.`);
+      },
+      (text, error) => this.setStatus(text, error),
+    );
     this.history = new PlanHistory(deps.api, (planId) => void this.openStored(planId));
     // An unsaved plan is not lost without asking.
     window.addEventListener('beforeunload', (e) => {
@@ -106,7 +118,14 @@ export class PlanView {
           'aside',
           { class: 'side-panel', 'aria-label': 'Plan details' },
           h('section', { class: 'panel' }, h('h2', {}, 'Plan metrics'), this.metrics, this.warnings),
-          h('section', { class: 'panel' }, h('h2', {}, 'Planning parameters'), this.creditLine.element, this.form),
+          h(
+            'section',
+            { class: 'panel' },
+            h('h2', {}, 'Planning parameters'),
+            this.creditLine.element,
+            this.machines.element,
+            this.form,
+          ),
           h(
             'section',
             { class: 'panel' },
@@ -143,6 +162,7 @@ export class PlanView {
     this.deps.onBoundary?.(this.boundary);
     this.map.setData({ boundary: this.boundary.geometry, obstacles: this.boundary.obstacles }, true);
     void this.creditLine.refresh(this.boundary.companyId);
+    this.machines.setCompany(this.boundary.companyId);
     void this.history.refresh(this.boundary.fieldId, this.deps.boundaryId);
     // Opening a field plans it only the first time: a reload shows the tab's unsaved plan, else
     // the last saved one, at no cost.
@@ -320,6 +340,13 @@ export class PlanView {
         h('span', { class: 'field-error', id: 'p-order-error' }),
       ),
       num('turnRadiusMeters', 'Turn radius (m)', { min: 0.5, max: 100, step: 0.1, required: 'true' }),
+      check('reverseAllowed', 'May reverse in turns'),
+      h(
+        'fieldset',
+        { class: 'speeds' },
+        h('legend', {}, 'Speeds'),
+        ...SPEED_FIELDS.map((f) => num(f.name, f.label, { min: 0.5, max: 60, step: 0.1, placeholder: 'default' })),
+      ),
       h(
         'fieldset',
         { class: 'options' },
@@ -342,12 +369,7 @@ export class PlanView {
     refillBox?.addEventListener('change', () => (refill.hidden = !refillBox.checked));
     form.addEventListener('submit', (e) => {
       e.preventDefault();
-      const values: Record<string, string | boolean> = {};
-      for (const el of Array.from(form.elements)) {
-        if (el instanceof HTMLInputElement) values[el.name] = el.type === 'checkbox' ? el.checked : el.value;
-        else if (el instanceof HTMLSelectElement) values[el.name] = el.value;
-      }
-      const { params, errors } = parseParameters(values);
+      const { params, errors } = this.readForm(form);
       for (const el of Array.from(form.querySelectorAll<HTMLElement>('.field-error'))) el.textContent = '';
       for (const el of Array.from(form.querySelectorAll('[aria-invalid]'))) el.removeAttribute('aria-invalid');
       if (!params) {
@@ -363,6 +385,16 @@ export class PlanView {
       void this.replan(params);
     });
     return form;
+  }
+
+  /** The form's parameters (or what is wrong with them). */
+  private readForm(form: HTMLFormElement = this.form): ReturnType<typeof parseParameters> {
+    const values: Record<string, string | boolean> = {};
+    for (const el of Array.from(form.elements)) {
+      if (el instanceof HTMLInputElement) values[el.name] = el.type === 'checkbox' ? el.checked : el.value;
+      else if (el instanceof HTMLSelectElement) values[el.name] = el.value;
+    }
+    return parseParameters(values);
   }
 
   private async replan(params: PlanParameters): Promise<void> {
@@ -626,9 +658,9 @@ export function describeError(err: unknown, prefix: string): string {
   return `${prefix}.`;
 }
 
-function sessionStorageOrUndefined(): Storage | undefined {
+function storageOrUndefined(kind: 'sessionStorage' | 'localStorage'): Storage | undefined {
   try {
-    return window.sessionStorage;
+    return window[kind];
   } catch {
     return undefined;
   }
