@@ -369,22 +369,27 @@ export class PlanView {
     refillBox?.addEventListener('change', () => (refill.hidden = !refillBox.checked));
     form.addEventListener('submit', (e) => {
       e.preventDefault();
-      const { params, errors } = this.readForm(form);
-      for (const el of Array.from(form.querySelectorAll<HTMLElement>('.field-error'))) el.textContent = '';
-      for (const el of Array.from(form.querySelectorAll('[aria-invalid]'))) el.removeAttribute('aria-invalid');
-      if (!params) {
-        for (const err of errors) {
-          const msg = form.querySelector(`#p-${err.field}-error`);
-          if (msg) msg.textContent = err.message;
-          form.querySelector(`#p-${err.field}`)?.setAttribute('aria-invalid', 'true');
-        }
-        (form.querySelector(`#p-${errors[0].field}`) as HTMLElement | null)?.focus();
-        this.setStatus('Check the highlighted parameters.', true);
-        return;
-      }
-      void this.replan(params);
+      this.submit(form);
     });
     return form;
+  }
+
+  /** Re-plans with the form's parameters, or names the bad ones and sends nothing. */
+  private submit(form: HTMLFormElement): void {
+    const { params, errors } = this.readForm(form);
+    for (const el of Array.from(form.querySelectorAll<HTMLElement>('.field-error'))) el.textContent = '';
+    for (const el of Array.from(form.querySelectorAll('[aria-invalid]'))) el.removeAttribute('aria-invalid');
+    if (!params) {
+      for (const err of errors) {
+        const msg = form.querySelector(`#p-${err.field}-error`);
+        if (msg) msg.textContent = err.message;
+        form.querySelector(`#p-${err.field}`)?.setAttribute('aria-invalid', 'true');
+      }
+      (form.querySelector(`#p-${errors[0].field}`) as HTMLElement | null)?.focus();
+      this.setStatus('Check the highlighted parameters.', true);
+      return;
+    }
+    void this.replan(params);
   }
 
   /** The form's parameters (or what is wrong with them). */
