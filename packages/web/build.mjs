@@ -1,38 +1,71 @@
-// Bundles the browser application (src/app) into dist/public: index.html, app.js, app.css.
-// Run by `npm run build -w @furrow/web` (and so by the root `npm run build`), and by the
-// browser test suite before it starts. Usage: node build.mjs [--out DIR] [--dev]
+// Bundles the browser application (src/app) into dist/public: index.html and content-hashed
+// assets (app-<hash>.js, app-<hash>.css, Leaflet's images), each with a brotli (.br) and a gzip
+// (.gz) copy the server sends to clients that accept them. index.html names the hashed files, so
+// the server can let browsers cache them for good (immutable) and only index.html is re-fetched.
+// Run by `npm run build -w @furrow/web` (and so by the root `npm run build`), and by the browser
+// test suites before they start. Usage: node build.mjs [--out DIR] [--dev]
 import { build } from 'esbuild';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
+
+/** Writes beside, then renames: a server or a parallel test never reads a half-written file. */
+async function writeAtomic(path, contents) {
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, contents);
+  await rename(tmp, path);
+}
+
+/** The file and its .br / .gz copies (compressible files over 512 bytes). */
+function withCompressed(f) {
+  if (!COMPRESSIBLE.test(f.path) || f.contents.length < 512) return [f];
+  const br = brotliCompressSync(f.contents, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+  return [
+    f,
+    { path: `${f.path}.br`, contents: br },
+    { path: `${f.path}.gz`, contents: gzipSync(f.contents, { level: 9 }) },
+  ];
+}
 
 /** Builds the static web application into `outDir` (default dist/public). Returns the folder. */
 export async function buildWebApp({ outDir = join(here, 'dist', 'public'), dev = false } = {}) {
   await mkdir(outDir, { recursive: true });
   const result = await build({
     write: false,
-    entryPoints: [join(here, 'src', 'app', 'main.ts')],
+    entryPoints: [
+      { in: join(here, 'src', 'app', 'main.ts'), out: 'app' },
+      // app.css imports Leaflet's stylesheet: one CSS file.
+      { in: join(here, 'src', 'app', 'app.css'), out: 'app' },
+    ],
     bundle: true,
+    loader: { '.png': 'file', '.svg': 'file' },
+    entryNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
     format: 'esm',
     target: ['es2022', 'chrome100', 'safari15', 'firefox100'],
     platform: 'browser',
-    outfile: join(outDir, 'app.js'),
+    outdir: outDir,
     sourcemap: dev ? 'inline' : 'linked',
     minify: !dev,
     legalComments: 'none',
     logLevel: 'warning',
   });
   const files = result.outputFiles.map((f) => ({ path: f.path, contents: f.contents }));
-  for (const name of ['index.html', 'app.css']) {
-    files.push({ path: join(outDir, name), contents: await readFile(join(here, 'src', 'app', name)) });
-  }
-  // Write beside, then rename: a server or a parallel test never reads a half-written file.
-  for (const f of files) {
-    const tmp = `${f.path}.${process.pid}.tmp`;
-    await writeFile(tmp, f.contents);
-    await rename(tmp, f.path);
+  const named = (ext) => basename(files.find((f) => f.path.endsWith(ext) && basename(f.path).startsWith('app-')).path);
+  const html = (await readFile(join(here, 'src', 'app', 'index.html'), 'utf8'))
+    .replace('/app-assets/app.css', `/app-assets/${named('.css')}`)
+    .replace('/app-assets/app.js', `/app-assets/${named('.js')}`);
+  files.push({ path: join(outDir, 'index.html'), contents: Buffer.from(html) });
+  const all = files.flatMap(withCompressed);
+  for (const f of all) await writeAtomic(f.path, f.contents);
+  // Hashed files of earlier builds go (the same sources give the same names in every build).
+  const keep = new Set(all.map((f) => basename(f.path)));
+  for (const name of await readdir(outDir)) {
+    if (!keep.has(name) && !name.endsWith('.tmp')) await rm(join(outDir, name), { force: true });
   }
   return outDir;
 }

@@ -481,6 +481,12 @@ describe('auth matrix on every route', () => {
       body: () => ({ type: 'Feature', properties: {}, geometry: square() }),
       tenant: true,
     },
+    // Reads a file for a preview: any caller, nothing stored, no company involved.
+    {
+      method: 'POST',
+      path: () => '/api/boundaries/read?filename=b.geojson',
+      body: () => ({ type: 'Feature', properties: {}, geometry: square() }),
+    },
     { method: 'GET', path: () => `/api/boundaries/${a.boundaryId}/export?format=wkt`, tenant: true },
     {
       method: 'POST',

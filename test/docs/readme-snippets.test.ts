@@ -36,7 +36,7 @@ function blocksOf(readme: string): Block[] {
 
 const readmes = ['README.md', ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}/README.md`)];
 const blocks = readmes.flatMap(blocksOf);
-const needsServer = (b: Block): boolean => /\b(npm (start|test|ci)|curl|furrow (serve|bench|worker|keys|push|bulk))\b/.test(b.code);
+const needsServer = (b: Block): boolean => /\b(npm (start|test|ci)|curl|furrow (serve|bench|worker|keys|users|push|bulk))\b/.test(b.code);
 const isInstall = (b: Block): boolean => b.code.trim().split('\n').every((l) => /^npm install\b/.test(l.trim()));
 const typescript = blocks.filter((b) => b.lang === 'ts');
 const shell = blocks.filter((b) => b.lang === 'sh' && !needsServer(b) && !isInstall(b));

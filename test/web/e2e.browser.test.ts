@@ -304,9 +304,9 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     const { page, errors } = await newPage();
     await page.goto(((await launch.json()) as { launchUrl: string }).launchUrl);
     await planned(page);
-    expect(await page.locator('g[data-layer=obstacles] path').count()).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('.furrow-layer[data-layer=obstacles] path').count()).toBeGreaterThanOrEqual(1);
     expect(await page.locator('label[for=layer-obstacles]').textContent()).toMatch(/Obstacles\s*1/);
-    expect(await page.locator('g[data-layer=tracks] path').count()).toBeGreaterThan(3);
+    expect(await page.locator('.furrow-layer[data-layer=tracks] path').count()).toBeGreaterThan(3);
     expect(await page.locator('#field-select option').allTextContents()).toEqual(
       expect.arrayContaining(['North meadow', 'Field with a pond']),
     );

@@ -6,6 +6,8 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { bodyLimit } from 'hono/body-limit';
 import { except } from 'hono/combine';
+import { compress } from 'hono/compress';
+import { etag } from 'hono/etag';
 import pino from 'pino';
 import { randomBytes } from 'node:crypto';
 import { type ApiConfig, type App, type AppEnv, type Deps, defaultConfig } from './context.js';
@@ -48,7 +50,7 @@ export interface CreateAppOptions {
 }
 
 /** Routes whose body is not JSON (boundary import takes files). */
-const RAW_BODY_PATHS = [/^\/api\/fields\/[^/]+\/boundaries\/import$/];
+const RAW_BODY_PATHS = [/^\/api\/fields\/[^/]+\/boundaries\/import$/, /^\/api\/boundaries\/read$/];
 
 export function createApp(opts: CreateAppOptions): App {
   const config: ApiConfig = { ...defaultConfig, ...opts.config };
@@ -117,6 +119,14 @@ export function createApp(opts: CreateAppOptions): App {
   app.use('/api/api-keys', requireApiKey());
   app.use('/api/api-keys/*', requireApiKey());
   app.use('/api/*', jsonBodies(RAW_BODY_PATHS));
+  // Plan JSON is large and compresses ~5×: gzip it for clients that accept it. A stored plan never
+  // changes: it carries an ETag and is revalidated (304) rather than sent again.
+  app.use('/api/path-plans/*', compress());
+  app.use('/api/plans/*', compress(), etag(), async (c, next) => {
+    await next();
+    if (c.req.method === 'GET' && c.res.ok && !c.res.headers.has('Cache-Control'))
+      c.res.headers.set('Cache-Control', 'private, no-cache');
+  });
 
   app.route('/', plansRoutes(deps));
   app.route('/', accountRoutes(deps));

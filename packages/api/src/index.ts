@@ -4,6 +4,8 @@ export {
   serve,
   serveCommand,
   createKeyCommand,
+  inviteUserCommand,
+  type InviteUserOptions,
   type ServeOptions,
   type RunningServer,
   type CreateKeyOptions,

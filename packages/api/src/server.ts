@@ -10,6 +10,7 @@
  * FURROW_MAX_IN_FLIGHT (16; 0 = no admission bound), FURROW_ADMISSION_WAIT_MS (100), FURROW_MAX_WAITING (4 × in
  * flight).
  */
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve as nodeServe } from '@hono/node-server';
 import pino from 'pino';
@@ -228,6 +229,58 @@ export async function createKeyCommand(
       initialCredits: opts.credits ?? intEnv(env, 'FURROW_INITIAL_CREDITS', 1000),
     });
     return { ...made, partnerAdmin: opts.partnerAdmin ?? false };
+  } finally {
+    await store.close();
+  }
+}
+
+export interface InviteUserOptions {
+  /** The person's e-mail or name (shown as the user's name). */
+  name: string;
+  /** The organisation (company) the user gets admin access to; created when new. */
+  company: string;
+  /** Credits of the company for planning (default FURROW_INITIAL_CREDITS or 1000). */
+  credits?: number;
+  /** How long the sign-in link works, seconds (default 86,400: one day). */
+  lifetimeSeconds?: number;
+}
+
+/**
+ * `furrow users invite --name NAME --company COMPANY`: a self-hosting team signs its own people in
+ * without a partner. Creates a user, an organisation it administers (with credits), and a one-time
+ * sign-in link (a launch code, stored hashed) to the web app at APP_URL (default
+ * http://127.0.0.1:8787); the link is shown only here.
+ */
+export async function inviteUserCommand(
+  opts: InviteUserOptions,
+  env: Env = process.env,
+  cwd?: string,
+): Promise<{ userId: string; companyId: string; signInUrl: string; expiresInSec: number }> {
+  const name = opts.name.trim();
+  const companyName = opts.company.trim();
+  if (name === '' || name.length > 200) throw new Error('--name must be 1 to 200 characters');
+  if (companyName === '' || companyName.length > 200) throw new Error('--company must be 1 to 200 characters');
+  const lifetime = opts.lifetimeSeconds ?? 86_400;
+  if (!(Number.isInteger(lifetime) && lifetime >= 60 && lifetime <= 30 * 86_400))
+    throw new Error('--valid-hours must give 1 minute to 30 days');
+  const appUrl = (env.APP_URL || 'http://127.0.0.1:8787').replace(/\/$/, '');
+  const store = await openStore(env.DATABASE_URL, cwd);
+  try {
+    // The user's own account owns what it creates; its API key is never shown (it signs in by link).
+    const made = await store.createAccountKey({ name, partnerAdmin: false, initialCredits: 0 });
+    const { company } = await store.provisionCompany(made.userId, made.userId, {
+      partnerCompanyId: `local-${randomUUID()}`,
+      name: companyName,
+    });
+    const credits = opts.credits ?? intEnv(env, 'FURROW_INITIAL_CREDITS', 1000);
+    if (credits > 0) await store.grantCredits('company', company.companyId, credits, 'initial credits');
+    const returnUrl = `${appUrl}/`;
+    const code = await store.createLaunchCode(made.userId, made.userId, returnUrl, lifetime);
+    const url = new URL('/launch', appUrl);
+    url.searchParams.set('code', code);
+    url.searchParams.set('userId', made.userId);
+    url.searchParams.set('returnUrl', returnUrl);
+    return { userId: made.userId, companyId: company.companyId, signInUrl: url.toString(), expiresInSec: lifetime };
   } finally {
     await store.close();
   }

@@ -249,6 +249,42 @@ function program(): Command {
       );
     });
 
+  const users = cmd.command('users').description('sign people in without a partner (store named by DATABASE_URL)');
+  users
+    .command('invite')
+    .description(
+      'create a user and an organisation it administers, and print a one-time sign-in link to the web app at APP_URL',
+    )
+    .requiredOption('--name <name>', "the person's e-mail or name")
+    .requiredOption('--company <company>', 'the organisation (farm business) to create')
+    .option('--credits <n>', 'planning credits of the organisation (default FURROW_INITIAL_CREDITS or 1000)')
+    .option('--valid-hours <h>', 'how long the link works, hours (default 24)')
+    .action(async (opts: { name: string; company: string; credits?: string; validHours?: string }) => {
+      const { inviteUserCommand } = await loadApi('users invite');
+      const number = (v: string | undefined, flag: string): number | undefined => {
+        if (v === undefined) return undefined;
+        const n = Number(v);
+        if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a number of at least 0, not "${v}"`);
+        return n;
+      };
+      const credits = number(opts.credits, '--credits');
+      const hours = number(opts.validHours, '--valid-hours');
+      const made = await inviteUserCommand(
+        {
+          name: opts.name,
+          company: opts.company,
+          ...(credits !== undefined ? { credits: Math.round(credits) } : {}),
+          ...(hours !== undefined ? { lifetimeSeconds: Math.round(hours * 3600) } : {}),
+        },
+        process.env,
+      );
+      process.stdout.write(`${made.signInUrl}\n`);
+      process.stderr.write(
+        `user ${made.userId}, organisation ${made.companyId}: the link signs in once, ` +
+          `within ${Math.round(made.expiresInSec / 3600)} h; shown only now\n`,
+      );
+    });
+
   return cmd;
 }
 

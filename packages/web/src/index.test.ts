@@ -1,6 +1,16 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { existsSync } from 'node:fs';
-import { isWebAppPage, webAppResponse, webAssetsDir } from './index.js';
+import { readFileSync, readdirSync } from 'node:fs';
+import { gunzipSync, gzipSync, brotliDecompressSync } from 'node:zlib';
+import { Hono } from 'hono';
+import {
+  basemapFromEnv,
+  createWebMount,
+  isWebAppPage,
+  webAppResponse,
+  webAssetsDir,
+  webContentSecurityPolicy,
+} from './index.js';
+import { negotiateEncoding } from './serve.js';
 // @ts-expect-error build.mjs is plain JavaScript
 import { buildWebApp } from '../build.mjs';
 
@@ -22,13 +32,14 @@ describe('webAppResponse', () => {
       expect(res?.headers.get('content-type')).toContain('text/html');
       expect(res?.headers.get('referrer-policy')).toBe('no-referrer');
       expect(res?.headers.get('content-security-policy')).toContain("script-src 'self'");
-      expect(await res?.text()).toContain('/app-assets/app.js');
+      expect(await res?.text()).toMatch(/\/app-assets\/app-[A-Z0-9]{8}\.js/);
     }
   });
 
+  const bundle = () => readdirSync(webAssetsDir).find((n) => /^app-[A-Z0-9]{8}\.js$/.test(n))!;
+
   it('serves the bundle and refuses traversal', async () => {
-    expect(existsSync(`${webAssetsDir}/app.js`)).toBe(true);
-    const js = await webAppResponse(new Request('http://h/app-assets/app.js'));
+    const js = await webAppResponse(new Request(`http://h/app-assets/${bundle()}`));
     expect(js?.headers.get('content-type')).toContain('javascript');
     expect((await js?.text())?.length).toBeGreaterThan(1000);
     expect((await webAppResponse(new Request('http://h/app-assets/missing.js')))?.status).toBe(404);
@@ -40,5 +51,102 @@ describe('webAppResponse', () => {
     expect(await webAppResponse(new Request('http://h/api/user/current'))).toBeUndefined();
     expect(await webAppResponse(new Request('http://h/launch', { method: 'POST' }))).toBeUndefined();
     expect(isWebAppPage('/path-planning/boundary/a/b')).toBe(false);
+  });
+
+  it('compresses, tags and caches the hashed assets for good', async () => {
+    const url = `http://h/app-assets/${bundle()}`;
+    const plain = await webAppResponse(new Request(url));
+    const text = await plain!.text();
+    expect(plain!.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const etag = plain!.headers.get('etag')!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    const br = await webAppResponse(new Request(url, { headers: { 'accept-encoding': 'gzip, deflate, br' } }));
+    expect(br!.headers.get('content-encoding')).toBe('br');
+    expect(br!.headers.get('vary')).toBe('accept-encoding');
+    const brBytes = Buffer.from(await br!.arrayBuffer());
+    expect(brBytes.length).toBeLessThan(text.length / 3);
+    expect(brotliDecompressSync(brBytes).toString()).toBe(text);
+    const gz = await webAppResponse(new Request(url, { headers: { 'accept-encoding': 'gzip' } }));
+    expect(gz!.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gz!.arrayBuffer())).toString()).toBe(text);
+    const again = await webAppResponse(new Request(url, { headers: { 'if-none-match': etag } }));
+    expect(again!.status).toBe(304);
+    expect(await again!.text()).toBe('');
+  });
+
+  it('keeps the app with its map library within 350 KB gzipped (JS + CSS), docs/benchmarks/web.md', () => {
+    const files = readdirSync(webAssetsDir).filter((n) => /^app-[A-Z0-9]{8}\.(js|css)$/.test(n));
+    expect(files.map((n) => n.split('.').pop()).sort()).toEqual(['css', 'js']);
+    const gzipped = files.reduce(
+      (sum, n) => sum + gzipSync(readFileSync(`${webAssetsDir}/${n}`), { level: 9 }).length,
+      0,
+    );
+    process.stderr.write(`[furrow] web bundle: ${files.join(' + ')} = ${gzipped} bytes gzipped\n`);
+    expect(gzipped).toBeLessThanOrEqual(350 * 1024);
+  });
+
+  it('negotiates the encoding from Accept-Encoding, honouring q=0', () => {
+    expect(negotiateEncoding('gzip, br')).toBe('br');
+    expect(negotiateEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(negotiateEncoding('identity')).toBeUndefined();
+    expect(negotiateEncoding(null)).toBeUndefined();
+    expect(negotiateEncoding('*')).toBe('br');
+  });
+
+  it('gives an unknown path a browser opens the app page with status 404; the API keeps its own', async () => {
+    const html = { headers: { accept: 'text/html,application/xhtml+xml' } };
+    const res = await webAppResponse(new Request('http://h/no/such/page', html));
+    expect(res?.status).toBe(404);
+    expect(res?.headers.get('content-type')).toContain('text/html');
+    expect(await res?.text()).toContain('<div id="root">');
+    expect(await webAppResponse(new Request('http://h/api/nothing', html))).toBeUndefined();
+    expect(await webAppResponse(new Request('http://h/no/such/page'))).toBeUndefined();
+
+    const app = new Hono();
+    app.get('/api/ok', (c) => c.json({ ok: true }));
+    app.notFound((c) => c.json({ error: { code: 'NotFound' } }, 404));
+    createWebMount()(app as never);
+    const page = await app.request('/fields/none', html);
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const api = await app.request('/api/none', html);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toEqual({ error: { code: 'NotFound' } });
+    expect((await app.request('/api/ok')).status).toBe(200);
+  });
+
+  it('allows exactly the basemap origin for images and puts the basemap in the page', async () => {
+    const basemap = basemapFromEnv({
+      FURROW_BASEMAP_URL: 'https://tiles.example.org:8443/aerial/{z}/{x}/{y}.jpg',
+      FURROW_BASEMAP_ATTRIBUTION: 'Imagery © Example "Agency"',
+    })!;
+    expect(webContentSecurityPolicy(basemap)).toContain("img-src 'self' data: blob: https://tiles.example.org:8443;");
+    expect(webContentSecurityPolicy()).toContain("img-src 'self' data: blob:;");
+    const res = await webAppResponse(new Request('http://h/'), { basemap });
+    const html = await res!.text();
+    expect(html).toContain('<meta name="furrow-basemap" content="{&quot;urlTemplate&quot;');
+    expect(html).toContain('Example \\&quot;Agency\\&quot;');
+    expect(basemapFromEnv({})).toBeUndefined();
+  });
+
+  it('names the variable of a bad basemap setting', () => {
+    const bad = (env: Record<string, string>) => () => basemapFromEnv(env);
+    expect(bad({ FURROW_BASEMAP_URL: 'https://t.example/{z}/{x}.png', FURROW_BASEMAP_ATTRIBUTION: 'x' })).toThrow(
+      /FURROW_BASEMAP_URL must hold \{y\}/,
+    );
+    expect(bad({ FURROW_BASEMAP_URL: 'ftp://t.example/{z}/{x}/{y}', FURROW_BASEMAP_ATTRIBUTION: 'x' })).toThrow(
+      /http\(s\)/,
+    );
+    expect(
+      bad({ FURROW_BASEMAP_URL: 'https://{s}.t.example/{z}/{x}/{y}.png', FURROW_BASEMAP_ATTRIBUTION: 'x' }),
+    ).toThrow(/one host/);
+    expect(bad({ FURROW_BASEMAP_URL: 'https://t.example/{z}/{x}/{y}.png' })).toThrow(/FURROW_BASEMAP_ATTRIBUTION/);
+    expect(
+      bad({
+        FURROW_BASEMAP_URL: 'https://t.example/{z}/{x}/{y}.png',
+        FURROW_BASEMAP_ATTRIBUTION: 'x',
+        FURROW_BASEMAP_MAX_ZOOM: '30',
+      }),
+    ).toThrow(/FURROW_BASEMAP_MAX_ZOOM/);
   });
 });

@@ -14,9 +14,8 @@
  * with index.html and its assets under `/app-assets/`, and `undefined` for everything else
  * (so `/api/*`, `/docs`, `/openapi.json` fall through to the API).
  */
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { encodedBody, etagMatches, loadBuiltFile, negotiateEncoding } from './serve.js';
 
 /**
  * Absolute path of the built static application (index.html, app.js, app.css).
@@ -34,6 +33,7 @@ export const webAppRoutes: readonly string[] = [
   '/path-planning/boundary/:boundaryId',
   '/app',
   '/profile',
+  '/fields/new',
 ];
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -43,27 +43,107 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.json': 'application/json; charset=utf-8',
 };
 
 /**
- * Content-Security-Policy of the pages: everything from the app's own origin, no third-party
- * scripts, styles or connections. Framing is allowed (partners embed the app in an iframe);
- * which parent may steer it is checked per partner by the app itself (postMessage origins).
+ * The basemap under the plan: a raster XYZ URL template (`{z}`, `{x}`, `{y}`; aerial imagery or
+ * OpenStreetMap tiles) and the attribution its provider asks for. Without one the map has a plain
+ * background.
  */
-export const WEB_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
+export interface BasemapSetting {
+  urlTemplate: string;
+  attribution: string;
+  /** Highest zoom the tile server has (tiles are scaled up beyond it); default 19. */
+  maxZoom?: number;
+}
+
+/** Options of the web application's server side. */
+export interface WebAppOptions {
+  basemap?: BasemapSetting;
+}
+
+/**
+ * The basemap from the environment: `FURROW_BASEMAP_URL` (an http(s) XYZ template with `{z}`,
+ * `{x}` and `{y}`), `FURROW_BASEMAP_ATTRIBUTION` (required with it) and `FURROW_BASEMAP_MAX_ZOOM`.
+ * Undefined when no URL is set; an unusable value throws an Error naming the variable.
+ */
+export function basemapFromEnv(env: Record<string, string | undefined>): BasemapSetting | undefined {
+  const url = env['FURROW_BASEMAP_URL']?.trim();
+  if (!url) return undefined;
+  const attribution = env['FURROW_BASEMAP_ATTRIBUTION']?.trim() ?? '';
+  const maxZoomText = env['FURROW_BASEMAP_MAX_ZOOM']?.trim();
+  const maxZoom = maxZoomText ? Number(maxZoomText) : undefined;
+  if (maxZoom !== undefined && !(Number.isInteger(maxZoom) && maxZoom >= 0 && maxZoom <= 24))
+    throw new Error(`FURROW_BASEMAP_MAX_ZOOM must be a whole number from 0 to 24, not "${maxZoomText}"`);
+  return checkBasemap({ urlTemplate: url, attribution, ...(maxZoom !== undefined ? { maxZoom } : {}) });
+}
+
+/** Checks a basemap setting; throws an Error saying what to fix. Returns it unchanged. */
+export function checkBasemap(b: BasemapSetting): BasemapSetting {
+  let parsed: URL;
+  try {
+    parsed = new URL(b.urlTemplate.replace(/[{}]/g, ''));
+  } catch {
+    throw new Error(`FURROW_BASEMAP_URL is not a URL: "${b.urlTemplate}"`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new Error(`FURROW_BASEMAP_URL must be an http(s) URL, not ${parsed.protocol}`);
+  for (const part of ['{z}', '{x}', '{y}'])
+    if (!b.urlTemplate.includes(part))
+      throw new Error(
+        `FURROW_BASEMAP_URL must hold ${part} (an XYZ template such as https://tiles.example/{z}/{x}/{y}.png)`,
+      );
+  if (/\{s\}/.test(b.urlTemplate) || /[{}]/.test(new URL(b.urlTemplate.replace(/\{[zxy]\}/g, '0')).host))
+    throw new Error('FURROW_BASEMAP_URL must name one host (no {s} subdomains): the page allows exactly that origin');
+  if (b.attribution === '')
+    throw new Error(
+      'FURROW_BASEMAP_ATTRIBUTION is required with FURROW_BASEMAP_URL (e.g. "© OpenStreetMap contributors")',
+    );
+  return b;
+}
+
+/** The origin tiles of a basemap come from. */
+export function basemapOrigin(b: BasemapSetting): string {
+  return new URL(b.urlTemplate.replace(/\{[zxy]\}/g, '0')).origin;
+}
+
+/**
+ * Content-Security-Policy of the pages: everything from the app's own origin, no third-party
+ * scripts, styles or connections; images also from exactly the basemap's origin when one is
+ * configured. Framing is allowed (partners embed the app in an iframe); which parent may steer it
+ * is checked per partner by the app itself (postMessage origins).
+ */
+export function webContentSecurityPolicy(basemap?: BasemapSetting): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data: blob:${basemap ? ` ${basemapOrigin(basemap)}` : ''}`,
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
+/** The policy without a basemap. */
+export const WEB_CONTENT_SECURITY_POLICY = webContentSecurityPolicy();
+
+function escapeAttribute(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** index.html with the basemap setting in a `<meta name="furrow-basemap">` the app reads. */
+function withBasemapMeta(html: string, basemap: BasemapSetting | undefined): string {
+  if (!basemap) return html;
+  const meta = `<meta name="furrow-basemap" content="${escapeAttribute(JSON.stringify(basemap))}" />`;
+  return html.replace('</head>', `    ${meta}\n  </head>`);
+}
 
 /** True when `pathname` is one of the application's pages (not an asset, not the API). */
 export function isWebAppPage(pathname: string): boolean {
-  if (['/', '/launch', '/app', '/app/', '/profile', '/profile/'].includes(pathname)) return true;
+  if (['/', '/launch', '/app', '/app/', '/profile', '/profile/', '/fields/new'].includes(pathname)) return true;
   return /^\/path-planning\/boundary\/[^/]+\/?$/.test(pathname);
 }
 
@@ -79,21 +159,41 @@ function extension(name: string): string {
   return dot >= 0 ? name.slice(dot) : '';
 }
 
+/** Hashed bundle names (`app-3FPCQHR5.js`): their content never changes, so browsers keep them. */
+const HASHED_ASSET = /-[A-Z0-9]{8}\.(js|css|png|svg)$/;
+
+/** Paths the app never claims, even when unknown: the API's, its docs, health, the assets. */
+const NOT_APP_PATHS = /^\/(api|docs|openapi\.json|healthz|app-assets)(\/|$)/;
+
+/** True for a GET of an unknown path a browser navigates to (it gets the app's own 404 page). */
+function isUnknownAppPath(request: Request, pathname: string): boolean {
+  if (NOT_APP_PATHS.test(pathname)) return false;
+  return /\btext\/html\b/.test(request.headers.get('accept') ?? '');
+}
+
 /**
- * Answers a request for the web application: a page (index.html), an asset, or `undefined`
- * when the path is not the app's (let the caller handle it). Only GET and HEAD are answered.
+ * Answers a request for the web application: a page (index.html), an asset, the app's own
+ * 404 page for an unknown path a browser opens, or `undefined` when the path is not the app's
+ * (let the caller handle it). Only GET and HEAD are answered. Assets carry a strong ETag and go
+ * out brotli- or gzip-compressed when the client accepts it; hashed assets are cached for a year.
  */
-export async function webAppResponse(request: Request): Promise<Response | undefined> {
+export async function webAppResponse(request: Request, options: WebAppOptions = {}): Promise<Response | undefined> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
   const { pathname } = new URL(request.url);
-  const page = isWebAppPage(pathname);
+  const known = isWebAppPage(pathname);
+  const unknownPage = !known && assetName(pathname) === undefined && isUnknownAppPath(request, pathname);
+  const page = known || unknownPage;
   const asset = page ? 'index.html' : assetName(pathname);
   if (asset === undefined) return undefined;
 
-  let body: Uint8Array<ArrayBuffer>;
-  try {
-    body = new Uint8Array(await readFile(join(webAssetsDir, asset)));
-  } catch {
+  const basemapKey = page && options.basemap ? JSON.stringify(options.basemap) : '';
+  const file = await loadBuiltFile(
+    webAssetsDir,
+    asset,
+    basemapKey,
+    page ? (html) => withBasemapMeta(html, options.basemap) : undefined,
+  );
+  if (!file) {
     if (!page && !pathname.endsWith('.js') && !pathname.endsWith('.css')) return undefined;
     return new Response(
       page
@@ -105,33 +205,61 @@ export async function webAppResponse(request: Request): Promise<Response | undef
   const headers = new Headers({
     'content-type': CONTENT_TYPES[extension(asset)] ?? 'application/octet-stream',
     'x-content-type-options': 'nosniff',
+    vary: 'accept-encoding',
   });
   if (page) {
-    headers.set('content-security-policy', WEB_CONTENT_SECURITY_POLICY);
+    headers.set('content-security-policy', webContentSecurityPolicy(options.basemap));
     // The launch URL carries a one-time code: never send it on as a referrer, never cache it.
     headers.set('referrer-policy', 'no-referrer');
     headers.set('cache-control', 'no-store');
   } else {
-    headers.set('cache-control', 'no-cache');
+    headers.set('etag', file.etag);
+    headers.set('cache-control', HASHED_ASSET.test(asset) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (etagMatches(request.headers.get('if-none-match'), file.etag))
+      return new Response(null, { status: 304, headers });
   }
-  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+  const out = encodedBody(file, asset, negotiateEncoding(request.headers.get('accept-encoding')));
+  if (out.encoding) headers.set('content-encoding', out.encoding);
+  headers.set('content-length', String(out.body.length));
+  return new Response(request.method === 'HEAD' ? null : out.body, { status: unknownPage ? 404 : 200, headers });
 }
 
 /** What `mountWebApp` needs of an app: Hono's `get(path, handler)` (structurally; no Hono import here). */
 export interface WebMountTarget {
-  get(path: string, handler: (c: { req: { raw: Request } }) => Promise<Response>): unknown;
+  get(
+    path: string,
+    handler: (c: { req: { raw: Request } }, next: () => Promise<void>) => Promise<Response | void>,
+  ): unknown;
 }
 
 /** Every GET path the app answers (pages and assets), as router patterns. */
 export const webAppMountPaths: readonly string[] = [...webAppRoutes, '/app/', '/profile/', `${WEB_ASSETS_PREFIX}*`];
 
 /**
- * Mounts the web application on a Hono app (the `web` hook of `@furrow/api`'s `createApp` /
- * `serve`): GET routes for the pages and `/app-assets/*`.
+ * A mount function with these options (the `web` hook of `@furrow/api`'s `createApp` / `serve`):
+ * GET routes for the pages and `/app-assets/*`.
+ */
+export function createWebMount(options: WebAppOptions = {}): (app: WebMountTarget) => void {
+  if (options.basemap) checkBasemap(options.basemap);
+  return (app) => {
+    const handler = async (c: { req: { raw: Request } }): Promise<Response> =>
+      (await webAppResponse(c.req.raw, options)) ??
+      new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    for (const path of webAppMountPaths) app.get(path, handler);
+    // Last: an unknown path a browser opens gets the app's 404 page; anything else falls through
+    // to the API's own 404 (JSON).
+    app.get('*', async (c, next) => {
+      const res = await webAppResponse(c.req.raw, options);
+      if (res) return res;
+      await next();
+    });
+  };
+}
+
+/**
+ * Mounts the web application on a Hono app with the basemap of the environment
+ * (`basemapFromEnv(process.env)`).
  */
 export function mountWebApp(app: WebMountTarget): void {
-  const handler = async (c: { req: { raw: Request } }): Promise<Response> =>
-    (await webAppResponse(c.req.raw)) ??
-    new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-  for (const path of webAppMountPaths) app.get(path, handler);
+  createWebMount({ basemap: basemapFromEnv(process.env) })(app);
 }

@@ -126,6 +126,14 @@ export async function startFakeApi(opts: FakeApiOptions): Promise<FakeApi> {
         ...(opts.partnerSettings ? { partner: opts.partnerSettings } : {}),
       });
     }
+    if (method === 'GET' && p === '/api/credits') {
+      // The contract's shape; the fake does not charge, so the balances stay.
+      return send(res, 200, {
+        user: { userId: sessionUser ?? 'admin', balance: 100 },
+        companies: [...companies.values()].map((c) => ({ companyId: c.companyId, balance: 50 })),
+        planCostCredits: 1,
+      });
+    }
     if (method === 'POST' && p === '/api/partner/users') {
       const b = await readJson(req);
       const key = String(b['partnerUserId']);

@@ -109,6 +109,7 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
               schema: z.object({
                 user: z.object({ userId: z.string(), balance: z.number() }),
                 companies: z.array(z.object({ companyId: z.string(), balance: z.number() })),
+                planCostCredits: z.number().openapi({ description: 'What one plan costs, in credits' }),
               }),
             },
           },
@@ -128,6 +129,7 @@ export function accountRoutes(deps: Deps): OpenAPIHono<AppEnv> {
               balance: await deps.store.balance('company', co.companyId),
             })),
           ),
+          planCostCredits: deps.config.planCostCredits,
         },
         200,
       );

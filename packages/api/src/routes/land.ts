@@ -409,28 +409,7 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     }),
     async (c) => {
       const f = await fieldFor(callerOf(c), c.req.valid('param').fieldId);
-      const bytes = new Uint8Array(await c.req.arrayBuffer());
-      if (bytes.length === 0) throw badRequest('(body)', 'send the boundary file as the request body');
-      let parsed: Awaited<ReturnType<typeof vendorFormat.readAnyBoundary>>;
-      try {
-        parsed = await vendorFormat.readAnyBoundary(bytes, c.req.valid('query').filename);
-      } catch (err) {
-        if (isArchiveLimitError(err)) throw new ApiError(413, 'PayloadTooLarge', err.message, err.details);
-        const e = fromPlanError(err);
-        if (e) throw new ApiError(422, 'InvalidGeometry', e.message, e.details, e.extra);
-        throw new ApiError(
-          422,
-          'InvalidGeometry',
-          `the file could not be read as a boundary: ${err instanceof Error ? err.message : String(err)}`,
-        );
-      }
-      if (parsed.length === 0) throw new ApiError(422, 'InvalidGeometry', 'the file holds no polygon');
-      parsed.forEach((p, i) => {
-        assertValidBoundary(p.geometry, `boundaries[${i}]`);
-        const name = p.properties.name;
-        const problem = typeof name === 'string' ? textProblem(name) : undefined;
-        if (problem) throw badRequest(`boundaries[${i}].name`, problem);
-      });
+      const parsed = await readBoundaryFile(new Uint8Array(await c.req.arrayBuffer()), c.req.valid('query').filename);
       const items = await store.addBoundaries(
         f.companyId,
         f.fieldId,
@@ -440,6 +419,39 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         })),
       );
       return c.json({ items }, 201);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/boundaries/read',
+      tags: ['Land'],
+      security,
+      summary: 'Read the boundaries of a file without storing them (GeoJSON, WKT, KML/KMZ, zipped Shapefile, ISO-XML)',
+      description:
+        'The same reading as the import (raw request body, `filename` helps the detection, archive limits), for ' +
+        'a preview: the polygons come back as GeoJSON geometries with their names; nothing is stored.',
+      request: {
+        query: z.object({ filename: z.string().max(200).optional() }),
+        body: { content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
+      },
+      responses: {
+        200: json(
+          'The boundaries found',
+          z.object({
+            items: z.array(z.object({ name: z.string().nullable(), geometry: z.record(z.string(), z.unknown()) })),
+          }),
+        ),
+        ...errorResponses(400, 401, 413, 422, 429),
+      },
+    }),
+    async (c) => {
+      const parsed = await readBoundaryFile(new Uint8Array(await c.req.arrayBuffer()), c.req.valid('query').filename);
+      const items = parsed.map((p) => ({
+        name: typeof p.properties.name === 'string' ? p.properties.name : null,
+        geometry: p.geometry as unknown as Record<string, unknown>,
+      }));
+      return c.json({ items }, 200);
     },
   );
   app.openapi(
@@ -607,4 +619,36 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     );
   }
   return app;
+}
+
+/**
+ * The boundaries of a file, read through the format packages (format detected from the content):
+ * 400 for an empty body, 413 past the archive limits, 422 in words when it is no boundary.
+ */
+async function readBoundaryFile(
+  bytes: Uint8Array,
+  filename: string | undefined,
+): Promise<Awaited<ReturnType<typeof vendorFormat.readAnyBoundary>>> {
+  if (bytes.length === 0) throw badRequest('(body)', 'send the boundary file as the request body');
+  let parsed: Awaited<ReturnType<typeof vendorFormat.readAnyBoundary>>;
+  try {
+    parsed = await vendorFormat.readAnyBoundary(bytes, filename);
+  } catch (err) {
+    if (isArchiveLimitError(err)) throw new ApiError(413, 'PayloadTooLarge', err.message, err.details);
+    const e = fromPlanError(err);
+    if (e) throw new ApiError(422, 'InvalidGeometry', e.message, e.details, e.extra);
+    throw new ApiError(
+      422,
+      'InvalidGeometry',
+      `the file could not be read as a boundary: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  if (parsed.length === 0) throw new ApiError(422, 'InvalidGeometry', 'the file holds no polygon');
+  parsed.forEach((p, i) => {
+    assertValidBoundary(p.geometry, `boundaries[${i}]`);
+    const name = p.properties.name;
+    const problem = typeof name === 'string' ? textProblem(name) : undefined;
+    if (problem) throw badRequest(`boundaries[${i}].name`, problem);
+  });
+  return parsed;
 }

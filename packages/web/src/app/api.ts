@@ -27,10 +27,15 @@ export const endpoints = {
   savePlan: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}/plans`,
   exportPlan: (planId: string, format: string) =>
     `/api/plans/${encodeURIComponent(planId)}/export?format=${encodeURIComponent(format)}`,
-  plansOfField: (fieldId: string, offset: number) =>
-    `/api/fields/${encodeURIComponent(fieldId)}/plans?limit=1&offset=${offset}`,
+  plansOfField: (fieldId: string, offset: number, limit = 1) =>
+    `/api/fields/${encodeURIComponent(fieldId)}/plans?limit=${limit}&offset=${offset}`,
+  storedPlan: (planId: string) => `/api/plans/${encodeURIComponent(planId)}`,
   fieldsOfCompany: (companyId: string) => `/api/companies/${encodeURIComponent(companyId)}/fields?limit=500`,
   credits: '/api/credits',
+  readBoundaries: (filename: string) => `/api/boundaries/read?filename=${encodeURIComponent(filename)}`,
+  growers: (companyId: string) => `/api/companies/${encodeURIComponent(companyId)}/growers`,
+  farms: (growerId: string) => `/api/growers/${encodeURIComponent(growerId)}/farms`,
+  saveField: '/api/fields/save',
   myApiKeys: '/api/user/api-keys',
   myApiKey: (keyId: string) => `/api/user/api-keys/${encodeURIComponent(keyId)}`,
 } as const;
@@ -56,6 +61,8 @@ export interface CreatedApiKey {
 export interface Credits {
   user: { userId: string; balance: number };
   companies: { companyId: string; balance: number }[];
+  /** What one plan costs (older servers do not say: 1). */
+  planCostCredits?: number;
 }
 
 /** Export formats offered for download (the formats packages), with file names. */
@@ -108,7 +115,8 @@ export class ApiClient {
 
   private async call(method: string, path: string, body?: unknown, authenticated = true): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const raw = body instanceof Uint8Array || body instanceof Blob;
+    if (body !== undefined) headers['content-type'] = raw ? 'application/octet-stream' : 'application/json';
     const token = authenticated ? this.opts.token() : undefined;
     if (token) headers['authorization'] = `Bearer ${token}`;
     let res: Response;
@@ -117,7 +125,7 @@ export class ApiClient {
         method,
         headers,
         credentials: 'same-origin',
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        ...(body !== undefined ? { body: raw ? (body as BodyInit) : JSON.stringify(body) } : {}),
       });
     } catch {
       throw new ApiError(
@@ -197,6 +205,27 @@ export class ApiClient {
     };
   }
 
+  /** The stored plans of a field, oldest first (at most 100). */
+  async plansOfField(fieldId: string): Promise<{ planId: string; createdAt: string; boundaryId?: string }[]> {
+    const page = await this.json<{ items?: Record<string, unknown>[] }>('GET', endpoints.plansOfField(fieldId, 0, 100));
+    return (page?.items ?? [])
+      .filter((i) => typeof i['planId'] === 'string')
+      .map((i) => ({
+        planId: i['planId'] as string,
+        createdAt: typeof i['createdAt'] === 'string' ? i['createdAt'] : '',
+        ...(typeof i['boundaryId'] === 'string' ? { boundaryId: i['boundaryId'] } : {}),
+      }));
+  }
+
+  /** A stored plan's metrics and request. */
+  async storedPlan(planId: string): Promise<{ metrics: Record<string, unknown>; request: unknown }> {
+    const body = await this.json<{ plan?: { metrics?: Record<string, unknown> }; request?: unknown }>(
+      'GET',
+      endpoints.storedPlan(planId),
+    );
+    return { metrics: body?.plan?.metrics ?? {}, request: body?.request };
+  }
+
   /** A stored plan as plan GeoJSON (the server's rendering). */
   async storedPlanGeoJson(planId: string): Promise<FeatureCollection> {
     const res = await this.call('GET', endpoints.exportPlan(planId, 'geojson'));
@@ -205,6 +234,36 @@ export class ApiClient {
 
   savePlan(boundaryId: string, request: unknown): Promise<unknown> {
     return this.json('POST', endpoints.savePlan(boundaryId), { request });
+  }
+
+  /** The polygons of a boundary file (read by the API's format packages; nothing stored). */
+  async readBoundaries(file: Blob, filename: string): Promise<{ name: string | null; geometry: Geometry }[]> {
+    const res = await this.call('POST', endpoints.readBoundaries(filename), file);
+    const body = (await res.json()) as { items?: { name: string | null; geometry: Geometry }[] };
+    return Array.isArray(body?.items) ? body.items : [];
+  }
+
+  /** The first farm of the company's first grower, created ("<company>", "Main farm") when there is none. */
+  async farmOf(companyId: string, companyName: string): Promise<string> {
+    const growers = await this.json<{ items?: { growerId: string }[] }>('GET', endpoints.growers(companyId));
+    const growerId =
+      growers?.items?.[0]?.growerId ??
+      (await this.json<{ growerId: string }>('POST', endpoints.growers(companyId), { name: companyName })).growerId;
+    const farms = await this.json<{ items?: { farmId: string }[] }>('GET', endpoints.farms(growerId));
+    return (
+      farms?.items?.[0]?.farmId ??
+      (await this.json<{ farmId: string }>('POST', endpoints.farms(growerId), { name: 'Main farm' })).farmId
+    );
+  }
+
+  /** Saves a field with its boundary rings (outer first, then the holes: no-go obstacles). */
+  async saveField(farmId: string, name: string, rings: Position[][]): Promise<{ fieldId: string; boundaryId: string }> {
+    const body = await this.json<{ field: { fieldId: string }; vBoundary: { boundaryId: string } }>(
+      'POST',
+      endpoints.saveField,
+      { farmId, name, boundary: rings },
+    );
+    return { fieldId: body.field.fieldId, boundaryId: body.vBoundary.boundaryId };
   }
 
   credits(): Promise<Credits> {

@@ -208,3 +208,14 @@ export function ringsAreaSquareMeters(rings: Position[][], projection: Projectio
   });
   return total;
 }
+
+/** The holes of a Polygon / MultiPolygon as Polygons. */
+export function holesOf(g: Geometry): Geometry[] {
+  const polys =
+    g.type === 'Polygon'
+      ? [g.coordinates as Position[][]]
+      : g.type === 'MultiPolygon'
+        ? (g.coordinates as Position[][][])
+        : [];
+  return polys.flatMap((rings) => rings.slice(1).map((ring) => ({ type: 'Polygon', coordinates: [ring] })));
+}

@@ -52,7 +52,9 @@ export async function showHome(deps: HomeDeps): Promise<void> {
     h(
       'p',
       { class: 'muted' },
-      'Open a field to plan its route. API keys for your own tools are on your ',
+      'Open a field to plan its route, or ',
+      h('a', { href: shell.link('/fields/new'), 'data-testid': 'new-field-link' }, 'bring a new field'),
+      '. API keys for your own tools are on your ',
       h('a', { href: shell.link('/profile'), 'data-testid': 'profile-link' }, 'profile'),
       '.',
     ),

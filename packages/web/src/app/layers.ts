@@ -7,11 +7,13 @@ import type { Feature, FeatureCollection, Geometry, Position } from './geo.js';
 
 export type LayerId =
   | 'boundary'
+  | 'uncovered'
   | 'obstacles'
   | 'headlands'
   | 'tracks'
   | 'turns'
   | 'connectors'
+  | 'direction'
   | 'crosshatches'
   | 'refill'
   | 'staging'
@@ -32,6 +34,8 @@ export interface LayerStyle {
 /** Drawing order: bottom to top. */
 export const LAYERS: readonly LayerStyle[] = [
   { id: 'boundary', label: 'Field boundary', color: '#2f5d1e', swatch: 'area', types: ['Boundary'] },
+  // Drawn by the app from the route's swaths (uncovered.ts), not from plan features.
+  { id: 'uncovered', label: 'Uncovered ground', color: '#d81b60', swatch: 'area', types: [] },
   {
     id: 'obstacles',
     label: 'Obstacles',
@@ -50,6 +54,8 @@ export const LAYERS: readonly LayerStyle[] = [
   { id: 'tracks', label: 'Tracks', color: '#1f5fbf', swatch: 'line', types: ['Track'] },
   { id: 'turns', label: 'Turns', color: '#c2185b', swatch: 'line', types: ['Turn'] },
   { id: 'connectors', label: 'Connectors', color: '#555555', swatch: 'dashed', types: ['Connector'] },
+  // Arrows and pass numbers computed from the route (route.ts passArrows).
+  { id: 'direction', label: 'Direction and pass numbers', color: '#0b3d91', swatch: 'point', types: [] },
   { id: 'refill', label: 'Refill points', color: '#008b8b', swatch: 'point', types: ['RefillPoint'] },
   { id: 'staging', label: 'Staging area', color: '#6a3d9a', swatch: 'point', types: ['StagingArea'] },
   { id: 'warnings', label: 'Warnings', color: '#e65100', swatch: 'point', types: ['Warning'] },
@@ -117,5 +123,8 @@ export function classifyPlan(plan: FeatureCollection): ClassifiedPlan {
 export function layerCounts(c: ClassifiedPlan): Record<LayerId, number> {
   const counts = Object.fromEntries(LAYERS.map((l) => [l.id, c.layers[l.id].length])) as Record<LayerId, number>;
   counts.startEnd = (c.start ? 1 : 0) + (c.end ? 1 : 0);
+  counts.direction = c.route.filter((f) =>
+    ['Track', 'ExteriorHeadland', 'InteriorHeadland'].includes(featureType(f)),
+  ).length;
   return counts;
 }

@@ -4,6 +4,7 @@ import { h } from './dom.js';
 import { sanitizeTheme } from './embedding.js';
 import { showHome, showSignedOutHome } from './home.js';
 import { runLaunch } from './launch.js';
+import { NewFieldPage } from './new-field.js';
 import { ProfilePage } from './profile.js';
 import { PlanView } from './plan-view.js';
 import type { Session } from './session.js';
@@ -65,6 +66,14 @@ export function organisationsOf(user: unknown): SelectorOption[] {
   return [...out].map(([value, label]) => ({ value, label }));
 }
 
+/** The app's pages (the server answers others with this page and status 404). */
+export function isAppPath(path: string): boolean {
+  return (
+    ['/', '/app', '/launch', '/profile', '/fields/new'].includes(path) ||
+    /^\/path-planning\/boundary\/[^/]+$/.test(path)
+  );
+}
+
 async function main(): Promise<void> {
   const mount = document.getElementById('root') ?? document.body;
   const shell = new Shell(mount, location.search);
@@ -91,6 +100,21 @@ async function main(): Promise<void> {
     session = undefined;
     signedOut('You are signed out', 'Open the planner again from your farm software to continue.');
   };
+
+  if (!isAppPath(path)) {
+    shell.setMinimal(true);
+    shell.page.replaceChildren(
+      messagePanel(
+        'Page not found',
+        'There is no page at this address. Start again from your fields.',
+        [h('a', { class: 'button primary', href: '/', 'data-testid': 'home-link' }, 'Your fields')],
+        'info',
+      ),
+    );
+    shell.page.dataset.state = 'not-found';
+    document.title = 'Page not found · furrow';
+    return;
+  }
 
   if (path === '/launch') {
     shell.setMinimal(true);
@@ -133,6 +157,11 @@ async function main(): Promise<void> {
 
   if (path === '/profile') {
     await new ProfilePage(shell, api).start();
+    return;
+  }
+  if (path === '/fields/new') {
+    const user = await api.currentUser().catch(() => undefined);
+    new NewFieldPage({ shell, api, organisations: organisationsOf(user) }).start();
     return;
   }
   const m = /^\/path-planning\/boundary\/([^/]+)$/.exec(path);

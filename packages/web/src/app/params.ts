@@ -24,7 +24,20 @@ export interface PlanParameters {
   tankCapacity?: number;
   /** Application rate per hectare, in the tank's unit; required with refill points. */
   applicationRatePerHectare?: number;
+  /** The machine may reverse in turns (fishtail, K-turns). */
+  reverseAllowed: boolean;
+  /** Speeds (undefined: the planner's defaults, 9 / 5.4 / 14.4 km/h). */
+  workingSpeedKilometersPerHour?: number;
+  turningSpeedKilometersPerHour?: number;
+  roadSpeedKilometersPerHour?: number;
 }
+
+/** The speed inputs: form name, label, and the request's machine member (m/s). */
+export const SPEED_FIELDS = [
+  { name: 'workingSpeedKilometersPerHour', label: 'Working speed (km/h)', member: 'workingSpeedMetersPerSecond' },
+  { name: 'turningSpeedKilometersPerHour', label: 'Turning speed (km/h)', member: 'turningSpeedMetersPerSecond' },
+  { name: 'roadSpeedKilometersPerHour', label: 'Road speed (km/h)', member: 'transportSpeedMetersPerSecond' },
+] as const;
 
 export const DEFAULT_PARAMETERS: PlanParameters = {
   widthMeters: 6,
@@ -37,6 +50,7 @@ export const DEFAULT_PARAMETERS: PlanParameters = {
   headlandsFirst: false,
   calculateRefillPoints: false,
   enableHeadlandDrivethrough: false,
+  reverseAllowed: false,
 };
 
 export const ROUTE_ORDERS: readonly { id: RouteOrder; label: string }[] = [
@@ -107,6 +121,14 @@ export function parseParameters(raw: Raw): { params?: PlanParameters; errors: Pa
       message: 'Refill points need the application rate: a number above 0 per hectare (at most 1,000,000).',
     });
   }
+  const speeds: Partial<Record<(typeof SPEED_FIELDS)[number]['name'], number>> = {};
+  for (const f of SPEED_FIELDS) {
+    const v = number(raw, f.name);
+    if (v === undefined) continue;
+    if (!(v >= 0.5 && v <= 60))
+      errors.push({ field: f.name, message: `${f.label.replace(' (km/h)', '')} must be 0.5 to 60 km/h, or empty.` });
+    else speeds[f.name] = v;
+  }
   if (errors.length > 0) return { errors };
   return {
     errors,
@@ -124,6 +146,8 @@ export function parseParameters(raw: Raw): { params?: PlanParameters; errors: Pa
       enableHeadlandDrivethrough: bool('enableHeadlandDrivethrough'),
       ...(tank !== undefined ? { tankCapacity: tank } : {}),
       ...(rate !== undefined ? { applicationRatePerHectare: rate } : {}),
+      reverseAllowed: bool('reverseAllowed'),
+      ...speeds,
     },
   };
 }
@@ -139,7 +163,15 @@ export function buildPlanRequest(field: Geometry, obstacles: Geometry[], p: Plan
   if (p.headlandsFirst) routeOptions['headlandsFirst'] = true;
   if (p.calculateRefillPoints) routeOptions['calculateRefillPoints'] = true;
   if (p.enableHeadlandDrivethrough) routeOptions['enableHeadlandDrivethrough'] = true;
-  const machine: Record<string, number> = { widthMeters: p.widthMeters, turnRadiusMeters: p.turnRadiusMeters };
+  const machine: Record<string, number | boolean> = {
+    widthMeters: p.widthMeters,
+    turnRadiusMeters: p.turnRadiusMeters,
+  };
+  if (p.reverseAllowed) machine['reverseAllowed'] = true;
+  for (const f of SPEED_FIELDS) {
+    const kmh = p[f.name];
+    if (kmh !== undefined) machine[f.member] = Math.round((kmh / 3.6) * 1000) / 1000;
+  }
   if (p.tankCapacity !== undefined) machine['tankCapacity'] = p.tankCapacity;
   if (p.applicationRatePerHectare !== undefined) machine['applicationRatePerHectare'] = p.applicationRatePerHectare;
   return {
@@ -169,6 +201,8 @@ export function parametersToRaw(p: PlanParameters): Raw {
     enableHeadlandDrivethrough: p.enableHeadlandDrivethrough,
     tankCapacity: p.tankCapacity === undefined ? '' : String(p.tankCapacity),
     applicationRatePerHectare: p.applicationRatePerHectare === undefined ? '' : String(p.applicationRatePerHectare),
+    reverseAllowed: p.reverseAllowed,
+    ...Object.fromEntries(SPEED_FIELDS.map((f) => [f.name, p[f.name] === undefined ? '' : String(p[f.name])])),
   };
 }
 
@@ -203,5 +237,12 @@ export function parametersFromRequest(request: unknown): PlanParameters {
     enableHeadlandDrivethrough: route['enableHeadlandDrivethrough'] === true,
     ...(tank !== undefined ? { tankCapacity: tank } : {}),
     ...(rate !== undefined ? { applicationRatePerHectare: rate } : {}),
+    reverseAllowed: machine['reverseAllowed'] === true,
+    ...Object.fromEntries(
+      SPEED_FIELDS.flatMap((f) => {
+        const ms = num(machine[f.member]);
+        return ms === undefined ? [] : [[f.name, Math.round(ms * 3.6 * 10) / 10]];
+      }),
+    ),
   };
 }

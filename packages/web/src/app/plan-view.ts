@@ -9,13 +9,20 @@ import { clear, h, s } from './dom.js';
 import type { FeatureCollection } from './geo.js';
 import type { ClassifiedPlan, LayerId } from './layers.js';
 import { LAYERS, classifyPlan, layerCounts } from './layers.js';
-import { MapView, holesOf } from './map.js';
+import { holesOf } from './geo.js';
+import { MapView, basemapFromPage } from './map.js';
+import { Playback } from './playback.js';
+import { headingInWords, trackHeadingDegrees } from './route.js';
+import { planWarnings } from './warnings.js';
+import { CreditLine, PlanHistory, UnsavedPlanStore } from './plan-keeping.js';
+import { MachinePicker, MachineProfileStore, applyProfile } from './machines.js';
 import type { MetricChange } from './metrics.js';
-import { METRIC_ROWS, compareMetrics } from './metrics.js';
+import { METRIC_ROWS, compareMetrics, formatArea } from './metrics.js';
 import type { PlanParameters } from './params.js';
 import {
   DEFAULT_PARAMETERS,
   ROUTE_ORDERS,
+  SPEED_FIELDS,
   buildPlanRequest,
   parametersFromRequest,
   parametersToRaw,
@@ -41,7 +48,9 @@ interface PlanState {
 }
 
 export class PlanView {
-  private readonly map = new MapView();
+  private readonly map = new MapView(basemapFromPage(document));
+  private readonly playback = new Playback(this.map);
+  private readonly headingWords = h('p', { class: 'heading-words', 'data-testid': 'heading-words' });
   private readonly legend = h('div', { class: 'legend', 'data-testid': 'legend' });
   private readonly metrics = h('div', { class: 'metrics', 'data-testid': 'metrics' });
   private readonly warnings = h('ul', { class: 'warnings', 'data-testid': 'warnings', hidden: true });
@@ -55,6 +64,10 @@ export class PlanView {
   private current?: PlanState;
   private previousMetrics?: Record<string, unknown>;
   private busy = false;
+  private readonly creditLine: CreditLine;
+  private readonly machines: MachinePicker;
+  private readonly history: PlanHistory;
+  private readonly unsaved = new UnsavedPlanStore(storageOrUndefined('sessionStorage'));
 
   constructor(private readonly deps: PlanViewDeps) {
     this.form = this.buildForm();
@@ -64,6 +77,25 @@ export class PlanView {
       'Save plan',
     );
     this.saveButton.addEventListener('click', () => void this.save());
+    this.creditLine = new CreditLine(deps.api);
+    this.machines = new MachinePicker(
+      new MachineProfileStore(storageOrUndefined('localStorage')),
+      () => this.readForm().params,
+      (m) => {
+        this.fillForm(applyProfile(this.readForm().params ?? DEFAULT_PARAMETERS, m));
+        this.setStatus(`Machine "${m.name}" set: re-plan to use it.`);
+      },
+      (text, error) => this.setStatus(text, error),
+    );
+    this.history = new PlanHistory(deps.api, (planId) => void this.openStored(planId));
+    // An unsaved plan is not lost without asking.
+    window.addEventListener('beforeunload', (e) => {
+      // Only while the plan is on the page (a signed-out or expired page has nothing to lose).
+      if (this.current && !this.current.savedPlanId && document.contains(this.map.element)) {
+        e.preventDefault();
+        e.returnValue = '';
+      }
+    });
   }
 
   async start(): Promise<void> {
@@ -78,13 +110,22 @@ export class PlanView {
           { class: 'map-pane', 'aria-label': 'Map' },
           h('div', { class: 'map-header' }, this.title, this.subtitle),
           this.map.element,
+          this.playback.element,
+          this.headingWords,
           this.legend,
         ),
         h(
           'aside',
           { class: 'side-panel', 'aria-label': 'Plan details' },
           h('section', { class: 'panel' }, h('h2', {}, 'Plan metrics'), this.metrics, this.warnings),
-          h('section', { class: 'panel' }, h('h2', {}, 'Planning parameters'), this.form),
+          h(
+            'section',
+            { class: 'panel' },
+            h('h2', {}, 'Planning parameters'),
+            this.creditLine.element,
+            this.machines.element,
+            this.form,
+          ),
           h(
             'section',
             { class: 'panel' },
@@ -92,6 +133,7 @@ export class PlanView {
             h('div', { class: 'actions' }, this.saveButton),
             this.downloads,
           ),
+          this.history.element,
           this.status,
         ),
       ),
@@ -119,8 +161,50 @@ export class PlanView {
     this.title.textContent = this.boundary.name ?? 'Field';
     this.deps.onBoundary?.(this.boundary);
     this.map.setData({ boundary: this.boundary.geometry, obstacles: this.boundary.obstacles }, true);
-    if (await this.showLatestSavedPlan()) return;
+    void this.creditLine.refresh(this.boundary.companyId);
+    this.machines.setCompany(this.boundary.companyId);
+    void this.history.refresh(this.boundary.fieldId, this.deps.boundaryId);
+    // Opening a field plans it only the first time: a reload shows the tab's unsaved plan, else
+    // the last saved one, at no cost.
+    if (this.showUnsaved() || (await this.showLatestSavedPlan())) return;
     await this.replan(DEFAULT_PARAMETERS);
+  }
+
+  /** Shows the plan this tab made and did not save (true when there is one). */
+  private showUnsaved(): boolean {
+    const kept = this.unsaved.load(this.deps.boundaryId);
+    const b = this.boundary;
+    if (!kept || !b) return false;
+    this.fillForm(kept.params);
+    this.show(kept.plan, kept.params, buildPlanRequest(b.geometry, b.obstacles, kept.params), true);
+    this.setStatus('Showing your unsaved plan from before (no credit used). Save it to keep it.');
+    return true;
+  }
+
+  /** Opens a plan of the history. */
+  private async openStored(planId: string): Promise<void> {
+    const b = this.boundary;
+    if (!b) return;
+    try {
+      const [plan, stored] = await Promise.all([
+        this.deps.api.storedPlanGeoJson(planId),
+        this.deps.api.storedPlan(planId),
+      ]);
+      const params = parametersFromRequest(stored.request);
+      this.fillForm(params);
+      this.show(plan, params, buildPlanRequest(b.geometry, b.obstacles, params), false);
+      this.markSaved(planId);
+      this.setStatus('Showing a saved plan from the history.');
+    } catch (err) {
+      this.setStatus(describeError(err, 'The saved plan could not be opened'), true);
+    }
+  }
+
+  private markSaved(planId: string): void {
+    this.current!.savedPlanId = planId;
+    this.saveButton.disabled = true;
+    this.saveButton.textContent = 'Saved';
+    this.deps.shell.page.dataset.savedPlanId = planId;
   }
 
   /** Shows the field's newest saved plan of this boundary, if there is one (true when shown). */
@@ -135,10 +219,7 @@ export class PlanView {
       const params = parametersFromRequest(latest.request);
       this.fillForm(params);
       this.show(plan, params, buildPlanRequest(b.geometry, b.obstacles, params), true);
-      this.current!.savedPlanId = latest.planId;
-      this.saveButton.disabled = true;
-      this.saveButton.textContent = 'Saved';
-      this.deps.shell.page.dataset.savedPlanId = latest.planId;
+      this.markSaved(latest.planId);
       this.setStatus('Showing your last saved plan. Change the parameters and re-plan to compare.');
       return true;
     } catch {
@@ -169,14 +250,20 @@ export class PlanView {
     const classified = classifyPlan(plan);
     this.previousMetrics = this.current?.plan.metrics;
     this.current = { plan, classified, params, request };
-    this.map.setData({ boundary: boundary.geometry, obstacles: boundary.obstacles, plan: classified }, refit);
+    this.map.setData(
+      { boundary: boundary.geometry, obstacles: boundary.obstacles, plan: classified, widthMeters: params.widthMeters },
+      refit,
+    );
+    this.playback.setRoute(classified.route, plan.metrics);
+    const trackHeading = trackHeadingDegrees(classified.route);
+    this.headingWords.textContent = trackHeading === undefined ? '' : `${headingInWords(trackHeading)}.`;
     this.renderLegend(classified);
     this.renderMetrics(plan.metrics, this.previousMetrics);
     this.renderWarnings(plan);
     this.renderDownloads();
     this.saveButton.disabled = false;
     this.saveButton.textContent = 'Save plan';
-    const heading = (plan as { heading?: { degrees?: number } }).heading?.degrees;
+    const heading = trackHeading;
     this.subtitle.textContent = [
       `${params.widthMeters} m working width`,
       `${params.headlandPasses} headland pass${params.headlandPasses === 1 ? '' : 'es'}`,
@@ -253,6 +340,13 @@ export class PlanView {
         h('span', { class: 'field-error', id: 'p-order-error' }),
       ),
       num('turnRadiusMeters', 'Turn radius (m)', { min: 0.5, max: 100, step: 0.1, required: 'true' }),
+      check('reverseAllowed', 'May reverse in turns'),
+      h(
+        'fieldset',
+        { class: 'speeds' },
+        h('legend', {}, 'Speeds'),
+        ...SPEED_FIELDS.map((f) => num(f.name, f.label, { min: 0.5, max: 60, step: 0.1, placeholder: 'default' })),
+      ),
       h(
         'fieldset',
         { class: 'options' },
@@ -275,27 +369,37 @@ export class PlanView {
     refillBox?.addEventListener('change', () => (refill.hidden = !refillBox.checked));
     form.addEventListener('submit', (e) => {
       e.preventDefault();
-      const values: Record<string, string | boolean> = {};
-      for (const el of Array.from(form.elements)) {
-        if (el instanceof HTMLInputElement) values[el.name] = el.type === 'checkbox' ? el.checked : el.value;
-        else if (el instanceof HTMLSelectElement) values[el.name] = el.value;
-      }
-      const { params, errors } = parseParameters(values);
-      for (const el of Array.from(form.querySelectorAll<HTMLElement>('.field-error'))) el.textContent = '';
-      for (const el of Array.from(form.querySelectorAll('[aria-invalid]'))) el.removeAttribute('aria-invalid');
-      if (!params) {
-        for (const err of errors) {
-          const msg = form.querySelector(`#p-${err.field}-error`);
-          if (msg) msg.textContent = err.message;
-          form.querySelector(`#p-${err.field}`)?.setAttribute('aria-invalid', 'true');
-        }
-        (form.querySelector(`#p-${errors[0].field}`) as HTMLElement | null)?.focus();
-        this.setStatus('Check the highlighted parameters.', true);
-        return;
-      }
-      void this.replan(params);
+      this.submit(form);
     });
     return form;
+  }
+
+  /** Re-plans with the form's parameters, or names the bad ones and sends nothing. */
+  private submit(form: HTMLFormElement): void {
+    const { params, errors } = this.readForm(form);
+    for (const el of Array.from(form.querySelectorAll<HTMLElement>('.field-error'))) el.textContent = '';
+    for (const el of Array.from(form.querySelectorAll('[aria-invalid]'))) el.removeAttribute('aria-invalid');
+    if (!params) {
+      for (const err of errors) {
+        const msg = form.querySelector(`#p-${err.field}-error`);
+        if (msg) msg.textContent = err.message;
+        form.querySelector(`#p-${err.field}`)?.setAttribute('aria-invalid', 'true');
+      }
+      (form.querySelector(`#p-${errors[0].field}`) as HTMLElement | null)?.focus();
+      this.setStatus('Check the highlighted parameters.', true);
+      return;
+    }
+    void this.replan(params);
+  }
+
+  /** The form's parameters (or what is wrong with them). */
+  private readForm(form: HTMLFormElement = this.form): ReturnType<typeof parseParameters> {
+    const values: Record<string, string | boolean> = {};
+    for (const el of Array.from(form.elements)) {
+      if (el instanceof HTMLInputElement) values[el.name] = el.type === 'checkbox' ? el.checked : el.value;
+      else if (el instanceof HTMLSelectElement) values[el.name] = el.value;
+    }
+    return parseParameters(values);
   }
 
   private async replan(params: PlanParameters): Promise<void> {
@@ -315,6 +419,8 @@ export class PlanView {
       }
       const first = this.current === undefined;
       this.show(plan, params, request, first);
+      this.unsaved.keep(this.deps.boundaryId, { params, plan });
+      void this.creditLine.refresh(this.boundary.companyId);
       this.setStatus(first ? 'Plan ready.' : 'New plan ready: see how the metrics changed.');
     } catch (err) {
       page.dataset.state = this.current ? 'planned' : 'error';
@@ -340,6 +446,8 @@ export class PlanView {
       if (typeof id === 'string') cur.savedPlanId = id;
       this.saveButton.textContent = 'Saved';
       this.deps.shell.page.dataset.savedPlanId = cur.savedPlanId ?? '';
+      this.unsaved.forget(this.deps.boundaryId);
+      void this.history.refresh(this.boundary?.fieldId, this.deps.boundaryId);
       this.renderDownloads();
       this.setStatus(cur.savedPlanId ? `Plan saved (${cur.savedPlanId}).` : 'Plan saved.');
     } catch (err) {
@@ -358,8 +466,10 @@ export class PlanView {
     this.legend.append(h('h2', { class: 'legend-title' }, 'Layers'));
     const list = h('ul', { class: 'legend-list' });
     for (const layer of LAYERS) {
-      const n = counts?.[layer.id] ?? 0;
+      const uncovered = layer.id === 'uncovered' ? this.current?.plan.metrics?.['uncoveredSquareMeters'] : undefined;
+      const n = typeof uncovered === 'number' ? Math.round(uncovered) : (counts?.[layer.id] ?? 0);
       if (c && n === 0 && layer.id !== 'boundary' && layer.id !== 'tracks') continue;
+      const countText = typeof uncovered === 'number' ? formatArea(uncovered) : String(n);
       const box = h('input', {
         type: 'checkbox',
         checked: this.map.isLayerVisible(layer.id),
@@ -377,7 +487,7 @@ export class PlanView {
             box,
             swatch(layer.swatch, layer.color),
             h('span', {}, layer.label),
-            counts ? h('span', { class: 'count' }, String(n)) : null,
+            counts ? h('span', { class: 'count' }, countText) : null,
           ),
         ),
       );
@@ -437,18 +547,30 @@ export class PlanView {
     this.metrics.append(table);
   }
 
-  /** The planner's warnings (Warning features and the plan's `warnings` member), in words. */
+  /** The planner's warnings in plain words with their code as a tag; one with a place zooms there. */
   private renderWarnings(plan: FeatureCollection): void {
     clear(this.warnings);
-    const messages = new Set<string>();
-    for (const f of plan.features) {
-      if (f.properties?.['type'] === 'Warning' && typeof f.properties['message'] === 'string')
-        messages.add(f.properties['message']);
+    const list = planWarnings(plan);
+    for (const w of list) {
+      const body = [
+        h('strong', { class: 'warning-title' }, w.title),
+        ' ',
+        h('span', { class: 'warning-text' }, w.text),
+        ' ',
+        h('code', { class: 'tag', 'data-testid': 'warning-code' }, w.code),
+      ];
+      const geometry = w.geometry;
+      const item = geometry
+        ? h('button', { type: 'button', class: 'warning-link', title: 'Show on the map' }, ...body)
+        : h('div', { class: 'warning-body' }, ...body);
+      if (geometry)
+        item.addEventListener('click', () => {
+          this.map.zoomTo(geometry);
+          this.map.element.focus();
+        });
+      this.warnings.append(h('li', { 'data-code': w.code }, item));
     }
-    const extra = (plan as { warnings?: unknown }).warnings;
-    if (Array.isArray(extra)) for (const w of extra) if (typeof w?.message === 'string') messages.add(w.message);
-    for (const m of messages) this.warnings.append(h('li', {}, m));
-    this.warnings.hidden = messages.size === 0;
+    this.warnings.hidden = list.length === 0;
   }
 
   private renderDownloads(): void {
@@ -539,4 +661,12 @@ export function describeError(err: unknown, prefix: string): string {
     return `${prefix}: ${err.message}`;
   }
   return `${prefix}.`;
+}
+
+function storageOrUndefined(kind: 'sessionStorage' | 'localStorage'): Storage | undefined {
+  try {
+    return window[kind];
+  } catch {
+    return undefined;
+  }
 }

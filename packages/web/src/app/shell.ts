@@ -14,7 +14,7 @@ import {
 } from './embedding.js';
 
 /** The app's pages in the side navigation. */
-export type NavId = 'home' | 'plan' | 'profile';
+export type NavId = 'home' | 'plan' | 'new-field' | 'profile';
 
 export interface SelectorOption {
   value: string;
@@ -60,6 +60,7 @@ export class Shell {
         {},
         h('li', {}, h('a', { href: this.link('/'), 'data-nav': 'home' }, 'Your fields')),
         h('li', { hidden: true }, h('a', { href: '#page', 'data-nav': 'plan' }, 'Path planning')),
+        h('li', {}, h('a', { href: this.link('/fields/new'), 'data-nav': 'new-field' }, 'Bring a field')),
         h('li', {}, h('a', { href: this.link('/profile'), 'data-nav': 'profile' }, 'Profile and API keys')),
         h('li', {}, h('a', { href: '/docs' }, 'API reference')),
       ),

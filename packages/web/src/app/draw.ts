@@ -1,0 +1,100 @@
+/**
+ * Drawing a polygon on the map: each click adds a corner, "Finish" (or a click on the first
+ * corner) closes the ring, "Undo" takes the last corner back, Escape cancels. Used for a field's
+ * boundary and its obstacles (no-go zones). Pure ring helpers are exported for tests.
+ */
+import * as L from 'leaflet';
+import type { Position } from './geo.js';
+
+/** A closed ring from drawn corners (first corner repeated at the end); undefined under 3 corners. */
+export function closeRing(corners: readonly Position[]): Position[] | undefined {
+  if (corners.length < 3) return undefined;
+  return [...corners.map((p) => [p[0], p[1]] as Position), [corners[0][0], corners[0][1]]];
+}
+
+export class PolygonDrawer {
+  private corners: Position[] = [];
+  private preview?: L.Polyline;
+  private markers: L.CircleMarker[] = [];
+  private color = '#2f5d1e';
+  private done?: (ring: Position[]) => void;
+  private readonly onClick = (e: L.LeafletMouseEvent): void => this.add([e.latlng.lng, e.latlng.lat]);
+  private readonly onKey = (e: KeyboardEvent): void => {
+    if (e.key === 'Escape') this.cancel();
+  };
+
+  constructor(private readonly map: L.Map) {}
+
+  get active(): boolean {
+    return this.done !== undefined;
+  }
+
+  get cornerCount(): number {
+    return this.corners.length;
+  }
+
+  /** Starts drawing; `done` gets the closed ring. */
+  start(color: string, done: (ring: Position[]) => void): void {
+    this.cancel();
+    this.color = color;
+    this.done = done;
+    this.map.on('click', this.onClick);
+    document.addEventListener('keydown', this.onKey);
+    this.map.getContainer().classList.add('drawing');
+  }
+
+  /** Adds a corner (as a click on the map does). */
+  add(p: Position): void {
+    if (!this.done) return;
+    const first = this.corners[0];
+    if (first && this.corners.length >= 3) {
+      const a = this.map.latLngToContainerPoint([first[1], first[0]]);
+      const b = this.map.latLngToContainerPoint([p[1], p[0]]);
+      if (a.distanceTo(b) < 10) {
+        this.finish();
+        return;
+      }
+    }
+    this.corners.push(p);
+    const m = L.circleMarker([p[1], p[0]], { radius: 5, color: this.color, fillOpacity: 1, interactive: false });
+    m.addTo(this.map);
+    this.markers.push(m);
+    this.redraw();
+  }
+
+  undo(): void {
+    this.corners.pop();
+    this.markers.pop()?.remove();
+    this.redraw();
+  }
+
+  /** Closes the ring and hands it over (nothing happens under 3 corners). Returns whether it closed. */
+  finish(): boolean {
+    const ring = closeRing(this.corners);
+    if (!ring || !this.done) return false;
+    const done = this.done;
+    this.cancel();
+    done(ring);
+    return true;
+  }
+
+  cancel(): void {
+    this.map.off('click', this.onClick);
+    document.removeEventListener('keydown', this.onKey);
+    this.map.getContainer().classList.remove('drawing');
+    this.preview?.remove();
+    this.preview = undefined;
+    for (const m of this.markers) m.remove();
+    this.markers = [];
+    this.corners = [];
+    this.done = undefined;
+  }
+
+  private redraw(): void {
+    const latlngs = this.corners.map((p) => L.latLng(p[1], p[0]));
+    if (!this.preview) {
+      this.preview = L.polyline(latlngs, { color: this.color, weight: 2, dashArray: '6 4', interactive: false });
+      this.preview.addTo(this.map);
+    } else this.preview.setLatLngs(latlngs);
+  }
+}

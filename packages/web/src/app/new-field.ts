@@ -1,0 +1,244 @@
+/**
+ * `/fields/new`: bring a field. Upload a boundary file (GeoJSON, KML/KMZ, zipped Shapefile,
+ * ISO-XML: read by the API's format packages, errors in words) or paste GeoJSON / WKT, or draw
+ * the boundary on the map; draw obstacles (no-go zones, saved as holes of the boundary); name it
+ * and save it as a field of the organisation through the land API, then open its plan view.
+ */
+import type { ApiClient } from './api.js';
+import { ApiError } from './api.js';
+import { clear, h } from './dom.js';
+import { PolygonDrawer } from './draw.js';
+import type { Geometry, Position } from './geo.js';
+import { ringsAreaSquareMeters, projectionFor } from './geo.js';
+import { MapView, basemapFromPage } from './map.js';
+import { formatArea } from './metrics.js';
+import type { SelectorOption, Shell } from './shell.js';
+
+export interface NewFieldDeps {
+  shell: Shell;
+  api: ApiClient;
+  organisations: SelectorOption[];
+}
+
+/** The outer ring of a Polygon, or of the largest polygon of a MultiPolygon. */
+export function outerRings(g: Geometry): Position[][] {
+  if (g.type === 'Polygon') return g.coordinates as Position[][];
+  if (g.type === 'MultiPolygon') {
+    const polys = g.coordinates as Position[][][];
+    const projection = projectionFor([g]);
+    if (!projection) return [];
+    return [...polys].sort((a, b) => ringsAreaSquareMeters(b, projection) - ringsAreaSquareMeters(a, projection))[0];
+  }
+  return [];
+}
+
+/** The file name a pasted text is sent under (the API detects the format from the content too). */
+export function pastedFileName(text: string): string {
+  return /^\s*[{[]/.test(text) ? 'pasted.geojson' : 'pasted.wkt';
+}
+
+export class NewFieldPage {
+  private readonly map = new MapView(basemapFromPage(document));
+  private readonly drawer: PolygonDrawer;
+  private readonly status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
+  private readonly summary = h('p', { class: 'muted', 'data-testid': 'field-summary' }, 'No boundary yet.');
+  private readonly candidates = h('div', { class: 'candidates', 'data-testid': 'candidates' });
+  private readonly obstacleList = h('ul', { class: 'obstacle-list', 'data-testid': 'obstacles' });
+  private readonly drawTools = h('div', { class: 'actions draw-tools', hidden: true });
+  private rings: Position[][] = [];
+  private obstacles: Position[][] = [];
+
+  constructor(private readonly deps: NewFieldDeps) {
+    this.drawer = new PolygonDrawer(this.map.leaflet);
+  }
+
+  start(): void {
+    const { shell } = this.deps;
+    shell.setCurrentPage('new-field');
+    shell.setSelectorsVisible(false);
+    const page = shell.page;
+    const org = h(
+      'select',
+      { id: 'nf-org', name: 'organisation', 'data-testid': 'nf-org' },
+      ...this.deps.organisations.map((o) => h('option', { value: o.value }, o.label)),
+    );
+    const name = h('input', { id: 'nf-name', name: 'name', required: true, maxlength: 200, 'data-testid': 'nf-name' });
+    const file = h('input', {
+      id: 'nf-file',
+      type: 'file',
+      accept: '.geojson,.json,.kml,.kmz,.zip,.xml,.wkt,.txt',
+      'data-testid': 'nf-file',
+    });
+    file.addEventListener('change', () => {
+      const f = file.files?.[0];
+      if (f) void this.read(f, f.name);
+    });
+    const paste = h('textarea', { id: 'nf-paste', rows: 4, 'data-testid': 'nf-paste', spellcheck: 'false' });
+    const readPaste = h(
+      'button',
+      { type: 'button', class: 'button secondary', 'data-testid': 'nf-read-paste' },
+      'Read',
+    );
+    readPaste.addEventListener('click', () => {
+      const text = paste.value.trim();
+      if (text === '') return this.setStatus('Paste GeoJSON or WKT first.', true);
+      void this.read(new Blob([text], { type: 'text/plain' }), pastedFileName(text));
+    });
+    const drawBoundary = h('button', { type: 'button', class: 'button secondary', 'data-testid': 'nf-draw' }, 'Draw');
+    drawBoundary.addEventListener('click', () => this.draw('boundary'));
+    const drawObstacle = h(
+      'button',
+      { type: 'button', class: 'button secondary', 'data-testid': 'nf-draw-obstacle' },
+      'Draw an obstacle',
+    );
+    drawObstacle.addEventListener('click', () => this.draw('obstacle'));
+    const save = h('button', { type: 'submit', class: 'button primary', 'data-testid': 'nf-save' }, 'Save field');
+    const form = h(
+      'form',
+      { class: 'params', novalidate: true },
+      h('div', { class: 'form-row' }, h('label', { for: 'nf-org' }, 'Organisation'), org),
+      h('div', { class: 'form-row' }, h('label', { for: 'nf-name' }, 'Field name'), name),
+      save,
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.save(org.value, org.selectedOptions[0]?.textContent ?? '', name.value.trim());
+    });
+    page.replaceChildren(
+      h(
+        'div',
+        { class: 'plan-layout', 'data-testid': 'new-field' },
+        h(
+          'section',
+          { class: 'map-pane', 'aria-label': 'Map' },
+          h('div', { class: 'map-header' }, h('h1', { class: 'field-title' }, 'Bring a field'), this.summary),
+          this.map.element,
+          this.drawTools,
+        ),
+        h(
+          'aside',
+          { class: 'side-panel', 'aria-label': 'Field' },
+          h(
+            'section',
+            { class: 'panel' },
+            h('h2', {}, 'Boundary'),
+            h('div', { class: 'form-row' }, h('label', { for: 'nf-file' }, 'Upload a file'), file),
+            h(
+              'small',
+              { class: 'hint' },
+              'GeoJSON, KML or KMZ, a zipped Shapefile, ISO-XML (TASKDATA.XML or its zip), WKT.',
+            ),
+            h('div', { class: 'form-row' }, h('label', { for: 'nf-paste' }, 'Or paste GeoJSON or WKT'), paste),
+            h('div', { class: 'actions' }, readPaste, drawBoundary),
+            this.candidates,
+          ),
+          h('section', { class: 'panel' }, h('h2', {}, 'Obstacles'), this.obstacleList, drawObstacle),
+          h('section', { class: 'panel' }, h('h2', {}, 'Save'), form),
+          this.status,
+        ),
+      ),
+    );
+    page.dataset.state = 'new-field';
+  }
+
+  private async read(file: Blob, filename: string): Promise<void> {
+    this.setStatus(`Reading ${filename}…`);
+    clear(this.candidates);
+    try {
+      const items = await this.deps.api.readBoundaries(file, filename);
+      if (items.length === 0) throw new ApiError(422, 'InvalidGeometry', 'the file holds no polygon');
+      this.use(items[0].geometry);
+      if (items.length > 1) this.offer(items);
+      this.setStatus(`Read ${items.length} boundar${items.length === 1 ? 'y' : 'ies'} from ${filename}.`);
+    } catch (err) {
+      const why = err instanceof ApiError ? err.message : 'the server could not be reached';
+      this.setStatus(`${filename} could not be read: ${why}.`, true);
+    }
+  }
+
+  /** More than one polygon in the file: let the user pick. */
+  private offer(items: { name: string | null; geometry: Geometry }[]): void {
+    const select = h(
+      'select',
+      { id: 'nf-candidate', 'data-testid': 'nf-candidate' },
+      ...items.map((it, i) => h('option', { value: String(i) }, it.name ?? `Polygon ${i + 1}`)),
+    );
+    select.addEventListener('change', () => this.use(items[Number(select.value)].geometry));
+    this.candidates.append(h('div', { class: 'form-row' }, h('label', { for: 'nf-candidate' }, 'Boundary'), select));
+  }
+
+  private use(geometry: Geometry): void {
+    const rings = outerRings(geometry);
+    if (rings.length === 0) return;
+    this.rings = rings;
+    this.redraw(true);
+  }
+
+  private draw(kind: 'boundary' | 'obstacle'): void {
+    if (kind === 'obstacle' && this.rings.length === 0)
+      return this.setStatus('Bring or draw the boundary first, then its obstacles.', true);
+    const finish = h('button', { type: 'button', class: 'button primary', 'data-testid': 'nf-finish' }, 'Finish');
+    const undo = h('button', { type: 'button', class: 'button secondary', 'data-testid': 'nf-undo' }, 'Undo corner');
+    const cancel = h('button', { type: 'button', class: 'button secondary' }, 'Cancel');
+    finish.addEventListener('click', () => {
+      if (!this.drawer.finish()) this.setStatus('A shape needs at least 3 corners.', true);
+    });
+    undo.addEventListener('click', () => this.drawer.undo());
+    cancel.addEventListener('click', () => {
+      this.drawer.cancel();
+      this.drawTools.hidden = true;
+    });
+    this.drawTools.replaceChildren(finish, undo, cancel);
+    this.drawTools.hidden = false;
+    this.setStatus(`Click the map at each corner of the ${kind}; Finish closes it.`);
+    this.drawer.start(kind === 'boundary' ? '#2f5d1e' : '#8c2d19', (ring) => {
+      this.drawTools.hidden = true;
+      if (kind === 'boundary') this.rings = [ring];
+      else this.obstacles.push(ring);
+      this.redraw(kind === 'boundary');
+      this.setStatus(kind === 'boundary' ? 'Boundary drawn.' : 'Obstacle added.');
+    });
+  }
+
+  private redraw(refit: boolean): void {
+    const boundary: Geometry = { type: 'Polygon', coordinates: [...this.rings, ...this.obstacles] };
+    this.map.setData({ boundary, obstacles: [] }, refit);
+    const projection = projectionFor([boundary]);
+    const area = projection ? ringsAreaSquareMeters(boundary.coordinates as Position[][], projection) : 0;
+    const holes = this.rings.length - 1 + this.obstacles.length;
+    this.summary.textContent = `${formatArea(area)}${holes > 0 ? `, ${holes} obstacle${holes === 1 ? '' : 's'}` : ''}`;
+    clear(this.obstacleList);
+    this.obstacles.forEach((_, i) => {
+      const remove = h('button', { type: 'button', class: 'button link' }, 'Remove');
+      remove.addEventListener('click', () => {
+        this.obstacles.splice(i, 1);
+        this.redraw(false);
+      });
+      this.obstacleList.append(h('li', {}, `Obstacle ${i + 1} (no-go) `, remove));
+    });
+  }
+
+  private async save(companyId: string, companyName: string, name: string): Promise<void> {
+    if (this.rings.length === 0) return this.setStatus('Bring or draw the boundary first.', true);
+    if (name === '') {
+      document.getElementById('nf-name')?.focus();
+      return this.setStatus('Give the field a name.', true);
+    }
+    if (!companyId) return this.setStatus('You have no organisation to save the field in.', true);
+    this.setStatus('Saving the field…');
+    try {
+      const farmId = await this.deps.api.farmOf(companyId, companyName || 'My farm');
+      const saved = await this.deps.api.saveField(farmId, name, [...this.rings, ...this.obstacles]);
+      this.deps.shell.page.dataset.savedBoundaryId = saved.boundaryId;
+      location.assign(this.deps.shell.link(`/path-planning/boundary/${encodeURIComponent(saved.boundaryId)}`));
+    } catch (err) {
+      const why = err instanceof ApiError ? err.message : 'the server could not be reached';
+      this.setStatus(`The field could not be saved: ${why}.`, true);
+    }
+  }
+
+  private setStatus(text: string, error = false): void {
+    this.status.textContent = text;
+    this.status.classList.toggle('error', error);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Playback: a slider that moves the machine along the route, with the clock (time from the start
+ * and the plan's total) and what the machine is driving. Play runs the whole route in about a
+ * minute; the slider and its arrow keys step by hand.
+ */
+import { h } from './dom.js';
+import type { Feature } from './geo.js';
+import type { MapView } from './map.js';
+import type { Timeline } from './route.js';
+import { buildTimeline, clockText, positionAt } from './route.js';
+
+const STEPS = 1000;
+/** Real seconds a full play-through takes. */
+const PLAY_THROUGH_SECONDS = 60;
+
+const PIECE_WORDS: Record<string, string> = {
+  Track: 'Working a track',
+  ExteriorHeadland: 'Working a headland pass',
+  InteriorHeadland: 'Working round an obstacle',
+  Turn: 'Turning',
+  Connector: 'Driving to the next pass',
+};
+
+export class Playback {
+  readonly element: HTMLElement;
+  private readonly slider: HTMLInputElement;
+  private readonly clock: HTMLElement;
+  private readonly doing: HTMLElement;
+  private readonly playButton: HTMLButtonElement;
+  private timeline?: Timeline;
+  private route: readonly Feature[] = [];
+  private frame = 0;
+  private lastTickMs = 0;
+
+  constructor(private readonly map: MapView) {
+    this.slider = h('input', {
+      type: 'range',
+      min: 0,
+      max: STEPS,
+      value: 0,
+      step: 'any',
+      id: 'playback-slider',
+      'aria-label': 'Position along the route',
+      'data-testid': 'playback-slider',
+      disabled: true,
+    });
+    this.clock = h('output', { class: 'playback-clock', for: 'playback-slider', 'data-testid': 'playback-clock' });
+    this.doing = h('span', { class: 'playback-doing', 'data-testid': 'playback-doing' });
+    this.playButton = h(
+      'button',
+      { type: 'button', class: 'button secondary play', 'data-testid': 'playback-play', disabled: true },
+      'Play',
+    );
+    this.playButton.addEventListener('click', () => (this.frame ? this.stop() : this.play()));
+    this.slider.addEventListener('input', () => {
+      this.stop();
+      this.update();
+    });
+    this.element = h(
+      'div',
+      { class: 'playback', 'data-testid': 'playback', role: 'group', 'aria-label': 'Playback' },
+      this.playButton,
+      this.slider,
+      this.clock,
+      this.doing,
+    );
+    this.update();
+  }
+
+  /** A new route: the clock restarts at 0 (scaled to the plan's time when it states one). */
+  setRoute(route: readonly Feature[], metrics: Record<string, unknown> | undefined): void {
+    this.stop();
+    this.route = route;
+    const t = metrics?.['timeSeconds'];
+    this.timeline = buildTimeline(route, undefined, typeof t === 'number' ? t : undefined);
+    const usable = this.timeline.positions.length > 1;
+    this.slider.disabled = !usable;
+    this.playButton.disabled = !usable;
+    this.slider.value = '0';
+    this.update();
+  }
+
+  private seconds(): number {
+    return ((this.timeline?.totalSeconds ?? 0) * Number(this.slider.value)) / STEPS;
+  }
+
+  private update(): void {
+    const tl = this.timeline;
+    const s = this.seconds();
+    this.clock.textContent = tl ? `${clockText(s)} / ${clockText(tl.totalSeconds)}` : '–';
+    this.slider.setAttribute('aria-valuetext', tl ? `${clockText(s)} of ${clockText(tl.totalSeconds)}` : 'no route');
+    const at = tl ? positionAt(tl, s) : undefined;
+    const type = at ? this.route[at.pieceIndex]?.properties?.['type'] : undefined;
+    this.doing.textContent = typeof type === 'string' ? (PIECE_WORDS[type] ?? type) : '';
+    this.map.showMachineAt(Number(this.slider.value) > 0 ? tl : undefined, s);
+  }
+
+  play(): void {
+    if (!this.timeline || this.frame) return;
+    if (Number(this.slider.value) >= STEPS) this.slider.value = '0';
+    this.playButton.textContent = 'Pause';
+    this.lastTickMs = performance.now();
+    const tick = (nowMs: number): void => {
+      const advance = ((nowMs - this.lastTickMs) / 1000 / PLAY_THROUGH_SECONDS) * STEPS;
+      this.lastTickMs = nowMs;
+      const next = Math.min(STEPS, Number(this.slider.value) + Math.max(advance, 0));
+      this.slider.value = String(next);
+      this.update();
+      if (next >= STEPS) this.stop();
+      else this.frame = requestAnimationFrame(tick);
+    };
+    this.frame = requestAnimationFrame(tick);
+  }
+
+  stop(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.playButton.textContent = 'Play';
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Uncovered ground as patches: a canvas layer that fills the field (less its no-go obstacles)
+ * and then erases every working pass's swath (the pass stroked at its working width, flat ends),
+ * so what stays coloured is ground no pass works, at the screen's resolution. Redrawn after
+ * every move or zoom; the pixels left are counted (`data-uncovered-pixels` on the canvas).
+ */
+import * as L from 'leaflet';
+import type { Geometry, Position } from './geo.js';
+import type { MapData } from './map.js';
+import { linesOf } from './route.js';
+
+const WORKING_TYPES = new Set(['Track', 'ExteriorHeadland', 'InteriorHeadland']);
+/** Fill of uncovered ground (the 'uncovered' layer's colour, see layers.ts). */
+export const UNCOVERED_RGBA = 'rgba(216, 27, 96, 0.6)';
+const EARTH_CIRCUMFERENCE_METERS = 40_075_016.686;
+
+function polygonsOf(g: Geometry | null | undefined): Position[][][] {
+  if (!g) return [];
+  if (g.type === 'Polygon') return [g.coordinates as Position[][]];
+  if (g.type === 'MultiPolygon') return g.coordinates as Position[][][];
+  return [];
+}
+
+export class UncoveredLayer extends L.Layer {
+  private canvas?: HTMLCanvasElement;
+  private data?: MapData;
+
+  constructor(options: L.LayerOptions) {
+    super(options);
+  }
+
+  override onAdd(map: L.Map): this {
+    this.canvas = L.DomUtil.create('canvas', 'uncovered-canvas') as HTMLCanvasElement;
+    this.canvas.style.position = 'absolute';
+    this.canvas.style.pointerEvents = 'none';
+    this.getPane()!.appendChild(this.canvas);
+    map.on('moveend zoomend resize viewreset', this.redraw, this);
+    map.on('zoomstart', this.hideWhileZooming, this);
+    this.redraw();
+    return this;
+  }
+
+  override onRemove(map: L.Map): this {
+    map.off('moveend zoomend resize viewreset', this.redraw, this);
+    map.off('zoomstart', this.hideWhileZooming, this);
+    this.canvas?.remove();
+    this.canvas = undefined;
+    return this;
+  }
+
+  setData(data: MapData): void {
+    this.data = data;
+    this.redraw();
+  }
+
+  private hideWhileZooming(): void {
+    if (this.canvas) this.canvas.style.visibility = 'hidden';
+  }
+
+  private redraw(): void {
+    const map = (this as unknown as { _map?: L.Map })._map;
+    const canvas = this.canvas;
+    if (!map || !canvas) return;
+    canvas.style.visibility = '';
+    const size = map.getSize();
+    L.DomUtil.setPosition(canvas, map.containerPointToLayerPoint([0, 0]));
+    canvas.width = size.x;
+    canvas.height = size.y;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    const data = this.data;
+    if (!ctx || !data?.plan || size.x === 0 || size.y === 0) {
+      canvas.dataset.uncoveredPixels = '0';
+      return;
+    }
+    const toPx = (p: Position): L.Point => map.latLngToContainerPoint([p[1], p[0]]);
+    const trace = (ring: readonly Position[]): void => {
+      ring.forEach((p, i) => {
+        const q = toPx(p);
+        if (i === 0) ctx.moveTo(q.x, q.y);
+        else ctx.lineTo(q.x, q.y);
+      });
+      ctx.closePath();
+    };
+    ctx.fillStyle = UNCOVERED_RGBA;
+    ctx.beginPath();
+    for (const poly of polygonsOf(data.boundary)) for (const ring of poly) trace(ring);
+    ctx.fill('evenodd');
+    ctx.globalCompositeOperation = 'destination-out';
+    ctx.fillStyle = '#000';
+    ctx.beginPath();
+    const obstacles = data.plan.layers.obstacles.length > 0 ? data.plan.layers.obstacles.map((f) => f.geometry) : [];
+    if (obstacles.length === 0) obstacles.push(...data.obstacles);
+    for (const g of obstacles) for (const poly of polygonsOf(g)) trace(poly[0] ?? []);
+    ctx.fill();
+    this.eraseSwaths(ctx, map, data, toPx);
+    ctx.globalCompositeOperation = 'source-over';
+    canvas.dataset.uncoveredPixels = String(countOpaque(ctx, size.x, size.y));
+  }
+
+  /** Erases each working pass stroked at its width (1 px more, so abutting swaths leave no seam). */
+  private eraseSwaths(ctx: CanvasRenderingContext2D, map: L.Map, data: MapData, toPx: (p: Position) => L.Point): void {
+    const lat = map.getCenter().lat;
+    const metersPerPixel =
+      (EARTH_CIRCUMFERENCE_METERS * Math.cos((lat * Math.PI) / 180)) / Math.pow(2, map.getZoom() + 8);
+    ctx.lineCap = 'butt';
+    ctx.lineJoin = 'round';
+    ctx.strokeStyle = '#000';
+    for (const f of data.plan?.route ?? []) {
+      const type = f.properties?.['type'];
+      if (typeof type !== 'string' || !WORKING_TYPES.has(type)) continue;
+      const w = f.properties?.['widthMeters'];
+      const widthMeters = typeof w === 'number' && w > 0 ? w : data.widthMeters;
+      if (!widthMeters) continue;
+      ctx.lineWidth = widthMeters / metersPerPixel + 1;
+      ctx.beginPath();
+      for (const line of linesOf(f.geometry)) {
+        line.forEach((p, i) => {
+          const q = toPx(p);
+          if (i === 0) ctx.moveTo(q.x, q.y);
+          else ctx.lineTo(q.x, q.y);
+        });
+      }
+      ctx.stroke();
+    }
+  }
+}
+
+/** Pixels more than half opaque. */
+function countOpaque(ctx: CanvasRenderingContext2D, width: number, height: number): number {
+  const px = ctx.getImageData(0, 0, width, height).data;
+  let n = 0;
+  for (let i = 3; i < px.length; i += 4) if (px[i] > 64) n++;
+  return n;
+}

@@ -1,0 +1,302 @@
+/**
+ * A farm on its own, in a real browser on the real server (PGlite store in a temporary folder,
+ * real planner): `furrow users invite` signs a person in without a partner; the person brings a
+ * field in every upload format (and sees a bad file's error in words), pastes WKT, draws a field
+ * with an obstacle, saves and plans it; sees the credit balance and the cost before and after a
+ * re-plan; reloads without paying again; compares two saved plans side by side; the phone and cab
+ * tablet layouts; axe-core finds no serious or critical violation on the plan view, the upload page
+ * and the profile page. Screenshots go to test-results/web/farm-*.png.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { inviteUserCommand, serve, type RunningServer } from '@furrow/api';
+import { createWebMount } from '@furrow/web';
+import { writeBoundaries as kmlBoundaries } from '@furrow/format-kml';
+import { writeBoundaries as shapefileBoundaries } from '@furrow/format-shapefile';
+import { boundaryToTaskData, zipTaskData } from '@furrow/format-isoxml';
+import { describeWith } from '../support/requires.js';
+// @ts-expect-error plain JavaScript build script
+import { buildWebApp } from '../../packages/web/build.mjs';
+import { freePort } from '../support/ports.js';
+import { launchBrowser, screenshot, watchErrors } from './support/browser.js';
+
+const require = createRequire(import.meta.url);
+type Polygon = { type: 'Polygon'; coordinates: [number, number][][] };
+const field = JSON.parse(readFileSync(new URL('../../examples/partner-embed/field.geojson', import.meta.url), 'utf8'));
+const polygon = field.geometry as Polygon;
+
+describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () => {
+  vi.setConfig({ testTimeout: 150_000 });
+  let dir = '';
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[] = [];
+  let signInUrl = '';
+  const planCalls: string[] = [];
+
+  beforeAll(async () => {
+    await buildWebApp();
+    dir = mkdtempSync(join(tmpdir(), 'furrow-farm-web-'));
+    const port = await freePort();
+    const env = {
+      DATABASE_URL: `file:${join(dir, 'db')}`,
+      APP_URL: `http://127.0.0.1:${port}`,
+      FURROW_INITIAL_CREDITS: '40',
+    };
+    const invited = await inviteUserCommand({ name: 'anna@farm.example', company: 'Hillside Farm' }, env);
+    signInUrl = invited.signInUrl;
+    server = await serve(
+      { ...env, PORT: String(port), HOST: '127.0.0.1', FURROW_PLAN_THREADS: '0', FURROW_LOG_LEVEL: 'silent' },
+      { web: createWebMount(), out: () => undefined },
+    );
+    browser = await launchBrowser();
+    // axe-core is injected as a script: the suite's context bypasses the page CSP for that only.
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    page = await context.newPage();
+    errors = watchErrors(page);
+    // The prompt before leaving an unsaved plan: this user means to leave.
+    page.on('dialog', (d) => void d.accept());
+    page.on('request', (r) => {
+      if (r.url().includes('/api/path-plans/')) planCalls.push(r.url());
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function planned(count = 1): Promise<void> {
+    await page.waitForFunction(
+      (n) => {
+        const el = document.getElementById('page');
+        return el?.dataset.state === 'planned' && Number(el.dataset.planCount ?? '0') >= n;
+      },
+      count,
+      { timeout: 60_000 },
+    );
+  }
+
+  async function axeSeriousOrCritical(): Promise<string[]> {
+    await page.addScriptTag({ content: readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
+    return page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: any[] }> } }).axe;
+      const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n: { target: string[] }) => n.target.join(' ')).join(', ')}`);
+    });
+  }
+
+  async function uploaded(name: string, buffer: Buffer): Promise<string> {
+    await page.setInputFiles('#nf-file', { name, mimeType: 'application/octet-stream', buffer });
+    await page.waitForFunction(
+      (n) => {
+        const t = document.querySelector('[data-testid=status]')?.textContent ?? '';
+        return t.includes(n) && !t.startsWith('Reading');
+      },
+      name,
+      { timeout: 20_000 },
+    );
+    return (await page.locator('[data-testid=status]').textContent()) ?? '';
+  }
+
+  it('signs in with the link the CLI printed, once', async () => {
+    expect(signInUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/launch\?code=[A-Za-z0-9_-]+&userId=/);
+    await page.goto(signInUrl);
+    await page.waitForFunction(() => document.getElementById('page')?.dataset.state === 'home', undefined, {
+      timeout: 30_000,
+    });
+    expect(await page.locator('.organisation h2').allTextContents()).toEqual(['Hillside Farm']);
+    expect(await page.locator('[data-testid=company-credits]').textContent()).toBe('40 credits for planning');
+  });
+
+  it('reads a field from every upload format, and says in words why a bad file cannot be read', async () => {
+    await page.goto(new URL('/fields/new', signInUrl).toString());
+    await page.locator('[data-testid=new-field]').waitFor();
+    const boundary = { geometry: polygon, properties: { name: 'Wallonia' } };
+    const kml = kmlBoundaries([boundary as never]);
+    const kmz = new JSZip();
+    kmz.file('doc.kml', kml);
+    const files: [string, Buffer][] = [
+      ['field.geojson', Buffer.from(JSON.stringify(field))],
+      ['field.kml', Buffer.from(kml)],
+      ['field.kmz', Buffer.from(await kmz.generateAsync({ type: 'uint8array' }))],
+      ['field-shp.zip', Buffer.from(await shapefileBoundaries([boundary as never]))],
+      ['TASKDATA.zip', Buffer.from(await zipTaskData(boundaryToTaskData(boundary as never)))],
+    ];
+    const areas: string[] = [];
+    for (const [name, bytes] of files) {
+      expect(await uploaded(name, bytes), name).toMatch(/^Read 1 boundary from /);
+      areas.push((await page.locator('[data-testid=field-summary]').textContent()) ?? '');
+    }
+    // Every format gives the same field (its area, to the displayed 0.01 ha).
+    expect(areas[0]).toMatch(/^\d+\.\d\d ha$/);
+    expect(new Set(areas).size).toBe(1);
+    await screenshot(page, 'farm-01-upload');
+    expect(await axeSeriousOrCritical()).toEqual([]);
+
+    const bad = await uploaded('broken.kml', Buffer.from('<kml><Document><Placemark><Polygon>'));
+    expect(bad).toMatch(/^broken\.kml could not be read: [a-z].{10,}\.$/);
+    expect(bad).not.toMatch(/[{}]|Error:/);
+    await screenshot(page, 'farm-02-upload-error');
+
+    const ring = polygon.coordinates[0].map(([x, y]) => `${x} ${y}`).join(', ');
+    await page.fill('#nf-paste', `POLYGON((${ring}))`);
+    await page.click('[data-testid=nf-read-paste]');
+    await page.waitForFunction(() =>
+      /^(Read \d|pasted\.wkt could not)/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''),
+    );
+    expect(await page.locator('[data-testid=status]').textContent()).toMatch(/^Read 1 boundary/);
+    expect(await page.locator('[data-testid=field-summary]').textContent()).toBe(areas[0]);
+  });
+
+  it('draws a field with an obstacle, saves it, plans it, and shows the credits before and after a re-plan', async () => {
+    await page.goto(new URL('/fields/new', signInUrl).toString());
+    await page.locator('[data-testid=new-field]').waitFor();
+    // A first boundary to frame the map, then the drawn one replaces it.
+    await uploaded('field.geojson', Buffer.from(JSON.stringify(field)));
+    const map = (await page.locator('[data-testid=map]').boundingBox())!;
+    const at = (fx: number, fy: number) => page.mouse.click(map.x + map.width * fx, map.y + map.height * fy);
+    await page.click('[data-testid=nf-draw]');
+    for (const [fx, fy] of [
+      [0.3, 0.3],
+      [0.7, 0.3],
+      [0.7, 0.7],
+      [0.3, 0.7],
+    ])
+      await at(fx, fy);
+    await page.click('[data-testid=nf-finish]');
+    await page.click('[data-testid=nf-draw-obstacle]');
+    for (const [fx, fy] of [
+      [0.45, 0.45],
+      [0.55, 0.45],
+      [0.55, 0.55],
+      [0.45, 0.55],
+    ])
+      await at(fx, fy);
+    await page.click('[data-testid=nf-finish]');
+    expect(await page.locator('[data-testid=field-summary]').textContent()).toMatch(/, 1 obstacle$/);
+    await page.fill('#nf-name', 'Drawn field');
+    await screenshot(page, 'farm-03-drawn');
+    await page.click('[data-testid=nf-save]');
+    await page.waitForURL(/\/path-planning\/boundary\//, { timeout: 30_000 });
+    await planned();
+    expect(await page.locator('label[for=layer-obstacles]').textContent()).toMatch(/Obstacles\s*1/);
+    expect(await page.locator('.furrow-layer[data-layer=tracks] path').count()).toBeGreaterThan(3);
+
+    const balance = async () => Number(await page.locator('[data-testid=credit-balance]').getAttribute('data-balance'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=credit-balance]') !== null);
+    const before = await balance();
+    expect(before).toBe(39); // 40 granted by the CLI, one plan when the field first opened
+    expect(await page.locator('[data-testid=plan-cost]').textContent()).toBe('1 credit');
+    await page.fill('#p-widthMeters', '12');
+    await page.click('[data-testid=replan]');
+    await planned(2);
+    await page.waitForFunction(
+      (b) => Number(document.querySelector('[data-testid=credit-balance]')?.getAttribute('data-balance')) === b - 1,
+      before,
+      { timeout: 10_000 },
+    );
+    await screenshot(page, 'farm-04-credits-after-replan');
+  });
+
+  it('reloads without planning again, keeps two saved plans, compares them side by side', async () => {
+    const calls = planCalls.length;
+    await page.reload();
+    await planned();
+    expect(await page.locator('[data-testid=status]').textContent()).toMatch(/unsaved plan from before/);
+    expect(planCalls.length).toBe(calls);
+    expect(await page.inputValue('#p-widthMeters')).toBe('12');
+
+    await page.click('[data-testid=save-plan]');
+    await page.locator('[data-testid=history] input[type=checkbox]').first().waitFor();
+    await page.fill('#p-widthMeters', '18');
+    await page.click('[data-testid=replan]');
+    await planned(2);
+    await page.click('[data-testid=save-plan]');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid=history] input[type=checkbox]').length === 2,
+    );
+    for (const box of await page.locator('[data-testid=history] input[type=checkbox]').all()) await box.check();
+    await page.click('[data-testid=compare]');
+    const row = page.locator('.comparison-table tr[data-metric=distanceMeters] td');
+    await row.first().waitFor();
+    const cells = await row.allTextContents();
+    expect(cells).toHaveLength(3);
+    expect(cells[0]).not.toBe(cells[1]);
+    expect(cells[2]).toMatch(/[−+-]|no change/);
+    await screenshot(page, 'farm-05-history-comparison');
+    expect(await axeSeriousOrCritical()).toEqual([]);
+  });
+
+  it('saves a machine profile for the organisation and reuses it after a reload', async () => {
+    await page.fill('#p-widthMeters', '24');
+    await page.fill('#p-turnRadiusMeters', '9');
+    await page.check('#p-reverseAllowed');
+    await page.fill('#p-workingSpeedKilometersPerHour', '12');
+    await page.fill('#machine-name', 'Sprayer 24 m');
+    await page.click('[data-testid=machine-save]');
+    expect(await page.locator('[data-testid=status]').textContent()).toMatch(/Sprayer 24 m" saved/);
+    await page.fill('#p-widthMeters', '6');
+    await page.fill('#p-workingSpeedKilometersPerHour', '');
+    await page.uncheck('#p-reverseAllowed');
+    await page.reload();
+    await planned();
+    await page.selectOption('#machine-select', 'Sprayer 24 m');
+    expect(await page.inputValue('#p-widthMeters')).toBe('24');
+    expect(await page.inputValue('#p-turnRadiusMeters')).toBe('9');
+    expect(await page.inputValue('#p-workingSpeedKilometersPerHour')).toBe('12');
+    expect(await page.isChecked('#p-reverseAllowed')).toBe(true);
+    const sent = page.waitForRequest((r) => r.url().includes('/api/path-plans/direct/geojson'));
+    const count = Number(await page.locator('#page').getAttribute('data-plan-count'));
+    await page.click('[data-testid=replan]');
+    const machine = (JSON.parse((await sent).postData() ?? '{}') as { machine: Record<string, unknown> }).machine;
+    expect(machine).toMatchObject({ widthMeters: 24, turnRadiusMeters: 9, reverseAllowed: true });
+    expect(machine['workingSpeedMetersPerSecond']).toBeCloseTo(12 / 3.6, 3);
+    await planned(count + 1);
+    expect(await page.locator('.field-subtitle').textContent()).toMatch(/^24 m working width/);
+    await screenshot(page, 'farm-08-machine-profile');
+  });
+
+  it('fits a phone (no horizontal scroll, map at least 60 % of the height) and a cab tablet (map beside metrics)', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    const phone = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      body: document.body.scrollWidth,
+      map: document.querySelector('[data-testid=map]')!.getBoundingClientRect().height,
+    }));
+    expect(phone.scroll).toBeLessThanOrEqual(390);
+    expect(phone.body).toBeLessThanOrEqual(390);
+    expect(phone.map).toBeGreaterThanOrEqual(0.6 * 844);
+    await screenshot(page, 'farm-06-phone');
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForTimeout(300);
+    const mapBox = (await page.locator('[data-testid=map]').boundingBox())!;
+    const metricsBox = (await page.locator('[data-testid=metrics]').boundingBox())!;
+    expect(mapBox.x + mapBox.width).toBeLessThanOrEqual(metricsBox.x);
+    expect(metricsBox.y).toBeLessThan(mapBox.y + mapBox.height);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    await screenshot(page, 'farm-07-tablet');
+  });
+
+  it('has no serious or critical accessibility violation on the profile page', async () => {
+    await page.goto(new URL('/profile', signInUrl).toString());
+    await page.waitForFunction(() => document.getElementById('page')?.dataset.state !== 'loading');
+    await page.waitForTimeout(500);
+    expect(await axeSeriousOrCritical()).toEqual([]);
+    // The one error expected: the API's 422 for the broken file, which the page put in words.
+    expect(errors.filter((e) => !/status of 422 .*\/api\/boundaries\/read\?filename=broken\.kml/.test(e))).toEqual([]);
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * The map in a real browser on the real server (in-memory store, real planner) with a basemap
+ * from a tile server this suite starts on loopback: imagery under the field (a screenshot checked
+ * for tile pixels), the CSP allowing exactly the tile origin, attribution; then reading the route:
+ * direction arrows with pass numbers, the heading in words, playback with its clock, uncovered
+ * ground as patches, warnings that zoom to their place. Screenshots go to test-results/web/map-*.png.
+ */
+import { loadavg } from 'node:os';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { serve, type RunningServer } from '@furrow/api';
+import { createWebMount } from '@furrow/web';
+import { describeWith } from '../support/requires.js';
+// @ts-expect-error plain JavaScript build script
+import { buildWebApp } from '../../packages/web/build.mjs';
+import { startPartnerEmbed, type PartnerEmbed } from '../../examples/partner-embed/server.js';
+import { launchBrowser, screenshot, watchErrors } from './support/browser.js';
+import { startTileServer, tilePixelShare, type TileServer } from './support/tile-server.js';
+
+const ADMIN_KEY = 'furrow_map_web_bootstrap_key_0123456789abcdef';
+const PARTNER_USER = '7d2e9b1c-4a6f-4e3d-8b72-1f3e5c8d9a01';
+const ATTRIBUTION = 'Test imagery © furrow suite';
+
+describeWith(['chromium'], 'web map on the real server with a loopback basemap (browser)', () => {
+  vi.setConfig({ testTimeout: 120_000 });
+  let server: RunningServer;
+  let partner: PartnerEmbed;
+  let tiles: TileServer;
+  let browser: Browser;
+  let boundaryId = '';
+  const contexts: BrowserContext[] = [];
+
+  async function newPage(viewport = { width: 1280, height: 800 }): Promise<{ page: Page; errors: string[] }> {
+    const ctx = await browser.newContext({ viewport });
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    return { page, errors: watchErrors(page) };
+  }
+
+  async function launchUrl(): Promise<string> {
+    const res = await fetch(`${server.url}/api/partner/launch`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userId: PARTNER_USER, returnUrl: `${server.url}/path-planning/boundary/${boundaryId}` }),
+    });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { launchUrl: string }).launchUrl;
+  }
+
+  async function planned(page: Page, count = 1): Promise<void> {
+    await page.waitForFunction(
+      (n) => {
+        const el = document.getElementById('page');
+        return el?.dataset.state === 'planned' && Number(el.dataset.planCount ?? '0') >= n;
+      },
+      count,
+      { timeout: 60_000 },
+    );
+  }
+
+  /** Re-plans with a working width and turn radius through the form. */
+  async function replan(page: Page, widthMeters: number, radiusMeters: number): Promise<void> {
+    const count = Number(await page.locator('#page').getAttribute('data-plan-count'));
+    await page.fill('#p-widthMeters', String(widthMeters));
+    await page.fill('#p-turnRadiusMeters', String(radiusMeters));
+    await page.click('[data-testid=replan]');
+    await planned(page, count + 1);
+  }
+
+  beforeAll(async () => {
+    await buildWebApp();
+    tiles = await startTileServer();
+    server = await serve(
+      {
+        DATABASE_URL: 'memory:',
+        FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        FURROW_PLAN_THREADS: '0',
+        FURROW_LOG_LEVEL: 'silent',
+      },
+      {
+        web: createWebMount({ basemap: { urlTemplate: tiles.template, attribution: ATTRIBUTION, maxZoom: 19 } }),
+        out: () => undefined,
+      },
+    );
+    partner = await startPartnerEmbed({ furrowUrl: server.url, adminKey: ADMIN_KEY, partnerUserId: PARTNER_USER });
+    boundaryId = (await partner.provisioned()).boundaryId;
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await partner?.close();
+    await server?.close();
+    await tiles?.close();
+  });
+
+  it('shows imagery from the configured tiles under the field, allowed by the CSP, with attribution', async () => {
+    const { page, errors } = await newPage();
+    const response = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/path-planning/'));
+    await page.goto(await launchUrl());
+    const csp = (await response).headers()['content-security-policy'] ?? '';
+    const imgSrc = csp.split(';').find((d) => d.trim().startsWith('img-src'))!;
+    expect(imgSrc.trim().split(/\s+/)).toEqual(['img-src', "'self'", 'data:', 'blob:', tiles.url]);
+    expect(csp).toContain("connect-src 'self'");
+    await planned(page);
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLImageElement>('.basemap-tiles img')].filter((i) => i.complete).length >= 4,
+      undefined,
+      { timeout: 30_000 },
+    );
+    expect(tiles.requests.filter((r) => r.startsWith('/tiles/')).length).toBeGreaterThanOrEqual(4);
+    expect(await page.locator('.leaflet-control-attribution').textContent()).toContain(ATTRIBUTION);
+
+    const map = page.locator('[data-testid=map]');
+    const box = (await map.boundingBox())!;
+    const shot = await page.screenshot({ clip: box });
+    expect(tilePixelShare(shot)).toBeGreaterThan(0.05);
+    // Under the field: the tiles show through the boundary's light tint (red channel low, unlike
+    // the plain background's).
+    const inner = await page.screenshot({
+      clip: { x: box.x + box.width / 2 - 20, y: box.y + box.height / 2 - 20, width: 40, height: 40 },
+    });
+    expect(tilePixelShare(inner, 60)).toBeGreaterThan(0.5);
+    await screenshot(page, 'map-01-imagery-under-field');
+    expect(errors).toEqual([]);
+  });
+
+  it('draws the plan of be-wal-000 from the launch link (budget 1.5 s, docs/benchmarks/web.md)', async () => {
+    // Each launch is a fresh browser context: the page loads, exchanges the code, loads the field
+    // and plans it on the server (the real planner), then draws it. The median of 3 counts.
+    const times: number[] = [];
+    const planMs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { page, errors } = await newPage();
+      const url = await launchUrl();
+      const t0 = Date.now();
+      await page.goto(url);
+      await planned(page);
+      await page.locator('.furrow-layer[data-layer=tracks] path').first().waitFor();
+      times.push(Date.now() - t0);
+      planMs.push(
+        await page.evaluate(() =>
+          Math.round(
+            performance
+              .getEntriesByType('resource')
+              .filter((e) => e.name.includes('/api/path-plans/direct/geojson'))
+              .reduce((sum, e) => sum + e.duration, 0),
+          ),
+        ),
+      );
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+    times.sort((a, b) => a - b);
+    process.stderr.write(
+      `[furrow] launch link to plan drawn (be-wal-000): ${times.join(', ')} ms; ` +
+        `of which the plan request: ${planMs.join(', ')} ms; load average ${loadavg()[0].toFixed(1)}\n`,
+    );
+    // The budget (1.5 s) is recorded in docs/benchmarks/web.md with the machine's load; this bound
+    // only catches a regression by an order of magnitude on a shared runner.
+    expect(times[1]).toBeLessThanOrEqual(20_000);
+  });
+
+  it('draws direction arrows with pass numbers, the heading in words, and plays the route back', async () => {
+    const { page, errors } = await newPage();
+    await page.goto(await launchUrl());
+    await planned(page);
+    const arrows = page.locator('.furrow-layer[data-layer=direction] .pass-arrow');
+    const trackArrows = await page.locator('.pass-arrow.track .num').allTextContents();
+    const tracks = await page.locator('.furrow-layer[data-layer=tracks] path').count();
+    expect(trackArrows.length).toBeGreaterThan(3);
+    // One arrow per track (tracks are numbered 1..n in driving order).
+    expect(trackArrows.map(Number)).toEqual(Array.from({ length: trackArrows.length }, (_, i) => i + 1));
+    expect(trackArrows.length).toBe(tracks);
+    expect(await arrows.count()).toBeGreaterThanOrEqual(trackArrows.length);
+    expect(await page.locator('[data-testid=heading-words]').textContent()).toMatch(
+      /^Tracks run (north|east|south|west)[a-z-]* to (north|east|south|west)[a-z-]* \(bearing \d+°\)\.$/,
+    );
+
+    // Playback: the clock reads 0 of the plan's time; moving the slider moves the machine.
+    const clock = page.locator('[data-testid=playback-clock]');
+    expect(await clock.textContent()).toMatch(/^0:00 \/ \d+:\d\d(:\d\d)?$/);
+    const slider = page.locator('[data-testid=playback-slider]');
+    await slider.fill('250');
+    const at250 = await page.locator('[data-testid=map]').getAttribute('data-machine');
+    const clock250 = await clock.textContent();
+    await slider.fill('700');
+    const at700 = await page.locator('[data-testid=map]').getAttribute('data-machine');
+    expect(at250).toMatch(/^-?\d+\.\d+,-?\d+\.\d+$/);
+    expect(at700).not.toBe(at250);
+    expect(await clock.textContent()).not.toBe(clock250);
+    expect(await page.locator('.machine-marker').count()).toBe(1);
+    expect(await page.locator('[data-testid=playback-doing]').textContent()).toMatch(/^(Working|Turning|Driving)/);
+    // Play advances the clock by itself.
+    const before = await clock.textContent();
+    await page.click('[data-testid=playback-play]');
+    await page.waitForFunction(
+      (c) => document.querySelector('[data-testid=playback-clock]')?.textContent !== c,
+      before,
+      { timeout: 10_000 },
+    );
+    await page.click('[data-testid=playback-play]');
+    await screenshot(page, 'map-02-arrows-and-playback');
+    expect(errors).toEqual([]);
+  });
+
+  it('draws uncovered ground as patches and zooms to a warning', async () => {
+    const { page, errors } = await newPage();
+    await page.goto(await launchUrl());
+    await planned(page);
+    await replan(page, 12, 9);
+    const uncoveredText = await page.locator('[data-metric=uncoveredSquareMeters] td.value').textContent();
+    const pixels = Number(await page.locator('.uncovered-canvas').getAttribute('data-uncovered-pixels'));
+    expect(uncoveredText).toMatch(/\d/);
+    // The planner reports uncovered ground at 12 m: the map shows it as patches.
+    expect(pixels).toBeGreaterThan(0);
+    expect(await page.locator('label[for=layer-uncovered] .count').textContent()).toMatch(/m²|ha/);
+    await screenshot(page, 'map-03-uncovered-patches');
+
+    const warning = page.locator('[data-testid=warnings] li button').first();
+    if ((await warning.count()) > 0) {
+      const zoom0 = Number(await page.locator('[data-testid=map]').getAttribute('data-zoom'));
+      await warning.click();
+      expect(Number(await page.locator('[data-testid=map]').getAttribute('data-zoom'))).toBeGreaterThan(zoom0);
+      expect(await page.locator('[data-testid=warnings] li .tag').first().textContent()).toMatch(/^[a-z-]+$/);
+    }
+    expect(errors).toEqual([]);
+  });
+});
