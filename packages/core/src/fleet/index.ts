@@ -1,0 +1,11 @@
+export { planFleet, makespanLowerBounds } from './planFleet.js';
+export { MAX_FLEET_MACHINES, validateFleet } from './validateFleet.js';
+export type {
+  FleetMachineInput,
+  FleetMachinePlan,
+  FleetPlan,
+  FleetRequest,
+  FleetSummary,
+  FleetWait,
+  TimedRouteSegment,
+} from './types.js';
