@@ -161,7 +161,7 @@ function program(): Command {
     )
     .option(
       '--section <name>',
-      'all (default: corpus and route) | corpus | route | machines | scale: which sections to run and write',
+      'all (default: corpus and route) | corpus | route | machines | scale | fleet: which sections to run and write',
       'all',
     )
     .option('--config <ids>', 'machines section: configurations w3-r12,w36-r12,w12-r9,w6-r6 (default all)')
@@ -182,6 +182,7 @@ function program(): Command {
       'machines section: the block of docs/benchmarks/machines.md to rewrite (current, before, …)',
       'current',
     )
+    .option('--shard <i/n>', 'fleet section: measure every n-th field from i into the results file, page left alone')
     .option('--route-max-ha <ha>', 'route section: corpus fields up to this area (all = every field)', '30')
     .option('--route-limit <s>', 'route section: maxOptimizerTime in seconds', '10')
     .option('--no-write', 'print only; leave the document alone')

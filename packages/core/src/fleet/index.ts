@@ -9,3 +9,4 @@ export type {
   FleetWait,
   TimedRouteSegment,
 } from './types.js';
+export { splitField } from './splitField.js';

@@ -142,7 +142,8 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   );
   const makespan = Math.max(0, ...out.map((m) => m.finishSeconds));
   const bounds = makespanLowerBounds(groups, machines);
-  const lowerBound = bounds.routeSeconds;
+  // Several width classes plan several routes (one per strip): the bound on a split of one route says nothing there.
+  const lowerBound = groups.length === 1 ? bounds.routeSeconds : bounds.workSeconds;
   const warnings: PlanWarning[] = plans.flatMap((p) => p.warnings);
   if (timetable.unresolved > 0)
     warnings.push({

@@ -59,7 +59,7 @@ export interface FleetSummary {
   /**
    * A lower bound on the makespan for any split of the planned route, seconds: the route's time (passes, turns,
    * cusps) less the k − 1 longest connector runs a split can leave out, at the machines' combined pace; at least
-   * `workLowerBoundSeconds`.
+   * `workLowerBoundSeconds`. For a fleet of several widths (one route per width's strip), the work-only bound.
    */
   lowerBoundSeconds: number;
   /** makespan ÷ lower bound − 1. */
