@@ -10,8 +10,8 @@
  * worked twice, tracks shared at once, waits not listed), checkPlan on every machine's route, and the
  * coverage of the machines' passes together against the single-machine plan's (core's coverageDeviation
  * on the union). CPU is process CPU time around each call (single-threaded planning), k = 3 against the
- * single-machine plan (both planned once more after the field's first plannings, so both run warm code), on the
- * corpus and on the 1,000 ha scale field. Rows are kept in a JSON-lines file so
+ * single-machine plan (the process plans its first field once before measuring: no figure pays for loading the
+ * code), on the corpus and on the 1,000 ha scale field. Fields are measured smallest first. Rows are kept in a JSON-lines file so
  * a run can be resumed or split in shards (`--shard 0/2`), and the page written from the file.
  */
 import { existsSync } from 'node:fs';
@@ -164,13 +164,6 @@ export function measureField(
       row.fleets.push({ name, machines: fleet.length, error: (e as Error).message } as FleetResult);
     }
   }
-  // CPU, k = 3 against one machine: both planned once more, warm (the first plannings of a field pay for the JIT).
-  const k3 = row.fleets.find((f) => f.name === 'k=3' && !f.error);
-  if (k3) {
-    const { machine: _m, ...rest } = request;
-    row.singleCpuSeconds = cpu(() => planRoute({ ...request, field: fresh() })).seconds;
-    k3.cpuSeconds = cpu(() => planFleet({ ...rest, field: fresh(), fleet: FLEETS[1].fleet })).seconds;
-  }
   return row;
 }
 
@@ -200,8 +193,13 @@ export async function benchFleet(opts: FleetBenchOptions, command: string): Prom
   const done = new Set((await readRows(results)).map((r) => r.id));
   const [shard, shards] = (opts.shard ?? '0/1').split('/').map(Number);
   const todo = [
-    ...(await corpusRows(dir)).filter((r) => !opts.filter || r.id.includes(opts.filter)).map((r) => ({ ...r, dir })),
-    ...(opts.filter ? [] : [{ id: 'scale-1000ha', file: SCALE_FIELD, areaHa: 1000, dir: '.' }]),
+    ...(await corpusRows(dir))
+      .sort((a, b) => a.areaHa - b.areaHa || a.id.localeCompare(b.id))
+      .filter((r) => !opts.filter || (opts.filter !== 'scale' && r.id.includes(opts.filter)))
+      .map((r) => ({ ...r, dir })),
+    ...(opts.filter && opts.filter !== 'scale'
+      ? []
+      : [{ id: 'scale-1000ha', file: SCALE_FIELD, areaHa: 1000, dir: '.' }]),
   ].filter((r, i) => !done.has(r.id) && i % shards === shard);
   for (const r of opts.summariseOnly ? [] : todo) {
     const [parsed] = readBoundary(await readFile(join(r.dir, r.file)), r.file);

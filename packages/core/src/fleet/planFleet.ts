@@ -7,7 +7,6 @@
  * within the safety distance). Each machine's share is a run of a drivable route, so it stays drivable;
  * no pass is in two shares, so none is worked twice or by two machines at once.
  */
-import { PlanError } from '../errors.js';
 import { prepareField } from '../geometry/prepareField.js';
 import { normalizeRequest } from '../request/normalizeRequest.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
@@ -172,8 +171,6 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
       moves: found.moves,
     },
   };
-  if (out.length === 0)
-    throw new PlanError('invalid-request', 'fleet: the fleet is empty', [{ path: 'fleet', message: 'empty' }]);
   return {
     version: FURROW_VERSION,
     fleet: summary,

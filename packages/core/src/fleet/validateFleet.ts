@@ -17,7 +17,7 @@ export const MAX_FLEET_MACHINES = 20;
 const MULTIPLE_TOLERANCE = 1e-6;
 
 function fail(path: string, message: string): never {
-  throw new PlanError('invalid-request', `${path}: ${message}`, [{ path, message }]);
+  throw new PlanError('invalid-fleet', `${path}: ${message}`, [{ path, message }]);
 }
 
 /** The request for one machine of the fleet (the fleet and its safety distance taken out). */
