@@ -12,7 +12,8 @@
  * on the union). CPU is process CPU time around each call (single-threaded planning), k = 3 against the
  * single-machine plan (the process plans its first field once before measuring: no figure pays for loading the
  * code), on the corpus and on the 1,000 ha scale field. Fields are measured smallest first. Rows are kept in a JSON-lines file so
- * a run can be resumed or split in shards (`--shard 0/2`), and the page written from the file.
+ * a run can be resumed or split in shards (`--shard 0/2`), and the page written from the file. Every planning runs
+ * with a frozen clock (no wall-clock cap), so the figures do not depend on the machine's load.
  */
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -75,6 +76,9 @@ const FLEETS: { name: string; fleet: FleetMachineInput[] }[] = [
   },
 ];
 
+/** A frozen clock: no wall-clock cap fires, so the plans are the same under any load (the work budgets bound them). */
+const FROZEN = { now: (): number => 0 };
+
 function cpu<T>(f: () => T): { value: T; seconds: number } {
   const c0 = process.cpuUsage();
   const value = f();
@@ -89,7 +93,7 @@ export function contiguousSplit(request: PathPlanRequest, headingDegrees: number
   let worst = 0;
   strips.forEach((field, i) => {
     const { id: _id, startPoint: _s, ...machine } = fleet[i];
-    const plan = planRoute({ ...request, field, machine, tracks: { preferredDirectionDegrees: headingDegrees } });
+    const plan = planRoute({ ...request, field, machine, tracks: { preferredDirectionDegrees: headingDegrees } }, FROZEN);
     worst = Math.max(worst, plan.metrics.timeSeconds);
   });
   return worst;
@@ -132,9 +136,9 @@ export function measureField(
   const fresh = (): PathPlanRequest['field'] => JSON.parse(JSON.stringify(geometry)) as PathPlanRequest['field'];
   const request: PathPlanRequest = { field: fresh(), machine: { widthMeters: W, turnRadiusMeters: R } };
   // The process's first planning pays for loading (the WebAssembly module, the JIT): once, not in a figure.
-  if (!warm) planRoute({ ...request, field: fresh() });
+  if (!warm) planRoute({ ...request, field: fresh() }, FROZEN);
   warm = true;
-  const single = cpu(() => planRoute({ ...request, field: fresh() }));
+  const single = cpu(() => planRoute({ ...request, field: fresh() }, FROZEN));
   const row: FleetRow = {
     id,
     areaHa,
@@ -145,7 +149,7 @@ export function measureField(
   for (const { name, fleet } of FLEETS.filter((f) => !names || names.includes(f.name))) {
     try {
       const { machine: _m, ...rest } = request;
-      const run = cpu(() => planFleet({ ...rest, field: fresh(), fleet }));
+      const run = cpu(() => planFleet({ ...rest, field: fresh(), fleet }, FROZEN));
       const p = run.value;
       const baseline = contiguousSplit(request, single.value.heading.degrees, fleet);
       row.fleets.push({
