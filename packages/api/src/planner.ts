@@ -45,7 +45,7 @@ export interface Planner {
   close(): Promise<void>;
 }
 
-/** `planFleet` of @furrow/core as a planning function for the worker and the in-process planner (a fleet plan is no `Plan`). */
+/** `planFleet` of @furrow/core as a planning function for the worker and the in-process planner (returns no `Plan`). */
 export const fleetPlanFunction = planFleet as unknown as PlanFunction;
 
 /** How the API shapes a plan: its version, and whether the crosshatches were asked for. */

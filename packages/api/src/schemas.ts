@@ -565,7 +565,8 @@ export const FleetRequestSchema = z
   })
   .openapi('FleetRequest', {
     description:
-      'Several machines in one field (extension beyond the 1.5.0 contract). The field as in PathPlanRequest, `fleet` instead of `machine`.',
+      'Several machines in one field (extension beyond the 1.5.0 contract). ' +
+      'The field as in PathPlanRequest, `fleet` instead of `machine`.',
     example: {
       field: {
         type: 'Polygon',

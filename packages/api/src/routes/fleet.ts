@@ -20,7 +20,10 @@ import { planBillable } from './plans.js';
 
 export function fleetRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  const description = `Plans several machines in one field (an extension beyond the 1.5.0 contract): the route shared out among them to finish soonest, each machine's share timed, waits where two would come within the safety distance. Costs ${deps.config.planCostCredits} credit(s), as one plan.`;
+  const description =
+    'Plans several machines in one field (an extension beyond the 1.5.0 contract): the route shared out among ' +
+    "them to finish soonest, each machine's share timed, waits where two would come within the safety distance. " +
+    `Costs ${deps.config.planCostCredits} credit(s), as one plan.`;
   for (const geojson of [false, true]) {
     const route = createRoute({
       method: 'post',
@@ -28,7 +31,8 @@ export function fleetRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       tags: ['Fleets'],
       summary: geojson ? 'Plan a fleet (GeoJSON FeatureCollection)' : 'Plan a fleet (rich JSON)',
       description: geojson
-        ? `${description} Every route feature carries \`machineId\`, \`startSeconds\` and \`endSeconds\`; waits are \`Wait\` points.`
+        ? `${description} Every route feature carries \`machineId\`, \`startSeconds\` and \`endSeconds\`; ` +
+          'waits are `Wait` points.'
         : description,
       security: [{ ApiKey: [] }],
       request: { body: jsonBody(FleetRequestSchema) },

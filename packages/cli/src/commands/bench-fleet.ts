@@ -11,9 +11,9 @@
  * coverage of the machines' passes together against the single-machine plan's (core's coverageDeviation
  * on the union). CPU is process CPU time around each call (single-threaded planning), k = 3 against the
  * single-machine plan (the process plans its first field once before measuring: no figure pays for loading the
- * code), on the corpus and on the 1,000 ha scale field. Fields are measured smallest first. Rows are kept in a JSON-lines file so
- * a run can be resumed or split in shards (`--shard 0/2`), and the page written from the file. Every planning runs
- * with a frozen clock (no wall-clock cap), so the figures do not depend on the machine's load.
+ * code), on the corpus and on the 1,000 ha scale field. Fields are measured smallest first. Rows are kept in a
+ * JSON-lines file so a run can be resumed or split in shards (`--shard 0/2`), and the page written from the file.
+ * Every planning runs with a frozen clock (no wall-clock cap), so the figures do not depend on the machine's load.
  */
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -93,7 +93,8 @@ export function contiguousSplit(request: PathPlanRequest, headingDegrees: number
   let worst = 0;
   strips.forEach((field, i) => {
     const { id: _id, startPoint: _s, ...machine } = fleet[i];
-    const plan = planRoute({ ...request, field, machine, tracks: { preferredDirectionDegrees: headingDegrees } }, FROZEN);
+    const tracks = { preferredDirectionDegrees: headingDegrees };
+    const plan = planRoute({ ...request, field, machine, tracks }, FROZEN);
     worst = Math.max(worst, plan.metrics.timeSeconds);
   });
   return worst;
@@ -231,49 +232,93 @@ export async function benchFleet(opts: FleetBenchOptions, command: string): Prom
 
 const pct = (v: number): string => `${(100 * v).toFixed(1)} %`;
 
+const tableRow = (cells: (string | number)[]): string => `| ${cells.join(' | ')} |`;
+const HEADER = [
+  'fleet',
+  'fields planned',
+  'makespan ÷ lower bound − 1 (median, max)',
+  '÷ work-only bound − 1 (median)',
+  'vs contiguous split (median; fields worse)',
+  'conflicts',
+  'other checker faults',
+  'checkPlan faults',
+  'coverage Δ vs single (max)',
+  'CPU ÷ single (median)',
+];
+
+/** One fleet's line of the summary table. */
+function fleetLine(name: string, corpus: FleetRow[]): string | undefined {
+  const ok = corpus.flatMap((r) => r.fleets.filter((f) => f.name === name && !f.error).map((f) => ({ r, f })));
+  const failed = corpus.filter((r) => r.fleets.some((f) => f.name === name && f.error)).map((r) => r.id);
+  if (ok.length === 0) return undefined;
+  const gaps = ok.map(({ f }) => f.makespanSeconds / f.lowerBoundSeconds - 1);
+  const workGaps = ok.map(({ f }) => f.makespanSeconds / f.workLowerBoundSeconds - 1);
+  const vs = ok.map(({ f }) => f.makespanSeconds / f.baselineSeconds - 1);
+  const worse = ok.filter(({ f }) => f.makespanSeconds > f.baselineSeconds + 1e-6).map(({ r }) => r.id);
+  const cpuRatio = name === 'k=3' ? median(ok.map(({ r, f }) => f.cpuSeconds / r.singleCpuSeconds)).toFixed(2) : '–';
+  return tableRow([
+    name,
+    `${ok.length}${failed.length ? ` (failed: ${failed.join(', ')})` : ''}`,
+    `${pct(median(gaps))}, ${pct(Math.max(...gaps))}`,
+    pct(median(workGaps)),
+    `${pct(median(vs))}; ${worse.length}${worse.length ? ` (${worse.join(', ')})` : ''}`,
+    sum(ok.map(({ f }) => f.conflicts)),
+    sum(ok.map(({ f }) => f.otherFaults)),
+    sum(ok.map(({ f }) => f.checkPlanFaults)),
+    `${(100 * Math.max(...ok.map(({ f }) => f.coverageDelta))).toFixed(3)} pt`,
+    cpuRatio,
+  ]);
+}
+
+function scaleLine(scale: FleetRow): string {
+  const f = scale.fleets.find((x) => x.name === 'k=3');
+  if (!f || f.error) return `1,000 ha scale field: ${f?.error ?? scale.error ?? 'not measured'}`;
+  return (
+    `1,000 ha scale field (${SCALE_FIELD}), k = 3: ${f.cpuSeconds.toFixed(2)} s CPU against ` +
+    `${scale.singleCpuSeconds.toFixed(2)} s for the single-machine plan ` +
+    `(${(f.cpuSeconds / scale.singleCpuSeconds).toFixed(2)}×); makespan ${f.makespanSeconds.toFixed(0)} s, ` +
+    `lower bound ${f.lowerBoundSeconds.toFixed(0)} s (gap ${pct(f.makespanSeconds / f.lowerBoundSeconds - 1)}), ` +
+    `contiguous split ${f.baselineSeconds.toFixed(0)} s, ${f.conflicts} conflicts, ` +
+    `${f.checkPlanFaults} checkPlan faults, coverage Δ ${(100 * f.coverageDelta).toFixed(3)} pt.`
+  );
+}
+
 /** The page's body from the rows. */
 export function summariseFleet(rows: FleetRow[], command: string): string {
   const corpus = rows.filter((r) => r.id !== 'scale-1000ha');
   const scale = rows.find((r) => r.id === 'scale-1000ha');
   const lines: string[] = [`Command: \`${command}\` (W ${W} m, R ${R} m, ${corpus.length} corpus fields).`, ''];
-  lines.push(
-    '| fleet | fields planned | makespan ÷ lower bound − 1 (median, max) | ÷ work-only bound − 1 (median) | vs contiguous split (median; fields worse) | conflicts | other checker faults | checkPlan faults | coverage Δ vs single (max) | CPU ÷ single (median) |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-  );
+  lines.push(tableRow(HEADER), tableRow(HEADER.map(() => '---')));
   for (const { name } of FLEETS) {
-    const ok = corpus.flatMap((r) => r.fleets.filter((f) => f.name === name && !f.error).map((f) => ({ r, f })));
-    const failed = corpus.filter((r) => r.fleets.some((f) => f.name === name && f.error)).map((r) => r.id);
-    if (ok.length === 0) continue;
-    const gaps = ok.map(({ f }) => f.makespanSeconds / f.lowerBoundSeconds - 1);
-    const workGaps = ok.map(({ f }) => f.makespanSeconds / f.workLowerBoundSeconds - 1);
-    const vs = ok.map(({ f }) => f.makespanSeconds / f.baselineSeconds - 1);
-    const worse = ok.filter(({ f }) => f.makespanSeconds > f.baselineSeconds + 1e-6).map(({ r }) => r.id);
-    const cpuRatio = name === 'k=3' ? median(ok.map(({ r, f }) => f.cpuSeconds / r.singleCpuSeconds)).toFixed(2) : '–';
-    lines.push(
-      `| ${name} | ${ok.length}${failed.length ? ` (failed: ${failed.join(', ')})` : ''} | ${pct(median(gaps))}, ${pct(Math.max(...gaps))} | ${pct(median(workGaps))} | ${pct(median(vs))}; ${worse.length}${worse.length ? ` (${worse.join(', ')})` : ''} | ${sum(ok.map(({ f }) => f.conflicts))} | ${sum(ok.map(({ f }) => f.otherFaults))} | ${sum(ok.map(({ f }) => f.checkPlanFaults))} | ${(100 * Math.max(...ok.map(({ f }) => f.coverageDelta))).toFixed(3)} pt | ${cpuRatio} |`,
-    );
+    const line = fleetLine(name, corpus);
+    if (line) lines.push(line);
   }
-  if (scale) {
-    const f = scale.fleets.find((x) => x.name === 'k=3');
-    lines.push('');
-    lines.push(
-      f && !f.error
-        ? `1,000 ha scale field (${SCALE_FIELD}), k = 3: ${f.cpuSeconds.toFixed(2)} s CPU against ${scale.singleCpuSeconds.toFixed(2)} s for the single-machine plan (${(f.cpuSeconds / scale.singleCpuSeconds).toFixed(2)}×); makespan ${f.makespanSeconds.toFixed(0)} s, lower bound ${f.lowerBoundSeconds.toFixed(0)} s (gap ${pct(f.makespanSeconds / f.lowerBoundSeconds - 1)}), contiguous split ${f.baselineSeconds.toFixed(0)} s, ${f.conflicts} conflicts, ${f.checkPlanFaults} checkPlan faults.`
-        : `1,000 ha scale field: ${f?.error ?? scale.error ?? 'not measured'}`,
-    );
-  }
+  if (scale) lines.push('', scaleLine(scale));
   lines.push('', '<details><summary>Per field</summary>', '');
-  lines.push(
-    '| field | ha | single s | fleet | makespan s | lower bound s | split s | waits | conflicts | checkPlan | CPU × |',
-  );
-  lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  const head = ['field', 'ha', 'single s', 'fleet', 'makespan s', 'lower bound s', 'split s', 'waits', 'conflicts'];
+  lines.push(tableRow([...head, 'checkPlan', 'coverage Δ pt', 'CPU ×']), tableRow([...head, 1, 2, 3].map(() => '---')));
   for (const r of rows)
-    for (const f of r.fleets)
+    for (const f of r.fleets) {
+      const start = [r.id, r.areaHa.toFixed(1), r.singleSeconds.toFixed(0), f.name];
+      if (f.error) {
+        lines.push(tableRow([...start, `error: ${f.error.slice(0, 80)}`, '', '', '', '', '', '', '']));
+        continue;
+      }
+      const cpuRatio = f.name === 'k=3' ? (f.cpuSeconds / r.singleCpuSeconds).toFixed(2) : '–';
       lines.push(
-        f.error
-          ? `| ${r.id} | ${r.areaHa.toFixed(1)} | ${r.singleSeconds.toFixed(0)} | ${f.name} | error: ${f.error.slice(0, 80)} | | | | | | |`
-          : `| ${r.id} | ${r.areaHa.toFixed(1)} | ${r.singleSeconds.toFixed(0)} | ${f.name} | ${f.makespanSeconds.toFixed(0)} | ${f.lowerBoundSeconds.toFixed(0)} | ${f.baselineSeconds.toFixed(0)} | ${f.waits} | ${f.conflicts} | ${f.checkPlanFaults} | ${f.name === 'k=3' ? (f.cpuSeconds / r.singleCpuSeconds).toFixed(2) : '–'} |`,
+        tableRow([
+          ...start,
+          f.makespanSeconds.toFixed(0),
+          f.lowerBoundSeconds.toFixed(0),
+          f.baselineSeconds.toFixed(0),
+          f.waits,
+          f.conflicts,
+          f.checkPlanFaults,
+          (100 * f.coverageDelta).toFixed(3),
+          cpuRatio,
+        ]),
       );
+    }
   lines.push('', '</details>');
   return lines.join('\n');
 }

@@ -90,7 +90,9 @@ export function checkFleet(machines: readonly CheckedMachine[], safetyMeters: nu
           machines: [machines[a].machineId, machines[b].machineId],
           atSeconds: c.t,
           distanceMeters: c.d,
-          message: `${machines[a].machineId} and ${machines[b].machineId} are ${c.d.toFixed(2)} m apart at ${c.t.toFixed(1)} s (safety distance ${safetyMeters} m)`,
+          message:
+            `${machines[a].machineId} and ${machines[b].machineId} are ${c.d.toFixed(2)} m apart ` +
+            `at ${c.t.toFixed(1)} s (safety distance ${safetyMeters} m)`,
         });
       }
   return { ok: faults.length === 0, faults, conflicts };
@@ -166,7 +168,9 @@ function waitsListed(m: CheckedMachine): FleetFault[] {
           rule: 'unlisted-wait',
           machines: [m.machineId],
           atSeconds: prevEnd,
-          message: `${m.machineId} stands ${gap.toFixed(2)} s before segment ${s.sequence} (at ${prevEnd.toFixed(1)} s) with no wait listed for it`,
+          message:
+            `${m.machineId} stands ${gap.toFixed(2)} s before segment ${s.sequence} ` +
+            `(at ${prevEnd.toFixed(1)} s) with no wait listed for it`,
         });
       else used.add(s.sequence);
     }

@@ -82,8 +82,10 @@ export async function runFleet(file: string, flags: FleetCommandOptions): Promis
   const plan = planFleet(request, { now: () => performance.now() });
   for (const w of plan.warnings) process.stderr.write(`${formatWarning(w)}\n`);
   const f = plan.fleet;
+  const gap = (100 * f.gapRatio).toFixed(1);
   process.stderr.write(
-    `furrow: ${f.machineCount} machines, makespan ${f.makespanSeconds.toFixed(0)} s, lower bound ${f.lowerBoundSeconds.toFixed(0)} s (gap ${(100 * f.gapRatio).toFixed(1)} %), waits ${f.waitSeconds.toFixed(0)} s\n`,
+    `furrow: ${f.machineCount} machines, makespan ${f.makespanSeconds.toFixed(0)} s, ` +
+      `lower bound ${f.lowerBoundSeconds.toFixed(0)} s (gap ${gap} %), waits ${f.waitSeconds.toFixed(0)} s\n`,
   );
   let out: string | Uint8Array;
   if (format === 'geojson') out = JSON.stringify(fleetToFeatureCollection(plan));

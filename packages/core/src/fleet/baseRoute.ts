@@ -134,7 +134,7 @@ export interface Share {
   reversed: boolean;
 }
 
-/** The pieces a share drives, in its driving order (the route's lead-in and lead-out go with its first and last block). */
+/** The pieces a share drives, in its driving order (the route's lead-in and lead-out go with its first, last block). */
 export function sharePieces(base: BaseRoute, share: Share): BasePiece[] {
   if (share.to < share.from) return [];
   const n = base.blocks.length;

@@ -79,7 +79,7 @@ export function shareSeconds(s: BlockSums, m: ResolvedMachine, a: number, b: num
   return work / m.workingSpeedMetersPerSecond + gap / m.turningSpeedMetersPerSecond + cusps * m.cuspStopSeconds;
 }
 
-/** The first block of each machine's share (length k + 1, last = n), filled greedily within `limit`; undefined if it fails. */
+/** The first block of each machine's share (k + 1 entries, last = n), filled greedily within `limit`; or undefined. */
 function greedyCuts(s: BlockSums, machines: readonly ResolvedMachine[], limit: number): number[] | undefined {
   const cuts = [0];
   let a = 0;
@@ -121,7 +121,7 @@ export function makespanOf(s: BlockSums, machines: readonly ResolvedMachine[], c
   return worst;
 }
 
-/** The machines' order along the route (indices into `machines`) and its cuts: min–max cuts, improved by pairwise exchanges. */
+/** The machines' order along the route (indices into `machines`) and its min–max cuts, improved by exchanges. */
 export function orderAndCut(
   s: BlockSums,
   machines: readonly ResolvedMachine[],

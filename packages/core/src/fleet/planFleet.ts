@@ -54,10 +54,11 @@ export function widthClasses(machines: readonly ResolvedMachine[]): number[][] {
 }
 
 /**
- * Lower bounds on the makespan. `work`: the working passes alone at the fleet's combined rate (Σ width × speed), or the
- * longest pass at the fastest working speed, whichever is larger — true of any plan of these passes. `route`: the larger
- * of that and, per base route, the time its machines need between them to drive it with the k − 1 longest connector
- * runs left out (a machine alone would take τ; together they need at least 1 ÷ Σ 1/τ) — true of any split of the route.
+ * Lower bounds on the makespan. `work`: the working passes alone at the fleet's combined rate (Σ width × speed),
+ * or the longest pass at the fastest working speed, whichever is larger — true of any plan of these passes.
+ * `route`: the larger of that and, per base route, the time its machines need between them to drive it with the
+ * k − 1 longest connector runs left out (a machine alone would take τ; together they need at least 1 ÷ Σ 1/τ) —
+ * true of any split of the route.
  */
 export function makespanLowerBounds(
   groups: readonly FleetGroup[],
@@ -148,7 +149,9 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
     warnings.push({
       code: 'fleet-conflict',
       feature: 'fleet',
-      message: `${timetable.unresolved} route pieces could not be cleared by a wait: machines may come within ${safetyMeters} m`,
+      message:
+        `${timetable.unresolved} route pieces could not be cleared by a wait: ` +
+        `machines may come within ${safetyMeters} m`,
     });
   for (const m of out)
     if (m.route.length === 0)

@@ -13,7 +13,7 @@ import type { FieldGeometry, PathPlanRequest, Position } from '../types.js';
 
 const BISECTIONS = 50;
 
-/** The field of `request` cut into strips along `headingDegrees` (clockwise from north), areas in proportion to `weights`. */
+/** The field of `request` cut into strips along `headingDegrees` (clockwise from north), areas ∝ `weights`. */
 export function splitField(
   request: PathPlanRequest,
   headingDegrees: number,
