@@ -1,4 +1,4 @@
-export { planFleet, makespanLowerBounds } from './planFleet.js';
+export { planFleet } from './planFleet.js';
 export { MAX_FLEET_MACHINES, validateFleet } from './validateFleet.js';
 export type {
   FleetMachineInput,
