@@ -30,6 +30,7 @@ import { createRateLimiter, type RateLimiter } from './ratelimit.js';
 import { accountRoutes } from './routes/account.js';
 import { validationHook } from './routes/common.js';
 import { plansRoutes } from './routes/plans.js';
+import { fleetRoutes } from './routes/fleet.js';
 import { extraRoutes } from './routes/registry.js';
 import type { Store } from './store/store.js';
 import { API_VERSION, CORRELATION_HEADER, VERSION_HEADER } from './version.js';
@@ -129,6 +130,7 @@ export function createApp(opts: CreateAppOptions): App {
   });
 
   app.route('/', plansRoutes(deps));
+  app.route('/', fleetRoutes(deps));
   app.route('/', accountRoutes(deps));
   for (const routes of extraRoutes) app.route('/', routes(deps));
 

@@ -10,7 +10,9 @@ import {
   PlanError,
   isPlanError,
   maxOptimizerTimeSeconds,
+  planFleet,
   planRoute,
+  type FleetPlan,
   type PathPlanRequest,
   type Plan,
   type PlanErrorCode,
@@ -37,9 +39,14 @@ export interface Planner {
    * Optional: `planJson` falls back to `plan` for planners without it.
    */
   planToJson?(request: unknown, signal: AbortSignal, shape: PlanShape): Promise<PlanJson>;
+  /** Several machines in one field (`planFleet` of @furrow/core); planners without it plan fleets in-process. */
+  planFleet?(request: unknown, signal: AbortSignal): Promise<FleetPlan>;
   readonly threads: number;
   close(): Promise<void>;
 }
+
+/** `planFleet` of @furrow/core as a planning function for the worker and the in-process planner (returns no `Plan`). */
+export const fleetPlanFunction = planFleet as unknown as PlanFunction;
 
 /** How the API shapes a plan: its version, and whether the crosshatches were asked for. */
 export interface PlanShape {
@@ -162,23 +169,30 @@ function abortReason(signal: AbortSignal): PlanAbortedError {
 
 /** In-process planner: simple, but a synchronous planRoute blocks the event loop while it runs. */
 export function inProcessPlanner(plan: PlanFunction = planRoute): Planner {
+  const fleet = inProcessRunner(fleetPlanFunction);
   return {
     threads: 0,
-    async plan(request, signal) {
-      if (signal.aborted) throw abortReason(signal);
-      // The work itself cannot be interrupted in-process; the caller gets its answer at once.
-      let onAbort: (() => void) | undefined;
-      const aborted = new Promise<never>((_, reject) => {
-        onAbort = () => reject(abortReason(signal));
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
-      try {
-        return unwrap(await Promise.race([runPlan(plan, request), aborted]));
-      } finally {
-        signal.removeEventListener('abort', onAbort!);
-      }
-    },
+    plan: inProcessRunner(plan),
+    planFleet: async (request, signal) => (await fleet(request, signal)) as unknown as FleetPlan,
     async close() {},
+  };
+}
+
+/** Runs a planning function in-process, answering at once when the signal aborts. */
+function inProcessRunner(plan: PlanFunction): (request: unknown, signal: AbortSignal) => Promise<Plan> {
+  return async (request, signal) => {
+    if (signal.aborted) throw abortReason(signal);
+    // The work itself cannot be interrupted in-process; the caller gets its answer at once.
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(abortReason(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return unwrap(await Promise.race([runPlan(plan, request), aborted]));
+    } finally {
+      signal.removeEventListener('abort', onAbort!);
+    }
   };
 }
 
@@ -225,6 +239,15 @@ export function poolPlanner(opts: { threads?: number; filename?: string } = {}):
       if (signal.aborted) throw abortReason(signal);
       try {
         return unwrap((await pool.run({ request }, { signal })) as WorkerResult);
+      } catch (err) {
+        if (signal.aborted) throw abortReason(signal);
+        throw err;
+      }
+    },
+    async planFleet(request, signal) {
+      if (signal.aborted) throw abortReason(signal);
+      try {
+        return unwrap((await pool.run({ request, fleet: true }, { signal })) as WorkerResult) as unknown as FleetPlan;
       } catch (err) {
         if (signal.aborted) throw abortReason(signal);
         throw err;

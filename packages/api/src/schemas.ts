@@ -4,7 +4,7 @@
  * the field's path; geometric validity is checked separately and answers 422.
  */
 import { z } from '@hono/zod-openapi';
-import { DEFAULTS, LIMITS } from '@furrow/core';
+import { DEFAULTS, LIMITS, MAX_FLEET_MACHINES } from '@furrow/core';
 import { API_VERSION } from './version.js';
 
 export const OPTION_NAMES = ['useCrossHatches', 'excludePassable', 'extendTracks'] as const;
@@ -535,3 +535,104 @@ export function formatPath(path: (string | number)[]): string {
   for (const p of path) s += typeof p === 'number' ? `[${p}]` : s === '' ? p : `.${p}`;
   return s === '' ? '(body)' : s;
 }
+
+/** A machine of a fleet: a machine with an id (and optionally where it comes from). */
+export const FleetMachineSchema = MachineSchema.extend({
+  id: z.string().max(100).openapi({ description: 'Unique within the fleet; `machineId` in the output', example: 'm1' }),
+  startPoint: PositionSchema.optional().openapi({
+    description: '[lon, lat] where the machine comes from (reserved: not yet used by the planner)',
+  }),
+}).openapi('FleetMachine');
+
+const { machine: _machine, equipment: _equipment, ...fieldShape } = PathPlanRequestSchema.shape;
+
+/**
+ * A fleet request (an extension beyond the 1.5.0 contract): the path-plan request's field, headland, tracks and
+ * options with a `fleet` instead of one machine. The fleet's own rules (1 to MAX_FLEET_MACHINES machines, unique
+ * ids, widths whole multiples of the narrowest) are the planner's: broken, they answer 422 naming the field.
+ */
+export const FleetRequestSchema = z
+  .strictObject({
+    ...fieldShape,
+    fleet: z.array(FleetMachineSchema).openapi({
+      description: `The machines (1 to ${MAX_FLEET_MACHINES}); widths equal, or whole multiples of the narrowest`,
+    }),
+    safetyDistanceMeters: num(0, 1000)
+      .optional()
+      .openapi({ description: 'Two machines are never closer than this at one moment (default: the largest width)' }),
+  })
+  .superRefine((r, ctx) => {
+    if (r.field !== undefined && r.boundary !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['boundary'], message: 'give either `field` or `boundary`, not both' });
+    if (r.field === undefined && r.boundary === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['field'],
+        message: 'required: the field boundary (`field` or `boundary`)',
+      });
+  })
+  .openapi('FleetRequest', {
+    description:
+      'Several machines in one field (extension beyond the 1.5.0 contract). ' +
+      'The field as in PathPlanRequest, `fleet` instead of `machine`.',
+    example: {
+      field: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [8.54, 47.37],
+            [8.548, 47.37],
+            [8.548, 47.375],
+            [8.54, 47.375],
+            [8.54, 47.37],
+          ],
+        ],
+      },
+      fleet: [
+        { id: 'm1', widthMeters: 6 },
+        { id: 'm2', widthMeters: 6 },
+      ],
+    },
+  });
+
+export type FleetRequestBody = z.infer<typeof FleetRequestSchema>;
+
+export const FleetPlanSchema = z
+  .object({
+    version: z.string().openapi({ example: API_VERSION }),
+    fleet: z
+      .object({
+        machineCount: z.number(),
+        makespanSeconds: z.number().openapi({ description: 'When the last machine finishes, seconds' }),
+        totalTimeSeconds: z.number(),
+        waitSeconds: z.number(),
+        lowerBoundSeconds: z.number().openapi({ description: 'A lower bound on the makespan, seconds' }),
+        gapRatio: z.number().openapi({ description: 'makespan ÷ lower bound − 1' }),
+        workLowerBoundSeconds: z.number(),
+        workGapRatio: z.number(),
+        safetyDistanceMeters: z.number(),
+      })
+      .passthrough(),
+    machines: z
+      .array(
+        z
+          .object({
+            machineId: z.string(),
+            metrics: MetricsSchema,
+            route: z.array(z.record(z.string(), z.unknown())).openapi({
+              description: 'Route segments with `startSeconds` and `endSeconds`',
+            }),
+            waits: z.array(z.record(z.string(), z.unknown())).openapi({
+              description:
+                'Waits: machineId, position [lon, lat], beforeSequence, startSeconds, durationSeconds, givesWayTo',
+            }),
+            startSeconds: z.number(),
+            finishSeconds: z.number(),
+          })
+          .passthrough(),
+      )
+      .openapi({ description: "Each machine's share: a plan of its own, timed, with its waits" }),
+    warnings: z.array(PlanWarningSchema).optional(),
+  })
+  .passthrough()
+  .openapi('FleetPlan');

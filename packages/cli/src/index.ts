@@ -58,6 +58,22 @@ function program(): Command {
     });
 
   cmd
+    .command('fleet')
+    .description('plan several machines in one field: the route shared out, timed, waits listed (docs/fleet.md)')
+    .argument('<boundary-file>', 'GeoJSON, WKT, KML/KMZ, zipped Shapefile or ISO-XML TASKDATA.XML')
+    .option('--machines <list>', 'id:width[:turnRadius],… e.g. a:6,b:6 or big:12,small:6')
+    .option('--request <file.json>', 'fleet request body (may carry `fleet`, headland, tracks, options)')
+    .option('--safety <m>', 'safety distance between machines (default: the largest width)')
+    .option('--headland-passes <n>', 'number of exterior headland passes')
+    .option('--heading <deg>', 'preferred track bearing, degrees clockwise from north')
+    .option('-f, --format <fmt>', 'json | geojson | isoxml', 'json')
+    .option('-o, --out <file>', 'write here instead of stdout (isoxml: a .zip holds TASKDATA/TASKDATA.XML)')
+    .action(async (file: string, opts: import('./commands/fleet.js').FleetCommandOptions) => {
+      const { runFleet } = await import('./commands/fleet.js');
+      cmd.setOptionValue('exitCode', await runFleet(file, opts));
+    });
+
+  cmd
     .command('terrain')
     .description(
       'slope of a field from a DEM and the heading along the contour; --plan plans with it (docs/terrain.md)',
@@ -162,7 +178,7 @@ function program(): Command {
     )
     .option(
       '--section <name>',
-      'all (default: corpus and route) | corpus | route | machines | scale: which sections to run and write',
+      'all (default: corpus and route) | corpus | route | machines | scale | fleet: which sections to run and write',
       'all',
     )
     .option('--config <ids>', 'machines section: configurations w3-r12,w36-r12,w12-r9,w6-r6 (default all)')
@@ -183,6 +199,7 @@ function program(): Command {
       'machines section: the block of docs/benchmarks/machines.md to rewrite (current, before, …)',
       'current',
     )
+    .option('--shard <i/n>', 'fleet section: measure every n-th field from i into the results file, page left alone')
     .option('--route-max-ha <ha>', 'route section: corpus fields up to this area (all = every field)', '30')
     .option('--route-limit <s>', 'route section: maxOptimizerTime in seconds', '10')
     .option('--no-write', 'print only; leave the document alone')

@@ -8,7 +8,9 @@ export type PlanErrorCode =
   | 'width-not-positive'
   | 'invalid-option'
   | 'no-workable-area'
-  | 'infeasible';
+  | 'infeasible'
+  /** A fleet (planFleet) that cannot be planned as given: empty, too many machines, duplicate ids, widths not multiples. */
+  | 'invalid-fleet';
 
 export interface PlanErrorDetail {
   /** Path of the offending request field, e.g. `machine.widthMeters` or `field.coordinates[0][3]`. */

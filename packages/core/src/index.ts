@@ -48,3 +48,4 @@ export type {
   PlanOptionName,
   LonLatPolygon,
 } from './request/normalizeRequest.js';
+export * from './fleet/index.js';

@@ -20,7 +20,7 @@ import { errorResponses, jsonBody, validationHook } from './common.js';
  * (`planGate`: 429 when as many plans as it takes already run and wait), charges the first of
  * `payers` with enough credits (402 when none has), plans off the event loop, refunds on failure.
  */
-export async function planBillable(
+export async function planBillable<T = ApiPlan>(
   deps: Deps,
   caller: Caller,
   request: PathPlanRequestBody,
@@ -28,25 +28,29 @@ export async function planBillable(
   reason: string,
   /** The company whose field is planned: it pays first (`planPayers`), then the caller's user. */
   companyId?: string,
-): Promise<ApiPlan> {
+  /** What is planned (default: the route of `request`, shaped for the API). */
+  run: (signal: AbortSignal) => Promise<T> = async (signal) =>
+    shapePlan(await deps.planner.plan(request, signal), apiPlanShape(request.options)) as T,
+): Promise<T> {
   assertValidRequestGeometry(request);
   // A slot before any credit: a plan refused because the server is busy (429) costs nothing.
   const release = await deps.planGate.acquire(clientSignal);
   try {
-    return await chargeAndPlan(deps, caller, request, clientSignal, reason, companyId);
+    return await chargeAndPlan(deps, caller, request, clientSignal, reason, companyId, run);
   } finally {
     release();
   }
 }
 
-async function chargeAndPlan(
+async function chargeAndPlan<T>(
   deps: Deps,
   caller: Caller,
   request: PathPlanRequestBody,
   clientSignal: AbortSignal,
   reason: string,
   companyId: string | undefined,
-): Promise<ApiPlan> {
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const payers = planPayers(companyId, caller.userId);
   const cost = deps.config.planCostCredits;
   let payer: CreditAccount | undefined;
@@ -71,8 +75,7 @@ async function chargeAndPlan(
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(new PlanAbortedError('timeout')), limitSeconds * 1000);
   try {
-    const plan = await deps.planner.plan(request, AbortSignal.any([clientSignal, timeout.signal]));
-    return shapePlan(plan, apiPlanShape(request.options));
+    return await run(AbortSignal.any([clientSignal, timeout.signal]));
   } catch (err) {
     if (payer) await deps.store.grantCredits(payer.kind, payer.id, cost, `refund: ${reason}`);
     throw err;

@@ -39,6 +39,8 @@ export interface BenchOptions extends MachinesOptions {
   routeLimit?: string;
   /** Machines section: the block of the page to rewrite (default `current`; `before` keeps a baseline). */
   machinesAs?: string;
+  /** Fleet section: measure every n-th field from i (`i/n`), appending to the results file; the page is left alone. */
+  shard?: string;
 }
 
 export interface FieldResult {
@@ -603,14 +605,15 @@ export function summariseRoutes(
 export async function runBench(opts: BenchOptions): Promise<number> {
   const command = `npm run bench${process.argv.length > 3 ? ` -- ${process.argv.slice(3).join(' ')}` : ''}`;
   const section = opts.section ?? 'all';
-  if (!['all', 'corpus', 'route', 'machines', 'scale'].includes(section))
-    throw new Error(`--section: one of all, corpus, route, machines, scale (got ${section})`);
+  if (!['all', 'corpus', 'route', 'machines', 'scale', 'fleet'].includes(section))
+    throw new Error(`--section: one of all, corpus, route, machines, scale, fleet (got ${section})`);
   if (section === 'machines') {
     await runMachinesSection(opts, command);
     return 0;
   }
   const out = opts.out ?? 'docs/BENCHMARKS.md';
   if (section === 'scale') return runScaleSection(opts, command, out);
+  if (section === 'fleet') return runFleetSection(opts, command, out);
   let ok = true;
   if (section !== 'route') {
     const results = await benchCorpus(opts);
@@ -638,6 +641,30 @@ export async function runBench(opts: BenchOptions): Promise<number> {
     }
   }
   return ok ? 0 : 1;
+}
+
+/** The fleet section (bench-fleet.ts): its own page, docs/benchmarks/fleet.md, between markers there. */
+async function runFleetSection(opts: BenchOptions, command: string, out: string): Promise<number> {
+  const { benchFleet } = await import('./bench-fleet.js');
+  const body = await benchFleet(
+    {
+      ...(opts.fields && opts.fields !== 'test/fields' ? { fields: opts.fields } : {}),
+      ...(opts.filter ? { filter: opts.filter } : {}),
+      ...(opts.results ? { results: opts.results } : {}),
+      ...(opts.resume ? { resume: true } : {}),
+      ...(opts.summariseOnly ? { summariseOnly: true } : {}),
+      ...(opts.shard ? { shard: opts.shard } : {}),
+    },
+    command,
+  );
+  process.stdout.write(`${body.split('<details>')[0]}\n`);
+  if (opts.write !== false && !opts.shard) {
+    const page = join(out, '..', 'benchmarks', 'fleet.md');
+    const doc = existsSync(page) ? await readFile(page, 'utf8') : '# Fleets: several machines in one field\n';
+    await writeFile(page, spliceSection(doc, body, 'fleet', '## Measured'));
+    process.stderr.write(`wrote ${page}\n`);
+  }
+  return 0;
 }
 
 /** The scale section (bench-scale.ts): its own page, docs/benchmarks/scale.md, between markers there. */

@@ -1,0 +1,328 @@
+/**
+ * `npm run bench -- --section fleet`: several machines in one field (core's `planFleet`), over the
+ * corpus at W 6 m / R 6 m, for k = 2 and 3 equal machines and one mixed fleet (12 m + 6 m), against
+ * - the lower bound the plan reports (its route's time less the connectors a split leaves out, at the
+ *   machines' combined pace) and the work-only bound (the passes alone at the fleet's combined rate);
+ * - the contiguous split: the field cut across its tracks into k strips of equal area (for the mixed
+ *   fleet, in proportion to width × speed), each planned alone for its machine at the single plan's
+ *   heading (its own headland round it); its makespan is the slowest strip's time;
+ * and judged by the independent checker (fleet-check.ts: conflicts within the safety distance, passes
+ * worked twice, tracks shared at once, waits not listed), checkPlan on every machine's route, and the
+ * coverage of the machines' passes together against the single-machine plan's (core's coverageDeviation
+ * on the union). CPU is process CPU time around each call (single-threaded planning), k = 3 against the
+ * single-machine plan (the process plans its first field once before measuring: no figure pays for loading the
+ * code), on the corpus and on the 1,000 ha scale field. Fields are measured smallest first. Rows are kept in a
+ * JSON-lines file so a run can be resumed or split in shards (`--shard 0/2`), and the page written from the file.
+ * Every planning runs with a frozen clock (no wall-clock cap), so the figures do not depend on the machine's load.
+ */
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { checkPlan, coverageDeviation, planFleet, planRoute, splitField } from '@furrow/core';
+import type { FleetMachineInput, FleetPlan, PathPlanRequest, Plan } from '@furrow/core';
+import { readBoundary } from '@furrow/format-geojson';
+import { checkFleet } from './fleet-check.js';
+import { median } from './bench-machines.js';
+
+export interface FleetBenchOptions {
+  fields?: string;
+  filter?: string;
+  results?: string;
+  resume?: boolean;
+  summariseOnly?: boolean;
+  shard?: string;
+}
+
+const W = 6,
+  R = 6;
+const SCALE_FIELD = 'test/fields-scale/wobbly-1000ha-5000v-50obstacles.geojson';
+
+export interface FleetResult {
+  name: string;
+  machines: number;
+  makespanSeconds: number;
+  lowerBoundSeconds: number;
+  workLowerBoundSeconds: number;
+  baselineSeconds: number;
+  cpuSeconds: number;
+  conflicts: number;
+  otherFaults: number;
+  checkPlanFaults: number;
+  coverageDelta: number;
+  waits: number;
+  waitSeconds: number;
+  error?: string;
+}
+
+export interface FleetRow {
+  id: string;
+  areaHa: number;
+  singleSeconds: number;
+  singleCpuSeconds: number;
+  fleets: FleetResult[];
+  error?: string;
+}
+
+/** The fleets measured; CPU is compared for k = 3 only (FLEETS[1]). */
+const FLEETS: { name: string; fleet: FleetMachineInput[] }[] = [
+  { name: 'k=2', fleet: [0, 1].map((i) => ({ id: `m${i}`, widthMeters: W, turnRadiusMeters: R })) },
+  { name: 'k=3', fleet: [0, 1, 2].map((i) => ({ id: `m${i}`, widthMeters: W, turnRadiusMeters: R })) },
+  {
+    name: '12 m + 6 m',
+    fleet: [
+      { id: 'w12', widthMeters: 12, turnRadiusMeters: R },
+      { id: 'w6', widthMeters: 6, turnRadiusMeters: R },
+    ],
+  },
+];
+
+/** A frozen clock: no wall-clock cap fires, so the plans are the same under any load (the work budgets bound them). */
+const FROZEN = { now: (): number => 0 };
+
+function cpu<T>(f: () => T): { value: T; seconds: number } {
+  const c0 = process.cpuUsage();
+  const value = f();
+  const c = process.cpuUsage(c0);
+  return { value, seconds: (c.user + c.system) / 1e6 };
+}
+
+/** The contiguous split: strips of equal work (area ∝ width × speed), each planned alone; the slowest strip's time. */
+export function contiguousSplit(request: PathPlanRequest, headingDegrees: number, fleet: FleetMachineInput[]): number {
+  const weights = fleet.map((m) => m.widthMeters * (m.workingSpeedMetersPerSecond ?? 2.5));
+  const strips = splitField(request, headingDegrees, weights);
+  let worst = 0;
+  strips.forEach((field, i) => {
+    const { id: _id, startPoint: _s, ...machine } = fleet[i];
+    const tracks = { preferredDirectionDegrees: headingDegrees };
+    const plan = planRoute({ ...request, field, machine, tracks }, FROZEN);
+    worst = Math.max(worst, plan.metrics.timeSeconds);
+  });
+  return worst;
+}
+
+function judge(request: PathPlanRequest, single: Plan, plan: FleetPlan, fleet: FleetMachineInput[]) {
+  const check = checkFleet(plan.machines, plan.fleet.safetyDistanceMeters);
+  let checkPlanFaults = 0;
+  for (const m of plan.machines) {
+    const spec = fleet.find((f) => f.id === m.machineId)!;
+    checkPlanFaults += checkPlan({ ...request, machine: { widthMeters: spec.widthMeters, turnRadiusMeters: R } }, m)
+      .violations.length;
+  }
+  // The machines' passes together, measured against the single plan's coverage.
+  const union = {
+    ...single,
+    route: plan.machines.flatMap((m) =>
+      m.route
+        .filter((s) => s.type !== 'Turn' && s.type !== 'Connector')
+        .map((s) => ({ ...s, widthMeters: s.widthMeters ?? (m.machine as { widthMeters: number }).widthMeters })),
+    ),
+  };
+  return {
+    conflicts: check.conflicts,
+    otherFaults: check.faults.length - check.conflicts,
+    checkPlanFaults,
+    coverageDelta: coverageDeviation(request, union),
+  };
+}
+
+let warm = false;
+
+export function measureField(
+  id: string,
+  geometry: PathPlanRequest['field'],
+  areaHa: number,
+  names?: string[],
+): FleetRow {
+  // A fresh copy of the field per call: no call finds another's caches (they are keyed by the objects of a call).
+  const fresh = (): PathPlanRequest['field'] => JSON.parse(JSON.stringify(geometry)) as PathPlanRequest['field'];
+  const request: PathPlanRequest = { field: fresh(), machine: { widthMeters: W, turnRadiusMeters: R } };
+  // The process's first planning pays for loading (the WebAssembly module, the JIT): once, not in a figure.
+  if (!warm) planRoute({ ...request, field: fresh() }, FROZEN);
+  warm = true;
+  const single = cpu(() => planRoute({ ...request, field: fresh() }, FROZEN));
+  const row: FleetRow = {
+    id,
+    areaHa,
+    singleSeconds: single.value.metrics.timeSeconds,
+    singleCpuSeconds: single.seconds,
+    fleets: [],
+  };
+  for (const { name, fleet } of FLEETS.filter((f) => !names || names.includes(f.name))) {
+    try {
+      const { machine: _m, ...rest } = request;
+      const run = cpu(() => planFleet({ ...rest, field: fresh(), fleet }, FROZEN));
+      const p = run.value;
+      const baseline = contiguousSplit(request, single.value.heading.degrees, fleet);
+      row.fleets.push({
+        name,
+        machines: fleet.length,
+        makespanSeconds: p.fleet.makespanSeconds,
+        lowerBoundSeconds: p.fleet.lowerBoundSeconds,
+        workLowerBoundSeconds: p.fleet.workLowerBoundSeconds,
+        baselineSeconds: baseline,
+        cpuSeconds: run.seconds,
+        waits: p.machines.reduce((s, m) => s + m.waits.length, 0),
+        waitSeconds: p.fleet.waitSeconds,
+        ...judge(request, single.value, p, fleet),
+      });
+    } catch (e) {
+      row.fleets.push({ name, machines: fleet.length, error: (e as Error).message } as FleetResult);
+    }
+  }
+  return row;
+}
+
+async function corpusRows(dir: string): Promise<{ id: string; file: string; areaHa: number }[]> {
+  const lines = (await readFile(join(dir, 'index.csv'), 'utf8')).trim().split(/\r?\n/);
+  const head = lines[0].split(',');
+  return lines.slice(1).map((l) => {
+    const c = l.split(',');
+    return { id: c[head.indexOf('id')], file: c[head.indexOf('file')], areaHa: Number(c[head.indexOf('area_ha')]) };
+  });
+}
+
+async function readRows(file: string): Promise<FleetRow[]> {
+  if (!existsSync(file)) return [];
+  return (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as FleetRow);
+}
+
+/** Measures the corpus (and the scale field) into the results file; returns the page's body. */
+export async function benchFleet(opts: FleetBenchOptions, command: string): Promise<string> {
+  const dir = opts.fields ?? 'test/fields';
+  const results = opts.results ?? join('node_modules', '.cache', 'furrow-bench', 'fleet.jsonl');
+  await mkdir(dirname(results), { recursive: true });
+  if (!opts.resume && !opts.summariseOnly && !opts.shard) await writeFile(results, '');
+  const done = new Set((await readRows(results)).map((r) => r.id));
+  const [shard, shards] = (opts.shard ?? '0/1').split('/').map(Number);
+  const todo = [
+    ...(await corpusRows(dir))
+      .sort((a, b) => a.areaHa - b.areaHa || a.id.localeCompare(b.id))
+      .filter((r) => !opts.filter || (opts.filter !== 'scale' && r.id.includes(opts.filter)))
+      .map((r) => ({ ...r, dir })),
+    ...(opts.filter && opts.filter !== 'scale'
+      ? []
+      : [{ id: 'scale-1000ha', file: SCALE_FIELD, areaHa: 1000, dir: '.' }]),
+  ].filter((r, i) => !done.has(r.id) && i % shards === shard);
+  for (const r of opts.summariseOnly ? [] : todo) {
+    const [parsed] = readBoundary(await readFile(join(r.dir, r.file)), r.file);
+    let row: FleetRow;
+    try {
+      row = measureField(r.id, parsed.geometry, r.areaHa, r.id === 'scale-1000ha' ? ['k=3'] : undefined);
+    } catch (e) {
+      row = {
+        id: r.id,
+        areaHa: r.areaHa,
+        singleSeconds: NaN,
+        singleCpuSeconds: NaN,
+        fleets: [],
+        error: (e as Error).message,
+      };
+    }
+    await appendFile(results, `${JSON.stringify(row)}\n`);
+    const f = row.fleets.map(
+      (x) => `${x.name} ${x.error ? 'error' : `${(x.makespanSeconds / x.lowerBoundSeconds - 1).toFixed(3)}`}`,
+    );
+    process.stderr.write(`fleet: ${r.id} ${f.join(', ')}\n`);
+  }
+  return summariseFleet(await readRows(results), command);
+}
+
+const pct = (v: number): string => `${(100 * v).toFixed(1)} %`;
+
+const tableRow = (cells: (string | number)[]): string => `| ${cells.join(' | ')} |`;
+const HEADER = [
+  'fleet',
+  'fields planned',
+  'makespan ÷ lower bound − 1 (median, max)',
+  '÷ work-only bound − 1 (median)',
+  'vs contiguous split (median; fields worse)',
+  'conflicts',
+  'other checker faults',
+  'checkPlan faults',
+  'coverage Δ vs single (max)',
+  'CPU ÷ single (median)',
+];
+
+/** One fleet's line of the summary table. */
+function fleetLine(name: string, corpus: FleetRow[]): string | undefined {
+  const ok = corpus.flatMap((r) => r.fleets.filter((f) => f.name === name && !f.error).map((f) => ({ r, f })));
+  const failed = corpus.filter((r) => r.fleets.some((f) => f.name === name && f.error)).map((r) => r.id);
+  if (ok.length === 0) return undefined;
+  const gaps = ok.map(({ f }) => f.makespanSeconds / f.lowerBoundSeconds - 1);
+  const workGaps = ok.map(({ f }) => f.makespanSeconds / f.workLowerBoundSeconds - 1);
+  const vs = ok.map(({ f }) => f.makespanSeconds / f.baselineSeconds - 1);
+  const worse = ok.filter(({ f }) => f.makespanSeconds > f.baselineSeconds + 1e-6).map(({ r }) => r.id);
+  const cpuRatio = name === 'k=3' ? median(ok.map(({ r, f }) => f.cpuSeconds / r.singleCpuSeconds)).toFixed(2) : '–';
+  return tableRow([
+    name,
+    `${ok.length}${failed.length ? ` (failed: ${failed.join(', ')})` : ''}`,
+    `${pct(median(gaps))}, ${pct(Math.max(...gaps))}`,
+    pct(median(workGaps)),
+    `${pct(median(vs))}; ${worse.length}${worse.length ? ` (${worse.join(', ')})` : ''}`,
+    sum(ok.map(({ f }) => f.conflicts)),
+    sum(ok.map(({ f }) => f.otherFaults)),
+    sum(ok.map(({ f }) => f.checkPlanFaults)),
+    `${(100 * Math.max(...ok.map(({ f }) => f.coverageDelta))).toFixed(3)} pt`,
+    cpuRatio,
+  ]);
+}
+
+function scaleLine(scale: FleetRow): string {
+  const f = scale.fleets.find((x) => x.name === 'k=3');
+  if (!f || f.error) return `1,000 ha scale field: ${f?.error ?? scale.error ?? 'not measured'}`;
+  return (
+    `1,000 ha scale field (${SCALE_FIELD}), k = 3: ${f.cpuSeconds.toFixed(2)} s CPU against ` +
+    `${scale.singleCpuSeconds.toFixed(2)} s for the single-machine plan ` +
+    `(${(f.cpuSeconds / scale.singleCpuSeconds).toFixed(2)}×); makespan ${f.makespanSeconds.toFixed(0)} s, ` +
+    `lower bound ${f.lowerBoundSeconds.toFixed(0)} s (gap ${pct(f.makespanSeconds / f.lowerBoundSeconds - 1)}), ` +
+    `contiguous split ${f.baselineSeconds.toFixed(0)} s, ${f.conflicts} conflicts, ` +
+    `${f.checkPlanFaults} checkPlan faults, coverage Δ ${(100 * f.coverageDelta).toFixed(3)} pt.`
+  );
+}
+
+/** The page's body from the rows. */
+export function summariseFleet(rows: FleetRow[], command: string): string {
+  const corpus = rows.filter((r) => r.id !== 'scale-1000ha');
+  const scale = rows.find((r) => r.id === 'scale-1000ha');
+  const lines: string[] = [`Command: \`${command}\` (W ${W} m, R ${R} m, ${corpus.length} corpus fields).`, ''];
+  lines.push(tableRow(HEADER), tableRow(HEADER.map(() => '---')));
+  for (const { name } of FLEETS) {
+    const line = fleetLine(name, corpus);
+    if (line) lines.push(line);
+  }
+  if (scale) lines.push('', scaleLine(scale));
+  lines.push('', '<details><summary>Per field</summary>', '');
+  const head = ['field', 'ha', 'single s', 'fleet', 'makespan s', 'lower bound s', 'split s', 'waits', 'conflicts'];
+  lines.push(tableRow([...head, 'checkPlan', 'coverage Δ pt', 'CPU ×']), tableRow([...head, 1, 2, 3].map(() => '---')));
+  for (const r of rows)
+    for (const f of r.fleets) {
+      const start = [r.id, r.areaHa.toFixed(1), r.singleSeconds.toFixed(0), f.name];
+      if (f.error) {
+        lines.push(tableRow([...start, `error: ${f.error.slice(0, 80)}`, '', '', '', '', '', '', '']));
+        continue;
+      }
+      const cpuRatio = f.name === 'k=3' ? (f.cpuSeconds / r.singleCpuSeconds).toFixed(2) : '–';
+      lines.push(
+        tableRow([
+          ...start,
+          f.makespanSeconds.toFixed(0),
+          f.lowerBoundSeconds.toFixed(0),
+          f.baselineSeconds.toFixed(0),
+          f.waits,
+          f.conflicts,
+          f.checkPlanFaults,
+          (100 * f.coverageDelta).toFixed(3),
+          cpuRatio,
+        ]),
+      );
+    }
+  lines.push('', '</details>');
+  return lines.join('\n');
+}
+
+function sum(v: number[]): number {
+  return v.reduce((a, b) => a + b, 0);
+}

@@ -1,0 +1,12 @@
+export { planFleet } from './planFleet.js';
+export { MAX_FLEET_MACHINES, validateFleet } from './validateFleet.js';
+export type {
+  FleetMachineInput,
+  FleetMachinePlan,
+  FleetPlan,
+  FleetRequest,
+  FleetSummary,
+  FleetWait,
+  TimedRouteSegment,
+} from './types.js';
+export { splitField } from './splitField.js';

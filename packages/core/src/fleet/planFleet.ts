@@ -1,0 +1,195 @@
+/**
+ * `planFleet(request) → FleetPlan`: several machines in one field. The field is planned once per width
+ * class by the ordinary pipeline (`planRoute`, for the class's most restricted machine: the largest turn
+ * radius, reversing only if all may), its route is shared out in runs of consecutive working passes
+ * (partition.ts: min–max cuts), and the layout — cuts, the way round each share is driven, who gives way —
+ * is improved on the whole fleet's timetable (search.ts, schedule.ts: waits where two machines would come
+ * within the safety distance). Each machine's share is a run of a drivable route, so it stays drivable;
+ * no pass is in two shares, so none is worked twice or by two machines at once.
+ */
+import { prepareField } from '../geometry/prepareField.js';
+import { normalizeRequest } from '../request/normalizeRequest.js';
+import type { ResolvedMachine } from '../request/normalizeRequest.js';
+import { planRoute } from '../plan.js';
+import type { PlanRuntime } from '../plan.js';
+import type { Plan, PlanWarning } from '../types.js';
+import { FURROW_VERSION } from '../version.js';
+import { readBaseRoute } from './baseRoute.js';
+import type { BaseRoute } from './baseRoute.js';
+import { machinePlan } from './machinePlans.js';
+import { searchLayout } from './search.js';
+import type { FleetGroup } from './search.js';
+import { pieceSeconds } from './timing.js';
+import { blockSums, shareSeconds } from './partition.js';
+import type { FleetMachineInput, FleetPlan, FleetRequest, FleetSummary } from './types.js';
+import { machineRequest, validateFleet } from './validateFleet.js';
+import { planWidthRegions } from './widthRegions.js';
+
+/** Headland passes are cut in parts no shorter than this, meters… */
+const MIN_PART_METERS = 30;
+/** …and no longer than a machine's share of the route ÷ this. */
+const PARTS_PER_SHARE = 16;
+
+/** The machine a width class's route is planned for: the class's tightest limits. */
+export function classMachine(fleet: readonly FleetMachineInput[], members: readonly number[]): FleetMachineInput {
+  const ms = members.map((i) => fleet[i]);
+  const first = ms[0];
+  const radii = ms.map((m) => m.turnRadiusMeters).filter((r): r is number => typeof r === 'number');
+  const rates = ms.map((m) => m.maxCurvatureRatePerSquareMeter).filter((r): r is number => typeof r === 'number');
+  const out: FleetMachineInput = { ...first };
+  if (radii.length > 0) out.turnRadiusMeters = Math.max(...radii);
+  if (rates.length > 0) out.maxCurvatureRatePerSquareMeter = Math.min(...rates);
+  out.reverseAllowed = ms.every((m) => m.reverseAllowed === true);
+  return out;
+}
+
+/** Machines grouped by working width, narrowest first (indices into the fleet). */
+export function widthClasses(machines: readonly ResolvedMachine[]): number[][] {
+  const byWidth = new Map<number, number[]>();
+  machines.forEach((m, i) => {
+    const key = Math.round(m.widthMeters * 1e6) / 1e6;
+    byWidth.set(key, [...(byWidth.get(key) ?? []), i]);
+  });
+  return [...byWidth.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+}
+
+/**
+ * Lower bounds on the makespan. `work`: the working passes alone at the fleet's combined rate (Σ width × speed),
+ * or the longest pass at the fastest working speed, whichever is larger — true of any plan of these passes.
+ * `route`: the larger of that and, per base route, the time its machines need between them to drive it with the
+ * k − 1 longest connector runs left out (a machine alone would take τ; together they need at least 1 ÷ Σ 1/τ) —
+ * true of any split of the route.
+ */
+export function makespanLowerBounds(
+  groups: readonly FleetGroup[],
+  machines: readonly ResolvedMachine[],
+): { workSeconds: number; routeSeconds: number } {
+  let areaMeters2 = 0,
+    longest = 0,
+    route = 0;
+  for (const { base, machines: members } of groups) {
+    for (const p of base.pieces)
+      if (p.working) {
+        areaMeters2 += p.lengthMeters * (p.segment.widthMeters ?? machines[members[0]].widthMeters);
+        longest = Math.max(longest, p.lengthMeters);
+      }
+    const sums = blockSums(base);
+    let rate = 0;
+    for (const i of members) {
+      const m = machines[i];
+      const gaps: number[] = [];
+      for (let b = 1; b < sums.n; b++)
+        gaps.push((sums.gapMeters[b + 1] - sums.gapMeters[b]) / m.turningSpeedMetersPerSecond);
+      gaps.sort((x, y) => y - x);
+      const dropped = gaps.slice(0, members.length - 1).reduce((s, g) => s + g, 0);
+      const tau = shareSeconds(sums, m, 0, sums.n - 1) - dropped;
+      if (tau > 0) rate += 1 / tau;
+    }
+    if (rate > 0) route = Math.max(route, 1 / rate);
+  }
+  const rate = machines.reduce((s, m) => s + m.workingSpeedMetersPerSecond * m.widthMeters, 0);
+  const fastest = Math.max(...machines.map((m) => m.workingSpeedMetersPerSecond));
+  const work = Math.max(rate > 0 ? areaMeters2 / rate : 0, longest / fastest);
+  return { workSeconds: work, routeSeconds: Math.max(work, route) };
+}
+
+/** Plans several machines in one field. Synchronous and deterministic; throws `PlanError` on bad input. */
+export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): FleetPlan {
+  const machines = validateFleet(request);
+  const fleet = request.fleet;
+  const classes = widthClasses(machines);
+  const fieldRequest = machineRequest(request, classMachine(fleet, classes[0]));
+  const prepared = prepareField(normalizeRequest(fieldRequest));
+  const plans: Plan[] =
+    classes.length === 1
+      ? [planRoute(fieldRequest, runtime)]
+      : planWidthRegions(
+          request,
+          classes,
+          machines,
+          (r) => planRoute(r, runtime),
+          (m) => classMachine(fleet, m),
+        );
+  // Headland passes in parts, so that a share may end inside one: a few parts per machine's share of the route.
+  const bases = plans.map((p, i) =>
+    readBaseRoute(
+      p,
+      prepared.frame,
+      i,
+      Math.max(MIN_PART_METERS, p.metrics.distanceMeters / (PARTS_PER_SHARE * classes[i].length)),
+    ),
+  );
+  const groups: FleetGroup[] = bases.map((base, i) => ({ base, machines: classes[i] }));
+  const safetyMeters = request.safetyDistanceMeters ?? Math.max(...machines.map((m) => m.widthMeters));
+  const maxSpeed = Math.max(
+    ...machines.map((m) => Math.max(m.workingSpeedMetersPerSecond, m.turningSpeedMetersPerSecond)),
+  );
+  const found = searchLayout(groups, machines, { safetyMeters, maxSpeedMetersPerSecond: maxSpeed });
+  const { timetable } = found.best;
+  const ids = fleet.map((m) => m.id);
+  const out = machines.map((machine, index) =>
+    machinePlan({
+      index,
+      input: fleet[index],
+      machine,
+      pieces: found.best.pieces[index],
+      seconds: pieceSeconds(found.best.pieces[index], machine),
+      timetable,
+      prepared,
+      base: plans[classes.findIndex((c) => c.includes(index))],
+      ids,
+    }),
+  );
+  const makespan = Math.max(0, ...out.map((m) => m.finishSeconds));
+  const bounds = makespanLowerBounds(groups, machines);
+  // Several width classes plan several routes (one per strip): the bound on a split of one route says nothing there.
+  const lowerBound = groups.length === 1 ? bounds.routeSeconds : bounds.workSeconds;
+  const warnings: PlanWarning[] = plans.flatMap((p) => p.warnings);
+  if (timetable.unresolved > 0)
+    warnings.push({
+      code: 'fleet-conflict',
+      feature: 'fleet',
+      message:
+        `${timetable.unresolved} route pieces could not be cleared by a wait: ` +
+        `machines may come within ${safetyMeters} m`,
+    });
+  for (const m of out)
+    if (m.route.length === 0)
+      warnings.push({ code: 'fleet-idle', feature: 'fleet', message: `machine ${m.machineId} has no pass to work` });
+  const summary: FleetSummary = {
+    machineCount: machines.length,
+    makespanSeconds: makespan,
+    totalTimeSeconds: r2(out.reduce((s, m) => s + (m.finishSeconds - m.startSeconds), 0)),
+    waitSeconds: r2(out.reduce((s, m) => s + (m.metrics.waitSeconds as number), 0)),
+    lowerBoundSeconds: r2(lowerBound),
+    gapRatio: lowerBound > 0 ? Math.round((makespan / lowerBound - 1) * 1e4) / 1e4 : 0,
+    workLowerBoundSeconds: r2(bounds.workSeconds),
+    workGapRatio: bounds.workSeconds > 0 ? Math.round((makespan / bounds.workSeconds - 1) * 1e4) / 1e4 : 0,
+    safetyDistanceMeters: safetyMeters,
+    singleMachineTimeSeconds: plans[0].metrics.timeSeconds,
+    uncoveredRatio: plans.length === 1 ? plans[0].metrics.uncoveredRatio : unionUncovered(out),
+    search: {
+      algorithm: String((plans[0].routeOptions as { algorithm?: string } | undefined)?.algorithm ?? 'optimized'),
+      candidates: [],
+      moves: found.moves,
+    },
+  };
+  return {
+    version: FURROW_VERSION,
+    fleet: summary,
+    machines: out,
+    boundary: plans[0].boundary,
+    heading: plans[0].heading,
+    warnings,
+  };
+}
+
+function unionUncovered(out: { metrics: { uncoveredRatio: number } }[]): number {
+  // The machines' passes lie in disjoint regions: the uncovered share is what none of them covers.
+  const covered = out.reduce((s, m) => s + (1 - m.metrics.uncoveredRatio), 0);
+  return Math.max(0, Math.round((1 - covered) * 1e6) / 1e6);
+}
+
+function r2(v: number): number {
+  return Math.round(v * 100) / 100;
+}

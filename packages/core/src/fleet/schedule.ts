@@ -1,0 +1,307 @@
+/**
+ * The fleet's timetable: machines are scheduled one after the other in a priority order; each drives
+ * its pieces as soon as it can, and before a piece that would bring it within the safety distance of a
+ * machine already scheduled it waits where it stands (a listed wait) until the piece is clear. A
+ * machine also waits before a pass another machine is on at that time (parts of one headland pass). A
+ * machine is on the field from the start of its first piece to the end of its last (a wait before its
+ * first piece is a later entry).
+ *
+ * Positions are compared at times at most a step apart, with the distance raised by what two machines can
+ * close in half a step (so a pass between two samples cannot come closer than the safety distance), further
+ * apart where the machines are far apart (conservative advancement: they close at most at twice the top
+ * speed), and only where the pieces' boxes come within reach. The work (box tests and distance comparisons) is counted:
+ * the caller's budget bounds it, whatever the clock.
+ */
+export interface TimedPath {
+  /** Local xy of each piece, in driving order, and the pass it works (none for turns and connectors). */
+  pieces: { xy: Float64Array; passKey?: string; box?: Box }[];
+  /** Seconds over each piece. */
+  seconds: number[];
+}
+
+export interface ScheduledWait {
+  machine: number;
+  beforePiece: number;
+  startSeconds: number;
+  durationSeconds: number;
+  givesWayTo: number;
+}
+
+export interface Timetable {
+  /** Start of each piece, per machine. */
+  starts: number[][];
+  finishSeconds: number[];
+  waits: ScheduledWait[];
+  /** Pieces no wait could clear (the scheduler drove them as planned). */
+  unresolved: number;
+  makespanSeconds: number;
+  /** Box tests and distance comparisons made. */
+  work: number;
+}
+
+export interface ScheduleSettings {
+  safetyMeters: number;
+  /** The fastest any machine moves, m/s (bounds the closing speed between samples). */
+  maxSpeedMetersPerSecond: number;
+  /** Longest wait tried before one piece, seconds. */
+  maxWaitSeconds?: number;
+}
+
+const MAX_STEP_SECONDS = 0.25;
+
+export function timeStepSeconds(settings: ScheduleSettings): number {
+  const v = Math.max(0.1, settings.maxSpeedMetersPerSecond);
+  return Math.min(MAX_STEP_SECONDS, Math.max(0.02, settings.safetyMeters / (8 * v)));
+}
+
+type Box = [number, number, number, number];
+
+function boxOf(xy: Float64Array): Box {
+  const b: Box = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < xy.length; i += 2) {
+    if (xy[i] < b[0]) b[0] = xy[i];
+    if (xy[i + 1] < b[1]) b[1] = xy[i + 1];
+    if (xy[i] > b[2]) b[2] = xy[i];
+    if (xy[i + 1] > b[3]) b[3] = xy[i + 1];
+  }
+  return b;
+}
+
+/** A machine already scheduled: its pieces, their boxes and times. */
+class Placed {
+  readonly boxes: Box[];
+  private readonly cursor = new PathCursor();
+  private current = -1;
+
+  constructor(
+    readonly machine: number,
+    readonly path: TimedPath,
+    readonly starts: number[],
+  ) {
+    this.boxes = path.pieces.map((p) => p.box ?? boxOf(p.xy));
+  }
+
+  get first(): number {
+    return this.starts.length > 0 ? this.starts[0] : Infinity;
+  }
+  get last(): number {
+    const n = this.starts.length;
+    return n > 0 ? this.starts[n - 1] + this.path.seconds[n - 1] : -Infinity;
+  }
+
+  /** The last piece started at or before t (-1 before the first). */
+  pieceAt(t: number): number {
+    let lo = 0,
+      hi = this.starts.length - 1,
+      found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid] <= t) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  /** Where the machine is at t (standing at a piece's end through a wait). */
+  at(t: number, out: number[]): void {
+    const j = this.pieceAt(t);
+    if (j !== this.current) {
+      this.current = j;
+      this.cursor.reset(this.path.pieces[j].xy, this.starts[j], this.path.seconds[j]);
+    }
+    this.cursor.at(t, out);
+  }
+}
+
+interface Probe {
+  box: Box;
+  t0: number;
+  t1: number;
+  pos: (t: number, out: number[]) => void;
+}
+
+/** Schedules the paths in the given priority order. */
+export function scheduleFleet(
+  paths: readonly TimedPath[],
+  order: readonly number[],
+  settings: ScheduleSettings,
+): Timetable {
+  const dt = timeStepSeconds(settings);
+  const reach = settings.safetyMeters + settings.maxSpeedMetersPerSecond * dt;
+  const maxWait = settings.maxWaitSeconds ?? 3600;
+  const speed = Math.max(0.1, settings.maxSpeedMetersPerSecond);
+  const placed: Placed[] = [];
+  const starts: number[][] = paths.map(() => []);
+  const waits: ScheduledWait[] = [];
+  const onPass = new Map<string, { machine: number; from: number; to: number }[]>();
+  const counter = { work: 0 };
+  let unresolved = 0;
+  const cursor = new PathCursor();
+  for (const m of order) {
+    const path = paths[m];
+    let t = 0;
+    for (let j = 0; j < path.pieces.length; j++) {
+      const d = path.seconds[j];
+      const xy = path.pieces[j].xy;
+      const box = path.pieces[j].box ?? boxOf(xy);
+      counter.work++;
+      const sx = j > 0 ? paths[m].pieces[j - 1].xy.at(-2)! : xy[0],
+        sy = j > 0 ? paths[m].pieces[j - 1].xy.at(-1)! : xy[1];
+      const standBox: Box = [sx, sy, sx, sy];
+      const stand = (_t: number, out: number[]): void => {
+        out[0] = sx;
+        out[1] = sy;
+      };
+      let w = 0,
+        blocker = -1,
+        ok = false;
+      for (;;) {
+        const t0 = t + w;
+        const busy = passBusy(onPass, path.pieces[j].passKey, t0, t0 + d);
+        const drive: Probe = { box, t0, t1: t0 + d, pos: (tt, out) => cursor.at(tt, out) };
+        cursor.reset(xy, t0, d);
+        const hit = busy ? busy.machine : clash(placed, drive, dt, reach, speed, counter);
+        if (hit < 0) {
+          ok = true;
+          break;
+        }
+        blocker = hit;
+        const step = busy ? Math.max(dt, busy.until - t0) : Math.max(1, 4 * dt, w / 10);
+        // Waiting where it stands must itself keep clear (a machine on the field only: j > 0).
+        if (
+          j > 0 &&
+          clash(placed, { box: standBox, t0: t0 + 1e-9, t1: t0 + step, pos: stand }, dt, reach, speed, counter) >= 0
+        )
+          break;
+        w += step;
+        if (w > maxWait) break;
+      }
+      if (!ok) {
+        unresolved++;
+        w = 0;
+      }
+      if (w > 0) waits.push({ machine: m, beforePiece: j, startSeconds: t, durationSeconds: w, givesWayTo: blocker });
+      t += w;
+      starts[m].push(t);
+      const key = path.pieces[j].passKey;
+      if (key) onPass.set(key, [...(onPass.get(key) ?? []), { machine: m, from: t, to: t + d }]);
+      t += d;
+    }
+    placed.push(new Placed(m, path, starts[m]));
+  }
+  const finishSeconds = paths.map((p, m) => (p.pieces.length > 0 ? starts[m].at(-1)! + p.seconds.at(-1)! : 0));
+  return {
+    starts,
+    finishSeconds,
+    waits,
+    unresolved,
+    makespanSeconds: Math.max(0, ...finishSeconds),
+    work: counter.work,
+  };
+}
+
+/** Another machine on this pass during [t0, t1]: the one whose time there ends last, and when. */
+function passBusy(
+  onPass: Map<string, { machine: number; from: number; to: number }[]>,
+  key: string | undefined,
+  t0: number,
+  t1: number,
+): { until: number; machine: number } | undefined {
+  let found: { until: number; machine: number } | undefined;
+  for (const iv of (key && onPass.get(key)) || [])
+    if (iv.from < t1 && iv.to > t0 && (!found || iv.to > found.until)) found = { until: iv.to, machine: iv.machine };
+  return found;
+}
+
+/** The first placed machine within reach of the probe over its time span, or -1. */
+function clash(
+  placed: readonly Placed[],
+  probe: Probe,
+  dt: number,
+  reach: number,
+  speed: number,
+  counter: { work: number },
+): number {
+  const reach2 = reach * reach;
+  const p = [0, 0],
+    q = [0, 0];
+  for (const f of placed) {
+    const from = Math.max(probe.t0, f.first),
+      to = Math.min(probe.t1, f.last);
+    if (from > to) continue;
+    // Only where one of its pieces over the span comes within reach of the probe's box.
+    let near = false;
+    for (let k = Math.max(0, f.pieceAt(from)); k <= f.pieceAt(to); k++) {
+      counter.work++;
+      const b = f.boxes[k];
+      if (
+        b[0] - reach <= probe.box[2] &&
+        b[2] + reach >= probe.box[0] &&
+        b[1] - reach <= probe.box[3] &&
+        b[3] + reach >= probe.box[1]
+      ) {
+        near = true;
+        break;
+      }
+    }
+    if (!near) continue;
+    // Conservative advancement: two machines closing at most at 2 v cannot come within reach sooner than this.
+    for (let t = from; t <= to;) {
+      counter.work++;
+      probe.pos(t, p);
+      f.at(t, q);
+      const dx = p[0] - q[0],
+        dy = p[1] - q[1];
+      const d2 = dx * dx + dy * dy;
+      if (d2 < reach2) return f.machine;
+      t += Math.max(dt, (Math.sqrt(d2) - reach) / (2 * speed));
+    }
+  }
+  return -1;
+}
+
+/** Positions along one piece driven at an even pace from `t0` for `d` seconds (times asked in increasing order). */
+class PathCursor {
+  private xy: Float64Array = new Float64Array(0);
+  private t0 = 0;
+  private d = 0;
+  private total = 0;
+  private i = 0;
+  private done = 0;
+
+  reset(xy: Float64Array, t0: number, d: number): void {
+    this.xy = xy;
+    this.t0 = t0;
+    this.d = d;
+    let l = 0;
+    for (let k = 2; k < xy.length; k += 2) l += Math.hypot(xy[k] - xy[k - 2], xy[k + 1] - xy[k - 1]);
+    this.total = l;
+    this.i = 0;
+    this.done = 0;
+  }
+
+  at(t: number, out: number[]): void {
+    const xy = this.xy;
+    const f = this.d > 0 ? Math.min(1, Math.max(0, (t - this.t0) / this.d)) : 1;
+    const s = f * this.total;
+    if (s < this.done) {
+      this.i = 0;
+      this.done = 0;
+    }
+    while (this.i + 3 < xy.length) {
+      const l = Math.hypot(xy[this.i + 2] - xy[this.i], xy[this.i + 3] - xy[this.i + 1]);
+      if (this.done + l >= s) {
+        const u = l > 0 ? (s - this.done) / l : 0;
+        out[0] = xy[this.i] + (xy[this.i + 2] - xy[this.i]) * u;
+        out[1] = xy[this.i + 1] + (xy[this.i + 3] - xy[this.i + 1]) * u;
+        return;
+      }
+      this.done += l;
+      this.i += 2;
+    }
+    out[0] = xy[xy.length - 2];
+    out[1] = xy[xy.length - 1];
+  }
+}

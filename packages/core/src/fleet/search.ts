@@ -1,0 +1,178 @@
+/**
+ * The fleet's layout searched on its timetable: which run of the route each machine works, which
+ * way round it drives it, and who gives way. It starts from the min–max cuts (partition.ts), every
+ * share driven as planned, and improves by first-improvement local search over three moves — a share
+ * driven the other way round, a cut moved by 1, 2 or 4 blocks, a machine put first in the priority
+ * order — each judged by scheduling the whole fleet (schedule.ts): fewer unresolved conflicts first,
+ * then the shorter makespan, then less waiting. The search stops when no move improves or the work
+ * budget (distance comparisons, counted) is spent: the same input gives the same layout on any machine.
+ */
+import type { ResolvedMachine } from '../request/normalizeRequest.js';
+import type { BaseRoute, BasePiece, Share } from './baseRoute.js';
+import { sharePieces } from './baseRoute.js';
+import { blockSums, orderAndCut } from './partition.js';
+import { scheduleFleet } from './schedule.js';
+import type { ScheduleSettings, TimedPath, Timetable } from './schedule.js';
+import { pieceSeconds } from './timing.js';
+
+/** The work (distance comparisons) the layout search may spend. */
+export const FLEET_SEARCH_WORK = 60_000_000;
+const CUT_STEPS = [1, -1, 2, -2, 4, -4];
+
+/** Machines (indices into the fleet) that work one base route. */
+export interface FleetGroup {
+  base: BaseRoute;
+  machines: number[];
+}
+
+export interface GroupLayout {
+  /** Machines (fleet indices) in the order of their shares along the route. */
+  order: number[];
+  /** First block of each share; last entry = number of blocks. */
+  cuts: number[];
+  reversed: boolean[];
+}
+
+export interface Layout {
+  groups: GroupLayout[];
+  /** Scheduling priority (fleet indices): earlier machines never wait for later ones. */
+  priority: number[];
+}
+
+export interface Evaluated {
+  layout: Layout;
+  /** Per fleet machine: its pieces in driving order and their seconds. */
+  pieces: BasePiece[][];
+  timetable: Timetable;
+}
+
+export interface SearchResult {
+  best: Evaluated;
+  moves: number;
+  work: number;
+  evaluations: number;
+}
+
+function cloneLayout(l: Layout): Layout {
+  return {
+    groups: l.groups.map((g) => ({ order: [...g.order], cuts: [...g.cuts], reversed: [...g.reversed] })),
+    priority: [...l.priority],
+  };
+}
+
+/** Shares already read, with their times (key: machine, base, first and last block, way round). */
+export type ShareCache = Map<string, { pieces: BasePiece[]; seconds: number[]; points: number }>;
+
+/** Schedules one layout; `work` counts the points of the shares read anew and the scheduler's comparisons. */
+export function evaluateLayout(
+  groups: readonly FleetGroup[],
+  machines: readonly ResolvedMachine[],
+  layout: Layout,
+  settings: ScheduleSettings,
+  cache: ShareCache = new Map(),
+): Evaluated & { work: number } {
+  const pieces: BasePiece[][] = machines.map(() => []);
+  const paths: TimedPath[] = machines.map(() => ({ pieces: [], seconds: [] }));
+  let work = 0;
+  layout.groups.forEach((gl, g) => {
+    gl.order.forEach((m, p) => {
+      const share: Share = { base: g, from: gl.cuts[p], to: gl.cuts[p + 1] - 1, reversed: gl.reversed[p] };
+      const key = `${m}:${g}:${share.from}:${share.to}:${share.reversed ? 1 : 0}`;
+      let hit = cache.get(key);
+      if (!hit) {
+        const ps = sharePieces(groups[g].base, share);
+        const points = ps.reduce((s, x) => s + x.xy.length / 2, 0);
+        hit = { pieces: ps, seconds: pieceSeconds(ps, machines[m]), points };
+        cache.set(key, hit);
+        work += points;
+      }
+      pieces[m] = hit.pieces;
+      paths[m] = { pieces: hit.pieces, seconds: hit.seconds };
+    });
+  });
+  const timetable = scheduleFleet(paths, layout.priority, settings);
+  return { layout, pieces, timetable, work: work + timetable.work };
+}
+
+function better(a: Timetable, b: Timetable): boolean {
+  if (a.unresolved !== b.unresolved) return a.unresolved < b.unresolved;
+  if (a.makespanSeconds < b.makespanSeconds - 1e-6) return true;
+  if (a.makespanSeconds > b.makespanSeconds + 1e-6) return false;
+  return waitSum(a) < waitSum(b) - 1e-6;
+}
+
+function waitSum(t: Timetable): number {
+  return t.waits.reduce((s, w) => s + w.durationSeconds, 0);
+}
+
+/** The min–max cuts of every group, each share driven as planned, machines prioritised in fleet order. */
+export function initialLayout(groups: readonly FleetGroup[], machines: readonly ResolvedMachine[]): Layout {
+  return {
+    groups: groups.map((g) => {
+      const cut = orderAndCut(
+        blockSums(g.base),
+        g.machines.map((m) => machines[m]),
+      );
+      const order = cut.order.map((i) => g.machines[i]);
+      return { order, cuts: cut.cuts, reversed: order.map(() => false) };
+    }),
+    priority: machines.map((_, i) => i),
+  };
+}
+
+/** Every move from a layout, in a fixed order. */
+function* moves(layout: Layout): Generator<Layout> {
+  for (let g = 0; g < layout.groups.length; g++) {
+    const gl = layout.groups[g];
+    for (let p = 0; p < gl.order.length; p++) {
+      const next = cloneLayout(layout);
+      next.groups[g].reversed[p] = !gl.reversed[p];
+      yield next;
+    }
+    for (let c = 1; c < gl.cuts.length - 1; c++)
+      for (const step of CUT_STEPS) {
+        const at = gl.cuts[c] + step;
+        if (at <= gl.cuts[c - 1] || at >= gl.cuts[c + 1]) continue;
+        const next = cloneLayout(layout);
+        next.groups[g].cuts[c] = at;
+        yield next;
+      }
+  }
+  for (let i = 1; i < layout.priority.length; i++) {
+    const next = cloneLayout(layout);
+    const [m] = next.priority.splice(i, 1);
+    next.priority.unshift(m);
+    yield next;
+  }
+}
+
+/** First-improvement local search from the initial layout, within FLEET_SEARCH_WORK. */
+export function searchLayout(
+  groups: readonly FleetGroup[],
+  machines: readonly ResolvedMachine[],
+  settings: ScheduleSettings,
+  workBudget: number = FLEET_SEARCH_WORK,
+): SearchResult {
+  const cache: ShareCache = new Map();
+  let best = evaluateLayout(groups, machines, initialLayout(groups, machines), settings, cache);
+  let work = best.work;
+  let evaluations = 1;
+  let count = 0;
+  let improved = true;
+  while (improved && work < workBudget) {
+    improved = false;
+    for (const next of moves(best.layout)) {
+      if (work >= workBudget) break;
+      const e = evaluateLayout(groups, machines, next, settings, cache);
+      work += e.work;
+      evaluations++;
+      if (better(e.timetable, best.timetable)) {
+        best = e;
+        count++;
+        improved = true;
+        break;
+      }
+    }
+  }
+  return { best, moves: count, work, evaluations };
+}

@@ -1,0 +1,90 @@
+/**
+ * Public shapes of fleet planning (`planFleet`): several machines working one field at once.
+ * Everything is plain JSON; times are seconds from the moment the fleet starts.
+ */
+import type { MachineInput, PathPlanRequest, Plan, PlanWarning, Position, RouteSegment } from '../types.js';
+
+/** One machine of a fleet: a machine description with an id (and optionally where it starts). */
+export interface FleetMachineInput extends MachineInput {
+  /** Unique within the fleet; appears as `machineId` in every output. */
+  id: string;
+  /** [lon, lat] where the machine comes from: it is given the share of the route that starts nearest. */
+  startPoint?: Position;
+}
+
+/** A request for several machines in one field: the usual request with a `fleet` instead of one machine. */
+export interface FleetRequest extends PathPlanRequest {
+  fleet: FleetMachineInput[];
+  /** Two machines are never closer than this at the same moment, meters (default: the largest working width). */
+  safetyDistanceMeters?: number;
+}
+
+/** A route piece with the times the machine drives it (uniform pace between them). */
+export interface TimedRouteSegment extends RouteSegment {
+  startSeconds: number;
+  endSeconds: number;
+}
+
+/** A stop the scheduler put in so that two machines keep the safety distance. */
+export interface FleetWait {
+  machineId: string;
+  /** [lon, lat] where the machine stands. */
+  position: Position;
+  /** The segment (its `sequence` in the machine's route) the machine waits before. */
+  beforeSequence: number;
+  startSeconds: number;
+  durationSeconds: number;
+  /** The machine it gives way to. */
+  givesWayTo: string;
+}
+
+/** One machine's share: a plan of its own (checkPlan judges it like any plan), timed, with its waits. */
+export interface FleetMachinePlan extends Plan {
+  machineId: string;
+  route: TimedRouteSegment[];
+  waits: FleetWait[];
+  /** When the machine starts and finishes its share, seconds. */
+  startSeconds: number;
+  finishSeconds: number;
+}
+
+export interface FleetSummary {
+  machineCount: number;
+  /** When the last machine finishes, seconds. */
+  makespanSeconds: number;
+  /** Σ of the machines' busy times (driving, turning, cusps and waits), seconds. */
+  totalTimeSeconds: number;
+  /** Σ of the waits, seconds. */
+  waitSeconds: number;
+  /**
+   * A lower bound on the makespan for any split of the planned route, seconds: the route's time (passes, turns,
+   * cusps) less the k − 1 longest connector runs a split can leave out, at the machines' combined pace; at least
+   * `workLowerBoundSeconds`. For a fleet of several widths (one route per width's strip), the work-only bound.
+   */
+  lowerBoundSeconds: number;
+  /** makespan ÷ lower bound − 1. */
+  gapRatio: number;
+  /**
+   * A lower bound for any plan of these passes, seconds: the working passes' time at the fleet's combined rate
+   * (Σ width × working speed), or the longest single pass at the fastest working speed, whichever is larger.
+   */
+  workLowerBoundSeconds: number;
+  /** makespan ÷ work lower bound − 1. */
+  workGapRatio: number;
+  safetyDistanceMeters: number;
+  /** The time the single-machine plan the shares come from takes, seconds (one machine of the first width class). */
+  singleMachineTimeSeconds: number;
+  /** Coverage of the union of the machines' passes (the same passes as the single plans'). */
+  uncoveredRatio: number;
+  /** Which route each share was cut from, and the search's work. */
+  search: { algorithm: string; candidates: { algorithm: string; makespanSeconds: number }[]; moves: number };
+}
+
+export interface FleetPlan {
+  version: string;
+  fleet: FleetSummary;
+  machines: FleetMachinePlan[];
+  boundary: Plan['boundary'];
+  heading: Plan['heading'];
+  warnings: PlanWarning[];
+}

@@ -1,0 +1,39 @@
+/**
+ * Fleet GeoJSON: a fleet plan (core's `planFleet`) as one FeatureCollection. Every route feature carries
+ * `machineId`, `startSeconds` and `endSeconds` (and `sequence` within its machine's route); every wait is
+ * a `Wait` Point with `machineId`, `startSeconds`, `durationSeconds`, `beforeSequence` and `givesWayTo`;
+ * the field's boundary is a `Boundary` feature. The fleet's summary (`fleet`) and `version` are foreign
+ * members, as a plan's `metrics` are.
+ */
+import type { FleetPlan, FleetSummary } from '@furrow/core';
+import type { PlanFeature } from './plan.js';
+import { routeFeatures } from './plan.js';
+
+export interface FleetFeatureCollection {
+  type: 'FeatureCollection';
+  version: string;
+  fleet: FleetSummary;
+  features: PlanFeature[];
+}
+
+export function fleetToFeatureCollection(plan: FleetPlan): FleetFeatureCollection {
+  const features: PlanFeature[] = [];
+  for (const m of plan.machines) {
+    for (const f of routeFeatures(m)) features.push({ ...f, properties: { ...f.properties, machineId: m.machineId } });
+    for (const w of m.waits)
+      features.push({
+        type: 'Feature',
+        properties: {
+          type: 'Wait',
+          machineId: w.machineId,
+          startSeconds: w.startSeconds,
+          durationSeconds: w.durationSeconds,
+          beforeSequence: w.beforeSequence,
+          givesWayTo: w.givesWayTo,
+        },
+        geometry: { type: 'Point', coordinates: w.position },
+      });
+  }
+  features.push({ type: 'Feature', properties: { type: 'Boundary' }, geometry: plan.boundary });
+  return { type: 'FeatureCollection', version: plan.version, fleet: plan.fleet, features };
+}
