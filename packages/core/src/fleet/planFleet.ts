@@ -15,7 +15,6 @@ import type { PlanRuntime } from '../plan.js';
 import type { Plan, PlanWarning } from '../types.js';
 import { FURROW_VERSION } from '../version.js';
 import { readBaseRoute } from './baseRoute.js';
-import type { BaseRoute } from './baseRoute.js';
 import { machinePlan } from './machinePlans.js';
 import { searchLayout } from './search.js';
 import type { FleetGroup } from './search.js';
