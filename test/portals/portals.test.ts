@@ -174,8 +174,12 @@ describe('John Deere Operations Center push against the stand-in', () => {
     expect(err.message).toMatch(/at least 4 points/);
   });
 
-  it('a plan without a track fails before anything is sent', async () => {
-    const noTrack = { ...plan, route: plan.route.filter((s) => s.type !== 'Track') };
+  it('a plan without a track, guidance line or headland pass fails before anything is sent', async () => {
+    const noTrack = {
+      ...plan,
+      route: plan.route.filter((s) => s.type !== 'Track' && s.type !== 'ExteriorHeadland'),
+      guidanceLines: [],
+    };
     await expect(client().pushPlan(noTrack, { organizationId: '4321', fieldId: 'field-a' })).rejects.toMatchObject({
       code: 'portal-bad-plan',
     });

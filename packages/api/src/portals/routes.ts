@@ -46,12 +46,9 @@ const security = [{ ApiKey: [] }];
 const TerrainRequestSchema = z
   .strictObject({
     field: FieldGeometrySchema,
-    grid: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .openapi({
-        description: 'JSON elevation grid (docs/terrain.md): type, crs, origin, cellSize, columns, rows, elevations',
-      }),
+    grid: z.record(z.string(), z.unknown()).optional().openapi({
+      description: 'JSON elevation grid (docs/terrain.md): type, crs, origin, cellSize, columns, rows, elevations',
+    }),
     gridGeoTiffBase64: z
       .string()
       .max(14_000_000)
@@ -568,16 +565,18 @@ export function portalRoutes(deps: Deps, options: PortalRoutesOptions = {}): Ope
       };
       try {
         if (body.dryRun) {
-          const baseUrl = reg().configOf(companyId, portal)?.baseUrl;
+          const config = reg().configOf(companyId, portal);
+          const baseUrl = config?.baseUrl;
+          const previewOpts = { ...opts, guidanceCurves: config?.guidanceCurves };
           const requests =
             portal === 'deere'
               ? previewDeerePush(
                   plan,
                   target,
-                  { ...opts, ...(body.workPlan ? { workPlan: body.workPlan } : {}) },
+                  { ...previewOpts, ...(body.workPlan ? { workPlan: body.workPlan } : {}) },
                   baseUrl,
                 )
-              : previewTrimblePush(plan, target, opts, baseUrl);
+              : previewTrimblePush(plan, target, previewOpts, baseUrl);
           return c.json({ portal, companyId, dryRun: true, requests }, 200);
         }
         const pushed =
