@@ -64,7 +64,8 @@ export function parsePortalsConfig(json: string | unknown): PortalsConfig {
         throw new PortalError(
           portal,
           'portal-config',
-          `portals["${companyId}"].${portal}.guidanceCurves must be true or false (false: the account takes AB lines only)`,
+          `portals["${companyId}"].${portal}.guidanceCurves must be true or false ` +
+            '(false: the account takes AB lines only)',
         );
     }
   }
