@@ -64,10 +64,14 @@ function lengthMeters(points: readonly Position[]): number {
   return sum;
 }
 
-/** The plan's first guidance line with a geometry (plan.guidanceLines), as an AB line or a curve. */
-function planGuidanceLine(plan: Plan): PushedGuidance | undefined {
+/**
+ * The plan's first guidance line with a geometry (plan.guidanceLines), as an AB line or a curve;
+ * with `abOnly` its first AB line.
+ */
+function planGuidanceLine(plan: Plan, abOnly = false): PushedGuidance | undefined {
   const lines = Array.isArray(plan.guidanceLines) ? (plan.guidanceLines as Record<string, unknown>[]) : [];
   for (const l of lines) {
+    if (abOnly && l?.type !== 'AB') continue;
     const g = l?.geometry as { type?: unknown; coordinates?: unknown } | undefined;
     if (g?.type !== 'LineString' || !Array.isArray(g.coordinates) || g.coordinates.length < 2) continue;
     const points = g.coordinates as Position[];
@@ -103,7 +107,8 @@ function outermostHeadlandPass(plan: Plan): CurveLine | undefined {
 export function guidanceOf(plan: Plan, portal: PortalName, o: { curves?: boolean } = {}): PushedGuidance {
   if (plan.route.some((s) => s.type === 'Track' && s.coordinates.length >= 2))
     return { kind: 'ab', line: abLineOf(plan, portal) };
-  const found = planGuidanceLine(plan) ?? headlandCurve(plan);
+  const found =
+    (o.curves === false ? planGuidanceLine(plan, true) : undefined) ?? planGuidanceLine(plan) ?? headlandCurve(plan);
   if (!found)
     throw new PortalError(
       portal,
