@@ -318,7 +318,7 @@ describe('fields, boundaries, plans', () => {
     expect(kml.status).toBe(201);
     expect((await upload('this is not a boundary', 'x.txt')).status).toBe(422);
 
-    for (const format of ['geojson', 'wkt', 'kml', 'shapefile', 'isoxml']) {
+    for (const format of ['geojson', 'wkt', 'kml', 'shapefile', 'isoxml', 'agopengps']) {
       const res = await A.app.request(
         `/api/boundaries/${boundaryId}/export?format=${format}`,
         jsonInit('GET', A.adminKey),
@@ -365,6 +365,30 @@ describe('boundary formats round trip', () => {
       expect(new Set(imported.map(key))).toEqual(new Set(original.map(key)));
     },
   );
+
+  it('exports an AgOpenGPS field folder and imports it back: every corner within 1 cm', async () => {
+    const res = await A.app.request(
+      `/api/boundaries/${a.boundaryId}/export?format=agopengps`,
+      jsonInit('GET', A.adminKey),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toBe('application/zip');
+    const back = await A.app.request(`/api/fields/${a.fieldId}/boundaries/import?filename=field.zip`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': A.adminKey, 'Content-Type': 'application/octet-stream' },
+      body: new Uint8Array(await res.arrayBuffer()),
+    });
+    const body = await back.json();
+    expect(back.status, JSON.stringify(body).slice(0, 300)).toBe(201);
+    const imported = body.items[0].geometry.coordinates[0] as number[][];
+    // the fence is densified (AgOpenGPS's spacing): each original corner is one of its points
+    for (const corner of square().coordinates[0] as number[][]) {
+      const nearest = Math.min(
+        ...imported.map((p) => Math.hypot((p[0] - corner[0]) * 75_000, (p[1] - corner[1]) * 111_000)),
+      );
+      expect(nearest).toBeLessThan(0.01);
+    }
+  });
 });
 
 describe('keys and credits', () => {

@@ -116,7 +116,11 @@ describe('bad boundary files', () => {
         return z.generateAsync({ type: 'uint8array' });
       },
       name: 'z.zip',
-      expect: [/z\.zip/, /without a \.shp, TASKDATA\.XML or \.kml/, /it holds readme\.txt/],
+      expect: [
+        /z\.zip/,
+        /without a \.shp, TASKDATA\.XML, \.kml file or AgOpenGPS field folder \(Field\.txt and Boundary\.txt\)/,
+        /it holds readme\.txt/,
+      ],
     },
     {
       what: 'a shapefile zip without .dbf / .shx',

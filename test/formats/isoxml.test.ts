@@ -108,9 +108,11 @@ describe('the isoxml library (dev4Agriculture) parses our TASKDATA', () => {
       const groups = pfd.attributes.GuidanceGroup ?? [];
       const patterns = groups.flatMap((g) => g.attributes.GuidancePattern ?? []);
       const tracks = plan.route.filter((s) => s.type === 'Track');
-      expect(patterns).toHaveLength(tracks.length + 1);
+      const passes = plan.route.filter((s) => s.type === 'ExteriorHeadland');
+      // the route group (tracks and the headland pass in driving order), then the guidance line
+      expect(patterns).toHaveLength(tracks.length + passes.length + 1);
       const types = patterns.map((p) => Number(p.attributes.GuidancePatternType));
-      expect(types.filter((t) => t === 3)).toHaveLength(1); // the one curved track
+      expect(types.filter((t) => t === 3)).toHaveLength(1 + passes.length); // the curved track, the headland pass
       expect(types.filter((t) => t === 1)).toHaveLength(tracks.length); // straight tracks + the AB guidance line
       for (const p of patterns) {
         const [lsg] = p.attributes.LineString!;

@@ -182,11 +182,16 @@ describe('plan ISO-XML', () => {
     expect(xml.match(/<PLN A="1"/g)).toHaveLength(1);
     expect(xml.match(/<PLN A="6"/g)).toHaveLength(1); // the field's hole
     const tracks = plan.route.filter((s) => s.type === 'Track');
-    expect(xml.match(/<GPN /g)).toHaveLength(tracks.length + 1);
-    expect(xml.match(/<GPN [^>]*C="3"/g)).toHaveLength(1); // the curved first track
-    expect(xml.match(/<LSG A="5">/g)).toHaveLength(tracks.length + 1);
-    expect(xml.match(/<PNT A="6"/g)).toHaveLength(tracks.length + 1);
-    expect(xml.match(/<PNT A="7"/g)).toHaveLength(tracks.length + 1);
+    const passes = plan.route.filter((s) => s.type === 'ExteriorHeadland');
+    // the route group: every working pass (tracks, the headland pass); then the guidance line
+    const patterns = tracks.length + passes.length + 1;
+    expect(passes.length).toBe(1);
+    expect(xml.match(/<GPN /g)).toHaveLength(patterns);
+    expect(xml.match(/<GPN [^>]*C="3"/g)).toHaveLength(2); // the curved first track, the headland pass
+    expect(xml.match(/<LSG A="5">/g)).toHaveLength(patterns);
+    expect(xml.match(/<PNT A="6"/g)).toHaveLength(patterns);
+    expect(xml.match(/<PNT A="7"/g)).toHaveLength(patterns);
+    expect(xml).toMatch(/<TSK A="TSK1" B="at-ref-056" C="CTR1" D="FRM1" E="PFD1" G="1"\/>/);
     expect(xml).toMatch(/<PNT A="4" B="Refill 1"/);
     expect(xml).toMatch(/<PNT A="11" B="Staging area"/);
   });

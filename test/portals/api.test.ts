@@ -1,6 +1,8 @@
 /** Terrain, scenarios, sequencing and portal pushes through the HTTP API (`app.request()`): terrain, scenarios, sequencing, portal pushes. */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessPlanner, openStore, type Store } from '@furrow/api';
+import { planRoute } from '@furrow/core';
 import { jsonInit, makeApp, shapeA, square, type TestApp } from '../api/support.js';
 import { DEERE_CLIENT, DeereStandIn } from './deere-standin.js';
 import { TRIMBLE_CLIENT, TrimbleStandIn } from './trimble-standin.js';
@@ -11,6 +13,7 @@ const deere = new DeereStandIn();
 const trimble = new TrimbleStandIn();
 let companyId = '';
 let otherCompanyId = '';
+let abOnlyCompanyId = '';
 
 const call = async (method: string, path: string, body?: unknown, key = t.adminKey) => {
   const res = await t.app.request(path, jsonInit(method, key, body));
@@ -36,7 +39,26 @@ beforeAll(async () => {
       countryCode: 'DE',
     })
   ).body.companyId;
+  abOnlyCompanyId = (
+    await call('POST', '/api/partner/companies', {
+      partnerCompanyId: 'p11-ab-only',
+      name: 'AB lines only',
+      countryCode: 'DE',
+    })
+  ).body.companyId;
   process.env.FURROW_PORTALS = JSON.stringify({
+    [abOnlyCompanyId]: {
+      deere: {
+        baseUrl: deere.baseUrl,
+        guidanceCurves: false,
+        oauth: {
+          tokenUrl: deere.tokenUrl,
+          clientId: DEERE_CLIENT.id,
+          clientSecret: DEERE_CLIENT.secret,
+          grant: { type: 'refresh_token', refreshToken: DEERE_CLIENT.refreshToken },
+        },
+      },
+    },
     [companyId]: {
       deere: {
         baseUrl: deere.baseUrl,
@@ -304,6 +326,77 @@ describe('portal pushes', () => {
     });
     expect(tr.status).toBe(200);
     expect(tr.body.pushed.map((p: { kind: string }) => p.kind)).toEqual(['guidanceLine']);
+  });
+
+  it('at-033 (W 6 m, 1 headland pass, driven in headland passes only) pushes a curve to both portals', async () => {
+    const field = JSON.parse(readFileSync(new URL('../fields/at-033.geojson', import.meta.url), 'utf8')).geometry;
+    // the real planner (this app's planner is a stand-in): widened to 3 passes, no ground left for tracks
+    const plan = JSON.parse(
+      JSON.stringify(planRoute({ field, machine: { widthMeters: 6 }, headland: { passes: 1 } })),
+    ) as Record<string, any>;
+    expect(plan.warnings.map((w: { code: string }) => w.code)).toContain('headland-widened');
+    expect(plan.route.some((s: { type: string }) => s.type === 'Track')).toBe(false);
+    const d = await call('POST', `/api/companies/${companyId}/portals/deere/push`, {
+      organizationId: '4321',
+      fieldId: 'field-b',
+      plan,
+      workPlan: { workType: 'dtiTillage', year: 2026 },
+    });
+    expect(d.status).toBe(200);
+    expect(d.body.pushed.map((p: { kind: string; status: number }) => `${p.kind}:${p.status}`)).toEqual([
+      'boundary:201',
+      'guidanceLine:201',
+      'workPlan:201',
+    ]);
+    const sentToDeere = deere
+      .dataRequests()
+      .filter((r) => r.path.endsWith('/guidanceLines'))
+      .at(-1)!.json as any;
+    expect(sentToDeere['@type']).toBe('ABCurve');
+    // the plan's own guidance line, point for point
+    const line = plan.guidanceLines[0].geometry.coordinates as number[][];
+    expect(sentToDeere.points.map((p: { lat: number; lon: number }) => [p.lon, p.lat])).toEqual(line);
+    const tr = await call('POST', `/api/companies/${companyId}/portals/trimble/push`, {
+      organizationId: 'org-9',
+      fieldId: 'f-1',
+      plan,
+    });
+    expect(tr.status).toBe(200);
+    expect(tr.body.pushed.map((p: { kind: string }) => p.kind)).toEqual(['boundary', 'guidanceLine']);
+    const sentToTrimble = trimble
+      .dataRequests()
+      .filter((r) => r.path.endsWith('/guidancelines'))
+      .at(-1)!.json as any;
+    expect(sentToTrimble.type).toBe('Curve');
+    expect(sentToTrimble.geometry.coordinates).toEqual(line);
+
+    // without a guidance line: the outermost headland pass
+    const passes = plan.route.filter((s: { type: string }) => s.type === 'ExteriorHeadland');
+    const outer = passes.find((s: { headlandIndex: number }) => plan.headlands[s.headlandIndex].passIndex === 1);
+    const noLine = await call('POST', `/api/companies/${companyId}/portals/trimble/push`, {
+      organizationId: 'org-9',
+      fieldId: 'f-1',
+      plan: { ...plan, guidanceLines: [] },
+      boundary: false,
+    });
+    expect(noLine.status).toBe(200);
+    const sent = trimble
+      .dataRequests()
+      .filter((r) => r.path.endsWith('/guidancelines'))
+      .at(-1)!.json as any;
+    expect(sent.geometry.coordinates).toEqual(outer.coordinates);
+
+    // an account that takes AB lines only: 422 saying what to do, nothing sent
+    const before = deere.requests.length;
+    const abOnly = await call('POST', `/api/companies/${abOnlyCompanyId}/portals/deere/push`, {
+      organizationId: '4321',
+      fieldId: 'field-b',
+      plan,
+    });
+    expect(abOnly.status).toBe(422);
+    expect(abOnly.body.error).toMatchObject({ code: 'PortalBadPlan', reason: 'portal-bad-plan' });
+    expect(abOnly.body.error.message).toMatch(/AB lines only.*guidanceCurves.*furrow plan -f isoxml/);
+    expect(deere.requests.length).toBe(before);
   });
 
   it('portal and configuration failures are clear API errors', async () => {

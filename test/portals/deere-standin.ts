@@ -136,14 +136,26 @@ export class DeereStandIn extends StandIn {
     return c.reply(this.location(req.path));
   }
 
+  /** An AB Curve: its points in order (at least 3), A its first and B its last. */
+  private curve(c: Checks, b: Record<string, unknown>): void {
+    const points = b.points as unknown[] | undefined;
+    c.that(Array.isArray(points) && points.length >= 3, 'an ABCurve needs points[] (at least 3)');
+    if (!Array.isArray(points) || points.length < 3) return;
+    points.forEach((q, k) => this.point(c, q, `points[${k}]`));
+    const same = (x: unknown, y: unknown): boolean => JSON.stringify(x) === JSON.stringify(y);
+    c.that(same(points[0], b.aPoint), 'aPoint must be the first point of the curve');
+    c.that(same(points[points.length - 1], b.bPoint), 'bPoint must be the last point of the curve');
+  }
+
   private guidanceLine(req: RecordedRequest, p: Record<string, string>): Reply {
     const b = req.json as Record<string, unknown> | undefined;
     const c = new Checks();
-    c.that(b?.['@type'] === 'ABLine', '@type must be ABLine (the API creates AB lines only)');
+    c.that(b?.['@type'] === 'ABLine' || b?.['@type'] === 'ABCurve', '@type must be ABLine or ABCurve');
     c.that(typeof b?.name === 'string' && (b.name as string).length > 0, 'name is required');
     this.point(c, b?.aPoint, 'aPoint');
     c.that((b?.bPoint === undefined) !== (b?.heading === undefined), 'give exactly one of bPoint and heading');
     if (b?.bPoint !== undefined) this.point(c, b.bPoint, 'bPoint');
+    if (b?.['@type'] === 'ABCurve') this.curve(c, b);
     c.that(
       b?.fieldUri === `${this.baseUrl}/organizations/${p.org}/fields/${p.field}`,
       'fieldUri must be the field this line is posted to',

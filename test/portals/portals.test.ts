@@ -14,6 +14,7 @@ import {
   TrimbleClient,
   abLineOf,
   bearingDegrees,
+  guidanceOf,
 } from '../../packages/api/src/portals/index.js';
 import { DEERE_CLIENT, DeereStandIn } from './deere-standin.js';
 import { TRIMBLE_CLIENT, TrimbleStandIn } from './trimble-standin.js';
@@ -174,8 +175,12 @@ describe('John Deere Operations Center push against the stand-in', () => {
     expect(err.message).toMatch(/at least 4 points/);
   });
 
-  it('a plan without a track fails before anything is sent', async () => {
-    const noTrack = { ...plan, route: plan.route.filter((s) => s.type !== 'Track') };
+  it('a plan without a track, guidance line or headland pass fails before anything is sent', async () => {
+    const noTrack = {
+      ...plan,
+      route: plan.route.filter((s) => s.type !== 'Track' && s.type !== 'ExteriorHeadland'),
+      guidanceLines: [],
+    };
     await expect(client().pushPlan(noTrack, { organizationId: '4321', fieldId: 'field-a' })).rejects.toMatchObject({
       code: 'portal-bad-plan',
     });
@@ -388,6 +393,69 @@ describe('configuration, shapes and helpers', () => {
     expect(bearingDegrees([0, 0], [1, 0])).toBeCloseTo(90, 9);
     expect(bearingDegrees([5, 40], [5, 41])).toBeCloseTo(0, 9);
     expect(abLineOf(plan, 'deere').a).toEqual(A);
+  });
+});
+
+describe('the guidance line of a plan without a working track', () => {
+  const ring: Position[] = [
+    [8.54, 47.37],
+    [8.542, 47.37],
+    [8.542, 47.372],
+    [8.54, 47.372],
+    [8.54, 47.37],
+  ];
+  const inner: Position[] = [
+    [8.5401, 47.3701],
+    [8.5419, 47.3701],
+    [8.5419, 47.3719],
+    [8.5401, 47.3719],
+    [8.5401, 47.3701],
+  ];
+  const curve: Position[] = [
+    [8.5405, 47.3705],
+    [8.541, 47.371],
+    [8.5415, 47.3705],
+  ];
+  const ab: Position[] = [
+    [8.5405, 47.3702],
+    [8.5415, 47.3702],
+  ];
+  const base: Plan = {
+    version: 'test',
+    metrics: {} as Plan['metrics'],
+    heading: { degrees: 0, source: 'search' },
+    boundary: { type: 'Polygon', coordinates: [ring] },
+    warnings: [],
+    // the inner pass is driven first; the outer one (pass 1) after it
+    route: [
+      { sequence: 0, type: 'ExteriorHeadland', coordinates: inner, lengthMeters: 1, headlandIndex: 1 },
+      { sequence: 1, type: 'ExteriorHeadland', coordinates: ring, lengthMeters: 1, headlandIndex: 0 },
+    ],
+    headlands: [{ passIndex: 1 }, { passIndex: 2 }],
+  };
+
+  it('is the plan guidance line, as a curve where it is one', () => {
+    const plan = { ...base, guidanceLines: [{ type: 'Curve', geometry: { type: 'LineString', coordinates: curve } }] };
+    expect(guidanceOf(plan, 'deere')).toEqual({ kind: 'curve', curve: { points: curve, source: 'guidance-line' } });
+  });
+
+  it('else the outermost headland pass, even when driven later', () => {
+    expect(guidanceOf(base, 'trimble')).toEqual({ kind: 'curve', curve: { points: ring, source: 'headland-pass' } });
+  });
+
+  it('for an account that takes AB lines only: an AB guidance line if the plan has one, else 422', () => {
+    const both = {
+      ...base,
+      guidanceLines: [
+        { type: 'Curve', geometry: { type: 'LineString', coordinates: curve } },
+        { type: 'AB', geometry: { type: 'LineString', coordinates: ab } },
+      ],
+    };
+    const g = guidanceOf(both, 'deere', { curves: false });
+    expect(g.kind === 'ab' && [g.line.a, g.line.b]).toEqual(ab);
+    expect(() => guidanceOf(base, 'deere', { curves: false })).toThrowError(/AB lines only/);
+    const none = { ...base, route: [] };
+    expect(() => guidanceOf(none, 'trimble')).toThrowError(/no working track, guidance line or headland pass/);
   });
 });
 

@@ -133,12 +133,18 @@ export class TrimbleStandIn extends StandIn {
       'fieldId must be a field of this organization',
     );
     c.that(typeof b?.name === 'string' && (b.name as string).length > 0, 'name is required');
-    c.that(b?.type === 'AB', 'type must be AB');
+    c.that(b?.type === 'AB' || b?.type === 'Curve', 'type must be AB or Curve');
     const g = b?.geometry as { type?: string; coordinates?: unknown[] } | undefined;
-    c.that(
-      g?.type === 'LineString' && Array.isArray(g.coordinates) && g.coordinates.length === 2,
-      'geometry must be a two-point GeoJSON LineString (A, B)',
-    );
+    if (b?.type === 'Curve')
+      c.that(
+        g?.type === 'LineString' && Array.isArray(g.coordinates) && g.coordinates.length >= 3,
+        'a Curve geometry must be a GeoJSON LineString of at least 3 positions',
+      );
+    else
+      c.that(
+        g?.type === 'LineString' && Array.isArray(g.coordinates) && g.coordinates.length === 2,
+        'geometry must be a two-point GeoJSON LineString (A, B)',
+      );
     (g?.coordinates ?? []).forEach((q, k) => this.position(c, q, `geometry.coordinates[${k}]`));
     return c.reply({ status: 200, body: { id: `gl-${++this.n}` } });
   }

@@ -10,6 +10,7 @@ export const PLAN_FORMAT_NAMES = [
   'wkt',
   'shapefile',
   'isoxml',
+  'agopengps',
   'trimble',
   'johndeere',
   'cnh',

@@ -21,7 +21,8 @@ Formats (-f); the zipped ones need -o FILE, -o DIR/ (the files as a folder, e.g.
   kml        KML document
   wkt        WKT of the route
   shapefile  zipped Shapefile layers
-  isoxml     zip of TASKDATA/TASKDATA.XML (ISO 11783-10)
+  isoxml     zip of TASKDATA/TASKDATA.XML (ISO 11783-10) with a task and the route's patterns
+  agopengps  zip of AgOpenGPS field folders <field>/Field.txt, Boundary.txt, TrackLines.txt, RecPath.txt, …
   trimble    zip of AgGPS/Data/<client>/<farm>/<field>/Boundary.shp and Swath.shp
   johndeere  zip of <client>/<farm>/<field>/boundary.shp and guidance_lines.shp
   cnh        CNH (Case IH AFS Pro, New Holland IntelliView): TASKDATA.XML byte-identical to isoxml's
@@ -29,6 +30,7 @@ Formats (-f); the zipped ones need -o FILE, -o DIR/ (the files as a folder, e.g.
   mueller    Müller-Elektronik: Taskdata/TASKDATA.XML and SHP/ boundary and guidance shapefiles
 
 "-" as <boundary-file> reads stdin (furrow plan - < field.kml); -o - writes to stdout.
+A folder as <boundary-file> is read as AgOpenGPS field folders (Field.txt and Boundary.txt).
 docs/formats.md names the public source of each layout.
 `;
 
@@ -42,7 +44,10 @@ function program(): Command {
   cmd
     .command('plan')
     .description('plan one field and print the plan (JSON by default)')
-    .argument('<boundary-file>', 'GeoJSON, WKT, KML/KMZ, zipped Shapefile or ISO-XML TASKDATA.XML; - for stdin')
+    .argument(
+      '<boundary-file>',
+      'GeoJSON, WKT, KML/KMZ, zipped Shapefile, ISO-XML TASKDATA.XML or an AgOpenGPS field folder; - for stdin',
+    )
     .option('--width <m>', 'working width in meters (default 6 when the request gives none)')
     .option('--headland-passes <n>', 'number of exterior headland passes')
     .option('--turn-radius <m>', 'minimum turning radius in meters')

@@ -7,7 +7,7 @@
 import { PlanError, isPlanError, validateFieldGeometry } from '@furrow/core';
 import type { FieldGeometry, GeoJsonPolygon, Position, Ring } from '@furrow/core';
 
-export type BoundaryFormat = 'geojson' | 'wkt' | 'kml' | 'shapefile' | 'isoxml';
+export type BoundaryFormat = 'geojson' | 'wkt' | 'kml' | 'shapefile' | 'isoxml' | 'agopengps';
 
 /** One field read from a boundary file. */
 export interface ParsedBoundary {
@@ -17,6 +17,8 @@ export interface ParsedBoundary {
   properties: Record<string, unknown>;
   /** No-go zones given apart from the boundary's holes (ISO-XML PLN type 6, plan GeoJSON `Obstacle`). */
   obstacles?: GeoJsonPolygon[];
+  /** Zones the machine may drive over but never works (AgOpenGPS holes marked drive-through). */
+  passableZones?: GeoJsonPolygon[];
   /** Format it was read from. */
   format: BoundaryFormat;
 }

@@ -1,8 +1,9 @@
 /**
  * ISO 11783-10 (v4.3) TASKDATA.XML out: customer / farm / partfield, PLN boundary (1),
  * obstacles (6) and headland (10), guidance groups with AB (C=1) and curve (C=3) patterns
- * holding LSG type 5 line strings with PNT A (6) / B (7) points, and refill / staging points
- * as PNT storage (4) / home base (11). Validated against the v4.3 XSD in the tests.
+ * holding LSG type 5 line strings with PNT A (6) / B (7) points, refill / staging points
+ * as PNT storage (4) / home base (11), and a planned task (TSK) on the partfield.
+ * Validated against the v4.3 XSD in the tests.
  */
 import type { FieldGeometry, Plan, Position, Ring } from '@furrow/core';
 import { FURROW_VERSION } from '@furrow/core';
@@ -37,6 +38,11 @@ export interface TaskDataNames {
   farm?: string;
   /** Partfield (field) name, PFD C (default "field"). */
   field?: string;
+  /**
+   * Planned start of the task (the GuidanceAllocation's AllocationStamp): with it the TSK also
+   * allocates the route's guidance group (GAN); without it the output depends on the plan alone.
+   */
+  date?: Date;
 }
 
 // XSD maxLength counts characters (code points), not UTF-16 units
@@ -172,6 +178,31 @@ export interface PartfieldContent {
   /** Guidance groups: name + lines (each an AB line or a curve). */
   guidance?: { name: string; lines: { name: string; coordinates: Position[] }[] }[];
   points?: { type: number; name?: string; position: Position }[];
+  /** A task (TSK) on the partfield; `guidanceGroup` is the index in `guidance` it allocates (with `names.date`). */
+  task?: { guidanceGroup: number };
+}
+
+/** TSK status "planned" (TaskStatus 1). */
+export const TSK_PLANNED = 1;
+/** ASP type "planned" (AllocationStampType 1). */
+export const ASP_PLANNED = 1;
+
+/** `<TSK>` on PFD1 (planned), with a GAN allocating the guidance group `ggpId` when a date is given. */
+function taskXml(names: TaskDataNames, ggpId: string | undefined): string {
+  const attrs = {
+    A: 'TSK1',
+    B: designator(names.field ?? 'field'),
+    C: 'CTR1',
+    D: 'FRM1',
+    E: 'PFD1',
+    G: String(TSK_PLANNED),
+  };
+  if (!ggpId || !names.date) return `  ${tag('TSK', attrs, true)}\n`;
+  const start = names.date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return (
+    `  ${tag('TSK', attrs, false)}\n    ${tag('GAN', { A: ggpId }, false)}\n` +
+    `      ${tag('ASP', { A: start, D: String(ASP_PLANNED) }, true)}\n    </GAN>\n  </TSK>\n`
+  );
 }
 
 // Written as text: xmlbuilder2 was the slowest part on plans with thousands of points.
@@ -213,14 +244,19 @@ function buildTaskData(content: PartfieldContent): string {
   for (const p of content.points ?? []) out.push(pointXml(i4, p.type, p.position, p.name));
   let ggpId = 0;
   let gpnId = 0;
-  for (const group of content.guidance ?? []) {
+  let taskGroup: string | undefined;
+  (content.guidance ?? []).forEach((group, index) => {
     const lines = group.lines.filter((l) => l.coordinates.length >= 2);
-    if (lines.length === 0) continue;
-    out.push(`${i4}${tag('GGP', { A: `GGP${++ggpId}`, B: designator(group.name) }, false)}\n`);
+    if (lines.length === 0) return;
+    const id = `GGP${++ggpId}`;
+    if (content.task?.guidanceGroup === index) taskGroup = id;
+    out.push(`${i4}${tag('GGP', { A: id, B: designator(group.name) }, false)}\n`);
     for (const line of lines) out.push(patternXml(`${i4}  `, ++gpnId, line.name, line.coordinates));
     out.push(`${i4}</GGP>\n`);
-  }
-  out.push('  </PFD>\n</ISO11783_TaskData>\n');
+  });
+  out.push('  </PFD>\n');
+  if (content.task) out.push(taskXml(names, taskGroup));
+  out.push('</ISO11783_TaskData>\n');
   return out.join('');
 }
 
@@ -230,11 +266,26 @@ function ringsOfGeometry(g: { type: string; coordinates: unknown }): Ring[][] {
   return [];
 }
 
+/** Every working pass in driving order: tracks ("Track n") and headland passes ("Headland n", curves). */
+function routePatterns(plan: Plan): { name: string; coordinates: Position[] }[] {
+  let tracks = 0;
+  let headland = 0;
+  const out: { name: string; coordinates: Position[] }[] = [];
+  for (const s of routeInOrder(plan)) {
+    if (s.type === 'Track') out.push({ name: `Track ${++tracks}`, coordinates: s.coordinates });
+    else if (s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland')
+      out.push({ name: `Headland ${++headland}`, coordinates: s.coordinates });
+  }
+  return out;
+}
+
 /**
  * The plan as TASKDATA.XML: PFD with the boundary (PLN 1), its holes and the plan's obstacles
- * (PLN 6), the headland area (PLN 10: the plan's, else the band of its exterior passes), one guidance group with a
- * pattern per track in driving order (AB or curve), the plan's guidance lines as a second group, and
- * refill points (PNT 4) and the staging area (PNT 11).
+ * (PLN 6), the headland area (PLN 10: the plan's, else the band of its exterior passes), the route
+ * as a guidance group with a pattern per working pass in driving order (tracks AB or curve,
+ * headland passes as curves), the plan's guidance lines as a second group, refill points (PNT 4)
+ * and the staging area (PNT 11); then a planned task (TSK) on the partfield, allocating the route's
+ * group (GAN) when `names.date` is given.
  */
 export function planToTaskData(plan: Plan, names: TaskDataNames = {}): string {
   const context = contextFeaturesOf(plan);
@@ -261,9 +312,6 @@ export function planToTaskData(plan: Plan, names: TaskDataNames = {}): string {
   }
   // headland area: given by the plan, else the band the exterior headland passes cover
   if (headlands.length === 0) headlands.push(...headlandArea(plan));
-  const tracks = routeInOrder(plan)
-    .filter((s) => s.type === 'Track')
-    .map((s, i) => ({ name: `Track ${i + 1}`, coordinates: s.coordinates }));
   return buildTaskData({
     names,
     boundary: plan.boundary,
@@ -271,9 +319,10 @@ export function planToTaskData(plan: Plan, names: TaskDataNames = {}): string {
     headlands,
     points,
     guidance: [
-      { name: 'furrow tracks', lines: tracks },
+      { name: 'furrow route', lines: routePatterns(plan) },
       { name: 'furrow guidance lines', lines: guidanceLines },
     ],
+    task: { guidanceGroup: 0 },
   });
 }
 

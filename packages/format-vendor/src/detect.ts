@@ -1,6 +1,7 @@
 /**
  * Boundary format detection from content (file name only as a tie-breaker) and one reader
- * for all: GeoJSON, WKT, KML / KMZ, zipped Shapefile, ISO-XML TASKDATA.XML (or a zip of it).
+ * for all: GeoJSON, WKT, KML / KMZ, zipped Shapefile, ISO-XML TASKDATA.XML (or a zip of it),
+ * AgOpenGPS field folders (zipped, or as a folder's files).
  */
 import {
   boundaryError,
@@ -15,6 +16,7 @@ import { looksLikeWkt, readBoundary as readWkt } from '@furrow/format-wkt';
 import { readBoundary as readKml } from '@furrow/format-kml';
 import { readBoundary as readShapefile } from '@furrow/format-shapefile';
 import { readBoundary as readIsoxml } from '@furrow/format-isoxml';
+import { isAgOpenGpsFolder, readBoundary as readAgOpenGps, readFieldFolders } from '@furrow/format-agopengps';
 
 function extensionOf(filename?: string): string {
   const m = /\.([A-Za-z0-9]+)$/.exec(filename ?? '');
@@ -41,6 +43,8 @@ export function detectFormat(input: Uint8Array | string, filename?: string): Bou
   if (typeof input !== 'string' && isZip(input)) {
     const names = unzipArchive(input, () => false, { file: filename }).names.map((n) => n.toLowerCase());
     if (names.some((n) => /(^|\/)taskdata\.xml$/.test(n))) return 'isoxml';
+    // before .kml: AgOpenGPS keeps a Field.kml in its field folders
+    if (isAgOpenGpsFolder(names)) return 'agopengps';
     if (names.some((n) => n.endsWith('.shp'))) return 'shapefile';
     if (names.some((n) => n.endsWith('.kml'))) return 'kml';
     if (ext === 'kmz') return 'kml';
@@ -48,7 +52,8 @@ export function detectFormat(input: Uint8Array | string, filename?: string): Bou
     const listed = shown.length === 0 ? 'nothing' : shown.join(', ') + (names.length > shown.length ? ', …' : '');
     throw boundaryError(
       { file: filename },
-      `a zip archive without a .shp, TASKDATA.XML or .kml file in it (it holds ${listed})`,
+      `a zip archive without a .shp, TASKDATA.XML, .kml file or AgOpenGPS field folder (Field.txt and ` +
+        `Boundary.txt) in it (it holds ${listed})`,
     );
   }
   const text = textOf(input).trimStart();
@@ -100,5 +105,15 @@ export async function readAnyBoundary(input: Uint8Array | string, filename?: str
       return readShapefile(bytes, filename);
     case 'isoxml':
       return readIsoxml(input, filename);
+    case 'agopengps':
+      return readAgOpenGps(bytes, filename);
   }
+}
+
+/**
+ * The boundaries of a folder, given as its files (relative path → content): AgOpenGPS field
+ * folders (a Field.txt beside a Boundary.txt, at the top or one level down).
+ */
+export function readBoundaryFolder(files: Record<string, Uint8Array | string>, folder?: string): ParsedBoundary[] {
+  return readFieldFolders(files, folder);
 }

@@ -9,10 +9,20 @@ import { planToKml } from '@furrow/format-kml';
 import { planToWkt } from '@furrow/format-wkt';
 import { layerFiles, planLayers, zipFiles } from '@furrow/format-shapefile';
 import { planToTaskData, ringAreaSquareMeters } from '@furrow/format-isoxml';
+import { planToAgOpenGps, zipAgOpenGps } from '@furrow/format-agopengps';
 
 export const VENDOR_LAYOUTS = ['trimble', 'johndeere', 'cnh', 'fendt', 'mueller'] as const;
 export type VendorLayout = (typeof VENDOR_LAYOUTS)[number];
-export const PLAN_FORMATS = ['json', 'geojson', 'kml', 'wkt', 'shapefile', 'isoxml', ...VENDOR_LAYOUTS] as const;
+export const PLAN_FORMATS = [
+  'json',
+  'geojson',
+  'kml',
+  'wkt',
+  'shapefile',
+  'isoxml',
+  'agopengps',
+  ...VENDOR_LAYOUTS,
+] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
 
 export interface PlanExportOptions {
@@ -241,6 +251,17 @@ export async function writePlan(plan: Plan, format: PlanFormat, options: PlanExp
         mediaType: 'application/zip',
         fileName: `${base}-taskdata.zip`,
         bytes: await zipFiles(files),
+        files,
+      };
+    }
+    case 'agopengps': {
+      // field folders (`<field>/Field.txt`, …) to unzip into AgOpenGPS's Fields folder
+      const files = planToAgOpenGps(plan, { field: options.field ?? base, date: options.date ?? new Date() });
+      return {
+        format,
+        mediaType: 'application/zip',
+        fileName: `${base}-agopengps.zip`,
+        bytes: await zipAgOpenGps(files),
         files,
       };
     }

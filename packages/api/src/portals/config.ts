@@ -59,6 +59,14 @@ export function parsePortalsConfig(json: string | unknown): PortalsConfig {
           `portals["${companyId}"].${portal}.oauth needs clientId, clientSecret and grant { type, … }`,
         );
       }
+      const curves = (p as { guidanceCurves?: unknown }).guidanceCurves;
+      if (curves !== undefined && typeof curves !== 'boolean')
+        throw new PortalError(
+          portal,
+          'portal-config',
+          `portals["${companyId}"].${portal}.guidanceCurves must be true or false ` +
+            '(false: the account takes AB lines only)',
+        );
     }
   }
   return value as PortalsConfig;

@@ -1,12 +1,13 @@
 /**
- * John Deere Operations Center push: boundary, AB guidance line and (optionally) a work plan
- * that selects that guidance line, for an existing field of an organization.
+ * John Deere Operations Center push: boundary, guidance line (AB, or a curve where the plan has no
+ * working track) and (optionally) a work plan that selects that guidance line, for an existing
+ * field of an organization.
  */
 import type { Plan } from '@furrow/core';
 import { PortalError, checkPortalTarget } from './errors.js';
 import { PortalHttp, type PortalHttpDeps, type RetryPolicy } from './http.js';
 import { OAuthTokenSource, type OAuthConfig, type TokenSourceDeps } from './oauth.js';
-import { abLineOf, deereAbLineBody, deereBoundaryBody, deereWorkPlanBody, type DeereWorkType } from './shapes.js';
+import { deereBoundaryBody, deereGuidanceBody, deereWorkPlanBody, guidanceOf, type DeereWorkType } from './shapes.js';
 
 export const DEERE_MEDIA_TYPE = 'application/vnd.deere.axiom.v3+json';
 export const DEERE_SANDBOX_BASE_URL = 'https://sandboxapi.deere.com/platform';
@@ -18,6 +19,8 @@ export interface DeereConfig {
   baseUrl?: string;
   oauth: Omit<OAuthConfig, 'tokenUrl'> & { tokenUrl?: string };
   retry?: RetryPolicy;
+  /** The account takes curve guidance lines (AB Curve; default true). false: AB lines only. */
+  guidanceCurves?: boolean;
 }
 
 export interface DeereTarget {
@@ -33,6 +36,8 @@ export interface DeerePushOptions {
   workPlan?: { workType: DeereWorkType; year: number; instructions?: string; workOrder?: string };
   /** Push the boundary too (default true). */
   boundary?: boolean;
+  /** Curves may be pushed (default true; the client takes its configuration's `guidanceCurves`). */
+  guidanceCurves?: boolean;
 }
 
 export interface PushedResource {
@@ -59,9 +64,13 @@ export interface PlannedRequest {
 function defaultNames(
   plan: Plan,
   o: { boundaryName?: string; guidanceLineName?: string },
+  curve = false,
 ): { boundary: string; line: string } {
   const base = `furrow ${plan.heading ? `${Math.round(plan.heading.degrees)}°` : ''}`.trim();
-  return { boundary: o.boundaryName ?? `${base} boundary`, line: o.guidanceLineName ?? `${base} AB` };
+  return {
+    boundary: o.boundaryName ?? `${base} boundary`,
+    line: o.guidanceLineName ?? `${base} ${curve ? 'curve' : 'AB'}`,
+  };
 }
 
 /** The requests `pushPlan` would send, without sending them (no credentials needed). */
@@ -74,7 +83,8 @@ export function previewDeerePush(
   checkTarget(t);
   const root = baseUrl.replace(/\/+$/, '');
   const field = `${root}/organizations/${encodeURIComponent(t.organizationId)}/fields/${encodeURIComponent(t.fieldId)}`;
-  const names = defaultNames(plan, o);
+  const guidance = guidanceOf(plan, 'deere', { curves: o.guidanceCurves });
+  const names = defaultNames(plan, o, guidance.kind === 'curve');
   const out: PlannedRequest[] = [];
   if (o.boundary !== false)
     out.push({
@@ -85,7 +95,7 @@ export function previewDeerePush(
   out.push({
     method: 'POST',
     url: `${field}/guidanceLines`,
-    body: deereAbLineBody(abLineOf(plan, 'deere'), { name: names.line, fieldUri: field }),
+    body: deereGuidanceBody(guidance, { name: names.line, fieldUri: field }),
   });
   if (o.workPlan) {
     out.push({
@@ -104,9 +114,12 @@ export function previewDeerePush(
 export class DeereClient {
   readonly tokens: OAuthTokenSource;
   readonly http: PortalHttp;
+  /** Whether the account takes curve guidance lines (the configuration's `guidanceCurves`). */
+  readonly guidanceCurves: boolean;
 
   constructor(config: DeereConfig, deps: DeereClientDeps = {}) {
     if (!config?.oauth) throw new PortalError('deere', 'portal-config', 'deere: oauth configuration is required');
+    this.guidanceCurves = config.guidanceCurves !== false;
     this.tokens = new OAuthTokenSource(
       'deere',
       { ...config.oauth, tokenUrl: config.oauth.tokenUrl ?? DEERE_TOKEN_URL },
@@ -140,11 +153,12 @@ export class DeereClient {
 
   async pushGuidanceLine(plan: Plan, t: DeereTarget, name: string): Promise<PushedResource> {
     checkTarget(t);
-    const body = deereAbLineBody(abLineOf(plan, 'deere'), { name, fieldUri: this.fieldUri(t) });
+    const guidance = guidanceOf(plan, 'deere', { curves: this.guidanceCurves });
+    const body = deereGuidanceBody(guidance, { name, fieldUri: this.fieldUri(t) });
     const res = await this.http.postJson(
       `/organizations/${encodeURIComponent(t.organizationId)}/fields/${encodeURIComponent(t.fieldId)}/guidanceLines`,
       body,
-      'creating the AB guidance line',
+      guidance.kind === 'ab' ? 'creating the AB guidance line' : 'creating the curve guidance line',
     );
     return { kind: 'guidanceLine', uri: res.headers.get('location'), status: res.status, attempts: res.attempts };
   }
@@ -163,11 +177,12 @@ export class DeereClient {
     return { kind: 'workPlan', uri: res.headers.get('location'), status: res.status, attempts: res.attempts };
   }
 
-  /** Boundary, AB line, then the work plan (which needs the AB line's address). */
+  /** Boundary, guidance line, then the work plan (which needs the guidance line's address). */
   async pushPlan(plan: Plan, t: DeereTarget, o: DeerePushOptions = {}): Promise<PushedResource[]> {
     checkTarget(t);
-    abLineOf(plan, 'deere'); // fail before sending anything when there is no line
-    const names = defaultNames(plan, o);
+    // fail before sending anything when there is no line the account takes
+    const guidance = guidanceOf(plan, 'deere', { curves: this.guidanceCurves });
+    const names = defaultNames(plan, o, guidance.kind === 'curve');
     const out: PushedResource[] = [];
     if (o.boundary !== false) out.push(await this.pushBoundary(plan, t, names.boundary));
     const line = await this.pushGuidanceLine(plan, t, names.line);

@@ -4,13 +4,21 @@ export { OAuthTokenSource, type OAuthConfig, type OAuthGrant, type TokenSourceDe
 export { PortalHttp, retryAfterMs, type RetryPolicy, type PortalHttpDeps, type PortalResponse } from './http.js';
 export {
   abLineOf,
+  guidanceOf,
   bearingDegrees,
   deereBoundaryBody,
   deereAbLineBody,
   deereWorkPlanBody,
   trimbleBoundaryBody,
   trimbleAbLineBody,
+  deereCurveBody,
+  deereGuidanceBody,
+  trimbleCurveBody,
+  trimbleGuidanceBody,
+  MIN_CURVE_LENGTH_METERS,
   type AbLine,
+  type CurveLine,
+  type PushedGuidance,
   type DeereWorkType,
 } from './shapes.js';
 export {

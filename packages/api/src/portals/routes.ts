@@ -588,16 +588,18 @@ export function portalRoutes(deps: Deps, options: PortalRoutesOptions = {}): Ope
       };
       try {
         if (body.dryRun) {
-          const baseUrl = reg().configOf(companyId, portal)?.baseUrl;
+          const config = reg().configOf(companyId, portal);
+          const baseUrl = config?.baseUrl;
+          const previewOpts = { ...opts, guidanceCurves: config?.guidanceCurves };
           const requests =
             portal === 'deere'
               ? previewDeerePush(
                   plan,
                   target,
-                  { ...opts, ...(body.workPlan ? { workPlan: body.workPlan } : {}) },
+                  { ...previewOpts, ...(body.workPlan ? { workPlan: body.workPlan } : {}) },
                   baseUrl,
                 )
-              : previewTrimblePush(plan, target, opts, baseUrl);
+              : previewTrimblePush(plan, target, previewOpts, baseUrl);
           return c.json({ portal, companyId, dryRun: true, requests }, 200);
         }
         const pushed =

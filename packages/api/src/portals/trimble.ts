@@ -1,13 +1,13 @@
 /**
- * Trimble Agriculture (Ag Data API 3.0) push: boundary and AB guidance line for an existing
- * field of an organization.
+ * Trimble Agriculture (Ag Data API 3.0) push: boundary and guidance line (AB, or a curve where the
+ * plan has no working track) for an existing field of an organization.
  */
 import type { Plan } from '@furrow/core';
 import { PortalError, checkPortalTarget } from './errors.js';
 import { PortalHttp, type PortalHttpDeps, type RetryPolicy } from './http.js';
 import { OAuthTokenSource, type OAuthConfig, type TokenSourceDeps } from './oauth.js';
 import type { PlannedRequest, PushedResource } from './deere.js';
-import { abLineOf, trimbleAbLineBody, trimbleBoundaryBody } from './shapes.js';
+import { guidanceOf, trimbleBoundaryBody, trimbleGuidanceBody } from './shapes.js';
 
 export const TRIMBLE_BASE_URL = 'https://cloud.api.trimble.com/Trimble-Ag-Software/externalApi/3.0';
 export const TRIMBLE_TOKEN_URL = 'https://id.trimble.com/oauth/token';
@@ -17,6 +17,8 @@ export interface TrimbleConfig {
   /** For client credentials Trimble expects the application (client) name as `scope`. */
   oauth: Omit<OAuthConfig, 'tokenUrl'> & { tokenUrl?: string };
   retry?: RetryPolicy;
+  /** The account takes curve guidance lines (default true). false: AB lines only. */
+  guidanceCurves?: boolean;
 }
 
 export interface TrimbleTarget {
@@ -28,6 +30,8 @@ export interface TrimblePushOptions {
   boundaryName?: string;
   guidanceLineName?: string;
   boundary?: boolean;
+  /** Curves may be pushed (default true; the client takes its configuration's `guidanceCurves`). */
+  guidanceCurves?: boolean;
 }
 
 export interface TrimbleClientDeps extends TokenSourceDeps, PortalHttpDeps {}
@@ -47,9 +51,12 @@ function idOf(body: unknown): string | null {
   return null;
 }
 
-function defaultNames(plan: Plan, o: TrimblePushOptions): { boundary: string; line: string } {
+function defaultNames(plan: Plan, o: TrimblePushOptions, curve = false): { boundary: string; line: string } {
   const base = `furrow ${plan.heading ? `${Math.round(plan.heading.degrees)}°` : ''}`.trim();
-  return { boundary: o.boundaryName ?? `${base} boundary`, line: o.guidanceLineName ?? `${base} AB` };
+  return {
+    boundary: o.boundaryName ?? `${base} boundary`,
+    line: o.guidanceLineName ?? `${base} ${curve ? 'curve' : 'AB'}`,
+  };
 }
 
 /** The requests `pushPlan` would send, without sending them (no credentials needed). */
@@ -61,7 +68,8 @@ export function previewTrimblePush(
 ): PlannedRequest[] {
   checkTarget(t);
   const root = `${baseUrl.replace(/\/+$/, '')}/resources/${encodeURIComponent(t.organizationId)}`;
-  const names = defaultNames(plan, o);
+  const guidance = guidanceOf(plan, 'trimble', { curves: o.guidanceCurves });
+  const names = defaultNames(plan, o, guidance.kind === 'curve');
   const out: PlannedRequest[] = [];
   if (o.boundary !== false)
     out.push({
@@ -72,7 +80,7 @@ export function previewTrimblePush(
   out.push({
     method: 'POST',
     url: `${root}/guidancelines`,
-    body: trimbleAbLineBody(abLineOf(plan, 'trimble'), { fieldId: t.fieldId, name: names.line }),
+    body: trimbleGuidanceBody(guidance, { fieldId: t.fieldId, name: names.line }),
   });
   return out;
 }
@@ -80,9 +88,12 @@ export function previewTrimblePush(
 export class TrimbleClient {
   readonly tokens: OAuthTokenSource;
   readonly http: PortalHttp;
+  /** Whether the account takes curve guidance lines (the configuration's `guidanceCurves`). */
+  readonly guidanceCurves: boolean;
 
   constructor(config: TrimbleConfig, deps: TrimbleClientDeps = {}) {
     if (!config?.oauth) throw new PortalError('trimble', 'portal-config', 'trimble: oauth configuration is required');
+    this.guidanceCurves = config.guidanceCurves !== false;
     this.tokens = new OAuthTokenSource(
       'trimble',
       { ...config.oauth, tokenUrl: config.oauth.tokenUrl ?? TRIMBLE_TOKEN_URL },
@@ -115,10 +126,11 @@ export class TrimbleClient {
 
   async pushGuidanceLine(plan: Plan, t: TrimbleTarget, name: string): Promise<PushedResource> {
     checkTarget(t);
+    const guidance = guidanceOf(plan, 'trimble', { curves: this.guidanceCurves });
     const res = await this.http.postJson(
       `/resources/${encodeURIComponent(t.organizationId)}/guidancelines`,
-      trimbleAbLineBody(abLineOf(plan, 'trimble'), { fieldId: t.fieldId, name }),
-      'creating the AB guidance line',
+      trimbleGuidanceBody(guidance, { fieldId: t.fieldId, name }),
+      guidance.kind === 'ab' ? 'creating the AB guidance line' : 'creating the curve guidance line',
     );
     return {
       kind: 'guidanceLine',
@@ -130,8 +142,8 @@ export class TrimbleClient {
 
   async pushPlan(plan: Plan, t: TrimbleTarget, o: TrimblePushOptions = {}): Promise<PushedResource[]> {
     checkTarget(t);
-    abLineOf(plan, 'trimble');
-    const names = defaultNames(plan, o);
+    const guidance = guidanceOf(plan, 'trimble', { curves: this.guidanceCurves }); // fail before sending anything
+    const names = defaultNames(plan, o, guidance.kind === 'curve');
     const out: PushedResource[] = [];
     if (o.boundary !== false) out.push(await this.pushBoundary(plan, t, names.boundary));
     out.push(await this.pushGuidanceLine(plan, t, names.line));

@@ -4,6 +4,7 @@
  * access; anything else answers 404, exactly like an id that does not exist.
  */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import * as agopengpsFormat from '@furrow/format-agopengps';
 import * as geojsonFormat from '@furrow/format-geojson';
 import { isArchiveLimitError } from '@furrow/format-geojson';
 import * as isoxmlFormat from '@furrow/format-isoxml';
@@ -114,7 +115,7 @@ const storedPlan = (p: StoredPlanRow) => ({
 });
 const mapPage = <T, U>(p: Page<T>, f: (t: T) => U) => ({ ...p, items: p.items.map(f) });
 
-export const BOUNDARY_FORMATS = ['geojson', 'wkt', 'kml', 'shapefile', 'isoxml'] as const;
+export const BOUNDARY_FORMATS = ['geojson', 'wkt', 'kml', 'shapefile', 'isoxml', 'agopengps'] as const;
 type BoundaryFormat = (typeof BOUNDARY_FORMATS)[number];
 
 async function exportBoundary(
@@ -145,6 +146,14 @@ async function exportBoundary(
     case 'isoxml':
       return {
         bytes: await isoxmlFormat.zipTaskData(isoxmlFormat.boundaryToTaskData(item, { field: b.name ?? 'field' })),
+        mediaType: 'application/zip',
+        ext: 'zip',
+      };
+    case 'agopengps':
+      return {
+        bytes: await agopengpsFormat.zipAgOpenGps(
+          agopengpsFormat.boundaryToAgOpenGps(item, { field: b.name ?? 'field' }),
+        ),
         mediaType: 'application/zip',
         ext: 'zip',
       };

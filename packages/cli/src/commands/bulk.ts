@@ -98,7 +98,10 @@ export async function collectFields(
       let name = label.replace(/[^\w.-]+/g, '_');
       for (let k = 2; names.has(name); k++) name = `${label}-${k}`;
       names.add(name);
-      const obstacles = (b.obstacles ?? []).map((geometry) => ({ geometry }));
+      const obstacles = [
+        ...(b.obstacles ?? []).map((geometry) => ({ geometry })),
+        ...(b.passableZones ?? []).map((geometry) => ({ geometry, passable: true })),
+      ];
       fields.push({ name, source: file, request: buildRequest(base, b.geometry, obstacles, flags) });
     });
   }

@@ -59,14 +59,18 @@ export async function runPlan(file: string, flags: PlanCommandOptions): Promise<
     );
   }
   const [first] = boundaries;
-  const obstacles = (first.obstacles ?? []).map((geometry) => ({ geometry }));
+  const obstacles = [
+    ...(first.obstacles ?? []).map((geometry) => ({ geometry })),
+    // zones driven over but not worked (AgOpenGPS holes marked drive-through)
+    ...(first.passableZones ?? []).map((geometry) => ({ geometry, passable: true })),
+  ];
   const request = buildRequest(base, first.geometry, obstacles, flags);
   // The planner reads no clock itself: this one lets routeOptions.maxOptimizerTime bound the ordering, as the API does.
   const plan: Plan = planRoute(request, { now: () => performance.now() });
   // Every warning on stderr, the plan still made (exit 0).
   for (const w of plan.warnings) process.stderr.write(`${formatWarning(w)}\n`);
 
-  const fallbackName = file === '-' ? 'field' : basename(file).replace(/\.[^.]+$/, '');
+  const fallbackName = file === '-' ? 'field' : basename(file.replace(/[\\/]+$/, '')).replace(/\.[^.]+$/, '');
   const name = String(first.properties?.name ?? first.properties?.id ?? fallbackName);
   const { content: rendered, files } = await renderPlan(plan, format, name);
   if (flags.out && files && (await isDirectory(flags.out))) {

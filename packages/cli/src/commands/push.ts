@@ -52,11 +52,13 @@ export async function runPush(portal: string, planFile: string, flags: PushComma
   try {
     if (flags.dryRun) {
       const registry = api.portalRegistryFromEnv(process.env);
-      const baseUrl = flags.company ? registry.configOf(flags.company, portal)?.baseUrl : undefined;
+      const config = flags.company ? registry.configOf(flags.company, portal) : undefined;
+      const baseUrl = config?.baseUrl;
+      const previewOpts = { ...opts, guidanceCurves: config?.guidanceCurves };
       const requests =
         portal === 'deere'
-          ? api.previewDeerePush(plan, target, { ...opts, ...(workPlan ? { workPlan } : {}) }, baseUrl)
-          : api.previewTrimblePush(plan, target, opts, baseUrl);
+          ? api.previewDeerePush(plan, target, { ...previewOpts, ...(workPlan ? { workPlan } : {}) }, baseUrl)
+          : api.previewTrimblePush(plan, target, previewOpts, baseUrl);
       process.stdout.write(`${JSON.stringify({ portal, dryRun: true, requests }, null, 2)}\n`);
       return 0;
     }

@@ -1,6 +1,6 @@
 /** Reads a boundary file of any supported format (detected from its content) into parsed fields; `-` is stdin. */
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
 import type { ParsedBoundary } from '@furrow/format-vendor';
 
 /**
@@ -23,8 +23,44 @@ async function readStdin(): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
+/** Largest text file read from a boundary folder, bytes (a Boundary.txt of a 1,000 ha field is ~1 MB). */
+const FOLDER_FILE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The Field.txt and Boundary.txt files of a folder and of its sub-folders (one level: a folder of
+ * AgOpenGPS fields), by relative path.
+ */
+async function folderFiles(dir: string): Promise<Record<string, Uint8Array>> {
+  const files: Record<string, Uint8Array> = {};
+  const visit = async (path: string, depth: number): Promise<void> => {
+    for (const entry of await readdir(path, { withFileTypes: true })) {
+      const full = join(path, entry.name);
+      if (entry.isDirectory() && depth < 1) await visit(full, depth + 1);
+      else if (entry.isFile() && /^(field|boundary)\.txt$/i.test(entry.name)) {
+        if ((await stat(full)).size > FOLDER_FILE_LIMIT_BYTES) throw new Error(`${full}: larger than 64 MB`);
+        files[relative(dir, full).split('\\').join('/')] = await readFile(full);
+      }
+    }
+  };
+  await visit(dir, 0);
+  return files;
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export async function readBoundaryFile(file: string): Promise<ParsedBoundary[]> {
   if (file === '-') return readAny(await readStdin(), 'stdin');
+  if (await isFolder(file)) {
+    // an AgOpenGPS field folder (Field.txt + Boundary.txt), or a folder of them
+    const { readBoundaryFolder } = await import('@furrow/format-vendor');
+    return readBoundaryFolder(await folderFiles(file), basename(file.replace(/[\\/]+$/, '')));
+  }
   let bytes: Uint8Array;
   try {
     bytes = await readFile(file);

@@ -73,6 +73,7 @@ export const EXPORT_FORMATS: readonly { id: string; label: string; extension: st
   { id: 'wkt', label: 'WKT', extension: 'wkt' },
   { id: 'shapefile', label: 'Shapefile (zip)', extension: 'zip' },
   { id: 'isoxml', label: 'ISO-XML TASKDATA (zip)', extension: 'zip' },
+  { id: 'agopengps', label: 'AgOpenGPS field (zip)', extension: 'zip' },
   { id: 'trimble', label: 'Trimble', extension: 'zip' },
   { id: 'johndeere', label: 'John Deere', extension: 'zip' },
   { id: 'cnh', label: 'CNH', extension: 'zip' },
