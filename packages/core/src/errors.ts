@@ -9,7 +9,7 @@ export type PlanErrorCode =
   | 'invalid-option'
   | 'no-workable-area'
   | 'infeasible'
-  /** A fleet (planFleet) that cannot be planned as given: empty, too many machines, duplicate ids, widths not multiples. */
+  /** A fleet (planFleet) that cannot be planned as given: empty, too many machines, duplicate ids, bad widths. */
   | 'invalid-fleet';
 
 export interface PlanErrorDetail {
