@@ -38,3 +38,4 @@ export type {
   PlanOptionName,
   LonLatPolygon,
 } from './request/normalizeRequest.js';
+export * from './traffic/index.js';

@@ -18,6 +18,7 @@ import type {
   SmoothingStrategyType,
 } from '../types.js';
 import { MAX_ACCESS_POINTS, readAccessPoints } from './accessPoints.js';
+import { readTrackReference, type TrackReference } from './trackReference.js';
 
 /**
  * Limits that keep every request bounded in time and memory, and the ranges of its numbers: the
@@ -160,6 +161,8 @@ export interface PlanSettings {
   fitHeadlandToTurns: boolean;
   /** Preferred bearing, degrees clockwise from north, or undefined for the heading search. */
   preferredHeadingDegrees?: number;
+  /** `tracks.referenceLine`: the straight tracks on its lane grid (request/trackReference.ts). */
+  trackReference?: TrackReference;
   smoothingStrategy?: SmoothingStrategyType;
   options: PlanOptionName[];
   routeOptions: ResolvedRouteOptions;
@@ -608,6 +611,8 @@ export function normalizeRequest(request: PathPlanRequest): PlanSettings {
   };
   const heading = readHeading(req);
   if (heading !== undefined) settings.preferredHeadingDegrees = heading;
+  const reference = readTrackReference(req);
+  if (reference) settings.trackReference = reference;
   const smoothing = (request as PathPlanRequest).smoothingStrategy;
   if (smoothing) settings.smoothingStrategy = smoothing;
   if (settings.routeOptions.calculateRefillPoints) settings.refillCapacity = readRefillCapacity(req);
