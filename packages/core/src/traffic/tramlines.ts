@@ -106,7 +106,60 @@ function signedArea2(xy: number[]): number {
   return a;
 }
 
-/** Tramline passes of the drill's plan: its tracks by `tramRhythm`, its headland passes by the tram loop. */
+/** Stretches of a headland pass this close to the lanes' direction (radians) run along them. */
+const ALONG_LANES_RADIANS = (0.5 * Math.PI) / 180;
+
+/**
+ * The stretches of a headland pass that run along the lanes (the field's sides parallel to the tracks)
+ * and carry tramline lanes there: the sprayer's lanes (k·w/2 + j·k·w ± gauge/2 from the reference
+ * line) that cross the stretch's swath. A side of the field a whole number of sprayer widths from the
+ * reference line has none; elsewhere the sprayer's last pass runs partly over the drill's headland.
+ */
+function sideStretches(
+  seg: Plan['route'][number],
+  xy: number[],
+  grid: LaneGrid,
+  tram: TramSettings,
+  passNumber: number,
+): TramlinePass[] {
+  const c = Math.cos(grid.directionRadians),
+    s = Math.sin(grid.directionRadians);
+  const w = seg.widthMeters ?? grid.baseWidthMeters,
+    kw = tram.multiple * grid.baseWidthMeters;
+  const out: TramlinePass[] = [];
+  for (let i = 0; i + 3 < xy.length; i += 2) {
+    const dx = xy[i + 2] - xy[i],
+      dy = xy[i + 3] - xy[i + 1];
+    const len = Math.hypot(dx, dy);
+    if (len < 1 || Math.abs(c * dy - s * dx) / len > Math.sin(ALONG_LANES_RADIANS)) continue;
+    const v = (acrossOf(grid, xy[i], xy[i + 1]) + acrossOf(grid, xy[i + 2], xy[i + 3])) / 2;
+    const sign = c * dx + s * dy >= 0 ? -1 : 1;
+    const lanes: TramLane[] = [];
+    const j0 = Math.floor((v - w / 2 - grid.refAcrossMeters - kw / 2) / kw) - 1;
+    for (let j = j0; j <= j0 + 3; j++)
+      for (const side of [-1, 1]) {
+        const at = grid.refAcrossMeters + kw / 2 + j * kw + (side * tram.gaugeMeters) / 2;
+        const lane = Math.abs(at - v) < w / 2 ? laneOf(sign * (at - v), w, tram) : undefined;
+        if (lane) lanes.push(lane);
+      }
+    if (lanes.length === 0) continue;
+    out.push({
+      sequence: seg.sequence,
+      type: 'ExteriorHeadland',
+      along: 'lanes',
+      passNumber,
+      lanes: lanes.sort((a, b) => a.offsetMeters - b.offsetMeters),
+      coordinates: [seg.coordinates[i / 2], seg.coordinates[i / 2 + 1]],
+    });
+  }
+  return out;
+}
+
+/**
+ * Tramline passes of the drill's plan: its tracks by `tramRhythm`; its headland passes where the tram
+ * loop crosses them (`along: 'boundary'`, the whole pass) and where they run along the lanes over a
+ * sprayer pass (`along: 'lanes'`, the stretch).
+ */
 export function markTramlines(plan: Plan, frame: LocalFrame, grid: LaneGrid, tram: TramSettings): TramlinePass[] {
   const w = grid.baseWidthMeters;
   const c = Math.cos(grid.directionRadians),
@@ -141,6 +194,7 @@ export function markTramlines(plan: Plan, frame: LocalFrame, grid: LaneGrid, tra
       const centre = (p - 0.5) * width;
       // Inward is left of travel on a counter-clockwise ring: right = −inward.
       const sign = signedArea2(xy) >= 0 ? -1 : 1;
+      out.push(...sideStretches(seg, xy, grid, tram, p));
       for (const depth of [loop - tram.gaugeMeters / 2, loop + tram.gaugeMeters / 2]) {
         const lane = laneOf(sign * (depth - centre), width, tram);
         if (lane) lanes.push(lane);
@@ -148,7 +202,14 @@ export function markTramlines(plan: Plan, frame: LocalFrame, grid: LaneGrid, tra
     } else continue;
     lanes = lanes.sort((a, b) => a.offsetMeters - b.offsetMeters);
     if (lanes.length > 0)
-      out.push({ sequence: seg.sequence, type: seg.type, passNumber, lanes, coordinates: seg.coordinates });
+      out.push({
+        sequence: seg.sequence,
+        type: seg.type,
+        along: seg.type === 'Track' ? 'lanes' : 'boundary',
+        passNumber,
+        lanes,
+        coordinates: seg.coordinates,
+      });
   }
   return out;
 }

@@ -83,10 +83,15 @@ export interface TramlinePass {
   /** `route[].sequence` of the pass in the drill's plan. */
   sequence: number;
   type: 'Track' | 'ExteriorHeadland';
+  /**
+   * `lanes`: the pass (a track) or a stretch of it (a headland pass along a side parallel to the lanes)
+   * runs along the lanes; `boundary`: a headland pass carrying the tram loop round the field.
+   */
+  along: 'lanes' | 'boundary';
   /** The pass's number counted from the reference line (tracks; 1 = the pass beside it) or its headland pass index. */
   passNumber: number;
   lanes: TramLane[];
-  /** Lon/lat of the pass's centre line. */
+  /** Lon/lat of the pass's centre line (of the stretch, for a headland stretch along the lanes). */
   coordinates: Position[];
 }
 
