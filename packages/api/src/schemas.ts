@@ -180,6 +180,17 @@ export const PathPlanRequestSchema = z
           .optional()
           .openapi({ description: 'Preferred bearing, degrees clockwise from north' }),
         trackType: z.enum(['straight', 'curved']).optional(),
+        referenceLine: z
+          .strictObject({
+            point: z.tuple([num(-180, 180), num(-90, 90)]),
+            offsetMeters: num(-10_000, 10_000).optional(),
+          })
+          .optional()
+          .openapi({
+            description:
+              'Extension: straight tracks on a lane grid, their centre lines offsetMeters + i·widthMeters ' +
+              'to the right of the line through point along preferredDirectionDegrees (which it needs)',
+          }),
       })
       .optional(),
     boundary: FieldGeometrySchema.optional().openapi({
@@ -455,13 +466,10 @@ export const CreateKeySchema = z
   .strictObject({
     name: z.string().min(1).max(200),
     partnerUserId: z.string().min(1).max(200).optional(),
-    expiresAt: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .openapi({
-        description:
-          'When the key stops working (ISO 8601 with a time zone; must be in the future). Omitted: the key works until revoked.',
-      }),
+    expiresAt: z.iso.datetime({ offset: true }).optional().openapi({
+      description:
+        'When the key stops working (ISO 8601 with a time zone; must be in the future). Omitted: the key works until revoked.',
+    }),
   })
   .openapi('CreateApiKeyRequest');
 

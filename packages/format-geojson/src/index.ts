@@ -4,3 +4,4 @@ export * from './plan.js';
 export { checkPlanFeatureCollection, distanceMeters } from './check.js';
 export type { PlanCheckOptions } from './check.js';
 export * from './archive.js';
+export * from './traffic.js';

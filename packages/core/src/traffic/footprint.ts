@@ -40,7 +40,8 @@ export function offsetPolyline(xy: ArrayLike<number>, d: number): PathD {
     }
     let l = Math.hypot(nx, ny);
     const ends = i === 0 || i + 1 === n;
-    // Mitre: along the summed normal, d / cos(half the turn) (l = 2·cos), capped at 2d; a cusp keeps the incoming normal.
+    // Mitre: along the summed normal, d / cos(half the turn) (l = 2·cos), capped at 2d;
+    // a cusp keeps the incoming normal.
     let scale = ends ? 1 : Math.max(0.5, l / 2);
     if (l < CUSP_NORMAL && (px !== 0 || py !== 0)) {
       nx = px;

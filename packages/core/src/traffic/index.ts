@@ -1,4 +1,11 @@
-export { planTrafficSystem, headlandPassesFor } from './planTrafficSystem.js';
+export {
+  planTrafficSystem,
+  planTrafficSystemAsync,
+  trafficSetup,
+  trafficResult,
+  headlandPassesFor,
+  type TrafficSetup,
+} from './planTrafficSystem.js';
 export { validateTraffic, nearestMultiples, MAX_OPERATIONS, DEFAULT_TYRE_MARGIN_METERS } from './validateTraffic.js';
 export { tramRhythm } from './tramlines.js';
 export { wheelFootprint, traffickedArea } from './footprint.js';

@@ -53,7 +53,10 @@ function operationRequest(request: TrafficSystemRequest, op: ResolvedOperation, 
   };
 }
 
-/** The lanes' heading and reference line: the request's AB line, or the drill's searched heading and the field's edge. */
+/**
+ * The lanes' heading and reference line: the request's AB line, or the drill's searched heading and
+ * the field's edge.
+ */
 function laneGridOf(traffic: ResolvedTraffic, base: PathPlanRequest, prepared: LocalField): LaneGrid {
   const w = traffic.baseWidthMeters;
   const ref = traffic.referenceLine;
@@ -120,38 +123,55 @@ function operationPlan(
   };
 }
 
-/** Plans every operation of the system on one lane grid (and, unless asked not to, each alone). */
-export function planTrafficSystem(request: TrafficSystemRequest, runtime: PlanRuntime = {}): TrafficSystemResult {
+/** What a traffic system's plannings need: the resolved request, the field, the grid, each operation's requests. */
+export interface TrafficSetup {
+  request: TrafficSystemRequest;
+  traffic: ResolvedTraffic;
+  prepared: LocalField;
+  grid: LaneGrid;
+  /** Per operation: headland passes, the request on the grid, and the request alone (own heading). */
+  plannings: { op: ResolvedOperation; passes: number; onGrid: PathPlanRequest; alone: PathPlanRequest }[];
+}
+
+/** The traffic request checked and turned into one path-plan request per operation (on the grid, and alone). */
+export function trafficSetup(request: TrafficSystemRequest): TrafficSetup {
   const traffic = validateTraffic(request);
   const baseOp = traffic.operations[traffic.drill ?? 0];
   const requestedPasses = normalizeRequest(operationRequest(request, baseOp)).headlandPasses;
   const base = operationRequest(request, baseOp, requestedPasses);
   const prepared = prepareField(normalizeRequest(base));
   const grid = laneGridOf(traffic, base, prepared);
-  const planned = traffic.operations.map((op) => {
+  const plannings = traffic.operations.map((op) => {
     const passes = headlandPassesFor(requestedPasses, op.multiple);
+    const alone = operationRequest(request, op, passes);
     const line = operationLineAcross(grid, op.kind, op.widthMeters);
-    const req: PathPlanRequest = {
-      ...operationRequest(request, op, passes),
+    const onGrid: PathPlanRequest = {
+      ...alone,
       tracks: {
         preferredDirectionDegrees: grid.headingDegrees,
         referenceLine: referenceLineOption(grid, prepared.frame, line),
       },
     };
-    return { op, passes, req, plan: planRoute(req, runtime) };
+    return { op, passes, onGrid, alone };
   });
-  const operations = planned.map((p) => operationPlan(p.op, p.passes, p.req, p.plan, prepared));
+  return { request, traffic, prepared, grid, plannings };
+}
+
+/** The system's result from its plans on the grid (in `plannings` order) and, when compared, the plans alone. */
+export function trafficResult(setup: TrafficSetup, onGrid: Plan[], alone?: Plan[]): TrafficSystemResult {
+  const { traffic, prepared, grid, plannings } = setup;
+  const planned = plannings.map((p, i) => ({ op: p.op, plan: onGrid[i] }));
+  const operations = plannings.map((p, i) => operationPlan(p.op, p.passes, p.onGrid, onGrid[i], prepared));
   if (traffic.drill !== undefined && traffic.sprayer !== undefined) {
-    const drill = planned[traffic.drill],
-      sprayer = traffic.operations[traffic.sprayer];
-    operations[traffic.drill].tramlinePasses = markTramlines(drill.plan, prepared.frame, grid, {
+    const sprayer = traffic.operations[traffic.sprayer];
+    operations[traffic.drill].tramlinePasses = markTramlines(onGrid[traffic.drill], prepared.frame, grid, {
       multiple: sprayer.multiple,
       gaugeMeters: sprayer.gaugeMeters,
       shutOffWidthMeters: sprayer.tyreWidthMeters + traffic.tyreMarginMeters,
       ...(traffic.rowSpacingMeters !== undefined ? { rowSpacingMeters: traffic.rowSpacingMeters } : {}),
     });
   }
-  const gauge = baseOp.gaugeMeters,
+  const gauge = traffic.operations[traffic.drill ?? 0].gaugeMeters,
     phase = grid.refAcrossMeters + drillPhaseMeters(grid);
   const lanes = [
     ...linesInField(prepared.field, grid, prepared.frame, phase - gauge / 2, grid.baseWidthMeters),
@@ -172,26 +192,37 @@ export function planTrafficSystem(request: TrafficSystemRequest, runtime: PlanRu
     operations,
     system: shares(planned, prepared),
   };
-  if (traffic.compareIndependent)
-    result.independent = planIndependently(request, traffic, requestedPasses, prepared, runtime);
+  if (alone)
+    result.independent = {
+      operations: plannings.map((p, i) => operationPlan(p.op, p.passes, p.alone, alone[i], prepared)),
+      shares: shares(
+        plannings.map((p, i) => ({ op: p.op, plan: alone[i] })),
+        prepared,
+      ),
+    };
   return result;
 }
 
-/** Each operation alone, at its own best heading (random traffic), with the system's headland passes. */
-function planIndependently(
+/** Plans every operation of the system on one lane grid (and, unless asked not to, each alone). */
+export function planTrafficSystem(request: TrafficSystemRequest, runtime: PlanRuntime = {}): TrafficSystemResult {
+  const setup = trafficSetup(request);
+  const onGrid = setup.plannings.map((p) => planRoute(p.onGrid, runtime));
+  const alone = setup.traffic.compareIndependent ? setup.plannings.map((p) => planRoute(p.alone, runtime)) : undefined;
+  return trafficResult(setup, onGrid, alone);
+}
+
+/** `planTrafficSystem` with each planning handed to `planner` (a worker, a billed API call), one at a time. */
+export async function planTrafficSystemAsync(
   request: TrafficSystemRequest,
-  traffic: ResolvedTraffic,
-  requestedPasses: number,
-  prepared: LocalField,
-  runtime: PlanRuntime,
-): NonNullable<TrafficSystemResult['independent']> {
-  const planned = traffic.operations.map((op) => {
-    const passes = headlandPassesFor(requestedPasses, op.multiple);
-    const req = operationRequest(request, op, passes);
-    return { op, passes, req, plan: planRoute(req, runtime) };
-  });
-  return {
-    operations: planned.map((p) => operationPlan(p.op, p.passes, p.req, p.plan, prepared)),
-    shares: shares(planned, prepared),
-  };
+  planner: (request: PathPlanRequest) => Promise<Plan>,
+): Promise<TrafficSystemResult> {
+  const setup = trafficSetup(request);
+  const onGrid: Plan[] = [];
+  for (const p of setup.plannings) onGrid.push(await planner(p.onGrid));
+  let alone: Plan[] | undefined;
+  if (setup.traffic.compareIndependent) {
+    alone = [];
+    for (const p of setup.plannings) alone.push(await planner(p.alone));
+  }
+  return trafficResult(setup, onGrid, alone);
 }

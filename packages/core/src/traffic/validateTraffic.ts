@@ -44,6 +44,11 @@ function fail(path: string, message: string): never {
   throw new PlanError('invalid-request', `${path}: ${message}`, [{ path, message }]);
 }
 
+/** Machines that cannot share the lanes (HTTP 422): the message names what fits. */
+function misfit(path: string, message: string): never {
+  throw new PlanError('infeasible', `${path}: ${message}`, [{ path, message }]);
+}
+
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 function positive(v: unknown, path: string): number {
@@ -93,14 +98,14 @@ function readOperation(o: unknown, i: number, traffic: Record<string, unknown>):
       : positive(traffic.tyreWidthMeters, 'traffic.tyreWidthMeters');
   const gaugePath = gaugeMeters !== undefined ? `${p}.machine.gaugeMeters` : 'traffic.gaugeMeters';
   if (gauge > widthMeters + WIDTH_TOLERANCE_METERS)
-    fail(
+    misfit(
       gaugePath,
       `the ${gauge} m gauge is wider than the ${widthMeters} m machine of ${p}: ` +
         `a gauge of at most ${widthMeters} m fits (or a machine at least ${gauge} m wide)`,
     );
   const margin = (traffic.tyreMarginMeters as number | undefined) ?? DEFAULT_TYRE_MARGIN_METERS;
   if (tyre + margin >= gauge)
-    fail(
+    misfit(
       tyreWidthMeters !== undefined ? `${p}.machine.tyreWidthMeters` : 'traffic.tyreWidthMeters',
       `${tyre} m tyres (+ ${margin} m margin) are as wide as the ${gauge} m gauge of ${p} or wider: ` +
         `tyres of at most ${round3(gauge - margin - 0.01)} m fit`,
@@ -157,7 +162,7 @@ export function validateTraffic(request: TrafficSystemRequest): ResolvedTraffic 
     const multiple = Math.round(o.widthMeters / baseWidthMeters);
     if (multiple < 1 || Math.abs(o.widthMeters - multiple * baseWidthMeters) > WIDTH_TOLERANCE_METERS) {
       const role = o.kind === 'sprayer' ? 'sprayer' : 'machine';
-      fail(
+      misfit(
         `operations[${o.index}].machine.widthMeters`,
         `the ${o.widthMeters} m ${role} is not a whole multiple of the ${baseWidthMeters} m base width` +
           `${drill !== undefined ? " (the drill's)" : ''}: nearest widths that fit: ` +
