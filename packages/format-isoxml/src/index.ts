@@ -1,3 +1,4 @@
 export { readBoundary, readTaskData } from './read.js';
 export * from './write.js';
 export { headlandArea, headlandDepthMeters } from './headland.js';
+export * from './traffic.js';
