@@ -179,7 +179,7 @@ function program(): Command {
     )
     .option(
       '--section <name>',
-      'all (default: corpus and route) | corpus | route | machines | scale: which sections to run and write',
+      'all (default: corpus and route) | corpus | route | machines | scale | traffic: which sections to run and write',
       'all',
     )
     .option('--config <ids>', 'machines section: configurations w3-r12,w36-r12,w12-r9,w6-r6 (default all)')

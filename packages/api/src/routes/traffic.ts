@@ -78,6 +78,9 @@ export const TrafficRequestSchema = z
             'The AB line the lanes run along (a point, a bearing). Default: the heading the planner ' +
             'picks for the drill, the line along it touching the field',
         }),
+      includeTurns: z.boolean().optional().openapi({
+        description: "Also report the share with the turns' and connectors' wheel footprints (default false)",
+      }),
       compareIndependent: z.boolean().optional().openapi({
         description: 'Also plan each operation alone at its own best heading (default true; bills each plan)',
       }),

@@ -59,17 +59,61 @@ export function offsetPolyline(xy: ArrayLike<number>, d: number): PathD {
   return out;
 }
 
-/** The wheel footprints of a plan's route (working passes only unless `withTurns`), in the local frame. */
+/** Vertices this close (meters) to the chord of their kept neighbours are dropped before buffering. */
+const SIMPLIFY_METERS = 0.02;
+/** Round joins of the tyre bands within this of true arcs, meters. */
+const ARC_TOLERANCE_METERS = 0.05;
+
+/** Douglas–Peucker on a flat xy polyline within SIMPLIFY_METERS (the footprint's outline moves no more). */
+export function simplifyPolyline(xy: number[]): number[] {
+  const n = xy.length / 2;
+  if (n <= 2) return xy;
+  const keep = new Uint8Array(n);
+  keep[0] = keep[n - 1] = 1;
+  const stack: number[] = [0, n - 1];
+  while (stack.length > 0) {
+    const b = stack.pop()!,
+      a = stack.pop()!;
+    const ax = xy[2 * a],
+      ay = xy[2 * a + 1];
+    const dx = xy[2 * b] - ax,
+      dy = xy[2 * b + 1] - ay;
+    const len = Math.hypot(dx, dy);
+    let worst = -1,
+      at = -1;
+    for (let i = a + 1; i < b; i++) {
+      const px = xy[2 * i] - ax,
+        py = xy[2 * i + 1] - ay;
+      const d = len > 0 ? Math.abs(dx * py - dy * px) / len : Math.hypot(px, py);
+      if (d > worst) {
+        worst = d;
+        at = i;
+      }
+    }
+    if (worst > SIMPLIFY_METERS) {
+      keep[at] = 1;
+      stack.push(a, at, at, b);
+    }
+  }
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) if (keep[i]) out.push(xy[2 * i], xy[2 * i + 1]);
+  return out;
+}
+
+/** Which route pieces a footprint covers: the working passes, or the turns and connectors. */
+export type FootprintPart = 'working' | 'turns';
+
+/** The wheel footprints of a plan's route pieces (`part`), in the local frame, united. */
 export function wheelFootprint(
   plan: Plan,
   frame: LocalFrame,
   gaugeMeters: number,
   tyreWidthMeters: number,
-  withTurns = false,
+  part: FootprintPart = 'working',
 ): PathsD {
   const lanes: PathsD = [];
   for (const seg of plan.route) {
-    if (!withTurns && !WORKING.has(seg.type)) continue;
+    if (WORKING.has(seg.type) !== (part === 'working')) continue;
     const xy: number[] = [];
     for (const [lon, lat] of seg.coordinates) {
       const [x, y] = frame.toLocal(lon, lat);
@@ -78,15 +122,16 @@ export function wheelFootprint(
       xy.push(x, y);
     }
     if (xy.length < 4) continue;
-    lanes.push(offsetPolyline(xy, gaugeMeters / 2), offsetPolyline(xy, -gaugeMeters / 2));
+    const line = simplifyPolyline(xy);
+    lanes.push(offsetPolyline(line, gaugeMeters / 2), offsetPolyline(line, -gaugeMeters / 2));
   }
   if (lanes.length === 0) return [];
-  return unionPolygons(bufferPolylines(lanes, tyreWidthMeters / 2));
+  return unionPolygons(bufferPolylines(lanes, tyreWidthMeters / 2, false, ARC_TOLERANCE_METERS));
 }
 
-/** Area of the union of footprints inside the field, m². */
+/** Area of the union of footprints inside the field, m² (one footprint: already united, only cut). */
 export function traffickedArea(footprints: PathsD[], field: PathsD): number {
-  const all = footprints.flat();
+  const all = footprints.length === 1 ? footprints[0] : unionPolygons(footprints.flat());
   if (all.length === 0) return 0;
-  return areaOf(intersectPolygons(unionPolygons(all), field));
+  return areaOf(intersectPolygons(all, field));
 }

@@ -36,7 +36,7 @@ export function fieldEdgeAcross(field: PathsD, directionRadians: number): number
 }
 
 /** v of the drill's pass centres modulo w, from the reference line: w/2 (full first pass) or 0 (half). */
-export function drillPhaseMeters(grid: LaneGrid): number {
+export function drillPhaseMeters(grid: Pick<LaneGrid, 'firstPass' | 'baseWidthMeters'>): number {
   return grid.firstPass === 'full' ? grid.baseWidthMeters / 2 : 0;
 }
 

@@ -6,12 +6,13 @@
  * field's area. For comparison the same operations can be planned each alone at its own best heading.
  */
 import { PlanError } from '../errors.js';
-import { offsetPolygons, type PathsD } from '../geometry/clipper.js';
+import { offsetPolygons, unionPolygons, type PathsD } from '../geometry/clipper.js';
 import { prepareField, type LocalField } from '../geometry/prepareField.js';
 import { planRoute, type PlanRuntime } from '../plan.js';
-import { normalizeRequest } from '../request/normalizeRequest.js';
+import { DEFAULTS, normalizeRequest } from '../request/normalizeRequest.js';
 import { bearingToDirectionRadians, directionToBearingDegrees } from '../tracks/planTracks.js';
-import { searchHeading } from '../tracks/searchHeading.js';
+import { headingCost, searchHeading } from '../tracks/searchHeading.js';
+import { generateTracks } from '../tracks/generateTracks.js';
 import type { Plan, PathPlanRequest } from '../types.js';
 import { traffickedArea, wheelFootprint } from './footprint.js';
 import {
@@ -62,36 +63,98 @@ function laneGridOf(traffic: ResolvedTraffic, base: PathPlanRequest, prepared: L
   const ref = traffic.referenceLine;
   let headingDegrees: number;
   if (ref) headingDegrees = ref.headingDegrees;
-  else {
-    const settings = normalizeRequest(base);
-    const depth = settings.headlandPasses * w;
-    const mainland: PathsD = depth > 0 ? offsetPolygons(prepared.field, -depth) : prepared.field;
-    const dir = searchHeading(
-      prepared.field,
-      mainland.length > 0 ? mainland : prepared.field,
-      w,
-      settings.machine.turnRadiusMeters,
-    ).directionRadians;
-    headingDegrees = directionToBearingDegrees(dir);
-  }
+  else
+    headingDegrees = directionToBearingDegrees(
+      systemDirection(traffic, prepared, normalizeRequest(base).headlandPasses),
+    );
   const directionRadians = bearingToDirectionRadians(headingDegrees);
   const grid = { headingDegrees, directionRadians, baseWidthMeters: w, firstPass: traffic.firstPass };
   const refAcrossMeters = ref
     ? acrossOf(grid, ...prepared.frame.toLocal(ref.point[0], ref.point[1]))
-    : fieldEdgeAcross(prepared.field, directionRadians);
+    : widestPhase(traffic, prepared, directionRadians, normalizeRequest(base).headlandPasses);
   return { ...grid, refAcrossMeters };
 }
 
-function shares(plans: { plan: Plan; op: ResolvedOperation }[], prepared: LocalField): TrafficShares {
+/**
+ * The lanes' direction when no AB line is given: each operation's best heading alone (its heading search
+ * on its own mainland, tracks/searchHeading.ts) is a candidate; the one whose summed heading cost over
+ * all the operations (their estimated turning travel, meters) is least wins (ties: the first operation's).
+ */
+function systemDirection(traffic: ResolvedTraffic, prepared: LocalField, drillPasses: number): number {
+  const machines = traffic.operations.map((op) => {
+    const depth = headlandPassesFor(drillPasses, op.multiple) * op.widthMeters;
+    const inner = depth > 0 ? offsetPolygons(prepared.field, -depth) : prepared.field;
+    const R = op.machine.turnRadiusMeters ?? DEFAULTS.turnRadiusMeters;
+    return { mainland: inner.length > 0 ? inner : prepared.field, w: op.widthMeters, R };
+  });
+  const seen = new Set<number>();
+  let best = NaN,
+    bestCost = Infinity;
+  for (const m of machines) {
+    const a = searchHeading(prepared.field, m.mainland, m.w, m.R).directionRadians;
+    const key = Math.round(a * 1e6);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const cost = machines.reduce((sum, o) => sum + headingCost(o.mainland, a, o.w, o.R), 0);
+    if (cost < bestCost) {
+      best = a;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+/**
+ * The default reference line: the edge of the first swath of the widest operation (the sprayer, in a
+ * system with one) where the track stage would put its tracks alone at this heading (the offset that
+ * leaves the least unworked, tracks/generateTracks.ts): its lanes then fit the field as well as its own
+ * plan's, and the narrower machines follow. The field's edge where the widest has no track.
+ */
+function widestPhase(
+  traffic: ResolvedTraffic,
+  prepared: LocalField,
+  directionRadians: number,
+  drillPasses: number,
+): number {
+  const widest = traffic.operations.reduce((a, o) => (o.widthMeters > a.widthMeters ? o : a));
+  const kw = widest.widthMeters;
+  const depth = headlandPassesFor(drillPasses, widest.multiple) * kw;
+  const mainland = depth > 0 ? offsetPolygons(prepared.field, -depth) : prepared.field;
+  const edge = fieldEdgeAcross(prepared.field, directionRadians);
+  const first = mainland.length > 0 ? generateTracks(mainland, directionRadians, kw).tracks[0] : undefined;
+  if (!first) return edge;
+  // The sprayer's lines lie at ref + kw/2 + j·kw; the others' (drill centres) at ref + w/2 + i·w (full first pass).
+  const offset =
+    widest.kind === 'sprayer'
+      ? kw / 2
+      : drillPhaseMeters({ firstPass: traffic.firstPass, baseWidthMeters: traffic.baseWidthMeters });
+  const line = first.v - offset;
+  // The reference line nearest the field's edge at or below it, on the same grid.
+  return line - kw * Math.ceil((line - edge) / kw);
+}
+
+/** An operation's wheel footprints (working passes; turns and connectors when asked), local frame. */
+interface Footprints {
+  working: PathsD;
+  turns?: PathsD;
+}
+
+function footprintsOf(plan: Plan, op: ResolvedOperation, prepared: LocalField, turns: boolean): Footprints {
+  const print = (part: 'working' | 'turns'): PathsD =>
+    wheelFootprint(plan, prepared.frame, op.gaugeMeters, op.tyreWidthMeters, part);
+  return { working: print('working'), ...(turns ? { turns: print('turns') } : {}) };
+}
+
+function shares(footprints: Footprints[], prepared: LocalField): TrafficShares {
   const area = prepared.fieldAreaSquareMeters;
-  const working = plans.map(({ plan, op }) => wheelFootprint(plan, prepared.frame, op.gaugeMeters, op.tyreWidthMeters));
-  const all = plans.map(({ plan, op }) =>
-    wheelFootprint(plan, prepared.frame, op.gaugeMeters, op.tyreWidthMeters, true),
-  );
-  const traffickedSquareMeters = traffickedArea(working, prepared.field);
+  const working = unionPolygons(footprints.flatMap((f) => f.working));
+  const traffickedSquareMeters = traffickedArea([working], prepared.field);
+  const turns = footprints.flatMap((f) => (f.turns ? [f.turns] : []));
   return {
     traffickedShare: round6(traffickedSquareMeters / area),
-    traffickedShareWithTurns: round6(traffickedArea(all, prepared.field) / area),
+    ...(turns.length > 0
+      ? { traffickedShareWithTurns: round6(traffickedArea([working, ...turns], prepared.field) / area) }
+      : {}),
     traffickedSquareMeters: Math.round(traffickedSquareMeters * 100) / 100,
   };
 }
@@ -104,11 +167,9 @@ function operationPlan(
   request: PathPlanRequest,
   plan: Plan,
   prepared: LocalField,
+  footprints: Footprints,
 ): TrafficOperationPlan {
-  const own = traffickedArea(
-    [wheelFootprint(plan, prepared.frame, op.gaugeMeters, op.tyreWidthMeters)],
-    prepared.field,
-  );
+  const own = traffickedArea([footprints.working], prepared.field);
   return {
     name: op.name,
     kind: op.kind,
@@ -160,8 +221,8 @@ export function trafficSetup(request: TrafficSystemRequest): TrafficSetup {
 /** The system's result from its plans on the grid (in `plannings` order) and, when compared, the plans alone. */
 export function trafficResult(setup: TrafficSetup, onGrid: Plan[], alone?: Plan[]): TrafficSystemResult {
   const { traffic, prepared, grid, plannings } = setup;
-  const planned = plannings.map((p, i) => ({ op: p.op, plan: onGrid[i] }));
-  const operations = plannings.map((p, i) => operationPlan(p.op, p.passes, p.onGrid, onGrid[i], prepared));
+  const prints = plannings.map((p, i) => footprintsOf(onGrid[i], p.op, prepared, traffic.includeTurns));
+  const operations = plannings.map((p, i) => operationPlan(p.op, p.passes, p.onGrid, onGrid[i], prepared, prints[i]));
   if (traffic.drill !== undefined && traffic.sprayer !== undefined) {
     const sprayer = traffic.operations[traffic.sprayer];
     operations[traffic.drill].tramlinePasses = markTramlines(onGrid[traffic.drill], prepared.frame, grid, {
@@ -190,16 +251,15 @@ export function trafficResult(setup: TrafficSetup, onGrid: Plan[], alone?: Plan[
     },
     lanes,
     operations,
-    system: shares(planned, prepared),
+    system: shares(prints, prepared),
   };
-  if (alone)
+  if (alone) {
+    const own = plannings.map((p, i) => footprintsOf(alone[i], p.op, prepared, traffic.includeTurns));
     result.independent = {
-      operations: plannings.map((p, i) => operationPlan(p.op, p.passes, p.alone, alone[i], prepared)),
-      shares: shares(
-        plannings.map((p, i) => ({ op: p.op, plan: alone[i] })),
-        prepared,
-      ),
+      operations: plannings.map((p, i) => operationPlan(p.op, p.passes, p.alone, alone[i], prepared, own[i])),
+      shares: shares(own, prepared),
     };
+  }
   return result;
 }
 

@@ -51,6 +51,8 @@ export interface TrafficInput {
   referenceLine?: { point: Position; headingDegrees: number };
   /** Also plan each operation alone at its own best heading, for comparison (default true). */
   compareIndependent?: boolean;
+  /** Also report the share with the turns' and connectors' footprints (`traffickedShareWithTurns`; default false). */
+  includeTurns?: boolean;
 }
 
 export interface TrafficSystemRequest {
@@ -116,8 +118,8 @@ export interface TrafficOperationPlan {
 export interface TrafficShares {
   /** Union of the wheel footprints of every operation's working passes (tracks, headland passes) ÷ field area. */
   traffickedShare: number;
-  /** The same, turns and connectors included. */
-  traffickedShareWithTurns: number;
+  /** The same, turns and connectors included (with `traffic.includeTurns`). */
+  traffickedShareWithTurns?: number;
   traffickedSquareMeters: number;
 }
 

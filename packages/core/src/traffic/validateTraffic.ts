@@ -38,6 +38,7 @@ export interface ResolvedTraffic {
   rowSpacingMeters?: number;
   referenceLine?: { point: Position; headingDegrees: number };
   compareIndependent: boolean;
+  includeTurns: boolean;
 }
 
 function fail(path: string, message: string): never {
@@ -130,8 +131,8 @@ function readOptions(t: Record<string, unknown>): Omit<ResolvedTraffic, 'operati
   if (t.firstPass !== undefined && t.firstPass !== 'full' && t.firstPass !== 'half')
     fail('traffic.firstPass', 'must be "full" or "half"');
   const row = t.rowSpacingMeters !== undefined ? positive(t.rowSpacingMeters, 'traffic.rowSpacingMeters') : undefined;
-  if (t.compareIndependent !== undefined && typeof t.compareIndependent !== 'boolean')
-    fail('traffic.compareIndependent', 'must be a boolean');
+  for (const k of ['compareIndependent', 'includeTurns'])
+    if (t[k] !== undefined && typeof t[k] !== 'boolean') fail(`traffic.${k}`, 'must be a boolean');
   const referenceLine = readReferenceLine(t.referenceLine);
   return {
     tyreMarginMeters: (margin as number | undefined) ?? DEFAULT_TYRE_MARGIN_METERS,
@@ -139,6 +140,7 @@ function readOptions(t: Record<string, unknown>): Omit<ResolvedTraffic, 'operati
     ...(row !== undefined ? { rowSpacingMeters: row } : {}),
     ...(referenceLine ? { referenceLine } : {}),
     compareIndependent: t.compareIndependent !== false,
+    includeTurns: t.includeTurns === true,
   };
 }
 
