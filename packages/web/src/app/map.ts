@@ -32,6 +32,7 @@ const STROKE_PX: Partial<Record<LayerId, number>> = {
   turns: 1.6,
   connectors: 1.6,
   crosshatches: 1,
+  tramlines: 1.2,
 };
 
 export class MapView {
@@ -154,7 +155,7 @@ export class MapView {
           'fill-rule': 'evenodd',
         };
         if (area) attrs.fill = id === 'boundary' ? '#e8f2dc' : id === 'obstacles' ? 'rgba(140,45,25,0.25)' : 'none';
-        if (id === 'connectors' || id === 'crosshatches') attrs['stroke-dasharray'] = '5 4';
+        if (id === 'connectors' || id === 'crosshatches' || id === 'tramlines') attrs['stroke-dasharray'] = '5 4';
         if (id === 'obstacles' && f.properties?.['passable'] === true) attrs['stroke-dasharray'] = '3 3';
         const title = describeFeature(f);
         g.append(s('path', attrs, title ? s('title', {}, title) : null));
