@@ -175,7 +175,8 @@ function rectangleBlock(): string[] {
         .map(
           (o, i) =>
             `${o.name} ${pct(o.traffickedShare)} on the lanes (uncovered ${pct(o.plan.metrics.uncoveredRatio)}), ` +
-            `${pct(r.independent!.operations[i].traffickedShare)} alone at ${r.independent!.operations[i].plan.heading.degrees}°`,
+            `${pct(r.independent!.operations[i].traffickedShare)} alone at ` +
+            `${r.independent!.operations[i].plan.heading.degrees}°`,
         )
         .join('; ') +
       '.',
@@ -188,6 +189,9 @@ interface FieldOutcome {
   areaHa: number;
   error?: string;
   faults?: number[];
+  /** checkPlan faults of each operation planned alone, and whether any plan fired its time limit. */
+  faultsAlone?: number[];
+  timeLimit?: boolean;
   share?: number;
   shareAlone?: number;
   unworkedDelta?: number[];
@@ -216,6 +220,12 @@ function benchField(id: string, areaHa: number, field: PathPlanRequest['field'])
       id,
       areaHa,
       faults: both.operations.map((o) => checkPlan(o.request as PathPlanRequest, o.plan).violations.length),
+      faultsAlone: both.independent!.operations.map(
+        (o) => checkPlan(o.request as PathPlanRequest, o.plan).violations.length,
+      ),
+      timeLimit: [...both.operations, ...both.independent!.operations].some((o) =>
+        o.plan.warnings.some((w) => w.code === 'time-limit'),
+      ),
       share: both.system.traffickedShare,
       shareAlone: both.independent!.shares.traffickedShare,
       unworkedDelta: both.operations.map(
@@ -247,7 +257,11 @@ async function corpusBlock(dir: string, filter?: string): Promise<string[]> {
     const o = benchField(row.id, row.areaHa, parsed.geometry);
     out.push(o);
     process.stderr.write(
-      `${row.id}: ${o.error ?? `share ${pct(o.share!)} / alone ${pct(o.shareAlone!)}, faults ${o.faults!.join('/')}, cpu ×${o.cpuRatio!.toFixed(2)}`}\n`,
+      `${row.id}: ${
+        o.error ??
+        `share ${pct(o.share!)} / alone ${pct(o.shareAlone!)}, faults ${o.faults!.join('/')}, ` +
+          `cpu ×${o.cpuRatio!.toFixed(2)}`
+      }\n`,
     );
   }
   return summariseCorpus(out);
@@ -273,14 +287,18 @@ function summariseCorpus(out: FieldOutcome[]): string[] {
     '',
     '| | on the lanes | planned alone |',
     '|---|---|---|',
-    `| trafficked share, median | ${pct(median(ok.map((o) => o.share!)))} | ${pct(median(ok.map((o) => o.shareAlone!)))} |`,
-    `| trafficked share, worst | ${pct(worst(ok.map((o) => o.share!)))} | ${pct(worst(ok.map((o) => o.shareAlone!)))} |`,
+    `| trafficked share, median | ${pct(median(ok.map((o) => o.share!)))} | ` +
+      `${pct(median(ok.map((o) => o.shareAlone!)))} |`,
+    `| trafficked share, worst | ${pct(worst(ok.map((o) => o.share!)))} | ` +
+      `${pct(worst(ok.map((o) => o.shareAlone!)))} |`,
     '',
-    '| operation | checkPlan faults (fields) | unworked − alone: median | worst | fields over 2 points |',
-    '|---|---|---|---|---|',
+    '| operation | checkPlan faults (fields) | faults planned alone | unworked − alone: median | worst | ' +
+      'fields over 2 points |',
+    '|---|---|---|---|---|---|',
     ...names.map(
       (n, i) =>
         `| ${n} | ${ok.reduce((a, o) => a + o.faults![i], 0)} (${faultFields[i].join(', ') || 'none'}) | ` +
+        `${ok.reduce((a, o) => a + o.faultsAlone![i], 0)} | ` +
         `${(100 * median(ok.map((o) => o.unworkedDelta![i]))).toFixed(2)} points | ` +
         `${(100 * worst(ok.map((o) => o.unworkedDelta![i]))).toFixed(2)} points | ` +
         `${over2[i].length} ${over2[i].length ? `(${over2[i].join(', ')})` : ''} |`,
@@ -290,6 +308,14 @@ function summariseCorpus(out: FieldOutcome[]): string[] {
       `${median(ok.map((o) => o.cpuRatio!)).toFixed(2)}× the three operations' mean ` +
       `(${median(ok.map((o) => o.cpuRatioDrill!)).toFixed(2)}× the drill's; target ≤ 3.5×); ` +
       `worst field ${worst(ok.map((o) => o.cpuRatio!)).toFixed(2)}×.`,
+    '',
+    `Plans that fired their wall-clock cap (warning \`time-limit\`, maxOptimizerTime 10 s; such a plan may differ ` +
+      `on a less loaded machine): ${
+        ok
+          .filter((o) => o.timeLimit)
+          .map((o) => o.id)
+          .join(', ') || 'none'
+      }.`,
     '',
   ];
   return lines;
@@ -308,7 +334,8 @@ export async function runTrafficSection(opts: TrafficBenchOptions, command: stri
     '',
     `Written by \`${command}\` (packages/cli/src/commands/bench-traffic.ts). ` +
       `CPU per process on a shared machine (${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}); ` +
-      'shares are deterministic. The trafficked share is the union of the wheel footprints ' +
+      'shares are deterministic unless a plan fires its time limit (listed below). ' +
+      'The trafficked share is the union of the wheel footprints ' +
       '(two lanes ± gauge/2, a tyre wide) of every working pass (tracks and headland passes) ÷ field area; ' +
       '"with turns" adds the turns and connectors (option `traffic.includeTurns`).',
     '',
