@@ -466,10 +466,13 @@ export const CreateKeySchema = z
   .strictObject({
     name: z.string().min(1).max(200),
     partnerUserId: z.string().min(1).max(200).optional(),
-    expiresAt: z.iso.datetime({ offset: true }).optional().openapi({
-      description:
-        'When the key stops working (ISO 8601 with a time zone; must be in the future). Omitted: the key works until revoked.',
-    }),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .openapi({
+        description:
+          'When the key stops working (ISO 8601 with a time zone; must be in the future). Omitted: the key works until revoked.',
+      }),
   })
   .openapi('CreateApiKeyRequest');
 
