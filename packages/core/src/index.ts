@@ -39,3 +39,4 @@ export type {
   LonLatPolygon,
 } from './request/normalizeRequest.js';
 export * from './traffic/index.js';
+export type { TrackReference } from './request/trackReference.js';

@@ -263,11 +263,19 @@ export function trafficResult(setup: TrafficSetup, onGrid: Plan[], alone?: Plan[
   return result;
 }
 
-/** Plans every operation of the system on one lane grid (and, unless asked not to, each alone). */
-export function planTrafficSystem(request: TrafficSystemRequest, runtime: PlanRuntime = {}): TrafficSystemResult {
+/**
+ * Plans every operation of the system on one lane grid (and, unless asked not to, each alone), each
+ * planning by `planner` (default `planRoute` with `runtime`): the operations' requests on the grid
+ * first, in order, then those alone.
+ */
+export function planTrafficSystem(
+  request: TrafficSystemRequest,
+  runtime: PlanRuntime = {},
+  planner: (request: PathPlanRequest) => Plan = (r) => planRoute(r, runtime),
+): TrafficSystemResult {
   const setup = trafficSetup(request);
-  const onGrid = setup.plannings.map((p) => planRoute(p.onGrid, runtime));
-  const alone = setup.traffic.compareIndependent ? setup.plannings.map((p) => planRoute(p.alone, runtime)) : undefined;
+  const onGrid = setup.plannings.map((p) => planner(p.onGrid));
+  const alone = setup.traffic.compareIndependent ? setup.plannings.map((p) => planner(p.alone)) : undefined;
   return trafficResult(setup, onGrid, alone);
 }
 
