@@ -181,6 +181,17 @@ export const PathPlanRequestSchema = z
           .optional()
           .openapi({ description: 'Preferred bearing, degrees clockwise from north' }),
         trackType: z.enum(['straight', 'curved']).optional(),
+        referenceLine: z
+          .strictObject({
+            point: z.tuple([num(-180, 180), num(-90, 90)]),
+            offsetMeters: num(-10_000, 10_000).optional(),
+          })
+          .optional()
+          .openapi({
+            description:
+              'Extension: straight tracks on a lane grid, their centre lines offsetMeters + i·widthMeters ' +
+              'to the right of the line through point along preferredDirectionDegrees (which it needs)',
+          }),
       })
       .optional(),
     boundary: FieldGeometrySchema.optional().openapi({

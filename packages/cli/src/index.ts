@@ -121,6 +121,24 @@ function program(): Command {
     });
 
   cmd
+    .command('traffic')
+    .description(
+      'plan several operations on one field on one set of lanes: tramlines, trafficked share (docs/traffic.md)',
+    )
+    .argument('<boundary-file>', 'GeoJSON, WKT, KML, zipped Shapefile or ISO-XML TASKDATA.XML')
+    .requiredOption(
+      '--system <file.json>',
+      '{ "traffic": { "gaugeMeters", "tyreWidthMeters", … }, "operations": [ … ] }',
+    )
+    .option('-f, --format <fmt>', 'json | geojson | isoxml (TASKDATA.XML; zipped when -o ends in .zip)', 'json')
+    .option('--no-independent', 'skip planning each operation alone for comparison')
+    .option('-o, --out <file>', 'write here instead of stdout')
+    .action(async (file: string, opts: import('./commands/traffic.js').TrafficCommandOptions) => {
+      const { runTraffic } = await import('./commands/traffic.js');
+      cmd.setOptionValue('exitCode', await runTraffic(file, opts));
+    });
+
+  cmd
     .command('sequence')
     .description('plan several fields and the order to work them from a staging area (docs/sequencing.md)')
     .argument('<boundary-files...>', 'one or more boundary files (every field in each)')
@@ -183,7 +201,7 @@ function program(): Command {
     )
     .option(
       '--section <name>',
-      'all (default: corpus and route) | corpus | route | machines | scale | fleet: which sections to run and write',
+      'all (default: corpus and route) | corpus | route | machines | scale | fleet | traffic: which sections to run',
       'all',
     )
     .option('--config <ids>', 'machines section: configurations w3-r12,w36-r12,w12-r9,w6-r6 (default all)')

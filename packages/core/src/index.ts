@@ -49,3 +49,5 @@ export type {
   LonLatPolygon,
 } from './request/normalizeRequest.js';
 export * from './fleet/index.js';
+export * from './traffic/index.js';
+export type { TrackReference } from './request/trackReference.js';

@@ -111,6 +111,13 @@ export interface TracksInput {
   /** Preferred track bearing in degrees clockwise from north; omitted = best heading search. */
   preferredDirectionDegrees?: number;
   trackType?: 'straight' | 'curved';
+  /**
+   * Straight tracks on a lane grid: the track centre lines lie at `offsetMeters + i · widthMeters`
+   * (i any integer) to the right of the line through `point` along `preferredDirectionDegrees`
+   * (which it needs), seen facing along that heading. Omitted: the planner offsets the tracks to
+   * leave the least unworked.
+   */
+  referenceLine?: { point: Position; offsetMeters?: number };
 }
 
 /**

@@ -5,3 +5,4 @@ export { checkPlanFeatureCollection, distanceMeters } from './check.js';
 export type { PlanCheckOptions } from './check.js';
 export * from './archive.js';
 export * from './fleet.js';
+export * from './traffic.js';

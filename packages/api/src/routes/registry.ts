@@ -8,11 +8,13 @@ import { partnerRoutes } from './partner.js';
 import { userKeyRoutes } from './user-keys.js';
 import { planningExtrasRoutes, portalRoutes } from '../portals/routes.js';
 import { jobRoutes } from '../jobs/routes.js';
+import { trafficRoutes } from './traffic.js';
 
 export const extraRoutes: ((deps: Deps) => OpenAPIHono<AppEnv>)[] = [
   partnerRoutes,
   landRoutes,
   planningExtrasRoutes,
+  trafficRoutes,
   (deps) => portalRoutes(deps),
   jobRoutes,
   userKeyRoutes,

@@ -605,8 +605,8 @@ export function summariseRoutes(
 export async function runBench(opts: BenchOptions): Promise<number> {
   const command = `npm run bench${process.argv.length > 3 ? ` -- ${process.argv.slice(3).join(' ')}` : ''}`;
   const section = opts.section ?? 'all';
-  if (!['all', 'corpus', 'route', 'machines', 'scale', 'fleet'].includes(section))
-    throw new Error(`--section: one of all, corpus, route, machines, scale, fleet (got ${section})`);
+  if (!['all', 'corpus', 'route', 'machines', 'scale', 'fleet', 'traffic'].includes(section))
+    throw new Error(`--section: one of all, corpus, route, machines, scale, fleet, traffic (got ${section})`);
   if (section === 'machines') {
     await runMachinesSection(opts, command);
     return 0;
@@ -614,6 +614,10 @@ export async function runBench(opts: BenchOptions): Promise<number> {
   const out = opts.out ?? 'docs/BENCHMARKS.md';
   if (section === 'scale') return runScaleSection(opts, command, out);
   if (section === 'fleet') return runFleetSection(opts, command, out);
+  if (section === 'traffic') {
+    const { runTrafficSection } = await import('./bench-traffic.js');
+    return runTrafficSection(opts, command, out);
+  }
   let ok = true;
   if (section !== 'route') {
     const results = await benchCorpus(opts);

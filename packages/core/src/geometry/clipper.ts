@@ -65,8 +65,13 @@ export function sharedOffset(paths: PathsD, deltaMeters: number, arcToleranceMet
 }
 
 /** Buffers open polylines by `halfWidthMeters` with flat (butt) ends and round joins: the swaths. */
-export function bufferPolylines(paths: PathsD, halfWidthMeters: number, closed = false): PathsD {
-  return W.inflate(paths, halfWidthMeters, closed ? 'joined' : 'butt', PRECISION, 0.01);
+export function bufferPolylines(
+  paths: PathsD,
+  halfWidthMeters: number,
+  closed = false,
+  arcToleranceMeters = 0.01,
+): PathsD {
+  return W.inflate(paths, halfWidthMeters, closed ? 'joined' : 'butt', PRECISION, arcToleranceMeters);
 }
 
 /** The union, on a grid of `precision` decimals (2, Clipper's default, unless asked). */

@@ -18,6 +18,7 @@ import type {
   SmoothingStrategyType,
 } from '../types.js';
 import { readAccessPoints } from './accessPoints.js';
+import { readTrackReference, type TrackReference } from './trackReference.js';
 
 export { LIMITS, DEFAULTS } from './limits.js';
 import { LIMITS, DEFAULTS } from './limits.js';
@@ -90,6 +91,8 @@ export interface PlanSettings {
   fitHeadlandToTurns: boolean;
   /** Preferred bearing, degrees clockwise from north, or undefined for the heading search. */
   preferredHeadingDegrees?: number;
+  /** `tracks.referenceLine`: the straight tracks on its lane grid (request/trackReference.ts). */
+  trackReference?: TrackReference;
   smoothingStrategy?: SmoothingStrategyType;
   options: PlanOptionName[];
   routeOptions: ResolvedRouteOptions;
@@ -541,6 +544,8 @@ export function normalizeRequest(request: PathPlanRequest): PlanSettings {
   };
   const heading = readHeading(req);
   if (heading !== undefined) settings.preferredHeadingDegrees = heading;
+  const reference = readTrackReference(req);
+  if (reference) settings.trackReference = reference;
   const smoothing = (request as PathPlanRequest).smoothingStrategy;
   if (smoothing) settings.smoothingStrategy = smoothing;
   if (settings.routeOptions.calculateRefillPoints) settings.refillCapacity = readRefillCapacity(req);

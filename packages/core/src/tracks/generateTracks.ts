@@ -3,7 +3,7 @@
  * scanline over the polygon's edges in a frame rotated to the track direction (exact and
  * O(n + k) per heading; holes and concave bays split a scanline into several tracks).
  */
-import type { PathsD } from '../geometry/clipper.js';
+import { offsetPolygons, type PathsD } from '../geometry/clipper.js';
 import { sortAscending } from '../geometry/vec.js';
 import { DEFAULTS } from '../request/normalizeRequest.js';
 
@@ -253,17 +253,65 @@ function phasedScanlines(
 }
 
 /**
+ * A grid line beyond the polygon's side counts when its swath still reaches this share of a width
+ * into the polygon: it is scanned against the polygon grown to reach it (the strip it works would
+ * otherwise be left, the grid allowing no other line there).
+ */
+const EDGE_LINE_REACH = 0.1;
+
+/**
+ * The scanlines one width apart on the lane grid through `gridAcrossMeters` (v of any grid line); with
+ * `edgeLines`, the grid lines just beyond either side whose swath reaches EDGE_LINE_REACH·w into it too.
+ */
+function gridScanlines(
+  poly: PathsD,
+  directionRadians: number,
+  widthMeters: number,
+  gridAcrossMeters: number,
+  edgeLines: boolean,
+): { v0: number; lines: number[][] } {
+  const w = widthMeters;
+  const { vmin, vmax } = acrossExtent(poly, directionRadians);
+  if (!(vmax > vmin)) return { v0: 0, lines: [] };
+  let v0 = gridAcrossMeters + w * Math.ceil((vmin - gridAcrossMeters) / w);
+  const count = Math.max(0, Math.floor((vmax - v0) / w) + 1);
+  const lines = scanAt(poly, directionRadians, v0, w, count);
+  if (!edgeLines) return { v0, lines };
+  const edge = (v: number, gap: number): number[] | undefined => {
+    if (!(gap > 0 && gap <= w / 2 - EDGE_LINE_REACH * w)) return undefined;
+    const xs = scanAt(offsetPolygons(poly, gap + 1e-3), directionRadians, v, w, 1)[0];
+    return piecesOf(xs).length > 0 ? xs : undefined;
+  };
+  const below = edge(v0 - w, vmin - (v0 - w)),
+    above = edge(v0 + count * w, v0 + count * w - vmax);
+  if (above) lines.push(above);
+  if (below) {
+    lines.unshift(below);
+    v0 -= w;
+  }
+  return { v0, lines };
+}
+
+/**
  * Tracks over the mainland along `directionRadians`, one width apart, offset across the heading
  * to leave the least unworked (`phasedScanlines`), counting the track ends as the track stage
  * extends them afterwards (`extensionFraction` of the full extension, tracks/extendTracks.ts).
+ * With `gridAcrossMeters` (the across-track coordinate of one line of a lane grid,
+ * request/trackReference.ts), the tracks lie on that grid's lines instead (`gridScanlines`; with
+ * `gridEdgeLines`, where headland passes leave room, also on the lines just beyond the polygon).
  */
 export function generateTracks(
   mainland: PathsD,
   directionRadians: number,
   widthMeters: number,
   extensionFraction = DEFAULTS.trackExtensionFraction,
+  gridAcrossMeters?: number,
+  gridEdgeLines = false,
 ): TrackSet {
-  const { v0, lines } = phasedScanlines(mainland, directionRadians, widthMeters, extensionFraction);
+  const { v0, lines } =
+    gridAcrossMeters === undefined
+      ? phasedScanlines(mainland, directionRadians, widthMeters, extensionFraction)
+      : gridScanlines(mainland, directionRadians, widthMeters, gridAcrossMeters, gridEdgeLines);
   const c = Math.cos(directionRadians),
     s = Math.sin(directionRadians);
   const tracks: Track[] = [];

@@ -24,6 +24,7 @@ import { DEFAULTS, type PlanSettings } from '../request/normalizeRequest.js';
 import type { LocalField } from '../geometry/prepareField.js';
 import type { HeadlandStage } from '../headland/planHeadlands.js';
 import { searchHeading } from './searchHeading.js';
+import { referenceAcrossMeters } from '../request/trackReference.js';
 
 /** Track direction (radians CCW from +x, [0, π)) → bearing in degrees clockwise from north, [0, 180). */
 export function directionToBearingDegrees(directionRadians: number): number {
@@ -114,6 +115,8 @@ export interface TrackStageInput {
    * cell and no strip passes.
    */
   hurry?: (what: string) => boolean;
+  /** `tracks.referenceLine`: the across-track coordinate of one line of the lane grid the straight tracks lie on. */
+  gridAcrossMeters?: number;
 }
 
 export interface PlannedTracks {
@@ -174,7 +177,23 @@ export function planFieldTracks(
     region: planning.region,
     ...(planning.judgeHeadland ? { judgeHeadland: planning.judgeHeadland } : {}),
     ...(planning.hurry ? { hurry: planning.hurry } : {}),
+    ...gridOf(settings, prepared, chosen.directionRadians),
   });
+}
+
+/** `tracks.referenceLine` in the planning's frame: the across-track coordinate of one grid line. */
+function gridOf(settings: PlanSettings, prepared: LocalField, directionRadians: number): { gridAcrossMeters?: number } {
+  const ref = settings.trackReference;
+  if (!ref || settings.preferredHeadingDegrees === undefined) return {};
+  const point = prepared.frame.toLocal(ref.point[0], ref.point[1]);
+  return {
+    gridAcrossMeters: referenceAcrossMeters(
+      point,
+      ref.offsetMeters,
+      settings.preferredHeadingDegrees,
+      directionRadians,
+    ),
+  };
 }
 
 /** What the wall-clock cap cuts here (the `time-limit` warning). */
@@ -197,7 +216,14 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
     curvedSet && curved
       ? curvedSet
       : mainland.length > 0
-        ? generateTracks(mainland, directionRadians, w)
+        ? generateTracks(
+            mainland,
+            directionRadians,
+            w,
+            DEFAULTS.trackExtensionFraction,
+            inp.gridAcrossMeters,
+            inp.passCount > 0,
+          )
         : { directionRadians, tracks: [], lineCount: 0 };
   // The widen-or-keep step judges the tracks as generated (one heading, ends not extended): a planning it drops is
   // neither weighed in cells nor extended.

@@ -89,3 +89,26 @@ describe('warnings', () => {
     expect(c.other).toEqual([]);
   });
 });
+
+describe('the tramlines layer', () => {
+  it("holds a traffic system's tramline passes and lanes, not its tracks", () => {
+    const c = classifyPlan({
+      type: 'FeatureCollection',
+      features: [
+        line('TramlinePass', undefined, [
+          [0, 0],
+          [0, 1],
+        ]),
+        line('Lane', undefined, [
+          [1, 0],
+          [1, 1],
+        ]),
+        line('Track', 0, [
+          [2, 0],
+          [2, 1],
+        ]),
+      ],
+    });
+    expect(layerCounts(c)).toMatchObject({ tramlines: 2, tracks: 1 });
+  });
+});

@@ -15,6 +15,7 @@ export type LayerId =
   | 'connectors'
   | 'direction'
   | 'crosshatches'
+  | 'tramlines'
   | 'refill'
   | 'staging'
   | 'warnings'
@@ -52,6 +53,14 @@ export const LAYERS: readonly LayerStyle[] = [
     types: ['ExteriorHeadland', 'InteriorHeadland'],
   },
   { id: 'tracks', label: 'Tracks', color: '#1f5fbf', swatch: 'line', types: ['Track'] },
+  // Controlled traffic (POST /api/path-plans/traffic/geojson): the wheel lanes and the drill's tramline passes.
+  {
+    id: 'tramlines',
+    label: 'Tramlines and lanes',
+    color: '#b8860b',
+    swatch: 'dashed',
+    types: ['TramlinePass', 'Lane'],
+  },
   { id: 'turns', label: 'Turns', color: '#c2185b', swatch: 'line', types: ['Turn'] },
   { id: 'connectors', label: 'Connectors', color: '#555555', swatch: 'dashed', types: ['Connector'] },
   // Arrows and pass numbers computed from the route (route.ts passArrows).

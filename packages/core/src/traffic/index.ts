@@ -1,0 +1,4 @@
+export { planTrafficSystem, planTrafficSystemAsync, headlandPassesFor } from './planTrafficSystem.js';
+export { nearestMultiples, MAX_OPERATIONS, DEFAULT_TYRE_MARGIN_METERS } from './validateTraffic.js';
+export { tramRhythm } from './tramlines.js';
+export type * from './types.js';

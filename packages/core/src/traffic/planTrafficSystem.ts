@@ -1,0 +1,296 @@
+/**
+ * `planTrafficSystem(request)`: several operations on one field on one set of lanes (controlled
+ * traffic). Each operation is planned by `planRoute` with its tracks put on the lane grid
+ * (`tracks.referenceLine`, request/trackReference.ts) at one heading; the drill's plan marks its
+ * tramline passes; the trafficked share is the union of every operation's wheel footprints ÷ the
+ * field's area. For comparison the same operations can be planned each alone at its own best heading.
+ */
+import { PlanError } from '../errors.js';
+import { offsetPolygons, unionPolygons, type PathsD } from '../geometry/clipper.js';
+import { prepareField, type LocalField } from '../geometry/prepareField.js';
+import { planRoute, type PlanRuntime } from '../plan.js';
+import { DEFAULTS, normalizeRequest } from '../request/normalizeRequest.js';
+import { bearingToDirectionRadians, directionToBearingDegrees } from '../tracks/planTracks.js';
+import { headingCost, searchHeading } from '../tracks/searchHeading.js';
+import { generateTracks } from '../tracks/generateTracks.js';
+import type { Plan, PathPlanRequest } from '../types.js';
+import { traffickedArea, wheelFootprint } from './footprint.js';
+import {
+  acrossOf,
+  drillPhaseMeters,
+  fieldEdgeAcross,
+  linesInField,
+  operationLineAcross,
+  referenceLineOption,
+  type LaneGrid,
+} from './laneGrid.js';
+import { markTramlines } from './tramlines.js';
+import type { TrafficOperationPlan, TrafficShares, TrafficSystemRequest, TrafficSystemResult } from './types.js';
+import { validateTraffic, type ResolvedOperation, type ResolvedTraffic } from './validateTraffic.js';
+
+/** The headland passes of an operation m·w wide: as many as fill the drill's depth, at least one (none with none). */
+export function headlandPassesFor(drillPasses: number, multiple: number): number {
+  return drillPasses === 0 ? 0 : Math.max(1, Math.round(drillPasses / multiple));
+}
+
+/** The shape-A request of one operation, without its tracks. */
+function operationRequest(request: TrafficSystemRequest, op: ResolvedOperation, passes?: number): PathPlanRequest {
+  const field = request.field ?? request.boundary;
+  if (!field)
+    throw new PlanError('invalid-request', 'field: required (a GeoJSON Polygon or MultiPolygon)', [
+      { path: 'field', message: 'required' },
+    ]);
+  return {
+    field,
+    machine: op.machine,
+    ...(request.headland || passes !== undefined
+      ? { headland: { ...(request.headland ?? {}), ...(passes !== undefined ? { passes } : {}) } }
+      : {}),
+    ...(request.obstacles ? { obstacles: request.obstacles } : {}),
+    ...(request.options !== undefined ? { options: request.options } : {}),
+    ...(request.smoothingStrategy ? { smoothingStrategy: request.smoothingStrategy } : {}),
+    ...(request.accessPoints ? { accessPoints: request.accessPoints } : {}),
+    ...(op.routeOptions ? { routeOptions: op.routeOptions } : {}),
+  };
+}
+
+/**
+ * The lanes' heading and reference line: the request's AB line, or the drill's searched heading and
+ * the field's edge.
+ */
+function laneGridOf(traffic: ResolvedTraffic, base: PathPlanRequest, prepared: LocalField): LaneGrid {
+  const w = traffic.baseWidthMeters;
+  const ref = traffic.referenceLine;
+  let headingDegrees: number;
+  if (ref) headingDegrees = ref.headingDegrees;
+  else
+    headingDegrees = directionToBearingDegrees(
+      systemDirection(traffic, prepared, normalizeRequest(base).headlandPasses),
+    );
+  const directionRadians = bearingToDirectionRadians(headingDegrees);
+  const grid = { headingDegrees, directionRadians, baseWidthMeters: w, firstPass: traffic.firstPass };
+  const refAcrossMeters = ref
+    ? acrossOf(grid, ...prepared.frame.toLocal(ref.point[0], ref.point[1]))
+    : widestPhase(traffic, prepared, directionRadians, normalizeRequest(base).headlandPasses);
+  return { ...grid, refAcrossMeters };
+}
+
+/**
+ * The lanes' direction when no AB line is given: each operation's best heading alone (its heading search
+ * on its own mainland, tracks/searchHeading.ts) is a candidate; the one whose summed heading cost over
+ * all the operations (their estimated turning travel, meters) is least wins (ties: the first operation's).
+ */
+function systemDirection(traffic: ResolvedTraffic, prepared: LocalField, drillPasses: number): number {
+  const machines = traffic.operations.map((op) => {
+    const depth = headlandPassesFor(drillPasses, op.multiple) * op.widthMeters;
+    const inner = depth > 0 ? offsetPolygons(prepared.field, -depth) : prepared.field;
+    const R = op.machine.turnRadiusMeters ?? DEFAULTS.turnRadiusMeters;
+    return { mainland: inner.length > 0 ? inner : prepared.field, w: op.widthMeters, R };
+  });
+  const seen = new Set<number>();
+  let best = NaN,
+    bestCost = Infinity;
+  for (const m of machines) {
+    const a = searchHeading(prepared.field, m.mainland, m.w, m.R).directionRadians;
+    const key = Math.round(a * 1e6);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const cost = machines.reduce((sum, o) => sum + headingCost(o.mainland, a, o.w, o.R), 0);
+    if (cost < bestCost) {
+      best = a;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+/**
+ * The default reference line: the edge of the first swath of the widest operation (the sprayer, in a
+ * system with one) where the track stage would put its tracks alone at this heading (the offset that
+ * leaves the least unworked, tracks/generateTracks.ts): its lanes then fit the field as well as its own
+ * plan's, and the narrower machines follow. The field's edge where the widest has no track.
+ */
+function widestPhase(
+  traffic: ResolvedTraffic,
+  prepared: LocalField,
+  directionRadians: number,
+  drillPasses: number,
+): number {
+  const widest = traffic.operations.reduce((a, o) => (o.widthMeters > a.widthMeters ? o : a));
+  const kw = widest.widthMeters;
+  const depth = headlandPassesFor(drillPasses, widest.multiple) * kw;
+  const mainland = depth > 0 ? offsetPolygons(prepared.field, -depth) : prepared.field;
+  const edge = fieldEdgeAcross(prepared.field, directionRadians);
+  const first = mainland.length > 0 ? generateTracks(mainland, directionRadians, kw).tracks[0] : undefined;
+  if (!first) return edge;
+  // The sprayer's lines lie at ref + kw/2 + j·kw; the others' (drill centres) at ref + w/2 + i·w (full first pass).
+  const offset =
+    widest.kind === 'sprayer'
+      ? kw / 2
+      : drillPhaseMeters({ firstPass: traffic.firstPass, baseWidthMeters: traffic.baseWidthMeters });
+  const line = first.v - offset;
+  // The reference line nearest the field's edge at or below it, on the same grid.
+  return line - kw * Math.ceil((line - edge) / kw);
+}
+
+/** An operation's wheel footprints (working passes; turns and connectors when asked), local frame. */
+interface Footprints {
+  working: PathsD;
+  turns?: PathsD;
+}
+
+function footprintsOf(plan: Plan, op: ResolvedOperation, prepared: LocalField, turns: boolean): Footprints {
+  const print = (part: 'working' | 'turns'): PathsD =>
+    wheelFootprint(plan, prepared.frame, op.gaugeMeters, op.tyreWidthMeters, part);
+  return { working: print('working'), ...(turns ? { turns: print('turns') } : {}) };
+}
+
+function shares(footprints: Footprints[], prepared: LocalField): TrafficShares {
+  const area = prepared.fieldAreaSquareMeters;
+  const working = unionPolygons(footprints.flatMap((f) => f.working));
+  const traffickedSquareMeters = traffickedArea([working], prepared.field);
+  const turns = footprints.flatMap((f) => (f.turns ? [f.turns] : []));
+  return {
+    traffickedShare: round6(traffickedSquareMeters / area),
+    ...(turns.length > 0
+      ? { traffickedShareWithTurns: round6(traffickedArea([working, ...turns], prepared.field) / area) }
+      : {}),
+    traffickedSquareMeters: Math.round(traffickedSquareMeters * 100) / 100,
+  };
+}
+
+const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+function operationPlan(
+  op: ResolvedOperation,
+  passes: number,
+  request: PathPlanRequest,
+  plan: Plan,
+  prepared: LocalField,
+  footprints: Footprints,
+): TrafficOperationPlan {
+  const own = traffickedArea([footprints.working], prepared.field);
+  return {
+    name: op.name,
+    kind: op.kind,
+    widthMeters: op.widthMeters,
+    multiple: op.multiple,
+    gaugeMeters: op.gaugeMeters,
+    tyreWidthMeters: op.tyreWidthMeters,
+    headlandPasses: passes,
+    request: request as unknown as Record<string, unknown>,
+    plan,
+    traffickedShare: round6(own / prepared.fieldAreaSquareMeters),
+  };
+}
+
+/** What a traffic system's plannings need: the resolved request, the field, the grid, each operation's requests. */
+export interface TrafficSetup {
+  request: TrafficSystemRequest;
+  traffic: ResolvedTraffic;
+  prepared: LocalField;
+  grid: LaneGrid;
+  /** Per operation: headland passes, the request on the grid, and the request alone (own heading). */
+  plannings: { op: ResolvedOperation; passes: number; onGrid: PathPlanRequest; alone: PathPlanRequest }[];
+}
+
+/** The traffic request checked and turned into one path-plan request per operation (on the grid, and alone). */
+export function trafficSetup(request: TrafficSystemRequest): TrafficSetup {
+  const traffic = validateTraffic(request);
+  const baseOp = traffic.operations[traffic.drill ?? 0];
+  const requestedPasses = normalizeRequest(operationRequest(request, baseOp)).headlandPasses;
+  const base = operationRequest(request, baseOp, requestedPasses);
+  const prepared = prepareField(normalizeRequest(base));
+  const grid = laneGridOf(traffic, base, prepared);
+  const plannings = traffic.operations.map((op) => {
+    const passes = headlandPassesFor(requestedPasses, op.multiple);
+    const alone = operationRequest(request, op, passes);
+    const line = operationLineAcross(grid, op.kind, op.widthMeters);
+    const onGrid: PathPlanRequest = {
+      ...alone,
+      tracks: {
+        preferredDirectionDegrees: grid.headingDegrees,
+        referenceLine: referenceLineOption(grid, prepared.frame, line),
+      },
+    };
+    return { op, passes, onGrid, alone };
+  });
+  return { request, traffic, prepared, grid, plannings };
+}
+
+/** The system's result from its plans on the grid (in `plannings` order) and, when compared, the plans alone. */
+export function trafficResult(setup: TrafficSetup, onGrid: Plan[], alone?: Plan[]): TrafficSystemResult {
+  const { traffic, prepared, grid, plannings } = setup;
+  const prints = plannings.map((p, i) => footprintsOf(onGrid[i], p.op, prepared, traffic.includeTurns));
+  const operations = plannings.map((p, i) => operationPlan(p.op, p.passes, p.onGrid, onGrid[i], prepared, prints[i]));
+  if (traffic.drill !== undefined && traffic.sprayer !== undefined) {
+    const sprayer = traffic.operations[traffic.sprayer];
+    operations[traffic.drill].tramlinePasses = markTramlines(onGrid[traffic.drill], prepared.frame, grid, {
+      multiple: sprayer.multiple,
+      gaugeMeters: sprayer.gaugeMeters,
+      shutOffWidthMeters: sprayer.tyreWidthMeters + traffic.tyreMarginMeters,
+      ...(traffic.rowSpacingMeters !== undefined ? { rowSpacingMeters: traffic.rowSpacingMeters } : {}),
+    });
+  }
+  const gauge = traffic.operations[traffic.drill ?? 0].gaugeMeters,
+    phase = grid.refAcrossMeters + drillPhaseMeters(grid);
+  const lanes = [
+    ...linesInField(prepared.field, grid, prepared.frame, phase - gauge / 2, grid.baseWidthMeters),
+    ...linesInField(prepared.field, grid, prepared.frame, phase + gauge / 2, grid.baseWidthMeters),
+  ];
+  const result: TrafficSystemResult = {
+    fieldAreaSquareMeters: prepared.fieldAreaSquareMeters,
+    baseWidthMeters: traffic.baseWidthMeters,
+    ...(traffic.drill !== undefined && traffic.sprayer !== undefined
+      ? { tramlineMultiple: traffic.operations[traffic.sprayer].multiple }
+      : {}),
+    referenceLine: {
+      point: referenceLineOption(grid, prepared.frame, grid.refAcrossMeters).point,
+      headingDegrees: grid.headingDegrees,
+      source: traffic.referenceLine ? 'request' : 'planner',
+    },
+    lanes,
+    operations,
+    system: shares(prints, prepared),
+  };
+  if (alone) {
+    const own = plannings.map((p, i) => footprintsOf(alone[i], p.op, prepared, traffic.includeTurns));
+    result.independent = {
+      operations: plannings.map((p, i) => operationPlan(p.op, p.passes, p.alone, alone[i], prepared, own[i])),
+      shares: shares(own, prepared),
+    };
+  }
+  return result;
+}
+
+/**
+ * Plans every operation of the system on one lane grid (and, unless asked not to, each alone), each
+ * planning by `planner` (default `planRoute` with `runtime`): the operations' requests on the grid
+ * first, in order, then those alone.
+ */
+export function planTrafficSystem(
+  request: TrafficSystemRequest,
+  runtime: PlanRuntime = {},
+  planner: (request: PathPlanRequest) => Plan = (r) => planRoute(r, runtime),
+): TrafficSystemResult {
+  const setup = trafficSetup(request);
+  const onGrid = setup.plannings.map((p) => planner(p.onGrid));
+  const alone = setup.traffic.compareIndependent ? setup.plannings.map((p) => planner(p.alone)) : undefined;
+  return trafficResult(setup, onGrid, alone);
+}
+
+/** `planTrafficSystem` with each planning handed to `planner` (a worker, a billed API call), one at a time. */
+export async function planTrafficSystemAsync(
+  request: TrafficSystemRequest,
+  planner: (request: PathPlanRequest) => Promise<Plan>,
+): Promise<TrafficSystemResult> {
+  const setup = trafficSetup(request);
+  const onGrid: Plan[] = [];
+  for (const p of setup.plannings) onGrid.push(await planner(p.onGrid));
+  let alone: Plan[] | undefined;
+  if (setup.traffic.compareIndependent) {
+    alone = [];
+    for (const p of setup.plannings) alone.push(await planner(p.alone));
+  }
+  return trafficResult(setup, onGrid, alone);
+}
