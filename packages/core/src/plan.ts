@@ -38,6 +38,7 @@ import { measureRoute } from './metrics/measureRoute.js';
 import { nonWorkingMeters } from './metrics/computeMetrics.js';
 import { assemblePlan } from './output/assemblePlan.js';
 import { addPlanExtras } from './output/planExtras.js';
+import { addViolationWarnings } from './output/violationWarnings.js';
 import { placeWarnings } from './warnings.js';
 import { checkPlan } from './check/checkPlan.js';
 import { reportStage } from './progress.js';
@@ -76,6 +77,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   };
   const plan = placeWarnings(planWithStripFallback((strips) => planCellsOrNot(call, strips), cap));
   addTimeLimitWarning(plan, cap);
+  addViolationWarnings(request, plan);
   return plan;
 }
 
