@@ -7,7 +7,7 @@
  *   the piece);
  * - every exterior headland pass asked is driven, or the plan has a `headland-pass-skipped` warning.
  *
- * FUZZ_COUNT (default 200) and FUZZ_SEED (default 37) choose the requests; a failure names the
+ * FUZZ_COUNT (default 250: about a minute of CPU) and FUZZ_SEED (default 37) choose the requests; a failure names the
  * case index and its request, which `randomCases(seed, index + 1)[index]` gives back. The run's
  * counts are printed (docs/BENCHMARKS.md records a run of 2,000):
  *
@@ -18,7 +18,7 @@ import { checkPlan, isPlanError, planRoute } from '@furrow/core';
 import type { Plan, PlanViolation, PlanWarning, Position } from '@furrow/core';
 import { randomCases, ROUTE_ALGORITHMS } from './randomRequests.js';
 
-const COUNT = Number(process.env.FUZZ_COUNT ?? 200);
+const COUNT = Number(process.env.FUZZ_COUNT ?? 250);
 const SEED = Number(process.env.FUZZ_SEED ?? 37);
 
 /** Warning codes that say the route cannot be driven as drawn at a place. */
@@ -83,6 +83,8 @@ interface Tally {
   namedByCheck: number;
   unwarnedViolations: number;
   passesNotDriven: number;
+  /** Passes not driven that only the final check's warning names. */
+  passesWarnedByCheck: number;
   unwarnedPasses: number;
   failures: string[];
 }
@@ -115,6 +117,7 @@ describe(`plan fuzz: ${COUNT} random requests, seed ${SEED}`, () => {
         namedByCheck: 0,
         unwarnedViolations: 0,
         passesNotDriven: 0,
+        passesWarnedByCheck: 0,
         unwarnedPasses: 0,
         failures: [],
       };
@@ -142,11 +145,13 @@ describe(`plan fuzz: ${COUNT} random requests, seed ${SEED}`, () => {
         }
         const driven = drivenPasses(plan);
         const asked = Math.max(c.recipe.headlandPasses, Number(plan.headlandPasses ?? 0));
-        const skippedWarned = plan.warnings.some((w) => w.code === 'headland-pass-skipped');
+        const skipped = plan.warnings.filter((w) => w.code === 'headland-pass-skipped');
+        const byPlanner = skipped.some((w) => !w.message.includes(' asked not driven'));
         for (let i = 1; i <= asked; i++) {
           if (driven.has(i)) continue;
           t.passesNotDriven++;
-          if (!skippedWarned) {
+          if (skipped.length > 0 && !byPlanner) t.passesWarnedByCheck++;
+          if (skipped.length === 0) {
             t.unwarnedPasses++;
             t.failures.push(`${label}: headland pass ${i} of ${asked} not driven and not warned`);
           }
@@ -158,6 +163,6 @@ describe(`plan fuzz: ${COUNT} random requests, seed ${SEED}`, () => {
       expect(failures.slice(0, 20)).toEqual([]);
       expect(t.plans + Object.values(t.planErrors).reduce((a, b) => a + b, 0)).toBe(COUNT);
     },
-    30 * 60_000,
+    Math.max(10 * 60_000, COUNT * 3_000),
   );
 });
