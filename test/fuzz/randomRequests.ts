@@ -165,7 +165,10 @@ function star(scale: number, next: (min: number, max: number) => number): { oute
   return { outer, anchors: [{ x: 0, y: 0, maxRadiusMeters: inner * 0.6 }] };
 }
 
-/** A strip 2–5 legs long, bent by up to ±150° at each joint (a sharp one folds it onto itself), 10–60 % of the scale wide (mitred). */
+/**
+ * A strip 2–5 legs long, bent by up to ±150° at each joint (a sharp one folds it onto itself),
+ * 10–60 % of the scale wide (mitred).
+ */
 function bentStrip(scale: number, next: (min: number, max: number) => number): { outer: XY[]; anchors: Anchor[] } {
   const legs = Math.floor(next(2, 6));
   const halfWidth = (scale * next(0.1, 0.6)) / 2;

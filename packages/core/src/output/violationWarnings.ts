@@ -76,7 +76,11 @@ function violationWarning(code: string, violations: PlanViolation[], piece: Rout
   const found = violations.map((v) => `${v.code} (${v.message})`).join('; ');
   const w: PlanWarning = {
     code,
-    message: `checkPlan finds${where}: ${found}; the machine cannot drive the route as planned there`,
+    message:
+      `checkPlan finds${where}: ${found}; ` +
+      (code === 'plan-check-failed'
+        ? 'the plan does not match its own geometry there'
+        : 'the machine cannot drive the route as planned there'),
   };
   const at = violations.find((v) => v.position)?.position;
   if (at) w.geometry = { type: 'Point', coordinates: at };
@@ -131,7 +135,8 @@ function missingPassWarnings(request: PathPlanRequest, plan: Plan): PlanWarning[
     out.push({
       code: 'headland-pass-skipped',
       message:
-        `headland ${list(missing)} of the ${asked} asked not driven${parts.length > 1 ? ` in part ${k} of the field` : ''}` +
+        `headland ${list(missing)} of the ${asked} asked not driven` +
+        (parts.length > 1 ? ` in part ${k} of the field` : '') +
         ` (${why}); that ground is worked by tracks or counts as unworked`,
       geometry: { type: 'Point', coordinates: ring[0] },
       feature: 'headland',
@@ -168,7 +173,10 @@ function inRing([x, y]: Position, ring: readonly Position[]): boolean {
   return inside;
 }
 
-/** Distance from a lon/lat point to a lon/lat polyline, meters (equirectangular round the point: exact enough at a metre). */
+/**
+ * Distance from a lon/lat point to a lon/lat polyline, meters (equirectangular round the point:
+ * exact enough at a metre).
+ */
 function distanceToLineMeters([lon, lat]: Position, line: readonly Position[]): number {
   const kx = METERS_PER_DEGREE * Math.cos((lat * Math.PI) / 180),
     ky = METERS_PER_DEGREE;

@@ -47,7 +47,8 @@ describe('the route starts on a headland pass only where the pass can be left', 
     expect(checkPlan(request, plan).violations).toEqual([]);
   });
 
-  it('drives no pass too short to go round at R (a closed curve bending no tighter than R is 2πR long at least)', () => {
+  // A closed curve bending no tighter than R is 2πR long at least.
+  it('drives no pass too short to go round at R', () => {
     const R = request.machine!.turnRadiusMeters!;
     const passes = plan.route.filter((s) => s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland');
     for (const p of passes) expect(p.lengthMeters, `pass ${p.sequence}`).toBeGreaterThanOrEqual(2 * Math.PI * R);
