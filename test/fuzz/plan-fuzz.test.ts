@@ -12,6 +12,8 @@
  * counts are printed (docs/BENCHMARKS.md records a run of 2,000):
  *
  *   FUZZ_COUNT=2000 FUZZ_SEED=37 npx vitest run test/fuzz/plan-fuzz.test.ts
+ *
+ * FUZZ_FROM and FUZZ_TO plan a slice of them (the counts of the slices add up to the whole run's).
  */
 import { describe, expect, it } from 'vitest';
 import { checkPlan, isPlanError, planRoute } from '@furrow/core';
@@ -20,6 +22,9 @@ import { randomCases, ROUTE_ALGORITHMS } from './randomRequests.js';
 
 const COUNT = Number(process.env.FUZZ_COUNT ?? 250);
 const SEED = Number(process.env.FUZZ_SEED ?? 37);
+/** A slice of the COUNT requests (FUZZ_FROM ≤ index < FUZZ_TO), so that a long run can be split among processes. */
+const FROM = Number(process.env.FUZZ_FROM ?? 0);
+const TO = Math.min(COUNT, Number(process.env.FUZZ_TO ?? COUNT));
 
 /** Warning codes that say the route cannot be driven as drawn at a place. */
 const FAULT_CODES = new Set(['turn-not-fitted', 'route-leaves-field', 'connector-leaves-field', 'transit-leg']);
@@ -89,11 +94,11 @@ interface Tally {
   failures: string[];
 }
 
-describe(`plan fuzz: ${COUNT} random requests, seed ${SEED}`, () => {
-  const cases = randomCases(SEED, COUNT);
+describe(`plan fuzz: requests ${FROM}–${TO - 1} of ${COUNT}, seed ${SEED}`, () => {
+  const cases = randomCases(SEED, COUNT).slice(FROM, TO);
 
   it('draws every kind of field and machine the suite is for', () => {
-    if (COUNT < 100) return;
+    if (cases.length < 100) return;
     const recipes = cases.map((c) => c.recipe);
     for (const shape of ['star', 'strip', 'neck']) expect(recipes.some((r) => r.shape === shape)).toBe(true);
     for (const a of ROUTE_ALGORITHMS) expect(recipes.some((r) => r.algorithm === a)).toBe(true);
@@ -159,10 +164,12 @@ describe(`plan fuzz: ${COUNT} random requests, seed ${SEED}`, () => {
       }
       const seconds = (performance.now() - started) / 1000;
       const { failures, ...counts } = t;
-      console.log(`plan fuzz, seed ${SEED}, ${COUNT} requests, ${seconds.toFixed(1)} s: ${JSON.stringify(counts)}`);
+      console.log(
+        `plan fuzz, seed ${SEED}, requests ${FROM}–${TO - 1} of ${COUNT}, ${seconds.toFixed(1)} s: ${JSON.stringify(counts)}`,
+      );
       expect(failures.slice(0, 20)).toEqual([]);
-      expect(t.plans + Object.values(t.planErrors).reduce((a, b) => a + b, 0)).toBe(COUNT);
+      expect(t.plans + Object.values(t.planErrors).reduce((a, b) => a + b, 0)).toBe(cases.length);
     },
-    Math.max(10 * 60_000, COUNT * 3_000),
+    Math.max(10 * 60_000, (TO - FROM) * 3_000),
   );
 });
