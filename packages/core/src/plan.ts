@@ -3,12 +3,14 @@
  * listed and each planned through the same stages — field (geometry/) → headlands (headland/) →
  * tracks (tracks/) → order and connect (route/, turns/) → refill (refill/) → zones → metrics
  * (metrics/) → plan (output/) — and the one with the least objective (objective.ts) is kept
- * (choice/). clock.ts caps the call; every warning gets a place (warnings.ts).
+ * (choice/). Every checkPlan violation left has a warning (output/violationWarnings.ts); clock.ts caps
+ * the call; every warning gets a place (warnings.ts).
  */
 import type { Plan, PathPlanRequest } from './types.js';
 import { normalizeRequest } from './request/normalizeRequest.js';
 import { planVariants } from './choice/planVariants.js';
 import { variantReports } from './choice/choose.js';
+import { addViolationWarnings } from './output/violationWarnings.js';
 import { placeWarnings } from './warnings.js';
 import type { ProgressCallback } from './progress.js';
 import { addTimeLimitWarning, capCall, trackKilometres } from './clock.js';
@@ -33,6 +35,7 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const chosen = planVariants({ request, settings, cap, ...(onProgress ? { onProgress } : {}) });
   const plan = chosen.kept.plan(chosen.orderingMilliseconds);
   plan.choice = { variants: variantReports(chosen.tried, chosen.kept) };
+  addViolationWarnings(request, plan);
   placeWarnings(plan);
   addTimeLimitWarning(plan, cap);
   return plan;

@@ -97,8 +97,21 @@ function enterHeadlandRound(
 ): { conn?: Conn; ring: number[] } | undefined {
   const loop = p.loop;
   const dirs = loopDirections(loop, ctx.headlandWinding);
-  // Start of the route: the middle of the longest edge, in the ring's own direction.
-  if (!from) return { ring: sliceLoop(loop, middleOfLongestEdge(loop), loop.lengthMeters, dirs[0]) };
+  if (!from) {
+    // Start of the route: the middle of the longest edge, in the ring's own direction, where the pass
+    // is smooth enough on both sides to be left there when driven round (else the nearest junction
+    // that is).
+    const s = middleOfLongestEdge(loop);
+    const R = ctx.turnOptions.turnRadiusMeters,
+      sigma = rateLimitOf(ctx);
+    const middle = { s, pose: poseOnLoop(loop, s, dirs[0]) };
+    const smooth =
+      loopSideFits(loop, middle, dirs[0], 'enter', R, sigma) && loopSideFits(loop, middle, dirs[0], 'leave', R, sigma);
+    const start = smooth ? s : headlandJunction(loop, s, dirs[0], R, sigma)?.s;
+    // None anywhere (a pass bending tighter than R all round): not driven first; tried later from where
+    // the machine is, it is left out with its warning, as anywhere else in the route.
+    return start === undefined ? undefined : { ring: sliceLoop(loop, start, loop.lengthMeters, dirs[0]) };
+  }
   const near = nearestOnLoop(loop, from.x, from.y);
   let best: { conn: Conn; s: number; dir: 1 | -1 } | undefined;
   let bestLen = Infinity;

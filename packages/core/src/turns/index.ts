@@ -347,6 +347,26 @@ export function candidateInside(path: TurnPath, region: PolylineTest): boolean {
   return path instanceof LazyTurnPath ? path.inside(region) : region.containsPolyline(path.points);
 }
 
+/**
+ * A piece this short driven between two changes of direction (or between one and the path's end) is
+ * no manoeuvre: a gear change to creep a few centimetres, which the sampled path draws as a chord too
+ * short to carry its heading (checkPlan reads a kink at the cusp). A Reeds-Shepp word with one ranks
+ * as if it were this much longer: a path without it is usually millimetres longer (the word without the
+ * stub, or a forward one); between two poses a hair apart the stubs are the whole manoeuvre, and stay.
+ */
+const MIN_CUSP_PIECE_METERS = 0.05;
+
+function hasStubAtCusp(all: readonly TurnSegment[]): boolean {
+  const segments = all.filter((s) => s.lengthMeters > 1e-9);
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i];
+    const cuspBefore = i > 0 && segments[i - 1].reverse !== s.reverse;
+    const cuspAfter = i + 1 < segments.length && segments[i + 1].reverse !== s.reverse;
+    if ((cuspBefore || cuspAfter) && s.lengthMeters < MIN_CUSP_PIECE_METERS) return true;
+  }
+  return false;
+}
+
 /** The shared sampling buffer of `candidateInside` (grown as needed). */
 let sampleBuffer = new Float64Array(4096);
 
@@ -393,7 +413,10 @@ export function turnCandidates(from: Pose, to: Pose, opts: TurnOptions): TurnPat
       cands.push({ turnType: 'ReedsShepp', word: rs.word, lengthMeters: rs.lengthMeters, segments: rs.segments });
     }
   }
-  cands.sort((p, q) => p.lengthMeters - q.lengthMeters);
+  // A path that creeps a stub at a cusp ranks as if it were MIN_CUSP_PIECE_METERS longer.
+  const rank = (c: Candidate): number =>
+    c.turnType === 'ReedsShepp' && hasStubAtCusp(c.segments) ? c.lengthMeters + MIN_CUSP_PIECE_METERS : c.lengthMeters;
+  cands.sort((p, q) => rank(p) - rank(q));
   const paths: TurnPath[] = [];
   const kept: Candidate[] = [];
   for (const c of cands) {

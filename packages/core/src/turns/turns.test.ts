@@ -518,7 +518,9 @@ describe('reverse: fishtail and Reeds-Shepp', () => {
         const rs = reedsSheppLengthMeters(from, to, R);
         // (1e-5: degenerate near-identical poses leave micrometre residues in the arcsine formulas.)
         expect(rs).toBeLessThanOrEqual(dubinsLengthMeters(from, to, R) + 1e-5);
-        expect(c[0].lengthMeters).toBeCloseTo(Math.min(rs, c[0].lengthMeters), 9);
+        // The optimum, or (when the optimum creeps a stub under 5 cm at a cusp, not offered) within 5 cm of it.
+        expect(c[0].lengthMeters).toBeGreaterThan(rs - 1e-5);
+        expect(c[0].lengthMeters).toBeLessThan(rs + 0.05);
         // Every Reeds-Shepp solution reaches the target (none silently dropped).
         for (const s of reedsSheppSolutions(from, to, R)) {
           const end = integrate(from, s.segments);
