@@ -92,6 +92,15 @@ export interface TrackStageInput {
   fieldAreaSquareMeters: number;
   /** Strip passes: all a strip needs, one through the largest strip, or none. */
   strips: StripMode;
+  /**
+   * Strips up to three widths wide driven along their centre line where that works more of them
+   * (tracks/centreLine.ts); default true, false: straight strip passes only (the plans before them).
+   */
+  centreLines?: boolean;
+  /** The boom's sections, left to right, m (machine.sections; absent: sections of any width). */
+  sectionWidthsMeters?: readonly number[];
+  /** The machine's curvature-rate limit, 1/m² (centre-line passes keep to it). */
+  maxCurvatureRatePerSquareMeter?: number;
   /** No-go zones without headland rounds (headland/smallObstacles.ts) the tracks swerve round, in `region` (the whole field). */
   smallObstacles: PathsD;
   region: () => Region;
@@ -119,6 +128,8 @@ export interface PlannedTracks {
 export interface TrackPlanning {
   cellHeadingsAllowed: boolean;
   strips: StripMode;
+  /** Centre-line passes in narrow strips (default true; `TrackStageInput.centreLines`). */
+  centreLines?: boolean;
   region: () => Region;
   judgeHeadland?: (tracks: readonly Track[]) => boolean;
   hurry?: (what: string) => boolean;
@@ -153,6 +164,11 @@ export function planFieldTracks(
     workable: prepared.workable,
     fieldAreaSquareMeters: prepared.fieldAreaSquareMeters,
     strips: planning.strips,
+    ...(planning.centreLines === false ? { centreLines: false } : {}),
+    ...(settings.machine.sectionWidthsMeters ? { sectionWidthsMeters: settings.machine.sectionWidthsMeters } : {}),
+    ...(settings.machine.maxCurvatureRatePerSquareMeter !== undefined
+      ? { maxCurvatureRatePerSquareMeter: settings.machine.maxCurvatureRatePerSquareMeter }
+      : {}),
     smallObstacles: small.small,
     region: planning.region,
     ...(planning.judgeHeadland ? { judgeHeadland: planning.judgeHeadland } : {}),
@@ -227,6 +243,11 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
           // one pass through the middle of the largest strip: a field narrower than the machine, driven without a turn
           ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),
           turnRoomMeters: (1 + Math.sqrt(3)) * R,
+          centreLines: inp.centreLines !== false,
+          ...(inp.sectionWidthsMeters ? { sectionWidthsMeters: inp.sectionWidthsMeters } : {}),
+          ...(inp.maxCurvatureRatePerSquareMeter !== undefined
+            ? { maxCurvatureRatePerSquareMeter: inp.maxCurvatureRatePerSquareMeter }
+            : {}),
           firstLine: trackSet.tracks.reduce((l, t) => Math.max(l, t.line), 0) + 4,
         });
   if (trackSet.tracks.length === 0 && inp.passCount === 0 && strips.length === 0)

@@ -16,6 +16,7 @@ import { ringPass } from '../geometry/swaths.js';
 import type { SwathPass } from '../geometry/unworked.js';
 import { acrossExtent } from './generateTracks.js';
 import type { Track } from './generateTracks.js';
+import { centreLinePasses } from './centreLine.js';
 
 /** A strip narrower than this is not worth a pass (sections of real machines are about this wide), m. */
 export const MIN_STRIP_WIDTH_METERS = 1;
@@ -99,6 +100,15 @@ export interface StripOptions {
   maxStrips?: number;
   /** First scanline number free for the strips' tracks (they get lines of their own). */
   firstLine: number;
+  /**
+   * Centre-line passes (tracks/centreLine.ts) where a strip is at most three widths wide and they
+   * work more of it than straight passes (default true).
+   */
+  centreLines?: boolean;
+  /** The boom's sections, left to right, m (machine.sections; absent: sections of any width). */
+  sectionWidthsMeters?: readonly number[];
+  /** The machine's curvature-rate limit, 1/m². */
+  maxCurvatureRatePerSquareMeter?: number;
 }
 
 /** Directions tried for a leftover besides its hull's long axis: those of its longest edges. */
@@ -130,13 +140,48 @@ export function generateStripTracks(
       for (const t of tried.tracks) score += (t.u1 - t.u0 - o.turnRadiusMeters) * (t.widthMeters ?? o.widthMeters);
       if (!best || score > best.score) best = { ...tried, score };
     }
+    const centre = o.centreLines === false ? undefined : centreLineChoice(patch.rings, o, line, best?.score ?? 0);
+    if (centre) best = centre;
     if (!best || best.tracks.length === 0 || !(best.score > 0)) continue;
     for (const t of best.tracks) out.push(t);
     line += best.count + 4;
     if (line - o.firstLine >= 5 * (o.maxStrips ?? Infinity)) break;
   }
   if (!o.othersDriven) return out;
-  return out.map((t) => withTurnRoom(t, o.field, o.turnRoomMeters)).filter((t): t is Track => t !== undefined);
+  // (centre-line passes keep their ends: the route turns at a branch's end, or leaves it out, said so)
+  return out
+    .map((t) => (t.xy ? t : withTurnRoom(t, o.field, o.turnRoomMeters)))
+    .filter((t): t is Track => t !== undefined);
+}
+
+/**
+ * Centre-line passes over a strip (tracks/centreLine.ts) when they work more of it than the straight
+ * passes' `straightScore` (both less a stretch of R at the width worked per pass, for its turns).
+ */
+function centreLineChoice(
+  rings: PathsD,
+  o: StripOptions & { turnRadiusMeters: number },
+  line: number,
+  straightScore: number,
+): { tracks: Track[]; score: number; count: number } | undefined {
+  const plan = centreLinePasses(rings, {
+    widthMeters: o.widthMeters,
+    turnRadiusMeters: o.turnRadiusMeters,
+    field: o.field,
+    firstLine: line,
+    minNewSquareMeters: o.minStripArea,
+    ...(o.sectionWidthsMeters !== undefined ? { sectionWidthsMeters: o.sectionWidthsMeters } : {}),
+    ...(o.maxCurvatureRatePerSquareMeter !== undefined
+      ? { maxCurvatureRatePerSquareMeter: o.maxCurvatureRatePerSquareMeter }
+      : {}),
+    ...(o.maxPassesPerStrip !== undefined ? { maxPasses: o.maxPassesPerStrip } : {}),
+  });
+  if (!plan) return undefined;
+  let score = plan.workedSquareMeters;
+  for (const t of plan.tracks) score -= o.turnRadiusMeters * (t.widthMeters ?? o.widthMeters);
+  if (!(score > straightScore)) return undefined;
+  const lines = plan.tracks.reduce((m, t) => Math.max(m, t.line), line) - line + 1;
+  return { tracks: plan.tracks, score, count: lines };
 }
 
 /** The hull's long axis, then the directions of the polygon's longest edges (distinct by 1°). */
