@@ -23,6 +23,8 @@ import { prepareField } from '../geometry/prepareField.js';
 import type { LocalField } from '../geometry/prepareField.js';
 import { Region } from '../geometry/region.js';
 import { computeCoverage } from '../geometry/computeCoverage.js';
+import type { WorkingPass } from '../geometry/computeCoverage.js';
+import { activeSwath } from '../geometry/activeSwath.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { checkRouteKinematics } from './routeKinematics.js';
 import type { RoutePieceXY } from './routeKinematics.js';
@@ -177,7 +179,7 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
   let working = 0,
     total = 0;
   let prevEnd: Float64Array | undefined;
-  const passes: { xy: Float64Array; widthMeters: number }[] = [];
+  const passes: WorkingPass[] = [];
   for (const seg of route) {
     const xy = toLocalXY(lf, seg.coordinates as [number, number][]);
     const l = polylineLength(xy);
@@ -185,7 +187,7 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
     const isWork = seg.type === 'Track' || seg.type === 'ExteriorHeadland' || seg.type === 'InteriorHeadland';
     if (isWork) {
       working += l;
-      passes.push({ xy, widthMeters: seg.widthMeters ?? machine.widthMeters ?? 0 });
+      passes.push(workingPassOf(seg, xy, machine.widthMeters ?? 0));
     }
     if (prevEnd && xy.length >= 2) {
       const gap = hypot(xy[0] - prevEnd[0], xy[1] - prevEnd[1]);
@@ -275,6 +277,28 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
 }
 
 /**
+ * A working piece of the route as its swath is measured: buffered by half its width, or, for a
+ * pass with sections (`activeWidthsMeters` and `activeOffsetsMeters` per coordinate), the band of
+ * its active sections point by point.
+ */
+function workingPassOf(seg: RouteSegment, xy: Float64Array, machineWidthMeters: number): WorkingPass {
+  const widthMeters = seg.widthMeters ?? machineWidthMeters;
+  const ws = seg.activeWidthsMeters,
+    os = seg.activeOffsetsMeters;
+  const n = xy.length / 2;
+  if (!Array.isArray(ws) || !Array.isArray(os) || ws.length !== n || os.length !== n) return { xy, widthMeters };
+  const lo = new Float64Array(n),
+    hi = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const w = Number(ws[i]),
+      o = Number(os[i]);
+    lo[i] = o - w / 2;
+    hi[i] = o + w / 2;
+  }
+  return { xy, widthMeters, swath: activeSwath(xy, lo, hi) };
+}
+
+/**
  * Like earcut's `deviation()`: |reported covered area − covered area recomputed from the
  * plan's working passes| ÷ workable area. 0 means the coverage metrics match the geometry.
  */
@@ -283,7 +307,7 @@ export function coverageDeviation(field: FieldLike, plan: Plan): number {
   const w = (plan.machine as { widthMeters?: number } | undefined)?.widthMeters ?? 0;
   const passes = [...plan.route]
     .filter((s) => s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland')
-    .map((s) => ({ xy: toLocalXY(lf, s.coordinates as [number, number][]), widthMeters: s.widthMeters ?? w }));
+    .map((s) => workingPassOf(s, toLocalXY(lf, s.coordinates as [number, number][]), w));
   const cov = computeCoverage(lf.workable, passes);
   if (!(cov.workableAreaSquareMeters > 0)) return 0;
   const reportedCovered = plan.metrics.workableAreaSquareMeters * (1 - plan.metrics.uncoveredRatio);
