@@ -138,7 +138,8 @@ function walk(g: Graph, from: number, next: number): number[] {
 
 function chainLength(g: Graph, nodes: number[]): number {
   let l = 0;
-  for (let i = 1; i < nodes.length; i++) l += hypot(g.x[nodes[i]] - g.x[nodes[i - 1]], g.y[nodes[i]] - g.y[nodes[i - 1]]);
+  for (let i = 1; i < nodes.length; i++)
+    l += hypot(g.x[nodes[i]] - g.x[nodes[i - 1]], g.y[nodes[i]] - g.y[nodes[i - 1]]);
   return l;
 }
 

@@ -64,10 +64,7 @@ export function toPlanWarnings(frame: LocalFrame, warnings: LocalWarning[]): Pla
  * the active width and the middle of the active band off the centre line (+ = left of the
  * direction of travel), m, to the centimetre.
  */
-function activeWidths(
-  xy: Float64Array,
-  t: Track,
-): { activeWidthsMeters: number[]; activeOffsetsMeters: number[] } {
+function activeWidths(xy: Float64Array, t: Track): { activeWidthsMeters: number[]; activeOffsetsMeters: number[] } {
   const b = bandsAlong(xy, t.xy!, t.activeRightMeters!, t.activeLeftMeters!);
   const cm = (v: number): number => Math.round(v * 100) / 100 || 0;
   return {

@@ -361,7 +361,11 @@ function readSections(mi: Record<string, unknown>, key: string, widthMeters: num
   });
   const widths = ws as number[];
   if (n !== undefined && widths.length !== n)
-    fail('invalid-request', `${key}.sectionWidthsMeters`, `must list ${n} widths, one per section (got ${widths.length})`);
+    fail(
+      'invalid-request',
+      `${key}.sectionWidthsMeters`,
+      `must list ${n} widths, one per section (got ${widths.length})`,
+    );
   const sum = widths.reduce((a, b) => a + b, 0);
   if (Math.abs(sum - widthMeters) > SECTION_SUM_TOLERANCE_METERS)
     fail(

@@ -20,9 +20,11 @@ import Flatbush from 'flatbush';
 import type { PathsD } from '../geometry/clipper.js';
 import { areaOf, differencePolygons, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
 import { medialAxis } from '../geometry/medialAxis.js';
+import { Region } from '../geometry/region.js';
 import type { MedialBranch } from '../geometry/medialAxis.js';
 import { hypot, polylineLength } from '../geometry/vec.js';
 import { activeSwath, leftNormals } from '../geometry/activeSwath.js';
+import { filletPolyline } from '../geometry/fillet.js';
 import { limitCurvatureRate } from '../turns/rateLimit.js';
 import { clipPolylines, resample, simplifyPolyline, smoothToCurvature } from './curvedTracks.js';
 import type { Track } from './generateTracks.js';
@@ -142,7 +144,9 @@ export function joinBranches(branches: MedialBranch[], degree: Map<number, numbe
   }
   const done = new Uint8Array(branches.length);
   const paths: Float64Array[] = [];
-  const order = branches.map((_, i) => i).sort((a, b) => polylineLength(branches[b].xy) - polylineLength(branches[a].xy));
+  const order = branches
+    .map((_, i) => i)
+    .sort((a, b) => polylineLength(branches[b].xy) - polylineLength(branches[a].xy));
   for (const start of order) {
     if (done[start]) continue;
     // walk back to the path's first branch, then forward
@@ -233,7 +237,12 @@ function crossings(ix: EdgeIndex, px: number, py: number, nx: number, ny: number
     dy = 2 * h * ny;
   const out: number[] = [];
   const e = ix.e;
-  for (const k of ix.index.search(Math.min(ax, ax + dx), Math.min(ay, ay + dy), Math.max(ax, ax + dx), Math.max(ay, ay + dy))) {
+  for (const k of ix.index.search(
+    Math.min(ax, ax + dx),
+    Math.min(ay, ay + dy),
+    Math.max(ax, ax + dx),
+    Math.max(ay, ay + dy),
+  )) {
     const cx = e[4 * k],
       cy = e[4 * k + 1],
       ex = e[4 * k + 2] - cx,
@@ -334,7 +343,7 @@ function workingRange(lo: Float64Array, hi: Float64Array): [number, number] | un
 /** One pass along `line`: smoothed, clipped to the field, trimmed to where its sections work. */
 function makePasses(line: Float64Array, o: CentreLineOptions, ground: EdgeIndex, kMax: number): Track[] {
   const out: Track[] = [];
-  const smooth = smoothToCurvature(resample(line, STEP_METERS), kMax, 400);
+  const smooth = line;
   for (const piece of clipPolylines([smooth], o.field)) {
     if (polylineLength(piece) < 2 * STEP_METERS) continue;
     let xy = resample(piece, STEP_METERS);
@@ -474,15 +483,22 @@ export function centreLinePasses(rings: PathsD, o: CentreLineOptions): CentreLin
     if (o.maxPasses !== undefined && tracks.length >= o.maxPasses) break;
   }
   if (tracks.length === 0) return undefined;
+  if (o.maxPasses !== undefined && tracks.length > o.maxPasses) {
+    // the passes that work most; what they work, measured again
+    const kept = tracks
+      .map((t) => ({ t, a: bandArea([t]) }))
+      .sort((p, q) => q.a - p.a)
+      .slice(0, o.maxPasses)
+      .map((e) => e.t);
+    const swaths = kept.flatMap((t) => activeSwath(t.xy!, t.activeRightMeters!, t.activeLeftMeters!));
+    return {
+      tracks: kept,
+      workedSquareMeters: areaOf(intersectPolygons(unionPolygons(swaths, 4), rings)),
+      partWidthMeters: width,
+    };
+  }
   return {
-    tracks:
-      o.maxPasses !== undefined
-        ? tracks
-            .map((t) => ({ t, a: bandArea([t]) }))
-            .sort((p, q) => q.a - p.a)
-            .slice(0, o.maxPasses)
-            .map((e) => e.t)
-        : tracks,
+    tracks,
     workedSquareMeters: workedArea,
     partWidthMeters: width,
   };
@@ -504,15 +520,18 @@ function offsetPasses(
   const local = radii.length > 0 ? quantile(radii, WIDTH_QUANTILE) * 2 : width;
   const count = Math.max(1, Math.min(MAX_PASSES, Math.ceil(local / w - 0.1)));
   const share = local / count;
-  const base = resample(extendEnds(path, Math.max(step, 2 * (radii[0] ?? 0), 2 * (radii[radii.length - 1] ?? 0)) + w), STEP_METERS);
+  const base = resample(
+    extendEnds(path, Math.max(step, 2 * (radii[0] ?? 0), 2 * (radii[radii.length - 1] ?? 0)) + w),
+    STEP_METERS,
+  );
   const passes: Track[] = [];
   for (let k = 0; k < count; k++) {
     const d = (k + 0.5) * share - local / 2;
-    let made = makePasses(smoothToCurvature(resample(offsetLine(base, d), STEP_METERS), kMax, 400), o, ground, kMax);
+    let made = makePasses(smoothPath(offsetLine(base, d), kMax), o, ground, kMax);
     if (count === 1) {
       // moved to the middle of the ground its boom reaches, where that works more
       const shifted = centred(base, ground, o.fieldIndex ?? edgeIndex(o.field), w, o.turnRadiusMeters);
-      const other = makePasses(smoothToCurvature(shifted, kMax, 400), o, ground, kMax);
+      const other = makePasses(smoothPath(shifted, kMax), o, ground, kMax);
       if (bandArea(other) > bandArea(made)) made = other;
     }
     for (const t of made) {
@@ -582,6 +601,18 @@ function centred(xy: Float64Array, ground: EdgeIndex, field: EdgeIndex, w: numbe
   return out;
 }
 
+/** Corners closer than this to the line through their neighbours are not corners (a jagged axis), m. */
+const SIMPLIFY_TOLERANCE_METERS = 1;
+
+/**
+ * The line bent no tighter than 1 / `kMax`: tangent arcs at its corners (geometry/fillet.ts), then,
+ * where two corners left too little room between them, Laplacian smoothing.
+ */
+function smoothPath(xy: Float64Array, kMax: number): Float64Array {
+  const f = resample(filletPolyline(xy, 1 / kMax, SIMPLIFY_TOLERANCE_METERS, STEP_METERS / 2), STEP_METERS);
+  return smoothToCurvature(f, kMax * 1.02, 400);
+}
+
 /** Σ over the passes of their active width × length (trapezoids), m². */
 function bandArea(passes: Track[]): number {
   let a = 0;
@@ -621,4 +652,55 @@ function radiiAlong(path: Float64Array, branches: MedialBranch[]): number[] {
     if (r !== undefined) out.push(r);
   }
   return out;
+}
+
+/** Grid step of the search for turning room near a pass's end, as a share of R. */
+const ROOM_STEP_SHARE = 0.5;
+
+/**
+ * Whether the machine can turn forward near the point: somewhere within 2R of it a circle of
+ * 0.9 R fits in the field (a loop or a U turn needs about that much room).
+ */
+export function roomToTurn(region: Region, x: number, y: number, R: number): boolean {
+  const step = ROOM_STEP_SHARE * R;
+  for (let dy = -2 * R; dy <= 2 * R + 1e-9; dy += step)
+    for (let dx = -2 * R; dx <= 2 * R + 1e-9; dx += step) {
+      if (dx * dx + dy * dy > 4 * R * R + 1e-9) continue;
+      const px = x + dx,
+        py = y + dy;
+      if (region.contains(px, py) && region.distanceToEdge(px, py) >= 0.9 * R) return true;
+    }
+  return false;
+}
+
+/**
+ * The centre-line passes (those with active bands; the others are kept as they are) a route
+ * without reversing can join: a pass with no room to turn forward at either end (`roomToTurn`) is
+ * driven only when it is all there is; one with no room at one end only starts or ends the route,
+ * so at most two of those are kept (those that work most). `othersCount`: headland passes and
+ * tracks besides the strips.
+ */
+export function joinableWithoutReversing(tracks: Track[], field: PathsD, R: number, othersCount: number): Track[] {
+  const centre = tracks.filter((t) => t.activeLeftMeters !== undefined);
+  if (centre.length === 0 || centre.length + othersCount <= 1) return tracks;
+  const region = new Region(field);
+  const dead = new Map<Track, number>();
+  for (const t of centre)
+    dead.set(t, (roomToTurn(region, t.x0, t.y0, R) ? 0 : 1) + (roomToTurn(region, t.x1, t.y1, R) ? 0 : 1));
+  const byArea = [...centre].sort((p, q) => bandArea([q]) - bandArea([p]));
+  const others = tracks.length - centre.length + othersCount;
+  const keep = new Set<Track>(byArea.filter((t) => dead.get(t) === 0));
+  let ends = 0;
+  for (const t of byArea)
+    if (dead.get(t) === 1 && ends < 2) {
+      keep.add(t);
+      ends++;
+    }
+  // one pass dead at both ends is all the route drives: where nothing else is, or nothing else
+  // of the strips can be joined and it works more than those
+  const lone = byArea.find((t) => dead.get(t) === 2);
+  const nothingElse = others === 0 || (keep.size === 0 && tracks.length === centre.length);
+  if (lone && nothingElse && bandArea([lone]) > bandArea([...keep]))
+    return tracks.filter((t) => t.activeLeftMeters === undefined || t === lone);
+  return tracks.filter((t) => t.activeLeftMeters === undefined || keep.has(t));
 }

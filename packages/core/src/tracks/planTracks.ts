@@ -101,6 +101,8 @@ export interface TrackStageInput {
   sectionWidthsMeters?: readonly number[];
   /** The machine's curvature-rate limit, 1/m² (centre-line passes keep to it). */
   maxCurvatureRatePerSquareMeter?: number;
+  /** Whether the machine may reverse (centre-line passes it could not join forward are then kept). */
+  reverseAllowed?: boolean;
   /** No-go zones without headland rounds (headland/smallObstacles.ts) the tracks swerve round, in `region` (the whole field). */
   smallObstacles: PathsD;
   region: () => Region;
@@ -169,6 +171,7 @@ export function planFieldTracks(
     ...(settings.machine.maxCurvatureRatePerSquareMeter !== undefined
       ? { maxCurvatureRatePerSquareMeter: settings.machine.maxCurvatureRatePerSquareMeter }
       : {}),
+    reverseAllowed: settings.machine.reverseAllowed,
     smallObstacles: small.small,
     region: planning.region,
     ...(planning.judgeHeadland ? { judgeHeadland: planning.judgeHeadland } : {}),
@@ -244,6 +247,8 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
           ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),
           turnRoomMeters: (1 + Math.sqrt(3)) * R,
           centreLines: inp.centreLines !== false,
+          reverseAllowed: inp.reverseAllowed === true,
+          othersCount: inp.passCount + trackSet.tracks.length,
           ...(inp.sectionWidthsMeters ? { sectionWidthsMeters: inp.sectionWidthsMeters } : {}),
           ...(inp.maxCurvatureRatePerSquareMeter !== undefined
             ? { maxCurvatureRatePerSquareMeter: inp.maxCurvatureRatePerSquareMeter }

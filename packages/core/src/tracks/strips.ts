@@ -16,7 +16,9 @@ import { ringPass } from '../geometry/swaths.js';
 import type { SwathPass } from '../geometry/unworked.js';
 import { acrossExtent } from './generateTracks.js';
 import type { Track } from './generateTracks.js';
-import { centreLinePasses } from './centreLine.js';
+import { centreLinePasses, joinableWithoutReversing } from './centreLine.js';
+import { areaOf, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
+import { rectangleSwath } from '../geometry/swaths.js';
 
 /** A strip narrower than this is not worth a pass (sections of real machines are about this wide), m. */
 export const MIN_STRIP_WIDTH_METERS = 1;
@@ -109,6 +111,10 @@ export interface StripOptions {
   sectionWidthsMeters?: readonly number[];
   /** The machine's curvature-rate limit, 1/m². */
   maxCurvatureRatePerSquareMeter?: number;
+  /** Whether the machine may reverse (else centre-line passes it cannot join forward are left out). */
+  reverseAllowed?: boolean;
+  /** Headland passes and tracks the route drives besides the strips (default: 1 when othersDriven). */
+  othersCount?: number;
 }
 
 /** Directions tried for a leftover besides its hull's long axis: those of its longest edges. */
@@ -140,18 +146,37 @@ export function generateStripTracks(
       for (const t of tried.tracks) score += (t.u1 - t.u0 - o.turnRadiusMeters) * (t.widthMeters ?? o.widthMeters);
       if (!best || score > best.score) best = { ...tried, score };
     }
-    const centre = o.centreLines === false ? undefined : centreLineChoice(patch.rings, o, line, best?.score ?? 0);
+    const centre =
+      o.centreLines === false
+        ? undefined
+        : centreLineChoice(patch.rings, o, line, best ? workedScore(best.tracks, patch.rings, o) : 0);
     if (centre) best = centre;
     if (!best || best.tracks.length === 0 || !(best.score > 0)) continue;
     for (const t of best.tracks) out.push(t);
     line += best.count + 4;
     if (line - o.firstLine >= 5 * (o.maxStrips ?? Infinity)) break;
   }
-  if (!o.othersDriven) return out;
+  // without reversing, centre-line passes only where the route can join them
+  const joinable = o.reverseAllowed
+    ? out
+    : joinableWithoutReversing(out, o.field, o.turnRadiusMeters, o.othersCount ?? (o.othersDriven ? 1 : 0));
+  if (!o.othersDriven) return joinable;
   // (centre-line passes keep their ends: the route turns at a branch's end, or leaves it out, said so)
-  return out
+  return joinable
     .map((t) => (t.xy ? t : withTurnRoom(t, o.field, o.turnRoomMeters)))
     .filter((t): t is Track => t !== undefined);
+}
+
+/** What straight strip passes work of their strip (their rectangles' union within it), less a stretch of R at each one's width. */
+function workedScore(tracks: Track[], rings: PathsD, o: StripOptions & { turnRadiusMeters: number }): number {
+  const rects: PathsD = [];
+  let turns = 0;
+  for (const t of tracks) {
+    const w = t.widthMeters ?? o.widthMeters;
+    for (const r of rectangleSwath(t.x0, t.y0, t.x1, t.y1, w / 2)) rects.push(r);
+    turns += o.turnRadiusMeters * w;
+  }
+  return rects.length > 0 ? areaOf(intersectPolygons(unionPolygons(rects, 4), rings)) - turns : 0;
 }
 
 /**
