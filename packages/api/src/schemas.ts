@@ -113,6 +113,25 @@ export const MachineSchema = z
       .optional()
       .openapi({ description: 'Application rate per hectare, same unit as tankCapacity' }),
     implementOffsetMeters: num(-50, 50).optional(),
+    // checked by the planner (core normalizeRequest): a bad value answers 422 naming the field
+    sections: z
+      .unknown()
+      .optional()
+      .openapi({
+        type: 'integer',
+        minimum: 1,
+        description:
+          'Sections of the boom switched on and off (section control), of equal widths unless ' +
+          'sectionWidthsMeters says otherwise; centre-line passes carry the active width along them',
+      }),
+    sectionWidthsMeters: z
+      .unknown()
+      .optional()
+      .openapi({
+        type: 'array',
+        items: { type: 'number', exclusiveMinimum: 0 },
+        description: 'Widths of the sections, left to right, meters; they add up to widthMeters',
+      }),
   })
   .openapi('Machine', {
     description: "Machine / equipment. Shape B's `equipment` takes the same fields as shape A's `machine`.",
@@ -455,13 +474,10 @@ export const CreateKeySchema = z
   .strictObject({
     name: z.string().min(1).max(200),
     partnerUserId: z.string().min(1).max(200).optional(),
-    expiresAt: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .openapi({
-        description:
-          'When the key stops working (ISO 8601 with a time zone; must be in the future). Omitted: the key works until revoked.',
-      }),
+    expiresAt: z.iso.datetime({ offset: true }).optional().openapi({
+      description:
+        'When the key stops working (ISO 8601 with a time zone; must be in the future). Omitted: the key works until revoked.',
+    }),
   })
   .openapi('CreateApiKeyRequest');
 

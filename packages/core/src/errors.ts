@@ -7,6 +7,7 @@ export type PlanErrorCode =
   | 'too-many-vertices'
   | 'width-not-positive'
   | 'invalid-option'
+  | 'invalid-sections'
   | 'no-workable-area'
   | 'infeasible';
 

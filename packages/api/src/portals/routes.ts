@@ -16,6 +16,7 @@ import {
   visitsFromPlans,
   type FieldPlanVariant,
   type ElevationGrid,
+  type EquipmentScenario,
   type PathPlanRequest,
   type Plan,
   type SequencingField,
@@ -46,12 +47,9 @@ const security = [{ ApiKey: [] }];
 const TerrainRequestSchema = z
   .strictObject({
     field: FieldGeometrySchema,
-    grid: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .openapi({
-        description: 'JSON elevation grid (docs/terrain.md): type, crs, origin, cellSize, columns, rows, elevations',
-      }),
+    grid: z.record(z.string(), z.unknown()).optional().openapi({
+      description: 'JSON elevation grid (docs/terrain.md): type, crs, origin, cellSize, columns, rows, elevations',
+    }),
     gridGeoTiffBase64: z
       .string()
       .max(14_000_000)
@@ -269,7 +267,7 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const signal = c.req.raw.signal;
       const result = await compareScenariosAsync(
         body.request as PathPlanRequest,
-        body.scenarios,
+        body.scenarios as EquipmentScenario[],
         async (req) => {
           try {
             return planBillable(deps, caller, req as PathPlanRequestBody, signal, 'path-plans/scenarios');

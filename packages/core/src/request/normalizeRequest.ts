@@ -351,25 +351,25 @@ function readSections(mi: Record<string, unknown>, key: string, widthMeters: num
   const n = mi.sections,
     ws = mi.sectionWidthsMeters;
   if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_SECTIONS))
-    fail('invalid-request', `${key}.sections`, `must be a whole number from 1 to ${MAX_SECTIONS} (got ${String(n)})`);
+    fail('invalid-sections', `${key}.sections`, `must be a whole number from 1 to ${MAX_SECTIONS} (got ${String(n)})`);
   if (ws === undefined) return n === undefined ? undefined : Array.from({ length: n }, () => widthMeters / n);
   if (!Array.isArray(ws) || ws.length < 1 || ws.length > MAX_SECTIONS)
-    fail('invalid-request', `${key}.sectionWidthsMeters`, `must be a list of 1 to ${MAX_SECTIONS} widths`);
+    fail('invalid-sections', `${key}.sectionWidthsMeters`, `must be a list of 1 to ${MAX_SECTIONS} widths`);
   ws.forEach((v, i) => {
     if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)
-      fail('invalid-request', `${key}.sectionWidthsMeters[${i}]`, 'must be a positive number of meters');
+      fail('invalid-sections', `${key}.sectionWidthsMeters[${i}]`, 'must be a positive number of meters');
   });
   const widths = ws as number[];
   if (n !== undefined && widths.length !== n)
     fail(
-      'invalid-request',
+      'invalid-sections',
       `${key}.sectionWidthsMeters`,
       `must list ${n} widths, one per section (got ${widths.length})`,
     );
   const sum = widths.reduce((a, b) => a + b, 0);
   if (Math.abs(sum - widthMeters) > SECTION_SUM_TOLERANCE_METERS)
     fail(
-      'invalid-request',
+      'invalid-sections',
       `${key}.sectionWidthsMeters`,
       `must add up to the working width ${widthMeters} m (they add up to ${Math.round(sum * 1000) / 1000} m)`,
     );
