@@ -148,26 +148,38 @@ function removeNode(g: Graph, v: number): void {
   g.adj.delete(v);
 }
 
-/** Prunes leaf branches shorter than `minBranchMeters` or than the clearance where they meet the rest, until none is. */
+/**
+ * Prunes leaf branches shorter than `minBranchMeters` or than 1.5 × the clearance where they meet
+ * the rest (spurs into corners), until none is. A round judges all leaves on the graph as it was
+ * at its start (the two spurs at a strip's square end go together, not one of them left to bend
+ * the axis into its corner); a junction whose branches would all go keeps its longest.
+ */
 function prune(g: Graph, minBranchMeters: number): void {
   for (let round = 0; round < 50; round++) {
-    let removed = false;
-    const leaves = [...g.adj.keys()].filter((v) => g.adj.get(v)!.size <= 1);
-    for (const leaf of leaves) {
-      const nb = g.adj.get(leaf);
-      if (!nb) continue;
+    const byJunction = new Map<number, { chain: number[]; length: number; short: boolean }[]>();
+    for (const leaf of [...g.adj.keys()].sort((a, b) => a - b)) {
+      const nb = g.adj.get(leaf)!;
       if (nb.size === 0) {
         g.adj.delete(leaf);
         continue;
       }
+      if (nb.size !== 1) continue;
       const chain = walk(g, leaf, [...nb][0]);
       const end = chain[chain.length - 1];
-      const endDegree = g.adj.get(end)?.size ?? 0;
       // a lone chain (no junction) is the axis itself: kept
-      if (endDegree < 3) continue;
-      const l = chainLength(g, chain);
-      if (l < minBranchMeters || l < 1.5 * g.r[end]) {
-        for (let i = 0; i + 1 < chain.length; i++) removeNode(g, chain[i]);
+      if ((g.adj.get(end)?.size ?? 0) < 3) continue;
+      const length = chainLength(g, chain);
+      let l = byJunction.get(end);
+      if (!l) byJunction.set(end, (l = []));
+      l.push({ chain, length, short: length < minBranchMeters || length < 1.5 * g.r[end] });
+    }
+    let removed = false;
+    for (const [end, leaves] of byJunction) {
+      const all = leaves.length >= (g.adj.get(end)?.size ?? 0);
+      const longest = leaves.reduce((m, e) => (e.length > m.length ? e : m), leaves[0]);
+      for (const e of leaves) {
+        if (!e.short || (all && e === longest)) continue;
+        for (let i = 0; i + 1 < e.chain.length; i++) removeNode(g, e.chain[i]);
         removed = true;
       }
     }

@@ -26,7 +26,7 @@ import { hypot, polylineLength } from '../geometry/vec.js';
 import { activeSwath, leftNormals } from '../geometry/activeSwath.js';
 import { filletPolyline } from '../geometry/fillet.js';
 import { limitCurvatureRate } from '../turns/rateLimit.js';
-import { clipPolylines, resample, simplifyPolyline, smoothToCurvature } from './curvedTracks.js';
+import { clipPolylines, resample, smoothToCurvature } from './curvedTracks.js';
 import type { Track } from './generateTracks.js';
 
 /** Bends are smoothed to at most this share of 1/R. */
@@ -363,29 +363,10 @@ function makePasses(line: Float64Array, o: CentreLineOptions, ground: EdgeIndex,
     const [a, b] = range;
     const kept = xy.slice(2 * a, 2 * b + 2);
     if (polylineLength(kept) < Math.max(2, o.widthMeters / 4)) continue;
-    const keep = simplifyKeep(kept);
-    const pick = (arr: Float64Array): Float64Array => Float64Array.from(keep.map((i) => arr[a + i]));
-    const pts = new Float64Array(2 * keep.length);
-    keep.forEach((i, j) => {
-      pts[2 * j] = kept[2 * i];
-      pts[2 * j + 1] = kept[2 * i + 1];
-    });
-    out.push(passTrack(pts, pick(lo), pick(hi)));
+    // every point kept (1 m apart): the band's edges follow the ground's between them
+    out.push(passTrack(kept, lo.slice(a, b + 1), hi.slice(a, b + 1)));
   }
   return out;
-}
-
-/** The points of a polyline Douglas-Peucker keeps within 1 cm, as indices. */
-function simplifyKeep(xy: Float64Array): number[] {
-  const s = simplifyPolyline(xy, 0.01);
-  const keep: number[] = [];
-  let j = 0;
-  for (let i = 0; i < xy.length / 2 && j < s.length / 2; i++)
-    if (xy[2 * i] === s[2 * j] && xy[2 * i + 1] === s[2 * j + 1]) {
-      keep.push(i);
-      j++;
-    }
-  return keep;
 }
 
 /** The polyline shortened by `meters` at both ends. */
@@ -521,7 +502,8 @@ function offsetPasses(
   const count = Math.max(1, Math.min(MAX_PASSES, Math.ceil(local / w - 0.1)));
   const share = local / count;
   const base = resample(
-    extendEnds(path, Math.max(step, 2 * (radii[0] ?? 0), 2 * (radii[radii.length - 1] ?? 0)) + w),
+    // the pruned axis stops about its clearance short of a square end: run on past it to the edge
+    extendEnds(path, 1.5 * Math.max(step, radii[0] ?? 0, radii[radii.length - 1] ?? 0) + 2),
     STEP_METERS,
   );
   const passes: Track[] = [];
@@ -602,7 +584,7 @@ function centred(xy: Float64Array, ground: EdgeIndex, field: EdgeIndex, w: numbe
 }
 
 /** Corners closer than this to the line through their neighbours are not corners (a jagged axis), m. */
-const SIMPLIFY_TOLERANCE_METERS = 1;
+const SIMPLIFY_TOLERANCE_METERS = 0.2;
 
 /**
  * The line bent no tighter than 1 / `kMax`: tangent arcs at its corners (geometry/fillet.ts), then,
