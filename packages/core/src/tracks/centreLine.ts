@@ -422,6 +422,55 @@ export interface CentreLinePlan {
  * part is wider than MAX_PASSES working widths or has no axis.
  */
 export function centreLinePasses(rings: PathsD, o: CentreLineOptions): CentreLinePlan | undefined {
+  // the plannings of a call ask again for the same strips: answered from the last few asked
+  const key = cacheKey(rings, o);
+  const hit = recent.get(key);
+  if (hit) {
+    recent.delete(key);
+    recent.set(key, hit);
+    return hit.plan && { ...hit.plan, tracks: hit.plan.tracks.map((t) => ({ ...t })) };
+  }
+  const plan = planCentreLines(rings, o);
+  recent.set(key, { plan: plan && { ...plan, tracks: plan.tracks.map((t) => ({ ...t })) } });
+  if (recent.size > RECENT_PLANS) recent.delete(recent.keys().next().value!);
+  return plan;
+}
+
+/** Strips answered from memory (a planning call plans the same strips several times). */
+const RECENT_PLANS = 16;
+const recent = new Map<string, { plan: CentreLinePlan | undefined }>();
+
+/** Digest of a polygon's vertices (count, sums and a position-weighted sum), exact to the bit. */
+function digest(rings: PathsD): string {
+  let n = 0,
+    sx = 0,
+    sy = 0,
+    wx = 0;
+  for (const r of rings)
+    for (const p of r) {
+      n++;
+      sx += p.x;
+      sy += p.y;
+      wx += n * p.x - p.y * (n % 7);
+    }
+  return `${rings.length}:${n}:${sx}:${sy}:${wx}`;
+}
+
+function cacheKey(rings: PathsD, o: CentreLineOptions): string {
+  return [
+    digest(rings),
+    digest(o.field),
+    o.widthMeters,
+    o.turnRadiusMeters,
+    o.maxCurvatureRatePerSquareMeter ?? '',
+    (o.sectionWidthsMeters ?? []).join(','),
+    o.firstLine,
+    o.maxPasses ?? '',
+    o.minNewSquareMeters ?? '',
+  ].join('|');
+}
+
+function planCentreLines(rings: PathsD, o: CentreLineOptions): CentreLinePlan | undefined {
   const w = o.widthMeters,
     R = o.turnRadiusMeters;
   let area = 0,
