@@ -3,8 +3,9 @@
  * It re-reads the plan from its lon/lat output, in a local frame built from the field, and
  * reports (never throws for a bad plan):
  * - `gap`: consecutive route pieces more than 0.05 m apart;
- * - `curvature`: a turn or connector bending tighter than 1/R (+5 %), measured like
- *   an independent GEOS checker on point triples at least 0.4 m apart, split at cusps;
+ * - `curvature`: a turn or connector, or a centre-line pass (a track with
+ *   `activeWidthsMeters`), bending tighter than 1/R (+5 %), measured like an independent GEOS
+ *   checker on point triples at least 0.4 m apart, split at cusps;
  * - `curvature-rate`: curvature changing faster than the machine's
  *   `maxCurvatureRatePerSquareMeter` (+5 %) along a turn or connector or where it meets the
  *   pieces around it (only when the machine has a rate limit);
@@ -208,6 +209,19 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
       ...(seg.turnType ? { turnType: seg.turnType } : {}),
       ...(seg.reverse ? { reverse: true } : {}),
     });
+    // a centre-line pass (its sections along it) is driven as a turn is: no tighter than 1/R
+    if (seg.type === 'Track' && Array.isArray(seg.activeWidthsMeters) && xy.length >= 6) {
+      const k = maxCurvature(xy, CHECK_TOLERANCES.curvatureSpacingMeters);
+      if (k.curvature > (CHECK_TOLERANCES.curvatureRatio * 1) / limits.turnRadiusMeters) {
+        const p = lf.frame.toLonLat(k.x, k.y);
+        violations.push({
+          code: 'curvature',
+          sequence: seg.sequence,
+          message: `centre-line pass ${seg.sequence} bends to a radius of ${(1 / k.curvature).toFixed(2)} m, tighter than ${limits.turnRadiusMeters} m`,
+          position: [p[0], p[1]],
+        });
+      }
+    }
     if (!isWork && xy.length >= 6) {
       for (let i = 2; i < xy.length; i += 2) {
         const d = hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
@@ -274,6 +288,32 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
       });
   }
   return { ok: violations.length === 0, violations };
+}
+
+/** The tightest bend of a polyline, on circles through points at least `spacingMeters` apart, and where. */
+function maxCurvature(xy: Float64Array, spacingMeters: number): { curvature: number; x: number; y: number } {
+  const px: number[] = [],
+    py: number[] = [];
+  for (let i = 0; i < xy.length; i += 2) {
+    const n = px.length;
+    if (n === 0 || hypot(xy[i] - px[n - 1], xy[i + 1] - py[n - 1]) >= spacingMeters) {
+      px.push(xy[i]);
+      py.push(xy[i + 1]);
+    }
+  }
+  let worst = { curvature: 0, x: xy[0], y: xy[1] };
+  for (let i = 1; i + 1 < px.length; i++) {
+    const ax = px[i - 1],
+      ay = py[i - 1],
+      bx = px[i],
+      by = py[i],
+      cx = px[i + 1],
+      cy = py[i + 1];
+    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(cx - ax, cy - ay);
+    const k = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : 0;
+    if (k > worst.curvature) worst = { curvature: k, x: bx, y: by };
+  }
+  return worst;
 }
 
 /**

@@ -185,9 +185,12 @@ export function sameRingAs(xy: object, as: object): void {
   sameRings.set(xy, sameRings.get(as) ?? as);
 }
 
-/** The object a pass's swath is kept under: the ring it was declared the same as, else its own xy. */
+/**
+ * The object a pass's swath is kept under: its own swath when it has one (a band of sections, not
+ * the buffer of its xy), else the ring it was declared the same as, else its own xy.
+ */
 function swathKey(p: WorkingPass): object {
-  return sameRings.get(p.xy) ?? p.xy;
+  return p.swath ?? sameRings.get(p.xy) ?? p.xy;
 }
 
 /**

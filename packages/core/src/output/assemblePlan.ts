@@ -62,11 +62,11 @@ export function toPlanWarnings(frame: LocalFrame, warnings: LocalWarning[]): Pla
 /**
  * A centre-line pass's sections along the piece driven (tracks/centreLine.ts), per coordinate:
  * the active width and the middle of the active band off the centre line (+ = left of the
- * direction of travel), m, to the centimetre.
+ * direction of travel), m, to the millimetre.
  */
 function activeWidths(xy: Float64Array, t: Track): { activeWidthsMeters: number[]; activeOffsetsMeters: number[] } {
   const b = bandsAlong(xy, t.xy!, t.activeRightMeters!, t.activeLeftMeters!);
-  const cm = (v: number): number => Math.round(v * 100) / 100 || 0;
+  const cm = (v: number): number => Math.round(v * 1000) / 1000 || 0;
   return {
     activeWidthsMeters: Array.from(b.hi, (h, i) => cm(h - b.lo[i])),
     activeOffsetsMeters: Array.from(b.hi, (h, i) => cm((h + b.lo[i]) / 2)),

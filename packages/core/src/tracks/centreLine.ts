@@ -343,20 +343,25 @@ function workingRange(lo: Float64Array, hi: Float64Array): [number, number] | un
 /** One pass along `line`: smoothed, clipped to the field, trimmed to where its sections work. */
 function makePasses(line: Float64Array, o: CentreLineOptions, ground: EdgeIndex, kMax: number): Track[] {
   const out: Track[] = [];
-  const smooth = line;
-  for (const piece of clipPolylines([smooth], o.field)) {
-    if (polylineLength(piece) < 2 * STEP_METERS) continue;
-    let xy = resample(piece, STEP_METERS);
+  const pieces: Float64Array[] = [];
+  for (const clipped of clipPolylines([line], o.field)) {
+    if (polylineLength(clipped) < 2 * STEP_METERS) continue;
+    let whole = resample(clipped, STEP_METERS);
     // pulled off the field's edge a little at both ends
-    xy = trimEnds(xy, EDGE_MARGIN_METERS);
-    if (o.maxCurvatureRatePerSquareMeter !== undefined && xy.length >= 8) {
-      const limited = limitCurvatureRate(xy, {
+    whole = trimEnds(whole, EDGE_MARGIN_METERS);
+    if (o.maxCurvatureRatePerSquareMeter !== undefined && whole.length >= 8) {
+      const limited = limitCurvatureRate(whole, {
         maxCurvaturePerMeter: kMax / CURVATURE_MARGIN,
         maxCurvatureRatePerSquareMeter: o.maxCurvatureRatePerSquareMeter,
         stepMeters: STEP_METERS,
       });
-      if (limited) xy = limited;
+      if (limited) whole = limited;
     }
+    // cut where a bend is still tighter than R (two corners too close for their arcs), kept in the field
+    for (const xy of clipPolylines(cutTight(whole, kMax / CURVATURE_MARGIN), o.field))
+      if (xy.length >= 4) pieces.push(xy);
+  }
+  for (const xy of pieces) {
     const { lo, hi } = activeBands(xy, ground, o.widthMeters, o.sectionWidthsMeters);
     const range = workingRange(lo, hi);
     if (!range) continue;
@@ -366,6 +371,39 @@ function makePasses(line: Float64Array, o: CentreLineOptions, ground: EdgeIndex,
     // every point kept (1 m apart): the band's edges follow the ground's between them
     out.push(passTrack(kept, lo.slice(a, b + 1), hi.slice(a, b + 1)));
   }
+  return out;
+}
+
+/**
+ * The polyline cut at every point where the circle through it and its neighbours (each at least
+ * 0.4 m away, as the plan check measures) is tighter than `maxCurvature`: the pieces between.
+ */
+function cutTight(xy: Float64Array, maxCurvature: number): Float64Array[] {
+  const n = xy.length / 2;
+  const out: Float64Array[] = [];
+  let from = 0;
+  const near = (i: number, dir: number): number => {
+    let j = i + dir;
+    while (j >= 0 && j < n && hypot(xy[2 * j] - xy[2 * i], xy[2 * j + 1] - xy[2 * i + 1]) < 0.4) j += dir;
+    return j;
+  };
+  for (let i = 1; i + 1 < n; i++) {
+    const a = near(i, -1),
+      c = near(i, 1);
+    if (a < 0 || c >= n) continue;
+    const ax = xy[2 * a],
+      ay = xy[2 * a + 1],
+      bx = xy[2 * i],
+      by = xy[2 * i + 1],
+      cx = xy[2 * c],
+      cy = xy[2 * c + 1];
+    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(cx - ax, cy - ay);
+    const k = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : 0;
+    if (k <= maxCurvature) continue;
+    if (i - 1 > from) out.push(xy.slice(2 * from, 2 * i));
+    from = i + 1;
+  }
+  if (n - 1 > from) out.push(xy.slice(2 * from));
   return out;
 }
 

@@ -19,6 +19,7 @@ import type { Track } from './generateTracks.js';
 import { centreLinePasses, joinableWithoutReversing } from './centreLine.js';
 import { areaOf, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
 import { rectangleSwath } from '../geometry/swaths.js';
+import { Clipper } from 'clipper2-ts';
 
 /** A strip narrower than this is not worth a pass (sections of real machines are about this wide), m. */
 export const MIN_STRIP_WIDTH_METERS = 1;
@@ -117,6 +118,9 @@ export interface StripOptions {
   othersCount?: number;
 }
 
+/** Centre-line passes replace straight ones where they work more by this share of the strip (or the patch threshold). */
+const CENTRE_LINE_MARGIN = 0.05;
+
 /** Directions tried for a leftover besides its hull's long axis: those of its longest edges. */
 const EDGE_DIRECTIONS = 6;
 
@@ -204,7 +208,10 @@ function centreLineChoice(
   if (!plan) return undefined;
   let score = plan.workedSquareMeters;
   for (const t of plan.tracks) score -= o.turnRadiusMeters * (t.widthMeters ?? o.widthMeters);
-  if (!(score > straightScore)) return undefined;
+  // kept only where they win by a margin: curved passes cost the route more to join than straight ones
+  let area = 0;
+  for (const r of rings) area += Math.abs(Clipper.area(r));
+  if (!(score > straightScore + Math.max(o.minStripArea, CENTRE_LINE_MARGIN * area))) return undefined;
   const lines = plan.tracks.reduce((m, t) => Math.max(m, t.line), line) - line + 1;
   return { tracks: plan.tracks, score, count: lines };
 }
