@@ -153,7 +153,13 @@ export function generateStripTracks(
     const centre =
       o.centreLines === false
         ? undefined
-        : centreLineChoice(patch.rings, o, line, best ? workedScore(best.tracks, patch.rings, o) : 0);
+        : centreLineChoice(
+            patch.rings,
+            o,
+            line,
+            best ? workedScore(best.tracks, patch.rings, o) : 0,
+            best?.tracks.length ?? 0,
+          );
     if (centre) best = centre;
     if (!best || best.tracks.length === 0 || !(best.score > 0)) continue;
     for (const t of best.tracks) out.push(t);
@@ -192,6 +198,7 @@ function centreLineChoice(
   o: StripOptions & { turnRadiusMeters: number },
   line: number,
   straightScore: number,
+  straightCount: number,
 ): { tracks: Track[]; score: number; count: number } | undefined {
   const plan = centreLinePasses(rings, {
     widthMeters: o.widthMeters,
@@ -208,10 +215,12 @@ function centreLineChoice(
   if (!plan) return undefined;
   let score = plan.workedSquareMeters;
   for (const t of plan.tracks) score -= o.turnRadiusMeters * (t.widthMeters ?? o.widthMeters);
-  // kept only where they win by a margin: curved passes cost the route more to join than straight ones
+  // with more passes than the straight ones, kept only where they win by a margin: curved passes
+  // cost the route more to join than straight ones
   let area = 0;
   for (const r of rings) area += Math.abs(Clipper.area(r));
-  if (!(score > straightScore + Math.max(o.minStripArea, CENTRE_LINE_MARGIN * area))) return undefined;
+  const margin = plan.tracks.length > straightCount ? Math.max(o.minStripArea, CENTRE_LINE_MARGIN * area) : 0;
+  if (!(score > straightScore + margin)) return undefined;
   const lines = plan.tracks.reduce((m, t) => Math.max(m, t.line), line) - line + 1;
   return { tracks: plan.tracks, score, count: lines };
 }
