@@ -217,7 +217,9 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
         violations.push({
           code: 'curvature',
           sequence: seg.sequence,
-          message: `centre-line pass ${seg.sequence} bends to a radius of ${(1 / k.curvature).toFixed(2)} m, tighter than ${limits.turnRadiusMeters} m`,
+          message:
+            `centre-line pass ${seg.sequence} bends to a radius of ${(1 / k.curvature).toFixed(2)} m, ` +
+            `tighter than ${limits.turnRadiusMeters} m`,
           position: [p[0], p[1]],
         });
       }

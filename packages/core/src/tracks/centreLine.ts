@@ -49,7 +49,7 @@ export interface CentreLineOptions {
   turnRadiusMeters: number;
   /** The machine's curvature-rate limit, 1/m² (absent: none). */
   maxCurvatureRatePerSquareMeter?: number;
-  /** The boom's sections, left to right, m (absent: sections of any width, the active width follows the ground exactly). */
+  /** The boom's sections, left to right, m (absent: sections of any width, the band follows the ground exactly). */
   sectionWidthsMeters?: readonly number[];
   /** The field's rings: passes stay inside them. */
   field: PathsD;
@@ -331,7 +331,7 @@ export function activeBands(
   return { lo, hi };
 }
 
-/** The point at each end of the polyline where it last is inside `ix` (the pass trimmed to where it can work), index range. */
+/** The points from the first to the last where any section is on (the pass trimmed to where it works). */
 function workingRange(lo: Float64Array, hi: Float64Array): [number, number] | undefined {
   let a = 0,
     b = lo.length - 1;

@@ -118,7 +118,7 @@ export interface StripOptions {
   othersCount?: number;
 }
 
-/** Centre-line passes replace straight ones where they work more by this share of the strip (or the patch threshold). */
+/** Centre-line passes with more passes replace straight ones where they work more by this share of the strip. */
 const CENTRE_LINE_MARGIN = 0.05;
 
 /** Directions tried for a leftover besides its hull's long axis: those of its longest edges. */
@@ -177,7 +177,7 @@ export function generateStripTracks(
     .filter((t): t is Track => t !== undefined);
 }
 
-/** What straight strip passes work of their strip (their rectangles' union within it), less a stretch of R at each one's width. */
+/** What straight strip passes work of their strip (their rectangles' union in it), less R × width per pass. */
 function workedScore(tracks: Track[], rings: PathsD, o: StripOptions & { turnRadiusMeters: number }): number {
   const rects: PathsD = [];
   let turns = 0;
