@@ -39,7 +39,13 @@ export function fromPlanError(err: unknown): ApiError | undefined {
   if (!isPlanError(err)) return undefined;
   const e = err as Error & { code: PlanErrorCode; details?: PlanErrorDetail[] };
   const status = REQUEST_CODES.has(e.code) ? 400 : 422;
-  const code = status === 400 ? 'ValidationFailed' : e.code === 'invalid-fleet' ? 'InvalidFleet' : 'InvalidGeometry';
+  // machine.sections / sectionWidthsMeters that do not describe the boom: 422 naming the field
+  const code =
+    status === 400 || e.code === 'invalid-sections'
+      ? 'ValidationFailed'
+      : e.code === 'invalid-fleet'
+        ? 'InvalidFleet'
+        : 'InvalidGeometry';
   return new ApiError(status, code, e.message, e.details ?? [], { reason: e.code });
 }
 

@@ -113,6 +113,25 @@ export const MachineSchema = z
       .optional()
       .openapi({ description: 'Application rate per hectare, same unit as tankCapacity' }),
     implementOffsetMeters: num(-50, 50).optional(),
+    // checked by the planner (core normalizeRequest): a bad value answers 422 naming the field
+    sections: z
+      .unknown()
+      .optional()
+      .openapi({
+        type: 'integer',
+        minimum: 1,
+        description:
+          'Sections of the boom switched on and off (section control), of equal widths unless ' +
+          'sectionWidthsMeters says otherwise; centre-line passes carry the active width along them',
+      }),
+    sectionWidthsMeters: z
+      .unknown()
+      .optional()
+      .openapi({
+        type: 'array',
+        items: { type: 'number', exclusiveMinimum: 0 },
+        description: 'Widths of the sections, left to right, meters; they add up to widthMeters',
+      }),
   })
   .openapi('Machine', {
     description: "Machine / equipment. Shape B's `equipment` takes the same fields as shape A's `machine`.",

@@ -62,6 +62,33 @@ function formatDuration(seconds: number): string {
   return h > 0 ? `${h} h ${m} min` : `${m} min`;
 }
 
+/**
+ * The band of a pass's active sections (`activeWidthsMeters`, `activeOffsetsMeters` per
+ * coordinate) as an SVG path in drawing units: its left edge, then its right edge back.
+ */
+function activeBand(seg: RouteSegment, project: Projector, scale: number): string | undefined {
+  const ws = seg.activeWidthsMeters,
+    os = seg.activeOffsetsMeters;
+  const n = seg.coordinates.length;
+  if (!Array.isArray(ws) || !Array.isArray(os) || ws.length !== n || os.length !== n || n < 2) return undefined;
+  const pts = seg.coordinates.map(project);
+  const left: string[] = [],
+    right: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = pts[Math.max(0, i - 1)],
+      b = pts[Math.min(n - 1, i + 1)];
+    const l = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+    // left of travel on screen (y grows downwards): (dy, -dx)
+    const nx = (b[1] - a[1]) / l,
+      ny = -(b[0] - a[0]) / l;
+    const o = Number(os[i]) * scale,
+      h = (Number(ws[i]) / 2) * scale;
+    left.push(`${fmt(pts[i][0] + nx * (o + h))} ${fmt(pts[i][1] + ny * (o + h))}`);
+    right.push(`${fmt(pts[i][0] + nx * (o - h))} ${fmt(pts[i][1] + ny * (o - h))}`);
+  }
+  return `M${left.join('L')}L${right.reverse().join('L')}Z`;
+}
+
 export interface SvgOptions {
   /** Drawing width in pixels (default 1000). */
   widthPixels?: number;
@@ -121,6 +148,12 @@ export function planToSvg(plan: Plan, options: SvgOptions = {}): string {
   const route = [...plan.route].sort((a, b) => a.sequence - b.sequence);
   for (const seg of route) {
     if (seg.type === 'Turn' || seg.type === 'Connector') continue;
+    const band = activeBand(seg, project, scale);
+    if (band) {
+      // a centre-line pass: the band its active sections work (sections off beyond it)
+      out.push(`<path d="${band}" fill="#7fbf7f" fill-opacity="0.3" stroke="none"/>`);
+      continue;
+    }
     const w = (seg.widthMeters ?? 0) * scale;
     if (w < 1) continue;
     out.push(

@@ -7,6 +7,7 @@ export type PlanErrorCode =
   | 'too-many-vertices'
   | 'width-not-positive'
   | 'invalid-option'
+  | 'invalid-sections'
   | 'no-workable-area'
   | 'infeasible'
   /** A fleet (planFleet) that cannot be planned as given: empty, too many machines, duplicate ids, bad widths. */

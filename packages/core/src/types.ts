@@ -48,6 +48,13 @@ export interface MachineInput {
   applicationRatePerHectare?: number;
   /** Lateral offset of the implement centre from the tractor centre line, meters (+ = right). */
   implementOffsetMeters?: number;
+  /**
+   * Sections of the boom the machine switches on and off (section control), a whole number ≥ 1,
+   * of equal widths unless `sectionWidthsMeters` says otherwise. Absent: sections of any width.
+   */
+  sections?: number;
+  /** Widths of the sections, left to right, meters: positive, adding up to widthMeters. */
+  sectionWidthsMeters?: number[];
 }
 
 /** Exclusion zone given in the request (in addition to the boundary's holes). */
@@ -253,6 +260,8 @@ export interface PlanChoiceVariant {
   strips: 'all' | 'single' | 'none';
   /** Whether cells could take headings of their own. */
   cellHeadings: boolean;
+  /** Whether strips could be driven along their centre lines. */
+  centreLines: boolean;
   /** Why it was tried: asked, turns-need, halfway, passes-asked, one-heading, no-strips. */
   why: string;
   /**

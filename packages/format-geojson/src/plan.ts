@@ -114,6 +114,11 @@ function routeFeature(segment: RouteSegment, sequence: number): PlanFeature {
     if (k in props || k === 'coordinates' || k === 'sequence' || k === 'type') continue;
     if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') props[k] = v;
   }
+  // a centre-line pass's sections along it: active width and the band's middle per coordinate
+  for (const k of ['activeWidthsMeters', 'activeOffsetsMeters'] as const) {
+    const v = segment[k];
+    if (Array.isArray(v) && v.every((x) => typeof x === 'number')) props[k] = [...(v as number[])];
+  }
   return {
     type: 'Feature',
     properties: props,

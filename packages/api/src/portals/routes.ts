@@ -16,6 +16,7 @@ import {
   visitsFromPlans,
   type FieldPlanVariant,
   type ElevationGrid,
+  type EquipmentScenario,
   type PathPlanRequest,
   type Plan,
   type SequencingField,
@@ -282,7 +283,7 @@ export function planningExtrasRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const signal = c.req.raw.signal;
       const result = await compareScenariosAsync(
         body.request as PathPlanRequest,
-        body.scenarios,
+        body.scenarios as EquipmentScenario[],
         async (req) => {
           try {
             return planBillable(deps, caller, req as PathPlanRequestBody, signal, 'path-plans/scenarios');

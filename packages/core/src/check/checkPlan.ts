@@ -3,8 +3,9 @@
  * It re-reads the plan from its lon/lat output, in a local frame built from the field, and
  * reports (never throws for a bad plan):
  * - `gap`: consecutive route pieces more than 0.05 m apart;
- * - `curvature`: a turn or connector bending tighter than 1/R (+5 %), measured like
- *   an independent GEOS checker on point triples at least 0.4 m apart, split at cusps;
+ * - `curvature`: a turn or connector, or a centre-line pass (a track with
+ *   `activeWidthsMeters`), bending tighter than 1/R (+5 %), measured like an independent GEOS
+ *   checker on point triples at least 0.4 m apart, split at cusps;
  * - `curvature-rate`: curvature changing faster than the machine's
  *   `maxCurvatureRatePerSquareMeter` (+5 %) along a turn or connector or where it meets the
  *   pieces around it (only when the machine has a rate limit);
@@ -23,6 +24,8 @@ import { prepareField } from '../geometry/prepareField.js';
 import type { LocalField } from '../geometry/prepareField.js';
 import { Region } from '../geometry/region.js';
 import { computeCoverage } from '../geometry/computeCoverage.js';
+import type { WorkingPass } from '../geometry/computeCoverage.js';
+import { activeSwath } from '../geometry/activeSwath.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { checkRouteKinematics } from './routeKinematics.js';
 import type { RoutePieceXY } from './routeKinematics.js';
@@ -193,7 +196,7 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
   let working = 0,
     total = 0;
   let prevEnd: Float64Array | undefined;
-  const passes: { xy: Float64Array; widthMeters: number }[] = [];
+  const passes: WorkingPass[] = [];
   for (const seg of route) {
     const xy = toLocalXY(lf, seg.coordinates as [number, number][]);
     const l = polylineLength(xy);
@@ -201,7 +204,7 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
     const isWork = seg.type === 'Track' || seg.type === 'ExteriorHeadland' || seg.type === 'InteriorHeadland';
     if (isWork) {
       working += l;
-      passes.push({ xy, widthMeters: seg.widthMeters ?? machine.widthMeters ?? 0 });
+      passes.push(workingPassOf(seg, xy, machine.widthMeters ?? 0));
     }
     if (prevEnd && xy.length >= 2) {
       const gap = hypot(xy[0] - prevEnd[0], xy[1] - prevEnd[1]);
@@ -224,6 +227,21 @@ export function checkPlan(field: FieldLike, plan: Plan): PlanCheck {
       ...(seg.turnType ? { turnType: seg.turnType } : {}),
       ...(seg.reverse ? { reverse: true } : {}),
     });
+    // a centre-line pass (its sections along it) is driven as a turn is: no tighter than 1/R
+    if (seg.type === 'Track' && Array.isArray(seg.activeWidthsMeters) && xy.length >= 6) {
+      const k = maxCurvature(xy, CHECK_TOLERANCES.curvatureSpacingMeters);
+      if (k.curvature > (CHECK_TOLERANCES.curvatureRatio * 1) / limits.turnRadiusMeters) {
+        const p = lf.frame.toLonLat(k.x, k.y);
+        violations.push({
+          code: 'curvature',
+          sequence: seg.sequence,
+          message:
+            `centre-line pass ${seg.sequence} bends to a radius of ${(1 / k.curvature).toFixed(2)} m, ` +
+            `tighter than ${limits.turnRadiusMeters} m`,
+          position: [p[0], p[1]],
+        });
+      }
+    }
     if (!isWork && xy.length >= 6) checkPointSpacing(seg, xy, violations);
     // Legs to and from a staging area (entry / exit, refill detours) leave the field by design.
     const leavesField =
@@ -290,6 +308,54 @@ function checkMetrics(
     });
 }
 
+/** The tightest bend of a polyline, on circles through points at least `spacingMeters` apart, and where. */
+function maxCurvature(xy: Float64Array, spacingMeters: number): { curvature: number; x: number; y: number } {
+  const px: number[] = [],
+    py: number[] = [];
+  for (let i = 0; i < xy.length; i += 2) {
+    const n = px.length;
+    if (n === 0 || hypot(xy[i] - px[n - 1], xy[i + 1] - py[n - 1]) >= spacingMeters) {
+      px.push(xy[i]);
+      py.push(xy[i + 1]);
+    }
+  }
+  let worst = { curvature: 0, x: xy[0], y: xy[1] };
+  for (let i = 1; i + 1 < px.length; i++) {
+    const ax = px[i - 1],
+      ay = py[i - 1],
+      bx = px[i],
+      by = py[i],
+      cx = px[i + 1],
+      cy = py[i + 1];
+    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(cx - ax, cy - ay);
+    const k = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : 0;
+    if (k > worst.curvature) worst = { curvature: k, x: bx, y: by };
+  }
+  return worst;
+}
+
+/**
+ * A working piece of the route as its swath is measured: buffered by half its width, or, for a
+ * pass with sections (`activeWidthsMeters` and `activeOffsetsMeters` per coordinate), the band of
+ * its active sections point by point.
+ */
+function workingPassOf(seg: RouteSegment, xy: Float64Array, machineWidthMeters: number): WorkingPass {
+  const widthMeters = seg.widthMeters ?? machineWidthMeters;
+  const ws = seg.activeWidthsMeters,
+    os = seg.activeOffsetsMeters;
+  const n = xy.length / 2;
+  if (!Array.isArray(ws) || !Array.isArray(os) || ws.length !== n || os.length !== n) return { xy, widthMeters };
+  const lo = new Float64Array(n),
+    hi = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const w = Number(ws[i]),
+      o = Number(os[i]);
+    lo[i] = o - w / 2;
+    hi[i] = o + w / 2;
+  }
+  return { xy, widthMeters, swath: activeSwath(xy, lo, hi) };
+}
+
 /**
  * Like earcut's `deviation()`: |reported covered area − covered area recomputed from the
  * plan's working passes| ÷ workable area. 0 means the coverage metrics match the geometry.
@@ -299,7 +365,7 @@ export function coverageDeviation(field: FieldLike, plan: Plan): number {
   const w = (plan.machine as { widthMeters?: number } | undefined)?.widthMeters ?? 0;
   const passes = [...plan.route]
     .filter((s) => s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland')
-    .map((s) => ({ xy: toLocalXY(lf, s.coordinates as [number, number][]), widthMeters: s.widthMeters ?? w }));
+    .map((s) => workingPassOf(s, toLocalXY(lf, s.coordinates as [number, number][]), w));
   const cov = computeCoverage(lf.workable, passes);
   if (!(cov.workableAreaSquareMeters > 0)) return 0;
   const reportedCovered = plan.metrics.workableAreaSquareMeters * (1 - plan.metrics.uncoveredRatio);

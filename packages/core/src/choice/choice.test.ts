@@ -24,6 +24,7 @@ const asked: Variant = {
   headlandPasses: 3,
   strips: 'all',
   cellHeadings: true,
+  centreLines: false,
   why: 'asked',
   orderingSpentMilliseconds: 0,
 };
@@ -55,6 +56,7 @@ function fake(
     variant: o.variant ?? asked,
     ownCellHeadings: o.own ?? false,
     stripsFaulted: o.faulted ?? false,
+    stripPasses: 0,
     nonWorkingDistanceMeters: all.turningMeters,
     routeWarnings: (o.codes ?? []).map((code) => ({ code, message: code })),
     ...(o.ordering !== undefined ? { orderingMilliseconds: o.ordering } : {}),

@@ -31,8 +31,8 @@ export function bestOf(candidates: readonly RoutedVariant[]): RoutedVariant {
 /** What the plan reports of every variant tried (`plan.choice.variants`), in the order tried. */
 export function variantReports(tried: readonly PlannedVariant[], kept: RoutedVariant): VariantReport[] {
   return tried.map((p) => {
-    const { headlandPasses, strips, cellHeadings, why } = p.variant;
-    const base = { headlandPasses, strips, cellHeadings, why };
+    const { headlandPasses, strips, cellHeadings, centreLines, why } = p.variant;
+    const base = { headlandPasses, strips, cellHeadings, centreLines, why };
     if (!isRouted(p)) return { ...base, status: 'replaced' };
     if (!p.measured()) return { ...base, status: 'bound', objectiveSeconds: round2(p.routeSeconds) };
     const o = p.objective();

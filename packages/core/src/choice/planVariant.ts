@@ -99,6 +99,7 @@ function layTracks(
   const planned = planFieldTracks(settings, prepared, headlandStage, {
     cellHeadingsAllowed: variant.cellHeadings,
     strips: variant.strips,
+    centreLines: variant.centreLines,
     region: () => routeField.region,
     ...(judges ? { judgeHeadland } : {}),
     ...(cap ? { hurry: cap.hurry } : {}),
@@ -210,6 +211,7 @@ function connectVariant(
     zoned,
     routeWarnings,
     stripsFaulted,
+    stripPasses: planned.stripCount,
     ownCellHeadings: secondFollows(planned),
     nonWorkingDistanceMeters: nonWorkingMeters(zoned.segments),
     orderingMilliseconds: optimizerReport(routed).timeSpentMilliseconds,

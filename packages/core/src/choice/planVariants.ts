@@ -8,7 +8,9 @@
  *    passes fill;
  * 2. each of those with one heading in every cell, where cells got headings of their own;
  * 3. for each count of headland passes, its best planning without strip passes, where its route's
- *    faults may come from them.
+ *    faults may come from them;
+ * 4. the best so far with its strips driven along their centre lines (tracks/centreLine.ts), where
+ *    it has strip passes.
  *
  * Past the call's wall-clock cap the optional variants (2, 3) are not planned (`time-limit`).
  */
@@ -43,6 +45,7 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
     headlandPasses: call.settings.headlandPasses,
     strips: 'all',
     cellHeadings: true,
+    centreLines: false,
     why: 'asked',
     orderingSpentMilliseconds: 0,
   };
@@ -56,6 +59,7 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
     const best = bestOf(headlandRound.filter((p) => p.variant.headlandPasses === passes));
     if (best.stripsFaulted) all.push(...withoutStrips(call, cache, best, plan));
   }
+  all.push(...withCentreLines(call, cache, bestOf(all), plan));
   const kept = bestOf(all);
   const sibling = all.find((p) => p !== kept && samePlanning(p.variant, kept.variant));
   const ms = [kept, sibling].map((p) => p?.orderingMilliseconds).filter((v): v is number => v !== undefined);
@@ -91,6 +95,7 @@ function headlandVariants(call: Call, cache: PlanCache, t: TurnHeadland, plan: P
     headlandPasses,
     strips: 'all',
     cellHeadings: true,
+    centreLines: false,
     why,
     orderingSpentMilliseconds: 0,
   });
@@ -108,6 +113,15 @@ function headlandVariants(call: Call, cache: PlanCache, t: TurnHeadland, plan: P
     out.push(...planWith(t.asked, 'passes-asked', work));
   }
   return out;
+}
+
+/** The best planning with its strips driven along their centre lines, where it has strip passes. */
+function withCentreLines(call: Call, cache: PlanCache, best: RoutedVariant, plan: PlanOne): RoutedVariant[] {
+  if (best.stripPasses === 0 || best.variant.centreLines) return [];
+  if (call.cap?.over()) return [];
+  const work = cache.byPasses.get(best.variant.headlandPasses)!;
+  const v: Variant = { ...best.variant, centreLines: true, why: 'centre-lines', orderingSpentMilliseconds: 0 };
+  return [plan(v, work) as RoutedVariant];
 }
 
 /** The best planning again without strip passes (one pass per strip where nothing else is left). */

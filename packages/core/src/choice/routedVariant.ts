@@ -30,6 +30,8 @@ export interface RoutedVariant {
   ownCellHeadings: boolean;
   /** Whether strip passes may be at fault for the route's faults (tracks/stripFaults.ts). */
   stripsFaulted: boolean;
+  /** Strip passes planned. */
+  stripPasses: number;
   nonWorkingDistanceMeters: number;
   /** The route's warnings as joined (the plan's, less those its metrics and extras add). */
   routeWarnings: readonly LocalWarning[];
@@ -55,6 +57,7 @@ export interface RoutedParts {
   zoned: ZonedRoute;
   routeWarnings: LocalWarning[];
   stripsFaulted: boolean;
+  stripPasses: number;
   ownCellHeadings: boolean;
   nonWorkingDistanceMeters: number;
   orderingMilliseconds: number | undefined;
@@ -87,6 +90,7 @@ export function routedVariant(x: RoutedParts): RoutedVariant {
     variant: x.variant,
     ownCellHeadings: x.ownCellHeadings,
     stripsFaulted: x.stripsFaulted,
+    stripPasses: x.stripPasses,
     nonWorkingDistanceMeters: x.nonWorkingDistanceMeters,
     routeWarnings: x.routeWarnings,
     ...(x.orderingMilliseconds !== undefined ? { orderingMilliseconds: x.orderingMilliseconds } : {}),

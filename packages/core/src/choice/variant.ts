@@ -19,7 +19,9 @@ export type VariantReason =
   /** One heading in every cell, where cells got headings of their own. */
   | 'one-heading'
   /** No strip passes, where the route's faults may come from them. */
-  | 'no-strips';
+  | 'no-strips'
+  /** Strips driven along their centre line (tracks/centreLine.ts), where the planning has strip passes. */
+  | 'centre-lines';
 
 export interface Variant {
   /** Exterior headland passes planned. */
@@ -27,6 +29,8 @@ export interface Variant {
   strips: StripMode;
   /** Whether cells may take headings of their own. */
   cellHeadings: boolean;
+  /** Whether strips may be driven along their centre line. */
+  centreLines: boolean;
   why: VariantReason;
   /**
    * Ordering time the per-cell planning of the same passes and strips spent, ms (the one-heading

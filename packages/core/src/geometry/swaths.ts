@@ -26,6 +26,11 @@ import { hypot } from './vec.js';
 export interface WorkingPass {
   xy: ArrayLike<number>;
   widthMeters: number;
+  /**
+   * The pass's swath when its sections are not all on along it (geometry/activeSwath.ts), local
+   * frame: used instead of the buffer of `xy`.
+   */
+  swath?: PathsD;
 }
 
 /** Tilts of the sweep off the main pass direction tried in turn, radians (none, about 1°, 3°, 6°). */
@@ -180,9 +185,12 @@ export function sameRingAs(xy: object, as: object): void {
   sameRings.set(xy, sameRings.get(as) ?? as);
 }
 
-/** The object a pass's swath is kept under: the ring it was declared the same as, else its own xy. */
+/**
+ * The object a pass's swath is kept under: its own swath when it has one (a band of sections, not
+ * the buffer of its xy), else the ring it was declared the same as, else its own xy.
+ */
 function swathKey(p: WorkingPass): object {
-  return sameRings.get(p.xy) ?? p.xy;
+  return p.swath ?? sameRings.get(p.xy) ?? p.xy;
 }
 
 /**
@@ -192,7 +200,7 @@ function swathKey(p: WorkingPass): object {
 const curvedSwaths = new WeakMap<object, Map<string, { swath: PathsD; area: number }>>();
 
 function curvedSwathOnce(p: WorkingPass, angle: number, make: () => PathsD): { swath: PathsD; area: number } {
-  if (p.xy.length <= 4) {
+  if (p.xy.length <= 4 && !p.swath) {
     const swath = make();
     return { swath, area: areaOf(swath) };
   }
@@ -267,12 +275,13 @@ export function turnedSwaths(passes: WorkingPass[], rings: PathsD): TurnedSwaths
   for (const p of passes) {
     const n = p.xy.length;
     if (n < 4) continue;
-    const out = n > 4 ? curved : straight;
-    if (n > 4) {
+    const out = n > 4 || p.swath ? curved : straight;
+    if (n > 4 || p.swath) {
       curvedKeys.push(swathKey(p));
       curvedWidths.push(p.widthMeters);
     }
     const { swath, area } = curvedSwathOnce(p, angle, () => {
+      if (p.swath) return p.swath.map((r) => r.map((q) => ({ x: q.x * c + q.y * s, y: -q.x * s + q.y * c })));
       const t = new Float64Array(n);
       for (let i = 0; i + 1 < n; i += 2) {
         const x = p.xy[i],

@@ -7,7 +7,7 @@
 import type { PlanMetrics } from '../types.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { computeCoverage, sweepPasses } from '../geometry/computeCoverage.js';
-import type { SweptPasses } from '../geometry/computeCoverage.js';
+import type { SweptPasses, WorkingPass } from '../geometry/computeCoverage.js';
 import { polylineLength } from '../geometry/vec.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
@@ -17,14 +17,17 @@ import { countCusps, countsAsTurn } from './manoeuvres.js';
 export type WidthOf = (segment: LocalSegment) => number;
 
 /** The working passes of a route: every segment but turns and connectors, at its working width. */
-export function workingPasses(
-  segments: LocalSegment[],
-  widthOf: WidthOf,
-): { xy: ArrayLike<number>; widthMeters: number }[] {
+export function workingPasses(segments: LocalSegment[], widthOf: WidthOf, swathOf?: SwathOf): WorkingPass[] {
   return segments
     .filter((s) => s.type !== 'Turn' && s.type !== 'Connector')
-    .map((s) => ({ xy: s.xy, widthMeters: widthOf(s) }));
+    .map((s) => {
+      const swath = swathOf?.(s);
+      return { xy: s.xy, widthMeters: widthOf(s), ...(swath ? { swath } : {}) };
+    });
 }
+
+/** The swath of a segment whose sections are not all on along it (centre-line passes); undefined: its buffer. */
+export type SwathOf = (segment: LocalSegment) => PathsD | undefined;
 
 /**
  * A coverage metric computed on simplified passes (geometry/coverageGuard.ts) adds a warning
@@ -39,10 +42,11 @@ export function computeMetrics(
   warnings?: LocalWarning[],
   widthOf: WidthOf = () => machine.widthMeters,
   swept?: SweptPasses,
+  swathOf?: SwathOf,
 ): PlanMetrics {
   const m = machine;
   const { working, nonWorking, turns, turnsByType, connectors } = routeDistances(segments);
-  const cov = computeCoverage(workable, swept ?? sweepPasses(workable, workingPasses(segments, widthOf)));
+  const cov = computeCoverage(workable, swept ?? sweepPasses(workable, workingPasses(segments, widthOf, swathOf)));
   if (cov.approximation) warnings?.push({ code: 'coverage-approximate', message: cov.approximation });
   // every cusp is a stop to change gear (machine.cuspStopSeconds)
   const cusps = countCusps(segments);

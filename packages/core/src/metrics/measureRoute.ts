@@ -8,6 +8,8 @@ import type { LocalSegment, LocalWarning } from '../turns/path.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
 import { addRefillMetrics, computeMetrics, workingPasses } from './computeMetrics.js';
 import { sweepPasses } from '../geometry/computeCoverage.js';
+import { activeSwath, bandsAlong } from '../geometry/activeSwath.js';
+import type { PathsD } from '../geometry/clipper.js';
 import { unworkedWarnings } from './unworkedWarnings.js';
 
 export interface MeasuredRoute {
@@ -37,7 +39,12 @@ export const HURRIED_PASS_VERTICES = 2_000;
  */
 export function measureRoute(
   segments: LocalSegment[],
-  tracks: readonly { widthMeters?: number }[],
+  tracks: readonly {
+    widthMeters?: number;
+    xy?: Float64Array;
+    activeLeftMeters?: Float64Array;
+    activeRightMeters?: Float64Array;
+  }[],
   field: LocalField,
   machine: ResolvedMachine,
   refills?: { points: unknown[]; detourMeters: number },
@@ -46,11 +53,18 @@ export function measureRoute(
   const w = machine.widthMeters;
   const widthOf = (sg: LocalSegment): number =>
     sg.type === 'Track' && sg.trackIndex !== undefined ? (tracks[sg.trackIndex]?.widthMeters ?? w) : w;
+  // centre-line passes: the band of their active sections along the piece driven
+  const swathOf = (sg: LocalSegment): PathsD | undefined => {
+    const t = sg.type === 'Track' && sg.trackIndex !== undefined ? tracks[sg.trackIndex] : undefined;
+    if (!t?.xy || !t.activeLeftMeters || !t.activeRightMeters) return undefined;
+    const b = bandsAlong(sg.xy, t.xy, t.activeRightMeters, t.activeLeftMeters);
+    return activeSwath(sg.xy, b.lo, b.hi);
+  };
   const warnings: LocalWarning[] = [];
   // One sweep of the swaths serves the coverage metric and the unworked patches (geometry/computeCoverage.ts).
   const swept = sweepPasses(
     field.workable,
-    workingPasses(segments, widthOf),
+    workingPasses(segments, widthOf, swathOf),
     hurry?.() ? HURRIED_PASS_VERTICES : undefined,
   );
   const metrics = computeMetrics(
@@ -61,6 +75,7 @@ export function measureRoute(
     warnings,
     widthOf,
     swept,
+    swathOf,
   );
   if (refills) addRefillMetrics(metrics, refills.points.length, refills.detourMeters);
   let unworked: PlanWarning[] | undefined;

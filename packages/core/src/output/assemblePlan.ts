@@ -12,6 +12,7 @@ import { areaOf, groupPolygons, ringToFlat } from '../geometry/clipper.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { pointInRing } from '../geometry/pointInRing.js';
 import { polylineLength } from '../geometry/vec.js';
+import { bandsAlong } from '../geometry/activeSwath.js';
 import type { LocalSegment, LocalWarning } from '../turns/path.js';
 import type { PlanSettings } from '../request/normalizeRequest.js';
 import type { Headlands } from '../headland/generateHeadlands.js';
@@ -58,6 +59,20 @@ export function toPlanWarnings(frame: LocalFrame, warnings: LocalWarning[]): Pla
   });
 }
 
+/**
+ * A centre-line pass's sections along the piece driven (tracks/centreLine.ts), per coordinate:
+ * the active width and the middle of the active band off the centre line (+ = left of the
+ * direction of travel), m, to the millimetre.
+ */
+function activeWidths(xy: Float64Array, t: Track): { activeWidthsMeters: number[]; activeOffsetsMeters: number[] } {
+  const b = bandsAlong(xy, t.xy!, t.activeRightMeters!, t.activeLeftMeters!);
+  const cm = (v: number): number => Math.round(v * 1000) / 1000 || 0;
+  return {
+    activeWidthsMeters: Array.from(b.hi, (h, i) => cm(h - b.lo[i])),
+    activeOffsetsMeters: Array.from(b.hi, (h, i) => cm((h + b.lo[i]) / 2)),
+  };
+}
+
 /** The plan JSON of a route in the local frame. */
 export function assemblePlan(x: PlanOutputInput): Plan {
   const { frame, input, headlands } = x;
@@ -74,6 +89,8 @@ export function assemblePlan(x: PlanOutputInput): Plan {
     if (s.type === 'Track' || s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland')
       seg.widthMeters =
         s.type === 'Track' && s.trackIndex !== undefined ? (x.tracks[s.trackIndex]?.widthMeters ?? w) : w;
+    const t = s.type === 'Track' && s.trackIndex !== undefined ? x.tracks[s.trackIndex] : undefined;
+    if (t?.xy && t.activeLeftMeters && t.activeRightMeters) Object.assign(seg, activeWidths(s.xy, t));
     if (s.turnType) seg.turnType = s.turnType;
     if (s.trackIndex !== undefined) seg.trackIndex = s.trackIndex;
     if (s.headlandIndex !== undefined) seg.headlandIndex = s.headlandIndex;

@@ -44,6 +44,11 @@ export interface ResolvedMachine {
   maxCurvatureRatePerSquareMeter?: number;
   workingFuelLitersPerHour?: number;
   turningFuelLitersPerHour?: number;
+  /**
+   * The boom's sections, left to right, m (machine.sections equal ones, or
+   * machine.sectionWidthsMeters); they add up to widthMeters. Absent: sections of any width.
+   */
+  sectionWidthsMeters?: number[];
 }
 
 /** One polygon of the field: rings of [lon, lat], the first the shell, the rest holes. */
@@ -243,6 +248,8 @@ function readMachine(req: Record<string, unknown>): ResolvedMachine {
       LIMITS.minCurvatureRatePerSquareMeter,
       LIMITS.maxCurvatureRatePerSquareMeter,
     );
+  const sections = readSections(mi, key, w);
+  if (sections) machine.sectionWidthsMeters = sections;
   if (mi.workingFuelLitersPerHour !== undefined)
     machine.workingFuelLitersPerHour = readNumber(
       mi,
@@ -262,6 +269,44 @@ function readMachine(req: Record<string, unknown>): ResolvedMachine {
       LIMITS.maxFuelLitersPerHour,
     );
   return machine;
+}
+
+/** Most sections a boom may have. */
+export const MAX_SECTIONS = 256;
+/** Section widths may miss the working width by this much, m. */
+const SECTION_SUM_TOLERANCE_METERS = 0.01;
+
+/**
+ * machine.sections (a positive integer: equal sections) and machine.sectionWidthsMeters (positive
+ * widths adding up to the working width; as many as `sections` when both are given), as widths.
+ */
+function readSections(mi: Record<string, unknown>, key: string, widthMeters: number): number[] | undefined {
+  const n = mi.sections,
+    ws = mi.sectionWidthsMeters;
+  if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_SECTIONS))
+    fail('invalid-sections', `${key}.sections`, `must be a whole number from 1 to ${MAX_SECTIONS} (got ${String(n)})`);
+  if (ws === undefined) return n === undefined ? undefined : Array.from({ length: n }, () => widthMeters / n);
+  if (!Array.isArray(ws) || ws.length < 1 || ws.length > MAX_SECTIONS)
+    fail('invalid-sections', `${key}.sectionWidthsMeters`, `must be a list of 1 to ${MAX_SECTIONS} widths`);
+  ws.forEach((v, i) => {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)
+      fail('invalid-sections', `${key}.sectionWidthsMeters[${i}]`, 'must be a positive number of meters');
+  });
+  const widths = ws as number[];
+  if (n !== undefined && widths.length !== n)
+    fail(
+      'invalid-sections',
+      `${key}.sectionWidthsMeters`,
+      `must list ${n} widths, one per section (got ${widths.length})`,
+    );
+  const sum = widths.reduce((a, b) => a + b, 0);
+  if (Math.abs(sum - widthMeters) > SECTION_SUM_TOLERANCE_METERS)
+    fail(
+      'invalid-sections',
+      `${key}.sectionWidthsMeters`,
+      `must add up to the working width ${widthMeters} m (they add up to ${Math.round(sum * 1000) / 1000} m)`,
+    );
+  return [...widths];
 }
 
 /** The capacity model of the request's machine (or equipment), which refill points need: both figures positive. */

@@ -36,6 +36,14 @@ export interface Track {
    * the machine drives it with part of its sections off. Absent: the machine's width.
    */
   widthMeters?: number;
+  /**
+   * Centre-line passes (tracks/centreLine.ts): at each point of `xy`, the left and right limits of
+   * the boom's active sections, m from the centre line (+ = left of the direction from (x0, y0)).
+   * Sections outside them are off (beyond the strip, over ground already worked). Absent: the
+   * whole width, centred.
+   */
+  activeLeftMeters?: Float64Array;
+  activeRightMeters?: Float64Array;
 }
 
 export interface TrackSet {

@@ -100,6 +100,17 @@ export interface TrackStageInput {
   /** Strip passes: all a strip needs, one through the largest strip, or none. */
   strips: StripMode;
   /**
+   * Strips up to three widths wide driven along their centre line where that works more of them
+   * (tracks/centreLine.ts); default false: straight strip passes only (choice/ plans both as variants).
+   */
+  centreLines?: boolean;
+  /** The boom's sections, left to right, m (machine.sections; absent: sections of any width). */
+  sectionWidthsMeters?: readonly number[];
+  /** The machine's curvature-rate limit, 1/m² (centre-line passes keep to it). */
+  maxCurvatureRatePerSquareMeter?: number;
+  /** Whether the machine may reverse (centre-line passes it could not join forward are then kept). */
+  reverseAllowed?: boolean;
+  /**
    * No-go zones without headland rounds (headland/smallObstacles.ts) the tracks swerve round, in `region` (the whole
    * field).
    */
@@ -139,6 +150,8 @@ export interface PlannedTracks {
 export interface TrackPlanning {
   cellHeadingsAllowed: boolean;
   strips: StripMode;
+  /** Centre-line passes in narrow strips (default false; `TrackStageInput.centreLines`; a variant, choice/). */
+  centreLines?: boolean;
   region: () => Region;
   judgeHeadland?: (tracks: readonly Track[]) => boolean;
   hurry?: (what: string) => boolean;
@@ -173,6 +186,12 @@ export function planFieldTracks(
     workable: prepared.workable,
     fieldAreaSquareMeters: prepared.fieldAreaSquareMeters,
     strips: planning.strips,
+    ...(planning.centreLines !== undefined ? { centreLines: planning.centreLines } : {}),
+    ...(settings.machine.sectionWidthsMeters ? { sectionWidthsMeters: settings.machine.sectionWidthsMeters } : {}),
+    ...(settings.machine.maxCurvatureRatePerSquareMeter !== undefined
+      ? { maxCurvatureRatePerSquareMeter: settings.machine.maxCurvatureRatePerSquareMeter }
+      : {}),
+    reverseAllowed: settings.machine.reverseAllowed,
     smallObstacles: small.small,
     region: planning.region,
     ...(planning.judgeHeadland ? { judgeHeadland: planning.judgeHeadland } : {}),
@@ -261,20 +280,7 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
     trackSet.tracks = swerveTracks(trackSet.tracks, inp.smallObstacles, inp.region(), directionRadians, R);
   // Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width
   // (tracks/strips.ts).
-  const strips =
-    inp.strips === 'none' || inp.hurry?.(CUT_STRIPS)
-      ? []
-      : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
-          widthMeters: w,
-          turnRadiusMeters: R,
-          minStripArea: patchThreshold(inp.fieldAreaSquareMeters),
-          field,
-          othersDriven: inp.passCount > 0,
-          // one pass through the middle of the largest strip: a field narrower than the machine, driven without a turn
-          ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),
-          turnRoomMeters: (1 + Math.sqrt(3)) * R,
-          firstLine: trackSet.tracks.reduce((l, t) => Math.max(l, t.line), 0) + 4,
-        });
+  const strips = stripPasses(inp, trackSet);
   if (trackSet.tracks.length === 0 && inp.passCount === 0 && strips.length === 0)
     throw new PlanError(
       'no-workable-area',
@@ -298,4 +304,32 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
     stripCount: strips.length,
     ...(extended && inp.fullExtension ? { fullExtension: { unextendedTracks, extension: extended.extension } } : {}),
   };
+}
+
+/**
+ * Strips and slivers the passes leave, and fields narrower than the machine: passes of reduced width
+ * (tracks/strips.ts), along the strip's centre line where `inp.centreLines` (tracks/centreLine.ts).
+ */
+function stripPasses(inp: TrackStageInput, trackSet: TrackSet): Track[] {
+  const { field, widthMeters: w, turnRadiusMeters: R } = inp;
+  return inp.strips === 'none' || inp.hurry?.(CUT_STRIPS)
+    ? []
+    : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
+        widthMeters: w,
+        turnRadiusMeters: R,
+        minStripArea: patchThreshold(inp.fieldAreaSquareMeters),
+        field,
+        othersDriven: inp.passCount > 0,
+        // one pass through the middle of the largest strip: a field narrower than the machine, driven without a turn
+        ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),
+        turnRoomMeters: (1 + Math.sqrt(3)) * R,
+        centreLines: inp.centreLines === true,
+        reverseAllowed: inp.reverseAllowed === true,
+        othersCount: inp.passCount + trackSet.tracks.length,
+        ...(inp.sectionWidthsMeters ? { sectionWidthsMeters: inp.sectionWidthsMeters } : {}),
+        ...(inp.maxCurvatureRatePerSquareMeter !== undefined
+          ? { maxCurvatureRatePerSquareMeter: inp.maxCurvatureRatePerSquareMeter }
+          : {}),
+        firstLine: trackSet.tracks.reduce((l, t) => Math.max(l, t.line), 0) + 4,
+      });
 }

@@ -4,6 +4,7 @@ import { checkPlan } from '../check/checkPlan.js';
 import { createLocalFrame } from '../geometry/projection.js';
 import { patchThreshold, unworkedPatches } from '../geometry/unworked.js';
 import { unworkedWarnings } from '../metrics/unworkedWarnings.js';
+import { activeSwath } from '../geometry/activeSwath.js';
 import type { GeoJsonPolygon, Plan } from '../types.js';
 
 const LON0 = 16.37,
@@ -115,10 +116,21 @@ describe('unworked patches are warned with their area and place', () => {
     // recomputed from the route's own working segments, in meters
     const passes = plan.route
       .filter((sg) => sg.type !== 'Turn' && sg.type !== 'Connector')
-      .map((sg) => ({
-        xy: sg.coordinates.flatMap(([lon, lat]) => frame.toLocal(lon, lat)),
-        widthMeters: sg.widthMeters ?? 12,
-      }));
+      .map((sg) => {
+        const xy = sg.coordinates.flatMap(([lon, lat]) => frame.toLocal(lon, lat));
+        // a centre-line pass works the band of its active sections (activeWidthsMeters, activeOffsetsMeters)
+        const ws = sg.activeWidthsMeters as number[] | undefined,
+          os = sg.activeOffsetsMeters as number[] | undefined;
+        const swath =
+          ws && os
+            ? activeSwath(
+                xy,
+                ws.map((w, i) => os[i] - w / 2),
+                ws.map((w, i) => os[i] + w / 2),
+              )
+            : undefined;
+        return { xy, widthMeters: sg.widthMeters ?? 12, ...(swath ? { swath } : {}) };
+      });
     const local = [shell.map(([x, y]) => ({ x, y }))];
     const patches = unworkedPatches(local, passes, patchThreshold(plan.metrics.fieldAreaSquareMeters));
     expect(patches.length).toBeGreaterThan(0);

@@ -16,6 +16,10 @@ import { ringPass } from '../geometry/swaths.js';
 import type { SwathPass } from '../geometry/unworked.js';
 import { acrossExtent } from './generateTracks.js';
 import type { Track } from './generateTracks.js';
+import { centreLinePasses, joinableWithoutReversing } from './centreLine.js';
+import { areaOf, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
+import { rectangleSwath } from '../geometry/swaths.js';
+import { Clipper } from 'clipper2-ts';
 
 /** A strip narrower than this is not worth a pass (sections of real machines are about this wide), m. */
 export const MIN_STRIP_WIDTH_METERS = 1;
@@ -99,7 +103,23 @@ export interface StripOptions {
   maxStrips?: number;
   /** First scanline number free for the strips' tracks (they get lines of their own). */
   firstLine: number;
+  /**
+   * Centre-line passes (tracks/centreLine.ts) where a strip is at most three widths wide and they
+   * work more of it than straight passes (default true).
+   */
+  centreLines?: boolean;
+  /** The boom's sections, left to right, m (machine.sections; absent: sections of any width). */
+  sectionWidthsMeters?: readonly number[];
+  /** The machine's curvature-rate limit, 1/m². */
+  maxCurvatureRatePerSquareMeter?: number;
+  /** Whether the machine may reverse (else centre-line passes it cannot join forward are left out). */
+  reverseAllowed?: boolean;
+  /** Headland passes and tracks the route drives besides the strips (default: 1 when othersDriven). */
+  othersCount?: number;
 }
+
+/** Centre-line passes with more passes replace straight ones where they work more by this share of the strip. */
+const CENTRE_LINE_MARGIN = 0.05;
 
 /** Directions tried for a leftover besides its hull's long axis: those of its longest edges. */
 const EDGE_DIRECTIONS = 6;
@@ -130,13 +150,79 @@ export function generateStripTracks(
       for (const t of tried.tracks) score += (t.u1 - t.u0 - o.turnRadiusMeters) * (t.widthMeters ?? o.widthMeters);
       if (!best || score > best.score) best = { ...tried, score };
     }
+    const centre =
+      o.centreLines === false
+        ? undefined
+        : centreLineChoice(
+            patch.rings,
+            o,
+            line,
+            best ? workedScore(best.tracks, patch.rings, o) : 0,
+            best?.tracks.length ?? 0,
+          );
+    if (centre) best = centre;
     if (!best || best.tracks.length === 0 || !(best.score > 0)) continue;
     for (const t of best.tracks) out.push(t);
     line += best.count + 4;
     if (line - o.firstLine >= 5 * (o.maxStrips ?? Infinity)) break;
   }
-  if (!o.othersDriven) return out;
-  return out.map((t) => withTurnRoom(t, o.field, o.turnRoomMeters)).filter((t): t is Track => t !== undefined);
+  // without reversing, centre-line passes only where the route can join them
+  const joinable = o.reverseAllowed
+    ? out
+    : joinableWithoutReversing(out, o.field, o.turnRadiusMeters, o.othersCount ?? (o.othersDriven ? 1 : 0));
+  if (!o.othersDriven) return joinable;
+  // (centre-line passes keep their ends: the route turns at a branch's end, or leaves it out, said so)
+  return joinable
+    .map((t) => (t.xy ? t : withTurnRoom(t, o.field, o.turnRoomMeters)))
+    .filter((t): t is Track => t !== undefined);
+}
+
+/** What straight strip passes work of their strip (their rectangles' union in it), less R × width per pass. */
+function workedScore(tracks: Track[], rings: PathsD, o: StripOptions & { turnRadiusMeters: number }): number {
+  const rects: PathsD = [];
+  let turns = 0;
+  for (const t of tracks) {
+    const w = t.widthMeters ?? o.widthMeters;
+    for (const r of rectangleSwath(t.x0, t.y0, t.x1, t.y1, w / 2)) rects.push(r);
+    turns += o.turnRadiusMeters * w;
+  }
+  return rects.length > 0 ? areaOf(intersectPolygons(unionPolygons(rects, 4), rings)) - turns : 0;
+}
+
+/**
+ * Centre-line passes over a strip (tracks/centreLine.ts) when they work more of it than the straight
+ * passes' `straightScore` (both less a stretch of R at the width worked per pass, for its turns).
+ */
+function centreLineChoice(
+  rings: PathsD,
+  o: StripOptions & { turnRadiusMeters: number },
+  line: number,
+  straightScore: number,
+  straightCount: number,
+): { tracks: Track[]; score: number; count: number } | undefined {
+  const plan = centreLinePasses(rings, {
+    widthMeters: o.widthMeters,
+    turnRadiusMeters: o.turnRadiusMeters,
+    field: o.field,
+    firstLine: line,
+    minNewSquareMeters: o.minStripArea,
+    ...(o.sectionWidthsMeters !== undefined ? { sectionWidthsMeters: o.sectionWidthsMeters } : {}),
+    ...(o.maxCurvatureRatePerSquareMeter !== undefined
+      ? { maxCurvatureRatePerSquareMeter: o.maxCurvatureRatePerSquareMeter }
+      : {}),
+    ...(o.maxPassesPerStrip !== undefined ? { maxPasses: o.maxPassesPerStrip } : {}),
+  });
+  if (!plan) return undefined;
+  let score = plan.workedSquareMeters;
+  for (const t of plan.tracks) score -= o.turnRadiusMeters * (t.widthMeters ?? o.widthMeters);
+  // with more passes than the straight ones, kept only where they win by a margin: curved passes
+  // cost the route more to join than straight ones
+  let area = 0;
+  for (const r of rings) area += Math.abs(Clipper.area(r));
+  const margin = plan.tracks.length > straightCount ? Math.max(o.minStripArea, CENTRE_LINE_MARGIN * area) : 0;
+  if (!(score > straightScore + margin)) return undefined;
+  const lines = plan.tracks.reduce((m, t) => Math.max(m, t.line), line) - line + 1;
+  return { tracks: plan.tracks, score, count: lines };
 }
 
 /** The hull's long axis, then the directions of the polygon's longest edges (distinct by 1°). */

@@ -1,0 +1,775 @@
+/**
+ * Centre-line passes: a narrow part of the field (a strip the headland passes leave, a bent strip
+ * of a field, the arms of a Y) driven along its own centre line rather than across it.
+ *
+ * 1. The part's medial axis (geometry/medialAxis.ts), leaf branches shorter than the working width
+ *    pruned. At a junction the two branches that continue each other best (deflection under
+ *    `MAX_JOIN_DEFLECTION_DEGREES`) are one path; every other branch is a path of its own, driven to
+ *    its end (the route turns there: a K-turn where reversing is allowed, a loop where there is room).
+ * 2. Each path is resampled, smoothed to a curvature of at most `CURVATURE_MARGIN` / R (and to the
+ *    machine's curvature-rate limit when it has one), its ends run on along their tangents to the
+ *    part's edge. Where the part is wider than the machine (up to `MAX_PASSES` widths), the path's
+ *    parallel offsets spread the passes evenly across it.
+ * 3. Each pass is clipped to the field and carries its active width along its length
+ *    (`Track.activeLeftMeters` / `activeRightMeters`): the sections of the boom over the part's
+ *    unworked ground are on, the others off (`sections` equal sections; none: sections of any
+ *    width). Paths whose swaths would add less than `MIN_NEW_SHARE` of their own area to what the
+ *    part's earlier passes work (the second branch round a thin hole) are dropped.
+ */
+import Flatbush from 'flatbush';
+import type { PathsD } from '../geometry/clipper.js';
+import { areaOf, differencePolygons, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
+import { medialAxis } from '../geometry/medialAxis.js';
+import { Region } from '../geometry/region.js';
+import type { MedialBranch } from '../geometry/medialAxis.js';
+import { hypot, polylineLength } from '../geometry/vec.js';
+import { activeSwath, leftNormals } from '../geometry/activeSwath.js';
+import { filletPolyline } from '../geometry/fillet.js';
+import { limitCurvatureRate } from '../turns/rateLimit.js';
+import { clipPolylines, resample, smoothToCurvature } from './curvedTracks.js';
+import type { Track } from './generateTracks.js';
+
+/** Bends are smoothed to at most this share of 1/R. */
+export const CURVATURE_MARGIN = 0.9;
+/** Two branches at a junction are one path when the second turns off the first by less than this. */
+export const MAX_JOIN_DEFLECTION_DEGREES = 50;
+/** Parts up to this many working widths wide get parallel offsets of their centre line; wider ones none. */
+export const MAX_PASSES = 3;
+/** A path is kept when the ground it works anew is at least this share of its length × the width. */
+const MIN_NEW_SHARE = 0.1;
+/** Spacing of the passes' points, m. */
+const STEP_METERS = 1;
+/** Passes end this far inside the field's edge, m. */
+const EDGE_MARGIN_METERS = 0.05;
+/** Share of a path's length whose local width decides the number of passes (the rest: bulges). */
+const WIDTH_QUANTILE = 0.8;
+
+export interface CentreLineOptions {
+  widthMeters: number;
+  turnRadiusMeters: number;
+  /** The machine's curvature-rate limit, 1/m² (absent: none). */
+  maxCurvatureRatePerSquareMeter?: number;
+  /** The boom's sections, left to right, m (absent: sections of any width, the band follows the ground exactly). */
+  sectionWidthsMeters?: readonly number[];
+  /** The field's rings: passes stay inside them. */
+  field: PathsD;
+  /** First scanline number free for the passes. */
+  firstLine: number;
+  /** At most this many passes (the longest paths first). */
+  maxPasses?: number;
+  /** The field's edges (made from `field` when absent). */
+  fieldIndex?: EdgeIndex;
+  /** A path is driven when it works at least this much ground anew, m² (default 0). */
+  minNewSquareMeters?: number;
+}
+
+/** Width of the part: twice the clearance along the axis, at WIDTH_QUANTILE of its length. */
+export function partWidthMeters(branches: MedialBranch[]): number {
+  const rs: number[] = [];
+  for (const b of branches) for (const r of b.radiusMeters) rs.push(2 * r);
+  if (rs.length === 0) return 0;
+  rs.sort((a, b) => a - b);
+  return rs[Math.min(rs.length - 1, Math.floor(WIDTH_QUANTILE * rs.length))];
+}
+
+/** Unit direction from a branch's end at `node` into the branch (over its first ~10 m). */
+function outward(b: MedialBranch, atStart: boolean): [number, number] {
+  const n = b.xy.length / 2;
+  let k = 1;
+  const i0 = atStart ? 0 : n - 1,
+    dir = atStart ? 1 : -1;
+  const x0 = b.xy[2 * i0],
+    y0 = b.xy[2 * i0 + 1];
+  let x = x0,
+    y = y0;
+  for (; k < n; k++) {
+    const i = i0 + dir * k;
+    x = b.xy[2 * i];
+    y = b.xy[2 * i + 1];
+    if (hypot(x - x0, y - y0) >= 10) break;
+  }
+  const l = hypot(x - x0, y - y0) || 1;
+  return [(x - x0) / l, (y - y0) / l];
+}
+
+function reversed(xy: Float64Array): Float64Array {
+  const m = xy.length,
+    out = new Float64Array(m);
+  for (let i = 0; i < m; i += 2) {
+    out[i] = xy[m - 2 - i];
+    out[i + 1] = xy[m - 1 - i];
+  }
+  return out;
+}
+
+/**
+ * The axis' branches joined into paths: at each junction the pair of branches that continue each
+ * other best (least deflection, under MAX_JOIN_DEFLECTION_DEGREES) is joined. Flat xy each.
+ */
+export function joinBranches(branches: MedialBranch[], degree: Map<number, number>): Float64Array[] {
+  const ends = new Map<number, { b: number; atStart: boolean }[]>();
+  branches.forEach((b, i) => {
+    for (const [node, atStart] of [
+      [b.startNode, true],
+      [b.endNode, false],
+    ] as const) {
+      if ((degree.get(node) ?? 0) < 3) continue;
+      let l = ends.get(node);
+      if (!l) ends.set(node, (l = []));
+      l.push({ b: i, atStart });
+    }
+  });
+  // pairing: key `${branch}:${start|end}` → the other branch end it continues into
+  const next = new Map<string, { b: number; atStart: boolean }>();
+  const cosMax = Math.cos(Math.PI - (MAX_JOIN_DEFLECTION_DEGREES * Math.PI) / 180);
+  for (const node of [...ends.keys()].sort((a, b) => a - b)) {
+    const list = ends.get(node)!;
+    const used = new Set<number>();
+    const pairs: { i: number; j: number; c: number }[] = [];
+    for (let i = 0; i < list.length; i++)
+      for (let j = i + 1; j < list.length; j++) {
+        if (list[i].b === list[j].b) continue;
+        const [ax, ay] = outward(branches[list[i].b], list[i].atStart),
+          [bx, by] = outward(branches[list[j].b], list[j].atStart);
+        pairs.push({ i, j, c: ax * bx + ay * by });
+      }
+    pairs.sort((p, q) => p.c - q.c);
+    for (const p of pairs) {
+      if (p.c > cosMax || used.has(p.i) || used.has(p.j)) continue;
+      used.add(p.i);
+      used.add(p.j);
+      next.set(`${list[p.i].b}:${list[p.i].atStart}`, list[p.j]);
+      next.set(`${list[p.j].b}:${list[p.j].atStart}`, list[p.i]);
+    }
+  }
+  const done = new Uint8Array(branches.length);
+  const paths: Float64Array[] = [];
+  const order = branches
+    .map((_, i) => i)
+    .sort((a, b) => polylineLength(branches[b].xy) - polylineLength(branches[a].xy));
+  for (const start of order) {
+    if (done[start]) continue;
+    // walk back to the path's first branch, then forward
+    let b = start,
+      atStart = true;
+    for (let guard = 0; guard < branches.length; guard++) {
+      const prev = next.get(`${b}:${atStart}`);
+      if (!prev || done[prev.b] || prev.b === start) break;
+      b = prev.b;
+      atStart = !prev.atStart;
+    }
+    const parts: Float64Array[] = [];
+    for (let guard = 0; guard <= branches.length && !done[b]; guard++) {
+      done[b] = 1;
+      parts.push(atStart ? branches[b].xy : reversed(branches[b].xy));
+      const nx = next.get(`${b}:${!atStart}`);
+      if (!nx) break;
+      b = nx.b;
+      atStart = nx.atStart;
+    }
+    let n = 0;
+    for (const p of parts) n += p.length;
+    const xy = new Float64Array(n);
+    let o = 0;
+    for (const p of parts) {
+      xy.set(p, o);
+      o += p.length;
+    }
+    paths.push(xy);
+  }
+  return paths;
+}
+
+/** The polyline offset by `d` to its left. */
+function offsetLine(xy: Float64Array, d: number): Float64Array {
+  if (d === 0) return xy;
+  const nv = leftNormals(xy);
+  const out = new Float64Array(xy.length);
+  for (let i = 0; i < xy.length; i++) out[i] = xy[i] + d * nv[i];
+  return out;
+}
+
+/** The polyline with both ends run on straight along their tangents by `meters`. */
+function extendEnds(xy: Float64Array, meters: number): Float64Array {
+  const n = xy.length;
+  if (n < 4) return xy;
+  const out = new Float64Array(n + 4);
+  const run = (ax: number, ay: number, bx: number, by: number): [number, number] => {
+    const l = hypot(ax - bx, ay - by) || 1;
+    return [ax + ((ax - bx) / l) * meters, ay + ((ay - by) / l) * meters];
+  };
+  const j = Math.min(n - 2, 2 * Math.max(1, Math.round(3 / STEP_METERS)));
+  out.set(run(xy[0], xy[1], xy[j], xy[j + 1]), 0);
+  out.set(xy, 2);
+  out.set(run(xy[n - 2], xy[n - 1], xy[n - 2 - j], xy[n - 1 - j]), n + 2);
+  return out;
+}
+
+/** Edges of rings, stride 4, in a flatbush. */
+export interface EdgeIndex {
+  e: Float64Array;
+  index: Flatbush;
+}
+
+export function edgeIndex(rings: PathsD): EdgeIndex {
+  let m = 0;
+  for (const r of rings) m += r.length;
+  const e = new Float64Array(4 * m);
+  const index = new Flatbush(Math.max(1, m));
+  let k = 0;
+  for (const r of rings)
+    for (let i = 0; i < r.length; i++) {
+      const a = r[i],
+        b = r[(i + 1) % r.length];
+      e.set([a.x, a.y, b.x, b.y], 4 * k++);
+      index.add(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y));
+    }
+  if (m === 0) index.add(0, 0, 0, 0);
+  index.finish();
+  return { e, index };
+}
+
+/** Parameters t in (−h, h) where the line p + t·n crosses the rings, sorted. */
+function crossings(ix: EdgeIndex, px: number, py: number, nx: number, ny: number, h: number): number[] {
+  const ax = px - h * nx,
+    ay = py - h * ny,
+    dx = 2 * h * nx,
+    dy = 2 * h * ny;
+  const out: number[] = [];
+  const e = ix.e;
+  for (const k of ix.index.search(
+    Math.min(ax, ax + dx),
+    Math.min(ay, ay + dy),
+    Math.max(ax, ax + dx),
+    Math.max(ay, ay + dy),
+  )) {
+    const cx = e[4 * k],
+      cy = e[4 * k + 1],
+      ex = e[4 * k + 2] - cx,
+      ey = e[4 * k + 3] - cy;
+    const den = dx * ey - dy * ex;
+    if (den === 0) continue;
+    const t = ((cx - ax) * ey - (cy - ay) * ex) / den;
+    const u = ((cx - ax) * dy - (cy - ay) * dx) / den;
+    if (t >= 0 && t <= 1 && u >= 0 && u < 1) out.push(-h + t * 2 * h);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** Even-odd containment by a ray along +x (crossings of the rings' edges). */
+function containsPoint(ix: EdgeIndex, x: number, y: number): boolean {
+  let inside = false;
+  const e = ix.e;
+  for (const k of ix.index.search(x, y, Infinity, y)) {
+    const ay = e[4 * k + 1],
+      by = e[4 * k + 3];
+    if (ay > y === by > y) continue;
+    const xc = e[4 * k] + ((y - ay) * (e[4 * k + 2] - e[4 * k])) / (by - ay);
+    if (xc > x) inside = !inside;
+  }
+  return inside;
+}
+
+/**
+ * The active band of a pass at each of its points: the sections over the ground (`ground`, an
+ * edge index of the part's unworked rings) on, the others off; lo / hi are the band's right and
+ * left limits, m from the centre line (+ = left). `sections`: the boom's section widths, left to
+ * right (a section is on where half of it or more lies over the ground); absent: sections of any
+ * width (the band is the ground's extent across the boom).
+ */
+export function activeBands(
+  xy: Float64Array,
+  ground: EdgeIndex,
+  widthMeters: number,
+  sections?: readonly number[],
+): { lo: Float64Array; hi: Float64Array } {
+  const n = xy.length / 2,
+    h = widthMeters / 2;
+  const nv = leftNormals(xy);
+  const lo = new Float64Array(n),
+    hi = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const px = xy[2 * i],
+      py = xy[2 * i + 1],
+      nx = nv[2 * i],
+      ny = nv[2 * i + 1];
+    const ts = crossings(ground, px, py, nx, ny, h);
+    // inside intervals of the line across the boom
+    const iv: number[] = [];
+    let inside = containsPoint(ground, px - h * nx, py - h * ny),
+      from = -h;
+    for (const t of ts) {
+      if (inside) iv.push(from, t);
+      inside = !inside;
+      from = t;
+    }
+    if (inside) iv.push(from, h);
+    let a = Infinity,
+      b = -Infinity;
+    if (sections && sections.length > 0) {
+      // left to right: from +h down
+      let s1 = h;
+      for (const sw of sections) {
+        const s0 = s1 - sw;
+        let over = 0;
+        for (let j = 0; j < iv.length; j += 2) over += Math.max(0, Math.min(s1, iv[j + 1]) - Math.max(s0, iv[j]));
+        if (over >= sw / 2 - 1e-9) {
+          a = Math.min(a, s0);
+          b = Math.max(b, s1);
+        }
+        s1 = s0;
+      }
+    } else
+      for (let j = 0; j < iv.length; j += 2)
+        if (iv[j + 1] - iv[j] > 1e-6) {
+          a = Math.min(a, iv[j]);
+          b = Math.max(b, iv[j + 1]);
+        }
+    lo[i] = a <= b ? a : 0;
+    hi[i] = a <= b ? b : 0;
+  }
+  return { lo, hi };
+}
+
+/** The points from the first to the last where any section is on (the pass trimmed to where it works). */
+function workingRange(lo: Float64Array, hi: Float64Array): [number, number] | undefined {
+  let a = 0,
+    b = lo.length - 1;
+  while (a <= b && hi[a] - lo[a] < 1e-6) a++;
+  while (b >= a && hi[b] - lo[b] < 1e-6) b--;
+  return a < b ? [a, b] : undefined;
+}
+
+/** One pass along `line`: smoothed, clipped to the field, trimmed to where its sections work. */
+function makePasses(line: Float64Array, o: CentreLineOptions, ground: EdgeIndex, kMax: number): Track[] {
+  const out: Track[] = [];
+  const pieces: Float64Array[] = [];
+  for (const clipped of clipPolylines([line], o.field)) {
+    if (polylineLength(clipped) < 2 * STEP_METERS) continue;
+    let whole = resample(clipped, STEP_METERS);
+    // pulled off the field's edge a little at both ends
+    whole = trimEnds(whole, EDGE_MARGIN_METERS);
+    if (o.maxCurvatureRatePerSquareMeter !== undefined && whole.length >= 8) {
+      const limited = limitCurvatureRate(whole, {
+        maxCurvaturePerMeter: kMax / CURVATURE_MARGIN,
+        maxCurvatureRatePerSquareMeter: o.maxCurvatureRatePerSquareMeter,
+        stepMeters: STEP_METERS,
+      });
+      if (limited) whole = limited;
+    }
+    // cut where a bend is still tighter than R (two corners too close for their arcs), kept in the field
+    for (const xy of clipPolylines(cutTight(whole, kMax / CURVATURE_MARGIN), o.field))
+      if (xy.length >= 4) pieces.push(xy);
+  }
+  for (const xy of pieces) {
+    const { lo, hi } = activeBands(xy, ground, o.widthMeters, o.sectionWidthsMeters);
+    const range = workingRange(lo, hi);
+    if (!range) continue;
+    const [a, b] = range;
+    const kept = xy.slice(2 * a, 2 * b + 2);
+    if (polylineLength(kept) < Math.max(2, o.widthMeters / 4)) continue;
+    // every point kept (1 m apart): the band's edges follow the ground's between them
+    out.push(passTrack(kept, lo.slice(a, b + 1), hi.slice(a, b + 1)));
+  }
+  return out;
+}
+
+/**
+ * The polyline cut at every point where the circle through it and its neighbours (each at least
+ * 0.4 m away, as the plan check measures) is tighter than `maxCurvature`: the pieces between.
+ */
+function cutTight(xy: Float64Array, maxCurvature: number): Float64Array[] {
+  const n = xy.length / 2;
+  const out: Float64Array[] = [];
+  let from = 0;
+  const near = (i: number, dir: number): number => {
+    let j = i + dir;
+    while (j >= 0 && j < n && hypot(xy[2 * j] - xy[2 * i], xy[2 * j + 1] - xy[2 * i + 1]) < 0.4) j += dir;
+    return j;
+  };
+  for (let i = 1; i + 1 < n; i++) {
+    const a = near(i, -1),
+      c = near(i, 1);
+    if (a < 0 || c >= n) continue;
+    const ax = xy[2 * a],
+      ay = xy[2 * a + 1],
+      bx = xy[2 * i],
+      by = xy[2 * i + 1],
+      cx = xy[2 * c],
+      cy = xy[2 * c + 1];
+    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(cx - ax, cy - ay);
+    const k = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : 0;
+    if (k <= maxCurvature) continue;
+    if (i - 1 > from) out.push(xy.slice(2 * from, 2 * i));
+    from = i + 1;
+  }
+  if (n - 1 > from) out.push(xy.slice(2 * from));
+  return out;
+}
+
+/** The polyline shortened by `meters` at both ends. */
+function trimEnds(xy: Float64Array, meters: number): Float64Array {
+  const n = xy.length;
+  if (n < 4) return xy;
+  const out = Float64Array.from(xy);
+  const pull = (i: number, j: number): void => {
+    const dx = xy[j] - xy[i],
+      dy = xy[j + 1] - xy[i + 1],
+      l = hypot(dx, dy);
+    if (l > 2 * meters) {
+      out[i] = xy[i] + (dx / l) * meters;
+      out[i + 1] = xy[i + 1] + (dy / l) * meters;
+    }
+  };
+  pull(0, 2);
+  pull(n - 2, n - 4);
+  return out;
+}
+
+function passTrack(xy: Float64Array, lo: Float64Array, hi: Float64Array): Track {
+  const m = xy.length;
+  let width = 0;
+  for (let i = 0; i < lo.length; i++) width = Math.max(width, hi[i] - lo[i]);
+  return {
+    line: 0,
+    u0: 0,
+    u1: polylineLength(xy),
+    v: 0,
+    x0: xy[0],
+    y0: xy[1],
+    x1: xy[m - 2],
+    y1: xy[m - 1],
+    xy,
+    widthMeters: width,
+    activeLeftMeters: hi,
+    activeRightMeters: lo,
+  };
+}
+
+/** What the centre-line passes of a part work: their swaths' union within the part, m², and the passes. */
+export interface CentreLinePlan {
+  tracks: Track[];
+  /** Ground of the part the passes work, m². */
+  workedSquareMeters: number;
+  /** Width of the part (twice its clearance at WIDTH_QUANTILE of the axis), m. */
+  partWidthMeters: number;
+}
+
+/**
+ * Centre-line passes over one part (`rings`: its polygon, shell + holes), or undefined where the
+ * part is wider than MAX_PASSES working widths or has no axis.
+ */
+export function centreLinePasses(rings: PathsD, o: CentreLineOptions): CentreLinePlan | undefined {
+  // the plannings of a call ask again for the same strips: answered from the last few asked
+  const key = cacheKey(rings, o);
+  const hit = recent.get(key);
+  if (hit) {
+    recent.delete(key);
+    recent.set(key, hit);
+    return hit.plan && { ...hit.plan, tracks: hit.plan.tracks.map((t) => ({ ...t })) };
+  }
+  const plan = planCentreLines(rings, o);
+  recent.set(key, { plan: plan && { ...plan, tracks: plan.tracks.map((t) => ({ ...t })) } });
+  if (recent.size > RECENT_PLANS) recent.delete(recent.keys().next().value!);
+  return plan;
+}
+
+/** Strips answered from memory (a planning call plans the same strips several times). */
+const RECENT_PLANS = 16;
+const recent = new Map<string, { plan: CentreLinePlan | undefined }>();
+
+/** Digest of a polygon's vertices (count, sums and a position-weighted sum), exact to the bit. */
+function digest(rings: PathsD): string {
+  let n = 0,
+    sx = 0,
+    sy = 0,
+    wx = 0;
+  for (const r of rings)
+    for (const p of r) {
+      n++;
+      sx += p.x;
+      sy += p.y;
+      wx += n * p.x - p.y * (n % 7);
+    }
+  return `${rings.length}:${n}:${sx}:${sy}:${wx}`;
+}
+
+function cacheKey(rings: PathsD, o: CentreLineOptions): string {
+  return [
+    digest(rings),
+    digest(o.field),
+    o.widthMeters,
+    o.turnRadiusMeters,
+    o.maxCurvatureRatePerSquareMeter ?? '',
+    (o.sectionWidthsMeters ?? []).join(','),
+    o.firstLine,
+    o.maxPasses ?? '',
+    o.minNewSquareMeters ?? '',
+  ].join('|');
+}
+
+function planCentreLines(rings: PathsD, o: CentreLineOptions): CentreLinePlan | undefined {
+  const w = o.widthMeters,
+    R = o.turnRadiusMeters;
+  let area = 0,
+    perimeter = 0;
+  for (const r of rings)
+    for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
+      area += (r[j].x - r[i].x) * (r[j].y + r[i].y);
+      perimeter += hypot(r[i].x - r[j].x, r[i].y - r[j].y);
+    }
+  area = Math.abs(area) / 2;
+  // cheapest rejection first: a part's mean width is at most 2·area / perimeter... ×2 for a round one
+  if (!(perimeter > 0) || (4 * area) / perimeter > 2 * MAX_PASSES * w) return undefined;
+  const step = Math.max(0.5, Math.min(2, w / 8));
+  const axis = medialAxis(rings, step, w);
+  const width = partWidthMeters(axis.branches);
+  if (!(width > 0) || width > MAX_PASSES * w) return undefined;
+  const kMax = CURVATURE_MARGIN / R;
+  const paths = joinBranches(axis.branches, axis.degree);
+  const tracks: Track[] = [];
+  let worked: PathsD = [],
+    workedArea = 0;
+  let line = o.firstLine;
+  for (const path of paths) {
+    // each path's sections work only the ground the part's earlier paths leave
+    const left = worked.length > 0 ? differencePolygons(rings, worked) : rings;
+    if (!(areaOf(left) >= (o.minNewSquareMeters ?? 0))) break;
+    const passes = offsetPasses(path, axis.branches, o, edgeIndex(left), width, line, kMax, step);
+    if (passes.length === 0) continue;
+    const swaths = passes.flatMap((t) => activeSwath(t.xy!, t.activeRightMeters!, t.activeLeftMeters!));
+    const mine = intersectPolygons(unionPolygons(swaths, 4), left);
+    const fresh = areaOf(mine);
+    // worth driving: new ground of at least the part's threshold, and sections on over a share of the way
+    let driven = 0;
+    for (const t of passes) driven += polylineLength(t.xy!) * w;
+    if (!(fresh >= (o.minNewSquareMeters ?? 0)) || fresh < MIN_NEW_SHARE * driven) continue;
+    worked = worked.length > 0 ? unionPolygons([...worked, ...mine], 4) : mine;
+    workedArea += fresh;
+    for (const t of passes) tracks.push(t);
+    line += passes.reduce((m, t) => Math.max(m, t.line), line) - line + 5;
+    if (o.maxPasses !== undefined && tracks.length >= o.maxPasses) break;
+  }
+  if (tracks.length === 0) return undefined;
+  if (o.maxPasses !== undefined && tracks.length > o.maxPasses) {
+    // the passes that work most; what they work, measured again
+    const kept = tracks
+      .map((t) => ({ t, a: bandArea([t]) }))
+      .sort((p, q) => q.a - p.a)
+      .slice(0, o.maxPasses)
+      .map((e) => e.t);
+    const swaths = kept.flatMap((t) => activeSwath(t.xy!, t.activeRightMeters!, t.activeLeftMeters!));
+    return {
+      tracks: kept,
+      workedSquareMeters: areaOf(intersectPolygons(unionPolygons(swaths, 4), rings)),
+      partWidthMeters: width,
+    };
+  }
+  return {
+    tracks,
+    workedSquareMeters: workedArea,
+    partWidthMeters: width,
+  };
+}
+
+/** The passes along one path: its parallel offsets, as many as the part's width there needs (MAX_PASSES at most). */
+function offsetPasses(
+  path: Float64Array,
+  branches: MedialBranch[],
+  o: CentreLineOptions,
+  ground: EdgeIndex,
+  width: number,
+  line: number,
+  kMax: number,
+  step: number,
+): Track[] {
+  const w = o.widthMeters;
+  const radii = radiiAlong(path, branches);
+  const local = radii.length > 0 ? quantile(radii, WIDTH_QUANTILE) * 2 : width;
+  const count = Math.max(1, Math.min(MAX_PASSES, Math.ceil(local / w - 0.1)));
+  const share = local / count;
+  const base = resample(
+    // the pruned axis stops about its clearance short of a square end: run on past it to the edge
+    extendEnds(path, 1.5 * Math.max(step, radii[0] ?? 0, radii[radii.length - 1] ?? 0) + 2),
+    STEP_METERS,
+  );
+  const passes: Track[] = [];
+  for (let k = 0; k < count; k++) {
+    const d = (k + 0.5) * share - local / 2;
+    let made = makePasses(smoothPath(offsetLine(base, d), kMax), o, ground, kMax);
+    if (count === 1) {
+      // moved to the middle of the ground its boom reaches, where that works more
+      const shifted = centred(base, ground, o.fieldIndex ?? edgeIndex(o.field), w, o.turnRadiusMeters);
+      const other = makePasses(smoothPath(shifted, kMax), o, ground, kMax);
+      if (bandArea(other) > bandArea(made)) made = other;
+    }
+    for (const t of made) {
+      // sections over the neighbouring pass's half of the ground off
+      if (k + 1 < count) for (let i = 0; i < t.activeLeftMeters!.length; i++) clampBand(t, i, -Infinity, share / 2);
+      if (k > 0) for (let i = 0; i < t.activeLeftMeters!.length; i++) clampBand(t, i, -share / 2, Infinity);
+      passes.push({ ...t, line: line + k, v: d });
+    }
+  }
+  return passes;
+}
+
+/** A pass keeps this far from the field's edges and holes when it is moved across, m. */
+const CLEARANCE_METERS = 1.5;
+
+/**
+ * The path moved across, point by point, to the middle of the ground its boom reaches (a path
+ * beside a thin hole moves towards it, so the boom reaches the far side too), staying in the field
+ * CLEARANCE_METERS off its edges; the moves are averaged over a stretch of R on each side.
+ */
+function centred(xy: Float64Array, ground: EdgeIndex, field: EdgeIndex, w: number, R: number): Float64Array {
+  const n = xy.length / 2,
+    h = w / 2;
+  const nv = leftNormals(xy);
+  const want = new Float64Array(n),
+    lo = new Float64Array(n),
+    hi = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const px = xy[2 * i],
+      py = xy[2 * i + 1],
+      nx = nv[2 * i],
+      ny = nv[2 * i + 1];
+    // room in the field on either side of the point
+    const fs = crossings(field, px, py, nx, ny, h + CLEARANCE_METERS);
+    let a = -h,
+      b = h;
+    for (const t of fs) {
+      if (t <= 0) a = Math.max(a, t);
+      else b = Math.min(b, t);
+    }
+    lo[i] = Math.min(0, a + CLEARANCE_METERS);
+    hi[i] = Math.max(0, b - CLEARANCE_METERS);
+    // the ground's extent across the boom
+    const gs = crossings(ground, px, py, nx, ny, h + CLEARANCE_METERS);
+    let g0 = Infinity,
+      g1 = -Infinity;
+    if (containsPoint(ground, px - (h + CLEARANCE_METERS) * nx, py - (h + CLEARANCE_METERS) * ny)) g0 = -h;
+    if (containsPoint(ground, px + (h + CLEARANCE_METERS) * nx, py + (h + CLEARANCE_METERS) * ny)) g1 = h;
+    for (const t of gs) {
+      g0 = Math.min(g0, t);
+      g1 = Math.max(g1, t);
+    }
+    want[i] = g0 <= g1 ? Math.max(lo[i], Math.min(hi[i], (g0 + g1) / 2)) : 0;
+  }
+  // averaged along the path, then held within the room again
+  const half = Math.max(1, Math.round(R / STEP_METERS));
+  const pre = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) pre[i + 1] = pre[i] + want[i];
+  const out = new Float64Array(xy.length);
+  for (let i = 0; i < n; i++) {
+    const a = Math.max(0, i - half),
+      b = Math.min(n, i + half + 1);
+    const d = Math.max(lo[i], Math.min(hi[i], (pre[b] - pre[a]) / (b - a)));
+    out[2 * i] = xy[2 * i] + d * nv[2 * i];
+    out[2 * i + 1] = xy[2 * i + 1] + d * nv[2 * i + 1];
+  }
+  return out;
+}
+
+/** Corners closer than this to the line through their neighbours are not corners (a jagged axis), m. */
+const SIMPLIFY_TOLERANCE_METERS = 0.2;
+
+/**
+ * The line bent no tighter than 1 / `kMax`: tangent arcs at its corners (geometry/fillet.ts), then,
+ * where two corners left too little room between them, Laplacian smoothing.
+ */
+function smoothPath(xy: Float64Array, kMax: number): Float64Array {
+  const f = resample(filletPolyline(xy, 1 / kMax, SIMPLIFY_TOLERANCE_METERS, STEP_METERS / 2), STEP_METERS);
+  return smoothToCurvature(f, kMax * 1.02, 400);
+}
+
+/** Σ over the passes of their active width × length (trapezoids), m². */
+function bandArea(passes: Track[]): number {
+  let a = 0;
+  for (const t of passes) {
+    const xy = t.xy!,
+      l = t.activeLeftMeters!,
+      r = t.activeRightMeters!;
+    for (let i = 1; i < l.length; i++)
+      a += (hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]) * (l[i] - r[i] + l[i - 1] - r[i - 1])) / 2;
+  }
+  return a;
+}
+
+/** The pass's active band at point i held within [lo, hi] (nothing where that leaves nothing). */
+function clampBand(t: Track, i: number, lo: number, hi: number): void {
+  const l = t.activeLeftMeters!,
+    r = t.activeRightMeters!;
+  const a = Math.max(r[i], lo),
+    b = Math.min(l[i], hi);
+  r[i] = a < b ? a : 0;
+  l[i] = a < b ? b : 0;
+}
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+}
+
+/** Clearances of the axis points on `path` (the branches it is made of). */
+function radiiAlong(path: Float64Array, branches: MedialBranch[]): number[] {
+  const byPoint = new Map<string, number>();
+  for (const b of branches)
+    for (let i = 0; i < b.radiusMeters.length; i++) byPoint.set(`${b.xy[2 * i]},${b.xy[2 * i + 1]}`, b.radiusMeters[i]);
+  const out: number[] = [];
+  for (let i = 0; i < path.length; i += 2) {
+    const r = byPoint.get(`${path[i]},${path[i + 1]}`);
+    if (r !== undefined) out.push(r);
+  }
+  return out;
+}
+
+/** Grid step of the search for turning room near a pass's end, as a share of R. */
+const ROOM_STEP_SHARE = 0.5;
+
+/**
+ * Whether the machine can turn forward near the point: somewhere within 2R of it a circle of
+ * 0.9 R fits in the field (a loop or a U turn needs about that much room).
+ */
+export function roomToTurn(region: Region, x: number, y: number, R: number): boolean {
+  const step = ROOM_STEP_SHARE * R;
+  for (let dy = -2 * R; dy <= 2 * R + 1e-9; dy += step)
+    for (let dx = -2 * R; dx <= 2 * R + 1e-9; dx += step) {
+      if (dx * dx + dy * dy > 4 * R * R + 1e-9) continue;
+      const px = x + dx,
+        py = y + dy;
+      if (region.contains(px, py) && region.distanceToEdge(px, py) >= 0.9 * R) return true;
+    }
+  return false;
+}
+
+/**
+ * The centre-line passes (those with active bands; the others are kept as they are) a route
+ * without reversing can join: a pass with no room to turn forward at either end (`roomToTurn`) is
+ * driven only when it is all there is; one with no room at one end only starts or ends the route,
+ * so at most two of those are kept (those that work most). `othersCount`: headland passes and
+ * tracks besides the strips.
+ */
+export function joinableWithoutReversing(tracks: Track[], field: PathsD, R: number, othersCount: number): Track[] {
+  const centre = tracks.filter((t) => t.activeLeftMeters !== undefined);
+  if (centre.length === 0 || centre.length + othersCount <= 1) return tracks;
+  const region = new Region(field);
+  const dead = new Map<Track, number>();
+  for (const t of centre)
+    dead.set(t, (roomToTurn(region, t.x0, t.y0, R) ? 0 : 1) + (roomToTurn(region, t.x1, t.y1, R) ? 0 : 1));
+  const byArea = [...centre].sort((p, q) => bandArea([q]) - bandArea([p]));
+  const others = tracks.length - centre.length + othersCount;
+  const keep = new Set<Track>(byArea.filter((t) => dead.get(t) === 0));
+  let ends = 0;
+  for (const t of byArea)
+    if (dead.get(t) === 1 && ends < 2) {
+      keep.add(t);
+      ends++;
+    }
+  // one pass dead at both ends is all the route drives: where nothing else is, or nothing else
+  // of the strips can be joined and it works more than those
+  const lone = byArea.find((t) => dead.get(t) === 2);
+  const nothingElse = others === 0 || (keep.size === 0 && tracks.length === centre.length);
+  if (lone && nothingElse && bandArea([lone]) > bandArea([...keep]))
+    return tracks.filter((t) => t.activeLeftMeters === undefined || t === lone);
+  return tracks.filter((t) => t.activeLeftMeters === undefined || keep.has(t));
+}
