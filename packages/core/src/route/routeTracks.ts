@@ -105,6 +105,7 @@ const UNJOINED: Parts = { segs: [{ type: 'Connector', xy: new Float64Array(0), c
 /** What the wall-clock cap cuts here (the `time-limit` warning). */
 const CUT_REFIT = 'joins nothing fitted were not tried again with the tracks shortened';
 const CUT_NEW_CONNECTIONS = 'no track was taken out of the route for a join not costed before it';
+const CUT_LAST_RESORT = 'joins nothing fits were left as they were, not re-planned as a last resort';
 /** Connections `skipUnjoinable` may make beyond the ordering's, per planning. */
 const MAX_NEW_CONNECTIONS = 48;
 /** Connections the last resort for joins still not fitted (`dropUnjoinable`) may make, per planning. */
@@ -112,6 +113,11 @@ const MAX_LAST_RESORT_CONNECTIONS = 64;
 /** Connections re-ordering the route round a join that taking tracks out does not mend (`relinkUnjoinable`) may make, per planning. */
 const MAX_RELINK_CONNECTIONS = 64;
 /**
+ * Candidates (a stretch of tracks turned round or moved) that re-ordering round such joins may look
+ * at, per planning: each costs a few microseconds once its connections are spent, and a route of
+ * n tracks offers 24 × n of them per join (relinkUnjoinable.ts).
+ */
+const MAX_RELINK_CANDIDATES = 4096; /**
  * Counted work (Region.work units) after which a link tried instead of the route's own (by either of
  * the two above) is given up as not fitting: on sk-083 and it-tus-033 (W 3 m, R 12 m) every such link
  * that fits is found within 2.2 × 10⁵, one that does not searches 3-5 × 10⁶ before it says so.
@@ -239,6 +245,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     : { visits: refined.visits, skipped: [] };
   // What still does not fit: the track after the join driven the other way, or a run of tracks next to it taken out
   // (not past the wall-clock cap: joins are then drawn cheaply, straight where nothing was tried, and warned).
+  const stopLastResort = (): boolean => inp.hurry?.(CUT_LAST_RESORT) ?? inp.outOfTime?.() ?? false;
   const dropped =
     assembling && !inp.outOfTime?.()
       ? dropUnjoinable(kept.visits, conns.partsVia(conns.lastResort), {
@@ -246,8 +253,13 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
           defects: (r) => r.warnings.length,
           meters: (i) => trackMeters(inp.tracks[i]),
           trackLeft: (into, v, out) => trackLeft(into, v.trackIndex, out, trackMeters(inp.tracks[v.trackIndex])),
-          relink: { parts: conns.partsVia(conns.relink), estimate: trackOrderingProblem(orderInput).transitionCost },
+          relink: {
+            parts: conns.partsVia(conns.relink),
+            estimate: trackOrderingProblem(orderInput).transitionCost,
+            limit: { candidatesLeft: MAX_RELINK_CANDIDATES, stop: stopLastResort },
+          },
           scan: conns.partsVia(conns.reuse),
+          stop: stopLastResort,
         })
       : { visits: kept.visits, skipped: [] };
   const routeVisits = dropped.visits;

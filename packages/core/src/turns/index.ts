@@ -308,10 +308,30 @@ class LazyTurnPath implements TurnPath {
   /** `candidateInside`: sampled into the shared buffer first, kept (copied) only if inside. */
   inside(region: PolylineTest): boolean {
     if (this.sampled !== undefined) return region.containsPolyline(this.sampled);
-    const need = 2 * sampledPointCount(this.segments, this.stepMeters);
+    const total = sampledPointCount(this.segments, this.stepMeters);
+    const need = 2 * total;
     if (sampleBuffer.length < need) sampleBuffer = new Float64Array(Math.max(need, 2 * sampleBuffer.length));
-    const view = sampleSegments(this.from, this.segments, this.stepMeters, this.to, sampleBuffer).points;
-    if (!region.containsPolyline(view)) return false;
+    if (region.beginPolyline === undefined || region.polylineRunClear === undefined) {
+      const view = sampleSegments(this.from, this.segments, this.stepMeters, this.to, sampleBuffer).points;
+      if (!region.containsPolyline(view)) return false;
+      this.sampled = view.slice();
+      return true;
+    }
+    // The cheapest rejection first: each piece tested as soon as it is sampled (most candidates
+    // leave the field in their first arc), the last point only once `to` is snapped onto it.
+    if (!region.beginPolyline(this.from.x, this.from.y, total)) return false;
+    const buf = sampleBuffer;
+    const runClear = region.polylineRunClear.bind(region);
+    let tested = 0;
+    let clear = true;
+    const view = sampleSegments(this.from, this.segments, this.stepMeters, this.to, buf, (written) => {
+      const end = Math.min(written, total - 1) - 1;
+      if (end <= tested) return false;
+      clear = runClear(buf.subarray(2 * tested, 2 * end + 2));
+      tested = end;
+      return !clear;
+    }).points;
+    if (!clear || (total - 1 > tested && !runClear(buf.subarray(2 * tested, 2 * total)))) return false;
     this.sampled = view.slice();
     return true;
   }
@@ -332,6 +352,9 @@ class LazyTurnPath implements TurnPath {
 /** What a candidate is tested against (geometry/region.ts `Region`): it reads the points there and then, and keeps no reference to them. */
 export interface PolylineTest {
   containsPolyline(xy: ArrayLike<number>): boolean;
+  /** Where the test can be made in pieces (Region): the first point and the work of the whole, then runs. */
+  beginPolyline?(x: number, y: number, pointCount: number): boolean;
+  polylineRunClear?(xy: ArrayLike<number>): boolean;
 }
 
 /**
