@@ -52,7 +52,7 @@ export interface RouteContext {
    * entered by one ring's traversal), and a turn between neighbours that needs more than trimmed
    * track ends is drawn straight, with its `turn-not-fitted` warning.
    */
-  hurry?: (what: string) => boolean;
+  hurry?: (what: string, late?: boolean) => boolean;
   /**
    * A join nothing fits is retried with the tracks shortened at it (`connectShortened`, warning
    * `track-shortened`) while its budget lasts. Absent while ordering costs connectors (the order
@@ -81,6 +81,14 @@ export const CUT_SEARCHES =
   "joins made after it were searched only by the cheap connectors (a turn, a chain of waypoints; a headland pass also by one ring's traversal where the rings were built before it), what they did not fit drawn straight or, a headland pass, left out";
 
 /** Past the call's wall-clock cap (`ctx.hurry`): only the cheap connectors are tried. */
+export const CUT_JOINS_LATE =
+  'joins not made by the time the call had to end were drawn straight, not tried (turn-not-fitted)';
+
+/** Past the call's late moment (clock.ts `hurry(what, true)`): a join is not tried at all. */
+export function tooLate(ctx: RouteContext): boolean {
+  return ctx.hurry?.(CUT_JOINS_LATE, true) ?? false;
+}
+
 export function hurried(ctx: RouteContext): boolean {
   return ctx.hurry?.(CUT_SEARCHES) ?? false;
 }

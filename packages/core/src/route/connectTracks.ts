@@ -22,6 +22,7 @@ import type { LocalSegment, Piece } from '../turns/path.js';
 import {
   hurried,
   timeIsUp,
+  tooLate,
   MAX_FAILED_SEARCHES,
   loopDirections,
   curveBetween,
@@ -32,6 +33,7 @@ import {
 } from './connectContext.js';
 import type { RouteContext, TrackVisit, Conn } from './connectContext.js';
 import { enterHeadland, inPocket, passHasJunction } from './headlandEntry.js';
+import { lateFallback } from './connectors.js';
 import {
   connectShortened,
   enterFromShortened,
@@ -200,16 +202,18 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
           Math.abs(prev.line - p.line) <= turnSpanLines(ctx.widthMeters, ctx.turnOptions.turnRadiusMeters);
         const from = cur,
           to = trackStart(p);
-        let c = neighbours
-          ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx)
-          : remember(
-              ctx.memo,
-              ctx,
-              `far ${poseKey(from)} ${poseKey(to)}`,
-              MAX_FAILED_SEARCHES,
-              () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`),
-              `${p.trackIndex}`,
-            );
+        let c = tooLate(ctx)
+          ? lateFallback(from, to, ctx, `the way to track ${p.trackIndex}`)
+          : neighbours
+            ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx)
+            : remember(
+                ctx.memo,
+                ctx,
+                `far ${poseKey(from)} ${poseKey(to)}`,
+                MAX_FAILED_SEARCHES,
+                () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`),
+                `${p.trackIndex}`,
+              );
         if (c.kind === 'unfitted' && undoLastPass(warned)) {
           i--;
           continue;

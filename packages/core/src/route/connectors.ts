@@ -288,6 +288,20 @@ export function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: 
 }
 
 /**
+ * A join not tried: the call's time was up before it (clock.ts `hurry(what, true)`). Drawn straight
+ * and reported as `turn-not-fitted`, as `straightFallback` does, with the reason.
+ */
+export function lateFallback(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
+  ctx.warnings.push({
+    code: 'turn-not-fitted',
+    message: `${what} from (${from.x.toFixed(1)}, ${from.y.toFixed(1)}) to (${to.x.toFixed(1)}, ${to.y.toFixed(1)}) (local meters) was not tried: the call's time limit (maxOptimizerTime) was up; a straight connector was drawn instead`,
+    x: from.x,
+    y: from.y,
+  });
+  return { xy: densify([from.x, from.y, to.x, to.y], 0.5), kind: 'unfitted' };
+}
+
+/**
  * Where the machine may reverse: every Reeds-Shepp / fishtail candidate (not only the shortest
  * few) before the join is reported as not fitted.
  */

@@ -76,7 +76,7 @@ export interface RouteStageInput {
   /** The wall-clock cap of the call: true once it has passed (the ordering stops where it is). */
   outOfTime?: () => boolean;
   /** The same cap as the cheap way is taken past it (clock.ts `SafetyCap.hurry`): joins not costed yet are connected cheaply, none refitted or tried anew. */
-  hurry?: (what: string) => boolean;
+  hurry?: (what: string, late?: boolean) => boolean;
   /** Whether a second planning follows this one (it then takes half of maxOptimizerTime). */
   secondFollows: boolean;
   /** Ordering time an earlier planning of the same call spent, ms. */
