@@ -44,8 +44,8 @@ export function sampledPointCount(segments: readonly TurnSegment[], stepMeters: 
   return Math.max(2, n);
 }
 
-/** `sampleSegments` asks `stop` after every 16 points. */
-const STOP_RUN_MASK = 15;
+/** `sampleSegments` asks `stop` after every 32 points (the runs geometry/edgeBands.ts gathers edges for). */
+const STOP_RUN_MASK = 31;
 
 function stopped(points: Float64Array, cusps: number[]): SampledPath {
   return { points, cusps, endPose: { x: NaN, y: NaN, headingRadians: NaN } };
