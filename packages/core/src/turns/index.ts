@@ -317,21 +317,26 @@ class LazyTurnPath implements TurnPath {
       this.sampled = view.slice();
       return true;
     }
-    // The cheapest rejection first: each piece tested as soon as it is sampled (most candidates
-    // leave the field in their first arc), the last point only once `to` is snapped onto it.
+    // The cheapest rejection first: each run of points tested as soon as it is sampled (most
+    // candidates that do not fit leave the field in their first arc), the last point only once
+    // `to` is snapped onto it.
     if (!region.beginPolyline(this.from.x, this.from.y, total)) return false;
-    const buf = sampleBuffer;
-    const runClear = region.polylineRunClear.bind(region);
-    let tested = 0;
-    let clear = true;
-    const view = sampleSegments(this.from, this.segments, this.stepMeters, this.to, buf, (written) => {
-      const end = Math.min(written, total - 1) - 1;
-      if (end <= tested) return false;
-      clear = runClear(buf.subarray(2 * tested, 2 * end + 2));
-      tested = end;
-      return !clear;
-    }).points;
-    if (!clear || (total - 1 > tested && !runClear(buf.subarray(2 * tested, 2 * total)))) return false;
+    run.region = region;
+    run.tested = 0;
+    run.total = total;
+    run.clear = true;
+    const view = sampleSegments(
+      this.from,
+      this.segments,
+      this.stepMeters,
+      this.to,
+      sampleBuffer,
+      stopAtCrossing,
+    ).points;
+    run.region = undefined;
+    if (!run.clear) return false;
+    if (total - 1 > run.tested && !region.polylineRunClear(sampleBuffer.subarray(2 * run.tested, 2 * total)))
+      return false;
     this.sampled = view.slice();
     return true;
   }
@@ -369,6 +374,23 @@ export function candidateInside(path: TurnPath, region: PolylineTest): boolean {
 
 /** The shared sampling buffer of `candidateInside` (grown as needed). */
 let sampleBuffer = new Float64Array(4096);
+
+/** The candidate being tested run by run (`LazyTurnPath.inside`): no closure per candidate. */
+const run: { region: PolylineTest | undefined; tested: number; total: number; clear: boolean } = {
+  region: undefined,
+  tested: 0,
+  total: 0,
+  clear: true,
+};
+
+/** `sampleSegments`' stop: the points written since the last run tested, but the last, clear of the region's edges? */
+function stopAtCrossing(written: number): boolean {
+  const end = Math.min(written, run.total - 1) - 1;
+  if (end <= run.tested) return false;
+  run.clear = run.region!.polylineRunClear!(sampleBuffer.subarray(2 * run.tested, 2 * end + 2));
+  run.tested = end;
+  return !run.clear;
+}
 
 /** The candidate as a TurnPath, or undefined if its pieces do not reach `to` (checked without sampling). */
 function toTurnPath(from: Pose, to: Pose, c: Candidate, stepMeters: number): TurnPath | undefined {
