@@ -34,6 +34,7 @@ import {
 import type { RouteContext, TrackVisit, Conn } from './connectContext.js';
 import { enterHeadland, inPocket, passHasJunction } from './headlandEntry.js';
 import { lateFallback } from './connectors.js';
+import { tryDirect } from './traversal.js';
 import {
   connectShortened,
   enterFromShortened,
@@ -202,8 +203,9 @@ export function connectTracks(pieces: Piece[], ctx: RouteContext): LocalSegment[
           Math.abs(prev.line - p.line) <= turnSpanLines(ctx.widthMeters, ctx.turnOptions.turnRadiusMeters);
         const from = cur,
           to = trackStart(p);
+        // past the call's late moment: the shortest turn or nothing (drawn straight)
         let c = tooLate(ctx)
-          ? lateFallback(from, to, ctx, `the way to track ${p.trackIndex}`)
+          ? (tryDirect(from, to, ctx, 1) ?? lateFallback(from, to, ctx, `the way to track ${p.trackIndex}`))
           : neighbours
             ? connectNeighbours(prev as Extract<Piece, { kind: 'track' }>, p, ctx)
             : remember(

@@ -319,13 +319,14 @@ export function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: 
 }
 
 /**
- * A join not tried: the call's time was up before it (clock.ts `hurry(what, true)`). Drawn straight
- * and reported as `turn-not-fitted`, as `straightFallback` does, with the reason.
+ * A join whose shortest turn does not fit, made when the call's time was up (clock.ts `hurry(what,
+ * true)`): nothing else is tried. Drawn straight and reported as `turn-not-fitted`, as
+ * `straightFallback` does, with the reason.
  */
 export function lateFallback(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
   ctx.warnings.push({
     code: 'turn-not-fitted',
-    message: `${what} from (${from.x.toFixed(1)}, ${from.y.toFixed(1)}) to (${to.x.toFixed(1)}, ${to.y.toFixed(1)}) (local meters) was not tried: the call's time limit (maxOptimizerTime) was up; a straight connector was drawn instead`,
+    message: `${what} from (${from.x.toFixed(1)}, ${from.y.toFixed(1)}) to (${to.x.toFixed(1)}, ${to.y.toFixed(1)}) (local meters) was tried by the shortest turn only, which does not fit: the call's time limit (maxOptimizerTime) was up; a straight connector was drawn instead`,
     x: from.x,
     y: from.y,
   });
