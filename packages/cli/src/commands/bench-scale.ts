@@ -214,7 +214,8 @@ export function slowestPerTrack(runsOf: Map<string, Measured[]>): string[] {
   rows.sort((a, b) => b.m.cpuSeconds / Math.max(1, b.m.tracks ?? 1) - a.m.cpuSeconds / Math.max(1, a.m.tracks ?? 1));
   const ms = (v: number | undefined): string => (v === undefined ? '–' : (1000 * v).toFixed(0));
   return [
-    `The ${SLOWEST_PER_TRACK} corpus fields (snake order above) with the most CPU per track, CPU per stage in ms (the run of the field's median CPU; a stage summed over the call's plannings):`,
+    `The ${SLOWEST_PER_TRACK} corpus fields (snake order above) with the most CPU per track, CPU per stage in ms ` +
+      "(the run of the field's median CPU; a stage summed over the call's plannings):",
     '',
     `| Field | Tracks | Turns | CPU, ms | ms per track | ${STAGES.join(' | ')} |`,
     `|---|---:|---:|---:|---:|${STAGES.map(() => '---:').join('|')}|`,

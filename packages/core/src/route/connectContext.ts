@@ -82,7 +82,8 @@ export const CUT_SEARCHES =
 
 /** Past the call's wall-clock cap (`ctx.hurry`): only the cheap connectors are tried. */
 export const CUT_JOINS_LATE =
-  'joins made after the moment the call had to end by were tried by the shortest turn only, what it did not fit drawn straight (turn-not-fitted)';
+  'joins made after the moment the call had to end by were tried by the shortest turn only, ' +
+  'what it did not fit drawn straight (turn-not-fitted)';
 
 /** Past the call's late moment (clock.ts `hurry(what, true)`): a join is tried by its shortest turn only. */
 export function tooLate(ctx: RouteContext): boolean {

@@ -274,7 +274,8 @@ function rememberedSearch(
   const memo = ctx.memo;
   if (!memo) return search();
   const o = ctx.turnOptions;
-  const full = `${objectKey(memo, ctx.region)} ${o.turnRadiusMeters} ${o.sampleStepMeters ?? 0.5} ${rateLimitOf(ctx) ?? 0} ${key}`;
+  const limits = `${o.turnRadiusMeters} ${o.sampleStepMeters ?? 0.5} ${rateLimitOf(ctx) ?? 0}`;
+  const full = `${objectKey(memo, ctx.region)} ${limits} ${key}`;
   const known = memo.searches.get(full);
   if (known) {
     ctx.region.work += known.work;
@@ -326,7 +327,10 @@ export function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: 
 export function lateFallback(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
   ctx.warnings.push({
     code: 'turn-not-fitted',
-    message: `${what} from (${from.x.toFixed(1)}, ${from.y.toFixed(1)}) to (${to.x.toFixed(1)}, ${to.y.toFixed(1)}) (local meters) was tried by the shortest turn only, which does not fit: the call's time limit (maxOptimizerTime) was up; a straight connector was drawn instead`,
+    message:
+      `${what} from (${from.x.toFixed(1)}, ${from.y.toFixed(1)}) to (${to.x.toFixed(1)}, ${to.y.toFixed(1)}) ` +
+      '(local meters) was tried by the shortest turn only, which does not fit: ' +
+      "the call's time limit (maxOptimizerTime) was up; a straight connector was drawn instead",
     x: from.x,
     y: from.y,
   });

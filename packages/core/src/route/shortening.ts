@@ -159,7 +159,8 @@ export function enterFromShortened(
     if (d < 4) continue;
     if (d > most || timeIsUp(ctx)) return undefined;
     const f = pulledBackEnd(a, d);
-    // the same end pulled back by the same meters, the same pass: as before in this call (connected again, another planning)
+    // the same end pulled back by the same meters, the same pass: as before in this call
+    // (the route connected again, another planning)
     const entered = ctx.memo
       ? remember(
           ctx.memo,
