@@ -7,7 +7,8 @@
  * `{ "file": "test/fields-scale/x.geojson" }`, with `widthMeters`, optional `turnRadiusMeters`,
  * `headlandPasses`, `algorithm`, `maxOptimizerTime`; or `{ "corpus": "test/fields", ... }` to plan
  * every corpus field in turn (one line per field). Plans with the built `@furrow/core`.
- * CPU time is this process's user + system time over `planRoute` only (process.cpuUsage).
+ * CPU time is this process's user + system time over `planRoute` only (process.cpuUsage), also per
+ * stage (`stageSeconds`, read at each stage's start through `onProgress`).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,10 +53,28 @@ function measure(field: FieldGeometry, spec: Spec): Record<string, unknown> {
   };
   const t0 = performance.now(),
     c0 = process.cpuUsage();
-  const plan = planRoute(request);
+  // CPU per stage (`onProgress` at each stage's start; a stage's time summed over the call's plannings)
+  const stageSeconds: Record<string, number> = {};
+  let stage: string | undefined,
+    stageAt = 0;
+  const cpuSince = (): number => {
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1e6;
+  };
+  const plan = planRoute(request, {
+    onProgress: (p) => {
+      const t = cpuSince();
+      if (stage !== undefined) stageSeconds[stage] = (stageSeconds[stage] ?? 0) + t - stageAt;
+      stage = p.stage;
+      stageAt = t;
+    },
+  });
   const c = process.cpuUsage(c0);
+  if (stage !== undefined) stageSeconds[stage] = (stageSeconds[stage] ?? 0) + (c.user + c.system) / 1e6 - stageAt;
   return {
     cpuSeconds: (c.user + c.system) / 1e6,
+    stageSeconds,
+    turns: plan.route.filter((sg) => sg.type === 'Turn').length,
     wallSeconds: (performance.now() - t0) / 1000,
     tracks: plan.tracks.length,
     uncoveredRatio: plan.metrics.uncoveredRatio,

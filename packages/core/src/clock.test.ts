@@ -8,6 +8,7 @@ import {
   FINISH_MAX_MILLISECONDS,
   FINISH_MILLISECONDS_PER_TRACK_KILOMETER,
   FINISH_SHARE,
+  LATE_RESERVE_SHARE,
   MIN_CAP_SHARE,
   capCall,
   trackKilometres,
@@ -21,7 +22,37 @@ function firesAt(maxOptimizerTimeSeconds: number, trackKm: number): number {
   return Infinity;
 }
 
+/** When the cap's late moment (`hurry(what, true)`) first answers true. */
+function lateAt(maxOptimizerTimeSeconds: number, trackKm: number): number {
+  let t = 0;
+  const cap = capCall(() => t, maxOptimizerTimeSeconds, trackKm)!;
+  for (; t < 1e6; t++) if (cap.hurry('late work', true)) return t;
+  return Infinity;
+}
+
 describe('the call cap', () => {
+  it('has a late moment after the cap, inside max(2 × limit, limit + 1 s), that records what it cut', () => {
+    for (const [s, km] of [
+      [0.5, 10],
+      [1, 10],
+      [10, 10],
+      [10, 2000],
+    ]) {
+      const most = Math.max(2000 * s, 1000 * s + 1000);
+      expect(lateAt(s, km)).toBeGreaterThanOrEqual(firesAt(s, km));
+      expect(lateAt(s, km)).toBeLessThanOrEqual((1 - LATE_RESERVE_SHARE) * most);
+    }
+    let t = 0;
+    const cap = capCall(() => t, 0.5, 10)!;
+    t = 400;
+    expect(cap.hurry('cheap work')).toBe(true);
+    expect(cap.hurry('late work', true)).toBe(false);
+    expect(cap.cut).toEqual(['cheap work']);
+    t = 1500;
+    expect(cap.hurry('late work', true)).toBe(true);
+    expect(cap.cut).toEqual(['cheap work', 'late work']);
+  });
+
   it('fires the fixed reserve before the limit on a small field', () => {
     expect(firesAt(2, 10)).toBe(2000 - Math.min(FINISH_SHARE * 2000, FINISH_MAX_MILLISECONDS));
     expect(firesAt(10, 10)).toBe(10_000 - FINISH_MAX_MILLISECONDS);

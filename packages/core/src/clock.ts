@@ -89,31 +89,52 @@ export interface SafetyCap {
   /**
    * Past the cap: true, and `what` (the work cut, said in the `time-limit` warning) recorded; the
    * caller then takes the cheap way. Before it: false, nothing recorded. Without `what` (a cut that
-   * says itself, e.g. `coverage-approximate`): only whether the cap has passed.
+   * says itself, e.g. `coverage-approximate`): only whether the cap has passed. `late`: past the
+   * call's last moment for such work instead (`lateAt`, later than the cap): a unit of work that
+   * even its cheap way might not finish in time (a join, whose cheap way still tries dozens of
+   * turns) is then not started.
    */
-  hurry(what?: string): boolean;
+  hurry(what?: string, late?: boolean): boolean;
   /** What `hurry` cut, in the order first cut. */
   readonly cut: readonly string[];
 }
 
-/** The wall-clock cap of one call: `limitMilliseconds` from now on `clock`. */
-export function safetyCap(clock: Clock, limitMilliseconds: number): SafetyCap {
-  const deadline = clock() + limitMilliseconds;
-  let fired = false;
+/**
+ * The wall-clock cap of one call: `limitMilliseconds` from now on `clock`; `lateAt` (default: the
+ * same) from now, the last moment for the work `hurry(what, true)` asks about.
+ */
+export function safetyCap(clock: Clock, limitMilliseconds: number, lateMilliseconds = limitMilliseconds): SafetyCap {
+  const start = clock();
+  const deadline = start + limitMilliseconds;
+  const lateAt = start + Math.max(limitMilliseconds, lateMilliseconds);
+  let fired = false,
+    late = false;
   const cut: string[] = [];
   const over = (): boolean => fired || (fired = clock() >= deadline);
   return {
     over,
     fired: () => fired,
     secondSkipped: false,
-    hurry: (what) => {
+    hurry: (what, pastLate) => {
       if (!over()) return false;
+      if (pastLate && !(late ||= clock() >= lateAt)) return false;
       if (what !== undefined && !cut.includes(what)) cut.push(what);
       return true;
     },
     cut,
   };
 }
+
+/**
+ * The most wall time a call may take: max(LATE_LIMIT_FACTOR × maxOptimizerTime, maxOptimizerTime +
+ * LATE_LIMIT_EXTRA_MILLISECONDS). Work past the cap that could still overrun it (the joins of a
+ * route whose every join fails, each trying dozens of turns in the cheap way) stops at this bound
+ * less the same reserve the cap keeps (`hurry(what, true)`).
+ */
+export const LATE_LIMIT_FACTOR = 2;
+export const LATE_LIMIT_EXTRA_MILLISECONDS = 1000;
+/** The late moment keeps at least this share of the call's most wall time for what follows (metrics, output). */
+export const LATE_RESERVE_SHARE = 0.4;
 
 /**
  * What every plan needs after the cap grows with the field: its joins, the coverage metric and the
@@ -153,7 +174,8 @@ export function trackKilometres(
  * The cap of one `planRoute` call: SAFETY_CAP_FACTOR × maxOptimizerTime on the caller's clock,
  * else on `performance.now()`; none where the platform has no clock. It fires the larger of the
  * fixed reserve (FINISH_SHARE, at most FINISH_MAX_MILLISECONDS) and the field's
- * (FINISH_MILLISECONDS_PER_TRACK_KILOMETER × `trackKm`) before the limit, not before MIN_CAP_SHARE of it.
+ * (FINISH_MILLISECONDS_PER_TRACK_KILOMETER × `trackKm`) before the limit, not before MIN_CAP_SHARE of it;
+ * its late moment keeps that reserve, at least LATE_RESERVE_SHARE, of the call's most wall time (LATE_LIMIT_FACTOR).
  */
 export function capCall(now: Clock | undefined, maxOptimizerTimeSeconds: number, trackKm = 0): SafetyCap | undefined {
   const clock = now ?? defaultClock();
@@ -162,7 +184,9 @@ export function capCall(now: Clock | undefined, maxOptimizerTimeSeconds: number,
     Math.min(FINISH_SHARE * limit, FINISH_MAX_MILLISECONDS),
     FINISH_MILLISECONDS_PER_TRACK_KILOMETER * trackKm,
   );
-  return clock ? safetyCap(clock, Math.max(MIN_CAP_SHARE * limit, limit - reserve)) : undefined;
+  const capAt = Math.max(MIN_CAP_SHARE * limit, limit - reserve);
+  const most = Math.max(LATE_LIMIT_FACTOR * limit, limit + LATE_LIMIT_EXTRA_MILLISECONDS);
+  return clock ? safetyCap(clock, capAt, most - Math.max(reserve, LATE_RESERVE_SHARE * most)) : undefined;
 }
 
 /** Past the cap, the plan says what the cap cut short in a warning `time-limit`. */

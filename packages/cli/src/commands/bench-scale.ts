@@ -12,7 +12,8 @@
  * - the 5,000-vertex wobbly 100 ha field (test/fields-scale);
  * - the 1,000 ha field with 5,000 vertices and 50 obstacles at W 3 m (test/fields-scale): the
  *   default request, and with maxOptimizerTime 2 (wall time);
- * - the snake order at W 6 m / R 6 m over the corpus: per-field CPU, max and median.
+ * - the snake order at W 6 m / R 6 m over the corpus: per-field CPU, max and median, and the 10
+ *   fields with the most CPU per track, with their CPU per stage (`slowestPerTrack`).
  *
  * The two rows whose targets sit nearest their figures — the 1,000 ha default request and the
  * corpus in snake order — are measured RUNS times, each in a fresh child: a field's CPU is the
@@ -30,6 +31,10 @@ export interface ScaleOptions {
 
 interface Measured {
   cpuSeconds: number;
+  /** CPU per planning stage (core PLAN_STAGES), summed over the call's plannings. */
+  stageSeconds?: Record<string, number>;
+  tracks?: number;
+  turns?: number;
   wallSeconds: number;
   peakRssMegabytes?: number;
   warnings?: string[];
@@ -142,6 +147,7 @@ export async function benchScale(opts: ScaleOptions, command: string): Promise<s
   log(`scale: 1000 ha, maxOptimizerTime 2: ${s(limited.wallSeconds)} s wall`);
   // the corpus RUNS times, each run a child planning every field in index order (as a caller's process would)
   const byField = new Map<string, number[]>();
+  const runsOf = new Map<string, Measured[]>();
   let slowestRun = { id: '', cpuSeconds: 0 };
   for (let r = 0; r < RUNS; r++) {
     for (const m of await child(script, {
@@ -153,6 +159,7 @@ export async function benchScale(opts: ScaleOptions, command: string): Promise<s
     })) {
       const id = m.id ?? '?';
       byField.set(id, [...(byField.get(id) ?? []), m.cpuSeconds]);
+      runsOf.set(id, [...(runsOf.get(id) ?? []), m]);
       if (m.cpuSeconds > slowestRun.cpuSeconds) slowestRun = { id, cpuSeconds: m.cpuSeconds };
     }
   }
@@ -200,5 +207,38 @@ export async function benchScale(opts: ScaleOptions, command: string): Promise<s
       `${s(slowest.cpuSeconds)} s (${slowest.id}); the slowest single run ${s(slowestRun.cpuSeconds)} s ` +
       `(${slowestRun.id}).`,
   );
+  lines.push('', ...slowestPerTrack(runsOf));
   return lines.join('\n');
+}
+
+/** Stages as the core reports them (core progress.ts PLAN_STAGES). */
+const STAGES = ['field', 'headlands', 'tracks', 'order', 'connect', 'metrics', 'extras'];
+/** Fields in the per-stage table. */
+const SLOWEST_PER_TRACK = 10;
+
+/**
+ * The corpus fields that cost the most CPU for their track count (a field's cost should grow with
+ * its tracks and its boundary, issue 39), each with its CPU per stage, ms: the run whose CPU is the
+ * field's median.
+ */
+export function slowestPerTrack(runsOf: Map<string, Measured[]>): string[] {
+  const rows = [...runsOf].map(([id, runs]) => ({ id, m: medianRun(runs) }));
+  rows.sort((a, b) => b.m.cpuSeconds / Math.max(1, b.m.tracks ?? 1) - a.m.cpuSeconds / Math.max(1, a.m.tracks ?? 1));
+  const ms = (v: number | undefined): string => (v === undefined ? '–' : (1000 * v).toFixed(0));
+  return [
+    `The ${SLOWEST_PER_TRACK} corpus fields (snake order above) with the most CPU per track, CPU per stage in ms ` +
+      "(the run of the field's median CPU; a stage summed over the call's plannings):",
+    '',
+    `| Field | Tracks | Turns | CPU, ms | ms per track | ${STAGES.join(' | ')} |`,
+    `|---|---:|---:|---:|---:|${STAGES.map(() => '---:').join('|')}|`,
+    ...rows
+      .slice(0, SLOWEST_PER_TRACK)
+      .map(
+        ({ id, m }) =>
+          `| ${id} | ${m.tracks ?? '–'} | ${m.turns ?? '–'} | ${ms(m.cpuSeconds)} | ${(
+            (1000 * m.cpuSeconds) /
+            Math.max(1, m.tracks ?? 1)
+          ).toFixed(1)} | ${STAGES.map((st) => ms(m.stageSeconds?.[st] ?? 0)).join(' | ')} |`,
+      ),
+  ];
 }

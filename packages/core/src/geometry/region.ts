@@ -114,6 +114,23 @@ export class Region {
     this.work += n;
     return this.bands.polylineClear(xy);
   }
+
+  /**
+   * `containsPolyline` in pieces, for a polyline tested while it is drawn: whether its first point
+   * (x, y) lies inside, the work of all its `pointCount` points counted as `containsPolyline` counts
+   * it; then `polylineRunClear` on consecutive runs of it (each run starting at the last point of the
+   * run before). All runs clear ⇔ `containsPolyline` of the whole is true.
+   */
+  beginPolyline(x: number, y: number, pointCount: number): boolean {
+    if (!this.contains(x, y)) return false;
+    this.work += pointCount;
+    return true;
+  }
+
+  /** No segment of the run (flat xy) crosses or touches the region's edges (no work counted: `beginPolyline` did). */
+  polylineRunClear(xy: ArrayLike<number>): boolean {
+    return this.bands.polylineClear(xy);
+  }
 }
 
 export function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {

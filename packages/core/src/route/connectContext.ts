@@ -55,7 +55,7 @@ export interface RouteContext {
    * entered by one ring's traversal), and a turn between neighbours that needs more than trimmed
    * track ends is drawn straight, with its `turn-not-fitted` warning.
    */
-  hurry?: (what: string) => boolean;
+  hurry?: (what: string, late?: boolean) => boolean;
   /**
    * A join nothing fits is retried with the tracks shortened at it (`connectShortened`, warning
    * `track-shortened`) while its budget lasts. Absent while ordering costs connectors (the order
@@ -86,6 +86,15 @@ export const CUT_SEARCHES =
   'or, a headland pass, left out';
 
 /** Past the call's wall-clock cap (`ctx.hurry`): only the cheap connectors are tried. */
+export const CUT_JOINS_LATE =
+  'joins made after the moment the call had to end by were tried by the shortest turn only, ' +
+  'what it did not fit drawn straight (turn-not-fitted)';
+
+/** Past the call's late moment (clock.ts `hurry(what, true)`): a join is tried by its shortest turn only. */
+export function tooLate(ctx: RouteContext): boolean {
+  return ctx.hurry?.(CUT_JOINS_LATE, true) ?? false;
+}
+
 export function hurried(ctx: RouteContext): boolean {
   return ctx.hurry?.(CUT_SEARCHES) ?? false;
 }

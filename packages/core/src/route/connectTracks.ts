@@ -22,6 +22,7 @@ import type { LocalSegment, Piece } from '../turns/path.js';
 import {
   hurried,
   timeIsUp,
+  tooLate,
   MAX_FAILED_SEARCHES,
   loopDirections,
   curveBetween,
@@ -32,6 +33,8 @@ import {
 } from './connectContext.js';
 import type { RouteContext, TrackVisit, Conn } from './connectContext.js';
 import { enterHeadland, inPocket, passHasJunction } from './headlandEntry.js';
+import { lateFallback } from './connectors.js';
+import { tryDirect } from './traversal.js';
 import {
   connectShortened,
   enterFromShortened,
@@ -254,16 +257,19 @@ class PieceJoiner {
         Math.abs(prev.line - p.line) <= turnSpanLines(ctx.widthMeters, ctx.turnOptions.turnRadiusMeters);
       const from = this.cur,
         to = trackStart(p);
-      let c = neighbours
-        ? connectNeighbours(prev as TrackPiece, p, ctx)
-        : remember(
-            ctx.memo,
-            ctx,
-            `far ${poseKey(from)} ${poseKey(to)}`,
-            MAX_FAILED_SEARCHES,
-            () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`),
-            `${p.trackIndex}`,
-          );
+      // past the call's late moment: the shortest turn or nothing (drawn straight)
+      let c = tooLate(ctx)
+        ? (tryDirect(from, to, ctx, 1) ?? lateFallback(from, to, ctx, `the way to track ${p.trackIndex}`))
+        : neighbours
+          ? connectNeighbours(prev as TrackPiece, p, ctx)
+          : remember(
+              ctx.memo,
+              ctx,
+              `far ${poseKey(from)} ${poseKey(to)}`,
+              MAX_FAILED_SEARCHES,
+              () => connectFar(from, to, ctx, `the way to track ${p.trackIndex}`),
+              `${p.trackIndex}`,
+            );
       if (c.kind === 'unfitted' && this.undoLastPass(warned)) return i - 1;
       if (c.kind === 'unfitted' && ctx.shortenUnfitted?.start()) {
         // Shorten the tracks at this join until something fits: its warning replaces turn-not-fitted.

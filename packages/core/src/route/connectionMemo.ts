@@ -14,14 +14,22 @@
  */
 
 export interface ConnectionMemo {
-  entries: Map<string, { value: unknown; budget: number; failed: number; warnings?: unknown[] }>;
+  entries: Map<string, { value: unknown; budget: number; failed: number; warnings?: unknown[]; work?: number }>;
+  /**
+   * Connector searches run to the end (connectors.ts `trySearch`), found or failed, by what they
+   * depend on: the region searched, the two poses, the search's limits. A search asked again — by a
+   * later planning (strip fallback, cell headings), a fixed order connected again, a track end
+   * pulled back by the same meters — is not run again; the geometric work it did is counted again
+   * (`work`), so the work budget, and the plan, are the same as when it ran.
+   */
+  searches: Map<string, { xy: ArrayLike<number> | undefined; work: number }>;
   /** Object (loop) → small number, for keys. */
   ids: WeakMap<object, number>;
   nextId: number;
 }
 
 export function createConnectionMemo(): ConnectionMemo {
-  return { entries: new Map(), ids: new WeakMap(), nextId: 0 };
+  return { entries: new Map(), searches: new Map(), ids: new WeakMap(), nextId: 0 };
 }
 
 /** What of `RouteContext` the memo reads and restores. */
@@ -45,7 +53,9 @@ export function objectKey(memo: ConnectionMemo, o: object): number {
 
 /**
  * `make()`, or the value it gave for the same key before where the search budget allows (above).
- * `fullBudget` is what an unset `searchFailuresLeft` stands for.
+ * `fullBudget` is what an unset `searchFailuresLeft` stands for. `charged` (the region, whose `work`
+ * the route stage's budget reads): the work `make()` did is kept with the value and counted again on
+ * each reuse, so that reusing it leaves the work budget, and the plan, as making it again would.
  */
 export function remember<T>(
   memo: ConnectionMemo | undefined,
@@ -54,6 +64,7 @@ export function remember<T>(
   fullBudget: number,
   make: () => T,
   warnedAs?: string,
+  charged?: { work: number },
 ): T {
   if (!memo) return make();
   const budget = ctx.searchFailuresLeft ?? fullBudget;
@@ -67,18 +78,21 @@ export function remember<T>(
       ? memo.entries.get(warnedKey)
       : undefined;
   if (hit) {
+    if (charged && hit.work !== undefined) charged.work += hit.work;
     if (hit.failed > 0) ctx.searchFailuresLeft = budget - hit.failed;
     for (const w of hit.warnings ?? []) ctx.warnings.push(copyOf(w));
     return hit.value as T;
   }
   const warned = ctx.warnings.length;
+  const workBefore = charged?.work;
   const value = make();
   const failed = budget - (ctx.searchFailuresLeft ?? fullBudget);
   // A value that never ran out of searches replaces one that did.
   if (ctx.aborted || !(!plain || budget > failed)) return value;
-  if (ctx.warnings.length === warned) memo.entries.set(key, { value, budget, failed });
+  const work = workBefore !== undefined ? { work: charged!.work - workBefore } : {};
+  if (ctx.warnings.length === warned) memo.entries.set(key, { value, budget, failed, ...work });
   else if (warnedKey !== undefined)
-    memo.entries.set(warnedKey, { value, budget, failed, warnings: ctx.warnings.slice(warned).map(copyOf) });
+    memo.entries.set(warnedKey, { value, budget, failed, ...work, warnings: ctx.warnings.slice(warned).map(copyOf) });
   return value;
 }
 

@@ -16,6 +16,7 @@ import { shortestWaypointPath, waypointPoses } from '../turns/waypointPath.js';
 import { canLeave, searchConnector } from './connectSearch.js';
 import { drivableReversing, searchReversingConnector } from './reverseSearch.js';
 import { timeIsUp, MAX_FAILED_SEARCHES, searchAllowed, searchFailed } from './connectContext.js';
+import { objectKey, poseKey } from './connectionMemo.js';
 import type { RouteContext, Conn } from './connectContext.js';
 import { tryDirect, rateLimitOf, rateLimited, JOINED_CURVATURE_RATIO } from './traversal.js';
 
@@ -235,13 +236,19 @@ export function trySearch(
     sigma === undefined
       ? ctx
       : { ...ctx, turnOptions: { ...ctx.turnOptions, maxCurvatureRatePerSquareMeter: undefined, smoothing: 'Arcs' } };
-  const xy = searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, shotCtx), {
-    turnRadiusMeters: R,
-    sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5,
-    ...(maxExpansions ? { maxExpansions } : {}),
-    ...(shotEveryExpansions ? { shotEveryExpansions } : {}),
-    ...(ctx.abort ? { abort: ctx.abort } : {}),
-  });
+  const search = (): ArrayLike<number> | undefined =>
+    searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, shotCtx), {
+      turnRadiusMeters: R,
+      sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5,
+      ...(maxExpansions ? { maxExpansions } : {}),
+      ...(shotEveryExpansions ? { shotEveryExpansions } : {}),
+      ...(ctx.abort ? { abort: ctx.abort } : {}),
+    });
+  const xy = rememberedSearch(
+    ctx,
+    `${poseKey(from)} ${poseKey(to)} ${maxExpansions ?? 0} ${shotEveryExpansions ?? 0}`,
+    search,
+  );
   if (!xy) {
     if (!timeIsUp(ctx)) searchFailed(ctx);
     return undefined;
@@ -255,6 +262,31 @@ export function trySearch(
   // With a rate limit: the search's arcs redrawn with clothoid transitions between them.
   const drivable = rateLimited(xy, ctx, true, from, to);
   return drivable ? { xy: drivable, kind: 'search', turnType: 'Dubins' } : undefined;
+}
+
+/**
+ * A search's result as before in this call (the memo's `searches`: same region, poses and limits),
+ * its work counted again; else `search()` run, and kept unless the caller's deadline cut it short.
+ */
+function rememberedSearch(
+  ctx: RouteContext,
+  key: string,
+  search: () => ArrayLike<number> | undefined,
+): ArrayLike<number> | undefined {
+  const memo = ctx.memo;
+  if (!memo) return search();
+  const o = ctx.turnOptions;
+  const limits = `${o.turnRadiusMeters} ${o.sampleStepMeters ?? 0.5} ${rateLimitOf(ctx) ?? 0}`;
+  const full = `${objectKey(memo, ctx.region)} ${limits} ${key}`;
+  const known = memo.searches.get(full);
+  if (known) {
+    ctx.region.work += known.work;
+    return known.xy;
+  }
+  const before = ctx.region.work;
+  const xy = search();
+  if (!ctx.abort?.()) memo.searches.set(full, { xy, work: ctx.region.work - before });
+  return xy;
 }
 
 /**
@@ -293,6 +325,24 @@ export function straightFallback(from: Pose, to: Pose, ctx: RouteContext, what: 
     y: from.y,
   });
   return { xy, kind: 'unfitted' };
+}
+
+/**
+ * A join whose shortest turn does not fit, made when the call's time was up (clock.ts `hurry(what,
+ * true)`): nothing else is tried. Drawn straight and reported as `turn-not-fitted`, as
+ * `straightFallback` does, with the reason.
+ */
+export function lateFallback(from: Pose, to: Pose, ctx: RouteContext, what: string): Conn {
+  ctx.warnings.push({
+    code: 'turn-not-fitted',
+    message:
+      `${what} from (${from.x.toFixed(1)}, ${from.y.toFixed(1)}) to (${to.x.toFixed(1)}, ${to.y.toFixed(1)}) ` +
+      '(local meters) was tried by the shortest turn only, which does not fit: ' +
+      "the call's time limit (maxOptimizerTime) was up; a straight connector was drawn instead",
+    x: from.x,
+    y: from.y,
+  });
+  return { xy: densify([from.x, from.y, to.x, to.y], 0.5), kind: 'unfitted' };
 }
 
 /**

@@ -81,7 +81,7 @@ export interface RouteStageInput {
    * The same cap as the cheap way is taken past it (clock.ts `SafetyCap.hurry`): joins not costed yet are connected
    * cheaply, none refitted or tried anew.
    */
-  hurry?: (what: string) => boolean;
+  hurry?: (what: string, late?: boolean) => boolean;
   /** Whether a second planning follows this one (it then takes half of maxOptimizerTime). */
   secondFollows: boolean;
   /** Ordering time an earlier planning of the same call spent, ms. */
@@ -89,6 +89,15 @@ export interface RouteStageInput {
   /** The field's access points (gates), local: the route starts at the first (ends at it when it is the only one). */
   gates?: { x: number; y: number }[];
 }
+
+/** What the wall-clock cap cuts in the last resort for joins nothing fits (the `time-limit` warning). */
+const CUT_LAST_RESORT = 'joins nothing fits were left as they were, not re-planned as a last resort';
+/**
+ * Candidates (a stretch of tracks turned round or moved) that re-ordering round such joins may look
+ * at, per planning: each costs a few microseconds once its connections are spent, and a route of
+ * n tracks offers 24 × n of them per join (relinkUnjoinable.ts).
+ */
+const MAX_RELINK_CANDIDATES = 4096;
 
 export interface RoutedTracks {
   /** The route in the local frame, headland corners restored. */
@@ -282,14 +291,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   // (not past the wall-clock cap: joins are then drawn cheaply, straight where nothing was tried, and warned).
   const dropped =
     assembling && !inp.outOfTime?.()
-      ? dropUnjoinable(kept.visits, conns.partsVia(conns.lastResort), {
-          fits: (r) => !unfitted(r),
-          defects: (r) => r.warnings.length,
-          meters: (i) => trackMeters(inp.tracks[i]),
-          trackLeft: (into, v, out) => trackLeft(into, v.trackIndex, out, trackMeters(inp.tracks[v.trackIndex])),
-          relink: { parts: conns.partsVia(conns.relink), estimate: trackOrderingProblem(orderInput).transitionCost },
-          scan: conns.partsVia(conns.reuse),
-        })
+      ? lastResort(inp, conns, kept.visits, orderInput)
       : { visits: kept.visits, skipped: [] };
   const routeVisits = dropped.visits;
   const assembled = assembling
@@ -476,4 +478,30 @@ function partLookup(field: PathsD): { partOf?: (x: number, y: number) => number 
   const parts = groupPolygons(field);
   const regions = parts.map((p) => new Region(p));
   return { partOf: (x, y) => regions.findIndex((r) => r.contains(x, y)) };
+}
+
+/**
+ * The last resort for joins that still do not fit: the track after the join driven the other way, a
+ * run of tracks next to it taken out, or the route re-ordered round it; stopped at the wall-clock cap.
+ */
+function lastResort(
+  inp: RouteStageInput,
+  conns: ReturnType<typeof connections>,
+  visits: TrackVisit[],
+  orderInput: Parameters<typeof trackOrderingProblem>[0],
+): ReturnType<typeof dropUnjoinable> {
+  const stopLastResort = (): boolean => inp.hurry?.(CUT_LAST_RESORT) ?? inp.outOfTime?.() ?? false;
+  return dropUnjoinable(visits, conns.partsVia(conns.lastResort), {
+    fits: (r) => !unfitted(r),
+    defects: (r) => r.warnings.length,
+    meters: (i) => trackMeters(inp.tracks[i]),
+    trackLeft: (into, v, out) => trackLeft(into, v.trackIndex, out, trackMeters(inp.tracks[v.trackIndex])),
+    relink: {
+      parts: conns.partsVia(conns.relink),
+      estimate: trackOrderingProblem(orderInput).transitionCost,
+      limit: { candidatesLeft: MAX_RELINK_CANDIDATES, stop: stopLastResort },
+    },
+    scan: conns.partsVia(conns.reuse),
+    stop: stopLastResort,
+  });
 }

@@ -7,6 +7,7 @@ import type { Pose } from '../turns/types.js';
 import { polylineLength, hypot } from '../geometry/vec.js';
 import type { Piece } from '../turns/path.js';
 import {
+  MAX_FAILED_SEARCHES,
   hurried,
   timeIsUp,
   MIN_TRACK_AFTER_TRIM_METERS,
@@ -30,6 +31,7 @@ import {
 } from './connectors.js';
 import { tryDirect, tryTraversal, tryBridgedTraversal } from './traversal.js';
 import { enterHeadland } from './headlandEntry.js';
+import { objectKey, poseKey, remember } from './connectionMemo.js';
 
 /**
  * Share of a track's length one shortening may take off one end: the other end may lose as much
@@ -166,7 +168,19 @@ export function enterFromShortened(
     if (d < 4) continue;
     if (d > most || timeIsUp(ctx)) return undefined;
     const f = pulledBackEnd(a, d);
-    const entered = enterHeadland(f, p, ctx);
+    // the same end pulled back by the same meters, the same pass: as before in this call
+    // (the route connected again, another planning)
+    const entered = ctx.memo
+      ? remember(
+          ctx.memo,
+          ctx,
+          `pulled pass ${objectKey(ctx.memo, p.loop)} ${poseKey(f)}`,
+          MAX_FAILED_SEARCHES,
+          () => enterHeadland(f, p, ctx),
+          undefined,
+          ctx.region,
+        )
+      : enterHeadland(f, p, ctx);
     if (!entered) continue;
     a.ex = f.x;
     a.ey = f.y;

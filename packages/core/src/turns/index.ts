@@ -308,10 +308,35 @@ class LazyTurnPath implements TurnPath {
   /** `candidateInside`: sampled into the shared buffer first, kept (copied) only if inside. */
   inside(region: PolylineTest): boolean {
     if (this.sampled !== undefined) return region.containsPolyline(this.sampled);
-    const need = 2 * sampledPointCount(this.segments, this.stepMeters);
+    const total = sampledPointCount(this.segments, this.stepMeters);
+    const need = 2 * total;
     if (sampleBuffer.length < need) sampleBuffer = new Float64Array(Math.max(need, 2 * sampleBuffer.length));
-    const view = sampleSegments(this.from, this.segments, this.stepMeters, this.to, sampleBuffer).points;
-    if (!region.containsPolyline(view)) return false;
+    if (region.beginPolyline === undefined || region.polylineRunClear === undefined) {
+      const view = sampleSegments(this.from, this.segments, this.stepMeters, this.to, sampleBuffer).points;
+      if (!region.containsPolyline(view)) return false;
+      this.sampled = view.slice();
+      return true;
+    }
+    // The cheapest rejection first: each run of points tested as soon as it is sampled (most
+    // candidates that do not fit leave the field in their first arc), the last point only once
+    // `to` is snapped onto it.
+    if (!region.beginPolyline(this.from.x, this.from.y, total)) return false;
+    run.region = region;
+    run.tested = 0;
+    run.total = total;
+    run.clear = true;
+    const view = sampleSegments(
+      this.from,
+      this.segments,
+      this.stepMeters,
+      this.to,
+      sampleBuffer,
+      stopAtCrossing,
+    ).points;
+    run.region = undefined;
+    if (!run.clear) return false;
+    if (total - 1 > run.tested && !region.polylineRunClear(sampleBuffer.subarray(2 * run.tested, 2 * total)))
+      return false;
     this.sampled = view.slice();
     return true;
   }
@@ -335,6 +360,9 @@ class LazyTurnPath implements TurnPath {
  */
 export interface PolylineTest {
   containsPolyline(xy: ArrayLike<number>): boolean;
+  /** Where the test can be made in pieces (Region): the first point and the work of the whole, then runs. */
+  beginPolyline?(x: number, y: number, pointCount: number): boolean;
+  polylineRunClear?(xy: ArrayLike<number>): boolean;
 }
 
 /**
@@ -369,6 +397,23 @@ function hasStubAtCusp(all: readonly TurnSegment[]): boolean {
 
 /** The shared sampling buffer of `candidateInside` (grown as needed). */
 let sampleBuffer = new Float64Array(4096);
+
+/** The candidate being tested run by run (`LazyTurnPath.inside`): no closure per candidate. */
+const run: { region: PolylineTest | undefined; tested: number; total: number; clear: boolean } = {
+  region: undefined,
+  tested: 0,
+  total: 0,
+  clear: true,
+};
+
+/** `sampleSegments`' stop: the points written since the last run tested, but the last, clear of the region's edges? */
+function stopAtCrossing(written: number): boolean {
+  const end = Math.min(written, run.total - 1) - 1;
+  if (end <= run.tested) return false;
+  run.clear = run.region!.polylineRunClear!(sampleBuffer.subarray(2 * run.tested, 2 * end + 2));
+  run.tested = end;
+  return !run.clear;
+}
 
 /** The candidate as a TurnPath, or undefined if its pieces do not reach `to` (checked without sampling). */
 function toTurnPath(from: Pose, to: Pose, c: Candidate, stepMeters: number): TurnPath | undefined {

@@ -44,6 +44,13 @@ export function sampledPointCount(segments: readonly TurnSegment[], stepMeters: 
   return Math.max(2, n);
 }
 
+/** `sampleSegments` asks `stop` after every 32 points (the runs geometry/edgeBands.ts gathers edges for). */
+const STOP_RUN_MASK = 31;
+
+function stopped(points: Float64Array, cusps: number[]): SampledPath {
+  return { points, cusps, endPose: { x: NaN, y: NaN, headingRadians: NaN } };
+}
+
 export interface SampledPath {
   /** x0,y0,x1,y1,… */
   points: Float64Array;
@@ -59,7 +66,9 @@ export interface SampledPath {
  * step by step with 5-point Gauss-Legendre (error far below a micrometer for steps ≤ 1 m).
  * When `to` is given the last point is set exactly to it (the caller checks endPose first).
  * `into`: a buffer to sample into where it is long enough (the points are then a view of its
- * start, every value written; the caller copies what it keeps).
+ * start, every value written; the caller copies what it keeps). `stop`: called after every
+ * STOP_RUN_MASK + 1 points with the number of points written so far; true stops the sampling there
+ * (the points past them are then not written, `to` is not snapped, `endPose` is NaN).
  */
 export function sampleSegments(
   from: Pose,
@@ -67,6 +76,7 @@ export function sampleSegments(
   stepMeters: number,
   to?: Pose,
   into?: Float64Array,
+  stop?: (pointsWritten: number) => boolean,
 ): SampledPath {
   // At least two points, also for an empty manoeuvre (from = to).
   const total = sampledPointCount(segments, stepMeters);
@@ -101,6 +111,7 @@ export function sampleSegments(
           points[2 * k] = x0 + c * t;
           points[2 * k + 1] = y0 + s * t;
           k++;
+          if ((k & STOP_RUN_MASK) === 0 && stop !== undefined && stop(k)) return stopped(points, cusps);
         }
         x = x0 + c * len;
         y = y0 + s * len;
@@ -113,6 +124,7 @@ export function sampleSegments(
           points[2 * k] = x0 + (Math.sin(hi) - s0) * inv;
           points[2 * k + 1] = y0 - (Math.cos(hi) - c0) * inv;
           k++;
+          if ((k & STOP_RUN_MASK) === 0 && stop !== undefined && stop(k)) return stopped(points, cusps);
         }
         h = h0 + d * kappa * len;
         x = x0 + (Math.sin(h) - s0) * inv;
@@ -131,6 +143,7 @@ export function sampleSegments(
         points[2 * k] = px;
         points[2 * k + 1] = py;
         k++;
+        if ((k & STOP_RUN_MASK) === 0 && stop !== undefined && stop(k)) return stopped(points, cusps);
       }
       x = px;
       y = py;

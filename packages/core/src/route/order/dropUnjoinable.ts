@@ -29,7 +29,7 @@
 import { visitEntry as entry, visitExit as exit, type OrderVisit } from './fieldOrder.js';
 import type { PartSegment, RouteParts, RoutePartsSource, SkippedVisit } from './connectedOrder.js';
 import { relinkUnjoinable } from './relinkUnjoinable.js';
-import type { Estimate, Fits, Seq } from './relinkUnjoinable.js';
+import type { Estimate, Fits, RelinkLimit, Seq } from './relinkUnjoinable.js';
 
 /** The longest run of consecutive tracks taken out for one join. */
 export const MAX_RUN = 4;
@@ -54,7 +54,12 @@ export interface DropOptions<S extends PartSegment, W> {
    * Where neither fixes a join: the route re-ordered around it (relinkUnjoinable.ts), ranked by
    * `estimate`, its connections made through `parts` (the caller bounds them by count).
    */
-  relink?: { parts: RoutePartsSource<S, W>; estimate: Estimate };
+  relink?: { parts: RoutePartsSource<S, W>; estimate: Estimate; limit?: RelinkLimit };
+  /**
+   * The wall-clock cap: true once the call's time is up. The joins not looked at yet then stay as
+   * they are (reported); checked before each join and, in the re-ordering, each candidate.
+   */
+  stop?: () => boolean;
   /**
    * The route's own joins, looked for the bad ones (default `parts`): made as the route needs them
    * anyway, so that a bound on `parts` only bounds the joins tried instead.
@@ -120,13 +125,14 @@ export function dropUnjoinable<S extends PartSegment, W>(
   let j = firstBad(0);
   // Every change below removes a bad join or a track, so this ends; the bound is a guard.
   for (let guard = 0; j >= 0 && guard < 2 * visits.length + 2; guard++) {
+    if (opts.stop?.()) break;
     if (reversed(kept, j, fits)) {
       j = firstBad(j);
       continue;
     }
     const run = cheapestRun(kept, j, fits, opts.meters);
     if (!run) {
-      const from = relinkFits ? relinkUnjoinable(kept, j, relinkFits, opts.relink!.estimate) : -1;
+      const from = relinkFits ? relinkUnjoinable(kept, j, relinkFits, opts.relink!.estimate, opts.relink!.limit) : -1;
       j = firstBad(from >= 0 ? from : j + 1);
       continue;
     }
