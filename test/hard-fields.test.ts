@@ -452,7 +452,7 @@ describe('guidance lines and cells', () => {
 });
 
 describe('narrow corridors', () => {
-  it('a neck narrower than the machine is reported with its geometry and carries no track', () => {
+  it('a neck narrower than the machine is reported with its geometry and carries no full-width track', () => {
     // Two 150 × 120 blocks joined by a 4 m wide, 60 m long neck; the machine is 6 m wide.
     const field = poly([
       [0, 0],
@@ -476,9 +476,11 @@ describe('narrow corridors', () => {
       return inRing(ll(180, 60), ringLL);
     });
     expect(neck, JSON.stringify(corridors.map((c) => c.message))).toBeDefined();
+    // A full-width track never runs through it; a pass of reduced width along its centre line may
+    // (issue 38: strips narrower than the machine are worked with sections off), no wider than the neck.
     const neckRing = poly(rect(151, 57.5, 209, 62.5)).coordinates[0];
     for (const s of plan.route.filter((x) => x.type === 'Track'))
-      for (const p of s.coordinates) expect(inRing(p, neckRing)).toBe(false);
+      if (s.coordinates.some((p) => inRing(p, neckRing))) expect(s.widthMeters).toBeLessThanOrEqual(4.05);
   });
 });
 

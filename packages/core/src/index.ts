@@ -20,7 +20,7 @@ export {
   OFF_FIELD_SECONDS_PER_METER,
   TIE_SECONDS,
 } from './objective.js';
-export type { Objective, ObjectiveFacts, ObjectiveMachine, ObjectiveParts } from './objective.js';
+export type { Objective, ObjectiveFacts, PlanObjectiveMachine, ObjectiveParts } from './objective.js';
 export { checkPlan, coverageDeviation, CHECK_TOLERANCES } from './check/checkPlan.js';
 export type { PlanCheck, PlanViolation } from './check/checkPlan.js';
 export { routeOffField } from './check/offField.js';

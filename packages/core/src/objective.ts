@@ -17,7 +17,7 @@
  */
 
 /** What the objective reads of a machine (request/normalizeRequest.ts `ResolvedMachine` has it). */
-export interface ObjectiveMachine {
+export interface PlanObjectiveMachine {
   widthMeters: number;
   workingSpeedMetersPerSecond: number;
   turningSpeedMetersPerSecond: number;
@@ -75,7 +75,7 @@ export const OFF_FIELD_SECONDS_PER_METER = 60;
 export const TIE_SECONDS = 0.01;
 
 /** Seconds per metre of each kind of driving: the objective's rates (route/optimize/objective.ts's `time`). */
-export function secondsPerMeter(m: Omit<ObjectiveMachine, 'widthMeters' | 'cuspStopSeconds'>): {
+export function secondsPerMeter(m: Omit<PlanObjectiveMachine, 'widthMeters' | 'cuspStopSeconds'>): {
   working: number;
   turning: number;
   transport: number;
@@ -88,7 +88,7 @@ export function secondsPerMeter(m: Omit<ObjectiveMachine, 'widthMeters' | 'cuspS
 }
 
 /** The objective of a planning. */
-export function objectiveOf(f: ObjectiveFacts, m: ObjectiveMachine): Objective {
+export function objectiveOf(f: ObjectiveFacts, m: PlanObjectiveMachine): Objective {
   const rate = secondsPerMeter(m);
   const parts: ObjectiveParts = {
     workSeconds: f.workingMeters * rate.working,
@@ -105,7 +105,7 @@ export function objectiveOf(f: ObjectiveFacts, m: ObjectiveMachine): Objective {
 }
 
 /** The unworked part alone: `squareMeters` priced as the time to come back and work them. */
-export function unworkedSeconds(squareMeters: number, m: ObjectiveMachine): number {
+export function unworkedSeconds(squareMeters: number, m: PlanObjectiveMachine): number {
   return (squareMeters / (m.widthMeters * m.workingSpeedMetersPerSecond)) * UNWORKED_RETURN_FACTOR;
 }
 

@@ -26,6 +26,9 @@ export interface PlanRuntime {
   onProgress?: ProgressCallback;
 }
 
+/** What the wall-clock cap cuts here (the `time-limit` warning). */
+const CUT_FINAL_CHECK = 'the plan was not checked for violations its warnings do not name';
+
 /** Plans a coverage route for one field. Synchronous; throws `PlanError` on bad input. */
 export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): Plan {
   const settings = normalizeRequest(request);
@@ -35,7 +38,8 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const chosen = planVariants({ request, settings, cap, ...(onProgress ? { onProgress } : {}) });
   const plan = chosen.kept.plan(chosen.orderingMilliseconds);
   plan.choice = { variants: variantReports(chosen.tried, chosen.kept) };
-  addViolationWarnings(request, plan);
+  // past the call's cap the final check is cut (said in `time-limit`): the call keeps its limit
+  if (!cap?.hurry(CUT_FINAL_CHECK)) addViolationWarnings(request, plan);
   placeWarnings(plan);
   addTimeLimitWarning(plan, cap);
   return plan;

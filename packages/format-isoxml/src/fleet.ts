@@ -22,11 +22,11 @@ function machineGroup(plan: Plan, names: TaskDataNames, group: number, firstPatt
     s.type === 'ExteriorHeadland' || s.type === 'InteriorHeadland' ? { ...s, type: 'Track' as const } : s,
   );
   const xml = planToTaskData({ ...plan, route, guidanceLines: undefined }, names);
-  const found = /( *)<GGP A="GGP1" B="furrow tracks">[\s\S]*?<\/GGP>\n/.exec(xml);
+  const found = /( *)<GGP A="GGP1" B="furrow route">[\s\S]*?<\/GGP>\n/.exec(xml);
   if (!found) return { xml: '', patterns: 0 };
   let patterns = 0;
   const body = found[0]
-    .replace('A="GGP1" B="furrow tracks"', `A="GGP${group}" B="${escapeXml(designator(`furrow ${machineId}`))}"`)
+    .replace('A="GGP1" B="furrow route"', `A="GGP${group}" B="${escapeXml(designator(`furrow ${machineId}`))}"`)
     .replace(/A="GPN(\d+)"/g, (_, n: string) => {
       patterns++;
       return `A="GPN${firstPattern + Number(n) - 1}"`;
@@ -43,7 +43,10 @@ export function fleetToTaskData(fleet: FleetPlan, names: TaskDataNames = {}): st
     boundary: fleet.boundary,
     warnings: [],
   };
-  const base = planToTaskData(empty, names);
+  // the single plan's task (planToTaskData) gives way to one task per machine
+  const base = planToTaskData(empty, names)
+    .replace(/ *<TSK [^>]*\/>\n/g, '')
+    .replace(/ *<TSK [^>]*>[\s\S]*?<\/TSK>\n/g, '');
   const groups: string[] = [];
   const tasks: string[] = [];
   let nextPattern = 1;

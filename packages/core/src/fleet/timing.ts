@@ -6,44 +6,16 @@
  */
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
 import { polylineLength } from '../geometry/vec.js';
+import { cuspsPerSegment } from '../metrics/manoeuvres.js';
 
 export interface DrivenPiece {
   xy: Float64Array;
   working: boolean;
 }
 
-const CUSP_CHORD_METERS = 0.01;
-
 /** The cusps of each piece along a route: a reversal of more than 90° between chords of at least 1 cm. */
 export function cuspsPerPiece(pieces: readonly DrivenPiece[]): number[] {
-  const out: number[] = [];
-  let px = NaN,
-    py = NaN,
-    dx = 0,
-    dy = 0;
-  for (const p of pieces) {
-    let n = 0;
-    const xy = p.xy;
-    for (let i = 0; i + 1 < xy.length; i += 2) {
-      const x = xy[i],
-        y = xy[i + 1];
-      if (Number.isNaN(px)) {
-        px = x;
-        py = y;
-        continue;
-      }
-      const cx = x - px,
-        cy = y - py;
-      if (Math.hypot(cx, cy) < CUSP_CHORD_METERS) continue;
-      if (dx * cx + dy * cy < 0) n++;
-      dx = cx;
-      dy = cy;
-      px = x;
-      py = y;
-    }
-    out.push(n);
-  }
-  return out;
+  return cuspsPerSegment(pieces);
 }
 
 /** Seconds the machine spends on each piece of its route, in order. */

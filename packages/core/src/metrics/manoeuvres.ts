@@ -26,11 +26,19 @@ export function countsAsTurn(s: Driven): boolean {
  */
 export function countCusps(segments: readonly Driven[]): number {
   let cusps = 0;
+  for (const n of cuspsPerSegment(segments)) cusps += n;
+  return cusps;
+}
+
+/** The cusps of each segment, in order (a cusp at a joint counts on the segment after it). */
+export function cuspsPerSegment(segments: readonly Pick<Driven, 'xy'>[]): number[] {
+  const out: number[] = [];
   let px = NaN,
     py = NaN,
     dx = 0,
     dy = 0;
   for (const s of segments) {
+    let n = 0;
     const xy = s.xy;
     for (let i = 0; i + 1 < xy.length; i += 2) {
       const x = xy[i],
@@ -43,12 +51,13 @@ export function countCusps(segments: readonly Driven[]): number {
       const cx = x - px,
         cy = y - py;
       if (Math.hypot(cx, cy) < CUSP_CHORD_METERS) continue;
-      if (dx * cx + dy * cy < 0) cusps++;
+      if (dx * cx + dy * cy < 0) n++;
       dx = cx;
       dy = cy;
       px = x;
       py = y;
     }
+    out.push(n);
   }
-  return cusps;
+  return out;
 }

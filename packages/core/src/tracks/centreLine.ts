@@ -16,11 +16,9 @@
  *    width). Paths whose swaths would add less than `MIN_NEW_SHARE` of their own area to what the
  *    part's earlier passes work (the second branch round a thin hole) are dropped.
  */
-import Flatbush from 'flatbush';
 import type { PathsD } from '../geometry/clipper.js';
 import { areaOf, differencePolygons, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
 import { medialAxis } from '../geometry/medialAxis.js';
-import { Region } from '../geometry/region.js';
 import type { MedialBranch } from '../geometry/medialAxis.js';
 import { hypot, polylineLength } from '../geometry/vec.js';
 import { activeSwath, leftNormals } from '../geometry/activeSwath.js';
@@ -28,6 +26,7 @@ import { filletPolyline } from '../geometry/fillet.js';
 import { limitCurvatureRate } from '../turns/rateLimit.js';
 import { clipPolylines, resample, smoothToCurvature } from './curvedTracks.js';
 import type { Track } from './generateTracks.js';
+import { EdgeIndex, edgeIndex, crossings, containsPoint, activeBands, workingRange } from './centreLineGround.js';
 
 /** Bends are smoothed to at most this share of 1/R. */
 export const CURVATURE_MARGIN = 0.9;
@@ -203,141 +202,6 @@ function extendEnds(xy: Float64Array, meters: number): Float64Array {
   out.set(xy, 2);
   out.set(run(xy[n - 2], xy[n - 1], xy[n - 2 - j], xy[n - 1 - j]), n + 2);
   return out;
-}
-
-/** Edges of rings, stride 4, in a flatbush. */
-export interface EdgeIndex {
-  e: Float64Array;
-  index: Flatbush;
-}
-
-export function edgeIndex(rings: PathsD): EdgeIndex {
-  let m = 0;
-  for (const r of rings) m += r.length;
-  const e = new Float64Array(4 * m);
-  const index = new Flatbush(Math.max(1, m));
-  let k = 0;
-  for (const r of rings)
-    for (let i = 0; i < r.length; i++) {
-      const a = r[i],
-        b = r[(i + 1) % r.length];
-      e.set([a.x, a.y, b.x, b.y], 4 * k++);
-      index.add(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y));
-    }
-  if (m === 0) index.add(0, 0, 0, 0);
-  index.finish();
-  return { e, index };
-}
-
-/** Parameters t in (−h, h) where the line p + t·n crosses the rings, sorted. */
-function crossings(ix: EdgeIndex, px: number, py: number, nx: number, ny: number, h: number): number[] {
-  const ax = px - h * nx,
-    ay = py - h * ny,
-    dx = 2 * h * nx,
-    dy = 2 * h * ny;
-  const out: number[] = [];
-  const e = ix.e;
-  for (const k of ix.index.search(
-    Math.min(ax, ax + dx),
-    Math.min(ay, ay + dy),
-    Math.max(ax, ax + dx),
-    Math.max(ay, ay + dy),
-  )) {
-    const cx = e[4 * k],
-      cy = e[4 * k + 1],
-      ex = e[4 * k + 2] - cx,
-      ey = e[4 * k + 3] - cy;
-    const den = dx * ey - dy * ex;
-    if (den === 0) continue;
-    const t = ((cx - ax) * ey - (cy - ay) * ex) / den;
-    const u = ((cx - ax) * dy - (cy - ay) * dx) / den;
-    if (t >= 0 && t <= 1 && u >= 0 && u < 1) out.push(-h + t * 2 * h);
-  }
-  return out.sort((a, b) => a - b);
-}
-
-/** Even-odd containment by a ray along +x (crossings of the rings' edges). */
-function containsPoint(ix: EdgeIndex, x: number, y: number): boolean {
-  let inside = false;
-  const e = ix.e;
-  for (const k of ix.index.search(x, y, Infinity, y)) {
-    const ay = e[4 * k + 1],
-      by = e[4 * k + 3];
-    if (ay > y === by > y) continue;
-    const xc = e[4 * k] + ((y - ay) * (e[4 * k + 2] - e[4 * k])) / (by - ay);
-    if (xc > x) inside = !inside;
-  }
-  return inside;
-}
-
-/**
- * The active band of a pass at each of its points: the sections over the ground (`ground`, an
- * edge index of the part's unworked rings) on, the others off; lo / hi are the band's right and
- * left limits, m from the centre line (+ = left). `sections`: the boom's section widths, left to
- * right (a section is on where half of it or more lies over the ground); absent: sections of any
- * width (the band is the ground's extent across the boom).
- */
-export function activeBands(
-  xy: Float64Array,
-  ground: EdgeIndex,
-  widthMeters: number,
-  sections?: readonly number[],
-): { lo: Float64Array; hi: Float64Array } {
-  const n = xy.length / 2,
-    h = widthMeters / 2;
-  const nv = leftNormals(xy);
-  const lo = new Float64Array(n),
-    hi = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const px = xy[2 * i],
-      py = xy[2 * i + 1],
-      nx = nv[2 * i],
-      ny = nv[2 * i + 1];
-    const ts = crossings(ground, px, py, nx, ny, h);
-    // inside intervals of the line across the boom
-    const iv: number[] = [];
-    let inside = containsPoint(ground, px - h * nx, py - h * ny),
-      from = -h;
-    for (const t of ts) {
-      if (inside) iv.push(from, t);
-      inside = !inside;
-      from = t;
-    }
-    if (inside) iv.push(from, h);
-    let a = Infinity,
-      b = -Infinity;
-    if (sections && sections.length > 0) {
-      // left to right: from +h down
-      let s1 = h;
-      for (const sw of sections) {
-        const s0 = s1 - sw;
-        let over = 0;
-        for (let j = 0; j < iv.length; j += 2) over += Math.max(0, Math.min(s1, iv[j + 1]) - Math.max(s0, iv[j]));
-        if (over >= sw / 2 - 1e-9) {
-          a = Math.min(a, s0);
-          b = Math.max(b, s1);
-        }
-        s1 = s0;
-      }
-    } else
-      for (let j = 0; j < iv.length; j += 2)
-        if (iv[j + 1] - iv[j] > 1e-6) {
-          a = Math.min(a, iv[j]);
-          b = Math.max(b, iv[j + 1]);
-        }
-    lo[i] = a <= b ? a : 0;
-    hi[i] = a <= b ? b : 0;
-  }
-  return { lo, hi };
-}
-
-/** The points from the first to the last where any section is on (the pass trimmed to where it works). */
-function workingRange(lo: Float64Array, hi: Float64Array): [number, number] | undefined {
-  let a = 0,
-    b = lo.length - 1;
-  while (a <= b && hi[a] - lo[a] < 1e-6) a++;
-  while (b >= a && hi[b] - lo[b] < 1e-6) b--;
-  return a < b ? [a, b] : undefined;
 }
 
 /** One pass along `line`: smoothed, clipped to the field, trimmed to where its sections work. */
@@ -683,7 +547,7 @@ function smoothPath(xy: Float64Array, kMax: number): Float64Array {
 }
 
 /** Σ over the passes of their active width × length (trapezoids), m². */
-function bandArea(passes: Track[]): number {
+export function bandArea(passes: Track[]): number {
   let a = 0;
   for (const t of passes) {
     const xy = t.xy!,
@@ -721,55 +585,4 @@ function radiiAlong(path: Float64Array, branches: MedialBranch[]): number[] {
     if (r !== undefined) out.push(r);
   }
   return out;
-}
-
-/** Grid step of the search for turning room near a pass's end, as a share of R. */
-const ROOM_STEP_SHARE = 0.5;
-
-/**
- * Whether the machine can turn forward near the point: somewhere within 2R of it a circle of
- * 0.9 R fits in the field (a loop or a U turn needs about that much room).
- */
-export function roomToTurn(region: Region, x: number, y: number, R: number): boolean {
-  const step = ROOM_STEP_SHARE * R;
-  for (let dy = -2 * R; dy <= 2 * R + 1e-9; dy += step)
-    for (let dx = -2 * R; dx <= 2 * R + 1e-9; dx += step) {
-      if (dx * dx + dy * dy > 4 * R * R + 1e-9) continue;
-      const px = x + dx,
-        py = y + dy;
-      if (region.contains(px, py) && region.distanceToEdge(px, py) >= 0.9 * R) return true;
-    }
-  return false;
-}
-
-/**
- * The centre-line passes (those with active bands; the others are kept as they are) a route
- * without reversing can join: a pass with no room to turn forward at either end (`roomToTurn`) is
- * driven only when it is all there is; one with no room at one end only starts or ends the route,
- * so at most two of those are kept (those that work most). `othersCount`: headland passes and
- * tracks besides the strips.
- */
-export function joinableWithoutReversing(tracks: Track[], field: PathsD, R: number, othersCount: number): Track[] {
-  const centre = tracks.filter((t) => t.activeLeftMeters !== undefined);
-  if (centre.length === 0 || centre.length + othersCount <= 1) return tracks;
-  const region = new Region(field);
-  const dead = new Map<Track, number>();
-  for (const t of centre)
-    dead.set(t, (roomToTurn(region, t.x0, t.y0, R) ? 0 : 1) + (roomToTurn(region, t.x1, t.y1, R) ? 0 : 1));
-  const byArea = [...centre].sort((p, q) => bandArea([q]) - bandArea([p]));
-  const others = tracks.length - centre.length + othersCount;
-  const keep = new Set<Track>(byArea.filter((t) => dead.get(t) === 0));
-  let ends = 0;
-  for (const t of byArea)
-    if (dead.get(t) === 1 && ends < 2) {
-      keep.add(t);
-      ends++;
-    }
-  // one pass dead at both ends is all the route drives: where nothing else is, or nothing else
-  // of the strips can be joined and it works more than those
-  const lone = byArea.find((t) => dead.get(t) === 2);
-  const nothingElse = others === 0 || (keep.size === 0 && tracks.length === centre.length);
-  if (lone && nothingElse && bandArea([lone]) > bandArea([...keep]))
-    return tracks.filter((t) => t.activeLeftMeters === undefined || t === lone);
-  return tracks.filter((t) => t.activeLeftMeters === undefined || keep.has(t));
 }
