@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Fails when a source line in packages/*/src is longer than 120 characters (generated files aside).
+// Fails when a source line in packages/*/src is longer than 120 bytes of UTF-8 (generated files aside).
 // Prettier keeps code within the width but leaves long strings and comments alone; this catches those.
 // Usage: node scripts/check-line-length.mjs [--max N]
 import { readdirSync, readFileSync } from 'node:fs';
@@ -40,8 +40,10 @@ for (const pkg of readdirSync(packagesDir, { withFileTypes: true })) {
   for (const file of files.sort()) {
     const lines = readFileSync(file, 'utf8').split('\n');
     lines.forEach((line, i) => {
-      const characters = [...line].length; // code points, as an editor counts them
-      if (characters > maxCharacters) found.push(`${relative(root, file)}:${i + 1}: ${characters} characters`);
+      // UTF-8 bytes: the stricter count (a line of "≤", "×", "—" is longer in bytes than in code points),
+      // and the one byte-oriented tools (grep, awk in the C locale) use
+      const bytes = Buffer.byteLength(line, 'utf8');
+      if (bytes > maxCharacters) found.push(`${relative(root, file)}:${i + 1}: ${bytes} bytes`);
     });
   }
 }

@@ -20,7 +20,7 @@ describe('AgOpenGPS text conventions', () => {
 });
 
 describe('local plane', () => {
-  it('has the published meters per degree (111,132.92 − 559.82 … at 0°; 111,412.84 − 93.5 + 0.118 at 0°)', () => {
+  it('has the published meters per degree at 0 deg (111,132.92 - 559.82 ...; 111,412.84 - 93.5 + 0.118)', () => {
     expect(metersPerDegreeLatitude(0)).toBeCloseTo(111132.92 - 559.82 + 1.175 - 0.0023, 6);
     expect(metersPerDegreeLongitude(0)).toBeCloseTo(111412.84 - 93.5 + 0.118, 6);
     expect(metersPerDegreeLongitude(90)).toBeCloseTo(0, 6);

@@ -86,7 +86,10 @@ function cpu<T>(f: () => T): { value: T; seconds: number } {
   return { value, seconds: (c.user + c.system) / 1e6 };
 }
 
-/** The contiguous split: strips of equal work (area ∝ width × speed), each planned alone; the slowest strip's time. */
+/**
+ * The contiguous split: strips of equal work (area ∝ width × speed), each planned alone; the slowest strip's
+ * time.
+ */
 export function contiguousSplit(request: PathPlanRequest, headingDegrees: number, fleet: FleetMachineInput[]): number {
   const weights = fleet.map((m) => m.widthMeters * (m.workingSpeedMetersPerSecond ?? 2.5));
   const strips = splitField(request, headingDegrees, weights);
@@ -296,7 +299,8 @@ export function summariseFleet(rows: FleetRow[], command: string): string {
   if (scale) lines.push('', scaleLine(scale));
   lines.push('', '<details><summary>Per field</summary>', '');
   const head = ['field', 'ha', 'single s', 'fleet', 'makespan s', 'lower bound s', 'split s', 'waits', 'conflicts'];
-  lines.push(tableRow([...head, 'checkPlan', 'coverage Δ pt', 'CPU ×']), tableRow([...head, 1, 2, 3].map(() => '---')));
+  lines.push(tableRow([...head, 'checkPlan', 'coverage Δ pt', 'CPU ×']));
+  lines.push(tableRow([...head, 1, 2, 3].map(() => '---')));
   for (const r of rows)
     for (const f of r.fleets) {
       const start = [r.id, r.areaHa.toFixed(1), r.singleSeconds.toFixed(0), f.name];

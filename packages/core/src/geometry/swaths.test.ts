@@ -5,7 +5,8 @@ import { plannedPasses } from '../tracks/strips.js';
 import { seededRandom } from './random.js';
 
 /**
- * A closed ring round a w × h rectangle turned by `turn`, a vertex every `step` m, each off the side by up to ±`jitter`
+ * A closed ring round a w × h rectangle turned by `turn`, a vertex every `step` m, each off the side by up to
+ * ±`jitter`
  * m; first point repeated.
  */
 function jitteryRing(w: number, h: number, step: number, jitter: number, turn = 0, seed = 3): Float64Array {

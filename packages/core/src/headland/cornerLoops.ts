@@ -378,7 +378,8 @@ function loopRing(
 }
 
 /**
- * Indices of the closed ring's points that Ramer–Douglas–Peucker keeps at `tolerance` (from its first point round to it
+ * Indices of the closed ring's points that Ramer–Douglas–Peucker keeps at `tolerance` (from its first point
+ * round to it
  * again, as n).
  */
 function simplifiedIndices(ring: PathD, tolerance: number): number[] {

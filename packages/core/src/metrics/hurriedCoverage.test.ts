@@ -55,7 +55,8 @@ describe('the coverage metric past the wall-clock cap', () => {
     const tolerance = Number(/within ([\d.]+) m/.exec(hurried.approximation ?? '')?.[1]);
     expect(tolerance).toBeGreaterThan(0);
     const fast = computeCoverage(workable, hurried);
-    // the simplified pass moves its swath's edges by at most the tolerance: the area they sweep is at most length × 2 ×
+    // the simplified pass moves its swath's edges by at most the tolerance: the area they sweep is at most length
+    // × 2 ×
     // tolerance
     const length = 2 * (394 + 294);
     expect(Math.abs(fast.uncoveredSquareMeters - exact.uncoveredSquareMeters)).toBeLessThanOrEqual(

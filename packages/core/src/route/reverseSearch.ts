@@ -363,7 +363,8 @@ function chordHeading(xy: ArrayLike<number>, a: number, b: number): number {
 }
 
 /**
- * Tangent at point a towards b, c (its two neighbours on one side): the chord a→b less half the turn to b→c (exact on a
+ * Tangent at point a towards b, c (its two neighbours on one side): the chord a→b less half the turn to b→c
+ * (exact on a
  * circle sampled at equal steps).
  */
 function tangentAt(xy: ArrayLike<number>, a: number, b: number, c: number): number {

@@ -9,7 +9,10 @@ import { turnCandidates } from '../turns/index.js';
 import { normalizeRequest } from '../request/normalizeRequest.js';
 import type { Track } from './generateTracks.js';
 
-/** Tracks along +x (u = x, v = y), spaced w, their start ends on the line x = −tan α · y, their far ends at x = 200. */
+/**
+ * Tracks along +x (u = x, v = y), spaced w, their start ends on the line x = −tan α · y, their far ends at x
+ * = 200.
+ */
 function slantedTracks(count: number, w: number, tanAlpha: number): Track[] {
   return Array.from({ length: count }, (_, i) => {
     const v = i * w;

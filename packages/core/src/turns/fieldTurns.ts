@@ -347,7 +347,10 @@ export interface FieldThreePoint {
   lengthMeters: number;
 }
 
-/** x of the end of forward-away δ1, reverse δ2 = π − 2δ1, forward-away δ1, from (0,0) heading +y, next track at −x. */
+/**
+ * x of the end of forward-away δ1, reverse δ2 = π − 2δ1, forward-away δ1, from (0,0) heading +y, next
+ * track at −x.
+ */
 function threePointX(shape: TurnShape, d1: number): number {
   const d2 = Math.PI - 2 * d1;
   const [f1, l1] = turnDisplacement(shape, d1);

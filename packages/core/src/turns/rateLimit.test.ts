@@ -58,26 +58,23 @@ const heading = (xy: ArrayLike<number>, i: number): number =>
   Math.atan2(xy[2 * i + 3] - xy[2 * i + 1], xy[2 * i + 2] - xy[2 * i]);
 
 describe('limitCurvatureRate', () => {
-  it(
-    'a straight meeting an arc of radius 1.15 R (R 3 m) violates σ; redrawn, it does not, and keeps its ' + 'end poses',
-    () => {
-      const xy = Float64Array.from(corner(3.45, Math.PI / 2, 0.45));
-      expect(checkKinematics(xy, kin(3)).some((v) => v.kind === 'curvature-rate')).toBe(true);
-      const out = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: SIGMA, maxCurvaturePerMeter: 1 / 3 })!;
-      expect(out).toBeDefined();
-      expect(checkKinematics(out, kin(3))).toEqual([]);
-      const n = out.length,
-        m = xy.length;
-      expect(out[0]).toBe(xy[0]);
-      expect(out[1]).toBe(xy[1]);
-      expect(out[n - 2]).toBe(xy[m - 2]);
-      expect(out[n - 1]).toBe(xy[m - 1]);
-      expect(Math.abs(heading(out, 0) - heading(xy, 0))).toBeLessThan(1e-3);
-      expect(Math.abs(heading(out, n / 2 - 2) - heading(xy, m / 2 - 2))).toBeLessThan(5e-3);
-      for (let i = 2; i < n; i += 2)
-        expect(Math.hypot(out[i] - out[i - 2], out[i + 1] - out[i - 1])).toBeLessThanOrEqual(0.5);
-    },
-  );
+  it('a straight meeting an arc of 1.15 R (R 3 m) violates sigma; redrawn, it does not and keeps its end poses', () => {
+    const xy = Float64Array.from(corner(3.45, Math.PI / 2, 0.45));
+    expect(checkKinematics(xy, kin(3)).some((v) => v.kind === 'curvature-rate')).toBe(true);
+    const out = limitCurvatureRate(xy, { maxCurvatureRatePerSquareMeter: SIGMA, maxCurvaturePerMeter: 1 / 3 })!;
+    expect(out).toBeDefined();
+    expect(checkKinematics(out, kin(3))).toEqual([]);
+    const n = out.length,
+      m = xy.length;
+    expect(out[0]).toBe(xy[0]);
+    expect(out[1]).toBe(xy[1]);
+    expect(out[n - 2]).toBe(xy[m - 2]);
+    expect(out[n - 1]).toBe(xy[m - 1]);
+    expect(Math.abs(heading(out, 0) - heading(xy, 0))).toBeLessThan(1e-3);
+    expect(Math.abs(heading(out, n / 2 - 2) - heading(xy, m / 2 - 2))).toBeLessThan(5e-3);
+    for (let i = 2; i < n; i += 2)
+      expect(Math.hypot(out[i] - out[i - 2], out[i + 1] - out[i - 1])).toBeLessThanOrEqual(0.5);
+  });
 
   it('a path that already respects σ is left alone (undefined)', () => {
     const xy = Float64Array.from(corner(30, Math.PI / 4, 0.5));

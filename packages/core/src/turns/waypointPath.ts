@@ -37,7 +37,8 @@ export function buildWaypoints(field: PathsD, clearanceMeters: number, maxCount 
 }
 
 /**
- * Waypoint-to-waypoint straight distances, row by row (n × n), made once per waypoint set: every settled waypoint reads
+ * Waypoint-to-waypoint straight distances, row by row (n × n), made once per waypoint set: every settled
+ * waypoint reads
  * its row.
  */
 const distanceCaches = new WeakMap<Waypoints, Float64Array>();

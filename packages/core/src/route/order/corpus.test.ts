@@ -40,51 +40,48 @@ describe('route orders on the corpus', () => {
   });
 
   for (const row of smallestPerCategory) {
-    it(
-      `${row.category}: ${row.id} (${row.area} ha) — every order passes checkPlan, optimized ≤ best ` + `fixed order`,
-      () => {
-        const feature = JSON.parse(readFileSync(new URL(row.file, dir), 'utf8'));
-        const request: PathPlanRequest = {
-          field: feature.geometry,
-          machine: { widthMeters: 6, turnRadiusMeters: 6 },
-          headland: { passes: 2 },
-        };
-        const nonWorking: Record<string, number> = {};
-        const violations: Record<string, number> = {};
-        // Joins the route could only make by leaving the field or not at all: the ordering counts them as defects
-        // before length.
-        const faults: Record<string, number> = {};
-        const found: Record<string, unknown[]> = {};
-        for (const algorithm of ORDERS) {
-          // on a frozen clock: the counted work budget bounds the ordering, and a loaded machine cannot cut it short
-          // (clock.ts)
-          const plan = planRoute({ ...request, routeOptions: { algorithm } }, { now: () => 0 });
-          const check = checkPlan(request, plan);
-          expect((plan.optimizer as { algorithm: string }).algorithm).toBe(algorithm);
-          nonWorking[algorithm] = plan.metrics.nonWorkingDistanceMeters;
-          violations[algorithm] = check.violations.length;
-          // joins not fitted and parts left out: a route that leaves a pass out drives less for it
-          faults[algorithm] = plan.warnings.filter((w) => FAULTS.has(w.code)).length;
-          found[algorithm] = check.violations;
-        }
-        if (violations.snake > 0) {
-          process.stderr.write(
-            `[route orders] ${row.id}: the connect stage leaves ${violations.snake} checkPlan violation(s) on the ` +
-              `baseline snake order; relative checks only\n`,
-          );
-        } else {
-          for (const algorithm of ORDERS)
-            expect({ algorithm, violations: found[algorithm] }).toEqual({ algorithm, violations: [] });
-        }
-        const fixed = ORDERS.slice(1);
-        expect(violations.optimized).toBeLessThanOrEqual(Math.min(...fixed.map((a) => violations[a])));
-        const bestFixed = Math.min(
-          ...fixed
-            .filter((a) => violations[a] === violations.optimized && faults[a] <= faults.optimized)
-            .map((a) => nonWorking[a]),
+    it(`${row.category}: ${row.id} (${row.area} ha) - every order passes checkPlan, optimized <= fixed`, () => {
+      const feature = JSON.parse(readFileSync(new URL(row.file, dir), 'utf8'));
+      const request: PathPlanRequest = {
+        field: feature.geometry,
+        machine: { widthMeters: 6, turnRadiusMeters: 6 },
+        headland: { passes: 2 },
+      };
+      const nonWorking: Record<string, number> = {};
+      const violations: Record<string, number> = {};
+      // Joins the route could only make by leaving the field or not at all: the ordering counts them as defects
+      // before length.
+      const faults: Record<string, number> = {};
+      const found: Record<string, unknown[]> = {};
+      for (const algorithm of ORDERS) {
+        // on a frozen clock: the counted work budget bounds the ordering, and a loaded machine cannot cut it short
+        // (clock.ts)
+        const plan = planRoute({ ...request, routeOptions: { algorithm } }, { now: () => 0 });
+        const check = checkPlan(request, plan);
+        expect((plan.optimizer as { algorithm: string }).algorithm).toBe(algorithm);
+        nonWorking[algorithm] = plan.metrics.nonWorkingDistanceMeters;
+        violations[algorithm] = check.violations.length;
+        // joins not fitted and parts left out: a route that leaves a pass out drives less for it
+        faults[algorithm] = plan.warnings.filter((w) => FAULTS.has(w.code)).length;
+        found[algorithm] = check.violations;
+      }
+      if (violations.snake > 0) {
+        process.stderr.write(
+          `[route orders] ${row.id}: the connect stage leaves ${violations.snake} checkPlan violation(s) on the ` +
+            `baseline snake order; relative checks only\n`,
         );
-        expect(nonWorking.optimized).toBeLessThanOrEqual(bestFixed + 0.01);
-      },
-    );
+      } else {
+        for (const algorithm of ORDERS)
+          expect({ algorithm, violations: found[algorithm] }).toEqual({ algorithm, violations: [] });
+      }
+      const fixed = ORDERS.slice(1);
+      expect(violations.optimized).toBeLessThanOrEqual(Math.min(...fixed.map((a) => violations[a])));
+      const bestFixed = Math.min(
+        ...fixed
+          .filter((a) => violations[a] === violations.optimized && faults[a] <= faults.optimized)
+          .map((a) => nonWorking[a]),
+      );
+      expect(nonWorking.optimized).toBeLessThanOrEqual(bestFixed + 0.01);
+    });
   }
 });

@@ -15,7 +15,8 @@ function strip(line: number, x0: number, y0: number, x1: number, y1: number): Or
 }
 
 /**
- * The snake order of 40 rectangle tracks (x = 0 … 234 m, y = 0 … 300 m, cell 0) and `strips` after them, each a cell of
+ * The snake order of 40 rectangle tracks (x = 0 … 234 m, y = 0 … 300 m, cell 0) and `strips` after them, each
+ * a cell of
  * its own.
  */
 function snakeWith(strips: OrderTrack[], n = 40): number[] {
@@ -40,17 +41,20 @@ function isSnake(order: number[], n = 40): boolean {
 }
 
 describe('strip passes in a fixed order', () => {
-  it('a strip along the field’s north edge, mid-field, is driven at the turn that passes it, the pattern kept', () => {
-    // beyond the north ends of tracks 20-22 (x = 120 … 132 m), far from where the pattern ends (x = 6 or 228 m)
-    const order = snakeWith([strip(60, 118, 303, 134, 303)]);
-    expect([...order].sort((a, b) => a - b)).toEqual([...Array(41).keys()]);
-    expect(isSnake(order)).toBe(true);
-    const k = order.indexOf(40);
-    expect(k).toBeGreaterThan(0);
-    expect(k).toBeLessThan(order.length - 1);
-    // between tracks whose north ends are within 30 m of it (x = 102 … 150 m)
-    for (const t of [order[k - 1], order[k + 1]]) expect(Math.abs(t - 21)).toBeLessThanOrEqual(4);
-  });
+  it(
+    'a strip along the field’s north edge, mid-field, is driven at the turn that passes it, ' + 'the pattern kept',
+    () => {
+      // beyond the north ends of tracks 20-22 (x = 120 … 132 m), far from where the pattern ends (x = 6 or 228 m)
+      const order = snakeWith([strip(60, 118, 303, 134, 303)]);
+      expect([...order].sort((a, b) => a - b)).toEqual([...Array(41).keys()]);
+      expect(isSnake(order)).toBe(true);
+      const k = order.indexOf(40);
+      expect(k).toBeGreaterThan(0);
+      expect(k).toBeLessThan(order.length - 1);
+      // between tracks whose north ends are within 30 m of it (x = 102 … 150 m)
+      for (const t of [order[k - 1], order[k + 1]]) expect(Math.abs(t - 21)).toBeLessThanOrEqual(4);
+    },
+  );
 
   it('a strip nearer the pattern’s end than any turn is driven last', () => {
     const plain = orderFieldTracks(orderInput(40, { routeOptions: { algorithm: 'snake' } })).visits;
