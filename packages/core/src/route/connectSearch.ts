@@ -371,6 +371,36 @@ export function canLeave(
   maxExpansions = 400,
   untilOpen = false,
 ): boolean {
+  return leaveSearch(pose, region, turnRadiusMeters, backwards, distanceMeters, maxExpansions, untilOpen) === 'left';
+}
+
+/**
+ * Whether the machine at `pose` is shut in: the search of `canLeave` (to open ground or `distanceMeters` away) ran
+ * out of places to go within `maxExpansions`, not out of expansions. Everywhere a forward path inside the field takes
+ * it is then within that distance and too narrow to turn round in.
+ */
+export function shutIn(
+  pose: Pose,
+  region: Region,
+  turnRadiusMeters: number,
+  distanceMeters: number,
+  maxExpansions: number,
+): boolean {
+  return leaveSearch(pose, region, turnRadiusMeters, false, distanceMeters, maxExpansions, true) === 'shut-in';
+}
+
+/** How the search of `canLeave` ended: a way out found, every place reached searched, or expansions spent. */
+type LeaveResult = 'left' | 'shut-in' | 'spent';
+
+function leaveSearch(
+  pose: Pose,
+  region: Region,
+  turnRadiusMeters: number,
+  backwards: boolean,
+  distanceMeters: number,
+  maxExpansions: number,
+  untilOpen: boolean,
+): LeaveResult {
   const R = turnRadiusMeters;
   const L = Math.max(0.5, (R * Math.PI) / 12);
   const curvatures = [0, 1 / R, -1 / R];
@@ -403,7 +433,7 @@ export function canLeave(
     if (seen.has(key)) continue;
     seen.add(key);
     expansions++;
-    if (hypot(x - pose.x, y - pose.y) >= distanceMeters) return true;
+    if (hypot(x - pose.x, y - pose.y) >= distanceMeters) return 'left';
     // Open ground: a full circle of radius R (left or right of the machine) fits here, so the
     // machine can turn round and go anywhere the field connects to.
     if (untilOpen && expansions % 4 === 1) {
@@ -412,7 +442,7 @@ export function canLeave(
       for (const sgn of [1, -1]) {
         const cx = x + sgn * sx,
           cy = y + sgn * sy;
-        if (region.contains(cx, cy) && region.distanceToEdge(cx, cy) >= R * 1.02) return true;
+        if (region.contains(cx, cy) && region.distanceToEdge(cx, cy) >= R * 1.02) return 'left';
       }
     }
     const ch = Math.cos(h),
@@ -430,5 +460,5 @@ export function canLeave(
       heap.push(-hypot(buf[n - 2] - pose.x, buf[n - 1] - pose.y), id2);
     }
   }
-  return false;
+  return heap.size > 0 ? 'spent' : 'shut-in';
 }

@@ -6,7 +6,7 @@ import type { Pose } from '../turns/types.js';
 import { polylineLength } from '../geometry/vec.js';
 import { junctionOnLoop, loopSideFits, nearestOnLoop, poseOnLoop, sliceLoop } from '../turns/connectorRings.js';
 import type { LoopPath } from '../turns/connectorRings.js';
-import { canLeave } from './connectSearch.js';
+import { canLeave, shutIn } from './connectSearch.js';
 import { nearestByFieldDistance } from './fieldRaster.js';
 import type { Piece } from '../turns/path.js';
 import { timeIsUp, searchAllowed, loopDirections, hurried } from './connectContext.js';
@@ -128,9 +128,13 @@ function enterHeadlandRound(
   // ...and, being a closed loop, left at the same junction: its arriving side must be smooth too.
   const leavableAt = (s: number, dir: 1 | -1, pose: Pose): boolean =>
     loopSideFits(loop, { s, pose }, dir, 'leave', R, rateLimitOf(ctx)) && leavable(pose);
+  // Shut in (a forward path inside the field, searched to its end, reaches neither open ground nor 150 m away):
+  // no junction of the pass is in reach inside the field, since a pass joined would take the machine round
+  // the field. Only a transport leg may get it out.
+  const inside = ctx.turnOptions.reverseAllowed || !shutInAt(from, ctx);
   // A headland pass is a working piece: join it on a straight stretch (no corner within a meter
   // of the junction) where one is in reach, anywhere smooth enough otherwise.
-  for (const longEdgesOnly of [true, false]) {
+  for (const longEdgesOnly of inside ? [true, false] : []) {
     for (const dir of dirs) {
       const on = ontoLoop(from, loop, near.s, dir, ctx, false, longEdgesOnly, (j) => leavableAt(j.s, dir, j.pose));
       if (on) {
@@ -146,7 +150,7 @@ function enterHeadlandRound(
   // past the call's wall-clock cap: one ring's traversal or a chain of waypoints, no search (a pass
   // left out costs its whole area)
   const cheap = !best && hurried(ctx);
-  if (!best) best = viaJunction(loop, near.s, dirs, ctx, leavableAt, (pose) => tryTraversal(from, pose, ctx));
+  if (!best && inside) best = viaJunction(loop, near.s, dirs, ctx, leavableAt, (pose) => tryTraversal(from, pose, ctx));
   if (!best && ctx.partOf && ctx.partOf(from.x, from.y) !== ctx.partOf(loop.xy[0], loop.xy[1])) {
     const j = headlandJunction(
       loop,
@@ -158,10 +162,11 @@ function enterHeadlandRound(
     const tr = j ? transport(from, j.pose, ctx) : undefined;
     if (j && tr) best = { conn: tr, s: j.s, dir: dirs[0] };
   }
-  if (!best && !cheap)
+  if (!best && !cheap && inside)
     best = viaJunction(loop, near.s, dirs, ctx, leavableAt, (pose) => tryBridgedTraversal(from, pose, ctx));
-  if (!best) best = viaJunction(loop, near.s, dirs, ctx, leavableAt, (pose) => tryWaypointChain(from, pose, ctx));
-  if (!best && strict && !cheap) best = enterFarAlongLoop(from, loop, dirs, ctx, leavableAt);
+  if (!best && inside)
+    best = viaJunction(loop, near.s, dirs, ctx, leavableAt, (pose) => tryWaypointChain(from, pose, ctx));
+  if (!best && strict && !cheap && inside) best = enterFarAlongLoop(from, loop, dirs, ctx, leavableAt);
   if (!best && !cheap)
     best = viaJunction(loop, near.s, dirs, ctx, leavableAt, (pose) => tryNeckTransport(from, pose, ctx));
   // Where the machine may reverse: out of a pocket (a track end facing the boundary) by K-turns,
@@ -174,6 +179,21 @@ function enterHeadlandRound(
   if (!best) return undefined;
   return { conn: best.conn, ring: sliceLoop(loop, best.s, loop.lengthMeters, best.dir) };
 }
+
+/** Expansions of the search that finds a machine shut in (`shutIn`): a pocket's whole ground is searched within it. */
+const SHUT_IN_EXPANSIONS = 600;
+
+/** Whether the machine at `from` is shut in (see `shutIn`), by region, radius and pose. */
+function shutInAt(from: Pose, ctx: RouteContext): boolean {
+  const R = ctx.turnOptions.turnRadiusMeters;
+  let byPose = shutInCache.get(ctx.region);
+  if (!byPose) shutInCache.set(ctx.region, (byPose = new Map()));
+  const key = `${R} ${from.x},${from.y},${from.headingRadians}`;
+  let v = byPose.get(key);
+  if (v === undefined) byPose.set(key, (v = shutIn(from, ctx.region, R, PASS_EXIT_METERS, SHUT_IN_EXPANSIONS)));
+  return v;
+}
+const shutInCache = new WeakMap<RouteContext['region'], Map<string, boolean>>();
 
 /**
  * How far a forward path must get from where a headland pass is joined (and left), meters, unless
