@@ -164,12 +164,13 @@ export function enterFromShortened(
 ): ReturnType<typeof enterHeadland> {
   const R = ctx.turnOptions.turnRadiusMeters;
   const most = Math.min(MAX_SHORTENING_SHARE * pieceLength(a), Math.max(8, MAX_SHORTENING_RADII * R));
-  const pulls = SHORTENING_STEPS_METERS.filter((d) => d >= 4 && d <= most);
-  // the same end pulled back by the same meters, the same pass: as before in this call
-  // (the route connected again, another planning)
-  const enterFrom = (d: number): ReturnType<typeof enterHeadland> => {
+  for (const d of SHORTENING_STEPS_METERS) {
+    if (d < 4) continue;
+    if (d > most || timeIsUp(ctx)) return undefined;
     const f = pulledBackEnd(a, d);
-    return ctx.memo
+    // the same end pulled back by the same meters, the same pass: as before in this call
+    // (the route connected again, another planning)
+    const entered = ctx.memo
       ? remember(
           ctx.memo,
           ctx,
@@ -180,19 +181,7 @@ export function enterFromShortened(
           ctx.region,
         )
       : enterHeadland(f, p, ctx);
-  };
-  for (let i = 0; i < pulls.length; i++) {
-    if (timeIsUp(ctx)) return undefined;
-    const d = pulls[i];
-    const entered = enterFrom(d);
-    if (!entered) {
-      // Where the nearest pull fails, the furthest is tried next: the machine drives on along the
-      // track from there to every nearer one, so a pass it cannot join from the furthest it cannot
-      // join from any (the pocket's failing searches are not run once per pull).
-      if (i === 0 && pulls.length > 2 && (timeIsUp(ctx) || !enterFrom(pulls[pulls.length - 1]))) return undefined;
-      continue;
-    }
-    const f = pulledBackEnd(a, d);
+    if (!entered) continue;
     a.ex = f.x;
     a.ey = f.y;
     warnShortened(
