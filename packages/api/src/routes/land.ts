@@ -15,7 +15,7 @@ import * as wktFormat from '@furrow/format-wkt';
 import type { AppEnv, Caller, Deps } from '../context.js';
 import { callerOf } from '../context.js';
 import { ApiError, badRequest, fromPlanError, notFound } from '../errors.js';
-import { assertValidBoundary, ringsToPolygon } from '../geometry.js';
+import { assertValidBoundary, assertValidRequestGeometry, ringsToPolygon } from '../geometry.js';
 import {
   LandEntitySchema,
   PageQuerySchema,
@@ -24,7 +24,16 @@ import {
   issuesToDetails,
   textProblem,
 } from '../schemas.js';
-import type { BoundaryRow, FarmRow, FieldRow, LandRow, Page, StoredPlanRow } from '../store/store.js';
+import type { ObstacleInput } from '@furrow/core';
+import type {
+  BoundaryPlanInputs,
+  BoundaryRow,
+  FarmRow,
+  FieldRow,
+  LandRow,
+  Page,
+  StoredPlanRow,
+} from '../store/store.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
 import { planBillable } from './plans.js';
 
@@ -73,6 +82,11 @@ const BoundarySchema = z
     companyId: z.string(),
     name: z.string().nullable(),
     geometry: z.record(z.string(), z.unknown()),
+    obstacles: z.array(z.record(z.string(), z.unknown())).optional().openapi({
+      description: 'Obstacles kept with the boundary (passable or not), as in a path-plan request',
+    }),
+    accessPoints: z.array(z.array(z.number())).optional().openapi({ description: 'Gates, [lon, lat] each' }),
+    stagingArea: z.array(z.number()).optional().openapi({ description: 'Start point, [lon, lat]' }),
     archived: z.boolean(),
     createdAt: z.string(),
   })
@@ -355,7 +369,13 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const f = await farmFor(callerOf(c), body.farmId);
       const geometry = ringsToPolygon(body.boundary);
       assertValidBoundary(geometry, 'boundary');
-      const saved = await store.saveField(f, { name: body.name, geometry });
+      assertValidRequestGeometry({ obstacles: body.obstacles });
+      const planInputs: BoundaryPlanInputs = {
+        ...(body.obstacles?.length ? { obstacles: body.obstacles as ObstacleInput[] } : {}),
+        ...(body.accessPoints?.length ? { accessPoints: body.accessPoints } : {}),
+        ...(body.stagingArea ? { stagingArea: body.stagingArea } : {}),
+      };
+      const saved = await store.saveField(f, { name: body.name, geometry, planInputs });
       return c.json(
         { field: { ...saved.field, boundaryId: saved.boundary.boundaryId }, vBoundary: saved.boundary },
         201,
@@ -518,7 +538,8 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     async (c) => {
       const caller = callerOf(c);
       const b = await boundaryFor(caller, c.req.valid('param').boundaryId);
-      const { field: _f, boundary: _b, ...rest } = c.req.valid('json').request;
+      const { field: _f, boundary: _b, ...given } = c.req.valid('json').request;
+      const rest = withBoundaryInputs(given, b);
       const request =
         'machine' in rest || 'headland' in rest || 'tracks' in rest
           ? { ...rest, field: b.geometry }
@@ -628,6 +649,20 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     );
   }
   return app;
+}
+
+/**
+ * A request for a stored boundary with what the boundary keeps (its obstacles, gates and start point)
+ * where the request gives none of its own.
+ */
+export function withBoundaryInputs(request: Record<string, unknown>, b: BoundaryPlanInputs): Record<string, unknown> {
+  const out = { ...request };
+  if (b.obstacles && out['obstacles'] === undefined) out['obstacles'] = b.obstacles;
+  if (b.accessPoints && out['accessPoints'] === undefined) out['accessPoints'] = b.accessPoints;
+  const ro = out['routeOptions'];
+  if (b.stagingArea && (ro === undefined || (typeof ro === 'object' && ro !== null && !('stagingArea' in ro))))
+    out['routeOptions'] = { ...(ro as object | undefined), stagingArea: b.stagingArea };
+  return out;
 }
 
 /**
