@@ -10,12 +10,13 @@ import type { FeatureCollection } from './geo.js';
 import type { ClassifiedPlan, LayerId } from './layers.js';
 import { LAYERS, classifyPlan, layerCounts } from './layers.js';
 import { holesOf } from './geo.js';
+import type { MapData } from './map.js';
 import { MapView, basemapFromPage } from './map.js';
 import { Playback } from './playback.js';
 import { headingInWords, trackHeadingDegrees } from './route.js';
 import { planWarnings } from './warnings.js';
 import { CreditLine, PlanHistory, UnsavedPlanStore } from './plan-keeping.js';
-import { MachinePicker, MachineProfileStore, applyProfile } from './machines.js';
+import { MachinePicker, applyProfile } from './machines.js';
 import type { MetricChange } from './metrics.js';
 import { METRIC_ROWS, compareMetrics, formatArea } from './metrics.js';
 import type { PlanParameters } from './params.js';
@@ -79,7 +80,7 @@ export class PlanView {
     this.saveButton.addEventListener('click', () => void this.save());
     this.creditLine = new CreditLine(deps.api);
     this.machines = new MachinePicker(
-      new MachineProfileStore(storageOrUndefined('localStorage')),
+      deps.api,
       () => this.readForm().params,
       (m) => {
         this.fillForm(applyProfile(this.readForm().params ?? DEFAULT_PARAMETERS, m));
@@ -160,14 +161,20 @@ export class PlanView {
     }
     this.title.textContent = this.boundary.name ?? 'Field';
     this.deps.onBoundary?.(this.boundary);
-    this.map.setData({ boundary: this.boundary.geometry, obstacles: this.boundary.obstacles }, true);
+    this.map.setData({ ...fieldData(this.boundary) }, true);
     void this.creditLine.refresh(this.boundary.companyId);
-    this.machines.setCompany(this.boundary.companyId);
+    void this.machines.setCompany(this.boundary.companyId);
     void this.history.refresh(this.boundary.fieldId, this.deps.boundaryId);
     // Opening a field plans it only the first time: a reload shows the tab's unsaved plan, else
     // the last saved one, at no cost.
     if (this.showUnsaved() || (await this.showLatestSavedPlan())) return;
     await this.replan(DEFAULT_PARAMETERS);
+  }
+
+  /** The path-plan request for the field (its obstacles, passable zones, gates, start point) and `params`. */
+  private requestFor(params: PlanParameters): Record<string, unknown> {
+    const b = this.boundary!;
+    return buildPlanRequest(b.geometry, b.obstacles, params, b);
   }
 
   /** Shows the plan this tab made and did not save (true when there is one). */
@@ -176,7 +183,7 @@ export class PlanView {
     const b = this.boundary;
     if (!kept || !b) return false;
     this.fillForm(kept.params);
-    this.show(kept.plan, kept.params, buildPlanRequest(b.geometry, b.obstacles, kept.params), true);
+    this.show(kept.plan, kept.params, this.requestFor(kept.params), true);
     this.setStatus('Showing your unsaved plan from before (no credit used). Save it to keep it.');
     return true;
   }
@@ -192,7 +199,7 @@ export class PlanView {
       ]);
       const params = parametersFromRequest(stored.request);
       this.fillForm(params);
-      this.show(plan, params, buildPlanRequest(b.geometry, b.obstacles, params), false);
+      this.show(plan, params, this.requestFor(params), false);
       this.markSaved(planId);
       this.setStatus('Showing a saved plan from the history.');
     } catch (err) {
@@ -218,7 +225,7 @@ export class PlanView {
       if (!plan || plan.type !== 'FeatureCollection' || !Array.isArray(plan.features)) return false;
       const params = parametersFromRequest(latest.request);
       this.fillForm(params);
-      this.show(plan, params, buildPlanRequest(b.geometry, b.obstacles, params), true);
+      this.show(plan, params, this.requestFor(params), true);
       this.markSaved(latest.planId);
       this.setStatus('Showing your last saved plan. Change the parameters and re-plan to compare.');
       return true;
@@ -250,10 +257,7 @@ export class PlanView {
     const classified = classifyPlan(plan);
     this.previousMetrics = this.current?.plan.metrics;
     this.current = { plan, classified, params, request };
-    this.map.setData(
-      { boundary: boundary.geometry, obstacles: boundary.obstacles, plan: classified, widthMeters: params.widthMeters },
-      refit,
-    );
+    this.map.setData({ ...fieldData(boundary), plan: classified, widthMeters: params.widthMeters }, refit);
     this.playback.setRoute(classified.route, plan.metrics);
     const trackHeading = trackHeadingDegrees(classified.route);
     this.headingWords.textContent = trackHeading === undefined ? '' : `${headingInWords(trackHeading)}.`;
@@ -347,6 +351,7 @@ export class PlanView {
         h('legend', {}, 'Speeds'),
         ...SPEED_FIELDS.map((f) => num(f.name, f.label, { min: 0.5, max: 60, step: 0.1, placeholder: 'default' })),
       ),
+      num('sections', 'Boom sections', { min: 1, max: 1000, step: 1, placeholder: 'any' }, 'Empty: any width.'),
       h(
         'fieldset',
         { class: 'options' },
@@ -411,7 +416,7 @@ export class PlanView {
     this.setStatus('Planning the route…');
     this.map.element.classList.add('busy');
     this.map.element.setAttribute('aria-busy', 'true');
-    const request = buildPlanRequest(this.boundary.geometry, this.boundary.obstacles, params);
+    const request = this.requestFor(params);
     try {
       const plan = await this.deps.api.planGeoJson(request, this.deps.boundaryId);
       if (!plan || plan.type !== 'FeatureCollection' || !Array.isArray(plan.features)) {
@@ -459,8 +464,14 @@ export class PlanView {
   private renderLegend(c: ClassifiedPlan | undefined): void {
     const counts = c ? layerCounts(c) : undefined;
     // Obstacles the map draws from the boundary (its holes, stored obstacles) when the plan has none.
-    if (counts && counts.obstacles === 0 && this.boundary) {
-      counts.obstacles = this.boundary.obstacles.length + holesOf(this.boundary.geometry).length;
+    const b = this.boundary;
+    if (counts && counts.obstacles === 0 && b) {
+      counts.obstacles = b.obstacles.length + (b.passableZones?.length ?? 0) + holesOf(b.geometry).length;
+    }
+    // Gates and the start point come with the field, not the plan.
+    if (counts && b) {
+      counts.gates = b.accessPoints?.length ?? 0;
+      if (counts.staging === 0 && b.stagingArea) counts.staging = 1;
     }
     clear(this.legend);
     this.legend.append(h('h2', { class: 'legend-title' }, 'Layers'));
@@ -661,6 +672,17 @@ export function describeError(err: unknown, prefix: string): string {
     return `${prefix}: ${err.message}`;
   }
   return `${prefix}.`;
+}
+
+/** The map's data of a field: its polygon, obstacles, passable zones, gates and start point. */
+function fieldData(b: StoredBoundary): MapData {
+  return {
+    boundary: b.geometry,
+    obstacles: b.obstacles,
+    ...(b.passableZones ? { passableZones: b.passableZones } : {}),
+    ...(b.accessPoints ? { accessPoints: b.accessPoints } : {}),
+    ...(b.stagingArea ? { stagingArea: b.stagingArea } : {}),
+  };
 }
 
 function storageOrUndefined(kind: 'sessionStorage' | 'localStorage'): Storage | undefined {
