@@ -148,6 +148,7 @@ function suite(open: () => Promise<{ store: Store; cleanup: () => Promise<void> 
     expect(b.body.obstacles).toEqual([{ geometry: zone, passable: true, name: 'wet patch' }, { geometry: pond }]);
     expect(b.body.accessPoints).toEqual([gate]);
     expect(b.body.stagingArea).toEqual(start);
+    expect(b.body.latestPlanId).toBeNull();
 
     // A plan of the stored boundary takes them when the request gives none of its own.
     const plan = await call(
@@ -172,6 +173,9 @@ function suite(open: () => Promise<{ store: Store; cleanup: () => Promise<void> 
     );
     expect(own.body.request.accessPoints).toEqual([[8.544, 47.372]]);
     expect(own.body.request.routeOptions).toEqual({ algorithm: 'snake', stagingArea: start });
+    // The boundary names its newest stored plan.
+    const after = await call(t, 'GET', `/api/boundaries/${boundaryId}`, undefined, x.key);
+    expect(after.body.latestPlanId).toBe(own.body.planId);
 
     // Bad plan inputs are refused naming the field; nothing is stored.
     for (const [extra, path] of [

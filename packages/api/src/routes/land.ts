@@ -489,11 +489,20 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       path: '/api/boundaries/{boundaryId}',
       tags: ['Land'],
       security,
-      summary: 'Get a boundary (GeoJSON geometry)',
+      summary: 'Get a boundary (GeoJSON geometry), with the id of its newest stored plan',
+      description:
+        '`latestPlanId` is the newest stored plan of this boundary (null when it has none): a client opening the ' +
+        'field shows that plan, or plans it, without listing the plans first.',
       request: { params: IdParam('boundaryId') },
-      responses: { 200: json('The boundary', BoundarySchema), ...errorResponses(401, 404, 429) },
+      responses: {
+        200: json('The boundary', BoundarySchema.extend({ latestPlanId: z.string().nullable() })),
+        ...errorResponses(401, 404, 429),
+      },
     }),
-    async (c) => c.json(await boundaryFor(callerOf(c), c.req.valid('param').boundaryId), 200),
+    async (c) => {
+      const b = await boundaryFor(callerOf(c), c.req.valid('param').boundaryId);
+      return c.json({ ...b, latestPlanId: await store.latestPlanId(b.boundaryId) }, 200);
+    },
   );
   app.openapi(
     createRoute({

@@ -652,6 +652,15 @@ export class Store {
     return rows[0] ? toPlan(rows[0]) : undefined;
   }
 
+  /** The newest stored plan of a boundary (null when it has none). */
+  async latestPlanId(boundaryId: string): Promise<string | null> {
+    const rows = await this.db.query<{ plan_id: string }>(
+      'SELECT plan_id FROM plans WHERE boundary_id = $1 ORDER BY created_at DESC, plan_id DESC LIMIT 1',
+      [boundaryId],
+    );
+    return rows[0] ? String(rows[0].plan_id) : null;
+  }
+
   async listPlans(fieldId: string, page: { limit: number; offset: number }): Promise<Page<StoredPlanRow>> {
     const rows = await this.db.query(
       `SELECT ${PLAN_COLUMNS}, count(*) OVER () AS total_count FROM plans p WHERE p.field_id = $1 ORDER BY ` +

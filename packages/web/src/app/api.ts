@@ -347,6 +347,8 @@ export interface StoredBoundary extends FieldInputs {
   companyId?: string;
   name?: string;
   geometry: Geometry;
+  /** The newest stored plan of this boundary: null when none, undefined when the server does not say. */
+  latestPlanId?: string | null;
 }
 
 /** A machine profile of a company, as the API keeps it. */
@@ -434,6 +436,9 @@ export function normalizeBoundary(body: unknown): StoredBoundary | undefined {
     ...(passableZones.length > 0 ? { passableZones } : {}),
     ...(accessPoints.length > 0 ? { accessPoints } : {}),
     ...(stagingArea ? { stagingArea } : {}),
+    ...(inner['latestPlanId'] === null || typeof inner['latestPlanId'] === 'string'
+      ? { latestPlanId: inner['latestPlanId'] }
+      : {}),
     ...(boundaryId ? { boundaryId } : {}),
     ...(fieldId ? { fieldId } : {}),
     ...(companyId ? { companyId } : {}),

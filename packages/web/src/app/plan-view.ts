@@ -5,6 +5,7 @@
  */
 import type { ApiClient, StoredBoundary } from './api.js';
 import { ApiError, EXPORT_FORMATS, fileNameFrom } from './api.js';
+import { describeError } from './describe-error.js';
 import { clear, h, s } from './dom.js';
 import type { FeatureCollection } from './geo.js';
 import type { ClassifiedPlan, LayerId } from './layers.js';
@@ -49,7 +50,7 @@ interface PlanState {
 }
 
 export class PlanView {
-  private readonly map = new MapView(basemapFromPage(document));
+  private readonly map = new MapView(basemapFromPage(document), { tilesAfterFit: true });
   private readonly playback = new Playback(this.map);
   private readonly headingWords = h('p', { class: 'heading-words', 'data-testid': 'heading-words' });
   private readonly legend = h('div', { class: 'legend', 'data-testid': 'legend' });
@@ -159,16 +160,32 @@ export class PlanView {
       page.dataset.state = 'error';
       return;
     }
-    this.title.textContent = this.boundary.name ?? 'Field';
-    this.deps.onBoundary?.(this.boundary);
-    this.map.setData({ ...fieldData(this.boundary) }, true);
-    void this.creditLine.refresh(this.boundary.companyId);
-    void this.machines.setCompany(this.boundary.companyId);
-    void this.history.refresh(this.boundary.fieldId, this.deps.boundaryId);
+    const b = this.boundary;
+    this.title.textContent = b.name ?? 'Field';
     // Opening a field plans it only the first time: a reload shows the tab's unsaved plan, else
-    // the last saved one, at no cost.
-    if (this.showUnsaved() || (await this.showLatestSavedPlan())) return;
+    // the last saved one, at no cost. A field never planned is planned at once: its request goes
+    // out before the field is drawn (the drawing happens while the server plans), and the page's
+    // other requests (organisation, credits, machines, history) wait for the plan: on a busy server
+    // they would only hold it up.
+    if (this.showUnsaved()) return this.loadSideData(b);
+    if (b.latestPlanId === null) {
+      const planning = this.replan(DEFAULT_PARAMETERS); // (refreshes the credits itself)
+      if (!this.current) this.map.setData({ ...fieldData(b) }, true);
+      await planning;
+      return this.loadSideData(b, false);
+    }
+    this.map.setData({ ...fieldData(b) }, true);
+    this.loadSideData(b);
+    if (await this.showLatestSavedPlan()) return;
     await this.replan(DEFAULT_PARAMETERS);
+  }
+
+  /** What the page shows besides the plan: the frame's selectors, credits, machines, plan history. */
+  private loadSideData(b: StoredBoundary, credits = true): void {
+    this.deps.onBoundary?.(b);
+    if (credits) void this.creditLine.refresh(b.companyId);
+    void this.machines.setCompany(b.companyId);
+    void this.history.refresh(b.fieldId, this.deps.boundaryId);
   }
 
   /** The path-plan request for the field (its obstacles, passable zones, gates, start point) and `params`. */
@@ -214,13 +231,25 @@ export class PlanView {
     this.deps.shell.page.dataset.savedPlanId = planId;
   }
 
+  /** The newest saved plan of this boundary: named by the boundary, else found in the field's plans. */
+  private async latestSaved(b: StoredBoundary): Promise<{ planId: string; request: unknown } | undefined> {
+    if (b.latestPlanId) {
+      const planId = b.latestPlanId;
+      return { planId, request: (await this.deps.api.storedPlan(planId)).request };
+    }
+    if (!b.fieldId) return undefined;
+    const latest = await this.deps.api.latestPlanOfField(b.fieldId);
+    if (!latest || (latest.boundaryId !== undefined && latest.boundaryId !== this.deps.boundaryId)) return undefined;
+    return latest;
+  }
+
   /** Shows the field's newest saved plan of this boundary, if there is one (true when shown). */
   private async showLatestSavedPlan(): Promise<boolean> {
     const b = this.boundary;
-    if (!b?.fieldId) return false;
+    if (!b) return false;
     try {
-      const latest = await this.deps.api.latestPlanOfField(b.fieldId);
-      if (!latest || (latest.boundaryId !== undefined && latest.boundaryId !== this.deps.boundaryId)) return false;
+      const latest = await this.latestSaved(b);
+      if (!latest) return false;
       const plan = await this.deps.api.storedPlanGeoJson(latest.planId);
       if (!plan || plan.type !== 'FeatureCollection' || !Array.isArray(plan.features)) return false;
       const params = parametersFromRequest(latest.request);
@@ -663,15 +692,6 @@ function swatch(kind: string, color: string): SVGElement {
       }),
     );
   return svg;
-}
-
-export function describeError(err: unknown, prefix: string): string {
-  if (err instanceof ApiError) {
-    if (err.status === 401) return `${prefix}: your session has ended. Open the planner again from your farm software.`;
-    if (err.status === 404) return `${prefix}: not found, or not shared with your organisation.`;
-    return `${prefix}: ${err.message}`;
-  }
-  return `${prefix}.`;
 }
 
 /** The map's data of a field: its polygon, obstacles, passable zones, gates and start point. */
