@@ -179,8 +179,11 @@ async function main(): Promise<void> {
     await showHome({ shell, api, organisations: organisationsOf });
     return;
   }
-  shell.setCurrentPage('plan');
   const boundaryId = decodeURIComponent(m[1]);
+  // Asked for first: the page, its map and its form are built while it comes.
+  const boundary = api.boundary(boundaryId);
+  boundary.catch(() => undefined); // (the plan view says what went wrong)
+  shell.setCurrentPage('plan');
   shell.setFields([{ value: boundaryId, label: 'This field' }], boundaryId);
   shell.onFieldSelected = (id) => {
     if (id && id !== boundaryId) location.assign(`/path-planning/boundary/${encodeURIComponent(id)}${location.search}`);
@@ -231,7 +234,7 @@ async function main(): Promise<void> {
     });
   };
 
-  await new PlanView({ shell, api, boundaryId, onBoundary }).start();
+  await new PlanView({ shell, api, boundaryId, onBoundary, boundary }).start();
 }
 
 /** Last resort: never leave a blank page. */

@@ -39,6 +39,8 @@ export interface PlanViewDeps {
   boundaryId: string;
   /** Called once the boundary is loaded (the frame fills its selectors from it). */
   onBoundary?: (boundary: StoredBoundary) => void;
+  /** The boundary, already asked for (the page is built while it comes). */
+  boundary?: Promise<StoredBoundary>;
 }
 
 interface PlanState {
@@ -145,7 +147,7 @@ export class PlanView {
     this.renderDownloads();
     this.setStatus('Loading the field…');
     try {
-      this.boundary = await this.deps.api.boundary(this.deps.boundaryId);
+      this.boundary = await (this.deps.boundary ?? this.deps.api.boundary(this.deps.boundaryId));
     } catch (err) {
       const notFound = err instanceof ApiError && err.status === 404;
       page.replaceChildren(
