@@ -320,6 +320,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(machine['workingSpeedMetersPerSecond']).toBeCloseTo(12 / 3.6, 3);
     await planned(count + 1);
     expect(await page.locator('.field-subtitle').textContent()).toMatch(/^24 m working width/);
+    await page.locator('#machine-select').scrollIntoViewIfNeeded();
     await screenshot(page, 'farm-08-machine-profile');
 
     // Another field of the organisation offers the same machine.
