@@ -177,6 +177,17 @@ function suite(open: () => Promise<{ store: Store; cleanup: () => Promise<void> 
     const after = await call(t, 'GET', `/api/boundaries/${boundaryId}`, undefined, x.key);
     expect(after.body.latestPlanId).toBe(own.body.planId);
 
+    // They can be replaced later (the set whole), by the company's users only.
+    const put = (body: unknown, key = x.key) => call(t, 'PUT', `/api/boundaries/${boundaryId}/plan-inputs`, body, key);
+    expect((await put({ accessPoints: [gate, [8.544, 47.372]] }, y.key)).status).toBe(404);
+    const replaced = await put({ accessPoints: [gate, [8.544, 47.372]] });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.accessPoints).toEqual([gate, [8.544, 47.372]]);
+    expect(replaced.body).not.toHaveProperty('stagingArea');
+    expect(replaced.body).not.toHaveProperty('obstacles');
+    expect((await put({ stagingArea: [8.54, 95] })).body.error.details[0].path).toBe('stagingArea[1]');
+    expect((await call(t, 'GET', `/api/boundaries/${boundaryId}`, undefined, x.key)).body.accessPoints).toHaveLength(2);
+
     // Bad plan inputs are refused naming the field; nothing is stored.
     for (const [extra, path] of [
       [{ accessPoints: [[200, 47]] }, 'accessPoints[0][0]'],

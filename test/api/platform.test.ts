@@ -519,6 +519,12 @@ describe('auth matrix on every route', () => {
     },
     { method: 'GET', path: () => `/api/boundaries/${a.boundaryId}/export?format=wkt`, tenant: true },
     {
+      method: 'PUT',
+      path: () => `/api/boundaries/${a.boundaryId}/plan-inputs`,
+      body: () => ({ accessPoints: [[8.54, 47.372]] }),
+      tenant: true,
+    },
+    {
       method: 'POST',
       path: () => `/api/boundaries/${a.boundaryId}/plans`,
       body: () => ({ request: { equipment: { widthMeters: 6 } } }),

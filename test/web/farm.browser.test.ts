@@ -342,6 +342,33 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     await page.selectOption('#machine-select', 'Sprayer 24 m');
     expect(await page.inputValue('#p-widthMeters')).toBe('24');
     expect(await page.inputValue('#p-sections')).toBe('8');
+
+    // This field came without gates: a gate and the start point set on its plan view are kept with it.
+    const map = (await page.locator('[data-testid=map]').boundingBox())!;
+    const listed = () => page.locator('[data-testid=field-inputs] li').allTextContents();
+    for (const [button, fy] of [
+      ['pv-add-gate', 0.5],
+      ['pv-set-start', 0.6],
+    ] as const) {
+      const put = page.waitForRequest((r) => r.url().endsWith('/plan-inputs') && r.method() === 'PUT');
+      await page.click(`[data-testid=${button}]`);
+      await page.mouse.click(map.x + map.width * 0.08, map.y + map.height * fy);
+      await put;
+    }
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=field-inputs] li').length === 2);
+    expect(await listed()).toEqual(['Gate 1 Remove', 'Start point Remove']);
+    await page.reload();
+    await planned();
+    expect(await listed()).toEqual(['Gate 1 Remove', 'Start point Remove']);
+    expect(await page.locator('label[for=layer-gates]').textContent()).toMatch(/Gates\s*1/);
+    const withGate = page.waitForRequest((r) => r.url().includes('/api/path-plans/direct/geojson'));
+    const before = Number(await page.locator('#page').getAttribute('data-plan-count'));
+    await page.click('[data-testid=replan]');
+    const request = JSON.parse((await withGate).postData() ?? '{}');
+    expect(request.accessPoints).toHaveLength(1);
+    expect(request.routeOptions.stagingArea).toHaveLength(2);
+    await planned(before + 1);
+    await screenshot(page, 'farm-09-gate-on-plan-view');
     await page.goto(fieldUrl);
     await planned();
   });

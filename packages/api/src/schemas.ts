@@ -492,6 +492,15 @@ export const SaveFieldSchema = z
   })
   .openapi('SaveFieldRequest');
 
+/** What a stored boundary's plans take besides its polygon (replaced whole by `PUT …/plan-inputs`). */
+export const BoundaryPlanInputsSchema = z
+  .strictObject({
+    obstacles: z.array(ObstacleSchema).max(LIMITS.maxObstacles).optional(),
+    accessPoints: z.array(LonLatSchema).max(LIMITS.maxAccessPoints).optional(),
+    stagingArea: LonLatSchema.optional(),
+  })
+  .openapi('BoundaryPlanInputs');
+
 /** Machine settings of a profile: a path-plan request's `machine`, with sections checked here. */
 export const ProfileMachineSchema = MachineSchema.extend({
   sections: z.number().int().min(1).max(1000).optional().openapi({ description: 'Sections of the boom (≥ 1)' }),

@@ -17,6 +17,7 @@ import { callerOf } from '../context.js';
 import { ApiError, badRequest, fromPlanError, notFound } from '../errors.js';
 import { assertValidBoundary, assertValidRequestGeometry, ringsToPolygon } from '../geometry.js';
 import {
+  BoundaryPlanInputsSchema,
   LandEntitySchema,
   PageQuerySchema,
   PathPlanRequestSchema,
@@ -502,6 +503,33 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     async (c) => {
       const b = await boundaryFor(callerOf(c), c.req.valid('param').boundaryId);
       return c.json({ ...b, latestPlanId: await store.latestPlanId(b.boundaryId) }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/api/boundaries/{boundaryId}/plan-inputs',
+      tags: ['Land'],
+      security,
+      summary: "Replace what the boundary's plans take besides its polygon: obstacles, gates, start point",
+      description:
+        'The body replaces the whole set (a member left out is removed): `obstacles` (passable or not), ' +
+        '`accessPoints` (the gates) and `stagingArea` (the start point), named as in a path-plan request.',
+      request: { params: IdParam('boundaryId'), body: jsonBody(BoundaryPlanInputsSchema) },
+      responses: { 200: json('The boundary', BoundarySchema), ...errorResponses(400, 401, 404, 415, 422, 429) },
+    }),
+    async (c) => {
+      const { boundaryId } = c.req.valid('param');
+      const body = c.req.valid('json');
+      assertValidRequestGeometry({ obstacles: body.obstacles });
+      const inputs: BoundaryPlanInputs = {
+        ...(body.obstacles?.length ? { obstacles: body.obstacles as ObstacleInput[] } : {}),
+        ...(body.accessPoints?.length ? { accessPoints: body.accessPoints } : {}),
+        ...(body.stagingArea ? { stagingArea: body.stagingArea } : {}),
+      };
+      const b = await store.setPlanInputs(callerOf(c).userId, boundaryId, inputs);
+      if (!b) throw notFound('boundary', boundaryId);
+      return c.json(b, 200);
     },
   );
   app.openapi(

@@ -572,6 +572,21 @@ export class Store {
     return this.getScoped('boundaries', userId, boundaryId, toBoundary);
   }
 
+  /** Replaces the plan inputs of a boundary the user can access (undefined when it cannot). */
+  async setPlanInputs(
+    userId: string,
+    boundaryId: string,
+    inputs: BoundaryPlanInputs,
+  ): Promise<BoundaryRow | undefined> {
+    if (!isUuid(boundaryId)) return undefined;
+    const rows = await this.db.query(
+      `UPDATE boundaries b SET plan_inputs = $3::json FROM company_accesses a
+       WHERE a.company_id = b.company_id AND a.user_id = $1 AND b.boundary_id = $2 RETURNING b.*`,
+      [userId, boundaryId, Object.keys(inputs).length > 0 ? JSON.stringify(inputs) : null],
+    );
+    return rows[0] ? toBoundary(rows[0]) : undefined;
+  }
+
   async listBoundaries(
     fieldId: string,
     page: { limit: number; offset: number; includeArchived: boolean },

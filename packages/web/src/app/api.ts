@@ -36,6 +36,7 @@ export const endpoints = {
   growers: (companyId: string) => `/api/companies/${encodeURIComponent(companyId)}/growers`,
   farms: (growerId: string) => `/api/growers/${encodeURIComponent(growerId)}/farms`,
   saveField: '/api/fields/save',
+  planInputs: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}/plan-inputs`,
   machineProfiles: (companyId: string) => `/api/companies/${encodeURIComponent(companyId)}/machine-profiles`,
   machineProfile: (profileId: string) => `/api/machine-profiles/${encodeURIComponent(profileId)}`,
   myApiKeys: '/api/user/api-keys',
@@ -284,6 +285,25 @@ export class ApiClient {
       },
     );
     return { fieldId: body.field.fieldId, boundaryId: body.vBoundary.boundaryId };
+  }
+
+  /** Replaces what a stored field's plans take (its obstacles, passable zones, gates, start point). */
+  async setPlanInputs(boundaryId: string, inputs: FieldInputs): Promise<StoredBoundary> {
+    const body = await this.json<unknown>('PUT', endpoints.planInputs(boundaryId), {
+      ...(inputs.obstacles.length > 0 || inputs.passableZones?.length
+        ? {
+            obstacles: [
+              ...inputs.obstacles.map((geometry) => ({ geometry })),
+              ...(inputs.passableZones ?? []).map((geometry) => ({ geometry, passable: true })),
+            ],
+          }
+        : {}),
+      ...(inputs.accessPoints?.length ? { accessPoints: inputs.accessPoints } : {}),
+      ...(inputs.stagingArea ? { stagingArea: inputs.stagingArea } : {}),
+    });
+    const b = normalizeBoundary(body);
+    if (!b) throw new ApiError(500, 'BadBoundary', `Boundary ${boundaryId} came back without a usable geometry.`);
+    return b;
   }
 
   /** The company's machine profiles, by name. */

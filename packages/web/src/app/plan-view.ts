@@ -18,6 +18,7 @@ import { headingInWords, trackHeadingDegrees } from './route.js';
 import { planWarnings } from './warnings.js';
 import { CreditLine, PlanHistory, UnsavedPlanStore } from './plan-keeping.js';
 import { MachinePicker, applyProfile } from './machines.js';
+import { FieldInputsPanel } from './field-inputs.js';
 import type { MetricChange } from './metrics.js';
 import { METRIC_ROWS, compareMetrics, formatArea } from './metrics.js';
 import type { PlanParameters } from './params.js';
@@ -71,6 +72,7 @@ export class PlanView {
   private readonly creditLine: CreditLine;
   private readonly machines: MachinePicker;
   private readonly history: PlanHistory;
+  private readonly fieldInputs: FieldInputsPanel;
   private readonly unsaved = new UnsavedPlanStore(storageOrUndefined('sessionStorage'));
 
   constructor(private readonly deps: PlanViewDeps) {
@@ -92,6 +94,21 @@ export class PlanView {
       (text, error) => this.setStatus(text, error),
     );
     this.history = new PlanHistory(deps.api, (planId) => void this.openStored(planId));
+    this.fieldInputs = new FieldInputsPanel(
+      this.map.leaflet,
+      deps.api,
+      deps.boundaryId,
+      (b) => {
+        this.boundary = b;
+        const cur = this.current;
+        this.map.setData(
+          { ...fieldData(b), ...(cur ? { plan: cur.classified, widthMeters: cur.params.widthMeters } : {}) },
+          false,
+        );
+        this.renderLegend(cur?.classified);
+      },
+      (text, error) => this.setStatus(text, error),
+    );
     // An unsaved plan is not lost without asking.
     window.addEventListener('beforeunload', (e) => {
       // Only while the plan is on the page (a signed-out or expired page has nothing to lose).
@@ -130,6 +147,7 @@ export class PlanView {
             this.machines.element,
             this.form,
           ),
+          this.fieldInputs.element,
           h(
             'section',
             { class: 'panel' },
@@ -164,6 +182,7 @@ export class PlanView {
     }
     const b = this.boundary;
     this.title.textContent = b.name ?? 'Field';
+    this.fieldInputs.setBoundary(b);
     // Opening a field plans it only the first time: a reload shows the tab's unsaved plan, else
     // the last saved one, at no cost. A field never planned is planned at once: its request goes
     // out before the field is drawn (the drawing happens while the server plans), and the page's
