@@ -432,7 +432,13 @@ describe('auth matrix on every route', () => {
   let nonAdminOtherKey: string;
   let spareKeyId: string;
   let spareOwnKeyId: string;
+  let profileId: string;
+  let spareProfileId: string;
   beforeAll(async () => {
+    const profile = (name: string) =>
+      call(A, 'POST', `/api/companies/${a.companyId}/machine-profiles`, { name, machine: { widthMeters: 6 } });
+    profileId = (await profile('kept')).body.profileId;
+    spareProfileId = (await profile('spare')).body.profileId;
     spareKeyId = (await call(A, 'POST', '/api/api-keys', { name: 'spare' })).body.keyId;
     spareOwnKeyId = (await call(A, 'POST', '/api/user/api-keys', { name: 'spare personal' })).body.keyId;
     const k = await call(A, 'POST', '/api/api-keys', { name: 'revoke me' });
@@ -513,11 +519,32 @@ describe('auth matrix on every route', () => {
     },
     { method: 'GET', path: () => `/api/boundaries/${a.boundaryId}/export?format=wkt`, tenant: true },
     {
+      method: 'PUT',
+      path: () => `/api/boundaries/${a.boundaryId}/plan-inputs`,
+      body: () => ({ accessPoints: [[8.54, 47.372]] }),
+      tenant: true,
+    },
+    {
       method: 'POST',
       path: () => `/api/boundaries/${a.boundaryId}/plans`,
       body: () => ({ request: { equipment: { widthMeters: 6 } } }),
       tenant: true,
     },
+    { method: 'GET', path: () => `/api/companies/${a.companyId}/machine-profiles`, tenant: true },
+    {
+      method: 'POST',
+      path: () => `/api/companies/${a.companyId}/machine-profiles`,
+      body: () => ({ name: 'Drill 4 m', machine: { widthMeters: 4 } }),
+      tenant: true,
+    },
+    { method: 'GET', path: () => `/api/machine-profiles/${profileId}`, tenant: true },
+    {
+      method: 'PUT',
+      path: () => `/api/machine-profiles/${profileId}`,
+      body: () => ({ name: 'kept', machine: { widthMeters: 8 } }),
+      tenant: true,
+    },
+    { method: 'DELETE', path: () => `/api/machine-profiles/${spareProfileId}`, tenant: true },
     { method: 'GET', path: () => `/api/plans/${a.planId}`, tenant: true },
     { method: 'GET', path: () => `/api/plans/${a.planId}/export?format=geojson`, tenant: true },
     {
@@ -607,7 +634,7 @@ describe('auth matrix on every route', () => {
   it('covers every route of the OpenAPI document', async () => {
     const doc = await (await A.app.request('/openapi.json')).json();
     // Route groups of issues 7 and 8 (by OpenAPI tag); jobs, terrain and portal routes have their own suites.
-    const mine = new Set(['Quick Start', 'Account', 'API keys', 'Partner', 'Land', 'Plans']);
+    const mine = new Set(['Quick Start', 'Account', 'API keys', 'Partner', 'Land', 'Plans', 'Machine profiles']);
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) =>
       Object.entries(ops as Record<string, { tags?: string[] }>)
         .filter(([, op]) => (op.tags ?? []).some((tag) => mine.has(tag)))

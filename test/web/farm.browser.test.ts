@@ -160,7 +160,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(await page.locator('[data-testid=field-summary]').textContent()).toBe(areas[0]);
   });
 
-  it('draws a field with an obstacle, saves it, plans it, and shows the credits before and after a re-plan', async () => {
+  it('draws a field with an obstacle, a passable zone, a gate and a start point, saves it, plans it with them, and shows the credits before and after a re-plan', async () => {
     await page.goto(new URL('/fields/new', signInUrl).toString());
     await page.locator('[data-testid=new-field]').waitFor();
     // A first boundary to frame the map, then the drawn one replaces it.
@@ -185,14 +185,59 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     ])
       await at(fx, fy);
     await page.click('[data-testid=nf-finish]');
-    expect(await page.locator('[data-testid=field-summary]').textContent()).toMatch(/, 1 obstacle$/);
+    // A passable zone (driven over, not worked) in the north-west quarter.
+    await page.click('[data-testid=nf-draw-passable]');
+    for (const [fx, fy] of [
+      [0.34, 0.34],
+      [0.42, 0.34],
+      [0.42, 0.42],
+      [0.34, 0.42],
+    ])
+      await at(fx, fy);
+    await page.click('[data-testid=nf-finish]');
+    // A gate on the west side of the drawn boundary, and the start point just outside it.
+    const drawn = (await page.locator('.furrow-layer[data-layer=boundary] path').first().boundingBox())!;
+    const west = { x: drawn.x + 1, y: drawn.y + drawn.height * 0.7 };
+    await page.click('[data-testid=nf-add-gate]');
+    await page.mouse.click(west.x, west.y);
+    await page.click('[data-testid=nf-set-start]');
+    await page.mouse.click(west.x - 25, west.y);
+    expect(await page.locator('[data-testid=field-summary]').textContent()).toMatch(
+      /, 1 obstacle, 1 passable zone, 1 gate, start point set$/,
+    );
+    expect(await page.locator('.furrow-layer[data-layer=gates] .marker').count()).toBe(1);
+    expect(await page.locator('.furrow-layer[data-layer=staging] .marker').count()).toBe(1);
+    expect(await page.locator('[data-testid=obstacles] li').allTextContents()).toEqual([
+      'Obstacle 1 (no-go) Remove',
+      'Passable zone 1 Remove',
+      'Gate 1 Remove',
+      'Start point Remove',
+    ]);
     await page.fill('#nf-name', 'Drawn field');
     await screenshot(page, 'farm-03-drawn');
+    const saveSent = page.waitForRequest((r) => r.url().endsWith('/api/fields/save'));
+    const planSent = page.waitForRequest((r) => r.url().includes('/api/path-plans/direct/geojson'));
     await page.click('[data-testid=nf-save]');
+    const saved = JSON.parse((await saveSent).postData() ?? '{}');
+    expect(saved.boundary).toHaveLength(2); // the outer ring and the no-go obstacle as its hole
+    expect(saved.obstacles).toHaveLength(1);
+    expect(saved.obstacles[0].passable).toBe(true);
+    expect(saved.accessPoints).toHaveLength(1);
+    expect(saved.stagingArea).toHaveLength(2);
     await page.waitForURL(/\/path-planning\/boundary\//, { timeout: 30_000 });
+    // The plan request carries what the field keeps, under the request's names.
+    const sent = JSON.parse((await planSent).postData() ?? '{}');
+    expect(sent.obstacles).toEqual([{ geometry: saved.obstacles[0].geometry, passable: true }]);
+    expect(sent.accessPoints).toEqual(saved.accessPoints);
+    expect(sent.routeOptions.stagingArea).toEqual(saved.stagingArea);
     await planned();
-    expect(await page.locator('label[for=layer-obstacles]').textContent()).toMatch(/Obstacles\s*1/);
+    // Obstacles: the no-go hole and the passable zone; one gate; the start point.
+    expect(await page.locator('label[for=layer-obstacles]').textContent()).toMatch(/Obstacles\s*2/);
+    expect(await page.locator('label[for=layer-gates]').textContent()).toMatch(/Gates\s*1/);
+    expect(await page.locator('.furrow-layer[data-layer=gates] .marker').count()).toBe(1);
+    expect(await page.locator('.furrow-layer[data-layer=staging] .marker').count()).toBe(1);
     expect(await page.locator('.furrow-layer[data-layer=tracks] path').count()).toBeGreaterThan(3);
+    await screenshot(page, 'farm-03b-drawn-planned');
 
     const balance = async () => Number(await page.locator('[data-testid=credit-balance]').getAttribute('data-balance'));
     await page.waitForFunction(() => document.querySelector('[data-testid=credit-balance]') !== null);
@@ -239,33 +284,93 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(await axeSeriousOrCritical()).toEqual([]);
   });
 
-  it('saves a machine profile for the organisation and reuses it after a reload', async () => {
+  it('saves a machine profile for the organisation on the server and reuses it after a reload and on another field', async () => {
     await page.fill('#p-widthMeters', '24');
     await page.fill('#p-turnRadiusMeters', '9');
     await page.check('#p-reverseAllowed');
     await page.fill('#p-workingSpeedKilometersPerHour', '12');
+    await page.fill('#p-sections', '8');
     await page.fill('#machine-name', 'Sprayer 24 m');
+    const stored = page.waitForResponse((r) => /\/machine-profiles$/.test(r.url()) && r.request().method() === 'POST');
     await page.click('[data-testid=machine-save]');
-    expect(await page.locator('[data-testid=status]').textContent()).toMatch(/Sprayer 24 m" saved/);
+    expect((await stored).status()).toBe(201);
+    await page.waitForFunction(() =>
+      /Sprayer 24 m" saved/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''),
+    );
     await page.fill('#p-widthMeters', '6');
     await page.fill('#p-workingSpeedKilometersPerHour', '');
+    await page.fill('#p-sections', '');
     await page.uncheck('#p-reverseAllowed');
+    // Nothing of it is kept in the browser: the list comes from the server.
+    await page.evaluate(() => localStorage.clear());
     await page.reload();
     await planned();
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('.machines')?.dataset.loaded === 'true');
     await page.selectOption('#machine-select', 'Sprayer 24 m');
     expect(await page.inputValue('#p-widthMeters')).toBe('24');
     expect(await page.inputValue('#p-turnRadiusMeters')).toBe('9');
     expect(await page.inputValue('#p-workingSpeedKilometersPerHour')).toBe('12');
     expect(await page.isChecked('#p-reverseAllowed')).toBe(true);
+    expect(await page.inputValue('#p-sections')).toBe('8');
     const sent = page.waitForRequest((r) => r.url().includes('/api/path-plans/direct/geojson'));
     const count = Number(await page.locator('#page').getAttribute('data-plan-count'));
     await page.click('[data-testid=replan]');
     const machine = (JSON.parse((await sent).postData() ?? '{}') as { machine: Record<string, unknown> }).machine;
-    expect(machine).toMatchObject({ widthMeters: 24, turnRadiusMeters: 9, reverseAllowed: true });
+    expect(machine).toMatchObject({ widthMeters: 24, turnRadiusMeters: 9, reverseAllowed: true, sections: 8 });
     expect(machine['workingSpeedMetersPerSecond']).toBeCloseTo(12 / 3.6, 3);
     await planned(count + 1);
     expect(await page.locator('.field-subtitle').textContent()).toMatch(/^24 m working width/);
+    await page.locator('#machine-select').scrollIntoViewIfNeeded();
     await screenshot(page, 'farm-08-machine-profile');
+
+    // Another field of the organisation offers the same machine.
+    const fieldUrl = page.url();
+    await page.goto(new URL('/fields/new', signInUrl).toString());
+    await page.locator('[data-testid=new-field]').waitFor();
+    await uploaded('field.geojson', Buffer.from(JSON.stringify(field)));
+    await page.fill('#nf-name', 'Second field');
+    await page.click('[data-testid=nf-save]');
+    await page.waitForURL((u) => /\/path-planning\/boundary\//.test(u.pathname) && u.toString() !== fieldUrl, {
+      timeout: 30_000,
+    });
+    await planned();
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('.machines')?.dataset.loaded === 'true');
+    expect(await page.locator('#machine-select option').allTextContents()).toEqual([
+      'Choose a machine…',
+      'Sprayer 24 m',
+    ]);
+    await page.selectOption('#machine-select', 'Sprayer 24 m');
+    expect(await page.inputValue('#p-widthMeters')).toBe('24');
+    expect(await page.inputValue('#p-sections')).toBe('8');
+
+    // This field came without gates: a gate and the start point set on its plan view are kept with it.
+    const map = (await page.locator('[data-testid=map]').boundingBox())!;
+    const listed = () => page.locator('[data-testid=field-inputs] li').allTextContents();
+    for (const [button, fy] of [
+      ['pv-add-gate', 0.5],
+      ['pv-set-start', 0.6],
+    ] as const) {
+      const put = page.waitForRequest((r) => r.url().endsWith('/plan-inputs') && r.method() === 'PUT');
+      await page.click(`[data-testid=${button}]`);
+      await page.mouse.click(map.x + map.width * 0.08, map.y + map.height * fy);
+      await put;
+    }
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=field-inputs] li').length === 2);
+    expect(await listed()).toEqual(['Gate 1 Remove', 'Start point Remove']);
+    await page.reload();
+    await planned();
+    expect(await listed()).toEqual(['Gate 1 Remove', 'Start point Remove']);
+    expect(await page.locator('label[for=layer-gates]').textContent()).toMatch(/Gates\s*1/);
+    const withGate = page.waitForRequest((r) => r.url().includes('/api/path-plans/direct/geojson'));
+    const before = Number(await page.locator('#page').getAttribute('data-plan-count'));
+    await page.click('[data-testid=replan]');
+    const request = JSON.parse((await withGate).postData() ?? '{}');
+    expect(request.accessPoints).toHaveLength(1);
+    expect(request.routeOptions.stagingArea).toHaveLength(2);
+    await planned(before + 1);
+    await screenshot(page, 'farm-09-gate-on-plan-view');
+    await page.goto(fieldUrl);
+    await planned();
   });
 
   it('fits a phone (no horizontal scroll, map at least 60 % of the height) and a cab tablet (map beside metrics)', async () => {

@@ -99,7 +99,8 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
 
   it('shows imagery from the configured tiles under the field, allowed by the CSP, with attribution', async () => {
     const { page, errors } = await newPage();
-    const response = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/path-planning/'));
+    // The launch opens the plan view in its own document: that document's CSP is the one in force.
+    const response = page.waitForResponse((r) => r.request().isNavigationRequest());
     await page.goto(await launchUrl());
     const csp = (await response).headers()['content-security-policy'] ?? '';
     const imgSrc = csp.split(';').find((d) => d.trim().startsWith('img-src'))!;
@@ -120,10 +121,12 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     const shot = await page.screenshot({ clip: box });
     expect(tilePixelShare(shot)).toBeGreaterThan(0.05);
     // Under the field: the tiles show through the boundary's light tint (red channel low, unlike
-    // the plain background's).
+    // the plain background's). The pass numbers run through the field's middle: hidden for this.
+    await page.uncheck('#layer-direction');
     const inner = await page.screenshot({
       clip: { x: box.x + box.width / 2 - 20, y: box.y + box.height / 2 - 20, width: 40, height: 40 },
     });
+    await page.check('#layer-direction');
     expect(tilePixelShare(inner, 60)).toBeGreaterThan(0.5);
     await screenshot(page, 'map-01-imagery-under-field');
     expect(errors).toEqual([]);
@@ -131,9 +134,11 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
 
   it('draws the plan of be-wal-000 from the launch link (budget 1.5 s, docs/benchmarks/web.md)', async () => {
     // Each launch is a fresh browser context: the page loads, exchanges the code, loads the field
-    // and plans it on the server (the real planner), then draws it. The median of 3 counts.
+    // and plans it on the server (the real planner), then draws it. The median of 3 counts. Where
+    // the time goes is read from the page's own timeline (the launch opens the plan view in the
+    // same document): ms from navigation start to the end of each step.
     const times: number[] = [];
-    const planMs: number[] = [];
+    const steps: string[] = [];
     for (let i = 0; i < 3; i++) {
       const { page, errors } = await newPage();
       const url = await launchUrl();
@@ -142,24 +147,30 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
       await planned(page);
       await page.locator('.furrow-layer[data-layer=tracks] path').first().waitFor();
       times.push(Date.now() - t0);
-      planMs.push(
-        await page.evaluate(() =>
-          Math.round(
-            performance
-              .getEntriesByType('resource')
-              .filter((e) => e.name.includes('/api/path-plans/direct/geojson'))
-              .reduce((sum, e) => sum + e.duration, 0),
-          ),
-        ),
+      steps.push(
+        await page.evaluate(() => {
+          const r = (part: string) => performance.getEntriesByType('resource').find((e) => e.name.includes(part));
+          const ms = (v: number | undefined) => (v === undefined ? '?' : String(Math.round(v)));
+          const js = r('/app-assets/app-') as PerformanceResourceTiming | undefined;
+          const exchange = r('/launch/exchange');
+          const boundary = r('/api/boundaries/');
+          const plan = r('/api/path-plans/direct/geojson') as PerformanceResourceTiming | undefined;
+          return (
+            `js ${ms(js?.responseEnd)}, exchange ${ms(exchange?.startTime)}-${ms(exchange?.responseEnd)}, ` +
+            `boundary ${ms(boundary?.responseEnd)}, plan ${ms(plan?.startTime)}-${ms(plan?.responseEnd)} ` +
+            `(${plan?.encodedBodySize ?? '?'} B), drawn ${ms(performance.now())}`
+          );
+        }),
       );
       expect(errors).toEqual([]);
       await page.context().close();
     }
-    times.sort((a, b) => a - b);
     process.stderr.write(
-      `[furrow] launch link to plan drawn (be-wal-000): ${times.join(', ')} ms; ` +
-        `of which the plan request: ${planMs.join(', ')} ms; load average ${loadavg()[0].toFixed(1)}\n`,
+      `[furrow] launch link to plan drawn (be-wal-000): ${times.join(', ')} ms (median ` +
+        `${[...times].sort((a, b) => a - b)[1]}); load average ${loadavg()[0].toFixed(1)}\n` +
+        steps.map((s, i) => `[furrow]   launch ${i + 1}: ${s}\n`).join(''),
     );
+    times.sort((a, b) => a - b);
     // The budget (1.5 s) is recorded in docs/benchmarks/web.md with the machine's load; this bound
     // only catches a regression by an order of magnitude on a shared runner.
     expect(times[1]).toBeLessThanOrEqual(20_000);

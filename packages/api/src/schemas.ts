@@ -137,6 +137,9 @@ export const MachineSchema = z
     description: "Machine / equipment. Shape B's `equipment` takes the same fields as shape A's `machine`.",
   });
 
+/** A [lon, lat] pair in WGS84 degrees. */
+export const LonLatSchema = z.tuple([num(-180, 180), num(-90, 90)]);
+
 export const ObstacleSchema = z
   .strictObject({
     geometry: PolygonSchema,
@@ -469,8 +472,70 @@ export const SaveFieldSchema = z
       .array(z.array(PositionSchema))
       .min(1)
       .openapi({ description: 'Rings of [lon, lat] pairs, each closed; the first the outer ring, the rest holes' }),
+    obstacles: z
+      .array(ObstacleSchema)
+      .max(LIMITS.maxObstacles)
+      .optional()
+      .openapi({
+        description:
+          'Obstacles kept with the boundary (as in a path-plan request; `passable: true` for ground that may be ' +
+          'driven over but is not worked): every plan of the stored boundary takes them',
+      }),
+    accessPoints: z
+      .array(LonLatSchema)
+      .max(LIMITS.maxAccessPoints)
+      .optional()
+      .openapi({ description: "The field's gates, [lon, lat] each (the path-plan request's `accessPoints`)" }),
+    stagingArea: LonLatSchema.optional().openapi({
+      description: "Where the machine starts and ends, [lon, lat] (the request's `routeOptions.stagingArea`)",
+    }),
   })
   .openapi('SaveFieldRequest');
+
+/** What a stored boundary's plans take besides its polygon (replaced whole by `PUT …/plan-inputs`). */
+export const BoundaryPlanInputsSchema = z
+  .strictObject({
+    obstacles: z.array(ObstacleSchema).max(LIMITS.maxObstacles).optional(),
+    accessPoints: z.array(LonLatSchema).max(LIMITS.maxAccessPoints).optional(),
+    stagingArea: LonLatSchema.optional(),
+  })
+  .openapi('BoundaryPlanInputs');
+
+/** Machine settings of a profile: a path-plan request's `machine`, with sections checked here. */
+export const ProfileMachineSchema = MachineSchema.extend({
+  sections: z.number().int().min(1).max(1000).optional().openapi({ description: 'Sections of the boom (≥ 1)' }),
+  sectionWidthsMeters: z
+    .array(num(0.01, LIMITS.maxWidthMeters))
+    .min(1)
+    .max(1000)
+    .optional()
+    .openapi({ description: 'Widths of the sections, left to right, meters; they add up to widthMeters' }),
+})
+  .superRefine((m, ctx) => {
+    const widths = m.sectionWidthsMeters;
+    if (!widths) return;
+    const sum = widths.reduce((a, b) => a + b, 0);
+    if (Math.abs(sum - m.widthMeters) > 1e-6 * Math.max(1, m.widthMeters))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sectionWidthsMeters'],
+        message: `must add up to widthMeters (${m.widthMeters}); they add up to ${sum}`,
+      });
+    if (m.sections !== undefined && m.sections !== widths.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sections'],
+        message: `is ${m.sections} but sectionWidthsMeters gives ${widths.length} widths`,
+      });
+  })
+  .openapi('ProfileMachine');
+
+export const MachineProfileRequestSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(80).openapi({ example: 'Sprayer 24 m' }),
+    machine: ProfileMachineSchema,
+  })
+  .openapi('MachineProfileRequest');
 
 /** An API key as listed (never its secret). */
 export const KeySchema = z

@@ -15,8 +15,9 @@ import * as wktFormat from '@furrow/format-wkt';
 import type { AppEnv, Caller, Deps } from '../context.js';
 import { callerOf } from '../context.js';
 import { ApiError, badRequest, fromPlanError, notFound } from '../errors.js';
-import { assertValidBoundary, ringsToPolygon } from '../geometry.js';
+import { assertValidBoundary, assertValidRequestGeometry, ringsToPolygon } from '../geometry.js';
 import {
+  BoundaryPlanInputsSchema,
   LandEntitySchema,
   PageQuerySchema,
   PathPlanRequestSchema,
@@ -24,7 +25,16 @@ import {
   issuesToDetails,
   textProblem,
 } from '../schemas.js';
-import type { BoundaryRow, FarmRow, FieldRow, LandRow, Page, StoredPlanRow } from '../store/store.js';
+import type { ObstacleInput } from '@furrow/core';
+import type {
+  BoundaryPlanInputs,
+  BoundaryRow,
+  FarmRow,
+  FieldRow,
+  LandRow,
+  Page,
+  StoredPlanRow,
+} from '../store/store.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
 import { planBillable } from './plans.js';
 
@@ -73,6 +83,11 @@ const BoundarySchema = z
     companyId: z.string(),
     name: z.string().nullable(),
     geometry: z.record(z.string(), z.unknown()),
+    obstacles: z.array(z.record(z.string(), z.unknown())).optional().openapi({
+      description: 'Obstacles kept with the boundary (passable or not), as in a path-plan request',
+    }),
+    accessPoints: z.array(z.array(z.number())).optional().openapi({ description: 'Gates, [lon, lat] each' }),
+    stagingArea: z.array(z.number()).optional().openapi({ description: 'Start point, [lon, lat]' }),
     archived: z.boolean(),
     createdAt: z.string(),
   })
@@ -355,7 +370,13 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const f = await farmFor(callerOf(c), body.farmId);
       const geometry = ringsToPolygon(body.boundary);
       assertValidBoundary(geometry, 'boundary');
-      const saved = await store.saveField(f, { name: body.name, geometry });
+      assertValidRequestGeometry({ obstacles: body.obstacles });
+      const planInputs: BoundaryPlanInputs = {
+        ...(body.obstacles?.length ? { obstacles: body.obstacles as ObstacleInput[] } : {}),
+        ...(body.accessPoints?.length ? { accessPoints: body.accessPoints } : {}),
+        ...(body.stagingArea ? { stagingArea: body.stagingArea } : {}),
+      };
+      const saved = await store.saveField(f, { name: body.name, geometry, planInputs });
       return c.json(
         { field: { ...saved.field, boundaryId: saved.boundary.boundaryId }, vBoundary: saved.boundary },
         201,
@@ -469,11 +490,47 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       path: '/api/boundaries/{boundaryId}',
       tags: ['Land'],
       security,
-      summary: 'Get a boundary (GeoJSON geometry)',
+      summary: 'Get a boundary (GeoJSON geometry), with the id of its newest stored plan',
+      description:
+        '`latestPlanId` is the newest stored plan of this boundary (null when it has none): a client opening the ' +
+        'field shows that plan, or plans it, without listing the plans first.',
       request: { params: IdParam('boundaryId') },
-      responses: { 200: json('The boundary', BoundarySchema), ...errorResponses(401, 404, 429) },
+      responses: {
+        200: json('The boundary', BoundarySchema.extend({ latestPlanId: z.string().nullable() })),
+        ...errorResponses(401, 404, 429),
+      },
     }),
-    async (c) => c.json(await boundaryFor(callerOf(c), c.req.valid('param').boundaryId), 200),
+    async (c) => {
+      const b = await boundaryFor(callerOf(c), c.req.valid('param').boundaryId);
+      return c.json({ ...b, latestPlanId: await store.latestPlanId(b.boundaryId) }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/api/boundaries/{boundaryId}/plan-inputs',
+      tags: ['Land'],
+      security,
+      summary: "Replace what the boundary's plans take besides its polygon: obstacles, gates, start point",
+      description:
+        'The body replaces the whole set (a member left out is removed): `obstacles` (passable or not), ' +
+        '`accessPoints` (the gates) and `stagingArea` (the start point), named as in a path-plan request.',
+      request: { params: IdParam('boundaryId'), body: jsonBody(BoundaryPlanInputsSchema) },
+      responses: { 200: json('The boundary', BoundarySchema), ...errorResponses(400, 401, 404, 415, 422, 429) },
+    }),
+    async (c) => {
+      const { boundaryId } = c.req.valid('param');
+      const body = c.req.valid('json');
+      assertValidRequestGeometry({ obstacles: body.obstacles });
+      const inputs: BoundaryPlanInputs = {
+        ...(body.obstacles?.length ? { obstacles: body.obstacles as ObstacleInput[] } : {}),
+        ...(body.accessPoints?.length ? { accessPoints: body.accessPoints } : {}),
+        ...(body.stagingArea ? { stagingArea: body.stagingArea } : {}),
+      };
+      const b = await store.setPlanInputs(callerOf(c).userId, boundaryId, inputs);
+      if (!b) throw notFound('boundary', boundaryId);
+      return c.json(b, 200);
+    },
   );
   app.openapi(
     createRoute({
@@ -518,7 +575,8 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     async (c) => {
       const caller = callerOf(c);
       const b = await boundaryFor(caller, c.req.valid('param').boundaryId);
-      const { field: _f, boundary: _b, ...rest } = c.req.valid('json').request;
+      const { field: _f, boundary: _b, ...given } = c.req.valid('json').request;
+      const rest = withBoundaryInputs(given, b);
       const request =
         'machine' in rest || 'headland' in rest || 'tracks' in rest
           ? { ...rest, field: b.geometry }
@@ -628,6 +686,20 @@ export function landRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     );
   }
   return app;
+}
+
+/**
+ * A request for a stored boundary with what the boundary keeps (its obstacles, gates and start point)
+ * where the request gives none of its own.
+ */
+export function withBoundaryInputs(request: Record<string, unknown>, b: BoundaryPlanInputs): Record<string, unknown> {
+  const out = { ...request };
+  if (b.obstacles && out['obstacles'] === undefined) out['obstacles'] = b.obstacles;
+  if (b.accessPoints && out['accessPoints'] === undefined) out['accessPoints'] = b.accessPoints;
+  const ro = out['routeOptions'];
+  if (b.stagingArea && (ro === undefined || (typeof ro === 'object' && ro !== null && !('stagingArea' in ro))))
+    out['routeOptions'] = { ...(ro as object | undefined), stagingArea: b.stagingArea };
+  return out;
 }
 
 /**

@@ -4,6 +4,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Deps } from '../context.js';
 import { landRoutes } from './land.js';
+import { machineProfileRoutes } from './machine-profiles.js';
 import { partnerRoutes } from './partner.js';
 import { userKeyRoutes } from './user-keys.js';
 import { planningExtrasRoutes, portalRoutes } from '../portals/routes.js';
@@ -13,6 +14,7 @@ import { trafficRoutes } from './traffic.js';
 export const extraRoutes: ((deps: Deps) => OpenAPIHono<AppEnv>)[] = [
   partnerRoutes,
   landRoutes,
+  machineProfileRoutes,
   planningExtrasRoutes,
   trafficRoutes,
   (deps) => portalRoutes(deps),

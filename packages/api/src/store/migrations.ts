@@ -240,6 +240,31 @@ ${landTable({
       ALTER TABLE plans ADD CONSTRAINT plans_one_form CHECK ((plan IS NULL) <> (plan_gzip IS NULL));
     `,
   },
+  {
+    // Machine profiles of a company (the web app's "Machine" list): a name and the machine settings
+    // of a path-plan request (`machine`), unique by name within the company.
+    version: 8,
+    name: 'machine profiles per company',
+    sql: `
+      CREATE TABLE machine_profiles (
+        profile_id uuid PRIMARY KEY,
+        company_id uuid NOT NULL REFERENCES companies(company_id),
+        name text NOT NULL,
+        machine json NOT NULL,
+        created_by uuid NOT NULL REFERENCES users(user_id),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (company_id, name)
+      )
+    `,
+  },
+  {
+    // What a plan of a stored boundary takes besides its polygon: obstacles (passable or not),
+    // gates (`accessPoints`) and the start point (`stagingArea`), as the path-plan request names them.
+    version: 9,
+    name: 'boundaries: plan inputs (obstacles, gates, start point)',
+    sql: `ALTER TABLE boundaries ADD COLUMN plan_inputs json`,
+  },
 ];
 
 /** Applies every migration not yet recorded. Safe when several processes start at once on PostgreSQL. */

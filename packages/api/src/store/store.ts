@@ -4,7 +4,7 @@
  * constraints (`INSERT … ON CONFLICT DO NOTHING`, then read), never on check-then-insert.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { FieldGeometry, Plan } from '@furrow/core';
+import type { FieldGeometry, ObstacleInput, Plan, Position } from '@furrow/core';
 import { planFromGzip } from '../plan-gzip.js';
 import { bool, from, iso, isoOrNull, json, rowMapper, text, textOrNull, type Row } from './rows.js';
 import type { Sql, SqlBackend } from './sql.js';
@@ -66,16 +66,32 @@ export type FarmRow = ReturnType<typeof toFarm>;
 const toField = rowMapper({ fieldId: text, farmId: text, ...landColumns });
 export type FieldRow = ReturnType<typeof toField>;
 
-const toBoundary = rowMapper({
+/**
+ * What a plan of a stored boundary takes besides its polygon, named as in the path-plan request:
+ * obstacles (passable or not), the gates (`accessPoints`) and the start point (`routeOptions.stagingArea`).
+ */
+export interface BoundaryPlanInputs {
+  obstacles?: ObstacleInput[];
+  accessPoints?: Position[];
+  stagingArea?: Position;
+}
+
+const toBoundaryColumns = rowMapper({
   boundaryId: text,
   fieldId: textOrNull,
   companyId: text,
   name: textOrNull,
   geometry: json<BoundaryGeometry>(),
+  planInputs: json<BoundaryPlanInputs | null>(),
   archived: bool,
   createdAt: iso,
 });
-export type BoundaryRow = ReturnType<typeof toBoundary>;
+/** A boundary row: its columns, with its plan inputs (if any) as members of their own. */
+export type BoundaryRow = Omit<ReturnType<typeof toBoundaryColumns>, 'planInputs'> & BoundaryPlanInputs;
+const toBoundary = (r: Row): BoundaryRow => {
+  const { planInputs, ...b } = toBoundaryColumns(r);
+  return { ...b, ...(planInputs ?? {}) };
+};
 
 export interface Page<T> {
   items: T[];
@@ -467,8 +483,9 @@ export class Store {
   /** Creates a field and its boundary in one transaction. */
   async saveField(
     farm: LandRow,
-    f: { name: string; geometry: BoundaryRow['geometry'] },
+    f: { name: string; geometry: BoundaryRow['geometry']; planInputs?: BoundaryPlanInputs },
   ): Promise<{ field: FieldRow; boundary: BoundaryRow }> {
+    const inputs = f.planInputs && Object.keys(f.planInputs).length > 0 ? JSON.stringify(f.planInputs) : null;
     return this.db.transaction(async (tx) => {
       const fieldRows = await tx.query(
         'INSERT INTO fields (field_id, farm_id, company_id, name) VALUES ($1, $2, $3, $4) RETURNING *',
@@ -476,9 +493,9 @@ export class Store {
       );
       const field = toField(fieldRows[0]);
       const boundaryRows = await tx.query(
-        'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry) VALUES ($1, $2, $3, $4, ' +
-          '$5::jsonb) RETURNING *',
-        [randomUUID(), field.fieldId, farm.companyId, f.name, f.geometry],
+        'INSERT INTO boundaries (boundary_id, field_id, company_id, name, geometry, plan_inputs) VALUES ($1, $2, ' +
+          '$3, $4, $5::jsonb, $6::json) RETURNING *',
+        [randomUUID(), field.fieldId, farm.companyId, f.name, f.geometry, inputs],
       );
       return { field, boundary: toBoundary(boundaryRows[0]) };
     });
@@ -553,6 +570,21 @@ export class Store {
 
   async getBoundary(userId: string, boundaryId: string): Promise<BoundaryRow | undefined> {
     return this.getScoped('boundaries', userId, boundaryId, toBoundary);
+  }
+
+  /** Replaces the plan inputs of a boundary the user can access (undefined when it cannot). */
+  async setPlanInputs(
+    userId: string,
+    boundaryId: string,
+    inputs: BoundaryPlanInputs,
+  ): Promise<BoundaryRow | undefined> {
+    if (!isUuid(boundaryId)) return undefined;
+    const rows = await this.db.query(
+      `UPDATE boundaries b SET plan_inputs = $3::json FROM company_accesses a
+       WHERE a.company_id = b.company_id AND a.user_id = $1 AND b.boundary_id = $2 RETURNING b.*`,
+      [userId, boundaryId, Object.keys(inputs).length > 0 ? JSON.stringify(inputs) : null],
+    );
+    return rows[0] ? toBoundary(rows[0]) : undefined;
   }
 
   async listBoundaries(
@@ -633,6 +665,15 @@ export class Store {
       [userId, planId],
     );
     return rows[0] ? toPlan(rows[0]) : undefined;
+  }
+
+  /** The newest stored plan of a boundary (null when it has none). */
+  async latestPlanId(boundaryId: string): Promise<string | null> {
+    const rows = await this.db.query<{ plan_id: string }>(
+      'SELECT plan_id FROM plans WHERE boundary_id = $1 ORDER BY created_at DESC, plan_id DESC LIMIT 1',
+      [boundaryId],
+    );
+    return rows[0] ? String(rows[0].plan_id) : null;
   }
 
   async listPlans(fieldId: string, page: { limit: number; offset: number }): Promise<Page<StoredPlanRow>> {

@@ -29,6 +29,23 @@ describe('normalizeBoundary', () => {
       normalizeBoundary({ boundaryId: 'b2', geometry: { type: 'MultiPolygon', coordinates: [[ring]] } })?.geometry.type,
     ).toBe('MultiPolygon');
   });
+  it('reads the stored obstacles (no-go and passable), gates and start point', () => {
+    const zone = { type: 'Polygon', coordinates: [ring] };
+    const b = normalizeBoundary({
+      boundaryId: 'b3',
+      geometry: zone,
+      obstacles: [{ geometry: zone }, { geometry: zone, passable: true }],
+      accessPoints: [[4.1, 50.2], 'not a point'],
+      stagingArea: [4.2, 50.3],
+    });
+    expect(b).toMatchObject({
+      obstacles: [zone],
+      passableZones: [zone],
+      accessPoints: [[4.1, 50.2]],
+      stagingArea: [4.2, 50.3],
+    });
+    expect(normalizeBoundary({ geometry: zone })).not.toHaveProperty('accessPoints');
+  });
   it('refuses bodies without a closed polygon', () => {
     expect(
       normalizeBoundary({

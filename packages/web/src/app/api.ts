@@ -36,6 +36,9 @@ export const endpoints = {
   growers: (companyId: string) => `/api/companies/${encodeURIComponent(companyId)}/growers`,
   farms: (growerId: string) => `/api/growers/${encodeURIComponent(growerId)}/farms`,
   saveField: '/api/fields/save',
+  planInputs: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}/plan-inputs`,
+  machineProfiles: (companyId: string) => `/api/companies/${encodeURIComponent(companyId)}/machine-profiles`,
+  machineProfile: (profileId: string) => `/api/machine-profiles/${encodeURIComponent(profileId)}`,
   myApiKeys: '/api/user/api-keys',
   myApiKey: (keyId: string) => `/api/user/api-keys/${encodeURIComponent(keyId)}`,
 } as const;
@@ -257,14 +260,67 @@ export class ApiClient {
     );
   }
 
-  /** Saves a field with its boundary rings (outer first, then the holes: no-go obstacles). */
-  async saveField(farmId: string, name: string, rings: Position[][]): Promise<{ fieldId: string; boundaryId: string }> {
+  /**
+   * Saves a field with its boundary rings (outer first, then the holes: no-go obstacles), and what
+   * its plans take: passable zones, gates and the start point.
+   */
+  async saveField(
+    farmId: string,
+    name: string,
+    rings: Position[][],
+    inputs: Omit<FieldInputs, 'obstacles'> = {},
+  ): Promise<{ fieldId: string; boundaryId: string }> {
     const body = await this.json<{ field: { fieldId: string }; vBoundary: { boundaryId: string } }>(
       'POST',
       endpoints.saveField,
-      { farmId, name, boundary: rings },
+      {
+        farmId,
+        name,
+        boundary: rings,
+        ...(inputs.passableZones?.length
+          ? { obstacles: inputs.passableZones.map((geometry) => ({ geometry, passable: true })) }
+          : {}),
+        ...(inputs.accessPoints?.length ? { accessPoints: inputs.accessPoints } : {}),
+        ...(inputs.stagingArea ? { stagingArea: inputs.stagingArea } : {}),
+      },
     );
     return { fieldId: body.field.fieldId, boundaryId: body.vBoundary.boundaryId };
+  }
+
+  /** Replaces what a stored field's plans take (its obstacles, passable zones, gates, start point). */
+  async setPlanInputs(boundaryId: string, inputs: FieldInputs): Promise<StoredBoundary> {
+    const body = await this.json<unknown>('PUT', endpoints.planInputs(boundaryId), {
+      ...(inputs.obstacles.length > 0 || inputs.passableZones?.length
+        ? {
+            obstacles: [
+              ...inputs.obstacles.map((geometry) => ({ geometry })),
+              ...(inputs.passableZones ?? []).map((geometry) => ({ geometry, passable: true })),
+            ],
+          }
+        : {}),
+      ...(inputs.accessPoints?.length ? { accessPoints: inputs.accessPoints } : {}),
+      ...(inputs.stagingArea ? { stagingArea: inputs.stagingArea } : {}),
+    });
+    const b = normalizeBoundary(body);
+    if (!b) throw new ApiError(500, 'BadBoundary', `Boundary ${boundaryId} came back without a usable geometry.`);
+    return b;
+  }
+
+  /** The company's machine profiles, by name. */
+  async machineProfiles(companyId: string): Promise<StoredMachineProfile[]> {
+    const body = await this.json<{ items?: StoredMachineProfile[] }>('GET', endpoints.machineProfiles(companyId));
+    return Array.isArray(body?.items) ? body.items : [];
+  }
+
+  /** Saves a profile for the company, or replaces the one with `profileId`. */
+  saveMachineProfile(
+    companyId: string,
+    profile: { name: string; machine: Record<string, unknown> },
+    profileId?: string,
+  ): Promise<StoredMachineProfile> {
+    return profileId
+      ? this.json('PUT', endpoints.machineProfile(profileId), profile)
+      : this.json('POST', endpoints.machineProfiles(companyId), profile);
   }
 
   credits(): Promise<Credits> {
@@ -292,15 +348,38 @@ export class ApiClient {
   }
 }
 
+/** What a plan of a field takes besides its polygon (the path-plan request's names). */
+export interface FieldInputs {
+  /** No-go obstacles stored with the field (GeoJSON Polygons), besides the boundary's holes. */
+  obstacles: Geometry[];
+  /** Passable zones: driven over, never worked (`obstacles[]` with `passable: true`). */
+  passableZones?: Geometry[];
+  /** The field's gates, [lon, lat] each (`accessPoints`). */
+  accessPoints?: Position[];
+  /** Where the machine starts and ends (`routeOptions.stagingArea`). */
+  stagingArea?: Position;
+}
+
 /** A stored boundary as the app uses it. */
-export interface StoredBoundary {
+export interface StoredBoundary extends FieldInputs {
   boundaryId?: string;
   fieldId?: string;
   companyId?: string;
   name?: string;
   geometry: Geometry;
-  /** Obstacles stored with the field (GeoJSON Polygons), if any. */
-  obstacles: Geometry[];
+  /** The newest stored plan of this boundary: null when none, undefined when the server does not say. */
+  latestPlanId?: string | null;
+}
+
+/** A machine profile of a company, as the API keeps it. */
+export interface StoredMachineProfile {
+  profileId: string;
+  name: string;
+  machine: Record<string, unknown>;
+}
+
+function isPosition(v: unknown): v is Position {
+  return Array.isArray(v) && v.length >= 2 && Number.isFinite(v[0]) && Number.isFinite(v[1]);
 }
 
 function closedRings(v: unknown): Position[][] | undefined {
@@ -352,11 +431,21 @@ export function normalizeBoundary(body: unknown): StoredBoundary | undefined {
   if (!geometry) return undefined;
   const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
   const field = (typeof o['field'] === 'object' && o['field'] !== null ? o['field'] : {}) as Record<string, unknown>;
-  const obstacles = (
-    Array.isArray(inner['obstacles']) ? inner['obstacles'] : Array.isArray(o['obstacles']) ? o['obstacles'] : []
-  )
-    .map((x: unknown) => asGeometry((x as Record<string, unknown>)?.['geometry'] ?? x))
-    .filter((g: Geometry | undefined): g is Geometry => g !== undefined);
+  const listed: unknown[] = Array.isArray(inner['obstacles'])
+    ? inner['obstacles']
+    : Array.isArray(o['obstacles'])
+      ? o['obstacles']
+      : [];
+  const obstacles: Geometry[] = [];
+  const passableZones: Geometry[] = [];
+  for (const x of listed) {
+    const g = asGeometry((x as Record<string, unknown>)?.['geometry'] ?? x);
+    if (g) ((x as Record<string, unknown>)['passable'] === true ? passableZones : obstacles).push(g);
+  }
+  const accessPoints = (Array.isArray(inner['accessPoints']) ? (inner['accessPoints'] as unknown[]) : []).filter(
+    isPosition,
+  );
+  const stagingArea = isPosition(inner['stagingArea']) ? inner['stagingArea'] : undefined;
   const boundaryId = str(inner['boundaryId']) ?? str(o['boundaryId']);
   const fieldId = str(inner['fieldId']) ?? str(o['fieldId']) ?? str(field['fieldId']);
   const companyId = str(inner['companyId']) ?? str(o['companyId']);
@@ -364,6 +453,12 @@ export function normalizeBoundary(body: unknown): StoredBoundary | undefined {
   return {
     geometry,
     obstacles,
+    ...(passableZones.length > 0 ? { passableZones } : {}),
+    ...(accessPoints.length > 0 ? { accessPoints } : {}),
+    ...(stagingArea ? { stagingArea } : {}),
+    ...(inner['latestPlanId'] === null || typeof inner['latestPlanId'] === 'string'
+      ? { latestPlanId: inner['latestPlanId'] }
+      : {}),
     ...(boundaryId ? { boundaryId } : {}),
     ...(fieldId ? { fieldId } : {}),
     ...(companyId ? { companyId } : {}),

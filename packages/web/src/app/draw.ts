@@ -1,7 +1,8 @@
 /**
  * Drawing a polygon on the map: each click adds a corner, "Finish" (or a click on the first
  * corner) closes the ring, "Undo" takes the last corner back, Escape cancels. Used for a field's
- * boundary and its obstacles (no-go zones). Pure ring helpers are exported for tests.
+ * boundary, its obstacles (no-go zones) and passable zones; `PointPicker` places a gate or the start
+ * point with one click. Pure ring helpers are exported for tests.
  */
 import * as L from 'leaflet';
 import type { Position } from './geo.js';
@@ -96,5 +97,39 @@ export class PolygonDrawer {
       this.preview = L.polyline(latlngs, { color: this.color, weight: 2, dashArray: '6 4', interactive: false });
       this.preview.addTo(this.map);
     } else this.preview.setLatLngs(latlngs);
+  }
+}
+
+/** Picking one point on the map (a gate, the start point): the next click hands it over; Escape cancels. */
+export class PointPicker {
+  private done?: (p: Position) => void;
+  private readonly onClick = (e: L.LeafletMouseEvent): void => {
+    const done = this.done;
+    this.cancel();
+    done?.([e.latlng.lng, e.latlng.lat]);
+  };
+  private readonly onKey = (e: KeyboardEvent): void => {
+    if (e.key === 'Escape') this.cancel();
+  };
+
+  constructor(private readonly map: L.Map) {}
+
+  get active(): boolean {
+    return this.done !== undefined;
+  }
+
+  start(done: (p: Position) => void): void {
+    this.cancel();
+    this.done = done;
+    this.map.once('click', this.onClick);
+    document.addEventListener('keydown', this.onKey);
+    this.map.getContainer().classList.add('drawing');
+  }
+
+  cancel(): void {
+    this.map.off('click', this.onClick);
+    document.removeEventListener('keydown', this.onKey);
+    this.map.getContainer().classList.remove('drawing');
+    this.done = undefined;
   }
 }

@@ -7,7 +7,7 @@ import type { ApiClient, Credits } from './api.js';
 import { h } from './dom.js';
 import type { SelectorOption, Shell } from './shell.js';
 import { messagePanel } from './shell.js';
-import { describeError } from './plan-view.js';
+import { describeError } from './describe-error.js';
 
 export interface HomeDeps {
   shell: Shell;

@@ -18,6 +18,8 @@ export interface LaunchDeps {
   location: Location;
   history: History;
   now: () => number;
+  /** Goes to the target after the exchange (default: `location.replace`, a new page load). */
+  navigate?: (target: string) => void;
 }
 
 /** What a failed exchange means for the user. */
@@ -142,5 +144,6 @@ export async function runLaunch(deps: LaunchDeps): Promise<void> {
     return;
   }
   page.dataset.state = 'launch-ok';
-  location.replace(target);
+  if (deps.navigate) deps.navigate(target);
+  else location.replace(target);
 }

@@ -110,6 +110,7 @@ const painters: Partial<Record<LayerId, Painter>> = {
     if (own.length > 0) return drawFeatures(layer, own, ctx);
     const fromField = [
       ...data.obstacles.map((o) => feature(o, { type: 'Obstacle' })),
+      ...(data.passableZones ?? []).map((o) => feature(o, { type: 'Obstacle', passable: true, name: 'passable' })),
       // Holes of the boundary are no-go zones: show them as obstacles too.
       ...holesOf(data.boundary).map((g) => feature(g, { type: 'Obstacle', name: 'hole in the field' })),
     ];
@@ -141,6 +142,18 @@ const painters: Partial<Record<LayerId, Painter>> = {
         }),
       );
     }
+  },
+  gates: (layer, data, ctx) => {
+    (data.accessPoints ?? []).forEach((p, i) => {
+      const m = labelMarker(p, 'G', layer.color, `Gate ${i + 1}`, ctx.pane);
+      ctx.group.addLayer(m);
+      ctx.onBounds(L.latLngBounds([m.getLatLng()]));
+    });
+  },
+  staging: (layer, data, ctx) => {
+    const own = data.plan?.layers.staging ?? [];
+    if (own.length > 0 || !data.stagingArea) return drawFeatures(layer, own, ctx);
+    drawFeatures(layer, [feature({ type: 'Point', coordinates: data.stagingArea }, { type: 'StagingArea' })], ctx);
   },
   startEnd: (layer, data, ctx) => {
     const plan = data.plan;

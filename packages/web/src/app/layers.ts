@@ -18,6 +18,7 @@ export type LayerId =
   | 'tramlines'
   | 'refill'
   | 'staging'
+  | 'gates'
   | 'warnings'
   | 'startEnd';
 
@@ -66,7 +67,9 @@ export const LAYERS: readonly LayerStyle[] = [
   // Arrows and pass numbers computed from the route (route.ts passArrows).
   { id: 'direction', label: 'Direction and pass numbers', color: '#0b3d91', swatch: 'point', types: [] },
   { id: 'refill', label: 'Refill points', color: '#008b8b', swatch: 'point', types: ['RefillPoint'] },
-  { id: 'staging', label: 'Staging area', color: '#6a3d9a', swatch: 'point', types: ['StagingArea'] },
+  { id: 'staging', label: 'Start point (staging)', color: '#6a3d9a', swatch: 'point', types: ['StagingArea'] },
+  // The field's gates (accessPoints), drawn from the stored field.
+  { id: 'gates', label: 'Gates', color: '#00695c', swatch: 'point', types: ['AccessPoint'] },
   { id: 'warnings', label: 'Warnings', color: '#e65100', swatch: 'point', types: ['Warning'] },
   { id: 'startEnd', label: 'Start and end', color: '#111111', swatch: 'point', types: [] },
 ];

@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MachineProfileStore, applyProfile, profileFromParameters } from './machines.js';
+import { applyProfile, machineOfProfile, profileFromParameters, profileFromStored } from './machines.js';
 import { DEFAULT_PARAMETERS, buildPlanRequest, parametersFromRequest, parseParameters } from './params.js';
-
-function memory(): Storage {
-  const m = new Map<string, string>();
-  return {
-    get length() {
-      return m.size;
-    },
-    clear: () => m.clear(),
-    getItem: (k) => m.get(k) ?? null,
-    key: (i) => [...m.keys()][i] ?? null,
-    removeItem: (k) => void m.delete(k),
-    setItem: (k, v) => void m.set(k, v),
-  };
-}
 
 describe('machine settings and profiles', () => {
   it('sends speeds in m/s and reverse, and reads them back in km/h', () => {
@@ -53,25 +39,33 @@ describe('machine settings and profiles', () => {
     expect(errors.map((e) => e.field)).toEqual(['workingSpeedKilometersPerHour']);
   });
 
-  it('keeps profiles per organisation and applies only the machine settings', () => {
-    const store = new MachineProfileStore(memory());
+  it('stores a profile as the request machine (m/s, sections) and applies only the machine settings', () => {
     const sprayer = profileFromParameters('Sprayer', {
       ...DEFAULT_PARAMETERS,
       widthMeters: 24,
       turnRadiusMeters: 9,
       workingSpeedKilometersPerHour: 12,
+      sections: 8,
       headlandPasses: 3,
+      applicationRatePerHectare: 200,
     });
     expect(sprayer).not.toHaveProperty('headlandPasses');
-    store.save('co-1', sprayer);
-    store.save('co-1', { ...sprayer, widthMeters: 27 });
-    expect(store.list('co-1')).toHaveLength(1);
-    expect(store.list('co-1')[0].widthMeters).toBe(27);
-    expect(store.list('co-2')).toEqual([]);
-    const applied = applyProfile({ ...DEFAULT_PARAMETERS, headlandPasses: 4, roadSpeedKilometersPerHour: 30 }, sprayer);
+    const machine = machineOfProfile(sprayer);
+    expect(machine).toEqual({ widthMeters: 24, turnRadiusMeters: 9, workingSpeedMetersPerSecond: 3.333, sections: 8 });
+    const back = profileFromStored({ profileId: 'p', name: 'Sprayer', machine });
+    expect(back).toEqual({ ...sprayer, reverseAllowed: false });
+    const applied = applyProfile({ ...DEFAULT_PARAMETERS, headlandPasses: 4, roadSpeedKilometersPerHour: 30 }, back);
     expect(applied.widthMeters).toBe(24);
     expect(applied.headlandPasses).toBe(4);
     expect(applied.workingSpeedKilometersPerHour).toBe(12);
+    expect(applied.sections).toBe(8);
     expect(applied.roadSpeedKilometersPerHour).toBeUndefined();
+  });
+
+  it('names a bad section count', () => {
+    const raw = { widthMeters: '6', headlandPasses: '1', order: 'optimized', turnRadiusMeters: '6' };
+    expect(parseParameters({ ...raw, sections: '2.5' }).errors.map((e) => e.field)).toEqual(['sections']);
+    expect(parseParameters({ ...raw, sections: '0' }).errors.map((e) => e.field)).toEqual(['sections']);
+    expect(parseParameters({ ...raw, sections: '4' }).params?.sections).toBe(4);
   });
 });

@@ -1,11 +1,14 @@
 /**
- * Machine profiles: a named set of machine settings (width, turn radius, reverse, speeds, tank)
- * picked from a list instead of typed each time. Kept per organisation in this browser
- * (`localStorage`, key `furrow.machines.<companyId>`): the land API has no place for them yet.
+ * Machine profiles: a named machine (width, turn radius, reverse, speeds, sections, tank) picked
+ * from a list instead of typed each time. Kept per organisation on the server
+ * (`/api/companies/{companyId}/machine-profiles`), so they follow the farm to every device and user;
+ * a profile holds the path-plan request's `machine` (speeds in m/s), the form shows km/h.
  */
+import type { ApiClient, StoredMachineProfile } from './api.js';
+import { ApiError } from './api.js';
 import { h } from './dom.js';
 import type { PlanParameters } from './params.js';
-import { SPEED_FIELDS } from './params.js';
+import { SPEED_FIELDS, machineOf, parametersFromRequest } from './params.js';
 
 /** The parameters a machine profile holds. */
 export const MACHINE_KEYS = [
@@ -13,6 +16,7 @@ export const MACHINE_KEYS = [
   'turnRadiusMeters',
   'reverseAllowed',
   ...SPEED_FIELDS.map((f) => f.name),
+  'sections',
   'tankCapacity',
 ] as const;
 
@@ -24,7 +28,17 @@ export function profileFromParameters(name: string, p: PlanParameters): MachineP
   return out;
 }
 
-/** The parameters with the profile's machine settings (the rest kept; speeds the profile lacks cleared). */
+/** The request's `machine` a profile is stored as (only the machine settings; no application rate). */
+export function machineOfProfile(m: MachineProfile): Record<string, number | boolean> {
+  return machineOf({ ...(m as unknown as PlanParameters), applicationRatePerHectare: undefined });
+}
+
+/** A profile from the machine the server keeps. */
+export function profileFromStored(s: StoredMachineProfile): MachineProfile {
+  return profileFromParameters(s.name, parametersFromRequest({ machine: s.machine }));
+}
+
+/** The parameters with the profile's machine settings (the rest kept; optional settings it lacks cleared). */
 export function applyProfile(p: PlanParameters, m: MachineProfile): PlanParameters {
   const out: Record<string, unknown> = { ...p };
   for (const k of MACHINE_KEYS) {
@@ -34,57 +48,28 @@ export function applyProfile(p: PlanParameters, m: MachineProfile): PlanParamete
   return out as unknown as PlanParameters;
 }
 
-export class MachineProfileStore {
-  constructor(private readonly storage: Storage | undefined) {}
-
-  private key(companyId: string): string {
-    return `furrow.machines.${companyId}`;
-  }
-
-  list(companyId: string): MachineProfile[] {
-    try {
-      const v = JSON.parse(this.storage?.getItem(this.key(companyId)) ?? '[]') as unknown;
-      return Array.isArray(v) ? v.filter((x): x is MachineProfile => typeof x?.name === 'string') : [];
-    } catch {
-      return [];
-    }
-  }
-
-  /** Saves (or replaces, by name) a profile; returns the list. */
-  save(companyId: string, profile: MachineProfile): MachineProfile[] {
-    const list = this.list(companyId).filter((m) => m.name !== profile.name);
-    list.push(profile);
-    list.sort((a, b) => a.name.localeCompare(b.name));
-    try {
-      this.storage?.setItem(this.key(companyId), JSON.stringify(list));
-    } catch {
-      // storage full or blocked: the profile lives until the page closes
-    }
-    return list;
-  }
-}
-
 /** The "Machine" list and "Save as a machine" control of the planning form. */
 export class MachinePicker {
   readonly element: HTMLElement;
   private readonly select: HTMLSelectElement;
   private readonly nameInput: HTMLInputElement;
   private companyId = '';
+  private stored: StoredMachineProfile[] = [];
 
   constructor(
-    private readonly store: MachineProfileStore,
+    private readonly api: ApiClient,
     private readonly current: () => PlanParameters | undefined,
     private readonly onPick: (m: MachineProfile) => void,
     private readonly say: (text: string, error?: boolean) => void,
   ) {
     this.select = h('select', { id: 'machine-select', 'data-testid': 'machine-select' });
     this.select.addEventListener('change', () => {
-      const m = this.store.list(this.companyId).find((x) => x.name === this.select.value);
-      if (m) this.onPick(m);
+      const m = this.stored.find((x) => x.name === this.select.value);
+      if (m) this.onPick(profileFromStored(m));
     });
     this.nameInput = h('input', { id: 'machine-name', maxlength: 80, 'data-testid': 'machine-name' });
     const save = h('button', { type: 'button', class: 'button secondary', 'data-testid': 'machine-save' }, 'Save');
-    save.addEventListener('click', () => this.saveCurrent());
+    save.addEventListener('click', () => void this.saveCurrent());
     this.element = h(
       'div',
       { class: 'machines' },
@@ -100,25 +85,48 @@ export class MachinePicker {
     this.render();
   }
 
-  setCompany(companyId: string | undefined): void {
+  /** Loads the organisation's profiles (the list says so while it loads). */
+  async setCompany(companyId: string | undefined): Promise<void> {
     this.companyId = companyId ?? '';
+    this.stored = [];
     this.render();
+    if (!this.companyId) return;
+    try {
+      this.stored = await this.api.machineProfiles(this.companyId);
+    } catch {
+      this.stored = []; // the form still works without the list
+    }
+    this.render();
+    this.element.dataset.loaded = 'true';
   }
 
   private render(selected = ''): void {
-    const list = this.store.list(this.companyId);
     this.select.replaceChildren(
-      h('option', { value: '' }, list.length === 0 ? 'No saved machine yet' : 'Choose a machine…'),
-      ...list.map((m) => h('option', { value: m.name, selected: m.name === selected }, m.name)),
+      h('option', { value: '' }, this.stored.length === 0 ? 'No saved machine yet' : 'Choose a machine…'),
+      ...this.stored.map((m) => h('option', { value: m.name, selected: m.name === selected }, m.name)),
     );
   }
 
-  private saveCurrent(): void {
+  private async saveCurrent(): Promise<void> {
     const name = this.nameInput.value.trim();
     const p = this.current();
     if (name === '') return this.say('Name the machine first.', true);
     if (!p) return this.say('Check the highlighted parameters first.', true);
-    this.store.save(this.companyId, profileFromParameters(name, p));
+    if (!this.companyId) return this.say('This field belongs to no organisation to keep machines for.', true);
+    const existing = this.stored.find((m) => m.name === name);
+    try {
+      const saved = await this.api.saveMachineProfile(
+        this.companyId,
+        { name, machine: machineOfProfile(profileFromParameters(name, p)) },
+        existing?.profileId,
+      );
+      this.stored = [...this.stored.filter((m) => m.profileId !== saved.profileId), saved].sort((a, b) =>
+        a.name.localeCompare(b.name),
+      );
+    } catch (err) {
+      const why = err instanceof ApiError ? err.message : 'the server could not be reached';
+      return this.say(`The machine could not be saved: ${why}.`, true);
+    }
     this.render(name);
     this.nameInput.value = '';
     this.say(`Machine "${name}" saved for this organisation.`);

@@ -118,7 +118,17 @@ async function main(): Promise<void> {
 
   if (path === '/launch') {
     shell.setMinimal(true);
-    await runLaunch({ shell, api, sessions, location, history, now: () => Date.now() });
+    // A page of the app opens in this page, without loading it again: the launch is on the way to
+    // the plan, and the bundle is already parsed. Anything else is a new page load.
+    const navigate = (target: string): void => {
+      const url = new URL(target, location.origin);
+      const to = url.pathname.replace(/\/+$/, '') || '/';
+      if (url.origin !== location.origin || to === '/launch' || !isAppPath(to)) return location.replace(target);
+      history.replaceState(null, '', `${url.pathname}${url.search}${url.hash}`);
+      mount.replaceChildren();
+      void main().catch(failed);
+    };
+    await runLaunch({ shell, api, sessions, location, history, now: () => Date.now(), navigate });
     return;
   }
 
@@ -169,8 +179,11 @@ async function main(): Promise<void> {
     await showHome({ shell, api, organisations: organisationsOf });
     return;
   }
-  shell.setCurrentPage('plan');
   const boundaryId = decodeURIComponent(m[1]);
+  // Asked for first: the page, its map and its form are built while it comes.
+  const boundary = api.boundary(boundaryId);
+  boundary.catch(() => undefined); // (the plan view says what went wrong)
+  shell.setCurrentPage('plan');
   shell.setFields([{ value: boundaryId, label: 'This field' }], boundaryId);
   shell.onFieldSelected = (id) => {
     if (id && id !== boundaryId) location.assign(`/path-planning/boundary/${encodeURIComponent(id)}${location.search}`);
@@ -187,15 +200,18 @@ async function main(): Promise<void> {
       shell.setFields([{ value: selected, label: 'This field' }], selected);
     }
   };
-  const userLoaded = api.currentUser().then(
-    (user) => user,
-    () => undefined,
-  );
+  // Asked for once the boundary is in (after the plan request of a field opened the first time).
+  let userLoaded: Promise<unknown> | undefined;
+  const currentUser = () =>
+    (userLoaded ??= api.currentUser().then(
+      (user) => user,
+      () => undefined,
+    ));
   shell.onOrgSelected = (companyId) => {
     if (companyId) void loadFields(companyId, boundaryId);
   };
   const onBoundary = (b: StoredBoundary): void => {
-    void userLoaded.then((user) => {
+    void currentUser().then((user) => {
       const orgs = organisationsOf(user);
       const current = b.companyId && orgs.some((o) => o.value === b.companyId) ? b.companyId : orgs[0]?.value;
       shell.setOrganisations(orgs, current);
@@ -218,11 +234,11 @@ async function main(): Promise<void> {
     });
   };
 
-  await new PlanView({ shell, api, boundaryId, onBoundary }).start();
+  await new PlanView({ shell, api, boundaryId, onBoundary, boundary }).start();
 }
 
-main().catch((err: unknown) => {
-  // Last resort: never leave a blank page.
+/** Last resort: never leave a blank page. */
+function failed(err: unknown): void {
   const root = document.getElementById('root') ?? document.body;
   root.replaceChildren(
     h(
@@ -233,4 +249,6 @@ main().catch((err: unknown) => {
     ),
   );
   console.error(err);
-});
+}
+
+main().catch(failed);

@@ -18,7 +18,14 @@ import { positionAt } from './route.js';
 
 export interface MapData {
   boundary: Geometry;
+  /** No-go obstacles besides the boundary's holes. */
   obstacles: Geometry[];
+  /** Passable zones (drawn dashed). */
+  passableZones?: Geometry[];
+  /** The field's gates, [lon, lat] each. */
+  accessPoints?: Position[];
+  /** The start point, [lon, lat] (a plan's own StagingArea wins). */
+  stagingArea?: Position;
   plan?: ClassifiedPlan;
   /** Working width of the plan's passes (meters): the uncovered-ground layer sweeps it. */
   widthMeters?: number;
@@ -64,7 +71,17 @@ export class MapView {
   private fitBounds?: L.LatLngBounds;
   private everFitted = false;
 
-  constructor(readonly basemap?: BasemapConfig) {
+  /** The basemap layer while it waits for the first fit (`tilesAfterFit`). */
+  private pendingTiles?: L.TileLayer;
+
+  /**
+   * `tilesAfterFit`: load no tiles until the map first shows its field (a page that is about to
+   * show a field would otherwise fetch the world's tiles first).
+   */
+  constructor(
+    readonly basemap?: BasemapConfig,
+    opts: { tilesAfterFit?: boolean } = {},
+  ) {
     this.element = h('div', {
       class: `map ${basemap ? 'with-basemap' : 'plain'}`,
       'aria-label': 'Map. Arrow keys pan, plus and minus zoom, 0 fits the field.',
@@ -89,13 +106,15 @@ export class MapView {
     L.control.attribution({ prefix: false, position: 'bottomright' }).addTo(this.map);
     L.control.scale({ imperial: false, position: 'bottomleft', maxWidth: 120 }).addTo(this.map);
     if (basemap) {
-      L.tileLayer(basemap.urlTemplate, {
+      const tiles = L.tileLayer(basemap.urlTemplate, {
         attribution: escapeText(basemap.attribution),
         maxNativeZoom: basemap.maxZoom ?? 19,
         maxZoom: 23,
         crossOrigin: false,
         className: 'basemap-tiles',
-      }).addTo(this.map);
+      });
+      if (opts.tilesAfterFit) this.pendingTiles = tiles;
+      else tiles.addTo(this.map);
     }
     LAYERS.forEach((layer, i) => {
       const pane = this.map.createPane(`furrow-${layer.id}`);
@@ -205,6 +224,8 @@ export class MapView {
     if (size.x === 0 || size.y === 0) return;
     this.everFitted = true;
     this.map.fitBounds(this.fitBounds, { padding: [24, 24], animate: false });
+    this.pendingTiles?.addTo(this.map);
+    this.pendingTiles = undefined;
     this.publishView();
   }
 

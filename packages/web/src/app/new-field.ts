@@ -1,13 +1,15 @@
 /**
  * `/fields/new`: bring a field. Upload a boundary file (GeoJSON, KML/KMZ, zipped Shapefile,
  * ISO-XML: read by the API's format packages, errors in words) or paste GeoJSON / WKT, or draw
- * the boundary on the map; draw obstacles (no-go zones, saved as holes of the boundary); name it
- * and save it as a field of the organisation through the land API, then open its plan view.
+ * the boundary on the map; draw obstacles (no-go zones, saved as holes of the boundary) and passable
+ * zones, place the gates and the start point (saved with the field: `obstacles[]` with `passable`,
+ * `accessPoints`, `stagingArea`, and taken by every plan of it); name it and save it as a field of the
+ * organisation through the land API, then open its plan view.
  */
 import type { ApiClient } from './api.js';
 import { ApiError } from './api.js';
 import { clear, h } from './dom.js';
-import { PolygonDrawer } from './draw.js';
+import { PointPicker, PolygonDrawer } from './draw.js';
 import type { Geometry, Position } from './geo.js';
 import { ringsAreaSquareMeters, projectionFor } from './geo.js';
 import { MapView, basemapFromPage } from './map.js';
@@ -40,6 +42,7 @@ export function pastedFileName(text: string): string {
 export class NewFieldPage {
   private readonly map = new MapView(basemapFromPage(document));
   private readonly drawer: PolygonDrawer;
+  private readonly picker: PointPicker;
   private readonly status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
   private readonly summary = h('p', { class: 'muted', 'data-testid': 'field-summary' }, 'No boundary yet.');
   private readonly candidates = h('div', { class: 'candidates', 'data-testid': 'candidates' });
@@ -47,9 +50,13 @@ export class NewFieldPage {
   private readonly drawTools = h('div', { class: 'actions draw-tools', hidden: true });
   private rings: Position[][] = [];
   private obstacles: Position[][] = [];
+  private passable: Position[][] = [];
+  private gates: Position[] = [];
+  private startPoint?: Position;
 
   constructor(private readonly deps: NewFieldDeps) {
     this.drawer = new PolygonDrawer(this.map.leaflet);
+    this.picker = new PointPicker(this.map.leaflet);
   }
 
   start(): void {
@@ -92,6 +99,14 @@ export class NewFieldPage {
       'Draw an obstacle',
     );
     drawObstacle.addEventListener('click', () => this.draw('obstacle'));
+    const tool = (testid: string, label: string, action: () => void) => {
+      const b = h('button', { type: 'button', class: 'button secondary', 'data-testid': testid }, label);
+      b.addEventListener('click', action);
+      return b;
+    };
+    const drawPassable = tool('nf-draw-passable', 'Draw a passable zone', () => this.draw('passable'));
+    const addGate = tool('nf-add-gate', 'Add a gate', () => this.pick('gate'));
+    const setStart = tool('nf-set-start', 'Set the start point', () => this.pick('start'));
     const save = h('button', { type: 'submit', class: 'button primary', 'data-testid': 'nf-save' }, 'Save field');
     const form = h(
       'form',
@@ -132,7 +147,18 @@ export class NewFieldPage {
             h('div', { class: 'actions' }, readPaste, drawBoundary),
             this.candidates,
           ),
-          h('section', { class: 'panel' }, h('h2', {}, 'Obstacles'), this.obstacleList, drawObstacle),
+          h(
+            'section',
+            { class: 'panel' },
+            h('h2', {}, 'Obstacles, gates and start'),
+            this.obstacleList,
+            h('div', { class: 'actions wrap' }, drawObstacle, drawPassable, addGate, setStart),
+            h(
+              'small',
+              { class: 'hint' },
+              'A passable zone is driven over but not worked; the route starts at the start point (or the first gate).',
+            ),
+          ),
           h('section', { class: 'panel' }, h('h2', {}, 'Save'), form),
           this.status,
         ),
@@ -174,9 +200,31 @@ export class NewFieldPage {
     this.redraw(true);
   }
 
-  private draw(kind: 'boundary' | 'obstacle'): void {
-    if (kind === 'obstacle' && this.rings.length === 0)
+  /** Places a gate or the start point with the next click on the map. */
+  private pick(kind: 'gate' | 'start'): void {
+    if (this.rings.length === 0) return this.setStatus('Bring or draw the boundary first.', true);
+    this.drawer.cancel();
+    const cancel = h('button', { type: 'button', class: 'button secondary' }, 'Cancel');
+    cancel.addEventListener('click', () => {
+      this.picker.cancel();
+      this.drawTools.hidden = true;
+    });
+    this.drawTools.replaceChildren(cancel);
+    this.drawTools.hidden = false;
+    this.setStatus(kind === 'gate' ? 'Click the map where the gate is.' : 'Click the map where the machine starts.');
+    this.picker.start((p) => {
+      this.drawTools.hidden = true;
+      if (kind === 'gate') this.gates.push(p);
+      else this.startPoint = p;
+      this.redraw(false);
+      this.setStatus(kind === 'gate' ? `Gate ${this.gates.length} added.` : 'Start point set.');
+    });
+  }
+
+  private draw(kind: 'boundary' | 'obstacle' | 'passable'): void {
+    if (kind !== 'boundary' && this.rings.length === 0)
       return this.setStatus('Bring or draw the boundary first, then its obstacles.', true);
+    this.picker.cancel();
     const finish = h('button', { type: 'button', class: 'button primary', 'data-testid': 'nf-finish' }, 'Finish');
     const undo = h('button', { type: 'button', class: 'button secondary', 'data-testid': 'nf-undo' }, 'Undo corner');
     const cancel = h('button', { type: 'button', class: 'button secondary' }, 'Cancel');
@@ -190,32 +238,57 @@ export class NewFieldPage {
     });
     this.drawTools.replaceChildren(finish, undo, cancel);
     this.drawTools.hidden = false;
-    this.setStatus(`Click the map at each corner of the ${kind}; Finish closes it.`);
+    const what = kind === 'passable' ? 'passable zone' : kind;
+    this.setStatus(`Click the map at each corner of the ${what}; Finish closes it.`);
     this.drawer.start(kind === 'boundary' ? '#2f5d1e' : '#8c2d19', (ring) => {
       this.drawTools.hidden = true;
       if (kind === 'boundary') this.rings = [ring];
-      else this.obstacles.push(ring);
+      else (kind === 'passable' ? this.passable : this.obstacles).push(ring);
       this.redraw(kind === 'boundary');
-      this.setStatus(kind === 'boundary' ? 'Boundary drawn.' : 'Obstacle added.');
+      this.setStatus(
+        kind === 'boundary' ? 'Boundary drawn.' : kind === 'passable' ? 'Passable zone added.' : 'Obstacle added.',
+      );
     });
   }
 
   private redraw(refit: boolean): void {
     const boundary: Geometry = { type: 'Polygon', coordinates: [...this.rings, ...this.obstacles] };
-    this.map.setData({ boundary, obstacles: [] }, refit);
+    this.map.setData({ boundary, obstacles: [], ...this.inputs() }, refit);
     const projection = projectionFor([boundary]);
     const area = projection ? ringsAreaSquareMeters(boundary.coordinates as Position[][], projection) : 0;
     const holes = this.rings.length - 1 + this.obstacles.length;
-    this.summary.textContent = `${formatArea(area)}${holes > 0 ? `, ${holes} obstacle${holes === 1 ? '' : 's'}` : ''}`;
+    const count = (n: number, one: string, many = `${one}s`) => (n > 0 ? [`${n} ${n === 1 ? one : many}`] : []);
+    this.summary.textContent = [
+      formatArea(area),
+      ...count(holes, 'obstacle'),
+      ...count(this.passable.length, 'passable zone'),
+      ...count(this.gates.length, 'gate'),
+      ...(this.startPoint ? ['start point set'] : []),
+    ].join(', ');
     clear(this.obstacleList);
-    this.obstacles.forEach((_, i) => {
-      const remove = h('button', { type: 'button', class: 'button link' }, 'Remove');
-      remove.addEventListener('click', () => {
-        this.obstacles.splice(i, 1);
+    const item = (label: string, remove: () => void) => {
+      const button = h('button', { type: 'button', class: 'button link' }, 'Remove');
+      button.addEventListener('click', () => {
+        remove();
         this.redraw(false);
       });
-      this.obstacleList.append(h('li', {}, `Obstacle ${i + 1} (no-go) `, remove));
-    });
+      this.obstacleList.append(h('li', {}, `${label} `, button));
+    };
+    this.obstacles.forEach((_, i) => item(`Obstacle ${i + 1} (no-go)`, () => this.obstacles.splice(i, 1)));
+    this.passable.forEach((_, i) => item(`Passable zone ${i + 1}`, () => this.passable.splice(i, 1)));
+    this.gates.forEach((_, i) => item(`Gate ${i + 1}`, () => this.gates.splice(i, 1)));
+    if (this.startPoint) item('Start point', () => (this.startPoint = undefined));
+  }
+
+  /** The passable zones, gates and start point, as the field keeps them. */
+  private inputs(): { passableZones?: Geometry[]; accessPoints?: Position[]; stagingArea?: Position } {
+    return {
+      ...(this.passable.length > 0
+        ? { passableZones: this.passable.map((ring) => ({ type: 'Polygon', coordinates: [ring] }) as Geometry) }
+        : {}),
+      ...(this.gates.length > 0 ? { accessPoints: [...this.gates] } : {}),
+      ...(this.startPoint ? { stagingArea: this.startPoint } : {}),
+    };
   }
 
   private async save(companyId: string, companyName: string, name: string): Promise<void> {
@@ -228,7 +301,7 @@ export class NewFieldPage {
     this.setStatus('Saving the field…');
     try {
       const farmId = await this.deps.api.farmOf(companyId, companyName || 'My farm');
-      const saved = await this.deps.api.saveField(farmId, name, [...this.rings, ...this.obstacles]);
+      const saved = await this.deps.api.saveField(farmId, name, [...this.rings, ...this.obstacles], this.inputs());
       this.deps.shell.page.dataset.savedBoundaryId = saved.boundaryId;
       location.assign(this.deps.shell.link(`/path-planning/boundary/${encodeURIComponent(saved.boundaryId)}`));
     } catch (err) {

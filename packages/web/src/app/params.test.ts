@@ -77,6 +77,27 @@ describe('buildPlanRequest', () => {
     expect(req['tracks']).toBeUndefined();
     expect(req['obstacles']).toEqual([{ geometry: field }]);
   });
+  it('sends the passable zones, gates and start point under the request names', () => {
+    const zone = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [0.001, 0],
+          [0.001, 0.001],
+          [0, 0],
+        ],
+      ],
+    };
+    const req = buildPlanRequest(field, [field], DEFAULT_PARAMETERS, {
+      passableZones: [zone],
+      accessPoints: [[4.1, 50.2]],
+      stagingArea: [4.2, 50.3],
+    });
+    expect(req['obstacles']).toEqual([{ geometry: field }, { geometry: zone, passable: true }]);
+    expect(req['accessPoints']).toEqual([[4.1, 50.2]]);
+    expect(req['routeOptions']).toEqual({ algorithm: 'optimized', stagingArea: [4.2, 50.3] });
+  });
 });
 
 describe('refill points', () => {

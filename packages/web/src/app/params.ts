@@ -3,7 +3,7 @@
  * they become. Validation happens here too, so the form can name the bad field before
  * anything is sent.
  */
-import type { Geometry } from './geo.js';
+import type { Geometry, Position } from './geo.js';
 
 export type RouteOrder = 'optimized' | 'boustrophedon' | 'snake' | 'spiral' | 'clusteredSpiral';
 
@@ -30,6 +30,8 @@ export interface PlanParameters {
   workingSpeedKilometersPerHour?: number;
   turningSpeedKilometersPerHour?: number;
   roadSpeedKilometersPerHour?: number;
+  /** Sections of the boom switched on and off (undefined: any width). */
+  sections?: number;
 }
 
 /** The speed inputs: form name, label, and the request's machine member (m/s). */
@@ -129,6 +131,9 @@ export function parseParameters(raw: Raw): { params?: PlanParameters; errors: Pa
       errors.push({ field: f.name, message: `${f.label.replace(' (km/h)', '')} must be 0.5 to 60 km/h, or empty.` });
     else speeds[f.name] = v;
   }
+  const sections = number(raw, 'sections');
+  if (sections !== undefined && !(Number.isInteger(sections) && sections >= 1 && sections <= 1000))
+    errors.push({ field: 'sections', message: 'Sections must be a whole number from 1 to 1000, or empty.' });
   if (errors.length > 0) return { errors };
   return {
     errors,
@@ -148,21 +153,23 @@ export function parseParameters(raw: Raw): { params?: PlanParameters; errors: Pa
       ...(rate !== undefined ? { applicationRatePerHectare: rate } : {}),
       reverseAllowed: bool('reverseAllowed'),
       ...speeds,
+      ...(sections !== undefined ? { sections } : {}),
     },
   };
 }
 
-/** The path-plan request (shape A) for a boundary, its obstacles and the parameters. */
-export function buildPlanRequest(field: Geometry, obstacles: Geometry[], p: PlanParameters): Record<string, unknown> {
-  const options = [
-    p.useCrossHatches ? 'useCrossHatches' : '',
-    p.excludePassable ? 'excludePassable' : '',
-    p.extendTracks ? 'extendTracks' : '',
-  ].filter((o) => o !== '');
-  const routeOptions: Record<string, unknown> = { algorithm: p.order };
-  if (p.headlandsFirst) routeOptions['headlandsFirst'] = true;
-  if (p.calculateRefillPoints) routeOptions['calculateRefillPoints'] = true;
-  if (p.enableHeadlandDrivethrough) routeOptions['enableHeadlandDrivethrough'] = true;
+/** What a plan of a field takes besides its polygon and no-go obstacles. */
+export interface FieldExtras {
+  /** Passable zones (driven over, never worked). */
+  passableZones?: Geometry[];
+  /** Gates, [lon, lat] each. */
+  accessPoints?: Position[];
+  /** The start point, [lon, lat]. */
+  stagingArea?: Position;
+}
+
+/** The request's `machine` for the parameters (speeds in m/s). */
+export function machineOf(p: PlanParameters): Record<string, number | boolean> {
   const machine: Record<string, number | boolean> = {
     widthMeters: p.widthMeters,
     turnRadiusMeters: p.turnRadiusMeters,
@@ -172,14 +179,44 @@ export function buildPlanRequest(field: Geometry, obstacles: Geometry[], p: Plan
     const kmh = p[f.name];
     if (kmh !== undefined) machine[f.member] = Math.round((kmh / 3.6) * 1000) / 1000;
   }
+  if (p.sections !== undefined) machine['sections'] = p.sections;
   if (p.tankCapacity !== undefined) machine['tankCapacity'] = p.tankCapacity;
   if (p.applicationRatePerHectare !== undefined) machine['applicationRatePerHectare'] = p.applicationRatePerHectare;
+  return machine;
+}
+
+/**
+ * The path-plan request (shape A) for a boundary, its no-go obstacles, the parameters, and the
+ * field's passable zones (`obstacles[]` with `passable`), gates (`accessPoints`) and start point
+ * (`routeOptions.stagingArea`).
+ */
+export function buildPlanRequest(
+  field: Geometry,
+  obstacles: Geometry[],
+  p: PlanParameters,
+  extras: FieldExtras = {},
+): Record<string, unknown> {
+  const options = [
+    p.useCrossHatches ? 'useCrossHatches' : '',
+    p.excludePassable ? 'excludePassable' : '',
+    p.extendTracks ? 'extendTracks' : '',
+  ].filter((o) => o !== '');
+  const routeOptions: Record<string, unknown> = { algorithm: p.order };
+  if (p.headlandsFirst) routeOptions['headlandsFirst'] = true;
+  if (p.calculateRefillPoints) routeOptions['calculateRefillPoints'] = true;
+  if (p.enableHeadlandDrivethrough) routeOptions['enableHeadlandDrivethrough'] = true;
+  if (extras.stagingArea) routeOptions['stagingArea'] = extras.stagingArea;
+  const zones = [
+    ...obstacles.map((geometry) => ({ geometry })),
+    ...(extras.passableZones ?? []).map((geometry) => ({ geometry, passable: true })),
+  ];
   return {
     field,
-    machine,
+    machine: machineOf(p),
     headland: { passes: p.headlandPasses },
     ...(p.headingDegrees !== undefined ? { tracks: { preferredDirectionDegrees: p.headingDegrees } } : {}),
-    ...(obstacles.length > 0 ? { obstacles: obstacles.map((geometry) => ({ geometry })) } : {}),
+    ...(zones.length > 0 ? { obstacles: zones } : {}),
+    ...(extras.accessPoints?.length ? { accessPoints: extras.accessPoints } : {}),
     ...(options.length > 0 ? { options: options.join(',') } : {}),
     routeOptions,
   };
@@ -203,6 +240,7 @@ export function parametersToRaw(p: PlanParameters): Raw {
     applicationRatePerHectare: p.applicationRatePerHectare === undefined ? '' : String(p.applicationRatePerHectare),
     reverseAllowed: p.reverseAllowed,
     ...Object.fromEntries(SPEED_FIELDS.map((f) => [f.name, p[f.name] === undefined ? '' : String(p[f.name])])),
+    sections: p.sections === undefined ? '' : String(p.sections),
   };
 }
 
@@ -222,6 +260,7 @@ export function parametersFromRequest(request: unknown): PlanParameters {
   const algorithm = route['algorithm'];
   const tank = num(machine['tankCapacity']);
   const rate = num(machine['applicationRatePerHectare']);
+  const sections = num(machine['sections']);
   return {
     widthMeters: num(machine['widthMeters']) ?? DEFAULT_PARAMETERS.widthMeters,
     headlandPasses:
@@ -244,5 +283,6 @@ export function parametersFromRequest(request: unknown): PlanParameters {
         return ms === undefined ? [] : [[f.name, Math.round(ms * 3.6 * 10) / 10]];
       }),
     ),
+    ...(sections !== undefined ? { sections } : {}),
   };
 }

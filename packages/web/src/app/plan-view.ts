@@ -5,17 +5,20 @@
  */
 import type { ApiClient, StoredBoundary } from './api.js';
 import { ApiError, EXPORT_FORMATS, fileNameFrom } from './api.js';
+import { describeError } from './describe-error.js';
 import { clear, h, s } from './dom.js';
 import type { FeatureCollection } from './geo.js';
 import type { ClassifiedPlan, LayerId } from './layers.js';
 import { LAYERS, classifyPlan, layerCounts } from './layers.js';
 import { holesOf } from './geo.js';
+import type { MapData } from './map.js';
 import { MapView, basemapFromPage } from './map.js';
 import { Playback } from './playback.js';
 import { headingInWords, trackHeadingDegrees } from './route.js';
 import { planWarnings } from './warnings.js';
 import { CreditLine, PlanHistory, UnsavedPlanStore } from './plan-keeping.js';
-import { MachinePicker, MachineProfileStore, applyProfile } from './machines.js';
+import { MachinePicker, applyProfile } from './machines.js';
+import { FieldInputsPanel } from './field-inputs.js';
 import type { MetricChange } from './metrics.js';
 import { METRIC_ROWS, compareMetrics, formatArea } from './metrics.js';
 import type { PlanParameters } from './params.js';
@@ -37,6 +40,8 @@ export interface PlanViewDeps {
   boundaryId: string;
   /** Called once the boundary is loaded (the frame fills its selectors from it). */
   onBoundary?: (boundary: StoredBoundary) => void;
+  /** The boundary, already asked for (the page is built while it comes). */
+  boundary?: Promise<StoredBoundary>;
 }
 
 interface PlanState {
@@ -48,7 +53,7 @@ interface PlanState {
 }
 
 export class PlanView {
-  private readonly map = new MapView(basemapFromPage(document));
+  private readonly map = new MapView(basemapFromPage(document), { tilesAfterFit: true });
   private readonly playback = new Playback(this.map);
   private readonly headingWords = h('p', { class: 'heading-words', 'data-testid': 'heading-words' });
   private readonly legend = h('div', { class: 'legend', 'data-testid': 'legend' });
@@ -67,6 +72,7 @@ export class PlanView {
   private readonly creditLine: CreditLine;
   private readonly machines: MachinePicker;
   private readonly history: PlanHistory;
+  private readonly fieldInputs: FieldInputsPanel;
   private readonly unsaved = new UnsavedPlanStore(storageOrUndefined('sessionStorage'));
 
   constructor(private readonly deps: PlanViewDeps) {
@@ -79,7 +85,7 @@ export class PlanView {
     this.saveButton.addEventListener('click', () => void this.save());
     this.creditLine = new CreditLine(deps.api);
     this.machines = new MachinePicker(
-      new MachineProfileStore(storageOrUndefined('localStorage')),
+      deps.api,
       () => this.readForm().params,
       (m) => {
         this.fillForm(applyProfile(this.readForm().params ?? DEFAULT_PARAMETERS, m));
@@ -88,6 +94,21 @@ export class PlanView {
       (text, error) => this.setStatus(text, error),
     );
     this.history = new PlanHistory(deps.api, (planId) => void this.openStored(planId));
+    this.fieldInputs = new FieldInputsPanel(
+      this.map.leaflet,
+      deps.api,
+      deps.boundaryId,
+      (b) => {
+        this.boundary = b;
+        const cur = this.current;
+        this.map.setData(
+          { ...fieldData(b), ...(cur ? { plan: cur.classified, widthMeters: cur.params.widthMeters } : {}) },
+          false,
+        );
+        this.renderLegend(cur?.classified);
+      },
+      (text, error) => this.setStatus(text, error),
+    );
     // An unsaved plan is not lost without asking.
     window.addEventListener('beforeunload', (e) => {
       // Only while the plan is on the page (a signed-out or expired page has nothing to lose).
@@ -126,6 +147,7 @@ export class PlanView {
             this.machines.element,
             this.form,
           ),
+          this.fieldInputs.element,
           h(
             'section',
             { class: 'panel' },
@@ -143,7 +165,7 @@ export class PlanView {
     this.renderDownloads();
     this.setStatus('Loading the field…');
     try {
-      this.boundary = await this.deps.api.boundary(this.deps.boundaryId);
+      this.boundary = await (this.deps.boundary ?? this.deps.api.boundary(this.deps.boundaryId));
     } catch (err) {
       const notFound = err instanceof ApiError && err.status === 404;
       page.replaceChildren(
@@ -158,16 +180,39 @@ export class PlanView {
       page.dataset.state = 'error';
       return;
     }
-    this.title.textContent = this.boundary.name ?? 'Field';
-    this.deps.onBoundary?.(this.boundary);
-    this.map.setData({ boundary: this.boundary.geometry, obstacles: this.boundary.obstacles }, true);
-    void this.creditLine.refresh(this.boundary.companyId);
-    this.machines.setCompany(this.boundary.companyId);
-    void this.history.refresh(this.boundary.fieldId, this.deps.boundaryId);
+    const b = this.boundary;
+    this.title.textContent = b.name ?? 'Field';
+    this.fieldInputs.setBoundary(b);
     // Opening a field plans it only the first time: a reload shows the tab's unsaved plan, else
-    // the last saved one, at no cost.
-    if (this.showUnsaved() || (await this.showLatestSavedPlan())) return;
+    // the last saved one, at no cost. A field never planned is planned at once: its request goes
+    // out before the field is drawn (the drawing happens while the server plans), and the page's
+    // other requests (organisation, credits, machines, history) wait for the plan: on a busy server
+    // they would only hold it up.
+    if (this.showUnsaved()) return this.loadSideData(b);
+    if (b.latestPlanId === null) {
+      const planning = this.replan(DEFAULT_PARAMETERS); // (refreshes the credits itself)
+      if (!this.current) this.map.setData({ ...fieldData(b) }, true);
+      await planning;
+      return this.loadSideData(b, false);
+    }
+    this.map.setData({ ...fieldData(b) }, true);
+    this.loadSideData(b);
+    if (await this.showLatestSavedPlan()) return;
     await this.replan(DEFAULT_PARAMETERS);
+  }
+
+  /** What the page shows besides the plan: the frame's selectors, credits, machines, plan history. */
+  private loadSideData(b: StoredBoundary, credits = true): void {
+    this.deps.onBoundary?.(b);
+    if (credits) void this.creditLine.refresh(b.companyId);
+    void this.machines.setCompany(b.companyId);
+    void this.history.refresh(b.fieldId, this.deps.boundaryId);
+  }
+
+  /** The path-plan request for the field (its obstacles, passable zones, gates, start point) and `params`. */
+  private requestFor(params: PlanParameters): Record<string, unknown> {
+    const b = this.boundary!;
+    return buildPlanRequest(b.geometry, b.obstacles, params, b);
   }
 
   /** Shows the plan this tab made and did not save (true when there is one). */
@@ -176,7 +221,7 @@ export class PlanView {
     const b = this.boundary;
     if (!kept || !b) return false;
     this.fillForm(kept.params);
-    this.show(kept.plan, kept.params, buildPlanRequest(b.geometry, b.obstacles, kept.params), true);
+    this.show(kept.plan, kept.params, this.requestFor(kept.params), true);
     this.setStatus('Showing your unsaved plan from before (no credit used). Save it to keep it.');
     return true;
   }
@@ -192,7 +237,7 @@ export class PlanView {
       ]);
       const params = parametersFromRequest(stored.request);
       this.fillForm(params);
-      this.show(plan, params, buildPlanRequest(b.geometry, b.obstacles, params), false);
+      this.show(plan, params, this.requestFor(params), false);
       this.markSaved(planId);
       this.setStatus('Showing a saved plan from the history.');
     } catch (err) {
@@ -207,18 +252,30 @@ export class PlanView {
     this.deps.shell.page.dataset.savedPlanId = planId;
   }
 
+  /** The newest saved plan of this boundary: named by the boundary, else found in the field's plans. */
+  private async latestSaved(b: StoredBoundary): Promise<{ planId: string; request: unknown } | undefined> {
+    if (b.latestPlanId) {
+      const planId = b.latestPlanId;
+      return { planId, request: (await this.deps.api.storedPlan(planId)).request };
+    }
+    if (!b.fieldId) return undefined;
+    const latest = await this.deps.api.latestPlanOfField(b.fieldId);
+    if (!latest || (latest.boundaryId !== undefined && latest.boundaryId !== this.deps.boundaryId)) return undefined;
+    return latest;
+  }
+
   /** Shows the field's newest saved plan of this boundary, if there is one (true when shown). */
   private async showLatestSavedPlan(): Promise<boolean> {
     const b = this.boundary;
-    if (!b?.fieldId) return false;
+    if (!b) return false;
     try {
-      const latest = await this.deps.api.latestPlanOfField(b.fieldId);
-      if (!latest || (latest.boundaryId !== undefined && latest.boundaryId !== this.deps.boundaryId)) return false;
+      const latest = await this.latestSaved(b);
+      if (!latest) return false;
       const plan = await this.deps.api.storedPlanGeoJson(latest.planId);
       if (!plan || plan.type !== 'FeatureCollection' || !Array.isArray(plan.features)) return false;
       const params = parametersFromRequest(latest.request);
       this.fillForm(params);
-      this.show(plan, params, buildPlanRequest(b.geometry, b.obstacles, params), true);
+      this.show(plan, params, this.requestFor(params), true);
       this.markSaved(latest.planId);
       this.setStatus('Showing your last saved plan. Change the parameters and re-plan to compare.');
       return true;
@@ -250,10 +307,7 @@ export class PlanView {
     const classified = classifyPlan(plan);
     this.previousMetrics = this.current?.plan.metrics;
     this.current = { plan, classified, params, request };
-    this.map.setData(
-      { boundary: boundary.geometry, obstacles: boundary.obstacles, plan: classified, widthMeters: params.widthMeters },
-      refit,
-    );
+    this.map.setData({ ...fieldData(boundary), plan: classified, widthMeters: params.widthMeters }, refit);
     this.playback.setRoute(classified.route, plan.metrics);
     const trackHeading = trackHeadingDegrees(classified.route);
     this.headingWords.textContent = trackHeading === undefined ? '' : `${headingInWords(trackHeading)}.`;
@@ -347,6 +401,7 @@ export class PlanView {
         h('legend', {}, 'Speeds'),
         ...SPEED_FIELDS.map((f) => num(f.name, f.label, { min: 0.5, max: 60, step: 0.1, placeholder: 'default' })),
       ),
+      num('sections', 'Boom sections', { min: 1, max: 1000, step: 1, placeholder: 'any' }, 'Empty: any width.'),
       h(
         'fieldset',
         { class: 'options' },
@@ -411,7 +466,7 @@ export class PlanView {
     this.setStatus('Planning the route…');
     this.map.element.classList.add('busy');
     this.map.element.setAttribute('aria-busy', 'true');
-    const request = buildPlanRequest(this.boundary.geometry, this.boundary.obstacles, params);
+    const request = this.requestFor(params);
     try {
       const plan = await this.deps.api.planGeoJson(request, this.deps.boundaryId);
       if (!plan || plan.type !== 'FeatureCollection' || !Array.isArray(plan.features)) {
@@ -459,8 +514,14 @@ export class PlanView {
   private renderLegend(c: ClassifiedPlan | undefined): void {
     const counts = c ? layerCounts(c) : undefined;
     // Obstacles the map draws from the boundary (its holes, stored obstacles) when the plan has none.
-    if (counts && counts.obstacles === 0 && this.boundary) {
-      counts.obstacles = this.boundary.obstacles.length + holesOf(this.boundary.geometry).length;
+    const b = this.boundary;
+    if (counts && counts.obstacles === 0 && b) {
+      counts.obstacles = b.obstacles.length + (b.passableZones?.length ?? 0) + holesOf(b.geometry).length;
+    }
+    // Gates and the start point come with the field, not the plan.
+    if (counts && b) {
+      counts.gates = b.accessPoints?.length ?? 0;
+      if (counts.staging === 0 && b.stagingArea) counts.staging = 1;
     }
     clear(this.legend);
     this.legend.append(h('h2', { class: 'legend-title' }, 'Layers'));
@@ -654,13 +715,15 @@ function swatch(kind: string, color: string): SVGElement {
   return svg;
 }
 
-export function describeError(err: unknown, prefix: string): string {
-  if (err instanceof ApiError) {
-    if (err.status === 401) return `${prefix}: your session has ended. Open the planner again from your farm software.`;
-    if (err.status === 404) return `${prefix}: not found, or not shared with your organisation.`;
-    return `${prefix}: ${err.message}`;
-  }
-  return `${prefix}.`;
+/** The map's data of a field: its polygon, obstacles, passable zones, gates and start point. */
+function fieldData(b: StoredBoundary): MapData {
+  return {
+    boundary: b.geometry,
+    obstacles: b.obstacles,
+    ...(b.passableZones ? { passableZones: b.passableZones } : {}),
+    ...(b.accessPoints ? { accessPoints: b.accessPoints } : {}),
+    ...(b.stagingArea ? { stagingArea: b.stagingArea } : {}),
+  };
 }
 
 function storageOrUndefined(kind: 'sessionStorage' | 'localStorage'): Storage | undefined {

@@ -6,7 +6,7 @@
  */
 import type { ApiClient, ApiKeyInfo, CreatedApiKey } from './api.js';
 import { clear, h } from './dom.js';
-import { describeError } from './plan-view.js';
+import { describeError } from './describe-error.js';
 import type { Shell } from './shell.js';
 
 export function keyState(k: ApiKeyInfo, nowMs: number): 'active' | 'revoked' | 'expired' {
