@@ -26,6 +26,7 @@ import { filletPolyline } from '../geometry/fillet.js';
 import { limitCurvatureRate } from '../turns/rateLimit.js';
 import { clipPolylines, resample, smoothToCurvature } from './curvedTracks.js';
 import type { Track } from './generateTracks.js';
+import { fitInCorridor } from './centreLineCorridor.js';
 import { EdgeIndex, edgeIndex, crossings, containsPoint, activeBands, workingRange } from './centreLineGround.js';
 
 /** Bends are smoothed to at most this share of 1/R. */
@@ -36,6 +37,10 @@ export const MAX_JOIN_DEFLECTION_DEGREES = 50;
 export const MAX_PASSES = 3;
 /** A path is kept when the ground it works anew is at least this share of its length × the width. */
 const MIN_NEW_SHARE = 0.1;
+/** A pass fitted into the field's room keeps this far inside its edges, m. */
+const CORRIDOR_MARGIN_METERS = 0.05;
+/** Curvature a pass fitted into the field's room aims under, × 1/R. */
+const CORRIDOR_CURVATURE = 0.97;
 /** Spacing of the passes' points, m. */
 const STEP_METERS = 1;
 /** Passes end this far inside the field's edge, m. */
@@ -204,9 +209,8 @@ function extendEnds(xy: Float64Array, meters: number): Float64Array {
   return out;
 }
 
-/** One pass along `line`: smoothed, clipped to the field, trimmed to where its sections work. */
-function makePasses(line: Float64Array, o: CentreLineOptions, ground: EdgeIndex, kMax: number): Track[] {
-  const out: Track[] = [];
+/** The line clipped to the field, its ends pulled off the edge, cut where it bends tighter than R. */
+function drivablePieces(line: Float64Array, o: CentreLineOptions, kMax: number): Float64Array[] {
   const pieces: Float64Array[] = [];
   for (const clipped of clipPolylines([line], o.field)) {
     if (polylineLength(clipped) < 2 * STEP_METERS) continue;
@@ -225,13 +229,32 @@ function makePasses(line: Float64Array, o: CentreLineOptions, ground: EdgeIndex,
     for (const xy of clipPolylines(cutTight(whole, kMax / CURVATURE_MARGIN), o.field))
       if (xy.length >= 4) pieces.push(xy);
   }
+  return pieces;
+}
+
+/** One pass along `line`: smoothed, clipped to the field, trimmed to where its sections work. */
+function makePasses(line: Float64Array, o: CentreLineOptions, ground: EdgeIndex, kMax: number): Track[] {
+  const out: Track[] = [];
+  const minMeters = Math.max(2, o.widthMeters / 4);
+  const long = (ps: Float64Array[]): number => ps.filter((p) => polylineLength(p) >= minMeters).length;
+  let pieces = drivablePieces(line, o, kMax);
+  if (long(pieces) > 1) {
+    // cut by the field's edge or a bend too tight for R: the line driven wide within the field's room
+    const fitted = fitInCorridor(line, o.fieldIndex ?? edgeIndex(o.field), {
+      maxCurvature: CORRIDOR_CURVATURE / o.turnRadiusMeters,
+      marginMeters: CORRIDOR_MARGIN_METERS,
+      maxOffsetMeters: 0.8 * o.turnRadiusMeters,
+    });
+    const wide = drivablePieces(fitted, o, kMax);
+    if (long(wide) < long(pieces)) pieces = wide;
+  }
   for (const xy of pieces) {
     const { lo, hi } = activeBands(xy, ground, o.widthMeters, o.sectionWidthsMeters);
     const range = workingRange(lo, hi);
     if (!range) continue;
     const [a, b] = range;
     const kept = xy.slice(2 * a, 2 * b + 2);
-    if (polylineLength(kept) < Math.max(2, o.widthMeters / 4)) continue;
+    if (polylineLength(kept) < minMeters) continue;
     // every point kept (1 m apart): the band's edges follow the ground's between them
     out.push(passTrack(kept, lo.slice(a, b + 1), hi.slice(a, b + 1)));
   }
@@ -390,6 +413,7 @@ function planCentreLines(rings: PathsD, o: CentreLineOptions): CentreLinePlan | 
   const width = partWidthMeters(axis.branches);
   if (!(width > 0) || width > MAX_PASSES * w) return undefined;
   const kMax = CURVATURE_MARGIN / R;
+  o = o.fieldIndex ? o : { ...o, fieldIndex: edgeIndex(o.field) };
   const paths = joinBranches(axis.branches, axis.degree);
   const tracks: Track[] = [];
   let worked: PathsD = [],
