@@ -158,7 +158,7 @@ export function fitInCorridor(xy: Float64Array, field: EdgeIndex, o: CorridorOpt
   if (n < 5) return xy;
   const { lo, hi, normals } = corridorBounds(xy, field, o);
   const weights = new Float64Array(n).fill(1);
-  let d = new Float64Array(n);
+  let d: Float64Array = new Float64Array(n);
   let out = xy;
   for (let round = 0; round <= REWEIGHT_ROUNDS; round++) {
     d = solveOffsets(xy, normals, weights, lo, hi, d);
@@ -230,7 +230,7 @@ function solveOffsets(
   // −1: held at lo, +1: held at hi, 0: free; from where the start lies
   const state = new Int8Array(n);
   for (let i = 0; i < n; i++) state[i] = start[i] <= lo[i] ? -1 : start[i] >= hi[i] ? 1 : 0;
-  let d = new Float64Array(n);
+  let d: Float64Array = new Float64Array(n);
   for (let it = 0; it < ACTIVE_SET_ITERATIONS; it++) {
     d = solveWithHeld(H, state, lo, hi);
     // gradient of the programme at d: H d + g
