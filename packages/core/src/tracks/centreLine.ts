@@ -27,6 +27,7 @@ import { limitCurvatureRate } from '../turns/rateLimit.js';
 import { clipPolylines, resample, smoothToCurvature } from './curvedTracks.js';
 import type { Track } from './generateTracks.js';
 import { fitInCorridor } from './centreLineCorridor.js';
+import { tourPaths, type TourPath } from './centreLineTour.js';
 import { EdgeIndex, edgeIndex, crossings, containsPoint, activeBands, workingRange } from './centreLineGround.js';
 
 /** Bends are smoothed to at most this share of 1/R. */
@@ -77,7 +78,7 @@ export function partWidthMeters(branches: MedialBranch[]): number {
 }
 
 /** Unit direction from a branch's end at `node` into the branch (over its first ~10 m). */
-function outward(b: MedialBranch, atStart: boolean): [number, number] {
+export function outward(b: MedialBranch, atStart: boolean): [number, number] {
   const n = b.xy.length / 2;
   let k = 1;
   const i0 = atStart ? 0 : n - 1,
@@ -96,7 +97,7 @@ function outward(b: MedialBranch, atStart: boolean): [number, number] {
   return [(x - x0) / l, (y - y0) / l];
 }
 
-function reversed(xy: Float64Array): Float64Array {
+export function reversed(xy: Float64Array): Float64Array {
   const m = xy.length,
     out = new Float64Array(m);
   for (let i = 0; i < m; i += 2) {
@@ -209,6 +210,41 @@ function extendEnds(xy: Float64Array, meters: number): Float64Array {
   return out;
 }
 
+/** The ground a pass's sections work: its edges and, for a pass that comes back over its own work, its rings. */
+interface Ground {
+  index: EdgeIndex;
+  rings?: PathsD;
+}
+
+/** Points per stretch of a pass whose work is taken off the ground before the next stretch's sections are set. */
+const SEQUENTIAL_STRETCH_POINTS = 24;
+
+/**
+ * The active bands of a pass that comes back over its own work (a tour round a hole, through a
+ * junction again): set stretch by stretch, each against the ground the stretches before it leave.
+ */
+function sequentialBands(
+  xy: Float64Array,
+  rings: PathsD,
+  o: CentreLineOptions,
+): { lo: Float64Array; hi: Float64Array } {
+  const n = xy.length / 2;
+  const lo = new Float64Array(n),
+    hi = new Float64Array(n);
+  let left = rings;
+  for (let a = 0; a + 1 < n && left.length > 0; a += SEQUENTIAL_STRETCH_POINTS) {
+    const b = Math.min(n - 1, a + SEQUENTIAL_STRETCH_POINTS);
+    const piece = xy.subarray(2 * a, 2 * b + 2);
+    const band = activeBands(piece, edgeIndex(left), o.widthMeters, o.sectionWidthsMeters);
+    lo.set(band.lo, a);
+    hi.set(band.hi, a);
+    // the stretch's work up to its last point (that one's band is set again by the next stretch)
+    const done = activeSwath(piece.subarray(0, piece.length - 2), band.lo, band.hi);
+    if (done.length > 0) left = differencePolygons(left, done);
+  }
+  return { lo, hi };
+}
+
 /** The line clipped to the field, its ends pulled off the edge, cut where it bends tighter than R. */
 function drivablePieces(line: Float64Array, o: CentreLineOptions, kMax: number): Float64Array[] {
   const pieces: Float64Array[] = [];
@@ -227,13 +263,32 @@ function drivablePieces(line: Float64Array, o: CentreLineOptions, kMax: number):
     }
     // cut where a bend is still tighter than R (two corners too close for their arcs), kept in the field
     for (const xy of clipPolylines(cutTight(whole, kMax / CURVATURE_MARGIN), o.field))
-      if (xy.length >= 4) pieces.push(xy);
+      if (xy.length >= 4) pieces.push(withoutStubs(xy));
   }
   return pieces;
 }
 
+/** A point closer than this to the end beyond it is dropped (a stub would turn the end's heading), m. */
+const MIN_END_SEGMENT_METERS = 0.5;
+
+/**
+ * The polyline without the point before an end that is nearer it than MIN_END_SEGMENT_METERS: the
+ * leftover of resampling or clipping, whose direction is the line's before a bend, not its chord's,
+ * so that a connector leaving along it would kink at the pass's end.
+ */
+export function withoutStubs(xy: Float64Array): Float64Array {
+  let out = xy;
+  const n = () => out.length / 2;
+  if (n() >= 3 && hypot(out[2] - out[0], out[3] - out[1]) < MIN_END_SEGMENT_METERS)
+    out = Float64Array.of(out[0], out[1], ...out.subarray(4));
+  const m = out.length;
+  if (n() >= 3 && hypot(out[m - 2] - out[m - 4], out[m - 1] - out[m - 3]) < MIN_END_SEGMENT_METERS)
+    out = Float64Array.of(...out.subarray(0, m - 4), out[m - 2], out[m - 1]);
+  return out;
+}
+
 /** One pass along `line`: smoothed, clipped to the field, trimmed to where its sections work. */
-function makePasses(line: Float64Array, o: CentreLineOptions, ground: EdgeIndex, kMax: number): Track[] {
+function makePasses(line: Float64Array, o: CentreLineOptions, ground: Ground, kMax: number): Track[] {
   const out: Track[] = [];
   const minMeters = Math.max(2, o.widthMeters / 4);
   const long = (ps: Float64Array[]): number => ps.filter((p) => polylineLength(p) >= minMeters).length;
@@ -249,7 +304,9 @@ function makePasses(line: Float64Array, o: CentreLineOptions, ground: EdgeIndex,
     if (long(wide) < long(pieces)) pieces = wide;
   }
   for (const xy of pieces) {
-    const { lo, hi } = activeBands(xy, ground, o.widthMeters, o.sectionWidthsMeters);
+    const { lo, hi } = ground.rings
+      ? sequentialBands(xy, ground.rings, o)
+      : activeBands(xy, ground.index, o.widthMeters, o.sectionWidthsMeters);
     const range = workingRange(lo, hi);
     if (!range) continue;
     const [a, b] = range;
@@ -414,7 +471,11 @@ function planCentreLines(rings: PathsD, o: CentreLineOptions): CentreLinePlan | 
   if (!(width > 0) || width > MAX_PASSES * w) return undefined;
   const kMax = CURVATURE_MARGIN / R;
   o = o.fieldIndex ? o : { ...o, fieldIndex: edgeIndex(o.field) };
-  const paths = joinBranches(axis.branches, axis.degree);
+  // round holes and through junctions, tours; a plain strip, its branches joined where they continue each other
+  const junctions = [...axis.degree.values()].some((d) => d >= 3);
+  const paths: TourPath[] = junctions
+    ? tourPaths(axis.branches)
+    : joinBranches(axis.branches, axis.degree).map((xy) => ({ xy, revisits: false }));
   const tracks: Track[] = [];
   let worked: PathsD = [],
     workedArea = 0;
@@ -423,7 +484,8 @@ function planCentreLines(rings: PathsD, o: CentreLineOptions): CentreLinePlan | 
     // each path's sections work only the ground the part's earlier paths leave
     const left = worked.length > 0 ? differencePolygons(rings, worked) : rings;
     if (!(areaOf(left) >= (o.minNewSquareMeters ?? 0))) break;
-    const passes = offsetPasses(path, axis.branches, o, edgeIndex(left), width, line, kMax, step);
+    const ground: Ground = { index: edgeIndex(left), ...(path.revisits ? { rings: left } : {}) };
+    const passes = offsetPasses(path.xy, axis.branches, o, ground, width, line, kMax, step);
     if (passes.length === 0) continue;
     const swaths = passes.flatMap((t) => activeSwath(t.xy!, t.activeRightMeters!, t.activeLeftMeters!));
     const mine = intersectPolygons(unionPolygons(swaths, 4), left);
@@ -465,7 +527,7 @@ function offsetPasses(
   path: Float64Array,
   branches: MedialBranch[],
   o: CentreLineOptions,
-  ground: EdgeIndex,
+  ground: Ground,
   width: number,
   line: number,
   kMax: number,
@@ -487,7 +549,7 @@ function offsetPasses(
     let made = makePasses(smoothPath(offsetLine(base, d), kMax), o, ground, kMax);
     if (count === 1) {
       // moved to the middle of the ground its boom reaches, where that works more
-      const shifted = centred(base, ground, o.fieldIndex ?? edgeIndex(o.field), w, o.turnRadiusMeters);
+      const shifted = centred(base, ground.index, o.fieldIndex ?? edgeIndex(o.field), w, o.turnRadiusMeters);
       const other = makePasses(smoothPath(shifted, kMax), o, ground, kMax);
       if (bandArea(other) > bandArea(made)) made = other;
     }
