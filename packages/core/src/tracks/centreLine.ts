@@ -551,7 +551,9 @@ function offsetPasses(
       // moved to the middle of the ground its boom reaches, where that works more
       const shifted = centred(base, ground.index, o.fieldIndex ?? edgeIndex(o.field), w, o.turnRadiusMeters);
       const other = makePasses(smoothPath(shifted, kMax), o, ground, kMax);
-      if (bandArea(other) > bandArea(made)) made = other;
+      // (fewer pieces first: each cut is a join the route must fit, or a pass left out)
+      if (other.length < made.length || (other.length === made.length && bandArea(other) > bandArea(made)))
+        made = other;
     }
     for (const t of made) {
       // sections over the neighbouring pass's half of the ground off

@@ -7,8 +7,9 @@
  * The offsets d minimise Σ wᵢ |pᵢ₋₁ − 2pᵢ + pᵢ₊₁|² + ε Σ dᵢ² (pᵢ = bᵢ + dᵢ nᵢ, points 1 m apart:
  * the second difference is the curvature) subject to lo ≤ d ≤ hi, the room in the field less a
  * margin: a banded (pentadiagonal) quadratic programme solved by primal-dual active sets. Where the
- * curvature is still over the limit the weights there are raised and it is solved again (the
- * squared-curvature optimum then tends to the least greatest curvature the room allows).
+ * curvature is still over the limit it is solved again with a weaker pull ε towards the line (the
+ * path then uses more of the room to spread its bends); the least greatest curvature is kept, and
+ * the caller cuts the pass where it is still over R.
  */
 import { hypot } from '../geometry/vec.js';
 import { leftNormals } from '../geometry/activeSwath.js';
@@ -23,12 +24,8 @@ export interface CorridorOptions {
   maxOffsetMeters: number;
 }
 
-/** Pull of each point towards the line it is moved from, against the curvature terms. */
-const CENTRE_WEIGHT = 1e-4;
-/** Rounds of raising the weights where the curvature is over the limit. */
-const REWEIGHT_ROUNDS = 8;
-/** Factor the weights are raised by around a point over the limit. */
-const REWEIGHT_FACTOR = 10;
+/** Pulls of each point towards the line it is moved from, against the curvature terms, tried in turn. */
+const CENTRE_WEIGHTS = [1e-4, 1e-5, 1e-6];
 /** Active-set iterations per solve. */
 const ACTIVE_SET_ITERATIONS = 40;
 
@@ -158,21 +155,21 @@ export function fitInCorridor(xy: Float64Array, field: EdgeIndex, o: CorridorOpt
   if (n < 5) return xy;
   const { lo, hi, normals } = corridorBounds(xy, field, o);
   const weights = new Float64Array(n).fill(1);
-  let d: Float64Array = new Float64Array(n);
-  let out = xy;
-  for (let round = 0; round <= REWEIGHT_ROUNDS; round++) {
-    d = solveOffsets(xy, normals, weights, lo, hi, d);
-    out = moved(xy, normals, d);
-    const k = pointCurvatures(out);
-    let over = false;
-    for (let i = 1; i + 1 < n; i++) {
-      if (k[i] <= o.maxCurvature) continue;
-      over = true;
-      for (let j = Math.max(1, i - 3); j <= Math.min(n - 2, i + 3); j++) weights[j] *= REWEIGHT_FACTOR;
+  let best = xy,
+    bestCurvature = Infinity;
+  // the pull towards the line weakened step by step: the path then uses more of the room to bend less
+  for (const centreWeight of CENTRE_WEIGHTS) {
+    const d = solveOffsets(xy, normals, weights, lo, hi, centreWeight);
+    const out = moved(xy, normals, d);
+    let k = 0;
+    for (const v of pointCurvatures(out)) k = Math.max(k, v);
+    if (k < bestCurvature) {
+      best = out;
+      bestCurvature = k;
     }
-    if (!over) break;
+    if (k <= o.maxCurvature) break;
   }
-  return out;
+  return best;
 }
 
 function moved(xy: Float64Array, normals: Float64Array, d: Float64Array): Float64Array {
@@ -189,9 +186,10 @@ function assemble(
   xy: Float64Array,
   nv: Float64Array,
   w: Float64Array,
+  centreWeight: number,
 ): { a0: Float64Array; a1: Float64Array; a2: Float64Array; g: Float64Array } {
   const n = xy.length / 2;
-  const a0 = new Float64Array(n).fill(CENTRE_WEIGHT),
+  const a0 = new Float64Array(n).fill(centreWeight),
     a1 = new Float64Array(n),
     a2 = new Float64Array(n),
     g = new Float64Array(n);
@@ -223,13 +221,13 @@ function solveOffsets(
   w: Float64Array,
   lo: Float64Array,
   hi: Float64Array,
-  start: Float64Array,
+  centreWeight: number,
 ): Float64Array {
   const n = lo.length;
-  const H = assemble(xy, nv, w);
-  // −1: held at lo, +1: held at hi, 0: free; from where the start lies
+  const H = assemble(xy, nv, w, centreWeight);
+  // −1: held at lo, +1: held at hi, 0: free; from where the line lies
   const state = new Int8Array(n);
-  for (let i = 0; i < n; i++) state[i] = start[i] <= lo[i] ? -1 : start[i] >= hi[i] ? 1 : 0;
+  for (let i = 0; i < n; i++) state[i] = 0 <= lo[i] ? -1 : 0 >= hi[i] ? 1 : 0;
   let d: Float64Array = new Float64Array(n);
   for (let it = 0; it < ACTIVE_SET_ITERATIONS; it++) {
     d = solveWithHeld(H, state, lo, hi);
