@@ -26,6 +26,12 @@ export interface CorridorOptions {
 
 /** Pulls of each point towards the line it is moved from, against the curvature terms, tried in turn. */
 const CENTRE_WEIGHTS = [1e-4, 1e-5, 1e-6];
+/**
+ * A corner of the field poking in between two points is held off by this much more than the margin,
+ * m: each point keeps its distance along its own normal, and on a bend the chord between them
+ * passes nearer the corner than either.
+ */
+const VERTEX_EXTRA_METERS = 0.15;
 /** Active-set iterations per solve. */
 const ACTIVE_SET_ITERATIONS = 40;
 
@@ -65,9 +71,8 @@ export function corridorBounds(
     }
     if (inside) take(from, h);
     if (!best) {
-      // nothing of the field near (a line run on past the part's end): free
-      lo[i] = -o.maxOffsetMeters;
-      hi[i] = o.maxOffsetMeters;
+      // nothing of the field near (a line run on past the part's end): held on the line
+      lo[i] = hi[i] = 0;
       continue;
     }
     const [a, b] = best;
@@ -78,7 +83,7 @@ export function corridorBounds(
       hi[i] = u;
     } else lo[i] = hi[i] = Math.max(-o.maxOffsetMeters, Math.min(o.maxOffsetMeters, (a + b) / 2));
   }
-  holdOffVertices(xy, normals, field, lo, hi, o.marginMeters);
+  holdOffVertices(xy, normals, field, lo, hi, o.marginMeters + VERTEX_EXTRA_METERS);
   return { lo, hi, normals };
 }
 
@@ -116,9 +121,11 @@ function holdOffVertices(
       const vx = e[4 * k] - px,
         vy = e[4 * k + 1] - py;
       const s = vx * tx + vy * ty;
-      if (s < 0 || s > l) continue;
-      // across, as seen from each of the two points' normals (they differ a little on a bend)
-      for (const j of [i, i + 1]) {
+      // (on a bend, a corner on the outer side projects between two segments: each takes it then)
+      if (s < -l / 2 || s > 1.5 * l) continue;
+      // across, as seen from the normals of the points round it (moved across on a bend, the points'
+      // spacing changes: the corner may then fall between others of them)
+      for (let j = Math.max(0, i - 1); j <= Math.min(n - 1, i + 2); j++) {
         const t = (e[4 * k] - xy[2 * j]) * normals[2 * j] + (e[4 * k + 1] - xy[2 * j + 1]) * normals[2 * j + 1];
         if (t < lo[j] - margin || t > hi[j] + margin) continue;
         const mid = lo[j] <= 0 && 0 <= hi[j] ? 0 : (lo[j] + hi[j]) / 2;

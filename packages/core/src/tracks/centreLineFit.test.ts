@@ -37,6 +37,19 @@ function lStrip(): PathsD {
   return unionPolygons([arm(0, 150, 6, 3), arm(Math.PI / 2, 150, 6, 3)], 4);
 }
 
+/**
+ * A Y whose trunk bends: two arms 150 m long to the north-east and north-west (30° off north) and
+ * a trunk running south 80 m, then east 120 m (a right angle too tight for R on its centre line),
+ * 6 m wide.
+ */
+function bentY(): PathsD {
+  const trunk = unionPolygons(
+    [arm(-Math.PI / 2, 83, 6, 2), arm(0, 120, 6, 3).map((q) => ({ x: q.x, y: q.y - 80 }))],
+    4,
+  );
+  return unionPolygons([...trunk, arm(Math.PI / 3, 150, 6, 2), arm((2 * Math.PI) / 3, 150, 6, 2)], 4);
+}
+
 /** A Y of three 150 m arms, 3 m wide, 120° apart: any two continue each other by a 60° bend. */
 function yStrip(): PathsD {
   return unionPolygons(
@@ -109,12 +122,12 @@ describe('a bend too tight for R on the centre line is driven wide', () => {
     expect(inField(tracks, l)).toBe(true);
   });
 
-  it('Y strip (arms 3 m wide, 120° apart): the two-arm pass bends 60° at the junction without a cut', () => {
-    const y = yStrip();
-    const tracks = passesOf(y, 24);
+  it('Y strip whose trunk bends at a right angle: trunk and arm in one pass round the bend', () => {
+    const y = bentY();
+    const tracks = passesOf(y);
     const longest = tracks.reduce((m, t) => Math.max(m, length(t.xy!)), 0);
-    // two arms end to end (about 290 m): the 60° bend on the centre line leaves a 3 m arm
-    expect(longest).toBeGreaterThan(270);
+    // trunk (about 200 m) and an arm (150 m) end to end: the trunk's bend is cut without fitting
+    expect(longest).toBeGreaterThan(320);
     for (const t of tracks) expect(maxCurvature(t.xy!)).toBeLessThanOrEqual((1 / R) * 1.001);
     expect(inField(tracks, y)).toBe(true);
   });
@@ -167,36 +180,45 @@ function pieceOf(t: Track): Extract<Piece, { kind: 'track' }> {
   };
 }
 
+/** Arc length of each point of a polyline. */
+function arcLengths(xy: Float64Array): number[] {
+  const out = [0];
+  for (let i = 2; i < xy.length; i += 2)
+    out.push(out[out.length - 1] + Math.hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]));
+  return out;
+}
+
 /**
- * A pass's end pulled back (start pushed in) by `d`, as the route does to fit a turn: the piece
- * driven up to there ends along the heading the connector leaves with (no stub turning it).
+ * A pass's end pulled back to 0.1 m past its point `k` from the end, and its start pushed in to
+ * 0.1 m short of its point `k` from the start, as the route does to fit a turn: the piece driven
+ * up to there ends (starts) along the heading the connector leaves (arrives) with, no stub turning it.
  */
-function endsMeetConnectors(t: Track, d: number): void {
+function endsMeetConnectors(t: Track, k: number): void {
   const p = pieceOf(t);
-  const f = pulledBackEnd(p, d);
+  const s = arcLengths(p.xy!);
+  const end = s[s.length - 1];
+  const f = pulledBackEnd(p, end - (s[s.length - 1 - k] + 0.1));
   const driven = curveBetween(p.xy!, p.sx, p.sy, f.x, f.y);
   const n = driven.length;
-  const last = Math.hypot(driven[n - 2] - driven[n - 4], driven[n - 1] - driven[n - 3]);
-  expect(last).toBeGreaterThanOrEqual(0.5);
+  expect(Math.hypot(driven[n - 2] - driven[n - 4], driven[n - 1] - driven[n - 3])).toBeGreaterThanOrEqual(0.5);
   const h = Math.atan2(driven[n - 1] - driven[n - 3], driven[n - 2] - driven[n - 4]);
   expect(Math.abs(Math.atan2(Math.sin(h - f.headingRadians), Math.cos(h - f.headingRadians)))).toBeLessThan(1e-9);
-  const s = pushedInStart(p, d);
-  const from = curveBetween(p.xy!, s.x, s.y, p.ex, p.ey);
+  const b = pushedInStart(p, s[k] - 0.1);
+  const from = curveBetween(p.xy!, b.x, b.y, p.ex, p.ey);
   expect(Math.hypot(from[2] - from[0], from[3] - from[1])).toBeGreaterThanOrEqual(0.5);
   const hs = Math.atan2(from[3] - from[1], from[2] - from[0]);
-  expect(Math.abs(Math.atan2(Math.sin(hs - s.headingRadians), Math.cos(hs - s.headingRadians)))).toBeLessThan(1e-9);
+  expect(Math.abs(Math.atan2(Math.sin(hs - b.headingRadians), Math.cos(hs - b.headingRadians)))).toBeLessThan(1e-9);
 }
 
 describe('a connector leaves a pulled-back centre-line pass end without a kink', () => {
-  it('bent strip: ends pulled back to 0.1 m past a vertex of the pass end on the vertex', () => {
+  it('bent strip: ends pulled back to 0.1 m off a point of the pass end on the point', () => {
     const t = passesOf(lStrip())[0];
-    // a pull-back that lands 0.1 m short of... past a vertex: the pass's points are about 1 m apart
-    const p = pieceOf(t);
-    const end = curveParameter(p.xy!, p.ex, p.ey);
-    for (const d of [12.9, 24.9, 48.9]) endsMeetConnectors(t, d + (end % 1));
+    for (const k of [5, 13, 140]) endsMeetConnectors(t, k);
   });
 
   it('Y strip: the same at the ends of both passes', () => {
-    for (const t of passesOf(yStrip(), 24)) for (const d of [1.1, 2.1, 4.1]) endsMeetConnectors(t, d);
+    const tracks = passesOf(yStrip(), 24);
+    expect(tracks.length).toBeGreaterThan(0);
+    for (const t of tracks) for (const k of [2, 5, 60]) endsMeetConnectors(t, k);
   });
 });
