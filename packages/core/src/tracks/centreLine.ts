@@ -40,8 +40,10 @@ export const MAX_PASSES = 3;
 const MIN_NEW_SHARE = 0.1;
 /** A pass fitted into the field's room keeps this far inside its edges, m. */
 const CORRIDOR_MARGIN_METERS = 0.05;
+/** How much more than the margin corners of the field are held off, in the fits tried in turn, m. */
+const VERTEX_EXTRAS_METERS = [0.05, 0];
 /** Curvature a pass fitted into the field's room aims under, × 1/R. */
-const CORRIDOR_CURVATURE = 0.97;
+const CORRIDOR_CURVATURE = 0.9;
 /** Spacing of the passes' points, m. */
 const STEP_METERS = 1;
 /** Passes end this far inside the field's edge, m. */
@@ -293,12 +295,15 @@ function makePasses(line: Float64Array, o: CentreLineOptions, ground: Ground, kM
   const minMeters = Math.max(2, o.widthMeters / 4);
   const long = (ps: Float64Array[]): number => ps.filter((p) => polylineLength(p) >= minMeters).length;
   let pieces = drivablePieces(line, o, kMax);
-  if (long(pieces) > 1) {
-    // cut by the field's edge or a bend too tight for R: the line driven wide within the field's room
+  // cut by the field's edge or a bend too tight for R: the line driven wide within the field's room
+  // (corners held off a little more first; on a bend the chords pass nearer them than the points)
+  for (const vertexExtraMeters of VERTEX_EXTRAS_METERS) {
+    if (long(pieces) <= 1) break;
     const fitted = fitInCorridor(line, o.fieldIndex ?? edgeIndex(o.field), {
       maxCurvature: CORRIDOR_CURVATURE / o.turnRadiusMeters,
       marginMeters: CORRIDOR_MARGIN_METERS,
       maxOffsetMeters: 0.8 * o.turnRadiusMeters,
+      vertexExtraMeters,
     });
     const wide = drivablePieces(fitted, o, kMax);
     if (long(wide) < long(pieces)) pieces = wide;

@@ -22,16 +22,16 @@ export interface CorridorOptions {
   marginMeters: number;
   /** The pass moves at most this far off the line (its normals must not cross within it), m. */
   maxOffsetMeters: number;
+  /**
+   * A corner of the field poking in between two points is held off by this much more than the
+   * margin, m (each point keeps its distance along its own normal; on a bend the chord between them
+   * passes nearer the corner than either). Default 0.
+   */
+  vertexExtraMeters?: number;
 }
 
 /** Pulls of each point towards the line it is moved from, against the curvature terms, tried in turn. */
 const CENTRE_WEIGHTS = [1e-4, 1e-5, 1e-6];
-/**
- * A corner of the field poking in between two points is held off by this much more than the margin,
- * m: each point keeps its distance along its own normal, and on a bend the chord between them
- * passes nearer the corner than either.
- */
-const VERTEX_EXTRA_METERS = 0.15;
 /** Active-set iterations per solve. */
 const ACTIVE_SET_ITERATIONS = 40;
 
@@ -39,7 +39,7 @@ const ACTIVE_SET_ITERATIONS = 40;
 export function corridorBounds(
   xy: Float64Array,
   field: EdgeIndex,
-  o: Pick<CorridorOptions, 'marginMeters' | 'maxOffsetMeters'>,
+  o: Pick<CorridorOptions, 'marginMeters' | 'maxOffsetMeters' | 'vertexExtraMeters'>,
 ): { lo: Float64Array; hi: Float64Array; normals: Float64Array } {
   const n = xy.length / 2,
     h = o.maxOffsetMeters + o.marginMeters;
@@ -83,7 +83,7 @@ export function corridorBounds(
       hi[i] = u;
     } else lo[i] = hi[i] = Math.max(-o.maxOffsetMeters, Math.min(o.maxOffsetMeters, (a + b) / 2));
   }
-  holdOffVertices(xy, normals, field, lo, hi, o.marginMeters + VERTEX_EXTRA_METERS);
+  holdOffVertices(xy, normals, field, lo, hi, o.marginMeters + (o.vertexExtraMeters ?? 0));
   return { lo, hi, normals };
 }
 
