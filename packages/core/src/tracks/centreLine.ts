@@ -3,18 +3,23 @@
  * of a field, the arms of a Y) driven along its own centre line rather than across it.
  *
  * 1. The part's medial axis (geometry/medialAxis.ts), leaf branches shorter than the working width
- *    pruned. At a junction the two branches that continue each other best (deflection under
- *    `MAX_JOIN_DEFLECTION_DEGREES`) are one path; every other branch is a path of its own, driven to
+ *    pruned. Where it has junctions (or rings round holes), tours (tracks/centreLineTour.ts): one
+ *    path drives branch after branch, the straightest on at each junction, until a dead end;
+ *    otherwise, at a junction the two branches that continue each other best (deflection under
+ *    `MAX_JOIN_DEFLECTION_DEGREES`) are one path. Every branch left is a path of its own, driven to
  *    its end (the route turns there: a K-turn where reversing is allowed, a loop where there is room).
  * 2. Each path is resampled, smoothed to a curvature of at most `CURVATURE_MARGIN` / R (and to the
  *    machine's curvature-rate limit when it has one), its ends run on along their tangents to the
- *    part's edge. Where the part is wider than the machine (up to `MAX_PASSES` widths), the path's
- *    parallel offsets spread the passes evenly across it.
+ *    part's edge. Where the field's edge or a bend still tighter than R would cut it, it is fitted
+ *    within the field's room (tracks/centreLineCorridor.ts: the bend driven wide). Where the part is
+ *    wider than the machine (up to `MAX_PASSES` widths), the path's parallel offsets spread the
+ *    passes evenly across it.
  * 3. Each pass is clipped to the field and carries its active width along its length
  *    (`Track.activeLeftMeters` / `activeRightMeters`): the sections of the boom over the part's
  *    unworked ground are on, the others off (`sections` equal sections; none: sections of any
  *    width). Paths whose swaths would add less than `MIN_NEW_SHARE` of their own area to what the
- *    part's earlier passes work (the second branch round a thin hole) are dropped.
+ *    part's earlier passes work (the second branch round a thin hole) are dropped. A tour that comes
+ *    back over its own work has its sections set stretch by stretch (`sequentialBands`).
  */
 import type { PathsD } from '../geometry/clipper.js';
 import { areaOf, differencePolygons, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
