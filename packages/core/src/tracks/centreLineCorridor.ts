@@ -4,8 +4,8 @@
  * that a bend too tight for R on the centre line is driven wide (outside edge — inside corner —
  * outside edge, as a driver takes a corner in a narrow strip) instead of cutting the pass in two.
  *
- * The offsets d minimise Σ wᵢ |pᵢ₋₁ − 2pᵢ + pᵢ₊₁|² + ε Σ dᵢ² (pᵢ = bᵢ + dᵢ nᵢ, points 1 m apart:
- * the second difference is the curvature) subject to lo ≤ d ≤ hi, the room in the field less a
+ * The offsets d minimise Σ |p[i-1] − 2 p[i] + p[i+1]|² + ε Σ d[i]² (p[i] = b[i] + d[i] n[i],
+ * points 1 m apart: the second difference is the curvature) subject to lo ≤ d ≤ hi, the room in the field less a
  * margin: a banded (pentadiagonal) quadratic programme solved by primal-dual active sets. Where the
  * curvature is still over the limit it is solved again with a weaker pull ε towards the line (the
  * path then uses more of the room to spread its bends); the least greatest curvature is kept, and
