@@ -194,8 +194,35 @@ export function curveBetween(xy: Float64Array, sx: number, sy: number, ex: numbe
   return Float64Array.from(out);
 }
 
+/**
+ * A pose pulled back or pushed in along a curved track this close to one of its vertices is put on
+ * the vertex, m: the piece then ends on it, without a stub whose heading is the next segment's (a
+ * connector leaving along the stub would meet the piece at a kink).
+ */
+export const SNAP_TO_VERTEX_METERS = 0.5;
+
+/**
+ * Curved tracks: the pose at arc length s, on the vertex within SNAP_TO_VERTEX_METERS of it where
+ * there is one, heading along the segment before it (`end`: the piece ends there) or after it (`start`).
+ */
+export function poseNearVertex(xy: Float64Array, s: number, side: 'start' | 'end'): Pose {
+  const n = xy.length / 2;
+  let acc = 0;
+  for (let j = 1; j + 1 < n; j++) {
+    acc += hypot(xy[2 * j] - xy[2 * j - 2], xy[2 * j + 1] - xy[2 * j - 1]);
+    if (acc < s - SNAP_TO_VERTEX_METERS) continue;
+    if (acc > s + SNAP_TO_VERTEX_METERS) break;
+    const a = side === 'end' ? j - 1 : j;
+    const dx = xy[2 * a + 2] - xy[2 * a],
+      dy = xy[2 * a + 3] - xy[2 * a + 1];
+    if (dx === 0 && dy === 0) break;
+    return { x: xy[2 * j], y: xy[2 * j + 1], headingRadians: Math.atan2(dy, dx) };
+  }
+  return poseOnCurve(xy, s);
+}
+
 export function trackStart(p: Extract<Piece, { kind: 'track' }>): Pose {
-  if (p.xy) return { ...poseOnCurve(p.xy, curveParameter(p.xy, p.sx, p.sy)), x: p.sx, y: p.sy };
+  if (p.xy) return { ...poseOnCurve(p.xy, curveParameter(p.xy, p.sx, p.sy) + 1e-9), x: p.sx, y: p.sy };
   return { x: p.sx, y: p.sy, headingRadians: trackHeading(p) };
 }
 export function trackEnd(p: Extract<Piece, { kind: 'track' }>): Pose {
@@ -213,7 +240,7 @@ export function pulledBackEnd(a: Extract<Piece, { kind: 'track' }>, d: number): 
   if (d === 0) return trackEnd(a);
   const h = trackHeading(a);
   return a.xy
-    ? poseOnCurve(a.xy, curveParameter(a.xy, a.ex, a.ey) - d)
+    ? poseNearVertex(a.xy, curveParameter(a.xy, a.ex, a.ey) - d, 'end')
     : { x: a.ex - d * Math.cos(h), y: a.ey - d * Math.sin(h), headingRadians: h };
 }
 
@@ -222,7 +249,7 @@ export function pushedInStart(b: Extract<Piece, { kind: 'track' }>, d: number): 
   if (d === 0) return trackStart(b);
   const h = trackHeading(b);
   return b.xy
-    ? poseOnCurve(b.xy, curveParameter(b.xy, b.sx, b.sy) + d)
+    ? poseNearVertex(b.xy, curveParameter(b.xy, b.sx, b.sy) + d, 'start')
     : { x: b.sx + d * Math.cos(h), y: b.sy + d * Math.sin(h), headingRadians: h };
 }
 

@@ -13,7 +13,7 @@ import {
   MIN_TRACK_AFTER_TRIM_METERS,
   trackHeading,
   curveParameter,
-  poseOnCurve,
+  poseNearVertex,
   trackStart,
   trackEnd,
   pieceLength,
@@ -228,10 +228,10 @@ export function connectNeighbours(
   const tryTrim = (d: number): Conn | undefined => {
     if (la - d < MIN_TRACK_AFTER_TRIM_METERS || lb - d < MIN_TRACK_AFTER_TRIM_METERS) return undefined;
     const from: Pose = a.xy
-      ? poseOnCurve(a.xy, curveParameter(a.xy, a.ex, a.ey) - d)
+      ? poseNearVertex(a.xy, curveParameter(a.xy, a.ex, a.ey) - d, 'end')
       : { x: a.ex - d * Math.cos(ha), y: a.ey - d * Math.sin(ha), headingRadians: ha };
     const to: Pose = b.xy
-      ? poseOnCurve(b.xy, curveParameter(b.xy, b.sx, b.sy) + d)
+      ? poseNearVertex(b.xy, curveParameter(b.xy, b.sx, b.sy) + d, 'start')
       : { x: b.sx + d * Math.cos(hb), y: b.sy + d * Math.sin(hb), headingRadians: hb };
     const c = tryDirect(from, to, ctx);
     if (c) {

@@ -3,18 +3,23 @@
  * of a field, the arms of a Y) driven along its own centre line rather than across it.
  *
  * 1. The part's medial axis (geometry/medialAxis.ts), leaf branches shorter than the working width
- *    pruned. At a junction the two branches that continue each other best (deflection under
- *    `MAX_JOIN_DEFLECTION_DEGREES`) are one path; every other branch is a path of its own, driven to
+ *    pruned. Where it has junctions (or rings round holes), tours (tracks/centreLineTour.ts): one
+ *    path drives branch after branch, the straightest on at each junction, until a dead end;
+ *    otherwise, at a junction the two branches that continue each other best (deflection under
+ *    `MAX_JOIN_DEFLECTION_DEGREES`) are one path. Every branch left is a path of its own, driven to
  *    its end (the route turns there: a K-turn where reversing is allowed, a loop where there is room).
  * 2. Each path is resampled, smoothed to a curvature of at most `CURVATURE_MARGIN` / R (and to the
  *    machine's curvature-rate limit when it has one), its ends run on along their tangents to the
- *    part's edge. Where the part is wider than the machine (up to `MAX_PASSES` widths), the path's
- *    parallel offsets spread the passes evenly across it.
+ *    part's edge. Where the field's edge or a bend still tighter than R would cut it, it is fitted
+ *    within the field's room (tracks/centreLineCorridor.ts: the bend driven wide). Where the part is
+ *    wider than the machine (up to `MAX_PASSES` widths), the path's parallel offsets spread the
+ *    passes evenly across it.
  * 3. Each pass is clipped to the field and carries its active width along its length
  *    (`Track.activeLeftMeters` / `activeRightMeters`): the sections of the boom over the part's
  *    unworked ground are on, the others off (`sections` equal sections; none: sections of any
  *    width). Paths whose swaths would add less than `MIN_NEW_SHARE` of their own area to what the
- *    part's earlier passes work (the second branch round a thin hole) are dropped.
+ *    part's earlier passes work (the second branch round a thin hole) are dropped. A tour that comes
+ *    back over its own work has its sections set stretch by stretch (`sequentialBands`).
  */
 import type { PathsD } from '../geometry/clipper.js';
 import { areaOf, differencePolygons, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
@@ -23,9 +28,11 @@ import type { MedialBranch } from '../geometry/medialAxis.js';
 import { hypot, polylineLength } from '../geometry/vec.js';
 import { activeSwath, leftNormals } from '../geometry/activeSwath.js';
 import { filletPolyline } from '../geometry/fillet.js';
-import { limitCurvatureRate } from '../turns/rateLimit.js';
-import { clipPolylines, resample, smoothToCurvature } from './curvedTracks.js';
+import { resample, smoothToCurvature } from './curvedTracks.js';
 import type { Track } from './generateTracks.js';
+import { fitInCorridor } from './centreLineCorridor.js';
+import { drivablePieces, sequentialBands, STEP_METERS, type Ground } from './centreLinePieces.js';
+import { tourPaths, type TourPath } from './centreLineTour.js';
 import { EdgeIndex, edgeIndex, crossings, containsPoint, activeBands, workingRange } from './centreLineGround.js';
 
 /** Bends are smoothed to at most this share of 1/R. */
@@ -36,10 +43,12 @@ export const MAX_JOIN_DEFLECTION_DEGREES = 50;
 export const MAX_PASSES = 3;
 /** A path is kept when the ground it works anew is at least this share of its length × the width. */
 const MIN_NEW_SHARE = 0.1;
-/** Spacing of the passes' points, m. */
-const STEP_METERS = 1;
-/** Passes end this far inside the field's edge, m. */
-const EDGE_MARGIN_METERS = 0.05;
+/** A pass fitted into the field's room keeps this far inside its edges, m. */
+const CORRIDOR_MARGIN_METERS = 0.05;
+/** How much more than the margin corners of the field are held off, in the fits tried in turn, m. */
+const VERTEX_EXTRAS_METERS = [0.05, 0];
+/** Curvature a pass fitted into the field's room aims under, × 1/R. */
+const CORRIDOR_CURVATURE = 0.9;
 /** Share of a path's length whose local width decides the number of passes (the rest: bulges). */
 const WIDTH_QUANTILE = 0.8;
 
@@ -72,7 +81,7 @@ export function partWidthMeters(branches: MedialBranch[]): number {
 }
 
 /** Unit direction from a branch's end at `node` into the branch (over its first ~10 m). */
-function outward(b: MedialBranch, atStart: boolean): [number, number] {
+export function outward(b: MedialBranch, atStart: boolean): [number, number] {
   const n = b.xy.length / 2;
   let k = 1;
   const i0 = atStart ? 0 : n - 1,
@@ -91,7 +100,7 @@ function outward(b: MedialBranch, atStart: boolean): [number, number] {
   return [(x - x0) / l, (y - y0) / l];
 }
 
-function reversed(xy: Float64Array): Float64Array {
+export function reversed(xy: Float64Array): Float64Array {
   const m = xy.length,
     out = new Float64Array(m);
   for (let i = 0; i < m; i += 2) {
@@ -205,88 +214,36 @@ function extendEnds(xy: Float64Array, meters: number): Float64Array {
 }
 
 /** One pass along `line`: smoothed, clipped to the field, trimmed to where its sections work. */
-function makePasses(line: Float64Array, o: CentreLineOptions, ground: EdgeIndex, kMax: number): Track[] {
+function makePasses(line: Float64Array, o: CentreLineOptions, ground: Ground, kMax: number): Track[] {
   const out: Track[] = [];
-  const pieces: Float64Array[] = [];
-  for (const clipped of clipPolylines([line], o.field)) {
-    if (polylineLength(clipped) < 2 * STEP_METERS) continue;
-    let whole = resample(clipped, STEP_METERS);
-    // pulled off the field's edge a little at both ends
-    whole = trimEnds(whole, EDGE_MARGIN_METERS);
-    if (o.maxCurvatureRatePerSquareMeter !== undefined && whole.length >= 8) {
-      const limited = limitCurvatureRate(whole, {
-        maxCurvaturePerMeter: kMax / CURVATURE_MARGIN,
-        maxCurvatureRatePerSquareMeter: o.maxCurvatureRatePerSquareMeter,
-        stepMeters: STEP_METERS,
-      });
-      if (limited) whole = limited;
-    }
-    // cut where a bend is still tighter than R (two corners too close for their arcs), kept in the field
-    for (const xy of clipPolylines(cutTight(whole, kMax / CURVATURE_MARGIN), o.field))
-      if (xy.length >= 4) pieces.push(xy);
+  const minMeters = Math.max(2, o.widthMeters / 4);
+  const long = (ps: Float64Array[]): number => ps.filter((p) => polylineLength(p) >= minMeters).length;
+  let pieces = drivablePieces(line, o, kMax);
+  // cut by the field's edge or a bend too tight for R: the line driven wide within the field's room
+  // (corners held off a little more first; on a bend the chords pass nearer them than the points)
+  for (const vertexExtraMeters of VERTEX_EXTRAS_METERS) {
+    if (long(pieces) <= 1) break;
+    const fitted = fitInCorridor(line, o.fieldIndex ?? edgeIndex(o.field), {
+      maxCurvature: CORRIDOR_CURVATURE / o.turnRadiusMeters,
+      marginMeters: CORRIDOR_MARGIN_METERS,
+      maxOffsetMeters: 0.8 * o.turnRadiusMeters,
+      vertexExtraMeters,
+    });
+    const wide = drivablePieces(fitted, o, kMax);
+    if (long(wide) < long(pieces)) pieces = wide;
   }
   for (const xy of pieces) {
-    const { lo, hi } = activeBands(xy, ground, o.widthMeters, o.sectionWidthsMeters);
+    const { lo, hi } = ground.rings
+      ? sequentialBands(xy, ground.rings, o)
+      : activeBands(xy, ground.index, o.widthMeters, o.sectionWidthsMeters);
     const range = workingRange(lo, hi);
     if (!range) continue;
     const [a, b] = range;
     const kept = xy.slice(2 * a, 2 * b + 2);
-    if (polylineLength(kept) < Math.max(2, o.widthMeters / 4)) continue;
+    if (polylineLength(kept) < minMeters) continue;
     // every point kept (1 m apart): the band's edges follow the ground's between them
     out.push(passTrack(kept, lo.slice(a, b + 1), hi.slice(a, b + 1)));
   }
-  return out;
-}
-
-/**
- * The polyline cut at every point where the circle through it and its neighbours (each at least
- * 0.4 m away, as the plan check measures) is tighter than `maxCurvature`: the pieces between.
- */
-function cutTight(xy: Float64Array, maxCurvature: number): Float64Array[] {
-  const n = xy.length / 2;
-  const out: Float64Array[] = [];
-  let from = 0;
-  const near = (i: number, dir: number): number => {
-    let j = i + dir;
-    while (j >= 0 && j < n && hypot(xy[2 * j] - xy[2 * i], xy[2 * j + 1] - xy[2 * i + 1]) < 0.4) j += dir;
-    return j;
-  };
-  for (let i = 1; i + 1 < n; i++) {
-    const a = near(i, -1),
-      c = near(i, 1);
-    if (a < 0 || c >= n) continue;
-    const ax = xy[2 * a],
-      ay = xy[2 * a + 1],
-      bx = xy[2 * i],
-      by = xy[2 * i + 1],
-      cx = xy[2 * c],
-      cy = xy[2 * c + 1];
-    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(cx - ax, cy - ay);
-    const k = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : 0;
-    if (k <= maxCurvature) continue;
-    if (i - 1 > from) out.push(xy.slice(2 * from, 2 * i));
-    from = i + 1;
-  }
-  if (n - 1 > from) out.push(xy.slice(2 * from));
-  return out;
-}
-
-/** The polyline shortened by `meters` at both ends. */
-function trimEnds(xy: Float64Array, meters: number): Float64Array {
-  const n = xy.length;
-  if (n < 4) return xy;
-  const out = Float64Array.from(xy);
-  const pull = (i: number, j: number): void => {
-    const dx = xy[j] - xy[i],
-      dy = xy[j + 1] - xy[i + 1],
-      l = hypot(dx, dy);
-    if (l > 2 * meters) {
-      out[i] = xy[i] + (dx / l) * meters;
-      out[i + 1] = xy[i + 1] + (dy / l) * meters;
-    }
-  };
-  pull(0, 2);
-  pull(n - 2, n - 4);
   return out;
 }
 
@@ -390,7 +347,12 @@ function planCentreLines(rings: PathsD, o: CentreLineOptions): CentreLinePlan | 
   const width = partWidthMeters(axis.branches);
   if (!(width > 0) || width > MAX_PASSES * w) return undefined;
   const kMax = CURVATURE_MARGIN / R;
-  const paths = joinBranches(axis.branches, axis.degree);
+  o = o.fieldIndex ? o : { ...o, fieldIndex: edgeIndex(o.field) };
+  // round holes and through junctions, tours; a plain strip, its branches joined where they continue each other
+  const junctions = [...axis.degree.values()].some((d) => d >= 3);
+  const paths: TourPath[] = junctions
+    ? tourPaths(axis.branches)
+    : joinBranches(axis.branches, axis.degree).map((xy) => ({ xy, revisits: false }));
   const tracks: Track[] = [];
   let worked: PathsD = [],
     workedArea = 0;
@@ -399,7 +361,8 @@ function planCentreLines(rings: PathsD, o: CentreLineOptions): CentreLinePlan | 
     // each path's sections work only the ground the part's earlier paths leave
     const left = worked.length > 0 ? differencePolygons(rings, worked) : rings;
     if (!(areaOf(left) >= (o.minNewSquareMeters ?? 0))) break;
-    const passes = offsetPasses(path, axis.branches, o, edgeIndex(left), width, line, kMax, step);
+    const ground: Ground = { index: edgeIndex(left), ...(path.revisits ? { rings: left } : {}) };
+    const passes = offsetPasses(path.xy, axis.branches, o, ground, width, line, kMax, step);
     if (passes.length === 0) continue;
     const swaths = passes.flatMap((t) => activeSwath(t.xy!, t.activeRightMeters!, t.activeLeftMeters!));
     const mine = intersectPolygons(unionPolygons(swaths, 4), left);
@@ -441,7 +404,7 @@ function offsetPasses(
   path: Float64Array,
   branches: MedialBranch[],
   o: CentreLineOptions,
-  ground: EdgeIndex,
+  ground: Ground,
   width: number,
   line: number,
   kMax: number,
@@ -463,9 +426,11 @@ function offsetPasses(
     let made = makePasses(smoothPath(offsetLine(base, d), kMax), o, ground, kMax);
     if (count === 1) {
       // moved to the middle of the ground its boom reaches, where that works more
-      const shifted = centred(base, ground, o.fieldIndex ?? edgeIndex(o.field), w, o.turnRadiusMeters);
+      const shifted = centred(base, ground.index, o.fieldIndex ?? edgeIndex(o.field), w, o.turnRadiusMeters);
       const other = makePasses(smoothPath(shifted, kMax), o, ground, kMax);
-      if (bandArea(other) > bandArea(made)) made = other;
+      // (fewer pieces first: each cut is a join the route must fit, or a pass left out)
+      if (other.length < made.length || (other.length === made.length && bandArea(other) > bandArea(made)))
+        made = other;
     }
     for (const t of made) {
       // sections over the neighbouring pass's half of the ground off
