@@ -8,14 +8,27 @@
  *   coordinate compression), and the same machines planned each alone.
  * - Every corpus field with the same three operations: checkPlan faults per operation, the trafficked
  *   share (median, worst) on the lanes and planned alone, each operation's unworked share against its
- *   plan alone, and the CPU of the system (three plannings on the grid and the heading search) against
- *   one operation planned alone.
+ *   plan alone, and the CPU of the system (one `planTrafficSystem` call without the comparison) against
+ *   one operation planned alone. The two sides run in two child processes (bench-traffic-worker.ts), one
+ *   job at a time, so neither is timed with what the other left in memory.
  */
+import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { checkPlan, planRoute, planTrafficSystem, type PathPlanRequest, type TrafficSystemRequest } from '@furrow/core';
+import { fileURLToPath } from 'node:url';
+import {
+  checkPlan,
+  createFieldMemo,
+  independentResult,
+  planRoute,
+  planTrafficSystem,
+  trafficSetup,
+  type PathPlanRequest,
+  type Plan,
+  type TrafficSystemRequest,
+} from '@furrow/core';
 import { readBoundary } from '@furrow/format-geojson';
 import { median } from './bench-machines.js';
 
@@ -185,52 +198,146 @@ interface FieldOutcome {
   timeLimit?: boolean;
   share?: number;
   shareAlone?: number;
+  /** Unworked share on the lanes − alone with its own headland, and − alone with the system's headland passes. */
   unworkedDelta?: number[];
+  unworkedDeltaSameHeadland?: number[];
+  /** Plannings the system made (3, or more where it tried the lanes' other phases). */
+  plannings?: number;
   cpuRatio?: number;
   cpuRatioDrill?: number;
 }
 
-function benchField(id: string, areaHa: number, field: PathPlanRequest['field']): FieldOutcome {
-  const request: TrafficSystemRequest = {
+/** One side of a field's comparison, planned in a child process of its own (bench-traffic-worker.ts). */
+export interface TrafficJob {
+  id: string;
+  file: string;
+  side: 'system' | 'alone';
+}
+
+export interface TrafficSide {
+  id: string;
+  side: TrafficJob['side'];
+  error?: string;
+  /** CPU ms: the system's call (system), or each operation's plan alone (alone). */
+  cpuMs?: number[];
+  faults?: number[];
+  uncovered?: number[];
+  /** Alone with the system's headland passes (alone side). */
+  uncoveredSameHeadland?: number[];
+  share?: number;
+  timeLimit?: boolean;
+  plannings?: number;
+}
+
+function trafficRequest(field: PathPlanRequest['field'], compareIndependent: boolean): TrafficSystemRequest {
+  return {
     field,
-    traffic: { gaugeMeters: GAUGE_METERS, tyreWidthMeters: TYRE_METERS, compareIndependent: false },
+    traffic: { gaugeMeters: GAUGE_METERS, tyreWidthMeters: TYRE_METERS, compareIndependent },
     operations: OPERATIONS,
   };
+}
+
+const faultsOf = (o: { request: Record<string, unknown>; plan: Plan }): number =>
+  checkPlan(o.request as PathPlanRequest, o.plan).violations.length;
+const timeLimited = (plans: Plan[]): boolean => plans.some((p) => p.warnings.some((w) => w.code === 'time-limit'));
+
+/**
+ * One side of a field: the system on the lanes as one `planTrafficSystem` call (its plannings share the
+ * field's work, as a caller's would), timed whole; or each operation planned alone, each timed.
+ */
+export async function runTrafficSide(job: TrafficJob): Promise<TrafficSide> {
   try {
-    // Each planning timed on its own: those on the grid (their requests carry tracks.referenceLine) and those alone.
-    const grid: number[] = [],
-      alone: number[] = [];
-    const total = cpu(() =>
-      planTrafficSystem({ ...request, traffic: { ...request.traffic, compareIndependent: true } }, {}, (r) => {
-        const t = cpu(() => planRoute(r));
-        (r.tracks?.referenceLine ? grid : alone).push(t.ms);
-        return t.value;
-      }),
+    const [parsed] = readBoundary(await readFile(job.file), job.file);
+    if (job.side === 'system') {
+      let plannings = 0;
+      const fieldMemo = createFieldMemo();
+      const t = cpu(() =>
+        planTrafficSystem(trafficRequest(parsed.geometry, false), {}, (r) => {
+          plannings++;
+          return planRoute(r, { fieldMemo });
+        }),
+      );
+      const ops = t.value.operations;
+      return {
+        id: job.id,
+        side: job.side,
+        cpuMs: [t.ms],
+        faults: ops.map(faultsOf),
+        uncovered: ops.map((o) => o.plan.metrics.uncoveredRatio),
+        share: t.value.system.traffickedShare,
+        timeLimit: timeLimited(ops.map((o) => o.plan)),
+        plannings,
+      };
+    }
+    const setup = trafficSetup(trafficRequest(parsed.geometry, true));
+    const timed = setup.plannings.map((p) => cpu(() => planRoute(p.alone)));
+    const alone = independentResult(
+      setup,
+      timed.map((t) => t.value),
     );
-    const both = total.value;
-    const system = { ms: total.ms - alone.reduce((a, b) => a + b, 0) };
-    const meanAlone = alone.reduce((a, b) => a + b, 0) / alone.length;
+    // Alone with the system's headland passes where its own differ (the sprayer's): the lanes' cost alone.
+    const sameHeadland = setup.plannings.map((p, i) =>
+      alone.operations[i].headlandPasses === p.passes
+        ? alone.operations[i].plan
+        : planRoute({ ...p.alone, headland: { ...(p.alone.headland ?? {}), passes: p.passes } }),
+    );
     return {
-      id,
-      areaHa,
-      faults: both.operations.map((o) => checkPlan(o.request as PathPlanRequest, o.plan).violations.length),
-      faultsAlone: both.independent!.operations.map(
-        (o) => checkPlan(o.request as PathPlanRequest, o.plan).violations.length,
-      ),
-      timeLimit: [...both.operations, ...both.independent!.operations].some((o) =>
-        o.plan.warnings.some((w) => w.code === 'time-limit'),
-      ),
-      share: both.system.traffickedShare,
-      shareAlone: both.independent!.shares.traffickedShare,
-      unworkedDelta: both.operations.map(
-        (o, i) => o.plan.metrics.uncoveredRatio - both.independent!.operations[i].plan.metrics.uncoveredRatio,
-      ),
-      cpuRatio: system.ms / meanAlone,
-      cpuRatioDrill: system.ms / alone[0],
+      id: job.id,
+      side: job.side,
+      cpuMs: timed.map((t) => t.ms),
+      faults: alone.operations.map(faultsOf),
+      uncovered: alone.operations.map((o) => o.plan.metrics.uncoveredRatio),
+      uncoveredSameHeadland: sameHeadland.map((p) => p.metrics.uncoveredRatio),
+      share: alone.shares.traffickedShare,
+      timeLimit: timeLimited(alone.operations.map((o) => o.plan)),
     };
   } catch (err) {
-    return { id, areaHa, error: (err as Error).message };
+    return { id: job.id, side: job.side, error: (err as Error).message };
   }
+}
+
+function outcome(id: string, areaHa: number, sys: TrafficSide, alone: TrafficSide): FieldOutcome {
+  const error = sys.error ?? alone.error;
+  if (error) return { id, areaHa, error };
+  const meanAlone = alone.cpuMs!.reduce((a, b) => a + b, 0) / alone.cpuMs!.length;
+  return {
+    id,
+    areaHa,
+    faults: sys.faults!,
+    faultsAlone: alone.faults!,
+    timeLimit: sys.timeLimit! || alone.timeLimit!,
+    share: sys.share!,
+    shareAlone: alone.share!,
+    unworkedDelta: sys.uncovered!.map((u, i) => u - alone.uncovered![i]),
+    unworkedDeltaSameHeadland: sys.uncovered!.map((u, i) => u - alone.uncoveredSameHeadland![i]),
+    plannings: sys.plannings!,
+    cpuRatio: sys.cpuMs![0] / meanAlone,
+    cpuRatioDrill: sys.cpuMs![0] / alone.cpuMs![0],
+  };
+}
+
+/** Two long-lived children, one per side; one job at a time (the machine is shared). */
+function sideRunner(): { run: (job: TrafficJob) => Promise<TrafficSide>; close: () => void } {
+  const workerFile = fileURLToPath(new URL('./bench-traffic-worker.js', import.meta.url));
+  const children = {
+    system: fork(workerFile, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    alone: fork(workerFile, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+  };
+  const run = (job: TrafficJob): Promise<TrafficSide> =>
+    new Promise((resolve, reject) => {
+      const child = children[job.side];
+      const onExit = (code: number | null): void => reject(new Error(`traffic worker exited with ${code}`));
+      child.once('exit', onExit);
+      child.once('message', (r: TrafficSide) => {
+        child.off('exit', onExit);
+        resolve(r);
+      });
+      child.send({ job });
+    });
+  const close = (): void => {
+    for (const c of Object.values(children)) c.send({ done: true });
+  };
+  return { run, close };
 }
 
 async function corpusBlock(dir: string, filter?: string): Promise<string[]> {
@@ -246,17 +353,26 @@ async function corpusBlock(dir: string, filter?: string): Promise<string[]> {
     }))
     .filter((r) => !filter || r.id.includes(filter));
   const out: FieldOutcome[] = [];
-  for (const row of rows) {
-    const [parsed] = readBoundary(await readFile(join(dir, row.file)), row.file);
-    const o = benchField(row.id, row.areaHa, parsed.geometry);
-    out.push(o);
-    process.stderr.write(
-      `${row.id}: ${
-        o.error ??
-        `share ${pct(o.share!)} / alone ${pct(o.shareAlone!)}, faults ${o.faults!.join('/')}, ` +
-          `cpu ×${o.cpuRatio!.toFixed(2)}`
-      }\n`,
-    );
+  const sides = sideRunner();
+  try {
+    for (const row of rows) {
+      const file = join(dir, row.file);
+      const sys = await sides.run({ id: row.id, file, side: 'system' });
+      const alone = await sides.run({ id: row.id, file, side: 'alone' });
+      const o = outcome(row.id, row.areaHa, sys, alone);
+      out.push(o);
+      process.stderr.write(
+        `${row.id}: ${
+          o.error ??
+          `share ${pct(o.share!)} / alone ${pct(o.shareAlone!)}, faults ${o.faults!.join('/')}, ` +
+            `unworked ${o.unworkedDelta!.map((d) => (100 * d).toFixed(2)).join('/')} ` +
+            `(same headland ${o.unworkedDeltaSameHeadland!.map((d) => (100 * d).toFixed(2)).join('/')}), ` +
+            `cpu ×${o.cpuRatio!.toFixed(2)} (${o.plannings} plannings)`
+        }\n`,
+      );
+    }
+  } finally {
+    sides.close();
   }
   return summariseCorpus(out);
 }
@@ -266,7 +382,7 @@ function summariseCorpus(out: FieldOutcome[]): string[] {
   const names = OPERATIONS.map((o) => `${o.kind} ${o.machine.widthMeters} m`).map((n, i) => n || String(i));
   const worst = (xs: number[]): number => Math.max(...xs);
   const faultFields = names.map((_, i) => ok.filter((o) => o.faults![i] > 0).map((o) => o.id));
-  const over2 = names.map((_, i) => ok.filter((o) => o.unworkedDelta![i] > 0.02).map((o) => o.id));
+  const tried = ok.filter((o) => o.plannings! > OPERATIONS.length).map((o) => o.id);
   const lines = [
     `## All corpus fields: ${OPERATIONS.map((o) => `${o.kind} ${o.machine.widthMeters} m`).join(', ')}`,
     '',
@@ -286,23 +402,41 @@ function summariseCorpus(out: FieldOutcome[]): string[] {
     `| trafficked share, worst | ${pct(worst(ok.map((o) => o.share!)))} | ` +
       `${pct(worst(ok.map((o) => o.shareAlone!)))} |`,
     '',
-    '| operation | checkPlan faults (fields) | faults planned alone | unworked − alone: median | worst | ' +
-      'fields over 2 points |',
-    '|---|---|---|---|---|---|',
-    ...names.map(
-      (n, i) =>
-        `| ${n} | ${ok.reduce((a, o) => a + o.faults![i], 0)} (${faultFields[i].join(', ') || 'none'}) | ` +
-        `${ok.reduce((a, o) => a + o.faultsAlone![i], 0)} | ` +
-        `${(100 * median(ok.map((o) => o.unworkedDelta![i]))).toFixed(2)} points | ` +
-        `${(100 * worst(ok.map((o) => o.unworkedDelta![i]))).toFixed(2)} points | ` +
-        `${over2[i].length} ${over2[i].length ? `(${over2[i].join(', ')})` : ''} |`,
-    ),
+    'Unworked: each operation\'s unworked share on the lanes minus its plan alone, in points; "own headland" ' +
+      'is the plan alone as requested (the request\'s headland passes, as the comparison plans it), "same ' +
+      'headland" the plan alone with the passes it has in the system (the sprayer: one 36 m pass where the ' +
+      'request asks the drill for two 12 m passes), so that only the lanes (heading, offset) differ.',
     '',
-    'CPU, the system (heading search, three plannings on the lanes, tramlines, footprints and shares, ' +
-      'those of the plans alone included) ÷ one operation planned alone, corpus median: ' +
+    '| operation | checkPlan faults (fields) | faults planned alone | unworked − alone, same headland: median | ' +
+      'worst | fields over 2 points | − alone, own headland: median | worst | fields over 2 points |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...names.map((n, i) => {
+      const delta = (d: number[] | undefined): number => d![i];
+      const cols = (pick: (o: FieldOutcome) => number[] | undefined): string => {
+        const xs = ok.map((o) => delta(pick(o)));
+        const over = ok.filter((o) => delta(pick(o)) > 0.02).map((o) => o.id);
+        return (
+          `${(100 * median(xs)).toFixed(2)} points | ${(100 * worst(xs)).toFixed(2)} points | ` +
+          `${over.length}${over.length ? ` (${over.join(', ')})` : ''}`
+        );
+      };
+      return (
+        `| ${n} | ${ok.reduce((a, o) => a + o.faults![i], 0)} (${faultFields[i].join(', ') || 'none'}) | ` +
+        `${ok.reduce((a, o) => a + o.faultsAlone![i], 0)} | ${cols((o) => o.unworkedDeltaSameHeadland)} | ` +
+        `${cols((o) => o.unworkedDelta)} |`
+      );
+    }),
+    '',
+    'CPU: the system as one `planTrafficSystem` call without the comparison (the heading search, the ' +
+      "three plannings on the lanes sharing the field's work, the lanes' other phases where tried, tramlines, " +
+      'footprints and shares), timed in a child process of its own, ÷ one operation planned alone, timed in ' +
+      'another (the comparison is planned and timed apart, not counted in the system), corpus median: ' +
       `${median(ok.map((o) => o.cpuRatio!)).toFixed(2)}× the three operations' mean ` +
       `(${median(ok.map((o) => o.cpuRatioDrill!)).toFixed(2)}× the drill's; target ≤ 3.5×); ` +
-      `worst field ${worst(ok.map((o) => o.cpuRatio!)).toFixed(2)}×.`,
+      `worst field ${worst(ok.map((o) => o.cpuRatio!)).toFixed(2)}×. ` +
+      `The lanes' other phases were tried on ${tried.length} fields` +
+      (tried.length ? ` (${tried.join(', ')})` : '') +
+      '.',
     '',
     `Plans that fired their wall-clock cap (warning \`time-limit\`, maxOptimizerTime 10 s; such a plan may differ ` +
       `on a less loaded machine): ${

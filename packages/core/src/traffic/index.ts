@@ -1,4 +1,13 @@
-export { planTrafficSystem, planTrafficSystemAsync, headlandPassesFor } from './planTrafficSystem.js';
+export {
+  planTrafficSystem,
+  planTrafficSystemAsync,
+  headlandPassesFor,
+  trafficSetup,
+  trafficResult,
+  independentResult,
+  PHASE_TRY_UNWORKED_SHARE,
+  type TrafficSetup,
+} from './planTrafficSystem.js';
 export { nearestMultiples, MAX_OPERATIONS, DEFAULT_TYRE_MARGIN_METERS } from './validateTraffic.js';
 export { tramRhythm } from './tramlines.js';
 export type * from './types.js';

@@ -9,6 +9,8 @@ import { PlanError } from '../errors.js';
 import { offsetPolygons, unionPolygons, type PathsD } from '../geometry/clipper.js';
 import { prepareField, type LocalField } from '../geometry/prepareField.js';
 import { planRoute, type PlanRuntime } from '../plan.js';
+import { createFieldMemo } from '../choice/fieldMemo.js';
+import { beats } from '../objective.js';
 import { DEFAULTS, normalizeRequest } from '../request/normalizeRequest.js';
 import { bearingToDirectionRadians, directionToBearingDegrees } from '../tracks/planTracks.js';
 import { headingCost, searchHeading } from '../tracks/searchHeading.js';
@@ -190,8 +192,29 @@ export interface TrafficSetup {
   traffic: ResolvedTraffic;
   prepared: LocalField;
   grid: LaneGrid;
-  /** Per operation: headland passes, the request on the grid, and the request alone (own heading). */
+  /**
+   * Per operation: headland passes, the request on the grid, and the request alone (its own heading,
+   * track offset and headland: the request's headland as given, as it would be planned by itself).
+   */
   plannings: { op: ResolvedOperation; passes: number; onGrid: PathPlanRequest; alone: PathPlanRequest }[];
+}
+
+/** An operation's request with its tracks on `grid`'s lines. */
+function onGridRequest(
+  request: TrafficSystemRequest,
+  op: ResolvedOperation,
+  passes: number,
+  grid: LaneGrid,
+  prepared: LocalField,
+): PathPlanRequest {
+  const line = operationLineAcross(grid, op.kind, op.widthMeters);
+  return {
+    ...operationRequest(request, op, passes),
+    tracks: {
+      preferredDirectionDegrees: grid.headingDegrees,
+      referenceLine: referenceLineOption(grid, prepared.frame, line),
+    },
+  };
 }
 
 /** The traffic request checked and turned into one path-plan request per operation (on the grid, and alone). */
@@ -204,18 +227,59 @@ export function trafficSetup(request: TrafficSystemRequest): TrafficSetup {
   const grid = laneGridOf(traffic, base, prepared);
   const plannings = traffic.operations.map((op) => {
     const passes = headlandPassesFor(requestedPasses, op.multiple);
-    const alone = operationRequest(request, op, passes);
-    const line = operationLineAcross(grid, op.kind, op.widthMeters);
-    const onGrid: PathPlanRequest = {
-      ...alone,
-      tracks: {
-        preferredDirectionDegrees: grid.headingDegrees,
-        referenceLine: referenceLineOption(grid, prepared.frame, line),
-      },
-    };
-    return { op, passes, onGrid, alone };
+    const onGrid = onGridRequest(request, op, passes, grid, prepared);
+    return { op, passes, onGrid, alone: operationRequest(request, op) };
   });
   return { request, traffic, prepared, grid, plannings };
+}
+
+/**
+ * An operation m·w wide (m > 1) leaving more than this share of the field unworked beyond the base
+ * operation's plan on the lanes has the grid's other phases tried (`phaseShifts`).
+ */
+export const PHASE_TRY_UNWORKED_SHARE = 0.01;
+
+/**
+ * The lanes' other phases worth trying after the first plannings: the reference line moved by j·w
+ * (j = 1 … m − 1, m the widest multiple) leaves the base operation's lines (every w) where they are and
+ * puts the wider operations' lines (the sprayer's tramlines) on other drill passes. Tried only where an
+ * operation wider than the base leaves more than PHASE_TRY_UNWORKED_SHARE of the field unworked beyond
+ * the base's plan (its own best offset at the lanes' heading may route badly: narrow corridors); none
+ * with an AB line given, which fixes the tramlines.
+ */
+export function phaseShifts(setup: TrafficSetup, onGrid: readonly Plan[]): number[] {
+  if (setup.traffic.referenceLine) return [];
+  const base = onGrid[setup.traffic.drill ?? 0].metrics.uncoveredRatio;
+  const wide = setup.plannings.map((p, i) => ({ m: p.op.multiple, plan: onGrid[i] })).filter((x) => x.m > 1);
+  if (!wide.some((x) => x.plan.metrics.uncoveredRatio > base + PHASE_TRY_UNWORKED_SHARE)) return [];
+  const widest = Math.max(...wide.map((x) => x.m));
+  return Array.from({ length: widest - 1 }, (_, j) => j + 1);
+}
+
+/** `setup` with its reference line moved by `shift` base widths: the wider operations' requests follow. */
+export function shiftedSetup(setup: TrafficSetup, shift: number): TrafficSetup {
+  const grid = { ...setup.grid, refAcrossMeters: setup.grid.refAcrossMeters + shift * setup.grid.baseWidthMeters };
+  const plannings = setup.plannings.map((p) =>
+    p.op.multiple > 1 ? { ...p, onGrid: onGridRequest(setup.request, p.op, p.passes, grid, setup.prepared) } : p,
+  );
+  return { ...setup, grid, plannings };
+}
+
+/** A plan's objective, seconds (its kept variant's; objective.ts). */
+function objectiveSecondsOf(plan: Plan): number {
+  return plan.choice?.variants.find((v) => v.status === 'kept')?.objectiveSeconds ?? Infinity;
+}
+
+/** The phase whose wider operations' plans have the least summed objective (a tie keeps the first). */
+export function bestPhase(candidates: { setup: TrafficSetup; onGrid: Plan[] }[]): {
+  setup: TrafficSetup;
+  onGrid: Plan[];
+} {
+  const cost = (c: { setup: TrafficSetup; onGrid: Plan[] }): number =>
+    c.setup.plannings.reduce((sum, p, i) => sum + (p.op.multiple > 1 ? objectiveSecondsOf(c.onGrid[i]) : 0), 0);
+  let best = candidates[0];
+  for (const c of candidates.slice(1)) if (beats(cost(c), cost(best))) best = c;
+  return best;
 }
 
 /** The system's result from its plans on the grid (in `plannings` order) and, when compared, the plans alone. */
@@ -253,29 +317,47 @@ export function trafficResult(setup: TrafficSetup, onGrid: Plan[], alone?: Plan[
     operations,
     system: shares(prints, prepared),
   };
-  if (alone) {
-    const own = plannings.map((p, i) => footprintsOf(alone[i], p.op, prepared, traffic.includeTurns));
-    result.independent = {
-      operations: plannings.map((p, i) => operationPlan(p.op, p.passes, p.alone, alone[i], prepared, own[i])),
-      shares: shares(own, prepared),
-    };
-  }
+  if (alone) result.independent = independentResult(setup, alone);
   return result;
+}
+
+/** The comparison: the operations' plans alone (in `plannings` order), their footprints' union ÷ field area. */
+export function independentResult(setup: TrafficSetup, alone: Plan[]): NonNullable<TrafficSystemResult['independent']> {
+  const { traffic, prepared, plannings } = setup;
+  const own = plannings.map((p, i) => footprintsOf(alone[i], p.op, prepared, traffic.includeTurns));
+  return {
+    operations: plannings.map((p, i) =>
+      operationPlan(p.op, normalizeRequest(p.alone).headlandPasses, p.alone, alone[i], prepared, own[i]),
+    ),
+    shares: shares(own, prepared),
+  };
 }
 
 /**
  * Plans every operation of the system on one lane grid (and, unless asked not to, each alone), each
- * planning by `planner` (default `planRoute` with `runtime`): the operations' requests on the grid
- * first, in order, then those alone.
+ * planning by `planner` (default `planRoute` with `runtime`, the plannings sharing the field's work:
+ * choice/fieldMemo.ts): the operations' requests on the grid first, in order, then the wider
+ * operations' at the other phases where `phaseShifts` asks, then those alone.
  */
 export function planTrafficSystem(
   request: TrafficSystemRequest,
   runtime: PlanRuntime = {},
-  planner: (request: PathPlanRequest) => Plan = (r) => planRoute(r, runtime),
+  planner?: (request: PathPlanRequest) => Plan,
 ): TrafficSystemResult {
-  const setup = trafficSetup(request);
-  const onGrid = setup.plannings.map((p) => planner(p.onGrid));
-  const alone = setup.traffic.compareIndependent ? setup.plannings.map((p) => planner(p.alone)) : undefined;
+  const fieldMemo = runtime.fieldMemo ?? createFieldMemo();
+  const plan = planner ?? ((r: PathPlanRequest) => planRoute(r, { ...runtime, fieldMemo }));
+  const first = trafficSetup(request);
+  const firstPlans = first.plannings.map((p) => plan(p.onGrid));
+  const candidates = [{ setup: first, onGrid: firstPlans }];
+  for (const shift of phaseShifts(first, firstPlans)) {
+    const setup = shiftedSetup(first, shift);
+    candidates.push({
+      setup,
+      onGrid: setup.plannings.map((p, i) => (p.op.multiple > 1 ? plan(p.onGrid) : firstPlans[i])),
+    });
+  }
+  const { setup, onGrid } = bestPhase(candidates);
+  const alone = setup.traffic.compareIndependent ? setup.plannings.map((p) => plan(p.alone)) : undefined;
   return trafficResult(setup, onGrid, alone);
 }
 
@@ -284,9 +366,18 @@ export async function planTrafficSystemAsync(
   request: TrafficSystemRequest,
   planner: (request: PathPlanRequest) => Promise<Plan>,
 ): Promise<TrafficSystemResult> {
-  const setup = trafficSetup(request);
-  const onGrid: Plan[] = [];
-  for (const p of setup.plannings) onGrid.push(await planner(p.onGrid));
+  const first = trafficSetup(request);
+  const firstPlans: Plan[] = [];
+  for (const p of first.plannings) firstPlans.push(await planner(p.onGrid));
+  const candidates = [{ setup: first, onGrid: firstPlans }];
+  for (const shift of phaseShifts(first, firstPlans)) {
+    const setup = shiftedSetup(first, shift);
+    const onGrid: Plan[] = [];
+    for (const [i, p] of setup.plannings.entries())
+      onGrid.push(p.op.multiple > 1 ? await planner(p.onGrid) : firstPlans[i]);
+    candidates.push({ setup, onGrid });
+  }
+  const { setup, onGrid } = bestPhase(candidates);
   let alone: Plan[] | undefined;
   if (setup.traffic.compareIndependent) {
     alone = [];
