@@ -3,6 +3,7 @@
  * system's plannings share, and the comparison's plans alone with their own headland.
  */
 import { readFileSync } from 'node:fs';
+import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
 import { createFieldMemo } from '../choice/fieldMemo.js';
 import { planRoute } from '../plan.js';
@@ -60,22 +61,26 @@ describe('traffic: the lanes’ phase', () => {
     }
   });
 
-  it('other phases are tried only where a wider operation leaves over a point more unworked than the drill', () => {
+  it('other phases are tried only where a wider operation leaves over 2 points more unworked than the drill', () => {
     const setup = trafficSetup(request('fi-041'));
     const plan = (u: number): Plan => ({ metrics: { uncoveredRatio: u } }) as unknown as Plan;
-    expect(phaseShifts(setup, [plan(0.01), plan(0.019), plan(0.01)])).toEqual([]);
-    expect(phaseShifts(setup, [plan(0.01), plan(0.021), plan(0.01)])).toEqual([1, 2]);
+    expect(phaseShifts(setup, [plan(0.01), plan(0.029), plan(0.01)])).toEqual([]);
+    expect(phaseShifts(setup, [plan(0.01), plan(0.031), plan(0.01)])).toEqual([1, 2]);
   });
 
-  it('the phase with the least objective wins; a tie keeps the first', () => {
+  it('the phase with the least objective (faults priced) wins; a tie keeps the first', () => {
     const setup = trafficSetup(request('fi-041'));
     const plan = (s: number): Plan =>
       ({ choice: { variants: [{ status: 'kept', objectiveSeconds: s }] } }) as unknown as Plan;
     const a = { setup, onGrid: [plan(1), plan(100), plan(1)] };
     const b = { setup: shiftedSetup(setup, 1), onGrid: [plan(1), plan(90), plan(1)] };
     const c = { setup: shiftedSetup(setup, 2), onGrid: [plan(0), plan(100), plan(0)] };
-    expect(bestPhase([a, b])).toBe(b);
-    expect(bestPhase([a, c])).toBe(a);
+    const none = (): number => 0;
+    expect(bestPhase([a, b], none)).toBe(b);
+    expect(bestPhase([a, c], none)).toBe(a);
+    // a checkPlan fault costs an undrivable join (objective.ts): the faulty phase loses
+    const faultyB = (r: PathPlanRequest): number => (r === b.setup.plannings[1].onGrid ? 1 : 0);
+    expect(bestPhase([a, b], faultyB)).toBe(a);
   });
 
   it('es-cat-093: the sprayer on the lanes leaves at most 2 points more unworked than alone with its headland', () => {
@@ -85,6 +90,31 @@ describe('traffic: the lanes’ phase', () => {
     const alone = planRoute({ ...setup.plannings[1].alone, headland: { passes: sprayer.headlandPasses } }, { now });
     expect(sprayer.plan.metrics.uncoveredRatio).toBeLessThanOrEqual(alone.metrics.uncoveredRatio + 0.02);
   }, 300_000);
+});
+
+describe('traffic: the lanes’ reference line', () => {
+  /** The drill's full-width track lines, v modulo its width (cm), in the lanes' frame. */
+  const linesOf = (setup: ReturnType<typeof trafficSetup>, plan: Plan): string[] => {
+    const th = setup.grid.directionRadians,
+      def = (plan.frame as { definition: string }).definition;
+    const v = (p: [number, number]): number => {
+      const [x, y] = proj4('WGS84', def, p);
+      return (((-Math.sin(th) * x + Math.cos(th) * y) % 12) + 12) % 12;
+    };
+    const tracks = plan.route.filter((s) => s.type === 'Track' && s.widthMeters === 12);
+    return [...new Set(tracks.map((s) => v(s.coordinates[0] as [number, number]).toFixed(2)))];
+  };
+
+  for (const id of ['be-wal-001', 'de-bb-080'])
+    it(`${id}: the drill drives the lines it drives alone at the lanes' heading`, () => {
+      const setup = trafficSetup(request(id));
+      const onGrid = setup.plannings[0].onGrid;
+      const alone = { ...onGrid, tracks: { preferredDirectionDegrees: onGrid.tracks!.preferredDirectionDegrees } };
+      const a = planRoute(alone, { now }),
+        g = planRoute(onGrid, { now });
+      expect(linesOf(setup, g)).toEqual(linesOf(setup, a));
+      expect(g.metrics.uncoveredRatio).toBeCloseTo(a.metrics.uncoveredRatio, 6);
+    }, 120_000);
 });
 
 describe('traffic: the plannings share the field’s work', () => {

@@ -6,11 +6,12 @@
  * field's area. For comparison the same operations can be planned each alone at its own best heading.
  */
 import { PlanError } from '../errors.js';
-import { offsetPolygons, unionPolygons, type PathsD } from '../geometry/clipper.js';
+import { areaOf, intersectPolygons, offsetPolygons, unionPolygons, type PathsD } from '../geometry/clipper.js';
 import { prepareField, type LocalField } from '../geometry/prepareField.js';
 import { planRoute, type PlanRuntime } from '../plan.js';
 import { createFieldMemo } from '../choice/fieldMemo.js';
-import { beats } from '../objective.js';
+import { beats, UNDRIVABLE_JOIN_SECONDS } from '../objective.js';
+import { checkPlan } from '../check/checkPlan.js';
 import { DEFAULTS, normalizeRequest } from '../request/normalizeRequest.js';
 import { bearingToDirectionRadians, directionToBearingDegrees } from '../tracks/planTracks.js';
 import { headingCost, searchHeading } from '../tracks/searchHeading.js';
@@ -73,7 +74,7 @@ function laneGridOf(traffic: ResolvedTraffic, base: PathPlanRequest, prepared: L
   const grid = { headingDegrees, directionRadians, baseWidthMeters: w, firstPass: traffic.firstPass };
   const refAcrossMeters = ref
     ? acrossOf(grid, ...prepared.frame.toLocal(ref.point[0], ref.point[1]))
-    : widestPhase(traffic, prepared, directionRadians, normalizeRequest(base).headlandPasses);
+    : gridPhase(traffic, prepared, directionRadians, normalizeRequest(base).headlandPasses);
   return { ...grid, refAcrossMeters };
 }
 
@@ -107,50 +108,108 @@ function systemDirection(traffic: ResolvedTraffic, prepared: LocalField, drillPa
 }
 
 /**
- * The default reference line: the edge of the first swath of the widest operation (the sprayer, in a
- * system with one) where the track stage would put its tracks alone at this heading (the offset that
- * leaves the least unworked, tracks/generateTracks.ts): its lanes then fit the field as well as its own
- * plan's, and the narrower machines follow. The field's edge where the widest has no track.
+ * The default reference line: where the base operation (the drill) puts its tracks alone at this
+ * heading (the offset that leaves the least unworked, tracks/generateTracks.ts), so that the drill and
+ * every machine of its width drive their own best lines; then, of the m phases that keep the widest
+ * operation (the sprayer) on those lines (the reference moved by j·w, j = 0 … m − 1), the one whose
+ * tracks leave the least of its mainland unworked (`gridCost`; a tie keeps the first). The field's
+ * edge where the drill has no track.
  */
-function widestPhase(
+function gridPhase(
   traffic: ResolvedTraffic,
   prepared: LocalField,
   directionRadians: number,
   drillPasses: number,
 ): number {
-  const widest = traffic.operations.reduce((a, o) => (o.widthMeters > a.widthMeters ? o : a));
-  const kw = widest.widthMeters;
-  const depth = headlandPassesFor(drillPasses, widest.multiple) * kw;
-  const mainland = depth > 0 ? offsetPolygons(prepared.field, -depth) : prepared.field;
+  const w = traffic.baseWidthMeters;
+  const mainlandOf = (op: ResolvedOperation): PathsD => {
+    const depth = headlandPassesFor(drillPasses, op.multiple) * op.widthMeters;
+    return depth > 0 ? offsetPolygons(prepared.field, -depth) : prepared.field;
+  };
+  const base = traffic.operations[traffic.drill ?? 0];
   const edge = fieldEdgeAcross(prepared.field, directionRadians);
-  const first = mainland.length > 0 ? generateTracks(mainland, directionRadians, kw).tracks[0] : undefined;
+  const baseLand = mainlandOf(base);
+  const first = baseLand.length > 0 ? generateTracks(baseLand, directionRadians, w).tracks[0] : undefined;
   if (!first) return edge;
-  // The sprayer's lines lie at ref + kw/2 + j·kw; the others' (drill centres) at ref + w/2 + i·w (full first pass).
-  const offset =
-    widest.kind === 'sprayer'
-      ? kw / 2
-      : drillPhaseMeters({ firstPass: traffic.firstPass, baseWidthMeters: traffic.baseWidthMeters });
-  const line = first.v - offset;
+  const grid = { directionRadians, baseWidthMeters: w, firstPass: traffic.firstPass };
+  const line = first.v - drillPhaseMeters(grid);
   // The reference line nearest the field's edge at or below it, on the same grid.
-  return line - kw * Math.ceil((line - edge) / kw);
+  const ref = line - w * Math.ceil((line - edge) / w);
+  const widest = traffic.operations.reduce((a, o) => (o.multiple > a.multiple ? o : a));
+  if (widest.multiple === 1) return ref;
+  const wideLand = mainlandOf(widest);
+  if (wideLand.length === 0) return ref;
+  const edgeLines = headlandPassesFor(drillPasses, widest.multiple) > 0;
+  let best = ref,
+    bestCost = Infinity;
+  for (let j = 0; j < widest.multiple; j++) {
+    const refJ = ref + j * w;
+    const lineJ = operationLineAcross(
+      { ...grid, headingDegrees: 0, refAcrossMeters: refJ },
+      widest.kind,
+      widest.widthMeters,
+    );
+    const cost = gridCost(wideLand, directionRadians, widest.widthMeters, lineJ, edgeLines);
+    if (cost < bestCost - 1e-6 * (1 + bestCost)) {
+      best = refJ;
+      bestCost = cost;
+    }
+  }
+  return best;
 }
 
-/** An operation's wheel footprints (working passes; turns and connectors when asked), local frame. */
+/** Per track, in the track stage's own weighing of offsets (tracks/generateTracks.ts): w² × this, m². */
+const PIECE_COST_PER_SQUARE_WIDTH = 0.5;
+
+/**
+ * The track stage's measure of a set of lines, m²: the mainland its tracks on the grid line `lineAcross`
+ * leave unworked (their swaths, w wide, cut to the mainland) plus PIECE_COST_PER_SQUARE_WIDTH·w² per track.
+ */
+function gridCost(
+  mainland: PathsD,
+  directionRadians: number,
+  w: number,
+  lineAcross: number,
+  edgeLines: boolean,
+): number {
+  const set = generateTracks(mainland, directionRadians, w, DEFAULTS.trackExtensionFraction, lineAcross, edgeLines);
+  const c = Math.cos(directionRadians),
+    s = Math.sin(directionRadians);
+  const at = (u: number, v: number): { x: number; y: number } => ({ x: c * u - s * v, y: s * u + c * v });
+  const swaths: PathsD = set.tracks.map((t) => [
+    at(t.u0, t.v - w / 2),
+    at(t.u1, t.v - w / 2),
+    at(t.u1, t.v + w / 2),
+    at(t.u0, t.v + w / 2),
+  ]);
+  const worked = swaths.length > 0 ? areaOf(intersectPolygons(mainland, unionPolygons(swaths))) : 0;
+  return areaOf(mainland) - worked + PIECE_COST_PER_SQUARE_WIDTH * w * w * set.tracks.length;
+}
+
+/**
+ * An operation's wheel footprints (working passes, cut to the field, and their area; turns and
+ * connectors when asked), local frame.
+ */
 interface Footprints {
   working: PathsD;
+  workingSquareMeters: number;
   turns?: PathsD;
 }
 
 function footprintsOf(plan: Plan, op: ResolvedOperation, prepared: LocalField, turns: boolean): Footprints {
   const print = (part: 'working' | 'turns'): PathsD =>
     wheelFootprint(plan, prepared.frame, op.gaugeMeters, op.tyreWidthMeters, part);
-  return { working: print('working'), ...(turns ? { turns: print('turns') } : {}) };
+  const all = print('working');
+  const working = all.length > 0 ? intersectPolygons(all, prepared.field) : [];
+  return { working, workingSquareMeters: areaOf(working), ...(turns ? { turns: print('turns') } : {}) };
 }
 
+/** The operations' footprints united (each already cut to the field) ÷ the field's area. */
 function shares(footprints: Footprints[], prepared: LocalField): TrafficShares {
   const area = prepared.fieldAreaSquareMeters;
-  const working = unionPolygons(footprints.flatMap((f) => f.working));
-  const traffickedSquareMeters = traffickedArea([working], prepared.field);
+  const parts = footprints.filter((f) => f.working.length > 0);
+  const working = parts.length === 1 ? parts[0].working : unionPolygons(parts.flatMap((f) => f.working));
+  const traffickedSquareMeters = areaOf(working);
   const turns = footprints.flatMap((f) => (f.turns ? [f.turns] : []));
   return {
     traffickedShare: round6(traffickedSquareMeters / area),
@@ -171,7 +230,7 @@ function operationPlan(
   prepared: LocalField,
   footprints: Footprints,
 ): TrafficOperationPlan {
-  const own = traffickedArea([footprints.working], prepared.field);
+  const own = footprints.workingSquareMeters;
   return {
     name: op.name,
     kind: op.kind,
@@ -235,9 +294,11 @@ export function trafficSetup(request: TrafficSystemRequest): TrafficSetup {
 
 /**
  * An operation m·w wide (m > 1) leaving more than this share of the field unworked beyond the base
- * operation's plan on the lanes has the grid's other phases tried (`phaseShifts`).
+ * operation's plan on the lanes has the grid's other phases tried (`phaseShifts`): the issue's limit
+ * for an operation against its plan alone (2 points), as a wider machine alone seldom leaves less
+ * than the drill does.
  */
-export const PHASE_TRY_UNWORKED_SHARE = 0.01;
+export const PHASE_TRY_UNWORKED_SHARE = 0.02;
 
 /**
  * The lanes' other phases worth trying after the first plannings: the reference line moved by j·w
@@ -265,21 +326,33 @@ export function shiftedSetup(setup: TrafficSetup, shift: number): TrafficSetup {
   return { ...setup, grid, plannings };
 }
 
-/** A plan's objective, seconds (its kept variant's; objective.ts). */
-function objectiveSecondsOf(plan: Plan): number {
-  return plan.choice?.variants.find((v) => v.status === 'kept')?.objectiveSeconds ?? Infinity;
+/**
+ * A plan's objective, seconds (its kept variant's; objective.ts), with UNDRIVABLE_JOIN_SECONDS for each
+ * fault `checkPlan` finds in the finished plan (a join the variant's own count did not see).
+ */
+function objectiveSecondsOf(request: PathPlanRequest, plan: Plan, faults: FaultCount): number {
+  const kept = plan.choice?.variants.find((v) => v.status === 'kept')?.objectiveSeconds ?? Infinity;
+  return kept + UNDRIVABLE_JOIN_SECONDS * faults(request, plan);
 }
 
+type FaultCount = (request: PathPlanRequest, plan: Plan) => number;
+const checkPlanFaults: FaultCount = (request, plan) => checkPlan(request, plan).violations.length;
+
 /** The phase whose wider operations' plans have the least summed objective (a tie keeps the first). */
-export function bestPhase(candidates: { setup: TrafficSetup; onGrid: Plan[] }[]): {
-  setup: TrafficSetup;
-  onGrid: Plan[];
-} {
+export function bestPhase(
+  candidates: { setup: TrafficSetup; onGrid: Plan[] }[],
+  faults: FaultCount = checkPlanFaults,
+): { setup: TrafficSetup; onGrid: Plan[] } {
+  if (candidates.length === 1) return candidates[0];
   const cost = (c: { setup: TrafficSetup; onGrid: Plan[] }): number =>
-    c.setup.plannings.reduce((sum, p, i) => sum + (p.op.multiple > 1 ? objectiveSecondsOf(c.onGrid[i]) : 0), 0);
-  let best = candidates[0];
-  for (const c of candidates.slice(1)) if (beats(cost(c), cost(best))) best = c;
-  return best;
+    c.setup.plannings.reduce(
+      (sum, p, i) => sum + (p.op.multiple > 1 ? objectiveSecondsOf(p.onGrid, c.onGrid[i], faults) : 0),
+      0,
+    );
+  const costs = candidates.map(cost);
+  let best = 0;
+  for (let i = 1; i < candidates.length; i++) if (beats(costs[i], costs[best])) best = i;
+  return candidates[best];
 }
 
 /** The system's result from its plans on the grid (in `plannings` order) and, when compared, the plans alone. */
