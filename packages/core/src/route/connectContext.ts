@@ -213,8 +213,36 @@ export function pulledBackEnd(a: Extract<Piece, { kind: 'track' }>, d: number): 
   if (d === 0) return trackEnd(a);
   const h = trackHeading(a);
   return a.xy
-    ? poseOnCurve(a.xy, curveParameter(a.xy, a.ex, a.ey) - d)
+    ? poseOnCurve(a.xy, snappedCut(a.xy, curveParameter(a.xy, a.ex, a.ey) - d, -1))
     : { x: a.ex - d * Math.cos(h), y: a.ey - d * Math.sin(h), headingRadians: h };
+}
+
+/**
+ * A curved track cut within this of a vertex, on the side the cut leaves, is cut at the vertex
+ * instead: a stub shorter than the plan check's span (checkPlan measures a bend through points at
+ * least 0.4 m apart) would carry the next chord's whole turn over its few centimetres, a kink the
+ * turn from the cut cannot smooth (be-vlg-038, a harvester of R 8 m on the lanes).
+ */
+const CUT_SNAP_METERS = 0.4;
+
+/**
+ * Arc length `s` of a cut of curve `xy`, moved onto the vertex before it (`side` −1, the track's end
+ * pulled back: the pose then takes the chord before) or after it (+1, the start pushed in: the chord
+ * after) when it lies within CUT_SNAP_METERS of that vertex.
+ */
+function snappedCut(xy: Float64Array, s: number, side: -1 | 1): number {
+  let acc = 0;
+  for (let i = 2; i < xy.length; i += 2) {
+    const l = hypot(xy[i] - xy[i - 2], xy[i + 1] - xy[i - 1]);
+    if (acc + l >= s) {
+      // the vertex before the cut (acc) or after it (acc + l); never a curve's own end points
+      if (side < 0 && i > 2 && s - acc < CUT_SNAP_METERS) return acc;
+      if (side > 0 && i + 2 < xy.length && acc + l - s < CUT_SNAP_METERS) return acc + l + 1e-9;
+      return s;
+    }
+    acc += l;
+  }
+  return s;
 }
 
 /** The pose `d` meters after the track's start, along it. */
@@ -222,7 +250,7 @@ export function pushedInStart(b: Extract<Piece, { kind: 'track' }>, d: number): 
   if (d === 0) return trackStart(b);
   const h = trackHeading(b);
   return b.xy
-    ? poseOnCurve(b.xy, curveParameter(b.xy, b.sx, b.sy) + d)
+    ? poseOnCurve(b.xy, snappedCut(b.xy, curveParameter(b.xy, b.sx, b.sy) + d, 1))
     : { x: b.sx + d * Math.cos(h), y: b.sy + d * Math.sin(h), headingRadians: h };
 }
 
