@@ -40,6 +40,12 @@ const OPERATIONS: TrafficSystemRequest['operations'] = [
   { kind: 'harvester', machine: { widthMeters: 12, turnRadiusMeters: 8 } },
 ];
 
+/**
+ * Every plan here with a frozen clock (no wall-clock cap, clock.ts): each is bounded by its counted work
+ * budget alone, so the figures do not depend on the machine's load.
+ */
+const FROZEN = { now: (): number => 0 };
+
 /** CPU milliseconds of `f` (user + system, this process). */
 function cpu<T>(f: () => T): { value: T; ms: number } {
   const t = process.cpuUsage();
@@ -149,7 +155,7 @@ function rectangleBlock(): string[] {
     traffic: { gaugeMeters: GAUGE_METERS, tyreWidthMeters: TYRE_METERS, includeTurns: true },
     operations: OPERATIONS,
   };
-  const r = planTrafficSystem(request);
+  const r = planTrafficSystem(request, FROZEN);
   const analytic = analyticShare(
     400,
     300,
@@ -252,9 +258,9 @@ export async function runTrafficSide(job: TrafficJob): Promise<TrafficSide> {
       let plannings = 0;
       const fieldMemo = createFieldMemo();
       const t = cpu(() =>
-        planTrafficSystem(trafficRequest(parsed.geometry, false), {}, (r) => {
+        planTrafficSystem(trafficRequest(parsed.geometry, false), FROZEN, (r) => {
           plannings++;
-          return planRoute(r, { fieldMemo });
+          return planRoute(r, { ...FROZEN, fieldMemo });
         }),
       );
       const ops = t.value.operations;
@@ -270,7 +276,7 @@ export async function runTrafficSide(job: TrafficJob): Promise<TrafficSide> {
       };
     }
     const setup = trafficSetup(trafficRequest(parsed.geometry, true));
-    const timed = setup.plannings.map((p) => cpu(() => planRoute(p.alone)));
+    const timed = setup.plannings.map((p) => cpu(() => planRoute(p.alone, FROZEN)));
     const alone = independentResult(
       setup,
       timed.map((t) => t.value),
@@ -279,7 +285,7 @@ export async function runTrafficSide(job: TrafficJob): Promise<TrafficSide> {
     const sameHeadland = setup.plannings.map((p, i) =>
       alone.operations[i].headlandPasses === p.passes
         ? alone.operations[i].plan
-        : planRoute({ ...p.alone, headland: { ...(p.alone.headland ?? {}), passes: p.passes } }),
+        : planRoute({ ...p.alone, headland: { ...(p.alone.headland ?? {}), passes: p.passes } }, FROZEN),
     );
     return {
       id: job.id,
@@ -438,8 +444,8 @@ function summariseCorpus(out: FieldOutcome[]): string[] {
       (tried.length ? ` (${tried.join(', ')})` : '') +
       '.',
     '',
-    `Plans that fired their wall-clock cap (warning \`time-limit\`, maxOptimizerTime 10 s; such a plan may differ ` +
-      `on a less loaded machine): ${
+    `Plans with a frozen clock (no wall-clock cap; each bounded by its counted work budget alone), so the ` +
+      `plans and shares do not depend on the machine's load. Plans with a \`time-limit\` warning: ${
         ok
           .filter((o) => o.timeLimit)
           .map((o) => o.id)
@@ -463,7 +469,7 @@ export async function runTrafficSection(opts: TrafficBenchOptions, command: stri
     '',
     `Written by \`${command}\` (packages/cli/src/commands/bench-traffic.ts). ` +
       `CPU per process on a shared machine (${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}); ` +
-      'shares are deterministic unless a plan fires its time limit (listed below). ' +
+      'plans and shares are deterministic (frozen clock). ' +
       'The trafficked share is the union of the wheel footprints ' +
       '(two lanes ± gauge/2, a tyre wide) of every working pass (tracks and headland passes) ÷ field area; ' +
       '"with turns" adds the turns and connectors (option `traffic.includeTurns`).',

@@ -90,10 +90,15 @@ function systemDirection(traffic: ResolvedTraffic, prepared: LocalField, drillPa
     const R = op.machine.turnRadiusMeters ?? DEFAULTS.turnRadiusMeters;
     return { mainland: inner.length > 0 ? inner : prepared.field, w: op.widthMeters, R };
   });
-  const seen = new Set<number>();
+  const seen = new Set<number>(),
+    searchedWidths = new Set<number>();
   let best = NaN,
     bestCost = Infinity;
   for (const m of machines) {
+    // A machine as wide as one searched has its mainland too, and its heading cost differs only by the
+    // factor π·R + 2·w per track piece (tracks/searchHeading.ts): the same search, no new candidate.
+    if (searchedWidths.has(m.w)) continue;
+    searchedWidths.add(m.w);
     const a = searchHeading(prepared.field, m.mainland, m.w, m.R).directionRadians;
     const key = Math.round(a * 1e6);
     if (seen.has(key)) continue;
