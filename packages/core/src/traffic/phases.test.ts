@@ -62,10 +62,16 @@ describe('traffic: the lanes’ phase', () => {
   });
 
   it('other phases are tried only where a wider operation leaves over 2 points more unworked than the drill', () => {
-    const setup = trafficSetup(request('fi-041'));
+    const setup = trafficSetup(request('es-cat-093'));
     const plan = (u: number): Plan => ({ metrics: { uncoveredRatio: u } }) as unknown as Plan;
     expect(phaseShifts(setup, [plan(0.01), plan(0.029), plan(0.01)])).toEqual([]);
     expect(phaseShifts(setup, [plan(0.01), plan(0.031), plan(0.01)])).toEqual([1, 2]);
+  });
+
+  it('ch-037: no phase is tried where every phase gives the sprayer the same grid tracks (none)', () => {
+    const setup = trafficSetup(request('ch-037'));
+    const plan = (u: number): Plan => ({ metrics: { uncoveredRatio: u } }) as unknown as Plan;
+    expect(phaseShifts(setup, [plan(0.003), plan(0.067), plan(0.003)])).toEqual([]);
   });
 
   it('the phase with the least objective (faults priced) wins; a tie keeps the first', () => {

@@ -319,7 +319,41 @@ export function phaseShifts(setup: TrafficSetup, onGrid: readonly Plan[]): numbe
   const wide = setup.plannings.map((p, i) => ({ m: p.op.multiple, plan: onGrid[i] })).filter((x) => x.m > 1);
   if (!wide.some((x) => x.plan.metrics.uncoveredRatio > base + PHASE_TRY_UNWORKED_SHARE)) return [];
   const widest = Math.max(...wide.map((x) => x.m));
-  return Array.from({ length: widest - 1 }, (_, j) => j + 1);
+  // A phase whose wider operations get the same grid tracks as one before (none at all, on a field too small
+  // for a track of theirs) plans the same: not tried.
+  const seen = new Set<string>([gridTracksKey(setup)]);
+  const shifts: number[] = [];
+  for (let j = 1; j < widest; j++) {
+    const key = gridTracksKey(shiftedSetup(setup, j));
+    if (seen.has(key)) continue;
+    seen.add(key);
+    shifts.push(j);
+  }
+  return shifts;
+}
+
+/** The grid tracks the wider operations' track stages start from (as generateTracks lays them), as a key. */
+function gridTracksKey(setup: TrafficSetup): string {
+  const { prepared, grid } = setup;
+  return setup.plannings
+    .filter((p) => p.op.multiple > 1)
+    .map((p) => {
+      const w = p.op.widthMeters,
+        depth = p.passes * w;
+      const mainland = depth > 0 ? offsetPolygons(prepared.field, -depth) : prepared.field;
+      if (mainland.length === 0) return '';
+      const line = operationLineAcross(grid, p.op.kind, w);
+      const set = generateTracks(
+        mainland,
+        grid.directionRadians,
+        w,
+        DEFAULTS.trackExtensionFraction,
+        line,
+        p.passes > 0,
+      );
+      return set.tracks.map((t) => `${t.v.toFixed(3)}:${t.u0.toFixed(3)}:${t.u1.toFixed(3)}`).join(',');
+    })
+    .join('|');
 }
 
 /** `setup` with its reference line moved by `shift` base widths: the wider operations' requests follow. */
