@@ -20,11 +20,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   checkPlan,
-  createFieldMemo,
-  independentResult,
+  headlandPassesFor,
+  planIndependent,
   planRoute,
   planTrafficSystem,
-  trafficSetup,
   type PathPlanRequest,
   type Plan,
   type TrafficSystemRequest,
@@ -32,6 +31,8 @@ import {
 import { readBoundary } from '@furrow/format-geojson';
 import { median } from './bench-machines.js';
 
+/** The request asks no headland: the drill's default passes (core DEFAULTS.headlandPasses). */
+const DEFAULT_PASSES = 2;
 const GAUGE_METERS = 3,
   TYRE_METERS = 0.6;
 const OPERATIONS: TrafficSystemRequest['operations'] = [
@@ -226,8 +227,8 @@ interface FieldOutcome {
   /** Unworked share on the lanes − alone with its own headland, and − alone with the system's headland passes. */
   unworkedDelta?: number[];
   unworkedDeltaSameHeadland?: number[];
-  /** Plannings the system made (3, or more where it tried the lanes' other phases). */
-  plannings?: number;
+  /** The lanes' phases the system planned (1, or more where it tried the others). */
+  phases?: number;
   cpuRatio?: number;
   cpuRatioDrill?: number;
 }
@@ -253,7 +254,7 @@ export interface TrafficSide {
   uncoveredSameHeadland?: number[];
   share?: number;
   timeLimit?: boolean;
-  plannings?: number;
+  phases?: number;
 }
 
 function trafficRequest(field: PathPlanRequest['field'], compareIndependent: boolean): TrafficSystemRequest {
@@ -276,14 +277,7 @@ export async function runTrafficSide(job: TrafficJob): Promise<TrafficSide> {
   try {
     const [parsed] = readBoundary(await readFile(job.file), job.file);
     if (job.side === 'system') {
-      let plannings = 0;
-      const fieldMemo = createFieldMemo();
-      const t = cpu(() =>
-        planTrafficSystem(trafficRequest(parsed.geometry, false), FROZEN, (r) => {
-          plannings++;
-          return planRoute(r, { ...FROZEN, fieldMemo });
-        }),
-      );
+      const t = cpu(() => planTrafficSystem(trafficRequest(parsed.geometry, false), FROZEN));
       const ops = t.value.operations;
       return {
         id: job.id,
@@ -293,25 +287,27 @@ export async function runTrafficSide(job: TrafficJob): Promise<TrafficSide> {
         uncovered: ops.map((o) => o.plan.metrics.uncoveredRatio),
         share: t.value.system.traffickedShare,
         timeLimit: timeLimited(ops.map((o) => o.plan)),
-        plannings,
+        phases: t.value.phasesPlanned,
       };
     }
-    const setup = trafficSetup(trafficRequest(parsed.geometry, true));
-    const timed = setup.plannings.map((p) => cpu(() => planRoute(p.alone, FROZEN)));
-    const alone = independentResult(
-      setup,
-      timed.map((t) => t.value),
-    );
+    const timesMs: number[] = [];
+    const alone = planIndependent(trafficRequest(parsed.geometry, true), (r) => {
+      const t = cpu(() => planRoute(r, FROZEN));
+      timesMs.push(t.ms);
+      return t.value;
+    });
     // Alone with the system's headland passes where its own differ (the sprayer's): the lanes' cost alone.
-    const sameHeadland = setup.plannings.map((p, i) =>
-      alone.operations[i].headlandPasses === p.passes
-        ? alone.operations[i].plan
-        : planRoute({ ...p.alone, headland: { ...(p.alone.headland ?? {}), passes: p.passes } }, FROZEN),
-    );
+    const sameHeadland = alone.operations.map((o) => {
+      const passes = headlandPassesFor(DEFAULT_PASSES, o.multiple);
+      const request = o.request as unknown as PathPlanRequest;
+      return o.headlandPasses === passes
+        ? o.plan
+        : planRoute({ ...request, headland: { ...(request.headland ?? {}), passes } }, FROZEN);
+    });
     return {
       id: job.id,
       side: job.side,
-      cpuMs: timed.map((t) => t.ms),
+      cpuMs: timesMs,
       faults: alone.operations.map(faultsOf),
       uncovered: alone.operations.map((o) => o.plan.metrics.uncoveredRatio),
       uncoveredSameHeadland: sameHeadland.map((p) => p.metrics.uncoveredRatio),
@@ -339,7 +335,7 @@ function outcome(id: string, areaHa: number, sys: TrafficSide, alone: TrafficSid
     shareRandom: alone.shareRandom!,
     unworkedDelta: sys.uncovered!.map((u, i) => u - alone.uncovered![i]),
     unworkedDeltaSameHeadland: sys.uncovered!.map((u, i) => u - alone.uncoveredSameHeadland![i]),
-    plannings: sys.plannings!,
+    phases: sys.phases!,
     cpuRatio: sys.cpuMs![0] / meanAlone,
     cpuRatioDrill: sys.cpuMs![0] / alone.cpuMs![0],
   };
@@ -396,7 +392,7 @@ async function corpusBlock(dir: string, filter?: string): Promise<string[]> {
           `share ${pct(o.share!)} / alone ${pct(o.shareAlone!)}, faults ${o.faults!.join('/')}, ` +
             `unworked ${o.unworkedDelta!.map((d) => (100 * d).toFixed(2)).join('/')} ` +
             `(same headland ${o.unworkedDeltaSameHeadland!.map((d) => (100 * d).toFixed(2)).join('/')}), ` +
-            `cpu ×${o.cpuRatio!.toFixed(2)} (${o.plannings} plannings)`
+            `cpu ×${o.cpuRatio!.toFixed(2)} (${o.phases} phases)`
         }\n`,
       );
     }
@@ -411,7 +407,7 @@ function summariseCorpus(out: FieldOutcome[]): string[] {
   const names = OPERATIONS.map((o) => `${o.kind} ${o.machine.widthMeters} m`).map((n, i) => n || String(i));
   const worst = (xs: number[]): number => Math.max(...xs);
   const faultFields = names.map((_, i) => ok.filter((o) => o.faults![i] > 0).map((o) => o.id));
-  const tried = ok.filter((o) => o.plannings! > OPERATIONS.length).map((o) => o.id);
+  const tried = ok.filter((o) => o.phases! > 1).map((o) => o.id);
   const lines = [
     `## All corpus fields: ${OPERATIONS.map((o) => `${o.kind} ${o.machine.widthMeters} m`).join(', ')}`,
     '',

@@ -10,7 +10,13 @@ import type { PathsD } from '../geometry/clipper.js';
 import type { LocalField } from '../geometry/prepareField.js';
 import type { PlanSettings } from '../request/normalizeRequest.js';
 
+/** A handle on field work shared between calls (opaque: made by `createFieldMemo`, read by the planner). */
 export interface FieldMemo {
+  readonly kind: 'field-memo';
+}
+
+/** What a memo holds. */
+export interface FieldWork extends FieldMemo {
   /** What the field was prepared from (`fieldKey`). */
   key?: string;
   prepared?: LocalField;
@@ -18,7 +24,8 @@ export interface FieldMemo {
 }
 
 export function createFieldMemo(): FieldMemo {
-  return {};
+  const work: FieldWork = { kind: 'field-memo' };
+  return work;
 }
 
 /** Everything `prepareField` reads of the settings, as one string. */
@@ -27,9 +34,10 @@ export function fieldKey(settings: PlanSettings): string {
 }
 
 /** The memo's field work for these settings: made by the first call, then the same objects; none on a mismatch. */
-export function memoFor(memo: FieldMemo | undefined, settings: PlanSettings): FieldMemo | undefined {
+export function memoFor(memo: FieldMemo | undefined, settings: PlanSettings): FieldWork | undefined {
   if (!memo) return undefined;
+  const work = memo as FieldWork;
   const key = fieldKey(settings);
-  if (memo.key === undefined) memo.key = key;
-  return memo.key === key ? memo : undefined;
+  if (work.key === undefined) work.key = key;
+  return work.key === key ? work : undefined;
 }

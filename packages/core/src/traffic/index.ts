@@ -2,11 +2,8 @@ export {
   planTrafficSystem,
   planTrafficSystemAsync,
   headlandPassesFor,
-  trafficSetup,
-  trafficResult,
-  independentResult,
+  planIndependent,
   PHASE_TRY_UNWORKED_SHARE,
-  type TrafficSetup,
 } from './planTrafficSystem.js';
 export { nearestMultiples, MAX_OPERATIONS, DEFAULT_TYRE_MARGIN_METERS } from './validateTraffic.js';
 export { tramRhythm } from './tramlines.js';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
-import { createFieldMemo } from '../choice/fieldMemo.js';
+import { createFieldMemo, type FieldWork } from '../choice/fieldMemo.js';
 import { planRoute } from '../plan.js';
 import type { FieldGeometry, PathPlanRequest, Plan } from '../types.js';
 import { acrossOf } from './laneGrid.js';
@@ -129,7 +129,7 @@ describe('traffic: the plannings share the field’s work', () => {
     const shared = planTrafficSystem(r, { now });
     const own = planTrafficSystem(r, { now }, (q) => planRoute(q, { now }));
     expect(JSON.stringify(shared)).toBe(JSON.stringify(own));
-    const memo = createFieldMemo();
+    const memo = createFieldMemo() as FieldWork;
     const setup = trafficSetup(r);
     planRoute(setup.plannings[0].onGrid, { now, fieldMemo: memo });
     const prepared = memo.prepared;
@@ -139,7 +139,7 @@ describe('traffic: the plannings share the field’s work', () => {
   }, 120_000);
 
   it('a call on another field plans its own and leaves the memo alone', () => {
-    const memo = createFieldMemo();
+    const memo = createFieldMemo() as FieldWork;
     const a = trafficSetup(request('fi-041')).plannings[0].onGrid;
     const b = trafficSetup(request('pt-025')).plannings[0].alone;
     planRoute(a, { now, fieldMemo: memo });

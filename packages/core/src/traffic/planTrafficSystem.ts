@@ -426,6 +426,7 @@ export function trafficResult(setup: TrafficSetup, onGrid: Plan[], alone?: Plan[
       source: traffic.referenceLine ? 'request' : 'planner',
     },
     lanes,
+    phasesPlanned: 1,
     operations,
     system: shares(prints, prepared),
   };
@@ -470,7 +471,23 @@ export function planTrafficSystem(
   }
   const { setup, onGrid } = bestPhase(candidates);
   const alone = setup.traffic.compareIndependent ? setup.plannings.map((p) => plan(p.alone)) : undefined;
-  return trafficResult(setup, onGrid, alone);
+  return { ...trafficResult(setup, onGrid, alone), phasesPlanned: candidates.length };
+}
+
+/**
+ * The comparison alone: each operation planned alone by `planner` (its own heading, offset and the
+ * request's headland; in the operations' order) and the union of their footprints, as
+ * `planTrafficSystem` reports it in `independent`.
+ */
+export function planIndependent(
+  request: TrafficSystemRequest,
+  planner: (request: PathPlanRequest) => Plan,
+): NonNullable<TrafficSystemResult['independent']> {
+  const setup = trafficSetup(request);
+  return independentResult(
+    setup,
+    setup.plannings.map((p) => planner(p.alone)),
+  );
 }
 
 /** `planTrafficSystem` with each planning handed to `planner` (a worker, a billed API call), one at a time. */
@@ -495,5 +512,5 @@ export async function planTrafficSystemAsync(
     alone = [];
     for (const p of setup.plannings) alone.push(await planner(p.alone));
   }
-  return trafficResult(setup, onGrid, alone);
+  return { ...trafficResult(setup, onGrid, alone), phasesPlanned: candidates.length };
 }
