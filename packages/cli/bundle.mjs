@@ -16,10 +16,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const outdir = join(here, 'bundle');
 const tmp = `${outdir}.${process.pid}.tmp`;
 await build({
-  // The machines benchmark forks its worker from beside the chunk that runs it (bundle/).
+  // The machines and traffic benchmarks fork their workers from beside the chunk that runs it (bundle/).
   entryPoints: {
     furrow: join(here, 'dist', 'index.js'),
     'bench-machines-worker': join(here, 'dist', 'commands', 'bench-machines-worker.js'),
+    'bench-traffic-worker': join(here, 'dist', 'commands', 'bench-traffic-worker.js'),
   },
   bundle: true,
   splitting: true,

@@ -13,6 +13,7 @@ import { variantReports } from './choice/choose.js';
 import { addViolationWarnings } from './output/violationWarnings.js';
 import { placeWarnings } from './warnings.js';
 import type { ProgressCallback } from './progress.js';
+import type { FieldMemo } from './choice/fieldMemo.js';
 import { addTimeLimitWarning, capCall, trackKilometres } from './clock.js';
 
 /**
@@ -24,6 +25,11 @@ export interface PlanRuntime {
   now?: () => number;
   /** Called as each stage starts (progress.ts): a plain callback, no I/O. */
   onProgress?: ProgressCallback;
+  /**
+   * Field-only work shared with other calls on the same field (choice/fieldMemo.ts; a traffic
+   * system's plannings): the plan is the same with or without it.
+   */
+  fieldMemo?: FieldMemo;
 }
 
 /** What the wall-clock cap cuts here (the `time-limit` warning). */
@@ -35,7 +41,14 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const kilometres = trackKilometres(settings.polygons, settings.machine.widthMeters);
   const cap = capCall(runtime.now, settings.routeOptions.maxOptimizerTimeSeconds, kilometres);
   const onProgress = runtime.onProgress;
-  const chosen = planVariants({ request, settings, cap, ...(onProgress ? { onProgress } : {}) });
+  const fieldMemo = runtime.fieldMemo;
+  const chosen = planVariants({
+    request,
+    settings,
+    cap,
+    ...(onProgress ? { onProgress } : {}),
+    ...(fieldMemo ? { fieldMemo } : {}),
+  });
   const plan = chosen.kept.plan(chosen.orderingMilliseconds);
   plan.choice = { variants: variantReports(chosen.tried, chosen.kept) };
   // past the call's cap the final check is cut (said in `time-limit`): the call keeps its limit

@@ -21,6 +21,7 @@ import { nonWorkingMeters } from '../metrics/computeMetrics.js';
 import { reportStage, type PlanStage, type ProgressCallback } from '../progress.js';
 import type { SafetyCap } from '../clock.js';
 import type { SharedWork } from '../sharedWork.js';
+import type { FieldMemo } from './fieldMemo.js';
 import type { Variant } from './variant.js';
 import { routedVariant, type RoutedVariant } from './routedVariant.js';
 import { routeFacts } from './facts.js';
@@ -32,6 +33,8 @@ export interface Call {
   readonly settings: PlanSettings;
   readonly cap: SafetyCap | undefined;
   readonly onProgress?: ProgressCallback;
+  /** Field-only work shared with other calls on the same field (choice/fieldMemo.ts). */
+  readonly fieldMemo?: FieldMemo;
 }
 
 /** A variant whose tracks showed that the turns need a deeper headland than it has: not routed. */

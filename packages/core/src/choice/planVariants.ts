@@ -19,6 +19,7 @@ import type { SharedWork } from '../sharedWork.js';
 import type { TurnHeadland } from '../tracks/widenHeadland.js';
 import type { StripMode } from '../tracks/planTracks.js';
 import { askedWork, createPlanCache, workFor, type PlanCache } from './cache.js';
+import { memoFor } from './fieldMemo.js';
 import { isRouted, planVariant, type Call, type PlannedVariant } from './planVariant.js';
 import type { RoutedVariant } from './routedVariant.js';
 import { bestOf } from './choose.js';
@@ -35,6 +36,8 @@ export interface Chosen {
 /** Plans the call's variants (each with `planOne`: the pipeline, or a test's stand-in) and keeps the best. */
 export function planVariants(call: Call, planOne: typeof planVariant = planVariant): Chosen {
   const cache = createPlanCache(call.settings.headlandPasses);
+  const memo = memoFor(call.fieldMemo, call.settings);
+  if (memo?.prepared) Object.assign(askedWork(cache), { prepared: memo.prepared, simple: memo.simple });
   const tried: PlannedVariant[] = [];
   const plan = (v: Variant, work: SharedWork): PlannedVariant => {
     const p = planOne(call, v, work, tried.length + 1);
@@ -50,6 +53,8 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
     orderingSpentMilliseconds: 0,
   };
   const first = plan(asked, askedWork(cache));
+  if (memo && !memo.prepared)
+    Object.assign(memo, { prepared: askedWork(cache).prepared, simple: askedWork(cache).simple });
   const headlandRound = isRouted(first)
     ? withOneHeading(call, first, askedWork(cache), plan)
     : headlandVariants(call, cache, first.replacedBy, plan);

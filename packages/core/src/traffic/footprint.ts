@@ -126,7 +126,8 @@ export function wheelFootprint(
     lanes.push(offsetPolyline(line, gaugeMeters / 2), offsetPolyline(line, -gaugeMeters / 2));
   }
   if (lanes.length === 0) return [];
-  return unionPolygons(bufferPolylines(lanes, tyreWidthMeters / 2, false, ARC_TOLERANCE_METERS));
+  // Clipper's offset unites what it buffers (its solution is one union, positive fill)
+  return bufferPolylines(lanes, tyreWidthMeters / 2, false, ARC_TOLERANCE_METERS);
 }
 
 /** Area of the union of footprints inside the field, m² (one footprint: already united, only cut). */

@@ -132,6 +132,11 @@ export interface TrafficSystemResult {
   referenceLine: { point: Position; headingDegrees: number; source: 'request' | 'planner' };
   /** Wheel-lane centre lines inside the field, lon/lat (the lanes every machine of the system drives). */
   lanes: Position[][];
+  /**
+   * The lanes' phases planned: 1, or more where the wider operations (the sprayer) were also planned on
+   * the reference line moved by whole base widths and the best kept (docs/traffic.md, "The lane grid").
+   */
+  phasesPlanned: number;
   operations: TrafficOperationPlan[];
   system: TrafficShares;
   /** The same operations each planned alone at its own best heading (random traffic). */
