@@ -1,6 +1,6 @@
 /**
  * A curved track cut a few centimetres past a vertex is cut at the vertex (route/connectContext.ts
- * CUT_SNAP_METERS): no stub that turns a whole chord's angle over its length.
+ * SNAP_TO_VERTEX_METERS, `poseNearVertex`): no stub that turns a whole chord's angle over its length.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -11,12 +11,12 @@ import type { FieldGeometry } from '../types.js';
 import type { Piece } from '../turns/path.js';
 import { pulledBackEnd, pushedInStart } from './connectContext.js';
 
-/** A left-turning polyline: chords 1 m long, each 6.5° left of the one before, from heading 0. */
-function arc(n: number): Float64Array {
+/** A left-turning polyline: chords `chordMeters` long (1 m), each 6.5° left of the one before, from heading 0. */
+function arc(n: number, chordMeters = 1): Float64Array {
   const xy = [0, 0];
   let h = 0;
   for (let i = 0; i < n; i++) {
-    xy.push(xy[xy.length - 2] + Math.cos(h), xy[xy.length - 1] + Math.sin(h));
+    xy.push(xy[xy.length - 2] + chordMeters * Math.cos(h), xy[xy.length - 1] + chordMeters * Math.sin(h));
     h += (6.5 * Math.PI) / 180;
   }
   return Float64Array.from(xy);
@@ -40,8 +40,10 @@ describe('curved track cuts', () => {
   });
 
   it('an end pulled back to the middle of a chord stays there', () => {
-    const p = pulledBackEnd(track(xy), 4.5);
-    expect(Math.hypot(p.x - xy[10], p.y - xy[11])).toBeCloseTo(0.5, 6);
+    // chords 2 m long: pulled back 9 m ends 1 m past vertex 5, on chord 5
+    const long = arc(10, 2);
+    const p = pulledBackEnd(track(long), 9);
+    expect(Math.hypot(p.x - long[10], p.y - long[11])).toBeCloseTo(1, 6);
     expect(deg(p.headingRadians)).toBeCloseTo(5 * 6.5, 6);
   });
 
