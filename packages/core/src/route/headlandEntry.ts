@@ -129,9 +129,9 @@ function enterHeadlandRound(
   const leavableAt = (s: number, dir: 1 | -1, pose: Pose): boolean =>
     loopSideFits(loop, { s, pose }, dir, 'leave', R, rateLimitOf(ctx)) && leavable(pose);
   // Shut in (a forward path inside the field, searched to its end, reaches neither open ground nor 150 m away):
-  // no junction of the pass is in reach inside the field, since a pass joined would take the machine round
-  // the field. Only a transport leg may get it out.
-  const inside = ctx.turnOptions.reverseAllowed || !shutInAt(from, ctx);
+  // no junction of a pass that runs further than that is in reach inside the field, since the pass joined would
+  // take the machine there. Only a transport leg may get it out.
+  const inside = ctx.turnOptions.reverseAllowed || !reachesBeyond(loop, from, PASS_EXIT_METERS) || !shutInAt(from, ctx);
   // A headland pass is a working piece: join it on a straight stretch (no corner within a meter
   // of the junction) where one is in reach, anywhere smooth enough otherwise.
   for (const longEdgesOnly of inside ? [true, false] : []) {
@@ -182,6 +182,18 @@ function enterHeadlandRound(
 
 /** Expansions of the search that finds a machine shut in (`shutIn`): a pocket's whole ground is searched within it. */
 const SHUT_IN_EXPANSIONS = 600;
+
+/** Whether some point of the loop lies more than `meters` from `from`. */
+function reachesBeyond(loop: LoopPath, from: Pose, meters: number): boolean {
+  const xy = loop.xy,
+    m2 = meters * meters;
+  for (let i = 0; i < xy.length; i += 2) {
+    const dx = xy[i] - from.x,
+      dy = xy[i + 1] - from.y;
+    if (dx * dx + dy * dy > m2) return true;
+  }
+  return false;
+}
 
 /** Whether the machine at `from` is shut in (see `shutIn`), by region, radius and pose. */
 function shutInAt(from: Pose, ctx: RouteContext): boolean {

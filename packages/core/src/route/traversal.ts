@@ -233,11 +233,9 @@ export function ontoLoop(
     const j = junctionOnLoop(loop, s0 + (reverseSearch ? -dir : dir) * k * step, dir, role);
     if (j.s === last || (longEdgesOnly && !j.onLongEdge)) continue;
     last = j.s;
-    if (!loopSideFits(loop, j, dir, role, R, rateLimitOf(ctx))) continue;
-    // the manoeuvre first: most junctions are not reached by one, and `accept` may be a search of its own
+    if (!loopSideFits(loop, j, dir, role, R, rateLimitOf(ctx)) || (accept && !accept(j))) continue;
     const c = reverseSearch ? tryDirect(j.pose, from, ctx, 4, true) : tryDirect(from, j.pose, ctx, 4, true);
-    if (c && junctionFits(loop, j.s, dir, role, c.xy, R, rateLimitOf(ctx)) && (!accept || accept(j)))
-      return { conn: c, s: j.s };
+    if (c && junctionFits(loop, j.s, dir, role, c.xy, R, rateLimitOf(ctx))) return { conn: c, s: j.s };
   }
   return undefined;
 }
