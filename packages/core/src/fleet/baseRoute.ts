@@ -121,7 +121,23 @@ function partOf(
   for (let i = from; i <= to; i++) coordinates.push(coords[i]);
   if (endXY) coordinates.push(frame.toLonLat(endXY[0], endXY[1]));
   const xy = new Float64Array(pts);
-  const segment = { ...piece.segment, coordinates };
+  const segment: RouteSegment = { ...piece.segment, coordinates };
+  // Sections per point go with the points: a cut point takes the values of the point before it.
+  const perPoint = (v: number[]): number[] => {
+    const out = [v[from - 1]];
+    for (let i = from; i <= to; i++) out.push(v[i]);
+    if (endXY) out.push(v[to]);
+    return out;
+  };
+  const ws = piece.segment.activeWidthsMeters as number[] | undefined,
+    os = piece.segment.activeOffsetsMeters as number[] | undefined;
+  if (Array.isArray(ws) && Array.isArray(os) && ws.length === coords.length && os.length === coords.length) {
+    segment.activeWidthsMeters = perPoint(ws);
+    segment.activeOffsetsMeters = perPoint(os);
+  } else {
+    delete segment.activeWidthsMeters;
+    delete segment.activeOffsetsMeters;
+  }
   const passId = `${piece.passId}:${part}`;
   return { ...piece, segment, xy, lengthMeters: polylineLength(xy), part, passId, box: boxOf(xy) };
 }
@@ -154,8 +170,17 @@ function reversedXY(xy: Float64Array): Float64Array {
   return out;
 }
 
-function reversedSegment(s: RouteSegment): RouteSegment {
-  return { ...s, coordinates: [...s.coordinates].reverse() };
+/**
+ * A segment driven the other way: its points in reverse order, and its sections (a centre-line pass's active
+ * widths and offsets per point) with them, the offsets mirrored (+ is left of the direction of travel).
+ */
+export function reversedSegment(s: RouteSegment): RouteSegment {
+  const out: RouteSegment = { ...s, coordinates: [...s.coordinates].reverse() };
+  const ws = s.activeWidthsMeters,
+    os = s.activeOffsetsMeters;
+  if (Array.isArray(ws)) out.activeWidthsMeters = [...(ws as number[])].reverse();
+  if (Array.isArray(os)) out.activeOffsetsMeters = (os as number[]).map((o) => -o || 0).reverse();
+  return out;
 }
 
 export function boxOf(xy: ArrayLike<number>): [number, number, number, number] {
