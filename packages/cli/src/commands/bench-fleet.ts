@@ -18,7 +18,15 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { checkPlan, coverageDeviation, planFleet, planRoute, splitField } from '@furrow/core';
+import {
+  checkPlan,
+  contiguousSplitPlans,
+  contiguousSplitSeconds,
+  coverageDeviation,
+  planFleet,
+  planRoute,
+  validateFleet,
+} from '@furrow/core';
 import type { FleetMachineInput, FleetPlan, PathPlanRequest, Plan } from '@furrow/core';
 import { readBoundary } from '@furrow/format-geojson';
 import { checkFleet } from './fleet-check.js';
@@ -44,6 +52,10 @@ export interface FleetResult {
   lowerBoundSeconds: number;
   workLowerBoundSeconds: number;
   baselineSeconds: number;
+  /** The candidate planFleet kept (`shared-route` or `contiguous-split`). */
+  chosen?: string;
+  /** The split timed together with waits (planFleet's candidate), seconds. */
+  splitScheduledSeconds?: number;
   cpuSeconds: number;
   conflicts: number;
   otherFaults: number;
@@ -87,20 +99,17 @@ function cpu<T>(f: () => T): { value: T; seconds: number } {
 }
 
 /**
- * The contiguous split: strips of equal work (area ∝ width × speed), each planned alone; the slowest strip's
- * time.
+ * The contiguous split (core's contiguousSplitPlans: strips of equal work, area ∝ width × speed, each planned alone
+ * at the single plan's heading); the slowest strip's time. planFleet reports it (`fleet.contiguousSplitSeconds`,
+ * the same code, the same plans): this is for a plan that does not.
  */
 export function contiguousSplit(request: PathPlanRequest, headingDegrees: number, fleet: FleetMachineInput[]): number {
-  const weights = fleet.map((m) => m.widthMeters * (m.workingSpeedMetersPerSecond ?? 2.5));
-  const strips = splitField(request, headingDegrees, weights);
-  let worst = 0;
-  strips.forEach((field, i) => {
-    const { id: _id, startPoint: _s, ...machine } = fleet[i];
-    const tracks = { preferredDirectionDegrees: headingDegrees };
-    const plan = planRoute({ ...request, field, machine, tracks }, FROZEN);
-    worst = Math.max(worst, plan.metrics.timeSeconds);
-  });
-  return worst;
+  const { machine: _m, ...rest } = request;
+  const fleetRequest = { ...rest, fleet };
+  const plans = contiguousSplitPlans(fleetRequest, validateFleet(fleetRequest), headingDegrees, (r) =>
+    planRoute(r, FROZEN),
+  );
+  return contiguousSplitSeconds(plans);
 }
 
 function judge(request: PathPlanRequest, single: Plan, plan: FleetPlan, fleet: FleetMachineInput[]) {
@@ -155,7 +164,7 @@ export function measureField(
       const { machine: _m, ...rest } = request;
       const run = cpu(() => planFleet({ ...rest, field: fresh(), fleet }, FROZEN));
       const p = run.value;
-      const baseline = contiguousSplit(request, single.value.heading.degrees, fleet);
+      const baseline = p.fleet.contiguousSplitSeconds ?? contiguousSplit(request, single.value.heading.degrees, fleet);
       row.fleets.push({
         name,
         machines: fleet.length,
@@ -163,6 +172,9 @@ export function measureField(
         lowerBoundSeconds: p.fleet.lowerBoundSeconds,
         workLowerBoundSeconds: p.fleet.workLowerBoundSeconds,
         baselineSeconds: baseline,
+        chosen: p.fleet.search.chosen,
+        splitScheduledSeconds: p.fleet.search.candidates.find((c) => c.algorithm === 'contiguous-split')
+          ?.makespanSeconds,
         cpuSeconds: run.seconds,
         waits: p.machines.reduce((s, m) => s + m.waits.length, 0),
         waitSeconds: p.fleet.waitSeconds,

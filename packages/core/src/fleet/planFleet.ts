@@ -15,12 +15,21 @@ import type { PlanRuntime } from '../plan.js';
 import type { Plan, PlanWarning } from '../types.js';
 import { FURROW_VERSION } from '../version.js';
 import { readBaseRoute } from './baseRoute.js';
+import type { BaseRoute } from './baseRoute.js';
+import { contiguousSplitPlans, contiguousSplitSeconds } from './contiguousSplit.js';
+import type { LocalField } from '../geometry/prepareField.js';
+import type { ScheduleSettings } from './schedule.js';
+import type { SearchResult } from './search.js';
+import { beats, UNDRIVABLE_JOIN_SECONDS, unworkedSeconds } from '../objective.js';
+import { UNDRIVABLE_WARNINGS } from '../tracks/routeFaults.js';
+import { PlanError } from '../errors.js';
+import type { PathPlanRequest } from '../types.js';
 import { machinePlan } from './machinePlans.js';
 import { searchLayout } from './search.js';
 import type { FleetGroup } from './search.js';
 import { pieceSeconds } from './timing.js';
 import { blockSums, shareSeconds } from './partition.js';
-import type { FleetMachineInput, FleetPlan, FleetRequest, FleetSummary } from './types.js';
+import type { FleetMachineInput, FleetMachinePlan, FleetPlan, FleetRequest, FleetSummary } from './types.js';
 import { machineRequest, validateFleet } from './validateFleet.js';
 import { planWidthRegions } from './widthRegions.js';
 
@@ -92,6 +101,102 @@ export function makespanLowerBounds(
   return { workSeconds: work, routeSeconds: Math.max(work, route) };
 }
 
+/** One way of planning the fleet, timed and laid out, with the objective it is judged by. */
+interface Candidate {
+  name: FleetSummary['search']['chosen'];
+  plans: Plan[];
+  groups: FleetGroup[];
+  found: SearchResult;
+  out: FleetMachinePlan[];
+  makespanSeconds: number;
+  uncoveredRatio: number;
+  objectiveSeconds: number;
+}
+
+interface FleetContext {
+  request: FleetRequest;
+  machines: ResolvedMachine[];
+  classes: number[][];
+  prepared: LocalField;
+  settings: ScheduleSettings;
+}
+
+/**
+ * The fleet's objective (objective.ts, with the makespan for the machine time): the makespan, the unworked ground
+ * priced as the time to come back and work it at the fleet's combined rate, and an hour per join nothing drivable
+ * fits.
+ */
+export function fleetObjectiveSeconds(
+  makespanSeconds: number,
+  uncoveredSquareMeters: number,
+  machines: readonly ResolvedMachine[],
+  warnings: readonly { code: string }[],
+): number {
+  const rate = machines.reduce((s, m) => s + m.widthMeters * m.workingSpeedMetersPerSecond, 0);
+  // The combined rate as one machine of width `rate` m at 1 m/s: the same m² per second.
+  const fleetMachine = { widthMeters: rate, workingSpeedMetersPerSecond: 1 };
+  const undrivable = warnings.filter((w) => UNDRIVABLE_WARNINGS.has(w.code)).length;
+  return (
+    makespanSeconds +
+    unworkedSeconds(uncoveredSquareMeters, { ...fleetMachine, ...ZERO_RATES }) +
+    undrivable * UNDRIVABLE_JOIN_SECONDS
+  );
+}
+
+const ZERO_RATES = { turningSpeedMetersPerSecond: 1, transportSpeedMetersPerSecond: 1, cuspStopSeconds: 0 };
+
+/** Lays a candidate's routes out among the machines (search.ts), times them and judges the whole. */
+function evaluateCandidate(ctx: FleetContext, name: Candidate['name'], plans: Plan[], groups: FleetGroup[]): Candidate {
+  const { request, machines, classes, prepared } = ctx;
+  const found = searchLayout(groups, machines, ctx.settings);
+  const ids = request.fleet.map((m) => m.id);
+  const out = machines.map((machine, index) =>
+    machinePlan({
+      index,
+      input: request.fleet[index],
+      machine,
+      pieces: found.best.pieces[index],
+      seconds: pieceSeconds(found.best.pieces[index], machine),
+      timetable: found.best.timetable,
+      prepared,
+      base: baseFor(name, plans, classes, index),
+      ids,
+    }),
+  );
+  const makespanSeconds = Math.max(0, ...out.map((m) => m.finishSeconds));
+  const uncoveredRatio =
+    name === 'shared-route' && plans.length === 1 ? plans[0].metrics.uncoveredRatio : unionUncovered(out);
+  const warnings = plans.flatMap((p) => p.warnings);
+  const objectiveSeconds = fleetObjectiveSeconds(
+    makespanSeconds,
+    uncoveredRatio * prepared.fieldAreaSquareMeters,
+    machines,
+    warnings,
+  );
+  return { name, plans, groups, found, out, makespanSeconds, uncoveredRatio, objectiveSeconds };
+}
+
+/** The plan a machine's output takes its heading and boundary from. */
+function baseFor(name: Candidate['name'], plans: Plan[], classes: number[][], index: number): Plan {
+  if (name === 'contiguous-split') return plans[index];
+  if (name === 'narrowest-class') return plans[0];
+  return plans[classes.findIndex((c) => c.includes(index))];
+}
+
+/** Whether candidate `a` beats `b`: fewer conflicts no wait could clear, then the objective (a tie keeps `b`). */
+function candidateBeats(a: Candidate, b: Candidate): boolean {
+  const ua = a.found.best.timetable.unresolved,
+    ub = b.found.best.timetable.unresolved;
+  if (ua !== ub) return ua < ub;
+  return beats(a.objectiveSeconds, b.objectiveSeconds);
+}
+
+/** The route read into blocks, headland passes in a few parts per machine's share of it. */
+function baseOf(plan: Plan, ctx: FleetContext, baseIndex: number, machineCount: number): BaseRoute {
+  const partMeters = Math.max(MIN_PART_METERS, plan.metrics.distanceMeters / (PARTS_PER_SHARE * machineCount));
+  return readBaseRoute(plan, ctx.prepared.frame, baseIndex, partMeters);
+}
+
 /** Plans several machines in one field. Synchronous and deterministic; throws `PlanError` on bad input. */
 export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): FleetPlan {
   const machines = validateFleet(request);
@@ -99,50 +204,81 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   const classes = widthClasses(machines);
   const fieldRequest = machineRequest(request, classMachine(fleet, classes[0]));
   const prepared = prepareField(normalizeRequest(fieldRequest));
-  const plans: Plan[] =
-    classes.length === 1
-      ? [planRoute(fieldRequest, runtime)]
-      : planWidthRegions(
-          request,
-          classes,
-          machines,
-          (r) => planRoute(r, runtime),
-          (m) => classMachine(fleet, m),
-        );
-  // Headland passes in parts, so that a share may end inside one: a few parts per machine's share of the route.
-  const bases = plans.map((p, i) =>
-    readBaseRoute(
-      p,
-      prepared.frame,
-      i,
-      Math.max(MIN_PART_METERS, p.metrics.distanceMeters / (PARTS_PER_SHARE * classes[i].length)),
-    ),
-  );
-  const groups: FleetGroup[] = bases.map((base, i) => ({ base, machines: classes[i] }));
   const safetyMeters = request.safetyDistanceMeters ?? Math.max(...machines.map((m) => m.widthMeters));
   const maxSpeed = Math.max(
     ...machines.map((m) => Math.max(m.workingSpeedMetersPerSecond, m.turningSpeedMetersPerSecond)),
   );
-  const found = searchLayout(groups, machines, { safetyMeters, maxSpeedMetersPerSecond: maxSpeed });
+  const ctx: FleetContext = {
+    request,
+    machines,
+    classes,
+    prepared,
+    settings: { safetyMeters, maxSpeedMetersPerSecond: maxSpeed },
+  };
+  const plan = (r: PathPlanRequest): Plan => planRoute(r, runtime);
+  const regions =
+    classes.length === 1
+      ? undefined
+      : planWidthRegions(request, classes, machines, plan, (m) => classMachine(fleet, m));
+  const plans: Plan[] = regions ? regions.strips : [plan(fieldRequest)];
+  const groups: FleetGroup[] = plans.map((p, i) => ({
+    base: baseOf(p, ctx, i, classes[i].length),
+    machines: classes[i],
+  }));
+  const shared = evaluateCandidate(ctx, 'shared-route', plans, groups);
+  let chosen = shared;
+  const split = splitCandidate(ctx, plans[0].heading.degrees, plan);
+  if (split && candidateBeats(split, chosen)) chosen = split;
+  // Several widths: the narrowest class alone on the whole field's route (the single plan's coverage).
+  const narrow = regions
+    ? evaluateCandidate(
+        ctx,
+        'narrowest-class',
+        [regions.whole],
+        [{ base: baseOf(regions.whole, ctx, 0, classes[0].length), machines: classes[0] }],
+      )
+    : undefined;
+  if (narrow && candidateBeats(narrow, chosen)) chosen = narrow;
+  return fleetPlanOf(ctx, chosen, shared, split, narrow);
+}
+
+/** The contiguous split as a candidate: one strip per machine, each its own route; undefined if a strip fails. */
+function splitCandidate(
+  ctx: FleetContext,
+  headingDegrees: number,
+  plan: (r: PathPlanRequest) => Plan,
+): (Candidate & { aloneSeconds: number }) | undefined {
+  if (ctx.machines.length < 2) return undefined;
+  let plans: Plan[];
+  try {
+    plans = contiguousSplitPlans(ctx.request, ctx.machines, headingDegrees, plan);
+  } catch (e) {
+    // A strip the planner cannot plan (a sliver): no such candidate (the shared route stands).
+    if (e instanceof PlanError) return undefined;
+    throw e;
+  }
+  const groups: FleetGroup[] = plans.map((p, i) => ({ base: baseOf(p, ctx, i, 1), machines: [i] }));
+  return { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups), aloneSeconds: contiguousSplitSeconds(plans) };
+}
+
+/** The plan of the chosen candidate, with both candidates' figures and the bounds. */
+function fleetPlanOf(
+  ctx: FleetContext,
+  chosen: Candidate,
+  shared: Candidate,
+  split: (Candidate & { aloneSeconds: number }) | undefined,
+  narrow: Candidate | undefined,
+): FleetPlan {
+  const { machines } = ctx;
+  const { out, plans, found } = chosen;
   const { timetable } = found.best;
-  const ids = fleet.map((m) => m.id);
-  const out = machines.map((machine, index) =>
-    machinePlan({
-      index,
-      input: fleet[index],
-      machine,
-      pieces: found.best.pieces[index],
-      seconds: pieceSeconds(found.best.pieces[index], machine),
-      timetable,
-      prepared,
-      base: plans[classes.findIndex((c) => c.includes(index))],
-      ids,
-    }),
-  );
-  const makespan = Math.max(0, ...out.map((m) => m.finishSeconds));
-  const bounds = makespanLowerBounds(groups, machines);
+  const safetyMeters = ctx.settings.safetyMeters;
+  const makespan = chosen.makespanSeconds;
+  const bounds = makespanLowerBounds(shared.groups, machines);
   // Several width classes plan several routes (one per strip): the bound on a split of one route says nothing there.
-  const lowerBound = groups.length === 1 ? bounds.routeSeconds : bounds.workSeconds;
+  // The split's strips are routes of their own: no plan of either kind is shorter than the smaller bound.
+  const sharedBound = shared.groups.length === 1 ? bounds.routeSeconds : bounds.workSeconds;
+  const lowerBound = Math.max(bounds.workSeconds, split ? Math.min(sharedBound, split.aloneSeconds) : sharedBound);
   const warnings: PlanWarning[] = plans.flatMap((p) => p.warnings);
   if (timetable.unresolved > 0)
     warnings.push({
@@ -155,6 +291,12 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   for (const m of out)
     if (m.route.length === 0)
       warnings.push({ code: 'fleet-idle', feature: 'fleet', message: `machine ${m.machineId} has no pass to work` });
+  const figures = (c: Candidate) => ({
+    algorithm: c.name,
+    makespanSeconds: r2(c.makespanSeconds),
+    objectiveSeconds: r2(c.objectiveSeconds),
+    unresolved: c.found.best.timetable.unresolved,
+  });
   const summary: FleetSummary = {
     machineCount: machines.length,
     makespanSeconds: makespan,
@@ -165,11 +307,13 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
     workLowerBoundSeconds: r2(bounds.workSeconds),
     workGapRatio: bounds.workSeconds > 0 ? Math.round((makespan / bounds.workSeconds - 1) * 1e4) / 1e4 : 0,
     safetyDistanceMeters: safetyMeters,
-    singleMachineTimeSeconds: plans[0].metrics.timeSeconds,
-    uncoveredRatio: plans.length === 1 ? plans[0].metrics.uncoveredRatio : unionUncovered(out),
+    singleMachineTimeSeconds: shared.plans[0].metrics.timeSeconds,
+    uncoveredRatio: chosen.uncoveredRatio,
+    ...(split ? { contiguousSplitSeconds: r2(split.aloneSeconds) } : {}),
     search: {
-      algorithm: String((plans[0].routeOptions as { algorithm?: string } | undefined)?.algorithm ?? 'optimized'),
-      candidates: [],
+      algorithm: String((shared.plans[0].routeOptions as { algorithm?: string } | undefined)?.algorithm ?? 'optimized'),
+      chosen: chosen.name,
+      candidates: [shared, ...(split ? [split] : []), ...(narrow ? [narrow] : [])].map(figures),
       moves: found.moves,
     },
   };
@@ -177,8 +321,8 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
     version: FURROW_VERSION,
     fleet: summary,
     machines: out,
-    boundary: plans[0].boundary,
-    heading: plans[0].heading,
+    boundary: shared.plans[0].boundary,
+    heading: shared.plans[0].heading,
     warnings,
   };
 }

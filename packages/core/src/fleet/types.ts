@@ -76,8 +76,24 @@ export interface FleetSummary {
   singleMachineTimeSeconds: number;
   /** Coverage of the union of the machines' passes (the same passes as the single plans'). */
   uncoveredRatio: number;
-  /** Which route each share was cut from, and the search's work. */
-  search: { algorithm: string; candidates: { algorithm: string; makespanSeconds: number }[]; moves: number };
+  /**
+   * The contiguous split's makespan with no machine waiting (one strip per machine of equal work, each planned
+   * alone: its slowest strip's time), seconds; absent for one machine or when a strip cannot be planned.
+   */
+  contiguousSplitSeconds?: number;
+  /**
+   * The candidates planned and the one kept (`chosen`): `shared-route` (the single route shared out) and
+   * `contiguous-split` (its strips timed together, waits included) and, for several widths, `narrowest-class` (the
+   * whole field's route for the narrowest class, shared among that class alone: the wider machines idle), judged by unresolved conflicts, then the
+   * fleet's objective (makespan + unworked ground priced as objective.ts prices it at the fleet's combined rate);
+   * a tie keeps the shared route. `algorithm`: the single route's; `moves`: the kept candidate's search moves.
+   */
+  search: {
+    algorithm: string;
+    chosen: 'shared-route' | 'contiguous-split' | 'narrowest-class';
+    candidates: { algorithm: string; makespanSeconds: number; objectiveSeconds: number; unresolved: number }[];
+    moves: number;
+  };
 }
 
 export interface FleetPlan {
