@@ -56,6 +56,11 @@ export interface FleetResult {
   chosen?: string;
   /** The split timed together with waits (planFleet's candidate), seconds. */
   splitScheduledSeconds?: number;
+  /** The fleet objective of the plan, and of the split alone (raw makespan + its unworked ground), seconds. */
+  objectiveSeconds?: number;
+  splitObjectiveSeconds?: number;
+  /** Machines given nothing to work (not checked by checkPlan). */
+  idleMachines?: number;
   cpuSeconds: number;
   conflicts: number;
   otherFaults: number;
@@ -112,15 +117,27 @@ export function contiguousSplit(request: PathPlanRequest, headingDegrees: number
   return contiguousSplitSeconds(plans);
 }
 
+/** The share of the workable area a route's passes cover, as checkPlan measures it (core's coverageDeviation). */
+function coveredShare(request: PathPlanRequest, plan: Plan): number {
+  // Against a reported coverage of nothing, the deviation is the covered share itself.
+  return coverageDeviation(request, { ...plan, metrics: { ...plan.metrics, uncoveredRatio: 1 } });
+}
+
 function judge(request: PathPlanRequest, single: Plan, plan: FleetPlan, fleet: FleetMachineInput[]) {
   const check = checkFleet(plan.machines, plan.fleet.safetyDistanceMeters);
-  let checkPlanFaults = 0;
+  let checkPlanFaults = 0,
+    idle = 0;
   for (const m of plan.machines) {
+    // A machine with nothing to work (warned `fleet-idle`) has no route to check.
+    if (m.route.length === 0) {
+      idle++;
+      continue;
+    }
     const spec = fleet.find((f) => f.id === m.machineId)!;
     checkPlanFaults += checkPlan({ ...request, machine: { widthMeters: spec.widthMeters, turnRadiusMeters: R } }, m)
       .violations.length;
   }
-  // The machines' passes together, measured against the single plan's coverage.
+  // The machines' passes together, measured against the single plan's passes, both as checkPlan measures them.
   const union = {
     ...single,
     route: plan.machines.flatMap((m) =>
@@ -133,7 +150,31 @@ function judge(request: PathPlanRequest, single: Plan, plan: FleetPlan, fleet: F
     conflicts: check.conflicts,
     otherFaults: check.faults.length - check.conflicts,
     checkPlanFaults,
-    coverageDelta: coverageDeviation(request, union),
+    idleMachines: idle,
+    // > 0: the fleet leaves more unworked than the single plan.
+    coverageDelta: coveredShare(request, single) - coveredShare(request, union),
+  };
+}
+
+/**
+ * The fleet objective (core's fleetObjectiveSeconds: makespan + unworked ground priced at the fleet's rate) of the
+ * plan, and of the contiguous split with its strips alone (its raw makespan and its coverage, from the candidate).
+ */
+function objectives(plan: FleetPlan): { planSeconds: number; splitSeconds?: number } {
+  const of = (name: string) => plan.fleet.search.candidates.find((c) => c.algorithm === name);
+  const chosen = of(plan.fleet.search.chosen)!;
+  const split = of('contiguous-split');
+  const alone = plan.fleet.contiguousSplitSeconds;
+  return {
+    planSeconds: chosen.objectiveSeconds,
+    ...(split && alone !== undefined ? { splitSeconds: split.objectiveSeconds - split.makespanSeconds + alone } : {}),
+  };
+}
+
+function objectiveFields(o: { planSeconds: number; splitSeconds?: number }) {
+  return {
+    objectiveSeconds: o.planSeconds,
+    ...(o.splitSeconds !== undefined ? { splitObjectiveSeconds: o.splitSeconds } : {}),
   };
 }
 
@@ -173,6 +214,7 @@ export function measureField(
         workLowerBoundSeconds: p.fleet.workLowerBoundSeconds,
         baselineSeconds: baseline,
         chosen: p.fleet.search.chosen,
+        ...objectiveFields(objectives(p)),
         splitScheduledSeconds: p.fleet.search.candidates.find((c) => c.algorithm === 'contiguous-split')
           ?.makespanSeconds,
         cpuSeconds: run.seconds,

@@ -60,7 +60,7 @@ export function readBaseRoute(plan: Plan, frame: LocalFrame, baseIndex: number, 
         piece.passId = `${key}:${n}`;
         if (segment.type === 'Track') piece.passKey = key;
       }
-      return segment.type === 'Track' || !working ? [piece] : cutPass(piece, partMeters, frame);
+      return !working ? [piece] : cutPass(piece, partMeters, frame);
     })
     .flat();
   const blocks: number[] = [];
@@ -73,7 +73,10 @@ export function readBaseRoute(plan: Plan, frame: LocalFrame, baseIndex: number, 
 /** A cut sits inside a straight edge at least this far from its ends (never near a corner of the pass), meters. */
 const CUT_CLEAR_METERS = 5;
 
-/** A headland pass in parts of about `partMeters`, each cut inside a straight edge (no kink where two parts meet). */
+/**
+ * A working pass in parts of about `partMeters`, each cut inside a straight edge at least CUT_CLEAR_METERS from its
+ * ends (no kink where two parts meet); a long straight edge (a track) may take several cuts.
+ */
 function cutPass(piece: BasePiece, partMeters: number, frame: LocalFrame): BasePiece[] {
   const parts = Math.ceil(piece.lengthMeters / partMeters);
   if (!(parts > 1) || !Number.isFinite(parts)) return [piece];
@@ -82,13 +85,16 @@ function cutPass(piece: BasePiece, partMeters: number, frame: LocalFrame): BaseP
   const out: BasePiece[] = [];
   let startXY: number[] = [xy[0], xy[1]],
     startIndex = 1,
-    done = 0;
-  for (let i = 1; i < n && out.length < parts - 1; i++) {
+    done = 0,
+    lastCut = -Infinity;
+  for (let i = 1; i < n; i++) {
     const l = Math.hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);
-    const target = ((out.length + 1) * piece.lengthMeters) / parts;
-    if (done + l >= target && l >= 2 * CUT_CLEAR_METERS && i < n - 1) {
-      const clear = CUT_CLEAR_METERS / l;
-      const u = Math.min(1 - clear, Math.max(clear, (target - done) / l));
+    for (let j = out.length + 1; j < parts && l >= 2 * CUT_CLEAR_METERS; j++) {
+      const target = (j * piece.lengthMeters) / parts;
+      if (target > done + l) break;
+      const at = Math.min(done + l - CUT_CLEAR_METERS, Math.max(done + CUT_CLEAR_METERS, target));
+      if (at < lastCut + CUT_CLEAR_METERS) continue;
+      const u = (at - done) / l;
       const cut = [
         xy[2 * i - 2] + (xy[2 * i] - xy[2 * i - 2]) * u,
         xy[2 * i - 1] + (xy[2 * i + 1] - xy[2 * i - 1]) * u,
@@ -96,6 +102,7 @@ function cutPass(piece: BasePiece, partMeters: number, frame: LocalFrame): BaseP
       out.push(partOf(piece, startXY, startIndex, i - 1, cut, frame, out.length));
       startXY = cut;
       startIndex = i;
+      lastCut = at;
     }
     done += l;
   }

@@ -36,7 +36,7 @@ import { planWidthRegions } from './widthRegions.js';
 /** Headland passes are cut in parts no shorter than this, meters… */
 const MIN_PART_METERS = 30;
 /** …and no longer than a machine's share of the route ÷ this. */
-const PARTS_PER_SHARE = 16;
+const PARTS_PER_SHARE = 64;
 
 /** The machine a width class's route is planned for: the class's tightest limits. */
 export function classMachine(fleet: readonly FleetMachineInput[], members: readonly number[]): FleetMachineInput {
@@ -111,6 +111,8 @@ interface Candidate {
   makespanSeconds: number;
   uncoveredRatio: number;
   objectiveSeconds: number;
+  /** The contiguous split's slowest strip alone (no waits), seconds. */
+  aloneSeconds?: number;
 }
 
 interface FleetContext {
@@ -183,8 +185,19 @@ function baseFor(name: Candidate['name'], plans: Plan[], classes: number[][], in
   return plans[classes.findIndex((c) => c.includes(index))];
 }
 
-/** Whether candidate `a` beats `b`: fewer conflicts no wait could clear, then the objective (a tie keeps `b`). */
-function candidateBeats(a: Candidate, b: Candidate): boolean {
+/**
+ * A fleet keeps the single route's coverage: a candidate leaving more than this share of the field more unworked
+ * than the shared route (the single plan's passes, for one width) is not weighed, whatever its makespan (issue 41:
+ * the machines' coverage together within 0.2 point of the single-machine plan's).
+ */
+export const FLEET_COVERAGE_TOLERANCE = 0.002;
+
+/**
+ * Whether candidate `a` beats `b`: a candidate off the shared route's coverage by more than the tolerance never
+ * does; then fewer conflicts no wait could clear, then the objective (a tie keeps `b`).
+ */
+function candidateBeats(a: Candidate, b: Candidate, shared: Candidate): boolean {
+  if (a.uncoveredRatio > shared.uncoveredRatio + FLEET_COVERAGE_TOLERANCE) return false;
   const ua = a.found.best.timetable.unresolved,
     ub = b.found.best.timetable.unresolved;
   if (ua !== ub) return ua < ub;
@@ -228,7 +241,7 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   const shared = evaluateCandidate(ctx, 'shared-route', plans, groups);
   let chosen = shared;
   const split = splitCandidate(ctx, plans[0].heading.degrees, plan);
-  if (split && candidateBeats(split, chosen)) chosen = split;
+  if (split && candidateBeats(split, chosen, shared)) chosen = split;
   // Several widths: the narrowest class alone on the whole field's route (the single plan's coverage).
   const narrow = regions
     ? evaluateCandidate(
@@ -238,7 +251,7 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
         [{ base: baseOf(regions.whole, ctx, 0, classes[0].length), machines: classes[0] }],
       )
     : undefined;
-  if (narrow && candidateBeats(narrow, chosen)) chosen = narrow;
+  if (narrow && candidateBeats(narrow, chosen, shared)) chosen = narrow;
   return fleetPlanOf(ctx, chosen, shared, split, narrow);
 }
 
@@ -247,7 +260,7 @@ function splitCandidate(
   ctx: FleetContext,
   headingDegrees: number,
   plan: (r: PathPlanRequest) => Plan,
-): (Candidate & { aloneSeconds: number }) | undefined {
+): Candidate | undefined {
   if (ctx.machines.length < 2) return undefined;
   let plans: Plan[];
   try {
@@ -261,12 +274,34 @@ function splitCandidate(
   return { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups), aloneSeconds: contiguousSplitSeconds(plans) };
 }
 
+/**
+ * Lower bounds over every candidate weighed (each true of its kind of plan; the smallest is true of all): `work`,
+ * the candidate's working passes at the fleet's combined rate or its longest pass; `route`, for the shared route
+ * the bound on any split of it (makespanLowerBounds; several widths: the work bound), for the contiguous split its
+ * slowest strip alone (no waits), never under the work bound.
+ */
+function candidateBounds(
+  candidates: readonly (Candidate | undefined)[],
+  machines: readonly ResolvedMachine[],
+): { workSeconds: number; routeSeconds: number } {
+  let work = Infinity,
+    route = Infinity;
+  for (const c of candidates) {
+    if (!c) continue;
+    const b = makespanLowerBounds(c.groups, machines);
+    work = Math.min(work, b.workSeconds);
+    if (c.name === 'contiguous-split') route = Math.min(route, Math.max(b.workSeconds, c.aloneSeconds ?? 0));
+    else route = Math.min(route, c.groups.length === 1 ? b.routeSeconds : b.workSeconds);
+  }
+  return { workSeconds: work, routeSeconds: route };
+}
+
 /** The plan of the chosen candidate, with both candidates' figures and the bounds. */
 function fleetPlanOf(
   ctx: FleetContext,
   chosen: Candidate,
   shared: Candidate,
-  split: (Candidate & { aloneSeconds: number }) | undefined,
+  split: Candidate | undefined,
   narrow: Candidate | undefined,
 ): FleetPlan {
   const { machines } = ctx;
@@ -274,11 +309,8 @@ function fleetPlanOf(
   const { timetable } = found.best;
   const safetyMeters = ctx.settings.safetyMeters;
   const makespan = chosen.makespanSeconds;
-  const bounds = makespanLowerBounds(shared.groups, machines);
-  // Several width classes plan several routes (one per strip): the bound on a split of one route says nothing there.
-  // The split's strips are routes of their own: no plan of either kind is shorter than the smaller bound.
-  const sharedBound = shared.groups.length === 1 ? bounds.routeSeconds : bounds.workSeconds;
-  const lowerBound = Math.max(bounds.workSeconds, split ? Math.min(sharedBound, split.aloneSeconds) : sharedBound);
+  const bounds = candidateBounds([shared, split, narrow], machines);
+  const lowerBound = bounds.routeSeconds;
   const warnings: PlanWarning[] = plans.flatMap((p) => p.warnings);
   if (timetable.unresolved > 0)
     warnings.push({
@@ -296,6 +328,7 @@ function fleetPlanOf(
     makespanSeconds: r2(c.makespanSeconds),
     objectiveSeconds: r2(c.objectiveSeconds),
     unresolved: c.found.best.timetable.unresolved,
+    uncoveredRatio: c.uncoveredRatio,
   });
   const summary: FleetSummary = {
     machineCount: machines.length,
@@ -309,7 +342,7 @@ function fleetPlanOf(
     safetyDistanceMeters: safetyMeters,
     singleMachineTimeSeconds: shared.plans[0].metrics.timeSeconds,
     uncoveredRatio: chosen.uncoveredRatio,
-    ...(split ? { contiguousSplitSeconds: r2(split.aloneSeconds) } : {}),
+    ...(split?.aloneSeconds !== undefined ? { contiguousSplitSeconds: r2(split.aloneSeconds) } : {}),
     search: {
       algorithm: String((shared.plans[0].routeOptions as { algorithm?: string } | undefined)?.algorithm ?? 'optimized'),
       chosen: chosen.name,

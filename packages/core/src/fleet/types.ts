@@ -59,14 +59,17 @@ export interface FleetSummary {
   /**
    * A lower bound on the makespan for any split of the planned route, seconds: the route's time (passes, turns,
    * cusps) less the k − 1 longest connector runs a split can leave out, at the machines' combined pace; at least
-   * `workLowerBoundSeconds`. For a fleet of several widths (one route per width's strip), the work-only bound.
+   * `workLowerBoundSeconds`. For a fleet of several widths (one route per width's strip), the work-only bound. The
+   * contiguous split's bound is its slowest strip alone; the smallest over the candidates weighed is given (true
+   * of each of them).
    */
   lowerBoundSeconds: number;
   /** makespan ÷ lower bound − 1. */
   gapRatio: number;
   /**
    * A lower bound for any plan of these passes, seconds: the working passes' time at the fleet's combined rate
-   * (Σ width × working speed), or the longest single pass at the fastest working speed, whichever is larger.
+   * (Σ width × working speed), or the longest single pass at the fastest working speed, whichever is larger (the
+   * smallest over the candidates' passes).
    */
   workLowerBoundSeconds: number;
   /** makespan ÷ work lower bound − 1. */
@@ -91,7 +94,13 @@ export interface FleetSummary {
   search: {
     algorithm: string;
     chosen: 'shared-route' | 'contiguous-split' | 'narrowest-class';
-    candidates: { algorithm: string; makespanSeconds: number; objectiveSeconds: number; unresolved: number }[];
+    candidates: {
+      algorithm: string;
+      makespanSeconds: number;
+      objectiveSeconds: number;
+      unresolved: number;
+      uncoveredRatio: number;
+    }[];
     moves: number;
   };
 }
