@@ -25,7 +25,7 @@ import { UNDRIVABLE_WARNINGS } from '../tracks/routeFaults.js';
 import { PlanError } from '../errors.js';
 import type { PathPlanRequest } from '../types.js';
 import { machinePlan } from './machinePlans.js';
-import { searchLayout } from './search.js';
+import { FLEET_SEARCH_WORK, searchLayout } from './search.js';
 import type { FleetGroup } from './search.js';
 import { pieceSeconds } from './timing.js';
 import { blockSums, shareSeconds } from './partition.js';
@@ -148,9 +148,15 @@ export function fleetObjectiveSeconds(
 const ZERO_RATES = { turningSpeedMetersPerSecond: 1, transportSpeedMetersPerSecond: 1, cuspStopSeconds: 0 };
 
 /** Lays a candidate's routes out among the machines (search.ts), times them and judges the whole. */
-function evaluateCandidate(ctx: FleetContext, name: Candidate['name'], plans: Plan[], groups: FleetGroup[]): Candidate {
+function evaluateCandidate(
+  ctx: FleetContext,
+  name: Candidate['name'],
+  plans: Plan[],
+  groups: FleetGroup[],
+  searchWork = FLEET_SEARCH_WORK,
+): Candidate {
   const { request, machines, classes, prepared } = ctx;
-  const found = searchLayout(groups, machines, ctx.settings);
+  const found = searchLayout(groups, machines, ctx.settings, searchWork);
   const ids = request.fleet.map((m) => m.id);
   const out = machines.map((machine, index) =>
     machinePlan({
@@ -240,7 +246,7 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   }));
   const shared = evaluateCandidate(ctx, 'shared-route', plans, groups);
   let chosen = shared;
-  const split = splitCandidate(ctx, plans[0].heading.degrees, plan);
+  const split = splitCandidate(ctx, shared, plans[0].heading.degrees, plan);
   if (split && candidateBeats(split, chosen, shared)) chosen = split;
   // Several widths: the narrowest class alone on the whole field's route (the single plan's coverage).
   const narrow = regions
@@ -258,6 +264,7 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
 /** The contiguous split as a candidate: one strip per machine, each its own route; undefined if a strip fails. */
 function splitCandidate(
   ctx: FleetContext,
+  shared: Candidate,
   headingDegrees: number,
   plan: (r: PathPlanRequest) => Plan,
 ): Candidate | undefined {
@@ -271,7 +278,14 @@ function splitCandidate(
     throw e;
   }
   const groups: FleetGroup[] = plans.map((p, i) => ({ base: baseOf(p, ctx, i, 1), machines: [i] }));
-  return { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups), aloneSeconds: contiguousSplitSeconds(plans) };
+  const alone = contiguousSplitSeconds(plans);
+  // Waits only lengthen the strips' times: a split whose strips alone take longer than the shared route's objective
+  // cannot win, and is timed as it comes (no search).
+  const hopeless = shared.found.best.timetable.unresolved === 0 && !beats(alone, shared.objectiveSeconds);
+  return {
+    ...evaluateCandidate(ctx, 'contiguous-split', plans, groups, hopeless ? 0 : FLEET_SEARCH_WORK),
+    aloneSeconds: alone,
+  };
 }
 
 /**

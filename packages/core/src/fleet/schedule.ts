@@ -144,6 +144,11 @@ function nextWait(w: number, dt: number): number {
   return w + Math.max(1, 4 * dt, w / 10);
 }
 
+/** The next wait tried at an earlier place: half as long again (a few tries reach a long wait). */
+function longerWait(w: number, dt: number): number {
+  return w + Math.max(1, 4 * dt, w / 2);
+}
+
 /**
  * The shortest wait of at least `minWait` before piece j (from t) that clears it, the machine standing where piece
  * j starts meanwhile (that place must stay clear too, once on the field: j > 0); ok false if none does.
@@ -214,9 +219,11 @@ function scheduleMachine(
     const r = placePiece(x, path, j, t, forced[j]);
     if (!r.ok && j > 0 && backtracks < MAX_BACKTRACKS) {
       // Wait longer before the piece before (or further back once a wait there would pass the longest).
+      // The delay tried here carries back: a stop earlier on needs at least as long.
       let k = j - 1;
-      while (k > 0 && j - k < MAX_BACK_PIECES && nextWait(Math.max(forced[k], waitAt[k]), x.dt) > x.maxWait) k--;
-      const w = nextWait(Math.max(forced[k], waitAt[k]), x.dt);
+      const from = (i: number): number => Math.max(forced[i], waitAt[i], i === j - 1 ? forced[j] : 0);
+      while (k > 0 && j - k < MAX_BACK_PIECES && longerWait(from(k), x.dt) > x.maxWait) k--;
+      const w = longerWait(from(k), x.dt);
       if (w <= x.maxWait) {
         backtracks++;
         forced[k] = w;
