@@ -59,6 +59,8 @@ export interface FleetResult {
   /** The fleet objective of the plan, and of the split alone (raw makespan + its unworked ground), seconds. */
   objectiveSeconds?: number;
   splitObjectiveSeconds?: number;
+  /** The planner stopped planning the split early (a strip alone was slower than the shared route). */
+  splitPruned?: boolean;
   /** Machines given nothing to work (not checked by checkPlan). */
   idleMachines?: number;
   cpuSeconds: number;
@@ -158,17 +160,16 @@ function judge(request: PathPlanRequest, single: Plan, plan: FleetPlan, fleet: F
 
 /**
  * The fleet objective (core's fleetObjectiveSeconds: makespan + unworked ground priced at the fleet's rate) of the
- * plan, and of the contiguous split with its strips alone (its raw makespan and its coverage, from the candidate).
+ * plan, and of the contiguous split with its strips alone: its raw makespan (`baseline`) and its unworked ground
+ * (from the candidate); for a split the planner stopped early (it could not win), its raw makespan alone (a lower
+ * bound on its objective).
  */
-function objectives(plan: FleetPlan): { planSeconds: number; splitSeconds?: number } {
-  const of = (name: string) => plan.fleet.search.candidates.find((c) => c.algorithm === name);
+function objectives(plan: FleetPlan, baseline: number): { planSeconds: number; splitSeconds: number } {
+  const of = (name: string) => plan.fleet.search.candidates.find((c) => c.algorithm === name && !c.pruned);
   const chosen = of(plan.fleet.search.chosen)!;
   const split = of('contiguous-split');
-  const alone = plan.fleet.contiguousSplitSeconds;
-  return {
-    planSeconds: chosen.objectiveSeconds,
-    ...(split && alone !== undefined ? { splitSeconds: split.objectiveSeconds - split.makespanSeconds + alone } : {}),
-  };
+  const unworked = split?.objectiveSeconds !== undefined ? split.objectiveSeconds - split.makespanSeconds : 0;
+  return { planSeconds: chosen.objectiveSeconds ?? NaN, splitSeconds: baseline + unworked };
 }
 
 function objectiveFields(o: { planSeconds: number; splitSeconds?: number }) {
@@ -214,9 +215,10 @@ export function measureField(
         workLowerBoundSeconds: p.fleet.workLowerBoundSeconds,
         baselineSeconds: baseline,
         chosen: p.fleet.search.chosen,
-        ...objectiveFields(objectives(p)),
-        splitScheduledSeconds: p.fleet.search.candidates.find((c) => c.algorithm === 'contiguous-split')
+        ...objectiveFields(objectives(p, baseline)),
+        splitScheduledSeconds: p.fleet.search.candidates.find((c) => c.algorithm === 'contiguous-split' && !c.pruned)
           ?.makespanSeconds,
+        splitPruned: p.fleet.search.candidates.some((c) => c.pruned === true),
         cpuSeconds: run.seconds,
         waits: p.machines.reduce((s, m) => s + m.waits.length, 0),
         waitSeconds: p.fleet.waitSeconds,

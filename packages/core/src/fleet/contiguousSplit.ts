@@ -11,20 +11,28 @@ import { splitField } from './splitField.js';
 import type { FleetRequest } from './types.js';
 import { machineRequest } from './validateFleet.js';
 
-/** One plan per machine of the fleet (in its order): its strip of the field, planned alone at `headingDegrees`. */
+/**
+ * One plan per machine of the fleet (in its order): its strip of the field, planned alone at `headingDegrees`.
+ * `stop`: asked after each strip's plan; true ends the planning there (the plans so far are returned).
+ */
 export function contiguousSplitPlans(
   request: FleetRequest,
   machines: readonly ResolvedMachine[],
   headingDegrees: number,
   plan: (r: PathPlanRequest) => Plan,
+  stop: (p: Plan) => boolean = () => false,
 ): Plan[] {
   const weights = machines.map((m) => m.widthMeters * m.workingSpeedMetersPerSecond);
   const strips = splitField(machineRequest(request, request.fleet[0]), headingDegrees, weights);
-  return strips.map((field, i) => {
+  const plans: Plan[] = [];
+  for (let i = 0; i < strips.length; i++) {
     const r = machineRequest(request, request.fleet[i]);
     delete r.boundary;
-    return plan({ ...r, field, tracks: { ...r.tracks, preferredDirectionDegrees: headingDegrees } });
-  });
+    const p = plan({ ...r, field: strips[i], tracks: { ...r.tracks, preferredDirectionDegrees: headingDegrees } });
+    plans.push(p);
+    if (i < strips.length - 1 && stop(p)) break;
+  }
+  return plans;
 }
 
 /** The split's makespan with no machine waiting for another: its slowest strip's time, seconds. */

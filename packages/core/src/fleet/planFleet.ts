@@ -246,7 +246,7 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   }));
   const shared = evaluateCandidate(ctx, 'shared-route', plans, groups);
   let chosen = shared;
-  const split = splitCandidate(ctx, shared, plans[0].heading.degrees, plan);
+  const { candidate: split, prunedAtSeconds } = splitCandidate(ctx, shared, plans[0].heading.degrees, plan);
   if (split && candidateBeats(split, chosen, shared)) chosen = split;
   // Several widths: the narrowest class alone on the whole field's route (the single plan's coverage).
   const narrow = regions
@@ -258,34 +258,39 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
       )
     : undefined;
   if (narrow && candidateBeats(narrow, chosen, shared)) chosen = narrow;
-  return fleetPlanOf(ctx, chosen, shared, split, narrow);
+  return fleetPlanOf(ctx, chosen, { shared, split, narrow, prunedAtSeconds });
 }
 
-/** The contiguous split as a candidate: one strip per machine, each its own route; undefined if a strip fails. */
+/**
+ * The contiguous split as a candidate: one strip per machine, each its own route; undefined if a strip fails. Waits
+ * only lengthen the strips' times, so once one strip alone takes longer than the shared route's objective the split
+ * cannot win: its planning stops there (`prunedAtSeconds`: that strip's time, a lower bound on its makespan).
+ */
 function splitCandidate(
   ctx: FleetContext,
   shared: Candidate,
   headingDegrees: number,
   plan: (r: PathPlanRequest) => Plan,
-): Candidate | undefined {
-  if (ctx.machines.length < 2) return undefined;
+): { candidate?: Candidate; prunedAtSeconds?: number } {
+  if (ctx.machines.length < 2) return {};
+  const clear = shared.found.best.timetable.unresolved === 0;
+  const hopeless = (seconds: number): boolean => clear && !beats(seconds, shared.objectiveSeconds);
   let plans: Plan[];
   try {
-    plans = contiguousSplitPlans(ctx.request, ctx.machines, headingDegrees, plan);
+    plans = contiguousSplitPlans(ctx.request, ctx.machines, headingDegrees, plan, (p) =>
+      hopeless(p.metrics.timeSeconds),
+    );
   } catch (e) {
     // A strip the planner cannot plan (a sliver): no such candidate (the shared route stands).
-    if (e instanceof PlanError) return undefined;
+    if (e instanceof PlanError) return {};
     throw e;
   }
-  const groups: FleetGroup[] = plans.map((p, i) => ({ base: baseOf(p, ctx, i, 1), machines: [i] }));
   const alone = contiguousSplitSeconds(plans);
-  // Waits only lengthen the strips' times: a split whose strips alone take longer than the shared route's objective
-  // cannot win, and is timed as it comes (no search).
-  const hopeless = shared.found.best.timetable.unresolved === 0 && !beats(alone, shared.objectiveSeconds);
-  return {
-    ...evaluateCandidate(ctx, 'contiguous-split', plans, groups, hopeless ? 0 : FLEET_SEARCH_WORK),
-    aloneSeconds: alone,
-  };
+  if (plans.length < ctx.machines.length) return { prunedAtSeconds: alone };
+  const groups: FleetGroup[] = plans.map((p, i) => ({ base: baseOf(p, ctx, i, 1), machines: [i] }));
+  // A split that cannot win is timed as it comes (no search).
+  const work = hopeless(alone) ? 0 : FLEET_SEARCH_WORK;
+  return { candidate: { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups, work), aloneSeconds: alone } };
 }
 
 /**
@@ -314,17 +319,18 @@ function candidateBounds(
 function fleetPlanOf(
   ctx: FleetContext,
   chosen: Candidate,
-  shared: Candidate,
-  split: Candidate | undefined,
-  narrow: Candidate | undefined,
+  weighed: { shared: Candidate; split?: Candidate; narrow?: Candidate; prunedAtSeconds?: number },
 ): FleetPlan {
+  const { shared, split, narrow, prunedAtSeconds } = weighed;
   const { machines } = ctx;
   const { out, plans, found } = chosen;
   const { timetable } = found.best;
   const safetyMeters = ctx.settings.safetyMeters;
   const makespan = chosen.makespanSeconds;
   const bounds = candidateBounds([shared, split, narrow], machines);
-  const lowerBound = bounds.routeSeconds;
+  // A split stopped early: its makespan is at least the strip that stopped it.
+  const lowerBound =
+    prunedAtSeconds === undefined ? bounds.routeSeconds : Math.min(bounds.routeSeconds, prunedAtSeconds);
   const warnings: PlanWarning[] = plans.flatMap((p) => p.warnings);
   if (timetable.unresolved > 0)
     warnings.push({
@@ -337,7 +343,7 @@ function fleetPlanOf(
   for (const m of out)
     if (m.route.length === 0)
       warnings.push({ code: 'fleet-idle', feature: 'fleet', message: `machine ${m.machineId} has no pass to work` });
-  const figures = (c: Candidate) => ({
+  const figures = (c: Candidate): FleetSummary['search']['candidates'][number] => ({
     algorithm: c.name,
     makespanSeconds: r2(c.makespanSeconds),
     objectiveSeconds: r2(c.objectiveSeconds),
@@ -360,7 +366,12 @@ function fleetPlanOf(
     search: {
       algorithm: String((shared.plans[0].routeOptions as { algorithm?: string } | undefined)?.algorithm ?? 'optimized'),
       chosen: chosen.name,
-      candidates: [shared, ...(split ? [split] : []), ...(narrow ? [narrow] : [])].map(figures),
+      candidates: [
+        ...[shared, ...(split ? [split] : []), ...(narrow ? [narrow] : [])].map(figures),
+        ...(prunedAtSeconds !== undefined
+          ? [{ algorithm: 'contiguous-split', makespanSeconds: r2(prunedAtSeconds), pruned: true as const }]
+          : []),
+      ],
       moves: found.moves,
     },
   };

@@ -81,7 +81,8 @@ export interface FleetSummary {
   uncoveredRatio: number;
   /**
    * The contiguous split's makespan with no machine waiting (one strip per machine of equal work, each planned
-   * alone: its slowest strip's time), seconds; absent for one machine or when a strip cannot be planned.
+   * alone: its slowest strip's time), seconds; absent for one machine, when a strip cannot be planned, or when the
+   * split's planning stopped early (a strip alone took longer than the shared route's objective).
    */
   contiguousSplitSeconds?: number;
   /**
@@ -94,12 +95,17 @@ export interface FleetSummary {
   search: {
     algorithm: string;
     chosen: 'shared-route' | 'contiguous-split' | 'narrowest-class';
+    /**
+     * A candidate `pruned` (the split, once one strip alone took longer than the shared route's objective: it
+     * could not win) gives only `makespanSeconds`, that strip's time, a lower bound on its makespan.
+     */
     candidates: {
       algorithm: string;
       makespanSeconds: number;
-      objectiveSeconds: number;
-      unresolved: number;
-      uncoveredRatio: number;
+      objectiveSeconds?: number;
+      unresolved?: number;
+      uncoveredRatio?: number;
+      pruned?: true;
     }[];
     moves: number;
   };
