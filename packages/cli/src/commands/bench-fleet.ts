@@ -301,8 +301,11 @@ const HEADER = [
   'conflicts',
   'other checker faults',
   'checkPlan faults',
-  'coverage Δ vs single (max)',
+  'coverage Δ vs single (max; + = fleet covers less)',
   'CPU ÷ single (median)',
+  'fields > 0.2 pt less covered',
+  'worse than the split by the objective (makespan + unworked)',
+  'kept: shared route / split / narrow class',
 ];
 
 /** One fleet's line of the summary table. */
@@ -326,6 +329,16 @@ function fleetLine(name: string, corpus: FleetRow[]): string | undefined {
     sum(ok.map(({ f }) => f.checkPlanFaults)),
     `${(100 * Math.max(...ok.map(({ f }) => f.coverageDelta))).toFixed(3)} pt`,
     cpuRatio,
+    listed(ok.filter(({ f }) => f.coverageDelta > 0.002).map(({ r }) => r.id)),
+    listed(
+      ok
+        .filter(({ f }) => f.objectiveSeconds !== undefined && f.splitObjectiveSeconds !== undefined)
+        .filter(({ f }) => f.objectiveSeconds! > f.splitObjectiveSeconds! + 0.01)
+        .map(({ r }) => r.id),
+    ),
+    ['shared-route', 'contiguous-split', 'narrowest-class']
+      .map((c) => ok.filter(({ f }) => f.chosen === c).length)
+      .join(' / '),
   ]);
 }
 
@@ -355,13 +368,14 @@ export function summariseFleet(rows: FleetRow[], command: string): string {
   if (scale) lines.push('', scaleLine(scale));
   lines.push('', '<details><summary>Per field</summary>', '');
   const head = ['field', 'ha', 'single s', 'fleet', 'makespan s', 'lower bound s', 'split s', 'waits', 'conflicts'];
-  lines.push(tableRow([...head, 'checkPlan', 'coverage Δ pt', 'CPU ×']));
-  lines.push(tableRow([...head, 1, 2, 3].map(() => '---')));
+  const tail = ['checkPlan', 'coverage Δ pt', 'CPU ×', 'kept', 'split timed s'];
+  lines.push(tableRow([...head, ...tail]));
+  lines.push(tableRow([...head, ...tail].map(() => '---')));
   for (const r of rows)
     for (const f of r.fleets) {
       const start = [r.id, r.areaHa.toFixed(1), r.singleSeconds.toFixed(0), f.name];
       if (f.error) {
-        lines.push(tableRow([...start, `error: ${f.error.slice(0, 80)}`, '', '', '', '', '', '', '']));
+        lines.push(tableRow([...start, `error: ${f.error.slice(0, 80)}`, '', '', '', '', '', '', '', '', '']));
         continue;
       }
       const cpuRatio = f.name === 'k=3' ? (f.cpuSeconds / r.singleCpuSeconds).toFixed(2) : '–';
@@ -376,11 +390,17 @@ export function summariseFleet(rows: FleetRow[], command: string): string {
           f.checkPlanFaults,
           (100 * f.coverageDelta).toFixed(3),
           cpuRatio,
+          f.chosen ?? '–',
+          f.splitScheduledSeconds !== undefined ? f.splitScheduledSeconds.toFixed(0) : f.splitPruned ? 'pruned' : '–',
         ]),
       );
     }
   lines.push('', '</details>');
   return lines.join('\n');
+}
+
+function listed(ids: string[]): string {
+  return `${ids.length}${ids.length ? ` (${ids.join(', ')})` : ''}`;
 }
 
 function sum(v: number[]): number {
