@@ -86,11 +86,13 @@ export interface FleetSummary {
    */
   contiguousSplitSeconds?: number;
   /**
-   * The candidates planned and the one kept (`chosen`): `shared-route` (the single route shared out) and
-   * `contiguous-split` (its strips timed together, waits included) and, for several widths, `narrowest-class` (the
-   * whole field's route for the narrowest class, shared among that class alone: the wider machines idle), judged by unresolved conflicts, then the
-   * fleet's objective (makespan + unworked ground priced as objective.ts prices it at the fleet's combined rate);
-   * a tie keeps the shared route. `algorithm`: the single route's; `moves`: the kept candidate's search moves.
+   * The candidates planned and the one kept (`chosen`): `shared-route` (the single route shared out),
+   * `contiguous-split` (its strips timed together, waits included) and, for several widths, `narrowest-class`
+   * (the whole field's route for the narrowest class, shared among that class alone: the wider machines idle).
+   * A candidate more than 0.2 point of the field less covered than the shared route is not weighed; the others
+   * are judged by unresolved conflicts, then the fleet's objective (makespan + unworked ground priced as
+   * objective.ts prices it, at the fleet's combined rate); a tie keeps the one listed first. `algorithm`: the
+   * single route's; `moves`: the kept candidate's search moves.
    */
   search: {
     algorithm: string;
