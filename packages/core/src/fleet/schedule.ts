@@ -123,9 +123,9 @@ interface Probe {
 }
 
 /** Backtracks (a longer wait at an earlier place) one machine may make before a piece is left unresolved. */
-const MAX_BACKTRACKS = 64;
+const MAX_BACKTRACKS = 256;
 /** How far back (pieces) a machine may go to wait at an earlier place. */
-const MAX_BACK_PIECES = 12;
+const MAX_BACK_PIECES = 48;
 
 interface Scheduling {
   settings: ScheduleSettings;

@@ -146,7 +146,31 @@ function* moves(layout: Layout): Generator<Layout> {
   }
 }
 
-/** First-improvement local search from the initial layout, within FLEET_SEARCH_WORK. */
+/** Shares driven either way round (all combinations) at most this many machines per route. */
+const MAX_START_SHARES = 4;
+
+/**
+ * The starts tried besides the initial layout: for a route shared by at most MAX_START_SHARES machines, every
+ * combination of its shares' ways round, each with every machine first in the priority (the rest in order).
+ */
+function* startLayouts(layout: Layout): Generator<Layout> {
+  const shares = layout.groups.map((g) => g.order.length);
+  if (shares.some((n) => n > MAX_START_SHARES)) return;
+  const total = shares.reduce((a, b) => a + b, 0);
+  for (let mask = 0; mask < 1 << total; mask++)
+    for (let first = 0; first < layout.priority.length; first++) {
+      if (mask === 0 && first === 0) continue;
+      const next = cloneLayout(layout);
+      let bit = 0;
+      for (const g of next.groups)
+        for (let p = 0; p < g.reversed.length; p++) g.reversed[p] = ((mask >> bit++) & 1) === 1;
+      const [m] = next.priority.splice(first, 1);
+      next.priority.unshift(m);
+      yield next;
+    }
+}
+
+/** Several starts, then first-improvement local search from the best, within FLEET_SEARCH_WORK. */
 export function searchLayout(
   groups: readonly FleetGroup[],
   machines: readonly ResolvedMachine[],
@@ -157,6 +181,14 @@ export function searchLayout(
   let best = evaluateLayout(groups, machines, initialLayout(groups, machines), settings, cache);
   let work = best.work;
   let evaluations = 1;
+  // Several starts: every way round of the shares and every machine first in the priority (small fleets).
+  for (const start of startLayouts(best.layout)) {
+    if (work >= workBudget) break;
+    const e = evaluateLayout(groups, machines, start, settings, cache);
+    work += e.work;
+    evaluations++;
+    if (better(e.timetable, best.timetable)) best = e;
+  }
   let count = 0;
   let improved = true;
   while (improved && work < workBudget) {
