@@ -61,7 +61,7 @@ describe('the contiguous split as a candidate', () => {
     expect(plan.fleet.makespanSeconds).toBeLessThanOrEqual(alone + 0.01);
     expect(plan.fleet.makespanSeconds).toBeLessThan(shared.makespanSeconds);
     expectDrivableAndClear(field, fleet, plan);
-  }, 120_000);
+  }, 300_000);
 
   it('is not taken where it leaves more than 0.2 point more unworked than the shared route (de-bb-074, k = 3)', () => {
     const field = geometryOf('de-bb-074');
@@ -74,7 +74,7 @@ describe('the contiguous split as a candidate', () => {
     expect(split.uncoveredRatio).toBeGreaterThan(shared.uncoveredRatio + 0.002);
     expect(plan.fleet.search.chosen).toBe('shared-route');
     expect(plan.fleet.uncoveredRatio).toBeLessThanOrEqual(shared.uncoveredRatio + 0.002);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('de-sh-008 (a thin field with centre-line passes)', () => {
@@ -86,7 +86,7 @@ describe('de-sh-008 (a thin field with centre-line passes)', () => {
     expectDrivableAndClear(field, fleet, plan);
     const single = planRoute({ field, machine: { widthMeters: 6, turnRadiusMeters: 6 } }, FROZEN);
     expect(Math.abs(plan.fleet.uncoveredRatio - single.metrics.uncoveredRatio)).toBeLessThan(0.002);
-  }, 120_000);
+  }, 300_000);
 
   it('k = 3: the shared route’s head-on meeting is cleared by a wait at an earlier place', () => {
     const fleet = equal(3);
@@ -94,7 +94,7 @@ describe('de-sh-008 (a thin field with centre-line passes)', () => {
     expect(candidate(plan, 'shared-route').unresolved).toBe(0);
     expect(plan.fleet.search.chosen).toBe('shared-route');
     expectDrivableAndClear(field, fleet, plan);
-  }, 120_000);
+  }, 300_000);
 
   it('12 m + 6 m: the narrow machine alone on the whole route keeps the single plan’s coverage', () => {
     const fleet: FleetMachineInput[] = [
@@ -109,5 +109,5 @@ describe('de-sh-008 (a thin field with centre-line passes)', () => {
     expect(plan.fleet.uncoveredRatio).toBeCloseTo(single.metrics.uncoveredRatio, 3);
     expect(plan.warnings.map((w) => w.code)).toContain('fleet-idle');
     expectDrivableAndClear(field, fleet, plan);
-  }, 120_000);
+  }, 300_000);
 });
