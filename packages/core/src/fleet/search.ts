@@ -170,7 +170,7 @@ function* startLayouts(layout: Layout): Generator<Layout> {
     }
 }
 
-/** Several starts, then first-improvement local search from the best, within FLEET_SEARCH_WORK. */
+/** Local search from the initial layout, then from the best of several starts, within FLEET_SEARCH_WORK. */
 export function searchLayout(
   groups: readonly FleetGroup[],
   machines: readonly ResolvedMachine[],
@@ -178,33 +178,43 @@ export function searchLayout(
   workBudget: number = FLEET_SEARCH_WORK,
 ): SearchResult {
   const cache: ShareCache = new Map();
-  let best = evaluateLayout(groups, machines, initialLayout(groups, machines), settings, cache);
-  let work = best.work;
-  let evaluations = 1;
-  // Several starts: every way round of the shares and every machine first in the priority (small fleets).
-  for (const start of startLayouts(best.layout)) {
-    if (work >= workBudget) break;
-    const e = evaluateLayout(groups, machines, start, settings, cache);
-    work += e.work;
-    evaluations++;
-    if (better(e.timetable, best.timetable)) best = e;
-  }
-  let count = 0;
-  let improved = true;
-  while (improved && work < workBudget) {
-    improved = false;
-    for (const next of moves(best.layout)) {
-      if (work >= workBudget) break;
-      const e = evaluateLayout(groups, machines, next, settings, cache);
-      work += e.work;
-      evaluations++;
-      if (better(e.timetable, best.timetable)) {
-        best = e;
-        count++;
-        improved = true;
-        break;
+  const first = evaluateLayout(groups, machines, initialLayout(groups, machines), settings, cache);
+  let best: Evaluated = first;
+  const state = { work: first.work, evaluations: 1, count: 0 };
+  const evaluate = (layout: Layout): Evaluated & { work: number } => {
+    const e = evaluateLayout(groups, machines, layout, settings, cache);
+    state.work += e.work;
+    state.evaluations++;
+    return e;
+  };
+  // First-improvement local search from `from`.
+  const descend = (from: Evaluated): Evaluated => {
+    let at = from;
+    let improved = true;
+    while (improved && state.work < workBudget) {
+      improved = false;
+      for (const next of moves(at.layout)) {
+        if (state.work >= workBudget) break;
+        const e = evaluate(next);
+        if (better(e.timetable, at.timetable)) {
+          at = e;
+          state.count++;
+          improved = true;
+          break;
+        }
       }
     }
+    return at;
+  };
+  best = descend(best);
+  // Then other starts from the local optimum's cuts (every way round of the shares, every machine first); the best
+  // of them, if better, is searched from again: never worse than the first descent.
+  let restart: Evaluated | undefined;
+  for (const start of startLayouts(best.layout)) {
+    if (state.work >= workBudget) break;
+    const e = evaluate(start);
+    if (better(e.timetable, (restart ?? best).timetable)) restart = e;
   }
-  return { best, moves: count, work, evaluations };
+  if (restart) best = descend(restart);
+  return { best, moves: state.count, work: state.work, evaluations: state.evaluations };
 }
