@@ -32,7 +32,15 @@ describe('the fleet page', () => {
       [
         row('a', [result('k=3', 105, 120)]),
         row('b', [result('k=3', 110, 100, { conflicts: 2 })]),
-        row('c', [result('k=3', 130, 140, { checkPlanFaults: 1, coverageDelta: 0.003 })]),
+        row('c', [
+          result('k=3', 130, 140, {
+            checkPlanFaults: 1,
+            coverageDelta: 0.003,
+            chosen: 'contiguous-split',
+            objectiveSeconds: 150,
+            splitObjectiveSeconds: 145,
+          }),
+        ]),
       ],
       'npm run bench -- --section fleet',
     );
@@ -45,6 +53,10 @@ describe('the fleet page', () => {
     expect(cells[8]).toBe('1');
     expect(cells[9]).toBe('0.300 pt');
     expect(cells[10]).toBe('2.00');
+    // Coverage: only c is more than 0.2 point short; by the objective c is worse than its split.
+    expect(cells[11]).toBe('1 (c)');
+    expect(cells[12]).toBe('1 (c)');
+    expect(cells[13]).toBe('0 / 1 / 0');
     expect(md).toContain('Command: `npm run bench -- --section fleet`');
   });
 });

@@ -18,7 +18,15 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { checkPlan, coverageDeviation, planFleet, planRoute, splitField } from '@furrow/core';
+import {
+  checkPlan,
+  contiguousSplitPlans,
+  contiguousSplitSeconds,
+  coverageDeviation,
+  planFleet,
+  planRoute,
+  validateFleet,
+} from '@furrow/core';
 import type { FleetMachineInput, FleetPlan, PathPlanRequest, Plan } from '@furrow/core';
 import { readBoundary } from '@furrow/format-geojson';
 import { checkFleet } from './fleet-check.js';
@@ -44,6 +52,17 @@ export interface FleetResult {
   lowerBoundSeconds: number;
   workLowerBoundSeconds: number;
   baselineSeconds: number;
+  /** The candidate planFleet kept (`shared-route` or `contiguous-split`). */
+  chosen?: string;
+  /** The split timed together with waits (planFleet's candidate), seconds. */
+  splitScheduledSeconds?: number;
+  /** The fleet objective of the plan, and of the split alone (raw makespan + its unworked ground), seconds. */
+  objectiveSeconds?: number;
+  splitObjectiveSeconds?: number;
+  /** The planner stopped planning the split early (a strip alone was slower than the shared route). */
+  splitPruned?: boolean;
+  /** Machines given nothing to work (not checked by checkPlan). */
+  idleMachines?: number;
   cpuSeconds: number;
   conflicts: number;
   otherFaults: number;
@@ -87,31 +106,40 @@ function cpu<T>(f: () => T): { value: T; seconds: number } {
 }
 
 /**
- * The contiguous split: strips of equal work (area ∝ width × speed), each planned alone; the slowest strip's
- * time.
+ * The contiguous split (core's contiguousSplitPlans: strips of equal work, area ∝ width × speed, each planned alone
+ * at the single plan's heading); the slowest strip's time. planFleet reports it (`fleet.contiguousSplitSeconds`,
+ * the same code, the same plans): this is for a plan that does not.
  */
 export function contiguousSplit(request: PathPlanRequest, headingDegrees: number, fleet: FleetMachineInput[]): number {
-  const weights = fleet.map((m) => m.widthMeters * (m.workingSpeedMetersPerSecond ?? 2.5));
-  const strips = splitField(request, headingDegrees, weights);
-  let worst = 0;
-  strips.forEach((field, i) => {
-    const { id: _id, startPoint: _s, ...machine } = fleet[i];
-    const tracks = { preferredDirectionDegrees: headingDegrees };
-    const plan = planRoute({ ...request, field, machine, tracks }, FROZEN);
-    worst = Math.max(worst, plan.metrics.timeSeconds);
-  });
-  return worst;
+  const { machine: _m, ...rest } = request;
+  const fleetRequest = { ...rest, fleet };
+  const plans = contiguousSplitPlans(fleetRequest, validateFleet(fleetRequest), headingDegrees, (r) =>
+    planRoute(r, FROZEN),
+  );
+  return contiguousSplitSeconds(plans);
+}
+
+/** The share of the workable area a route's passes cover, as checkPlan measures it (core's coverageDeviation). */
+function coveredShare(request: PathPlanRequest, plan: Plan): number {
+  // Against a reported coverage of nothing, the deviation is the covered share itself.
+  return coverageDeviation(request, { ...plan, metrics: { ...plan.metrics, uncoveredRatio: 1 } });
 }
 
 function judge(request: PathPlanRequest, single: Plan, plan: FleetPlan, fleet: FleetMachineInput[]) {
   const check = checkFleet(plan.machines, plan.fleet.safetyDistanceMeters);
-  let checkPlanFaults = 0;
+  let checkPlanFaults = 0,
+    idle = 0;
   for (const m of plan.machines) {
+    // A machine with nothing to work (warned `fleet-idle`) has no route to check.
+    if (m.route.length === 0) {
+      idle++;
+      continue;
+    }
     const spec = fleet.find((f) => f.id === m.machineId)!;
     checkPlanFaults += checkPlan({ ...request, machine: { widthMeters: spec.widthMeters, turnRadiusMeters: R } }, m)
       .violations.length;
   }
-  // The machines' passes together, measured against the single plan's coverage.
+  // The machines' passes together, measured against the single plan's passes, both as checkPlan measures them.
   const union = {
     ...single,
     route: plan.machines.flatMap((m) =>
@@ -124,7 +152,30 @@ function judge(request: PathPlanRequest, single: Plan, plan: FleetPlan, fleet: F
     conflicts: check.conflicts,
     otherFaults: check.faults.length - check.conflicts,
     checkPlanFaults,
-    coverageDelta: coverageDeviation(request, union),
+    idleMachines: idle,
+    // > 0: the fleet leaves more unworked than the single plan.
+    coverageDelta: coveredShare(request, single) - coveredShare(request, union),
+  };
+}
+
+/**
+ * The fleet objective (core's fleetObjectiveSeconds: makespan + unworked ground priced at the fleet's rate) of the
+ * plan, and of the contiguous split with its strips alone: its raw makespan (`baseline`) and its unworked ground
+ * (from the candidate); for a split the planner stopped early (it could not win), its raw makespan alone (a lower
+ * bound on its objective).
+ */
+function objectives(plan: FleetPlan, baseline: number): { planSeconds: number; splitSeconds: number } {
+  const of = (name: string) => plan.fleet.search.candidates.find((c) => c.algorithm === name && !c.pruned);
+  const chosen = of(plan.fleet.search.chosen)!;
+  const split = of('contiguous-split');
+  const unworked = split?.objectiveSeconds !== undefined ? split.objectiveSeconds - split.makespanSeconds : 0;
+  return { planSeconds: chosen.objectiveSeconds ?? NaN, splitSeconds: baseline + unworked };
+}
+
+function objectiveFields(o: { planSeconds: number; splitSeconds?: number }) {
+  return {
+    objectiveSeconds: o.planSeconds,
+    ...(o.splitSeconds !== undefined ? { splitObjectiveSeconds: o.splitSeconds } : {}),
   };
 }
 
@@ -155,7 +206,7 @@ export function measureField(
       const { machine: _m, ...rest } = request;
       const run = cpu(() => planFleet({ ...rest, field: fresh(), fleet }, FROZEN));
       const p = run.value;
-      const baseline = contiguousSplit(request, single.value.heading.degrees, fleet);
+      const baseline = p.fleet.contiguousSplitSeconds ?? contiguousSplit(request, single.value.heading.degrees, fleet);
       row.fleets.push({
         name,
         machines: fleet.length,
@@ -163,6 +214,11 @@ export function measureField(
         lowerBoundSeconds: p.fleet.lowerBoundSeconds,
         workLowerBoundSeconds: p.fleet.workLowerBoundSeconds,
         baselineSeconds: baseline,
+        chosen: p.fleet.search.chosen,
+        ...objectiveFields(objectives(p, baseline)),
+        splitScheduledSeconds: p.fleet.search.candidates.find((c) => c.algorithm === 'contiguous-split' && !c.pruned)
+          ?.makespanSeconds,
+        splitPruned: p.fleet.search.candidates.some((c) => c.pruned === true),
         cpuSeconds: run.seconds,
         waits: p.machines.reduce((s, m) => s + m.waits.length, 0),
         waitSeconds: p.fleet.waitSeconds,
@@ -245,8 +301,11 @@ const HEADER = [
   'conflicts',
   'other checker faults',
   'checkPlan faults',
-  'coverage Δ vs single (max)',
+  'coverage Δ vs single (max; + = fleet covers less)',
   'CPU ÷ single (median)',
+  'fields > 0.2 pt less covered',
+  'worse than the split by the objective (makespan + unworked)',
+  'kept: shared route / split / narrow class',
 ];
 
 /** One fleet's line of the summary table. */
@@ -270,6 +329,16 @@ function fleetLine(name: string, corpus: FleetRow[]): string | undefined {
     sum(ok.map(({ f }) => f.checkPlanFaults)),
     `${(100 * Math.max(...ok.map(({ f }) => f.coverageDelta))).toFixed(3)} pt`,
     cpuRatio,
+    listed(ok.filter(({ f }) => f.coverageDelta > 0.002).map(({ r }) => r.id)),
+    listed(
+      ok
+        .filter(({ f }) => f.objectiveSeconds !== undefined && f.splitObjectiveSeconds !== undefined)
+        .filter(({ f }) => f.objectiveSeconds! > f.splitObjectiveSeconds! + 0.01)
+        .map(({ r }) => r.id),
+    ),
+    ['shared-route', 'contiguous-split', 'narrowest-class']
+      .map((c) => ok.filter(({ f }) => f.chosen === c).length)
+      .join(' / '),
   ]);
 }
 
@@ -299,13 +368,14 @@ export function summariseFleet(rows: FleetRow[], command: string): string {
   if (scale) lines.push('', scaleLine(scale));
   lines.push('', '<details><summary>Per field</summary>', '');
   const head = ['field', 'ha', 'single s', 'fleet', 'makespan s', 'lower bound s', 'split s', 'waits', 'conflicts'];
-  lines.push(tableRow([...head, 'checkPlan', 'coverage Δ pt', 'CPU ×']));
-  lines.push(tableRow([...head, 1, 2, 3].map(() => '---')));
+  const tail = ['checkPlan', 'coverage Δ pt', 'CPU ×', 'kept', 'split timed s'];
+  lines.push(tableRow([...head, ...tail]));
+  lines.push(tableRow([...head, ...tail].map(() => '---')));
   for (const r of rows)
     for (const f of r.fleets) {
       const start = [r.id, r.areaHa.toFixed(1), r.singleSeconds.toFixed(0), f.name];
       if (f.error) {
-        lines.push(tableRow([...start, `error: ${f.error.slice(0, 80)}`, '', '', '', '', '', '', '']));
+        lines.push(tableRow([...start, `error: ${f.error.slice(0, 80)}`, '', '', '', '', '', '', '', '', '']));
         continue;
       }
       const cpuRatio = f.name === 'k=3' ? (f.cpuSeconds / r.singleCpuSeconds).toFixed(2) : '–';
@@ -320,11 +390,17 @@ export function summariseFleet(rows: FleetRow[], command: string): string {
           f.checkPlanFaults,
           (100 * f.coverageDelta).toFixed(3),
           cpuRatio,
+          f.chosen ?? '–',
+          f.splitScheduledSeconds !== undefined ? f.splitScheduledSeconds.toFixed(0) : f.splitPruned ? 'pruned' : '–',
         ]),
       );
     }
   lines.push('', '</details>');
   return lines.join('\n');
+}
+
+function listed(ids: string[]): string {
+  return `${ids.length}${ids.length ? ` (${ids.join(', ')})` : ''}`;
 }
 
 function sum(v: number[]): number {

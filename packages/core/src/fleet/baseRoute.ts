@@ -60,7 +60,7 @@ export function readBaseRoute(plan: Plan, frame: LocalFrame, baseIndex: number, 
         piece.passId = `${key}:${n}`;
         if (segment.type === 'Track') piece.passKey = key;
       }
-      return segment.type === 'Track' || !working ? [piece] : cutPass(piece, partMeters, frame);
+      return !working ? [piece] : cutPass(piece, partMeters, frame);
     })
     .flat();
   const blocks: number[] = [];
@@ -73,7 +73,10 @@ export function readBaseRoute(plan: Plan, frame: LocalFrame, baseIndex: number, 
 /** A cut sits inside a straight edge at least this far from its ends (never near a corner of the pass), meters. */
 const CUT_CLEAR_METERS = 5;
 
-/** A headland pass in parts of about `partMeters`, each cut inside a straight edge (no kink where two parts meet). */
+/**
+ * A working pass in parts of about `partMeters`, each cut inside a straight edge at least CUT_CLEAR_METERS from its
+ * ends (no kink where two parts meet); a long straight edge (a track) may take several cuts.
+ */
 function cutPass(piece: BasePiece, partMeters: number, frame: LocalFrame): BasePiece[] {
   const parts = Math.ceil(piece.lengthMeters / partMeters);
   if (!(parts > 1) || !Number.isFinite(parts)) return [piece];
@@ -82,13 +85,16 @@ function cutPass(piece: BasePiece, partMeters: number, frame: LocalFrame): BaseP
   const out: BasePiece[] = [];
   let startXY: number[] = [xy[0], xy[1]],
     startIndex = 1,
-    done = 0;
-  for (let i = 1; i < n && out.length < parts - 1; i++) {
+    done = 0,
+    lastCut = -Infinity;
+  for (let i = 1; i < n; i++) {
     const l = Math.hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);
-    const target = ((out.length + 1) * piece.lengthMeters) / parts;
-    if (done + l >= target && l >= 2 * CUT_CLEAR_METERS && i < n - 1) {
-      const clear = CUT_CLEAR_METERS / l;
-      const u = Math.min(1 - clear, Math.max(clear, (target - done) / l));
+    for (let j = out.length + 1; j < parts && l >= 2 * CUT_CLEAR_METERS; j++) {
+      const target = (j * piece.lengthMeters) / parts;
+      if (target > done + l) break;
+      const at = Math.min(done + l - CUT_CLEAR_METERS, Math.max(done + CUT_CLEAR_METERS, target));
+      if (at < lastCut + CUT_CLEAR_METERS) continue;
+      const u = (at - done) / l;
       const cut = [
         xy[2 * i - 2] + (xy[2 * i] - xy[2 * i - 2]) * u,
         xy[2 * i - 1] + (xy[2 * i + 1] - xy[2 * i - 1]) * u,
@@ -96,6 +102,7 @@ function cutPass(piece: BasePiece, partMeters: number, frame: LocalFrame): BaseP
       out.push(partOf(piece, startXY, startIndex, i - 1, cut, frame, out.length));
       startXY = cut;
       startIndex = i;
+      lastCut = at;
     }
     done += l;
   }
@@ -121,7 +128,23 @@ function partOf(
   for (let i = from; i <= to; i++) coordinates.push(coords[i]);
   if (endXY) coordinates.push(frame.toLonLat(endXY[0], endXY[1]));
   const xy = new Float64Array(pts);
-  const segment = { ...piece.segment, coordinates };
+  const segment: RouteSegment = { ...piece.segment, coordinates };
+  // Sections per point go with the points: a cut point takes the values of the point before it.
+  const perPoint = (v: number[]): number[] => {
+    const out = [v[from - 1]];
+    for (let i = from; i <= to; i++) out.push(v[i]);
+    if (endXY) out.push(v[to]);
+    return out;
+  };
+  const ws = piece.segment.activeWidthsMeters as number[] | undefined,
+    os = piece.segment.activeOffsetsMeters as number[] | undefined;
+  if (Array.isArray(ws) && Array.isArray(os) && ws.length === coords.length && os.length === coords.length) {
+    segment.activeWidthsMeters = perPoint(ws);
+    segment.activeOffsetsMeters = perPoint(os);
+  } else {
+    delete segment.activeWidthsMeters;
+    delete segment.activeOffsetsMeters;
+  }
   const passId = `${piece.passId}:${part}`;
   return { ...piece, segment, xy, lengthMeters: polylineLength(xy), part, passId, box: boxOf(xy) };
 }
@@ -154,8 +177,17 @@ function reversedXY(xy: Float64Array): Float64Array {
   return out;
 }
 
-function reversedSegment(s: RouteSegment): RouteSegment {
-  return { ...s, coordinates: [...s.coordinates].reverse() };
+/**
+ * A segment driven the other way: its points in reverse order, and its sections (a centre-line pass's active
+ * widths and offsets per point) with them, the offsets mirrored (+ is left of the direction of travel).
+ */
+export function reversedSegment(s: RouteSegment): RouteSegment {
+  const out: RouteSegment = { ...s, coordinates: [...s.coordinates].reverse() };
+  const ws = s.activeWidthsMeters,
+    os = s.activeOffsetsMeters;
+  if (Array.isArray(ws)) out.activeWidthsMeters = [...(ws as number[])].reverse();
+  if (Array.isArray(os)) out.activeOffsetsMeters = (os as number[]).map((o) => -o || 0).reverse();
+  return out;
 }
 
 export function boxOf(xy: ArrayLike<number>): [number, number, number, number] {

@@ -10,3 +10,4 @@ export type {
   TimedRouteSegment,
 } from './types.js';
 export { splitField } from './splitField.js';
+export { contiguousSplitPlans, contiguousSplitSeconds } from './contiguousSplit.js';

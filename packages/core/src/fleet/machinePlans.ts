@@ -6,6 +6,8 @@ import type { LocalField } from '../geometry/prepareField.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
 import type { LocalSegment } from '../turns/path.js';
 import { computeMetrics } from '../metrics/computeMetrics.js';
+import { activeSwath } from '../geometry/activeSwath.js';
+import type { PathsD } from '../geometry/clipper.js';
 import type { Plan, Position } from '../types.js';
 import { FURROW_VERSION } from '../version.js';
 import type { BasePiece } from './baseRoute.js';
@@ -46,12 +48,15 @@ function timedRoute(a: MachinePlanInput): TimedRouteSegment[] {
 export function machinePlan(a: MachinePlanInput): FleetMachinePlan {
   const route = timedRoute(a);
   const widths = new Map<LocalSegment, number>();
+  const swaths = new Map<LocalSegment, PathsD>();
   const local: LocalSegment[] = a.pieces.map((p) => {
     const s: LocalSegment = { type: p.segment.type, xy: p.xy };
     if (p.segment.turnType) s.turnType = p.segment.turnType;
     if (typeof p.segment.connectorKind === 'string') s.connector = p.segment.connectorKind;
     if (p.segment.reverse) s.reverse = true;
     widths.set(s, p.segment.widthMeters ?? a.machine.widthMeters);
+    const swath = sectionSwath(p);
+    if (swath) swaths.set(s, swath);
     return s;
   });
   const warnings: { code: string; message: string }[] = [];
@@ -62,6 +67,8 @@ export function machinePlan(a: MachinePlanInput): FleetMachinePlan {
     a.machine,
     warnings,
     (s) => widths.get(s) ?? a.machine.widthMeters,
+    undefined,
+    (s) => swaths.get(s),
   );
   const waits: FleetWait[] = a.timetable.waits
     .filter((w) => w.machine === a.index)
@@ -92,6 +99,23 @@ export function machinePlan(a: MachinePlanInput): FleetMachinePlan {
     startSeconds,
     finishSeconds,
   };
+}
+
+/** A centre-line pass's swath: the band of its active sections point by point (as the single plan measures it). */
+function sectionSwath(p: BasePiece): PathsD | undefined {
+  const ws = p.segment.activeWidthsMeters,
+    os = p.segment.activeOffsetsMeters;
+  const n = p.xy.length / 2;
+  if (!Array.isArray(ws) || !Array.isArray(os) || ws.length !== n || os.length !== n) return undefined;
+  const lo = new Float64Array(n),
+    hi = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const w = Number(ws[i]),
+      o = Number(os[i]);
+    lo[i] = o - w / 2;
+    hi[i] = o + w / 2;
+  }
+  return activeSwath(p.xy, lo, hi);
 }
 
 /** Where a machine stands before piece j: where piece j starts (its entry point before its first piece). */

@@ -15,19 +15,28 @@ import type { PlanRuntime } from '../plan.js';
 import type { Plan, PlanWarning } from '../types.js';
 import { FURROW_VERSION } from '../version.js';
 import { readBaseRoute } from './baseRoute.js';
+import type { BaseRoute } from './baseRoute.js';
+import { contiguousSplitPlans, contiguousSplitSeconds } from './contiguousSplit.js';
+import type { LocalField } from '../geometry/prepareField.js';
+import type { ScheduleSettings } from './schedule.js';
+import type { SearchResult } from './search.js';
+import { beats, UNDRIVABLE_JOIN_SECONDS, unworkedSeconds } from '../objective.js';
+import { UNDRIVABLE_WARNINGS } from '../tracks/routeFaults.js';
+import { PlanError } from '../errors.js';
+import type { PathPlanRequest } from '../types.js';
 import { machinePlan } from './machinePlans.js';
-import { searchLayout } from './search.js';
+import { FLEET_SEARCH_WORK, searchLayout } from './search.js';
 import type { FleetGroup } from './search.js';
 import { pieceSeconds } from './timing.js';
 import { blockSums, shareSeconds } from './partition.js';
-import type { FleetMachineInput, FleetPlan, FleetRequest, FleetSummary } from './types.js';
+import type { FleetMachineInput, FleetMachinePlan, FleetPlan, FleetRequest, FleetSummary } from './types.js';
 import { machineRequest, validateFleet } from './validateFleet.js';
 import { planWidthRegions } from './widthRegions.js';
 
 /** Headland passes are cut in parts no shorter than this, meters… */
 const MIN_PART_METERS = 30;
 /** …and no longer than a machine's share of the route ÷ this. */
-const PARTS_PER_SHARE = 16;
+const PARTS_PER_SHARE = 64;
 
 /** The machine a width class's route is planned for: the class's tightest limits. */
 export function classMachine(fleet: readonly FleetMachineInput[], members: readonly number[]): FleetMachineInput {
@@ -92,6 +101,121 @@ export function makespanLowerBounds(
   return { workSeconds: work, routeSeconds: Math.max(work, route) };
 }
 
+/** One way of planning the fleet, timed and laid out, with the objective it is judged by. */
+interface Candidate {
+  name: FleetSummary['search']['chosen'];
+  plans: Plan[];
+  groups: FleetGroup[];
+  found: SearchResult;
+  out: FleetMachinePlan[];
+  makespanSeconds: number;
+  uncoveredRatio: number;
+  objectiveSeconds: number;
+  /** The contiguous split's slowest strip alone (no waits), seconds. */
+  aloneSeconds?: number;
+}
+
+interface FleetContext {
+  request: FleetRequest;
+  machines: ResolvedMachine[];
+  classes: number[][];
+  prepared: LocalField;
+  settings: ScheduleSettings;
+}
+
+/**
+ * The fleet's objective (objective.ts, with the makespan for the machine time): the makespan, the unworked ground
+ * priced as the time to come back and work it at the fleet's combined rate, and an hour per join nothing drivable
+ * fits.
+ */
+export function fleetObjectiveSeconds(
+  makespanSeconds: number,
+  uncoveredSquareMeters: number,
+  machines: readonly ResolvedMachine[],
+  warnings: readonly { code: string }[],
+): number {
+  const rate = machines.reduce((s, m) => s + m.widthMeters * m.workingSpeedMetersPerSecond, 0);
+  // The combined rate as one machine of width `rate` m at 1 m/s: the same m² per second.
+  const fleetMachine = { widthMeters: rate, workingSpeedMetersPerSecond: 1 };
+  const undrivable = warnings.filter((w) => UNDRIVABLE_WARNINGS.has(w.code)).length;
+  return (
+    makespanSeconds +
+    unworkedSeconds(uncoveredSquareMeters, { ...fleetMachine, ...ZERO_RATES }) +
+    undrivable * UNDRIVABLE_JOIN_SECONDS
+  );
+}
+
+const ZERO_RATES = { turningSpeedMetersPerSecond: 1, transportSpeedMetersPerSecond: 1, cuspStopSeconds: 0 };
+
+/** Lays a candidate's routes out among the machines (search.ts), times them and judges the whole. */
+function evaluateCandidate(
+  ctx: FleetContext,
+  name: Candidate['name'],
+  plans: Plan[],
+  groups: FleetGroup[],
+  searchWork = FLEET_SEARCH_WORK,
+): Candidate {
+  const { request, machines, classes, prepared } = ctx;
+  const found = searchLayout(groups, machines, ctx.settings, searchWork);
+  const ids = request.fleet.map((m) => m.id);
+  const out = machines.map((machine, index) =>
+    machinePlan({
+      index,
+      input: request.fleet[index],
+      machine,
+      pieces: found.best.pieces[index],
+      seconds: pieceSeconds(found.best.pieces[index], machine),
+      timetable: found.best.timetable,
+      prepared,
+      base: baseFor(name, plans, classes, index),
+      ids,
+    }),
+  );
+  const makespanSeconds = Math.max(0, ...out.map((m) => m.finishSeconds));
+  const uncoveredRatio =
+    name === 'shared-route' && plans.length === 1 ? plans[0].metrics.uncoveredRatio : unionUncovered(out);
+  const warnings = plans.flatMap((p) => p.warnings);
+  const objectiveSeconds = fleetObjectiveSeconds(
+    makespanSeconds,
+    uncoveredRatio * prepared.fieldAreaSquareMeters,
+    machines,
+    warnings,
+  );
+  return { name, plans, groups, found, out, makespanSeconds, uncoveredRatio, objectiveSeconds };
+}
+
+/** The plan a machine's output takes its heading and boundary from. */
+function baseFor(name: Candidate['name'], plans: Plan[], classes: number[][], index: number): Plan {
+  if (name === 'contiguous-split') return plans[index];
+  if (name === 'narrowest-class') return plans[0];
+  return plans[classes.findIndex((c) => c.includes(index))];
+}
+
+/**
+ * A fleet keeps the single route's coverage: a candidate leaving more than this share of the field more unworked
+ * than the shared route (the single plan's passes, for one width) is not weighed, whatever its makespan (issue 41:
+ * the machines' coverage together within 0.2 point of the single-machine plan's).
+ */
+export const FLEET_COVERAGE_TOLERANCE = 0.002;
+
+/**
+ * Whether candidate `a` beats `b`: a candidate off the shared route's coverage by more than the tolerance never
+ * does; then fewer conflicts no wait could clear, then the objective (a tie keeps `b`).
+ */
+function candidateBeats(a: Candidate, b: Candidate, shared: Candidate): boolean {
+  if (a.uncoveredRatio > shared.uncoveredRatio + FLEET_COVERAGE_TOLERANCE) return false;
+  const ua = a.found.best.timetable.unresolved,
+    ub = b.found.best.timetable.unresolved;
+  if (ua !== ub) return ua < ub;
+  return beats(a.objectiveSeconds, b.objectiveSeconds);
+}
+
+/** The route read into blocks, headland passes in a few parts per machine's share of it. */
+function baseOf(plan: Plan, ctx: FleetContext, baseIndex: number, machineCount: number): BaseRoute {
+  const partMeters = Math.max(MIN_PART_METERS, plan.metrics.distanceMeters / (PARTS_PER_SHARE * machineCount));
+  return readBaseRoute(plan, ctx.prepared.frame, baseIndex, partMeters);
+}
+
 /** Plans several machines in one field. Synchronous and deterministic; throws `PlanError` on bad input. */
 export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): FleetPlan {
   const machines = validateFleet(request);
@@ -99,50 +223,114 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   const classes = widthClasses(machines);
   const fieldRequest = machineRequest(request, classMachine(fleet, classes[0]));
   const prepared = prepareField(normalizeRequest(fieldRequest));
-  const plans: Plan[] =
-    classes.length === 1
-      ? [planRoute(fieldRequest, runtime)]
-      : planWidthRegions(
-          request,
-          classes,
-          machines,
-          (r) => planRoute(r, runtime),
-          (m) => classMachine(fleet, m),
-        );
-  // Headland passes in parts, so that a share may end inside one: a few parts per machine's share of the route.
-  const bases = plans.map((p, i) =>
-    readBaseRoute(
-      p,
-      prepared.frame,
-      i,
-      Math.max(MIN_PART_METERS, p.metrics.distanceMeters / (PARTS_PER_SHARE * classes[i].length)),
-    ),
-  );
-  const groups: FleetGroup[] = bases.map((base, i) => ({ base, machines: classes[i] }));
   const safetyMeters = request.safetyDistanceMeters ?? Math.max(...machines.map((m) => m.widthMeters));
   const maxSpeed = Math.max(
     ...machines.map((m) => Math.max(m.workingSpeedMetersPerSecond, m.turningSpeedMetersPerSecond)),
   );
-  const found = searchLayout(groups, machines, { safetyMeters, maxSpeedMetersPerSecond: maxSpeed });
+  const ctx: FleetContext = {
+    request,
+    machines,
+    classes,
+    prepared,
+    settings: { safetyMeters, maxSpeedMetersPerSecond: maxSpeed },
+  };
+  const plan = (r: PathPlanRequest): Plan => planRoute(r, runtime);
+  const regions =
+    classes.length === 1
+      ? undefined
+      : planWidthRegions(request, classes, machines, plan, (m) => classMachine(fleet, m));
+  const plans: Plan[] = regions ? regions.strips : [plan(fieldRequest)];
+  const groups: FleetGroup[] = plans.map((p, i) => ({
+    base: baseOf(p, ctx, i, classes[i].length),
+    machines: classes[i],
+  }));
+  const shared = evaluateCandidate(ctx, 'shared-route', plans, groups);
+  let chosen = shared;
+  const { candidate: split, prunedAtSeconds } = splitCandidate(ctx, shared, plans[0].heading.degrees, plan);
+  if (split && candidateBeats(split, chosen, shared)) chosen = split;
+  // Several widths: the narrowest class alone on the whole field's route (the single plan's coverage).
+  const narrow = regions
+    ? evaluateCandidate(
+        ctx,
+        'narrowest-class',
+        [regions.whole],
+        [{ base: baseOf(regions.whole, ctx, 0, classes[0].length), machines: classes[0] }],
+      )
+    : undefined;
+  if (narrow && candidateBeats(narrow, chosen, shared)) chosen = narrow;
+  return fleetPlanOf(ctx, chosen, { shared, split, narrow, prunedAtSeconds });
+}
+
+/**
+ * The contiguous split as a candidate: one strip per machine, each its own route; undefined if a strip fails. Waits
+ * only lengthen the strips' times, so once one strip alone takes longer than the shared route's objective the split
+ * cannot win: its planning stops there (`prunedAtSeconds`: that strip's time, a lower bound on its makespan).
+ */
+function splitCandidate(
+  ctx: FleetContext,
+  shared: Candidate,
+  headingDegrees: number,
+  plan: (r: PathPlanRequest) => Plan,
+): { candidate?: Candidate; prunedAtSeconds?: number } {
+  if (ctx.machines.length < 2) return {};
+  const clear = shared.found.best.timetable.unresolved === 0;
+  const hopeless = (seconds: number): boolean => clear && !beats(seconds, shared.objectiveSeconds);
+  let plans: Plan[];
+  try {
+    plans = contiguousSplitPlans(ctx.request, ctx.machines, headingDegrees, plan, (p) =>
+      hopeless(p.metrics.timeSeconds),
+    );
+  } catch (e) {
+    // A strip the planner cannot plan (a sliver): no such candidate (the shared route stands).
+    if (e instanceof PlanError) return {};
+    throw e;
+  }
+  const alone = contiguousSplitSeconds(plans);
+  if (plans.length < ctx.machines.length) return { prunedAtSeconds: alone };
+  const groups: FleetGroup[] = plans.map((p, i) => ({ base: baseOf(p, ctx, i, 1), machines: [i] }));
+  // A split that cannot win is timed as it comes (no search).
+  const work = hopeless(alone) ? 0 : FLEET_SEARCH_WORK;
+  return { candidate: { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups, work), aloneSeconds: alone } };
+}
+
+/**
+ * Lower bounds over every candidate weighed (each true of its kind of plan; the smallest is true of all): `work`,
+ * the candidate's working passes at the fleet's combined rate or its longest pass; `route`, for the shared route
+ * the bound on any split of it (makespanLowerBounds; several widths: the work bound), for the contiguous split its
+ * slowest strip alone (no waits), never under the work bound.
+ */
+function candidateBounds(
+  candidates: readonly (Candidate | undefined)[],
+  machines: readonly ResolvedMachine[],
+): { workSeconds: number; routeSeconds: number } {
+  let work = Infinity,
+    route = Infinity;
+  for (const c of candidates) {
+    if (!c) continue;
+    const b = makespanLowerBounds(c.groups, machines);
+    work = Math.min(work, b.workSeconds);
+    if (c.name === 'contiguous-split') route = Math.min(route, Math.max(b.workSeconds, c.aloneSeconds ?? 0));
+    else route = Math.min(route, c.groups.length === 1 ? b.routeSeconds : b.workSeconds);
+  }
+  return { workSeconds: work, routeSeconds: route };
+}
+
+/** The plan of the chosen candidate, with both candidates' figures and the bounds. */
+function fleetPlanOf(
+  ctx: FleetContext,
+  chosen: Candidate,
+  weighed: { shared: Candidate; split?: Candidate; narrow?: Candidate; prunedAtSeconds?: number },
+): FleetPlan {
+  const { shared, split, narrow, prunedAtSeconds } = weighed;
+  const { machines } = ctx;
+  const { out, plans, found } = chosen;
   const { timetable } = found.best;
-  const ids = fleet.map((m) => m.id);
-  const out = machines.map((machine, index) =>
-    machinePlan({
-      index,
-      input: fleet[index],
-      machine,
-      pieces: found.best.pieces[index],
-      seconds: pieceSeconds(found.best.pieces[index], machine),
-      timetable,
-      prepared,
-      base: plans[classes.findIndex((c) => c.includes(index))],
-      ids,
-    }),
-  );
-  const makespan = Math.max(0, ...out.map((m) => m.finishSeconds));
-  const bounds = makespanLowerBounds(groups, machines);
-  // Several width classes plan several routes (one per strip): the bound on a split of one route says nothing there.
-  const lowerBound = groups.length === 1 ? bounds.routeSeconds : bounds.workSeconds;
+  const safetyMeters = ctx.settings.safetyMeters;
+  const makespan = chosen.makespanSeconds;
+  const bounds = candidateBounds([shared, split, narrow], machines);
+  // A split stopped early: its makespan is at least the strip that stopped it.
+  const lowerBound =
+    prunedAtSeconds === undefined ? bounds.routeSeconds : Math.min(bounds.routeSeconds, prunedAtSeconds);
   const warnings: PlanWarning[] = plans.flatMap((p) => p.warnings);
   if (timetable.unresolved > 0)
     warnings.push({
@@ -155,6 +343,13 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   for (const m of out)
     if (m.route.length === 0)
       warnings.push({ code: 'fleet-idle', feature: 'fleet', message: `machine ${m.machineId} has no pass to work` });
+  const figures = (c: Candidate): FleetSummary['search']['candidates'][number] => ({
+    algorithm: c.name,
+    makespanSeconds: r2(c.makespanSeconds),
+    objectiveSeconds: r2(c.objectiveSeconds),
+    unresolved: c.found.best.timetable.unresolved,
+    uncoveredRatio: c.uncoveredRatio,
+  });
   const summary: FleetSummary = {
     machineCount: machines.length,
     makespanSeconds: makespan,
@@ -165,11 +360,18 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
     workLowerBoundSeconds: r2(bounds.workSeconds),
     workGapRatio: bounds.workSeconds > 0 ? Math.round((makespan / bounds.workSeconds - 1) * 1e4) / 1e4 : 0,
     safetyDistanceMeters: safetyMeters,
-    singleMachineTimeSeconds: plans[0].metrics.timeSeconds,
-    uncoveredRatio: plans.length === 1 ? plans[0].metrics.uncoveredRatio : unionUncovered(out),
+    singleMachineTimeSeconds: shared.plans[0].metrics.timeSeconds,
+    uncoveredRatio: chosen.uncoveredRatio,
+    ...(split?.aloneSeconds !== undefined ? { contiguousSplitSeconds: r2(split.aloneSeconds) } : {}),
     search: {
-      algorithm: String((plans[0].routeOptions as { algorithm?: string } | undefined)?.algorithm ?? 'optimized'),
-      candidates: [],
+      algorithm: String((shared.plans[0].routeOptions as { algorithm?: string } | undefined)?.algorithm ?? 'optimized'),
+      chosen: chosen.name,
+      candidates: [
+        ...[shared, ...(split ? [split] : []), ...(narrow ? [narrow] : [])].map(figures),
+        ...(prunedAtSeconds !== undefined
+          ? [{ algorithm: 'contiguous-split', makespanSeconds: r2(prunedAtSeconds), pruned: true as const }]
+          : []),
+      ],
       moves: found.moves,
     },
   };
@@ -177,8 +379,8 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
     version: FURROW_VERSION,
     fleet: summary,
     machines: out,
-    boundary: plans[0].boundary,
-    heading: plans[0].heading,
+    boundary: shared.plans[0].boundary,
+    heading: shared.plans[0].heading,
     warnings,
   };
 }

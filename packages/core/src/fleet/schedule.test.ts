@@ -71,4 +71,19 @@ describe('scheduleFleet', () => {
     // a is on T1 from 40 s to 80 s, far from where b would join it at 44 s: b waits until a has left T1.
     expect(t.starts[1][1]).toBeGreaterThanOrEqual(80);
   });
+
+  it('a head-on meeting: the machine giving way waits at an earlier place, not where the other will pass', () => {
+    // a drives east along y = 0 from x = -100 to 100 (0-80 s). b comes down to (80, 2), then drives west along
+    // y = 2: head-on. Standing at (80, 2) is no refuge (a passes within 2 m of it at about 72 s).
+    const a = line(-100, 0, 100, 0, 80);
+    const b: TimedPath = {
+      pieces: [{ xy: new Float64Array([80, 40, 80, 2]) }, { xy: new Float64Array([80, 2, -20, 2]) }],
+      seconds: [15.2, 40],
+    };
+    const t = scheduleFleet([a, b], [0, 1], settings);
+    expect(t.unresolved).toBe(0);
+    // b enters later (the wait before its first piece) and reaches the line only once a has gone by.
+    expect(t.waits.some((w) => w.machine === 1 && w.beforePiece === 0 && w.durationSeconds > 0)).toBe(true);
+    expect(closest([a, b], t.starts)).toBeGreaterThanOrEqual(6);
+  });
 });

@@ -122,6 +122,140 @@ interface Probe {
   pos: (t: number, out: number[]) => void;
 }
 
+/** Backtracks (a longer wait at an earlier place) one machine may make before a piece is left unresolved. */
+const MAX_BACKTRACKS = 256;
+/** How far back (pieces) a machine may go to wait at an earlier place. */
+const MAX_BACK_PIECES = 48;
+
+interface Scheduling {
+  settings: ScheduleSettings;
+  dt: number;
+  reach: number;
+  speed: number;
+  maxWait: number;
+  placed: Placed[];
+  onPass: Map<string, { machine: number; from: number; to: number }[]>;
+  counter: { work: number };
+  cursor: PathCursor;
+}
+
+/** The next wait tried after `w` seconds. */
+function nextWait(w: number, dt: number): number {
+  return w + Math.max(1, 4 * dt, w / 10);
+}
+
+/** The next wait tried at an earlier place: half as long again (a few tries reach a long wait). */
+function longerWait(w: number, dt: number): number {
+  return w + Math.max(1, 4 * dt, w / 2);
+}
+
+/**
+ * The shortest wait of at least `minWait` before piece j (from t) that clears it, the machine standing where piece
+ * j starts meanwhile (that place must stay clear too, once on the field: j > 0); ok false if none does.
+ */
+function placePiece(
+  x: Scheduling,
+  path: TimedPath,
+  j: number,
+  t: number,
+  minWait: number,
+): { ok: boolean; w: number; blocker: number } {
+  const { placed, dt, reach, speed, counter } = x;
+  const d = path.seconds[j];
+  const xy = path.pieces[j].xy;
+  const box = path.pieces[j].box ?? boxOf(xy);
+  counter.work++;
+  const sx = j > 0 ? path.pieces[j - 1].xy.at(-2)! : xy[0],
+    sy = j > 0 ? path.pieces[j - 1].xy.at(-1)! : xy[1];
+  const standBox: Box = [sx, sy, sx, sy];
+  const stand = (_t: number, out: number[]): void => {
+    out[0] = sx;
+    out[1] = sy;
+  };
+  const standClash = (t0: number, t1: number): number =>
+    j > 0 ? clash(placed, { box: standBox, t0: t0 + 1e-9, t1, pos: stand }, dt, reach, speed, counter) : -1;
+  if (minWait > 0) {
+    const hit = standClash(t, t + minWait);
+    if (hit >= 0) return { ok: false, w: 0, blocker: hit };
+  }
+  let w = minWait,
+    blocker = -1;
+  for (;;) {
+    const t0 = t + w;
+    const busy = passBusy(x.onPass, path.pieces[j].passKey, t0, t0 + d);
+    x.cursor.reset(xy, t0, d);
+    const drive: Probe = { box, t0, t1: t0 + d, pos: (tt, out) => x.cursor.at(tt, out) };
+    const hit = busy ? busy.machine : clash(placed, drive, dt, reach, speed, counter);
+    if (hit < 0) return { ok: true, w, blocker };
+    blocker = hit;
+    const next = busy ? Math.max(w + dt, busy.until - t) : nextWait(w, dt);
+    // Waiting where it stands must itself keep clear.
+    if (standClash(t0, t + next) >= 0 || next > x.maxWait) return { ok: false, w: 0, blocker };
+    w = next;
+  }
+}
+
+/**
+ * One machine's timetable against the machines placed before it: each piece as soon as it is clear; where no wait
+ * where the machine stands clears a piece (a head-on meeting: the other comes to where it would wait), it waits
+ * longer at an earlier place — before the piece before, and so on back — and drives on from there.
+ */
+function scheduleMachine(
+  x: Scheduling,
+  m: number,
+  path: TimedPath,
+): { starts: number[]; waits: ScheduledWait[]; unresolved: number } {
+  const n = path.pieces.length;
+  const forced = new Float64Array(n),
+    before = new Float64Array(n),
+    waitAt = new Float64Array(n),
+    blockerAt = new Int32Array(n).fill(-1),
+    starts: number[] = new Array<number>(n).fill(0);
+  let j = 0,
+    t = 0,
+    backtracks = 0,
+    unresolved = 0;
+  while (j < n) {
+    const r = placePiece(x, path, j, t, forced[j]);
+    if (!r.ok && j > 0 && backtracks < MAX_BACKTRACKS) {
+      // Wait longer before the piece before (or further back once a wait there would pass the longest).
+      // The delay tried here carries back: a stop earlier on needs at least as long.
+      let k = j - 1;
+      const from = (i: number): number => Math.max(forced[i], waitAt[i], i === j - 1 ? forced[j] : 0);
+      while (k > 0 && j - k < MAX_BACK_PIECES && longerWait(from(k), x.dt) > x.maxWait) k--;
+      const w = longerWait(from(k), x.dt);
+      if (w <= x.maxWait) {
+        backtracks++;
+        forced[k] = w;
+        for (let i = k + 1; i <= j; i++) forced[i] = 0;
+        j = k;
+        t = before[k];
+        continue;
+      }
+    }
+    const w = r.ok ? r.w : 0;
+    if (!r.ok) unresolved++;
+    before[j] = t;
+    waitAt[j] = w;
+    blockerAt[j] = r.blocker;
+    t += w;
+    starts[j] = t;
+    t += path.seconds[j];
+    j++;
+  }
+  const waits: ScheduledWait[] = [];
+  for (let i = 0; i < n; i++)
+    if (waitAt[i] > 0)
+      waits.push({
+        machine: m,
+        beforePiece: i,
+        startSeconds: before[i],
+        durationSeconds: waitAt[i],
+        givesWayTo: blockerAt[i],
+      });
+  return { starts, waits, unresolved };
+}
+
 /** Schedules the paths in the given priority order. */
 export function scheduleFleet(
   paths: readonly TimedPath[],
@@ -129,67 +263,34 @@ export function scheduleFleet(
   settings: ScheduleSettings,
 ): Timetable {
   const dt = timeStepSeconds(settings);
-  const reach = settings.safetyMeters + settings.maxSpeedMetersPerSecond * dt;
-  const maxWait = settings.maxWaitSeconds ?? 3600;
-  const speed = Math.max(0.1, settings.maxSpeedMetersPerSecond);
-  const placed: Placed[] = [];
+  const x: Scheduling = {
+    settings,
+    dt,
+    reach: settings.safetyMeters + settings.maxSpeedMetersPerSecond * dt,
+    speed: Math.max(0.1, settings.maxSpeedMetersPerSecond),
+    maxWait: settings.maxWaitSeconds ?? 3600,
+    placed: [],
+    onPass: new Map(),
+    counter: { work: 0 },
+    cursor: new PathCursor(),
+  };
   const starts: number[][] = paths.map(() => []);
   const waits: ScheduledWait[] = [];
-  const onPass = new Map<string, { machine: number; from: number; to: number }[]>();
-  const counter = { work: 0 };
   let unresolved = 0;
-  const cursor = new PathCursor();
   for (const m of order) {
     const path = paths[m];
-    let t = 0;
-    for (let j = 0; j < path.pieces.length; j++) {
-      const d = path.seconds[j];
-      const xy = path.pieces[j].xy;
-      const box = path.pieces[j].box ?? boxOf(xy);
-      counter.work++;
-      const sx = j > 0 ? paths[m].pieces[j - 1].xy.at(-2)! : xy[0],
-        sy = j > 0 ? paths[m].pieces[j - 1].xy.at(-1)! : xy[1];
-      const standBox: Box = [sx, sy, sx, sy];
-      const stand = (_t: number, out: number[]): void => {
-        out[0] = sx;
-        out[1] = sy;
-      };
-      let w = 0,
-        blocker = -1,
-        ok = false;
-      for (;;) {
-        const t0 = t + w;
-        const busy = passBusy(onPass, path.pieces[j].passKey, t0, t0 + d);
-        const drive: Probe = { box, t0, t1: t0 + d, pos: (tt, out) => cursor.at(tt, out) };
-        cursor.reset(xy, t0, d);
-        const hit = busy ? busy.machine : clash(placed, drive, dt, reach, speed, counter);
-        if (hit < 0) {
-          ok = true;
-          break;
-        }
-        blocker = hit;
-        const step = busy ? Math.max(dt, busy.until - t0) : Math.max(1, 4 * dt, w / 10);
-        // Waiting where it stands must itself keep clear (a machine on the field only: j > 0).
-        if (
-          j > 0 &&
-          clash(placed, { box: standBox, t0: t0 + 1e-9, t1: t0 + step, pos: stand }, dt, reach, speed, counter) >= 0
-        )
-          break;
-        w += step;
-        if (w > maxWait) break;
-      }
-      if (!ok) {
-        unresolved++;
-        w = 0;
-      }
-      if (w > 0) waits.push({ machine: m, beforePiece: j, startSeconds: t, durationSeconds: w, givesWayTo: blocker });
-      t += w;
-      starts[m].push(t);
-      const key = path.pieces[j].passKey;
-      if (key) onPass.set(key, [...(onPass.get(key) ?? []), { machine: m, from: t, to: t + d }]);
-      t += d;
-    }
-    placed.push(new Placed(m, path, starts[m]));
+    const done = scheduleMachine(x, m, path);
+    starts[m] = done.starts;
+    waits.push(...done.waits);
+    unresolved += done.unresolved;
+    path.pieces.forEach((p, j) => {
+      if (p.passKey)
+        x.onPass.set(p.passKey, [
+          ...(x.onPass.get(p.passKey) ?? []),
+          { machine: m, from: done.starts[j], to: done.starts[j] + path.seconds[j] },
+        ]);
+    });
+    x.placed.push(new Placed(m, path, starts[m]));
   }
   const finishSeconds = paths.map((p, m) => (p.pieces.length > 0 ? starts[m].at(-1)! + p.seconds.at(-1)! : 0));
   return {
@@ -198,7 +299,7 @@ export function scheduleFleet(
     waits,
     unresolved,
     makespanSeconds: Math.max(0, ...finishSeconds),
-    work: counter.work,
+    work: x.counter.work,
   };
 }
 

@@ -146,7 +146,31 @@ function* moves(layout: Layout): Generator<Layout> {
   }
 }
 
-/** First-improvement local search from the initial layout, within FLEET_SEARCH_WORK. */
+/** Shares driven either way round (all combinations) at most this many machines per route. */
+const MAX_START_SHARES = 4;
+
+/**
+ * The starts tried besides the initial layout: for a route shared by at most MAX_START_SHARES machines, every
+ * combination of its shares' ways round, each with every machine first in the priority (the rest in order).
+ */
+function* startLayouts(layout: Layout): Generator<Layout> {
+  const shares = layout.groups.map((g) => g.order.length);
+  if (shares.some((n) => n > MAX_START_SHARES)) return;
+  const total = shares.reduce((a, b) => a + b, 0);
+  for (let mask = 0; mask < 1 << total; mask++)
+    for (let first = 0; first < layout.priority.length; first++) {
+      if (mask === 0 && first === 0) continue;
+      const next = cloneLayout(layout);
+      let bit = 0;
+      for (const g of next.groups)
+        for (let p = 0; p < g.reversed.length; p++) g.reversed[p] = ((mask >> bit++) & 1) === 1;
+      const [m] = next.priority.splice(first, 1);
+      next.priority.unshift(m);
+      yield next;
+    }
+}
+
+/** Local search from the initial layout, then from the best of several starts, within FLEET_SEARCH_WORK. */
 export function searchLayout(
   groups: readonly FleetGroup[],
   machines: readonly ResolvedMachine[],
@@ -154,25 +178,43 @@ export function searchLayout(
   workBudget: number = FLEET_SEARCH_WORK,
 ): SearchResult {
   const cache: ShareCache = new Map();
-  let best = evaluateLayout(groups, machines, initialLayout(groups, machines), settings, cache);
-  let work = best.work;
-  let evaluations = 1;
-  let count = 0;
-  let improved = true;
-  while (improved && work < workBudget) {
-    improved = false;
-    for (const next of moves(best.layout)) {
-      if (work >= workBudget) break;
-      const e = evaluateLayout(groups, machines, next, settings, cache);
-      work += e.work;
-      evaluations++;
-      if (better(e.timetable, best.timetable)) {
-        best = e;
-        count++;
-        improved = true;
-        break;
+  const first = evaluateLayout(groups, machines, initialLayout(groups, machines), settings, cache);
+  let best: Evaluated = first;
+  const state = { work: first.work, evaluations: 1, count: 0 };
+  const evaluate = (layout: Layout): Evaluated & { work: number } => {
+    const e = evaluateLayout(groups, machines, layout, settings, cache);
+    state.work += e.work;
+    state.evaluations++;
+    return e;
+  };
+  // First-improvement local search from `from`.
+  const descend = (from: Evaluated): Evaluated => {
+    let at = from;
+    let improved = true;
+    while (improved && state.work < workBudget) {
+      improved = false;
+      for (const next of moves(at.layout)) {
+        if (state.work >= workBudget) break;
+        const e = evaluate(next);
+        if (better(e.timetable, at.timetable)) {
+          at = e;
+          state.count++;
+          improved = true;
+          break;
+        }
       }
     }
+    return at;
+  };
+  best = descend(best);
+  // Then other starts from the local optimum's cuts (every way round of the shares, every machine first); the best
+  // of them, if better, is searched from again: never worse than the first descent.
+  let restart: Evaluated | undefined;
+  for (const start of startLayouts(best.layout)) {
+    if (state.work >= workBudget) break;
+    const e = evaluate(start);
+    if (better(e.timetable, (restart ?? best).timetable)) restart = e;
   }
-  return { best, moves: count, work, evaluations };
+  if (restart) best = descend(restart);
+  return { best, moves: state.count, work: state.work, evaluations: state.evaluations };
 }

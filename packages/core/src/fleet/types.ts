@@ -59,14 +59,17 @@ export interface FleetSummary {
   /**
    * A lower bound on the makespan for any split of the planned route, seconds: the route's time (passes, turns,
    * cusps) less the k − 1 longest connector runs a split can leave out, at the machines' combined pace; at least
-   * `workLowerBoundSeconds`. For a fleet of several widths (one route per width's strip), the work-only bound.
+   * `workLowerBoundSeconds`. For a fleet of several widths (one route per width's strip), the work-only bound. The
+   * contiguous split's bound is its slowest strip alone; the smallest over the candidates weighed is given (true
+   * of each of them).
    */
   lowerBoundSeconds: number;
   /** makespan ÷ lower bound − 1. */
   gapRatio: number;
   /**
    * A lower bound for any plan of these passes, seconds: the working passes' time at the fleet's combined rate
-   * (Σ width × working speed), or the longest single pass at the fastest working speed, whichever is larger.
+   * (Σ width × working speed), or the longest single pass at the fastest working speed, whichever is larger (the
+   * smallest over the candidates' passes).
    */
   workLowerBoundSeconds: number;
   /** makespan ÷ work lower bound − 1. */
@@ -76,8 +79,38 @@ export interface FleetSummary {
   singleMachineTimeSeconds: number;
   /** Coverage of the union of the machines' passes (the same passes as the single plans'). */
   uncoveredRatio: number;
-  /** Which route each share was cut from, and the search's work. */
-  search: { algorithm: string; candidates: { algorithm: string; makespanSeconds: number }[]; moves: number };
+  /**
+   * The contiguous split's makespan with no machine waiting (one strip per machine of equal work, each planned
+   * alone: its slowest strip's time), seconds; absent for one machine, when a strip cannot be planned, or when the
+   * split's planning stopped early (a strip alone took longer than the shared route's objective).
+   */
+  contiguousSplitSeconds?: number;
+  /**
+   * The candidates planned and the one kept (`chosen`): `shared-route` (the single route shared out),
+   * `contiguous-split` (its strips timed together, waits included) and, for several widths, `narrowest-class`
+   * (the whole field's route for the narrowest class, shared among that class alone: the wider machines idle).
+   * A candidate more than 0.2 point of the field less covered than the shared route is not weighed; the others
+   * are judged by unresolved conflicts, then the fleet's objective (makespan + unworked ground priced as
+   * objective.ts prices it, at the fleet's combined rate); a tie keeps the one listed first. `algorithm`: the
+   * single route's; `moves`: the kept candidate's search moves.
+   */
+  search: {
+    algorithm: string;
+    chosen: 'shared-route' | 'contiguous-split' | 'narrowest-class';
+    /**
+     * A candidate `pruned` (the split, once one strip alone took longer than the shared route's objective: it
+     * could not win) gives only `makespanSeconds`, that strip's time, a lower bound on its makespan.
+     */
+    candidates: {
+      algorithm: string;
+      makespanSeconds: number;
+      objectiveSeconds?: number;
+      unresolved?: number;
+      uncoveredRatio?: number;
+      pruned?: true;
+    }[];
+    moves: number;
+  };
 }
 
 export interface FleetPlan {

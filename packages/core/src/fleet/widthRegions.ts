@@ -4,7 +4,8 @@
  * the area in proportion to its class's working rate (Σ width × working speed), and each strip planned
  * alone for its class, at that heading; then cut once more, in proportion to the rates the strips' plans
  * showed (area ÷ time, turns and headlands included), and planned again. Each class then shares its strip's
- * route out among its machines.
+ * route out among its machines. The whole field's plan for the narrowest class is returned too: planFleet weighs
+ * it, shared among that class alone, as a candidate (the wider machines idle) where the strips leave ground unworked.
  */
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
 import type { PathPlanRequest, Plan } from '../types.js';
@@ -18,7 +19,7 @@ export function planWidthRegions(
   machines: readonly ResolvedMachine[],
   plan: (r: PathPlanRequest) => Plan,
   classMachine: (members: number[]) => FleetMachineInput,
-): Plan[] {
+): { whole: Plan; strips: Plan[] } {
   const whole = plan(machineRequest(request, classMachine(classes[0])));
   const heading = whole.heading.degrees;
   const rates = classes.map((c) =>
@@ -37,5 +38,5 @@ export function planWidthRegions(
     const seconds = p.metrics.timeSeconds / classes[i].length;
     return seconds > 0 ? p.metrics.workableAreaSquareMeters / seconds : rates[i];
   });
-  return planRegions(shown);
+  return { whole, strips: planRegions(shown) };
 }
