@@ -277,10 +277,22 @@ function solveWithHeld(
     if (state[j] === 0) continue;
     const v = state[j] < 0 ? lo[j] : hi[j];
     // move column j to the right-hand side, row j to the identity
-    if (j >= 1) ((b[j - 1] -= a1[j - 1] * v), (a1[j - 1] = 0));
-    if (j >= 2) ((b[j - 2] -= a2[j - 2] * v), (a2[j - 2] = 0));
-    if (j + 1 < n) ((b[j + 1] -= a1[j] * v), (a1[j] = 0));
-    if (j + 2 < n) ((b[j + 2] -= a2[j] * v), (a2[j] = 0));
+    if (j >= 1) {
+      b[j - 1] -= a1[j - 1] * v;
+      a1[j - 1] = 0;
+    }
+    if (j >= 2) {
+      b[j - 2] -= a2[j - 2] * v;
+      a2[j - 2] = 0;
+    }
+    if (j + 1 < n) {
+      b[j + 1] -= a1[j] * v;
+      a1[j] = 0;
+    }
+    if (j + 2 < n) {
+      b[j + 2] -= a2[j] * v;
+      a2[j] = 0;
+    }
     a0[j] = 1;
     b[j] = v;
   }

@@ -9,7 +9,7 @@ import type { PathD, PathsD } from '../geometry/clipper.js';
 import { areaOf, differencePolygons, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
 import { activeSwath } from '../geometry/activeSwath.js';
 import { Region } from '../geometry/region.js';
-import { curveBetween, curveParameter, pulledBackEnd, pushedInStart } from '../route/connectContext.js';
+import { curveBetween, pulledBackEnd, pushedInStart } from '../route/connectContext.js';
 import type { Piece } from '../turns/path.js';
 import type { Track } from './generateTracks.js';
 import { centreLinePasses } from './centreLine.js';
