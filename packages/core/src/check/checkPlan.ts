@@ -25,7 +25,7 @@ import type { LocalField } from '../geometry/prepareField.js';
 import { Region } from '../geometry/region.js';
 import { computeCoverage } from '../geometry/computeCoverage.js';
 import type { WorkingPass } from '../geometry/computeCoverage.js';
-import { activeSwath } from '../geometry/activeSwath.js';
+import { sectionBandSwath } from '../geometry/activeSwath.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { checkRouteKinematics } from './routeKinematics.js';
 import type { RoutePieceXY } from './routeKinematics.js';
@@ -341,19 +341,8 @@ function maxCurvature(xy: Float64Array, spacingMeters: number): { curvature: num
  */
 function workingPassOf(seg: RouteSegment, xy: Float64Array, machineWidthMeters: number): WorkingPass {
   const widthMeters = seg.widthMeters ?? machineWidthMeters;
-  const ws = seg.activeWidthsMeters,
-    os = seg.activeOffsetsMeters;
-  const n = xy.length / 2;
-  if (!Array.isArray(ws) || !Array.isArray(os) || ws.length !== n || os.length !== n) return { xy, widthMeters };
-  const lo = new Float64Array(n),
-    hi = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const w = Number(ws[i]),
-      o = Number(os[i]);
-    lo[i] = o - w / 2;
-    hi[i] = o + w / 2;
-  }
-  return { xy, widthMeters, swath: activeSwath(xy, lo, hi) };
+  const swath = sectionBandSwath(xy, seg.activeWidthsMeters, seg.activeOffsetsMeters);
+  return swath ? { xy, widthMeters, swath } : { xy, widthMeters };
 }
 
 /**

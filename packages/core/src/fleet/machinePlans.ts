@@ -6,7 +6,7 @@ import type { LocalField } from '../geometry/prepareField.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
 import type { LocalSegment } from '../turns/path.js';
 import { computeMetrics } from '../metrics/computeMetrics.js';
-import { activeSwath } from '../geometry/activeSwath.js';
+import { sectionBandSwath } from '../geometry/activeSwath.js';
 import type { PathsD } from '../geometry/clipper.js';
 import type { Plan, Position } from '../types.js';
 import { FURROW_VERSION } from '../version.js';
@@ -103,19 +103,7 @@ export function machinePlan(a: MachinePlanInput): FleetMachinePlan {
 
 /** A centre-line pass's swath: the band of its active sections point by point (as the single plan measures it). */
 function sectionSwath(p: BasePiece): PathsD | undefined {
-  const ws = p.segment.activeWidthsMeters,
-    os = p.segment.activeOffsetsMeters;
-  const n = p.xy.length / 2;
-  if (!Array.isArray(ws) || !Array.isArray(os) || ws.length !== n || os.length !== n) return undefined;
-  const lo = new Float64Array(n),
-    hi = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const w = Number(ws[i]),
-      o = Number(os[i]);
-    lo[i] = o - w / 2;
-    hi[i] = o + w / 2;
-  }
-  return activeSwath(p.xy, lo, hi);
+  return sectionBandSwath(p.xy, p.segment.activeWidthsMeters, p.segment.activeOffsetsMeters);
 }
 
 /** Where a machine stands before piece j: where piece j starts (its entry point before its first piece). */

@@ -83,3 +83,23 @@ export function bandsAlong(
   }
   return { lo: outLo, hi: outHi };
 }
+
+/**
+ * The swath of a pass with sections given per coordinate (a plan segment's `activeWidthsMeters` and
+ * `activeOffsetsMeters`): the band of its active sections point by point; undefined where the two are not
+ * arrays of one number per point of `xy`.
+ */
+export function sectionBandSwath(xy: ArrayLike<number>, widths: unknown, offsets: unknown): PathsD | undefined {
+  const n = xy.length / 2;
+  if (!Array.isArray(widths) || !Array.isArray(offsets) || widths.length !== n || offsets.length !== n)
+    return undefined;
+  const lo = new Float64Array(n),
+    hi = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const w = Number(widths[i]),
+      o = Number(offsets[i]);
+    lo[i] = o - w / 2;
+    hi[i] = o + w / 2;
+  }
+  return activeSwath(xy, lo, hi);
+}

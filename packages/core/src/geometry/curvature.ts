@@ -52,3 +52,23 @@ export function worstCurvatureRatio(xy: ArrayLike<number>, radiusMeters: number)
   }
   return { ratio: worst, at };
 }
+
+/**
+ * Curvature (1/m) at each point of a polyline: the circle through the point and its two neighbours; 0 at the
+ * ends, and `degenerate` where two of the three points coincide.
+ */
+export function pointCurvatures(xy: Float64Array, degenerate = 0): Float64Array {
+  const n = xy.length / 2;
+  const k = new Float64Array(n);
+  for (let i = 1; i + 1 < n; i++) {
+    const ax = xy[2 * i - 2],
+      ay = xy[2 * i - 1],
+      bx = xy[2 * i],
+      by = xy[2 * i + 1],
+      cx = xy[2 * i + 2],
+      cy = xy[2 * i + 3];
+    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(cx - ax, cy - ay);
+    k[i] = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : degenerate;
+  }
+  return k;
+}

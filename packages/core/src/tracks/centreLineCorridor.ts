@@ -11,6 +11,7 @@
  * path then uses more of the room to spread its bends); the least greatest curvature is kept, and
  * the caller cuts the pass where it is still over R.
  */
+import { pointCurvatures } from '../geometry/curvature.js';
 import { hypot } from '../geometry/vec.js';
 import { leftNormals } from '../geometry/activeSwath.js';
 import { containsPoint, crossings, type EdgeIndex } from './centreLineGround.js';
@@ -134,23 +135,6 @@ function holdOffVertices(
       }
     }
   }
-}
-
-/** Curvature at each point of the polyline (circle through it and its two neighbours; 0 at the ends). */
-export function pointCurvatures(xy: Float64Array): Float64Array {
-  const n = xy.length / 2;
-  const k = new Float64Array(n);
-  for (let i = 1; i + 1 < n; i++) {
-    const ax = xy[2 * i - 2],
-      ay = xy[2 * i - 1],
-      bx = xy[2 * i],
-      by = xy[2 * i + 1],
-      cx = xy[2 * i + 2],
-      cy = xy[2 * i + 3];
-    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(cx - ax, cy - ay);
-    k[i] = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : 0;
-  }
-  return k;
 }
 
 /**

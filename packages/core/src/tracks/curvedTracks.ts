@@ -24,6 +24,7 @@
  * level's index, `v` = its distance, u0 < u1 = where the ends project on the chain (arc length),
  * so that the boustrophedon cells and the order estimates work on curved tracks as on straight.
  */
+import { pointCurvatures } from '../geometry/curvature.js';
 import Flatbush from 'flatbush';
 import type { PathD, PathsD } from '../geometry/clipper.js';
 import { Region } from '../geometry/region.js';
@@ -148,32 +149,13 @@ export function simplifyPolyline(xy: Float64Array, toleranceMeters: number): Flo
   return out;
 }
 
-/**
- * Curvature (1/m) at each interior point of a polyline (circle through the point and its neighbours); 0 at the ends.
- */
-function curvatures(xy: Float64Array): Float64Array {
-  const n = xy.length / 2;
-  const k = new Float64Array(n);
-  for (let i = 1; i + 1 < n; i++) {
-    const ax = xy[2 * i - 2],
-      ay = xy[2 * i - 1],
-      bx = xy[2 * i],
-      by = xy[2 * i + 1],
-      cx = xy[2 * i + 2],
-      cy = xy[2 * i + 3];
-    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(ax - cx, ay - cy);
-    k[i] = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : Infinity;
-  }
-  return k;
-}
-
 /** Laplacian smoothing (ends fixed) until every bend is within `maxCurvature` or `iterations` run out. */
 export function smoothToCurvature(xy: Float64Array, maxCurvature: number, iterations = 60): Float64Array {
   let cur = xy;
   const n = xy.length / 2;
   if (n < 3) return cur;
   for (let it = 0; it < iterations; it++) {
-    const k = curvatures(cur);
+    const k = pointCurvatures(cur, Infinity);
     let worst = 0;
     for (let i = 1; i + 1 < n; i++) if (k[i] > worst) worst = k[i];
     if (worst <= maxCurvature) break;
@@ -189,7 +171,7 @@ export function smoothToCurvature(xy: Float64Array, maxCurvature: number, iterat
 
 /** Pieces of the polyline between points bending tighter than `maxCurvature` (the folds). */
 function cutAtFolds(xy: Float64Array, maxCurvature: number): Float64Array[] {
-  const k = curvatures(xy);
+  const k = pointCurvatures(xy, Infinity);
   const out: Float64Array[] = [];
   let startPt = 0;
   const n = xy.length / 2;
