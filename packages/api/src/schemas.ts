@@ -67,6 +67,20 @@ export const PositionSchema = z
     example: [8.5, 47.4],
   });
 
+/** The small field the OpenAPI examples plan (Zurich, about 600 × 550 m). */
+const EXAMPLE_FIELD = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [8.54, 47.37],
+      [8.548, 47.37],
+      [8.548, 47.375],
+      [8.54, 47.375],
+      [8.54, 47.37],
+    ],
+  ],
+};
+
 const RingSchema = z
   .array(PositionSchema)
   .openapi({ description: 'A closed ring: first and last positions equal, at least 4 positions' });
@@ -288,18 +302,7 @@ export const PathPlanRequestSchema = z
       'Shape A (`field`, `machine`, `headland`, `tracks`) or shape B (`boundary`, `equipment`, ' +
       '`exteriorHeadlandPasses`); both take `obstacles`, `options`, `routeOptions`.',
     example: {
-      field: {
-        type: 'Polygon',
-        coordinates: [
-          [
-            [8.54, 47.37],
-            [8.548, 47.37],
-            [8.548, 47.375],
-            [8.54, 47.375],
-            [8.54, 47.37],
-          ],
-        ],
-      },
+      field: EXAMPLE_FIELD,
       machine: { widthMeters: 6 },
       headland: { passes: 2 },
       tracks: { preferredDirectionDegrees: 90 },
@@ -671,18 +674,7 @@ export const FleetRequestSchema = z
       'Several machines in one field (extension beyond the 1.5.0 contract). ' +
       'The field as in PathPlanRequest, `fleet` instead of `machine`.',
     example: {
-      field: {
-        type: 'Polygon',
-        coordinates: [
-          [
-            [8.54, 47.37],
-            [8.548, 47.37],
-            [8.548, 47.375],
-            [8.54, 47.375],
-            [8.54, 47.37],
-          ],
-        ],
-      },
+      field: EXAMPLE_FIELD,
       fleet: [
         { id: 'm1', widthMeters: 6 },
         { id: 'm2', widthMeters: 6 },
