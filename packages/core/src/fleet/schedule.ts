@@ -12,6 +12,7 @@
  * speed), and only where the pieces' boxes come within reach. The work (box tests and distance comparisons) is counted:
  * the caller's budget bounds it, whatever the clock.
  */
+import { boxOf } from './baseRoute.js';
 export interface TimedPath {
   /** Local xy of each piece, in driving order, and the pass it works (none for turns and connectors). */
   pieces: { xy: Float64Array; passKey?: string; box?: Box }[];
@@ -55,17 +56,6 @@ export function timeStepSeconds(settings: ScheduleSettings): number {
 }
 
 type Box = [number, number, number, number];
-
-function boxOf(xy: Float64Array): Box {
-  const b: Box = [Infinity, Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < xy.length; i += 2) {
-    if (xy[i] < b[0]) b[0] = xy[i];
-    if (xy[i + 1] < b[1]) b[1] = xy[i + 1];
-    if (xy[i] > b[2]) b[2] = xy[i];
-    if (xy[i + 1] > b[3]) b[3] = xy[i + 1];
-  }
-  return b;
-}
 
 /** A machine already scheduled: its pieces, their boxes and times. */
 class Placed {
