@@ -8,6 +8,7 @@ import type { PlanSettings } from '../request/normalizeRequest.js';
 import { assertPlannable, prepareField } from '../geometry/prepareField.js';
 import { simplifyBoundary } from '../geometry/simplifyBoundary.js';
 import { machineTurnOptions } from '../turns/machineTurnOptions.js';
+import type { TurnOptions } from '../turns/types.js';
 import type { LocalSegment } from '../turns/path.js';
 import { headlandRoutePieces } from '../headland/headlandPieces.js';
 import { outermostExteriorRings, passDrivingOrder, planHeadlandStage } from '../headland/planHeadlands.js';
@@ -57,12 +58,14 @@ export function isRouted(p: PlannedVariant): p is RoutedVariant {
 export function planVariant(call: Call, variant: Variant, work: SharedWork, planningIndex: number): PlannedVariant {
   const settings: PlanSettings = { ...call.settings, headlandPasses: variant.headlandPasses };
   const stage = (name: PlanStage): void => reportStage(call.onProgress, name, planningIndex);
-  const laid = layTracks(call, settings, variant, work, stage);
+  const turnOptions = machineTurnOptions(settings.machine, settings.smoothingStrategy);
+  const laid = layTracks(call, settings, variant, work, turnOptions, stage);
   if ('replacedBy' in laid) return { variant, replacedBy: laid.replacedBy };
+  const gates = localGates(settings, work.prepared!.frame);
   stage('order');
-  const routed = routeVariant(call, settings, variant, work, laid.planned);
+  const routed = routeVariant(call, settings, variant, work, laid.planned, gates, turnOptions);
   stage('connect');
-  return connectVariant(call, settings, variant, work, laid.planned, routed, stage);
+  return connectVariant(call, settings, variant, work, laid.planned, routed, gates, stage);
 }
 
 /** Field, headlands and tracks of a variant (the field-only parts from `work`). */
@@ -71,6 +74,7 @@ function layTracks(
   settings: PlanSettings,
   variant: Variant,
   work: SharedWork,
+  turnOptions: TurnOptions,
   stage: (name: PlanStage) => void,
 ): { planned: PlannedTracks } | { replacedBy: TurnHeadland } {
   const { cap } = call;
@@ -83,7 +87,7 @@ function layTracks(
     prepared.field,
     simple,
     settings,
-    machineTurnOptions(settings.machine, settings.smoothingStrategy),
+    turnOptions,
     (f, mainland) => fieldHeading(settings, f, mainland),
   ));
   stage('tracks');
@@ -118,18 +122,19 @@ function routeVariant(
   variant: Variant,
   work: SharedWork,
   planned: PlannedTracks,
+  gates: LocalGate[],
+  turnOptions: TurnOptions,
 ): RoutedTracks {
   const { cap } = call;
-  const { frame } = work.prepared!;
   const { shaped } = work.headlands!;
   const passOrder = passDrivingOrder(shaped.headlands.passes, settings.routeOptions.headlandsFirst);
   return routeTracks({
     routeField: work.routeField!,
-    gates: localGates(settings, frame),
+    gates,
     machine: settings.machine,
     headlandPasses: settings.headlandPasses,
     routeOptions: settings.routeOptions,
-    turnOptions: machineTurnOptions(settings.machine, settings.smoothingStrategy),
+    turnOptions,
     tracks: planned.trackSet.tracks,
     cellOf: planned.cellOf,
     directionRadians: planned.directionRadians,
@@ -147,8 +152,11 @@ function secondFollows(planned: PlannedTracks): boolean {
   return planned.cellTracks !== undefined && planned.cellTracks.cells.some((c) => c.own);
 }
 
+/** A gate, local (m). */
+type LocalGate = { x: number; y: number };
+
 /** The field's gates (accessPoints), local: where the route starts, and where transit legs leave and enter zones. */
-function localGates(settings: PlanSettings, frame: { toLocal(lon: number, lat: number): number[] }) {
+function localGates(settings: PlanSettings, frame: { toLocal(lon: number, lat: number): number[] }): LocalGate[] {
   return settings.accessPoints.map(([lon, lat]) => {
     const [x, y] = frame.toLocal(lon, lat);
     return { x, y };
@@ -163,6 +171,7 @@ function connectVariant(
   work: SharedWork,
   planned: PlannedTracks,
   routed: RoutedTracks,
+  gates: LocalGate[],
   stage: (name: PlanStage) => void,
 ): RoutedVariant {
   const prepared = work.prepared!;
@@ -179,7 +188,6 @@ function connectVariant(
     (xy): LocalSegment => ({ type: 'Connector', xy, connector: 'refill' }),
     routed.legRouter,
   );
-  const gates = localGates(settings, prepared.frame);
   const zoned = zoneRoute(
     refills ? refills.segments : routed.segments,
     work.routeField!.region,
