@@ -9,7 +9,7 @@ import { describeError } from './describe-error.js';
 import { clear, h, s } from './dom.js';
 import type { FeatureCollection } from './geo.js';
 import type { ClassifiedPlan, LayerId } from './layers.js';
-import { LAYERS, classifyPlan, layerCounts } from './layers.js';
+import { LAYERS, classifyPlan, gateMarks, layerCounts } from './layers.js';
 import { holesOf } from './geo.js';
 import type { MapData } from './map.js';
 import { MapView, basemapFromPage } from './map.js';
@@ -518,9 +518,9 @@ export class PlanView {
     if (counts && counts.obstacles === 0 && b) {
       counts.obstacles = b.obstacles.length + (b.passableZones?.length ?? 0) + holesOf(b.geometry).length;
     }
-    // Gates and the start point come with the field, not the plan.
+    // Gates: the plan's and the field's (gateMarks); the start point comes with the field when the plan has none.
     if (counts && b) {
-      counts.gates = b.accessPoints?.length ?? 0;
+      counts.gates = gateMarks(c, b.accessPoints).length;
       if (counts.staging === 0 && b.stagingArea) counts.staging = 1;
     }
     clear(this.legend);
