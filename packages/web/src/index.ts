@@ -16,6 +16,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { encodedBody, etagMatches, loadBuiltFile, negotiateEncoding } from './serve.js';
+import { firstPlanRequest } from './app/first-plan.js';
+
+export { firstPlanRequest };
 
 /**
  * Absolute path of the built static application (index.html, app.js, app.css).
@@ -235,13 +238,17 @@ export interface WebMountTarget {
 /** Every GET path the app answers (pages and assets), as router patterns. */
 export const webAppMountPaths: readonly string[] = [...webAppRoutes, '/app/', '/profile/', `${WEB_ASSETS_PREFIX}*`];
 
+/** A mount function, with the plan request the app sends first for a field it opens (`firstPlanRequest`). */
+export type WebMount = ((app: WebMountTarget) => void) & { firstPlanRequest: typeof firstPlanRequest };
+
 /**
  * A mount function with these options (the `web` hook of `@furrow/api`'s `createApp` / `serve`):
- * GET routes for the pages and `/app-assets/*`.
+ * GET routes for the pages and `/app-assets/*`. It carries `firstPlanRequest`, so the API can
+ * plan a launched field ahead of the app's request.
  */
-export function createWebMount(options: WebAppOptions = {}): (app: WebMountTarget) => void {
+export function createWebMount(options: WebAppOptions = {}): WebMount {
   if (options.basemap) checkBasemap(options.basemap);
-  return (app) => {
+  const mount = (app: WebMountTarget): void => {
     const handler = async (c: { req: { raw: Request } }): Promise<Response> =>
       (await webAppResponse(c.req.raw, options)) ??
       new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
@@ -254,6 +261,7 @@ export function createWebMount(options: WebAppOptions = {}): (app: WebMountTarge
       await next();
     });
   };
+  return Object.assign(mount, { firstPlanRequest });
 }
 
 /**
@@ -263,3 +271,4 @@ export function createWebMount(options: WebAppOptions = {}): (app: WebMountTarge
 export function mountWebApp(app: WebMountTarget): void {
   createWebMount({ basemap: basemapFromEnv(process.env) })(app);
 }
+mountWebApp.firstPlanRequest = firstPlanRequest;
