@@ -279,8 +279,6 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
           'Unauthorized',
           'the launch code is unknown, expired or already used; ask the partner for a new launch',
         );
-      // The field the user is sent to, planned while the browser loads the app (when the app will plan it).
-      deps.planAhead?.afterLaunch(used.userId, used.returnUrl);
       const user = await deps.store.getUser(used.userId);
       const token = await new SignJWT({ scope: 'session' })
         .setProtectedHeader({ alg: 'HS256' })
@@ -290,6 +288,9 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         .setIssuedAt()
         .setExpirationTime(`${deps.config.sessionSeconds}s`)
         .sign(await deps.jwtSecret());
+      // The field the user is sent to, planned while the browser loads the app (when the app will plan
+      // it); started once the answer is ready, so its own work does not hold the answer up.
+      deps.planAhead?.afterLaunch(used.userId, used.returnUrl);
       return c.json(
         {
           token,
