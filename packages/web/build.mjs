@@ -38,6 +38,8 @@ export async function buildWebApp({ outDir = join(here, 'dist', 'public'), dev =
     write: false,
     entryPoints: [
       { in: join(here, 'src', 'app', 'main.ts'), out: 'app' },
+      // The launch's head start (head-start.ts): small, run before app.js is compiled.
+      { in: join(here, 'src', 'app', 'early.ts'), out: 'early' },
       // app.css imports Leaflet's stylesheet: one CSS file.
       { in: join(here, 'src', 'app', 'app.css'), out: 'app' },
     ],
@@ -55,9 +57,11 @@ export async function buildWebApp({ outDir = join(here, 'dist', 'public'), dev =
     logLevel: 'warning',
   });
   const files = result.outputFiles.map((f) => ({ path: f.path, contents: f.contents }));
-  const named = (ext) => basename(files.find((f) => f.path.endsWith(ext) && basename(f.path).startsWith('app-')).path);
+  const named = (ext, name = 'app') =>
+    basename(files.find((f) => f.path.endsWith(ext) && basename(f.path).startsWith(`${name}-`)).path);
   const html = (await readFile(join(here, 'src', 'app', 'index.html'), 'utf8'))
     .replace('/app-assets/app.css', `/app-assets/${named('.css')}`)
+    .replace('/app-assets/early.js', `/app-assets/${named('.js', 'early')}`)
     .replace('/app-assets/app.js', `/app-assets/${named('.js')}`);
   files.push({ path: join(outDir, 'index.html'), contents: Buffer.from(html) });
   const all = files.flatMap(withCompressed);

@@ -169,6 +169,50 @@ function jobSuite(open: () => Promise<Backend>) {
     expect(Number(planRows[0].n)).toBe(50);
   }, 90_000);
 
+  it("plans a boundaryId item with the boundary's stored plan inputs; the item's own and defaults win", async () => {
+    const acct = await accountWithCompany(store, `inputs-${store.db.kind}`, 100, 0);
+    const saved = await call(app, 'POST', '/api/fields/save', acct.apiKey, {
+      farmId: await farmOf(store, acct.companyId),
+      name: 'with inputs',
+      boundary: squareAt(9.7).coordinates,
+    });
+    const boundaryId = saved.body.vBoundary.boundaryId as string;
+    const zone = squareAt(9.7005, 47.3705, 0.0004);
+    const inputs = {
+      obstacles: [{ geometry: zone, passable: true }],
+      accessPoints: [[9.7, 47.371]],
+      stagingArea: [9.6999, 47.3701],
+    };
+    expect((await call(app, 'PUT', `/api/boundaries/${boundaryId}/plan-inputs`, acct.apiKey, inputs)).status).toBe(200);
+    const ownGate = [[9.702, 47.371]];
+    const ownStart = [9.7021, 47.3721];
+    const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, {
+      defaults: { equipment: { widthMeters: 6 } },
+      items: [
+        { boundaryId },
+        { boundaryId, accessPoints: ownGate, routeOptions: { stagingArea: ownStart } },
+        { boundaryId, obstacles: [] },
+      ],
+    });
+    expect(submitted.status).toBe(202);
+    await waitForJob(app, acct.apiKey, submitted.body.jobId, 60_000);
+    const results = await allResults(app, acct.apiKey, submitted.body.jobId);
+    expect(results.map((r) => r.status)).toEqual(['done', 'done', 'done']);
+    const requests = await Promise.all(
+      results.map(async (r) => (await call(app, 'GET', `/api/plans/${r.planId}`, acct.apiKey)).body.request),
+    );
+    // Planned with what the boundary keeps…
+    expect(requests[0].obstacles).toEqual(inputs.obstacles);
+    expect(requests[0].accessPoints).toEqual(inputs.accessPoints);
+    expect(requests[0].routeOptions).toEqual({ stagingArea: inputs.stagingArea });
+    // …unless the item gives its own (an empty list too).
+    expect(requests[1].accessPoints).toEqual(ownGate);
+    expect(requests[1].routeOptions).toEqual({ stagingArea: ownStart });
+    expect(requests[1].obstacles).toEqual(inputs.obstacles);
+    expect(requests[2].obstacles).toEqual([]);
+    expect(requests[2].accessPoints).toEqual(inputs.accessPoints);
+  }, 90_000);
+
   it('records invalid input as the item error without retrying, retries transient failures, enforces the time limit', async () => {
     const acct = await accountWithCompany(store, `errors-${store.db.kind}`, 100, 0);
     const degenerate = {
@@ -339,5 +383,43 @@ describe('guidance jobs with the real planner on the worker pool (embedded store
       expect(stored.body.plan.version).toBe(API_VERSION);
       expect(stored.body.plan).not.toHaveProperty('crosshatches');
     }
+  }, 180_000);
+
+  it("plans a stored boundary's start point and gate like the library does with them", async () => {
+    const acct = await accountWithCompany(store, 'real-inputs', 100, 0);
+    const app = createApp({ store, limiter: createRateLimiter({ points: 100_000, windowSeconds: 60 }) });
+    const field = readCorpusField('cz-023').geometry as { type: string; coordinates: number[][][] };
+    const grower = await store.createGrower(acct.companyId, { name: 'g', source: 'api', archived: false });
+    const farm = await store.createFarm(grower, { name: 'f', source: 'api', archived: false });
+    const saved = await call(app, 'POST', '/api/fields/save', acct.apiKey, {
+      farmId: farm.id,
+      name: 'cz-023',
+      boundary: field.coordinates,
+    });
+    expect(saved.status).toBe(201);
+    const boundaryId = saved.body.vBoundary.boundaryId as string;
+    const shell = field.coordinates[0];
+    const far = shell[Math.floor(shell.length / 2)];
+    const inputs = { accessPoints: [far], stagingArea: far };
+    expect((await call(app, 'PUT', `/api/boundaries/${boundaryId}/plan-inputs`, acct.apiKey, inputs)).status).toBe(200);
+    const options = { equipment: { widthMeters: 6 }, exteriorHeadlandPasses: 1 };
+    const submitted = await call(app, 'POST', '/api/guidance-jobs', acct.apiKey, {
+      items: [{ boundaryId, ...options }],
+    });
+    expect(submitted.status).toBe(202);
+    await waitForJob(app, acct.apiKey, submitted.body.jobId, 120_000);
+    const [result] = await allResults(app, acct.apiKey, submitted.body.jobId);
+    expect(result.status).toBe('done');
+    const stored = await call(app, 'GET', `/api/plans/${result.planId}`, acct.apiKey);
+    const withInputs = (await (core as any).planRoute({
+      boundary: field,
+      ...options,
+      accessPoints: inputs.accessPoints,
+      routeOptions: { stagingArea: inputs.stagingArea },
+    })) as { route: { coordinates: number[][] }[] };
+    const without = (await (core as any).planRoute({ boundary: field, ...options })) as typeof withInputs;
+    expect(stored.body.plan.route).toEqual(withInputs.route);
+    // (the inputs matter here: without them the route starts elsewhere)
+    expect(without.route[0].coordinates[0]).not.toEqual(withInputs.route[0].coordinates[0]);
   }, 180_000);
 });

@@ -307,6 +307,8 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     expect(await page.locator('.furrow-layer[data-layer=obstacles] path').count()).toBeGreaterThanOrEqual(1);
     expect(await page.locator('label[for=layer-obstacles]').textContent()).toMatch(/Obstacles\s*1/);
     expect(await page.locator('.furrow-layer[data-layer=tracks] path').count()).toBeGreaterThan(3);
+    // The field selector is filled after the plan is painted (the plan comes first).
+    await page.waitForFunction(() => document.querySelectorAll('#field-select option').length >= 2);
     expect(await page.locator('#field-select option').allTextContents()).toEqual(
       expect.arrayContaining(['North meadow', 'Field with a pond']),
     );

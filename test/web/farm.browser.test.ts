@@ -235,6 +235,9 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(await page.locator('label[for=layer-obstacles]').textContent()).toMatch(/Obstacles\s*2/);
     expect(await page.locator('label[for=layer-gates]').textContent()).toMatch(/Gates\s*1/);
     expect(await page.locator('.furrow-layer[data-layer=gates] .marker').count()).toBe(1);
+    // The gate drawn is the plan's own (its AccessPoint feature), at the field's gate.
+    const gateTitle = await page.locator('.furrow-layer[data-layer=gates] .marker').getAttribute('title');
+    expect(gateTitle).toBe('Gate 1 (this plan enters and leaves here)');
     expect(await page.locator('.furrow-layer[data-layer=staging] .marker').count()).toBe(1);
     expect(await page.locator('.furrow-layer[data-layer=tracks] path').count()).toBeGreaterThan(3);
     await screenshot(page, 'farm-03b-drawn-planned');
@@ -361,6 +364,9 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     await planned();
     expect(await listed()).toEqual(['Gate 1 Remove', 'Start point Remove']);
     expect(await page.locator('label[for=layer-gates]').textContent()).toMatch(/Gates\s*1/);
+    // The plan shown was made before the gate: the gate is drawn as not in it, until a re-plan.
+    const gate = page.locator('.furrow-layer[data-layer=gates] .marker');
+    expect(await gate.getAttribute('title')).toBe('Gate 1 (not in this plan: re-plan to use it)');
     const withGate = page.waitForRequest((r) => r.url().includes('/api/path-plans/direct/geojson'));
     const before = Number(await page.locator('#page').getAttribute('data-plan-count'));
     await page.click('[data-testid=replan]');
@@ -368,6 +374,8 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(request.accessPoints).toHaveLength(1);
     expect(request.routeOptions.stagingArea).toHaveLength(2);
     await planned(before + 1);
+    expect(await gate.getAttribute('title')).toBe('Gate 1 (this plan enters and leaves here)');
+    expect(await page.locator('label[for=layer-gates]').textContent()).toMatch(/Gates\s*1/);
     await screenshot(page, 'farm-09-gate-on-plan-view');
     await page.goto(fieldUrl);
     await planned();

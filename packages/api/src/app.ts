@@ -30,6 +30,7 @@ import { createRateLimiter, type RateLimiter } from './ratelimit.js';
 import { accountRoutes } from './routes/account.js';
 import { validationHook } from './routes/common.js';
 import { plansRoutes } from './routes/plans.js';
+import { createPlanAhead, type FirstPlanRequest } from './plan-ahead.js';
 import { fleetRoutes } from './routes/fleet.js';
 import { extraRoutes } from './routes/registry.js';
 import type { Store } from './store/store.js';
@@ -47,8 +48,14 @@ export interface CreateAppOptions {
   /** HS256 secret of launch sessions (default: generated once and kept in the store's settings). */
   jwtSecret?: string;
   /** Mounts the web application (static files, pages) on the app, after the API routes. */
-  web?: (app: App) => void;
+  web?: WebMount;
 }
+
+/**
+ * Mounts a web application; `firstPlanRequest`, when the app has it, names the plan request the
+ * app sends first for a field it opens, so a launch into that field plans it ahead (plan-ahead.ts).
+ */
+export type WebMount = ((app: App) => void) & { firstPlanRequest?: FirstPlanRequest };
 
 /** Routes whose body is not JSON (boundary import takes files). */
 const RAW_BODY_PATHS = [/^\/api\/fields\/[^/]+\/boundaries\/import$/, /^\/api\/boundaries\/read$/];
@@ -73,6 +80,10 @@ export function createApp(opts: CreateAppOptions): App {
           : opts.store.setting('jwt_secret', () => randomBytes(32).toString('base64url'))
       ).then((s) => new TextEncoder().encode(s))),
   };
+
+  // Only with planning off the event loop: an in-process plan ahead would hold up the launch's own requests.
+  if (opts.web?.firstPlanRequest && planner.threads > 0)
+    deps.planAhead = createPlanAhead(deps, opts.web.firstPlanRequest);
 
   const app: App = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 

@@ -1,6 +1,7 @@
 /** What every route can reach: the store, the planner, limits, configuration and the caller. */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
+import type { PlanAhead } from './plan-ahead.js';
 import type { PlanGate } from './plan-gate.js';
 import type { Planner } from './planner.js';
 import type { RateLimiter } from './ratelimit.js';
@@ -75,6 +76,8 @@ export interface Deps {
   logger: Logger;
   /** HS256 secret of launch sessions. */
   jwtSecret: () => Promise<Uint8Array>;
+  /** Plans a launched field ahead of the web app's request (with a web app that says what it asks first). */
+  planAhead?: PlanAhead;
 }
 
 export interface AppEnv {

@@ -1,5 +1,6 @@
 /** @furrow/api: the HTTP API (Hono), its store, and the server commands the CLI calls. */
-export { createApp, type CreateAppOptions } from './app.js';
+export { createApp, type CreateAppOptions, type WebMount } from './app.js';
+export { createPlanAhead, stableJson, type FirstPlanRequest, type PlanAhead } from './plan-ahead.js';
 export {
   serve,
   serveCommand,

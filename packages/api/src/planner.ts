@@ -220,7 +220,31 @@ export function workerExecArgv(execArgv: readonly string[]): string[] | undefine
   return loads ? [] : undefined;
 }
 
-export function poolPlanner(opts: { threads?: number; filename?: string } = {}): Planner {
+/**
+ * A small plan (a 240 × 160 m field with a bent side, 6 m wide, 2 headland passes): run once per
+ * planning thread at start-up (`poolPlanner({ warmUp: true })`), so the first plan a user asks for
+ * does not also pay for loading and compiling the planner in a cold thread (~3 times a warm plan).
+ */
+export const WARM_UP_REQUEST = {
+  field: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [10, 50],
+        [10.00335, 50],
+        [10.0035, 50.0008],
+        [10.00335, 50.00144],
+        [10, 50.00144],
+        [10, 50],
+      ],
+    ],
+  },
+  machine: { widthMeters: 6, turnRadiusMeters: 6 },
+  headland: { passes: 2 },
+  routeOptions: { algorithm: 'optimized' },
+} as const;
+
+export function poolPlanner(opts: { threads?: number; filename?: string; warmUp?: boolean } = {}): Planner {
   const threads = Math.max(1, opts.threads ?? availableParallelism());
   const filename = opts.filename ?? workerFile();
   if (!existsSync(filename)) {
@@ -233,6 +257,8 @@ export function poolPlanner(opts: { threads?: number; filename?: string } = {}):
     idleTimeout: 60_000,
     execArgv: workerExecArgv(process.execArgv),
   });
+  // One small plan per thread, not awaited: a plan asked for meanwhile waits at most that long.
+  if (opts.warmUp) for (let i = 0; i < threads; i++) pool.run({ request: WARM_UP_REQUEST }).catch(() => undefined);
   return {
     threads,
     async plan(request, signal) {

@@ -2,7 +2,8 @@
  * `furrow serve` and `furrow keys create` as single function calls for the CLI.
  * Environment (docs/api.md "Starting"): PORT, HOST, DATABASE_URL, FURROW_BOOTSTRAP_API_KEY, APP_URL; plus
  * FURROW_RATE_LIMIT (requests per window per key, default 600), FURROW_RATE_WINDOW_SECONDS (60),
- * FURROW_PLAN_THREADS (worker threads, default = cores; 0 = plan in-process), FURROW_PLAN_COST (1),
+ * FURROW_PLAN_THREADS (worker threads, default = cores; 0 = plan in-process), FURROW_PLAN_WARMUP (1: each
+ * planning thread plans a small field at start; 0 = not), FURROW_PLAN_COST (1),
  * FURROW_INITIAL_CREDITS (1000), FURROW_BODY_LIMIT_BYTES (10 MiB), FURROW_PLAN_TIMEOUT_SECONDS (120),
  * FURROW_RETURN_URL_ORIGINS (comma-separated extra launch returnUrl origins), FURROW_LOG_LEVEL (info),
  * FURROW_INPROCESS_WORKER (plan guidance-job items in this process, default 1; docs/jobs.md),
@@ -14,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve as nodeServe } from '@hono/node-server';
 import pino from 'pino';
-import { createApp } from './app.js';
+import { createApp, type WebMount } from './app.js';
 import type { ApiConfig, App } from './context.js';
 import { inProcessPlanner, poolPlanner, type Planner } from './planner.js';
 import { createRateLimiter } from './ratelimit.js';
@@ -30,7 +31,7 @@ const ADMISSION_DEFAULTS = { maxInFlight: 16, waitMs: 100 };
 
 export interface ServeOptions {
   /** Mounts the web application on the app (see createApp). */
-  web?: (app: App) => void;
+  web?: WebMount;
   logger?: pino.Logger;
   /** Where start-up hints go (default stderr). */
   out?: (line: string) => void;
@@ -106,7 +107,12 @@ export async function serve(env: Env = process.env, opts: ServeOptions = {}): Pr
           'first when using the embedded store), or start with FURROW_BOOTSTRAP_API_KEY set.',
       );
     }
-    planner = opts.planner ?? (threads === 0 ? inProcessPlanner() : poolPlanner(threads > 0 ? { threads } : {}));
+    // The planning threads each plan a small field at start (FURROW_PLAN_WARMUP=0: not), so the first plan a
+    // user asks for is not also the thread's cold start.
+    const warmUp = env.FURROW_PLAN_WARMUP !== '0' && env.FURROW_PLAN_WARMUP !== 'false';
+    planner =
+      opts.planner ??
+      (threads === 0 ? inProcessPlanner() : poolPlanner({ ...(threads > 0 ? { threads } : {}), warmUp }));
     const limiter = createRateLimiter({
       points: intEnv(env, 'FURROW_RATE_LIMIT', 600, 1),
       windowSeconds: intEnv(env, 'FURROW_RATE_WINDOW_SECONDS', 60, 1),

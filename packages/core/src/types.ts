@@ -247,6 +247,8 @@ export interface Plan {
   warnings: PlanWarning[];
   /** The route's zones, in driving order (one for a field the machine works without leaving it). */
   zones?: PlanZone[];
+  /** The field's gates the plan was made with (the request's `accessPoints`, [lon, lat]); absent when none. */
+  accessPoints?: Position[];
   /** The variants the planner tried and why one was kept (objective.ts, choice/). */
   choice?: PlanChoice;
   [extra: string]: unknown;

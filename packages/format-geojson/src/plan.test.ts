@@ -65,3 +65,33 @@ describe('plan GeoJSON: cells', () => {
     },
   );
 });
+
+describe('plan GeoJSON: gates', () => {
+  const field: GeoJsonPolygon = {
+    type: 'Polygon',
+    coordinates: [
+      ring([
+        [0, 0],
+        [300, 0],
+        [300, 200],
+        [0, 200],
+      ]),
+    ],
+  };
+  const machine = { widthMeters: 6, turnRadiusMeters: 6 };
+
+  it("each of the request's accessPoints is an AccessPoint Point feature, in request order", () => {
+    const gates = [ring([[0, 100]])[0], ring([[300, 150]])[0], ring([[150, 200]])[0]];
+    const fc = planToFeatureCollection(planRoute({ field, machine, headland: { passes: 1 }, accessPoints: gates }));
+    const found = fc.features.filter((f) => f.properties.type === 'AccessPoint');
+    expect(found.map((f) => f.geometry)).toEqual(gates.map((coordinates) => ({ type: 'Point', coordinates })));
+    expect(found.map((f) => f.properties.index)).toEqual([0, 1, 2]);
+    // context: after the route, which stays a valid route
+    expect(checkPlanFeatureCollection(fc)).toEqual([]);
+  });
+
+  it('a plan without gates has no AccessPoint feature', () => {
+    const fc = planToFeatureCollection(planRoute({ field, machine, headland: { passes: 1 } }));
+    expect(fc.features.some((f) => f.properties.type === 'AccessPoint')).toBe(false);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * Plan GeoJSON (docs/formats.md "Plan GeoJSON"): a FeatureCollection with the plan's `metrics`
  * and `version` as foreign members; route features in driving order with `sequence` from 0;
- * context features (Boundary, Obstacle, RefillPoint, StagingArea, Crosshatch, ...).
+ * context features (Boundary, Obstacle, RefillPoint, StagingArea, AccessPoint, Crosshatch, ...).
  * Cells of the decomposition (`plan.cells`) are `Cell` features: the cell's Polygon with
  * `index`, `headingDegrees`, `trackCount` and `areaSquareMeters` (its track list stays in the
  * plan JSON: feature properties are scalars). Writers that do not know a context type skip it
@@ -142,6 +142,15 @@ export function contextFeaturesOf(plan: Plan): PlanFeature[] {
   features.push(...contextFeatures(plan.guidanceLines ?? plan.abLines, 'GuidanceLine'));
   features.push(...contextFeatures(plan.refillPoints, 'RefillPoint'));
   features.push(...contextFeatures(plan.stagingArea, 'StagingArea'));
+  // The gates: one Point each, `index` into the request's `accessPoints` (a bare list of
+  // positions would read as a line).
+  const gates = Array.isArray(plan.accessPoints) ? plan.accessPoints : [];
+  features.push(
+    ...contextFeatures(
+      gates.map((p) => ({ type: 'Point', coordinates: p })),
+      'AccessPoint',
+    ),
+  );
   features.push(...contextFeatures(plan.nodes, 'Node'));
   for (const warning of plan.warnings ?? []) {
     const geometry = geometryOf(warning.geometry);

@@ -9,6 +9,7 @@ import {
   webAppResponse,
   webAssetsDir,
   webContentSecurityPolicy,
+  wmtsToXyz,
 } from './index.js';
 import { negotiateEncoding } from './serve.js';
 // @ts-expect-error build.mjs is plain JavaScript
@@ -75,8 +76,9 @@ describe('webAppResponse', () => {
   });
 
   it('keeps the app with its map library within 350 KB gzipped (JS + CSS), docs/benchmarks/web.md', () => {
-    const files = readdirSync(webAssetsDir).filter((n) => /^app-[A-Z0-9]{8}\.(js|css)$/.test(n));
-    expect(files.map((n) => n.split('.').pop()).sort()).toEqual(['css', 'js']);
+    // The app, its styles and the launch's head start (early-<hash>.js): everything a page loads.
+    const files = readdirSync(webAssetsDir).filter((n) => /^(app|early)-[A-Z0-9]{8}\.(js|css)$/.test(n));
+    expect(files.map((n) => n.split('.').pop()).sort()).toEqual(['css', 'js', 'js']);
     const gzipped = files.reduce(
       (sum, n) => sum + gzipSync(readFileSync(`${webAssetsDir}/${n}`), { level: 9 }).length,
       0,
@@ -127,6 +129,33 @@ describe('webAppResponse', () => {
     expect(html).toContain('<meta name="furrow-basemap" content="{&quot;urlTemplate&quot;');
     expect(html).toContain('Example \\&quot;Agency\\&quot;');
     expect(basemapFromEnv({})).toBeUndefined();
+  });
+
+  it('takes a WMTS template (REST or KVP) as the XYZ one, and says what to fill in', () => {
+    const rest = basemapFromEnv({
+      FURROW_BASEMAP_URL:
+        'https://wmts.example.org/wmts/ortho/default/GoogleMapsCompatible/{TileMatrix}/{TileRow}/{TileCol}.jpeg',
+      FURROW_BASEMAP_ATTRIBUTION: 'Orthophoto © Example',
+    })!;
+    expect(rest.urlTemplate).toBe('https://wmts.example.org/wmts/ortho/default/GoogleMapsCompatible/{z}/{y}/{x}.jpeg');
+    expect(webContentSecurityPolicy(rest)).toContain("img-src 'self' data: blob: https://wmts.example.org;");
+    const kvp =
+      'https://geo.example.org/gwc/service/wmts?SERVICE=WMTS&REQUEST=GetTile&VERSION=1.0.0&LAYER=ortho&STYLE=' +
+      '&TILEMATRIXSET=EPSG:900913&TILEMATRIX=EPSG:900913:{tilematrix}&TILEROW={tilerow}&TILECOL={tilecol}' +
+      '&FORMAT=image/png';
+    expect(wmtsToXyz(kvp)).toBe(
+      kvp.replace('{tilematrix}', '{z}').replace('{tilerow}', '{y}').replace('{tilecol}', '{x}'),
+    );
+    expect(() => wmtsToXyz('https://w.example/{TileMatrixSet}/{TileMatrix}/{TileRow}/{TileCol}.png')).toThrow(
+      /FURROW_BASEMAP_URL: write the value of \{TileMatrixSet\}/,
+    );
+    // An XYZ template stays as it is; createWebMount takes the WMTS form too.
+    expect(wmtsToXyz('https://t.example/{z}/{x}/{y}.png')).toBe('https://t.example/{z}/{x}/{y}.png');
+    expect(() =>
+      createWebMount({
+        basemap: { urlTemplate: 'https://w.example/{TileMatrix}/{TileRow}/{TileCol}', attribution: 'x' },
+      }),
+    ).not.toThrow();
   });
 
   it('names the variable of a bad basemap setting', () => {

@@ -16,6 +16,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { encodedBody, etagMatches, loadBuiltFile, negotiateEncoding } from './serve.js';
+import { firstPlanRequest } from './app/first-plan.js';
+
+export { firstPlanRequest };
 
 /**
  * Absolute path of the built static application (index.html, app.js, app.css).
@@ -65,7 +68,8 @@ export interface WebAppOptions {
 
 /**
  * The basemap from the environment: `FURROW_BASEMAP_URL` (an http(s) XYZ template with `{z}`,
- * `{x}` and `{y}`), `FURROW_BASEMAP_ATTRIBUTION` (required with it) and `FURROW_BASEMAP_MAX_ZOOM`.
+ * `{x}` and `{y}`, or a WMTS one with `{TileMatrix}`, `{TileRow}`, `{TileCol}`: `wmtsToXyz`),
+ * `FURROW_BASEMAP_ATTRIBUTION` (required with it) and `FURROW_BASEMAP_MAX_ZOOM`.
  * Undefined when no URL is set; an unusable value throws an Error naming the variable.
  */
 export function basemapFromEnv(env: Record<string, string | undefined>): BasemapSetting | undefined {
@@ -79,8 +83,34 @@ export function basemapFromEnv(env: Record<string, string | undefined>): Basemap
   return checkBasemap({ urlTemplate: url, attribution, ...(maxZoom !== undefined ? { maxZoom } : {}) });
 }
 
-/** Checks a basemap setting; throws an Error saying what to fix. Returns it unchanged. */
-export function checkBasemap(b: BasemapSetting): BasemapSetting {
+/**
+ * An OGC WMTS tile URL template (a REST `ResourceURL`, or a KVP GetTile URL) as the XYZ template
+ * the map reads: `{TileMatrix}` → `{z}`, `{TileRow}` → `{y}`, `{TileCol}` → `{x}` (any case).
+ * The tile matrix set must be Web Mercator with the usual zoom levels (`GoogleMapsCompatible`,
+ * `EPSG:3857`, `WebMercatorQuad`): the map's. A template without them is returned as it is.
+ * Throws an Error naming what to fill in for the other placeholders (`{TileMatrixSet}`, `{Style}`).
+ */
+export function wmtsToXyz(template: string): string {
+  const out = template
+    .replace(/\{TileMatrix\}/gi, '{z}')
+    .replace(/\{TileRow\}/gi, '{y}')
+    .replace(/\{TileCol\}/gi, '{x}');
+  if (out === template) return template;
+  const left = [...out.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]).filter((n) => !['z', 'x', 'y'].includes(n));
+  if (left.length > 0)
+    throw new Error(
+      `FURROW_BASEMAP_URL: write the value of {${left[0]}} into the WMTS template (for {TileMatrixSet} the ` +
+        "identifier of the server's Web Mercator set, e.g. GoogleMapsCompatible; for {Style} e.g. default)",
+    );
+  return out;
+}
+
+/**
+ * Checks a basemap setting; throws an Error saying what to fix. Returns it with a WMTS template
+ * as the XYZ one (`wmtsToXyz`).
+ */
+export function checkBasemap(given: BasemapSetting): BasemapSetting {
+  const b = { ...given, urlTemplate: wmtsToXyz(given.urlTemplate) };
   let parsed: URL;
   try {
     parsed = new URL(b.urlTemplate.replace(/[{}]/g, ''));
@@ -235,13 +265,17 @@ export interface WebMountTarget {
 /** Every GET path the app answers (pages and assets), as router patterns. */
 export const webAppMountPaths: readonly string[] = [...webAppRoutes, '/app/', '/profile/', `${WEB_ASSETS_PREFIX}*`];
 
+/** A mount function, with the plan request the app sends first for a field it opens (`firstPlanRequest`). */
+export type WebMount = ((app: WebMountTarget) => void) & { firstPlanRequest: typeof firstPlanRequest };
+
 /**
  * A mount function with these options (the `web` hook of `@furrow/api`'s `createApp` / `serve`):
- * GET routes for the pages and `/app-assets/*`.
+ * GET routes for the pages and `/app-assets/*`. It carries `firstPlanRequest`, so the API can
+ * plan a launched field ahead of the app's request.
  */
-export function createWebMount(options: WebAppOptions = {}): (app: WebMountTarget) => void {
-  if (options.basemap) checkBasemap(options.basemap);
-  return (app) => {
+export function createWebMount(given: WebAppOptions = {}): WebMount {
+  const options = given.basemap ? { ...given, basemap: checkBasemap(given.basemap) } : given;
+  const mount = (app: WebMountTarget): void => {
     const handler = async (c: { req: { raw: Request } }): Promise<Response> =>
       (await webAppResponse(c.req.raw, options)) ??
       new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
@@ -254,6 +288,7 @@ export function createWebMount(options: WebAppOptions = {}): (app: WebMountTarge
       await next();
     });
   };
+  return Object.assign(mount, { firstPlanRequest });
 }
 
 /**
@@ -263,3 +298,4 @@ export function createWebMount(options: WebAppOptions = {}): (app: WebMountTarge
 export function mountWebApp(app: WebMountTarget): void {
   createWebMount({ basemap: basemapFromEnv(process.env) })(app);
 }
+mountWebApp.firstPlanRequest = firstPlanRequest;

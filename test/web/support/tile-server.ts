@@ -1,7 +1,8 @@
 /**
  * A raster tile server on loopback for the map suites: `/tiles/{z}/{x}/{y}.png` answers a 256 px
  * PNG of two tile colours in a checkerboard of 32 px squares (so a screenshot can be checked for
- * tile pixels), and logs every request.
+ * tile pixels), and logs every request. The same tiles as a WMTS server's REST resources:
+ * `/wmts/ortho/default/GoogleMapsCompatible/{TileMatrix}/{TileRow}/{TileCol}.png`.
  */
 import { createServer, type Server } from 'node:http';
 import { PNG } from 'pngjs';
@@ -31,6 +32,8 @@ export interface TileServer {
   url: string;
   /** `${url}/tiles/{z}/{x}/{y}.png` */
   template: string;
+  /** The WMTS REST template of the same tiles (`{TileMatrix}`, `{TileRow}`, `{TileCol}`). */
+  wmtsTemplate: string;
   requests: string[];
   close(): Promise<void>;
 }
@@ -40,7 +43,11 @@ export async function startTileServer(): Promise<TileServer> {
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
     requests.push(req.url ?? '');
-    if (/^\/tiles\/\d+\/\d+\/\d+\.png$/.test(req.url ?? '')) {
+    const path = req.url ?? '';
+    if (
+      /^\/tiles\/\d+\/\d+\/\d+\.png$/.test(path) ||
+      /^\/wmts\/ortho\/default\/GoogleMapsCompatible\/\d+\/\d+\/\d+\.png$/.test(path)
+    ) {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': body.length });
       res.end(body);
     } else {
@@ -55,6 +62,7 @@ export async function startTileServer(): Promise<TileServer> {
   return {
     url,
     template: `${url}/tiles/{z}/{x}/{y}.png`,
+    wmtsTemplate: `${url}/wmts/ortho/default/GoogleMapsCompatible/{TileMatrix}/{TileRow}/{TileCol}.png`,
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -11,6 +11,8 @@ import { ApiError, notFound } from '../errors.js';
 import { PathPlanRequestSchema, issuesToDetails } from '../schemas.js';
 import { isUuid } from '../store/store.js';
 import { errorResponses, jsonBody, validationHook } from '../routes/common.js';
+import { withBoundaryInputs } from '../routes/land.js';
+import type { BoundaryPlanInputs } from '../store/store.js';
 import {
   cancelJob,
   getJob,
@@ -51,7 +53,8 @@ const SubmitSchema = z
       .openapi({
         description:
           'Each a path-plan request (shape A or B, optional `name`) or `{ "boundaryId": "…" }` with request fields ' +
-          'overriding `defaults`',
+          "overriding `defaults`; a `boundaryId` item plans the boundary's stored plan inputs (obstacles, gates, " +
+          'start point: `PUT /api/boundaries/{boundaryId}/plan-inputs`) where the item and `defaults` give none',
       }),
   })
   .openapi('GuidanceJobRequest');
@@ -183,7 +186,7 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         ]);
 
       // Stored boundaries the items name, scoped to the caller.
-      const boundaries = new Map<string, { companyId: string; geometry: unknown }>();
+      const boundaries = new Map<string, { companyId: string; geometry: unknown; inputs: BoundaryPlanInputs }>();
       for (let i = 0; i < body.items.length; i++) {
         const id = body.items[i].boundaryId;
         if (id === undefined) continue;
@@ -198,7 +201,12 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
               message: `boundary "${id}" was not found (or is not accessible with this key)`,
             },
           ]);
-        boundaries.set(id, { companyId: b.companyId, geometry: b.geometry });
+        const inputs: BoundaryPlanInputs = {
+          ...(b.obstacles ? { obstacles: b.obstacles } : {}),
+          ...(b.accessPoints ? { accessPoints: b.accessPoints } : {}),
+          ...(b.stagingArea ? { stagingArea: b.stagingArea } : {}),
+        };
+        boundaries.set(id, { companyId: b.companyId, geometry: b.geometry, inputs });
       }
 
       let companyId = body.companyId;
@@ -228,7 +236,7 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const details: { path: string; message: string }[] = [];
       for (let i = 0; i < body.items.length; i++) {
         const { boundaryId, name, ...fields } = body.items[i];
-        const merged = mergeRequest(defaults, fields);
+        let merged = mergeRequest(defaults, fields);
         let geometry: unknown;
         if (typeof boundaryId === 'string') {
           const b = boundaries.get(boundaryId)!;
@@ -247,6 +255,8 @@ export function jobRoutes(deps: Deps): OpenAPIHono<AppEnv> {
             continue;
           }
           geometry = b.geometry;
+          // What the boundary keeps for its plans, as the web's plans of it (and `…/plans`) use it.
+          merged = withBoundaryInputs(merged, b.inputs);
         } else {
           geometry = merged.field ?? merged.boundary;
         }

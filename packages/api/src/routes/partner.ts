@@ -288,6 +288,9 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         .setIssuedAt()
         .setExpirationTime(`${deps.config.sessionSeconds}s`)
         .sign(await deps.jwtSecret());
+      // The field the user is sent to, planned while the browser loads the app (when the app will plan
+      // it); started once the answer is ready, so its own work does not hold the answer up.
+      deps.planAhead?.afterLaunch(used.userId, used.returnUrl);
       return c.json(
         {
           token,

@@ -119,6 +119,14 @@ async function companyOfPlannedBoundary(
   return stored.companyId;
 }
 
+/** A Server-Timing header of a plan: `wait` (a slot, the credits), `plan`, `render` (GeoJSON / JSON), ms. */
+function serverTiming(startedMs: number, planStartMs: number, planEndMs: number, doneMs: number): string {
+  const ms = (v: number) => Math.max(0, v).toFixed(1);
+  return `wait;dur=${ms(planStartMs - startedMs)}, plan;dur=${ms(planEndMs - planStartMs)}, render;dur=${ms(
+    doneMs - planEndMs,
+  )}`;
+}
+
 const DirectQuerySchema = z.object({
   boundaryId: z
     .string()
@@ -175,10 +183,37 @@ export function plansRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       const caller = callerOf(c);
       const request = c.req.valid('json');
       const companyId = await companyOfPlannedBoundary(deps, caller, c.req.valid('query').boundaryId, request);
-      const plan = await planBillable(deps, caller, request, c.req.raw.signal, v.path.slice('/api/'.length), companyId);
-      if (!v.geojson) return c.json(plan, 200);
+      // Where the server's time goes (Server-Timing, ms): waiting (slot, credits), planning, rendering.
+      const startedMs = performance.now();
+      let planStartMs = startedMs;
+      let planEndMs = startedMs;
+      const plan = await planBillable(
+        deps,
+        caller,
+        request,
+        c.req.raw.signal,
+        v.path.slice('/api/'.length),
+        companyId,
+        async (signal) => {
+          planStartMs = performance.now();
+          try {
+            // Planned ahead of the launch into this field (plan-ahead.ts)? A failure there is planned again.
+            const ahead = deps.planAhead?.take(caller.userId, request);
+            if (ahead) {
+              const plan = await ahead.catch(() => undefined);
+              if (plan) return plan;
+            }
+            return shapePlan(await deps.planner.plan(request, signal), apiPlanShape(request.options));
+          } finally {
+            planEndMs = performance.now();
+          }
+        },
+      );
+      const body = v.geojson ? JSON.stringify(planToGeoJson(plan)) : undefined;
+      c.header('Server-Timing', serverTiming(startedMs, planStartMs, planEndMs, performance.now()));
+      if (body === undefined) return c.json(plan, 200);
       c.header('Content-Type', 'application/geo+json');
-      return c.body(JSON.stringify(planToGeoJson(plan)), 200);
+      return c.body(body, 200);
     });
   }
   return app;

@@ -147,6 +147,7 @@ export function assemblePlan(x: PlanOutputInput): Plan {
     optimizer: x.optimizer,
     ...(x.refillPoints ? { refillPoints: x.refillPoints } : {}),
     ...(x.staging ? { stagingArea: frame.toLonLat(x.staging[0], x.staging[1]).map(roundDeg) } : {}),
+    ...(input.accessPoints.length > 0 ? { accessPoints: input.accessPoints.map((p) => [p[0], p[1]]) } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiClient, ApiError, errorFromBody, normalizeBoundary } from './api.js';
+import { ApiClient, ApiError, asApiError, errorFromBody, normalizeBoundary } from './api.js';
 
 const ring = [
   [4, 50],
@@ -87,5 +87,27 @@ describe('errors', () => {
       { url: '/api/user/current', auth: 'Bearer jwt1' },
     ]);
     expect(unauthorized).toBe(1);
+  });
+});
+
+describe('asApiError', () => {
+  it("makes another bundle's ApiError (the head start's) this bundle's, and leaves other errors alone", () => {
+    class OtherApiError extends Error {
+      constructor(
+        readonly status: number,
+        readonly code: string,
+        message: string,
+      ) {
+        super(message);
+        this.name = 'ApiError';
+      }
+    }
+    const converted = asApiError(new OtherApiError(401, 'Unauthorized', 'used'));
+    expect(converted).toBeInstanceOf(ApiError);
+    expect(converted).toMatchObject({ status: 401, code: 'Unauthorized', message: 'used' });
+    const own = new ApiError(402, 'PaymentRequired', 'no credits');
+    expect(asApiError(own)).toBe(own);
+    const plain = new TypeError('x');
+    expect(asApiError(plain)).toBe(plain);
   });
 });

@@ -17,6 +17,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * `err` as this bundle's ApiError: an ApiError of another bundle (the head start's early script
+ * has its own copy of the class) becomes one again; anything else is returned as it is.
+ */
+export function asApiError(err: unknown): unknown {
+  if (err instanceof ApiError || !(err instanceof Error) || err.name !== 'ApiError') return err;
+  const e = err as Error & { status?: unknown; code?: unknown; correlationId?: unknown };
+  if (typeof e.status !== 'number' || typeof e.code !== 'string') return err;
+  return new ApiError(e.status, e.code, e.message, typeof e.correlationId === 'string' ? e.correlationId : undefined);
+}
+
 /** Paths of the API the app uses, in one place. */
 export const endpoints = {
   exchange: '/api/partner/launch/exchange',

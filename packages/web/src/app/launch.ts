@@ -4,12 +4,15 @@
  * a way back, never a blank page.
  */
 import type { ApiClient } from './api.js';
+import type { HeadStart } from './head-start.js';
 import { ApiError } from './api.js';
 import { h } from './dom.js';
 import type { SessionStore } from './session.js';
-import { safeReturnUrl, sessionFromExchange } from './session.js';
+import { launchTarget, sessionFromExchange } from './session.js';
 import type { Shell } from './shell.js';
 import { backButton, messagePanel } from './shell.js';
+
+export { launchTarget };
 
 export interface LaunchDeps {
   shell: Shell;
@@ -20,6 +23,8 @@ export interface LaunchDeps {
   now: () => number;
   /** Goes to the target after the exchange (default: `location.replace`, a new page load). */
   navigate?: (target: string) => void;
+  /** The exchange the page's head start began (head-start.ts), with the launch's parameters. */
+  headStart?: HeadStart;
 }
 
 /** What a failed exchange means for the user. */
@@ -63,27 +68,13 @@ export function launchFailureMessage(err: unknown): { title: string; body: strin
   return { title: 'Sign-in failed', body: 'Something went wrong while signing you in. Please try again.' };
 }
 
-/**
- * Where a successful launch goes: the returnUrl the API stored with the code, else the one in
- * the address bar, when it is on the app's origin (else undefined: refused); with neither, the
- * home page, which lists the user's fields.
- */
-export function launchTarget(
-  stored: string | null,
-  fromAddressBar: string | null,
-  appOrigin: string,
-): string | undefined {
-  const given = stored !== null && stored.trim() !== '' ? stored : fromAddressBar;
-  if (given === null || given.trim() === '') return '/';
-  return safeReturnUrl(given, appOrigin);
-}
-
 export async function runLaunch(deps: LaunchDeps): Promise<void> {
   const { shell, api, sessions, location, history } = deps;
   const params = new URLSearchParams(location.search);
-  const code = params.get('code');
-  const userId = params.get('userId');
-  const returnUrl = params.get('returnUrl');
+  const head = deps.headStart;
+  const code = head ? head.code : params.get('code');
+  const userId = head ? head.userId : params.get('userId');
+  const returnUrl = head ? head.returnUrl : params.get('returnUrl');
   // The code is a credential: take it out of the address bar and history at once.
   history.replaceState(null, '', '/launch');
 
@@ -112,7 +103,7 @@ export async function runLaunch(deps: LaunchDeps): Promise<void> {
   }
   let body: unknown;
   try {
-    body = await api.exchangeLaunchCode(code, userId);
+    body = await (head?.exchange ?? api.exchangeLaunchCode(code, userId));
   } catch (err) {
     const m = launchFailureMessage(err);
     fail(m.title, m.body);

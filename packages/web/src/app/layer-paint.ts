@@ -8,6 +8,7 @@ import * as L from 'leaflet';
 import type { Feature, Geometry, Position } from './geo.js';
 import { geometryPoints, holesOf } from './geo.js';
 import type { LayerId, LayerStyle } from './layers.js';
+import { gateMarks } from './layers.js';
 import type { MapData } from './map.js';
 import { passArrows } from './route.js';
 
@@ -144,11 +145,11 @@ const painters: Partial<Record<LayerId, Painter>> = {
     }
   },
   gates: (layer, data, ctx) => {
-    (data.accessPoints ?? []).forEach((p, i) => {
-      const m = labelMarker(p, 'G', layer.color, `Gate ${i + 1}`, ctx.pane);
+    for (const g of gateMarks(data.plan, data.accessPoints)) {
+      const m = labelMarker(g.position, g.label, layer.color, g.title, ctx.pane);
       ctx.group.addLayer(m);
       ctx.onBounds(L.latLngBounds([m.getLatLng()]));
-    });
+    }
   },
   staging: (layer, data, ctx) => {
     const own = data.plan?.layers.staging ?? [];

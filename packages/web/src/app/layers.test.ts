@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyPlan, layerCounts } from './layers.js';
+import { classifyPlan, gateMarks, layerCounts } from './layers.js';
 import type { Feature, FeatureCollection } from './geo.js';
 
 const line = (
@@ -110,5 +110,44 @@ describe('the tramlines layer', () => {
       ],
     });
     expect(layerCounts(c)).toMatchObject({ tramlines: 2, tracks: 1 });
+  });
+});
+
+describe('gateMarks', () => {
+  const point = (type: string, coordinates: [number, number], index: number): Feature => ({
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates },
+    properties: { type, index },
+  });
+  const plan = (gates: [number, number][]): FeatureCollection => ({
+    type: 'FeatureCollection',
+    features: gates.map((g, i) => point('AccessPoint', g, i)),
+  });
+
+  it("draws the plan's AccessPoint features as its gates, then the field's gates the plan does not have", () => {
+    const c = classifyPlan(
+      plan([
+        [1, 1],
+        [2, 2],
+      ]),
+    );
+    expect(layerCounts(c).gates).toBe(2);
+    const marks = gateMarks(c, [
+      [2, 2],
+      [3, 3],
+    ]);
+    expect(marks.map((m) => [m.position, m.label])).toEqual([
+      [[1, 1], 'G1'],
+      [[2, 2], 'G2'],
+      [[3, 3], 'G3'],
+    ]);
+    expect(marks[0].title).toMatch(/this plan enters and leaves here/);
+    expect(marks[2].title).toMatch(/not in this plan/);
+  });
+
+  it("without a plan, or a plan without gates, the field's gates", () => {
+    expect(gateMarks(undefined, [[5, 5]])).toEqual([{ position: [5, 5], label: 'G1', title: 'Gate 1' }]);
+    expect(gateMarks(classifyPlan(plan([])), [[5, 5]])[0].title).toMatch(/not in this plan/);
+    expect(gateMarks(undefined)).toEqual([]);
   });
 });

@@ -68,7 +68,7 @@ export const LAYERS: readonly LayerStyle[] = [
   { id: 'direction', label: 'Direction and pass numbers', color: '#0b3d91', swatch: 'point', types: [] },
   { id: 'refill', label: 'Refill points', color: '#008b8b', swatch: 'point', types: ['RefillPoint'] },
   { id: 'staging', label: 'Start point (staging)', color: '#6a3d9a', swatch: 'point', types: ['StagingArea'] },
-  // The field's gates (accessPoints), drawn from the stored field.
+  // The gates: the plan's AccessPoint features (the gates it was made with) and the field's own.
   { id: 'gates', label: 'Gates', color: '#00695c', swatch: 'point', types: ['AccessPoint'] },
   { id: 'warnings', label: 'Warnings', color: '#e65100', swatch: 'point', types: ['Warning'] },
   { id: 'startEnd', label: 'Start and end', color: '#111111', swatch: 'point', types: [] },
@@ -139,4 +139,38 @@ export function layerCounts(c: ClassifiedPlan): Record<LayerId, number> {
     ['Track', 'ExteriorHeadland', 'InteriorHeadland'].includes(featureType(f)),
   ).length;
   return counts;
+}
+
+/** A gate on the map: where, its marker's label and what it says on hover. */
+export interface GateMark {
+  position: Position;
+  label: string;
+  title: string;
+}
+
+/**
+ * The gates to draw: the plan's own (its AccessPoint features: the gates it was made with), then
+ * the field's gates the plan does not have (added or moved since: a re-plan uses them). Without a
+ * plan, the field's gates.
+ */
+export function gateMarks(plan: ClassifiedPlan | undefined, fieldGates: readonly Position[] = []): GateMark[] {
+  const planned: Position[] = [];
+  for (const f of plan?.layers.gates ?? [])
+    if (f.geometry?.type === 'Point') planned.push(f.geometry.coordinates as Position);
+  const same = (a: Position, b: Position): boolean => a[0] === b[0] && a[1] === b[1];
+  const marks: GateMark[] = planned.map((p, i) => ({
+    position: p,
+    label: `G${i + 1}`,
+    title: `Gate ${i + 1} (this plan enters and leaves here)`,
+  }));
+  const notPlanned = fieldGates.filter((g) => !planned.some((p) => same(p, g)));
+  notPlanned.forEach((g, i) => {
+    const n = planned.length + i + 1;
+    marks.push({
+      position: g,
+      label: `G${n}`,
+      title: plan ? `Gate ${n} (not in this plan: re-plan to use it)` : `Gate ${n}`,
+    });
+  });
+  return marks;
 }

@@ -4,6 +4,8 @@ import { h } from './dom.js';
 import { sanitizeTheme } from './embedding.js';
 import { showHome, showSignedOutHome } from './home.js';
 import { runLaunch } from './launch.js';
+import { takeHeadStart, type HeadStartField } from './head-start.js';
+import type { FeatureCollection } from './geo.js';
 import { NewFieldPage } from './new-field.js';
 import { ProfilePage } from './profile.js';
 import { PlanView } from './plan-view.js';
@@ -74,6 +76,9 @@ export function isAppPath(path: string): boolean {
   );
 }
 
+/** The field the launch's head start asked for (head-start.ts), for the page the launch opens. */
+let launchedField: Promise<HeadStartField | undefined> | undefined;
+
 async function main(): Promise<void> {
   const mount = document.getElementById('root') ?? document.body;
   const shell = new Shell(mount, location.search);
@@ -128,7 +133,9 @@ async function main(): Promise<void> {
       mount.replaceChildren();
       void main().catch(failed);
     };
-    await runLaunch({ shell, api, sessions, location, history, now: () => Date.now(), navigate });
+    const headStart = takeHeadStart(window);
+    launchedField = headStart?.field;
+    await runLaunch({ shell, api, sessions, location, history, now: () => Date.now(), navigate, headStart });
     return;
   }
 
@@ -180,9 +187,13 @@ async function main(): Promise<void> {
     return;
   }
   const boundaryId = decodeURIComponent(m[1]);
-  // Asked for first: the page, its map and its form are built while it comes.
-  const boundary = api.boundary(boundaryId);
+  // Asked for first: the page, its map and its form are built while it comes. After a launch, the
+  // head start has asked for it already, and for its first plan when the plan view plans it.
+  const launched = launchedField?.then((f) => (f?.boundaryId === boundaryId ? f : undefined));
+  launchedField = undefined;
+  const boundary = launched ? launched.then((f) => f?.boundary ?? api.boundary(boundaryId)) : api.boundary(boundaryId);
   boundary.catch(() => undefined); // (the plan view says what went wrong)
+  const firstPlan: Promise<FeatureCollection | undefined> | undefined = launched?.then((f) => f?.plan);
   shell.setCurrentPage('plan');
   shell.setFields([{ value: boundaryId, label: 'This field' }], boundaryId);
   shell.onFieldSelected = (id) => {
@@ -234,7 +245,7 @@ async function main(): Promise<void> {
     });
   };
 
-  await new PlanView({ shell, api, boundaryId, onBoundary, boundary }).start();
+  await new PlanView({ shell, api, boundaryId, onBoundary, boundary, firstPlan }).start();
 }
 
 /** Last resort: never leave a blank page. */

@@ -5,9 +5,7 @@
  */
 import type { ApiClient, Credits } from './api.js';
 import { clear, h } from './dom.js';
-import type { FeatureCollection } from './geo.js';
 import { METRIC_ROWS, compareMetrics } from './metrics.js';
-import type { PlanParameters } from './params.js';
 
 /** The balance that pays for plans of a boundary: its company's when the user sees it, else the user's own. */
 export function payingBalance(credits: Credits, companyId: string | undefined): { balance: number; whose: string } {
@@ -44,46 +42,7 @@ export class CreditLine {
   }
 }
 
-/** An unsaved plan kept for this tab. */
-export interface UnsavedPlan {
-  params: PlanParameters;
-  plan: FeatureCollection;
-}
-
-/** Keeps the unsaved plan of a boundary in the tab's storage (best effort: big plans may not fit). */
-export class UnsavedPlanStore {
-  constructor(private readonly storage: Storage | undefined) {}
-
-  private key(boundaryId: string): string {
-    return `furrow.unsaved.${boundaryId}`;
-  }
-
-  load(boundaryId: string): UnsavedPlan | undefined {
-    try {
-      const raw = this.storage?.getItem(this.key(boundaryId));
-      const v = raw ? (JSON.parse(raw) as UnsavedPlan) : undefined;
-      return v && v.plan?.type === 'FeatureCollection' && Array.isArray(v.plan.features) ? v : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  keep(boundaryId: string, value: UnsavedPlan): void {
-    try {
-      this.storage?.setItem(this.key(boundaryId), JSON.stringify(value));
-    } catch {
-      // Over the storage quota: a reload will plan again.
-    }
-  }
-
-  forget(boundaryId: string): void {
-    try {
-      this.storage?.removeItem(this.key(boundaryId));
-    } catch {
-      // nothing kept
-    }
-  }
-}
+export { UnsavedPlanStore, type UnsavedPlan } from './unsaved.js';
 
 /** The field's saved plans, two of which can be compared side by side. */
 export class PlanHistory {

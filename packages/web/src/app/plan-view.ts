@@ -9,7 +9,7 @@ import { describeError } from './describe-error.js';
 import { clear, h, s } from './dom.js';
 import type { FeatureCollection } from './geo.js';
 import type { ClassifiedPlan, LayerId } from './layers.js';
-import { LAYERS, classifyPlan, layerCounts } from './layers.js';
+import { LAYERS, classifyPlan, gateMarks, layerCounts } from './layers.js';
 import { holesOf } from './geo.js';
 import type { MapData } from './map.js';
 import { MapView, basemapFromPage } from './map.js';
@@ -19,6 +19,7 @@ import { planWarnings } from './warnings.js';
 import { CreditLine, PlanHistory, UnsavedPlanStore } from './plan-keeping.js';
 import { MachinePicker, applyProfile } from './machines.js';
 import { FieldInputsPanel } from './field-inputs.js';
+import { planRequestFor } from './first-plan.js';
 import type { MetricChange } from './metrics.js';
 import { METRIC_ROWS, compareMetrics, formatArea } from './metrics.js';
 import type { PlanParameters } from './params.js';
@@ -26,7 +27,6 @@ import {
   DEFAULT_PARAMETERS,
   ROUTE_ORDERS,
   SPEED_FIELDS,
-  buildPlanRequest,
   parametersFromRequest,
   parametersToRaw,
   parseParameters,
@@ -42,6 +42,11 @@ export interface PlanViewDeps {
   onBoundary?: (boundary: StoredBoundary) => void;
   /** The boundary, already asked for (the page is built while it comes). */
   boundary?: Promise<StoredBoundary>;
+  /**
+   * The field's first plan, already asked for (the launch's head start: first-plan.ts's request),
+   * taken by the plan made as the field opens; undefined inside: not asked for.
+   */
+  firstPlan?: Promise<FeatureCollection | undefined>;
 }
 
 interface PlanState {
@@ -190,10 +195,13 @@ export class PlanView {
     // they would only hold it up.
     if (this.showUnsaved()) return this.loadSideData(b);
     if (b.latestPlanId === null) {
-      const planning = this.replan(DEFAULT_PARAMETERS); // (refreshes the credits itself)
+      // first-plan.ts firstPlanRequest: the request the server plans ahead of a launch into this field.
+      const planning = this.replan(DEFAULT_PARAMETERS, this.deps.firstPlan); // (refreshes the credits itself)
       if (!this.current) this.map.setData({ ...fieldData(b) }, true);
       await planning;
-      return this.loadSideData(b, false);
+      // After the plan is painted: the page's other requests and their drawing would only delay it.
+      afterPaint(() => this.loadSideData(b, false));
+      return;
     }
     this.map.setData({ ...fieldData(b) }, true);
     this.loadSideData(b);
@@ -211,8 +219,7 @@ export class PlanView {
 
   /** The path-plan request for the field (its obstacles, passable zones, gates, start point) and `params`. */
   private requestFor(params: PlanParameters): Record<string, unknown> {
-    const b = this.boundary!;
-    return buildPlanRequest(b.geometry, b.obstacles, params, b);
+    return planRequestFor(this.boundary!, params);
   }
 
   /** Shows the plan this tab made and did not save (true when there is one). */
@@ -457,7 +464,8 @@ export class PlanView {
     return parseParameters(values);
   }
 
-  private async replan(params: PlanParameters): Promise<void> {
+  /** Plans with `params` (`given`: that plan, already asked for with the same request, if it resolves to one). */
+  private async replan(params: PlanParameters, given?: Promise<FeatureCollection | undefined>): Promise<void> {
     if (!this.boundary || this.busy) return;
     this.busy = true;
     const page = this.deps.shell.page;
@@ -468,14 +476,20 @@ export class PlanView {
     this.map.element.setAttribute('aria-busy', 'true');
     const request = this.requestFor(params);
     try {
-      const plan = await this.deps.api.planGeoJson(request, this.deps.boundaryId);
+      const plan = (given && (await given)) || (await this.deps.api.planGeoJson(request, this.deps.boundaryId));
       if (!plan || plan.type !== 'FeatureCollection' || !Array.isArray(plan.features)) {
         throw new ApiError(500, 'BadPlan', 'The server returned something that is not a plan.');
       }
       const first = this.current === undefined;
+      // On the page's performance timeline (read by the launch budget's test, docs/benchmarks/web.md).
+      performance.mark('furrow:plan-received');
       this.show(plan, params, request, first);
-      this.unsaved.keep(this.deps.boundaryId, { params, plan });
-      void this.creditLine.refresh(this.boundary.companyId);
+      performance.mark('furrow:plan-shown');
+      const companyId = this.boundary.companyId;
+      afterPaint(() => {
+        this.unsaved.keep(this.deps.boundaryId, { params, plan });
+        void this.creditLine.refresh(companyId);
+      });
       this.setStatus(first ? 'Plan ready.' : 'New plan ready: see how the metrics changed.');
     } catch (err) {
       page.dataset.state = this.current ? 'planned' : 'error';
@@ -518,9 +532,9 @@ export class PlanView {
     if (counts && counts.obstacles === 0 && b) {
       counts.obstacles = b.obstacles.length + (b.passableZones?.length ?? 0) + holesOf(b.geometry).length;
     }
-    // Gates and the start point come with the field, not the plan.
+    // Gates: the plan's and the field's (gateMarks); the start point comes with the field when the plan has none.
     if (counts && b) {
-      counts.gates = b.accessPoints?.length ?? 0;
+      counts.gates = gateMarks(c, b.accessPoints).length;
       if (counts.staging === 0 && b.stagingArea) counts.staging = 1;
     }
     clear(this.legend);
@@ -724,6 +738,21 @@ function fieldData(b: StoredBoundary): MapData {
     ...(b.accessPoints ? { accessPoints: b.accessPoints } : {}),
     ...(b.stagingArea ? { stagingArea: b.stagingArea } : {}),
   };
+}
+
+/**
+ * Runs `fn` once the browser has painted what is on the page now (a frame, then a task); at the
+ * latest after a second (a hidden tab paints no frames).
+ */
+function afterPaint(fn: () => void): void {
+  let done = false;
+  const run = (): void => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+  requestAnimationFrame(() => setTimeout(run, 0));
+  setTimeout(run, 1000);
 }
 
 function storageOrUndefined(kind: 'sessionStorage' | 'localStorage'): Storage | undefined {

@@ -202,3 +202,18 @@ export function safeReturnUrl(returnUrl: string | null, appOrigin: string): stri
     return undefined;
   }
 }
+
+/**
+ * Where a successful launch goes: the returnUrl the API stored with the code, else the one in
+ * the address bar, when it is on the app's origin (else undefined: refused); with neither, the
+ * home page, which lists the user's fields.
+ */
+export function launchTarget(
+  stored: string | null,
+  fromAddressBar: string | null,
+  appOrigin: string,
+): string | undefined {
+  const given = stored !== null && stored.trim() !== '' ? stored : fromAddressBar;
+  if (given === null || given.trim() === '') return '/';
+  return safeReturnUrl(given, appOrigin);
+}

@@ -1,0 +1,125 @@
+/**
+ * Planning ahead of a partner launch. A launch code names the page its user is sent to; when that
+ * is a stored field the web app plans as soon as it opens it (one never planned), the exchange of
+ * the code starts that plan at once, while the browser still loads the page. The web app's mount
+ * says which request the app sends first (`FirstPlanRequest`); its plan request, when it comes
+ * from the same user with the same request within a minute, gets the plan started ahead.
+ *
+ * Nothing changes for the caller: the plan is charged when it is asked for (planBillable), never
+ * for a plan nobody asks for; a plan ahead that failed is planned again on request. Only with a
+ * planning slot free: a busy server plans nothing ahead.
+ */
+import type { Deps } from './context.js';
+import { assertValidRequestGeometry } from './geometry.js';
+import { PlanAbortedError, apiPlanShape, planTimeLimitSeconds, shapePlan, type ApiPlan } from './planner.js';
+import { PathPlanRequestSchema, type PathPlanRequestBody } from './schemas.js';
+
+/**
+ * The path-plan request the web app sends first for a field it opens, from the field as
+ * `GET /api/boundaries/{boundaryId}` answers it; undefined when the app would not plan it.
+ */
+export type FirstPlanRequest = (boundary: unknown) => Record<string, unknown> | undefined;
+
+export interface PlanAhead {
+  /** After a launch code is exchanged: plans the field `returnUrl` opens, if the app will plan it. */
+  afterLaunch(userId: string, returnUrl: string | null): void;
+  /** The plan started ahead for this user and request (once), else undefined. */
+  take(userId: string, request: PathPlanRequestBody): Promise<ApiPlan> | undefined;
+}
+
+const KEEP_MS = 60_000;
+const MAX_KEPT = 16;
+const FIELD_PAGE = /^\/path-planning\/boundary\/([^/]+)\/?$/;
+
+interface Ahead {
+  key: string;
+  expiresAtMs: number;
+  plan: Promise<ApiPlan>;
+}
+
+/** JSON with object members in sorted order: the same request gives the same text. */
+export function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>)
+      .filter(([, x]) => x !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${stableJson(x)}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+type AheadDeps = Pick<Deps, 'store' | 'planner' | 'planGate' | 'config' | 'logger'>;
+
+export function createPlanAhead(deps: AheadDeps, firstPlanRequest: FirstPlanRequest): PlanAhead {
+  const kept: Ahead[] = [];
+  const keyOf = (userId: string, request: unknown) => `${userId}\n${stableJson(request)}`;
+  const prune = (now: number) => {
+    for (let i = kept.length - 1; i >= 0; i--) if (kept[i].expiresAtMs <= now) kept.splice(i, 1);
+  };
+
+  /** The request the app will send for the field of `returnUrl`, validated; undefined when none. */
+  async function requestFor(userId: string, returnUrl: string): Promise<PathPlanRequestBody | undefined> {
+    let path: string;
+    try {
+      path = new URL(returnUrl, deps.config.appUrl).pathname;
+    } catch {
+      return undefined;
+    }
+    const m = FIELD_PAGE.exec(path);
+    if (!m) return undefined;
+    const boundary = await deps.store.getBoundary(userId, decodeURIComponent(m[1]));
+    if (!boundary) return undefined;
+    // The field as the app reads it (GET /api/boundaries/{boundaryId}): JSON, with its newest plan.
+    const latestPlanId = await deps.store.latestPlanId(boundary.boundaryId);
+    const asSent = JSON.parse(JSON.stringify({ ...boundary, latestPlanId })) as unknown;
+    const request = firstPlanRequest(asSent);
+    if (!request) return undefined;
+    const parsed = PathPlanRequestSchema.safeParse(request);
+    if (!parsed.success) return undefined;
+    assertValidRequestGeometry(parsed.data);
+    return parsed.data;
+  }
+
+  async function planAhead(request: PathPlanRequestBody): Promise<ApiPlan> {
+    const release = await deps.planGate.acquire();
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new PlanAbortedError('timeout')),
+      planTimeLimitSeconds(deps.config, request) * 1000,
+    );
+    try {
+      return shapePlan(await deps.planner.plan(request, timeout.signal), apiPlanShape(request.options));
+    } finally {
+      clearTimeout(timer);
+      release();
+    }
+  }
+
+  return {
+    afterLaunch(userId, returnUrl) {
+      if (!returnUrl) return;
+      // A free slot only: ahead-of-time work never holds up a plan someone is waiting for.
+      if (deps.planGate.running >= deps.planGate.options.concurrency || deps.planGate.waiting > 0) return;
+      void requestFor(userId, returnUrl)
+        .then((request) => {
+          if (!request) return;
+          const now = Date.now();
+          prune(now);
+          if (kept.length >= MAX_KEPT) kept.shift();
+          const plan = planAhead(request);
+          plan.catch(() => undefined); // (taken or not, a failure is answered by planning again)
+          kept.push({ key: keyOf(userId, request), expiresAtMs: now + KEEP_MS, plan });
+        })
+        .catch((err: unknown) => deps.logger.info({ err: String(err) }, 'no plan ahead of the launch'));
+    },
+    take(userId, request) {
+      prune(Date.now());
+      const key = keyOf(userId, request);
+      const i = kept.findIndex((a) => a.key === key);
+      if (i < 0) return undefined;
+      const [ahead] = kept.splice(i, 1);
+      return ahead.plan;
+    },
+  };
+}
