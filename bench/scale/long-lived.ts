@@ -33,7 +33,7 @@ const heavy = JSON.parse(
 ) as PathPlanRequest & { routeOptions: { maxOptimizerTime: number } };
 
 /** Corpus fields of at most MAX_HA hectares (index.csv's area), each with its geometry. */
-function smallFields(): unknown[] {
+function smallFields(): { id: string; field: unknown }[] {
   const area = new Map(
     readFileSync(join(root, 'test/fields/index.csv'), 'utf8')
       .trim()
@@ -42,9 +42,7 @@ function smallFields(): unknown[] {
       .map((l) => l.split(','))
       .map(([id, , ha]) => [id, Number(ha)] as const),
   );
-  return corpusFields()
-    .filter(({ id }) => (area.get(id) ?? Infinity) <= MAX_HA)
-    .map(({ field }) => field);
+  return corpusFields().filter(({ id }) => (area.get(id) ?? Infinity) <= MAX_HA);
 }
 
 /** A small seeded generator (mulberry32). */
@@ -61,15 +59,17 @@ function random(seed: number): () => number {
 
 const ALGORITHMS = ['optimized', 'snake', 'boustrophedon', undefined] as const;
 
-function variedRequest(fields: unknown[], r: () => number): PathPlanRequest {
+function variedRequest(fields: { id: string; field: unknown }[], r: () => number): PathPlanRequest & { id: string } {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const algorithm = pick(ALGORITHMS);
+  const f = pick(fields);
   return {
-    field: pick(fields),
+    id: f.id,
+    field: f.field,
     machine: { widthMeters: pick([1.5, 3, 6, 12]), turnRadiusMeters: pick([4, 6, 9, 12, 15]) },
     headland: { passes: pick([0, 1, 2]) },
     routeOptions: { maxOptimizerTime: pick([0.5, 1]), ...(algorithm ? { algorithm } : {}) },
-  } as PathPlanRequest;
+  } as PathPlanRequest & { id: string };
 }
 
 /** The most a call may take, ms: max(2 × maxOptimizerTime, maxOptimizerTime + 1 s). */
@@ -81,23 +81,28 @@ const cpuMs = (): number => {
 };
 
 interface Timed {
+  /** What was asked (field id, W, R, passes, order, T), for the calls reported over their limit. */
+  what?: string;
   wallMs: number;
   cpuMs: number;
   limitMs: number;
   error?: string;
 }
 
-function timed(request: PathPlanRequest): Timed {
+function timed(request: PathPlanRequest & { id?: string }): Timed {
   const limitMs = mostMilliseconds(request.routeOptions?.maxOptimizerTime ?? 10);
+  const { id, field, ...rest } = request;
+  void field;
+  const what = `${id ?? 'heavy'} ${JSON.stringify(rest)}`;
   const w0 = performance.now(),
     c0 = cpuMs();
   try {
     planRoute(request);
   } catch (e) {
     // a request the planner refuses (a PlanError) is an answer too; it is timed the same
-    return { wallMs: performance.now() - w0, cpuMs: cpuMs() - c0, limitMs, error: (e as Error).name };
+    return { what, wallMs: performance.now() - w0, cpuMs: cpuMs() - c0, limitMs, error: (e as Error).name };
   }
-  return { wallMs: performance.now() - w0, cpuMs: cpuMs() - c0, limitMs };
+  return { what, wallMs: performance.now() - w0, cpuMs: cpuMs() - c0, limitMs };
 }
 
 function percentile(xs: number[], p: number): number {
@@ -168,5 +173,9 @@ console.log(
     },
     memoryAtStart,
     memoryAtEnd: memory(),
+    slowestByCpu: [...all]
+      .sort((a, b) => b.cpuMs / b.limitMs - a.cpuMs / a.limitMs)
+      .slice(0, 5)
+      .map((t) => ({ what: t.what, cpuMs: round(t.cpuMs), wallMs: round(t.wallMs), limitMs: t.limitMs })),
   }),
 );
