@@ -86,6 +86,8 @@ export interface SafetyCap {
   secondSkipped: boolean;
   /** Set when the cap kept the field from being planned again without strip passes. */
   stripsSkipped?: boolean;
+  /** Set when the cap kept the field from being planned with other headland depths than the turns need. */
+  headlandsSkipped?: boolean;
   /**
    * Past the cap: true, and `what` (the work cut, said in the `time-limit` warning) recorded; the
    * caller then takes the cheap way. Before it: false, nothing recorded. Without `what` (a cut that
@@ -196,6 +198,9 @@ export function addTimeLimitWarning(plan: { warnings: PlanWarning[] }, cap: Safe
     'the ordering on the real connectors stopped where it was, as did the optimizer',
     ...(cap.secondSkipped ? ['the field was not planned a second time with one heading in every cell'] : []),
     ...(cap.stripsSkipped ? ['the field was not planned again without strip passes'] : []),
+    ...(cap.headlandsSkipped
+      ? ['the field was not planned again with fewer headland passes than its turns need (or as many as asked)']
+      : []),
     ...cap.cut,
   ];
   const rest =

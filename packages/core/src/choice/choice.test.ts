@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { objectiveOf, UNWORKED_RETURN_FACTOR, type ObjectiveFacts } from '../objective.js';
 import type { PlanSettings } from '../request/normalizeRequest.js';
 import type { TurnHeadland } from '../tracks/widenHeadland.js';
-import { safetyCap } from '../clock.js';
+import { addTimeLimitWarning, safetyCap } from '../clock.js';
+import type { PlanWarning } from '../types.js';
 import { bestOf, variantReports } from './choose.js';
 import { planVariants } from './planVariants.js';
 import type { Call, PlannedVariant } from './planVariant.js';
@@ -227,5 +228,32 @@ describe('planVariants: the variants as data', () => {
     expect((chosen.kept as Fake).name).toBe('cells');
     expect(cap.secondSkipped).toBe(true);
     expect(cap.stripsSkipped).toBe(true);
+  });
+
+  it('past the cap plans the headland the turns need, not the halfway one, and says so', () => {
+    let t = 0;
+    const cap = safetyCap(() => t, 10);
+    const seen: string[] = [];
+    const chosen = planVariants(
+      call({ cap }),
+      pipeline(
+        {
+          '3/all/cells': (variant) => ({ variant, replacedBy: need }),
+          '8/all/cells': (variant) => {
+            t = 100;
+            return fake('8', { uncoveredSquareMeters: 16_000 }, { variant, codes: ['headland-pass-skipped'] });
+          },
+          '5/all/cells': (variant) => fake('5', { uncoveredSquareMeters: 5_000 }, { variant }),
+        },
+        seen,
+      ),
+    );
+    // the same plannings as in the first test but for the halfway one, which the cap cut
+    expect(seen).toEqual(['3/all/cells', '8/all/cells']);
+    expect((chosen.kept as Fake).name).toBe('8');
+    expect(cap.headlandsSkipped).toBe(true);
+    const plan = { warnings: [] as PlanWarning[] };
+    addTimeLimitWarning(plan, cap);
+    expect(plan.warnings[0].message).toMatch(/not planned again with fewer headland passes/);
   });
 });

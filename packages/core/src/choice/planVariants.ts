@@ -12,7 +12,8 @@
  * 4. the best so far with its strips driven along their centre lines (tracks/centreLine.ts), where
  *    it has strip passes.
  *
- * Past the call's wall-clock cap the optional variants (2, 3) are not planned (`time-limit`).
+ * Past the call's wall-clock cap the optional variants (the other headland depths of 1, and 2, 3, 4) are not planned
+ * (`time-limit`).
  */
 import { isPlanError } from '../errors.js';
 import type { SharedWork } from '../sharedWork.js';
@@ -109,6 +110,12 @@ function headlandVariants(call: Call, cache: PlanCache, t: TurnHeadland, plan: P
   const out = planWith(t.passes, 'turns-need', workFor(cache, t.passes, t));
   const halfway = Math.floor((t.asked + t.passes) / 2);
   const skipsPasses = out.some((p) => p.routeWarnings.some((w) => w.code === 'headland-pass-skipped'));
+  const wanted = (halfway > t.asked && skipsPasses) || t.fewTracks || t.roundOnly;
+  // past the call's wall-clock cap the other headland depths are not weighed (said in the `time-limit` warning)
+  if (wanted && call.cap?.over()) {
+    call.cap.headlandsSkipped = true;
+    return out;
+  }
   if (halfway > t.asked && skipsPasses) {
     out.push(...planWith(halfway, 'halfway', workFor(cache, halfway, { ...t, planned: halfway, roundOnly: false })));
   }

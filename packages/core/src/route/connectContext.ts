@@ -90,6 +90,16 @@ export const CUT_JOINS_LATE =
   'joins made after the moment the call had to end by were tried by the shortest turn only, ' +
   'what it did not fit drawn straight (turn-not-fitted)';
 
+/** Past the call's late moment: what a headland pass's entry leaves out (the `time-limit` warning). */
+export const CUT_PASS_EXITS_LATE =
+  'headland passes entered after the moment the call had to end by were joined where a turn reaches them, ' +
+  'without searching whether the machine can drive off them there';
+
+/** Past the call's late moment (clock.ts `hurry(what, true)`): a pass is entered without the search for its exit. */
+export function tooLateForPassExits(ctx: RouteContext): boolean {
+  return ctx.hurry?.(CUT_PASS_EXITS_LATE, true) ?? false;
+}
+
 /** Past the call's late moment (clock.ts `hurry(what, true)`): a join is tried by its shortest turn only. */
 export function tooLate(ctx: RouteContext): boolean {
   return ctx.hurry?.(CUT_JOINS_LATE, true) ?? false;

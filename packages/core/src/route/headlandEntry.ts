@@ -9,7 +9,7 @@ import type { LoopPath } from '../turns/connectorRings.js';
 import { canLeave, shutIn } from './connectSearch.js';
 import { nearestByFieldDistance } from './fieldRaster.js';
 import type { Piece } from '../turns/path.js';
-import { timeIsUp, searchAllowed, loopDirections, hurried } from './connectContext.js';
+import { timeIsUp, searchAllowed, loopDirections, hurried, tooLateForPassExits } from './connectContext.js';
 import type { RouteContext, Conn } from './connectContext.js';
 import { tryNeckTransport, transport, tryWaypointChain, trySearch, tryReversingSearch } from './connectors.js';
 import { tryDirect, rateLimitOf, ontoLoop, tryTraversal, tryBridgedTraversal } from './traversal.js';
@@ -121,7 +121,11 @@ function enterHeadlandRound(
   // First round: junctions from which the machine reaches open ground (room to turn round) or
   // gets 150 m away; second round (a pass wholly in narrow ground): any that it can leave at all.
   const strict = strictExit;
+  // Past the call's late moment the exit is not searched for (dozens of junctions, a search each): the pass is joined
+  // where a turn reaches it, and the join off it, if it does not fit, is drawn straight and warned as any late join.
+  const late = tooLateForPassExits(ctx);
   const leavable = (pose: Pose): boolean =>
+    late ||
     leavableMemo(loop, ctx, `${strict ? 1 : 0} ${pose.x},${pose.y},${pose.headingRadians}`, () =>
       strict ? canLeave(pose, ctx.region, R, false, PASS_EXIT_METERS, 600, true) : canLeave(pose, ctx.region, R),
     );
