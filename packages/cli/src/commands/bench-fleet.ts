@@ -305,7 +305,7 @@ const HEADER = [
   'CPU ÷ single (median)',
   'fields > 0.2 pt less covered',
   'worse than the split by the objective (makespan + unworked)',
-  'kept: shared route / split / narrow class',
+  'kept: shared route / split / narrow route',
 ];
 
 /** One fleet's line of the summary table. */
@@ -336,7 +336,7 @@ function fleetLine(name: string, corpus: FleetRow[]): string | undefined {
         .filter(({ f }) => f.objectiveSeconds! > f.splitObjectiveSeconds! + 0.01)
         .map(({ r }) => r.id),
     ),
-    ['shared-route', 'contiguous-split', 'narrowest-class']
+    ['shared-route', 'contiguous-split', 'narrow-route']
       .map((c) => ok.filter(({ f }) => f.chosen === c).length)
       .join(' / '),
   ]);
