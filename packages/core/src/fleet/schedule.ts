@@ -38,6 +38,27 @@ export interface Timetable {
   makespanSeconds: number;
   /** Box tests and distance comparisons made. */
   work: number;
+  /**
+   * Scheduling stopped once the timetable could no longer beat the caller's `cutoff` (the machines left were not
+   * scheduled: `starts` is partial, the figures are those of the machines scheduled, each a bound on the whole's).
+   */
+  abandoned?: true;
+}
+
+/**
+ * A timetable to beat: scheduling stops once the machines scheduled so far leave more unresolved pieces, or as
+ * many and a later finish (later machines only add to both).
+ */
+export interface ScheduleCutoff {
+  unresolved: number;
+  makespanSeconds: number;
+}
+
+/** Whether the figures so far already lose to the cutoff (search.ts compares timetables the same way). */
+function beyond(cutoff: ScheduleCutoff | undefined, unresolved: number, makespanSeconds: number): boolean {
+  if (!cutoff) return false;
+  if (unresolved !== cutoff.unresolved) return unresolved > cutoff.unresolved;
+  return makespanSeconds > cutoff.makespanSeconds + 1e-6;
 }
 
 export interface ScheduleSettings {
@@ -246,11 +267,12 @@ function scheduleMachine(
   return { starts, waits, unresolved };
 }
 
-/** Schedules the paths in the given priority order. */
+/** Schedules the paths in the given priority order (stopping early once it cannot beat `cutoff`). */
 export function scheduleFleet(
   paths: readonly TimedPath[],
   order: readonly number[],
   settings: ScheduleSettings,
+  cutoff?: ScheduleCutoff,
 ): Timetable {
   const dt = timeStepSeconds(settings);
   const x: Scheduling = {
@@ -266,13 +288,27 @@ export function scheduleFleet(
   };
   const starts: number[][] = paths.map(() => []);
   const waits: ScheduledWait[] = [];
-  let unresolved = 0;
+  let unresolved = 0,
+    latest = 0;
   for (const m of order) {
     const path = paths[m];
     const done = scheduleMachine(x, m, path);
     starts[m] = done.starts;
     waits.push(...done.waits);
     unresolved += done.unresolved;
+    if (path.pieces.length > 0) latest = Math.max(latest, done.starts.at(-1)! + path.seconds.at(-1)!);
+    if (beyond(cutoff, unresolved, latest)) {
+      const finishSeconds = paths.map((_, i) => (i === m ? latest : 0));
+      return {
+        starts,
+        finishSeconds,
+        waits,
+        unresolved,
+        makespanSeconds: latest,
+        work: x.counter.work,
+        abandoned: true,
+      };
+    }
     path.pieces.forEach((p, j) => {
       if (p.passKey)
         x.onPass.set(p.passKey, [

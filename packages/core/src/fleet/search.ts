@@ -12,7 +12,7 @@ import type { BaseRoute, BasePiece, Share } from './baseRoute.js';
 import { sharePieces } from './baseRoute.js';
 import { blockSums, orderAndCut } from './partition.js';
 import { scheduleFleet } from './schedule.js';
-import type { ScheduleSettings, TimedPath, Timetable } from './schedule.js';
+import type { ScheduleCutoff, ScheduleSettings, TimedPath, Timetable } from './schedule.js';
 import { pieceSeconds } from './timing.js';
 
 /** The work (distance comparisons) the layout search may spend. */
@@ -63,13 +63,17 @@ function cloneLayout(l: Layout): Layout {
 /** Shares already read, with their times (key: machine, base, first and last block, way round). */
 export type ShareCache = Map<string, { pieces: BasePiece[]; seconds: number[]; points: number }>;
 
-/** Schedules one layout; `work` counts the points of the shares read anew and the scheduler's comparisons. */
+/**
+ * Schedules one layout; `work` counts the points of the shares read anew and the scheduler's comparisons. With a
+ * `cutoff`, scheduling stops once the layout cannot beat it (the timetable is `abandoned`).
+ */
 export function evaluateLayout(
   groups: readonly FleetGroup[],
   machines: readonly ResolvedMachine[],
   layout: Layout,
   settings: ScheduleSettings,
   cache: ShareCache = new Map(),
+  cutoff?: ScheduleCutoff,
 ): Evaluated & { work: number } {
   const pieces: BasePiece[][] = machines.map(() => []);
   const paths: TimedPath[] = machines.map(() => ({ pieces: [], seconds: [] }));
@@ -90,11 +94,12 @@ export function evaluateLayout(
       paths[m] = { pieces: hit.pieces, seconds: hit.seconds };
     });
   });
-  const timetable = scheduleFleet(paths, layout.priority, settings);
+  const timetable = scheduleFleet(paths, layout.priority, settings, cutoff);
   return { layout, pieces, timetable, work: work + timetable.work };
 }
 
 function better(a: Timetable, b: Timetable): boolean {
+  if (a.abandoned) return false;
   if (a.unresolved !== b.unresolved) return a.unresolved < b.unresolved;
   if (a.makespanSeconds < b.makespanSeconds - 1e-6) return true;
   if (a.makespanSeconds > b.makespanSeconds + 1e-6) return false;
@@ -181,8 +186,9 @@ export function searchLayout(
   const first = evaluateLayout(groups, machines, initialLayout(groups, machines), settings, cache);
   let best: Evaluated = first;
   const state = { work: first.work, evaluations: 1, count: 0 };
-  const evaluate = (layout: Layout): Evaluated & { work: number } => {
-    const e = evaluateLayout(groups, machines, layout, settings, cache);
+  // Each layout is scheduled only as far as it can still beat the one it is compared with.
+  const evaluate = (layout: Layout, toBeat: Timetable): Evaluated & { work: number } => {
+    const e = evaluateLayout(groups, machines, layout, settings, cache, toBeat);
     state.work += e.work;
     state.evaluations++;
     return e;
@@ -195,7 +201,7 @@ export function searchLayout(
       improved = false;
       for (const next of moves(at.layout)) {
         if (state.work >= workBudget) break;
-        const e = evaluate(next);
+        const e = evaluate(next, at.timetable);
         if (better(e.timetable, at.timetable)) {
           at = e;
           state.count++;
@@ -212,7 +218,7 @@ export function searchLayout(
   let restart: Evaluated | undefined;
   for (const start of startLayouts(best.layout)) {
     if (state.work >= workBudget) break;
-    const e = evaluate(start);
+    const e = evaluate(start, (restart ?? best).timetable);
     if (better(e.timetable, (restart ?? best).timetable)) restart = e;
   }
   if (restart) best = descend(restart);
