@@ -312,9 +312,30 @@ function splitCandidate(
   const alone = contiguousSplitSeconds(plans);
   if (plans.length < ctx.machines.length) return { prunedAtSeconds: alone };
   const groups: FleetGroup[] = plans.map((p, i) => ({ base: baseOf(p, ctx, i, 1), machines: [i] }));
-  // A split that cannot win is timed as it comes (no search).
-  const work = hopeless(alone) ? 0 : FLEET_SEARCH_WORK;
-  return { candidate: { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups, work), aloneSeconds: alone } };
+  // Timed as it comes first; a split that cannot win even so is not searched (it keeps that timetable).
+  const plain = { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups, 0), aloneSeconds: alone };
+  if (hopeless(alone) || (sure && !splitCouldBeat(plain, best, referenceUncovered, ctx.machines)))
+    return { candidate: plain };
+  return { candidate: { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups), aloneSeconds: alone } };
+}
+
+/**
+ * Whether some layout of the split (each strip driven either way round, any priority) could beat `best` (which
+ * keeps the coverage and is clear): its passes, so its coverage and its objective's other terms, are the same in
+ * every layout, and no layout finishes before its longest strip's driving time.
+ */
+function splitCouldBeat(
+  plain: Candidate,
+  best: Candidate,
+  referenceUncovered: number,
+  machines: readonly ResolvedMachine[],
+): boolean {
+  if (!keepsCoverage(plain, referenceUncovered)) return false;
+  const drive = Math.max(
+    0,
+    ...plain.found.best.pieces.map((ps, i) => pieceSeconds(ps, machines[i]).reduce((a, b) => a + b, 0)),
+  );
+  return beats(plain.objectiveSeconds - plain.makespanSeconds + drive, best.objectiveSeconds);
 }
 
 /**
