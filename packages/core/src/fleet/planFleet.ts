@@ -8,6 +8,7 @@
  * no pass is in two shares, so none is worked twice or by two machines at once.
  */
 import { prepareField } from '../geometry/prepareField.js';
+import { createFieldMemo, memoFor } from '../choice/fieldMemo.js';
 import { normalizeRequest } from '../request/normalizeRequest.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
 import { planRoute } from '../plan.js';
@@ -232,7 +233,12 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   const fleet = request.fleet;
   const classes = widthClasses(machines);
   const fieldRequest = machineRequest(request, classMachine(fleet, classes[0]));
-  const prepared = prepareField(normalizeRequest(fieldRequest));
+  // The field prepared once: the whole field's plannings take it from the memo (choice/fieldMemo.ts).
+  const fieldSettings = normalizeRequest(fieldRequest);
+  const fieldMemo = runtime.fieldMemo ?? createFieldMemo();
+  const fieldWork = memoFor(fieldMemo, fieldSettings);
+  const prepared = fieldWork?.prepared ?? prepareField(fieldSettings);
+  if (fieldWork && !fieldWork.prepared) fieldWork.prepared = prepared;
   const safetyMeters = request.safetyDistanceMeters ?? Math.max(...machines.map((m) => m.widthMeters));
   const maxSpeed = Math.max(
     ...machines.map((m) => Math.max(m.workingSpeedMetersPerSecond, m.turningSpeedMetersPerSecond)),
@@ -244,7 +250,7 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
     prepared,
     settings: { safetyMeters, maxSpeedMetersPerSecond: maxSpeed },
   };
-  const plan = (r: PathPlanRequest): Plan => planRoute(r, runtime);
+  const plan = (r: PathPlanRequest): Plan => planRoute(r, { ...runtime, fieldMemo });
   const regions =
     classes.length === 1
       ? undefined
