@@ -27,7 +27,8 @@ import { PlanError } from '../errors.js';
 import type { PathPlanRequest } from '../types.js';
 import { machinePlan } from './machinePlans.js';
 import { FLEET_SEARCH_WORK, searchLayout } from './search.js';
-import type { FleetGroup } from './search.js';
+import type { Approaches, FleetGroup } from './search.js';
+import { approachSeconds } from './search.js';
 import { pieceSeconds } from './timing.js';
 import { blockSums, shareSeconds } from './partition.js';
 import type { FleetMachineInput, FleetMachinePlan, FleetPlan, FleetRequest, FleetSummary } from './types.js';
@@ -123,6 +124,8 @@ interface FleetContext {
   classes: number[][];
   prepared: LocalField;
   settings: ScheduleSettings;
+  /** Where each machine comes from (its `startPoint`), local. */
+  approaches: Approaches;
 }
 
 /**
@@ -158,7 +161,7 @@ function evaluateCandidate(
   searchWork = FLEET_SEARCH_WORK,
 ): Candidate {
   const { request, machines, classes, prepared } = ctx;
-  const found = searchLayout(groups, machines, ctx.settings, searchWork);
+  const found = searchLayout(groups, machines, ctx.settings, searchWork, ctx.approaches);
   const ids = request.fleet.map((m) => m.id);
   const out = machines.map((machine, index) =>
     machinePlan({
@@ -171,6 +174,7 @@ function evaluateCandidate(
       prepared,
       base: baseFor(name, plans, classes, index),
       ids,
+      approachSeconds: approachSeconds(ctx.approaches[index], found.best.pieces[index]),
     }),
   );
   const makespanSeconds = Math.max(0, ...out.map((m) => m.finishSeconds));
@@ -249,6 +253,11 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
     classes,
     prepared,
     settings: { safetyMeters, maxSpeedMetersPerSecond: maxSpeed },
+    approaches: fleet.map((m, i) => {
+      if (!m.startPoint) return undefined;
+      const [x, y] = prepared.frame.toLocal(m.startPoint[0], m.startPoint[1]);
+      return { x, y, speedMetersPerSecond: machines[i].transportSpeedMetersPerSecond };
+    }),
   };
   const plan = (r: PathPlanRequest): Plan => planRoute(r, { ...runtime, fieldMemo });
   const regions =

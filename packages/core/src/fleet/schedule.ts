@@ -18,6 +18,8 @@ export interface TimedPath {
   pieces: { xy: Float64Array; passKey?: string; box?: Box }[];
   /** Seconds over each piece. */
   seconds: number[];
+  /** The machine cannot start its first piece before this (it comes from its start point), seconds. */
+  readySeconds?: number;
 }
 
 export interface ScheduledWait {
@@ -223,7 +225,7 @@ function scheduleMachine(
     blockerAt = new Int32Array(n).fill(-1),
     starts: number[] = new Array<number>(n).fill(0);
   let j = 0,
-    t = 0,
+    t = path.readySeconds ?? 0,
     backtracks = 0,
     unresolved = 0;
   while (j < n) {

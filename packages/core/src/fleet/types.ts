@@ -8,7 +8,11 @@ import type { MachineInput, PathPlanRequest, Plan, PlanWarning, Position, RouteS
 export interface FleetMachineInput extends MachineInput {
   /** Unique within the fleet; appears as `machineId` in every output. */
   id: string;
-  /** [lon, lat] where the machine comes from: it is given the share of the route that starts nearest. */
+  /**
+   * [lon, lat] where the machine comes from at the start: it cannot start its share before it has come from there
+   * (a straight line at its transport speed; the way there is not routed), and the layout search also lets machines
+   * exchange shares, so each tends to get the share that starts nearest.
+   */
   startPoint?: Position;
 }
 
@@ -46,6 +50,11 @@ export interface FleetMachinePlan extends Plan {
   /** When the machine starts and finishes its share, seconds. */
   startSeconds: number;
   finishSeconds: number;
+  /**
+   * For a machine with a `startPoint`: the time it takes to come from there to where its route starts (a straight
+   * line at its transport speed, not routed), seconds; its first segment starts no earlier (not a wait).
+   */
+  approachSeconds?: number;
 }
 
 export interface FleetSummary {
