@@ -119,7 +119,10 @@ class Placed {
 
   /** Where the machine is at t (standing at a piece's end through a wait). */
   at(t: number, out: number[]): void {
-    const j = this.pieceAt(t);
+    // Mostly asked in increasing t: the piece of the last call, if t is still in it, else searched.
+    const c = this.current,
+      s = this.starts;
+    const j = c >= 0 && s[c] <= t && (c + 1 >= s.length || s[c + 1] > t) ? c : this.pieceAt(t);
     if (j !== this.current) {
       this.current = j;
       this.cursor.reset(this.path.pieces[j].xy, this.starts[j], this.path.seconds[j]);
@@ -391,9 +394,34 @@ function clash(
   return -1;
 }
 
+/** A polyline's edge lengths and their sum (in order), made once per polyline. */
+interface Lengths {
+  edges: Float64Array;
+  total: number;
+}
+
+const LENGTHS = new WeakMap<Float64Array, Lengths>();
+
+function lengthsOf(xy: Float64Array): Lengths {
+  let out = LENGTHS.get(xy);
+  if (!out) {
+    const edges = new Float64Array(Math.max(0, xy.length / 2 - 1));
+    let total = 0;
+    for (let k = 2; k < xy.length; k += 2) {
+      const l = Math.hypot(xy[k] - xy[k - 2], xy[k + 1] - xy[k - 1]);
+      edges[k / 2 - 1] = l;
+      total += l;
+    }
+    out = { edges, total };
+    LENGTHS.set(xy, out);
+  }
+  return out;
+}
+
 /** Positions along one piece driven at an even pace from `t0` for `d` seconds (times asked in increasing order). */
 class PathCursor {
   private xy: Float64Array = new Float64Array(0);
+  private edges: Float64Array = new Float64Array(0);
   private t0 = 0;
   private d = 0;
   private total = 0;
@@ -401,12 +429,12 @@ class PathCursor {
   private done = 0;
 
   reset(xy: Float64Array, t0: number, d: number): void {
+    const lengths = lengthsOf(xy);
     this.xy = xy;
+    this.edges = lengths.edges;
     this.t0 = t0;
     this.d = d;
-    let l = 0;
-    for (let k = 2; k < xy.length; k += 2) l += Math.hypot(xy[k] - xy[k - 2], xy[k + 1] - xy[k - 1]);
-    this.total = l;
+    this.total = lengths.total;
     this.i = 0;
     this.done = 0;
   }
@@ -420,7 +448,7 @@ class PathCursor {
       this.done = 0;
     }
     while (this.i + 3 < xy.length) {
-      const l = Math.hypot(xy[this.i + 2] - xy[this.i], xy[this.i + 3] - xy[this.i + 1]);
+      const l = this.edges[this.i >> 1];
       if (this.done + l >= s) {
         const u = l > 0 ? (s - this.done) / l : 0;
         out[0] = xy[this.i] + (xy[this.i + 2] - xy[this.i]) * u;
