@@ -96,7 +96,7 @@ describe('de-sh-008 (a thin field with centre-line passes)', () => {
     expectDrivableAndClear(field, fleet, plan);
   }, 300_000);
 
-  it('12 m + 6 m: the narrow machine alone on the whole route keeps the single plan’s coverage', () => {
+  it('12 m + 6 m: both machines share the narrow route, which keeps the single plan’s coverage', () => {
     const fleet: FleetMachineInput[] = [
       { id: 'w12', widthMeters: 12, turnRadiusMeters: 6 },
       { id: 'w6', widthMeters: 6, turnRadiusMeters: 6 },
@@ -105,9 +105,48 @@ describe('de-sh-008 (a thin field with centre-line passes)', () => {
     const single = planRoute({ field, machine: { widthMeters: 6, turnRadiusMeters: 6 } }, FROZEN);
     // The 12 m strip's plan leaves most of its thin strip unworked.
     expect(candidate(plan, 'shared-route').uncoveredRatio).toBeGreaterThan(single.metrics.uncoveredRatio + 0.1);
-    expect(plan.fleet.search.chosen).toBe('narrowest-class');
+    expect(plan.fleet.search.chosen).toBe('narrow-route');
     expect(plan.fleet.uncoveredRatio).toBeCloseTo(single.metrics.uncoveredRatio, 3);
-    expect(plan.warnings.map((w) => w.code)).toContain('fleet-idle');
+    expect(plan.warnings.map((w) => w.code)).not.toContain('fleet-idle');
     expectDrivableAndClear(field, fleet, plan);
+  }, 300_000);
+});
+
+describe('a mixed fleet (12 m + 6 m) keeps the single plan’s coverage', () => {
+  const fleet: FleetMachineInput[] = [
+    { id: 'w12', widthMeters: 12, turnRadiusMeters: 6 },
+    { id: 'w6', widthMeters: 6, turnRadiusMeters: 6 },
+  ];
+
+  it.each(['pt-025', 'cz-023'])(
+    '%s: the width strips lose coverage, the narrow route shared by both keeps it',
+    (id) => {
+      const field = geometryOf(id);
+      const plan = planFleet({ field, fleet }, FROZEN);
+      const single = planRoute({ field, machine: { widthMeters: 6, turnRadiusMeters: 6 } }, FROZEN);
+      expect(candidate(plan, 'shared-route').uncoveredRatio).toBeGreaterThan(single.metrics.uncoveredRatio + 0.002);
+      expect(plan.fleet.search.chosen).toBe('narrow-route');
+      expect(plan.fleet.uncoveredRatio).toBeLessThanOrEqual(single.metrics.uncoveredRatio + 0.002);
+      // Both machines work: faster than one machine on the single plan.
+      const working = (t: string): boolean => t === 'Track' || t.endsWith('Headland');
+      for (const m of plan.machines) expect(m.route.some((s) => working(s.type))).toBe(true);
+      expect(plan.fleet.makespanSeconds).toBeLessThan(single.metrics.timeSeconds * 0.8);
+      // The wide machine works the narrow passes (6 m, a last track narrower) with the middle of its boom on.
+      const wide = plan.machines.find((m) => m.machineId === 'w12')!;
+      for (const s of wide.route) if (working(s.type)) expect(s.widthMeters).toBeLessThanOrEqual(6);
+      expectDrivableAndClear(field, fleet, plan);
+    },
+    300_000,
+  );
+
+  it('a wide machine whose sections cannot make a middle 6 m band stays idle on the narrow route', () => {
+    const field = geometryOf('pt-025');
+    const two: FleetMachineInput[] = [{ ...fleet[0], sections: 2 }, fleet[1]];
+    const plan = planFleet({ field, fleet: two }, FROZEN);
+    const single = planRoute({ field, machine: { widthMeters: 6, turnRadiusMeters: 6 } }, FROZEN);
+    expect(plan.fleet.search.chosen).toBe('narrow-route');
+    expect(plan.fleet.uncoveredRatio).toBeLessThanOrEqual(single.metrics.uncoveredRatio + 0.002);
+    expect(plan.machines.find((m) => m.machineId === 'w12')!.route).toEqual([]);
+    expect(plan.warnings.map((w) => w.code)).toContain('fleet-idle');
   }, 300_000);
 });

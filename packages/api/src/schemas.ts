@@ -638,7 +638,9 @@ export function formatPath(path: (string | number)[]): string {
 export const FleetMachineSchema = MachineSchema.extend({
   id: z.string().max(100).openapi({ description: 'Unique within the fleet; `machineId` in the output', example: 'm1' }),
   startPoint: PositionSchema.optional().openapi({
-    description: '[lon, lat] where the machine comes from (reserved: not yet used by the planner)',
+    description:
+      '[lon, lat] where the machine comes from: it starts its share once it has come from there (a straight line at ' +
+      'its transport speed, not routed), and machines may exchange shares so that each starts near its point',
   }),
 }).openapi('FleetMachine');
 
@@ -715,6 +717,10 @@ export const FleetPlanSchema = z
             }),
             startSeconds: z.number(),
             finishSeconds: z.number(),
+            approachSeconds: z.number().optional().openapi({
+              description:
+                'With a startPoint: seconds to come from there to where the route starts (straight line, not routed)',
+            }),
           })
           .passthrough(),
       )

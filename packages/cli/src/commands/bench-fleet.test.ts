@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { summariseFleet, type FleetResult, type FleetRow } from './bench-fleet.js';
+import type { FleetPlan, Plan } from '@furrow/core';
+import { againstSplit, summariseFleet, type FleetResult, type FleetRow } from './bench-fleet.js';
 
 const result = (name: string, makespan: number, baseline: number, over: Partial<FleetResult> = {}): FleetResult => ({
   name,
@@ -39,6 +40,7 @@ describe('the fleet page', () => {
             chosen: 'contiguous-split',
             objectiveSeconds: 150,
             splitObjectiveSeconds: 145,
+            worseThanSplit: true,
           }),
         ]),
       ],
@@ -58,5 +60,38 @@ describe('the fleet page', () => {
     expect(cells[12]).toBe('1 (c)');
     expect(cells[13]).toBe('0 / 1 / 0');
     expect(md).toContain('Command: `npm run bench -- --section fleet`');
+  });
+});
+
+describe('the plan against the contiguous split', () => {
+  type Candidates = FleetPlan['fleet']['search']['candidates'];
+  const plan = (chosen: string, candidates: Candidates): FleetPlan =>
+    ({ fleet: { search: { chosen, candidates } } }) as unknown as FleetPlan;
+  const single = { metrics: { uncoveredRatio: 0.01 } } as Plan;
+  const shared = { algorithm: 'shared-route', makespanSeconds: 100, objectiveSeconds: 110, uncoveredRatio: 0.01 };
+
+  it('loses to a split that keeps the coverage and has the smaller objective', () => {
+    const split = { algorithm: 'contiguous-split', makespanSeconds: 95, objectiveSeconds: 105, uncoveredRatio: 0.011 };
+    expect(againstSplit(plan('shared-route', [shared, split]), single, 0).worseThanSplit).toBe(true);
+  });
+
+  it('does not lose to a split with the smaller objective that leaves more than 0.2 point more unworked', () => {
+    const split = { algorithm: 'contiguous-split', makespanSeconds: 80, objectiveSeconds: 105, uncoveredRatio: 0.013 };
+    const r = againstSplit(plan('shared-route', [shared, split]), single, 0);
+    expect(r.splitKeepsCoverage).toBe(false);
+    expect(r.worseThanSplit).toBe(false);
+  });
+
+  it('loses, whatever the objective, when the plan itself misses the coverage and the split keeps it', () => {
+    const split = { algorithm: 'contiguous-split', makespanSeconds: 150, objectiveSeconds: 160, uncoveredRatio: 0.01 };
+    expect(againstSplit(plan('shared-route', [shared, split]), single, 0.003).worseThanSplit).toBe(true);
+    expect(againstSplit(plan('shared-route', [shared, split]), single, 0.001).worseThanSplit).toBe(false);
+  });
+
+  it('a split stopped early counts at the strip that stopped it', () => {
+    const stopped = { algorithm: 'contiguous-split', makespanSeconds: 120, pruned: true as const };
+    expect(againstSplit(plan('shared-route', [shared, stopped]), single, 0).worseThanSplit).toBe(false);
+    const early = { ...stopped, makespanSeconds: 108 };
+    expect(againstSplit(plan('shared-route', [shared, early]), single, 0).worseThanSplit).toBe(true);
   });
 });

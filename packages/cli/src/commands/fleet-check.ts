@@ -39,6 +39,8 @@ export interface CheckedMachine {
   machineId: string;
   route: CheckedSegment[];
   waits: CheckedWait[];
+  /** Coming from its start point until then: not on the field, not standing (the route starts no earlier). */
+  approachSeconds?: number;
 }
 
 export interface FleetFault {
@@ -146,7 +148,8 @@ function waitsListed(m: CheckedMachine): FleetFault[] {
   const listed = new Map<number, CheckedWait>();
   for (const w of m.waits) listed.set(w.beforeSequence, w);
   const route = [...m.route].sort((a, b) => a.sequence - b.sequence);
-  let prevEnd = 0;
+  // A machine coming from its start point is not standing before it arrives.
+  let prevEnd = m.approachSeconds ?? 0;
   const used = new Set<number>();
   for (const s of route) {
     if (s.endSeconds < s.startSeconds - TIME_EPS || s.startSeconds < prevEnd - TIME_EPS)

@@ -24,6 +24,8 @@ export interface MachinePlanInput {
   prepared: LocalField;
   base: Plan;
   ids: string[];
+  /** Time to come from the machine's start point to where its route starts (0 with none), seconds. */
+  approachSeconds: number;
 }
 
 function r2(v: number): number {
@@ -98,6 +100,7 @@ export function machinePlan(a: MachinePlanInput): FleetMachinePlan {
     waits,
     startSeconds,
     finishSeconds,
+    ...(a.input.startPoint ? { approachSeconds: r2(a.approachSeconds) } : {}),
   };
 }
 

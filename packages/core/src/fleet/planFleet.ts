@@ -8,6 +8,7 @@
  * no pass is in two shares, so none is worked twice or by two machines at once.
  */
 import { prepareField } from '../geometry/prepareField.js';
+import { createFieldMemo, memoFor } from '../choice/fieldMemo.js';
 import { normalizeRequest } from '../request/normalizeRequest.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
 import { planRoute } from '../plan.js';
@@ -26,12 +27,14 @@ import { PlanError } from '../errors.js';
 import type { PathPlanRequest } from '../types.js';
 import { machinePlan } from './machinePlans.js';
 import { FLEET_SEARCH_WORK, searchLayout } from './search.js';
-import type { FleetGroup } from './search.js';
+import type { Approaches, FleetGroup } from './search.js';
+import { approachSeconds } from './search.js';
 import { pieceSeconds } from './timing.js';
 import { blockSums, shareSeconds } from './partition.js';
 import type { FleetMachineInput, FleetMachinePlan, FleetPlan, FleetRequest, FleetSummary } from './types.js';
 import { machineRequest, validateFleet } from './validateFleet.js';
 import { planWidthRegions } from './widthRegions.js';
+import { narrowRouteMembers, narrowRoutePlan } from './narrowRoute.js';
 
 /** Headland passes are cut in parts no shorter than this, meters… */
 const MIN_PART_METERS = 30;
@@ -121,6 +124,8 @@ interface FleetContext {
   classes: number[][];
   prepared: LocalField;
   settings: ScheduleSettings;
+  /** Where each machine comes from (its `startPoint`), local. */
+  approaches: Approaches;
 }
 
 /**
@@ -156,7 +161,7 @@ function evaluateCandidate(
   searchWork = FLEET_SEARCH_WORK,
 ): Candidate {
   const { request, machines, classes, prepared } = ctx;
-  const found = searchLayout(groups, machines, ctx.settings, searchWork);
+  const found = searchLayout(groups, machines, ctx.settings, searchWork, ctx.approaches);
   const ids = request.fleet.map((m) => m.id);
   const out = machines.map((machine, index) =>
     machinePlan({
@@ -169,11 +174,13 @@ function evaluateCandidate(
       prepared,
       base: baseFor(name, plans, classes, index),
       ids,
+      approachSeconds: approachSeconds(ctx.approaches[index], found.best.pieces[index]),
     }),
   );
   const makespanSeconds = Math.max(0, ...out.map((m) => m.finishSeconds));
+  // One route shared out: the union of the shares is exactly its passes.
   const uncoveredRatio =
-    name === 'shared-route' && plans.length === 1 ? plans[0].metrics.uncoveredRatio : unionUncovered(out);
+    name !== 'contiguous-split' && plans.length === 1 ? plans[0].metrics.uncoveredRatio : unionUncovered(out);
   const warnings = plans.flatMap((p) => p.warnings);
   const objectiveSeconds = fleetObjectiveSeconds(
     makespanSeconds,
@@ -187,23 +194,31 @@ function evaluateCandidate(
 /** The plan a machine's output takes its heading and boundary from. */
 function baseFor(name: Candidate['name'], plans: Plan[], classes: number[][], index: number): Plan {
   if (name === 'contiguous-split') return plans[index];
-  if (name === 'narrowest-class') return plans[0];
+  if (name === 'narrow-route') return plans[0];
   return plans[classes.findIndex((c) => c.includes(index))];
 }
 
 /**
- * A fleet keeps the single route's coverage: a candidate leaving more than this share of the field more unworked
- * than the shared route (the single plan's passes, for one width) is not weighed, whatever its makespan (issue 41:
- * the machines' coverage together within 0.2 point of the single-machine plan's).
+ * A fleet keeps the single-machine plan's coverage (for several widths, the whole field's plan for the narrowest
+ * width): a candidate leaving more than this share of the field more unworked than that plan loses to any that does
+ * not, whatever its makespan (issue 41: the machines' coverage together within 0.2 point of the single-machine
+ * plan's).
  */
 export const FLEET_COVERAGE_TOLERANCE = 0.002;
 
+/** Whether a candidate keeps the reference coverage (`referenceUncovered`: the single plan's unworked share). */
+function keepsCoverage(c: Candidate, referenceUncovered: number): boolean {
+  return c.uncoveredRatio <= referenceUncovered + FLEET_COVERAGE_TOLERANCE;
+}
+
 /**
- * Whether candidate `a` beats `b`: a candidate off the shared route's coverage by more than the tolerance never
- * does; then fewer conflicts no wait could clear, then the objective (a tie keeps `b`).
+ * Whether candidate `a` beats `b`: one that keeps the single plan's coverage beats one that does not; then fewer
+ * conflicts no wait could clear, then the objective (a tie keeps `b`).
  */
-function candidateBeats(a: Candidate, b: Candidate, shared: Candidate): boolean {
-  if (a.uncoveredRatio > shared.uncoveredRatio + FLEET_COVERAGE_TOLERANCE) return false;
+function candidateBeats(a: Candidate, b: Candidate, referenceUncovered: number): boolean {
+  const ka = keepsCoverage(a, referenceUncovered),
+    kb = keepsCoverage(b, referenceUncovered);
+  if (ka !== kb) return ka;
   const ua = a.found.best.timetable.unresolved,
     ub = b.found.best.timetable.unresolved;
   if (ua !== ub) return ua < ub;
@@ -222,7 +237,12 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   const fleet = request.fleet;
   const classes = widthClasses(machines);
   const fieldRequest = machineRequest(request, classMachine(fleet, classes[0]));
-  const prepared = prepareField(normalizeRequest(fieldRequest));
+  // The field prepared once: the whole field's plannings take it from the memo (choice/fieldMemo.ts).
+  const fieldSettings = normalizeRequest(fieldRequest);
+  const fieldMemo = runtime.fieldMemo ?? createFieldMemo();
+  const fieldWork = memoFor(fieldMemo, fieldSettings);
+  const prepared = fieldWork?.prepared ?? prepareField(fieldSettings);
+  if (fieldWork && !fieldWork.prepared) fieldWork.prepared = prepared;
   const safetyMeters = request.safetyDistanceMeters ?? Math.max(...machines.map((m) => m.widthMeters));
   const maxSpeed = Math.max(
     ...machines.map((m) => Math.max(m.workingSpeedMetersPerSecond, m.turningSpeedMetersPerSecond)),
@@ -233,8 +253,13 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
     classes,
     prepared,
     settings: { safetyMeters, maxSpeedMetersPerSecond: maxSpeed },
+    approaches: fleet.map((m, i) => {
+      if (!m.startPoint) return undefined;
+      const [x, y] = prepared.frame.toLocal(m.startPoint[0], m.startPoint[1]);
+      return { x, y, speedMetersPerSecond: machines[i].transportSpeedMetersPerSecond };
+    }),
   };
-  const plan = (r: PathPlanRequest): Plan => planRoute(r, runtime);
+  const plan = (r: PathPlanRequest): Plan => planRoute(r, { ...runtime, fieldMemo });
   const regions =
     classes.length === 1
       ? undefined
@@ -245,36 +270,50 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
     machines: classes[i],
   }));
   const shared = evaluateCandidate(ctx, 'shared-route', plans, groups);
+  // The coverage every candidate is held to: the single-machine plan's (several widths: the narrowest width's).
+  const reference = regions ? regions.whole.metrics.uncoveredRatio : shared.uncoveredRatio;
   let chosen = shared;
-  const { candidate: split, prunedAtSeconds } = splitCandidate(ctx, shared, plans[0].heading.degrees, plan);
-  if (split && candidateBeats(split, chosen, shared)) chosen = split;
-  // Several widths: the narrowest class alone on the whole field's route (the single plan's coverage).
-  const narrow = regions
-    ? evaluateCandidate(
-        ctx,
-        'narrowest-class',
-        [regions.whole],
-        [{ base: baseOf(regions.whole, ctx, 0, classes[0].length), machines: classes[0] }],
-      )
-    : undefined;
-  if (narrow && candidateBeats(narrow, chosen, shared)) chosen = narrow;
-  return fleetPlanOf(ctx, chosen, { shared, split, narrow, prunedAtSeconds });
+  // Several widths: the whole field's route for the narrowest width, shared by every machine able to work it.
+  const narrow = regions ? narrowCandidate(ctx, regions.whole, plan) : undefined;
+  if (narrow && candidateBeats(narrow, chosen, reference)) chosen = narrow;
+  const { candidate: split, prunedAtSeconds } = splitCandidate(ctx, chosen, reference, plans[0].heading.degrees, plan);
+  if (split && candidateBeats(split, chosen, reference)) chosen = split;
+  return fleetPlanOf(ctx, chosen, { shared, split, narrow, prunedAtSeconds, whole: regions?.whole ?? plans[0] });
+}
+
+/** The narrow-route candidate (narrowRoute.ts); undefined if its route cannot be planned. */
+function narrowCandidate(ctx: FleetContext, whole: Plan, plan: (r: PathPlanRequest) => Plan): Candidate | undefined {
+  const members = narrowRouteMembers(ctx.classes, ctx.machines);
+  let route: Plan;
+  try {
+    route = narrowRoutePlan(ctx.request, members, ctx.classes[0], whole, plan, (m) =>
+      classMachine(ctx.request.fleet, m),
+    );
+  } catch (e) {
+    if (e instanceof PlanError) return undefined;
+    throw e;
+  }
+  const base = baseOf(route, ctx, 0, members.length);
+  return evaluateCandidate(ctx, 'narrow-route', [route], [{ base, machines: [...members].sort((a, b) => a - b) }]);
 }
 
 /**
  * The contiguous split as a candidate: one strip per machine, each its own route; undefined if a strip fails. Waits
- * only lengthen the strips' times, so once one strip alone takes longer than the shared route's objective the split
- * cannot win: its planning stops there (`prunedAtSeconds`: that strip's time, a lower bound on its makespan).
+ * only lengthen the strips' times, so once one strip alone takes longer than the objective of `best` (the best
+ * candidate so far, if it keeps the coverage and is clear) the split cannot win: its planning stops there
+ * (`prunedAtSeconds`: that strip's time, a lower bound on its makespan).
  */
 function splitCandidate(
   ctx: FleetContext,
-  shared: Candidate,
+  best: Candidate,
+  referenceUncovered: number,
   headingDegrees: number,
   plan: (r: PathPlanRequest) => Plan,
 ): { candidate?: Candidate; prunedAtSeconds?: number } {
   if (ctx.machines.length < 2) return {};
-  const clear = shared.found.best.timetable.unresolved === 0;
-  const hopeless = (seconds: number): boolean => clear && !beats(seconds, shared.objectiveSeconds);
+  // The best so far keeps the coverage and is clear: a split no faster than its objective cannot beat it.
+  const sure = best.found.best.timetable.unresolved === 0 && keepsCoverage(best, referenceUncovered);
+  const hopeless = (seconds: number): boolean => sure && !beats(seconds, best.objectiveSeconds);
   let plans: Plan[];
   try {
     plans = contiguousSplitPlans(ctx.request, ctx.machines, headingDegrees, plan, (p) =>
@@ -288,9 +327,30 @@ function splitCandidate(
   const alone = contiguousSplitSeconds(plans);
   if (plans.length < ctx.machines.length) return { prunedAtSeconds: alone };
   const groups: FleetGroup[] = plans.map((p, i) => ({ base: baseOf(p, ctx, i, 1), machines: [i] }));
-  // A split that cannot win is timed as it comes (no search).
-  const work = hopeless(alone) ? 0 : FLEET_SEARCH_WORK;
-  return { candidate: { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups, work), aloneSeconds: alone } };
+  // Timed as it comes first; a split that cannot win even so is not searched (it keeps that timetable).
+  const plain = { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups, 0), aloneSeconds: alone };
+  if (hopeless(alone) || (sure && !splitCouldBeat(plain, best, referenceUncovered, ctx.machines)))
+    return { candidate: plain };
+  return { candidate: { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups), aloneSeconds: alone } };
+}
+
+/**
+ * Whether some layout of the split (each strip driven either way round, any priority) could beat `best` (which
+ * keeps the coverage and is clear): its passes, so its coverage and its objective's other terms, are the same in
+ * every layout, and no layout finishes before its longest strip's driving time.
+ */
+function splitCouldBeat(
+  plain: Candidate,
+  best: Candidate,
+  referenceUncovered: number,
+  machines: readonly ResolvedMachine[],
+): boolean {
+  if (!keepsCoverage(plain, referenceUncovered)) return false;
+  const drive = Math.max(
+    0,
+    ...plain.found.best.pieces.map((ps, i) => pieceSeconds(ps, machines[i]).reduce((a, b) => a + b, 0)),
+  );
+  return beats(plain.objectiveSeconds - plain.makespanSeconds + drive, best.objectiveSeconds);
 }
 
 /**
@@ -319,9 +379,9 @@ function candidateBounds(
 function fleetPlanOf(
   ctx: FleetContext,
   chosen: Candidate,
-  weighed: { shared: Candidate; split?: Candidate; narrow?: Candidate; prunedAtSeconds?: number },
+  weighed: { shared: Candidate; split?: Candidate; narrow?: Candidate; prunedAtSeconds?: number; whole: Plan },
 ): FleetPlan {
-  const { shared, split, narrow, prunedAtSeconds } = weighed;
+  const { shared, split, narrow, prunedAtSeconds, whole } = weighed;
   const { machines } = ctx;
   const { out, plans, found } = chosen;
   const { timetable } = found.best;
@@ -360,14 +420,14 @@ function fleetPlanOf(
     workLowerBoundSeconds: r2(bounds.workSeconds),
     workGapRatio: bounds.workSeconds > 0 ? Math.round((makespan / bounds.workSeconds - 1) * 1e4) / 1e4 : 0,
     safetyDistanceMeters: safetyMeters,
-    singleMachineTimeSeconds: shared.plans[0].metrics.timeSeconds,
+    singleMachineTimeSeconds: whole.metrics.timeSeconds,
     uncoveredRatio: chosen.uncoveredRatio,
     ...(split?.aloneSeconds !== undefined ? { contiguousSplitSeconds: r2(split.aloneSeconds) } : {}),
     search: {
       algorithm: String((shared.plans[0].routeOptions as { algorithm?: string } | undefined)?.algorithm ?? 'optimized'),
       chosen: chosen.name,
       candidates: [
-        ...[shared, ...(split ? [split] : []), ...(narrow ? [narrow] : [])].map(figures),
+        ...[shared, ...(narrow ? [narrow] : []), ...(split ? [split] : [])].map(figures),
         ...(prunedAtSeconds !== undefined
           ? [{ algorithm: 'contiguous-split', makespanSeconds: r2(prunedAtSeconds), pruned: true as const }]
           : []),
@@ -379,8 +439,8 @@ function fleetPlanOf(
     version: FURROW_VERSION,
     fleet: summary,
     machines: out,
-    boundary: shared.plans[0].boundary,
-    heading: shared.plans[0].heading,
+    boundary: whole.boundary,
+    heading: whole.heading,
     warnings,
   };
 }

@@ -86,4 +86,21 @@ describe('scheduleFleet', () => {
     expect(t.waits.some((w) => w.machine === 1 && w.beforePiece === 0 && w.durationSeconds > 0)).toBe(true);
     expect(closest([a, b], t.starts)).toBeGreaterThanOrEqual(6);
   });
+
+  it('a cutoff stops scheduling once the machines so far finish later than it, and changes nothing otherwise', () => {
+    const a = line(-50, 0, 50, 0, 40);
+    const b = line(0, -50, 0, 50, 40);
+    const full = scheduleFleet([a, b], [0, 1], settings);
+    expect(full.abandoned).toBeUndefined();
+    // The first machine alone finishes at 40 s: a cutoff of 30 s is passed after it, the second is not scheduled.
+    const cut = scheduleFleet([a, b], [0, 1], settings, { unresolved: 0, makespanSeconds: 30 });
+    expect(cut.abandoned).toBe(true);
+    expect(cut.starts[1]).toEqual([]);
+    expect(cut.makespanSeconds).toBeGreaterThan(30);
+    // A cutoff the whole timetable does not pass: the same timetable.
+    const same = scheduleFleet([a, b], [0, 1], settings, { unresolved: 0, makespanSeconds: full.makespanSeconds });
+    expect(same.abandoned).toBeUndefined();
+    expect(same.starts).toEqual(full.starts);
+    expect(same.waits).toEqual(full.waits);
+  });
 });

@@ -18,6 +18,8 @@ export interface TimedPath {
   pieces: { xy: Float64Array; passKey?: string; box?: Box }[];
   /** Seconds over each piece. */
   seconds: number[];
+  /** The machine cannot start its first piece before this (it comes from its start point), seconds. */
+  readySeconds?: number;
 }
 
 export interface ScheduledWait {
@@ -38,6 +40,27 @@ export interface Timetable {
   makespanSeconds: number;
   /** Box tests and distance comparisons made. */
   work: number;
+  /**
+   * Scheduling stopped once the timetable could no longer beat the caller's `cutoff` (the machines left were not
+   * scheduled: `starts` is partial, the figures are those of the machines scheduled, each a bound on the whole's).
+   */
+  abandoned?: true;
+}
+
+/**
+ * A timetable to beat: scheduling stops once the machines scheduled so far leave more unresolved pieces, or as
+ * many and a later finish (later machines only add to both).
+ */
+export interface ScheduleCutoff {
+  unresolved: number;
+  makespanSeconds: number;
+}
+
+/** Whether the figures so far already lose to the cutoff (search.ts compares timetables the same way). */
+function beyond(cutoff: ScheduleCutoff | undefined, unresolved: number, makespanSeconds: number): boolean {
+  if (!cutoff) return false;
+  if (unresolved !== cutoff.unresolved) return unresolved > cutoff.unresolved;
+  return makespanSeconds > cutoff.makespanSeconds + 1e-6;
 }
 
 export interface ScheduleSettings {
@@ -96,7 +119,10 @@ class Placed {
 
   /** Where the machine is at t (standing at a piece's end through a wait). */
   at(t: number, out: number[]): void {
-    const j = this.pieceAt(t);
+    // Mostly asked in increasing t: the piece of the last call, if t is still in it, else searched.
+    const c = this.current,
+      s = this.starts;
+    const j = c >= 0 && s[c] <= t && (c + 1 >= s.length || s[c + 1] > t) ? c : this.pieceAt(t);
     if (j !== this.current) {
       this.current = j;
       this.cursor.reset(this.path.pieces[j].xy, this.starts[j], this.path.seconds[j]);
@@ -202,7 +228,7 @@ function scheduleMachine(
     blockerAt = new Int32Array(n).fill(-1),
     starts: number[] = new Array<number>(n).fill(0);
   let j = 0,
-    t = 0,
+    t = path.readySeconds ?? 0,
     backtracks = 0,
     unresolved = 0;
   while (j < n) {
@@ -246,11 +272,12 @@ function scheduleMachine(
   return { starts, waits, unresolved };
 }
 
-/** Schedules the paths in the given priority order. */
+/** Schedules the paths in the given priority order (stopping early once it cannot beat `cutoff`). */
 export function scheduleFleet(
   paths: readonly TimedPath[],
   order: readonly number[],
   settings: ScheduleSettings,
+  cutoff?: ScheduleCutoff,
 ): Timetable {
   const dt = timeStepSeconds(settings);
   const x: Scheduling = {
@@ -266,13 +293,27 @@ export function scheduleFleet(
   };
   const starts: number[][] = paths.map(() => []);
   const waits: ScheduledWait[] = [];
-  let unresolved = 0;
+  let unresolved = 0,
+    latest = 0;
   for (const m of order) {
     const path = paths[m];
     const done = scheduleMachine(x, m, path);
     starts[m] = done.starts;
     waits.push(...done.waits);
     unresolved += done.unresolved;
+    if (path.pieces.length > 0) latest = Math.max(latest, done.starts.at(-1)! + path.seconds.at(-1)!);
+    if (beyond(cutoff, unresolved, latest)) {
+      const finishSeconds = paths.map((_, i) => (i === m ? latest : 0));
+      return {
+        starts,
+        finishSeconds,
+        waits,
+        unresolved,
+        makespanSeconds: latest,
+        work: x.counter.work,
+        abandoned: true,
+      };
+    }
     path.pieces.forEach((p, j) => {
       if (p.passKey)
         x.onPass.set(p.passKey, [
@@ -353,9 +394,34 @@ function clash(
   return -1;
 }
 
+/** A polyline's edge lengths and their sum (in order), made once per polyline. */
+interface Lengths {
+  edges: Float64Array;
+  total: number;
+}
+
+const LENGTHS = new WeakMap<Float64Array, Lengths>();
+
+function lengthsOf(xy: Float64Array): Lengths {
+  let out = LENGTHS.get(xy);
+  if (!out) {
+    const edges = new Float64Array(Math.max(0, xy.length / 2 - 1));
+    let total = 0;
+    for (let k = 2; k < xy.length; k += 2) {
+      const l = Math.hypot(xy[k] - xy[k - 2], xy[k + 1] - xy[k - 1]);
+      edges[k / 2 - 1] = l;
+      total += l;
+    }
+    out = { edges, total };
+    LENGTHS.set(xy, out);
+  }
+  return out;
+}
+
 /** Positions along one piece driven at an even pace from `t0` for `d` seconds (times asked in increasing order). */
 class PathCursor {
   private xy: Float64Array = new Float64Array(0);
+  private edges: Float64Array = new Float64Array(0);
   private t0 = 0;
   private d = 0;
   private total = 0;
@@ -363,12 +429,12 @@ class PathCursor {
   private done = 0;
 
   reset(xy: Float64Array, t0: number, d: number): void {
+    const lengths = lengthsOf(xy);
     this.xy = xy;
+    this.edges = lengths.edges;
     this.t0 = t0;
     this.d = d;
-    let l = 0;
-    for (let k = 2; k < xy.length; k += 2) l += Math.hypot(xy[k] - xy[k - 2], xy[k + 1] - xy[k - 1]);
-    this.total = l;
+    this.total = lengths.total;
     this.i = 0;
     this.done = 0;
   }
@@ -382,7 +448,7 @@ class PathCursor {
       this.done = 0;
     }
     while (this.i + 3 < xy.length) {
-      const l = Math.hypot(xy[this.i + 2] - xy[this.i], xy[this.i + 3] - xy[this.i + 1]);
+      const l = this.edges[this.i >> 1];
       if (this.done + l >= s) {
         const u = l > 0 ? (s - this.done) / l : 0;
         out[0] = xy[this.i] + (xy[this.i + 2] - xy[this.i]) * u;

@@ -12,7 +12,7 @@ import type { BaseRoute, BasePiece, Share } from './baseRoute.js';
 import { sharePieces } from './baseRoute.js';
 import { blockSums, orderAndCut } from './partition.js';
 import { scheduleFleet } from './schedule.js';
-import type { ScheduleSettings, TimedPath, Timetable } from './schedule.js';
+import type { ScheduleCutoff, ScheduleSettings, TimedPath, Timetable } from './schedule.js';
 import { pieceSeconds } from './timing.js';
 
 /** The work (distance comparisons) the layout search may spend. */
@@ -60,16 +60,34 @@ function cloneLayout(l: Layout): Layout {
   };
 }
 
+/**
+ * Per fleet machine, where it comes from (local xy) and how fast it travels (its transport speed), or undefined:
+ * it cannot start its share before it has come from there (a straight line, not routed).
+ */
+export type Approaches = readonly ({ x: number; y: number; speedMetersPerSecond: number } | undefined)[];
+
+/** Seconds to come from the approach's start to where `pieces` start (0 with none). */
+export function approachSeconds(approach: Approaches[number], pieces: readonly { xy: Float64Array }[]): number {
+  if (!approach || pieces.length === 0) return 0;
+  const xy = pieces[0].xy;
+  return Math.hypot(xy[0] - approach.x, xy[1] - approach.y) / approach.speedMetersPerSecond;
+}
+
 /** Shares already read, with their times (key: machine, base, first and last block, way round). */
 export type ShareCache = Map<string, { pieces: BasePiece[]; seconds: number[]; points: number }>;
 
-/** Schedules one layout; `work` counts the points of the shares read anew and the scheduler's comparisons. */
+/**
+ * Schedules one layout; `work` counts the points of the shares read anew and the scheduler's comparisons. With a
+ * `cutoff`, scheduling stops once the layout cannot beat it (the timetable is `abandoned`).
+ */
 export function evaluateLayout(
   groups: readonly FleetGroup[],
   machines: readonly ResolvedMachine[],
   layout: Layout,
   settings: ScheduleSettings,
   cache: ShareCache = new Map(),
+  cutoff?: ScheduleCutoff,
+  approaches: Approaches = [],
 ): Evaluated & { work: number } {
   const pieces: BasePiece[][] = machines.map(() => []);
   const paths: TimedPath[] = machines.map(() => ({ pieces: [], seconds: [] }));
@@ -88,13 +106,16 @@ export function evaluateLayout(
       }
       pieces[m] = hit.pieces;
       paths[m] = { pieces: hit.pieces, seconds: hit.seconds };
+      const ready = approachSeconds(approaches[m], hit.pieces);
+      if (ready > 0) paths[m].readySeconds = ready;
     });
   });
-  const timetable = scheduleFleet(paths, layout.priority, settings);
+  const timetable = scheduleFleet(paths, layout.priority, settings, cutoff);
   return { layout, pieces, timetable, work: work + timetable.work };
 }
 
 function better(a: Timetable, b: Timetable): boolean {
+  if (a.abandoned) return false;
   if (a.unresolved !== b.unresolved) return a.unresolved < b.unresolved;
   if (a.makespanSeconds < b.makespanSeconds - 1e-6) return true;
   if (a.makespanSeconds > b.makespanSeconds + 1e-6) return false;
@@ -120,10 +141,17 @@ export function initialLayout(groups: readonly FleetGroup[], machines: readonly 
   };
 }
 
-/** Every move from a layout, in a fixed order. */
-function* moves(layout: Layout): Generator<Layout> {
+/** Every move from a layout, in a fixed order (`swaps`: two machines also exchange their shares). */
+function* moves(layout: Layout, swaps = false): Generator<Layout> {
   for (let g = 0; g < layout.groups.length; g++) {
     const gl = layout.groups[g];
+    if (swaps)
+      for (let p = 0; p < gl.order.length; p++)
+        for (let q = p + 1; q < gl.order.length; q++) {
+          const next = cloneLayout(layout);
+          [next.groups[g].order[p], next.groups[g].order[q]] = [gl.order[q], gl.order[p]];
+          yield next;
+        }
     for (let p = 0; p < gl.order.length; p++) {
       const next = cloneLayout(layout);
       next.groups[g].reversed[p] = !gl.reversed[p];
@@ -176,13 +204,25 @@ export function searchLayout(
   machines: readonly ResolvedMachine[],
   settings: ScheduleSettings,
   workBudget: number = FLEET_SEARCH_WORK,
+  approaches: Approaches = [],
 ): SearchResult {
   const cache: ShareCache = new Map();
-  const first = evaluateLayout(groups, machines, initialLayout(groups, machines), settings, cache);
+  // Machines that come from start points may also exchange shares (the nearest share to each).
+  const swaps = approaches.some((a) => a !== undefined);
+  const first = evaluateLayout(
+    groups,
+    machines,
+    initialLayout(groups, machines),
+    settings,
+    cache,
+    undefined,
+    approaches,
+  );
   let best: Evaluated = first;
   const state = { work: first.work, evaluations: 1, count: 0 };
-  const evaluate = (layout: Layout): Evaluated & { work: number } => {
-    const e = evaluateLayout(groups, machines, layout, settings, cache);
+  // Each layout is scheduled only as far as it can still beat the one it is compared with.
+  const evaluate = (layout: Layout, toBeat: Timetable): Evaluated & { work: number } => {
+    const e = evaluateLayout(groups, machines, layout, settings, cache, toBeat, approaches);
     state.work += e.work;
     state.evaluations++;
     return e;
@@ -193,9 +233,9 @@ export function searchLayout(
     let improved = true;
     while (improved && state.work < workBudget) {
       improved = false;
-      for (const next of moves(at.layout)) {
+      for (const next of moves(at.layout, swaps)) {
         if (state.work >= workBudget) break;
-        const e = evaluate(next);
+        const e = evaluate(next, at.timetable);
         if (better(e.timetable, at.timetable)) {
           at = e;
           state.count++;
@@ -212,7 +252,7 @@ export function searchLayout(
   let restart: Evaluated | undefined;
   for (const start of startLayouts(best.layout)) {
     if (state.work >= workBudget) break;
-    const e = evaluate(start);
+    const e = evaluate(start, (restart ?? best).timetable);
     if (better(e.timetable, (restart ?? best).timetable)) restart = e;
   }
   if (restart) best = descend(restart);

@@ -8,7 +8,11 @@ import type { MachineInput, PathPlanRequest, Plan, PlanWarning, Position, RouteS
 export interface FleetMachineInput extends MachineInput {
   /** Unique within the fleet; appears as `machineId` in every output. */
   id: string;
-  /** [lon, lat] where the machine comes from: it is given the share of the route that starts nearest. */
+  /**
+   * [lon, lat] where the machine comes from at the start: it cannot start its share before it has come from there
+   * (a straight line at its transport speed; the way there is not routed), and the layout search also lets machines
+   * exchange shares, so each tends to get the share that starts nearest.
+   */
   startPoint?: Position;
 }
 
@@ -46,6 +50,11 @@ export interface FleetMachinePlan extends Plan {
   /** When the machine starts and finishes its share, seconds. */
   startSeconds: number;
   finishSeconds: number;
+  /**
+   * For a machine with a `startPoint`: the time it takes to come from there to where its route starts (a straight
+   * line at its transport speed, not routed), seconds; its first segment starts no earlier (not a wait).
+   */
+  approachSeconds?: number;
 }
 
 export interface FleetSummary {
@@ -75,7 +84,7 @@ export interface FleetSummary {
   /** makespan ÷ work lower bound − 1. */
   workGapRatio: number;
   safetyDistanceMeters: number;
-  /** The time the single-machine plan the shares come from takes, seconds (one machine of the first width class). */
+  /** The single-machine plan's time, seconds (the whole field, one machine of the narrowest width class). */
   singleMachineTimeSeconds: number;
   /** Coverage of the union of the machines' passes (the same passes as the single plans'). */
   uncoveredRatio: number;
@@ -86,17 +95,18 @@ export interface FleetSummary {
    */
   contiguousSplitSeconds?: number;
   /**
-   * The candidates planned and the one kept (`chosen`): `shared-route` (the single route shared out),
-   * `contiguous-split` (its strips timed together, waits included) and, for several widths, `narrowest-class`
-   * (the whole field's route for the narrowest class, shared among that class alone: the wider machines idle).
-   * A candidate more than 0.2 point of the field less covered than the shared route is not weighed; the others
-   * are judged by unresolved conflicts, then the fleet's objective (makespan + unworked ground priced as
-   * objective.ts prices it, at the fleet's combined rate); a tie keeps the one listed first. `algorithm`: the
-   * single route's; `moves`: the kept candidate's search moves.
+   * The candidates planned and the one kept (`chosen`): `shared-route` (the single route shared out; for several
+   * widths, one strip per width, each its route shared out), for several widths `narrow-route` (the whole field's
+   * route for the narrowest width, shared by every machine that can work it, a wider one with only the middle band
+   * of its boom on), and `contiguous-split` (its strips timed together, waits included). A candidate that keeps
+   * the single-machine plan's coverage (within 0.2 point of the field; several widths: the narrowest width's plan)
+   * beats one that does not; then fewer conflicts no wait could clear, then the fleet's objective (makespan +
+   * unworked ground priced as objective.ts prices it, at the fleet's combined rate); a tie keeps the one listed
+   * first. `algorithm`: the single route's; `moves`: the kept candidate's search moves.
    */
   search: {
     algorithm: string;
-    chosen: 'shared-route' | 'contiguous-split' | 'narrowest-class';
+    chosen: 'shared-route' | 'contiguous-split' | 'narrow-route';
     /**
      * A candidate `pruned` (the split, once one strip alone took longer than the shared route's objective: it
      * could not win) gives only `makespanSeconds`, that strip's time, a lower bound on its makespan.

@@ -75,4 +75,12 @@ describe('validateFleet', () => {
       validateFleet({ field, fleet: Array.from({ length: 20 }, (_, i) => ({ id: `m${i}`, widthMeters: 6 })) }),
     ).toHaveLength(20);
   });
+
+  it('a start point that is not [lon, lat] in degrees is refused, naming the machine', () => {
+    for (const startPoint of [[8.5], [200, 47], [8.5, 'x'], 'here']) {
+      const e = failure({ field, fleet: [{ id: 'a', widthMeters: 6, startPoint }] });
+      expect(e.details[0].path).toBe('fleet[0].startPoint');
+    }
+    expect(validateFleet({ field, fleet: [{ id: 'a', widthMeters: 6, startPoint: [8.53, 47.37] }] })).toHaveLength(1);
+  });
 });

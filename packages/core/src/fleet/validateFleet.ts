@@ -45,6 +45,7 @@ export function validateFleet(request: FleetRequest): ResolvedMachine[] {
     if (typeof id !== 'string' || id.trim() === '') fail(`fleet[${i}].id`, 'each machine needs a non-empty string id');
     if (seen.has(id)) fail(`fleet[${i}].id`, `duplicate machine id "${id}": ids must be unique within the fleet`);
     seen.add(id);
+    checkStartPoint((m as { startPoint?: unknown }).startPoint, i);
     resolved.push(resolveMachine(request, m as FleetMachineInput, i));
   });
   const narrowest = Math.min(...resolved.map((m) => m.widthMeters));
@@ -60,6 +61,18 @@ export function validateFleet(request: FleetRequest): ResolvedMachine[] {
   if (safety !== undefined && !(typeof safety === 'number' && Number.isFinite(safety) && safety >= 0 && safety <= 1000))
     fail('safetyDistanceMeters', 'give a number of meters from 0 to 1000 (default: the largest working width)');
   return resolved;
+}
+
+/** A machine's `startPoint`, if given: [lon, lat] in degrees. */
+function checkStartPoint(p: unknown, i: number): void {
+  if (p === undefined) return;
+  const ok =
+    Array.isArray(p) &&
+    p.length === 2 &&
+    p.every((v) => typeof v === 'number' && Number.isFinite(v)) &&
+    Math.abs(p[0] as number) <= 180 &&
+    Math.abs(p[1] as number) <= 90;
+  if (!ok) fail(`fleet[${i}].startPoint`, 'give [lon, lat] in degrees (lon −180 to 180, lat −90 to 90)');
 }
 
 /** One machine through the single-machine rules, its errors' paths moved under `fleet[i]`. */
