@@ -5,18 +5,63 @@
  * one more warning.
  */
 import { patchThreshold, unworkedPatches } from '../geometry/unworked.js';
-import type { SwathPass } from '../geometry/unworked.js';
+import type { SwathPass, UnworkedPatch } from '../geometry/unworked.js';
+import { segmentDistance } from '../geometry/region.js';
 import type { SweptPasses } from '../geometry/computeCoverage.js';
 import type { PathsD } from '../geometry/clipper.js';
 import type { PlanWarning, Position } from '../types.js';
 
 export const MAX_LISTED_PATCHES = 100;
 
+/**
+ * Bends of the field no pass of the machine gets past (centre-line passes cut there:
+ * tracks/centreLinePieces.ts), flat xy, and the reach of its boom beyond such a point.
+ */
+export interface TightBends {
+  xy: readonly number[];
+  turnRadiusMeters: number;
+  /** A patch this near a tight bend lies behind it, m (half the boom and a little). */
+  reachMeters: number;
+}
+
+/** Why nothing reaches a patch, in words a user reads. */
+function whyLeft(
+  p: UnworkedPatch,
+  bends: TightBends | undefined,
+  toLonLat: (x: number, y: number) => Position,
+): string {
+  const at = bends && nearestBend(p, bends);
+  if (!bends || !at) return 'no pass of the machine reaches it';
+  const [lon, lat] = toLonLat(at[0], at[1]).map((v) => Math.round(v * 1e6) / 1e6);
+  const R = Math.round(bends.turnRadiusMeters * 10) / 10;
+  return (
+    `no pass with turning radius ${R} m can enter it: the field bends more tightly than a ${R} m turn ` +
+    `fits inside it at ${lon}, ${lat}`
+  );
+}
+
+/** The tight bend within reach of the patch (nearest first), if any. */
+function nearestBend(p: UnworkedPatch, bends: TightBends): [number, number] | undefined {
+  let best: [number, number] | undefined,
+    bestD = bends.reachMeters;
+  for (let i = 0; i + 1 < bends.xy.length; i += 2) {
+    const x = bends.xy[i],
+      y = bends.xy[i + 1];
+    for (const r of p.rings)
+      for (let k = 0, j = r.length - 1; k < r.length; j = k++) {
+        const d = segmentDistance(x, y, r[j].x, r[j].y, r[k].x, r[k].y);
+        if (d <= bestD) [best, bestD] = [[x, y], d];
+      }
+  }
+  return best;
+}
+
 export function unworkedWarnings(
   workable: PathsD,
   passes: SwathPass[] | SweptPasses,
   fieldAreaSquareMeters: number,
   toLonLat: (x: number, y: number) => Position,
+  bends?: TightBends,
 ): PlanWarning[] {
   const patches = unworkedPatches(workable, passes, patchThreshold(fieldAreaSquareMeters));
   const out: PlanWarning[] = [];
@@ -29,7 +74,7 @@ export function unworkedWarnings(
       code: 'unworked-area',
       message:
         `${Math.round(p.areaSquareMeters)} m² (${share(p.areaSquareMeters)} % of the field) is left ` +
-        `unworked around ${where[0]}, ${where[1]} (lon, lat): no pass of the machine reaches it`,
+        `unworked around ${where[0]}, ${where[1]} (lon, lat): ${whyLeft(p, bends, toLonLat)}`,
       geometry: { type: 'Point', coordinates: where },
       areaSquareMeters: Math.round(p.areaSquareMeters * 10) / 10,
     } as PlanWarning);
