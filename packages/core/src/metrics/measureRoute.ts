@@ -34,8 +34,11 @@ const CUT_PATCHES = 'the unworked patches were not listed (the uncovered share i
  * of 42,708 vertices, within 0.5 m; uncovered 0.089 % → 0.118 %, the metric's time about 0.6 of 10,000's).
  */
 export const HURRIED_PASS_VERTICES = 2_000;
-/** A patch this much further than half the boom from a bend no pass gets past lies behind it, m. */
-const BEND_REACH_METERS = 2;
+/**
+ * A patch within half the boom and this share of R of a bend no pass gets past lies behind it (the
+ * pass cut there ends up to about R short of the bend).
+ */
+const BEND_REACH_FACTOR_OF_R = 1;
 
 /**
  * Metrics of the route `segments` over `tracks` (a strip pass has a width of its own). Past the
@@ -108,5 +111,9 @@ function tightBendsOf(tracks: readonly { tightBends?: number[] }[], machine: Res
   const xy: number[] = [];
   for (const t of tracks) if (t.tightBends) for (const v of t.tightBends) xy.push(v);
   if (xy.length === 0) return undefined;
-  return { xy, turnRadiusMeters: machine.turnRadiusMeters, reachMeters: machine.widthMeters / 2 + BEND_REACH_METERS };
+  return {
+    xy,
+    turnRadiusMeters: machine.turnRadiusMeters,
+    reachMeters: machine.widthMeters / 2 + BEND_REACH_FACTOR_OF_R * machine.turnRadiusMeters,
+  };
 }

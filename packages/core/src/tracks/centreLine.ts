@@ -31,6 +31,7 @@ import { filletPolyline } from '../geometry/fillet.js';
 import { resample, smoothToCurvature } from './curvedTracks.js';
 import type { Track } from './generateTracks.js';
 import { fitInCorridor } from './centreLineCorridor.js';
+import { tightBends } from './centreLineBends.js';
 import { drivablePieces, sequentialBands, STEP_METERS, type Ground } from './centreLinePieces.js';
 import { tourPaths, type TourPath } from './centreLineTour.js';
 import { EdgeIndex, edgeIndex, crossings, containsPoint, activeBands, workingRange } from './centreLineGround.js';
@@ -218,8 +219,7 @@ function makePasses(line: Float64Array, o: CentreLineOptions, ground: Ground, kM
   const out: Track[] = [];
   const minMeters = Math.max(2, o.widthMeters / 4);
   const long = (ps: Float64Array[]): number => ps.filter((p) => polylineLength(p) >= minMeters).length;
-  let cuts: number[] = [];
-  let pieces = drivablePieces(line, o, kMax, cuts);
+  let pieces = drivablePieces(line, o, kMax);
   // cut by the field's edge or a bend too tight for R: the line driven wide within the field's room
   // (corners held off a little more first; on a bend the chords pass nearer them than the points)
   for (const vertexExtraMeters of VERTEX_EXTRAS_METERS) {
@@ -230,9 +230,8 @@ function makePasses(line: Float64Array, o: CentreLineOptions, ground: Ground, kM
       maxOffsetMeters: 0.8 * o.turnRadiusMeters,
       vertexExtraMeters,
     });
-    const wideCuts: number[] = [];
-    const wide = drivablePieces(fitted, o, kMax, wideCuts);
-    if (long(wide) < long(pieces)) [pieces, cuts] = [wide, wideCuts];
+    const wide = drivablePieces(fitted, o, kMax);
+    if (long(wide) < long(pieces)) pieces = wide;
   }
   for (const xy of pieces) {
     const { lo, hi } = ground.rings
@@ -246,8 +245,9 @@ function makePasses(line: Float64Array, o: CentreLineOptions, ground: Ground, kM
     // every point kept (1 m apart): the band's edges follow the ground's between them
     out.push(passTrack(kept, lo.slice(a, b + 1), hi.slice(a, b + 1)));
   }
-  // the bends no pass of radius R gets past, told by every pass of the line
-  if (cuts.length > 0) for (const t of out) t.tightBends = cuts;
+  // the bends no pass of radius R gets round, told by every pass of the line
+  const bends = pieces.length > 1 ? tightBends(pieces, o.fieldIndex ?? edgeIndex(o.field), o.turnRadiusMeters) : [];
+  if (bends.length > 0) for (const t of out) t.tightBends = bends;
   return out;
 }
 

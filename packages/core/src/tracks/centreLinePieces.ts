@@ -52,21 +52,10 @@ export function sequentialBands(
   return { lo, hi };
 }
 
-/**
- * The line clipped to the field, its ends pulled off the edge, cut where it bends tighter than R
- * (each cut's point pushed to `cuts`, flat xy, where given).
- */
-export function drivablePieces(
-  line: Float64Array,
-  o: CentreLineOptions,
-  kMax: number,
-  cuts?: number[],
-): Float64Array[] {
+/** The line clipped to the field, its ends pulled off the edge, cut where it bends tighter than R. */
+export function drivablePieces(line: Float64Array, o: CentreLineOptions, kMax: number): Float64Array[] {
   const pieces: Float64Array[] = [];
-  const inField = clipPolylines([line], o.field);
-  // where the line leaves the field between two of its pieces (a bend it cuts across), a cut
-  if (cuts) for (let k = 1; k < inField.length; k++) gapPoint(inField[k - 1], inField[k], cuts);
-  for (const clipped of inField) {
+  for (const clipped of clipPolylines([line], o.field)) {
     if (polylineLength(clipped) < 2 * STEP_METERS) continue;
     let whole = resample(clipped, STEP_METERS);
     // pulled off the field's edge a little at both ends
@@ -80,17 +69,10 @@ export function drivablePieces(
       if (limited) whole = limited;
     }
     // cut where a bend is still tighter than R (two corners too close for their arcs), kept in the field
-    for (const xy of clipPolylines(cutTight(whole, kMax / CURVATURE_MARGIN, cuts), o.field))
+    for (const xy of clipPolylines(cutTight(whole, kMax / CURVATURE_MARGIN), o.field))
       if (xy.length >= 4) pieces.push(withoutStubs(xy));
   }
   return pieces;
-}
-
-/** Where the line leaves the field between `a` and `b` (the end of `a`, in the field), pushed to `cuts`. */
-function gapPoint(a: Float64Array, b: Float64Array, cuts: number[]): void {
-  const n = a.length;
-  if (n < 2 || b.length < 2) return;
-  cuts.push(a[n - 2], a[n - 1]);
 }
 
 /** A point closer than this to the end beyond it is dropped (a stub would turn the end's heading), m. */
@@ -116,7 +98,7 @@ export function withoutStubs(xy: Float64Array): Float64Array {
  * The polyline cut at every point where the circle through it and its neighbours (each at least
  * 0.4 m away, as the plan check measures) is tighter than `maxCurvature`: the pieces between.
  */
-function cutTight(xy: Float64Array, maxCurvature: number, cuts?: number[]): Float64Array[] {
+function cutTight(xy: Float64Array, maxCurvature: number): Float64Array[] {
   const n = xy.length / 2;
   const out: Float64Array[] = [];
   let from = 0;
@@ -138,8 +120,6 @@ function cutTight(xy: Float64Array, maxCurvature: number, cuts?: number[]): Floa
     const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(cx - ax, cy - ay);
     const k = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : 0;
     if (k <= maxCurvature) continue;
-    // one point per run of tight points (its first)
-    if (cuts && i > from) cuts.push(bx, by);
     if (i - 1 > from) out.push(xy.slice(2 * from, 2 * i));
     from = i + 1;
   }
