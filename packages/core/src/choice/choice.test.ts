@@ -67,6 +67,8 @@ function fake(
       return objectiveOf(all, machine);
     },
     measured: () => measured,
+    leftOver: () => [],
+    strips: () => [],
     plan: () => ({ name }) as unknown as PlanWithOptimizer,
   };
   return f;

@@ -163,7 +163,8 @@ function withCentreLines(call: Call, cache: PlanCache, best: RoutedVariant, plan
 function withLeftOver(call: Call, cache: PlanCache, best: RoutedVariant, plan: PlanOne): RoutedVariant[] {
   if (best.variant.leftOver || call.cap?.over()) return [];
   const work = cache.byPasses.get(best.variant.headlandPasses)!;
-  const fieldArea = work.prepared!.fieldAreaSquareMeters;
+  const fieldArea = work.prepared?.fieldAreaSquareMeters;
+  if (fieldArea === undefined) return [];
   const patches = best.leftOver(patchThreshold(fieldArea));
   if (patches.reduce((a, p) => a + p.areaSquareMeters, 0) < LEFT_OVER_SHARE * fieldArea) return [];
   const leftOver = { strips: best.strips(), patches: patches.map((p) => p.rings) };
