@@ -189,14 +189,20 @@ describe('headland.mode none', () => {
       [150, 120],
       [0, 120],
     ]);
-    const plan = planRoute({ field, machine, headland: { mode: 'none' }, tracks: { preferredDirectionDegrees: 90 } });
+    // frozen clock: past the wall-clock cap (a loaded machine) the narrow corridors are not looked for
+    const plan = planRoute(
+      { field, machine, headland: { mode: 'none' }, tracks: { preferredDirectionDegrees: 90 } },
+      { now: () => 0 },
+    );
     expect(plan.warnings.some((w) => w.code === 'narrow-corridor')).toBe(true);
-    // No full-width track runs through the neck (x 150 to 210); a strip pass there works no more than the neck's 4 m.
+    // No full-width track runs through the neck (x 150 to 210); a strip pass there works no more than the neck's 4 m
+    // (passes of reduced width elsewhere — over the slivers along the blocks' edges — are not the neck's).
     for (const s of segs(plan, 'Track')) {
       const xs = s.coordinates.map((p) => xy(p)[0]);
       const through = Math.max(...xs) > 151 && Math.min(...xs) < 209;
-      if ((s.widthMeters ?? W) < W) expect(s.widthMeters!).toBeLessThanOrEqual(4.01);
-      else
+      if ((s.widthMeters ?? W) < W) {
+        if (through) expect(s.widthMeters!).toBeLessThanOrEqual(4.01);
+      } else
         expect(
           through,
           `track from x = ${Math.min(...xs).toFixed(1)} to ${Math.max(...xs).toFixed(1)} through the neck`,

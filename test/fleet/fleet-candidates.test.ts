@@ -103,8 +103,10 @@ describe('de-sh-008 (a thin field with centre-line passes)', () => {
     ];
     const plan = planFleet({ field, fleet }, FROZEN);
     const single = planRoute({ field, machine: { widthMeters: 6, turnRadiusMeters: 6 } }, FROZEN);
-    // The 12 m strip's plan leaves most of its thin strip unworked.
-    expect(candidate(plan, 'shared-route').uncoveredRatio).toBeGreaterThan(single.metrics.uncoveredRatio + 0.1);
+    // The 12 m machine's share of the shared route leaves more of the thin strip unworked (2.4 % against the
+    // single plan's 0.6 %, since its strips get centre-line passes where the best planning leaves ground: most of
+    // it before).
+    expect(candidate(plan, 'shared-route').uncoveredRatio).toBeGreaterThan(single.metrics.uncoveredRatio + 0.01);
     expect(plan.fleet.search.chosen).toBe('narrow-route');
     expect(plan.fleet.uncoveredRatio).toBeCloseTo(single.metrics.uncoveredRatio, 3);
     expect(plan.warnings.map((w) => w.code)).not.toContain('fleet-idle');

@@ -68,6 +68,8 @@ function fake(
       return objectiveOf(all, machine);
     },
     measured: () => measured,
+    leftOver: () => [],
+    strips: () => [],
     plan: () => ({ name }) as unknown as PlanWithOptimizer,
   };
   return f;

@@ -107,6 +107,7 @@ function layTracks(
     cellHeadingsAllowed: variant.cellHeadings,
     strips: variant.strips,
     centreLines: variant.centreLines,
+    ...(variant.leftOver ? { leftOver: variant.leftOver } : {}),
     region: () => routeField.region,
     ...(judges ? { judgeHeadland } : {}),
     ...(cap ? { hurry: cap.hurry } : {}),
@@ -139,7 +140,13 @@ function routeVariant(
     cellOf: planned.cellOf,
     directionRadians: planned.directionRadians,
     passOrder,
-    headlandRoute: (work.headlandRoute ??= headlandRoutePieces(shaped.headlands.passes, passOrder, shaped.cornerTurns)),
+    headlandRoute: variant.withoutPasses?.length
+      ? headlandRoutePieces(
+          shaped.headlands.passes,
+          passOrder.filter((p) => !variant.withoutPasses!.includes(shaped.headlands.passes.indexOf(p))),
+          shaped.cornerTurns,
+        )
+      : (work.headlandRoute ??= headlandRoutePieces(shaped.headlands.passes, passOrder, shaped.cornerTurns)),
     // the ordering is bounded by a counted work budget (clock.ts); the wall clock only caps it
     ...(cap ? { outOfTime: cap.over, hurry: cap.hurry } : {}),
     secondFollows: secondFollows(planned),

@@ -9,13 +9,17 @@
  * 2. each of those with one heading in every cell, where cells got headings of their own;
  * 3. for each count of headland passes, its best planning without strip passes, where its route's
  *    faults may come from them;
- * 4. the best so far with its strips driven along their centre lines (tracks/centreLine.ts), where
- *    it has strip passes.
+ * 4. the best planning with strip passes, its strips driven along their centre lines
+ *    (tracks/centreLine.ts);
+ * 5. the best so far again, with passes over the ground its route left (its headland passes the
+ *    route could not join, the ends of tracks it shortened, strips it left out), where that is at
+ *    least `LEFT_OVER_SHARE` of the field.
  *
  * Past the call's wall-clock cap the optional variants (the other headland depths of 1, and 2, 3, 4) are not planned
  * (`time-limit`).
  */
 import { isPlanError } from '../errors.js';
+import { patchThreshold } from '../geometry/unworked.js';
 import type { SharedWork } from '../sharedWork.js';
 import type { TurnHeadland } from '../tracks/widenHeadland.js';
 import type { StripMode } from '../tracks/planTracks.js';
@@ -33,6 +37,9 @@ export interface Chosen {
   /** The ordering time the call reports: the kept variant's and its sibling's with the other cell headings. */
   orderingMilliseconds?: number;
 }
+
+/** The ground the best planning leaves gets passes of its own from this share of the field. */
+export const LEFT_OVER_SHARE = 0.03;
 
 /** Plans the call's variants (each with `planOne`: the pipeline, or a test's stand-in) and keeps the best. */
 export function planVariants(call: Call, planOne: typeof planVariant = planVariant): Chosen {
@@ -53,7 +60,7 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
     why: 'asked',
     orderingSpentMilliseconds: 0,
   };
-  const first = plan(asked, askedWork(cache));
+  const first = planFirst(asked, askedWork(cache), plan);
   if (memo && !memo.prepared)
     Object.assign(memo, { prepared: askedWork(cache).prepared, simple: askedWork(cache).simple });
   const headlandRound = isRouted(first)
@@ -65,7 +72,9 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
     const best = bestOf(headlandRound.filter((p) => p.variant.headlandPasses === passes));
     if (best.stripsFaulted) all.push(...withoutStrips(call, cache, best, plan));
   }
-  all.push(...withCentreLines(call, cache, bestOf(all), plan));
+  const withStrips = all.filter((p) => p.stripPasses > 0);
+  if (withStrips.length > 0) all.push(...withCentreLines(call, cache, bestOf(withStrips), plan));
+  all.push(...withLeftOver(call, cache, bestOf(all), plan));
   const kept = bestOf(all);
   const sibling = all.find((p) => p !== kept && samePlanning(p.variant, kept.variant));
   const ms = [kept, sibling].map((p) => p?.orderingMilliseconds).filter((v): v is number => v !== undefined);
@@ -73,6 +82,23 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
 }
 
 type PlanOne = (v: Variant, work: SharedWork) => PlannedVariant;
+
+/**
+ * The request as asked; where nothing of it fits (no track, headland pass or straight strip pass:
+ * a bent strip narrower than the machine), the same with its strips along their centre line.
+ */
+function planFirst(asked: Variant, work: SharedWork, plan: (v: Variant, work: SharedWork) => PlannedVariant) {
+  try {
+    return plan(asked, work);
+  } catch (e) {
+    if (!isPlanError(e) || e.code !== 'no-workable-area') throw e;
+    try {
+      return plan({ ...asked, centreLines: true, why: 'centre-lines' }, work);
+    } catch {
+      throw e;
+    }
+  }
+}
 
 /** Same passes and strips (the two cell-heading variants of one planning). */
 function samePlanning(a: Variant, b: Variant): boolean {
@@ -136,6 +162,35 @@ function withCentreLines(call: Call, cache: PlanCache, best: RoutedVariant, plan
   return [plan(v, work) as RoutedVariant];
 }
 
+/**
+ * The best planning again, its strip passes kept and each piece of ground its route left (of at
+ * least the patch threshold) given passes of its own, where those pieces are `LEFT_OVER_SHARE` of
+ * the field or more.
+ */
+function withLeftOver(call: Call, cache: PlanCache, best: RoutedVariant, plan: PlanOne): RoutedVariant[] {
+  if (best.variant.leftOver || call.cap?.over()) return [];
+  const work = cache.byPasses.get(best.variant.headlandPasses)!;
+  const fieldArea = work.prepared?.fieldAreaSquareMeters;
+  if (fieldArea === undefined) return [];
+  const patches = best.leftOver(patchThreshold(fieldArea));
+  if (patches.reduce((a, p) => a + p.areaSquareMeters, 0) < LEFT_OVER_SHARE * fieldArea) return [];
+  const leftOver = { strips: best.strips(), patches: patches.map((p) => p.rings) };
+  // the passes its route left out are not tried again: their ground is in the patches
+  const withoutPasses = best.routeWarnings
+    .filter((w) => w.code === 'headland-pass-skipped' && w.headlandIndex !== undefined)
+    .map((w) => w.headlandIndex!);
+  const v: Variant = {
+    ...best.variant,
+    strips: 'all',
+    centreLines: true,
+    leftOver,
+    ...(withoutPasses.length > 0 ? { withoutPasses } : {}),
+    why: 'left-over',
+    orderingSpentMilliseconds: 0,
+  };
+  return [plan(v, work) as RoutedVariant];
+}
+
 /** The best planning again without strip passes (one pass per strip where nothing else is left). */
 function withoutStrips(call: Call, cache: PlanCache, best: RoutedVariant, plan: PlanOne): RoutedVariant[] {
   if (call.cap?.over()) {
@@ -151,7 +206,13 @@ function withoutStrips(call: Call, cache: PlanCache, best: RoutedVariant, plan: 
     return planStrips('none');
   } catch (e) {
     // a field narrower than the machine has nothing to drive without them: one pass per strip then
-    if (isPlanError(e) && e.code === 'no-workable-area') return planStrips('single');
+    if (!isPlanError(e) || e.code !== 'no-workable-area') throw e;
+  }
+  try {
+    return planStrips('single');
+  } catch (e) {
+    // nor one pass through the largest strip: the planning with strip passes stands alone
+    if (isPlanError(e) && e.code === 'no-workable-area') return [];
     throw e;
   }
 }

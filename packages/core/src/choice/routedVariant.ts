@@ -20,6 +20,8 @@ import { objectiveOf, type Objective } from '../objective.js';
 import type { RouteFacts } from './facts.js';
 import type { Variant } from './variant.js';
 import type { Call } from './planVariant.js';
+import type { UnworkedPatch } from '../geometry/unworked.js';
+import type { Track } from '../tracks/generateTracks.js';
 
 /** A plan with the route stage's report (`plan.optimizer`). */
 export type PlanWithOptimizer = Plan & { optimizer?: { timeSpentMilliseconds?: number; [key: string]: unknown } };
@@ -42,6 +44,10 @@ export interface RoutedVariant {
   objective(): Objective;
   /** Whether its coverage has been measured (`objective` asked). */
   measured(): boolean;
+  /** The ground its route leaves, in patches of at least `minArea` m² (local frame; measures it). */
+  leftOver(minArea: number): UnworkedPatch[];
+  /** Its strip passes (the last `stripPasses` of its tracks). */
+  strips(): readonly Track[];
   /** The plan, made on first ask; `orderingMilliseconds` the ordering time the call reports. */
   plan(orderingMilliseconds?: number): PlanWithOptimizer;
 }
@@ -97,6 +103,8 @@ export function routedVariant(x: RoutedParts): RoutedVariant {
     routeSeconds: objectiveOf({ ...x.facts, uncoveredSquareMeters: 0 }, m).seconds,
     objective,
     measured: () => measured !== undefined,
+    leftOver: (minArea) => measure().leftOver(minArea),
+    strips: () => x.planned.trackSet.tracks.slice(x.planned.trackSet.tracks.length - x.stripPasses),
     plan: (orderingMilliseconds) => {
       made ??= makePlan(x, measure());
       if (orderingMilliseconds !== undefined && made.optimizer)

@@ -4,7 +4,7 @@
  * (choice/planVariant.ts) and the one with the least objective (objective.ts) is kept.
  */
 import type { PlanChoiceVariant } from '../types.js';
-import type { StripMode } from '../tracks/planTracks.js';
+import type { LeftOverGround, StripMode } from '../tracks/planTracks.js';
 
 /** Why a variant is tried. */
 export type VariantReason =
@@ -21,7 +21,9 @@ export type VariantReason =
   /** No strip passes, where the route's faults may come from them. */
   | 'no-strips'
   /** Strips driven along their centre line (tracks/centreLine.ts), where the planning has strip passes. */
-  | 'centre-lines';
+  | 'centre-lines'
+  /** The best planning again, with passes over the ground its route left (tracks/planTracks.ts `leftOver`). */
+  | 'left-over';
 
 export interface Variant {
   /** Exterior headland passes planned. */
@@ -31,6 +33,10 @@ export interface Variant {
   cellHeadings: boolean;
   /** Whether strips may be driven along their centre line. */
   centreLines: boolean;
+  /** The ground another planning of the same passes left: its strips kept, the rest given passes. */
+  leftOver?: LeftOverGround;
+  /** Headland passes (indices) the route leaves out from the start: those another planning's route left out. */
+  withoutPasses?: readonly number[];
   why: VariantReason;
   /**
    * Ordering time the per-cell planning of the same passes and strips spent, ms (the one-heading

@@ -10,7 +10,8 @@ import { addRefillMetrics, computeMetrics, workingPasses } from './computeMetric
 import { sweepPasses } from '../geometry/computeCoverage.js';
 import { activeSwath, bandsAlong } from '../geometry/activeSwath.js';
 import type { PathsD } from '../geometry/clipper.js';
-import { unworkedWarnings } from './unworkedWarnings.js';
+import { unworkedWarnings, type TightBends } from './unworkedWarnings.js';
+import { unworkedPatches, type UnworkedPatch } from '../geometry/unworked.js';
 
 export interface MeasuredRoute {
   metrics: PlanMetrics;
@@ -21,6 +22,8 @@ export interface MeasuredRoute {
    * another beats on its metrics never lists them).
    */
   unworked(): PlanWarning[];
+  /** The ground the route leaves, in patches of at least `minArea` m², largest first (local frame). */
+  leftOver(minArea: number): UnworkedPatch[];
 }
 
 /** What the wall-clock cap cuts here (the `time-limit` warning). */
@@ -31,6 +34,11 @@ const CUT_PATCHES = 'the unworked patches were not listed (the uncovered share i
  * of 42,708 vertices, within 0.5 m; uncovered 0.089 % → 0.118 %, the metric's time about 0.6 of 10,000's).
  */
 export const HURRIED_PASS_VERTICES = 2_000;
+/**
+ * A patch within half the boom and this share of R of a bend no pass gets past lies behind it (the
+ * pass cut there ends up to about R short of the bend).
+ */
+const BEND_REACH_FACTOR_OF_R = 1;
 
 /**
  * Metrics of the route `segments` over `tracks` (a strip pass has a width of its own). Past the
@@ -44,6 +52,7 @@ export function measureRoute(
     xy?: Float64Array;
     activeLeftMeters?: Float64Array;
     activeRightMeters?: Float64Array;
+    tightBends?: number[];
   }[],
   field: LocalField,
   machine: ResolvedMachine,
@@ -82,6 +91,29 @@ export function measureRoute(
   const listUnworked = (): PlanWarning[] =>
     (unworked ??= hurry?.(CUT_PATCHES)
       ? []
-      : unworkedWarnings(field.workable, swept, field.fieldAreaSquareMeters, (x, y) => field.frame.toLonLat(x, y)));
-  return { metrics, warnings, unworked: listUnworked };
+      : unworkedWarnings(
+          field.workable,
+          swept,
+          field.fieldAreaSquareMeters,
+          (x, y) => field.frame.toLonLat(x, y),
+          tightBendsOf(tracks, machine),
+        ));
+  return {
+    metrics,
+    warnings,
+    unworked: listUnworked,
+    leftOver: (minArea) => unworkedPatches(field.workable, swept, minArea),
+  };
+}
+
+/** The bends no pass of radius R gets past, as the planning's centre-line passes found them. */
+function tightBendsOf(tracks: readonly { tightBends?: number[] }[], machine: ResolvedMachine): TightBends | undefined {
+  const xy: number[] = [];
+  for (const t of tracks) if (t.tightBends) for (const v of t.tightBends) xy.push(v);
+  if (xy.length === 0) return undefined;
+  return {
+    xy,
+    turnRadiusMeters: machine.turnRadiusMeters,
+    reachMeters: machine.widthMeters / 2 + BEND_REACH_FACTOR_OF_R * machine.turnRadiusMeters,
+  };
 }

@@ -192,6 +192,7 @@ class PieceJoiner {
         `route and its area counts as uncovered`,
       x: p.loop.xy[0],
       y: p.loop.xy[1],
+      headlandIndex: p.headlandIndex,
       // a pass with no junction a forward path can join and leave is entered from nowhere (enterHeadland)
       ...(passHasJunction(p.loop, loopDirections(p.loop, ctx.headlandWinding), ctx, false)
         ? {}

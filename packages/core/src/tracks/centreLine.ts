@@ -31,6 +31,7 @@ import { filletPolyline } from '../geometry/fillet.js';
 import { resample, smoothToCurvature } from './curvedTracks.js';
 import type { Track } from './generateTracks.js';
 import { fitInCorridor } from './centreLineCorridor.js';
+import { tightBends } from './centreLineBends.js';
 import { drivablePieces, sequentialBands, STEP_METERS, type Ground } from './centreLinePieces.js';
 import { tourPaths, type TourPath } from './centreLineTour.js';
 import { EdgeIndex, edgeIndex, crossings, containsPoint, activeBands, workingRange } from './centreLineGround.js';
@@ -244,6 +245,9 @@ function makePasses(line: Float64Array, o: CentreLineOptions, ground: Ground, kM
     // every point kept (1 m apart): the band's edges follow the ground's between them
     out.push(passTrack(kept, lo.slice(a, b + 1), hi.slice(a, b + 1)));
   }
+  // the bends no pass of radius R gets round, told by every pass of the line
+  const bends = pieces.length > 1 ? tightBends(pieces, o.fieldIndex ?? edgeIndex(o.field), o.turnRadiusMeters) : [];
+  if (bends.length > 0) for (const t of out) t.tightBends = bends;
   return out;
 }
 

@@ -44,6 +44,11 @@ export interface Track {
    */
   activeLeftMeters?: Float64Array;
   activeRightMeters?: Float64Array;
+  /**
+   * Centre-line passes: where their centre line was cut because it bends more tightly than R even
+   * driven wide within the field's room (flat xy, local frame): no pass of radius R gets past there.
+   */
+  tightBends?: number[];
 }
 
 export interface TrackSet {

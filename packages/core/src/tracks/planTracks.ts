@@ -19,7 +19,7 @@ import { groupCells } from './cells.js';
 import type { Region } from '../geometry/region.js';
 import { swerveTracks } from './swerveTracks.js';
 import { generateStripTracks, plannedPasses, withStripCells } from './strips.js';
-import { patchThreshold } from '../geometry/unworked.js';
+import { patchThreshold, type SwathPass } from '../geometry/unworked.js';
 import { DEFAULTS, type PlanSettings } from '../request/normalizeRequest.js';
 import type { LocalField } from '../geometry/prepareField.js';
 import type { HeadlandStage } from '../headland/planHeadlands.js';
@@ -104,6 +104,12 @@ export interface TrackStageInput {
    * (tracks/centreLine.ts); default false: straight strip passes only (choice/ plans both as variants).
    */
   centreLines?: boolean;
+  /**
+   * The ground another planning of the same passes left (choice/ `left-over`): its strip passes are
+   * kept and each piece it left gets passes of its own (straight or along its centre line), in
+   * place of the strips the passes leave.
+   */
+  leftOver?: LeftOverGround;
   /** The boom's sections, left to right, m (machine.sections; absent: sections of any width). */
   sectionWidthsMeters?: readonly number[];
   /** The machine's curvature-rate limit, 1/m² (centre-line passes keep to it). */
@@ -130,6 +136,12 @@ export interface TrackStageInput {
   gridAcrossMeters?: number;
 }
 
+/** The ground a planning's route left: its strip passes and the patches it did not work (local). */
+export interface LeftOverGround {
+  strips: readonly Track[];
+  patches: readonly PathsD[];
+}
+
 export interface PlannedTracks {
   trackSet: TrackSet;
   directionRadians: number;
@@ -152,6 +164,8 @@ export interface TrackPlanning {
   strips: StripMode;
   /** Centre-line passes in narrow strips (default false; `TrackStageInput.centreLines`; a variant, choice/). */
   centreLines?: boolean;
+  /** Passes over the ground another planning left (`TrackStageInput.leftOver`; a variant, choice/). */
+  leftOver?: LeftOverGround;
   region: () => Region;
   judgeHeadland?: (tracks: readonly Track[]) => boolean;
   hurry?: (what: string) => boolean;
@@ -187,6 +201,7 @@ export function planFieldTracks(
     fieldAreaSquareMeters: prepared.fieldAreaSquareMeters,
     strips: planning.strips,
     ...(planning.centreLines !== undefined ? { centreLines: planning.centreLines } : {}),
+    ...(planning.leftOver ? { leftOver: planning.leftOver } : {}),
     ...(settings.machine.sectionWidthsMeters ? { sectionWidthsMeters: settings.machine.sectionWidthsMeters } : {}),
     ...(settings.machine.maxCurvatureRatePerSquareMeter !== undefined
       ? { maxCurvatureRatePerSquareMeter: settings.machine.maxCurvatureRatePerSquareMeter }
@@ -311,25 +326,52 @@ export function planTracks(inp: TrackStageInput): PlannedTracks {
  * (tracks/strips.ts), along the strip's centre line where `inp.centreLines` (tracks/centreLine.ts).
  */
 function stripPasses(inp: TrackStageInput, trackSet: TrackSet): Track[] {
+  if (inp.strips === 'none' || inp.hurry?.(CUT_STRIPS)) return [];
+  if (inp.leftOver) return leftOverPasses(inp, trackSet, inp.leftOver);
+  return stripsOver(inp, trackSet, inp.workable, plannedPasses(inp.passRings, trackSet.tracks, inp.widthMeters));
+}
+
+/**
+ * The strip passes of the planning that left `left`, and passes over each piece it left (the
+ * patches as they are: no swath of the planning reaches them), on lines after theirs.
+ */
+function leftOverPasses(inp: TrackStageInput, trackSet: TrackSet, left: LeftOverGround): Track[] {
+  const out: Track[] = [...left.strips];
+  let line = [...trackSet.tracks, ...left.strips].reduce((l, t) => Math.max(l, t.line), 0) + 4;
+  for (const patch of left.patches) {
+    const passes = stripsOver(inp, trackSet, patch, [], line, out.length);
+    for (const t of passes) out.push(t);
+    line = out.reduce((l, t) => Math.max(l, t.line), line) + 4;
+  }
+  return out;
+}
+
+/** Strip passes over what `passes` leave of `workable` (tracks/strips.ts). */
+function stripsOver(
+  inp: TrackStageInput,
+  trackSet: TrackSet,
+  workable: PathsD,
+  passes: SwathPass[],
+  firstLine?: number,
+  stripsBefore = 0,
+): Track[] {
   const { field, widthMeters: w, turnRadiusMeters: R } = inp;
-  return inp.strips === 'none' || inp.hurry?.(CUT_STRIPS)
-    ? []
-    : generateStripTracks(inp.workable, plannedPasses(inp.passRings, trackSet.tracks, w), {
-        widthMeters: w,
-        turnRadiusMeters: R,
-        minStripArea: patchThreshold(inp.fieldAreaSquareMeters),
-        field,
-        othersDriven: inp.passCount > 0,
-        // one pass through the middle of the largest strip: a field narrower than the machine, driven without a turn
-        ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),
-        turnRoomMeters: (1 + Math.sqrt(3)) * R,
-        centreLines: inp.centreLines === true,
-        reverseAllowed: inp.reverseAllowed === true,
-        othersCount: inp.passCount + trackSet.tracks.length,
-        ...(inp.sectionWidthsMeters ? { sectionWidthsMeters: inp.sectionWidthsMeters } : {}),
-        ...(inp.maxCurvatureRatePerSquareMeter !== undefined
-          ? { maxCurvatureRatePerSquareMeter: inp.maxCurvatureRatePerSquareMeter }
-          : {}),
-        firstLine: trackSet.tracks.reduce((l, t) => Math.max(l, t.line), 0) + 4,
-      });
+  return generateStripTracks(workable, passes, {
+    widthMeters: w,
+    turnRadiusMeters: R,
+    minStripArea: patchThreshold(inp.fieldAreaSquareMeters),
+    field,
+    othersDriven: inp.passCount > 0,
+    // one pass through the middle of the largest strip: a field narrower than the machine, driven without a turn
+    ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),
+    turnRoomMeters: (1 + Math.sqrt(3)) * R,
+    centreLines: inp.centreLines === true,
+    reverseAllowed: inp.reverseAllowed === true,
+    othersCount: inp.passCount + trackSet.tracks.length + stripsBefore,
+    ...(inp.sectionWidthsMeters ? { sectionWidthsMeters: inp.sectionWidthsMeters } : {}),
+    ...(inp.maxCurvatureRatePerSquareMeter !== undefined
+      ? { maxCurvatureRatePerSquareMeter: inp.maxCurvatureRatePerSquareMeter }
+      : {}),
+    firstLine: firstLine ?? trackSet.tracks.reduce((l, t) => Math.max(l, t.line), 0) + 4,
+  });
 }

@@ -33,6 +33,8 @@ export interface LocalWarning {
    * passes leaves it.
    */
   stripPass?: true;
+  /** The headland pass (index in the planning's passes) a `headland-pass-skipped` leaves out. */
+  headlandIndex?: number;
 }
 
 /** A working piece to drive. Tracks carry their (mutable) ends; headland passes a loop. */
