@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Feature, FeatureCollection, Position } from './geo.js';
-import { gapText, machineAt, machineTimeline, readFleet } from './fleet-timeline.js';
+import { FLEET_COLORS, fleetRequest, gapText, machineAt, machineTimeline, readFleet } from './fleet-timeline.js';
 
 /** Great-circle distance (haversine): an independent measure, not the module's equirectangular one. */
 function haversineMeters(a: Position, b: Position): number {
@@ -101,5 +101,38 @@ describe('fleet timeline', () => {
     expect(haversineMeters(machineAt(tl2, 40)!.position, alongLine([...B].reverse(), 0.5))).toBeLessThan(0.01);
     expect(machineAt(tl2, 60)!.state).toBe('finished');
     expect(machineAt(machineTimeline({ ...m2, route: [] }), 10)).toBeUndefined();
+  });
+});
+
+/** WCAG 2 contrast ratio of two #rrggbb colours. */
+function contrast(a: string, b: string): number {
+  const lum = (hex: string): number => {
+    const [r, g, bl] = [1, 3, 5].map((i) => {
+      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+describe('fleet colours and request', () => {
+  it('every machine colour stands 4.5:1 against the map backgrounds and the white marker number', () => {
+    expect(new Set(FLEET_COLORS).size).toBe(FLEET_COLORS.length);
+    for (const c of FLEET_COLORS)
+      for (const bg of ['#f3f5ef', '#dfe3da', '#ffffff']) expect(contrast(c, bg), `${c} on ${bg}`).toBeGreaterThan(4.5);
+  });
+
+  it('copies the form machine k times as m1..mk and keeps the rest of the request', () => {
+    const single = { field: { type: 'Polygon' }, machine: { widthMeters: 6, turnRadiusMeters: 7 }, routeOptions: {} };
+    expect(fleetRequest(single, 2)).toEqual({
+      field: { type: 'Polygon' },
+      routeOptions: {},
+      fleet: [
+        { id: 'm1', widthMeters: 6, turnRadiusMeters: 7 },
+        { id: 'm2', widthMeters: 6, turnRadiusMeters: 7 },
+      ],
+    });
   });
 });

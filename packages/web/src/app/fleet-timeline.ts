@@ -199,3 +199,21 @@ export function machineAt(tl: MachineTimeline, seconds: number): MachineAt | und
 export function gapText(gapRatio: number): string {
   return `${Math.round(gapRatio * 1000) / 10} %`;
 }
+
+/**
+ * The machines' colours, in fleet order (the 5th machine takes the 1st colour again): dark enough for
+ * 4.5:1 against the map's backgrounds and against white (the marker's number), and apart in hue for
+ * colour-blind eyes (blue, rust, teal, purple); the markers and the legend also carry the machine's number.
+ */
+export const FLEET_COLORS = ['#0b5cad', '#a63a0a', '#006b5f', '#8e24aa'] as const;
+
+export function fleetColor(index: number): string {
+  return FLEET_COLORS[index % FLEET_COLORS.length];
+}
+
+/** The fleet request for `k` copies of the request's machine (ids m1…mk). */
+export function fleetRequest(request: Record<string, unknown>, k: number): Record<string, unknown> {
+  const { machine, ...rest } = request;
+  const base = (typeof machine === 'object' && machine !== null ? machine : {}) as Record<string, unknown>;
+  return { ...rest, fleet: Array.from({ length: k }, (_, i) => ({ ...base, id: `m${i + 1}` })) };
+}
