@@ -22,13 +22,29 @@ const ADMIN_KEY = 'furrow_fleet_web_bootstrap_key_0123456789abcdef';
 const PARTNER_USER = 'farmer-fleet-01';
 const PARTNER_COMPANY = 'farm-co-fleet-01';
 type Position = [number, number];
-const corpus = JSON.parse(readFileSync(new URL('../fields/at-ref-003.geojson', import.meta.url), 'utf8')) as {
-  geometry: { type: 'Polygon'; coordinates: Position[][] };
-};
+const corpus = (id: string) =>
+  JSON.parse(readFileSync(new URL(`../fields/${id}.geojson`, import.meta.url), 'utf8')) as {
+    geometry: { type: 'Polygon'; coordinates: Position[][] };
+  };
+// at-ref-003: no waits; be-vlg-038: m2 waits once inside its route; be-vlg-081: the plan warns (narrow, unworked).
+const FIELDS = ['at-ref-003', 'be-vlg-038', 'be-vlg-081'] as const;
 
 interface RouteFeature {
-  properties: { type: string; machineId?: string; startSeconds?: number; endSeconds?: number };
+  properties: {
+    type: string;
+    machineId?: string;
+    startSeconds?: number;
+    endSeconds?: number;
+    durationSeconds?: number;
+    code?: string;
+  };
   geometry: { type: string; coordinates: unknown };
+}
+
+interface FleetGeoJson {
+  features: RouteFeature[];
+  fleet: { makespanSeconds: number };
+  warnings: { code: string; message: string }[];
 }
 
 /** Distance in meters from p to the segment a-b (local equirectangular frame at p). */
@@ -58,7 +74,7 @@ describeWith(['chromium'], 'machines in the field in the web app (browser, real 
   let context: BrowserContext;
   let page: Page;
   let errors: string[] = [];
-  let boundaryId = '';
+  const boundaryIds: Record<string, string> = {};
 
   async function partnerCall<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${server.url}${path}`, {
@@ -116,17 +132,21 @@ describeWith(['chromium'], 'machines in the field in the web app (browser, real 
     const farm = await partnerCall<{ farmId: string }>('POST', `/api/growers/${grower.growerId}/farms`, {
       name: 'Hof Flotte',
     });
-    const field = await partnerCall<{ vBoundary: { boundaryId: string } }>('POST', '/api/fields/save', {
-      farmId: farm.farmId,
-      name: 'at-ref-003',
-      boundary: corpus.geometry.coordinates,
-    });
-    boundaryId = field.vBoundary.boundaryId;
+    for (const id of FIELDS) {
+      const field = await partnerCall<{ vBoundary: { boundaryId: string } }>('POST', '/api/fields/save', {
+        farmId: farm.farmId,
+        name: id,
+        boundary: corpus(id).geometry.coordinates,
+      });
+      boundaryIds[id] = field.vBoundary.boundaryId;
+    }
     browser = await launchBrowser();
     // axe-core is injected as a script: the suite's context bypasses the page CSP for that only.
     context = await browser.newContext({ viewport: { width: 1366, height: 860 }, bypassCSP: true });
     page = await context.newPage();
     errors = watchErrors(page);
+    // The prompt before leaving an unsaved plan: this user means to leave.
+    page.on('dialog', (d) => void d.accept());
   });
 
   afterAll(async () => {
@@ -155,12 +175,16 @@ describeWith(['chromium'], 'machines in the field in the web app (browser, real 
     }, share * 1000);
   }
 
-  it('plans the field for 2 machines, draws them in two colours and moves them along their own routes', async () => {
-    const launch = await partnerCall<{ launchUrl: string }>('POST', '/api/partner/launch', {
-      userId: PARTNER_USER,
-      returnUrl: `/path-planning/boundary/${boundaryId}`,
-    });
-    await page.goto(launch.launchUrl);
+  /** Opens a field's plan view (launching the first time), plans it for 2 machines; the server's fleet GeoJSON. */
+  async function planTwo(id: string, launch: boolean): Promise<FleetGeoJson> {
+    const path = `/path-planning/boundary/${boundaryIds[id]}`;
+    if (launch) {
+      const res = await partnerCall<{ launchUrl: string }>('POST', '/api/partner/launch', {
+        userId: PARTNER_USER,
+        returnUrl: path,
+      });
+      await page.goto(res.launchUrl);
+    } else await page.goto(`${server.url}${path}`);
     await page.waitForFunction(() => document.getElementById('page')?.dataset.state === 'planned', undefined, {
       timeout: 120_000,
     });
@@ -169,15 +193,19 @@ describeWith(['chromium'], 'machines in the field in the web app (browser, real 
     await page.click('[data-testid=fleet-plan]');
     const res = await response;
     expect(res.status()).toBe(200);
-    expect(new URL(res.url()).searchParams.get('boundaryId')).toBe(boundaryId);
+    expect(new URL(res.url()).searchParams.get('boundaryId')).toBe(boundaryIds[id]);
     const request = res.request().postDataJSON() as { fleet: { id: string; widthMeters: number }[] };
     expect(request.fleet.map((m) => m.id)).toEqual(['m1', 'm2']);
-    const fc = (await res.json()) as { features: RouteFeature[]; fleet: { makespanSeconds: number } };
     await page.waitForFunction(() => {
       const s = document.querySelector<HTMLElement>('[data-testid=fleet-panel]')?.dataset.state;
       return s === 'planned' || s === 'error';
     });
     expect(await page.locator('[data-testid=fleet-panel]').getAttribute('data-state')).toBe('planned');
+    return (await res.json()) as FleetGeoJson;
+  }
+
+  it('plans the field for 2 machines, draws them in two colours and moves them along their own routes', async () => {
+    const fc = await planTwo('at-ref-003', true);
     const routeOf = (id: string) =>
       fc.features.filter((f) => f.properties.machineId === id && f.geometry.type === 'LineString');
     expect(routeOf('m1').length).toBeGreaterThan(0);
@@ -228,6 +256,47 @@ describeWith(['chromium'], 'machines in the field in the web app (browser, real 
     }
     await slideTo(0.4);
     await screenshot(page, 'fleet-01-two-machines');
+    expect(await axeSeriousOrCritical()).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('a waiting machine stands still where the plan says, and its wait is in the legend', async () => {
+    const fc = await planTwo('be-vlg-038', false);
+    const waits = fc.features.filter((f) => f.properties.type === 'Wait' && f.properties.durationSeconds! > 1);
+    expect(waits.length).toBeGreaterThan(0);
+    const wait = waits[0];
+    const id = wait.properties.machineId!;
+    const count = fc.features.filter((f) => f.properties.type === 'Wait' && f.properties.machineId === id).length;
+    expect(await page.locator(`[data-testid=fleet-legend] tr[data-machine-id=${id}] td`).nth(1).textContent()).toMatch(
+      new RegExp(`^${count} \\(`),
+    );
+    const { startSeconds, durationSeconds } = wait.properties as { startSeconds: number; durationSeconds: number };
+    const standing: Position[] = [];
+    for (const part of [0.25, 0.75]) {
+      await slideTo((startSeconds + part * durationSeconds) / fc.fleet.makespanSeconds);
+      const m = (await markers()).at[id];
+      expect(m.state).toBe('waiting');
+      standing.push(m.p);
+      expect(
+        toSegmentMeters(m.p, wait.geometry.coordinates as Position, wait.geometry.coordinates as Position),
+      ).toBeLessThan(0.05);
+    }
+    expect(standing[0]).toEqual(standing[1]);
+    await screenshot(page, 'fleet-02-waiting');
+    expect(errors).toEqual([]);
+  });
+
+  it("shows the fleet's warnings as the plan's are shown", async () => {
+    const fc = await planTwo('be-vlg-081', false);
+    const codes = [...new Set(fc.warnings.map((w) => w.code))].sort();
+    expect(codes.length).toBeGreaterThan(0);
+    await page.locator('[data-testid=fleet-warnings]').waitFor({ state: 'visible' });
+    const shown = await page
+      .locator('[data-testid=fleet-warnings] li')
+      .evaluateAll((li) => li.map((l) => l.getAttribute('data-code')));
+    expect([...new Set(shown)].sort()).toEqual(codes);
+    expect(await page.locator('[data-testid=fleet-warnings] .warning-title').first().textContent()).not.toMatch(/-/);
+    await screenshot(page, 'fleet-03-warnings');
     expect(await axeSeriousOrCritical()).toEqual([]);
     expect(errors).toEqual([]);
   });
