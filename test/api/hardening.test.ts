@@ -125,6 +125,34 @@ describe('who pays for a plan', () => {
     expect((await balances(f)).company).toBe(5);
   });
 
+  it('charges the company for a fleet plan of its stored boundary (?boundaryId=), as for one machine', async () => {
+    const f = await farmer(A, 5);
+    const fleet = {
+      boundary: square(),
+      fleet: [
+        { id: 'm1', widthMeters: 6 },
+        { id: 'm2', widthMeters: 6 },
+      ],
+    };
+    const own = await call(A, 'POST', '/api/path-plans/fleet/geojson', fleet, null, f.bearer);
+    expect(own.status).toBe(402);
+    const res = await call(
+      A,
+      'POST',
+      `/api/path-plans/fleet/geojson?boundaryId=${f.boundaryId}`,
+      fleet,
+      null,
+      f.bearer,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await balances(f)).toEqual({ user: 0, company: 4 });
+    const other = { ...fleet, boundary: square(9, 48) };
+    const refused = await call(A, 'POST', `/api/path-plans/fleet?boundaryId=${f.boundaryId}`, other, null, f.bearer);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details[0].path).toBe('boundary');
+    expect((await balances(f)).company).toBe(4);
+  }, 120_000);
+
   it("never charges a company the caller cannot access (404, like any other company's boundary)", async () => {
     const f = await farmer(A, 5);
     const g = await farmer(A, 5);

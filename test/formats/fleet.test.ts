@@ -49,6 +49,23 @@ describe('fleet GeoJSON', () => {
     expect(fc.fleet.makespanSeconds).toBe(plan.fleet.makespanSeconds);
     expect(JSON.parse(JSON.stringify(fc))).toEqual(fc);
   });
+
+  it('carries every warning of the fleet (a placed one also as a Warning feature)', () => {
+    const warnings = [
+      { code: 'fleet-conflict', feature: 'fleet', message: '1 route pieces could not be cleared by a wait' },
+      {
+        code: 'unworked-area',
+        feature: 'route',
+        message: 'unworked',
+        geometry: { type: 'Point', coordinates: [8, 47] },
+      },
+    ];
+    const fc = fleetToFeatureCollection({ ...plan, warnings } as FleetPlan);
+    expect(fc.warnings).toEqual(warnings);
+    const placed = fc.features.filter((f) => f.properties.type === 'Warning');
+    expect(placed.map((f) => [f.properties.code, f.geometry])).toEqual([['unworked-area', warnings[1].geometry]]);
+    expect(fleetToFeatureCollection(plan).warnings).toEqual(plan.warnings);
+  });
 });
 
 describe('fleet ISO-XML', () => {

@@ -2,17 +2,19 @@
  * Fleet GeoJSON: a fleet plan (core's `planFleet`) as one FeatureCollection. Every route feature carries
  * `machineId`, `startSeconds` and `endSeconds` (and `sequence` within its machine's route); every wait is
  * a `Wait` Point with `machineId`, `startSeconds`, `durationSeconds`, `beforeSequence` and `givesWayTo`;
- * the field's boundary is a `Boundary` feature. The fleet's summary (`fleet`) and `version` are foreign
- * members, as a plan's `metrics` are.
+ * the field's boundary is a `Boundary` feature. The fleet's summary (`fleet`), its `warnings` (every one,
+ * with or without a place; those with a place are also `Warning` features, as in a plan's GeoJSON) and
+ * `version` are foreign members, as a plan's `metrics` are.
  */
-import type { FleetPlan, FleetSummary } from '@furrow/core';
+import type { FleetPlan, FleetSummary, PlanWarning } from '@furrow/core';
 import type { PlanFeature } from './plan.js';
-import { routeFeatures } from './plan.js';
+import { geometryOf, routeFeatures } from './plan.js';
 
 export interface FleetFeatureCollection {
   type: 'FeatureCollection';
   version: string;
   fleet: FleetSummary;
+  warnings: PlanWarning[];
   features: PlanFeature[];
 }
 
@@ -35,5 +37,10 @@ export function fleetToFeatureCollection(plan: FleetPlan): FleetFeatureCollectio
       });
   }
   features.push({ type: 'Feature', properties: { type: 'Boundary' }, geometry: plan.boundary });
-  return { type: 'FeatureCollection', version: plan.version, fleet: plan.fleet, features };
+  for (const w of plan.warnings) {
+    const geometry = geometryOf(w.geometry);
+    if (geometry)
+      features.push({ type: 'Feature', properties: { type: 'Warning', code: w.code, message: w.message }, geometry });
+  }
+  return { type: 'FeatureCollection', version: plan.version, fleet: plan.fleet, warnings: plan.warnings, features };
 }

@@ -1,7 +1,8 @@
 /**
  * Several machines in one field, an extension beyond the 1.5.0 contract: `POST /api/path-plans/fleet` (the
  * fleet plan as JSON) and `/fleet/geojson` (as GeoJSON, every route feature with `machineId` and its times).
- * Billed like one plan (planBillable); a fleet the planner cannot take (empty, over the limit, duplicate
+ * Billed like one plan (planBillable; with `?boundaryId=` that stored boundary's company pays first, as for
+ * `/api/path-plans/direct`); a fleet the planner cannot take (empty, over the limit, duplicate
  * ids, a width not a multiple of the narrowest) is a 422 naming the field (`InvalidFleet`).
  */
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
@@ -16,14 +17,15 @@ import {
   type PathPlanRequestBody,
 } from '../schemas.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
-import { planBillable } from './plans.js';
+import { DirectQuerySchema, companyOfPlannedBoundary, planBillable } from './plans.js';
 
 export function fleetRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const description =
     'Plans several machines in one field (an extension beyond the 1.5.0 contract): the route shared out among ' +
     "them to finish soonest, each machine's share timed, waits where two would come within the safety distance. " +
-    `Costs ${deps.config.planCostCredits} credit(s), as one plan.`;
+    `Costs ${deps.config.planCostCredits} credit(s), as one plan: paid by the caller, or with \`boundaryId\` by ` +
+    "that boundary's company first.";
   for (const geojson of [false, true]) {
     const route = createRoute({
       method: 'post',
@@ -35,7 +37,7 @@ export function fleetRoutes(deps: Deps): OpenAPIHono<AppEnv> {
           'waits are `Wait` points.'
         : description,
       security: [{ ApiKey: [] }],
-      request: { body: jsonBody(FleetRequestSchema) },
+      request: { query: DirectQuerySchema, body: jsonBody(FleetRequestSchema) },
       responses: {
         200: {
           description: 'The fleet plan',
@@ -45,11 +47,13 @@ export function fleetRoutes(deps: Deps): OpenAPIHono<AppEnv> {
             },
           },
         },
-        ...errorResponses(400, 401, 402, 413, 415, 422, 429),
+        ...errorResponses(400, 401, 402, 404, 413, 415, 422, 429),
       },
     });
     app.openapi(route, async (c) => {
       const request = c.req.valid('json');
+      const body = request as unknown as PathPlanRequestBody;
+      const companyId = await companyOfPlannedBoundary(deps, callerOf(c), c.req.valid('query').boundaryId, body);
       const run = async (signal: AbortSignal): Promise<FleetPlan> => {
         const plan = deps.planner.planFleet
           ? await deps.planner.planFleet(request, signal)
@@ -57,15 +61,7 @@ export function fleetRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         return { ...plan, version: API_VERSION };
       };
       const reason = geojson ? 'path-plans/fleet/geojson' : 'path-plans/fleet';
-      const plan = await planBillable(
-        deps,
-        callerOf(c),
-        request as unknown as PathPlanRequestBody,
-        c.req.raw.signal,
-        reason,
-        undefined,
-        run,
-      );
+      const plan = await planBillable(deps, callerOf(c), body, c.req.raw.signal, reason, companyId, run);
       if (!geojson) return c.json(plan, 200);
       c.header('Content-Type', 'application/geo+json');
       return c.body(JSON.stringify(fleetToFeatureCollection(plan)), 200);

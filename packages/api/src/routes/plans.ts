@@ -100,7 +100,7 @@ function sameGeometry(a: unknown, b: unknown): boolean {
  * The company that pays for a direct plan: with `boundaryId`, the plan is for that stored
  * boundary (its field must be the boundary's geometry) and the boundary's company pays first.
  */
-async function companyOfPlannedBoundary(
+export async function companyOfPlannedBoundary(
   deps: Deps,
   caller: Caller,
   boundaryId: string | undefined,
@@ -127,7 +127,7 @@ function serverTiming(startedMs: number, planStartMs: number, planEndMs: number,
   )}`;
 }
 
-const DirectQuerySchema = z.object({
+export const DirectQuerySchema = z.object({
   boundaryId: z
     .string()
     .min(1)

@@ -35,6 +35,8 @@ export const endpoints = {
   boundary: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}`,
   planGeoJson: (boundaryId?: string) =>
     `/api/path-plans/direct/geojson${boundaryId ? `?boundaryId=${encodeURIComponent(boundaryId)}` : ''}`,
+  planFleetGeoJson: (boundaryId?: string) =>
+    `/api/path-plans/fleet/geojson${boundaryId ? `?boundaryId=${encodeURIComponent(boundaryId)}` : ''}`,
   savePlan: (boundaryId: string) => `/api/boundaries/${encodeURIComponent(boundaryId)}/plans`,
   exportPlan: (planId: string, format: string) =>
     `/api/plans/${encodeURIComponent(planId)}/export?format=${encodeURIComponent(format)}`,
@@ -186,6 +188,11 @@ export class ApiClient {
   /** Plans `request`; with the stored boundary it plans, the boundary's company pays for it. */
   planGeoJson(request: unknown, boundaryId?: string): Promise<FeatureCollection> {
     return this.json('POST', endpoints.planGeoJson(boundaryId), request);
+  }
+
+  /** Plans a fleet (`fleet` instead of `machine`, docs/fleet.md); with the stored boundary, its company pays. */
+  planFleetGeoJson(request: unknown, boundaryId?: string): Promise<FeatureCollection> {
+    return this.json('POST', endpoints.planFleetGeoJson(boundaryId), request);
   }
 
   /** Fields of a company that have a boundary, as selector options (value = boundaryId). */

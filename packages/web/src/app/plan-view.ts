@@ -20,6 +20,7 @@ import { CreditLine, PlanHistory, UnsavedPlanStore } from './plan-keeping.js';
 import { MachinePicker, applyProfile } from './machines.js';
 import { FieldInputsPanel } from './field-inputs.js';
 import { planRequestFor } from './first-plan.js';
+import { FleetPanel } from './fleet-view.js';
 import type { MetricChange } from './metrics.js';
 import { METRIC_ROWS, compareMetrics, formatArea } from './metrics.js';
 import type { PlanParameters } from './params.js';
@@ -78,6 +79,7 @@ export class PlanView {
   private readonly machines: MachinePicker;
   private readonly history: PlanHistory;
   private readonly fieldInputs: FieldInputsPanel;
+  private readonly fleet: FleetPanel;
   private readonly unsaved = new UnsavedPlanStore(storageOrUndefined('sessionStorage'));
 
   constructor(private readonly deps: PlanViewDeps) {
@@ -114,6 +116,16 @@ export class PlanView {
       },
       (text, error) => this.setStatus(text, error),
     );
+    this.fleet = new FleetPanel({
+      api: deps.api,
+      map: this.map,
+      boundaryId: deps.boundaryId,
+      request: () => {
+        const params = this.readForm().params;
+        return params && this.boundary ? this.requestFor(params) : undefined;
+      },
+      setStatus: (text, error) => this.setStatus(text, error),
+    });
     // An unsaved plan is not lost without asking.
     window.addEventListener('beforeunload', (e) => {
       // Only while the plan is on the page (a signed-out or expired page has nothing to lose).
@@ -139,6 +151,7 @@ export class PlanView {
           this.playback.element,
           this.headingWords,
           this.legend,
+          this.fleet.element,
         ),
         h(
           'aside',
@@ -152,6 +165,7 @@ export class PlanView {
             this.machines.element,
             this.form,
           ),
+          this.fleet.controls,
           this.fieldInputs.element,
           h(
             'section',
@@ -314,6 +328,7 @@ export class PlanView {
     const classified = classifyPlan(plan);
     this.previousMetrics = this.current?.plan.metrics;
     this.current = { plan, classified, params, request };
+    this.fleet.clear();
     this.map.setData({ ...fieldData(boundary), plan: classified, widthMeters: params.widthMeters }, refit);
     this.playback.setRoute(classified.route, plan.metrics);
     const trackHeading = trackHeadingDegrees(classified.route);

@@ -1,0 +1,93 @@
+/**
+ * The web app's fleet timeline (packages/web/src/app/fleet-timeline.ts) on real fleet plans: corpus fields
+ * planned for 2 machines by core's `planFleet`, written by `fleetToFeatureCollection` as the API sends them.
+ * At many moments each machine's position is checked against an independent reading of the core's timed
+ * route (its segments in the local frame it came from, not the GeoJSON the app reads): on the segment the
+ * machine drives then, at the share of the segment's length given by the share of its time; standing at
+ * the segment's end while it waits.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { planFleet, type FleetPlan } from '@furrow/core';
+import { fleetToFeatureCollection } from '@furrow/format-geojson';
+import type { FeatureCollection, Position } from '../../packages/web/src/app/geo.js';
+import { machineAt, machineTimeline, readFleet } from '../../packages/web/src/app/fleet-timeline.js';
+
+/** Great-circle distance (haversine), meters. */
+function haversineMeters(a: Position, b: Position): number {
+  const r = Math.PI / 180;
+  const h =
+    Math.sin(((b[1] - a[1]) * r) / 2) ** 2 +
+    Math.cos(a[1] * r) * Math.cos(b[1] * r) * Math.sin(((b[0] - a[0]) * r) / 2) ** 2;
+  return 2 * 6_371_008.8 * Math.asin(Math.sqrt(h));
+}
+
+/** The point at `share` of a polyline's haversine length. */
+function alongLine(line: Position[], share: number): Position {
+  const lengths = line.slice(1).map((p, i) => haversineMeters(line[i], p));
+  let left = share * lengths.reduce((s, d) => s + d, 0);
+  for (let i = 0; i < lengths.length; i++) {
+    if (left <= lengths[i] || i === lengths.length - 1) {
+      const u = lengths[i] > 0 ? Math.min(1, left / lengths[i]) : 1;
+      return [line[i][0] + (line[i + 1][0] - line[i][0]) * u, line[i][1] + (line[i + 1][1] - line[i][1]) * u];
+    }
+    left -= lengths[i];
+  }
+  return line[line.length - 1];
+}
+
+const FIELDS = ['at-ref-057', 'be-vlg-038'];
+const plans = new Map<string, FleetPlan>();
+
+beforeAll(() => {
+  for (const id of FIELDS) {
+    const f = JSON.parse(readFileSync(new URL(`../fields/${id}.geojson`, import.meta.url), 'utf8'));
+    const machine = { widthMeters: 6, turnRadiusMeters: 6 };
+    plans.set(
+      id,
+      planFleet({
+        field: f.geometry,
+        headland: { passes: 2 },
+        fleet: [
+          { id: 'm1', ...machine },
+          { id: 'm2', ...machine },
+        ],
+      }),
+    );
+  }
+}, 120_000);
+
+describe.each(FIELDS)('fleet timeline on corpus field %s (2 machines)', (id) => {
+  it('places each machine where its timed route puts it, at 400 moments', () => {
+    const plan = plans.get(id)!;
+    const view = readFleet(fleetToFeatureCollection(plan) as unknown as FeatureCollection);
+    expect(view.machines.map((m) => m.machineId)).toEqual(plan.machines.map((m) => m.machineId));
+    expect(plan.machines.some((m) => m.waits.length > 0)).toBe(true); // both fields have a wait
+    let waiting = 0;
+    plan.machines.forEach((m, i) => {
+      const tl = machineTimeline(view.machines[i]);
+      const segments = m.route.slice().sort((a, b) => a.startSeconds - b.startSeconds);
+      for (let k = 0; k <= 400; k++) {
+        const t = (plan.fleet.makespanSeconds * k) / 400;
+        const at = machineAt(tl, t)!;
+        const driving = segments.find((s) => s.startSeconds < t && t < s.endSeconds);
+        let expected: Position;
+        if (t < m.startSeconds) expected = segments[0].coordinates[0];
+        else if (driving) {
+          const share = (t - driving.startSeconds) / (driving.endSeconds - driving.startSeconds);
+          expected = alongLine(driving.coordinates, share);
+        } else {
+          const done = segments.filter((s) => s.endSeconds <= t);
+          const last = done[done.length - 1];
+          expected = last ? last.coordinates[last.coordinates.length - 1] : segments[0].coordinates[0];
+          if (t < m.finishSeconds && at.state === 'waiting') waiting++;
+        }
+        expect(haversineMeters(at.position, expected), `${m.machineId} at ${t} s`).toBeLessThan(0.02);
+        expect(at.state).toBe(
+          t < m.startSeconds ? 'not-started' : t > m.finishSeconds ? 'finished' : driving ? 'driving' : at.state,
+        );
+      }
+    });
+    expect(waiting).toBeGreaterThan(0);
+  });
+});
