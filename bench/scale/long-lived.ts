@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { planRoute } from '../../packages/core/src/index.js';
+import { seededRandom as random } from '../../packages/core/src/geometry/random.js';
 import type { PathPlanRequest } from '../../packages/core/src/index.js';
 import { corpusFields } from './corpusRuns.js';
 
@@ -43,18 +44,6 @@ function smallFields(): { id: string; field: unknown }[] {
       .map(([id, , ha]) => [id, Number(ha)] as const),
   );
   return corpusFields().filter(({ id }) => (area.get(id) ?? Infinity) <= MAX_HA);
-}
-
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ALGORITHMS = ['optimized', 'snake', 'boustrophedon', undefined] as const;
