@@ -5,6 +5,7 @@
  * makespan against its lower bound, the fleet's warnings, and a time slider that moves one marker per
  * machine to where it is at that moment (fleet-timeline.ts), standing still in its waits.
  */
+import { SLIDER_STEPS, SliderPlay } from './slider-play.js';
 import * as L from 'leaflet';
 import type { ApiClient } from './api.js';
 import { ApiError } from './api.js';
@@ -19,8 +20,6 @@ import { planWarnings } from './warnings.js';
 
 /** The most machines the control offers (the API takes up to 20). */
 export const MAX_WEB_FLEET = 4;
-const STEPS = 1000;
-const PLAY_THROUGH_SECONDS = 60;
 const WORKING = new Set(['Track', 'ExteriorHeadland', 'InteriorHeadland']);
 
 const STATE_WORDS: Record<MachineState, string> = {
@@ -58,8 +57,7 @@ export class FleetPanel {
   private stateCells: HTMLElement[] = [];
   private data?: FleetData;
   private timelines: MachineTimeline[] = [];
-  private frame = 0;
-  private lastTickMs = 0;
+  private readonly player: SliderPlay;
 
   constructor(private readonly deps: FleetViewDeps) {
     const map = deps.map.leaflet;
@@ -100,7 +98,7 @@ export class FleetPanel {
     this.slider = h('input', {
       type: 'range',
       min: 0,
-      max: STEPS,
+      max: SLIDER_STEPS,
       value: 0,
       step: 'any',
       id: 'fleet-slider',
@@ -113,7 +111,8 @@ export class FleetPanel {
       { type: 'button', class: 'button secondary play', 'data-testid': 'fleet-play' },
       'Play',
     );
-    this.playButton.addEventListener('click', () => (this.frame ? this.stop() : this.play()));
+    this.player = new SliderPlay(this.slider, this.playButton, () => this.update());
+    this.playButton.addEventListener('click', () => (this.player.playing ? this.stop() : this.play()));
     this.slider.addEventListener('input', () => {
       this.stop();
       this.update();
@@ -225,7 +224,7 @@ export class FleetPanel {
   }
 
   private seconds(): number {
-    return ((this.data?.figures.makespanSeconds ?? 0) * Number(this.slider.value)) / STEPS;
+    return ((this.data?.figures.makespanSeconds ?? 0) * Number(this.slider.value)) / SLIDER_STEPS;
   }
 
   /** Moves every marker to where its machine is at the slider's time. */
@@ -337,26 +336,11 @@ export class FleetPanel {
   }
 
   play(): void {
-    if (!this.data || this.frame) return;
-    if (Number(this.slider.value) >= STEPS) this.slider.value = '0';
-    this.playButton.textContent = 'Pause';
-    this.lastTickMs = performance.now();
-    const tick = (nowMs: number): void => {
-      const advance = ((nowMs - this.lastTickMs) / 1000 / PLAY_THROUGH_SECONDS) * STEPS;
-      this.lastTickMs = nowMs;
-      const next = Math.min(STEPS, Number(this.slider.value) + Math.max(advance, 0));
-      this.slider.value = String(next);
-      this.update();
-      if (next >= STEPS) this.stop();
-      else this.frame = requestAnimationFrame(tick);
-    };
-    this.frame = requestAnimationFrame(tick);
+    if (this.data) this.player.play();
   }
 
   stop(): void {
-    if (this.frame) cancelAnimationFrame(this.frame);
-    this.frame = 0;
-    this.playButton.textContent = 'Play';
+    this.player.stop();
   }
 }
 

@@ -3,15 +3,12 @@
  * and the plan's total) and what the machine is driving. Play runs the whole route in about a
  * minute; the slider and its arrow keys step by hand.
  */
+import { SLIDER_STEPS, SliderPlay } from './slider-play.js';
 import { h } from './dom.js';
 import type { Feature } from './geo.js';
 import type { MapView } from './map.js';
 import type { Timeline } from './route.js';
 import { buildTimeline, clockText, positionAt } from './route.js';
-
-const STEPS = 1000;
-/** Real seconds a full play-through takes. */
-const PLAY_THROUGH_SECONDS = 60;
 
 const PIECE_WORDS: Record<string, string> = {
   Track: 'Working a track',
@@ -29,14 +26,13 @@ export class Playback {
   private readonly playButton: HTMLButtonElement;
   private timeline?: Timeline;
   private route: readonly Feature[] = [];
-  private frame = 0;
-  private lastTickMs = 0;
+  private readonly player: SliderPlay;
 
   constructor(private readonly map: MapView) {
     this.slider = h('input', {
       type: 'range',
       min: 0,
-      max: STEPS,
+      max: SLIDER_STEPS,
       value: 0,
       step: 'any',
       id: 'playback-slider',
@@ -51,7 +47,8 @@ export class Playback {
       { type: 'button', class: 'button secondary play', 'data-testid': 'playback-play', disabled: true },
       'Play',
     );
-    this.playButton.addEventListener('click', () => (this.frame ? this.stop() : this.play()));
+    this.player = new SliderPlay(this.slider, this.playButton, () => this.update());
+    this.playButton.addEventListener('click', () => (this.player.playing ? this.stop() : this.play()));
     this.slider.addEventListener('input', () => {
       this.stop();
       this.update();
@@ -81,7 +78,7 @@ export class Playback {
   }
 
   private seconds(): number {
-    return ((this.timeline?.totalSeconds ?? 0) * Number(this.slider.value)) / STEPS;
+    return ((this.timeline?.totalSeconds ?? 0) * Number(this.slider.value)) / SLIDER_STEPS;
   }
 
   private update(): void {
@@ -96,25 +93,10 @@ export class Playback {
   }
 
   play(): void {
-    if (!this.timeline || this.frame) return;
-    if (Number(this.slider.value) >= STEPS) this.slider.value = '0';
-    this.playButton.textContent = 'Pause';
-    this.lastTickMs = performance.now();
-    const tick = (nowMs: number): void => {
-      const advance = ((nowMs - this.lastTickMs) / 1000 / PLAY_THROUGH_SECONDS) * STEPS;
-      this.lastTickMs = nowMs;
-      const next = Math.min(STEPS, Number(this.slider.value) + Math.max(advance, 0));
-      this.slider.value = String(next);
-      this.update();
-      if (next >= STEPS) this.stop();
-      else this.frame = requestAnimationFrame(tick);
-    };
-    this.frame = requestAnimationFrame(tick);
+    if (this.timeline) this.player.play();
   }
 
   stop(): void {
-    if (this.frame) cancelAnimationFrame(this.frame);
-    this.frame = 0;
-    this.playButton.textContent = 'Play';
+    this.player.stop();
   }
 }
