@@ -1,9 +1,9 @@
 /** What every route can reach: the store, the planner, limits, configuration and the caller. */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
-import type { PlanAhead } from './plan-ahead.js';
 import type { PlanGate } from './plan-gate.js';
-import type { Planner } from './planner.js';
+import type { ApiPlan, Planner } from './planner.js';
+import type { PathPlanRequestBody } from './schemas.js';
 import type { RateLimiter } from './ratelimit.js';
 import type { Store } from './store/store.js';
 
@@ -64,6 +64,14 @@ export interface Caller {
   keyId?: string;
   partnerAdmin: boolean;
   via: 'api-key' | 'session';
+}
+
+/** Plans started ahead of the app's first request (plan-ahead.ts `createPlanAhead`). */
+export interface PlanAhead {
+  /** After a launch code is exchanged: plans the field `returnUrl` opens, if the app will plan it. */
+  afterLaunch(userId: string, returnUrl: string | null): void;
+  /** The plan started ahead for this user and request (once), else undefined. */
+  take(userId: string, request: PathPlanRequestBody): Promise<ApiPlan> | undefined;
 }
 
 export interface Deps {

@@ -9,23 +9,18 @@
  * for a plan nobody asks for; a plan ahead that failed is planned again on request. Only with a
  * planning slot free: a busy server plans nothing ahead.
  */
-import type { Deps } from './context.js';
+import type { Deps, PlanAhead } from './context.js';
 import { assertValidRequestGeometry } from './geometry.js';
 import { PlanAbortedError, apiPlanShape, planTimeLimitSeconds, shapePlan, type ApiPlan } from './planner.js';
 import { PathPlanRequestSchema, type PathPlanRequestBody } from './schemas.js';
+
+export type { PlanAhead } from './context.js';
 
 /**
  * The path-plan request the web app sends first for a field it opens, from the field as
  * `GET /api/boundaries/{boundaryId}` answers it; undefined when the app would not plan it.
  */
 export type FirstPlanRequest = (boundary: unknown) => Record<string, unknown> | undefined;
-
-export interface PlanAhead {
-  /** After a launch code is exchanged: plans the field `returnUrl` opens, if the app will plan it. */
-  afterLaunch(userId: string, returnUrl: string | null): void;
-  /** The plan started ahead for this user and request (once), else undefined. */
-  take(userId: string, request: PathPlanRequestBody): Promise<ApiPlan> | undefined;
-}
 
 const KEEP_MS = 60_000;
 const MAX_KEPT = 16;
