@@ -221,7 +221,7 @@ export function workerExecArgv(execArgv: readonly string[]): string[] | undefine
 }
 
 /**
- * A small plan (a 240 × 160 m field with a bent side, 6 m wide, 2 headland passes): run once per
+ * A plan (a 480 × 320 m field with a bent side, 6 m wide, 2 headland passes, twice): run once per
  * planning thread at start-up (`poolPlanner({ warmUp: true })`), so the first plan a user asks for
  * does not also pay for loading and compiling the planner in a cold thread (~3 times a warm plan).
  */
@@ -231,10 +231,10 @@ export const WARM_UP_REQUEST = {
     coordinates: [
       [
         [10, 50],
-        [10.00335, 50],
-        [10.0035, 50.0008],
-        [10.00335, 50.00144],
-        [10, 50.00144],
+        [10.0067, 50],
+        [10.007, 50.0016],
+        [10.0067, 50.00288],
+        [10, 50.00288],
         [10, 50],
       ],
     ],
@@ -243,6 +243,9 @@ export const WARM_UP_REQUEST = {
   headland: { passes: 2 },
   routeOptions: { algorithm: 'optimized' },
 } as const;
+
+/** Warm-up plans per thread: V8 optimises what has run hot a few times (a thread's second real plan was still slow). */
+const WARM_UP_ROUNDS = 2;
 
 export function poolPlanner(opts: { threads?: number; filename?: string; warmUp?: boolean } = {}): Planner {
   const threads = Math.max(1, opts.threads ?? availableParallelism());
@@ -258,7 +261,8 @@ export function poolPlanner(opts: { threads?: number; filename?: string; warmUp?
     execArgv: workerExecArgv(process.execArgv),
   });
   // One small plan per thread, not awaited: a plan asked for meanwhile waits at most that long.
-  if (opts.warmUp) for (let i = 0; i < threads; i++) pool.run({ request: WARM_UP_REQUEST }).catch(() => undefined);
+  if (opts.warmUp)
+    for (let i = 0; i < WARM_UP_ROUNDS * threads; i++) pool.run({ request: WARM_UP_REQUEST }).catch(() => undefined);
   return {
     threads,
     async plan(request, signal) {
