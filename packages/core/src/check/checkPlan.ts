@@ -18,6 +18,7 @@
  * - `sparse-geometry`: turn or connector points more than 0.5 m apart (+ 1 cm);
  * - `metrics`: reported distances or coverage not matching the geometry.
  */
+import { circleCurvature } from '../geometry/curvature.js';
 import type { FieldGeometry, PathPlanRequest, Plan, RouteSegment } from '../types.js';
 import { DEFAULTS, normalizeRequest } from '../request/normalizeRequest.js';
 import { prepareField } from '../geometry/prepareField.js';
@@ -321,15 +322,8 @@ function maxCurvature(xy: Float64Array, spacingMeters: number): { curvature: num
   }
   let worst = { curvature: 0, x: xy[0], y: xy[1] };
   for (let i = 1; i + 1 < px.length; i++) {
-    const ax = px[i - 1],
-      ay = py[i - 1],
-      bx = px[i],
-      by = py[i],
-      cx = px[i + 1],
-      cy = py[i + 1];
-    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(cx - ax, cy - ay);
-    const k = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : 0;
-    if (k > worst.curvature) worst = { curvature: k, x: bx, y: by };
+    const k = circleCurvature(px[i - 1], py[i - 1], px[i], py[i], px[i + 1], py[i + 1]);
+    if (k > worst.curvature) worst = { curvature: k, x: px[i], y: py[i] };
   }
   return worst;
 }

@@ -1,6 +1,15 @@
 /** Curvature measured from dense geometry, the way the independent checker measures it. */
 import { hypot } from './vec.js';
 
+/**
+ * Curvature (1/m) of the circle through three points: 4 × the triangle's area over the product of its sides; -1
+ * where two of them coincide (no circle).
+ */
+export function circleCurvature(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
+  const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(cx - ax, cy - ay);
+  return prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : -1;
+}
+
 /** Minimum spacing of the point triples, meters (as the independent GEOS checker of plans measures). */
 export const CURVATURE_SPACING_METERS = 0.4;
 
@@ -18,23 +27,11 @@ export function worstCurvatureRatio(xy: ArrayLike<number>, radiusMeters: number)
   const s2 = CURVATURE_SPACING_METERS * CURVATURE_SPACING_METERS;
   const consider = (c: number): void => {
     if (a >= 0) {
-      const ax = xy[2 * a],
-        ay = xy[2 * a + 1],
-        bx = xy[2 * b],
-        by = xy[2 * b + 1],
-        cx = xy[2 * c],
-        cy = xy[2 * c + 1];
-      const ab = hypot(bx - ax, by - ay),
-        bc = hypot(cx - bx, cy - by),
-        ca = hypot(ax - cx, ay - cy);
-      const prod = ab * bc * ca;
-      if (prod > 0) {
-        const area2 = Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
-        const r = ((2 * area2) / prod) * radiusMeters;
-        if (r > worst) {
-          worst = r;
-          at = b;
-        }
+      const k = circleCurvature(xy[2 * a], xy[2 * a + 1], xy[2 * b], xy[2 * b + 1], xy[2 * c], xy[2 * c + 1]);
+      const r = k * radiusMeters;
+      if (k >= 0 && r > worst) {
+        worst = r;
+        at = b;
       }
     }
     a = b;
@@ -61,14 +58,8 @@ export function pointCurvatures(xy: Float64Array, degenerate = 0): Float64Array 
   const n = xy.length / 2;
   const k = new Float64Array(n);
   for (let i = 1; i + 1 < n; i++) {
-    const ax = xy[2 * i - 2],
-      ay = xy[2 * i - 1],
-      bx = xy[2 * i],
-      by = xy[2 * i + 1],
-      cx = xy[2 * i + 2],
-      cy = xy[2 * i + 3];
-    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(cx - ax, cy - ay);
-    k[i] = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : degenerate;
+    const c = circleCurvature(xy[2 * i - 2], xy[2 * i - 1], xy[2 * i], xy[2 * i + 1], xy[2 * i + 2], xy[2 * i + 3]);
+    k[i] = c >= 0 ? c : degenerate;
   }
   return k;
 }

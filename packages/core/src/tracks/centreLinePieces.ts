@@ -3,6 +3,7 @@
  * to the field, its ends pulled off the edge and without stubs, cut where it still bends tighter
  * than R; and the active bands of a pass that comes back over its own work, set stretch by stretch.
  */
+import { circleCurvature } from '../geometry/curvature.js';
 import type { PathsD } from '../geometry/clipper.js';
 import { differencePolygons } from '../geometry/clipper.js';
 import { activeSwath } from '../geometry/activeSwath.js';
@@ -111,14 +112,7 @@ function cutTight(xy: Float64Array, maxCurvature: number): Float64Array[] {
     const a = near(i, -1),
       c = near(i, 1);
     if (a < 0 || c >= n) continue;
-    const ax = xy[2 * a],
-      ay = xy[2 * a + 1],
-      bx = xy[2 * i],
-      by = xy[2 * i + 1],
-      cx = xy[2 * c],
-      cy = xy[2 * c + 1];
-    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(cx - ax, cy - ay);
-    const k = prod > 0 ? (2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod : 0;
+    const k = circleCurvature(xy[2 * a], xy[2 * a + 1], xy[2 * i], xy[2 * i + 1], xy[2 * c], xy[2 * c + 1]);
     if (k <= maxCurvature) continue;
     if (i - 1 > from) out.push(xy.slice(2 * from, 2 * i));
     from = i + 1;

@@ -10,6 +10,7 @@
  * distance; ends on opposite sides drive round: along + across + πR. All ≥ the straight
  * distance, so the optimizer's large-instance bound holds.
  */
+import { circleCurvature } from '../../geometry/curvature.js';
 import { workBudget } from '../../clock.js';
 import { PlanError } from '../../errors.js';
 import type { ResolvedRouteOptions } from '../../request/normalizeRequest.js';
@@ -282,15 +283,9 @@ export function tightestBendRatio(xy: ArrayLike<number>, radiusMeters: number): 
     const a = kept[k - 2],
       b = kept[k - 1],
       c = kept[k];
-    const ax = xy[2 * a],
-      ay = xy[2 * a + 1],
-      bx = xy[2 * b],
-      by = xy[2 * b + 1],
-      cx = xy[2 * c],
-      cy = xy[2 * c + 1];
-    const prod = hypot(bx - ax, by - ay) * hypot(cx - bx, cy - by) * hypot(ax - cx, ay - cy);
-    if (prod === 0) continue;
-    const r = ((2 * Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))) / prod) * radiusMeters;
+    const curvature = circleCurvature(xy[2 * a], xy[2 * a + 1], xy[2 * b], xy[2 * b + 1], xy[2 * c], xy[2 * c + 1]);
+    if (curvature < 0) continue;
+    const r = curvature * radiusMeters;
     if (r > worst) worst = r;
   }
   return worst;
