@@ -16,7 +16,7 @@ import type { MapView } from './map.js';
 import type { FleetView as FleetData, MachineState, MachineTimeline } from './fleet-timeline.js';
 import { fleetColor, fleetRequest, gapText, machineAt, machineTimeline, readFleet } from './fleet-timeline.js';
 import { clockText, linesOf } from './route.js';
-import { planWarnings } from './warnings.js';
+import { planWarnings, warningListItem } from './warnings.js';
 
 /** The most machines the control offers (the API takes up to 20). */
 export const MAX_WEB_FLEET = 4;
@@ -95,28 +95,14 @@ export class FleetPanel {
       this.figures,
       this.warnings,
     );
-    this.slider = h('input', {
-      type: 'range',
-      min: 0,
-      max: SLIDER_STEPS,
-      value: 0,
-      step: 'any',
-      id: 'fleet-slider',
-      'aria-label': 'Time in the field',
-      'data-testid': 'fleet-slider',
-    });
-    this.clock = h('output', { class: 'playback-clock', for: 'fleet-slider', 'data-testid': 'fleet-clock' });
-    this.playButton = h(
-      'button',
-      { type: 'button', class: 'button secondary play', 'data-testid': 'fleet-play' },
-      'Play',
+    this.player = new SliderPlay(
+      { id: 'fleet', label: 'Time in the field' },
+      () => this.update(),
+      () => this.data !== undefined,
     );
-    this.player = new SliderPlay(this.slider, this.playButton, () => this.update());
-    this.playButton.addEventListener('click', () => (this.player.playing ? this.stop() : this.play()));
-    this.slider.addEventListener('input', () => {
-      this.stop();
-      this.update();
-    });
+    this.slider = this.player.slider;
+    this.clock = this.player.clock;
+    this.playButton = this.player.button;
     this.element = h(
       'div',
       { class: 'fleet-view', 'data-testid': 'fleet-view', hidden: true },
@@ -276,21 +262,7 @@ export class FleetPanel {
   /** The fleet's warnings, as the plan's are shown: title, plain text, the code as a tag. */
   private renderWarnings(fc: FeatureCollection): void {
     const list = planWarnings(fc);
-    for (const w of list) {
-      const body = [
-        h('strong', { class: 'warning-title' }, w.title),
-        ' ',
-        h('span', { class: 'warning-text' }, w.text),
-        ' ',
-        h('code', { class: 'tag', 'data-testid': 'warning-code' }, w.code),
-      ];
-      const geometry = w.geometry;
-      const item = geometry
-        ? h('button', { type: 'button', class: 'warning-link', title: 'Show on the map' }, ...body)
-        : h('div', { class: 'warning-body' }, ...body);
-      if (geometry) item.addEventListener('click', () => this.deps.map.zoomTo(geometry));
-      this.warnings.append(h('li', { 'data-code': w.code }, item));
-    }
+    for (const w of list) this.warnings.append(warningListItem(w, (g) => this.deps.map.zoomTo(g)));
     this.warnings.hidden = list.length === 0;
   }
 
@@ -336,7 +308,7 @@ export class FleetPanel {
   }
 
   play(): void {
-    if (this.data) this.player.play();
+    this.player.play();
   }
 
   stop(): void {

@@ -7,7 +7,7 @@ import type { ApiClient, StoredBoundary } from './api.js';
 import { ApiError, EXPORT_FORMATS, fileNameFrom } from './api.js';
 import { describeError } from './describe-error.js';
 import { clear, h, s } from './dom.js';
-import type { FeatureCollection } from './geo.js';
+import type { FeatureCollection, Geometry } from './geo.js';
 import type { ClassifiedPlan, LayerId } from './layers.js';
 import { LAYERS, classifyPlan, gateMarks, layerCounts } from './layers.js';
 import { holesOf } from './geo.js';
@@ -15,7 +15,7 @@ import type { MapData } from './map.js';
 import { MapView, basemapFromPage } from './map.js';
 import { Playback } from './playback.js';
 import { headingInWords, trackHeadingDegrees } from './route.js';
-import { planWarnings } from './warnings.js';
+import { planWarnings, warningListItem } from './warnings.js';
 import { CreditLine, PlanHistory, UnsavedPlanStore } from './plan-keeping.js';
 import { MachinePicker, applyProfile } from './machines.js';
 import { FieldInputsPanel } from './field-inputs.js';
@@ -641,25 +641,11 @@ export class PlanView {
   private renderWarnings(plan: FeatureCollection): void {
     clear(this.warnings);
     const list = planWarnings(plan);
-    for (const w of list) {
-      const body = [
-        h('strong', { class: 'warning-title' }, w.title),
-        ' ',
-        h('span', { class: 'warning-text' }, w.text),
-        ' ',
-        h('code', { class: 'tag', 'data-testid': 'warning-code' }, w.code),
-      ];
-      const geometry = w.geometry;
-      const item = geometry
-        ? h('button', { type: 'button', class: 'warning-link', title: 'Show on the map' }, ...body)
-        : h('div', { class: 'warning-body' }, ...body);
-      if (geometry)
-        item.addEventListener('click', () => {
-          this.map.zoomTo(geometry);
-          this.map.element.focus();
-        });
-      this.warnings.append(h('li', { 'data-code': w.code }, item));
-    }
+    const show = (geometry: Geometry): void => {
+      this.map.zoomTo(geometry);
+      this.map.element.focus();
+    };
+    for (const w of list) this.warnings.append(warningListItem(w, show));
     this.warnings.hidden = list.length === 0;
   }
 

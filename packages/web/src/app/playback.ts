@@ -29,30 +29,15 @@ export class Playback {
   private readonly player: SliderPlay;
 
   constructor(private readonly map: MapView) {
-    this.slider = h('input', {
-      type: 'range',
-      min: 0,
-      max: SLIDER_STEPS,
-      value: 0,
-      step: 'any',
-      id: 'playback-slider',
-      'aria-label': 'Position along the route',
-      'data-testid': 'playback-slider',
-      disabled: true,
-    });
-    this.clock = h('output', { class: 'playback-clock', for: 'playback-slider', 'data-testid': 'playback-clock' });
-    this.doing = h('span', { class: 'playback-doing', 'data-testid': 'playback-doing' });
-    this.playButton = h(
-      'button',
-      { type: 'button', class: 'button secondary play', 'data-testid': 'playback-play', disabled: true },
-      'Play',
+    this.player = new SliderPlay(
+      { id: 'playback', label: 'Position along the route', disabled: true },
+      () => this.update(),
+      () => this.timeline !== undefined,
     );
-    this.player = new SliderPlay(this.slider, this.playButton, () => this.update());
-    this.playButton.addEventListener('click', () => (this.player.playing ? this.stop() : this.play()));
-    this.slider.addEventListener('input', () => {
-      this.stop();
-      this.update();
-    });
+    this.slider = this.player.slider;
+    this.clock = this.player.clock;
+    this.playButton = this.player.button;
+    this.doing = h('span', { class: 'playback-doing', 'data-testid': 'playback-doing' });
     this.element = h(
       'div',
       { class: 'playback', 'data-testid': 'playback', role: 'group', 'aria-label': 'Playback' },
@@ -93,7 +78,7 @@ export class Playback {
   }
 
   play(): void {
-    if (this.timeline) this.player.play();
+    this.player.play();
   }
 
   stop(): void {

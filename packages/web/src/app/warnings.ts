@@ -3,6 +3,7 @@
  * without code formatting or raw coordinates (the list links to the place on the map instead),
  * and the code kept as a small tag. Pure functions: unit-tested in Node.
  */
+import { h } from './dom.js';
 import type { FeatureCollection, Geometry } from './geo.js';
 
 export interface PlainWarning {
@@ -80,4 +81,24 @@ export function planWarnings(plan: FeatureCollection): PlainWarning[] {
     }
   }
   return out;
+}
+
+/**
+ * A warning as the app lists it: title, plain text and the code as a tag; one with a place is a button that calls
+ * `show` with it (the plan view and the fleet view zoom there).
+ */
+export function warningListItem(w: PlainWarning, show: (geometry: Geometry) => void): HTMLLIElement {
+  const body = [
+    h('strong', { class: 'warning-title' }, w.title),
+    ' ',
+    h('span', { class: 'warning-text' }, w.text),
+    ' ',
+    h('code', { class: 'tag', 'data-testid': 'warning-code' }, w.code),
+  ];
+  const geometry = w.geometry;
+  const item = geometry
+    ? h('button', { type: 'button', class: 'warning-link', title: 'Show on the map' }, ...body)
+    : h('div', { class: 'warning-body' }, ...body);
+  if (geometry) item.addEventListener('click', () => show(geometry));
+  return h('li', { 'data-code': w.code }, item);
 }
