@@ -151,6 +151,7 @@ function routeVariant(
     ...(cap ? { outOfTime: cap.over, hurry: cap.hurry } : {}),
     secondFollows: secondFollows(planned),
     orderingSpentMilliseconds: variant.orderingSpentMilliseconds,
+    ...(variant.passesBetween ? { passesBetween: true } : {}),
   });
 }
 

@@ -28,6 +28,7 @@ import { memoFor } from './fieldMemo.js';
 import { isRouted, planVariant, type Call, type PlannedVariant } from './planVariant.js';
 import type { RoutedVariant } from './routedVariant.js';
 import { bestOf } from './choose.js';
+import { MAX_PASSES_BETWEEN_SPLITS } from '../route/passesBetween.js';
 import type { Variant } from './variant.js';
 
 export interface Chosen {
@@ -74,6 +75,7 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
   }
   const withStrips = all.filter((p) => p.stripPasses > 0);
   if (withStrips.length > 0) all.push(...withCentreLines(call, cache, bestOf(withStrips), plan));
+  all.push(...withPassesBetween(call, cache, bestOf(all), plan));
   all.push(...withLeftOver(call, cache, bestOf(all), plan));
   const kept = bestOf(all);
   const sibling = all.find((p) => p !== kept && samePlanning(p.variant, kept.variant));
@@ -159,6 +161,29 @@ function withCentreLines(call: Call, cache: PlanCache, best: RoutedVariant, plan
   if (call.cap?.over()) return [];
   const work = cache.byPasses.get(best.variant.headlandPasses)!;
   const v: Variant = { ...best.variant, centreLines: true, why: 'centre-lines', orderingSpentMilliseconds: 0 };
+  return [plan(v, work) as RoutedVariant];
+}
+
+/**
+ * The best planning again with its headland passes driven between two of its tracks, where its route
+ * left out a pass or a track (a dead end it could not leave or enter) and the ground it left is
+ * `LEFT_OVER_SHARE` of the field or more; the route tries one split per join of its order, so only
+ * a route of at most MAX_PASSES_BETWEEN_SPLITS + 1 tracks.
+ */
+function withPassesBetween(call: Call, cache: PlanCache, best: RoutedVariant, plan: PlanOne): RoutedVariant[] {
+  const leftOut = best.routeWarnings.some(
+    (w) => w.code === 'track-skipped' || (w.code === 'headland-pass-skipped' && w.headlandIndex !== undefined),
+  );
+  if (!leftOut || best.variant.passesBetween || call.cap?.over()) return [];
+  if (!(best.trackCount >= 2 && best.trackCount <= MAX_PASSES_BETWEEN_SPLITS + 1)) return [];
+  if (call.settings.routeOptions.headlandsFirst) return [];
+  const work = cache.byPasses.get(best.variant.headlandPasses)!;
+  if (work.headlandRoute && work.headlandRoute.pieces.length === 0) return [];
+  const fieldArea = work.prepared?.fieldAreaSquareMeters;
+  if (fieldArea === undefined) return [];
+  const left = best.leftOver(patchThreshold(fieldArea)).reduce((a, p) => a + p.areaSquareMeters, 0);
+  if (left < LEFT_OVER_SHARE * fieldArea) return [];
+  const v: Variant = { ...best.variant, passesBetween: true, why: 'passes-between', orderingSpentMilliseconds: 0 };
   return [plan(v, work) as RoutedVariant];
 }
 

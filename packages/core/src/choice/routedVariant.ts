@@ -34,6 +34,8 @@ export interface RoutedVariant {
   stripsFaulted: boolean;
   /** Strip passes planned. */
   stripPasses: number;
+  /** Tracks planned, strip passes among them. */
+  trackCount: number;
   nonWorkingDistanceMeters: number;
   /** The route's warnings as joined (the plan's, less those its metrics and extras add). */
   routeWarnings: readonly LocalWarning[];
@@ -97,6 +99,7 @@ export function routedVariant(x: RoutedParts): RoutedVariant {
     ownCellHeadings: x.ownCellHeadings,
     stripsFaulted: x.stripsFaulted,
     stripPasses: x.stripPasses,
+    trackCount: x.planned.trackSet.tracks.length,
     nonWorkingDistanceMeters: x.nonWorkingDistanceMeters,
     routeWarnings: x.routeWarnings,
     ...(x.orderingMilliseconds !== undefined ? { orderingMilliseconds: x.orderingMilliseconds } : {}),

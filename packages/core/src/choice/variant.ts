@@ -23,7 +23,9 @@ export type VariantReason =
   /** Strips driven along their centre line (tracks/centreLine.ts), where the planning has strip passes. */
   | 'centre-lines'
   /** The best planning again, with passes over the ground its route left (tracks/planTracks.ts `leftOver`). */
-  | 'left-over';
+  | 'left-over'
+  /** The best planning again, its headland passes driven between two of its tracks (route/passesBetween.ts). */
+  | 'passes-between';
 
 export interface Variant {
   /** Exterior headland passes planned. */
@@ -35,6 +37,8 @@ export interface Variant {
   centreLines: boolean;
   /** The ground another planning of the same passes left: its strips kept, the rest given passes. */
   leftOver?: LeftOverGround;
+  /** Whether the headland passes may be driven between two of the tracks (route/passesBetween.ts). */
+  passesBetween?: boolean;
   /** Headland passes (indices) the route leaves out from the start: those another planning's route left out. */
   withoutPasses?: readonly number[];
   why: VariantReason;

@@ -42,6 +42,7 @@ import { MIN_TRACK_AFTER_TRIM_METERS } from './connectContext.js';
 import type { TrackVisit } from './connectContext.js';
 import type { RouteBudget } from './budget.js';
 import { connections, UNJOINED, unfitted } from './routeConnections.js';
+import { passesBetween } from './passesBetween.js';
 import type { Parts } from './routeConnections.js';
 
 export type { RouteBudget } from './budget.js';
@@ -88,6 +89,11 @@ export interface RouteStageInput {
   orderingSpentMilliseconds: number;
   /** The field's access points (gates), local: the route starts at the first (ends at it when it is the only one). */
   gates?: { x: number; y: number }[];
+  /**
+   * The headland passes driven between two of the tracks (route/passesBetween.ts) rather than after them, where that
+   * joins what the route after them cannot (a variant, choice/).
+   */
+  passesBetween?: boolean;
 }
 
 /** What the wall-clock cap cuts in the last resort for joins nothing fits (the `time-limit` warning). */
@@ -309,8 +315,14 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
       conns.shortening,
     );
   const fixed = assembled ? undefined : withoutUnreachableStrips(routeVisits, inp.tracks, connectFixed);
-  const final = assembled ?? fixed!.parts;
-  warnLeftOut(final, inp, kept.skipped, dropped.skipped, fixed?.left ?? []);
+  const between =
+    inp.passesBetween && !headlandsFirst && headlandPieces.length > 0
+      ? passesBetween(inp.tracks, inp.cellOf, refined.visits, headlandPieces, (p) =>
+          conns.connectPieces(p, true, true, undefined, conns.shortening),
+        )
+      : undefined;
+  const final = between ?? assembled ?? fixed!.parts;
+  if (!between) warnLeftOut(final, inp, kept.skipped, dropped.skipped, fixed?.left ?? []);
   if (!inp.now) routeField.spentWorkMilliseconds += workClock() - workAtStart;
   return {
     segments: inp.headlandRoute.restore(final.segs),
