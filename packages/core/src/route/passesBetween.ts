@@ -13,42 +13,53 @@ import type { Track } from '../tracks/generateTracks.js';
 import { trackPieces } from './connectTracks.js';
 import type { TrackVisit } from './connectContext.js';
 import { unfitted, type Parts } from './routeConnections.js';
+import type { ObjectiveRates } from './optimize/objective.js';
+import { UNWORKED_RETURN_FACTOR } from '../objective.js';
 
-/** Splits tried at most: the route's order is connected once per split. */
+/** Splits tried at most: the route's order is connected once per split, both ways round. */
 export const MAX_PASSES_BETWEEN_SPLITS = 12;
 
-/** The route with the passes between two of its tracks, the best split; undefined where none joins all its pieces. */
+/**
+ * The route with the passes between two of its tracks, the best split (the least time at the
+ * objective's rates: non-working metres driven, working metres lost to shortened tracks and passes
+ * left out as ground to come back to); undefined where none joins all its pieces.
+ */
 export function passesBetween(
   tracks: Track[],
   cellOf: Int32Array,
   visits: readonly TrackVisit[],
   headlandPieces: readonly Piece[],
+  rates: ObjectiveRates,
   connect: (pieces: Piece[]) => Parts,
 ): Parts | undefined {
   const n = visits.length;
   if (n < 2 || n - 1 > MAX_PASSES_BETWEEN_SPLITS) return undefined;
-  let best: { parts: Parts; score: [number, number] } | undefined;
-  for (let k = 1; k < n; k++) {
-    const pieces: Piece[] = [
-      ...trackPieces(tracks, visits.slice(0, k), cellOf),
-      ...headlandPieces,
-      ...trackPieces(tracks, visits.slice(k), cellOf),
-    ];
-    const parts = connect(pieces);
-    if (unfitted(parts)) continue;
-    const score: [number, number] = [passesLeftOut(parts), nonWorkingMeters(parts)];
-    if (!best || score[0] < best.score[0] || (score[0] === best.score[0] && score[1] < best.score[1]))
-      best = { parts, score };
-  }
+  const backwards = [...visits].reverse().map((v) => ({ ...v, forward: !v.forward }));
+  let best: { parts: Parts; seconds: number } | undefined;
+  for (const order of [visits, backwards])
+    for (let k = 1; k < n; k++) {
+      const pieces: Piece[] = [
+        ...trackPieces(tracks, order.slice(0, k), cellOf),
+        ...headlandPieces,
+        ...trackPieces(tracks, order.slice(k), cellOf),
+      ];
+      const parts = connect(pieces);
+      if (unfitted(parts)) continue;
+      const seconds = secondsOf(parts, rates);
+      if (!best || seconds < best.seconds) best = { parts, seconds };
+    }
   return best?.parts;
 }
 
-function passesLeftOut(parts: Parts): number {
-  return parts.warnings.filter((w) => w.code === 'headland-pass-skipped').length;
-}
-
-function nonWorkingMeters(parts: Parts): number {
-  let m = 0;
-  for (const s of parts.segs) if (s.type === 'Turn' || s.type === 'Connector') m += polylineLength(s.xy);
-  return m;
+/** Non-working metres at the turning rate less the working metres as ground worked (objective.ts). */
+function secondsOf(parts: Parts, rates: ObjectiveRates): number {
+  let s = 0;
+  for (const g of parts.segs) {
+    const m = polylineLength(g.xy);
+    s +=
+      g.type === 'Turn' || g.type === 'Connector'
+        ? m * rates.turningPerMeter
+        : -m * rates.workingPerMeter * UNWORKED_RETURN_FACTOR;
+  }
+  return s;
 }

@@ -317,7 +317,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   const fixed = assembled ? undefined : withoutUnreachableStrips(routeVisits, inp.tracks, connectFixed);
   const between =
     inp.passesBetween && !headlandsFirst && headlandPieces.length > 0
-      ? passesBetween(inp.tracks, inp.cellOf, refined.visits, headlandPieces, (p) =>
+      ? passesBetween(inp.tracks, inp.cellOf, refined.visits, headlandPieces, rates, (p) =>
           conns.connectPieces(p, true, true, undefined, conns.shortening),
         )
       : undefined;
