@@ -75,7 +75,7 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
   }
   const withStrips = all.filter((p) => p.stripPasses > 0);
   if (withStrips.length > 0) all.push(...withCentreLines(call, cache, bestOf(withStrips), plan));
-  all.push(...withPassesBetween(call, cache, bestOf(all), plan));
+  all.push(...withPassesBetween(call, cache, all, plan));
   all.push(...withLeftOver(call, cache, bestOf(all), plan));
   const kept = bestOf(all);
   const sibling = all.find((p) => p !== kept && samePlanning(p.variant, kept.variant));
@@ -165,26 +165,32 @@ function withCentreLines(call: Call, cache: PlanCache, best: RoutedVariant, plan
 }
 
 /**
- * The best planning again with its headland passes driven between two of its tracks, where its route
- * left out a pass or a track (a dead end it could not leave or enter) and the ground it left is
- * `LEFT_OVER_SHARE` of the field or more; the route tries one split per join of its order, so only
- * a route of at most MAX_PASSES_BETWEEN_SPLITS + 1 tracks.
+ * Where the best planning leaves `LEFT_OVER_SHARE` of the field or more: the best of those whose
+ * route left out a headland pass or a track (a dead end it could not leave or enter) again, its
+ * headland passes driven between two of its tracks. The route tries two splits per join of its
+ * order, so only a route of at most MAX_PASSES_BETWEEN_SPLITS + 1 tracks.
  */
-function withPassesBetween(call: Call, cache: PlanCache, best: RoutedVariant, plan: PlanOne): RoutedVariant[] {
-  const leftOut = best.routeWarnings.some(
-    (w) => w.code === 'track-skipped' || (w.code === 'headland-pass-skipped' && w.headlandIndex !== undefined),
+function withPassesBetween(call: Call, cache: PlanCache, all: RoutedVariant[], plan: PlanOne): RoutedVariant[] {
+  if (call.cap?.over()) return [];
+  const candidates = all.filter(
+    (p) =>
+      !p.variant.passesBetween &&
+      p.trackCount >= 2 &&
+      p.trackCount <= MAX_PASSES_BETWEEN_SPLITS + 1 &&
+      p.routeWarnings.some(
+        (w) => w.code === 'track-skipped' || (w.code === 'headland-pass-skipped' && w.headlandIndex !== undefined),
+      ),
   );
-  if (!leftOut || best.variant.passesBetween || call.cap?.over()) return [];
-  if (!(best.trackCount >= 2 && best.trackCount <= MAX_PASSES_BETWEEN_SPLITS + 1)) return [];
-  if (call.settings.routeOptions.headlandsFirst) return [];
+  if (candidates.length === 0 || call.settings.routeOptions.headlandsFirst) return [];
+  const best = bestOf(all);
   const work = cache.byPasses.get(best.variant.headlandPasses)!;
-  if (work.headlandRoute && work.headlandRoute.pieces.length === 0) return [];
   const fieldArea = work.prepared?.fieldAreaSquareMeters;
   if (fieldArea === undefined) return [];
   const left = best.leftOver(patchThreshold(fieldArea)).reduce((a, p) => a + p.areaSquareMeters, 0);
   if (left < LEFT_OVER_SHARE * fieldArea) return [];
-  const v: Variant = { ...best.variant, passesBetween: true, why: 'passes-between', orderingSpentMilliseconds: 0 };
-  return [plan(v, work) as RoutedVariant];
+  const base = bestOf(candidates);
+  const v: Variant = { ...base.variant, passesBetween: true, why: 'passes-between', orderingSpentMilliseconds: 0 };
+  return [plan(v, cache.byPasses.get(base.variant.headlandPasses)!) as RoutedVariant];
 }
 
 /**
