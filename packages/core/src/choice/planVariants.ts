@@ -11,11 +11,14 @@
  *    faults may come from them;
  * 4. the best planning with strip passes, its strips driven along their centre lines
  *    (tracks/centreLine.ts);
- * 5. the best so far again, with passes over the ground its route left (its headland passes the
+ * 5. where the best so far leaves `LEFT_OVER_SHARE` of the field or more, the best planning whose
+ *    route left out a headland pass or a track again, its headland passes driven between two of its
+ *    tracks (route/passesBetween.ts: tracks that end in dead ends on both sides of them);
+ * 6. the best so far again, with passes over the ground its route left (its headland passes the
  *    route could not join, the ends of tracks it shortened, strips it left out), where that is at
  *    least `LEFT_OVER_SHARE` of the field.
  *
- * Past the call's wall-clock cap the optional variants (the other headland depths of 1, and 2, 3, 4) are not planned
+ * Past the call's wall-clock cap the optional variants (the other headland depths of 1, and 2–6) are not planned
  * (`time-limit`).
  */
 import { isPlanError } from '../errors.js';
