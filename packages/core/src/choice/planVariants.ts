@@ -11,12 +11,12 @@
  *    faults may come from them;
  * 4. the best planning with strip passes, its strips driven along their centre lines
  *    (tracks/centreLine.ts);
- * 5. where the best so far leaves `LEFT_OVER_SHARE` of the field or more, the best planning whose
- *    route left out a headland pass or a track again, its headland passes driven between two of its
- *    tracks (route/passesBetween.ts: tracks that end in dead ends on both sides of them);
- * 6. the best so far again, with passes over the ground its route left (its headland passes the
+ * 5. the best so far again, with passes over the ground its route left (its headland passes the
  *    route could not join, the ends of tracks it shortened, strips it left out), where that is at
- *    least `LEFT_OVER_SHARE` of the field.
+ *    least `LEFT_OVER_SHARE` of the field;
+ * 6. where the best so far leaves `LEFT_OVER_SHARE` of the field or more, the best planning whose
+ *    route left out a headland pass or a track again, its headland passes driven between two of its
+ *    tracks (route/passesBetween.ts: tracks that end in dead ends on both sides of them).
  *
  * Past the call's wall-clock cap the optional variants (the other headland depths of 1, and 2–6) are not planned
  * (`time-limit`).
@@ -78,8 +78,8 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
   }
   const withStrips = all.filter((p) => p.stripPasses > 0);
   if (withStrips.length > 0) all.push(...withCentreLines(call, cache, bestOf(withStrips), plan));
-  all.push(...withPassesBetween(call, cache, all, plan));
   all.push(...withLeftOver(call, cache, bestOf(all), plan));
+  all.push(...withPassesBetween(call, cache, all, plan));
   const kept = bestOf(all);
   const sibling = all.find((p) => p !== kept && samePlanning(p.variant, kept.variant));
   const ms = [kept, sibling].map((p) => p?.orderingMilliseconds).filter((v): v is number => v !== undefined);
