@@ -18,11 +18,17 @@ import { UNWORKED_RETURN_FACTOR } from '../objective.js';
 
 /** Splits tried at most: the route's order is connected once per split, both ways round. */
 export const MAX_PASSES_BETWEEN_SPLITS = 12;
+/** Routes connected at most, splits with the tracks next to the passes turned round included. */
+export const MAX_PASSES_BETWEEN_ROUTES = 32;
 
 /**
- * The route with the passes between two of its tracks, the best split (the least time at the
- * objective's rates: non-working metres driven, working metres lost to shortened tracks and passes
- * left out as ground to come back to); undefined where none joins all its pieces.
+ * The route with the passes between two of its tracks: the best split of the order, and of the order
+ * driven backwards where its ends are `free` (no gate or end node asked for). Each split is tried as
+ * it is, then with the track before the passes, the one after them, or both, turned round (a dead end
+ * is left, or entered, the other way), at most `MAX_PASSES_BETWEEN_ROUTES` routes in all. Best is the
+ * least time at the objective's rates: non-working metres driven, and working metres lost to
+ * shortened tracks and passes left out, as ground to come back to. Undefined where no split joins all
+ * its pieces.
  */
 export function passesBetween(
   tracks: Track[],
@@ -31,23 +37,34 @@ export function passesBetween(
   headlandPieces: readonly Piece[],
   rates: ObjectiveRates,
   connect: (pieces: Piece[]) => Parts,
+  ends: 'free' | 'asked',
 ): Parts | undefined {
   const n = visits.length;
   if (n < 2 || n - 1 > MAX_PASSES_BETWEEN_SPLITS) return undefined;
+  // where the route's start or end is asked for (a gate, a node), the order is not driven backwards
   const backwards = [...visits].reverse().map((v) => ({ ...v, forward: !v.forward }));
+  const orders = ends === 'free' ? [visits, backwards] : [visits];
+  const turned = (v: TrackVisit, turn: boolean): TrackVisit => (turn ? { ...v, forward: !v.forward } : v);
   let best: { parts: Parts; seconds: number } | undefined;
-  for (const order of [visits, backwards])
-    for (let k = 1; k < n; k++) {
-      const pieces: Piece[] = [
-        ...trackPieces(tracks, order.slice(0, k), cellOf),
-        ...headlandPieces,
-        ...trackPieces(tracks, order.slice(k), cellOf),
-      ];
-      const parts = connect(pieces);
-      if (unfitted(parts)) continue;
-      const seconds = secondsOf(parts, rates);
-      if (!best || seconds < best.seconds) best = { parts, seconds };
-    }
+  let left = MAX_PASSES_BETWEEN_ROUTES;
+  // the splits as they are first, then with the tracks next to the passes turned round
+  for (let flips = 0; flips < 4; flips++)
+    for (const order of orders)
+      for (let k = 1; k < n && left > 0; k++) {
+        // with the start asked for, the first track is not turned round; with the end, the last
+        if (ends === 'asked' && ((k === 1 && flips & 1) || (k === n - 1 && flips & 2))) continue;
+        left--;
+        const before = [...order.slice(0, k - 1), turned(order[k - 1], (flips & 1) === 1)];
+        const after = [turned(order[k], (flips & 2) === 2), ...order.slice(k + 1)];
+        const parts = connect([
+          ...trackPieces(tracks, before, cellOf),
+          ...headlandPieces,
+          ...trackPieces(tracks, after, cellOf),
+        ]);
+        if (unfitted(parts)) continue;
+        const seconds = secondsOf(parts, rates);
+        if (!best || seconds < best.seconds) best = { parts, seconds };
+      }
   return best?.parts;
 }
 

@@ -317,8 +317,18 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
   const fixed = assembled ? undefined : withoutUnreachableStrips(routeVisits, inp.tracks, connectFixed);
   const between =
     inp.passesBetween && !headlandsFirst && headlandPieces.length > 0
-      ? passesBetween(inp.tracks, inp.cellOf, refined.visits, headlandPieces, rates, (p) =>
-          conns.connectPieces(p, true, true, undefined, conns.shortening),
+      ? passesBetween(
+          inp.tracks,
+          inp.cellOf,
+          refined.visits,
+          headlandPieces,
+          rates,
+          (p) => conns.connectPieces(p, true, true, undefined, conns.shortening),
+          (inp.gates?.length ?? 0) > 0 ||
+            routeOptions.startPointNodeIndex !== undefined ||
+            routeOptions.endPointNodeIndex !== undefined
+            ? 'asked'
+            : 'free',
         )
       : undefined;
   const final = between ?? assembled ?? fixed!.parts;
