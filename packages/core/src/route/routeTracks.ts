@@ -315,22 +315,7 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
       conns.shortening,
     );
   const fixed = assembled ? undefined : withoutUnreachableStrips(routeVisits, inp.tracks, connectFixed);
-  const between =
-    inp.passesBetween && !headlandsFirst && headlandPieces.length > 0
-      ? passesBetween(
-          inp.tracks,
-          inp.cellOf,
-          refined.visits,
-          headlandPieces,
-          rates,
-          (p) => conns.connectPieces(p, true, true, undefined, conns.shortening),
-          (inp.gates?.length ?? 0) > 0 ||
-            routeOptions.startPointNodeIndex !== undefined ||
-            routeOptions.endPointNodeIndex !== undefined
-            ? 'asked'
-            : 'free',
-        )
-      : undefined;
+  const between = inp.passesBetween ? passesBetweenRoute(inp, refined.visits, conns, rates) : undefined;
   const final = between ?? assembled ?? fixed!.parts;
   if (!between) warnLeftOut(final, inp, kept.skipped, dropped.skipped, fixed?.left ?? []);
   if (!inp.now) routeField.spentWorkMilliseconds += workClock() - workAtStart;
@@ -344,6 +329,32 @@ export function routeTracks(inp: RouteStageInput): RoutedTracks {
     assembled: assembled !== undefined,
     ...(routeOrderMilliseconds !== undefined ? { routeOrderMilliseconds } : {}),
   };
+}
+
+/**
+ * The `passes-between` variant's route (route/passesBetween.ts): its headland passes between two tracks of the
+ * chosen order; undefined where it has none, drives them first, or no split joins every piece.
+ */
+function passesBetweenRoute(
+  inp: RouteStageInput,
+  visits: TrackVisit[],
+  conns: ReturnType<typeof connections>,
+  rates: ObjectiveRates,
+): Parts | undefined {
+  const ro = inp.routeOptions;
+  const pieces = inp.headlandRoute.pieces;
+  if (ro.headlandsFirst || pieces.length === 0) return undefined;
+  const asked =
+    (inp.gates?.length ?? 0) > 0 || ro.startPointNodeIndex !== undefined || ro.endPointNodeIndex !== undefined;
+  return passesBetween(
+    inp.tracks,
+    inp.cellOf,
+    visits,
+    pieces,
+    rates,
+    (p) => conns.connectPieces(p, true, true, undefined, conns.shortening),
+    asked ? 'asked' : 'free',
+  );
 }
 
 /** What the plan reports of the ordering: the optimizer's report and how the real connectors chose. */
