@@ -170,8 +170,9 @@ function withCentreLines(call: Call, cache: PlanCache, best: RoutedVariant, plan
 /**
  * Where the best planning leaves `LEFT_OVER_SHARE` of the field or more: the best of those whose
  * route left out a headland pass or a track (a dead end it could not leave or enter) again, its
- * headland passes driven between two of its tracks. The route tries two splits per join of its
- * order, so only a route of at most MAX_PASSES_BETWEEN_SPLITS + 1 tracks.
+ * headland passes driven between two of its tracks. The route connects its order once per split (at
+ * most MAX_PASSES_BETWEEN_ROUTES routes), so only a route of at most MAX_PASSES_BETWEEN_SPLITS + 1
+ * tracks.
  */
 function withPassesBetween(call: Call, cache: PlanCache, all: RoutedVariant[], plan: PlanOne): RoutedVariant[] {
   if (call.cap?.over()) return [];

@@ -3,9 +3,9 @@
  * tracks end in dead ends (arms narrower than a turn, a strip's centre-line pass running into a
  * tip) leaves the machine where no forward path reaches the passes after the last track, or where
  * none leads on from the passes into a dead end: driven between the track that leaves one dead end
- * and the one that goes into the other, the passes join both. Each split of the route's order is
- * connected as it stands (the searches counted on the route's work clock); the one with no join
- * nothing fits and the fewest passes left out, then the least non-working length, is kept.
+ * and the one that goes into the other, the passes join both. Splits of the route's order are
+ * connected as they stand (the searches counted on the route's work clock, a bounded number of
+ * routes), and the one whose joins all fit with the least time at the objective's rates is kept.
  */
 import { polylineLength } from '../geometry/vec.js';
 import type { Piece } from '../turns/path.js';
