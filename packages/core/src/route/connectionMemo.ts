@@ -46,7 +46,7 @@ interface PoseLike {
   headingRadians: number;
 }
 
-/** How far two poses may lie apart for a failed search from one to stand for the other: 1 cm, a thousandth of a radian. */
+/** How far two poses may lie apart for a failed search from one to stand for the other: 1 cm, 0.001 rad. */
 const SAME_POSE_METERS = 0.01;
 const SAME_POSE_RADIANS = 0.001;
 
@@ -64,7 +64,10 @@ function failureBucket(limits: string, from: PoseLike, to: PoseLike): string {
   return `${limits} ${r(from.x)},${r(from.y)} ${r(to.x)},${r(to.y)}`;
 }
 
-/** The work of a failed search from within a centimetre of `from` to within a centimetre of `to` with the same limits, if one was made. */
+/**
+ * The work of a failed search with the same limits from within a centimetre of `from` to within a
+ * centimetre of `to`, if one was made.
+ */
 export function nearFailure(memo: ConnectionMemo, limits: string, from: PoseLike, to: PoseLike): number | undefined {
   for (const f of memo.failures.get(failureBucket(limits, from, to)) ?? [])
     if (samePose(f.from, from) && samePose(f.to, to)) return f.work;

@@ -276,7 +276,9 @@ function rememberedSearch(
   const memo = ctx.memo;
   if (!memo) return search();
   const o = ctx.turnOptions;
-  const limits = `${objectKey(memo, ctx.region)} ${o.turnRadiusMeters} ${o.sampleStepMeters ?? 0.5} ${rateLimitOf(ctx) ?? 0} ${searchLimits}`;
+  const region = objectKey(memo, ctx.region);
+  const step = o.sampleStepMeters ?? 0.5;
+  const limits = `${region} ${o.turnRadiusMeters} ${step} ${rateLimitOf(ctx) ?? 0} ${searchLimits}`;
   const full = `${limits} ${poseKey(from)} ${poseKey(to)}`;
   const known = memo.searches.get(full);
   if (known) {
