@@ -11,8 +11,9 @@
  * coverage of the machines' passes together against the single-machine plan's (core's coverageDeviation
  * on the union). CPU is process CPU time around each call (single-threaded planning), the median of CPU_RUNS runs,
  * k = 3 against the single-machine plan (the process plans its first field once before measuring: no figure pays
- * for loading the code), on the corpus and on the 1,000 ha scale field. Fields are measured smallest first. Rows are kept in a
- * JSON-lines file so a run can be resumed or split in shards (`--shard 0/2`), and the page written from the file.
+ * for loading the code), on the corpus and on the 1,000 ha scale field. Fields are measured smallest first. Rows
+ * are kept in a JSON-lines file so a run can be resumed or split in shards (`--shard 0/2`), and the page written
+ * from the file.
  * Every planning runs with a frozen clock (no wall-clock cap), so the figures do not depend on the machine's load.
  */
 import { existsSync } from 'node:fs';
