@@ -1,5 +1,6 @@
 /**
- * A machine's `startPoint`: it comes from there (a straight line at its transport speed) before it starts its
+ * A machine's `startPoint`: it comes from there (its way in, routed round what is in the way, at its transport
+ * speed; the routing itself: packages/core/src/fleet/approach.test.ts) before it starts its
  * share, the search lets machines exchange shares so that each starts near its point, and the independent checker
  * takes the approach as time off the field, not as an unlisted wait.
  */
@@ -60,6 +61,13 @@ describe('start points', () => {
         // The approach: the straight line at the transport speed; the route starts no earlier.
         expect(m.approachSeconds).toBeCloseTo(meters(own, first) / TRANSPORT, -0.5);
         expect(m.route[0].startSeconds).toBeGreaterThanOrEqual(m.approachSeconds! - 0.01);
+        // The way in is drawn: from the start point to the route's first point, its time its length at the speed.
+        const leg = m.approach!.coordinates;
+        expect(meters(leg[0], own)).toBeLessThan(0.01);
+        expect(meters(leg.at(-1)!, first)).toBeLessThan(0.01);
+        const along = leg.slice(1).reduce((s, p, i) => s + meters(leg[i], p), 0);
+        expect(m.approach!.endSeconds).toBeCloseTo(along / TRANSPORT, -0.5);
+        expect(m.approach!.endSeconds).toBeCloseTo(m.approachSeconds!, 1);
       }
       expect(checkFleet(plan.machines, plan.fleet.safetyDistanceMeters).faults).toEqual([]);
     },
@@ -70,6 +78,7 @@ describe('start points', () => {
     const plan = planFleet({ field, fleet: [machine('a', WEST), machine('b')] }, FROZEN);
     const b = plan.machines.find((m) => m.machineId === 'b')!;
     expect(b.approachSeconds).toBeUndefined();
+    expect(b.approach).toBeUndefined();
     const a = plan.machines.find((m) => m.machineId === 'a')!;
     expect(a.approachSeconds).toBeGreaterThan(0);
     expect(checkFleet(plan.machines, plan.fleet.safetyDistanceMeters).faults).toEqual([]);

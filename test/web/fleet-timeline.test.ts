@@ -91,3 +91,47 @@ describe.each(FIELDS)('fleet timeline on corpus field %s (2 machines)', (id) => 
     expect(waiting).toBeGreaterThan(0);
   });
 });
+
+describe('a machine with a start point', () => {
+  it('reads its way in as its first timed piece and moves it along that before its route', () => {
+    // About 300 m (east–west) by 110 m; each machine comes from 230 m outside one end.
+    const field = {
+      type: 'Polygon' as const,
+      coordinates: [
+        [
+          [8.54, 47.37],
+          [8.544, 47.37],
+          [8.544, 47.371],
+          [8.54, 47.371],
+          [8.54, 47.37],
+        ] as Position[],
+      ],
+    };
+    const machine = { widthMeters: 6, turnRadiusMeters: 6, transportSpeedMetersPerSecond: 5 };
+    const plan = planFleet(
+      {
+        field,
+        fleet: [
+          { id: 'a', ...machine, startPoint: [8.537, 47.3705] },
+          { id: 'b', ...machine, startPoint: [8.547, 47.3705] },
+        ],
+      },
+      { now: () => 0 },
+    );
+    const view = readFleet(fleetToFeatureCollection(plan) as unknown as FeatureCollection);
+    plan.machines.forEach((m, i) => {
+      const approach = m.approach!;
+      expect(approach.endSeconds).toBeGreaterThan(10);
+      const tl = machineTimeline(view.machines[i]);
+      for (const share of [0, 0.25, 0.5, 0.75]) {
+        const at = machineAt(tl, approach.endSeconds * share)!;
+        expect(at.state).toBe('driving');
+        expect(haversineMeters(at.position, alongLine(approach.coordinates, share))).toBeLessThan(0.05);
+      }
+      // Then on its route: at its first segment's start when the approach ends.
+      expect(haversineMeters(machineAt(tl, approach.endSeconds)!.position, m.route[0].coordinates[0])).toBeLessThan(
+        0.05,
+      );
+    });
+  }, 120_000);
+});

@@ -717,10 +717,27 @@ export const FleetPlanSchema = z
             }),
             startSeconds: z.number(),
             finishSeconds: z.number(),
-            approachSeconds: z.number().optional().openapi({
-              description:
-                'With a startPoint: seconds to come from there to where the route starts (straight line, not routed)',
-            }),
+            approachSeconds: z
+              .number()
+              .optional()
+              .openapi({
+                description:
+                  'With a startPoint: seconds to come from there to where the route starts ' +
+                  '(`approach` at the transport speed)',
+              }),
+            approach: z
+              .object({
+                coordinates: z.array(z.array(z.number())),
+                lengthMeters: z.number(),
+                startSeconds: z.number(),
+                endSeconds: z.number(),
+              })
+              .optional()
+              .openapi({
+                description:
+                  'With a startPoint: the way in, a transport leg from it to the route start ([lon, lat]), routed ' +
+                  'inside the field round holes and non-passable obstacles; not part of `route`',
+              }),
           })
           .passthrough(),
       )

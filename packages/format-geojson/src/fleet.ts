@@ -2,9 +2,10 @@
  * Fleet GeoJSON: a fleet plan (core's `planFleet`) as one FeatureCollection. Every route feature carries
  * `machineId`, `startSeconds` and `endSeconds` (and `sequence` within its machine's route); every wait is
  * a `Wait` Point with `machineId`, `startSeconds`, `durationSeconds`, `beforeSequence` and `givesWayTo`;
- * the field's boundary is a `Boundary` feature. The fleet's summary (`fleet`), its `warnings` (every one,
- * with or without a place; those with a place are also `Warning` features, as in a plan's GeoJSON) and
- * `version` are foreign members, as a plan's `metrics` are.
+ * a machine with a start point has its way in as an `Approach` LineString (`machineId`, `startSeconds`,
+ * `endSeconds`, `lengthMeters`); the field's boundary is a `Boundary` feature. The fleet's summary (`fleet`), its
+ * `warnings` (every one, with or without a place; those with a place are also `Warning` features, as in a plan's
+ * GeoJSON) and `version` are foreign members, as a plan's `metrics` are.
  */
 import type { FleetPlan, FleetSummary, PlanWarning } from '@furrow/core';
 import type { PlanFeature } from './plan.js';
@@ -21,6 +22,19 @@ export interface FleetFeatureCollection {
 export function fleetToFeatureCollection(plan: FleetPlan): FleetFeatureCollection {
   const features: PlanFeature[] = [];
   for (const m of plan.machines) {
+    // The way in from its start point (a transport leg before its route), drawn first.
+    if (m.approach)
+      features.push({
+        type: 'Feature',
+        properties: {
+          type: 'Approach',
+          machineId: m.machineId,
+          startSeconds: m.approach.startSeconds,
+          endSeconds: m.approach.endSeconds,
+          lengthMeters: m.approach.lengthMeters,
+        },
+        geometry: { type: 'LineString', coordinates: m.approach.coordinates },
+      });
     for (const f of routeFeatures(m)) features.push({ ...f, properties: { ...f.properties, machineId: m.machineId } });
     for (const w of m.waits)
       features.push({

@@ -9,10 +9,11 @@
  * and judged by the independent checker (fleet-check.ts: conflicts within the safety distance, passes
  * worked twice, tracks shared at once, waits not listed), checkPlan on every machine's route, and the
  * coverage of the machines' passes together against the single-machine plan's (core's coverageDeviation
- * on the union). CPU is process CPU time around each call (single-threaded planning), k = 3 against the
- * single-machine plan (the process plans its first field once before measuring: no figure pays for loading the
- * code), on the corpus and on the 1,000 ha scale field. Fields are measured smallest first. Rows are kept in a
- * JSON-lines file so a run can be resumed or split in shards (`--shard 0/2`), and the page written from the file.
+ * on the union). CPU is process CPU time around each call (single-threaded planning), the median of CPU_RUNS runs,
+ * k = 3 against the single-machine plan (the process plans its first field once before measuring: no figure pays
+ * for loading the code), on the corpus and on the 1,000 ha scale field. Fields are measured smallest first. Rows
+ * are kept in a JSON-lines file so a run can be resumed or split in shards (`--shard 0/2`), and the page written
+ * from the file.
  * Every planning runs with a frozen clock (no wall-clock cap), so the figures do not depend on the machine's load.
  */
 import { existsSync } from 'node:fs';
@@ -110,6 +111,22 @@ function cpu<T>(f: () => T): { value: T; seconds: number } {
 }
 
 /**
+ * Runs of a timed call: the single plan and k = 3, whose CPU is compared, take the median of this many (the same
+ * plan each time: planning is deterministic), so that the ratio is not one run's noise on a loaded machine (one
+ * small field's single plan took 13-56 ms in eight runs in one process, a garbage collection landing in one run or
+ * another). The median, not the least: the least favours the shorter call, whose runs spread further.
+ */
+const CPU_RUNS = 3;
+
+/** The call's value (of its first run) and the median CPU time of `runs` runs. */
+function medianCpu<T>(f: () => T, runs: number): { value: T; seconds: number } {
+  const first = cpu(f);
+  const seconds = [first.seconds];
+  for (let i = 1; i < runs; i++) seconds.push(cpu(f).seconds);
+  return { value: first.value, seconds: median(seconds) };
+}
+
+/**
  * The contiguous split (core's contiguousSplitPlans: strips of equal work, area ∝ width × speed, each planned alone
  * at the single plan's heading); the slowest strip's time. planFleet reports it (`fleet.contiguousSplitSeconds`,
  * the same code, the same plans): this is for a plan that does not.
@@ -201,7 +218,7 @@ export function measureField(
   // The process's first planning pays for loading (the WebAssembly module, the JIT): once, not in a figure.
   if (!warm) planRoute({ ...request, field: fresh() }, FROZEN);
   warm = true;
-  const single = cpu(() => planRoute({ ...request, field: fresh() }, FROZEN));
+  const single = medianCpu(() => planRoute({ ...request, field: fresh() }, FROZEN), CPU_RUNS);
   const row: FleetRow = {
     id,
     areaHa,
@@ -212,7 +229,7 @@ export function measureField(
   for (const { name, fleet } of FLEETS.filter((f) => !names || names.includes(f.name))) {
     try {
       const { machine: _m, ...rest } = request;
-      const run = cpu(() => planFleet({ ...rest, field: fresh(), fleet }, FROZEN));
+      const run = medianCpu(() => planFleet({ ...rest, field: fresh(), fleet }, FROZEN), name === 'k=3' ? CPU_RUNS : 1);
       const p = run.value;
       const baseline = p.fleet.contiguousSplitSeconds ?? contiguousSplit(request, single.value.heading.degrees, fleet);
       const judged = judge(request, single.value, p, fleet);

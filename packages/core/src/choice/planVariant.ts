@@ -3,7 +3,6 @@
  * (on first ask) metrics → plan → extras. It reads the call and the cache and changes neither,
  * but for the work it shares with the variants of the same headland passes (choice/cache.ts).
  */
-import type { PathPlanRequest } from '../types.js';
 import type { PlanSettings } from '../request/normalizeRequest.js';
 import { assertPlannable, prepareField } from '../geometry/prepareField.js';
 import { simplifyBoundary } from '../geometry/simplifyBoundary.js';
@@ -19,24 +18,14 @@ import { optimizerReport, routeFieldOf, routeTracks, type RoutedTracks } from '.
 import { zoneRoute } from '../route/zones.js';
 import { withRefillDetours } from '../refill/routeExtras.js';
 import { nonWorkingMeters } from '../metrics/computeMetrics.js';
-import { reportStage, type PlanStage, type ProgressCallback } from '../progress.js';
-import type { SafetyCap } from '../clock.js';
+import { reportStage, type PlanStage } from '../progress.js';
 import type { SharedWork } from '../sharedWork.js';
-import type { FieldMemo } from './fieldMemo.js';
 import type { Variant } from './variant.js';
+import type { Call } from './call.js';
 import { routedVariant, type RoutedVariant } from './routedVariant.js';
 import { routeFacts } from './facts.js';
 
-/** One `planRoute` call as its variants read it. */
-export interface Call {
-  readonly request: PathPlanRequest;
-  /** The settings as the request gives them (a variant plans with its own headland passes). */
-  readonly settings: PlanSettings;
-  readonly cap: SafetyCap | undefined;
-  readonly onProgress?: ProgressCallback;
-  /** Field-only work shared with other calls on the same field (choice/fieldMemo.ts). */
-  readonly fieldMemo?: FieldMemo;
-}
+export type { Call } from './call.js';
 
 /** A variant whose tracks showed that the turns need a deeper headland than it has: not routed. */
 export interface ReplacedVariant {

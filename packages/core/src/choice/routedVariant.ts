@@ -19,7 +19,7 @@ import type { SharedWork } from '../sharedWork.js';
 import { objectiveOf, type Objective } from '../objective.js';
 import type { RouteFacts } from './facts.js';
 import type { Variant } from './variant.js';
-import type { Call } from './planVariant.js';
+import type { Call } from './call.js';
 import type { UnworkedPatch } from '../geometry/unworked.js';
 import type { Track } from '../tracks/generateTracks.js';
 

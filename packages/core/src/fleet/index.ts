@@ -1,6 +1,7 @@
 export { planFleet } from './planFleet.js';
 export { MAX_FLEET_MACHINES, validateFleet } from './validateFleet.js';
 export type {
+  FleetApproach,
   FleetMachineInput,
   FleetMachinePlan,
   FleetPlan,

@@ -12,7 +12,7 @@ import type { Plan, Position } from '../types.js';
 import { FURROW_VERSION } from '../version.js';
 import type { BasePiece } from './baseRoute.js';
 import type { Timetable } from './schedule.js';
-import type { FleetMachineInput, FleetMachinePlan, FleetWait, TimedRouteSegment } from './types.js';
+import type { FleetApproach, FleetMachineInput, FleetMachinePlan, FleetWait, TimedRouteSegment } from './types.js';
 
 export interface MachinePlanInput {
   index: number;
@@ -26,6 +26,8 @@ export interface MachinePlanInput {
   ids: string[];
   /** Time to come from the machine's start point to where its route starts (0 with none), seconds. */
   approachSeconds: number;
+  /** That way in, local xy, from the start point to the route's first point. */
+  approachLeg?: [number, number][];
 }
 
 function r2(v: number): number {
@@ -101,6 +103,20 @@ export function machinePlan(a: MachinePlanInput): FleetMachinePlan {
     startSeconds,
     finishSeconds,
     ...(a.input.startPoint ? { approachSeconds: r2(a.approachSeconds) } : {}),
+    ...(a.approachLeg ? { approach: approachOf(a, a.approachLeg) } : {}),
+  };
+}
+
+/** The way in as the plan carries it: lon/lat, its length, driven from 0 to the approach's time. */
+function approachOf(a: MachinePlanInput, leg: [number, number][]): FleetApproach {
+  const frame = a.prepared.frame;
+  let lengthMeters = 0;
+  for (let i = 1; i < leg.length; i++) lengthMeters += Math.hypot(leg[i][0] - leg[i - 1][0], leg[i][1] - leg[i - 1][1]);
+  return {
+    coordinates: leg.map(([x, y]) => frame.toLonLat(x, y)),
+    lengthMeters: r2(lengthMeters),
+    startSeconds: 0,
+    endSeconds: r2(a.approachSeconds),
   };
 }
 

@@ -27,8 +27,9 @@ import { PlanError } from '../errors.js';
 import type { PathPlanRequest } from '../types.js';
 import { machinePlan } from './machinePlans.js';
 import { FLEET_SEARCH_WORK, searchLayout } from './search.js';
-import type { Approaches, FleetGroup } from './search.js';
-import { approachSeconds } from './search.js';
+import type { FleetGroup } from './search.js';
+import { approachLeg, approachRouter, approachSeconds } from './approach.js';
+import type { Approaches } from './approach.js';
 import { pieceSeconds } from './timing.js';
 import { blockSums, shareSeconds } from './partition.js';
 import type { FleetMachineInput, FleetMachinePlan, FleetPlan, FleetRequest, FleetSummary } from './types.js';
@@ -175,6 +176,7 @@ function evaluateCandidate(
       base: baseFor(name, plans, classes, index),
       ids,
       approachSeconds: approachSeconds(ctx.approaches[index], found.best.pieces[index]),
+      approachLeg: approachPoints(ctx.approaches[index], found.best.pieces[index]),
     }),
   );
   const makespanSeconds = Math.max(0, ...out.map((m) => m.finishSeconds));
@@ -189,6 +191,15 @@ function evaluateCandidate(
     warnings,
   );
   return { name, plans, groups, found, out, makespanSeconds, uncoveredRatio, objectiveSeconds };
+}
+
+/** The way in of a machine with a start point to where its share starts (local xy), if it has one and a share. */
+function approachPoints(
+  approach: Approaches[number],
+  pieces: readonly { xy: Float64Array }[],
+): [number, number][] | undefined {
+  if (!approach || pieces.length === 0) return undefined;
+  return approachLeg(approach, pieces[0].xy[0], pieces[0].xy[1]);
 }
 
 /** The plan a machine's output takes its heading and boundary from. */
@@ -256,7 +267,8 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
     approaches: fleet.map((m, i) => {
       if (!m.startPoint) return undefined;
       const [x, y] = prepared.frame.toLocal(m.startPoint[0], m.startPoint[1]);
-      return { x, y, speedMetersPerSecond: machines[i].transportSpeedMetersPerSecond };
+      const router = approachRouter(prepared, machines[i].turnRadiusMeters);
+      return { x, y, speedMetersPerSecond: machines[i].transportSpeedMetersPerSecond, router, legs: new Map() };
     }),
   };
   const plan = (r: PathPlanRequest): Plan => planRoute(r, { ...runtime, fieldMemo });

@@ -60,6 +60,22 @@ describe('scheduleFleet', () => {
     expect(t.makespanSeconds).toBe(40);
   });
 
+  it('machines passing each other just outside the safety distance drive on; just inside it, one waits', () => {
+    // Head-on on parallel lines: they pass abreast at 20 s, `gap` metres apart.
+    const pass = (gap: number) => {
+      const paths = [line(-50, 0, 50, 0, 40), line(50, gap, -50, gap, 40)];
+      return { paths, t: scheduleFleet(paths, [0, 1], settings) };
+    };
+    const clear = pass(6.1);
+    expect(clear.t.waits).toEqual([]);
+    expect(clear.t.makespanSeconds).toBe(40);
+    expect(closest(clear.paths, clear.t.starts)).toBeGreaterThanOrEqual(6);
+    const close = pass(5.9);
+    expect(close.t.unresolved).toBe(0);
+    expect(close.t.waits.length).toBeGreaterThan(0);
+    expect(closest(close.paths, close.t.starts)).toBeGreaterThanOrEqual(6);
+  });
+
   it('no two machines on one track at once: the second waits until the first has left it', () => {
     const a = line(0, 0, 200, 0, 80);
     const b: TimedPath = {

@@ -6,10 +6,12 @@
  * machine is on the field from the start of its first piece to the end of its last (a wait before its
  * first piece is a later entry).
  *
- * Positions are compared at times at most a step apart, with the distance raised by what two machines can
- * close in half a step (so a pass between two samples cannot come closer than the safety distance), further
- * apart where the machines are far apart (conservative advancement: they close at most at twice the top
- * speed), and only where the pieces' boxes come within reach. The work (box tests and distance comparisons) is counted:
+ * Positions are compared at times as far apart as two machines closing at twice the top speed need to come
+ * within the safety distance (conservative advancement), and at least CLOSE_STEP_SECONDS apart where they pass
+ * near it: two samples that far apart, each at least the safety distance plus what two machines close in half
+ * that step, keep the whole step clear. So a conflict is a place closer than the safety distance plus a few
+ * centimetres, not plus the distance covered in a coarse step (a near pass at 6.3 m with a 6 m safety distance is
+ * clear); and only where the pieces' boxes come within reach. The work (box tests and distance comparisons) is counted:
  * the caller's budget bounds it, whatever the clock.
  */
 import { boxOf } from './baseRoute.js';
@@ -72,6 +74,8 @@ export interface ScheduleSettings {
 }
 
 const MAX_STEP_SECONDS = 0.25;
+/** The shortest step between two comparisons, where two machines pass near the safety distance, seconds. */
+const CLOSE_STEP_SECONDS = 0.02;
 
 export function timeStepSeconds(settings: ScheduleSettings): number {
   const v = Math.max(0.1, settings.maxSpeedMetersPerSecond);
@@ -146,6 +150,7 @@ const MAX_BACK_PIECES = 48;
 interface Scheduling {
   settings: ScheduleSettings;
   dt: number;
+  /** A conflict: closer than this (the safety distance plus what two machines close in half a close step). */
   reach: number;
   speed: number;
   maxWait: number;
@@ -177,6 +182,7 @@ function placePiece(
   minWait: number,
 ): { ok: boolean; w: number; blocker: number } {
   const { placed, dt, reach, speed, counter } = x;
+  const safety = x.settings.safetyMeters;
   const d = path.seconds[j];
   const xy = path.pieces[j].xy;
   const box = path.pieces[j].box ?? boxOf(xy);
@@ -189,7 +195,7 @@ function placePiece(
     out[1] = sy;
   };
   const standClash = (t0: number, t1: number): number =>
-    j > 0 ? clash(placed, { box: standBox, t0: t0 + 1e-9, t1, pos: stand }, dt, reach, speed, counter) : -1;
+    j > 0 ? clash(placed, { box: standBox, t0: t0 + 1e-9, t1, pos: stand }, safety, reach, speed, counter) : -1;
   if (minWait > 0) {
     const hit = standClash(t, t + minWait);
     if (hit >= 0) return { ok: false, w: 0, blocker: hit };
@@ -201,7 +207,7 @@ function placePiece(
     const busy = passBusy(x.onPass, path.pieces[j].passKey, t0, t0 + d);
     x.cursor.reset(xy, t0, d);
     const drive: Probe = { box, t0, t1: t0 + d, pos: (tt, out) => x.cursor.at(tt, out) };
-    const hit = busy ? busy.machine : clash(placed, drive, dt, reach, speed, counter);
+    const hit = busy ? busy.machine : clash(placed, drive, safety, reach, speed, counter);
     if (hit < 0) return { ok: true, w, blocker };
     blocker = hit;
     const next = busy ? Math.max(w + dt, busy.until - t) : nextWait(w, dt);
@@ -283,7 +289,7 @@ export function scheduleFleet(
   const x: Scheduling = {
     settings,
     dt,
-    reach: settings.safetyMeters + settings.maxSpeedMetersPerSecond * dt,
+    reach: settings.safetyMeters + Math.max(0.1, settings.maxSpeedMetersPerSecond) * CLOSE_STEP_SECONDS,
     speed: Math.max(0.1, settings.maxSpeedMetersPerSecond),
     maxWait: settings.maxWaitSeconds ?? 3600,
     placed: [],
@@ -351,7 +357,7 @@ function passBusy(
 function clash(
   placed: readonly Placed[],
   probe: Probe,
-  dt: number,
+  safety: number,
   reach: number,
   speed: number,
   counter: { work: number },
@@ -379,7 +385,8 @@ function clash(
       }
     }
     if (!near) continue;
-    // Conservative advancement: two machines closing at most at 2 v cannot come within reach sooner than this.
+    // Conservative advancement: two machines closing at most at 2 v cannot come within the safety distance sooner
+    // than this; where that is under a close step, the next comparison (also outside reach) keeps the step clear.
     for (let t = from; t <= to;) {
       counter.work++;
       probe.pos(t, p);
@@ -388,7 +395,7 @@ function clash(
         dy = p[1] - q[1];
       const d2 = dx * dx + dy * dy;
       if (d2 < reach2) return f.machine;
-      t += Math.max(dt, (Math.sqrt(d2) - reach) / (2 * speed));
+      t += Math.max(CLOSE_STEP_SECONDS, (Math.sqrt(d2) - safety) / (2 * speed));
     }
   }
   return -1;

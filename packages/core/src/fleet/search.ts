@@ -14,6 +14,8 @@ import { blockSums, orderAndCut } from './partition.js';
 import { scheduleFleet } from './schedule.js';
 import type { ScheduleCutoff, ScheduleSettings, TimedPath, Timetable } from './schedule.js';
 import { pieceSeconds } from './timing.js';
+import { approachSeconds } from './approach.js';
+import type { Approaches } from './approach.js';
 
 /** The work (distance comparisons) the layout search may spend. */
 export const FLEET_SEARCH_WORK = 60_000_000;
@@ -58,19 +60,6 @@ function cloneLayout(l: Layout): Layout {
     groups: l.groups.map((g) => ({ order: [...g.order], cuts: [...g.cuts], reversed: [...g.reversed] })),
     priority: [...l.priority],
   };
-}
-
-/**
- * Per fleet machine, where it comes from (local xy) and how fast it travels (its transport speed), or undefined:
- * it cannot start its share before it has come from there (a straight line, not routed).
- */
-export type Approaches = readonly ({ x: number; y: number; speedMetersPerSecond: number } | undefined)[];
-
-/** Seconds to come from the approach's start to where `pieces` start (0 with none). */
-export function approachSeconds(approach: Approaches[number], pieces: readonly { xy: Float64Array }[]): number {
-  if (!approach || pieces.length === 0) return 0;
-  const xy = pieces[0].xy;
-  return Math.hypot(xy[0] - approach.x, xy[1] - approach.y) / approach.speedMetersPerSecond;
 }
 
 /** Shares already read, with their times (key: machine, base, first and last block, way round). */

@@ -51,10 +51,26 @@ export interface FleetMachinePlan extends Plan {
   startSeconds: number;
   finishSeconds: number;
   /**
-   * For a machine with a `startPoint`: the time it takes to come from there to where its route starts (a straight
-   * line at its transport speed, not routed), seconds; its first segment starts no earlier (not a wait).
+   * For a machine with a `startPoint`: the time it takes to come from there to where its route starts (`approach`
+   * at its transport speed), seconds; its first segment starts no earlier (not a wait).
    */
   approachSeconds?: number;
+  /** For a machine with a `startPoint` and a share: its way in, a transport leg (not part of `route`). */
+  approach?: FleetApproach;
+}
+
+/**
+ * A machine's way in from its start point to its route's first point, a declared transport leg: routed inside the
+ * field round holes and non-passable obstacles (from a point outside, in at the boundary where the way is clear),
+ * corners rounded to its turning radius; driven at its transport speed from `startSeconds` (0) to `endSeconds`.
+ * Not checked against the other machines: the scheduler times the shares only.
+ */
+export interface FleetApproach {
+  /** [lon, lat] from the start point to the route's first point. */
+  coordinates: Position[];
+  lengthMeters: number;
+  startSeconds: number;
+  endSeconds: number;
 }
 
 export interface FleetSummary {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createConnectionMemo, objectKey, poseKey, remember } from './connectionMemo.js';
+import { createConnectionMemo, keepFailure, nearFailure, objectKey, poseKey, remember } from './connectionMemo.js';
 
 describe('connection memo', () => {
   const FULL = 12;
@@ -92,5 +92,26 @@ describe('connection memo', () => {
     remember(memo, c3, 'far a b', FULL, warn(c3, 'to track 9'), '9');
     expect(made).toBe(2);
     expect(c3.warnings).toEqual([{ code: 'turn-not-fitted', message: 'nothing fits to track 9' }]);
+  });
+
+  it('stands a failed search for one from and to poses within a centimetre, with the same limits only', () => {
+    const memo = createConnectionMemo();
+    const from = { x: 100.4, y: -20.7, headingRadians: 1.2 },
+      to = { x: 160.2, y: 35.5, headingRadians: -2 };
+    keepFailure(memo, 'r0 6 0.5', from, to, 1234);
+    const moved = (p: typeof from, d: number, dh = 0) => ({
+      x: p.x + d,
+      y: p.y - d,
+      headingRadians: p.headingRadians + dh,
+    });
+    // a later planning's track end, moved by rounding
+    expect(nearFailure(memo, 'r0 6 0.5', moved(from, 1e-4, 1e-6), moved(to, -3e-4))).toBe(1234);
+    // a heading a full turn apart is the same heading
+    expect(nearFailure(memo, 'r0 6 0.5', moved(from, 0, 2 * Math.PI), to)).toBe(1234);
+    // 5 cm or 0.01 rad away, another search
+    expect(nearFailure(memo, 'r0 6 0.5', moved(from, 0.05), to)).toBeUndefined();
+    expect(nearFailure(memo, 'r0 6 0.5', from, moved(to, 0, 0.01))).toBeUndefined();
+    // other limits (radius), another search
+    expect(nearFailure(memo, 'r0 7 0.5', from, to)).toBeUndefined();
   });
 });

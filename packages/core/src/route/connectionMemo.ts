@@ -23,13 +23,64 @@ export interface ConnectionMemo {
    * (`work`), so the work budget, and the plan, are the same as when it ran.
    */
   searches: Map<string, { xy: ArrayLike<number> | undefined; work: number }>;
+  /**
+   * Searches that failed, by region, limits and the two poses rounded to the metre (`failureBucket`):
+   * a later planning whose track ends moved by a rounding error (a centre line laid again, a strip
+   * cut again) asks the same search from poses that differ in the last digits; it fails the same way
+   * (its nodes are cells of a metre and classes of a few degrees) and is not run again
+   * (`nearFailure`).
+   */
+  failures: Map<string, { from: PoseLike; to: PoseLike; work: number }[]>;
   /** Object (loop) → small number, for keys. */
   ids: WeakMap<object, number>;
   nextId: number;
 }
 
 export function createConnectionMemo(): ConnectionMemo {
-  return { entries: new Map(), searches: new Map(), ids: new WeakMap(), nextId: 0 };
+  return { entries: new Map(), searches: new Map(), failures: new Map(), ids: new WeakMap(), nextId: 0 };
+}
+
+interface PoseLike {
+  x: number;
+  y: number;
+  headingRadians: number;
+}
+
+/** How far two poses may lie apart for a failed search from one to stand for the other: 1 cm, 0.001 rad. */
+const SAME_POSE_METERS = 0.01;
+const SAME_POSE_RADIANS = 0.001;
+
+function samePose(a: PoseLike, b: PoseLike): boolean {
+  const dh = Math.abs(a.headingRadians - b.headingRadians) % (2 * Math.PI);
+  return (
+    Math.abs(a.x - b.x) <= SAME_POSE_METERS &&
+    Math.abs(a.y - b.y) <= SAME_POSE_METERS &&
+    Math.min(dh, 2 * Math.PI - dh) <= SAME_POSE_RADIANS
+  );
+}
+
+function failureBucket(limits: string, from: PoseLike, to: PoseLike): string {
+  const r = (v: number): number => Math.round(v);
+  return `${limits} ${r(from.x)},${r(from.y)} ${r(to.x)},${r(to.y)}`;
+}
+
+/**
+ * The work of a failed search with the same limits from within a centimetre of `from` to within a
+ * centimetre of `to`, if one was made.
+ */
+export function nearFailure(memo: ConnectionMemo, limits: string, from: PoseLike, to: PoseLike): number | undefined {
+  for (const f of memo.failures.get(failureBucket(limits, from, to)) ?? [])
+    if (samePose(f.from, from) && samePose(f.to, to)) return f.work;
+  return undefined;
+}
+
+/** Keeps a failed search for `nearFailure`. */
+export function keepFailure(memo: ConnectionMemo, limits: string, from: PoseLike, to: PoseLike, work: number): void {
+  const key = failureBucket(limits, from, to);
+  const list = memo.failures.get(key);
+  const entry = { from: { ...from }, to: { ...to }, work };
+  if (list) list.push(entry);
+  else memo.failures.set(key, [entry]);
 }
 
 /** What of `RouteContext` the memo reads and restores. */

@@ -16,7 +16,7 @@ import { shortestWaypointPath, waypointPoses } from '../turns/waypointPath.js';
 import { canLeave, searchConnector } from './connectSearch.js';
 import { drivableReversing, searchReversingConnector } from './reverseSearch.js';
 import { timeIsUp, MAX_FAILED_SEARCHES, searchAllowed, searchFailed } from './connectContext.js';
-import { objectKey, poseKey } from './connectionMemo.js';
+import { keepFailure, nearFailure, objectKey, poseKey } from './connectionMemo.js';
 import type { RouteContext, Conn } from './connectContext.js';
 import { tryDirect, rateLimitOf, rateLimited, JOINED_CURVATURE_RATIO } from './traversal.js';
 
@@ -244,11 +244,7 @@ export function trySearch(
       ...(shotEveryExpansions ? { shotEveryExpansions } : {}),
       ...(ctx.abort ? { abort: ctx.abort } : {}),
     });
-  const xy = rememberedSearch(
-    ctx,
-    `${poseKey(from)} ${poseKey(to)} ${maxExpansions ?? 0} ${shotEveryExpansions ?? 0}`,
-    search,
-  );
+  const xy = rememberedSearch(ctx, from, to, `${maxExpansions ?? 0} ${shotEveryExpansions ?? 0}`, search);
   if (!xy) {
     if (!timeIsUp(ctx)) searchFailed(ctx);
     return undefined;
@@ -266,26 +262,41 @@ export function trySearch(
 
 /**
  * A search's result as before in this call (the memo's `searches`: same region, poses and limits),
- * its work counted again; else `search()` run, and kept unless the caller's deadline cut it short.
+ * its work counted again; a failure as before from and to poses within a centimetre (`nearFailure`:
+ * a later planning's track ends moved by rounding); else `search()` run, and kept unless the caller's
+ * deadline cut it short.
  */
 function rememberedSearch(
   ctx: RouteContext,
-  key: string,
+  from: Pose,
+  to: Pose,
+  searchLimits: string,
   search: () => ArrayLike<number> | undefined,
 ): ArrayLike<number> | undefined {
   const memo = ctx.memo;
   if (!memo) return search();
   const o = ctx.turnOptions;
-  const limits = `${o.turnRadiusMeters} ${o.sampleStepMeters ?? 0.5} ${rateLimitOf(ctx) ?? 0}`;
-  const full = `${objectKey(memo, ctx.region)} ${limits} ${key}`;
+  const region = objectKey(memo, ctx.region);
+  const step = o.sampleStepMeters ?? 0.5;
+  const limits = `${region} ${o.turnRadiusMeters} ${step} ${rateLimitOf(ctx) ?? 0} ${searchLimits}`;
+  const full = `${limits} ${poseKey(from)} ${poseKey(to)}`;
   const known = memo.searches.get(full);
   if (known) {
     ctx.region.work += known.work;
     return known.xy;
   }
+  const failedWork = nearFailure(memo, limits, from, to);
+  if (failedWork !== undefined) {
+    ctx.region.work += failedWork;
+    return undefined;
+  }
   const before = ctx.region.work;
   const xy = search();
-  if (!ctx.abort?.()) memo.searches.set(full, { xy, work: ctx.region.work - before });
+  if (!ctx.abort?.()) {
+    const work = ctx.region.work - before;
+    memo.searches.set(full, { xy, work });
+    if (!xy) keepFailure(memo, limits, from, to, work);
+  }
   return xy;
 }
 

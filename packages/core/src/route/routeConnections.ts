@@ -13,7 +13,7 @@ import { tightestBendRatio } from './order/fieldOrder.js';
 import type { RealCostModel } from './order/connectedOrder.js';
 import type { ObjectiveRates } from './optimize/objective.js';
 import type { RouteBudget } from './budget.js';
-import type { RouteStageInput } from './routeTracks.js';
+import type { RouteStageInput } from './routeStageInput.js';
 
 /** A connection as made: its segments and warnings. */
 export type Parts = { segs: LocalSegment[]; warnings: LocalWarning[] };

@@ -34,10 +34,10 @@ import { fitInCorridor } from './centreLineCorridor.js';
 import { tightBends } from './centreLineBends.js';
 import { drivablePieces, sequentialBands, STEP_METERS, type Ground } from './centreLinePieces.js';
 import { tourPaths, type TourPath } from './centreLineTour.js';
+
+import { CURVATURE_MARGIN, outward, reversed, type CentreLineOptions } from './centreLineBasics.js';
 import { EdgeIndex, edgeIndex, crossings, containsPoint, activeBands, workingRange } from './centreLineGround.js';
 
-/** Bends are smoothed to at most this share of 1/R. */
-export const CURVATURE_MARGIN = 0.9;
 /** Two branches at a junction are one path when the second turns off the first by less than this. */
 export const MAX_JOIN_DEFLECTION_DEGREES = 50;
 /** Parts up to this many working widths wide get parallel offsets of their centre line; wider ones none. */
@@ -53,25 +53,6 @@ const CORRIDOR_CURVATURE = 0.9;
 /** Share of a path's length whose local width decides the number of passes (the rest: bulges). */
 const WIDTH_QUANTILE = 0.8;
 
-export interface CentreLineOptions {
-  widthMeters: number;
-  turnRadiusMeters: number;
-  /** The machine's curvature-rate limit, 1/m² (absent: none). */
-  maxCurvatureRatePerSquareMeter?: number;
-  /** The boom's sections, left to right, m (absent: sections of any width, the band follows the ground exactly). */
-  sectionWidthsMeters?: readonly number[];
-  /** The field's rings: passes stay inside them. */
-  field: PathsD;
-  /** First scanline number free for the passes. */
-  firstLine: number;
-  /** At most this many passes (the longest paths first). */
-  maxPasses?: number;
-  /** The field's edges (made from `field` when absent). */
-  fieldIndex?: EdgeIndex;
-  /** A path is driven when it works at least this much ground anew, m² (default 0). */
-  minNewSquareMeters?: number;
-}
-
 /** Width of the part: twice the clearance along the axis, at WIDTH_QUANTILE of its length. */
 export function partWidthMeters(branches: MedialBranch[]): number {
   const rs: number[] = [];
@@ -79,36 +60,6 @@ export function partWidthMeters(branches: MedialBranch[]): number {
   if (rs.length === 0) return 0;
   rs.sort((a, b) => a - b);
   return rs[Math.min(rs.length - 1, Math.floor(WIDTH_QUANTILE * rs.length))];
-}
-
-/** Unit direction from a branch's end at `node` into the branch (over its first ~10 m). */
-export function outward(b: MedialBranch, atStart: boolean): [number, number] {
-  const n = b.xy.length / 2;
-  let k = 1;
-  const i0 = atStart ? 0 : n - 1,
-    dir = atStart ? 1 : -1;
-  const x0 = b.xy[2 * i0],
-    y0 = b.xy[2 * i0 + 1];
-  let x = x0,
-    y = y0;
-  for (; k < n; k++) {
-    const i = i0 + dir * k;
-    x = b.xy[2 * i];
-    y = b.xy[2 * i + 1];
-    if (hypot(x - x0, y - y0) >= 10) break;
-  }
-  const l = hypot(x - x0, y - y0) || 1;
-  return [(x - x0) / l, (y - y0) / l];
-}
-
-export function reversed(xy: Float64Array): Float64Array {
-  const m = xy.length,
-    out = new Float64Array(m);
-  for (let i = 0; i < m; i += 2) {
-    out[i] = xy[m - 2 - i];
-    out[i + 1] = xy[m - 1 - i];
-  }
-  return out;
 }
 
 /**

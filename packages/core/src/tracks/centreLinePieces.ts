@@ -11,7 +11,7 @@ import { hypot, polylineLength } from '../geometry/vec.js';
 import { limitCurvatureRate } from '../turns/rateLimit.js';
 import { clipPolylines, resample } from './curvedTracks.js';
 import { activeBands, edgeIndex, type EdgeIndex } from './centreLineGround.js';
-import { CURVATURE_MARGIN, type CentreLineOptions } from './centreLine.js';
+import { CURVATURE_MARGIN, type CentreLineOptions } from './centreLineBasics.js';
 
 /** Spacing of the passes' points, m. */
 export const STEP_METERS = 1;

@@ -9,7 +9,7 @@
  */
 import type { MedialBranch } from '../geometry/medialAxis.js';
 import { polylineLength } from '../geometry/vec.js';
-import { outward, reversed } from './centreLine.js';
+import { outward, reversed } from './centreLineBasics.js';
 
 /** A tour turns at a junction by at most this (a bend of the strip beyond it is too tight for any R). */
 export const MAX_TOUR_TURN_DEGREES = 120;
