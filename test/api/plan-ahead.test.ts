@@ -90,9 +90,8 @@ describe('planning ahead of a launch', () => {
     return saved.body.vBoundary.boundaryId as string;
   }
 
-  /** Launches the end user into the field; returns the session's headers. */
-  async function launch(boundaryId: string): Promise<Record<string, string>> {
-    const returnUrl = `http://app.test/path-planning/boundary/${boundaryId}`;
+  /** Exchanges a launch code of the end user into `returnUrl`; returns the exchange's answer. */
+  async function exchangeInto(returnUrl: string): Promise<Record<string, unknown>> {
     const code = await call({ app, adminKey }, 'POST', '/api/partner/launch', { userId: 'ahead-user', returnUrl });
     expect(code.status).toBe(201);
     const exchange = await call({ app, adminKey }, 'POST', '/api/partner/launch/exchange', {
@@ -100,7 +99,13 @@ describe('planning ahead of a launch', () => {
       userId: endUserId,
     });
     expect(exchange.status).toBe(200);
-    return { Authorization: `Bearer ${exchange.body.token}`, 'Content-Type': 'application/json' };
+    return exchange.body as Record<string, unknown>;
+  }
+
+  /** Launches the end user into the field; returns the session's headers. */
+  async function launch(boundaryId: string): Promise<Record<string, string>> {
+    const body = await exchangeInto(`http://app.test/path-planning/boundary/${boundaryId}`);
+    return { Authorization: `Bearer ${body['token'] as string}`, 'Content-Type': 'application/json' };
   }
 
   const plan = (boundaryId: string, headers: Record<string, string>, request: unknown) =>
@@ -132,6 +137,43 @@ describe('planning ahead of a launch', () => {
     // Taken once: the same request again is planned again.
     expect((await plan(boundaryId, headers, request)).status).toBe(200);
     expect(planner.count()).toBe(before + 2);
+  });
+
+  it("answers the exchange with the launched field as GET /api/boundaries/{id} answers it, the user's own only", async () => {
+    const boundaryId = await newField(8.7, true);
+    const body = await exchangeInto(`http://app.test/path-planning/boundary/${boundaryId}`);
+    const headers = { Authorization: `Bearer ${body['token'] as string}` };
+    const got = await app.request(`/api/boundaries/${boundaryId}`, { headers });
+    expect(got.status).toBe(200);
+    expect(body['field']).toEqual(await got.json());
+    expect((body['field'] as { latestPlanId: unknown }).latestPlanId).toBeNull();
+    expect((body['field'] as { accessPoints: unknown }).accessPoints).toEqual([[8.7, 47.372]]);
+
+    // Another page of the app, or a field of a company the user has no access to: no field.
+    expect((await exchangeInto('http://app.test/profile'))['field']).toBeNull();
+    const t = { app, adminKey };
+    const other = await call(t, 'POST', '/api/partner/companies', {
+      partnerCompanyId: 'not-theirs',
+      name: 'Someone else',
+      countryCode: 'DE',
+    });
+    const grower = await call(t, 'POST', `/api/companies/${other.body.companyId}/growers`, {
+      name: 'G',
+      source: 'api',
+    });
+    const farm = await call(t, 'POST', `/api/growers/${grower.body.growerId}/farms`, { name: 'F', source: 'api' });
+    const saved = await call(t, 'POST', '/api/fields/save', {
+      farmId: farm.body.farmId,
+      name: 'not theirs',
+      boundary: square(8.72).coordinates,
+    });
+    expect(saved.status).toBe(201);
+    const theirs = saved.body.vBoundary.boundaryId as string;
+    const before = planner.count();
+    const refused = await exchangeInto(`http://app.test/path-planning/boundary/${theirs}`);
+    expect(refused['field']).toBeNull();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(planner.count()).toBe(before); // nor planned ahead
   });
 
   it('plans nothing ahead for a field with a stored plan; another request than the first is planned itself', async () => {

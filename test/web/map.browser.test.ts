@@ -222,9 +222,9 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
           const server = (plan?.serverTiming ?? []).map((t) => `${t.name} ${Math.round(t.duration)}`).join(', ');
           const mark = (name: string) => ms(performance.getEntriesByName(name)[0]?.startTime);
           return (
-            `js ${ms(js?.responseEnd)}, exchange ${ms(exchange?.startTime)}-${ms(exchange?.responseEnd)}, ` +
+            `js ${ms(js?.responseEnd)}, app run ${mark('furrow:app-run')}, exchange ${ms(exchange?.startTime)}-${ms(exchange?.responseEnd)}, ` +
             `boundary ${ms(boundary?.responseEnd)}, plan ${ms(plan?.startTime)}-${ms(plan?.responseEnd)} ` +
-            `(${plan?.encodedBodySize ?? '?'} B; server: ${server || '?'}), received ${mark('furrow:plan-received')}, ` +
+            `(${plan?.encodedBodySize ?? '?'} B; server: ${server || '?'}), field shown ${mark('furrow:field-shown')}, received ${mark('furrow:plan-received')}, ` +
             `shown ${mark('furrow:plan-shown')}, drawn ${ms(performance.now())}`
           );
         }),

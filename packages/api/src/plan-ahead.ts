@@ -44,7 +44,39 @@ export function stableJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-type AheadDeps = Pick<Deps, 'store' | 'planner' | 'planGate' | 'config' | 'logger'>;
+type AheadDeps = Pick<Deps, 'planner' | 'planGate' | 'config' | 'logger'>;
+
+/**
+ * The field a launch's `returnUrl` opens (`/path-planning/boundary/{boundaryId}` on the app's origin), as
+ * `GET /api/boundaries/{boundaryId}` answers it to that user (with `latestPlanId`); undefined when the URL
+ * opens another page or the user cannot see that boundary (scoped to the user's companies by the store).
+ */
+export async function launchedField(
+  deps: Pick<Deps, 'store' | 'config'>,
+  userId: string,
+  returnUrl: string | null,
+): Promise<Record<string, unknown> | undefined> {
+  if (!returnUrl) return undefined;
+  let path: string;
+  try {
+    path = new URL(returnUrl, deps.config.appUrl).pathname;
+  } catch {
+    return undefined;
+  }
+  const m = FIELD_PAGE.exec(path);
+  if (!m) return undefined;
+  let boundaryId: string;
+  try {
+    boundaryId = decodeURIComponent(m[1]);
+  } catch {
+    return undefined;
+  }
+  const boundary = await deps.store.getBoundary(userId, boundaryId);
+  if (!boundary) return undefined;
+  const latestPlanId = await deps.store.latestPlanId(boundary.boundaryId);
+  // JSON, as the route sends it (dates as strings).
+  return JSON.parse(JSON.stringify({ ...boundary, latestPlanId })) as Record<string, unknown>;
+}
 
 export function createPlanAhead(deps: AheadDeps, firstPlanRequest: FirstPlanRequest): PlanAhead {
   const kept: Ahead[] = [];
@@ -53,22 +85,9 @@ export function createPlanAhead(deps: AheadDeps, firstPlanRequest: FirstPlanRequ
     for (let i = kept.length - 1; i >= 0; i--) if (kept[i].expiresAtMs <= now) kept.splice(i, 1);
   };
 
-  /** The request the app will send for the field of `returnUrl`, validated; undefined when none. */
-  async function requestFor(userId: string, returnUrl: string): Promise<PathPlanRequestBody | undefined> {
-    let path: string;
-    try {
-      path = new URL(returnUrl, deps.config.appUrl).pathname;
-    } catch {
-      return undefined;
-    }
-    const m = FIELD_PAGE.exec(path);
-    if (!m) return undefined;
-    const boundary = await deps.store.getBoundary(userId, decodeURIComponent(m[1]));
-    if (!boundary) return undefined;
-    // The field as the app reads it (GET /api/boundaries/{boundaryId}): JSON, with its newest plan.
-    const latestPlanId = await deps.store.latestPlanId(boundary.boundaryId);
-    const asSent = JSON.parse(JSON.stringify({ ...boundary, latestPlanId })) as unknown;
-    const request = firstPlanRequest(asSent);
+  /** The request the app will send first for the launched field, validated; undefined when none. */
+  function requestFor(field: unknown): PathPlanRequestBody | undefined {
+    const request = firstPlanRequest(field);
     if (!request) return undefined;
     const parsed = PathPlanRequestSchema.safeParse(request);
     if (!parsed.success) return undefined;
@@ -92,21 +111,26 @@ export function createPlanAhead(deps: AheadDeps, firstPlanRequest: FirstPlanRequ
   }
 
   return {
-    afterLaunch(userId, returnUrl) {
-      if (!returnUrl) return;
+    afterLaunch(userId, field) {
       // A free slot only: ahead-of-time work never holds up a plan someone is waiting for.
       if (deps.planGate.running >= deps.planGate.options.concurrency || deps.planGate.waiting > 0) return;
-      void requestFor(userId, returnUrl)
-        .then((request) => {
-          if (!request) return;
-          const now = Date.now();
-          prune(now);
-          if (kept.length >= MAX_KEPT) kept.shift();
-          const plan = planAhead(request);
-          plan.catch(() => undefined); // (taken or not, a failure is answered by planning again)
-          kept.push({ key: keyOf(userId, request), expiresAtMs: now + KEEP_MS, plan });
-        })
-        .catch((err: unknown) => deps.logger.info({ err: String(err) }, 'no plan ahead of the launch'));
+      // After the exchange's answer is on its way: the request's validation does not hold it up.
+      setTimeout(() => {
+        let request: PathPlanRequestBody | undefined;
+        try {
+          request = requestFor(field);
+        } catch (err) {
+          deps.logger.info({ err: String(err) }, 'no plan ahead of the launch');
+          return;
+        }
+        if (!request) return;
+        const now = Date.now();
+        prune(now);
+        if (kept.length >= MAX_KEPT) kept.shift();
+        const plan = planAhead(request);
+        plan.catch(() => undefined); // (taken or not, a failure is answered by planning again)
+        kept.push({ key: keyOf(userId, request), expiresAtMs: now + KEEP_MS, plan });
+      }, 0);
     },
     take(userId, request) {
       prune(Date.now());

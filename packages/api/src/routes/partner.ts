@@ -16,6 +16,7 @@ import {
   PartnerCompanySchema,
   PartnerUserSchema,
 } from '../schemas.js';
+import { launchedField } from '../plan-ahead.js';
 import type { CompanyRow } from '../store/store.js';
 import { publicUser } from './account.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
@@ -264,6 +265,16 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
               expiresInSec: z.number(),
               userId: z.string(),
               returnUrl: z.string().nullable(),
+              field: z
+                .record(z.string(), z.unknown())
+                .nullable()
+                .openapi({
+                  description:
+                    'The field the returnUrl opens (`/path-planning/boundary/{boundaryId}`), as ' +
+                    '`GET /api/boundaries/{boundaryId}` answers it to this user (with `latestPlanId`); null when the ' +
+                    'returnUrl opens another page or the user cannot see that boundary. A client draws it without ' +
+                    'asking for it again.',
+                }),
             })
             .passthrough(),
         ),
@@ -288,9 +299,10 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         .setIssuedAt()
         .setExpirationTime(`${deps.config.sessionSeconds}s`)
         .sign(await deps.jwtSecret());
-      // The field the user is sent to, planned while the browser loads the app (when the app will plan
-      // it); started once the answer is ready, so its own work does not hold the answer up.
-      deps.planAhead?.afterLaunch(used.userId, used.returnUrl);
+      // The field the user is sent to, in the answer (the app draws it without asking for it), and planned
+      // while the browser loads the app (when the app will plan it), started once the answer is ready.
+      const field = await launchedField(deps, used.userId, used.returnUrl);
+      if (field) deps.planAhead?.afterLaunch(used.userId, field);
       return c.json(
         {
           token,
@@ -299,6 +311,7 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
           userId: used.userId,
           returnUrl: used.returnUrl,
           user: user ? publicUser(user) : null,
+          field: field ?? null,
         },
         200,
       );

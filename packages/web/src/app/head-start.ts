@@ -1,12 +1,12 @@
 /**
  * The launch's head start: a small script (`early-<hash>.js`, built from early.ts) that the page
  * runs before the app's bundle is compiled. On `/launch` it takes the code out of the address
- * bar and exchanges it at once; when the launch goes to a field, it asks for the field with the
- * new session, and for the field's first plan when the plan view will plan it (never planned, no
+ * bar and exchanges it at once; when the launch goes to a field, it takes the field from the
+ * exchange's answer (else asks for it with the new session), and asks for the field's first plan when the plan view will plan it (never planned, no
  * unsaved plan in this tab: first-plan.ts). The app (main.ts, launch.ts, plan-view.ts) takes these
  * requests over instead of sending them again; each is taken once.
  */
-import { ApiClient, asApiError, type StoredBoundary } from './api.js';
+import { ApiClient, asApiError, normalizeBoundary, type StoredBoundary } from './api.js';
 import { firstPlanRequestOf } from './first-plan.js';
 import type { FeatureCollection } from './geo.js';
 import { launchTarget } from './session.js';
@@ -79,7 +79,9 @@ async function fieldOf(body: unknown, fromAddressBar: string | null, origin: str
   if (!m) return undefined;
   const boundaryId = decodeURIComponent(m[1]);
   const api = new ApiClient({ token: () => token });
-  const boundary = await api.boundary(boundaryId).catch(() => undefined);
+  // The exchange's answer carries the field its returnUrl opens: no round trip for it.
+  const sent = normalizeBoundary(b['field']);
+  const boundary = sent?.boundaryId === boundaryId ? sent : await api.boundary(boundaryId).catch(() => undefined);
   if (!boundary) return undefined; // (the plan view asks again and says what is wrong)
   const request = new UnsavedPlanStore(tabStorage()).load(boundaryId) ? undefined : firstPlanRequestOf(boundary);
   const field: HeadStartField = { boundaryId, boundary };

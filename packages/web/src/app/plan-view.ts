@@ -212,6 +212,7 @@ export class PlanView {
       // first-plan.ts firstPlanRequest: the request the server plans ahead of a launch into this field.
       const planning = this.replan(DEFAULT_PARAMETERS, this.deps.firstPlan); // (refreshes the credits itself)
       if (!this.current) this.map.setData({ ...fieldData(b) }, true);
+      performance.mark('furrow:field-shown');
       await planning;
       // After the plan is painted: the page's other requests and their drawing would only delay it.
       afterPaint(() => this.loadSideData(b, false));
