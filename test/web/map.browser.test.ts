@@ -5,7 +5,9 @@
  * direction arrows with pass numbers, the heading in words, playback with its clock, uncovered
  * ground as patches, warnings that zoom to their place. Screenshots go to test-results/web/map-*.png.
  */
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { serve, type RunningServer } from '@furrow/api';
@@ -15,7 +17,8 @@ import { describeWith } from '../support/requires.js';
 import { buildWebApp } from '../../packages/web/build.mjs';
 import { startPartnerEmbed, type PartnerEmbed } from '../../examples/partner-embed/server.js';
 import { launchBrowser, screenshot, watchErrors } from './support/browser.js';
-import { startTileServer, tilePixelShare, type TileServer } from './support/tile-server.js';
+import { startTileServer, tilePixelShare, tilePng, type TileServer } from './support/tile-server.js';
+import { pmtilesOfArea } from '../../packages/web/src/__fixtures__/pmtiles-writer.js';
 
 const ADMIN_KEY = 'furrow_map_web_bootstrap_key_0123456789abcdef';
 const PARTNER_USER = '7d2e9b1c-4a6f-4e3d-8b72-1f3e5c8d9a01';
@@ -192,6 +195,89 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     } finally {
       await embed.close();
       await wmtsServer.close();
+    }
+  });
+
+  it('serves a local PMTiles basemap itself: tiles from the file under the field, images from its own origin only', async () => {
+    // An archive of the test's PNG tile over the partner example's field and ~1.4 km round it, zooms 0-18.
+    const field = JSON.parse(
+      readFileSync(new URL('../../examples/partner-embed/field.geojson', import.meta.url), 'utf8'),
+    ) as { geometry: { coordinates: number[][][] } };
+    const ring = field.geometry.coordinates[0];
+    const lons = ring.map((p) => p[0]);
+    const lats = ring.map((p) => p[1]);
+    const area: [number, number, number, number] = [
+      Math.min(...lons) - 0.02,
+      Math.min(...lats) - 0.012,
+      Math.max(...lons) + 0.02,
+      Math.max(...lats) + 0.012,
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'furrow-pmtiles-'));
+    const file = join(dir, 'farm.pmtiles');
+    writeFileSync(file, pmtilesOfArea(tilePng(), area, 0, 18));
+    const attribution = 'Farm orthophoto © furrow suite';
+    const local = await serve(
+      {
+        DATABASE_URL: 'memory:',
+        FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        FURROW_PLAN_THREADS: '0',
+        FURROW_LOG_LEVEL: 'silent',
+      },
+      { web: createWebMount({ basemap: { pmtilesFile: file, attribution } }), out: () => undefined },
+    );
+    const embed = await startPartnerEmbed({ furrowUrl: local.url, adminKey: ADMIN_KEY, partnerUserId: PARTNER_USER });
+    const loopbackAsked = tiles.requests.length;
+    try {
+      const { boundaryId: id } = await embed.provisioned();
+      const res = await fetch(`${local.url}/api/partner/launch`, {
+        method: 'POST',
+        headers: { 'X-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ userId: PARTNER_USER, returnUrl: `${local.url}/path-planning/boundary/${id}` }),
+      });
+      const { page, errors } = await newPage();
+      const images: string[] = [];
+      page.on('request', (r) => {
+        if (r.resourceType() === 'image') images.push(r.url());
+      });
+      const navigation = page.waitForResponse((r) => r.request().isNavigationRequest());
+      await page.goto(((await res.json()) as { launchUrl: string }).launchUrl);
+      const csp = (await navigation).headers()['content-security-policy'] ?? '';
+      const imgSrc = csp.split(';').find((d) => d.trim().startsWith('img-src'))!;
+      expect(imgSrc.trim().split(/\s+/)).toEqual(['img-src', "'self'", 'data:', 'blob:']);
+      await planned(page);
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll<HTMLImageElement>('.basemap-tiles img')].filter(
+            (i) => i.complete && i.naturalWidth > 0,
+          ).length >= 4,
+        undefined,
+        { timeout: 30_000 },
+      );
+      const tileUrls = images.filter((u) => u.startsWith(`${local.url}/tiles/`));
+      expect(tileUrls.length).toBeGreaterThanOrEqual(4);
+      expect(tileUrls.every((u) => /\/tiles\/\d+\/\d+\/\d+\.png$/.test(u))).toBe(true);
+      expect(images.filter((u) => !u.startsWith(local.url) && !u.startsWith('data:'))).toEqual([]);
+      expect(tiles.requests.length).toBe(loopbackAsked); // nothing from the loopback tile server
+      expect(await page.locator('.leaflet-control-attribution').textContent()).toContain(attribution);
+
+      const box = (await page.locator('[data-testid=map]').boundingBox())!;
+      expect(tilePixelShare(await page.screenshot({ clip: box }))).toBeGreaterThan(0.05);
+      // Under the field: the archive's tiles through the boundary's tint (as with the loopback imagery).
+      await page.uncheck('#layer-direction');
+      const inner = await page.screenshot({
+        clip: { x: box.x + box.width / 2 - 20, y: box.y + box.height / 2 - 20, width: 40, height: 40 },
+      });
+      await page.check('#layer-direction');
+      expect(tilePixelShare(inner, 60)).toBeGreaterThan(0.5);
+      await screenshot(page, 'map-04-local-pmtiles-under-field');
+      expect(errors).toEqual([]);
+      await page.context().close();
+    } finally {
+      await embed.close();
+      await local.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
