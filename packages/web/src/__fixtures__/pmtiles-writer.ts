@@ -1,8 +1,9 @@
 /**
- * A small PMTiles (v3) writer for the tests (pmtiles.test.ts, the map suite in a browser): one raster tile content for every tile of an area
- * over a range of zooms, the way the spec lays an archive out (header, root directory, metadata, tile
- * data; no leaf directories, nothing compressed). Enough for an archive of a few thousand tiles, which
- * is what a test needs; furrow itself only reads archives (with the `pmtiles` package).
+ * A small PMTiles (v3) writer for the tests (pmtiles.test.ts, the map suite in a browser): one
+ * raster tile content for every tile of an area over a range of zooms, laid out as the spec says
+ * (header, root directory, metadata, tile data; no leaf directories, nothing compressed). Enough
+ * for an archive of a few thousand tiles, which is what a test needs; furrow itself only reads
+ * archives (with the `pmtiles` package).
  */
 import { TileType, zxyToTileId } from 'pmtiles';
 

@@ -57,7 +57,7 @@ async function launchWith(exchangeAnswer: Record<string, unknown>) {
 describe('the launch head start', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it("takes the field from the exchange's answer and asks for its first plan at once (no GET of the field)", async () => {
+  it("takes the field from the exchange's answer and asks for its first plan at once (no GET of it)", async () => {
     const { requests, field } = await launchWith({ field: FIELD });
     expect(field?.boundary.boundaryId).toBe('b-1');
     expect(field?.boundary.latestPlanId).toBeNull();

@@ -2,9 +2,10 @@
  * The launch's head start: a small script (`early-<hash>.js`, built from early.ts) that the page
  * runs before the app's bundle is compiled. On `/launch` it takes the code out of the address
  * bar and exchanges it at once; when the launch goes to a field, it takes the field from the
- * exchange's answer (else asks for it with the new session), and asks for the field's first plan when the plan view will plan it (never planned, no
- * unsaved plan in this tab: first-plan.ts). The app (main.ts, launch.ts, plan-view.ts) takes these
- * requests over instead of sending them again; each is taken once.
+ * exchange's answer (else asks for it with the new session), and asks for the field's first plan
+ * when the plan view will plan it (never planned, no unsaved plan in this tab: first-plan.ts). The
+ * app (main.ts, launch.ts, plan-view.ts) takes these requests over instead of sending them again;
+ * each is taken once.
  */
 import { ApiClient, asApiError, normalizeBoundary, type StoredBoundary } from './api.js';
 import { firstPlanRequestOf } from './first-plan.js';
