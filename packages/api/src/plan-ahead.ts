@@ -1,7 +1,9 @@
 /**
  * Planning ahead of a partner launch. A launch code names the page its user is sent to; when that
- * is a stored field the web app plans as soon as it opens it (one never planned), the exchange of
- * the code starts that plan at once, while the browser still loads the page. The web app's mount
+ * is a stored field the web app plans as soon as it opens it (one never planned), the code's issue
+ * starts that plan at once, while the partner sends the browser to the launch URL and the browser
+ * loads the page (the exchange starts it too, if the issue could not: no slot free then, or more than
+ * a minute ago). The web app's mount
  * says which request the app sends first (`FirstPlanRequest`); its plan request, when it comes
  * from the same user with the same request within a minute, gets the plan started ahead.
  *
@@ -112,10 +114,11 @@ export function createPlanAhead(deps: AheadDeps, firstPlanRequest: FirstPlanRequ
 
   return {
     afterLaunch(userId, field) {
-      // A free slot only: ahead-of-time work never holds up a plan someone is waiting for.
-      if (deps.planGate.running >= deps.planGate.options.concurrency || deps.planGate.waiting > 0) return;
-      // After the exchange's answer is on its way: the request's validation does not hold it up.
+      // After the answer is on its way: the request's validation does not hold it up.
       setTimeout(() => {
+        // A free slot only, checked as the plan starts (it takes the slot at once): ahead-of-time work never
+        // holds up a plan someone is waiting for, and many codes issued at once start one plan at most.
+        if (deps.planGate.running >= deps.planGate.options.concurrency || deps.planGate.waiting > 0) return;
         let request: PathPlanRequestBody | undefined;
         try {
           request = requestFor(field);
@@ -126,10 +129,12 @@ export function createPlanAhead(deps: AheadDeps, firstPlanRequest: FirstPlanRequ
         if (!request) return;
         const now = Date.now();
         prune(now);
+        const key = keyOf(userId, request);
+        if (kept.some((a) => a.key === key)) return; // (planned ahead when the code was issued)
         if (kept.length >= MAX_KEPT) kept.shift();
         const plan = planAhead(request);
         plan.catch(() => undefined); // (taken or not, a failure is answered by planning again)
-        kept.push({ key: keyOf(userId, request), expiresAtMs: now + KEEP_MS, plan });
+        kept.push({ key, expiresAtMs: now + KEEP_MS, plan });
       }, 0);
     },
     take(userId, request) {

@@ -234,6 +234,14 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         returnUrl,
         deps.config.launchCodeSeconds,
       );
+      // The partner sends the user to the launch URL now: the field's first plan is started while the browser
+      // gets there (taken by the app's plan request, charged then; plan-ahead.ts).
+      if (deps.planAhead) {
+        const ahead = deps.planAhead;
+        void launchedField(deps, user.userId, returnUrl)
+          .then((field) => field && ahead.afterLaunch(user.userId, field))
+          .catch((err: unknown) => deps.logger.info({ err: String(err) }, 'no plan ahead of the launch'));
+      }
       const launch = new URL('/launch', deps.config.appUrl);
       launch.searchParams.set('code', code);
       launch.searchParams.set('userId', user.userId);
