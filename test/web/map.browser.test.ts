@@ -378,6 +378,8 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     await planned(page);
     await replan(page, 12, 9);
     const uncoveredText = await page.locator('[data-metric=uncoveredSquareMeters] td.value').textContent();
+    // (counted once the browser has painted the canvas)
+    await page.locator('.uncovered-canvas[data-uncovered-pixels]').waitFor({ state: 'attached' });
     const pixels = Number(await page.locator('.uncovered-canvas').getAttribute('data-uncovered-pixels'));
     expect(uncoveredText).toMatch(/\d/);
     // The planner reports uncovered ground at 12 m: the map shows it as patches.

@@ -22,6 +22,8 @@ export interface HeadStart {
   exchange?: Promise<unknown>;
   /** The field the launch goes to, asked for with the new session. */
   field?: Promise<HeadStartField | undefined>;
+  /** Settles when the launch's requests are sent (the field's first plan, when it is asked for), or failed. */
+  sent?: Promise<void>;
 }
 
 export interface HeadStartField {
@@ -67,6 +69,10 @@ export function startHeadStart(location: Location, history: History): HeadStart 
   );
   // (a failure is reported by whoever takes the promise over)
   start.exchange.catch(() => undefined);
+  start.sent = start.field.then(
+    () => undefined,
+    () => undefined,
+  );
   return start;
 }
 
