@@ -311,7 +311,7 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
             `js ${ms(js?.responseEnd)}, app run ${mark('furrow:app-run')}, exchange ${ms(exchange?.startTime)}-${ms(exchange?.responseEnd)}, ` +
             `boundary ${ms(boundary?.responseEnd)}, plan ${ms(plan?.startTime)}-${ms(plan?.responseEnd)} ` +
             `(${plan?.encodedBodySize ?? '?'} B; server: ${server || '?'}), field shown ${mark('furrow:field-shown')}, received ${mark('furrow:plan-received')}, ` +
-            `shown ${mark('furrow:plan-shown')}, drawn ${ms(performance.now())}`
+            `shown ${mark('furrow:plan-shown')}, painted ${mark('furrow:plan-painted')}, drawn ${ms(performance.now())}`
           );
         }),
       );

@@ -22,9 +22,15 @@ export interface HeadStart {
   exchange?: Promise<unknown>;
   /** The field the launch goes to, asked for with the new session. */
   field?: Promise<HeadStartField | undefined>;
-  /** Settles when the launch's requests are sent (the field's first plan, when it is asked for), or failed. */
-  sent?: Promise<void>;
+  /**
+   * Settles when the app's bundle should run: once the field's first plan is in (it is then drawn in the
+   * page's first frame), at most `PLAN_WAIT_MS` after it was asked for; at once when no plan is asked for.
+   */
+  ready?: Promise<void>;
 }
+
+/** How long the app's bundle waits for a launch's first plan before it runs anyway (ms). */
+export const PLAN_WAIT_MS = 300;
 
 export interface HeadStartField {
   boundaryId: string;
@@ -69,9 +75,13 @@ export function startHeadStart(location: Location, history: History): HeadStart 
   );
   // (a failure is reported by whoever takes the promise over)
   start.exchange.catch(() => undefined);
-  start.sent = start.field.then(
-    () => undefined,
-    () => undefined,
+  const none = (): undefined => undefined;
+  start.ready = start.field.then(
+    (f) =>
+      f?.plan
+        ? Promise.race([f.plan.then(none, none), new Promise<void>((r) => setTimeout(r, PLAN_WAIT_MS))])
+        : undefined,
+    none,
   );
   return start;
 }
