@@ -2,10 +2,10 @@
  * Entry of `early-<hash>.js`, the one script index.html runs: the launch's head start
  * (head-start.ts), then the app's bundle. index.html only preloads the bundle (fetched and
  * compiled meanwhile); on a launch it is run once the exchange has answered and the field's
- * first plan is in (at most 300 ms after it was asked for: `HeadStart.ready`). Running it holds
- * the page's thread for a few hundred milliseconds: the exchange's answer could not send the plan
- * request meanwhile, and a plan that comes while the page draws its first frame is drawn in a
- * second one. Any other page runs it at once.
+ * first plan is in (at most 300 ms after it was asked for, 800 ms after the start:
+ * `HeadStart.ready`). Running it holds the page's thread for a few hundred milliseconds: the
+ * exchange's answer could not send the plan request meanwhile, and a plan that comes while the
+ * page draws its first frame is drawn in a second one. Any other page runs it at once.
  */
 import { startHeadStart } from './head-start.js';
 

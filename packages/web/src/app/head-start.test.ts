@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startHeadStart } from './head-start.js';
+import { LAUNCH_WAIT_MS, PLAN_WAIT_MS, startHeadStart } from './head-start.js';
 
 const FIELD = {
   boundaryId: 'b-1',
@@ -65,6 +65,43 @@ describe('the launch head start', () => {
       'POST /api/partner/launch/exchange',
       'POST /api/path-plans/direct/geojson?boundaryId=b-1',
     ]);
+  });
+
+  it("lets the app's bundle run once the first plan is in, or after a bounded wait (a slow exchange or plan)", async () => {
+    vi.useFakeTimers();
+    try {
+      const location = {
+        pathname: '/launch',
+        search: '?code=abc&userId=u',
+        origin: 'https://furrow.example',
+      } as Location;
+      const history = { replaceState: vi.fn() } as unknown as History;
+      const settled = (p: Promise<void> | undefined) => {
+        let done = false;
+        void p?.then(() => (done = true));
+        return () => done;
+      };
+      // An exchange that never answers: the bundle runs after LAUNCH_WAIT_MS.
+      vi.stubGlobal('fetch', () => new Promise(() => undefined));
+      const hung = settled(startHeadStart(location, history)!.ready);
+      await vi.advanceTimersByTimeAsync(LAUNCH_WAIT_MS - 10);
+      expect(hung()).toBe(false);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(hung()).toBe(true);
+      // The exchange answers at once, the plan never: PLAN_WAIT_MS after the plan was asked for.
+      vi.stubGlobal('fetch', async (url: string) =>
+        url.includes('/launch/exchange')
+          ? new Response(JSON.stringify({ token: 't', returnUrl: '/path-planning/boundary/b-1', field: FIELD }))
+          : new Promise(() => undefined),
+      );
+      const slowPlan = settled(startHeadStart(location, history)!.ready);
+      await vi.advanceTimersByTimeAsync(PLAN_WAIT_MS - 10);
+      expect(slowPlan()).toBe(false);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(slowPlan()).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('asks for the field when the answer has none (or another field)', async () => {

@@ -24,13 +24,18 @@ export interface HeadStart {
   field?: Promise<HeadStartField | undefined>;
   /**
    * Settles when the app's bundle should run: once the field's first plan is in (it is then drawn in the
-   * page's first frame), at most `PLAN_WAIT_MS` after it was asked for; at once when no plan is asked for.
+   * page's first frame), at most `PLAN_WAIT_MS` after it was asked for; at once when no plan is asked for;
+   * in any case at most `LAUNCH_WAIT_MS` after the head start (a slow exchange: the app shows its progress).
    */
   ready?: Promise<void>;
 }
 
 /** How long the app's bundle waits for a launch's first plan before it runs anyway (ms). */
 export const PLAN_WAIT_MS = 300;
+/** How long the app's bundle waits for the launch's requests at most (ms). */
+export const LAUNCH_WAIT_MS = 800;
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface HeadStartField {
   boundaryId: string;
@@ -76,13 +81,11 @@ export function startHeadStart(location: Location, history: History): HeadStart 
   // (a failure is reported by whoever takes the promise over)
   start.exchange.catch(() => undefined);
   const none = (): undefined => undefined;
-  start.ready = start.field.then(
-    (f) =>
-      f?.plan
-        ? Promise.race([f.plan.then(none, none), new Promise<void>((r) => setTimeout(r, PLAN_WAIT_MS))])
-        : undefined,
+  const requests = start.field.then(
+    (f) => (f?.plan ? Promise.race([f.plan.then(none, none), delay(PLAN_WAIT_MS)]) : undefined),
     none,
   );
+  start.ready = Promise.race([requests, delay(LAUNCH_WAIT_MS)]);
   return start;
 }
 
