@@ -67,7 +67,7 @@ describe('the launch head start', () => {
     ]);
   });
 
-  it("lets the app's bundle run once the first plan is in, or after a bounded wait (slow exchange or plan)", async () => {
+  it("runs the app's bundle once the first plan is in, or after a bounded wait (slow exchange or plan)", async () => {
     vi.useFakeTimers();
     try {
       const location = {
