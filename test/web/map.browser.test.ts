@@ -291,7 +291,10 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     const times: number[] = [];
     const paintedTimes: number[] = [];
     const steps: string[] = [];
-    for (let i = 0; i < 3; i++) {
+    // FURROW_LAUNCHES: more launches for a steadier median on a loaded machine (docs/benchmarks/web.md).
+    const launches = Math.max(3, Number(process.env['FURROW_LAUNCHES'] ?? '3') || 3);
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    for (let i = 0; i < launches; i++) {
       const { page, errors } = await newPage();
       const url = await launchUrl();
       const t0 = Date.now();
@@ -327,15 +330,14 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     }
     process.stderr.write(
       `[furrow] launch link to plan drawn (be-wal-000): ${times.join(', ')} ms (median ` +
-        `${[...times].sort((a, b) => a - b)[1]}); load average ${loadavg()[0].toFixed(1)}\n` +
+        `${median(times)}); load average ${loadavg()[0].toFixed(1)}\n` +
         `[furrow] link to plan painted, on the page's clock: ${paintedTimes.join(', ')} ms (median ` +
-        `${[...paintedTimes].sort((a, b) => a - b)[1]})\n` +
+        `${median(paintedTimes)})\n` +
         steps.map((s, i) => `[furrow]   launch ${i + 1}: ${s}\n`).join(''),
     );
-    times.sort((a, b) => a - b);
     // The budget (1.5 s) is recorded in docs/benchmarks/web.md with the machine's load; this bound
     // only catches a regression by an order of magnitude on a shared runner.
-    expect(times[1]).toBeLessThanOrEqual(20_000);
+    expect(median(times)).toBeLessThanOrEqual(20_000);
   });
 
   it('draws direction arrows with pass numbers, the heading in words, and plays the route back', async () => {
