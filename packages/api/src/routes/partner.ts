@@ -309,7 +309,11 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         .sign(await deps.jwtSecret());
       // The field the user is sent to, in the answer (the app draws it without asking for it), and planned
       // while the browser loads the app (when the app will plan it), started once the answer is ready.
-      const field = await launchedField(deps, used.userId, used.returnUrl);
+      // (the code is used by now: a failed look-up leaves the field out of the answer, never fails the exchange)
+      const field = await launchedField(deps, used.userId, used.returnUrl).catch((err: unknown) => {
+        deps.logger.info({ err: String(err) }, 'the launched field could not be read for the exchange');
+        return undefined;
+      });
       if (field) deps.planAhead?.afterLaunch(used.userId, field);
       return c.json(
         {

@@ -14,7 +14,7 @@ window.furrowHeadStart = start;
 
 const bundle = document.querySelector<HTMLLinkElement>('link[data-furrow-app]')?.href;
 if (bundle) {
-  const run = (): Promise<unknown> => import(/* @vite-ignore */ bundle);
+  const run = (): Promise<unknown> => import(bundle);
   void (start?.ready ?? Promise.resolve()).then(run).catch((err: unknown) => {
     console.error(err);
     const root = document.getElementById('root') ?? document.body;
