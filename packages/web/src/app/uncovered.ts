@@ -3,7 +3,7 @@
  * and then erases every working pass's swath (the pass stroked at its working width, flat ends),
  * so what stays coloured is ground no pass works, at the screen's resolution. Redrawn after
  * every move or zoom; the pixels left are counted (`data-uncovered-pixels` on the canvas) once the
- * browser has painted: reading a canvas back is slow, and nothing on the page waits for the count.
+ * browser has painted and is idle: reading a canvas back is slow, and nothing on the page waits for the count.
  */
 import * as L from 'leaflet';
 import type { Geometry, Position } from './geo.js';
@@ -101,7 +101,10 @@ export class UncoveredLayer extends L.Layer {
     this.countAfterPaint();
   }
 
-  /** Sets `data-uncovered-pixels` after the next frame (at the latest after a second: a hidden tab paints none). */
+  /**
+   * Sets `data-uncovered-pixels` once the page is idle after the next frame (the work just after a plan's first
+   * paint goes first), at the latest after a second.
+   */
   private countAfterPaint(): void {
     if (this.countDue) return;
     this.countDue = true;
@@ -112,7 +115,11 @@ export class UncoveredLayer extends L.Layer {
       const ctx = canvas?.getContext('2d', { willReadFrequently: true });
       if (canvas && ctx) canvas.dataset.uncoveredPixels = String(countOpaque(ctx, canvas.width, canvas.height));
     };
-    requestAnimationFrame(() => setTimeout(count, 0));
+    const idle = (fn: () => void): void => {
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 1000 });
+      else setTimeout(fn, 0);
+    };
+    requestAnimationFrame(() => idle(count));
     setTimeout(count, 1000);
   }
 
