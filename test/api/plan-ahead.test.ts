@@ -90,9 +90,8 @@ describe('planning ahead of a launch', () => {
     return saved.body.vBoundary.boundaryId as string;
   }
 
-  /** Launches the end user into the field; returns the session's headers. */
-  async function launch(boundaryId: string): Promise<Record<string, string>> {
-    const returnUrl = `http://app.test/path-planning/boundary/${boundaryId}`;
+  /** Exchanges a launch code of the end user into `returnUrl`; returns the exchange's answer. */
+  async function exchangeInto(returnUrl: string): Promise<Record<string, unknown>> {
     const code = await call({ app, adminKey }, 'POST', '/api/partner/launch', { userId: 'ahead-user', returnUrl });
     expect(code.status).toBe(201);
     const exchange = await call({ app, adminKey }, 'POST', '/api/partner/launch/exchange', {
@@ -100,7 +99,13 @@ describe('planning ahead of a launch', () => {
       userId: endUserId,
     });
     expect(exchange.status).toBe(200);
-    return { Authorization: `Bearer ${exchange.body.token}`, 'Content-Type': 'application/json' };
+    return exchange.body as Record<string, unknown>;
+  }
+
+  /** Launches the end user into the field; returns the session's headers. */
+  async function launch(boundaryId: string): Promise<Record<string, string>> {
+    const body = await exchangeInto(`http://app.test/path-planning/boundary/${boundaryId}`);
+    return { Authorization: `Bearer ${body['token'] as string}`, 'Content-Type': 'application/json' };
   }
 
   const plan = (boundaryId: string, headers: Record<string, string>, request: unknown) =>
@@ -111,7 +116,7 @@ describe('planning ahead of a launch', () => {
     });
   const balance = () => store.balance('company', companyId);
 
-  it("plans a launched field never planned as the exchange happens; the app's first request gets that plan", async () => {
+  it("plans a launched field never planned ahead of the app; the app's first request gets that plan", async () => {
     const boundaryId = await newField(8.6, true);
     const before = planner.count();
     const headers = await launch(boundaryId);
@@ -132,6 +137,95 @@ describe('planning ahead of a launch', () => {
     // Taken once: the same request again is planned again.
     expect((await plan(boundaryId, headers, request)).status).toBe(200);
     expect(planner.count()).toBe(before + 2);
+  });
+
+  it('starts the plan as the code is issued; the exchange does not plan it again', async () => {
+    const boundaryId = await newField(8.74);
+    const returnUrl = `http://app.test/path-planning/boundary/${boundaryId}`;
+    const before = planner.count();
+    const code = await call({ app, adminKey }, 'POST', '/api/partner/launch', { userId: 'ahead-user', returnUrl });
+    expect(code.status).toBe(201);
+    await until(() => planner.count() === before + 1); // before any exchange
+    const exchange = await call({ app, adminKey }, 'POST', '/api/partner/launch/exchange', {
+      code: code.body.code,
+      userId: endUserId,
+    });
+    expect(exchange.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(planner.count()).toBe(before + 1);
+    const headers = { Authorization: `Bearer ${exchange.body.token}`, 'Content-Type': 'application/json' };
+    expect((await plan(boundaryId, headers, firstPlanRequest(exchange.body.field)!)).status).toBe(200);
+    expect(planner.count()).toBe(before + 1); // the app's request took it
+  });
+
+  it('starts one plan ahead for many codes issued at once (the planning slot is taken as each starts)', async () => {
+    // A planning thread holds its slot while it plans: here 500 ms per plan.
+    const inner = countingPlanner(1);
+    let started = 0;
+    const slow: Planner = {
+      ...inner,
+      plan: async (request, signal) => {
+        started++;
+        await new Promise((r) => setTimeout(r, 500));
+        return inner.plan(request, signal);
+      },
+    };
+    const other = createApp({
+      store,
+      planner: slow,
+      limiter: createRateLimiter({ points: 100_000, windowSeconds: 60 }),
+      config: { appUrl: 'http://app.test' },
+      web: createWebMount(),
+    });
+    const fields = await Promise.all([8.76, 8.78, 8.8, 8.82, 8.84].map((lon) => newField(lon)));
+    await Promise.all(
+      fields.map(async (id) => {
+        const res = await call({ app: other, adminKey }, 'POST', '/api/partner/launch', {
+          userId: 'ahead-user',
+          returnUrl: `http://app.test/path-planning/boundary/${id}`,
+        });
+        expect(res.status).toBe(201);
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(started).toBe(1);
+  });
+
+  it("answers the exchange with the launched field as GET /api/boundaries/{id} answers it, the user's own only", async () => {
+    const boundaryId = await newField(8.7, true);
+    const body = await exchangeInto(`http://app.test/path-planning/boundary/${boundaryId}`);
+    const headers = { Authorization: `Bearer ${body['token'] as string}` };
+    const got = await app.request(`/api/boundaries/${boundaryId}`, { headers });
+    expect(got.status).toBe(200);
+    expect(body['field']).toEqual(await got.json());
+    expect((body['field'] as { latestPlanId: unknown }).latestPlanId).toBeNull();
+    expect((body['field'] as { accessPoints: unknown }).accessPoints).toEqual([[8.7, 47.372]]);
+
+    // Another page of the app, or a field of a company the user has no access to: no field.
+    expect((await exchangeInto('http://app.test/profile'))['field']).toBeNull();
+    const t = { app, adminKey };
+    const other = await call(t, 'POST', '/api/partner/companies', {
+      partnerCompanyId: 'not-theirs',
+      name: 'Someone else',
+      countryCode: 'DE',
+    });
+    const grower = await call(t, 'POST', `/api/companies/${other.body.companyId}/growers`, {
+      name: 'G',
+      source: 'api',
+    });
+    const farm = await call(t, 'POST', `/api/growers/${grower.body.growerId}/farms`, { name: 'F', source: 'api' });
+    const saved = await call(t, 'POST', '/api/fields/save', {
+      farmId: farm.body.farmId,
+      name: 'not theirs',
+      boundary: square(8.72).coordinates,
+    });
+    expect(saved.status).toBe(201);
+    const theirs = saved.body.vBoundary.boundaryId as string;
+    const before = planner.count();
+    const refused = await exchangeInto(`http://app.test/path-planning/boundary/${theirs}`);
+    expect(refused['field']).toBeNull();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(planner.count()).toBe(before); // nor planned ahead
   });
 
   it('plans nothing ahead for a field with a stored plan; another request than the first is planned itself', async () => {

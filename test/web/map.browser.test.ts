@@ -5,7 +5,9 @@
  * direction arrows with pass numbers, the heading in words, playback with its clock, uncovered
  * ground as patches, warnings that zoom to their place. Screenshots go to test-results/web/map-*.png.
  */
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { serve, type RunningServer } from '@furrow/api';
@@ -15,7 +17,8 @@ import { describeWith } from '../support/requires.js';
 import { buildWebApp } from '../../packages/web/build.mjs';
 import { startPartnerEmbed, type PartnerEmbed } from '../../examples/partner-embed/server.js';
 import { launchBrowser, screenshot, watchErrors } from './support/browser.js';
-import { startTileServer, tilePixelShare, type TileServer } from './support/tile-server.js';
+import { startTileServer, tilePixelShare, tilePng, type TileServer } from './support/tile-server.js';
+import { pmtilesOfArea } from '../../packages/web/src/__fixtures__/pmtiles-writer.js';
 
 const ADMIN_KEY = 'furrow_map_web_bootstrap_key_0123456789abcdef';
 const PARTNER_USER = '7d2e9b1c-4a6f-4e3d-8b72-1f3e5c8d9a01';
@@ -195,21 +198,125 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     }
   });
 
-  it('draws the plan of be-wal-000 from the launch link (budget 1.5 s, docs/benchmarks/web.md)', async () => {
-    // Each launch is a fresh browser context: the page loads, exchanges the code, loads the field
-    // and plans it on the server (the real planner; the exchange has started that plan), then draws it. The median of 3 counts. Where
-    // the time goes is read from the page's own timeline (the launch opens the plan view in the
-    // same document): ms from navigation start to the end of each step.
-    const times: number[] = [];
-    const steps: string[] = [];
-    for (let i = 0; i < 3; i++) {
+  it('serves a local PMTiles basemap itself: tiles from the file under the field, images from its own origin only', async () => {
+    // An archive of the test's PNG tile over the partner example's field and ~1.4 km round it, zooms 0-18.
+    const field = JSON.parse(
+      readFileSync(new URL('../../examples/partner-embed/field.geojson', import.meta.url), 'utf8'),
+    ) as { geometry: { coordinates: number[][][] } };
+    const ring = field.geometry.coordinates[0];
+    const lons = ring.map((p) => p[0]);
+    const lats = ring.map((p) => p[1]);
+    const area: [number, number, number, number] = [
+      Math.min(...lons) - 0.02,
+      Math.min(...lats) - 0.012,
+      Math.max(...lons) + 0.02,
+      Math.max(...lats) + 0.012,
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'furrow-pmtiles-'));
+    const file = join(dir, 'farm.pmtiles');
+    writeFileSync(file, pmtilesOfArea(tilePng(), area, 0, 18));
+    const attribution = 'Farm orthophoto © furrow suite';
+    const local = await serve(
+      {
+        DATABASE_URL: 'memory:',
+        FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        FURROW_PLAN_THREADS: '0',
+        FURROW_LOG_LEVEL: 'silent',
+      },
+      { web: createWebMount({ basemap: { pmtilesFile: file, attribution } }), out: () => undefined },
+    );
+    const embed = await startPartnerEmbed({ furrowUrl: local.url, adminKey: ADMIN_KEY, partnerUserId: PARTNER_USER });
+    const loopbackAsked = tiles.requests.length;
+    try {
+      const { boundaryId: id } = await embed.provisioned();
+      const res = await fetch(`${local.url}/api/partner/launch`, {
+        method: 'POST',
+        headers: { 'X-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ userId: PARTNER_USER, returnUrl: `${local.url}/path-planning/boundary/${id}` }),
+      });
       const { page, errors } = await newPage();
+      const images: string[] = [];
+      page.on('request', (r) => {
+        if (r.resourceType() === 'image') images.push(r.url());
+      });
+      const navigation = page.waitForResponse((r) => r.request().isNavigationRequest());
+      await page.goto(((await res.json()) as { launchUrl: string }).launchUrl);
+      const csp = (await navigation).headers()['content-security-policy'] ?? '';
+      const imgSrc = csp.split(';').find((d) => d.trim().startsWith('img-src'))!;
+      expect(imgSrc.trim().split(/\s+/)).toEqual(['img-src', "'self'", 'data:', 'blob:']);
+      await planned(page);
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll<HTMLImageElement>('.basemap-tiles img')].filter(
+            (i) => i.complete && i.naturalWidth > 0,
+          ).length >= 4,
+        undefined,
+        { timeout: 30_000 },
+      );
+      const tileUrls = images.filter((u) => u.startsWith(`${local.url}/tiles/`));
+      expect(tileUrls.length).toBeGreaterThanOrEqual(4);
+      expect(tileUrls.every((u) => /\/tiles\/\d+\/\d+\/\d+\.png$/.test(u))).toBe(true);
+      expect(images.filter((u) => !u.startsWith(local.url) && !u.startsWith('data:'))).toEqual([]);
+      expect(tiles.requests.length).toBe(loopbackAsked); // nothing from the loopback tile server
+      expect(await page.locator('.leaflet-control-attribution').textContent()).toContain(attribution);
+
+      const box = (await page.locator('[data-testid=map]').boundingBox())!;
+      expect(tilePixelShare(await page.screenshot({ clip: box }))).toBeGreaterThan(0.05);
+      // Under the field: the archive's tiles through the boundary's tint (as with the loopback imagery).
+      await page.uncheck('#layer-direction');
+      const inner = await page.screenshot({
+        clip: { x: box.x + box.width / 2 - 20, y: box.y + box.height / 2 - 20, width: 40, height: 40 },
+      });
+      await page.check('#layer-direction');
+      expect(tilePixelShare(inner, 60)).toBeGreaterThan(0.5);
+      await screenshot(page, 'map-04-local-pmtiles-under-field');
+      expect(errors).toEqual([]);
+      await page.context().close();
+    } finally {
+      await embed.close();
+      await local.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('draws the plan of be-wal-000 from the launch link (budget 1.5 s, docs/benchmarks/web.md)', async () => {
+    // Each launch is a fresh browser context: the page loads, exchanges the code, gets the field
+    // with the exchange's answer and the plan from the server (the real planner; issuing the code
+    // started that plan), then draws it. The median of 3 counts. Where the time goes is read from
+    // the page's own timeline (the launch opens the plan view in the same document): ms from
+    // navigation start to the end of each step. Also printed: the link to the plan painted on the
+    // page's own clock (its furrow:plan-painted mark), without the test's polling for it.
+    const times: number[] = [];
+    const paintedTimes: number[] = [];
+    const steps: string[] = [];
+    // FURROW_LAUNCHES: more launches for a steadier median on a loaded machine (docs/benchmarks/web.md).
+    const launches = Math.max(3, Number(process.env['FURROW_LAUNCHES'] ?? '3') || 3);
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    // The drawn route is waited for with a plain DevTools evaluation (a check per frame; done after the frame
+    // that has it is painted: a task after its animation frame), not Playwright's waits: those first inject
+    // Playwright's script into the new page (~0.1 s of its thread, at the load event), which lands in the
+    // middle of a launch whose bundle runs after that event.
+    const drawn =
+      'new Promise((done) => { const check = () => ' +
+      "document.getElementById('page')?.dataset.state === 'planned' && " +
+      "document.querySelector('.furrow-layer[data-layer=tracks] path') ? setTimeout(() => done(true), 0) : " +
+      'requestAnimationFrame(check); requestAnimationFrame(check); })';
+    for (let i = 0; i < launches; i++) {
+      const { page, errors } = await newPage();
+      const cdp = await page.context().newCDPSession(page);
       const url = await launchUrl();
       const t0 = Date.now();
-      await page.goto(url);
-      await planned(page);
-      await page.locator('.furrow-layer[data-layer=tracks] path').first().waitFor();
+      await page.goto(url, { waitUntil: 'commit' });
+      const seen = await cdp.send('Runtime.evaluate', { expression: drawn, awaitPromise: true, timeout: 60_000 });
       times.push(Date.now() - t0);
+      expect(seen.result.value).toBe(true);
+      await planned(page);
+      const painted = await page.evaluate(
+        () => performance.timeOrigin + (performance.getEntriesByName('furrow:plan-painted')[0]?.startTime ?? NaN),
+      );
+      paintedTimes.push(Math.round(painted - t0));
       steps.push(
         await page.evaluate(() => {
           const r = (part: string) => performance.getEntriesByType('resource').find((e) => e.name.includes(part));
@@ -222,10 +329,10 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
           const server = (plan?.serverTiming ?? []).map((t) => `${t.name} ${Math.round(t.duration)}`).join(', ');
           const mark = (name: string) => ms(performance.getEntriesByName(name)[0]?.startTime);
           return (
-            `js ${ms(js?.responseEnd)}, exchange ${ms(exchange?.startTime)}-${ms(exchange?.responseEnd)}, ` +
+            `js ${ms(js?.responseEnd)}, app run ${mark('furrow:app-run')}, exchange ${ms(exchange?.startTime)}-${ms(exchange?.responseEnd)}, ` +
             `boundary ${ms(boundary?.responseEnd)}, plan ${ms(plan?.startTime)}-${ms(plan?.responseEnd)} ` +
-            `(${plan?.encodedBodySize ?? '?'} B; server: ${server || '?'}), received ${mark('furrow:plan-received')}, ` +
-            `shown ${mark('furrow:plan-shown')}, drawn ${ms(performance.now())}`
+            `(${plan?.encodedBodySize ?? '?'} B; server: ${server || '?'}), field shown ${mark('furrow:field-shown')}, received ${mark('furrow:plan-received')}, ` +
+            `shown ${mark('furrow:plan-shown')}, painted ${mark('furrow:plan-painted')}, drawn ${ms(performance.now())}`
           );
         }),
       );
@@ -234,13 +341,14 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     }
     process.stderr.write(
       `[furrow] launch link to plan drawn (be-wal-000): ${times.join(', ')} ms (median ` +
-        `${[...times].sort((a, b) => a - b)[1]}); load average ${loadavg()[0].toFixed(1)}\n` +
+        `${median(times)}); load average ${loadavg()[0].toFixed(1)}\n` +
+        `[furrow] link to plan painted, on the page's clock: ${paintedTimes.join(', ')} ms (median ` +
+        `${median(paintedTimes)})\n` +
         steps.map((s, i) => `[furrow]   launch ${i + 1}: ${s}\n`).join(''),
     );
-    times.sort((a, b) => a - b);
     // The budget (1.5 s) is recorded in docs/benchmarks/web.md with the machine's load; this bound
     // only catches a regression by an order of magnitude on a shared runner.
-    expect(times[1]).toBeLessThanOrEqual(20_000);
+    expect(median(times)).toBeLessThanOrEqual(20_000);
   });
 
   it('draws direction arrows with pass numbers, the heading in words, and plays the route back', async () => {
@@ -292,6 +400,8 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     await planned(page);
     await replan(page, 12, 9);
     const uncoveredText = await page.locator('[data-metric=uncoveredSquareMeters] td.value').textContent();
+    // (counted once the browser has painted the canvas)
+    await page.locator('.uncovered-canvas[data-uncovered-pixels]').waitFor({ state: 'attached' });
     const pixels = Number(await page.locator('.uncovered-canvas').getAttribute('data-uncovered-pixels'));
     expect(uncoveredText).toMatch(/\d/);
     // The planner reports uncovered ground at 12 m: the map shows it as patches.

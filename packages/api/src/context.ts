@@ -68,8 +68,12 @@ export interface Caller {
 
 /** Plans started ahead of the app's first request (plan-ahead.ts `createPlanAhead`). */
 export interface PlanAhead {
-  /** After a launch code is exchanged: plans the field `returnUrl` opens, if the app will plan it. */
-  afterLaunch(userId: string, returnUrl: string | null): void;
+  /**
+   * After a launch code is issued, and again when it is exchanged: plans the launched field (as
+   * `GET /api/boundaries/{boundaryId}` answers it: plan-ahead.ts `launchedField`), if the app will plan it and
+   * it is not planned ahead already.
+   */
+  afterLaunch(userId: string, field: unknown): void;
   /** The plan started ahead for this user and request (once), else undefined. */
   take(userId: string, request: PathPlanRequestBody): Promise<ApiPlan> | undefined;
 }

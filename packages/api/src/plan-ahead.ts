@@ -1,7 +1,9 @@
 /**
  * Planning ahead of a partner launch. A launch code names the page its user is sent to; when that
- * is a stored field the web app plans as soon as it opens it (one never planned), the exchange of
- * the code starts that plan at once, while the browser still loads the page. The web app's mount
+ * is a stored field the web app plans as soon as it opens it (one never planned), the code's issue
+ * starts that plan at once, while the partner sends the browser to the launch URL and the browser
+ * loads the page (the exchange starts it too, if the issue could not: no slot free then, or more than
+ * a minute ago). The web app's mount
  * says which request the app sends first (`FirstPlanRequest`); its plan request, when it comes
  * from the same user with the same request within a minute, gets the plan started ahead.
  *
@@ -44,7 +46,39 @@ export function stableJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-type AheadDeps = Pick<Deps, 'store' | 'planner' | 'planGate' | 'config' | 'logger'>;
+type AheadDeps = Pick<Deps, 'planner' | 'planGate' | 'config' | 'logger'>;
+
+/**
+ * The field a launch's `returnUrl` opens (`/path-planning/boundary/{boundaryId}` on the app's origin), as
+ * `GET /api/boundaries/{boundaryId}` answers it to that user (with `latestPlanId`); undefined when the URL
+ * opens another page or the user cannot see that boundary (scoped to the user's companies by the store).
+ */
+export async function launchedField(
+  deps: Pick<Deps, 'store' | 'config'>,
+  userId: string,
+  returnUrl: string | null,
+): Promise<Record<string, unknown> | undefined> {
+  if (!returnUrl) return undefined;
+  let path: string;
+  try {
+    path = new URL(returnUrl, deps.config.appUrl).pathname;
+  } catch {
+    return undefined;
+  }
+  const m = FIELD_PAGE.exec(path);
+  if (!m) return undefined;
+  let boundaryId: string;
+  try {
+    boundaryId = decodeURIComponent(m[1]);
+  } catch {
+    return undefined;
+  }
+  const boundary = await deps.store.getBoundary(userId, boundaryId);
+  if (!boundary) return undefined;
+  const latestPlanId = await deps.store.latestPlanId(boundary.boundaryId);
+  // JSON, as the route sends it (dates as strings).
+  return JSON.parse(JSON.stringify({ ...boundary, latestPlanId })) as Record<string, unknown>;
+}
 
 export function createPlanAhead(deps: AheadDeps, firstPlanRequest: FirstPlanRequest): PlanAhead {
   const kept: Ahead[] = [];
@@ -53,22 +87,9 @@ export function createPlanAhead(deps: AheadDeps, firstPlanRequest: FirstPlanRequ
     for (let i = kept.length - 1; i >= 0; i--) if (kept[i].expiresAtMs <= now) kept.splice(i, 1);
   };
 
-  /** The request the app will send for the field of `returnUrl`, validated; undefined when none. */
-  async function requestFor(userId: string, returnUrl: string): Promise<PathPlanRequestBody | undefined> {
-    let path: string;
-    try {
-      path = new URL(returnUrl, deps.config.appUrl).pathname;
-    } catch {
-      return undefined;
-    }
-    const m = FIELD_PAGE.exec(path);
-    if (!m) return undefined;
-    const boundary = await deps.store.getBoundary(userId, decodeURIComponent(m[1]));
-    if (!boundary) return undefined;
-    // The field as the app reads it (GET /api/boundaries/{boundaryId}): JSON, with its newest plan.
-    const latestPlanId = await deps.store.latestPlanId(boundary.boundaryId);
-    const asSent = JSON.parse(JSON.stringify({ ...boundary, latestPlanId })) as unknown;
-    const request = firstPlanRequest(asSent);
+  /** The request the app will send first for the launched field, validated; undefined when none. */
+  function requestFor(field: unknown): PathPlanRequestBody | undefined {
+    const request = firstPlanRequest(field);
     if (!request) return undefined;
     const parsed = PathPlanRequestSchema.safeParse(request);
     if (!parsed.success) return undefined;
@@ -92,21 +113,29 @@ export function createPlanAhead(deps: AheadDeps, firstPlanRequest: FirstPlanRequ
   }
 
   return {
-    afterLaunch(userId, returnUrl) {
-      if (!returnUrl) return;
-      // A free slot only: ahead-of-time work never holds up a plan someone is waiting for.
-      if (deps.planGate.running >= deps.planGate.options.concurrency || deps.planGate.waiting > 0) return;
-      void requestFor(userId, returnUrl)
-        .then((request) => {
-          if (!request) return;
-          const now = Date.now();
-          prune(now);
-          if (kept.length >= MAX_KEPT) kept.shift();
-          const plan = planAhead(request);
-          plan.catch(() => undefined); // (taken or not, a failure is answered by planning again)
-          kept.push({ key: keyOf(userId, request), expiresAtMs: now + KEEP_MS, plan });
-        })
-        .catch((err: unknown) => deps.logger.info({ err: String(err) }, 'no plan ahead of the launch'));
+    afterLaunch(userId, field) {
+      // After the answer is on its way: the request's validation does not hold it up.
+      setTimeout(() => {
+        // A free slot only, checked as the plan starts (it takes the slot at once): ahead-of-time work never
+        // holds up a plan someone is waiting for, and many codes issued at once start one plan at most.
+        if (deps.planGate.running >= deps.planGate.options.concurrency || deps.planGate.waiting > 0) return;
+        let request: PathPlanRequestBody | undefined;
+        try {
+          request = requestFor(field);
+        } catch (err) {
+          deps.logger.info({ err: String(err) }, 'no plan ahead of the launch');
+          return;
+        }
+        if (!request) return;
+        const now = Date.now();
+        prune(now);
+        const key = keyOf(userId, request);
+        if (kept.some((a) => a.key === key)) return; // (planned ahead when the code was issued)
+        if (kept.length >= MAX_KEPT) kept.shift();
+        const plan = planAhead(request);
+        plan.catch(() => undefined); // (taken or not, a failure is answered by planning again)
+        kept.push({ key, expiresAtMs: now + KEEP_MS, plan });
+      }, 0);
     },
     take(userId, request) {
       prune(Date.now());

@@ -17,6 +17,7 @@
 import { fileURLToPath } from 'node:url';
 import { encodedBody, etagMatches, loadBuiltFile, negotiateEncoding } from './serve.js';
 import { firstPlanRequest } from './app/first-plan.js';
+import { LOCAL_TILES_PREFIX, LocalTiles, readPmtilesInfo } from './pmtiles.js';
 
 export { firstPlanRequest };
 
@@ -55,32 +56,69 @@ const CONTENT_TYPES: Record<string, string> = {
  * background.
  */
 export interface BasemapSetting {
+  /** An http(s) template, or a path on the app's own origin (`/tiles/{z}/{x}/{y}.png`: a local basemap). */
   urlTemplate: string;
   attribution: string;
   /** Highest zoom the tile server has (tiles are scaled up beyond it); default 19. */
+  maxZoom?: number;
+  /** [west, south, east, north] in degrees: no tiles are asked for outside (a local archive's area). */
+  bounds?: [number, number, number, number];
+}
+
+/**
+ * A local basemap: a PMTiles (v3) archive of raster tiles on the server's disk, served by furrow at
+ * `/tiles/{z}/{x}/{y}.{ext}` (pmtiles.ts), so no tile server and no internet are needed.
+ */
+export interface PmtilesBasemapSetting {
+  /** Path of the .pmtiles file. */
+  pmtilesFile: string;
+  attribution: string;
+  /** Highest zoom to ask tiles for (scaled up beyond it); default the archive's highest. */
   maxZoom?: number;
 }
 
 /** Options of the web application's server side. */
 export interface WebAppOptions {
+  basemap?: BasemapSetting | PmtilesBasemapSetting;
+}
+
+/** What the pages are served with: the basemap the map reads (a local one as its tiles' URL template). */
+export interface WebPageOptions {
   basemap?: BasemapSetting;
 }
 
 /**
  * The basemap from the environment: `FURROW_BASEMAP_URL` (an http(s) XYZ template with `{z}`,
- * `{x}` and `{y}`, or a WMTS one with `{TileMatrix}`, `{TileRow}`, `{TileCol}`: `wmtsToXyz`),
- * `FURROW_BASEMAP_ATTRIBUTION` (required with it) and `FURROW_BASEMAP_MAX_ZOOM`.
- * Undefined when no URL is set; an unusable value throws an Error naming the variable.
+ * `{x}` and `{y}`, or a WMTS one with `{TileMatrix}`, `{TileRow}`, `{TileCol}`: `wmtsToXyz`) or
+ * `FURROW_BASEMAP_PMTILES` (a local .pmtiles file of raster tiles, served by furrow itself),
+ * `FURROW_BASEMAP_ATTRIBUTION` (required with either) and `FURROW_BASEMAP_MAX_ZOOM`.
+ * Undefined when neither is set; an unusable value throws an Error naming the variable.
  */
-export function basemapFromEnv(env: Record<string, string | undefined>): BasemapSetting | undefined {
+export function basemapFromEnv(
+  env: Record<string, string | undefined>,
+): BasemapSetting | PmtilesBasemapSetting | undefined {
   const url = env['FURROW_BASEMAP_URL']?.trim();
-  if (!url) return undefined;
+  const pmtilesFile = env['FURROW_BASEMAP_PMTILES']?.trim();
+  if (!url && !pmtilesFile) return undefined;
+  if (url && pmtilesFile) throw new Error('Set FURROW_BASEMAP_URL or FURROW_BASEMAP_PMTILES, not both');
   const attribution = env['FURROW_BASEMAP_ATTRIBUTION']?.trim() ?? '';
   const maxZoomText = env['FURROW_BASEMAP_MAX_ZOOM']?.trim();
   const maxZoom = maxZoomText ? Number(maxZoomText) : undefined;
   if (maxZoom !== undefined && !(Number.isInteger(maxZoom) && maxZoom >= 0 && maxZoom <= 24))
     throw new Error(`FURROW_BASEMAP_MAX_ZOOM must be a whole number from 0 to 24, not "${maxZoomText}"`);
-  return checkBasemap({ urlTemplate: url, attribution, ...(maxZoom !== undefined ? { maxZoom } : {}) });
+  const zoom = maxZoom !== undefined ? { maxZoom } : {};
+  if (pmtilesFile) return checkPmtilesBasemap({ pmtilesFile, attribution, ...zoom });
+  return checkBasemap({ urlTemplate: url!, attribution, ...zoom });
+}
+
+/** Checks a local basemap setting (the file is a raster PMTiles v3 archive); throws an Error saying what to fix. */
+export function checkPmtilesBasemap(given: PmtilesBasemapSetting): PmtilesBasemapSetting {
+  if (given.attribution.trim() === '')
+    throw new Error(
+      'FURROW_BASEMAP_ATTRIBUTION is required with FURROW_BASEMAP_PMTILES (the imagery\'s licence, e.g. "© Example")',
+    );
+  readPmtilesInfo(given.pmtilesFile);
+  return given;
 }
 
 /**
@@ -133,8 +171,9 @@ export function checkBasemap(given: BasemapSetting): BasemapSetting {
   return b;
 }
 
-/** The origin tiles of a basemap come from. */
-export function basemapOrigin(b: BasemapSetting): string {
+/** The origin tiles of a basemap come from; undefined for a local basemap (the app's own origin). */
+export function basemapOrigin(b: BasemapSetting): string | undefined {
+  if (b.urlTemplate.startsWith('/')) return undefined;
   return new URL(b.urlTemplate.replace(/\{[zxy]\}/g, '0')).origin;
 }
 
@@ -145,11 +184,12 @@ export function basemapOrigin(b: BasemapSetting): string {
  * is checked per partner by the app itself (postMessage origins).
  */
 export function webContentSecurityPolicy(basemap?: BasemapSetting): string {
+  const origin = basemap ? basemapOrigin(basemap) : undefined;
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    `img-src 'self' data: blob:${basemap ? ` ${basemapOrigin(basemap)}` : ''}`,
+    `img-src 'self' data: blob:${origin ? ` ${origin}` : ''}`,
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
@@ -193,7 +233,7 @@ function extension(name: string): string {
 const HASHED_ASSET = /-[A-Z0-9]{8}\.(js|css|png|svg)$/;
 
 /** Paths the app never claims, even when unknown: the API's, its docs, health, the assets. */
-const NOT_APP_PATHS = /^\/(api|docs|openapi\.json|healthz|app-assets)(\/|$)/;
+const NOT_APP_PATHS = /^\/(api|docs|openapi\.json|healthz|app-assets|tiles)(\/|$)/;
 
 /** True for a GET of an unknown path a browser navigates to (it gets the app's own 404 page). */
 function isUnknownAppPath(request: Request, pathname: string): boolean {
@@ -207,7 +247,7 @@ function isUnknownAppPath(request: Request, pathname: string): boolean {
  * (let the caller handle it). Only GET and HEAD are answered. Assets carry a strong ETag and go
  * out brotli- or gzip-compressed when the client accepts it; hashed assets are cached for a year.
  */
-export async function webAppResponse(request: Request, options: WebAppOptions = {}): Promise<Response | undefined> {
+export async function webAppResponse(request: Request, options: WebPageOptions = {}): Promise<Response | undefined> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
   const { pathname } = new URL(request.url);
   const known = isWebAppPage(pathname);
@@ -268,18 +308,34 @@ export const webAppMountPaths: readonly string[] = [...webAppRoutes, '/app/', '/
 /** A mount function, with the plan request the app sends first for a field it opens (`firstPlanRequest`). */
 export type WebMount = ((app: WebMountTarget) => void) & { firstPlanRequest: typeof firstPlanRequest };
 
+/** The pages' options of a mount's options, and the local tiles when the basemap is a PMTiles file. */
+function pageOptions(given: WebAppOptions): { page: WebPageOptions; tiles?: LocalTiles } {
+  const b = given.basemap;
+  if (!b) return { page: {} };
+  if (!('pmtilesFile' in b)) return { page: { basemap: checkBasemap(b) } };
+  const tiles = new LocalTiles(checkPmtilesBasemap(b).pmtilesFile);
+  const basemap: BasemapSetting = {
+    urlTemplate: tiles.urlTemplate,
+    attribution: b.attribution,
+    maxZoom: b.maxZoom ?? tiles.info.maxZoom,
+    bounds: tiles.info.bounds,
+  };
+  return { page: { basemap }, tiles };
+}
+
 /**
  * A mount function with these options (the `web` hook of `@furrow/api`'s `createApp` / `serve`):
- * GET routes for the pages and `/app-assets/*`. It carries `firstPlanRequest`, so the API can
- * plan a launched field ahead of the app's request.
+ * GET routes for the pages and `/app-assets/*`, and `/tiles/*` with a local basemap. It carries
+ * `firstPlanRequest`, so the API can plan a launched field ahead of the app's request.
  */
 export function createWebMount(given: WebAppOptions = {}): WebMount {
-  const options = given.basemap ? { ...given, basemap: checkBasemap(given.basemap) } : given;
+  const { page: options, tiles } = pageOptions(given);
   const mount = (app: WebMountTarget): void => {
     const handler = async (c: { req: { raw: Request } }): Promise<Response> =>
       (await webAppResponse(c.req.raw, options)) ??
       new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
     for (const path of webAppMountPaths) app.get(path, handler);
+    if (tiles) app.get(`${LOCAL_TILES_PREFIX}*`, async (c) => (await tiles.tileResponse(c.req.raw)) ?? handler(c));
     // Last: an unknown path a browser opens gets the app's 404 page; anything else falls through
     // to the API's own 404 (JSON).
     app.get('*', async (c, next) => {

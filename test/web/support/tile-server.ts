@@ -13,7 +13,8 @@ export const TILE_COLORS: readonly [number, number, number][] = [
   [0, 120, 200],
 ];
 
-function tilePng(): Buffer {
+/** A 256 px PNG tile: the two tile colours in a checkerboard of 32 px squares. */
+export function tilePng(): Buffer {
   const png = new PNG({ width: 256, height: 256 });
   for (let y = 0; y < 256; y++) {
     for (let x = 0; x < 256; x++) {

@@ -16,6 +16,7 @@ import {
   PartnerCompanySchema,
   PartnerUserSchema,
 } from '../schemas.js';
+import { launchedField } from '../plan-ahead.js';
 import type { CompanyRow } from '../store/store.js';
 import { publicUser } from './account.js';
 import { errorResponses, jsonBody, validationHook } from './common.js';
@@ -233,6 +234,14 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         returnUrl,
         deps.config.launchCodeSeconds,
       );
+      // The partner sends the user to the launch URL now: the field's first plan is started while the browser
+      // gets there (taken by the app's plan request, charged then; plan-ahead.ts).
+      if (deps.planAhead) {
+        const ahead = deps.planAhead;
+        void launchedField(deps, user.userId, returnUrl)
+          .then((field) => field && ahead.afterLaunch(user.userId, field))
+          .catch((err: unknown) => deps.logger.info({ err: String(err) }, 'no plan ahead of the launch'));
+      }
       const launch = new URL('/launch', deps.config.appUrl);
       launch.searchParams.set('code', code);
       launch.searchParams.set('userId', user.userId);
@@ -264,6 +273,16 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
               expiresInSec: z.number(),
               userId: z.string(),
               returnUrl: z.string().nullable(),
+              field: z
+                .record(z.string(), z.unknown())
+                .nullable()
+                .openapi({
+                  description:
+                    'The field the returnUrl opens (`/path-planning/boundary/{boundaryId}`), as ' +
+                    '`GET /api/boundaries/{boundaryId}` answers it to this user (with `latestPlanId`); null when the ' +
+                    'returnUrl opens another page or the user cannot see that boundary. A client draws it without ' +
+                    'asking for it again.',
+                }),
             })
             .passthrough(),
         ),
@@ -288,9 +307,14 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
         .setIssuedAt()
         .setExpirationTime(`${deps.config.sessionSeconds}s`)
         .sign(await deps.jwtSecret());
-      // The field the user is sent to, planned while the browser loads the app (when the app will plan
-      // it); started once the answer is ready, so its own work does not hold the answer up.
-      deps.planAhead?.afterLaunch(used.userId, used.returnUrl);
+      // The field the user is sent to, in the answer (the app draws it without asking for it), and planned
+      // while the browser loads the app (when the app will plan it), started once the answer is ready.
+      // (the code is used by now: a failed look-up leaves the field out of the answer, never fails the exchange)
+      const field = await launchedField(deps, used.userId, used.returnUrl).catch((err: unknown) => {
+        deps.logger.info({ err: String(err) }, 'the launched field could not be read for the exchange');
+        return undefined;
+      });
+      if (field) deps.planAhead?.afterLaunch(used.userId, field);
       return c.json(
         {
           token,
@@ -299,6 +323,7 @@ export function partnerRoutes(deps: Deps): OpenAPIHono<AppEnv> {
           userId: used.userId,
           returnUrl: used.returnUrl,
           user: user ? publicUser(user) : null,
+          field: field ?? null,
         },
         200,
       );

@@ -1,12 +1,13 @@
 /**
  * The launch's head start: a small script (`early-<hash>.js`, built from early.ts) that the page
  * runs before the app's bundle is compiled. On `/launch` it takes the code out of the address
- * bar and exchanges it at once; when the launch goes to a field, it asks for the field with the
- * new session, and for the field's first plan when the plan view will plan it (never planned, no
- * unsaved plan in this tab: first-plan.ts). The app (main.ts, launch.ts, plan-view.ts) takes these
- * requests over instead of sending them again; each is taken once.
+ * bar and exchanges it at once; when the launch goes to a field, it takes the field from the
+ * exchange's answer (else asks for it with the new session), and asks for the field's first plan
+ * when the plan view will plan it (never planned, no unsaved plan in this tab: first-plan.ts). The
+ * app (main.ts, launch.ts, plan-view.ts) takes these requests over instead of sending them again;
+ * each is taken once.
  */
-import { ApiClient, asApiError, type StoredBoundary } from './api.js';
+import { ApiClient, asApiError, normalizeBoundary, type StoredBoundary } from './api.js';
 import { firstPlanRequestOf } from './first-plan.js';
 import type { FeatureCollection } from './geo.js';
 import { launchTarget } from './session.js';
@@ -21,7 +22,20 @@ export interface HeadStart {
   exchange?: Promise<unknown>;
   /** The field the launch goes to, asked for with the new session. */
   field?: Promise<HeadStartField | undefined>;
+  /**
+   * Settles when the app's bundle should run: once the field's first plan is in (it is then drawn in the
+   * page's first frame), at most `PLAN_WAIT_MS` after it was asked for; at once when no plan is asked for;
+   * in any case at most `LAUNCH_WAIT_MS` after the head start (a slow exchange: the app shows its progress).
+   */
+  ready?: Promise<void>;
 }
+
+/** How long the app's bundle waits for a launch's first plan before it runs anyway (ms). */
+export const PLAN_WAIT_MS = 300;
+/** How long the app's bundle waits for the launch's requests at most (ms). */
+export const LAUNCH_WAIT_MS = 800;
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface HeadStartField {
   boundaryId: string;
@@ -66,6 +80,12 @@ export function startHeadStart(location: Location, history: History): HeadStart 
   );
   // (a failure is reported by whoever takes the promise over)
   start.exchange.catch(() => undefined);
+  const none = (): undefined => undefined;
+  const requests = start.field.then(
+    (f) => (f?.plan ? Promise.race([f.plan.then(none, none), delay(PLAN_WAIT_MS)]) : undefined),
+    none,
+  );
+  start.ready = Promise.race([requests, delay(LAUNCH_WAIT_MS)]);
   return start;
 }
 
@@ -79,7 +99,9 @@ async function fieldOf(body: unknown, fromAddressBar: string | null, origin: str
   if (!m) return undefined;
   const boundaryId = decodeURIComponent(m[1]);
   const api = new ApiClient({ token: () => token });
-  const boundary = await api.boundary(boundaryId).catch(() => undefined);
+  // The exchange's answer carries the field its returnUrl opens: no round trip for it.
+  const sent = normalizeBoundary(b['field']);
+  const boundary = sent?.boundaryId === boundaryId ? sent : await api.boundary(boundaryId).catch(() => undefined);
   if (!boundary) return undefined; // (the plan view asks again and says what is wrong)
   const request = new UnsavedPlanStore(tabStorage()).load(boundaryId) ? undefined : firstPlanRequestOf(boundary);
   const field: HeadStartField = { boundaryId, boundary };

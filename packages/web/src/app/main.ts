@@ -80,6 +80,8 @@ export function isAppPath(path: string): boolean {
 let launchedField: Promise<HeadStartField | undefined> | undefined;
 
 async function main(): Promise<void> {
+  // On the page's performance timeline (the launch budget's test prints it, docs/benchmarks/web.md).
+  if (performance.getEntriesByName('furrow:app-run').length === 0) performance.mark('furrow:app-run');
   const mount = document.getElementById('root') ?? document.body;
   const shell = new Shell(mount, location.search);
   const sessions = new SessionStore(tabStorage());

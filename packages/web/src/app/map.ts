@@ -33,9 +33,12 @@ export interface MapData {
 
 /** A raster basemap: XYZ URL template with {z}, {x}, {y}, and the attribution the provider asks for. */
 export interface BasemapConfig {
+  /** An http(s) template, or a path on the app's origin (`/tiles/{z}/{x}/{y}.png`: furrow serves a local archive). */
   urlTemplate: string;
   attribution: string;
   maxZoom?: number;
+  /** [west, south, east, north] in degrees: the area the tiles cover (a local archive's). */
+  bounds?: [number, number, number, number];
 }
 
 /** The basemap the server put in the page (`<meta name="furrow-basemap">`), or undefined. */
@@ -49,6 +52,9 @@ export function basemapFromPage(doc: Document): BasemapConfig | undefined {
       urlTemplate: v.urlTemplate,
       attribution: typeof v.attribution === 'string' ? v.attribution : '',
       ...(typeof v.maxZoom === 'number' ? { maxZoom: v.maxZoom } : {}),
+      ...(Array.isArray(v.bounds) && v.bounds.length === 4 && v.bounds.every((n) => Number.isFinite(n))
+        ? { bounds: v.bounds }
+        : {}),
     };
   } catch {
     return undefined;
@@ -110,6 +116,10 @@ export class MapView {
         attribution: escapeText(basemap.attribution),
         maxNativeZoom: basemap.maxZoom ?? 19,
         maxZoom: 23,
+        // A local archive's area: no requests for tiles it does not have.
+        ...(basemap.bounds
+          ? { bounds: L.latLngBounds([basemap.bounds[1], basemap.bounds[0]], [basemap.bounds[3], basemap.bounds[2]]) }
+          : {}),
         crossOrigin: false,
         className: 'basemap-tiles',
       });

@@ -211,7 +211,13 @@ export class PlanView {
     if (b.latestPlanId === null) {
       // first-plan.ts firstPlanRequest: the request the server plans ahead of a launch into this field.
       const planning = this.replan(DEFAULT_PARAMETERS, this.deps.firstPlan); // (refreshes the credits itself)
-      if (!this.current) this.map.setData({ ...fieldData(b) }, true);
+      // The field alone as the next frame is drawn, unless the plan came first (a launch's plan, asked for
+      // before the app ran, often has): then that frame draws the plan, and the field is not drawn twice.
+      requestAnimationFrame(() => {
+        if (this.current) return;
+        this.map.setData({ ...fieldData(b) }, true);
+        performance.mark('furrow:field-shown');
+      });
       await planning;
       // After the plan is painted: the page's other requests and their drawing would only delay it.
       afterPaint(() => this.loadSideData(b, false));
@@ -502,6 +508,7 @@ export class PlanView {
       performance.mark('furrow:plan-shown');
       const companyId = this.boundary.companyId;
       afterPaint(() => {
+        performance.mark('furrow:plan-painted'); // (a frame, then a task: after the plan's first paint)
         this.unsaved.keep(this.deps.boundaryId, { params, plan });
         void this.creditLine.refresh(companyId);
       });

@@ -2,7 +2,8 @@
  * Uncovered ground as patches: a canvas layer that fills the field (less its no-go obstacles)
  * and then erases every working pass's swath (the pass stroked at its working width, flat ends),
  * so what stays coloured is ground no pass works, at the screen's resolution. Redrawn after
- * every move or zoom; the pixels left are counted (`data-uncovered-pixels` on the canvas).
+ * every move or zoom; the pixels left are counted (`data-uncovered-pixels` on the canvas) once the
+ * browser has painted and is idle: reading a canvas back is slow, and nothing on the page waits for the count.
  */
 import * as L from 'leaflet';
 import type { Geometry, Position } from './geo.js';
@@ -24,6 +25,8 @@ function polygonsOf(g: Geometry | null | undefined): Position[][][] {
 export class UncoveredLayer extends L.Layer {
   private canvas?: HTMLCanvasElement;
   private data?: MapData;
+  /** A count of the pixels is due (one at a time: it reads the canvas as it is then). */
+  private countDue = false;
 
   constructor(options: L.LayerOptions) {
     super(options);
@@ -72,6 +75,7 @@ export class UncoveredLayer extends L.Layer {
       canvas.dataset.uncoveredPixels = '0';
       return;
     }
+    delete canvas.dataset.uncoveredPixels;
     const toPx = (p: Position): L.Point => map.latLngToContainerPoint([p[1], p[0]]);
     const trace = (ring: readonly Position[]): void => {
       ring.forEach((p, i) => {
@@ -94,7 +98,29 @@ export class UncoveredLayer extends L.Layer {
     ctx.fill();
     this.eraseSwaths(ctx, map, data, toPx);
     ctx.globalCompositeOperation = 'source-over';
-    canvas.dataset.uncoveredPixels = String(countOpaque(ctx, size.x, size.y));
+    this.countAfterPaint();
+  }
+
+  /**
+   * Sets `data-uncovered-pixels` once the page is idle after the next frame (the work just after a plan's first
+   * paint goes first), at the latest after a second.
+   */
+  private countAfterPaint(): void {
+    if (this.countDue) return;
+    this.countDue = true;
+    const count = (): void => {
+      if (!this.countDue) return;
+      this.countDue = false;
+      const canvas = this.canvas;
+      const ctx = canvas?.getContext('2d', { willReadFrequently: true });
+      if (canvas && ctx) canvas.dataset.uncoveredPixels = String(countOpaque(ctx, canvas.width, canvas.height));
+    };
+    const idle = (fn: () => void): void => {
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 1000 });
+      else setTimeout(fn, 0);
+    };
+    requestAnimationFrame(() => idle(count));
+    setTimeout(count, 1000);
   }
 
   /** Erases each working pass stroked at its width (1 px more, so abutting swaths leave no seam). */
