@@ -9,7 +9,7 @@ import type { Feature, Geometry, Position } from './geo.js';
 import { geometryPoints, holesOf } from './geo.js';
 import type { LayerId, LayerStyle } from './layers.js';
 import { gateMarks } from './layers.js';
-import type { MapData } from './map.js';
+import type { MapData } from './layers.js';
 import { passArrows } from './route.js';
 
 export interface PaintContext {

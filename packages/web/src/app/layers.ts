@@ -174,3 +174,19 @@ export function gateMarks(plan: ClassifiedPlan | undefined, fieldGates: readonly
   });
   return marks;
 }
+
+/** What the map draws: the field, its obstacles, zones and gates, and the plan (map.ts, layer-paint.ts). */
+export interface MapData {
+  boundary: Geometry;
+  /** No-go obstacles besides the boundary's holes. */
+  obstacles: Geometry[];
+  /** Passable zones (drawn dashed). */
+  passableZones?: Geometry[];
+  /** The field's gates, [lon, lat] each. */
+  accessPoints?: Position[];
+  /** The start point, [lon, lat] (a plan's own StagingArea wins). */
+  stagingArea?: Position;
+  plan?: ClassifiedPlan;
+  /** Working width of the plan's passes (meters): the uncovered-ground layer sweeps it. */
+  widthMeters?: number;
+}

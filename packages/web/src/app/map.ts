@@ -9,27 +9,12 @@
 import * as L from 'leaflet';
 import { h } from './dom.js';
 import type { Geometry, Position } from './geo.js';
-import type { ClassifiedPlan, LayerId } from './layers.js';
+import type { LayerId, MapData } from './layers.js';
 import { LAYERS } from './layers.js';
 import { paintLayer } from './layer-paint.js';
 import { UncoveredLayer } from './uncovered.js';
 import type { Timeline } from './route.js';
 import { positionAt } from './route.js';
-
-export interface MapData {
-  boundary: Geometry;
-  /** No-go obstacles besides the boundary's holes. */
-  obstacles: Geometry[];
-  /** Passable zones (drawn dashed). */
-  passableZones?: Geometry[];
-  /** The field's gates, [lon, lat] each. */
-  accessPoints?: Position[];
-  /** The start point, [lon, lat] (a plan's own StagingArea wins). */
-  stagingArea?: Position;
-  plan?: ClassifiedPlan;
-  /** Working width of the plan's passes (meters): the uncovered-ground layer sweeps it. */
-  widthMeters?: number;
-}
 
 /** A raster basemap: XYZ URL template with {z}, {x}, {y}, and the attribution the provider asks for. */
 export interface BasemapConfig {

@@ -11,7 +11,7 @@ import type { FeatureCollection, Geometry } from './geo.js';
 import type { ClassifiedPlan, LayerId } from './layers.js';
 import { LAYERS, classifyPlan, gateMarks, layerCounts } from './layers.js';
 import { holesOf } from './geo.js';
-import type { MapData } from './map.js';
+import type { MapData } from './layers.js';
 import { MapView, basemapFromPage } from './map.js';
 import { Playback } from './playback.js';
 import { headingInWords, trackHeadingDegrees } from './route.js';

@@ -7,7 +7,7 @@
  */
 import * as L from 'leaflet';
 import type { Geometry, Position } from './geo.js';
-import type { MapData } from './map.js';
+import type { MapData } from './layers.js';
 import { linesOf } from './route.js';
 
 const WORKING_TYPES = new Set(['Track', 'ExteriorHeadland', 'InteriorHeadland']);
