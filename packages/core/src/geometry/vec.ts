@@ -87,3 +87,14 @@ export function sortAscending(xs: number[]): number[] {
   }
   return xs;
 }
+
+/** The polyline (flat xy) driven the other way: its points in reverse order. */
+export function reversedPolyline(xy: Float64Array): Float64Array {
+  const n = xy.length,
+    out = new Float64Array(n);
+  for (let i = 0; i < n; i += 2) {
+    out[i] = xy[n - 2 - i];
+    out[i + 1] = xy[n - 1 - i];
+  }
+  return out;
+}

@@ -270,13 +270,3 @@ export function endPose(xy: ArrayLike<number>): Pose {
   while (i > 0 && hypot(xy[n - 2] - xy[i], xy[n - 1] - xy[i + 1]) < 1e-6) i -= 2;
   return { x: xy[n - 2], y: xy[n - 1], headingRadians: Math.atan2(xy[n - 1] - xy[i + 1], xy[n - 2] - xy[i]) };
 }
-
-export function reverseCurve(xy: Float64Array): Float64Array {
-  const n = xy.length,
-    out = new Float64Array(n);
-  for (let i = 0; i < n; i += 2) {
-    out[i] = xy[n - 2 - i];
-    out[i + 1] = xy[n - 1 - i];
-  }
-  return out;
-}

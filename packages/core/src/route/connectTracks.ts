@@ -18,6 +18,7 @@ import type { Track } from '../tracks/generateTracks.js';
 import { loopDistanceAtLeast, nearestOnLoop } from '../turns/connectorRings.js';
 import { objectKey, poseKey, remember } from './connectionMemo.js';
 import { sameRingAs } from '../geometry/swaths.js';
+import { reversedPolyline } from '../geometry/vec.js';
 import type { LocalSegment, Piece } from '../turns/path.js';
 import {
   hurried,
@@ -29,7 +30,6 @@ import {
   trackStart,
   trackEnd,
   endPose,
-  reverseCurve,
 } from './connectContext.js';
 import type { RouteContext, TrackVisit, Conn } from './connectContext.js';
 import { enterHeadland, inPocket, passHasJunction } from './headlandEntry.js';
@@ -77,7 +77,7 @@ export function trackPieces(
           sy: t.y1,
           ex: t.x0,
           ey: t.y0,
-          ...(t.xy ? { xy: reverseCurve(t.xy) } : {}),
+          ...(t.xy ? { xy: reversedPolyline(t.xy) } : {}),
         };
   });
 }

@@ -25,7 +25,7 @@ import type { PathsD } from '../geometry/clipper.js';
 import { areaOf, differencePolygons, intersectPolygons, unionPolygons } from '../geometry/clipper.js';
 import { medialAxis } from '../geometry/medialAxis.js';
 import type { MedialBranch } from '../geometry/medialAxis.js';
-import { hypot, polylineLength } from '../geometry/vec.js';
+import { hypot, polylineLength, reversedPolyline } from '../geometry/vec.js';
 import { activeSwath, leftNormals } from '../geometry/activeSwath.js';
 import { filletPolyline } from '../geometry/fillet.js';
 import { resample, smoothToCurvature } from './curvedTracks.js';
@@ -35,7 +35,7 @@ import { tightBends } from './centreLineBends.js';
 import { drivablePieces, sequentialBands, STEP_METERS, type Ground } from './centreLinePieces.js';
 import { tourPaths, type TourPath } from './centreLineTour.js';
 
-import { CURVATURE_MARGIN, outward, reversed, type CentreLineOptions } from './centreLineBasics.js';
+import { CURVATURE_MARGIN, outward, type CentreLineOptions } from './centreLineBasics.js';
 import { EdgeIndex, edgeIndex, crossings, containsPoint, activeBands, workingRange } from './centreLineGround.js';
 
 /** Two branches at a junction are one path when the second turns off the first by less than this. */
@@ -121,7 +121,7 @@ export function joinBranches(branches: MedialBranch[], degree: Map<number, numbe
     const parts: Float64Array[] = [];
     for (let guard = 0; guard <= branches.length && !done[b]; guard++) {
       done[b] = 1;
-      parts.push(atStart ? branches[b].xy : reversed(branches[b].xy));
+      parts.push(atStart ? branches[b].xy : reversedPolyline(branches[b].xy));
       const nx = next.get(`${b}:${!atStart}`);
       if (!nx) break;
       b = nx.b;

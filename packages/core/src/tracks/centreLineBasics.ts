@@ -1,6 +1,6 @@
 /**
  * What the centre-line files (centreLine.ts, centreLinePieces.ts, centreLineTour.ts) share: the
- * options of a planning, the curvature margin and two small helpers of the medial axis' branches.
+ * options of a planning, the curvature margin and the direction into a branch of the medial axis.
  */
 import type { PathsD } from '../geometry/clipper.js';
 import type { MedialBranch } from '../geometry/medialAxis.js';
@@ -46,14 +46,4 @@ export function outward(b: MedialBranch, atStart: boolean): [number, number] {
   }
   const l = hypot(x - x0, y - y0) || 1;
   return [(x - x0) / l, (y - y0) / l];
-}
-
-export function reversed(xy: Float64Array): Float64Array {
-  const m = xy.length,
-    out = new Float64Array(m);
-  for (let i = 0; i < m; i += 2) {
-    out[i] = xy[m - 2 - i];
-    out[i + 1] = xy[m - 1 - i];
-  }
-  return out;
 }

@@ -8,8 +8,8 @@
  * route would have to fit between passes in ground too narrow for R.
  */
 import type { MedialBranch } from '../geometry/medialAxis.js';
-import { polylineLength } from '../geometry/vec.js';
-import { outward, reversed } from './centreLineBasics.js';
+import { polylineLength, reversedPolyline } from '../geometry/vec.js';
+import { outward } from './centreLineBasics.js';
 
 /** A tour turns at a junction by at most this (a bend of the strip beyond it is too tight for any R). */
 export const MAX_TOUR_TURN_DEGREES = 120;
@@ -135,7 +135,7 @@ function wayToUndriven(
 }
 
 function tourOf(legs: Leg[], branches: MedialBranch[]): TourPath {
-  const parts = legs.map((l) => (l.forward ? branches[l.b].xy : reversed(branches[l.b].xy)));
+  const parts = legs.map((l) => (l.forward ? branches[l.b].xy : reversedPolyline(branches[l.b].xy)));
   let n = 0;
   for (let i = 0; i < parts.length; i++) n += parts[i].length - (i > 0 ? 2 : 0);
   const xy = new Float64Array(n);
