@@ -21,6 +21,7 @@ import { launchBrowser, screenshot, watchErrors } from './support/browser.js';
 import { startForeignPage } from './support/foreign-page.js';
 import { fakePlanJson } from './support/fake-plan.js';
 import { freePort } from '../support/ports.js';
+import { memoryServerEnv } from '../support/server-env.js';
 
 const ADMIN_KEY = 'furrow_e2e_web_bootstrap_key_0123456789abcdef';
 const PARTNER_USER = '3c1d8f0a-5b7e-4c2d-9a61-0f2e4b7c8d90';
@@ -79,30 +80,19 @@ describeWith(['chromium'], 'web app end to end on the real server (browser)', ()
     // The partner page's origin is configured before the server starts: only configured partner
     // origins may frame the app (frame-ancestors).
     const partnerPort = await freePort();
-    server = await serve(
-      {
-        DATABASE_URL: 'memory:',
-        FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        FURROW_PLAN_THREADS: '0',
-        FURROW_LOG_LEVEL: 'silent',
-        FURROW_RETURN_URL_ORIGINS: `http://127.0.0.1:${partnerPort}`,
-      },
-      {
-        web: mountWebApp,
-        out: () => undefined,
-        ...(realPlanner
-          ? {}
-          : {
-              planner: {
-                threads: 1,
-                plan: async (request: unknown) => fakePlanJson(request as Record<string, unknown>),
-                close: async () => undefined,
-              },
-            }),
-      },
-    );
+    server = await serve(memoryServerEnv(ADMIN_KEY, { FURROW_RETURN_URL_ORIGINS: `http://127.0.0.1:${partnerPort}` }), {
+      web: mountWebApp,
+      out: () => undefined,
+      ...(realPlanner
+        ? {}
+        : {
+            planner: {
+              threads: 1,
+              plan: async (request: unknown) => fakePlanJson(request as Record<string, unknown>),
+              close: async () => undefined,
+            },
+          }),
+    });
     partner = await startPartnerEmbed({
       furrowUrl: server.url,
       adminKey: ADMIN_KEY,

@@ -16,6 +16,7 @@ import { describeWith } from '../support/requires.js';
 // @ts-expect-error plain JavaScript build script
 import { buildWebApp } from '../../packages/web/build.mjs';
 import { launchBrowser, screenshot, watchErrors } from './support/browser.js';
+import { memoryServerEnv } from '../support/server-env.js';
 
 const require = createRequire(import.meta.url);
 const ADMIN_KEY = 'furrow_fleet_web_bootstrap_key_0123456789abcdef';
@@ -99,17 +100,7 @@ describeWith(['chromium'], 'machines in the field in the web app (browser, real 
 
   beforeAll(async () => {
     await buildWebApp();
-    server = await serve(
-      {
-        DATABASE_URL: 'memory:',
-        FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        FURROW_PLAN_THREADS: '0',
-        FURROW_LOG_LEVEL: 'silent',
-      },
-      { web: mountWebApp, out: () => undefined },
-    );
+    server = await serve(memoryServerEnv(ADMIN_KEY), { web: mountWebApp, out: () => undefined });
     await partnerCall('POST', '/api/partner/users', {
       partnerUserId: PARTNER_USER,
       firstName: 'Flo',

@@ -16,6 +16,7 @@ import { describeWith } from '../support/requires.js';
 // @ts-expect-error plain JavaScript build script
 import { buildWebApp } from '../../packages/web/build.mjs';
 import { launchBrowser, screenshot, watchErrors } from './support/browser.js';
+import { memoryServerEnv } from '../support/server-env.js';
 
 const ADMIN_KEY = 'furrow_handoff_web_bootstrap_key_0123456789abcdef';
 const PARTNER_USER = 'farmer-7d2c';
@@ -92,17 +93,7 @@ describeWith(['chromium'], 'the partner handoff in the web app (browser, real se
 
   beforeAll(async () => {
     await buildWebApp();
-    server = await serve(
-      {
-        DATABASE_URL: 'memory:',
-        FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        FURROW_PLAN_THREADS: '0',
-        FURROW_LOG_LEVEL: 'silent',
-      },
-      { web: mountWebApp, out: () => undefined },
-    );
+    server = await serve(memoryServerEnv(ADMIN_KEY), { web: mountWebApp, out: () => undefined });
     // The partner's provisioning: user, company, access, 50 credits for the company, a field.
     const user = await partnerCall<{ userId: string }>('POST', '/api/partner/users', {
       partnerUserId: PARTNER_USER,

@@ -19,6 +19,7 @@ import { startPartnerEmbed, type PartnerEmbed } from '../../examples/partner-emb
 import { launchBrowser, screenshot, watchErrors } from './support/browser.js';
 import { startTileServer, tilePixelShare, tilePng, type TileServer } from './support/tile-server.js';
 import { pmtilesOfArea } from '../../packages/web/src/__fixtures__/pmtiles-writer.js';
+import { memoryServerEnv } from '../support/server-env.js';
 
 const ADMIN_KEY = 'furrow_map_web_bootstrap_key_0123456789abcdef';
 const PARTNER_USER = '7d2e9b1c-4a6f-4e3d-8b72-1f3e5c8d9a01';
@@ -74,16 +75,11 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     await buildWebApp();
     tiles = await startTileServer();
     server = await serve(
-      {
-        DATABASE_URL: 'memory:',
-        FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY,
-        PORT: '0',
-        HOST: '127.0.0.1',
+      memoryServerEnv(ADMIN_KEY, {
         // Planning on a worker thread, as the server does by default (one: the machine has 2 cores): the
         // thread is warmed at start, and a launch into a field never planned plans it ahead (plan-ahead.ts).
         FURROW_PLAN_THREADS: '1',
-        FURROW_LOG_LEVEL: 'silent',
-      },
+      }),
       {
         web: createWebMount({ basemap: { urlTemplate: tiles.template, attribution: ATTRIBUTION, maxZoom: 19 } }),
         out: () => undefined,
@@ -139,20 +135,10 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
 
   it('takes a WMTS basemap: the tiles of the field asked for by matrix, row and column', async () => {
     // A second server whose basemap is the WMTS template of the same loopback tiles.
-    const wmtsServer = await serve(
-      {
-        DATABASE_URL: 'memory:',
-        FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        FURROW_PLAN_THREADS: '0',
-        FURROW_LOG_LEVEL: 'silent',
-      },
-      {
-        web: createWebMount({ basemap: { urlTemplate: tiles.wmtsTemplate, attribution: ATTRIBUTION } }),
-        out: () => undefined,
-      },
-    );
+    const wmtsServer = await serve(memoryServerEnv(ADMIN_KEY), {
+      web: createWebMount({ basemap: { urlTemplate: tiles.wmtsTemplate, attribution: ATTRIBUTION } }),
+      out: () => undefined,
+    });
     const embed = await startPartnerEmbed({
       furrowUrl: wmtsServer.url,
       adminKey: ADMIN_KEY,
@@ -216,17 +202,10 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     const file = join(dir, 'farm.pmtiles');
     writeFileSync(file, pmtilesOfArea(tilePng(), area, 0, 18));
     const attribution = 'Farm orthophoto © furrow suite';
-    const local = await serve(
-      {
-        DATABASE_URL: 'memory:',
-        FURROW_BOOTSTRAP_API_KEY: ADMIN_KEY,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        FURROW_PLAN_THREADS: '0',
-        FURROW_LOG_LEVEL: 'silent',
-      },
-      { web: createWebMount({ basemap: { pmtilesFile: file, attribution } }), out: () => undefined },
-    );
+    const local = await serve(memoryServerEnv(ADMIN_KEY), {
+      web: createWebMount({ basemap: { pmtilesFile: file, attribution } }),
+      out: () => undefined,
+    });
     const embed = await startPartnerEmbed({ furrowUrl: local.url, adminKey: ADMIN_KEY, partnerUserId: PARTNER_USER });
     const loopbackAsked = tiles.requests.length;
     try {
