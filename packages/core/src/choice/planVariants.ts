@@ -22,7 +22,7 @@
  * (`time-limit`).
  */
 import { isPlanError } from '../errors.js';
-import { patchThreshold } from '../geometry/unworked.js';
+import { patchThreshold, type UnworkedPatch } from '../geometry/unworked.js';
 import type { SharedWork } from '../sharedWork.js';
 import type { TurnHeadland } from '../tracks/widenHeadland.js';
 import type { StripMode } from '../tracks/planTracks.js';
@@ -186,15 +186,21 @@ function withPassesBetween(call: Call, cache: PlanCache, all: RoutedVariant[], p
       ),
   );
   if (candidates.length === 0 || call.settings.routeOptions.headlandsFirst) return [];
-  const best = bestOf(all);
-  const work = cache.byPasses.get(best.variant.headlandPasses)!;
-  const fieldArea = work.prepared?.fieldAreaSquareMeters;
-  if (fieldArea === undefined) return [];
-  const left = best.leftOver(patchThreshold(fieldArea)).reduce((a, p) => a + p.areaSquareMeters, 0);
-  if (left < LEFT_OVER_SHARE * fieldArea) return [];
+  if (!groundLeft(cache, bestOf(all))) return [];
   const base = bestOf(candidates);
   const v: Variant = { ...base.variant, passesBetween: true, why: 'passes-between', orderingSpentMilliseconds: 0 };
   return [plan(v, cache.byPasses.get(base.variant.headlandPasses)!) as RoutedVariant];
+}
+
+/**
+ * The patches (of at least the patch threshold) `best`'s route leaves, where they are `LEFT_OVER_SHARE` of
+ * the field or more.
+ */
+function groundLeft(cache: PlanCache, best: RoutedVariant): UnworkedPatch[] | undefined {
+  const fieldArea = cache.byPasses.get(best.variant.headlandPasses)!.prepared?.fieldAreaSquareMeters;
+  if (fieldArea === undefined) return undefined;
+  const patches = best.leftOver(patchThreshold(fieldArea));
+  return patches.reduce((a, p) => a + p.areaSquareMeters, 0) >= LEFT_OVER_SHARE * fieldArea ? patches : undefined;
 }
 
 /**
@@ -204,11 +210,9 @@ function withPassesBetween(call: Call, cache: PlanCache, all: RoutedVariant[], p
  */
 function withLeftOver(call: Call, cache: PlanCache, best: RoutedVariant, plan: PlanOne): RoutedVariant[] {
   if (best.variant.leftOver || call.cap?.over()) return [];
+  const patches = groundLeft(cache, best);
+  if (!patches) return [];
   const work = cache.byPasses.get(best.variant.headlandPasses)!;
-  const fieldArea = work.prepared?.fieldAreaSquareMeters;
-  if (fieldArea === undefined) return [];
-  const patches = best.leftOver(patchThreshold(fieldArea));
-  if (patches.reduce((a, p) => a + p.areaSquareMeters, 0) < LEFT_OVER_SHARE * fieldArea) return [];
   const leftOver = { strips: best.strips(), patches: patches.map((p) => p.rings) };
   // the passes its route left out are not tried again: their ground is in the patches
   const withoutPasses = best.routeWarnings

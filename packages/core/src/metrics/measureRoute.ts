@@ -98,12 +98,14 @@ export function measureRoute(
           (x, y) => field.frame.toLonLat(x, y),
           tightBendsOf(tracks, machine),
         ));
-  return {
-    metrics,
-    warnings,
-    unworked: listUnworked,
-    leftOver: (minArea) => unworkedPatches(field.workable, swept, minArea),
+  // asked by each variant built on this planning (left-over, passes-between): made once per threshold
+  const leftOverBy = new Map<number, UnworkedPatch[]>();
+  const leftOver = (minArea: number): UnworkedPatch[] => {
+    let patches = leftOverBy.get(minArea);
+    if (!patches) leftOverBy.set(minArea, (patches = unworkedPatches(field.workable, swept, minArea)));
+    return patches;
   };
+  return { metrics, warnings, unworked: listUnworked, leftOver };
 }
 
 /** The bends no pass of radius R gets past, as the planning's centre-line passes found them. */
