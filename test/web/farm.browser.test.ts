@@ -8,7 +8,6 @@
  * and the profile page. Screenshots go to test-results/web/farm-*.png.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import JSZip from 'jszip';
@@ -23,9 +22,8 @@ import { describeWith } from '../support/requires.js';
 // @ts-expect-error plain JavaScript build script
 import { buildWebApp } from '../../packages/web/build.mjs';
 import { freePort } from '../support/ports.js';
-import { launchBrowser, screenshot, watchErrors } from './support/browser.js';
+import { axeSeriousOrCritical, launchBrowser, screenshot, watchErrors } from './support/browser.js';
 
-const require = createRequire(import.meta.url);
 type Polygon = { type: 'Polygon'; coordinates: [number, number][][] };
 const field = JSON.parse(readFileSync(new URL('../../examples/partner-embed/field.geojson', import.meta.url), 'utf8'));
 const polygon = field.geometry as Polygon;
@@ -86,17 +84,6 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     );
   }
 
-  async function axeSeriousOrCritical(): Promise<string[]> {
-    await page.addScriptTag({ content: readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
-    return page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: any[] }> } }).axe;
-      const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n: { target: string[] }) => n.target.join(' ')).join(', ')}`);
-    });
-  }
-
   async function uploaded(name: string, buffer: Buffer): Promise<string> {
     await page.setInputFiles('#nf-file', { name, mimeType: 'application/octet-stream', buffer });
     await page.waitForFunction(
@@ -143,7 +130,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(areas[0]).toMatch(/^\d+\.\d\d ha$/);
     expect(new Set(areas).size).toBe(1);
     await screenshot(page, 'farm-01-upload');
-    expect(await axeSeriousOrCritical()).toEqual([]);
+    expect(await axeSeriousOrCritical(page)).toEqual([]);
 
     const bad = await uploaded('broken.kml', Buffer.from('<kml><Document><Placemark><Polygon>'));
     expect(bad).toMatch(/^broken\.kml could not be read: [a-z].{10,}\.$/);
@@ -284,7 +271,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(cells[0]).not.toBe(cells[1]);
     expect(cells[2]).toMatch(/[−+-]|no change/);
     await screenshot(page, 'farm-05-history-comparison');
-    expect(await axeSeriousOrCritical()).toEqual([]);
+    expect(await axeSeriousOrCritical(page)).toEqual([]);
   });
 
   it('saves a machine profile for the organisation on the server and reuses it after a reload and on another field', async () => {
@@ -408,7 +395,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     await page.goto(new URL('/profile', signInUrl).toString());
     await page.waitForFunction(() => document.getElementById('page')?.dataset.state !== 'loading');
     await page.waitForTimeout(500);
-    expect(await axeSeriousOrCritical()).toEqual([]);
+    expect(await axeSeriousOrCritical(page)).toEqual([]);
     // The one error expected: the API's 422 for the broken file, which the page put in words.
     expect(errors.filter((e) => !/status of 422 .*\/api\/boundaries\/read\?filename=broken\.kml/.test(e))).toEqual([]);
   });

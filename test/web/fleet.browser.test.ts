@@ -7,7 +7,6 @@
  * GeoJSON, not from the app). axe-core: no serious or critical violation. Screenshot: fleet-01-*.png.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { serve, type RunningServer } from '@furrow/api';
@@ -15,10 +14,9 @@ import { mountWebApp } from '@furrow/web';
 import { describeWith } from '../support/requires.js';
 // @ts-expect-error plain JavaScript build script
 import { buildWebApp } from '../../packages/web/build.mjs';
-import { launchBrowser, screenshot, watchErrors } from './support/browser.js';
+import { axeSeriousOrCritical, launchBrowser, screenshot, watchErrors } from './support/browser.js';
 import { memoryServerEnv } from '../support/server-env.js';
 
-const require = createRequire(import.meta.url);
 const ADMIN_KEY = 'furrow_fleet_web_bootstrap_key_0123456789abcdef';
 const PARTNER_USER = 'farmer-fleet-01';
 const PARTNER_COMPANY = 'farm-co-fleet-01';
@@ -85,17 +83,6 @@ describeWith(['chromium'], 'machines in the field in the web app (browser, real 
     });
     expect(res.status, `${method} ${path}`).toBeLessThan(300);
     return (await res.json()) as T;
-  }
-
-  async function axeSeriousOrCritical(): Promise<string[]> {
-    await page.addScriptTag({ content: readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
-    return page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: any[] }> } }).axe;
-      const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n: { target: string[] }) => n.target.join(' ')).join(', ')}`);
-    });
   }
 
   beforeAll(async () => {
@@ -247,7 +234,7 @@ describeWith(['chromium'], 'machines in the field in the web app (browser, real 
     }
     await slideTo(0.4);
     await screenshot(page, 'fleet-01-two-machines');
-    expect(await axeSeriousOrCritical()).toEqual([]);
+    expect(await axeSeriousOrCritical(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
 
@@ -288,7 +275,7 @@ describeWith(['chromium'], 'machines in the field in the web app (browser, real 
     expect([...new Set(shown)].sort()).toEqual(codes);
     expect(await page.locator('[data-testid=fleet-warnings] .warning-title').first().textContent()).not.toMatch(/-/);
     await screenshot(page, 'fleet-03-warnings');
-    expect(await axeSeriousOrCritical()).toEqual([]);
+    expect(await axeSeriousOrCritical(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
 });

@@ -41,11 +41,12 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     return { page, errors: watchErrors(page) };
   }
 
-  async function launchUrl(): Promise<string> {
-    const res = await fetch(`${server.url}/api/partner/launch`, {
+  /** A launch link into field `id` (the suite's field by default) of the server at `baseUrl` (the suite's by default). */
+  async function launchUrl(baseUrl = server.url, id = boundaryId): Promise<string> {
+    const res = await fetch(`${baseUrl}/api/partner/launch`, {
       method: 'POST',
       headers: { 'X-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ userId: PARTNER_USER, returnUrl: `${server.url}/path-planning/boundary/${boundaryId}` }),
+      body: JSON.stringify({ userId: PARTNER_USER, returnUrl: `${baseUrl}/path-planning/boundary/${id}` }),
     });
     expect(res.status).toBe(201);
     return ((await res.json()) as { launchUrl: string }).launchUrl;
@@ -146,13 +147,8 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     });
     try {
       const { boundaryId: id } = await embed.provisioned();
-      const res = await fetch(`${wmtsServer.url}/api/partner/launch`, {
-        method: 'POST',
-        headers: { 'X-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ userId: PARTNER_USER, returnUrl: `${wmtsServer.url}/path-planning/boundary/${id}` }),
-      });
       const { page, errors } = await newPage();
-      await page.goto(((await res.json()) as { launchUrl: string }).launchUrl);
+      await page.goto(await launchUrl(wmtsServer.url, id));
       await planned(page);
       await page.waitForFunction(
         () =>
@@ -210,18 +206,14 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     const loopbackAsked = tiles.requests.length;
     try {
       const { boundaryId: id } = await embed.provisioned();
-      const res = await fetch(`${local.url}/api/partner/launch`, {
-        method: 'POST',
-        headers: { 'X-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ userId: PARTNER_USER, returnUrl: `${local.url}/path-planning/boundary/${id}` }),
-      });
+      const url = await launchUrl(local.url, id);
       const { page, errors } = await newPage();
       const images: string[] = [];
       page.on('request', (r) => {
         if (r.resourceType() === 'image') images.push(r.url());
       });
       const navigation = page.waitForResponse((r) => r.request().isNavigationRequest());
-      await page.goto(((await res.json()) as { launchUrl: string }).launchUrl);
+      await page.goto(url);
       const csp = (await navigation).headers()['content-security-policy'] ?? '';
       const imgSrc = csp.split(';').find((d) => d.trim().startsWith('img-src'))!;
       expect(imgSrc.trim().split(/\s+/)).toEqual(['img-src', "'self'", 'data:', 'blob:']);

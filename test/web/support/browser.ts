@@ -1,5 +1,6 @@
 /** Chromium through playwright-core for the web suites, console-error capture, screenshots. */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { chromiumPath } from '../../support/requires.js';
@@ -48,4 +49,18 @@ export function watchOrigins(page: Page): Set<string> {
     if (u.startsWith('http')) origins.add(new URL(u).origin);
   });
   return origins;
+}
+
+const require = createRequire(import.meta.url);
+
+/** axe-core's serious and critical findings (WCAG 2.1 A and AA) on the page as it is, one line each. */
+export async function axeSeriousOrCritical(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: any[] }> } }).axe;
+    const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n: { target: string[] }) => n.target.join(' ')).join(', ')}`);
+  });
 }
