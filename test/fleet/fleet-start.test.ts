@@ -5,7 +5,13 @@
  * takes the approach as time off the field, not as an unlisted wait.
  */
 import { describe, expect, it } from 'vitest';
-import { planFleet, type FleetMachineInput, type FleetPlan, type Position } from '@furrow/core';
+import {
+  haversineMeters as meters,
+  planFleet,
+  type FleetMachineInput,
+  type FleetPlan,
+  type Position,
+} from '@furrow/core';
 import { checkFleet } from '../../packages/cli/src/commands/fleet-check.js';
 
 const FROZEN = { now: (): number => 0 };
@@ -25,12 +31,6 @@ const field = {
 const WEST: Position = [8.537, 47.3705];
 const EAST: Position = [8.547, 47.3705];
 const TRANSPORT = 5;
-
-/** Metres between two lon/lat points (equirectangular: enough at these distances). */
-function meters(a: Position, b: Position): number {
-  const k = Math.cos((((a[1] + b[1]) / 2) * Math.PI) / 180);
-  return Math.hypot((a[0] - b[0]) * k, a[1] - b[1]) * 111_195;
-}
 
 const machine = (id: string, startPoint?: Position): FleetMachineInput => ({
   id,
@@ -58,7 +58,8 @@ describe('start points', () => {
           other = points[m.machineId === 'a' ? 'b' : 'a'];
         const first = firstPoint(plan, m.machineId);
         expect(meters(own, first)).toBeLessThan(meters(other, first));
-        // The approach: the straight line at the transport speed; the route starts no earlier.
+        // The approach: its routed way in (here open ground: about the straight line) at the transport speed; the
+        // route starts no earlier.
         expect(m.approachSeconds).toBeCloseTo(meters(own, first) / TRANSPORT, -0.5);
         expect(m.route[0].startSeconds).toBeGreaterThanOrEqual(m.approachSeconds! - 0.01);
         // The way in is drawn: from the start point to the route's first point, its time its length at the speed.

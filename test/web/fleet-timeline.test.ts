@@ -12,29 +12,7 @@ import { planFleet, type FleetPlan } from '@furrow/core';
 import { fleetToFeatureCollection } from '@furrow/format-geojson';
 import type { FeatureCollection, Position } from '../../packages/web/src/app/geo.js';
 import { machineAt, machineTimeline, readFleet } from '../../packages/web/src/app/fleet-timeline.js';
-
-/** Great-circle distance (haversine), meters. */
-function haversineMeters(a: Position, b: Position): number {
-  const r = Math.PI / 180;
-  const h =
-    Math.sin(((b[1] - a[1]) * r) / 2) ** 2 +
-    Math.cos(a[1] * r) * Math.cos(b[1] * r) * Math.sin(((b[0] - a[0]) * r) / 2) ** 2;
-  return 2 * 6_371_008.8 * Math.asin(Math.sqrt(h));
-}
-
-/** The point at `share` of a polyline's haversine length. */
-function alongLine(line: Position[], share: number): Position {
-  const lengths = line.slice(1).map((p, i) => haversineMeters(line[i], p));
-  let left = share * lengths.reduce((s, d) => s + d, 0);
-  for (let i = 0; i < lengths.length; i++) {
-    if (left <= lengths[i] || i === lengths.length - 1) {
-      const u = lengths[i] > 0 ? Math.min(1, left / lengths[i]) : 1;
-      return [line[i][0] + (line[i + 1][0] - line[i][0]) * u, line[i][1] + (line[i + 1][1] - line[i][1]) * u];
-    }
-    left -= lengths[i];
-  }
-  return line[line.length - 1];
-}
+import { alongLine, haversineMeters } from '../../packages/web/src/__fixtures__/geodesy.js';
 
 const FIELDS = ['at-ref-057', 'be-vlg-038'];
 const plans = new Map<string, FleetPlan>();
