@@ -113,12 +113,16 @@ export function basemapFromEnv(
 
 /** Checks a local basemap setting (the file is a raster PMTiles v3 archive); throws an Error saying what to fix. */
 export function checkPmtilesBasemap(given: PmtilesBasemapSetting): PmtilesBasemapSetting {
+  checkPmtilesAttribution(given);
+  readPmtilesInfo(given.pmtilesFile);
+  return given;
+}
+
+function checkPmtilesAttribution(given: PmtilesBasemapSetting): void {
   if (given.attribution.trim() === '')
     throw new Error(
       'FURROW_BASEMAP_ATTRIBUTION is required with FURROW_BASEMAP_PMTILES (the imagery\'s licence, e.g. "© Example")',
     );
-  readPmtilesInfo(given.pmtilesFile);
-  return given;
 }
 
 /**
@@ -313,7 +317,9 @@ function pageOptions(given: WebAppOptions): { page: WebPageOptions; tiles?: Loca
   const b = given.basemap;
   if (!b) return { page: {} };
   if (!('pmtilesFile' in b)) return { page: { basemap: checkBasemap(b) } };
-  const tiles = new LocalTiles(checkPmtilesBasemap(b).pmtilesFile);
+  // the archive's header is read (and checked) once, by LocalTiles
+  checkPmtilesAttribution(b);
+  const tiles = new LocalTiles(b.pmtilesFile);
   const basemap: BasemapSetting = {
     urlTemplate: tiles.urlTemplate,
     attribution: b.attribution,

@@ -16,11 +16,11 @@ import type { MapView } from './map.js';
 import type { FleetView as FleetData, MachineState, MachineTimeline } from './fleet-timeline.js';
 import { fleetColor, fleetRequest, gapText, machineAt, machineTimeline, readFleet } from './fleet-timeline.js';
 import { clockText, linesOf } from './route.js';
+import { featureType, WORKING_TYPES } from './layers.js';
 import { planWarnings, warningListItem } from './warnings.js';
 
 /** The most machines the control offers (the API takes up to 20). */
 export const MAX_WEB_FLEET = 4;
-const WORKING = new Set(['Track', 'ExteriorHeadland', 'InteriorHeadland']);
 
 const STATE_WORDS: Record<MachineState, string> = {
   'not-started': 'waiting to start',
@@ -47,9 +47,6 @@ export class FleetPanel {
   private readonly planButton: HTMLButtonElement;
   private readonly figures = h('div', { class: 'fleet-figures', 'data-testid': 'fleet-figures' });
   private readonly warnings = h('ul', { class: 'warnings', 'data-testid': 'fleet-warnings', hidden: true });
-  private readonly slider: HTMLInputElement;
-  private readonly clock: HTMLElement;
-  private readonly playButton: HTMLButtonElement;
   private readonly legend = h('div', { class: 'fleet-legend', 'data-testid': 'fleet-legend' });
   private readonly routes: L.LayerGroup;
   private readonly markerGroup: L.LayerGroup;
@@ -61,11 +58,12 @@ export class FleetPanel {
 
   constructor(private readonly deps: FleetViewDeps) {
     const map = deps.map.leaflet;
-    map.createPane('furrow-fleet').style.zIndex = '440';
+    const pane = map.createPane('furrow-fleet');
+    pane.style.zIndex = '440';
+    pane.dataset.layer = 'fleet';
     map.createPane('furrow-fleet-markers').style.zIndex = '620';
     this.routes = L.layerGroup().addTo(map);
     this.markerGroup = L.layerGroup().addTo(map);
-    deps.map.leaflet.getPane('furrow-fleet')!.dataset.layer = 'fleet';
     this.count = h(
       'select',
       { id: 'fleet-count', 'data-testid': 'fleet-count' },
@@ -100,18 +98,15 @@ export class FleetPanel {
       () => this.update(),
       () => this.data !== undefined,
     );
-    this.slider = this.player.slider;
-    this.clock = this.player.clock;
-    this.playButton = this.player.button;
     this.element = h(
       'div',
       { class: 'fleet-view', 'data-testid': 'fleet-view', hidden: true },
       h(
         'div',
         { class: 'playback', role: 'group', 'aria-label': 'Fleet playback' },
-        this.playButton,
-        this.slider,
-        this.clock,
+        this.player.button,
+        this.player.slider,
+        this.player.clock,
       ),
       this.legend,
     );
@@ -175,7 +170,7 @@ export class FleetPanel {
     data.machines.forEach((m, i) => {
       const color = fleetColor(i);
       for (const f of m.route) {
-        const working = WORKING.has(String(f.properties?.['type']));
+        const working = WORKING_TYPES.has(featureType(f));
         for (const line of linesOf(f.geometry)) {
           const path = L.polyline(
             line.map((p) => L.latLng(p[1], p[0])),
@@ -203,22 +198,22 @@ export class FleetPanel {
     this.renderLegend(data);
     this.deps.map.element.classList.add('fleet-shown');
     this.element.hidden = false;
-    this.slider.value = '0';
+    this.player.slider.value = '0';
     this.update();
     this.controls.dataset.state = 'planned';
     this.controls.dataset.machines = String(data.machines.length);
   }
 
   private seconds(): number {
-    return ((this.data?.figures.makespanSeconds ?? 0) * Number(this.slider.value)) / SLIDER_STEPS;
+    return ((this.data?.figures.makespanSeconds ?? 0) * Number(this.player.slider.value)) / SLIDER_STEPS;
   }
 
   /** Moves every marker to where its machine is at the slider's time. */
   private update(): void {
     const total = this.data?.figures.makespanSeconds ?? 0;
     const t = this.seconds();
-    this.clock.textContent = `${clockText(t)} / ${clockText(total)}`;
-    this.slider.setAttribute('aria-valuetext', `${clockText(t)} of ${clockText(total)}`);
+    this.player.clock.textContent = `${clockText(t)} / ${clockText(total)}`;
+    this.player.slider.setAttribute('aria-valuetext', `${clockText(t)} of ${clockText(total)}`);
     this.timelines.forEach((tl, i) => {
       const at = machineAt(tl, t);
       const marker = this.markers[i];
@@ -305,10 +300,6 @@ export class FleetPanel {
         body,
       ),
     );
-  }
-
-  play(): void {
-    this.player.play();
   }
 
   stop(): void {

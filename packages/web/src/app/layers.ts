@@ -89,6 +89,9 @@ export interface ClassifiedPlan {
   route: Feature[];
 }
 
+/** The route pieces that work ground: tracks and headland passes. */
+export const WORKING_TYPES: ReadonlySet<string> = new Set(['Track', 'ExteriorHeadland', 'InteriorHeadland']);
+
 export function featureType(f: Feature): string {
   const t = f.properties?.['type'];
   return typeof t === 'string' ? t : '';
@@ -135,9 +138,7 @@ export function classifyPlan(plan: FeatureCollection): ClassifiedPlan {
 export function layerCounts(c: ClassifiedPlan): Record<LayerId, number> {
   const counts = Object.fromEntries(LAYERS.map((l) => [l.id, c.layers[l.id].length])) as Record<LayerId, number>;
   counts.startEnd = (c.start ? 1 : 0) + (c.end ? 1 : 0);
-  counts.direction = c.route.filter((f) =>
-    ['Track', 'ExteriorHeadland', 'InteriorHeadland'].includes(featureType(f)),
-  ).length;
+  counts.direction = c.route.filter((f) => WORKING_TYPES.has(featureType(f))).length;
   return counts;
 }
 

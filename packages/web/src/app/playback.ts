@@ -20,10 +20,7 @@ const PIECE_WORDS: Record<string, string> = {
 
 export class Playback {
   readonly element: HTMLElement;
-  private readonly slider: HTMLInputElement;
-  private readonly clock: HTMLElement;
   private readonly doing: HTMLElement;
-  private readonly playButton: HTMLButtonElement;
   private timeline?: Timeline;
   private route: readonly Feature[] = [];
   private readonly player: SliderPlay;
@@ -34,16 +31,13 @@ export class Playback {
       () => this.update(),
       () => this.timeline !== undefined,
     );
-    this.slider = this.player.slider;
-    this.clock = this.player.clock;
-    this.playButton = this.player.button;
     this.doing = h('span', { class: 'playback-doing', 'data-testid': 'playback-doing' });
     this.element = h(
       'div',
       { class: 'playback', 'data-testid': 'playback', role: 'group', 'aria-label': 'Playback' },
-      this.playButton,
-      this.slider,
-      this.clock,
+      this.player.button,
+      this.player.slider,
+      this.player.clock,
       this.doing,
     );
     this.update();
@@ -56,25 +50,28 @@ export class Playback {
     const t = metrics?.['timeSeconds'];
     this.timeline = buildTimeline(route, undefined, typeof t === 'number' ? t : undefined);
     const usable = this.timeline.positions.length > 1;
-    this.slider.disabled = !usable;
-    this.playButton.disabled = !usable;
-    this.slider.value = '0';
+    this.player.slider.disabled = !usable;
+    this.player.button.disabled = !usable;
+    this.player.slider.value = '0';
     this.update();
   }
 
   private seconds(): number {
-    return ((this.timeline?.totalSeconds ?? 0) * Number(this.slider.value)) / SLIDER_STEPS;
+    return ((this.timeline?.totalSeconds ?? 0) * Number(this.player.slider.value)) / SLIDER_STEPS;
   }
 
   private update(): void {
     const tl = this.timeline;
     const s = this.seconds();
-    this.clock.textContent = tl ? `${clockText(s)} / ${clockText(tl.totalSeconds)}` : '–';
-    this.slider.setAttribute('aria-valuetext', tl ? `${clockText(s)} of ${clockText(tl.totalSeconds)}` : 'no route');
+    this.player.clock.textContent = tl ? `${clockText(s)} / ${clockText(tl.totalSeconds)}` : '–';
+    this.player.slider.setAttribute(
+      'aria-valuetext',
+      tl ? `${clockText(s)} of ${clockText(tl.totalSeconds)}` : 'no route',
+    );
     const at = tl ? positionAt(tl, s) : undefined;
     const type = at ? this.route[at.pieceIndex]?.properties?.['type'] : undefined;
     this.doing.textContent = typeof type === 'string' ? (PIECE_WORDS[type] ?? type) : '';
-    this.map.showMachineAt(Number(this.slider.value) > 0 ? tl : undefined, s);
+    this.map.showMachineAt(Number(this.player.slider.value) > 0 ? tl : undefined, s);
   }
 
   play(): void {

@@ -4,10 +4,10 @@
  * Pure functions over plan GeoJSON route features (sorted by sequence), no DOM: unit-tested in Node.
  */
 import type { Feature, Geometry, Position } from './geo.js';
+import { featureType, WORKING_TYPES } from './layers.js';
 
 const EARTH_RADIUS_METERS = 6_371_008.8;
 const DEG_TO_RAD = Math.PI / 180;
-const WORKING_TYPES = new Set(['Track', 'ExteriorHeadland', 'InteriorHeadland']);
 
 /** Planar distance in meters between two lon/lat positions (equirectangular: exact enough at field scale). */
 export function distanceMeters(a: Position, b: Position): number {
@@ -62,11 +62,6 @@ export function linesOf(g: Geometry | null): Position[][] {
   if (g.type === 'LineString') return [g.coordinates as Position[]];
   if (g.type === 'MultiLineString') return g.coordinates as Position[][];
   return [];
-}
-
-function featureType(f: Feature): string {
-  const t = f.properties?.['type'];
-  return typeof t === 'string' ? t : '';
 }
 
 /**

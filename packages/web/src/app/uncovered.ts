@@ -7,10 +7,9 @@
  */
 import * as L from 'leaflet';
 import type { Geometry, Position } from './geo.js';
-import type { MapData } from './layers.js';
+import { featureType, WORKING_TYPES, type MapData } from './layers.js';
 import { linesOf } from './route.js';
 
-const WORKING_TYPES = new Set(['Track', 'ExteriorHeadland', 'InteriorHeadland']);
 /** Fill of uncovered ground (the 'uncovered' layer's colour, see layers.ts). */
 export const UNCOVERED_RGBA = 'rgba(216, 27, 96, 0.6)';
 const EARTH_CIRCUMFERENCE_METERS = 40_075_016.686;
@@ -132,8 +131,7 @@ export class UncoveredLayer extends L.Layer {
     ctx.lineJoin = 'round';
     ctx.strokeStyle = '#000';
     for (const f of data.plan?.route ?? []) {
-      const type = f.properties?.['type'];
-      if (typeof type !== 'string' || !WORKING_TYPES.has(type)) continue;
+      if (!WORKING_TYPES.has(featureType(f))) continue;
       const w = f.properties?.['widthMeters'];
       const widthMeters = typeof w === 'number' && w > 0 ? w : data.widthMeters;
       if (!widthMeters) continue;
