@@ -1,6 +1,6 @@
 /** @furrow/api: the HTTP API (Hono), its store, and the server commands the CLI calls. */
 export { createApp, type CreateAppOptions, type WebMount } from './app.js';
-export { createPlanAhead, stableJson, type FirstPlanRequest, type PlanAhead } from './plan-ahead.js';
+export { createPlanAhead, stableJson, type FirstPlanRequest } from './plan-ahead.js';
 export {
   serve,
   serveCommand,
@@ -15,7 +15,7 @@ export { defaultConfig, type ApiConfig, type App, type AppEnv, type Caller } fro
 export { inProcessPlanner, poolPlanner, type Planner, type PlanFunction } from './planner.js';
 export { createPlanGate, type PlanGate, type PlanGateOptions } from './plan-gate.js';
 export { createAdmission, type Admission } from './admission.js';
-export type { AdmissionOptions } from './context.js';
+export type { AdmissionOptions, PlanAhead } from './context.js';
 export { createRateLimiter, type RateLimiter, type RateDecision } from './ratelimit.js';
 export { Store, openStore, hashSecret, generateApiKey } from './store/store.js';
 export { migrations, migrate } from './store/migrations.js';

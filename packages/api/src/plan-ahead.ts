@@ -16,8 +16,6 @@ import { assertValidRequestGeometry } from './geometry.js';
 import { PlanAbortedError, apiPlanShape, planTimeLimitSeconds, shapePlan, type ApiPlan } from './planner.js';
 import { PathPlanRequestSchema, type PathPlanRequestBody } from './schemas.js';
 
-export type { PlanAhead } from './context.js';
-
 /**
  * The path-plan request the web app sends first for a field it opens, from the field as
  * `GET /api/boundaries/{boundaryId}` answers it; undefined when the app would not plan it.
