@@ -24,6 +24,7 @@ import {
   contiguousSplitPlans,
   contiguousSplitSeconds,
   coverageDeviation,
+  FLEET_COVERAGE_TOLERANCE as COVERAGE_TOLERANCE,
   planFleet,
   planRoute,
   validateFleet,
@@ -178,9 +179,6 @@ function judge(request: PathPlanRequest, single: Plan, plan: FleetPlan, fleet: F
     coverageDelta: coveredShare(request, single) - coveredShare(request, union),
   };
 }
-
-/** The coverage rule planFleet keeps (issue 41): within 0.2 point of the field of the single plan's coverage. */
-const COVERAGE_TOLERANCE = 0.002;
 
 /**
  * The plan against the contiguous split by the measure planFleet chooses by: a plan that keeps the single plan's
@@ -355,7 +353,7 @@ function fleetLine(name: string, corpus: FleetRow[]): string | undefined {
     sum(ok.map(({ f }) => f.checkPlanFaults)),
     `${(100 * Math.max(...ok.map(({ f }) => f.coverageDelta))).toFixed(3)} pt`,
     cpuRatio,
-    listed(ok.filter(({ f }) => f.coverageDelta > 0.002).map(({ r }) => r.id)),
+    listed(ok.filter(({ f }) => f.coverageDelta > COVERAGE_TOLERANCE).map(({ r }) => r.id)),
     listed(ok.filter(({ f }) => f.worseThanSplit === true).map(({ r }) => r.id)),
     ['shared-route', 'contiguous-split', 'narrow-route']
       .map((c) => ok.filter(({ f }) => f.chosen === c).length)

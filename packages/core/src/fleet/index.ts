@@ -1,4 +1,4 @@
-export { planFleet } from './planFleet.js';
+export { FLEET_COVERAGE_TOLERANCE, planFleet } from './planFleet.js';
 export { MAX_FLEET_MACHINES, validateFleet } from './validateFleet.js';
 export type {
   FleetApproach,

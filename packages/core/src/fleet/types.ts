@@ -10,8 +10,8 @@ export interface FleetMachineInput extends MachineInput {
   id: string;
   /**
    * [lon, lat] where the machine comes from at the start: it cannot start its share before it has come from there
-   * (a straight line at its transport speed; the way there is not routed), and the layout search also lets machines
-   * exchange shares, so each tends to get the share that starts nearest.
+   * (its way in, routed inside the field round holes and obstacles as `FleetApproach` says, at its transport speed),
+   * and the layout search also lets machines exchange shares, so each tends to get the share that starts nearest.
    */
   startPoint?: Position;
 }
