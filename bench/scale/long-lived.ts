@@ -117,6 +117,12 @@ for (let i = 1; i <= COUNT; i++) {
 process.stderr.write('\n');
 const all = [...heavyCalls, ...varied];
 const round = (x: number): number => Math.round(x);
+/** The median, 99th percentile and most of a run of times, ms. */
+const spread = (xs: number[]): { p50: number; p99: number; max: number } => ({
+  p50: round(percentile(xs, 0.5)),
+  p99: round(percentile(xs, 0.99)),
+  max: round(Math.max(...xs)),
+});
 console.log(
   JSON.stringify({
     count: COUNT,
@@ -130,36 +136,8 @@ console.log(
     heavyLimitMs: heavyCalls[0].limitMs,
     lateOverFreshWall: (heavyCalls[heavyCalls.length - 1].wallMs / heavyCalls[0].wallMs).toFixed(2),
     lateOverFreshCpu: (heavyCalls[heavyCalls.length - 1].cpuMs / heavyCalls[0].cpuMs).toFixed(2),
-    variedWallMs: {
-      p50: round(
-        percentile(
-          varied.map((t) => t.wallMs),
-          0.5,
-        ),
-      ),
-      p99: round(
-        percentile(
-          varied.map((t) => t.wallMs),
-          0.99,
-        ),
-      ),
-      max: round(Math.max(...varied.map((t) => t.wallMs))),
-    },
-    variedCpuMs: {
-      p50: round(
-        percentile(
-          varied.map((t) => t.cpuMs),
-          0.5,
-        ),
-      ),
-      p99: round(
-        percentile(
-          varied.map((t) => t.cpuMs),
-          0.99,
-        ),
-      ),
-      max: round(Math.max(...varied.map((t) => t.cpuMs))),
-    },
+    variedWallMs: spread(varied.map((t) => t.wallMs)),
+    variedCpuMs: spread(varied.map((t) => t.cpuMs)),
     memoryAtStart,
     memoryAtEnd: memory(),
     slowestByCpu: [...all]

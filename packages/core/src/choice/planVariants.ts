@@ -65,7 +65,8 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
     orderingSpentMilliseconds: 0,
   };
   const first = planFirst(asked, askedWork(cache), plan);
-  if (memo && !memo.prepared)
+  // (a caller may have given the prepared field alone, as planFleet does: the simplified boundary is kept too)
+  if (memo && (!memo.prepared || !memo.simple))
     Object.assign(memo, { prepared: askedWork(cache).prepared, simple: askedWork(cache).simple });
   const headlandRound = isRouted(first)
     ? withOneHeading(call, first, askedWork(cache), plan)
