@@ -162,6 +162,7 @@ export function searchConnector(
   region: Region,
   shot: Shot,
   limits: SearchLimits,
+  record?: (trace: SearchTrace) => void,
 ): Float64Array | undefined {
   const R = limits.turnRadiusMeters;
   const step = limits.sampleStepMeters ?? 0.5;
@@ -202,16 +203,20 @@ export function searchConnector(
   const near = 6 * R;
   const shotEvery = Math.max(1, Math.floor(limits.shotEveryExpansions ?? 16));
   let pops = 0;
+  const rec = record ? new TraceRecorder(region) : undefined;
   while (heap.size > 0 && expansions < maxExpansions) {
-    if (abort && (pops++ & 63) === 0 && abort()) return undefined;
+    if (abort && (pops & 63) === 0 && abort()) return undefined;
+    pops++;
     const id = heap.pop();
     const k = keyOf(X[id], Y[id], H[id]);
     if (closed.has(k)) continue;
     closed.add(k);
     expansions++;
+    rec?.expanding(id, pops - 1);
     const pose = { x: X[id], y: Y[id], headingRadians: H[id] };
     if (D[id] < near || expansions % shotEvery === 1 % shotEvery) {
       const s = shot(pose, to);
+      rec?.shotTried();
       if (s) {
         goalNode = id;
         goalShot = s;
@@ -239,13 +244,146 @@ export function searchConnector(
       add(x, y, h, g, id);
     }
   }
-  if (goalNode < 0 || !goalShot) return undefined;
+  if (goalNode < 0 || !goalShot) {
+    if (rec && record) record(rec.trace({ X, Y, H, D, parent }, pops, near));
+    return undefined;
+  }
   // Poses along the path, start to goal node.
   const chain: number[] = [];
   for (let v = goalNode; v >= 0; v = parent[v]) chain.push(v);
   chain.reverse();
   const poses: Pose[] = chain.map((v) => ({ x: X[v], y: Y[v], headingRadians: H[v] }));
   return shortenedPath(from, to, poses, goalShot, shot, L, step);
+}
+
+/**
+ * A failed search as it ran (`searchConnector`'s `record`): its expansions in order (pose, heuristic distance,
+ * the expansion that made it), the heap pops before each, and the geometric work (`Region.work`) each one's shot
+ * (NaN where none was tried) and each one's primitives counted. Nothing in the order of expansions depends on
+ * the shots, so a search between the same poses in the same region with the same limits but shots at more
+ * expansions (`shotEveryExpansions`) expands the same nodes in the same order until a shot succeeds:
+ * `replaySearch` tries only the shots this one did not, and counts the rest of the work as recorded.
+ */
+export interface SearchTrace {
+  x: Float64Array;
+  y: Float64Array;
+  h: Float64Array;
+  d: Float64Array;
+  /** The expansion whose primitive reached each one (−1: the start). */
+  parent: Int32Array;
+  pops: Int32Array;
+  shotWork: Float64Array;
+  expandWork: Float64Array;
+  /** Pops in all. */
+  endPops: number;
+  /** Within this heuristic distance of the goal a shot is tried at every expansion. */
+  near: number;
+}
+
+/** Notes what a search does, expansion by expansion, for its `SearchTrace`. */
+class TraceRecorder {
+  private ids: number[] = [];
+  private pops: number[] = [];
+  private shotWork: number[] = [];
+  private expandWork: number[] = [];
+  private mark = 0;
+  constructor(private region: Region) {}
+  /** Node `id` is expanded, at pop `pop`. */
+  expanding(id: number, pop: number): void {
+    this.close();
+    this.ids.push(id);
+    this.pops.push(pop);
+    this.shotWork.push(NaN);
+    this.mark = this.region.work;
+  }
+  /** Its shot was tried (and failed). */
+  shotTried(): void {
+    this.shotWork[this.shotWork.length - 1] = this.region.work - this.mark;
+    this.mark = this.region.work;
+  }
+  private close(): void {
+    if (this.ids.length > this.expandWork.length) this.expandWork.push(this.region.work - this.mark);
+  }
+  trace(
+    nodes: { X: number[]; Y: number[]; H: number[]; D: number[]; parent: number[] },
+    endPops: number,
+    near: number,
+  ): SearchTrace {
+    this.close();
+    const n = this.ids.length;
+    const index = new Map<number, number>();
+    const t: SearchTrace = {
+      x: new Float64Array(n),
+      y: new Float64Array(n),
+      h: new Float64Array(n),
+      d: new Float64Array(n),
+      parent: new Int32Array(n),
+      pops: Int32Array.from(this.pops),
+      shotWork: Float64Array.from(this.shotWork),
+      expandWork: Float64Array.from(this.expandWork),
+      endPops,
+      near,
+    };
+    for (let e = 0; e < n; e++) {
+      const id = this.ids[e];
+      index.set(id, e);
+      t.x[e] = nodes.X[id];
+      t.y[e] = nodes.Y[id];
+      t.h[e] = nodes.H[id];
+      t.d[e] = nodes.D[id];
+      t.parent[e] = nodes.parent[id] < 0 ? -1 : index.get(nodes.parent[id])!;
+    }
+    return t;
+  }
+}
+
+/**
+ * What `searchConnector` from `from` to `to` with these limits returns, given the trace of a failed search
+ * between the same poses in the same region with the same limits but its shots (`trace`): the expansions are
+ * not driven again, only the shots the traced search did not try, and the work of the rest is counted as it
+ * was recorded, with the caller's deadline asked at the same pops, so the work clock sees what the search
+ * itself would have counted.
+ */
+export function replaySearch(
+  trace: SearchTrace,
+  from: Pose,
+  to: Pose,
+  region: Region,
+  shot: Shot,
+  limits: SearchLimits,
+): Float64Array | undefined {
+  const R = limits.turnRadiusMeters;
+  const L = Math.max(0.5, (R * Math.PI) / 12);
+  const shotEvery = Math.max(1, Math.floor(limits.shotEveryExpansions ?? 16));
+  const abort = limits.abort;
+  let asked = 0;
+  // the deadline asked at every 64th pop up to `pop`, as the search asks it (once is enough: no work between)
+  const deadline = (pop: number): boolean => {
+    const due = Math.floor(pop / 64) * 64 >= asked;
+    asked = Math.floor(pop / 64) * 64 + 64;
+    return due && abort !== undefined && abort();
+  };
+  const n = trace.pops.length;
+  for (let e = 0; e < n; e++) {
+    if (deadline(trace.pops[e])) return undefined;
+    if (trace.d[e] < trace.near || (e + 1) % shotEvery === 1 % shotEvery) {
+      if (!Number.isNaN(trace.shotWork[e])) region.work += trace.shotWork[e];
+      else {
+        const pose = { x: trace.x[e], y: trace.y[e], headingRadians: trace.h[e] };
+        const s = shot(pose, to);
+        if (s) {
+          const poses: Pose[] = [];
+          for (let v = e; v >= 0; v = trace.parent[v])
+            poses.push({ x: trace.x[v], y: trace.y[v], headingRadians: trace.h[v] });
+          poses.reverse();
+          return shortenedPath(from, to, poses, s, shot, L, limits.sampleStepMeters ?? 0.5);
+        }
+      }
+    }
+    region.work += trace.expandWork[e];
+  }
+  if (trace.endPops > 0) deadline(trace.endPops - 1);
+  return undefined;
 }
 
 /**

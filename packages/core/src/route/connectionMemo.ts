@@ -31,14 +31,39 @@ export interface ConnectionMemo {
    * (`nearFailure`).
    */
   failures: Map<string, { from: PoseLike; to: PoseLike; work: number }[]>;
+  /**
+   * The last few failed searches as they ran (`SearchTrace`), by region, limits but the shots, and the two
+   * poses: the thorough search of a join nothing fits (a shot at every expansion, after the same search with
+   * fewer shots failed) replays one instead of driving its expansions again (`replaySearch`).
+   */
+  traces: Map<string, SearchTrace>;
   /** Object (loop) → small number, for keys. */
   ids: WeakMap<object, number>;
   nextId: number;
 }
 
 export function createConnectionMemo(): ConnectionMemo {
-  return { entries: new Map(), searches: new Map(), failures: new Map(), ids: new WeakMap(), nextId: 0 };
+  return {
+    entries: new Map(),
+    searches: new Map(),
+    failures: new Map(),
+    traces: new Map(),
+    ids: new WeakMap(),
+    nextId: 0,
+  };
 }
+
+/** Traces kept at once (each up to a few MB for the largest searches; one is asked for soon after it is made). */
+const MAX_TRACES = 4;
+
+/** Keeps a failed search's trace for `traces`, the oldest dropped past `MAX_TRACES`. */
+export function keepTrace(memo: ConnectionMemo, key: string, trace: SearchTrace): void {
+  memo.traces.delete(key);
+  memo.traces.set(key, trace);
+  if (memo.traces.size > MAX_TRACES) memo.traces.delete(memo.traces.keys().next().value!);
+}
+
+import type { SearchTrace } from './connectSearch.js';
 
 interface PoseLike {
   x: number;

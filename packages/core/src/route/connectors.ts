@@ -13,10 +13,11 @@ import { densify } from '../geometry/vec.js';
 import { worstCurvatureRatio } from '../geometry/curvature.js';
 import { kinksWithinRadius } from '../turns/connectorRings.js';
 import { shortestWaypointPath, waypointPoses } from '../turns/waypointPath.js';
-import { canLeave, searchConnector } from './connectSearch.js';
+import { canLeave, replaySearch, searchConnector } from './connectSearch.js';
+import type { SearchLimits, SearchTrace, Shot } from './connectSearch.js';
 import { drivableReversing, searchReversingConnector } from './reverseSearch.js';
 import { timeIsUp, MAX_FAILED_SEARCHES, searchAllowed, searchFailed } from './connectContext.js';
-import { keepFailure, nearFailure, objectKey, poseKey } from './connectionMemo.js';
+import { keepFailure, keepTrace, nearFailure, objectKey, poseKey } from './connectionMemo.js';
 import type { RouteContext, Conn } from './connectContext.js';
 import { tryDirect, rateLimitOf, rateLimited, JOINED_CURVATURE_RATIO } from './traversal.js';
 
@@ -236,15 +237,20 @@ export function trySearch(
     sigma === undefined
       ? ctx
       : { ...ctx, turnOptions: { ...ctx.turnOptions, maxCurvatureRatePerSquareMeter: undefined, smoothing: 'Arcs' } };
-  const search = (): ArrayLike<number> | undefined =>
-    searchConnector(from, to, ctx.region, (a, b) => forwardShot(a, b, shotCtx), {
-      turnRadiusMeters: R,
-      sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5,
-      ...(maxExpansions ? { maxExpansions } : {}),
-      ...(shotEveryExpansions ? { shotEveryExpansions } : {}),
-      ...(ctx.abort ? { abort: ctx.abort } : {}),
-    });
-  const xy = rememberedSearch(ctx, from, to, `${maxExpansions ?? 0} ${shotEveryExpansions ?? 0}`, search);
+  const shot: Shot = (a, b) => forwardShot(a, b, shotCtx);
+  const limits: SearchLimits = {
+    turnRadiusMeters: R,
+    sampleStepMeters: ctx.turnOptions.sampleStepMeters ?? 0.5,
+    ...(maxExpansions ? { maxExpansions } : {}),
+    ...(shotEveryExpansions ? { shotEveryExpansions } : {}),
+    ...(ctx.abort ? { abort: ctx.abort } : {}),
+  };
+  // a search with shots at more expansions than one that failed between the same poses replays that one
+  const search = (traced?: { trace?: SearchTrace; keep: (t: SearchTrace) => void }): ArrayLike<number> | undefined =>
+    traced?.trace
+      ? replaySearch(traced.trace, from, to, ctx.region, shot, limits)
+      : searchConnector(from, to, ctx.region, shot, limits, (shotEveryExpansions ?? 16) > 1 ? traced?.keep : undefined);
+  const xy = rememberedSearch(ctx, from, to, `${maxExpansions ?? 0}`, `${shotEveryExpansions ?? 0}`, search);
   if (!xy) {
     if (!timeIsUp(ctx)) searchFailed(ctx);
     return undefined;
@@ -270,16 +276,19 @@ function rememberedSearch(
   ctx: RouteContext,
   from: Pose,
   to: Pose,
-  searchLimits: string,
-  search: () => ArrayLike<number> | undefined,
+  expansionLimit: string,
+  shotLimit: string,
+  search: (traced?: { trace?: SearchTrace; keep: (t: SearchTrace) => void }) => ArrayLike<number> | undefined,
 ): ArrayLike<number> | undefined {
   const memo = ctx.memo;
   if (!memo) return search();
   const o = ctx.turnOptions;
   const region = objectKey(memo, ctx.region);
   const step = o.sampleStepMeters ?? 0.5;
-  const limits = `${region} ${o.turnRadiusMeters} ${step} ${rateLimitOf(ctx) ?? 0} ${searchLimits}`;
-  const full = `${limits} ${poseKey(from)} ${poseKey(to)}`;
+  const butShots = `${region} ${o.turnRadiusMeters} ${step} ${rateLimitOf(ctx) ?? 0} ${expansionLimit}`;
+  const limits = `${butShots} ${shotLimit}`;
+  const poses = `${poseKey(from)} ${poseKey(to)}`;
+  const full = `${limits} ${poses}`;
   const known = memo.searches.get(full);
   if (known) {
     ctx.region.work += known.work;
@@ -291,7 +300,8 @@ function rememberedSearch(
     return undefined;
   }
   const before = ctx.region.work;
-  const xy = search();
+  const traceKey = `${butShots} ${poses}`;
+  const xy = search({ trace: memo.traces.get(traceKey), keep: (t) => keepTrace(memo, traceKey, t) });
   if (!ctx.abort?.()) {
     const work = ctx.region.work - before;
     memo.searches.set(full, { xy, work });
