@@ -8,6 +8,7 @@ import { PlanError } from '../errors.js';
 import type { PlanErrorDetail } from '../errors.js';
 import { normalizeRequest } from '../request/normalizeRequest.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
+import { isLonLat } from '../request/position.js';
 import type { PathPlanRequest } from '../types.js';
 import type { FleetMachineInput, FleetRequest } from './types.js';
 
@@ -66,13 +67,7 @@ export function validateFleet(request: FleetRequest): ResolvedMachine[] {
 /** A machine's `startPoint`, if given: [lon, lat] in degrees. */
 function checkStartPoint(p: unknown, i: number): void {
   if (p === undefined) return;
-  const ok =
-    Array.isArray(p) &&
-    p.length === 2 &&
-    p.every((v) => typeof v === 'number' && Number.isFinite(v)) &&
-    Math.abs(p[0] as number) <= 180 &&
-    Math.abs(p[1] as number) <= 90;
-  if (!ok) fail(`fleet[${i}].startPoint`, 'give [lon, lat] in degrees (lon −180 to 180, lat −90 to 90)');
+  if (!isLonLat(p, true)) fail(`fleet[${i}].startPoint`, 'give [lon, lat] in degrees (lon −180 to 180, lat −90 to 90)');
 }
 
 /** One machine through the single-machine rules, its errors' paths moved under `fleet[i]`. */

@@ -4,6 +4,7 @@
  */
 import { PlanError } from '../errors.js';
 import type { Position } from '../types.js';
+import { isLonLat, isPositionShape } from './position.js';
 
 /** More gates than a field has: keeps the request bounded. */
 export const MAX_ACCESS_POINTS = 100;
@@ -20,16 +21,9 @@ export function readAccessPoints(req: Record<string, unknown>): Position[] {
   if (v.length > MAX_ACCESS_POINTS)
     fail('accessPoints', `has ${v.length} positions; at most ${MAX_ACCESS_POINTS} are accepted`);
   return v.map((p, i) => {
-    const ok =
-      Array.isArray(p) &&
-      p.length >= 2 &&
-      typeof p[0] === 'number' &&
-      typeof p[1] === 'number' &&
-      Number.isFinite(p[0]) &&
-      Number.isFinite(p[1]);
-    if (!ok) fail(`accessPoints[${i}]`, 'must be a [lon, lat] position');
-    const [lon, lat] = p as number[];
-    if (Math.abs(lon) > 180 || Math.abs(lat) > 90)
+    if (!isPositionShape(p)) fail(`accessPoints[${i}]`, 'must be a [lon, lat] position');
+    const [lon, lat] = p;
+    if (!isLonLat(p))
       fail(`accessPoints[${i}]`, `[${lon}, ${lat}] is not a [lon, lat] position (is the order [lon, lat]?)`);
     return [lon, lat] as Position;
   });

@@ -9,6 +9,7 @@ import { PlanError } from '../errors.js';
 import type { Plan, Position } from '../types.js';
 import { transportModel, type TransportInput } from './transport.js';
 import { DEFAULTS } from '../request/normalizeRequest.js';
+import { isLonLat } from '../request/position.js';
 import { solveExact, solveHeuristic, type Problem } from './solve.js';
 
 /** One way to work a field: where the machine enters and leaves, and what the work costs. */
@@ -164,7 +165,7 @@ export function cornerStartNodes(plan: Plan): number[] {
 }
 
 function checkPosition(p: unknown, path: string): asserts p is Position {
-  if (!Array.isArray(p) || p.length < 2 || !(Math.abs(p[0]) <= 180) || !(Math.abs(p[1]) <= 90)) {
+  if (!isLonLat(p)) {
     throw new PlanError('invalid-request', `${path} must be [longitude, latitude]`, [
       { path, message: 'must be [lon, lat]' },
     ]);
