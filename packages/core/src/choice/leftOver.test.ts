@@ -1,7 +1,8 @@
 /**
  * The sprayer's variants on two corpus fields (W 36 m, R 12 m, 1 headland pass, frozen clock):
  * centre-line passes tried on the best planning that has strip passes (es-cat-093, whose best
- * planning drives none), and the ground the best route leaves given passes of its own (dk-091).
+ * planning drives none), the ground the best route leaves given passes of its own (dk-091), and a
+ * centre-line tour a bend cut started the other way round (de-sh-055).
  */
 import { describe, expect, it } from 'vitest';
 import { planRoute } from '../plan.js';
@@ -34,6 +35,19 @@ describe('W 36 m variants on ground the best planning leaves', () => {
     for (const v of others) expect(leftOver!.objectiveSeconds!).toBeLessThan(v.objectiveSeconds!);
     // 5.6 % left without them
     expect(plan.metrics.uncoveredRatio).toBeLessThan(0.03);
+    expect(checkPlan(request, plan).violations).toEqual([]);
+  }, 120_000);
+
+  it('de-sh-055: its tour round the ponds, cut at the tip of the south-west pond, started the other way round', () => {
+    const request = sprayer('de-sh-055');
+    const plan = planRoute(request, { now: () => 0 });
+    const variants = plan.choice!.variants;
+    const turned = variants.find((v) => v.why === 'tours-turned');
+    const centre = variants.find((v) => v.why === 'centre-lines');
+    expect(turned?.objectiveSeconds).toBeDefined();
+    expect(turned!.objectiveSeconds!).toBeLessThan(centre!.objectiveSeconds!);
+    // 36.6 % left with the tour the one way: the lobe north of the south-west pond was a dead end
+    expect(plan.metrics.uncoveredRatio).toBeLessThan(0.3);
     expect(checkPlan(request, plan).violations).toEqual([]);
   }, 120_000);
 });

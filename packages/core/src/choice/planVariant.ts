@@ -96,6 +96,7 @@ function layTracks(
     cellHeadingsAllowed: variant.cellHeadings,
     strips: variant.strips,
     centreLines: variant.centreLines,
+    ...(variant.toursTurned ? { toursTurned: true } : {}),
     ...(variant.leftOver ? { leftOver: variant.leftOver } : {}),
     region: () => routeField.region,
     ...(judges ? { judgeHeadland } : {}),

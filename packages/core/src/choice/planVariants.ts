@@ -11,14 +11,17 @@
  *    faults may come from them;
  * 4. the best planning with strip passes, its strips driven along their centre lines
  *    (tracks/centreLine.ts);
- * 5. the best so far again, with passes over the ground its route left (its headland passes the
+ * 5. where a bend cut a tour of that centre-line planning and the best so far leaves `LEFT_OVER_SHARE` of
+ *    the field or more, the same with its tours started the other way round (the route may join the
+ *    pieces on the other side of the cut);
+ * 6. the best so far again, with passes over the ground its route left (its headland passes the
  *    route could not join, the ends of tracks it shortened, strips it left out), where that is at
  *    least `LEFT_OVER_SHARE` of the field;
- * 6. where the best so far leaves `LEFT_OVER_SHARE` of the field or more, the best planning whose
+ * 7. where the best so far leaves `LEFT_OVER_SHARE` of the field or more, the best planning whose
  *    route left out a headland pass or a track again, its headland passes driven between two of its
  *    tracks (route/passesBetween.ts: tracks that end in dead ends on both sides of them).
  *
- * Past the call's wall-clock cap the optional variants (the other headland depths of 1, and 2–6) are not planned
+ * Past the call's wall-clock cap the optional variants (the other headland depths of 1, and 2–7) are not planned
  * (`time-limit`).
  */
 import { isPlanError } from '../errors.js';
@@ -79,6 +82,7 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
   }
   const withStrips = all.filter((p) => p.stripPasses > 0);
   if (withStrips.length > 0) all.push(...withCentreLines(call, cache, bestOf(withStrips), plan));
+  all.push(...withToursTurned(call, cache, all, plan));
   all.push(...withLeftOver(call, cache, bestOf(all), plan));
   all.push(...withPassesBetween(call, cache, all, plan));
   const kept = bestOf(all);
@@ -166,6 +170,21 @@ function withCentreLines(call: Call, cache: PlanCache, best: RoutedVariant, plan
   const work = cache.byPasses.get(best.variant.headlandPasses)!;
   const v: Variant = { ...best.variant, centreLines: true, why: 'centre-lines', orderingSpentMilliseconds: 0 };
   return [plan(v, work) as RoutedVariant];
+}
+
+/**
+ * The centre-line planning again, its tours started the other way round, where a bend cut one of
+ * them into pieces that could start the other way (`Track.tourTurnable`) and the best planning so far
+ * leaves `LEFT_OVER_SHARE` of the field or more: which pieces the route can join depends on the way
+ * the tour goes (a ring round a hole whose tip is too tight for R: the side driven first is a dead end).
+ */
+function withToursTurned(call: Call, cache: PlanCache, all: RoutedVariant[], plan: PlanOne): RoutedVariant[] {
+  if (call.cap?.over()) return [];
+  const centre = all.find((p) => p.variant.why === 'centre-lines');
+  if (!centre || !centre.strips().some((t) => t.tourTurnable)) return [];
+  if (!groundLeft(cache, bestOf(all))) return [];
+  const v: Variant = { ...centre.variant, toursTurned: true, why: 'tours-turned', orderingSpentMilliseconds: 0 };
+  return [plan(v, cache.byPasses.get(centre.variant.headlandPasses)!) as RoutedVariant];
 }
 
 /**

@@ -25,7 +25,9 @@ export type VariantReason =
   /** The best planning again, with passes over the ground its route left (tracks/planTracks.ts `leftOver`). */
   | 'left-over'
   /** The best planning again, its headland passes driven between two of its tracks (route/passesBetween.ts). */
-  | 'passes-between';
+  | 'passes-between'
+  /** The centre-line planning again, its tours a bend cut started the other way round (tracks/centreLineTour.ts). */
+  | 'tours-turned';
 
 export interface Variant {
   /** Exterior headland passes planned. */
@@ -37,6 +39,8 @@ export interface Variant {
   centreLines: boolean;
   /** The ground another planning of the same passes left: its strips kept, the rest given passes. */
   leftOver?: LeftOverGround;
+  /** Whether centre-line tours that start on a branch with no dead end start it the other way round. */
+  toursTurned?: boolean;
   /** Whether the headland passes may be driven between two of the tracks (route/passesBetween.ts). */
   passesBetween?: boolean;
   /** Headland passes (indices) the route leaves out from the start: those another planning's route left out. */

@@ -281,6 +281,7 @@ function cacheKey(rings: PathsD, o: CentreLineOptions): string {
     o.firstLine,
     o.maxPasses ?? '',
     o.minNewSquareMeters ?? '',
+    o.toursTurned === true,
   ].join('|');
 }
 
@@ -306,8 +307,8 @@ function planCentreLines(rings: PathsD, o: CentreLineOptions): CentreLinePlan | 
   // round holes and through junctions, tours; a plain strip, its branches joined where they continue each other
   const junctions = [...axis.degree.values()].some((d) => d >= 3);
   const paths: TourPath[] = junctions
-    ? tourPaths(axis.branches)
-    : joinBranches(axis.branches, axis.degree).map((xy) => ({ xy, revisits: false }));
+    ? tourPaths(axis.branches, o.toursTurned === true)
+    : joinBranches(axis.branches, axis.degree).map((xy) => ({ xy, revisits: false, turnable: false }));
   const tracks: Track[] = [];
   let worked: PathsD = [],
     workedArea = 0;
@@ -319,6 +320,8 @@ function planCentreLines(rings: PathsD, o: CentreLineOptions): CentreLinePlan | 
     const ground: Ground = { index: edgeIndex(left), ...(path.revisits ? { rings: left } : {}) };
     const passes = offsetPasses(path.xy, axis.branches, o, ground, width, line, kMax, step);
     if (passes.length === 0) continue;
+    // a tour a bend cut that may start the other way round: said on its passes (choice/ `tours-turned`)
+    if (path.turnable && passes.length > 1) for (const t of passes) t.tourTurnable = true;
     const swaths = passes.flatMap((t) => activeSwath(t.xy!, t.activeRightMeters!, t.activeLeftMeters!));
     const mine = intersectPolygons(unionPolygons(swaths, 4), left);
     const fresh = areaOf(mine);

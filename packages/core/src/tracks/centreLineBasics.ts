@@ -26,6 +26,8 @@ export interface CentreLineOptions {
   fieldIndex?: EdgeIndex;
   /** A path is driven when it works at least this much ground anew, m² (default 0). */
   minNewSquareMeters?: number;
+  /** Tours that start on a branch with no dead end start it the other way round (tracks/centreLineTour.ts). */
+  toursTurned?: boolean;
 }
 
 /** Unit direction from a branch's end at `node` into the branch (over its first ~10 m). */

@@ -21,6 +21,8 @@ export interface TourPath {
   xy: Float64Array;
   /** Whether it drives a branch again or comes back to a junction (its sections then go off over its own work). */
   revisits: boolean;
+  /** Whether it starts on a branch with no dead end (a ring, or between two junctions): it may start the other way. */
+  turnable: boolean;
 }
 
 interface End {
@@ -34,8 +36,12 @@ interface Leg {
   forward: boolean;
 }
 
-/** The part's axis as tours, the longest branches' first. */
-export function tourPaths(branches: MedialBranch[]): TourPath[] {
+/**
+ * The part's axis as tours, the longest branches' first; `turned`: a tour that starts on a branch
+ * with no dead end starts it the other way round (choice/ `tours-turned`: where a bend cuts the
+ * tour, which side of it the route can join depends on the way it goes).
+ */
+export function tourPaths(branches: MedialBranch[], turned = false): TourPath[] {
   const ends = new Map<number, End[]>();
   const add = (node: number, e: End): void => {
     let l = ends.get(node);
@@ -72,7 +78,8 @@ export function tourPaths(branches: MedialBranch[]): TourPath[] {
     const left = order.filter((i) => !driven[i]);
     if (left.length === 0) break;
     const b0 = left.find((i) => deadEnd(branches[i].startNode) || deadEnd(branches[i].endNode)) ?? left[0];
-    const legs: Leg[] = [{ b: b0, forward: !deadEnd(branches[b0].endNode) || deadEnd(branches[b0].startNode) }];
+    const turnable = !deadEnd(branches[b0].startNode) && !deadEnd(branches[b0].endNode);
+    const legs: Leg[] = [{ b: b0, forward: !deadEnd(branches[b0].endNode) !== (turned && turnable) }];
     driven[b0] = 1;
     let length = lengths[b0];
     for (;;) {
@@ -90,7 +97,7 @@ export function tourPaths(branches: MedialBranch[]): TourPath[] {
       }
       length += add;
     }
-    tours.push(tourOf(legs, branches));
+    tours.push({ ...tourOf(legs, branches), turnable });
   }
   return tours;
 }
@@ -134,7 +141,7 @@ function wayToUndriven(
   return undefined;
 }
 
-function tourOf(legs: Leg[], branches: MedialBranch[]): TourPath {
+function tourOf(legs: Leg[], branches: MedialBranch[]): Omit<TourPath, 'turnable'> {
   const parts = legs.map((l) => (l.forward ? branches[l.b].xy : reversedPolyline(branches[l.b].xy)));
   let n = 0;
   for (let i = 0; i < parts.length; i++) n += parts[i].length - (i > 0 ? 2 : 0);

@@ -49,6 +49,8 @@ export interface Track {
    * driven wide within the field's room (flat xy, local frame): no pass of radius R gets past there.
    */
   tightBends?: number[];
+  /** A centre-line pass of a tour a bend cut, which may start the other way round (choice/ `tours-turned`). */
+  tourTurnable?: boolean;
 }
 
 export interface TrackSet {

@@ -104,6 +104,8 @@ export interface TrackStageInput {
    * (tracks/centreLine.ts); default false: straight strip passes only (choice/ plans both as variants).
    */
   centreLines?: boolean;
+  /** Centre-line tours started the other way round (choice/ `tours-turned`). */
+  toursTurned?: boolean;
   /**
    * The ground another planning of the same passes left (choice/ `left-over`): its strip passes are
    * kept and each piece it left gets passes of its own (straight or along its centre line), in
@@ -164,6 +166,8 @@ export interface TrackPlanning {
   strips: StripMode;
   /** Centre-line passes in narrow strips (default false; `TrackStageInput.centreLines`; a variant, choice/). */
   centreLines?: boolean;
+  /** Centre-line tours started the other way round (`TrackStageInput.toursTurned`). */
+  toursTurned?: boolean;
   /** Passes over the ground another planning left (`TrackStageInput.leftOver`; a variant, choice/). */
   leftOver?: LeftOverGround;
   region: () => Region;
@@ -201,6 +205,7 @@ export function planFieldTracks(
     fieldAreaSquareMeters: prepared.fieldAreaSquareMeters,
     strips: planning.strips,
     ...(planning.centreLines !== undefined ? { centreLines: planning.centreLines } : {}),
+    ...(planning.toursTurned ? { toursTurned: true } : {}),
     ...(planning.leftOver ? { leftOver: planning.leftOver } : {}),
     ...(settings.machine.sectionWidthsMeters ? { sectionWidthsMeters: settings.machine.sectionWidthsMeters } : {}),
     ...(settings.machine.maxCurvatureRatePerSquareMeter !== undefined
@@ -366,6 +371,7 @@ function stripsOver(
     ...(inp.strips === 'single' ? { maxPassesPerStrip: 1, maxStrips: 1 } : {}),
     turnRoomMeters: (1 + Math.sqrt(3)) * R,
     centreLines: inp.centreLines === true,
+    ...(inp.toursTurned ? { toursTurned: true } : {}),
     reverseAllowed: inp.reverseAllowed === true,
     othersCount: inp.passCount + trackSet.tracks.length + stripsBefore,
     ...(inp.sectionWidthsMeters ? { sectionWidthsMeters: inp.sectionWidthsMeters } : {}),

@@ -109,6 +109,8 @@ export interface StripOptions {
    * work more of it than straight passes (default true).
    */
   centreLines?: boolean;
+  /** Centre-line tours started the other way round (tracks/centreLineTour.ts `turned`). */
+  toursTurned?: boolean;
   /** The boom's sections, left to right, m (machine.sections; absent: sections of any width). */
   sectionWidthsMeters?: readonly number[];
   /** The machine's curvature-rate limit, 1/m². */
@@ -212,6 +214,7 @@ function centreLineChoice(
       ? { maxCurvatureRatePerSquareMeter: o.maxCurvatureRatePerSquareMeter }
       : {}),
     ...(o.maxPassesPerStrip !== undefined ? { maxPasses: o.maxPassesPerStrip } : {}),
+    ...(o.toursTurned ? { toursTurned: true } : {}),
   });
   if (!plan) return undefined;
   let score = plan.workedSquareMeters;
