@@ -79,8 +79,11 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
   }
   const withStrips = all.filter((p) => p.stripPasses > 0);
   if (withStrips.length > 0) all.push(...withCentreLines(call, cache, bestOf(withStrips), plan));
-  all.push(...withLeftOver(call, cache, bestOf(all), plan));
-  all.push(...withPassesBetween(call, cache, all, plan));
+  // A planning of part of the tracks leaves the rest to other machines: no passes for the ground left.
+  if (!call.trackSubset) {
+    all.push(...withLeftOver(call, cache, bestOf(all), plan));
+    all.push(...withPassesBetween(call, cache, all, plan));
+  }
   const kept = bestOf(all);
   const sibling = all.find((p) => p !== kept && samePlanning(p.variant, kept.variant));
   const ms = [kept, sibling].map((p) => p?.orderingMilliseconds).filter((v): v is number => v !== undefined);

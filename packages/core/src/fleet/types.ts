@@ -122,7 +122,7 @@ export interface FleetSummary {
    */
   search: {
     algorithm: string;
-    chosen: 'shared-route' | 'contiguous-split' | 'narrow-route';
+    chosen: 'shared-route' | 'contiguous-split' | 'narrow-route' | 'pair-route';
     /**
      * A candidate `pruned` (the split, once one strip alone took longer than the shared route's objective: it
      * could not win) gives only `makespanSeconds`, that strip's time, a lower bound on its makespan.
