@@ -11,6 +11,7 @@ import { sectionBandSwath } from '../geometry/activeSwath.js';
 import type { PathsD } from '../geometry/clipper.js';
 import type { Plan, Position } from '../types.js';
 import { FURROW_VERSION } from '../version.js';
+import { legLengthMeters } from '../refill/legs.js';
 import type { BasePiece } from './baseRoute.js';
 import type { Timetable } from './schedule.js';
 import type { FleetApproach, FleetMachineInput, FleetMachinePlan, FleetWait, TimedRouteSegment } from './types.js';
@@ -111,11 +112,9 @@ export function machinePlan(a: MachinePlanInput): FleetMachinePlan {
 /** The way in as the plan carries it: lon/lat, its length, driven from 0 to the approach's time. */
 function approachOf(a: MachinePlanInput, leg: [number, number][]): FleetApproach {
   const frame = a.prepared.frame;
-  let lengthMeters = 0;
-  for (let i = 1; i < leg.length; i++) lengthMeters += Math.hypot(leg[i][0] - leg[i - 1][0], leg[i][1] - leg[i - 1][1]);
   return {
     coordinates: leg.map(([x, y]) => frame.toLonLat(x, y)),
-    lengthMeters: r2(lengthMeters),
+    lengthMeters: r2(legLengthMeters(leg)),
     startSeconds: 0,
     endSeconds: r2(a.approachSeconds),
   };
