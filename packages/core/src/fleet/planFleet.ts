@@ -162,9 +162,10 @@ function evaluateCandidate(
   plans: Plan[],
   groups: FleetGroup[],
   searchWork = FLEET_SEARCH_WORK,
+  timed?: SearchResult,
 ): Candidate {
   const { request, machines, classes, prepared } = ctx;
-  const found = searchLayout(groups, machines, ctx.settings, searchWork, ctx.approaches);
+  const found = searchLayout(groups, machines, ctx.settings, searchWork, ctx.approaches, timed);
   const ids = request.fleet.map((m) => m.id);
   const out = machines.map((machine, index) =>
     machinePlan({
@@ -411,7 +412,9 @@ function splitCandidate(
   const plain = { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups, 0), aloneSeconds: alone };
   if (hopeless(alone) || (sure && !splitCouldBeat(plain, best, referenceUncovered, ctx.machines)))
     return { candidate: plain };
-  return { candidate: { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups), aloneSeconds: alone } };
+  // The search goes on from that timetable (its starting layout is not scheduled again).
+  const searched = evaluateCandidate(ctx, 'contiguous-split', plans, groups, FLEET_SEARCH_WORK, plain.found);
+  return { candidate: { ...searched, aloneSeconds: alone } };
 }
 
 /**
