@@ -30,6 +30,7 @@ import { FLEET_SEARCH_WORK, searchLayout } from './search.js';
 import type { FleetGroup } from './search.js';
 import { approachLeg, approachRouter, approachSeconds } from './approach.js';
 import type { Approaches } from './approach.js';
+import type { LegRouter } from '../refill/legs.js';
 import { pieceSeconds } from './timing.js';
 import { blockSums, shareSeconds } from './partition.js';
 import type { FleetMachineInput, FleetMachinePlan, FleetPlan, FleetRequest, FleetSummary } from './types.js';
@@ -261,6 +262,13 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   const fieldWork = memoFor(fieldMemo, fieldSettings);
   const prepared = fieldWork?.prepared ?? prepareField(fieldSettings);
   if (fieldWork && !fieldWork.prepared) fieldWork.prepared = prepared;
+  // One router of the ways in per turning radius, shared by the machines with start points.
+  const routers = new Map<number, LegRouter>();
+  const routerFor = (radius: number): LegRouter => {
+    let r = routers.get(radius);
+    if (!r) routers.set(radius, (r = approachRouter(prepared, radius)));
+    return r;
+  };
   const safetyMeters = request.safetyDistanceMeters ?? Math.max(...machines.map((m) => m.widthMeters));
   const maxSpeed = Math.max(
     ...machines.map((m) => Math.max(m.workingSpeedMetersPerSecond, m.turningSpeedMetersPerSecond)),
@@ -274,7 +282,7 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
     approaches: fleet.map((m, i) => {
       if (!m.startPoint) return undefined;
       const [x, y] = prepared.frame.toLocal(m.startPoint[0], m.startPoint[1]);
-      const router = approachRouter(prepared, machines[i].turnRadiusMeters);
+      const router = routerFor(machines[i].turnRadiusMeters);
       return { x, y, speedMetersPerSecond: machines[i].transportSpeedMetersPerSecond, router, legs: new Map() };
     }),
   };
