@@ -26,8 +26,10 @@ export interface LaneLines {
   widthMeters: number;
   /** Working length on each line, m (index: line number from s0). */
   lengthMeters: number[];
-  /** The plan's headland passes' length and its tracks' off the grid, m (the narrow machines' beyond the lines). */
+  /** The plan's headland passes' length, m. */
   headlandMeters: number;
+  /** Its tracks' length off the grid, m (the narrow machines'). */
+  offGridMeters: number;
   /** The plan's exterior headland passes (its kept variant's). */
   headlandPasses: number;
 }
@@ -83,8 +85,8 @@ export function laneLines(plan: Plan, frame: LocalFrame, w: number): LaneLines |
     s0: ref + kMin * w,
     widthMeters: w,
     lengthMeters,
-    // The passes off the grid go with the narrow machines' share, as the headland does.
-    headlandMeters: headlandMeters + trackMeters - gridMeters,
+    headlandMeters,
+    offGridMeters: trackMeters - gridMeters,
     headlandPasses: passes,
   };
 }
@@ -95,6 +97,8 @@ export interface PairBand {
   to: number;
   /** From the low side (line 0) or the high one. */
   low: boolean;
+  /** The wide machines work the headland (m narrow passes as one), else the narrow ones. */
+  wideHeadland: boolean;
   /** The classes' estimated times (each shared among its machines), s. */
   wideSeconds: number;
   narrowSeconds: number;
@@ -109,16 +113,17 @@ export interface PairRates {
 }
 
 /**
- * The band of groups of `m` lines, from the low or the high side, that balances the classes' estimated times (the
- * wide machines: the groups' longest lines at their speed plus a turn per group; the narrow ones: the headland and
- * the other lines plus a turn per line), each class's time shared among its machines. `scale`: factors on the two
- * estimates (what a planning showed of them), and the side to keep.
+ * The band of groups of `m` lines, from the low or the high side, and the class that works the headland, that
+ * balance the classes' estimated times (the wide machines: the groups' longest lines at their speed plus a turn per
+ * group; the narrow ones: the other lines plus a turn per line, and those off the grid; the headland, m narrow
+ * passes as one wide one, with either), each class's time shared among its machines. `scale`: factors on the two
+ * estimates (what a planning showed of them), and the side and headland to keep.
  */
 export function balancedBand(
   lines: LaneLines,
   m: number,
   rates: PairRates,
-  scale: { wide: number; narrow: number; low?: boolean } = { wide: 1, narrow: 1 },
+  scale: { wide: number; narrow: number; keep?: PairBand } = { wide: 1, narrow: 1 },
 ): PairBand | undefined {
   const len = lines.lengthMeters;
   const n = len.length;
@@ -126,12 +131,15 @@ export function balancedBand(
   const vn = speed(rates.narrow),
     vw = speed(rates.wide);
   const turn = rates.turnSecondsPerTrack;
-  const allMeters = lines.headlandMeters + len.reduce((a, c) => a + c, 0);
+  const lineMeters = len.reduce((a, c) => a + c, 0);
   const allTurns = len.filter((l) => l > 0).length;
+  const ways = scale.keep
+    ? [scale.keep]
+    : [true, false].flatMap((low) => [false, true].map((wideHeadland) => ({ low, wideHeadland })));
   let best: { band: PairBand; seconds: number } | undefined;
-  for (const low of scale.low === undefined ? [true, false] : [scale.low]) {
-    let wideMeters = 0,
-      narrowMeters = allMeters,
+  for (const { low, wideHeadland } of ways) {
+    let wideMeters = wideHeadland ? lines.headlandMeters / m : 0,
+      narrowMeters = lineMeters + lines.offGridMeters + (wideHeadland ? 0 : lines.headlandMeters),
       narrowTurns = allTurns;
     for (let g = 1; g * m <= n; g++) {
       const ks = Array.from({ length: m }, (_, i) => (low ? (g - 1) * m + i : n - g * m + i));
@@ -144,7 +152,8 @@ export function balancedBand(
       const narrowSeconds = scale.narrow * (narrowMeters / vn + (turn * narrowTurns) / rates.narrow.length);
       const seconds = Math.max(wideSeconds, narrowSeconds);
       const ends = low ? { from: 0, to: g * m - 1 } : { from: n - g * m, to: n - 1 };
-      if (!best || seconds < best.seconds) best = { band: { ...ends, low, wideSeconds, narrowSeconds }, seconds };
+      if (!best || seconds < best.seconds)
+        best = { band: { ...ends, low, wideHeadland, wideSeconds, narrowSeconds }, seconds };
     }
   }
   return best?.band;
@@ -190,11 +199,11 @@ export function pairRequests(
   return {
     narrow: {
       request: on(machines.narrow, 0, lines.headlandPasses, false),
-      subset: { keep: (p) => !inBand(p), withoutHeadland: false },
+      subset: { keep: (p) => !inBand(p), withoutHeadland: band.wideHeadland },
     },
     wide: {
       request: on(machines.wide, wideOffset, lines.headlandPasses / m, true),
-      subset: { keep: inBand, withoutHeadland: true },
+      subset: { keep: inBand, withoutHeadland: !band.wideHeadland },
     },
   };
 }

@@ -184,12 +184,14 @@ function evaluateCandidate(
     }),
   );
   const makespanSeconds = Math.max(0, ...out.map((m) => m.finishSeconds));
-  // One route shared out: the union of the shares is exactly its passes; the pair route's two plannings overlap.
+  // One route shared out: the union of the shares is exactly its passes. Several plannings of one width (the
+  // split's strips) lie in disjoint strips; those of several widths (width strips, the pair route) may overlap, so
+  // their passes are measured together.
   const uncoveredRatio =
-    name === 'pair-route'
-      ? unionUncoveredRatio(prepared, found.best.pieces, machines)
-      : name !== 'contiguous-split' && plans.length === 1
-        ? plans[0].metrics.uncoveredRatio
+    name !== 'contiguous-split' && plans.length === 1
+      ? plans[0].metrics.uncoveredRatio
+      : classes.length > 1
+        ? unionUncoveredRatio(prepared, found.best.pieces, machines)
         : unionUncovered(out);
   const warnings = plans.flatMap((p) => p.warnings);
   const objectiveSeconds = fleetObjectiveSeconds(
@@ -373,10 +375,10 @@ function pairCandidate(ctx: FleetContext, whole: Plan, planPart: (p: PlanInput) 
   let plans = first && planBand(first);
   if (!first || !plans) return undefined;
   // Once more with the estimates scaled to what the plannings showed (each class's time shared among it), on the
-  // same side; the plannings whose slower class finishes first are kept.
+  // same side with the same headland; the plannings whose slower class finishes first are kept.
   const shown = (ps: Plan[]): number[] => ps.map((p, i) => p.metrics.timeSeconds / classes[i].length);
   const [narrowSeconds, wideSeconds] = shown(plans);
-  const scale = { narrow: narrowSeconds / first.narrowSeconds, wide: wideSeconds / first.wideSeconds, low: first.low };
+  const scale = { narrow: narrowSeconds / first.narrowSeconds, wide: wideSeconds / first.wideSeconds, keep: first };
   const second = balancedBand(lines, m, rates, scale);
   const again = second && (second.from !== first.from || second.to !== first.to) ? planBand(second) : undefined;
   if (again && Math.max(...shown(again)) < Math.max(...shown(plans))) plans = again;
