@@ -14,6 +14,7 @@ import { addViolationWarnings } from './output/violationWarnings.js';
 import { placeWarnings } from './warnings.js';
 import type { ProgressCallback } from './progress.js';
 import type { FieldMemo } from './choice/fieldMemo.js';
+import type { TrackSubset } from './choice/trackSubset.js';
 import { addTimeLimitWarning, capCall, trackKilometres } from './clock.js';
 
 /**
@@ -25,11 +26,10 @@ export interface PlanRuntime {
   now?: () => number;
   /** Called as each stage starts (progress.ts): a plain callback, no I/O. */
   onProgress?: ProgressCallback;
-  /**
-   * Field-only work shared with other calls on the same field (choice/fieldMemo.ts; a traffic
-   * system's plannings): the plan is the same with or without it.
-   */
+  /** Field-only work shared with other calls on one field (choice/fieldMemo.ts): the same plan with or without. */
   fieldMemo?: FieldMemo;
+  /** Part of the field's tracks only (choice/trackSubset.ts: planFleet's pair route). */
+  trackSubset?: TrackSubset;
 }
 
 /** What the wall-clock cap cuts here (the `time-limit` warning). */
@@ -40,14 +40,14 @@ export function planRoute(request: PathPlanRequest, runtime: PlanRuntime = {}): 
   const settings = normalizeRequest(request);
   const kilometres = trackKilometres(settings.polygons, settings.machine.widthMeters);
   const cap = capCall(runtime.now, settings.routeOptions.maxOptimizerTimeSeconds, kilometres);
-  const onProgress = runtime.onProgress;
-  const fieldMemo = runtime.fieldMemo;
+  const { onProgress, fieldMemo, trackSubset } = runtime;
   const chosen = planVariants({
     request,
     settings,
     cap,
     ...(onProgress ? { onProgress } : {}),
     ...(fieldMemo ? { fieldMemo } : {}),
+    ...(trackSubset ? { trackSubset } : {}),
   });
   const plan = chosen.kept.plan(chosen.orderingMilliseconds);
   plan.choice = { variants: variantReports(chosen.tried, chosen.kept) };

@@ -54,7 +54,7 @@ export interface FleetResult {
   lowerBoundSeconds: number;
   workLowerBoundSeconds: number;
   baselineSeconds: number;
-  /** The candidate planFleet kept (`shared-route` or `contiguous-split`). */
+  /** The candidate planFleet kept (`shared-route`, `contiguous-split`, `narrow-route` or `pair-route`). */
   chosen?: string;
   /** The split timed together with waits (planFleet's candidate), seconds. */
   splitScheduledSeconds?: number;
@@ -329,7 +329,7 @@ const HEADER = [
   'CPU ÷ single (median)',
   'fields > 0.2 pt less covered',
   'worse than the split timed without conflicts (coverage rule, then objective)',
-  'kept: shared route / split / narrow route',
+  'kept: shared route / split / narrow route / pair route',
 ];
 
 /** One fleet's line of the summary table. */
@@ -355,7 +355,7 @@ function fleetLine(name: string, corpus: FleetRow[]): string | undefined {
     cpuRatio,
     listed(ok.filter(({ f }) => f.coverageDelta > COVERAGE_TOLERANCE).map(({ r }) => r.id)),
     listed(ok.filter(({ f }) => f.worseThanSplit === true).map(({ r }) => r.id)),
-    ['shared-route', 'contiguous-split', 'narrow-route']
+    ['shared-route', 'contiguous-split', 'narrow-route', 'pair-route']
       .map((c) => ok.filter(({ f }) => f.chosen === c).length)
       .join(' / '),
   ]);

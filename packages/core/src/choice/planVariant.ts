@@ -24,6 +24,7 @@ import type { Variant } from './variant.js';
 import type { Call } from './call.js';
 import { routedVariant, type RoutedVariant } from './routedVariant.js';
 import { routeFacts } from './facts.js';
+import { subsetTracks } from './trackSubset.js';
 
 export type { Call } from './call.js';
 
@@ -103,7 +104,7 @@ function layTracks(
     ...(cap ? { hurry: cap.hurry } : {}),
   });
   if (judges && work.turnHeadland?.widened) return { replacedBy: work.turnHeadland };
-  return { planned };
+  return { planned: call.trackSubset ? subsetTracks(planned, call.trackSubset, prepared.frame) : planned };
 }
 
 /** The order stage of a variant. */
@@ -130,13 +131,15 @@ function routeVariant(
     cellOf: planned.cellOf,
     directionRadians: planned.directionRadians,
     passOrder,
-    headlandRoute: variant.withoutPasses?.length
-      ? headlandRoutePieces(
-          shaped.headlands.passes,
-          passOrder.filter((p) => !variant.withoutPasses!.includes(shaped.headlands.passes.indexOf(p))),
-          shaped.cornerTurns,
-        )
-      : (work.headlandRoute ??= headlandRoutePieces(shaped.headlands.passes, passOrder, shaped.cornerTurns)),
+    headlandRoute: call.trackSubset?.withoutHeadland
+      ? headlandRoutePieces(shaped.headlands.passes, [], shaped.cornerTurns)
+      : variant.withoutPasses?.length
+        ? headlandRoutePieces(
+            shaped.headlands.passes,
+            passOrder.filter((p) => !variant.withoutPasses!.includes(shaped.headlands.passes.indexOf(p))),
+            shaped.cornerTurns,
+          )
+        : (work.headlandRoute ??= headlandRoutePieces(shaped.headlands.passes, passOrder, shaped.cornerTurns)),
     // the ordering is bounded by a counted work budget (clock.ts); the wall clock only caps it
     ...(cap ? { outOfTime: cap.over, hurry: cap.hurry } : {}),
     secondFollows: secondFollows(planned),

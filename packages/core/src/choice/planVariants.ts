@@ -22,7 +22,8 @@
  *    tracks (route/passesBetween.ts: tracks that end in dead ends on both sides of them).
  *
  * Past the call's wall-clock cap the optional variants (the other headland depths of 1, and 2–7) are not planned
- * (`time-limit`).
+ * (`time-limit`). A planning of part of the tracks (`trackSubset`: a fleet's machine) plans no 5–7: the ground it
+ * leaves is other machines' work.
  */
 import { isPlanError } from '../errors.js';
 import { patchThreshold, type UnworkedPatch } from '../geometry/unworked.js';
@@ -82,9 +83,12 @@ export function planVariants(call: Call, planOne: typeof planVariant = planVaria
   }
   const withStrips = all.filter((p) => p.stripPasses > 0);
   if (withStrips.length > 0) all.push(...withCentreLines(call, cache, bestOf(withStrips), plan));
-  all.push(...withToursTurned(call, cache, all, plan));
-  all.push(...withLeftOver(call, cache, bestOf(all), plan));
-  all.push(...withPassesBetween(call, cache, all, plan));
+  // A planning of part of the tracks leaves the rest to other machines: no passes for the ground left.
+  if (!call.trackSubset) {
+    all.push(...withToursTurned(call, cache, all, plan));
+    all.push(...withLeftOver(call, cache, bestOf(all), plan));
+    all.push(...withPassesBetween(call, cache, all, plan));
+  }
   const kept = bestOf(all);
   const sibling = all.find((p) => p !== kept && samePlanning(p.variant, kept.variant));
   const ms = [kept, sibling].map((p) => p?.orderingMilliseconds).filter((v): v is number => v !== undefined);

@@ -5,11 +5,13 @@
 import type { LocalField } from '../geometry/prepareField.js';
 import type { ResolvedMachine } from '../request/normalizeRequest.js';
 import type { LocalSegment } from '../turns/path.js';
-import { computeMetrics } from '../metrics/computeMetrics.js';
+import { computeMetrics, workingPasses } from '../metrics/computeMetrics.js';
+import { computeCoverage } from '../geometry/computeCoverage.js';
 import { sectionBandSwath } from '../geometry/activeSwath.js';
 import type { PathsD } from '../geometry/clipper.js';
 import type { Plan, Position } from '../types.js';
 import { FURROW_VERSION } from '../version.js';
+import { legLengthMeters } from '../refill/legs.js';
 import type { BasePiece } from './baseRoute.js';
 import type { Timetable } from './schedule.js';
 import type { FleetApproach, FleetMachineInput, FleetMachinePlan, FleetWait, TimedRouteSegment } from './types.js';
@@ -110,11 +112,9 @@ export function machinePlan(a: MachinePlanInput): FleetMachinePlan {
 /** The way in as the plan carries it: lon/lat, its length, driven from 0 to the approach's time. */
 function approachOf(a: MachinePlanInput, leg: [number, number][]): FleetApproach {
   const frame = a.prepared.frame;
-  let lengthMeters = 0;
-  for (let i = 1; i < leg.length; i++) lengthMeters += Math.hypot(leg[i][0] - leg[i - 1][0], leg[i][1] - leg[i - 1][1]);
   return {
     coordinates: leg.map(([x, y]) => frame.toLonLat(x, y)),
-    lengthMeters: r2(lengthMeters),
+    lengthMeters: r2(legLengthMeters(leg)),
     startSeconds: 0,
     endSeconds: r2(a.approachSeconds),
   };
@@ -129,4 +129,34 @@ function sectionSwath(p: BasePiece): PathsD | undefined {
 function standingPlace(pieces: BasePiece[], j: number): Position {
   const c = pieces[j]?.segment.coordinates;
   return c && c.length > 0 ? [c[0][0], c[0][1]] : [0, 0];
+}
+
+/**
+ * The share of the workable area none of the machines' passes covers, measured on all of them together (as the
+ * machines' metrics measure each): for passes of different plannings, which may overlap.
+ */
+export function unionUncoveredRatio(
+  prepared: LocalField,
+  pieces: readonly BasePiece[][],
+  machines: readonly ResolvedMachine[],
+): number {
+  const widths = new Map<LocalSegment, number>();
+  const swaths = new Map<LocalSegment, PathsD>();
+  const local: LocalSegment[] = [];
+  pieces.forEach((ps, i) => {
+    for (const p of ps) {
+      if (!p.working) continue;
+      const s: LocalSegment = { type: p.segment.type, xy: p.xy };
+      widths.set(s, p.segment.widthMeters ?? machines[i].widthMeters);
+      const swath = sectionSwath(p);
+      if (swath) swaths.set(s, swath);
+      local.push(s);
+    }
+  });
+  const passes = workingPasses(
+    local,
+    (s) => widths.get(s) ?? 0,
+    (s) => swaths.get(s),
+  );
+  return Math.round(computeCoverage(prepared.workable, passes).uncoveredRatio * 1e6) / 1e6;
 }

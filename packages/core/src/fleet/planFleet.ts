@@ -25,17 +25,20 @@ import { beats, UNDRIVABLE_JOIN_SECONDS, unworkedSeconds } from '../objective.js
 import { UNDRIVABLE_WARNINGS } from '../tracks/routeFaults.js';
 import { PlanError } from '../errors.js';
 import type { PathPlanRequest } from '../types.js';
-import { machinePlan } from './machinePlans.js';
+import { machinePlan, unionUncoveredRatio } from './machinePlans.js';
 import { FLEET_SEARCH_WORK, searchLayout } from './search.js';
 import type { FleetGroup } from './search.js';
 import { approachLeg, approachRouter, approachSeconds } from './approach.js';
 import type { Approaches } from './approach.js';
+import type { LegRouter } from '../refill/legs.js';
 import { pieceSeconds } from './timing.js';
 import { blockSums, shareSeconds } from './partition.js';
 import type { FleetMachineInput, FleetMachinePlan, FleetPlan, FleetRequest, FleetSummary } from './types.js';
 import { machineRequest, validateFleet } from './validateFleet.js';
 import { planWidthRegions } from './widthRegions.js';
 import { narrowRouteMembers, narrowRoutePlan } from './narrowRoute.js';
+import { balancedBand, laneLines, pairRequests } from './pairRoute.js';
+import type { PairBand, PlanInput } from './pairRoute.js';
 
 /** Headland passes are cut in parts no shorter than this, meters… */
 const MIN_PART_METERS = 30;
@@ -160,9 +163,10 @@ function evaluateCandidate(
   plans: Plan[],
   groups: FleetGroup[],
   searchWork = FLEET_SEARCH_WORK,
+  timed?: SearchResult,
 ): Candidate {
   const { request, machines, classes, prepared } = ctx;
-  const found = searchLayout(groups, machines, ctx.settings, searchWork, ctx.approaches);
+  const found = searchLayout(groups, machines, ctx.settings, searchWork, ctx.approaches, timed);
   const ids = request.fleet.map((m) => m.id);
   const out = machines.map((machine, index) =>
     machinePlan({
@@ -180,9 +184,15 @@ function evaluateCandidate(
     }),
   );
   const makespanSeconds = Math.max(0, ...out.map((m) => m.finishSeconds));
-  // One route shared out: the union of the shares is exactly its passes.
+  // One route shared out: the union of the shares is exactly its passes. Several plannings of one width (the
+  // split's strips) lie in disjoint strips; those of several widths (width strips, the pair route) may overlap, so
+  // their passes are measured together.
   const uncoveredRatio =
-    name !== 'contiguous-split' && plans.length === 1 ? plans[0].metrics.uncoveredRatio : unionUncovered(out);
+    name !== 'contiguous-split' && plans.length === 1
+      ? plans[0].metrics.uncoveredRatio
+      : classes.length > 1
+        ? unionUncoveredRatio(prepared, found.best.pieces, machines)
+        : unionUncovered(out);
   const warnings = plans.flatMap((p) => p.warnings);
   const objectiveSeconds = fleetObjectiveSeconds(
     makespanSeconds,
@@ -254,6 +264,13 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   const fieldWork = memoFor(fieldMemo, fieldSettings);
   const prepared = fieldWork?.prepared ?? prepareField(fieldSettings);
   if (fieldWork && !fieldWork.prepared) fieldWork.prepared = prepared;
+  // One router of the ways in per turning radius, shared by the machines with start points.
+  const routers = new Map<number, LegRouter>();
+  const routerFor = (radius: number): LegRouter => {
+    let r = routers.get(radius);
+    if (!r) routers.set(radius, (r = approachRouter(prepared, radius)));
+    return r;
+  };
   const safetyMeters = request.safetyDistanceMeters ?? Math.max(...machines.map((m) => m.widthMeters));
   const maxSpeed = Math.max(
     ...machines.map((m) => Math.max(m.workingSpeedMetersPerSecond, m.turningSpeedMetersPerSecond)),
@@ -267,11 +284,12 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
     approaches: fleet.map((m, i) => {
       if (!m.startPoint) return undefined;
       const [x, y] = prepared.frame.toLocal(m.startPoint[0], m.startPoint[1]);
-      const router = approachRouter(prepared, machines[i].turnRadiusMeters);
+      const router = routerFor(machines[i].turnRadiusMeters);
       return { x, y, speedMetersPerSecond: machines[i].transportSpeedMetersPerSecond, router, legs: new Map() };
     }),
   };
   const plan = (r: PathPlanRequest): Plan => planRoute(r, { ...runtime, fieldMemo });
+  const planPart = (p: PlanInput): Plan => planRoute(p.request, { ...runtime, fieldMemo, trackSubset: p.subset });
   const regions =
     classes.length === 1
       ? undefined
@@ -288,9 +306,13 @@ export function planFleet(request: FleetRequest, runtime: PlanRuntime = {}): Fle
   // Several widths: the whole field's route for the narrowest width, shared by every machine able to work it.
   const narrow = regions ? narrowCandidate(ctx, regions.whole, plan) : undefined;
   if (narrow && candidateBeats(narrow, chosen, reference)) chosen = narrow;
+  // Two widths: the wide machines on groups of the narrow plan's tracks, the narrow ones on the rest.
+  const pair = regions ? pairCandidate(ctx, regions.whole, planPart) : undefined;
+  if (pair && candidateBeats(pair, chosen, reference)) chosen = pair;
   const { candidate: split, prunedAtSeconds } = splitCandidate(ctx, chosen, reference, plans[0].heading.degrees, plan);
   if (split && candidateBeats(split, chosen, reference)) chosen = split;
-  return fleetPlanOf(ctx, chosen, { shared, split, narrow, prunedAtSeconds, whole: regions?.whole ?? plans[0] });
+  const whole = regions?.whole ?? plans[0];
+  return fleetPlanOf(ctx, chosen, { shared, split, narrow, pair, prunedAtSeconds, whole });
 }
 
 /** The narrow-route candidate (narrowRoute.ts); undefined if its route cannot be planned. */
@@ -308,6 +330,63 @@ function narrowCandidate(ctx: FleetContext, whole: Plan, plan: (r: PathPlanReque
   const base = baseOf(route, ctx, 0, members.length);
   return evaluateCandidate(ctx, 'narrow-route', [route], [{ base, machines: [...members].sort((a, b) => a - b) }]);
 }
+
+/**
+ * The pair-route candidate (pairRoute.ts): for two widths, the wider a whole multiple m of the narrower, on a field
+ * whose narrow plan has straight tracks on one lane grid and a count of headland passes m divides; undefined
+ * otherwise, or if a planning fails.
+ */
+function pairCandidate(ctx: FleetContext, whole: Plan, planPart: (p: PlanInput) => Plan): Candidate | undefined {
+  const { classes, machines, request } = ctx;
+  if (classes.length !== 2) return undefined;
+  const w = machines[classes[0][0]].widthMeters;
+  const m = Math.round(machines[classes[1][0]].widthMeters / w);
+  const lines = laneLines(whole, ctx.prepared.frame, w);
+  if (!lines || m < 2 || lines.headlandPasses % m !== 0) return undefined;
+  // The narrow plan's time beyond its working passes, per track: its turns and connectors.
+  const workMeters = whole.route.filter((s) => WORKING.has(s.type)).reduce((a, s) => a + (s.lengthMeters ?? 0), 0);
+  const tracks = whole.route.filter((s) => s.type === 'Track').length;
+  const extra = whole.metrics.timeSeconds - workMeters / machines[classes[0][0]].workingSpeedMetersPerSecond;
+  const rates = {
+    narrow: classes[0].map((i) => machines[i]),
+    wide: classes[1].map((i) => machines[i]),
+    turnSecondsPerTrack: Math.max(0, extra) / Math.max(1, tracks),
+  };
+  const planBand = (band: PairBand): Plan[] | undefined => {
+    const inputs = pairRequests(request, lines, band, m, ctx.prepared.frame, {
+      narrow: classMachine(request.fleet, classes[0]),
+      wide: classMachine(request.fleet, classes[1]),
+    });
+    try {
+      return [inputs.narrow, inputs.wide].map((p) => {
+        const out = planPart(p);
+        // Each planning leaves the other's tracks (the coverage judged is the union's, evaluateCandidate), the wide
+        // one every headland pass.
+        const left = new Set(['unworked-area', ...(p.subset.withoutHeadland ? ['headland-pass-skipped'] : [])]);
+        out.warnings = out.warnings.filter((x) => !left.has(x.code));
+        return out;
+      });
+    } catch (e) {
+      if (e instanceof PlanError) return undefined;
+      throw e;
+    }
+  };
+  const first = balancedBand(lines, m, rates);
+  let plans = first && planBand(first);
+  if (!first || !plans) return undefined;
+  // Once more with the estimates scaled to what the plannings showed (each class's time shared among it), on the
+  // same side with the same headland; the plannings whose slower class finishes first are kept.
+  const shown = (ps: Plan[]): number[] => ps.map((p, i) => p.metrics.timeSeconds / classes[i].length);
+  const [narrowSeconds, wideSeconds] = shown(plans);
+  const scale = { narrow: narrowSeconds / first.narrowSeconds, wide: wideSeconds / first.wideSeconds, keep: first };
+  const second = balancedBand(lines, m, rates, scale);
+  const again = second && (second.from !== first.from || second.to !== first.to) ? planBand(second) : undefined;
+  if (again && Math.max(...shown(again)) < Math.max(...shown(plans))) plans = again;
+  const groups = plans.map((p, i) => ({ base: baseOf(p, ctx, i, classes[i].length), machines: classes[i] }));
+  return evaluateCandidate(ctx, 'pair-route', plans, groups);
+}
+
+const WORKING = new Set(['Track', 'ExteriorHeadland', 'InteriorHeadland']);
 
 /**
  * The contiguous split as a candidate: one strip per machine, each its own route; undefined if a strip fails. Waits
@@ -343,7 +422,9 @@ function splitCandidate(
   const plain = { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups, 0), aloneSeconds: alone };
   if (hopeless(alone) || (sure && !splitCouldBeat(plain, best, referenceUncovered, ctx.machines)))
     return { candidate: plain };
-  return { candidate: { ...evaluateCandidate(ctx, 'contiguous-split', plans, groups), aloneSeconds: alone } };
+  // The search goes on from that timetable (its starting layout is not scheduled again).
+  const searched = evaluateCandidate(ctx, 'contiguous-split', plans, groups, FLEET_SEARCH_WORK, plain.found);
+  return { candidate: { ...searched, aloneSeconds: alone } };
 }
 
 /**
@@ -391,15 +472,22 @@ function candidateBounds(
 function fleetPlanOf(
   ctx: FleetContext,
   chosen: Candidate,
-  weighed: { shared: Candidate; split?: Candidate; narrow?: Candidate; prunedAtSeconds?: number; whole: Plan },
+  weighed: {
+    shared: Candidate;
+    split?: Candidate;
+    narrow?: Candidate;
+    pair?: Candidate;
+    prunedAtSeconds?: number;
+    whole: Plan;
+  },
 ): FleetPlan {
-  const { shared, split, narrow, prunedAtSeconds, whole } = weighed;
+  const { shared, split, narrow, pair, prunedAtSeconds, whole } = weighed;
   const { machines } = ctx;
   const { out, plans, found } = chosen;
   const { timetable } = found.best;
   const safetyMeters = ctx.settings.safetyMeters;
   const makespan = chosen.makespanSeconds;
-  const bounds = candidateBounds([shared, split, narrow], machines);
+  const bounds = candidateBounds([shared, split, narrow, pair], machines);
   // A split stopped early: its makespan is at least the strip that stopped it.
   const lowerBound =
     prunedAtSeconds === undefined ? bounds.routeSeconds : Math.min(bounds.routeSeconds, prunedAtSeconds);
@@ -439,7 +527,7 @@ function fleetPlanOf(
       algorithm: String((shared.plans[0].routeOptions as { algorithm?: string } | undefined)?.algorithm ?? 'optimized'),
       chosen: chosen.name,
       candidates: [
-        ...[shared, ...(narrow ? [narrow] : []), ...(split ? [split] : [])].map(figures),
+        ...[shared, narrow, pair, split].filter((c): c is Candidate => c !== undefined).map(figures),
         ...(prunedAtSeconds !== undefined
           ? [{ algorithm: 'contiguous-split', makespanSeconds: r2(prunedAtSeconds), pruned: true as const }]
           : []),

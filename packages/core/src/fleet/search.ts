@@ -53,6 +53,8 @@ export interface SearchResult {
   moves: number;
   work: number;
   evaluations: number;
+  /** The shares' pieces as they were timed, for a search that goes on from this one (searchLayout's `timed`). */
+  shares: ShareCache;
 }
 
 function cloneLayout(l: Layout): Layout {
@@ -187,28 +189,26 @@ function* startLayouts(layout: Layout): Generator<Layout> {
     }
 }
 
-/** Local search from the initial layout, then from the best of several starts, within FLEET_SEARCH_WORK. */
+/**
+ * Local search from the initial layout, then from the best of several starts, within FLEET_SEARCH_WORK. `timed`: a
+ * search of the same groups with no budget (the initial layout timed, as it comes), to go on from.
+ */
 export function searchLayout(
   groups: readonly FleetGroup[],
   machines: readonly ResolvedMachine[],
   settings: ScheduleSettings,
   workBudget: number = FLEET_SEARCH_WORK,
   approaches: Approaches = [],
+  timed?: SearchResult,
 ): SearchResult {
-  const cache: ShareCache = new Map();
+  const cache: ShareCache = timed?.shares ?? new Map();
   // Machines that come from start points may also exchange shares (the nearest share to each).
   const swaps = approaches.some((a) => a !== undefined);
-  const first = evaluateLayout(
-    groups,
-    machines,
-    initialLayout(groups, machines),
-    settings,
-    cache,
-    undefined,
-    approaches,
-  );
-  let best: Evaluated = first;
-  const state = { work: first.work, evaluations: 1, count: 0 };
+  const initial = timed
+    ? undefined
+    : evaluateLayout(groups, machines, initialLayout(groups, machines), settings, cache, undefined, approaches);
+  let best: Evaluated = initial ?? timed!.best;
+  const state = { work: initial?.work ?? timed!.work, evaluations: timed?.evaluations ?? 1, count: 0 };
   // Each layout is scheduled only as far as it can still beat the one it is compared with.
   const evaluate = (layout: Layout, toBeat: Timetable): Evaluated & { work: number } => {
     const e = evaluateLayout(groups, machines, layout, settings, cache, toBeat, approaches);
@@ -245,5 +245,5 @@ export function searchLayout(
     if (better(e.timetable, (restart ?? best).timetable)) restart = e;
   }
   if (restart) best = descend(restart);
-  return { best, moves: state.count, work: state.work, evaluations: state.evaluations };
+  return { best, moves: state.count, work: state.work, evaluations: state.evaluations, shares: cache };
 }

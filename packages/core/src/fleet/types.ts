@@ -84,9 +84,11 @@ export interface FleetSummary {
   /**
    * A lower bound on the makespan for any split of the planned route, seconds: the route's time (passes, turns,
    * cusps) less the k − 1 longest connector runs a split can leave out, at the machines' combined pace; at least
-   * `workLowerBoundSeconds`. For a fleet of several widths (one route per width's strip), the work-only bound. The
-   * contiguous split's bound is its slowest strip alone; the smallest over the candidates weighed is given (true
-   * of each of them).
+   * `workLowerBoundSeconds`. For a fleet of several widths (one route per width's strip), the work-only bound; for
+   * the pair route (two plannings, its passes 6 m and 12 m wide) too: its passes' area (length × their width) at
+   * the fleet's combined rate, or its longest pass at the fastest speed — no machine works faster than its width ×
+   * speed, so no timetable of those passes ends sooner. The contiguous split's bound is its slowest strip alone;
+   * the smallest over the candidates weighed is given (true of each of them).
    */
   lowerBoundSeconds: number;
   /** makespan ÷ lower bound − 1. */
@@ -102,7 +104,10 @@ export interface FleetSummary {
   safetyDistanceMeters: number;
   /** The single-machine plan's time, seconds (the whole field, one machine of the narrowest width class). */
   singleMachineTimeSeconds: number;
-  /** Coverage of the union of the machines' passes (the same passes as the single plans'). */
+  /**
+   * Coverage of the union of the machines' passes (the same passes as the single plans'; for several widths measured
+   * on all the machines' passes together).
+   */
   uncoveredRatio: number;
   /**
    * The contiguous split's makespan with no machine waiting (one strip per machine of equal work, each planned
@@ -114,7 +119,9 @@ export interface FleetSummary {
    * The candidates planned and the one kept (`chosen`): `shared-route` (the single route shared out; for several
    * widths, one strip per width, each its route shared out), for several widths `narrow-route` (the whole field's
    * route for the narrowest width, shared by every machine that can work it, a wider one with only the middle band
-   * of its boom on), and `contiguous-split` (its strips timed together, waits included). A candidate that keeps
+   * of its boom on), for two widths `pair-route` (the wide machines on groups of the narrow plan's neighbouring
+   * tracks, one pass along each group's middle, the narrow ones on the rest; pairRoute.ts), and `contiguous-split`
+   * (its strips timed together, waits included). A candidate that keeps
    * the single-machine plan's coverage (within 0.2 point of the field; several widths: the narrowest width's plan)
    * beats one that does not; then fewer conflicts no wait could clear, then the fleet's objective (makespan +
    * unworked ground priced as objective.ts prices it, at the fleet's combined rate); a tie keeps the one listed
@@ -122,7 +129,7 @@ export interface FleetSummary {
    */
   search: {
     algorithm: string;
-    chosen: 'shared-route' | 'contiguous-split' | 'narrow-route';
+    chosen: 'shared-route' | 'contiguous-split' | 'narrow-route' | 'pair-route';
     /**
      * A candidate `pruned` (the split, once one strip alone took longer than the shared route's objective: it
      * could not win) gives only `makespanSeconds`, that strip's time, a lower bound on its makespan.
