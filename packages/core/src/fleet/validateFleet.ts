@@ -67,7 +67,8 @@ export function validateFleet(request: FleetRequest): ResolvedMachine[] {
 /** A machine's `startPoint`, if given: [lon, lat] in degrees. */
 function checkStartPoint(p: unknown, i: number): void {
   if (p === undefined) return;
-  if (!isLonLat(p, true)) fail(`fleet[${i}].startPoint`, 'give [lon, lat] in degrees (lon −180 to 180, lat −90 to 90)');
+  if (isLonLat(p, true)) return;
+  fail(`fleet[${i}].startPoint`, 'give [lon, lat] in degrees (lon −180 to 180, lat −90 to 90)');
 }
 
 /** One machine through the single-machine rules, its errors' paths moved under `fleet[i]`. */
