@@ -391,6 +391,50 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     await screenshot(page, 'farm-07-tablet');
   });
 
+  it('shows the compromise on a narrow strip: 2 headland passes asked, 1 driven, in words, and zooms to it', async () => {
+    // A strip 14 m wide and 400 m long beside the example field: at 6 m (the defaults) the second headland pass
+    // has no room inside the first.
+    const [lon0, lat0] = polygon.coordinates[0][0];
+    const east = 400 / (111_320 * Math.cos((lat0 * Math.PI) / 180));
+    const north = 14 / 110_574;
+    const strip = {
+      type: 'Feature',
+      properties: { name: 'Narrow strip' },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [lon0, lat0 - 0.002],
+            [lon0 + east, lat0 - 0.002],
+            [lon0 + east, lat0 - 0.002 + north],
+            [lon0, lat0 - 0.002 + north],
+            [lon0, lat0 - 0.002],
+          ],
+        ],
+      },
+    };
+    await page.goto(new URL('/fields/new', signInUrl).toString());
+    await page.locator('[data-testid=new-field]').waitFor();
+    await uploaded('strip.geojson', Buffer.from(JSON.stringify(strip)));
+    await page.fill('#nf-name', 'Narrow strip');
+    await page.click('[data-testid=nf-save]');
+    await page.waitForURL(/\/path-planning\/boundary\//, { timeout: 30_000 });
+    await planned();
+    expect(await page.inputValue('#p-headlandPasses')).toBe('2');
+    const item = page.locator('[data-testid=warnings] li[data-code=headland-pass-skipped]');
+    expect(await item.count()).toBe(1);
+    expect(await item.locator('.warning-title').textContent()).toBe('A headland pass was left out');
+    const text = (await item.locator('.warning-text').textContent()) ?? '';
+    expect(text).toMatch(/^Headland pass 2 of the 2 asked not driven .*too narrow/);
+    // Plain words: no code formatting, no raw lon/lat; the code is the small tag.
+    expect(text).not.toMatch(/`|\d+\.\d{4,}/);
+    expect(await item.locator('.tag').textContent()).toBe('headland-pass-skipped');
+    const zoom0 = Number(await page.locator('[data-testid=map]').getAttribute('data-zoom'));
+    await item.getByRole('button').click();
+    expect(Number(await page.locator('[data-testid=map]').getAttribute('data-zoom'))).toBeGreaterThan(zoom0);
+    await screenshot(page, 'farm-10-narrow-strip-compromise');
+  });
+
   it('has no serious or critical accessibility violation on the profile page', async () => {
     await page.goto(new URL('/profile', signInUrl).toString());
     await page.waitForFunction(() => document.getElementById('page')?.dataset.state !== 'loading');
