@@ -38,6 +38,8 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
   let errors: string[] = [];
   let signInUrl = '';
   const planCalls: string[] = [];
+  /** The types of the dialogs the page opened (all accepted). */
+  const dialogs: string[] = [];
 
   beforeAll(async () => {
     await buildWebApp();
@@ -60,7 +62,10 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     page = await context.newPage();
     errors = watchErrors(page);
     // The prompt before leaving an unsaved plan: this user means to leave.
-    page.on('dialog', (d) => void d.accept());
+    page.on('dialog', (d) => {
+      dialogs.push(d.type());
+      void d.accept();
+    });
     page.on('request', (r) => {
       if (r.url().includes('/api/path-plans/')) planCalls.push(r.url());
     });
@@ -245,10 +250,13 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     await screenshot(page, 'farm-04-credits-after-replan');
   });
 
-  it('reloads without planning again, keeps two saved plans, compares them side by side', async () => {
+  it('asks before a reload loses the unsaved plan, reloads without planning again, keeps two saved plans, compares them side by side and reopens the earlier one', async () => {
     const calls = planCalls.length;
+    // The plan on screen (the re-plan at 12 m) is not saved: leaving the page asks first.
+    const asked = dialogs.length;
     await page.reload();
     await planned();
+    expect(dialogs.slice(asked)).toEqual(['beforeunload']);
     expect(await page.locator('[data-testid=status]').textContent()).toMatch(/unsaved plan from before/);
     expect(planCalls.length).toBe(calls);
     expect(await page.inputValue('#p-widthMeters')).toBe('12');
@@ -272,6 +280,29 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(cells[2]).toMatch(/[−+-]|no change/);
     await screenshot(page, 'farm-05-history-comparison');
     expect(await axeSeriousOrCritical(page)).toEqual([]);
+
+    // The plan on screen is saved: a reload neither asks nor plans, and shows the newest saved plan.
+    const quiet = dialogs.length;
+    const saved = planCalls.length;
+    await page.reload();
+    await planned();
+    expect(dialogs.length).toBe(quiet);
+    expect(planCalls.length).toBe(saved);
+    expect(await page.locator('[data-testid=status]').textContent()).toMatch(/^Showing your last saved plan/);
+    expect(await page.inputValue('#p-widthMeters')).toBe('18');
+    // An earlier plan of the history opens as it was saved (its parameters in the form), without planning.
+    const earlier = page.locator('[data-testid=history] li', { hasText: 'Plan 1,' }).getByRole('button', {
+      name: 'Open',
+    });
+    await earlier.click();
+    await page.waitForFunction(() =>
+      /^Showing a saved plan from the history/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''),
+    );
+    expect(await page.inputValue('#p-widthMeters')).toBe('12');
+    expect(await page.locator('#page').getAttribute('data-saved-plan-id')).toBe(
+      await page.locator('[data-testid=history] li', { hasText: 'Plan 1,' }).locator('input').getAttribute('value'),
+    );
+    expect(planCalls.length).toBe(saved);
   });
 
   it('saves a machine profile for the organisation on the server and reuses it after a reload and on another field', async () => {
