@@ -1,10 +1,10 @@
 /**
  * A farm on its own, in a real browser on the real server (PGlite store in a temporary folder,
  * real planner): `furrow users invite` signs a person in without a partner; the person brings a
- * field in every upload format (and sees a bad file's error in words), pastes WKT, draws a field
- * with an obstacle, saves and plans it; sees the credit balance and the cost before and after a
- * re-plan; reloads without paying again; compares two saved plans side by side; the phone and cab
- * tablet layouts; axe-core finds no serious or critical violation on the plan view, the upload page
+ * field in every upload format (and sees a bad file's error in words), pastes WKT, draws a field,
+ * edits it on the map (a corner moved, a corner added), adds an obstacle, saves and plans it; sees
+ * the credit balance and the cost before and after a re-plan; reloads without paying again;
+ * compares two saved plans side by side; the phone and cab tablet layouts; axe-core finds no serious or critical violation on the plan view, the upload page
  * and the profile page. Screenshots go to test-results/web/farm-*.png.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -152,7 +152,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(await page.locator('[data-testid=field-summary]').textContent()).toBe(areas[0]);
   });
 
-  it('draws a field with an obstacle, a passable zone, a gate and a start point, saves it, plans it with them, and shows the credits before and after a re-plan', async () => {
+  it('draws a field, edits it on the map, adds an obstacle, a passable zone, a gate and a start point, saves it, plans it with them, and shows the credits before and after a re-plan', async () => {
     await page.goto(new URL('/fields/new', signInUrl).toString());
     await page.locator('[data-testid=new-field]').waitFor();
     // A first boundary to frame the map, then the drawn one replaces it.
@@ -168,6 +168,43 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     ])
       await at(fx, fy);
     await page.click('[data-testid=nf-finish]');
+    // Edited on the map: the south-east corner dragged out, a corner added by dragging the north side's middle.
+    const squareMeters = async () => {
+      const [, value, unit] = /^([\d.,]+) (ha|m²)/.exec(
+        (await page.locator('[data-testid=field-summary]').textContent())!,
+      )!;
+      return Number(value.replace(',', '')) * (unit === 'ha' ? 10_000 : 1);
+    };
+    const drawnArea = await squareMeters();
+    await page.click('[data-testid=nf-edit]');
+    expect(await page.locator('.edit-handle.corner').count()).toBe(4);
+    expect(await page.locator('.edit-handle.side').count()).toBe(4);
+    // (The map fits the drawn boundary: moves are in its drawn size on screen.)
+    const size = (await page.locator('.furrow-layer[data-layer=boundary] path').first().boundingBox())!;
+    const drag = async (title: string, dx: number, dy: number) => {
+      const handle = (await page.locator(`.edit-handle[title^="${title}"]`).boundingBox())!;
+      const [x, y] = [handle.x + handle.width / 2, handle.y + handle.height / 2];
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.move(x + dx, y + dy, { steps: 8 });
+      await page.mouse.up();
+    };
+    const summary = () => page.locator('[data-testid=field-summary]').textContent();
+    const unedited = await summary();
+    await drag('Corner 3 of the boundary', size.width / 8, size.height / 8);
+    await page.waitForFunction(
+      (t) => document.querySelector('[data-testid=field-summary]')?.textContent !== t,
+      unedited,
+    );
+    const movedArea = await squareMeters();
+    // A rectangle with its third corner moved out by 1/8 of its sides: 1.125 times the area.
+    expect(movedArea / drawnArea).toBeGreaterThan(1.09);
+    expect(movedArea / drawnArea).toBeLessThan(1.16);
+    await drag('Side 1 of the boundary', 0, -size.height / 8);
+    await page.waitForFunction(() => document.querySelectorAll('.edit-handle.corner').length === 5);
+    expect(await squareMeters()).toBeGreaterThan(movedArea);
+    await page.click('[data-testid=nf-edit]'); // Done editing
+    expect(await page.locator('.edit-handle').count()).toBe(0);
     await page.click('[data-testid=nf-draw-obstacle]');
     for (const [fx, fy] of [
       [0.45, 0.45],
@@ -212,6 +249,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     await page.click('[data-testid=nf-save]');
     const saved = JSON.parse((await saveSent).postData() ?? '{}');
     expect(saved.boundary).toHaveLength(2); // the outer ring and the no-go obstacle as its hole
+    expect(saved.boundary[0]).toHaveLength(6); // 5 corners after the edit, and the closing one
     expect(saved.obstacles).toHaveLength(1);
     expect(saved.obstacles[0].passable).toBe(true);
     expect(saved.accessPoints).toHaveLength(1);
