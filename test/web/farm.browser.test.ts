@@ -4,8 +4,9 @@
  * field in every upload format (and sees a bad file's error in words), pastes WKT, draws a field,
  * edits it on the map (a corner moved, a corner added), adds an obstacle, saves and plans it; sees
  * the credit balance and the cost before and after a re-plan; reloads without paying again;
- * compares two saved plans side by side; the phone and cab tablet layouts; axe-core finds no serious or critical violation on the plan view, the upload page
- * and the profile page. Screenshots go to test-results/web/farm-*.png.
+ * compares two saved plans side by side; the phone and cab tablet layouts; axe-core finds no
+ * serious or critical violation on the plan view, the upload page and the profile page; a narrow
+ * strip's compromise in words. Screenshots go to test-results/web/farm-*.png.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -152,7 +153,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(await page.locator('[data-testid=field-summary]').textContent()).toBe(areas[0]);
   });
 
-  it('draws a field, edits it on the map, adds an obstacle, a passable zone, a gate and a start point, saves it, plans it with them, and shows the credits before and after a re-plan', async () => {
+  it('draws a field, edits it, adds obstacles, a gate, a start point, saves and plans it; credits shown', async () => {
     await page.goto(new URL('/fields/new', signInUrl).toString());
     await page.locator('[data-testid=new-field]').waitFor();
     // A first boundary to frame the map, then the drawn one replaces it.
@@ -288,7 +289,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     await screenshot(page, 'farm-04-credits-after-replan');
   });
 
-  it('asks before a reload loses the unsaved plan, reloads without planning again, keeps two saved plans, compares them side by side and reopens the earlier one', async () => {
+  it('asks before losing an unsaved plan; reopens without planning; compares two saved plans, opens one', async () => {
     const calls = planCalls.length;
     // The plan on screen (the re-plan at 12 m) is not saved: leaving the page asks first.
     const asked = dialogs.length;
@@ -343,7 +344,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(planCalls.length).toBe(saved);
   });
 
-  it('saves a machine profile for the organisation on the server and reuses it after a reload and on another field', async () => {
+  it('saves a machine profile for the organisation, reuses it after a reload and on another field', async () => {
     await page.fill('#p-widthMeters', '24');
     await page.fill('#p-turnRadiusMeters', '9');
     await page.check('#p-reverseAllowed');
@@ -437,7 +438,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     await planned();
   });
 
-  it('fits a phone (no horizontal scroll, map at least 60 % of the height) and a cab tablet (map beside metrics)', async () => {
+  it('fits a phone (no sideways scroll, map ≥ 60 % of height) and a cab tablet (map beside metrics)', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(300);
     const phone = await page.evaluate(() => ({
@@ -460,7 +461,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     await screenshot(page, 'farm-07-tablet');
   });
 
-  it('shows the compromise on a narrow strip: 2 headland passes asked, 1 driven, in words, and zooms to it', async () => {
+  it('shows the compromise on a narrow strip (2 headland passes asked, 1 driven) in words; zooms to it', async () => {
     // A strip 14 m wide and 400 m long beside the example field: at 6 m (the defaults) the second headland pass
     // has no room inside the first.
     const [lon0, lat0] = polygon.coordinates[0][0];
