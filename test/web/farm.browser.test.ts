@@ -151,6 +151,15 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     );
     expect(await page.locator('[data-testid=status]').textContent()).toMatch(/^Read 1 boundary/);
     expect(await page.locator('[data-testid=field-summary]').textContent()).toBe(areas[0]);
+    // Pasted GeoJSON: the same field.
+    await page.fill('#nf-paste', JSON.stringify(field));
+    await page.click('[data-testid=nf-read-paste]');
+    await page.waitForFunction(() => {
+      const t = document.querySelector('[data-testid=status]')?.textContent ?? '';
+      return t.includes('pasted.geojson') && !t.startsWith('Reading');
+    });
+    expect(await page.locator('[data-testid=status]').textContent()).toBe('Read 1 boundary from pasted.geojson.');
+    expect(await page.locator('[data-testid=field-summary]').textContent()).toBe(areas[0]);
   });
 
   it('draws a field, edits it, adds obstacles, a gate, a start point, saves and plans it; credits shown', async () => {
@@ -349,7 +358,12 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     await page.fill('#p-turnRadiusMeters', '9');
     await page.check('#p-reverseAllowed');
     await page.fill('#p-workingSpeedKilometersPerHour', '12');
+    await page.fill('#p-turningSpeedKilometersPerHour', '7');
+    await page.fill('#p-roadSpeedKilometersPerHour', '25');
     await page.fill('#p-sections', '8');
+    await page.check('#p-calculateRefillPoints');
+    await page.fill('#p-tankCapacity', '3000');
+    await page.fill('#p-applicationRatePerHectare', '200');
     await page.fill('#machine-name', 'Sprayer 24 m');
     const stored = page.waitForResponse((r) => /\/machine-profiles$/.test(r.url()) && r.request().method() === 'POST');
     await page.click('[data-testid=machine-save]');
@@ -358,8 +372,12 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
       /Sprayer 24 m" saved/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''),
     );
     await page.fill('#p-widthMeters', '6');
-    await page.fill('#p-workingSpeedKilometersPerHour', '');
+    for (const id of ['Working', 'Turning', 'Road'])
+      await page.fill(`#p-${id.toLowerCase()}SpeedKilometersPerHour`, '');
     await page.fill('#p-sections', '');
+    await page.fill('#p-tankCapacity', '');
+    await page.fill('#p-applicationRatePerHectare', '');
+    await page.uncheck('#p-calculateRefillPoints');
     await page.uncheck('#p-reverseAllowed');
     // Nothing of it is kept in the browser: the list comes from the server.
     await page.evaluate(() => localStorage.clear());
@@ -370,14 +388,27 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(await page.inputValue('#p-widthMeters')).toBe('24');
     expect(await page.inputValue('#p-turnRadiusMeters')).toBe('9');
     expect(await page.inputValue('#p-workingSpeedKilometersPerHour')).toBe('12');
+    expect(await page.inputValue('#p-turningSpeedKilometersPerHour')).toBe('7');
+    expect(await page.inputValue('#p-roadSpeedKilometersPerHour')).toBe('25');
     expect(await page.isChecked('#p-reverseAllowed')).toBe(true);
     expect(await page.inputValue('#p-sections')).toBe('8');
+    expect(await page.inputValue('#p-tankCapacity')).toBe('3000');
+    // The application rate belongs to the job, not the machine: not in the profile.
+    expect(await page.inputValue('#p-applicationRatePerHectare')).toBe('');
     const sent = page.waitForRequest((r) => r.url().includes('/api/path-plans/direct/geojson'));
     const count = Number(await page.locator('#page').getAttribute('data-plan-count'));
     await page.click('[data-testid=replan]');
     const machine = (JSON.parse((await sent).postData() ?? '{}') as { machine: Record<string, unknown> }).machine;
-    expect(machine).toMatchObject({ widthMeters: 24, turnRadiusMeters: 9, reverseAllowed: true, sections: 8 });
+    expect(machine).toMatchObject({
+      widthMeters: 24,
+      turnRadiusMeters: 9,
+      reverseAllowed: true,
+      sections: 8,
+      tankCapacity: 3000,
+    });
     expect(machine['workingSpeedMetersPerSecond']).toBeCloseTo(12 / 3.6, 3);
+    expect(machine['turningSpeedMetersPerSecond']).toBeCloseTo(7 / 3.6, 3);
+    expect(machine['transportSpeedMetersPerSecond']).toBeCloseTo(25 / 3.6, 3);
     await planned(count + 1);
     expect(await page.locator('.field-subtitle').textContent()).toMatch(/^24 m working width/);
     await page.locator('#machine-select').scrollIntoViewIfNeeded();
