@@ -39,8 +39,9 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
   let errors: string[] = [];
   let signInUrl = '';
   const planCalls: string[] = [];
-  /** The types of the dialogs the page opened (all accepted). */
+  /** The types of the dialogs the page opened (accepted, unless `dismissNext`). */
   const dialogs: string[] = [];
+  let dismissNext = false;
 
   beforeAll(async () => {
     await buildWebApp();
@@ -65,7 +66,8 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     // The prompt before leaving an unsaved plan: this user means to leave.
     page.on('dialog', (d) => {
       dialogs.push(d.type());
-      void d.accept();
+      void (dismissNext ? d.dismiss() : d.accept());
+      dismissNext = false;
     });
     page.on('request', (r) => {
       if (r.url().includes('/api/path-plans/')) planCalls.push(r.url());
@@ -314,6 +316,17 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     await page.fill('#p-widthMeters', '18');
     await page.click('[data-testid=replan]');
     await planned(2);
+    // Opening the saved plan over this unsaved one asks first; declined, the unsaved plan stays.
+    const beforeOpen = dialogs.length;
+    dismissNext = true;
+    await page
+      .locator('[data-testid=history] li', { hasText: 'Plan 1,' })
+      .getByRole('button', { name: 'Open' })
+      .click();
+    await expect.poll(() => dialogs.length).toBe(beforeOpen + 1);
+    expect(dialogs.slice(beforeOpen)).toEqual(['confirm']);
+    expect(await page.inputValue('#p-widthMeters')).toBe('18');
+    expect(await page.isEnabled('[data-testid=save-plan]')).toBe(true); // still the unsaved plan
     await page.click('[data-testid=save-plan]');
     await page.waitForFunction(
       () => document.querySelectorAll('[data-testid=history] input[type=checkbox]').length === 2,
