@@ -489,10 +489,34 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
       scroll: document.documentElement.scrollWidth,
       body: document.body.scrollWidth,
       map: document.querySelector('[data-testid=map]')!.getBoundingClientRect().height,
+      // Every link of the navigation on the screen (none scrolled or cut off), and the header's height.
+      links: [...document.querySelectorAll<HTMLElement>('[data-testid=side-nav] a, [data-testid=side-nav] button')]
+        .filter((a) => a.offsetParent !== null)
+        .map((a) => {
+          const r = a.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return { text: a.textContent, left: r.left, right: r.right, shown: hit === a || a.contains(hit) };
+        }),
+      header: document.querySelector('.top-bar')!.getBoundingClientRect().bottom,
     }));
     expect(phone.scroll).toBeLessThanOrEqual(390);
     expect(phone.body).toBeLessThanOrEqual(390);
     expect(phone.map).toBeGreaterThanOrEqual(0.6 * 844);
+    expect(phone.links.map((l) => l.text)).toEqual([
+      'Your fields',
+      'Path planning',
+      'Bring a field',
+      'Profile and API keys',
+      'API reference',
+      'Sign out',
+    ]);
+    for (const l of phone.links) {
+      expect(l.left, l.text ?? '').toBeGreaterThanOrEqual(0);
+      expect(l.right, l.text ?? '').toBeLessThanOrEqual(390);
+      expect(l.shown, l.text ?? '').toBe(true);
+    }
+    // The navigation and the selectors: under a fifth of the height (the issue saw 29 %).
+    expect(phone.header).toBeLessThanOrEqual(0.2 * 844);
     await screenshot(page, 'farm-06-phone');
 
     await page.setViewportSize({ width: 1280, height: 800 });
