@@ -191,6 +191,7 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     await page.click('[data-testid=nf-edit]');
     expect(await page.locator('.edit-handle.corner').count()).toBe(4);
     expect(await page.locator('.edit-handle.side').count()).toBe(4);
+    expect(await axeSeriousOrCritical(page)).toEqual([]); // the handles are named buttons
     // (The map fits the drawn boundary: moves are in its drawn size on screen.)
     const size = (await page.locator('.furrow-layer[data-layer=boundary] path').first().boundingBox())!;
     const drag = async (title: string, dx: number, dy: number) => {
