@@ -274,6 +274,8 @@ describeWith(['chromium'], 'a farm uses the web app on its own (browser)', () =>
     expect(sent.accessPoints).toEqual(saved.accessPoints);
     expect(sent.routeOptions.stagingArea).toEqual(saved.stagingArea);
     await planned();
+    // This server has no basemap configured: the plan is drawn on a plain background, no tile is asked for.
+    expect(await page.locator('.basemap-tiles, .leaflet-tile').count()).toBe(0);
     // Obstacles: the no-go hole and the passable zone; one gate; the start point.
     expect(await page.locator('label[for=layer-obstacles]').textContent()).toMatch(/Obstacles\s*2/);
     expect(await page.locator('label[for=layer-gates]').textContent()).toMatch(/Gates\s*1/);
