@@ -277,4 +277,21 @@ describeWith(['chromium'], 'the partner handoff in the web app (browser, real se
     await screenshot(page, 'handoff-05-home-signed-out');
     expect(errors).toEqual([]);
   });
+
+  it("an unknown path shows the app's own Page not found (HTTP 404), not the API's JSON", async () => {
+    const { page, errors } = await newPage();
+    const response = await page.goto(`${server.url}/fields/no-such-page`);
+    expect(response?.status()).toBe(404);
+    expect(response?.headers()['content-type']).toContain('text/html');
+    await page.waitForFunction(() => document.getElementById('page')?.dataset.state === 'not-found');
+    expect(await page.locator('[data-testid=message-panel] h1').textContent()).toBe('Page not found');
+    expect(await page.locator('[data-testid=home-link]').getAttribute('href')).toBe('/');
+    expect(await page.title()).toBe('Page not found · furrow');
+    // The API's paths keep their JSON answers (here: no key, 401), even for a browser.
+    const api = await fetch(`${server.url}/api/no-such-thing`, { headers: { Accept: 'text/html' } });
+    expect(api.status).toBe(401);
+    expect(api.headers.get('content-type')).toContain('application/json');
+    // The browser's own request for the page was the 404; nothing else failed.
+    expect(errors.filter((e) => !/status of 404 .*\/fields\/no-such-page/.test(e))).toEqual([]);
+  });
 });

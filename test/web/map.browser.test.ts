@@ -3,7 +3,8 @@
  * from a tile server this suite starts on loopback: imagery under the field (a screenshot checked
  * for tile pixels), the CSP allowing exactly the tile origin, attribution; then reading the route:
  * direction arrows with pass numbers, the heading in words, playback with its clock, uncovered
- * ground as patches, warnings that zoom to their place. Screenshots go to test-results/web/map-*.png.
+ * ground as patches (warnings in words that zoom to their place: farm.browser.test.ts, on a narrow strip).
+ * Screenshots go to test-results/web/map-*.png.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -365,7 +366,90 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     expect(errors).toEqual([]);
   });
 
-  it('draws uncovered ground as patches and zooms to a warning', async () => {
+  it('pans a plan of 10,000+ route pieces smoothly (canvas layers; frame gaps while dragging)', async () => {
+    const { page, errors } = await newPage();
+    await page.goto(await launchUrl());
+    await planned(page);
+    // The re-plan's answer: the server's plan of the field with its route repeated (each copy 0.15 m further
+    // east, numbered on) to 10,000+ pieces. Drawing is what this measures, not planning.
+    type Piece = { geometry: { type: string; coordinates: number[][] }; properties: Record<string, unknown> };
+    const routeTypes = ['Track', 'ExteriorHeadland', 'InteriorHeadland', 'Turn', 'Connector'];
+    let pieces = 0;
+    await page.route(/\/api\/path-plans\/direct\/geojson/, async (route) => {
+      const plan = (await (await route.fetch()).json()) as { features: Piece[] };
+      const isRoute = (f: Piece) => routeTypes.includes(String(f.properties?.['type']));
+      const one = plan.features.filter(isRoute);
+      const copies = Math.ceil(10_000 / one.length);
+      const repeated: Piece[] = [];
+      for (let k = 0; k < copies; k++) {
+        for (const f of one) {
+          const shift = (p: number[]) => [p[0] + k * 2e-6, ...p.slice(1)];
+          const coordinates =
+            f.geometry.type === 'LineString' ? f.geometry.coordinates.map(shift) : f.geometry.coordinates;
+          const sequence = k * one.length + Number(f.properties['sequence'] ?? 0);
+          repeated.push({ ...f, geometry: { ...f.geometry, coordinates }, properties: { ...f.properties, sequence } });
+        }
+      }
+      pieces = repeated.length;
+      const body = JSON.stringify({ ...plan, features: [...plan.features.filter((f) => !isRoute(f)), ...repeated] });
+      await route.fulfill({ status: 200, contentType: 'application/json', body });
+    });
+    await page.click('[data-testid=replan]');
+    await planned(page, 2);
+    expect(pieces).toBeGreaterThanOrEqual(10_000);
+    const map = page.locator('[data-testid=map]');
+    // Above CANVAS_ROUTE_FEATURES the route layers are canvases: a pan moves them, nothing is drawn again.
+    expect(await map.getAttribute('data-renderer')).toBe('canvas');
+    expect(await page.locator('.furrow-layer[data-layer=tracks] canvas').count()).toBe(1);
+    await page.waitForTimeout(1_000); // the post-plan work (arrows, uncovered ground, side requests) settles
+
+    // Drag the map 320 px in 32 steps while the page records its animation frames.
+    await page.evaluate(() => {
+      const w = window as unknown as { furrowFrames: number[]; furrowRecording: boolean };
+      w.furrowFrames = [];
+      w.furrowRecording = true;
+      const tick = (t: number) => {
+        w.furrowFrames.push(t);
+        if (w.furrowRecording) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    const box = (await map.boundingBox())!;
+    const centre0 = await map.getAttribute('data-view-center');
+    const [x0, y0] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(x0, y0);
+    await page.mouse.down();
+    for (let i = 1; i <= 32; i++) await page.mouse.move(x0 - 10 * i, y0 - 5 * i);
+    const dragEnd = await page.evaluate(() => performance.now());
+    await page.mouse.up();
+    await page.waitForTimeout(2_000);
+    const frames = await page.evaluate(() => {
+      const w = window as unknown as { furrowFrames: number[]; furrowRecording: boolean };
+      w.furrowRecording = false;
+      return w.furrowFrames;
+    });
+    const during = frames.filter((t) => t <= dragEnd);
+    const gaps = during.slice(1).map((t, i) => t - during[i]);
+    const sorted = [...gaps].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+    const after = frames.filter((t) => t > dragEnd);
+    const release = after.length > 1 ? Math.max(...after.slice(1).map((t, i) => t - after[i])) : NaN;
+    process.stderr.write(
+      `[furrow] pan of ${pieces} route pieces: ${gaps.length} frames while dragging, gap median ` +
+        `${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms; ` +
+        `longest gap after release ${release.toFixed(1)} ms; load average ${loadavg()[0].toFixed(1)}\n`,
+    );
+    expect(await map.getAttribute('data-view-center')).not.toBe(centre0);
+    expect(gaps.length).toBeGreaterThanOrEqual(10);
+    // Smooth while dragging: most frames come at the display's pace; the bounds leave room for a shared machine
+    // (p90 83 ms seen at load 11). The redraw once the drag ends (the canvases and the uncovered layer drawn
+    // again) is printed, not bounded: docs/benchmarks/web.md has the figures, with SVG layers for comparison.
+    expect(at(0.5)).toBeLessThanOrEqual(50);
+    expect(at(0.9)).toBeLessThanOrEqual(150);
+    expect(errors).toEqual([]);
+  });
+
+  it('draws uncovered ground as patches', async () => {
     const { page, errors } = await newPage();
     await page.goto(await launchUrl());
     await planned(page);
@@ -380,13 +464,6 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     expect(await page.locator('label[for=layer-uncovered] .count').textContent()).toMatch(/m²|ha/);
     await screenshot(page, 'map-03-uncovered-patches');
 
-    const warning = page.locator('[data-testid=warnings] li button').first();
-    if ((await warning.count()) > 0) {
-      const zoom0 = Number(await page.locator('[data-testid=map]').getAttribute('data-zoom'));
-      await warning.click();
-      expect(Number(await page.locator('[data-testid=map]').getAttribute('data-zoom'))).toBeGreaterThan(zoom0);
-      expect(await page.locator('[data-testid=warnings] li .tag').first().textContent()).toMatch(/^[a-z-]+$/);
-    }
     expect(errors).toEqual([]);
   });
 });

@@ -2,10 +2,12 @@
  * Drawing a polygon on the map: each click adds a corner, "Finish" (or a click on the first
  * corner) closes the ring, "Undo" takes the last corner back, Escape cancels. Used for a field's
  * boundary, its obstacles (no-go zones) and passable zones; `PointPicker` places a gate or the start
- * point with one click. Pure ring helpers are exported for tests.
+ * point with one click; `ShapeEditor` edits them: a handle per corner (or point) to drag, and one
+ * halfway along each side that, dragged, adds a corner there (geo.ts `moveCorner`, `insertCorner`). Pure
+ * ring helpers are exported for tests.
  */
 import * as L from 'leaflet';
-import type { Position } from './geo.js';
+import { insertCorner, moveCorner, type Position } from './geo.js';
 
 /** A closed ring from drawn corners (first corner repeated at the end); undefined under 3 corners. */
 export function closeRing(corners: readonly Position[]): Position[] | undefined {
@@ -131,5 +133,68 @@ export class PointPicker {
     document.removeEventListener('keydown', this.onKey);
     this.map.getContainer().classList.remove('drawing');
     this.done = undefined;
+  }
+}
+
+/** A shape the editor shows: a closed ring (its corners and sides) or a single point. */
+export interface EditableShape {
+  /** Names the handles ("Corner 2 of the boundary", "Gate 1"). */
+  label: string;
+  ring?: Position[];
+  point?: Position;
+}
+
+/**
+ * Edits shapes on the map: each corner and point gets a handle to drag, each side of a ring a handle
+ * at its middle that adds a corner where it is dropped. `changed` gets the shape's index and its new
+ * ring or point after each drop; the caller redraws and calls `show` again with the shapes as they are.
+ */
+export class ShapeEditor {
+  private handles: L.Marker[] = [];
+  private changed?: (index: number, shape: EditableShape) => void;
+
+  constructor(private readonly map: L.Map) {}
+
+  get active(): boolean {
+    return this.changed !== undefined;
+  }
+
+  /** Shows the handles of `shapes` (replacing any shown). */
+  show(shapes: readonly EditableShape[], changed: (index: number, shape: EditableShape) => void): void {
+    this.stop();
+    this.changed = changed;
+    shapes.forEach((shape, k) => {
+      if (shape.point) {
+        this.handle(shape.point, `${shape.label}: drag to move`, 'corner', (p) => changed(k, { ...shape, point: p }));
+      }
+      const ring = shape.ring;
+      if (!ring || ring.length < 4) return;
+      for (let i = 0; i < ring.length - 1; i++) {
+        const title = `Corner ${i + 1} of ${shape.label}: drag to move`;
+        this.handle(ring[i], title, 'corner', (p) => changed(k, { ...shape, ring: moveCorner(ring, i, p) }));
+        const [a, b] = [ring[i], ring[i + 1]];
+        const middle: Position = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+        const side = `Side ${i + 1} of ${shape.label}: drag to add a corner`;
+        this.handle(middle, side, 'side', (p) => changed(k, { ...shape, ring: insertCorner(ring, i, p) }));
+      }
+    });
+  }
+
+  stop(): void {
+    for (const m of this.handles) m.remove();
+    this.handles = [];
+    this.changed = undefined;
+  }
+
+  private handle(at: Position, title: string, kind: 'corner' | 'side', dropped: (p: Position) => void): void {
+    const icon = L.divIcon({ className: `edit-handle ${kind}`, iconSize: kind === 'corner' ? [14, 14] : [10, 10] });
+    const m = L.marker([at[1], at[0]], { icon, draggable: true, title, keyboard: true });
+    m.on('dragend', () => {
+      const p = m.getLatLng();
+      // After Leaflet has finished the drag: the caller redraws, which replaces this handle.
+      setTimeout(() => dropped([p.lng, p.lat]), 0);
+    });
+    m.addTo(this.map);
+    this.handles.push(m);
   }
 }

@@ -3,8 +3,10 @@ import fc from 'fast-check';
 import {
   fitViewBox,
   geometryPath,
+  insertCorner,
   lonLatBounds,
   makeProjection,
+  moveCorner,
   projectedBounds,
   ringsAreaSquareMeters,
   zoomViewBox,
@@ -129,5 +131,51 @@ describe('bounds', () => {
     expect(b).toEqual({ minX: -1, minY: 2, maxX: 3, maxY: 7 });
     const pb = projectedBounds([{ type: 'Point', coordinates: [0, 0.001] }], makeProjection(0, 0));
     expect(pb.minY).toBeCloseTo(-111.19, 1);
+  });
+});
+
+describe('editing a ring', () => {
+  const square: Position[] = [
+    [0, 0],
+    [1, 0],
+    [1, 1],
+    [0, 1],
+    [0, 0],
+  ];
+  it('moves a corner, the first one together with the closing one, and leaves the input alone', () => {
+    expect(moveCorner(square, 2, [2, 2])).toEqual([
+      [0, 0],
+      [1, 0],
+      [2, 2],
+      [0, 1],
+      [0, 0],
+    ]);
+    expect(moveCorner(square, 0, [-1, -1])).toEqual([
+      [-1, -1],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+      [-1, -1],
+    ]);
+    expect(square[2]).toEqual([1, 1]);
+  });
+  it('adds a corner after the side it splits, the ring staying closed', () => {
+    expect(insertCorner(square, 0, [0.5, -0.5])).toEqual([
+      [0, 0],
+      [0.5, -0.5],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+      [0, 0],
+    ]);
+    expect(insertCorner(square, 3, [-0.5, 0.5])).toEqual([
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+      [-0.5, 0.5],
+      [0, 0],
+    ]);
+    expect(square).toHaveLength(5);
   });
 });

@@ -219,3 +219,18 @@ export function holesOf(g: Geometry): Geometry[] {
         : [];
   return polys.flatMap((rings) => rings.slice(1).map((ring) => ({ type: 'Polygon', coordinates: [ring] })));
 }
+
+/** A closed ring with corner `i` at `p` (corner 0 moves the closing corner with it). */
+export function moveCorner(ring: readonly Position[], i: number, p: Position): Position[] {
+  const out = ring.map((q) => [q[0], q[1]] as Position);
+  out[i] = [p[0], p[1]];
+  if (i === 0) out[out.length - 1] = [p[0], p[1]];
+  return out;
+}
+
+/** A closed ring with a new corner `p` between corners `i` and `i + 1`. */
+export function insertCorner(ring: readonly Position[], i: number, p: Position): Position[] {
+  const out = ring.map((q) => [q[0], q[1]] as Position);
+  out.splice(i + 1, 0, [p[0], p[1]]);
+  return out;
+}

@@ -2,14 +2,15 @@
  * `/fields/new`: bring a field. Upload a boundary file (GeoJSON, KML/KMZ, zipped Shapefile,
  * ISO-XML: read by the API's format packages, errors in words) or paste GeoJSON / WKT, or draw
  * the boundary on the map; draw obstacles (no-go zones, saved as holes of the boundary) and passable
- * zones, place the gates and the start point (saved with the field: `obstacles[]` with `passable`,
+ * zones, place the gates and the start point, edit any of them on the map (drag a corner or a point, or the
+ * middle of a side to add a corner) (saved with the field: `obstacles[]` with `passable`,
  * `accessPoints`, `stagingArea`, and taken by every plan of it); name it and save it as a field of the
  * organisation through the land API, then open its plan view.
  */
 import type { ApiClient } from './api.js';
 import { ApiError } from './api.js';
 import { clear, h } from './dom.js';
-import { PointPicker, PolygonDrawer } from './draw.js';
+import { PointPicker, PolygonDrawer, ShapeEditor, type EditableShape } from './draw.js';
 import type { Geometry, Position } from './geo.js';
 import { ringsAreaSquareMeters, projectionFor } from './geo.js';
 import { MapView, basemapFromPage } from './map.js';
@@ -43,6 +44,12 @@ export class NewFieldPage {
   private readonly map = new MapView(basemapFromPage(document));
   private readonly drawer: PolygonDrawer;
   private readonly picker: PointPicker;
+  private readonly editor: ShapeEditor;
+  private readonly editButton = h(
+    'button',
+    { type: 'button', class: 'button secondary', 'data-testid': 'nf-edit', 'aria-pressed': 'false' },
+    'Edit on the map',
+  );
   private readonly status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
   private readonly summary = h('p', { class: 'muted', 'data-testid': 'field-summary' }, 'No boundary yet.');
   private readonly candidates = h('div', { class: 'candidates', 'data-testid': 'candidates' });
@@ -57,6 +64,8 @@ export class NewFieldPage {
   constructor(private readonly deps: NewFieldDeps) {
     this.drawer = new PolygonDrawer(this.map.leaflet);
     this.picker = new PointPicker(this.map.leaflet);
+    this.editor = new ShapeEditor(this.map.leaflet);
+    this.editButton.addEventListener('click', () => (this.editor.active ? this.stopEditing() : this.edit()));
   }
 
   start(): void {
@@ -144,7 +153,7 @@ export class NewFieldPage {
               'GeoJSON, KML or KMZ, a zipped Shapefile, ISO-XML (TASKDATA.XML or its zip), WKT.',
             ),
             h('div', { class: 'form-row' }, h('label', { for: 'nf-paste' }, 'Or paste GeoJSON or WKT'), paste),
-            h('div', { class: 'actions' }, readPaste, drawBoundary),
+            h('div', { class: 'actions' }, readPaste, drawBoundary, this.editButton),
             this.candidates,
           ),
           h(
@@ -204,6 +213,7 @@ export class NewFieldPage {
   private pick(kind: 'gate' | 'start'): void {
     if (this.rings.length === 0) return this.setStatus('Bring or draw the boundary first.', true);
     this.drawer.cancel();
+    this.stopEditing();
     const cancel = h('button', { type: 'button', class: 'button secondary' }, 'Cancel');
     cancel.addEventListener('click', () => {
       this.picker.cancel();
@@ -225,6 +235,7 @@ export class NewFieldPage {
     if (kind !== 'boundary' && this.rings.length === 0)
       return this.setStatus('Bring or draw the boundary first, then its obstacles.', true);
     this.picker.cancel();
+    this.stopEditing();
     const finish = h('button', { type: 'button', class: 'button primary', 'data-testid': 'nf-finish' }, 'Finish');
     const undo = h('button', { type: 'button', class: 'button secondary', 'data-testid': 'nf-undo' }, 'Undo corner');
     const cancel = h('button', { type: 'button', class: 'button secondary' }, 'Cancel');
@@ -248,6 +259,52 @@ export class NewFieldPage {
       this.setStatus(
         kind === 'boundary' ? 'Boundary drawn.' : kind === 'passable' ? 'Passable zone added.' : 'Obstacle added.',
       );
+    });
+  }
+
+  /** Shows a handle on every corner and point to drag, and on every side's middle to add a corner. */
+  private edit(): void {
+    if (this.rings.length === 0) return this.setStatus('Bring or draw the boundary first.', true);
+    this.drawer.cancel();
+    this.picker.cancel();
+    this.drawTools.hidden = true;
+    this.editButton.textContent = 'Done editing';
+    this.editButton.setAttribute('aria-pressed', 'true');
+    this.showHandles();
+    this.setStatus('Drag a corner or a point to move it, or the middle of a side to add a corner.');
+  }
+
+  private stopEditing(): void {
+    if (!this.editor.active) return;
+    this.editor.stop();
+    this.editButton.textContent = 'Edit on the map';
+    this.editButton.setAttribute('aria-pressed', 'false');
+  }
+
+  /** The editor's shapes, in the order `changedShape` reads them back. */
+  private shapes(): EditableShape[] {
+    return [
+      ...this.rings.map((ring, i) => ({ label: i === 0 ? 'the boundary' : `hole ${i} of the boundary`, ring })),
+      ...this.obstacles.map((ring, i) => ({ label: `obstacle ${i + 1}`, ring })),
+      ...this.passable.map((ring, i) => ({ label: `passable zone ${i + 1}`, ring })),
+      ...this.gates.map((point, i) => ({ label: `Gate ${i + 1}`, point })),
+      ...(this.startPoint ? [{ label: 'The start point', point: this.startPoint }] : []),
+    ];
+  }
+
+  private showHandles(): void {
+    this.editor.show(this.shapes(), (k, shape) => {
+      const lists: Position[][][] = [this.rings, this.obstacles, this.passable];
+      for (const list of lists) {
+        if (k < list.length) {
+          if (shape.ring) list[k] = shape.ring;
+          return this.redraw(false);
+        }
+        k -= list.length;
+      }
+      if (k < this.gates.length && shape.point) this.gates[k] = shape.point;
+      else if (shape.point) this.startPoint = shape.point;
+      this.redraw(false);
     });
   }
 
@@ -278,6 +335,7 @@ export class NewFieldPage {
     this.passable.forEach((_, i) => item(`Passable zone ${i + 1}`, () => this.passable.splice(i, 1)));
     this.gates.forEach((_, i) => item(`Gate ${i + 1}`, () => this.gates.splice(i, 1)));
     if (this.startPoint) item('Start point', () => (this.startPoint = undefined));
+    if (this.editor.active) this.showHandles();
   }
 
   /** The passable zones, gates and start point, as the field keeps them. */

@@ -253,10 +253,14 @@ export class PlanView {
     return true;
   }
 
-  /** Opens a plan of the history. */
+  /** Opens a plan of the history (over an unsaved plan only if the user says so). */
   private async openStored(planId: string): Promise<void> {
     const b = this.boundary;
     if (!b) return;
+    if (this.current && !this.current.savedPlanId) {
+      const lose = 'The plan on the map is not saved. Open the saved plan instead and leave it?';
+      if (!window.confirm(lose)) return;
+    }
     try {
       const [plan, stored] = await Promise.all([
         this.deps.api.storedPlanGeoJson(planId),
