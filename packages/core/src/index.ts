@@ -27,6 +27,7 @@ export { routeOffField } from './check/offField.js';
 export type { OffFieldPiece } from './check/offField.js';
 export * from './turns/kinematics.js';
 export type { PlanRuntime } from './plan.js';
+export type { TrackSubset } from './choice/trackSubset.js';
 export { createFieldMemo, type FieldMemo } from './choice/fieldMemo.js';
 export { PLAN_STAGES } from './progress.js';
 export { KICKS_PER_SECOND, ROUNDS_PER_SECOND, SAFETY_CAP_FACTOR, WORK_UNITS_PER_SECOND, workBudget } from './clock.js';
