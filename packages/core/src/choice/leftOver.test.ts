@@ -2,7 +2,8 @@
  * The sprayer's variants on two corpus fields (W 36 m, R 12 m, 1 headland pass, frozen clock):
  * centre-line passes tried on the best planning that has strip passes (es-cat-093, whose best
  * planning drives none), the ground the best route leaves given passes of its own (dk-091), and a
- * centre-line tour a bend cut started the other way round (de-sh-055).
+ * centre-line tour a bend cut started the other way round (de-sh-055, and its north-west corner joined
+ * by a loop round a small pond).
  */
 import { describe, expect, it } from 'vitest';
 import { planRoute } from '../plan.js';
@@ -46,8 +47,10 @@ describe('W 36 m variants on ground the best planning leaves', () => {
     const centre = variants.find((v) => v.why === 'centre-lines');
     expect(turned?.objectiveSeconds).toBeDefined();
     expect(turned!.objectiveSeconds!).toBeLessThan(centre!.objectiveSeconds!);
-    // 36.6 % left with the tour the one way: the lobe north of the south-west pond was a dead end
-    expect(plan.metrics.uncoveredRatio).toBeLessThan(0.3);
+    // 36.6 % left with the tour the one way: the lobe north of the south-west pond was a dead end;
+    // 25.4 % with the north-west corner dropped, its south end, by the small pond between the
+    // middle ponds, taken for a dead end (tracks/centreLineJoins.ts loopRoom: a loop round that pond)
+    expect(plan.metrics.uncoveredRatio).toBeLessThan(0.23);
     expect(checkPlan(request, plan).violations).toEqual([]);
   }, 120_000);
 });

@@ -7,11 +7,19 @@ import { bandArea } from './centreLine.js';
 /** Grid step of the search for turning room near a pass's end, as a share of R. */
 export const ROOM_STEP_SHARE = 0.5;
 
+/** Grid step of the search for a loop's centre near a pass's end, as a share of R (finer: a loop hugs its hole). */
+export const LOOP_STEP_SHARE = 0.25;
+/** Radii of the loops tried, as multiples of R. */
+const LOOP_RADII = [1, 1.5, 2];
+/** Points of a loop's polygon. */
+const LOOP_POINTS = 48;
+
 /**
  * Whether the machine can turn forward near the point: somewhere within 2R of it a circle of
- * 0.9 R fits in the field (a loop or a U turn needs about that much room).
+ * 0.9 R fits in the field (a loop or a U turn needs about that much room), or a loop of radius R
+ * or more lies in the field round one of `holes` (`loopRoundHole`).
  */
-export function roomToTurn(region: Region, x: number, y: number, R: number): boolean {
+export function roomToTurn(region: Region, x: number, y: number, R: number, holes: PathsD = []): boolean {
   const step = ROOM_STEP_SHARE * R;
   for (let dy = -2 * R; dy <= 2 * R + 1e-9; dy += step)
     for (let dx = -2 * R; dx <= 2 * R + 1e-9; dx += step) {
@@ -20,6 +28,70 @@ export function roomToTurn(region: Region, x: number, y: number, R: number): boo
         py = y + dy;
       if (region.contains(px, py) && region.distanceToEdge(px, py) >= 0.9 * R) return true;
     }
+  return loopRoundHole(region, holes, x, y, R);
+}
+
+/** The region's holes (its clockwise rings) a loop of radius 2R could go round: none wider than 4R. */
+export function smallHoles(region: Region, R: number): PathsD {
+  const out: PathsD = [];
+  let k = 0;
+  for (const ring of region.rings()) {
+    const hole = region.holeEdge[k] === 1;
+    k += ring.length;
+    if (!hole) continue;
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
+    for (const p of ring) {
+      x0 = Math.min(x0, p.x);
+      y0 = Math.min(y0, p.y);
+      x1 = Math.max(x1, p.x);
+      y1 = Math.max(y1, p.y);
+    }
+    if (x1 - x0 <= 4 * R && y1 - y0 <= 4 * R) out.push(ring);
+  }
+  return out;
+}
+
+/** Whether every point of one of the holes lies within `rho` of (cx, cy). */
+function enclosesHole(holes: PathsD, cx: number, cy: number, rho: number): boolean {
+  for (const ring of holes) {
+    let inside = true;
+    for (let i = 0; i < ring.length && inside; i++) inside = (ring[i].x - cx) ** 2 + (ring[i].y - cy) ** 2 <= rho * rho;
+    if (inside) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a loop (a circle of radius R, 1.5 R or 2 R, its centre within 2R of the point) lies in the
+ * field round one of `holes` (`smallHoles`): the machine turns by driving round the hole, as round a
+ * small pond between two passes, where no free disc fits. The circle is tested as a polygon of
+ * `LOOP_POINTS` points, exactly against the field's edges (`Region.containsPolyline`).
+ */
+export function loopRoundHole(region: Region, holes: PathsD, x: number, y: number, R: number): boolean {
+  // the cheap rejection first: no hole within reach
+  const near = holes.filter((ring) => ring.some((p) => (p.x - x) ** 2 + (p.y - y) ** 2 <= 16 * R * R));
+  if (near.length === 0) return false;
+  const step = LOOP_STEP_SHARE * R;
+  const xy = new Float64Array(2 * (LOOP_POINTS + 1));
+  for (const share of LOOP_RADII) {
+    const rho = share * R;
+    for (let dy = -2 * R; dy <= 2 * R + 1e-9; dy += step)
+      for (let dx = -2 * R; dx <= 2 * R + 1e-9; dx += step) {
+        if (dx * dx + dy * dy > 4 * R * R + 1e-9) continue;
+        const cx = x + dx,
+          cy = y + dy;
+        if (!enclosesHole(near, cx, cy, rho)) continue;
+        for (let k = 0; k <= LOOP_POINTS; k++) {
+          const a = (2 * Math.PI * k) / LOOP_POINTS;
+          xy[2 * k] = cx + rho * Math.cos(a);
+          xy[2 * k + 1] = cy + rho * Math.sin(a);
+        }
+        if (region.containsPolyline(xy)) return true;
+      }
+  }
   return false;
 }
 
@@ -34,9 +106,13 @@ export function joinableWithoutReversing(tracks: Track[], field: PathsD, R: numb
   const centre = tracks.filter((t) => t.activeLeftMeters !== undefined);
   if (centre.length === 0 || centre.length + othersCount <= 1) return tracks;
   const region = new Region(field);
+  const holes = smallHoles(region, R);
   const dead = new Map<Track, number>();
   for (const t of centre)
-    dead.set(t, (roomToTurn(region, t.x0, t.y0, R) ? 0 : 1) + (roomToTurn(region, t.x1, t.y1, R) ? 0 : 1));
+    dead.set(
+      t,
+      (roomToTurn(region, t.x0, t.y0, R, holes) ? 0 : 1) + (roomToTurn(region, t.x1, t.y1, R, holes) ? 0 : 1),
+    );
   const byArea = [...centre].sort((p, q) => bandArea([q]) - bandArea([p]));
   const others = tracks.length - centre.length + othersCount;
   const keep = new Set<Track>(byArea.filter((t) => dead.get(t) === 0));
