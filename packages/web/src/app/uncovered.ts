@@ -1,8 +1,9 @@
 /**
  * Uncovered ground as patches: a canvas layer that fills the field (less its no-go obstacles)
  * and then erases every working pass's swath (the pass stroked at its working width, flat ends),
- * so what stays coloured is ground no pass works, at the screen's resolution. Redrawn after
- * every move or zoom; the pixels left are counted (`data-uncovered-pixels` on the canvas) once the
+ * so what stays coloured is ground no pass works, at the screen's resolution. The canvas spans the view and
+ * `PADDING` of it beyond each side: a pan that stays inside draws nothing; leaving it, a zoom or a resize draws it
+ * again. The pixels left in view are counted (`data-uncovered-pixels` on the canvas) once the
  * browser has painted and is idle: reading a canvas back is slow, and nothing on the page waits for the count.
  */
 import * as L from 'leaflet';
@@ -13,6 +14,8 @@ import { linesOf } from './route.js';
 /** Fill of uncovered ground (the 'uncovered' layer's colour, see layers.ts). */
 export const UNCOVERED_RGBA = 'rgba(216, 27, 96, 0.6)';
 const EARTH_CIRCUMFERENCE_METERS = 40_075_016.686;
+/** How far the canvas reaches beyond each side of the view, as a share of the view's size. */
+const PADDING = 0.5;
 
 function polygonsOf(g: Geometry | null | undefined): Position[][][] {
   if (!g) return [];
@@ -26,6 +29,8 @@ export class UncoveredLayer extends L.Layer {
   private data?: MapData;
   /** A count of the pixels is due (one at a time: it reads the canvas as it is then). */
   private countDue = false;
+  /** What the canvas was drawn for: the map's zoom and size, and its area in layer pixels. */
+  private drawnFor?: { zoom: number; size: L.Point; area: L.Bounds };
 
   constructor(options: L.LayerOptions) {
     super(options);
@@ -36,14 +41,16 @@ export class UncoveredLayer extends L.Layer {
     this.canvas.style.position = 'absolute';
     this.canvas.style.pointerEvents = 'none';
     this.getPane()!.appendChild(this.canvas);
-    map.on('moveend zoomend resize viewreset', this.redraw, this);
+    map.on('moveend', this.redrawIfOutside, this);
+    map.on('zoomend resize viewreset', this.redraw, this);
     map.on('zoomstart', this.hideWhileZooming, this);
     this.redraw();
     return this;
   }
 
   override onRemove(map: L.Map): this {
-    map.off('moveend zoomend resize viewreset', this.redraw, this);
+    map.off('moveend', this.redrawIfOutside, this);
+    map.off('zoomend resize viewreset', this.redraw, this);
     map.off('zoomstart', this.hideWhileZooming, this);
     this.canvas?.remove();
     this.canvas = undefined;
@@ -59,13 +66,30 @@ export class UncoveredLayer extends L.Layer {
     if (this.canvas) this.canvas.style.visibility = 'hidden';
   }
 
+  /** After a pan: draws again only if the view has left the drawn area. */
+  private redrawIfOutside(): void {
+    const map = (this as unknown as { _map?: L.Map })._map;
+    const at = this.drawnFor;
+    if (map && at && at.zoom === map.getZoom() && at.size.equals(map.getSize())) {
+      const topLeft = map.containerPointToLayerPoint([0, 0]);
+      if (at.area.contains(topLeft) && at.area.contains(topLeft.add(at.size))) {
+        this.countAfterPaint();
+        return;
+      }
+    }
+    this.redraw();
+  }
+
   private redraw(): void {
     const map = (this as unknown as { _map?: L.Map })._map;
     const canvas = this.canvas;
     if (!map || !canvas) return;
     canvas.style.visibility = '';
-    const size = map.getSize();
-    L.DomUtil.setPosition(canvas, map.containerPointToLayerPoint([0, 0]));
+    const view = map.getSize();
+    const origin = map.containerPointToLayerPoint(view.multiplyBy(-PADDING)).round();
+    const size = view.multiplyBy(1 + 2 * PADDING).round();
+    this.drawnFor = { zoom: map.getZoom(), size: view, area: L.bounds(origin, origin.add(size)) };
+    L.DomUtil.setPosition(canvas, origin);
     canvas.width = size.x;
     canvas.height = size.y;
     const ctx = canvas.getContext('2d', { willReadFrequently: true });
@@ -75,7 +99,7 @@ export class UncoveredLayer extends L.Layer {
       return;
     }
     delete canvas.dataset.uncoveredPixels;
-    const toPx = (p: Position): L.Point => map.latLngToContainerPoint([p[1], p[0]]);
+    const toPx = (p: Position): L.Point => map.latLngToLayerPoint([p[1], p[0]]).subtract(origin);
     const trace = (ring: readonly Position[]): void => {
       ring.forEach((p, i) => {
         const q = toPx(p);
@@ -112,7 +136,15 @@ export class UncoveredLayer extends L.Layer {
       this.countDue = false;
       const canvas = this.canvas;
       const ctx = canvas?.getContext('2d', { willReadFrequently: true });
-      if (canvas && ctx) canvas.dataset.uncoveredPixels = String(countOpaque(ctx, canvas.width, canvas.height));
+      const map = (this as unknown as { _map?: L.Map })._map;
+      const at = this.drawnFor;
+      if (!canvas || !ctx || !map || !at) return;
+      // The part of the canvas in view.
+      const topLeft = map
+        .containerPointToLayerPoint([0, 0])
+        .subtract(at.area.min ?? [0, 0])
+        .round();
+      canvas.dataset.uncoveredPixels = String(countOpaque(ctx, topLeft.x, topLeft.y, at.size.x, at.size.y));
     };
     const idle = (fn: () => void): void => {
       if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 1000 });
@@ -150,8 +182,8 @@ export class UncoveredLayer extends L.Layer {
 }
 
 /** Pixels more than half opaque. */
-function countOpaque(ctx: CanvasRenderingContext2D, width: number, height: number): number {
-  const px = ctx.getImageData(0, 0, width, height).data;
+function countOpaque(ctx: CanvasRenderingContext2D, x: number, y: number, width: number, height: number): number {
+  const px = ctx.getImageData(x, y, width, height).data;
   let n = 0;
   for (let i = 3; i < px.length; i += 4) if (px[i] > 64) n++;
   return n;
