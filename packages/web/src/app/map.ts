@@ -50,11 +50,8 @@ export function basemapFromPage(doc: Document): BasemapConfig | undefined {
 /** Above this many route pieces the route layers draw on a canvas (smooth panning of 10,000+ segments). */
 export const CANVAS_ROUTE_FEATURES = 2000;
 
-/**
- * How far beyond each side of the view a route canvas is drawn, as a share of the view's size: a pan within it
- * draws nothing (route-canvas.ts).
- */
-export const ROUTE_CANVAS_PADDING = 0.5;
+/** How far beyond each side of the view a route canvas is drawn, as a share of the view's size (route-canvas.ts). */
+export const ROUTE_CANVAS_PADDING = 0.3;
 
 export class MapView {
   readonly element: HTMLElement;

@@ -1,12 +1,15 @@
 /**
  * The canvas renderer of a big route's layers (docs/web.md "Layers"): Leaflet's canvas renderer with two changes.
- * - A pan that stays inside the drawn area draws nothing: Leaflet clears and redraws every path of its canvas on
- *   each `moveend`, however short the pan. Here the canvas (the view plus `padding` on each side) moves with the
- *   map and is drawn again only when the view leaves it, the zoom changes or the map is resized.
+ * - A pan draws nothing unless it shows part of the route the canvas has not drawn: Leaflet clears and redraws
+ *   every path of its canvas on each `moveend`, however short the pan. Here the canvas (the view plus `padding` on
+ *   each side, as in Leaflet) moves with the map and is drawn again only when the view shows paths outside it
+ *   (`viewNeedsRedraw`), the zoom changes or the map is resized. A route fitted in the view is wholly drawn: at
+ *   that zoom no pan draws it again.
  * - Paths of one style are stroked as one path: Leaflet strokes each path on its own (its own TODO), 10,000 strokes
  *   for 10,000 route pieces; here one stroke per run of equal style, so the browser rasterizes one path, not 10,000.
  */
 import * as L from 'leaflet';
+import { viewNeedsRedraw } from './view-cover.js';
 
 /** The parts of Leaflet's canvas renderer used here (private in its typings). */
 interface CanvasInternals {
@@ -31,6 +34,20 @@ interface PathInternals {
 const styleKey = (o: PathInternals['options']): string =>
   o.fill ? '' : [o.stroke, o.color, o.weight, o.opacity, o.lineCap, o.lineJoin, String(o._dashArray)].join('|');
 
+type PixelBounds = { min: L.Point; max: L.Point };
+
+/** The union of the renderer's paths' pixel bounds (each already padded by half its stroke). */
+function pathsBounds(r: CanvasInternals): PixelBounds | undefined {
+  let b: L.Bounds | undefined;
+  for (let order = r._drawFirst; order; order = order.next) {
+    const px = order.layer._pxBounds;
+    if (!px?.min || !px.max) continue;
+    if (!b) b = L.bounds(px.min, px.max);
+    else b.extend(px.min).extend(px.max);
+  }
+  return b as PixelBounds | undefined;
+}
+
 const LeafletCanvas = L.Canvas as unknown as {
   prototype: CanvasInternals & { getEvents(): L.LeafletEventHandlerFnMap; _draw(): void };
 };
@@ -49,9 +66,9 @@ const RouteCanvasClass = L.Canvas.extend({
   _onMoveEnd(this: CanvasInternals & { _sizeAtUpdate?: L.Point }): void {
     const map = this._map;
     if (map && this._bounds && this._zoom === map.getZoom() && this._sizeAtUpdate?.equals(map.getSize())) {
-      const drawn = this._bounds;
       const topLeft = map.containerPointToLayerPoint([0, 0]);
-      if (drawn.contains(topLeft) && drawn.contains(topLeft.add(map.getSize()))) return;
+      const view = L.bounds(topLeft, topLeft.add(map.getSize()));
+      if (!viewNeedsRedraw(this._bounds as PixelBounds, view as PixelBounds, pathsBounds(this))) return;
     }
     this._update();
   },

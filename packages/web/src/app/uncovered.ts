@@ -2,20 +2,21 @@
  * Uncovered ground as patches: a canvas layer that fills the field (less its no-go obstacles)
  * and then erases every working pass's swath (the pass stroked at its working width, flat ends),
  * so what stays coloured is ground no pass works, at the screen's resolution. The canvas spans the view and
- * `PADDING` of it beyond each side: a pan that stays inside draws nothing; leaving it, a zoom or a resize draws it
- * again. The pixels left in view are counted (`data-uncovered-pixels` on the canvas) once the
+ * `PADDING` of it beyond each side; a pan draws it again only when the view shows part of the field outside it
+ * (`viewNeedsRedraw`: a field fitted in the view is never drawn again at that zoom), a zoom or a resize always. The pixels left in view are counted (`data-uncovered-pixels` on the canvas) once the
  * browser has painted and is idle: reading a canvas back is slow, and nothing on the page waits for the count.
  */
 import * as L from 'leaflet';
 import type { Geometry, Position } from './geo.js';
 import { featureType, WORKING_TYPES, type MapData } from './layers.js';
 import { linesOf } from './route.js';
+import { viewNeedsRedraw } from './view-cover.js';
 
 /** Fill of uncovered ground (the 'uncovered' layer's colour, see layers.ts). */
 export const UNCOVERED_RGBA = 'rgba(216, 27, 96, 0.6)';
 const EARTH_CIRCUMFERENCE_METERS = 40_075_016.686;
 /** How far the canvas reaches beyond each side of the view, as a share of the view's size. */
-const PADDING = 0.5;
+const PADDING = 0.3;
 
 function polygonsOf(g: Geometry | null | undefined): Position[][][] {
   if (!g) return [];
@@ -23,6 +24,8 @@ function polygonsOf(g: Geometry | null | undefined): Position[][][] {
   if (g.type === 'MultiPolygon') return g.coordinates as Position[][][];
   return [];
 }
+
+type PixelBounds = { min: L.Point; max: L.Point };
 
 export class UncoveredLayer extends L.Layer {
   private canvas?: HTMLCanvasElement;
@@ -66,18 +69,31 @@ export class UncoveredLayer extends L.Layer {
     if (this.canvas) this.canvas.style.visibility = 'hidden';
   }
 
-  /** After a pan: draws again only if the view has left the drawn area. */
+  /** After a pan: draws again only if the view shows part of the field the canvas has not drawn. */
   private redrawIfOutside(): void {
     const map = (this as unknown as { _map?: L.Map })._map;
     const at = this.drawnFor;
     if (map && at && at.zoom === map.getZoom() && at.size.equals(map.getSize())) {
       const topLeft = map.containerPointToLayerPoint([0, 0]);
-      if (at.area.contains(topLeft) && at.area.contains(topLeft.add(at.size))) {
+      const view = L.bounds(topLeft, topLeft.add(at.size));
+      if (!viewNeedsRedraw(at.area as PixelBounds, view as PixelBounds, this.fieldPixels(map))) {
         this.countAfterPaint();
         return;
       }
     }
     this.redraw();
+  }
+
+  /** The field's bounds in layer pixels (1 px more each side), or undefined without a plan. */
+  private fieldPixels(map: L.Map): PixelBounds | undefined {
+    if (!this.data?.plan) return undefined;
+    const ll = L.latLngBounds([]);
+    for (const poly of polygonsOf(this.data.boundary)) for (const p of poly[0] ?? []) ll.extend([p[1], p[0]]);
+    if (!ll.isValid()) return undefined;
+    const a = map.latLngToLayerPoint(ll.getSouthWest());
+    const b = map.latLngToLayerPoint(ll.getNorthEast());
+    const px = L.bounds(a, b);
+    return { min: px.min!.subtract([1, 1]), max: px.max!.add([1, 1]) };
   }
 
   private redraw(): void {
@@ -162,13 +178,20 @@ export class UncoveredLayer extends L.Layer {
     ctx.lineCap = 'butt';
     ctx.lineJoin = 'round';
     ctx.strokeStyle = '#000';
+    // Passes of one width are one path, stroked once: one erase over the ground, not one per pass (10,000 erases
+    // of overlapping swaths took most of a second when a 10,000-piece plan was drawn again).
+    let openWidth = 0;
     for (const f of data.plan?.route ?? []) {
       if (!WORKING_TYPES.has(featureType(f))) continue;
       const w = f.properties?.['widthMeters'];
       const widthMeters = typeof w === 'number' && w > 0 ? w : data.widthMeters;
       if (!widthMeters) continue;
-      ctx.lineWidth = widthMeters / metersPerPixel + 1;
-      ctx.beginPath();
+      if (widthMeters !== openWidth) {
+        if (openWidth) ctx.stroke();
+        openWidth = widthMeters;
+        ctx.lineWidth = widthMeters / metersPerPixel + 1;
+        ctx.beginPath();
+      }
       for (const line of linesOf(f.geometry)) {
         line.forEach((p, i) => {
           const q = toPx(p);
@@ -176,8 +199,8 @@ export class UncoveredLayer extends L.Layer {
           else ctx.lineTo(q.x, q.y);
         });
       }
-      ctx.stroke();
     }
+    if (openWidth) ctx.stroke();
   }
 }
 
