@@ -15,8 +15,12 @@ import { viewNeedsRedraw } from './view-cover.js';
 /** Fill of uncovered ground (the 'uncovered' layer's colour, see layers.ts). */
 export const UNCOVERED_RGBA = 'rgba(216, 27, 96, 0.6)';
 const EARTH_CIRCUMFERENCE_METERS = 40_075_016.686;
-/** How far the canvas reaches beyond each side of the view, as a share of the view's size. */
-const PADDING = 0.3;
+/**
+ * How far the canvas reaches beyond each side of the view, as a share of the view's size. None: a fitted field is
+ * drawn whole anyway, and zoomed in, a padded canvas costs its area in every redraw (0.3: 0.70–0.88 s for a
+ * 10,000-piece plan zoomed in, against 0.48 s with none).
+ */
+const PADDING = 0;
 
 function polygonsOf(g: Geometry | null | undefined): Position[][][] {
   if (!g) return [];
@@ -178,6 +182,7 @@ export class UncoveredLayer extends L.Layer {
     ctx.lineCap = 'butt';
     ctx.lineJoin = 'round';
     ctx.strokeStyle = '#000';
+    const [width, height] = [ctx.canvas.width, ctx.canvas.height];
     // Passes of one width are one path, stroked once: one erase over the ground, not one per pass (10,000 erases
     // of overlapping swaths took most of a second when a 10,000-piece plan was drawn again).
     let openWidth = 0;
@@ -192,9 +197,12 @@ export class UncoveredLayer extends L.Layer {
         ctx.lineWidth = widthMeters / metersPerPixel + 1;
         ctx.beginPath();
       }
+      const reach = ctx.lineWidth;
       for (const line of linesOf(f.geometry)) {
-        line.forEach((p, i) => {
-          const q = toPx(p);
+        const px = line.map(toPx);
+        // A pass wholly off the canvas is left out (zoomed in, most are).
+        if (!px.some((q) => q.x > -reach && q.y > -reach && q.x < width + reach && q.y < height + reach)) continue;
+        px.forEach((q, i) => {
           if (i === 0) ctx.moveTo(q.x, q.y);
           else ctx.lineTo(q.x, q.y);
         });
