@@ -504,7 +504,8 @@ async function dragMeasuringFrames(page: Page, x0: number, y0: number, dx: numbe
   const gaps = during.slice(1).map((t, i) => t - during[i]);
   const sorted = [...gaps].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  const after = frames.filter((t) => t > dragEnd);
+  // From the last frame of the drag: a redraw run by the release itself may come before any later frame.
+  const after = frames.slice(Math.max(0, during.length - 1));
   const release = after.length > 1 ? Math.max(...after.slice(1).map((t, i) => t - after[i])) : NaN;
   return { gaps, at, release };
 }
