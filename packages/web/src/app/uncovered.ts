@@ -1,10 +1,11 @@
 /**
  * Uncovered ground as patches: a canvas layer that fills the field (less its no-go obstacles)
  * and then erases every working pass's swath (the pass stroked at its working width, flat ends),
- * so what stays coloured is ground no pass works, at the screen's resolution. The canvas spans the view and
- * `PADDING` of it beyond each side; a pan draws it again only when the view shows part of the field outside it
- * (`viewNeedsRedraw`: a field fitted in the view is never drawn again at that zoom), a zoom or a resize always. The pixels left in view are counted (`data-uncovered-pixels` on the canvas) once the
- * browser has painted and is idle: reading a canvas back is slow, and nothing on the page waits for the count.
+ * so what stays coloured is ground no pass works, at the screen's resolution. The canvas spans the view (and
+ * `PADDING` of it beyond each side); a pan draws it again only when the view shows part of the field outside it
+ * (`viewNeedsRedraw`: a field fitted in the view is never drawn again at that zoom), a zoom or a resize always.
+ * The pixels left in view are counted (`data-uncovered-pixels` on the canvas) once the browser has painted and is
+ * idle: reading a canvas back is slow, and nothing on the page waits for the count.
  */
 import * as L from 'leaflet';
 import type { Geometry, Position } from './geo.js';
