@@ -49,7 +49,11 @@ function pathsBounds(r: CanvasInternals): PixelBounds | undefined {
 }
 
 const LeafletCanvas = L.Canvas as unknown as {
-  prototype: CanvasInternals & { getEvents(): L.LeafletEventHandlerFnMap; _draw(): void };
+  prototype: CanvasInternals & {
+    _redraw(): void;
+    getEvents(): L.LeafletEventHandlerFnMap;
+    _draw(): void;
+  };
 };
 
 const RouteCanvasClass = L.Canvas.extend({
@@ -76,6 +80,25 @@ const RouteCanvasClass = L.Canvas.extend({
   _update(this: CanvasInternals & { _sizeAtUpdate?: L.Point }): void {
     LeafletCanvas.prototype._update.call(this);
     if (this._map) this._sizeAtUpdate = this._map.getSize();
+  },
+
+  /**
+   * Paths added or removed (a new plan) after pans that drew nothing: the canvas may no longer cover the view, and
+   * the new paths may be where it does not reach. Then it is placed over the view again and everything drawn.
+   */
+  _redraw(this: CanvasInternals & { _redrawRequest: number | null; _redraw(): void }): void {
+    const map = this._map;
+    const drawn = this._bounds;
+    if (map && drawn) {
+      const topLeft = map.containerPointToLayerPoint([0, 0]);
+      if (!drawn.contains(topLeft) || !drawn.contains(topLeft.add(map.getSize()))) {
+        this._redrawRequest = null;
+        this._redrawBounds = null;
+        this._update(); // (draws everything: its 'update' redraws with the view covered)
+        return;
+      }
+    }
+    LeafletCanvas.prototype._redraw.call(this);
   },
 
   _draw(this: CanvasInternals & { _batching: boolean }): void {
