@@ -452,6 +452,22 @@ describeWith(['chromium'], 'web map on the real server with a loopback basemap (
     // stroke per layer) is printed, not bounded.
     expect(near.release).toBeLessThanOrEqual(250);
     expect(far.release).toBeLessThanOrEqual(250);
+
+    // A pan at the fitted zoom that draws nothing leaves the view partly off the canvas; a re-plan (the view kept)
+    // places the canvases over the view again before drawing the new plan.
+    await page.click('.zoom-fit');
+    await page.waitForTimeout(500);
+    await dragMeasuringFrames(page, box.x + box.width * 0.2, box.y + box.height / 2, box.width / 50, 0, 30);
+    const tracks = page.locator('.furrow-layer[data-layer=tracks] canvas');
+    const covers = async () => {
+      const c = (await tracks.boundingBox())!;
+      return c.x <= box.x && c.y <= box.y && c.x + c.width >= box.x + box.width && c.y + c.height >= box.y + box.height;
+    };
+    expect(await covers()).toBe(false);
+    await page.click('[data-testid=replan]');
+    await planned(page, 3);
+    await page.waitForTimeout(500);
+    expect(await covers()).toBe(true);
     expect(errors).toEqual([]);
   });
 
