@@ -13,6 +13,7 @@ import type { LayerId, MapData } from './layers.js';
 import { LAYERS } from './layers.js';
 import { paintLayer } from './layer-paint.js';
 import { UncoveredLayer } from './uncovered.js';
+import { routeCanvas } from './route-canvas.js';
 import type { Timeline } from './route.js';
 import { positionAt } from './route.js';
 
@@ -48,6 +49,9 @@ export function basemapFromPage(doc: Document): BasemapConfig | undefined {
 
 /** Above this many route pieces the route layers draw on a canvas (smooth panning of 10,000+ segments). */
 export const CANVAS_ROUTE_FEATURES = 2000;
+
+/** How far beyond each side of the view a route canvas is drawn, as a share of the view's size (route-canvas.ts). */
+export const ROUTE_CANVAS_PADDING = 0.3;
 
 export class MapView {
   readonly element: HTMLElement;
@@ -169,7 +173,7 @@ export class MapView {
     let r = cache.get(id);
     if (!r) {
       const pane = `furrow-${id}`;
-      r = canvas ? L.canvas({ pane, padding: 0.3 }) : L.svg({ pane, padding: 0.3 });
+      r = canvas ? routeCanvas({ pane, padding: ROUTE_CANVAS_PADDING }) : L.svg({ pane, padding: 0.3 });
       cache.set(id, r);
     }
     return r;
