@@ -245,11 +245,13 @@ export function trySearch(
     ...(shotEveryExpansions ? { shotEveryExpansions } : {}),
     ...(ctx.abort ? { abort: ctx.abort } : {}),
   };
-  // a search with shots at more expansions than one that failed between the same poses replays that one
+  // a search with shots at more expansions than one that failed between the same poses replays that one; a far
+  // join's search (default limits) leaves its trace where the join may be shortened, and so searched again
+  const traceable = !maxExpansions && !shotEveryExpansions && ctx.shortenUnfitted !== undefined;
   const search = (traced?: { trace?: SearchTrace; keep: (t: SearchTrace) => void }): ArrayLike<number> | undefined =>
     traced?.trace
       ? replaySearch(traced.trace, from, to, ctx.region, shot, limits)
-      : searchConnector(from, to, ctx.region, shot, limits, (shotEveryExpansions ?? 16) > 1 ? traced?.keep : undefined);
+      : searchConnector(from, to, ctx.region, shot, limits, traceable ? traced?.keep : undefined);
   const xy = rememberedSearch(ctx, from, to, `${maxExpansions ?? 0}`, `${shotEveryExpansions ?? 0}`, search);
   if (!xy) {
     if (!timeIsUp(ctx)) searchFailed(ctx);

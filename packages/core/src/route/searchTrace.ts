@@ -59,7 +59,7 @@ export class TraceRecorder {
   ): SearchTrace {
     this.close();
     const n = this.ids.length;
-    const index = new Map<number, number>();
+    const index = new Int32Array(nodes.X.length);
     const t: SearchTrace = {
       x: new Float64Array(n),
       y: new Float64Array(n),
@@ -74,12 +74,12 @@ export class TraceRecorder {
     };
     for (let e = 0; e < n; e++) {
       const id = this.ids[e];
-      index.set(id, e);
+      index[id] = e;
       t.x[e] = nodes.X[id];
       t.y[e] = nodes.Y[id];
       t.h[e] = nodes.H[id];
       t.d[e] = nodes.D[id];
-      t.parent[e] = nodes.parent[id] < 0 ? -1 : index.get(nodes.parent[id])!;
+      t.parent[e] = nodes.parent[id] < 0 ? -1 : index[nodes.parent[id]];
     }
     return t;
   }
