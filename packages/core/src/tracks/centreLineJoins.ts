@@ -20,15 +20,22 @@ const LOOP_POINTS = 48;
  * or more lies in the field round one of `holes` (`loopRoundHole`).
  */
 export function roomToTurn(region: Region, x: number, y: number, R: number, holes: PathsD = []): boolean {
-  const step = ROOM_STEP_SHARE * R;
+  const free = (px: number, py: number): boolean => region.contains(px, py) && region.distanceToEdge(px, py) >= 0.9 * R;
+  return anyWithin2R(x, y, R, ROOM_STEP_SHARE * R, free) || loopRoundHole(region, holes, x, y, R);
+}
+
+/** Whether `test` holds at some point of a grid of `step` over the disc of radius 2R round (x, y). */
+function anyWithin2R(
+  x: number,
+  y: number,
+  R: number,
+  step: number,
+  test: (px: number, py: number) => boolean,
+): boolean {
   for (let dy = -2 * R; dy <= 2 * R + 1e-9; dy += step)
-    for (let dx = -2 * R; dx <= 2 * R + 1e-9; dx += step) {
-      if (dx * dx + dy * dy > 4 * R * R + 1e-9) continue;
-      const px = x + dx,
-        py = y + dy;
-      if (region.contains(px, py) && region.distanceToEdge(px, py) >= 0.9 * R) return true;
-    }
-  return loopRoundHole(region, holes, x, y, R);
+    for (let dx = -2 * R; dx <= 2 * R + 1e-9; dx += step)
+      if (dx * dx + dy * dy <= 4 * R * R + 1e-9 && test(x + dx, y + dy)) return true;
+  return false;
 }
 
 /** The region's holes (its clockwise rings) a loop of radius 2R could go round: none wider than 4R. */
@@ -74,25 +81,19 @@ export function loopRoundHole(region: Region, holes: PathsD, x: number, y: numbe
   // the cheap rejection first: no hole within reach
   const near = holes.filter((ring) => ring.some((p) => (p.x - x) ** 2 + (p.y - y) ** 2 <= 16 * R * R));
   if (near.length === 0) return false;
-  const step = LOOP_STEP_SHARE * R;
   const xy = new Float64Array(2 * (LOOP_POINTS + 1));
-  for (const share of LOOP_RADII) {
-    const rho = share * R;
-    for (let dy = -2 * R; dy <= 2 * R + 1e-9; dy += step)
-      for (let dx = -2 * R; dx <= 2 * R + 1e-9; dx += step) {
-        if (dx * dx + dy * dy > 4 * R * R + 1e-9) continue;
-        const cx = x + dx,
-          cy = y + dy;
-        if (!enclosesHole(near, cx, cy, rho)) continue;
-        for (let k = 0; k <= LOOP_POINTS; k++) {
-          const a = (2 * Math.PI * k) / LOOP_POINTS;
-          xy[2 * k] = cx + rho * Math.cos(a);
-          xy[2 * k + 1] = cy + rho * Math.sin(a);
-        }
-        if (region.containsPolyline(xy)) return true;
+  const loopFits =
+    (rho: number) =>
+    (cx: number, cy: number): boolean => {
+      if (!enclosesHole(near, cx, cy, rho)) return false;
+      for (let k = 0; k <= LOOP_POINTS; k++) {
+        const a = (2 * Math.PI * k) / LOOP_POINTS;
+        xy[2 * k] = cx + rho * Math.cos(a);
+        xy[2 * k + 1] = cy + rho * Math.sin(a);
       }
-  }
-  return false;
+      return region.containsPolyline(xy);
+    };
+  return LOOP_RADII.some((share) => anyWithin2R(x, y, R, LOOP_STEP_SHARE * R, loopFits(share * R)));
 }
 
 /**
