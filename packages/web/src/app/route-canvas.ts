@@ -9,7 +9,7 @@
  *   for 10,000 route pieces; here one stroke per run of equal style, so the browser rasterizes one path, not 10,000.
  */
 import * as L from 'leaflet';
-import { viewNeedsRedraw } from './view-cover.js';
+import { viewNeedsRedraw, type PixelBox } from './view-cover.js';
 
 /** The parts of Leaflet's canvas renderer used here (private in its typings). */
 interface CanvasInternals {
@@ -34,10 +34,8 @@ interface PathInternals {
 const styleKey = (o: PathInternals['options']): string =>
   o.fill ? '' : [o.stroke, o.color, o.weight, o.opacity, o.lineCap, o.lineJoin, String(o._dashArray)].join('|');
 
-type PixelBounds = { min: L.Point; max: L.Point };
-
 /** The union of the renderer's paths' pixel bounds (each already padded by half its stroke). */
-function pathsBounds(r: CanvasInternals): PixelBounds | undefined {
+function pathsBounds(r: CanvasInternals): PixelBox | undefined {
   let b: L.Bounds | undefined;
   for (let order = r._drawFirst; order; order = order.next) {
     const px = order.layer._pxBounds;
@@ -45,7 +43,7 @@ function pathsBounds(r: CanvasInternals): PixelBounds | undefined {
     if (!b) b = L.bounds(px.min, px.max);
     else b.extend(px.min).extend(px.max);
   }
-  return b as PixelBounds | undefined;
+  return b as PixelBox | undefined;
 }
 
 const LeafletCanvas = L.Canvas as unknown as {
@@ -72,7 +70,7 @@ const RouteCanvasClass = L.Canvas.extend({
     if (map && this._bounds && this._zoom === map.getZoom() && this._sizeAtUpdate?.equals(map.getSize())) {
       const topLeft = map.containerPointToLayerPoint([0, 0]);
       const view = L.bounds(topLeft, topLeft.add(map.getSize()));
-      if (!viewNeedsRedraw(this._bounds as PixelBounds, view as PixelBounds, pathsBounds(this))) return;
+      if (!viewNeedsRedraw(this._bounds as PixelBox, view as PixelBox, pathsBounds(this))) return;
     }
     this._update();
   },

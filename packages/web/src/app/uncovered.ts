@@ -1,28 +1,22 @@
 /**
  * Uncovered ground as patches: a canvas layer that fills the field (less its no-go obstacles)
  * and then erases every working pass's swath (the pass stroked at its working width, flat ends),
- * so what stays coloured is ground no pass works, at the screen's resolution. The canvas spans the view (and
- * `PADDING` of it beyond each side); a pan draws it again only when the view shows part of the field outside it
+ * so what stays coloured is ground no pass works, at the screen's resolution. The canvas spans the view (padding it
+ * made zoomed-in redraws slower: 0.70–0.88 s for a 10,000-piece plan, against 0.48 s); a pan draws it again only
+ * when the view shows part of the field outside it
  * (`viewNeedsRedraw`: a field fitted in the view is never drawn again at that zoom), a zoom or a resize always.
  * The pixels left in view are counted (`data-uncovered-pixels` on the canvas) once the browser has painted and is
  * idle: reading a canvas back is slow, and nothing on the page waits for the count.
  */
 import * as L from 'leaflet';
-import type { Geometry, Position } from './geo.js';
+import { isEmptyBounds, lonLatBounds, type Bounds, type Geometry, type Position } from './geo.js';
 import { featureType, WORKING_TYPES, type MapData } from './layers.js';
 import { linesOf } from './route.js';
-import { viewNeedsRedraw } from './view-cover.js';
+import { viewNeedsRedraw, type PixelBox } from './view-cover.js';
 
 /** Fill of uncovered ground (the 'uncovered' layer's colour, see layers.ts). */
 export const UNCOVERED_RGBA = 'rgba(216, 27, 96, 0.6)';
 const EARTH_CIRCUMFERENCE_METERS = 40_075_016.686;
-/**
- * How far the canvas reaches beyond each side of the view, as a share of the view's size. None: a fitted field is
- * drawn whole anyway, and zoomed in, a padded canvas costs its area in every redraw (0.3: 0.70–0.88 s for a
- * 10,000-piece plan zoomed in, against 0.48 s with none).
- */
-const PADDING = 0;
-
 function polygonsOf(g: Geometry | null | undefined): Position[][][] {
   if (!g) return [];
   if (g.type === 'Polygon') return [g.coordinates as Position[][]];
@@ -30,11 +24,11 @@ function polygonsOf(g: Geometry | null | undefined): Position[][][] {
   return [];
 }
 
-type PixelBounds = { min: L.Point; max: L.Point };
-
 export class UncoveredLayer extends L.Layer {
   private canvas?: HTMLCanvasElement;
   private data?: MapData;
+  /** The field's lon/lat bounds (the data's boundary). */
+  private fieldBounds?: Bounds;
   /** A count of the pixels is due (one at a time: it reads the canvas as it is then). */
   private countDue = false;
   /** What the canvas was drawn for: the map's zoom and size, and its area in layer pixels. */
@@ -67,6 +61,7 @@ export class UncoveredLayer extends L.Layer {
 
   setData(data: MapData): void {
     this.data = data;
+    this.fieldBounds = lonLatBounds([data.boundary]);
     this.redraw();
   }
 
@@ -81,7 +76,7 @@ export class UncoveredLayer extends L.Layer {
     if (map && at && at.zoom === map.getZoom() && at.size.equals(map.getSize())) {
       const topLeft = map.containerPointToLayerPoint([0, 0]);
       const view = L.bounds(topLeft, topLeft.add(at.size));
-      if (!viewNeedsRedraw(at.area as PixelBounds, view as PixelBounds, this.fieldPixels(map))) {
+      if (!viewNeedsRedraw(at.area as PixelBox, view as PixelBox, this.fieldPixels(map))) {
         this.countAfterPaint();
         return;
       }
@@ -90,14 +85,10 @@ export class UncoveredLayer extends L.Layer {
   }
 
   /** The field's bounds in layer pixels (1 px more each side), or undefined without a plan. */
-  private fieldPixels(map: L.Map): PixelBounds | undefined {
-    if (!this.data?.plan) return undefined;
-    const ll = L.latLngBounds([]);
-    for (const poly of polygonsOf(this.data.boundary)) for (const p of poly[0] ?? []) ll.extend([p[1], p[0]]);
-    if (!ll.isValid()) return undefined;
-    const a = map.latLngToLayerPoint(ll.getSouthWest());
-    const b = map.latLngToLayerPoint(ll.getNorthEast());
-    const px = L.bounds(a, b);
+  private fieldPixels(map: L.Map): PixelBox | undefined {
+    const b = this.fieldBounds;
+    if (!this.data?.plan || !b || isEmptyBounds(b)) return undefined;
+    const px = L.bounds(map.latLngToLayerPoint([b.minY, b.minX]), map.latLngToLayerPoint([b.maxY, b.maxX]));
     return { min: px.min!.subtract([1, 1]), max: px.max!.add([1, 1]) };
   }
 
@@ -107,8 +98,8 @@ export class UncoveredLayer extends L.Layer {
     if (!map || !canvas) return;
     canvas.style.visibility = '';
     const view = map.getSize();
-    const origin = map.containerPointToLayerPoint(view.multiplyBy(-PADDING)).round();
-    const size = view.multiplyBy(1 + 2 * PADDING).round();
+    const origin = map.containerPointToLayerPoint([0, 0]).round();
+    const size = view.round();
     this.drawnFor = { zoom: map.getZoom(), size: view, area: L.bounds(origin, origin.add(size)) };
     L.DomUtil.setPosition(canvas, origin);
     canvas.width = size.x;
