@@ -62,6 +62,31 @@ export interface RouteContext {
    * is chosen on the joins as they are); given for the chosen route's joins that did not fit.
    */
   shortenUnfitted?: ShorteningBudget;
+  /**
+   * What a connection may still drive between its pieces before its caller has no use for it (route/passesBetween.ts:
+   * a split that cannot beat the best one so far). Each turn and connector made spends its length; a search stops
+   * once every way it has left is longer than what is left (`SearchLimits.maxPathMeters`); and a join nothing fits
+   * spends it all (the caller discards a connection with one). Once it is spent, the connection stops there,
+   * `aborted` (through `abort`, which the caller gives as `() => budget.spent`).
+   */
+  lengthBudget?: LengthBudget;
+}
+
+/** The metres of turns and connectors a connection may still drive (`RouteContext.lengthBudget`). */
+export interface LengthBudget {
+  leftMeters: number;
+  spent: boolean;
+  /** Spent at a join nothing fits (the connection has a defect). */
+  unfitted?: boolean;
+}
+
+/** Spends `meters` of the connection's length budget, if it has one. */
+export function spendLength(ctx: RouteContext, meters: number): void {
+  const b = ctx.lengthBudget;
+  if (!b) return;
+  b.leftMeters -= meters;
+  // (Infinity spent from an unbounded budget leaves NaN: spent too)
+  if (!(b.leftMeters >= 0)) b.spent = true;
 }
 
 /** The budget of `connectShortened` over one planning. */

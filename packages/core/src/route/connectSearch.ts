@@ -47,7 +47,21 @@ export interface SearchLimits {
    * last manoeuvre is a full turn in a small bay (the expanded primitives alone often miss it).
    */
   shotEveryExpansions?: number;
+  /**
+   * The caller has no use for a way longer than this (a length budget: `RouteContext.lengthBudget`): the search stops
+   * once the least key of its open nodes is over `PATH_BOUND_SLACK` times it (every way through them is longer, with
+   * room for the heuristic's raster and the weighting), and calls `onPathTooLong`.
+   */
+  maxPathMeters?: number;
+  onPathTooLong?: () => void;
 }
+
+/**
+ * The factor between a length budget and the search key (g + 1.2 × heuristic) that stops the search: the weighting
+ * (1.2), the raster heuristic's overestimate (8-neighbour steps, up to 8 %), and as much again for the way's
+ * shortening after the search (`shortenedPath`), so that a way within the budget is never cut.
+ */
+export const PATH_BOUND_SLACK = 2;
 
 /** Heading classes of the searches' closed sets (5° each). */
 export const HEADING_BINS = 72;
@@ -207,10 +221,16 @@ export function searchConnector(
   const shotEvery = Math.max(1, Math.floor(limits.shotEveryExpansions ?? 16));
   let pops = 0;
   const rec = record ? new TraceRecorder(region) : undefined;
+  const keyBound =
+    limits.maxPathMeters !== undefined ? PATH_BOUND_SLACK * (limits.maxPathMeters + 4 * raster.cell) : Infinity;
   while (heap.size > 0 && expansions < maxExpansions) {
     if (abort && (pops & 63) === 0 && abort()) return undefined;
     pops++;
     const id = heap.pop();
+    if (G[id] + 1.2 * D[id] > keyBound) {
+      limits.onPathTooLong?.();
+      return undefined;
+    }
     const k = keyOf(X[id], Y[id], H[id]);
     if (closed.has(k)) continue;
     closed.add(k);

@@ -18,7 +18,7 @@ import type { Track } from '../tracks/generateTracks.js';
 import { loopDistanceAtLeast, nearestOnLoop } from '../turns/connectorRings.js';
 import { objectKey, poseKey, remember } from './connectionMemo.js';
 import { sameRingAs } from '../geometry/swaths.js';
-import { reversedPolyline } from '../geometry/vec.js';
+import { polylineLength, reversedPolyline } from '../geometry/vec.js';
 import type { LocalSegment, Piece } from '../turns/path.js';
 import {
   hurried,
@@ -30,6 +30,7 @@ import {
   trackStart,
   trackEnd,
   endPose,
+  spendLength,
 } from './connectContext.js';
 import type { RouteContext, TrackVisit, Conn } from './connectContext.js';
 import { enterHeadland, inPocket, passHasJunction } from './headlandEntry.js';
@@ -44,7 +45,7 @@ import {
 } from './shortening.js';
 
 export type { LocalSegment, LocalWarning, Piece } from '../turns/path.js';
-export type { RouteContext, ShorteningBudget, TrackVisit } from './connectContext.js';
+export type { LengthBudget, RouteContext, ShorteningBudget, TrackVisit } from './connectContext.js';
 export { tryBridgedTraversal, tryDirect, tryTraversal } from './traversal.js';
 export { trySearch, tryWaypointChain } from './connectors.js';
 
@@ -107,6 +108,8 @@ class PieceJoiner {
     prev: Piece | undefined;
     warnings: number;
     piece: PassPiece;
+    /** The length budget left before the pass (`RouteContext.lengthBudget`): given back where it is undone. */
+    leftMeters: number | undefined;
   }[] = [];
   // Passes already swapped with the last pass (swapWithLastPass): once each.
   private readonly swapped = new Set<Piece>();
@@ -152,6 +155,9 @@ class PieceJoiner {
 
   private push(c: Conn, type: 'Turn' | 'Connector'): void {
     const seg: LocalSegment = { type, xy: Float64Array.from(c.xy), connector: c.kind };
+    // under a length budget a join nothing fits spends it all: the caller has no use for the connection
+    spendLength(this.ctx, c.kind === 'unfitted' ? Infinity : polylineLength(seg.xy));
+    if (c.kind === 'unfitted' && this.ctx.lengthBudget) this.ctx.lengthBudget.unfitted = true;
     if (type === 'Turn') seg.turnType = c.turnType ?? 'Dubins';
     else if (c.turnType) seg.turnType = c.turnType;
     if (c.reverse) seg.reverse = true;
@@ -208,6 +214,7 @@ class PieceJoiner {
     // One pass back only: deeper undoing cascades where the next piece is hard for other reasons.
     this.passStack.length = 0;
     this.out.length = lp.outLength;
+    if (this.ctx.lengthBudget && lp.leftMeters !== undefined) this.ctx.lengthBudget.leftMeters = lp.leftMeters;
     this.cur = lp.cur;
     this.prev = lp.prev;
     this.ctx.warnings.length = Math.min(lp.warnings, warningsBefore);
@@ -235,6 +242,7 @@ class PieceJoiner {
     this.swapped.add(p);
     this.passStack.pop();
     this.out.length = lp.outLength;
+    if (this.ctx.lengthBudget && lp.leftMeters !== undefined) this.ctx.lengthBudget.leftMeters = lp.leftMeters;
     this.cur = lp.cur;
     this.prev = lp.prev;
     this.ctx.warnings.length = lp.warnings;
@@ -300,7 +308,13 @@ class PieceJoiner {
     const ctx = this.ctx;
     const queue = this.queue;
     const prev = this.prev;
-    const before = { outLength: this.out.length, cur: this.cur, prev, warnings: ctx.warnings.length };
+    const before = {
+      outLength: this.out.length,
+      cur: this.cur,
+      prev,
+      warnings: ctx.warnings.length,
+      leftMeters: ctx.lengthBudget?.leftMeters,
+    };
     const from = this.cur;
     let entered =
       from && ctx.memo

@@ -244,9 +244,11 @@ export function trySearch(
     ...(maxExpansions ? { maxExpansions } : {}),
     ...(shotEveryExpansions ? { shotEveryExpansions } : {}),
     ...(ctx.abort ? { abort: ctx.abort } : {}),
+    ...lengthLimit(ctx),
   };
   // a search with shots at more expansions than one that failed between the same poses replays that one; a far
-  // join's search (default limits) leaves its trace where the join may be shortened, and so searched again
+  // join's search (default limits) leaves its trace where the join may be shortened, and so searched again (a search
+  // its length budget cut leaves none)
   const traceable = !maxExpansions && !shotEveryExpansions && ctx.shortenUnfitted !== undefined;
   const search = (traced?: { trace?: SearchTrace; keep: (t: SearchTrace) => void }): ArrayLike<number> | undefined =>
     traced?.trace
@@ -266,6 +268,18 @@ export function trySearch(
   // With a rate limit: the search's arcs redrawn with clothoid transitions between them.
   const drivable = rateLimited(xy, ctx, true, from, to);
   return drivable ? { xy: drivable, kind: 'search', turnType: 'Dubins' } : undefined;
+}
+
+/** A search's bound from the connection's length budget: past it, the budget is spent (the connection aborted). */
+function lengthLimit(ctx: RouteContext): Pick<SearchLimits, 'maxPathMeters' | 'onPathTooLong'> {
+  const b = ctx.lengthBudget;
+  if (!b) return {};
+  return {
+    maxPathMeters: Math.max(0, b.leftMeters),
+    onPathTooLong: () => {
+      b.spent = true;
+    },
+  };
 }
 
 /**

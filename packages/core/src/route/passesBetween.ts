@@ -5,13 +5,15 @@
  * none leads on from the passes into a dead end: driven between the track that leaves one dead end
  * and the one that goes into the other, the passes join both. Splits of the route's order are
  * connected as they stand (the searches counted on the route's work clock, a bounded number of
- * routes), and the one whose joins all fit with the least time at the objective's rates is kept.
+ * routes), and the one whose joins all fit with the least time at the objective's rates is kept. A split is
+ * connected with a length budget (`RouteContext.lengthBudget`): once its turns and connectors cannot beat the best
+ * split so far, even with every track and pass driven whole, or once a join of it fits nothing, it stops there.
  */
-import { polylineLength } from '../geometry/vec.js';
+import { hypot, polylineLength } from '../geometry/vec.js';
 import type { Piece } from '../turns/path.js';
 import type { Track } from '../tracks/generateTracks.js';
 import { trackPieces } from './connectTracks.js';
-import type { TrackVisit } from './connectContext.js';
+import type { LengthBudget, TrackVisit } from './connectContext.js';
 import { unfitted, type Parts } from './routeConnections.js';
 import type { ObjectiveRates } from './optimize/objective.js';
 import { UNWORKED_RETURN_FACTOR } from '../objective.js';
@@ -36,7 +38,7 @@ export function passesBetween(
   visits: readonly TrackVisit[],
   headlandPieces: readonly Piece[],
   rates: ObjectiveRates,
-  connect: (pieces: Piece[]) => Parts,
+  connect: (pieces: Piece[], budget: LengthBudget) => Parts & { aborted?: boolean },
   ends: 'free' | 'asked',
 ): Parts | undefined {
   const n = visits.length;
@@ -56,16 +58,34 @@ export function passesBetween(
         left--;
         const before = [...order.slice(0, k - 1), turned(order[k - 1], (flips & 1) === 1)];
         const after = [turned(order[k], (flips & 2) === 2), ...order.slice(k + 1)];
-        const parts = connect([
+        const pieces = [
           ...trackPieces(tracks, before, cellOf),
           ...headlandPieces,
           ...trackPieces(tracks, after, cellOf),
-        ]);
-        if (unfitted(parts)) continue;
+        ];
+        const parts = connect(pieces, {
+          leftMeters: best ? budgetMeters(best.seconds, pieces, rates) : Infinity,
+          spent: false,
+        });
+        if (parts.aborted || unfitted(parts)) continue;
         const seconds = secondsOf(parts, rates);
         if (!best || seconds < best.seconds) best = { parts, seconds };
       }
   return best?.parts;
+}
+
+/**
+ * The turns and connectors a route of `pieces` may drive and still beat `seconds` (`secondsOf`): with every track
+ * and pass driven whole (a pass is driven once round from its junction, a track at most from end to end; a margin
+ * of 0.1 % and 1 m for rounding).
+ */
+function budgetMeters(seconds: number, pieces: readonly Piece[], rates: ObjectiveRates): number {
+  let working = 0;
+  for (const p of pieces)
+    working +=
+      p.kind === 'headland' ? p.loop.lengthMeters : p.xy ? polylineLength(p.xy) : hypot(p.ex - p.sx, p.ey - p.sy);
+  const most = working * 1.001 + 1;
+  return (seconds + most * rates.workingPerMeter * UNWORKED_RETURN_FACTOR) / rates.turningPerMeter;
 }
 
 /** Non-working metres at the turning rate less the working metres as ground worked (objective.ts). */

@@ -8,9 +8,9 @@ import type { LocalSegment, LocalWarning, Piece } from '../turns/path.js';
 import { withStagingLegs } from '../refill/routeExtras.js';
 import type { LegRouter } from '../refill/legs.js';
 import { connectTracks, trackPieces } from './connectTracks.js';
-import type { RouteContext, ShorteningBudget } from './connectTracks.js';
+import type { LengthBudget, RouteContext, ShorteningBudget } from './connectTracks.js';
 import { tightestBendRatio } from './order/fieldOrder.js';
-import type { RealCostModel } from './order/connectedOrder.js';
+import type { ConnectorCost, RealCostModel } from './order/connectedOrder.js';
 import type { ObjectiveRates } from './optimize/objective.js';
 import type { RouteBudget } from './budget.js';
 import type { RouteStageInput } from './routeStageInput.js';
@@ -77,6 +77,7 @@ type ConnectPieces = (
   legOut: boolean,
   abort?: () => boolean,
   shortenUnfitted?: ShorteningBudget,
+  lengthBudget?: LengthBudget,
 ) => Parts & { aborted?: boolean };
 
 /** Connects pieces in order, with the staging legs in and out where asked, on a context of their own. */
@@ -86,12 +87,15 @@ function piecesConnector(
   legRouter: LegRouter,
 ): ConnectPieces {
   const stagingLeg = (xy: Float64Array): LocalSegment => ({ type: 'Connector', xy, connector: 'staging' });
-  return (p, legIn, legOut, abort, shortenUnfitted) => {
+  return (p, legIn, legOut, abort, shortenUnfitted, lengthBudget) => {
+    // a connection under a length budget stops where it is spent, as at the caller's deadline
+    const stop = lengthBudget ? (): boolean => lengthBudget.spent || (abort?.() ?? false) : abort;
     const c: RouteContext = {
       ...ctx,
       warnings: [],
-      ...(abort ? { abort } : {}),
+      ...(stop ? { abort: stop } : {}),
       ...(shortenUnfitted ? { shortenUnfitted } : {}),
+      ...(lengthBudget ? { lengthBudget } : {}),
     };
     let segs = connectTracks(p, c);
     if (staging && (legIn || legOut))
@@ -200,15 +204,21 @@ export function connections(
   const headParts = new Map<number, Parts>();
   const tailParts = new Map<number, Parts>();
   const endCount = 2 * tracks.length;
-  // A connection the ordering's deadline cut short (`abort`) is neither kept nor its cost trusted.
+  // A connection the ordering's deadline cut short (`abort`) is neither kept nor its cost trusted; one that would
+  // cost more than `maxCost` (a link: its turns and connectors at the turning rate) is `over`.
   const costOf = (
     p: Piece[],
     legIn: boolean,
     legOut: boolean,
     keep: (r: Parts) => void,
     abort?: () => boolean,
-  ): { cost: number; defects: number; aborted?: boolean } => {
-    const r = connectPieces(p, legIn, legOut, abort);
+    maxCost = Infinity,
+  ): ConnectorCost => {
+    const budget: LengthBudget | undefined =
+      maxCost < Infinity ? { leftMeters: maxCost / rates.turningPerMeter, spent: false } : undefined;
+    const r = connectPieces(p, legIn, legOut, abort, undefined, budget);
+    // (a connection made in full is kept at its cost, over the budget or not)
+    if (r.aborted && budget?.spent) return { cost: maxCost, defects: budget.unfitted ? 1 : 0, over: true };
     if (r.aborted) return { ...connectorCost(r.segs, r.warnings.length), aborted: true };
     keep(r);
     return connectorCost(r.segs, r.warnings.length);
@@ -226,7 +236,8 @@ export function connections(
   // Connections made while ordering get the deadline (`abort`): a connector search still running
   // at maxOptimizerTime gives up there, so the limit is hard (route/order/connectedOrder.ts).
   const model: RealCostModel = {
-    link: (a, b, abort) => costOf(linkPieces(a, b), false, false, (r) => linkParts.set(a * endCount + b, r), abort),
+    link: (a, b, abort, maxCost) =>
+      costOf(linkPieces(a, b), false, false, (r) => linkParts.set(a * endCount + b, r), abort, maxCost),
     head: (e, abort) =>
       drivesHead ? costOf(headPieces(e), true, false, (r) => headParts.set(e, r), abort) : { cost: 0, defects: 0 },
     tail: (e, abort) =>

@@ -304,7 +304,7 @@ function passesBetweenRoute(
     visits,
     pieces,
     rates,
-    (p) => conns.connectPieces(p, true, true, undefined, conns.shortening),
+    (p, budget) => conns.connectPieces(p, true, true, undefined, conns.shortening, budget),
     asked ? 'asked' : 'free',
   );
 }

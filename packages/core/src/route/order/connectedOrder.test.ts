@@ -134,6 +134,54 @@ describe('refineOrderOnConnectors', () => {
   });
 });
 
+describe('refineOrderOnConnectors: each link bounded by what its route may still cost', () => {
+  /** The model, honouring the bound as the connect stage does: a link over it comes back `over` at the bound. */
+  function bounded(m: RealCostModel, asked: number[], overs: { n: number }): RealCostModel {
+    return {
+      ...m,
+      link: (a, b, abort, maxCost = Infinity) => {
+        asked.push(maxCost);
+        const c = m.link(a, b, abort);
+        if (c.cost > maxCost || (c.defects > 0 && maxCost < Infinity)) {
+          overs.n++;
+          return { cost: maxCost, defects: c.defects, over: true };
+        }
+        return c;
+      },
+    };
+  }
+
+  it('keeps the same route as costing every link in full, and abandons the routes a link puts over', () => {
+    const inp = input(24);
+    const ordered = orderFieldTracks(inp);
+    const m = model(inp, { n: 0 });
+    const full = refineOrderOnConnectors(inp, ordered, m, { maxRounds: 0 });
+    const asked: number[] = [];
+    const overs = { n: 0 };
+    const r = refineOrderOnConnectors(inp, ordered, bounded(m, asked, overs), { maxRounds: 0 });
+    expect(r.visits).toEqual(full.visits);
+    expect(r.nonWorkingCost).toBeCloseTo(full.nonWorkingCost, 9);
+    // the first route is costed without a bound, later ones with one; some link went over it
+    expect(asked[0]).toBe(Infinity);
+    expect(asked.some((x) => Number.isFinite(x))).toBe(true);
+    expect(overs.n).toBeGreaterThan(0);
+    // a route abandoned at a link over its bound is no better than the best (its real cost, from the model)
+    for (const a of ordered.alternatives)
+      expect(realCost(m, a.visits).cost).toBeGreaterThanOrEqual(r.nonWorkingCost - 1e-9);
+  });
+
+  it('with optimizer rounds, is still never worse than any alternative on the real connectors', () => {
+    const inp = input(24);
+    const ordered = orderFieldTracks(inp);
+    const m = model(inp, { n: 0 });
+    const r = refineOrderOnConnectors(inp, ordered, bounded(m, [], { n: 0 }));
+    const mine = realCost(m, r.visits);
+    expect(mine.cost).toBeCloseTo(r.nonWorkingCost, 6);
+    for (const a of ordered.alternatives) expect(mine.cost).toBeLessThanOrEqual(realCost(m, a.visits).cost + 1e-9);
+    expect(r.rounds).toBeGreaterThan(0);
+  });
+});
+
 describe('assembleRoute', () => {
   // three straight tracks along y (x = 0, 10, 20; y 0 → 100), driven up, down, up
   const seg = (type: string, xy: number[], trackIndex?: number): PartSegment => ({

@@ -30,6 +30,11 @@ export interface ConnectorCost {
   defects: number;
   /** The connection gave up at `abort` (its cost is not the real one): the route costing it stops there. */
   aborted?: boolean;
+  /**
+   * The connection would cost more than the `maxCost` it was given (it stopped there: `cost` is that bound, `defects`
+   * those found by then), so the route costing it is worse than the best one: abandoned.
+   */
+  over?: boolean;
 }
 
 /**
@@ -38,8 +43,11 @@ export interface ConnectorCost {
  * `aborted` (not kept: it is built again, in full, if the chosen route needs it).
  */
 export interface RealCostModel {
-  /** Connector leaving a track through `fromEnd` and entering the next through `toEnd`. */
-  link(fromEnd: number, toEnd: number, abort?: () => boolean): ConnectorCost;
+  /**
+   * Connector leaving a track through `fromEnd` and entering the next through `toEnd`. `maxCost`: what the route
+   * costing it can still spend on it and beat the best route (its searches are bounded by it), else `over`.
+   */
+  link(fromEnd: number, toEnd: number, abort?: () => boolean, maxCost?: number): ConnectorCost;
   /** Everything driven before entering the first track through `end` (staging leg, headlands first). */
   head(end: number, abort?: () => boolean): ConnectorCost;
   /** Everything driven after leaving the last track through `end` (headlands last, leg to staging). */
@@ -123,6 +131,11 @@ type CostedRoute = { order: ItemOrder; algorithm: string; cost: ConnectorCost };
  */
 class RouteCosting {
   readonly linkMemo = new Map<number, ConnectorCost>();
+  /**
+   * Links found to cost more than their `cost` (`over`, with the defects found by then): not built again for a route
+   * that may spend no more on them; the hybrid cost reads them as at least that.
+   */
+  readonly linkOver = new Map<number, ConnectorCost>();
   readonly headMemo = new Map<number, ConnectorCost>();
   readonly tailMemo = new Map<number, ConnectorCost>();
   readonly evaluated: EvaluatedRoute[] = [];
@@ -147,11 +160,18 @@ class RouteCosting {
     private readonly outOfTime: () => boolean,
   ) {}
 
-  // Connections cut short by `abort` are not remembered: their cost is not the real one.
-  link(a: number, b: number, abort: () => boolean): ConnectorCost {
+  // Connections cut short by `abort` are not remembered: their cost is not the real one. One that went over its
+  // `maxCost` is remembered as costing more than that.
+  link(a: number, b: number, abort: () => boolean, maxCost = Infinity): ConnectorCost {
     const k = a * this.ends + b;
-    let c = this.linkMemo.get(k);
-    if (!c && !(c = this.model.link(a, b, abort)).aborted) this.linkMemo.set(k, c);
+    const known = this.linkMemo.get(k);
+    if (known) return known;
+    const over = this.linkOver.get(k);
+    // (a bound means the route has as many defects as the best: a defect more makes it worse, whatever it costs)
+    if (over !== undefined && (over.cost >= maxCost || (over.defects > 0 && maxCost < Infinity))) return over;
+    const c = this.model.link(a, b, abort, maxCost);
+    if (c.over) this.linkOver.set(k, c);
+    else if (!c.aborted) this.linkMemo.set(k, c);
     return c;
   }
 
@@ -182,8 +202,14 @@ class RouteCosting {
       (now !== undefined && budgetMilliseconds !== Infinity && now() - startedAt > budgetMilliseconds);
     const acc: ConnectorCost = { cost: 0, defects: 0 };
     let cut = false;
-    // a connection cut short at `stop` ends the route's costing (its cost is not counted)
+    let over = false;
+    // a connection cut short at `stop` ends the route's costing (its cost is not counted); one over what the route
+    // could still spend, abandons it
     const add = (c: ConnectorCost): void => {
+      if (c.over) {
+        over = true;
+        return;
+      }
       if (c.aborted) {
         cut = true;
         return;
@@ -195,9 +221,16 @@ class RouteCosting {
     const worse = (): boolean => {
       const best = this.best;
       return (
-        best !== undefined &&
-        (acc.defects > best.cost.defects || (acc.defects === best.cost.defects && acc.cost > best.cost.cost + EPS))
+        over ||
+        (best !== undefined &&
+          (acc.defects > best.cost.defects || (acc.defects === best.cost.defects && acc.cost > best.cost.cost + EPS)))
       );
+    };
+    // what a link may still cost, with as many defects as the best route: a link with a defect more, or more than
+    // that, makes this route worse (fewer defects than the best: no bound)
+    const linkMaxCost = (): number => {
+      const best = this.best;
+      return best !== undefined && acc.defects === best.cost.defects ? best.cost.cost - acc.cost + 1e-6 : Infinity;
     };
     let complete = true;
     let stopped = false;
@@ -216,7 +249,10 @@ class RouteCosting {
       for (let k = 1; k < sequence.length && complete; k++) {
         if (worse()) complete = false;
         else if (cut || stop()) complete = !(stopped = true);
-        else add(this.link(exitEndOf(sequence[k - 1], flipped[k - 1]), entryEndOf(sequence[k], flipped[k]), stop));
+        else {
+          const a = exitEndOf(sequence[k - 1], flipped[k - 1]);
+          add(this.link(a, entryEndOf(sequence[k], flipped[k]), stop, linkMaxCost()));
+        }
       }
       if (complete && worse()) complete = false;
       else if (complete && cut) complete = !(stopped = true);
@@ -349,6 +385,7 @@ function refineRounds(
     const hybrid = hybridProblem(
       estimate,
       costing.linkMemo,
+      costing.linkOver,
       costing.headMemo,
       costing.tailMemo,
       costing.ends,
@@ -405,11 +442,13 @@ export function transitionClassifier(input: FieldOrderInput): (fromEnd: number, 
  * the unknown ones scaled by how far the estimate was off on the known connectors of the same class
  * (Σ real ÷ Σ estimate; the overall ratio for a class with none known yet). Unknown heads and tails
  * get the estimate plus the smallest correction seen on known ones. Symmetric as the optimizer
- * needs: a link known in one direction stands for both.
+ * needs: a link known in one direction stands for both. A link known only to cost more than a bound (`over`) costs
+ * at least that, its defects found included.
  */
 function hybridProblem(
   estimate: OrderingProblem,
   links: Map<number, ConnectorCost>,
+  over: Map<number, ConnectorCost>,
   heads: Map<number, ConnectorCost>,
   tails: Map<number, ConnectorCost>,
   ends: number,
@@ -445,7 +484,10 @@ function hybridProblem(
     ...estimate,
     transitionCost: (a, b) => {
       const c = links.get(a * ends + b) ?? links.get(b * ends + a);
-      return c ? scalar(c) : estimate.transitionCost(a, b) * ratio[classify(a, b)];
+      if (c) return scalar(c);
+      const guess = estimate.transitionCost(a, b) * ratio[classify(a, b)];
+      const o = over.get(a * ends + b) ?? over.get(b * ends + a);
+      return o ? Math.max(guess, o.cost) + o.defects * DEFECT_COST : guess;
     },
     entryCost: (e) => {
       const c = heads.get(e);
