@@ -271,12 +271,20 @@ export function searchConnector(
     if (rec && record) record(rec.trace({ X, Y, H, D, parent }, pops, near));
     return undefined;
   }
-  // Poses along the path, start to goal node.
-  const chain: number[] = [];
-  for (let v = goalNode; v >= 0; v = parent[v]) chain.push(v);
-  chain.reverse();
-  const poses: Pose[] = chain.map((v) => ({ x: X[v], y: Y[v], headingRadians: H[v] }));
-  return shortenedPath(from, to, poses, goalShot, shot, L, step);
+  return shortenedPath(from, to, posesTo(goalNode, parent, X, Y, H), goalShot, shot, L, step);
+}
+
+/** The poses along a search's path, start to `node` (`parent`: each node's, -1 at the start). */
+function posesTo(
+  node: number,
+  parent: ArrayLike<number>,
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  h: ArrayLike<number>,
+): Pose[] {
+  const poses: Pose[] = [];
+  for (let v = node; v >= 0; v = parent[v]) poses.push({ x: x[v], y: y[v], headingRadians: h[v] });
+  return poses.reverse();
 }
 
 /**
@@ -314,10 +322,7 @@ export function replaySearch(
         const pose = { x: trace.x[e], y: trace.y[e], headingRadians: trace.h[e] };
         const s = shot(pose, to);
         if (s) {
-          const poses: Pose[] = [];
-          for (let v = e; v >= 0; v = trace.parent[v])
-            poses.push({ x: trace.x[v], y: trace.y[v], headingRadians: trace.h[v] });
-          poses.reverse();
+          const poses = posesTo(e, trace.parent, trace.x, trace.y, trace.h);
           return shortenedPath(from, to, poses, s, shot, L, limits.sampleStepMeters ?? 0.5);
         }
       }

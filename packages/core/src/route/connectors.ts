@@ -157,6 +157,9 @@ export function tryWaypointChain(from: Pose, to: Pose, ctx: RouteContext): Conn 
   return drivable ? { xy: drivable, kind: 'waypoints', turnType: 'Dubins' } : undefined;
 }
 
+/** The shortest manoeuvres a shot tries. */
+const SHOT_CANDIDATES = 4;
+
 /** Forward-only direct manoeuvre inside the field, as a polyline (the search's analytic expansion). */
 function forwardShot(from: Pose, to: Pose, ctx: RouteContext): ArrayLike<number> | undefined {
   let cands;
@@ -165,11 +168,12 @@ function forwardShot(from: Pose, to: Pose, ctx: RouteContext): ArrayLike<number>
       from,
       to,
       ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions,
+      SHOT_CANDIDATES,
     );
   } catch {
     return undefined;
   }
-  for (let i = 0; i < cands.length && i < 4; i++) {
+  for (let i = 0; i < cands.length && i < SHOT_CANDIDATES; i++) {
     const c = cands[i];
     if (
       c.cusps.length === 0 &&
@@ -201,14 +205,30 @@ function pieceOutside(from: Pose, segments: readonly TurnSegment[], region: Regi
       ({ x, y, headingRadians: h } = segmentsEndPose({ x, y, headingRadians: h }, [sg]));
       continue;
     }
-    const at = (s: number): [number, number, number] => {
-      if (Math.abs(k) < 1e-12) return [x + d * Math.cos(h) * s, y + d * Math.sin(h) * s, h];
-      const h1 = h + d * k * s;
-      return [x + (Math.sin(h1) - Math.sin(h)) / k, y - (Math.cos(h1) - Math.cos(h)) / k, h1];
-    };
-    const [mx, my] = at(sg.lengthMeters / 2);
+    // the piece's middle, then its end, in closed form (no closure: this runs at every shot of every search)
+    const straight = Math.abs(k) < 1e-12;
+    const c0 = Math.cos(h),
+      s0 = Math.sin(h);
+    const half = sg.lengthMeters / 2;
+    let mx: number, my: number;
+    if (straight) {
+      mx = x + d * c0 * half;
+      my = y + d * s0 * half;
+    } else {
+      const hm = h + d * k * half;
+      mx = x + (Math.sin(hm) - s0) / k;
+      my = y - (Math.cos(hm) - c0) / k;
+    }
     if (!region.contains(mx, my)) return true;
-    [x, y, h] = at(sg.lengthMeters);
+    if (straight) {
+      x += d * c0 * sg.lengthMeters;
+      y += d * s0 * sg.lengthMeters;
+    } else {
+      const h1 = h + d * k * sg.lengthMeters;
+      x += (Math.sin(h1) - s0) / k;
+      y -= (Math.cos(h1) - c0) / k;
+      h = h1;
+    }
     if (i < segments.length - 1 && !region.contains(x, y)) return true;
   }
   return false;

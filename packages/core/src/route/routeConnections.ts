@@ -105,6 +105,35 @@ function piecesConnector(
 }
 
 /**
+ * A connection costed for the ordering, kept (`keep`) where it was made in full: one the ordering's deadline cut
+ * short (`abort`) is neither kept nor its cost trusted; one that would cost more than `maxCost` (a link: its turns
+ * and connectors at the turning rate, under that length budget) is `over`, its defect counted where a join of it
+ * fitted nothing. A connection made in full is kept at its cost, over the budget or not.
+ */
+function costedConnection(
+  connectPieces: ConnectPieces,
+  connectorCost: (segs: LocalSegment[], warningCount: number) => { cost: number; defects: number },
+  rates: ObjectiveRates,
+) {
+  return (
+    p: Piece[],
+    legIn: boolean,
+    legOut: boolean,
+    keep: (r: Parts) => void,
+    abort?: () => boolean,
+    maxCost = Infinity,
+  ): ConnectorCost => {
+    const budget: LengthBudget | undefined =
+      maxCost < Infinity ? { leftMeters: maxCost / rates.turningPerMeter, spent: false } : undefined;
+    const r = connectPieces(p, legIn, legOut, abort, undefined, budget);
+    if (r.aborted && budget?.spent) return { cost: maxCost, defects: budget.unfitted ? 1 : 0, over: true };
+    if (r.aborted) return { ...connectorCost(r.segs, r.warnings.length), aborted: true };
+    keep(r);
+    return connectorCost(r.segs, r.warnings.length);
+  };
+}
+
+/**
  * A connection where nothing fits, connected again with the tracks shortened (within the refit budget) and
  * kept in `store` where that fits. Connections tried again in vain are not tried a third time
  * (skipUnjoinable and assembleRoute ask twice).
@@ -197,6 +226,7 @@ export function connections(
   const connectorCost = (segs: LocalSegment[], warningCount: number): { cost: number; defects: number } =>
     connectorCostOf(segs, warningCount, rates, R, ctx.region);
   const connectPieces = piecesConnector(ctx, staging, legRouter);
+  const costOf = costedConnection(connectPieces, connectorCost, rates);
   /** The track of end `e` as a piece driven so that it leaves through `e` (exit) or enters through it. */
   const pieceAt = (e: number, entering: boolean): Piece =>
     trackPieces(tracks, [{ trackIndex: e >> 1, forward: entering ? (e & 1) === 0 : (e & 1) === 1 }], cellOf)[0];
@@ -204,25 +234,6 @@ export function connections(
   const headParts = new Map<number, Parts>();
   const tailParts = new Map<number, Parts>();
   const endCount = 2 * tracks.length;
-  // A connection the ordering's deadline cut short (`abort`) is neither kept nor its cost trusted; one that would
-  // cost more than `maxCost` (a link: its turns and connectors at the turning rate) is `over`.
-  const costOf = (
-    p: Piece[],
-    legIn: boolean,
-    legOut: boolean,
-    keep: (r: Parts) => void,
-    abort?: () => boolean,
-    maxCost = Infinity,
-  ): ConnectorCost => {
-    const budget: LengthBudget | undefined =
-      maxCost < Infinity ? { leftMeters: maxCost / rates.turningPerMeter, spent: false } : undefined;
-    const r = connectPieces(p, legIn, legOut, abort, undefined, budget);
-    // (a connection made in full is kept at its cost, over the budget or not)
-    if (r.aborted && budget?.spent) return { cost: maxCost, defects: budget.unfitted ? 1 : 0, over: true };
-    if (r.aborted) return { ...connectorCost(r.segs, r.warnings.length), aborted: true };
-    keep(r);
-    return connectorCost(r.segs, r.warnings.length);
-  };
   // The pieces of a link (track end to track end), of the head (start to the first track) and of
   // the tail. No head (tail) is driven unless headland passes or a staging area come before (after)
   // the tracks.

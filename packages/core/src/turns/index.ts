@@ -430,9 +430,10 @@ function toTurnPath(from: Pose, to: Pose, c: Candidate, stepMeters: number): Tur
  * word (classified U, PerfectU, Bulb where the poses are opposite-parallel, else Dubins),
  * the classic U with straight extensions, and with `reverseAllowed` the Fishtail and
  * Reeds-Shepp paths. Each is sampled with a point at least every `sampleStepMeters`; the
- * first point is exactly `from`, the last exactly `to`. Throws PlanError on bad options.
+ * first point is exactly `from`, the last exactly `to`. Throws PlanError on bad options. `limit`: the first that
+ * many only (a caller that reads no more: the same paths, the rest not made).
  */
-export function turnCandidates(from: Pose, to: Pose, opts: TurnOptions): TurnPath[] {
+export function turnCandidates(from: Pose, to: Pose, opts: TurnOptions, limit = Infinity): TurnPath[] {
   const o = resolveTurnOptions(opts);
   checkPose(from, 'from');
   checkPose(to, 'to');
@@ -465,6 +466,7 @@ export function turnCandidates(from: Pose, to: Pose, opts: TurnOptions): TurnPat
   const paths: TurnPath[] = [];
   const kept: Candidate[] = [];
   for (const c of cands) {
+    if (paths.length >= limit) break;
     let dup = false;
     for (let i = kept.length - 1; i >= 0 && kept[i].lengthMeters > c.lengthMeters - 1e-9; i--) {
       if (samePieces(kept[i].segments, c.segments)) dup = true;
