@@ -45,13 +45,12 @@ export function tryDirect(
       from,
       to,
       forwardOnly && ctx.turnOptions.reverseAllowed ? { ...ctx.turnOptions, reverseAllowed: false } : ctx.turnOptions,
+      maxCandidates,
     );
   } catch {
     return undefined;
   }
-  let tried = 0;
   for (const c of cands) {
-    if (tried++ >= maxCandidates) break;
     if (candidateInside(c, ctx.region)) {
       return { xy: c.points, turnType: c.turnType, kind: 'direct', reverse: c.cusps.length > 0 || c.startsReversed };
     }
