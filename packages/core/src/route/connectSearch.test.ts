@@ -19,6 +19,7 @@ import {
 } from '../turns/connectorRings.js';
 import { canLeave, defaultExpansions, searchConnector } from './connectSearch.js';
 import { inPocket } from './headlandEntry.js';
+import { shotIn as shotOf } from '../__fixtures__/shots.js';
 
 const R = 6;
 
@@ -205,13 +206,7 @@ describe('kinksWithinRadius', () => {
 });
 
 describe('searchConnector (hybrid A*)', () => {
-  const shotIn =
-    (region: Region) =>
-    (a: Pose, b: Pose): ArrayLike<number> | undefined => {
-      for (const c of turnCandidates(a, b, { turnRadiusMeters: R }).slice(0, 4))
-        if (region.containsPolyline(c.points)) return c.points;
-      return undefined;
-    };
+  const shotIn = (region: Region): ReturnType<typeof shotOf> => shotOf(region, R);
 
   it('finds a forward path round a right-angle bend of a 14 m corridor where no single manoeuvre fits', () => {
     const region = new Region(corridorL(14));

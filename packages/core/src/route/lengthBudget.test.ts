@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Region } from '../geometry/region.js';
 import { polylineLength } from '../geometry/vec.js';
-import { turnCandidates } from '../turns/index.js';
 import type { Pose } from '../turns/types.js';
 import type { Piece } from '../turns/path.js';
+import { shotIn } from '../__fixtures__/shots.js';
 import { PATH_BOUND_SLACK, searchConnector } from './connectSearch.js';
 import { connectTracks } from './connectTracks.js';
 import type { LengthBudget, RouteContext } from './connectContext.js';
@@ -28,19 +28,13 @@ const corridor = new Region([
   ],
 ]);
 
-const shotIn =
-  (region: Region) =>
-  (a: Pose, b: Pose): ArrayLike<number> | undefined => {
-    for (const c of turnCandidates(a, b, { turnRadiusMeters: R }).slice(0, 4))
-      if (region.containsPolyline(c.points)) return c.points;
-    return undefined;
-  };
+const shot = shotIn(corridor, R);
 
 const from: Pose = { x: 10, y: 0, headingRadians: 0 };
 const to: Pose = { x: 120, y: 100, headingRadians: Math.PI / 2 };
 
 describe('a search under a length budget', () => {
-  const free = searchConnector(from, to, corridor, shotIn(corridor), { turnRadiusMeters: R })!;
+  const free = searchConnector(from, to, corridor, shot, { turnRadiusMeters: R })!;
   const freeLength = polylineLength(free);
 
   it('finds the same way where the budget holds it (any budget from its length up)', () => {
@@ -48,7 +42,7 @@ describe('a search under a length budget', () => {
     fc.assert(
       fc.property(fc.double({ min: 1, max: 3, noNaN: true }), (f) => {
         let tooLong = 0;
-        const xy = searchConnector(from, to, corridor, shotIn(corridor), {
+        const xy = searchConnector(from, to, corridor, shot, {
           turnRadiusMeters: R,
           maxPathMeters: f * freeLength,
           onPathTooLong: () => tooLong++,
@@ -65,12 +59,12 @@ describe('a search under a length budget', () => {
     const budget = 150 / PATH_BOUND_SLACK / 2;
     const workFree = (() => {
       const before = corridor.work;
-      searchConnector(from, to, corridor, shotIn(corridor), { turnRadiusMeters: R });
+      searchConnector(from, to, corridor, shot, { turnRadiusMeters: R });
       return corridor.work - before;
     })();
     let tooLong = 0;
     const before = corridor.work;
-    const xy = searchConnector(from, to, corridor, shotIn(corridor), {
+    const xy = searchConnector(from, to, corridor, shot, {
       turnRadiusMeters: R,
       maxPathMeters: budget,
       onPathTooLong: () => tooLong++,
