@@ -64,7 +64,8 @@ export interface RouteContext {
   shortenUnfitted?: ShorteningBudget;
   /**
    * What a connection may still drive between its pieces before its caller has no use for it (route/passesBetween.ts:
-   * a split that cannot beat the best one so far). Each turn and connector made spends its length; a search stops
+   * a split that cannot beat the best one so far; route/order/connectedOrder.ts: a link of a route that cannot beat
+   * the best route). Each turn and connector made spends its length; a search stops
    * once every way it has left is longer than what is left (`SearchLimits.maxPathMeters`); and a join nothing fits
    * spends it all (the caller discards a connection with one). Once it is spent, the connection stops there,
    * `aborted` (through `abort`, which the caller gives as `() => budget.spent`).
