@@ -1,4 +1,4 @@
-/** A search's shot for tests: the first of the four shortest manoeuvres (radius `R`) whose points lie inside `region`. */
+/** A search's shot for tests: the first of the four shortest manoeuvres (radius `R`) inside `region`. */
 import type { Region } from '../geometry/region.js';
 import { turnCandidates } from '../turns/index.js';
 import type { Pose } from '../turns/types.js';
