@@ -59,8 +59,8 @@ export interface SearchLimits {
 /**
  * The factor between a length budget and the search key (g + 1.2 × heuristic) that stops the search: the weighting
  * (1.2), the raster heuristic's overestimate (8-neighbour steps, up to 8 %), and as much again for the way's
- * shortening after the search (`shortenedPath`). A margin, not a proof: that shortening has no bound; on the corpus
- * no way within its budget was cut (plans identical where only the split budget applies).
+ * shortening after the search (`shortenedPath`). A margin, not a proof (that shortening has no bound): over the
+ * corpus the passes-between budget left every plan as it was.
  */
 export const PATH_BOUND_SLACK = 2;
 
