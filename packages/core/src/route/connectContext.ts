@@ -5,7 +5,7 @@
 import type { Pose, TurnOptions } from '../turns/types.js';
 import type { TurnType } from '../types.js';
 import { Region } from '../geometry/region.js';
-import { hypot, segmentParameter } from '../geometry/vec.js';
+import { hypot, polylineLength, segmentParameter } from '../geometry/vec.js';
 import type { LoopPath } from '../turns/connectorRings.js';
 import type { Waypoints } from '../turns/waypointPath.js';
 import type { ConnectionMemo } from './connectionMemo.js';
@@ -81,13 +81,18 @@ export interface LengthBudget {
   unfitted?: boolean;
 }
 
-/** Spends `meters` of the connection's length budget, if it has one. */
-export function spendLength(ctx: RouteContext, meters: number): void {
+/**
+ * Spends a join's length of the connection's length budget, if it has one (measured only then: every join of every
+ * planning comes here); a join nothing fits spends it all.
+ */
+export function spendJoin(ctx: RouteContext, c: Conn): void {
   const b = ctx.lengthBudget;
   if (!b) return;
-  b.leftMeters -= meters;
-  // (Infinity spent from an unbounded budget leaves NaN: spent too)
-  if (!(b.leftMeters >= 0)) b.spent = true;
+  if (c.kind === 'unfitted') {
+    b.unfitted = true;
+    b.leftMeters = -Infinity;
+  } else b.leftMeters -= polylineLength(c.xy);
+  if (b.leftMeters < 0) b.spent = true;
 }
 
 /** The budget of `connectShortened` over one planning. */

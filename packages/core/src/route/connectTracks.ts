@@ -18,7 +18,7 @@ import type { Track } from '../tracks/generateTracks.js';
 import { loopDistanceAtLeast, nearestOnLoop } from '../turns/connectorRings.js';
 import { objectKey, poseKey, remember } from './connectionMemo.js';
 import { sameRingAs } from '../geometry/swaths.js';
-import { polylineLength, reversedPolyline } from '../geometry/vec.js';
+import { reversedPolyline } from '../geometry/vec.js';
 import type { LocalSegment, Piece } from '../turns/path.js';
 import {
   hurried,
@@ -30,7 +30,7 @@ import {
   trackStart,
   trackEnd,
   endPose,
-  spendLength,
+  spendJoin,
 } from './connectContext.js';
 import type { RouteContext, TrackVisit, Conn } from './connectContext.js';
 import { enterHeadland, inPocket, passHasJunction } from './headlandEntry.js';
@@ -156,8 +156,7 @@ class PieceJoiner {
   private push(c: Conn, type: 'Turn' | 'Connector'): void {
     const seg: LocalSegment = { type, xy: Float64Array.from(c.xy), connector: c.kind };
     // under a length budget a join nothing fits spends it all: the caller has no use for the connection
-    spendLength(this.ctx, c.kind === 'unfitted' ? Infinity : polylineLength(seg.xy));
-    if (c.kind === 'unfitted' && this.ctx.lengthBudget) this.ctx.lengthBudget.unfitted = true;
+    spendJoin(this.ctx, c);
     if (type === 'Turn') seg.turnType = c.turnType ?? 'Dubins';
     else if (c.turnType) seg.turnType = c.turnType;
     if (c.reverse) seg.reverse = true;
